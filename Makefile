@@ -1,0 +1,41 @@
+# roster — see README.md. `make test` is what CI runs (.ci/run).
+GO ?= go
+PKGS := ./...
+# Packages that start khatru relays; khatru's listener code races under -race,
+# so these run without it. Everything else runs with -race.
+RELAY_PKGS := ./cmd/roster ./devrelay/... ./relaypool ./golden
+BIN := bin/roster
+
+.PHONY: test vet fmtcheck build demo bench fuzz lint clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/roster
+
+vet:
+	$(GO) vet $(PKGS)
+
+fmtcheck:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+test: vet fmtcheck
+	@race=$$($(GO) list $(PKGS) | grep -v -E '/cmd/roster$$|/devrelay(/|$$)|/relaypool$$|/golden$$'); \
+	echo "== go test -race (packages that start no relays)"; \
+	$(GO) test -race -count=1 $$race
+	@echo "== go test (packages that start relays)"
+	$(GO) test -count=1 $$($(GO) list $(RELAY_PKGS) 2>/dev/null)
+
+demo: build
+	./scripts/demo.sh $(BIN)
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./graph ./relaypool
+
+FUZZTIME ?= 20s
+fuzz:
+	./scripts/fuzz.sh $(FUZZTIME)
+
+lint: vet fmtcheck
+
+clean:
+	rm -rf bin

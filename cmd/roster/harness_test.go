@@ -1,0 +1,60 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+// result is what one in-process invocation of roster produced.
+type result struct {
+	Out, Err string
+	Code     int
+}
+
+// invocation describes one run of the real command tree in-process.
+type invocation struct {
+	Env   map[string]string // the whole environment; nothing leaks in from the test process
+	Stdin string
+	Dir   string    // working directory for Git discovery
+	Now   time.Time // zero = time.Now
+}
+
+// roster runs the real command tree with args and returns its streams and exit code.
+func (inv invocation) roster(t *testing.T, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := inv.Env
+	s := &ioStreams{
+		In:     strings.NewReader(inv.Stdin),
+		Out:    &out,
+		Err:    &errb,
+		Getenv: func(k string) string { return env[k] },
+		Now:    time.Now,
+		Dir:    inv.Dir,
+	}
+	if !inv.Now.IsZero() {
+		now := inv.Now
+		s.Now = func() time.Time { return now }
+	}
+	code := run(args, s)
+	return result{Out: out.String(), Err: errb.String(), Code: code}
+}
+
+func TestUnknownFlagIsUsageError(t *testing.T) {
+	r := invocation{Env: map[string]string{}}.roster(t, "--no-such-flag")
+	if r.Code != exitUsage {
+		t.Fatalf("exit %d, want %d (stderr %q)", r.Code, exitUsage, r.Err)
+	}
+	if !strings.Contains(r.Err, "no-such-flag") {
+		t.Fatalf("stderr %q does not name the flag", r.Err)
+	}
+}
+
+func TestJSONErrorGoesToStdout(t *testing.T) {
+	r := invocation{Env: map[string]string{}}.roster(t, "--json", "no-such-command")
+	if r.Code != exitUsage || !strings.Contains(r.Out, `"code": "usage"`) {
+		t.Fatalf("exit %d out %q", r.Code, r.Out)
+	}
+}

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+// globalOptions are the flags every command shares (DESIGN.md "Command-line contract").
+type globalOptions struct {
+	Relays  []string
+	Repo    string
+	JSON    bool
+	Offline bool
+	Timeout time.Duration
+	Home    string
+}
+
+// app is the state one invocation of roster shares across its commands.
+type app struct {
+	io   *ioStreams
+	opts globalOptions
+}
+
+// home returns the roster home directory: --home, ROSTER_HOME, else the XDG
+// cache directory.
+func (a *app) home() (string, error) {
+	if a.opts.Home != "" {
+		return a.opts.Home, nil
+	}
+	if h := a.io.Getenv("ROSTER_HOME"); h != "" {
+		return h, nil
+	}
+	if x := a.io.Getenv("XDG_CACHE_HOME"); x != "" {
+		return filepath.Join(x, "roster"), nil
+	}
+	if h := a.io.Getenv("HOME"); h != "" {
+		return filepath.Join(h, ".cache", "roster"), nil
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no home directory: set ROSTER_HOME or pass --home")
+	}
+	return filepath.Join(d, "roster"), nil
+}
+
+// relaysFromEnv returns --relay if given, else ROSTER_RELAYS split on commas.
+func (a *app) defaultRelays() []string {
+	if len(a.opts.Relays) > 0 {
+		return a.opts.Relays
+	}
+	var out []string
+	for _, r := range strings.Split(a.io.Getenv("ROSTER_RELAYS"), ",") {
+		if r = strings.TrimSpace(r); r != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func newRootCmd(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "roster",
+		Short: "Maintainer graphs for Git repositories on Nostr, and relay-authoritative workspaces",
+		Long: `roster answers "who maintains this repository, who leads it, and is it healthy?"
+for Git repositories announced on Nostr (NIP-34), previews and signs one
+membership change at a time, and reads and writes workspace and project state.`,
+		Example: `  roster repo                      # who maintains the repository this checkout points at
+  roster repo --json               # the same, as roster.repo/v1 JSON
+  roster repo health --strict      # for CI: exit 5 on errors (and warnings)
+  roster dev relay --seed demo     # a local relay to try roster offline`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(a.io.In)
+	root.SetOut(a.io.Out)
+	root.SetErr(a.io.Err)
+	pf := root.PersistentFlags()
+	pf.StringArrayVar(&a.opts.Relays, "relay", nil, "relay URL (repeatable; replaces relay discovery)")
+	pf.StringVar(&a.opts.Repo, "repo", "", "repository: remote name, naddr or nostr:// URL")
+	pf.BoolVar(&a.opts.JSON, "json", false, "print machine-readable JSON")
+	pf.BoolVar(&a.opts.Offline, "offline", false, "answer from the local cache only")
+	pf.DurationVar(&a.opts.Timeout, "timeout", 10*time.Second, "network timeout per relay")
+	pf.StringVar(&a.opts.Home, "home", "", "config and cache directory (default $ROSTER_HOME or the XDG cache dir)")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &exitError{Code: exitUsage, Kind: "usage", Err: err}
+	})
+
+	// Each command group lives in its own file; add one line per group here.
+	root.AddCommand(
+		newVersionCmd(a),
+	)
+	return root
+}
+
+// run executes roster with args and returns the process exit code. Tests call
+// it in-process with their own streams.
+func run(args []string, s *ioStreams) int {
+	a := &app{io: s}
+	root := newRootCmd(a)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if !errors.As(err, &ee) {
+		ee = &exitError{Code: exitFailure, Kind: "failure", Err: err}
+		if strings.HasPrefix(err.Error(), "unknown command") || strings.HasPrefix(err.Error(), "unknown flag") ||
+			strings.Contains(err.Error(), "arg(s)") {
+			ee.Code, ee.Kind = exitUsage, "usage"
+		}
+	}
+	if !a.opts.JSON {
+		// Cobra stops before parsing flags on an unknown command; honour --json anyway.
+		for _, arg := range args {
+			if arg == "--json" || arg == "--json=true" {
+				a.opts.JSON = true
+			}
+		}
+	}
+	if !ee.Printed {
+		printError(a, ee)
+	}
+	return ee.Code
+}
+
+// printError renders an error: JSON on stdout with --json, text on stderr otherwise.
+func printError(a *app, ee *exitError) {
+	if a.opts.JSON {
+		body := map[string]any{"error": map[string]any{
+			"code":     ee.Kind,
+			"message":  ee.Err.Error(),
+			"details":  orEmptyMap(ee.Details),
+			"commands": orEmptySlice(ee.Commands),
+		}}
+		enc := json.NewEncoder(a.io.Out)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(body)
+		return
+	}
+	fmt.Fprintf(a.io.Err, "roster: %s\n", ee.Err)
+	for _, c := range ee.Commands {
+		fmt.Fprintf(a.io.Err, "  run: %s\n", c)
+	}
+}
+
+func orEmptyMap(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+func orEmptySlice(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// writeJSON prints v as indented JSON on stdout.
+func writeJSON(a *app, v any) error {
+	enc := json.NewEncoder(a.io.Out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,27 @@
+package main
+
+import (
+	"fmt"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+func newVersionCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print roster's version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			v := "devel"
+			if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+				v = bi.Main.Version
+			}
+			if a.opts.JSON {
+				return writeJSON(a, map[string]string{"schema": "roster.version/v1", "version": v})
+			}
+			fmt.Fprintf(a.io.Out, "roster %s\n", v)
+			return nil
+		},
+	}
+}
