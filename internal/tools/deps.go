@@ -19,5 +19,3 @@ import (
 	_ "go.etcd.io/bbolt"
 	_ "gopkg.in/yaml.v3"
 )
-
-
