@@ -1,0 +1,127 @@
+package graph
+
+import "sort"
+
+// pendingAcks lists history transitions that announcements in a
+// lead-shaped view have not recorded yet. The lead acknowledges starts of
+// confirmed maintainers whose active record still shows another start, and
+// ends of people it still lists who signed a departure or deleted their
+// announcement. Every other confirmed co-maintainer is asked to follow the
+// lead when their copy lacks a start or end the lead records (computed for
+// the viewer). Leadless
+// views have no roster coordinator and get no such guidance.
+func pendingAcks(parts map[string]*participant, s *snapshot, lr leadResult, confirmed map[string]bool, eff map[string]int64, viewer string) []PendingAck {
+	out := []PendingAck{}
+	if lr.source != LeadExplicit {
+		return out
+	}
+	lead := parts[lr.lead].ann
+	leadRecs := map[historyKey]RoleRecord{}
+	for _, rec := range lead.Roles {
+		if rec.Valid && rec.Subject != lead.Author {
+			if _, dup := leadRecs[historyKey{rec.Subject, rec.Letter}]; !dup {
+				leadRecs[historyKey{rec.Subject, rec.Letter}] = rec
+			}
+		}
+	}
+	// Lead side.
+	for k, rec := range leadRecs {
+		if k.letter == RoleModerator || !rec.Active() {
+			continue
+		}
+		if confirmed[k.subject] {
+			if t := eff[k.subject]; rec.LastStart() != t {
+				out = append(out, PendingAck{Author: lead.Author, Pubkey: k.subject, Transition: TransitionStart, Time: t, Command: CommandAcknowledge(k.subject)})
+			}
+			continue
+		}
+		if end, ok := departureOf(parts, s, k.subject, rec.LastStart()); ok {
+			out = append(out, PendingAck{Author: lead.Author, Pubkey: k.subject, Transition: TransitionEnd, Time: end, Command: CommandAcknowledge(k.subject)})
+		}
+	}
+	// Co-maintainer side, for the viewer only: compare each of their copies
+	// with the lead's effective view. (Listing it for every co-maintainer
+	// would be quadratic in the roster size and nobody else acts on it.)
+	for x := range confirmed {
+		if x == lead.Author || x != viewer {
+			continue
+		}
+		own := map[historyKey]RoleRecord{}
+		for _, rec := range parts[x].ann.Roles {
+			if rec.Valid {
+				own[historyKey{rec.Subject, rec.Letter}] = rec
+			}
+		}
+		for k, rec := range leadRecs {
+			if k.subject == x || k.subject == lead.Author {
+				continue
+			}
+			if rec.Active() && !confirmed[k.subject] {
+				continue // an invitation is not history yet
+			}
+			want := rec.LastStart()
+			if confirmed[k.subject] && k.letter != RoleModerator {
+				want = eff[k.subject]
+			}
+			cp, has := own[k]
+			switch {
+			case !has || cp.LastStart() != want:
+				tr, t := TransitionStart, want
+				if rec.NumericallyEnded() {
+					tr, t = TransitionEnd, rec.Boundaries[len(rec.Boundaries)-1]
+				}
+				out = append(out, PendingAck{Author: x, Pubkey: k.subject, Transition: tr, Time: t, Command: CommandFollowLead})
+			case rec.NumericallyEnded() && !cp.NumericallyEnded():
+				out = append(out, PendingAck{Author: x, Pubkey: k.subject, Transition: TransitionEnd, Time: rec.Boundaries[len(rec.Boundaries)-1], Command: CommandFollowLead})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Author != b.Author {
+			return a.Author < b.Author
+		}
+		if a.Pubkey != b.Pubkey {
+			return a.Pubkey < b.Pubkey
+		}
+		if a.Transition != b.Transition {
+			return a.Transition < b.Transition
+		}
+		return a.Time < b.Time
+	})
+	return dedupeAcks(out)
+}
+
+// departureOf is the signed end of a subject who left: their numeric
+// self-role end, else the created_at of the deletion of their announcement.
+func departureOf(parts map[string]*participant, s *snapshot, subject string, after int64) (int64, bool) {
+	if p := parts[subject]; p != nil {
+		if !p.departed {
+			return 0, false
+		}
+		end := int64(-1)
+		for _, rec := range p.ann.Roles {
+			if rec.Subject == subject && rec.Letter != RoleModerator && rec.NumericallyEnded() {
+				end = max(end, rec.Boundaries[len(rec.Boundaries)-1])
+			}
+		}
+		return end, end >= after
+	}
+	if d, ok := s.deleted[subject]; ok {
+		return d.Time, d.Time >= after
+	}
+	return 0, false
+}
+
+// dedupeAcks keeps one entry per author, subject and transition (M and m
+// copies of one person produce the same guidance).
+func dedupeAcks(in []PendingAck) []PendingAck {
+	out := in[:0]
+	for i, a := range in {
+		if i > 0 && in[i-1].Author == a.Author && in[i-1].Pubkey == a.Pubkey && in[i-1].Transition == a.Transition {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}

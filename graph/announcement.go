@@ -1,0 +1,201 @@
+package graph
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// Announcement is a parsed kind 30617 event: roles, legacy listings and
+// metadata. Unknown tags are kept in order for the write side.
+type Announcement struct {
+	Event      *nostr.Event
+	Author     string
+	Identifier string
+
+	Roles        []RoleRecord // every M/m/o tag, valid or not, in tag order
+	Legacy       []string     // values of the first `maintainers` tag, as written
+	HasLegacyTag bool
+	LegacyTags   int // number of `maintainers` tags (more than one is a mismatch)
+
+	Name, Description  string
+	Clone, Web, Relays []string
+	EUC                string
+	Upstreams          []string
+	Hashtags           []string
+	Unknown            []nostr.Tag
+}
+
+// ParseAnnouncement parses a kind 30617 event. Self-defer records are marked
+// invalid here because validity depends on the author.
+func ParseAnnouncement(evt *nostr.Event) (*Announcement, error) {
+	if evt == nil {
+		return nil, errors.New("no event")
+	}
+	if evt.Kind != KindAnnouncement {
+		return nil, fmt.Errorf("event %s is kind %d, not a repository announcement (%d)", evt.ID, evt.Kind, KindAnnouncement)
+	}
+	if !isLowerHex64(evt.PubKey) {
+		return nil, fmt.Errorf("event %s has a malformed author pubkey", evt.ID)
+	}
+	a := &Announcement{Event: evt, Author: evt.PubKey}
+	haveD := false
+	for i, tag := range evt.Tags {
+		if len(tag) == 0 {
+			a.Unknown = append(a.Unknown, copyTag(tag))
+			continue
+		}
+		switch name := tag[0]; {
+		case name == "d" && !haveD && len(tag) >= 2:
+			a.Identifier, haveD = tag[1], true
+		case IsRoleLetter(name):
+			r := ParseRoleRecord(tag)
+			r.Index = i
+			if r.Valid && r.Defer && r.Subject == a.Author {
+				r.Valid, r.Problem = false, ProblemSelfDefer
+			}
+			a.Roles = append(a.Roles, r)
+		case name == "maintainers":
+			a.LegacyTags++
+			if !a.HasLegacyTag {
+				a.HasLegacyTag = true
+				a.Legacy = append([]string{}, tag[1:]...)
+			}
+		case name == "name" && len(tag) >= 2 && a.Name == "":
+			a.Name = tag[1]
+		case name == "description" && len(tag) >= 2 && a.Description == "":
+			a.Description = tag[1]
+		case name == "clone":
+			a.Clone = append(a.Clone, tag[1:]...)
+		case name == "web":
+			a.Web = append(a.Web, tag[1:]...)
+		case name == "relays":
+			a.Relays = append(a.Relays, tag[1:]...)
+		case name == "r" && a.EUC == "" && isEUCTag(tag):
+			a.EUC = tag[1]
+		case name == "u" && len(tag) >= 2:
+			a.Upstreams = append(a.Upstreams, tag[1])
+		case name == "t" && len(tag) >= 2:
+			a.Hashtags = append(a.Hashtags, tag[1])
+		default:
+			a.Unknown = append(a.Unknown, copyTag(tag))
+		}
+	}
+	if !haveD {
+		return nil, fmt.Errorf("announcement %s has no d tag", evt.ID)
+	}
+	return a, nil
+}
+
+// isEUCTag accepts ["r", <40-hex commit>] with or without the "euc" marker,
+// as ngit reads it.
+func isEUCTag(tag nostr.Tag) bool {
+	if len(tag) < 2 || len(tag[1]) != 40 {
+		return false
+	}
+	for i := 0; i < 40; i++ {
+		c := tag[1][i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return len(tag) == 2 || tag[2] == "euc"
+}
+
+// RoleAware reports whether any M, m or o tag is present, valid or not: then
+// indexed roles are authoritative and `maintainers` is only a projection.
+func (a *Announcement) RoleAware() bool { return len(a.Roles) > 0 }
+
+// ImplicitSole reports an announcement with no role or legacy tag: its
+// author is the implicit sole maintainer.
+func (a *Announcement) ImplicitSole() bool { return !a.RoleAware() && !a.HasLegacyTag }
+
+// ValidRoles returns the valid records with the given letter (0 for any).
+func (a *Announcement) ValidRoles(letter byte) []RoleRecord {
+	var out []RoleRecord
+	for _, r := range a.Roles {
+		if r.Valid && (letter == 0 || r.Letter == letter) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// ActiveLeadTargets returns the distinct subjects of valid active M records,
+// in tag order. More than one is a conflicting lead view.
+func (a *Announcement) ActiveLeadTargets() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range a.Roles {
+		if r.Letter == RoleLead && r.Active() && !seen[r.Subject] {
+			seen[r.Subject] = true
+			out = append(out, r.Subject)
+		}
+	}
+	return out
+}
+
+// LegacyListings returns the valid 64-hex values of the legacy tag, without
+// duplicates and without the author (ngit adds the author when reading).
+func (a *Announcement) LegacyListings() []string {
+	var out []string
+	seen := map[string]bool{a.Author: true}
+	for _, v := range a.Legacy {
+		if isLowerHex64(v) && !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// ExpectedProjection is the exact `maintainers` compatibility set of a
+// role-aware announcement: the subjects of valid active M and m records,
+// invitations included, sorted and without duplicates. An empty result is
+// emitted as ["maintainers"].
+func ExpectedProjection(a *Announcement) []string {
+	seen := map[string]bool{}
+	out := []string{}
+	for _, r := range a.Roles {
+		if (r.Letter == RoleLead || r.Letter == RoleMaint) && r.Active() && !seen[r.Subject] {
+			seen[r.Subject] = true
+			out = append(out, r.Subject)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ProjectionDiff compares a role-aware announcement's `maintainers` tag with
+// ExpectedProjection. ok is false when the tag is absent, repeated, holds a
+// duplicate value, or differs as a set; missing and extra name both sides.
+func ProjectionDiff(a *Announcement) (missing, extra []string, ok bool) {
+	want := ExpectedProjection(a)
+	wantSet := map[string]bool{}
+	for _, w := range want {
+		wantSet[w] = true
+	}
+	have := map[string]bool{}
+	dup := false
+	for _, v := range a.Legacy {
+		if have[v] {
+			dup = true
+		}
+		have[v] = true
+	}
+	for _, w := range want {
+		if !have[w] {
+			missing = append(missing, w)
+		}
+	}
+	for v := range have {
+		if !wantSet[v] {
+			extra = append(extra, v)
+		}
+	}
+	sort.Strings(extra)
+	ok = a.HasLegacyTag && a.LegacyTags == 1 && !dup && len(missing) == 0 && len(extra) == 0
+	return missing, extra, ok
+}

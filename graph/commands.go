@@ -1,0 +1,32 @@
+package graph
+
+import "github.com/nbd-wtf/go-nostr/nip19"
+
+// Commands shown in guidance. They are the exact commands a user runs.
+const (
+	CommandFixMaintainers = "roster repo edit --fix-maintainers"
+	CommandFollowLead     = "roster repo follow-lead"
+	CommandAccept         = "roster repo accept"
+)
+
+// CommandAcknowledge records a transition in the lead roster.
+func CommandAcknowledge(pubkey string) string {
+	return "roster repo edit --acknowledge-maintainer-change " + Npub(pubkey)
+}
+
+// CommandAddMaintainer asks the lead to cover a subject.
+func CommandAddMaintainer(pubkey string) string {
+	return "roster repo edit --add-maintainer " + Npub(pubkey)
+}
+
+// Npub encodes a 64-hex pubkey for people; anything else is returned as is.
+func Npub(pubkey string) string {
+	if !isLowerHex64(pubkey) {
+		return pubkey
+	}
+	n, err := nip19.EncodePublicKey(pubkey)
+	if err != nil {
+		return pubkey
+	}
+	return n
+}

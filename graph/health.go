@@ -1,0 +1,342 @@
+package graph
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Finding is one health or guidance item. Severity is relative to the
+// viewer: an author-scoped problem is an error for its affected signer and
+// a warning for everyone else. Command is the exact command to run ("" when
+// only a signer-reviewed manual repair exists).
+type Finding struct {
+	Severity string `json:"severity"` // error | warning
+	Code     string `json:"code"`
+	Author   string `json:"author,omitempty"`  // the affected signer
+	Subject  string `json:"subject,omitempty"` // the person the finding is about, if any
+	Message  string `json:"message"`
+	Command  string `json:"command,omitempty"`
+}
+
+// Severities.
+const (
+	SeverityError   = "error"
+	SeverityWarning = "warning"
+)
+
+// Stable health codes; docs/graph.md lists what each means.
+const (
+	CodeProjectionMismatch     = "maintainers-projection-mismatch"
+	CodeSelfDefer              = "self-defer"
+	CodeMalformedRoleRecord    = "malformed-role-record"
+	CodeDuplicateRoleRecord    = "duplicate-role-record"
+	CodeThirdPartyAssignment   = "third-party-assignment"
+	CodeRemovedByLead          = "removed-by-lead"
+	CodeIndirectLeadPointer    = "indirect-lead-pointer"
+	CodeFollowLead             = "follow-lead"
+	CodeLeadPending            = "lead-pending"
+	CodeLeadConflict           = "lead-conflict"
+	CodePendingAcknowledgement = "pending-acknowledgement"
+)
+
+type healthInput struct {
+	parts               map[string]*participant
+	s                   *snapshot
+	lr                  leadResult
+	confirmed, assigned map[string]bool
+	selected, viewer    string
+	identifier          string
+	pending             []PendingAck
+}
+
+func (h *healthInput) severity(author string) string {
+	if h.viewer != "" && h.viewer == author {
+		return SeverityError
+	}
+	return SeverityWarning
+}
+
+// whose phrases an announcement's owner relative to the viewer.
+func (h *healthInput) whose(author string) string {
+	if author == h.viewer {
+		return "your announcement"
+	}
+	return "the announcement by " + Npub(author)
+}
+
+func healthOf(h *healthInput) []Finding {
+	var out []Finding
+	for _, author := range h.relevantAuthors() {
+		out = append(out, h.recordFindings(h.parts[author])...)
+	}
+	out = append(out, h.leadFindings()...)
+	if h.lr.source == LeadExplicit {
+		out = append(out, h.thirdPartyFindings()...)
+		out = append(out, h.removedFindings()...)
+		out = append(out, h.indirectFindings()...)
+	}
+	for _, p := range h.pending {
+		out = append(out, Finding{
+			Severity: SeverityWarning, Code: CodePendingAcknowledgement, Author: p.Author, Subject: p.Pubkey,
+			Message: fmt.Sprintf("%s does not record that %s's role %sed at %d", h.whose(p.Author), Npub(p.Pubkey), p.Transition, p.Time),
+			Command: p.Command,
+		})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Code != b.Code {
+			return a.Code < b.Code
+		}
+		if a.Author != b.Author {
+			return a.Author < b.Author
+		}
+		if a.Subject != b.Subject {
+			return a.Subject < b.Subject
+		}
+		return a.Message < b.Message
+	})
+	if out == nil {
+		out = []Finding{}
+	}
+	return out
+}
+
+// relevantAuthors are the announcements this view is about: the selected
+// maintainer, the lead path, confirmed and invited maintainers, and the
+// viewer. Unrelated same-identifier repositories are not reported.
+func (h *healthInput) relevantAuthors() []string {
+	set := map[string]bool{h.selected: true, h.viewer: true}
+	for _, p := range h.lr.path {
+		set[p] = true
+	}
+	for p := range h.confirmed {
+		set[p] = true
+	}
+	for p := range h.assigned {
+		set[p] = true
+	}
+	var out []string
+	for p := range set {
+		if h.parts[p] != nil {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// recordFindings reports an author's own encoding problems.
+func (h *healthInput) recordFindings(p *participant) []Finding {
+	a := p.ann
+	var out []Finding
+	if a.RoleAware() {
+		if missing, extra, ok := ProjectionDiff(a); !ok {
+			msg := fmt.Sprintf("%s has an inconsistent `maintainers` compatibility tag; indexed `M` and `m` roles are authoritative", h.whose(a.Author))
+			if !a.HasLegacyTag {
+				msg += "; the tag is missing"
+			} else if a.LegacyTags > 1 {
+				msg += fmt.Sprintf("; it appears %d times", a.LegacyTags)
+			}
+			if len(missing) > 0 {
+				msg += "; missing active roles: " + npubs(missing)
+			}
+			if len(extra) > 0 {
+				msg += "; listed without an active role: " + npubs(extra)
+			}
+			out = append(out, Finding{Severity: h.severity(a.Author), Code: CodeProjectionMismatch, Author: a.Author,
+				Message: msg + "; this repair does not add or remove active maintainers", Command: CommandFixMaintainers})
+		}
+	}
+	counts := map[historyKey]int{}
+	for i, r := range a.Roles {
+		if isLowerHex64(r.Subject) {
+			counts[historyKey{r.Subject, r.Letter}]++
+		}
+		switch {
+		case r.Problem == ProblemSelfDefer:
+			out = append(out, h.selfDeferFinding(p, i))
+		case !r.Valid:
+			out = append(out, Finding{Severity: h.severity(a.Author), Code: CodeMalformedRoleRecord, Author: a.Author, Subject: r.Subject,
+				Message: fmt.Sprintf("%s has an unparseable role record %q (%s); it carries no role semantics and must be corrected manually", h.whose(a.Author), strings.Join(r.Raw, ","), r.Problem)})
+		}
+	}
+	var dups []historyKey
+	for k, n := range counts {
+		if n > 1 {
+			dups = append(dups, k)
+		}
+	}
+	sort.Slice(dups, func(i, j int) bool {
+		if dups[i].subject != dups[j].subject {
+			return dups[i].subject < dups[j].subject
+		}
+		return dups[i].letter < dups[j].letter
+	})
+	for _, k := range dups {
+		out = append(out, Finding{Severity: h.severity(a.Author), Code: CodeDuplicateRoleRecord, Author: a.Author, Subject: k.subject,
+			Message: fmt.Sprintf("%s has %d %q records for %s; a pubkey may have one record per role letter", h.whose(a.Author), counts[k], string(k.letter), Npub(k.subject))})
+	}
+	return out
+}
+
+// selfDeferFinding: an unsuperseded self-defer blocks its author (error for
+// them); a superseded one is a non-blocking warning with a suggested repair.
+func (h *healthInput) selfDeferFinding(p *participant, i int) Finding {
+	a, r := p.ann, p.ann.Roles[i]
+	f := Finding{Code: CodeSelfDefer, Author: a.Author, Subject: a.Author}
+	raw := strings.Join(r.Raw, ",")
+	if p.selfDeferSuperseded[i] {
+		f.Severity = SeverityWarning
+		f.Message = fmt.Sprintf("%s ends its own role record %q in defer; a later active self-role supersedes it for current authority, but the earlier interval stays unresolved until the author signs a numeric end", h.whose(a.Author), raw)
+		return f
+	}
+	f.Severity = h.severity(a.Author)
+	f.Message = fmt.Sprintf("%s ends its own role record %q in defer; a self-role cannot be deferred, so its author has no current role until it is repaired or replaced", h.whose(a.Author), raw)
+	if h.simpleAcceptRepair(p, r) {
+		f.Message += "; accept the current invitation to publish a valid acceptance"
+		f.Command = CommandAccept
+	}
+	return f
+}
+
+// simpleAcceptRepair: acceptance may combine with the repair only for one
+// simple [role, author, start, defer] maintainer record, no other ended or
+// restarted self-role history, while a confirmed maintainer invites them.
+func (h *healthInput) simpleAcceptRepair(p *participant, r RoleRecord) bool {
+	if r.Letter == RoleModerator || len(r.Raw) != 4 || !h.assigned[p.ann.Author] || h.confirmed[p.ann.Author] {
+		return false
+	}
+	for _, o := range p.ann.Roles {
+		if o.Subject != p.ann.Author || o.Index == r.Index {
+			continue
+		}
+		if o.Problem == ProblemSelfDefer || o.Valid && len(o.Boundaries) > 1 || !o.Valid {
+			return false
+		}
+	}
+	return true
+}
+
+func (h *healthInput) leadFindings() []Finding {
+	lr := h.lr
+	path := npubs(lr.path)
+	switch lr.source {
+	case LeadPending:
+		return []Finding{{Severity: SeverityError, Code: CodeLeadPending, Author: lr.failAt,
+			Message: fmt.Sprintf("the lead pointer path %s is pending: %s (%s); no maintainer authority is seeded from this coordinate", path, lr.reason, Npub(lr.failAt))}}
+	case LeadConflict:
+		return []Finding{{Severity: SeverityError, Code: CodeLeadConflict, Author: lr.failAt,
+			Message: fmt.Sprintf("the lead pointer path %s conflicts: %s (%s); no maintainer authority is seeded from this coordinate until a signer publishes a valid replacement", path, lr.reason, Npub(lr.failAt))}}
+	case LeadExplicit:
+		if lr.lead != h.selected {
+			return []Finding{{Severity: SeverityWarning, Code: CodeFollowLead, Author: h.selected, Subject: lr.lead,
+				Message: fmt.Sprintf("this checkout uses %s/%s; its lead pointer resolves to %s/%s", Npub(h.selected), h.identifier, Npub(lr.lead), h.identifier),
+				Command: CommandFollowLead}}
+		}
+	}
+	return nil
+}
+
+// thirdPartyFindings: a confirmed co-maintainer's active m naming somebody
+// other than themselves or the lead is a real assignment (resolved
+// honestly) but bypasses the lead roster; both signers are told.
+func (h *healthInput) thirdPartyFindings() []Finding {
+	lead := h.lr.lead
+	covered := map[string]bool{}
+	for _, r := range h.parts[lead].ann.Roles {
+		if r.Letter != RoleModerator && r.Active() {
+			covered[r.Subject] = true
+		}
+	}
+	var out []Finding
+	for x := range h.confirmed {
+		if x == lead {
+			continue
+		}
+		for _, r := range h.parts[x].ann.Roles {
+			if r.Letter != RoleMaint || !r.Active() || r.Subject == x || r.Subject == lead {
+				continue
+			}
+			s := r.Subject
+			co := Finding{Severity: h.severity(x), Code: CodeThirdPartyAssignment, Author: x, Subject: s, Command: CommandFollowLead}
+			ld := Finding{Severity: h.severity(lead), Code: CodeThirdPartyAssignment, Author: lead, Subject: s}
+			if covered[s] {
+				co.Message = fmt.Sprintf("%s directly assigns %s in a lead-shaped repository; let %s manage the co-maintainer roster", h.whose(x), Npub(s), Npub(lead))
+				ld.Message = fmt.Sprintf("%s directly assigns %s instead of following the lead roster; ask %s to repair their announcement with: %s", Npub(x), Npub(s), Npub(x), CommandFollowLead)
+				ld.Command = CommandFollowLead
+			} else {
+				co.Message = fmt.Sprintf("%s directly assigns %s, but the lead does not; ask %s to run: %s; then repair the announcement", h.whose(x), Npub(s), Npub(lead), CommandAddMaintainer(s))
+				ld.Message = fmt.Sprintf("%s directly assigns %s instead of following the lead roster; first retain %s through the lead roster, then ask %s to run: %s", Npub(x), Npub(s), Npub(s), Npub(x), CommandFollowLead)
+				ld.Command = CommandAddMaintainer(s)
+			}
+			out = append(out, co, ld)
+		}
+	}
+	return out
+}
+
+// removedFindings: somebody who still holds an active self-role and lists a
+// confirmed maintainer, whom no confirmed maintainer assigns any more, but
+// whose role the component's records remember, was removed by the lead.
+func (h *healthInput) removedFindings() []Finding {
+	lead := h.lr.lead
+	remembered := map[string]bool{}
+	for x := range h.confirmed {
+		for _, r := range h.parts[x].ann.Roles {
+			if r.Valid && r.Letter != RoleModerator {
+				remembered[r.Subject] = true
+			}
+		}
+	}
+	var out []Finding
+	for author, p := range h.parts {
+		if h.confirmed[author] || h.assigned[author] || !remembered[author] || !p.eligible() || !p.ann.RoleAware() {
+			continue
+		}
+		if _, hasSelf := selfStart(p.ann); !hasSelf {
+			continue
+		}
+		standing := false
+		for _, y := range p.listings {
+			if h.confirmed[y] {
+				standing = true
+				break
+			}
+		}
+		if !standing {
+			continue
+		}
+		out = append(out, Finding{Severity: h.severity(author), Code: CodeRemovedByLead, Author: author, Subject: lead,
+			Message: fmt.Sprintf("%s no longer lists %s as a maintainer of this repository; update the announcement and retain its history with: %s", Npub(lead), Npub(author), CommandFollowLead),
+			Command: CommandFollowLead})
+	}
+	return out
+}
+
+// indirectFindings: a confirmed maintainer whose active M reaches the lead
+// through somebody else is told to point directly. Advisory.
+func (h *healthInput) indirectFindings() []Finding {
+	lead := h.lr.lead
+	var out []Finding
+	for x := range h.confirmed {
+		if x == lead {
+			continue
+		}
+		t := h.parts[x].ann.ActiveLeadTargets()
+		if len(t) == 1 && t[0] != lead {
+			out = append(out, Finding{Severity: SeverityWarning, Code: CodeIndirectLeadPointer, Author: x, Subject: t[0],
+				Message: fmt.Sprintf("%s still reaches %s/%s through %s/%s; point directly to the lead", h.whose(x), Npub(lead), h.identifier, Npub(t[0]), h.identifier),
+				Command: CommandFollowLead})
+		}
+	}
+	return out
+}
+
+func npubs(pks []string) string {
+	out := make([]string, len(pks))
+	for i, p := range pks {
+		out[i] = Npub(p)
+	}
+	return strings.Join(out, " ")
+}

@@ -1,0 +1,276 @@
+package graph
+
+import (
+	"sort"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// Options tune presentation-relative parts of a resolution.
+type Options struct {
+	// Viewer is the signed-in user's 64-hex pubkey, or "". Health findings
+	// are errors for the affected signer and warnings for everyone else.
+	Viewer string
+}
+
+// Member is a maintainer or moderator with their status in the component.
+type Member struct {
+	Pubkey string `json:"pubkey"`
+	Status string `json:"status"` // confirmed | invited
+}
+
+// Member statuses.
+const (
+	StatusConfirmed = "confirmed"
+	StatusInvited   = "invited"
+)
+
+// PendingAck is a history transition an announcement author has not
+// recorded yet. The lead records it with --acknowledge-maintainer-change;
+// other co-maintainers with follow-lead.
+type PendingAck struct {
+	Author     string `json:"author"` // whose announcement lacks the transition
+	Pubkey     string `json:"pubkey"` // whose role changed
+	Transition string `json:"transition"`
+	Time       int64  `json:"time"`
+	Command    string `json:"command"`
+}
+
+// Transitions of a pending acknowledgement.
+const (
+	TransitionStart = "start"
+	TransitionEnd   = "end"
+)
+
+// Lifecycle is the selected coordinate's presentation status. It never
+// grants authority.
+type Lifecycle struct {
+	Status string `json:"status"` // active | archived | deleted | restarted
+	Actor  string `json:"actor,omitempty"`
+	Time   int64  `json:"time,omitempty"`
+}
+
+// Lifecycle statuses.
+const (
+	LifecycleActive    = "active"
+	LifecycleArchived  = "archived"
+	LifecycleDeleted   = "deleted"
+	LifecycleRestarted = "restarted"
+)
+
+// Resolution answers who maintains the repository at the selected
+// coordinate, who leads it, and what is wrong with it.
+type Resolution struct {
+	Selected                Coordinate               `json:"selected"`
+	SelectedMaintainer      string                   `json:"selected_maintainer"`
+	Lead                    string                   `json:"lead_maintainer"` // "" when none
+	LeadSource              LeadSource               `json:"lead_source"`
+	LeadPath                []string                 `json:"lead_path"`
+	Maintainers             []Member                 `json:"maintainers"`
+	Moderators              []Member                 `json:"moderators"`
+	PendingAcknowledgements []PendingAck             `json:"pending_history_acknowledgements"`
+	Health                  []Finding                `json:"health"`
+	RecommendedCoordinate   *Coordinate              `json:"recommended_coordinate"`
+	FollowLead              bool                     `json:"follow_lead"`
+	Lifecycle               Lifecycle                `json:"lifecycle"`
+	History                 []HistoryEntry           `json:"history"`
+	Component               []string                 `json:"component"` // confirmed maintainers, sorted
+	Announcements           map[string]*Announcement `json:"-"`         // latest per author used
+	// LastSnapshot is the selected author's last observed announcement,
+	// kept readable for archived or deleted presentation even when it is
+	// not eligible for current resolution.
+	LastSnapshot *Announcement `json:"-"`
+
+	confirmed    map[string]bool
+	moderators   map[string]bool
+	effStart     map[string]int64 // current effective start of confirmed maintainers
+	modStart     map[string]int64
+	historyIndex map[string][]HistoryEntry
+}
+
+// Resolve turns everything discovered for one identifier (kind 30617
+// announcements from any author and kind 5 deletions whose signatures the
+// caller verified) into the resolution rooted at the selected coordinate.
+// now is the caller's clock; Resolve reads none.
+func Resolve(events []*nostr.Event, selected Coordinate, now int64, opts Options) *Resolution {
+	s := buildSnapshot(events, selected.Identifier)
+	parts := make(map[string]*participant, len(s.anns))
+	for k, a := range s.anns {
+		parts[k] = analyze(a)
+	}
+	sel := selected.Pubkey
+	lr := walkLead(parts, s, sel)
+	confirmed, assigned := fixpoint(parts, lr.seed)
+
+	r := &Resolution{
+		Selected:           selected,
+		SelectedMaintainer: sel,
+		Lead:               lr.lead,
+		LeadSource:         lr.source,
+		LeadPath:           lr.path,
+		Announcements:      s.anns,
+		LastSnapshot:       s.lastSeen[sel],
+		confirmed:          confirmed,
+	}
+	comp := componentOf(lr.seed, confirmed, assigned)
+	r.Component = comp.Confirmed
+	r.Maintainers = members(comp.Confirmed, comp.Invited)
+	r.effStart = effectiveStarts(parts, confirmed, lr.seed)
+	r.Moderators, r.moderators, r.modStart = moderatorsOf(parts, lr, confirmed)
+	if lr.source == LeadExplicit && lr.lead != sel {
+		c := NewCoordinate(lr.lead, selected.Identifier)
+		r.RecommendedCoordinate = &c
+		r.FollowLead = true
+	}
+	r.History = resolveHistory(parts, s, sel, lr, confirmed)
+	r.historyIndex = indexHistory(r.History)
+	r.Lifecycle = lifecycleOf(s, sel)
+	r.PendingAcknowledgements = pendingAcks(parts, s, lr, confirmed, r.effStart, opts.Viewer)
+	r.Health = healthOf(&healthInput{
+		parts: parts, s: s, lr: lr, confirmed: confirmed, assigned: assigned,
+		selected: sel, viewer: opts.Viewer, identifier: selected.Identifier,
+		pending: r.PendingAcknowledgements,
+	})
+	_ = now // resolution is about latest statements; now is kept for callers' lifecycle display
+	return r
+}
+
+func members(confirmed, invited []string) []Member {
+	out := make([]Member, 0, len(confirmed)+len(invited))
+	for _, p := range confirmed {
+		out = append(out, Member{Pubkey: p, Status: StatusConfirmed})
+	}
+	for _, p := range invited {
+		out = append(out, Member{Pubkey: p, Status: StatusInvited})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Pubkey < out[j].Pubkey })
+	return out
+}
+
+// Confirmed reports whether pubkey is a confirmed maintainer now.
+func (r *Resolution) Confirmed(pubkey string) bool { return r.confirmed[pubkey] }
+
+// ConfirmedModerator reports whether pubkey is a confirmed moderator now.
+func (r *Resolution) ConfirmedModerator(pubkey string) bool { return r.moderators[pubkey] }
+
+// EffectiveStart is when a confirmed maintainer's current role became
+// effective (later of assignment and acknowledgement; 0 = unknown start).
+func (r *Resolution) EffectiveStart(pubkey string) (int64, bool) {
+	t, ok := r.effStart[pubkey]
+	return t, ok
+}
+
+// effectiveStarts: the seed's own active self-role start (0 if untimed or
+// absent); every other confirmed maintainer's start is the later of their
+// earliest current assignment by a confirmed maintainer and their own
+// acknowledgement (active self-role, else earliest listing back). Linear in
+// the number of listings.
+func effectiveStarts(parts map[string]*participant, confirmed map[string]bool, seed string) map[string]int64 {
+	assign := map[string]int64{}
+	for x := range confirmed {
+		for subject, t := range listingStarts(parts[x].ann) {
+			if subject == x || !confirmed[subject] {
+				continue
+			}
+			if cur, ok := assign[subject]; !ok || t < cur {
+				assign[subject] = t
+			}
+		}
+	}
+	out := map[string]int64{}
+	for p := range confirmed {
+		ack, hasSelf := selfStart(parts[p].ann)
+		if p == seed {
+			out[p] = ack
+			continue
+		}
+		if !hasSelf {
+			ack = -1
+			for y, t := range listingStarts(parts[p].ann) {
+				if y != p && confirmed[y] && (ack < 0 || t < ack) {
+					ack = t
+				}
+			}
+		}
+		out[p] = max(assign[p], ack, 0)
+	}
+	return out
+}
+
+// listingStarts maps each subject a currently lists (valid active M/m, or a
+// legacy entry with unknown start 0) to the earliest such listing's start.
+func listingStarts(a *Announcement) map[string]int64 {
+	out := map[string]int64{}
+	if !a.RoleAware() {
+		for _, v := range a.LegacyListings() {
+			out[v] = 0
+		}
+		return out
+	}
+	for _, r := range a.Roles {
+		if r.Letter != RoleModerator && r.Active() {
+			if cur, ok := out[r.Subject]; !ok || r.LastStart() < cur {
+				out[r.Subject] = r.LastStart()
+			}
+		}
+	}
+	return out
+}
+
+// selfStart is the signed start of the author's active self M/m (the
+// earliest if there are several); untimed counts as 0.
+func selfStart(a *Announcement) (int64, bool) {
+	best, ok := int64(0), false
+	for _, r := range a.Roles {
+		if r.Subject == a.Author && r.Letter != RoleModerator && r.Active() {
+			if !ok || r.LastStart() < best {
+				best, ok = r.LastStart(), true
+			}
+		}
+	}
+	return best, ok
+}
+
+// moderatorsOf: in a lead-shaped view the lead's active o assigns; in every
+// other view any confirmed maintainer's active o does. The subject confirms
+// with an active self-o. Moderators never extend maintainer authority.
+func moderatorsOf(parts map[string]*participant, lr leadResult, confirmed map[string]bool) ([]Member, map[string]bool, map[string]int64) {
+	assigners := []string{}
+	if lr.source == LeadExplicit {
+		assigners = append(assigners, lr.lead)
+	} else {
+		for p := range confirmed {
+			assigners = append(assigners, p)
+		}
+	}
+	assignStart := map[string]int64{}
+	for _, x := range assigners {
+		for _, rec := range parts[x].ann.Roles {
+			if rec.Letter == RoleModerator && rec.Active() && rec.Subject != x {
+				if t, ok := assignStart[rec.Subject]; !ok || rec.LastStart() < t {
+					assignStart[rec.Subject] = rec.LastStart()
+				}
+			}
+		}
+	}
+	var out []Member
+	conf, starts := map[string]bool{}, map[string]int64{}
+	for s, at := range assignStart {
+		status := StatusInvited
+		if p := parts[s]; p != nil && !p.blocked {
+			for _, rec := range p.ann.Roles {
+				if rec.Letter == RoleModerator && rec.Subject == s && rec.Active() {
+					status = StatusConfirmed
+					conf[s] = true
+					starts[s] = max(at, rec.LastStart())
+				}
+			}
+		}
+		out = append(out, Member{Pubkey: s, Status: status})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Pubkey < out[j].Pubkey })
+	if out == nil {
+		out = []Member{}
+	}
+	return out, conf, starts
+}
