@@ -1,0 +1,144 @@
+// Package gitstate reads and writes the local side of a NIP-34 repository: which
+// coordinate a checkout selects (the spec's resolution order), nostr:// URLs and
+// naddrs, local refs, kind 30618 state events and directional ref diffs. It uses
+// go-git and never shells out to git.
+package gitstate
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"strings"
+
+	"github.com/btcsuite/btcd/btcutil/bech32"
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/nbd-wtf/go-nostr/nip19"
+	"github.com/roster-cli/roster/graph"
+)
+
+// EncodeNaddr returns the NIP-19 naddr of c with optional relay hints. It
+// returns "" for a coordinate that cannot be encoded (invalid pubkey), which
+// callers only produce by skipping Valid().
+func EncodeNaddr(c graph.Coordinate, relays []string) string {
+	s, err := nip19.EncodeEntity(c.Pubkey, c.Kind, c.Identifier, relays)
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+// DecodeNaddr parses an naddr (with or without a "nostr:" prefix) into a
+// coordinate and its relay hints. Only kind 30617 repository announcements
+// are accepted: every naddr roster reads names a repository. The TLV is read
+// here rather than by go-nostr's nip19.Decode, which panics on a short kind
+// field in hostile input.
+func DecodeNaddr(s string) (graph.Coordinate, []string, error) {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "nostr:")
+	prefix, bits5, err := bech32.DecodeNoLimit(strings.ToLower(s))
+	if err != nil {
+		return graph.Coordinate{}, nil, fmt.Errorf("%q is not a valid naddr: %v", short(s), err)
+	}
+	if prefix != "naddr" {
+		return graph.Coordinate{}, nil, fmt.Errorf("%q is an %s, not an naddr", short(s), prefix)
+	}
+	data, err := bech32.ConvertBits(bits5, 5, 8, false)
+	if err != nil {
+		return graph.Coordinate{}, nil, fmt.Errorf("%q is not a valid naddr: %v", short(s), err)
+	}
+	var c graph.Coordinate
+	var relays []string
+	seen := map[byte]bool{}
+	for len(data) > 0 {
+		if len(data) < 2 || len(data) < 2+int(data[1]) {
+			return graph.Coordinate{}, nil, fmt.Errorf("naddr %s is truncated", short(s))
+		}
+		typ, v := data[0], data[2:2+int(data[1])]
+		data = data[2+len(v):]
+		switch typ {
+		case tlvIdentifier:
+			if !seen[typ] {
+				c.Identifier = string(v)
+			}
+		case tlvRelay:
+			if u, ok := normalizeRelay(string(v)); ok {
+				relays = appendUnique(relays, u)
+			}
+		case tlvAuthor:
+			if len(v) != 32 {
+				return graph.Coordinate{}, nil, fmt.Errorf("naddr %s has a %d-byte author, want 32", short(s), len(v))
+			}
+			if !seen[typ] {
+				c.Pubkey = hex.EncodeToString(v)
+			}
+		case tlvKind:
+			if len(v) != 4 {
+				return graph.Coordinate{}, nil, fmt.Errorf("naddr %s has a %d-byte kind, want 4", short(s), len(v))
+			}
+			if !seen[typ] {
+				c.Kind = int(binary.BigEndian.Uint32(v))
+			}
+		}
+		seen[typ] = true
+	}
+	if !seen[tlvIdentifier] || !seen[tlvAuthor] || !seen[tlvKind] {
+		return graph.Coordinate{}, nil, fmt.Errorf("naddr %s lacks an identifier, author or kind", short(s))
+	}
+	if c.Kind != graph.KindAnnouncement {
+		return graph.Coordinate{}, nil, fmt.Errorf("naddr %s names a kind %d event, not a kind %d repository announcement", short(s), c.Kind, graph.KindAnnouncement)
+	}
+	if !c.Valid() {
+		return graph.Coordinate{}, nil, fmt.Errorf("naddr %s has an empty identifier", short(s))
+	}
+	return c, relays, nil
+}
+
+// NIP-19 TLV types used by naddr.
+const (
+	tlvIdentifier = 0
+	tlvRelay      = 1
+	tlvAuthor     = 2
+	tlvKind       = 3
+)
+
+// DecodePubkey accepts an npub or 64-hex pubkey and returns lowercase hex.
+func DecodePubkey(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(strings.ToLower(s), "npub1") {
+		prefix, v, err := nip19.Decode(strings.ToLower(s))
+		if err != nil || prefix != "npub" {
+			return "", fmt.Errorf("%q is not a valid npub", short(s))
+		}
+		return v.(string), nil
+	}
+	if nostr.IsValid32ByteHex(strings.ToLower(s)) {
+		return strings.ToLower(s), nil
+	}
+	return "", fmt.Errorf("%q is neither an npub nor a 64-hex pubkey", short(s))
+}
+
+// EncodeNpub returns the npub of a 64-hex pubkey, or the input unchanged when
+// it is not one (so error messages still show something).
+func EncodeNpub(pubkey string) string {
+	npub, err := nip19.EncodePublicKey(pubkey)
+	if err != nil || !nostr.IsValid32ByteHex(pubkey) {
+		return pubkey
+	}
+	return npub
+}
+
+// short trims long user input in error messages.
+func short(s string) string {
+	if len(s) > 80 {
+		return s[:77] + "..."
+	}
+	return s
+}
+
+func appendUnique(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}

@@ -1,0 +1,288 @@
+package gitstate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/roster-cli/roster/graph"
+)
+
+// Sources of a Selection, one per step of the spec's resolution order
+// (maintainers.md "Coordinates and repository data").
+const (
+	SourceFlag            = "flag"
+	SourceGitConfig       = "git-config"
+	SourceTrackedRemote   = "tracked-remote"
+	SourceOrigin          = "origin"
+	SourceSoleRemote      = "sole-remote"
+	SourceMaintainersYAML = "maintainers.yaml"
+)
+
+// Selection is the coordinate a checkout (or --repo) selects.
+type Selection struct {
+	// Coordinate is the selected maintainer's kind 30617 coordinate. Its
+	// Pubkey is empty while NIP05 is unresolved (see Resolve).
+	Coordinate graph.Coordinate
+	// Relays are relay hints carried by the naddr, URL, NIP-05 document or
+	// maintainers.yaml.
+	Relays []string
+	// Source is one of the Source* constants.
+	Source string
+	// Detail says where exactly: the remote name, "nostr.repo", the file path.
+	Detail string
+	// NIP05 is the maintainer's NIP-05 name when the coordinate was given
+	// that way and is not resolved yet.
+	NIP05 string
+}
+
+// NeedsNIP05 reports whether the pubkey still has to be looked up.
+func (s Selection) NeedsNIP05() bool { return s.NIP05 != "" && s.Coordinate.Pubkey == "" }
+
+// Resolve looks up a pending NIP-05 name (a network call) and fills in the
+// pubkey and the document's relays. It returns s unchanged otherwise.
+func (s Selection) Resolve(ctx context.Context, client *http.Client) (Selection, error) {
+	if !s.NeedsNIP05() {
+		return s, nil
+	}
+	pk, relays, err := ResolveNIP05(ctx, s.NIP05, client)
+	if err != nil {
+		return s, err
+	}
+	s.Coordinate.Pubkey = pk
+	for _, r := range relays {
+		s.Relays = appendUnique(s.Relays, r)
+	}
+	return s, nil
+}
+
+// Candidate is one coordinate found at a resolution step, with where it came from.
+type Candidate struct {
+	Coordinate graph.Coordinate
+	NIP05      string
+	Relays     []string
+	// From names the remote ("remote upstream") or config key it came from.
+	From string
+}
+
+// key identifies a distinct coordinate: relay hints and the remote that
+// carries it do not make two candidates different.
+func (c Candidate) key() string {
+	who := c.Coordinate.Pubkey
+	if who == "" {
+		who = "nip05:" + c.NIP05
+	}
+	return fmt.Sprintf("%d:%s:%s", c.Coordinate.Kind, who, c.Coordinate.Identifier)
+}
+
+// Display renders the candidate for an error message.
+func (c Candidate) Display() string {
+	who := c.NIP05
+	if c.Coordinate.Pubkey != "" {
+		who = EncodeNpub(c.Coordinate.Pubkey)
+	}
+	return fmt.Sprintf("%s/%s (from %s)", who, c.Coordinate.Identifier, c.From)
+}
+
+// AmbiguousError is returned when one resolution step finds several distinct
+// coordinates: roster never picks one at random.
+type AmbiguousError struct {
+	Step       string
+	Candidates []Candidate
+}
+
+func (e *AmbiguousError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "this checkout points at %d different repository coordinates (%s):", len(e.Candidates), e.Step)
+	for _, c := range e.Candidates {
+		b.WriteString("\n  ")
+		b.WriteString(c.Display())
+	}
+	b.WriteString("\nchoose one: pass --repo <remote>, or run `git config nostr.repo <naddr>`")
+	return b.String()
+}
+
+// ErrNoCoordinate is returned when nothing in the checkout names a coordinate.
+var ErrNoCoordinate = errors.New("this checkout names no Nostr repository: pass --repo <naddr|nostr-url|remote>, run `git config nostr.repo <naddr>`, or add a nostr:// remote")
+
+// ResolveWithoutCheckout resolves a --repo value that does not need a
+// checkout (an naddr or nostr:// URL). A remote name needs one.
+func ResolveWithoutCheckout(repoFlag string) (Selection, error) {
+	ref, err := ParseRepoArg(repoFlag)
+	if err != nil {
+		return Selection{}, err
+	}
+	if ref.Remote != "" {
+		return Selection{}, fmt.Errorf("--repo %q is a remote name, which needs a Git checkout: run roster inside the clone, or pass an naddr or nostr:// URL", ref.Remote)
+	}
+	return Selection{Coordinate: ref.Coordinate, Relays: ref.Relays, NIP05: ref.NIP05, Source: SourceFlag, Detail: repoFlag}, nil
+}
+
+// ResolveCoordinate applies the spec's order exactly: --repo (remote name,
+// naddr, nostr:// URL); git config nostr.repo; the current branch's tracked
+// nostr:// remote; origin when it is nostr://; the sole remaining distinct
+// nostr:// coordinate among the remotes; then maintainers.yaml at the
+// work-tree root, only when no Nostr coordinate is configured. Several
+// distinct candidates at one step is an *AmbiguousError.
+func (c *Checkout) ResolveCoordinate(repoFlag string) (Selection, error) {
+	cfg, err := c.config()
+	if err != nil {
+		return Selection{}, err
+	}
+	if repoFlag != "" {
+		ref, err := ParseRepoArg(repoFlag)
+		if err != nil {
+			return Selection{}, err
+		}
+		if ref.Remote == "" {
+			return Selection{Coordinate: ref.Coordinate, Relays: ref.Relays, NIP05: ref.NIP05, Source: SourceFlag, Detail: repoFlag}, nil
+		}
+		rc, ok := cfg.Remotes[ref.Remote]
+		if !ok {
+			return Selection{}, fmt.Errorf("--repo %q: no such remote in %s (remotes: %s)", ref.Remote, c.dir, remoteNames(cfg))
+		}
+		cands, err := remoteCandidates(rc)
+		if err != nil {
+			return Selection{}, err
+		}
+		if len(cands) == 0 {
+			return Selection{}, fmt.Errorf("--repo %q: remote %s has no nostr:// URL; pass an naddr or nostr:// URL instead", ref.Remote, ref.Remote)
+		}
+		return pick(SourceFlag, cands)
+	}
+
+	// 1. git config nostr.repo (an naddr; ngit writes it without relays).
+	if vals := cfg.Raw.Section("nostr").Options.GetAll("repo"); len(vals) > 0 {
+		var cands []Candidate
+		for _, v := range vals {
+			coord, relays, err := DecodeNaddr(v)
+			if err != nil {
+				return Selection{}, fmt.Errorf("git config nostr.repo in %s: %v; fix it with `git config nostr.repo <naddr>`", c.dir, err)
+			}
+			cands = append(cands, Candidate{Coordinate: coord, Relays: relays, From: "git config nostr.repo"})
+		}
+		return pick(SourceGitConfig, cands)
+	}
+
+	// 2. The current branch's tracked remote, when it is nostr://.
+	if remote := c.trackedRemote(cfg); remote != "" {
+		if rc, ok := cfg.Remotes[remote]; ok {
+			cands, err := remoteCandidates(rc)
+			if err != nil {
+				return Selection{}, err
+			}
+			if len(cands) > 0 {
+				return pick(SourceTrackedRemote, cands)
+			}
+		}
+	}
+
+	// 3. origin, when it is nostr://.
+	if rc, ok := cfg.Remotes["origin"]; ok {
+		cands, err := remoteCandidates(rc)
+		if err != nil {
+			return Selection{}, err
+		}
+		if len(cands) > 0 {
+			return pick(SourceOrigin, cands)
+		}
+	}
+
+	// 4. The sole distinct nostr:// coordinate among all remaining remotes.
+	var all []Candidate
+	for _, name := range sortedRemotes(cfg) {
+		cands, err := remoteCandidates(cfg.Remotes[name])
+		if err != nil {
+			return Selection{}, err
+		}
+		all = append(all, cands...)
+	}
+	if len(all) > 0 {
+		return pick(SourceSoleRemote, all)
+	}
+
+	// 5. maintainers.yaml, the legacy fallback.
+	if c.root != "" {
+		sel, found, err := readMaintainersYAML(c.root)
+		if err != nil || found {
+			return sel, err
+		}
+	}
+	return Selection{}, ErrNoCoordinate
+}
+
+// trackedRemote is branch.<current>.remote, or "" when HEAD is detached or
+// the branch tracks nothing.
+func (c *Checkout) trackedRemote(cfg *config.Config) string {
+	head, err := c.repo.Reference(plumbing.HEAD, false)
+	if err != nil || head.Type() != plumbing.SymbolicReference || !head.Target().IsBranch() {
+		return ""
+	}
+	b, ok := cfg.Branches[head.Target().Short()]
+	if !ok || b.Remote == "." {
+		return ""
+	}
+	return b.Remote
+}
+
+// remoteCandidates parses every nostr:// URL of a remote (fetch and push
+// URLs alike). A malformed nostr:// URL is an error, not a silent skip.
+func remoteCandidates(rc *config.RemoteConfig) ([]Candidate, error) {
+	var out []Candidate
+	for _, u := range rc.URLs {
+		ref, err := ParseNostrURL(u)
+		if errors.Is(err, ErrNotNostrURL) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("remote %s: %v; fix it with `git remote set-url %s <nostr-url>`", rc.Name, err, rc.Name)
+		}
+		out = append(out, Candidate{Coordinate: ref.Coordinate, NIP05: ref.NIP05, Relays: ref.Relays, From: "remote " + rc.Name})
+	}
+	return out, nil
+}
+
+// pick returns the single distinct candidate, merging relay hints of
+// duplicates, or an *AmbiguousError listing every candidate.
+func pick(step string, cands []Candidate) (Selection, error) {
+	distinct := map[string]bool{}
+	for _, c := range cands {
+		distinct[c.key()] = true
+	}
+	if len(distinct) > 1 {
+		return Selection{}, &AmbiguousError{Step: step, Candidates: cands}
+	}
+	first := cands[0]
+	sel := Selection{Coordinate: first.Coordinate, NIP05: first.NIP05, Source: step, Detail: first.From}
+	var froms []string
+	for _, c := range cands {
+		for _, r := range c.Relays {
+			sel.Relays = appendUnique(sel.Relays, r)
+		}
+		froms = appendUnique(froms, c.From)
+	}
+	sel.Detail = strings.Join(froms, ", ")
+	return sel, nil
+}
+
+func sortedRemotes(cfg *config.Config) []string {
+	names := make([]string, 0, len(cfg.Remotes))
+	for n := range cfg.Remotes {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func remoteNames(cfg *config.Config) string {
+	names := sortedRemotes(cfg)
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
