@@ -95,6 +95,7 @@ membership change at a time, and reads and writes workspace and project state.`,
 	// Each command group lives in its own file; add one line per group here.
 	root.AddCommand(
 		newVersionCmd(a),
+		newLoginCmd(a), newLogoutCmd(a), newWhoamiCmd(a),
 	)
 	return root
 }

@@ -1,0 +1,232 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/roster-cli/roster/signer"
+)
+
+type loginOptions struct {
+	nsec, generate, showSecret bool
+	bunker                     string
+}
+
+func newLoginCmd(a *app) *cobra.Command {
+	var o loginOptions
+	cmd := &cobra.Command{
+		Use:   "login",
+		Short: "Store your key (OS keyring, or a NIP-46 bunker) and make it the active signer",
+		Long: `login makes a key the one roster signs with, and records the active account
+(npub and backend, never a secret) in ROSTER_HOME/account.json.
+
+  --nsec      reads an nsec or 64-hex secret key: from a prompt without echo
+              on a terminal, else one line from stdin. Never pass the key as an
+              argument: it would land in shell history and process listings.
+  --bunker    connects to a NIP-46 remote signer; roster keeps only a client
+              key, and your key stays in the bunker.
+  --generate  creates a new key and shows its npub; --show-secret also prints
+              the nsec, this one time only.
+
+Keys and bunker client keys go to the OS keyring (service "roster", account =
+the npub). With no keyring service, roster stores them as a NIP-49 ncryptsec
+file in ROSTER_HOME (mode 0600), encrypted with a passphrase you type.
+ROSTER_SECRET_KEY, when set, takes precedence over any login.`,
+		Example: `  roster login --nsec                         # paste your nsec at the prompt (not echoed)
+  pass show nostr/nsec | roster login --nsec  # or pipe it
+  roster login --bunker 'bunker://<remote-signer-pubkey>?relay=wss://relay.example&secret=...'
+  roster login --generate                     # new key; prints the npub only
+  roster login --generate --show-secret       # also prints the nsec, once
+  roster login --nsec --json                  # {"schema":"roster.login/v1","npub":...}`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				// Never echo the argument: it is probably a secret key.
+				return usageErr("login takes no arguments; never put a secret key on the command line (it lands in shell history): " +
+					"run `roster login --nsec` and type it at the prompt, or pipe it on stdin")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runLogin(cmd.Context(), a, o) },
+	}
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &exitError{Code: exitUsage, Kind: "usage", Err: errors.New(redactSecrets(err.Error()) +
+			" (--nsec takes no value: type the key at the prompt or pipe it on stdin)")}
+	})
+	f := cmd.Flags()
+	f.BoolVar(&o.nsec, "nsec", false, "read an nsec or hex secret key from a no-echo prompt, or from stdin")
+	f.StringVar(&o.bunker, "bunker", "", "log in through a NIP-46 remote signer (bunker:// URL)")
+	f.BoolVar(&o.generate, "generate", false, "generate a new key")
+	f.BoolVar(&o.showSecret, "show-secret", false, "with --generate: print the new nsec, this one time")
+	return cmd
+}
+
+// loginResult is roster.login/v1.
+type loginResult struct {
+	Schema    string `json:"schema"`
+	Npub      string `json:"npub"`
+	Pubkey    string `json:"pubkey"`
+	Backend   string `json:"backend"`
+	Bunker    string `json:"bunker,omitempty"`
+	Generated bool   `json:"generated"`
+	// Nsec is set only for --generate --show-secret.
+	Nsec string `json:"nsec,omitempty"`
+	// EnvKeyOverrides is true when ROSTER_SECRET_KEY is set and so wins.
+	EnvKeyOverrides bool `json:"env_key_overrides"`
+}
+
+func runLogin(ctx context.Context, a *app, o loginOptions) error {
+	modes := 0
+	for _, on := range []bool{o.nsec, o.generate, o.bunker != ""} {
+		if on {
+			modes++
+		}
+	}
+	if modes != 1 {
+		return &exitError{Code: exitUsage, Kind: "usage",
+			Err:      errors.New("choose exactly one of --nsec, --bunker <url> or --generate"),
+			Commands: []string{"roster login --nsec", "roster login --bunker 'bunker://...'", "roster login --generate"}}
+	}
+	if o.showSecret && !o.generate {
+		return usageErr("--show-secret only applies to --generate (roster shows no other key)")
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	r := newSecretReader(a)
+	env, err := a.signerEnv(r)
+	if err != nil {
+		return err
+	}
+	var acct signer.Account
+	res := loginResult{Schema: "roster.login/v1", EnvKeyOverrides: env.SecretKey != ""}
+	switch {
+	case o.nsec:
+		secret, err := r.read("nsec or hex secret key")
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		if acct, err = signer.StoreKey(env, secret, false); err != nil {
+			return signerError(err)
+		}
+	case o.generate:
+		sk := signer.GenerateKey()
+		if acct, err = signer.StoreKey(env, sk, !o.showSecret); err != nil {
+			return signerError(err)
+		}
+		res.Generated = true
+		if o.showSecret {
+			if res.Nsec, err = signer.EncodeNsec(sk); err != nil {
+				return err
+			}
+		}
+	default:
+		if acct, err = signer.StoreBunker(ctx, env, o.bunker); err != nil {
+			return signerError(err)
+		}
+	}
+	res.Npub, res.Pubkey, res.Backend, res.Bunker = acct.Npub, acct.Pubkey, acct.Backend, acct.Bunker
+	if res.EnvKeyOverrides {
+		fmt.Fprintln(a.io.Err, "roster: ROSTER_SECRET_KEY is set and takes precedence over this login until you unset it")
+	}
+	if res.Nsec != "" {
+		fmt.Fprintln(a.io.Err, "roster: this is the only time roster shows the new secret key; store it somewhere safe")
+	}
+	if a.opts.JSON {
+		return writeJSON(a, res)
+	}
+	verb := "Logged in as"
+	if res.Generated {
+		verb = "Generated a new key and logged in as"
+	}
+	fmt.Fprintf(a.io.Out, "%s %s (%s)\n", verb, res.Npub, describeBackend(acct, env.Home))
+	if res.Nsec != "" {
+		fmt.Fprintf(a.io.Out, "secret key: %s\n", res.Nsec)
+	}
+	return nil
+}
+
+// describeBackend says in words where the key is.
+func describeBackend(acct signer.Account, home string) string {
+	switch acct.Backend {
+	case signer.BackendKeyring:
+		return "key in the OS keyring"
+	case signer.BackendNcryptsec:
+		return "key encrypted with your passphrase in " + strings.TrimRight(home, "/") + "/" + signer.KeyFile
+	case signer.BackendBunker:
+		return "NIP-46 bunker " + acct.Bunker
+	case signer.BackendEnv:
+		return "ROSTER_SECRET_KEY"
+	}
+	return acct.Backend
+}
+
+func newLogoutCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "logout",
+		Short: "Remove the stored key (keyring entry or ncryptsec file) and the active account",
+		Long: `logout deletes the logged-in account's secret from wherever roster stored it
+(the OS keyring entry or the ncryptsec file; for a bunker login, the client
+key) and then the account record. A bunker may still list the client key as
+authorized: revoke it in the bunker too. ROSTER_SECRET_KEY lives in your
+environment, not in roster: unset it yourself.`,
+		Example: `  roster logout
+  roster logout --json   # {"schema":"roster.logout/v1","logged_out":true,...}`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error { return runLogout(a) },
+	}
+}
+
+// logoutResult is roster.logout/v1.
+type logoutResult struct {
+	Schema    string `json:"schema"`
+	LoggedOut bool   `json:"logged_out"`
+	Npub      string `json:"npub,omitempty"`
+	Backend   string `json:"backend,omitempty"`
+	// BunkerClientPubkey is the client key the bunker may still authorize.
+	BunkerClientPubkey string `json:"bunker_client_pubkey,omitempty"`
+	EnvKeyStillSet     bool   `json:"env_key_still_set"`
+}
+
+func runLogout(a *app) error {
+	env, err := a.signerEnv(newSecretReader(a))
+	if err != nil {
+		return err
+	}
+	acct, ok, err := signer.Logout(env)
+	if err != nil {
+		return signerError(err)
+	}
+	res := logoutResult{Schema: "roster.logout/v1", LoggedOut: ok, Npub: acct.Npub, Backend: acct.Backend,
+		BunkerClientPubkey: acct.BunkerClientPubkey, EnvKeyStillSet: env.SecretKey != ""}
+	if a.opts.JSON {
+		return writeJSON(a, res)
+	}
+	if !ok {
+		fmt.Fprintln(a.io.Out, "Not logged in; nothing to remove.")
+	} else {
+		fmt.Fprintf(a.io.Out, "Logged out %s: removed the %s.\n", acct.Npub, removedWhat(acct))
+		if acct.BunkerClientPubkey != "" {
+			fmt.Fprintf(a.io.Out, "The bunker may still authorize client %s: revoke it there.\n", acct.BunkerClientPubkey)
+		}
+	}
+	if res.EnvKeyStillSet {
+		fmt.Fprintln(a.io.Err, "roster: ROSTER_SECRET_KEY is still set in your environment and roster still signs with it; unset it to stop")
+	}
+	return nil
+}
+
+func removedWhat(acct signer.Account) string {
+	switch acct.Backend {
+	case signer.BackendKeyring:
+		return "key from the OS keyring"
+	case signer.BackendNcryptsec:
+		return "encrypted key file"
+	case signer.BackendBunker:
+		return "bunker client key and session"
+	}
+	return "stored key"
+}

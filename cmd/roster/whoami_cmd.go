@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/roster-cli/roster/signer"
+)
+
+// whoamiResult is roster.whoami/v1.
+type whoamiResult struct {
+	Schema  string `json:"schema"`
+	Npub    string `json:"npub"`
+	Pubkey  string `json:"pubkey"`
+	Backend string `json:"backend"`
+	Bunker  string `json:"bunker,omitempty"`
+}
+
+func newWhoamiCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "whoami",
+		Short: "Show the active signer: npub, hex pubkey and where the key lives",
+		Long: `whoami shows who roster signs as, without unlocking the key (no passphrase
+prompt, no bunker round trip). The backend is one of env (ROSTER_SECRET_KEY),
+bunker, keyring or ncryptsec. With no signer it exits 2 and says how to log in.`,
+		Example: `  roster whoami
+  roster whoami --json   # {"schema":"roster.whoami/v1","npub":"npub1...","pubkey":"<hex>","backend":"keyring"}`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			env, err := a.signerEnv(newSecretReader(a))
+			if err != nil {
+				return err
+			}
+			acct, err := signer.Identify(env)
+			if err != nil {
+				return signerError(err)
+			}
+			res := whoamiResult{Schema: "roster.whoami/v1", Npub: acct.Npub, Pubkey: acct.Pubkey, Backend: acct.Backend, Bunker: acct.Bunker}
+			if a.opts.JSON {
+				return writeJSON(a, res)
+			}
+			fmt.Fprintln(a.io.Out, res.Npub)
+			fmt.Fprintf(a.io.Out, "  pubkey   %s\n", res.Pubkey)
+			home, _ := a.home()
+			fmt.Fprintf(a.io.Out, "  backend  %s (%s)\n", res.Backend, describeBackend(acct, home))
+			return nil
+		},
+	}
+}
