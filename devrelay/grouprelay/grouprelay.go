@@ -1,0 +1,282 @@
+// Package grouprelay is a minimal reference NIP-29 moderation authority for
+// devrelay: 9007 create-group, 9000 put-user (with roles), 9001 remove-user,
+// 9002 edit-metadata and 9008 delete-group, producing relay-signed 39000
+// metadata, 39001 admins, 39002 members and 39003 roles. It is the home-channel
+// role source for the NIP-PC authority (devrelay/pcrelay).
+//
+// Policy (NIP-29 leaves it to the relay): the relay key and a group's `owner`
+// and `admin` members may moderate; only an owner may grant or take the
+// `owner` role, remove an owner or delete the group. A deleted group's id
+// cannot be created again, and its state is replaced by a tombstone (39000
+// with a `deleted` tag, empty 39001 and 39002) so no cache can resurrect it.
+// Subgroups, invites, join/leave requests and event deletion are not
+// implemented.
+package grouprelay
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/workspace/groups"
+	"github.com/roster-cli/roster/workspace/projects"
+)
+
+// Moderation kinds handled (nip-29.md "Group state -- or moderation").
+const (
+	KindPutUser      = 9000
+	KindRemoveUser   = 9001
+	KindEditMetadata = 9002
+	KindCreateGroup  = 9007
+	KindDeleteGroup  = 9008
+)
+
+// Roles this relay gives meaning to, advertised in 39003.
+var supportedRoles = [][2]string{
+	{projects.RoleOwner, "full control of the group, and of projects whose home channel it is"},
+	{projects.RoleAdmin, "moderates members and metadata, and changes projects whose home channel it is"},
+}
+
+// Authority is the NIP-29 state machine. Create it with New.
+type Authority struct {
+	mu     sync.Mutex
+	groups map[string]*group
+}
+
+type group struct {
+	id       string
+	meta     [][]string          // 9002 metadata tags, without d/h
+	members  map[string][]string // pubkey -> roles (empty for plain members)
+	order    []string            // members in the order they were first added
+	deleted  bool
+	lastSent map[int]nostr.Timestamp // created_at of the last 3900x per kind
+}
+
+// New returns an authority with no groups.
+func New() *Authority { return &Authority{groups: map[string]*group{}} }
+
+var _ devrelay.Authority = (*Authority)(nil)
+
+// Kinds are the moderation commands plus the relay-only state kinds, which
+// clients may never submit.
+func (a *Authority) Kinds() []int {
+	return []int{KindPutUser, KindRemoveUser, KindEditMetadata, KindCreateGroup, KindDeleteGroup,
+		groups.KindMetadata, groups.KindAdmins, groups.KindMembers, groups.KindRoles}
+}
+
+// View returns every event unchanged: this minimal relay has no private groups.
+func (a *Authority) View(_ devrelay.Env, _ string, evt *nostr.Event) *nostr.Event { return evt }
+
+// Standing reports what group id says about pubkey now: whether it is live
+// and pubkey's roles. It implements pcrelay.HomeChannels.
+func (a *Authority) Standing(id, pubkey string) projects.ChannelStanding {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	g := a.groups[id]
+	if g == nil || g.deleted || g.archived() {
+		return projects.ChannelStanding{}
+	}
+	return projects.ChannelStanding{Live: true, Roles: append([]string(nil), g.members[pubkey]...)}
+}
+
+func (g *group) archived() bool {
+	for _, t := range g.meta {
+		if t[0] == "archived" {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *group) has(pubkey, role string) bool {
+	for _, r := range g.members[pubkey] {
+		if r == role {
+			return true
+		}
+	}
+	return false
+}
+
+// Ingest applies one moderation command and returns it (to be stored, so the
+// state can be reconstructed from the canonical sequence) followed by the
+// regenerated relay-signed state events.
+func (a *Authority) Ingest(_ context.Context, env devrelay.Env, _ string, evt *nostr.Event) ([]*nostr.Event, error) {
+	if evt.Kind >= groups.KindMetadata && evt.Kind <= groups.KindRoles {
+		return nil, fmt.Errorf("restricted: kind %d group state is generated and signed by the relay only", evt.Kind)
+	}
+	id := tagValue(evt.Tags, "h")
+	if id == "" {
+		return nil, fmt.Errorf("invalid: a moderation event needs an h tag with the group id")
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	g := a.groups[id]
+	master := evt.PubKey == env.Self
+	if evt.Kind == KindCreateGroup {
+		if g != nil {
+			if g.deleted {
+				return nil, fmt.Errorf("blocked: group %s was deleted and cannot be created again", id)
+			}
+			return nil, fmt.Errorf("duplicate: group %s already exists", id)
+		}
+		g = &group{id: id, members: map[string][]string{}, lastSent: map[int]nostr.Timestamp{}}
+		if !master {
+			g.put(evt.PubKey, []string{projects.RoleOwner})
+		}
+		a.groups[id] = g
+		return a.emit(env, evt, g)
+	}
+	if g == nil || g.deleted {
+		return nil, fmt.Errorf("invalid: group %s does not exist on this relay", id)
+	}
+	moderator := master || g.has(evt.PubKey, projects.RoleOwner) || g.has(evt.PubKey, projects.RoleAdmin)
+	owner := master || g.has(evt.PubKey, projects.RoleOwner)
+	if !moderator {
+		return nil, fmt.Errorf("restricted: only an owner or admin of group %s may send kind %d", id, evt.Kind)
+	}
+	switch evt.Kind {
+	case KindPutUser:
+		p := pTag(evt.Tags)
+		if p == nil {
+			return nil, fmt.Errorf("invalid: put-user needs a p tag with a 64-hex pubkey")
+		}
+		roles := sortedSet(p[2:])
+		if !owner && (g.has(p[1], projects.RoleOwner) || contains(roles, projects.RoleOwner)) {
+			return nil, fmt.Errorf("restricted: only an owner of group %s may grant or change the owner role", id)
+		}
+		g.put(p[1], roles)
+	case KindRemoveUser:
+		p := pTag(evt.Tags)
+		if p == nil {
+			return nil, fmt.Errorf("invalid: remove-user needs a p tag with a 64-hex pubkey")
+		}
+		if !owner && g.has(p[1], projects.RoleOwner) {
+			return nil, fmt.Errorf("restricted: only an owner of group %s may remove an owner", id)
+		}
+		g.remove(p[1])
+	case KindEditMetadata:
+		var meta [][]string
+		for _, t := range evt.Tags {
+			if len(t) == 0 || t[0] == "h" || t[0] == "d" || t[0] == "previous" {
+				continue
+			}
+			if t[0] == "parent" || t[0] == "child" {
+				return nil, fmt.Errorf("invalid: this relay does not support subgroups")
+			}
+			meta = append(meta, append([]string(nil), t...))
+		}
+		g.meta = meta
+	case KindDeleteGroup:
+		if !owner {
+			return nil, fmt.Errorf("restricted: only an owner of group %s may delete it", id)
+		}
+		g.deleted = true
+		g.members = map[string][]string{}
+		g.order = nil
+	}
+	return a.emit(env, evt, g)
+}
+
+func (g *group) put(pubkey string, roles []string) {
+	if _, ok := g.members[pubkey]; !ok {
+		g.order = append(g.order, pubkey)
+	}
+	g.members[pubkey] = roles
+}
+
+func (g *group) remove(pubkey string) {
+	delete(g.members, pubkey)
+	for i, p := range g.order {
+		if p == pubkey {
+			g.order = append(g.order[:i:i], g.order[i+1:]...)
+			break
+		}
+	}
+}
+
+// emit returns the command and the four regenerated state events, each with
+// a created_at strictly after the previous version so that it replaces it.
+func (a *Authority) emit(env devrelay.Env, cmd *nostr.Event, g *group) ([]*nostr.Event, error) {
+	d := nostr.Tag{"d", g.id}
+	meta := nostr.Tags{d}
+	if g.deleted {
+		meta = append(meta, nostr.Tag{"deleted"})
+	} else {
+		for _, t := range g.meta {
+			meta = append(meta, append(nostr.Tag(nil), t...))
+		}
+	}
+	admins := nostr.Tags{d}
+	members := nostr.Tags{d}
+	for _, p := range g.order {
+		members = append(members, nostr.Tag{"p", p})
+		if roles := g.members[p]; len(roles) > 0 {
+			admins = append(admins, append(nostr.Tag{"p", p}, roles...))
+		}
+	}
+	rolesTags := nostr.Tags{d}
+	for _, r := range supportedRoles {
+		rolesTags = append(rolesTags, nostr.Tag{"role", r[0], r[1]})
+	}
+	out := []*nostr.Event{cmd}
+	for _, st := range []struct {
+		kind int
+		tags nostr.Tags
+	}{{groups.KindMetadata, meta}, {groups.KindAdmins, admins}, {groups.KindMembers, members}, {groups.KindRoles, rolesTags}} {
+		at := env.Now()
+		if prev, ok := g.lastSent[st.kind]; ok && at <= prev {
+			at = prev + 1
+		}
+		e := &nostr.Event{Kind: st.kind, CreatedAt: at, Tags: st.tags}
+		if err := env.Sign(e); err != nil {
+			return nil, fmt.Errorf("error: signing group state: %w", err)
+		}
+		g.lastSent[st.kind] = at
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func tagValue(tags nostr.Tags, name string) string {
+	for _, t := range tags {
+		if len(t) >= 2 && t[0] == name {
+			return t[1]
+		}
+	}
+	return ""
+}
+
+// pTag returns the first p tag with a valid pubkey.
+func pTag(tags nostr.Tags) nostr.Tag {
+	for _, t := range tags {
+		if len(t) >= 2 && t[0] == "p" && nostr.IsValid32ByteHex(t[1]) {
+			return t
+		}
+	}
+	return nil
+}
+
+func sortedSet(in []string) []string {
+	seen := map[string]bool{}
+	out := []string{}
+	for _, s := range in {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,136 @@
+package pcrelay
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/devrelay/grouprelay"
+	"github.com/roster-cli/roster/workspace/projects"
+)
+
+var (
+	relaySK = strings.Repeat("01", 32)
+	ownerSK = strings.Repeat("02", 32)
+	adminSK = strings.Repeat("03", 32)
+	otherSK = strings.Repeat("04", 32)
+)
+
+const (
+	home  = "99999999-9999-4999-8999-999999999999"
+	chanA = "11111111-1111-4111-8111-111111111111"
+	chanB = "22222222-2222-4222-8222-222222222222"
+	chanC = "33333333-3333-4333-8333-333333333333"
+)
+
+func pub(t testing.TB, sk string) string {
+	t.Helper()
+	pk, err := nostr.GetPublicKey(sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pk
+}
+
+func sign(t testing.TB, sk string, e *nostr.Event) *nostr.Event {
+	t.Helper()
+	if err := e.Sign(sk); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// fixture is one authority with a NIP-29 home-channel source and a clock the
+// test controls.
+type fixture struct {
+	t      *testing.T
+	pc     *Authority
+	groups *grouprelay.Authority
+	env    devrelay.Env
+	now    nostr.Timestamp
+}
+
+func newFixture(t *testing.T) *fixture {
+	f := &fixture{t: t, groups: grouprelay.New(), now: 1700000000}
+	f.pc = New(Options{Groups: f.groups})
+	f.env = devrelay.Env{
+		Self:      pub(t, relaySK),
+		Sign:      func(e *nostr.Event) error { return e.Sign(relaySK) },
+		Community: "relay.test",
+		Now:       func() nostr.Timestamp { return f.now },
+		Query:     func(context.Context, nostr.Filter) []*nostr.Event { return nil },
+		Evict:     func(string) {},
+	}
+	return f
+}
+
+func (f *fixture) coord() projects.Coordinate {
+	return projects.Coordinate{Owner: pub(f.t, ownerSK), D: "demo"}
+}
+
+// identity publishes the owner's kind 30621 with extra tags at created_at at.
+func (f *fixture) identity(at nostr.Timestamp, tags ...nostr.Tag) ([]*nostr.Event, error) {
+	e := sign(f.t, ownerSK, &nostr.Event{Kind: 30621, CreatedAt: at, Tags: append(nostr.Tags{{"d", "demo"}}, tags...)})
+	return f.pc.Ingest(context.Background(), f.env, "", e)
+}
+
+// changeEvent signs a 47010 by sk against expected.
+func (f *fixture) changeEvent(sk string, expected int64, add, remove []string) *nostr.Event {
+	f.t.Helper()
+	p, err := projects.NewPatch(add, remove)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	e, err := projects.BuildChange(f.coord(), expected, p, f.now)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return sign(f.t, sk, e)
+}
+
+func (f *fixture) change(sk string, expected int64, add, remove []string) ([]*nostr.Event, error) {
+	e := f.changeEvent(sk, expected, add, remove)
+	return f.pc.Ingest(context.Background(), f.env, e.PubKey, e)
+}
+
+// group runs NIP-29 moderation through the group authority.
+func (f *fixture) group(sk string, kind int, tags ...nostr.Tag) {
+	f.t.Helper()
+	e := sign(f.t, sk, &nostr.Event{Kind: kind, CreatedAt: f.now, Tags: append(nostr.Tags{{"h", home}}, tags...)})
+	if _, err := f.groups.Ingest(context.Background(), f.env, e.PubKey, e); err != nil {
+		f.t.Fatalf("kind %d: %v", kind, err)
+	}
+}
+
+// state verifies the projection among emitted events with the client rules.
+func (f *fixture) state(emitted []*nostr.Event) projects.State {
+	f.t.Helper()
+	for _, e := range emitted {
+		if e.Kind == projects.KindState {
+			st, err := projects.VerifyState(e, f.coord(), pub(f.t, relaySK))
+			if err != nil {
+				f.t.Fatalf("relay emitted a projection clients reject: %v\n%v", err, e)
+			}
+			return st
+		}
+	}
+	f.t.Fatalf("no projection emitted in %v", emitted)
+	return projects.State{}
+}
+
+func (f *fixture) must(emitted []*nostr.Event, err error) []*nostr.Event {
+	f.t.Helper()
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return emitted
+}
+
+func wantPrefix(t *testing.T, err error, prefix string) {
+	t.Helper()
+	if err == nil || !strings.HasPrefix(err.Error(), prefix) {
+		t.Fatalf("got %v, want an error starting %q", err, prefix)
+	}
+}
