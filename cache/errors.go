@@ -1,0 +1,66 @@
+package cache
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Reason classifies why a cache file cannot be used.
+type Reason string
+
+const (
+	ReasonCorrupt     Reason = "corrupt"
+	ReasonNewerSchema Reason = "newer-schema"
+	ReasonLocked      Reason = "locked"
+)
+
+// Sentinels for errors.Is(err, cache.ErrCorrupt) and friends.
+var (
+	ErrCorrupt     = errors.New("cache file is corrupt")
+	ErrNewerSchema = errors.New("cache file is from a newer roster")
+	ErrLocked      = errors.New("cache file is locked")
+)
+
+// Error says which cache file is unusable, why, and how to get past it.
+type Error struct {
+	Path   string
+	Reason Reason
+	// Schema is the file's version for ReasonNewerSchema.
+	Schema int
+	Err    error
+}
+
+func (e *Error) Error() string {
+	switch e.Reason {
+	case ReasonNewerSchema:
+		return fmt.Sprintf("cache %s has schema version %d, newer than this roster understands (%d): upgrade roster, run `roster cache clear`, or pass --home <another dir>",
+			e.Path, e.Schema, SchemaVersion)
+	case ReasonLocked:
+		return fmt.Sprintf("cache %s is locked by another roster process: wait for it to finish, or pass --home <another dir>", e.Path)
+	default:
+		return fmt.Sprintf("cache %s is corrupt or not a roster cache (%v): run `roster cache clear` (it only holds data roster can fetch again), or pass --home <another dir>", e.Path, e.Err)
+	}
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is matches the sentinel for the error's reason.
+func (e *Error) Is(target error) bool {
+	switch target {
+	case ErrCorrupt:
+		return e.Reason == ReasonCorrupt
+	case ErrNewerSchema:
+		return e.Reason == ReasonNewerSchema
+	case ErrLocked:
+		return e.Reason == ReasonLocked
+	}
+	return false
+}
+
+// Commands are what the user can run next, for exitError.Commands.
+func (e *Error) Commands() []string {
+	if e.Reason == ReasonLocked {
+		return nil
+	}
+	return []string{"roster cache clear"}
+}

@@ -1,0 +1,318 @@
+package cache
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/graph"
+	bolt "go.etcd.io/bbolt"
+)
+
+// PutResult counts what Put did.
+type PutResult struct {
+	Stored int // new events written
+	Known  int // already cached (same id)
+	// Rejected lists ids (or "<nil>") of events that failed the id or
+	// signature check, or are ephemeral; they were not stored.
+	Rejected []string
+}
+
+// Put stores events the caller already verified. The cache checks the id
+// and signature again anyway and silently skips bad ones: use PutReport to
+// see what was skipped.
+func (c *Cache) Put(events ...*nostr.Event) error {
+	_, err := c.PutReport(events...)
+	return err
+}
+
+// PutReport is Put returning counts.
+func (c *Cache) PutReport(events ...*nostr.Event) (PutResult, error) {
+	var res PutResult
+	var good []*nostr.Event
+	for _, evt := range events {
+		if !verified(evt) || isEphemeral(evt.Kind) {
+			id := "<nil>"
+			if evt != nil {
+				id = evt.ID
+			}
+			res.Rejected = append(res.Rejected, id)
+			continue
+		}
+		good = append(good, evt)
+	}
+	if len(good) == 0 {
+		return res, nil
+	}
+	err := c.update(func(tx *bolt.Tx) error {
+		res.Stored, res.Known = 0, 0 // a retried transaction starts over
+		for _, evt := range good {
+			stored, err := putEvent(tx, evt)
+			if err != nil {
+				return err
+			}
+			if stored {
+				res.Stored++
+			} else {
+				res.Known++
+			}
+		}
+		return nil
+	})
+	return res, err
+}
+
+// verified checks the id and the signature.
+func verified(evt *nostr.Event) bool {
+	if evt == nil || !evt.CheckID() {
+		return false
+	}
+	ok, err := evt.CheckSignature()
+	return err == nil && ok
+}
+
+func putEvent(tx *bolt.Tx, evt *nostr.Event) (bool, error) {
+	events := tx.Bucket(bucketEvents)
+	if events.Get([]byte(evt.ID)) != nil {
+		return false, nil
+	}
+	raw, err := evt.MarshalJSON()
+	if err != nil {
+		return false, err
+	}
+	if err := events.Put([]byte(evt.ID), raw); err != nil {
+		return false, err
+	}
+	if err := tx.Bucket(bucketByKind).Put(kindKey(evt.Kind, evt.ID), nil); err != nil {
+		return false, err
+	}
+	if isReplaceable(evt.Kind) {
+		if err := updateLatest(tx, evt); err != nil {
+			return false, err
+		}
+	}
+	if evt.Kind == graph.KindDeletion {
+		if err := indexDeletion(tx, evt); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// updateLatest points the event's address at it when it wins by NIP-01 order.
+func updateLatest(tx *bolt.Tx, evt *nostr.Event) error {
+	latest := tx.Bucket(bucketLatest)
+	key := []byte(addressKey(evt))
+	if curID := latest.Get(key); curID != nil {
+		cur, err := getEvent(tx, string(curID))
+		if err != nil {
+			return err
+		}
+		if cur != nil && !Newer(evt, cur) {
+			return nil
+		}
+	}
+	return latest.Put(key, []byte(evt.ID))
+}
+
+// indexDeletion records the ids and addresses a kind 5 event asks to delete.
+// Address targets are kept only when the address belongs to the deletion's
+// author (NIP-09); id targets are checked against the author on lookup,
+// because the target may not be cached yet.
+func indexDeletion(tx *bolt.Tx, del *nostr.Event) error {
+	b := tx.Bucket(bucketDeletions)
+	for _, tag := range del.Tags {
+		if len(tag) < 2 {
+			continue
+		}
+		var target string
+		switch tag[0] {
+		case "e":
+			if nostr.IsValid32ByteHex(tag[1]) {
+				target = "e:" + tag[1]
+			}
+		case "a":
+			if c, err := graph.ParseATag(tag[1]); err == nil && c.Pubkey == del.PubKey {
+				target = "a:" + c.ATag()
+			}
+		}
+		if target == "" {
+			continue
+		}
+		if err := b.Put([]byte(target+"\x00"+del.ID), nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DeletedBy returns the cached kind 5 events that validly ask to delete
+// target: an event id (64-hex) or an address "kind:pubkey:d". The cache keeps
+// the deleted events themselves (the spec keeps the last signed snapshot
+// readable); deciding what a deletion means is the graph's job.
+func (c *Cache) DeletedBy(target string) ([]*nostr.Event, error) {
+	prefix := "a:" + target
+	isID := nostr.IsValid32ByteHex(target)
+	if isID {
+		prefix = "e:" + target
+	}
+	var out []*nostr.Event
+	err := c.view(func(tx *bolt.Tx) error {
+		var targetAuthor string
+		if isID {
+			if t, err := getEvent(tx, target); err != nil {
+				return err
+			} else if t != nil {
+				targetAuthor = t.PubKey
+			}
+		}
+		cur := tx.Bucket(bucketDeletions).Cursor()
+		p := []byte(prefix + "\x00")
+		for k, _ := cur.Seek(p); k != nil && bytes.HasPrefix(k, p); k, _ = cur.Next() {
+			del, err := getEvent(tx, string(k[len(p):]))
+			if err != nil {
+				return err
+			}
+			if del == nil || (targetAuthor != "" && del.PubKey != targetAuthor) {
+				continue
+			}
+			out = append(out, del)
+		}
+		return nil
+	})
+	sortEvents(out)
+	return out, err
+}
+
+// Event returns the cached event with id, or nil.
+func (c *Cache) Event(id string) (*nostr.Event, error) {
+	var evt *nostr.Event
+	err := c.view(func(tx *bolt.Tx) error {
+		var err error
+		evt, err = getEvent(tx, id)
+		return err
+	})
+	return evt, err
+}
+
+// Query answers a relay filter from the cache alone: ids, kinds, authors,
+// tag filters (#d, #a, #e, ...), since, until and limit. Like a relay, it
+// returns only the latest event of each replaceable or addressable address,
+// except that events asked for by id are returned even when superseded.
+// Results are newest first (NIP-01 order).
+func (c *Cache) Query(filter nostr.Filter) ([]*nostr.Event, error) {
+	if filter.LimitZero {
+		return []*nostr.Event{}, nil
+	}
+	out := []*nostr.Event{}
+	err := c.view(func(tx *bolt.Tx) error {
+		latest := tx.Bucket(bucketLatest)
+		seen := map[string]bool{}
+		consider := func(evt *nostr.Event) {
+			if seen[evt.ID] || !filter.Matches(evt) {
+				return
+			}
+			seen[evt.ID] = true
+			if len(filter.IDs) == 0 && isReplaceable(evt.Kind) && string(latest.Get([]byte(addressKey(evt)))) != evt.ID {
+				return
+			}
+			out = append(out, evt)
+		}
+		switch {
+		case len(filter.IDs) > 0:
+			for _, id := range filter.IDs {
+				evt, err := getEvent(tx, id)
+				if err != nil {
+					return err
+				}
+				if evt != nil {
+					consider(evt)
+				}
+			}
+		case len(filter.Kinds) > 0:
+			cur := tx.Bucket(bucketByKind).Cursor()
+			for _, kind := range uniqueKinds(filter.Kinds) {
+				p := kindPrefix(kind)
+				for k, _ := cur.Seek(p); k != nil && bytes.HasPrefix(k, p); k, _ = cur.Next() {
+					evt, err := getEvent(tx, string(k[len(p):]))
+					if err != nil {
+						return err
+					}
+					if evt != nil {
+						consider(evt)
+					}
+				}
+			}
+		default:
+			err := tx.Bucket(bucketEvents).ForEach(func(_, v []byte) error {
+				evt, err := decodeEvent(v)
+				if err != nil {
+					return err
+				}
+				consider(evt)
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sortEvents(out)
+	if filter.Limit > 0 && len(out) > filter.Limit {
+		out = out[:filter.Limit]
+	}
+	return out, nil
+}
+
+func getEvent(tx *bolt.Tx, id string) (*nostr.Event, error) {
+	raw := tx.Bucket(bucketEvents).Get([]byte(id))
+	if raw == nil {
+		return nil, nil
+	}
+	return decodeEvent(raw)
+}
+
+var errBadRecord = errors.New("stored event does not decode")
+
+func decodeEvent(raw []byte) (*nostr.Event, error) {
+	evt := &nostr.Event{}
+	if err := json.Unmarshal(raw, evt); err != nil {
+		return nil, fmt.Errorf("%w: %v", errBadRecord, err)
+	}
+	return evt, nil
+}
+
+// sortEvents orders newest first, ties by lowest id, as NIP-01 ranks them.
+func sortEvents(evts []*nostr.Event) {
+	sort.SliceStable(evts, func(i, j int) bool { return Newer(evts[i], evts[j]) })
+}
+
+func kindPrefix(kind int) []byte {
+	var b [4]byte
+	binary.BigEndian.PutUint32(b[:], uint32(kind))
+	return b[:]
+}
+
+func kindKey(kind int, id string) []byte {
+	return append(kindPrefix(kind), id...)
+}
+
+func uniqueKinds(kinds []int) []int {
+	seen := map[int]bool{}
+	var out []int
+	for _, k := range kinds {
+		if !seen[k] && k >= 0 {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
+}
