@@ -79,7 +79,7 @@ func healthOf(h *healthInput) []Finding {
 	for _, p := range h.pending {
 		out = append(out, Finding{
 			Severity: SeverityWarning, Code: CodePendingAcknowledgement, Author: p.Author, Subject: p.Pubkey,
-			Message: fmt.Sprintf("%s does not record that %s's role %sed at %d", h.whose(p.Author), Npub(p.Pubkey), p.Transition, p.Time),
+			Message: ackMessage(h, p),
 			Command: p.Command,
 		})
 	}
@@ -307,8 +307,12 @@ func (h *healthInput) removedFindings() []Finding {
 		if !standing {
 			continue
 		}
+		who := Npub(author)
+		if author == h.viewer {
+			who = "you"
+		}
 		out = append(out, Finding{Severity: h.severity(author), Code: CodeRemovedByLead, Author: author, Subject: lead,
-			Message: fmt.Sprintf("%s no longer lists %s as a maintainer of this repository; update the announcement and retain its history with: %s", Npub(lead), Npub(author), CommandFollowLead),
+			Message: fmt.Sprintf("%s no longer lists %s as a maintainer of this repository; update the announcement and retain its history with: %s", Npub(lead), who, CommandFollowLead),
 			Command: CommandFollowLead})
 	}
 	return out
@@ -324,7 +328,7 @@ func (h *healthInput) indirectFindings() []Finding {
 			continue
 		}
 		t := h.parts[x].ann.ActiveLeadTargets()
-		if len(t) == 1 && t[0] != lead {
+		if len(t) == 1 && t[0] != lead && t[0] != x {
 			out = append(out, Finding{Severity: SeverityWarning, Code: CodeIndirectLeadPointer, Author: x, Subject: t[0],
 				Message: fmt.Sprintf("%s still reaches %s/%s through %s/%s; point directly to the lead", h.whose(x), Npub(lead), h.identifier, Npub(t[0]), h.identifier),
 				Command: CommandFollowLead})
@@ -339,4 +343,17 @@ func npubs(pks []string) string {
 		out[i] = Npub(p)
 	}
 	return strings.Join(out, " ")
+}
+
+// ackMessage follows the spec's guidance text for an observed transition.
+func ackMessage(h *healthInput, p PendingAck) string {
+	what := "accepted maintainership"
+	if p.Transition == TransitionEnd {
+		what = "left maintainership"
+	}
+	where := "your replicated membership history"
+	if p.Author != h.viewer {
+		where = "the replicated membership history of " + Npub(p.Author)
+	}
+	return fmt.Sprintf("%s %s at %d; record this in %s", Npub(p.Pubkey), what, p.Time, where)
 }

@@ -175,7 +175,7 @@ func applyDepartureEvidence(e *HistoryEntry, parts map[string]*participant, s *s
 }
 
 // recordsDisagree compares two copies of one subject's role history: the
-// starts must match, and where both state a numeric end or one is still
+// starts must match (an unknown start matches any), and where both state a numeric end or one is still
 // active while the other ended, they disagree. A defer end asserts nothing.
 func recordsDisagree(a, b RoleRecord) bool {
 	starts := func(r RoleRecord) []int64 {
@@ -184,6 +184,11 @@ func recordsDisagree(a, b RoleRecord) bool {
 			out = append(out, r.Boundaries[i])
 		}
 		return out
+	}
+	// An untimed record says the start is unknown, which contradicts no
+	// signed start.
+	if a.Untimed() || b.Untimed() {
+		return false
 	}
 	if !slices.Equal(starts(a), starts(b)) {
 		return true
