@@ -1,0 +1,85 @@
+package devrelay
+
+import (
+	"context"
+	"errors"
+
+	"github.com/fiatjaf/khatru"
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// rejectEvent runs before khatru stores anything: it enforces NIP-42 when
+// required and hands governed kinds to their authority, whose emitted events
+// are stored and delivered here. A governed event itself is never stored.
+func (r *Relay) rejectEvent(ctx context.Context, evt *nostr.Event) (bool, string) {
+	authed := khatru.GetAuthed(ctx)
+	if r.opts.RequireAuth && authed == "" {
+		return true, authRequired
+	}
+	if err := r.route(ctx, authed, evt); err != nil {
+		return true, err.Error()
+	}
+	return false, ""
+}
+
+// route gives a governed event to its authority; ungoverned events pass.
+func (r *Relay) route(ctx context.Context, authed string, evt *nostr.Event) error {
+	a, governed := r.authority[evt.Kind]
+	if !governed {
+		return nil
+	}
+	emit, err := a.Ingest(ctx, r.env(), authed, evt)
+	if err != nil {
+		return err
+	}
+	for _, e := range emit {
+		r.keep(e)
+	}
+	return nil
+}
+
+// storeEvent is khatru's store and replace hook for ungoverned events.
+func (r *Relay) storeEvent(_ context.Context, evt *nostr.Event) error {
+	if _, governed := r.authority[evt.Kind]; governed {
+		return nil
+	}
+	return r.keep(evt)
+}
+
+// keep stores evt under the relay's rules and delivers it live if it was new.
+func (r *Relay) keep(evt *nostr.Event) error {
+	stored, err := r.store.save(evt)
+	if err != nil {
+		return err
+	}
+	if stored {
+		r.fanout(evt)
+	}
+	return nil
+}
+
+// Publish stores evt as if a client with no NIP-42 identity had sent it:
+// id and signature are checked and governed kinds go to their authority.
+func (r *Relay) Publish(evt *nostr.Event) error {
+	return r.PublishAs("", evt)
+}
+
+// PublishAs is Publish for a client authenticated as authed.
+func (r *Relay) PublishAs(authed string, evt *nostr.Event) error {
+	if !evt.CheckID() {
+		return errors.New("invalid: id is computed incorrectly")
+	}
+	if ok, _ := evt.CheckSignature(); !ok {
+		return errors.New("invalid: signature is invalid")
+	}
+	if err := r.route(context.Background(), authed, evt); err != nil {
+		return err
+	}
+	if _, governed := r.authority[evt.Kind]; governed || nostr.IsEphemeralKind(evt.Kind) {
+		if !governed {
+			r.fanout(evt)
+		}
+		return nil
+	}
+	return r.keep(evt)
+}

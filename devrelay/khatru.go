@@ -1,0 +1,141 @@
+package devrelay
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/fiatjaf/khatru"
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/nbd-wtf/go-nostr/nip19"
+)
+
+// newKhatru wires khatru's hooks to the relay. khatru keeps the websocket
+// plumbing and NIP-42 challenge handling; storage rules (store.go) and every
+// delivery surface (live.go, query below) are ours, so authority views apply
+// everywhere and khatru's own broadcast is switched off.
+func (r *Relay) newKhatru() *khatru.Relay {
+	kr := khatru.NewRelay()
+	kr.Log = discardLog
+	kr.Info.Name = "roster devrelay"
+	kr.Info.Description = "development relay for roster"
+	kr.Info.PubKey = r.self
+	kr.Info.Software = "https://github.com/roster-cli/roster"
+	kr.Info.SupportedNIPs = []any{1, 9, 11, 42}
+	if r.opts.RequireAuth {
+		kr.Info.Limitation = &nip11Limitation
+		kr.OnConnect = append(kr.OnConnect, khatru.RequestAuth)
+	}
+	// khatru runs OnDisconnect once per connection goroutine (twice), so
+	// count distinct connections.
+	kr.OnConnect = append(kr.OnConnect, func(ctx context.Context) {
+		if _, dup := r.open.LoadOrStore(khatru.GetConnection(ctx), true); !dup {
+			r.conns.Add(1)
+		}
+	})
+	kr.OnDisconnect = append(kr.OnDisconnect, func(ctx context.Context) {
+		if _, was := r.open.LoadAndDelete(khatru.GetConnection(ctx)); was {
+			r.conns.Add(-1)
+		}
+	})
+
+	kr.RejectFilter = append(kr.RejectFilter, r.rejectFilter)
+	kr.OverwriteFilter = append(kr.OverwriteFilter, r.registerFilter)
+	kr.QueryEvents = append(kr.QueryEvents, r.queryEvents)
+
+	kr.RejectEvent = append(kr.RejectEvent, r.rejectEvent)
+	kr.StoreEvent = append(kr.StoreEvent, r.storeEvent)
+	kr.ReplaceEvent = append(kr.ReplaceEvent, r.storeEvent)
+	kr.OnEphemeralEvent = append(kr.OnEphemeralEvent, func(_ context.Context, evt *nostr.Event) {
+		if _, governed := r.authority[evt.Kind]; !governed {
+			r.fanout(evt)
+		}
+	})
+	kr.PreventBroadcast = append(kr.PreventBroadcast, func(*khatru.WebSocket, *nostr.Event) bool { return true })
+	return kr
+}
+
+const authRequired = "auth-required: this relay only serves authenticated clients (NIP-42)"
+
+func (r *Relay) rejectFilter(ctx context.Context, _ nostr.Filter) (bool, string) {
+	if r.opts.RequireAuth && khatru.GetAuthed(ctx) == "" {
+		return true, authRequired
+	}
+	return false, ""
+}
+
+// registerFilter sees every filter of every REQ (before any rejection) with the
+// REQ's own context: it counts REQs and records live subscriptions.
+func (r *Relay) registerFilter(ctx context.Context, f *nostr.Filter) {
+	id, ok := subscriptionID(ctx)
+	ws := khatru.GetConnection(ctx)
+	if !ok || ws == nil {
+		return
+	}
+	if r.live.add(ctx, ws, id, *f) {
+		r.reqs.Add(1)
+	}
+}
+
+// queryEvents answers REQ filters. khatru also calls it for its own
+// (mis-keyed) deletion checks and for deletion targets; those get nothing,
+// because store.save does both jobs correctly.
+func (r *Relay) queryEvents(ctx context.Context, f nostr.Filter) (chan *nostr.Event, error) {
+	if _, isREQ := subscriptionID(ctx); !isREQ || khatru.IsInternalCall(ctx) {
+		ch := make(chan *nostr.Event)
+		close(ch)
+		return ch, nil
+	}
+	if r.silent.Load() {
+		// Never answer: no events, no EOSE, until the connection or relay goes.
+		ws := khatru.GetConnection(ctx)
+		select {
+		case <-ws.Context.Done():
+		case <-r.closed:
+		}
+		return nil, errors.New("relay is silent")
+	}
+	reader := khatru.GetAuthed(ctx)
+	found := append(r.store.query(f), r.extraEvents()...)
+	ch := make(chan *nostr.Event, len(found))
+	for _, evt := range found {
+		if v := r.view(reader, evt); v != nil {
+			ch <- v
+		}
+	}
+	delay := time.Duration(r.slow.Load())
+	if delay <= 0 {
+		close(ch)
+		return ch, nil
+	}
+	go func() {
+		t := time.NewTimer(delay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+		case <-r.closed:
+		}
+		close(ch)
+	}()
+	return ch, nil
+}
+
+// subscriptionID returns the REQ id khatru put in ctx. khatru's accessor
+// panics when there is none (EVENT and internal contexts), hence the recover.
+func subscriptionID(ctx context.Context) (id string, ok bool) {
+	defer func() {
+		if recover() != nil {
+			id, ok = "", false
+		}
+	}()
+	return khatru.GetSubscriptionID(ctx), true
+}
+
+func decodeNsec(s string) (string, error) {
+	prefix, v, err := nip19.Decode(s)
+	if err != nil || prefix != "nsec" {
+		return "", errors.New("relay secret key: not a valid nsec")
+	}
+	return v.(string), nil
+}

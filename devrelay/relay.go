@@ -1,0 +1,223 @@
+package devrelay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fiatjaf/khatru"
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// Options configure a Relay.
+type Options struct {
+	// Addr is the TCP address to listen on; "127.0.0.1:0" (a free port) when empty.
+	Addr string
+	// SecretKey is the relay's own key (hex or nsec), published as NIP-11
+	// `self` and used to sign authority events. Random when empty.
+	SecretKey string
+	// RequireAuth makes REQ and EVENT from unauthenticated connections fail
+	// with an `auth-required:` CLOSED or OK.
+	RequireAuth bool
+	// Authorities are relay-side state machines (NIP-SW, NIP-PC, NIP-29).
+	Authorities []Authority
+}
+
+// Relay is an in-process Nostr relay on a real TCP port.
+type Relay struct {
+	opts      Options
+	secret    string
+	self      string
+	kr        *khatru.Relay
+	store     *store
+	live      *liveTable
+	authority map[int]Authority
+
+	slow   atomic.Int64 // EOSE delay in nanoseconds
+	silent atomic.Bool
+	reqs   atomic.Int64
+	conns  atomic.Int64 // open websocket connections
+	open   sync.Map     // *khatru.WebSocket -> true while open
+
+	extraMu sync.Mutex
+	extra   []*nostr.Event // SetExtra
+
+	mu       sync.Mutex // guards the fields below
+	addr     string     // actual listen address once started
+	srv      *http.Server
+	rawConns map[net.Conn]struct{}
+	closed   chan struct{}
+	closeOne sync.Once
+}
+
+// New builds a relay; call Start to listen.
+func New(opts Options) (*Relay, error) {
+	secret, err := secretKey(opts.SecretKey)
+	if err != nil {
+		return nil, err
+	}
+	self, err := nostr.GetPublicKey(secret)
+	if err != nil {
+		return nil, fmt.Errorf("relay secret key: %w", err)
+	}
+	r := &Relay{
+		opts:      opts,
+		secret:    secret,
+		self:      self,
+		store:     newStore(),
+		live:      newLiveTable(),
+		authority: map[int]Authority{},
+		rawConns:  map[net.Conn]struct{}{},
+		closed:    make(chan struct{}),
+	}
+	for _, a := range opts.Authorities {
+		for _, k := range a.Kinds() {
+			if _, dup := r.authority[k]; dup {
+				return nil, fmt.Errorf("two authorities claim kind %d", k)
+			}
+			r.authority[k] = a
+		}
+	}
+	r.kr = r.newKhatru()
+	return r, nil
+}
+
+func secretKey(s string) (string, error) {
+	if s == "" {
+		return nostr.GeneratePrivateKey(), nil
+	}
+	if strings.HasPrefix(s, "nsec1") {
+		return decodeNsec(s)
+	}
+	if !nostr.IsValid32ByteHex(s) {
+		return "", errors.New("relay secret key must be 64 hex characters or an nsec")
+	}
+	return strings.ToLower(s), nil
+}
+
+// Start listens on Options.Addr (or, after Stop, on the same port as before)
+// and serves in the background.
+func (r *Relay) Start() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.srv != nil {
+		return errors.New("relay already started")
+	}
+	addr := r.addr
+	if addr == "" {
+		addr = r.opts.Addr
+	}
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("relay cannot listen on %s: %w", addr, err)
+	}
+	r.addr = ln.Addr().String()
+	srv := &http.Server{Handler: r.handler(), ConnState: r.trackConn, ReadHeaderTimeout: 5 * time.Second}
+	r.srv = srv
+	go func() { _ = srv.Serve(ln) }()
+	return nil
+}
+
+// URL is the relay's websocket address, e.g. ws://127.0.0.1:40123.
+func (r *Relay) URL() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return "ws://" + r.addr
+}
+
+// Self is the relay's pubkey (hex), as published in NIP-11 `self`.
+func (r *Relay) Self() string { return r.self }
+
+// Stop takes the relay off the network: the port refuses connections and
+// every open websocket is closed. Stored events are kept and Start brings the
+// relay back on the same port.
+func (r *Relay) Stop() {
+	r.mu.Lock()
+	srv := r.srv
+	r.srv = nil
+	conns := make([]net.Conn, 0, len(r.rawConns))
+	for c := range r.rawConns {
+		conns = append(conns, c)
+	}
+	clear(r.rawConns)
+	r.mu.Unlock()
+	if srv == nil {
+		return
+	}
+	_ = srv.Close()
+	// Hijacked websocket connections are not closed by http.Server.Close.
+	for _, c := range conns {
+		_ = c.Close()
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for r.conns.Load() > 0 && time.Now().Before(deadline) {
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// Close stops the relay for good, releasing every goroutine it started
+// except khatru's hourly expiration ticker, which khatru never stops.
+func (r *Relay) Close() {
+	r.closeOne.Do(func() { close(r.closed) })
+	r.Stop()
+}
+
+// Connections is the number of websocket connections currently open on the
+// relay side (for leak tests).
+func (r *Relay) Connections() int { return int(r.conns.Load()) }
+
+// trackConn remembers raw connections so Stop can close hijacked websockets.
+func (r *Relay) trackConn(c net.Conn, state http.ConnState) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch state {
+	case http.StateNew:
+		r.rawConns[c] = struct{}{}
+	case http.StateClosed:
+		delete(r.rawConns, c)
+	}
+}
+
+// handler serves websockets through khatru and NIP-11 ourselves, because
+// go-nostr's nip11 document has no `self` field.
+func (r *Relay) handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.Header.Get("Upgrade") != "websocket" && strings.Contains(req.Header.Get("Accept"), "application/nostr+json") {
+			r.serveNIP11(w, req)
+			return
+		}
+		r.kr.ServeHTTP(w, req)
+	})
+}
+
+// community is the relay's canonical authority: lowercase host[:port].
+func (r *Relay) community() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return strings.ToLower(r.addr)
+}
+
+// env is what authorities get from the relay.
+func (r *Relay) env() Env {
+	return Env{
+		Self:      r.self,
+		Sign:      func(evt *nostr.Event) error { return evt.Sign(r.secret) },
+		Community: r.community(),
+		Now:       nostr.Now,
+		Query:     func(_ context.Context, f nostr.Filter) []*nostr.Event { return r.store.query(f) },
+		Evict:     r.evict,
+	}
+}
+
+var discardLog = log.New(io.Discard, "", 0)

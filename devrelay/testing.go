@@ -1,0 +1,75 @@
+package devrelay
+
+import (
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// TB is the part of testing.TB that StartN needs; *testing.T and *testing.B
+// satisfy it. Declared here so the production binary does not link "testing".
+type TB interface {
+	Helper()
+	Fatalf(format string, args ...any)
+	Cleanup(func())
+}
+
+// StartN starts n relays with opts (each with its own random key unless
+// opts.SecretKey is set) and closes them when the test ends.
+func StartN(t TB, n int, opts Options) []*Relay {
+	t.Helper()
+	relays := make([]*Relay, 0, n)
+	for i := 0; i < n; i++ {
+		r, err := New(opts)
+		if err != nil {
+			t.Fatalf("devrelay.New: %v", err)
+		}
+		if err := r.Start(); err != nil {
+			t.Fatalf("devrelay.Start: %v", err)
+		}
+		t.Cleanup(r.Close)
+		relays = append(relays, r)
+	}
+	return relays
+}
+
+// URLs lists the relays' websocket URLs.
+func URLs(relays []*Relay) []string {
+	out := make([]string, len(relays))
+	for i, r := range relays {
+		out[i] = r.URL()
+	}
+	return out
+}
+
+// SetSlow delays every later REQ's EOSE by d (0 turns it off).
+func (r *Relay) SetSlow(d time.Duration) { r.slow.Store(int64(d)) }
+
+// SetSilent makes the relay accept REQs and never answer them (no events, no
+// EOSE, no CLOSED), like a relay that hangs.
+func (r *Relay) SetSilent(silent bool) { r.silent.Store(silent) }
+
+// Stored returns what the relay actually stores that matches f (no authority
+// views, no limit unless f sets one), newest first.
+func (r *Relay) Stored(f nostr.Filter) []*nostr.Event { return r.store.query(f) }
+
+// ReqCount is the number of REQ messages the relay has received.
+func (r *Relay) ReqCount() int { return int(r.reqs.Load()) }
+
+// Inject stores evt exactly as given, bypassing id, signature, replacement
+// and deletion rules: a misbehaving relay serving forged or stale events.
+func (r *Relay) Inject(evt *nostr.Event) { r.store.inject(evt) }
+
+// SetExtra makes the relay misbehave: every REQ result also carries evts,
+// whatever the filters asked (nil turns it off).
+func (r *Relay) SetExtra(evts ...*nostr.Event) {
+	r.extraMu.Lock()
+	r.extra = evts
+	r.extraMu.Unlock()
+}
+
+func (r *Relay) extraEvents() []*nostr.Event {
+	r.extraMu.Lock()
+	defer r.extraMu.Unlock()
+	return r.extra
+}

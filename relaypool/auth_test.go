@@ -1,0 +1,71 @@
+package relaypool_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/relaypool"
+)
+
+// Issue 3: "NIP-42: answer an AUTH challenge when a signer is available".
+func TestFetchAnswersAuthChallengeWhenSignerIsSet(t *testing.T) {
+	relays := devrelay.StartN(t, 1, devrelay.Options{RequireAuth: true})
+	ann := announcement(t, "alice", "repo", 100)
+	if err := relays[0].Publish(ann); err != nil {
+		t.Fatal(err)
+	}
+	p := relaypool.New(relaypool.Options{Auth: signer("carol")})
+	defer p.Close()
+	res := p.Fetch(context.Background(), devrelay.URLs(relays), nostr.Filter{Kinds: []int{30617}})
+	if !res.Complete || len(res.Events) != 1 {
+		t.Fatalf("reports %+v events %d, want ok with the announcement", res.Relays, len(res.Events))
+	}
+	// The first REQ was refused with auth-required, the second answered.
+	if n := relays[0].ReqCount(); n != 2 {
+		t.Errorf("REQs = %d, want 2 (refused, then re-sent after AUTH)", n)
+	}
+	// Publishing on the same, now authenticated, connection needs no new AUTH.
+	evt := signed(t, "carol", 1, 100, "hello")
+	reps := p.Publish(context.Background(), devrelay.URLs(relays), evt)
+	if !reps[0].OK {
+		t.Fatalf("publish %+v", reps[0])
+	}
+}
+
+// Issue 3: "otherwise report the relay as closed: auth-required".
+func TestFetchReportsAuthRequiredAsClosedWithoutSigner(t *testing.T) {
+	relays := devrelay.StartN(t, 2, devrelay.Options{})
+	locked := devrelay.StartN(t, 1, devrelay.Options{RequireAuth: true})
+	p := relaypool.New(relaypool.Options{})
+	defer p.Close()
+	res := p.Fetch(context.Background(), append(devrelay.URLs(relays), locked[0].URL()), nostr.Filter{Kinds: []int{30617}})
+	if res.Complete {
+		t.Fatal("Complete = true although one relay refused the request")
+	}
+	rep := res.Relays[2]
+	if rep.Status != relaypool.StatusClosed || !strings.HasPrefix(rep.Reason, "auth-required") {
+		t.Fatalf("report %+v, want closed with an auth-required reason", rep)
+	}
+}
+
+func TestPublishAnswersAuthWhenRelayDemandsIt(t *testing.T) {
+	relays := devrelay.StartN(t, 1, devrelay.Options{RequireAuth: true})
+	evt := signed(t, "alice", 1, 100, "hi")
+
+	anon := relaypool.New(relaypool.Options{})
+	defer anon.Close()
+	if rep := anon.Publish(context.Background(), devrelay.URLs(relays), evt)[0]; rep.OK || !strings.HasPrefix(rep.Message, "auth-required") {
+		t.Fatalf("without a signer: %+v, want refused auth-required", rep)
+	}
+	p := relaypool.New(relaypool.Options{Auth: signer("alice")})
+	defer p.Close()
+	if rep := p.Publish(context.Background(), devrelay.URLs(relays), evt)[0]; !rep.OK {
+		t.Fatalf("with a signer: %+v", rep)
+	}
+	if got := relays[0].Stored(nostr.Filter{IDs: []string{evt.ID}}); len(got) != 1 {
+		t.Fatalf("stored %d, want the event", len(got))
+	}
+}

@@ -1,0 +1,52 @@
+package relaypool_test
+
+import (
+	"context"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/relaypool"
+)
+
+// Issue 3: "Close every connection when done: no goroutine or socket leaks".
+func TestCloseLeavesNoGoroutinesOrRelayConnections(t *testing.T) {
+	relays := devrelay.StartN(t, 3, devrelay.Options{})
+	relays[2].SetSilent(true)
+	urls := devrelay.URLs(relays)
+	// Let the relays' own goroutines settle before the baseline.
+	runtime.GC()
+	before := runtime.NumGoroutine()
+
+	p := relaypool.New(relaypool.Options{Timeout: 200 * time.Millisecond})
+	p.Fetch(context.Background(), urls, nostr.Filter{Kinds: []int{1}})
+	p.Publish(context.Background(), urls[:2], signed(t, "alice", 1, 100, "x"))
+	if _, err := p.RelayInfo(context.Background(), urls[0]); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range relays {
+		if r.Connections() != 1 {
+			t.Fatalf("relay %d has %d connections while the pool is open, want 1 (reused)", i, r.Connections())
+		}
+	}
+	p.Close()
+
+	eventually(t, 5*time.Second, "relay-side connections to close", func() bool {
+		return relays[0].Connections()+relays[1].Connections()+relays[2].Connections() == 0
+	})
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		buf := make([]byte, 1<<20)
+		stacks := string(buf[:runtime.Stack(buf, true)])
+		extra := runtime.NumGoroutine() - before
+		if extra <= 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines more than before the pool was used:\n%s", extra, stacks)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -1,0 +1,240 @@
+package relaypool
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// conn is one websocket to one relay, shared by every operation of a Pool.
+// We drive go-nostr's Connection ourselves instead of nostr.Relay because
+// nostr.Relay silently drops events that fail its own filter and signature
+// checks, so per-relay drop counts and CLOSED reasons would be invisible.
+type conn struct {
+	url    string
+	ws     *nostr.Connection
+	ctx    context.Context // canceled when the connection is closed
+	cancel context.CancelFunc
+	done   chan struct{} // closed when the reader has stopped
+	err    error         // why the reader stopped; read only after done
+
+	wmu sync.Mutex // one writer at a time
+
+	mu        sync.Mutex
+	subs      map[string]*subscription
+	oks       map[string]chan nostr.OKEnvelope
+	challenge string
+
+	authMu   sync.Mutex // one NIP-42 exchange at a time
+	authedAs string
+}
+
+// subscription receives the EVENT, EOSE and CLOSED messages of one REQ id.
+type subscription struct {
+	id   string
+	ch   chan nostr.Envelope
+	stop chan struct{}
+}
+
+var subCounter atomic.Int64
+
+func dial(ctx context.Context, url string) (*conn, error) {
+	ws, err := nostr.NewConnection(ctx, url, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	cctx, cancel := context.WithCancel(context.Background())
+	c := &conn{
+		url: url, ws: ws, ctx: cctx, cancel: cancel, done: make(chan struct{}),
+		subs: map[string]*subscription{}, oks: map[string]chan nostr.OKEnvelope{},
+	}
+	go c.read()
+	return c, nil
+}
+
+// close tears the websocket down and waits for the reader to stop.
+func (c *conn) close() {
+	c.cancel()
+	<-c.done
+}
+
+func (c *conn) alive() bool { return c.ctx.Err() == nil }
+
+func (c *conn) read() {
+	defer close(c.done)
+	defer c.cancel()
+	var buf bytes.Buffer
+	for {
+		buf.Reset()
+		if err := c.ws.ReadMessage(c.ctx, &buf); err != nil {
+			c.err = err
+			return
+		}
+		c.dispatch(nostr.ParseMessage(buf.String()))
+	}
+}
+
+func (c *conn) dispatch(env nostr.Envelope) {
+	var subID string
+	switch e := env.(type) {
+	case *nostr.EventEnvelope:
+		if e.SubscriptionID != nil {
+			subID = *e.SubscriptionID
+		}
+	case *nostr.EOSEEnvelope:
+		subID = string(*e)
+	case *nostr.ClosedEnvelope:
+		subID = e.SubscriptionID
+	case *nostr.OKEnvelope:
+		c.mu.Lock()
+		ch := c.oks[e.EventID]
+		c.mu.Unlock()
+		if ch != nil {
+			select {
+			case ch <- *e:
+			default:
+			}
+		}
+		return
+	case *nostr.AuthEnvelope:
+		if e.Challenge != nil {
+			c.mu.Lock()
+			c.challenge = *e.Challenge
+			c.mu.Unlock()
+		}
+		return
+	default:
+		return // NOTICE, COUNT, unparseable: nothing waits for them
+	}
+	c.mu.Lock()
+	s := c.subs[subID]
+	c.mu.Unlock()
+	if s == nil {
+		return
+	}
+	select {
+	case s.ch <- env:
+	case <-s.stop:
+	case <-c.ctx.Done():
+	}
+}
+
+func (c *conn) write(ctx context.Context, msg []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if !c.alive() {
+		return c.lostErr()
+	}
+	return c.ws.WriteMessage(ctx, msg)
+}
+
+func (c *conn) lostErr() error {
+	select {
+	case <-c.done:
+		if c.err != nil {
+			return fmt.Errorf("connection lost: %v", c.err)
+		}
+	default:
+	}
+	return errors.New("connection closed")
+}
+
+// subscribe registers a subscription id; req sends (or re-sends) its REQ.
+func (c *conn) subscribe() *subscription {
+	s := &subscription{id: fmt.Sprintf("roster:%d", subCounter.Add(1)), ch: make(chan nostr.Envelope, 64), stop: make(chan struct{})}
+	c.mu.Lock()
+	c.subs[s.id] = s
+	c.mu.Unlock()
+	return s
+}
+
+func (c *conn) req(ctx context.Context, s *subscription, filters []nostr.Filter) error {
+	msg, err := nostr.ReqEnvelope{SubscriptionID: s.id, Filters: filters}.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	return c.write(ctx, msg)
+}
+
+// unsubscribe forgets s and, if the relay still holds it open, sends CLOSE.
+func (c *conn) unsubscribe(s *subscription, sendClose bool) {
+	c.mu.Lock()
+	delete(c.subs, s.id)
+	c.mu.Unlock()
+	close(s.stop)
+	if sendClose && c.alive() {
+		msg, _ := nostr.CloseEnvelope(s.id).MarshalJSON()
+		ctx, cancel := context.WithTimeout(c.ctx, writeTimeout)
+		_ = c.write(ctx, msg)
+		cancel()
+	}
+}
+
+// send writes an EVENT or AUTH envelope and waits for the relay's OK.
+func (c *conn) send(ctx context.Context, id string, env nostr.Envelope) (nostr.OKEnvelope, error) {
+	ch := make(chan nostr.OKEnvelope, 1)
+	c.mu.Lock()
+	c.oks[id] = ch
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.oks, id)
+		c.mu.Unlock()
+	}()
+	msg, err := env.MarshalJSON()
+	if err != nil {
+		return nostr.OKEnvelope{}, err
+	}
+	if err := c.write(ctx, msg); err != nil {
+		return nostr.OKEnvelope{}, err
+	}
+	select {
+	case ok := <-ch:
+		return ok, nil
+	case <-ctx.Done():
+		return nostr.OKEnvelope{}, ctx.Err()
+	case <-c.done:
+		return nostr.OKEnvelope{}, c.lostErr()
+	}
+}
+
+// authenticate answers the relay's latest NIP-42 challenge with a kind 22242
+// event signed by sign. It is a no-op once this connection is authenticated.
+func (c *conn) authenticate(ctx context.Context, sign func(context.Context, *nostr.Event) error) error {
+	c.authMu.Lock()
+	defer c.authMu.Unlock()
+	if c.authedAs != "" {
+		return nil
+	}
+	c.mu.Lock()
+	challenge := c.challenge
+	c.mu.Unlock()
+	if challenge == "" {
+		return errors.New("the relay asked for authentication without sending a challenge")
+	}
+	evt := nostr.Event{
+		CreatedAt: nostr.Now(),
+		Kind:      nostr.KindClientAuthentication,
+		Tags:      nostr.Tags{{"relay", c.url}, {"challenge", challenge}},
+	}
+	if err := sign(ctx, &evt); err != nil {
+		return fmt.Errorf("signing the NIP-42 auth event: %w", err)
+	}
+	ok, err := c.send(ctx, evt.ID, &nostr.AuthEnvelope{Event: evt})
+	if err != nil {
+		return err
+	}
+	if !ok.OK {
+		return fmt.Errorf("relay refused authentication: %s", ok.Reason)
+	}
+	c.authedAs = evt.PubKey
+	return nil
+}
+
+func isAuthRequired(reason string) bool { return strings.HasPrefix(reason, "auth-required:") }

@@ -1,0 +1,205 @@
+package relaypool
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/graph"
+)
+
+// Round trips of repository discovery (docs/PERFORMANCE.md, "relaypool"):
+//
+//   - Discover: exactly one REQ per relay. It asks for every announcement and
+//     state event with the identifier (whoever signed it) and for kind 5
+//     deletions whose `a` tag names a given coordinate's announcement or state.
+//   - DiscoverMore: one more REQ, only to relays not asked yet (a relay
+//     learned from the selected announcement's `relays` tag); none when there
+//     is no new relay.
+//   - CompleteDeletions: one more REQ per relay, only when the result holds
+//     announcement or state events whose deletions were not asked for yet
+//     (other authors' `a` addresses, and every such event's `e` id). Writes
+//     need it; a read can skip it.
+
+// DiscoveryFilters are the filters of Discover's single request.
+func DiscoveryFilters(identifier string, coords ...graph.Coordinate) []nostr.Filter {
+	filters := []nostr.Filter{{
+		Kinds: []int{graph.KindAnnouncement, graph.KindState},
+		Tags:  nostr.TagMap{"d": []string{identifier}},
+	}}
+	if a := coordinateATags(coords); len(a) > 0 {
+		filters = append(filters, nostr.Filter{Kinds: []int{graph.KindDeletion}, Tags: nostr.TagMap{"a": a}})
+	}
+	return filters
+}
+
+// coordinateATags names, for each coordinate's author, both the announcement
+// and the state event address, deduplicated, in a stable order.
+func coordinateATags(coords []graph.Coordinate) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range coords {
+		for _, kind := range []int{graph.KindAnnouncement, graph.KindState} {
+			a := fmt.Sprintf("%d:%s:%s", kind, c.Pubkey, c.Identifier)
+			if !seen[a] {
+				seen[a] = true
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// Discover reads a repository in one request per relay: every kind 30617 and
+// 30618 event with d = identifier, and kind 5 deletions naming the given
+// coordinates (normally the selected one; pass others known from the cache to
+// cover their deletions in the same round).
+func (p *Pool) Discover(ctx context.Context, relays []string, identifier string, coords ...graph.Coordinate) *FetchResult {
+	filters := DiscoveryFilters(identifier, coords...)
+	res := p.Fetch(ctx, relays, filters...)
+	res.filters = filters
+	res.askedA = map[string]bool{}
+	res.askedE = map[string]bool{}
+	for _, a := range coordinateATags(coords) {
+		res.askedA[a] = true
+	}
+	return res
+}
+
+// DiscoverMore asks the relays of relays that prev has not asked yet, with
+// the same filters, and merges the answers into a new result. With no new
+// relay it returns prev and sends nothing.
+func (p *Pool) DiscoverMore(ctx context.Context, prev *FetchResult, relays []string) *FetchResult {
+	asked := map[string]bool{}
+	for _, r := range prev.Relays {
+		asked[r.URL] = true
+	}
+	var fresh []string
+	for _, u := range NormalizeRelays(relays) {
+		if !asked[u] {
+			fresh = append(fresh, u)
+		}
+	}
+	if len(fresh) == 0 || len(prev.filters) == 0 {
+		return prev
+	}
+	next := p.Fetch(ctx, fresh, prev.filters...)
+	next.filters = prev.filters
+	return merge(prev, next)
+}
+
+// CompleteDeletions asks prev's relays, in one more request each, for kind 5
+// deletions of every discovered announcement and state event not covered yet:
+// by `a` address and by `e` id, from the events' own authors. It sends
+// nothing and returns prev when everything is covered.
+func (p *Pool) CompleteDeletions(ctx context.Context, prev *FetchResult) *FetchResult {
+	needA, needE, authors := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, e := range prev.Events {
+		if e.Kind != graph.KindAnnouncement && e.Kind != graph.KindState {
+			continue
+		}
+		if a := fmt.Sprintf("%d:%s:%s", e.Kind, e.PubKey, e.Tags.GetD()); !prev.askedA[a] {
+			needA[a] = true
+			authors[e.PubKey] = true
+		}
+		if !prev.askedE[e.ID] {
+			needE[e.ID] = true
+			authors[e.PubKey] = true
+		}
+	}
+	if len(needA) == 0 && len(needE) == 0 {
+		return prev
+	}
+	var filters []nostr.Filter
+	if len(needA) > 0 {
+		filters = append(filters, nostr.Filter{Kinds: []int{graph.KindDeletion}, Tags: nostr.TagMap{"a": sortedKeys(needA)}})
+	}
+	if len(needE) > 0 {
+		filters = append(filters, nostr.Filter{Kinds: []int{graph.KindDeletion}, Authors: sortedKeys(authors), Tags: nostr.TagMap{"e": sortedKeys(needE)}})
+	}
+	urls := make([]string, len(prev.Relays))
+	for i, r := range prev.Relays {
+		urls[i] = r.URL
+	}
+	next := p.Fetch(ctx, urls, filters...)
+	next.filters = filters
+	next.askedA, next.askedE = needA, needE
+	return merge(prev, next)
+}
+
+// merge combines two rounds: events deduplicated, per-relay reports summed
+// (a relay that failed in either round is not ok), asked sets unioned.
+func merge(a, b *FetchResult) *FetchResult {
+	out := &FetchResult{Sources: map[string][]string{}, Complete: true, askedA: map[string]bool{}, askedE: map[string]bool{}}
+	seen := map[string]bool{}
+	for _, r := range []*FetchResult{a, b} {
+		for _, e := range r.Events {
+			if !seen[e.ID] {
+				seen[e.ID] = true
+				out.Events = append(out.Events, e)
+			}
+		}
+		for id, urls := range r.Sources {
+			for _, u := range urls {
+				if !contains(out.Sources[id], u) {
+					out.Sources[id] = append(out.Sources[id], u)
+				}
+			}
+		}
+		for k := range r.askedA {
+			out.askedA[k] = true
+		}
+		for k := range r.askedE {
+			out.askedE[k] = true
+		}
+	}
+	sortEvents(out.Events)
+	index := map[string]int{}
+	for _, r := range append(append([]RelayReport(nil), a.Relays...), b.Relays...) {
+		i, ok := index[r.URL]
+		if !ok {
+			index[r.URL] = len(out.Relays)
+			out.Relays = append(out.Relays, r)
+			continue
+		}
+		prev := &out.Relays[i]
+		prev.Events += r.Events
+		prev.Dropped += r.Dropped
+		if prev.Status == StatusOK && r.Status != StatusOK {
+			prev.Status, prev.Reason = r.Status, r.Reason
+		}
+	}
+	for _, r := range out.Relays {
+		if r.Status != StatusOK {
+			out.Complete = false
+		}
+	}
+	out.filters = unionFilters(a.filters, b.filters)
+	return out
+}
+
+func unionFilters(a, b []nostr.Filter) []nostr.Filter {
+	out := append([]nostr.Filter(nil), a...)
+	for _, f := range b {
+		dup := false
+		for _, g := range out {
+			if nostr.FilterEqual(f, g) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

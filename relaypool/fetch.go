@@ -1,0 +1,170 @@
+package relaypool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// Relay outcomes in RelayReport.Status.
+const (
+	StatusOK      = "ok"      // answered with EOSE
+	StatusClosed  = "closed"  // refused with CLOSED; Reason has the relay's text
+	StatusFailed  = "failed"  // could not connect, or the connection broke
+	StatusTimeout = "timeout" // no EOSE within the timeout
+)
+
+var errPoolClosed = errors.New("relay pool is closed")
+
+// RelayReport is what one relay did during one operation.
+type RelayReport struct {
+	URL    string `json:"url"`
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"`
+	// Events counts the valid, matching events this relay returned
+	// (including ones another relay also returned).
+	Events int `json:"events"`
+	// Dropped counts events this relay returned that were rejected: wrong
+	// id, bad signature, or matching none of the filters asked.
+	Dropped int `json:"dropped"`
+}
+
+// FetchResult is the merged answer of every relay asked.
+type FetchResult struct {
+	// Events are deduplicated by id and verified (id, signature, filters),
+	// newest first, ties by lowest id.
+	Events []*nostr.Event `json:"events"`
+	// Relays has one report per relay asked, in the order asked.
+	Relays []RelayReport `json:"relays"`
+	// Complete is true only if every relay asked answered with EOSE.
+	Complete bool `json:"complete"`
+	// Sources maps each event id to the relays that returned it.
+	Sources map[string][]string `json:"sources"`
+
+	// what Discover asked for, so a later round asks only for what is new
+	askedA  map[string]bool
+	askedE  map[string]bool
+	filters []nostr.Filter
+}
+
+// Fetch sends ONE REQ carrying every filter to each relay, all relays in
+// parallel, and waits for each relay's EOSE, CLOSED, failure or timeout.
+func (p *Pool) Fetch(ctx context.Context, relays []string, filters ...nostr.Filter) *FetchResult {
+	relays = NormalizeRelays(relays)
+	reports := make([]RelayReport, len(relays))
+	found := make([][]*nostr.Event, len(relays))
+	p.each(relays, func(i int, url string) {
+		reports[i], found[i] = p.fetchOne(ctx, url, filters)
+	})
+	res := &FetchResult{Relays: reports, Complete: true, Sources: map[string][]string{}}
+	byID := map[string]*nostr.Event{}
+	for i, evs := range found {
+		if reports[i].Status != StatusOK {
+			res.Complete = false
+		}
+		for _, e := range evs {
+			if _, dup := byID[e.ID]; !dup {
+				byID[e.ID] = e
+				res.Events = append(res.Events, e)
+			}
+			res.Sources[e.ID] = append(res.Sources[e.ID], relays[i])
+		}
+	}
+	sortEvents(res.Events)
+	return res
+}
+
+// sortEvents orders newest first; equal created_at by lowest id (NIP-01's
+// replaceable tie rule), so output is deterministic.
+func sortEvents(evs []*nostr.Event) {
+	sort.Slice(evs, func(i, j int) bool {
+		if evs[i].CreatedAt != evs[j].CreatedAt {
+			return evs[i].CreatedAt > evs[j].CreatedAt
+		}
+		return evs[i].ID < evs[j].ID
+	})
+}
+
+// fetchOne runs one REQ against one relay.
+func (p *Pool) fetchOne(ctx context.Context, url string, filters []nostr.Filter) (RelayReport, []*nostr.Event) {
+	rep := RelayReport{URL: url}
+	ctx, cancel := context.WithTimeout(ctx, p.opts.Timeout)
+	defer cancel()
+	c, err := p.conn(ctx, url)
+	if err != nil {
+		return failure(ctx, rep, err), nil
+	}
+	s := c.subscribe()
+	open := false
+	defer func() { c.unsubscribe(s, open) }()
+	if err := c.req(ctx, s, filters); err != nil {
+		return failure(ctx, rep, err), nil
+	}
+	open = true
+	var events []*nostr.Event
+	triedAuth := false
+	for {
+		select {
+		case <-ctx.Done():
+			return failure(ctx, rep, ctx.Err()), events
+		case <-c.done:
+			open = false
+			return failure(ctx, rep, c.lostErr()), events
+		case env := <-s.ch:
+			switch e := env.(type) {
+			case *nostr.EventEnvelope:
+				evt := e.Event
+				if verify(&evt, filters) {
+					rep.Events++
+					events = append(events, &evt)
+				} else {
+					rep.Dropped++
+				}
+			case *nostr.EOSEEnvelope:
+				rep.Status = StatusOK
+				return rep, events
+			case *nostr.ClosedEnvelope:
+				open = false
+				if isAuthRequired(e.Reason) && p.opts.Auth != nil && !triedAuth {
+					triedAuth = true
+					if err := c.authenticate(ctx, p.opts.Auth); err != nil {
+						rep.Status, rep.Reason = StatusClosed, fmt.Sprintf("%s (authentication failed: %v)", e.Reason, err)
+						return rep, events
+					}
+					if err := c.req(ctx, s, filters); err != nil {
+						return failure(ctx, rep, err), events
+					}
+					open = true
+					continue
+				}
+				rep.Status, rep.Reason = StatusClosed, e.Reason
+				return rep, events
+			}
+		}
+	}
+}
+
+// failure classifies an error as a timeout (our deadline passed) or a failure.
+func failure(ctx context.Context, rep RelayReport, err error) RelayReport {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		rep.Status, rep.Reason = StatusTimeout, "no answer before the timeout (raise it with --timeout)"
+		return rep
+	}
+	rep.Status, rep.Reason = StatusFailed, err.Error()
+	return rep
+}
+
+// verify accepts an event only if its id is the hash of its content, its
+// signature is valid and it matches at least one of the filters asked.
+func verify(evt *nostr.Event, filters []nostr.Filter) bool {
+	if !evt.CheckID() {
+		return false
+	}
+	if ok, _ := evt.CheckSignature(); !ok {
+		return false
+	}
+	return nostr.Filters(filters).Match(evt)
+}

@@ -1,0 +1,179 @@
+// Package relaypool talks to Nostr relays for roster: one REQ per relay with
+// every filter, all relays in parallel, a per-relay account of what happened
+// (EOSE, CLOSED with reason, failure, timeout), id- signature- and
+// filter-checked events, NIP-42 answers, publishing with per-relay OKs,
+// read-back verification and NIP-11 documents including `self`.
+package relaypool
+
+import (
+	"context"
+	"net/http"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// DefaultTimeout bounds each relay's part of one operation when
+// Options.Timeout is zero.
+const DefaultTimeout = 10 * time.Second
+
+// writeTimeout bounds a single websocket write (a CLOSE on the way out).
+const writeTimeout = 2 * time.Second
+
+// Options configure a Pool.
+type Options struct {
+	// Timeout bounds each relay's part of one operation (connect, request,
+	// answer); DefaultTimeout when zero.
+	Timeout time.Duration
+	// Auth signs NIP-42 auth events (kind 22242: set PubKey, ID and Sig).
+	// nil means there is no signer: relays that demand authentication are
+	// reported as closed with an auth-required reason.
+	Auth func(ctx context.Context, evt *nostr.Event) error
+	// Progress, when set, is called after each relay of an operation finishes.
+	Progress func(done, total int)
+}
+
+// Pool keeps at most one connection per relay and reuses it across
+// operations until Close.
+type Pool struct {
+	opts Options
+	http *http.Client // NIP-11; its idle connections are closed by Close
+
+	mu     sync.Mutex
+	conns  map[string]*dialing
+	closed bool
+}
+
+// dialing is a connection being established or established; concurrent
+// operations on one relay share it.
+type dialing struct {
+	ready chan struct{}
+	c     *conn
+	err   error
+}
+
+// New returns an empty pool.
+func New(opts Options) *Pool {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	return &Pool{opts: opts, conns: map[string]*dialing{}, http: &http.Client{Transport: transport}}
+}
+
+// Close closes every connection and waits for their goroutines to stop. The
+// pool must not be used afterwards.
+func (p *Pool) Close() {
+	p.mu.Lock()
+	p.closed = true
+	all := make([]*dialing, 0, len(p.conns))
+	for _, d := range p.conns {
+		all = append(all, d)
+	}
+	clear(p.conns)
+	p.mu.Unlock()
+	p.http.CloseIdleConnections()
+	for _, d := range all {
+		<-d.ready
+		if d.c != nil {
+			d.c.close()
+		}
+	}
+}
+
+// conn returns a live connection to url, dialing it if needed.
+func (p *Pool) conn(ctx context.Context, url string) (*conn, error) {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil, errPoolClosed
+	}
+	d := p.conns[url]
+	if d != nil {
+		select {
+		case <-d.ready:
+			if d.err != nil || !d.c.alive() {
+				if d.c != nil {
+					go d.c.close()
+				}
+				d = nil
+			}
+		default:
+		}
+	}
+	if d == nil {
+		d = &dialing{ready: make(chan struct{})}
+		p.conns[url] = d
+		p.mu.Unlock()
+		d.c, d.err = dial(ctx, url)
+		close(d.ready)
+		if d.err != nil {
+			p.forget(url, d)
+		}
+		return d.c, d.err
+	}
+	p.mu.Unlock()
+	select {
+	case <-d.ready:
+		return d.c, d.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (p *Pool) forget(url string, d *dialing) {
+	p.mu.Lock()
+	if p.conns[url] == d {
+		delete(p.conns, url)
+	}
+	p.mu.Unlock()
+}
+
+// NormalizeRelays normalizes relay URLs (ws/wss scheme, lowercase host, no
+// trailing slash), drops empty and unparseable ones and duplicates, and keeps
+// first-seen order.
+func NormalizeRelays(urls []string) []string {
+	seen := map[string]bool{}
+	out := make([]string, 0, len(urls))
+	for _, u := range urls {
+		n := nostr.NormalizeURL(u)
+		if n == "" || seen[n] {
+			continue
+		}
+		seen[n] = true
+		out = append(out, n)
+	}
+	return out
+}
+
+// each runs fn for every relay in parallel and reports progress.
+func (p *Pool) each(relays []string, fn func(i int, url string)) {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for i, u := range relays {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(i, u)
+			if p.opts.Progress != nil {
+				mu.Lock()
+				done++
+				p.opts.Progress(done, len(relays))
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
