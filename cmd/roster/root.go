@@ -96,6 +96,7 @@ membership change at a time, and reads and writes workspace and project state.`,
 	root.AddCommand(
 		newVersionCmd(a),
 		newLoginCmd(a), newLogoutCmd(a), newWhoamiCmd(a),
+		newCacheCmd(a),
 	)
 	return root
 }

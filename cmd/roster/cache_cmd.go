@@ -1,0 +1,139 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+
+	"github.com/roster-cli/roster/cache"
+	"github.com/spf13/cobra"
+)
+
+// newCacheCmd is `roster cache info|clear`: inspect or drop the local cache
+// of verified events that backs --offline.
+func newCacheCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "cache",
+		Short: "Inspect or clear roster's local cache of verified events",
+		Long: `roster caches verified events, relay information and projections in
+<home>/cache.db (home: --home, $ROSTER_HOME, else the XDG cache directory).
+--offline answers from it alone. Clearing it is always safe: everything in it
+can be fetched again from relays.`,
+		Args: cobra.NoArgs,
+	}
+	cmd.AddCommand(newCacheInfoCmd(a), newCacheClearCmd(a))
+	return cmd
+}
+
+// cacheInfoJSON is `roster cache info --json` (schema roster.cache-info/v1).
+type cacheInfoJSON struct {
+	Schema string `json:"schema"`
+	Exists bool   `json:"exists"`
+	cache.Info
+}
+
+func newCacheInfoCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "info",
+		Short: "Show where the cache is and what it holds",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			home, err := a.home()
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			path := cache.Path(home)
+			out := cacheInfoJSON{Schema: "roster.cache-info/v1"}
+			// Looking must not create: report a missing file as such.
+			if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+				out.Info = cache.Info{Path: path, Kinds: map[string]int{}, Relays: []string{}}
+				return printCacheInfo(a, out)
+			}
+			c, err := cache.Open(home)
+			if err != nil {
+				return cacheOpenErr(err)
+			}
+			defer c.Close()
+			info, err := c.Info()
+			if err != nil {
+				return cacheOpenErr(err)
+			}
+			out.Exists, out.Info = true, info
+			return printCacheInfo(a, out)
+		},
+	}
+}
+
+func printCacheInfo(a *app, out cacheInfoJSON) error {
+	if a.opts.JSON {
+		return writeJSON(a, out)
+	}
+	w := a.io.Out
+	if !out.Exists {
+		fmt.Fprintf(w, "cache: %s (not created yet)\n", out.Path)
+		return nil
+	}
+	fmt.Fprintf(w, "cache:       %s\n", out.Path)
+	fmt.Fprintf(w, "size:        %d bytes\n", out.SizeBytes)
+	fmt.Fprintf(w, "schema:      %d\n", out.Info.Schema)
+	fmt.Fprintf(w, "events:      %d\n", out.Events)
+	kinds := make([]int, 0, len(out.Kinds))
+	for k := range out.Kinds {
+		n, _ := strconv.Atoi(k)
+		kinds = append(kinds, n)
+	}
+	sort.Ints(kinds)
+	for _, k := range kinds {
+		fmt.Fprintf(w, "  kind %-6d %d\n", k, out.Kinds[strconv.Itoa(k)])
+	}
+	fmt.Fprintf(w, "addresses:   %d\n", out.Addresses)
+	fmt.Fprintf(w, "deletions:   %d\n", out.Deletions)
+	fmt.Fprintf(w, "projections: %d\n", out.Projections)
+	fmt.Fprintf(w, "relays:      %d\n", len(out.Relays))
+	for _, r := range out.Relays {
+		fmt.Fprintf(w, "  %s\n", r)
+	}
+	return nil
+}
+
+func newCacheClearCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "clear",
+		Short: "Delete the cache file (it is rebuilt from relays on the next read)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			home, err := a.home()
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			path := cache.Path(home)
+			_, statErr := os.Stat(path)
+			existed := statErr == nil
+			if err := cache.Clear(home); err != nil {
+				return &exitError{Code: exitFailure, Kind: "cache", Err: err}
+			}
+			if a.opts.JSON {
+				return writeJSON(a, map[string]any{"schema": "roster.cache-clear/v1", "path": path, "removed": existed})
+			}
+			if existed {
+				fmt.Fprintf(a.io.Out, "removed %s\n", path)
+			} else {
+				fmt.Fprintf(a.io.Out, "no cache at %s; nothing to remove\n", path)
+			}
+			return nil
+		},
+	}
+}
+
+// cacheOpenErr turns a cache.Error into an exit error carrying the commands
+// that get the user past it.
+func cacheOpenErr(err error) error {
+	var ce *cache.Error
+	if errors.As(err, &ce) {
+		return &exitError{Code: exitFailure, Kind: "cache-" + string(ce.Reason), Err: err, Commands: ce.Commands(),
+			Details: map[string]any{"path": ce.Path}}
+	}
+	return err
+}

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/cache"
+	bolt "go.etcd.io/bbolt"
+)
+
+func cacheTestEvent(t *testing.T, kind int, at int64, tags ...nostr.Tag) *nostr.Event {
+	t.Helper()
+	evt := &nostr.Event{Kind: kind, CreatedAt: nostr.Timestamp(at), Tags: nostr.Tags(tags)}
+	if evt.Tags == nil {
+		evt.Tags = nostr.Tags{}
+	}
+	if err := evt.Sign("0000000000000000000000000000000000000000000000000000000000000007"); err != nil {
+		t.Fatal(err)
+	}
+	return evt
+}
+
+type cacheInfoOut struct {
+	Schema        string         `json:"schema"`
+	Exists        bool           `json:"exists"`
+	Path          string         `json:"path"`
+	SizeBytes     int64          `json:"size_bytes"`
+	SchemaVersion int            `json:"schema_version"`
+	Events        int            `json:"events"`
+	Kinds         map[string]int `json:"kinds"`
+	Addresses     int            `json:"addresses"`
+	Deletions     int            `json:"deletions"`
+	Relays        []string       `json:"relays"`
+	Projections   int            `json:"projections"`
+}
+
+func decodeCacheInfo(t *testing.T, r result) cacheInfoOut {
+	t.Helper()
+	if r.Code != exitOK {
+		t.Fatalf("exit %d\nout %s\nerr %s", r.Code, r.Out, r.Err)
+	}
+	var out cacheInfoOut
+	if err := json.Unmarshal([]byte(r.Out), &out); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, r.Out)
+	}
+	return out
+}
+
+func TestCacheInfoJSONCountsWhatTheCacheHolds(t *testing.T) {
+	home := t.TempDir()
+	c, err := cache.Open(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann := cacheTestEvent(t, 30617, 100, nostr.Tag{"d", "r"})
+	st := cacheTestEvent(t, 30618, 100, nostr.Tag{"d", "r"})
+	del := cacheTestEvent(t, 5, 200, nostr.Tag{"e", st.ID})
+	if err := c.Put(ann, st, del); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.PutRelayInfo("ws://127.0.0.1:7777", []byte(`{"name":"dev"}`), time.Unix(1700000000, 0)); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+
+	out := decodeCacheInfo(t, invocation{Env: map[string]string{"ROSTER_HOME": home}}.roster(t, "cache", "info", "--json"))
+	if out.Schema != "roster.cache-info/v1" || !out.Exists || out.Path != cache.Path(home) || out.SchemaVersion != cache.SchemaVersion ||
+		out.Events != 3 || out.Kinds["30617"] != 1 || out.Kinds["30618"] != 1 || out.Kinds["5"] != 1 || out.Deletions != 1 ||
+		out.Addresses != 2 || len(out.Relays) != 1 || out.Relays[0] != "ws://127.0.0.1:7777" || out.SizeBytes <= 0 {
+		t.Fatalf("info %+v", out)
+	}
+
+	// --home beats ROSTER_HOME; the human form names the file and counts.
+	r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t, "--home", home, "cache", "info")
+	if r.Code != exitOK || !strings.Contains(r.Out, cache.Path(home)) || !strings.Contains(r.Out, "events:      3") || !strings.Contains(r.Out, "kind 30617") {
+		t.Fatalf("exit %d out %q err %q", r.Code, r.Out, r.Err)
+	}
+}
+
+func TestCacheInfoDoesNotCreateAMissingCache(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "fresh")
+	out := decodeCacheInfo(t, invocation{Env: map[string]string{"ROSTER_HOME": home}}.roster(t, "cache", "info", "--json"))
+	if out.Exists || out.Path != cache.Path(home) || out.Events != 0 {
+		t.Fatalf("info %+v", out)
+	}
+	if _, err := os.Stat(cache.Path(home)); !os.IsNotExist(err) {
+		t.Fatalf("cache info created %s: %v", cache.Path(home), err)
+	}
+}
+
+// "A corrupt or newer-schema file gives a clear message and a way out, never a panic."
+func TestCacheInfoOnCorruptFileNamesTheWayOut(t *testing.T) {
+	home := t.TempDir()
+	if err := os.WriteFile(cache.Path(home), []byte(strings.Repeat("garbage", 3000)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"ROSTER_HOME": home}
+	r := invocation{Env: env}.roster(t, "cache", "info", "--json")
+	if r.Code != exitFailure {
+		t.Fatalf("exit %d out %s", r.Code, r.Out)
+	}
+	var body struct {
+		Error struct {
+			Code     string         `json:"code"`
+			Message  string         `json:"message"`
+			Commands []string       `json:"commands"`
+			Details  map[string]any `json:"details"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(r.Out), &body); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, r.Out)
+	}
+	if body.Error.Code != "cache-corrupt" || len(body.Error.Commands) != 1 || body.Error.Commands[0] != "roster cache clear" ||
+		!strings.Contains(body.Error.Message, cache.Path(home)) || body.Error.Details["path"] != cache.Path(home) {
+		t.Fatalf("error %+v", body.Error)
+	}
+	r = invocation{Env: env}.roster(t, "cache", "info")
+	if r.Code != exitFailure || !strings.Contains(r.Err, cache.Path(home)) || !strings.Contains(r.Err, "run: roster cache clear") {
+		t.Fatalf("human: exit %d err %q", r.Code, r.Err)
+	}
+	// The way out works.
+	if r := (invocation{Env: env}).roster(t, "cache", "clear"); r.Code != exitOK {
+		t.Fatalf("clear: exit %d err %q", r.Code, r.Err)
+	}
+	decodeCacheInfo(t, invocation{Env: env}.roster(t, "cache", "info", "--json"))
+}
+
+func TestCacheInfoOnNewerSchemaNamesTheWayOut(t *testing.T) {
+	home := t.TempDir()
+	c, err := cache.Open(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	db, err := bolt.Open(cache.Path(home), 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = db.Update(func(tx *bolt.Tx) error { return tx.Bucket([]byte("meta")).Put([]byte("schema"), []byte("99")) })
+	db.Close()
+	r := invocation{Env: map[string]string{"ROSTER_HOME": home}}.roster(t, "cache", "info")
+	if r.Code != exitFailure || !strings.Contains(r.Err, "schema version 99") || !strings.Contains(r.Err, "roster cache clear") || !strings.Contains(r.Err, "--home") {
+		t.Fatalf("exit %d err %q", r.Code, r.Err)
+	}
+}
+
+func TestCacheClearRemovesTheFile(t *testing.T) {
+	home := t.TempDir()
+	c, err := cache.Open(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	env := map[string]string{"ROSTER_HOME": home}
+	r := invocation{Env: env}.roster(t, "cache", "clear", "--json")
+	var out struct {
+		Schema  string `json:"schema"`
+		Path    string `json:"path"`
+		Removed bool   `json:"removed"`
+	}
+	if err := json.Unmarshal([]byte(r.Out), &out); err != nil || r.Code != exitOK {
+		t.Fatalf("exit %d out %q: %v", r.Code, r.Out, err)
+	}
+	if out.Schema != "roster.cache-clear/v1" || out.Path != cache.Path(home) || !out.Removed {
+		t.Fatalf("clear %+v", out)
+	}
+	if _, err := os.Stat(cache.Path(home)); !os.IsNotExist(err) {
+		t.Fatalf("file still there: %v", err)
+	}
+	r = invocation{Env: env}.roster(t, "cache", "clear", "--json")
+	if err := json.Unmarshal([]byte(r.Out), &out); err != nil || r.Code != exitOK || out.Removed {
+		t.Fatalf("second clear: exit %d out %q", r.Code, r.Out)
+	}
+	r = invocation{Env: env}.roster(t, "cache", "clear")
+	if r.Code != exitOK || !strings.Contains(r.Out, "nothing to remove") {
+		t.Fatalf("human clear: exit %d out %q", r.Code, r.Out)
+	}
+}
