@@ -1,0 +1,216 @@
+package sections
+
+import (
+	"fmt"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/workspace/strictjson"
+)
+
+// Migration is the marker an accepted import leaves: the legacy event it
+// came from and the SHA-256 of that event's canonical plaintext.
+type Migration struct {
+	SourceEventID string `json:"source_event_id"`
+	SourceHash    string `json:"source_hash"`
+}
+
+// ProjectedSection is one ordered, encrypted section of a projection.
+type ProjectedSection struct {
+	ID             string  `json:"id"`
+	Rank           int     `json:"rank"`
+	EncryptedLabel string  `json:"encrypted_label"`
+	EncryptedIcon  *string `json:"encrypted_icon"`
+}
+
+// ProjectedAssignment is a channel's current section and the workspace
+// revision that set it.
+type ProjectedAssignment struct {
+	ChannelID string `json:"channel_id"`
+	SectionID string `json:"section_id"`
+	Revision  int64  `json:"revision"`
+}
+
+// Projection is kind 30623 content as the fixture's projection_cases define it.
+type Projection struct {
+	Version           int                   `json:"version"`
+	OwnerPubkey       string                `json:"owner_pubkey"`
+	Revision          int64                 `json:"revision"`
+	LayoutRevision    int64                 `json:"layout_revision"`
+	KeyEpoch          int64                 `json:"key_epoch"`
+	Migration         *Migration            `json:"migration"`
+	ReaderKeyEnvelope string                `json:"reader_key_envelope"`
+	Sections          []ProjectedSection    `json:"sections"`
+	Assignments       []ProjectedAssignment `json:"assignments"`
+}
+
+// RoleTag is roster's tag on a projection naming each authorized reader's
+// role: ["role", <pubkey>, "owner|viewer|mover|manager"] (docs/workspaces.md).
+// Clients use their own entry to refuse a command before signing it.
+const RoleTag = "role"
+
+// DecodeProjection strictly decodes projection content and checks its
+// internal consistency. Project-state content ({"v":1,...}) fails here as an
+// unknown field.
+func DecodeProjection(content []byte) (*Projection, error) {
+	var p Projection
+	if err := strictjson.DecodeStrict(content, &p); err != nil {
+		return nil, ruleErr("projection-content", "%v", err)
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// Validate checks a projection's fields against the command rules they came from.
+func (p *Projection) Validate() error {
+	if err := checkVersion(p.Version); err != nil {
+		return err
+	}
+	if err := checkHex64("owner_pubkey", p.OwnerPubkey); err != nil {
+		return err
+	}
+	if p.Revision < 1 || p.LayoutRevision < 1 || p.KeyEpoch < 1 {
+		return ruleErr("projection-revision", "revision %d, layout_revision %d and key_epoch %d must all be at least 1", p.Revision, p.LayoutRevision, p.KeyEpoch)
+	}
+	if p.Migration != nil {
+		if err := checkHex64("migration source_event_id", p.Migration.SourceEventID); err != nil {
+			return err
+		}
+		if err := checkHex64("migration source_hash", p.Migration.SourceHash); err != nil {
+			return err
+		}
+	}
+	if err := checkEnvelope("reader_key_envelope", p.ReaderKeyEnvelope); err != nil {
+		return err
+	}
+	ids := make([]string, len(p.Sections))
+	for i, s := range p.Sections {
+		ids[i] = s.ID
+		if s.Rank != i {
+			return ruleErr("ranks-permutation", "projection sections must be ordered by rank 0..%d", len(p.Sections)-1)
+		}
+		if err := checkMetadata("encrypted_label", s.EncryptedLabel); err != nil {
+			return err
+		}
+		if err := checkIcon(s.EncryptedIcon); err != nil {
+			return err
+		}
+	}
+	set, err := checkSectionIDs(ids)
+	if err != nil {
+		return err
+	}
+	as := make([]Assignment, len(p.Assignments))
+	for i, a := range p.Assignments {
+		as[i] = Assignment{ChannelID: a.ChannelID, SectionID: a.SectionID}
+		if a.Revision < 1 || a.Revision > p.Revision {
+			return ruleErr("projection-revision", "assignment of %s has revision %d outside 1..%d", a.ChannelID, a.Revision, p.Revision)
+		}
+	}
+	return checkAssignments(as, set)
+}
+
+// VerifiedProjection is a projection event that passed VerifyProjection.
+type VerifiedProjection struct {
+	Event      *nostr.Event
+	Projection *Projection
+	// Readers maps every authorized reader (p tags) to its role (role tags;
+	// RoleViewer when a p tag has no role tag).
+	Readers map[string]Role
+}
+
+// VerifyProjection accepts evt only as owner's workspace projection signed by
+// the relay identity relaySelf (its NIP-11 `self`): valid id and signature,
+// kind 30623, exactly one d tag equal to owner, no NIP-PC `a`/`rev` tags, the
+// owner among the p tags, and strictly valid version-1 content for owner.
+func VerifyProjection(evt *nostr.Event, relaySelf, owner string) (*VerifiedProjection, error) {
+	if evt == nil {
+		return nil, ruleErr("projection-missing", "no projection")
+	}
+	if evt.Kind != KindProjection {
+		return nil, ruleErr("projection-kind", "kind %d is not %d", evt.Kind, KindProjection)
+	}
+	if !IsHex64(relaySelf) {
+		return nil, ruleErr("projection-signer", "the relay advertises no NIP-11 self pubkey; a projection cannot be trusted without one")
+	}
+	if evt.PubKey != relaySelf {
+		return nil, ruleErr("projection-signer", "projection signed by %s, but the relay's NIP-11 self is %s", evt.PubKey, relaySelf)
+	}
+	if !evt.CheckID() {
+		return nil, ruleErr("projection-signature", "projection id does not match its content")
+	}
+	if ok, err := evt.CheckSignature(); !ok || err != nil {
+		return nil, ruleErr("projection-signature", "projection signature is invalid")
+	}
+	var d []string
+	readers := map[string]Role{}
+	roles := map[string]Role{}
+	for _, tag := range evt.Tags {
+		if len(tag) < 2 {
+			continue
+		}
+		switch tag[0] {
+		case "d":
+			d = append(d, tag[1])
+		case "a", "rev":
+			return nil, ruleErr("projection-shape", "an %q tag marks NIP-PC project state, not a workspace projection", tag[0])
+		case "p":
+			readers[tag[1]] = RoleViewer
+		case RoleTag:
+			if len(tag) >= 3 {
+				roles[tag[1]] = Role(tag[2])
+			}
+		}
+	}
+	if len(d) != 1 || d[0] != owner {
+		return nil, ruleErr("projection-owner", "projection needs exactly one d tag equal to owner %s", owner)
+	}
+	if _, ok := readers[owner]; !ok {
+		return nil, ruleErr("projection-owner", "projection does not list the owner among its readers")
+	}
+	for pk, r := range roles {
+		if _, ok := readers[pk]; ok && (r == RoleOwner || ValidGrantRole(r)) {
+			readers[pk] = r
+		}
+	}
+	readers[owner] = RoleOwner
+	p, err := DecodeProjection([]byte(evt.Content))
+	if err != nil {
+		return nil, err
+	}
+	if p.OwnerPubkey != owner {
+		return nil, ruleErr("projection-owner", "projection content names owner %s, want %s", p.OwnerPubkey, owner)
+	}
+	return &VerifiedProjection{Event: evt, Projection: p, Readers: readers}, nil
+}
+
+// RevisionDecision is what a client does with a verified projection.
+type RevisionDecision string
+
+const (
+	DecisionAccept  RevisionDecision = "accept"
+	DecisionIgnore  RevisionDecision = "ignore"
+	DecisionRefetch RevisionDecision = "refetch"
+)
+
+// DecideRevision applies the spec's revision rules: nothing cached: accept;
+// at or below the cached revision: ignore; exactly one above: accept; a gap
+// greater than one: full authorized refetch.
+func DecideRevision(haveCached bool, cached, incoming int64) RevisionDecision {
+	switch {
+	case !haveCached:
+		return DecisionAccept
+	case incoming <= cached:
+		return DecisionIgnore
+	case incoming == cached+1:
+		return DecisionAccept
+	default:
+		return DecisionRefetch
+	}
+}
+
+// String names a verified projection for messages.
+func (v *VerifiedProjection) String() string {
+	return fmt.Sprintf("workspace of %s at revision %d", v.Projection.OwnerPubkey, v.Projection.Revision)
+}

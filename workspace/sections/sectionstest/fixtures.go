@@ -1,0 +1,127 @@
+// Package sectionstest loads ../shared/spec/nip-sw.fixtures.json, the
+// cross-platform NIP-SW oracle, for tests in every package that implements a
+// side of NIP-SW. Values are read from the file at run time, never copied.
+package sectionstest
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FixtureFile is the fixture's file name inside the spec directory.
+const FixtureFile = "nip-sw.fixtures.json"
+
+// Fixtures mirrors the fixture file. Raw parts stay json.RawMessage so tests
+// can feed exact bytes (including unknown fields) to the code under test.
+type Fixtures struct {
+	Version          int                        `json:"version"`
+	Kinds            map[string]int             `json:"kinds"`
+	Roles            []string                   `json:"roles"`
+	Limits           map[string]int             `json:"limits"`
+	ProjectionCases  []ProjectionCase           `json:"projection_cases"`
+	RoleMatrix       map[string][]string        `json:"role_matrix"`
+	Canonicalization Canonicalization           `json:"canonicalization"`
+	MetadataCrypto   MetadataCrypto             `json:"metadata_crypto"`
+	CommandCases     []CommandCase              `json:"command_cases"`
+	Raw              map[string]json.RawMessage `json:"-"`
+}
+
+// ProjectionCase is one entry of projection_cases.
+type ProjectionCase struct {
+	Name             string          `json:"name"`
+	PreviousRevision *int64          `json:"previous_revision"`
+	Projection       json.RawMessage `json:"projection"`
+	Expect           string          `json:"expect"`
+}
+
+// Canonicalization holds the byte-exact vectors.
+type Canonicalization struct {
+	Profile         string      `json:"profile"`
+	LegacyPlaintext CanonVector `json:"legacy_plaintext"`
+	ImportCommand   CanonVector `json:"import_command"`
+}
+
+// CanonVector is input (optional), canonical text and its SHA-256.
+type CanonVector struct {
+	Input     json.RawMessage `json:"input"`
+	Canonical string          `json:"canonical"`
+	SHA256    string          `json:"sha256"`
+}
+
+// MetadataCrypto is the deterministic AES-GCM vector.
+type MetadataCrypto struct {
+	Algorithm          string   `json:"algorithm"`
+	Encoding           string   `json:"encoding"`
+	KeyHex             string   `json:"key_hex"`
+	NonceBase64URL     string   `json:"nonce_base64url"`
+	PlaintextUTF8      string   `json:"plaintext_utf8"`
+	AADCanonical       string   `json:"aad_canonical"`
+	Envelope           string   `json:"envelope"`
+	RejectIfAADChanges []string `json:"reject_if_aad_changes"`
+}
+
+// CommandCase is one entry of command_cases.
+type CommandCase struct {
+	Name         string          `json:"name"`
+	Command      json.RawMessage `json:"command"`
+	SameActionID bool            `json:"same_action_id"`
+	FirstHash    string          `json:"first_hash"`
+	RetryHash    string          `json:"retry_hash"`
+	Expect       string          `json:"expect"`
+}
+
+// SpecDir finds the spec directory: $ROSTER_SPEC_DIR, else the first
+// `shared/spec` (or `../shared/spec`) holding the fixture file, walking up
+// from the working directory (a test's package directory).
+func SpecDir() (string, error) {
+	if d := os.Getenv("ROSTER_SPEC_DIR"); d != "" {
+		if _, err := os.Stat(filepath.Join(d, FixtureFile)); err != nil {
+			return "", err
+		}
+		return d, nil
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		for _, cand := range []string{filepath.Join(dir, "shared", "spec"), filepath.Join(dir, "..", "shared", "spec")} {
+			if _, err := os.Stat(filepath.Join(cand, FixtureFile)); err == nil {
+				return filepath.Clean(cand), nil
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New(FixtureFile + " not found in shared/spec above the working directory; set ROSTER_SPEC_DIR")
+		}
+		dir = parent
+	}
+}
+
+// Load reads and decodes the fixture file, failing the test if it cannot.
+func Load(t testing.TB) *Fixtures {
+	t.Helper()
+	dir, err := SpecDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, FixtureFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f Fixtures
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatalf("%s: %v", FixtureFile, err)
+	}
+	if err := json.Unmarshal(data, &f.Raw); err != nil {
+		t.Fatalf("%s: %v", FixtureFile, err)
+	}
+	if f.Version != 1 || len(f.Kinds) == 0 || len(f.CommandCases) == 0 || len(f.ProjectionCases) == 0 {
+		t.Fatalf("%s: unexpected shape (version %d, %d kinds, %d command cases, %d projection cases)",
+			FixtureFile, f.Version, len(f.Kinds), len(f.CommandCases), len(f.ProjectionCases))
+	}
+	return &f
+}
