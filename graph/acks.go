@@ -53,7 +53,9 @@ func pendingAcks(parts map[string]*participant, s *snapshot, lr leadResult, conf
 			}
 		}
 		for k, rec := range leadRecs {
-			if k.subject == x || k.subject == lead.Author {
+			// M copies describe the lead's own pointers; a co-maintainer
+			// replicates membership (m) and moderation (o) intervals.
+			if k.subject == x || k.subject == lead.Author || k.letter == RoleLead {
 				continue
 			}
 			if rec.Active() && !confirmed[k.subject] {

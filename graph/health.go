@@ -251,7 +251,7 @@ func (h *healthInput) thirdPartyFindings() []Finding {
 	}
 	var out []Finding
 	for x := range h.confirmed {
-		if x == lead {
+		if x == lead || h.preparedLead(x) {
 			continue
 		}
 		for _, r := range h.parts[x].ann.Roles {
@@ -274,6 +274,19 @@ func (h *healthInput) thirdPartyFindings() []Finding {
 		}
 	}
 	return out
+}
+
+// preparedLead: a confirmed maintainer with an active self-M publishes
+// their own complete roster (a lead preparing a handover, or the old lead
+// of a coordinate that has not forwarded yet); that roster is the
+// lead-preparation shape, not a co-maintainer's third-party edge.
+func (h *healthInput) preparedLead(x string) bool {
+	for _, t := range h.parts[x].ann.ActiveLeadTargets() {
+		if t == x {
+			return true
+		}
+	}
+	return false
 }
 
 // removedFindings: somebody who still holds an active self-role and lists a

@@ -217,15 +217,31 @@ func listingStarts(a *Announcement) map[string]int64 {
 	return out
 }
 
-// selfStart is the signed start of the author's active self M/m (the
-// earliest if there are several); untimed counts as 0.
+// selfStart is when the author's current continuous self-role began: the
+// start of their active self M/m, followed back through any self-role
+// interval that ended exactly at that start (the same-boundary m->M
+// promotion is one continuous role). Untimed counts as 0.
 func selfStart(a *Announcement) (int64, bool) {
+	var ivs []Interval
 	best, ok := int64(0), false
 	for _, r := range a.Roles {
-		if r.Subject == a.Author && r.Letter != RoleModerator && r.Active() {
-			if !ok || r.LastStart() < best {
-				best, ok = r.LastStart(), true
+		if r.Subject != a.Author || r.Letter == RoleModerator || !r.Valid {
+			continue
+		}
+		ivs = append(ivs, r.Intervals()...)
+		if r.Active() && (!ok || r.LastStart() < best) {
+			best, ok = r.LastStart(), true
+		}
+	}
+	for ok && best > 0 {
+		moved := false
+		for _, iv := range ivs {
+			if iv.End == EndSigned && iv.EndTime == best && iv.Start < best {
+				best, moved = iv.Start, true
 			}
+		}
+		if !moved {
+			break
 		}
 	}
 	return best, ok
