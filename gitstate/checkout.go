@@ -31,6 +31,10 @@ func Open(dir string) (*Checkout, error) {
 	}
 	repo, err := git.PlainOpenWithOptions(abs, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
 	if errors.Is(err, git.ErrRepositoryNotExists) {
+		// DetectDotGit only looks for a .git entry; a bare repository is the directory itself.
+		repo, err = git.PlainOpen(abs)
+	}
+	if errors.Is(err, git.ErrRepositoryNotExists) {
 		return nil, fmt.Errorf("%s: %w", abs, ErrNotARepository)
 	}
 	if err != nil {
