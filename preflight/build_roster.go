@@ -1,0 +1,227 @@
+package preflight
+
+import "fmt"
+
+// buildAdd: --add-maintainer X. The publisher's active m:X starts now; a
+// sole or legacy author first materializes their existing relationships in
+// their destination roles (first invite: untimed self-M, never an m->M
+// promotion), and a leadless/legacy lead choice of self promotes at the same
+// boundary.
+func buildAdd(d *draft, v *view, in Intent, dest destination) *Refusal {
+	x := in.Subject
+	if x == d.author {
+		return refuse("self-add", "you cannot invite yourself; to accept an invitation run: roster repo accept").run("roster repo accept")
+	}
+	if v.isConfirmed(x) {
+		return refuse("already-maintainer", fmt.Sprintf("%s is already a confirmed maintainer of this repository", npub(x))).with("pubkey", npub(x))
+	}
+	if r := applyGovernance(d, dest); r != nil {
+		return r
+	}
+	if r, ok, err := d.find("m", x); err != nil {
+		return refuse("ambiguous-history", err.Error())
+	} else if ok && r.active() {
+		return refuse("already-invited", fmt.Sprintf("you already list %s; they are invited until they accept with: roster repo accept", npub(x))).with("pubkey", npub(x))
+	}
+	if r, ok, _ := d.find("M", x); ok && r.active() {
+		return refuse("already-listed", fmt.Sprintf("%s is already your active lead pointer", npub(x)))
+	}
+	if err := d.start("m", x); err != nil {
+		return refuse("history-blocks-change", err.Error())
+	}
+	return nil
+}
+
+// applyGovernance writes the governance shape an add or remove keeps: the
+// legacy classification, and for a lead choice of self the self-M (closing a
+// leadless self-m at the same boundary: an accepted m->M promotion).
+func applyGovernance(d *draft, dest destination) *Refusal {
+	if err := d.classifyLegacy(dest, ""); err != nil {
+		return refuse("ambiguous-history", err.Error())
+	}
+	if dest != destLead {
+		return nil
+	}
+	if r, ok, _ := d.find("M", d.author); ok && r.active() {
+		return nil
+	}
+	if err := d.end("m", d.author); err != nil {
+		return refuse("history-blocks-change", err.Error())
+	}
+	if err := d.start("M", d.author); err != nil {
+		return refuse("history-blocks-change", err.Error())
+	}
+	return nil
+}
+
+// buildRemove: --remove-maintainer X closes only the publisher's own active
+// relationship to X at now.
+func buildRemove(d *draft, v *view, in Intent, dest destination) *Refusal {
+	x := in.Subject
+	if x == d.author {
+		return refuse("self-remove", "to end your own maintainership run: roster repo leave").run("roster repo leave")
+	}
+	if r := applyGovernance(d, dest); r != nil {
+		return r
+	}
+	if r, ok, _ := d.find("M", x); ok && r.active() {
+		return refuse("remove-lead-pointer",
+			fmt.Sprintf("%s is your lead; --remove-maintainer does not change the lead", npub(x)),
+			"change the lead with its own command first:").run(Intent{Action: ActLead, Lead: d.author}.Command())
+	}
+	r, ok, err := d.find("m", x)
+	if err != nil {
+		return refuse("ambiguous-history", err.Error())
+	}
+	if !ok || !r.active() {
+		return refuse("not-listed", fmt.Sprintf("your announcement does not actively list %s; there is no relationship of yours to remove", npub(x))).
+			with("pubkey", npub(x))
+	}
+	if err := d.end("m", x); err != nil {
+		return refuse("history-blocks-change", err.Error())
+	}
+	return nil
+}
+
+// buildLeadSelf: --lead-maintainer <self>. The publisher prepares as lead:
+// active self-M, self-m and any old lead pointer closed at the same boundary,
+// and the complete active roster (every confirmed maintainer, invitation and
+// moderator of the resolved view) assigned actively. Deferred copies become
+// the author's own assignment of the same interval; missing ones take the
+// resolved history, else start now.
+func buildLeadSelf(d *draft, v *view) *Refusal {
+	if !v.isConfirmed(d.author) {
+		return notMaintainerRefusal(v, d.author)
+	}
+	if err := d.classifyLegacy(destLead, ""); err != nil {
+		return refuse("ambiguous-history", err.Error())
+	}
+	for _, r := range records(d.tags) {
+		if r.valid && r.letter == "M" && r.subject != d.author && r.active() {
+			if err := d.end("M", r.subject); err != nil {
+				return refuse("history-blocks-change", err.Error())
+			}
+		}
+	}
+	if r := applyGovernance(d, destLead); r != nil {
+		return r
+	}
+	roster := func(letter string, people []string) *Refusal {
+		for _, p := range people {
+			if p == d.author {
+				continue
+			}
+			if letter == "m" {
+				if r, ok, _ := d.find("M", p); ok && r.active() {
+					continue
+				}
+			}
+			r, ok, err := d.find(letter, p)
+			if err != nil {
+				return refuse("ambiguous-history", err.Error())
+			}
+			switch {
+			case ok && r.active():
+			case ok && r.deferred:
+				if _, err := d.reactivate(letter, p); err != nil {
+					return refuse("ambiguous-history", err.Error())
+				}
+			case !ok:
+				if h := v.historyOf(letter, p); h != nil && len(h.starts)%2 == 1 {
+					if err := d.set(letter, p, h.starts, false); err != nil {
+						return refuse("ambiguous-history", err.Error())
+					}
+					continue
+				}
+				fallthrough
+			default:
+				if err := d.start(letter, p); err != nil {
+					return refuse("history-blocks-change", err.Error())
+				}
+			}
+		}
+		return nil
+	}
+	if r := roster("m", append(append([]string{}, v.confirmed...), v.invited...)); r != nil {
+		return r
+	}
+	return roster("o", append(append([]string{}, v.modConfirm...), v.modInvited...))
+}
+
+// buildLeadOther: --lead-maintainer L (L != publisher). The publisher becomes
+// L's co-maintainer: active M:L and self-m, a self-M closed at the same
+// boundary, and every other current role turned into historical-only defer.
+func buildLeadOther(d *draft, v *view, lead string) *Refusal {
+	if !v.isConfirmed(d.author) {
+		return notMaintainerRefusal(v, d.author)
+	}
+	if !v.isConfirmed(lead) {
+		return leadNotConfirmedRefusal(lead)
+	}
+	if !v.declaresSelfLead(lead) {
+		return refuse("lead-not-prepared",
+			fmt.Sprintf("%s has not prepared to lead: their announcement has no active self-M with the complete roster", npub(lead)),
+			fmt.Sprintf("ask %s to run:", npub(lead)),
+			"  "+Intent{Action: ActLead, Lead: lead}.Command(),
+			"then rerun this command").
+			with("proposed_lead", npub(lead)).
+			run(Intent{Action: ActLead, Lead: lead}.Command() + "  # run by " + npub(lead))
+	}
+	return becomeCoMaintainer(d, lead, true)
+}
+
+// becomeCoMaintainer rewrites the draft into ngit's canonical co-maintainer
+// shape toward lead: active self-m, one active direct M to lead, any other
+// active M closed at now, and (when deferOthers) every other active
+// third-party record turned into a defer copy.
+func becomeCoMaintainer(d *draft, lead string, deferOthers bool) *Refusal {
+	if err := d.classifyLegacy(destCoMaintainer, lead); err != nil {
+		return refuse("ambiguous-history", err.Error())
+	}
+	for _, r := range records(d.tags) {
+		if !r.valid || !r.active() {
+			continue
+		}
+		var err error
+		switch {
+		case r.letter == "M" && r.subject != lead:
+			err = d.end("M", r.subject)
+		case r.subject == d.author || r.letter == "M":
+		case deferOthers:
+			err = d.deferRecord(r.letter, r.subject)
+		}
+		if err != nil {
+			return refuse("history-blocks-change", err.Error())
+		}
+	}
+	if err := d.start("m", d.author); err != nil {
+		return refuse("history-blocks-change", err.Error())
+	}
+	if err := d.start("M", lead); err != nil {
+		return refuse("history-blocks-change", err.Error())
+	}
+	return nil
+}
+
+// declaresSelfLead reports whether p's latest announcement has an active self-M.
+func (v *view) declaresSelfLead(p string) bool {
+	evt := v.latest[p]
+	if evt == nil {
+		return false
+	}
+	for _, r := range records(evt.Tags) {
+		if r.letter == "M" && r.subject == p && r.active() {
+			return true
+		}
+	}
+	return false
+}
+
+func (v *view) historyOf(letter, subject string) *historyRecord {
+	for i := range v.history {
+		if v.history[i].letter == letter && v.history[i].subject == subject {
+			return &v.history[i]
+		}
+	}
+	return nil
+}

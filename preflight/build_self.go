@@ -1,0 +1,208 @@
+package preflight
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// buildAcknowledge: --acknowledge-maintainer-change X records, in the
+// publisher's own active assignment, the transition graph reports as pending
+// for this viewer: a confirmation moves the current interval's start from the
+// invitation to the acceptance time; a departure closes the assignment at the
+// departure time.
+func buildAcknowledge(d *draft, v *view, in Intent) *Refusal {
+	var ack *PendingAck
+	for i := range v.acks {
+		if v.acks[i].Pubkey == in.Subject {
+			ack = &v.acks[i]
+			break
+		}
+	}
+	if ack == nil {
+		return refuse("nothing-to-acknowledge",
+			fmt.Sprintf("there is no pending membership transition of %s for you to record", npub(in.Subject))).with("pubkey", npub(in.Subject))
+	}
+	letter := "m"
+	r, ok, err := d.find("m", in.Subject)
+	if err == nil && (!ok || !r.active()) {
+		if rm, okM, _ := d.find("M", in.Subject); okM && rm.active() {
+			r, ok, letter = rm, true, "M"
+		}
+	}
+	if err != nil {
+		return refuse("ambiguous-history", err.Error())
+	}
+	if !ok || !r.active() {
+		return refuse("nothing-to-acknowledge",
+			fmt.Sprintf("your announcement has no active assignment of %s in which to record the transition", npub(in.Subject)))
+	}
+	switch ack.Transition {
+	case "start":
+		starts := slices.Clone(r.starts)
+		if len(starts) == 0 {
+			starts = []int64{ack.Time}
+		} else {
+			if len(starts) > 1 && starts[len(starts)-2] > ack.Time {
+				return refuse("history-blocks-change", fmt.Sprintf("the acceptance time %d precedes the previous end %d of your record for %s", ack.Time, starts[len(starts)-2], npub(in.Subject)))
+			}
+			starts[len(starts)-1] = ack.Time
+		}
+		if err := d.set(letter, in.Subject, starts, false); err != nil {
+			return refuse("ambiguous-history", err.Error())
+		}
+	case "end":
+		if err := d.endAt(letter, in.Subject, ack.Time); err != nil {
+			return refuse("history-blocks-change", err.Error())
+		}
+	default:
+		return refuse("nothing-to-acknowledge", fmt.Sprintf("unknown transition %q for %s", ack.Transition, npub(in.Subject)))
+	}
+	return nil
+}
+
+// buildAccept: `repo accept` records the canonical acceptance: an active M to
+// the resolved lead (an active m to the inviter in a leadless or legacy view)
+// and an active self-m. It never writes a self-M, never adds anyone, and keeps
+// every other record of the accepter as it was (their relationships are
+// simulated, not dropped). The one allowed repair: a single simple
+// [m, self, start, defer] becomes [m, self, start, now, now].
+func buildAccept(d *draft, v *view) *Refusal {
+	if v.isConfirmed(d.author) {
+		return refuse("already-maintainer", "you are already a confirmed maintainer of this repository; there is nothing to accept")
+	}
+	if !v.isInvited(d.author) {
+		return refuse("not-invited", "no confirmed maintainer of this repository actively lists you; there is no invitation to accept",
+			"ask the lead to invite you with: roster repo edit --add-maintainer "+npub(d.author))
+	}
+	if r, ok, _ := d.find("M", d.author); ok && r.active() {
+		return refuse("own-lead-declaration",
+			"your announcement declares you lead of your own same-identifier repository (an active self-M)",
+			"accepting would give it two lead views and join the repositories",
+			"preserve your repository under a new identifier or reconcile it before accepting")
+	}
+	if r := acceptRepair(d); r != nil {
+		return r
+	}
+	target, letter := v.lead, "M"
+	if !v.leadShaped() || target == "" {
+		target, letter = v.inviterOf(d.author), "m"
+	}
+	if target == "" {
+		return refuse("not-invited", "no confirmed maintainer of this repository actively lists you")
+	}
+	if err := d.start(letter, target); err != nil {
+		return refuse("history-blocks-change", err.Error())
+	}
+	if err := d.start("m", d.author); err != nil {
+		return refuse("history-blocks-change", err.Error())
+	}
+	return nil
+}
+
+// acceptRepair applies the only repair acceptance may combine (maintainers.md
+// "Ngit's canonical acceptance contains defer"), or refuses a self-role
+// history that needs a separate signer-reviewed repair.
+func acceptRepair(d *draft) *Refusal {
+	var selfDefer []record
+	others := 0
+	for _, r := range records(d.tags) {
+		isSelf := r.subject == d.author || (!r.valid && len(r.raw) > 1 && r.raw[1] == d.author)
+		if !isSelf || r.letter == "o" {
+			continue
+		}
+		if r.valid && r.deferred {
+			selfDefer = append(selfDefer, r)
+		} else if !r.valid || len(r.starts) >= 2 {
+			others++
+		}
+	}
+	if len(selfDefer) == 0 {
+		return nil
+	}
+	simple := len(selfDefer) == 1 && others == 0 && selfDefer[0].letter == "m" && len(selfDefer[0].raw) == 4 &&
+		len(selfDefer[0].starts) == 1 && selfDefer[0].starts[0] <= d.at
+	if !simple {
+		return refuse("invalid-self-role",
+			"your announcement's own maintainer history contains an invalid self-role ending in defer that acceptance cannot repair:",
+			join(rawTags(selfDefer), "\n"),
+			"repair it in a separate signer-reviewed edit (choose whether the old role stays active or give it a numeric end), then accept").
+			with("records", rawTags(selfDefer))
+	}
+	r := selfDefer[0]
+	if err := d.set("m", d.author, []int64{r.starts[0], d.at, d.at}, false); err != nil {
+		return refuse("ambiguous-history", err.Error())
+	}
+	return nil
+}
+
+// inviterOf picks the confirmed maintainer whose active listing invites p,
+// preferring the selected maintainer, else the lowest pubkey.
+func (v *view) inviterOf(p string) string {
+	var inviters []string
+	for _, c := range v.confirmed {
+		if v.lists(c, p) {
+			inviters = append(inviters, c)
+		}
+	}
+	if slices.Contains(inviters, v.selected) {
+		return v.selected
+	}
+	slices.Sort(inviters)
+	if len(inviters) > 0 {
+		return inviters[0]
+	}
+	return ""
+}
+
+// buildLeave: `repo leave` ends the publisher's active self-roles (m, and an
+// acknowledged self-o) at now and keeps the active M redirect to the lead.
+func buildLeave(d *draft, v *view) *Refusal {
+	if !hasIndexedRoles(d.tags) {
+		return refuse("legacy-announcement", "your announcement still uses the legacy `maintainers` list",
+			"convert it to indexed roles toward the lead first with: roster repo follow-lead").run("roster repo follow-lead")
+	}
+	if r, ok, _ := d.find("M", d.author); ok && r.active() {
+		return refuse("lead-cannot-leave",
+			"you are the lead (an active self-M); leaving would leave the repository without its roster",
+			"transfer the lead first: a confirmed maintainer prepares with --lead-maintainer <their npub>, then you point to them").
+			run("roster repo edit --lead-maintainer <npub>  # run by the new lead", "roster repo edit --lead-maintainer <npub>")
+	}
+	ended := false
+	for _, letter := range []string{"m", "o"} {
+		if r, ok, _ := d.find(letter, d.author); ok && r.active() {
+			if err := d.end(letter, d.author); err != nil {
+				return refuse("history-blocks-change", err.Error())
+			}
+			ended = true
+		}
+	}
+	if !ended {
+		return refuse("no-active-role", "your announcement has no active self-role to end; you are not a maintainer or moderator here")
+	}
+	return nil
+}
+
+// buildFix: --fix-maintainers rewrites only the projection; every indexed
+// role record keeps its bytes (writeProjection runs for every intent).
+func buildFix(d *draft) *Refusal {
+	if !hasIndexedRoles(d.tags) {
+		return refuse("nothing-to-repair", "your announcement has no indexed roles; its `maintainers` tag is the legacy roster, not a projection")
+	}
+	return nil
+}
+
+// baseForNewAnnouncement starts an accepter's first announcement from the
+// inviting announcement's shared metadata: every tag but role records and
+// `maintainers`, which the accepter's own roles replace.
+func baseForNewAnnouncement(from *nostr.Event) nostr.Tags {
+	var out nostr.Tags
+	for _, t := range copyTags(from.Tags) {
+		if len(t) > 0 && (isRoleLetter(t[0]) || t[0] == "maintainers") {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}

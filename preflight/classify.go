@@ -1,0 +1,263 @@
+package preflight
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/graph"
+)
+
+// classify compares the simulation with what the intent's name promises and
+// refuses anything beyond it (maintainers.md "Required safety posture").
+func classify(v *view, p *Plan, in Input) *Refusal {
+	s := p.Sim
+	it := in.Intent
+	named := it.Subject
+	switch it.Action {
+	case ActAdd:
+		if len(s.Imported) > 0 {
+			return joinRefusal(v, p, named)
+		}
+		if !slices.Contains(s.NewlyInvited, named) && !slices.Contains(s.NewlyConfirmed, named) {
+			return refuse("add-has-no-effect",
+				fmt.Sprintf("listing %s would neither invite nor confirm them in the resolved repository", npub(named)),
+				"their own announcement may have ended their role or carry an invalid self-role; ask them to check it").with("pubkey", npub(named))
+		}
+		return unexpected(s, []string{named}, nil)
+	case ActRemove:
+		if s.RemovedStaysConfirmed != nil && *s.RemovedStaysConfirmed {
+			return retainedRefusal(named, s.RetainingEdges, v.lead)
+		}
+		others := minus(s.Lost, []string{named})
+		if len(others) > 0 {
+			return partitionRefusal(named, others, "removing")
+		}
+		return unexpected(s, nil, []string{named})
+	case ActLead:
+		if it.Lead != in.Author && (len(s.Lost) > 0 || len(s.InvitationsWithdrawn) > 0) {
+			return transferRefusal(it.Lead, s.Lost, s.InvitationsWithdrawn)
+		}
+		if r := unexpected(s, nil, nil); r != nil {
+			return r
+		}
+	case ActAccept:
+		if len(s.Imported) > 0 {
+			return joinRefusal(v, p, in.Author)
+		}
+		if !slices.Contains(s.NewlyConfirmed, in.Author) {
+			return refuse("accept-not-confirming",
+				"your acceptance would not confirm you in the resolved repository",
+				"the lead path or the inviter's roster may have changed; rerun roster repo to see the current state")
+		}
+		return unexpected(s, []string{in.Author}, nil)
+	case ActLeave:
+		others := minus(s.Lost, []string{in.Author})
+		if len(others) > 0 {
+			return partitionRefusal(in.Author, others, "your leaving")
+		}
+		return unexpected(s, nil, []string{in.Author})
+	default: // acknowledge, fix, follow-lead: history and wire shape only
+		if r := unexpected(s, nil, nil); r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
+// unexpected refuses every membership consequence outside allowedIn (people
+// who may become invited/confirmed) and allowedOut (who may stop being a
+// maintainer or invitee), and a lead path the change would break.
+func unexpected(s Simulation, allowedIn, allowedOut []string) *Refusal {
+	var lines []string
+	details := map[string]any{}
+	add := func(label, key string, people []string) {
+		if len(people) > 0 {
+			lines = append(lines, label+": "+join(npubs(people), " "))
+			details[key] = npubs(people)
+		}
+	}
+	add("would newly invite", "newly_invited", minus(s.NewlyInvited, allowedIn))
+	add("would newly confirm", "newly_confirmed", minus(s.NewlyConfirmed, allowedIn))
+	add("would remove", "lost", minus(s.Lost, allowedOut))
+	add("would withdraw the invitation of", "invitations_withdrawn", minus(s.InvitationsWithdrawn, allowedOut))
+	add("would make a moderator of", "moderators_gained", minus(s.ModeratorsGained, allowedIn))
+	add("would end the moderator role of", "moderators_lost", minus(s.ModeratorsLost, allowedOut))
+	if broken := s.LeadAfter.Source == "pending" || s.LeadAfter.Source == "conflict"; broken && s.LeadBefore.Source != s.LeadAfter.Source {
+		lines = append(lines, fmt.Sprintf("would leave the lead path %s: %s", s.LeadAfter.Source, join(npubs(s.LeadAfter.Path), " -> ")))
+		details["lead_after"] = s.LeadAfter
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	r := refuse("unexpected-membership-change", append([]string{"this change would do more than its name says:"}, indent(lines)...)...)
+	r.Message += "\nnothing was published; make each of these changes deliberately with its own command"
+	r.Details = details
+	return r
+}
+
+func retainedRefusal(named string, edges []Edge, lead string) *Refusal {
+	lines := []string{fmt.Sprintf("cannot remove %s: they stay confirmed through another real relationship", npub(named))}
+	var cmds []string
+	var authors []string
+	for _, e := range edges {
+		lines = append(lines, fmt.Sprintf("  %s -> %s (active assignment by %s)", npub(e.From), npub(e.To), npub(e.From)))
+		authors = append(authors, e.From)
+	}
+	lines = append(lines,
+		"this removal would report success while they remain a maintainer; roster refuses instead",
+		"safe repair: keep them through the lead roster if wanted, then ask each author above to converge with:",
+		"  roster repo follow-lead",
+		"and retry the removal as a separate command once their edge is historical-only")
+	for _, a := range authors {
+		cmds = append(cmds, "roster repo follow-lead  # run by "+npub(a))
+	}
+	cmds = append(cmds, Intent{Action: ActRemove, Subject: named}.Command())
+	r := refuse("removal-retained", lines...).with("pubkey", npub(named)).with("retaining_edges", edgeDetails(edges))
+	return r.run(cmds...)
+}
+
+func partitionRefusal(named string, others []string, what string) *Refusal {
+	lines := []string{fmt.Sprintf("%s %s would also disconnect these maintainers from the repository graph:", what, npub(named))}
+	lines = append(lines, indent(npubs(others))...)
+	lines = append(lines, "add a relationship that should retain them first, or remove each intended person with its own command")
+	var cmds []string
+	for _, o := range others {
+		cmds = append(cmds, Intent{Action: ActAdd, Subject: o}.Command(), Intent{Action: ActRemove, Subject: o}.Command())
+	}
+	return refuse("removal-partitions", lines...).with("pubkey", npub(named)).with("disconnected", npubs(others)).run(cmds...)
+}
+
+// transferRefusal is the spec's prepare-first/remove-first lead transfer error.
+func transferRefusal(lead string, lost, withdrawn []string) *Refusal {
+	lines := []string{fmt.Sprintf("cannot transfer the lead to %s because their active roster would", npub(lead))}
+	if len(lost) > 0 {
+		lines[0] += " remove confirmed maintainers from the repository graph:"
+		lines = append(lines, indent(npubs(lost))...)
+	} else {
+		lines[0] += " withdraw maintainer invitations:"
+	}
+	if len(withdrawn) > 0 {
+		if len(lost) > 0 {
+			lines = append(lines, "", "it would also withdraw these maintainer invitations:")
+		}
+		lines = append(lines, indent(npubs(withdrawn))...)
+	}
+	prepare := Intent{Action: ActLead, Lead: lead}.Command() + "  # run by " + npub(lead)
+	lines = append(lines, "", fmt.Sprintf("ask %s to publish the complete lead roster before retrying:", npub(lead)), "  "+prepare, "",
+		"or explicitly remove each person before changing the lead:")
+	cmds := []string{prepare}
+	for _, p := range append(append([]string{}, lost...), withdrawn...) {
+		c := Intent{Action: ActRemove, Subject: p}.Command()
+		lines = append(lines, "  "+c)
+		cmds = append(cmds, c)
+	}
+	lines = append(lines, "--force is not available for a lead transfer")
+	return refuse("lead-transfer-incomplete-roster", lines...).
+		with("proposed_lead", npub(lead)).with("missing_confirmed", npubs(lost)).with("missing_invitations", npubs(withdrawn)).
+		run(cmds...)
+}
+
+// joinRefusal: an add or accept that would confirm anybody beyond the named
+// person is a repository join; --force cannot change that.
+func joinRefusal(v *view, p *Plan, named string) *Refusal {
+	verb := fmt.Sprintf("cannot add %s safely", npub(named))
+	if p.Intent.Action == ActAccept {
+		verb = "cannot accept this maintainer invitation safely"
+	}
+	lines := []string{verb, "", "this change would join another same-identifier repository; its active relationships would also import:"}
+	var imported []map[string]any
+	for _, im := range p.Sim.Imported {
+		for _, e := range im.Edges {
+			lines = append(lines, fmt.Sprintf("  %s via %s -> %s", npub(im.Pubkey), npub(e.From), npub(e.To)))
+		}
+		if len(im.Edges) == 0 {
+			lines = append(lines, "  "+npub(im.Pubkey))
+		}
+		imported = append(imported, map[string]any{"pubkey": npub(im.Pubkey), "edges": edgeDetails(im.Edges)})
+	}
+	lines = append(lines, "", fmt.Sprintf("ask %s to preserve their repository under a new identifier or reconcile its membership and state with this repository before retrying", npub(named)),
+		"--force is not available for a repository join")
+	return refuse("repository-join", lines...).with("pubkey", npub(named)).with("imported", imported).
+		with("component_before", npubs(p.Before.Component)).with("component_after", npubs(p.After.Component))
+}
+
+func edgeDetails(es []Edge) []map[string]string {
+	out := []map[string]string{}
+	for _, e := range es {
+		out = append(out, map[string]string{"from": npub(e.From), "to": npub(e.To)})
+	}
+	return out
+}
+
+// identityGate: confirming somebody whose announcement names a different
+// earliest unique commit or fork upstream changes repository identity,
+// which --force never overrides. An invitation only reports it.
+func identityGate(v *view, p *Plan, in Input) *Refusal {
+	if len(p.Sim.Identity) == 0 {
+		return nil
+	}
+	confirming := in.Intent.Action == ActAccept || (in.Intent.Action == ActAdd && slices.Contains(p.Sim.NewlyConfirmed, in.Intent.Subject))
+	if !confirming {
+		return nil
+	}
+	lines := []string{"cannot confirm this maintainer safely: the repositories' identity differs"}
+	for _, c := range p.Sim.Identity {
+		lines = append(lines, fmt.Sprintf("  %-6s %s's announcement: %s; this repository: %s", c.Field, npub(c.Who), c.Before, c.After))
+	}
+	lines = append(lines, "preserve the fork under a new identifier or reconcile both repositories first",
+		"--force cannot override an earliest-unique-commit or fork-identity conflict")
+	return refuse("identity-conflict", lines...).with("identity_changes", p.Sim.Identity)
+}
+
+// followLeadSwitch decides the checkout's new coordinate for follow-lead and
+// verifies the lead's rooted view holds the same membership first.
+func followLeadSwitch(v *view, p *Plan, in Input, afterEvents []*nostr.Event) *Refusal {
+	if in.Intent.Action != ActFollowLead || v.leadSource != "explicit" || v.lead == in.Selected.Pubkey {
+		return nil
+	}
+	target := graph.NewCoordinate(v.lead, in.Selected.Identifier)
+	rooted := graph.Resolve(afterEvents, target, in.Now, graph.Options{Viewer: in.Author})
+	if !slices.Equal(rooted.Component, p.After.Component) {
+		return refuse("lead-view-differs",
+			fmt.Sprintf("the lead's coordinate %s resolves a different maintainer set than this checkout's view", npub(v.lead)),
+			"this checkout: "+join(npubs(p.After.Component), " "),
+			"the lead's:    "+join(npubs(rooted.Component), " "),
+			"roster does not switch the checkout until both views agree; rerun later").
+			with("selected_component", npubs(p.After.Component)).with("lead_component", npubs(rooted.Component))
+	}
+	if in.SelectState != nil && !sameState(in.SelectState(afterEvents, rooted), in.SelectState(afterEvents, p.After)) {
+		return refuse("lead-view-differs",
+			fmt.Sprintf("the lead's coordinate %s resolves different Git state than this checkout's view", npub(v.lead)),
+			"roster does not switch the checkout until both views agree; rerun later")
+	}
+	p.SwitchTo = &target
+	p.Sim.SelectedAfter = target
+	return nil
+}
+
+func stateInput(in Input, before, after *graph.Resolution, afterEvents []*nostr.Event, v *view) StateInput {
+	si := StateInput{Action: in.Intent.Action, LocalRefs: in.LocalRefs, Force: in.Intent.Force}
+	if in.Intent.Action == ActRemove {
+		si.Removed = in.Intent.Subject
+	}
+	if in.SelectState == nil {
+		return si
+	}
+	si.Before = in.SelectState(in.Events, before)
+	si.After = in.SelectState(afterEvents, after)
+	named := ""
+	switch in.Intent.Action {
+	case ActAdd:
+		named = in.Intent.Subject
+	case ActAccept:
+		named = in.Author
+	}
+	if named != "" && v.latest[named] != nil {
+		own := graph.Resolve(in.Events, graph.NewCoordinate(named, in.Selected.Identifier), in.Now, graph.Options{})
+		if slices.Contains(own.Component, named) {
+			si.Named = in.SelectState(in.Events, own)
+		}
+	}
+	return si
+}

@@ -1,0 +1,150 @@
+package preflight
+
+import (
+	"fmt"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// validateIntent rejects contradictory flags (exit 2): these are usage
+// errors, not safety refusals.
+func validateIntent(in Intent) *Refusal {
+	usage := func(msg string, cmds ...string) *Refusal {
+		r := refuse("usage", msg).run(cmds...)
+		r.Usage = true
+		return r
+	}
+	switch {
+	case in.Lead != "" && in.NoLead:
+		return usage("--lead-maintainer and --no-lead-maintainer are two different governance choices; pass exactly one")
+	case in.Action == ActFix && (in.Lead != "" || in.NoLead || in.Subject != "" || in.Force):
+		return usage("--fix-maintainers must be run alone: it repairs only the compatibility tag", "roster repo edit --fix-maintainers")
+	case in.NoLead && !in.membershipChange():
+		return usage("--no-lead-maintainer accompanies one --add-maintainer or --remove-maintainer; converting a lead repository to leadless governance is not offered")
+	case in.Action == ActAcknowledge && (in.Lead != "" || in.NoLead):
+		return usage("--acknowledge-maintainer-change records one transition and takes no governance choice")
+	case (in.Action == ActAdd || in.Action == ActRemove || in.Action == ActAcknowledge) && in.Subject == "":
+		return usage(fmt.Sprintf("--%s needs a pubkey (npub or 64-hex)", in.Action))
+	case in.Action == ActLead && in.Lead == "":
+		return usage("--lead-maintainer needs a pubkey (npub or 64-hex)")
+	}
+	return nil
+}
+
+// gate runs the checks that apply before the requested change is evaluated:
+// flags, --force scope, the author's projection and self-role health, the
+// third-party assignment gates and an unresolved lead path.
+func gate(v *view, in Input) *Refusal {
+	it := in.Intent
+	if r := validateIntent(it); r != nil {
+		return r
+	}
+	if it.Force && it.Action != ActAdd && it.Action != ActAccept {
+		return refuse("force-not-available",
+			fmt.Sprintf("--force is not available for %s", it.Action),
+			"--force only chooses the command runner's repository state on an add or accept whose sole conflict is kind 30618 state;",
+			"it never overrides membership, lead, identity or history checks").run(withoutGovernance(it).Command())
+	}
+	if r := projectionGate(in.Author, v, it); r != nil {
+		return r
+	}
+	if r := selfRoleGate(in.Author, v, it); r != nil {
+		return r
+	}
+	if r := thirdPartyGate(v, in.Author, it); r != nil {
+		return r
+	}
+	switch it.Action {
+	case ActLead, ActAcknowledge, ActFollowLead, ActAccept:
+		if v.leadSource == "pending" || v.leadSource == "conflict" {
+			return leadPathRefusal(v)
+		}
+	}
+	return nil
+}
+
+// build turns the author's current announcement into the replacement for
+// the intent. A nil draft with a nil refusal means no announcement change.
+func build(v *view, in Input, p *Plan) (*draft, *Refusal) {
+	it := in.Intent
+	var base nostr.Tags
+	switch {
+	case p.Current != nil:
+		base = p.Current.Tags
+	case it.Action == ActAccept:
+		src := v.latest[v.lead]
+		if src == nil {
+			src = v.latest[v.selected]
+		}
+		if src == nil {
+			return nil, refuse("not-invited", "the inviting announcement was not found")
+		}
+		base = baseForNewAnnouncement(src)
+	case it.Action == ActFollowLead:
+		return nil, followLeadPrecheck(v)
+	default:
+		return nil, refuse("no-announcement",
+			fmt.Sprintf("you (%s) have no announcement for this repository; there is nothing of yours to change", npub(in.Author)))
+	}
+	d := newDraft(in.Author, in.Now, base)
+	var r *Refusal
+	switch it.Action {
+	case ActAdd, ActRemove:
+		var dest destination
+		if dest, r = governance(v, in.Author, it); r != nil {
+			return nil, r
+		}
+		if it.Action == ActAdd {
+			r = buildAdd(d, v, it, dest)
+		} else {
+			r = buildRemove(d, v, it, dest)
+		}
+	case ActLead:
+		if it.Lead == in.Author {
+			r = buildLeadSelf(d, v)
+		} else {
+			r = buildLeadOther(d, v, it.Lead)
+		}
+	case ActAcknowledge:
+		r = buildAcknowledge(d, v, it)
+	case ActFix:
+		r = buildFix(d)
+	case ActAccept:
+		r = buildAccept(d, v)
+	case ActLeave:
+		r = buildLeave(d, v)
+	case ActFollowLead:
+		if r = followLeadPrecheck(v); r == nil {
+			r = buildFollowLead(d, v)
+		}
+	default:
+		r = refuse("usage", fmt.Sprintf("unknown action %q", it.Action))
+	}
+	if r != nil {
+		return nil, r
+	}
+	return d, nil
+}
+
+// followLeadPrecheck: follow-lead needs a resolved lead to follow.
+func followLeadPrecheck(v *view) *Refusal {
+	switch v.leadSource {
+	case "explicit", "implicit_sole", "legacy_inferred":
+		if v.lead != "" {
+			return nil
+		}
+	case "pending", "conflict":
+		return leadPathRefusal(v)
+	}
+	return refuse("no-lead-to-follow",
+		fmt.Sprintf("this repository view has no lead to follow (lead source: %s)", v.leadSource),
+		"a deliberately leadless repository has no forward; nothing to change").with("lead_source", v.leadSource)
+}
+
+func nothingToDo(in Intent) *Refusal {
+	msg := "nothing to change: your announcement already expresses this"
+	if in.Action == ActFollowLead {
+		msg = "nothing to change: your announcement and this checkout already follow the lead"
+	}
+	return refuse("nothing-to-change", msg)
+}

@@ -1,0 +1,356 @@
+package preflight
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/graph"
+)
+
+// governance decides which shape an add or remove keeps, or refuses
+// (maintainers.md "Recommended defaults", "Everyday commands", "Legacy migration").
+func governance(v *view, author string, in Intent) (destination, *Refusal) {
+	switch v.leadSource {
+	case "pending", "conflict":
+		return 0, leadPathRefusal(v)
+	case "implicit_sole":
+		if v.lead != author {
+			return 0, notMaintainerRefusal(v, author)
+		}
+		switch {
+		case in.NoLead:
+			return destLeadless, nil
+		case in.Lead == "" || in.Lead == author:
+			return destLead, nil
+		}
+		return 0, leadNotConfirmedRefusal(in.Lead)
+	case "explicit":
+		if v.lead != author {
+			return 0, onlyLeadRefusal(v, in)
+		}
+		if in.NoLead {
+			return 0, refuse("lead-exists",
+				fmt.Sprintf("this repository has an explicit lead (%s); --no-lead-maintainer cannot remove an existing lead", npub(v.lead)),
+				"converting a lead repository to leadless governance needs a separate transition workflow that roster does not offer",
+				"rerun without --no-lead-maintainer to keep the lead:").
+				with("lead", npub(v.lead)).run(withoutGovernance(in).Command())
+		}
+		if in.Lead != "" && in.Lead != author {
+			return 0, refuse("one-decision-per-command",
+				"changing the lead and changing the roster are separate decisions",
+				"make the roster change first, then change the lead with its own command:").
+				run(withoutGovernance(in).Command(), Intent{Action: ActLead, Lead: in.Lead}.Command())
+		}
+		return destLead, nil
+	}
+	// legacy_inferred, none, explicit_none: a governance choice is required.
+	if !v.isConfirmed(author) {
+		return 0, notMaintainerRefusal(v, author)
+	}
+	if in.Lead == "" && !in.NoLead {
+		r := refuse("governance-choice-required",
+			"a lead maintainer must be assigned for this membership change",
+			"choose one with: --lead-maintainer <npub>",
+			"or keep the repository leadless with: --no-lead-maintainer").
+			with("lead_source", v.leadSource)
+		if v.leadSource == "legacy_inferred" && v.lead != "" {
+			r.Message += fmt.Sprintf("\nthe legacy maintainer listings infer %s as lead", npub(v.lead))
+			r.with("legacy_inferred_lead", npub(v.lead))
+			lead := in
+			lead.Lead = v.lead
+			if v.lead == author {
+				r.run(lead.Command())
+			}
+		}
+		nolead := in
+		nolead.NoLead = true
+		return 0, r.run(nolead.Command())
+	}
+	if in.NoLead {
+		return destLeadless, nil
+	}
+	if in.Lead == author {
+		return destLead, nil
+	}
+	return 0, refuse("one-decision-per-command",
+		fmt.Sprintf("naming %s lead makes you a co-maintainer, and a co-maintainer does not change the roster", npub(in.Lead)),
+		fmt.Sprintf("%s first prepares as lead with the complete roster; then point to them and ask them to make this change:", npub(in.Lead))).
+		with("proposed_lead", npub(in.Lead)).
+		run(Intent{Action: ActLead, Lead: in.Lead}.Command()+"  # run by "+npub(in.Lead),
+			Intent{Action: ActLead, Lead: in.Lead}.Command(),
+			withoutGovernance(in).Command()+"  # run by "+npub(in.Lead))
+}
+
+func withoutGovernance(in Intent) Intent {
+	in.Lead, in.NoLead, in.Force = "", false, false
+	return in
+}
+
+func leadPathRefusal(v *view) *Refusal {
+	return refuse("lead-path-unresolved",
+		fmt.Sprintf("the lead path from the selected coordinate is %s: %s", v.leadSource, join(npubs(v.leadPath), " -> ")),
+		"membership and lead changes that depend on that path are blocked, and --no-lead-maintainer does not override it",
+		"ask the signer of the failing pointer to publish a valid lead declaration, then rerun").
+		with("lead_source", v.leadSource).with("lead_path", npubs(v.leadPath))
+}
+
+func notMaintainerRefusal(v *view, author string) *Refusal {
+	return refuse("not-a-maintainer",
+		fmt.Sprintf("you (%s) are not a confirmed maintainer of this repository", npub(author)),
+		"only confirmed maintainers change its roster").
+		with("you", npub(author)).with("confirmed", npubs(v.confirmed))
+}
+
+func leadNotConfirmedRefusal(lead string) *Refusal {
+	return refuse("lead-not-confirmed",
+		fmt.Sprintf("%s is not a confirmed maintainer; the proposed lead must join and accept first", npub(lead))).
+		with("proposed_lead", npub(lead))
+}
+
+// onlyLeadRefusal is the spec's "only the resolved lead should add maintainers".
+func onlyLeadRefusal(v *view, in Intent) *Refusal {
+	verb := "add"
+	if in.Action == ActRemove {
+		verb = "remove"
+	}
+	return refuse("only-lead-manages-roster",
+		fmt.Sprintf("only the resolved lead should %s maintainers to this repository", verb),
+		fmt.Sprintf("ask %s to run:", npub(v.lead)),
+		"  "+withoutGovernance(in).Command()).
+		with("lead", npub(v.lead)).
+		run(withoutGovernance(in).Command() + "  # run by " + npub(v.lead))
+}
+
+// thirdPartyAssignments returns author's active third-party maintainer and
+// moderator assignments in a lead-shaped repository: records ngit never writes
+// for a co-maintainer but must resolve honestly (maintainers.md "A
+// co-maintainer actively assigns a third party").
+func (v *view) thirdPartyAssignments(author string) []string {
+	if v.leadSource != "explicit" || author == v.lead {
+		return nil
+	}
+	evt := v.latest[author]
+	if evt == nil || !hasIndexedRoles(evt.Tags) {
+		return nil
+	}
+	var out []string
+	for _, r := range records(evt.Tags) {
+		if r.active() && (r.letter == "m" || r.letter == "o") && r.subject != author && !slices.Contains(out, r.subject) {
+			out = append(out, r.subject)
+		}
+	}
+	return out
+}
+
+// leadCovers reports whether the lead's own active roster assigns subject.
+func (v *view) leadCovers(subject string) bool {
+	return slices.Contains(v.activeSubjects(v.lead, "M", "m", "o"), subject)
+}
+
+// thirdPartyGate applies both edit gates of a co-maintainer's active
+// third-party assignment: the co-maintainer may run only follow-lead; the lead
+// only the one-at-a-time adds that cover each subject.
+func thirdPartyGate(v *view, author string, in Intent) *Refusal {
+	if subjects := v.thirdPartyAssignments(author); len(subjects) > 0 && in.Action != ActFollowLead {
+		return coMaintainerAssignsRefusal(v, author, subjects)
+	}
+	if v.leadSource != "explicit" || author != v.lead {
+		return nil
+	}
+	var offenders []string
+	uncovered := map[string][]string{}
+	for _, c := range v.confirmed {
+		for _, s := range v.thirdPartyAssignments(c) {
+			if !slices.Contains(offenders, c) {
+				offenders = append(offenders, c)
+			}
+			if !v.leadCovers(s) && !slices.Contains(uncovered[c], s) {
+				uncovered[c] = append(uncovered[c], s)
+			}
+		}
+	}
+	if len(offenders) == 0 {
+		return nil
+	}
+	if in.Action == ActAdd && in.Lead == "" && !in.NoLead {
+		for _, subs := range uncovered {
+			if slices.Contains(subs, in.Subject) {
+				return nil
+			}
+		}
+	}
+	sort.Strings(offenders)
+	r := refuse("co-maintainer-third-party-assignment")
+	var lines []string
+	var adds []string
+	for _, c := range offenders {
+		lines = append(lines, fmt.Sprintf("%s directly assigns %s instead of following your lead roster",
+			npub(c), join(npubs(v.thirdPartyAssignments(c)), " ")))
+		for _, s := range uncovered[c] {
+			cmd := Intent{Action: ActAdd, Subject: s}.Command()
+			if !slices.Contains(adds, cmd) {
+				adds = append(adds, cmd)
+			}
+		}
+	}
+	if len(adds) > 0 {
+		lines = append(lines, "first retain them through the lead roster with:")
+		lines = append(lines, indent(adds)...)
+	}
+	lines = append(lines, "ask each of them to repair their announcement with:", "  roster repo follow-lead",
+		"until then the only repository edit you can make is the add of an uncovered subject")
+	r.Message = joinLines(lines)
+	r.with("co_maintainers", npubs(offenders))
+	return r.run(append(adds, "roster repo follow-lead  # run by "+join(npubs(offenders), ", "))...)
+}
+
+func coMaintainerAssignsRefusal(v *view, author string, subjects []string) *Refusal {
+	var covered, uncovered []string
+	for _, s := range subjects {
+		if v.leadCovers(s) {
+			covered = append(covered, s)
+		} else {
+			uncovered = append(uncovered, s)
+		}
+	}
+	r := refuse("third-party-assignment").with("subjects", npubs(subjects)).with("lead", npub(v.lead))
+	if len(uncovered) == 0 {
+		r.Message = joinLines([]string{
+			fmt.Sprintf("your announcement directly assigns %s in a lead-shaped repository", join(npubs(subjects), " ")),
+			fmt.Sprintf("let %s manage the co-maintainer roster by running:", npub(v.lead)),
+			"  roster repo follow-lead"})
+		return r.run("roster repo follow-lead")
+	}
+	lines := []string{fmt.Sprintf("your announcement directly assigns %s, but the lead does not", join(npubs(uncovered), " ")),
+		fmt.Sprintf("ask %s to run:", npub(v.lead))}
+	var cmds []string
+	for _, s := range uncovered {
+		c := Intent{Action: ActAdd, Subject: s}.Command()
+		lines = append(lines, "  "+c)
+		cmds = append(cmds, c+"  # run by "+npub(v.lead))
+	}
+	lines = append(lines, "then repair your announcement with:", "  roster repo follow-lead")
+	r.Message = joinLines(lines)
+	r.with("uncovered", npubs(uncovered))
+	return r.run(append(cmds, "roster repo follow-lead")...)
+}
+
+// projectionGate: while the author's `maintainers` projection disagrees with
+// their indexed roles, every edit but --fix-maintainers fails before its own
+// change is evaluated (maintainers.md "The compatibility roster contradicts
+// indexed roles").
+func projectionGate(author string, v *view, in Intent) *Refusal {
+	evt := v.latest[author]
+	if evt == nil {
+		return nil
+	}
+	ann, err := graph.ParseAnnouncement(evt)
+	if err != nil || !ann.RoleAware() {
+		if in.Action == ActFix {
+			return refuse("nothing-to-repair", "your announcement has no indexed roles; its `maintainers` tag is the legacy roster, not a projection")
+		}
+		return nil
+	}
+	missing, extra, ok := graph.ProjectionDiff(ann)
+	if ok {
+		if in.Action == ActFix {
+			return refuse("nothing-to-repair", "your announcement's `maintainers` compatibility tag already matches its active M and m roles")
+		}
+		return nil
+	}
+	if in.Action == ActFix {
+		return nil
+	}
+	lines := []string{"your repository announcement has an inconsistent `maintainers` compatibility tag",
+		"indexed `M` and `m` roles are authoritative", ""}
+	if len(missing) > 0 {
+		lines = append(lines, "missing active roles: "+join(npubs(missing), " "))
+	}
+	if len(extra) > 0 {
+		lines = append(lines, "listed without an active role: "+join(npubs(extra), " "))
+	}
+	if len(maintainersTags(evt.Tags)) != 1 {
+		lines = append(lines, fmt.Sprintf("the announcement carries %d `maintainers` tags instead of exactly one", len(maintainersTags(evt.Tags))))
+	}
+	lines = append(lines, "", "repair only the compatibility tag with:", "  roster repo edit --fix-maintainers", "",
+		"this repair does not add or remove active maintainers; rerun your command after it")
+	return refuse("maintainers-projection-mismatch", lines...).
+		with("missing", npubs(missing)).with("extra", npubs(extra)).
+		run("roster repo edit --fix-maintainers")
+}
+
+// selfRoleGate blocks an author whose own self-role records are broken: an
+// unsuperseded self-defer, or self records that are all unparseable
+// (maintainers.md "Ngit's canonical acceptance contains defer", "Malformed is
+// not departure"). Accept runs its own narrower check (the combined repair).
+func selfRoleGate(author string, v *view, in Intent) *Refusal {
+	if in.Action == ActAccept || in.Action == ActFix {
+		return nil
+	}
+	evt := v.latest[author]
+	if evt == nil {
+		return nil
+	}
+	if bad := blockingSelfRecords(evt, author); len(bad) > 0 {
+		return refuse("invalid-self-role",
+			"your announcement's own role history is invalid and no later active self-role supersedes it:",
+			join(rawTags(bad), "\n"),
+			"a self-role cannot end in defer and malformed records carry no role; roster will not choose a numeric end for you",
+			"correct these records in a signer-reviewed repair (or accept a current invitation with: roster repo accept) before other announcement changes").
+			with("records", rawTags(bad))
+	}
+	return nil
+}
+
+// blockingSelfRecords returns the author's self-defer records that no later
+// valid active self-role supersedes, plus their unparseable self records when
+// no parseable self record exists.
+func blockingSelfRecords(evt *nostr.Event, author string) []record {
+	var selfDefers, malformed []record
+	var successorStart int64 = -1
+	parseable := false
+	for _, r := range records(evt.Tags) {
+		switch {
+		case !r.valid && len(r.raw) > 1 && r.raw[1] == author:
+			malformed = append(malformed, r)
+		case r.valid && r.subject == author && r.deferred:
+			selfDefers = append(selfDefers, r)
+		case r.valid && r.subject == author:
+			parseable = true
+			if r.active() && len(r.starts) > 0 && r.starts[len(r.starts)-1] > successorStart {
+				successorStart = r.starts[len(r.starts)-1]
+			}
+		}
+	}
+	var out []record
+	for _, r := range selfDefers {
+		last := int64(0)
+		if len(r.starts) > 0 {
+			last = r.starts[len(r.starts)-1]
+		}
+		if successorStart <= last {
+			out = append(out, r)
+		}
+	}
+	if !parseable && len(selfDefers) == 0 {
+		out = append(out, malformed...)
+	}
+	return out
+}
+
+func rawTags(rs []record) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		b, _ := json.Marshal(r.raw)
+		out[i] = string(b)
+	}
+	return out
+}
+
+func join(list []string, sep string) string { return strings.Join(list, sep) }
+
+func joinLines(lines []string) string { return strings.Join(lines, "\n") }

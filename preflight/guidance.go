@@ -1,0 +1,74 @@
+package preflight
+
+import (
+	"fmt"
+	"slices"
+)
+
+// guidance is what the command prints after success (maintainers.md
+// "Recommended defaults"): the lead is shown --acknowledge-maintainer-change,
+// co-maintainers follow-lead, an invitee accept. It is advice only: nothing
+// here is ever run or published automatically.
+func guidance(v *view, p *Plan, in Input) []string {
+	var out []string
+	it := in.Intent
+	s := p.Sim
+	lead := p.After.Lead
+	others := func() []string {
+		var o []string
+		for _, c := range p.After.Component {
+			if c != in.Author && c != lead && c != it.Subject {
+				o = append(o, c)
+			}
+		}
+		return o
+	}
+	followers := func() {
+		if o := others(); len(o) > 0 && lead != "" {
+			out = append(out, fmt.Sprintf("other co-maintainers (%s) should record this in their history with: roster repo follow-lead", join(npubs(o), " ")))
+		}
+	}
+	switch it.Action {
+	case ActAdd:
+		if slices.Contains(s.NewlyConfirmed, it.Subject) {
+			out = append(out, fmt.Sprintf("%s already acknowledged this repository, so they are confirmed immediately", npub(it.Subject)),
+				fmt.Sprintf("before %s pushes, their client must fetch this repository and compare their local refs with its state", npub(it.Subject)))
+			followers()
+		} else {
+			out = append(out, fmt.Sprintf("%s is invited; they have no maintainer authority until they accept with: roster repo accept", npub(it.Subject)))
+		}
+	case ActRemove:
+		out = append(out, fmt.Sprintf("%s is no longer a maintainer; their commands will report the removal and direct them to: roster repo follow-lead", npub(it.Subject)))
+		followers()
+	case ActAccept:
+		if lead != "" && lead != in.Author {
+			out = append(out, fmt.Sprintf("%s will be asked to record your acceptance with: roster repo edit --acknowledge-maintainer-change %s", npub(lead), npub(in.Author)))
+		}
+		followers()
+		out = append(out, "before you push, fetch the repository and compare your local branches with its state")
+	case ActLeave:
+		out = append(out, "you are no longer a maintainer; your coordinate keeps forwarding to the lead")
+		if lead != "" {
+			out = append(out, fmt.Sprintf("%s will be asked to record your departure with: roster repo edit --acknowledge-maintainer-change %s", npub(lead), npub(in.Author)))
+		}
+		followers()
+	case ActLead:
+		if it.Lead == in.Author {
+			out = append(out, "you are prepared to lead; the current lead can now point to you with:",
+				fmt.Sprintf("  roster repo edit --lead-maintainer %s", npub(in.Author)))
+		} else {
+			out = append(out, fmt.Sprintf("you are now a co-maintainer of %s; switch this checkout to the lead with: roster repo follow-lead", npub(it.Lead)))
+			followers()
+		}
+	case ActFollowLead:
+		if p.SwitchTo != nil {
+			out = append(out, fmt.Sprintf("this checkout now follows %s", npub(p.SwitchTo.Pubkey)))
+		}
+	}
+	for _, a := range s.PendingAcknowledgements {
+		if a.Author == in.Author {
+			out = append(out, fmt.Sprintf("record the %s of %s with: %s", a.Transition, npub(a.Pubkey), a.Command))
+		}
+	}
+	return out
+}

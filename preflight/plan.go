@@ -1,0 +1,121 @@
+package preflight
+
+import (
+	"slices"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/graph"
+)
+
+// Input is everything one mutation preflight reads. It is all data: the
+// command gathers it (relays, checkout, signer, clock) and preflight decides.
+type Input struct {
+	Author   string           // the signer's 64-hex pubkey
+	Selected graph.Coordinate // the checkout's selected coordinate
+	// Events are every verified same-identifier kind 30617 and 30618 event
+	// and every relevant kind 5 deletion discovery returned.
+	Events []*nostr.Event
+	Now    int64 // Unix seconds: the boundary every new role interval uses
+	Intent Intent
+	// LocalRefs is the checkout's complete ref map (gitstate.LocalRefs shape),
+	// nil outside a checkout.
+	LocalRefs map[string]string
+	// SelectState picks the resolved kind 30618 state for a resolution (the
+	// command's own state selection, so preview and read agree); nil when the
+	// caller has no state selection, which makes every state nil.
+	SelectState func(events []*nostr.Event, r *graph.Resolution) *ResolvedState
+}
+
+// Plan is a previewed mutation the command may sign: the replacement
+// announcement, both resolutions and their comparison.
+type Plan struct {
+	Intent   Intent
+	Author   string
+	Selected graph.Coordinate
+	// Current is the author's latest announcement (nil when they have none).
+	Current *nostr.Event
+	// Tags is the replacement announcement's tags; nil when the intent needs
+	// no announcement change (a follow-lead that only switches the checkout).
+	Tags      nostr.Tags
+	Content   string
+	CreatedAt int64
+	Changes   []RoleChange
+	Before    *graph.Resolution
+	After     *graph.Resolution
+	Sim       Simulation
+	State     StateComparison
+	// Fingerprint identifies every announcement, state and deletion event the
+	// preview used; the command re-reads and compares before signing.
+	Fingerprint map[string]string
+	// SwitchTo is the coordinate follow-lead anchors the checkout at (nil: no switch).
+	SwitchTo *graph.Coordinate
+	// Guidance is what to tell the user (and others) after success.
+	Guidance []string
+}
+
+// Event returns the unsigned replacement announcement (nil when Tags is nil).
+func (p *Plan) Event() *nostr.Event {
+	if p.Tags == nil {
+		return nil
+	}
+	return &nostr.Event{Kind: graph.KindAnnouncement, PubKey: p.Author, CreatedAt: nostr.Timestamp(p.CreatedAt),
+		Tags: copyTags(p.Tags), Content: p.Content}
+}
+
+// Prepare builds and simulates one intent. Exactly one of the results is non-nil.
+func Prepare(in Input) (*Plan, *Refusal) {
+	before := graph.Resolve(in.Events, in.Selected, in.Now, graph.Options{Viewer: in.Author})
+	v := fromResolution(before, in.Author)
+	p := &Plan{Intent: in.Intent, Author: in.Author, Selected: in.Selected, Before: before,
+		Current: v.latest[in.Author], Fingerprint: Fingerprint(in.Events)}
+
+	if r := gate(v, in); r != nil {
+		return nil, r
+	}
+	d, r := build(v, in, p)
+	if r != nil {
+		return nil, r
+	}
+	afterEvents := in.Events
+	if d != nil {
+		d.writeProjection()
+		p.Tags, p.Changes = d.tags, d.changes
+		p.CreatedAt = in.Now
+		if p.Current != nil {
+			p.Content = p.Current.Content
+			if int64(p.Current.CreatedAt) >= p.CreatedAt {
+				p.CreatedAt = int64(p.Current.CreatedAt) + 1
+			}
+			if slices.EqualFunc(p.Tags, p.Current.Tags, slices.Equal) {
+				p.Tags, p.Changes = nil, nil
+			}
+		}
+		if p.Tags != nil {
+			evt := p.Event()
+			evt.ID = evt.GetID()
+			afterEvents = append(slices.Clone(in.Events), evt)
+		}
+	}
+	p.After = graph.Resolve(afterEvents, in.Selected, in.Now, graph.Options{Viewer: in.Author})
+	p.Sim = simulate(v, fromResolution(p.After, in.Author), before, p.After, in)
+	if r := classify(v, p, in); r != nil {
+		return nil, r
+	}
+	if r := identityGate(v, p, in); r != nil {
+		return nil, r
+	}
+	if r := followLeadSwitch(v, p, in, afterEvents); r != nil {
+		return nil, r
+	}
+	var sr *Refusal
+	p.State, sr = CompareState(stateInput(in, before, p.After, afterEvents, v))
+	if sr != nil {
+		return nil, sr
+	}
+	if p.Tags == nil && p.SwitchTo == nil {
+		return nil, nothingToDo(in.Intent)
+	}
+	p.Guidance = guidance(v, p, in)
+	return p, nil
+}
+

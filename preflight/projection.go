@@ -1,0 +1,47 @@
+package preflight
+
+import (
+	"slices"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// maintainersTags returns every `maintainers` tag in the announcement.
+func maintainersTags(tags nostr.Tags) []nostr.Tag {
+	var out []nostr.Tag
+	for _, t := range tags {
+		if len(t) > 0 && t[0] == "maintainers" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// writeProjection replaces the first `maintainers` tag with the recomputed
+// projection and drops any further ones; with none, it goes right after the
+// last role tag (or at the end).
+func (d *draft) writeProjection() {
+	p := append(nostr.Tag{"maintainers"}, projection(d.tags)...)
+	out := make(nostr.Tags, 0, len(d.tags)+1)
+	placed := false
+	for _, t := range d.tags {
+		if len(t) > 0 && t[0] == "maintainers" {
+			if !placed {
+				out = append(out, p)
+				placed = true
+			}
+			continue
+		}
+		out = append(out, t)
+	}
+	if !placed {
+		i := len(out)
+		for j, t := range out {
+			if len(t) > 0 && isRoleLetter(t[0]) {
+				i = j + 1
+			}
+		}
+		out = slices.Insert(out, i, p)
+	}
+	d.tags = out
+}

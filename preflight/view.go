@@ -1,0 +1,108 @@
+package preflight
+
+import (
+	"slices"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// view is the part of one graph resolution that preflight reasons about. It is
+// filled from graph.Resolution by fromResolution (graphadapter.go); preflight
+// never computes membership itself.
+type view struct {
+	selected   string
+	lead       string // "" when the lead source names nobody
+	leadSource string // implicit_sole, explicit, legacy_inferred, explicit_none, none, pending, conflict
+	leadPath   []string
+	confirmed  []string // maintainers, sorted
+	invited    []string
+	modConfirm []string
+	modInvited []string
+	acks       []PendingAck
+	latest     map[string]*nostr.Event // latest announcement per author, every same-identifier author
+	history    []historyRecord
+	state      *ResolvedState
+}
+
+// PendingAck is one transition the viewer has not yet recorded in their own
+// announcement (maintainers.md "Replicated role history").
+type PendingAck struct {
+	Pubkey     string `json:"pubkey"`
+	Transition string `json:"transition"` // start | end
+	Time       int64  `json:"time"`
+	Command    string `json:"command"`
+}
+
+// historyRecord is the resolved (precedence-chosen) history of one role.
+type historyRecord struct {
+	letter, subject string
+	starts          []int64 // start, end, start, ...; odd length = still open
+	untimedStart    bool    // the first start is unknown (materialized as 0)
+	invitation      bool    // the lead's active assignment of somebody not yet confirmed
+}
+
+func (v *view) isConfirmed(p string) bool { return slices.Contains(v.confirmed, p) }
+func (v *view) isInvited(p string) bool   { return slices.Contains(v.invited, p) }
+
+// leadShaped reports whether the view resolves a lead who manages the roster.
+func (v *view) leadShaped() bool {
+	return v.leadSource == "explicit" || v.leadSource == "implicit_sole"
+}
+
+// activeSubjects returns the subjects of author's active records with the given letters.
+func (v *view) activeSubjects(author string, letters ...string) []string {
+	evt := v.latest[author]
+	if evt == nil {
+		return nil
+	}
+	var out []string
+	for _, r := range records(evt.Tags) {
+		if r.active() && slices.Contains(letters, r.letter) && !slices.Contains(out, r.subject) {
+			out = append(out, r.subject)
+		}
+	}
+	if !hasIndexedRoles(evt.Tags) && (slices.Contains(letters, "m") || slices.Contains(letters, "M")) {
+		out = append(out, legacyListings(evt.Tags, author)...)
+	}
+	return out
+}
+
+// lists reports whether author's latest announcement actively lists subject as a maintainer.
+func (v *view) lists(author, subject string) bool {
+	return slices.Contains(v.activeSubjects(author, "M", "m"), subject)
+}
+
+// listersOf returns the confirmed maintainers of v whose announcement actively
+// lists subject: the real edges that retain or import them.
+func (v *view) listersOf(subject string, among []string) []Edge {
+	var out []Edge
+	for _, a := range among {
+		if a == subject {
+			continue
+		}
+		if v.lists(a, subject) {
+			out = append(out, Edge{From: a, To: subject})
+		}
+	}
+	return out
+}
+
+// Edge is one active maintainer listing from one announcement author to a subject.
+type Edge struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// legacyListings returns the valid 64-hex values of a role-less announcement's
+// `maintainers` tags other than its author (ngit adds the author implicitly).
+func legacyListings(tags nostr.Tags, author string) []string {
+	var out []string
+	for _, t := range maintainersTags(tags) {
+		for _, p := range t[1:] {
+			if p != author && nostr.IsValid32ByteHex(p) && !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
