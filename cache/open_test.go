@@ -146,7 +146,7 @@ func TestInfoCountsWhatIsStored(t *testing.T) {
 	if err := c.PutRelayInfo("wss://relay.one", []byte(`{"name":"one"}`), time.Unix(1, 0)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.PutProjection("ws:x", st); err != nil {
+	if err := c.PutProjection("ws:x", st); err != nil {
 		t.Fatal(err)
 	}
 	info, err := c.Info()

@@ -44,27 +44,3 @@ func TestRelayInfoIgnoresInvalidSelf(t *testing.T) {
 		t.Fatal("a non-websocket URL was accepted")
 	}
 }
-
-func TestProjectionNeverRollsBack(t *testing.T) {
-	c, _ := openTemp(t)
-	if got, err := c.Projection("k"); err != nil || got != nil {
-		t.Fatalf("absent: %v %v", got, err)
-	}
-	older := signed(t, aliceSK, 30623, 100, "v1")
-	newer := signed(t, aliceSK, 30623, 200, "v2")
-	if ok, err := c.PutProjection("k", newer); err != nil || !ok {
-		t.Fatalf("put newer: %v %v", ok, err)
-	}
-	if ok, err := c.PutProjection("k", older); err != nil || ok {
-		t.Fatalf("put older: stored=%v %v, want not stored", ok, err)
-	}
-	got, err := c.Projection("k")
-	if err != nil || got == nil || got.ID != newer.ID {
-		t.Fatalf("got %+v %v", got, err)
-	}
-	bad := signed(t, aliceSK, 30623, 300, "v3")
-	bad.Content = "forged"
-	if _, err := c.PutProjection("k", bad); err == nil {
-		t.Fatal("a forged projection was accepted")
-	}
-}
