@@ -97,6 +97,8 @@ membership change at a time, and reads and writes workspace and project state.`,
 		newVersionCmd(a),
 		newLoginCmd(a), newLogoutCmd(a), newWhoamiCmd(a),
 		newCacheCmd(a),
+		newRepoCmd(a),
+		newProjectCmd(a), newGroupCmd(a),
 	)
 	return root
 }

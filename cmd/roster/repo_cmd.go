@@ -1,0 +1,56 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+)
+
+// repoSubcommands are the constructors of `roster repo <sub>` commands that
+// live in other files (edit, accept, leave, follow-lead, ...). Each such file
+// registers itself from init, so adding a subcommand never edits this file.
+var repoSubcommands []func(*app) *cobra.Command
+
+// registerRepoSubcommand adds a `roster repo` subcommand constructor.
+func registerRepoSubcommand(f func(*app) *cobra.Command) {
+	repoSubcommands = append(repoSubcommands, f)
+}
+
+// newRepoCmd is `roster repo`: itself the read, and the parent of every
+// repository subcommand.
+func newRepoCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "repo",
+		Short: "Show who maintains the repository, who leads it, and what to do next",
+		Long: `roster repo reads the repository this checkout points at (or --repo) from
+its relays and answers, in order: which maintainer coordinate is selected;
+who the lead is and whether that is explicit, legacy-inferred or unresolved;
+who is confirmed, invited or a moderator; and whether any history
+acknowledgement or lead coordinate is waiting for you. Then it shows the
+announcement's metadata, the resolved Git state and what each relay said.
+
+A read that only some relays answered still succeeds: it is marked
+incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
+		Example: `  roster repo
+  roster repo --json
+  roster repo --repo nostr://npub1.../my-repo --relay wss://relay.example
+  roster repo --offline            # from the local cache, no network`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			v, err := a.loadRepo(cmd.Context(), partialEvidence)
+			if err != nil {
+				return err
+			}
+			rep := buildRepoReport(v)
+			if a.opts.JSON {
+				return writeRepoJSON(a.io.Out, rep)
+			}
+			renderRepoHuman(a.io.Out, rep, newOutputStyles(a.io.Out, a.io.color()))
+			a.printAdvisories(v)
+			return nil
+		},
+	}
+	cmd.AddCommand(newRepoHealthCmd(a))
+	for _, f := range repoSubcommands {
+		cmd.AddCommand(f(a))
+	}
+	return cmd
+}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// healthSchema is the JSON schema printed by `roster repo health --json`.
+const healthSchema = "roster.repo-health/v1"
+
+// healthReport is roster.repo-health/v1 (docs/json.md).
+type healthReport struct {
+	Schema     string            `json:"schema"`
+	Coordinate coordinateJSON    `json:"coordinate"`
+	Healthy    bool              `json:"healthy"`
+	Strict     bool              `json:"strict"`
+	Errors     int               `json:"errors"`
+	Warnings   int               `json:"warnings"`
+	Findings   []findingJSON     `json:"findings"`
+	Relays     []relayReportJSON `json:"relays"`
+	Complete   bool              `json:"complete"`
+}
+
+// newRepoHealthCmd is `roster repo health`, the CI gate: exit 0 healthy, 5
+// on an error finding (or any finding with --strict), 4 when a relay did not
+// answer, because an unhealthy repository must not pass on partial evidence.
+func newRepoHealthCmd(a *app) *cobra.Command {
+	var strict bool
+	cmd := &cobra.Command{
+		Use:   "health",
+		Short: "Check repository health for CI (exit 0 healthy, 5 unhealthy, 4 incomplete)",
+		Long: `roster repo health resolves the repository like 'roster repo' but requires
+every relay to answer, lists the health findings (inconsistent maintainers
+compatibility tags, invalid self-roles, unresolved lead paths, ...) with the
+command that repairs each, and sets the exit code for CI:
+
+  0  healthy (warnings allowed unless --strict)
+  5  at least one error finding (with --strict: any finding)
+  4  not every relay answered, or the coordinate was not found`,
+		Example: `  roster repo health
+  roster repo health --strict --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			v, err := a.loadRepo(cmd.Context(), completeEvidence)
+			if err != nil {
+				return err
+			}
+			rep := buildRepoReport(v)
+			h := &healthReport{Schema: healthSchema, Coordinate: rep.Coordinate, Strict: strict,
+				Findings: rep.Health, Relays: rep.Relays, Complete: rep.Complete}
+			h.Errors, h.Warnings = countFindings(h.Findings)
+			h.Healthy = h.Errors == 0 && (!strict || h.Warnings == 0)
+			if a.opts.JSON {
+				if err := writeRepoJSON(a.io.Out, h); err != nil {
+					return err
+				}
+			} else {
+				renderHealthHuman(a.io.Out, h, newOutputStyles(a.io.Out, a.io.color()))
+				a.printAdvisories(v)
+			}
+			if !h.Healthy {
+				return &exitError{Code: exitUnhealthy, Kind: "unhealthy", Printed: true,
+					Err: fmt.Errorf("repository health: %d error(s), %d warning(s)", h.Errors, h.Warnings)}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&strict, "strict", false, "fail (exit 5) on warnings too")
+	return cmd
+}
+
+// renderHealthHuman lists each finding with who it concerns and the command
+// that repairs it, then the verdict.
+func renderHealthHuman(w io.Writer, h *healthReport, st outputStyles) {
+	p := &linePrinter{w: w, st: st}
+	p.row("repository", h.Coordinate.Npub+"/"+h.Coordinate.Identifier)
+	for _, f := range h.Findings {
+		sev := st.apply(st.warn, "warning")
+		if f.Severity == "error" {
+			sev = st.apply(st.bad, "error")
+		}
+		p.row(sev, f.Code+": "+f.Message)
+		if f.Author != nil {
+			p.note("announcement of " + *f.Author)
+		}
+		if f.Command != nil {
+			p.note("repair with: " + *f.Command)
+		}
+	}
+	verdict := st.apply(st.good, "healthy")
+	switch {
+	case !h.Healthy && h.Errors == 0:
+		verdict = st.apply(st.bad, "unhealthy (--strict: warnings fail)")
+	case !h.Healthy:
+		verdict = st.apply(st.bad, "unhealthy")
+	}
+	p.row("verdict", fmt.Sprintf("%s: %d error(s), %d warning(s), every relay answered", verdict, h.Errors, h.Warnings))
+}
