@@ -3,7 +3,7 @@ package graph
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"strings"
+	"regexp"
 	"sync"
 	"testing"
 
@@ -59,13 +59,12 @@ func del(t testing.TB, alias string, createdAt int64, tags ...[]string) *nostr.E
 	return e
 }
 
+var placeholder = regexp.MustCompile(`<([a-z][a-z0-9_-]*)>`)
+
 func expand(tag []string) nostr.Tag {
 	out := make(nostr.Tag, len(tag))
 	for i, v := range tag {
-		if strings.HasPrefix(v, "<") && strings.HasSuffix(v, ">") && len(v) > 2 {
-			v = pk(v[1 : len(v)-1])
-		}
-		out[i] = v
+		out[i] = placeholder.ReplaceAllStringFunc(v, func(m string) string { return pk(m[1 : len(m)-1]) })
 	}
 	return out
 }
