@@ -22,8 +22,8 @@ type RelayInfo struct {
 }
 
 // PutRelayInfo caches the NIP-11 document a relay served at fetchedAt. doc
-// must be a JSON object; a "self" that is not a 64-hex pubkey is kept in the
-// document but not exposed as Self.
+// must be a JSON object (relaypool.RelayInfo.Raw); a "self" that is not a
+// 64-hex pubkey is kept in the document but not exposed as Self.
 func (c *Cache) PutRelayInfo(relayURL string, doc json.RawMessage, fetchedAt time.Time) error {
 	key, err := relayKey(relayURL)
 	if err != nil {
@@ -38,7 +38,9 @@ func (c *Cache) PutRelayInfo(relayURL string, doc json.RawMessage, fetchedAt tim
 	}
 	_ = json.Unmarshal(doc, &fields) // a non-string self just leaves Self empty
 	info := RelayInfo{URL: key, Document: append(json.RawMessage(nil), doc...), FetchedAt: fetchedAt.Unix()}
-	if nostr.IsValid32ByteHex(fields.Self) && fields.Self == strings.ToLower(fields.Self) {
+	// Lowercase 64-hex only, exactly as relaypool reads it, so cached and
+	// live answers agree.
+	if nostr.IsValid32ByteHex(fields.Self) {
 		info.Self = fields.Self
 	}
 	raw, err := json.Marshal(info)

@@ -27,7 +27,7 @@ func TestRelayInfoKeepsSelfAndNormalizesURL(t *testing.T) {
 
 func TestRelayInfoIgnoresInvalidSelf(t *testing.T) {
 	c, _ := openTemp(t)
-	for i, self := range []string{`"npub1abc"`, `"` + strings.ToUpper(alicePK) + `"`, `42`} {
+	for i, self := range []string{`"npub1abc"`, `"` + alicePK[:60] + `"`, `"` + strings.ToUpper(alicePK) + `"`, `42`} {
 		u := "ws://127.0.0.1:" + string(rune('1'+i))
 		if err := c.PutRelayInfo(u, json.RawMessage(`{"self":`+self+`}`), time.Unix(1, 0)); err != nil {
 			t.Fatal(err)
