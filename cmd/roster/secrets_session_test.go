@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/devrelay"
 )
 
 // sessionStep is one command of a secrets session.
@@ -15,11 +17,11 @@ type sessionStep struct {
 
 // runSecretsSession runs steps and fails on any output, account file or cache
 // file containing k's secret in nsec or hex form.
-func runSecretsSession(t *testing.T, k testKey, env map[string]string, steps []sessionStep) {
+func runSecretsSession(t *testing.T, k testKey, env map[string]string, dir string, steps []sessionStep) {
 	t.Helper()
 	outputs := map[string]string{}
 	for i, s := range steps {
-		r := invocation{Env: env, Stdin: s.stdin}.roster(t, s.args...)
+		r := invocation{Env: env, Stdin: s.stdin, Dir: dir}.roster(t, s.args...)
 		if r.Code != s.code {
 			t.Fatalf("step %d roster %s: exit %d, want %d (stderr %q)", i, strings.Join(s.args, " "), r.Code, s.code, r.Err)
 		}
@@ -27,26 +29,39 @@ func runSecretsSession(t *testing.T, k testKey, env map[string]string, steps []s
 		outputs[name+" (stdout)"] = r.Out
 		outputs[name+" (stderr)"] = r.Err
 	}
-	if leaks := secretLeaks(t, k, outputs, env["ROSTER_HOME"]); len(leaks) > 0 {
+	if leaks := secretLeaks(t, k, outputs, env["ROSTER_HOME"], dir); len(leaks) > 0 {
 		t.Fatalf("the secret key appears in: %v", leaks)
 	}
 }
 
+// repoInitSteps announce a checkout (setting origin), re-announce it with
+// --json, and hit two usage errors.
+func repoInitSteps(relay string) []sessionStep {
+	return []sessionStep{
+		{args: []string{"repo", "init", "--relay", relay, "--set-origin"}},
+		{args: []string{"repo", "init", "--relay", relay, "--json"}},
+		{args: []string{"--json", "repo", "init", "--relay", relay, "--identifier", "bad id"}, code: exitUsage},
+		{args: []string{"repo", "init", "--no-such-flag"}, code: exitUsage},
+	}
+}
+
 // Issue 4: "Secrets never reach stdout, stderr, logs, JSON, error messages,
-// or the cache" — a session using ROSTER_SECRET_KEY.
+// or the cache" — a session using ROSTER_SECRET_KEY, in nsec and hex form.
 func TestSecretsSessionWithRosterSecretKeyLeaksNothing(t *testing.T) {
 	k := newTestKey(t)
+	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
 	for _, form := range []string{k.nsec, k.hex, strings.ToUpper(k.hex)} {
 		env := homeEnv(t)
 		env["ROSTER_SECRET_KEY"] = form
-		runSecretsSession(t, k, env, []sessionStep{
+		dir, _ := initTestCheckout(t, "widget")
+		steps := []sessionStep{
 			{args: []string{"whoami"}},
 			{args: []string{"whoami", "--json"}},
 			{args: []string{"login", "--nsec"}, stdin: "", code: exitUsage},
-			{args: []string{"logout"}},
-			{args: []string{"logout", "--json"}},
-			{args: []string{"repo", "init", "--no-such-flag"}, code: exitUsage},
-		})
+		}
+		steps = append(steps, repoInitSteps(relay.URL())...)
+		steps = append(steps, sessionStep{args: []string{"logout"}}, sessionStep{args: []string{"logout", "--json"}})
+		runSecretsSession(t, k, env, dir, steps)
 	}
 }
 
@@ -56,14 +71,21 @@ func TestSecretsSessionWithKeyringLoginLeaksNothing(t *testing.T) {
 	signerTestKeyring(t)
 	k := newTestKey(t)
 	env := homeEnv(t)
-	runSecretsSession(t, k, env, []sessionStep{
+	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
+	dir, _ := initTestCheckout(t, "widget")
+	steps := []sessionStep{
 		{args: []string{"login", "--nsec"}, stdin: k.nsec + "\n"},
 		{args: []string{"whoami"}},
 		{args: []string{"--json", "whoami"}},
 		{args: []string{"login", "--nsec", "--json"}, stdin: k.hex + "\n"},
 		{args: []string{"login", "--nsec", k.nsec}, code: exitUsage},
 		{args: []string{"login", "--nsec=" + k.hex, "--json"}, code: exitUsage},
-		{args: []string{"logout", "--json"}},
-		{args: []string{"whoami", "--json"}, code: exitUsage},
-	})
+	}
+	steps = append(steps, repoInitSteps(relay.URL())...)
+	steps = append(steps,
+		sessionStep{args: []string{"logout", "--json"}},
+		sessionStep{args: []string{"whoami", "--json"}, code: exitUsage},
+		sessionStep{args: []string{"repo", "init", "--relay", relay.URL()}, code: exitUsage},
+	)
+	runSecretsSession(t, k, env, dir, steps)
 }

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/nbd-wtf/go-nostr/nip46"
+
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/signer"
+)
+
+// startTestBunker runs go-nostr's NIP-46 signer side in-process over relayURL,
+// holding userSK. It authorizes a client that connects with secret, and only
+// such clients afterwards. It returns the bunker:// URL and a counter of the
+// sign_event requests it answered.
+func startTestBunker(t *testing.T, relayURL, userSK, secret string) (string, func() int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	pk, _ := nostr.GetPublicKey(userSK)
+	ks := nip46.NewStaticKeySigner(userSK)
+	var mu sync.Mutex
+	authorized := map[string]bool{}
+	signed := 0
+	ks.AuthorizeRequest = func(_ bool, from, given string) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if given != "" && given == secret {
+			authorized[from] = true
+		}
+		return authorized[from]
+	}
+	r, err := nostr.RelayConnect(ctx, relayURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := r.Subscribe(ctx, nostr.Filters{{Kinds: []int{nostr.KindNostrConnect}, Tags: nostr.TagMap{"p": []string{pk}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-sub.EndOfStoredEvents
+	go func() {
+		for evt := range sub.Events {
+			req, _, resp, err := ks.HandleRequest(ctx, evt)
+			if err != nil {
+				continue
+			}
+			if req.Method == "sign_event" {
+				mu.Lock()
+				signed++
+				mu.Unlock()
+			}
+			_ = r.Publish(ctx, resp)
+		}
+	}()
+	count := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return signed
+	}
+	return "bunker://" + pk + "?relay=" + relayURL + "&secret=" + secret, count
+}
+
+// Issue 4: "an in-process NIP-46 bunker (go-nostr's signer side) over a
+// devrelay signs a repo init announcement end to end."
+func TestBunkerLoginSignsARepoInitAnnouncementEndToEnd(t *testing.T) {
+	signerTestKeyring(t)
+	user := newTestKey(t)
+	bunkerRelay := devrelay.StartN(t, 1, devrelay.Options{})[0]
+	repoRelays := devrelay.StartN(t, 1, devrelay.Options{})
+	bunkerURL, signed := startTestBunker(t, bunkerRelay.URL(), user.hex, "one-time-s3cret")
+	env := homeEnv(t)
+
+	r := invocation{Env: env}.roster(t, "login", "--bunker", bunkerURL, "--json")
+	var login loginResult
+	decodeJSON(t, r, &login)
+	if r.Code != 0 || login.Backend != "bunker" || login.Pubkey != user.pubkey || strings.Contains(login.Bunker, "one-time-s3cret") || !strings.HasPrefix(login.Bunker, "bunker://") {
+		t.Fatalf("exit %d login %+v err %q", r.Code, login, r.Err)
+	}
+	who := invocation{Env: env}.roster(t, "whoami", "--json")
+	var w whoamiResult
+	decodeJSON(t, who, &w)
+	if w.Backend != "bunker" || w.Npub != user.npub {
+		t.Fatalf("whoami %+v", w)
+	}
+
+	dir, root := initTestCheckout(t, "widget")
+	r = invocation{Env: env, Dir: dir}.roster(t, append([]string{"repo", "init", "--json"}, initRelayFlags(repoRelays)...)...)
+	if r.Code != 0 {
+		t.Fatalf("repo init via bunker: exit %d out %s err %s", r.Code, r.Out, r.Err)
+	}
+	var res repoInitResult
+	decodeJSON(t, r, &res)
+	stored := initStoredAnnouncements(repoRelays[0], user.pubkey)
+	if len(stored) != 1 || stored[0].ID != res.Event.ID || res.Backend != "bunker" || stored[0].Tags.Find("r")[1] != root {
+		t.Fatalf("stored %v result %+v", stored, res)
+	}
+	if ok, _ := stored[0].CheckSignature(); !ok {
+		t.Fatal("stored announcement has a bad signature")
+	}
+	if signed() != 1 {
+		t.Fatalf("bunker answered %d sign_event requests, want 1", signed())
+	}
+
+	// The bunker's NIP-44 paths: a peer's ciphertext decrypts to its
+	// plaintext, and the bunker's ciphertext is readable by the peer.
+	a := &app{io: &ioStreams{In: strings.NewReader(""), Out: new(strings.Builder), Err: new(strings.Builder),
+		Getenv: func(k string) string { return env[k] }}}
+	s, err := a.signer(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	peer, _ := signer.NewKeySigner(nostr.GeneratePrivateKey(), "env")
+	peerPK, _ := peer.PublicKey(context.Background())
+	ct, _ := peer.Encrypt(context.Background(), "workspace key", user.pubkey)
+	if pt, err := s.Decrypt(context.Background(), ct, peerPK); err != nil || pt != "workspace key" {
+		t.Fatalf("bunker Decrypt: %q %v", pt, err)
+	}
+	back, err := s.Encrypt(context.Background(), "reply", peerPK)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pt, err := peer.Decrypt(context.Background(), back, user.pubkey); err != nil || pt != "reply" {
+		t.Fatalf("peer reads %q %v", pt, err)
+	}
+
+	if leaks := secretLeaks(t, user, map[string]string{"login": r.Out + r.Err, "who": who.Out}, env["ROSTER_HOME"]); len(leaks) > 0 {
+		t.Fatalf("user secret in %v", leaks)
+	}
+	out := invocation{Env: env}.roster(t, "logout", "--json")
+	var lo logoutResult
+	decodeJSON(t, out, &lo)
+	if !lo.LoggedOut || lo.Backend != "bunker" || lo.BunkerClientPubkey == "" {
+		t.Fatalf("logout %+v", lo)
+	}
+}
+
+// A bunker that was not given the connection secret refuses, and roster
+// records no account.
+func TestBunkerLoginWithAWrongSecretIsRefused(t *testing.T) {
+	signerTestKeyring(t)
+	user := newTestKey(t)
+	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
+	bunkerURL, _ := startTestBunker(t, relay.URL(), user.hex, "right")
+	env := homeEnv(t)
+	wrong := strings.Replace(bunkerURL, "secret=right", "secret=wrong", 1)
+	r := invocation{Env: env}.roster(t, "login", "--bunker", wrong)
+	if r.Code == 0 || !strings.Contains(r.Err, "unauthorized") || strings.Contains(r.Err, "secret=wrong") {
+		t.Fatalf("exit %d err %q", r.Code, r.Err)
+	}
+	if w := (invocation{Env: env}).roster(t, "whoami"); w.Code != exitUsage {
+		t.Fatalf("whoami after refused login: exit %d", w.Code)
+	}
+}

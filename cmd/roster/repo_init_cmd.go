@@ -1,0 +1,411 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/spf13/cobra"
+
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/relaypool"
+)
+
+func init() { registerRepoSubcommand(newRepoInitCmd) }
+
+type repoInitOptions struct {
+	identifier, name, description string
+	clone, web                    []string
+	setOrigin                     bool
+}
+
+func newRepoInitCmd(a *app) *cobra.Command {
+	var o repoInitOptions
+	cmd := &cobra.Command{
+		Use:   "init",
+		Short: "Announce this checkout as a repository on Nostr (kind 30617)",
+		Long: `init signs a kind 30617 announcement of the current checkout with your key
+and publishes it to the chosen relays (--relay, else ROSTER_RELAYS): d (from
+--identifier or the directory name), r <root-commit> euc, name, description,
+clone, web, relays and alt, in the order ngit writes them. A fresh one-person
+repository carries no M/m/o role tags and no maintainers tag: its author is the
+implicit sole maintainer.
+
+It first fetches your existing announcement of the same identifier from every
+relay (all must answer, else exit 4). If one exists with a different root
+commit, fork links or maintainers, init refuses (exit 3): changing an
+announcement is 'roster repo edit'. An announcement that agrees on those is
+refreshed, keeping every tag init does not write.
+
+After publishing it reads the event back from every relay and reports each;
+exit 6 when any relay does not return it. It then sets git config nostr.repo
+to the repository's naddr and, with --set-origin, points origin at its
+nostr:// URL.`,
+		Example: `  roster repo init --relay wss://relay.example --description "What it does"
+  roster repo init --identifier my-repo --name "My Project" --clone https://git.example/my-repo.git --set-origin
+  ROSTER_RELAYS=wss://a.example,wss://b.example roster repo init --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runRepoInit(cmd.Context(), a, o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.identifier, "identifier", "", "repository identifier (d tag); default: the directory name")
+	f.StringVar(&o.name, "name", "", "human-readable name; default: the directory name")
+	f.StringVar(&o.description, "description", "", "one-line description")
+	f.StringArrayVar(&o.clone, "clone", nil, "clone URL (repeatable); default: origin's URL when it is not nostr://")
+	f.StringArrayVar(&o.web, "web", nil, "web page URL (repeatable)")
+	f.BoolVar(&o.setOrigin, "set-origin", false, "also point the origin remote at the repository's nostr:// URL")
+	return cmd
+}
+
+// repoInitRelay is one relay's part of roster.repo-init/v1.
+type repoInitRelay struct {
+	URL      string `json:"url"`
+	Accepted bool   `json:"accepted"`
+	Message  string `json:"message,omitempty"`
+	ReadBack bool   `json:"read_back"`
+}
+
+// repoInitResult is roster.repo-init/v1.
+type repoInitResult struct {
+	Schema     string          `json:"schema"`
+	Coordinate repoInitCoord   `json:"coordinate"`
+	Published  []string        `json:"published"`
+	Replaces   *string         `json:"replaces"`
+	Event      *nostr.Event    `json:"event"`
+	Relays     []repoInitRelay `json:"relays"`
+	Verified   bool            `json:"verified"`
+	GitConfig  repoInitConfig  `json:"git_config"`
+	Backend    string          `json:"signer_backend"`
+}
+
+type repoInitCoord struct {
+	Kind       int    `json:"kind"`
+	Pubkey     string `json:"pubkey"`
+	Npub       string `json:"npub"`
+	Identifier string `json:"identifier"`
+	Naddr      string `json:"naddr"`
+}
+
+type repoInitConfig struct {
+	NostrRepo *string `json:"nostr.repo"`
+	Origin    *string `json:"origin"`
+}
+
+func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	co, err := gitstate.Open(a.io.Dir)
+	if err != nil {
+		return &exitError{Code: exitUsage, Kind: "not-a-checkout", Err: err}
+	}
+	root, err := co.RootCommit()
+	if errors.Is(err, gitstate.ErrNoCommits) {
+		return &exitError{Code: exitUsage, Kind: "no-commits",
+			Err:      errors.New("the checkout has no commits yet: the announcement names the root commit, so commit first"),
+			Commands: []string{"git commit --allow-empty -m 'initial commit'", "roster repo init"}}
+	}
+	if err != nil {
+		return err
+	}
+	dirName := filepath.Base(co.Dir())
+	id := o.identifier
+	if id == "" {
+		id = identifierFromDir(dirName)
+	}
+	if err := validIdentifier(id); err != nil {
+		return usageErr("%v", err)
+	}
+	name := o.name
+	if name == "" {
+		name = dirName
+	}
+	relays := relaypool.NormalizeRelays(a.defaultRelays())
+	if len(relays) == 0 {
+		return &exitError{Code: exitUsage, Kind: "no-relays",
+			Err:      errors.New("no relays to announce to: pass --relay wss://... (repeatable) or set ROSTER_RELAYS"),
+			Commands: []string{"roster repo init --relay wss://relay.example"}}
+	}
+	clone := o.clone
+	if clone == nil {
+		clone = originCloneURLs(co.Dir())
+	}
+
+	s, err := a.signer(ctx)
+	if err != nil {
+		return err
+	}
+	pk, err := s.PublicKey(ctx)
+	if err != nil {
+		return signerError(err)
+	}
+	coord := graph.NewCoordinate(pk, id)
+	pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: s.SignEvent})
+	defer pool.Close()
+
+	// Fetch our own announcement of this identifier from every relay first:
+	// init must not silently replace one (that is repo edit's job).
+	existing := pool.Fetch(ctx, relays, nostr.Filter{Kinds: []int{graph.KindAnnouncement}, Authors: []string{pk}, Tags: nostr.TagMap{"d": []string{id}}})
+	if !existing.Complete {
+		return &exitError{Code: exitIncomplete, Kind: "incomplete-evidence",
+			Err: fmt.Errorf("cannot tell whether you already announced %q: %s did not answer; nothing was published",
+				id, strings.Join(unanswered(existing), ", ")),
+			Details:  map[string]any{"relays": existing.Relays},
+			Commands: []string{"roster repo init --timeout 30s", "roster repo init --relay <a relay that answers>"}}
+	}
+	var prev *nostr.Event
+	for _, e := range existing.Events {
+		if e.Tags.GetD() == id {
+			prev = e
+			break
+		}
+	}
+	tags := announcementTags(id, root, name, o.description, clone, o.web, relays)
+	created := nostr.Timestamp(a.io.Now().Unix())
+	res := repoInitResult{Schema: "roster.repo-init/v1", Backend: s.Backend(), Published: []string{}}
+	if prev != nil {
+		if why := identityDifference(prev, pk, root); why != "" {
+			return &exitError{Code: exitRefused, Kind: "announcement-exists",
+				Err: fmt.Errorf("you already announced %q (event %s) and it differs in identity: %s; nothing was published. "+
+					"Change an existing announcement with roster repo edit, or announce under another --identifier", id, prev.ID, why),
+				Details:  map[string]any{"identifier": id, "event_id": prev.ID},
+				Commands: []string{"roster repo edit", "roster repo init --identifier " + id + "-2"}}
+		}
+		tags = append(tags, carriedTags(prev)...)
+		if created <= prev.CreatedAt {
+			created = prev.CreatedAt + 1 // a replacement must be newer to replace
+		}
+		res.Replaces = &prev.ID
+	}
+	evt := &nostr.Event{Kind: graph.KindAnnouncement, CreatedAt: created, Tags: tags, Content: ""}
+	if err := s.SignEvent(ctx, evt); err != nil {
+		return signerError(err)
+	}
+	res.Event = evt
+
+	reports := pool.Publish(ctx, relays, evt)
+	found, _ := pool.ReadBack(ctx, relays, []string{evt.ID})
+	readBack := map[string]bool{}
+	for _, u := range found[evt.ID] {
+		readBack[u] = true
+	}
+	res.Verified = true
+	for i, r := range reports {
+		rr := repoInitRelay{URL: r.URL, Accepted: r.OK, Message: r.Message, ReadBack: readBack[relays[i]] || readBack[r.URL]}
+		if rr.Accepted {
+			res.Published = []string{evt.ID}
+		}
+		if !rr.ReadBack {
+			res.Verified = false
+		}
+		res.Relays = append(res.Relays, rr)
+	}
+
+	naddr := gitstate.EncodeNaddr(coord, relays)
+	res.Coordinate = repoInitCoord{Kind: coord.Kind, Pubkey: pk, Npub: gitstate.EncodeNpub(pk), Identifier: id, Naddr: naddr}
+	if len(readBack) > 0 {
+		// Point the checkout at the coordinate once any relay holds it.
+		if err := co.SetNostrRepo(naddr); err != nil {
+			return err
+		}
+		res.GitConfig.NostrRepo = &naddr
+		if o.setOrigin {
+			u := gitstate.NostrURL(coord, relays)
+			if err := co.SetOrigin(u); err != nil {
+				return err
+			}
+			res.GitConfig.Origin = &u
+		}
+	}
+
+	if !res.Verified {
+		ee := &exitError{Code: exitUnverified, Kind: "unverified",
+			Err:     fmt.Errorf("published %s, but %s did not return it on read-back", evt.ID, strings.Join(notReadBack(res.Relays), ", ")),
+			Details: map[string]any{"published": res.Published, "relays": res.Relays},
+			Commands: []string{"roster repo init " + strings.Join(relayFlags(notReadBack(res.Relays)), " "),
+				"roster repo " + strings.Join(relayFlags(relays), " ")}}
+		if a.opts.JSON {
+			// The result is the useful part; the error rides along in it.
+			body := map[string]any{"result": res, "error": map[string]any{"code": ee.Kind, "message": ee.Err.Error(), "details": ee.Details, "commands": ee.Commands}}
+			if err := writeJSON(a, body); err != nil {
+				return err
+			}
+			ee.Printed = true
+			return ee
+		}
+		renderRepoInit(a, res)
+		return ee
+	}
+	if a.opts.JSON {
+		return writeJSON(a, res)
+	}
+	renderRepoInit(a, res)
+	return nil
+}
+
+// announcementTags are the tags init writes, in ngit's order: d, r euc, name,
+// description, clone, web, relays, alt. No maintainers tag and no M/m/o: a
+// fresh one-person repository's author is the implicit sole maintainer
+// (maintainers.md "Required client invariants").
+func announcementTags(id, root, name, description string, clone, web, relays []string) nostr.Tags {
+	return nostr.Tags{
+		{"d", id},
+		{"r", root, "euc"},
+		{"name", name},
+		{"description", description},
+		append(nostr.Tag{"clone"}, clone...),
+		append(nostr.Tag{"web"}, web...),
+		append(nostr.Tag{"relays"}, relays...),
+		{"alt", "git repository: " + name},
+	}
+}
+
+// initTagNames are the tags announcementTags writes; an existing
+// announcement's other tags are carried over unchanged.
+var initTagNames = []string{"d", "r", "name", "description", "clone", "web", "relays", "alt"}
+
+// carriedTags copies (never aliases: go-nostr's Tags.Clone returns nil) the
+// tags of prev that init does not write, in their order.
+func carriedTags(prev *nostr.Event) nostr.Tags {
+	var out nostr.Tags
+	for _, t := range prev.Tags {
+		if len(t) == 0 || slices.Contains(initTagNames, t[0]) {
+			continue
+		}
+		out = append(out, slices.Clone(t))
+	}
+	return out
+}
+
+// identityDifference says why prev cannot be refreshed by init, or "" when it
+// can: the same earliest unique commit, and no membership beyond its author
+// (no M/m/o; a legacy maintainers tag naming at most the author, as ngit
+// writes for a sole maintainer).
+func identityDifference(prev *nostr.Event, author, root string) string {
+	var roots []string
+	for _, t := range prev.Tags {
+		if len(t) < 2 {
+			continue
+		}
+		switch t[0] {
+		case "r":
+			if len(t) >= 3 && t[2] == "euc" || len(t) == 2 {
+				roots = append(roots, strings.ToLower(t[1]))
+			}
+		case "M", "m", "o":
+			return "it records maintainer or moderator roles (" + t[0] + " tags)"
+		case "maintainers":
+			for _, v := range t[1:] {
+				if strings.ToLower(v) != author {
+					return "its maintainers tag lists other people"
+				}
+			}
+		}
+	}
+	if len(roots) != 1 || roots[0] != root {
+		return fmt.Sprintf("it names root commit %s, this checkout's is %s", strings.Join(roots, ","), root)
+	}
+	return ""
+}
+
+// identifierFromDir turns a directory name into an identifier the way ngit
+// suggests one: lowercase, whitespace as "-".
+func identifierFromDir(dir string) string {
+	return strings.Join(strings.FieldsFunc(strings.ToLower(dir), unicode.IsSpace), "-")
+}
+
+func validIdentifier(id string) error {
+	if id == "" || id == "." || id == "/" {
+		return errors.New("the repository identifier is empty: pass --identifier")
+	}
+	for _, r := range id {
+		if unicode.IsSpace(r) || unicode.IsControl(r) || r == '/' {
+			return fmt.Errorf("identifier %q may not contain whitespace, control characters or '/'", id)
+		}
+	}
+	return nil
+}
+
+// originCloneURLs returns origin's URLs unless they are nostr:// (a nostr://
+// URL is the repository's address, not a clone URL).
+func originCloneURLs(dir string) []string {
+	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil
+	}
+	r, err := repo.Remote("origin")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, u := range r.Config().URLs {
+		if !strings.HasPrefix(u, "nostr://") {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+func unanswered(res *relaypool.FetchResult) []string {
+	var out []string
+	for _, r := range res.Relays {
+		if r.Status != relaypool.StatusOK {
+			d := r.URL + " (" + r.Status
+			if r.Reason != "" {
+				d += ": " + r.Reason
+			}
+			out = append(out, d+")")
+		}
+	}
+	return out
+}
+
+func notReadBack(rs []repoInitRelay) []string {
+	var out []string
+	for _, r := range rs {
+		if !r.ReadBack {
+			out = append(out, r.URL)
+		}
+	}
+	return out
+}
+
+func relayFlags(relays []string) []string {
+	out := make([]string, len(relays))
+	for i, r := range relays {
+		out[i] = "--relay " + r
+	}
+	return out
+}
+
+func renderRepoInit(a *app, res repoInitResult) {
+	w := a.io.Out
+	verb := "Announced"
+	if res.Replaces != nil {
+		verb = "Re-announced"
+	}
+	fmt.Fprintf(w, "%s %s as %s (event %s, signed via %s)\n", verb, res.Coordinate.Identifier, res.Coordinate.Npub, res.Event.ID, res.Backend)
+	for _, r := range res.Relays {
+		status := "accepted, read back"
+		switch {
+		case !r.Accepted:
+			status = "refused: " + r.Message
+		case !r.ReadBack:
+			status = "accepted, NOT returned on read-back"
+		}
+		fmt.Fprintf(w, "  %-40s %s\n", r.URL, status)
+	}
+	if res.GitConfig.NostrRepo != nil {
+		fmt.Fprintf(w, "git config nostr.repo = %s\n", *res.GitConfig.NostrRepo)
+	}
+	if res.GitConfig.Origin != nil {
+		fmt.Fprintf(w, "git remote origin     = %s\n", *res.GitConfig.Origin)
+	}
+}

@@ -1,0 +1,350 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/graph"
+)
+
+// initTestCheckout creates a Git checkout named dirName with one commit and
+// returns its directory and root commit.
+func initTestCheckout(t *testing.T, dirName string) (string, string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), dirName)
+	repo, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "README"), []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wt, err := repo.Worktree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := wt.Add("README"); err != nil {
+		t.Fatal(err)
+	}
+	sig := &object.Signature{Name: "T", Email: "t@example.com", When: time.Unix(1700000000, 0)}
+	h, err := wt.Commit("first", &git.CommitOptions{Author: sig, Committer: sig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, h.String()
+}
+
+// initTestGitConfig reads nostr.repo and origin's URL from the checkout.
+func initTestGitConfig(t *testing.T, dir string) (nostrRepo, origin string) {
+	t.Helper()
+	repo, err := git.PlainOpen(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := repo.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nostrRepo = cfg.Raw.Section("nostr").Option("repo")
+	if r, ok := cfg.Remotes["origin"]; ok && len(r.URLs) > 0 {
+		origin = r.URLs[0]
+	}
+	return nostrRepo, origin
+}
+
+func initRelayFlags(relays []*devrelay.Relay) []string {
+	var out []string
+	for _, r := range relays {
+		out = append(out, "--relay", r.URL())
+	}
+	return out
+}
+
+func initStoredAnnouncements(r *devrelay.Relay, pk string) []*nostr.Event {
+	return r.Stored(nostr.Filter{Kinds: []int{graph.KindAnnouncement}, Authors: []string{pk}})
+}
+
+// swallowAnnouncements is a relay that answers OK to kind 30617 and keeps
+// nothing: a relay that drops the event after accepting it.
+type swallowAnnouncements struct{}
+
+func (swallowAnnouncements) Kinds() []int { return []int{graph.KindAnnouncement} }
+func (swallowAnnouncements) Ingest(context.Context, devrelay.Env, string, *nostr.Event) ([]*nostr.Event, error) {
+	return nil, nil
+}
+func (swallowAnnouncements) View(_ devrelay.Env, _ string, evt *nostr.Event) *nostr.Event { return evt }
+
+type initJSON struct {
+	Result repoInitResult `json:"result"`
+	Error  struct {
+		Code string `json:"code"`
+	} `json:"error"`
+}
+
+// Issue 4 and maintainers.md "Required client invariants": "A fresh
+// one-person repository emits no role or maintainers tag." The announcement
+// carries d, r <root> euc, name, description, clone, web, relays (and alt) in
+// ngit's order; git config nostr.repo names it; every relay returns it.
+func TestRepoInitAnnouncesAFreshOnePersonRepositoryInNgitTagOrder(t *testing.T) {
+	k := newTestKey(t)
+	relays := devrelay.StartN(t, 2, devrelay.Options{})
+	dir, root := initTestCheckout(t, "widget")
+	env := homeEnv(t)
+	env["ROSTER_SECRET_KEY"] = k.nsec
+	args := append([]string{"repo", "init", "--json", "--description", "Makes widgets",
+		"--clone", "https://git.example/widget.git", "--web", "https://widget.example"}, initRelayFlags(relays)...)
+	now := time.Unix(1750000000, 0)
+	r := invocation{Env: env, Dir: dir, Now: now}.roster(t, args...)
+	if r.Code != 0 {
+		t.Fatalf("exit %d out %s err %s", r.Code, r.Out, r.Err)
+	}
+	var res repoInitResult
+	decodeJSON(t, r, &res)
+	urls := devrelay.URLs(relays)
+	want := nostr.Tags{
+		{"d", "widget"},
+		{"r", root, "euc"},
+		{"name", "widget"},
+		{"description", "Makes widgets"},
+		{"clone", "https://git.example/widget.git"},
+		{"web", "https://widget.example"},
+		append(nostr.Tag{"relays"}, urls...),
+		{"alt", "git repository: widget"},
+	}
+	for _, rel := range relays {
+		stored := initStoredAnnouncements(rel, k.pubkey)
+		if len(stored) != 1 {
+			t.Fatalf("%s stores %d announcements", rel.URL(), len(stored))
+		}
+		e := stored[0]
+		if e.ID != res.Event.ID || e.Kind != 30617 || e.CreatedAt != nostr.Timestamp(now.Unix()) || e.Content != "" {
+			t.Fatalf("stored %v", e)
+		}
+		if !slices.EqualFunc(e.Tags, want, func(a, b nostr.Tag) bool { return slices.Equal(a, b) }) {
+			t.Fatalf("tags\n got %v\nwant %v", e.Tags, want)
+		}
+		for _, tag := range e.Tags {
+			if slices.Contains([]string{"maintainers", "M", "m", "o"}, tag[0]) {
+				t.Fatalf("fresh one-person repository emits %q", tag[0])
+			}
+		}
+	}
+	if !res.Verified || len(res.Relays) != 2 || !res.Relays[0].ReadBack || !res.Relays[1].ReadBack || res.Replaces != nil ||
+		len(res.Published) != 1 || res.Published[0] != res.Event.ID || res.Backend != "env" {
+		t.Fatalf("result %+v", res)
+	}
+	naddr, origin := initTestGitConfig(t, dir)
+	c, hints, err := gitstate.DecodeNaddr(naddr)
+	if err != nil || c != graph.NewCoordinate(k.pubkey, "widget") || !slices.Equal(hints, urls) || naddr != res.Coordinate.Naddr {
+		t.Fatalf("nostr.repo %q -> %v %v %v", naddr, c, hints, err)
+	}
+	if origin != "" || res.GitConfig.Origin != nil {
+		t.Fatalf("origin set without --set-origin: %q", origin)
+	}
+}
+
+// Issue 4: "Sets git config nostr.repo (naddr) and, with --set-origin, a
+// nostr:// origin." The identifier and name default to the directory name.
+func TestRepoInitSetOriginAndDirectoryNameDefaults(t *testing.T) {
+	k := newTestKey(t)
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	dir, _ := initTestCheckout(t, "My Widget")
+	env := homeEnv(t)
+	env["ROSTER_SECRET_KEY"] = k.hex
+	env["ROSTER_RELAYS"] = relays[0].URL()
+	r := invocation{Env: env, Dir: dir}.roster(t, "repo", "init", "--set-origin")
+	if r.Code != 0 {
+		t.Fatalf("exit %d err %s", r.Code, r.Err)
+	}
+	stored := initStoredAnnouncements(relays[0], k.pubkey)
+	if len(stored) != 1 || stored[0].Tags.GetD() != "my-widget" || stored[0].Tags.Find("name")[1] != "My Widget" {
+		t.Fatalf("stored %v", stored)
+	}
+	_, origin := initTestGitConfig(t, dir)
+	want := gitstate.NostrURL(graph.NewCoordinate(k.pubkey, "my-widget"), []string{relays[0].URL()})
+	if origin != want {
+		t.Fatalf("origin %q, want %q", origin, want)
+	}
+	ref, err := gitstate.ParseNostrURL(origin)
+	if err != nil || ref.Coordinate != graph.NewCoordinate(k.pubkey, "my-widget") {
+		t.Fatalf("origin does not parse back: %+v %v", ref, err)
+	}
+	if !strings.Contains(r.Out, "my-widget") || !strings.Contains(r.Out, "read back") {
+		t.Fatalf("text output %q", r.Out)
+	}
+}
+
+// Issue 4: "Refuses to overwrite an existing announcement of the same
+// identifier by the same author unless it is identical in identity fields."
+func TestRepoInitRefusesToOverwriteADifferentAnnouncement(t *testing.T) {
+	k := newTestKey(t)
+	other := newTestKey(t)
+	dir, root := initTestCheckout(t, "widget")
+	cases := map[string]nostr.Tags{
+		"other root commit":    {{"d", "widget"}, {"r", strings.Repeat("ab", 20), "euc"}, {"name", "widget"}},
+		"maintainer roles":     {{"d", "widget"}, {"r", root, "euc"}, {"M", k.pubkey}, {"m", other.pubkey}, {"maintainers", k.pubkey, other.pubkey}},
+		"legacy co-maintainer": {{"d", "widget"}, {"r", root, "euc"}, {"maintainers", k.pubkey, other.pubkey}},
+	}
+	for name, tags := range cases {
+		t.Run(name, func(t *testing.T) {
+			relays := devrelay.StartN(t, 1, devrelay.Options{})
+			prev := &nostr.Event{Kind: 30617, CreatedAt: 1700000000, Tags: tags}
+			if err := prev.Sign(k.hex); err != nil {
+				t.Fatal(err)
+			}
+			if err := relays[0].Publish(prev); err != nil {
+				t.Fatal(err)
+			}
+			env := homeEnv(t)
+			env["ROSTER_SECRET_KEY"] = k.nsec
+			r := invocation{Env: env, Dir: dir}.roster(t, append([]string{"repo", "init", "--json"}, initRelayFlags(relays)...)...)
+			var body initJSON
+			decodeJSON(t, r, &body)
+			if r.Code != exitRefused || body.Error.Code != "announcement-exists" || !strings.Contains(r.Out, "repo edit") {
+				t.Fatalf("exit %d out %s", r.Code, r.Out)
+			}
+			stored := initStoredAnnouncements(relays[0], k.pubkey)
+			if len(stored) != 1 || stored[0].ID != prev.ID {
+				t.Fatalf("refused init changed the relay: %v", stored)
+			}
+			if naddr, _ := initTestGitConfig(t, dir); naddr != "" {
+				t.Fatalf("refused init wrote nostr.repo %q", naddr)
+			}
+		})
+	}
+}
+
+// An announcement that agrees in identity (same root commit, sole author, as
+// ngit writes it with maintainers=[author]) is refreshed: newer created_at,
+// and every tag init does not write is kept.
+func TestRepoInitRefreshesAnIdenticalIdentityKeepingOtherTags(t *testing.T) {
+	k := newTestKey(t)
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	dir, root := initTestCheckout(t, "widget")
+	now := time.Unix(1750000000, 0)
+	prev := &nostr.Event{Kind: 30617, CreatedAt: nostr.Timestamp(now.Unix()), Tags: nostr.Tags{
+		{"d", "widget"}, {"r", root, "euc"}, {"name", "old"}, {"description", ""}, {"clone"}, {"web"}, {"relays"},
+		{"maintainers", k.pubkey}, {"alt", "git repository: old"}, {"t", "go"}, {"x-unknown", "a", "b"},
+	}}
+	if err := prev.Sign(k.hex); err != nil {
+		t.Fatal(err)
+	}
+	if err := relays[0].Publish(prev); err != nil {
+		t.Fatal(err)
+	}
+	env := homeEnv(t)
+	env["ROSTER_SECRET_KEY"] = k.nsec
+	r := invocation{Env: env, Dir: dir, Now: now}.roster(t, append([]string{"repo", "init", "--json", "--name", "Widget"}, initRelayFlags(relays)...)...)
+	if r.Code != 0 {
+		t.Fatalf("exit %d out %s err %s", r.Code, r.Out, r.Err)
+	}
+	var res repoInitResult
+	decodeJSON(t, r, &res)
+	stored := initStoredAnnouncements(relays[0], k.pubkey)
+	if len(stored) != 1 || stored[0].ID != res.Event.ID || res.Replaces == nil || *res.Replaces != prev.ID {
+		t.Fatalf("stored %v result %+v", stored, res)
+	}
+	e := stored[0]
+	if e.CreatedAt != prev.CreatedAt+1 || e.Tags.Find("name")[1] != "Widget" {
+		t.Fatalf("replacement %v", e)
+	}
+	tail := e.Tags[len(e.Tags)-3:]
+	if !slices.Equal(tail[0], nostr.Tag{"maintainers", k.pubkey}) || !slices.Equal(tail[1], nostr.Tag{"t", "go"}) || !slices.Equal(tail[2], nostr.Tag{"x-unknown", "a", "b"}) {
+		t.Fatalf("carried tags %v", tail)
+	}
+}
+
+// Issue 4: "exit 6 if read-back is incomplete" — one relay answers OK and
+// keeps nothing.
+func TestRepoInitExits6WhenARelayDropsTheEvent(t *testing.T) {
+	k := newTestKey(t)
+	good := devrelay.StartN(t, 1, devrelay.Options{})
+	dropping := devrelay.StartN(t, 1, devrelay.Options{Authorities: []devrelay.Authority{swallowAnnouncements{}}})
+	dir, _ := initTestCheckout(t, "widget")
+	env := homeEnv(t)
+	env["ROSTER_SECRET_KEY"] = k.nsec
+	all := append(good, dropping...)
+	r := invocation{Env: env, Dir: dir}.roster(t, append([]string{"repo", "init", "--json"}, initRelayFlags(all)...)...)
+	var body initJSON
+	decodeJSON(t, r, &body)
+	if r.Code != exitUnverified || body.Error.Code != "unverified" || body.Result.Verified {
+		t.Fatalf("exit %d out %s", r.Code, r.Out)
+	}
+	rs := body.Result.Relays
+	if len(rs) != 2 || !rs[0].Accepted || !rs[0].ReadBack || !rs[1].Accepted || rs[1].ReadBack {
+		t.Fatalf("relays %+v", rs)
+	}
+	if len(initStoredAnnouncements(good[0], k.pubkey)) != 1 || len(initStoredAnnouncements(dropping[0], k.pubkey)) != 0 {
+		t.Fatal("relay contents are not what the test set up")
+	}
+	if naddr, _ := initTestGitConfig(t, dir); naddr == "" {
+		t.Fatal("nostr.repo not written although a relay holds the announcement")
+	}
+	text := invocation{Env: env, Dir: dir}.roster(t, append([]string{"repo", "init"}, initRelayFlags(all)...)...)
+	if text.Code != exitUnverified || !strings.Contains(text.Err, dropping[0].URL()) || !strings.Contains(text.Out, "NOT returned") {
+		t.Fatalf("text: exit %d out %q err %q", text.Code, text.Out, text.Err)
+	}
+}
+
+// DESIGN.md: every write treats incomplete evidence as exit 4 and publishes
+// nothing.
+func TestRepoInitExits4WhenARelayDoesNotAnswerTheCheck(t *testing.T) {
+	k := newTestKey(t)
+	relays := devrelay.StartN(t, 2, devrelay.Options{})
+	relays[1].SetSilent(true)
+	dir, _ := initTestCheckout(t, "widget")
+	env := homeEnv(t)
+	env["ROSTER_SECRET_KEY"] = k.nsec
+	r := invocation{Env: env, Dir: dir}.roster(t, append([]string{"repo", "init", "--timeout", "300ms"}, initRelayFlags(relays)...)...)
+	if r.Code != exitIncomplete || !strings.Contains(r.Err, relays[1].URL()) {
+		t.Fatalf("exit %d err %q", r.Code, r.Err)
+	}
+	if n := len(initStoredAnnouncements(relays[0], k.pubkey)); n != 0 {
+		t.Fatalf("published %d announcements despite incomplete evidence", n)
+	}
+}
+
+func TestRepoInitUsageErrors(t *testing.T) {
+	k := newTestKey(t)
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	dir, _ := initTestCheckout(t, "widget")
+	empty := filepath.Join(t.TempDir(), "empty")
+	if _, err := git.PlainInit(empty, false); err != nil {
+		t.Fatal(err)
+	}
+	withKey := homeEnv(t)
+	withKey["ROSTER_SECRET_KEY"] = k.nsec
+	for name, c := range map[string]struct {
+		env  map[string]string
+		dir  string
+		args []string
+		kind string
+	}{
+		"no signer":      {homeEnv(t), dir, initRelayFlags(relays), "no-signer"},
+		"no relays":      {withKey, dir, nil, "no-relays"},
+		"no commits":     {withKey, empty, initRelayFlags(relays), "no-commits"},
+		"not a checkout": {withKey, t.TempDir(), initRelayFlags(relays), "not-a-checkout"},
+		"bad identifier": {withKey, dir, append([]string{"--identifier", "a b"}, initRelayFlags(relays)...), "usage"},
+	} {
+		r := invocation{Env: c.env, Dir: c.dir}.roster(t, append([]string{"repo", "init", "--json"}, c.args...)...)
+		var body initJSON
+		decodeJSON(t, r, &body)
+		if r.Code != exitUsage || body.Error.Code != c.kind {
+			t.Fatalf("%s: exit %d out %s", name, r.Code, r.Out)
+		}
+	}
+	if n := len(initStoredAnnouncements(relays[0], k.pubkey)); n != 0 {
+		t.Fatalf("usage errors published %d events", n)
+	}
+}
