@@ -1,0 +1,93 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
+)
+
+// mismatched is a lead-shaped repository whose lead announcement has a
+// `maintainers` projection that contradicts its indexed roles.
+func mismatched(t *testing.T) []*nostr.Event {
+	return []*nostr.Event{
+		alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), maintainersTag(alice, carol)),
+		bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)),
+	}
+}
+
+func healthRun(t *testing.T, env map[string]string, events []*nostr.Event, args ...string) result {
+	t.Helper()
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	publish(t, relays[0].URL(), events...)
+	return invocation{Env: env}.roster(t, append([]string{"repo", "health", "--repo", alice.naddr("proj"), "--relay", relays[0].URL()}, args...)...)
+}
+
+// Issue 3: `repo health` exits 0 when healthy.
+func TestHealthHealthyRepositoryExits0(t *testing.T) {
+	r := healthRun(t, testEnv(t), leadShaped(t, "proj"))
+	if r.Code != exitOK || !strings.Contains(r.Out, "healthy: 0 error(s), 0 warning(s)") {
+		t.Fatalf("exit %d:\n%s%s", r.Code, r.Out, r.Err)
+	}
+}
+
+// Issue 3: exit 5 on an error-severity finding. A projection mismatch is an
+// error for its author (maintainers.md: "a repository-health error in the
+// author's announcement"), so CI running as that author fails.
+func TestHealthErrorFindingExits5(t *testing.T) {
+	r := healthRun(t, withKey(testEnv(t), alice), mismatched(t), "--json")
+	if r.Code != exitUnhealthy {
+		t.Fatalf("exit %d, want 5:\n%s%s", r.Code, r.Out, r.Err)
+	}
+	var h struct {
+		Schema   string `json:"schema"`
+		Healthy  bool   `json:"healthy"`
+		Errors   int    `json:"errors"`
+		Findings []struct {
+			Severity, Code string
+			Author         *string
+			Command        *string
+		} `json:"findings"`
+		Complete bool `json:"complete"`
+	}
+	if err := json.Unmarshal([]byte(r.Out), &h); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, r.Out)
+	}
+	if h.Schema != "roster.repo-health/v1" || h.Healthy || h.Errors != 1 || !h.Complete || len(h.Findings) != 1 {
+		t.Fatalf("health report:\n%s", r.Out)
+	}
+	f := h.Findings[0]
+	if f.Severity != "error" || f.Code != "maintainers-projection-mismatch" || f.Author == nil || *f.Author != alice.npub() ||
+		f.Command == nil || *f.Command != "roster repo edit --fix-maintainers" {
+		t.Fatalf("finding %+v", f)
+	}
+}
+
+// Issue 3: warnings pass unless --strict, which fails on them too.
+func TestHealthWarningsPassUnlessStrict(t *testing.T) {
+	env := testEnv(t) // nobody signed in: the mismatch is a warning for the viewer
+	if r := healthRun(t, env, mismatched(t)); r.Code != exitOK || !strings.Contains(r.Out, "maintainers-projection-mismatch") {
+		t.Fatalf("exit %d, want 0 listing the warning:\n%s%s", r.Code, r.Out, r.Err)
+	}
+	r := healthRun(t, env, mismatched(t), "--strict")
+	if r.Code != exitUnhealthy || !strings.Contains(r.Out, "--strict") {
+		t.Fatalf("--strict exit %d, want 5:\n%s%s", r.Code, r.Out, r.Err)
+	}
+}
+
+// Issue 3: exit 4 when evidence is incomplete (a silent relay times out),
+// even though the answering relay shows nothing wrong.
+func TestHealthIncompleteEvidenceExits4(t *testing.T) {
+	relays := devrelay.StartN(t, 2, devrelay.Options{})
+	for _, r := range relays {
+		publish(t, r.URL(), leadShaped(t, "proj")...)
+	}
+	relays[1].SetSilent(true)
+	r := invocation{Env: testEnv(t)}.roster(t, "repo", "health", "--json", "--timeout", "300ms",
+		"--repo", alice.naddr("proj"), "--relay", relays[0].URL(), "--relay", relays[1].URL())
+	if r.Code != exitIncomplete || !strings.Contains(r.Out, `"code": "incomplete"`) || !strings.Contains(r.Out, `"status": "timeout"`) {
+		t.Fatalf("exit %d, want 4 with an incomplete error naming the timeout:\n%s", r.Code, r.Out)
+	}
+}

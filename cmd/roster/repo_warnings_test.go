@@ -1,0 +1,105 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
+)
+
+// readAs runs `roster repo` (human) against one relay holding events, as viewer.
+func readAs(t *testing.T, viewer *person, selected person, events ...*nostr.Event) result {
+	t.Helper()
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	publish(t, relays[0].URL(), events...)
+	env := testEnv(t)
+	if viewer != nil {
+		env = withKey(env, *viewer)
+	}
+	r := invocation{Env: env}.roster(t, "repo", "--repo", selected.naddr("proj"), "--relay", relays[0].URL())
+	if r.Code != exitOK {
+		t.Fatalf("exit %d: %s", r.Code, r.Err)
+	}
+	return r
+}
+
+// maintainers.md "Recommended defaults": "A maintainer removed by the lead
+// sees: error: <alice-npub> no longer lists you as a maintainer of this
+// repository / update your announcement and retain its history with: ngit repo follow-lead".
+func TestWarningRemovedByLeadShownToTheRemovedViewer(t *testing.T) {
+	events := []*nostr.Event{
+		alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), role("m", carol, "300", "400"), maintainersTag(alice, bob)),
+		bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)),
+		carol.announce(t, "proj", 1002, role("M", alice, "300"), role("m", carol, "300"), maintainersTag(alice, carol)),
+	}
+	want := "error: " + alice.npub() + " no longer lists you as a maintainer of this repository\n" +
+		"update your announcement and retain its history with: roster repo follow-lead"
+	if r := readAs(t, &carol, alice, events...); !strings.Contains(r.Err, want) {
+		t.Fatalf("carol's stderr lacks the removal warning:\n%s", r.Err)
+	}
+	// It is about the viewer's own announcement: Bob is not told.
+	if r := readAs(t, &bob, alice, events...); strings.Contains(r.Err, "no longer lists you") {
+		t.Fatalf("bob was told he was removed:\n%s", r.Err)
+	}
+}
+
+// maintainers.md "The compatibility roster contradicts indexed roles": the
+// author of the bad announcement is warned with missing and extra pubkeys and
+// the one repair command; other viewers are not.
+func TestWarningProjectionMismatchForViewersOwnAnnouncement(t *testing.T) {
+	events := []*nostr.Event{
+		alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), maintainersTag(alice, carol)),
+		bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)),
+	}
+	want := "your repository announcement has an inconsistent `maintainers` compatibility tag\n" +
+		"indexed `M` and `m` roles are authoritative\n\n" +
+		"missing active roles: " + bob.npub() + "\n" +
+		"listed without an active role: " + carol.npub() + "\n\n" +
+		"repair only the compatibility tag with:\n  roster repo edit --fix-maintainers\n\n" +
+		"this repair does not add or remove active maintainers"
+	if r := readAs(t, &alice, alice, events...); !strings.Contains(r.Err, want) {
+		t.Fatalf("alice's stderr lacks the projection warning:\n%s", r.Err)
+	}
+	if r := readAs(t, &bob, alice, events...); strings.Contains(r.Err, "inconsistent `maintainers`") {
+		t.Fatalf("bob was warned about alice's announcement:\n%s", r.Err)
+	}
+	if r := readAs(t, nil, alice, events...); r.Err != "" {
+		t.Fatalf("nobody signed in, nothing to warn about, got:\n%s", r.Err)
+	}
+}
+
+// maintainers.md "Recommended defaults": "A confirmed maintainer who already
+// selected Bob but still points through Alice instead sees: your maintainer
+// announcement still reaches bob/my-repo through alice/my-repo".
+func TestWarningIndirectLeadPointerForViewer(t *testing.T) {
+	events := []*nostr.Event{
+		alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), role("m", erin, "500"), maintainersTag(alice, bob, erin)),
+		bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)),
+		erin.announce(t, "proj", 1002, role("M", bob, "500"), role("m", erin, "500"), maintainersTag(bob, erin)),
+	}
+	want := "your maintainer announcement still reaches " + alice.npub() + "/proj through " + bob.npub() + "/proj\n" +
+		"point directly to the lead with: roster repo follow-lead"
+	if r := readAs(t, &erin, alice, events...); !strings.Contains(r.Err, want) {
+		t.Fatalf("erin's stderr lacks the indirect-pointer warning:\n%s", r.Err)
+	}
+}
+
+// maintainers.md "Alice records Bob's acceptance": the lead sees persistent
+// guidance with the exact acknowledgement command, without a prompt.
+func TestWarningPendingAcknowledgementForLead(t *testing.T) {
+	events := []*nostr.Event{
+		alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "100"), maintainersTag(alice, bob)),
+		bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)),
+	}
+	r := readAs(t, &alice, alice, events...)
+	want := bob.npub() + " accepted maintainership at 1970-01-01 00:03:20 UTC.\n" +
+		"record this in your replicated membership history with:\n" +
+		"  roster repo edit --acknowledge-maintainer-change " + bob.npub()
+	if !strings.Contains(r.Err, want) {
+		t.Fatalf("alice's stderr lacks the acknowledgement guidance:\n%s", r.Err)
+	}
+	if !strings.Contains(r.Out, "roster repo edit --acknowledge-maintainer-change "+bob.npub()) {
+		t.Fatalf("the pending acknowledgement is not in the human output:\n%s", r.Out)
+	}
+}
