@@ -11,6 +11,7 @@ package cache
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -86,6 +87,12 @@ func OpenWith(home string, o Options) (c *Cache, err error) {
 	if err != nil {
 		if errors.Is(err, bolt.ErrTimeout) {
 			return nil, &Error{Path: path, Reason: ReasonLocked, Err: err}
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			// The operating system refused (permissions, a directory in the
+			// way): clearing would not help, and saying "corrupt" would mislead.
+			return nil, &Error{Path: path, Reason: ReasonUnreadable, Err: err}
 		}
 		return nil, &Error{Path: path, Reason: ReasonCorrupt, Err: err}
 	}

@@ -12,6 +12,7 @@ const (
 	ReasonCorrupt     Reason = "corrupt"
 	ReasonNewerSchema Reason = "newer-schema"
 	ReasonLocked      Reason = "locked"
+	ReasonUnreadable  Reason = "unreadable"
 )
 
 // Sentinels for errors.Is(err, cache.ErrCorrupt) and friends.
@@ -19,6 +20,7 @@ var (
 	ErrCorrupt     = errors.New("cache file is corrupt")
 	ErrNewerSchema = errors.New("cache file is from a newer roster")
 	ErrLocked      = errors.New("cache file is locked")
+	ErrUnreadable  = errors.New("cache file cannot be opened")
 )
 
 // Error says which cache file is unusable, why, and how to get past it.
@@ -37,6 +39,8 @@ func (e *Error) Error() string {
 			e.Path, e.Schema, SchemaVersion)
 	case ReasonLocked:
 		return fmt.Sprintf("cache %s is locked by another roster process: wait for it to finish, or pass --home <another dir>", e.Path)
+	case ReasonUnreadable:
+		return fmt.Sprintf("cache %s cannot be opened (%v): fix its permissions or move what is in the way, or pass --home <another dir>", e.Path, e.Err)
 	default:
 		return fmt.Sprintf("cache %s is corrupt or not a roster cache (%v): run `roster cache clear` (it only holds data roster can fetch again), or pass --home <another dir>", e.Path, e.Err)
 	}
@@ -53,13 +57,15 @@ func (e *Error) Is(target error) bool {
 		return e.Reason == ReasonNewerSchema
 	case ErrLocked:
 		return e.Reason == ReasonLocked
+	case ErrUnreadable:
+		return e.Reason == ReasonUnreadable
 	}
 	return false
 }
 
 // Commands are what the user can run next, for exitError.Commands.
 func (e *Error) Commands() []string {
-	if e.Reason == ReasonLocked {
+	if e.Reason == ReasonLocked || e.Reason == ReasonUnreadable {
 		return nil
 	}
 	return []string{"roster cache clear"}

@@ -113,6 +113,18 @@ func TestOpenLockedFileReportsClearly(t *testing.T) {
 	}
 }
 
+func TestOpenWhenSomethingIsInTheWayIsNotCalledCorrupt(t *testing.T) {
+	home := t.TempDir()
+	if err := os.Mkdir(Path(home), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(home)
+	assertCacheError(t, err, ErrUnreadable, home, "cannot be opened")
+	if errors.Is(err, ErrCorrupt) || strings.Contains(err.Error(), "roster cache clear") {
+		t.Fatalf("a directory in the way is not corruption: %v", err)
+	}
+}
+
 func TestClearRemovesTheFileEvenWhenCorrupt(t *testing.T) {
 	home := t.TempDir()
 	if err := Clear(home); err != nil {
