@@ -1,0 +1,166 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/spf13/cobra"
+
+	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/workspace/groups"
+)
+
+func newGroupCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "group",
+		Short: "Read NIP-29 group state signed by the relay that hosts the group",
+		Long: `A NIP-29 group lives on a relay, which signs its metadata (kind 39000),
+admins with roles (39001), members (39002) and supported roles (39003). roster
+reads only events signed by the relay's own NIP-11 "self" key, and a newer
+version of each replaces the older one entirely. A project's home channel is
+such a group: its active "owner" and "admin" roles may change the project's
+related channels.`,
+		Example: `  roster group show 99999999-9999-4999-8999-999999999999 --relay wss://relay.example
+  roster group show my-group --relay wss://relay.example --json`,
+	}
+	cmd.AddCommand(newGroupShowCmd(a))
+	return cmd
+}
+
+// groupRelayJSON is one relay's view of the group.
+type groupRelayJSON struct {
+	URL    string        `json:"url"`
+	Status string        `json:"status"`
+	Reason string        `json:"reason,omitempty"`
+	Self   string        `json:"self,omitempty"`
+	Error  string        `json:"error,omitempty"`
+	Found  bool          `json:"found"`
+	Live   bool          `json:"live"`
+	Group  *groups.State `json:"group"`
+}
+
+// groupJSON is `roster group show --json` (schema roster.group/v1). Groups
+// are per relay (a fork keeps the id), so each relay's state is listed.
+type groupJSON struct {
+	Schema   string           `json:"schema"`
+	ID       string           `json:"id"`
+	Relays   []groupRelayJSON `json:"relays"`
+	Complete bool             `json:"complete"`
+}
+
+func newGroupShowCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "show <group-id>",
+		Short: "Show a group's relay-signed metadata, admins, members and roles",
+		Long: `Shows, for every relay asked, the group state that relay signed. Events for
+the group signed by any other key are listed as rejected and never used.
+Exit 4 when no relay has any signed state for the group.`,
+		Example: `  roster group show 99999999-9999-4999-8999-999999999999 --relay wss://relay.example
+  roster group show 99999999-9999-4999-8999-999999999999 --relay wss://relay.example --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id := args[0]
+			if id == "" {
+				return usageErr("the group id is empty")
+			}
+			relays := relaypool.NormalizeRelays(a.defaultRelays())
+			if len(relays) == 0 {
+				return &exitError{Code: exitUsage, Kind: "no-relays",
+					Err:      fmt.Errorf("no relay to ask for group %s: a group lives on a relay; pass --relay or set ROSTER_RELAYS", id),
+					Commands: []string{fmt.Sprintf("roster group show %s --relay wss://<relay>", id)}}
+			}
+			if a.opts.Offline {
+				return usageErr("group state is relay-authoritative and is not read from the cache; drop --offline")
+			}
+			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.projectLazyAuth})
+			defer pool.Close()
+			ctx := cmd.Context()
+			selves := make([]string, len(relays))
+			infoErr := make([]error, len(relays))
+			projectEach(relays, func(i int, url string) {
+				info, err := pool.RelayInfo(ctx, url)
+				if err != nil {
+					infoErr[i] = err
+					return
+				}
+				selves[i] = info.Self
+			})
+			res := pool.Fetch(ctx, relays, nostr.Filter{Kinds: groups.StateKinds, Tags: nostr.TagMap{"d": {id}}})
+			out := groupJSON{Schema: "roster.group/v1", ID: id, Complete: res.Complete}
+			found := false
+			for i, rep := range res.Relays {
+				gr := groupRelayJSON{URL: rep.URL, Status: rep.Status, Reason: rep.Reason, Self: selves[i]}
+				if infoErr[i] != nil {
+					gr.Error = fmt.Sprintf("the relay's NIP-11 document could not be read, so its signer is unknown: %v", infoErr[i])
+				}
+				var evs []*nostr.Event
+				for _, e := range res.Events {
+					if projectContains(res.Sources[e.ID], rep.URL) {
+						evs = append(evs, e)
+					}
+				}
+				st := groups.Build(id, selves[i], evs)
+				gr.Group = &st
+				gr.Found = len(st.Sources) > 0
+				gr.Live = st.Live()
+				found = found || gr.Found
+				out.Relays = append(out.Relays, gr)
+			}
+			if !found {
+				return &exitError{Code: exitIncomplete, Kind: "not-found",
+					Err:      fmt.Errorf("no relay-signed state for group %s on %s", id, strings.Join(relays, ", ")),
+					Details:  map[string]any{"id": id, "relays": out.Relays},
+					Commands: []string{fmt.Sprintf("roster group show %s --relay wss://<relay hosting the group>", id)}}
+			}
+			if a.opts.JSON {
+				return writeJSON(a, out)
+			}
+			groupRender(a, out)
+			return nil
+		},
+	}
+}
+
+func groupRender(a *app, g groupJSON) {
+	w := a.io.Out
+	for _, r := range g.Relays {
+		fmt.Fprintf(w, "group %s on %s (%s)\n", g.ID, r.URL, r.Status)
+		if r.Error != "" {
+			fmt.Fprintf(w, "  %s\n", r.Error)
+		}
+		st := r.Group
+		if !r.Found {
+			fmt.Fprintln(w, "  no relay-signed state")
+		} else {
+			if m := st.Metadata; m != nil {
+				state := "live"
+				if m.Deleted {
+					state = "deleted"
+				} else if m.Archived {
+					state = "archived"
+				}
+				fmt.Fprintf(w, "  name     %s (%s)\n", m.Name, state)
+				if m.About != "" {
+					fmt.Fprintf(w, "  about    %s\n", m.About)
+				}
+			} else {
+				fmt.Fprintln(w, "  no metadata (kind 39000): not a live group")
+			}
+			for _, ad := range st.Admins {
+				fmt.Fprintf(w, "  admin    %s  %s\n", projectNpub(ad.Pubkey), strings.Join(ad.Roles, ", "))
+			}
+			fmt.Fprintf(w, "  members  %d\n", len(st.Members))
+			var roles []string
+			for _, ro := range st.Roles {
+				roles = append(roles, ro.Name)
+			}
+			if len(roles) > 0 {
+				fmt.Fprintf(w, "  roles    %s\n", strings.Join(roles, ", "))
+			}
+		}
+		for _, rj := range st.Rejected {
+			fmt.Fprintf(w, "  ignored  kind %d event %s: %s\n", rj.Kind, rj.EventID, rj.Reason)
+		}
+	}
+}

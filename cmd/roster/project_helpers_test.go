@@ -1,0 +1,121 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/devrelay/grouprelay"
+	"github.com/roster-cli/roster/devrelay/pcrelay"
+	"github.com/roster-cli/roster/workspace/projects"
+)
+
+// Keys of the project scenarios: the owner, a home-channel admin, a stranger.
+var (
+	pcOwnerSK    = strings.Repeat("21", 32)
+	pcAdminSK    = strings.Repeat("22", 32)
+	pcStrangerSK = strings.Repeat("23", 32)
+	pcRelaySK    = strings.Repeat("24", 32) // lets tests play a misbehaving relay
+)
+
+const (
+	pcHome  = "99999999-9999-4999-8999-999999999999"
+	pcChanA = "11111111-1111-4111-8111-111111111111"
+	pcChanB = "22222222-2222-4222-8222-222222222222"
+	pcChanC = "33333333-3333-4333-8333-333333333333"
+)
+
+// pcWorld is one devrelay running the NIP-PC and NIP-29 reference authorities.
+type pcWorld struct {
+	t     *testing.T
+	relay *devrelay.Relay
+	coord projects.Coordinate
+}
+
+func newPCWorld(t *testing.T) *pcWorld {
+	t.Helper()
+	g := grouprelay.New()
+	pc := pcrelay.New(pcrelay.Options{Groups: g})
+	r := devrelay.StartN(t, 1, devrelay.Options{SecretKey: pcRelaySK, Authorities: []devrelay.Authority{pc, g}})[0]
+	return &pcWorld{t: t, relay: r, coord: projects.Coordinate{Owner: pcPub(t, pcOwnerSK), D: "demo:with:colons"}}
+}
+
+func pcPub(t *testing.T, sk string) string {
+	t.Helper()
+	pk, err := nostr.GetPublicKey(sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pk
+}
+
+// publish signs evt with sk and hands it to the relay as a client
+// authenticated as that key would.
+func (w *pcWorld) publish(sk string, evt *nostr.Event) error {
+	w.t.Helper()
+	if err := evt.Sign(sk); err != nil {
+		w.t.Fatal(err)
+	}
+	return w.relay.PublishAs(evt.PubKey, evt)
+}
+
+func (w *pcWorld) mustPublish(sk string, evt *nostr.Event) {
+	w.t.Helper()
+	if err := w.publish(sk, evt); err != nil {
+		w.t.Fatalf("kind %d: %v", evt.Kind, err)
+	}
+}
+
+// identity publishes the owner's kind 30621 at created_at at.
+func (w *pcWorld) identity(at nostr.Timestamp, tags ...nostr.Tag) {
+	w.t.Helper()
+	w.mustPublish(pcOwnerSK, &nostr.Event{Kind: 30621, CreatedAt: at, Tags: append(nostr.Tags{{"d", w.coord.D}, {"name", "Demo"}}, tags...)})
+}
+
+// group sends one NIP-29 moderation event for the home channel.
+func (w *pcWorld) group(sk string, kind int, tags ...nostr.Tag) {
+	w.t.Helper()
+	w.mustPublish(sk, &nostr.Event{Kind: kind, CreatedAt: nostr.Now(), Tags: append(nostr.Tags{{"h", pcHome}}, tags...)})
+}
+
+// stored returns the relay's current projection, verified as a client would.
+func (w *pcWorld) stored() projects.State {
+	w.t.Helper()
+	evs := w.relay.Stored(nostr.Filter{Kinds: []int{30623}, Tags: nostr.TagMap{"d": {w.coord.Address()}}})
+	st, found, err := projects.FromRelay(evs, w.coord, w.relay.Self())
+	if err != nil || !found {
+		w.t.Fatalf("stored projection: found=%v %v", found, err)
+	}
+	return st
+}
+
+func (w *pcWorld) storedCommands() int {
+	return len(w.relay.Stored(nostr.Filter{Kinds: []int{47010}}))
+}
+
+// as runs roster with sk as ROSTER_SECRET_KEY against the world's relay.
+func (w *pcWorld) as(sk string, args ...string) result {
+	w.t.Helper()
+	env := map[string]string{"ROSTER_SECRET_KEY": sk, "ROSTER_HOME": w.t.TempDir()}
+	return invocation{Env: env}.roster(w.t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
+}
+
+func pcDecode[T any](t *testing.T, r result) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal([]byte(r.Out), &v); err != nil {
+		t.Fatalf("stdout is not JSON (%v): %q stderr %q", err, r.Out, r.Err)
+	}
+	return v
+}
+
+type pcErrorJSON struct {
+	Error struct {
+		Code     string         `json:"code"`
+		Message  string         `json:"message"`
+		Details  map[string]any `json:"details"`
+		Commands []string       `json:"commands"`
+	} `json:"error"`
+}
