@@ -29,9 +29,9 @@ trap 'exit 130' INT TERM
 export ROSTER_HOME="$work/home"
 unset ROSTER_RELAYS ROSTER_SECRET_KEY
 
-# Port 0 lets the kernel pick a free loopback port; the relay prints its URL
-# and the demo repository's naddr once it is listening.
-"$bin" dev relay --addr 127.0.0.1:0 --seed demo >"$work/relay.log" 2>&1 &
+# Port 0 lets the kernel pick a free loopback port; once it listens the relay
+# prints one JSON line with its URL and the demo repository's naddr.
+"$bin" dev relay --addr 127.0.0.1:0 --seed demo --json >"$work/relay.log" 2>"$work/relay.err" &
 relay_pid=$!
 
 url="" naddr=""
@@ -39,12 +39,12 @@ deadline=$((SECONDS + 20))
 while [ "$SECONDS" -lt "$deadline" ]; do
 	if ! kill -0 "$relay_pid" 2>/dev/null; then
 		echo "demo: the dev relay exited early:" >&2
-		cat "$work/relay.log" >&2
+		cat "$work/relay.log" "$work/relay.err" >&2
 		relay_pid=""
 		exit 1
 	fi
-	url=$(grep -oE 'wss?://[^ ]+' "$work/relay.log" | head -n1 || true)
-	naddr=$(grep -oE 'naddr1[0-9a-z]+' "$work/relay.log" | head -n1 || true)
+	url=$(sed -n 's/.*"url":"\(wss\{0,1\}:\/\/[^"]*\)".*/\1/p' "$work/relay.log" | head -n1)
+	naddr=$(sed -n 's/.*"naddr":"\(naddr1[0-9a-z]*\)".*/\1/p' "$work/relay.log" | head -n1)
 	if [ -n "$url" ] && [ -n "$naddr" ]; then
 		hostport=${url#*://}
 		hostport=${hostport%%/*}
@@ -58,7 +58,7 @@ while [ "$SECONDS" -lt "$deadline" ]; do
 done
 if [ -z "$url" ]; then
 	echo "demo: the dev relay did not start listening within 20s:" >&2
-	cat "$work/relay.log" >&2
+	cat "$work/relay.log" "$work/relay.err" >&2
 	exit 1
 fi
 
