@@ -24,8 +24,11 @@ func (r *Relay) newKhatru() *khatru.Relay {
 	kr.Info.SupportedNIPs = []any{1, 9, 11, 42}
 	if r.opts.RequireAuth {
 		kr.Info.Limitation = &nip11Limitation
-		kr.OnConnect = append(kr.OnConnect, khatru.RequestAuth)
 	}
+	// Every connection gets a NIP-42 challenge up front, so clients can
+	// authenticate before their first request (authorities need to know
+	// who reads even when authentication is optional).
+	kr.OnConnect = append(kr.OnConnect, khatru.RequestAuth)
 	// khatru runs OnDisconnect once per connection goroutine (twice), so
 	// count distinct connections.
 	kr.OnConnect = append(kr.OnConnect, func(ctx context.Context) {

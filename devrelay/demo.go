@@ -1,0 +1,165 @@
+package devrelay
+
+import (
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/nbd-wtf/go-nostr/nip19"
+	"github.com/roster-cli/roster/graph"
+)
+
+// DemoIdentifier is the identifier of the demo repository.
+const DemoIdentifier = "roster-demo"
+
+// DemoPerson is one participant of the demo repository. Their keys are
+// derived from their names (sha256("roster-demo-<name>")), so they are public
+// and the same on every run: never use them for anything real.
+type DemoPerson struct {
+	Name      string `json:"name"`
+	Role      string `json:"role"`
+	Pubkey    string `json:"pubkey"`
+	Npub      string `json:"npub"`
+	SecretKey string `json:"secret_key"`
+}
+
+// DemoInfo describes what SeedDemo published.
+type DemoInfo struct {
+	Coordinate graph.Coordinate `json:"coordinate"`
+	Naddr      string           `json:"naddr"`
+	NostrURL   string           `json:"nostr_url"`
+	People     []DemoPerson     `json:"people"`
+	Events     []*nostr.Event   `json:"-"`
+}
+
+// DemoKey returns the demo secret key for name.
+func DemoKey(name string) string {
+	h := sha256.Sum256([]byte("roster-demo-" + name))
+	return hex.EncodeToString(h[:])
+}
+
+// demoOID is a stable fake 40-hex Git object id.
+func demoOID(label string) string {
+	h := sha1.Sum([]byte("roster-demo-object-" + label))
+	return hex.EncodeToString(h[:])
+}
+
+// SeedDemo publishes a realistic lead-shaped repository to r, using the role
+// tag shapes of maintainers.md ("Current role tags", "Replicated role
+// history", "Removal, replicated history, and reinvitation", "Moderators"):
+//
+//   - alice: lead (self-M), assigns bob, carol, dave (ended) and moderator erin;
+//   - bob: confirmed co-maintainer (M alice + self-m), copies history with defer;
+//   - carol: invited by alice, has not accepted (no announcement);
+//   - dave: removed by alice, acknowledged it (ended self-m, M redirect kept);
+//   - erin: confirmed moderator (alice's o + erin's self-o);
+//   - a kind 30618 state by alice: HEAD, two branches, an annotated tag.
+//
+// Every event is signed and created relative to now.
+func SeedDemo(r *Relay, now time.Time) (DemoInfo, error) {
+	day := int64(24 * 60 * 60)
+	t0 := now.Unix()
+	ts := func(daysAgo int64) string { return fmt.Sprint(t0 - daysAgo*day) }
+	var (
+		bobStart  = ts(60) // bob accepted alice's invitation
+		daveStart = ts(40) // dave accepted
+		daveEnd   = ts(10) // alice removed dave
+		carolInv  = ts(3)  // alice invited carol
+		erinStart = ts(30) // erin acknowledged the moderator role
+	)
+	names := []struct{ name, role string }{
+		{"alice", "lead"}, {"bob", "co-maintainer"}, {"carol", "invited"},
+		{"dave", "removed"}, {"erin", "moderator"},
+	}
+	info := DemoInfo{}
+	pk := map[string]string{}
+	for _, n := range names {
+		sk := DemoKey(n.name)
+		p, err := nostr.GetPublicKey(sk)
+		if err != nil {
+			return info, err
+		}
+		npub, _ := nip19.EncodePublicKey(p)
+		pk[n.name] = p
+		info.People = append(info.People, DemoPerson{Name: n.name, Role: n.role, Pubkey: p, Npub: npub, SecretKey: sk})
+	}
+	url := r.URL()
+	common := func(name string) nostr.Tags {
+		return nostr.Tags{
+			{"d", DemoIdentifier},
+			{"r", demoOID("root-commit"), "euc"},
+			{"name", "Roster demo"},
+			{"description", "A demonstration repository served by `roster dev relay`"},
+			{"clone", "https://git.example.org/" + name + "/roster-demo.git"},
+			{"web", "https://git.example.org/" + name + "/roster-demo"},
+			{"relays", url},
+		}
+	}
+	with := func(tags nostr.Tags, more ...nostr.Tag) nostr.Tags { return append(tags, more...) }
+
+	events := []struct {
+		name string
+		at   int64
+		kind int
+		tags nostr.Tags
+	}{
+		{"alice", t0 - 2*day, graph.KindAnnouncement, with(common("alice"),
+			nostr.Tag{"M", pk["alice"]},
+			nostr.Tag{"m", pk["bob"], bobStart},
+			nostr.Tag{"m", pk["dave"], daveStart, daveEnd},
+			nostr.Tag{"m", pk["carol"], carolInv},
+			nostr.Tag{"o", pk["erin"], erinStart},
+			nostr.Tag{"maintainers", pk["alice"], pk["bob"], pk["carol"]},
+			nostr.Tag{"alt", "git repository: Roster demo"},
+		)},
+		{"bob", t0 - 9*day, graph.KindAnnouncement, with(common("bob"),
+			nostr.Tag{"M", pk["alice"], bobStart},
+			nostr.Tag{"m", pk["bob"], bobStart},
+			nostr.Tag{"m", pk["dave"], daveStart, daveEnd},
+			nostr.Tag{"o", pk["erin"], erinStart, "defer"},
+			nostr.Tag{"maintainers", pk["alice"], pk["bob"]},
+			nostr.Tag{"alt", "git repository: Roster demo"},
+		)},
+		{"dave", t0 - 8*day, graph.KindAnnouncement, with(common("dave"),
+			nostr.Tag{"M", pk["alice"], daveStart},
+			nostr.Tag{"m", pk["bob"], bobStart, "defer"},
+			nostr.Tag{"m", pk["dave"], daveStart, daveEnd},
+			nostr.Tag{"maintainers", pk["alice"]},
+			nostr.Tag{"alt", "git repository: Roster demo"},
+		)},
+		{"erin", t0 - 30*day, graph.KindAnnouncement, with(common("erin"),
+			nostr.Tag{"o", pk["erin"], erinStart},
+			nostr.Tag{"maintainers"},
+			nostr.Tag{"alt", "git repository: Roster demo"},
+		)},
+		{"alice", t0 - 3600, graph.KindState, nostr.Tags{
+			{"d", DemoIdentifier},
+			{"HEAD", "ref: refs/heads/main"},
+			{"refs/heads/main", demoOID("main")},
+			{"refs/heads/release-1.x", demoOID("release-1.x")},
+			{"refs/tags/v1.0.0", demoOID("tag-v1.0.0")},
+			{"refs/tags/v1.0.0^{}", demoOID("release-1.x")},
+		}},
+	}
+	for _, e := range events {
+		evt := &nostr.Event{Kind: e.kind, CreatedAt: nostr.Timestamp(e.at), Tags: e.tags}
+		if err := evt.Sign(DemoKey(e.name)); err != nil {
+			return info, err
+		}
+		if err := r.Publish(evt); err != nil {
+			return info, fmt.Errorf("seeding the demo repository: %w", err)
+		}
+		info.Events = append(info.Events, evt)
+	}
+	info.Coordinate = graph.NewCoordinate(pk["alice"], DemoIdentifier)
+	naddr, err := nip19.EncodeEntity(pk["alice"], graph.KindAnnouncement, DemoIdentifier, []string{url})
+	if err != nil {
+		return info, err
+	}
+	info.Naddr = naddr
+	info.NostrURL = "nostr://" + info.People[0].Npub + "/" + DemoIdentifier
+	return info, nil
+}

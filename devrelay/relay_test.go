@@ -1,0 +1,104 @@
+package devrelay
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// NIP-11 plus `self`: the relay's own pubkey (used by workspaces).
+func TestNIP11PublishesSelf(t *testing.T) {
+	r := start(t, Options{SecretKey: testKey("relay")})
+	req, _ := http.NewRequest("GET", "http"+strings.TrimPrefix(r.URL(), "ws"), nil)
+	req.Header.Set("Accept", "application/nostr+json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var doc map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc["self"] != testPub("relay") || r.Self() != testPub("relay") {
+		t.Fatalf("self = %v, want %s", doc["self"], testPub("relay"))
+	}
+	if resp.Header.Get("Content-Type") != "application/nostr+json" {
+		t.Errorf("content type %q", resp.Header.Get("Content-Type"))
+	}
+}
+
+// NIP-42: with RequireAuth, REQ gets CLOSED and EVENT gets OK false, both
+// with the auth-required: prefix, until the connection authenticates.
+func TestRequireAuthRefusesUnauthenticatedREQAndEVENT(t *testing.T) {
+	r := start(t, Options{RequireAuth: true})
+	_ = r.Publish(sign(t, "alice", 1, 100, "seeded"))
+	anon := connect(t, r, "")
+	evs, reason := query(t, anon, nostr.Filter{Kinds: []int{1}})
+	if len(evs) != 0 || !strings.HasPrefix(reason, "auth-required:") {
+		t.Fatalf("unauthenticated REQ: %d events, CLOSED %q", len(evs), reason)
+	}
+	err := anon.Publish(context.Background(), *sign(t, "alice", 1, 101, "x"))
+	if err == nil || !strings.Contains(err.Error(), "auth-required:") {
+		t.Fatalf("unauthenticated EVENT: %v", err)
+	}
+	authed := connect(t, r, "bob")
+	evs, reason = query(t, authed, nostr.Filter{Kinds: []int{1}})
+	if len(evs) != 1 || reason != "" {
+		t.Fatalf("authenticated REQ: %d events, CLOSED %q", len(evs), reason)
+	}
+	if err := authed.Publish(context.Background(), *sign(t, "alice", 1, 102, "y")); err != nil {
+		t.Fatalf("authenticated EVENT: %v", err)
+	}
+}
+
+func TestStopRefusesConnectionsAndStartComesBackWithTheSameData(t *testing.T) {
+	r := start(t, Options{})
+	note := sign(t, "alice", 1, 100, "kept")
+	_ = r.Publish(note)
+	c := connect(t, r, "")
+	url := r.URL()
+	r.Stop()
+	host := strings.TrimPrefix(url, "ws://")
+	if conn, err := net.DialTimeout("tcp", host, time.Second); err == nil {
+		conn.Close()
+		t.Fatal("a stopped relay still accepts connections")
+	}
+	eventually(t, "the client to see its connection closed", func() bool { return !c.IsConnected() })
+	if r.Connections() != 0 {
+		t.Fatalf("%d connections after Stop", r.Connections())
+	}
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if r.URL() != url {
+		t.Fatalf("restarted on %s, want %s", r.URL(), url)
+	}
+	evs, _ := query(t, connect(t, r, ""), nostr.Filter{IDs: []string{note.ID}})
+	if len(evs) != 1 {
+		t.Fatal("stored events must survive Stop/Start")
+	}
+}
+
+func TestReqCountCountsREQsNotFilters(t *testing.T) {
+	r := start(t, Options{})
+	c := connect(t, r, "")
+	query(t, c, nostr.Filter{Kinds: []int{1}})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	sub, err := c.Subscribe(ctx, nostr.Filters{{Kinds: []int{1}}, {Kinds: []int{2}}, {Kinds: []int{3}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-sub.EndOfStoredEvents
+	sub.Unsub()
+	if n := r.ReqCount(); n != 2 {
+		t.Fatalf("ReqCount = %d, want 2", n)
+	}
+}
