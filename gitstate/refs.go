@@ -10,6 +10,9 @@ import (
 // ErrNoCommits is returned by RootCommit in a repository without commits.
 var ErrNoCommits = errors.New("the checkout has no commits yet")
 
+// ErrShallow is returned by RootCommit when history stops before the root.
+var ErrShallow = errors.New("the checkout is a shallow clone, so its root commit is unknown")
+
 // RootCommit returns the root commit reached from HEAD along first parents:
 // the earliest unique commit NIP-34 puts in the announcement's `r <oid> euc`
 // tag. Following first parents keeps the answer deterministic when unrelated
@@ -27,9 +30,14 @@ func (c *Checkout) RootCommit() (string, error) {
 		return "", fmt.Errorf("read HEAD commit %s: %w", head.Hash(), err)
 	}
 	for commit.NumParents() > 0 {
-		if commit, err = commit.Parent(0); err != nil {
+		parent, err := commit.Parent(0)
+		if errors.Is(err, plumbing.ErrObjectNotFound) {
+			return "", fmt.Errorf("%w: commit %s's parent %s is not in this clone; run `git fetch --unshallow`", ErrShallow, commit.Hash, commit.ParentHashes[0])
+		}
+		if err != nil {
 			return "", fmt.Errorf("walk first parents: %w", err)
 		}
+		commit = parent
 	}
 	return commit.Hash.String(), nil
 }

@@ -2,6 +2,9 @@ package gitstate
 
 import (
 	"errors"
+	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -23,6 +26,22 @@ func TestRootCommitFollowsFirstParents(t *testing.T) {
 	}
 	if got != root {
 		t.Fatalf("RootCommit = %s, want %s", got, root)
+	}
+}
+
+func TestRootCommitOfShallowCloneSaysHowToFix(t *testing.T) {
+	src := newTestRepo(t)
+	src.commit("one")
+	src.commit("two")
+	dst := filepath.Join(t.TempDir(), "shallow")
+	src.git("clone", "-q", "--depth", "1", "file://"+src.dir, dst)
+	c, err := Open(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.RootCommit()
+	if !errors.Is(err, ErrShallow) || !strings.Contains(err.Error(), "git fetch --unshallow") {
+		t.Fatalf("got %v", err)
 	}
 }
 
@@ -53,6 +72,12 @@ func TestLocalRefsInStateShape(t *testing.T) {
 		if got[k] != v {
 			t.Fatalf("%s = %q, want %q (all: %v)", k, got[k], v, got)
 		}
+	}
+	// Packed refs (with peeled lines) read the same.
+	r.git("pack-refs", "--all")
+	packed, err := r.open().LocalRefs()
+	if err != nil || !reflect.DeepEqual(packed, got) {
+		t.Fatalf("after pack-refs: %v, %v", packed, err)
 	}
 	r.git("checkout", "-q", "--detach", c1)
 	got, err = r.open().LocalRefs()
