@@ -12,8 +12,8 @@ func buildAdd(d *draft, v *view, in Intent, dest destination) *Refusal {
 	if x == d.author {
 		return refuse("self-add", "you cannot invite yourself; to accept an invitation run: roster repo accept").run("roster repo accept")
 	}
-	if v.isConfirmed(x) {
-		return refuse("already-maintainer", fmt.Sprintf("%s is already a confirmed maintainer of this repository", npub(x))).with("pubkey", npub(x))
+	if v.isConfirmed(x) && v.lists(d.author, x) {
+		return refuse("already-maintainer", fmt.Sprintf("%s is already a confirmed maintainer you list", npub(x))).with("pubkey", npub(x))
 	}
 	if r := applyGovernance(d, dest); r != nil {
 		return r

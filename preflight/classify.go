@@ -19,7 +19,8 @@ func classify(v *view, p *Plan, in Input) *Refusal {
 		if len(s.Imported) > 0 {
 			return joinRefusal(v, p, named)
 		}
-		if !slices.Contains(s.NewlyInvited, named) && !slices.Contains(s.NewlyConfirmed, named) {
+		covering := slices.Contains(p.Before.Component, named) && slices.Contains(p.After.Component, named)
+		if !covering && !slices.Contains(s.NewlyInvited, named) && !slices.Contains(s.NewlyConfirmed, named) {
 			return refuse("add-has-no-effect",
 				fmt.Sprintf("listing %s would neither invite nor confirm them in the resolved repository", npub(named)),
 				"their own announcement may have ended their role or carry an invalid self-role; ask them to check it").with("pubkey", npub(named))

@@ -130,7 +130,8 @@ func onlyLeadRefusal(v *view, in Intent) *Refusal {
 // for a co-maintainer but must resolve honestly (maintainers.md "A
 // co-maintainer actively assigns a third party").
 func (v *view) thirdPartyAssignments(author string) []string {
-	if v.leadSource != "explicit" || author == v.lead {
+	// A prepared lead (active self-M) publishes a complete roster on purpose.
+	if v.leadSource != "explicit" || author == v.lead || v.declaresSelfLead(author) {
 		return nil
 	}
 	evt := v.latest[author]

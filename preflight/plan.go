@@ -118,4 +118,3 @@ func Prepare(in Input) (*Plan, *Refusal) {
 	p.Guidance = guidance(v, p, in)
 	return p, nil
 }
-

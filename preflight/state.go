@@ -99,10 +99,11 @@ func CompareState(in StateInput) (StateComparison, *Refusal) {
 	case (in.Action == ActAdd || in.Action == ActAccept) && in.Named != nil && !sameState(in.Named, in.After):
 		c.Checked = append(c.Checked, "the named pubkey's own resolved state")
 		other, label = in.Named, "the named pubkey's existing repository state differs from the joined state"
-	case in.Action == ActAccept && in.LocalRefs != nil && in.After != nil && !sameRefs(in.LocalRefs, in.After.Refs):
+	case in.Action == ActAccept && in.LocalRefs != nil && in.After != nil && !sameState(localState(in.LocalRefs, in.After.Head), in.After):
 		c.Checked = append(c.Checked, "this checkout's local refs")
-		c.Align = diffRefs(in.LocalRefs, "", in.After.Refs, in.After.Head)
-		c.ForceWould = diffRefs(in.After.Refs, in.After.Head, in.LocalRefs, "")
+		local := localState(in.LocalRefs, in.After.Head)
+		c.Align = diffRefs(local.Refs, local.Head, in.After.Refs, in.After.Head)
+		c.ForceWould = diffRefs(in.After.Refs, in.After.Head, local.Refs, local.Head)
 		return c, stateRefusal(in, c, "your checkout's branches and tags differ from the repository state you would join")
 	default:
 		if in.Action == ActAdd || in.Action == ActAccept {
@@ -162,6 +163,23 @@ func renderRefActions(as []RefAction) []string {
 		}
 	}
 	return out
+}
+
+// localState reads a gitstate.LocalRefs map (HEAD as "ref: <branch>") as a
+// state; a detached or missing HEAD compares as the other side's default
+// branch, since only the branches and tags are the checkout's to publish.
+func localState(local map[string]string, otherHead string) *ResolvedState {
+	s := &ResolvedState{Refs: map[string]string{}, Head: otherHead}
+	for k, v := range local {
+		if k == "HEAD" {
+			if otherHead != "" && strings.HasPrefix(v, "ref: ") {
+				s.Head = strings.TrimPrefix(v, "ref: ")
+			}
+			continue
+		}
+		s.Refs[k] = v
+	}
+	return s
 }
 
 func refsOf(s *ResolvedState) map[string]string {
