@@ -99,6 +99,7 @@ membership change at a time, and reads and writes workspace and project state.`,
 		newCacheCmd(a),
 		newRepoCmd(a),
 		newProjectCmd(a), newGroupCmd(a),
+		newDevCmd(a),
 	)
 	return root
 }

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/spf13/cobra"
+)
+
+// newDevCmd is `roster dev`: tools for trying roster without the internet.
+func newDevCmd(a *app) *cobra.Command {
+	dev := &cobra.Command{
+		Use:   "dev",
+		Short: "Development tools: a local relay to try roster offline",
+	}
+	dev.AddCommand(newDevRelayCmd(a))
+	return dev
+}
+
+type devRelayFlags struct {
+	addr        string
+	seed        string
+	requireAuth bool
+}
+
+func newDevRelayCmd(a *app) *cobra.Command {
+	var f devRelayFlags
+	cmd := &cobra.Command{
+		Use:   "relay",
+		Short: "Run a local Nostr relay (optionally seeded with a demo repository)",
+		Long: `Run a local Nostr relay until interrupted (Ctrl-C or SIGTERM).
+
+It supports NIP-01 (addressable replacement, lowest id wins ties), NIP-09
+deletions, NIP-11 with the relay's own pubkey in "self", and optional NIP-42
+authentication. With --seed demo it publishes a realistic repository: a lead,
+a confirmed co-maintainer, a pending invitation, a removed maintainer, a
+moderator and a state event. The demo keys are public: never reuse them.
+
+As soon as it listens it prints its URL (and the demo's naddr) on stdout;
+with --json it prints one line: {"url":...,"self":...,"naddr":...}.`,
+		Example: `  roster dev relay --seed demo
+  roster repo --repo <naddr printed above> --relay ws://127.0.0.1:7777
+  roster dev relay --addr 127.0.0.1:0 --json   # a free port, machine-readable`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return runDevRelay(ctx, a, f)
+		},
+	}
+	cmd.Flags().StringVar(&f.addr, "addr", "127.0.0.1:7777", "address to listen on (port 0 picks a free port)")
+	cmd.Flags().StringVar(&f.seed, "seed", "", `publish sample data: "demo"`)
+	cmd.Flags().BoolVar(&f.requireAuth, "require-auth", false, "refuse REQ and EVENT from clients that have not authenticated (NIP-42)")
+	return cmd
+}
+
+// devRelayStarted is the --json line printed once the relay listens.
+type devRelayStarted struct {
+	URL        string                `json:"url"`
+	Self       string                `json:"self"`
+	Naddr      string                `json:"naddr,omitempty"`
+	Coordinate string                `json:"coordinate,omitempty"`
+	People     []devrelay.DemoPerson `json:"people,omitempty"`
+}
+
+func runDevRelay(ctx context.Context, a *app, f devRelayFlags) error {
+	if f.seed != "" && f.seed != "demo" {
+		return &exitError{Code: exitUsage, Kind: "usage", Err: fmt.Errorf("unknown seed %q: the only seed is \"demo\"", f.seed),
+			Commands: []string{"roster dev relay --seed demo"}}
+	}
+	r, err := devrelay.New(devrelay.Options{Addr: f.addr, RequireAuth: f.requireAuth})
+	if err != nil {
+		return err
+	}
+	if err := r.Start(); err != nil {
+		return &exitError{Code: exitFailure, Kind: "listen", Err: err,
+			Commands: []string{"roster dev relay --addr 127.0.0.1:0   # any free port"}}
+	}
+	defer r.Close()
+	started := devRelayStarted{URL: r.URL(), Self: r.Self()}
+	var demo devrelay.DemoInfo
+	if f.seed == "demo" {
+		if demo, err = devrelay.SeedDemo(r, a.io.Now()); err != nil {
+			return err
+		}
+		started.Naddr, started.Coordinate, started.People = demo.Naddr, demo.Coordinate.ATag(), demo.People
+	}
+	if a.opts.JSON {
+		line, err := json.Marshal(started)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(a.io.Out, "%s\n", line)
+	} else {
+		printDevRelay(a, started, demo)
+	}
+	<-ctx.Done()
+	if !a.opts.JSON {
+		fmt.Fprintln(a.io.Err, "roster dev relay: stopped")
+	}
+	return nil
+}
+
+func printDevRelay(a *app, s devRelayStarted, demo devrelay.DemoInfo) {
+	out := a.io.Out
+	fmt.Fprintf(out, "relay listening on %s\n", s.URL)
+	fmt.Fprintf(out, "relay pubkey (NIP-11 self): %s\n", s.Self)
+	if s.Naddr != "" {
+		fmt.Fprintf(out, "demo repository %s\n", demo.NostrURL)
+		fmt.Fprintf(out, "  naddr: %s\n", s.Naddr)
+		for _, p := range demo.People {
+			fmt.Fprintf(out, "  %-6s %-14s %s\n", p.Name, p.Role, p.Npub)
+		}
+		fmt.Fprintf(out, "try: roster repo --repo %s --relay %s\n", s.Naddr, s.URL)
+	}
+	fmt.Fprintln(out, "press Ctrl-C to stop")
+}

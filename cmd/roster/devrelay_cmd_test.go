@@ -1,0 +1,196 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/nbd-wtf/go-nostr/nip19"
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/relaypool"
+)
+
+// syncBuffer is a bytes.Buffer safe to read while the command writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// devRelayRun runs `roster <args>` through the real command tree until the
+// returned stop is called (the in-process stand-in for Ctrl-C).
+type devRelayRun struct {
+	out, err *syncBuffer
+	done     chan error
+	stop     context.CancelFunc
+}
+
+func startDevRelayCmd(t *testing.T, args ...string) *devRelayRun {
+	t.Helper()
+	run := &devRelayRun{out: &syncBuffer{}, err: &syncBuffer{}, done: make(chan error, 1)}
+	s := &ioStreams{In: strings.NewReader(""), Out: run.out, Err: run.err,
+		Getenv: func(string) string { return "" }, Now: time.Now}
+	a := &app{io: s}
+	root := newRootCmd(a)
+	root.SetArgs(args)
+	ctx, cancel := context.WithCancel(context.Background())
+	run.stop = cancel
+	go func() { run.done <- root.ExecuteContext(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		<-run.done
+	})
+	return run
+}
+
+// waitOutput waits until stdout holds a full line containing want.
+func (r *devRelayRun) waitOutput(t *testing.T, want string) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		out := r.out.String()
+		if i := strings.Index(out, want); i >= 0 && strings.Contains(out[i:], "\n") {
+			return out
+		}
+		select {
+		case err := <-r.done:
+			t.Fatalf("roster dev relay exited early (%v); stdout %q stderr %q", err, out, r.err.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q on stdout within 10s: %q", want, out)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// Issue 3: `roster dev relay --seed demo` runs the relay for people trying
+// roster without the internet; scripts read its URL and naddr from stdout.
+func TestDevRelaySeedDemoJSONServesTheDemoRepositoryUntilStopped(t *testing.T) {
+	run := startDevRelayCmd(t, "dev", "relay", "--addr", "127.0.0.1:0", "--seed", "demo", "--json")
+	line := run.waitOutput(t, "}")
+	var started struct {
+		URL, Self, Naddr, Coordinate string
+	}
+	if err := json.Unmarshal([]byte(strings.TrimSpace(line)), &started); err != nil {
+		t.Fatalf("stdout is not one JSON line: %q (%v)", line, err)
+	}
+	if !strings.HasPrefix(started.URL, "ws://127.0.0.1:") || len(started.Self) != 64 || !strings.HasPrefix(started.Naddr, "naddr1") {
+		t.Fatalf("started %+v", started)
+	}
+	if prefix, _, err := nip19.Decode(started.Naddr); err != nil || prefix != "naddr" {
+		t.Fatalf("naddr %q: %v", started.Naddr, err)
+	}
+	coord, err := graph.ParseATag(started.Coordinate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := relaypool.New(relaypool.Options{Timeout: 5 * time.Second})
+	defer pool.Close()
+	res := pool.Discover(context.Background(), []string{started.URL}, devrelay.DemoIdentifier, coord)
+	if !res.Complete || len(res.Events) != 5 {
+		t.Fatalf("discovered %d events (%+v), want the 4 demo announcements and the state", len(res.Events), res.Relays)
+	}
+	info, err := pool.RelayInfo(context.Background(), started.URL)
+	if err != nil || info.Self != started.Self {
+		t.Fatalf("NIP-11 self %v (%v), want %s", info, err, started.Self)
+	}
+
+	run.stop()
+	select {
+	case err := <-run.done:
+		if err != nil {
+			t.Fatalf("stopping returned %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("roster dev relay did not stop")
+	}
+	run.done <- nil // for the cleanup
+	if c, err := net.DialTimeout("tcp", strings.TrimPrefix(started.URL, "ws://"), time.Second); err == nil {
+		c.Close()
+		t.Fatal("the relay still accepts connections after stopping")
+	}
+}
+
+// The demo is readable by `roster repo` end to end (what `make demo` runs).
+func TestDevRelayDemoIsReadableByRosterRepo(t *testing.T) {
+	run := startDevRelayCmd(t, "dev", "relay", "--addr", "127.0.0.1:0", "--seed", "demo")
+	out := run.waitOutput(t, "try: roster repo")
+	var url, naddr string
+	for _, f := range strings.Fields(out) {
+		if strings.HasPrefix(f, "ws://") && url == "" {
+			url = f
+		}
+		if strings.HasPrefix(f, "naddr1") && naddr == "" {
+			naddr = f
+		}
+	}
+	if url == "" || naddr == "" || !strings.HasPrefix(out, "relay listening on "+url) {
+		t.Fatalf("human output must start with the URL and carry the naddr:\n%s", out)
+	}
+	env := map[string]string{"ROSTER_HOME": t.TempDir(), "HOME": t.TempDir()}
+	r := invocation{Env: env}.roster(t, "repo", "--repo", naddr, "--relay", url, "--json", "--timeout", "5s")
+	if r.Code != exitOK {
+		t.Fatalf("roster repo exit %d\nstdout %s\nstderr %s", r.Code, r.Out, r.Err)
+	}
+	var repo map[string]any
+	if err := json.Unmarshal([]byte(r.Out), &repo); err != nil {
+		t.Fatal(err)
+	}
+	alicePub, _ := nostr.GetPublicKey(devrelay.DemoKey("alice"))
+	alice := graph.Npub(alicePub)
+	if repo["lead_maintainer"] != alice || repo["lead_source"] != "explicit" || repo["complete"] != true {
+		t.Fatalf("lead %v (%v), complete %v; want alice explicit, complete", repo["lead_maintainer"], repo["lead_source"], repo["complete"])
+	}
+}
+
+func TestDevRelayRequireAuthRefusesAnonymousReads(t *testing.T) {
+	run := startDevRelayCmd(t, "dev", "relay", "--addr", "127.0.0.1:0", "--require-auth", "--json")
+	var started struct{ URL string }
+	if err := json.Unmarshal([]byte(strings.TrimSpace(run.waitOutput(t, "}"))), &started); err != nil {
+		t.Fatal(err)
+	}
+	pool := relaypool.New(relaypool.Options{Timeout: 5 * time.Second})
+	defer pool.Close()
+	res := pool.Discover(context.Background(), []string{started.URL}, "anything")
+	if res.Relays[0].Status != relaypool.StatusClosed || !strings.HasPrefix(res.Relays[0].Reason, "auth-required") {
+		t.Fatalf("report %+v, want closed auth-required", res.Relays[0])
+	}
+}
+
+func TestDevRelayUnknownSeedIsUsageError(t *testing.T) {
+	r := invocation{Env: map[string]string{}}.roster(t, "dev", "relay", "--addr", "127.0.0.1:0", "--seed", "nope")
+	if r.Code != exitUsage || !strings.Contains(r.Err, "--seed demo") {
+		t.Fatalf("exit %d stderr %q", r.Code, r.Err)
+	}
+}
+
+func TestDevRelayBusyPortNamesTheWayOut(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	r := invocation{Env: map[string]string{}}.roster(t, "dev", "relay", "--addr", ln.Addr().String())
+	if r.Code != exitFailure || !strings.Contains(r.Err, "--addr 127.0.0.1:0") {
+		t.Fatalf("exit %d stderr %q", r.Code, r.Err)
+	}
+}
