@@ -255,9 +255,13 @@ func (s *BunkerSigner) rpc(ctx context.Context, method string, params []string) 
 	}
 }
 
+// bunkerConnectTimeout bounds connecting to one bunker relay and its EOSE.
+const bunkerConnectTimeout = 15 * time.Second
+
 // listen connects to every bunker relay and subscribes for answers addressed
 // to the client key, returning the relays whose subscription reached EOSE.
-// Connections close when ctx ends.
+// Every connection closes when ctx ends (go-nostr's RelayConnect would keep
+// it open on a background context, so the relays are built with NewRelay).
 func (s *BunkerSigner) listen(ctx context.Context, answers chan<- *nostr.Event) ([]*nostr.Relay, []string) {
 	type ready struct {
 		relay *nostr.Relay
@@ -267,8 +271,11 @@ func (s *BunkerSigner) listen(ctx context.Context, answers chan<- *nostr.Event) 
 	readies := make(chan ready, len(s.relays))
 	for _, url := range s.relays {
 		go func(url string) {
-			r, err := nostr.RelayConnect(ctx, url)
-			if err != nil {
+			r := nostr.NewRelay(ctx, url)
+			go func() { <-ctx.Done(); _ = r.Close() }()
+			cctx, cancel := context.WithTimeout(ctx, bunkerConnectTimeout)
+			defer cancel()
+			if err := r.Connect(cctx); err != nil {
 				readies <- ready{err: err, url: url}
 				return
 			}
@@ -287,8 +294,8 @@ func (s *BunkerSigner) listen(ctx context.Context, answers chan<- *nostr.Event) 
 			case reason := <-sub.ClosedReason:
 				readies <- ready{err: fmt.Errorf("closed: %s", reason), url: url}
 				return
-			case <-ctx.Done():
-				readies <- ready{err: ctx.Err(), url: url}
+			case <-cctx.Done():
+				readies <- ready{err: errors.New("no EOSE in time"), url: url}
 				return
 			}
 			for {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/nbd-wtf/go-nostr/nip46"
@@ -38,6 +39,7 @@ func startTestBunker(t *testing.T, relayURL, userSK, secret string) (string, fun
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = r.Close() })
 	sub, err := r.Subscribe(ctx, nostr.Filters{{Kinds: []int{nostr.KindNostrConnect}, Tags: nostr.TagMap{"p": []string{pk}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -131,6 +133,16 @@ func TestBunkerLoginSignsARepoInitAnnouncementEndToEnd(t *testing.T) {
 	if leaks := secretLeaks(t, user, map[string]string{"login": r.Out + r.Err, "who": who.Out}, env["ROSTER_HOME"]); len(leaks) > 0 {
 		t.Fatalf("user secret in %v", leaks)
 	}
+	// Every bunker request closes its relay connections: only the test
+	// bunker's own connection stays open.
+	deadline := time.Now().Add(5 * time.Second)
+	for bunkerRelay.Connections() != 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("bunker relay still has %d connections; roster leaks its bunker connections", bunkerRelay.Connections())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+
 	out := invocation{Env: env}.roster(t, "logout", "--json")
 	var lo logoutResult
 	decodeJSON(t, out, &lo)
