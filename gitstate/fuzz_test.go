@@ -1,9 +1,11 @@
 package gitstate
 
 import (
+	"encoding/hex"
 	"strings"
 	"testing"
 
+	"github.com/btcsuite/btcd/btcutil/bech32"
 	"github.com/nbd-wtf/go-nostr"
 )
 
@@ -66,6 +68,58 @@ func FuzzParseState(f *testing.F) {
 		}
 		if s.Head != "" && !strings.HasPrefix(s.Head, "refs/heads/") {
 			t.Fatalf("head %q", s.Head)
+		}
+	})
+}
+
+// naddrFromTLV bech32-encodes raw TLV bytes as an naddr, valid checksum and
+// all, so the fuzzer reaches the TLV reader instead of the checksum.
+func naddrFromTLV(t testing.TB, tlv []byte) string {
+	bits, err := bech32.ConvertBits(tlv, 8, 5, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := bech32.Encode("naddr", bits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// go-nostr's nip19.Decode panics on a kind TLV shorter than 4 bytes; ours
+// must return an error.
+func TestDecodeNaddrShortKindIsAnErrorNotAPanic(t *testing.T) {
+	tlv := []byte{0, 1, 'r', 2, 32}
+	tlv = append(tlv, make([]byte, 32)...)
+	tlv = append(tlv, 3, 1, 7)
+	if _, _, err := DecodeNaddr(naddrFromTLV(t, tlv)); err == nil || !strings.Contains(err.Error(), "kind") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func FuzzDecodeNaddrTLV(f *testing.F) {
+	pk, _ := hex.DecodeString(alicePK)
+	good := append([]byte{0, 4, 'r', 'e', 'p', 'o', 2, 32}, pk...)
+	good = append(good, 3, 4, 0, 0, 0x77, 0xb9, 1, 9)
+	good = append(good, "wss://r.x"...)
+	f.Add(good)
+	f.Add([]byte{3, 1, 7})
+	f.Add([]byte{0, 200})
+	f.Fuzz(func(t *testing.T, tlv []byte) {
+		if len(tlv) > 600 {
+			return
+		}
+		c, relays, err := DecodeNaddr(naddrFromTLV(t, tlv))
+		if err != nil {
+			return
+		}
+		if !c.Valid() || c.Kind != 30617 {
+			t.Fatalf("accepted invalid coordinate %+v", c)
+		}
+		for _, r := range relays {
+			if !strings.HasPrefix(r, "ws://") && !strings.HasPrefix(r, "wss://") {
+				t.Fatalf("relay %q", r)
+			}
 		}
 	})
 }
