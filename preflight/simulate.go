@@ -90,6 +90,9 @@ func simulate(bv, av *view, before, after *graph.Resolution, in Input) Simulatio
 		}
 	}
 	s.Identity = identityDiffs(av, in, named)
+	if s.Imported == nil {
+		s.Imported = []Import{}
+	}
 	return s
 }
 
@@ -113,7 +116,7 @@ func identityDiffs(v *view, in Input, named string) []IdentityChange {
 	if ref == nil {
 		ref = v.latest[v.selected]
 	}
-	var out []IdentityChange
+	out := []IdentityChange{}
 	if ref == nil || named == "" || named == ref.PubKey {
 		return out
 	}
