@@ -414,6 +414,7 @@ type projectChangeJSON struct {
 	Coordinate       string   `json:"coordinate"`
 	Relay            string   `json:"relay"`
 	Actor            string   `json:"actor"`
+	ActorNpub        string   `json:"actor_npub"`
 	Add              []string `json:"add"`
 	Remove           []string `json:"remove"`
 	ExpectedRevision int64    `json:"expected_revision"`
@@ -432,7 +433,7 @@ func projectChange(ctx context.Context, a *app, s signer.Signer, relay string, c
 	}
 	pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: s.SignEvent})
 	defer pool.Close()
-	out := projectChangeJSON{Schema: "roster.project.change/v1", Coordinate: c.String(), Relay: relay, Actor: actor,
+	out := projectChangeJSON{Schema: "roster.project.change/v1", Coordinate: c.String(), Relay: relay, Actor: actor, ActorNpub: projectNpub(actor),
 		Add: patch.Add, Remove: patch.Remove, Published: []string{}}
 	for attempt := 0; attempt < 2; attempt++ {
 		st, self, err := projectCurrent(ctx, pool, relay, c)
