@@ -101,3 +101,15 @@ func TestResolveDetachedHeadSkipsTrackedRemoteStep(t *testing.T) {
 		t.Fatalf("got %+v, %v", sel, err)
 	}
 }
+
+// git allows branch.<name>.remote to hold a URL instead of a remote name.
+func TestResolveTrackedRemoteGivenAsURL(t *testing.T) {
+	r := newTestRepo(t)
+	r.commit("one")
+	r.git("remote", "add", "origin", nurl(alicePK, "origin"))
+	r.git("config", "branch.main.remote", nurl(bobPK, "direct"))
+	sel, err := r.resolve("")
+	if err != nil || sel.Source != SourceTrackedRemote || sel.Coordinate != coord(bobPK, "direct") {
+		t.Fatalf("got %+v, %v", sel, err)
+	}
+}

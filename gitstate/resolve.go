@@ -96,9 +96,22 @@ type AmbiguousError struct {
 	Candidates []Candidate
 }
 
+// stepWhere says in words where a resolution step looked.
+var stepWhere = map[string]string{
+	SourceFlag:          "in the --repo remote's URLs",
+	SourceGitConfig:     "in git config nostr.repo",
+	SourceTrackedRemote: "in the current branch's tracked remote",
+	SourceOrigin:        "in origin's URLs",
+	SourceSoleRemote:    "among its nostr:// remotes",
+}
+
 func (e *AmbiguousError) Error() string {
+	distinct := map[string]bool{}
+	for _, c := range e.Candidates {
+		distinct[c.key()] = true
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "this checkout points at %d different repository coordinates (%s):", len(e.Candidates), e.Step)
+	fmt.Fprintf(&b, "this checkout names %d different repository coordinates %s, and roster will not guess:", len(distinct), stepWhere[e.Step])
 	for _, c := range e.Candidates {
 		b.WriteString("\n  ")
 		b.WriteString(c.Display())
@@ -171,14 +184,17 @@ func (c *Checkout) ResolveCoordinate(repoFlag string) (Selection, error) {
 
 	// 2. The current branch's tracked remote, when it is nostr://.
 	if remote := c.trackedRemote(cfg); remote != "" {
-		if rc, ok := cfg.Remotes[remote]; ok {
-			cands, err := remoteCandidates(rc)
-			if err != nil {
-				return Selection{}, err
-			}
-			if len(cands) > 0 {
-				return pick(SourceTrackedRemote, cands)
-			}
+		rc, ok := cfg.Remotes[remote]
+		if !ok {
+			// git allows branch.<name>.remote to be a URL rather than a remote name.
+			rc = &config.RemoteConfig{Name: remote, URLs: []string{remote}}
+		}
+		cands, err := remoteCandidates(rc)
+		if err != nil {
+			return Selection{}, err
+		}
+		if len(cands) > 0 {
+			return pick(SourceTrackedRemote, cands)
 		}
 	}
 

@@ -156,7 +156,7 @@ func TestResolveAmbiguousSoleRemoteStepNamesEveryCandidate(t *testing.T) {
 		t.Fatalf("step %s candidates %+v", amb.Step, amb.Candidates)
 	}
 	msg := err.Error()
-	for _, want := range []string{npub(alicePK) + "/repo (from remote alice)", npub(bobPK) + "/repo (from remote bob)", "remote bob2", "--repo <remote>", "git config nostr.repo <naddr>"} {
+	for _, want := range []string{"2 different repository coordinates among its nostr:// remotes", npub(alicePK) + "/repo (from remote alice)", npub(bobPK) + "/repo (from remote bob)", "remote bob2", "--repo <remote>", "git config nostr.repo <naddr>"} {
 		if !strings.Contains(msg, want) {
 			t.Fatalf("error %q does not mention %q", msg, want)
 		}
