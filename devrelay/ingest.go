@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/fiatjaf/eventstore"
 	"github.com/fiatjaf/khatru"
 	"github.com/nbd-wtf/go-nostr"
 )
@@ -38,12 +39,18 @@ func (r *Relay) route(ctx context.Context, authed string, evt *nostr.Event) erro
 	return nil
 }
 
-// storeEvent is khatru's store and replace hook for ungoverned events.
+// storeEvent is khatru's store and replace hook for ungoverned events. On
+// success it answers eventstore.ErrDupEvent, which khatru acknowledges with
+// OK true while skipping its own broadcast: we have already delivered the
+// event (fanout), and khatru's broadcast reads its listener table without a
+// lock (a data race under -race).
 func (r *Relay) storeEvent(_ context.Context, evt *nostr.Event) error {
-	if _, governed := r.authority[evt.Kind]; governed {
-		return nil
+	if _, governed := r.authority[evt.Kind]; !governed {
+		if err := r.keep(evt); err != nil {
+			return err
+		}
 	}
-	return r.keep(evt)
+	return eventstore.ErrDupEvent
 }
 
 // keep stores evt under the relay's rules and delivers it live if it was new.
