@@ -42,6 +42,7 @@ type repoReport struct {
 
 	meta    repoMetadata // announcement metadata, human output only
 	offline bool         // answered from the cache alone
+	viewer  string       // npub of the signed-in user, "" for nobody
 }
 
 type coordinateJSON struct {
@@ -189,7 +190,7 @@ func renderRepoHuman(w io.Writer, rep *repoReport, st outputStyles) {
 	}
 
 	// 3. Who is confirmed, invited, or a moderator?
-	p.members("maintainers", rep.Maintainers, rep.LeadMaintainer)
+	p.members("maintainers", rep.Maintainers, rep)
 	p.members("moderators", rep.Moderators, nil)
 
 	// 4. Pending history acknowledgements or a safer lead coordinate to follow?
@@ -249,19 +250,25 @@ func renderRepoHuman(w io.Writer, rep *repoReport, st outputStyles) {
 	renderRelays(p, rep)
 }
 
+// renderHealthSummary counts the findings and lists each one briefly; `roster
+// repo health` is the CI-facing view of the same list.
 func renderHealthSummary(p *linePrinter, rep *repoReport) {
 	errs, warns := countFindings(rep.Health)
-	switch {
-	case errs+warns == 0:
+	if errs+warns == 0 {
 		p.row("health", p.st.apply(p.st.good, "no findings"))
-	default:
-		text := fmt.Sprintf("%d error(s), %d warning(s)", errs, warns)
-		style := p.st.warn
-		if errs > 0 {
-			style = p.st.bad
+		return
+	}
+	text := fmt.Sprintf("%d error(s), %d warning(s)", errs, warns)
+	style := p.st.warn
+	if errs > 0 {
+		style = p.st.bad
+	}
+	p.row("health", p.st.apply(style, text))
+	for _, f := range rep.Health {
+		p.note(f.Severity + " " + f.Code + ": " + f.Message)
+		if f.Command != nil {
+			p.note("  repair with: " + *f.Command)
 		}
-		p.row("health", p.st.apply(style, text))
-		p.note("details: roster repo health")
 	}
 }
 
@@ -374,12 +381,25 @@ func (p *linePrinter) list(label string, values []string) {
 
 func (p *linePrinter) blank() { fmt.Fprintln(p.w) }
 
-func (p *linePrinter) members(label string, ms []memberJSON, lead *string) {
+// members lists people lead first, then confirmed, then invited, marking
+// the lead, the selected maintainer and the viewer.
+func (p *linePrinter) members(label string, ms []memberJSON, rep *repoReport) {
 	if len(ms) == 0 {
 		p.row(label, "none")
 		return
 	}
-	for i, m := range ms {
+	rank := func(m memberJSON) int {
+		switch {
+		case rep != nil && rep.LeadMaintainer != nil && *rep.LeadMaintainer == m.Npub:
+			return 0
+		case m.Status == "confirmed":
+			return 1
+		}
+		return 2
+	}
+	sorted := append([]memberJSON{}, ms...)
+	sort.SliceStable(sorted, func(i, j int) bool { return rank(sorted[i]) < rank(sorted[j]) })
+	for i, m := range sorted {
 		if i > 0 {
 			label = ""
 		}
@@ -387,9 +407,19 @@ func (p *linePrinter) members(label string, ms []memberJSON, lead *string) {
 		if m.Status != "confirmed" {
 			status = p.st.apply(p.st.warn, m.Status)
 		}
+		var marks []string
+		if rep != nil && rank(m) == 0 {
+			marks = append(marks, "lead")
+		}
+		if rep != nil && m.Npub == rep.SelectedMaintainer {
+			marks = append(marks, "selected")
+		}
+		if rep != nil && rep.viewer != "" && m.Npub == rep.viewer {
+			marks = append(marks, "you")
+		}
 		extra := ""
-		if lead != nil && *lead == m.Npub {
-			extra = " (lead)"
+		if len(marks) > 0 {
+			extra = " (" + strings.Join(marks, ", ") + ")"
 		}
 		p.row(label, fmt.Sprintf("%s  %s%s", m.Npub, status, extra))
 	}
@@ -415,6 +445,9 @@ func buildRepoReport(v *repoView) *repoReport {
 		Relays:                         []relayReportJSON{},
 		Complete:                       v.Complete(),
 		offline:                        v.Offline,
+	}
+	if v.Viewer != "" {
+		rep.viewer = gitstate.EncodeNpub(v.Viewer)
 	}
 	if r.Lead != "" {
 		lead := gitstate.EncodeNpub(r.Lead)

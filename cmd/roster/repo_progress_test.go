@@ -1,0 +1,46 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/roster-cli/roster/devrelay"
+)
+
+// runWithTTY runs roster with stderr reported as a terminal or not.
+func runWithTTY(t *testing.T, env map[string]string, errTTY bool, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	s := &ioStreams{In: strings.NewReader(""), Out: &out, Err: &errb, Getenv: func(k string) string { return env[k] },
+		Now: time.Now, ErrTTY: errTTY}
+	code = run(args, s)
+	return out.String(), errb.String(), code
+}
+
+// Issue 3: a progress indicator on stderr while relays are read, only on a
+// TTY, erased when discovery ends, and never on stdout.
+func TestProgressOnlyOnTerminalStderr(t *testing.T) {
+	relays := devrelay.StartN(t, 2, devrelay.Options{})
+	for _, r := range relays {
+		publish(t, r.URL(), leadShaped(t, "proj")...)
+	}
+	args := append([]string{"repo", "--json", "--repo", alice.naddr("proj")}, relayArgs(relays)...)
+
+	out, errs, code := runWithTTY(t, testEnv(t), true, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, "reading relays: 2 of 2 answered") || !strings.HasSuffix(errs, "\r\x1b[K") {
+		t.Fatalf("TTY stderr lacks the progress line or does not erase it: %q", errs)
+	}
+	if strings.Contains(out, "reading relays") {
+		t.Fatalf("progress leaked to stdout: %q", out)
+	}
+
+	_, errs, code = runWithTTY(t, testEnv(t), false, args...)
+	if code != exitOK || errs != "" {
+		t.Fatalf("non-TTY stderr must stay empty, exit %d: %q", code, errs)
+	}
+}
