@@ -83,6 +83,17 @@ type repoInitResult struct {
 	Verified   bool            `json:"verified"`
 	GitConfig  repoInitConfig  `json:"git_config"`
 	Backend    string          `json:"signer_backend"`
+	// Error is set when the result is not a success (exit 6): what was
+	// published is still reported.
+	Error *jsonErrorBody `json:"error,omitempty"`
+}
+
+// jsonErrorBody is the DESIGN.md error object {code, message, details, commands}.
+type jsonErrorBody struct {
+	Code     string         `json:"code"`
+	Message  string         `json:"message"`
+	Details  map[string]any `json:"details"`
+	Commands []string       `json:"commands"`
 }
 
 type repoInitCoord struct {
@@ -101,6 +112,9 @@ type repoInitConfig struct {
 func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if a.opts.Offline {
+		return usageErr("repo init publishes to relays; it cannot run with --offline")
 	}
 	co, err := gitstate.Open(a.io.Dir)
 	if err != nil {
@@ -233,8 +247,8 @@ func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
 				"roster repo " + strings.Join(relayFlags(relays), " ")}}
 		if a.opts.JSON {
 			// The result is the useful part; the error rides along in it.
-			body := map[string]any{"result": res, "error": map[string]any{"code": ee.Kind, "message": ee.Err.Error(), "details": ee.Details, "commands": ee.Commands}}
-			if err := writeJSON(a, body); err != nil {
+			res.Error = &jsonErrorBody{Code: ee.Kind, Message: ee.Err.Error(), Details: ee.Details, Commands: ee.Commands}
+			if err := writeJSON(a, res); err != nil {
 				return err
 			}
 			ee.Printed = true

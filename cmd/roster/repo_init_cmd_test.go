@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/nbd-wtf/go-nostr"
 
@@ -85,9 +86,11 @@ func (swallowAnnouncements) Ingest(context.Context, devrelay.Env, string, *nostr
 }
 func (swallowAnnouncements) View(_ devrelay.Env, _ string, evt *nostr.Event) *nostr.Event { return evt }
 
+// initJSON is what repo init --json prints: a result (with "error" on exit
+// 6) or, on a refusal, only {"error": ...}.
 type initJSON struct {
-	Result repoInitResult `json:"result"`
-	Error  struct {
+	repoInitResult
+	Error struct {
 		Code string `json:"code"`
 	} `json:"error"`
 }
@@ -160,6 +163,13 @@ func TestRepoInitSetOriginAndDirectoryNameDefaults(t *testing.T) {
 	k := newTestKey(t)
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	dir, _ := initTestCheckout(t, "My Widget")
+	repo, err := git.PlainOpen(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repo.CreateRemote(&config.RemoteConfig{Name: "origin", URLs: []string{"https://git.example/widget.git"}}); err != nil {
+		t.Fatal(err)
+	}
 	env := homeEnv(t)
 	env["ROSTER_SECRET_KEY"] = k.hex
 	env["ROSTER_RELAYS"] = relays[0].URL()
@@ -170,6 +180,10 @@ func TestRepoInitSetOriginAndDirectoryNameDefaults(t *testing.T) {
 	stored := initStoredAnnouncements(relays[0], k.pubkey)
 	if len(stored) != 1 || stored[0].Tags.GetD() != "my-widget" || stored[0].Tags.Find("name")[1] != "My Widget" {
 		t.Fatalf("stored %v", stored)
+	}
+	// The clone URL defaults to origin's (non-nostr) URL from before init.
+	if c := stored[0].Tags.Find("clone"); !slices.Equal(c, nostr.Tag{"clone", "https://git.example/widget.git"}) {
+		t.Fatalf("clone tag %v", c)
 	}
 	_, origin := initTestGitConfig(t, dir)
 	want := gitstate.NostrURL(graph.NewCoordinate(k.pubkey, "my-widget"), []string{relays[0].URL()})
@@ -278,10 +292,10 @@ func TestRepoInitExits6WhenARelayDropsTheEvent(t *testing.T) {
 	r := invocation{Env: env, Dir: dir}.roster(t, append([]string{"repo", "init", "--json"}, initRelayFlags(all)...)...)
 	var body initJSON
 	decodeJSON(t, r, &body)
-	if r.Code != exitUnverified || body.Error.Code != "unverified" || body.Result.Verified {
+	if r.Code != exitUnverified || body.Error.Code != "unverified" || body.Verified || len(body.Published) != 1 || body.Published[0] != body.Event.ID {
 		t.Fatalf("exit %d out %s", r.Code, r.Out)
 	}
-	rs := body.Result.Relays
+	rs := body.Relays
 	if len(rs) != 2 || !rs[0].Accepted || !rs[0].ReadBack || !rs[1].Accepted || rs[1].ReadBack {
 		t.Fatalf("relays %+v", rs)
 	}
@@ -336,6 +350,7 @@ func TestRepoInitUsageErrors(t *testing.T) {
 		"no commits":     {withKey, empty, initRelayFlags(relays), "no-commits"},
 		"not a checkout": {withKey, t.TempDir(), initRelayFlags(relays), "not-a-checkout"},
 		"bad identifier": {withKey, dir, append([]string{"--identifier", "a b"}, initRelayFlags(relays)...), "usage"},
+		"offline":        {withKey, dir, append([]string{"--offline"}, initRelayFlags(relays)...), "usage"},
 	} {
 		r := invocation{Env: c.env, Dir: c.dir}.roster(t, append([]string{"repo", "init", "--json"}, c.args...)...)
 		var body initJSON
