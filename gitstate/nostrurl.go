@@ -55,6 +55,9 @@ func ParseRepoArg(s string) (Ref, error) {
 	case strings.HasPrefix(lower, "nostr://"):
 		return ParseNostrURL(s)
 	}
+	if _, err := DecodePubkey(s); err == nil {
+		return Ref{}, fmt.Errorf("--repo %s names a person, not a repository: use nostr://%s/<identifier> or an naddr", short(s), short(s))
+	}
 	if !validRemoteName(s) {
 		return Ref{}, fmt.Errorf("--repo %q is not a remote name, an naddr or a nostr:// URL", short(s))
 	}

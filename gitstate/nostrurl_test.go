@@ -86,6 +86,8 @@ func TestParseRepoArgRejects(t *testing.T) {
 		{"bad percent-encoding", "nostr://" + a + "/bad%zzrelay/my-repo", "percent-encoding"},
 		{"http relay hint", "nostr://" + a + "/http%3A%2F%2Frelay.one/my-repo", "not a relay URL"},
 		{"bad relay query", "nostr://" + a + "/my-repo?relay=https://relay.one", "not a relay URL"},
+		{"npub alone", a, "names a person, not a repository"},
+		{"hex pubkey alone", alicePK, "names a person, not a repository"},
 		{"remote name with space", "my remote", "not a remote name"},
 		{"remote name with colon", "host:path", "not a remote name"},
 	}
