@@ -100,6 +100,7 @@ membership change at a time, and reads and writes workspace and project state.`,
 		newRepoCmd(a),
 		newProjectCmd(a), newGroupCmd(a),
 		newDevCmd(a),
+		newWorkspaceCmd(a),
 	)
 	return root
 }

@@ -1,0 +1,414 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/workspace/sections"
+)
+
+// newWorkspaceCmd is `roster workspace`: NIP-SW owner-scoped channel-section
+// workspaces (docs/workspaces.md).
+func newWorkspaceCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "workspace",
+		Short: "Channel-section workspaces (NIP-SW): show, import, grant, revoke, move, sections",
+		Long: `A workspace is one owner's channel sections on one relay (the community). The
+relay is the authority: it applies typed, signed commands and publishes a
+relay-signed projection (kind 30623) to the owner and the people they granted.
+Section labels and icons are encrypted with a workspace key that only readers
+hold; the relay sees structure, never names.
+
+Roles: a viewer reads; a mover also moves channels; a manager also adds,
+renames, reorders and removes sections; only the owner imports, grants and
+revokes. Every command needs exactly one --relay and a signer.`,
+		Example: `  roster workspace import --relay wss://relay.example
+  roster workspace grant npub1... --role mover --relay wss://relay.example
+  roster workspace show --owner npub1... --relay wss://relay.example --json
+  roster workspace move 3f1c...-uuid --to Projects --owner npub1... --relay wss://relay.example`,
+	}
+	cmd.AddCommand(newWorkspaceShowCmd(a), newWorkspaceImportCmd(a), newWorkspaceGrantCmd(a),
+		newWorkspaceRevokeCmd(a), newWorkspaceMoveCmd(a), newWorkspaceSectionCmd(a))
+	return cmd
+}
+
+func newWorkspaceShowCmd(a *app) *cobra.Command {
+	var owner string
+	cmd := &cobra.Command{
+		Use:   "show",
+		Short: "Show a workspace's sections, assignments and readers, decrypted",
+		Long: `Reads the relay's projection over an authenticated connection, verifies it
+(signature, signer = the relay's NIP-11 self, kind, owner, version), applies
+the revision rules against the cached one (older: ignored; a gap: full
+refetch), decrypts labels with your key envelope and caches it. If the relay
+cannot be reached, the last verified projection is shown marked stale.`,
+		Example: `  roster workspace show --relay wss://relay.example                 # your own workspace
+  roster workspace show --owner npub1... --relay wss://relay.example # one you were granted
+  roster workspace show --owner npub1... --relay wss://relay.example --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ws, err := a.openWorkspace(cmd.Context(), owner, "roster workspace show")
+			if err != nil {
+				return err
+			}
+			defer ws.close()
+			cur, err := ws.load(cmd.Context())
+			if err != nil {
+				return err
+			}
+			v := ws.view(cur)
+			if a.opts.JSON {
+				return writeJSON(a, v)
+			}
+			renderWorkspace(a, v)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&owner, "owner", "", "the workspace owner (npub or hex; default: you)")
+	return cmd
+}
+
+func newWorkspaceGrantCmd(a *app) *cobra.Command {
+	var role string
+	cmd := &cobra.Command{
+		Use:   "grant <npub>",
+		Short: "Grant a person viewer, mover or manager access to your workspace (kind 9051)",
+		Long: `Owner only. Wraps the current workspace key for the grantee with NIP-44 and
+signs a grant; the relay installs the grant and the envelope in one
+transaction. Granting again changes the role.`,
+		Example: `  roster workspace grant npub1... --relay wss://relay.example                # viewer
+  roster workspace grant npub1... --role mover --relay wss://relay.example --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			grantee, err := workspacePubkey(args[0])
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			r := sections.Role(role)
+			if !sections.ValidGrantRole(r) {
+				return usageErr("--role %q: use viewer, mover or manager", role)
+			}
+			return a.workspaceWrite(cmd.Context(), "", "grant", sections.ActionGrant,
+				func(ctx context.Context, ws *wsSession, cur *wsCurrent) (sections.Body, error) {
+					return cur.w.GrantBody(ctx, ws.s, grantee, r)
+				},
+				func(after *wsCurrent) bool { return after.w.Readers[grantee] == r })
+		},
+	}
+	cmd.Flags().StringVar(&role, "role", string(sections.RoleViewer), "viewer | mover | manager")
+	return cmd
+}
+
+func newWorkspaceRevokeCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "revoke <npub>",
+		Short: "Revoke a person's access and rotate the workspace key (kind 9052)",
+		Long: `Owner only. Creates a new workspace key at the next epoch, re-encrypts every
+section's label and icon with it, and wraps it for you and every remaining
+reader, never for the revoked one. The relay cuts the revoked reader's live
+subscriptions at once. Revocation cannot erase what they already read.`,
+		Example: `  roster workspace revoke npub1... --relay wss://relay.example`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			gone, err := workspacePubkey(args[0])
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			var epoch int64
+			return a.workspaceWrite(cmd.Context(), "", "revoke", sections.ActionRevoke,
+				func(ctx context.Context, ws *wsSession, cur *wsCurrent) (sections.Body, error) {
+					epoch = cur.w.KeyEpoch
+					return cur.w.RevokeBody(ctx, ws.s, gone)
+				},
+				func(after *wsCurrent) bool {
+					_, still := after.w.Readers[gone]
+					return !still && after.w.KeyEpoch == epoch+1
+				})
+		},
+	}
+}
+
+func newWorkspaceMoveCmd(a *app) *cobra.Command {
+	var owner, to string
+	cmd := &cobra.Command{
+		Use:   "move <channel-uuid> --to <section>",
+		Short: "Move a channel into a section (kind 9053; owner, mover, manager)",
+		Long:  `The section is named by its label (as shown by ` + "`roster workspace show`" + `) or its id.`,
+		Example: `  roster workspace move 3f1c2d4e-0000-4000-8000-000000000001 --to Projects --relay wss://relay.example
+  roster workspace move <channel-uuid> --to <section-uuid> --owner npub1... --relay wss://relay.example --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			channel := strings.ToLower(args[0])
+			if !sections.IsUUID(channel) {
+				return usageErr("channel %q is not a UUID", args[0])
+			}
+			if to == "" {
+				return usageErr("move needs --to <section>")
+			}
+			var section string
+			return a.workspaceWrite(cmd.Context(), owner, "move", sections.ActionMove,
+				func(_ context.Context, _ *wsSession, cur *wsCurrent) (sections.Body, error) {
+					b, err := cur.w.MoveBody(channel, to)
+					if err == nil {
+						section = b.SectionID
+					}
+					return b, err
+				},
+				func(after *wsCurrent) bool {
+					for _, as := range after.w.Assignments {
+						if as.ChannelID == channel {
+							return as.SectionID == section
+						}
+					}
+					return false
+				})
+		},
+	}
+	cmd.Flags().StringVar(&owner, "owner", "", "the workspace owner (npub or hex; default: you)")
+	cmd.Flags().StringVar(&to, "to", "", "destination section: label or id")
+	return cmd
+}
+
+func newWorkspaceSectionCmd(a *app) *cobra.Command {
+	var owner, icon string
+	cmd := &cobra.Command{
+		Use:   "section",
+		Short: "Add, rename, reorder or remove sections (kind 9054; owner, manager)",
+		Example: `  roster workspace section add Projects --icon folder --relay wss://relay.example
+  roster workspace section rename Projects "Active projects" --relay wss://relay.example
+  roster workspace section reorder "Active projects" Archive --relay wss://relay.example
+  roster workspace section remove Archive --relay wss://relay.example --json`,
+	}
+	cmd.PersistentFlags().StringVar(&owner, "owner", "", "the workspace owner (npub or hex; default: you)")
+	iconFlag := func(c *cobra.Command) {
+		c.Flags().StringVar(&icon, "icon", "", "section icon (encrypted like the label)")
+	}
+	iconPtr := func(c *cobra.Command, keep *string) *string {
+		if c.Flags().Changed("icon") {
+			return &icon
+		}
+		return keep
+	}
+	add := &cobra.Command{
+		Use:     "add <label>",
+		Short:   "Append a new section",
+		Example: `  roster workspace section add Projects --icon folder --relay wss://relay.example`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			var id string
+			return a.workspaceWrite(c.Context(), owner, "section add", sections.ActionManage,
+				func(_ context.Context, _ *wsSession, cur *wsCurrent) (sections.Body, error) {
+					b, err := cur.w.AddBody(args[0], iconPtr(c, nil))
+					if err == nil {
+						id = b.SectionID
+					}
+					return b, err
+				},
+				func(after *wsCurrent) bool {
+					s, err := after.w.FindSection(id)
+					return err == nil && s.Label == args[0]
+				})
+		},
+	}
+	iconFlag(add)
+	rename := &cobra.Command{
+		Use:     "rename <section> <new-label>",
+		Short:   "Rename a section (and change its icon with --icon)",
+		Example: `  roster workspace section rename Projects "Active projects" --relay wss://relay.example`,
+		Args:    cobra.ExactArgs(2),
+		RunE: func(c *cobra.Command, args []string) error {
+			var id string
+			return a.workspaceWrite(c.Context(), owner, "section rename", sections.ActionManage,
+				func(_ context.Context, _ *wsSession, cur *wsCurrent) (sections.Body, error) {
+					sec, err := cur.w.FindSection(args[0])
+					if err != nil {
+						return nil, err
+					}
+					b, err := cur.w.RenameBody(sec.ID, args[1], iconPtr(c, sec.Icon))
+					if err == nil {
+						id = b.SectionID
+					}
+					return b, err
+				},
+				func(after *wsCurrent) bool {
+					s, err := after.w.FindSection(id)
+					return err == nil && s.Label == args[1]
+				})
+		},
+	}
+	iconFlag(rename)
+	reorder := &cobra.Command{
+		Use:     "reorder <section>...",
+		Short:   "Set the complete order of the sections",
+		Example: `  roster workspace section reorder Inbox Projects Archive --relay wss://relay.example`,
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			var ids []string
+			return a.workspaceWrite(c.Context(), owner, "section reorder", sections.ActionManage,
+				func(_ context.Context, _ *wsSession, cur *wsCurrent) (sections.Body, error) {
+					b, err := cur.w.ReorderBody(args)
+					if err == nil {
+						ids = b.SectionIDs
+					}
+					return b, err
+				},
+				func(after *wsCurrent) bool {
+					if len(after.w.Sections) != len(ids) {
+						return false
+					}
+					for i, s := range after.w.Sections {
+						if s.ID != ids[i] {
+							return false
+						}
+					}
+					return true
+				})
+		},
+	}
+	remove := &cobra.Command{
+		Use:     "remove <section>",
+		Short:   "Remove a section; its channels become unassigned",
+		Example: `  roster workspace section remove Archive --relay wss://relay.example`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			var id string
+			return a.workspaceWrite(c.Context(), owner, "section remove", sections.ActionManage,
+				func(_ context.Context, _ *wsSession, cur *wsCurrent) (sections.Body, error) {
+					b, err := cur.w.RemoveBody(args[0])
+					if err == nil {
+						id = b.SectionID
+					}
+					return b, err
+				},
+				func(after *wsCurrent) bool { _, err := after.w.FindSection(id); return err != nil })
+		},
+	}
+	cmd.AddCommand(add, rename, reorder, remove)
+	return cmd
+}
+
+// roleRefusal is the exit-3 refusal of a command the signer's role does not
+// allow, raised before anything is built or signed.
+func roleRefusal(ws *wsSession, role sections.Role, action sections.Action, verb string) *exitError {
+	var may []string
+	for _, r := range []sections.Role{sections.RoleOwner, sections.RoleManager, sections.RoleMover, sections.RoleViewer} {
+		if sections.Allowed(r, action) {
+			may = append(may, string(r))
+		}
+	}
+	who := "you hold no grant in this workspace"
+	if role != "" {
+		who = "you are a " + string(role) + " of this workspace"
+	}
+	ee := &exitError{Code: exitRefused, Kind: "role-refused",
+		Err: fmt.Errorf("%s; `workspace %s` needs one of: %s. Nothing was signed", who, verb, strings.Join(may, ", ")),
+		Details: map[string]any{"owner": graph.Npub(ws.owner), "you": graph.Npub(ws.me), "role": string(role),
+			"action": string(action), "allowed_roles": may}}
+	if action == sections.ActionMove || action == sections.ActionManage || action == sections.ActionRead {
+		need := sections.RoleMover
+		if action == sections.ActionManage {
+			need = sections.RoleManager
+		}
+		ee.Commands = []string{fmt.Sprintf("roster workspace grant %s --role %s --relay %s   # for the owner %s to run",
+			graph.Npub(ws.me), need, ws.relay, graph.Npub(ws.owner))}
+	}
+	return ee
+}
+
+// wsChangeJSON is a write's result (schema roster.workspace.change/v1).
+type wsChangeJSON struct {
+	Schema         string `json:"schema"`
+	Command        string `json:"command"`
+	Kind           int    `json:"kind"`
+	EventID        string `json:"event_id"`
+	ActionID       string `json:"action_id"`
+	CommandHash    string `json:"command_hash"`
+	RevisionBefore int64  `json:"revision_before"`
+	Revision       int64  `json:"revision"`
+	Workspace      wsJSON `json:"workspace"`
+}
+
+// workspaceWrite is every command after import: read and verify the current
+// projection (never a stale one), refuse by role before building anything,
+// build and validate the command, sign, submit, read back and check.
+func (a *app) workspaceWrite(ctx context.Context, ownerFlag, verb string, action sections.Action,
+	build func(context.Context, *wsSession, *wsCurrent) (sections.Body, error), applied func(*wsCurrent) bool) error {
+	if a.opts.Offline {
+		return usageErr("`workspace %s` submits a command to the relay; drop --offline", verb)
+	}
+	ws, err := a.openWorkspace(ctx, ownerFlag, "roster workspace "+verb)
+	if err != nil {
+		return err
+	}
+	defer ws.close()
+	cur, err := ws.load(ctx)
+	if err != nil {
+		return err
+	}
+	if err := cur.sync.WriteBasis(); err != nil {
+		return &exitError{Code: exitIncomplete, Kind: "stale", Err: err,
+			Details:  map[string]any{"relay": ws.relay, "cached_revision": cur.w.Revision},
+			Commands: []string{"roster workspace show --owner " + graph.Npub(ws.owner) + " --relay " + ws.relay}}
+	}
+	if !sections.Allowed(cur.role, action) {
+		return roleRefusal(ws, cur.role, action, verb)
+	}
+	body, err := build(ctx, ws, cur)
+	if err != nil {
+		var re *sections.RuleError
+		if errors.As(err, &re) {
+			return &exitError{Code: exitRefused, Kind: "invalid-command", Err: fmt.Errorf("%v; nothing was signed", err),
+				Details: map[string]any{"rule": re.Rule}}
+		}
+		return usageErr("%v", err)
+	}
+	return ws.submit(ctx, verb, cur, body, applied)
+}
+
+// submit signs body, publishes it to the workspace relay and reads back the
+// projection until it shows the change.
+func (ws *wsSession) submit(ctx context.Context, verb string, cur *wsCurrent, body sections.Body, applied func(*wsCurrent) bool) error {
+	a := ws.a
+	evt, err := sections.CommandEvent(ws.owner, body, nostrNow(a))
+	if err != nil {
+		return &exitError{Code: exitRefused, Kind: "invalid-command", Err: fmt.Errorf("%v; nothing was signed", err)}
+	}
+	if err := ws.s.SignEvent(ctx, evt); err != nil {
+		return signerError(err)
+	}
+	cmd, err := sections.ParseCommand(evt)
+	if err != nil {
+		return fmt.Errorf("roster built a command it cannot parse back: %w", err)
+	}
+	rep := ws.pool.Publish(ctx, []string{ws.relay}, evt)[0]
+	details := map[string]any{"relay": ws.relay, "event_id": evt.ID, "action_id": cmd.ActionID}
+	show := "roster workspace show --owner " + graph.Npub(ws.owner) + " --relay " + ws.relay
+	if !rep.OK {
+		for _, p := range []string{"restricted:", "invalid:", "auth-required:", "blocked:", "duplicate:"} {
+			if strings.HasPrefix(rep.Message, p) {
+				return &exitError{Code: exitRefused, Kind: "relay-rejected", Details: details, Commands: []string{show},
+					Err: fmt.Errorf("%s refused the %s command, nothing changed: %s", ws.relay, verb, rep.Message)}
+			}
+		}
+		return &exitError{Code: exitUnverified, Kind: "unconfirmed", Details: details, Commands: []string{show},
+			Err: fmt.Errorf("%s did not confirm the %s command (%s); check whether the revision advanced past %d", ws.relay, verb, rep.Message, cur.w.Revision)}
+	}
+	after, err := ws.load(ctx)
+	if err != nil || after.sync.Stale || after.w.Revision <= cur.w.Revision || (applied != nil && !applied(after)) {
+		return &exitError{Code: exitUnverified, Kind: "unverified", Details: details, Commands: []string{show},
+			Err: fmt.Errorf("%s accepted the %s command (event %s) but its projection does not show it yet", ws.relay, verb, evt.ID)}
+	}
+	out := wsChangeJSON{Schema: "roster.workspace.change/v1", Command: verb, Kind: evt.Kind, EventID: evt.ID,
+		ActionID: cmd.ActionID, CommandHash: cmd.Hash, RevisionBefore: cur.w.Revision, Revision: after.w.Revision, Workspace: ws.view(after)}
+	if a.opts.JSON {
+		return writeJSON(a, out)
+	}
+	fmt.Fprintf(a.io.Out, "workspace %s: revision %d -> %d (event %s)\n", verb, cur.w.Revision, after.w.Revision, evt.ID)
+	renderWorkspace(a, out.Workspace)
+	return nil
+}

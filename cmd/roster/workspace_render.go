@@ -1,0 +1,147 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/workspace/sections"
+)
+
+// wsPersonJSON names a pubkey both ways, with its workspace role.
+type wsPersonJSON struct {
+	Npub   string `json:"npub"`
+	Pubkey string `json:"pubkey"`
+	Role   string `json:"role"`
+}
+
+type wsSectionJSON struct {
+	ID       string   `json:"id"`
+	Rank     int      `json:"rank"`
+	Label    string   `json:"label"`
+	Icon     *string  `json:"icon"`
+	Channels []string `json:"channels"`
+}
+
+// wsJSON is `roster workspace show --json` (schema roster.workspace/v1).
+type wsJSON struct {
+	Schema            string                         `json:"schema"`
+	Relay             string                         `json:"relay"`
+	RelaySelf         string                         `json:"relay_self"`
+	Community         string                         `json:"community"`
+	Owner             wsPersonJSON                   `json:"owner"`
+	You               wsPersonJSON                   `json:"you"`
+	Revision          int64                          `json:"revision"`
+	LayoutRevision    int64                          `json:"layout_revision"`
+	KeyEpoch          int64                          `json:"key_epoch"`
+	Migration         *sections.Migration            `json:"migration"`
+	Sections          []wsSectionJSON                `json:"sections"`
+	Assignments       []sections.ProjectedAssignment `json:"assignments"`
+	Readers           []wsPersonJSON                 `json:"readers"`
+	ProjectionEventID string                         `json:"projection_event_id"`
+	// Decision is the revision rule applied to the relay's answer
+	// (accept, ignore, refetch); empty when the relay was not read.
+	Decision  string `json:"decision"`
+	Refetched bool   `json:"refetched"`
+	// Stale: the relay could not be read; this is the last verified cached
+	// projection, shown but never used for a write.
+	Stale       bool     `json:"stale"`
+	StaleReason string   `json:"stale_reason,omitempty"`
+	Rejected    []string `json:"rejected"`
+}
+
+func wsPerson(pk string, role sections.Role) wsPersonJSON {
+	return wsPersonJSON{Npub: graph.Npub(pk), Pubkey: pk, Role: string(role)}
+}
+
+func (ws *wsSession) view(cur *wsCurrent) wsJSON {
+	w := cur.w
+	out := wsJSON{Schema: "roster.workspace/v1", Relay: ws.relay, RelaySelf: ws.self, Community: ws.community,
+		Owner: wsPerson(ws.owner, sections.RoleOwner), You: wsPerson(ws.me, cur.role),
+		Revision: w.Revision, LayoutRevision: w.LayoutRevision, KeyEpoch: w.KeyEpoch, Migration: w.Migration,
+		Sections: []wsSectionJSON{}, Assignments: orEmptyAssignments(w.Assignments), Readers: []wsPersonJSON{},
+		ProjectionEventID: cur.sync.Verified.Event.ID, Decision: string(cur.sync.Decision),
+		Refetched: cur.sync.Refetched, Stale: cur.sync.Stale, Rejected: []string{}}
+	if cur.sync.FetchErr != nil {
+		out.StaleReason = cur.sync.FetchErr.Error()
+	}
+	for _, r := range cur.sync.Rejected {
+		out.Rejected = append(out.Rejected, r.Error())
+	}
+	for _, s := range w.Sections {
+		sec := wsSectionJSON{ID: s.ID, Rank: s.Rank, Label: s.Label, Icon: s.Icon, Channels: []string{}}
+		for _, a := range w.Assignments {
+			if a.SectionID == s.ID {
+				sec.Channels = append(sec.Channels, a.ChannelID)
+			}
+		}
+		out.Sections = append(out.Sections, sec)
+	}
+	readers := make([]string, 0, len(w.Readers))
+	for pk := range w.Readers {
+		readers = append(readers, pk)
+	}
+	sort.Slice(readers, func(i, j int) bool {
+		// owner first, then by pubkey
+		if (readers[i] == ws.owner) != (readers[j] == ws.owner) {
+			return readers[i] == ws.owner
+		}
+		return readers[i] < readers[j]
+	})
+	for _, pk := range readers {
+		out.Readers = append(out.Readers, wsPerson(pk, w.Readers[pk]))
+	}
+	return out
+}
+
+func orEmptyAssignments(a []sections.ProjectedAssignment) []sections.ProjectedAssignment {
+	if a == nil {
+		return []sections.ProjectedAssignment{}
+	}
+	return a
+}
+
+// renderWorkspace prints the human view.
+func renderWorkspace(a *app, v wsJSON) {
+	out := a.io.Out
+	fmt.Fprintf(out, "workspace of %s on %s\n", v.Owner.Npub, v.Community)
+	fmt.Fprintf(out, "  revision %d, layout revision %d, key epoch %d; you are %s\n", v.Revision, v.LayoutRevision, v.KeyEpoch, orNone(v.You.Role))
+	if v.Stale {
+		fmt.Fprintf(out, "  STALE: the relay could not be read (%s); this is the last verified cached projection and cannot be used for a change\n", v.StaleReason)
+	}
+	if v.Refetched {
+		fmt.Fprintln(out, "  (a revision gap triggered a full refetch)")
+	}
+	if v.Migration != nil {
+		fmt.Fprintf(out, "  migrated from legacy event %s (hash %s)\n", v.Migration.SourceEventID, v.Migration.SourceHash)
+	}
+	fmt.Fprintln(out, "sections:")
+	if len(v.Sections) == 0 {
+		fmt.Fprintln(out, "  (none)")
+	}
+	for _, s := range v.Sections {
+		icon := ""
+		if s.Icon != nil {
+			icon = " [" + *s.Icon + "]"
+		}
+		fmt.Fprintf(out, "  %d. %s%s  %s\n", s.Rank+1, s.Label, icon, s.ID)
+		for _, c := range s.Channels {
+			fmt.Fprintf(out, "       %s\n", c)
+		}
+	}
+	fmt.Fprintln(out, "readers:")
+	for _, r := range v.Readers {
+		fmt.Fprintf(out, "  %s  %s\n", r.Npub, r.Role)
+	}
+	if len(v.Rejected) > 0 {
+		fmt.Fprintf(out, "ignored %d projection(s) that failed verification:\n  %s\n", len(v.Rejected), strings.Join(v.Rejected, "\n  "))
+	}
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "not a grantee"
+	}
+	return "the " + s
+}
