@@ -68,3 +68,29 @@ func TestBunkerAnswerThatAltersTheEventIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// ParseBunkerURL reads user input that may carry a secret: it never panics,
+// an accepted URL redacts to one without the secret that parses back, and an
+// error never repeats the secret.
+func FuzzParseBunkerURL(f *testing.F) {
+	f.Add("bunker://" + testRemote + "?relay=wss://r.example&secret=abc")
+	f.Add("bunker://" + testRemote + "?relay=ws://127.0.0.1:1&relay=wss%3A%2F%2Fx&secret=")
+	f.Add("bunker://%zz?secret=s")
+	f.Fuzz(func(t *testing.T, s string) {
+		b, err := ParseBunkerURL(s)
+		if err != nil {
+			if b.Secret == "" && len(s) > 12 && strings.Contains(err.Error(), s) {
+				t.Fatalf("error repeats the whole input: %v", err)
+			}
+			return
+		}
+		red := b.Redacted()
+		again, err := ParseBunkerURL(red)
+		if err != nil || again.Secret != "" || again.RemotePubkey != b.RemotePubkey || len(again.Relays) != len(b.Relays) {
+			t.Fatalf("redacted %q does not parse back: %+v %v", red, again, err)
+		}
+		if b.Secret != "" && len(b.Secret) > 3 && strings.Contains(red, b.Secret) && !strings.Contains(b.RemotePubkey+strings.Join(b.Relays, ""), b.Secret) {
+			t.Fatalf("redacted %q keeps the secret %q", red, b.Secret)
+		}
+	})
+}

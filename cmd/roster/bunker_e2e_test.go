@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -132,6 +134,11 @@ func TestBunkerLoginSignsARepoInitAnnouncementEndToEnd(t *testing.T) {
 
 	if leaks := secretLeaks(t, user, map[string]string{"login": r.Out + r.Err, "who": who.Out}, env["ROSTER_HOME"]); len(leaks) > 0 {
 		t.Fatalf("user secret in %v", leaks)
+	}
+	// Nor is the bunker's one-time connection secret kept anywhere.
+	acct, _ := os.ReadFile(filepath.Join(env["ROSTER_HOME"], signer.AccountFile))
+	if len(acct) == 0 || strings.Contains(string(acct), "one-time-s3cret") || strings.Contains(who.Out, "one-time-s3cret") {
+		t.Fatalf("account file %q keeps the bunker secret (or is missing)", acct)
 	}
 	// Every bunker request closes its relay connections: only the test
 	// bunker's own connection stays open.

@@ -305,6 +305,9 @@ func carriedTags(prev *nostr.Event) nostr.Tags {
 func identityDifference(prev *nostr.Event, author, root string) string {
 	var roots []string
 	for _, t := range prev.Tags {
+		if len(t) > 0 && (t[0] == "M" || t[0] == "m" || t[0] == "o") {
+			return "it records maintainer or moderator roles (" + t[0] + " tags)"
+		}
 		if len(t) < 2 {
 			continue
 		}
@@ -313,8 +316,6 @@ func identityDifference(prev *nostr.Event, author, root string) string {
 			if len(t) >= 3 && t[2] == "euc" || len(t) == 2 {
 				roots = append(roots, strings.ToLower(t[1]))
 			}
-		case "M", "m", "o":
-			return "it records maintainer or moderator roles (" + t[0] + " tags)"
 		case "maintainers":
 			for _, v := range t[1:] {
 				if strings.ToLower(v) != author {

@@ -311,6 +311,25 @@ func TestRepoInitExits6WhenARelayDropsTheEvent(t *testing.T) {
 	}
 }
 
+// A relay that demands NIP-42 authentication is answered with the user's
+// signer, for the existence check, the publish and the read-back.
+func TestRepoInitAuthenticatesToRelaysThatRequireNIP42(t *testing.T) {
+	k := newTestKey(t)
+	relays := devrelay.StartN(t, 1, devrelay.Options{RequireAuth: true})
+	dir, _ := initTestCheckout(t, "widget")
+	env := homeEnv(t)
+	env["ROSTER_SECRET_KEY"] = k.nsec
+	r := invocation{Env: env, Dir: dir}.roster(t, append([]string{"repo", "init", "--json"}, initRelayFlags(relays)...)...)
+	var res repoInitResult
+	decodeJSON(t, r, &res)
+	if r.Code != 0 || !res.Verified {
+		t.Fatalf("exit %d out %s err %s", r.Code, r.Out, r.Err)
+	}
+	if len(initStoredAnnouncements(relays[0], k.pubkey)) != 1 {
+		t.Fatal("the auth-requiring relay does not hold the announcement")
+	}
+}
+
 // DESIGN.md: every write treats incomplete evidence as exit 4 and publishes
 // nothing.
 func TestRepoInitExits4WhenARelayDoesNotAnswerTheCheck(t *testing.T) {
