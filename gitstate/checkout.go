@@ -77,8 +77,11 @@ func (c *Checkout) SetNostrRepo(naddr string) error {
 
 // SetOrigin points the origin remote at a nostr:// URL, creating it with the
 // default fetch refspec when absent and keeping its other settings otherwise.
+// A nostr:// pushurl naming a different coordinate is dropped: left behind,
+// `git push` would keep publishing to the coordinate the user just left.
 func (c *Checkout) SetOrigin(nostrURL string) error {
-	if _, err := ParseNostrURL(nostrURL); err != nil {
+	ref, err := ParseNostrURL(nostrURL)
+	if err != nil {
 		return fmt.Errorf("refusing to set origin to %q: %w", short(nostrURL), err)
 	}
 	cfg, err := c.config()
@@ -87,6 +90,20 @@ func (c *Checkout) SetOrigin(nostrURL string) error {
 	}
 	if r, ok := cfg.Remotes["origin"]; ok {
 		r.URLs = []string{nostrURL}
+		sub := cfg.Raw.Section("remote").Subsection("origin")
+		var keep []string
+		for _, pu := range sub.Options.GetAll("pushurl") {
+			old, err := ParseNostrURL(pu)
+			if err == nil && (old.Coordinate != ref.Coordinate || old.NIP05 != ref.NIP05) {
+				continue
+			}
+			keep = append(keep, pu)
+		}
+		if len(keep) == 0 {
+			sub.RemoveOption("pushurl")
+		} else {
+			sub.SetOption("pushurl", keep...)
+		}
 	} else {
 		cfg.Remotes["origin"] = &config.RemoteConfig{
 			Name:  "origin",

@@ -296,13 +296,26 @@ func TestSetOriginCreatesOrRepointsTheRemote(t *testing.T) {
 	if got := r.git("config", "--get", "remote.origin.fetch"); got != "+refs/heads/*:refs/remotes/origin/*" {
 		t.Fatalf("fetch refspec %q", got)
 	}
+	// Same coordinate: a protocol-specific pushurl is the user's choice and stays.
 	r.git("config", "remote.origin.pushurl", "nostr://ssh/"+npub(bobPK)+"/repo")
+	r.git("config", "--add", "remote.origin.pushurl", "git@github.com:me/repo.git")
+	if err := r.open().SetOrigin(nurl(bobPK, "repo", "relay.two")); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.git("config", "--get-all", "remote.origin.pushurl"); got != "nostr://ssh/"+npub(bobPK)+"/repo\ngit@github.com:me/repo.git" {
+		t.Fatalf("pushurls for the same coordinate: %q", got)
+	}
+	// Another coordinate: a nostr:// pushurl to the old one would keep
+	// publishing there, so it goes; other pushurls stay.
 	u2 := nurl(carolPK, "repo")
 	if err := r.open().SetOrigin(u2); err != nil {
 		t.Fatal(err)
 	}
 	if got := r.git("remote", "get-url", "origin"); got != u2 {
 		t.Fatalf("origin = %q", got)
+	}
+	if got := r.git("config", "--get-all", "remote.origin.pushurl"); got != "git@github.com:me/repo.git" {
+		t.Fatalf("pushurls after moving to another coordinate: %q", got)
 	}
 	if err := c.SetOrigin("https://github.com/x/y"); err == nil {
 		t.Fatal("SetOrigin accepted a non-nostr URL")
