@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/nbd-wtf/go-nostr/nip19"
 	"github.com/spf13/cobra"
 
+	"github.com/roster-cli/roster/cache"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/workspace/groups"
@@ -61,12 +63,17 @@ its revision is the "rev" tag. Exit 4 when no relay has a valid projection.`,
 			if len(relays) == 0 {
 				return projectNoRelays(c)
 			}
+			var rd projectReadResult
 			if a.opts.Offline {
-				return usageErr("project state is relay-authoritative and is not read from the cache; drop --offline")
+				if rd, err = projectReadCached(a, relays, c); err != nil {
+					return err
+				}
+			} else {
+				pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.projectLazyAuth})
+				defer pool.Close()
+				rd = projectRead(cmd.Context(), pool, relays, c)
+				projectCachePut(a, rd)
 			}
-			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.projectLazyAuth})
-			defer pool.Close()
-			rd := projectRead(cmd.Context(), pool, relays, c)
 			if rd.best == nil {
 				return projectNotFound(c, rd)
 			}
@@ -117,6 +124,8 @@ type projectRelayRead struct {
 	Error      string `json:"error,omitempty"`
 
 	state *projects.State
+	event *nostr.Event    // the verified projection, for the cache
+	info  json.RawMessage // the relay's NIP-11 document, for the cache
 }
 
 // projectReadResult is every relay's answer and the newest valid projection.
@@ -132,6 +141,7 @@ type projectReadResult struct {
 func projectRead(ctx context.Context, pool *relaypool.Pool, relays []string, c projects.Coordinate) projectReadResult {
 	relays = relaypool.NormalizeRelays(relays)
 	selves := make([]string, len(relays))
+	docs := make([]json.RawMessage, len(relays))
 	infoErr := make([]error, len(relays))
 	projectEach(relays, func(i int, url string) {
 		info, err := pool.RelayInfo(ctx, url)
@@ -139,38 +149,55 @@ func projectRead(ctx context.Context, pool *relaypool.Pool, relays []string, c p
 			infoErr[i] = err
 			return
 		}
-		selves[i] = info.Self
+		selves[i], docs[i] = info.Self, info.Raw
 	})
 	res := pool.Fetch(ctx, relays, nostr.Filter{Kinds: []int{projects.KindState}, Tags: nostr.TagMap{"d": {c.Address()}}})
 	out := projectReadResult{complete: res.Complete}
 	var valid []projects.State
 	for i, rep := range res.Relays {
-		rr := projectRelayRead{URL: rep.URL, Status: rep.Status, Reason: rep.Reason, Self: selves[i], Projection: "none"}
+		rr := projectRelayRead{URL: rep.URL, Status: rep.Status, Reason: rep.Reason, Self: selves[i], Projection: "none", info: docs[i]}
 		var evs []*nostr.Event
 		for _, e := range res.Events {
 			if projectContains(res.Sources[e.ID], rep.URL) {
 				evs = append(evs, e)
 			}
 		}
-		switch {
-		case infoErr[i] != nil && len(evs) > 0:
+		if infoErr[i] != nil && len(evs) > 0 {
 			rr.Projection, rr.Error = "invalid", fmt.Sprintf("the relay's NIP-11 document could not be read, so its signer is unknown: %v", infoErr[i])
-		default:
-			st, found, err := projects.FromRelay(evs, c, selves[i])
-			switch {
-			case errors.Is(err, projects.ErrAmbiguous):
-				rr.Projection, rr.Error = "ambiguous", err.Error()
-			case errors.Is(err, projects.ErrUnknownVersion):
-				rr.Projection, rr.Error = "unknown-version", err.Error()+": ignored; upgrade roster to read it"
-			case err != nil:
-				rr.Projection, rr.Error = "invalid", err.Error()
-			case found:
-				rr.Projection, rr.Revision, rr.state = "valid", st.Revision, &st
-				valid = append(valid, st)
-			}
+		} else {
+			projectJudge(&rr, evs, c)
+		}
+		if rr.state != nil {
+			valid = append(valid, *rr.state)
 		}
 		out.relays = append(out.relays, rr)
 	}
+	projectPickBest(&out, valid)
+	return out
+}
+
+// projectJudge verifies what one relay returned and records the verdict.
+func projectJudge(rr *projectRelayRead, evs []*nostr.Event, c projects.Coordinate) {
+	st, found, err := projects.FromRelay(evs, c, rr.Self)
+	switch {
+	case errors.Is(err, projects.ErrAmbiguous):
+		rr.Projection, rr.Error = "ambiguous", err.Error()
+	case errors.Is(err, projects.ErrUnknownVersion):
+		rr.Projection, rr.Error = "unknown-version", err.Error()+": ignored; upgrade roster to read it"
+	case err != nil:
+		rr.Projection, rr.Error = "invalid", err.Error()
+	case found:
+		rr.Projection, rr.Revision, rr.state = "valid", st.Revision, &st
+		for _, e := range evs {
+			if e.ID == st.EventID {
+				rr.event = e
+			}
+		}
+	}
+}
+
+// projectPickBest selects the newest valid projection across relays.
+func projectPickBest(out *projectReadResult, valid []projects.State) {
 	if best, ok := projects.Newest(valid); ok {
 		out.best = &best
 		for _, rr := range out.relays {
@@ -180,7 +207,86 @@ func projectRead(ctx context.Context, pool *relaypool.Pool, relays []string, c p
 			}
 		}
 	}
-	return out
+}
+
+// projectCacheKey names one relay's projection of one project in the cache:
+// projections are per relay, because each relay signs its own community's state.
+func projectCacheKey(relay string, c projects.Coordinate) string {
+	return "nip-pc:" + relay + ":" + c.Address()
+}
+
+// projectCachePut keeps each relay's verified projection and NIP-11 document
+// for --offline. The cache is an accelerator: failures cost a warning. An
+// older projection never replaces a newer cached one.
+func projectCachePut(a *app, rd projectReadResult) {
+	if rd.best == nil && len(rd.relays) == 0 {
+		return
+	}
+	home, err := a.home()
+	if err != nil {
+		return
+	}
+	store, err := cache.Open(home)
+	if err != nil {
+		fmt.Fprintf(a.io.Err, "roster: warning: %v; --offline will not see this read\n", err)
+		return
+	}
+	defer store.Close()
+	now := a.io.Now()
+	for _, rr := range rd.relays {
+		if rr.info != nil {
+			_ = store.PutRelayInfo(rr.URL, rr.info, now)
+		}
+		if rr.event == nil {
+			continue
+		}
+		key := projectCacheKey(rr.URL, rr.state.Coordinate)
+		if old, err := store.Projection(key); err == nil && old != nil && !cache.Newer(rr.event, old) && old.ID != rr.event.ID {
+			continue
+		}
+		if err := store.PutProjection(key, rr.event); err != nil {
+			fmt.Fprintf(a.io.Err, "roster: warning: could not cache the projection from %s (%v)\n", rr.URL, err)
+		}
+	}
+}
+
+// projectReadCached answers --offline from the cache: each relay's cached
+// projection, verified again against that relay's cached NIP-11 self.
+func projectReadCached(a *app, relays []string, c projects.Coordinate) (projectReadResult, error) {
+	home, err := a.home()
+	if err != nil {
+		return projectReadResult{}, usageErr("%v", err)
+	}
+	store, err := cache.Open(home)
+	if err != nil {
+		return projectReadResult{}, &exitError{Code: exitIncomplete, Kind: "offline-miss",
+			Err: fmt.Errorf("--offline needs the local cache: %v", err), Commands: []string{"roster project show " + c.String()}}
+	}
+	defer store.Close()
+	out := projectReadResult{complete: false}
+	var valid []projects.State
+	for _, url := range relaypool.NormalizeRelays(relays) {
+		rr := projectRelayRead{URL: url, Status: "cache", Projection: "none"}
+		info, ok, err := store.RelayInfo(url)
+		if err == nil && ok {
+			rr.Self = info.Self
+		}
+		evt, err := store.Projection(projectCacheKey(url, c))
+		if err == nil && evt != nil {
+			projectJudge(&rr, []*nostr.Event{evt}, c)
+		}
+		if rr.state != nil {
+			valid = append(valid, *rr.state)
+		}
+		out.relays = append(out.relays, rr)
+	}
+	projectPickBest(&out, valid)
+	if out.best == nil {
+		return out, &exitError{Code: exitIncomplete, Kind: "offline-miss",
+			Err:      fmt.Errorf("no cached state for project %s from %s; read it online once", c, strings.Join(relays, ", ")),
+			Commands: []string{"roster project show " + c.String()}}
+	}
+	return out, nil
 }
 
 func projectEach(relays []string, fn func(i int, url string)) {
@@ -436,11 +542,12 @@ func projectChange(ctx context.Context, a *app, s signer.Signer, relay string, c
 	out := projectChangeJSON{Schema: "roster.project.change/v1", Coordinate: c.String(), Relay: relay, Actor: actor, ActorNpub: projectNpub(actor),
 		Add: patch.Add, Remove: patch.Remove, Published: []string{}}
 	for attempt := 0; attempt < 2; attempt++ {
-		st, self, err := projectCurrent(ctx, pool, relay, c)
+		rd, err := projectCurrent(ctx, pool, relay, c)
 		if err != nil {
 			return err
 		}
-		if err := projectCheck(ctx, pool, relay, self, actor, st, patch); err != nil {
+		st := rd.best
+		if err := projectCheck(ctx, pool, relay, rd.relays[0].Self, actor, st, patch); err != nil {
 			return err
 		}
 		if projectBeforeSign != nil {
@@ -478,13 +585,15 @@ func projectChange(ctx context.Context, a *app, s signer.Signer, relay string, c
 				Commands: []string{fmt.Sprintf("roster project show %s --relay %s", c, relay)}}
 		}
 		out.Published = append(out.Published, evt.ID)
-		after, _, err := projectCurrent(ctx, pool, relay, c)
+		rdAfter, err := projectCurrent(ctx, pool, relay, c)
+		after := rdAfter.best
 		if err != nil || after.Revision <= st.Revision || !projectApplied(after.Document, patch) {
 			return &exitError{Code: exitUnverified, Kind: "unverified",
 				Err:      fmt.Errorf("%s accepted the change (event %s) but its Project State does not show it yet", relay, evt.ID),
 				Details:  map[string]any{"coordinate": c.String(), "relay": relay, "event_id": evt.ID},
 				Commands: []string{fmt.Sprintf("roster project show %s --relay %s", c, relay)}}
 		}
+		projectCachePut(a, rdAfter)
 		out.Revision = after.Revision
 		out.RelatedChannels = orEmptySlice(after.Document.RelatedChannels)
 		if a.opts.JSON {
@@ -502,18 +611,18 @@ func projectChange(ctx context.Context, a *app, s signer.Signer, relay string, c
 
 // projectCurrent reads the relay's current projection, requiring a complete
 // answer and a valid projection.
-func projectCurrent(ctx context.Context, pool *relaypool.Pool, relay string, c projects.Coordinate) (*projects.State, string, error) {
+func projectCurrent(ctx context.Context, pool *relaypool.Pool, relay string, c projects.Coordinate) (projectReadResult, error) {
 	rd := projectRead(ctx, pool, []string{relay}, c)
 	if !rd.complete {
 		r := rd.relays[0]
-		return nil, "", &exitError{Code: exitIncomplete, Kind: "incomplete",
+		return rd, &exitError{Code: exitIncomplete, Kind: "incomplete",
 			Err:      fmt.Errorf("%s did not answer for project %s (%s %s); nothing was published", relay, c, r.Status, r.Reason),
 			Commands: []string{fmt.Sprintf("roster project show %s --relay %s", c, relay)}}
 	}
 	if rd.best == nil {
-		return nil, "", projectNotFound(c, rd)
+		return rd, projectNotFound(c, rd)
 	}
-	return rd.best, rd.relays[0].Self, nil
+	return rd, nil
 }
 
 // projectCheck refuses, before signing, what the relay would refuse: an
