@@ -157,12 +157,20 @@ func Clear(home string) error {
 // into an *Error instead of crashing.
 func (c *Cache) view(fn func(*bolt.Tx) error) (err error) {
 	defer c.recoverCorrupt(&err)
-	return c.db.View(fn)
+	return c.corrupt(c.db.View(fn))
 }
 
 func (c *Cache) update(fn func(*bolt.Tx) error) (err error) {
 	defer c.recoverCorrupt(&err)
-	return c.db.Update(fn)
+	return c.corrupt(c.db.Update(fn))
+}
+
+// corrupt turns an undecodable stored record into an *Error naming the fix.
+func (c *Cache) corrupt(err error) error {
+	if errors.Is(err, errBadRecord) {
+		return &Error{Path: c.path, Reason: ReasonCorrupt, Err: err}
+	}
+	return err
 }
 
 func (c *Cache) recoverCorrupt(err *error) {

@@ -78,6 +78,20 @@ func TestOpenCorruptFileNamesFileAndFix(t *testing.T) {
 	}
 }
 
+func TestUndecodableRecordIsReportedAsCorrupt(t *testing.T) {
+	c, home := openTemp(t)
+	evt := signed(t, aliceSK, 1, 1, "x")
+	if err := c.Put(evt); err != nil {
+		t.Fatal(err)
+	}
+	// Damage the stored JSON behind the cache's back.
+	if err := c.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketEvents).Put([]byte(evt.ID), []byte("{not json")) }); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.Query(nostr.Filter{Kinds: []int{1}})
+	assertCacheError(t, err, ErrCorrupt, home, "roster cache clear")
+}
+
 func TestOpenForeignBoltFileIsNotARosterCache(t *testing.T) {
 	home := t.TempDir()
 	db, err := bolt.Open(Path(home), 0o600, nil)
