@@ -1,0 +1,465 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/preflight"
+	"github.com/roster-cli/roster/relaypool"
+)
+
+// mutationSchema is the JSON schema of every membership command's result.
+const mutationSchema = "roster.mutation/v1"
+
+// beforeRecheck runs between the preview and the pre-signing recheck. Tests
+// set it to publish a concurrent change; it is nil otherwise.
+var beforeRecheck func()
+
+// runMutation is the one publish pipeline of `repo edit`, `accept`, `leave`
+// and `follow-lead` (DESIGN.md "A membership mutation"): discover with
+// complete evidence from every write relay (else exit 4), preview with
+// preflight (refusal: exit 3), then re-read every event the preview used and
+// abort if any changed, sign, publish, read back, re-resolve and check the
+// result equals the preview (else exit 6). Never a prompt; --dry-run stops
+// after the preview.
+func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun bool) error {
+	s, err := a.signer(ctx)
+	if err != nil {
+		return err
+	}
+	author, err := s.PublicKey(ctx)
+	if err != nil {
+		return signerError(err)
+	}
+	v, err := a.loadRepo(ctx, completeEvidence)
+	if err != nil {
+		return err
+	}
+	in := preflight.Input{Author: author, Selected: v.Coordinate(), Events: v.Events, Now: v.Now, Intent: intent,
+		SelectState: resolvedState}
+	if v.Checkout != nil {
+		if refs, err := v.Checkout.LocalRefs(); err == nil {
+			in.LocalRefs = refs
+		}
+	}
+	plan, refusal := preflight.Prepare(in)
+	if refusal != nil {
+		return a.refusalError(v, intent, refusal)
+	}
+	out := newMutationResult(v, plan, dryRun)
+	if dryRun {
+		return a.finishMutation(v, plan, out)
+	}
+
+	// Recheck: a concurrent graph or state change aborts before signing.
+	if beforeRecheck != nil {
+		beforeRecheck()
+	}
+	fresh, err := a.loadRepo(ctx, completeEvidence)
+	if err != nil {
+		return err
+	}
+	if changed := preflight.FingerprintChanges(plan.Fingerprint, preflight.Fingerprint(fresh.Events)); len(changed) > 0 {
+		return a.mutationError(v, &exitError{Code: exitRefused, Kind: "concurrent-change",
+			Err: fmt.Errorf("the repository changed after the preview (%s); nothing was published: rerun the command to preview the current state",
+				strings.Join(describeFingerprintKeys(changed), ", ")),
+			Details:  map[string]any{"changed": describeFingerprintKeys(changed)},
+			Commands: []string{intent.Command()}})
+	}
+
+	if evt := plan.Event(); evt != nil {
+		if err := a.publishVerified(ctx, v, plan, evt, out); err != nil {
+			return err
+		}
+	}
+	if plan.SwitchTo != nil {
+		if err := a.switchCheckout(v, *plan.SwitchTo, out); err != nil {
+			return err
+		}
+	}
+	return a.finishMutation(v, plan, out)
+}
+
+// publishVerified signs, publishes to every relay asked, reads the event
+// back from each, and re-resolves the repository to check it equals the
+// preview. Failures after the first relay accepted the event are exit 6.
+func (a *app) publishVerified(ctx context.Context, v *repoView, plan *preflight.Plan, evt *nostr.Event, out *mutationResult) error {
+	s, err := a.signer(ctx)
+	if err != nil {
+		return err
+	}
+	if err := s.SignEvent(ctx, evt); err != nil {
+		return signerError(err)
+	}
+	if evt.PubKey != plan.Author {
+		return &exitError{Code: exitFailure, Kind: "signer", Err: errors.New("the signer signed with a different key than the preview used; nothing was published")}
+	}
+	pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner})
+	defer pool.Close()
+	reports := pool.Publish(ctx, v.Relays, evt)
+	accepted := 0
+	for _, r := range reports {
+		out.Relays = append(out.Relays, publishJSON{URL: r.URL, OK: r.OK, Message: r.Message})
+		if r.OK {
+			accepted++
+		}
+	}
+	if accepted == 0 {
+		return a.mutationError(v, &exitError{Code: exitFailure, Kind: "publish-failed",
+			Err:      fmt.Errorf("no relay accepted the replacement announcement %s; nothing was published", evt.ID),
+			Details:  map[string]any{"relays": out.Relays},
+			Commands: []string{plan.Intent.Command()}})
+	}
+	out.Published = append(out.Published, evt.ID)
+	found, rb := pool.ReadBack(ctx, v.Relays, []string{evt.ID})
+	for i := range out.Relays {
+		out.Relays[i].ReadBack = slices.Contains(found[evt.ID], out.Relays[i].URL)
+	}
+	var problems []string
+	for _, r := range out.Relays {
+		if !r.OK {
+			problems = append(problems, fmt.Sprintf("%s did not accept it: %s", r.URL, r.Message))
+		} else if !r.ReadBack {
+			problems = append(problems, fmt.Sprintf("%s accepted it but did not return it on read-back", r.URL))
+		}
+	}
+	if !rb.Complete {
+		problems = append(problems, "not every relay answered the read-back")
+	}
+	if len(problems) == 0 {
+		after, err := a.loadRepo(ctx, completeEvidence)
+		if err != nil {
+			problems = append(problems, "re-reading the repository failed: "+err.Error())
+		} else {
+			problems = append(problems, differsFromPreview(plan.After, after.Resolution)...)
+			out.resolvedAfter = after
+		}
+	}
+	if len(problems) > 0 {
+		return a.mutationError(v, &exitError{Code: exitUnverified, Kind: "unverified",
+			Err:     fmt.Errorf("published %s, but verification did not complete:\n  %s", evt.ID, strings.Join(problems, "\n  ")),
+			Details: map[string]any{"published": out.Published, "relays": out.Relays, "problems": problems},
+			Commands: []string{"roster repo   (check what the relays now resolve)",
+				"rerun the command once every relay answers; it is idempotent"}})
+	}
+	out.Verified = true
+	return nil
+}
+
+// differsFromPreview compares the re-resolved repository with the preview's
+// simulated one: lead, lead source, and every maintainer's and moderator's status.
+func differsFromPreview(want, got *graph.Resolution) []string {
+	var out []string
+	if want.Lead != got.Lead || want.LeadSource != got.LeadSource {
+		out = append(out, fmt.Sprintf("lead resolved to %s (%s), the preview said %s (%s)",
+			dashIfEmpty(graph.Npub(got.Lead)), got.LeadSource, dashIfEmpty(graph.Npub(want.Lead)), want.LeadSource))
+	}
+	if !slices.Equal(want.Maintainers, got.Maintainers) {
+		out = append(out, "the maintainers resolved differ from the preview")
+	}
+	if !slices.Equal(want.Moderators, got.Moderators) {
+		out = append(out, "the moderators resolved differ from the preview")
+	}
+	return out
+}
+
+// switchCheckout anchors the checkout at the lead's coordinate: nostr.repo,
+// and origin when origin is a nostr:// remote. Outside a checkout it only
+// says which --repo to use from now on.
+func (a *app) switchCheckout(v *repoView, to graph.Coordinate, out *mutationResult) error {
+	url := gitstate.NostrURL(to, nil)
+	out.SwitchedTo = &url
+	if v.Checkout == nil {
+		out.Guidance = append(out.Guidance, "no checkout here; select the lead from now on with: --repo "+url)
+		return nil
+	}
+	if err := v.Checkout.SetNostrRepo(gitstate.EncodeNaddr(to, nil)); err != nil {
+		return &exitError{Code: exitFailure, Kind: "git-config", Err: fmt.Errorf("switch the checkout to %s: %w", url, err),
+			Commands: []string{"git config nostr.repo " + gitstate.EncodeNaddr(to, nil)}}
+	}
+	return nil
+}
+
+// resolvedState adapts the read pipeline's state selection to preflight.
+func resolvedState(events []*nostr.Event, r *graph.Resolution) *preflight.ResolvedState {
+	evt := selectStateEvent(events, r)
+	if evt == nil {
+		return nil
+	}
+	st, err := gitstate.ParseState(evt)
+	if err != nil {
+		return nil
+	}
+	return &preflight.ResolvedState{EventID: st.EventID, Author: st.Author, Head: st.Head, Refs: st.Refs}
+}
+
+// describeFingerprintKeys renders "30617:<hex>" keys as people say them.
+func describeFingerprintKeys(keys []string) []string {
+	out := make([]string, 0, len(keys))
+	for _, k := range keys {
+		kind, rest, _ := strings.Cut(k, ":")
+		switch kind {
+		case "30617":
+			out = append(out, "announcement of "+graph.Npub(rest))
+		case "30618":
+			out = append(out, "repository state of "+graph.Npub(rest))
+		default:
+			out = append(out, "deletion "+rest)
+		}
+	}
+	return out
+}
+
+// mutationResult is roster.mutation/v1: the people fields of roster.repo/v1
+// after the change, the preview (before/after, changes, replacement tags,
+// simulation, state seam), what was published and what to do next.
+type mutationResult struct {
+	Schema                         string           `json:"schema"`
+	Action                         string           `json:"action"`
+	Command                        string           `json:"command"`
+	DryRun                         bool             `json:"dry_run"`
+	Coordinate                     coordinateJSON   `json:"coordinate"`
+	SelectedMaintainer             string           `json:"selected_maintainer"`
+	LeadMaintainer                 *string          `json:"lead_maintainer"`
+	LeadSource                     string           `json:"lead_source"`
+	LeadPath                       []string         `json:"lead_path"`
+	Maintainers                    []memberJSON     `json:"maintainers"`
+	Moderators                     []memberJSON     `json:"moderators"`
+	PendingHistoryAcknowledgements []pendingAckJSON `json:"pending_history_acknowledgements"`
+	Preview                        *previewJSON     `json:"preview,omitempty"`
+	Published                      []string         `json:"published"`
+	Relays                         []publishJSON    `json:"relays"`
+	Verified                       bool             `json:"verified"`
+	SwitchedTo                     *string          `json:"switched_to"`
+	Guidance                       []string         `json:"guidance"`
+	Error                          *errorJSON       `json:"error,omitempty"`
+
+	resolvedAfter *repoView // the re-read after publishing, for advisories
+}
+
+type previewJSON struct {
+	Before     peopleJSON                `json:"before"`
+	After      peopleJSON                `json:"after"`
+	Changes    []preflight.RoleChange    `json:"changes"`
+	Tags       nostr.Tags                `json:"tags"`
+	CreatedAt  int64                     `json:"created_at"`
+	Simulation simulationJSON            `json:"simulation"`
+	State      preflight.StateComparison `json:"state"`
+}
+
+type peopleJSON struct {
+	LeadMaintainer *string      `json:"lead_maintainer"`
+	LeadSource     string       `json:"lead_source"`
+	LeadPath       []string     `json:"lead_path"`
+	Maintainers    []memberJSON `json:"maintainers"`
+	Moderators     []memberJSON `json:"moderators"`
+}
+
+type simulationJSON struct {
+	NewlyInvited          []string                   `json:"newly_invited"`
+	NewlyConfirmed        []string                   `json:"newly_confirmed"`
+	Lost                  []string                   `json:"lost"`
+	InvitationsWithdrawn  []string                   `json:"invitations_withdrawn"`
+	ModeratorsGained      []string                   `json:"moderators_gained"`
+	ModeratorsLost        []string                   `json:"moderators_lost"`
+	RemovedStaysConfirmed *bool                      `json:"removed_stays_confirmed,omitempty"`
+	Imported              []string                   `json:"imported"`
+	LeadChanged           bool                       `json:"lead_changed"`
+	SelectedBefore        string                     `json:"selected_before"`
+	SelectedAfter         string                     `json:"selected_after"`
+	IdentityChanges       []preflight.IdentityChange `json:"identity_changes"`
+}
+
+type publishJSON struct {
+	URL      string `json:"url"`
+	OK       bool   `json:"ok"`
+	Message  string `json:"message,omitempty"`
+	ReadBack bool   `json:"read_back"`
+}
+
+type errorJSON struct {
+	Code     string         `json:"code"`
+	Message  string         `json:"message"`
+	Details  map[string]any `json:"details"`
+	Commands []string       `json:"commands"`
+}
+
+func peopleOf(r *graph.Resolution) peopleJSON {
+	p := peopleJSON{LeadSource: string(r.LeadSource), LeadPath: npubsOf(r.LeadPath),
+		Maintainers: membersJSON(r.Maintainers), Moderators: membersJSON(r.Moderators)}
+	if r.Lead != "" {
+		l := graph.Npub(r.Lead)
+		p.LeadMaintainer = &l
+	}
+	return p
+}
+
+// newMutationResult fills the people fields from r (the view after the
+// change when there is a plan, the current view for a refusal).
+func newMutationResult(v *repoView, plan *preflight.Plan, dryRun bool) *mutationResult {
+	r := v.Resolution
+	if plan != nil {
+		r = plan.After
+	}
+	c := v.Coordinate()
+	out := &mutationResult{Schema: mutationSchema, DryRun: dryRun,
+		Coordinate: coordinateJSON{Kind: c.Kind, Pubkey: c.Pubkey, Npub: gitstate.EncodeNpub(c.Pubkey),
+			Identifier: c.Identifier, Naddr: gitstate.EncodeNaddr(c, nil)},
+		SelectedMaintainer: gitstate.EncodeNpub(c.Pubkey), Published: []string{}, Relays: []publishJSON{},
+		PendingHistoryAcknowledgements: []pendingAckJSON{}, Guidance: []string{}}
+	p := peopleOf(r)
+	out.LeadMaintainer, out.LeadSource, out.LeadPath, out.Maintainers, out.Moderators = p.LeadMaintainer, p.LeadSource, p.LeadPath, p.Maintainers, p.Moderators
+	for _, a := range r.PendingAcknowledgements {
+		out.PendingHistoryAcknowledgements = append(out.PendingHistoryAcknowledgements, pendingAckJSON{
+			Npub: graph.Npub(a.Pubkey), Transition: a.Transition, Time: a.Time, Command: a.Command})
+	}
+	if plan == nil {
+		return out
+	}
+	out.Action, out.Command = string(plan.Intent.Action), plan.Intent.Command()
+	sim := plan.Sim
+	sj := simulationJSON{NewlyInvited: npubsOf(sim.NewlyInvited), NewlyConfirmed: npubsOf(sim.NewlyConfirmed), Lost: npubsOf(sim.Lost),
+		InvitationsWithdrawn: npubsOf(sim.InvitationsWithdrawn), ModeratorsGained: npubsOf(sim.ModeratorsGained),
+		ModeratorsLost: npubsOf(sim.ModeratorsLost), RemovedStaysConfirmed: sim.RemovedStaysConfirmed, Imported: []string{},
+		LeadChanged:    sim.LeadBefore.Lead != sim.LeadAfter.Lead || sim.LeadBefore.Source != sim.LeadAfter.Source,
+		SelectedBefore: gitstate.NostrURL(sim.SelectedBefore, nil), SelectedAfter: gitstate.NostrURL(sim.SelectedAfter, nil),
+		IdentityChanges: sim.Identity}
+	for _, im := range sim.Imported {
+		sj.Imported = append(sj.Imported, graph.Npub(im.Pubkey))
+	}
+	tags := plan.Tags
+	if tags == nil {
+		tags = nostr.Tags{}
+	}
+	changes := plan.Changes
+	if changes == nil {
+		changes = []preflight.RoleChange{}
+	}
+	out.Preview = &previewJSON{Before: peopleOf(plan.Before), After: peopleOf(plan.After), Changes: changes, Tags: tags,
+		CreatedAt: plan.CreatedAt, Simulation: sj, State: plan.State}
+	out.Guidance = append(out.Guidance, plan.Guidance...)
+	return out
+}
+
+// finishMutation prints the result (JSON or human) and the advisories.
+func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *mutationResult) error {
+	if a.opts.JSON {
+		return writeRepoJSON(a.io.Out, out)
+	}
+	w := a.io.Out
+	verb := "published"
+	if out.DryRun {
+		verb = "preview only (--dry-run): nothing was published"
+	}
+	fmt.Fprintf(w, "%s\n", out.Command)
+	fmt.Fprintf(w, "repository  %s\n", displayCoord(v.Coordinate()))
+	renderPlan(a, plan)
+	if len(out.Published) > 0 {
+		fmt.Fprintf(w, "%s %s to %d relay(s), read back from each\n", verb, strings.Join(out.Published, " "), len(out.Relays))
+	} else if out.DryRun {
+		fmt.Fprintln(w, verb)
+	}
+	if out.SwitchedTo != nil {
+		fmt.Fprintf(w, "this checkout now selects %s\n", *out.SwitchedTo)
+	}
+	if len(out.Guidance) > 0 {
+		fmt.Fprintln(w, "next:")
+		for _, g := range out.Guidance {
+			fmt.Fprintf(w, "  %s\n", g)
+		}
+	}
+	if out.resolvedAfter != nil {
+		a.printAdvisories(out.resolvedAfter)
+	} else if out.DryRun {
+		a.printAdvisories(v)
+	}
+	return nil
+}
+
+// renderPlan prints the preview: each role change, the consequences and
+// what the state seam did and did not check.
+func renderPlan(a *app, plan *preflight.Plan) {
+	w := a.io.Out
+	if len(plan.Changes) > 0 {
+		fmt.Fprintln(w, "changes to your announcement:")
+		for _, c := range plan.Changes {
+			fmt.Fprintf(w, "  %-11s %s %s  %s\n", c.Action, c.Letter, graph.Npub(c.Subject), tagText(c.After))
+		}
+	}
+	s := plan.Sim
+	row := func(label string, people []string) {
+		if len(people) > 0 {
+			fmt.Fprintf(w, "  %-22s %s\n", label, joinNpubs(people))
+		}
+	}
+	fmt.Fprintln(w, "consequences:")
+	row("newly invited", s.NewlyInvited)
+	row("newly confirmed", s.NewlyConfirmed)
+	row("no longer maintainer", s.Lost)
+	row("invitation withdrawn", s.InvitationsWithdrawn)
+	row("moderator gained", s.ModeratorsGained)
+	row("moderator lost", s.ModeratorsLost)
+	fmt.Fprintf(w, "  %-22s %s (%s) -> %s (%s)\n", "lead", dashIfEmpty(graph.Npub(s.LeadBefore.Lead)), s.LeadBefore.Source,
+		dashIfEmpty(graph.Npub(s.LeadAfter.Lead)), s.LeadAfter.Source)
+	if plan.SwitchTo != nil {
+		fmt.Fprintf(w, "  %-22s %s -> %s\n", "selected coordinate", displayCoord(s.SelectedBefore), displayCoord(s.SelectedAfter))
+	}
+	fmt.Fprintf(w, "state check: %s\n", strings.Join(plan.State.Checked, "; "))
+	fmt.Fprintf(w, "not checked yet: %s\n", strings.Join(plan.State.NotChecked, "; "))
+}
+
+func tagText(t nostr.Tag) string {
+	parts := make([]string, len(t))
+	for i, v := range t {
+		parts[i] = fmt.Sprintf("%q", v)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// refusalError turns a preflight refusal into exit 3 (exit 2 for
+// contradictory flags); "nothing-to-change" is success with a message.
+func (a *app) refusalError(v *repoView, intent preflight.Intent, r *preflight.Refusal) error {
+	if r.Code == "nothing-to-change" {
+		if a.opts.JSON {
+			out := newMutationResult(v, nil, false)
+			out.Action, out.Command, out.Verified = string(intent.Action), intent.Command(), true
+			out.Guidance = append(out.Guidance, r.Message)
+			return writeRepoJSON(a.io.Out, out)
+		}
+		fmt.Fprintln(a.io.Out, r.Message)
+		a.printAdvisories(v)
+		return nil
+	}
+	code := exitRefused
+	if r.Usage {
+		code = exitUsage
+	}
+	return a.mutationError(v, &exitError{Code: code, Kind: r.Code, Err: errors.New(r.Message), Details: r.Details, Commands: r.Commands})
+}
+
+// mutationError prints a refusal or failure with the people fields (JSON)
+// or the message, commands and advisories (human), and returns its code.
+func (a *app) mutationError(v *repoView, ee *exitError) error {
+	if a.opts.JSON {
+		out := newMutationResult(v, nil, false)
+		out.Error = &errorJSON{Code: ee.Kind, Message: ee.Err.Error(), Details: orEmptyMap(ee.Details), Commands: orEmptySlice(ee.Commands)}
+		_ = writeRepoJSON(a.io.Out, out)
+	} else {
+		fmt.Fprintf(a.io.Err, "roster: %s\n", ee.Err)
+		for _, c := range ee.Commands {
+			fmt.Fprintf(a.io.Err, "  run: %s\n", c)
+		}
+		if ee.Code == exitRefused || ee.Code == exitUsage {
+			fmt.Fprintln(a.io.Err, "nothing was published")
+		}
+		a.printAdvisories(v)
+	}
+	ee.Printed = true
+	return ee
+}

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/roster-cli/roster/preflight"
+)
+
+func init() { registerRepoSubcommand(newRepoAcceptCmd) }
+
+// newRepoAcceptCmd is `roster repo accept`: the canonical acceptance of the
+// offered co-maintainer role, nothing more.
+func newRepoAcceptCmd(a *app) *cobra.Command {
+	var force, dryRun bool
+	cmd := &cobra.Command{
+		Use:   "accept",
+		Short: "Accept the maintainer invitation of the selected repository",
+		Long: `roster repo accept publishes your acceptance of the offered co-maintainer
+role: an active lead relationship (M to the resolved lead; m to the inviter in
+a leadless or legacy repository) and your active self-m. It never makes you
+lead, adds anybody, or drops your other relationships; if your existing
+same-identifier announcement would join another repository, change identity
+or replace Git state, it refuses (exit 3) and explains what to do.`,
+		Example: `  roster repo accept
+  roster repo accept --dry-run --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return a.runMutation(cmd.Context(), preflight.Intent{Action: preflight.ActAccept, Force: force}, dryRun)
+		},
+	}
+	cmd.Flags().BoolVar(&force, "force", false, "state-only conflicts (refused until state replacement exists)")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "preview only; publish nothing")
+	return cmd
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/preflight"
+)
+
+func init() { registerRepoSubcommand(newRepoEditCmd) }
+
+// newRepoEditCmd is `roster repo edit`: one relationship change (plus, when
+// required, one governance choice) previewed, checked and published.
+func newRepoEditCmd(a *app) *cobra.Command {
+	var add, remove, lead, ack string
+	var noLead, fix, force, dryRun bool
+	cmd := &cobra.Command{
+		Use:   "edit",
+		Short: "Change one maintainer relationship: add, remove, choose the lead, record a transition",
+		Long: `roster repo edit changes exactly one relationship in your repository
+announcement, shows every consequence first, and refuses anything you did
+not ask for (nothing is published then, exit 3). There is no prompt: the
+command either publishes what it previewed or explains why not.
+
+  --add-maintainer <npub>     invite one maintainer (the first invite from a
+                              sole maintainer also makes you lead)
+  --remove-maintainer <npub>  withdraw your relationship to one maintainer
+  --lead-maintainer <npub>    name yourself to prepare as lead with the complete
+                              roster, or the prepared lead to hand the lead over;
+                              with add/remove in a leadless or legacy repository
+                              it is the required governance choice
+  --no-lead-maintainer        keep a leadless repository leadless for this one
+                              add or remove
+  --acknowledge-maintainer-change <npub>
+                              record an observed acceptance or departure
+  --fix-maintainers           repair only the maintainers compatibility tag
+  --force                     only for a state-only conflict on add (not yet
+                              available: roster refuses it)`,
+		Example: `  roster repo edit --add-maintainer npub1bob...
+  roster repo edit --acknowledge-maintainer-change npub1bob...
+  roster repo edit --add-maintainer npub1carol... --no-lead-maintainer
+  roster repo edit --lead-maintainer npub1bob... --dry-run --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			intent, err := editIntent(add, remove, lead, ack, noLead, fix, force)
+			if err != nil {
+				return err
+			}
+			return a.runMutation(cmd.Context(), intent, dryRun)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&add, "add-maintainer", "", "invite one maintainer (npub or hex)")
+	f.StringVar(&remove, "remove-maintainer", "", "withdraw your relationship to one maintainer")
+	f.StringVar(&lead, "lead-maintainer", "", "declare the lead (yourself to prepare, or the prepared lead)")
+	f.BoolVar(&noLead, "no-lead-maintainer", false, "keep the repository leadless for this add or remove")
+	f.StringVar(&ack, "acknowledge-maintainer-change", "", "record an observed acceptance or departure")
+	f.BoolVar(&fix, "fix-maintainers", false, "repair only the maintainers compatibility tag")
+	f.BoolVar(&force, "force", false, "state-only conflicts on add (refused until state replacement exists)")
+	f.BoolVar(&dryRun, "dry-run", false, "preview only; publish nothing")
+	return cmd
+}
+
+// editIntent maps the flags to one intent; more than one relationship
+// action is a usage error (exit 2).
+func editIntent(add, remove, lead, ack string, noLead, fix, force bool) (preflight.Intent, error) {
+	in := preflight.Intent{NoLead: noLead, Force: force}
+	n := 0
+	for _, set := range []bool{add != "", remove != "", ack != "", fix} {
+		if set {
+			n++
+		}
+	}
+	if n > 1 {
+		return in, usageErr("change one relationship at a time: pass only one of --add-maintainer, --remove-maintainer, --acknowledge-maintainer-change, --fix-maintainers")
+	}
+	decode := func(flag, v string) (string, error) {
+		if v == "" {
+			return "", nil
+		}
+		pk, err := gitstate.DecodePubkey(v)
+		if err != nil {
+			return "", usageErr("--%s %q: %v", flag, v, err)
+		}
+		return pk, nil
+	}
+	var err error
+	if in.Lead, err = decode("lead-maintainer", lead); err != nil {
+		return in, err
+	}
+	switch {
+	case add != "":
+		in.Action = preflight.ActAdd
+		in.Subject, err = decode("add-maintainer", add)
+	case remove != "":
+		in.Action = preflight.ActRemove
+		in.Subject, err = decode("remove-maintainer", remove)
+	case ack != "":
+		in.Action = preflight.ActAcknowledge
+		in.Subject, err = decode("acknowledge-maintainer-change", ack)
+	case fix:
+		in.Action = preflight.ActFix
+	case lead != "":
+		in.Action = preflight.ActLead
+	default:
+		return in, usageErr("nothing to change: pass --add-maintainer, --remove-maintainer, --lead-maintainer, --acknowledge-maintainer-change or --fix-maintainers")
+	}
+	return in, err
+}
