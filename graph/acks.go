@@ -16,16 +16,17 @@ func pendingAcks(parts map[string]*participant, s *snapshot, lr leadResult, conf
 		return out
 	}
 	lead := parts[lr.lead].ann
-	leadRecs := map[historyKey]RoleRecord{}
+	// The lead's valid records about others. Duplicates (a health finding
+	// of their own) may yield duplicate guidance, removed by dedupeAcks.
+	var leadRecs []RoleRecord
 	for _, rec := range lead.Roles {
 		if rec.Valid && rec.Subject != lead.Author {
-			if _, dup := leadRecs[historyKey{rec.Subject, rec.Letter}]; !dup {
-				leadRecs[historyKey{rec.Subject, rec.Letter}] = rec
-			}
+			leadRecs = append(leadRecs, rec)
 		}
 	}
 	// Lead side.
-	for k, rec := range leadRecs {
+	for _, rec := range leadRecs {
+		k := historyKey{rec.Subject, rec.Letter}
 		if k.letter == RoleModerator || !rec.Active() {
 			continue
 		}
@@ -52,7 +53,8 @@ func pendingAcks(parts map[string]*participant, s *snapshot, lr leadResult, conf
 				own[historyKey{rec.Subject, rec.Letter}] = rec
 			}
 		}
-		for k, rec := range leadRecs {
+		for _, rec := range leadRecs {
+			k := historyKey{rec.Subject, rec.Letter}
 			// M copies describe the lead's own pointers; a co-maintainer
 			// replicates membership (m) and moderation (o) intervals.
 			if k.subject == x || k.subject == lead.Author || k.letter == RoleLead {

@@ -3,7 +3,7 @@ package graph
 import (
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 
 	"github.com/nbd-wtf/go-nostr"
 )
@@ -41,6 +41,15 @@ func ParseAnnouncement(evt *nostr.Event) (*Announcement, error) {
 		return nil, fmt.Errorf("event %s has a malformed author pubkey", evt.ID)
 	}
 	a := &Announcement{Event: evt, Author: evt.PubKey}
+	roleTags := 0
+	for _, tag := range evt.Tags {
+		if len(tag) > 0 && IsRoleLetter(tag[0]) {
+			roleTags++
+		}
+	}
+	if roleTags > 0 {
+		a.Roles = make([]RoleRecord, 0, roleTags)
+	}
 	haveD := false
 	for i, tag := range evt.Tags {
 		if len(tag) == 0 {
@@ -61,7 +70,7 @@ func ParseAnnouncement(evt *nostr.Event) (*Announcement, error) {
 			a.LegacyTags++
 			if !a.HasLegacyTag {
 				a.HasLegacyTag = true
-				a.Legacy = append([]string{}, tag[1:]...)
+				a.Legacy = tag[1:] // shares the immutable event's tag
 			}
 		case name == "name" && len(tag) >= 2 && a.Name == "":
 			a.Name = tag[1]
@@ -127,14 +136,28 @@ func (a *Announcement) ValidRoles(letter byte) []RoleRecord {
 // in tag order. More than one is a conflicting lead view.
 func (a *Announcement) ActiveLeadTargets() []string {
 	var out []string
-	seen := map[string]bool{}
 	for _, r := range a.Roles {
-		if r.Letter == RoleLead && r.Active() && !seen[r.Subject] {
-			seen[r.Subject] = true
+		if r.Letter == RoleLead && r.Active() && !slices.Contains(out, r.Subject) {
 			out = append(out, r.Subject)
 		}
 	}
 	return out
+}
+
+// SingleLeadTarget returns the subject of the only valid active M
+// (distinct subjects), or ok=false when there is none or several. It does
+// not allocate; the lead walk calls it per hop.
+func (a *Announcement) SingleLeadTarget() (target string, n int) {
+	for _, r := range a.Roles {
+		if r.Letter == RoleLead && r.Active() && r.Subject != target {
+			if n == 0 {
+				target, n = r.Subject, 1
+			} else {
+				return target, 2
+			}
+		}
+	}
+	return target, n
 }
 
 // LegacyListings returns the valid 64-hex values of the legacy tag, without
@@ -156,46 +179,41 @@ func (a *Announcement) LegacyListings() []string {
 // invitations included, sorted and without duplicates. An empty result is
 // emitted as ["maintainers"].
 func ExpectedProjection(a *Announcement) []string {
-	seen := map[string]bool{}
 	out := []string{}
 	for _, r := range a.Roles {
-		if (r.Letter == RoleLead || r.Letter == RoleMaint) && r.Active() && !seen[r.Subject] {
-			seen[r.Subject] = true
+		if (r.Letter == RoleLead || r.Letter == RoleMaint) && r.Active() {
 			out = append(out, r.Subject)
 		}
 	}
-	sort.Strings(out)
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // ProjectionDiff compares a role-aware announcement's `maintainers` tag with
 // ExpectedProjection. ok is false when the tag is absent, repeated, holds a
-// duplicate value, or differs as a set; missing and extra name both sides.
+// duplicate value, or differs as a set; missing and extra name both sides
+// (sorted, without duplicates).
 func ProjectionDiff(a *Announcement) (missing, extra []string, ok bool) {
 	want := ExpectedProjection(a)
-	wantSet := map[string]bool{}
-	for _, w := range want {
-		wantSet[w] = true
-	}
-	have := map[string]bool{}
-	dup := false
-	for _, v := range a.Legacy {
-		if have[v] {
-			dup = true
-		}
-		have[v] = true
-	}
-	for _, w := range want {
-		if !have[w] {
-			missing = append(missing, w)
-		}
-	}
-	for v := range have {
-		if !wantSet[v] {
-			extra = append(extra, v)
+	have := slices.Clone(a.Legacy)
+	slices.Sort(have)
+	n := len(have)
+	have = slices.Compact(have)
+	dup := len(have) != n
+	i, j := 0, 0
+	for i < len(want) || j < len(have) {
+		switch {
+		case j == len(have) || i < len(want) && want[i] < have[j]:
+			missing = append(missing, want[i])
+			i++
+		case i == len(want) || have[j] < want[i]:
+			extra = append(extra, have[j])
+			j++
+		default:
+			i++
+			j++
 		}
 	}
-	sort.Strings(extra)
 	ok = a.HasLegacyTag && a.LegacyTags == 1 && !dup && len(missing) == 0 && len(extra) == 0
 	return missing, extra, ok
 }

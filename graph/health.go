@@ -148,10 +148,10 @@ func (h *healthInput) recordFindings(p *participant) []Finding {
 				Message: msg + "; this repair does not add or remove active maintainers", Command: CommandFixMaintainers})
 		}
 	}
-	counts := map[historyKey]int{}
+	var keys []historyKey
 	for i, r := range a.Roles {
 		if isLowerHex64(r.Subject) {
-			counts[historyKey{r.Subject, r.Letter}]++
+			keys = append(keys, historyKey{r.Subject, r.Letter})
 		}
 		switch {
 		case r.Problem == ProblemSelfDefer:
@@ -161,21 +161,23 @@ func (h *healthInput) recordFindings(p *participant) []Finding {
 				Message: fmt.Sprintf("%s has an unparseable role record %q (%s); it carries no role semantics and must be corrected manually", h.whose(a.Author), strings.Join(r.Raw, ","), r.Problem)})
 		}
 	}
-	var dups []historyKey
-	for k, n := range counts {
-		if n > 1 {
-			dups = append(dups, k)
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].subject != keys[j].subject {
+			return keys[i].subject < keys[j].subject
 		}
-	}
-	sort.Slice(dups, func(i, j int) bool {
-		if dups[i].subject != dups[j].subject {
-			return dups[i].subject < dups[j].subject
-		}
-		return dups[i].letter < dups[j].letter
+		return keys[i].letter < keys[j].letter
 	})
-	for _, k := range dups {
-		out = append(out, Finding{Severity: h.severity(a.Author), Code: CodeDuplicateRoleRecord, Author: a.Author, Subject: k.subject,
-			Message: fmt.Sprintf("%s has %d %q records for %s; a pubkey may have one record per role letter", h.whose(a.Author), counts[k], string(k.letter), Npub(k.subject))})
+	for i := 0; i < len(keys); {
+		j := i
+		for j < len(keys) && keys[j] == keys[i] {
+			j++
+		}
+		if n := j - i; n > 1 {
+			k := keys[i]
+			out = append(out, Finding{Severity: h.severity(a.Author), Code: CodeDuplicateRoleRecord, Author: a.Author, Subject: k.subject,
+				Message: fmt.Sprintf("%s has %d %q records for %s; a pubkey may have one record per role letter", h.whose(a.Author), n, string(k.letter), Npub(k.subject))})
+		}
+		i = j
 	}
 	return out
 }
@@ -243,11 +245,17 @@ func (h *healthInput) leadFindings() []Finding {
 // honestly) but bypasses the lead roster; both signers are told.
 func (h *healthInput) thirdPartyFindings() []Finding {
 	lead := h.lr.lead
-	covered := map[string]bool{}
-	for _, r := range h.parts[lead].ann.Roles {
-		if r.Letter != RoleModerator && r.Active() {
-			covered[r.Subject] = true
+	var covered map[string]bool // built on first use: most views have no third-party edge
+	isCovered := func(s string) bool {
+		if covered == nil {
+			covered = map[string]bool{}
+			for _, r := range h.parts[lead].ann.Roles {
+				if r.Letter != RoleModerator && r.Active() {
+					covered[r.Subject] = true
+				}
+			}
 		}
+		return covered[s]
 	}
 	var out []Finding
 	for x := range h.confirmed {
@@ -261,7 +269,7 @@ func (h *healthInput) thirdPartyFindings() []Finding {
 			s := r.Subject
 			co := Finding{Severity: h.severity(x), Code: CodeThirdPartyAssignment, Author: x, Subject: s, Command: CommandFollowLead}
 			ld := Finding{Severity: h.severity(lead), Code: CodeThirdPartyAssignment, Author: lead, Subject: s}
-			if covered[s] {
+			if isCovered(s) {
 				co.Message = fmt.Sprintf("%s directly assigns %s in a lead-shaped repository; let %s manage the co-maintainer roster", h.whose(x), Npub(s), Npub(lead))
 				ld.Message = fmt.Sprintf("%s directly assigns %s instead of following the lead roster; ask %s to repair their announcement with: %s", Npub(x), Npub(s), Npub(x), CommandFollowLead)
 				ld.Command = CommandFollowLead
@@ -281,8 +289,8 @@ func (h *healthInput) thirdPartyFindings() []Finding {
 // of a coordinate that has not forwarded yet); that roster is the
 // lead-preparation shape, not a co-maintainer's third-party edge.
 func (h *healthInput) preparedLead(x string) bool {
-	for _, t := range h.parts[x].ann.ActiveLeadTargets() {
-		if t == x {
+	for _, r := range h.parts[x].ann.Roles {
+		if r.Letter == RoleLead && r.Subject == x && r.Active() {
 			return true
 		}
 	}
@@ -294,6 +302,15 @@ func (h *healthInput) preparedLead(x string) bool {
 // whose role the component's records remember, was removed by the lead.
 func (h *healthInput) removedFindings() []Finding {
 	lead := h.lr.lead
+	var candidates []string
+	for author, p := range h.parts {
+		if !h.confirmed[author] && !h.assigned[author] && p.eligible() && p.ann.RoleAware() {
+			candidates = append(candidates, author)
+		}
+	}
+	if len(candidates) == 0 {
+		return nil
+	}
 	remembered := map[string]bool{}
 	for x := range h.confirmed {
 		for _, r := range h.parts[x].ann.Roles {
@@ -303,8 +320,9 @@ func (h *healthInput) removedFindings() []Finding {
 		}
 	}
 	var out []Finding
-	for author, p := range h.parts {
-		if h.confirmed[author] || h.assigned[author] || !remembered[author] || !p.eligible() || !p.ann.RoleAware() {
+	for _, author := range candidates {
+		p := h.parts[author]
+		if !remembered[author] {
 			continue
 		}
 		if _, hasSelf := selfStart(p.ann); !hasSelf {
@@ -340,10 +358,10 @@ func (h *healthInput) indirectFindings() []Finding {
 		if x == lead {
 			continue
 		}
-		t := h.parts[x].ann.ActiveLeadTargets()
-		if len(t) == 1 && t[0] != lead && t[0] != x {
-			out = append(out, Finding{Severity: SeverityWarning, Code: CodeIndirectLeadPointer, Author: x, Subject: t[0],
-				Message: fmt.Sprintf("%s still reaches %s/%s through %s/%s; point directly to the lead", h.whose(x), Npub(lead), h.identifier, Npub(t[0]), h.identifier),
+		t, n := h.parts[x].ann.SingleLeadTarget()
+		if n == 1 && t != lead && t != x {
+			out = append(out, Finding{Severity: SeverityWarning, Code: CodeIndirectLeadPointer, Author: x, Subject: t,
+				Message: fmt.Sprintf("%s still reaches %s/%s through %s/%s; point directly to the lead", h.whose(x), Npub(lead), h.identifier, Npub(t), h.identifier),
 				Command: CommandFollowLead})
 		}
 	}

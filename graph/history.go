@@ -2,7 +2,7 @@ package graph
 
 import (
 	"slices"
-	"sort"
+	"strings"
 )
 
 // HistoryEntry is the resolved effective history of one subject in one
@@ -45,59 +45,63 @@ func HistoryView(anns map[string]*Announcement, selected string) []HistoryEntry 
 // the selected maintainer over the component and lead path, ties by lowest
 // pubkey; unreachable sources come last by pubkey.
 func historySources(parts map[string]*participant, selected string, lr leadResult, confirmed map[string]bool) []string {
-	in := map[string]bool{}
-	for p := range confirmed {
-		in[p] = true
-	}
-	for _, p := range lr.path {
-		if parts[p] != nil {
-			in[p] = true
+	nodes := make([]string, 0, len(confirmed)+len(lr.path)+1)
+	id := make(map[string]int32, cap(nodes))
+	add := func(p string) {
+		if _, ok := id[p]; !ok && parts[p] != nil {
+			id[p] = int32(len(nodes))
+			nodes = append(nodes, p)
 		}
 	}
-	if parts[selected] != nil {
-		in[selected] = true
+	add(selected)
+	for _, p := range lr.path {
+		add(p)
 	}
-	adj := map[string][]string{}
-	for p := range in {
+	for p := range confirmed {
+		add(p)
+	}
+	adj := make([][]int32, len(nodes))
+	for i, p := range nodes {
 		for _, q := range parts[p].listings {
-			if in[q] {
-				adj[p] = append(adj[p], q)
-				adj[q] = append(adj[q], p)
+			if j, ok := id[q]; ok {
+				adj[i] = append(adj[i], j)
+				adj[j] = append(adj[j], int32(i))
 			}
 		}
 	}
-	dist := map[string]int{}
-	if in[selected] {
-		dist[selected] = 0
-		queue := []string{selected}
+	const far = 1 << 30
+	dist := make([]int32, len(nodes))
+	for i := range dist {
+		dist[i] = far
+	}
+	if j, ok := id[selected]; ok {
+		dist[j] = 0
+		queue := []int32{j}
 		for len(queue) > 0 {
 			x := queue[0]
 			queue = queue[1:]
 			for _, y := range adj[x] {
-				if _, seen := dist[y]; !seen {
+				if dist[y] == far {
 					dist[y] = dist[x] + 1
 					queue = append(queue, y)
 				}
 			}
 		}
 	}
-	out := make([]string, 0, len(in))
-	for p := range in {
-		out = append(out, p)
+	order := make([]int32, len(nodes))
+	for i := range order {
+		order[i] = int32(i)
 	}
-	const far = 1 << 30
-	d := func(p string) int {
-		if v, ok := dist[p]; ok {
-			return v
+	slices.SortFunc(order, func(a, b int32) int {
+		if dist[a] != dist[b] {
+			return int(dist[a] - dist[b])
 		}
-		return far
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if d(out[i]) != d(out[j]) {
-			return d(out[i]) < d(out[j])
-		}
-		return out[i] < out[j]
+		return strings.Compare(nodes[a], nodes[b])
 	})
+	out := make([]string, len(order))
+	for i, o := range order {
+		out[i] = nodes[o]
+	}
 	return out
 }
 
@@ -108,8 +112,8 @@ type historyKey struct {
 
 func resolveHistory(parts map[string]*participant, s *snapshot, selected string, lr leadResult, confirmed map[string]bool) []HistoryEntry {
 	sources := historySources(parts, selected, lr, confirmed)
-	entries := map[historyKey]*HistoryEntry{}
-	chosen := map[historyKey]RoleRecord{}
+	entries := make(map[historyKey]*HistoryEntry, 2*len(sources))
+	chosen := make(map[historyKey]RoleRecord, 2*len(sources))
 	var keys []historyKey
 	for _, author := range sources {
 		for _, rec := range parts[author].ann.Roles {
@@ -125,9 +129,15 @@ func resolveHistory(parts map[string]*participant, s *snapshot, selected string,
 			} else if e.Source != author && recordsDisagree(chosen[k], rec) {
 				e.Conflict = true
 			}
-			e.Copies = append(e.Copies, HistoryCopy{Author: author, Tag: []string(copyTag(rec.Raw))})
+			e.Copies = append(e.Copies, HistoryCopy{Author: author, Tag: rec.Raw})
 		}
 	}
+	slices.SortFunc(keys, func(a, b historyKey) int {
+		if c := strings.Compare(a.subject, b.subject); c != 0 {
+			return c
+		}
+		return int(a.letter) - int(b.letter)
+	})
 	out := make([]HistoryEntry, 0, len(keys))
 	for _, k := range keys {
 		e := entries[k]
@@ -136,12 +146,6 @@ func resolveHistory(parts map[string]*participant, s *snapshot, selected string,
 		}
 		out = append(out, *e)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Pubkey != out[j].Pubkey {
-			return out[i].Pubkey < out[j].Pubkey
-		}
-		return out[i].Role < out[j].Role
-	})
 	return out
 }
 

@@ -40,7 +40,7 @@ type leadResult struct {
 
 // walkLead follows one valid active M per announcement from the selected
 // author to a terminal self-M. Malformed M records never reach here
-// (ActiveLeadTargets only returns valid active ones), so they are ignored
+// (SingleLeadTarget only counts valid active ones), so they are ignored
 // rather than treated as a conflict.
 func walkLead(parts map[string]*participant, s *snapshot, selected string) leadResult {
 	res := leadResult{path: []string{selected}}
@@ -53,23 +53,22 @@ func walkLead(parts map[string]*participant, s *snapshot, selected string) leadR
 		res.source, res.reason, res.failAt = LeadPending, walkSelectedMissing, selected
 		return res
 	}
-	if len(p.ann.ActiveLeadTargets()) == 0 {
+	if _, n := p.ann.SingleLeadTarget(); n == 0 {
 		return leadless(parts, p, selected)
 	}
 	res.viaWalk = true
 	visited := map[string]bool{selected: true}
 	cur := selected
 	for {
-		targets := parts[cur].ann.ActiveLeadTargets()
+		t, n := parts[cur].ann.SingleLeadTarget()
 		switch {
-		case len(targets) > 1:
+		case n > 1:
 			res.source, res.reason, res.failAt = LeadConflict, walkMultiple, cur
 			return res
-		case len(targets) == 0:
+		case n == 0:
 			res.source, res.reason, res.failAt = LeadPending, walkNotAccepted, cur
 			return res
 		}
-		t := targets[0]
 		if t == cur {
 			if !parts[cur].eligible() {
 				res.source, res.reason, res.failAt = LeadPending, walkTerminalBlocked, cur

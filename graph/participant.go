@@ -1,5 +1,7 @@
 package graph
 
+import "slices"
+
 // participant is what the graph needs from one author's latest announcement.
 type participant struct {
 	ann *Announcement
@@ -21,14 +23,19 @@ type participant struct {
 func (p *participant) eligible() bool { return p != nil && !p.departed && !p.blocked }
 
 func analyze(a *Announcement) *participant {
-	p := &participant{ann: a, selfDeferSuperseded: map[int]bool{}}
+	p := &participant{ann: a}
 	if !a.RoleAware() {
 		if a.HasLegacyTag {
 			p.listings = a.LegacyListings()
 		}
 		return p
 	}
-	seen := map[string]bool{}
+	// Most announcements list a handful of people; only a lead's roster is
+	// long enough for a set to beat a scan.
+	var seen map[string]bool
+	if len(a.Roles) > 16 {
+		seen = make(map[string]bool, len(a.Roles))
+	}
 	var validSelfMaint, activeSelfMaint, endedSelfMaint, malformedSelf, validSelf bool
 	var activeSelfStarts []int64 // signed starts of active valid self-roles (any letter)
 	for _, r := range a.Roles {
@@ -54,10 +61,18 @@ func analyze(a *Announcement) *participant {
 			}
 			continue
 		}
-		if r.Active() && !seen[r.Subject] {
-			seen[r.Subject] = true
-			p.listings = append(p.listings, r.Subject)
+		if !r.Active() {
+			continue
 		}
+		if seen != nil {
+			if seen[r.Subject] {
+				continue
+			}
+			seen[r.Subject] = true
+		} else if slices.Contains(p.listings, r.Subject) {
+			continue
+		}
+		p.listings = append(p.listings, r.Subject)
 	}
 	p.departed = validSelfMaint && !activeSelfMaint && endedSelfMaint
 	// An invalid self-defer blocks unless a valid active self-role signed a
@@ -73,6 +88,9 @@ func analyze(a *Announcement) *participant {
 			}
 		}
 		if superseded {
+			if p.selfDeferSuperseded == nil {
+				p.selfDeferSuperseded = map[int]bool{}
+			}
 			p.selfDeferSuperseded[i] = true
 		} else {
 			p.blocked = true

@@ -166,18 +166,18 @@ func (r *Resolution) EffectiveStart(pubkey string) (int64, bool) {
 // acknowledgement (active self-role, else earliest listing back). Linear in
 // the number of listings.
 func effectiveStarts(parts map[string]*participant, confirmed map[string]bool, seed string) map[string]int64 {
-	assign := map[string]int64{}
+	assign := make(map[string]int64, len(confirmed))
 	for x := range confirmed {
-		for subject, t := range listingStarts(parts[x].ann) {
+		forEachListing(parts[x].ann, func(subject string, t int64) {
 			if subject == x || !confirmed[subject] {
-				continue
+				return
 			}
 			if cur, ok := assign[subject]; !ok || t < cur {
 				assign[subject] = t
 			}
-		}
+		})
 	}
-	out := map[string]int64{}
+	out := make(map[string]int64, len(confirmed))
 	for p := range confirmed {
 		ack, hasSelf := selfStart(parts[p].ann)
 		if p == seed {
@@ -186,35 +186,31 @@ func effectiveStarts(parts map[string]*participant, confirmed map[string]bool, s
 		}
 		if !hasSelf {
 			ack = -1
-			for y, t := range listingStarts(parts[p].ann) {
+			forEachListing(parts[p].ann, func(y string, t int64) {
 				if y != p && confirmed[y] && (ack < 0 || t < ack) {
 					ack = t
 				}
-			}
+			})
 		}
 		out[p] = max(assign[p], ack, 0)
 	}
 	return out
 }
 
-// listingStarts maps each subject a currently lists (valid active M/m, or a
-// legacy entry with unknown start 0) to the earliest such listing's start.
-func listingStarts(a *Announcement) map[string]int64 {
-	out := map[string]int64{}
+// forEachListing calls fn for each current listing of a: every valid active
+// M/m record with its start, or each legacy entry with unknown start 0.
+func forEachListing(a *Announcement, fn func(subject string, start int64)) {
 	if !a.RoleAware() {
 		for _, v := range a.LegacyListings() {
-			out[v] = 0
+			fn(v, 0)
 		}
-		return out
+		return
 	}
 	for _, r := range a.Roles {
 		if r.Letter != RoleModerator && r.Active() {
-			if cur, ok := out[r.Subject]; !ok || r.LastStart() < cur {
-				out[r.Subject] = r.LastStart()
-			}
+			fn(r.Subject, r.LastStart())
 		}
 	}
-	return out
 }
 
 // selfStart is when the author's current continuous self-role began: the

@@ -51,7 +51,7 @@ func IsRoleLetter(s string) bool { return s == "M" || s == "m" || s == "o" }
 // self-defer is still syntactically valid here; ParseAnnouncement marks it
 // invalid once the author is known.
 func ParseRoleRecord(tag nostr.Tag) RoleRecord {
-	r := RoleRecord{Raw: copyTag(tag), Index: -1}
+	r := RoleRecord{Raw: tag, Index: -1}
 	if len(tag) == 0 || !IsRoleLetter(tag[0]) {
 		r.Problem = ProblemNotRole
 		return r
