@@ -113,3 +113,14 @@ func TestResolveTrackedRemoteGivenAsURL(t *testing.T) {
 		t.Fatalf("got %+v, %v", sel, err)
 	}
 }
+
+func TestResolveAmbiguousFlagRemoteAsksForACoordinate(t *testing.T) {
+	r := newTestRepo(t)
+	r.git("remote", "add", "up", nurl(alicePK, "r"))
+	r.git("config", "--add", "remote.up.url", nurl(bobPK, "r"))
+	_, err := r.resolve("up")
+	var amb *AmbiguousError
+	if !errors.As(err, &amb) || amb.Step != SourceFlag || !strings.Contains(err.Error(), "--repo <naddr|nostr-url>") {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -116,7 +116,12 @@ func (e *AmbiguousError) Error() string {
 		b.WriteString("\n  ")
 		b.WriteString(c.Display())
 	}
-	b.WriteString("\nchoose one: pass --repo <remote>, or run `git config nostr.repo <naddr>`")
+	if e.Step == SourceFlag {
+		// The remote itself is ambiguous, so naming it again would not help.
+		b.WriteString("\nchoose one: pass --repo <naddr|nostr-url>, or run `git config nostr.repo <naddr>`")
+	} else {
+		b.WriteString("\nchoose one: pass --repo <remote>, or run `git config nostr.repo <naddr>`")
+	}
 	return b.String()
 }
 
