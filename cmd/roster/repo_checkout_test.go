@@ -1,0 +1,38 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/gitstate"
+)
+
+// maintainers.md "Coordinates and repository data": inside a checkout with
+// no --repo, `git config nostr.repo` selects the coordinate, and its naddr's
+// relay hint is where roster looks (no --relay, no ROSTER_RELAYS).
+func TestRepoInCheckoutSelectsNostrRepoAndUsesItsRelayHint(t *testing.T) {
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
+	dir := t.TempDir()
+	if _, err := git.PlainInit(dir, false); err != nil {
+		t.Fatal(err)
+	}
+	co, err := gitstate.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := co.SetNostrRepo(gitstate.EncodeNaddr(bob.coord("proj"), []string{relays[0].URL()})); err != nil {
+		t.Fatal(err)
+	}
+	m, r := repoJSONRun(t, invocation{Env: testEnv(t), Dir: dir})
+	if r.Code != exitOK {
+		t.Fatalf("exit %d: %s", r.Code, r.Err)
+	}
+	if m["selected_maintainer"] != bob.npub() || m["lead_maintainer"] != alice.npub() || m["complete"] != true {
+		t.Fatalf("selection from nostr.repo:\n%s", r.Out)
+	}
+	if st := relayStatuses(t, m["relays"]); st[relays[0].URL()] != "ok" || len(st) != 1 {
+		t.Fatalf("relays %v, want only the naddr's hint", st)
+	}
+}
