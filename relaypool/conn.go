@@ -30,6 +30,9 @@ type conn struct {
 	subs      map[string]*subscription
 	oks       map[string]chan nostr.OKEnvelope
 	challenge string
+	// challenged is closed when the first NIP-42 challenge arrives.
+	challenged   chan struct{}
+	challengeOne sync.Once
 
 	authMu   sync.Mutex // one NIP-42 exchange at a time
 	authedAs string
@@ -53,6 +56,7 @@ func dial(ctx context.Context, url string) (*conn, error) {
 	c := &conn{
 		url: url, ws: ws, ctx: cctx, cancel: cancel, done: make(chan struct{}),
 		subs: map[string]*subscription{}, oks: map[string]chan nostr.OKEnvelope{},
+		challenged: make(chan struct{}),
 	}
 	go c.read()
 	return c, nil
@@ -107,6 +111,7 @@ func (c *conn) dispatch(env nostr.Envelope) {
 			c.mu.Lock()
 			c.challenge = *e.Challenge
 			c.mu.Unlock()
+			c.challengeOne.Do(func() { close(c.challenged) })
 		}
 		return
 	default:
@@ -212,12 +217,17 @@ func (c *conn) authenticate(ctx context.Context, sign func(context.Context, *nos
 	if c.authedAs != "" {
 		return nil
 	}
+	// Some relays send the challenge only after refusing; wait for it.
+	select {
+	case <-c.challenged:
+	case <-ctx.Done():
+		return errors.New("the relay asked for authentication without sending a challenge")
+	case <-c.done:
+		return c.lostErr()
+	}
 	c.mu.Lock()
 	challenge := c.challenge
 	c.mu.Unlock()
-	if challenge == "" {
-		return errors.New("the relay asked for authentication without sending a challenge")
-	}
 	evt := nostr.Event{
 		CreatedAt: nostr.Now(),
 		Kind:      nostr.KindClientAuthentication,

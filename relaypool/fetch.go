@@ -117,7 +117,7 @@ func (p *Pool) fetchOne(ctx context.Context, url string, filters []nostr.Filter)
 			switch e := env.(type) {
 			case *nostr.EventEnvelope:
 				evt := e.Event
-				if verify(&evt, filters) {
+				if p.verify(&evt, filters) {
 					rep.Events++
 					events = append(events, &evt)
 				} else {
@@ -159,12 +159,21 @@ func failure(ctx context.Context, rep RelayReport, err error) RelayReport {
 
 // verify accepts an event only if its id is the hash of its content, its
 // signature is valid and it matches at least one of the filters asked.
-func verify(evt *nostr.Event, filters []nostr.Filter) bool {
-	if !evt.CheckID() {
+// Signature checks dominate fetch time and most events arrive from several
+// relays, so a valid (id, sig) pair is remembered for the pool's lifetime:
+// the id commits to the pubkey and content, so the same pair is the same
+// valid event.
+func (p *Pool) verify(evt *nostr.Event, filters []nostr.Filter) bool {
+	if !evt.CheckID() || !nostr.Filters(filters).Match(evt) {
 		return false
+	}
+	key := evt.ID + evt.Sig
+	if _, ok := p.verified.Load(key); ok {
+		return true
 	}
 	if ok, _ := evt.CheckSignature(); !ok {
 		return false
 	}
-	return nostr.Filters(filters).Match(evt)
+	p.verified.Store(key, struct{}{})
+	return true
 }

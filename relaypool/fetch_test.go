@@ -164,3 +164,26 @@ func TestFetchReportsProgress(t *testing.T) {
 		t.Fatalf("progress calls %v, want 1/3 2/3 3/3", calls)
 	}
 }
+
+// Remembering verified events across relays must not let a second relay's
+// copy with a bad signature through: the cache key includes the signature.
+func TestFetchDropsABadSignatureCopyOfAnEventAnotherRelayServedValid(t *testing.T) {
+	relays := devrelay.StartN(t, 2, devrelay.Options{})
+	ann := announcement(t, "alice", "repo", 100)
+	_ = relays[0].Publish(ann)
+	bad := *ann
+	bad.Sig = announcement(t, "bob", "repo", 100).Sig
+	relays[1].Inject(&bad)
+	p := relaypool.New(relaypool.Options{})
+	defer p.Close()
+	res := p.Fetch(context.Background(), devrelay.URLs(relays), nostr.Filter{Kinds: []int{30617}})
+	if len(res.Events) != 1 || res.Events[0].Sig != ann.Sig {
+		t.Fatalf("events %v, want alice's valid announcement", res.Events)
+	}
+	if got := res.Sources[ann.ID]; len(got) != 1 || got[0] != relays[0].URL() {
+		t.Errorf("Sources %v, want only the relay that served a valid copy", got)
+	}
+	if res.Relays[1].Dropped != 1 {
+		t.Errorf("second relay report %+v, want 1 dropped", res.Relays[1])
+	}
+}

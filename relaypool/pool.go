@@ -41,6 +41,8 @@ type Pool struct {
 	opts Options
 	http *http.Client // NIP-11; its idle connections are closed by Close
 
+	verified sync.Map // id+sig of events whose signature checked out
+
 	mu     sync.Mutex
 	conns  map[string]*dialing
 	closed bool

@@ -70,30 +70,30 @@ func (p *Pool) RelayInfo(ctx context.Context, url string) (*RelayInfo, error) {
 	return parseRelayInfo(ws, body)
 }
 
+// parseRelayInfo reads the fields roster uses, one by one: a relay that
+// publishes one odd field (a string where a number belongs) still yields
+// everything else, `self` included.
 func parseRelayInfo(url string, body []byte) (*RelayInfo, error) {
-	var doc struct {
-		Name          string       `json:"name"`
-		Description   string       `json:"description"`
-		PubKey        string       `json:"pubkey"`
-		Self          string       `json:"self"`
-		Contact       string       `json:"contact"`
-		SupportedNIPs []any        `json:"supported_nips"`
-		Software      string       `json:"software"`
-		Version       string       `json:"version"`
-		Limitation    *RelayLimits `json:"limitation"`
-	}
+	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(body, &doc); err != nil {
-		return nil, fmt.Errorf("relay information from %s is not JSON: %w", url, err)
+		return nil, fmt.Errorf("relay information from %s is not a JSON object: %w", url, err)
 	}
-	info := &RelayInfo{
-		URL: url, Name: doc.Name, Description: doc.Description, PubKey: doc.PubKey,
-		Contact: doc.Contact, Software: doc.Software, Version: doc.Version,
-		Limitation: doc.Limitation, Raw: json.RawMessage(body),
+	info := &RelayInfo{URL: url, Raw: json.RawMessage(body)}
+	field := func(key string, dst any) { _ = json.Unmarshal(doc[key], dst) }
+	field("name", &info.Name)
+	field("description", &info.Description)
+	field("pubkey", &info.PubKey)
+	field("contact", &info.Contact)
+	field("software", &info.Software)
+	field("version", &info.Version)
+	var self string
+	field("self", &self)
+	if self = strings.ToLower(self); nostr.IsValid32ByteHex(self) {
+		info.Self = self
 	}
-	if nostr.IsValid32ByteHex(doc.Self) {
-		info.Self = strings.ToLower(doc.Self)
-	}
-	for _, n := range doc.SupportedNIPs {
+	var nips []any
+	field("supported_nips", &nips)
+	for _, n := range nips {
 		// Relays publish numbers, sometimes as strings.
 		switch v := n.(type) {
 		case float64:
@@ -103,6 +103,18 @@ func parseRelayInfo(url string, body []byte) (*RelayInfo, error) {
 			if _, err := fmt.Sscanf(v, "%d", &x); err == nil {
 				info.SupportedNIPs = append(info.SupportedNIPs, x)
 			}
+		}
+	}
+	if raw, ok := doc["limitation"]; ok {
+		var lim map[string]json.RawMessage
+		if json.Unmarshal(raw, &lim) == nil {
+			l := &RelayLimits{}
+			_ = json.Unmarshal(lim["auth_required"], &l.AuthRequired)
+			_ = json.Unmarshal(lim["payment_required"], &l.PaymentRequired)
+			_ = json.Unmarshal(lim["restricted_writes"], &l.RestrictedWrites)
+			_ = json.Unmarshal(lim["max_subscriptions"], &l.MaxSubscriptions)
+			_ = json.Unmarshal(lim["max_limit"], &l.MaxLimit)
+			info.Limitation = l
 		}
 	}
 	return info, nil
