@@ -126,8 +126,10 @@ func (ws *wsSession) relaySelf(ctx context.Context) (string, error) {
 }
 
 // cacheKey: envelopes differ per reader, so one entry per reader.
-func (ws *wsSession) cacheKey() string {
-	return "nip-sw/" + ws.community + "/" + ws.owner + "/" + ws.me
+func (ws *wsSession) cacheKey() string { return workspaceCacheKey(ws.community, ws.owner, ws.me) }
+
+func workspaceCacheKey(community, owner, reader string) string {
+	return "nip-sw/" + community + "/" + owner + "/" + reader
 }
 
 // fetchProjection asks the relay for the owner's projection signed by its

@@ -1,0 +1,288 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/cache"
+	"github.com/roster-cli/roster/signer"
+	"github.com/roster-cli/roster/workspace/sections"
+	"github.com/roster-cli/roster/workspace/sections/sectionstest"
+	"github.com/roster-cli/roster/workspace/strictjson"
+)
+
+const swChannel = "cccccccc-cccc-4ccc-8ccc-cccccccccccc" // the fixture's assigned channel
+
+// Issue 6 end to end: the owner imports, grants a viewer and a mover, the
+// viewer reads decrypted labels, the mover moves a channel, the viewer cannot
+// move, revoke rotates the key and the revoked reader can neither read new
+// projections nor submit commands.
+func TestWorkspaceOwnerImportsGrantsAndDelegatesMoveAndRevoke(t *testing.T) {
+	w := newSWWorld(t)
+	legacy := w.publishLegacy()
+	fx := sectionstest.Load(t).Canonicalization.LegacyPlaintext
+
+	imp := swDecode[wsImportJSON](t, w.mustAs(swOwnerSK, "workspace", "import", "--json"))
+	if !imp.Switched || imp.SourceEventID != legacy.ID || imp.SourceHash != fx.SHA256 || imp.Workspace.Revision != 1 ||
+		imp.Workspace.Migration == nil || imp.Workspace.Migration.SourceHash != fx.SHA256 {
+		t.Fatalf("import result %+v", imp)
+	}
+	if n := len(w.relay.Stored(nostr.Filter{Kinds: []int{sections.KindLegacy}})); n != 1 {
+		t.Fatalf("relay stores %d legacy blobs; roster must never write one", n)
+	}
+	if n := len(w.relay.Stored(nostr.Filter{Kinds: sections.CommandKinds})); n != 0 {
+		t.Fatalf("commands reached ordinary storage: %d", n)
+	}
+	// Once the marker exists, a second import is refused before signing.
+	if r := w.as(swOwnerSK, "workspace", "import"); r.Code != exitRefused || !strings.Contains(r.Err, "already imported") {
+		t.Fatalf("second import: exit %d %s", r.Code, r.Err)
+	}
+
+	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swViewerSK), "--role", "viewer")
+	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swMoverSK), "--role", "mover")
+	w.mustAs(swOwnerSK, "workspace", "section", "add", "Beta", "--icon", "star")
+
+	v := swDecode[wsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	if v.You.Role != "viewer" || len(v.Sections) != 2 || v.Sections[0].Label != "Alpha" || v.Sections[0].Icon == nil ||
+		*v.Sections[0].Icon != "folder" || v.Sections[1].Label != "Beta" || len(v.Sections[0].Channels) != 1 {
+		t.Fatalf("viewer's decrypted view %+v", v)
+	}
+
+	mv := swDecode[wsChangeJSON](t, w.mustAs(swMoverSK, "workspace", "move", swChannel, "--to", "Beta", "--owner", w.ownerNpub(), "--json"))
+	if mv.Kind != sections.KindMove || mv.Revision != mv.RevisionBefore+1 || len(mv.Workspace.Sections[1].Channels) != 1 {
+		t.Fatalf("move result %+v", mv)
+	}
+	if st := w.stored(); st.Assignments[0].SectionID != mv.Workspace.Sections[1].ID {
+		t.Fatalf("relay state %+v", st.Assignments)
+	}
+
+	before := w.stored().Revision
+	r := w.as(swViewerSK, "workspace", "move", swChannel, "--to", "Alpha", "--owner", w.ownerNpub(), "--json")
+	e := swDecode[swErrorJSON](t, r)
+	if r.Code != exitRefused || e.Error.Code != "role-refused" || !strings.Contains(e.Error.Message, "viewer") ||
+		!strings.Contains(e.Error.Message, "Nothing was signed") {
+		t.Fatalf("viewer move: exit %d %+v", r.Code, e)
+	}
+	if w.stored().Revision != before {
+		t.Fatal("a refused move changed the relay's state")
+	}
+
+	// The viewer signed a move offline, before being revoked.
+	s, _ := signer.NewKeySigner(swViewerSK, "env")
+	offline := swViewerWorkspace(t, w, s)
+
+	rv := swDecode[wsChangeJSON](t, w.mustAs(swOwnerSK, "workspace", "revoke", w.npub(swViewerSK), "--json"))
+	if rv.Workspace.KeyEpoch != 2 {
+		t.Fatalf("revoke did not rotate the key: epoch %d", rv.Workspace.KeyEpoch)
+	}
+	for _, p := range rv.Workspace.Readers {
+		if p.Pubkey == swPub(t, swViewerSK) {
+			t.Fatal("revoked viewer still a reader")
+		}
+	}
+	r = w.as(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json")
+	if e := swDecode[swErrorJSON](t, r); r.Code != exitIncomplete || e.Error.Code != "no-projection" {
+		t.Fatalf("revoked viewer reads: exit %d %s", r.Code, r.Out)
+	}
+	mvBody, err := offline.MoveBody(swChannel, offline.Sections[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evt, _ := sections.CommandEvent(swPub(t, swOwnerSK), mvBody, nostr.Now())
+	_ = s.SignEvent(context.Background(), evt)
+	if err := w.relay.PublishAs(evt.PubKey, evt); err == nil || !strings.HasPrefix(err.Error(), "restricted:") {
+		t.Fatalf("revoked reader's command: %v", err)
+	}
+	// The mover still reads, under the new key.
+	mvView := swDecode[wsJSON](t, w.mustAs(swMoverSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	if mvView.KeyEpoch != 2 || mvView.Sections[0].Label != "Alpha" {
+		t.Fatalf("mover after rotation %+v", mvView)
+	}
+}
+
+// swViewerWorkspace is the structure the viewer saw (a move needs no key),
+// to sign a command the CLI would refuse to build.
+func swViewerWorkspace(t *testing.T, w *swWorld, _ signer.Signer) *sections.Workspace {
+	t.Helper()
+	p := w.stored()
+	ws := &sections.Workspace{Owner: p.OwnerPubkey}
+	for _, s := range p.Sections {
+		ws.Sections = append(ws.Sections, sections.Section{ID: s.ID, Rank: s.Rank})
+	}
+	return ws
+}
+
+func TestWorkspaceMoverCannotManageButManagerCan(t *testing.T) {
+	w := importedWorld(t)
+	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swMoverSK), "--role", "mover")
+	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swManagerSK), "--role", "manager")
+	r := w.as(swMoverSK, "workspace", "section", "add", "Gamma", "--owner", w.ownerNpub())
+	if r.Code != exitRefused || !strings.Contains(r.Err, "mover") || !strings.Contains(r.Err, "--role manager") {
+		t.Fatalf("mover manages: exit %d %s", r.Code, r.Err)
+	}
+	w.mustAs(swManagerSK, "workspace", "section", "add", "Gamma", "--owner", w.ownerNpub())
+	w.mustAs(swManagerSK, "workspace", "section", "rename", "Gamma", "Delta", "--owner", w.ownerNpub())
+	w.mustAs(swManagerSK, "workspace", "section", "reorder", "Delta", "Alpha", "--owner", w.ownerNpub())
+	out := swDecode[wsChangeJSON](t, w.mustAs(swManagerSK, "workspace", "section", "remove", "Alpha", "--owner", w.ownerNpub(), "--json"))
+	if len(out.Workspace.Sections) != 1 || out.Workspace.Sections[0].Label != "Delta" || len(out.Workspace.Assignments) != 0 {
+		t.Fatalf("after remove %+v", out.Workspace)
+	}
+	r = w.as(swManagerSK, "workspace", "grant", w.npub(swViewerSK), "--owner", w.ownerNpub())
+	if r.Code != exitUsage { // grant has no --owner: only the owner grants in their own workspace
+		t.Fatalf("grant --owner: exit %d", r.Code)
+	}
+}
+
+// "A projection at or below the cached revision is ignored."
+func TestWorkspaceStaleProjectionIsIgnored(t *testing.T) {
+	w := importedWorld(t)
+	w.mustAs(swOwnerSK, "workspace", "show")
+	// The owner's cache holds a (validly relay-signed) projection newer than
+	// what the relay now serves, so the relay's answer is stale to it.
+	owner := swPub(t, swOwnerSK)
+	stored := w.relay.Stored(nostr.Filter{Kinds: []int{sections.KindProjection}})[0]
+	var p sections.Projection
+	if err := strictjson.DecodeStrict([]byte(stored.Content), &p); err != nil {
+		t.Fatal(err)
+	}
+	p.Revision = 9
+	content, _ := strictjson.Canonical(&p)
+	newer := &nostr.Event{Kind: stored.Kind, CreatedAt: stored.CreatedAt, Tags: stored.Tags, Content: string(content)}
+	_ = newer.Sign(swRelaySK)
+	c, err := cache.Open(w.homes[swOwnerSK])
+	if err != nil {
+		t.Fatal(err)
+	}
+	community, _ := sections.CanonicalCommunity(w.relay.URL())
+	if err := c.PutProjection(workspaceCacheKey(community, owner, owner), newer); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	v := swDecode[wsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--json"))
+	if v.Decision != "ignore" || v.Revision != 9 || v.ProjectionEventID != newer.ID {
+		t.Fatalf("stale relay projection was not ignored: decision %s revision %d", v.Decision, v.Revision)
+	}
+}
+
+// "A gap greater than one causes a full authorized refetch."
+func TestWorkspaceRevisionGapTriggersRefetch(t *testing.T) {
+	w := importedWorld(t)
+	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swViewerSK))
+	first := swDecode[wsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	w.mustAs(swOwnerSK, "workspace", "section", "add", "Beta")
+	w.mustAs(swOwnerSK, "workspace", "section", "add", "Gamma")
+	reqs := w.relay.ReqCount()
+	v := swDecode[wsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	if v.Decision != "refetch" || !v.Refetched || v.Revision != first.Revision+2 || len(v.Sections) != 3 {
+		t.Fatalf("gap: decision %s refetched %v revision %d (was %d)", v.Decision, v.Refetched, v.Revision, first.Revision)
+	}
+	gapped := w.relay.ReqCount() - reqs
+	// The next revision is accepted without a refetch: one REQ fewer.
+	w.mustAs(swOwnerSK, "workspace", "section", "add", "Delta")
+	reqs = w.relay.ReqCount()
+	v = swDecode[wsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	if v.Decision != "accept" || v.Refetched {
+		t.Fatalf("next revision: %s %v", v.Decision, v.Refetched)
+	}
+	if plain := w.relay.ReqCount() - reqs; gapped != plain+1 {
+		t.Fatalf("a gapped show sent %d REQs, a plain one %d: want exactly one more (the full refetch)", gapped, plain)
+	}
+}
+
+// Projections signed by a key other than the relay's NIP-11 self are rejected
+// and never cached.
+func TestWorkspaceProjectionNotSignedByRelaySelfIsRejected(t *testing.T) {
+	w := importedWorld(t)
+	owner := swPub(t, swOwnerSK)
+	stored := w.relay.Stored(nostr.Filter{Kinds: []int{sections.KindProjection}})[0]
+	var p sections.Projection
+	_ = strictjson.DecodeStrict([]byte(stored.Content), &p)
+	p.Revision = 2 // would be accepted as the next revision if trusted
+	content, _ := strictjson.Canonical(&p)
+	forged := &nostr.Event{Kind: stored.Kind, CreatedAt: stored.CreatedAt + 5, Tags: stored.Tags, Content: string(content)}
+	_ = forged.Sign(swForgerSK)
+	w.relay.SetExtra(forged)
+	v := swDecode[wsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--json"))
+	if v.Revision != 1 || v.ProjectionEventID != stored.ID || len(v.Rejected) != 1 || !strings.Contains(v.Rejected[0], "projection-signer") {
+		t.Fatalf("forged projection: revision %d rejected %v", v.Revision, v.Rejected)
+	}
+	c, _ := cache.Open(w.homes[swOwnerSK])
+	defer c.Close()
+	community, _ := sections.CanonicalCommunity(w.relay.URL())
+	if got, _ := c.Projection(workspaceCacheKey(community, owner, owner)); got == nil || got.ID != stored.ID {
+		t.Fatalf("cache holds %v", got)
+	}
+}
+
+// "During relay outage, the last verified cache may render but is stale and
+// cannot become a replacement write."
+func TestWorkspaceOutageShowsStaleCacheAndRefusesWrites(t *testing.T) {
+	w := importedWorld(t)
+	w.mustAs(swOwnerSK, "workspace", "show")
+	w.relay.Stop()
+	t.Cleanup(func() { _ = w.relay.Start() })
+	v := swDecode[wsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--json"))
+	if !v.Stale || v.StaleReason == "" || v.Revision != 1 || v.Sections[0].Label != "Alpha" {
+		t.Fatalf("outage view %+v", v)
+	}
+	if v := swDecode[wsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--offline", "--json")); !v.Stale || v.Revision != 1 {
+		t.Fatalf("--offline view %+v", v)
+	}
+	r := w.as(swOwnerSK, "workspace", "section", "add", "Beta")
+	if r.Code != exitIncomplete || !strings.Contains(r.Err, "stale") {
+		t.Fatalf("write from a stale projection: exit %d %s", r.Code, r.Err)
+	}
+	if h := w.mustAs(swOwnerSK, "workspace", "show"); !strings.Contains(h.Out, "STALE") {
+		t.Fatalf("human output does not mark staleness: %s", h.Out)
+	}
+}
+
+func TestWorkspaceUsageErrors(t *testing.T) {
+	w := newSWWorld(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"workspace", "grant", "npub1nope"}, "npub"},
+		{[]string{"workspace", "grant", w.npub(swViewerSK), "--role", "owner"}, "--role"},
+		{[]string{"workspace", "move", "not-a-uuid", "--to", "x"}, "UUID"},
+		{[]string{"workspace", "move", swChannel}, "--to"},
+		{[]string{"workspace", "show", "--owner", "zzz"}, "--owner"},
+	} {
+		if r := w.as(swOwnerSK, c.args...); r.Code != exitUsage || !strings.Contains(r.Err, c.want) {
+			t.Errorf("%v: exit %d %s", c.args, r.Code, r.Err)
+		}
+	}
+	// No relay, and no signer.
+	home := t.TempDir()
+	r := invocation{Env: map[string]string{"ROSTER_SECRET_KEY": swOwnerSK, "ROSTER_HOME": home}}.roster(t, "workspace", "show")
+	if r.Code != exitUsage || !strings.Contains(r.Err, "exactly one --relay") {
+		t.Fatalf("no relay: exit %d %s", r.Code, r.Err)
+	}
+	r = invocation{Env: map[string]string{"ROSTER_HOME": home}}.roster(t, "workspace", "show", "--relay", w.relay.URL())
+	if r.Code != exitUsage || !strings.Contains(r.Out+r.Err, "signer") {
+		t.Fatalf("no signer: exit %d %s", r.Code, r.Err)
+	}
+	// Before any import, show says what to run.
+	r = w.as(swOwnerSK, "workspace", "show")
+	if r.Code != exitIncomplete || !strings.Contains(r.Err, "roster workspace import") {
+		t.Fatalf("no workspace: exit %d %s", r.Code, r.Err)
+	}
+	// Import without a legacy blob.
+	if r := w.as(swOwnerSK, "workspace", "import"); r.Code != exitIncomplete || !strings.Contains(r.Err, "channel-sections") {
+		t.Fatalf("import without legacy: exit %d %s", r.Code, r.Err)
+	}
+}
+
+func TestWorkspaceHelpHasExamples(t *testing.T) {
+	for _, sub := range [][]string{{"workspace"}, {"workspace", "show"}, {"workspace", "import"}, {"workspace", "grant"},
+		{"workspace", "revoke"}, {"workspace", "move"}, {"workspace", "section"}, {"workspace", "section", "add"},
+		{"workspace", "section", "rename"}, {"workspace", "section", "reorder"}, {"workspace", "section", "remove"}} {
+		r := invocation{Env: map[string]string{}}.roster(t, append(sub, "--help")...)
+		if r.Code != exitOK || !strings.Contains(r.Out, "Examples:") || !strings.Contains(r.Out, "roster workspace") {
+			t.Errorf("%v --help: exit %d\n%s", sub, r.Code, r.Out)
+		}
+	}
+}
