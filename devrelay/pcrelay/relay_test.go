@@ -99,3 +99,31 @@ func TestRelayDeletionRemovesTheIdentityAndRecreationBringsItBack(t *testing.T) 
 		t.Fatalf("recreated %+v", st)
 	}
 }
+
+func TestReplayOfASoftDeletedAcceptedCommandIsIdempotent(t *testing.T) {
+	r := startRelay(t)
+	c := projects.Coordinate{Owner: pub(t, ownerSK), D: "demo"}
+	if err := r.Publish(sign(t, ownerSK, &nostr.Event{Kind: 30621, CreatedAt: nostr.Now() - 5, Tags: nostr.Tags{{"d", "demo"}}})); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := projects.NewPatch([]string{chanA}, nil)
+	cmd, _ := projects.BuildChange(c, 1, p, nostr.Now())
+	sign(t, ownerSK, cmd)
+	if err := r.PublishAs(cmd.PubKey, cmd); err != nil {
+		t.Fatal(err)
+	}
+	// The owner deletes the command's event row.
+	if err := r.Publish(sign(t, ownerSK, &nostr.Event{Kind: 5, CreatedAt: nostr.Now(), Tags: nostr.Tags{{"e", cmd.ID}}})); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Stored(nostr.Filter{Kinds: []int{47010}}); len(got) != 0 {
+		t.Fatalf("command row not deleted: %v", got)
+	}
+	if err := r.PublishAs(cmd.PubKey, cmd); err != nil {
+		t.Fatalf("replay of an accepted command: %v", err)
+	}
+	st, _, _ := projects.FromRelay(r.Stored(nostr.Filter{Kinds: []int{30623}}), c, r.Self())
+	if st.Revision != 2 {
+		t.Fatalf("replay advanced the revision to %d", st.Revision)
+	}
+}

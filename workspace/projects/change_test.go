@@ -3,6 +3,7 @@ package projects
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -167,4 +168,29 @@ func TestRelayDecoderRejectsMalformedCommands(t *testing.T) {
 			t.Errorf("%s accepted", name)
 		}
 	}
+}
+
+func FuzzDecodeChange(f *testing.F) {
+	f.Add("3", `{"v":1,"patch":{"related_channels":{"add":["11111111-1111-4111-8111-111111111111"],"remove":[]}}}`)
+	f.Add("01", `{"v":1,"patch":{"related_channels":{"add":[],"remove":[]}}}`)
+	f.Add("9223372036854775807", `{"v":1,"patch":{"related_channels":{"add":[],"remove":["11111111-1111-4111-8111-111111111111"]},"x":1}}`)
+	owner := strings.Repeat("a", 64)
+	f.Fuzz(func(t *testing.T, expected, content string) {
+		evt := &nostr.Event{Kind: KindChange, Tags: nostr.Tags{{"a", "30621:" + owner + ":demo"}, {"expected-revision", expected}}, Content: content}
+		c, exp, p, err := DecodeChange(evt)
+		if err != nil {
+			return
+		}
+		if c.Owner != owner || exp < 1 || FormatRevision(exp) != expected || p.Validate() != nil {
+			t.Fatalf("accepted %q %q as %v %d %v", expected, content, c, exp, p)
+		}
+		// What the relay accepts re-encodes to a command it accepts again.
+		again, err := BuildChange(c, exp, p, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, p2, err := DecodeChange(again); err != nil || fmt.Sprint(p2) != fmt.Sprint(p) {
+			t.Fatalf("round trip of %q: %v", content, err)
+		}
+	})
 }
