@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -100,5 +101,42 @@ func TestReqCountCountsREQsNotFilters(t *testing.T) {
 	sub.Unsub()
 	if n := r.ReqCount(); n != 2 {
 		t.Fatalf("ReqCount = %d, want 2", n)
+	}
+}
+
+// Close "really closes everything": connections, listener, per-REQ
+// goroutines. khatru's hourly expiration ticker is the one goroutine khatru
+// gives no way to stop.
+func TestCloseReleasesGoroutinesAndConnections(t *testing.T) {
+	before := runtime.NumGoroutine()
+	r, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r.SetSlow(time.Hour) // a REQ left waiting for its EOSE
+	c, err := nostr.RelayConnect(context.Background(), r.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Subscribe(context.Background(), nostr.Filters{{Kinds: []int{1}}}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the REQ to arrive", func() bool { return r.ReqCount() == 1 })
+	r.Close()
+	eventually(t, "the client to be disconnected", func() bool { return !c.IsConnected() })
+	const khatruTicker = 1
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before+khatruTicker {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			t.Fatalf("%d goroutines, %d before:\n%s", runtime.NumGoroutine(), before, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if r.Connections() != 0 {
+		t.Fatalf("%d connections after Close", r.Connections())
 	}
 }

@@ -130,7 +130,7 @@ func (p *Pool) CompleteDeletions(ctx context.Context, prev *FetchResult) *FetchR
 // merge combines two rounds: events deduplicated, per-relay reports summed
 // (a relay that failed in either round is not ok), asked sets unioned.
 func merge(a, b *FetchResult) *FetchResult {
-	out := &FetchResult{Sources: map[string][]string{}, Complete: true, askedA: map[string]bool{}, askedE: map[string]bool{}}
+	out := &FetchResult{Sources: map[string][]string{}, askedA: map[string]bool{}, askedE: map[string]bool{}}
 	seen := map[string]bool{}
 	for _, r := range []*FetchResult{a, b} {
 		for _, e := range r.Events {
@@ -169,6 +169,7 @@ func merge(a, b *FetchResult) *FetchResult {
 			prev.Status, prev.Reason = r.Status, r.Reason
 		}
 	}
+	out.Complete = len(out.Relays) > 0
 	for _, r := range out.Relays {
 		if r.Status != StatusOK {
 			out.Complete = false

@@ -39,7 +39,8 @@ type FetchResult struct {
 	Events []*nostr.Event `json:"events"`
 	// Relays has one report per relay asked, in the order asked.
 	Relays []RelayReport `json:"relays"`
-	// Complete is true only if every relay asked answered with EOSE.
+	// Complete is true only if every relay asked answered with EOSE, and
+	// at least one relay was asked (no relay is no evidence).
 	Complete bool `json:"complete"`
 	// Sources maps each event id to the relays that returned it.
 	Sources map[string][]string `json:"sources"`
@@ -59,7 +60,7 @@ func (p *Pool) Fetch(ctx context.Context, relays []string, filters ...nostr.Filt
 	p.each(relays, func(i int, url string) {
 		reports[i], found[i] = p.fetchOne(ctx, url, filters)
 	})
-	res := &FetchResult{Relays: reports, Complete: true, Sources: map[string][]string{}}
+	res := &FetchResult{Relays: reports, Complete: len(relays) > 0, Sources: map[string][]string{}}
 	byID := map[string]*nostr.Event{}
 	for i, evs := range found {
 		if reports[i].Status != StatusOK {

@@ -187,3 +187,11 @@ func TestFetchDropsABadSignatureCopyOfAnEventAnotherRelayServedValid(t *testing.
 		t.Errorf("second relay report %+v, want 1 dropped", res.Relays[1])
 	}
 }
+
+func TestFetchFromNoRelayIsNotComplete(t *testing.T) {
+	p := relaypool.New(relaypool.Options{})
+	defer p.Close()
+	if res := p.Fetch(context.Background(), []string{"", "::not a url"}, nostr.Filter{Kinds: []int{1}}); res.Complete || len(res.Relays) != 0 {
+		t.Fatalf("no relay asked must not count as complete evidence: %+v", res)
+	}
+}
