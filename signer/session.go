@@ -143,14 +143,60 @@ func Identify(env Env) (Account, error) {
 	return acct, nil
 }
 
-// refuseOtherAccount keeps a login from replacing a different account.
-func refuseOtherAccount(home, pubkey string) error {
+// refuseOtherAccount keeps a login from replacing a different account. It
+// returns the current record when it is the same account (a re-login).
+func refuseOtherAccount(home, pubkey string) (*Account, error) {
 	acct, ok, err := LoadAccount(home)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if ok && acct.Pubkey != pubkey {
-		return &AlreadyLoggedInError{Account: acct}
+		return nil, &AlreadyLoggedInError{Account: acct}
+	}
+	if ok {
+		return &acct, nil
+	}
+	return nil, nil
+}
+
+// secretLocation is one place roster may keep a secret for an account: a
+// keyring entry or a file in ROSTER_HOME.
+type secretLocation struct{ keyringAccount, file string }
+
+// secretLocations lists where acct's secrets are, as its record says.
+func secretLocations(acct Account) []secretLocation {
+	switch acct.Backend {
+	case BackendKeyring:
+		return []secretLocation{{keyringAccount: keyringAccount(acct.Npub, "")}}
+	case BackendNcryptsec:
+		return []secretLocation{{file: KeyFile}}
+	case BackendBunker:
+		if acct.BunkerClientKeyStore == BackendNcryptsec {
+			return []secretLocation{{file: BunkerClientKeyFile}}
+		}
+		return []secretLocation{{keyringAccount: keyringAccount(acct.Npub, "bunker-client")}}
+	}
+	return nil
+}
+
+// forgetSecrets deletes acct's secrets except the one at keep (which a
+// re-login just wrote), so that a login never leaves a secret behind that
+// logout would not find.
+func forgetSecrets(env Env, acct Account, keep secretLocation) error {
+	for _, loc := range secretLocations(acct) {
+		if loc == keep {
+			continue
+		}
+		if loc.keyringAccount != "" {
+			if err := keyringDelete(env.keyring(), loc.keyringAccount); err != nil {
+				return err
+			}
+		}
+		if loc.file != "" {
+			if err := removeFiles(env.Home, loc.file); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -170,7 +216,8 @@ func StoreKey(env Env, secret string, generated bool) (Account, error) {
 	if err != nil {
 		return Account{}, err
 	}
-	if err := refuseOtherAccount(env.Home, k.pk); err != nil {
+	prev, err := refuseOtherAccount(env.Home, k.pk)
+	if err != nil {
 		return Account{}, err
 	}
 	acct, err := newAccount(k.pk, BackendKeyring)
@@ -182,14 +229,7 @@ func StoreKey(env Env, secret string, generated bool) (Account, error) {
 		return Account{}, err
 	}
 	acct.Backend = backend
-	if backend == BackendKeyring {
-		// A keyring login supersedes an older file login of the same account.
-		_ = os.Remove(filepath.Join(env.Home, KeyFile))
-	}
-	if err := saveAccount(env.Home, acct); err != nil {
-		return Account{}, err
-	}
-	return acct, nil
+	return acct, replaceAccount(env, prev, acct)
 }
 
 // StoreBunker connects to a NIP-46 bunker with a new client key, stores that
@@ -205,7 +245,8 @@ func StoreBunker(ctx context.Context, env Env, bunkerURL string) (Account, error
 	if err != nil {
 		return Account{}, err
 	}
-	if err := refuseOtherAccount(env.Home, s.user); err != nil {
+	prev, err := refuseOtherAccount(env.Home, s.user)
+	if err != nil {
 		return Account{}, err
 	}
 	acct, err := newAccount(s.user, BackendBunker)
@@ -219,10 +260,20 @@ func StoreBunker(ctx context.Context, env Env, bunkerURL string) (Account, error
 		return Account{}, err
 	}
 	acct.BunkerClientKeyStore = where
+	return acct, replaceAccount(env, prev, acct)
+}
+
+// replaceAccount records acct and then removes whatever secret an earlier
+// login of the same account kept elsewhere (a keyring key replaced by a
+// bunker, a file replaced by the keyring, ...).
+func replaceAccount(env Env, prev *Account, acct Account) error {
 	if err := saveAccount(env.Home, acct); err != nil {
-		return Account{}, err
+		return err
 	}
-	return acct, nil
+	if prev == nil {
+		return nil
+	}
+	return forgetSecrets(env, *prev, secretLocations(acct)[0])
 }
 
 // storeSecret puts a 64-hex secret in the keyring under account, or in the
@@ -293,24 +344,12 @@ func loadBunkerClientKey(env Env, acct Account) (string, error) {
 // and then the account record. ok is false when nobody was logged in.
 func Logout(env Env) (acct Account, ok bool, err error) {
 	acct, ok, err = LoadAccount(env.Home)
-	if err != nil {
-		// A damaged record must not block removing the secrets it points to.
-		acct, ok = Account{}, false
-		if rerr := removeFiles(env.Home, KeyFile, BunkerClientKeyFile, AccountFile); rerr != nil {
-			return Account{}, false, rerr
-		}
-		return Account{}, false, nil
+	if err != nil || !ok {
+		// No usable record (none, or damaged): remove the files roster may
+		// have written; a keyring entry cannot be found without the npub.
+		return Account{}, false, removeFiles(env.Home, KeyFile, BunkerClientKeyFile, AccountFile)
 	}
-	if !ok {
-		return Account{}, false, removeFiles(env.Home, KeyFile, BunkerClientKeyFile)
-	}
-	switch {
-	case acct.Backend == BackendKeyring:
-		err = keyringDelete(env.keyring(), keyringAccount(acct.Npub, ""))
-	case acct.Backend == BackendBunker && acct.BunkerClientKeyStore != BackendNcryptsec:
-		err = keyringDelete(env.keyring(), keyringAccount(acct.Npub, "bunker-client"))
-	}
-	if err != nil {
+	if err := forgetSecrets(env, acct, secretLocation{}); err != nil {
 		return acct, true, err
 	}
 	if err := removeFiles(env.Home, KeyFile, BunkerClientKeyFile, AccountFile); err != nil {

@@ -299,3 +299,30 @@ func TestKeyringEntryRemovedBehindRostersBackIsReported(t *testing.T) {
 	}
 	_, _, _ = Logout(env)
 }
+
+// A re-login of the same account in another backend leaves no secret behind
+// in the old one, so logout (which follows the record) finds everything.
+func TestReloginInAnotherBackendForgetsTheOldSecret(t *testing.T) {
+	home := t.TempDir()
+	sk := GenerateKey()
+	fileEnv := Env{Home: home, Keyring: brokenKeyring{}, ScryptLogN: 4, Passphrase: passphrases(t, "p", "p")}
+	if _, err := StoreKey(fileEnv, sk, false); err != nil {
+		t.Fatal(err)
+	}
+	kr := testKeyring(t)
+	env := Env{Home: home, Keyring: kr}
+	acct, err := StoreKey(env, sk, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _, _ = Logout(env) })
+	if acct.Backend != BackendKeyring {
+		t.Fatalf("backend %s", acct.Backend)
+	}
+	if _, err := os.Stat(filepath.Join(home, KeyFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("old ncryptsec file survives the keyring re-login: %v", err)
+	}
+	if got, err := kr.Get(KeyringService, acct.Npub); err != nil || got != sk {
+		t.Fatalf("keyring entry: %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/nbd-wtf/go-nostr/nip46"
+	"github.com/zalando/go-keyring"
 
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/signer"
@@ -173,5 +175,36 @@ func TestBunkerLoginWithAWrongSecretIsRefused(t *testing.T) {
 	}
 	if w := (invocation{Env: env}).roster(t, "whoami"); w.Code != exitUsage {
 		t.Fatalf("whoami after refused login: exit %d", w.Code)
+	}
+}
+
+// Issue 4: "logout removes the secret from wherever it is stored" — also
+// after switching the same account from the keyring to a bunker.
+func TestSwitchingToABunkerThenLogoutLeavesNoSecretInTheKeyring(t *testing.T) {
+	signerTestKeyring(t)
+	user := newTestKey(t)
+	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
+	bunkerURL, _ := startTestBunker(t, relay.URL(), user.hex, "s")
+	env := homeEnv(t)
+	if r := (invocation{Env: env, Stdin: user.nsec}).roster(t, "login", "--nsec"); r.Code != 0 {
+		t.Fatalf("login --nsec: %d %s", r.Code, r.Err)
+	}
+	r := invocation{Env: env}.roster(t, "login", "--bunker", bunkerURL, "--json")
+	var login loginResult
+	decodeJSON(t, r, &login)
+	if r.Code != 0 || login.Backend != "bunker" {
+		t.Fatalf("login --bunker: %d %s %s", r.Code, r.Out, r.Err)
+	}
+	if _, err := keyring.Get(signer.KeyringService, user.npub); !errors.Is(err, keyring.ErrNotFound) {
+		t.Fatalf("the nsec stays in the keyring after switching to the bunker: %v", err)
+	}
+	if _, err := keyring.Get(signer.KeyringService, user.npub+"#bunker-client"); err != nil {
+		t.Fatalf("bunker client key not in the keyring: %v", err)
+	}
+	if r := (invocation{Env: env}).roster(t, "logout"); r.Code != 0 {
+		t.Fatalf("logout: %d", r.Code)
+	}
+	if _, err := keyring.Get(signer.KeyringService, user.npub+"#bunker-client"); !errors.Is(err, keyring.ErrNotFound) {
+		t.Fatalf("bunker client key survives logout: %v", err)
 	}
 }
