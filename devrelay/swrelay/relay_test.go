@@ -1,0 +1,216 @@
+package swrelay
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/workspace/sections"
+)
+
+// These tests run the authority inside a real devrelay over websockets:
+// "Read authorization is applied at every delivery surface: historical REQ,
+// live subscription/fan-out, [...] known event ID", and "Revocation evicts
+// affected live subscriptions immediately."
+
+func connectAs(t *testing.T, r *devrelay.Relay, who *actor) *nostr.Relay {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, err := nostr.RelayConnect(ctx, r.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if who == nil {
+		return c
+	}
+	// Trigger and wait for the NIP-42 challenge, then answer it.
+	sub, err := c.Subscribe(ctx, nostr.Filters{{Kinds: []int{0}, Limit: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-sub.EndOfStoredEvents:
+	case <-sub.ClosedReason:
+	case <-ctx.Done():
+		t.Fatal("no answer to the challenge-triggering REQ")
+	}
+	sub.Unsub()
+	if err := c.Auth(ctx, func(evt *nostr.Event) error { return evt.Sign(who.sk) }); err != nil {
+		t.Fatalf("auth: %v", err)
+	}
+	return c
+}
+
+func reqAll(t *testing.T, c *nostr.Relay, f nostr.Filter) []*nostr.Event {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	sub, err := c.Subscribe(ctx, nostr.Filters{f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Unsub()
+	var out []*nostr.Event
+	for {
+		select {
+		case e := <-sub.Events:
+			out = append(out, e)
+		case <-sub.EndOfStoredEvents:
+			return out
+		case <-sub.ClosedReason:
+			return out
+		case <-ctx.Done():
+			t.Fatal("no EOSE")
+		}
+	}
+}
+
+// relayWorld: a devrelay with this authority, and an owner who imported the
+// fixture's legacy blob through it.
+func relayWorld(t *testing.T) (r *devrelay.Relay, community string, owner actor) {
+	t.Helper()
+	r = devrelay.StartN(t, 1, devrelay.Options{Authorities: []devrelay.Authority{New(Options{})}})[0]
+	community, owner = strings.TrimPrefix(r.URL(), "ws://"), newActor(t)
+	ctx := context.Background()
+	ct, _ := owner.s.Encrypt(ctx, legacyPlaintext(t), owner.pk)
+	legacy := &nostr.Event{Kind: sections.KindLegacy, CreatedAt: nostr.Now(), Tags: nostr.Tags{{"d", sections.LegacyD}}, Content: ct}
+	_ = legacy.Sign(owner.sk)
+	src, err := sections.NewestLegacy(ctx, owner.s, owner.pk, []*nostr.Event{legacy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _, err := sections.ImportBody(ctx, owner.s, community, owner.pk, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evt, _ := sections.CommandEvent(owner.pk, body, nostr.Now())
+	_ = evt.Sign(owner.sk)
+	if err := r.PublishAs(owner.pk, evt); err != nil {
+		t.Fatal(err)
+	}
+	return r, community, owner
+}
+
+// openFrom verifies and decrypts a delivered projection.
+func openFrom(t *testing.T, r *devrelay.Relay, community string, who actor, owner string, evt *nostr.Event) *sections.Workspace {
+	t.Helper()
+	v, err := sections.VerifyProjection(evt, r.Self(), owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := sections.Open(context.Background(), who.s, community, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func TestEveryDeliverySurfaceIsAuthorizedAndRevocationEvicts(t *testing.T) {
+	r, community, owner := relayWorld(t)
+	viewer, bystander := newActor(t), newActor(t)
+	stored := r.Stored(nostr.Filter{Kinds: []int{sections.KindProjection}})[0]
+
+	// Grant the viewer through the relay.
+	ownerView := openFrom(t, r, community, owner, owner.pk, stored)
+	g, _ := ownerView.GrantBody(context.Background(), owner.s, viewer.pk, sections.RoleViewer)
+	evt, _ := sections.CommandEvent(owner.pk, g, nostr.Now())
+	_ = evt.Sign(owner.sk)
+	if err := r.PublishAs(owner.pk, evt); err != nil {
+		t.Fatal(err)
+	}
+	stored = r.Stored(nostr.Filter{Kinds: []int{sections.KindProjection}})[0]
+	f := nostr.Filter{Kinds: []int{sections.KindProjection}, Tags: nostr.TagMap{"d": {owner.pk}}}
+
+	// Historical REQ.
+	vc := connectAs(t, r, &viewer)
+	got := reqAll(t, vc, f)
+	if len(got) != 1 || openFrom(t, r, community, viewer, owner.pk, got[0]).Sections[0].Label != "Alpha" {
+		t.Fatalf("viewer's REQ returned %d events", len(got))
+	}
+	bc := connectAs(t, r, &bystander)
+	if got := reqAll(t, bc, f); len(got) != 0 {
+		t.Fatalf("bystander's REQ returned %d projections", len(got))
+	}
+	if got := reqAll(t, connectAs(t, r, nil), f); len(got) != 0 {
+		t.Fatalf("unauthenticated REQ returned %d projections", len(got))
+	}
+	// Known event id.
+	if got := reqAll(t, bc, nostr.Filter{IDs: []string{stored.ID}}); len(got) != 0 {
+		t.Fatal("bystander fetched the projection by its id")
+	}
+
+	// Live subscriptions.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	vLive, err := vc.Subscribe(ctx, nostr.Filters{f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bLive, err := bc.Subscribe(ctx, nostr.Filters{f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	drainToEOSE(t, ctx, vLive)
+	drainToEOSE(t, ctx, bLive)
+	w := openFrom(t, r, community, owner, owner.pk, stored)
+	add, _ := w.AddBody("Beta", nil)
+	evt, _ = sections.CommandEvent(owner.pk, add, nostr.Now())
+	_ = evt.Sign(owner.sk)
+	if err := r.PublishAs(owner.pk, evt); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case e := <-vLive.Events:
+		if got := openFrom(t, r, community, viewer, owner.pk, e); len(got.Sections) != 2 {
+			t.Fatalf("live projection has %d sections", len(got.Sections))
+		}
+	case <-ctx.Done():
+		t.Fatal("viewer's live subscription got nothing")
+	}
+
+	// Revoke: the viewer's live subscription is closed at once.
+	stored = r.Stored(nostr.Filter{Kinds: []int{sections.KindProjection}})[0]
+	w = openFrom(t, r, community, owner, owner.pk, stored)
+	rv, _ := w.RevokeBody(context.Background(), owner.s, viewer.pk)
+	evt, _ = sections.CommandEvent(owner.pk, rv, nostr.Now())
+	_ = evt.Sign(owner.sk)
+	if err := r.PublishAs(owner.pk, evt); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case reason := <-vLive.ClosedReason:
+		if !strings.HasPrefix(reason, "restricted:") {
+			t.Fatalf("CLOSED %q", reason)
+		}
+	case e := <-vLive.Events:
+		t.Fatalf("revoked viewer received a projection at epoch %s", e.Content)
+	case <-ctx.Done():
+		t.Fatal("revoked viewer's live subscription stayed open")
+	}
+	if got := reqAll(t, vc, f); len(got) != 0 {
+		t.Fatal("revoked viewer still reads the projection")
+	}
+	select {
+	case e := <-bLive.Events:
+		t.Fatalf("bystander's live subscription received %s", e.ID)
+	default:
+	}
+}
+
+func drainToEOSE(t *testing.T, ctx context.Context, sub *nostr.Subscription) {
+	t.Helper()
+	for {
+		select {
+		case <-sub.Events:
+		case <-sub.EndOfStoredEvents:
+			return
+		case <-ctx.Done():
+			t.Fatal("no EOSE")
+		}
+	}
+}
