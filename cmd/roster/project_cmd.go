@@ -650,24 +650,23 @@ func projectCheck(ctx context.Context, pool *relaypool.Pool, relay, self, actor 
 		standing = projects.ChannelStanding{Live: g.Live(), Roles: g.RolesOf(actor)}
 	}
 	if err := projects.Authorize(actor, c.Owner, home, standing); err != nil {
-		may := []string{projectNpub(c.Owner) + " (project owner)"}
-		if g.Live() {
-			for _, ad := range g.Admins {
-				for _, r := range ad.Roles {
-					if r == projects.RoleOwner || r == projects.RoleAdmin {
-						may = append(may, fmt.Sprintf("%s (%s of home channel %s)", projectNpub(ad.Pubkey), r, home))
-						break
-					}
-				}
-			}
+		why := fmt.Sprintf("you are not an active owner or admin of its home channel %s", home)
+		switch {
+		case home == "":
+			why = "it has no home channel, so only its owner may"
+		case !standing.Live:
+			why = fmt.Sprintf("its home channel %s is missing, archived or deleted on %s, so only its owner may", home, relay)
+		}
+		may := projectWhoMay(c.Owner, home, g)
+		cmds := []string{fmt.Sprintf("ask the project owner %s to run this change", projectNpub(c.Owner))}
+		if home != "" {
+			cmds = append(cmds, fmt.Sprintf("roster group show %s --relay %s", home, relay))
 		}
 		return &exitError{Code: exitRefused, Kind: "not-authorized",
-			Err:     fmt.Errorf("refused before signing, nothing was published: %v. Who may: %s", err, strings.Join(may, ", ")),
-			Details: map[string]any{"coordinate": c.String(), "actor": actor, "owner": c.Owner, "home_channel": home, "may_change": may},
-			Commands: []string{
-				fmt.Sprintf("ask the project owner %s to run this change", projectNpub(c.Owner)),
-				fmt.Sprintf("roster group show %s --relay %s", orDash(home), relay),
-			}}
+			Err: fmt.Errorf("refused before signing, nothing was published: %s may not change the related channels of %s: %s. Who may: %s",
+				projectNpub(actor), c, why, strings.Join(may, "; ")),
+			Details:  map[string]any{"coordinate": c.String(), "actor": actor, "owner": c.Owner, "home_channel": home, "may_change": may},
+			Commands: cmds}
 	}
 	return nil
 }
@@ -677,6 +676,31 @@ func orDash(s string) string {
 		return "<home-channel>"
 	}
 	return s
+}
+
+// projectWhoMay lists who may change the project: its owner, and each active
+// owner or admin of its live home channel.
+func projectWhoMay(owner, home string, g groups.State) []string {
+	roles := map[string][]string{owner: {"project owner"}}
+	order := []string{owner}
+	if g.Live() {
+		for _, ad := range g.Admins {
+			for _, r := range ad.Roles {
+				if r != projects.RoleOwner && r != projects.RoleAdmin {
+					continue
+				}
+				if _, ok := roles[ad.Pubkey]; !ok {
+					order = append(order, ad.Pubkey)
+				}
+				roles[ad.Pubkey] = append(roles[ad.Pubkey], fmt.Sprintf("%s of home channel %s", r, home))
+			}
+		}
+	}
+	out := make([]string, len(order))
+	for i, pk := range order {
+		out[i] = fmt.Sprintf("%s (%s)", projectNpub(pk), strings.Join(roles[pk], ", "))
+	}
+	return out
 }
 
 // projectApplied reports whether doc shows the whole patch.

@@ -80,6 +80,13 @@ func TestProjectRemovedAdminIsRefusedByRosterAndByTheRelay(t *testing.T) {
 		!strings.Contains(e.Error.Message, projectNpub(w.coord.Owner)) || !strings.Contains(e.Error.Message, pcHome) {
 		t.Fatalf("refusal does not say who may: %+v", e.Error)
 	}
+	// The owner created the home channel, so it is listed once with both roles;
+	// the removed admin is not listed at all.
+	may := fmt.Sprint(e.Error.Details["may_change"])
+	if !strings.Contains(may, projectNpub(w.coord.Owner)+" (project owner, owner of home channel "+pcHome+")") ||
+		strings.Contains(may, projectNpub(pcPub(t, pcAdminSK))) {
+		t.Fatalf("may_change %s", may)
+	}
 	if after := w.stored(); after.EventID != before.EventID || w.storedCommands() != 0 {
 		t.Fatalf("the relay stored something new: %+v, %d commands", after, w.storedCommands())
 	}
