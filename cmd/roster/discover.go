@@ -84,7 +84,7 @@ func (a *app) loadRepo(ctx context.Context, need evidence) (*repoView, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !v.Offline && !v.Fetch.Complete && need == completeEvidence {
+	if need == completeEvidence && !v.Complete() {
 		return nil, incompleteErr(v)
 	}
 	if !hasAnnouncementOrDeletion(v.Events, v.Coordinate()) {
@@ -435,13 +435,21 @@ func stateDeleted(e *nostr.Event, events []*nostr.Event) bool {
 	return false
 }
 
-// incompleteErr is exit 4 naming each relay that did not answer and why.
+// incompleteErr is exit 4 naming each relay that did not answer and why, or
+// saying that the cache alone (--offline) cannot prove anything is latest.
 func incompleteErr(v *repoView) *exitError {
+	if v.Offline {
+		return &exitError{Code: exitIncomplete, Kind: "incomplete",
+			Err: fmt.Errorf("--offline answers from the local cache, which cannot prove that %s's events are still the latest; nothing was decided",
+				displayCoord(v.Coordinate())),
+			Details:  map[string]any{"relays": []map[string]any{}, "offline": true},
+			Commands: []string{"run the same command without --offline"}}
+	}
 	var lines []string
-	var rel []map[string]any
+	rel := []map[string]any{}
 	for _, r := range v.Fetch.Relays {
 		rel = append(rel, map[string]any{"url": r.URL, "status": r.Status, "reason": r.Reason, "events": r.Events})
-		if r.Status != "ok" {
+		if r.Status != relaypool.StatusOK {
 			line := r.URL + " " + r.Status
 			if r.Reason != "" {
 				line += ": " + r.Reason
@@ -452,8 +460,9 @@ func incompleteErr(v *repoView) *exitError {
 	return &exitError{Code: exitIncomplete, Kind: "incomplete",
 		Err: fmt.Errorf("not every relay answered, so the evidence for %s is incomplete; nothing was decided:\n  %s",
 			displayCoord(v.Coordinate()), strings.Join(lines, "\n  ")),
-		Details:  map[string]any{"relays": rel},
-		Commands: []string{"roster repo   (a read shows the partial answer)", "retry later, or pass --relay for relays that answer, or raise --timeout"}}
+		Details: map[string]any{"relays": rel},
+		Commands: []string{"roster repo   (a read shows the partial answer)",
+			"retry when the relays answer, raise --timeout, or pass --relay for the relays that do"}}
 }
 
 // notFoundErr is exit 4 saying what was searched and what to try.

@@ -91,3 +91,19 @@ func TestHealthIncompleteEvidenceExits4(t *testing.T) {
 		t.Fatalf("exit %d, want 4 with an incomplete error naming the timeout:\n%s", r.Code, r.Out)
 	}
 }
+
+// maintainers.md "Relay disagreement": "a locally cached older event is not
+// proof that it is still latest", so health from the cache alone is exit 4.
+func TestHealthOfflineIsIncompleteEvidence(t *testing.T) {
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
+	env := testEnv(t)
+	fetch := invocation{Env: env}.roster(t, "repo", "--repo", alice.naddr("proj"), "--relay", relays[0].URL())
+	if fetch.Code != exitOK {
+		t.Fatalf("fetch exit %d: %s", fetch.Code, fetch.Err)
+	}
+	r := invocation{Env: env}.roster(t, "repo", "health", "--offline", "--repo", alice.naddr("proj"))
+	if r.Code != exitIncomplete || !strings.Contains(r.Err, "without --offline") {
+		t.Fatalf("exit %d, want 4:\n%s", r.Code, r.Err)
+	}
+}
