@@ -176,15 +176,26 @@ func DecodeChange(evt *nostr.Event) (Coordinate, int64, Patch, error) {
 	if evt == nil || evt.Kind != KindChange {
 		return Coordinate{}, 0, Patch{}, fmt.Errorf("%w: not a kind %d event", ErrChange, KindChange)
 	}
-	if len(evt.Tags) != 2 || len(evt.Tags[0]) != 2 || len(evt.Tags[1]) != 2 ||
-		evt.Tags[0][0] != "a" || evt.Tags[1][0] != "expected-revision" {
+	// Exactly those two tags, in either order, each [name, value].
+	var aTag, revTag nostr.Tag
+	for _, t := range evt.Tags {
+		switch {
+		case len(t) == 2 && t[0] == "a" && aTag == nil:
+			aTag = t
+		case len(t) == 2 && t[0] == "expected-revision" && revTag == nil:
+			revTag = t
+		default:
+			aTag = nil // anything else, or a second copy, spoils the command
+		}
+	}
+	if len(evt.Tags) != 2 || aTag == nil || revTag == nil {
 		return Coordinate{}, 0, Patch{}, fmt.Errorf("%w: the command must carry exactly an a tag and an expected-revision tag", ErrChange)
 	}
-	c, err := ParseCoordinate(evt.Tags[0][1])
+	c, err := ParseCoordinate(aTag[1])
 	if err != nil {
 		return Coordinate{}, 0, Patch{}, err
 	}
-	expected, err := ParseRevision(evt.Tags[1][1])
+	expected, err := ParseRevision(revTag[1])
 	if err != nil {
 		return Coordinate{}, 0, Patch{}, fmt.Errorf("%w: expected-revision: %v", ErrChange, err)
 	}

@@ -133,7 +133,8 @@ func TestRelayDecoderRejectsMalformedCommands(t *testing.T) {
 	}
 	cases := map[string]func(e *nostr.Event){
 		"extra tag":       func(e *nostr.Event) { e.Tags = append(e.Tags, nostr.Tag{"p", c.Owner}) },
-		"tags swapped":    func(e *nostr.Event) { e.Tags[0], e.Tags[1] = e.Tags[1], e.Tags[0] },
+		"two a tags":      func(e *nostr.Event) { e.Tags[1] = nostr.Tag{"a", c.String()} },
+		"only one tag":    func(e *nostr.Event) { e.Tags = e.Tags[:1] },
 		"relay hint on a": func(e *nostr.Event) { e.Tags[0] = append(e.Tags[0], "wss://x") },
 		"expected 0":      func(e *nostr.Event) { e.Tags[1][1] = "0" },
 		"expected 03":     func(e *nostr.Event) { e.Tags[1][1] = "03" },
@@ -167,6 +168,12 @@ func TestRelayDecoderRejectsMalformedCommands(t *testing.T) {
 		if _, _, _, err := DecodeChange(e); err == nil {
 			t.Errorf("%s accepted", name)
 		}
+	}
+	// "exactly those two tags" says nothing of their order.
+	e := base()
+	e.Tags[0], e.Tags[1] = e.Tags[1], e.Tags[0]
+	if _, exp, _, err := DecodeChange(e); err != nil || exp != 3 {
+		t.Errorf("swapped tags: %v", err)
 	}
 }
 
