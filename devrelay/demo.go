@@ -23,7 +23,8 @@ type DemoPerson struct {
 	Role      string `json:"role"`
 	Pubkey    string `json:"pubkey"`
 	Npub      string `json:"npub"`
-	SecretKey string `json:"secret_key"`
+	SecretKey string `json:"-"` // DemoKey(Name); never printed
+
 }
 
 // DemoInfo describes what SeedDemo published.

@@ -116,6 +116,8 @@ func printDevRelay(a *app, s devRelayStarted, demo devrelay.DemoInfo) {
 		for _, p := range demo.People {
 			fmt.Fprintf(out, "  %-6s %-14s %s\n", p.Name, p.Role, p.Npub)
 		}
+		fmt.Fprintln(out, "  (demo keys are public: sha256(\"roster-demo-<name>\"), e.g. to act as carol:")
+		fmt.Fprintln(out, "   ROSTER_SECRET_KEY=$(printf roster-demo-carol | sha256sum | cut -c1-64) roster ...)")
 		fmt.Fprintf(out, "try: roster repo --repo %s --relay %s\n", s.Naddr, s.URL)
 	}
 	fmt.Fprintln(out, "press Ctrl-C to stop")
