@@ -88,6 +88,10 @@ func (a *app) loadRepo(ctx context.Context, need evidence) (*repoView, error) {
 		return nil, incompleteErr(v)
 	}
 	if !hasAnnouncementOrDeletion(v.Events, v.Coordinate()) {
+		if !v.Offline && answered(v.Fetch) == 0 {
+			// Nothing was searched: say the relays failed, not "not found".
+			return nil, incompleteErr(v)
+		}
 		return nil, a.notFoundErr(v)
 	}
 	v.Resolution = graph.Resolve(v.Events, v.Coordinate(), v.Now, graph.Options{Viewer: v.Viewer})
@@ -298,7 +302,7 @@ func cachedCoordinates(c *cache.Cache, sel graph.Coordinate) []graph.Coordinate 
 // own way out (clear it, wait for the lock, use another --home).
 func cacheErr(prefix string, err error) *exitError {
 	ee := &exitError{Code: exitFailure, Kind: "cache", Err: fmt.Errorf("%s: %w", prefix, err),
-		Commands: []string{"roster repo   (without --offline)", "roster cache info"}}
+		Commands: []string{"roster cache info"}}
 	var ce *cache.Error
 	if errors.As(err, &ce) && len(ce.Commands()) > 0 {
 		ee.Commands = append(ce.Commands(), ee.Commands...)
@@ -443,7 +447,7 @@ func incompleteErr(v *repoView) *exitError {
 			Err: fmt.Errorf("--offline answers from the local cache, which cannot prove that %s's events are still the latest; nothing was decided",
 				displayCoord(v.Coordinate())),
 			Details:  map[string]any{"relays": []map[string]any{}, "offline": true},
-			Commands: []string{"run the same command without --offline"}}
+			Commands: []string{"roster repo health   # the same, without --offline"}}
 	}
 	var lines []string
 	rel := []map[string]any{}
@@ -457,25 +461,48 @@ func incompleteErr(v *repoView) *exitError {
 			lines = append(lines, line)
 		}
 	}
+	what := "not every relay answered, so the evidence for %s is incomplete; nothing was decided:\n  %s"
+	cmds := []string{"roster repo   # a read shows the partial answer and which relays failed",
+		"roster repo health --timeout 30s   # give slow relays longer"}
+	if answered(v.Fetch) == 0 {
+		what = "no relay answered, so nothing is known about %s:\n  %s"
+		cmds = []string{"roster repo --relay wss://<a relay that answers>", "roster repo --timeout 30s   # give slow relays longer",
+			"roster repo --offline   # what an earlier read cached"}
+	}
 	return &exitError{Code: exitIncomplete, Kind: "incomplete",
-		Err: fmt.Errorf("not every relay answered, so the evidence for %s is incomplete; nothing was decided:\n  %s",
-			displayCoord(v.Coordinate()), strings.Join(lines, "\n  ")),
-		Details: map[string]any{"relays": rel},
-		Commands: []string{"roster repo   (a read shows the partial answer)",
-			"retry when the relays answer, raise --timeout, or pass --relay for the relays that do"}}
+		Err:      fmt.Errorf(what, displayCoord(v.Coordinate()), strings.Join(lines, "\n  ")),
+		Details:  map[string]any{"relays": rel},
+		Commands: cmds}
+}
+
+// answered counts the relays that answered with EOSE.
+func answered(res *relaypool.FetchResult) int {
+	n := 0
+	if res != nil {
+		for _, r := range res.Relays {
+			if r.Status == relaypool.StatusOK {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // notFoundErr is exit 4 saying what was searched and what to try.
 func (a *app) notFoundErr(v *repoView) *exitError {
 	c := v.Coordinate()
 	where := "relays " + strings.Join(v.Relays, ", ")
-	cmds := []string{"check the identifier and author: roster repo --repo nostr://<npub>/<identifier>",
-		"ask other relays: roster repo --relay wss://<relay>"}
+	url := gitstate.NostrURL(c, nil)
+	cmds := []string{
+		"roster repo --repo " + url + " --relay wss://<a relay that has it>   # ask other relays",
+		"roster repo --repo nostr://<npub>/<identifier>   # check the author and the identifier",
+	}
 	if v.Offline {
 		where = "the local cache (--offline)"
-		cmds = []string{"roster repo   (without --offline, to fetch it from relays first)"}
+		cmds = []string{"roster repo --repo " + url + "   # without --offline: fetch it from relays first"}
 	} else if v.Fetch != nil && !v.Fetch.Complete {
 		where += " (not all of them answered)"
+		cmds = append([]string{"roster repo --repo " + url + " --timeout 30s   # give the silent relays longer"}, cmds...)
 	}
 	return &exitError{Code: exitIncomplete, Kind: "not-found",
 		Err: fmt.Errorf("no repository announcement found for %s (kind %d, d=%q, author %s) in %s",

@@ -324,3 +324,17 @@ func equalMaps(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// When no relay answers, nothing was searched: roster says so (exit 4) and
+// names each relay's failure instead of claiming the repository is missing.
+func TestRepoNoRelayAnsweredIsNotNotFound(t *testing.T) {
+	relays := devrelay.StartN(t, 2, devrelay.Options{})
+	for _, r := range relays {
+		r.Stop()
+	}
+	r := invocation{Env: testEnv(t)}.roster(t, append([]string{"repo", "--timeout", "2s", "--repo", alice.naddr("proj")}, relayArgs(relays)...)...)
+	if r.Code != exitIncomplete || !strings.Contains(r.Err, "no relay answered") || strings.Contains(r.Err, "no repository announcement found") ||
+		!strings.Contains(r.Err, relays[0].URL()+" failed") || !strings.Contains(r.Err, relays[1].URL()+" failed") {
+		t.Fatalf("exit %d:\n%s", r.Code, r.Err)
+	}
+}
