@@ -338,3 +338,31 @@ func TestRepoNoRelayAnsweredIsNotNotFound(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", r.Code, r.Err)
 	}
 }
+
+// Issue 3 NIP-42: a relay that demands authentication is answered with the
+// user's signer when there is one; without one it is reported as closed
+// with an auth-required reason, and the read is incomplete but still exits 0.
+func TestRepoAuthRequiredRelay(t *testing.T) {
+	open := devrelay.StartN(t, 1, devrelay.Options{})
+	guarded := devrelay.StartN(t, 1, devrelay.Options{RequireAuth: true})
+	evts := leadShaped(t, "proj")
+	publish(t, open[0].URL(), evts...)
+	for _, e := range evts {
+		guarded[0].Inject(e) // the guarded relay refuses unauthenticated EVENTs too
+	}
+	args := []string{"--repo", alice.naddr("proj"), "--relay", open[0].URL(), "--relay", guarded[0].URL()}
+
+	m, r := repoJSONRun(t, invocation{Env: testEnv(t)}, args...)
+	if r.Code != exitOK || m["complete"] != false || relayStatuses(t, m["relays"])[guarded[0].URL()] != "closed" {
+		t.Fatalf("without a signer: exit %d\n%s", r.Code, r.Out)
+	}
+	h := invocation{Env: testEnv(t)}.roster(t, append([]string{"repo", "--timeout", "3s"}, args...)...)
+	if !strings.Contains(h.Out, guarded[0].URL()+"  closed, 0 event(s): auth-required") {
+		t.Fatalf("the reason is not shown:\n%s", h.Out)
+	}
+
+	m, r = repoJSONRun(t, invocation{Env: withKey(testEnv(t), erin)}, args...)
+	if r.Code != exitOK || m["complete"] != true || relayStatuses(t, m["relays"])[guarded[0].URL()] != "ok" {
+		t.Fatalf("with a signer: exit %d\n%s\n%s", r.Code, r.Out, r.Err)
+	}
+}
