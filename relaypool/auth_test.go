@@ -2,6 +2,7 @@ package relaypool_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -67,5 +68,16 @@ func TestPublishAnswersAuthWhenRelayDemandsIt(t *testing.T) {
 	}
 	if got := relays[0].Stored(nostr.Filter{IDs: []string{evt.ID}}); len(got) != 1 {
 		t.Fatalf("stored %d, want the event", len(got))
+	}
+}
+
+func TestFetchReportsFailedAuthenticationAsClosed(t *testing.T) {
+	relays := devrelay.StartN(t, 1, devrelay.Options{RequireAuth: true})
+	refuse := func(context.Context, *nostr.Event) error { return errors.New("the user declined to sign") }
+	p := relaypool.New(relaypool.Options{Auth: refuse})
+	defer p.Close()
+	rep := p.Fetch(context.Background(), devrelay.URLs(relays), nostr.Filter{Kinds: []int{1}}).Relays[0]
+	if rep.Status != relaypool.StatusClosed || !strings.HasPrefix(rep.Reason, "auth-required") || !strings.Contains(rep.Reason, "declined") {
+		t.Fatalf("report %+v, want closed auth-required naming the signing failure", rep)
 	}
 }

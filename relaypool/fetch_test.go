@@ -195,3 +195,31 @@ func TestFetchFromNoRelayIsNotComplete(t *testing.T) {
 		t.Fatalf("no relay asked must not count as complete evidence: %+v", res)
 	}
 }
+
+// A relay that goes away mid-request is "failed", not "timeout".
+func TestFetchRelayDroppingTheConnectionIsFailed(t *testing.T) {
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	relays[0].SetSlow(time.Minute)
+	p := relaypool.New(relaypool.Options{Timeout: 30 * time.Second})
+	defer p.Close()
+	done := make(chan *relaypool.FetchResult, 1)
+	go func() { done <- p.Fetch(context.Background(), devrelay.URLs(relays), nostr.Filter{Kinds: []int{1}}) }()
+	eventually(t, 5*time.Second, "the REQ to arrive", func() bool { return relays[0].ReqCount() == 1 })
+	relays[0].Stop()
+	select {
+	case res := <-done:
+		if rep := res.Relays[0]; rep.Status != relaypool.StatusFailed || rep.Reason == "" {
+			t.Fatalf("report %+v, want failed with a reason", rep)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("fetch did not notice the relay going away")
+	}
+	// The pool reconnects once the relay is back.
+	if err := relays[0].Start(); err != nil {
+		t.Fatal(err)
+	}
+	relays[0].SetSlow(0)
+	if res := p.Fetch(context.Background(), devrelay.URLs(relays), nostr.Filter{Kinds: []int{1}}); !res.Complete {
+		t.Fatalf("after restart: %+v", res.Relays)
+	}
+}
