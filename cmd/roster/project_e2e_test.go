@@ -375,3 +375,25 @@ func TestProjectShowOfflineReadsTheVerifiedCache(t *testing.T) {
 		t.Fatalf("offline miss: exit %d %s", r.Code, r.Out)
 	}
 }
+
+func TestProjectCommandsAuthenticateWhenTheRelayDemandsNIP42(t *testing.T) {
+	w := newPCWorldWith(t, true)
+	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
+	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
+	w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pcPub(t, pcAdminSK), "admin"})
+	if r := w.as(pcAdminSK, "project", "relate", w.coord.String(), pcChanA, "--json"); r.Code != exitOK {
+		t.Fatalf("relate: exit %d %s %s", r.Code, r.Out, r.Err)
+	}
+	if r := w.as(pcStrangerSK, "group", "show", pcHome, "--json"); r.Code != exitOK {
+		t.Fatalf("group show: exit %d %s %s", r.Code, r.Out, r.Err)
+	}
+	// Without any signer the relay's auth-required answer is reported, not hidden.
+	r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t,
+		"project", "show", w.coord.String(), "--relay", w.relay.URL(), "--json")
+	if r.Code != exitIncomplete || !strings.Contains(r.Out, "auth-required") {
+		t.Fatalf("unauthenticated show: exit %d %s", r.Code, r.Out)
+	}
+	if st := w.stored(); st.Revision != 2 {
+		t.Fatalf("relay holds %+v", st)
+	}
+}

@@ -34,11 +34,14 @@ type pcWorld struct {
 	coord projects.Coordinate
 }
 
-func newPCWorld(t *testing.T) *pcWorld {
+func newPCWorld(t *testing.T) *pcWorld { return newPCWorldWith(t, false) }
+
+// newPCWorldWith optionally makes the relay demand NIP-42 for every read and write.
+func newPCWorldWith(t *testing.T, requireAuth bool) *pcWorld {
 	t.Helper()
 	g := grouprelay.New()
 	pc := pcrelay.New(pcrelay.Options{Groups: g})
-	r := devrelay.StartN(t, 1, devrelay.Options{SecretKey: pcRelaySK, Authorities: []devrelay.Authority{pc, g}})[0]
+	r := devrelay.StartN(t, 1, devrelay.Options{SecretKey: pcRelaySK, RequireAuth: requireAuth, Authorities: []devrelay.Authority{pc, g}})[0]
 	return &pcWorld{t: t, relay: r, coord: projects.Coordinate{Owner: pcPub(t, pcOwnerSK), D: "demo:with:colons"}}
 }
 
