@@ -18,9 +18,9 @@ func pendingAcks(parts map[string]*participant, s *snapshot, lr leadResult, conf
 	lead := parts[lr.lead].ann
 	// The lead's valid records about others. Duplicates (a health finding
 	// of their own) may yield duplicate guidance, removed by dedupeAcks.
-	var leadRecs []RoleRecord
-	for _, rec := range lead.Roles {
-		if rec.Valid && rec.Subject != lead.Author {
+	leadRecs := make([]*RoleRecord, 0, len(lead.Roles))
+	for i := range lead.Roles {
+		if rec := &lead.Roles[i]; rec.Valid && rec.Subject != lead.Author {
 			leadRecs = append(leadRecs, rec)
 		}
 	}
@@ -43,10 +43,7 @@ func pendingAcks(parts map[string]*participant, s *snapshot, lr leadResult, conf
 	// Co-maintainer side, for the viewer only: compare each of their copies
 	// with the lead's effective view. (Listing it for every co-maintainer
 	// would be quadratic in the roster size and nobody else acts on it.)
-	for x := range confirmed {
-		if x == lead.Author || x != viewer {
-			continue
-		}
+	if x := viewer; confirmed[x] && x != lead.Author {
 		own := map[historyKey]RoleRecord{}
 		for _, rec := range parts[x].ann.Roles {
 			if rec.Valid {
@@ -128,4 +125,10 @@ func dedupeAcks(in []PendingAck) []PendingAck {
 		out = append(out, a)
 	}
 	return out
+}
+
+// historyKey names one subject's role letter.
+type historyKey struct {
+	subject string
+	letter  byte
 }

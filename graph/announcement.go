@@ -189,6 +189,40 @@ func ExpectedProjection(a *Announcement) []string {
 	return slices.Compact(out)
 }
 
+// ProjectionOK reports whether a role-aware announcement's `maintainers`
+// tag is exactly ExpectedProjection, without allocating for the usual
+// short rosters.
+func ProjectionOK(a *Announcement) bool {
+	if !a.HasLegacyTag || a.LegacyTags != 1 {
+		return false
+	}
+	if len(a.Roles) > 16 || len(a.Legacy) > 16 {
+		_, _, ok := ProjectionDiff(a)
+		return ok
+	}
+	for i, v := range a.Legacy {
+		if slices.Contains(a.Legacy[:i], v) {
+			return false
+		}
+		listed := false
+		for _, r := range a.Roles {
+			if r.Subject == v && r.Letter != RoleModerator && r.Active() {
+				listed = true
+				break
+			}
+		}
+		if !listed {
+			return false
+		}
+	}
+	for _, r := range a.Roles {
+		if r.Letter != RoleModerator && r.Active() && !slices.Contains(a.Legacy, r.Subject) {
+			return false
+		}
+	}
+	return true
+}
+
 // ProjectionDiff compares a role-aware announcement's `maintainers` tag with
 // ExpectedProjection. ok is false when the tag is absent, repeated, holds a
 // duplicate value, or differs as a set; missing and extra name both sides

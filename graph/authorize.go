@@ -38,7 +38,11 @@ func (r *Resolution) Authorized(pubkey string, action Action, at int64) bool {
 		if t, ok := r.modStart[pubkey]; ok && at >= t {
 			return true
 		}
-		for _, e := range r.historyIndex[pubkey] {
+		span, ok := r.historyIndex[pubkey]
+		if !ok {
+			return false
+		}
+		for _, e := range r.History[span[0]:span[1]] {
 			for _, iv := range e.Intervals {
 				if iv.End != EndOpen && iv.covers(at) && r.formerlyHeld(e) {
 					return true

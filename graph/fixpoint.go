@@ -14,11 +14,7 @@ type Component struct {
 // latest announcements (author -> announcement). The write side uses it to
 // simulate before/after graphs without re-implementing the rules.
 func Reciprocal(anns map[string]*Announcement, seed string) Component {
-	parts := make(map[string]*participant, len(anns))
-	for k, a := range anns {
-		parts[k] = analyze(a)
-	}
-	confirmed, assigned := fixpoint(parts, seed)
+	confirmed, assigned := fixpoint(newPopulation(anns), seed)
 	return componentOf(seed, confirmed, assigned)
 }
 
@@ -41,40 +37,43 @@ func componentOf(seed string, confirmed, assigned map[string]bool) Component {
 // M/m (or legacy listing) names them and their own latest announcement
 // lists a confirmed maintainer back. Departed and blocked authors are never
 // confirmed; invitees cannot bootstrap each other because confirmation
-// always starts from the seed. Linear in the number of listings.
-func fixpoint(parts map[string]*participant, seed string) (confirmed, assigned map[string]bool) {
-	confirmed, assigned = map[string]bool{}, map[string]bool{}
-	if seed == "" || !parts[seed].eligible() {
-		return confirmed, assigned
+// always starts from the seed. Linear in the number of listings. The
+// participants' flags hold the result until the next call.
+func fixpoint(pop *population, seed string) (confirmed, assigned map[string]bool) {
+	for _, n := range pop.all {
+		n.confirmed, n.assigned, n.listsConfirmed = false, false, false
 	}
-	listedBy := map[string][]string{}
-	for author, p := range parts {
-		if !p.eligible() {
-			continue
-		}
-		for _, s := range p.listings {
-			listedBy[s] = append(listedBy[s], author)
-		}
+	root := pop.parts[seed]
+	if seed == "" || !root.eligible() {
+		return map[string]bool{}, map[string]bool{}
 	}
-	listsConfirmed := map[string]bool{}
-	queue := []string{seed}
-	confirmed[seed] = true
-	for len(queue) > 0 {
-		x := queue[0]
-		queue = queue[1:]
-		for _, s := range parts[x].listings {
-			assigned[s] = true
-			if !confirmed[s] && listsConfirmed[s] && parts[s].eligible() {
-				confirmed[s] = true
-				queue = append(queue, s)
+	var order []*participant
+	confirm := func(p *participant) {
+		p.confirmed = true
+		order = append(order, p)
+	}
+	confirm(root)
+	for i := 0; i < len(order); i++ {
+		x := order[i]
+		for _, s := range x.out {
+			s.assigned = true
+			if !s.confirmed && s.listsConfirmed && s.eligible() {
+				confirm(s)
 			}
 		}
-		for _, t := range listedBy[x] {
-			listsConfirmed[t] = true
-			if !confirmed[t] && assigned[t] {
-				confirmed[t] = true
-				queue = append(queue, t)
+		for _, t := range x.in {
+			t.listsConfirmed = true
+			if !t.confirmed && t.assigned {
+				confirm(t)
 			}
+		}
+	}
+	confirmed = make(map[string]bool, len(order))
+	assigned = map[string]bool{}
+	for _, p := range order {
+		confirmed[p.key] = true
+		for _, s := range p.out {
+			assigned[s.key] = true
 		}
 	}
 	return confirmed, assigned

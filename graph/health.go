@@ -131,7 +131,8 @@ func (h *healthInput) recordFindings(p *participant) []Finding {
 	a := p.ann
 	var out []Finding
 	if a.RoleAware() {
-		if missing, extra, ok := ProjectionDiff(a); !ok {
+		if !ProjectionOK(a) {
+			missing, extra, _ := ProjectionDiff(a)
 			msg := fmt.Sprintf("%s has an inconsistent `maintainers` compatibility tag; indexed `M` and `m` roles are authoritative", h.whose(a.Author))
 			if !a.HasLegacyTag {
 				msg += "; the tag is missing"
@@ -148,17 +149,22 @@ func (h *healthInput) recordFindings(p *participant) []Finding {
 				Message: msg + "; this repair does not add or remove active maintainers", Command: CommandFixMaintainers})
 		}
 	}
-	var keys []historyKey
 	for i, r := range a.Roles {
-		if isLowerHex64(r.Subject) {
-			keys = append(keys, historyKey{r.Subject, r.Letter})
-		}
 		switch {
 		case r.Problem == ProblemSelfDefer:
 			out = append(out, h.selfDeferFinding(p, i))
 		case !r.Valid:
 			out = append(out, Finding{Severity: h.severity(a.Author), Code: CodeMalformedRoleRecord, Author: a.Author, Subject: r.Subject,
 				Message: fmt.Sprintf("%s has an unparseable role record %q (%s); it carries no role semantics and must be corrected manually", h.whose(a.Author), strings.Join(r.Raw, ","), r.Problem)})
+		}
+	}
+	if !hasDuplicateRecords(a) {
+		return out
+	}
+	var keys []historyKey
+	for _, r := range a.Roles {
+		if isLowerHex64(r.Subject) {
+			keys = append(keys, historyKey{r.Subject, r.Letter})
 		}
 	}
 	sort.Slice(keys, func(i, j int) bool {
@@ -387,4 +393,20 @@ func ackMessage(h *healthInput, p PendingAck) string {
 		where = "the replicated membership history of " + Npub(p.Author)
 	}
 	return fmt.Sprintf("%s %s at %d; record this in %s", Npub(p.Pubkey), what, p.Time, where)
+}
+
+// hasDuplicateRecords is the allocation-free pre-check for the usual short
+// announcement; a long roster takes the sorting path in recordFindings.
+func hasDuplicateRecords(a *Announcement) bool {
+	if len(a.Roles) > 16 {
+		return true
+	}
+	for i, r := range a.Roles {
+		for _, o := range a.Roles[:i] {
+			if o.Letter == r.Letter && o.Subject == r.Subject && isLowerHex64(r.Subject) {
+				return true
+			}
+		}
+	}
+	return false
 }

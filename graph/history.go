@@ -31,120 +31,122 @@ type HistoryCopy struct {
 // follow-lead and acknowledgement replacements.
 func HistoryView(anns map[string]*Announcement, selected string) []HistoryEntry {
 	s := &snapshot{anns: anns, lastSeen: anns, deleted: map[string]Deletion{}}
-	parts := make(map[string]*participant, len(anns))
-	for k, a := range anns {
-		parts[k] = analyze(a)
-	}
-	lr := walkLead(parts, s, selected)
-	confirmed, _ := fixpoint(parts, lr.seed)
-	return resolveHistory(parts, s, selected, lr, confirmed)
+	pop := newPopulation(anns)
+	lr := walkLead(pop, s, selected)
+	fixpoint(pop, lr.seed)
+	return resolveHistory(pop, s, selected, lr)
 }
 
 // historySources orders the authors whose records may supply history:
 // the selected maintainer first, then by undirected listing distance from
 // the selected maintainer over the component and lead path, ties by lowest
-// pubkey; unreachable sources come last by pubkey.
-func historySources(parts map[string]*participant, selected string, lr leadResult, confirmed map[string]bool) []string {
-	nodes := make([]string, 0, len(confirmed)+len(lr.path)+1)
-	id := make(map[string]int32, cap(nodes))
-	add := func(p string) {
-		if _, ok := id[p]; !ok && parts[p] != nil {
-			id[p] = int32(len(nodes))
+// pubkey; unreachable sources come last by pubkey. Reads the flags of the
+// last fixpoint.
+func historySources(pop *population, selected string, lr leadResult) []*participant {
+	const far = 1 << 30
+	var nodes []*participant
+	add := func(p *participant) {
+		if p != nil && p.ann != nil && p.histDist == -1 {
+			p.histDist = far
 			nodes = append(nodes, p)
 		}
 	}
-	add(selected)
-	for _, p := range lr.path {
-		add(p)
+	for _, p := range pop.all {
+		p.histDist = -1
 	}
-	for p := range confirmed {
-		add(p)
+	add(pop.parts[selected])
+	for _, k := range lr.path {
+		add(pop.parts[k])
 	}
-	adj := make([][]int32, len(nodes))
-	for i, p := range nodes {
-		for _, q := range parts[p].listings {
-			if j, ok := id[q]; ok {
-				adj[i] = append(adj[i], j)
-				adj[j] = append(adj[j], int32(i))
+	for _, p := range pop.all {
+		if p.confirmed {
+			add(p)
+		}
+	}
+	// Undirected adjacency over source nodes only.
+	adj := make(map[*participant][]*participant, len(nodes))
+	for _, p := range nodes {
+		for _, q := range p.out {
+			if q.histDist != -1 {
+				adj[p] = append(adj[p], q)
+				adj[q] = append(adj[q], p)
 			}
 		}
 	}
-	const far = 1 << 30
-	dist := make([]int32, len(nodes))
-	for i := range dist {
-		dist[i] = far
-	}
-	if j, ok := id[selected]; ok {
-		dist[j] = 0
-		queue := []int32{j}
-		for len(queue) > 0 {
-			x := queue[0]
-			queue = queue[1:]
+	if root := pop.parts[selected]; root != nil {
+		root.histDist = 0
+		queue := []*participant{root}
+		for i := 0; i < len(queue); i++ {
+			x := queue[i]
 			for _, y := range adj[x] {
-				if dist[y] == far {
-					dist[y] = dist[x] + 1
+				if y.histDist == far {
+					y.histDist = x.histDist + 1
 					queue = append(queue, y)
 				}
 			}
 		}
 	}
-	order := make([]int32, len(nodes))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int {
-		if dist[a] != dist[b] {
-			return int(dist[a] - dist[b])
+	slices.SortFunc(nodes, func(a, b *participant) int {
+		if a.histDist != b.histDist {
+			return int(a.histDist - b.histDist)
 		}
-		return strings.Compare(nodes[a], nodes[b])
+		return strings.Compare(a.key, b.key)
 	})
-	out := make([]string, len(order))
-	for i, o := range order {
-		out[i] = nodes[o]
-	}
-	return out
+	return nodes
 }
 
-type historyKey struct {
-	subject string
+type nodeKey struct {
+	subject *participant
 	letter  byte
 }
 
-func resolveHistory(parts map[string]*participant, s *snapshot, selected string, lr leadResult, confirmed map[string]bool) []HistoryEntry {
-	sources := historySources(parts, selected, lr, confirmed)
-	entries := make(map[historyKey]*HistoryEntry, 2*len(sources))
-	chosen := make(map[historyKey]RoleRecord, 2*len(sources))
-	var keys []historyKey
-	for _, author := range sources {
-		for _, rec := range parts[author].ann.Roles {
+func resolveHistory(pop *population, s *snapshot, selected string, lr leadResult) []HistoryEntry {
+	sources := historySources(pop, selected, lr)
+	type building struct {
+		subject *participant
+		entry   HistoryEntry
+		chosen  *RoleRecord
+	}
+	var built []building
+	at := make(map[nodeKey]int32, 2*len(sources))
+	for _, src := range sources {
+		author := src.key
+		for i := range src.ann.Roles {
+			rec := &src.ann.Roles[i]
 			if !rec.Valid {
 				continue // malformed and self-defer records carry no history
 			}
-			k := historyKey{rec.Subject, rec.Letter}
-			e, ok := entries[k]
+			k := nodeKey{src.roleNodes[i], rec.Letter}
+			j, ok := at[k]
 			if !ok {
-				e = &HistoryEntry{Pubkey: rec.Subject, Role: string(rec.Letter), Source: author, Intervals: rec.Intervals()}
-				entries[k], chosen[k] = e, rec
-				keys = append(keys, k)
-			} else if e.Source != author && recordsDisagree(chosen[k], rec) {
-				e.Conflict = true
+				j = int32(len(built))
+				at[k] = j
+				built = append(built, building{subject: k.subject, chosen: rec,
+					entry: HistoryEntry{Pubkey: rec.Subject, Role: string(rec.Letter), Source: author, Intervals: rec.Intervals()}})
+			} else if b := &built[j]; b.entry.Source != author && recordsDisagree(*b.chosen, *rec) {
+				b.entry.Conflict = true
 			}
-			e.Copies = append(e.Copies, HistoryCopy{Author: author, Tag: rec.Raw})
+			built[j].entry.Copies = append(built[j].entry.Copies, HistoryCopy{Author: author, Tag: rec.Raw})
 		}
 	}
-	slices.SortFunc(keys, func(a, b historyKey) int {
-		if c := strings.Compare(a.subject, b.subject); c != 0 {
+	order := make([]int32, len(built))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(x, y int32) int {
+		a, b := &built[x].entry, &built[y].entry
+		if c := strings.Compare(a.Pubkey, b.Pubkey); c != 0 {
 			return c
 		}
-		return int(a.letter) - int(b.letter)
+		return strings.Compare(a.Role, b.Role)
 	})
-	out := make([]HistoryEntry, 0, len(keys))
-	for _, k := range keys {
-		e := entries[k]
-		if !confirmed[e.Pubkey] {
-			applyDepartureEvidence(e, parts, s)
+	out := make([]HistoryEntry, len(built))
+	for i, o := range order {
+		b := &built[o]
+		if !b.subject.confirmed {
+			applyDepartureEvidence(&b.entry, pop.parts, s)
 		}
-		out = append(out, *e)
+		out[i] = b.entry
 	}
 	return out
 }
@@ -213,10 +215,16 @@ func recordsDisagree(a, b RoleRecord) bool {
 	return false
 }
 
-func indexHistory(h []HistoryEntry) map[string][]HistoryEntry {
-	out := map[string][]HistoryEntry{}
-	for _, e := range h {
-		out[e.Pubkey] = append(out[e.Pubkey], e)
+// indexHistory maps each pubkey to its entries' range in the sorted history.
+func indexHistory(h []HistoryEntry) map[string][2]int {
+	out := map[string][2]int{}
+	for i := 0; i < len(h); {
+		j := i
+		for j < len(h) && h[j].Pubkey == h[i].Pubkey {
+			j++
+		}
+		out[h[i].Pubkey] = [2]int{i, j}
+		i = j
 	}
 	return out
 }

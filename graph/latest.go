@@ -83,6 +83,9 @@ func buildSnapshot(events []*nostr.Event, identifier string) *snapshot {
 // deletionOf finds the earliest same-author kind 5 that deletes e by id,
 // or by address with created_at at or after e's.
 func deletionOf(e *nostr.Event, dels []*nostr.Event, identifier string) (Deletion, bool) {
+	if len(dels) == 0 {
+		return Deletion{}, false
+	}
 	addr := NewCoordinate(e.PubKey, identifier).ATag()
 	var best *nostr.Event
 	for _, d := range dels {

@@ -42,7 +42,8 @@ type leadResult struct {
 // author to a terminal self-M. Malformed M records never reach here
 // (SingleLeadTarget only counts valid active ones), so they are ignored
 // rather than treated as a conflict.
-func walkLead(parts map[string]*participant, s *snapshot, selected string) leadResult {
+func walkLead(pop *population, s *snapshot, selected string) leadResult {
+	parts := pop.parts
 	res := leadResult{path: []string{selected}}
 	p := parts[selected]
 	if p == nil {
@@ -54,7 +55,7 @@ func walkLead(parts map[string]*participant, s *snapshot, selected string) leadR
 		return res
 	}
 	if _, n := p.ann.SingleLeadTarget(); n == 0 {
-		return leadless(parts, p, selected)
+		return leadless(pop, p, selected)
 	}
 	res.viaWalk = true
 	visited := map[string]bool{selected: true}
@@ -102,7 +103,7 @@ func walkLead(parts map[string]*participant, s *snapshot, selected string) leadR
 
 // leadless classifies a selected announcement with no valid active M. The
 // selected author seeds the reciprocal fixpoint in every case.
-func leadless(parts map[string]*participant, p *participant, selected string) leadResult {
+func leadless(pop *population, p *participant, selected string) leadResult {
 	res := leadResult{path: []string{selected}, seed: selected}
 	a := p.ann
 	switch {
@@ -117,14 +118,14 @@ func leadless(parts map[string]*participant, p *participant, selected string) le
 			}
 		}
 	default:
-		confirmed, assigned := fixpoint(parts, selected)
+		confirmed, assigned := fixpoint(pop, selected)
 		if len(confirmed) == 1 && confirmed[selected] && len(assigned) == 0 {
 			// A legacy announcement listing only its author is the
 			// sole-maintainer case ngit writes by default.
 			res.source, res.lead = LeadImplicitSole, selected
 			return res
 		}
-		res.lead = legacyVote(parts, confirmed)
+		res.lead = legacyVote(pop.parts, confirmed)
 		res.source = LeadNone
 		if res.lead != "" {
 			res.source = LeadLegacyInferred

@@ -2,9 +2,26 @@ package graph
 
 import "slices"
 
-// participant is what the graph needs from one author's latest announcement.
+// participant is one pubkey in the graph: an author with a latest
+// announcement, or a stub (ann == nil) that is only named by others.
+// Listings are resolved to pointers once, so the fixpoint, effective starts
+// and history walk follow pointers instead of hashing 64-character keys.
 type participant struct {
-	ann *Announcement
+	key      string
+	ann      *Announcement
+	out      []*participant // resolved listings
+	outStart []int64        // earliest start of each listing (0 = unknown)
+	in       []*participant // eligible authors listing this pubkey
+	// roleNodes[i] is the subject of ann.Roles[i] when that record is valid.
+	roleNodes []*participant
+	selfStart int64 // start of the current continuous self M/m (see selfStart)
+	hasSelf   bool
+
+	// Per-resolution state, reset by fixpoint.
+	confirmed, assigned, listsConfirmed bool
+	effAssign                           int64 // earliest assignment by a confirmed maintainer; -1 none
+	histDist                            int32 // history-source distance; -1 not a source
+
 	// listings are the author's current maintainer listings of others:
 	// valid active M/m subjects, or legacy `maintainers` values.
 	listings []string
@@ -20,21 +37,73 @@ type participant struct {
 }
 
 // eligible reports whether the author can be confirmed or seed a fixpoint.
-func (p *participant) eligible() bool { return p != nil && !p.departed && !p.blocked }
+func (p *participant) eligible() bool {
+	return p != nil && p.ann != nil && !p.departed && !p.blocked
+}
+
+// population holds every participant of one resolution.
+type population struct {
+	parts map[string]*participant // authors with a latest announcement
+	nodes map[string]*participant // every pubkey, stubs included
+	all   []*participant          // every node; no order (results never depend on it)
+}
+
+func newPopulation(anns map[string]*Announcement) *population {
+	pop := &population{parts: make(map[string]*participant, len(anns)), nodes: make(map[string]*participant, len(anns))}
+	for k, a := range anns {
+		p := analyze(a)
+		p.key = k
+		pop.parts[k], pop.nodes[k] = p, p
+	}
+	node := func(k string) *participant {
+		n, ok := pop.nodes[k]
+		if !ok {
+			n = &participant{key: k}
+			pop.nodes[k] = n
+		}
+		return n
+	}
+	for _, p := range pop.parts {
+		p.roleNodes = make([]*participant, len(p.ann.Roles))
+		for i, r := range p.ann.Roles {
+			if r.Valid {
+				p.roleNodes[i] = node(r.Subject)
+			}
+		}
+		p.out = make([]*participant, len(p.listings))
+		for i, l := range p.listings {
+			p.out[i] = node(l)
+		}
+	}
+	pop.all = make([]*participant, 0, len(pop.nodes))
+	for _, n := range pop.nodes {
+		pop.all = append(pop.all, n)
+	}
+	for _, p := range pop.all {
+		if p.eligible() {
+			for _, q := range p.out {
+				q.in = append(q.in, p)
+			}
+		}
+	}
+	return pop
+}
 
 func analyze(a *Announcement) *participant {
 	p := &participant{ann: a}
+	p.selfStart, p.hasSelf = selfStart(a)
 	if !a.RoleAware() {
 		if a.HasLegacyTag {
 			p.listings = a.LegacyListings()
+			p.outStart = make([]int64, len(p.listings)) // legacy starts are unknown
 		}
 		return p
 	}
 	// Most announcements list a handful of people; only a lead's roster is
 	// long enough for a set to beat a scan.
-	var seen map[string]bool
+	var seen map[string]int
 	if len(a.Roles) > 16 {
-		seen = make(map[string]bool, len(a.Roles))
+		seen = make(map[string]int, len(a.Roles))
 	}
 	var validSelfMaint, activeSelfMaint, endedSelfMaint, malformedSelf, validSelf bool
 	var activeSelfStarts []int64 // signed starts of active valid self-roles (any letter)
@@ -64,15 +133,22 @@ func analyze(a *Announcement) *participant {
 		if !r.Active() {
 			continue
 		}
+		at := -1
 		if seen != nil {
-			if seen[r.Subject] {
-				continue
+			if i, ok := seen[r.Subject]; ok {
+				at = i
+			} else {
+				seen[r.Subject] = len(p.listings)
 			}
-			seen[r.Subject] = true
-		} else if slices.Contains(p.listings, r.Subject) {
+		} else {
+			at = slices.Index(p.listings, r.Subject)
+		}
+		if at >= 0 {
+			p.outStart[at] = min(p.outStart[at], r.LastStart())
 			continue
 		}
 		p.listings = append(p.listings, r.Subject)
+		p.outStart = append(p.outStart, r.LastStart())
 	}
 	p.departed = validSelfMaint && !activeSelfMaint && endedSelfMaint
 	// An invalid self-defer blocks unless a valid active self-role signed a

@@ -85,7 +85,7 @@ type Resolution struct {
 	moderators   map[string]bool
 	effStart     map[string]int64 // current effective start of confirmed maintainers
 	modStart     map[string]int64
-	historyIndex map[string][]HistoryEntry
+	historyIndex map[string][2]int // pubkey -> range in History
 }
 
 // Resolve turns everything discovered for one identifier (kind 30617
@@ -94,13 +94,11 @@ type Resolution struct {
 // now is the caller's clock; Resolve reads none.
 func Resolve(events []*nostr.Event, selected Coordinate, now int64, opts Options) *Resolution {
 	s := buildSnapshot(events, selected.Identifier)
-	parts := make(map[string]*participant, len(s.anns))
-	for k, a := range s.anns {
-		parts[k] = analyze(a)
-	}
+	pop := newPopulation(s.anns)
+	parts := pop.parts
 	sel := selected.Pubkey
-	lr := walkLead(parts, s, sel)
-	confirmed, assigned := fixpoint(parts, lr.seed)
+	lr := walkLead(pop, s, sel)
+	confirmed, assigned := fixpoint(pop, lr.seed)
 
 	r := &Resolution{
 		Selected:           selected,
@@ -115,14 +113,14 @@ func Resolve(events []*nostr.Event, selected Coordinate, now int64, opts Options
 	comp := componentOf(lr.seed, confirmed, assigned)
 	r.Component = comp.Confirmed
 	r.Maintainers = members(comp.Confirmed, comp.Invited)
-	r.effStart = effectiveStarts(parts, confirmed, lr.seed)
+	r.effStart = effectiveStarts(pop, lr.seed)
 	r.Moderators, r.moderators, r.modStart = moderatorsOf(parts, lr, confirmed)
 	if lr.source == LeadExplicit && lr.lead != sel {
 		c := NewCoordinate(lr.lead, selected.Identifier)
 		r.RecommendedCoordinate = &c
 		r.FollowLead = true
 	}
-	r.History = resolveHistory(parts, s, sel, lr, confirmed)
+	r.History = resolveHistory(pop, s, sel, lr)
 	r.historyIndex = indexHistory(r.History)
 	r.Lifecycle = lifecycleOf(s, sel)
 	r.PendingAcknowledgements = pendingAcks(parts, s, lr, confirmed, r.effStart, opts.Viewer)
@@ -164,53 +162,40 @@ func (r *Resolution) EffectiveStart(pubkey string) (int64, bool) {
 // absent); every other confirmed maintainer's start is the later of their
 // earliest current assignment by a confirmed maintainer and their own
 // acknowledgement (active self-role, else earliest listing back). Linear in
-// the number of listings.
-func effectiveStarts(parts map[string]*participant, confirmed map[string]bool, seed string) map[string]int64 {
-	assign := make(map[string]int64, len(confirmed))
-	for x := range confirmed {
-		forEachListing(parts[x].ann, func(subject string, t int64) {
-			if subject == x || !confirmed[subject] {
-				return
+// the number of listings; reads the flags of the last fixpoint.
+func effectiveStarts(pop *population, seed string) map[string]int64 {
+	var confirmed []*participant
+	for _, p := range pop.all {
+		p.effAssign = -1
+		if p.confirmed {
+			confirmed = append(confirmed, p)
+		}
+	}
+	for _, x := range confirmed {
+		for i, s := range x.out {
+			if s.confirmed && s != x && (s.effAssign < 0 || x.outStart[i] < s.effAssign) {
+				s.effAssign = x.outStart[i]
 			}
-			if cur, ok := assign[subject]; !ok || t < cur {
-				assign[subject] = t
-			}
-		})
+		}
 	}
 	out := make(map[string]int64, len(confirmed))
-	for p := range confirmed {
-		ack, hasSelf := selfStart(parts[p].ann)
-		if p == seed {
-			out[p] = ack
+	for _, p := range confirmed {
+		ack := p.selfStart
+		if p.key == seed {
+			out[p.key] = ack
 			continue
 		}
-		if !hasSelf {
+		if !p.hasSelf {
 			ack = -1
-			forEachListing(parts[p].ann, func(y string, t int64) {
-				if y != p && confirmed[y] && (ack < 0 || t < ack) {
-					ack = t
+			for i, y := range p.out {
+				if y != p && y.confirmed && (ack < 0 || p.outStart[i] < ack) {
+					ack = p.outStart[i]
 				}
-			})
+			}
 		}
-		out[p] = max(assign[p], ack, 0)
+		out[p.key] = max(p.effAssign, ack, 0)
 	}
 	return out
-}
-
-// forEachListing calls fn for each current listing of a: every valid active
-// M/m record with its start, or each legacy entry with unknown start 0.
-func forEachListing(a *Announcement, fn func(subject string, start int64)) {
-	if !a.RoleAware() {
-		for _, v := range a.LegacyListings() {
-			fn(v, 0)
-		}
-		return
-	}
-	for _, r := range a.Roles {
-		if r.Letter != RoleModerator && r.Active() {
-			fn(r.Subject, r.LastStart())
-		}
-	}
 }
 
 // selfStart is when the author's current continuous self-role began: the
@@ -218,29 +203,36 @@ func forEachListing(a *Announcement, fn func(subject string, start int64)) {
 // interval that ended exactly at that start (the same-boundary m->M
 // promotion is one continuous role). Untimed counts as 0.
 func selfStart(a *Announcement) (int64, bool) {
-	var ivs []Interval
 	best, ok := int64(0), false
 	for _, r := range a.Roles {
-		if r.Subject != a.Author || r.Letter == RoleModerator || !r.Valid {
-			continue
-		}
-		ivs = append(ivs, r.Intervals()...)
-		if r.Active() && (!ok || r.LastStart() < best) {
+		if r.Subject == a.Author && r.Letter != RoleModerator && r.Active() && (!ok || r.LastStart() < best) {
 			best, ok = r.LastStart(), true
 		}
 	}
 	for ok && best > 0 {
-		moved := false
-		for _, iv := range ivs {
-			if iv.End == EndSigned && iv.EndTime == best && iv.Start < best {
-				best, moved = iv.Start, true
-			}
-		}
-		if !moved {
+		prev, found := selfIntervalEndingAt(a, best)
+		if !found {
 			break
 		}
+		best = prev
 	}
 	return best, ok
+}
+
+// selfIntervalEndingAt finds a valid self M/m interval with a signed end at
+// t and an earlier start.
+func selfIntervalEndingAt(a *Announcement, t int64) (int64, bool) {
+	for _, r := range a.Roles {
+		if r.Subject != a.Author || r.Letter == RoleModerator || !r.Valid {
+			continue
+		}
+		for i := 0; i+1 < len(r.Boundaries); i += 2 {
+			if r.Boundaries[i+1] == t && r.Boundaries[i] < t {
+				return r.Boundaries[i], true
+			}
+		}
+	}
+	return 0, false
 }
 
 // moderatorsOf: in a lead-shaped view the lead's active o assigns; in every
