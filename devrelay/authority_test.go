@@ -182,3 +182,32 @@ func TestEvictClosesOnlyThatPubkeysLiveSubscriptions(t *testing.T) {
 		t.Fatal("carol's subscription stopped receiving after bob's eviction")
 	}
 }
+
+// staleAuthority emits versions of one address with decreasing created_at.
+type staleAuthority struct{ next nostr.Timestamp }
+
+func (*staleAuthority) Kinds() []int { return []int{9992} }
+
+func (s *staleAuthority) Ingest(_ context.Context, env Env, _ string, _ *nostr.Event) ([]*nostr.Event, error) {
+	s.next -= 100
+	e := &nostr.Event{Kind: 30991, CreatedAt: s.next, Tags: nostr.Tags{{"d", "x"}}}
+	if err := env.Sign(e); err != nil {
+		return nil, err
+	}
+	return []*nostr.Event{e}, nil
+}
+
+func (*staleAuthority) View(_ Env, _ string, evt *nostr.Event) *nostr.Event { return evt }
+
+// An authority's emitted state that the store refuses is reported to the
+// client, never silently dropped after an OK true.
+func TestAuthorityEventTheStoreRefusesFailsTheCommand(t *testing.T) {
+	r := start(t, Options{Authorities: []Authority{&staleAuthority{next: 1000}}})
+	if err := r.Publish(sign(t, "alice", 9992, 100, "first")); err != nil {
+		t.Fatal(err)
+	}
+	err := r.Publish(sign(t, "alice", 9992, 101, "second"))
+	if err == nil || !strings.Contains(err.Error(), "could not store its own kind 30991 event") {
+		t.Fatalf("err %v", err)
+	}
+}

@@ -3,6 +3,7 @@ package devrelay
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/fiatjaf/eventstore"
 	"github.com/fiatjaf/khatru"
@@ -34,7 +35,11 @@ func (r *Relay) route(ctx context.Context, authed string, evt *nostr.Event) erro
 		return err
 	}
 	for _, e := range emit {
-		r.keep(e)
+		// An authority must order its own events (bump created_at past the
+		// previous version); if it did not, say so rather than drop state.
+		if err := r.keep(e); err != nil {
+			return fmt.Errorf("error: the relay could not store its own kind %d event: %v", e.Kind, err)
+		}
 	}
 	return nil
 }
@@ -65,8 +70,9 @@ func (r *Relay) keep(evt *nostr.Event) error {
 	return nil
 }
 
-// Publish stores evt as if a client with no NIP-42 identity had sent it:
-// id and signature are checked and governed kinds go to their authority.
+// Publish seeds evt as if a client with no NIP-42 identity had sent it: id
+// and signature are checked, storage rules apply and governed kinds go to
+// their authority; RequireAuth does not apply (this is not a connection).
 func (r *Relay) Publish(evt *nostr.Event) error {
 	return r.PublishAs("", evt)
 }
