@@ -35,11 +35,27 @@ func newStore() *store {
 	return s
 }
 
-// query returns the stored events matching f, newest first.
+// query returns copies of the stored events matching f, newest first.
 func (s *store) query(f nostr.Filter) []*nostr.Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.queryLocked(f)
+	found := s.queryLocked(f)
+	for i, e := range found {
+		found[i] = copyEvent(e)
+	}
+	return found
+}
+
+// copyEvent deep-copies evt, so neither the caller who stored it nor the
+// caller who read it can change what the relay holds. (go-nostr's
+// Tags.Clone returns nil; copy by hand.)
+func copyEvent(evt *nostr.Event) *nostr.Event {
+	c := *evt
+	c.Tags = make(nostr.Tags, len(evt.Tags))
+	for i, t := range evt.Tags {
+		c.Tags[i] = append(nostr.Tag(nil), t...)
+	}
+	return &c
 }
 
 func (s *store) queryLocked(f nostr.Filter) []*nostr.Event {
@@ -58,7 +74,7 @@ func (s *store) queryLocked(f nostr.Filter) []*nostr.Event {
 func (s *store) inject(evt *nostr.Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_ = s.ss.SaveEvent(context.Background(), evt)
+	_ = s.ss.SaveEvent(context.Background(), copyEvent(evt))
 }
 
 // save applies the relay's storage rules to a verified event. stored is false
@@ -83,7 +99,7 @@ func (s *store) save(evt *nostr.Event) (stored bool, err error) {
 			_ = s.ss.DeleteEvent(context.Background(), p)
 		}
 	}
-	if err := s.ss.SaveEvent(context.Background(), evt); err != nil {
+	if err := s.ss.SaveEvent(context.Background(), copyEvent(evt)); err != nil {
 		if err == eventstore.ErrDupEvent {
 			return false, nil
 		}

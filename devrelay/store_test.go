@@ -123,3 +123,18 @@ func TestInjectBypassesValidation(t *testing.T) {
 		t.Fatal("Inject did not store the event as given")
 	}
 }
+
+func TestStoredEventsCannotBeChangedByTheirPublisherOrReader(t *testing.T) {
+	r := start(t, Options{})
+	evt := sign(t, "alice", 1, 100, "original", nostr.Tag{"t", "x"})
+	if err := r.Publish(evt); err != nil {
+		t.Fatal(err)
+	}
+	evt.Content, evt.Tags[0][1] = "changed by publisher", "y"
+	got := r.Stored(nostr.Filter{})[0]
+	got.Content = "changed by reader"
+	again := r.Stored(nostr.Filter{})[0]
+	if again.Content != "original" || again.Tags[0][1] != "x" {
+		t.Fatalf("stored event was changed from outside: %v", again)
+	}
+}
