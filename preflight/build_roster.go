@@ -133,6 +133,21 @@ func buildLeadSelf(d *draft, v *view) *Refusal {
 					}
 					continue
 				}
+				if eff, known := v.eff[p]; known && letter == "m" {
+					// A confirmed maintainer the author never recorded (the
+					// old lead): assign from their effective start, untimed
+					// when that start is unknown, never inventing one.
+					var err error
+					if eff == 0 {
+						err = d.materialize("m", p)
+					} else {
+						err = d.set("m", p, []int64{eff}, false)
+					}
+					if err != nil {
+						return refuse("ambiguous-history", err.Error())
+					}
+					continue
+				}
 				fallthrough
 			default:
 				if err := d.start(letter, p); err != nil {

@@ -32,7 +32,7 @@ func TestThirdPartyAssignmentRepair(t *testing.T) {
 	wantTags(t, p, []string{"M", "<alice>"}, []string{"m", "<bob>", "2000"}, []string{"m", "<carol>", "2800"}, mt("alice", "bob", "carol"))
 	// Now Bob's follow-lead converts his edge into a defer copy.
 	p = w.run("bob", "alice", 2900, Intent{Action: ActFollowLead})
-	wantTags(t, p, []string{"M", "<alice>", "2000"}, []string{"m", "<bob>", "2000"}, []string{"m", "<carol>", "2600", "defer"}, mt("alice", "bob")) // Carol's effective start: her own acceptance at 2600
+	wantTags(t, p, []string{"M", "<alice>", "2000"}, []string{"m", "<bob>", "2000"}, []string{"m", "<carol>", "2800", "defer"}, mt("alice", "bob")) // once Bob's edge is history, Carol's effective start is the lead's assignment at 2800
 	if len(p.Sim.Lost) != 0 || len(p.Sim.NewlyConfirmed) != 0 {
 		t.Fatalf("follow-lead changed membership: %+v", p.Sim)
 	}

@@ -43,10 +43,14 @@ func fromResolution(r *graph.Resolution, viewer string) *view {
 		leadSource: string(r.LeadSource),
 		leadPath:   slices.Clone(r.LeadPath),
 		latest:     map[string]*nostr.Event{},
+		eff:        map[string]int64{},
 	}
 	for _, m := range r.Maintainers {
 		if m.Status == graph.StatusConfirmed {
 			v.confirmed = append(v.confirmed, m.Pubkey)
+			if t, ok := r.EffectiveStart(m.Pubkey); ok {
+				v.eff[m.Pubkey] = t
+			}
 		} else {
 			v.invited = append(v.invited, m.Pubkey)
 		}

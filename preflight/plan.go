@@ -53,6 +53,10 @@ type Plan struct {
 	Guidance []string
 }
 
+func sameHistory(a, b historyRecord) bool {
+	return a.letter == b.letter && a.subject == b.subject && a.invitation == b.invitation && slices.Equal(a.starts, b.starts)
+}
+
 // Event returns the unsigned replacement announcement (nil when Tags is nil).
 func (p *Plan) Event() *nostr.Event {
 	if p.Tags == nil {
@@ -97,6 +101,30 @@ func Prepare(in Input) (*Plan, *Refusal) {
 		}
 	}
 	p.After = graph.Resolve(afterEvents, in.Selected, in.Now, graph.Options{Viewer: in.Author})
+	if in.Intent.Action == ActFollowLead && p.Tags != nil {
+		// The copy itself can move an effective start graph derives from
+		// listings; sync to the post-change history until it is stable so a
+		// second follow-lead has nothing left to change.
+		for i := 0; i < 3; i++ {
+			next := fromResolution(p.After, in.Author).history
+			if slices.EqualFunc(next, v.history, sameHistory) {
+				break
+			}
+			v2 := *v
+			v2.history = next
+			d2, r2 := build(&v2, in, p)
+			if r2 != nil || d2 == nil {
+				break
+			}
+			d2.writeProjection()
+			p.Tags, p.Changes = d2.tags, d2.changes
+			evt := p.Event()
+			evt.ID = evt.GetID()
+			afterEvents = append(slices.Clone(in.Events), evt)
+			p.After = graph.Resolve(afterEvents, in.Selected, in.Now, graph.Options{Viewer: in.Author})
+			v.history = next
+		}
+	}
 	p.Sim = simulate(v, fromResolution(p.After, in.Author), before, p.After, in)
 	if r := classify(v, p, in); r != nil {
 		return nil, r

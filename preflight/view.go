@@ -21,7 +21,7 @@ type view struct {
 	acks       []PendingAck
 	latest     map[string]*nostr.Event // latest announcement per author, every same-identifier author
 	history    []historyRecord
-	state      *ResolvedState
+	eff        map[string]int64 // graph's effective start of each confirmed maintainer
 }
 
 // PendingAck is one transition the viewer has not yet recorded in their own

@@ -17,9 +17,10 @@ import (
 // mutationSchema is the JSON schema of every membership command's result.
 const mutationSchema = "roster.mutation/v1"
 
-// beforeRecheck runs between the preview and the pre-signing recheck. Tests
-// set it to publish a concurrent change; it is nil otherwise.
-var beforeRecheck func()
+// beforeRecheck runs between the preview and the pre-signing recheck, and
+// afterPublish between publishing and read-back. Tests set them to publish a
+// concurrent change or silence a relay; both are nil otherwise.
+var beforeRecheck, afterPublish func()
 
 // runMutation is the one publish pipeline of `repo edit`, `accept`, `leave`
 // and `follow-lead` (DESIGN.md "A membership mutation"): discover with
@@ -117,6 +118,9 @@ func (a *app) publishVerified(ctx context.Context, v *repoView, plan *preflight.
 			Commands: []string{plan.Intent.Command()}})
 	}
 	out.Published = append(out.Published, evt.ID)
+	if afterPublish != nil {
+		afterPublish()
+	}
 	found, rb := pool.ReadBack(ctx, v.Relays, []string{evt.ID})
 	for i := range out.Relays {
 		out.Relays[i].ReadBack = slices.Contains(found[evt.ID], out.Relays[i].URL)

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/graph"
+)
+
+// mutWorld is an end-to-end membership scene: in-process devrelay relays,
+// one environment per invocation with that person's ROSTER_SECRET_KEY, and
+// the selected coordinate passed with --repo.
+type mutWorld struct {
+	t      *testing.T
+	relays []*devrelay.Relay
+	id     string
+	home   map[string]string
+	dir    string // a directory outside any Git checkout
+}
+
+func newMutWorld(t *testing.T, n int) *mutWorld {
+	t.Helper()
+	return &mutWorld{t: t, relays: devrelay.StartN(t, n, devrelay.Options{}), id: "my-repo", home: testEnv(t), dir: t.TempDir()}
+}
+
+// seed publishes events to every relay.
+func (w *mutWorld) seed(events ...*nostr.Event) {
+	w.t.Helper()
+	for _, r := range w.relays {
+		publish(w.t, r.URL(), events...)
+	}
+}
+
+// run invokes roster as p at now, selecting sel's coordinate.
+func (w *mutWorld) run(p person, sel person, now int64, args ...string) result {
+	w.t.Helper()
+	full := append(append([]string{}, args...), "--repo", sel.naddr(w.id), "--timeout", "5s")
+	full = append(full, relayArgs(w.relays)...)
+	return invocation{Env: withKey(w.home, p), Dir: w.dir, Now: time.Unix(now, 0)}.roster(w.t, full...)
+}
+
+// ok runs a command that must succeed with --json and returns its result object.
+func (w *mutWorld) ok(p, sel person, now int64, args ...string) map[string]any {
+	w.t.Helper()
+	r := w.run(p, sel, now, append(args, "--json")...)
+	if r.Code != exitOK {
+		w.t.Fatalf("roster %s as %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), p.name, r.Code, r.Out, r.Err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(r.Out), &m); err != nil {
+		w.t.Fatalf("not JSON: %v\n%s", err, r.Out)
+	}
+	return m
+}
+
+// refused runs a command that must exit with code and the JSON error code.
+func (w *mutWorld) refused(p, sel person, now int64, code int, errCode string, args ...string) map[string]any {
+	w.t.Helper()
+	before := w.storedCount()
+	r := w.run(p, sel, now, append(args, "--json")...)
+	if r.Code != code {
+		w.t.Fatalf("roster %s as %s: exit %d, want %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), p.name, r.Code, code, r.Out, r.Err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(r.Out), &m); err != nil {
+		w.t.Fatalf("not JSON: %v\n%s", err, r.Out)
+	}
+	e, _ := m["error"].(map[string]any)
+	if e == nil || e["code"] != errCode {
+		w.t.Fatalf("error code %v, want %s:\n%s", e["code"], errCode, r.Out)
+	}
+	if after := w.storedCount(); after != before {
+		w.t.Fatalf("a refused command stored %d new event(s)", after-before)
+	}
+	return m
+}
+
+// storedCount is how many events every relay stores in total.
+func (w *mutWorld) storedCount() int {
+	n := 0
+	for _, r := range w.relays {
+		n += len(r.Stored(nostr.Filter{}))
+	}
+	return n
+}
+
+// latest returns p's newest announcement as stored by every relay (they
+// must agree) with its d tag removed, rendered with names for pubkeys.
+func (w *mutWorld) latest(p person) string {
+	w.t.Helper()
+	var got string
+	for i, r := range w.relays {
+		var best *nostr.Event
+		for _, e := range r.Stored(nostr.Filter{Kinds: []int{graph.KindAnnouncement}, Authors: []string{p.pk}}) {
+			if best == nil || graph.Newer(e, best) {
+				best = e
+			}
+		}
+		if best == nil {
+			w.t.Fatalf("relay %d stores no announcement of %s", i, p.name)
+		}
+		s := named(tagsWithout(best.Tags, "d", "name"))
+		if i > 0 && s != got {
+			w.t.Fatalf("relays disagree on %s's announcement:\n%s\n%s", p.name, got, s)
+		}
+		got = s
+	}
+	return got
+}
+
+// wantLatest asserts the exact tags p's stored announcement carries.
+func (w *mutWorld) wantLatest(p person, want ...nostr.Tag) {
+	w.t.Helper()
+	if got, exp := w.latest(p), named(nostr.Tags(want)); got != exp {
+		w.t.Fatalf("%s's published tags\n got: %s\nwant: %s", p.name, got, exp)
+	}
+}
+
+func tagsWithout(tags nostr.Tags, names ...string) nostr.Tags {
+	var out nostr.Tags
+	for _, t := range tags {
+		if len(t) > 0 && !slices.Contains(names, t[0]) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+var everyone = []person{alice, bob, carol, dave, erin}
+
+// named renders tags as JSON with people's names in place of their keys.
+func named(tags nostr.Tags) string {
+	b, _ := json.Marshal(tags)
+	s := string(b)
+	for _, p := range everyone {
+		s = strings.ReplaceAll(s, p.pk, p.name)
+		s = strings.ReplaceAll(s, p.npub(), "npub:"+p.name)
+	}
+	return s
+}
+
+// projection is the expected `maintainers` tag: graph sorts by pubkey.
+func projection(ps ...person) nostr.Tag {
+	sorted := slices.Clone(ps)
+	slices.SortFunc(sorted, func(a, b person) int { return strings.Compare(a.pk, b.pk) })
+	return maintainersTag(sorted...)
+}
+
+// members maps name -> status from a result's maintainers.
+func members(t *testing.T, m map[string]any) map[string]string {
+	out := map[string]string{}
+	for npub, st := range memberStatuses(t, m["maintainers"]) {
+		for _, p := range everyone {
+			if p.npub() == npub {
+				out[p.name] = st
+			}
+		}
+	}
+	return out
+}
