@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -106,24 +107,22 @@ func healthOf(h *healthInput) []Finding {
 // maintainer, the lead path, confirmed and invited maintainers, and the
 // viewer. Unrelated same-identifier repositories are not reported.
 func (h *healthInput) relevantAuthors() []string {
-	set := map[string]bool{h.selected: true, h.viewer: true}
-	for _, p := range h.lr.path {
-		set[p] = true
-	}
-	for p := range h.confirmed {
-		set[p] = true
-	}
+	out := make([]string, 0, len(h.confirmed)+len(h.assigned))
 	for p := range h.assigned {
-		set[p] = true
-	}
-	var out []string
-	for p := range set {
-		if h.parts[p] != nil {
+		if !h.confirmed[p] && h.parts[p] != nil {
 			out = append(out, p)
 		}
 	}
-	sort.Strings(out)
-	return out
+	for p := range h.confirmed {
+		out = append(out, p)
+	}
+	for _, p := range append([]string{h.selected, h.viewer}, h.lr.path...) {
+		if !h.confirmed[p] && !h.assigned[p] && h.parts[p] != nil {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // recordFindings reports an author's own encoding problems.
@@ -265,11 +264,11 @@ func (h *healthInput) thirdPartyFindings() []Finding {
 	}
 	var out []Finding
 	for x := range h.confirmed {
-		if x == lead || h.preparedLead(x) {
+		if x == lead {
 			continue
 		}
 		for _, r := range h.parts[x].ann.Roles {
-			if r.Letter != RoleMaint || !r.Active() || r.Subject == x || r.Subject == lead {
+			if r.Letter != RoleMaint || !r.Active() || r.Subject == x || r.Subject == lead || h.preparedLead(x) {
 				continue
 			}
 			s := r.Subject

@@ -107,8 +107,16 @@ func resolveHistory(pop *population, s *snapshot, selected string, lr leadResult
 		entry   HistoryEntry
 		chosen  *RoleRecord
 	}
-	var built []building
-	at := make(map[nodeKey]int32, 2*len(sources))
+	records := 0
+	for _, src := range sources {
+		records += len(src.ann.Roles)
+	}
+	built := make([]building, 0, records)
+	at := make(map[nodeKey]int32, records)
+	// One allocation each for every entry's first copies and intervals;
+	// an entry that outgrows its slot reallocates on its own.
+	copySlab := make([]HistoryCopy, 2*records)
+	ivSlab := make([]Interval, 0, records)
 	for _, src := range sources {
 		author := src.key
 		for i := range src.ann.Roles {
@@ -121,8 +129,14 @@ func resolveHistory(pop *population, s *snapshot, selected string, lr leadResult
 			if !ok {
 				j = int32(len(built))
 				at[k] = j
+				if cap(ivSlab)-len(ivSlab) < len(rec.Boundaries)/2+1 {
+					ivSlab = make([]Interval, 0, max(64, len(rec.Boundaries)/2+1))
+				}
+				n := len(ivSlab)
+				ivSlab = rec.appendIntervals(ivSlab)
 				built = append(built, building{subject: k.subject, chosen: rec,
-					entry: HistoryEntry{Pubkey: rec.Subject, Role: string(rec.Letter), Source: author, Intervals: rec.Intervals()}})
+					entry: HistoryEntry{Pubkey: rec.Subject, Role: roleNames[rec.Letter], Source: author,
+						Intervals: ivSlab[n:len(ivSlab):len(ivSlab)], Copies: copySlab[2*j : 2*j : 2*j+2]}})
 			} else if b := &built[j]; b.entry.Source != author && recordsDisagree(*b.chosen, *rec) {
 				b.entry.Conflict = true
 			}
@@ -228,3 +242,5 @@ func indexHistory(h []HistoryEntry) map[string][2]int {
 	}
 	return out
 }
+
+var roleNames = map[byte]string{RoleLead: "M", RoleMaint: "m", RoleModerator: "o"}

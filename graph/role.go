@@ -135,17 +135,21 @@ func (r RoleRecord) NumericallyEnded() bool {
 
 // Intervals materializes the record's history. An untimed active record
 // covers [0, open) with an unknown start; a defer end is kept as such.
-func (r RoleRecord) Intervals() []Interval {
+func (r RoleRecord) Intervals() []Interval { return r.appendIntervals(nil) }
+
+// appendIntervals appends the record's intervals to dst (so the history
+// builder can carve them out of one allocation).
+func (r RoleRecord) appendIntervals(dst []Interval) []Interval {
+	out := dst
 	if !r.Valid {
-		return nil
+		return out
 	}
 	if len(r.Boundaries) == 0 {
 		if r.Defer {
-			return nil
+			return out
 		}
-		return []Interval{{Start: 0, StartUnknown: true, End: EndOpen}}
+		return append(out, Interval{Start: 0, StartUnknown: true, End: EndOpen})
 	}
-	var out []Interval
 	for i := 0; i < len(r.Boundaries); i += 2 {
 		iv := Interval{Start: r.Boundaries[i], End: EndOpen}
 		switch {
