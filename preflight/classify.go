@@ -58,7 +58,10 @@ func classify(v *view, p *Plan, in Input) *Refusal {
 			return partitionRefusal(in.Author, others, "your leaving")
 		}
 		return unexpected(s, nil, []string{in.Author})
-	default: // acknowledge, fix, follow-lead: history and wire shape only
+	case ActAcknowledge:
+		// Recording a departure ends the lead's listing of someone who left.
+		return unexpected(s, nil, []string{named})
+	default: // fix, follow-lead: history and wire shape only
 		if r := unexpected(s, nil, nil); r != nil {
 			return r
 		}

@@ -67,6 +67,15 @@ func gate(v *view, in Input) *Refusal {
 // the intent. A nil draft with a nil refusal means no announcement change.
 func build(v *view, in Input, p *Plan) (*draft, *Refusal) {
 	it := in.Intent
+	var dest destination
+	if it.membershipChange() {
+		// The governance and lead checks come first: they say who should run
+		// this command, which matters more than whether you have an announcement.
+		var r *Refusal
+		if dest, r = governance(v, in.Author, it); r != nil {
+			return nil, r
+		}
+	}
 	var base nostr.Tags
 	switch {
 	case p.Current != nil:
@@ -90,10 +99,6 @@ func build(v *view, in Input, p *Plan) (*draft, *Refusal) {
 	var r *Refusal
 	switch it.Action {
 	case ActAdd, ActRemove:
-		var dest destination
-		if dest, r = governance(v, in.Author, it); r != nil {
-			return nil, r
-		}
 		if it.Action == ActAdd {
 			r = buildAdd(d, v, it, dest)
 		} else {

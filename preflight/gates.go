@@ -113,25 +113,25 @@ func leadNotConfirmedRefusal(lead string) *Refusal {
 
 // onlyLeadRefusal is the spec's "only the resolved lead should add maintainers".
 func onlyLeadRefusal(v *view, in Intent) *Refusal {
-	verb := "add"
+	verb := "add maintainers to"
 	if in.Action == ActRemove {
-		verb = "remove"
+		verb = "remove maintainers from"
 	}
 	return refuse("only-lead-manages-roster",
-		fmt.Sprintf("only the resolved lead should %s maintainers to this repository", verb),
+		fmt.Sprintf("only the resolved lead should %s this repository", verb),
 		fmt.Sprintf("ask %s to run:", npub(v.lead)),
 		"  "+withoutGovernance(in).Command()).
 		with("lead", npub(v.lead)).
 		run(withoutGovernance(in).Command() + "  # run by " + npub(v.lead))
 }
 
-// thirdPartyAssignments returns author's active third-party maintainer and
+// thirdPartyAssignments returns a confirmed co-maintainer's active third-party maintainer and
 // moderator assignments in a lead-shaped repository: records ngit never writes
 // for a co-maintainer but must resolve honestly (maintainers.md "A
 // co-maintainer actively assigns a third party").
 func (v *view) thirdPartyAssignments(author string) []string {
 	// A prepared lead (active self-M) publishes a complete roster on purpose.
-	if v.leadSource != "explicit" || author == v.lead || v.declaresSelfLead(author) {
+	if v.leadSource != "explicit" || author == v.lead || !v.isConfirmed(author) || v.declaresSelfLead(author) {
 		return nil
 	}
 	evt := v.latest[author]

@@ -30,6 +30,9 @@ var beforeRecheck, afterPublish func()
 // result equals the preview (else exit 6). Never a prompt; --dry-run stops
 // after the preview.
 func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun bool) error {
+	if a.opts.Offline {
+		return usageErr("--offline cannot be used for a membership change: it needs complete answers from the relays (a cached event is not proof that it is still the latest)")
+	}
 	s, err := a.signer(ctx)
 	if err != nil {
 		return err
