@@ -59,3 +59,8 @@ func (r *Resolution) Authorized(pubkey string, action Action, at int64) bool {
 func (r *Resolution) formerlyHeld(e HistoryEntry) bool {
 	return r.confirmed[e.Source] || e.Source == r.SelectedMaintainer && e.Source != e.Pubkey
 }
+
+// AuthorizedNow is Authorized at the resolution's own time.
+func (r *Resolution) AuthorizedNow(pubkey string, action Action) bool {
+	return r.Authorized(pubkey, action, r.Now)
+}

@@ -61,6 +61,7 @@ const (
 // Resolution answers who maintains the repository at the selected
 // coordinate, who leads it, and what is wrong with it.
 type Resolution struct {
+	Now                     int64                    `json:"now"` // the time this resolution describes
 	Selected                Coordinate               `json:"selected"`
 	SelectedMaintainer      string                   `json:"selected_maintainer"`
 	Lead                    string                   `json:"lead_maintainer"` // "" when none
@@ -91,7 +92,10 @@ type Resolution struct {
 // Resolve turns everything discovered for one identifier (kind 30617
 // announcements from any author and kind 5 deletions whose signatures the
 // caller verified) into the resolution rooted at the selected coordinate.
-// now is the caller's clock; Resolve reads none.
+// now is the caller's clock (Resolve reads none); it is recorded as
+// Resolution.Now and is the default time of AuthorizedNow. Membership
+// itself follows the latest signed statements and the parity rule, not
+// the clock, so two clients with skewed clocks agree on who is confirmed.
 func Resolve(events []*nostr.Event, selected Coordinate, now int64, opts Options) *Resolution {
 	s := buildSnapshot(events, selected.Identifier)
 	pop := newPopulation(s.anns)
@@ -101,6 +105,7 @@ func Resolve(events []*nostr.Event, selected Coordinate, now int64, opts Options
 	confirmed, assigned := fixpoint(pop, lr.seed)
 
 	r := &Resolution{
+		Now:                now,
 		Selected:           selected,
 		SelectedMaintainer: sel,
 		Lead:               lr.lead,
@@ -129,7 +134,6 @@ func Resolve(events []*nostr.Event, selected Coordinate, now int64, opts Options
 		selected: sel, viewer: opts.Viewer, identifier: selected.Identifier,
 		pending: r.PendingAcknowledgements,
 	})
-	_ = now // resolution is about latest statements; now is kept for callers' lifecycle display
 	return r
 }
 
