@@ -14,6 +14,9 @@ import (
 // redirect. Returns changed=false when the announcement needs no change.
 func buildFollowLead(d *draft, v *view) *Refusal {
 	lead := v.lead
+	if d.author == lead {
+		return nil // the lead follows nobody; only the checkout may switch
+	}
 	if v.isConfirmed(d.author) {
 		if r, ok, _ := d.find("M", d.author); ok && r.active() {
 			return refuse("self-declared-lead",

@@ -92,6 +92,20 @@ func buildAccept(d *draft, v *view) *Refusal {
 	if target == "" {
 		return refuse("not-invited", "no confirmed maintainer of this repository actively lists you")
 	}
+	// A legacy announcement's listings are kept, classified into their
+	// destination roles (implicit membership: untimed self-m; an existing
+	// listing of the lead: untimed M), never dropped by the acceptance. A
+	// role-less announcement with no listings (or a new one) has nothing to
+	// classify: the acceptance starts now.
+	legacyLead := target
+	if letter == "m" {
+		legacyLead = ""
+	}
+	if len(legacyListings(d.tags, d.author)) > 0 {
+		if err := d.classifyLegacy(destCoMaintainer, legacyLead); err != nil {
+			return refuse("ambiguous-history", err.Error())
+		}
+	}
 	if err := d.start(letter, target); err != nil {
 		return refuse("history-blocks-change", err.Error())
 	}

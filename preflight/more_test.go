@@ -104,3 +104,29 @@ func TestInviteeAddGetsTheLeadError(t *testing.T) {
 	w.run("alice", "alice", 1000, Intent{Action: ActAdd, Subject: pk("bob")})
 	w.refused("bob", "alice", 1100, Intent{Action: ActAdd, Subject: pk("carol")}, "only-lead-manages-roster")
 }
+
+// "Acceptance must preserve those signed relationships; it cannot silently
+// omit them": an ngit-style legacy listing of Dave is kept as an active m,
+// so the acceptance would also invite Dave, and is refused.
+func TestAcceptKeepsLegacyListings(t *testing.T) {
+	w := &world{t: t}
+	w.announce("alice", 100)
+	w.announce("bob", 150, []string{"maintainers", "<bob>", "<dave>"}, []string{"alt", "git repository: x"})
+	w.run("alice", "alice", 1000, Intent{Action: ActAdd, Subject: pk("bob")})
+	r := w.refused("bob", "alice", 2000, Intent{Action: ActAccept}, "unexpected-membership-change")
+	if !strings.Contains(r.Message, "would newly invite: "+npub(pk("dave"))) {
+		t.Fatal(r.Message)
+	}
+}
+
+// The lead's own follow-lead only anchors the checkout at the lead.
+func TestLeadFollowLeadOnlySwitchesCheckout(t *testing.T) {
+	w := threePerson(t)
+	w.run("bob", "alice", 3200, Intent{Action: ActFollowLead})
+	w.run("bob", "bob", 4000, Intent{Action: ActLead, Lead: pk("bob")})
+	w.run("alice", "alice", 5000, Intent{Action: ActLead, Lead: pk("bob")})
+	p, r := w.prepare("bob", "alice", 5100, Intent{Action: ActFollowLead})
+	if r != nil || p.Tags != nil || p.SwitchTo == nil || p.SwitchTo.Pubkey != pk("bob") {
+		t.Fatalf("refusal %v plan %+v", r, p)
+	}
+}
