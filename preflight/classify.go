@@ -19,7 +19,11 @@ func classify(v *view, p *Plan, in Input) *Refusal {
 		if len(s.Imported) > 0 {
 			return joinRefusal(v, p, named)
 		}
-		covering := slices.Contains(p.Before.Component, named) && slices.Contains(p.After.Component, named)
+		// A second real edge to somebody already confirmed or invited (the lead
+		// covering a third-party assignment; a leadless co-maintainer also
+		// listing an invitee) changes no status and is allowed.
+		covering := slices.Contains(v.confirmed, named) && slices.Contains(p.After.Component, named) ||
+			slices.Contains(v.invited, named) && !slices.Contains(s.InvitationsWithdrawn, named)
 		if !covering && !slices.Contains(s.NewlyInvited, named) && !slices.Contains(s.NewlyConfirmed, named) {
 			return refuse("add-has-no-effect",
 				fmt.Sprintf("listing %s would neither invite nor confirm them in the resolved repository", npub(named)),

@@ -130,3 +130,23 @@ func TestLeadFollowLeadOnlySwitchesCheckout(t *testing.T) {
 		t.Fatalf("refusal %v plan %+v", r, p)
 	}
 }
+
+// "If Bob remains active through a real relationship elsewhere ... ngit
+// refuses and names the relevant people and paths": in a leadless
+// repository Bob's own active m keeps Carol confirmed.
+func TestRemovalRetainedByAnotherRealEdge(t *testing.T) {
+	w := &world{t: t}
+	w.announce("alice", 100)
+	w.run("alice", "alice", 1000, Intent{Action: ActAdd, Subject: pk("bob"), NoLead: true})
+	w.run("bob", "alice", 2000, Intent{Action: ActAccept})
+	w.run("alice", "alice", 2100, Intent{Action: ActAdd, Subject: pk("carol"), NoLead: true})
+	w.run("bob", "alice", 2200, Intent{Action: ActAdd, Subject: pk("carol"), NoLead: true})
+	w.run("carol", "alice", 2300, Intent{Action: ActAccept})
+	r := w.refused("alice", "alice", 2400, Intent{Action: ActRemove, Subject: pk("carol"), NoLead: true}, "removal-retained")
+	for _, s := range []string{"cannot remove " + npub(pk("carol")) + ": they stay confirmed through another real relationship",
+		npub(pk("bob")) + " -> " + npub(pk("carol")), "roster repo follow-lead"} {
+		if !strings.Contains(r.Message, s) {
+			t.Fatalf("message lacks %q:\n%s", s, r.Message)
+		}
+	}
+}

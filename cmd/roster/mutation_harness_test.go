@@ -39,8 +39,9 @@ func (w *mutWorld) seed(events ...*nostr.Event) {
 // run invokes roster as p at now, selecting sel's coordinate.
 func (w *mutWorld) run(p person, sel person, now int64, args ...string) result {
 	w.t.Helper()
-	full := append(append([]string{}, args...), "--repo", sel.naddr(w.id), "--timeout", "5s")
-	full = append(full, relayArgs(w.relays)...)
+	// The defaults come first so a test's own --timeout wins.
+	full := append([]string{"--repo", sel.naddr(w.id), "--timeout", "5s"}, relayArgs(w.relays)...)
+	full = append(full, args...)
 	return invocation{Env: withKey(w.home, p), Dir: w.dir, Now: time.Unix(now, 0)}.roster(w.t, full...)
 }
 
