@@ -107,7 +107,7 @@ func healthOf(h *healthInput) []Finding {
 // maintainer, the lead path, confirmed and invited maintainers, and the
 // viewer. Unrelated same-identifier repositories are not reported.
 func (h *healthInput) relevantAuthors() []string {
-	out := make([]string, 0, len(h.confirmed)+len(h.assigned))
+	out := make([]string, 0, len(h.confirmed)+len(h.assigned)+2)
 	for p := range h.assigned {
 		if !h.confirmed[p] && h.parts[p] != nil {
 			out = append(out, p)
@@ -116,13 +116,15 @@ func (h *healthInput) relevantAuthors() []string {
 	for p := range h.confirmed {
 		out = append(out, p)
 	}
+	// The few extra names can only repeat one another. No sort: findings
+	// are sorted at the end.
+	var extra []string
 	for _, p := range append([]string{h.selected, h.viewer}, h.lr.path...) {
-		if !h.confirmed[p] && !h.assigned[p] && h.parts[p] != nil {
-			out = append(out, p)
+		if !h.confirmed[p] && !h.assigned[p] && h.parts[p] != nil && !slices.Contains(extra, p) {
+			extra = append(extra, p)
 		}
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	return append(out, extra...)
 }
 
 // recordFindings reports an author's own encoding problems.

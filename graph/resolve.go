@@ -137,15 +137,19 @@ func Resolve(events []*nostr.Event, selected Coordinate, now int64, opts Options
 	return r
 }
 
+// members merges the two sorted, disjoint lists into one sorted by pubkey.
 func members(confirmed, invited []string) []Member {
 	out := make([]Member, 0, len(confirmed)+len(invited))
-	for _, p := range confirmed {
-		out = append(out, Member{Pubkey: p, Status: StatusConfirmed})
+	i, j := 0, 0
+	for i < len(confirmed) || j < len(invited) {
+		if j == len(invited) || i < len(confirmed) && confirmed[i] < invited[j] {
+			out = append(out, Member{Pubkey: confirmed[i], Status: StatusConfirmed})
+			i++
+		} else {
+			out = append(out, Member{Pubkey: invited[j], Status: StatusInvited})
+			j++
+		}
 	}
-	for _, p := range invited {
-		out = append(out, Member{Pubkey: p, Status: StatusInvited})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Pubkey < out[j].Pubkey })
 	return out
 }
 

@@ -206,13 +206,20 @@ func (iv Interval) covers(t int64) bool {
 	return false
 }
 
+// lowerHex marks the bytes of lowercase hexadecimal.
+var lowerHex = func() (t [256]bool) {
+	for _, c := range "0123456789abcdef" {
+		t[c] = true
+	}
+	return t
+}()
+
 func isLowerHex64(s string) bool {
 	if len(s) != 64 {
 		return false
 	}
 	for i := 0; i < 64; i++ {
-		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+		if !lowerHex[s[i]] {
 			return false
 		}
 	}
