@@ -166,9 +166,11 @@ func resolveHistory(pop *population, s *snapshot, selected string, lr leadResult
 }
 
 // applyDepartureEvidence closes a former member's open or deferred final
-// interval with the strongest signed evidence: their own numeric self-role
-// end for that letter, else the created_at of the kind 5 that deleted their
-// announcement. Without either the interval stays as recorded.
+// interval with the strongest evidence: their own numeric self-role end for
+// that letter (signed), else the created_at of the kind 5 that deleted
+// their announcement (deletion), else a caller-supplied observation of
+// their disappearance (estimated, and labelled so). Without any the
+// interval stays as recorded.
 func applyDepartureEvidence(e *HistoryEntry, parts map[string]*participant, s *snapshot) {
 	if len(e.Intervals) == 0 {
 		return
@@ -180,23 +182,25 @@ func applyDepartureEvidence(e *HistoryEntry, parts map[string]*participant, s *s
 	if p := parts[e.Pubkey]; p != nil {
 		for _, rec := range p.ann.Roles {
 			if rec.Subject == e.Pubkey && string(rec.Letter) == e.Role && rec.NumericallyEnded() {
-				end := rec.Boundaries[len(rec.Boundaries)-1]
-				if end >= last.Start {
+				if end := rec.Boundaries[len(rec.Boundaries)-1]; end >= last.Start {
 					last.End, last.EndTime = EndSigned, end
 					return
 				}
 			}
 		}
+	} else if d, ok := s.deleted[e.Pubkey]; ok && d.Time >= last.Start {
+		last.End, last.EndTime = EndDeletion, d.Time
 		return
 	}
-	if d, ok := s.deleted[e.Pubkey]; ok && d.Time >= last.Start {
-		last.End, last.EndTime = EndDeletion, d.Time
+	if t, ok := s.estimates[e.Pubkey]; ok && t >= last.Start {
+		last.End, last.EndTime = EndEstimated, t
 	}
 }
 
 // recordsDisagree compares two copies of one subject's role history: the
-// starts must match (an unknown start matches any), and where both state a numeric end or one is still
-// active while the other ended, they disagree. A defer end asserts nothing.
+// starts must match (an unknown start matches any), and where both state a
+// numeric end or one is still active while the other ended, they disagree.
+// A defer end asserts nothing.
 func recordsDisagree(a, b RoleRecord) bool {
 	starts := func(r RoleRecord) []int64 {
 		var out []int64

@@ -449,3 +449,33 @@ func TestInvariantSameBoundaryPromotionIsNotARestart(t *testing.T) {
 		t.Fatalf("gapped restart: %+v", r.Lifecycle)
 	}
 }
+
+// "Departure timing prefers an explicit signed role end, then a signed
+// deletion request, then a clearly labelled observation estimate."
+func TestInvariantDepartureEstimateIsWeakestAndLabelled(t *testing.T) {
+	alice := ann(t, "alice", 300, []string{"M", "<alice>"}, []string{"m", "<carol>", "100"}, []string{"maintainers", "<alice>", "<carol>"})
+	bob := ann(t, "bob", 300, []string{"M", "<alice>"}, []string{"m", "<bob>"}, []string{"m", "<dave>", "50", "defer"})
+	aliceWithBob := ann(t, "alice", 310, []string{"M", "<alice>"}, []string{"m", "<bob>"}, []string{"m", "<carol>", "100"}, []string{"maintainers", "<alice>", "<bob>", "<carol>"})
+	est := Options{DepartureEstimates: map[string]int64{pk("carol"): 500, pk("dave"): 600}}
+	// Carol's announcement vanished with no signed evidence: estimate.
+	r := Resolve([]*nostr.Event{alice}, sel("alice"), 10_000, est)
+	if e := historyOf(r, "carol", "m"); e == nil || e.Intervals[0].End != EndEstimated || e.Intervals[0].EndTime != 500 {
+		t.Fatalf("estimate must be used and labelled: %+v", e)
+	}
+	// A signed self end beats the estimate.
+	carolLeft := ann(t, "carol", 400, []string{"M", "<alice>", "100"}, []string{"m", "<carol>", "100", "350"})
+	r = Resolve([]*nostr.Event{alice, carolLeft}, sel("alice"), 10_000, est)
+	if e := historyOf(r, "carol", "m"); e == nil || e.Intervals[0].End != EndSigned || e.Intervals[0].EndTime != 350 {
+		t.Fatalf("signed end must win over the estimate: %+v", e)
+	}
+	// A deferred copy of a departed non-member is closed by the estimate too.
+	r = Resolve([]*nostr.Event{aliceWithBob, bob}, sel("alice"), 10_000, est)
+	if e := historyOf(r, "dave", "m"); e == nil || e.Intervals[0].End != EndEstimated {
+		t.Fatalf("deferred copy: %+v", e)
+	}
+	// Without an estimate nothing is invented.
+	r = Resolve([]*nostr.Event{alice}, sel("alice"), 10_000, Options{})
+	if e := historyOf(r, "carol", "m"); e == nil || e.Intervals[0].End != EndOpen {
+		t.Fatalf("no evidence, no end: %+v", e)
+	}
+}

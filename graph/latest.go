@@ -39,6 +39,7 @@ type snapshot struct {
 	anns       map[string]*Announcement // latest, parseable, not deleted
 	lastSeen   map[string]*Announcement // latest parseable, even if deleted
 	deleted    map[string]Deletion      // author -> deletion of their latest
+	estimates  map[string]int64         // Options.DepartureEstimates
 }
 
 // buildSnapshot parses the latest announcement per author for identifier

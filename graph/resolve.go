@@ -11,6 +11,13 @@ type Options struct {
 	// Viewer is the signed-in user's 64-hex pubkey, or "". Health findings
 	// are errors for the affected signer and warnings for everyone else.
 	Viewer string
+	// DepartureEstimates maps a pubkey whose departure the caller has
+	// established without a signed boundary (no numeric self-end, no
+	// deletion) to the earliest well-supported observation of their
+	// disappearance. History uses it as an "estimated" end, weaker than
+	// both signed kinds; a missing fetch from one relay is not such
+	// evidence, so graph never invents one.
+	DepartureEstimates map[string]int64
 }
 
 // Member is a maintainer or moderator with their status in the component.
@@ -98,6 +105,7 @@ type Resolution struct {
 // the clock, so two clients with skewed clocks agree on who is confirmed.
 func Resolve(events []*nostr.Event, selected Coordinate, now int64, opts Options) *Resolution {
 	s := buildSnapshot(events, selected.Identifier)
+	s.estimates = opts.DepartureEstimates
 	pop := newPopulation(s.anns)
 	parts := pop.parts
 	sel := selected.Pubkey
