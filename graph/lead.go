@@ -26,6 +26,7 @@ const (
 	walkCycle           = "lead pointers form a cycle"
 	walkDeparted        = "target ended their own role"
 	walkSelectedMissing = "selected announcement not found"
+	walkSelectedBlocked = "selected author's self-role is invalid (self-defer or malformed) and not validly ended"
 )
 
 type leadResult struct {
@@ -52,6 +53,14 @@ func walkLead(pop *population, s *snapshot, selected string) leadResult {
 			return res
 		}
 		res.source, res.reason, res.failAt = LeadPending, walkSelectedMissing, selected
+		return res
+	}
+	if p.blocked {
+		// "When the selected author is unconfirmed because of such broken
+		// records ... and has not validly departed, clients keep the
+		// coordinate's signed metadata readable without granting member or
+		// state authority." Only a valid departure redirects as usual.
+		res.source, res.reason, res.failAt = LeadPending, walkSelectedBlocked, selected
 		return res
 	}
 	if _, n := p.ann.SingleLeadTarget(); n == 0 {
