@@ -366,3 +366,44 @@ func TestRepoAuthRequiredRelay(t *testing.T) {
 		t.Fatalf("with a signer: exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
 }
+
+// maintainers.md "Recommended defaults": "Present a unilateral listing as an
+// invitation. Do not call the invitee a maintainer or accept their state
+// until reciprocity confirms them." Carol is invited and publishes newer
+// state than Bob's; the resolved state stays Bob's.
+func TestRepoStateFromInviteeIsNotAuthoritative(t *testing.T) {
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	evts := append(leadShaped(t, "proj"), carol.state(t, "proj", 9000, strings.Repeat("cd", 20)))
+	publish(t, relays[0].URL(), evts...)
+	m, r := repoJSONRun(t, invocation{Env: testEnv(t)}, "--repo", alice.naddr("proj"), "--relay", relays[0].URL())
+	if r.Code != exitOK {
+		t.Fatalf("exit %d: %s", r.Code, r.Err)
+	}
+	st := m["state"].(map[string]any)
+	if st["author"] != bob.npub() || st["refs"].(map[string]any)["refs/heads/main"] != strings.Repeat("ab", 20) {
+		t.Fatalf("invitee state was used: %v", st)
+	}
+}
+
+// NIP-09: a confirmed maintainer's deleted latest state is not resolved, and
+// roster does not fall back to that author's older state. The deletion names
+// the state's address, as NIP-09 asks for addressable events, so the single
+// discovery round finds it for the selected coordinate.
+func TestRepoDeletedStateIsSkipped(t *testing.T) {
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	evts := leadShaped(t, "proj")
+	aliceOld := alice.state(t, "proj", 900, strings.Repeat("01", 20))
+	aliceNew := alice.state(t, "proj", 2000, strings.Repeat("02", 20))
+	del := alice.sign(t, 5, 2001, nostr.Tag{"e", aliceNew.ID}, nostr.Tag{"a", "30618:" + alice.pk + ":proj"})
+	// Inject: a relay that ignores deletions still serves both; roster must apply them.
+	for _, e := range append(evts, aliceOld, aliceNew, del) {
+		relays[0].Inject(e)
+	}
+	m, r := repoJSONRun(t, invocation{Env: testEnv(t)}, "--repo", alice.naddr("proj"), "--relay", relays[0].URL())
+	if r.Code != exitOK {
+		t.Fatalf("exit %d: %s", r.Code, r.Err)
+	}
+	if st := m["state"].(map[string]any); st["author"] != bob.npub() {
+		t.Fatalf("deleted or superseded state was used: %v", st)
+	}
+}
