@@ -64,6 +64,8 @@ type pendingAckJSON struct {
 	Transition string `json:"transition"` // start | end
 	Time       int64  `json:"time"`
 	Command    string `json:"command"`
+
+	author string // npub of whose announcement lacks it, human output only
 }
 
 type findingJSON struct {
@@ -207,7 +209,11 @@ func renderRepoHuman(w io.Writer, rep *repoReport, st outputStyles) {
 			verb = "ended"
 		}
 		p.row(label, fmt.Sprintf("%s %s maintainership at %s", ack.Npub, verb, humanTime(ack.Time)))
-		p.note("record it with: " + ack.Command)
+		who := ack.author + " records"
+		if ack.author != "" && ack.author == rep.viewer {
+			who = "record"
+		}
+		p.note(who + " it with: " + ack.Command)
 	}
 	if rep.FollowLeadCommand != nil {
 		target := ""
@@ -455,7 +461,8 @@ func buildRepoReport(v *repoView) *repoReport {
 	}
 	for _, p := range r.PendingAcknowledgements {
 		rep.PendingHistoryAcknowledgements = append(rep.PendingHistoryAcknowledgements, pendingAckJSON{
-			Npub: gitstate.EncodeNpub(p.Pubkey), Transition: p.Transition, Time: p.Time, Command: p.Command})
+			Npub: gitstate.EncodeNpub(p.Pubkey), Transition: p.Transition, Time: p.Time, Command: p.Command,
+			author: gitstate.EncodeNpub(p.Author)})
 	}
 	for _, f := range r.Health {
 		rep.Health = append(rep.Health, findingToJSON(f))

@@ -28,7 +28,7 @@ func sampleReport() *repoReport {
 			{Npub: "npub1carol", Pubkey: "cc", Status: "invited"},
 		},
 		Moderators:                     []memberJSON{{Npub: "npub1dave", Pubkey: "dd", Status: "confirmed"}},
-		PendingHistoryAcknowledgements: []pendingAckJSON{{Npub: "npub1erin", Transition: "start", Time: 1700000000, Command: "roster repo edit --acknowledge-maintainer-change npub1erin"}},
+		PendingHistoryAcknowledgements: []pendingAckJSON{{Npub: "npub1erin", Transition: "start", Time: 1700000000, Command: "roster repo edit --acknowledge-maintainer-change npub1erin", author: "npub1bob"}},
 		Health:                         []findingJSON{{Severity: "error", Code: "maintainers-projection-mismatch", Author: &author, Message: "inconsistent maintainers tag", Command: &cmd}},
 		RecommendedCoordinate:          &rec,
 		FollowLeadCommand:              &follow,
@@ -111,14 +111,14 @@ func TestHumanOutputAnswersFourQuestionsFirst(t *testing.T) {
 	renderRepoHuman(&buf, sampleReport(), outputStyles{})
 	out := buf.String()
 	order := []string{
-		"selected         npub1alice/my-repo",                        // 1. selected coordinate
-		"lead             npub1bob  (explicit)",                      // 2. lead and source
-		"npub1carol  invited",                                        // 3. confirmed, invited
-		"moderators       npub1dave  confirmed",                      //    moderators
-		"roster repo edit --acknowledge-maintainer-change",           // 4. pending acknowledgements
-		"the lead coordinate is nostr://npub1bob/my-repo",            //    coordinate to follow
-		"name             My Project",                                // then metadata
-		"state            HEAD refs/heads/main, 1 refs, by npub1bob", // and state
+		"selected         npub1alice/my-repo",   // 1. selected coordinate
+		"lead             npub1bob  (explicit)", // 2. lead and source
+		"npub1carol  invited",                   // 3. confirmed, invited
+		"moderators       npub1dave  confirmed", //    moderators
+		"npub1bob records it with: roster repo edit --acknowledge-maintainer-change npub1erin", // 4. pending acknowledgements
+		"the lead coordinate is nostr://npub1bob/my-repo",                                      //    coordinate to follow
+		"name             My Project",                                                          // then metadata
+		"state            HEAD refs/heads/main, 1 refs, by npub1bob",                           // and state
 	}
 	last := -1
 	for _, s := range order {

@@ -99,7 +99,7 @@ func TestWarningPendingAcknowledgementForLead(t *testing.T) {
 	if !strings.Contains(r.Err, want) {
 		t.Fatalf("alice's stderr lacks the acknowledgement guidance:\n%s", r.Err)
 	}
-	if !strings.Contains(r.Out, "roster repo edit --acknowledge-maintainer-change "+bob.npub()) {
+	if !strings.Contains(r.Out, "record it with: roster repo edit --acknowledge-maintainer-change "+bob.npub()) {
 		t.Fatalf("the pending acknowledgement is not in the human output:\n%s", r.Out)
 	}
 }
