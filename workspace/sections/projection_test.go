@@ -222,3 +222,23 @@ func TestNewestLegacyPicksNewestValid(t *testing.T) {
 		t.Fatalf("none: %v", err)
 	}
 }
+
+// "It switches authority only after reading back the matching migration
+// marker": the marker must name the same source event and hash.
+func TestMarkerMatchesOnlyTheSameSource(t *testing.T) {
+	src := &LegacySource{Event: &nostr.Event{ID: strings.Repeat("2", 64)}, Hash: strings.Repeat("3", 64)}
+	for name, c := range map[string]struct {
+		p    *Projection
+		want bool
+	}{
+		"matching":      {&Projection{Migration: &Migration{SourceEventID: src.Event.ID, SourceHash: src.Hash}}, true},
+		"other-hash":    {&Projection{Migration: &Migration{SourceEventID: src.Event.ID, SourceHash: strings.Repeat("4", 64)}}, false},
+		"other-source":  {&Projection{Migration: &Migration{SourceEventID: strings.Repeat("5", 64), SourceHash: src.Hash}}, false},
+		"no-marker":     {&Projection{}, false},
+		"no-projection": {nil, false},
+	} {
+		if got := MarkerMatches(c.p, src); got != c.want {
+			t.Errorf("%s: %v", name, got)
+		}
+	}
+}

@@ -1,0 +1,22 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// DESIGN.md: "Pubkeys are accepted as npub or 64-hex everywhere."
+func TestWorkspacePubkeyAcceptsNpubAndHex(t *testing.T) {
+	hex := strings.Repeat("ab", 32)
+	npub := wsPerson(hex, "").Npub
+	for _, in := range []string{hex, strings.ToUpper(hex), npub, " " + npub + " "} {
+		if got, err := workspacePubkey(in); err != nil || got != hex {
+			t.Errorf("%q -> %q, %v", in, got, err)
+		}
+	}
+	for _, bad := range []string{"", "npub1xyz", hex[:62], "nsec1" + npub[5:]} {
+		if _, err := workspacePubkey(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
