@@ -271,3 +271,21 @@ func TestWhoamiWithRosterSecretKeyShowsTheEnvBackend(t *testing.T) {
 		t.Fatalf("bad ROSTER_SECRET_KEY: exit %d err %q", r.Code, r.Err)
 	}
 }
+
+// A malformed key on stdin is refused with exit 2 and is not repeated: it may
+// be a real key with a typo.
+func TestLoginRejectsAMalformedKeyWithoutRepeatingIt(t *testing.T) {
+	signerTestKeyring(t)
+	k := newTestKey(t)
+	env := homeEnv(t)
+	typo := k.nsec[:len(k.nsec)-1] + "x"
+	for _, args := range [][]string{{"login", "--nsec"}, {"login", "--nsec", "--json"}} {
+		r := invocation{Env: env, Stdin: typo + "\n"}.roster(t, args...)
+		if r.Code != exitUsage || strings.Contains(r.Out+r.Err, typo) || strings.Contains(r.Out+r.Err, k.nsec[10:40]) {
+			t.Fatalf("exit %d out %q err %q", r.Code, r.Out, r.Err)
+		}
+	}
+	if r := (invocation{Env: env}).roster(t, "login", "--nsec"); r.Code != exitUsage || !strings.Contains(r.Err, "stdin ended") {
+		t.Fatalf("empty stdin: exit %d err %q", r.Code, r.Err)
+	}
+}
