@@ -407,3 +407,35 @@ func TestRepoDeletedStateIsSkipped(t *testing.T) {
 		t.Fatalf("deleted or superseded state was used: %v", st)
 	}
 }
+
+// maintainers.md "A removed maintainer archives or restarts the coordinate":
+// a signed deletion and an archive are shown with actor and time, the last
+// signed snapshot stays readable, and neither grants current authority.
+func TestRepoDeletedAndArchivedCoordinatesStayReadable(t *testing.T) {
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	ann := alice.announce(t, "proj", 1000)
+	del := alice.sign(t, 5, 2000, nostr.Tag{"a", alice.coord("proj").ATag()}, nostr.Tag{"e", ann.ID})
+	relays[0].Inject(ann) // a relay that still serves the deleted announcement
+	relays[0].Inject(del)
+	archived := carol.announce(t, "old", 5000, role("M", alice, "200", "400"), role("m", bob, "200", "400"),
+		role("m", carol, "300", "400"), maintainersTag())
+	publish(t, relays[0].URL(), archived)
+
+	m, r := repoJSONRun(t, invocation{Env: testEnv(t)}, "--repo", alice.naddr("proj"), "--relay", relays[0].URL())
+	lc := m["lifecycle"].(map[string]any)
+	if r.Code != exitOK || lc["status"] != "deleted" || lc["actor"] != alice.npub() || lc["time"] != float64(2000) ||
+		len(m["maintainers"].([]any)) != 0 || m["lead_maintainer"] != nil {
+		t.Fatalf("deleted coordinate: exit %d\n%s", r.Code, r.Out)
+	}
+	h := invocation{Env: testEnv(t)}.roster(t, "repo", "--repo", alice.naddr("proj"), "--relay", relays[0].URL())
+	if !strings.Contains(h.Out, "name             Test proj") || !strings.Contains(h.Out, "deleted by "+alice.npub()) ||
+		!strings.Contains(h.Out, "(none: this coordinate is deleted)") {
+		t.Fatalf("deleted coordinate's snapshot not shown:\n%s", h.Out)
+	}
+
+	m, r = repoJSONRun(t, invocation{Env: testEnv(t)}, "--repo", carol.naddr("old"), "--relay", relays[0].URL())
+	lc = m["lifecycle"].(map[string]any)
+	if r.Code != exitOK || lc["status"] != "archived" || lc["actor"] != carol.npub() || lc["time"] != float64(400) {
+		t.Fatalf("archived coordinate: exit %d\n%s", r.Code, r.Out)
+	}
+}

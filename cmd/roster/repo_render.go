@@ -186,7 +186,13 @@ func renderRepoHuman(w io.Writer, rep *repoReport, st outputStyles) {
 	if rep.LeadMaintainer != nil {
 		lead = *rep.LeadMaintainer
 	}
-	p.row("lead", lead+"  "+st.apply(st.dim, "("+leadSourceText(rep.LeadSource)+")"))
+	source := leadSourceText(rep.LeadSource)
+	if rep.LeadMaintainer == nil && rep.Lifecycle.Status != "" && rep.Lifecycle.Status != "active" {
+		// A deleted or archived coordinate grants no authority; say why
+		// rather than describe an empty graph.
+		source = "none: this coordinate is " + rep.Lifecycle.Status
+	}
+	p.row("lead", lead+"  "+st.apply(st.dim, "("+source+")"))
 	if len(rep.LeadPath) > 1 {
 		p.note("path " + strings.Join(rep.LeadPath, " -> "))
 	}
