@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -29,6 +31,9 @@ func runSecretsSession(t *testing.T, k testKey, env map[string]string, dir strin
 		outputs[name+" (stdout)"] = r.Out
 		outputs[name+" (stderr)"] = r.Err
 	}
+	if !sessionFilledACache(t, env["ROSTER_HOME"]) {
+		t.Fatalf("no cache file under %s: the grep would not cover the cache", env["ROSTER_HOME"])
+	}
 	if leaks := secretLeaks(t, k, outputs, env["ROSTER_HOME"], dir); len(leaks) > 0 {
 		t.Fatalf("the secret key appears in: %v", leaks)
 	}
@@ -40,6 +45,9 @@ func repoInitSteps(relay string) []sessionStep {
 	return []sessionStep{
 		{args: []string{"repo", "init", "--relay", relay, "--set-origin"}},
 		{args: []string{"repo", "init", "--relay", relay, "--json"}},
+		// A read fills the cache in ROSTER_HOME, which the grep covers.
+		{args: []string{"repo", "--relay", relay, "--json"}},
+		{args: []string{"repo", "health", "--relay", relay}},
 		{args: []string{"--json", "repo", "init", "--relay", relay, "--identifier", "bad id"}, code: exitUsage},
 		{args: []string{"repo", "init", "--no-such-flag"}, code: exitUsage},
 	}
@@ -88,4 +96,18 @@ func TestSecretsSessionWithKeyringLoginLeaksNothing(t *testing.T) {
 		sessionStep{args: []string{"repo", "init", "--relay", relay.URL()}, code: exitUsage},
 	)
 	runSecretsSession(t, k, env, dir, steps)
+}
+
+// sessionFilledACache reports whether home holds any file besides the
+// account record and key files, i.e. the cache was written.
+func sessionFilledACache(t *testing.T, home string) bool {
+	t.Helper()
+	found := false
+	_ = filepath.Walk(home, func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() && !strings.HasSuffix(p, ".json") && !strings.HasSuffix(p, ".ncryptsec") {
+			found = true
+		}
+		return nil
+	})
+	return found
 }
