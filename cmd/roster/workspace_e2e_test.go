@@ -13,7 +13,8 @@ import (
 	"github.com/roster-cli/roster/workspace/strictjson"
 )
 
-const swChannel = "cccccccc-cccc-4ccc-8ccc-cccccccccccc" // the fixture's assigned channel
+// anyChannel is a well-formed channel id that appears nowhere else.
+const anyChannel = "0f0f0f0f-0000-4000-8000-000000000001"
 
 // Issue 6 end to end: the owner imports, grants a viewer and a mover, the
 // viewer reads decrypted labels, the mover moves a channel, the viewer cannot
@@ -23,6 +24,7 @@ func TestWorkspaceOwnerImportsGrantsAndDelegatesMoveAndRevoke(t *testing.T) {
 	w := newSWWorld(t)
 	legacy := w.publishLegacy()
 	fx := sectionstest.Load(t).Canonicalization.LegacyPlaintext
+	lg := sectionstest.Load(t).Legacy(t)
 
 	imp := swDecode[wsImportJSON](t, w.mustAs(swOwnerSK, "workspace", "import", "--json"))
 	if !imp.Switched || imp.SourceEventID != legacy.ID || imp.SourceHash != fx.SHA256 || imp.Workspace.Revision != 1 ||
@@ -45,12 +47,12 @@ func TestWorkspaceOwnerImportsGrantsAndDelegatesMoveAndRevoke(t *testing.T) {
 	w.mustAs(swOwnerSK, "workspace", "section", "add", "Beta", "--icon", "star")
 
 	v := swDecode[wsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
-	if v.You.Role != "viewer" || len(v.Sections) != 2 || v.Sections[0].Label != "Alpha" || v.Sections[0].Icon == nil ||
-		*v.Sections[0].Icon != "folder" || v.Sections[1].Label != "Beta" || len(v.Sections[0].Channels) != 1 {
+	if v.You.Role != "viewer" || len(v.Sections) != 2 || v.Sections[0].Label != lg.Name || v.Sections[0].Icon == nil ||
+		*v.Sections[0].Icon != lg.Icon || v.Sections[1].Label != "Beta" || len(v.Sections[0].Channels) != 1 {
 		t.Fatalf("viewer's decrypted view %+v", v)
 	}
 
-	mv := swDecode[wsChangeJSON](t, w.mustAs(swMoverSK, "workspace", "move", swChannel, "--to", "Beta", "--owner", w.ownerNpub(), "--json"))
+	mv := swDecode[wsChangeJSON](t, w.mustAs(swMoverSK, "workspace", "move", lg.Channel, "--to", "Beta", "--owner", w.ownerNpub(), "--json"))
 	if mv.Kind != sections.KindMove || mv.Revision != mv.RevisionBefore+1 || len(mv.Workspace.Sections[1].Channels) != 1 {
 		t.Fatalf("move result %+v", mv)
 	}
@@ -59,7 +61,7 @@ func TestWorkspaceOwnerImportsGrantsAndDelegatesMoveAndRevoke(t *testing.T) {
 	}
 
 	before := w.stored().Revision
-	r := w.as(swViewerSK, "workspace", "move", swChannel, "--to", "Alpha", "--owner", w.ownerNpub(), "--json")
+	r := w.as(swViewerSK, "workspace", "move", lg.Channel, "--to", lg.Name, "--owner", w.ownerNpub(), "--json")
 	e := swDecode[swErrorJSON](t, r)
 	if r.Code != exitRefused || e.Error.Code != "role-refused" || !strings.Contains(e.Error.Message, "viewer") ||
 		!strings.Contains(e.Error.Message, "Nothing was signed") {
@@ -86,7 +88,7 @@ func TestWorkspaceOwnerImportsGrantsAndDelegatesMoveAndRevoke(t *testing.T) {
 	if e := swDecode[swErrorJSON](t, r); r.Code != exitIncomplete || e.Error.Code != "no-projection" {
 		t.Fatalf("revoked viewer reads: exit %d %s", r.Code, r.Out)
 	}
-	mvBody, err := offline.MoveBody(swChannel, offline.Sections[0].ID)
+	mvBody, err := offline.MoveBody(lg.Channel, offline.Sections[0].ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +99,7 @@ func TestWorkspaceOwnerImportsGrantsAndDelegatesMoveAndRevoke(t *testing.T) {
 	}
 	// The mover still reads, under the new key.
 	mvView := swDecode[wsJSON](t, w.mustAs(swMoverSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
-	if mvView.KeyEpoch != 2 || mvView.Sections[0].Label != "Alpha" {
+	if mvView.KeyEpoch != 2 || mvView.Sections[0].Label != lg.Name {
 		t.Fatalf("mover after rotation %+v", mvView)
 	}
 }
@@ -124,8 +126,9 @@ func TestWorkspaceMoverCannotManageButManagerCan(t *testing.T) {
 	}
 	w.mustAs(swManagerSK, "workspace", "section", "add", "Gamma", "--owner", w.ownerNpub())
 	w.mustAs(swManagerSK, "workspace", "section", "rename", "Gamma", "Delta", "--owner", w.ownerNpub())
-	w.mustAs(swManagerSK, "workspace", "section", "reorder", "Delta", "Alpha", "--owner", w.ownerNpub())
-	out := swDecode[wsChangeJSON](t, w.mustAs(swManagerSK, "workspace", "section", "remove", "Alpha", "--owner", w.ownerNpub(), "--json"))
+	first := sectionstest.Load(t).Legacy(t).Name
+	w.mustAs(swManagerSK, "workspace", "section", "reorder", "Delta", first, "--owner", w.ownerNpub())
+	out := swDecode[wsChangeJSON](t, w.mustAs(swManagerSK, "workspace", "section", "remove", first, "--owner", w.ownerNpub(), "--json"))
 	if len(out.Workspace.Sections) != 1 || out.Workspace.Sections[0].Label != "Delta" || len(out.Workspace.Assignments) != 0 {
 		t.Fatalf("after remove %+v", out.Workspace)
 	}
@@ -224,7 +227,7 @@ func TestWorkspaceOutageShowsStaleCacheAndRefusesWrites(t *testing.T) {
 	w.relay.Stop()
 	t.Cleanup(func() { _ = w.relay.Start() })
 	v := swDecode[wsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--json"))
-	if !v.Stale || v.StaleReason == "" || v.Revision != 1 || v.Sections[0].Label != "Alpha" {
+	if !v.Stale || v.StaleReason == "" || v.Revision != 1 || v.Sections[0].Label != sectionstest.Load(t).Legacy(t).Name {
 		t.Fatalf("outage view %+v", v)
 	}
 	if v := swDecode[wsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--offline", "--json")); !v.Stale || v.Revision != 1 {
@@ -248,7 +251,7 @@ func TestWorkspaceUsageErrors(t *testing.T) {
 		{[]string{"workspace", "grant", "npub1nope"}, "npub"},
 		{[]string{"workspace", "grant", w.npub(swViewerSK), "--role", "owner"}, "--role"},
 		{[]string{"workspace", "move", "not-a-uuid", "--to", "x"}, "UUID"},
-		{[]string{"workspace", "move", swChannel}, "--to"},
+		{[]string{"workspace", "move", anyChannel}, "--to"},
 		{[]string{"workspace", "show", "--owner", "zzz"}, "--owner"},
 	} {
 		if r := w.as(swOwnerSK, c.args...); r.Code != exitUsage || !strings.Contains(r.Err, c.want) {

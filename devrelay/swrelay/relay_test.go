@@ -9,6 +9,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/workspace/sections"
+	"github.com/roster-cli/roster/workspace/sections/sectionstest"
 )
 
 // These tests run the authority inside a real devrelay over websockets:
@@ -129,7 +130,7 @@ func TestEveryDeliverySurfaceIsAuthorizedAndRevocationEvicts(t *testing.T) {
 	// Historical REQ.
 	vc := connectAs(t, r, &viewer)
 	got := reqAll(t, vc, f)
-	if len(got) != 1 || openFrom(t, r, community, viewer, owner.pk, got[0]).Sections[0].Label != "Alpha" {
+	if len(got) != 1 || openFrom(t, r, community, viewer, owner.pk, got[0]).Sections[0].Label != sectionstest.Load(t).Legacy(t).Name {
 		t.Fatalf("viewer's REQ returned %d events", len(got))
 	}
 	bc := connectAs(t, r, &bystander)

@@ -18,7 +18,7 @@ func TestImportWritesRevisionOneAndMigrationMarker(t *testing.T) {
 		t.Fatalf("projection %+v", p)
 	}
 	w, err := h.open(owner, owner.pk)
-	if err != nil || len(w.Sections) != 1 || w.Sections[0].Label != "Alpha" {
+	if err != nil || len(w.Sections) != 1 || w.Sections[0].Label != sectionstest.Load(t).Legacy(t).Name {
 		t.Fatalf("owner view %+v %v", w, err)
 	}
 }

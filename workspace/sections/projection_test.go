@@ -181,7 +181,8 @@ func TestImportGrantOpenRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(w.Key) != string(key) || len(w.Sections) != 1 || w.Sections[0].Label != "Alpha" || w.Sections[0].Icon == nil || *w.Sections[0].Icon != "folder" {
+	lg := sectionstest.Load(t).Legacy(t)
+	if string(w.Key) != string(key) || len(w.Sections) != 1 || w.Sections[0].Label != lg.Name || w.Sections[0].Icon == nil || *w.Sections[0].Icon != lg.Icon {
 		t.Fatalf("owner view %+v", w.Sections)
 	}
 	g, err := w.GrantBody(ctx, owner.s, viewer.pk, RoleViewer)
@@ -192,7 +193,7 @@ func TestImportGrantOpenRoundTrip(t *testing.T) {
 	body, _ = strictjson.Canonical(proj)
 	vp, _ = VerifyProjection(projectionEvent(t, relay, owner.pk, body), relay.pk, owner.pk)
 	wv, err := Open(ctx, viewer.s, community, vp)
-	if err != nil || wv.Sections[0].Label != "Alpha" {
+	if err != nil || wv.Sections[0].Label != lg.Name {
 		t.Fatalf("viewer view %+v %v", wv, err)
 	}
 	// The same ciphertexts under another community fail authentication.

@@ -125,3 +125,41 @@ func Load(t testing.TB) *Fixtures {
 	}
 	return &f
 }
+
+// LegacyFacts are values of the fixture's legacy plaintext that tests check
+// against after a round trip: its first section (by order) and one assigned
+// channel with its section.
+type LegacyFacts struct {
+	SectionID, Name, Icon string
+	Channel, ChannelTo    string
+}
+
+// Legacy reads LegacyFacts from the fixture's legacy_plaintext input.
+func (f *Fixtures) Legacy(t testing.TB) LegacyFacts {
+	t.Helper()
+	var blob struct {
+		Sections []struct {
+			ID    string `json:"id"`
+			Name  string `json:"name"`
+			Icon  string `json:"icon"`
+			Order int    `json:"order"`
+		} `json:"sections"`
+		Assignments map[string]string `json:"assignments"`
+	}
+	if err := json.Unmarshal(f.Canonicalization.LegacyPlaintext.Input, &blob); err != nil || len(blob.Sections) == 0 || len(blob.Assignments) == 0 {
+		t.Fatalf("legacy_plaintext.input: %v", err)
+	}
+	first := blob.Sections[0]
+	for _, s := range blob.Sections {
+		if s.Order < first.Order {
+			first = s
+		}
+	}
+	facts := LegacyFacts{SectionID: first.ID, Name: first.Name, Icon: first.Icon}
+	for ch, sec := range blob.Assignments {
+		if facts.Channel == "" || ch < facts.Channel {
+			facts.Channel, facts.ChannelTo = ch, sec
+		}
+	}
+	return facts
+}
