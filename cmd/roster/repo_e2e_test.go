@@ -99,6 +99,11 @@ func TestRepoFromCoMaintainerCoordinate(t *testing.T) {
 	if h.Code != exitOK || !strings.Contains(h.Err, want) {
 		t.Fatalf("exit %d, stderr lacks the follow-lead warning:\n%s", h.Code, h.Err)
 	}
+	// "warn after every human-facing repository command": health too.
+	hc := invocation{Env: env}.roster(t, "repo", "health", "--repo", bob.naddr("proj"), "--relay", relays[0].URL())
+	if !strings.Contains(hc.Err, want) {
+		t.Fatalf("repo health stderr lacks the follow-lead warning:\n%s", hc.Err)
+	}
 }
 
 // DESIGN.md exit codes: a read that only some relays answered exits 0,
