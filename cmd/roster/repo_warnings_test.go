@@ -103,3 +103,44 @@ func TestWarningPendingAcknowledgementForLead(t *testing.T) {
 		t.Fatalf("the pending acknowledgement is not in the human output:\n%s", r.Out)
 	}
 }
+
+// maintainers.md "A co-maintainer actively assigns a third party": both the
+// co-maintainer and the lead are warned, with the text depending on whether
+// the lead's roster already covers the subject.
+func TestWarningThirdPartyAssignmentToBothSigners(t *testing.T) {
+	bobAssigns := bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "200"), role("m", carol, "300"),
+		maintainersTag(alice, bob, carol))
+	carolAccepts := carol.announce(t, "proj", 1002, role("M", alice, "300"), role("m", carol, "300"), maintainersTag(alice, carol))
+	covering := alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), role("m", carol, "300"), maintainersTag(alice, bob, carol))
+	notCovering := alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), maintainersTag(alice, bob))
+
+	cases := []struct {
+		name   string
+		lead   *nostr.Event
+		viewer person
+		want   string
+	}{
+		{"covered, co-maintainer", covering, bob,
+			"your announcement directly assigns " + carol.npub() + " in a lead-shaped repository\n" +
+				"let " + alice.npub() + " manage the co-maintainer roster by running:\n  roster repo follow-lead"},
+		{"covered, lead", covering, alice,
+			bob.npub() + " directly assigns " + carol.npub() + " instead of following your lead roster\n" +
+				"ask " + bob.npub() + " to repair their announcement with:\n  roster repo follow-lead"},
+		{"not covered, co-maintainer", notCovering, bob,
+			"your announcement directly assigns " + carol.npub() + ", but the lead does not\n" +
+				"ask " + alice.npub() + " to run:\n  roster repo edit --add-maintainer " + carol.npub() + "\n" +
+				"then repair your announcement with:\n  roster repo follow-lead"},
+		{"not covered, lead", notCovering, alice,
+			"first retain " + carol.npub() + " through the lead roster with:\n  roster repo edit --add-maintainer " + carol.npub() + "\n" +
+				bob.npub() + " directly assigns " + carol.npub() + " instead of following your lead roster"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			viewer := c.viewer
+			r := readAs(t, &viewer, alice, c.lead, bobAssigns, carolAccepts)
+			if !strings.Contains(r.Err, c.want) {
+				t.Fatalf("stderr lacks\n%s\ngot:\n%s", c.want, r.Err)
+			}
+		})
+	}
+}
