@@ -76,6 +76,12 @@ func reqAll(t *testing.T, c *nostr.Relay, f nostr.Filter) []*nostr.Event {
 func relayWorld(t *testing.T) (r *devrelay.Relay, community string, owner actor) {
 	t.Helper()
 	r = devrelay.StartN(t, 1, devrelay.Options{Authorities: []devrelay.Authority{New(Options{})}})[0]
+	return importInto(t, r)
+}
+
+// importInto has a new owner import the fixture's legacy blob through r.
+func importInto(t *testing.T, r *devrelay.Relay) (_ *devrelay.Relay, community string, owner actor) {
+	t.Helper()
 	community, owner = strings.TrimPrefix(r.URL(), "ws://"), newActor(t)
 	ctx := context.Background()
 	ct, _ := owner.s.Encrypt(ctx, legacyPlaintext(t), owner.pk)
