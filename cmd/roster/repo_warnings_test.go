@@ -144,3 +144,18 @@ func TestWarningThirdPartyAssignmentToBothSigners(t *testing.T) {
 		})
 	}
 }
+
+// maintainers.md "Ngit's canonical acceptance contains defer": an invitee
+// whose only self-role is a simple [m, self, start, defer] is told to accept.
+func TestWarningSelfDeferDirectsToAccept(t *testing.T) {
+	events := []*nostr.Event{
+		alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), maintainersTag(alice, bob)),
+		bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "0", "defer"), maintainersTag(alice)),
+	}
+	want := "your announcement does not contain an active maintainer acceptance\n" +
+		"the lead relationship and your self-role must both be active\n" +
+		"accept the current invitation with: roster repo accept"
+	if r := readAs(t, &bob, alice, events...); !strings.Contains(r.Err, want) {
+		t.Fatalf("bob's stderr lacks the acceptance guidance:\n%s", r.Err)
+	}
+}
