@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/graph"
 )
 
 // sampleReport is a lead-shaped repository selected through a co-maintainer,
@@ -196,4 +198,24 @@ func topLevelKeys(t *testing.T, data []byte) []string {
 		}
 	}
 	return keys
+}
+
+// maintainers.md "Lead resolution has seven results": each has its own words
+// in the human output, saying explicit, inferred or unresolved.
+func TestLeadSourceTextCoversAllSevenResults(t *testing.T) {
+	want := map[graph.LeadSource]string{
+		graph.LeadImplicitSole:   "implicit",
+		graph.LeadExplicit:       "explicit",
+		graph.LeadLegacyInferred: "legacy-inferred",
+		graph.LeadExplicitNone:   "deliberately leadless",
+		graph.LeadNone:           "unresolved",
+		graph.LeadPending:        "unresolved",
+		graph.LeadConflict:       "unresolved",
+	}
+	for src, word := range want {
+		got := leadSourceText(string(src))
+		if got == string(src) && src != graph.LeadExplicit || !strings.Contains(got, word) {
+			t.Errorf("%s -> %q, want words containing %q", src, got, word)
+		}
+	}
 }
