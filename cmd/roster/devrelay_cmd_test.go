@@ -39,13 +39,14 @@ func (s *syncBuffer) String() string {
 // returned stop is called (the in-process stand-in for Ctrl-C).
 type devRelayRun struct {
 	out, err *syncBuffer
-	done     chan error
+	done     chan struct{} // closed when the command has returned
+	result   error         // what it returned; read after done
 	stop     context.CancelFunc
 }
 
 func startDevRelayCmd(t *testing.T, args ...string) *devRelayRun {
 	t.Helper()
-	run := &devRelayRun{out: &syncBuffer{}, err: &syncBuffer{}, done: make(chan error, 1)}
+	run := &devRelayRun{out: &syncBuffer{}, err: &syncBuffer{}, done: make(chan struct{})}
 	s := &ioStreams{In: strings.NewReader(""), Out: run.out, Err: run.err,
 		Getenv: func(string) string { return "" }, Now: time.Now}
 	a := &app{io: s}
@@ -53,10 +54,17 @@ func startDevRelayCmd(t *testing.T, args ...string) *devRelayRun {
 	root.SetArgs(args)
 	ctx, cancel := context.WithCancel(context.Background())
 	run.stop = cancel
-	go func() { run.done <- root.ExecuteContext(ctx) }()
+	go func() {
+		run.result = root.ExecuteContext(ctx)
+		close(run.done)
+	}()
 	t.Cleanup(func() {
 		cancel()
-		<-run.done
+		select {
+		case <-run.done:
+		case <-time.After(10 * time.Second):
+			t.Error("roster dev relay did not stop within 10s of its context ending")
+		}
 	})
 	return run
 }
@@ -71,8 +79,8 @@ func (r *devRelayRun) waitOutput(t *testing.T, want string) string {
 			return out
 		}
 		select {
-		case err := <-r.done:
-			t.Fatalf("roster dev relay exited early (%v); stdout %q stderr %q", err, out, r.err.String())
+		case <-r.done:
+			t.Fatalf("roster dev relay exited early (%v); stdout %q stderr %q", r.result, out, r.err.String())
 		default:
 		}
 		if time.Now().After(deadline) {
@@ -116,14 +124,13 @@ func TestDevRelaySeedDemoJSONServesTheDemoRepositoryUntilStopped(t *testing.T) {
 
 	run.stop()
 	select {
-	case err := <-run.done:
-		if err != nil {
-			t.Fatalf("stopping returned %v", err)
+	case <-run.done:
+		if run.result != nil {
+			t.Fatalf("stopping returned %v", run.result)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("roster dev relay did not stop")
 	}
-	run.done <- nil // for the cleanup
 	if c, err := net.DialTimeout("tcp", strings.TrimPrefix(started.URL, "ws://"), time.Second); err == nil {
 		c.Close()
 		t.Fatal("the relay still accepts connections after stopping")
