@@ -302,7 +302,9 @@ func roleRefusal(ws *wsSession, role sections.Role, action sections.Action, verb
 		}
 	}
 	who := "you hold no grant in this workspace"
-	if role != "" {
+	if role == sections.RoleReader {
+		who = "you are a reader of this workspace (the relay does not say with which role)"
+	} else if role != "" {
 		who = "you are a " + string(role) + " of this workspace"
 	}
 	ee := &exitError{Code: exitRefused, Kind: "role-refused",
@@ -355,7 +357,10 @@ func (a *app) workspaceWrite(ctx context.Context, ownerFlag, verb string, action
 			Details:  map[string]any{"relay": ws.relay, "cached_revision": cur.w.Revision},
 			Commands: []string{"roster workspace show --owner " + graph.Npub(ws.owner) + " --relay " + ws.relay}}
 	}
-	if !sections.Allowed(cur.role, action) {
+	// A reader whose role the relay does not publish may still be a mover
+	// or manager: the relay decides. Owner-only actions are refused anyway.
+	unknown := cur.role == sections.RoleReader && (action == sections.ActionMove || action == sections.ActionManage)
+	if !unknown && !sections.Allowed(cur.role, action) {
 		return roleRefusal(ws, cur.role, action, verb)
 	}
 	body, err := build(ctx, ws, cur)

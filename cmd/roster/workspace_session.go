@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/nbd-wtf/go-nostr/nip19"
@@ -106,7 +105,7 @@ func (ws *wsSession) relaySelf(ctx context.Context) (string, error) {
 		info, err := ws.pool.RelayInfo(ctx, ws.relay)
 		if err == nil {
 			if ws.cache != nil && len(info.Raw) > 0 {
-				_ = ws.cache.PutRelayInfo(ws.relay, info.Raw, time.Now())
+				_ = ws.cache.PutRelayInfo(ws.relay, info.Raw, ws.a.io.Now())
 			}
 			return info.Self, nil
 		}

@@ -37,6 +37,9 @@ const (
 	RoleViewer  Role = "viewer"
 	RoleMover   Role = "mover"
 	RoleManager Role = "manager"
+	// RoleReader is an authorized reader whose role the projection does not
+	// say (no role tag): it may read; for anything else the relay decides.
+	RoleReader Role = "reader"
 )
 
 // GrantableRoles is the durable grant vocabulary (viewer|mover|manager).
@@ -68,6 +71,9 @@ var roleMatrix = map[Role][]Action{
 	RoleManager: {ActionRead, ActionMove, ActionManage},
 }
 
+// readerActions is what an authorized reader of unknown role surely may do.
+var readerActions = []Action{ActionRead}
+
 // RoleMatrix returns a copy of the role matrix.
 func RoleMatrix() map[Role][]Action {
 	out := make(map[Role][]Action, len(roleMatrix))
@@ -79,7 +85,11 @@ func RoleMatrix() map[Role][]Action {
 
 // Allowed reports whether role may perform action.
 func Allowed(role Role, action Action) bool {
-	for _, a := range roleMatrix[role] {
+	actions := roleMatrix[role]
+	if role == RoleReader {
+		actions = readerActions
+	}
+	for _, a := range actions {
 		if a == action {
 			return true
 		}

@@ -116,7 +116,8 @@ type VerifiedProjection struct {
 	Event      *nostr.Event
 	Projection *Projection
 	// Readers maps every authorized reader (p tags) to its role (role tags;
-	// RoleViewer when a p tag has no role tag).
+	// RoleReader when a p tag has no role tag: a relay that does not
+	// publish roles leaves the decision to itself).
 	Readers map[string]Role
 }
 
@@ -156,7 +157,7 @@ func VerifyProjection(evt *nostr.Event, relaySelf, owner string) (*VerifiedProje
 		case "a", "rev":
 			return nil, ruleErr("projection-shape", "an %q tag marks NIP-PC project state, not a workspace projection", tag[0])
 		case "p":
-			readers[tag[1]] = RoleViewer
+			readers[tag[1]] = RoleReader
 		case RoleTag:
 			if len(tag) >= 3 {
 				roles[tag[1]] = Role(tag[2])

@@ -243,3 +243,24 @@ func TestMarkerMatchesOnlyTheSameSource(t *testing.T) {
 		}
 	}
 }
+
+// A relay that publishes no role tags: readers are RoleReader, who may read
+// and nothing else for certain (the relay decides the rest).
+func TestProjectionWithoutRoleTagsYieldsReaders(t *testing.T) {
+	content := fixtureProjection(t)
+	p, _ := DecodeProjection(content)
+	relay := newKey(t)
+	other := strings.Repeat("7", 64)
+	evt := &nostr.Event{Kind: KindProjection, CreatedAt: nostr.Now(), Tags: nostr.Tags{{"d", p.OwnerPubkey}, {"p", p.OwnerPubkey}, {"p", other}}, Content: string(content)}
+	_ = evt.Sign(relay.sk)
+	v, err := VerifyProjection(evt, relay.pk, p.OwnerPubkey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Readers[p.OwnerPubkey] != RoleOwner || v.Readers[other] != RoleReader {
+		t.Fatalf("readers %v", v.Readers)
+	}
+	if !Allowed(RoleReader, ActionRead) || Allowed(RoleReader, ActionMove) || Allowed(RoleReader, ActionGrant) {
+		t.Fatal("RoleReader may read and nothing else for certain")
+	}
+}
