@@ -8,7 +8,10 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"runtime"
 	"strings"
+	"sync"
+	"weak"
 
 	"golang.org/x/term"
 
@@ -30,7 +33,34 @@ var loginCommands = []string{
 // signer returns the active signer: ROSTER_SECRET_KEY, else the logged-in
 // account's bunker, keyring entry or ncryptsec file. With none it fails with
 // exit 2 and says exactly how to log in.
+//
+// It is opened once per invocation, however many times (and from however
+// many goroutines, e.g. one NIP-42 challenge per relay) it is asked for, so
+// an ncryptsec passphrase is asked for at most once.
 func (a *app) signer(ctx context.Context) (signer.Signer, error) {
+	key := weak.Make(a)
+	v, loaded := openSigners.LoadOrStore(key, &signerOnce{})
+	if !loaded {
+		// Forget the entry when the invocation's app is garbage.
+		runtime.AddCleanup(a, func(k weak.Pointer[app]) { openSigners.Delete(k) }, key)
+	}
+	once := v.(*signerOnce)
+	once.Do(func() { once.s, once.err = a.openSigner(ctx) })
+	return once.s, once.err
+}
+
+// openSigners memoizes each invocation's signer, keyed weakly by its app (the
+// app struct is shared with other commands and has no slot for it). Values
+// must not reference the app, or it would never be collected.
+var openSigners sync.Map // weak.Pointer[app] -> *signerOnce
+
+type signerOnce struct {
+	sync.Once
+	s   signer.Signer
+	err error
+}
+
+func (a *app) openSigner(ctx context.Context) (signer.Signer, error) {
 	env, err := a.signerEnv(newSecretReader(a))
 	if err != nil {
 		return nil, err
@@ -80,15 +110,16 @@ func (a *app) signerEnv(r *secretReader) (signer.Env, error) {
 	if err != nil {
 		return signer.Env{}, usageErr("%v", err)
 	}
+	errw := a.io.Err // the closures must not hold the app (see openSigners)
 	return signer.Env{
 		Home:       home,
 		SecretKey:  a.io.Getenv("ROSTER_SECRET_KEY"),
 		Keyring:    osKeyring,
 		Passphrase: r.read,
 		OnAuthURL: func(u string) {
-			fmt.Fprintf(a.io.Err, "roster: the bunker asks you to approve this request at %s\n", u)
+			fmt.Fprintf(errw, "roster: the bunker asks you to approve this request at %s\n", u)
 		},
-		Notice: func(m string) { fmt.Fprintf(a.io.Err, "roster: %s\n", m) },
+		Notice: func(m string) { fmt.Fprintf(errw, "roster: %s\n", m) },
 	}, nil
 }
 
@@ -96,19 +127,19 @@ func (a *app) signerEnv(r *secretReader) (signer.Env, error) {
 // terminal, else one line at a time from stdin, so scripts and tests can pipe
 // them. One reader serves a whole command so piped lines are not lost.
 type secretReader struct {
-	a  *app
+	io *ioStreams // not the app: see openSigners
 	br *bufio.Reader
 }
 
 func newSecretReader(a *app) *secretReader {
-	return &secretReader{a: a, br: bufio.NewReader(a.io.In)}
+	return &secretReader{io: a.io, br: bufio.NewReader(a.io.In)}
 }
 
 func (r *secretReader) read(prompt string) (string, error) {
-	if f, ok := r.a.io.In.(*os.File); ok && r.a.io.InTTY {
-		fmt.Fprintf(r.a.io.Err, "%s: ", prompt)
+	if f, ok := r.io.In.(*os.File); ok && r.io.InTTY {
+		fmt.Fprintf(r.io.Err, "%s: ", prompt)
 		b, err := term.ReadPassword(int(f.Fd()))
-		fmt.Fprintln(r.a.io.Err)
+		fmt.Fprintln(r.io.Err)
 		if err != nil {
 			return "", fmt.Errorf("read from the terminal: %w", err)
 		}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"weak"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// One invocation opens its signer once: concurrent callers (one NIP-42
+// challenge per relay) share it, so an ncryptsec passphrase is read once.
+func TestSignerIsOpenedOncePerInvocation(t *testing.T) {
+	withNoKeyringService(t)
+	k := newTestKey(t)
+	env := homeEnv(t)
+	if r := (invocation{Env: env, Stdin: k.nsec + "\npw\npw\n"}).roster(t, "login", "--nsec"); r.Code != 0 {
+		t.Fatalf("login: %d %s", r.Code, r.Err)
+	}
+	// Exactly one passphrase line: a second read would hit the end of stdin.
+	a := &app{io: &ioStreams{In: strings.NewReader("pw\n"), Out: new(strings.Builder), Err: new(strings.Builder),
+		Getenv: func(key string) string { return env[key] }}}
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, err := a.signer(context.Background())
+			if err != nil {
+				errs <- err
+				return
+			}
+			evt := nostr.Event{Kind: 22242, CreatedAt: 1}
+			errs <- s.SignEvent(context.Background(), &evt)
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatalf("a concurrent caller failed: %v", err)
+		}
+	}
+}
+
+// The memo does not keep finished invocations alive.
+func TestOpenSignersForgetsFinishedInvocations(t *testing.T) {
+	k := newTestKey(t)
+	env := map[string]string{"ROSTER_HOME": t.TempDir(), "ROSTER_SECRET_KEY": k.nsec}
+	wp := func() weak.Pointer[app] {
+		a := &app{io: &ioStreams{In: strings.NewReader(""), Out: new(strings.Builder), Err: new(strings.Builder),
+			Getenv: func(key string) string { return env[key] }}}
+		if _, err := a.signer(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		return weak.Make(a)
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		runtime.GC()
+		if _, ok := openSigners.Load(wp); !ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the signer memo still holds a finished invocation")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
