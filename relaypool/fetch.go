@@ -107,41 +107,59 @@ func (p *Pool) fetchOne(ctx context.Context, url string, filters []nostr.Filter)
 	open = true
 	var events []*nostr.Event
 	triedAuth := false
+	// handle processes one message; finished reports the REQ's outcome.
+	handle := func(env nostr.Envelope) (finished bool) {
+		switch e := env.(type) {
+		case *nostr.EventEnvelope:
+			evt := e.Event
+			if p.verify(&evt, filters) {
+				rep.Events++
+				events = append(events, &evt)
+			} else {
+				rep.Dropped++
+			}
+		case *nostr.EOSEEnvelope:
+			rep.Status = StatusOK
+			return true
+		case *nostr.ClosedEnvelope:
+			open = false
+			if isAuthRequired(e.Reason) && p.opts.Auth != nil && !triedAuth {
+				triedAuth = true
+				if err := c.authenticate(ctx, p.opts.Auth); err != nil {
+					rep.Status, rep.Reason = StatusClosed, fmt.Sprintf("%s (authentication failed: %v)", e.Reason, err)
+					return true
+				}
+				if err := c.req(ctx, s, filters); err != nil {
+					rep = failure(ctx, rep, err)
+					return true
+				}
+				open = true
+				return false
+			}
+			rep.Status, rep.Reason = StatusClosed, e.Reason
+			return true
+		}
+		return false
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			return failure(ctx, rep, ctx.Err()), events
 		case <-c.done:
-			open = false
-			return failure(ctx, rep, c.lostErr()), events
-		case env := <-s.ch:
-			switch e := env.(type) {
-			case *nostr.EventEnvelope:
-				evt := e.Event
-				if p.verify(&evt, filters) {
-					rep.Events++
-					events = append(events, &evt)
-				} else {
-					rep.Dropped++
-				}
-			case *nostr.EOSEEnvelope:
-				rep.Status = StatusOK
-				return rep, events
-			case *nostr.ClosedEnvelope:
-				open = false
-				if isAuthRequired(e.Reason) && p.opts.Auth != nil && !triedAuth {
-					triedAuth = true
-					if err := c.authenticate(ctx, p.opts.Auth); err != nil {
-						rep.Status, rep.Reason = StatusClosed, fmt.Sprintf("%s (authentication failed: %v)", e.Reason, err)
+			// The answer may have arrived just before the connection closed.
+			for {
+				select {
+				case env := <-s.ch:
+					if handle(env) {
 						return rep, events
 					}
-					if err := c.req(ctx, s, filters); err != nil {
-						return failure(ctx, rep, err), events
-					}
-					open = true
-					continue
+				default:
+					open = false
+					return failure(ctx, rep, c.lostErr()), events
 				}
-				rep.Status, rep.Reason = StatusClosed, e.Reason
+			}
+		case env := <-s.ch:
+			if handle(env) {
 				return rep, events
 			}
 		}
