@@ -407,3 +407,26 @@ func projectionEvent(t testing.TB, relay testKey, owner string, content []byte) 
 	}
 	return evt
 }
+
+// "Plaintext is UTF-8"; the AAD community is the canonical authority.
+func TestMetadataPlaintextIsUTF8AndCommunityCanonical(t *testing.T) {
+	mc := sectionstest.Load(t).MetadataCrypto
+	key, _ := hex.DecodeString(mc.KeyHex)
+	aad := loadAAD(t, mc.AADCanonical)
+	if _, err := EncryptMetadata(key, aad, "\xff\xfe"); err == nil {
+		t.Fatal("invalid UTF-8 label encrypted")
+	}
+	nonce, _ := base64.RawURLEncoding.DecodeString(mc.NonceBase64URL)
+	block, _ := aes.NewCipher(key)
+	gcm, _ := cipher.NewGCM(block)
+	ad, _ := aad.Bytes()
+	env := "aes256gcm:" + mc.NonceBase64URL + ":" + base64.RawURLEncoding.EncodeToString(gcm.Seal(nil, nonce, []byte("\xff"), ad))
+	if _, err := DecryptMetadata(key, aad, env); err == nil || errors.Is(err, ErrMetadataAuth) {
+		t.Fatalf("invalid UTF-8 plaintext: %v", err)
+	}
+	upper := aad
+	upper.Community = strings.ToUpper(aad.Community)
+	if _, err := upper.Bytes(); err == nil {
+		t.Fatal("non-canonical community accepted in the AAD")
+	}
+}

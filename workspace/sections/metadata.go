@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/roster-cli/roster/workspace/strictjson"
 )
@@ -48,6 +49,9 @@ func (a AAD) Bytes() ([]byte, error) {
 	}
 	if a.Community == "" {
 		return nil, errors.New("aad: community is empty")
+	}
+	if c, err := CanonicalCommunity(a.Community); err != nil || c != a.Community {
+		return nil, fmt.Errorf("aad: community %q is not a canonical relay authority", a.Community)
 	}
 	if !IsHex64(a.OwnerPubkey) {
 		return nil, fmt.Errorf("aad: owner_pubkey %q is not 64 lowercase hex", a.OwnerPubkey)
@@ -90,6 +94,9 @@ func EncryptMetadata(key []byte, aad AAD, plaintext string) (string, error) {
 // sealWithNonce is EncryptMetadata with a caller-chosen nonce; only the
 // deterministic fixture vector test uses it directly.
 func sealWithNonce(key, nonce []byte, aad AAD, plaintext string) (string, error) {
+	if !utf8.ValidString(plaintext) {
+		return "", errors.New("label and icon plaintext must be UTF-8")
+	}
 	gcm, err := newGCM(key)
 	if err != nil {
 		return "", err
@@ -126,6 +133,9 @@ func DecryptMetadata(key []byte, aad AAD, envelope string) (string, error) {
 	pt, err := gcm.Open(nil, nonce, ct, ad)
 	if err != nil {
 		return "", ErrMetadataAuth
+	}
+	if !utf8.Valid(pt) {
+		return "", errors.New("decrypted metadata is not UTF-8")
 	}
 	return string(pt), nil
 }
