@@ -174,6 +174,9 @@ func (s *store) applyDeletionLocked(del *nostr.Event) {
 			if _, err := fmt.Sscanf(parts[0], "%d", &kind); err != nil {
 				continue
 			}
+			if !nostr.IsReplaceableKind(kind) && !nostr.IsAddressableKind(kind) {
+				continue // `a` addresses only (parameterized) replaceable events
+			}
 			until := del.CreatedAt
 			f := nostr.Filter{Kinds: []int{kind}, Authors: []string{del.PubKey}, Until: &until}
 			if nostr.IsAddressableKind(kind) {

@@ -111,6 +111,18 @@ func TestDeletionByAnotherAuthorDeletesNothing(t *testing.T) {
 	}
 }
 
+// NIP-09 `a` tags address replaceable and addressable events; "1:<pk>:"
+// must not wipe an author's regular notes.
+func TestAddressDeletionOfARegularKindDeletesNothing(t *testing.T) {
+	r := start(t, Options{})
+	note := sign(t, "alice", 1, 100, "note")
+	_ = r.Publish(note)
+	_ = r.Publish(sign(t, "alice", 5, 150, "", nostr.Tag{"a", "1:" + testPub("alice") + ":"}))
+	if got := r.Stored(nostr.Filter{IDs: []string{note.ID}}); len(got) != 1 {
+		t.Fatal("an `a` deletion of kind 1 removed a regular note")
+	}
+}
+
 func TestInjectBypassesValidation(t *testing.T) {
 	r := start(t, Options{})
 	bad := sign(t, "alice", 1, 100, "x")
