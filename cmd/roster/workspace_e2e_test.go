@@ -132,6 +132,10 @@ func TestWorkspaceMoverCannotManageButManagerCan(t *testing.T) {
 	if len(out.Workspace.Sections) != 1 || out.Workspace.Sections[0].Label != "Delta" || len(out.Workspace.Assignments) != 0 {
 		t.Fatalf("after remove %+v", out.Workspace)
 	}
+	h := w.mustAs(swManagerSK, "workspace", "show", "--owner", w.ownerNpub())
+	if !strings.Contains(h.Out, "1. Delta") || !strings.Contains(h.Out, "you are the manager") || !strings.Contains(h.Out, w.npub(swMoverSK)+"  mover") {
+		t.Fatalf("human show:\n%s", h.Out)
+	}
 	r = w.as(swManagerSK, "workspace", "grant", w.npub(swViewerSK), "--owner", w.ownerNpub())
 	if r.Code != exitUsage { // grant has no --owner: only the owner grants in their own workspace
 		t.Fatalf("grant --owner: exit %d", r.Code)
