@@ -248,3 +248,21 @@ func (c *conn) authenticate(ctx context.Context, sign func(context.Context, *nos
 }
 
 func isAuthRequired(reason string) bool { return strings.HasPrefix(reason, "auth-required:") }
+
+// authenticateFirst runs Options.AuthFirst: it authenticates once the
+// challenge arrives, or does nothing if none comes within AuthWait.
+func (c *conn) authenticateFirst(ctx context.Context, sign func(context.Context, *nostr.Event) error) error {
+	wait, cancel := context.WithTimeout(ctx, AuthWait)
+	defer cancel()
+	select {
+	case <-c.challenged:
+	case <-wait.Done():
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return nil
+	case <-c.done:
+		return c.lostErr()
+	}
+	return c.authenticate(ctx, sign)
+}

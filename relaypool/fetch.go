@@ -98,6 +98,15 @@ func (p *Pool) fetchOne(ctx context.Context, url string, filters []nostr.Filter)
 	if err != nil {
 		return failure(ctx, rep, err), nil
 	}
+	if p.opts.AuthFirst && p.opts.Auth != nil {
+		if err := c.authenticateFirst(ctx, p.opts.Auth); err != nil {
+			if ctx.Err() != nil {
+				return failure(ctx, rep, err), nil
+			}
+			rep.Status, rep.Reason = StatusClosed, "auth-required: authentication failed: "+err.Error()
+			return rep, nil
+		}
+	}
 	s := c.subscribe()
 	open := false
 	defer func() { c.unsubscribe(s, open) }()

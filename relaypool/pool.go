@@ -33,7 +33,18 @@ type Options struct {
 	Auth func(ctx context.Context, evt *nostr.Event) error
 	// Progress, when set, is called after each relay of an operation finishes.
 	Progress func(done, total int)
+	// AuthFirst authenticates every connection with Auth before its first
+	// request when the relay sends a NIP-42 challenge, instead of only when
+	// a relay refuses with auth-required. Relays whose answers depend on the
+	// reader (NIP-SW projections, NIP-29 groups) withhold events from an
+	// anonymous REQ without refusing it. A relay that sends no challenge
+	// within AuthWait is read anonymously.
+	AuthFirst bool
 }
+
+// AuthWait bounds how long AuthFirst waits for a relay's challenge. Relays
+// that support NIP-42 send it as soon as the connection opens.
+const AuthWait = time.Second
 
 // Pool keeps at most one connection per relay and reuses it across
 // operations until Close.

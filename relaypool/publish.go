@@ -36,6 +36,12 @@ func (p *Pool) publishOne(ctx context.Context, url string, evt *nostr.Event) Pub
 		rep.Message = describe(ctx, err)
 		return rep
 	}
+	if p.opts.AuthFirst && p.opts.Auth != nil {
+		if err := c.authenticateFirst(ctx, p.opts.Auth); err != nil {
+			rep.Message = "auth-required: authentication failed: " + err.Error()
+			return rep
+		}
+	}
 	for attempt := 0; ; attempt++ {
 		ok, err := c.send(ctx, evt.ID, &nostr.EventEnvelope{Event: *evt})
 		if err != nil {
