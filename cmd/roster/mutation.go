@@ -12,6 +12,7 @@ import (
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/signer"
 )
 
 // mutationSchema is the JSON schema of every membership command's result.
@@ -78,7 +79,7 @@ func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun b
 	}
 
 	if evt := plan.Event(); evt != nil {
-		if err := a.publishVerified(ctx, v, plan, evt, out); err != nil {
+		if err := a.publishVerified(ctx, s, v, plan, evt, out); err != nil {
 			return err
 		}
 	}
@@ -93,11 +94,7 @@ func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun b
 // publishVerified signs, publishes to every relay asked, reads the event
 // back from each, and re-resolves the repository to check it equals the
 // preview. Failures after the first relay accepted the event are exit 6.
-func (a *app) publishVerified(ctx context.Context, v *repoView, plan *preflight.Plan, evt *nostr.Event, out *mutationResult) error {
-	s, err := a.signer(ctx)
-	if err != nil {
-		return err
-	}
+func (a *app) publishVerified(ctx context.Context, s signer.Signer, v *repoView, plan *preflight.Plan, evt *nostr.Event, out *mutationResult) error {
 	if err := s.SignEvent(ctx, evt); err != nil {
 		return signerError(err)
 	}
