@@ -90,13 +90,19 @@ func (r *Relay) queryEvents(ctx context.Context, f nostr.Filter) (chan *nostr.Ev
 		return ch, nil
 	}
 	if r.silent.Load() {
-		// Never answer: no events, no EOSE, until the connection or relay goes.
+		// Never answer: no events and no EOSE while the connection lives. The
+		// channel is returned at once so khatru registers the REQ and a
+		// CLOSE from the client still ends it.
 		ws := khatru.GetConnection(ctx)
-		select {
-		case <-ws.Context.Done():
-		case <-r.closed:
-		}
-		return nil, errors.New("relay is silent")
+		ch := make(chan *nostr.Event)
+		go func() {
+			select {
+			case <-ws.Context.Done():
+			case <-r.closed:
+			}
+			close(ch)
+		}()
+		return ch, nil
 	}
 	reader := khatru.GetAuthed(ctx)
 	found := append(r.store.query(f), r.extraEvents()...)

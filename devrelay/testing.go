@@ -53,6 +53,10 @@ func (r *Relay) SetSilent(silent bool) { r.silent.Store(silent) }
 // views, no limit unless f sets one), newest first.
 func (r *Relay) Stored(f nostr.Filter) []*nostr.Event { return r.store.query(f) }
 
+// OpenSubscriptions is the number of REQs still open (not CLOSEd by their
+// client, not refused, connection still up).
+func (r *Relay) OpenSubscriptions() int { return len(r.live.snapshot()) }
+
 // ReqCount is the number of REQ messages the relay has received.
 func (r *Relay) ReqCount() int { return int(r.reqs.Load()) }
 

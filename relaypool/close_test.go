@@ -50,3 +50,21 @@ func TestCloseLeavesNoGoroutinesOrRelayConnections(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// Public relays cap concurrent subscriptions per connection, and the pool
+// keeps connections open across rounds: every REQ must be CLOSEd once answered.
+func TestFetchClosesEachSubscriptionOnceAnswered(t *testing.T) {
+	relays := devrelay.StartN(t, 2, devrelay.Options{})
+	relays[1].SetSilent(true)
+	p := relaypool.New(relaypool.Options{Timeout: 200 * time.Millisecond})
+	defer p.Close()
+	for i := 0; i < 3; i++ {
+		p.Fetch(context.Background(), devrelay.URLs(relays), nostr.Filter{Kinds: []int{1}})
+	}
+	eventually(t, 5*time.Second, "every subscription to be closed", func() bool {
+		return relays[0].OpenSubscriptions() == 0 && relays[1].OpenSubscriptions() == 0
+	})
+	if relays[0].Connections() != 1 {
+		t.Fatalf("%d connections, want the one reused connection", relays[0].Connections())
+	}
+}
