@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/graph"
 )
 
 // view is the part of one graph resolution that preflight reasons about. It is
@@ -93,16 +94,13 @@ type Edge struct {
 	To   string `json:"to"`
 }
 
-// legacyListings returns the valid 64-hex values of a role-less announcement's
-// `maintainers` tags other than its author (ngit adds the author implicitly).
+// legacyListings is graph's reading of a role-less announcement's legacy
+// roster: the valid 64-hex values of its first `maintainers` tag, without
+// duplicates and without the author (ngit adds the author implicitly).
 func legacyListings(tags nostr.Tags, author string) []string {
-	var out []string
-	for _, t := range maintainersTags(tags) {
-		for _, p := range t[1:] {
-			if p != author && nostr.IsValid32ByteHex(p) && !slices.Contains(out, p) {
-				out = append(out, p)
-			}
-		}
+	a, err := graph.ParseAnnouncement(&nostr.Event{Kind: graph.KindAnnouncement, PubKey: author, Tags: tags})
+	if err != nil {
+		return nil
 	}
-	return out
+	return a.LegacyListings()
 }
