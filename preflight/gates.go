@@ -159,8 +159,8 @@ func thirdPartyGate(v *view, author string, in Intent) *Refusal {
 	if subjects := v.thirdPartyAssignments(author); len(subjects) > 0 && in.Action != ActFollowLead {
 		return coMaintainerAssignsRefusal(v, author, subjects)
 	}
-	if v.leadSource != "explicit" || author != v.lead {
-		return nil
+	if v.leadSource != "explicit" || author != v.lead || in.Action == ActFollowLead {
+		return nil // the lead's follow-lead changes no roster
 	}
 	var offenders []string
 	uncovered := map[string][]string{}
