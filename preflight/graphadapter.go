@@ -90,7 +90,7 @@ func fromResolution(r *graph.Resolution, viewer string) *view {
 					}
 				}
 				if len(h.starts) == 0 {
-					h.starts, h.untimedStart = []int64{0}, true
+					h.starts = []int64{0} // unknown start, materialized as 0 like an ended untimed record
 				}
 				h.invitation = rec.Active() && !r.Confirmed(rec.Subject) && rec.Letter != graph.RoleModerator ||
 					rec.Active() && rec.Letter == graph.RoleModerator && !r.ConfirmedModerator(rec.Subject)

@@ -28,14 +28,6 @@ func (r record) active() bool {
 	return r.valid && !r.deferred && (len(r.starts) == 0 || len(r.starts)%2 == 1)
 }
 
-// ended reports a valid record whose last boundary is a numeric end.
-func (r record) ended() bool {
-	return r.valid && !r.deferred && len(r.starts) > 0 && len(r.starts)%2 == 0
-}
-
-// selfDefer reports the invalid self-role shape [letter, author, ..., "defer"].
-func (r record) selfDefer(author string) bool { return r.subject == author && r.deferred }
-
 // tag renders the record's boundaries back into a tag.
 func (r record) tag() nostr.Tag {
 	t := nostr.Tag{r.letter, r.subject}

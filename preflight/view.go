@@ -38,7 +38,6 @@ type PendingAck struct {
 type historyRecord struct {
 	letter, subject string
 	starts          []int64 // start, end, start, ...; odd length = still open
-	untimedStart    bool    // the first start is unknown (materialized as 0)
 	invitation      bool    // the lead's active assignment of somebody not yet confirmed
 }
 
