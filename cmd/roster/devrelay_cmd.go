@@ -9,6 +9,9 @@ import (
 	"syscall"
 
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/devrelay/grouprelay"
+	"github.com/roster-cli/roster/devrelay/pcrelay"
+	"github.com/roster-cli/roster/devrelay/swrelay"
 	"github.com/spf13/cobra"
 )
 
@@ -36,8 +39,9 @@ func newDevRelayCmd(a *app) *cobra.Command {
 		Long: `Run a local Nostr relay until interrupted (Ctrl-C or SIGTERM).
 
 It supports NIP-01 (addressable replacement, lowest id wins ties), NIP-09
-deletions, NIP-11 with the relay's own pubkey in "self", and optional NIP-42
-authentication. With --seed demo it publishes a realistic repository: a lead,
+deletions, NIP-11 with the relay's own pubkey in "self", optional NIP-42
+authentication, and the reference relay-side authorities of NIP-SW
+workspaces, NIP-PC projects and NIP-29 groups. With --seed demo it publishes a realistic repository: a lead,
 a confirmed co-maintainer, a pending invitation, a removed maintainer, a
 moderator and a state event. The demo keys are public: never reuse them.
 
@@ -59,6 +63,20 @@ with --json it prints one line: {"url":...,"self":...,"naddr":...}.`,
 	return cmd
 }
 
+// devRelayAuthorities are the reference relay-side authorities the dev relay
+// runs, so workspace, project and group commands can be tried against it.
+// NIP-SW and NIP-PC both allocate kind 30623; only one authority may claim a
+// kind, so the NIP-SW authority claims it (rejecting every client-submitted
+// 30623, which neither spec allows) and NIP-PC leaves it.
+func devRelayAuthorities() []devrelay.Authority {
+	groups := grouprelay.New()
+	return []devrelay.Authority{
+		swrelay.New(swrelay.Options{}),
+		pcrelay.New(pcrelay.Options{Groups: groups, LeaveStateKind: true}),
+		groups,
+	}
+}
+
 // devRelayStarted is the --json line printed once the relay listens.
 type devRelayStarted struct {
 	URL        string                `json:"url"`
@@ -73,7 +91,7 @@ func runDevRelay(ctx context.Context, a *app, f devRelayFlags) error {
 		return &exitError{Code: exitUsage, Kind: "usage", Err: fmt.Errorf("unknown seed %q: the only seed is \"demo\"", f.seed),
 			Commands: []string{"roster dev relay --seed demo"}}
 	}
-	r, err := devrelay.New(devrelay.Options{Addr: f.addr, RequireAuth: f.requireAuth})
+	r, err := devrelay.New(devrelay.Options{Addr: f.addr, RequireAuth: f.requireAuth, Authorities: devRelayAuthorities()})
 	if err != nil {
 		return err
 	}

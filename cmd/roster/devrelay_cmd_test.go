@@ -201,3 +201,65 @@ func TestDevRelayBusyPortNamesTheWayOut(t *testing.T) {
 		t.Fatalf("exit %d stderr %q", r.Code, r.Err)
 	}
 }
+
+// `roster dev relay` runs the reference authorities, so workspace, project
+// and group commands can be tried against it: a client-submitted kind 30623 is
+// refused, and a project identity is materialized into relay-signed state.
+func TestDevRelayRunsTheWorkspaceProjectAndGroupAuthorities(t *testing.T) {
+	run := startDevRelayCmd(t, "dev", "relay", "--addr", "127.0.0.1:0", "--json")
+	line := run.waitOutput(t, "}")
+	var started struct{ URL, Self string }
+	if err := json.Unmarshal([]byte(strings.TrimSpace(line)), &started); err != nil {
+		t.Fatalf("stdout %q: %v", line, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	relay, err := nostr.RelayConnect(ctx, started.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer relay.Close()
+	sk := nostr.GeneratePrivateKey()
+	owner, _ := nostr.GetPublicKey(sk)
+
+	forged := nostr.Event{Kind: 30623, CreatedAt: nostr.Now(), Tags: nostr.Tags{{"d", owner}}, Content: `{"version":1}`}
+	if err := forged.Sign(sk); err != nil {
+		t.Fatal(err)
+	}
+	if err := relay.Publish(ctx, forged); err == nil {
+		t.Fatal("the dev relay accepted a client-submitted kind 30623")
+	}
+
+	identity := nostr.Event{Kind: 30621, CreatedAt: nostr.Now(), Tags: nostr.Tags{{"d", "demo-project"}, {"name", "Demo"}}}
+	if err := identity.Sign(sk); err != nil {
+		t.Fatal(err)
+	}
+	if err := relay.Publish(ctx, identity); err != nil {
+		t.Fatalf("project identity refused: %v", err)
+	}
+	coord := "30621:" + owner + ":demo-project"
+	states, err := relay.QuerySync(ctx, nostr.Filter{Kinds: []int{30623}, Tags: nostr.TagMap{"a": {coord}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(states) != 1 || states[0].PubKey != started.Self {
+		t.Fatalf("project state for %s: %d events, want one signed by the relay's self %s", coord, len(states), started.Self)
+	}
+}
+
+func TestDevRelayAuthoritiesClaimEachKindOnce(t *testing.T) {
+	seen := map[int]bool{}
+	for _, a := range devRelayAuthorities() {
+		for _, k := range a.Kinds() {
+			if seen[k] {
+				t.Fatalf("kind %d is claimed twice", k)
+			}
+			seen[k] = true
+		}
+	}
+	for _, k := range []int{9050, 9051, 9052, 9053, 9054, 30623, 30621, 47010, 9000, 9001, 9002, 9007, 9008} {
+		if !seen[k] {
+			t.Errorf("no authority claims kind %d", k)
+		}
+	}
+}
