@@ -105,19 +105,9 @@ func analyze(a *Announcement) *participant {
 	if len(a.Roles) > 16 {
 		seen = make(map[string]int, len(a.Roles))
 	}
-	var validSelfMaint, activeSelfMaint, endedSelfMaint, malformedSelf, validSelf bool
-	var activeSelfStarts []int64 // signed starts of active valid self-roles (any letter)
+	var validSelfMaint, activeSelfMaint, endedSelfMaint bool
 	for _, r := range a.Roles {
 		self := r.Subject == a.Author
-		if r.Valid && self {
-			validSelf = true
-			if r.Active() && !r.Untimed() {
-				activeSelfStarts = append(activeSelfStarts, r.LastStart())
-			}
-		}
-		if !r.Valid && self && r.Problem != ProblemSelfDefer {
-			malformedSelf = true
-		}
 		if r.Letter == RoleModerator || !r.Valid {
 			continue
 		}
@@ -151,29 +141,13 @@ func analyze(a *Announcement) *participant {
 		p.outStart = append(p.outStart, r.LastStart())
 	}
 	p.departed = validSelfMaint && !activeSelfMaint && endedSelfMaint
-	// An invalid self-defer blocks unless a valid active self-role signed a
-	// start strictly after the defer record's last valid start.
-	for i, r := range a.Roles {
-		if r.Problem != ProblemSelfDefer {
-			continue
+	blocking, superseded := selfBlocking(a)
+	p.blocked = len(blocking) > 0
+	for _, i := range superseded {
+		if p.selfDeferSuperseded == nil {
+			p.selfDeferSuperseded = map[int]bool{}
 		}
-		superseded := false
-		for _, s := range activeSelfStarts {
-			if s > r.LastStart() {
-				superseded = true
-			}
-		}
-		if superseded {
-			if p.selfDeferSuperseded == nil {
-				p.selfDeferSuperseded = map[int]bool{}
-			}
-			p.selfDeferSuperseded[i] = true
-		} else {
-			p.blocked = true
-		}
-	}
-	if malformedSelf && !validSelf {
-		p.blocked = true
+		p.selfDeferSuperseded[i] = true
 	}
 	return p
 }
