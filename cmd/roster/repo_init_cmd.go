@@ -88,7 +88,8 @@ type repoInitResult struct {
 	Error *jsonErrorBody `json:"error,omitempty"`
 }
 
-// jsonErrorBody is the DESIGN.md error object {code, message, details, commands}.
+// jsonErrorBody is the DESIGN.md error object {code, message, details,
+// commands}; a struct, not a map, so the fields print in that order.
 type jsonErrorBody struct {
 	Code     string         `json:"code"`
 	Message  string         `json:"message"`

@@ -140,15 +140,14 @@ func run(args []string, s *ioStreams) int {
 // printError renders an error: JSON on stdout with --json, text on stderr otherwise.
 func printError(a *app, ee *exitError) {
 	if a.opts.JSON {
-		body := map[string]any{"error": map[string]any{
-			"code":     ee.Kind,
-			"message":  ee.Err.Error(),
-			"details":  orEmptyMap(ee.Details),
-			"commands": orEmptySlice(ee.Commands),
-		}}
-		enc := json.NewEncoder(a.io.Out)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(body)
+		_ = writeJSON(a, struct {
+			Error jsonErrorBody `json:"error"`
+		}{jsonErrorBody{
+			Code:     ee.Kind,
+			Message:  ee.Err.Error(),
+			Details:  orEmptyMap(ee.Details),
+			Commands: orEmptySlice(ee.Commands),
+		}})
 		return
 	}
 	fmt.Fprintf(a.io.Err, "roster: %s\n", ee.Err)
@@ -171,9 +170,11 @@ func orEmptySlice(s []string) []string {
 	return s
 }
 
-// writeJSON prints v as indented JSON on stdout.
+// writeJSON prints v as indented JSON on stdout. `<`, `>` and `&` stay
+// literal (docs/json.md): messages and commands carry "<npub>" and "&&".
 func writeJSON(a *app, v any) error {
 	enc := json.NewEncoder(a.io.Out)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
 }
