@@ -40,10 +40,7 @@ func gate(v *view, in Input) *Refusal {
 		return r
 	}
 	if it.Force && it.Action != ActAdd && it.Action != ActAccept {
-		return refuse("force-not-available",
-			fmt.Sprintf("--force is not available for %s", it.Action),
-			"--force only chooses the command runner's repository state on an add or accept whose sole conflict is kind 30618 state;",
-			"it never overrides membership, lead, identity or history checks").run(withoutGovernance(it).Command())
+		return forceNotAvailable(it)
 	}
 	if r := projectionGate(in.Author, v, it); r != nil {
 		return r

@@ -137,7 +137,13 @@ func Prepare(in Input) (*Plan, *Refusal) {
 	}
 	var sr *Refusal
 	p.State, sr = CompareState(stateInput(in, before, p.After, afterEvents, v))
-	if sr != nil {
+	switch {
+	case sr == nil:
+	case sr.Code == "state-conflict":
+		return nil, forceStateConflict(sr, in.Intent)
+	case sr.Code == "force-not-applicable":
+		return nil, sr.run(withoutForce(in.Intent).Command())
+	default:
 		return nil, sr
 	}
 	if p.Tags == nil && p.SwitchTo == nil {

@@ -114,7 +114,7 @@ func CompareState(in StateInput) (StateComparison, *Refusal) {
 		}
 		if in.Force {
 			return c, refuse("force-not-applicable", "--force only chooses your repository state when a state-only conflict was reported; there is none",
-				"rerun without --force").run(Intent{Action: in.Action}.Command())
+				forceStateOnlyDeferred, "rerun without --force")
 		}
 		return c, nil
 	}
@@ -140,7 +140,7 @@ func stateRefusal(in StateInput, c StateComparison, why string) *Refusal {
 		lines = append(lines, "--force would instead impose on the other view:")
 		lines = append(lines, indent(renderRefActions(c.ForceWould))...)
 	}
-	lines = append(lines, "roster does not publish the --force state replacement yet; --force is refused")
+	lines = append(lines, "keeping your state with --force is not available: "+forceStateOnlyDeferred)
 	return refuse("state-conflict", lines...).with("align", c.Align).with("force_would", c.ForceWould)
 }
 

@@ -1,0 +1,81 @@
+package preflight
+
+import (
+	"strings"
+	"testing"
+)
+
+// Issue 5: "--force is refused for everything except the state-only case of
+// the next step"; maintainers.md "--force has one narrow add/accept meaning"
+// and "There is no --force shortcut for combining several membership
+// decisions". The refusal says the state-only case is deferred and names the
+// command to run instead.
+func TestForceIsRefusedOutsideAddAndAcceptNamingTheRerun(t *testing.T) {
+	w := twoPerson(t)
+	for _, it := range []Intent{
+		{Action: ActRemove, Subject: pk("bob"), Force: true},
+		{Action: ActLead, Lead: pk("bob"), Force: true},
+		{Action: ActAcknowledge, Subject: pk("bob"), Force: true},
+	} {
+		r := w.refused("alice", "alice", 3000, it, "force-not-available")
+		rerun := withoutForce(it).Command()
+		for _, s := range []string{"--force is not available for " + string(it.Action), "kind 30618 state replacement is the next step",
+			"instead rerun without --force:", rerun} {
+			if !strings.Contains(r.Message, s) {
+				t.Fatalf("%s: message lacks %q:\n%s", it.Command(), s, r.Message)
+			}
+		}
+		if len(r.Commands) != 1 || r.Commands[0] != rerun || strings.Contains(rerun, "--force") {
+			t.Fatalf("%s: commands %v", it.Command(), r.Commands)
+		}
+	}
+	r := w.refused("alice", "alice", 3000, Intent{Action: ActRemove, Subject: pk("bob"), Force: true}, "force-not-available")
+	if !strings.Contains(r.Message, "no --force shortcut for combining several membership decisions") {
+		t.Fatal(r.Message)
+	}
+	r = w.refused("bob", "alice", 3000, Intent{Action: ActLeave, Force: true}, "force-not-available")
+	if r.Commands[0] != "roster repo leave" {
+		t.Fatal(r.Commands)
+	}
+}
+
+// "For add and accept only, --force may override a conflict limited to kind
+// 30618 refs": that is the deferred case. The state-only refusal with --force
+// says so, lists the alignment and names the rerun without --force.
+func TestForceOnStateOnlyConflictSaysTheReplacementIsDeferred(t *testing.T) {
+	w := &world{t: t}
+	w.announce("alice", 100)
+	w.state("alice", 150, []string{"HEAD", "ref: refs/heads/main"}, []string{"refs/heads/main", oidA})
+	w.announce("bob", 200, []string{"M", "<alice>", "200"}, []string{"m", "<bob>", "200"}, []string{"maintainers", "<alice>", "<bob>"})
+	w.state("bob", 300, []string{"HEAD", "ref: refs/heads/main"}, []string{"refs/heads/main", oidB})
+	it := Intent{Action: ActAdd, Subject: pk("bob"), Force: true}
+	_, r := w.prepareState("alice", 1000, it, nil)
+	if r == nil || r.Code != "state-conflict" {
+		t.Fatalf("want state-conflict, got %+v", r)
+	}
+	rerun := withoutForce(it).Command()
+	for _, s := range []string{"the one case --force is meant for", "kind 30618 state replacement is the next step",
+		"update branch refs/heads/main from " + oidA + " to " + oidB, "rerun without --force:", "  " + rerun, "new identifier"} {
+		if !strings.Contains(r.Message, s) {
+			t.Fatalf("message lacks %q:\n%s", s, r.Message)
+		}
+	}
+	if len(r.Commands) != 1 || r.Commands[0] != rerun || r.Details["force_deferred"] != true {
+		t.Fatalf("commands %v details %v", r.Commands, r.Details)
+	}
+	// Without --force the same conflict names the same rerun.
+	_, r = w.prepareState("alice", 1000, withoutForce(it), nil)
+	if r == nil || len(r.Commands) != 1 || r.Commands[0] != rerun || r.Details["force_deferred"] != nil {
+		t.Fatalf("%+v", r)
+	}
+}
+
+// --force on an add with no state-only conflict is not applicable and names the rerun.
+func TestForceWithoutStateConflictIsNotApplicable(t *testing.T) {
+	w := twoPerson(t)
+	it := Intent{Action: ActAdd, Subject: pk("carol"), Force: true}
+	r := w.refused("alice", "alice", 3000, it, "force-not-applicable")
+	if len(r.Commands) != 1 || r.Commands[0] != withoutForce(it).Command() || !strings.Contains(r.Message, "the next step") {
+		t.Fatalf("%+v", r)
+	}
+}
