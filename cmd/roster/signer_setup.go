@@ -96,9 +96,19 @@ func signerError(err error) error {
 			Commands: []string{"roster logout"},
 			Details:  map[string]any{"npub": already.Account.Npub, "backend": already.Account.Backend}}
 	case errors.Is(err, signer.ErrBadSecretKey):
-		return &exitError{Code: exitUsage, Kind: "bad-secret-key", Err: err}
+		// The signer package prefixes the variable's name when the bad key
+		// came from the environment: then the variable is what to fix.
+		cmds := []string{"roster login --nsec   # paste the whole nsec1... or 64-hex key again",
+			"roster login --generate   # or make a new key"}
+		if strings.HasPrefix(err.Error(), "ROSTER_SECRET_KEY") {
+			cmds = []string{"export ROSTER_SECRET_KEY=nsec1...   # the whole nsec or 64-hex key",
+				"unset ROSTER_SECRET_KEY   # use the account from roster login instead"}
+		}
+		return &exitError{Code: exitUsage, Kind: "bad-secret-key", Err: err, Commands: cmds}
 	case errors.Is(err, signer.ErrWrongPassphrase):
-		return &exitError{Code: exitUsage, Kind: "wrong-passphrase", Err: err}
+		return &exitError{Code: exitUsage, Kind: "wrong-passphrase", Err: err,
+			Commands: []string{"roster whoami   # which account; then retry and type its passphrase",
+				"roster logout && roster login --nsec   # forgotten: store the key again under a new passphrase"}}
 	}
 	return &exitError{Code: exitFailure, Kind: "signer", Err: err,
 		Commands: []string{"roster whoami", "roster logout", "roster login --nsec"}}

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// Errors tell the user the next command to run (DESIGN.md "Rules of the
+// house"). A mistyped key at `login --nsec` names the retry; a malformed
+// ROSTER_SECRET_KEY names the variable to fix, not a login. Neither repeats
+// the rejected input.
+func TestBadSecretKeyNamesTheNextCommandWithoutTheKey(t *testing.T) {
+	signerTestKeyring(t)
+	k := newTestKey(t)
+	typo := k.nsec[:len(k.nsec)-1] + "x"
+
+	r := invocation{Env: homeEnv(t), Stdin: typo + "\n"}.roster(t, "login", "--nsec")
+	if r.Code != exitUsage || !strings.Contains(r.Err, "run: roster login --nsec") || strings.Contains(r.Out+r.Err, typo) {
+		t.Fatalf("login with a typo: exit %d out %q err %q", r.Code, r.Out, r.Err)
+	}
+
+	env := homeEnv(t)
+	env["ROSTER_SECRET_KEY"] = typo
+	r = invocation{Env: env}.roster(t, "whoami", "--json")
+	var body struct {
+		Error jsonErrorBody `json:"error"`
+	}
+	decodeJSON(t, r, &body)
+	if r.Code != exitUsage || body.Error.Code != "bad-secret-key" || strings.Contains(r.Out+r.Err, typo) {
+		t.Fatalf("bad ROSTER_SECRET_KEY: exit %d out %q err %q", r.Code, r.Out, r.Err)
+	}
+	if !strings.Contains(strings.Join(body.Error.Commands, "\n"), "unset ROSTER_SECRET_KEY") {
+		t.Fatalf("bad ROSTER_SECRET_KEY names no way out: %+v", body.Error)
+	}
+}
