@@ -90,10 +90,7 @@ func (p *Projection) Validate() error {
 		if s.Rank != i {
 			return ruleErr("ranks-permutation", "projection sections must be ordered by rank 0..%d", len(p.Sections)-1)
 		}
-		if err := checkMetadata("encrypted_label", s.EncryptedLabel); err != nil {
-			return err
-		}
-		if err := checkIcon(s.EncryptedIcon); err != nil {
+		if err := checkLabelAndIcon(s.EncryptedLabel, s.EncryptedIcon); err != nil {
 			return err
 		}
 	}

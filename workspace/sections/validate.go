@@ -4,6 +4,15 @@ package sections
 // state. The relay adds the stateful rules (revision zero, current epoch,
 // active sections, grant count) in devrelay/swrelay.
 
+// checkHeader checks what every command body starts with: the content
+// version and a UUID action_id.
+func checkHeader(version int, actionID string) error {
+	if err := checkVersion(version); err != nil {
+		return err
+	}
+	return checkID("action_id", actionID)
+}
+
 func checkVersion(v int) error {
 	if v != Version {
 		return ruleErr("version", "content version %d is not %d", v, Version)
@@ -31,7 +40,11 @@ func checkMetadata(what string, ct string) error {
 	return nil
 }
 
-func checkIcon(icon *string) error {
+// checkLabelAndIcon checks one section's ciphertexts; the icon is optional.
+func checkLabelAndIcon(label string, icon *string) error {
+	if err := checkMetadata("encrypted_label", label); err != nil {
+		return err
+	}
 	if icon == nil {
 		return nil
 	}
@@ -92,10 +105,7 @@ func checkAssignments(as []Assignment, sections map[string]bool) error {
 
 // Validate checks a 9050 import's content.
 func (c *Import) Validate() error {
-	if err := checkVersion(c.Version); err != nil {
-		return err
-	}
-	if err := checkID("action_id", c.ActionID); err != nil {
+	if err := checkHeader(c.Version, c.ActionID); err != nil {
 		return err
 	}
 	if err := checkHex64("source_event_id", c.SourceEventID); err != nil {
@@ -114,10 +124,7 @@ func (c *Import) Validate() error {
 	ranks := make([]int, len(c.Sections))
 	for i, s := range c.Sections {
 		ids[i], ranks[i] = s.ID, s.Rank
-		if err := checkMetadata("encrypted_label", s.EncryptedLabel); err != nil {
-			return err
-		}
-		if err := checkIcon(s.EncryptedIcon); err != nil {
+		if err := checkLabelAndIcon(s.EncryptedLabel, s.EncryptedIcon); err != nil {
 			return err
 		}
 	}
@@ -133,10 +140,7 @@ func (c *Import) Validate() error {
 
 // Validate checks a 9051 grant's content.
 func (c *Grant) Validate() error {
-	if err := checkVersion(c.Version); err != nil {
-		return err
-	}
-	if err := checkID("action_id", c.ActionID); err != nil {
+	if err := checkHeader(c.Version, c.ActionID); err != nil {
 		return err
 	}
 	if err := checkHex64("actor_pubkey", c.ActorPubkey); err != nil {
@@ -153,10 +157,7 @@ func (c *Grant) Validate() error {
 
 // Validate checks a 9052 revoke's content.
 func (c *Revoke) Validate() error {
-	if err := checkVersion(c.Version); err != nil {
-		return err
-	}
-	if err := checkID("action_id", c.ActionID); err != nil {
+	if err := checkHeader(c.Version, c.ActionID); err != nil {
 		return err
 	}
 	if err := checkHex64("actor_pubkey", c.ActorPubkey); err != nil {
@@ -168,10 +169,7 @@ func (c *Revoke) Validate() error {
 	ids := make([]string, len(c.Sections))
 	for i, s := range c.Sections {
 		ids[i] = s.SectionID
-		if err := checkMetadata("encrypted_label", s.EncryptedLabel); err != nil {
-			return err
-		}
-		if err := checkIcon(s.EncryptedIcon); err != nil {
+		if err := checkLabelAndIcon(s.EncryptedLabel, s.EncryptedIcon); err != nil {
 			return err
 		}
 	}
@@ -205,10 +203,7 @@ func (c *Revoke) Validate() error {
 
 // Validate checks a 9053 move's content.
 func (c *Move) Validate() error {
-	if err := checkVersion(c.Version); err != nil {
-		return err
-	}
-	if err := checkID("action_id", c.ActionID); err != nil {
+	if err := checkHeader(c.Version, c.ActionID); err != nil {
 		return err
 	}
 	if err := checkID("channel_id", c.ChannelID); err != nil {
@@ -219,10 +214,7 @@ func (c *Move) Validate() error {
 
 // Validate checks a 9054 add or rename.
 func (c *ManageSection) Validate() error {
-	if err := checkVersion(c.Version); err != nil {
-		return err
-	}
-	if err := checkID("action_id", c.ActionID); err != nil {
+	if err := checkHeader(c.Version, c.ActionID); err != nil {
 		return err
 	}
 	if c.Op != OpAdd && c.Op != OpRename {
@@ -234,18 +226,12 @@ func (c *ManageSection) Validate() error {
 	if err := checkID("section_id", c.SectionID); err != nil {
 		return err
 	}
-	if err := checkMetadata("encrypted_label", c.EncryptedLabel); err != nil {
-		return err
-	}
-	return checkIcon(c.EncryptedIcon)
+	return checkLabelAndIcon(c.EncryptedLabel, c.EncryptedIcon)
 }
 
 // Validate checks a 9054 reorder.
 func (c *ManageReorder) Validate() error {
-	if err := checkVersion(c.Version); err != nil {
-		return err
-	}
-	if err := checkID("action_id", c.ActionID); err != nil {
+	if err := checkHeader(c.Version, c.ActionID); err != nil {
 		return err
 	}
 	if c.Op != OpReorder {
@@ -257,10 +243,7 @@ func (c *ManageReorder) Validate() error {
 
 // Validate checks a 9054 remove.
 func (c *ManageRemove) Validate() error {
-	if err := checkVersion(c.Version); err != nil {
-		return err
-	}
-	if err := checkID("action_id", c.ActionID); err != nil {
+	if err := checkHeader(c.Version, c.ActionID); err != nil {
 		return err
 	}
 	if c.Op != OpRemove {

@@ -1,0 +1,150 @@
+// Rendering `roster project show` (JSON and human) and its read errors.
+
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nbd-wtf/go-nostr/nip19"
+
+	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/workspace/projects"
+)
+
+// projectJSON is `roster project show --json` (schema roster.project/v1).
+type projectJSON struct {
+	Schema          string             `json:"schema"`
+	Coordinate      string             `json:"coordinate"`
+	Owner           string             `json:"owner"`
+	OwnerNpub       string             `json:"owner_npub"`
+	D               string             `json:"d"`
+	Address         string             `json:"address"`
+	Naddr           string             `json:"naddr"`
+	Revision        int64              `json:"revision"`
+	Deleted         bool               `json:"deleted"`
+	Name            string             `json:"name"`
+	Description     string             `json:"description"`
+	HomeChannel     *string            `json:"home_channel"`
+	RelatedChannels []string           `json:"related_channels"`
+	Visibility      string             `json:"visibility"`
+	Members         []projects.Member  `json:"members"`
+	UnknownTags     [][]string         `json:"unknown_tags"`
+	ProjectTags     [][]string         `json:"project_tags"`
+	Projection      projectEventJSON   `json:"projection"`
+	Relays          []projectRelayRead `json:"relays"`
+	Complete        bool               `json:"complete"`
+}
+
+type projectEventJSON struct {
+	EventID       string `json:"event_id"`
+	CreatedAt     int64  `json:"created_at"`
+	Relay         string `json:"relay"`
+	Signer        string `json:"signer"`
+	IdentityEvent string `json:"identity_event"`
+	ChangeEvent   string `json:"change_event"`
+}
+
+func projectView(c projects.Coordinate, rd projectReadResult) projectJSON {
+	st := rd.best
+	naddr, _ := nip19.EncodeEntity(c.Owner, projects.KindIdentity, c.D, nil)
+	out := projectJSON{
+		Schema: "roster.project/v1", Coordinate: c.String(), Owner: c.Owner, OwnerNpub: projectNpub(c.Owner),
+		D: c.D, Address: c.Address(), Naddr: naddr, Revision: st.Revision, Deleted: st.Deleted,
+		Name: st.Document.Name, Description: st.Document.Description, Visibility: st.Document.Visibility,
+		RelatedChannels: orEmptySlice(st.Document.RelatedChannels), Members: st.Document.Members,
+		UnknownTags: st.Document.Unknown, ProjectTags: st.ProjectTags,
+		Projection: projectEventJSON{EventID: st.EventID, CreatedAt: int64(st.CreatedAt), Relay: rd.bestURL,
+			Signer: st.Signer, IdentityEvent: st.IdentityEvent, ChangeEvent: st.ChangeEvent},
+		Relays: rd.relays, Complete: rd.complete,
+	}
+	if st.Document.HomeChannel != "" {
+		h := st.Document.HomeChannel
+		out.HomeChannel = &h
+	}
+	if out.Members == nil {
+		out.Members = []projects.Member{}
+	}
+	if out.UnknownTags == nil {
+		out.UnknownTags = [][]string{}
+	}
+	if out.ProjectTags == nil {
+		out.ProjectTags = [][]string{}
+	}
+	return out
+}
+
+func projectRender(a *app, p projectJSON) {
+	w := a.io.Out
+	title := p.Name
+	if title == "" {
+		title = p.D
+	}
+	fmt.Fprintf(w, "%s  (%s)\n", title, p.Coordinate)
+	if p.Deleted {
+		fmt.Fprintf(w, "  DELETED at revision %d; its owner can recreate it by publishing a new kind 30621 identity\n", p.Revision)
+	} else {
+		fmt.Fprintf(w, "  revision      %d\n", p.Revision)
+		if p.Description != "" {
+			fmt.Fprintf(w, "  description   %s\n", p.Description)
+		}
+		fmt.Fprintf(w, "  owner         %s\n", p.OwnerNpub)
+		if p.HomeChannel != nil {
+			fmt.Fprintf(w, "  home channel  %s\n", *p.HomeChannel)
+		} else {
+			fmt.Fprintf(w, "  home channel  none (only the owner may change related channels)\n")
+		}
+		fmt.Fprintf(w, "  related       %d channel(s)\n", len(p.RelatedChannels))
+		for _, ch := range p.RelatedChannels {
+			fmt.Fprintf(w, "    %s\n", ch)
+		}
+		if p.Visibility != "" {
+			fmt.Fprintf(w, "  visibility    %s\n", p.Visibility)
+		}
+		for _, m := range p.Members {
+			fmt.Fprintf(w, "  repository    %s\n", m.Address)
+		}
+	}
+	fmt.Fprintf(w, "  signed by     %s (relay self) at %d, event %s\n", p.Projection.Signer, p.Projection.CreatedAt, p.Projection.EventID)
+	for _, r := range p.Relays {
+		line := fmt.Sprintf("  relay %s: %s, projection %s", r.URL, r.Status, r.Projection)
+		if r.Error != "" {
+			line += " (" + r.Error + ")"
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+func projectNpub(hex string) string {
+	n, err := nip19.EncodePublicKey(hex)
+	if err != nil {
+		return hex
+	}
+	return n
+}
+
+func projectNoRelays(c projects.Coordinate) *exitError {
+	return &exitError{Code: exitUsage, Kind: "no-relays",
+		Err:      fmt.Errorf("no relay to ask for project %s: pass --relay or set ROSTER_RELAYS", c),
+		Commands: []string{fmt.Sprintf("roster project show %s --relay wss://<relay>", c)}}
+}
+
+// projectNotFound is exit 4: no relay holds a valid projection.
+func projectNotFound(c projects.Coordinate, rd projectReadResult) *exitError {
+	var why []string
+	for _, r := range rd.relays {
+		switch {
+		case r.Status != relaypool.StatusOK:
+			why = append(why, fmt.Sprintf("%s %s %s", r.URL, r.Status, r.Reason))
+		case r.Error != "":
+			why = append(why, fmt.Sprintf("%s: %s", r.URL, r.Error))
+		default:
+			why = append(why, fmt.Sprintf("%s has no projection", r.URL))
+		}
+	}
+	return &exitError{Code: exitIncomplete, Kind: "not-found",
+		Err: fmt.Errorf("no relay-signed state for project %s (%s); the relay materializes it once the owner publishes the project's kind 30621 identity there",
+			c, strings.Join(why, "; ")),
+		Details:  map[string]any{"coordinate": c.String(), "address": c.Address(), "relays": rd.relays},
+		Commands: []string{fmt.Sprintf("roster project show %s --relay wss://<relay hosting the project>", c)}}
+}
