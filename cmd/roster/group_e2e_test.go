@@ -12,9 +12,9 @@ func TestGroupShowReadsRelaySignedRolesAndIgnoresForgeries(t *testing.T) {
 	w := newPCWorld(t)
 	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
 	w.group(pcOwnerSK, grouprelay.KindEditMetadata, nostr.Tag{"name", "Home"}, nostr.Tag{"about", "home channel"})
-	w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pcPub(t, pcAdminSK), "admin"})
+	w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
 	// A stranger signs a 39001 naming himself admin and gets it stored.
-	forged := &nostr.Event{Kind: 39001, CreatedAt: nostr.Now() + 60, Tags: nostr.Tags{{"d", pcHome}, {"p", pcPub(t, pcStrangerSK), "admin"}}}
+	forged := &nostr.Event{Kind: 39001, CreatedAt: nostr.Now() + 60, Tags: nostr.Tags{{"d", pcHome}, {"p", pubOf(t, pcStrangerSK), "admin"}}}
 	if err := forged.Sign(pcStrangerSK); err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +24,7 @@ func TestGroupShowReadsRelaySignedRolesAndIgnoresForgeries(t *testing.T) {
 	if r.Code != exitOK {
 		t.Fatalf("exit %d %s %s", r.Code, r.Out, r.Err)
 	}
-	out := pcDecode[groupJSON](t, r)
+	out := decodeOut[groupJSON](t, r)
 	if out.Schema != "roster.group/v1" || len(out.Relays) != 1 || !out.Complete {
 		t.Fatalf("%+v", out)
 	}
@@ -32,10 +32,10 @@ func TestGroupShowReadsRelaySignedRolesAndIgnoresForgeries(t *testing.T) {
 	if !g.Found || !g.Live || g.Self != w.relay.Self() || g.Group.Metadata.Name != "Home" {
 		t.Fatalf("relay view %+v", g)
 	}
-	if roles := g.Group.RolesOf(pcPub(t, pcAdminSK)); len(roles) != 1 || roles[0] != "admin" {
+	if roles := g.Group.RolesOf(pubOf(t, pcAdminSK)); len(roles) != 1 || roles[0] != "admin" {
 		t.Fatalf("admin roles %v", roles)
 	}
-	if g.Group.RolesOf(pcPub(t, pcStrangerSK)) != nil || len(g.Group.Rejected) != 1 || g.Group.Rejected[0].EventID != forged.ID {
+	if g.Group.RolesOf(pubOf(t, pcStrangerSK)) != nil || len(g.Group.Rejected) != 1 || g.Group.Rejected[0].EventID != forged.ID {
 		t.Fatalf("forged admin list used: %+v", g.Group)
 	}
 	// The stranger is still refused a project change through that channel.
@@ -53,14 +53,14 @@ func TestGroupShowReadsRelaySignedRolesAndIgnoresForgeries(t *testing.T) {
 func TestGroupShowAfterRemovalAndDeletion(t *testing.T) {
 	w := newPCWorld(t)
 	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
-	w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pcPub(t, pcAdminSK), "admin"})
-	w.group(pcOwnerSK, grouprelay.KindRemoveUser, nostr.Tag{"p", pcPub(t, pcAdminSK)})
-	g := pcDecode[groupJSON](t, w.as(pcOwnerSK, "group", "show", pcHome, "--json")).Relays[0]
-	if g.Group.RolesOf(pcPub(t, pcAdminSK)) != nil || len(g.Group.Members) != 1 {
+	w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
+	w.group(pcOwnerSK, grouprelay.KindRemoveUser, nostr.Tag{"p", pubOf(t, pcAdminSK)})
+	g := decodeOut[groupJSON](t, w.as(pcOwnerSK, "group", "show", pcHome, "--json")).Relays[0]
+	if g.Group.RolesOf(pubOf(t, pcAdminSK)) != nil || len(g.Group.Members) != 1 {
 		t.Fatalf("removed admin still listed: %+v", g.Group)
 	}
 	w.group(pcOwnerSK, grouprelay.KindDeleteGroup)
-	g = pcDecode[groupJSON](t, w.as(pcOwnerSK, "group", "show", pcHome, "--json")).Relays[0]
+	g = decodeOut[groupJSON](t, w.as(pcOwnerSK, "group", "show", pcHome, "--json")).Relays[0]
 	if g.Live || !g.Group.Metadata.Deleted || len(g.Group.Admins) != 0 {
 		t.Fatalf("deleted group %+v", g)
 	}

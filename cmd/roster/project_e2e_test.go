@@ -19,7 +19,7 @@ func TestProjectOwnerRelatesAChannel(t *testing.T) {
 	if r.Code != exitOK {
 		t.Fatalf("exit %d: %s %s", r.Code, r.Out, r.Err)
 	}
-	out := pcDecode[projectChangeJSON](t, r)
+	out := decodeOut[projectChangeJSON](t, r)
 	if out.ExpectedRevision != 1 || out.Revision != 2 || out.Retried || len(out.Published) != 1 ||
 		fmt.Sprint(out.RelatedChannels) != fmt.Sprint([]string{pcChanA}) || out.Actor != w.coord.Owner {
 		t.Fatalf("result %+v", out)
@@ -29,7 +29,7 @@ func TestProjectOwnerRelatesAChannel(t *testing.T) {
 		t.Fatalf("relay holds %+v", st)
 	}
 	// show reads the same state back, with the revision from the rev tag.
-	show := pcDecode[projectJSON](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
+	show := decodeOut[projectJSON](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
 	if show.Schema != "roster.project/v1" || show.Revision != 2 || show.Deleted || show.D != "demo:with:colons" ||
 		show.Address != w.coord.Address() || show.Projection.Signer != w.relay.Self() || !show.Complete ||
 		len(show.RelatedChannels) != 1 || show.Relays[0].Projection != "valid" {
@@ -53,7 +53,7 @@ func TestProjectHomeChannelAdminRelatesAChannel(t *testing.T) {
 	w := newPCWorld(t)
 	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
 	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
-	w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pcPub(t, pcAdminSK), "admin"})
+	w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
 	r := w.as(pcAdminSK, "project", "relate", w.coord.String(), pcChanA, "--json")
 	if r.Code != exitOK {
 		t.Fatalf("exit %d: %s %s", r.Code, r.Out, r.Err)
@@ -67,15 +67,15 @@ func TestProjectRemovedAdminIsRefusedByRosterAndByTheRelay(t *testing.T) {
 	w := newPCWorld(t)
 	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
 	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
-	w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pcPub(t, pcAdminSK), "admin"})
-	w.group(pcOwnerSK, grouprelay.KindRemoveUser, nostr.Tag{"p", pcPub(t, pcAdminSK)})
+	w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
+	w.group(pcOwnerSK, grouprelay.KindRemoveUser, nostr.Tag{"p", pubOf(t, pcAdminSK)})
 	before := w.stored()
 
 	r := w.as(pcAdminSK, "project", "relate", w.coord.String(), pcChanA, "--json")
 	if r.Code != exitRefused {
 		t.Fatalf("exit %d: %s %s", r.Code, r.Out, r.Err)
 	}
-	e := pcDecode[pcErrorJSON](t, r)
+	e := decodeOut[errorOut](t, r)
 	if e.Error.Code != "not-authorized" || !strings.Contains(e.Error.Message, "nothing was published") ||
 		!strings.Contains(e.Error.Message, projectNpub(w.coord.Owner)) || !strings.Contains(e.Error.Message, pcHome) {
 		t.Fatalf("refusal does not say who may: %+v", e.Error)
@@ -84,7 +84,7 @@ func TestProjectRemovedAdminIsRefusedByRosterAndByTheRelay(t *testing.T) {
 	// the removed admin is not listed at all.
 	may := fmt.Sprint(e.Error.Details["may_change"])
 	if !strings.Contains(may, projectNpub(w.coord.Owner)+" (project owner, owner of home channel "+pcHome+")") ||
-		strings.Contains(may, projectNpub(pcPub(t, pcAdminSK))) {
+		strings.Contains(may, projectNpub(pubOf(t, pcAdminSK))) {
 		t.Fatalf("may_change %s", may)
 	}
 	if after := w.stored(); after.EventID != before.EventID || w.storedCommands() != 0 {
@@ -131,7 +131,7 @@ func TestProjectChangesTheRelayWouldRejectAreRefusedBeforeSigning(t *testing.T) 
 	}
 	for _, tc := range cases {
 		r := w.as(pcOwnerSK, append(append([]string{"project"}, tc.args...), "--json")...)
-		if r.Code != exitRefused || pcDecode[pcErrorJSON](t, r).Error.Code != tc.code {
+		if r.Code != exitRefused || decodeOut[errorOut](t, r).Error.Code != tc.code {
 			t.Errorf("%v: exit %d %s", tc.args, r.Code, r.Out)
 		}
 	}
@@ -166,7 +166,7 @@ func TestProjectUsageErrors(t *testing.T) {
 func TestProjectShowUnknownProjectIsNotFound(t *testing.T) {
 	w := newPCWorld(t)
 	r := w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json")
-	if r.Code != exitIncomplete || pcDecode[pcErrorJSON](t, r).Error.Code != "not-found" {
+	if r.Code != exitIncomplete || decodeOut[errorOut](t, r).Error.Code != "not-found" {
 		t.Fatalf("exit %d %s", r.Code, r.Out)
 	}
 }
@@ -264,7 +264,7 @@ func TestProjectConcurrentChangesAgainstOneRevision(t *testing.T) {
 		if r.Code != exitOK {
 			t.Fatalf("exit %d: %s %s", r.Code, r.Out, r.Err)
 		}
-		out := pcDecode[projectChangeJSON](t, r)
+		out := decodeOut[projectChangeJSON](t, r)
 		if out.Retried {
 			retried++
 			if out.ExpectedRevision != 2 || out.Revision != 3 {
@@ -305,7 +305,7 @@ func TestProjectConflictThatPersistsIsReported(t *testing.T) {
 	}
 	t.Cleanup(func() { projectBeforeSign = nil })
 	r := w.as(pcOwnerSK, "project", "relate", w.coord.String(), pcChanA, "--json")
-	if r.Code != exitRefused || pcDecode[pcErrorJSON](t, r).Error.Code != "conflict" {
+	if r.Code != exitRefused || decodeOut[errorOut](t, r).Error.Code != "conflict" {
 		t.Fatalf("exit %d %s", r.Code, r.Out)
 	}
 	if st := w.stored(); st.Revision != 3 || st.Document.Related(pcChanA) {
@@ -321,20 +321,20 @@ func TestProjectDeletionAndRecreationKeepRevisionsIncreasing(t *testing.T) {
 		t.Fatalf("relate: %d %s", r.Code, r.Err)
 	}
 	w.mustPublish(pcOwnerSK, &nostr.Event{Kind: 5, CreatedAt: now - 50, Tags: nostr.Tags{{"a", w.coord.String()}}})
-	show := pcDecode[projectJSON](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
+	show := decodeOut[projectJSON](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
 	if !show.Deleted || show.Revision != 3 || len(show.ProjectTags) != 0 {
 		t.Fatalf("after deletion %+v", show)
 	}
 	r := w.as(pcOwnerSK, "project", "relate", w.coord.String(), pcChanB, "--json")
-	if r.Code != exitRefused || pcDecode[pcErrorJSON](t, r).Error.Code != "project-deleted" {
+	if r.Code != exitRefused || decodeOut[errorOut](t, r).Error.Code != "project-deleted" {
 		t.Fatalf("change to a deleted project: exit %d %s", r.Code, r.Out)
 	}
 	w.identity(now - 10)
-	show = pcDecode[projectJSON](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
+	show = decodeOut[projectJSON](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
 	if show.Deleted || show.Revision != 4 || len(show.RelatedChannels) != 0 {
 		t.Fatalf("after recreation %+v", show)
 	}
-	out := pcDecode[projectChangeJSON](t, w.as(pcOwnerSK, "project", "relate", w.coord.String(), pcChanB, "--json"))
+	out := decodeOut[projectChangeJSON](t, w.as(pcOwnerSK, "project", "relate", w.coord.String(), pcChanB, "--json"))
 	if out.Revision != 5 {
 		t.Fatalf("after recreation and a change %+v", out)
 	}
@@ -343,7 +343,7 @@ func TestProjectDeletionAndRecreationKeepRevisionsIncreasing(t *testing.T) {
 func TestProjectShowHumanOutputAndNaddr(t *testing.T) {
 	w := newPCWorld(t)
 	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome}, nostr.Tag{"description", "a demo"})
-	show := pcDecode[projectJSON](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
+	show := decodeOut[projectJSON](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
 	r := w.as(pcOwnerSK, "project", "show", show.Naddr)
 	if r.Code != exitOK || !strings.Contains(r.Out, "revision      1") || !strings.Contains(r.Out, pcHome) ||
 		!strings.Contains(r.Out, "a demo") {
@@ -364,14 +364,14 @@ func TestProjectShowOfflineReadsTheVerifiedCache(t *testing.T) {
 	if r.Code != exitOK {
 		t.Fatalf("offline: exit %d %s %s", r.Code, r.Out, r.Err)
 	}
-	out := pcDecode[projectJSON](t, r)
+	out := decodeOut[projectJSON](t, r)
 	if out.Revision != 1 || out.Complete || out.Relays[0].Status != "cache" || out.Projection.Signer != w.relay.Self() ||
 		len(out.RelatedChannels) != 1 {
 		t.Fatalf("offline %+v", out)
 	}
 	other := projects.Coordinate{Owner: w.coord.Owner, D: "never-read"}
 	r = inv.roster(t, "project", "show", other.String(), "--relay", url, "--offline", "--json")
-	if r.Code != exitIncomplete || pcDecode[pcErrorJSON](t, r).Error.Code != "offline-miss" {
+	if r.Code != exitIncomplete || decodeOut[errorOut](t, r).Error.Code != "offline-miss" {
 		t.Fatalf("offline miss: exit %d %s", r.Code, r.Out)
 	}
 }
@@ -380,7 +380,7 @@ func TestProjectCommandsAuthenticateWhenTheRelayDemandsNIP42(t *testing.T) {
 	w := newPCWorldWith(t, true)
 	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
 	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
-	w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pcPub(t, pcAdminSK), "admin"})
+	w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
 	if r := w.as(pcAdminSK, "project", "relate", w.coord.String(), pcChanA, "--json"); r.Code != exitOK {
 		t.Fatalf("relate: exit %d %s %s", r.Code, r.Out, r.Err)
 	}

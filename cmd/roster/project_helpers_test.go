@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -42,16 +41,7 @@ func newPCWorldWith(t *testing.T, requireAuth bool) *pcWorld {
 	g := grouprelay.New()
 	pc := pcrelay.New(pcrelay.Options{Groups: g})
 	r := devrelay.StartN(t, 1, devrelay.Options{SecretKey: pcRelaySK, RequireAuth: requireAuth, Authorities: []devrelay.Authority{pc, g}})[0]
-	return &pcWorld{t: t, relay: r, coord: projects.Coordinate{Owner: pcPub(t, pcOwnerSK), D: "demo:with:colons"}}
-}
-
-func pcPub(t *testing.T, sk string) string {
-	t.Helper()
-	pk, err := nostr.GetPublicKey(sk)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pk
+	return &pcWorld{t: t, relay: r, coord: projects.Coordinate{Owner: pubOf(t, pcOwnerSK), D: "demo:with:colons"}}
 }
 
 // publish signs evt with sk and hands it to the relay as a client
@@ -103,22 +93,4 @@ func (w *pcWorld) as(sk string, args ...string) result {
 	w.t.Helper()
 	env := map[string]string{"ROSTER_SECRET_KEY": sk, "ROSTER_HOME": w.t.TempDir()}
 	return invocation{Env: env}.roster(w.t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
-}
-
-func pcDecode[T any](t *testing.T, r result) T {
-	t.Helper()
-	var v T
-	if err := json.Unmarshal([]byte(r.Out), &v); err != nil {
-		t.Fatalf("stdout is not JSON (%v): %q stderr %q", err, r.Out, r.Err)
-	}
-	return v
-}
-
-type pcErrorJSON struct {
-	Error struct {
-		Code     string         `json:"code"`
-		Message  string         `json:"message"`
-		Details  map[string]any `json:"details"`
-		Commands []string       `json:"commands"`
-	} `json:"error"`
 }

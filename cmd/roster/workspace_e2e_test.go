@@ -26,7 +26,7 @@ func TestWorkspaceOwnerImportsGrantsAndDelegatesMoveAndRevoke(t *testing.T) {
 	fx := sectionstest.Load(t).Canonicalization.LegacyPlaintext
 	lg := sectionstest.Load(t).Legacy(t)
 
-	imp := swDecode[wsImportJSON](t, w.mustAs(swOwnerSK, "workspace", "import", "--json"))
+	imp := decodeOut[wsImportJSON](t, w.mustAs(swOwnerSK, "workspace", "import", "--json"))
 	if !imp.Switched || imp.SourceEventID != legacy.ID || imp.SourceHash != fx.SHA256 || imp.Workspace.Revision != 1 ||
 		imp.Workspace.Migration == nil || imp.Workspace.Migration.SourceHash != fx.SHA256 {
 		t.Fatalf("import result %+v", imp)
@@ -46,13 +46,13 @@ func TestWorkspaceOwnerImportsGrantsAndDelegatesMoveAndRevoke(t *testing.T) {
 	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swMoverSK), "--role", "mover")
 	w.mustAs(swOwnerSK, "workspace", "section", "add", "Beta", "--icon", "star")
 
-	v := swDecode[wsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	v := decodeOut[wsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
 	if v.You.Role != "viewer" || len(v.Sections) != 2 || v.Sections[0].Label != lg.Name || v.Sections[0].Icon == nil ||
 		*v.Sections[0].Icon != lg.Icon || v.Sections[1].Label != "Beta" || len(v.Sections[0].Channels) != 1 {
 		t.Fatalf("viewer's decrypted view %+v", v)
 	}
 
-	mv := swDecode[wsChangeJSON](t, w.mustAs(swMoverSK, "workspace", "move", lg.Channel, "--to", "Beta", "--owner", w.ownerNpub(), "--json"))
+	mv := decodeOut[wsChangeJSON](t, w.mustAs(swMoverSK, "workspace", "move", lg.Channel, "--to", "Beta", "--owner", w.ownerNpub(), "--json"))
 	if mv.Kind != sections.KindMove || mv.Revision != mv.RevisionBefore+1 || len(mv.Workspace.Sections[1].Channels) != 1 {
 		t.Fatalf("move result %+v", mv)
 	}
@@ -62,7 +62,7 @@ func TestWorkspaceOwnerImportsGrantsAndDelegatesMoveAndRevoke(t *testing.T) {
 
 	before := w.stored().Revision
 	r := w.as(swViewerSK, "workspace", "move", lg.Channel, "--to", lg.Name, "--owner", w.ownerNpub(), "--json")
-	e := swDecode[swErrorJSON](t, r)
+	e := decodeOut[errorOut](t, r)
 	if r.Code != exitRefused || e.Error.Code != "role-refused" || !strings.Contains(e.Error.Message, "viewer") ||
 		!strings.Contains(e.Error.Message, "Nothing was signed") {
 		t.Fatalf("viewer move: exit %d %+v", r.Code, e)
@@ -75,30 +75,30 @@ func TestWorkspaceOwnerImportsGrantsAndDelegatesMoveAndRevoke(t *testing.T) {
 	s, _ := signer.NewKeySigner(swViewerSK, "env")
 	offline := swViewerWorkspace(t, w, s)
 
-	rv := swDecode[wsChangeJSON](t, w.mustAs(swOwnerSK, "workspace", "revoke", w.npub(swViewerSK), "--json"))
+	rv := decodeOut[wsChangeJSON](t, w.mustAs(swOwnerSK, "workspace", "revoke", w.npub(swViewerSK), "--json"))
 	if rv.Workspace.KeyEpoch != 2 {
 		t.Fatalf("revoke did not rotate the key: epoch %d", rv.Workspace.KeyEpoch)
 	}
 	for _, p := range rv.Workspace.Readers {
-		if p.Pubkey == swPub(t, swViewerSK) {
+		if p.Pubkey == pubOf(t, swViewerSK) {
 			t.Fatal("revoked viewer still a reader")
 		}
 	}
 	r = w.as(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json")
-	if e := swDecode[swErrorJSON](t, r); r.Code != exitIncomplete || e.Error.Code != "no-projection" {
+	if e := decodeOut[errorOut](t, r); r.Code != exitIncomplete || e.Error.Code != "no-projection" {
 		t.Fatalf("revoked viewer reads: exit %d %s", r.Code, r.Out)
 	}
 	mvBody, err := offline.MoveBody(lg.Channel, offline.Sections[0].ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	evt, _ := sections.CommandEvent(swPub(t, swOwnerSK), mvBody, nostr.Now())
+	evt, _ := sections.CommandEvent(pubOf(t, swOwnerSK), mvBody, nostr.Now())
 	_ = s.SignEvent(context.Background(), evt)
 	if err := w.relay.PublishAs(evt.PubKey, evt); err == nil || !strings.HasPrefix(err.Error(), "restricted:") {
 		t.Fatalf("revoked reader's command: %v", err)
 	}
 	// The mover still reads, under the new key.
-	mvView := swDecode[wsJSON](t, w.mustAs(swMoverSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	mvView := decodeOut[wsJSON](t, w.mustAs(swMoverSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
 	if mvView.KeyEpoch != 2 || mvView.Sections[0].Label != lg.Name {
 		t.Fatalf("mover after rotation %+v", mvView)
 	}
@@ -128,7 +128,7 @@ func TestWorkspaceMoverCannotManageButManagerCan(t *testing.T) {
 	w.mustAs(swManagerSK, "workspace", "section", "rename", "Gamma", "Delta", "--owner", w.ownerNpub())
 	first := sectionstest.Load(t).Legacy(t).Name
 	w.mustAs(swManagerSK, "workspace", "section", "reorder", "Delta", first, "--owner", w.ownerNpub())
-	out := swDecode[wsChangeJSON](t, w.mustAs(swManagerSK, "workspace", "section", "remove", first, "--owner", w.ownerNpub(), "--json"))
+	out := decodeOut[wsChangeJSON](t, w.mustAs(swManagerSK, "workspace", "section", "remove", first, "--owner", w.ownerNpub(), "--json"))
 	if len(out.Workspace.Sections) != 1 || out.Workspace.Sections[0].Label != "Delta" || len(out.Workspace.Assignments) != 0 {
 		t.Fatalf("after remove %+v", out.Workspace)
 	}
@@ -148,7 +148,7 @@ func TestWorkspaceStaleProjectionIsIgnored(t *testing.T) {
 	w.mustAs(swOwnerSK, "workspace", "show")
 	// The owner's cache holds a (validly relay-signed) projection newer than
 	// what the relay now serves, so the relay's answer is stale to it.
-	owner := swPub(t, swOwnerSK)
+	owner := pubOf(t, swOwnerSK)
 	stored := w.relay.Stored(nostr.Filter{Kinds: []int{sections.KindProjection}})[0]
 	var p sections.Projection
 	if err := strictjson.DecodeStrict([]byte(stored.Content), &p); err != nil {
@@ -167,7 +167,7 @@ func TestWorkspaceStaleProjectionIsIgnored(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Close()
-	v := swDecode[wsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--json"))
+	v := decodeOut[wsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--json"))
 	if v.Decision != "ignore" || v.Revision != 9 || v.ProjectionEventID != newer.ID {
 		t.Fatalf("stale relay projection was not ignored: decision %s revision %d", v.Decision, v.Revision)
 	}
@@ -177,11 +177,11 @@ func TestWorkspaceStaleProjectionIsIgnored(t *testing.T) {
 func TestWorkspaceRevisionGapTriggersRefetch(t *testing.T) {
 	w := importedWorld(t)
 	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swViewerSK))
-	first := swDecode[wsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	first := decodeOut[wsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
 	w.mustAs(swOwnerSK, "workspace", "section", "add", "Beta")
 	w.mustAs(swOwnerSK, "workspace", "section", "add", "Gamma")
 	reqs := w.relay.ReqCount()
-	v := swDecode[wsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	v := decodeOut[wsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
 	if v.Decision != "refetch" || !v.Refetched || v.Revision != first.Revision+2 || len(v.Sections) != 3 {
 		t.Fatalf("gap: decision %s refetched %v revision %d (was %d)", v.Decision, v.Refetched, v.Revision, first.Revision)
 	}
@@ -189,7 +189,7 @@ func TestWorkspaceRevisionGapTriggersRefetch(t *testing.T) {
 	// The next revision is accepted without a refetch: one REQ fewer.
 	w.mustAs(swOwnerSK, "workspace", "section", "add", "Delta")
 	reqs = w.relay.ReqCount()
-	v = swDecode[wsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	v = decodeOut[wsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
 	if v.Decision != "accept" || v.Refetched {
 		t.Fatalf("next revision: %s %v", v.Decision, v.Refetched)
 	}
@@ -202,7 +202,7 @@ func TestWorkspaceRevisionGapTriggersRefetch(t *testing.T) {
 // and never cached.
 func TestWorkspaceProjectionNotSignedByRelaySelfIsRejected(t *testing.T) {
 	w := importedWorld(t)
-	owner := swPub(t, swOwnerSK)
+	owner := pubOf(t, swOwnerSK)
 	stored := w.relay.Stored(nostr.Filter{Kinds: []int{sections.KindProjection}})[0]
 	var p sections.Projection
 	_ = strictjson.DecodeStrict([]byte(stored.Content), &p)
@@ -211,7 +211,7 @@ func TestWorkspaceProjectionNotSignedByRelaySelfIsRejected(t *testing.T) {
 	forged := &nostr.Event{Kind: stored.Kind, CreatedAt: stored.CreatedAt + 5, Tags: stored.Tags, Content: string(content)}
 	_ = forged.Sign(swForgerSK)
 	w.relay.SetExtra(forged)
-	v := swDecode[wsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--json"))
+	v := decodeOut[wsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--json"))
 	if v.Revision != 1 || v.ProjectionEventID != stored.ID || len(v.Rejected) != 1 || !strings.Contains(v.Rejected[0], "projection-signer") {
 		t.Fatalf("forged projection: revision %d rejected %v", v.Revision, v.Rejected)
 	}
@@ -230,11 +230,11 @@ func TestWorkspaceOutageShowsStaleCacheAndRefusesWrites(t *testing.T) {
 	w.mustAs(swOwnerSK, "workspace", "show")
 	w.relay.Stop()
 	t.Cleanup(func() { _ = w.relay.Start() })
-	v := swDecode[wsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--json"))
+	v := decodeOut[wsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--json"))
 	if !v.Stale || v.StaleReason == "" || v.Revision != 1 || v.Sections[0].Label != sectionstest.Load(t).Legacy(t).Name {
 		t.Fatalf("outage view %+v", v)
 	}
-	if v := swDecode[wsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--offline", "--json")); !v.Stale || v.Revision != 1 {
+	if v := decodeOut[wsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--offline", "--json")); !v.Stale || v.Revision != 1 {
 		t.Fatalf("--offline view %+v", v)
 	}
 	r := w.as(swOwnerSK, "workspace", "section", "add", "Beta")

@@ -39,7 +39,8 @@ func newSWWorld(t *testing.T) *swWorld {
 	return &swWorld{t: t, relay: r, homes: map[string]string{}}
 }
 
-func swPub(t *testing.T, sk string) string {
+// pubOf is the public key of the test secret key sk.
+func pubOf(t *testing.T, sk string) string {
 	t.Helper()
 	pk, err := nostr.GetPublicKey(sk)
 	if err != nil {
@@ -65,7 +66,7 @@ func (w *swWorld) mustAs(sk string, args ...string) result {
 	w.t.Helper()
 	r := w.as(sk, args...)
 	if r.Code != exitOK {
-		w.t.Fatalf("roster %v as %s: exit %d\nout: %s\nerr: %s", args, swPub(w.t, sk)[:8], r.Code, r.Out, r.Err)
+		w.t.Fatalf("roster %v as %s: exit %d\nout: %s\nerr: %s", args, pubOf(w.t, sk)[:8], r.Code, r.Out, r.Err)
 	}
 	return r
 }
@@ -79,7 +80,7 @@ func (w *swWorld) publishLegacy() *nostr.Event {
 		w.t.Fatal(err)
 	}
 	plaintext := string(sectionstest.Load(w.t).Canonicalization.LegacyPlaintext.Input)
-	ct, err := s.Encrypt(context.Background(), plaintext, swPub(w.t, swOwnerSK))
+	ct, err := s.Encrypt(context.Background(), plaintext, pubOf(w.t, swOwnerSK))
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func importedWorld(t *testing.T) *swWorld {
 // stored is the relay's own stored projection for the owner.
 func (w *swWorld) stored() *sections.Projection {
 	w.t.Helper()
-	owner := swPub(w.t, swOwnerSK)
+	owner := pubOf(w.t, swOwnerSK)
 	evts := w.relay.Stored(nostr.Filter{Kinds: []int{sections.KindProjection}, Tags: nostr.TagMap{"d": {owner}}})
 	if len(evts) != 1 {
 		w.t.Fatalf("relay stores %d projections for the owner", len(evts))
@@ -116,7 +117,8 @@ func (w *swWorld) stored() *sections.Projection {
 	return v.Projection
 }
 
-func swDecode[T any](t *testing.T, r result) T {
+// decodeOut decodes a command's --json stdout into T.
+func decodeOut[T any](t *testing.T, r result) T {
 	t.Helper()
 	var v T
 	if err := json.Unmarshal([]byte(r.Out), &v); err != nil {
@@ -125,7 +127,8 @@ func swDecode[T any](t *testing.T, r result) T {
 	return v
 }
 
-type swErrorJSON struct {
+// errorOut is the common --json error shape {"error":{code,message,details,commands}}.
+type errorOut struct {
 	Error struct {
 		Code     string         `json:"code"`
 		Message  string         `json:"message"`
@@ -135,7 +138,7 @@ type swErrorJSON struct {
 }
 
 func (w *swWorld) ownerNpub() string {
-	return wsPerson(swPub(w.t, swOwnerSK), "").Npub
+	return wsPerson(pubOf(w.t, swOwnerSK), "").Npub
 }
 
-func (w *swWorld) npub(sk string) string { return wsPerson(swPub(w.t, sk), "").Npub }
+func (w *swWorld) npub(sk string) string { return wsPerson(pubOf(w.t, sk), "").Npub }
