@@ -172,10 +172,28 @@ func (v *view) inviterOf(p string) string {
 
 // buildLeave: `repo leave` ends the publisher's active self-roles (m, and an
 // acknowledged self-o) at now and keeps the active M redirect to the lead.
+// A role-less (legacy) announcement is a membership mutation's first
+// role-aware replacement, so it is classified first (maintainers.md "Legacy
+// migration": "A writer MUST classify preserved legacy relationships in
+// their destination roles before it generates role transitions"): the
+// implicit membership becomes an untimed self-m, a listing of the resolved
+// lead an untimed M redirect, every other listing an untimed m; then the
+// self-m ends now.
 func buildLeave(d *draft, v *view) *Refusal {
 	if !hasIndexedRoles(d.tags) {
-		return refuse("legacy-announcement", "your announcement still uses the legacy `maintainers` list",
-			"convert it to indexed roles toward the lead first with: roster repo follow-lead").run("roster repo follow-lead")
+		if v.lead == d.author {
+			return refuse("lead-cannot-leave",
+				fmt.Sprintf("the legacy maintainer listings infer you (%s) as lead; leaving would leave the repository without its roster", npub(d.author)),
+				"make the lead explicit and hand it over first: a confirmed maintainer prepares with --lead-maintainer <their npub>, then you point to them").
+				run("roster repo edit --lead-maintainer <npub>  # run by the new lead", "roster repo edit --lead-maintainer <npub>")
+		}
+		lead := ""
+		if v.leadShaped() || v.leadSource == "legacy_inferred" {
+			lead = v.lead
+		}
+		if err := d.classifyLegacy(destCoMaintainer, lead); err != nil {
+			return refuse("ambiguous-history", err.Error())
+		}
 	}
 	if r, ok, _ := d.find("M", d.author); ok && r.active() {
 		return refuse("lead-cannot-leave",
