@@ -21,6 +21,9 @@ func newCacheCmd(a *app) *cobra.Command {
 <home>/cache.db (home: --home, $ROSTER_HOME, else the XDG cache directory).
 --offline answers from it alone. Clearing it is always safe: everything in it
 can be fetched again from relays.`,
+		Example: `  roster cache info            # where the cache is and what it holds
+  roster cache info --json     # roster.cache-info/v1
+  roster cache clear           # delete it; the next read fetches from relays again`,
 		Args: cobra.NoArgs,
 	}
 	cmd.AddCommand(newCacheInfoCmd(a), newCacheClearCmd(a))
@@ -38,7 +41,10 @@ func newCacheInfoCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "info",
 		Short: "Show where the cache is and what it holds",
-		Args:  cobra.NoArgs,
+		Example: `  roster cache info
+  roster cache info --json                 # roster.cache-info/v1
+  roster cache info --home /tmp/roster     # another cache directory`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			home, err := a.home()
 			if err != nil {
@@ -102,7 +108,9 @@ func newCacheClearCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "clear",
 		Short: "Delete the cache file (it is rebuilt from relays on the next read)",
-		Args:  cobra.NoArgs,
+		Example: `  roster cache clear
+  roster cache clear --json   # roster.cache-clear/v1: {"path":..., "removed": true}`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			home, err := a.home()
 			if err != nil {

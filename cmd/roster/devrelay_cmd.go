@@ -20,6 +20,8 @@ func newDevCmd(a *app) *cobra.Command {
 	dev := &cobra.Command{
 		Use:   "dev",
 		Short: "Development tools: a local relay to try roster offline",
+		Example: `  roster dev relay --seed demo                  # a local relay with a demo repository
+  roster dev relay --addr 127.0.0.1:0 --json    # a free port, machine-readable`,
 	}
 	dev.AddCommand(newDevRelayCmd(a))
 	return dev

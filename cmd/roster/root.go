@@ -92,6 +92,8 @@ membership change at a time, and reads and writes workspace and project state.`,
 		return &exitError{Code: exitUsage, Kind: "usage", Err: err}
 	})
 
+	addCompletionExamples(root)
+
 	// Each command group lives in its own file; add one line per group here.
 	root.AddCommand(
 		newVersionCmd(a),
@@ -177,4 +179,34 @@ func writeJSON(a *app, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// addCompletionExamples creates cobra's default `completion` command now,
+// rather than at Execute, so its help can carry examples like every other
+// command's. It must run before the other commands are added: cobra only
+// creates it for a root that has subcommands, so a placeholder is added and
+// removed around the call.
+func addCompletionExamples(root *cobra.Command) {
+	placeholder := &cobra.Command{Use: "placeholder", Hidden: true, Run: func(*cobra.Command, []string) {}}
+	root.AddCommand(placeholder)
+	root.InitDefaultCompletionCmd()
+	root.RemoveCommand(placeholder)
+	examples := map[string]string{
+		"completion": `  source <(roster completion bash)     # this bash session
+  roster completion zsh > "${fpath[1]}/_roster"`,
+		"bash": `  source <(roster completion bash)
+  roster completion bash > /etc/bash_completion.d/roster   # every new shell`,
+		"zsh":        `  roster completion zsh > "${fpath[1]}/_roster"`,
+		"fish":       `  roster completion fish > ~/.config/fish/completions/roster.fish`,
+		"powershell": `  roster completion powershell | Out-String | Invoke-Expression`,
+	}
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		c.Example = examples["completion"]
+		for _, sub := range c.Commands() {
+			sub.Example = examples[sub.Name()]
+		}
+	}
 }

@@ -11,7 +11,9 @@ func newVersionCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print roster's version",
-		Args:  cobra.NoArgs,
+		Example: `  roster version
+  roster version --json   # {"schema": "roster.version/v1", "version": "..."}`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			v := "devel"
 			if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// Every command's --help says what it does and shows an example, so a user
+// never has to leave the terminal to learn how to call it. Cobra's own
+// completion command is included: it is part of the contract.
+func TestEveryCommandHelpHasShortAndExample(t *testing.T) {
+	a := &app{io: &ioStreams{Getenv: func(string) string { return "" }}}
+	root := newRootCmd(a)
+	root.InitDefaultCompletionCmd()
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Hidden || c.Name() == "help" {
+			return
+		}
+		if strings.TrimSpace(c.Short) == "" {
+			t.Errorf("%s: no Short description", c.CommandPath())
+		}
+		if strings.TrimSpace(c.Example) == "" {
+			t.Errorf("%s: no Example", c.CommandPath())
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+}
+
+// `roster completion` is cobra's default command (DESIGN.md lists it); it
+// must stay enabled and print a script for each shell.
+func TestCompletionPrintsAScriptForEachShell(t *testing.T) {
+	for shell, marker := range map[string]string{"bash": "bash completion", "zsh": "#compdef roster", "fish": "complete -c roster", "powershell": "Register-ArgumentCompleter"} {
+		r := invocation{Env: map[string]string{}}.roster(t, "completion", shell)
+		if r.Code != exitOK || !strings.Contains(r.Out, marker) {
+			t.Errorf("completion %s: exit %d, stdout lacks %q (stderr %q)", shell, r.Code, marker, r.Err)
+		}
+	}
+}
