@@ -226,15 +226,27 @@ func buildFix(d *draft) *Refusal {
 }
 
 // baseForNewAnnouncement starts an accepter's first announcement from the
-// inviting announcement's shared metadata: every tag but role records and
-// `maintainers`, which the accepter's own roles replace.
+// inviting announcement's shared repository fields only (maintainers.md
+// "Coordinates and repository data": "Shared metadata follows the
+// repository's existing authoritative recency rules. Personal clone servers,
+// relays, Blossom servers, and grasp preferences remain authored
+// independently and are unioned only from the confirmed component"). So the
+// identifier, name, description, web, hashtags, alt and the identity fields
+// (`r` earliest unique commit, `u` upstreams) are copied; the inviter's
+// `clone`, `relays` and `blossoms` (where grasp servers appear) are theirs
+// and stay out of the accepter's signed statement, as do unknown tags,
+// whose meaning roster cannot know. Role records and `maintainers` are
+// replaced by the accepter's own roles.
 func baseForNewAnnouncement(from *nostr.Event) nostr.Tags {
 	var out nostr.Tags
 	for _, t := range copyTags(from.Tags) {
-		if len(t) > 0 && (isRoleLetter(t[0]) || t[0] == "maintainers") {
-			continue
+		if len(t) > 0 && slices.Contains(sharedAnnouncementFields, t[0]) {
+			out = append(out, t)
 		}
-		out = append(out, t)
 	}
 	return out
 }
+
+// sharedAnnouncementFields are the kind 30617 tags that describe the
+// repository rather than one maintainer's infrastructure.
+var sharedAnnouncementFields = []string{"d", "name", "description", "web", "r", "u", "t", "alt"}
