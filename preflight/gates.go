@@ -296,49 +296,29 @@ func selfRoleGate(author string, v *view, in Intent) *Refusal {
 	if evt == nil {
 		return nil
 	}
-	if bad := blockingSelfRecords(evt, author); len(bad) > 0 {
+	if bad := blockingSelfRecords(evt); len(bad) > 0 {
 		return refuse("invalid-self-role",
 			"your announcement's own role history is invalid and no later active self-role supersedes it:",
-			join(rawTags(bad), "\n"),
+			join(bad, "\n"),
 			"a self-role cannot end in defer and malformed records carry no role; roster will not choose a numeric end for you",
 			"correct these records in a signer-reviewed repair (or accept a current invitation with: roster repo accept) before other announcement changes").
-			with("records", rawTags(bad))
+			with("records", bad)
 	}
 	return nil
 }
 
-// blockingSelfRecords returns the author's self-defer records that no later
-// valid active self-role supersedes, plus their unparseable self records when
-// no parseable self record exists.
-func blockingSelfRecords(evt *nostr.Event, author string) []record {
-	var selfDefers, malformed []record
-	var successorStart int64 = -1
-	parseable := false
-	for _, r := range records(evt.Tags) {
-		switch {
-		case !r.valid && len(r.raw) > 1 && r.raw[1] == author:
-			malformed = append(malformed, r)
-		case r.valid && r.subject == author && r.deferred:
-			selfDefers = append(selfDefers, r)
-		case r.valid && r.subject == author:
-			parseable = true
-			if r.active() && len(r.starts) > 0 && r.starts[len(r.starts)-1] > successorStart {
-				successorStart = r.starts[len(r.starts)-1]
-			}
-		}
+// blockingSelfRecords returns the raw tags of the author's records that block
+// them: graph's author-blocked rule (graph.Announcement.BlockingSelfRecords),
+// shared with the read side so the write gate and confirmation agree.
+func blockingSelfRecords(evt *nostr.Event) []string {
+	ann, err := graph.ParseAnnouncement(evt)
+	if err != nil {
+		return nil
 	}
-	var out []record
-	for _, r := range selfDefers {
-		last := int64(0)
-		if len(r.starts) > 0 {
-			last = r.starts[len(r.starts)-1]
-		}
-		if successorStart <= last {
-			out = append(out, r)
-		}
-	}
-	if !parseable && len(selfDefers) == 0 {
-		out = append(out, malformed...)
+	var out []string
+	for _, r := range ann.BlockingSelfRecords() {
+		b, _ := json.Marshal(r.Raw)
+		out = append(out, string(b))
 	}
 	return out
 }
