@@ -34,8 +34,15 @@ type swWorld struct {
 
 func newSWWorld(t *testing.T) *swWorld {
 	t.Helper()
+	return newSWWorldWith(t, swrelay.New(swrelay.Options{}))
+}
+
+// newSWWorldWith runs auth (the reference authority, or a misbehaving wrapper
+// of it) as the relay's NIP-SW authority.
+func newSWWorldWith(t *testing.T, auth devrelay.Authority) *swWorld {
+	t.Helper()
 	r := devrelay.StartN(t, 1, devrelay.Options{SecretKey: swRelaySK, RequireAuth: true,
-		Authorities: []devrelay.Authority{swrelay.New(swrelay.Options{})}})[0]
+		Authorities: []devrelay.Authority{auth}})[0]
 	return &swWorld{t: t, relay: r, homes: map[string]string{}}
 }
 

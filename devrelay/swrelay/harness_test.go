@@ -54,6 +54,15 @@ func newHarness(t testing.TB, opts Options) *harness {
 		Sign:      func(evt *nostr.Event) error { return evt.Sign(h.relay.sk) },
 		Community: community,
 		Now:       func() nostr.Timestamp { return h.now }, // a frozen clock: created_at must still advance
+		Query: func(_ context.Context, f nostr.Filter) []*nostr.Event {
+			var out []*nostr.Event
+			for _, e := range h.stored {
+				if f.Matches(e) {
+					out = append(out, e)
+				}
+			}
+			return out
+		},
 		Evict: func(pk string) {
 			h.mu.Lock()
 			h.evicted = append(h.evicted, pk)
