@@ -1,0 +1,46 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/devrelay/swrelay"
+	"github.com/roster-cli/roster/workspace/sections"
+)
+
+// stageOne is a relay that implements only NIP-SW Stage 1, where "clients
+// expose viewer": it refuses a mover or manager grant.
+type stageOne struct{ *swrelay.Authority }
+
+func (s stageOne) Ingest(ctx context.Context, env devrelay.Env, authed string, evt *nostr.Event) ([]*nostr.Event, error) {
+	if cmd, err := sections.ParseCommand(evt); err == nil {
+		if g, ok := cmd.Body.(*sections.Grant); ok && g.Role != sections.RoleViewer {
+			return nil, fmt.Errorf("restricted: this relay implements Stage 1 only; grant viewer")
+		}
+	}
+	return s.Authority.Ingest(ctx, env, authed, evt)
+}
+
+// roster offers the frozen role vocabulary (viewer|mover|manager, issue 6);
+// a Stage 1 relay's refusal of a later-stage role is relay-rejected, exit 3,
+// and the viewer grant still works there.
+func TestWorkspaceStageOneRelayRefusesMoverGrant(t *testing.T) {
+	w := newSWWorldWith(t, stageOne{swrelay.New(swrelay.Options{})})
+	w.publishLegacy()
+	w.mustAs(swOwnerSK, "workspace", "import")
+	r := w.as(swOwnerSK, "workspace", "grant", w.npub(swMoverSK), "--role", "mover", "--json")
+	if e := decodeOut[errorOut](t, r); r.Code != exitRefused || e.Error.Code != "relay-rejected" {
+		t.Fatalf("mover grant on a Stage 1 relay: exit %d %s", r.Code, r.Out)
+	}
+	if got := w.stored(); got.Revision != 1 {
+		t.Fatalf("a refused grant changed the workspace: revision %d", got.Revision)
+	}
+	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swViewerSK))
+	v := decodeOut[wsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	if v.You.Role != "viewer" {
+		t.Fatalf("the default grant role is %q, want viewer", v.You.Role)
+	}
+}
