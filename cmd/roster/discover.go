@@ -85,12 +85,12 @@ func (a *app) loadRepo(ctx context.Context, need evidence) (*repoView, error) {
 		return nil, err
 	}
 	if need == completeEvidence && !v.Complete() {
-		return nil, incompleteErr(v)
+		return nil, a.incompleteErr(v)
 	}
 	if !hasAnnouncementOrDeletion(v.Events, v.Coordinate()) {
 		if !v.Offline && answered(v.Fetch) == 0 {
 			// Nothing was searched: say the relays failed, not "not found".
-			return nil, incompleteErr(v)
+			return nil, a.incompleteErr(v)
 		}
 		return nil, a.notFoundErr(v)
 	}
@@ -137,6 +137,9 @@ func (a *app) selectCoordinate(ctx context.Context) (gitstate.Selection, *gitsta
 			ee.Kind = "no-coordinate"
 			ee.Commands = []string{"roster repo --repo <naddr|nostr://npub/identifier>", "git config nostr.repo <naddr>"}
 		}
+		if ee.Kind == "usage" {
+			ee.Commands = a.coordinateUsageCommands(co != nil)
+		}
 		return sel, co, ee
 	}
 	if sel.NeedsNIP05() {
@@ -174,8 +177,8 @@ func (a *app) fetchFromRelays(ctx context.Context, v *repoView, need evidence) e
 	if len(relays) == 0 {
 		return &exitError{Code: exitUsage, Kind: "no-relays",
 			Err: fmt.Errorf("no relays to ask for %s: the coordinate carries no relay hints and neither --relay nor ROSTER_RELAYS is set", displayCoord(v.Coordinate())),
-			Commands: []string{"roster repo --relay wss://<relay>", "export ROSTER_RELAYS=wss://<relay>,wss://<relay>",
-				"roster repo --offline"}}
+			Commands: []string{"roster repo" + a.repoFlag() + " --relay wss://<relay>", "export ROSTER_RELAYS=wss://<relay>,wss://<relay>",
+				"roster repo" + a.repoFlag() + " --offline"}}
 	}
 	progress := newRelayProgress(a.io.Err, a.io.ErrTTY)
 	pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner, Progress: progress.update})
@@ -441,13 +444,14 @@ func stateDeleted(e *nostr.Event, events []*nostr.Event) bool {
 
 // incompleteErr is exit 4 naming each relay that did not answer and why, or
 // saying that the cache alone (--offline) cannot prove anything is latest.
-func incompleteErr(v *repoView) *exitError {
+func (a *app) incompleteErr(v *repoView) *exitError {
+	rf := a.repoFlag()
 	if v.Offline {
 		return &exitError{Code: exitIncomplete, Kind: "incomplete",
 			Err: fmt.Errorf("--offline answers from the local cache, which cannot prove that %s's events are still the latest; nothing was decided",
 				displayCoord(v.Coordinate())),
 			Details:  map[string]any{"relays": []map[string]any{}, "offline": true},
-			Commands: []string{"roster repo health   # the same, without --offline"}}
+			Commands: []string{"roster repo health" + rf + "   # the same, without --offline"}}
 	}
 	var lines []string
 	rel := []map[string]any{}
@@ -462,12 +466,12 @@ func incompleteErr(v *repoView) *exitError {
 		}
 	}
 	what := "not every relay answered, so the evidence for %s is incomplete; nothing was decided:\n  %s"
-	cmds := []string{"roster repo   # a read shows the partial answer and which relays failed",
-		"roster repo health --timeout 30s   # give slow relays longer"}
+	cmds := []string{"roster repo" + rf + "   # a read shows the partial answer and which relays failed",
+		"roster repo health" + rf + " --timeout 30s   # give slow relays longer"}
 	if answered(v.Fetch) == 0 {
 		what = "no relay answered, so nothing is known about %s:\n  %s"
-		cmds = []string{"roster repo --relay wss://<a relay that answers>", "roster repo --timeout 30s   # give slow relays longer",
-			"roster repo --offline   # what an earlier read cached"}
+		cmds = []string{"roster repo" + rf + " --relay wss://<a relay that answers>", "roster repo" + rf + " --timeout 30s   # give slow relays longer",
+			"roster repo" + rf + " --offline   # what an earlier read cached"}
 	}
 	return &exitError{Code: exitIncomplete, Kind: "incomplete",
 		Err:      fmt.Errorf(what, displayCoord(v.Coordinate()), strings.Join(lines, "\n  ")),
@@ -566,4 +570,47 @@ func (a *app) authSigner(ctx context.Context, evt *nostr.Event) error {
 		return err
 	}
 	return s.SignEvent(ctx, evt)
+}
+
+// repoFlag is " --repo <value>" when the user named the repository with
+// --repo, so a suggested command still names it: outside a checkout, a
+// suggestion without it would fail with "no --repo given".
+func (a *app) repoFlag() string {
+	if a.opts.Repo == "" {
+		return ""
+	}
+	return " --repo " + shellQuote(a.opts.Repo)
+}
+
+// coordinateUsageCommands are the ways to name a repository correctly after
+// --repo (or a checkout's configuration) named one badly. A bare
+// "npub1.../identifier" gets its nostr:// spelling.
+func (a *app) coordinateUsageCommands(inCheckout bool) []string {
+	var cmds []string
+	if owner, id, ok := strings.Cut(a.opts.Repo, "/"); ok && id != "" && !strings.Contains(owner, ":") &&
+		(strings.HasPrefix(owner, "npub1") || len(owner) == 64) {
+		cmds = append(cmds, "roster repo --repo "+shellQuote("nostr://"+a.opts.Repo))
+	}
+	cmds = append(cmds, "roster repo --repo nostr://<npub>/<identifier>",
+		"roster repo --repo naddr1...   # the whole naddr, as it was shared")
+	if inCheckout {
+		cmds = append(cmds, "git remote -v   # the remote names --repo accepts", "git config nostr.repo   # what this checkout selects")
+	}
+	return cmds
+}
+
+// shellQuote returns s as one shell word: unchanged when it is made of safe
+// characters (every npub, naddr and nostr:// URL is), else single-quoted.
+func shellQuote(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:@%+=,", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

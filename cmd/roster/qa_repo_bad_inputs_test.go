@@ -1,0 +1,115 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/roster-cli/roster/devrelay"
+)
+
+// errorBody decodes a --json error object.
+func errorBody(t *testing.T, r result) jsonErrorBody {
+	t.Helper()
+	var body struct {
+		Error jsonErrorBody `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(r.Out), &body); err != nil || body.Error.Code == "" {
+		t.Fatalf("stdout is not a JSON error (%v): %q (stderr %q)", err, r.Out, r.Err)
+	}
+	return body.Error
+}
+
+// A malformed --repo is a usage error (exit 2, DESIGN.md) whose commands show
+// the two spellings that work; a bare npub/identifier gets its nostr:// form.
+func TestMalformedRepoFlagNamesTheSpellingsThatWork(t *testing.T) {
+	outside := t.TempDir()
+	cases := map[string]string{
+		"truncated naddr":         "naddr1qqqqq",
+		"naddr of another kind":   "nevent1qqqqq",
+		"npub without nostr://":   alice.npub() + "/proj",
+		"nostr URL without id":    "nostr://" + alice.npub(),
+		"nostr URL, bad owner":    "nostr://garbage/proj",
+		"empty nostr URL":         "nostr://",
+		"not a coordinate at all": "https://example.org/repo.git",
+	}
+	for name, repo := range cases {
+		t.Run(name, func(t *testing.T) {
+			r := invocation{Env: testEnv(t), Dir: outside}.roster(t, "repo", "--json", "--repo", repo, "--relay", "ws://127.0.0.1:1")
+			if r.Code != exitUsage {
+				t.Fatalf("exit %d, want %d: %s %s", r.Code, exitUsage, r.Out, r.Err)
+			}
+			e := errorBody(t, r)
+			cmds := strings.Join(e.Commands, "\n")
+			if !strings.Contains(cmds, "roster repo --repo nostr://<npub>/<identifier>") || !strings.Contains(cmds, "naddr1") {
+				t.Fatalf("%s: commands do not show a working spelling: %+v", repo, e)
+			}
+		})
+	}
+	r := invocation{Env: testEnv(t), Dir: outside}.roster(t, "repo", "--repo", alice.npub()+"/proj", "--relay", "ws://127.0.0.1:1")
+	if !strings.Contains(r.Err, "run: roster repo --repo nostr://"+alice.npub()+"/proj") {
+		t.Fatalf("bare npub/identifier: no nostr:// suggestion:\n%s", r.Err)
+	}
+}
+
+// Outside a checkout, the commands suggested after a failed read keep the
+// --repo the user gave: without it each of them would fail with "not inside
+// a Git checkout". Covers a refused connection and a relay that never
+// answers (--timeout 1s), both exit 4.
+func TestRelayFailureCommandsKeepTheRepoFlag(t *testing.T) {
+	outside := t.TempDir()
+	down := devrelay.StartN(t, 1, devrelay.Options{})[0]
+	down.Stop()
+	silent := devrelay.StartN(t, 1, devrelay.Options{})[0]
+	silent.SetSilent(true)
+	naddr := alice.naddr("proj")
+	for name, c := range map[string]struct{ url, status string }{
+		"connection refused": {down.URL(), "failed"},
+		"never answers":      {silent.URL(), "timeout"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := invocation{Env: testEnv(t), Dir: outside}.roster(t, "repo", "--json", "--timeout", "1s", "--repo", naddr, "--relay", c.url)
+			if r.Code != exitIncomplete {
+				t.Fatalf("exit %d, want %d: %s %s", r.Code, exitIncomplete, r.Out, r.Err)
+			}
+			e := errorBody(t, r)
+			if e.Code != "incomplete" || !strings.Contains(e.Message, c.url+" "+c.status) {
+				t.Fatalf("error does not name %s as %s: %+v", c.url, c.status, e)
+			}
+			if len(e.Commands) == 0 {
+				t.Fatalf("no commands: %+v", e)
+			}
+			for _, cmd := range e.Commands {
+				if strings.HasPrefix(cmd, "roster ") && !strings.Contains(cmd, "--repo "+naddr) {
+					t.Fatalf("suggested command %q drops --repo, so it fails outside a checkout", cmd)
+				}
+			}
+		})
+	}
+	r := invocation{Env: testEnv(t), Dir: outside}.roster(t, "repo", "--repo", naddr)
+	if r.Code != exitUsage || !strings.Contains(r.Err, "run: roster repo --repo "+naddr+" --relay wss://<relay>") {
+		t.Fatalf("no relays: exit %d:\n%s", r.Code, r.Err)
+	}
+}
+
+// A corrupt cache never stops a network read (a warning names the way out)
+// and makes --offline fail with exit 1 and `roster cache clear`.
+func TestRepoWithCorruptCache(t *testing.T) {
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
+	env := testEnv(t)
+	if err := os.WriteFile(filepath.Join(env["ROSTER_HOME"], "cache.db"), []byte(strings.Repeat("not a bolt file ", 400)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := invocation{Env: env}.roster(t, "repo", "--repo", alice.naddr("proj"), "--relay", relays[0].URL())
+	if r.Code != exitOK || !strings.Contains(r.Err, "roster cache clear") || !strings.Contains(r.Out, "complete         yes") {
+		t.Fatalf("network read with a corrupt cache: exit %d\nstdout %s\nstderr %s", r.Code, r.Out, r.Err)
+	}
+	r = invocation{Env: env}.roster(t, "repo", "--json", "--offline", "--repo", alice.naddr("proj"))
+	e := errorBody(t, r)
+	if r.Code != exitFailure || e.Code != "cache" || len(e.Commands) == 0 || e.Commands[0] != "roster cache clear" {
+		t.Fatalf("--offline with a corrupt cache: exit %d %+v", r.Code, e)
+	}
+}
