@@ -95,6 +95,9 @@ type relayReportJSON struct {
 	Events int    `json:"events"`
 
 	reason string // why a relay closed or failed, human output only
+	// dropped counts events the relay sent that failed verification (id,
+	// signature or filter); human output only, roster.repo/v1 has no field.
+	dropped int
 }
 
 // repoMetadata is the selected announcement's descriptive fields.
@@ -298,10 +301,15 @@ func renderRelays(p *linePrinter, rep *repoReport) {
 			label = "relays"
 		}
 		text := fmt.Sprintf("%s  %s, %d event(s)", r.URL, r.Status, r.Events)
+		if r.dropped > 0 {
+			// A relay serving forged or altered events is worth knowing
+			// about even though roster ignored them.
+			text += fmt.Sprintf(", %d ignored (bad id, signature or filter)", r.dropped)
+		}
 		if r.reason != "" {
 			text += ": " + r.reason
 		}
-		if r.Status != "ok" {
+		if r.Status != "ok" || r.dropped > 0 {
 			text = p.st.apply(p.st.bad, text)
 		}
 		p.row(label, text)
@@ -495,7 +503,7 @@ func buildRepoReport(v *repoView) *repoReport {
 	if v.Fetch != nil {
 		for _, rr := range v.Fetch.Relays {
 			rep.Relays = append(rep.Relays, relayReportJSON{URL: rr.URL, Status: rr.Status,
-				Events: rr.Events, reason: rr.Reason})
+				Events: rr.Events, reason: rr.Reason, dropped: rr.Dropped})
 		}
 	}
 	rep.meta = metadataOf(r)
