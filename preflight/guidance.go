@@ -30,6 +30,9 @@ func guidance(v *view, p *Plan, in Input) []string {
 	}
 	switch it.Action {
 	case ActAdd:
+		if c := s.Confirmation; c != nil && c.Kind == ConfirmStanding {
+			out = append(out, standingAcceptanceNote(it.Subject, c))
+		}
 		if slices.Contains(s.NewlyConfirmed, it.Subject) {
 			out = append(out, fmt.Sprintf("%s already acknowledged this repository, so they are confirmed immediately", npub(it.Subject)),
 				fmt.Sprintf("before %s pushes, their client must fetch this repository and compare their local refs with its state", npub(it.Subject)))

@@ -33,6 +33,9 @@ type Simulation struct {
 	SelectedBefore graph.Coordinate `json:"selected_before"`
 	SelectedAfter  graph.Coordinate `json:"selected_after"`
 	Identity       []IdentityChange `json:"identity_changes"`
+	// Confirmation classifies an add: invitation, expected confirmation, or
+	// confirmation by a standing acceptance of an earlier closed assignment.
+	Confirmation *Confirmation `json:"confirmation,omitempty"`
 }
 
 // LeadSummary is one side's lead resolution.
@@ -88,6 +91,9 @@ func simulate(bv, av *view, before, after *graph.Resolution, in Input) Simulatio
 		if stays {
 			s.RetainingEdges = av.listersOf(named, av.confirmed)
 		}
+	}
+	if in.Intent.Action == ActAdd {
+		s.Confirmation = confirmationOf(s, named, bv.latest[in.Author], bv.latest[named])
 	}
 	s.Identity = identityDiffs(av, in, named)
 	if s.Imported == nil {

@@ -19,8 +19,13 @@ func TestLeaveAndReinvitationEndToEnd(t *testing.T) {
 		t.Fatalf("carol is not shown the removal:\n%s", r.Err)
 	}
 	m := w.ok(alice, alice, 4200, "repo", "edit", "--add-maintainer", carol.npub(), "--dry-run")
-	if got := toStrings(m["preview"].(map[string]any)["simulation"].(map[string]any)["newly_confirmed"]); len(got) != 1 || got[0] != carol.npub() {
+	sim := m["preview"].(map[string]any)["simulation"].(map[string]any)
+	if got := toStrings(sim["newly_confirmed"]); len(got) != 1 || got[0] != carol.npub() {
 		t.Fatalf("standing acceptance should confirm immediately: %v", got)
+	}
+	// ... but it is not an "expected confirmation": it is tied to the closed interval.
+	if c, _ := sim["confirmation"].(map[string]any); c["kind"] != "standing-acceptance" || c["accepted_at"] != 3000.0 || c["closed_at"] != 4000.0 {
+		t.Fatalf("confirmation %v", sim["confirmation"])
 	}
 
 	// Carol acknowledges the removal: ended self-m at Alice's end, redirect kept.

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/preflight"
+)
+
+// mutationResult is roster.mutation/v1: the people fields of roster.repo/v1
+// after the change, the preview (before/after, changes, replacement tags,
+// simulation, state seam), what was published and what to do next.
+type mutationResult struct {
+	Schema                         string           `json:"schema"`
+	Action                         string           `json:"action"`
+	Command                        string           `json:"command"`
+	DryRun                         bool             `json:"dry_run"`
+	Coordinate                     coordinateJSON   `json:"coordinate"`
+	SelectedMaintainer             string           `json:"selected_maintainer"`
+	LeadMaintainer                 *string          `json:"lead_maintainer"`
+	LeadSource                     string           `json:"lead_source"`
+	LeadPath                       []string         `json:"lead_path"`
+	Maintainers                    []memberJSON     `json:"maintainers"`
+	Moderators                     []memberJSON     `json:"moderators"`
+	PendingHistoryAcknowledgements []pendingAckJSON `json:"pending_history_acknowledgements"`
+	Preview                        *previewJSON     `json:"preview,omitempty"`
+	Published                      []string         `json:"published"`
+	Relays                         []publishJSON    `json:"relays"`
+	Verified                       bool             `json:"verified"`
+	SwitchedTo                     *string          `json:"switched_to"`
+	Guidance                       []string         `json:"guidance"`
+	Error                          *errorJSON       `json:"error,omitempty"`
+
+	resolvedAfter *repoView // the re-read after publishing, for advisories
+}
+
+type previewJSON struct {
+	Before     peopleJSON                `json:"before"`
+	After      peopleJSON                `json:"after"`
+	Changes    []preflight.RoleChange    `json:"changes"`
+	Tags       nostr.Tags                `json:"tags"`
+	CreatedAt  int64                     `json:"created_at"`
+	Simulation simulationJSON            `json:"simulation"`
+	State      preflight.StateComparison `json:"state"`
+}
+
+type peopleJSON struct {
+	LeadMaintainer *string      `json:"lead_maintainer"`
+	LeadSource     string       `json:"lead_source"`
+	LeadPath       []string     `json:"lead_path"`
+	Maintainers    []memberJSON `json:"maintainers"`
+	Moderators     []memberJSON `json:"moderators"`
+}
+
+type simulationJSON struct {
+	NewlyInvited          []string                   `json:"newly_invited"`
+	NewlyConfirmed        []string                   `json:"newly_confirmed"`
+	Lost                  []string                   `json:"lost"`
+	InvitationsWithdrawn  []string                   `json:"invitations_withdrawn"`
+	ModeratorsGained      []string                   `json:"moderators_gained"`
+	ModeratorsLost        []string                   `json:"moderators_lost"`
+	RemovedStaysConfirmed *bool                      `json:"removed_stays_confirmed,omitempty"`
+	Imported              []string                   `json:"imported"`
+	LeadChanged           bool                       `json:"lead_changed"`
+	SelectedBefore        string                     `json:"selected_before"`
+	SelectedAfter         string                     `json:"selected_after"`
+	IdentityChanges       []preflight.IdentityChange `json:"identity_changes"`
+	// Confirmation (add only): invitation, expected, or standing-acceptance.
+	Confirmation *preflight.Confirmation `json:"confirmation,omitempty"`
+}
+
+type publishJSON struct {
+	URL      string `json:"url"`
+	OK       bool   `json:"ok"`
+	Message  string `json:"message,omitempty"`
+	ReadBack bool   `json:"read_back"`
+}
+
+type errorJSON struct {
+	Code     string         `json:"code"`
+	Message  string         `json:"message"`
+	Details  map[string]any `json:"details"`
+	Commands []string       `json:"commands"`
+}
+
+func peopleOf(r *graph.Resolution) peopleJSON {
+	p := peopleJSON{LeadSource: string(r.LeadSource), LeadPath: npubsOf(r.LeadPath),
+		Maintainers: membersJSON(r.Maintainers), Moderators: membersJSON(r.Moderators)}
+	if r.Lead != "" {
+		l := graph.Npub(r.Lead)
+		p.LeadMaintainer = &l
+	}
+	return p
+}
+
+// newMutationResult fills the people fields from r (the view after the
+// change when there is a plan, the current view for a refusal).
+func newMutationResult(v *repoView, plan *preflight.Plan, dryRun bool) *mutationResult {
+	r := v.Resolution
+	if plan != nil {
+		r = plan.After
+	}
+	c := v.Coordinate()
+	out := &mutationResult{Schema: mutationSchema, DryRun: dryRun,
+		Coordinate: coordinateJSON{Kind: c.Kind, Pubkey: c.Pubkey, Npub: gitstate.EncodeNpub(c.Pubkey),
+			Identifier: c.Identifier, Naddr: gitstate.EncodeNaddr(c, nil)},
+		SelectedMaintainer: gitstate.EncodeNpub(c.Pubkey), Published: []string{}, Relays: []publishJSON{},
+		PendingHistoryAcknowledgements: []pendingAckJSON{}, Guidance: []string{}}
+	p := peopleOf(r)
+	out.LeadMaintainer, out.LeadSource, out.LeadPath, out.Maintainers, out.Moderators = p.LeadMaintainer, p.LeadSource, p.LeadPath, p.Maintainers, p.Moderators
+	for _, a := range r.PendingAcknowledgements {
+		out.PendingHistoryAcknowledgements = append(out.PendingHistoryAcknowledgements, pendingAckJSON{
+			Npub: graph.Npub(a.Pubkey), Transition: a.Transition, Time: a.Time, Command: a.Command})
+	}
+	if plan == nil {
+		return out
+	}
+	out.Action, out.Command = string(plan.Intent.Action), plan.Intent.Command()
+	sim := plan.Sim
+	sj := simulationJSON{NewlyInvited: npubsOf(sim.NewlyInvited), NewlyConfirmed: npubsOf(sim.NewlyConfirmed), Lost: npubsOf(sim.Lost),
+		InvitationsWithdrawn: npubsOf(sim.InvitationsWithdrawn), ModeratorsGained: npubsOf(sim.ModeratorsGained),
+		ModeratorsLost: npubsOf(sim.ModeratorsLost), RemovedStaysConfirmed: sim.RemovedStaysConfirmed, Imported: []string{},
+		LeadChanged:    sim.LeadBefore.Lead != sim.LeadAfter.Lead || sim.LeadBefore.Source != sim.LeadAfter.Source,
+		SelectedBefore: gitstate.NostrURL(sim.SelectedBefore, nil), SelectedAfter: gitstate.NostrURL(sim.SelectedAfter, nil),
+		IdentityChanges: sim.Identity, Confirmation: sim.Confirmation}
+	for _, im := range sim.Imported {
+		sj.Imported = append(sj.Imported, graph.Npub(im.Pubkey))
+	}
+	tags := plan.Tags
+	if tags == nil {
+		tags = nostr.Tags{}
+	}
+	changes := plan.Changes
+	if changes == nil {
+		changes = []preflight.RoleChange{}
+	}
+	out.Preview = &previewJSON{Before: peopleOf(plan.Before), After: peopleOf(plan.After), Changes: changes, Tags: tags,
+		CreatedAt: plan.CreatedAt, Simulation: sj, State: plan.State}
+	out.Guidance = append(out.Guidance, plan.Guidance...)
+	return out
+}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/preflight"
+)
+
+// finishMutation prints the result (JSON or human) and the advisories.
+func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *mutationResult) error {
+	if a.opts.JSON {
+		return writeRepoJSON(a.io.Out, out)
+	}
+	w := a.io.Out
+	verb := "published"
+	if out.DryRun {
+		verb = "preview only (--dry-run): nothing was published"
+	}
+	fmt.Fprintf(w, "%s\n", out.Command)
+	fmt.Fprintf(w, "repository  %s\n", displayCoord(v.Coordinate()))
+	renderPlan(a, plan)
+	if len(out.Published) > 0 {
+		fmt.Fprintf(w, "%s %s to %d relay(s), read back from each\n", verb, strings.Join(out.Published, " "), len(out.Relays))
+	} else if out.DryRun {
+		fmt.Fprintln(w, verb)
+	}
+	if out.SwitchedTo != nil {
+		fmt.Fprintf(w, "this checkout now selects %s\n", *out.SwitchedTo)
+	}
+	if len(out.Guidance) > 0 {
+		fmt.Fprintln(w, "next:")
+		for _, g := range out.Guidance {
+			fmt.Fprintf(w, "  %s\n", g)
+		}
+	}
+	if out.resolvedAfter != nil {
+		a.printAdvisories(out.resolvedAfter)
+	} else if out.DryRun {
+		a.printAdvisories(v)
+	}
+	return nil
+}
+
+// renderPlan prints the preview: each role change, the consequences and
+// what the state seam did and did not check.
+func renderPlan(a *app, plan *preflight.Plan) {
+	w := a.io.Out
+	if len(plan.Changes) > 0 {
+		fmt.Fprintln(w, "changes to your announcement:")
+		for _, c := range plan.Changes {
+			fmt.Fprintf(w, "  %-11s %s %s  %s\n", c.Action, c.Letter, graph.Npub(c.Subject), tagText(c.After))
+		}
+	}
+	s := plan.Sim
+	row := func(label string, people []string) {
+		if len(people) > 0 {
+			fmt.Fprintf(w, "  %-22s %s\n", label, joinNpubs(people))
+		}
+	}
+	fmt.Fprintln(w, "consequences:")
+	row("newly invited", s.NewlyInvited)
+	row("newly confirmed", s.NewlyConfirmed)
+	if c := s.Confirmation; c != nil && c.Kind == preflight.ConfirmStanding {
+		fmt.Fprintf(w, "  %-22s acceptance from %d of your assignment closed at %d (never recorded as a removal)\n", "standing acceptance", c.AcceptedAt, c.ClosedAt)
+	}
+	row("no longer maintainer", s.Lost)
+	row("invitation withdrawn", s.InvitationsWithdrawn)
+	row("moderator gained", s.ModeratorsGained)
+	row("moderator lost", s.ModeratorsLost)
+	fmt.Fprintf(w, "  %-22s %s (%s) -> %s (%s)\n", "lead", dashIfEmpty(graph.Npub(s.LeadBefore.Lead)), s.LeadBefore.Source,
+		dashIfEmpty(graph.Npub(s.LeadAfter.Lead)), s.LeadAfter.Source)
+	if plan.SwitchTo != nil {
+		fmt.Fprintf(w, "  %-22s %s -> %s\n", "selected coordinate", displayCoord(s.SelectedBefore), displayCoord(s.SelectedAfter))
+	}
+	fmt.Fprintf(w, "state check: %s\n", strings.Join(plan.State.Checked, "; "))
+	fmt.Fprintf(w, "not checked yet: %s\n", strings.Join(plan.State.NotChecked, "; "))
+}
+
+func tagText(t nostr.Tag) string {
+	parts := make([]string, len(t))
+	for i, v := range t {
+		parts[i] = fmt.Sprintf("%q", v)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
