@@ -123,7 +123,7 @@ func newCacheClearCmd(a *app) *cobra.Command {
 				return &exitError{Code: exitFailure, Kind: "cache", Err: err}
 			}
 			if a.opts.JSON {
-				return writeJSON(a, map[string]any{"schema": "roster.cache-clear/v1", "path": path, "removed": existed})
+				return writeJSON(a, cacheClearJSON{Schema: "roster.cache-clear/v1", Path: path, Removed: existed})
 			}
 			if existed {
 				fmt.Fprintf(a.io.Out, "removed %s\n", path)
@@ -144,4 +144,12 @@ func cacheOpenErr(err error) error {
 			Details: map[string]any{"path": ce.Path}}
 	}
 	return err
+}
+
+// cacheClearJSON is `roster cache clear --json`; a struct so that `schema`
+// prints first, as in every other command's object.
+type cacheClearJSON struct {
+	Schema  string `json:"schema"`
+	Path    string `json:"path"`
+	Removed bool   `json:"removed"`
 }

@@ -48,7 +48,7 @@ a confirmed co-maintainer, a pending invitation, a removed maintainer, a
 moderator and a state event. The demo keys are public: never reuse them.
 
 As soon as it listens it prints its URL (and the demo's naddr) on stdout;
-with --json it prints one line: {"url":...,"self":...,"naddr":...}.`,
+with --json it prints one line: {"schema":"roster.dev-relay/v1","url":...,"self":...,"naddr":...}.`,
 		Example: `  roster dev relay --seed demo
   roster repo --repo <naddr printed above> --relay ws://127.0.0.1:7777
   roster dev relay --addr 127.0.0.1:0 --json   # a free port, machine-readable`,
@@ -79,8 +79,10 @@ func devRelayAuthorities() []devrelay.Authority {
 	}
 }
 
-// devRelayStarted is the --json line printed once the relay listens.
+// devRelayStarted is the --json line printed once the relay listens
+// (roster.dev-relay/v1, docs/json.md).
 type devRelayStarted struct {
+	Schema     string                `json:"schema"`
 	URL        string                `json:"url"`
 	Self       string                `json:"self"`
 	Naddr      string                `json:"naddr,omitempty"`
@@ -102,7 +104,7 @@ func runDevRelay(ctx context.Context, a *app, f devRelayFlags) error {
 			Commands: []string{"roster dev relay --addr 127.0.0.1:0   # any free port"}}
 	}
 	defer r.Close()
-	started := devRelayStarted{URL: r.URL(), Self: r.Self()}
+	started := devRelayStarted{Schema: "roster.dev-relay/v1", URL: r.URL(), Self: r.Self()}
 	var demo devrelay.DemoInfo
 	if f.seed == "demo" {
 		if demo, err = devrelay.SeedDemo(r, a.io.Now()); err != nil {

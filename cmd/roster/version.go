@@ -20,7 +20,10 @@ func newVersionCmd(a *app) *cobra.Command {
 				v = bi.Main.Version
 			}
 			if a.opts.JSON {
-				return writeJSON(a, map[string]string{"schema": "roster.version/v1", "version": v})
+				return writeJSON(a, struct {
+					Schema  string `json:"schema"`
+					Version string `json:"version"`
+				}{"roster.version/v1", v})
 			}
 			fmt.Fprintf(a.io.Out, "roster %s\n", v)
 			return nil

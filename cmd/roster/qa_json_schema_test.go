@@ -1,0 +1,82 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// schemaName matches a roster JSON schema name such as "roster.repo/v1".
+var schemaName = regexp.MustCompile(`"(roster\.[a-z][a-z.-]*/v[0-9]+)"`)
+
+// docs/json.md lists every command's schema: each schema name the command
+// tree can print must appear there, so a script author finds it.
+func TestEverySchemaIsListedInDocsJSON(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "json.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]string{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range schemaName.FindAllSubmatch(src, -1) {
+			found[string(m[1])] = f
+		}
+	}
+	if len(found) < 10 {
+		t.Fatalf("found only %d schema names in the command tree: %v", len(found), found)
+	}
+	var missing []string
+	for name, f := range found {
+		if !strings.Contains(string(doc), "`"+name+"`") {
+			missing = append(missing, name+" ("+f+")")
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Fatalf("docs/json.md does not list: %s", strings.Join(missing, ", "))
+	}
+}
+
+// The small commands' --json objects name their schema first.
+func TestSmallCommandsJSONNameTheirSchema(t *testing.T) {
+	k := newTestKey(t)
+	env := homeEnv(t)
+	env["ROSTER_SECRET_KEY"] = k.nsec
+	for want, args := range map[string][]string{
+		"roster.version/v1":     {"version", "--json"},
+		"roster.whoami/v1":      {"whoami", "--json"},
+		"roster.cache-info/v1":  {"cache", "info", "--json"},
+		"roster.cache-clear/v1": {"cache", "clear", "--json"},
+	} {
+		r := invocation{Env: env}.roster(t, args...)
+		var v struct {
+			Schema string `json:"schema"`
+		}
+		if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &v) != nil || v.Schema != want ||
+			!strings.HasPrefix(strings.TrimSpace(r.Out), `{`+"\n"+`  "schema": "`+want+`"`) {
+			t.Errorf("%v: exit %d, want schema %s first:\n%s%s", args, r.Code, want, r.Out, r.Err)
+		}
+	}
+	run := startDevRelayCmd(t, "dev", "relay", "--addr", "127.0.0.1:0", "--json")
+	line := run.waitOutput(t, "}")
+	if !strings.HasPrefix(line, `{"schema":"roster.dev-relay/v1",`) {
+		t.Errorf("dev relay --json: %q", line)
+	}
+	run.stop()
+	<-run.done
+}
