@@ -78,7 +78,39 @@ func buildSnapshot(events []*nostr.Event, identifier string) *snapshot {
 		}
 		s.anns[author] = a
 	}
+	addressDeletions(s, dels)
 	return s
+}
+
+// addressDeletions records a deletion for authors whose announcement no
+// relay returned but who signed a kind 5 naming this coordinate by `a`:
+// "If relays no longer retain that announcement, the coordinate and signed
+// deletion evidence still support the lifecycle notice." An `e` deletion of
+// an unknown event cannot be tied to this coordinate and proves nothing.
+// Without the deleted versions the boundary is the latest such request: by
+// NIP-09 it covers every version up to its created_at, so it is the one
+// request certain to postdate whatever was deleted (ties: lowest id).
+func addressDeletions(s *snapshot, dels []*nostr.Event) {
+	for _, d := range dels {
+		if _, seen := s.lastSeen[d.PubKey]; seen {
+			continue // deletionOf already judged it against the announcement
+		}
+		addr := NewCoordinate(d.PubKey, s.identifier).ATag()
+		hit := false
+		for _, t := range d.Tags {
+			if len(t) >= 2 && t[0] == "a" && t[1] == addr {
+				hit = true
+				break
+			}
+		}
+		if !hit {
+			continue
+		}
+		cur, ok := s.deleted[d.PubKey]
+		if !ok || int64(d.CreatedAt) > cur.Time || int64(d.CreatedAt) == cur.Time && d.ID < cur.EventID {
+			s.deleted[d.PubKey] = Deletion{EventID: d.ID, Time: int64(d.CreatedAt)}
+		}
+	}
 }
 
 // deletionOf finds the earliest same-author kind 5 that deletes e by id,

@@ -19,7 +19,8 @@ type participant struct {
 
 	// Per-resolution state, reset by fixpoint.
 	confirmed, assigned, listsConfirmed bool
-	effAssign                           int64 // earliest assignment by a confirmed maintainer; -1 none
+	effAssign                           int64 // assignment an effective start is measured from; -1 none
+	leadListed                          bool  // the explicit lead's active roster lists this pubkey
 	histDist                            int32 // history-source distance; -1 not a source
 
 	// listings are the author's current maintainer listings of others:

@@ -126,7 +126,7 @@ func Resolve(events []*nostr.Event, selected Coordinate, now int64, opts Options
 	comp := componentOf(lr.seed, confirmed, assigned)
 	r.Component = comp.Confirmed
 	r.Maintainers = members(comp.Confirmed, comp.Invited)
-	r.effStart = effectiveStarts(pop, lr.seed)
+	r.effStart = effectiveStarts(pop, lr.seed, lr.source == LeadExplicit)
 	r.Moderators, r.moderators, r.modStart = moderatorsOf(parts, lr, confirmed)
 	if lr.source == LeadExplicit && lr.lead != sel {
 		c := NewCoordinate(lr.lead, selected.Identifier)
@@ -176,20 +176,36 @@ func (r *Resolution) EffectiveStart(pubkey string) (int64, bool) {
 
 // effectiveStarts: the seed's own active self-role start (0 if untimed or
 // absent); every other confirmed maintainer's start is the later of their
-// earliest current assignment by a confirmed maintainer and their own
-// acknowledgement (active self-role, else earliest listing back). Linear in
+// assignment and their own acknowledgement (active self-role, else earliest
+// listing back).
+//
+// The assignment is the roster coordinator's: in an explicit view, the
+// lead's active record when the lead lists the subject ("the lead's active
+// roster seeds a reciprocal fixpoint"; the lead acknowledges a start "not
+// recorded in its active assignment"). Only a subject the lead does not
+// list (retained by a co-maintainer's third-party edge) and every subject
+// of a leadless view take the earliest active listing by a confirmed
+// maintainer. So a co-maintainer's old lead pointer, which their
+// follow-lead re-targets, never moves anyone's effective start. Linear in
 // the number of listings; reads the flags of the last fixpoint.
-func effectiveStarts(pop *population, seed string) map[string]int64 {
+func effectiveStarts(pop *population, seed string, explicitLead bool) map[string]int64 {
 	var confirmed []*participant
 	for _, p := range pop.all {
-		p.effAssign = -1
+		p.effAssign, p.leadListed = -1, false
 		if p.confirmed {
 			confirmed = append(confirmed, p)
 		}
 	}
+	if lead := pop.parts[seed]; explicitLead && lead != nil {
+		for i, s := range lead.out {
+			if s.confirmed && s != lead {
+				s.effAssign, s.leadListed = lead.outStart[i], true
+			}
+		}
+	}
 	for _, x := range confirmed {
 		for i, s := range x.out {
-			if s.confirmed && s != x && (s.effAssign < 0 || x.outStart[i] < s.effAssign) {
+			if s.confirmed && s != x && !s.leadListed && (s.effAssign < 0 || x.outStart[i] < s.effAssign) {
 				s.effAssign = x.outStart[i]
 			}
 		}
