@@ -307,7 +307,11 @@ func cacheErr(prefix string, err error) *exitError {
 	ee := &exitError{Code: exitFailure, Kind: "cache", Err: fmt.Errorf("%s: %w", prefix, err),
 		Commands: []string{"roster cache info"}}
 	var ce *cache.Error
-	if errors.As(err, &ce) && len(ce.Commands()) > 0 {
+	if errors.As(err, &ce) {
+		// The same codes as `roster cache info` (docs/cache.md), so a
+		// script handles a bad cache one way whichever command met it.
+		ee.Kind = "cache-" + string(ce.Reason)
+		ee.Details = map[string]any{"path": ce.Path}
 		ee.Commands = append(ce.Commands(), ee.Commands...)
 	}
 	return ee

@@ -95,7 +95,8 @@ func TestRelayFailureCommandsKeepTheRepoFlag(t *testing.T) {
 }
 
 // A corrupt cache never stops a network read (a warning names the way out)
-// and makes --offline fail with exit 1 and `roster cache clear`.
+// and makes --offline fail with exit 1, `roster cache clear` and the error
+// code `roster cache info` uses (docs/cache.md: cache-corrupt, with the path).
 func TestRepoWithCorruptCache(t *testing.T) {
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
@@ -109,7 +110,7 @@ func TestRepoWithCorruptCache(t *testing.T) {
 	}
 	r = invocation{Env: env}.roster(t, "repo", "--json", "--offline", "--repo", alice.naddr("proj"))
 	e := errorBody(t, r)
-	if r.Code != exitFailure || e.Code != "cache" || len(e.Commands) == 0 || e.Commands[0] != "roster cache clear" {
+	if r.Code != exitFailure || e.Code != "cache-corrupt" || e.Details["path"] != filepath.Join(env["ROSTER_HOME"], "cache.db") || len(e.Commands) == 0 || e.Commands[0] != "roster cache clear" {
 		t.Fatalf("--offline with a corrupt cache: exit %d %+v", r.Code, e)
 	}
 }
