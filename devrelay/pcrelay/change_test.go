@@ -1,7 +1,6 @@
 package pcrelay
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -28,9 +27,9 @@ func TestChangeNeedsAConnectionAuthenticatedAsItsSigner(t *testing.T) {
 	f := newFixture(t)
 	f.must(f.identity(100))
 	e := f.changeEvent(ownerSK, 1, []string{chanA}, nil)
-	_, err := f.pc.Ingest(context.Background(), f.env, "", e)
+	_, err := f.ingest("", e)
 	wantPrefix(t, err, "auth-required:")
-	_, err = f.pc.Ingest(context.Background(), f.env, pub(t, otherSK), e)
+	_, err = f.ingest(pub(t, otherSK), e)
 	wantPrefix(t, err, "restricted:")
 }
 
@@ -53,7 +52,7 @@ func TestTwoDistinctCommandsAgainstOneRevisionCannotBothCommit(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, errs[i] = f.pc.Ingest(context.Background(), f.env, e.PubKey, e)
+			_, errs[i] = f.ingest(e.PubKey, e)
 		}()
 	}
 	wg.Wait()
@@ -78,9 +77,9 @@ func TestReplayingTheExactAcceptedCommandIsIdempotent(t *testing.T) {
 	f := newFixture(t)
 	f.must(f.identity(100))
 	e := f.changeEvent(ownerSK, 1, []string{chanA}, nil)
-	f.must(f.pc.Ingest(context.Background(), f.env, e.PubKey, e))
+	f.must(f.ingest(e.PubKey, e))
 	for i := 0; i < 2; i++ {
-		out, err := f.pc.Ingest(context.Background(), f.env, e.PubKey, e)
+		out, err := f.ingest(e.PubKey, e)
 		if err != nil || len(out) != 0 {
 			t.Fatalf("replay %d: %v %v", i, out, err)
 		}
@@ -104,7 +103,7 @@ func TestRelayRefusesChangesTheClientMustRefuseToo(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	_, err := f.pc.Ingest(context.Background(), f.env, pub(t, ownerSK), sign(t, ownerSK, &nostr.Event{
+	_, err := f.ingest(pub(t, ownerSK), sign(t, ownerSK, &nostr.Event{
 		Kind: 47010, CreatedAt: 1, Tags: nostr.Tags{{"a", f.coord().String()}, {"expected-revision", "01"}},
 		Content: `{"v":1,"patch":{"related_channels":{"add":["` + chanB + `"],"remove":[]}}}`}))
 	wantPrefix(t, err, "invalid:")

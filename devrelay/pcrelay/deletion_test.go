@@ -1,7 +1,6 @@
 package pcrelay
 
 import (
-	"context"
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -9,7 +8,7 @@ import (
 
 func (f *fixture) deleteProject(sk string, at nostr.Timestamp, tags ...nostr.Tag) ([]*nostr.Event, error) {
 	e := sign(f.t, sk, &nostr.Event{Kind: 5, CreatedAt: at, Tags: tags})
-	return f.pc.Ingest(context.Background(), f.env, "", e)
+	return f.ingest("", e)
 }
 
 func TestDeletionAndRecreationKeepRevisionsIncreasing(t *testing.T) {
@@ -78,7 +77,7 @@ func TestDeletionBySomeoneElseOrOfAnOlderVersionDoesNothing(t *testing.T) {
 func TestOtherDeletionsPassThroughUntouched(t *testing.T) {
 	f := newFixture(t)
 	e := sign(t, otherSK, &nostr.Event{Kind: 5, CreatedAt: 1, Tags: nostr.Tags{{"e", f.coord().Owner}}})
-	out := f.must(f.pc.Ingest(context.Background(), f.env, "", e))
+	out := f.must(f.ingest("", e))
 	if len(out) != 1 || out[0] != e {
 		t.Fatalf("emitted %v", out)
 	}

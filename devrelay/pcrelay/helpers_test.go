@@ -3,6 +3,7 @@ package pcrelay
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -50,20 +51,52 @@ type fixture struct {
 	groups *grouprelay.Authority
 	env    devrelay.Env
 	now    nostr.Timestamp
+	// kept is what the relay core stored of the emitted events, by id;
+	// dropNext makes the core fail to store the next ingest's projection.
+	mu       sync.Mutex // ingest runs concurrently in one test
+	kept     map[string]*nostr.Event
+	dropNext bool
 }
 
 func newFixture(t *testing.T) *fixture {
-	f := &fixture{t: t, groups: grouprelay.New(), now: 1700000000}
+	f := &fixture{t: t, groups: grouprelay.New(), now: 1700000000, kept: map[string]*nostr.Event{}}
 	f.pc = New(Options{Groups: f.groups})
 	f.env = devrelay.Env{
 		Self:      pub(t, relaySK),
 		Sign:      func(e *nostr.Event) error { return e.Sign(relaySK) },
 		Community: "relay.test",
 		Now:       func() nostr.Timestamp { return f.now },
-		Query:     func(context.Context, nostr.Filter) []*nostr.Event { return nil },
-		Evict:     func(string) {},
+		Query: func(_ context.Context, flt nostr.Filter) []*nostr.Event {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			var out []*nostr.Event
+			for _, e := range f.kept {
+				if flt.Matches(e) {
+					out = append(out, e)
+				}
+			}
+			return out
+		},
+		Evict: func(string) {},
 	}
 	return f
+}
+
+// ingest hands evt to the authority as the relay core does and keeps the
+// emitted events, except a projection the test told the core to drop.
+func (f *fixture) ingest(authed string, evt *nostr.Event) ([]*nostr.Event, error) {
+	out, err := f.pc.Ingest(context.Background(), f.env, authed, evt)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	drop := f.dropNext
+	f.dropNext = false
+	for _, e := range out {
+		if drop && e.Kind == projects.KindState {
+			continue
+		}
+		f.kept[e.ID] = e
+	}
+	return out, err
 }
 
 func (f *fixture) coord() projects.Coordinate {
@@ -73,7 +106,7 @@ func (f *fixture) coord() projects.Coordinate {
 // identity publishes the owner's kind 30621 with extra tags at created_at at.
 func (f *fixture) identity(at nostr.Timestamp, tags ...nostr.Tag) ([]*nostr.Event, error) {
 	e := sign(f.t, ownerSK, &nostr.Event{Kind: 30621, CreatedAt: at, Tags: append(nostr.Tags{{"d", "demo"}}, tags...)})
-	return f.pc.Ingest(context.Background(), f.env, "", e)
+	return f.ingest("", e)
 }
 
 // changeEvent signs a 47010 by sk against expected.
@@ -92,7 +125,7 @@ func (f *fixture) changeEvent(sk string, expected int64, add, remove []string) *
 
 func (f *fixture) change(sk string, expected int64, add, remove []string) ([]*nostr.Event, error) {
 	e := f.changeEvent(sk, expected, add, remove)
-	return f.pc.Ingest(context.Background(), f.env, e.PubKey, e)
+	return f.ingest(e.PubKey, e)
 }
 
 // group runs NIP-29 moderation through the group authority.

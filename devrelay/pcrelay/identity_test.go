@@ -1,7 +1,6 @@
 package pcrelay
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -36,8 +35,8 @@ func TestNewerIdentityKeepsCollaborativeRelatedChannelsAndExcludesNewHome(t *tes
 func TestDuplicateOrSupersededIdentityDoesNotAdvanceTheRevision(t *testing.T) {
 	f := newFixture(t)
 	first := sign(t, ownerSK, &nostr.Event{Kind: 30621, CreatedAt: 100, Tags: nostr.Tags{{"d", "demo"}}})
-	f.must(f.pc.Ingest(context.Background(), f.env, "", first))
-	out, err := f.pc.Ingest(context.Background(), f.env, "", first)
+	f.must(f.ingest("", first))
+	out, err := f.ingest("", first)
 	if err != nil || len(out) != 0 {
 		t.Fatalf("duplicate: %v %v", out, err)
 	}
@@ -67,7 +66,7 @@ func TestClientSubmittedProjectStateIsRejectedEvenWhenSignedByTheRelayKey(t *tes
 	forged.CreatedAt++
 	forged.Tags = append(nostr.Tags(nil), forged.Tags...)
 	sign(t, relaySK, &forged)
-	_, err := f.pc.Ingest(context.Background(), f.env, f.env.Self, &forged)
+	_, err := f.ingest(f.env.Self, &forged)
 	wantPrefix(t, err, "restricted:")
 }
 

@@ -58,6 +58,7 @@ type row struct {
 	change    string            // event that produced revision
 	deletedAt nostr.Timestamp   // newest accepted deletion's created_at
 	projected nostr.Timestamp   // created_at of the last projection
+	published string            // id of the last projection
 }
 
 // New returns an authority with no projects.
@@ -85,6 +86,15 @@ func (a *Authority) View(_ devrelay.Env, _ string, evt *nostr.Event) *nostr.Even
 func (a *Authority) Ingest(_ context.Context, env devrelay.Env, authed string, evt *nostr.Event) ([]*nostr.Event, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	emit, err := a.apply(env, authed, evt)
+	if err != nil {
+		return nil, err
+	}
+	return append(emit, a.republishMissing(env, emit)...), nil
+}
+
+// apply routes one client event to its rule.
+func (a *Authority) apply(env devrelay.Env, authed string, evt *nostr.Event) ([]*nostr.Event, error) {
 	switch evt.Kind {
 	case projects.KindState:
 		// nip-pc.md: "Client submission of kind:30623 MUST be rejected,

@@ -52,6 +52,6 @@ func (a *Authority) project(env devrelay.Env, r *row) (*nostr.Event, error) {
 	if err := env.Sign(evt); err != nil {
 		return nil, fmt.Errorf("error: signing project state: %w", err)
 	}
-	r.projected = at
+	r.projected, r.published = at, evt.ID
 	return evt, nil
 }
