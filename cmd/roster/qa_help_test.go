@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -39,6 +41,34 @@ func TestCompletionPrintsAScriptForEachShell(t *testing.T) {
 		r := invocation{Env: map[string]string{}}.roster(t, "completion", shell)
 		if r.Code != exitOK || !strings.Contains(r.Out, marker) {
 			t.Errorf("completion %s: exit %d, stdout lacks %q (stderr %q)", shell, r.Code, marker, r.Err)
+		}
+	}
+}
+
+// The README tour covers every command group, and every `repo` subcommand,
+// so a new user sees all of roster in one screen.
+func TestReadmeTourCoversEveryCommandGroup(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &app{io: &ioStreams{Getenv: func(string) string { return "" }}}
+	root := newRootCmd(a)
+	var paths []string
+	for _, c := range root.Commands() {
+		if c.Hidden || c.Name() == "help" || c.Name() == "version" {
+			continue
+		}
+		paths = append(paths, c.CommandPath())
+		if c.Name() == "repo" || c.Name() == "dev" || c.Name() == "cache" {
+			for _, sub := range c.Commands() {
+				paths = append(paths, sub.CommandPath())
+			}
+		}
+	}
+	for _, p := range paths {
+		if !strings.Contains(string(readme), p) {
+			t.Errorf("README.md does not mention %q", p)
 		}
 	}
 }
