@@ -1,0 +1,137 @@
+package gitstate
+
+import (
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/roster-cli/roster/graph"
+)
+
+// RemoteURLs returns every remote's configured URLs by remote name: its
+// `url` values, then its `pushurl` values, as written in the local config.
+func (c *Checkout) RemoteURLs() (map[string][]string, error) {
+	cfg, err := c.config()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	for _, sub := range cfg.Raw.Section("remote").Subsections {
+		urls := append([]string{}, sub.Options.GetAll("url")...)
+		out[sub.Name] = append(urls, sub.Options.GetAll("pushurl")...)
+	}
+	return out, nil
+}
+
+// FollowCoordinate anchors the checkout at another maintainer's coordinate
+// (roster repo follow-lead: it "switches the local nostr:// coordinate and
+// nostr.repo"): git config nostr.repo becomes to's naddr, and every `url`
+// and `pushurl` of every remote that names from is rewritten to name to,
+// keeping its relay hints, protocol segment and query. URLs naming any other
+// coordinate, NIP-05 URLs (which cannot be compared without a lookup) and
+// non-nostr URLs are left alone. One config write. Returns the names of the
+// remotes it changed, sorted.
+func (c *Checkout) FollowCoordinate(from, to graph.Coordinate) ([]string, error) {
+	if from.Identifier != to.Identifier || from.Kind != to.Kind {
+		return nil, fmt.Errorf("follow %s from %s: they are different repositories", to, from)
+	}
+	cfg, err := c.config()
+	if err != nil {
+		return nil, err
+	}
+	cfg.Raw.Section("nostr").SetOption("repo", EncodeNaddr(to, nil))
+	var names []string
+	for _, sub := range cfg.Raw.Section("remote").Subsections {
+		changed := false
+		for _, key := range []string{"url", "pushurl"} {
+			vals := sub.Options.GetAll(key)
+			next, moved, err := retargetAll(vals, from, to)
+			if err != nil {
+				return nil, fmt.Errorf("remote %s: %w", sub.Name, err)
+			}
+			if moved {
+				sub.SetOption(key, next...)
+				changed = true
+			}
+		}
+		if changed {
+			names = append(names, sub.Name)
+		}
+	}
+	// go-git's RemoteConfig.URLs holds url and pushurl together and writes
+	// them all back as url; keep only the url values so a pushurl stays one.
+	for name, rc := range cfg.Remotes {
+		rc.URLs = cfg.Raw.Section("remote").Subsection(name).Options.GetAll("url")
+	}
+	sort.Strings(names)
+	return names, c.repo.SetConfig(cfg)
+}
+
+func retargetAll(urls []string, from, to graph.Coordinate) ([]string, bool, error) {
+	out, changed := make([]string, len(urls)), false
+	for i, u := range urls {
+		out[i] = u
+		ref, err := ParseNostrURL(u)
+		if err != nil || ref.Coordinate != from {
+			continue
+		}
+		if out[i], err = RetargetNostrURL(u, to); err != nil {
+			return nil, false, err
+		}
+		changed = true
+	}
+	return out, changed, nil
+}
+
+// RetargetNostrURL rewrites the maintainer of a nostr:// URL to to's pubkey,
+// keeping everything else byte for byte: the protocol segment, relay hints,
+// identifier and query. An naddr URL gets a new naddr with the same relay
+// hints. The identifier must not change.
+func RetargetNostrURL(raw string, to graph.Coordinate) (string, error) {
+	ref, err := ParseNostrURL(raw)
+	if err != nil {
+		return "", err
+	}
+	if ref.Coordinate.Identifier != to.Identifier {
+		return "", fmt.Errorf("nostr URL %s names identifier %q, not %q", short(raw), ref.Coordinate.Identifier, to.Identifier)
+	}
+	s := strings.TrimSpace(raw)
+	scheme, rest := s[:len("nostr://")], s[len("nostr://"):]
+	end := len(rest)
+	if i := strings.IndexAny(rest, "?#"); i >= 0 {
+		end = i
+	}
+	segs := strings.Split(rest[:end], "/")
+	owner, protocolSeen := -1, false
+	for i, p := range segs {
+		if p == "" {
+			continue
+		}
+		d, _ := url.PathUnescape(p)
+		proto := d
+		if j := strings.LastIndexByte(proto, '@'); j >= 0 {
+			proto = proto[j+1:]
+		}
+		if !protocolSeen && owner < 0 && protocols[strings.ToLower(proto)] && ref.Protocol != "" {
+			protocolSeen = true
+			continue
+		}
+		owner = i
+		break
+	}
+	if owner < 0 {
+		return "", fmt.Errorf("nostr URL %s names no maintainer", short(raw))
+	}
+	if strings.HasPrefix(strings.ToLower(segs[owner]), "naddr1") {
+		segs[owner] = EncodeNaddr(to, ref.Relays)
+	} else {
+		segs[owner] = EncodeNpub(to.Pubkey)
+	}
+	out := scheme + strings.Join(segs, "/") + rest[end:]
+	check, err := ParseNostrURL(out)
+	if err != nil || check.Coordinate != to {
+		return "", fmt.Errorf("could not rewrite nostr URL %s to %s", short(raw), to)
+	}
+	return out, nil
+}
