@@ -32,7 +32,7 @@ func TestProgressOnlyOnTerminalStderr(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if !strings.Contains(errs, "reading relays: 2 of 2 answered") || !strings.HasSuffix(errs, "\r\x1b[K") {
+	if !strings.Contains(errs, "reading relays: 2 of 2 done") || !strings.HasSuffix(errs, "\r\x1b[K") {
 		t.Fatalf("TTY stderr lacks the progress line or does not erase it: %q", errs)
 	}
 	if strings.Contains(out, "reading relays") {
@@ -42,5 +42,20 @@ func TestProgressOnlyOnTerminalStderr(t *testing.T) {
 	_, errs, code = runWithTTY(t, testEnv(t), false, args...)
 	if code != exitOK || errs != "" {
 		t.Fatalf("non-TTY stderr must stay empty, exit %d: %q", code, errs)
+	}
+}
+
+// The progress line never calls a relay that timed out an answer.
+func TestProgressDoesNotCountASilentRelayAsAnswered(t *testing.T) {
+	relays := devrelay.StartN(t, 2, devrelay.Options{})
+	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
+	relays[1].SetSilent(true)
+	args := append([]string{"repo", "--timeout", "1s", "--repo", alice.naddr("proj")}, relayArgs(relays)...)
+	_, errs, code := runWithTTY(t, testEnv(t), true, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if strings.Contains(errs, "2 of 2 answered") || !strings.Contains(errs, "reading relays: 2 of 2 done") {
+		t.Fatalf("progress with a silent relay: %q", errs)
 	}
 }

@@ -580,7 +580,9 @@ func (p *relayProgress) update(done, total int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.last = total
-	fmt.Fprintf(p.w, "\r\x1b[Kreading relays: %d of %d answered", p.base+done, p.base+total)
+	// "done", not "answered": relaypool counts a relay that failed or timed
+	// out as finished, and roster never calls a silent relay an answer.
+	fmt.Fprintf(p.w, "\r\x1b[Kreading relays: %d of %d done", p.base+done, p.base+total)
 }
 
 // nextRound starts counting a follow-up round after the finished one.
