@@ -173,9 +173,11 @@ func differsFromPreview(want, got *graph.Resolution) []string {
 	return out
 }
 
-// switchCheckout anchors the checkout at the lead's coordinate: nostr.repo,
-// and origin when origin is a nostr:// remote. Outside a checkout it only
-// says which --repo to use from now on.
+// switchCheckout anchors the checkout at the lead's coordinate
+// (maintainers.md "Transferring the lead": follow-lead "switches the local
+// nostr:// coordinate and nostr.repo"): nostr.repo, and every remote URL
+// (origin, a tracked remote, a pushurl) that named the coordinate being left.
+// Outside a checkout it only says which --repo to use from now on.
 func (a *app) switchCheckout(v *repoView, to graph.Coordinate, out *mutationResult) error {
 	url := gitstate.NostrURL(to, nil)
 	out.SwitchedTo = &url
@@ -183,10 +185,12 @@ func (a *app) switchCheckout(v *repoView, to graph.Coordinate, out *mutationResu
 		out.Guidance = append(out.Guidance, "no checkout here; select the lead from now on with: --repo "+url)
 		return nil
 	}
-	if err := v.Checkout.SetNostrRepo(gitstate.EncodeNaddr(to, nil)); err != nil {
+	remotes, err := v.Checkout.FollowCoordinate(v.Coordinate(), to)
+	if err != nil {
 		return &exitError{Code: exitFailure, Kind: "git-config", Err: fmt.Errorf("switch the checkout to %s: %w", url, err),
 			Commands: []string{"git config nostr.repo " + gitstate.EncodeNaddr(to, nil)}}
 	}
+	out.SwitchedRemotes = append(out.SwitchedRemotes, remotes...)
 	return nil
 }
 

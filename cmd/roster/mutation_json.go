@@ -28,8 +28,11 @@ type mutationResult struct {
 	Relays                         []publishJSON    `json:"relays"`
 	Verified                       bool             `json:"verified"`
 	SwitchedTo                     *string          `json:"switched_to"`
-	Guidance                       []string         `json:"guidance"`
-	Error                          *errorJSON       `json:"error,omitempty"`
+	// SwitchedRemotes are the remotes whose nostr:// URLs follow-lead moved
+	// from the old coordinate to the lead's.
+	SwitchedRemotes []string   `json:"switched_remotes"`
+	Guidance        []string   `json:"guidance"`
+	Error           *errorJSON `json:"error,omitempty"`
 
 	resolvedAfter *repoView // the re-read after publishing, for advisories
 }
@@ -104,7 +107,7 @@ func newMutationResult(v *repoView, plan *preflight.Plan, dryRun bool) *mutation
 	out := &mutationResult{Schema: mutationSchema, DryRun: dryRun,
 		Coordinate: coordinateJSON{Kind: c.Kind, Pubkey: c.Pubkey, Npub: gitstate.EncodeNpub(c.Pubkey),
 			Identifier: c.Identifier, Naddr: gitstate.EncodeNaddr(c, nil)},
-		SelectedMaintainer: gitstate.EncodeNpub(c.Pubkey), Published: []string{}, Relays: []publishJSON{},
+		SelectedMaintainer: gitstate.EncodeNpub(c.Pubkey), Published: []string{}, Relays: []publishJSON{}, SwitchedRemotes: []string{},
 		PendingHistoryAcknowledgements: []pendingAckJSON{}, Guidance: []string{}}
 	p := peopleOf(r)
 	out.LeadMaintainer, out.LeadSource, out.LeadPath, out.Maintainers, out.Moderators = p.LeadMaintainer, p.LeadSource, p.LeadPath, p.Maintainers, p.Moderators

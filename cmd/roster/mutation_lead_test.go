@@ -5,7 +5,9 @@ import (
 	"testing"
 
 	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
 	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/graph"
 )
 
 // threeMaintainers runs the real commands up to Alice leading, Bob and Carol
@@ -43,7 +45,13 @@ func TestLeadTransferWithCoMaintainerFollowingEndToEnd(t *testing.T) {
 
 	// Carol, in a checkout selecting alice/my-repo, is told to follow.
 	dir := t.TempDir()
-	if _, err := git.PlainInit(dir, false); err != nil {
+	repo, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// origin is Alice's nostr:// URL, as a clone of alice/my-repo has it.
+	aliceURL := gitstate.NostrURL(graph.NewCoordinate(alice.pk, w.id), []string{"wss://relay.example"})
+	if _, err := repo.CreateRemote(&config.RemoteConfig{Name: "origin", URLs: []string{aliceURL}}); err != nil {
 		t.Fatal(err)
 	}
 	w.dir = dir
@@ -62,6 +70,13 @@ func TestLeadTransferWithCoMaintainerFollowingEndToEnd(t *testing.T) {
 	}
 	if m["switched_to"] == nil {
 		t.Fatalf("checkout not switched: %v", m)
+	}
+	// "switches the local nostr:// coordinate and nostr.repo": origin follows too.
+	if got := toStrings(m["switched_remotes"]); len(got) != 1 || got[0] != "origin" {
+		t.Fatalf("switched_remotes %v", m["switched_remotes"])
+	}
+	if rc, err := repo.Remote("origin"); err != nil || rc.Config().URLs[0] != gitstate.NostrURL(graph.NewCoordinate(bob.pk, w.id), []string{"wss://relay.example"}) {
+		t.Fatalf("origin not switched to bob: %v %v", rc, err)
 	}
 	co, err := gitstate.Open(dir)
 	if err != nil {

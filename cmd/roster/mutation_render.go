@@ -29,6 +29,9 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *mutationRes
 	}
 	if out.SwitchedTo != nil {
 		fmt.Fprintf(w, "this checkout now selects %s\n", *out.SwitchedTo)
+		if len(out.SwitchedRemotes) > 0 {
+			fmt.Fprintf(w, "remote(s) now pointing at the lead: %s\n", strings.Join(out.SwitchedRemotes, ", "))
+		}
 	}
 	if len(out.Guidance) > 0 {
 		fmt.Fprintln(w, "next:")
