@@ -42,9 +42,13 @@ var supportedRoles = [][2]string{
 
 // Authority is the NIP-29 state machine. Create it with New.
 type Authority struct {
-	mu     sync.Mutex
-	groups map[string]*group
+	mu sync.Mutex
+	// groups are keyed by community and id: a group belongs to the relay
+	// that hosts it, and the same id elsewhere is another group (a fork).
+	groups map[groupKey]*group
 }
+
+type groupKey struct{ community, id string }
 
 type group struct {
 	id       string
@@ -56,7 +60,7 @@ type group struct {
 }
 
 // New returns an authority with no groups.
-func New() *Authority { return &Authority{groups: map[string]*group{}} }
+func New() *Authority { return &Authority{groups: map[groupKey]*group{}} }
 
 var _ devrelay.Authority = (*Authority)(nil)
 
@@ -70,12 +74,12 @@ func (a *Authority) Kinds() []int {
 // View returns every event unchanged: this minimal relay has no private groups.
 func (a *Authority) View(_ devrelay.Env, _ string, evt *nostr.Event) *nostr.Event { return evt }
 
-// Standing reports what group id says about pubkey now: whether it is live
-// and pubkey's roles. It implements pcrelay.HomeChannels.
-func (a *Authority) Standing(id, pubkey string) projects.ChannelStanding {
+// Standing reports what group id of community says about pubkey now:
+// whether it is live and pubkey's roles. It implements pcrelay.HomeChannels.
+func (a *Authority) Standing(community, id, pubkey string) projects.ChannelStanding {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	g := a.groups[id]
+	g := a.groups[groupKey{community, id}]
 	if g == nil || g.deleted || g.archived() {
 		return projects.ChannelStanding{}
 	}
@@ -113,7 +117,8 @@ func (a *Authority) Ingest(_ context.Context, env devrelay.Env, _ string, evt *n
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	g := a.groups[id]
+	key := groupKey{env.Community, id}
+	g := a.groups[key]
 	master := evt.PubKey == env.Self
 	if evt.Kind == KindCreateGroup {
 		if g != nil {
@@ -126,7 +131,7 @@ func (a *Authority) Ingest(_ context.Context, env devrelay.Env, _ string, evt *n
 		if !master {
 			g.put(evt.PubKey, []string{projects.RoleOwner})
 		}
-		a.groups[id] = g
+		a.groups[key] = g
 		return a.emit(env, evt, g)
 	}
 	if g == nil || g.deleted {

@@ -141,7 +141,7 @@ func TestDeleteGroupLeavesATombstoneThatCannotBeRecreated(t *testing.T) {
 	if st.Live() || !st.Metadata.Deleted || len(st.Admins) != 0 || len(st.Members) != 0 {
 		t.Fatalf("state %+v", st)
 	}
-	if s := f.a.Standing(gid, pub(t, ownerSK)); s.Live {
+	if s := f.a.Standing(f.env.Community, gid, pub(t, ownerSK)); s.Live {
 		t.Fatal("deleted group is live")
 	}
 	refused(t, f.send(ownerSK, KindCreateGroup), "blocked:")
@@ -178,4 +178,22 @@ func TestModerationNeedsAGroupID(t *testing.T) {
 	_ = e.Sign(ownerSK)
 	_, err := f.a.Ingest(context.Background(), f.env, "", e)
 	refused(t, err, "invalid:")
+}
+
+// nip-29.md: a group belongs to the relay that enforces it, and a fork "keeps
+// the same id but enforces a different set of moderation policies and a
+// different admin roster". The same id in another community is another
+// group: creating it is no duplicate, and its roles do not leak across.
+func TestSameGroupIDInAnotherCommunityIsAnotherGroup(t *testing.T) {
+	f := newFixture(t)
+	f.env.Community = "a.test"
+	ok(t, f.send(ownerSK, KindCreateGroup))
+	f.env.Community = "b.test"
+	ok(t, f.send(userSK, KindCreateGroup))
+	if s := f.a.Standing("b.test", gid, pub(t, ownerSK)); !s.Live || len(s.Roles) != 0 {
+		t.Fatalf("the owner in a.test has standing %+v in b.test", s)
+	}
+	if s := f.a.Standing("a.test", gid, pub(t, ownerSK)); !s.Live || len(s.Roles) != 1 || s.Roles[0] != "owner" {
+		t.Fatalf("owner's standing in a.test: %+v", s)
+	}
 }

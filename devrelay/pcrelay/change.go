@@ -11,7 +11,8 @@ import (
 // change applies a kind 47010 command: authenticated signer, strict shape,
 // authority, expected revision, then the whole patch and one revision.
 func (a *Authority) change(env devrelay.Env, authed string, evt *nostr.Event) ([]*nostr.Event, error) {
-	if a.accepted[evt.ID] {
+	accepted := env.Community + "\x00" + evt.ID
+	if a.accepted[accepted] {
 		return nil, nil // replaying the exact accepted command is idempotent
 	}
 	if authed == "" {
@@ -32,7 +33,7 @@ func (a *Authority) change(env devrelay.Env, authed string, evt *nostr.Event) ([
 	home := r.doc.HomeChannel
 	var standing projects.ChannelStanding
 	if home != "" && a.opts.Groups != nil {
-		standing = a.opts.Groups.Standing(home, evt.PubKey)
+		standing = a.opts.Groups.Standing(env.Community, home, evt.PubKey)
 	}
 	if err := projects.Authorize(evt.PubKey, c.Owner, home, standing); err != nil {
 		return nil, fmt.Errorf("restricted: %v", err)
@@ -57,6 +58,6 @@ func (a *Authority) change(env devrelay.Env, authed string, evt *nostr.Event) ([
 		return nil, err
 	}
 	a.rows[k] = &next
-	a.accepted[evt.ID] = true
+	a.accepted[accepted] = true
 	return []*nostr.Event{evt, proj}, nil
 }

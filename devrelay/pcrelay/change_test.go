@@ -160,3 +160,29 @@ func TestProjectWithoutHomeChannelIsOwnerManagedOnTheRelay(t *testing.T) {
 	_, err := f.change(adminSK, 1, []string{chanA}, nil)
 	wantPrefix(t, err, "restricted:")
 }
+
+// nip-pc.md: "The coordinate selects state only inside the host-bound
+// community", and nip-29.md groups belong to the relay that hosts them. A
+// group with the home channel's id in another community confers nothing.
+func TestHomeChannelOfAnotherCommunityGrantsNoAuthority(t *testing.T) {
+	f := newFixture(t)
+	f.env.Community = "elsewhere.test"
+	f.group(adminSK, grouprelay.KindCreateGroup) // adminSK owns a group with this id elsewhere
+	f.env.Community = "relay.test"
+	f.must(f.identity(100, nostr.Tag{"buzz-channel", home}))
+	_, err := f.change(adminSK, 1, []string{chanA}, nil)
+	wantPrefix(t, err, "restricted:")
+}
+
+// Idempotent replay is per community: "The coordinate selects state only
+// inside the host-bound community." A command accepted in one community is
+// judged afresh in another, where this project is unknown.
+func TestReplayIsIdempotentOnlyInTheCommunityThatAcceptedIt(t *testing.T) {
+	f := newFixture(t)
+	f.must(f.identity(100))
+	e := f.changeEvent(ownerSK, 1, []string{chanA}, nil)
+	f.must(f.ingest(e.PubKey, e))
+	f.env.Community = "elsewhere.test"
+	_, err := f.ingest(e.PubKey, e)
+	wantPrefix(t, err, "invalid:")
+}

@@ -20,8 +20,9 @@ import (
 
 // HomeChannels is where home-channel roles come from (grouprelay.Authority).
 type HomeChannels interface {
-	// Standing reports whether channel id is live and pubkey's current roles.
-	Standing(id, pubkey string) projects.ChannelStanding
+	// Standing reports whether channel id of community is live and pubkey's
+	// current roles there. A channel belongs to its community's relay.
+	Standing(community, id, pubkey string) projects.ChannelStanding
 }
 
 // Options configure the authority.
@@ -44,7 +45,7 @@ type Authority struct {
 	// a stronger form of the spec's per-coordinate serialization.
 	mu       sync.Mutex
 	rows     map[string]*row // community + "\x00" + coordinate
-	accepted map[string]bool // ids of accepted 47010 commands (idempotent replay)
+	accepted map[string]bool // community + "\x00" + id of accepted 47010 commands (idempotent replay)
 }
 
 // row is the authoritative state of one Project in one community.
