@@ -23,7 +23,9 @@ converted only once the lead covers its subject; otherwise it refuses and
 says who must add whom. For a maintainer the lead removed, it ends your
 self-role and keeps the redirect. Then, after checking that the lead's own
 coordinate resolves the same maintainers and state, it sets nostr.repo to the
-lead's coordinate. Users without a role only get the local switch.`,
+lead's coordinate and rewrites every remote URL (origin, a pushurl, ...) that
+named the coordinate you left, keeping its relay hints and protocol. Users
+without a role only get the local switch.`,
 		Example: `  roster repo follow-lead
   roster repo follow-lead --dry-run --json`,
 		Args: cobra.NoArgs,
