@@ -17,6 +17,7 @@ func (a *Authority) deletion(env devrelay.Env, evt *nostr.Event) ([]*nostr.Event
 		r *row
 	}
 	var hits []hit
+	deletedAt := map[string]nostr.Timestamp{} // row key -> newest address deletion
 	for _, t := range evt.Tags {
 		if len(t) < 2 {
 			continue
@@ -34,7 +35,7 @@ func (a *Authority) deletion(env devrelay.Env, evt *nostr.Event) ([]*nostr.Event
 			}
 			// NIP-09: an address deletion covers versions up to its created_at.
 			if evt.CreatedAt > r.deletedAt {
-				r.deletedAt = evt.CreatedAt
+				deletedAt[k] = evt.CreatedAt
 			}
 			if !r.deleted && r.identity.CreatedAt <= evt.CreatedAt {
 				hits = append(hits, hit{k, r})
@@ -47,26 +48,41 @@ func (a *Authority) deletion(env devrelay.Env, evt *nostr.Event) ([]*nostr.Event
 			}
 		}
 	}
+	// Build every new row first and commit them together, so a failure
+	// (revision overflow, no representable created_at) changes nothing.
+	next := map[string]*row{}
+	for k, at := range deletedAt {
+		r := *a.rows[k]
+		r.deletedAt = at
+		next[k] = &r
+	}
 	done := map[string]bool{}
 	for _, h := range hits {
 		if done[h.k] {
 			continue
 		}
 		done[h.k] = true
-		if err := h.r.advance(); err != nil {
+		r := next[h.k]
+		if r == nil {
+			c := *h.r
+			r = &c
+			next[h.k] = r
+		}
+		if err := r.advance(); err != nil {
 			return nil, err
 		}
-		next := *h.r
-		next.revision++
-		next.deleted = true
-		next.related = nil
-		next.change = evt.ID
-		proj, err := a.project(env, &next)
+		r.revision++
+		r.deleted = true
+		r.related = nil
+		r.change = evt.ID
+		proj, err := a.project(env, r)
 		if err != nil {
 			return nil, err
 		}
-		a.rows[h.k] = &next
 		out = append(out, proj)
+	}
+	for k, r := range next {
+		a.rows[k] = r
 	}
 	return out, nil
 }

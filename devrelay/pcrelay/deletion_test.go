@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/workspace/projects"
 )
 
 func (f *fixture) deleteProject(sk string, at nostr.Timestamp, tags ...nostr.Tag) ([]*nostr.Event, error) {
@@ -80,5 +81,26 @@ func TestOtherDeletionsPassThroughUntouched(t *testing.T) {
 	out := f.must(f.ingest("", e))
 	if len(out) != 1 || out[0] != e {
 		t.Fatalf("emitted %v", out)
+	}
+}
+
+// nip-pc.md: "Commands, identity replacement, and deletion each commit
+// atomically with their relational update", and "overflow rejects the
+// mutation". A refused deletion leaves no trace: the deletion time it
+// carried does not block a later recreation.
+func TestRefusedDeletionChangesNothing(t *testing.T) {
+	f := newFixture(t)
+	f.must(f.identity(100))
+	k := key(f.env, f.coord())
+	f.pc.rows[k].revision = projects.MaxRevision
+	if _, err := f.deleteProject(ownerSK, 200, nostr.Tag{"a", f.coord().String()}); err == nil {
+		t.Fatal("deletion past the largest revision accepted")
+	}
+	if r := f.pc.rows[k]; r.deleted || r.deletedAt != 0 {
+		t.Fatalf("a refused deletion changed the row: deleted=%v deletedAt=%d", r.deleted, r.deletedAt)
+	}
+	f.pc.rows[k].revision = 5
+	if st := f.state(f.must(f.identity(150))); st.Revision != 6 || st.Deleted {
+		t.Fatalf("identity after the refused deletion: %+v", st)
 	}
 }
