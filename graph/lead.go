@@ -55,11 +55,12 @@ func walkLead(pop *population, s *snapshot, selected string) leadResult {
 		res.source, res.reason, res.failAt = LeadPending, walkSelectedMissing, selected
 		return res
 	}
-	if p.blocked {
+	if p.blocked && !p.departed {
 		// "When the selected author is unconfirmed because of such broken
 		// records ... and has not validly departed, clients keep the
 		// coordinate's signed metadata readable without granting member or
-		// state authority." Only a valid departure redirects as usual.
+		// state authority." "A valid numeric departure prevails even
+		// beside malformed tags": a departed author forwards as usual.
 		res.source, res.reason, res.failAt = LeadPending, walkSelectedBlocked, selected
 		return res
 	}
