@@ -77,6 +77,9 @@ membership change at a time, and reads and writes workspace and project state.`,
   roster dev relay --seed demo     # a local relay to try roster offline`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		PersistentPreRunE: func(*cobra.Command, []string) error {
+			return checkGlobalFlags(a)
+		},
 	}
 	root.SetIn(a.io.In)
 	root.SetOut(a.io.Out)
@@ -104,7 +107,47 @@ membership change at a time, and reads and writes workspace and project state.`,
 		newDevCmd(a),
 		newWorkspaceCmd(a),
 	)
+	rejectUnknownSubcommands(root)
 	return root
+}
+
+// checkGlobalFlags rejects global flag values no command can use. It runs
+// before every command (root's PersistentPreRunE).
+func checkGlobalFlags(a *app) error {
+	if a.opts.Timeout <= 0 {
+		return &exitError{Code: exitUsage, Kind: "usage",
+			Err:      fmt.Errorf("--timeout must be a positive duration, not %s", a.opts.Timeout),
+			Commands: []string{"--timeout 30s   # or leave it out for the default, 10s"}}
+	}
+	return nil
+}
+
+// rejectUnknownSubcommands makes each command group (cache, dev, ...) refuse
+// an unknown subcommand with exit 2 instead of printing its help and exiting
+// 0, which would let a typo in a script pass silently. Without arguments a
+// group still prints its help.
+func rejectUnknownSubcommands(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		rejectUnknownSubcommands(sub)
+	}
+	if c.Runnable() || !c.HasSubCommands() || !c.HasParent() {
+		return
+	}
+	c.Args = cobra.ArbitraryArgs
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return cmd.Help()
+		}
+		var names []string
+		for _, s := range cmd.Commands() {
+			if s.IsAvailableCommand() {
+				names = append(names, s.Name())
+			}
+		}
+		return &exitError{Code: exitUsage, Kind: "usage",
+			Err:      fmt.Errorf("unknown command %q for %q: it has %s", args[0], cmd.CommandPath(), strings.Join(names, ", ")),
+			Commands: []string{cmd.CommandPath() + " --help"}}
+	}
 }
 
 // run executes roster with args and returns the process exit code. Tests call
@@ -113,7 +156,7 @@ func run(args []string, s *ioStreams) int {
 	a := &app{io: s}
 	root := newRootCmd(a)
 	root.SetArgs(args)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	if err == nil {
 		return exitOK
 	}
@@ -124,6 +167,10 @@ func run(args []string, s *ioStreams) int {
 			strings.Contains(err.Error(), "arg(s)") {
 			ee.Code, ee.Kind = exitUsage, "usage"
 		}
+	}
+	if ee.Kind == "usage" && len(ee.Commands) == 0 && cmd != nil {
+		// A usage error always names where the right usage is.
+		ee.Commands = []string{cmd.CommandPath() + " --help"}
 	}
 	if !a.opts.JSON {
 		// Cobra stops before parsing flags on an unknown command; honour --json anyway.

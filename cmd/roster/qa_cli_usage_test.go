@@ -1,0 +1,42 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// A typo in a subcommand is a usage error (exit 2, DESIGN.md), not the
+// group's help with exit 0: a script must not pass on `roster cache clera`.
+func TestUnknownSubcommandOfAGroupIsUsageError(t *testing.T) {
+	for _, args := range [][]string{{"cache", "clera"}, {"dev", "relais"}, {"workspace", "shwo"}, {"project", "shwo"}, {"group", "shwo"}} {
+		r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t, args...)
+		if r.Code != exitUsage || !strings.Contains(r.Err, "unknown command") || !strings.Contains(r.Err, "run: roster "+args[0]+" --help") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, r.Code, r.Out, r.Err)
+		}
+	}
+	r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t, "cache")
+	if r.Code != exitOK || !strings.Contains(r.Out, "roster cache [command]") {
+		t.Errorf("a group without arguments still shows its help: exit %d, %q", r.Code, r.Out)
+	}
+}
+
+// Every usage error names the help to read, even cobra's own.
+func TestUsageErrorsNameTheHelpCommand(t *testing.T) {
+	for _, args := range [][]string{{"repo", "bogus"}, {"whoami", "--bogus"}, {"repo", "health", "--strict=maybe"}} {
+		r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t, args...)
+		if r.Code != exitUsage || !strings.Contains(r.Err, "  run: roster ") || !strings.Contains(r.Err, " --help") {
+			t.Errorf("%v: exit %d, stderr %q", args, r.Code, r.Err)
+		}
+	}
+}
+
+// --timeout 0 or a negative duration would silently become the 10s default
+// for relays (and an immediate deadline for NIP-05): refuse it.
+func TestNonPositiveTimeoutIsUsageError(t *testing.T) {
+	for _, d := range []string{"0s", "-1s"} {
+		r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}, Dir: t.TempDir()}.roster(t, "repo", "--timeout", d, "--repo", alice.naddr("proj"), "--relay", "ws://127.0.0.1:1")
+		if r.Code != exitUsage || !strings.Contains(r.Err, "--timeout must be a positive duration") {
+			t.Errorf("--timeout %s: exit %d, stderr %q", d, r.Code, r.Err)
+		}
+	}
+}
