@@ -32,7 +32,7 @@ func classify(v *view, p *Plan, in Input) *Refusal {
 		return unexpected(s, []string{named}, nil)
 	case ActRemove:
 		if s.RemovedStaysConfirmed != nil && *s.RemovedStaysConfirmed {
-			return retainedRefusal(named, s.RetainingEdges, v.lead)
+			return retainedRefusal(it, s.RetainingEdges, v.lead)
 		}
 		others := minus(s.Lost, []string{named})
 		if len(others) > 0 {
@@ -104,7 +104,15 @@ func unexpected(s Simulation, allowedIn, allowedOut []string) *Refusal {
 	return r
 }
 
-func retainedRefusal(named string, edges []Edge, lead string) *Refusal {
+// retainedRefusal: "If Bob remains active through a real relationship
+// elsewhere ... ngit refuses and names the relevant people and paths. The
+// operator must add a relationship that should retain them or remove each
+// intended person explicitly." In a lead-shaped repository the retaining
+// author converges with follow-lead; a leadless repository has no lead to
+// follow, so each retaining author withdraws their own edge. The retry is the
+// same command, governance choice included.
+func retainedRefusal(in Intent, edges []Edge, lead string) *Refusal {
+	named := in.Subject
 	lines := []string{fmt.Sprintf("cannot remove %s: they stay confirmed through another real relationship", npub(named))}
 	var cmds []string
 	var authors []string
@@ -112,15 +120,26 @@ func retainedRefusal(named string, edges []Edge, lead string) *Refusal {
 		lines = append(lines, fmt.Sprintf("  %s -> %s (active assignment by %s)", npub(e.From), npub(e.To), npub(e.From)))
 		authors = append(authors, e.From)
 	}
-	lines = append(lines,
-		"this removal would report success while they remain a maintainer; roster refuses instead",
-		"safe repair: keep them through the lead roster if wanted, then ask each author above to converge with:",
-		"  roster repo follow-lead",
-		"and retry the removal as a separate command once their edge is historical-only")
-	for _, a := range authors {
-		cmds = append(cmds, "roster repo follow-lead  # run by "+npub(a))
+	lines = append(lines, "this removal would report success while they remain a maintainer; roster refuses instead")
+	if lead != "" {
+		lines = append(lines,
+			"safe repair: keep them through the lead roster if wanted, then ask each author above to converge with:",
+			"  roster repo follow-lead",
+			"and retry the removal as a separate command once their edge is historical-only")
+		for _, a := range authors {
+			cmds = append(cmds, "roster repo follow-lead  # run by "+npub(a))
+		}
+	} else {
+		own := Intent{Action: ActRemove, Subject: named, NoLead: true}.Command()
+		lines = append(lines,
+			"this repository has no lead to converge on: if they should go, ask each author above to withdraw their own edge with:",
+			"  "+own,
+			"then retry your removal as a separate command")
+		for _, a := range authors {
+			cmds = append(cmds, own+"  # run by "+npub(a))
+		}
 	}
-	cmds = append(cmds, Intent{Action: ActRemove, Subject: named}.Command())
+	cmds = append(cmds, withoutForce(in).Command())
 	r := refuse("removal-retained", lines...).with("pubkey", npub(named)).with("retaining_edges", edgeDetails(edges))
 	return r.run(cmds...)
 }

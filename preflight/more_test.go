@@ -133,7 +133,9 @@ func TestLeadFollowLeadOnlySwitchesCheckout(t *testing.T) {
 
 // "If Bob remains active through a real relationship elsewhere ... ngit
 // refuses and names the relevant people and paths": in a leadless
-// repository Bob's own active m keeps Carol confirmed.
+// repository Bob's own active m keeps Carol confirmed. There is no lead to
+// follow, so the remedy is Bob withdrawing his own edge ("remove each
+// intended person explicitly"), and the retry keeps --no-lead-maintainer.
 func TestRemovalRetainedByAnotherRealEdge(t *testing.T) {
 	w := &world{t: t}
 	w.announce("alice", 100)
@@ -144,9 +146,13 @@ func TestRemovalRetainedByAnotherRealEdge(t *testing.T) {
 	w.run("carol", "alice", 2300, Intent{Action: ActAccept})
 	r := w.refused("alice", "alice", 2400, Intent{Action: ActRemove, Subject: pk("carol"), NoLead: true}, "removal-retained")
 	for _, s := range []string{"cannot remove " + npub(pk("carol")) + ": they stay confirmed through another real relationship",
-		npub(pk("bob")) + " -> " + npub(pk("carol")), "roster repo follow-lead"} {
+		npub(pk("bob")) + " -> " + npub(pk("carol")), "no lead to converge on"} {
 		if !strings.Contains(r.Message, s) {
 			t.Fatalf("message lacks %q:\n%s", s, r.Message)
 		}
+	}
+	rerun := Intent{Action: ActRemove, Subject: pk("carol"), NoLead: true}.Command()
+	if strings.Contains(r.Message, "follow-lead") || len(r.Commands) != 2 || r.Commands[0] != rerun+"  # run by "+npub(pk("bob")) || r.Commands[1] != rerun {
+		t.Fatalf("commands %v\n%s", r.Commands, r.Message)
 	}
 }
