@@ -8,7 +8,12 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/workspace/groups"
+	"github.com/roster-cli/roster/workspace/testkeys"
 )
+
+// Keys become public keys and signed events the same way in every NIP-PC
+// and NIP-29 test package.
+var pub = testkeys.Pub
 
 var (
 	relaySK = strings.Repeat("01", 32)
@@ -18,12 +23,6 @@ var (
 )
 
 const gid = "99999999-9999-4999-8999-999999999999"
-
-func pub(t *testing.T, sk string) string {
-	t.Helper()
-	pk, _ := nostr.GetPublicKey(sk)
-	return pk
-}
 
 type fixture struct {
 	t     *testing.T

@@ -10,7 +10,12 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/workspace/projects"
+	"github.com/roster-cli/roster/workspace/testkeys"
 )
+
+// Keys become public keys and signed events the same way in every NIP-PC
+// and NIP-29 test package.
+var pub, sign = testkeys.Pub, testkeys.Sign
 
 var (
 	relaySK = strings.Repeat("01", 32)
@@ -25,23 +30,6 @@ const (
 	chanB = "22222222-2222-4222-8222-222222222222"
 	chanC = "33333333-3333-4333-8333-333333333333"
 )
-
-func pub(t testing.TB, sk string) string {
-	t.Helper()
-	pk, err := nostr.GetPublicKey(sk)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pk
-}
-
-func sign(t testing.TB, sk string, e *nostr.Event) *nostr.Event {
-	t.Helper()
-	if err := e.Sign(sk); err != nil {
-		t.Fatal(err)
-	}
-	return e
-}
 
 // fixture is one authority with a NIP-29 home-channel source and a clock the
 // test controls.

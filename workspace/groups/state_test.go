@@ -6,7 +6,12 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/workspace/testkeys"
 )
+
+// Keys become public keys and signed events the same way in every NIP-PC
+// and NIP-29 test package.
+var pub = testkeys.Pub
 
 var (
 	relaySK = strings.Repeat("01", 32)
@@ -16,22 +21,9 @@ var (
 
 const gid = "99999999-9999-4999-8999-999999999999"
 
-func pub(t *testing.T, sk string) string {
-	t.Helper()
-	pk, err := nostr.GetPublicKey(sk)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pk
-}
-
 func signed(t *testing.T, sk string, kind int, at nostr.Timestamp, tags nostr.Tags) *nostr.Event {
 	t.Helper()
-	e := &nostr.Event{Kind: kind, CreatedAt: at, Tags: tags}
-	if err := e.Sign(sk); err != nil {
-		t.Fatal(err)
-	}
-	return e
+	return testkeys.Sign(t, sk, &nostr.Event{Kind: kind, CreatedAt: at, Tags: tags})
 }
 
 func TestGroupStateReadsAllFourRelaySignedKinds(t *testing.T) {

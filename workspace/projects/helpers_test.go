@@ -5,7 +5,12 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/workspace/testkeys"
 )
+
+// Keys become public keys and signed events the same way in every NIP-PC
+// and NIP-29 test package.
+var pub, sign = testkeys.Pub, testkeys.Sign
 
 // Fixed test keys: the relay identity, the project owner and a collaborator.
 var (
@@ -13,23 +18,6 @@ var (
 	ownerSK = strings.Repeat("02", 32)
 	otherSK = strings.Repeat("03", 32)
 )
-
-func pub(t testing.TB, sk string) string {
-	t.Helper()
-	pk, err := nostr.GetPublicKey(sk)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pk
-}
-
-func sign(t testing.TB, sk string, evt *nostr.Event) *nostr.Event {
-	t.Helper()
-	if err := evt.Sign(sk); err != nil {
-		t.Fatal(err)
-	}
-	return evt
-}
 
 const (
 	chanA = "11111111-1111-4111-8111-111111111111"
