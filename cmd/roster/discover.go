@@ -455,7 +455,7 @@ func (a *app) incompleteErr(v *repoView) *exitError {
 			Err: fmt.Errorf("--offline answers from the local cache, which cannot prove that %s's events are still the latest; nothing was decided",
 				displayCoord(v.Coordinate())),
 			Details:  map[string]any{"relays": []map[string]any{}, "offline": true},
-			Commands: []string{"roster repo health" + rf + "   # the same, without --offline"}}
+			Commands: []string{"roster repo health" + rf + a.relayFlags() + "   # the same, without --offline"}}
 	}
 	var lines []string
 	rel := []map[string]any{}
@@ -470,12 +470,13 @@ func (a *app) incompleteErr(v *repoView) *exitError {
 		}
 	}
 	what := "not every relay answered, so the evidence for %s is incomplete; nothing was decided:\n  %s"
+	rf += a.relayFlags() // the same relays again; only a different-relay suggestion drops them
 	cmds := []string{"roster repo" + rf + "   # a read shows the partial answer and which relays failed",
 		"roster repo health" + rf + " --timeout 30s   # give slow relays longer"}
 	if answered(v.Fetch) == 0 {
 		what = "no relay answered, so nothing is known about %s:\n  %s"
-		cmds = []string{"roster repo" + rf + " --relay wss://<a relay that answers>", "roster repo" + rf + " --timeout 30s   # give slow relays longer",
-			"roster repo" + rf + " --offline   # what an earlier read cached"}
+		cmds = []string{"roster repo" + a.repoFlag() + " --relay wss://<a relay that answers>", "roster repo" + rf + " --timeout 30s   # give slow relays longer",
+			"roster repo" + a.repoFlag() + " --offline   # what an earlier read cached"}
 	}
 	return &exitError{Code: exitIncomplete, Kind: "incomplete",
 		Err:      fmt.Errorf(what, displayCoord(v.Coordinate()), strings.Join(lines, "\n  ")),
@@ -584,6 +585,16 @@ func (a *app) repoFlag() string {
 		return ""
 	}
 	return " --repo " + shellQuote(a.opts.Repo)
+}
+
+// relayFlags repeats the user's --relay flags, so a suggested retry asks
+// the same relays (without them it would fall back to discovery, or to none).
+func (a *app) relayFlags() string {
+	var b strings.Builder
+	for _, r := range a.opts.Relays {
+		b.WriteString(" --relay " + shellQuote(r))
+	}
+	return b.String()
 }
 
 // coordinateUsageCommands are the ways to name a repository correctly after

@@ -114,3 +114,25 @@ func TestRepoWithCorruptCache(t *testing.T) {
 		t.Fatalf("--offline with a corrupt cache: exit %d %+v", r.Code, e)
 	}
 }
+
+// A health check on partial evidence suggests retries that ask the same
+// relays: without the user's --relay flags the retry would have none.
+func TestIncompleteHealthRetryKeepsTheRelayFlags(t *testing.T) {
+	up := devrelay.StartN(t, 1, devrelay.Options{})[0]
+	publish(t, up.URL(), leadShaped(t, "proj")...)
+	down := devrelay.StartN(t, 1, devrelay.Options{})[0]
+	down.Stop()
+	naddr := alice.naddr("proj")
+	r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, "repo", "health", "--json", "--timeout", "2s", "--repo", naddr,
+		"--relay", up.URL(), "--relay", down.URL())
+	if r.Code != exitIncomplete {
+		t.Fatalf("exit %d: %s %s", r.Code, r.Out, r.Err)
+	}
+	e := errorBody(t, r)
+	want := "--repo " + naddr + " --relay " + up.URL() + " --relay " + down.URL()
+	for _, cmd := range e.Commands {
+		if !strings.Contains(cmd, want) {
+			t.Fatalf("retry %q does not ask the same relays (%q)", cmd, want)
+		}
+	}
+}
