@@ -16,6 +16,7 @@ package grouprelay
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 
@@ -149,7 +150,7 @@ func (a *Authority) Ingest(_ context.Context, env devrelay.Env, _ string, evt *n
 			return nil, fmt.Errorf("invalid: put-user needs a p tag with a 64-hex pubkey")
 		}
 		roles := sortedSet(p[2:])
-		if !owner && (g.has(p[1], projects.RoleOwner) || contains(roles, projects.RoleOwner)) {
+		if !owner && (g.has(p[1], projects.RoleOwner) || slices.Contains(roles, projects.RoleOwner)) {
 			return nil, fmt.Errorf("restricted: only an owner of group %s may grant or change the owner role", id)
 		}
 		g.put(p[1], roles)
@@ -275,13 +276,4 @@ func sortedSet(in []string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }

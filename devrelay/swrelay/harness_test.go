@@ -122,17 +122,16 @@ func legacyPlaintext(t testing.TB) string {
 	return string(sectionstest.Load(t).Canonicalization.LegacyPlaintext.Input)
 }
 
-// imported returns a harness whose owner imported the fixture's legacy blob.
-func imported(t testing.TB, opts Options) (*harness, actor) {
+// importBody is owner's import of the fixture's legacy blob, published at
+// created_at at, into community.
+func importBody(t testing.TB, owner actor, community string, at nostr.Timestamp) sections.Body {
 	t.Helper()
-	h := newHarness(t, opts)
-	owner := newActor(t)
 	ctx := context.Background()
 	ct, err := owner.s.Encrypt(ctx, legacyPlaintext(t), owner.pk)
 	if err != nil {
 		t.Fatal(err)
 	}
-	legacy := &nostr.Event{Kind: sections.KindLegacy, CreatedAt: h.now, Tags: nostr.Tags{{"d", sections.LegacyD}}, Content: ct}
+	legacy := &nostr.Event{Kind: sections.KindLegacy, CreatedAt: at, Tags: nostr.Tags{{"d", sections.LegacyD}}, Content: ct}
 	_ = legacy.Sign(owner.sk)
 	src, err := sections.NewestLegacy(ctx, owner.s, owner.pk, []*nostr.Event{legacy})
 	if err != nil {
@@ -142,7 +141,15 @@ func imported(t testing.TB, opts Options) (*harness, actor) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := h.submit(owner, owner.pk, body); err != nil {
+	return body
+}
+
+// imported returns a harness whose owner imported the fixture's legacy blob.
+func imported(t testing.TB, opts Options) (*harness, actor) {
+	t.Helper()
+	h := newHarness(t, opts)
+	owner := newActor(t)
+	if err := h.submit(owner, owner.pk, importBody(t, owner, community, h.now)); err != nil {
 		t.Fatalf("import: %v", err)
 	}
 	return h, owner

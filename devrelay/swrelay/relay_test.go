@@ -83,19 +83,7 @@ func relayWorld(t *testing.T) (r *devrelay.Relay, community string, owner actor)
 func importInto(t *testing.T, r *devrelay.Relay) (_ *devrelay.Relay, community string, owner actor) {
 	t.Helper()
 	community, owner = strings.TrimPrefix(r.URL(), "ws://"), newActor(t)
-	ctx := context.Background()
-	ct, _ := owner.s.Encrypt(ctx, legacyPlaintext(t), owner.pk)
-	legacy := &nostr.Event{Kind: sections.KindLegacy, CreatedAt: nostr.Now(), Tags: nostr.Tags{{"d", sections.LegacyD}}, Content: ct}
-	_ = legacy.Sign(owner.sk)
-	src, err := sections.NewestLegacy(ctx, owner.s, owner.pk, []*nostr.Event{legacy})
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _, err := sections.ImportBody(ctx, owner.s, community, owner.pk, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	evt, _ := sections.CommandEvent(owner.pk, body, nostr.Now())
+	evt, _ := sections.CommandEvent(owner.pk, importBody(t, owner, community, nostr.Now()), nostr.Now())
 	_ = evt.Sign(owner.sk)
 	if err := r.PublishAs(owner.pk, evt); err != nil {
 		t.Fatal(err)

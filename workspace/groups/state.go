@@ -8,6 +8,7 @@ package groups
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/nbd-wtf/go-nostr"
 )
@@ -206,7 +207,7 @@ func readAdmins(tags nostr.Tags) []Admin {
 			out = append(out, Admin{Pubkey: t[1], Roles: []string{}})
 		}
 		for _, r := range t[2:] {
-			if r != "" && !contains(out[i].Roles, r) {
+			if r != "" && !slices.Contains(out[i].Roles, r) {
 				out[i].Roles = append(out[i].Roles, r)
 			}
 		}
@@ -217,7 +218,7 @@ func readAdmins(tags nostr.Tags) []Admin {
 func readMembers(tags nostr.Tags) []string {
 	out := []string{}
 	for _, t := range tags {
-		if len(t) >= 2 && t[0] == "p" && nostr.IsValid32ByteHex(t[1]) && !contains(out, t[1]) {
+		if len(t) >= 2 && t[0] == "p" && nostr.IsValid32ByteHex(t[1]) && !slices.Contains(out, t[1]) {
 			out = append(out, t[1])
 		}
 	}
@@ -236,15 +237,6 @@ func readRoles(tags nostr.Tags) []Role {
 		}
 	}
 	return out
-}
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // Live reports whether the group exists on the relay and is neither archived
