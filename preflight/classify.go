@@ -36,7 +36,7 @@ func classify(v *view, p *Plan, in Input) *Refusal {
 		}
 		others := minus(s.Lost, []string{named})
 		if len(others) > 0 {
-			return partitionRefusal(named, others, "removing")
+			return partitionRefusal(named, others, "removing", it)
 		}
 		return unexpected(s, nil, []string{named})
 	case ActLead:
@@ -59,7 +59,11 @@ func classify(v *view, p *Plan, in Input) *Refusal {
 	case ActLeave:
 		others := minus(s.Lost, []string{in.Author})
 		if len(others) > 0 {
-			return partitionRefusal(in.Author, others, "your leaving")
+			gov := Intent{}
+			if !v.leadShaped() {
+				gov.NoLead = true // the remedies are leadless roster changes, which need the choice
+			}
+			return partitionRefusal(in.Author, others, "your leaving", gov)
 		}
 		return unexpected(s, nil, []string{in.Author})
 	case ActAcknowledge:
@@ -144,13 +148,20 @@ func retainedRefusal(in Intent, edges []Edge, lead string) *Refusal {
 	return r.run(cmds...)
 }
 
-func partitionRefusal(named string, others []string, what string) *Refusal {
+// partitionRefusal: "--remove-maintainer Bob fails if ... anyone besides Bob
+// loses authority. ... Callers then add a desired direct edge or remove each
+// intended person explicitly." The remedy commands carry gov's governance
+// choice (a leadless repository needs --no-lead-maintainer on each).
+func partitionRefusal(named string, others []string, what string, gov Intent) *Refusal {
 	lines := []string{fmt.Sprintf("%s %s would also disconnect these maintainers from the repository graph:", what, npub(named))}
 	lines = append(lines, indent(npubs(others))...)
 	lines = append(lines, "add a relationship that should retain them first, or remove each intended person with its own command")
 	var cmds []string
 	for _, o := range others {
-		cmds = append(cmds, Intent{Action: ActAdd, Subject: o}.Command(), Intent{Action: ActRemove, Subject: o}.Command())
+		add := Intent{Action: ActAdd, Subject: o, Lead: gov.Lead, NoLead: gov.NoLead}
+		remove := add
+		remove.Action = ActRemove
+		cmds = append(cmds, add.Command(), remove.Command())
 	}
 	return refuse("removal-partitions", lines...).with("pubkey", npub(named)).with("disconnected", npubs(others)).run(cmds...)
 }

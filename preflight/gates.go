@@ -94,8 +94,9 @@ func leadPathRefusal(v *view) *Refusal {
 	return refuse("lead-path-unresolved",
 		fmt.Sprintf("the lead path from the selected coordinate is %s: %s", v.leadSource, join(npubs(v.leadPath), " -> ")),
 		"membership and lead changes that depend on that path are blocked, and --no-lead-maintainer does not override it",
-		"ask the signer of the failing pointer to publish a valid lead declaration, then rerun").
-		with("lead_source", v.leadSource).with("lead_path", npubs(v.leadPath))
+		"ask the signer of the failing pointer to publish a valid lead declaration, then rerun",
+		"inspect the path (lead_source, lead_path) with: roster repo").
+		with("lead_source", v.leadSource).with("lead_path", npubs(v.leadPath)).run("roster repo")
 }
 
 func notMaintainerRefusal(v *view, author string) *Refusal {
