@@ -159,3 +159,20 @@ func TestWarningSelfDeferDirectsToAccept(t *testing.T) {
 		t.Fatalf("bob's stderr lacks the acceptance guidance:\n%s", r.Err)
 	}
 }
+
+// maintainers.md: an invitee "has no maintainer authority until they
+// accept" and accepts with `repo accept`. The invited viewer is told how;
+// a confirmed maintainer and an anonymous reader are not.
+func TestWarningInvitedViewerIsToldToAccept(t *testing.T) {
+	events := leadShaped(t, "proj") // carol is invited, bob confirmed
+	want := "you are invited to maintain " + alice.npub() + "/proj; you have no maintainer authority until you accept\n" +
+		"accept with: roster repo accept"
+	if r := readAs(t, &carol, alice, events...); !strings.Contains(r.Err, want) {
+		t.Fatalf("carol's stderr lacks the invitation guidance:\n%s", r.Err)
+	}
+	for _, viewer := range []*person{&bob, nil} {
+		if r := readAs(t, viewer, alice, events...); strings.Contains(r.Err, "you are invited") {
+			t.Fatalf("%v was told they are invited:\n%s", viewer, r.Err)
+		}
+	}
+}

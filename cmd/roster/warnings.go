@@ -66,7 +66,34 @@ func advisories(r *graph.Resolution, viewer string) []string {
 	if ack := acknowledgementWarning(r.PendingAcknowledgements, viewer); ack != "" {
 		out = append(out, ack)
 	}
+	if invitedViewer(r, viewer) && !acceptAlreadyAdvised(out) {
+		// maintainers.md: an invitee "has no maintainer authority until they
+		// accept"; the invitee is the one person who can act on it.
+		out = append(out, fmt.Sprintf("you are invited to maintain %s; you have no maintainer authority until you accept\naccept with: %s",
+			coordShorthand(r.Selected.Pubkey, id), graph.CommandAccept))
+	}
 	return out
+}
+
+// invitedViewer reports whether the viewer is listed as an invited (not yet
+// confirmed) maintainer.
+func invitedViewer(r *graph.Resolution, viewer string) bool {
+	for _, m := range r.Maintainers {
+		if viewer != "" && m.Pubkey == viewer && m.Status == graph.StatusInvited {
+			return true
+		}
+	}
+	return false
+}
+
+// acceptAlreadyAdvised: the self-defer warning already ends with the accept command.
+func acceptAlreadyAdvised(blocks []string) bool {
+	for _, b := range blocks {
+		if strings.HasSuffix(b, graph.CommandAccept) {
+			return true
+		}
+	}
+	return false
 }
 
 // short is the spec's "alice/my-repo" shorthand, with the npub for alice.
