@@ -33,3 +33,19 @@ func TestBadSecretKeyNamesTheNextCommandWithoutTheKey(t *testing.T) {
 		t.Fatalf("bad ROSTER_SECRET_KEY names no way out: %+v", body.Error)
 	}
 }
+
+// Without a keyring, login asks for a passphrase; piped stdin that ends
+// before it is the user's input (exit 2, "no-input"), not an unexpected
+// failure (exit 1), and the error shows how to pipe key and passphrase.
+func TestLoginWithoutPassphraseOnStdinIsUsageError(t *testing.T) {
+	withNoKeyringService(t)
+	k := newTestKey(t)
+	r := invocation{Env: homeEnv(t), Stdin: k.nsec + "\n"}.roster(t, "login", "--nsec", "--json")
+	e := errorBody(t, r)
+	if r.Code != exitUsage || e.Code != "no-input" || !strings.Contains(strings.Join(e.Commands, "\n"), "| roster login --nsec") {
+		t.Fatalf("exit %d %+v", r.Code, e)
+	}
+	if strings.Contains(r.Out+r.Err, k.nsec) {
+		t.Fatal("the key was echoed")
+	}
+}

@@ -105,6 +105,10 @@ func signerError(err error) error {
 				"unset ROSTER_SECRET_KEY   # use the account from roster login instead"}
 		}
 		return &exitError{Code: exitUsage, Kind: "bad-secret-key", Err: err, Commands: cmds}
+	case errors.Is(err, errStdinEnded):
+		return &exitError{Code: exitUsage, Kind: "no-input", Err: err,
+			Commands: []string{"printf '%s\\n' \"$NSEC\" \"$PASSPHRASE\" \"$PASSPHRASE\" | roster login --nsec   # a new login without a keyring: key, then the passphrase twice",
+				"export ROSTER_SECRET_KEY=nsec1...   # scripts and CI: no stored key, no passphrase"}}
 	case errors.Is(err, signer.ErrWrongPassphrase):
 		return &exitError{Code: exitUsage, Kind: "wrong-passphrase", Err: err,
 			Commands: []string{"roster whoami   # which account; then retry and type its passphrase",
@@ -158,12 +162,16 @@ func (r *secretReader) read(prompt string) (string, error) {
 	line, err := r.br.ReadString('\n')
 	if err != nil && !(errors.Is(err, io.EOF) && line != "") {
 		if errors.Is(err, io.EOF) {
-			return "", fmt.Errorf("%s: stdin ended before it was given (pipe it, or run from a terminal)", strings.ToLower(prompt[:1])+prompt[1:])
+			return "", fmt.Errorf("%s: %w", strings.ToLower(prompt[:1])+prompt[1:], errStdinEnded)
 		}
 		return "", err
 	}
 	return strings.TrimRight(line, "\r\n"), nil
 }
+
+// errStdinEnded: a secret or passphrase was needed, stdin is not a terminal,
+// and it ran out. That is the caller's input, not a failure of roster.
+var errStdinEnded = errors.New("stdin ended before it was given (pipe it, or run from a terminal)")
 
 // secretLike matches what may be a secret key in a message: an nsec, an
 // ncryptsec or 64 hex characters.
