@@ -19,6 +19,11 @@ func (w *Workspace) GrantBody(ctx context.Context, s signer.Signer, grantee stri
 	if grantee == w.Owner {
 		return nil, ruleErr("actor-is-owner", "the owner's authority is implicit; it cannot be granted")
 	}
+	// Readers are the owner and the active grantees. Changing an existing
+	// grantee's role is not a new grant.
+	if _, already := w.Readers[grantee]; !already && len(w.Readers)-1 >= MaxGrants {
+		return nil, ruleErr("grants-limit", "the workspace already has %d active grants, the limit; revoke one first", MaxGrants)
+	}
 	env, err := WrapKey(ctx, s, w.Key, grantee)
 	if err != nil {
 		return nil, err
@@ -83,11 +88,25 @@ func (w *Workspace) MoveBody(channel, sectionRef string) (*Move, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !w.assigned(channel) && len(w.Assignments) >= MaxAssignments {
+		return nil, ruleErr("assignments-limit", "the workspace already assigns %d channels, the limit; remove a section to unassign its channels", MaxAssignments)
+	}
 	id, err := NewActionID()
 	if err != nil {
 		return nil, err
 	}
 	return &Move{Version: Version, ActionID: id, ChannelID: channel, SectionID: sec.ID}, nil
+}
+
+// assigned reports whether channel already has a section: moving it
+// replaces that assignment.
+func (w *Workspace) assigned(channel string) bool {
+	for _, a := range w.Assignments {
+		if a.ChannelID == channel {
+			return true
+		}
+	}
+	return false
 }
 
 // AddBody appends a new section with label and optional icon.
