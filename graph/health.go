@@ -232,8 +232,15 @@ func (h *healthInput) leadFindings() []Finding {
 	path := npubs(lr.path)
 	switch lr.source {
 	case LeadPending:
-		return []Finding{{Severity: SeverityError, Code: CodeLeadPending, Author: lr.failAt,
-			Message: fmt.Sprintf("the lead pointer path %s is pending: %s (%s); no maintainer authority is seeded from this coordinate", path, lr.reason, Npub(lr.failAt))}}
+		f := Finding{Severity: SeverityError, Code: CodeLeadPending, Author: lr.failAt,
+			Message: fmt.Sprintf("the lead pointer path %s is pending: %s (%s); no maintainer authority is seeded from this coordinate", path, lr.reason, Npub(lr.failAt))}
+		if len(lr.missing) > 0 {
+			// The target completes the roster one add at a time; a standing
+			// acceptance confirms immediately.
+			f.Message += fmt.Sprintf("; ask %s to list each of them, starting with: %s", Npub(lr.failAt), CommandAddMaintainer(lr.missing[0]))
+			f.Command = CommandAddMaintainer(lr.missing[0])
+		}
+		return []Finding{f}
 	case LeadConflict:
 		return []Finding{{Severity: SeverityError, Code: CodeLeadConflict, Author: lr.failAt,
 			Message: fmt.Sprintf("the lead pointer path %s conflicts: %s (%s); no maintainer authority is seeded from this coordinate until a signer publishes a valid replacement", path, lr.reason, Npub(lr.failAt))}}

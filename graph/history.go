@@ -32,8 +32,7 @@ type HistoryCopy struct {
 func HistoryView(anns map[string]*Announcement, selected string) []HistoryEntry {
 	s := &snapshot{anns: anns, lastSeen: anns, deleted: map[string]Deletion{}}
 	pop := newPopulation(anns)
-	lr := walkLead(pop, s, selected)
-	fixpoint(pop, lr.seed)
+	lr, _, _ := resolveLead(pop, s, selected)
 	return resolveHistory(pop, s, selected, lr)
 }
 

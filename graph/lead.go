@@ -33,10 +33,11 @@ type leadResult struct {
 	lead    string
 	source  LeadSource
 	path    []string
-	seed    string // who seeds the reciprocal fixpoint; "" fails closed
-	reason  string // why a walk is pending or conflicting
-	failAt  string // the announcement whose instruction could not be followed
-	viaWalk bool   // the selected announcement has an active M
+	seed    string   // who seeds the reciprocal fixpoint; "" fails closed
+	reason  string   // why a walk is pending or conflicting
+	failAt  string   // the announcement whose instruction could not be followed
+	viaWalk bool     // the selected announcement has an active M
+	missing []string // an incomplete handover: who the target's roster omits
 }
 
 // walkLead follows one valid active M per announcement from the selected

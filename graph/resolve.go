@@ -88,6 +88,12 @@ type Resolution struct {
 	// kept readable for archived or deleted presentation even when it is
 	// not eligible for current resolution.
 	LastSnapshot *Announcement `json:"-"`
+	// HandoverMissing names, when the walk is pending because a handover
+	// has not established the target's complete active roster, each person
+	// the handing-over announcement holds as current (an open defer copy)
+	// that the target's roster neither lists nor ends. Sorted; nil
+	// otherwise. Preflight's lead-transfer refusal names the same people.
+	HandoverMissing []string `json:"-"`
 
 	confirmed    map[string]bool
 	moderators   map[string]bool
@@ -109,8 +115,7 @@ func Resolve(events []*nostr.Event, selected Coordinate, now int64, opts Options
 	pop := newPopulation(s.anns)
 	parts := pop.parts
 	sel := selected.Pubkey
-	lr := walkLead(pop, s, sel)
-	confirmed, assigned := fixpoint(pop, lr.seed)
+	lr, confirmed, assigned := resolveLead(pop, s, sel)
 
 	r := &Resolution{
 		Now:                now,
@@ -121,6 +126,7 @@ func Resolve(events []*nostr.Event, selected Coordinate, now int64, opts Options
 		LeadPath:           lr.path,
 		Announcements:      s.anns,
 		LastSnapshot:       s.lastSeen[sel],
+		HandoverMissing:    lr.missing,
 		confirmed:          confirmed,
 	}
 	comp := componentOf(lr.seed, confirmed, assigned)
