@@ -40,8 +40,17 @@ func classify(v *view, p *Plan, in Input) *Refusal {
 		}
 		return unexpected(s, nil, []string{named})
 	case ActLead:
-		if it.Lead != in.Author && (len(s.Lost) > 0 || len(s.InvitationsWithdrawn) > 0) {
-			return transferRefusal(it.Lead, s.Lost, s.InvitationsWithdrawn)
+		if it.Lead != in.Author {
+			// "The error names every confirmed or invited person missing from
+			// Bob's active roster" — read from that roster, not from the
+			// simulation, which loses everybody when an incomplete roster
+			// leaves the handover pending.
+			if lost, withdrawn := v.missingFromRoster(it.Lead); len(lost) > 0 || len(withdrawn) > 0 {
+				return transferRefusal(it.Lead, lost, withdrawn)
+			}
+			if len(s.Lost) > 0 || len(s.InvitationsWithdrawn) > 0 {
+				return transferRefusal(it.Lead, s.Lost, s.InvitationsWithdrawn)
+			}
 		}
 		if r := unexpected(s, nil, nil); r != nil {
 			return r
@@ -298,4 +307,22 @@ func stateInput(in Input, before, after *graph.Resolution, afterEvents []*nostr.
 		}
 	}
 	return si
+}
+
+// missingFromRoster returns the confirmed maintainers and outstanding
+// invitations (maintainer and moderator) that lead's own active roster does
+// not assign, the lead themself excepted.
+func (v *view) missingFromRoster(lead string) (confirmed, invited []string) {
+	roster := v.activeSubjects(lead, "M", "m", "o")
+	for _, p := range v.confirmed {
+		if p != lead && !slices.Contains(roster, p) {
+			confirmed = append(confirmed, p)
+		}
+	}
+	for _, p := range append(append([]string{}, v.invited...), v.modInvited...) {
+		if p != lead && !slices.Contains(roster, p) && !slices.Contains(invited, p) {
+			invited = append(invited, p)
+		}
+	}
+	return confirmed, invited
 }

@@ -75,6 +75,13 @@ func (w *mutWorld) refused(p, sel person, now int64, code int, errCode string, a
 	if e == nil || e["code"] != errCode {
 		w.t.Fatalf("error code %v, want %s:\n%s", e["code"], errCode, r.Out)
 	}
+	// The --json error object always carries all four fields.
+	msg, _ := e["message"].(string)
+	_, isMap := e["details"].(map[string]any)
+	_, isList := e["commands"].([]any)
+	if msg == "" || !isMap || !isList {
+		w.t.Fatalf("error object lacks message, details or commands:\n%s", r.Out)
+	}
 	if after := w.storedCount(); after != before {
 		w.t.Fatalf("a refused command stored %d new event(s)", after-before)
 	}
