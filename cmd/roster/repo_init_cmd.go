@@ -169,11 +169,11 @@ func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
 	// init must not silently replace one (that is repo edit's job).
 	existing := pool.Fetch(ctx, relays, nostr.Filter{Kinds: []int{graph.KindAnnouncement}, Authors: []string{pk}, Tags: nostr.TagMap{"d": []string{id}}})
 	if !existing.Complete {
-		return &exitError{Code: exitIncomplete, Kind: "incomplete-evidence",
+		return &exitError{Code: exitIncomplete, Kind: "incomplete",
 			Err: fmt.Errorf("cannot tell whether you already announced %q: %s did not answer; nothing was published",
 				id, strings.Join(unanswered(existing), ", ")),
 			Details:  map[string]any{"relays": existing.Relays},
-			Commands: []string{"roster repo init --timeout 30s", "roster repo init --relay <a relay that answers>"}}
+			Commands: []string{"roster repo init" + a.relayFlags() + " --timeout 30s", "roster repo init --relay <a relay that answers>"}}
 	}
 	var prev *nostr.Event
 	for _, e := range existing.Events {

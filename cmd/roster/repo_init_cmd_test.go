@@ -346,6 +346,12 @@ func TestRepoInitExits4WhenARelayDoesNotAnswerTheCheck(t *testing.T) {
 	if n := len(initStoredAnnouncements(relays[0], k.pubkey)); n != 0 {
 		t.Fatalf("published %d announcements despite incomplete evidence", n)
 	}
+	// The same error code as every other command's incomplete evidence.
+	j := invocation{Env: env, Dir: dir}.roster(t, append([]string{"repo", "init", "--json", "--timeout", "300ms"}, initRelayFlags(relays)...)...)
+	retry := "roster repo init --relay " + relays[0].URL() + " --relay " + relays[1].URL() + " --timeout 30s"
+	if j.Code != exitIncomplete || !strings.Contains(j.Out, `"code": "incomplete"`) || !strings.Contains(j.Out, retry) {
+		t.Fatalf("--json: exit %d out %q", j.Code, j.Out)
+	}
 }
 
 func TestRepoInitUsageErrors(t *testing.T) {
