@@ -132,7 +132,7 @@ func (a *app) selectCoordinate(ctx context.Context) (gitstate.Selection, *gitsta
 		var amb *gitstate.AmbiguousError
 		if errors.As(err, &amb) {
 			ee.Kind = "ambiguous-coordinate"
-			ee.Commands = []string{"roster repo --repo <remote|naddr>", "git config nostr.repo <naddr>"}
+			ee.Commands, ee.Details = ambiguityChoices(amb)
 		} else if errors.Is(err, gitstate.ErrNoCoordinate) {
 			ee.Kind = "no-coordinate"
 			ee.Commands = []string{"roster repo --repo <naddr|nostr://npub/identifier>", "git config nostr.repo <naddr>"}
@@ -575,6 +575,29 @@ func (a *app) authSigner(ctx context.Context, evt *nostr.Event) error {
 		return err
 	}
 	return s.SignEvent(ctx, evt)
+}
+
+// ambiguityChoices turns each distinct candidate coordinate into a command
+// that selects it, and lists the candidates for --json, so choosing is a
+// copy and paste rather than a lookup.
+func ambiguityChoices(amb *gitstate.AmbiguousError) ([]string, map[string]any) {
+	var cmds []string
+	cands := []map[string]any{}
+	seen := map[string]bool{}
+	for _, c := range amb.Candidates {
+		cands = append(cands, map[string]any{"coordinate": c.Display(), "from": c.From})
+		if c.Coordinate.Pubkey == "" || seen[c.Coordinate.ATag()] {
+			continue // a NIP-05 candidate has no key yet
+		}
+		seen[c.Coordinate.ATag()] = true
+		url := gitstate.NostrURL(c.Coordinate, nil)
+		cmds = append(cmds, "roster repo --repo "+shellQuote(url)+"   # "+c.From,
+			"git config nostr.repo "+gitstate.EncodeNaddr(c.Coordinate, c.Relays)+"   # choose it for good")
+	}
+	if len(cmds) == 0 {
+		cmds = []string{"roster repo --repo <naddr|nostr://npub/identifier>", "git config nostr.repo <naddr>"}
+	}
+	return cmds, map[string]any{"candidates": cands}
 }
 
 // repoFlag is " --repo <value>" when the user named the repository with

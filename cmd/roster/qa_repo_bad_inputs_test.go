@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -134,5 +135,30 @@ func TestIncompleteHealthRetryKeepsTheRelayFlags(t *testing.T) {
 		if !strings.Contains(cmd, want) {
 			t.Fatalf("retry %q does not ask the same relays (%q)", cmd, want)
 		}
+	}
+}
+
+// Several coordinates at one resolution step: roster never guesses (exit 2)
+// and offers one ready command per candidate.
+func TestAmbiguousCheckoutOffersOneCommandPerCandidate(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{{"init", "-q", dir},
+		{"-C", dir, "remote", "add", "a", "nostr://" + alice.npub() + "/proj"},
+		{"-C", dir, "remote", "add", "b", "nostr://" + bob.npub() + "/proj"}} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	r := invocation{Env: testEnv(t), Dir: dir}.roster(t, "repo", "--json", "--relay", "ws://127.0.0.1:1")
+	e := errorBody(t, r)
+	cmds := strings.Join(e.Commands, "\n")
+	if r.Code != exitUsage || e.Code != "ambiguous-coordinate" ||
+		!strings.Contains(cmds, "roster repo --repo nostr://"+alice.npub()+"/proj") ||
+		!strings.Contains(cmds, "roster repo --repo nostr://"+bob.npub()+"/proj") ||
+		!strings.Contains(cmds, "git config nostr.repo "+alice.naddr("proj")) {
+		t.Fatalf("exit %d %+v", r.Code, e)
+	}
+	if c, ok := e.Details["candidates"].([]any); !ok || len(c) != 2 {
+		t.Fatalf("details.candidates: %v", e.Details)
 	}
 }
