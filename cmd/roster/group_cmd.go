@@ -76,31 +76,16 @@ Exit 4 when no relay has any signed state for the group.`,
 			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.projectLazyAuth})
 			defer pool.Close()
 			ctx := cmd.Context()
-			selves := make([]string, len(relays))
-			infoErr := make([]error, len(relays))
-			projectEach(relays, func(i int, url string) {
-				info, err := pool.RelayInfo(ctx, url)
-				if err != nil {
-					infoErr[i] = err
-					return
-				}
-				selves[i] = info.Self
-			})
+			infos := readRelayInfos(ctx, pool, relays)
 			res := pool.Fetch(ctx, relays, nostr.Filter{Kinds: groups.StateKinds, Tags: nostr.TagMap{"d": {id}}})
 			out := groupJSON{Schema: "roster.group/v1", ID: id, Complete: res.Complete}
 			found := false
 			for i, rep := range res.Relays {
-				gr := groupRelayJSON{URL: rep.URL, Status: rep.Status, Reason: rep.Reason, Self: selves[i]}
-				if infoErr[i] != nil {
-					gr.Error = fmt.Sprintf("the relay's NIP-11 document could not be read, so its signer is unknown: %v", infoErr[i])
+				gr := groupRelayJSON{URL: rep.URL, Status: rep.Status, Reason: rep.Reason, Self: infos[i].self}
+				if infos[i].err != nil {
+					gr.Error = infos[i].unknownSigner()
 				}
-				var evs []*nostr.Event
-				for _, e := range res.Events {
-					if projectContains(res.Sources[e.ID], rep.URL) {
-						evs = append(evs, e)
-					}
-				}
-				st := groups.Build(id, selves[i], evs)
+				st := groups.Build(id, infos[i].self, eventsFrom(res, rep.URL))
 				gr.Group = &st
 				gr.Found = len(st.Sources) > 0
 				gr.Live = st.Live()

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/nbd-wtf/go-nostr"
 
@@ -43,30 +44,15 @@ type projectReadResult struct {
 // parallel) and verifies each relay's answer against that relay's own `self`.
 func projectRead(ctx context.Context, pool *relaypool.Pool, relays []string, c projects.Coordinate) projectReadResult {
 	relays = relaypool.NormalizeRelays(relays)
-	selves := make([]string, len(relays))
-	docs := make([]json.RawMessage, len(relays))
-	infoErr := make([]error, len(relays))
-	projectEach(relays, func(i int, url string) {
-		info, err := pool.RelayInfo(ctx, url)
-		if err != nil {
-			infoErr[i] = err
-			return
-		}
-		selves[i], docs[i] = info.Self, info.Raw
-	})
+	infos := readRelayInfos(ctx, pool, relays)
 	res := pool.Fetch(ctx, relays, nostr.Filter{Kinds: []int{projects.KindState}, Tags: nostr.TagMap{"d": {c.Address()}}})
 	out := projectReadResult{complete: res.Complete}
 	var valid []projects.State
 	for i, rep := range res.Relays {
-		rr := projectRelayRead{URL: rep.URL, Status: rep.Status, Reason: rep.Reason, Self: selves[i], Projection: "none", info: docs[i]}
-		var evs []*nostr.Event
-		for _, e := range res.Events {
-			if projectContains(res.Sources[e.ID], rep.URL) {
-				evs = append(evs, e)
-			}
-		}
-		if infoErr[i] != nil && len(evs) > 0 {
-			rr.Projection, rr.Error = "invalid", fmt.Sprintf("the relay's NIP-11 document could not be read, so its signer is unknown: %v", infoErr[i])
+		rr := projectRelayRead{URL: rep.URL, Status: rep.Status, Reason: rep.Reason, Self: infos[i].self, Projection: "none", info: infos[i].doc}
+		evs := eventsFrom(res, rep.URL)
+		if infos[i].err != nil && len(evs) > 0 {
+			rr.Projection, rr.Error = "invalid", infos[i].unknownSigner()
 		} else {
 			projectJudge(&rr, evs, c)
 		}
@@ -112,23 +98,51 @@ func projectPickBest(out *projectReadResult, valid []projects.State) {
 	}
 }
 
-func projectEach(relays []string, fn func(i int, url string)) {
+// relayInfo is one relay's NIP-11 answer: its `self` (the key that signs
+// relay-authoritative state), the raw document for the cache, or why it
+// could not be read.
+type relayInfo struct {
+	self string
+	doc  json.RawMessage
+	err  error
+}
+
+func (ri relayInfo) unknownSigner() string {
+	return fmt.Sprintf("the relay's NIP-11 document could not be read, so its signer is unknown: %v", ri.err)
+}
+
+// readRelayInfos reads every relay's NIP-11 document in parallel, in the
+// order of relays.
+func readRelayInfos(ctx context.Context, pool *relaypool.Pool, relays []string) []relayInfo {
+	out := make([]relayInfo, len(relays))
 	done := make(chan struct{}, len(relays))
 	for i, u := range relays {
-		go func() { fn(i, u); done <- struct{}{} }()
+		go func() {
+			defer func() { done <- struct{}{} }()
+			info, err := pool.RelayInfo(ctx, u)
+			if err != nil {
+				out[i].err = err
+				return
+			}
+			out[i].self, out[i].doc = info.Self, info.Raw
+		}()
 	}
 	for range relays {
 		<-done
 	}
+	return out
 }
 
-func projectContains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
+// eventsFrom is what relay url returned of a fetch: each relay's state is
+// judged against that relay's own self.
+func eventsFrom(res *relaypool.FetchResult, url string) []*nostr.Event {
+	var evs []*nostr.Event
+	for _, e := range res.Events {
+		if slices.Contains(res.Sources[e.ID], url) {
+			evs = append(evs, e)
 		}
 	}
-	return false
+	return evs
 }
 
 // projectCurrent reads the relay's current projection, requiring a complete
