@@ -82,7 +82,7 @@ func Prepare(in Input) (*Plan, *Refusal) {
 	}
 	afterEvents := in.Events
 	if d != nil {
-		d.writeProjection()
+		d.writeRoleProjection()
 		p.Tags, p.Changes = d.tags, d.changes
 		p.CreatedAt = in.Now
 		if p.Current != nil {
@@ -116,7 +116,7 @@ func Prepare(in Input) (*Plan, *Refusal) {
 			if r2 != nil || d2 == nil {
 				break
 			}
-			d2.writeProjection()
+			d2.writeRoleProjection()
 			p.Tags, p.Changes = d2.tags, d2.changes
 			evt := p.Event()
 			evt.ID = evt.GetID()

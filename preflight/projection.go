@@ -17,6 +17,17 @@ func maintainersTags(tags nostr.Tags) []nostr.Tag {
 	return out
 }
 
+// writeRoleProjection writes the projection only into a role-aware
+// replacement: a role-less announcement (a fresh one-person repository, or a
+// legacy one the command did not migrate) keeps its tags as they are
+// (maintainers.md "A fresh one-person repository emits no role or
+// maintainers tag"; "Unrelated metadata changes do not migrate membership").
+func (d *draft) writeRoleProjection() {
+	if hasIndexedRoles(d.tags) {
+		d.writeProjection()
+	}
+}
+
 // writeProjection replaces the first `maintainers` tag with the recomputed
 // projection and drops any further ones; with none, it goes right after the
 // last role tag (or at the end).
