@@ -12,6 +12,7 @@ import (
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/workspace/sections"
 	"github.com/roster-cli/roster/workspace/sections/sectionstest"
+	"github.com/roster-cli/roster/workspace/testkeys"
 )
 
 // The tests in this file drive the authority directly through Ingest and
@@ -27,13 +28,8 @@ type actor struct {
 
 func newActor(t testing.TB) actor {
 	t.Helper()
-	sk := nostr.GeneratePrivateKey()
-	s, err := signer.NewKeySigner(sk, "env")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pk, _ := s.PublicKey(context.Background())
-	return actor{sk: sk, pk: pk, s: s}
+	k := testkeys.New(t)
+	return actor{sk: k.SK, pk: k.PK, s: k.Signer}
 }
 
 type harness struct {

@@ -2,7 +2,6 @@ package sections
 
 import (
 	"bytes"
-	"context"
 	"crypto/aes"
 	"crypto/cipher"
 	"encoding/base64"
@@ -16,6 +15,7 @@ import (
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/workspace/sections/sectionstest"
 	"github.com/roster-cli/roster/workspace/strictjson"
+	"github.com/roster-cli/roster/workspace/testkeys"
 )
 
 // TestFixtureEveryTopLevelKeyIsConsumed fails when the oracle grows a section
@@ -390,13 +390,8 @@ type testKey struct {
 
 func newKey(t testing.TB) testKey {
 	t.Helper()
-	sk := nostr.GeneratePrivateKey()
-	s, err := signer.NewKeySigner(sk, "env")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pk, _ := s.PublicKey(context.Background())
-	return testKey{sk: sk, pk: pk, s: s}
+	k := testkeys.New(t)
+	return testKey{sk: k.SK, pk: k.PK, s: k.Signer}
 }
 
 func projectionEvent(t testing.TB, relay testKey, owner string, content []byte) *nostr.Event {

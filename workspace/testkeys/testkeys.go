@@ -1,13 +1,37 @@
-// Package testkeys gives the tests of the NIP-PC and NIP-29 packages (client
-// and reference relay) one way to turn their fixed secret keys into public
-// keys and signed events, failing the test on a bad key.
+// Package testkeys gives the tests of the workspace packages (NIP-SW, NIP-PC
+// and NIP-29, client and reference relay) one way to make keys, public keys,
+// signers and signed events, failing the test on a bad key.
 package testkeys
 
 import (
+	"context"
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/signer"
 )
+
+// Key is a fresh random key pair with the signer roster would use for it
+// (NIP-44 included, for key envelopes).
+type Key struct {
+	SK, PK string
+	Signer signer.Signer
+}
+
+// New returns a fresh random Key.
+func New(t testing.TB) Key {
+	t.Helper()
+	sk := nostr.GeneratePrivateKey()
+	s, err := signer.NewKeySigner(sk, "env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk, err := s.PublicKey(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Key{SK: sk, PK: pk, Signer: s}
+}
 
 // Pub is the public key of secret key sk.
 func Pub(t testing.TB, sk string) string {
