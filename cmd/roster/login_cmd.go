@@ -124,6 +124,12 @@ func runLogin(ctx context.Context, a *app, o loginOptions) error {
 			}
 		}
 	default:
+		// A malformed URL is the user's input (exit 2), checked before any
+		// network; the message never repeats the URL, which holds a secret.
+		if _, err := signer.ParseBunkerURL(o.bunker); err != nil {
+			return &exitError{Code: exitUsage, Kind: "usage", Err: err,
+				Commands: []string{"roster login --bunker 'bunker://<64-hex remote signer pubkey>?relay=wss://<relay>&secret=<one-time secret>'   # as your bunker shows it"}}
+		}
 		if acct, err = signer.StoreBunker(ctx, env, o.bunker); err != nil {
 			return signerError(err)
 		}

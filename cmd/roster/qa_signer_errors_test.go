@@ -49,3 +49,15 @@ func TestLoginWithoutPassphraseOnStdinIsUsageError(t *testing.T) {
 		t.Fatal("the key was echoed")
 	}
 }
+
+// A malformed bunker URL is a usage error (exit 2) that shows the URL's
+// shape, and does not repeat the URL (its secret).
+func TestLoginWithMalformedBunkerURLIsUsageError(t *testing.T) {
+	for _, u := range []string{"notabunker", "bunker://abc?relay=ws://127.0.0.1:1&secret=s3cr3t-value"} {
+		r := invocation{Env: homeEnv(t)}.roster(t, "login", "--bunker", u)
+		if r.Code != exitUsage || !strings.Contains(r.Err, "run: roster login --bunker 'bunker://<64-hex remote signer pubkey>") ||
+			strings.Contains(r.Out+r.Err, "s3cr3t-value") {
+			t.Errorf("%s: exit %d err %q", u, r.Code, r.Err)
+		}
+	}
+}
