@@ -99,3 +99,21 @@ func TestThirdPartyAssignmentRepairEndToEnd(t *testing.T) {
 	w.ok(bob, alice, 2900, "repo", "follow-lead")
 	w.wantLatest(bob, role("M", alice, "2000"), role("m", bob, "2000"), role("m", carol, "2800", "defer"), projection(alice, bob))
 }
+
+// maintainers.md "Legacy migration": leave from an ngit-shaped (role-less)
+// announcement classifies its relationships first: untimed self-m ended now,
+// the listing of the legacy-inferred lead kept as an untimed M redirect.
+func TestLeaveFromLegacyAnnouncementEndToEnd(t *testing.T) {
+	w := newMutWorld(t, 1)
+	w.seed(
+		alice.announce(t, w.id, 100, maintainersTag(alice, bob, carol)),
+		bob.announce(t, w.id, 110, maintainersTag(bob, alice)),
+		carol.announce(t, w.id, 120, maintainersTag(carol, alice)),
+	)
+	m := w.ok(bob, alice, 1000, "repo", "leave")
+	w.wantLatest(bob, role("m", bob, "0", "1000"), role("M", alice), projection(alice))
+	// Alice's legacy listing still names Bob, but his signed end prevails.
+	if got := members(t, m); got["bob"] == "confirmed" || got["alice"] != "confirmed" || got["carol"] != "confirmed" {
+		t.Fatalf("after leave: %v", got)
+	}
+}

@@ -112,3 +112,22 @@ func TestUnverifiedPublishIsExit6(t *testing.T) {
 		t.Fatalf("exit %d, want 6\n%s\n%s", r.Code, r.Out, r.Err)
 	}
 }
+
+// "Membership preflight rechecks every announcement and kind 30618 event ID
+// used by the preview immediately before signing. A concurrent graph or
+// state change aborts the operation": new state between preview and signing.
+func TestConcurrentStateChangeBetweenPreviewAndPublishAborts(t *testing.T) {
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100), alice.state(t, w.id, 110, strings.Repeat("a", 40)))
+	beforeRecheck = func() { w.seed(alice.state(t, w.id, 1500, strings.Repeat("b", 40))) }
+	defer func() { beforeRecheck = nil }()
+	stored := w.storedCount() // the concurrent state replaces the old one
+	r := w.run(alice, alice, 2000, "repo", "edit", "--add-maintainer", bob.npub(), "--json")
+	if r.Code != exitRefused || !strings.Contains(r.Out, `"code": "concurrent-change"`) || !strings.Contains(r.Out, "repository state of "+alice.npub()) {
+		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Out, r.Err)
+	}
+	if w.storedCount() != stored {
+		t.Fatalf("relays stored %d events, want %d: something was published", w.storedCount(), stored)
+	}
+	w.wantLatest(alice) // still the role-less announcement
+}
