@@ -44,7 +44,7 @@ func (r *Resolution) Authorized(pubkey string, action Action, at int64) bool {
 		}
 		for _, e := range r.History[span[0]:span[1]] {
 			for _, iv := range e.Intervals {
-				if iv.End != EndOpen && iv.covers(at) && r.formerlyHeld(e) {
+				if iv.End != EndOpen && iv.covers(at) && r.formerlyHeld(e) && r.acknowledgedAt(e, at) {
 					return true
 				}
 			}
@@ -58,6 +58,46 @@ func (r *Resolution) Authorized(pubkey string, action Action, at int64) bool {
 // so an outsider's self-written history grants nothing.
 func (r *Resolution) formerlyHeld(e HistoryEntry) bool {
 	return r.confirmed[e.Source] || e.Source == r.SelectedMaintainer && e.Source != e.Pubkey
+}
+
+// acknowledgedAt guards past-event filtering with the first design
+// principle: "A pubkey cannot make another person's same-identifier events
+// authoritative merely by listing them." A closed record is such a listing
+// (a withdrawn invitation is closed, [T1, T5], exactly like a former
+// member's interval, and "An invitation is not effective maintainership"),
+// so it counts only when the subject's own announcement acknowledged the
+// repository at that time: a valid M/m (maintainer entries) or self-o
+// (moderator entries) record whose own signed intervals cover at, or legacy
+// listings (untimed, covering all prior history). A deleted announcement
+// still served is read the same way; one the relays no longer serve leaves
+// the signed deletion as the only evidence that it existed, and the
+// replicated interval stands. A subject never seen at all has no evidence
+// of acceptance.
+func (r *Resolution) acknowledgedAt(e HistoryEntry, at int64) bool {
+	a := r.Announcements[e.Pubkey]
+	if a == nil {
+		a = r.lastSeen[e.Pubkey]
+	}
+	if a == nil {
+		_, gone := r.deleted[e.Pubkey]
+		return gone
+	}
+	if !a.RoleAware() {
+		return len(a.LegacyListings()) > 0
+	}
+	for _, rec := range a.Roles {
+		if !rec.Valid {
+			continue
+		}
+		moderator := rec.Letter == RoleModerator
+		if moderator != (e.Role == "o") || moderator && rec.Subject != e.Pubkey {
+			continue
+		}
+		if rec.ActiveAt(at) {
+			return true
+		}
+	}
+	return false
 }
 
 // AuthorizedNow is Authorized at the resolution's own time.

@@ -48,6 +48,13 @@ func TestEffectiveStartInLeadViewComesFromTheLeadRecord(t *testing.T) {
 	if eff, _ := before.EffectiveStart(pk("alice")); eff != 350 {
 		t.Errorf("alice: effective start %d, want the lead's assignment 350 (her own role is continuous from 0)", eff)
 	}
+	// One follow-lead pass is enough: Carol's synced copy agrees with the
+	// view her own sync produced.
+	for _, p := range resolveAs(t, "bob", "carol", bob, alice, carolAfter).PendingAcknowledgements {
+		if p.Author == pk("carol") {
+			t.Errorf("carol still has history to sync after following: %+v", p)
+		}
+	}
 	// Bob's record already states both starts: nothing to acknowledge.
 	for _, p := range before.PendingAcknowledgements {
 		if p.Author == pk("bob") {

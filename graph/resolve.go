@@ -100,6 +100,8 @@ type Resolution struct {
 	effStart     map[string]int64 // current effective start of confirmed maintainers
 	modStart     map[string]int64
 	historyIndex map[string][2]int // pubkey -> range in History
+	deleted      map[string]Deletion
+	lastSeen     map[string]*Announcement
 }
 
 // Resolve turns everything discovered for one identifier (kind 30617
@@ -127,6 +129,8 @@ func Resolve(events []*nostr.Event, selected Coordinate, now int64, opts Options
 		Announcements:      s.anns,
 		LastSnapshot:       s.lastSeen[sel],
 		HandoverMissing:    lr.missing,
+		deleted:            s.deleted,
+		lastSeen:           s.lastSeen,
 		confirmed:          confirmed,
 	}
 	comp := componentOf(lr.seed, confirmed, assigned)

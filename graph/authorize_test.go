@@ -1,0 +1,38 @@
+package graph
+
+import "testing"
+
+// Authorization summary: "Invitee: no ... no ... no", and "An invitation is
+// not effective maintainership." A lead who withdraws an invitation closes
+// the assignment ([T1, T5]); that closed record is the lead's invitation,
+// not an interval the invitee ever accepted, so it must not authorize the
+// invitee's past status events. A former member's closed interval still
+// does, because their own signed acceptance covers it.
+func TestWithdrawnInvitationNeverAuthorizesPastEvents(t *testing.T) {
+	alice := ann(t, "alice", 500, []string{"M", "<alice>"}, []string{"m", "<bob>", "200", "400"}, []string{"m", "<eve>", "100", "500"}, []string{"maintainers", "<alice>"})
+	bob := ann(t, "bob", 450, []string{"M", "<alice>", "200"}, []string{"m", "<bob>", "200", "400"})
+	// Eve never accepted: no announcement of hers at all, or one without
+	// any acknowledgement of this repository.
+	for name, r := range map[string]*Resolution{
+		"no announcement":       resolve(t, "alice", alice, bob),
+		"never acknowledged":    resolve(t, "alice", alice, bob, ann(t, "eve", 150, []string{"name", "eve's own repo"})),
+		"acknowledged too late": resolve(t, "alice", alice, bob, ann(t, "eve", 600, []string{"M", "<alice>", "450"}, []string{"m", "<eve>", "450", "460"})),
+	} {
+		if r.Authorized(pk("eve"), ActionStatus, 300) {
+			t.Errorf("%s: a withdrawn invitee authorized a past status", name)
+		}
+		if !r.Authorized(pk("bob"), ActionStatus, 300) || r.Authorized(pk("bob"), ActionStatus, 450) {
+			t.Errorf("%s: a former maintainer's accepted interval [200, 400) must still filter past events", name)
+		}
+	}
+	// A former member whose announcement was deleted keeps the interval the
+	// lead recorded (the deletion is their departure evidence).
+	gone := del(t, "bob", 420, []string{"a", "30617:<bob>:" + testID})
+	if r := resolve(t, "alice", alice, gone); !r.Authorized(pk("bob"), ActionStatus, 300) {
+		t.Error("a deleted former member's recorded interval must still filter past events")
+	}
+	// While relays still serve the deleted announcement, it is read.
+	if r := resolve(t, "alice", alice, bob, gone); !r.Authorized(pk("bob"), ActionStatus, 300) || r.Authorized(pk("bob"), ActionStatus, 150) {
+		t.Error("a deleted but served announcement must be read as the member's acknowledgement")
+	}
+}
