@@ -116,3 +116,74 @@ func TestCoMaintainerBecomingLeadClosesSelfMAndOpensSelfMAtOneBoundary(t *testin
 	p = first.run("alice", "alice", 1000, Intent{Action: ActAdd, Subject: pk("bob")})
 	wantTags(t, p, []string{"M", "<alice>"}, []string{"m", "<bob>", "1000"}, mt("alice", "bob"))
 }
+
+// "Every mutation preserves unrelated relationships, role intervals,
+// replicated history, metadata, and unknown tags": each command, run on an
+// announcement carrying metadata, an unknown tag and an unparseable
+// third-party record, keeps all of them byte for byte and in order.
+func TestEveryMutationPreservesUnrelatedTagsInOrder(t *testing.T) {
+	all := [][]string{{"x-first", "1"}, {"web", "https://e.x"}, {"m", "not-hex", "5"}, {"zz", "keep", "2"}}
+	var extras [][]string
+	w := threePerson(t)
+	decorate := func(author string, at int64) {
+		var tags [][]string
+		extras = all
+		if evt := fromResolution(w.resolve("alice", at), pk(author)).latest[pk(author)]; evt != nil {
+		next:
+			for _, tg := range evt.Tags[1:] { // without d and earlier decorations
+				for _, e := range all {
+					if strings.Join(tg, "\x00") == strings.Join(e, "\x00") {
+						continue next
+					}
+				}
+				tags = append(tags, tg)
+			}
+		} else {
+			// A role-less announcement with a role record would be role-aware
+			// without a projection; a newcomer's carries metadata only.
+			extras = [][]string{all[0], all[1], all[3]}
+		}
+		out := append([][]string{extras[0]}, tags...)
+		out = append(out, extras[1:]...)
+		w.announce(author, at, out...)
+	}
+	kept := func(step string, p *Plan) {
+		t.Helper()
+		if p.Tags[0][0] != "d" {
+			t.Fatalf("%s: d is not first: %s", step, aliasTags(p.Tags))
+		}
+		var got [][]string
+		for _, tg := range p.Tags {
+			for _, e := range extras {
+				if strings.Join(tg, "\x00") == strings.Join(e, "\x00") {
+					got = append(got, tg)
+				}
+			}
+		}
+		if len(got) != len(extras) {
+			t.Fatalf("%s: kept %v of %v: %s", step, got, extras, aliasTags(p.Tags))
+		}
+		for i := range extras {
+			if strings.Join(got[i], ",") != strings.Join(extras[i], ",") {
+				t.Fatalf("%s: order changed: %v", step, got)
+			}
+		}
+	}
+	steps := []struct {
+		author string
+		at     int64
+		it     Intent
+	}{
+		{"alice", 3200, Intent{Action: ActAdd, Subject: pk("dave")}},
+		{"dave", 3300, Intent{Action: ActAccept}},
+		{"alice", 3400, Intent{Action: ActAcknowledge, Subject: pk("dave")}},
+		{"bob", 3500, Intent{Action: ActFollowLead}},
+		{"carol", 3600, Intent{Action: ActLeave}},
+		{"bob", 3700, Intent{Action: ActLead, Lead: pk("bob")}},
+		{"alice", 3800, Intent{Action: ActLead, Lead: pk("bob")}},
+	}
+	for _, s := range steps {
+		decorate(s.author, s.at-50)
+		kept(s.it.Command()+" as "+s.author, w.run(s.author, "alice", s.at, s.it))
+	}
+}
