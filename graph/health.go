@@ -210,21 +210,45 @@ func (h *healthInput) selfDeferFinding(p *participant, i int) Finding {
 }
 
 // simpleAcceptRepair: acceptance may combine with the repair only for one
-// simple [role, author, start, defer] maintainer record, no other ended or
-// restarted self-role history, while a confirmed maintainer invites them.
+// simple [role, author, start, defer] maintainer record with "either no
+// successor or one unambiguous signed successor boundary" and no other
+// ended or restarted self-role history, while "the resolved lead still has
+// an active invitation" (in a leadless view, a confirmed maintainer's).
 func (h *healthInput) simpleAcceptRepair(p *participant, r RoleRecord) bool {
-	if r.Letter == RoleModerator || len(r.Raw) != 4 || !h.assigned[p.ann.Author] || h.confirmed[p.ann.Author] {
+	author := p.ann.Author
+	if r.Letter == RoleModerator || len(r.Raw) != 4 || h.confirmed[author] || !h.invitedForAccept(author) {
 		return false
 	}
+	successors := 0
 	for _, o := range p.ann.Roles {
-		if o.Subject != p.ann.Author || o.Index == r.Index {
+		if o.Subject != author || o.Index == r.Index {
 			continue
 		}
-		if o.Problem == ProblemSelfDefer || o.Valid && len(o.Boundaries) > 1 || !o.Valid {
+		// Anything but an active record with exactly one signed start is
+		// another self-defer, malformed, ended or restarted history, or an
+		// untimed role that signed boundaries cannot order.
+		if !o.Valid || !o.Active() || len(o.Boundaries) != 1 {
 			return false
 		}
+		if o.Letter != RoleModerator {
+			successors++
+		}
 	}
-	return true
+	return successors <= 1
+}
+
+// invitedForAccept: in an explicit view only the lead's active roster
+// invites; otherwise any confirmed maintainer's active listing does.
+func (h *healthInput) invitedForAccept(author string) bool {
+	if h.lr.source != LeadExplicit {
+		return h.assigned[author]
+	}
+	for _, r := range h.parts[h.lr.lead].ann.Roles {
+		if r.Subject == author && r.Letter != RoleModerator && r.Active() {
+			return true
+		}
+	}
+	return false
 }
 
 func (h *healthInput) leadFindings() []Finding {
