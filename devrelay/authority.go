@@ -46,3 +46,11 @@ type Env struct {
 	// Evict closes every live subscription of pubkey now (revocation).
 	Evict func(pubkey string)
 }
+
+// IDLookup is implemented by authorities whose View synthesizes
+// reader-specific events: their ids exist in no store, so a REQ by id asks
+// the authority. LookupID returns the event with exactly that id that reader
+// may see, or nil.
+type IDLookup interface {
+	LookupID(env Env, reader, id string) *nostr.Event
+}

@@ -105,12 +105,10 @@ func (r *Relay) queryEvents(ctx context.Context, f nostr.Filter) (chan *nostr.Ev
 		return ch, nil
 	}
 	reader := khatru.GetAuthed(ctx)
-	found := append(r.store.query(f), r.extraEvents()...)
+	found := r.answer(reader, f)
 	ch := make(chan *nostr.Event, len(found))
 	for _, evt := range found {
-		if v := r.view(reader, evt); v != nil {
-			ch <- v
-		}
+		ch <- evt
 	}
 	delay := time.Duration(r.slow.Load())
 	if delay <= 0 {
@@ -128,6 +126,46 @@ func (r *Relay) queryEvents(ctx context.Context, f nostr.Filter) (chan *nostr.Ev
 		close(ch)
 	}()
 	return ch, nil
+}
+
+// answer is what reader receives for f: stored events through every
+// authority's view, dropping views that no longer match f (a reader-specific
+// copy has its own id), plus, for lookups by id, the reader-specific events
+// only an authority can produce.
+func (r *Relay) answer(reader string, f nostr.Filter) []*nostr.Event {
+	var out []*nostr.Event
+	seen := map[string]bool{}
+	add := func(v *nostr.Event) {
+		if v != nil && !seen[v.ID] && f.Matches(v) {
+			seen[v.ID] = true
+			out = append(out, v)
+		}
+	}
+	for _, evt := range r.store.query(f) {
+		add(r.view(reader, evt))
+	}
+	// SetExtra's events misbehave on purpose: they go out whatever f says.
+	for _, evt := range r.extraEvents() {
+		if v := r.view(reader, evt); v != nil {
+			out = append(out, v)
+		}
+	}
+	if len(f.IDs) == 0 {
+		return out
+	}
+	env := r.env()
+	for _, a := range r.opts.Authorities {
+		l, ok := a.(IDLookup)
+		if !ok {
+			continue
+		}
+		for _, id := range f.IDs {
+			if !seen[id] {
+				add(l.LookupID(env, reader, id))
+			}
+		}
+	}
+	return out
 }
 
 // subscriptionID returns the REQ id khatru put in ctx. khatru's accessor

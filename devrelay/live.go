@@ -93,7 +93,7 @@ func (r *Relay) fanout(evt *nostr.Event) {
 		if !nostr.Filters(s.filters).Match(evt) {
 			continue
 		}
-		if v := r.view(reader, evt); v != nil {
+		if v := r.view(reader, evt); v != nil && nostr.Filters(s.filters).Match(v) {
 			id := s.id
 			_ = s.ws.WriteJSON(nostr.EventEnvelope{SubscriptionID: &id, Event: *v})
 		}

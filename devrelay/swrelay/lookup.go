@@ -21,8 +21,7 @@ import (
 // nil. The stored id finds nothing for a grantee: an answer with another id
 // would not match the filter (NIP-01), and the stored body is not theirs.
 //
-// The devrelay core does not call LookupID yet (it looks ids up in its store
-// and passes the results through View); see docs/workspaces.md.
+// The devrelay core calls it (devrelay.IDLookup) for every REQ with ids.
 func (a *Authority) LookupID(env devrelay.Env, reader, id string) *nostr.Event {
 	if reader == "" || env.Query == nil {
 		return nil
