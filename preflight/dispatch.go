@@ -45,7 +45,7 @@ func gate(v *view, in Input) *Refusal {
 	if r := projectionGate(in.Author, v, it); r != nil {
 		return r
 	}
-	if r := selfRoleGate(in.Author, v, it); r != nil {
+	if r := selfRoleGate(in.Author, v, it, in.Now); r != nil {
 		return r
 	}
 	if r := thirdPartyGate(v, in.Author, it); r != nil {

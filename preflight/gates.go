@@ -289,7 +289,11 @@ func projectionGate(author string, v *view, in Intent) *Refusal {
 // unsuperseded self-defer, or self records that are all unparseable
 // (maintainers.md "Ngit's canonical acceptance contains defer", "Malformed is
 // not departure"). Accept runs its own narrower check (the combined repair).
-func selfRoleGate(author string, v *view, in Intent) *Refusal {
+// Acceptance is offered as the way out only when it can actually repair the
+// record: "If there is no current invitation, or the history requires a
+// separate repair, the client reports that fact instead of offering an
+// acceptance command".
+func selfRoleGate(author string, v *view, in Intent, now int64) *Refusal {
 	if in.Action == ActAccept || in.Action == ActFix {
 		return nil
 	}
@@ -297,15 +301,41 @@ func selfRoleGate(author string, v *view, in Intent) *Refusal {
 	if evt == nil {
 		return nil
 	}
-	if bad := blockingSelfRecords(evt); len(bad) > 0 {
-		return refuse("invalid-self-role",
-			"your announcement's own role history is invalid and no later active self-role supersedes it:",
-			join(bad, "\n"),
-			"a self-role cannot end in defer and malformed records carry no role; roster will not choose a numeric end for you",
-			"correct these records in a signer-reviewed repair (or accept a current invitation with: roster repo accept) before other announcement changes").
-			with("records", bad)
+	bad := blockingSelfRecords(evt)
+	if len(bad) == 0 {
+		return nil
 	}
-	return nil
+	r := refuse("invalid-self-role",
+		"your announcement's own role history is invalid and no later active self-role supersedes it:",
+		join(bad, "\n"),
+		"a self-role cannot end in defer and malformed records carry no role; roster will not choose a numeric end for you").
+		with("records", bad)
+	switch {
+	case acceptCanRepair(v, author, evt, now):
+		r.Message += "\naccept the current invitation with: roster repo accept (it repairs this record as [start, now, now])"
+		r.run("roster repo accept")
+	case !v.isInvited(author):
+		r.Message += "\nthere is no current invitation to accept; correct these records in a signer-reviewed repair before other announcement changes"
+	default:
+		r.Message += "\nthis history needs a separate signer-reviewed repair before other announcement changes or an acceptance"
+	}
+	return r
+}
+
+// acceptCanRepair: an acceptance may combine with the repair only for one
+// simple [m, author, start, defer] record, and only while a confirmed
+// maintainer invites the author.
+func acceptCanRepair(v *view, author string, evt *nostr.Event, now int64) bool {
+	if !v.isInvited(author) {
+		return false
+	}
+	selfDefer := false
+	for _, r := range records(evt.Tags) {
+		if r.valid && r.deferred && r.subject == author {
+			selfDefer = true
+		}
+	}
+	return selfDefer && acceptRepair(newDraft(author, now, evt.Tags)) == nil
 }
 
 // blockingSelfRecords returns the raw tags of the author's records that block

@@ -130,7 +130,8 @@ func TestEveryGateRefusalEndToEnd(t *testing.T) {
 			args: []string{"repo", "leave"}, code: "invalid-self-role",
 			message: []string{"your announcement's own role history is invalid and no later active self-role supersedes it",
 				`["m","` + bob.pk + `","2000","defer"]`, "roster will not choose a numeric end for you"},
-			details: map[string]any{"records": []string{`["m","` + bob.pk + `","2000","defer"]`}}},
+			details:  map[string]any{"records": []string{`["m","` + bob.pk + `","2000","defer"]`}},
+			commands: []string{"roster repo accept"}},
 		{name: "lead transfer while the proposed lead's roster omits a maintainer", who: alice, sel: alice, now: 5000,
 			setup: func(t *testing.T) *mutWorld {
 				w := threeMaintainers(t)
