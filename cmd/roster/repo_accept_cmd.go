@@ -20,7 +20,10 @@ role: an active lead relationship (M to the resolved lead; m to the inviter in
 a leadless or legacy repository) and your active self-m. It never makes you
 lead, adds anybody, or drops your other relationships; if your existing
 same-identifier announcement would join another repository, change identity
-or replace Git state, it refuses (exit 3) and explains what to do.`,
+or replace Git state, it refuses (exit 3) and explains what to do. Without an
+announcement of your own, yours starts from the repository's shared fields
+(name, description, web, hashtags, r and u), never the inviter's clone
+servers, relays or Blossom servers, which stay theirs.`,
 		Example: `  roster repo accept
   roster repo accept --dry-run --json`,
 		Args: cobra.NoArgs,
