@@ -3,6 +3,7 @@ package devrelay
 import (
 	"context"
 	"errors"
+	"log"
 	"strings"
 	"testing"
 	"time"
@@ -199,15 +200,24 @@ func (s *staleAuthority) Ingest(_ context.Context, env Env, _ string, _ *nostr.E
 
 func (*staleAuthority) View(_ Env, _ string, evt *nostr.Event) *nostr.Event { return evt }
 
-// An authority's emitted state that the store refuses is reported to the
-// client, never silently dropped after an OK true.
-func TestAuthorityEventTheStoreRefusesFailsTheCommand(t *testing.T) {
-	r := start(t, Options{Authorities: []Authority{&staleAuthority{next: 1000}}})
+// NIP-PC "MUST NOT report a committed lifecycle event as rolled back merely
+// because derived publication failed": when the store refuses an authority's
+// emitted event, the command is still acknowledged, the refused event is not
+// stored, and the relay logs it (the authority's reconciliation republishes).
+func TestCommittedCommandIsNotReportedRolledBackWhenItsEventIsRefused(t *testing.T) {
+	var logged strings.Builder
+	r := start(t, Options{Authorities: []Authority{&staleAuthority{next: 1000}}, Log: log.New(&logged, "", 0)})
 	if err := r.Publish(sign(t, "alice", 9992, 100, "first")); err != nil {
 		t.Fatal(err)
 	}
-	err := r.Publish(sign(t, "alice", 9992, 101, "second"))
-	if err == nil || !strings.Contains(err.Error(), "could not store its own kind 30991 event") {
-		t.Fatalf("err %v", err)
+	if err := r.Publish(sign(t, "alice", 9992, 101, "second")); err != nil {
+		t.Fatalf("a committed command was reported as failed: %v", err)
+	}
+	stored := r.Stored(nostr.Filter{Kinds: []int{30991}})
+	if len(stored) != 1 || stored[0].CreatedAt != 900 {
+		t.Fatalf("stored %d events (want the first version only)", len(stored))
+	}
+	if !strings.Contains(logged.String(), "kind 30991 event was not stored") {
+		t.Fatalf("relay log %q does not record the refused event", logged.String())
 	}
 }

@@ -3,7 +3,6 @@ package devrelay
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/fiatjaf/eventstore"
 	"github.com/fiatjaf/khatru"
@@ -35,10 +34,13 @@ func (r *Relay) route(ctx context.Context, authed string, evt *nostr.Event) erro
 		return err
 	}
 	for _, e := range emit {
-		// An authority must order its own events (bump created_at past the
-		// previous version); if it did not, say so rather than drop state.
+		// The authority has committed: its state is authoritative even if a
+		// derived event cannot be stored, and NIP-PC forbids reporting a
+		// committed command as rolled back because publication failed. The
+		// authority's reconciliation republishes it; the client sees the old
+		// projection on read-back and reports the write as unconfirmed.
 		if err := r.keep(e); err != nil {
-			return fmt.Errorf("error: the relay could not store its own kind %d event: %v", e.Kind, err)
+			r.logf("authority committed %s but its kind %d event was not stored: %v", evt.ID, e.Kind, err)
 		}
 	}
 	return nil

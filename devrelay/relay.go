@@ -29,6 +29,8 @@ type Options struct {
 	RequireAuth bool
 	// Authorities are relay-side state machines (NIP-SW, NIP-PC, NIP-29).
 	Authorities []Authority
+	// Log receives the relay's own diagnostics (nil: discarded).
+	Log *log.Logger
 }
 
 // Relay is an in-process Nostr relay on a real TCP port.
@@ -221,3 +223,10 @@ func (r *Relay) env() Env {
 }
 
 var discardLog = log.New(io.Discard, "", 0)
+
+// logf writes a diagnostic to Options.Log.
+func (r *Relay) logf(format string, args ...any) {
+	if r.opts.Log != nil {
+		r.opts.Log.Printf(format, args...)
+	}
+}
