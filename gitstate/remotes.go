@@ -9,17 +9,23 @@ import (
 	"github.com/roster-cli/roster/graph"
 )
 
-// RemoteURLs returns every remote's configured URLs by remote name: its
-// `url` values, then its `pushurl` values, as written in the local config.
-func (c *Checkout) RemoteURLs() (map[string][]string, error) {
+// RemoteURLs are one remote's configured URLs as written in the local
+// config: `url` values (fetch, and push when no pushurl is set) and
+// `pushurl` values. go-git's RemoteConfig.URLs mixes the two.
+type RemoteURLs struct {
+	URLs     []string
+	PushURLs []string
+}
+
+// Remotes returns every remote's URLs by remote name.
+func (c *Checkout) Remotes() (map[string]RemoteURLs, error) {
 	cfg, err := c.config()
 	if err != nil {
 		return nil, err
 	}
-	out := map[string][]string{}
+	out := map[string]RemoteURLs{}
 	for _, sub := range cfg.Raw.Section("remote").Subsections {
-		urls := append([]string{}, sub.Options.GetAll("url")...)
-		out[sub.Name] = append(urls, sub.Options.GetAll("pushurl")...)
+		out[sub.Name] = RemoteURLs{URLs: sub.Options.GetAll("url"), PushURLs: sub.Options.GetAll("pushurl")}
 	}
 	return out, nil
 }

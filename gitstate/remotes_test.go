@@ -5,19 +5,20 @@ import (
 	"testing"
 )
 
-// RemoteURLs reads url then pushurl of every remote.
-func TestRemoteURLsListsURLAndPushURL(t *testing.T) {
+// Remotes reads url and pushurl of every remote separately (go-git's
+// RemoteConfig.URLs mixes them).
+func TestRemotesListsURLAndPushURLApart(t *testing.T) {
 	r := newTestRepo(t)
 	r.git("remote", "add", "origin", "https://git.example/repo.git")
 	r.git("config", "--add", "remote.origin.pushurl", nurl(alicePK, "repo"))
 	r.git("remote", "add", "fork", nurl(bobPK, "repo"))
-	got, err := r.open().RemoteURLs()
+	got, err := r.open().Remotes()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(got["origin"], []string{"https://git.example/repo.git", nurl(alicePK, "repo")}) ||
-		!slices.Equal(got["fork"], []string{nurl(bobPK, "repo")}) || len(got) != 2 {
-		t.Fatalf("%v", got)
+	if !slices.Equal(got["origin"].URLs, []string{"https://git.example/repo.git"}) || !slices.Equal(got["origin"].PushURLs, []string{nurl(alicePK, "repo")}) ||
+		!slices.Equal(got["fork"].URLs, []string{nurl(bobPK, "repo")}) || len(got["fork"].PushURLs) != 0 || len(got) != 2 {
+		t.Fatalf("%+v", got)
 	}
 }
 
