@@ -271,6 +271,7 @@ func deletionFilters(evts []*nostr.Event, sel graph.Coordinate) []nostr.Filter {
 func (a *app) openCacheForFetch() *cache.Cache {
 	home, err := a.home()
 	if err != nil {
+		fmt.Fprintf(a.io.Err, "roster: warning: %v; reading without the local cache\n", err)
 		return nil
 	}
 	c, err := cache.Open(home)

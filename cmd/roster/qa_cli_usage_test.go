@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -37,6 +39,23 @@ func TestNonPositiveTimeoutIsUsageError(t *testing.T) {
 		r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}, Dir: t.TempDir()}.roster(t, "repo", "--timeout", d, "--repo", alice.naddr("proj"), "--relay", "ws://127.0.0.1:1")
 		if r.Code != exitUsage || !strings.Contains(r.Err, "--timeout must be a positive duration") {
 			t.Errorf("--timeout %s: exit %d, stderr %q", d, r.Code, r.Err)
+		}
+	}
+}
+
+// A --home (or ROSTER_HOME) that is a file is named as the problem, with
+// exit 2, by every command that needs the home; a network read goes on
+// without the cache and says why.
+func TestHomeThatIsAFileIsUsageError(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "home")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"ROSTER_HOME": file}
+	for _, args := range [][]string{{"whoami"}, {"cache", "info"}, {"repo", "--offline", "--repo", alice.naddr("proj")}} {
+		r := invocation{Env: env, Dir: t.TempDir()}.roster(t, args...)
+		if r.Code != exitUsage || !strings.Contains(r.Err, "is a file, not a directory: pass --home <directory>") {
+			t.Errorf("%v: exit %d, stderr %q", args, r.Code, r.Err)
 		}
 	}
 }

@@ -29,8 +29,21 @@ type app struct {
 }
 
 // home returns the roster home directory: --home, ROSTER_HOME, else the XDG
-// cache directory.
+// cache directory. A home that exists but is not a directory is refused here,
+// once, rather than surfacing as "not a directory" from whichever file a
+// command opens first.
 func (a *app) home() (string, error) {
+	h, err := a.homeSetting()
+	if err != nil {
+		return "", err
+	}
+	if st, err := os.Stat(h); err == nil && !st.IsDir() {
+		return "", fmt.Errorf("the roster home %s is a file, not a directory: pass --home <directory>, or point ROSTER_HOME at one", h)
+	}
+	return h, nil
+}
+
+func (a *app) homeSetting() (string, error) {
 	if a.opts.Home != "" {
 		return a.opts.Home, nil
 	}
