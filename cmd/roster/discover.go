@@ -458,7 +458,7 @@ func (a *app) incompleteErr(v *repoView) *exitError {
 			Details:  map[string]any{"relays": []map[string]any{}, "offline": true},
 			Commands: []string{"roster repo health" + rf + a.relayFlags() + "   # the same, without --offline"}}
 	}
-	var lines []string
+	var lines, hinted []string
 	rel := []map[string]any{}
 	for _, r := range v.Fetch.Relays {
 		rel = append(rel, map[string]any{"url": r.URL, "status": r.Status, "reason": r.Reason, "events": r.Events})
@@ -466,6 +466,10 @@ func (a *app) incompleteErr(v *repoView) *exitError {
 			line := r.URL + " " + r.Status
 			if r.Reason != "" {
 				line += ": " + r.Reason
+			}
+			if ws, ok := plainWebsocketInstead(r.URL, r.Reason); ok {
+				line += "\n    it speaks plain ws://, not wss:// (a relay hint without a scheme means wss://)"
+				hinted = append(hinted, "roster repo"+a.repoFlag()+" --relay "+ws+"   # the same relay over plain ws://")
 			}
 			lines = append(lines, line)
 		}
@@ -479,10 +483,22 @@ func (a *app) incompleteErr(v *repoView) *exitError {
 		cmds = []string{"roster repo" + a.repoFlag() + " --relay wss://<a relay that answers>", "roster repo" + rf + " --timeout 30s   # give slow relays longer",
 			"roster repo" + a.repoFlag() + " --offline   # what an earlier read cached"}
 	}
+	cmds = append(hinted, cmds...)
 	return &exitError{Code: exitIncomplete, Kind: "incomplete",
 		Err:      fmt.Errorf(what, displayCoord(v.Coordinate()), strings.Join(lines, "\n  ")),
 		Details:  map[string]any{"relays": rel},
 		Commands: cmds}
+}
+
+// plainWebsocketInstead recognizes a wss:// relay that answered TLS with
+// plain HTTP: typically a local relay (roster dev relay) reached through a
+// scheme-less relay hint, which NIP-34 URLs read as wss://. It returns the
+// ws:// URL to use instead.
+func plainWebsocketInstead(url, reason string) (string, bool) {
+	if !strings.HasPrefix(url, "wss://") || !strings.Contains(reason, "server gave HTTP response to HTTPS client") {
+		return "", false
+	}
+	return "ws://" + strings.TrimPrefix(url, "wss://"), true
 }
 
 // answered counts the relays that answered with EOSE.

@@ -162,3 +162,22 @@ func TestAmbiguousCheckoutOffersOneCommandPerCandidate(t *testing.T) {
 		t.Fatalf("details.candidates: %v", e.Details)
 	}
 }
+
+// A scheme-less relay hint means wss:// (NIP-34 nostr:// URLs); a local
+// relay speaks plain ws://. roster says so and offers the ws:// retry.
+func TestWssHintToAPlainRelayOffersWs(t *testing.T) {
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
+	hostport := strings.TrimPrefix(relays[0].URL(), "ws://")
+	repo := "nostr://" + alice.npub() + "/" + hostport + "/proj"
+	r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, "repo", "--json", "--timeout", "3s", "--repo", repo)
+	e := errorBody(t, r)
+	if r.Code != exitIncomplete || !strings.Contains(e.Message, "it speaks plain ws://, not wss://") || len(e.Commands) == 0 ||
+		!strings.HasPrefix(e.Commands[0], "roster repo --repo "+repo+" --relay ws://"+hostport+"   #") {
+		t.Fatalf("exit %d %+v", r.Code, e)
+	}
+	// The offered command works.
+	if r := (invocation{Env: testEnv(t), Dir: t.TempDir()}).roster(t, "repo", "--repo", repo, "--relay", "ws://"+hostport); r.Code != exitOK {
+		t.Fatalf("the offered retry fails: exit %d %s", r.Code, r.Err)
+	}
+}
