@@ -209,12 +209,18 @@ func recordsDisagree(a, b RoleRecord) bool {
 		return out
 	}
 	// An untimed record says the start is unknown, which contradicts no
-	// signed start.
+	// signed start; so does a 0 start (a closed untimed record, [0, T]).
 	if a.Untimed() || b.Untimed() {
 		return false
 	}
-	if !slices.Equal(starts(a), starts(b)) {
+	sa, sb := starts(a), starts(b)
+	if len(sa) != len(sb) {
 		return true
+	}
+	for i := range sa {
+		if sa[i] != sb[i] && sa[i] != 0 && sb[i] != 0 {
+			return true
+		}
 	}
 	ia, ib := a.Intervals(), b.Intervals()
 	for i := range ia {

@@ -151,7 +151,9 @@ func (r RoleRecord) appendIntervals(dst []Interval) []Interval {
 		return append(out, Interval{Start: 0, StartUnknown: true, End: EndOpen})
 	}
 	for i := 0; i < len(r.Boundaries); i += 2 {
-		iv := Interval{Start: r.Boundaries[i], End: EndOpen}
+		// A 0 start is how a closed untimed record is written ([0, T]); the
+		// spec keeps labelling it unknown rather than as the epoch.
+		iv := Interval{Start: r.Boundaries[i], StartUnknown: r.Boundaries[i] == 0, End: EndOpen}
 		switch {
 		case i+1 < len(r.Boundaries):
 			iv.End = EndSigned

@@ -93,3 +93,29 @@ func TestParseAnnouncementMetadataAndOrder(t *testing.T) {
 		t.Fatal("only kind 30617 is an announcement")
 	}
 }
+
+// "An empty history means the start is unknown ... If that record is later
+// closed at T, its materialized history is [0, T]. History displays should
+// continue to label the start as unknown rather than presenting 0 as an
+// observed timestamp." A closed untimed record is written ["m", X, "0", T]
+// (the spec's own ["m", author, "0", "defer"] too), so a 0 start stays
+// unknown, and an unknown start contradicts no other copy's start.
+func TestClosedUntimedRecordKeepsUnknownStart(t *testing.T) {
+	x := pk("bob")
+	for _, tag := range [][]string{{"m", x, "0", "300"}, {"m", x, "0", "defer"}, {"m", x}} {
+		iv := ParseRoleRecord(tag).Intervals()
+		if len(iv) != 1 || iv[0].Start != 0 || !iv[0].StartUnknown {
+			t.Errorf("%v: %+v, want a [0, ...] interval labelled unknown", tag, iv)
+		}
+	}
+	if iv := ParseRoleRecord([]string{"m", x, "100", "300"}).Intervals(); iv[0].StartUnknown {
+		t.Errorf("a signed start is known: %+v", iv)
+	}
+	closed, signed := ParseRoleRecord([]string{"m", x, "0", "300"}), ParseRoleRecord([]string{"m", x, "200", "300"})
+	if recordsDisagree(closed, signed) || recordsDisagree(signed, closed) {
+		t.Error("an unknown start must not contradict a signed one")
+	}
+	if !recordsDisagree(closed, ParseRoleRecord([]string{"m", x, "0", "350"})) {
+		t.Error("different numeric ends still disagree")
+	}
+}
