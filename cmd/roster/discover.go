@@ -648,8 +648,13 @@ func (a *app) coordinateUsageCommands(inCheckout bool) []string {
 	}
 	cmds = append(cmds, "roster repo --repo nostr://<npub>/<identifier>",
 		"roster repo --repo naddr1...   # the whole naddr, as it was shared")
-	if inCheckout {
-		cmds = append(cmds, "git remote -v   # the remote names --repo accepts", "git config nostr.repo   # what this checkout selects")
+	switch {
+	case inCheckout && a.opts.Repo == "":
+		// The checkout's own configuration named the bad coordinate.
+		cmds = append(cmds, "git config nostr.repo <naddr>   # select the right one for this checkout",
+			"git config --unset nostr.repo   # or fall back to the checkout's nostr:// remotes")
+	case inCheckout:
+		cmds = append(cmds, "git remote -v   # the remote names --repo accepts")
 	}
 	return cmds
 }

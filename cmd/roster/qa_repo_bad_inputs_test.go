@@ -181,3 +181,18 @@ func TestWssHintToAPlainRelayOffersWs(t *testing.T) {
 		t.Fatalf("the offered retry fails: exit %d %s", r.Code, r.Err)
 	}
 }
+
+// A bad `nostr.repo` in the checkout's config: the commands fix the config,
+// rather than only show it.
+func TestBadNostrRepoConfigNamesTheFix(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{{"init", "-q", dir}, {"-C", dir, "config", "nostr.repo", "naddr1bad"}} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	r := invocation{Env: testEnv(t), Dir: dir}.roster(t, "repo", "--relay", "ws://127.0.0.1:1")
+	if r.Code != exitUsage || !strings.Contains(r.Err, "run: git config nostr.repo <naddr>") || !strings.Contains(r.Err, "run: git config --unset nostr.repo") {
+		t.Fatalf("exit %d:\n%s", r.Code, r.Err)
+	}
+}
