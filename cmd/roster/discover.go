@@ -525,10 +525,10 @@ func (a *app) notFoundErr(v *repoView) *exitError {
 	}
 	if v.Offline {
 		where = "the local cache (--offline)"
-		cmds = []string{"roster repo --repo " + url + "   # without --offline: fetch it from relays first"}
+		cmds = []string{"roster repo --repo " + url + a.relayFlags() + "   # without --offline: fetch it from relays first"}
 	} else if v.Fetch != nil && !v.Fetch.Complete {
 		where += " (not all of them answered)"
-		cmds = append([]string{"roster repo --repo " + url + " --timeout 30s   # give the silent relays longer"}, cmds...)
+		cmds = append([]string{"roster repo --repo " + url + a.relayFlags() + " --timeout 30s   # give the silent relays longer"}, cmds...)
 	}
 	return &exitError{Code: exitIncomplete, Kind: "not-found",
 		Err: fmt.Errorf("no repository announcement found for %s (kind %d, d=%q, author %s) in %s",

@@ -196,3 +196,14 @@ func TestBadNostrRepoConfigNamesTheFix(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", r.Code, r.Err)
 	}
 }
+
+// --offline with an empty cache (a first run): exit 4, "not-found", and the
+// command to fetch it from the relays the user named.
+func TestOfflineWithEmptyCacheSaysToFetchFirst(t *testing.T) {
+	r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, "repo", "--json", "--offline", "--repo", alice.naddr("proj"), "--relay", "ws://127.0.0.1:1")
+	e := errorBody(t, r)
+	if r.Code != exitIncomplete || e.Code != "not-found" || e.Details["offline"] != true || len(e.Commands) != 1 ||
+		!strings.HasPrefix(e.Commands[0], "roster repo --repo nostr://"+alice.npub()+"/proj --relay ws://127.0.0.1:1   # without --offline") {
+		t.Fatalf("exit %d %+v", r.Code, e)
+	}
+}
