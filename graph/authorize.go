@@ -18,7 +18,8 @@ const (
 )
 
 // Authorized answers whether pubkey may take action for an event created at
-// at, per the authorization summary:
+// at, per the authorization summary. A pending or conflicting view
+// authorizes nothing. Otherwise:
 //   - state and merge: only a currently confirmed maintainer (lead or
 //     co-maintainer). State eligibility is resolved through the current
 //     confirmed component, so at does not matter: confirmation can activate
@@ -28,6 +29,11 @@ const (
 //     effective start, or a closed interval of the resolved history (the
 //     spec's past-event filtering). Invitees and outsiders never.
 func (r *Resolution) Authorized(pubkey string, action Action, at int64) bool {
+	if r.LeadSource == LeadPending || r.LeadSource == LeadConflict {
+		// A failed walk "seeds no authority": not even past-event
+		// filtering from the selected maintainer's own records.
+		return false
+	}
 	switch action {
 	case ActionState, ActionMerge:
 		return r.confirmed[pubkey]

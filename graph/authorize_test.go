@@ -36,3 +36,28 @@ func TestWithdrawnInvitationNeverAuthorizesPastEvents(t *testing.T) {
 		t.Error("a deleted but served announcement must be read as the member's acknowledgement")
 	}
 }
+
+// "Once resolution follows a valid active M, a missing announcement,
+// multiple active targets, or a cycle fails closed and seeds no authority."
+// Past-event filtering is authority too: a pending or conflicting view
+// authorizes nothing, even from the selected maintainer's closed records.
+func TestFailedClosedViewAuthorizesNoPastEvents(t *testing.T) {
+	// Alice points to Bob, whose announcement is missing; her own records
+	// say Carol was a maintainer over [100, 300), and Carol acknowledged it.
+	alice := ann(t, "alice", 400, []string{"M", "<bob>", "400"}, []string{"m", "<alice>", "400"}, []string{"m", "<carol>", "100", "300"}, []string{"maintainers", "<alice>", "<bob>"})
+	carol := ann(t, "carol", 350, []string{"M", "<alice>", "100", "300"}, []string{"m", "<carol>", "100", "300"})
+	r := resolve(t, "alice", alice, carol)
+	if r.LeadSource != LeadPending {
+		t.Fatalf("setup: %s", r.LeadSource)
+	}
+	for _, a := range []Action{ActionStatus, ActionLabel, ActionSubject, ActionCoverNote, ActionState} {
+		if r.Authorized(pk("carol"), a, 200) || r.Authorized(pk("alice"), a, 200) {
+			t.Errorf("%s authorized from a pending view", a)
+		}
+	}
+	// The same records do filter past events once the path resolves.
+	bob := ann(t, "bob", 400, []string{"M", "<bob>", "400"}, []string{"m", "<alice>", "400"})
+	if r := resolve(t, "alice", alice, carol, bob); r.LeadSource != LeadExplicit || !r.Authorized(pk("carol"), ActionStatus, 200) {
+		t.Fatalf("resolved view: %s", r.LeadSource)
+	}
+}
