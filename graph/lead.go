@@ -103,7 +103,12 @@ func walkLead(pop *population, s *snapshot, selected string) leadResult {
 			}
 			return res
 		}
-		if pt.departed {
+		// "a co-maintainer or former maintainer preserving a redirect
+		// points to the lead. If the target points onward, resolution
+		// continues." A departed target without an onward pointer has
+		// "explicitly left": a conflict, not a target that "has not
+		// accepted".
+		if _, n := pt.ann.SingleLeadTarget(); pt.departed && n == 0 {
 			res.source, res.reason, res.failAt = LeadConflict, walkDeparted, t
 			return res
 		}
