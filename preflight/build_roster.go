@@ -122,6 +122,14 @@ func buildLeadSelf(d *draft, v *view) *Refusal {
 			}
 			switch {
 			case ok && r.active():
+				// "The new lead first acknowledges the retained view": an
+				// active assignment of a confirmed maintainer carries their
+				// effective start (a rerun of the preparation fixes it).
+				if letter == "m" {
+					if err := d.acknowledgeStart(r, v.eff[p]); err != nil {
+						return refuse("history-blocks-change", err.Error())
+					}
+				}
 			case ok && r.deferred:
 				if _, err := d.reactivate(letter, p); err != nil {
 					return refuse("ambiguous-history", err.Error())
@@ -239,4 +247,39 @@ func (v *view) historyOf(letter, subject string) *historyRecord {
 		}
 	}
 	return nil
+}
+
+// acknowledgeStart moves the start of r's current interval to eff, the
+// subject's effective start, when eff is known (> 0) and differs; it never
+// moves a start before the record's previous end.
+func (d *draft) acknowledgeStart(r record, eff int64) error {
+	if eff <= 0 || len(r.starts) == 0 || r.starts[len(r.starts)-1] == eff {
+		return nil
+	}
+	starts := append([]int64{}, r.starts...)
+	if n := len(starts); n > 1 && starts[n-2] > eff {
+		return fmt.Errorf("the effective start %d of %s precedes the previous end %d of your record", eff, npub(r.subject), starts[n-2])
+	}
+	starts[len(starts)-1] = eff
+	return d.set(r.letter, r.subject, starts, false)
+}
+
+// staleInRoster returns the confirmed maintainers whose active assignment in
+// lead's announcement does not carry their known effective start: the
+// proposed lead's history is missing a resolved transition.
+func (v *view) staleInRoster(lead string) []string {
+	evt := v.latest[lead]
+	if evt == nil {
+		return nil
+	}
+	var out []string
+	for _, r := range records(evt.Tags) {
+		if r.letter != "m" || r.subject == lead || !r.active() || !v.isConfirmed(r.subject) || len(r.starts) == 0 {
+			continue
+		}
+		if eff := v.eff[r.subject]; eff > 0 && r.starts[len(r.starts)-1] != eff {
+			out = append(out, r.subject)
+		}
+	}
+	return out
 }

@@ -48,6 +48,9 @@ func classify(v *view, p *Plan, in Input) *Refusal {
 			if lost, withdrawn := v.missingFromRoster(it.Lead); len(lost) > 0 || len(withdrawn) > 0 {
 				return transferRefusal(it.Lead, lost, withdrawn)
 			}
+			if stale := v.staleInRoster(it.Lead); len(stale) > 0 {
+				return staleTransferRefusal(v, it.Lead, stale)
+			}
 			if len(s.Lost) > 0 || len(s.InvitationsWithdrawn) > 0 {
 				return transferRefusal(it.Lead, s.Lost, s.InvitationsWithdrawn)
 			}
@@ -325,4 +328,19 @@ func (v *view) missingFromRoster(lead string) (confirmed, invited []string) {
 		}
 	}
 	return confirmed, invited
+}
+
+// staleTransferRefusal: "A leadership transfer cannot complete while the
+// proposed lead's history is missing resolved transitions ... The new lead
+// first acknowledges the retained view".
+func staleTransferRefusal(v *view, lead string, stale []string) *Refusal {
+	prepare := Intent{Action: ActLead, Lead: lead}.Command()
+	lines := []string{fmt.Sprintf("cannot transfer the lead to %s yet: their roster does not record when these maintainers became confirmed:", npub(lead))}
+	for _, p := range stale {
+		lines = append(lines, fmt.Sprintf("  %s (effective start %d)", npub(p), v.eff[p]))
+	}
+	lines = append(lines, fmt.Sprintf("ask %s to acknowledge the retained history by preparing again:", npub(lead)), "  "+prepare,
+		"then rerun this command; --force is not available for a lead transfer")
+	return refuse("lead-history-incomplete", lines...).with("proposed_lead", npub(lead)).with("stale", npubs(stale)).
+		run(prepare+"  # run by "+npub(lead), prepare)
 }

@@ -77,3 +77,25 @@ func TestLeadTransferRequiresPreparedTarget(t *testing.T) {
 	}
 	w.refused("alice", "alice", 3000, Intent{Action: ActLead, Lead: pk("carol")}, "lead-not-confirmed")
 }
+
+// "A leadership transfer cannot complete while the proposed lead's history is
+// missing resolved transitions ... The new lead first acknowledges the
+// retained view and publishes the complete active roster." A prepared roster
+// that still carries Carol's invitation time instead of her acceptance is
+// refused; preparing again records her effective start, and the transfer
+// then goes through.
+func TestLeadTransferRefusedWhileProposedLeadHistoryMissesATransition(t *testing.T) {
+	w := threePerson(t)
+	w.announce("bob", 4000, []string{"M", "<alice>", "2000", "4000"}, []string{"m", "<bob>", "2000", "4000"}, []string{"M", "<bob>", "4000"},
+		[]string{"m", "<alice>"}, []string{"m", "<carol>", "2500"}, mt("alice", "bob", "carol"))
+	r := w.refused("alice", "alice", 5000, Intent{Action: ActLead, Lead: pk("bob")}, "lead-history-incomplete")
+	prepare := Intent{Action: ActLead, Lead: pk("bob")}.Command()
+	if !strings.Contains(r.Message, npub(pk("carol"))+" (effective start 3000)") || r.Commands[0] != prepare+"  # run by "+npub(pk("bob")) {
+		t.Fatalf("%v\n%s", r.Commands, r.Message)
+	}
+	p := w.run("bob", "bob", 4100, Intent{Action: ActLead, Lead: pk("bob")})
+	if got := aliasTags(p.Tags); !strings.Contains(got, `["m","<carol>","3000"]`) {
+		t.Fatalf("re-preparation did not acknowledge Carol's start: %s", got)
+	}
+	w.run("alice", "alice", 5000, Intent{Action: ActLead, Lead: pk("bob")})
+}

@@ -159,6 +159,17 @@ func TestEveryGateRefusalEndToEnd(t *testing.T) {
 			details: map[string]any{"proposed_lead": bob.npub(), "missing_confirmed": []string{carol.npub()}},
 			commands: []string{"roster repo edit --lead-maintainer " + bob.npub() + "  # run by " + bob.npub(),
 				"roster repo edit --remove-maintainer " + carol.npub()}},
+		{name: "lead transfer while the proposed lead's history misses a transition", who: alice, sel: alice, now: 5000,
+			setup: func(t *testing.T) *mutWorld {
+				w := threeMaintainers(t)
+				w.seed(bob.announce(t, w.id, 4000, role("M", alice, "2000", "4000"), role("m", bob, "2000", "4000"), role("M", bob, "4000"),
+					role("m", alice), role("m", carol, "2500"), projection(alice, bob, carol)))
+				return w
+			},
+			args: []string{"repo", "edit", "--lead-maintainer", bob.npub()}, code: "lead-history-incomplete",
+			message:  []string{"cannot transfer the lead to " + bob.npub() + " yet", carol.npub() + " (effective start 3000)"},
+			details:  map[string]any{"proposed_lead": bob.npub(), "stale": []string{carol.npub()}},
+			commands: []string{"roster repo edit --lead-maintainer " + bob.npub() + "  # run by " + bob.npub()}},
 		{name: "removal while another real edge retains the person", setup: leadlessThree, who: alice, sel: alice, now: 3000,
 			args: []string{"repo", "edit", "--remove-maintainer", carol.npub(), "--no-lead-maintainer"}, code: "removal-retained",
 			message: []string{"cannot remove " + carol.npub() + ": they stay confirmed through another real relationship",
