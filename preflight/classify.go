@@ -339,7 +339,7 @@ func staleTransferRefusal(v *view, lead string, stale []string) *Refusal {
 	for _, p := range stale {
 		lines = append(lines, fmt.Sprintf("  %s (effective start %d)", npub(p), v.eff[p]))
 	}
-	lines = append(lines, fmt.Sprintf("ask %s to acknowledge the retained history by preparing again:", npub(lead)), "  "+prepare,
+	lines = append(lines, fmt.Sprintf("ask %s to acknowledge the retained history by preparing again from a checkout that selects %s's coordinate (the view these starts come from):", npub(lead), npub(v.selected)), "  "+prepare,
 		"then rerun this command; --force is not available for a lead transfer")
 	return refuse("lead-history-incomplete", lines...).with("proposed_lead", npub(lead)).with("stale", npubs(stale)).
 		run(prepare+"  # run by "+npub(lead), prepare)
