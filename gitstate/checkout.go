@@ -58,6 +58,13 @@ func (c *Checkout) config() (*config.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read Git config in %s: %w", c.dir, err)
 	}
+	// go-git reads url and pushurl together into RemoteConfig.URLs and
+	// SetConfig writes them all back as url, turning every pushurl into an
+	// extra fetch URL. Keep only the url values so a round trip through
+	// SetConfig leaves remotes as they were.
+	for name, rc := range cfg.Remotes {
+		rc.URLs = cfg.Raw.Section("remote").Subsection(name).Options.GetAll("url")
+	}
 	return cfg, nil
 }
 

@@ -124,3 +124,24 @@ func TestResolveAmbiguousFlagRemoteAsksForACoordinate(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// go-git reads url and pushurl together and writes them all back as url; a
+// config write by roster must leave a remote's pushurl a pushurl.
+func TestConfigWritesKeepPushURLsApart(t *testing.T) {
+	r := newTestRepo(t)
+	r.commit("one")
+	r.git("remote", "add", "upstream", "https://example.com/x.git")
+	r.git("config", "remote.upstream.pushurl", "ssh://git@example.com/x.git")
+	if err := r.open().SetNostrRepo(EncodeNaddr(coord(alicePK, "r"), nil)); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.open().SetOrigin(nurl(alicePK, "r")); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.git("config", "--get-all", "remote.upstream.url"); got != "https://example.com/x.git" {
+		t.Fatalf("remote.upstream.url values after config writes: %q", got)
+	}
+	if got := r.git("config", "--get-all", "remote.upstream.pushurl"); got != "ssh://git@example.com/x.git" {
+		t.Fatalf("remote.upstream.pushurl values after config writes: %q", got)
+	}
+}

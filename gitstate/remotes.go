@@ -65,8 +65,7 @@ func (c *Checkout) FollowCoordinate(from, to graph.Coordinate) ([]string, error)
 			names = append(names, sub.Name)
 		}
 	}
-	// go-git's RemoteConfig.URLs holds url and pushurl together and writes
-	// them all back as url; keep only the url values so a pushurl stays one.
+	// config() reads URLs before the loop above edited the raw values.
 	for name, rc := range cfg.Remotes {
 		rc.URLs = cfg.Raw.Section("remote").Subsection(name).Options.GetAll("url")
 	}
