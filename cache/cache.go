@@ -18,6 +18,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // SchemaVersion is the layout this code reads and writes. Bump it (and add
@@ -85,7 +86,7 @@ func OpenWith(home string, o Options) (c *Cache, err error) {
 	}()
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout})
 	if err != nil {
-		if errors.Is(err, bolt.ErrTimeout) {
+		if errors.Is(err, bolterrors.ErrTimeout) {
 			return nil, &Error{Path: path, Reason: ReasonLocked, Err: err}
 		}
 		var pe *fs.PathError

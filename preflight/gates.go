@@ -211,11 +211,9 @@ func thirdPartyGate(v *view, author string, in Intent) *Refusal {
 }
 
 func coMaintainerAssignsRefusal(v *view, author string, subjects []string) *Refusal {
-	var covered, uncovered []string
+	var uncovered []string
 	for _, s := range subjects {
-		if v.leadCovers(s) {
-			covered = append(covered, s)
-		} else {
+		if !v.leadCovers(s) {
 			uncovered = append(uncovered, s)
 		}
 	}

@@ -92,7 +92,8 @@ func CompareState(in StateInput) (StateComparison, *Refusal) {
 			"which roster does not do yet; ask a remaining maintainer to publish the same state (for example with ngit push), then rerun").
 			with("state_event", in.Before.EventID).with("state_author", npub(in.Removed))
 	}
-	other, label := in.After, ""
+	var other *ResolvedState
+	var label string
 	switch {
 	case !sameState(in.Before, in.After):
 		other, label = in.After, "the post-change resolved state differs from the current one"

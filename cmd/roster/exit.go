@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 )
 
@@ -35,16 +34,4 @@ func (e *exitError) Unwrap() error { return e.Err }
 
 func usageErr(format string, a ...any) *exitError {
 	return &exitError{Code: exitUsage, Kind: "usage", Err: fmt.Errorf(format, a...)}
-}
-
-// exitCode maps any error returned by a command to the process exit code.
-func exitCode(err error) int {
-	if err == nil {
-		return exitOK
-	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		return ee.Code
-	}
-	return exitFailure
 }
