@@ -92,6 +92,9 @@ Exit 4 when no relay has any signed state for the group.`,
 				found = found || gr.Found
 				out.Relays = append(out.Relays, gr)
 			}
+			if !found && !res.Complete {
+				return groupOutage(a, id, res, out)
+			}
 			if !found {
 				return &exitError{Code: exitIncomplete, Kind: "not-found",
 					Err:      fmt.Errorf("no relay-signed state for group %s on %s", id, strings.Join(relays, ", ")),
@@ -110,7 +113,7 @@ Exit 4 when no relay has any signed state for the group.`,
 func groupRender(a *app, g groupJSON) {
 	w := a.io.Out
 	for _, r := range g.Relays {
-		fmt.Fprintf(w, "group %s on %s (%s)\n", g.ID, r.URL, r.Status)
+		fmt.Fprintf(w, "group %s on %s (%s)\n", g.ID, r.URL, relayOutcome(r.Status, r.Reason))
 		if r.Error != "" {
 			fmt.Fprintf(w, "  %s\n", r.Error)
 		}
@@ -148,4 +151,22 @@ func groupRender(a *app, g groupJSON) {
 			fmt.Fprintf(w, "  ignored  kind %d event %s: %s\n", rj.Kind, rj.EventID, rj.Reason)
 		}
 	}
+}
+
+// groupOutage is exit 4 "incomplete": no relay that answered has the group,
+// and a relay that did not answer may host it.
+func groupOutage(a *app, id string, res *relaypool.FetchResult, out groupJSON) *exitError {
+	answered, failed := 0, []string{}
+	for _, r := range res.Relays {
+		if r.Status == relaypool.StatusOK {
+			answered++
+		} else {
+			failed = append(failed, r.URL+": "+relayOutcome(r.Status, r.Reason))
+		}
+	}
+	show := "roster group show " + shellQuote(id)
+	return relayOutageErr("group "+id, answered, failed, []string{
+		show + a.relayFlags() + " --timeout 30s   # retry once the relay is back; give slow relays longer",
+		show + " --relay wss://<another relay hosting the group>"},
+		map[string]any{"id": id, "relays": out.Relays})
 }

@@ -67,7 +67,7 @@ its revision is the "rev" tag. Exit 4 when no relay has a valid projection.`,
 				projectCachePut(a, rd)
 			}
 			if rd.best == nil {
-				return projectNotFound(c, rd)
+				return projectNotFound(a, args[0], c, rd)
 			}
 			out := projectView(c, rd)
 			if a.opts.JSON {

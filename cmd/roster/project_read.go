@@ -152,11 +152,11 @@ func projectCurrent(ctx context.Context, pool *relaypool.Pool, relay string, c p
 	if !rd.complete {
 		r := rd.relays[0]
 		return rd, &exitError{Code: exitIncomplete, Kind: "incomplete",
-			Err:      fmt.Errorf("%s did not answer for project %s (%s %s); nothing was published", relay, c, r.Status, r.Reason),
+			Err:      fmt.Errorf("%s did not answer for project %s (%s); nothing was published", relay, c, relayOutcome(r.Status, r.Reason)),
 			Commands: []string{fmt.Sprintf("roster project show %s --relay %s", c, relay)}}
 	}
 	if rd.best == nil {
-		return rd, projectNotFound(c, rd)
+		return rd, projectMissing(c, rd, "roster project show "+c.String())
 	}
 	return rd, nil
 }

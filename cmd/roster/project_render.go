@@ -8,7 +8,6 @@ import (
 
 	"github.com/nbd-wtf/go-nostr/nip19"
 
-	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
@@ -107,7 +106,7 @@ func projectRender(a *app, p projectJSON) {
 	}
 	fmt.Fprintf(w, "  signed by     %s (relay self) at %d, event %s\n", p.Projection.Signer, p.Projection.CreatedAt, p.Projection.EventID)
 	for _, r := range p.Relays {
-		line := fmt.Sprintf("  relay %s: %s, projection %s", r.URL, r.Status, r.Projection)
+		line := fmt.Sprintf("  relay %s: %s, projection %s", r.URL, relayOutcome(r.Status, r.Reason), r.Projection)
 		if r.Error != "" {
 			line += " (" + r.Error + ")"
 		}
@@ -129,16 +128,29 @@ func projectNoRelays(c projects.Coordinate) *exitError {
 		Commands: []string{fmt.Sprintf("roster project show %s --relay wss://<relay>", c)}}
 }
 
-// projectNotFound is exit 4: no relay holds a valid projection.
-func projectNotFound(c projects.Coordinate, rd projectReadResult) *exitError {
+// projectNotFound is exit 4: no relay holds a valid projection. While a
+// relay asked did not answer, that is incomplete evidence, not "not found".
+// arg is the project as the user named it, for the commands to retry.
+func projectNotFound(a *app, arg string, c projects.Coordinate, rd projectReadResult) *exitError {
+	details := map[string]any{"coordinate": c.String(), "address": c.Address(), "relays": rd.relays}
+	show := "roster project show " + shellQuote(arg)
+	if answered, failed := projectRelayFailures(rd); len(failed) > 0 {
+		return relayOutageErr("project "+c.String(), answered, failed, []string{
+			show + a.relayFlags() + " --timeout 30s   # retry once the relay is back; give slow relays longer",
+			show + " --relay wss://<another relay hosting the project>",
+			show + a.relayFlags() + " --offline   # what an earlier read cached"}, details)
+	}
+	return projectMissing(c, rd, show)
+}
+
+// projectMissing is exit 4 "not-found": every relay asked answered, and none
+// holds a valid projection. show is the command that reads the project.
+func projectMissing(c projects.Coordinate, rd projectReadResult, show string) *exitError {
 	var why []string
 	for _, r := range rd.relays {
-		switch {
-		case r.Status != relaypool.StatusOK:
-			why = append(why, fmt.Sprintf("%s %s %s", r.URL, r.Status, r.Reason))
-		case r.Error != "":
+		if r.Error != "" {
 			why = append(why, fmt.Sprintf("%s: %s", r.URL, r.Error))
-		default:
+		} else {
 			why = append(why, fmt.Sprintf("%s has no projection", r.URL))
 		}
 	}
@@ -146,5 +158,5 @@ func projectNotFound(c projects.Coordinate, rd projectReadResult) *exitError {
 		Err: fmt.Errorf("no relay-signed state for project %s (%s); the relay materializes it once the owner publishes the project's kind 30621 identity there",
 			c, strings.Join(why, "; ")),
 		Details:  map[string]any{"coordinate": c.String(), "address": c.Address(), "relays": rd.relays},
-		Commands: []string{fmt.Sprintf("roster project show %s --relay wss://<relay hosting the project>", c)}}
+		Commands: []string{show + " --relay wss://<relay hosting the project>"}}
 }

@@ -69,7 +69,9 @@ matching migration marker; it never writes the legacy blob.`,
 			fr := ws.pool.Fetch(ctx, []string{ws.relay}, f)
 			if !fr.Complete {
 				return &exitError{Code: exitIncomplete, Kind: "incomplete",
-					Err: fmt.Errorf("%s did not answer for your legacy channel-sections event (%s); nothing was published", ws.relay, fr.Relays[0].Status)}
+					Err:      fmt.Errorf("%s did not answer for your legacy channel-sections event (%s); nothing was published", ws.relay, relayOutcome(fr.Relays[0].Status, fr.Relays[0].Reason)),
+					Details:  map[string]any{"relay": ws.relay, "status": fr.Relays[0].Status, "reason": fr.Relays[0].Reason},
+					Commands: []string{"roster workspace import --relay " + shellQuote(ws.relay) + " --timeout 30s   # retry once the relay is back"}}
 			}
 			src, err := sections.NewestLegacy(ctx, ws.s, ws.me, fr.Events)
 			if err != nil {

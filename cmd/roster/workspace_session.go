@@ -144,7 +144,7 @@ func (ws *wsSession) fetchProjection(ctx context.Context) ([]*nostr.Event, error
 	res := ws.pool.Fetch(ctx, []string{ws.relay}, f)
 	if !res.Complete {
 		r := res.Relays[0]
-		return nil, fmt.Errorf("%s did not answer (%s %s)", ws.relay, r.Status, r.Reason)
+		return nil, fmt.Errorf("%s did not answer (%s)", ws.relay, relayOutcome(r.Status, r.Reason))
 	}
 	return res.Events, nil
 }

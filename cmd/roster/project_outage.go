@@ -1,0 +1,53 @@
+// Telling "no relay has it" apart from "a relay did not answer" on the
+// relay-authoritative reads (project show, group show, workspace).
+
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/roster-cli/roster/relaypool"
+)
+
+// relayOutcome renders a relay's fetch status with its reason. A reason
+// from the network layer often starts with the status word itself
+// ("failed to WebSocket dial..."): printing both would stutter
+// ("failed failed to ..."), so such a reason stands alone.
+func relayOutcome(status, reason string) string {
+	switch {
+	case reason == "":
+		return status
+	case strings.HasPrefix(strings.ToLower(reason), strings.ToLower(status)):
+		return reason
+	}
+	return status + ": " + reason
+}
+
+// relayOutageErr is exit 4 "incomplete": what a read found nothing on is not
+// "not found" while a relay asked did not answer, since that relay may hold
+// it. what names the thing read ("project 30621:..."); failed lists each
+// silent relay with its outcome; cmds retry it, keeping the user's --relay
+// flags.
+func relayOutageErr(what string, answered int, failed []string, cmds []string, details map[string]any) *exitError {
+	msg := "no relay answered, so nothing is known about %s:\n  %s"
+	if answered > 0 {
+		msg = "not every relay answered, so %s may exist on one that did not; nothing is known for sure:\n  %s"
+	}
+	return &exitError{Code: exitIncomplete, Kind: "incomplete",
+		Err:      fmt.Errorf(msg, what, strings.Join(failed, "\n  ")),
+		Details:  details,
+		Commands: cmds}
+}
+
+// projectRelayFailures lists the relays of a read that did not answer.
+func projectRelayFailures(rd projectReadResult) (answered int, failed []string) {
+	for _, r := range rd.relays {
+		if r.Status == relaypool.StatusOK {
+			answered++
+			continue
+		}
+		failed = append(failed, r.URL+": "+relayOutcome(r.Status, r.Reason))
+	}
+	return answered, failed
+}

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// deadRelay refuses connections: nothing listens on port 1.
+const deadRelay = "ws://127.0.0.1:1"
+
+// Rule (docs/exit-codes.md): a relay that did not answer is incomplete
+// evidence (code incomplete, exit 4), never "not found"; the error names the
+// relay and its failure and retries with the user's --relay flags.
+func TestProjectShowUnreachableRelayIsIncompleteNotNotFound(t *testing.T) {
+	w := newPCWorld(t)
+	env := map[string]string{"ROSTER_HOME": t.TempDir()}
+	r := invocation{Env: env}.roster(t, "project", "show", w.coord.String(), "--relay", deadRelay, "--json", "--timeout", "5s")
+	if r.Code != exitIncomplete {
+		t.Fatalf("exit %d, want 4: %s %s", r.Code, r.Out, r.Err)
+	}
+	e := errorBody(t, r)
+	if e.Code != "incomplete" || !strings.Contains(e.Message, deadRelay) || !strings.Contains(e.Message, "connection refused") ||
+		strings.Contains(e.Message, "materializes") {
+		t.Fatalf("error %+v", e)
+	}
+	if len(e.Commands) == 0 || !strings.Contains(e.Commands[0], "roster project show "+w.coord.String()+" --relay "+deadRelay) {
+		t.Fatalf("the first command does not retry with the same --relay: %q", e.Commands)
+	}
+	// One relay answered without the project, the other did not answer:
+	// still incomplete, since the silent one may host it.
+	r = invocation{Env: env}.roster(t, "project", "show", w.coord.String(), "--relay", w.relay.URL(), "--relay", deadRelay, "--json", "--timeout", "5s")
+	if e := errorBody(t, r); r.Code != exitIncomplete || e.Code != "incomplete" || !strings.Contains(e.Message, "not every relay answered") ||
+		!strings.Contains(e.Commands[0], "--relay "+w.relay.URL()+" --relay "+deadRelay) {
+		t.Fatalf("exit %d: %+v", r.Code, e)
+	}
+	// Every relay answered and none has it: that is not-found.
+	r = invocation{Env: env}.roster(t, "project", "show", w.coord.String(), "--relay", w.relay.URL(), "--json", "--timeout", "5s")
+	if e := errorBody(t, r); r.Code != exitIncomplete || e.Code != "not-found" {
+		t.Fatalf("exit %d: %+v", r.Code, e)
+	}
+}
+
+// Rule: a relay's status and reason are rendered without repeating the
+// status word ("failed failed to WebSocket dial").
+func TestRelayOutcomeDoesNotStutter(t *testing.T) {
+	r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t, "project", "show",
+		"30621:"+strings.Repeat("ab", 32)+":x", "--relay", deadRelay, "--timeout", "5s")
+	if r.Code != exitIncomplete || !strings.Contains(r.Err, "failed to WebSocket dial") || strings.Contains(r.Err, "failed failed") {
+		t.Fatalf("exit %d: %s", r.Code, r.Err)
+	}
+	for _, c := range []struct{ status, reason, want string }{
+		{"failed", "failed to WebSocket dial: refused", "failed to WebSocket dial: refused"},
+		{"timeout", "no answer before the timeout", "timeout: no answer before the timeout"},
+		{"closed", "", "closed"},
+	} {
+		if got := relayOutcome(c.status, c.reason); got != c.want {
+			t.Errorf("relayOutcome(%q, %q) = %q, want %q", c.status, c.reason, got, c.want)
+		}
+	}
+}
