@@ -219,7 +219,7 @@ func (s *BunkerSigner) rpc(ctx context.Context, method string, params []string) 
 	answers := make(chan *nostr.Event, 8)
 	relays, failures := s.listen(ctx, answers)
 	if len(relays) == 0 {
-		return "", fmt.Errorf("bunker %s: no bunker relay is reachable (%s)", method, strings.Join(failures, "; "))
+		return "", unreachable("bunker %s: no bunker relay is reachable (%s)", method, strings.Join(failures, "; "))
 	}
 	published := 0
 	for _, r := range relays {
@@ -230,12 +230,12 @@ func (s *BunkerSigner) rpc(ctx context.Context, method string, params []string) 
 		published++
 	}
 	if published == 0 {
-		return "", fmt.Errorf("bunker %s: no relay accepted the request (%s)", method, strings.Join(failures, "; "))
+		return "", unreachable("bunker %s: no relay accepted the request (%s)", method, strings.Join(failures, "; "))
 	}
 	for {
 		select {
 		case <-ctx.Done():
-			return "", fmt.Errorf("bunker %s: no answer from the bunker before the timeout", method)
+			return "", unreachable("bunker %s: no answer from the bunker before the timeout", method)
 		case evt := <-answers:
 			resp, ok := s.openAnswer(evt)
 			if !ok || resp.ID != id {

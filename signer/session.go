@@ -243,7 +243,7 @@ func StoreBunker(ctx context.Context, env Env, bunkerURL string) (Account, error
 	csk := GenerateKey()
 	s, err := ConnectBunker(ctx, csk, b, env.OnAuthURL)
 	if err != nil {
-		return Account{}, err
+		return Account{}, &BunkerConnectError{Bunker: b.Redacted(), Relays: b.Relays, Err: err}
 	}
 	prev, err := refuseOtherAccount(env.Home, s.user)
 	if err != nil {
@@ -298,14 +298,14 @@ func storeSecret(env Env, skHex, account, file string, generated bool) (string, 
 		return "", fmt.Errorf("read passphrase: %w", err)
 	}
 	if p1 == "" {
-		return "", errors.New("an empty passphrase would leave the key unprotected; choose a passphrase")
+		return "", ErrEmptyPassphrase
 	}
 	p2, err := env.Passphrase("Repeat the passphrase")
 	if err != nil {
 		return "", fmt.Errorf("read passphrase: %w", err)
 	}
 	if p1 != p2 {
-		return "", errors.New("the passphrases do not match; nothing was stored")
+		return "", ErrPassphraseMismatch
 	}
 	nc, err := SealNcryptsec(skHex, p1, env.ScryptLogN, generated)
 	if err != nil {

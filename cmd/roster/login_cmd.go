@@ -110,12 +110,12 @@ func runLogin(ctx context.Context, a *app, o loginOptions) error {
 			return usageErr("%v", err)
 		}
 		if acct, err = signer.StoreKey(env, secret, false); err != nil {
-			return signerError(err)
+			return loginError(err, o)
 		}
 	case o.generate:
 		sk := signer.GenerateKey()
 		if acct, err = signer.StoreKey(env, sk, !o.showSecret); err != nil {
-			return signerError(err)
+			return loginError(err, o)
 		}
 		res.Generated = true
 		if o.showSecret {
@@ -131,7 +131,7 @@ func runLogin(ctx context.Context, a *app, o loginOptions) error {
 				Commands: []string{"roster login --bunker 'bunker://<64-hex remote signer pubkey>?relay=wss://<relay>&secret=<one-time secret>'   # as your bunker shows it"}}
 		}
 		if acct, err = signer.StoreBunker(ctx, env, o.bunker); err != nil {
-			return signerError(err)
+			return loginError(err, o)
 		}
 	}
 	res.Npub, res.Pubkey, res.Backend, res.Bunker = acct.Npub, acct.Pubkey, acct.Backend, acct.Bunker
@@ -153,6 +153,50 @@ func runLogin(ctx context.Context, a *app, o loginOptions) error {
 		fmt.Fprintf(a.io.Out, "secret key: %s\n", res.Nsec)
 	}
 	return nil
+}
+
+// loginError maps what the user can fix at login to exit 2 with the login
+// to retry: a new passphrase typed empty or twice differently. A bunker that
+// could not be connected names the bunker (redacted: never its secret) and
+// what to check. Anything else is signerError's.
+func loginError(err error, o loginOptions) error {
+	retry := "roster login --nsec"
+	switch {
+	case o.generate && o.showSecret:
+		retry = "roster login --generate --show-secret"
+	case o.generate:
+		retry = "roster login --generate"
+	case o.bunker != "":
+		retry = "roster login --bunker '<bunker URL, as your bunker shows it>'"
+	}
+	var bce *signer.BunkerConnectError
+	switch {
+	case errors.Is(err, signer.ErrPassphraseMismatch):
+		return &exitError{Code: exitUsage, Kind: "passphrase-mismatch", Err: err,
+			Commands: []string{retry + "   # then type the same new passphrase twice"}}
+	case errors.Is(err, signer.ErrEmptyPassphrase):
+		return &exitError{Code: exitUsage, Kind: "empty-passphrase", Err: err,
+			Commands: []string{retry + "   # then type a non-empty passphrase, twice"}}
+	case errors.As(err, &bce):
+		return bunkerConnectError(bce)
+	}
+	return signerError(err)
+}
+
+// bunkerConnectError is exit 1 (the network or the bunker failed, not the
+// user's input): it names the bunker and its relays, never the secret, and
+// says what to check before retrying.
+func bunkerConnectError(e *signer.BunkerConnectError) *exitError {
+	relays := strings.Join(e.Relays, ", ")
+	kind, check := "bunker-refused", "check what the bunker says about this client (a one-time secret works once: ask the bunker for a new URL)"
+	if errors.Is(e, signer.ErrBunkerUnreachable) {
+		kind, check = "bunker-unreachable", "check that the bunker is online and connected to "+relays
+	}
+	return &exitError{Code: exitFailure, Kind: kind,
+		Err:     fmt.Errorf("%v; %s, then retry; nothing was stored", e, check),
+		Details: map[string]any{"bunker": e.Bunker, "relays": e.Relays},
+		Commands: []string{"roster login --bunker '" + e.Bunker + "&secret=<one-time secret, if the bunker gave one>'   # retry once the bunker is online",
+			"roster login --nsec   # or log in with a key instead"}}
 }
 
 // describeBackend says in words where the key is.

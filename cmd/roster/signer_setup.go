@@ -113,6 +113,11 @@ func signerError(err error) error {
 		return &exitError{Code: exitUsage, Kind: "wrong-passphrase", Err: err,
 			Commands: []string{"roster whoami   # which account; then retry and type its passphrase",
 				"roster logout && roster login --nsec   # forgotten: store the key again under a new passphrase"}}
+	case errors.Is(err, signer.ErrBunkerUnreachable):
+		return &exitError{Code: exitFailure, Kind: "bunker-unreachable",
+			Err: fmt.Errorf("%v; check that your bunker is online and connected to its relays, then retry", err),
+			Commands: []string{"roster whoami   # which bunker this account uses",
+				"roster logout && roster login --bunker '<bunker URL>'   # if the bunker moved to other relays"}}
 	}
 	return &exitError{Code: exitFailure, Kind: "signer", Err: err,
 		Commands: []string{"roster whoami", "roster logout", "roster login --nsec"}}

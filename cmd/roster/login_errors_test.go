@@ -1,0 +1,51 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// Rule: a new passphrase typed twice differently is the user's input: exit
+// 2 "passphrase-mismatch" with the login to retry, not exit 1 with
+// unrelated whoami/logout suggestions.
+func TestLoginPassphraseMismatchIsUsageErrorWithRetry(t *testing.T) {
+	withNoKeyringService(t)
+	k := newTestKey(t)
+	r := invocation{Env: homeEnv(t), Stdin: k.nsec + "\none\ntwo\n"}.roster(t, "login", "--nsec", "--json")
+	e := errorBody(t, r)
+	cmds := strings.Join(e.Commands, "\n")
+	if r.Code != exitUsage || e.Code != "passphrase-mismatch" || !strings.HasPrefix(cmds, "roster login --nsec") || strings.Contains(cmds, "whoami") {
+		t.Fatalf("exit %d %+v", r.Code, e)
+	}
+}
+
+// Rule: an empty new passphrase is the user's input: exit 2
+// "empty-passphrase" with the login to retry.
+func TestLoginEmptyPassphraseIsUsageErrorWithRetry(t *testing.T) {
+	withNoKeyringService(t)
+	r := invocation{Env: homeEnv(t), Stdin: "\n"}.roster(t, "login", "--generate", "--json")
+	e := errorBody(t, r)
+	cmds := strings.Join(e.Commands, "\n")
+	if r.Code != exitUsage || e.Code != "empty-passphrase" || !strings.HasPrefix(cmds, "roster login --generate") || strings.Contains(cmds, "whoami") {
+		t.Fatalf("exit %d %+v", r.Code, e)
+	}
+}
+
+// Rule: a bunker that cannot be reached stays exit 1 (a network failure),
+// named by its redacted URL and relay, never its secret, with the bunker
+// login to retry.
+func TestLoginUnreachableBunkerNamesTheBunkerAndTheRetry(t *testing.T) {
+	const secret = "one-time-s3cret"
+	remote := newTestKey(t).pubkey
+	u := "bunker://" + remote + "?relay=ws://127.0.0.1:1&secret=" + secret
+	r := invocation{Env: homeEnv(t)}.roster(t, "login", "--bunker", u, "--json")
+	e := errorBody(t, r)
+	cmds := strings.Join(e.Commands, "\n")
+	if r.Code != exitFailure || e.Code != "bunker-unreachable" || !strings.Contains(e.Message, "bunker://"+remote) ||
+		!strings.Contains(e.Message, "online") || !strings.Contains(cmds, "roster login --bunker 'bunker://"+remote) || strings.Contains(cmds, "whoami") {
+		t.Fatalf("exit %d %+v", r.Code, e)
+	}
+	if strings.Contains(r.Out+r.Err, secret) {
+		t.Fatalf("the bunker secret is repeated: %s %s", r.Out, r.Err)
+	}
+}
