@@ -17,11 +17,7 @@ type mutationResult struct {
 	DryRun                         bool             `json:"dry_run"`
 	Coordinate                     coordinateJSON   `json:"coordinate"`
 	SelectedMaintainer             string           `json:"selected_maintainer"`
-	LeadMaintainer                 *string          `json:"lead_maintainer"`
-	LeadSource                     string           `json:"lead_source"`
-	LeadPath                       []string         `json:"lead_path"`
-	Maintainers                    []memberJSON     `json:"maintainers"`
-	Moderators                     []memberJSON     `json:"moderators"`
+	peopleJSON                                      // lead_maintainer ... moderators, as in roster.repo/v1
 	PendingHistoryAcknowledgements []pendingAckJSON `json:"pending_history_acknowledgements"`
 	Preview                        *previewJSON     `json:"preview,omitempty"`
 	Published                      []string         `json:"published"`
@@ -45,14 +41,6 @@ type previewJSON struct {
 	CreatedAt  int64                     `json:"created_at"`
 	Simulation simulationJSON            `json:"simulation"`
 	State      preflight.StateComparison `json:"state"`
-}
-
-type peopleJSON struct {
-	LeadMaintainer *string      `json:"lead_maintainer"`
-	LeadSource     string       `json:"lead_source"`
-	LeadPath       []string     `json:"lead_path"`
-	Maintainers    []memberJSON `json:"maintainers"`
-	Moderators     []memberJSON `json:"moderators"`
 }
 
 type simulationJSON struct {
@@ -86,16 +74,6 @@ type errorJSON struct {
 	Commands []string       `json:"commands"`
 }
 
-func peopleOf(r *graph.Resolution) peopleJSON {
-	p := peopleJSON{LeadSource: string(r.LeadSource), LeadPath: npubsOf(r.LeadPath),
-		Maintainers: membersJSON(r.Maintainers), Moderators: membersJSON(r.Moderators)}
-	if r.Lead != "" {
-		l := graph.Npub(r.Lead)
-		p.LeadMaintainer = &l
-	}
-	return p
-}
-
 // newMutationResult fills the people fields from r (the view after the
 // change when there is a plan, the current view for a refusal).
 func newMutationResult(v *repoView, plan *preflight.Plan, dryRun bool) *mutationResult {
@@ -109,8 +87,7 @@ func newMutationResult(v *repoView, plan *preflight.Plan, dryRun bool) *mutation
 			Identifier: c.Identifier, Naddr: gitstate.EncodeNaddr(c, nil)},
 		SelectedMaintainer: gitstate.EncodeNpub(c.Pubkey), Published: []string{}, Relays: []publishJSON{}, SwitchedRemotes: []string{},
 		PendingHistoryAcknowledgements: []pendingAckJSON{}, Guidance: []string{}}
-	p := peopleOf(r)
-	out.LeadMaintainer, out.LeadSource, out.LeadPath, out.Maintainers, out.Moderators = p.LeadMaintainer, p.LeadSource, p.LeadPath, p.Maintainers, p.Moderators
+	out.peopleJSON = peopleOf(r)
 	for _, a := range r.PendingAcknowledgements {
 		out.PendingHistoryAcknowledgements = append(out.PendingHistoryAcknowledgements, pendingAckJSON{
 			Npub: graph.Npub(a.Pubkey), Transition: a.Transition, Time: a.Time, Command: a.Command})

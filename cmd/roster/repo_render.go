@@ -26,11 +26,7 @@ type repoReport struct {
 	Schema                         string            `json:"schema"`
 	Coordinate                     coordinateJSON    `json:"coordinate"`
 	SelectedMaintainer             string            `json:"selected_maintainer"`
-	LeadMaintainer                 *string           `json:"lead_maintainer"`
-	LeadSource                     string            `json:"lead_source"`
-	LeadPath                       []string          `json:"lead_path"`
-	Maintainers                    []memberJSON      `json:"maintainers"`
-	Moderators                     []memberJSON      `json:"moderators"`
+	peopleJSON                                       // lead_maintainer ... moderators
 	PendingHistoryAcknowledgements []pendingAckJSON  `json:"pending_history_acknowledgements"`
 	Health                         []findingJSON     `json:"health"`
 	RecommendedCoordinate          *string           `json:"recommended_coordinate"`
@@ -445,6 +441,26 @@ func (p *linePrinter) members(label string, ms []memberJSON, rep *repoReport) {
 	}
 }
 
+// peopleJSON are the lead and membership fields that roster.repo/v1,
+// roster.mutation/v1 and a mutation preview's before/after share, in order.
+type peopleJSON struct {
+	LeadMaintainer *string      `json:"lead_maintainer"`
+	LeadSource     string       `json:"lead_source"`
+	LeadPath       []string     `json:"lead_path"`
+	Maintainers    []memberJSON `json:"maintainers"`
+	Moderators     []memberJSON `json:"moderators"`
+}
+
+func peopleOf(r *graph.Resolution) peopleJSON {
+	p := peopleJSON{LeadSource: string(r.LeadSource), LeadPath: npubsOf(r.LeadPath),
+		Maintainers: membersJSON(r.Maintainers), Moderators: membersJSON(r.Moderators)}
+	if r.Lead != "" {
+		l := graph.Npub(r.Lead)
+		p.LeadMaintainer = &l
+	}
+	return p
+}
+
 // buildRepoReport maps one discovery onto roster.repo/v1. graph speaks hex;
 // people get npubs here and nowhere earlier.
 func buildRepoReport(v *repoView) *repoReport {
@@ -455,10 +471,7 @@ func buildRepoReport(v *repoView) *repoReport {
 		Coordinate: coordinateJSON{Kind: c.Kind, Pubkey: c.Pubkey, Npub: gitstate.EncodeNpub(c.Pubkey),
 			Identifier: c.Identifier, Naddr: gitstate.EncodeNaddr(c, nil)},
 		SelectedMaintainer:             gitstate.EncodeNpub(c.Pubkey),
-		LeadSource:                     string(r.LeadSource),
-		LeadPath:                       npubsOf(r.LeadPath),
-		Maintainers:                    membersJSON(r.Maintainers),
-		Moderators:                     membersJSON(r.Moderators),
+		peopleJSON:                     peopleOf(r),
 		PendingHistoryAcknowledgements: []pendingAckJSON{},
 		Health:                         []findingJSON{},
 		Lifecycle:                      lifecycleJSON{Status: r.Lifecycle.Status},
@@ -468,10 +481,6 @@ func buildRepoReport(v *repoView) *repoReport {
 	}
 	if v.Viewer != "" {
 		rep.viewer = gitstate.EncodeNpub(v.Viewer)
-	}
-	if r.Lead != "" {
-		lead := gitstate.EncodeNpub(r.Lead)
-		rep.LeadMaintainer = &lead
 	}
 	for _, p := range r.PendingAcknowledgements {
 		rep.PendingHistoryAcknowledgements = append(rep.PendingHistoryAcknowledgements, pendingAckJSON{

@@ -21,15 +21,17 @@ func sampleReport() *repoReport {
 		Schema:             repoSchema,
 		Coordinate:         coordinateJSON{Kind: 30617, Pubkey: "aa", Npub: "npub1alice", Identifier: "my-repo", Naddr: "naddr1x"},
 		SelectedMaintainer: "npub1alice",
-		LeadMaintainer:     &lead,
-		LeadSource:         "explicit",
-		LeadPath:           []string{"npub1alice", "npub1bob"},
-		Maintainers: []memberJSON{
-			{Npub: "npub1bob", Pubkey: "bb", Status: "confirmed"},
-			{Npub: "npub1alice", Pubkey: "aa", Status: "confirmed"},
-			{Npub: "npub1carol", Pubkey: "cc", Status: "invited"},
+		peopleJSON: peopleJSON{
+			LeadMaintainer: &lead,
+			LeadSource:     "explicit",
+			LeadPath:       []string{"npub1alice", "npub1bob"},
+			Maintainers: []memberJSON{
+				{Npub: "npub1bob", Pubkey: "bb", Status: "confirmed"},
+				{Npub: "npub1alice", Pubkey: "aa", Status: "confirmed"},
+				{Npub: "npub1carol", Pubkey: "cc", Status: "invited"},
+			},
+			Moderators: []memberJSON{{Npub: "npub1dave", Pubkey: "dd", Status: "confirmed"}},
 		},
-		Moderators:                     []memberJSON{{Npub: "npub1dave", Pubkey: "dd", Status: "confirmed"}},
 		PendingHistoryAcknowledgements: []pendingAckJSON{{Npub: "npub1erin", Transition: "start", Time: 1700000000, Command: "roster repo edit --acknowledge-maintainer-change npub1erin", author: "npub1bob"}},
 		Health:                         []findingJSON{{Severity: "error", Code: "maintainers-projection-mismatch", Author: &author, Message: "inconsistent maintainers tag", Command: &cmd}},
 		RecommendedCoordinate:          &rec,
@@ -70,8 +72,9 @@ func TestRepoJSONKeysFollowDesignOrder(t *testing.T) {
 // DESIGN.md shows null for an absent lead, recommended coordinate and
 // follow-lead command; lists are [] rather than null.
 func TestRepoJSONNullsAndEmptyArrays(t *testing.T) {
-	rep := &repoReport{Schema: repoSchema, LeadSource: "none", LeadPath: []string{}, Maintainers: []memberJSON{},
-		Moderators: []memberJSON{}, PendingHistoryAcknowledgements: []pendingAckJSON{}, Health: []findingJSON{},
+	rep := &repoReport{Schema: repoSchema,
+		peopleJSON:                     peopleJSON{LeadSource: "none", LeadPath: []string{}, Maintainers: []memberJSON{}, Moderators: []memberJSON{}},
+		PendingHistoryAcknowledgements: []pendingAckJSON{}, Health: []findingJSON{},
 		Relays: []relayReportJSON{}, Lifecycle: lifecycleJSON{Status: "active"}}
 	var buf bytes.Buffer
 	if err := writeRepoJSON(&buf, rep); err != nil {
