@@ -64,18 +64,32 @@ ROSTER_SECRET_KEY, when set, takes precedence over any login.`,
 	return cmd
 }
 
-// loginResult is roster.login/v1.
+// loginResult is roster.login/v1. Like whoami and logout it always prints
+// every documented field, null when it does not apply.
 type loginResult struct {
 	Schema    string `json:"schema"`
 	Npub      string `json:"npub"`
 	Pubkey    string `json:"pubkey"`
 	Backend   string `json:"backend"`
-	Bunker    string `json:"bunker,omitempty"`
+	Bunker    string `json:"bunker"`
 	Generated bool   `json:"generated"`
 	// Nsec is set only for --generate --show-secret.
-	Nsec string `json:"nsec,omitempty"`
+	Nsec string `json:"nsec"`
 	// EnvKeyOverrides is true when ROSTER_SECRET_KEY is set and so wins.
 	EnvKeyOverrides bool `json:"env_key_overrides"`
+}
+
+func (r loginResult) MarshalJSON() ([]byte, error) {
+	return marshalUnescaped(struct {
+		Schema          string  `json:"schema"`
+		Npub            string  `json:"npub"`
+		Pubkey          string  `json:"pubkey"`
+		Backend         string  `json:"backend"`
+		Bunker          *string `json:"bunker"`
+		Generated       bool    `json:"generated"`
+		Nsec            *string `json:"nsec"`
+		EnvKeyOverrides bool    `json:"env_key_overrides"`
+	}{r.Schema, r.Npub, r.Pubkey, r.Backend, nullIfEmpty(r.Bunker), r.Generated, nullIfEmpty(r.Nsec), r.EnvKeyOverrides})
 }
 
 func runLogin(ctx context.Context, a *app, o loginOptions) error {
@@ -230,15 +244,28 @@ environment, not in roster: unset it yourself.`,
 	}
 }
 
-// logoutResult is roster.logout/v1.
+// logoutResult is roster.logout/v1: every documented field, null when it
+// does not apply (npub and backend when nobody was logged in,
+// bunker_client_pubkey unless the login was a bunker's).
 type logoutResult struct {
 	Schema    string `json:"schema"`
 	LoggedOut bool   `json:"logged_out"`
-	Npub      string `json:"npub,omitempty"`
-	Backend   string `json:"backend,omitempty"`
+	Npub      string `json:"npub"`
+	Backend   string `json:"backend"`
 	// BunkerClientPubkey is the client key the bunker may still authorize.
-	BunkerClientPubkey string `json:"bunker_client_pubkey,omitempty"`
+	BunkerClientPubkey string `json:"bunker_client_pubkey"`
 	EnvKeyStillSet     bool   `json:"env_key_still_set"`
+}
+
+func (r logoutResult) MarshalJSON() ([]byte, error) {
+	return marshalUnescaped(struct {
+		Schema             string  `json:"schema"`
+		LoggedOut          bool    `json:"logged_out"`
+		Npub               *string `json:"npub"`
+		Backend            *string `json:"backend"`
+		BunkerClientPubkey *string `json:"bunker_client_pubkey"`
+		EnvKeyStillSet     bool    `json:"env_key_still_set"`
+	}{r.Schema, r.LoggedOut, nullIfEmpty(r.Npub), nullIfEmpty(r.Backend), nullIfEmpty(r.BunkerClientPubkey), r.EnvKeyStillSet})
 }
 
 func runLogout(a *app) error {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -8,13 +10,46 @@ import (
 	"github.com/roster-cli/roster/signer"
 )
 
-// whoamiResult is roster.whoami/v1.
+// whoamiResult is roster.whoami/v1. Every documented field is always
+// printed, null when it does not apply (bunker, for a key that is not a
+// bunker's), so scripts see one stable shape.
 type whoamiResult struct {
 	Schema  string `json:"schema"`
 	Npub    string `json:"npub"`
 	Pubkey  string `json:"pubkey"`
 	Backend string `json:"backend"`
-	Bunker  string `json:"bunker,omitempty"`
+	Bunker  string `json:"bunker"`
+}
+
+func (r whoamiResult) MarshalJSON() ([]byte, error) {
+	return marshalUnescaped(struct {
+		Schema  string  `json:"schema"`
+		Npub    string  `json:"npub"`
+		Pubkey  string  `json:"pubkey"`
+		Backend string  `json:"backend"`
+		Bunker  *string `json:"bunker"`
+	}{r.Schema, r.Npub, r.Pubkey, r.Backend, nullIfEmpty(r.Bunker)})
+}
+
+// marshalUnescaped is json.Marshal without HTML escaping: a bunker URL's
+// "&" stays "&" (writeJSON's SetEscapeHTML(false) does not undo the
+// escaping of a MarshalJSON result).
+func marshalUnescaped(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+// nullIfEmpty is a JSON null for a field that does not apply.
+func nullIfEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
 
 func newWhoamiCmd(a *app) *cobra.Command {
