@@ -1,0 +1,66 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr/nip19"
+
+	"github.com/roster-cli/roster/devrelay"
+)
+
+// Rule (errors and advice name the next command): the "next:" advice of a
+// membership preview names each command once, with everyone it concerns,
+// instead of one `roster repo follow-lead` line per person. Carol accepts
+// her invitation in the demo repository: alice's history is pending bob's
+// start and dave's end, and bob must follow her acceptance too.
+func TestMembershipPreviewNamesEachGuidanceCommandOnce(t *testing.T) {
+	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
+	demo, err := devrelay.SeedDemo(relay, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"ROSTER_SECRET_KEY": devrelay.DemoKey("carol"), "ROSTER_HOME": t.TempDir()}
+	r := invocation{Env: env, Dir: t.TempDir()}.roster(t, "repo", "accept", "--dry-run", "--repo", demo.Naddr, "--relay", relay.URL())
+	_, next, ok := strings.Cut(r.Out, "\nnext:\n")
+	if r.Code != exitOK || !ok {
+		t.Fatalf("exit %d, no next: section\n%s%s", r.Code, r.Out, r.Err)
+	}
+	if n := strings.Count(next, "roster repo follow-lead"); n != 1 {
+		t.Fatalf("roster repo follow-lead named %d times:\n%s", n, next)
+	}
+	for _, name := range []string{"bob", "dave"} {
+		if npub := demoNpub(t, name); !strings.Contains(next, npub) {
+			t.Errorf("%s (%s) is not named in:\n%s", name, npub, next)
+		}
+	}
+	lines := strings.Split(strings.TrimRight(next, "\n"), "\n")
+	for i, l := range lines {
+		for _, m := range lines[:i] {
+			if l == m {
+				t.Errorf("line repeated: %q", l)
+			}
+		}
+	}
+}
+
+func demoNpub(t *testing.T, name string) string {
+	t.Helper()
+	pk := pubOf(t, devrelay.DemoKey(name))
+	n, err := nip19.EncodePublicKey(pk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// Rule: advice that shares no command, or has none, is printed as written.
+func TestGuidanceLinesKeepUnsharedAdviceAsWritten(t *testing.T) {
+	in := []string{"a will be asked with: roster x", "fetch before you push", "fetch before you push", "the lead can point to you with:"}
+	got := strings.Join(guidanceLines(in), "\n")
+	want := "a will be asked with: roster x\nfetch before you push\nthe lead can point to you with:"
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
