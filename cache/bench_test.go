@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/relaypool/verified"
 )
 
 // fiftyMaintainers is a 50-maintainer repository: one announcement and one
@@ -54,5 +55,28 @@ func BenchmarkQueryDiscoveryFiftyMaintainers(b *testing.B) {
 		if err != nil || len(evts) != 100 {
 			b.Fatalf("%d events, %v", len(evts), err)
 		}
+	}
+}
+
+// BenchmarkPutVerified100Events is BenchmarkPut100Events through the trusted
+// path: events relaypool already checked skip the second signature check.
+func BenchmarkPutVerified100Events(b *testing.B) {
+	var proofs []verified.Event
+	for _, e := range fiftyMaintainers(b) {
+		proofs = append(proofs, proof(b, e))
+	}
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		c, err := Open(b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if err := c.PutVerified(proofs...); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		c.Close()
+		b.StartTimer()
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/relaypool/verified"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -22,9 +23,10 @@ type PutResult struct {
 	Rejected []string
 }
 
-// Put stores events the caller already verified. The cache checks the id
-// and signature again anyway and silently skips bad ones: use PutReport to
-// see what was skipped.
+// Put stores events after checking each one's id and signature itself, and
+// silently skips bad ones: use PutReport to see what was skipped. Events
+// that come with a proof of verification (relaypool's results) go through
+// PutVerified instead, which does not redo the signature check.
 func (c *Cache) Put(events ...*nostr.Event) error {
 	_, err := c.PutReport(events...)
 	return err
@@ -35,16 +37,42 @@ func (c *Cache) PutReport(events ...*nostr.Event) (PutResult, error) {
 	var res PutResult
 	var good []*nostr.Event
 	for _, evt := range events {
-		if !verified(evt) || isEphemeral(evt.Kind) {
-			id := "<nil>"
-			if evt != nil {
-				id = evt.ID
-			}
-			res.Rejected = append(res.Rejected, id)
+		if !idAndSignatureValid(evt) || isEphemeral(evt.Kind) {
+			res.Rejected = append(res.Rejected, eventID(evt))
 			continue
 		}
 		good = append(good, evt)
 	}
+	return c.store(res, good)
+}
+
+// PutVerified stores events whose signatures were already checked: a
+// verified.Event can only be made by a check, so the cache stores only
+// verified events without paying for a second signature check (about a
+// third of a cold `roster repo`, docs/PERFORMANCE.md). It still re-hashes
+// each event, so one changed after its check is refused.
+func (c *Cache) PutVerified(events ...verified.Event) error {
+	_, err := c.PutVerifiedReport(events...)
+	return err
+}
+
+// PutVerifiedReport is PutVerified returning counts.
+func (c *Cache) PutVerifiedReport(events ...verified.Event) (PutResult, error) {
+	var res PutResult
+	var good []*nostr.Event
+	for _, v := range events {
+		evt := v.Event()
+		if !v.Valid() || isEphemeral(evt.Kind) {
+			res.Rejected = append(res.Rejected, eventID(evt))
+			continue
+		}
+		good = append(good, evt)
+	}
+	return c.store(res, good)
+}
+
+// store writes events that passed the caller's check, in one transaction.
+func (c *Cache) store(res PutResult, good []*nostr.Event) (PutResult, error) {
 	if len(good) == 0 {
 		return res, nil
 	}
@@ -66,8 +94,15 @@ func (c *Cache) PutReport(events ...*nostr.Event) (PutResult, error) {
 	return res, err
 }
 
-// verified checks the id and the signature.
-func verified(evt *nostr.Event) bool {
+func eventID(evt *nostr.Event) string {
+	if evt == nil {
+		return "<nil>"
+	}
+	return evt.ID
+}
+
+// idAndSignatureValid checks the id and the signature.
+func idAndSignatureValid(evt *nostr.Event) bool {
 	if evt == nil || !evt.CheckID() {
 		return false
 	}

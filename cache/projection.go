@@ -17,7 +17,7 @@ func (c *Cache) PutProjection(key string, evt *nostr.Event) error {
 	if key == "" {
 		return errors.New("projection key is empty")
 	}
-	if !verified(evt) {
+	if !idAndSignatureValid(evt) {
 		return fmt.Errorf("projection %q: event fails the id or signature check; not cached", key)
 	}
 	raw, err := evt.MarshalJSON()

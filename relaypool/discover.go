@@ -6,6 +6,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/relaypool/verified"
 )
 
 // Round trips of repository discovery (docs/PERFORMANCE.md, "relaypool"):
@@ -130,12 +131,11 @@ func (p *Pool) CompleteDeletions(ctx context.Context, prev *FetchResult) *FetchR
 // merge combines two rounds: events deduplicated, per-relay reports summed
 // (a relay that failed in either round is not ok), asked sets unioned.
 func merge(a, b *FetchResult) *FetchResult {
-	out := &FetchResult{Sources: map[string][]string{}, askedA: map[string]bool{}, askedE: map[string]bool{}}
-	seen := map[string]bool{}
+	out := &FetchResult{Sources: map[string][]string{}, askedA: map[string]bool{}, askedE: map[string]bool{}, verified: map[string]verified.Event{}}
 	for _, r := range []*FetchResult{a, b} {
 		for _, e := range r.Events {
-			if !seen[e.ID] {
-				seen[e.ID] = true
+			if _, seen := out.verified[e.ID]; !seen {
+				out.verified[e.ID] = r.verified[e.ID]
 				out.Events = append(out.Events, e)
 			}
 		}

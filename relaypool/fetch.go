@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/relaypool/verified"
 )
 
 // Relay outcomes in RelayReport.Status.
@@ -45,6 +46,9 @@ type FetchResult struct {
 	// Sources maps each event id to the relays that returned it.
 	Sources map[string][]string `json:"sources"`
 
+	// verified holds, by event id, the proof that Events were checked.
+	verified map[string]verified.Event
+
 	// what Discover asked for, so a later round asks only for what is new
 	askedA  map[string]bool
 	askedE  map[string]bool
@@ -56,19 +60,19 @@ type FetchResult struct {
 func (p *Pool) Fetch(ctx context.Context, relays []string, filters ...nostr.Filter) *FetchResult {
 	relays = NormalizeRelays(relays)
 	reports := make([]RelayReport, len(relays))
-	found := make([][]*nostr.Event, len(relays))
+	found := make([][]verified.Event, len(relays))
 	p.each(relays, func(i int, url string) {
 		reports[i], found[i] = p.fetchOne(ctx, url, filters)
 	})
-	res := &FetchResult{Relays: reports, Complete: len(relays) > 0, Sources: map[string][]string{}}
-	byID := map[string]*nostr.Event{}
+	res := &FetchResult{Relays: reports, Complete: len(relays) > 0, Sources: map[string][]string{}, verified: map[string]verified.Event{}}
 	for i, evs := range found {
 		if reports[i].Status != StatusOK {
 			res.Complete = false
 		}
-		for _, e := range evs {
-			if _, dup := byID[e.ID]; !dup {
-				byID[e.ID] = e
+		for _, v := range evs {
+			e := v.Event()
+			if _, dup := res.verified[e.ID]; !dup {
+				res.verified[e.ID] = v
 				res.Events = append(res.Events, e)
 			}
 			res.Sources[e.ID] = append(res.Sources[e.ID], relays[i])
@@ -90,7 +94,7 @@ func sortEvents(evs []*nostr.Event) {
 }
 
 // fetchOne runs one REQ against one relay.
-func (p *Pool) fetchOne(ctx context.Context, url string, filters []nostr.Filter) (RelayReport, []*nostr.Event) {
+func (p *Pool) fetchOne(ctx context.Context, url string, filters []nostr.Filter) (RelayReport, []verified.Event) {
 	rep := RelayReport{URL: url}
 	ctx, cancel := context.WithTimeout(ctx, p.opts.Timeout)
 	defer cancel()
@@ -114,16 +118,16 @@ func (p *Pool) fetchOne(ctx context.Context, url string, filters []nostr.Filter)
 		return failure(ctx, rep, err), nil
 	}
 	open = true
-	var events []*nostr.Event
+	var events []verified.Event
 	triedAuth := false
 	// handle processes one message; finished reports the REQ's outcome.
 	handle := func(env nostr.Envelope) (finished bool) {
 		switch e := env.(type) {
 		case *nostr.EventEnvelope:
 			evt := e.Event
-			if p.verify(&evt, filters) {
+			if v, ok := p.verify(&evt, filters); ok {
 				rep.Events++
-				events = append(events, &evt)
+				events = append(events, v)
 			} else {
 				rep.Dropped++
 			}
@@ -188,20 +192,32 @@ func failure(ctx context.Context, rep RelayReport, err error) RelayReport {
 // verify accepts an event only if its id is the hash of its content, its
 // signature is valid and it matches at least one of the filters asked.
 // Signature checks dominate fetch time and most events arrive from several
-// relays, so a valid (id, sig) pair is remembered for the pool's lifetime:
-// the id commits to the pubkey and content, so the same pair is the same
-// valid event.
-func (p *Pool) verify(evt *nostr.Event, filters []nostr.Filter) bool {
-	if !evt.CheckID() || !nostr.Filters(filters).Match(evt) {
-		return false
+// relays at once, so the pool's memo checks each (id, sig) pair once, even
+// when relays deliver copies concurrently: the id commits to the pubkey and
+// content, so the same pair is the same valid event.
+func (p *Pool) verify(evt *nostr.Event, filters []nostr.Filter) (verified.Event, bool) {
+	if !nostr.Filters(filters).Match(evt) {
+		return verified.Event{}, false
 	}
-	key := evt.ID + evt.Sig
-	if _, ok := p.verified.Load(key); ok {
-		return true
+	return p.verified.Check(evt)
+}
+
+// SignatureChecks counts the signature checks the pool ran: one per distinct
+// (id, sig) pair it was sent, however many relays sent it.
+func (p *Pool) SignatureChecks() int64 { return p.verified.SignatureChecks() }
+
+// Verified returns the proof of verification of each of r.Events, in the
+// same order, for stores that keep only verified events (cache.PutVerified).
+// Events not in r.Events (say, appended by the caller) have no proof.
+func (r *FetchResult) Verified(events []*nostr.Event) []verified.Event {
+	out := make([]verified.Event, 0, len(events))
+	for _, e := range events {
+		if e == nil {
+			continue
+		}
+		if v, ok := r.verified[e.ID]; ok && v.Event() == e {
+			out = append(out, v)
+		}
 	}
-	if ok, _ := evt.CheckSignature(); !ok {
-		return false
-	}
-	p.verified.Store(key, struct{}{})
-	return true
+	return out
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/relaypool/verified"
 )
 
 // DefaultTimeout bounds each relay's part of one operation when
@@ -52,7 +53,7 @@ type Pool struct {
 	opts Options
 	http *http.Client // NIP-11; its idle connections are closed by Close
 
-	verified sync.Map // id+sig of events whose signature checked out
+	verified verified.Memo // each (id, sig) pair's signature check, run once
 
 	mu     sync.Mutex
 	conns  map[string]*dialing

@@ -171,7 +171,7 @@ func (a *app) discoveryRelays(sel gitstate.Selection) []string {
 // announcement names relays not yet asked, asks only those in one more round.
 // Writes and health checks (completeEvidence) also ask, in one more round,
 // for deletions of every other author's events. Verified events are written
-// to the cache; a cache that cannot be opened costs a warning, not the read.
+// to the cache (with the pool's proof of verification); a cache that cannot be opened costs a warning, not the read.
 func (a *app) fetchFromRelays(ctx context.Context, v *repoView, need evidence) error {
 	relays := a.discoveryRelays(v.Selection)
 	if len(relays) == 0 {
@@ -213,7 +213,9 @@ func (a *app) fetchFromRelays(ctx context.Context, v *repoView, need evidence) e
 	v.Fetch = res
 	v.Events = inScope(res.Events, id)
 	if store != nil {
-		if err := store.Put(v.Events...); err != nil {
+		// The pool checked every signature; its proofs let the cache store
+		// them without checking each a second time.
+		if err := store.PutVerified(res.Verified(v.Events)...); err != nil {
 			fmt.Fprintf(a.io.Err, "roster: warning: could not update the local cache (%v); --offline will not see this read\n", err)
 		}
 	}
@@ -322,8 +324,8 @@ func cacheErr(prefix string, err error) *exitError {
 // identifier as `d`, or kind 5) and whose id matches their content, once
 // each. Signatures were checked where events entered roster: relaypool
 // verifies id, signature and filter of every event a relay sends, and the
-// cache verifies again before storing; checking them a third time here cost
-// a third of a cold read (docs/PERFORMANCE.md). The id check is cheap and
+// cache stores only events carrying the pool's proof of that check (or
+// checks them itself); checking them again here cost a third of a cold read (docs/PERFORMANCE.md). The id check is cheap and
 // catches a damaged cache record.
 func inScope(events []*nostr.Event, identifier string) []*nostr.Event {
 	out := make([]*nostr.Event, 0, len(events))
