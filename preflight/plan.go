@@ -49,7 +49,9 @@ type Plan struct {
 	Fingerprint map[string]string
 	// SwitchTo is the coordinate follow-lead anchors the checkout at (nil: no switch).
 	SwitchTo *graph.Coordinate
-	// Guidance is what to tell the user (and others) after success.
+	// Guidance is what to tell the user (and others) after success: each
+	// command once (advice sharing it is joined by GuidanceSeparator), no
+	// line twice.
 	Guidance []string
 }
 
@@ -149,6 +151,6 @@ func Prepare(in Input) (*Plan, *Refusal) {
 	if p.Tags == nil && p.SwitchTo == nil {
 		return nil, nothingToDo(in.Intent)
 	}
-	p.Guidance = guidance(v, p, in)
+	p.Guidance = mergeGuidance(guidance(v, p, in))
 	return p, nil
 }

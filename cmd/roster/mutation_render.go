@@ -90,98 +90,29 @@ func tagText(t nostr.Tag) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// guidanceLines renders the advice after a mutation so that each command
-// appears once. Advice of the form "<what> with: <command>" that shares its
-// command with other advice (one "record the start of X" per person, plus
-// the co-maintainers' line, all running `roster repo follow-lead`) becomes
-// the command on its own line followed by everyone and everything it
-// concerns; the per-person "record the <transition> of <npub>" parts merge
-// into one sentence. Identical lines are printed once. The --json guidance
-// list is left as preflight wrote it.
+// guidanceLines renders the advice after a mutation. preflight already
+// names each command once (its Plan.Guidance, which --json prints as is,
+// joins the advice that shares a command with preflight.GuidanceSeparator);
+// here such a line becomes the command on its own line followed by each
+// part it covers. Identical lines (the command adds some of its own) are
+// printed once.
 func guidanceLines(guidance []string) []string {
-	type group struct {
-		command string
-		whats   []string
-	}
-	var order []*group // first-seen order; a nil command is a plain line
-	byCommand := map[string]*group{}
+	var out []string
 	seen := map[string]bool{}
 	for _, g := range guidance {
 		if seen[g] {
 			continue
 		}
 		seen[g] = true
-		what, command, ok := guidanceCommand(g)
-		if !ok {
-			order = append(order, &group{whats: []string{g}})
+		what, command, ok := preflight.GuidanceCommand(g)
+		if !ok || !strings.Contains(what, preflight.GuidanceSeparator) {
+			out = append(out, g)
 			continue
 		}
-		if grp := byCommand[command]; grp != nil {
-			grp.whats = append(grp.whats, what)
-			continue
-		}
-		grp := &group{command: command, whats: []string{what}}
-		byCommand[command] = grp
-		order = append(order, grp)
-	}
-	var out []string
-	for _, grp := range order {
-		switch {
-		case grp.command == "":
-			out = append(out, grp.whats[0])
-		case len(grp.whats) == 1:
-			out = append(out, grp.whats[0]+" with: "+grp.command)
-		default:
-			out = append(out, grp.command+"   # run once; it covers:")
-			for _, w := range mergeRecordAdvice(grp.whats) {
-				out = append(out, "  "+w)
-			}
+		out = append(out, command+"   # run once; it covers:")
+		for _, part := range strings.Split(what, preflight.GuidanceSeparator) {
+			out = append(out, "  "+part)
 		}
 	}
 	return out
-}
-
-// guidanceCommand splits "<what> with: <command>".
-func guidanceCommand(g string) (what, command string, ok bool) {
-	i := strings.LastIndex(g, " with: ")
-	if i <= 0 || strings.TrimSpace(g[i+len(" with: "):]) == "" {
-		return "", "", false
-	}
-	return g[:i], strings.TrimSpace(g[i+len(" with: "):]), true
-}
-
-// mergeRecordAdvice folds "record the start of A", "record the end of B"
-// into "record the start of A and the end of B", keeping the other advice
-// (in order) around it.
-func mergeRecordAdvice(whats []string) []string {
-	const prefix = "record the "
-	var records, out []string
-	at := -1
-	for _, w := range whats {
-		if strings.HasPrefix(w, prefix) {
-			if at < 0 {
-				at = len(out)
-				out = append(out, "")
-			}
-			rest := strings.TrimPrefix(w, prefix)
-			if len(records) > 0 {
-				rest = "the " + rest
-			}
-			records = append(records, rest)
-			continue
-		}
-		out = append(out, w)
-	}
-	if at >= 0 {
-		out[at] = prefix + joinAnd(records)
-	}
-	return out
-}
-
-// joinAnd joins "a", "b", "c" as "a, b and c".
-func joinAnd(parts []string) string {
-	if len(parts) <= 1 {
-		return strings.Join(parts, "")
-	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
