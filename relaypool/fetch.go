@@ -119,17 +119,20 @@ func (p *Pool) fetchOne(ctx context.Context, url string, filters []nostr.Filter)
 	}
 	open = true
 	var events []verified.Event
+	seen := map[string]bool{} // ids of events already accepted
 	triedAuth := false
 	// handle processes one message; finished reports the REQ's outcome.
 	handle := func(env nostr.Envelope) (finished bool) {
 		switch e := env.(type) {
 		case *nostr.EventEnvelope:
 			evt := e.Event
-			if v, ok := p.verify(&evt, filters); ok {
+			if v, ok := p.verify(&evt, filters); !ok {
+				rep.Dropped++
+			} else if !seen[evt.ID] {
+				// a repeat is still one event from this relay
+				seen[evt.ID] = true
 				rep.Events++
 				events = append(events, v)
-			} else {
-				rep.Dropped++
 			}
 		case *nostr.EOSEEnvelope:
 			rep.Status = StatusOK

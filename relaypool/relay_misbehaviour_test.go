@@ -1,0 +1,48 @@
+package relaypool_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/relaypool"
+)
+
+// Issue 3 "per relay ... event counts": a relay that sends one event twice
+// returned one event; it is counted and sourced once.
+func TestFetchCountsAnEventARelayRepeatsOnce(t *testing.T) {
+	ann := announcement(t, "alice", "repo", 100)
+	url := scriptedRelay(t, func(sub string) []string {
+		return []string{eventMsg(t, sub, ann), eventMsg(t, sub, ann), eoseMsg(sub)}
+	})
+	p := relaypool.New(relaypool.Options{Timeout: 5 * time.Second})
+	defer p.Close()
+	res := p.Fetch(context.Background(), []string{url}, nostr.Filter{Kinds: []int{30617}})
+	if !res.Complete || len(res.Events) != 1 {
+		t.Fatalf("complete %v, %d events", res.Complete, len(res.Events))
+	}
+	if rep := res.Relays[0]; rep.Events != 1 {
+		t.Errorf("report %+v, want 1 event", rep)
+	}
+	if got := res.Sources[ann.ID]; len(got) != 1 {
+		t.Errorf("Sources %v, want the relay once", got)
+	}
+}
+
+// Events a relay sends after its EOSE are not part of the answer to the
+// REQ asked, and events for another subscription id are not either.
+func TestFetchIgnoresEventsAfterEOSEAndForOtherSubscriptions(t *testing.T) {
+	early := announcement(t, "alice", "repo", 100)
+	stray := announcement(t, "bob", "repo", 100)
+	late := announcement(t, "carol", "repo", 100)
+	url := scriptedRelay(t, func(sub string) []string {
+		return []string{eventMsg(t, sub, early), eventMsg(t, "someone-else", stray), eoseMsg(sub), eventMsg(t, sub, late)}
+	})
+	p := relaypool.New(relaypool.Options{Timeout: 5 * time.Second})
+	defer p.Close()
+	res := p.Fetch(context.Background(), []string{url}, nostr.Filter{Kinds: []int{30617}})
+	if len(res.Events) != 1 || res.Events[0].ID != early.ID {
+		t.Fatalf("events %v, want only the one sent before EOSE on this subscription", res.Events)
+	}
+}
