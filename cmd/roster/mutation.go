@@ -230,7 +230,7 @@ func (a *app) refusalError(v *repoView, intent preflight.Intent, r *preflight.Re
 	if r.Code == "nothing-to-change" {
 		if a.opts.JSON {
 			out := newMutationResult(v, nil, false)
-			out.Action, out.Command, out.Verified = string(intent.Action), intent.Command(), true
+			out.Action, out.Command, out.Verified = string(intent.Action), a.withSelectors(intent.Command()), true
 			out.Guidance = append(out.Guidance, r.Message)
 			return writeRepoJSON(a.io.Out, out)
 		}
@@ -248,6 +248,7 @@ func (a *app) refusalError(v *repoView, intent preflight.Intent, r *preflight.Re
 // mutationError prints a refusal or failure with the people fields (JSON)
 // or the message, commands and advisories (human), and returns its code.
 func (a *app) mutationError(v *repoView, ee *exitError) error {
+	ee.Commands = a.withSelectorsAll(ee.Commands)
 	if a.opts.JSON {
 		out := newMutationResult(v, nil, false)
 		out.Error = &errorJSON{Code: ee.Kind, Message: ee.Err.Error(), Details: orEmptyMap(ee.Details), Commands: orEmptySlice(ee.Commands)}

@@ -241,7 +241,17 @@ func TestEveryGateRefusalEndToEnd(t *testing.T) {
 					t.Errorf("details[%s] = %s, want %v", k, got, want)
 				}
 			}
+			// Each suggested roster command names the repository and
+			// relays this one was run with (outside a checkout it would
+			// fail without --repo); the rest must be what the gate says.
 			cmds := toStrings(e["commands"])
+			sel := w.selectors(c.sel)
+			for i, got := range cmds {
+				if strings.HasPrefix(got, "roster ") && !strings.Contains(got, sel) {
+					t.Errorf("command %q lacks %q", got, sel)
+				}
+				cmds[i] = strings.Replace(got, sel, "", 1)
+			}
 			for _, want := range c.commands {
 				if !slices.Contains(cmds, want) {
 					t.Errorf("commands lack %q: %q", want, cmds)

@@ -45,6 +45,12 @@ func (w *mutWorld) run(p person, sel person, now int64, args ...string) result {
 	return invocation{Env: withKey(w.home, p), Dir: w.dir, Now: time.Unix(now, 0)}.roster(w.t, full...)
 }
 
+// selectors is what roster adds to the commands it suggests after a run by
+// w.run selecting sel: the same --repo and --relay flags.
+func (w *mutWorld) selectors(sel person) string {
+	return " " + strings.Join(append([]string{"--repo", sel.naddr(w.id)}, relayArgs(w.relays)...), " ")
+}
+
 // ok runs a command that must succeed with --json and returns its result object.
 func (w *mutWorld) ok(p, sel person, now int64, args ...string) map[string]any {
 	w.t.Helper()

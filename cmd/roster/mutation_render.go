@@ -11,6 +11,8 @@ import (
 
 // finishMutation prints the result (JSON or human) and the advisories.
 func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *mutationResult) error {
+	out.Command = a.withSelectors(out.Command)
+	out.Guidance = a.guidanceWithSelectors(out.Guidance)
 	if a.opts.JSON {
 		return writeRepoJSON(a.io.Out, out)
 	}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Rule (errors and advice name the next command, copy-pasteable): outside
+// a checkout, the commands a membership change suggests carry the --repo
+// and --relay the user needed. Alice invites Bob by --repo; the guidance's
+// `roster repo accept` is what Bob runs, verbatim, from a directory that is
+// no checkout; his guidance's acknowledgement is what Alice runs, verbatim.
+// A refusal's commands carry them too.
+func TestMutationSuggestedCommandsRunAsPrinted(t *testing.T) {
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	m := w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+	sel := w.selectors(alice)
+	if got := m["command"]; got != "roster repo edit --add-maintainer "+bob.npub()+sel {
+		t.Errorf("command %q lacks the selectors %q", got, sel)
+	}
+	accept := suggested(t, m, "roster repo accept")
+	if !strings.HasSuffix(accept, sel) {
+		t.Fatalf("suggested accept %q lacks %q", accept, sel)
+	}
+
+	m = runSuggested(t, w, bob, 2000, accept)
+	ack := suggested(t, m, "roster repo edit --acknowledge-maintainer-change "+bob.npub())
+	if !strings.HasSuffix(ack, sel) {
+		t.Fatalf("suggested acknowledgement %q lacks %q", ack, sel)
+	}
+	runSuggested(t, w, alice, 3000, ack)
+	if got := w.latest(alice); !strings.Contains(got, `["m","bob","2000"]`) {
+		t.Fatalf("alice's acknowledgement did not move bob's start to his acceptance:\n%s", got)
+	}
+
+	// Bob is not the lead: the refusal names Alice's command with the selectors.
+	m = w.refused(bob, alice, 4000, exitRefused, "only-lead-manages-roster", "repo", "edit", "--add-maintainer", carol.npub())
+	for _, c := range toStrings(m["error"].(map[string]any)["commands"]) {
+		if strings.HasPrefix(c, "roster ") && !strings.Contains(c, sel) {
+			t.Errorf("refusal command %q lacks %q", c, sel)
+		}
+	}
+}
+
+// suggested returns the command of the guidance line "... with: <prefix>...".
+func suggested(t *testing.T, m map[string]any, prefix string) string {
+	t.Helper()
+	for _, g := range toStrings(m["guidance"]) {
+		if _, cmd, ok := strings.Cut(g, " with: "); ok && strings.HasPrefix(cmd, prefix) {
+			return cmd
+		}
+	}
+	t.Fatalf("no guidance names %q: %q", prefix, m["guidance"])
+	return ""
+}
+
+// runSuggested runs a printed command word by word as p, in w's directory
+// (not a checkout), and requires success.
+func runSuggested(t *testing.T, w *mutWorld, p person, now int64, command string) map[string]any {
+	t.Helper()
+	args := append(strings.Fields(strings.TrimPrefix(command, "roster ")), "--json")
+	r := invocation{Env: withKey(w.home, p), Dir: w.dir, Now: time.Unix(now, 0)}.roster(t, args...)
+	if r.Code != exitOK {
+		t.Fatalf("%q as %s: exit %d\n%s%s", command, p.name, r.Code, r.Out, r.Err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(r.Out), &m); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, r.Out)
+	}
+	return m
+}
