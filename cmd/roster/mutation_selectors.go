@@ -18,13 +18,14 @@ func (a *app) withSelectors(command string) string {
 	if flags == "" || !strings.HasPrefix(command, "roster ") || strings.Contains(command, " --repo ") {
 		return command
 	}
-	cmd, comment := command, ""
+	cmd := command
 	if i := strings.Index(command, "  #"); i > 0 {
-		cmd, comment = command[:i], command[i:]
+		cmd = command[:i]
 	} else if i := strings.Index(command, "   ("); i > 0 {
-		cmd, comment = command[:i], command[i:]
+		cmd = command[:i]
 	}
-	return cmd + flags + comment
+	cmd = strings.TrimRight(cmd, " ")
+	return cmd + flags + command[len(cmd):]
 }
 
 // withSelectorsAll applies withSelectors to each command.
