@@ -75,7 +75,7 @@ func buildRemove(d *draft, v *view, in Intent, dest destination) *Refusal {
 	}
 	if !ok || !r.active() {
 		return refuse("not-listed", fmt.Sprintf("your announcement does not actively list %s; there is no relationship of yours to remove", npub(x))).
-			with("pubkey", npub(x))
+			with("pubkey", npub(x)).run("roster repo   # who maintains it, and who lists whom")
 	}
 	if err := d.end("m", x); err != nil {
 		return refuse("history-blocks-change", err.Error())

@@ -16,7 +16,7 @@ func validateIntent(in Intent) *Refusal {
 	}
 	switch {
 	case in.Lead != "" && in.NoLead:
-		return usage("--lead-maintainer and --no-lead-maintainer are two different governance choices; pass exactly one")
+		return usage("--lead-maintainer and --no-lead-maintainer are two different governance choices; pass exactly one", oneGovernanceChoice(in)...)
 	case in.Action == ActFix && (in.Lead != "" || in.NoLead || in.Subject != "" || in.Force):
 		return usage("--fix-maintainers must be run alone: it repairs only the compatibility tag", "roster repo edit --fix-maintainers")
 	case in.NoLead && !in.membershipChange():
@@ -29,6 +29,19 @@ func validateIntent(in Intent) *Refusal {
 		return usage("--lead-maintainer needs a pubkey (npub or 64-hex)")
 	}
 	return nil
+}
+
+// oneGovernanceChoice is the command once with each of the two
+// contradictory choices, so the user picks one instead of re-reading the
+// help (a lead declaration alone has only the first).
+func oneGovernanceChoice(in Intent) []string {
+	lead, noLead := in, in
+	lead.NoLead, noLead.Lead = false, ""
+	cmds := []string{lead.Command() + "  # a lead-shaped repository"}
+	if in.membershipChange() {
+		cmds = append(cmds, noLead.Command()+"  # the exceptional leadless model")
+	}
+	return cmds
 }
 
 // gate runs the checks that apply before the requested change is evaluated:
