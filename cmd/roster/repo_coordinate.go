@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/roster-cli/roster/gitstate"
+)
+
+// selectCoordinate resolves the selected coordinate in the spec's order.
+// Outside a Git checkout only --repo can name one.
+func (a *app) selectCoordinate(ctx context.Context) (gitstate.Selection, *gitstate.Checkout, error) {
+	var sel gitstate.Selection
+	co, err := gitstate.Open(a.io.Dir)
+	switch {
+	case errors.Is(err, gitstate.ErrNotARepository):
+		co = nil
+		if a.opts.Repo == "" {
+			return sel, nil, &exitError{Code: exitUsage, Kind: "no-coordinate",
+				Err:      fmt.Errorf("not inside a Git checkout, and no --repo given: roster does not know which repository to read"),
+				Commands: []string{"roster repo --repo <naddr|nostr://npub/identifier>", "cd <your clone> && roster repo"}}
+		}
+		sel, err = gitstate.ResolveWithoutCheckout(a.opts.Repo)
+	case err != nil:
+		return sel, nil, err
+	default:
+		sel, err = co.ResolveCoordinate(a.opts.Repo)
+	}
+	if err != nil {
+		ee := &exitError{Code: exitUsage, Kind: "usage", Err: err}
+		var amb *gitstate.AmbiguousError
+		if errors.As(err, &amb) {
+			ee.Kind = "ambiguous-coordinate"
+			ee.Commands, ee.Details = ambiguityChoices(amb)
+		} else if errors.Is(err, gitstate.ErrNoCoordinate) {
+			ee.Kind = "no-coordinate"
+			ee.Commands = []string{"roster repo --repo <naddr|nostr://npub/identifier>", "git config nostr.repo <naddr>"}
+		}
+		if ee.Kind == "usage" {
+			ee.Commands = a.coordinateUsageCommands(co != nil)
+		}
+		return sel, co, ee
+	}
+	if sel.NeedsNIP05() {
+		if a.opts.Offline {
+			return sel, co, &exitError{Code: exitUsage, Kind: "usage",
+				Err:      fmt.Errorf("the coordinate names %s, a NIP-05 name that needs the network to look up", sel.NIP05),
+				Commands: []string{"roster repo --repo <naddr|nostr://npub/identifier> --offline", "roster repo"}}
+		}
+		hctx, cancel := context.WithTimeout(ctx, a.opts.Timeout)
+		defer cancel()
+		if sel, err = sel.Resolve(hctx, http.DefaultClient); err != nil {
+			return sel, co, &exitError{Code: exitIncomplete, Kind: "nip05", Err: fmt.Errorf("look up %s: %w", sel.NIP05, err),
+				Commands: []string{"roster repo --repo <naddr|nostr://npub/identifier>"}}
+		}
+	}
+	return sel, co, nil
+}
+
+// ambiguityChoices turns each distinct candidate coordinate into a command
+// that selects it, and lists the candidates for --json, so choosing is a
+// copy and paste rather than a lookup.
+func ambiguityChoices(amb *gitstate.AmbiguousError) ([]string, map[string]any) {
+	var cmds []string
+	cands := []map[string]any{}
+	seen := map[string]bool{}
+	for _, c := range amb.Candidates {
+		cands = append(cands, map[string]any{"coordinate": c.Display(), "from": c.From})
+		if c.Coordinate.Pubkey == "" || seen[c.Coordinate.ATag()] {
+			continue // a NIP-05 candidate has no key yet
+		}
+		seen[c.Coordinate.ATag()] = true
+		url := gitstate.NostrURL(c.Coordinate, nil)
+		cmds = append(cmds, "roster repo --repo "+shellQuote(url)+"   # "+c.From,
+			"git config nostr.repo "+gitstate.EncodeNaddr(c.Coordinate, c.Relays)+"   # choose it for good")
+	}
+	if len(cmds) == 0 {
+		cmds = []string{"roster repo --repo <naddr|nostr://npub/identifier>", "git config nostr.repo <naddr>"}
+	}
+	return cmds, map[string]any{"candidates": cands}
+}
+
+// coordinateUsageCommands are the ways to name a repository correctly after
+// --repo (or a checkout's configuration) named one badly. A bare
+// "npub1.../identifier" gets its nostr:// spelling.
+func (a *app) coordinateUsageCommands(inCheckout bool) []string {
+	var cmds []string
+	if owner, id, ok := strings.Cut(a.opts.Repo, "/"); ok && id != "" && !strings.Contains(owner, ":") &&
+		(strings.HasPrefix(owner, "npub1") || len(owner) == 64) {
+		cmds = append(cmds, "roster repo --repo "+shellQuote("nostr://"+a.opts.Repo))
+	}
+	cmds = append(cmds, "roster repo --repo nostr://<npub>/<identifier>",
+		"roster repo --repo naddr1...   # the whole naddr, as it was shared")
+	switch {
+	case inCheckout && a.opts.Repo == "":
+		// The checkout's own configuration named the bad coordinate.
+		cmds = append(cmds, "git config nostr.repo <naddr>   # select the right one for this checkout",
+			"git config --unset nostr.repo   # or fall back to the checkout's nostr:// remotes")
+	case inCheckout:
+		cmds = append(cmds, "git remote -v   # the remote names --repo accepts")
+	}
+	return cmds
+}

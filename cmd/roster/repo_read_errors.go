@@ -1,0 +1,100 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/relaypool"
+)
+
+// incompleteErr is exit 4 naming each relay that did not answer and why, or
+// saying that the cache alone (--offline) cannot prove anything is latest.
+func (a *app) incompleteErr(v *repoView) *exitError {
+	rf := a.repoFlag()
+	if v.Offline {
+		return &exitError{Code: exitIncomplete, Kind: "incomplete",
+			Err: fmt.Errorf("--offline answers from the local cache, which cannot prove that %s's events are still the latest; nothing was decided",
+				displayCoord(v.Coordinate())),
+			Details:  map[string]any{"relays": []map[string]any{}, "offline": true},
+			Commands: []string{"roster repo health" + rf + a.relayFlags() + "   # the same, without --offline"}}
+	}
+	var lines, hinted []string
+	rel := []map[string]any{}
+	for _, r := range v.Fetch.Relays {
+		rel = append(rel, map[string]any{"url": r.URL, "status": r.Status, "reason": r.Reason, "events": r.Events})
+		if r.Status != relaypool.StatusOK {
+			line := r.URL + " " + r.Status
+			if r.Reason != "" {
+				line += ": " + r.Reason
+			}
+			if ws, ok := plainWebsocketInstead(r.URL, r.Reason); ok {
+				line += "\n    it speaks plain ws://, not wss:// (a relay hint without a scheme means wss://)"
+				hinted = append(hinted, "roster repo"+a.repoFlag()+" --relay "+ws+"   # the same relay over plain ws://")
+			}
+			lines = append(lines, line)
+		}
+	}
+	what := "not every relay answered, so the evidence for %s is incomplete; nothing was decided:\n  %s"
+	rf += a.relayFlags() // the same relays again; only a different-relay suggestion drops them
+	cmds := []string{"roster repo" + rf + "   # a read shows the partial answer and which relays failed",
+		"roster repo health" + rf + " --timeout 30s   # give slow relays longer"}
+	if answered(v.Fetch) == 0 {
+		what = "no relay answered, so nothing is known about %s:\n  %s"
+		cmds = []string{"roster repo" + a.repoFlag() + " --relay wss://<a relay that answers>", "roster repo" + rf + " --timeout 30s   # give slow relays longer",
+			"roster repo" + a.repoFlag() + " --offline   # what an earlier read cached"}
+	}
+	cmds = append(hinted, cmds...)
+	return &exitError{Code: exitIncomplete, Kind: "incomplete",
+		Err:      fmt.Errorf(what, displayCoord(v.Coordinate()), strings.Join(lines, "\n  ")),
+		Details:  map[string]any{"relays": rel},
+		Commands: cmds}
+}
+
+// plainWebsocketInstead recognizes a wss:// relay that answered TLS with
+// plain HTTP: typically a local relay (roster dev relay) reached through a
+// scheme-less relay hint, which NIP-34 URLs read as wss://. It returns the
+// ws:// URL to use instead.
+func plainWebsocketInstead(url, reason string) (string, bool) {
+	if !strings.HasPrefix(url, "wss://") || !strings.Contains(reason, "server gave HTTP response to HTTPS client") {
+		return "", false
+	}
+	return "ws://" + strings.TrimPrefix(url, "wss://"), true
+}
+
+// answered counts the relays that answered with EOSE.
+func answered(res *relaypool.FetchResult) int {
+	n := 0
+	if res != nil {
+		for _, r := range res.Relays {
+			if r.Status == relaypool.StatusOK {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// notFoundErr is exit 4 saying what was searched and what to try.
+func (a *app) notFoundErr(v *repoView) *exitError {
+	c := v.Coordinate()
+	where := "relays " + strings.Join(v.Relays, ", ")
+	url := gitstate.NostrURL(c, nil)
+	cmds := []string{
+		"roster repo --repo " + url + " --relay wss://<a relay that has it>   # ask other relays",
+		"roster repo --repo nostr://<npub>/<identifier>   # check the author and the identifier",
+	}
+	if v.Offline {
+		where = "the local cache (--offline)"
+		cmds = []string{"roster repo --repo " + url + a.relayFlags() + "   # without --offline: fetch it from relays first"}
+	} else if v.Fetch != nil && !v.Fetch.Complete {
+		where += " (not all of them answered)"
+		cmds = append([]string{"roster repo --repo " + url + a.relayFlags() + " --timeout 30s   # give the silent relays longer"}, cmds...)
+	}
+	return &exitError{Code: exitIncomplete, Kind: "not-found",
+		Err: fmt.Errorf("no repository announcement found for %s (kind %d, d=%q, author %s) in %s",
+			displayCoord(c), graph.KindAnnouncement, c.Identifier, gitstate.EncodeNpub(c.Pubkey), where),
+		Details:  map[string]any{"coordinate": c.ATag(), "searched": v.Relays, "offline": v.Offline},
+		Commands: cmds}
+}
