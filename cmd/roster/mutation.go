@@ -44,7 +44,7 @@ func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun b
 	}
 	v, err := a.loadRepo(ctx, completeEvidence)
 	if err != nil {
-		return err
+		return a.withMutationRetry(err, intent)
 	}
 	in := preflight.Input{Author: author, Selected: v.Coordinate(), Events: v.Events, Now: v.Now, Intent: intent,
 		SelectState: resolvedState}
@@ -68,7 +68,7 @@ func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun b
 	}
 	fresh, err := a.loadRepo(ctx, completeEvidence)
 	if err != nil {
-		return err
+		return a.withMutationRetry(err, intent)
 	}
 	if changed := preflight.FingerprintChanges(plan.Fingerprint, preflight.Fingerprint(fresh.Events)); len(changed) > 0 {
 		return a.mutationError(v, &exitError{Code: exitRefused, Kind: "concurrent-change",
@@ -146,11 +146,20 @@ func (a *app) publishVerified(ctx context.Context, s signer.Signer, v *repoView,
 		}
 	}
 	if len(problems) > 0 {
+		// Rerunning the change would not republish it: where it was stored
+		// it is already in effect, so the rerun is refused as already done.
+		// The useful next step is to look at what each relay now serves.
+		cmds := []string{"roster repo   (check what the relays now resolve)"}
+		for _, r := range out.Relays {
+			if !r.OK || !r.ReadBack {
+				cmds = append(cmds, "roster repo"+a.repoFlag()+" --relay "+shellQuote(r.URL)+"   # what "+r.URL+" serves now")
+			}
+		}
 		return a.mutationError(v, &exitError{Code: exitUnverified, Kind: "unverified",
-			Err:     fmt.Errorf("published %s, but verification did not complete:\n  %s", evt.ID, strings.Join(problems, "\n  ")),
-			Details: map[string]any{"published": out.Published, "relays": out.Relays, "problems": problems},
-			Commands: []string{"roster repo   (check what the relays now resolve)",
-				"rerun the command once every relay answers; it is idempotent"}})
+			Err: fmt.Errorf("published %s, but verification did not complete:\n  %s\nit is in effect where it was stored; rerunning the change does not republish it",
+				evt.ID, strings.Join(problems, "\n  ")),
+			Details:  map[string]any{"published": out.Published, "relays": out.Relays, "problems": problems},
+			Commands: cmds})
 	}
 	out.Verified = true
 	return nil
@@ -192,6 +201,25 @@ func (a *app) switchCheckout(v *repoView, to graph.Coordinate, out *mutationResu
 	}
 	out.SwitchedRemotes = append(out.SwitchedRemotes, remotes...)
 	return nil
+}
+
+// withMutationRetry puts the change itself first among the commands of an
+// incomplete read (exit 4): the read's own suggestions are `roster repo`
+// reads, and the user wants to retry the change once every relay answers.
+// An --offline suggestion is dropped: a membership change refuses --offline.
+func (a *app) withMutationRetry(err error, intent preflight.Intent) error {
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.Code != exitIncomplete || ee.Printed {
+		return err
+	}
+	cmds := []string{a.withSelectors(intent.Command()) + " --timeout 30s   # retry the change once every relay answers; nothing was published"}
+	for _, c := range ee.Commands {
+		if !strings.Contains(c, " --offline") {
+			cmds = append(cmds, c)
+		}
+	}
+	ee.Commands = cmds
+	return ee
 }
 
 // resolvedState adapts the read pipeline's state selection to preflight.

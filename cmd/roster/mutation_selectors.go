@@ -12,10 +12,12 @@ import (
 // without --repo fails with "no --repo given", and without --relay it would
 // ask other relays than the ones the user chose. The flags go before a
 // trailing "  # comment"; anything that is not a roster command (git config,
-// prose) is returned unchanged, as is a command already naming --repo.
+// prose) is returned unchanged, as is a command that already names its
+// repository or relays (a deliberate single-relay check keeps its one relay).
 func (a *app) withSelectors(command string) string {
 	flags := a.repoFlag() + a.relayFlags()
-	if flags == "" || !strings.HasPrefix(command, "roster ") || strings.Contains(command, " --repo ") {
+	if flags == "" || !strings.HasPrefix(command, "roster ") ||
+		strings.Contains(command, " --repo ") || strings.Contains(command, " --relay ") {
 		return command
 	}
 	cmd := command

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/devrelay"
 )
 
 // Rule (errors name the next command): both governance choices at once is
@@ -28,5 +30,52 @@ func TestWriteRefusalsNameTheNextCommand(t *testing.T) {
 	cmds = toStrings(m["error"].(map[string]any)["commands"])
 	if len(cmds) != 1 || !strings.HasPrefix(cmds[0], "roster repo"+sel+"   #") {
 		t.Errorf("not-listed commands %q, want roster repo%s with a comment", cmds, sel)
+	}
+}
+
+// Rule (DESIGN exit 4: not enough evidence, nothing published): a
+// membership change that cannot hear every relay asked exits 4, stores
+// nothing, and its first command is the change itself with the same
+// --repo and --relay flags (not only `roster repo` reads), never --offline,
+// which a membership change refuses.
+func TestUnreachableRelayMutationSuggestsRetryingTheChange(t *testing.T) {
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	dead := "ws://127.0.0.1:1"
+	m := w.refused(alice, alice, 1000, exitIncomplete, "incomplete", "repo", "edit", "--add-maintainer", bob.npub(), "--relay", dead)
+	cmds := toStrings(m["error"].(map[string]any)["commands"])
+	want := "roster repo edit --add-maintainer " + bob.npub() + w.selectors(alice) + " --relay " + dead + " --timeout 30s   #"
+	if len(cmds) == 0 || !strings.HasPrefix(cmds[0], want) {
+		t.Fatalf("first command %q, want the change retried: %q...", cmds, want)
+	}
+	for _, c := range cmds {
+		if strings.Contains(c, "--offline") {
+			t.Errorf("a membership change cannot run --offline, yet suggested: %q", c)
+		}
+	}
+}
+
+// Rule (DESIGN exit 6: published but not verified): a relay that accepts
+// the replacement announcement but never stores it makes the change exit 6,
+// naming the relay; the good relay keeps what was published.
+func TestDroppingRelayMutationIsUnverified(t *testing.T) {
+	w := newMutWorld(t, 1)
+	dropping := devrelay.StartN(t, 1, devrelay.Options{Authorities: []devrelay.Authority{swallowAnnouncements{}}})[0]
+	w.seed(alice.announce(t, w.id, 100))
+	publish(t, dropping.URL(), alice.announce(t, w.id, 100))
+	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--relay", dropping.URL())
+	if r.Code != exitUnverified || !strings.Contains(r.Err, dropping.URL()+" accepted it but did not return it on read-back") {
+		t.Fatalf("exit %d, want 6 naming %s\n%s%s", r.Code, dropping.URL(), r.Out, r.Err)
+	}
+	// The advice is accurate: no "rerun, it is idempotent" (a rerun is
+	// refused as already done); it names the relay that lost it.
+	if strings.Contains(r.Err, "idempotent") || !strings.Contains(r.Err, "roster repo --repo "+alice.naddr(w.id)+" --relay "+dropping.URL()+"   #") {
+		t.Errorf("unverified advice:\n%s", r.Err)
+	}
+	if r2 := w.run(alice, alice, 1100, "repo", "edit", "--add-maintainer", bob.npub(), "--relay", dropping.URL()); r2.Code != exitRefused {
+		t.Errorf("rerun: exit %d, want 3 (already invited)\n%s", r2.Code, r2.Err)
+	}
+	if got := w.latest(alice); !strings.Contains(got, `["m","bob","1000"]`) {
+		t.Fatalf("the good relay lacks the published invitation:\n%s", got)
 	}
 }

@@ -82,6 +82,7 @@ func TestWithSelectorsKeepsComments(t *testing.T) {
 		"roster repo   (check what the relays resolve)": "roster repo --repo origin --relay ws://r   (check what the relays resolve)",
 		"roster repo follow-lead  # run by x":           "roster repo follow-lead --repo origin --relay ws://r  # run by x",
 		"roster repo accept":                            "roster repo accept --repo origin --relay ws://r",
+		"roster repo --relay ws://x   # what x serves":  "roster repo --relay ws://x   # what x serves",
 		"git config nostr.repo naddr1":                  "git config nostr.repo naddr1",
 		"rerun the command once every relay answers":    "rerun the command once every relay answers",
 	} {
