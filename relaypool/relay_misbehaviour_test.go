@@ -46,3 +46,34 @@ func TestFetchIgnoresEventsAfterEOSEAndForOtherSubscriptions(t *testing.T) {
 		t.Fatalf("events %v, want only the one sent before EOSE on this subscription", res.Events)
 	}
 }
+
+// Issue 3 "closed (with reason)": a relay that refuses with CLOSED for any
+// reason other than auth-required is closed with its own words, and the
+// result is incomplete; what it sent before refusing was verified and kept.
+func TestFetchReportsARelaysOwnClosedReason(t *testing.T) {
+	ann := announcement(t, "alice", "repo", 100)
+	url := scriptedRelay(t, func(sub string) []string {
+		return []string{eventMsg(t, sub, ann), `["CLOSED",` + mustJSON(sub) + `,"error: too many tags in filter"]`}
+	})
+	p := relaypool.New(relaypool.Options{Timeout: 5 * time.Second, Auth: signer("alice")})
+	defer p.Close()
+	res := p.Fetch(context.Background(), []string{url}, nostr.Filter{Kinds: []int{30617}})
+	rep := res.Relays[0]
+	if res.Complete || rep.Status != relaypool.StatusClosed || rep.Reason != "error: too many tags in filter" {
+		t.Fatalf("complete %v, report %+v; want closed with the relay's reason", res.Complete, rep)
+	}
+	if len(res.Events) != 1 || rep.Events != 1 {
+		t.Fatalf("%d events kept, report %+v; want the one verified event", len(res.Events), rep)
+	}
+}
+
+// A relay that only sends NOTICEs and never EOSE is a timeout, not an answer.
+func TestFetchRelayThatOnlySendsNoticesTimesOut(t *testing.T) {
+	url := scriptedRelay(t, func(string) []string { return []string{`["NOTICE","busy"]`} })
+	p := relaypool.New(relaypool.Options{Timeout: 300 * time.Millisecond})
+	defer p.Close()
+	res := p.Fetch(context.Background(), []string{url}, nostr.Filter{Kinds: []int{30617}})
+	if res.Complete || res.Relays[0].Status != relaypool.StatusTimeout {
+		t.Fatalf("complete %v, report %+v; want timeout", res.Complete, res.Relays[0])
+	}
+}
