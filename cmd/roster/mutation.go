@@ -187,17 +187,27 @@ func differsFromPreview(want, got *graph.Resolution) []string {
 // nostr:// coordinate and nostr.repo"): nostr.repo, and every remote URL
 // (origin, a tracked remote, a pushurl) that named the coordinate being left.
 // Outside a checkout it only says which --repo to use from now on.
+//
+// The selection's relay hints move with it: the lead's coordinate is the
+// same repository on the same relays, and a nostr.repo naddr without the
+// hint the old one carried leaves `roster repo` in the checkout with no
+// relay to ask.
 func (a *app) switchCheckout(v *repoView, to graph.Coordinate, out *mutationResult) error {
+	hints := v.Selection.Relays
 	url := gitstate.NostrURL(to, nil)
 	out.SwitchedTo = &url
 	if v.Checkout == nil {
-		out.Guidance = append(out.Guidance, "no checkout here; select the lead from now on with: --repo "+url)
+		out.Guidance = append(out.Guidance, "no checkout here; select the lead from now on with: --repo "+gitstate.NostrURL(to, hints))
 		return nil
 	}
+	naddr := gitstate.EncodeNaddr(to, hints)
 	remotes, err := v.Checkout.FollowCoordinate(v.Coordinate(), to)
+	if err == nil && len(hints) > 0 {
+		err = v.Checkout.SetNostrRepo(naddr) // FollowCoordinate writes it without hints
+	}
 	if err != nil {
 		return &exitError{Code: exitFailure, Kind: "git-config", Err: fmt.Errorf("switch the checkout to %s: %w", url, err),
-			Commands: []string{"git config nostr.repo " + gitstate.EncodeNaddr(to, nil)}}
+			Commands: []string{"git config nostr.repo " + naddr}}
 	}
 	out.SwitchedRemotes = append(out.SwitchedRemotes, remotes...)
 	return nil

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/roster-cli/roster/gitstate"
+)
+
+// maintainers.md "Transferring the lead": follow-lead "switches the local
+// nostr:// coordinate and nostr.repo". The switched nostr.repo keeps the
+// relay hint the old one carried, so `roster repo` in the checkout still
+// knows where to look (no --relay, no ROSTER_RELAYS): without it the
+// checkout answers "no relays to ask" right after following the lead.
+func TestFollowLeadKeepsTheCheckoutsRelayHint(t *testing.T) {
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+	w.ok(bob, alice, 2000, "repo", "accept")
+	w.ok(alice, alice, 2100, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
+	w.ok(bob, bob, 3000, "repo", "edit", "--lead-maintainer", bob.npub())
+	w.ok(alice, alice, 4000, "repo", "edit", "--lead-maintainer", bob.npub())
+
+	dir := t.TempDir()
+	if _, err := git.PlainInit(dir, false); err != nil {
+		t.Fatal(err)
+	}
+	co, err := gitstate.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hint := []string{w.relays[0].URL()}
+	if err := co.SetNostrRepo(gitstate.EncodeNaddr(alice.coord(w.id), hint)); err != nil {
+		t.Fatal(err)
+	}
+	inv := invocation{Env: withKey(w.home, alice), Dir: dir, Now: time.Unix(5000, 0)}
+	if r := inv.roster(t, "repo", "follow-lead"); r.Code != exitOK {
+		t.Fatalf("follow-lead: exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+	sel, err := co.ResolveCoordinate("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sel.Coordinate != bob.coord(w.id) || !slices.Equal(sel.Relays, hint) {
+		t.Fatalf("nostr.repo selects %v with hints %v, want %v with %v", sel.Coordinate, sel.Relays, bob.coord(w.id), hint)
+	}
+	if r := inv.roster(t, "repo"); r.Code != exitOK {
+		t.Fatalf("roster repo in the followed checkout: exit %d\n%s", r.Code, r.Err)
+	}
+}
