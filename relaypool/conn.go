@@ -74,13 +74,18 @@ func (c *conn) read() {
 	defer close(c.done)
 	defer c.cancel()
 	var buf bytes.Buffer
+	parser := nostr.NewMessageParser()
 	for {
 		buf.Reset()
 		if err := c.ws.ReadMessage(c.ctx, &buf); err != nil {
 			c.err = err
 			return
 		}
-		c.dispatch(nostr.ParseMessage(buf.String()))
+		// An unparseable message is skipped like an unknown one: the REQ
+		// it might have belonged to ends by EOSE, CLOSED or the timeout.
+		if env, err := parser.ParseMessage(buf.String()); err == nil {
+			c.dispatch(env)
+		}
 	}
 }
 

@@ -77,3 +77,17 @@ func TestFetchRelayThatOnlySendsNoticesTimesOut(t *testing.T) {
 		t.Fatalf("complete %v, report %+v; want timeout", res.Complete, res.Relays[0])
 	}
 }
+
+// A message the pool cannot parse is skipped; the answer around it counts.
+func TestFetchSkipsUnparseableMessages(t *testing.T) {
+	ann := announcement(t, "alice", "repo", 100)
+	url := scriptedRelay(t, func(sub string) []string {
+		return []string{`not json`, `["EVENT",` + mustJSON(sub) + `,{"id":7}]`, `["WHAT"]`, eventMsg(t, sub, ann), eoseMsg(sub)}
+	})
+	p := relaypool.New(relaypool.Options{Timeout: 5 * time.Second})
+	defer p.Close()
+	res := p.Fetch(context.Background(), []string{url}, nostr.Filter{Kinds: []int{30617}})
+	if !res.Complete || len(res.Events) != 1 || res.Events[0].ID != ann.ID {
+		t.Fatalf("complete %v, events %v, report %+v", res.Complete, res.Events, res.Relays[0])
+	}
+}
