@@ -214,15 +214,24 @@ func (a *app) switchCheckout(v *repoView, to graph.Coordinate, out *mutationResu
 }
 
 // withMutationRetry puts the change itself first among the commands of an
-// incomplete read (exit 4): the read's own suggestions are `roster repo`
-// reads, and the user wants to retry the change once every relay answers.
+// incomplete read (exit 4) or of a selection with no relay to ask (exit 2):
+// the read's own suggestions are `roster repo` reads, and the user wants to
+// retry the change.
 // An --offline suggestion is dropped: a membership change refuses --offline.
 func (a *app) withMutationRetry(err error, intent preflight.Intent) error {
 	var ee *exitError
-	if !errors.As(err, &ee) || ee.Code != exitIncomplete || ee.Printed {
+	if !errors.As(err, &ee) || ee.Printed {
 		return err
 	}
-	cmds := []string{a.withSelectors(intent.Command()) + " --timeout 30s   # retry the change once every relay answers; nothing was published"}
+	var cmds []string
+	switch {
+	case ee.Code == exitIncomplete:
+		cmds = []string{a.withSelectors(intent.Command()) + " --timeout 30s   # retry the change once every relay answers; nothing was published"}
+	case ee.Kind == "no-relays":
+		cmds = []string{a.withSelectors(intent.Command()) + " --relay wss://<relay>   # the change, on the relays that carry the repository"}
+	default:
+		return err
+	}
 	for _, c := range ee.Commands {
 		if !strings.Contains(c, " --offline") {
 			cmds = append(cmds, c)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -77,5 +78,29 @@ func TestDroppingRelayMutationIsUnverified(t *testing.T) {
 	}
 	if got := w.latest(alice); !strings.Contains(got, `["m","bob","1000"]`) {
 		t.Fatalf("the good relay lacks the published invitation:\n%s", got)
+	}
+}
+
+// Rule (errors name the next command): a membership change on a coordinate
+// with no relay hint and no --relay is exit 2 whose first command is the
+// change itself with --relay, not only a `roster repo` read.
+func TestNoRelayMutationSuggestsTheChangeWithRelay(t *testing.T) {
+	w := newMutWorld(t, 1)
+	naddr := alice.naddr(w.id)
+	r := invocation{Env: withKey(w.home, bob), Dir: w.dir}.roster(t, "repo", "accept", "--repo", naddr, "--json")
+	var m struct {
+		Error errorJSON `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(r.Out), &m); err != nil || r.Code != exitUsage || m.Error.Code != "no-relays" {
+		t.Fatalf("exit %d, err %v\n%s%s", r.Code, err, r.Out, r.Err)
+	}
+	want := "roster repo accept --repo " + naddr + " --relay wss://<relay>   #"
+	if len(m.Error.Commands) == 0 || !strings.HasPrefix(m.Error.Commands[0], want) {
+		t.Fatalf("commands %q, want first %q...", m.Error.Commands, want)
+	}
+	for _, c := range m.Error.Commands {
+		if strings.Contains(c, "--offline") {
+			t.Errorf("a membership change cannot run --offline, yet suggested: %q", c)
+		}
 	}
 }
