@@ -238,12 +238,14 @@ func TestDevRelayRunsTheWorkspaceProjectAndGroupAuthorities(t *testing.T) {
 		t.Fatalf("project identity refused: %v", err)
 	}
 	coord := "30621:" + owner + ":demo-project"
-	states, err := relay.QuerySync(ctx, nostr.Filter{Kinds: []int{30623}, Tags: nostr.TagMap{"a": {coord}}})
-	if err != nil {
-		t.Fatal(err)
+	pool := relaypool.New(relaypool.Options{Timeout: 5 * time.Second})
+	defer pool.Close()
+	res := pool.Fetch(ctx, []string{started.URL}, nostr.Filter{Kinds: []int{30623}, Tags: nostr.TagMap{"a": {coord}}})
+	if !res.Complete {
+		t.Fatalf("the relay did not answer: %+v", res.Relays)
 	}
-	if len(states) != 1 || states[0].PubKey != started.Self {
-		t.Fatalf("project state for %s: %d events, want one signed by the relay's self %s", coord, len(states), started.Self)
+	if len(res.Events) != 1 || res.Events[0].PubKey != started.Self {
+		t.Fatalf("project state for %s: %d events, want one signed by the relay's self %s", coord, len(res.Events), started.Self)
 	}
 }
 
