@@ -66,6 +66,13 @@ func governance(v *view, author string, in Intent) (destination, *Refusal) {
 				r.run(lead.Command())
 			}
 		}
+		if v.leadSource != "legacy_inferred" {
+			// No lead to recommend: becoming lead yourself is the other
+			// choice that works (naming somebody else is a separate decision).
+			self := in
+			self.Lead = author
+			r.run(self.Command() + "  # you become lead")
+		}
 		nolead := in
 		nolead.NoLead = true
 		return 0, r.run(nolead.Command())

@@ -104,3 +104,25 @@ func TestNoRelayMutationSuggestsTheChangeWithRelay(t *testing.T) {
 		}
 	}
 }
+
+// maintainers.md "Governance": in an explicitly leadless repository every
+// add needs `--lead-maintainer <you>` or `--no-lead-maintainer`. The
+// refusal names both as commands (it named only the leadless one), and the
+// suggested self-lead command previews cleanly as printed.
+func TestLeadlessGovernanceChoiceSuggestsBothChoices(t *testing.T) {
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--no-lead-maintainer")
+	w.ok(bob, alice, 2000, "repo", "accept")
+	m := w.refused(alice, alice, 3000, exitRefused, "governance-choice-required", "repo", "edit", "--add-maintainer", carol.npub())
+	cmds := toStrings(m["error"].(map[string]any)["commands"])
+	self := "roster repo edit --add-maintainer " + carol.npub() + " --lead-maintainer " + alice.npub() + w.selectors(alice)
+	if len(cmds) != 2 || !strings.HasPrefix(cmds[0], self+"  #") || !strings.Contains(cmds[1], " --no-lead-maintainer") {
+		t.Fatalf("commands %q, want the self-lead and the leadless choice", cmds)
+	}
+	cmd, _, _ := strings.Cut(cmds[0], "  #")
+	m = runSuggested(t, w, alice, 3100, cmd+" --dry-run")
+	if m["lead_maintainer"] != alice.npub() {
+		t.Fatalf("self-lead choice previews lead %v, want %s", m["lead_maintainer"], alice.npub())
+	}
+}
