@@ -77,8 +77,11 @@ func (a *app) openWorkspace(ctx context.Context, ownerFlag, example string) (*ws
 			return nil, usageErr("--owner: %v", err)
 		}
 	}
+	// AuthFirst: the projection is delivered only to the owner and active
+	// grantees, and a relay that does not refuse anonymous REQs withholds
+	// it silently; answer its NIP-42 challenge before asking.
 	ws := &wsSession{a: a, s: s, me: me, relay: relays[0], community: community, owner: owner,
-		pool: relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: s.SignEvent})}
+		pool: relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: s.SignEvent, AuthFirst: true})}
 	if home, err := a.home(); err == nil {
 		if c, err := cache.Open(home); err == nil {
 			ws.cache = c
