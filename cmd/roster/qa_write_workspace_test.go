@@ -29,3 +29,26 @@ func TestWorkspaceReadsAuthenticateOnARelayThatDoesNotRequireAuth(t *testing.T) 
 		t.Fatalf("the viewer's show lacks their grant:\n%s", out.Out)
 	}
 }
+
+// Rule (errors name the next command, for the person who runs it): with no
+// projection yet, the owner is told to import — not to grant themselves a
+// viewer role; somebody else is told which commands the owner runs, named.
+func TestWorkspaceNoProjectionNamesWhoRunsWhat(t *testing.T) {
+	w := newSWWorld(t)
+	r := w.as(swOwnerSK, "workspace", "show", "--json")
+	e := decodeOut[errorOut](t, r)
+	if r.Code != exitIncomplete || e.Error.Code != "no-projection" {
+		t.Fatalf("owner: exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+	if len(e.Error.Commands) != 1 || !strings.HasPrefix(e.Error.Commands[0], "roster workspace import --relay "+w.relay.URL()) {
+		t.Errorf("owner's commands %q, want only the import", e.Error.Commands)
+	}
+	r = w.as(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json")
+	e = decodeOut[errorOut](t, r)
+	viewer := graph.Npub(pubOf(t, swViewerSK))
+	if r.Code != exitIncomplete || len(e.Error.Commands) != 2 ||
+		!strings.HasPrefix(e.Error.Commands[1], "roster workspace grant "+viewer+" --role viewer") ||
+		!strings.HasSuffix(e.Error.Commands[1], "# run by "+w.ownerNpub()+", to let you read") {
+		t.Errorf("viewer: exit %d, commands %q", r.Code, e.Error.Commands)
+	}
+}

@@ -163,10 +163,15 @@ func (ws *wsSession) sync(ctx context.Context) (*sections.SyncResult, error) {
 		return res, nil
 	}
 	if errors.Is(err, sections.ErrNoProjection) {
+		// The owner needs no grant: only the import can be missing.
+		cmds := []string{"roster workspace import --relay " + ws.relay + "   # you, the owner, once"}
+		if ws.me != ws.owner {
+			cmds = []string{"roster workspace import --relay " + ws.relay + "   # run by " + graph.Npub(ws.owner) + ", once",
+				"roster workspace grant " + graph.Npub(ws.me) + " --role viewer --relay " + ws.relay + "   # run by " + graph.Npub(ws.owner) + ", to let you read"}
+		}
 		return nil, &exitError{Code: exitIncomplete, Kind: "no-projection", Err: fmt.Errorf("%s: %w", ws.relay, err),
-			Details: map[string]any{"owner": graph.Npub(ws.owner), "relay": ws.relay, "relay_self": ws.self},
-			Commands: []string{"roster workspace import --relay " + ws.relay + "   # the owner, once",
-				"roster workspace grant " + graph.Npub(ws.me) + " --role viewer --relay " + ws.relay + "   # the owner, to let you read"}}
+			Details:  map[string]any{"owner": graph.Npub(ws.owner), "relay": ws.relay, "relay_self": ws.self},
+			Commands: cmds}
 	}
 	return nil, &exitError{Code: exitIncomplete, Kind: "incomplete", Err: err,
 		Details:  map[string]any{"owner": graph.Npub(ws.owner), "relay": ws.relay},
