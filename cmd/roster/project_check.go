@@ -49,7 +49,7 @@ func projectCheck(ctx context.Context, pool *relaypool.Pool, relay, self, actor 
 			why = fmt.Sprintf("its home channel %s is missing, archived or deleted on %s, so only its owner may", home, relay)
 		}
 		may := projectWhoMay(c.Owner, home, g)
-		cmds := []string{fmt.Sprintf("ask the project owner %s to run this change", projectNpub(c.Owner))}
+		cmds := projectChangeCommands(c, patch, relay, "  # run by the project owner "+projectNpub(c.Owner))
 		if home != "" {
 			cmds = append(cmds, fmt.Sprintf("roster group show %s --relay %s", home, relay))
 		}
@@ -85,4 +85,19 @@ func projectWhoMay(owner, home string, g groups.State) []string {
 		out[i] = fmt.Sprintf("%s (%s)", projectNpub(pk), strings.Join(roles[pk], ", "))
 	}
 	return out
+}
+
+// projectChangeCommands is the change as the roster commands that make it,
+// so whoever may make it can run them as printed (comment appended).
+func projectChangeCommands(c projects.Coordinate, patch projects.Patch, relay, comment string) []string {
+	var cmds []string
+	for _, part := range []struct {
+		verb     string
+		channels []string
+	}{{"relate", patch.Add}, {"unrelate", patch.Remove}} {
+		if len(part.channels) > 0 {
+			cmds = append(cmds, fmt.Sprintf("roster project %s %s %s --relay %s%s", part.verb, c, strings.Join(part.channels, " "), relay, comment))
+		}
+	}
+	return cmds
 }

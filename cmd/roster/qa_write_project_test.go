@@ -1,0 +1,34 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// Rule (errors name the next command, and who may run it): a refused
+// related-channel change names the exact `roster project relate` command
+// for the project owner, which the owner then runs as printed.
+func TestProjectRefusalNamesTheOwnersCommandRunnableAsPrinted(t *testing.T) {
+	w := newPCWorld(t)
+	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
+	r := w.as(pcAdminSK, "project", "relate", w.coord.String(), pcChanA, "--json")
+	e := decodeOut[errorOut](t, r)
+	if r.Code != exitRefused || e.Error.Code != "not-authorized" || len(e.Error.Commands) == 0 {
+		t.Fatalf("exit %d: %s %s", r.Code, r.Out, r.Err)
+	}
+	want := "roster project relate " + w.coord.String() + " " + pcChanA + " --relay " + w.relay.URL() + "  # run by the project owner " + projectNpub(w.coord.Owner)
+	if e.Error.Commands[0] != want {
+		t.Fatalf("first command %q, want %q", e.Error.Commands[0], want)
+	}
+	cmd, _, _ := strings.Cut(e.Error.Commands[0], "  #")
+	args := strings.Fields(strings.TrimPrefix(cmd, "roster "))
+	args = args[:len(args)-2] // w.as adds --relay itself
+	if r := w.as(pcOwnerSK, args...); r.Code != exitOK {
+		t.Fatalf("the owner running %q: exit %d\n%s%s", cmd, r.Code, r.Out, r.Err)
+	}
+	if st := w.stored(); !st.Document.Related(pcChanA) {
+		t.Fatalf("relay holds %+v", st)
+	}
+}
