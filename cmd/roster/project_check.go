@@ -96,7 +96,7 @@ func projectChangeCommands(c projects.Coordinate, patch projects.Patch, relay, c
 		channels []string
 	}{{"relate", patch.Add}, {"unrelate", patch.Remove}} {
 		if len(part.channels) > 0 {
-			cmds = append(cmds, fmt.Sprintf("roster project %s %s %s --relay %s%s", part.verb, c, strings.Join(part.channels, " "), relay, comment))
+			cmds = append(cmds, fmt.Sprintf("roster project %s %s %s --relay %s%s", part.verb, shellQuote(c.String()), strings.Join(part.channels, " "), shellQuote(relay), comment))
 		}
 	}
 	return cmds

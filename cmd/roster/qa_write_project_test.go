@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/workspace/projects"
 )
 
 // Rule (errors name the next command, and who may run it): a refused
@@ -30,5 +31,19 @@ func TestProjectRefusalNamesTheOwnersCommandRunnableAsPrinted(t *testing.T) {
 	}
 	if st := w.stored(); !st.Document.Related(pcChanA) {
 		t.Fatalf("relay holds %+v", st)
+	}
+}
+
+// Rule: a suggested project command is one shell word per argument, even
+// when the project's d contains a space or a quote.
+func TestProjectChangeCommandsQuoteTheCoordinate(t *testing.T) {
+	c := projects.Coordinate{Owner: strings.Repeat("ab", 32), D: "it's mine"}
+	p := projects.Patch{Add: []string{pcChanA}, Remove: []string{pcHome}}
+	got := strings.Join(projectChangeCommands(c, p, "ws://r", "  # x"), "\n")
+	coord := `'30621:` + strings.Repeat("ab", 32) + `:it'\''s mine'`
+	want := "roster project relate " + coord + " " + pcChanA + " --relay ws://r  # x\n" +
+		"roster project unrelate " + coord + " " + pcHome + " --relay ws://r  # x"
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
 }
