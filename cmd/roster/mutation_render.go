@@ -96,7 +96,9 @@ func tagText(t nostr.Tag) string {
 // names each command once (its Plan.Guidance, which --json prints as is,
 // joins the advice that shares a command with preflight.GuidanceSeparator);
 // here such a line becomes the command on its own line followed by each
-// part it covers. Identical lines (the command adds some of its own) are
+// part it covers. The parts concern different people (you, and the other
+// co-maintainers who run it in their own checkouts), so the heading does
+// not claim that one run covers them all. Identical lines (the command adds some of its own) are
 // printed once.
 func guidanceLines(guidance []string) []string {
 	var out []string
@@ -111,7 +113,7 @@ func guidanceLines(guidance []string) []string {
 			out = append(out, g)
 			continue
 		}
-		out = append(out, command+"   # run once; it covers:")
+		out = append(out, command+"   # the same command, for each of:")
 		for _, part := range strings.Split(what, preflight.GuidanceSeparator) {
 			out = append(out, "  "+part)
 		}

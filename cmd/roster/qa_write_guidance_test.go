@@ -48,3 +48,23 @@ func TestMutationJSONGuidanceNamesEachCommandOnce(t *testing.T) {
 		}
 	}
 }
+
+// Rule (guidance is accurate): a shared command's parts concern different
+// people — Carol's own history and Bob's, which only Bob can record — so
+// the human "next:" heading does not say one run covers them.
+func TestSharedGuidanceCommandDoesNotClaimOneRunCoversEveryone(t *testing.T) {
+	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
+	demo, err := devrelay.SeedDemo(relay, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"ROSTER_SECRET_KEY": devrelay.DemoKey("carol"), "ROSTER_HOME": t.TempDir()}
+	r := invocation{Env: env, Dir: t.TempDir()}.roster(t, "repo", "accept", "--dry-run", "--repo", demo.Naddr, "--relay", relay.URL())
+	_, next, ok := strings.Cut(r.Out, "\nnext:\n")
+	if r.Code != exitOK || !ok {
+		t.Fatalf("exit %d, no next: section\n%s%s", r.Code, r.Out, r.Err)
+	}
+	if strings.Contains(next, "run once") || !strings.Contains(next, "# the same command, for each of:") {
+		t.Fatalf("next: section:\n%s", next)
+	}
+}
