@@ -55,6 +55,26 @@ func TestSeedDemoIsARealisticLeadShapedRepository(t *testing.T) {
 	if len(res.Moderators) != 1 || res.Moderators[0].Pubkey != pk["erin"] || res.Moderators[0].Status != "confirmed" {
 		t.Errorf("moderators %v, want erin confirmed", res.Moderators)
 	}
+	// The removed maintainer is history, not absence: dave's m ended with a
+	// signed boundary, and dave authors nothing now.
+	removed := false
+	for _, h := range res.History {
+		if h.Pubkey == pk["dave"] && h.Role == "m" && len(h.Intervals) > 0 && h.Intervals[len(h.Intervals)-1].End == graph.EndSigned {
+			removed = true
+		}
+	}
+	if !removed || res.AuthorizedNow(pk["dave"], graph.ActionStatus) {
+		t.Errorf("dave is not shown as a removed maintainer: history %+v", res.History)
+	}
+	states := 0
+	for _, e := range stored {
+		if e.Kind == graph.KindState && e.PubKey == pk["alice"] {
+			states++
+		}
+	}
+	if states != 1 {
+		t.Errorf("%d state events by the lead, want 1", states)
+	}
 	for _, f := range res.Health {
 		if f.Severity == "error" {
 			t.Errorf("demo has a health error: %+v", f)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/cache"
+	"github.com/roster-cli/roster/devrelay"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -179,5 +180,33 @@ func TestCacheClearRemovesTheFile(t *testing.T) {
 	r = invocation{Env: env}.roster(t, "cache", "clear")
 	if r.Code != exitOK || !strings.Contains(r.Out, "nothing to remove") {
 		t.Fatalf("human clear: exit %d out %q", r.Code, r.Out)
+	}
+}
+
+// Issue 3 cache: "bbolt file under ROSTER_HOME (default XDG cache dir)".
+// Without --home and ROSTER_HOME, a read stores its cache in
+// $XDG_CACHE_HOME/roster, else $HOME/.cache/roster (the XDG default), and
+// `roster cache info` names that file.
+func TestCacheDefaultsToTheXDGCacheDirectory(t *testing.T) {
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
+	xdg, home := t.TempDir(), t.TempDir()
+	for _, c := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"XDG_CACHE_HOME": xdg, "HOME": home}, filepath.Join(xdg, "roster")},
+		{map[string]string{"HOME": home}, filepath.Join(home, ".cache", "roster")},
+	} {
+		if _, r := repoJSONRun(t, invocation{Env: c.env}, "--repo", alice.naddr("proj"), "--relay", relays[0].URL()); r.Code != exitOK {
+			t.Fatalf("read with %v: exit %d: %s", c.env, r.Code, r.Err)
+		}
+		if _, err := os.Stat(cache.Path(c.want)); err != nil {
+			t.Fatalf("with %v the read left no cache at %s: %v", c.env, cache.Path(c.want), err)
+		}
+		out := decodeCacheInfo(t, invocation{Env: c.env}.roster(t, "cache", "info", "--json"))
+		if !out.Exists || out.Path != cache.Path(c.want) || out.Kinds["30617"] == 0 {
+			t.Fatalf("with %v cache info %+v, want the read's events in %s", c.env, out, cache.Path(c.want))
+		}
 	}
 }

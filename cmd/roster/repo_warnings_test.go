@@ -176,3 +176,40 @@ func TestWarningInvitedViewerIsToldToAccept(t *testing.T) {
 		}
 	}
 }
+
+// Issue 3: advisory warnings go to stderr "after every command, as the spec
+// asks" (maintainers.md "Recommended defaults": "warn after every ngit or
+// Git command in that checkout"); DESIGN.md: with --json the same facts are
+// structured data. The removal warning follows `roster repo` and `roster
+// repo health` alike, and neither --json form prints it on stderr, where the
+// finding is in the JSON instead.
+func TestAdvisoryWarningsFollowEveryReadCommandButNotJSON(t *testing.T) {
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	publish(t, relays[0].URL(),
+		alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), role("m", carol, "300", "400"), maintainersTag(alice, bob)),
+		bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)),
+		carol.announce(t, "proj", 1002, role("M", alice, "300"), role("m", carol, "300"), maintainersTag(alice, carol)),
+	)
+	env := withKey(testEnv(t), carol)
+	base := []string{"--repo", alice.naddr("proj"), "--relay", relays[0].URL()}
+	warning := "error: " + alice.npub() + " no longer lists you as a maintainer of this repository"
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"repo"}, exitOK},
+		{[]string{"repo", "health"}, exitUnhealthy}, // the removal is an error for carol
+	} {
+		r := invocation{Env: env}.roster(t, append(c.args, base...)...)
+		if r.Code != c.code || !strings.Contains(r.Err, warning) {
+			t.Errorf("roster %s: exit %d (want %d), stderr lacks the removal warning:\n%s", strings.Join(c.args, " "), r.Code, c.code, r.Err)
+		}
+		j := invocation{Env: env}.roster(t, append(append(c.args, "--json"), base...)...)
+		if j.Code != c.code || strings.Contains(j.Err, "no longer lists you") {
+			t.Errorf("roster %s --json: exit %d (want %d), the advisory leaked to stderr:\n%s", strings.Join(c.args, " "), j.Code, c.code, j.Err)
+		}
+		if !strings.Contains(j.Out, `"code": "removed-by-lead"`) {
+			t.Errorf("roster %s --json: the removal is not in the JSON findings:\n%s", strings.Join(c.args, " "), j.Out)
+		}
+	}
+}

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/gitstate"
+)
+
+// Issue 3 relaypool: "Relays come from --relay, else ROSTER_RELAYS/config
+// plus coordinate hints plus the selected announcement's relays tag";
+// DESIGN.md: "--relay URL (repeatable; replaces relay discovery)". With
+// --relay only the named relay is asked: not ROSTER_RELAYS, not the naddr's
+// hint, not the announced relays. Without it, all three sources are asked,
+// each exactly once.
+func TestRelayFlagReplacesRelayDiscovery(t *testing.T) {
+	relays := devrelay.StartN(t, 4, devrelay.Options{})
+	flag, env, hint, announced := relays[0], relays[1], relays[2], relays[3]
+	ann := alice.announce(t, "proj", 1000, role("M", alice), nostr.Tag{"relays", announced.URL()}, maintainersTag(alice))
+	for _, r := range relays {
+		publish(t, r.URL(), ann)
+	}
+	naddr := gitstate.EncodeNaddr(alice.coord("proj"), []string{hint.URL()})
+	counts := func() []int {
+		return []int{flag.ReqCount(), env.ReqCount(), hint.ReqCount(), announced.ReqCount()}
+	}
+
+	e := testEnv(t)
+	e["ROSTER_RELAYS"] = env.URL()
+	m, r := repoJSONRun(t, invocation{Env: e}, "--repo", naddr, "--relay", flag.URL())
+	if r.Code != exitOK {
+		t.Fatalf("exit %d: %s", r.Code, r.Err)
+	}
+	if got := counts(); got[0] != 1 || got[1] != 0 || got[2] != 0 || got[3] != 0 {
+		t.Fatalf("REQs [flag env hint announced] = %v, want [1 0 0 0]: --relay replaces discovery", got)
+	}
+	if st := relayStatuses(t, m["relays"]); len(st) != 1 || st[flag.URL()] != "ok" {
+		t.Fatalf("relays reported %v, want only %s", st, flag.URL())
+	}
+
+	e = testEnv(t)
+	e["ROSTER_RELAYS"] = env.URL()
+	m, r = repoJSONRun(t, invocation{Env: e}, "--repo", naddr)
+	if r.Code != exitOK {
+		t.Fatalf("exit %d: %s", r.Code, r.Err)
+	}
+	if got := counts(); got[0] != 1 || got[1] != 1 || got[2] != 1 || got[3] != 1 {
+		t.Fatalf("REQs [flag env hint announced] = %v, want [1 1 1 1]: ROSTER_RELAYS, the hint and the announced relay once each", got)
+	}
+	if st := relayStatuses(t, m["relays"]); len(st) != 3 || m["complete"] != true {
+		t.Fatalf("relays reported %v complete %v, want env, hint and announced", st, m["complete"])
+	}
+}
