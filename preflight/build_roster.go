@@ -10,6 +10,11 @@ import "fmt"
 func buildAdd(d *draft, v *view, in Intent, dest destination) *Refusal {
 	x := in.Subject
 	if x == d.author {
+		if v.isConfirmed(x) {
+			// Only an invitee has something to accept.
+			return refuse("self-add", "you cannot invite yourself, and you already maintain this repository").
+				run("roster repo   # who maintains it")
+		}
 		return refuse("self-add", "you cannot invite yourself; to accept an invitation run: roster repo accept").run("roster repo accept")
 	}
 	if v.isConfirmed(x) && v.lists(d.author, x) {

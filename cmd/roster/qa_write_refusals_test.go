@@ -126,3 +126,16 @@ func TestLeadlessGovernanceChoiceSuggestsBothChoices(t *testing.T) {
 		t.Fatalf("self-lead choice previews lead %v, want %s", m["lead_maintainer"], alice.npub())
 	}
 }
+
+// Rule (errors name the right next command): a maintainer who adds
+// themselves is not told to accept an invitation they do not have.
+func TestSelfAddByAMaintainerDoesNotSuggestAccept(t *testing.T) {
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	m := w.refused(alice, alice, 1000, exitRefused, "self-add", "repo", "edit", "--add-maintainer", alice.npub())
+	e := m["error"].(map[string]any)
+	cmds := toStrings(e["commands"])
+	if strings.Contains(e["message"].(string), "accept") || len(cmds) != 1 || !strings.HasPrefix(cmds[0], "roster repo"+w.selectors(alice)+"   #") {
+		t.Fatalf("message %q, commands %q", e["message"], cmds)
+	}
+}
