@@ -1,0 +1,133 @@
+//go:build linux
+
+package main
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/signer"
+	"golang.org/x/sys/unix"
+)
+
+// typeAtPrompt waits until stderr has shown prompt n times and the terminal's
+// echo is off (the prompt's own read has begun; observable state, never a
+// sleep), then types line on the user's side of the terminal.
+func typeAtPrompt(t *testing.T, master, slave *os.File, errb *syncBuffer, prompt string, n int, line string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		tio, err := unix.IoctlGetTermios(int(slave.Fd()), unix.TCGETS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Count(errb.String(), prompt) >= n && tio.Lflag&unix.ECHO == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no no-echo read after prompt %q #%d; stderr so far %q", prompt, n, errb.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if _, err := master.Write([]byte(line + "\n")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// terminalShows returns everything the terminal displayed to the user.
+func terminalShows(t *testing.T, master, slave *os.File) string {
+	t.Helper()
+	if _, err := slave.Write([]byte("END-OF-SESSION\n")); err != nil {
+		t.Fatal(err)
+	}
+	shownc := make(chan string, 1)
+	go func() {
+		var shown strings.Builder
+		br := bufio.NewReader(master)
+		for !strings.Contains(shown.String(), "END-OF-SESSION") {
+			line, err := br.ReadString('\n')
+			shown.WriteString(line)
+			if err != nil {
+				break
+			}
+		}
+		shownc <- shown.String()
+	}()
+	select {
+	case s := <-shownc:
+		return s
+	case <-time.After(10 * time.Second):
+		t.Fatal("the terminal output never reached the end marker")
+		return ""
+	}
+}
+
+// Issue 4 signer: "a NIP-49 ncryptsec file in ROSTER_HOME (0600) when no
+// keyring service exists, unlocked by a passphrase read from the terminal
+// without echo." On a real pseudo-terminal: login asks for the key, then the
+// new passphrase twice, each with echo off; a later signing command asks for
+// the passphrase with echo off and signs as the account; the terminal never
+// shows the key or the passphrase.
+func TestNcryptsecPassphraseIsReadFromTheTerminalWithoutEcho(t *testing.T) {
+	withNoKeyringService(t)
+	k := newTestKey(t)
+	env := homeEnv(t)
+	const pass = "correct horse battery"
+	master, slave := openPty(t)
+	var out, errb syncBuffer
+	s := &ioStreams{In: slave, Out: &out, Err: &errb, InTTY: true,
+		Getenv: func(key string) string { return env[key] }, Now: time.Now}
+	done := make(chan int, 1)
+	go func() { done <- run([]string{"login", "--nsec"}, s) }()
+	typeAtPrompt(t, master, slave, &errb, "secret key: ", 1, k.nsec)
+	typeAtPrompt(t, master, slave, &errb, "New passphrase for the roster key", 1, pass)
+	typeAtPrompt(t, master, slave, &errb, "Repeat the passphrase", 1, pass)
+	select {
+	case code := <-done:
+		if code != 0 || !strings.Contains(out.String(), k.npub) {
+			t.Fatalf("login exit %d out %q err %q", code, out.String(), errb.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("login did not finish")
+	}
+	nc, err := os.ReadFile(filepath.Join(env["ROSTER_HOME"], signer.KeyFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sk, err := signer.OpenNcryptsec(string(nc), pass); err != nil || sk != k.hex {
+		t.Fatalf("the ncryptsec file does not open with the typed passphrase: %v", err)
+	}
+
+	// A signing command unlocks the file with a passphrase typed at the terminal.
+	a := &app{io: &ioStreams{In: slave, Out: &out, Err: &errb, InTTY: true,
+		Getenv: func(key string) string { return env[key] }, Now: time.Now}}
+	sg, err := a.signer(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	evt := nostr.Event{Kind: 1, CreatedAt: 1, Content: "x"}
+	signed := make(chan error, 1)
+	go func() { signed <- sg.SignEvent(context.Background(), &evt) }()
+	typeAtPrompt(t, master, slave, &errb, "Passphrase for the roster key", 1, pass)
+	select {
+	case err := <-signed:
+		if ok, _ := evt.CheckSignature(); err != nil || !ok || evt.PubKey != k.pubkey {
+			t.Fatalf("not signed by the account: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("signing did not finish")
+	}
+
+	shown := terminalShows(t, master, slave)
+	for _, secret := range []string{k.nsec[:20], k.hex[:20], pass} {
+		if strings.Contains(shown, secret) || strings.Contains(out.String(), secret) || strings.Contains(errb.String(), secret) {
+			t.Fatalf("%q was shown: terminal %q stdout %q stderr %q", secret, shown, out.String(), errb.String())
+		}
+	}
+}
