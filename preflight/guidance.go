@@ -65,7 +65,8 @@ func guidance(v *view, p *Plan, in Input) []string {
 		}
 	case ActFollowLead:
 		if p.SwitchTo != nil {
-			out = append(out, fmt.Sprintf("this checkout now follows %s", npub(p.SwitchTo.Pubkey)))
+			// Said of the author: outside a checkout nothing local switches.
+			out = append(out, fmt.Sprintf("you now follow the lead %s", npub(p.SwitchTo.Pubkey)))
 		}
 	}
 	for _, a := range s.PendingAcknowledgements {

@@ -197,7 +197,8 @@ func (a *app) switchCheckout(v *repoView, to graph.Coordinate, out *mutationResu
 	url := gitstate.NostrURL(to, nil)
 	out.SwitchedTo = &url
 	if v.Checkout == nil {
-		out.Guidance = append(out.Guidance, "no checkout here; select the lead from now on with: --repo "+gitstate.NostrURL(to, hints))
+		out.Guidance = append(out.Guidance, "no checkout here to switch; select the lead's coordinate from now on with: roster repo --repo "+
+			shellQuote(gitstate.NostrURL(to, hints))+a.relayFlags())
 		return nil
 	}
 	naddr := gitstate.EncodeNaddr(to, hints)

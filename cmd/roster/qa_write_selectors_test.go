@@ -91,3 +91,30 @@ func TestWithSelectorsKeepsComments(t *testing.T) {
 		}
 	}
 }
+
+// Rule (next commands are copy-pasteable): follow-lead outside a checkout
+// cannot switch anything, so it says how to select the lead from now on as
+// a whole command (not a bare "--repo ..."), which runs as printed.
+func TestFollowLeadOutsideACheckoutSuggestsAWholeCommand(t *testing.T) {
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+	w.ok(bob, alice, 2000, "repo", "accept")
+	w.ok(alice, alice, 2100, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
+	w.ok(bob, bob, 3000, "repo", "edit", "--lead-maintainer", bob.npub())
+	w.ok(alice, alice, 4000, "repo", "edit", "--lead-maintainer", bob.npub())
+	m := w.ok(alice, alice, 5000, "repo", "follow-lead")
+	cmd := suggested(t, m, "roster repo --repo ")
+	if !strings.Contains(cmd, "nostr://"+bob.npub()+"/"+w.id) {
+		t.Fatalf("suggested %q does not select bob's coordinate", cmd)
+	}
+	for _, g := range toStrings(m["guidance"]) {
+		if strings.Contains(g, "this checkout") {
+			t.Errorf("outside a checkout the guidance speaks of a checkout: %q", g)
+		}
+	}
+	got := runSuggested(t, w, alice, 5100, cmd)
+	if got["selected_maintainer"] != bob.npub() {
+		t.Fatalf("the suggested command selects %v, want %s", got["selected_maintainer"], bob.npub())
+	}
+}
