@@ -29,7 +29,7 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *mutationRes
 	} else if out.DryRun {
 		fmt.Fprintln(w, verb)
 	}
-	if out.SwitchedTo != nil {
+	if out.SwitchedTo != nil && v.Checkout != nil { // outside a checkout the guidance says what to select
 		fmt.Fprintf(w, "this checkout now selects %s\n", *out.SwitchedTo)
 		if len(out.SwitchedRemotes) > 0 {
 			fmt.Fprintf(w, "remote(s) now pointing at the lead: %s\n", strings.Join(out.SwitchedRemotes, ", "))
@@ -41,12 +41,57 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *mutationRes
 			fmt.Fprintf(w, "  %s\n", g)
 		}
 	}
-	if out.resolvedAfter != nil {
-		a.printAdvisories(out.resolvedAfter)
-	} else if out.DryRun {
-		a.printAdvisories(v)
+	after := out.resolvedAfter
+	if after == nil && out.DryRun {
+		after = v
+	}
+	if after != nil {
+		a.printAdvisoriesBesides(after, out.Guidance)
 	}
 	return nil
+}
+
+// printAdvisoriesBesides prints the advisory warnings of v except those
+// whose command the "next:" section already gives: after a handover the
+// lead-pointer advisory would repeat `roster repo follow-lead` right below
+// the guidance that says it.
+func (a *app) printAdvisoriesBesides(v *repoView, guidance []string) {
+	if a.opts.JSON {
+		return
+	}
+	var given []string
+	for _, g := range guidance {
+		if _, cmd, ok := preflight.GuidanceCommand(g); ok {
+			given = append(given, cmd)
+		}
+	}
+	first := true
+	for _, b := range advisories(v.Resolution, v.Viewer) {
+		if advisoryRepeats(b, given) {
+			continue
+		}
+		if !first {
+			fmt.Fprintln(a.io.Err)
+		}
+		first = false
+		fmt.Fprintln(a.io.Err, b)
+	}
+}
+
+// advisoryRepeats reports whether the advisory block ends in "... with:
+// <command>" for a command the guidance gives (perhaps with more flags).
+func advisoryRepeats(block string, given []string) bool {
+	lines := strings.Split(strings.TrimSpace(block), "\n")
+	_, cmd, ok := preflight.GuidanceCommand(lines[len(lines)-1])
+	if !ok {
+		return false
+	}
+	for _, g := range given {
+		if g == cmd || strings.HasPrefix(g, cmd+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 // renderPlan prints the preview: each role change, the consequences and

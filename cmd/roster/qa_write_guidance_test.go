@@ -68,3 +68,45 @@ func TestSharedGuidanceCommandDoesNotClaimOneRunCoversEveryone(t *testing.T) {
 		t.Fatalf("next: section:\n%s", next)
 	}
 }
+
+// Rule (nothing repeated): after Alice hands the lead to Bob, the "next:"
+// section tells her to run `roster repo follow-lead`; stderr does not
+// repeat it as an advisory.
+func TestHandoverAdvisoryDoesNotRepeatTheNextCommand(t *testing.T) {
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+	w.ok(bob, alice, 2000, "repo", "accept")
+	w.ok(alice, alice, 2100, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
+	w.ok(bob, bob, 3000, "repo", "edit", "--lead-maintainer", bob.npub())
+	r := w.run(alice, alice, 4000, "repo", "edit", "--lead-maintainer", bob.npub())
+	_, next, ok := strings.Cut(r.Out, "\nnext:\n")
+	if r.Code != exitOK || !ok || !strings.Contains(next, "roster repo follow-lead") {
+		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+	if strings.Contains(r.Err, "roster repo follow-lead") {
+		t.Fatalf("stderr repeats the follow-lead advice:\n%s", r.Err)
+	}
+}
+
+// handedOver: Alice led, Bob accepted and prepared, Alice pointed to Bob.
+func handedOver(t *testing.T) *mutWorld {
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+	w.ok(bob, alice, 2000, "repo", "accept")
+	w.ok(alice, alice, 2100, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
+	w.ok(bob, bob, 3000, "repo", "edit", "--lead-maintainer", bob.npub())
+	w.ok(alice, alice, 4000, "repo", "edit", "--lead-maintainer", bob.npub())
+	return w
+}
+
+// Rule (output says what happened): follow-lead outside a checkout switches
+// no checkout, so its human output does not say "this checkout now selects".
+func TestFollowLeadOutsideACheckoutDoesNotClaimACheckoutSwitched(t *testing.T) {
+	w := handedOver(t)
+	r := w.run(alice, alice, 5000, "repo", "follow-lead")
+	if r.Code != exitOK || strings.Contains(r.Out, "this checkout") || !strings.Contains(r.Out, "roster repo --repo nostr://"+bob.npub()+"/"+w.id) {
+		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+}
