@@ -2,6 +2,18 @@ package preflight
 
 import "fmt"
 
+// selfAddRefusal answers --add-maintainer <you>. It comes before the
+// governance choice: no choice of lead makes it possible, so suggesting one
+// would only lead to this refusal.
+func selfAddRefusal(v *view, author string) *Refusal {
+	if v.isConfirmed(author) {
+		// Only an invitee has something to accept.
+		return refuse("self-add", "you cannot invite yourself, and you already maintain this repository").
+			run("roster repo   # who maintains it")
+	}
+	return refuse("self-add", "you cannot invite yourself; to accept an invitation run: roster repo accept").run("roster repo accept")
+}
+
 // buildAdd: --add-maintainer X. The publisher's active m:X starts now; a
 // sole or legacy author first materializes their existing relationships in
 // their destination roles (first invite: untimed self-M, never an m->M
@@ -10,12 +22,7 @@ import "fmt"
 func buildAdd(d *draft, v *view, in Intent, dest destination) *Refusal {
 	x := in.Subject
 	if x == d.author {
-		if v.isConfirmed(x) {
-			// Only an invitee has something to accept.
-			return refuse("self-add", "you cannot invite yourself, and you already maintain this repository").
-				run("roster repo   # who maintains it")
-		}
-		return refuse("self-add", "you cannot invite yourself; to accept an invitation run: roster repo accept").run("roster repo accept")
+		return selfAddRefusal(v, x)
 	}
 	if v.isConfirmed(x) && v.lists(d.author, x) {
 		return refuse("already-maintainer", fmt.Sprintf("%s is already a confirmed maintainer you list", npub(x))).with("pubkey", npub(x))

@@ -78,6 +78,9 @@ func gate(v *view, in Input) *Refusal {
 func build(v *view, in Input, p *Plan) (*draft, *Refusal) {
 	it := in.Intent
 	var dest destination
+	if it.Action == ActAdd && it.Subject == in.Author {
+		return nil, selfAddRefusal(v, in.Author)
+	}
 	if it.membershipChange() {
 		// The governance and lead checks come first: they say who should run
 		// this command, which matters more than whether you have an announcement.

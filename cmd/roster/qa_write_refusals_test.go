@@ -139,3 +139,14 @@ func TestSelfAddByAMaintainerDoesNotSuggestAccept(t *testing.T) {
 		t.Fatalf("message %q, commands %q", e["message"], cmds)
 	}
 }
+
+// Rule (errors name a command that works): in a leadless repository a
+// maintainer adding themselves is refused as a self-add, not asked for a
+// governance choice whose suggested commands would only be refused again.
+func TestSelfAddInALeadlessRepositoryIsASelfAddNotAGovernanceChoice(t *testing.T) {
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--no-lead-maintainer")
+	w.ok(bob, alice, 2000, "repo", "accept")
+	w.refused(alice, alice, 3000, exitRefused, "self-add", "repo", "edit", "--add-maintainer", alice.npub())
+}
