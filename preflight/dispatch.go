@@ -162,7 +162,7 @@ func followLeadPrecheck(v *view) *Refusal {
 func nothingToDo(in Intent) *Refusal {
 	msg := "nothing to change: your announcement already expresses this"
 	if in.Action == ActFollowLead {
-		msg = "nothing to change: your announcement and this checkout already follow the lead"
+		msg = "nothing to change: your announcement already follows the lead, and the lead's coordinate is the one selected"
 	}
 	return refuse("nothing-to-change", msg)
 }

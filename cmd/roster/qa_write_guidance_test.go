@@ -110,3 +110,14 @@ func TestFollowLeadOutsideACheckoutDoesNotClaimACheckoutSwitched(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 }
+
+// Rule (output says what is true): a follow-lead with nothing to change,
+// run outside a checkout, does not speak of "this checkout".
+func TestFollowLeadNothingToChangeOutsideACheckout(t *testing.T) {
+	w := handedOver(t)
+	w.ok(alice, alice, 5000, "repo", "follow-lead")
+	r := w.run(alice, bob, 5100, "repo", "follow-lead")
+	if r.Code != exitOK || !strings.Contains(r.Out, "nothing to change") || strings.Contains(r.Out+r.Err, "this checkout") {
+		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+}
