@@ -21,8 +21,18 @@ func buildAcknowledge(d *draft, v *view, in Intent) *Refusal {
 		}
 	}
 	if ack == nil {
-		return refuse("nothing-to-acknowledge",
+		r := refuse("nothing-to-acknowledge",
 			fmt.Sprintf("there is no pending membership transition of %s for you to record", npub(in.Subject))).with("pubkey", npub(in.Subject))
+		// The transitions that are pending for you, if any, are what you
+		// probably meant; else `roster repo` shows the pending list.
+		for _, a := range v.acks {
+			r.run(a.Command + "  # the " + a.Transition + " of " + npub(a.Pubkey))
+		}
+		if len(r.Commands) == 0 {
+			r.Message += "; you have no pending acknowledgements"
+			r.run("roster repo   # who maintains it, and what is pending")
+		}
+		return r
 	}
 	letter := "m"
 	r, ok, err := d.find("m", in.Subject)

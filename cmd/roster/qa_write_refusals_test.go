@@ -150,3 +150,24 @@ func TestSelfAddInALeadlessRepositoryIsASelfAddNotAGovernanceChoice(t *testing.T
 	w.ok(bob, alice, 2000, "repo", "accept")
 	w.refused(alice, alice, 3000, exitRefused, "self-add", "repo", "edit", "--add-maintainer", alice.npub())
 }
+
+// Rule (errors name the next command): acknowledging a transition that is
+// not pending names the ones that are (here Bob's acceptance), so the user
+// who typed the wrong npub sees the right command.
+func TestAcknowledgeNothingPendingNamesWhatIsPending(t *testing.T) {
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+	w.ok(bob, alice, 2000, "repo", "accept")
+	m := w.refused(alice, alice, 3000, exitRefused, "nothing-to-acknowledge", "repo", "edit", "--acknowledge-maintainer-change", carol.npub())
+	cmds := toStrings(m["error"].(map[string]any)["commands"])
+	want := "roster repo edit --acknowledge-maintainer-change " + bob.npub() + w.selectors(alice) + "  # the start of " + bob.npub()
+	if len(cmds) != 1 || cmds[0] != want {
+		t.Fatalf("commands %q, want [%q]", cmds, want)
+	}
+	w.ok(alice, alice, 3100, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
+	m = w.refused(alice, alice, 3200, exitRefused, "nothing-to-acknowledge", "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
+	if cmds := toStrings(m["error"].(map[string]any)["commands"]); len(cmds) != 1 || !strings.HasPrefix(cmds[0], "roster repo"+w.selectors(alice)+"   #") {
+		t.Fatalf("nothing pending: commands %q", cmds)
+	}
+}
