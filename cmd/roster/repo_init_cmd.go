@@ -32,7 +32,8 @@ func newRepoInitCmd(a *app) *cobra.Command {
 		Use:   "init",
 		Short: "Announce this checkout as a repository on Nostr (kind 30617)",
 		Long: `init signs a kind 30617 announcement of the current checkout with your key
-and publishes it to the chosen relays (--relay, else ROSTER_RELAYS): d (from
+and publishes it to the chosen relays (--relay, else ROSTER_RELAYS, else
+config.yaml's relays): d (from
 --identifier or the directory name), r <root-commit> euc, name, description,
 clone, web, relays and alt, in the order ngit writes them. A fresh one-person
 repository carries no M/m/o role tags and no maintainers tag: its author is the
@@ -145,7 +146,7 @@ func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
 	relays := relaypool.NormalizeRelays(a.defaultRelays())
 	if len(relays) == 0 {
 		return &exitError{Code: exitUsage, Kind: "no-relays",
-			Err:      errors.New("no relays to announce to: pass --relay wss://... (repeatable) or set ROSTER_RELAYS"),
+			Err:      errors.New("no relays to announce to: pass --relay wss://... (repeatable), set ROSTER_RELAYS, or list relays in config.yaml in the roster home"),
 			Commands: []string{"roster repo init --relay wss://relay.example"}}
 	}
 	clone := o.clone

@@ -11,7 +11,8 @@ import (
 )
 
 // discoveryRelays is where to look: --relay alone when given (it replaces
-// discovery), else ROSTER_RELAYS plus the coordinate's relay hints.
+// discovery), else ROSTER_RELAYS (or config.yaml's relays) plus the
+// coordinate's relay hints.
 func (a *app) discoveryRelays(sel gitstate.Selection) []string {
 	if len(a.opts.Relays) > 0 {
 		return relaypool.NormalizeRelays(a.opts.Relays)
@@ -28,7 +29,7 @@ func (a *app) fetchFromRelays(ctx context.Context, v *repoView, need evidence) e
 	relays := a.discoveryRelays(v.Selection)
 	if len(relays) == 0 {
 		return &exitError{Code: exitUsage, Kind: "no-relays",
-			Err: fmt.Errorf("no relays to ask for %s: the coordinate carries no relay hints and neither --relay nor ROSTER_RELAYS is set", displayCoord(v.Coordinate())),
+			Err: fmt.Errorf("no relays to ask for %s: the coordinate carries no relay hints, no --relay was given, ROSTER_RELAYS is unset and config.yaml in the roster home lists no relays", displayCoord(v.Coordinate())),
 			Commands: []string{"roster repo" + a.repoFlag() + " --relay wss://<relay>", "export ROSTER_RELAYS=wss://<relay>,wss://<relay>",
 				"roster repo" + a.repoFlag() + " --offline"}}
 	}

@@ -26,6 +26,8 @@ type globalOptions struct {
 type app struct {
 	io   *ioStreams
 	opts globalOptions
+	// config is $ROSTER_HOME/config.yaml, loaded before every command.
+	config rosterConfig
 }
 
 // home returns the roster home directory: --home, ROSTER_HOME, else the XDG
@@ -63,7 +65,8 @@ func (a *app) homeSetting() (string, error) {
 	return filepath.Join(d, "roster"), nil
 }
 
-// relaysFromEnv returns --relay if given, else ROSTER_RELAYS split on commas.
+// defaultRelays returns --relay if given, else ROSTER_RELAYS split on commas,
+// else the relays of $ROSTER_HOME/config.yaml.
 func (a *app) defaultRelays() []string {
 	if len(a.opts.Relays) > 0 {
 		return a.opts.Relays
@@ -74,7 +77,10 @@ func (a *app) defaultRelays() []string {
 			out = append(out, r)
 		}
 	}
-	return out
+	if len(out) > 0 {
+		return out
+	}
+	return a.config.Relays
 }
 
 func newRootCmd(a *app) *cobra.Command {
@@ -132,7 +138,12 @@ func checkGlobalFlags(a *app) error {
 			Err:      fmt.Errorf("--timeout must be a positive duration, not %s", a.opts.Timeout),
 			Commands: []string{"--timeout 30s   # or leave it out for the default, 10s"}}
 	}
-	return nil
+	home, err := a.home()
+	if err != nil {
+		return nil // commands that need the home report this themselves
+	}
+	a.config, err = loadConfig(home)
+	return err
 }
 
 // rejectUnknownSubcommands makes each command group (cache, dev, ...) refuse
