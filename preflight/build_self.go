@@ -83,8 +83,19 @@ func buildAccept(d *draft, v *view) *Refusal {
 		return refuse("already-maintainer", "you are already a confirmed maintainer of this repository; there is nothing to accept")
 	}
 	if !v.isInvited(d.author) {
+		// A leadless repository has no lead to ask: any maintainer invites
+		// (with the governance choice every leadless add needs).
+		add, who := Intent{Action: ActAdd, Subject: d.author}, "a maintainer"
+		switch {
+		case v.leadSource == "none" || v.leadSource == "explicit_none":
+			add.NoLead = true
+		case v.lead != "" && v.leadSource == "legacy_inferred":
+			add.Lead, who = v.lead, "the lead "+npub(v.lead) // the legacy lead confirms the lead view
+		case v.lead != "":
+			who = "the lead " + npub(v.lead)
+		}
 		return refuse("not-invited", "no confirmed maintainer of this repository actively lists you; there is no invitation to accept",
-			"ask the lead to invite you with: roster repo edit --add-maintainer "+npub(d.author))
+			"ask "+who+" to invite you with: "+add.Command()).run(add.Command() + "  # run by " + who)
 	}
 	if r, ok, _ := d.find("M", d.author); ok && r.active() {
 		return refuse("own-lead-declaration",

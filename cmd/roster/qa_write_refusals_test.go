@@ -171,3 +171,34 @@ func TestAcknowledgeNothingPendingNamesWhatIsPending(t *testing.T) {
 		t.Fatalf("nothing pending: commands %q", cmds)
 	}
 }
+
+// Rule (errors name a command that works, and its runner): somebody who
+// is not invited is told who invites them and with which command — in a
+// lead-shaped repository the lead's plain add, in a leadless one any
+// maintainer's add with --no-lead-maintainer (a plain add would be refused
+// for want of a governance choice).
+func TestNotInvitedAcceptNamesWhoInvitesAndHow(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		flags []string
+		want  string
+	}{
+		{"lead-shaped", nil, "roster repo edit --add-maintainer " + dave.npub() + "{sel}  # run by the lead " + alice.npub()},
+		{"leadless", []string{"--no-lead-maintainer"}, "roster repo edit --add-maintainer " + dave.npub() + " --no-lead-maintainer{sel}  # run by a maintainer"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := newMutWorld(t, 1)
+			w.seed(alice.announce(t, w.id, 100))
+			w.ok(alice, alice, 1000, append([]string{"repo", "edit", "--add-maintainer", bob.npub()}, c.flags...)...)
+			m := w.refused(dave, alice, 2000, exitRefused, "not-invited", "repo", "accept")
+			cmds := toStrings(m["error"].(map[string]any)["commands"])
+			want := strings.Replace(c.want, "{sel}", w.selectors(alice), 1)
+			if len(cmds) != 1 || cmds[0] != want {
+				t.Fatalf("commands %q, want [%q]", cmds, want)
+			}
+			// The suggested command works for the person it names.
+			cmd, _, _ := strings.Cut(cmds[0], "  #")
+			runSuggested(t, w, alice, 2100, cmd+" --dry-run")
+		})
+	}
+}
