@@ -57,8 +57,13 @@ func guidance(v *view, p *Plan, in Input) []string {
 		followers()
 	case ActLead:
 		if it.Lead == in.Author {
-			out = append(out, "you are prepared to lead; the current lead can now point to you with:",
-				fmt.Sprintf("  roster repo edit --lead-maintainer %s", npub(in.Author)))
+			// One self-contained line (the --json list is read line by line).
+			current := "the current lead"
+			if s.LeadBefore.Lead != "" && s.LeadBefore.Lead != in.Author {
+				current += " " + npub(s.LeadBefore.Lead)
+			}
+			out = append(out, fmt.Sprintf("you are prepared to lead; %s can now point to you with: roster repo edit --lead-maintainer %s",
+				current, npub(in.Author)))
 		} else {
 			out = append(out, fmt.Sprintf("you are now a co-maintainer of %s; switch this checkout to the lead with: roster repo follow-lead", npub(it.Lead)))
 			followers()

@@ -121,3 +121,27 @@ func TestFollowLeadNothingToChangeOutsideACheckout(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 }
+
+// Rule (--json guidance is a list of self-contained lines): preparing as
+// lead names the current lead and the command they run on one line, not a
+// line ending in "with:" followed by an indented command.
+func TestPrepareAsLeadGuidanceIsOneLine(t *testing.T) {
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+	w.ok(bob, alice, 2000, "repo", "accept")
+	w.ok(alice, alice, 2100, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
+	m := w.ok(bob, bob, 3000, "repo", "edit", "--lead-maintainer", bob.npub())
+	for _, g := range toStrings(m["guidance"]) {
+		if strings.HasSuffix(g, "with:") || strings.HasPrefix(g, " ") {
+			t.Errorf("guidance line is not self-contained: %q", g)
+		}
+	}
+	cmd := suggested(t, m, "roster repo edit --lead-maintainer "+bob.npub())
+	for _, g := range toStrings(m["guidance"]) {
+		if strings.HasSuffix(g, cmd) && !strings.Contains(g, "the current lead "+alice.npub()) {
+			t.Errorf("the line does not name the current lead %s: %q", alice.npub(), g)
+		}
+	}
+	runSuggested(t, w, alice, 4000, cmd)
+}
