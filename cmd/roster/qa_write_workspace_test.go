@@ -52,3 +52,29 @@ func TestWorkspaceNoProjectionNamesWhoRunsWhat(t *testing.T) {
 		t.Errorf("viewer: exit %d, commands %q", r.Code, e.Error.Commands)
 	}
 }
+
+// Rule (errors name the next command): a write naming a section that does
+// not exist (exit 2) or revoking somebody without a grant (exit 3) names
+// `roster workspace show` for the same owner and relay, which lists what
+// does exist; nothing is signed.
+func TestWorkspaceWriteMisfitsNameTheShowCommand(t *testing.T) {
+	w := importedWorld(t)
+	show := "roster workspace show --owner " + w.ownerNpub() + " --relay " + w.relay.URL() + "   #"
+	for _, c := range []struct {
+		args []string
+		code int
+		kind string
+	}{
+		{[]string{"workspace", "move", strings.Repeat("1", 8) + "-1111-4111-8111-111111111111", "--to", "Nope"}, exitUsage, "usage"},
+		{[]string{"workspace", "revoke", w.npub(swViewerSK)}, exitRefused, "invalid-command"},
+	} {
+		r := w.as(swOwnerSK, append(c.args, "--json")...)
+		e := decodeOut[errorOut](t, r)
+		if r.Code != c.code || e.Error.Code != c.kind || len(e.Error.Commands) != 1 || !strings.HasPrefix(e.Error.Commands[0], show) {
+			t.Errorf("%v: exit %d, error %+v", c.args, r.Code, e.Error)
+		}
+	}
+	if rev := w.stored().Revision; rev != 1 {
+		t.Fatalf("revision %d after refused writes, want 1", rev)
+	}
+}

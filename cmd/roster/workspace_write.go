@@ -86,12 +86,17 @@ func (a *app) workspaceWrite(ctx context.Context, ownerFlag, verb string, action
 	}
 	body, err := build(ctx, ws, cur)
 	if err != nil {
+		// A section, channel or reader that does not fit the workspace:
+		// `show` (for this owner, on this relay) lists what does.
+		show := []string{"roster workspace show --owner " + graph.Npub(ws.owner) + " --relay " + shellQuote(ws.relay) + "   # its sections, channels and readers"}
 		var re *sections.RuleError
 		if errors.As(err, &re) {
 			return &exitError{Code: exitRefused, Kind: "invalid-command", Err: fmt.Errorf("%v; nothing was signed", err),
-				Details: map[string]any{"rule": re.Rule}}
+				Details: map[string]any{"rule": re.Rule}, Commands: show}
 		}
-		return usageErr("%v", err)
+		ue := usageErr("%v", err)
+		ue.Commands = show
+		return ue
 	}
 	return ws.submit(ctx, verb, cur, body, applied)
 }
