@@ -202,3 +202,31 @@ func TestNotInvitedAcceptNamesWhoInvitesAndHow(t *testing.T) {
 		})
 	}
 }
+
+// Rule (--dry-run previews only): accept, leave, follow-lead and an
+// acknowledgement with --dry-run exit 0 with dry_run true and a preview,
+// and no relay stores anything new.
+func TestDryRunOfEveryMembershipCommandPublishesNothing(t *testing.T) {
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+	check := func(p, sel person, now int64, args ...string) {
+		t.Helper()
+		before := w.storedCount()
+		m := w.ok(p, sel, now, append(args, "--dry-run")...)
+		if m["dry_run"] != true || m["preview"] == nil || len(toStrings(m["published"])) != 0 {
+			t.Errorf("%v: dry_run %v, preview %v, published %v", args, m["dry_run"], m["preview"] != nil, m["published"])
+		}
+		if after := w.storedCount(); after != before {
+			t.Errorf("%v --dry-run stored %d new event(s)", args, after-before)
+		}
+	}
+	check(bob, alice, 2000, "repo", "accept")
+	w.ok(bob, alice, 2000, "repo", "accept")
+	check(alice, alice, 2100, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
+	w.ok(alice, alice, 2100, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
+	check(bob, alice, 2200, "repo", "leave")
+	w.ok(alice, alice, 2300, "repo", "edit", "--add-maintainer", carol.npub())
+	w.ok(carol, alice, 2400, "repo", "accept")
+	check(bob, alice, 2500, "repo", "follow-lead")
+}
