@@ -128,7 +128,9 @@ func groupRender(a *app, g groupJSON) {
 				} else if m.Archived {
 					state = "archived"
 				}
-				fmt.Fprintf(w, "  name     %s (%s)\n", m.Name, state)
+				// A group created without 9002 metadata has no name: a dash,
+				// as elsewhere, not a blank before its state.
+				fmt.Fprintf(w, "  name     %s (%s)\n", dashIfEmpty(m.Name), state)
 				if m.About != "" {
 					fmt.Fprintf(w, "  about    %s\n", m.About)
 				}

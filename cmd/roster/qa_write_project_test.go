@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
@@ -45,5 +46,16 @@ func TestProjectChangeCommandsQuoteTheCoordinate(t *testing.T) {
 		"roster project unrelate " + coord + " " + pcHome + " --relay ws://r  # x"
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// Rule (output reads as what it is): a group created without a name shows
+// a dash, not a blank followed by its state.
+func TestGroupShowUnnamedGroup(t *testing.T) {
+	w := newPCWorld(t)
+	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
+	r := w.as(pcOwnerSK, "group", "show", pcHome)
+	if r.Code != exitOK || !strings.Contains(r.Out, "  name     - (live)\n") {
+		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 }
