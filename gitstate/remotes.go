@@ -32,13 +32,14 @@ func (c *Checkout) Remotes() (map[string]RemoteURLs, error) {
 
 // FollowCoordinate anchors the checkout at another maintainer's coordinate
 // (roster repo follow-lead: it "switches the local nostr:// coordinate and
-// nostr.repo"): git config nostr.repo becomes to's naddr, and every `url`
+// nostr.repo"): git config nostr.repo becomes to's naddr carrying relays as
+// hints (so the checkout can still find its relays), and every `url`
 // and `pushurl` of every remote that names from is rewritten to name to,
 // keeping its relay hints, protocol segment and query. URLs naming any other
 // coordinate, NIP-05 URLs (which cannot be compared without a lookup) and
 // non-nostr URLs are left alone. One config write. Returns the names of the
 // remotes it changed, sorted.
-func (c *Checkout) FollowCoordinate(from, to graph.Coordinate) ([]string, error) {
+func (c *Checkout) FollowCoordinate(from, to graph.Coordinate, relays []string) ([]string, error) {
 	if from.Identifier != to.Identifier || from.Kind != to.Kind {
 		return nil, fmt.Errorf("follow %s from %s: they are different repositories", to, from)
 	}
@@ -46,7 +47,7 @@ func (c *Checkout) FollowCoordinate(from, to graph.Coordinate) ([]string, error)
 	if err != nil {
 		return nil, err
 	}
-	cfg.Raw.Section("nostr").SetOption("repo", EncodeNaddr(to, nil))
+	cfg.Raw.Section("nostr").SetOption("repo", EncodeNaddr(to, relays))
 	var names []string
 	for _, sub := range cfg.Raw.Section("remote").Subsections {
 		changed := false

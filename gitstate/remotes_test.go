@@ -36,7 +36,7 @@ func TestFollowCoordinateMovesNostrRepoAndOnlyTheLeftCoordinate(t *testing.T) {
 	r.git("remote", "add", "plain", "https://git.example/repo.git")
 	r.git("remote", "add", "naddr", "nostr://"+EncodeNaddr(coord(alicePK, "repo"), []string{"wss://relay.three"}))
 	c := r.open()
-	names, err := c.FollowCoordinate(coord(alicePK, "repo"), coord(bobPK, "repo"))
+	names, err := c.FollowCoordinate(coord(alicePK, "repo"), coord(bobPK, "repo"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestFollowCoordinateMovesNostrRepoAndOnlyTheLeftCoordinate(t *testing.T) {
 	if got := r.git("config", "--get-all", "remote.origin.url"); got != want["remote.origin.url"] {
 		t.Fatalf("the pushurl leaked into url: %s", got)
 	}
-	if names, err := r.open().FollowCoordinate(coord(alicePK, "repo"), coord(bobPK, "repo")); err != nil || names != nil {
+	if names, err := r.open().FollowCoordinate(coord(alicePK, "repo"), coord(bobPK, "repo"), nil); err != nil || names != nil {
 		t.Fatalf("second run: %v %v", names, err)
 	}
 }
@@ -85,5 +85,20 @@ func TestRetargetNostrURLKeepsEverythingButTheMaintainer(t *testing.T) {
 	}
 	if _, err := RetargetNostrURL(nurl(alicePK, "repo"), coord(bobPK, "other")); err == nil {
 		t.Fatal("an identifier change must be refused")
+	}
+}
+
+// follow-lead must leave a checkout that can still find its relays: the new
+// nostr.repo carries the relay hints it is given.
+func TestFollowCoordinateKeepsRelayHintsInNostrRepo(t *testing.T) {
+	r := newTestRepo(t)
+	r.commit("one")
+	hints := []string{"wss://relay.example"}
+	if _, err := r.open().FollowCoordinate(coord(alicePK, "repo"), coord(bobPK, "repo"), hints); err != nil {
+		t.Fatal(err)
+	}
+	got, relays, err := DecodeNaddr(r.git("config", "--get", "nostr.repo"))
+	if err != nil || got != coord(bobPK, "repo") || len(relays) != 1 || relays[0] != hints[0] {
+		t.Fatalf("nostr.repo decodes to %v %v (%v), want bob's coordinate with %v", got, relays, err, hints)
 	}
 }

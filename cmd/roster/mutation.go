@@ -202,10 +202,7 @@ func (a *app) switchCheckout(v *repoView, to graph.Coordinate, out *mutationResu
 		return nil
 	}
 	naddr := gitstate.EncodeNaddr(to, hints)
-	remotes, err := v.Checkout.FollowCoordinate(v.Coordinate(), to)
-	if err == nil && len(hints) > 0 {
-		err = v.Checkout.SetNostrRepo(naddr) // FollowCoordinate writes it without hints
-	}
+	remotes, err := v.Checkout.FollowCoordinate(v.Coordinate(), to, hints)
 	if err != nil {
 		return &exitError{Code: exitFailure, Kind: "git-config", Err: fmt.Errorf("switch the checkout to %s: %w", url, err),
 			Commands: []string{"git config nostr.repo " + naddr}}
