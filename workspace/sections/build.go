@@ -3,6 +3,7 @@ package sections
 import (
 	"context"
 	"fmt"
+	"github.com/nbd-wtf/go-nostr/nip19"
 	"sort"
 
 	"github.com/roster-cli/roster/signer"
@@ -43,7 +44,8 @@ func (w *Workspace) RevokeBody(ctx context.Context, s signer.Signer, reader stri
 		return nil, ruleErr("actor-is-owner", "the owner's authority is implicit; it cannot be revoked")
 	}
 	if _, ok := w.Readers[reader]; !ok {
-		return nil, ruleErr("grant-missing", "%s holds no active grant in this workspace", reader)
+		npub, _ := nip19.EncodePublicKey(reader)
+		return nil, ruleErr("grant-missing", "%s holds no active grant in this workspace", npub)
 	}
 	key, err := NewKey()
 	if err != nil {
