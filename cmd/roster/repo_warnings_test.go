@@ -213,3 +213,33 @@ func TestAdvisoryWarningsFollowEveryReadCommandButNotJSON(t *testing.T) {
 		}
 	}
 }
+
+// maintainers.md: a numeric self-role end is a departure, and "a restarted
+// assignment after an ended self-role is only an invitation". Right after
+// leaving, while the lead still lists them, the leaver is not told "you are
+// invited ... accept": they are told they left, and that accepting rejoins.
+func TestWarningDepartedViewerIsNotToldTheyAreInvited(t *testing.T) {
+	events := []*nostr.Event{
+		alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), maintainersTag(alice, bob)),
+		bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "200", "500"), maintainersTag(alice)),
+	}
+	r := readAs(t, &bob, alice, events...)
+	if strings.Contains(r.Err, "you are invited") {
+		t.Fatalf("the leaver was told they are invited:\n%s", r.Err)
+	}
+	if !strings.Contains(r.Err, "you ended your maintainer role") || !strings.Contains(r.Err, "roster repo accept") {
+		t.Fatalf("the leaver's stderr does not say they left and how to rejoin:\n%s", r.Err)
+	}
+}
+
+// Suggested commands run as printed: outside a checkout the advisory's
+// command carries the --repo and --relay the user gave.
+func TestAdvisoryCommandsCarryTheRepoAndRelayFlags(t *testing.T) {
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
+	r := invocation{Env: withKey(testEnv(t), carol)}.roster(t, "repo", "--repo", alice.naddr("proj"), "--relay", relays[0].URL())
+	want := "accept with: roster repo accept --repo " + alice.naddr("proj") + " --relay " + relays[0].URL()
+	if r.Code != exitOK || !strings.Contains(r.Err, want) {
+		t.Fatalf("exit %d; stderr lacks %q:\n%s", r.Code, want, r.Err)
+	}
+}

@@ -31,8 +31,21 @@ func (a *app) printAdvisories(v *repoView) {
 		if i > 0 {
 			fmt.Fprintln(a.io.Err)
 		}
-		fmt.Fprintln(a.io.Err, b)
+		fmt.Fprintln(a.io.Err, a.withAdvisorySelectors(b))
 	}
+}
+
+// withAdvisorySelectors adds the user's --repo and --relay to each command an
+// advisory names after "with: ", so it runs as printed outside a checkout.
+func (a *app) withAdvisorySelectors(block string) string {
+	lines := strings.Split(block, "\n")
+	for i, l := range lines {
+		if j := strings.Index(l, "with: roster "); j >= 0 {
+			at := j + len("with: ")
+			lines[i] = l[:at] + a.withSelectors(l[at:])
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // advisories returns the warning blocks, in a stable order, for the viewer
@@ -66,7 +79,14 @@ func advisories(r *graph.Resolution, viewer string) []string {
 	if ack := acknowledgementWarning(r.PendingAcknowledgements, viewer); ack != "" {
 		out = append(out, ack)
 	}
-	if invitedViewer(r, viewer) && !acceptAlreadyAdvised(out) {
+	switch {
+	case !invitedViewer(r, viewer) || acceptAlreadyAdvised(out):
+	case departedViewer(r, viewer):
+		// A numeric self-role end is a departure; the lead's record still
+		// listing them is only an invitation to rejoin.
+		out = append(out, fmt.Sprintf("you ended your maintainer role in %s; it still lists you, which is only an invitation to rejoin\nto rejoin, accept with: %s",
+			coordShorthand(r.Selected.Pubkey, id), graph.CommandAccept))
+	default:
 		// maintainers.md: an invitee "has no maintainer authority until they
 		// accept"; the invitee is the one person who can act on it.
 		out = append(out, fmt.Sprintf("you are invited to maintain %s; you have no maintainer authority until you accept\naccept with: %s",
@@ -84,6 +104,26 @@ func invitedViewer(r *graph.Resolution, viewer string) bool {
 		}
 	}
 	return false
+}
+
+// departedViewer reports whether the viewer's own announcement ends their
+// self-role with a numeric boundary and holds no active self-role.
+func departedViewer(r *graph.Resolution, viewer string) bool {
+	a := r.Announcements[viewer]
+	if a == nil {
+		return false
+	}
+	ended := false
+	for _, rec := range a.Roles {
+		if !rec.Valid || rec.Subject != viewer || (rec.Letter != 'M' && rec.Letter != 'm') {
+			continue
+		}
+		if rec.Active() {
+			return false
+		}
+		ended = ended || rec.NumericallyEnded()
+	}
+	return ended
 }
 
 // acceptAlreadyAdvised: the self-defer warning already ends with the accept command.
