@@ -28,8 +28,11 @@ test: vet fmtcheck
 demo: build
 	./scripts/demo.sh $(BIN)
 
+# Every benchmark: graph resolution at 10..10,000 announcements, discovery
+# round trips and signature checks, cache writes, and cold vs warm
+# `roster repo --json`. Figures and how to read them: docs/PERFORMANCE.md.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./graph ./relaypool
+	$(GO) test -run '^$$' -bench . -benchmem ./graph ./relaypool ./cache ./cmd/roster
 
 FUZZTIME ?= 20s
 fuzz:
