@@ -1,0 +1,43 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/workspace/projects"
+)
+
+// Issue 7 "On a `conflict:` reply re-read the projection, re-check, and
+// retry once": the re-check is real. Another change relates the same
+// channel first, so after the conflict the re-read shows it already
+// related and roster refuses before signing a second time instead of
+// retrying blindly.
+func TestProjectRetryAfterConflictRechecksThePatch(t *testing.T) {
+	w := newPCWorld(t)
+	w.identity(nostr.Now() - 10)
+	projectBeforeSign = func(attempt int) {
+		if attempt != 0 {
+			t.Errorf("roster reached signing again (attempt %d) after the re-check should have refused", attempt)
+			return
+		}
+		p, _ := projects.NewPatch([]string{pcChanA}, nil)
+		evt, err := projects.BuildChange(w.coord, w.stored().Revision, p, nostr.Now()-5) // not byte-identical to roster's own
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		if err := w.publish(pcOwnerSK, evt); err != nil {
+			t.Error(err)
+		}
+	}
+	t.Cleanup(func() { projectBeforeSign = nil })
+	r := w.as(pcOwnerSK, "project", "relate", w.coord.String(), pcChanA, "--json")
+	e := decodeOut[errorOut](t, r)
+	if r.Code != exitRefused || e.Error.Code != "already-related" || !strings.Contains(e.Error.Message, "nothing was published") {
+		t.Fatalf("exit %d %+v\n%s\n%s", r.Code, e.Error, r.Out, r.Err)
+	}
+	if st := w.stored(); st.Revision != 2 || w.storedCommands() != 1 {
+		t.Fatalf("relay holds revision %d with %d commands, want the concurrent change only", st.Revision, w.storedCommands())
+	}
+}
