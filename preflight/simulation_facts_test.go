@@ -124,3 +124,15 @@ func TestIdentityConflictDetailsCarryBothEarliestUniqueCommits(t *testing.T) {
 		t.Fatalf("refusal details %+v, want r euc %s -> %s", r.Details, b, a)
 	}
 }
+
+// Issue 5 "Simulation: ... invitations withdrawn": the lead removing
+// somebody who never accepted withdraws an invitation; nobody is lost.
+func TestSimulationReportsAWithdrawnInvitation(t *testing.T) {
+	w := twoPerson(t)
+	w.run("alice", "alice", 2500, Intent{Action: ActAdd, Subject: pk("carol")})
+	p := w.run("alice", "alice", 2600, Intent{Action: ActRemove, Subject: pk("carol")})
+	sameSet(t, "invitations withdrawn", p.Sim.InvitationsWithdrawn, "carol")
+	sameSet(t, "lost", p.Sim.Lost)
+	sameSet(t, "newly invited", p.Sim.NewlyInvited)
+	wantTags(t, p, []string{"M", "<alice>"}, []string{"m", "<bob>", "2000"}, []string{"m", "<carol>", "2500", "2600"}, mt("alice", "bob"))
+}
