@@ -1,0 +1,24 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// Issue 7 "commands ... with --json": `project unrelate --json` prints
+// roster.project.change/v1 with the removal, the revision it was checked
+// against, the new revision and the related channels read back.
+func TestProjectUnrelatePrintsJSON(t *testing.T) {
+	w := newPCWorld(t)
+	w.identity(nostr.Now()-10, nostr.Tag{"buzz-related-channel", pcChanA}, nostr.Tag{"buzz-related-channel", pcChanB})
+	out := decodeOut[projectChangeJSON](t, w.as(pcOwnerSK, "project", "unrelate", w.coord.String(), pcChanA, "--json"))
+	if out.Schema != "roster.project.change/v1" || out.Coordinate != w.coord.String() || len(out.Add) != 0 ||
+		len(out.Remove) != 1 || out.Remove[0] != pcChanA || out.ExpectedRevision != 1 || out.Revision != 2 ||
+		len(out.RelatedChannels) != 1 || out.RelatedChannels[0] != pcChanB || len(out.Published) != 1 || out.Retried {
+		t.Fatalf("unrelate --json: %+v", out)
+	}
+	if st := w.stored(); st.Revision != 2 || st.Document.Related(pcChanA) {
+		t.Fatalf("relay holds %+v", st)
+	}
+}
