@@ -67,29 +67,16 @@ ROSTER_SECRET_KEY, when set, takes precedence over any login.`,
 // loginResult is roster.login/v1. Like whoami and logout it always prints
 // every documented field, null when it does not apply.
 type loginResult struct {
-	Schema    string `json:"schema"`
-	Npub      string `json:"npub"`
-	Pubkey    string `json:"pubkey"`
-	Backend   string `json:"backend"`
-	Bunker    string `json:"bunker"`
-	Generated bool   `json:"generated"`
+	Schema    string  `json:"schema"`
+	Npub      string  `json:"npub"`
+	Pubkey    string  `json:"pubkey"`
+	Backend   string  `json:"backend"`
+	Bunker    *string `json:"bunker"`
+	Generated bool    `json:"generated"`
 	// Nsec is set only for --generate --show-secret.
-	Nsec string `json:"nsec"`
+	Nsec *string `json:"nsec"`
 	// EnvKeyOverrides is true when ROSTER_SECRET_KEY is set and so wins.
 	EnvKeyOverrides bool `json:"env_key_overrides"`
-}
-
-func (r loginResult) MarshalJSON() ([]byte, error) {
-	return marshalUnescaped(struct {
-		Schema          string  `json:"schema"`
-		Npub            string  `json:"npub"`
-		Pubkey          string  `json:"pubkey"`
-		Backend         string  `json:"backend"`
-		Bunker          *string `json:"bunker"`
-		Generated       bool    `json:"generated"`
-		Nsec            *string `json:"nsec"`
-		EnvKeyOverrides bool    `json:"env_key_overrides"`
-	}{r.Schema, r.Npub, r.Pubkey, r.Backend, nullIfEmpty(r.Bunker), r.Generated, nullIfEmpty(r.Nsec), r.EnvKeyOverrides})
 }
 
 func runLogin(ctx context.Context, a *app, o loginOptions) error {
@@ -133,9 +120,11 @@ func runLogin(ctx context.Context, a *app, o loginOptions) error {
 		}
 		res.Generated = true
 		if o.showSecret {
-			if res.Nsec, err = signer.EncodeNsec(sk); err != nil {
+			nsec, err := signer.EncodeNsec(sk)
+			if err != nil {
 				return err
 			}
+			res.Nsec = &nsec
 		}
 	default:
 		// A malformed URL is the user's input (exit 2), checked before any
@@ -148,11 +137,11 @@ func runLogin(ctx context.Context, a *app, o loginOptions) error {
 			return loginError(err, o)
 		}
 	}
-	res.Npub, res.Pubkey, res.Backend, res.Bunker = acct.Npub, acct.Pubkey, acct.Backend, acct.Bunker
+	res.Npub, res.Pubkey, res.Backend, res.Bunker = acct.Npub, acct.Pubkey, acct.Backend, nullIfEmpty(acct.Bunker)
 	if res.EnvKeyOverrides {
 		fmt.Fprintln(a.io.Err, "roster: ROSTER_SECRET_KEY is set and takes precedence over this login until you unset it")
 	}
-	if res.Nsec != "" {
+	if res.Nsec != nil {
 		fmt.Fprintln(a.io.Err, "roster: this is the only time roster shows the new secret key; store it somewhere safe")
 	}
 	if a.opts.JSON {
@@ -163,8 +152,8 @@ func runLogin(ctx context.Context, a *app, o loginOptions) error {
 		verb = "Generated a new key and logged in as"
 	}
 	fmt.Fprintf(a.io.Out, "%s %s (%s)\n", verb, res.Npub, describeBackend(acct, env.Home))
-	if res.Nsec != "" {
-		fmt.Fprintf(a.io.Out, "secret key: %s\n", res.Nsec)
+	if res.Nsec != nil {
+		fmt.Fprintf(a.io.Out, "secret key: %s\n", *res.Nsec)
 	}
 	return nil
 }
@@ -248,24 +237,13 @@ environment, not in roster: unset it yourself.`,
 // does not apply (npub and backend when nobody was logged in,
 // bunker_client_pubkey unless the login was a bunker's).
 type logoutResult struct {
-	Schema    string `json:"schema"`
-	LoggedOut bool   `json:"logged_out"`
-	Npub      string `json:"npub"`
-	Backend   string `json:"backend"`
+	Schema    string  `json:"schema"`
+	LoggedOut bool    `json:"logged_out"`
+	Npub      *string `json:"npub"`
+	Backend   *string `json:"backend"`
 	// BunkerClientPubkey is the client key the bunker may still authorize.
-	BunkerClientPubkey string `json:"bunker_client_pubkey"`
-	EnvKeyStillSet     bool   `json:"env_key_still_set"`
-}
-
-func (r logoutResult) MarshalJSON() ([]byte, error) {
-	return marshalUnescaped(struct {
-		Schema             string  `json:"schema"`
-		LoggedOut          bool    `json:"logged_out"`
-		Npub               *string `json:"npub"`
-		Backend            *string `json:"backend"`
-		BunkerClientPubkey *string `json:"bunker_client_pubkey"`
-		EnvKeyStillSet     bool    `json:"env_key_still_set"`
-	}{r.Schema, r.LoggedOut, nullIfEmpty(r.Npub), nullIfEmpty(r.Backend), nullIfEmpty(r.BunkerClientPubkey), r.EnvKeyStillSet})
+	BunkerClientPubkey *string `json:"bunker_client_pubkey"`
+	EnvKeyStillSet     bool    `json:"env_key_still_set"`
 }
 
 func runLogout(a *app) error {
@@ -277,8 +255,8 @@ func runLogout(a *app) error {
 	if err != nil {
 		return signerError(err)
 	}
-	res := logoutResult{Schema: "roster.logout/v1", LoggedOut: ok, Npub: acct.Npub, Backend: acct.Backend,
-		BunkerClientPubkey: acct.BunkerClientPubkey, EnvKeyStillSet: env.SecretKey != ""}
+	res := logoutResult{Schema: "roster.logout/v1", LoggedOut: ok, Npub: nullIfEmpty(acct.Npub), Backend: nullIfEmpty(acct.Backend),
+		BunkerClientPubkey: nullIfEmpty(acct.BunkerClientPubkey), EnvKeyStillSet: env.SecretKey != ""}
 	if a.opts.JSON {
 		return writeJSON(a, res)
 	}

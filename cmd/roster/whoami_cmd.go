@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -14,34 +12,11 @@ import (
 // printed, null when it does not apply (bunker, for a key that is not a
 // bunker's), so scripts see one stable shape.
 type whoamiResult struct {
-	Schema  string `json:"schema"`
-	Npub    string `json:"npub"`
-	Pubkey  string `json:"pubkey"`
-	Backend string `json:"backend"`
-	Bunker  string `json:"bunker"`
-}
-
-func (r whoamiResult) MarshalJSON() ([]byte, error) {
-	return marshalUnescaped(struct {
-		Schema  string  `json:"schema"`
-		Npub    string  `json:"npub"`
-		Pubkey  string  `json:"pubkey"`
-		Backend string  `json:"backend"`
-		Bunker  *string `json:"bunker"`
-	}{r.Schema, r.Npub, r.Pubkey, r.Backend, nullIfEmpty(r.Bunker)})
-}
-
-// marshalUnescaped is json.Marshal without HTML escaping: a bunker URL's
-// "&" stays "&" (writeJSON's SetEscapeHTML(false) does not undo the
-// escaping of a MarshalJSON result).
-func marshalUnescaped(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
+	Schema  string  `json:"schema"`
+	Npub    string  `json:"npub"`
+	Pubkey  string  `json:"pubkey"`
+	Backend string  `json:"backend"`
+	Bunker  *string `json:"bunker"`
 }
 
 // nullIfEmpty is a JSON null for a field that does not apply.
@@ -71,7 +46,7 @@ bunker, keyring or ncryptsec. With no signer it exits 2 and says how to log in.`
 			if err != nil {
 				return signerError(err)
 			}
-			res := whoamiResult{Schema: "roster.whoami/v1", Npub: acct.Npub, Pubkey: acct.Pubkey, Backend: acct.Backend, Bunker: acct.Bunker}
+			res := whoamiResult{Schema: "roster.whoami/v1", Npub: acct.Npub, Pubkey: acct.Pubkey, Backend: acct.Backend, Bunker: nullIfEmpty(acct.Bunker)}
 			if a.opts.JSON {
 				return writeJSON(a, res)
 			}
