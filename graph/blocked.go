@@ -20,8 +20,7 @@ package graph
 // are exclusively unparseable. A blocked author is never confirmed, cannot
 // seed or confirm others and gets no authority, but has not departed.
 func (a *Announcement) SelfBlocked() bool {
-	blocking, _ := selfBlocking(a)
-	return len(blocking) > 0
+	return len(selfBlocking(a)) > 0
 }
 
 // BlockingSelfRecords returns the records that block the author, in tag
@@ -29,7 +28,7 @@ func (a *Announcement) SelfBlocked() bool {
 // valid self-record nor a self-defer, every unparseable record naming the
 // author. Nil when the author is not blocked.
 func (a *Announcement) BlockingSelfRecords() []RoleRecord {
-	blocking, _ := selfBlocking(a)
+	blocking := selfBlocking(a)
 	if len(blocking) == 0 {
 		return nil
 	}
@@ -51,10 +50,10 @@ func (a *Announcement) SupersededSelfDefer(i int) bool {
 	return successor > a.Roles[i].LastStart()
 }
 
-// selfBlocking returns the indexes in a.Roles of the blocking records and
-// of the superseded self-defers. It allocates only when the author has
-// self-defer or unparseable self-records.
-func selfBlocking(a *Announcement) (blocking, superseded []int) {
+// selfBlocking returns the indexes in a.Roles of the blocking records. It
+// allocates only when the author has an unsuperseded self-defer or
+// exclusively unparseable self-records.
+func selfBlocking(a *Announcement) (blocking []int) {
 	validSelf, successor := latestActiveSelfStart(a)
 	selfDefer := false
 	for i, r := range a.Roles {
@@ -62,21 +61,19 @@ func selfBlocking(a *Announcement) (blocking, superseded []int) {
 			continue
 		}
 		selfDefer = true
-		if successor > r.LastStart() {
-			superseded = append(superseded, i)
-		} else {
+		if successor <= r.LastStart() {
 			blocking = append(blocking, i)
 		}
 	}
 	if validSelf || selfDefer {
-		return blocking, superseded
+		return blocking
 	}
 	for i, r := range a.Roles {
 		if !r.Valid && r.Subject == a.Author {
 			blocking = append(blocking, i)
 		}
 	}
-	return blocking, superseded
+	return blocking
 }
 
 // latestActiveSelfStart reports whether the author has any valid

@@ -195,7 +195,7 @@ func (h *healthInput) selfDeferFinding(p *participant, i int) Finding {
 	a, r := p.ann, p.ann.Roles[i]
 	f := Finding{Code: CodeSelfDefer, Author: a.Author, Subject: a.Author}
 	raw := strings.Join(r.Raw, ",")
-	if p.selfDeferSuperseded[i] {
+	if a.SupersededSelfDefer(i) {
 		f.Severity = SeverityWarning
 		f.Message = fmt.Sprintf("%s ends its own role record %q in defer; a later active self-role supersedes it for current authority, but the earlier interval stays unresolved until the author signs a numeric end", h.whose(a.Author), raw)
 		return f

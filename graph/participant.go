@@ -32,9 +32,6 @@ type participant struct {
 	// blocked: an unsuperseded self-defer, or self-records that are
 	// exclusively unparseable. Not a departure, but no authority either.
 	blocked bool
-	// selfDeferSuperseded lists self-defer records that a later active
-	// self-role supersedes (health stays a non-blocking warning).
-	selfDeferSuperseded map[int]bool
 }
 
 // eligible reports whether the author can be confirmed or seed a fixpoint.
@@ -142,13 +139,6 @@ func analyze(a *Announcement) *participant {
 		p.outStart = append(p.outStart, r.LastStart())
 	}
 	p.departed = validSelfMaint && !activeSelfMaint && endedSelfMaint
-	blocking, superseded := selfBlocking(a)
-	p.blocked = len(blocking) > 0
-	for _, i := range superseded {
-		if p.selfDeferSuperseded == nil {
-			p.selfDeferSuperseded = map[int]bool{}
-		}
-		p.selfDeferSuperseded[i] = true
-	}
+	p.blocked = a.SelfBlocked()
 	return p
 }
