@@ -117,14 +117,9 @@ func DecodePubkey(s string) (string, error) {
 }
 
 // EncodeNpub returns the npub of a 64-hex pubkey, or the input unchanged when
-// it is not one (so error messages still show something).
-func EncodeNpub(pubkey string) string {
-	npub, err := nip19.EncodePublicKey(pubkey)
-	if err != nil || !nostr.IsValid32ByteHex(pubkey) {
-		return pubkey
-	}
-	return npub
-}
+// it is not one (so error messages still show something). It is graph.Npub,
+// which graph's suggested commands use: one encoding for people everywhere.
+func EncodeNpub(pubkey string) string { return graph.Npub(pubkey) }
 
 // short trims long user input in error messages.
 func short(s string) string {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 
+	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/workspace/projects"
@@ -46,7 +47,7 @@ func projectChange(ctx context.Context, a *app, s signer.Signer, relay string, c
 	}
 	pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: s.SignEvent})
 	defer pool.Close()
-	out := projectChangeJSON{Schema: "roster.project.change/v1", Coordinate: c.String(), Relay: relay, Actor: actor, ActorNpub: projectNpub(actor),
+	out := projectChangeJSON{Schema: "roster.project.change/v1", Coordinate: c.String(), Relay: relay, Actor: actor, ActorNpub: gitstate.EncodeNpub(actor),
 		Add: patch.Add, Remove: patch.Remove, Published: []string{}}
 	for attempt := 0; attempt < 2; attempt++ {
 		rd, err := projectCurrent(ctx, pool, relay, c)

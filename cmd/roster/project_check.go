@@ -11,6 +11,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 
+	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/workspace/groups"
 	"github.com/roster-cli/roster/workspace/projects"
@@ -49,13 +50,13 @@ func projectCheck(ctx context.Context, pool *relaypool.Pool, relay, self, actor 
 			why = fmt.Sprintf("its home channel %s is missing, archived or deleted on %s, so only its owner may", home, relay)
 		}
 		may := projectWhoMay(c.Owner, home, g)
-		cmds := projectChangeCommands(c, patch, relay, "  # run by the project owner "+projectNpub(c.Owner))
+		cmds := projectChangeCommands(c, patch, relay, "  # run by the project owner "+gitstate.EncodeNpub(c.Owner))
 		if home != "" {
 			cmds = append(cmds, fmt.Sprintf("roster group show %s --relay %s", home, relay))
 		}
 		return &exitError{Code: exitRefused, Kind: "not-authorized",
 			Err: fmt.Errorf("refused before signing, nothing was published: %s may not change the related channels of %s: %s. Who may: %s",
-				projectNpub(actor), c, why, strings.Join(may, "; ")),
+				gitstate.EncodeNpub(actor), c, why, strings.Join(may, "; ")),
 			Details:  map[string]any{"coordinate": c.String(), "actor": actor, "owner": c.Owner, "home_channel": home, "may_change": may},
 			Commands: cmds}
 	}
@@ -82,7 +83,7 @@ func projectWhoMay(owner, home string, g groups.State) []string {
 	}
 	out := make([]string, len(order))
 	for i, pk := range order {
-		out[i] = fmt.Sprintf("%s (%s)", projectNpub(pk), strings.Join(roles[pk], ", "))
+		out[i] = fmt.Sprintf("%s (%s)", gitstate.EncodeNpub(pk), strings.Join(roles[pk], ", "))
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
+	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
@@ -77,14 +78,14 @@ func TestProjectRemovedAdminIsRefusedByRosterAndByTheRelay(t *testing.T) {
 	}
 	e := decodeOut[errorOut](t, r)
 	if e.Error.Code != "not-authorized" || !strings.Contains(e.Error.Message, "nothing was published") ||
-		!strings.Contains(e.Error.Message, projectNpub(w.coord.Owner)) || !strings.Contains(e.Error.Message, pcHome) {
+		!strings.Contains(e.Error.Message, gitstate.EncodeNpub(w.coord.Owner)) || !strings.Contains(e.Error.Message, pcHome) {
 		t.Fatalf("refusal does not say who may: %+v", e.Error)
 	}
 	// The owner created the home channel, so it is listed once with both roles;
 	// the removed admin is not listed at all.
 	may := fmt.Sprint(e.Error.Details["may_change"])
-	if !strings.Contains(may, projectNpub(w.coord.Owner)+" (project owner, owner of home channel "+pcHome+")") ||
-		strings.Contains(may, projectNpub(pubOf(t, pcAdminSK))) {
+	if !strings.Contains(may, gitstate.EncodeNpub(w.coord.Owner)+" (project owner, owner of home channel "+pcHome+")") ||
+		strings.Contains(may, gitstate.EncodeNpub(pubOf(t, pcAdminSK))) {
 		t.Fatalf("may_change %s", may)
 	}
 	if after := w.stored(); after.EventID != before.EventID || w.storedCommands() != 0 {
@@ -110,7 +111,7 @@ func TestProjectStrangerIsToldWhoMayChangeAProjectWithoutHomeChannel(t *testing.
 	w := newPCWorld(t)
 	w.identity(nostr.Now() - 10)
 	r := w.as(pcStrangerSK, "project", "relate", w.coord.String(), pcChanA)
-	if r.Code != exitRefused || !strings.Contains(r.Err, "no home channel") || !strings.Contains(r.Err, projectNpub(w.coord.Owner)) {
+	if r.Code != exitRefused || !strings.Contains(r.Err, "no home channel") || !strings.Contains(r.Err, gitstate.EncodeNpub(w.coord.Owner)) {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	if w.storedCommands() != 0 {

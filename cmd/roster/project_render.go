@@ -8,6 +8,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr/nip19"
 
+	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
@@ -48,7 +49,7 @@ func projectView(c projects.Coordinate, rd projectReadResult) projectJSON {
 	st := rd.best
 	naddr, _ := nip19.EncodeEntity(c.Owner, projects.KindIdentity, c.D, nil)
 	out := projectJSON{
-		Schema: "roster.project/v1", Coordinate: c.String(), Owner: c.Owner, OwnerNpub: projectNpub(c.Owner),
+		Schema: "roster.project/v1", Coordinate: c.String(), Owner: c.Owner, OwnerNpub: gitstate.EncodeNpub(c.Owner),
 		D: c.D, Address: c.Address(), Naddr: naddr, Revision: st.Revision, Deleted: st.Deleted,
 		Name: st.Document.Name, Description: st.Document.Description, Visibility: st.Document.Visibility,
 		RelatedChannels: orEmptySlice(st.Document.RelatedChannels), Members: st.Document.Members,
@@ -112,14 +113,6 @@ func projectRender(a *app, p projectJSON) {
 		}
 		fmt.Fprintln(w, line)
 	}
-}
-
-func projectNpub(hex string) string {
-	n, err := nip19.EncodePublicKey(hex)
-	if err != nil {
-		return hex
-	}
-	return n
 }
 
 func projectNoRelays(c projects.Coordinate) *exitError {

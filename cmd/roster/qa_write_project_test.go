@@ -6,6 +6,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
+	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
@@ -20,7 +21,7 @@ func TestProjectRefusalNamesTheOwnersCommandRunnableAsPrinted(t *testing.T) {
 	if r.Code != exitRefused || e.Error.Code != "not-authorized" || len(e.Error.Commands) == 0 {
 		t.Fatalf("exit %d: %s %s", r.Code, r.Out, r.Err)
 	}
-	want := "roster project relate " + w.coord.String() + " " + pcChanA + " --relay " + w.relay.URL() + "  # run by the project owner " + projectNpub(w.coord.Owner)
+	want := "roster project relate " + w.coord.String() + " " + pcChanA + " --relay " + w.relay.URL() + "  # run by the project owner " + gitstate.EncodeNpub(w.coord.Owner)
 	if e.Error.Commands[0] != want {
 		t.Fatalf("first command %q, want %q", e.Error.Commands[0], want)
 	}
