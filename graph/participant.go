@@ -103,14 +103,12 @@ func analyze(a *Announcement) *participant {
 	if len(a.Roles) > 16 {
 		seen = make(map[string]int, len(a.Roles))
 	}
-	var validSelfMaint, activeSelfMaint, endedSelfMaint bool
+	var activeSelfMaint, endedSelfMaint bool
 	for _, r := range a.Roles {
-		self := r.Subject == a.Author
 		if r.Letter == RoleModerator || !r.Valid {
 			continue
 		}
-		if self {
-			validSelfMaint = true
+		if r.Subject == a.Author {
 			if r.Active() {
 				activeSelfMaint = true
 			} else if r.NumericallyEnded() {
@@ -138,7 +136,7 @@ func analyze(a *Announcement) *participant {
 		p.listings = append(p.listings, r.Subject)
 		p.outStart = append(p.outStart, r.LastStart())
 	}
-	p.departed = validSelfMaint && !activeSelfMaint && endedSelfMaint
+	p.departed = endedSelfMaint && !activeSelfMaint
 	p.blocked = a.SelfBlocked()
 	return p
 }
