@@ -101,13 +101,11 @@ func eventID(evt *nostr.Event) string {
 	return evt.ID
 }
 
-// idAndSignatureValid checks the id and the signature.
+// idAndSignatureValid checks the id and the signature, as verified.Check
+// does for events fetched from relays.
 func idAndSignatureValid(evt *nostr.Event) bool {
-	if evt == nil || !evt.CheckID() {
-		return false
-	}
-	ok, err := evt.CheckSignature()
-	return err == nil && ok
+	_, ok := verified.Check(evt)
+	return ok
 }
 
 func putEvent(tx *bolt.Tx, evt *nostr.Event) (bool, error) {
