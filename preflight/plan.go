@@ -68,6 +68,15 @@ func (p *Plan) Event() *nostr.Event {
 		Tags: copyTags(p.Tags), Content: p.Content}
 }
 
+// withReplacement is events plus the plan's replacement announcement (with
+// its id, so graph orders it against the author's current one), the input
+// of the after-resolution.
+func withReplacement(events []*nostr.Event, p *Plan) []*nostr.Event {
+	evt := p.Event()
+	evt.ID = evt.GetID()
+	return append(slices.Clone(events), evt)
+}
+
 // Prepare builds and simulates one intent. Exactly one of the results is non-nil.
 func Prepare(in Input) (*Plan, *Refusal) {
 	before := graph.Resolve(in.Events, in.Selected, in.Now, graph.Options{Viewer: in.Author})
@@ -97,18 +106,17 @@ func Prepare(in Input) (*Plan, *Refusal) {
 			}
 		}
 		if p.Tags != nil {
-			evt := p.Event()
-			evt.ID = evt.GetID()
-			afterEvents = append(slices.Clone(in.Events), evt)
+			afterEvents = withReplacement(in.Events, p)
 		}
 	}
 	p.After = graph.Resolve(afterEvents, in.Selected, in.Now, graph.Options{Viewer: in.Author})
+	av := fromResolution(p.After, in.Author)
 	if in.Intent.Action == ActFollowLead && p.Tags != nil {
 		// The copy itself can move an effective start graph derives from
 		// listings; sync to the post-change history until it is stable so a
 		// second follow-lead has nothing left to change.
 		for i := 0; i < 3; i++ {
-			next := fromResolution(p.After, in.Author).history
+			next := av.history
 			if slices.EqualFunc(next, v.history, sameHistory) {
 				break
 			}
@@ -120,14 +128,13 @@ func Prepare(in Input) (*Plan, *Refusal) {
 			}
 			d2.writeRoleProjection()
 			p.Tags, p.Changes = d2.tags, d2.changes
-			evt := p.Event()
-			evt.ID = evt.GetID()
-			afterEvents = append(slices.Clone(in.Events), evt)
+			afterEvents = withReplacement(in.Events, p)
 			p.After = graph.Resolve(afterEvents, in.Selected, in.Now, graph.Options{Viewer: in.Author})
+			av = fromResolution(p.After, in.Author)
 			v.history = next
 		}
 	}
-	p.Sim = simulate(v, fromResolution(p.After, in.Author), before, p.After, in)
+	p.Sim = simulate(v, av, before, p.After, in)
 	if r := classify(v, p, in); r != nil {
 		return nil, r
 	}
