@@ -1,6 +1,10 @@
 package preflight
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/roster-cli/roster/graph"
+)
 
 // selfAddRefusal answers --add-maintainer <you>. It comes before the
 // governance choice: no choice of lead makes it possible, so suggesting one
@@ -240,12 +244,12 @@ func becomeCoMaintainer(d *draft, lead string, deferOthers bool) *Refusal {
 
 // declaresSelfLead reports whether p's latest announcement has an active self-M.
 func (v *view) declaresSelfLead(p string) bool {
-	evt := v.latest[p]
-	if evt == nil {
+	a := v.anns[p]
+	if a == nil {
 		return false
 	}
-	for _, r := range records(evt.Tags) {
-		if r.letter == "M" && r.subject == p && r.active() {
+	for _, r := range a.Roles {
+		if r.Letter == graph.RoleLead && r.Subject == p && r.Active() {
 			return true
 		}
 	}

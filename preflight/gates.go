@@ -142,14 +142,14 @@ func (v *view) thirdPartyAssignments(author string) []string {
 	if v.leadSource != "explicit" || author == v.lead || !v.isConfirmed(author) || v.declaresSelfLead(author) {
 		return nil
 	}
-	evt := v.latest[author]
-	if evt == nil || !hasIndexedRoles(evt.Tags) {
+	a := v.anns[author]
+	if a == nil || !a.RoleAware() {
 		return nil
 	}
 	var out []string
-	for _, r := range records(evt.Tags) {
-		if r.active() && (r.letter == "m" || r.letter == "o") && r.subject != author && !slices.Contains(out, r.subject) {
-			out = append(out, r.subject)
+	for _, r := range a.Roles {
+		if r.Active() && (r.Letter == graph.RoleMaint || r.Letter == graph.RoleModerator) && r.Subject != author && !slices.Contains(out, r.Subject) {
+			out = append(out, r.Subject)
 		}
 	}
 	return out
@@ -251,12 +251,11 @@ func coMaintainerAssignsRefusal(v *view, author string, subjects []string) *Refu
 // change is evaluated (maintainers.md "The compatibility roster contradicts
 // indexed roles").
 func projectionGate(author string, v *view, in Intent) *Refusal {
-	evt := v.latest[author]
-	if evt == nil {
+	ann := v.anns[author]
+	if ann == nil {
 		return nil
 	}
-	ann, err := graph.ParseAnnouncement(evt)
-	if err != nil || !ann.RoleAware() {
+	if !ann.RoleAware() {
 		if in.Action == ActFix {
 			return refuse("nothing-to-repair", "your announcement has no indexed roles; its `maintainers` tag is the legacy roster, not a projection")
 		}
@@ -280,8 +279,8 @@ func projectionGate(author string, v *view, in Intent) *Refusal {
 	if len(extra) > 0 {
 		lines = append(lines, "listed without an active role: "+join(npubs(extra), " "))
 	}
-	if len(maintainersTags(evt.Tags)) != 1 {
-		lines = append(lines, fmt.Sprintf("the announcement carries %d `maintainers` tags instead of exactly one", len(maintainersTags(evt.Tags))))
+	if ann.LegacyTags != 1 {
+		lines = append(lines, fmt.Sprintf("the announcement carries %d `maintainers` tags instead of exactly one", ann.LegacyTags))
 	}
 	lines = append(lines, "", "repair only the compatibility tag with:", "  roster repo edit --fix-maintainers", "",
 		"this repair does not add or remove active maintainers; rerun your command after it")
@@ -306,7 +305,7 @@ func selfRoleGate(author string, v *view, in Intent, now int64) *Refusal {
 	if evt == nil {
 		return nil
 	}
-	bad := blockingSelfRecords(evt)
+	bad := blockingSelfRecords(v.anns[author])
 	if len(bad) == 0 {
 		return nil
 	}
@@ -346,11 +345,7 @@ func acceptCanRepair(v *view, author string, evt *nostr.Event, now int64) bool {
 // blockingSelfRecords returns the raw tags of the author's records that block
 // them: graph's author-blocked rule (graph.Announcement.BlockingSelfRecords),
 // shared with the read side so the write gate and confirmation agree.
-func blockingSelfRecords(evt *nostr.Event) []string {
-	ann, err := graph.ParseAnnouncement(evt)
-	if err != nil {
-		return nil
-	}
+func blockingSelfRecords(ann *graph.Announcement) []string {
 	var out []string
 	for _, r := range ann.BlockingSelfRecords() {
 		b, _ := json.Marshal(r.Raw)

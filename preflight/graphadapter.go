@@ -43,6 +43,7 @@ func fromResolution(r *graph.Resolution, viewer string) *view {
 		leadSource: string(r.LeadSource),
 		leadPath:   slices.Clone(r.LeadPath),
 		latest:     map[string]*nostr.Event{},
+		anns:       r.Announcements,
 		eff:        map[string]int64{},
 	}
 	for _, m := range r.Maintainers {

@@ -6,17 +6,6 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 )
 
-// maintainersTags returns every `maintainers` tag in the announcement.
-func maintainersTags(tags nostr.Tags) []nostr.Tag {
-	var out []nostr.Tag
-	for _, t := range tags {
-		if len(t) > 0 && t[0] == "maintainers" {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
 // writeRoleProjection writes the projection only into a role-aware
 // replacement: a role-less announcement (a fresh one-person repository, or a
 // legacy one the command did not migrate) keeps its tags as they are

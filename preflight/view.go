@@ -20,7 +20,8 @@ type view struct {
 	modConfirm []string
 	modInvited []string
 	acks       []PendingAck
-	latest     map[string]*nostr.Event // latest announcement per author, every same-identifier author
+	latest     map[string]*nostr.Event        // latest announcement per author, every same-identifier author
+	anns       map[string]*graph.Announcement // graph's parse of the same announcements (anns[a].Event == latest[a])
 	history    []historyRecord
 	eff        map[string]int64 // graph's effective start of each confirmed maintainer
 }
@@ -50,19 +51,21 @@ func (v *view) leadShaped() bool {
 }
 
 // activeSubjects returns the subjects of author's active records with the given letters.
+// It reads graph's parse of the announcement, which every resolution
+// already made, instead of parsing the tags again per call.
 func (v *view) activeSubjects(author string, letters ...string) []string {
-	evt := v.latest[author]
-	if evt == nil {
+	a := v.anns[author]
+	if a == nil {
 		return nil
 	}
 	var out []string
-	for _, r := range records(evt.Tags) {
-		if r.active() && slices.Contains(letters, r.letter) && !slices.Contains(out, r.subject) {
-			out = append(out, r.subject)
+	for _, r := range a.Roles {
+		if r.Active() && slices.Contains(letters, string(r.Letter)) && !slices.Contains(out, r.Subject) {
+			out = append(out, r.Subject)
 		}
 	}
-	if !hasIndexedRoles(evt.Tags) && (slices.Contains(letters, "m") || slices.Contains(letters, "M")) {
-		out = append(out, legacyListings(evt.Tags, author)...)
+	if !a.RoleAware() && (slices.Contains(letters, "m") || slices.Contains(letters, "M")) {
+		out = append(out, a.LegacyListings()...)
 	}
 	return out
 }
