@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/graph"
 )
 
 // RoleChange describes one role record the replacement changes, for the preview.
@@ -68,7 +69,7 @@ func (d *draft) find(letter, subject string) (record, bool, error) {
 func (d *draft) insertIndex() int {
 	last := -1
 	for i, t := range d.tags {
-		if len(t) > 0 && isRoleLetter(t[0]) {
+		if len(t) > 0 && graph.IsRoleLetter(t[0]) {
 			last = i
 		}
 	}

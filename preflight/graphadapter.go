@@ -23,7 +23,7 @@ func parseRecord(index int, t nostr.Tag) record {
 func projection(tags nostr.Tags) []string {
 	a := &graph.Announcement{}
 	for i, t := range tags {
-		if len(t) > 0 && isRoleLetter(t[0]) {
+		if len(t) > 0 && graph.IsRoleLetter(t[0]) {
 			g := graph.ParseRoleRecord(t)
 			g.Index = i
 			a.Roles = append(a.Roles, g)

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/graph"
 )
 
 // writeRoleProjection writes the projection only into a role-aware
@@ -37,7 +38,7 @@ func (d *draft) writeProjection() {
 	if !placed {
 		i := len(out)
 		for j, t := range out {
-			if len(t) > 0 && isRoleLetter(t[0]) {
+			if len(t) > 0 && graph.IsRoleLetter(t[0]) {
 				i = j + 1
 			}
 		}

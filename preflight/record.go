@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/graph"
 )
 
 // record is one M, m or o role tag of the announcement being edited, as
@@ -18,9 +19,6 @@ type record struct {
 	valid    bool    // graph could parse it (a self-defer parses but is not valid authority)
 	raw      nostr.Tag
 }
-
-// isRoleLetter reports whether a tag key is one of the indexed role letters.
-func isRoleLetter(k string) bool { return k == "M" || k == "m" || k == "o" }
 
 // active reports whether the record currently asserts its relationship: it is
 // valid, not deferred, and its final boundary is a start (or it has none).
@@ -45,7 +43,7 @@ func (r record) tag() nostr.Tag {
 func records(tags nostr.Tags) []record {
 	var out []record
 	for i, t := range tags {
-		if len(t) == 0 || !isRoleLetter(t[0]) {
+		if len(t) == 0 || !graph.IsRoleLetter(t[0]) {
 			continue
 		}
 		out = append(out, parseRecord(i, t))
@@ -57,7 +55,7 @@ func records(tags nostr.Tags) []record {
 // then indexed roles are authoritative and `maintainers` is only a projection.
 func hasIndexedRoles(tags nostr.Tags) bool {
 	for _, t := range tags {
-		if len(t) > 0 && isRoleLetter(t[0]) {
+		if len(t) > 0 && graph.IsRoleLetter(t[0]) {
 			return true
 		}
 	}
