@@ -29,10 +29,28 @@ func EncodeNaddr(c graph.Coordinate, relays []string) string {
 
 // DecodeNaddr parses an naddr (with or without a "nostr:" prefix) into a
 // coordinate and its relay hints. Only kind 30617 repository announcements
-// are accepted: every naddr roster reads names a repository. The TLV is read
-// here rather than by go-nostr's nip19.Decode, which panics on a short kind
-// field in hostile input.
+// are accepted: every naddr a repository command reads names a repository.
 func DecodeNaddr(s string) (graph.Coordinate, []string, error) {
+	c, relays, err := DecodeAddress(s)
+	if err != nil {
+		return graph.Coordinate{}, nil, err
+	}
+	s = strings.TrimPrefix(strings.TrimSpace(s), "nostr:")
+	if c.Kind != graph.KindAnnouncement {
+		return graph.Coordinate{}, nil, fmt.Errorf("naddr %s names a kind %d event, not a kind %d repository announcement", short(s), c.Kind, graph.KindAnnouncement)
+	}
+	if !c.Valid() {
+		return graph.Coordinate{}, nil, fmt.Errorf("naddr %s has an empty identifier", short(s))
+	}
+	return c, relays, nil
+}
+
+// DecodeAddress parses an naddr of any kind (with or without a "nostr:"
+// prefix) into its coordinate and normalized relay hints; the caller checks
+// the kind and the identifier, which may be empty. The TLV is read here
+// rather than by go-nostr's nip19.Decode, which panics on a short kind field
+// in hostile input: every naddr roster reads goes through here.
+func DecodeAddress(s string) (graph.Coordinate, []string, error) {
 	s = strings.TrimPrefix(strings.TrimSpace(s), "nostr:")
 	prefix, bits5, err := bech32.DecodeNoLimit(strings.ToLower(s))
 	if err != nil {
@@ -82,12 +100,6 @@ func DecodeNaddr(s string) (graph.Coordinate, []string, error) {
 	}
 	if !seen[tlvIdentifier] || !seen[tlvAuthor] || !seen[tlvKind] {
 		return graph.Coordinate{}, nil, fmt.Errorf("naddr %s lacks an identifier, author or kind", short(s))
-	}
-	if c.Kind != graph.KindAnnouncement {
-		return graph.Coordinate{}, nil, fmt.Errorf("naddr %s names a kind %d event, not a kind %d repository announcement", short(s), c.Kind, graph.KindAnnouncement)
-	}
-	if !c.Valid() {
-		return graph.Coordinate{}, nil, fmt.Errorf("naddr %s has an empty identifier", short(s))
 	}
 	return c, relays, nil
 }

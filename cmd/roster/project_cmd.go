@@ -7,10 +7,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/nbd-wtf/go-nostr"
-	"github.com/nbd-wtf/go-nostr/nip19"
 	"github.com/spf13/cobra"
 
+	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/workspace/projects"
 )
@@ -80,22 +79,22 @@ its revision is the "rev" tag. Exit 4 when no relay has a valid projection.`,
 }
 
 // projectParseArg accepts a coordinate 30621:<owner-hex>:<d> or an naddr of
-// kind 30621 (whose relay hints are returned).
+// kind 30621 (whose relay hints are returned). The naddr is read by
+// gitstate.DecodeAddress, not nip19.Decode, which panics on hostile input.
 func projectParseArg(s string) (projects.Coordinate, []string, error) {
 	if strings.HasPrefix(s, "naddr1") {
-		prefix, v, err := nip19.Decode(s)
-		ptr, ok := v.(nostr.EntityPointer)
-		if err != nil || prefix != "naddr" || !ok {
+		addr, hints, err := gitstate.DecodeAddress(s)
+		if err != nil || addr.Kind == 0 || addr.Identifier == "" {
 			return projects.Coordinate{}, nil, usageErr("%q is not a valid naddr", s)
 		}
-		if ptr.Kind != projects.KindIdentity {
-			return projects.Coordinate{}, nil, usageErr("naddr points at a kind %d event, not a kind 30621 project", ptr.Kind)
+		if addr.Kind != projects.KindIdentity {
+			return projects.Coordinate{}, nil, usageErr("naddr points at a kind %d event, not a kind 30621 project", addr.Kind)
 		}
-		c := projects.Coordinate{Owner: ptr.PublicKey, D: ptr.Identifier}
+		c := projects.Coordinate{Owner: addr.Pubkey, D: addr.Identifier}
 		if err := c.Validate(); err != nil {
 			return projects.Coordinate{}, nil, usageErr("%v", err)
 		}
-		return c, ptr.Relays, nil
+		return c, hints, nil
 	}
 	c, err := projects.ParseCoordinate(s)
 	if err != nil {
