@@ -127,28 +127,14 @@ func (h *healthInput) relevantAuthors() []string {
 	return append(out, extra...)
 }
 
-// recordFindings reports an author's own encoding problems.
+// recordFindings reports an author's own encoding problems: the
+// compatibility projection, unparseable and self-defer records, and
+// duplicate records.
 func (h *healthInput) recordFindings(p *participant) []Finding {
 	a := p.ann
 	var out []Finding
-	if a.RoleAware() {
-		if !ProjectionOK(a) {
-			missing, extra, _ := ProjectionDiff(a)
-			msg := fmt.Sprintf("%s has an inconsistent `maintainers` compatibility tag; indexed `M` and `m` roles are authoritative", h.whose(a.Author))
-			if !a.HasLegacyTag {
-				msg += "; the tag is missing"
-			} else if a.LegacyTags > 1 {
-				msg += fmt.Sprintf("; it appears %d times", a.LegacyTags)
-			}
-			if len(missing) > 0 {
-				msg += "; missing active roles: " + npubs(missing)
-			}
-			if len(extra) > 0 {
-				msg += "; listed without an active role: " + npubs(extra)
-			}
-			out = append(out, Finding{Severity: h.severity(a.Author), Code: CodeProjectionMismatch, Author: a.Author,
-				Message: msg + "; this repair does not add or remove active maintainers", Command: CommandFixMaintainers})
-		}
+	if a.RoleAware() && !ProjectionOK(a) {
+		out = append(out, h.projectionFinding(a))
 	}
 	for i, r := range a.Roles {
 		switch {
@@ -159,9 +145,35 @@ func (h *healthInput) recordFindings(p *participant) []Finding {
 				Message: fmt.Sprintf("%s has an unparseable role record %q (%s); it carries no role semantics and must be corrected manually", h.whose(a.Author), strings.Join(r.Raw, ","), r.Problem)})
 		}
 	}
-	if !hasDuplicateRecords(a) {
-		return out
+	if hasDuplicateRecords(a) {
+		out = append(out, h.duplicateFindings(a)...)
 	}
+	return out
+}
+
+// projectionFinding describes how a role-aware announcement's `maintainers`
+// tag differs from its indexed roles.
+func (h *healthInput) projectionFinding(a *Announcement) Finding {
+	missing, extra, _ := ProjectionDiff(a)
+	msg := fmt.Sprintf("%s has an inconsistent `maintainers` compatibility tag; indexed `M` and `m` roles are authoritative", h.whose(a.Author))
+	if !a.HasLegacyTag {
+		msg += "; the tag is missing"
+	} else if a.LegacyTags > 1 {
+		msg += fmt.Sprintf("; it appears %d times", a.LegacyTags)
+	}
+	if len(missing) > 0 {
+		msg += "; missing active roles: " + npubs(missing)
+	}
+	if len(extra) > 0 {
+		msg += "; listed without an active role: " + npubs(extra)
+	}
+	return Finding{Severity: h.severity(a.Author), Code: CodeProjectionMismatch, Author: a.Author,
+		Message: msg + "; this repair does not add or remove active maintainers", Command: CommandFixMaintainers}
+}
+
+// duplicateFindings reports each (subject, letter) that has more than one
+// record, in subject then letter order.
+func (h *healthInput) duplicateFindings(a *Announcement) []Finding {
 	var keys []historyKey
 	for _, r := range a.Roles {
 		if isLowerHex64(r.Subject) {
@@ -174,6 +186,7 @@ func (h *healthInput) recordFindings(p *participant) []Finding {
 		}
 		return keys[i].letter < keys[j].letter
 	})
+	var out []Finding
 	for i := 0; i < len(keys); {
 		j := i
 		for j < len(keys) && keys[j] == keys[i] {
@@ -428,7 +441,7 @@ func ackMessage(h *healthInput, p PendingAck) string {
 }
 
 // hasDuplicateRecords is the allocation-free pre-check for the usual short
-// announcement; a long roster takes the sorting path in recordFindings.
+// announcement; a long roster takes the sorting path in duplicateFindings.
 func hasDuplicateRecords(a *Announcement) bool {
 	if len(a.Roles) > 16 {
 		return true
