@@ -205,7 +205,31 @@ func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
 		return signerError(err)
 	}
 	res.Event = evt
+	heldSomewhere := publishAndReadBack(ctx, pool, relays, evt, &res)
 
+	naddr := gitstate.EncodeNaddr(coord, relays)
+	res.Coordinate = repoInitCoord{Kind: coord.Kind, Pubkey: pk, Npub: gitstate.EncodeNpub(pk), Identifier: id, Naddr: naddr}
+	if heldSomewhere {
+		// Point the checkout at the coordinate once any relay holds it.
+		if err := co.SetNostrRepo(naddr); err != nil {
+			return err
+		}
+		res.GitConfig.NostrRepo = &naddr
+		if o.setOrigin {
+			u := gitstate.NostrURL(coord, relays)
+			if err := co.SetOrigin(u); err != nil {
+				return err
+			}
+			res.GitConfig.Origin = &u
+		}
+	}
+	return reportRepoInit(a, res, relays)
+}
+
+// publishAndReadBack publishes evt to every relay and reads it back from
+// each, recording every relay's answer in res (Relays, Published, Verified:
+// every relay returned it). It reports whether any relay returned it.
+func publishAndReadBack(ctx context.Context, pool *relaypool.Pool, relays []string, evt *nostr.Event, res *repoInitResult) bool {
 	reports := pool.Publish(ctx, relays, evt)
 	found, _ := pool.ReadBack(ctx, relays, []string{evt.ID})
 	readBack := map[string]bool{}
@@ -223,27 +247,15 @@ func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
 		}
 		res.Relays = append(res.Relays, rr)
 	}
+	return len(readBack) > 0
+}
 
-	naddr := gitstate.EncodeNaddr(coord, relays)
-	res.Coordinate = repoInitCoord{Kind: coord.Kind, Pubkey: pk, Npub: gitstate.EncodeNpub(pk), Identifier: id, Naddr: naddr}
-	if len(readBack) > 0 {
-		// Point the checkout at the coordinate once any relay holds it.
-		if err := co.SetNostrRepo(naddr); err != nil {
-			return err
-		}
-		res.GitConfig.NostrRepo = &naddr
-		if o.setOrigin {
-			u := gitstate.NostrURL(coord, relays)
-			if err := co.SetOrigin(u); err != nil {
-				return err
-			}
-			res.GitConfig.Origin = &u
-		}
-	}
-
+// reportRepoInit prints the result. A publish some relay did not return is
+// exit 6; with --json its error rides along inside the result.
+func reportRepoInit(a *app, res repoInitResult, relays []string) error {
 	if !res.Verified {
 		ee := &exitError{Code: exitUnverified, Kind: "unverified",
-			Err:     fmt.Errorf("published %s, but %s did not return it on read-back", evt.ID, strings.Join(notReadBack(res.Relays), ", ")),
+			Err:     fmt.Errorf("published %s, but %s did not return it on read-back", res.Event.ID, strings.Join(notReadBack(res.Relays), ", ")),
 			Details: map[string]any{"published": res.Published, "relays": res.Relays},
 			Commands: []string{"roster repo init " + strings.Join(relayFlags(notReadBack(res.Relays)), " "),
 				"roster repo " + strings.Join(relayFlags(relays), " ")}}
