@@ -8,8 +8,8 @@ import "sort"
 // ends of people it still lists who signed a departure or deleted their
 // announcement. Every other confirmed co-maintainer is asked to follow the
 // lead when their copy lacks a start or end the lead records (computed for
-// the viewer). Leadless
-// views have no roster coordinator and get no such guidance.
+// the viewer). Leadless views have no roster coordinator and get no such
+// guidance.
 func pendingAcks(parts map[string]*participant, s *snapshot, lr leadResult, confirmed map[string]bool, eff map[string]int64, viewer string) []PendingAck {
 	out := []PendingAck{}
 	if lr.source != LeadExplicit {
@@ -24,58 +24,12 @@ func pendingAcks(parts map[string]*participant, s *snapshot, lr leadResult, conf
 			leadRecs = append(leadRecs, rec)
 		}
 	}
-	// Lead side.
-	for _, rec := range leadRecs {
-		k := historyKey{rec.Subject, rec.Letter}
-		if k.letter == RoleModerator || !rec.Active() {
-			continue
-		}
-		if confirmed[k.subject] {
-			if t := eff[k.subject]; rec.LastStart() != t {
-				out = append(out, PendingAck{Author: lead.Author, Pubkey: k.subject, Transition: TransitionStart, Time: t, Command: CommandAcknowledge(k.subject)})
-			}
-			continue
-		}
-		if end, ok := departureOf(parts, s, k.subject, rec.LastStart()); ok {
-			out = append(out, PendingAck{Author: lead.Author, Pubkey: k.subject, Transition: TransitionEnd, Time: end, Command: CommandAcknowledge(k.subject)})
-		}
-	}
-	// Co-maintainer side, for the viewer only: compare each of their copies
-	// with the lead's effective view. (Listing it for every co-maintainer
-	// would be quadratic in the roster size and nobody else acts on it.)
-	if x := viewer; confirmed[x] && x != lead.Author {
-		own := map[historyKey]RoleRecord{}
-		for _, rec := range parts[x].ann.Roles {
-			if rec.Valid {
-				own[historyKey{rec.Subject, rec.Letter}] = rec
-			}
-		}
-		for _, rec := range leadRecs {
-			k := historyKey{rec.Subject, rec.Letter}
-			// M copies describe the lead's own pointers; a co-maintainer
-			// replicates membership (m) and moderation (o) intervals.
-			if k.subject == x || k.subject == lead.Author || k.letter == RoleLead {
-				continue
-			}
-			if rec.Active() && !confirmed[k.subject] {
-				continue // an invitation is not history yet
-			}
-			want := rec.LastStart()
-			if confirmed[k.subject] && k.letter != RoleModerator {
-				want = eff[k.subject]
-			}
-			cp, has := own[k]
-			switch {
-			case !has || cp.LastStart() != want:
-				tr, t := TransitionStart, want
-				if rec.NumericallyEnded() {
-					tr, t = TransitionEnd, rec.Boundaries[len(rec.Boundaries)-1]
-				}
-				out = append(out, PendingAck{Author: x, Pubkey: k.subject, Transition: tr, Time: t, Command: CommandFollowLead})
-			case rec.NumericallyEnded() && !cp.NumericallyEnded():
-				out = append(out, PendingAck{Author: x, Pubkey: k.subject, Transition: TransitionEnd, Time: rec.Boundaries[len(rec.Boundaries)-1], Command: CommandFollowLead})
-			}
-		}
+	out = append(out, leadAcks(parts, s, lead.Author, leadRecs, confirmed, eff)...)
+	// Co-maintainer side, for the viewer only. (Listing it for every
+	// co-maintainer would be quadratic in the roster size and nobody else
+	// acts on it.)
+	if confirmed[viewer] && viewer != lead.Author {
+		out = append(out, followerAcks(parts[viewer].ann, lead.Author, leadRecs, confirmed, eff)...)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -91,6 +45,69 @@ func pendingAcks(parts map[string]*participant, s *snapshot, lr leadResult, conf
 		return a.Time < b.Time
 	})
 	return dedupeAcks(out)
+}
+
+// leadAcks are the lead's own unrecorded transitions: a confirmed
+// maintainer's effective start its active record does not show, and the
+// departure of somebody it still lists.
+func leadAcks(parts map[string]*participant, s *snapshot, lead string, leadRecs []*RoleRecord, confirmed map[string]bool, eff map[string]int64) []PendingAck {
+	var out []PendingAck
+	for _, rec := range leadRecs {
+		if rec.Letter == RoleModerator || !rec.Active() {
+			continue
+		}
+		subject := rec.Subject
+		if confirmed[subject] {
+			if t := eff[subject]; rec.LastStart() != t {
+				out = append(out, PendingAck{Author: lead, Pubkey: subject, Transition: TransitionStart, Time: t, Command: CommandAcknowledge(subject)})
+			}
+			continue
+		}
+		if end, ok := departureOf(parts, s, subject, rec.LastStart()); ok {
+			out = append(out, PendingAck{Author: lead, Pubkey: subject, Transition: TransitionEnd, Time: end, Command: CommandAcknowledge(subject)})
+		}
+	}
+	return out
+}
+
+// followerAcks compares a confirmed co-maintainer's copies with the lead's
+// effective view: each start or end the lead records that the copy lacks.
+func followerAcks(own *Announcement, lead string, leadRecs []*RoleRecord, confirmed map[string]bool, eff map[string]int64) []PendingAck {
+	x := own.Author
+	copies := map[historyKey]RoleRecord{}
+	for _, rec := range own.Roles {
+		if rec.Valid {
+			copies[historyKey{rec.Subject, rec.Letter}] = rec
+		}
+	}
+	var out []PendingAck
+	for _, rec := range leadRecs {
+		k := historyKey{rec.Subject, rec.Letter}
+		// M copies describe the lead's own pointers; a co-maintainer
+		// replicates membership (m) and moderation (o) intervals.
+		if k.subject == x || k.subject == lead || k.letter == RoleLead {
+			continue
+		}
+		if rec.Active() && !confirmed[k.subject] {
+			continue // an invitation is not history yet
+		}
+		want := rec.LastStart()
+		if confirmed[k.subject] && k.letter != RoleModerator {
+			want = eff[k.subject]
+		}
+		cp, has := copies[k]
+		switch {
+		case !has || cp.LastStart() != want:
+			tr, t := TransitionStart, want
+			if rec.NumericallyEnded() {
+				tr, t = TransitionEnd, rec.Boundaries[len(rec.Boundaries)-1]
+			}
+			out = append(out, PendingAck{Author: x, Pubkey: k.subject, Transition: tr, Time: t, Command: CommandFollowLead})
+		case rec.NumericallyEnded() && !cp.NumericallyEnded():
+			out = append(out, PendingAck{Author: x, Pubkey: k.subject, Transition: TransitionEnd, Time: rec.Boundaries[len(rec.Boundaries)-1], Command: CommandFollowLead})
+		}
+	}
+	return out
 }
 
 // departureOf is the signed end of a subject who left: their numeric
