@@ -101,16 +101,7 @@ func ParseAnnouncement(evt *nostr.Event) (*Announcement, error) {
 // isEUCTag accepts ["r", <40-hex commit>] with or without the "euc" marker,
 // as ngit reads it.
 func isEUCTag(tag nostr.Tag) bool {
-	if len(tag) < 2 || len(tag[1]) != 40 {
-		return false
-	}
-	for i := 0; i < 40; i++ {
-		c := tag[1][i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return len(tag) == 2 || tag[2] == "euc"
+	return len(tag) >= 2 && isLowerHexLen(tag[1], 40) && (len(tag) == 2 || tag[2] == "euc")
 }
 
 // RoleAware reports whether any M, m or o tag is present, valid or not: then

@@ -6,8 +6,6 @@ package graph
 import (
 	"fmt"
 	"strings"
-
-	"github.com/nbd-wtf/go-nostr"
 )
 
 // Kinds of the NIP-34 events roster reads.
@@ -39,7 +37,7 @@ func (c Coordinate) String() string { return c.ATag() }
 
 // Valid reports whether the coordinate names a kind, a 64-hex pubkey and an identifier.
 func (c Coordinate) Valid() bool {
-	return c.Kind > 0 && nostr.IsValid32ByteHex(c.Pubkey) && c.Pubkey == strings.ToLower(c.Pubkey) && c.Identifier != ""
+	return c.Kind > 0 && isLowerHex64(c.Pubkey) && c.Identifier != ""
 }
 
 // ParseATag parses "kind:pubkey:d". The identifier may itself contain colons.

@@ -216,11 +216,15 @@ var lowerHex = func() (t [256]bool) {
 	return t
 }()
 
-func isLowerHex64(s string) bool {
-	if len(s) != 64 {
+// isLowerHex64 accepts a pubkey or event id as NIP-01 writes it.
+func isLowerHex64(s string) bool { return isLowerHexLen(s, 64) }
+
+// isLowerHexLen reports whether s is exactly n lowercase hex digits.
+func isLowerHexLen(s string, n int) bool {
+	if len(s) != n {
 		return false
 	}
-	for i := 0; i < 64; i++ {
+	for i := 0; i < n; i++ {
 		if !lowerHex[s[i]] {
 			return false
 		}
