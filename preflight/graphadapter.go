@@ -36,6 +36,7 @@ func projection(tags nostr.Tags) []string {
 // read. history is the lead's own records (the roster coordinator's view),
 // with each confirmed maintainer's current start moved to graph's effective
 // start: exactly what graph's pending acknowledgements compare copies with.
+// A view without an explicit lead has no history.
 func fromResolution(r *graph.Resolution, viewer string) *view {
 	v := &view{
 		selected:   r.SelectedMaintainer,
@@ -72,35 +73,46 @@ func fromResolution(r *graph.Resolution, viewer string) *view {
 		}
 	}
 	if r.LeadSource == graph.LeadExplicit {
-		if la := r.Announcements[r.Lead]; la != nil {
-			seen := map[[2]string]bool{}
-			for _, rec := range la.Roles {
-				k := [2]string{string(rec.Letter), rec.Subject}
-				if !rec.Valid || rec.Subject == r.Lead || seen[k] {
-					continue
-				}
-				seen[k] = true
-				h := historyRecord{letter: k[0], subject: rec.Subject, starts: slices.Clone(rec.Boundaries)}
-				if rec.Active() && rec.Letter != graph.RoleModerator && r.Confirmed(rec.Subject) {
-					if eff, ok := r.EffectiveStart(rec.Subject); ok {
-						if len(h.starts) == 0 {
-							h.starts = []int64{eff}
-						} else {
-							h.starts[len(h.starts)-1] = eff
-						}
-					}
-				}
-				if len(h.starts) == 0 {
-					h.starts = []int64{0} // unknown start, materialized as 0 like an ended untimed record
-				}
-				h.invitation = rec.Active() && !r.Confirmed(rec.Subject) && rec.Letter != graph.RoleModerator ||
-					rec.Active() && rec.Letter == graph.RoleModerator && !r.ConfirmedModerator(rec.Subject)
-				if rec.Defer {
-					continue // the lead's own historical-only copies are not the roster coordinator's record
-				}
-				v.history = append(v.history, h)
-			}
-		}
+		v.history = leadHistory(r)
 	}
 	return v
+}
+
+// leadHistory is the explicit lead's own record of everybody else, one
+// per letter and subject (the first, as written), with each confirmed
+// maintainer's current start moved to graph's effective start.
+func leadHistory(r *graph.Resolution) []historyRecord {
+	la := r.Announcements[r.Lead]
+	if la == nil {
+		return nil
+	}
+	var out []historyRecord
+	seen := map[[2]string]bool{}
+	for _, rec := range la.Roles {
+		k := [2]string{string(rec.Letter), rec.Subject}
+		if !rec.Valid || rec.Subject == r.Lead || seen[k] {
+			continue
+		}
+		seen[k] = true
+		if rec.Defer {
+			continue // the lead's own historical-only copies are not the roster coordinator's record
+		}
+		h := historyRecord{letter: k[0], subject: rec.Subject, starts: slices.Clone(rec.Boundaries)}
+		if rec.Active() && rec.Letter != graph.RoleModerator && r.Confirmed(rec.Subject) {
+			if eff, ok := r.EffectiveStart(rec.Subject); ok {
+				if len(h.starts) == 0 {
+					h.starts = []int64{eff}
+				} else {
+					h.starts[len(h.starts)-1] = eff
+				}
+			}
+		}
+		if len(h.starts) == 0 {
+			h.starts = []int64{0} // unknown start, materialized as 0 like an ended untimed record
+		}
+		h.invitation = rec.Active() && !r.Confirmed(rec.Subject) && rec.Letter != graph.RoleModerator ||
+			rec.Active() && rec.Letter == graph.RoleModerator && !r.ConfirmedModerator(rec.Subject)
+		out = append(out, h)
+	}
+	return out
 }
