@@ -10,14 +10,6 @@ type Component struct {
 	Invited   []string `json:"invited"`   // listed by a confirmed maintainer, not confirmed; sorted
 }
 
-// Reciprocal computes the confirmed component seeded by seed over the given
-// latest announcements (author -> announcement). The write side uses it to
-// simulate before/after graphs without re-implementing the rules.
-func Reciprocal(anns map[string]*Announcement, seed string) Component {
-	confirmed, assigned := fixpoint(newPopulation(anns), seed)
-	return componentOf(seed, confirmed, assigned)
-}
-
 func componentOf(seed string, confirmed, assigned map[string]bool) Component {
 	c := Component{Seed: seed, Confirmed: []string{}, Invited: []string{}}
 	for k := range confirmed {

@@ -25,17 +25,6 @@ type HistoryCopy struct {
 	Tag    []string `json:"tag"`
 }
 
-// HistoryView computes the resolved history for the selected maintainer
-// over the given latest announcements, using the component the lead walk
-// and reciprocal fixpoint produce. The write side uses it to build
-// follow-lead and acknowledgement replacements.
-func HistoryView(anns map[string]*Announcement, selected string) []HistoryEntry {
-	s := &snapshot{anns: anns, lastSeen: anns, deleted: map[string]Deletion{}}
-	pop := newPopulation(anns)
-	lr, _, _ := resolveLead(pop, s, selected)
-	return resolveHistory(pop, s, selected, lr)
-}
-
 // historySources orders the authors whose records may supply history:
 // the selected maintainer first, then by undirected listing distance from
 // the selected maintainer over the component and lead path, ties by lowest
