@@ -112,17 +112,6 @@ func (a *Announcement) RoleAware() bool { return len(a.Roles) > 0 }
 // author is the implicit sole maintainer.
 func (a *Announcement) ImplicitSole() bool { return !a.RoleAware() && !a.HasLegacyTag }
 
-// ValidRoles returns the valid records with the given letter (0 for any).
-func (a *Announcement) ValidRoles(letter byte) []RoleRecord {
-	var out []RoleRecord
-	for _, r := range a.Roles {
-		if r.Valid && (letter == 0 || r.Letter == letter) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 // ActiveLeadTargets returns the distinct subjects of valid active M records,
 // in tag order. More than one is a conflicting lead view.
 func (a *Announcement) ActiveLeadTargets() []string {
