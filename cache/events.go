@@ -145,7 +145,7 @@ func updateLatest(tx *bolt.Tx, evt *nostr.Event) error {
 		if err != nil {
 			return err
 		}
-		if cur != nil && !Newer(evt, cur) {
+		if cur != nil && !graph.Newer(evt, cur) {
 			return nil
 		}
 	}
@@ -325,7 +325,7 @@ func decodeEvent(raw []byte) (*nostr.Event, error) {
 
 // sortEvents orders newest first, ties by lowest id, as NIP-01 ranks them.
 func sortEvents(evts []*nostr.Event) {
-	sort.SliceStable(evts, func(i, j int) bool { return Newer(evts[i], evts[j]) })
+	sort.SliceStable(evts, func(i, j int) bool { return graph.Newer(evts[i], evts[j]) })
 }
 
 func kindPrefix(kind int) []byte {

@@ -6,16 +6,6 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 )
 
-// Newer reports whether a replaces b under NIP-01: the later created_at
-// wins, and on a tie the LOWEST id wins. (go-nostr's CompareEventPtrReverse
-// breaks ties the other way, so it is not used.)
-func Newer(a, b *nostr.Event) bool {
-	if a.CreatedAt != b.CreatedAt {
-		return a.CreatedAt > b.CreatedAt
-	}
-	return a.ID < b.ID
-}
-
 // isReplaceable covers NIP-01 replaceable (one per kind and pubkey) and
 // addressable (one per kind, pubkey and d) kinds.
 func isReplaceable(kind int) bool {

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool/verified"
 )
 
@@ -85,12 +86,7 @@ func (p *Pool) Fetch(ctx context.Context, relays []string, filters ...nostr.Filt
 // sortEvents orders newest first; equal created_at by lowest id (NIP-01's
 // replaceable tie rule), so output is deterministic.
 func sortEvents(evs []*nostr.Event) {
-	sort.Slice(evs, func(i, j int) bool {
-		if evs[i].CreatedAt != evs[j].CreatedAt {
-			return evs[i].CreatedAt > evs[j].CreatedAt
-		}
-		return evs[i].ID < evs[j].ID
-	})
+	sort.Slice(evs, func(i, j int) bool { return graph.Newer(evs[i], evs[j]) })
 }
 
 // fetchOne runs one REQ against one relay.

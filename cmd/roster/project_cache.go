@@ -9,6 +9,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/roster-cli/roster/cache"
+	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/workspace/projects"
 )
@@ -45,7 +46,7 @@ func projectCachePut(a *app, rd projectReadResult) {
 			continue
 		}
 		key := projectCacheKey(rr.URL, rr.state.Coordinate)
-		if old, err := store.Projection(key); err == nil && old != nil && !cache.Newer(rr.event, old) && old.ID != rr.event.ID {
+		if old, err := store.Projection(key); err == nil && old != nil && !graph.Newer(rr.event, old) && old.ID != rr.event.ID {
 			continue
 		}
 		if err := store.PutProjection(key, rr.event); err != nil {

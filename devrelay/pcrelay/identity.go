@@ -5,6 +5,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
@@ -24,7 +25,7 @@ func (a *Authority) identity(env devrelay.Env, evt *nostr.Event) ([]*nostr.Event
 		if r.identity != nil && r.identity.ID == evt.ID {
 			return nil, nil // exact duplicate: acknowledged, nothing changes
 		}
-		if r.identity != nil && !newer(evt, r.identity) {
+		if r.identity != nil && !graph.Newer(evt, r.identity) {
 			return nil, fmt.Errorf("duplicate: a newer identity for %s is already current", id.Coordinate)
 		}
 		if evt.CreatedAt <= r.deletedAt {
@@ -57,15 +58,6 @@ func (a *Authority) identity(env devrelay.Env, evt *nostr.Event) ([]*nostr.Event
 	}
 	a.rows[k] = &next
 	return []*nostr.Event{evt, proj}, nil
-}
-
-// newer reports whether a replaces b under NIP-01: later created_at, or the
-// lowest id on a tie.
-func newer(a, b *nostr.Event) bool {
-	if a.CreatedAt != b.CreatedAt {
-		return a.CreatedAt > b.CreatedAt
-	}
-	return a.ID < b.ID
 }
 
 func union(a, b []string, exclude string) []string {
