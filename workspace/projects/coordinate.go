@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/nbd-wtf/go-nostr"
 )
 
 // Kinds defined or used by NIP-PC.
@@ -86,15 +88,4 @@ func (c Coordinate) Address() string {
 }
 
 // IsLowerHex64 reports whether s is exactly 64 lowercase hexadecimal characters.
-func IsLowerHex64(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		b := s[i]
-		if !(b >= '0' && b <= '9' || b >= 'a' && b <= 'f') {
-			return false
-		}
-	}
-	return true
-}
+func IsLowerHex64(s string) bool { return nostr.IsValid32ByteHex(s) }

@@ -1,6 +1,10 @@
 package sections
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/nbd-wtf/go-nostr"
+)
 
 // RuleError is a violated spec rule. Rule is a stable slug (tests and the
 // relay's OK messages use it); Msg says what was wrong.
@@ -52,17 +56,7 @@ func checkID(what, s string) error {
 
 // IsHex64 reports whether s is 64 lowercase hex characters (pubkeys, event
 // ids, SHA-256 digests).
-func IsHex64(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for i := 0; i < 64; i++ {
-		if !isLowerHex(s[i]) {
-			return false
-		}
-	}
-	return true
-}
+func IsHex64(s string) bool { return nostr.IsValid32ByteHex(s) }
 
 func checkHex64(what, s string) error {
 	if !IsHex64(s) {
