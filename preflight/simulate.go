@@ -128,12 +128,10 @@ func identityDiffs(v *view, in Input, named string) []IdentityChange {
 	}
 	other := v.latest[named]
 	if in.Intent.Action == ActAccept {
-		other = nil
-		for _, e := range in.Events {
-			if e.Kind == graph.KindAnnouncement && e.PubKey == in.Author && (other == nil || graph.Newer(e, other)) {
-				other = e
-			}
-		}
+		// The accepter's newest discovered announcement, by the same NIP-01
+		// ordering graph uses; v.latest holds only announcements graph
+		// resolves (not deleted, parseable).
+		other = graph.Latest(in.Events)[in.Author]
 	}
 	if other == nil {
 		return out
