@@ -81,14 +81,7 @@ matching migration marker; it never writes the legacy blob.`,
 			if err != nil {
 				return &exitError{Code: exitRefused, Kind: "invalid-command", Err: fmt.Errorf("legacy blob cannot be imported: %v; nothing was signed", err)}
 			}
-			evt, err := sections.CommandEvent(ws.me, body, nostrNow(a))
-			if err != nil {
-				return &exitError{Code: exitRefused, Kind: "invalid-command", Err: fmt.Errorf("%v; nothing was signed", err)}
-			}
-			if err := ws.s.SignEvent(ctx, evt); err != nil {
-				return signerError(err)
-			}
-			parsed, err := sections.ParseCommand(evt)
+			evt, parsed, err := ws.signCommand(ctx, ws.me, body)
 			if err != nil {
 				return err
 			}

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nbd-wtf/go-nostr"
+
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/workspace/sections"
 )
@@ -105,16 +107,9 @@ func (a *app) workspaceWrite(ctx context.Context, ownerFlag, verb string, action
 // projection until it shows the change.
 func (ws *wsSession) submit(ctx context.Context, verb string, cur *wsCurrent, body sections.Body, applied func(*wsCurrent) bool) error {
 	a := ws.a
-	evt, err := sections.CommandEvent(ws.owner, body, nostrNow(a))
+	evt, cmd, err := ws.signCommand(ctx, ws.owner, body)
 	if err != nil {
-		return &exitError{Code: exitRefused, Kind: "invalid-command", Err: fmt.Errorf("%v; nothing was signed", err)}
-	}
-	if err := ws.s.SignEvent(ctx, evt); err != nil {
-		return signerError(err)
-	}
-	cmd, err := sections.ParseCommand(evt)
-	if err != nil {
-		return fmt.Errorf("roster built a command it cannot parse back: %w", err)
+		return err
 	}
 	rep := ws.pool.Publish(ctx, []string{ws.relay}, evt)[0]
 	details := map[string]any{"relay": ws.relay, "event_id": evt.ID, "action_id": cmd.ActionID}
@@ -142,4 +137,21 @@ func (ws *wsSession) submit(ctx context.Context, verb string, cur *wsCurrent, bo
 	fmt.Fprintf(a.io.Out, "workspace %s: revision %d -> %d (event %s)\n", verb, cur.w.Revision, after.w.Revision, evt.ID)
 	renderWorkspace(a, out.Workspace)
 	return nil
+}
+
+// signCommand builds the command event for body, signs it as author and
+// parses it back (for its action id and hash).
+func (ws *wsSession) signCommand(ctx context.Context, author string, body sections.Body) (*nostr.Event, *sections.Command, error) {
+	evt, err := sections.CommandEvent(author, body, nostrNow(ws.a))
+	if err != nil {
+		return nil, nil, &exitError{Code: exitRefused, Kind: "invalid-command", Err: fmt.Errorf("%v; nothing was signed", err)}
+	}
+	if err := ws.s.SignEvent(ctx, evt); err != nil {
+		return nil, nil, signerError(err)
+	}
+	cmd, err := sections.ParseCommand(evt)
+	if err != nil {
+		return nil, nil, fmt.Errorf("roster built a command it cannot parse back: %w", err)
+	}
+	return evt, cmd, nil
 }
