@@ -277,7 +277,7 @@ func (a *app) refusalError(v *repoView, intent preflight.Intent, r *preflight.Re
 			out := newMutationResult(v, nil, false)
 			out.Action, out.Command, out.Verified = string(intent.Action), a.withSelectors(intent.Command()), true
 			out.Guidance = append(out.Guidance, r.Message)
-			return writeRepoJSON(a.io.Out, out)
+			return writeJSON(a, out)
 		}
 		fmt.Fprintln(a.io.Out, r.Message)
 		a.printAdvisories(v)
@@ -297,7 +297,7 @@ func (a *app) mutationError(v *repoView, ee *exitError) error {
 	if a.opts.JSON {
 		out := newMutationResult(v, nil, false)
 		out.Error = &errorJSON{Code: ee.Kind, Message: ee.Err.Error(), Details: orEmptyMap(ee.Details), Commands: orEmptySlice(ee.Commands)}
-		_ = writeRepoJSON(a.io.Out, out)
+		_ = writeJSON(a, out)
 	} else {
 		fmt.Fprintf(a.io.Err, "roster: %s\n", ee.Err)
 		for _, c := range ee.Commands {

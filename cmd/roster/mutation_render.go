@@ -14,7 +14,7 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *mutationRes
 	out.Command = a.withSelectors(out.Command)
 	out.Guidance = a.guidanceWithSelectors(out.Guidance)
 	if a.opts.JSON {
-		return writeRepoJSON(a.io.Out, out)
+		return writeJSON(a, out)
 	}
 	w := a.io.Out
 	verb := "published"

@@ -41,7 +41,7 @@ incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
 			}
 			rep := buildRepoReport(v)
 			if a.opts.JSON {
-				return writeRepoJSON(a.io.Out, rep)
+				return writeJSON(a, rep)
 			}
 			renderRepoHuman(a.io.Out, rep, newOutputStyles(a.io.Out, a.io.color()))
 			a.printAdvisories(v)

@@ -53,7 +53,7 @@ command that repairs each, and sets the exit code for CI:
 			h.Errors, h.Warnings = countFindings(h.Findings)
 			h.Healthy = h.Errors == 0 && (!strict || h.Warnings == 0)
 			if a.opts.JSON {
-				if err := writeRepoJSON(a.io.Out, h); err != nil {
+				if err := writeJSON(a, h); err != nil {
 					return err
 				}
 			} else {

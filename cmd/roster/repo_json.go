@@ -1,10 +1,5 @@
 package main
 
-import (
-	"encoding/json"
-	"io"
-)
-
 // repoSchema is the JSON schema name printed by `roster repo --json`.
 const repoSchema = "roster.repo/v1"
 
@@ -92,15 +87,6 @@ type repoMetadata struct {
 	Clone, Web        []string
 	Relays            []string
 	EUC               string // earliest unique commit
-}
-
-// writeRepoJSON prints v as indented JSON without HTML escaping, so messages
-// keep their literal "<" and ">".
-func writeRepoJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
 }
 
 // peopleJSON are the lead and membership fields that roster.repo/v1,

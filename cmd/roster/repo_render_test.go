@@ -50,7 +50,7 @@ func sampleReport() *repoReport {
 // DESIGN.md "repo --json": the keys, in this order, are the roster.repo/v1 contract.
 func TestRepoJSONKeysFollowDesignOrder(t *testing.T) {
 	var buf bytes.Buffer
-	if err := writeRepoJSON(&buf, sampleReport()); err != nil {
+	if err := encodeJSON(&buf, sampleReport()); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"schema", "coordinate", "selected_maintainer", "lead_maintainer", "lead_source", "lead_path",
@@ -77,7 +77,7 @@ func TestRepoJSONNullsAndEmptyArrays(t *testing.T) {
 		PendingHistoryAcknowledgements: []pendingAckJSON{}, Health: []findingJSON{},
 		Relays: []relayReportJSON{}, Lifecycle: lifecycleJSON{Status: "active"}}
 	var buf bytes.Buffer
-	if err := writeRepoJSON(&buf, rep); err != nil {
+	if err := encodeJSON(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
 	var m map[string]any
@@ -101,7 +101,7 @@ func TestRepoJSONDoesNotEscapeAngleBrackets(t *testing.T) {
 	rep := sampleReport()
 	rep.Health[0].Message = "missing active roles: <bob>"
 	var buf bytes.Buffer
-	if err := writeRepoJSON(&buf, rep); err != nil {
+	if err := encodeJSON(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "<bob>") {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -245,8 +246,11 @@ func orEmptySlice(s []string) []string {
 
 // writeJSON prints v as indented JSON on stdout. `<`, `>` and `&` stay
 // literal (docs/json.md): messages and commands carry "<npub>" and "&&".
-func writeJSON(a *app, v any) error {
-	enc := json.NewEncoder(a.io.Out)
+func writeJSON(a *app, v any) error { return encodeJSON(a.io.Out, v) }
+
+// encodeJSON is writeJSON to any writer.
+func encodeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
