@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/graph"
 )
 
 // buildAcknowledge: --acknowledge-maintainer-change X records, in the
@@ -87,9 +88,9 @@ func buildAccept(d *draft, v *view) *Refusal {
 		// (with the governance choice every leadless add needs).
 		add, who := Intent{Action: ActAdd, Subject: d.author}, "a maintainer"
 		switch {
-		case v.leadSource == "none" || v.leadSource == "explicit_none":
+		case v.leadSource == graph.LeadNone || v.leadSource == graph.LeadExplicitNone:
 			add.NoLead = true
-		case v.lead != "" && v.leadSource == "legacy_inferred":
+		case v.lead != "" && v.leadSource == graph.LeadLegacyInferred:
 			add.Lead, who = v.lead, "the lead "+npub(v.lead) // the legacy lead confirms the lead view
 		case v.lead != "":
 			who = "the lead " + npub(v.lead)
@@ -209,7 +210,7 @@ func buildLeave(d *draft, v *view) *Refusal {
 				run("roster repo edit --lead-maintainer <npub>  # run by the new lead", "roster repo edit --lead-maintainer <npub>")
 		}
 		lead := ""
-		if v.leadShaped() || v.leadSource == "legacy_inferred" {
+		if v.leadShaped() || v.leadSource == graph.LeadLegacyInferred {
 			lead = v.lead
 		}
 		if err := d.classifyLegacy(destCoMaintainer, lead); err != nil {

@@ -263,7 +263,7 @@ func identityGate(v *view, p *Plan, in Input) *Refusal {
 // followLeadSwitch decides the checkout's new coordinate for follow-lead and
 // verifies the lead's rooted view holds the same membership first.
 func followLeadSwitch(v *view, p *Plan, in Input, afterEvents []*nostr.Event) *Refusal {
-	if in.Intent.Action != ActFollowLead || v.leadSource != "explicit" || v.lead == in.Selected.Pubkey {
+	if in.Intent.Action != ActFollowLead || v.leadSource != graph.LeadExplicit || v.lead == in.Selected.Pubkey {
 		return nil
 	}
 	target := graph.NewCoordinate(v.lead, in.Selected.Identifier)

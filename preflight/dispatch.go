@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/graph"
 )
 
 // validateIntent rejects contradictory flags (exit 2): these are usage
@@ -66,7 +67,7 @@ func gate(v *view, in Input) *Refusal {
 	}
 	switch it.Action {
 	case ActLead, ActAcknowledge, ActFollowLead, ActAccept:
-		if v.leadSource == "pending" || v.leadSource == "conflict" {
+		if v.leadSource == graph.LeadPending || v.leadSource == graph.LeadConflict {
 			return leadPathRefusal(v)
 		}
 	}
@@ -147,16 +148,16 @@ func build(v *view, in Input, p *Plan) (*draft, *Refusal) {
 // followLeadPrecheck: follow-lead needs a resolved lead to follow.
 func followLeadPrecheck(v *view) *Refusal {
 	switch v.leadSource {
-	case "explicit", "implicit_sole", "legacy_inferred":
+	case graph.LeadExplicit, graph.LeadImplicitSole, graph.LeadLegacyInferred:
 		if v.lead != "" {
 			return nil
 		}
-	case "pending", "conflict":
+	case graph.LeadPending, graph.LeadConflict:
 		return leadPathRefusal(v)
 	}
 	return refuse("no-lead-to-follow",
 		fmt.Sprintf("this repository view has no lead to follow (lead source: %s)", v.leadSource),
-		"a deliberately leadless repository has no forward; nothing to change").with("lead_source", v.leadSource)
+		"a deliberately leadless repository has no forward; nothing to change").with("lead_source", string(v.leadSource))
 }
 
 func nothingToDo(in Intent) *Refusal {

@@ -15,9 +15,9 @@ import (
 // (maintainers.md "Recommended defaults", "Everyday commands", "Legacy migration").
 func governance(v *view, author string, in Intent) (destination, *Refusal) {
 	switch v.leadSource {
-	case "pending", "conflict":
+	case graph.LeadPending, graph.LeadConflict:
 		return 0, leadPathRefusal(v)
-	case "implicit_sole":
+	case graph.LeadImplicitSole:
 		if v.lead != author {
 			return 0, notMaintainerRefusal(v, author)
 		}
@@ -28,7 +28,7 @@ func governance(v *view, author string, in Intent) (destination, *Refusal) {
 			return destLead, nil
 		}
 		return 0, leadNotConfirmedRefusal(in.Lead)
-	case "explicit":
+	case graph.LeadExplicit:
 		if v.lead != author {
 			return 0, onlyLeadRefusal(v, in)
 		}
@@ -56,8 +56,8 @@ func governance(v *view, author string, in Intent) (destination, *Refusal) {
 			"a lead maintainer must be assigned for this membership change",
 			"choose one with: --lead-maintainer <npub>",
 			"or keep the repository leadless with: --no-lead-maintainer").
-			with("lead_source", v.leadSource)
-		if v.leadSource == "legacy_inferred" && v.lead != "" {
+			with("lead_source", string(v.leadSource))
+		if v.leadSource == graph.LeadLegacyInferred && v.lead != "" {
 			r.Message += fmt.Sprintf("\nthe legacy maintainer listings infer %s as lead", npub(v.lead))
 			r.with("legacy_inferred_lead", npub(v.lead))
 			lead := in
@@ -66,7 +66,7 @@ func governance(v *view, author string, in Intent) (destination, *Refusal) {
 				r.run(lead.Command())
 			}
 		}
-		if v.leadSource != "legacy_inferred" {
+		if v.leadSource != graph.LeadLegacyInferred {
 			// No lead to recommend: becoming lead yourself is the other
 			// choice that works (naming somebody else is a separate decision).
 			self := in
@@ -103,7 +103,7 @@ func leadPathRefusal(v *view) *Refusal {
 		"membership and lead changes that depend on that path are blocked, and --no-lead-maintainer does not override it",
 		"ask the signer of the failing pointer to publish a valid lead declaration, then rerun",
 		"inspect the path (lead_source, lead_path) with: roster repo").
-		with("lead_source", v.leadSource).with("lead_path", npubs(v.leadPath)).run("roster repo")
+		with("lead_source", string(v.leadSource)).with("lead_path", npubs(v.leadPath)).run("roster repo")
 }
 
 func notMaintainerRefusal(v *view, author string) *Refusal {
@@ -139,7 +139,7 @@ func onlyLeadRefusal(v *view, in Intent) *Refusal {
 // co-maintainer actively assigns a third party").
 func (v *view) thirdPartyAssignments(author string) []string {
 	// A prepared lead (active self-M) publishes a complete roster on purpose.
-	if v.leadSource != "explicit" || author == v.lead || !v.isConfirmed(author) || v.declaresSelfLead(author) {
+	if v.leadSource != graph.LeadExplicit || author == v.lead || !v.isConfirmed(author) || v.declaresSelfLead(author) {
 		return nil
 	}
 	a := v.anns[author]
@@ -167,7 +167,7 @@ func thirdPartyGate(v *view, author string, in Intent) *Refusal {
 	if subjects := v.thirdPartyAssignments(author); len(subjects) > 0 && in.Action != ActFollowLead {
 		return coMaintainerAssignsRefusal(v, author, subjects)
 	}
-	if v.leadSource != "explicit" || author != v.lead || in.Action == ActFollowLead {
+	if v.leadSource != graph.LeadExplicit || author != v.lead || in.Action == ActFollowLead {
 		return nil // the lead's follow-lead changes no roster
 	}
 	var offenders []string

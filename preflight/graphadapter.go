@@ -41,7 +41,7 @@ func fromResolution(r *graph.Resolution, viewer string) *view {
 	v := &view{
 		selected:   r.SelectedMaintainer,
 		lead:       r.Lead,
-		leadSource: string(r.LeadSource),
+		leadSource: r.LeadSource,
 		leadPath:   slices.Clone(r.LeadPath),
 		latest:     map[string]*nostr.Event{},
 		anns:       r.Announcements,

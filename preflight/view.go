@@ -13,7 +13,7 @@ import (
 type view struct {
 	selected   string
 	lead       string // "" when the lead source names nobody
-	leadSource string // implicit_sole, explicit, legacy_inferred, explicit_none, none, pending, conflict
+	leadSource graph.LeadSource
 	leadPath   []string
 	confirmed  []string // maintainers, sorted
 	invited    []string
@@ -47,7 +47,7 @@ func (v *view) isInvited(p string) bool   { return slices.Contains(v.invited, p)
 
 // leadShaped reports whether the view resolves a lead who manages the roster.
 func (v *view) leadShaped() bool {
-	return v.leadSource == "explicit" || v.leadSource == "implicit_sole"
+	return v.leadSource == graph.LeadExplicit || v.leadSource == graph.LeadImplicitSole
 }
 
 // activeSubjects returns the subjects of author's active records with the given letters.
