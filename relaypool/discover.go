@@ -3,6 +3,7 @@ package relaypool
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
@@ -141,7 +142,7 @@ func merge(a, b *FetchResult) *FetchResult {
 		}
 		for id, urls := range r.Sources {
 			for _, u := range urls {
-				if !contains(out.Sources[id], u) {
+				if !slices.Contains(out.Sources[id], u) {
 					out.Sources[id] = append(out.Sources[id], u)
 				}
 			}
@@ -194,13 +195,4 @@ func unionFilters(a, b []nostr.Filter) []nostr.Filter {
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
