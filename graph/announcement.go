@@ -140,6 +140,18 @@ func (a *Announcement) SingleLeadTarget() (target string, n int) {
 	return target, n
 }
 
+// DeclaresLead reports an active self-M: the author declares themself lead
+// (the current lead, or a maintainer preparing a handover with their own
+// complete roster).
+func (a *Announcement) DeclaresLead() bool {
+	for _, r := range a.Roles {
+		if r.Letter == RoleLead && r.Subject == a.Author && r.Active() {
+			return true
+		}
+	}
+	return false
+}
+
 // LegacyListings returns the valid 64-hex values of the legacy tag, without
 // duplicates and without the author (ngit adds the author when reading).
 func (a *Announcement) LegacyListings() []string {

@@ -310,11 +310,15 @@ func (h *healthInput) thirdPartyFindings() []Finding {
 	}
 	var out []Finding
 	for x := range h.confirmed {
-		if x == lead {
+		// A confirmed maintainer with an active self-M publishes their own
+		// complete roster (a lead preparing a handover, or the old lead of a
+		// coordinate that has not forwarded yet): the lead-preparation
+		// shape, not a co-maintainer's third-party edge.
+		if x == lead || h.parts[x].ann.DeclaresLead() {
 			continue
 		}
 		for _, r := range h.parts[x].ann.Roles {
-			if r.Letter != RoleMaint || !r.Active() || r.Subject == x || r.Subject == lead || h.preparedLead(x) {
+			if r.Letter != RoleMaint || !r.Active() || r.Subject == x || r.Subject == lead {
 				continue
 			}
 			s := r.Subject
@@ -333,19 +337,6 @@ func (h *healthInput) thirdPartyFindings() []Finding {
 		}
 	}
 	return out
-}
-
-// preparedLead: a confirmed maintainer with an active self-M publishes
-// their own complete roster (a lead preparing a handover, or the old lead
-// of a coordinate that has not forwarded yet); that roster is the
-// lead-preparation shape, not a co-maintainer's third-party edge.
-func (h *healthInput) preparedLead(x string) bool {
-	for _, r := range h.parts[x].ann.Roles {
-		if r.Letter == RoleLead && r.Subject == x && r.Active() {
-			return true
-		}
-	}
-	return false
 }
 
 // removedFindings: somebody who still holds an active self-role and lists a

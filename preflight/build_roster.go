@@ -1,10 +1,6 @@
 package preflight
 
-import (
-	"fmt"
-
-	"github.com/roster-cli/roster/graph"
-)
+import "fmt"
 
 // selfAddRefusal answers --add-maintainer <you>. It comes before the
 // governance choice: no choice of lead makes it possible, so suggesting one
@@ -245,15 +241,7 @@ func becomeCoMaintainer(d *draft, lead string, deferOthers bool) *Refusal {
 // declaresSelfLead reports whether p's latest announcement has an active self-M.
 func (v *view) declaresSelfLead(p string) bool {
 	a := v.anns[p]
-	if a == nil {
-		return false
-	}
-	for _, r := range a.Roles {
-		if r.Letter == graph.RoleLead && r.Subject == p && r.Active() {
-			return true
-		}
-	}
-	return false
+	return a != nil && a.DeclaresLead()
 }
 
 func (v *view) historyOf(letter, subject string) *historyRecord {
