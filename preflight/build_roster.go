@@ -1,6 +1,10 @@
 package preflight
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/roster-cli/roster/graph"
+)
 
 // selfAddRefusal answers --add-maintainer <you>. It comes before the
 // governance choice: no choice of lead makes it possible, so suggesting one
@@ -272,17 +276,17 @@ func (d *draft) acknowledgeStart(r record, eff int64) error {
 // lead's announcement does not carry their known effective start: the
 // proposed lead's history is missing a resolved transition.
 func (v *view) staleInRoster(lead string) []string {
-	evt := v.latest[lead]
-	if evt == nil {
+	a := v.anns[lead]
+	if a == nil {
 		return nil
 	}
 	var out []string
-	for _, r := range records(evt.Tags) {
-		if r.letter != "m" || r.subject == lead || !r.active() || !v.isConfirmed(r.subject) || len(r.starts) == 0 {
+	for _, r := range a.Roles {
+		if r.Letter != graph.RoleMaint || r.Subject == lead || !r.Active() || r.Untimed() || !v.isConfirmed(r.Subject) {
 			continue
 		}
-		if eff := v.eff[r.subject]; eff > 0 && r.starts[len(r.starts)-1] != eff {
-			out = append(out, r.subject)
+		if eff := v.eff[r.Subject]; eff > 0 && r.LastStart() != eff {
+			out = append(out, r.Subject)
 		}
 	}
 	return out
