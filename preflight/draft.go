@@ -140,14 +140,9 @@ func (d *draft) end(letter, subject string) error {
 }
 
 func (d *draft) endAt(letter, subject string, at int64) error {
-	r, ok, err := d.find(letter, subject)
-	if err != nil || !ok || !r.active() {
+	r, n, ok, err := d.closable(letter, subject)
+	if !ok {
 		return err
-	}
-	n := r
-	n.starts = slices.Clone(r.starts)
-	if len(n.starts) == 0 {
-		n.starts = []int64{0}
 	}
 	if last := n.starts[len(n.starts)-1]; at < last {
 		return fmt.Errorf("cannot end your %q record for %s at %d: its interval starts at %d", letter, subject, at, last)
@@ -157,19 +152,31 @@ func (d *draft) endAt(letter, subject string, at int64) error {
 	return nil
 }
 
+// closable finds the author's active record for (letter, subject) and a
+// copy of it to close (with a numeric end or defer). An untimed record's
+// copy starts at 0, its materialized history. ok is false, with a nil
+// error, when no such active record exists.
+func (d *draft) closable(letter, subject string) (cur, next record, ok bool, err error) {
+	cur, found, err := d.find(letter, subject)
+	if err != nil || !found || !cur.active() {
+		return cur, record{}, false, err
+	}
+	next = cur
+	next.starts = slices.Clone(cur.starts)
+	if len(next.starts) == 0 {
+		next.starts = []int64{0}
+	}
+	return cur, next, true, nil
+}
+
 // deferRecord turns an active third-party record into a historical-only copy.
 func (d *draft) deferRecord(letter, subject string) error {
 	if subject == d.author {
 		return fmt.Errorf("a self-role cannot end in defer")
 	}
-	r, ok, err := d.find(letter, subject)
-	if err != nil || !ok || !r.active() {
+	r, n, ok, err := d.closable(letter, subject)
+	if !ok {
 		return err
-	}
-	n := r
-	n.starts = slices.Clone(r.starts)
-	if len(n.starts) == 0 {
-		n.starts = []int64{0}
 	}
 	n.deferred = true
 	d.put("defer", r, true, n)
