@@ -124,9 +124,9 @@ func (a *Announcement) ActiveLeadTargets() []string {
 	return out
 }
 
-// SingleLeadTarget returns the subject of the only valid active M
-// (distinct subjects), or ok=false when there is none or several. It does
-// not allocate; the lead walk calls it per hop.
+// SingleLeadTarget counts the distinct subjects of valid active M records:
+// n is 0 (none), 1 (target is that subject) or 2 (several; counting stops
+// there). It does not allocate; the lead walk calls it per hop.
 func (a *Announcement) SingleLeadTarget() (target string, n int) {
 	for _, r := range a.Roles {
 		if r.Letter == RoleLead && r.Active() && r.Subject != target {

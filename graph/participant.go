@@ -17,7 +17,9 @@ type participant struct {
 	selfStart int64 // start of the current continuous self M/m (see selfStart)
 	hasSelf   bool
 
-	// Per-resolution state, reset by fixpoint.
+	// Per-resolution state, each reset by the pass that writes it: the
+	// three flags by fixpoint, effAssign and leadListed by
+	// effectiveStarts, histDist by historySources.
 	confirmed, assigned, listsConfirmed bool
 	effAssign                           int64 // assignment an effective start is measured from; -1 none
 	leadListed                          bool  // the explicit lead's active roster lists this pubkey
