@@ -11,7 +11,8 @@ import (
 // into defer copies (only once the lead covers every subject), and the
 // resolved history copied as historical-only. A removed maintainer ends their
 // self-role (at the lead's recorded end when there is one) and keeps the M
-// redirect. Returns changed=false when the announcement needs no change.
+// redirect. When nothing needs converging the draft is left as it is, and
+// Prepare drops a replacement equal to the current announcement.
 func buildFollowLead(d *draft, v *view) *Refusal {
 	lead := v.lead
 	if d.author == lead {
