@@ -188,7 +188,7 @@ func ProjectionOK(a *Announcement) bool {
 	if !a.HasLegacyTag || a.LegacyTags != 1 {
 		return false
 	}
-	if len(a.Roles) > 16 || len(a.Legacy) > 16 {
+	if len(a.Roles) > shortScan || len(a.Legacy) > shortScan {
 		_, _, ok := ProjectionDiff(a)
 		return ok
 	}

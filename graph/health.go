@@ -434,7 +434,7 @@ func ackMessage(h *healthInput, p PendingAck) string {
 // hasDuplicateRecords is the allocation-free pre-check for the usual short
 // announcement; a long roster takes the sorting path in duplicateFindings.
 func hasDuplicateRecords(a *Announcement) bool {
-	if len(a.Roles) > 16 {
+	if len(a.Roles) > shortScan {
 		return true
 	}
 	for i, r := range a.Roles {

@@ -89,6 +89,13 @@ func newPopulation(anns map[string]*Announcement) *population {
 	return pop
 }
 
+// shortScan is the list length up to which a nested linear scan beats
+// building a map or sorting: most announcements list a handful of people,
+// and only a lead's roster grows past it. The three checks that switch on
+// it (listing dedupe, projection, duplicate records) give the same answer
+// either way.
+const shortScan = 16
+
 func analyze(a *Announcement) *participant {
 	p := &participant{ann: a}
 	p.selfStart, p.hasSelf = selfStart(a)
@@ -102,7 +109,7 @@ func analyze(a *Announcement) *participant {
 	// Most announcements list a handful of people; only a lead's roster is
 	// long enough for a set to beat a scan.
 	var seen map[string]int
-	if len(a.Roles) > 16 {
+	if len(a.Roles) > shortScan {
 		seen = make(map[string]int, len(a.Roles))
 	}
 	var activeSelfMaint, endedSelfMaint bool
