@@ -89,7 +89,12 @@ func query(t *testing.T, c *nostr.Relay, f nostr.Filter) ([]*nostr.Event, string
 	var out []*nostr.Event
 	for {
 		select {
-		case e := <-sub.Events:
+		case e, open := <-sub.Events:
+			if !open {
+				// go-nostr queues a CLOSED's reason and then closes Events: a
+				// closed channel yields nil events, never count them.
+				return out, endedReason(t, sub)
+			}
 			out = append(out, e)
 		case <-sub.EndOfStoredEvents:
 			return out, ""
@@ -98,6 +103,19 @@ func query(t *testing.T, c *nostr.Relay, f nostr.Filter) ([]*nostr.Event, string
 		case <-ctx.Done():
 			t.Fatal("no EOSE")
 		}
+	}
+}
+
+// endedReason is the CLOSED reason of a subscription whose Events channel
+// has been closed; one that ended any other way fails the test.
+func endedReason(t *testing.T, sub *nostr.Subscription) string {
+	t.Helper()
+	select {
+	case reason := <-sub.ClosedReason:
+		return reason
+	default:
+		t.Fatal("the subscription ended without EOSE or CLOSED")
+		return ""
 	}
 }
 

@@ -59,7 +59,12 @@ func reqAll(t *testing.T, c *nostr.Relay, f nostr.Filter) []*nostr.Event {
 	var out []*nostr.Event
 	for {
 		select {
-		case e := <-sub.Events:
+		case e, open := <-sub.Events:
+			if !open {
+				// go-nostr closes Events after a CLOSED: nil events, never
+				// count them.
+				return out
+			}
 			out = append(out, e)
 		case <-sub.EndOfStoredEvents:
 			return out
