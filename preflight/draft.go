@@ -109,7 +109,7 @@ func (d *draft) start(letter, subject string) error {
 	case r.active():
 		return nil
 	case r.deferred:
-		return fmt.Errorf("your %q record for %s is a historical-only copy ending in defer with no recorded end (%s); starting a new interval needs its numeric end first, which roster will not choose for you: record it in a signer-reviewed edit (roster repo follow-lead copies it once the resolved history has it), then rerun", letter, npub(subject), rawTags([]record{r})[0])
+		return fmt.Errorf("your %q record for %s is a historical-only copy ending in defer with no recorded end (%s); starting a new interval needs its numeric end first, which roster will not choose for you: record it in a signer-reviewed edit (roster repo follow-lead copies it once the resolved history has it), then rerun", letter, npub(subject), tagJSON(r.raw))
 	default:
 		if last := r.starts[len(r.starts)-1]; last > d.at {
 			return fmt.Errorf("your %q record for %s ends at %d, after the replacement time %d; check the system clock", letter, subject, last, d.at)

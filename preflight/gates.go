@@ -348,19 +348,25 @@ func acceptCanRepair(v *view, author string, evt *nostr.Event, now int64) bool {
 func blockingSelfRecords(ann *graph.Announcement) []string {
 	var out []string
 	for _, r := range ann.BlockingSelfRecords() {
-		b, _ := json.Marshal(r.Raw)
-		out = append(out, string(b))
+		out = append(out, tagJSON(r.Raw))
 	}
 	return out
 }
 
+// rawTags shows records as written, for refusals that quote them.
 func rawTags(rs []record) []string {
 	out := make([]string, len(rs))
 	for i, r := range rs {
-		b, _ := json.Marshal(r.raw)
-		out[i] = string(b)
+		out[i] = tagJSON(r.raw)
 	}
 	return out
+}
+
+// tagJSON renders a tag as a JSON array, the way a signer sees it in the
+// event.
+func tagJSON(t nostr.Tag) string {
+	b, _ := json.Marshal(t)
+	return string(b)
 }
 
 func join(list []string, sep string) string { return strings.Join(list, sep) }
