@@ -14,7 +14,7 @@ import (
 // invitation to the acceptance time; a departure closes the assignment at the
 // departure time.
 func buildAcknowledge(d *draft, v *view, in Intent) *Refusal {
-	var ack *PendingAck
+	var ack *graph.PendingAck
 	for i := range v.acks {
 		if v.acks[i].Pubkey == in.Subject {
 			ack = &v.acks[i]

@@ -69,7 +69,7 @@ func fromResolution(r *graph.Resolution, viewer string) *view {
 	}
 	for _, p := range r.PendingAcknowledgements {
 		if p.Author == viewer {
-			v.acks = append(v.acks, PendingAck{Pubkey: p.Pubkey, Transition: p.Transition, Time: p.Time, Command: p.Command})
+			v.acks = append(v.acks, p)
 		}
 	}
 	if r.LeadSource == graph.LeadExplicit {

@@ -19,20 +19,11 @@ type view struct {
 	invited    []string
 	modConfirm []string
 	modInvited []string
-	acks       []PendingAck
+	acks       []graph.PendingAck             // graph's pending transitions whose Author is the viewer
 	latest     map[string]*nostr.Event        // latest announcement per author, every same-identifier author
 	anns       map[string]*graph.Announcement // graph's parse of the same announcements (anns[a].Event == latest[a])
 	history    []historyRecord
 	eff        map[string]int64 // graph's effective start of each confirmed maintainer
-}
-
-// PendingAck is one transition the viewer has not yet recorded in their own
-// announcement (maintainers.md "Replicated role history").
-type PendingAck struct {
-	Pubkey     string `json:"pubkey"`
-	Transition string `json:"transition"` // start | end
-	Time       int64  `json:"time"`
-	Command    string `json:"command"`
 }
 
 // historyRecord is the resolved (precedence-chosen) history of one role.
