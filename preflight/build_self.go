@@ -50,7 +50,7 @@ func buildAcknowledge(d *draft, v *view, in Intent) *Refusal {
 			fmt.Sprintf("your announcement has no active assignment of %s in which to record the transition", npub(in.Subject)))
 	}
 	switch ack.Transition {
-	case "start":
+	case graph.TransitionStart:
 		starts := slices.Clone(r.starts)
 		if len(starts) == 0 {
 			starts = []int64{ack.Time}
@@ -63,7 +63,7 @@ func buildAcknowledge(d *draft, v *view, in Intent) *Refusal {
 		if err := d.set(letter, in.Subject, starts, false); err != nil {
 			return refuse("ambiguous-history", err.Error())
 		}
-	case "end":
+	case graph.TransitionEnd:
 		if err := d.endAt(letter, in.Subject, ack.Time); err != nil {
 			return refuse("history-blocks-change", err.Error())
 		}
