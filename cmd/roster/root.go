@@ -29,6 +29,8 @@ type app struct {
 	opts globalOptions
 	// config is $ROSTER_HOME/config.yaml, loaded before every command.
 	config rosterConfig
+	// signerOnce opens the signer at most once per invocation (signer_setup.go).
+	signerOnce signerOnce
 }
 
 // home returns the roster home directory: --home, ROSTER_HOME, else the XDG

@@ -8,10 +8,8 @@ import (
 	"io"
 	"os"
 	"regexp"
-	"runtime"
 	"strings"
 	"sync"
-	"weak"
 
 	"golang.org/x/term"
 
@@ -38,22 +36,11 @@ var loginCommands = []string{
 // many goroutines, e.g. one NIP-42 challenge per relay) it is asked for, so
 // an ncryptsec passphrase is asked for at most once.
 func (a *app) signer(ctx context.Context) (signer.Signer, error) {
-	key := weak.Make(a)
-	v, loaded := openSigners.LoadOrStore(key, &signerOnce{})
-	if !loaded {
-		// Forget the entry when the invocation's app is garbage.
-		runtime.AddCleanup(a, func(k weak.Pointer[app]) { openSigners.Delete(k) }, key)
-	}
-	once := v.(*signerOnce)
-	once.Do(func() { once.s, once.err = a.openSigner(ctx) })
-	return once.s, once.err
+	a.signerOnce.Do(func() { a.signerOnce.s, a.signerOnce.err = a.openSigner(ctx) })
+	return a.signerOnce.s, a.signerOnce.err
 }
 
-// openSigners memoizes each invocation's signer, keyed weakly by its app (the
-// app struct is shared with other commands and has no slot for it). Values
-// must not reference the app, or it would never be collected.
-var openSigners sync.Map // weak.Pointer[app] -> *signerOnce
-
+// signerOnce memoizes one invocation's signer (a field of app).
 type signerOnce struct {
 	sync.Once
 	s   signer.Signer

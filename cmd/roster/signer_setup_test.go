@@ -2,12 +2,9 @@ package main
 
 import (
 	"context"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
-	"time"
-	"weak"
 
 	"github.com/nbd-wtf/go-nostr"
 )
@@ -45,30 +42,5 @@ func TestSignerIsOpenedOncePerInvocation(t *testing.T) {
 		if err != nil {
 			t.Fatalf("a concurrent caller failed: %v", err)
 		}
-	}
-}
-
-// The memo does not keep finished invocations alive.
-func TestOpenSignersForgetsFinishedInvocations(t *testing.T) {
-	k := newTestKey(t)
-	env := map[string]string{"ROSTER_HOME": t.TempDir(), "ROSTER_SECRET_KEY": k.nsec}
-	wp := func() weak.Pointer[app] {
-		a := &app{io: &ioStreams{In: strings.NewReader(""), Out: new(strings.Builder), Err: new(strings.Builder),
-			Getenv: func(key string) string { return env[key] }}}
-		if _, err := a.signer(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		return weak.Make(a)
-	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		runtime.GC()
-		if _, ok := openSigners.Load(wp); !ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the signer memo still holds a finished invocation")
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
