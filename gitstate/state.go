@@ -31,19 +31,6 @@ type InvalidRef struct {
 	Name, Value, Reason string
 }
 
-// RefMap returns Refs plus HEAD as "ref: <Head>", the shape LocalRefs uses,
-// ready for DiffRefs.
-func (s *State) RefMap() map[string]string {
-	out := make(map[string]string, len(s.Refs)+1)
-	for k, v := range s.Refs {
-		out[k] = v
-	}
-	if s.Head != "" {
-		out["HEAD"] = "ref: " + s.Head
-	}
-	return out
-}
-
 // ParseState reads a kind 30618 event the way ngit writes it: `d`, then one
 // [refname, value] tag per ref in no fixed order. Tags whose names do not start
 // with refs/heads/, refs/tags/ or HEAD are ignored; ref tags with values that

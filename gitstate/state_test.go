@@ -39,10 +39,6 @@ func TestParseStateAsNgitWritesIt(t *testing.T) {
 	if s.Identifier != "my-repo" || s.Author != alicePK || s.EventID != evt.ID || s.CreatedAt != 1700000000 {
 		t.Fatalf("metadata %+v", s)
 	}
-	rm := s.RefMap()
-	if rm["HEAD"] != "ref: refs/heads/main" || len(rm) != 5 {
-		t.Fatalf("RefMap %v", rm)
-	}
 }
 
 // ngit: "Readers keep names starting with refs/heads/, refs/tags or HEAD."
@@ -104,22 +100,5 @@ func TestParseStateRejectsWrongKindAndMissingD(t *testing.T) {
 	}
 	if _, err := ParseState(nil); err == nil {
 		t.Fatal("nil accepted")
-	}
-}
-
-func TestDiffRefsIsDirectional(t *testing.T) {
-	local := map[string]string{"HEAD": "ref: refs/heads/main", "refs/heads/main": oidA, "refs/heads/local-only": oidB, "refs/tags/v1": oidT}
-	remote := map[string]string{"HEAD": "ref: refs/heads/main", "refs/heads/main": oidB, "refs/heads/remote-only": oidA, "refs/tags/v1": oidT}
-	d := DiffRefs(local, remote)
-	want := RefDiff{
-		OnlyLocal:  []string{"refs/heads/local-only"},
-		OnlyRemote: []string{"refs/heads/remote-only"},
-		Differing:  []RefChange{{Name: "refs/heads/main", Local: oidA, Remote: oidB}},
-	}
-	if !reflect.DeepEqual(d, want) || d.Empty() {
-		t.Fatalf("got %+v", d)
-	}
-	if !DiffRefs(local, local).Empty() {
-		t.Fatal("a map differs from itself")
 	}
 }
