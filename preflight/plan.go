@@ -68,6 +68,59 @@ func (p *Plan) Event() *nostr.Event {
 		Tags: copyTags(p.Tags), Content: p.Content}
 }
 
+// resolveAs resolves events from the checkout's coordinate as the author
+// sees them (health and pending acknowledgements are viewer-relative).
+func resolveAs(in Input, events []*nostr.Event) *graph.Resolution {
+	return graph.Resolve(events, in.Selected, in.Now, graph.Options{Viewer: in.Author})
+}
+
+// adopt takes the draft as the plan's replacement, with the recomputed
+// projection and a created_at after the current announcement's; a
+// replacement identical to the current announcement is no change (nil Tags).
+func (p *Plan) adopt(d *draft, now int64) {
+	d.writeRoleProjection()
+	p.Tags, p.Changes = d.tags, d.changes
+	p.CreatedAt = now
+	if p.Current == nil {
+		return
+	}
+	p.Content = p.Current.Content
+	if int64(p.Current.CreatedAt) >= p.CreatedAt {
+		p.CreatedAt = int64(p.Current.CreatedAt) + 1
+	}
+	if slices.EqualFunc(p.Tags, p.Current.Tags, slices.Equal) {
+		p.Tags, p.Changes = nil, nil
+	}
+}
+
+// syncFollowLead rebuilds a follow-lead replacement from the post-change
+// history: the copy itself can move an effective start graph derives from
+// listings, so it repeats (at most three times) until the history is
+// stable and a second follow-lead has nothing left to change. It returns
+// the final after-events and after-view; v.history ends as the history the
+// last replacement copied.
+func syncFollowLead(v, av *view, in Input, p *Plan, afterEvents []*nostr.Event) ([]*nostr.Event, *view) {
+	for i := 0; i < 3; i++ {
+		next := av.history
+		if slices.EqualFunc(next, v.history, sameHistory) {
+			break
+		}
+		v2 := *v
+		v2.history = next
+		d2, r2 := build(&v2, in, p)
+		if r2 != nil || d2 == nil {
+			break
+		}
+		d2.writeRoleProjection()
+		p.Tags, p.Changes = d2.tags, d2.changes
+		afterEvents = withReplacement(in.Events, p)
+		p.After = resolveAs(in, afterEvents)
+		av = fromResolution(p.After, in.Author)
+		v.history = next
+	}
+	return afterEvents, av
+}
+
 // withReplacement is events plus the plan's replacement announcement (with
 // its id, so graph orders it against the author's current one), the input
 // of the after-resolution.
@@ -79,7 +132,7 @@ func withReplacement(events []*nostr.Event, p *Plan) []*nostr.Event {
 
 // Prepare builds and simulates one intent. Exactly one of the results is non-nil.
 func Prepare(in Input) (*Plan, *Refusal) {
-	before := graph.Resolve(in.Events, in.Selected, in.Now, graph.Options{Viewer: in.Author})
+	before := resolveAs(in, in.Events)
 	v := fromResolution(before, in.Author)
 	p := &Plan{Intent: in.Intent, Author: in.Author, Selected: in.Selected, Before: before,
 		Current: v.latest[in.Author], Fingerprint: Fingerprint(in.Events)}
@@ -93,46 +146,15 @@ func Prepare(in Input) (*Plan, *Refusal) {
 	}
 	afterEvents := in.Events
 	if d != nil {
-		d.writeRoleProjection()
-		p.Tags, p.Changes = d.tags, d.changes
-		p.CreatedAt = in.Now
-		if p.Current != nil {
-			p.Content = p.Current.Content
-			if int64(p.Current.CreatedAt) >= p.CreatedAt {
-				p.CreatedAt = int64(p.Current.CreatedAt) + 1
-			}
-			if slices.EqualFunc(p.Tags, p.Current.Tags, slices.Equal) {
-				p.Tags, p.Changes = nil, nil
-			}
-		}
+		p.adopt(d, in.Now)
 		if p.Tags != nil {
 			afterEvents = withReplacement(in.Events, p)
 		}
 	}
-	p.After = graph.Resolve(afterEvents, in.Selected, in.Now, graph.Options{Viewer: in.Author})
+	p.After = resolveAs(in, afterEvents)
 	av := fromResolution(p.After, in.Author)
 	if in.Intent.Action == ActFollowLead && p.Tags != nil {
-		// The copy itself can move an effective start graph derives from
-		// listings; sync to the post-change history until it is stable so a
-		// second follow-lead has nothing left to change.
-		for i := 0; i < 3; i++ {
-			next := av.history
-			if slices.EqualFunc(next, v.history, sameHistory) {
-				break
-			}
-			v2 := *v
-			v2.history = next
-			d2, r2 := build(&v2, in, p)
-			if r2 != nil || d2 == nil {
-				break
-			}
-			d2.writeRoleProjection()
-			p.Tags, p.Changes = d2.tags, d2.changes
-			afterEvents = withReplacement(in.Events, p)
-			p.After = graph.Resolve(afterEvents, in.Selected, in.Now, graph.Options{Viewer: in.Author})
-			av = fromResolution(p.After, in.Author)
-			v.history = next
-		}
+		afterEvents, av = syncFollowLead(v, av, in, p, afterEvents)
 	}
 	p.Sim = simulate(v, av, before, p.After, in)
 	if r := classify(v, p, in); r != nil {
