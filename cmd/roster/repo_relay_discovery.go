@@ -24,7 +24,8 @@ func (a *app) discoveryRelays(sel gitstate.Selection) []string {
 // announcement names relays not yet asked, asks only those in one more round.
 // Writes and health checks (completeEvidence) also ask, in one more round,
 // for deletions of every other author's events. Verified events are written
-// to the cache (with the pool's proof of verification); a cache that cannot be opened costs a warning, not the read.
+// to the cache (with the pool's proof of verification); a cache that cannot
+// be opened costs a warning, not the read.
 func (a *app) fetchFromRelays(ctx context.Context, v *repoView, need evidence) error {
 	relays := a.discoveryRelays(v.Selection)
 	if len(relays) == 0 {
@@ -38,12 +39,15 @@ func (a *app) fetchFromRelays(ctx context.Context, v *repoView, need evidence) e
 	defer pool.Close()
 	id := v.Coordinate().Identifier
 	// Coordinates the cache already knows get their deletions asked in the
-	// same single round.
-	store := a.openCacheForFetch()
-	if store != nil {
-		defer store.Close()
+	// same single round. The cache is closed again before any network wait:
+	// bbolt locks the file, and another roster process must not wait on our
+	// relays.
+	var known []graph.Coordinate
+	if store := a.openCacheForFetch(); store != nil {
+		known = cachedCoordinates(store, v.Coordinate())
+		store.Close()
 	}
-	coords := append([]graph.Coordinate{v.Coordinate()}, cachedCoordinates(store, v.Coordinate())...)
+	coords := append([]graph.Coordinate{v.Coordinate()}, known...)
 	res := pool.Discover(ctx, relays, id, coords...)
 
 	// A newly learned relay costs one more round, only then, and never when
@@ -65,12 +69,13 @@ func (a *app) fetchFromRelays(ctx context.Context, v *repoView, need evidence) e
 	}
 	v.Fetch = res
 	v.Events = inScope(res.Events, id)
-	if store != nil {
+	if store := a.openCacheForFetch(); store != nil {
 		// The pool checked every signature; its proofs let the cache store
 		// them without checking each a second time.
 		if err := store.PutVerified(res.Verified(v.Events)...); err != nil {
 			fmt.Fprintf(a.io.Err, "roster: warning: could not update the local cache (%v); --offline will not see this read\n", err)
 		}
+		store.Close()
 	}
 	return nil
 }
