@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/graph"
 )
 
 // Confirmation classifies what an add does to the named pubkey
@@ -40,7 +40,7 @@ const (
 
 // confirmationOf classifies an add of named by author. mine is the author's
 // announcement before the change, theirs the named person's latest one.
-func confirmationOf(s Simulation, named string, mine, theirs *nostr.Event) *Confirmation {
+func confirmationOf(s Simulation, named string, mine, theirs *graph.Announcement) *Confirmation {
 	if !slices.Contains(s.NewlyConfirmed, named) {
 		return &Confirmation{Kind: ConfirmInvitation}
 	}
@@ -48,25 +48,20 @@ func confirmationOf(s Simulation, named string, mine, theirs *nostr.Event) *Conf
 		return &Confirmation{Kind: ConfirmExpected}
 	}
 	closedAt, closed := int64(0), false
-	for _, r := range records(mine.Tags) {
-		if r.valid && !r.deferred && r.subject == named && (r.letter == "m" || r.letter == "M") &&
-			len(r.starts) >= 2 && len(r.starts)%2 == 0 && r.starts[len(r.starts)-1] >= closedAt {
-			closedAt, closed = r.starts[len(r.starts)-1], true
+	for _, r := range mine.Roles {
+		if r.Subject == named && r.Letter != graph.RoleModerator && r.NumericallyEnded() {
+			if end := r.Boundaries[len(r.Boundaries)-1]; end >= closedAt {
+				closedAt, closed = end, true
+			}
 		}
 	}
 	if !closed {
 		return &Confirmation{Kind: ConfirmExpected}
 	}
 	acceptedAt, accepting := int64(-1), false
-	for _, r := range records(theirs.Tags) {
-		if r.subject == named && (r.letter == "m" || r.letter == "M") && r.active() {
-			start := int64(0)
-			if len(r.starts) > 0 {
-				start = r.starts[len(r.starts)-1]
-			}
-			if start > acceptedAt {
-				acceptedAt, accepting = start, true
-			}
+	for _, r := range theirs.Roles {
+		if r.Subject == named && r.Letter != graph.RoleModerator && r.Active() && r.LastStart() > acceptedAt {
+			acceptedAt, accepting = r.LastStart(), true
 		}
 	}
 	if !accepting || acceptedAt > closedAt {

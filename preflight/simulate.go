@@ -93,7 +93,7 @@ func simulate(bv, av *view, before, after *graph.Resolution, in Input) Simulatio
 		}
 	}
 	if in.Intent.Action == ActAdd {
-		s.Confirmation = confirmationOf(s, named, bv.latest[in.Author], bv.latest[named])
+		s.Confirmation = confirmationOf(s, named, bv.anns[in.Author], bv.anns[named])
 	}
 	s.Identity = identityDiffs(av, in, named)
 	if s.Imported == nil {
