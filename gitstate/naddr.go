@@ -119,7 +119,7 @@ func DecodePubkey(s string) (string, error) {
 	if strings.HasPrefix(strings.ToLower(s), "npub1") {
 		prefix, v, err := nip19.Decode(strings.ToLower(s))
 		if err != nil || prefix != "npub" {
-			return "", fmt.Errorf("%q is not a valid npub", short(s))
+			return "", fmt.Errorf("%q is not a valid npub (63 characters ending in a checksum): check it for a typo, or pass the 64-hex pubkey", short(s))
 		}
 		return v.(string), nil
 	}

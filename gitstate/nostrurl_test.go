@@ -134,3 +134,16 @@ func TestNaddrRoundTrip(t *testing.T) {
 		t.Fatal("EncodeNaddr of an invalid pubkey should be empty")
 	}
 }
+
+// A mistyped npub is named as such, with what to check.
+func TestDecodePubkeyNamesATypoedNpub(t *testing.T) {
+	a := npub(alicePK)
+	bad := a[:len(a)-1] + "q"
+	if bad == a {
+		bad = a[:len(a)-1] + "p"
+	}
+	_, err := DecodePubkey(bad)
+	if err == nil || !strings.Contains(err.Error(), "not a valid npub") || !strings.Contains(err.Error(), "typo") {
+		t.Fatalf("err %v", err)
+	}
+}
