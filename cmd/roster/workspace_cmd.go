@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/workspace/sections"
 )
 
@@ -82,7 +83,7 @@ transaction. Granting again changes the role.`,
   roster workspace grant npub1... --role mover --relay wss://relay.example --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			grantee, err := workspacePubkey(args[0])
+			grantee, err := gitstate.DecodePubkey(args[0])
 			if err != nil {
 				return usageErr("%v", err)
 			}
@@ -112,7 +113,7 @@ subscriptions at once. Revocation cannot erase what they already read.`,
 		Example: `  roster workspace revoke npub1... --relay wss://relay.example`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			gone, err := workspacePubkey(args[0])
+			gone, err := gitstate.DecodePubkey(args[0])
 			if err != nil {
 				return usageErr("%v", err)
 			}

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/gitstate"
 )
 
 // DESIGN.md: "Pubkeys are accepted as npub or 64-hex everywhere."
@@ -10,12 +12,12 @@ func TestWorkspacePubkeyAcceptsNpubAndHex(t *testing.T) {
 	hex := strings.Repeat("ab", 32)
 	npub := wsPerson(hex, "").Npub
 	for _, in := range []string{hex, strings.ToUpper(hex), npub, " " + npub + " "} {
-		if got, err := workspacePubkey(in); err != nil || got != hex {
+		if got, err := gitstate.DecodePubkey(in); err != nil || got != hex {
 			t.Errorf("%q -> %q, %v", in, got, err)
 		}
 	}
 	for _, bad := range []string{"", "npub1xyz", hex[:62], "nsec1" + npub[5:]} {
-		if _, err := workspacePubkey(bad); err == nil {
+		if _, err := gitstate.DecodePubkey(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
 	}

@@ -4,11 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
-	"github.com/nbd-wtf/go-nostr/nip19"
 	"github.com/roster-cli/roster/cache"
+	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/signer"
@@ -30,24 +29,6 @@ type wsSession struct {
 	cache     *cache.Cache // nil when the cache cannot be opened
 	// infoErr is why the relay's NIP-11 document could not be read live.
 	infoErr error
-}
-
-// workspacePubkey accepts an npub or 64-hex pubkey.
-func workspacePubkey(s string) (string, error) {
-	s = strings.TrimSpace(s)
-	if strings.HasPrefix(s, "npub1") {
-		prefix, v, err := nip19.Decode(s)
-		if err == nil && prefix == "npub" {
-			if pk, ok := v.(string); ok {
-				return pk, nil
-			}
-		}
-		return "", fmt.Errorf("%q is not a valid npub", s)
-	}
-	if sections.IsHex64(strings.ToLower(s)) {
-		return strings.ToLower(s), nil
-	}
-	return "", fmt.Errorf("%q is not an npub or a 64-hex pubkey", s)
 }
 
 // openWorkspace builds the session. A workspace lives on exactly one relay
@@ -73,7 +54,7 @@ func (a *app) openWorkspace(ctx context.Context, ownerFlag, example string) (*ws
 	}
 	owner := me
 	if ownerFlag != "" {
-		if owner, err = workspacePubkey(ownerFlag); err != nil {
+		if owner, err = gitstate.DecodePubkey(ownerFlag); err != nil {
 			return nil, usageErr("--owner: %v", err)
 		}
 	}
