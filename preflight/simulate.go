@@ -136,33 +136,19 @@ func identityDiffs(v *view, in Input, named string) []IdentityChange {
 	if other == nil {
 		return out
 	}
-	if a, b := euc(other.Tags), euc(ref.Tags); a != "" && b != "" && a != b {
+	// Identity is read as graph reads it (one rule for the `r` euc commit).
+	theirs, err1 := graph.ParseAnnouncement(other)
+	ours, err2 := graph.ParseAnnouncement(ref)
+	if err1 != nil || err2 != nil {
+		return out
+	}
+	if a, b := theirs.EUC, ours.EUC; a != "" && b != "" && a != b {
 		out = append(out, IdentityChange{Field: "r euc", Who: named, Before: a, After: b})
 	}
-	ua, ub := upstreams(other.Tags), upstreams(ref.Tags)
+	ua, ub := slices.Sorted(slices.Values(theirs.Upstreams)), slices.Sorted(slices.Values(ours.Upstreams))
 	if !slices.Equal(ua, ub) && len(ua) > 0 {
 		out = append(out, IdentityChange{Field: "u", Who: named, Before: join(ua, " "), After: join(ub, " ")})
 	}
-	return out
-}
-
-func euc(tags nostr.Tags) string {
-	for _, t := range tags {
-		if len(t) >= 2 && t[0] == "r" && len(t[1]) == 40 && (len(t) == 2 || t[2] == "euc") {
-			return t[1]
-		}
-	}
-	return ""
-}
-
-func upstreams(tags nostr.Tags) []string {
-	var out []string
-	for _, t := range tags {
-		if len(t) >= 2 && t[0] == "u" {
-			out = append(out, t[1])
-		}
-	}
-	sort.Strings(out)
 	return out
 }
 

@@ -136,3 +136,19 @@ func TestSimulationReportsAWithdrawnInvitation(t *testing.T) {
 	sameSet(t, "newly invited", p.Sim.NewlyInvited)
 	wantTags(t, p, []string{"M", "<alice>"}, []string{"m", "<bob>", "2000"}, []string{"m", "<carol>", "2500", "2600"}, mt("alice", "bob"))
 }
+
+// The `r` euc commit is read by graph's one rule (40 lowercase hex, with or
+// without the marker): a value graph does not accept as a commit is no
+// identity, so it cannot make an identity change on its own.
+func TestIdentityUsesGraphsEUCRule(t *testing.T) {
+	a := strings.Repeat("a", 40)
+	w := &world{t: t}
+	w.announce("alice", 100, []string{"r", a, "euc"})
+	w.announce("bob", 150, []string{"r", strings.Repeat("B", 40), "euc"})
+	p := w.run("alice", "alice", 1000, Intent{Action: ActAdd, Subject: pk("bob")})
+	for _, c := range p.Sim.Identity {
+		if c.Field == "r euc" {
+			t.Fatalf("an r value graph does not read as a commit made an identity change: %+v", c)
+		}
+	}
+}
