@@ -24,6 +24,13 @@ func relayOutcome(status, reason string) string {
 	return status + ": " + reason
 }
 
+// relayFailure is the one line every command prints for a relay that did
+// not answer: "<url>: <outcome>", so a refused, closed or timed-out relay
+// reads the same in repo, repo init, project, group and workspace errors.
+func relayFailure(url, status, reason string) string {
+	return url + ": " + relayOutcome(status, reason)
+}
+
 // relayOutageErr is exit 4 "incomplete": what a read found nothing on is not
 // "not found" while a relay asked did not answer, since that relay may hold
 // it. what names the thing read ("project 30621:..."); failed lists each
@@ -47,7 +54,7 @@ func projectRelayFailures(rd projectReadResult) (answered int, failed []string) 
 			answered++
 			continue
 		}
-		failed = append(failed, r.URL+": "+relayOutcome(r.Status, r.Reason))
+		failed = append(failed, relayFailure(r.URL, r.Status, r.Reason))
 	}
 	return answered, failed
 }

@@ -56,5 +56,8 @@ func TestRelayOutcomeDoesNotStutter(t *testing.T) {
 		if got := relayOutcome(c.status, c.reason); got != c.want {
 			t.Errorf("relayOutcome(%q, %q) = %q, want %q", c.status, c.reason, got, c.want)
 		}
+		if got := relayFailure("ws://r", c.status, c.reason); got != "ws://r: "+c.want {
+			t.Errorf("relayFailure(ws://r, %q, %q) = %q, want %q", c.status, c.reason, got, "ws://r: "+c.want)
+		}
 	}
 }

@@ -76,7 +76,7 @@ func TestRelayFailureCommandsKeepTheRepoFlag(t *testing.T) {
 				t.Fatalf("exit %d, want %d: %s %s", r.Code, exitIncomplete, r.Out, r.Err)
 			}
 			e := errorBody(t, r)
-			if e.Code != "incomplete" || !strings.Contains(e.Message, c.url+" "+c.status) {
+			if e.Code != "incomplete" || !strings.Contains(e.Message, c.url+": "+c.status) {
 				t.Fatalf("error does not name %s as %s: %+v", c.url, c.status, e)
 			}
 			if len(e.Commands) == 0 {

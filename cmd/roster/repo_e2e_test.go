@@ -339,7 +339,8 @@ func TestRepoNoRelayAnsweredIsNotNotFound(t *testing.T) {
 	}
 	r := invocation{Env: testEnv(t)}.roster(t, append([]string{"repo", "--timeout", "2s", "--repo", alice.naddr("proj")}, relayArgs(relays)...)...)
 	if r.Code != exitIncomplete || !strings.Contains(r.Err, "no relay answered") || strings.Contains(r.Err, "no repository announcement found") ||
-		!strings.Contains(r.Err, relays[0].URL()+" failed") || !strings.Contains(r.Err, relays[1].URL()+" failed") {
+		!strings.Contains(r.Err, relays[0].URL()+": failed") || !strings.Contains(r.Err, relays[1].URL()+": failed") ||
+		strings.Contains(r.Err, "failed failed") || strings.Contains(r.Err, "failed: failed") {
 		t.Fatalf("exit %d:\n%s", r.Code, r.Err)
 	}
 }

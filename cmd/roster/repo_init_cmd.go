@@ -170,8 +170,8 @@ func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
 	existing := pool.Fetch(ctx, relays, nostr.Filter{Kinds: []int{graph.KindAnnouncement}, Authors: []string{pk}, Tags: nostr.TagMap{"d": []string{id}}})
 	if !existing.Complete {
 		return &exitError{Code: exitIncomplete, Kind: "incomplete",
-			Err: fmt.Errorf("cannot tell whether you already announced %q: %s did not answer; nothing was published",
-				id, strings.Join(unanswered(existing), ", ")),
+			Err: fmt.Errorf("cannot tell whether you already announced %q, since not every relay answered; nothing was published:\n  %s",
+				id, strings.Join(unanswered(existing), "\n  ")),
 			Details:  map[string]any{"relays": existing.Relays},
 			Commands: []string{"roster repo init" + a.relayFlags() + " --timeout 30s", "roster repo init --relay <a relay that answers>"}}
 	}
@@ -315,15 +315,12 @@ func originCloneURLs(dir string) []string {
 	return out
 }
 
+// unanswered lists the relays that did not answer, one relayFailure each.
 func unanswered(res *relaypool.FetchResult) []string {
 	var out []string
 	for _, r := range res.Relays {
 		if r.Status != relaypool.StatusOK {
-			d := r.URL + " (" + r.Status
-			if r.Reason != "" {
-				d += ": " + r.Reason
-			}
-			out = append(out, d+")")
+			out = append(out, relayFailure(r.URL, r.Status, r.Reason))
 		}
 	}
 	return out

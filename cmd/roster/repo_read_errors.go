@@ -25,10 +25,7 @@ func (a *app) incompleteErr(v *repoView) *exitError {
 	for _, r := range v.Fetch.Relays {
 		rel = append(rel, map[string]any{"url": r.URL, "status": r.Status, "reason": r.Reason, "events": r.Events})
 		if r.Status != relaypool.StatusOK {
-			line := r.URL + " " + r.Status
-			if r.Reason != "" {
-				line += ": " + r.Reason
-			}
+			line := relayFailure(r.URL, r.Status, r.Reason)
 			if ws, ok := plainWebsocketInstead(r.URL, r.Reason); ok {
 				line += "\n    it speaks plain ws://, not wss:// (a relay hint without a scheme means wss://)"
 				hinted = append(hinted, "roster repo"+a.repoFlag()+" --relay "+ws+"   # the same relay over plain ws://")
