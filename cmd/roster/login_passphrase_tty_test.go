@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"os"
 	"path/filepath"
@@ -13,60 +12,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/signer"
-	"golang.org/x/sys/unix"
 )
-
-// typeAtPrompt waits until stderr has shown prompt n times and the terminal's
-// echo is off (the prompt's own read has begun; observable state, never a
-// sleep), then types line on the user's side of the terminal.
-func typeAtPrompt(t *testing.T, master, slave *os.File, errb *syncBuffer, prompt string, n int, line string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		tio, err := unix.IoctlGetTermios(int(slave.Fd()), unix.TCGETS)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.Count(errb.String(), prompt) >= n && tio.Lflag&unix.ECHO == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no no-echo read after prompt %q #%d; stderr so far %q", prompt, n, errb.String())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	if _, err := master.Write([]byte(line + "\n")); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// terminalShows returns everything the terminal displayed to the user.
-func terminalShows(t *testing.T, master, slave *os.File) string {
-	t.Helper()
-	if _, err := slave.Write([]byte("END-OF-SESSION\n")); err != nil {
-		t.Fatal(err)
-	}
-	shownc := make(chan string, 1)
-	go func() {
-		var shown strings.Builder
-		br := bufio.NewReader(master)
-		for !strings.Contains(shown.String(), "END-OF-SESSION") {
-			line, err := br.ReadString('\n')
-			shown.WriteString(line)
-			if err != nil {
-				break
-			}
-		}
-		shownc <- shown.String()
-	}()
-	select {
-	case s := <-shownc:
-		return s
-	case <-time.After(10 * time.Second):
-		t.Fatal("the terminal output never reached the end marker")
-		return ""
-	}
-}
 
 // Issue 4 signer: "a NIP-49 ncryptsec file in ROSTER_HOME (0600) when no
 // keyring service exists, unlocked by a passphrase read from the terminal

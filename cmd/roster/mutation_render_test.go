@@ -3,11 +3,6 @@ package main
 import (
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/nbd-wtf/go-nostr/nip19"
-
-	"github.com/roster-cli/roster/devrelay"
 )
 
 // Rule (errors and advice name the next command): the "next:" advice of a
@@ -16,17 +11,7 @@ import (
 // her invitation in the demo repository: alice's history is pending bob's
 // start and dave's end, and bob must follow her acceptance too.
 func TestMembershipPreviewNamesEachGuidanceCommandOnce(t *testing.T) {
-	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
-	demo, err := devrelay.SeedDemo(relay, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := map[string]string{"ROSTER_SECRET_KEY": devrelay.DemoKey("carol"), "ROSTER_HOME": t.TempDir()}
-	r := invocation{Env: env, Dir: t.TempDir()}.roster(t, "repo", "accept", "--dry-run", "--repo", demo.Naddr, "--relay", relay.URL())
-	_, next, ok := strings.Cut(r.Out, "\nnext:\n")
-	if r.Code != exitOK || !ok {
-		t.Fatalf("exit %d, no next: section\n%s%s", r.Code, r.Out, r.Err)
-	}
+	next := nextSection(t, carolPreviewsAcceptance(t))
 	if n := strings.Count(next, "roster repo follow-lead"); n != 1 {
 		t.Fatalf("roster repo follow-lead named %d times:\n%s", n, next)
 	}
@@ -43,16 +28,6 @@ func TestMembershipPreviewNamesEachGuidanceCommandOnce(t *testing.T) {
 			}
 		}
 	}
-}
-
-func demoNpub(t *testing.T, name string) string {
-	t.Helper()
-	pk := pubOf(t, devrelay.DemoKey(name))
-	n, err := nip19.EncodePublicKey(pk)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 // Rule: advice that shares no command, or has none, is printed as written.

@@ -4,9 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/roster-cli/roster/devrelay"
 )
 
 // Rule (errors and advice name the next command, each once): the --json
@@ -15,13 +12,7 @@ import (
 // accepts her invitation in the demo repository: alice's history is pending
 // bob's start and dave's end, and bob must follow her acceptance too.
 func TestMutationJSONGuidanceNamesEachCommandOnce(t *testing.T) {
-	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
-	demo, err := devrelay.SeedDemo(relay, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := map[string]string{"ROSTER_SECRET_KEY": devrelay.DemoKey("carol"), "ROSTER_HOME": t.TempDir()}
-	r := invocation{Env: env, Dir: t.TempDir()}.roster(t, "repo", "accept", "--dry-run", "--json", "--repo", demo.Naddr, "--relay", relay.URL())
+	r := carolPreviewsAcceptance(t, "--json")
 	if r.Code != exitOK {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
@@ -53,17 +44,7 @@ func TestMutationJSONGuidanceNamesEachCommandOnce(t *testing.T) {
 // people — Carol's own history and Bob's, which only Bob can record — so
 // the human "next:" heading does not say one run covers them.
 func TestSharedGuidanceCommandDoesNotClaimOneRunCoversEveryone(t *testing.T) {
-	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
-	demo, err := devrelay.SeedDemo(relay, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := map[string]string{"ROSTER_SECRET_KEY": devrelay.DemoKey("carol"), "ROSTER_HOME": t.TempDir()}
-	r := invocation{Env: env, Dir: t.TempDir()}.roster(t, "repo", "accept", "--dry-run", "--repo", demo.Naddr, "--relay", relay.URL())
-	_, next, ok := strings.Cut(r.Out, "\nnext:\n")
-	if r.Code != exitOK || !ok {
-		t.Fatalf("exit %d, no next: section\n%s%s", r.Code, r.Out, r.Err)
-	}
+	next := nextSection(t, carolPreviewsAcceptance(t))
 	if strings.Contains(next, "run once") || !strings.Contains(next, "# the same command, for each of:") {
 		t.Fatalf("next: section:\n%s", next)
 	}
@@ -80,9 +61,8 @@ func TestHandoverAdvisoryDoesNotRepeatTheNextCommand(t *testing.T) {
 	w.ok(alice, alice, 2100, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
 	w.ok(bob, bob, 3000, "repo", "edit", "--lead-maintainer", bob.npub())
 	r := w.run(alice, alice, 4000, "repo", "edit", "--lead-maintainer", bob.npub())
-	_, next, ok := strings.Cut(r.Out, "\nnext:\n")
-	if r.Code != exitOK || !ok || !strings.Contains(next, "roster repo follow-lead") {
-		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+	if next := nextSection(t, r); !strings.Contains(next, "roster repo follow-lead") {
+		t.Fatalf("next: section does not name roster repo follow-lead:\n%s", next)
 	}
 	if strings.Contains(r.Err, "roster repo follow-lead") {
 		t.Fatalf("stderr repeats the follow-lead advice:\n%s", r.Err)

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr/nip19"
+
+	"github.com/roster-cli/roster/devrelay"
+)
+
+// carolPreviewsAcceptance runs `roster repo accept --dry-run` as Carol in a
+// freshly seeded demo repository, where her invitation is pending: alice's
+// history waits on bob's start and dave's end, and bob must follow her
+// acceptance too. extra adds flags such as --json.
+func carolPreviewsAcceptance(t *testing.T, extra ...string) result {
+	t.Helper()
+	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
+	demo, err := devrelay.SeedDemo(relay, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"ROSTER_SECRET_KEY": devrelay.DemoKey("carol"), "ROSTER_HOME": t.TempDir()}
+	args := append(append([]string{"repo", "accept", "--dry-run"}, extra...), "--repo", demo.Naddr, "--relay", relay.URL())
+	return invocation{Env: env, Dir: t.TempDir()}.roster(t, args...)
+}
+
+// nextSection is the human "next:" section of r's output; the test fails
+// unless the command succeeded and printed one.
+func nextSection(t *testing.T, r result) string {
+	t.Helper()
+	_, next, ok := strings.Cut(r.Out, "\nnext:\n")
+	if r.Code != exitOK || !ok {
+		t.Fatalf("exit %d, no next: section\n%s%s", r.Code, r.Out, r.Err)
+	}
+	return next
+}
+
+// demoNpub is the npub of a demo persona.
+func demoNpub(t *testing.T, name string) string {
+	t.Helper()
+	pk := pubOf(t, devrelay.DemoKey(name))
+	n, err := nip19.EncodePublicKey(pk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
