@@ -8,6 +8,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/devrelay/relaytest"
 	"github.com/roster-cli/roster/workspace/sections"
 	"github.com/roster-cli/roster/workspace/sections/sectionstest"
 )
@@ -17,63 +18,22 @@ import (
 // live subscription/fan-out, [...] known event ID", and "Revocation evicts
 // affected live subscriptions immediately."
 
+// connectAs opens a client connection to r, authenticated as who unless who
+// is nil.
 func connectAs(t *testing.T, r *devrelay.Relay, who *actor) *nostr.Relay {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	c, err := nostr.RelayConnect(ctx, r.URL())
-	if err != nil {
-		t.Fatal(err)
+	sk := ""
+	if who != nil {
+		sk = who.sk
 	}
-	t.Cleanup(func() { c.Close() })
-	if who == nil {
-		return c
-	}
-	// Trigger and wait for the NIP-42 challenge, then answer it.
-	sub, err := c.Subscribe(ctx, nostr.Filters{{Kinds: []int{0}, Limit: 1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-sub.EndOfStoredEvents:
-	case <-sub.ClosedReason:
-	case <-ctx.Done():
-		t.Fatal("no answer to the challenge-triggering REQ")
-	}
-	sub.Unsub()
-	if err := c.Auth(ctx, func(evt *nostr.Event) error { return evt.Sign(who.sk) }); err != nil {
-		t.Fatalf("auth: %v", err)
-	}
-	return c
+	return relaytest.Connect(t, r.URL(), sk)
 }
 
+// reqAll runs one REQ and returns the stored events it delivered.
 func reqAll(t *testing.T, c *nostr.Relay, f nostr.Filter) []*nostr.Event {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	sub, err := c.Subscribe(ctx, nostr.Filters{f})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sub.Unsub()
-	var out []*nostr.Event
-	for {
-		select {
-		case e, open := <-sub.Events:
-			if !open {
-				// go-nostr closes Events after a CLOSED: nil events, never
-				// count them.
-				return out
-			}
-			out = append(out, e)
-		case <-sub.EndOfStoredEvents:
-			return out
-		case <-sub.ClosedReason:
-			return out
-		case <-ctx.Done():
-			t.Fatal("no EOSE")
-		}
-	}
+	evs, _ := relaytest.Query(t, c, f)
+	return evs
 }
 
 // relayWorld: a devrelay with this authority, and an owner who imported the
