@@ -1,19 +1,15 @@
 package devrelay
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"testing"
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay/relaytest"
+	"github.com/roster-cli/roster/workspace/testkeys"
 )
 
-func testKey(name string) string {
-	h := sha256.Sum256([]byte("devrelay-test-" + name))
-	return hex.EncodeToString(h[:])
-}
+func testKey(name string) string { return testkeys.Named("devrelay-test-", name) }
 
 func testPub(name string) string {
 	pk, _ := nostr.GetPublicKey(testKey(name))
@@ -22,14 +18,7 @@ func testPub(name string) string {
 
 func sign(t testing.TB, name string, kind int, at int64, content string, tags ...nostr.Tag) *nostr.Event {
 	t.Helper()
-	evt := &nostr.Event{Kind: kind, CreatedAt: nostr.Timestamp(at), Content: content, Tags: nostr.Tags(tags)}
-	if evt.Tags == nil {
-		evt.Tags = nostr.Tags{}
-	}
-	if err := evt.Sign(testKey(name)); err != nil {
-		t.Fatal(err)
-	}
-	return evt
+	return testkeys.Event(t, testKey(name), kind, at, content, tags...)
 }
 
 func start(t *testing.T, opts Options) *Relay {

@@ -2,19 +2,15 @@ package relaypool_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"testing"
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/workspace/testkeys"
 )
 
 // key returns a deterministic secret key for a test persona.
-func key(name string) string {
-	h := sha256.Sum256([]byte("relaypool-test-" + name))
-	return hex.EncodeToString(h[:])
-}
+func key(name string) string { return testkeys.Named("relaypool-test-", name) }
 
 func pub(name string) string {
 	pk, _ := nostr.GetPublicKey(key(name))
@@ -24,14 +20,7 @@ func pub(name string) string {
 // signed builds and signs an event by name.
 func signed(t testing.TB, name string, kind int, at int64, content string, tags ...nostr.Tag) *nostr.Event {
 	t.Helper()
-	evt := &nostr.Event{Kind: kind, CreatedAt: nostr.Timestamp(at), Content: content, Tags: nostr.Tags(tags)}
-	if evt.Tags == nil {
-		evt.Tags = nostr.Tags{}
-	}
-	if err := evt.Sign(key(name)); err != nil {
-		t.Fatal(err)
-	}
-	return evt
+	return testkeys.Event(t, key(name), kind, at, content, tags...)
 }
 
 func announcement(t testing.TB, name, identifier string, at int64, tags ...nostr.Tag) *nostr.Event {
