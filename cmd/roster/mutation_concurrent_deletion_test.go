@@ -15,11 +15,7 @@ import (
 // maintainer, so the add aborts with "rerun the command" and nothing of
 // Alice's is published.
 func TestConcurrentDeletionBetweenPreviewAndPublishAborts(t *testing.T) {
-	w := newMutWorld(t, 1)
-	w.seed(alice.announce(t, w.id, 100))
-	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
-	w.ok(bob, alice, 2000, "repo", "accept")
-	w.ok(alice, alice, 2100, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
+	w := twoMaintainers(t)
 	beforeRecheck = func() {
 		w.seed(bob.sign(t, nostr.KindDeletion, 2500, nostr.Tag{"a", "30617:" + bob.pk + ":" + w.id}))
 	}

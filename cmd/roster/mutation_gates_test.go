@@ -24,16 +24,6 @@ type gateCase struct {
 	commands []string       // entries error.commands must contain
 }
 
-// twoMaintainers: Alice leads, Bob accepted and was acknowledged (one relay).
-func twoMaintainers(t *testing.T) *mutWorld {
-	w := newMutWorld(t, 1)
-	w.seed(alice.announce(t, w.id, 100))
-	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
-	w.ok(bob, alice, 2000, "repo", "accept")
-	w.ok(alice, alice, 2100, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
-	return w
-}
-
 // leadlessThree: Alice, Bob and Carol leadless; Bob also assigns Carol.
 func leadlessThree(t *testing.T) *mutWorld {
 	w := newMutWorld(t, 1)

@@ -28,6 +28,25 @@ func newMutWorld(t *testing.T, n int) *mutWorld {
 	return &mutWorld{t: t, relays: devrelay.StartN(t, n, devrelay.Options{}), id: "my-repo", home: testEnv(t), dir: t.TempDir()}
 }
 
+// twoMaintainers: Alice leads, Bob accepted and was acknowledged (one relay).
+func twoMaintainers(t *testing.T) *mutWorld {
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+	w.ok(bob, alice, 2000, "repo", "accept")
+	w.ok(alice, alice, 2100, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
+	return w
+}
+
+// bobTookTheLead: after twoMaintainers, Bob declared himself lead (3000) and
+// Alice handed the lead to him (4000).
+func bobTookTheLead(t *testing.T) *mutWorld {
+	w := twoMaintainers(t)
+	w.ok(bob, bob, 3000, "repo", "edit", "--lead-maintainer", bob.npub())
+	w.ok(alice, alice, 4000, "repo", "edit", "--lead-maintainer", bob.npub())
+	return w
+}
+
 // seed publishes events to every relay.
 func (w *mutWorld) seed(events ...*nostr.Event) {
 	w.t.Helper()

@@ -82,11 +82,7 @@ func TestFixMaintainersEndToEnd(t *testing.T) {
 // maintainers.md "A co-maintainer actively assigns a third party": the
 // guarded repair across lead and co-maintainer.
 func TestThirdPartyAssignmentRepairEndToEnd(t *testing.T) {
-	w := newMutWorld(t, 1)
-	w.seed(alice.announce(t, w.id, 100))
-	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
-	w.ok(bob, alice, 2000, "repo", "accept")
-	w.ok(alice, alice, 2100, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
+	w := twoMaintainers(t)
 	// Another client writes Bob's active m:Carol; Carol acknowledges Bob.
 	w.seed(
 		bob.announce(t, w.id, 2500, role("M", alice, "2000"), role("m", bob, "2000"), role("m", carol, "2500"), maintainersTag(alice, bob, carol)),

@@ -15,13 +15,7 @@ import (
 // knows where to look (no --relay, no ROSTER_RELAYS): without it the
 // checkout answers "no relays to ask" right after following the lead.
 func TestFollowLeadKeepsTheCheckoutsRelayHint(t *testing.T) {
-	w := newMutWorld(t, 1)
-	w.seed(alice.announce(t, w.id, 100))
-	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
-	w.ok(bob, alice, 2000, "repo", "accept")
-	w.ok(alice, alice, 2100, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
-	w.ok(bob, bob, 3000, "repo", "edit", "--lead-maintainer", bob.npub())
-	w.ok(alice, alice, 4000, "repo", "edit", "--lead-maintainer", bob.npub())
+	w := bobTookTheLead(t)
 
 	dir := t.TempDir()
 	if _, err := git.PlainInit(dir, false); err != nil {

@@ -54,11 +54,7 @@ func TestSharedGuidanceCommandDoesNotClaimOneRunCoversEveryone(t *testing.T) {
 // section tells her to run `roster repo follow-lead`; stderr does not
 // repeat it as an advisory.
 func TestHandoverAdvisoryDoesNotRepeatTheNextCommand(t *testing.T) {
-	w := newMutWorld(t, 1)
-	w.seed(alice.announce(t, w.id, 100))
-	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
-	w.ok(bob, alice, 2000, "repo", "accept")
-	w.ok(alice, alice, 2100, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
+	w := twoMaintainers(t)
 	w.ok(bob, bob, 3000, "repo", "edit", "--lead-maintainer", bob.npub())
 	r := w.run(alice, alice, 4000, "repo", "edit", "--lead-maintainer", bob.npub())
 	if next := nextSection(t, r); !strings.Contains(next, "roster repo follow-lead") {
@@ -71,13 +67,7 @@ func TestHandoverAdvisoryDoesNotRepeatTheNextCommand(t *testing.T) {
 
 // handedOver: Alice led, Bob accepted and prepared, Alice pointed to Bob.
 func handedOver(t *testing.T) *mutWorld {
-	w := newMutWorld(t, 1)
-	w.seed(alice.announce(t, w.id, 100))
-	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
-	w.ok(bob, alice, 2000, "repo", "accept")
-	w.ok(alice, alice, 2100, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
-	w.ok(bob, bob, 3000, "repo", "edit", "--lead-maintainer", bob.npub())
-	w.ok(alice, alice, 4000, "repo", "edit", "--lead-maintainer", bob.npub())
+	w := bobTookTheLead(t)
 	return w
 }
 
@@ -106,11 +96,7 @@ func TestFollowLeadNothingToChangeOutsideACheckout(t *testing.T) {
 // lead names the current lead and the command they run on one line, not a
 // line ending in "with:" followed by an indented command.
 func TestPrepareAsLeadGuidanceIsOneLine(t *testing.T) {
-	w := newMutWorld(t, 1)
-	w.seed(alice.announce(t, w.id, 100))
-	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
-	w.ok(bob, alice, 2000, "repo", "accept")
-	w.ok(alice, alice, 2100, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
+	w := twoMaintainers(t)
 	m := w.ok(bob, bob, 3000, "repo", "edit", "--lead-maintainer", bob.npub())
 	for _, g := range toStrings(m["guidance"]) {
 		if strings.HasSuffix(g, "with:") || strings.HasPrefix(g, " ") {

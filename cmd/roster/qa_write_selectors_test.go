@@ -96,13 +96,7 @@ func TestWithSelectorsKeepsComments(t *testing.T) {
 // cannot switch anything, so it says how to select the lead from now on as
 // a whole command (not a bare "--repo ..."), which runs as printed.
 func TestFollowLeadOutsideACheckoutSuggestsAWholeCommand(t *testing.T) {
-	w := newMutWorld(t, 1)
-	w.seed(alice.announce(t, w.id, 100))
-	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
-	w.ok(bob, alice, 2000, "repo", "accept")
-	w.ok(alice, alice, 2100, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
-	w.ok(bob, bob, 3000, "repo", "edit", "--lead-maintainer", bob.npub())
-	w.ok(alice, alice, 4000, "repo", "edit", "--lead-maintainer", bob.npub())
+	w := bobTookTheLead(t)
 	m := w.ok(alice, alice, 5000, "repo", "follow-lead")
 	cmd := suggested(t, m, "roster repo --repo ")
 	if !strings.Contains(cmd, "nostr://"+bob.npub()+"/"+w.id) {
