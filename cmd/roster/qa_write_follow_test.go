@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5"
 	"github.com/roster-cli/roster/gitstate"
 )
 
@@ -17,18 +16,8 @@ import (
 func TestFollowLeadKeepsTheCheckoutsRelayHint(t *testing.T) {
 	w := bobTookTheLead(t)
 
-	dir := t.TempDir()
-	if _, err := git.PlainInit(dir, false); err != nil {
-		t.Fatal(err)
-	}
-	co, err := gitstate.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	hint := []string{w.relays[0].URL()}
-	if err := co.SetNostrRepo(gitstate.EncodeNaddr(alice.coord(w.id), hint)); err != nil {
-		t.Fatal(err)
-	}
+	dir, co := checkoutSelecting(t, gitstate.EncodeNaddr(alice.coord(w.id), hint))
 	inv := invocation{Env: withKey(w.home, alice), Dir: dir, Now: time.Unix(5000, 0)}
 	if r := inv.roster(t, "repo", "follow-lead"); r.Code != exitOK {
 		t.Fatalf("follow-lead: exit %d\n%s%s", r.Code, r.Out, r.Err)

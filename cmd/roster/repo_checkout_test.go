@@ -3,7 +3,6 @@ package main
 import (
 	"testing"
 
-	"github.com/go-git/go-git/v5"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/gitstate"
 )
@@ -14,17 +13,7 @@ import (
 func TestRepoInCheckoutSelectsNostrRepoAndUsesItsRelayHint(t *testing.T) {
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
-	dir := t.TempDir()
-	if _, err := git.PlainInit(dir, false); err != nil {
-		t.Fatal(err)
-	}
-	co, err := gitstate.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := co.SetNostrRepo(gitstate.EncodeNaddr(bob.coord("proj"), []string{relays[0].URL()})); err != nil {
-		t.Fatal(err)
-	}
+	dir, _ := checkoutSelecting(t, gitstate.EncodeNaddr(bob.coord("proj"), []string{relays[0].URL()}))
 	m, r := repoJSONRun(t, invocation{Env: testEnv(t), Dir: dir})
 	if r.Code != exitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)

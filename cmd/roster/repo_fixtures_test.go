@@ -2,19 +2,37 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/go-git/go-git/v5"
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/nbd-wtf/go-nostr/nip19"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/workspace/testkeys"
 )
+
+// checkoutSelecting is an empty Git checkout whose nostr.repo is naddr,
+// as `roster repo checkout` or a clone leaves it.
+func checkoutSelecting(t *testing.T, naddr string) (string, *gitstate.Checkout) {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := git.PlainInit(dir, false); err != nil {
+		t.Fatal(err)
+	}
+	co, err := gitstate.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := co.SetNostrRepo(naddr); err != nil {
+		t.Fatal(err)
+	}
+	return dir, co
+}
 
 // person is a test identity with a deterministic key.
 type person struct {
@@ -23,8 +41,7 @@ type person struct {
 }
 
 func newPerson(name string) person {
-	sum := sha256.Sum256([]byte("roster test key " + name))
-	sk := hex.EncodeToString(sum[:])
+	sk := testkeys.Named("roster test key ", name)
 	pk, err := nostr.GetPublicKey(sk)
 	if err != nil {
 		panic(err)
