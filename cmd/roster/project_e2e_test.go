@@ -294,15 +294,7 @@ func TestProjectConflictThatPersistsIsReported(t *testing.T) {
 	// Before each of roster's attempts, another change commits first.
 	extra := []string{pcChanB, pcChanC}
 	projectBeforeSign = func(attempt int) {
-		p, _ := projects.NewPatch([]string{extra[attempt]}, nil)
-		evt, err := projects.BuildChange(w.coord, w.stored().Revision, p, nostr.Now())
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		if err := w.publish(pcOwnerSK, evt); err != nil {
-			t.Error(err)
-		}
+		w.relateFirst(extra[attempt], nostr.Now())
 	}
 	t.Cleanup(func() { projectBeforeSign = nil })
 	r := w.as(pcOwnerSK, "project", "relate", w.coord.String(), pcChanA, "--json")

@@ -73,6 +73,23 @@ func (w *pcWorld) group(sk string, kind int, tags ...nostr.Tag) {
 	w.mustPublish(sk, &nostr.Event{Kind: kind, CreatedAt: nostr.Now(), Tags: append(nostr.Tags{{"h", pcHome}}, tags...)})
 }
 
+// relateFirst publishes, as the owner, a change relating channel against
+// the current revision at created_at at: another client's change landing
+// just before roster signs its own. Failures are reported with Error, as
+// in the projectBeforeSign hooks that call it.
+func (w *pcWorld) relateFirst(channel string, at nostr.Timestamp) {
+	w.t.Helper()
+	p, _ := projects.NewPatch([]string{channel}, nil)
+	evt, err := projects.BuildChange(w.coord, w.stored().Revision, p, at)
+	if err != nil {
+		w.t.Error(err)
+		return
+	}
+	if err := w.publish(pcOwnerSK, evt); err != nil {
+		w.t.Error(err)
+	}
+}
+
 // stored returns the relay's current projection, verified as a client would.
 func (w *pcWorld) stored() projects.State {
 	w.t.Helper()

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
-	"github.com/roster-cli/roster/workspace/projects"
 )
 
 // Issue 7 "On a `conflict:` reply re-read the projection, re-check, and
@@ -21,15 +20,7 @@ func TestProjectRetryAfterConflictRechecksThePatch(t *testing.T) {
 			t.Errorf("roster reached signing again (attempt %d) after the re-check should have refused", attempt)
 			return
 		}
-		p, _ := projects.NewPatch([]string{pcChanA}, nil)
-		evt, err := projects.BuildChange(w.coord, w.stored().Revision, p, nostr.Now()-5) // not byte-identical to roster's own
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		if err := w.publish(pcOwnerSK, evt); err != nil {
-			t.Error(err)
-		}
+		w.relateFirst(pcChanA, nostr.Now()-5) // not byte-identical to roster's own
 	}
 	t.Cleanup(func() { projectBeforeSign = nil })
 	r := w.as(pcOwnerSK, "project", "relate", w.coord.String(), pcChanA, "--json")
