@@ -164,7 +164,7 @@ func groupOutage(a *app, id string, res *relaypool.FetchResult, out groupJSON) *
 		if r.Status == relaypool.StatusOK {
 			answered++
 		} else {
-			failed = append(failed, r.URL+": "+relayOutcome(r.Status, r.Reason))
+			failed = append(failed, relayFailure(r.URL, r.Status, r.Reason))
 		}
 	}
 	show := "roster group show " + shellQuote(id)

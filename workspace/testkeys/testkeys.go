@@ -1,6 +1,6 @@
-// Package testkeys gives the tests of the workspace packages (NIP-SW, NIP-PC
-// and NIP-29, client and reference relay) one way to make keys, public keys,
-// signers and signed events, failing the test on a bad key.
+// Package testkeys gives roster's tests (workspace packages, devrelay,
+// relaypool, cmd/roster) one way to make keys, public keys, signers and
+// signed events, failing the test on a bad key. Only tests import it.
 package testkeys
 
 import (
