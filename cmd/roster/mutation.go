@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/preflight"
@@ -241,7 +242,7 @@ func (a *app) withMutationRetry(err error, intent preflight.Intent) error {
 
 // resolvedState adapts the read pipeline's state selection to preflight.
 func resolvedState(events []*nostr.Event, r *graph.Resolution) *preflight.ResolvedState {
-	evt := selectStateEvent(events, r)
+	evt := discovery.SelectState(events, r)
 	if evt == nil {
 		return nil
 	}

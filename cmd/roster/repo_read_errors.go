@@ -37,7 +37,7 @@ func (a *app) incompleteErr(v *repoView) *exitError {
 	rf += a.relayFlags() // the same relays again; only a different-relay suggestion drops them
 	cmds := []string{"roster repo" + rf + "   # a read shows the partial answer and which relays failed",
 		"roster repo health" + rf + " --timeout 30s   # give slow relays longer"}
-	if answered(v.Fetch) == 0 {
+	if v.Answered() == 0 {
 		what = "no relay answered, so nothing is known about %s:\n  %s"
 		cmds = []string{"roster repo" + a.repoFlag() + " --relay wss://<a relay that answers>", "roster repo" + rf + " --timeout 30s   # give slow relays longer",
 			"roster repo" + a.repoFlag() + " --offline   # what an earlier read cached"}
@@ -58,19 +58,6 @@ func plainWebsocketInstead(url, reason string) (string, bool) {
 		return "", false
 	}
 	return "ws://" + strings.TrimPrefix(url, "wss://"), true
-}
-
-// answered counts the relays that answered with EOSE.
-func answered(res *relaypool.FetchResult) int {
-	n := 0
-	if res != nil {
-		for _, r := range res.Relays {
-			if r.Status == relaypool.StatusOK {
-				n++
-			}
-		}
-	}
-	return n
 }
 
 // notFoundErr is exit 4 saying what was searched and what to try.

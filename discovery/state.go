@@ -1,15 +1,15 @@
-package main
+package discovery
 
 import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
 )
 
-// selectStateEvent picks the resolved kind 30618 event: the newest (NIP-01
+// SelectState picks the resolved kind 30618 event: the newest (NIP-01
 // order, lowest id on ties) latest-per-author state from a confirmed
 // maintainer, skipping events their author deleted. State from anyone
 // outside the confirmed component is never authoritative.
-func selectStateEvent(events []*nostr.Event, r *graph.Resolution) *nostr.Event {
+func SelectState(events []*nostr.Event, r *graph.Resolution) *nostr.Event {
 	latest := map[string]*nostr.Event{}
 	for _, e := range events {
 		if e.Kind != graph.KindState || !r.Confirmed(e.PubKey) {

@@ -1,0 +1,203 @@
+package discovery
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/cache"
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/relaypool"
+)
+
+// Source is where a discovery reads from and what it may do there. The
+// caller decides the relays (flags, environment, configuration, hints); the
+// pipeline only asks them.
+type Source struct {
+	// Relays are the relays to ask, normalized.
+	Relays []string
+	// Pinned is true when the user named the relays (--relay): relays an
+	// announcement names are not asked then.
+	Pinned bool
+	// Offline answers from the cache alone.
+	Offline bool
+	// Pool opens the relay pool for one discovery; the pipeline closes it.
+	Pool func() *relaypool.Pool
+	// OpenCache opens the local cache; nil, or an error, means no cache.
+	// The cache is held only around its own reads and writes, never while
+	// waiting on relays: bbolt locks the file, and another roster process
+	// must not wait on our relays.
+	OpenCache func() (*cache.Cache, error)
+	// Warn reports a problem that does not stop the read (a cache that
+	// could not be opened or written).
+	Warn func(string)
+	// NextRound is called when discovery starts another round of requests
+	// (for a progress display); nil is fine.
+	NextRound func()
+}
+
+// Load runs the read pipeline for sel in checkout co (nil outside one) at
+// time now. With Complete evidence, a relay that did not answer is an
+// *Incomplete error before anything else is decided. A cache that cannot
+// be read offline is a *CacheError.
+func Load(ctx context.Context, src Source, sel gitstate.Selection, co *gitstate.Checkout, need Evidence, viewer string, now int64) (*View, error) {
+	v := &View{Selection: sel, Checkout: co, Offline: src.Offline, Now: now, Viewer: viewer}
+	var err error
+	if v.Offline {
+		err = readCached(src, v)
+	} else {
+		err = fetch(ctx, src, v, need)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if need == Complete && !v.Complete() {
+		return nil, &Incomplete{View: v}
+	}
+	if !HasAnnouncementOrDeletion(v.Events, v.Coordinate()) {
+		if !v.Offline && v.Answered() == 0 {
+			// Nothing was searched: say the relays failed, not "not found".
+			return nil, &Incomplete{View: v}
+		}
+		return nil, &NotFound{View: v}
+	}
+	v.Resolution = graph.Resolve(v.Events, v.Coordinate(), v.Now, graph.Options{Viewer: v.Viewer})
+	v.StateEvent = SelectState(v.Events, v.Resolution)
+	if v.StateEvent != nil {
+		// An unparseable state event is reported as no state rather than
+		// failing the whole read.
+		if st, err := gitstate.ParseState(v.StateEvent); err == nil {
+			v.State = st
+		} else {
+			v.StateEvent = nil
+		}
+	}
+	return v, nil
+}
+
+// readCached answers from the cache alone.
+func readCached(src Source, v *View) error {
+	if src.OpenCache == nil {
+		return &CacheError{Doing: "--offline needs the local cache", Err: fmt.Errorf("no cache")}
+	}
+	c, err := src.OpenCache()
+	if err != nil {
+		return &CacheError{Doing: "--offline needs the local cache", Err: err}
+	}
+	defer c.Close()
+	id := v.Coordinate().Identifier
+	evts, err := c.Query(nostr.Filter{Kinds: []int{graph.KindAnnouncement, graph.KindState}, Tags: nostr.TagMap{"d": {id}}})
+	if err != nil {
+		return &CacheError{Doing: "read the local cache", Err: err}
+	}
+	for _, f := range DeletionFilters(evts, v.Coordinate()) {
+		dels, err := c.Query(f)
+		if err != nil {
+			return &CacheError{Doing: "read the local cache", Err: err}
+		}
+		evts = append(evts, dels...)
+	}
+	v.Events = InScope(evts, id)
+	v.Relays = []string{}
+	return nil
+}
+
+// fetch asks every relay once, in parallel, and when the selected
+// announcement names relays not yet asked, asks only those in one more round.
+// Writes and health checks (Complete evidence) also ask, in one more round,
+// for deletions of every other author's events. Verified events are written
+// to the cache (with the pool's proof of verification); a cache that cannot
+// be opened costs a warning, not the read.
+func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
+	if len(src.Relays) == 0 {
+		return &NoRelays{Selection: v.Selection}
+	}
+	pool := src.Pool()
+	defer pool.Close()
+	id := v.Coordinate().Identifier
+	// Coordinates the cache already knows get their deletions asked in the
+	// same single round.
+	var known []graph.Coordinate
+	if store := openForFetch(src); store != nil {
+		known = CachedCoordinates(store, v.Coordinate())
+		store.Close()
+	}
+	coords := append([]graph.Coordinate{v.Coordinate()}, known...)
+	res := pool.Discover(ctx, src.Relays, id, coords...)
+	// A newly learned relay costs one more round, only then, and never when
+	// the user named the relays.
+	if !src.Pinned {
+		if extra := NewAnnouncedRelays(InScope(res.Events, id), v.Coordinate(), src.Relays); len(extra) > 0 {
+			src.nextRound()
+			res = pool.DiscoverMore(ctx, res, extra)
+		}
+	}
+	if need == Complete && res.Complete {
+		src.nextRound()
+		res = pool.CompleteDeletions(ctx, res)
+	}
+	v.Relays = make([]string, 0, len(res.Relays))
+	for _, r := range res.Relays {
+		v.Relays = append(v.Relays, r.URL)
+	}
+	v.Fetch = res
+	v.Events = InScope(res.Events, id)
+	if store := openForFetch(src); store != nil {
+		// The pool checked every signature; its proofs let the cache store
+		// them without checking each a second time.
+		if err := store.PutVerified(res.Verified(v.Events)...); err != nil {
+			src.warn(fmt.Sprintf("could not update the local cache (%v); --offline will not see this read", err))
+		}
+		store.Close()
+	}
+	return nil
+}
+
+func (s Source) nextRound() {
+	if s.NextRound != nil {
+		s.NextRound()
+	}
+}
+
+func (s Source) warn(msg string) {
+	if s.Warn != nil {
+		s.Warn(msg)
+	}
+}
+
+// openForFetch opens the cache a network read writes to. The cache is an
+// accelerator: when it cannot be opened the read goes on without it, after
+// a warning that says how to fix it.
+func openForFetch(src Source) *cache.Cache {
+	if src.OpenCache == nil {
+		return nil
+	}
+	c, err := src.OpenCache()
+	if err != nil {
+		src.warn(fmt.Sprintf("%v; reading without the local cache", err))
+		return nil
+	}
+	return c
+}
+
+// CachedCoordinates are the other same-identifier announcement authors the
+// cache already knows, so their deletions are asked in the first round.
+func CachedCoordinates(c *cache.Cache, sel graph.Coordinate) []graph.Coordinate {
+	if c == nil {
+		return nil
+	}
+	evts, err := c.Query(nostr.Filter{Kinds: []int{graph.KindAnnouncement}, Tags: nostr.TagMap{"d": {sel.Identifier}}})
+	if err != nil {
+		return nil
+	}
+	var out []graph.Coordinate
+	for _, e := range evts {
+		if e.PubKey != sel.Pubkey {
+			out = append(out, graph.NewCoordinate(e.PubKey, sel.Identifier))
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Pubkey < out[j].Pubkey })
+	return out
+}

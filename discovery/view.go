@@ -1,0 +1,76 @@
+// Package discovery is the read pipeline every repository command starts
+// from: ask the relays (or the cache alone) for every same-identifier
+// announcement, state event and deletion of the selected coordinate, keep
+// the verified, in-scope ones, resolve the maintainer graph and select the
+// repository state. It takes the selection, the relays, the cache and the
+// clock as data; it renders nothing.
+package discovery
+
+import (
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/relaypool"
+)
+
+// Evidence is how complete a read must be before a command may use it
+// (the maintainer model's "Relay disagreement"): reads show partial
+// information, health checks and membership writes fail closed.
+type Evidence int
+
+const (
+	// Partial: show what answered and mark the result incomplete.
+	Partial Evidence = iota
+	// Complete: every relay must answer, else the read is an *Incomplete error.
+	Complete
+)
+
+// View is one discovery of a repository: the selection, what each relay
+// said, the verified events, the graph resolution and the resolved state.
+type View struct {
+	Selection gitstate.Selection
+	// Checkout is the Git checkout discovery ran in; nil outside one.
+	Checkout *gitstate.Checkout
+	// Relays are the relays asked, in order (empty offline).
+	Relays []string
+	// Fetch is what the relays answered; nil offline.
+	Fetch *relaypool.FetchResult
+	// Events are the verified, in-scope events resolution used.
+	Events []*nostr.Event
+	// Resolution is graph.Resolve rooted at the selected coordinate.
+	Resolution *graph.Resolution
+	// StateEvent is the resolved kind 30618 event and State its parse; nil
+	// when no confirmed maintainer published usable state.
+	StateEvent *nostr.Event
+	State      *gitstate.State
+	// Viewer is the signed-in user's hex pubkey, or "" when nobody is.
+	Viewer string
+	// Now is the clock reading the resolution used (Unix seconds).
+	Now     int64
+	Offline bool
+}
+
+// Complete reports whether every relay answered. An offline read is never
+// complete: a cached event is not proof that it is still the latest.
+func (v *View) Complete() bool {
+	return !v.Offline && v.Fetch != nil && v.Fetch.Complete
+}
+
+// Coordinate is the selected coordinate.
+func (v *View) Coordinate() graph.Coordinate { return v.Selection.Coordinate }
+
+// Answered counts the relays that answered with EOSE.
+func (v *View) Answered() int { return Answered(v.Fetch) }
+
+// Answered counts the relays of res that answered with EOSE.
+func Answered(res *relaypool.FetchResult) int {
+	n := 0
+	if res != nil {
+		for _, r := range res.Relays {
+			if r.Status == relaypool.StatusOK {
+				n++
+			}
+		}
+	}
+	return n
+}
