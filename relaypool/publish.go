@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/nbd-wtf/go-nostr"
 )
@@ -78,4 +79,77 @@ func (p *Pool) ReadBack(ctx context.Context, relays []string, ids []string) (map
 		out[id] = append([]string{}, res.Sources[id]...)
 	}
 	return out, res
+}
+
+// Delivered is one relay's answer to a published event and whether it
+// returned the event when read back. It is the one JSON vocabulary of every
+// command that publishes: "ok" is the relay's NIP-01 OK.
+type Delivered struct {
+	URL      string `json:"url"`
+	OK       bool   `json:"ok"`
+	Message  string `json:"message,omitempty"`
+	ReadBack bool   `json:"read_back"`
+}
+
+// Delivery is the outcome of publishing one event to a set of relays.
+type Delivery struct {
+	Relays []Delivered
+	// Accepted counts the relays that answered OK true.
+	Accepted int
+	// ReadBack is the read-back request's result; nil when none was made
+	// (no relay accepted, or DeliverOptions.NoReadBack).
+	ReadBack *FetchResult
+}
+
+// DeliverOptions adjust Deliver.
+type DeliverOptions struct {
+	// NoReadBack skips the read-back: a relay that turns a command into
+	// state (a workspace or project authority) is checked by its state.
+	NoReadBack bool
+	// BeforeReadBack runs between publishing and reading back (a test
+	// seam: silence a relay after it accepted).
+	BeforeReadBack func()
+}
+
+// Deliver publishes evt to every relay and, once at least one accepted it,
+// reads it back from each in one request, so every write checks what the
+// relays really stored the same way.
+func (p *Pool) Deliver(ctx context.Context, relays []string, evt *nostr.Event, opts DeliverOptions) *Delivery {
+	d := &Delivery{Relays: []Delivered{}}
+	for _, r := range p.Publish(ctx, relays, evt) {
+		d.Relays = append(d.Relays, Delivered{URL: r.URL, OK: r.OK, Message: r.Message})
+		if r.OK {
+			d.Accepted++
+		}
+	}
+	if d.Accepted == 0 || opts.NoReadBack {
+		return d
+	}
+	if opts.BeforeReadBack != nil {
+		opts.BeforeReadBack()
+	}
+	found, res := p.ReadBack(ctx, relays, []string{evt.ID})
+	d.ReadBack = res
+	for i := range d.Relays {
+		d.Relays[i].ReadBack = slices.Contains(found[evt.ID], d.Relays[i].URL)
+	}
+	return d
+}
+
+// Problems lists, one line each, what keeps the delivery from being
+// verified: a relay that refused, one that accepted but did not return the
+// event, a read-back not every relay answered. Empty means verified.
+func (d *Delivery) Problems() []string {
+	var out []string
+	for _, r := range d.Relays {
+		if !r.OK {
+			out = append(out, fmt.Sprintf("%s did not accept it: %s", r.URL, r.Message))
+		} else if !r.ReadBack {
+			out = append(out, fmt.Sprintf("%s accepted it but did not return it on read-back", r.URL))
+		}
+	}
+	if d.ReadBack != nil && !d.ReadBack.Complete {
+		out = append(out, "not every relay answered the read-back")
+	}
+	return out
 }

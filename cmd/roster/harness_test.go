@@ -19,6 +19,9 @@ type invocation struct {
 	Stdin string
 	Dir   string    // working directory for Git discovery
 	Now   time.Time // zero = time.Now
+	// Seams are the invocation's test hooks (a concurrent change, a
+	// keyring that is not there).
+	Seams seams
 }
 
 // roster runs the real command tree with args and returns its streams and exit code.
@@ -38,7 +41,7 @@ func (inv invocation) roster(t *testing.T, args ...string) result {
 		now := inv.Now
 		s.Now = func() time.Time { return now }
 	}
-	code := run(args, s)
+	code := runWith(args, s, inv.Seams)
 	return result{Out: out.String(), Err: errb.String(), Code: code}
 }
 

@@ -186,10 +186,9 @@ func TestLoginGenerateShowsTheNsecOnlyWithShowSecret(t *testing.T) {
 // ROSTER_HOME (0600), unlocked by a passphrase read without echo (here piped,
 // as stdin is not a terminal).
 func TestLoginWithoutKeyringServiceStoresAnNcryptsecFile(t *testing.T) {
-	withNoKeyringService(t)
 	k := newTestKey(t)
 	env := homeEnv(t)
-	r := invocation{Env: env, Stdin: k.nsec + "\nhunter2 hunter2\nhunter2 hunter2\n"}.roster(t, "login", "--nsec")
+	r := invocation{Env: env, Stdin: k.nsec + "\nhunter2 hunter2\nhunter2 hunter2\n", Seams: noKeyring}.roster(t, "login", "--nsec")
 	if r.Code != 0 || !strings.Contains(r.Out, k.npub) || !strings.Contains(r.Err, "no usable OS keyring") {
 		t.Fatalf("exit %d out %q err %q", r.Code, r.Out, r.Err)
 	}
@@ -202,7 +201,7 @@ func TestLoginWithoutKeyringServiceStoresAnNcryptsecFile(t *testing.T) {
 	if sk, err := signer.OpenNcryptsec(string(nc), "hunter2 hunter2"); err != nil || sk != k.hex {
 		t.Fatalf("file does not open to the key: %v", err)
 	}
-	who := invocation{Env: env}.roster(t, "whoami", "--json")
+	who := invocation{Env: env, Seams: noKeyring}.roster(t, "whoami", "--json")
 	var res whoamiResult
 	decodeJSON(t, who, &res)
 	if res.Backend != "ncryptsec" || res.Npub != k.npub {
@@ -226,7 +225,7 @@ func TestLoginWithoutKeyringServiceStoresAnNcryptsecFile(t *testing.T) {
 	if leaks := secretLeaks(t, k, map[string]string{"out": r.Out, "err": r.Err, "who": who.Out}, env["ROSTER_HOME"]); len(leaks) > 0 {
 		t.Fatalf("secret in %v", leaks)
 	}
-	if r := (invocation{Env: env}).roster(t, "logout"); r.Code != 0 {
+	if r := (invocation{Env: env, Seams: noKeyring}).roster(t, "logout"); r.Code != 0 {
 		t.Fatalf("logout exit %d", r.Code)
 	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {

@@ -9,9 +9,8 @@ import (
 // 2 "passphrase-mismatch" with the login to retry, not exit 1 with
 // unrelated whoami/logout suggestions.
 func TestLoginPassphraseMismatchIsUsageErrorWithRetry(t *testing.T) {
-	withNoKeyringService(t)
 	k := newTestKey(t)
-	r := invocation{Env: homeEnv(t), Stdin: k.nsec + "\none\ntwo\n"}.roster(t, "login", "--nsec", "--json")
+	r := invocation{Env: homeEnv(t), Stdin: k.nsec + "\none\ntwo\n", Seams: noKeyring}.roster(t, "login", "--nsec", "--json")
 	e := errorBody(t, r)
 	cmds := strings.Join(e.Commands, "\n")
 	if r.Code != exitUsage || e.Code != "passphrase-mismatch" || !strings.HasPrefix(cmds, "roster login --nsec") || strings.Contains(cmds, "whoami") {
@@ -22,8 +21,7 @@ func TestLoginPassphraseMismatchIsUsageErrorWithRetry(t *testing.T) {
 // Rule: an empty new passphrase is the user's input: exit 2
 // "empty-passphrase" with the login to retry.
 func TestLoginEmptyPassphraseIsUsageErrorWithRetry(t *testing.T) {
-	withNoKeyringService(t)
-	r := invocation{Env: homeEnv(t), Stdin: "\n"}.roster(t, "login", "--generate", "--json")
+	r := invocation{Env: homeEnv(t), Stdin: "\n", Seams: noKeyring}.roster(t, "login", "--generate", "--json")
 	e := errorBody(t, r)
 	cmds := strings.Join(e.Commands, "\n")
 	if r.Code != exitUsage || e.Code != "empty-passphrase" || !strings.HasPrefix(cmds, "roster login --generate") || strings.Contains(cmds, "whoami") {

@@ -21,7 +21,6 @@ import (
 // the passphrase with echo off and signs as the account; the terminal never
 // shows the key or the passphrase.
 func TestNcryptsecPassphraseIsReadFromTheTerminalWithoutEcho(t *testing.T) {
-	withNoKeyringService(t)
 	k := newTestKey(t)
 	env := homeEnv(t)
 	const pass = "correct horse battery"
@@ -30,7 +29,7 @@ func TestNcryptsecPassphraseIsReadFromTheTerminalWithoutEcho(t *testing.T) {
 	s := &ioStreams{In: slave, Out: &out, Err: &errb, InTTY: true,
 		Getenv: func(key string) string { return env[key] }, Now: time.Now}
 	done := make(chan int, 1)
-	go func() { done <- run([]string{"login", "--nsec"}, s) }()
+	go func() { done <- runWith([]string{"login", "--nsec"}, s, noKeyring) }()
 	typeAtPrompt(t, master, slave, &errb, "secret key: ", 1, k.nsec)
 	typeAtPrompt(t, master, slave, &errb, "New passphrase for the roster key", 1, pass)
 	typeAtPrompt(t, master, slave, &errb, "Repeat the passphrase", 1, pass)

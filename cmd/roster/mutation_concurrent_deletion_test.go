@@ -16,10 +16,9 @@ import (
 // Alice's is published.
 func TestConcurrentDeletionBetweenPreviewAndPublishAborts(t *testing.T) {
 	w := twoMaintainers(t)
-	beforeRecheck = func() {
+	w.seams.beforeRecheck = func() {
 		w.seed(bob.sign(t, nostr.KindDeletion, 2500, nostr.Tag{"a", "30617:" + bob.pk + ":" + w.id}))
 	}
-	defer func() { beforeRecheck = nil }()
 	// The relay applies the deletion to Bob's events, so count Alice's.
 	mine := func() int { return len(w.relays[0].Stored(nostr.Filter{Authors: []string{alice.pk}})) }
 	stored := mine()

@@ -21,6 +21,9 @@ type mutWorld struct {
 	id     string
 	home   map[string]string
 	dir    string // a directory outside any Git checkout
+	// seams are given to every invocation (a concurrent change between
+	// preview and recheck, a relay silenced after publishing).
+	seams seams
 }
 
 func newMutWorld(t *testing.T, n int) *mutWorld {
@@ -61,7 +64,7 @@ func (w *mutWorld) run(p person, sel person, now int64, args ...string) result {
 	// The defaults come first so a test's own --timeout wins.
 	full := append([]string{"--repo", sel.naddr(w.id), "--timeout", "5s"}, relayArgs(w.relays)...)
 	full = append(full, args...)
-	return invocation{Env: withKey(w.home, p), Dir: w.dir, Now: time.Unix(now, 0)}.roster(w.t, full...)
+	return invocation{Env: withKey(w.home, p), Dir: w.dir, Now: time.Unix(now, 0), Seams: w.seams}.roster(w.t, full...)
 }
 
 // selectors is what roster adds to the commands it suggests after a run by

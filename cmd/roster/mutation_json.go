@@ -5,25 +5,26 @@ import (
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/preflight"
+	"github.com/roster-cli/roster/relaypool"
 )
 
 // mutationResult is roster.mutation/v1: the people fields of roster.repo/v1
 // after the change, the preview (before/after, changes, replacement tags,
 // simulation, state seam), what was published and what to do next.
 type mutationResult struct {
-	Schema                         string           `json:"schema"`
-	Action                         string           `json:"action"`
-	Command                        string           `json:"command"`
-	DryRun                         bool             `json:"dry_run"`
-	Coordinate                     coordinateJSON   `json:"coordinate"`
-	SelectedMaintainer             string           `json:"selected_maintainer"`
-	peopleJSON                                      // lead_maintainer ... moderators, as in roster.repo/v1
-	PendingHistoryAcknowledgements []pendingAckJSON `json:"pending_history_acknowledgements"`
-	Preview                        *previewJSON     `json:"preview,omitempty"`
-	Published                      []string         `json:"published"`
-	Relays                         []publishJSON    `json:"relays"`
-	Verified                       bool             `json:"verified"`
-	SwitchedTo                     *string          `json:"switched_to"`
+	Schema                         string                `json:"schema"`
+	Action                         string                `json:"action"`
+	Command                        string                `json:"command"`
+	DryRun                         bool                  `json:"dry_run"`
+	Coordinate                     coordinateJSON        `json:"coordinate"`
+	SelectedMaintainer             string                `json:"selected_maintainer"`
+	peopleJSON                                           // lead_maintainer ... moderators, as in roster.repo/v1
+	PendingHistoryAcknowledgements []pendingAckJSON      `json:"pending_history_acknowledgements"`
+	Preview                        *previewJSON          `json:"preview,omitempty"`
+	Published                      []string              `json:"published"`
+	Relays                         []relaypool.Delivered `json:"relays"`
+	Verified                       bool                  `json:"verified"`
+	SwitchedTo                     *string               `json:"switched_to"`
 	// SwitchedRemotes are the remotes whose nostr:// URLs follow-lead moved
 	// from the old coordinate to the lead's.
 	SwitchedRemotes []string   `json:"switched_remotes"`
@@ -60,13 +61,6 @@ type simulationJSON struct {
 	Confirmation *preflight.Confirmation `json:"confirmation,omitempty"`
 }
 
-type publishJSON struct {
-	URL      string `json:"url"`
-	OK       bool   `json:"ok"`
-	Message  string `json:"message,omitempty"`
-	ReadBack bool   `json:"read_back"`
-}
-
 type errorJSON struct {
 	Code     string         `json:"code"`
 	Message  string         `json:"message"`
@@ -85,7 +79,7 @@ func newMutationResult(v *repoView, plan *preflight.Plan, dryRun bool) *mutation
 	out := &mutationResult{Schema: mutationSchema, DryRun: dryRun,
 		Coordinate: coordinateJSON{Kind: c.Kind, Pubkey: c.Pubkey, Npub: gitstate.EncodeNpub(c.Pubkey),
 			Identifier: c.Identifier, Naddr: gitstate.EncodeNaddr(c, nil)},
-		SelectedMaintainer: gitstate.EncodeNpub(c.Pubkey), Published: []string{}, Relays: []publishJSON{}, SwitchedRemotes: []string{},
+		SelectedMaintainer: gitstate.EncodeNpub(c.Pubkey), Published: []string{}, Relays: []relaypool.Delivered{}, SwitchedRemotes: []string{},
 		PendingHistoryAcknowledgements: []pendingAckJSON{}, Guidance: []string{}}
 	out.peopleJSON = peopleOf(r)
 	for _, a := range r.PendingAcknowledgements {

@@ -70,10 +70,9 @@ func TestConcurrentChangeBetweenPreviewAndPublishAborts(t *testing.T) {
 	w := newMutWorld(t, 2)
 	w.seed(alice.announce(t, w.id, 100))
 	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
-	beforeRecheck = func() {
+	w.seams.beforeRecheck = func() {
 		w.seed(bob.announce(t, w.id, 1500, role("M", alice, "1500"), role("m", bob, "1500"), maintainersTag(alice, bob)))
 	}
-	defer func() { beforeRecheck = nil }()
 	stored := w.storedCount() + len(w.relays) // the concurrent event itself, on every relay
 	r := w.run(alice, alice, 2000, "repo", "edit", "--add-maintainer", carol.npub(), "--json")
 	if r.Code != exitRefused || !strings.Contains(r.Out, `"code": "concurrent-change"`) || !strings.Contains(r.Out, "rerun the command") ||
@@ -105,8 +104,7 @@ func TestIncompleteRelayEvidenceIsExit4(t *testing.T) {
 func TestUnverifiedPublishIsExit6(t *testing.T) {
 	w := newMutWorld(t, 2)
 	w.seed(alice.announce(t, w.id, 100))
-	afterPublish = func() { w.relays[1].SetSilent(true) }
-	defer func() { afterPublish = nil }()
+	w.seams.afterPublish = func() { w.relays[1].SetSilent(true) }
 	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--json", "--timeout", "1s")
 	if r.Code != exitUnverified || !strings.Contains(r.Out, `"code": "unverified"`) {
 		t.Fatalf("exit %d, want 6\n%s\n%s", r.Code, r.Out, r.Err)
@@ -119,8 +117,7 @@ func TestUnverifiedPublishIsExit6(t *testing.T) {
 func TestConcurrentStateChangeBetweenPreviewAndPublishAborts(t *testing.T) {
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100), alice.state(t, w.id, 110, strings.Repeat("a", 40)))
-	beforeRecheck = func() { w.seed(alice.state(t, w.id, 1500, strings.Repeat("b", 40))) }
-	defer func() { beforeRecheck = nil }()
+	w.seams.beforeRecheck = func() { w.seed(alice.state(t, w.id, 1500, strings.Repeat("b", 40))) }
 	stored := w.storedCount() // the concurrent state replaces the old one
 	r := w.run(alice, alice, 2000, "repo", "edit", "--add-maintainer", bob.npub(), "--json")
 	if r.Code != exitRefused || !strings.Contains(r.Out, `"code": "concurrent-change"`) || !strings.Contains(r.Out, "repository state of "+alice.npub()) {

@@ -13,10 +13,9 @@ import (
 func TestPublishWhoseReResolutionDiffersFromThePreviewIsExit6(t *testing.T) {
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100))
-	afterPublish = func() {
+	w.seams.afterPublish = func() {
 		w.seed(bob.announce(t, w.id, 1000, role("M", alice, "1000"), role("m", bob, "1000"), maintainersTag(alice, bob)))
 	}
-	defer func() { afterPublish = nil }()
 	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--json")
 	if r.Code != exitUnverified || !strings.Contains(r.Out, `"code": "unverified"`) ||
 		!strings.Contains(r.Out, "the maintainers resolved differ from the preview") {

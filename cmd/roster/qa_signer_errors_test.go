@@ -41,9 +41,8 @@ func TestBadSecretKeyNamesTheNextCommandWithoutTheKey(t *testing.T) {
 // before it is the user's input (exit 2, "no-input"), not an unexpected
 // failure (exit 1), and the error shows how to pipe key and passphrase.
 func TestLoginWithoutPassphraseOnStdinIsUsageError(t *testing.T) {
-	withNoKeyringService(t)
 	k := newTestKey(t)
-	r := invocation{Env: homeEnv(t), Stdin: k.nsec + "\n"}.roster(t, "login", "--nsec", "--json")
+	r := invocation{Env: homeEnv(t), Stdin: k.nsec + "\n", Seams: noKeyring}.roster(t, "login", "--nsec", "--json")
 	e := errorBody(t, r)
 	if r.Code != exitUsage || e.Code != "no-input" || !strings.Contains(strings.Join(e.Commands, "\n"), "| roster login --nsec") {
 		t.Fatalf("exit %d %+v", r.Code, e)

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/roster-cli/roster/signer"
 )
 
 // globalOptions are the flags every command shares (DESIGN.md "Command-line contract").
@@ -31,6 +33,18 @@ type app struct {
 	config rosterConfig
 	// signerOnce opens the signer at most once per invocation (signer_setup.go).
 	signerOnce signerOnce
+	// seams are where tests reach into one invocation; zero in production.
+	seams seams
+}
+
+// seams are the points a test may set on one invocation, so independent
+// tests never share a package variable and can run in parallel.
+type seams struct {
+	// beforeRecheck runs between a membership preview and its recheck,
+	// afterPublish between publishing and read-back.
+	beforeRecheck, afterPublish func()
+	// keyring replaces the OS keyring (signer.OSKeyring) when set.
+	keyring signer.Keyring
 }
 
 // home returns the roster home directory: --home, ROSTER_HOME, else the XDG
@@ -179,8 +193,11 @@ func rejectUnknownSubcommands(c *cobra.Command) {
 
 // run executes roster with args and returns the process exit code. Tests call
 // it in-process with their own streams.
-func run(args []string, s *ioStreams) int {
-	a := &app{io: s}
+func run(args []string, s *ioStreams) int { return runWith(args, s, seams{}) }
+
+// runWith is run with test seams.
+func runWith(args []string, s *ioStreams, sm seams) int {
+	a := &app{io: s, seams: sm}
 	root := newRootCmd(a)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()

@@ -16,9 +16,14 @@ import (
 	"github.com/roster-cli/roster/signer"
 )
 
-// osKeyring is the keyring every command uses. Tests swap it (never in
-// parallel) to simulate a machine without a keyring service.
-var osKeyring signer.Keyring = signer.OSKeyring{}
+// keyring is the keyring every command uses: the OS keyring, unless a test
+// gave the invocation another (a machine without a keyring service).
+func (a *app) keyring() signer.Keyring {
+	if a.seams.keyring != nil {
+		return a.seams.keyring
+	}
+	return signer.OSKeyring{}
+}
 
 // loginCommands are what a user without a signer can run next.
 var loginCommands = []string{
@@ -120,7 +125,7 @@ func (a *app) signerEnv(r *secretReader) (signer.Env, error) {
 	return signer.Env{
 		Home:       home,
 		SecretKey:  a.io.Getenv("ROSTER_SECRET_KEY"),
-		Keyring:    osKeyring,
+		Keyring:    a.keyring(),
 		Passphrase: r.read,
 		OnAuthURL: func(u string) {
 			fmt.Fprintf(errw, "roster: the bunker asks you to approve this request at %s\n", u)

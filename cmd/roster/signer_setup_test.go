@@ -12,15 +12,14 @@ import (
 // One invocation opens its signer once: concurrent callers (one NIP-42
 // challenge per relay) share it, so an ncryptsec passphrase is read once.
 func TestSignerIsOpenedOncePerInvocation(t *testing.T) {
-	withNoKeyringService(t)
 	k := newTestKey(t)
 	env := homeEnv(t)
-	if r := (invocation{Env: env, Stdin: k.nsec + "\npw\npw\n"}).roster(t, "login", "--nsec"); r.Code != 0 {
+	if r := (invocation{Env: env, Stdin: k.nsec + "\npw\npw\n", Seams: noKeyring}).roster(t, "login", "--nsec"); r.Code != 0 {
 		t.Fatalf("login: %d %s", r.Code, r.Err)
 	}
 	// Exactly one passphrase line: a second read would hit the end of stdin.
 	a := &app{io: &ioStreams{In: strings.NewReader("pw\n"), Out: new(strings.Builder), Err: new(strings.Builder),
-		Getenv: func(key string) string { return env[key] }}}
+		Getenv: func(key string) string { return env[key] }}, seams: noKeyring}
 	var wg sync.WaitGroup
 	errs := make(chan error, 4)
 	for i := 0; i < 4; i++ {

@@ -22,13 +22,8 @@ func (noKeyringService) Get(string, string) (string, error) { return "", errNoSe
 func (noKeyringService) Set(string, string, string) error   { return errNoSessionBus }
 func (noKeyringService) Delete(string, string) error        { return errNoSessionBus }
 
-// withNoKeyringService makes every command in the test see no keyring.
-func withNoKeyringService(t *testing.T) {
-	t.Helper()
-	prev := osKeyring
-	osKeyring = noKeyringService{}
-	t.Cleanup(func() { osKeyring = prev })
-}
+// noKeyring gives an invocation a machine without a keyring service.
+var noKeyring = seams{keyring: noKeyringService{}}
 
 // testKey is a fresh secret key in the three forms tests need.
 type testKey struct{ hex, nsec, pubkey, npub string }

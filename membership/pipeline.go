@@ -1,0 +1,128 @@
+// Package membership is the write pipeline of every membership change
+// (`repo edit`, `accept`, `leave`, `follow-lead`): discover the repository
+// with complete evidence, preview the change with preflight, re-read every
+// event the preview used and stop if any changed, sign, publish, read back,
+// re-resolve and check the result equals the preview, and for follow-lead
+// switch the checkout to the lead's coordinate. The discovery, signer,
+// relays and checkout are passed in; nothing here renders.
+package membership
+
+import (
+	"context"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/preflight"
+	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/signer"
+)
+
+// Pipeline is what one membership change needs from the outside world.
+type Pipeline struct {
+	// Discover reads the repository with complete evidence (every relay
+	// answered). Its errors are returned unchanged: the caller made them.
+	Discover func(ctx context.Context) (*discovery.View, error)
+	// Signer signs the replacement announcement.
+	Signer signer.Signer
+	// Deliver publishes an event to relays and reads it back.
+	Deliver func(ctx context.Context, relays []string, evt *nostr.Event, opts relaypool.DeliverOptions) *relaypool.Delivery
+	// BeforeRecheck runs between the preview and the pre-signing recheck,
+	// AfterPublish between publishing and read-back. Tests set them to
+	// publish a concurrent change or silence a relay; nil otherwise.
+	BeforeRecheck, AfterPublish func()
+}
+
+// Outcome is what a change did, or would do with DryRun.
+type Outcome struct {
+	Intent preflight.Intent
+	DryRun bool
+	// Before is the discovery the preview used.
+	Before *discovery.View
+	// Plan is the preview; nil when Refusal is set.
+	Plan *preflight.Plan
+	// Refusal is preflight's refusal (Code "nothing-to-change" is success).
+	Refusal *preflight.Refusal
+	// Delivery is what each relay said about the published event; nil when
+	// nothing was published.
+	Delivery *relaypool.Delivery
+	// Published are the ids of the events relays accepted.
+	Published []string
+	// Verified: read back from every relay and re-resolved as previewed.
+	Verified bool
+	// After is the re-read after publishing (nil before verification).
+	After *discovery.View
+	// Switch is the follow-lead checkout switch; nil when there was none.
+	Switch *Switch
+}
+
+// Run previews intent and, unless dryRun, publishes it. A refusal is an
+// Outcome with Refusal set, not an error; errors are *Failure (the change
+// was stopped or could not be verified), *SignerError, or the discovery's
+// own.
+func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool) (*Outcome, error) {
+	author, err := p.Signer.PublicKey(ctx)
+	if err != nil {
+		return nil, &SignerError{Err: err}
+	}
+	v, err := p.Discover(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := &Outcome{Intent: intent, DryRun: dryRun, Before: v}
+	in := preflight.Input{Author: author, Selected: v.Coordinate(), Events: v.Events, Now: v.Now, Intent: intent,
+		SelectState: resolvedState}
+	if v.Checkout != nil {
+		if refs, err := v.Checkout.LocalRefs(); err == nil {
+			in.LocalRefs = refs
+		}
+	}
+	out.Plan, out.Refusal = preflight.Prepare(in)
+	if out.Refusal != nil {
+		out.Plan = nil
+		return out, nil
+	}
+	if dryRun {
+		return out, nil
+	}
+
+	// Recheck: a concurrent graph or state change aborts before signing.
+	if p.BeforeRecheck != nil {
+		p.BeforeRecheck()
+	}
+	fresh, err := p.Discover(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if changed := preflight.FingerprintChanges(out.Plan.Fingerprint, preflight.Fingerprint(fresh.Events)); len(changed) > 0 {
+		return nil, concurrentChange(out, changed)
+	}
+
+	if evt := out.Plan.Event(); evt != nil {
+		if err := p.publish(ctx, out, evt); err != nil {
+			return nil, err
+		}
+	}
+	if out.Plan.SwitchTo != nil {
+		sw, err := switchCheckout(v, *out.Plan.SwitchTo)
+		if err != nil {
+			return nil, err
+		}
+		out.Switch = sw
+	}
+	return out, nil
+}
+
+// resolvedState adapts the read pipeline's state selection to preflight.
+func resolvedState(events []*nostr.Event, r *graph.Resolution) *preflight.ResolvedState {
+	evt := discovery.SelectState(events, r)
+	if evt == nil {
+		return nil
+	}
+	st, err := gitstate.ParseState(evt)
+	if err != nil {
+		return nil
+	}
+	return &preflight.ResolvedState{EventID: st.EventID, Author: st.Author, Head: st.Head, Refs: st.Refs}
+}

@@ -1,0 +1,120 @@
+// Package suggest holds the commands roster tells people to run next as
+// values: the words of the command, what it is for and who must run it.
+// Rules (graph, preflight, membership, workspace) build them; one renderer
+// turns them into the text people paste, adding the user's own --repo,
+// --relay and --home so a suggestion runs against what the command that
+// made it used. Nothing ever parses a rendered suggestion back.
+package suggest
+
+import (
+	"slices"
+	"strings"
+)
+
+// A Command is one suggested command line.
+type Command struct {
+	// Argv are the words, starting with the program ("roster", "git",
+	// "export"), or a flag alone ("--timeout", "30s") when the suggestion is
+	// to add it. A word holding '<' is a placeholder the user fills in
+	// ("<npub>", "wss://<relay>") and is never quoted.
+	Argv []string
+	// RunBy names who must run it when that is not the user: an npub, or a
+	// description such as "the new lead".
+	RunBy string
+	// Comment says what the command is for, shown after it.
+	Comment string
+	// Pinned keeps the command exactly as written: no --repo, --relay or
+	// --home is added (a deliberate check of one relay, or a command whose
+	// repository is already named).
+	Pinned bool
+}
+
+// Roster is the command `roster <words...>`.
+func Roster(words ...string) Command {
+	return Command{Argv: append([]string{"roster"}, words...)}
+}
+
+// Text is a suggestion that is not a roster command ("git config ...",
+// "export ROSTER_RELAYS=..."), split on spaces; it is rendered unchanged.
+func Text(line string) Command {
+	return Command{Argv: strings.Fields(line), Pinned: true}
+}
+
+// By returns c to be run by who.
+func (c Command) By(who string) Command { c.RunBy = who; return c }
+
+// Because returns c with its comment.
+func (c Command) Because(why string) Command { c.Comment = why; return c }
+
+// With returns c with more words appended.
+func (c Command) With(words ...string) Command {
+	c.Argv = append(slices.Clip(c.Argv), words...)
+	return c
+}
+
+// Pin returns c rendered exactly as written.
+func (c Command) Pin() Command { c.Pinned = true; return c }
+
+// IsRoster reports whether c runs roster.
+func (c Command) IsRoster() bool { return len(c.Argv) > 0 && c.Argv[0] == "roster" }
+
+// Has reports whether c names flag (as "--flag" or "--flag=...").
+func (c Command) Has(flag string) bool {
+	for _, w := range c.Argv {
+		if w == flag || strings.HasPrefix(w, flag+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+// Equal reports whether two suggestions are the same command for the same
+// person; the comment does not count.
+func (c Command) Equal(d Command) bool {
+	return slices.Equal(c.Argv, d.Argv) && c.RunBy == d.RunBy
+}
+
+// Line is the command alone, its words shell-quoted, without comment.
+func (c Command) Line() string {
+	words := make([]string, len(c.Argv))
+	for i, w := range c.Argv {
+		words[i] = Quote(w)
+	}
+	return strings.Join(words, " ")
+}
+
+// String renders c without selectors: "<command>  # run by <who>" or
+// "<command>   # <comment>".
+func (c Command) String() string { return c.Line() + c.trailer() }
+
+func (c Command) trailer() string {
+	switch {
+	case c.RunBy != "" && c.Comment != "":
+		return "  # run by " + c.RunBy + ", " + c.Comment
+	case c.RunBy != "":
+		return "  # run by " + c.RunBy
+	case c.Comment != "":
+		return "   # " + c.Comment
+	}
+	return ""
+}
+
+// Quote returns s as one shell word: unchanged when it is made of safe
+// characters (every npub, naddr and nostr:// URL is) or is a placeholder,
+// else single-quoted.
+func Quote(s string) string {
+	if strings.Contains(s, "<") && strings.HasSuffix(s, ">") && !strings.ContainsAny(s, " '\"") {
+		return s
+	}
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:@%+=,", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

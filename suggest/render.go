@@ -1,0 +1,85 @@
+package suggest
+
+// Selectors are the flags the user chose for the repository, the relays and
+// the roster home. A suggested roster command repeats them: outside a
+// checkout `roster repo accept` without --repo fails with "no --repo given",
+// without --relay it asks other relays than the user chose, and without
+// --home `roster cache clear` clears another cache than the broken one.
+type Selectors struct {
+	Repo   string
+	Relays []string
+	Home   string
+}
+
+// Flags are the selector words, in the order --repo, --relay..., --home.
+func (s Selectors) Flags() []string {
+	var out []string
+	if s.Repo != "" {
+		out = append(out, "--repo", s.Repo)
+	}
+	for _, r := range s.Relays {
+		out = append(out, "--relay", r)
+	}
+	if s.Home != "" {
+		out = append(out, "--home", s.Home)
+	}
+	return out
+}
+
+// Apply returns c with the selectors it lacks. A pinned or non-roster
+// command is unchanged; --repo and --relay are added only when c names
+// neither (a command naming its own relay is a deliberate single-relay
+// check, and one naming its own repository means that one), --home only
+// when c does not name it.
+func (s Selectors) Apply(c Command) Command {
+	if c.Pinned || !c.IsRoster() {
+		return c
+	}
+	var add []string
+	if !c.Has("--repo") && !c.Has("--relay") {
+		if s.Repo != "" {
+			add = append(add, "--repo", s.Repo)
+		}
+		for _, r := range s.Relays {
+			add = append(add, "--relay", r)
+		}
+	}
+	if s.Home != "" && !c.Has("--home") {
+		add = append(add, "--home", s.Home)
+	}
+	if len(add) == 0 {
+		return c
+	}
+	return c.With(add...)
+}
+
+// Render is c with the selectors, as the text people paste.
+func (s Selectors) Render(c Command) string { return s.Apply(c).String() }
+
+// RenderAll renders each command once: a command equal to an earlier one
+// (same words, same person) is dropped.
+func (s Selectors) RenderAll(cs []Command) []string {
+	out := make([]string, 0, len(cs))
+	for _, c := range Unique(cs) {
+		out = append(out, s.Render(c))
+	}
+	return out
+}
+
+// Unique keeps the first of each equal command, in order.
+func Unique(cs []Command) []Command {
+	var out []Command
+	for _, c := range cs {
+		dup := false
+		for _, d := range out {
+			if d.Equal(c) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, c)
+		}
+	}
+	return out
+}
