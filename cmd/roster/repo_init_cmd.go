@@ -64,25 +64,22 @@ nostr:// URL.`,
 	return cmd
 }
 
-// repoInitRelay is one relay's part of roster.repo-init/v1.
-type repoInitRelay struct {
-	URL      string `json:"url"`
-	Accepted bool   `json:"accepted"`
-	Message  string `json:"message,omitempty"`
-	ReadBack bool   `json:"read_back"`
-}
+// repoInitSchema is the JSON of `roster repo init`. v2 names a relay's
+// answer as every publishing command does (relaypool.Delivered: "ok", not
+// v1's "accepted"); docs/json.md.
+const repoInitSchema = "roster.repo-init/v2"
 
-// repoInitResult is roster.repo-init/v1.
+// repoInitResult is roster.repo-init/v2.
 type repoInitResult struct {
-	Schema     string          `json:"schema"`
-	Coordinate repoInitCoord   `json:"coordinate"`
-	Published  []string        `json:"published"`
-	Replaces   *string         `json:"replaces"`
-	Event      *nostr.Event    `json:"event"`
-	Relays     []repoInitRelay `json:"relays"`
-	Verified   bool            `json:"verified"`
-	GitConfig  repoInitConfig  `json:"git_config"`
-	Backend    string          `json:"signer_backend"`
+	Schema     string                `json:"schema"`
+	Coordinate repoInitCoord         `json:"coordinate"`
+	Published  []string              `json:"published"`
+	Replaces   *string               `json:"replaces"`
+	Event      *nostr.Event          `json:"event"`
+	Relays     []relaypool.Delivered `json:"relays"`
+	Verified   bool                  `json:"verified"`
+	GitConfig  repoInitConfig        `json:"git_config"`
+	Backend    string                `json:"signer_backend"`
 	// Error is set when the result is not a success (exit 6): what was
 	// published is still reported.
 	Error *jsonErrorBody `json:"error,omitempty"`
@@ -184,7 +181,7 @@ func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
 	}
 	tags := announcementTags(id, root, name, o.description, clone, o.web, relays)
 	created := nostr.Timestamp(a.io.Now().Unix())
-	res := repoInitResult{Schema: "roster.repo-init/v1", Backend: s.Backend(), Published: []string{}}
+	res := repoInitResult{Schema: repoInitSchema, Backend: s.Backend(), Published: []string{}}
 	if prev != nil {
 		if why := identityDifference(prev, pk, root); why != "" {
 			return &exitError{Code: exitRefused, Kind: "announcement-exists",
@@ -229,24 +226,18 @@ func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
 // each, recording every relay's answer in res (Relays, Published, Verified:
 // every relay returned it). It reports whether any relay returned it.
 func publishAndReadBack(ctx context.Context, pool *relaypool.Pool, relays []string, evt *nostr.Event, res *repoInitResult) bool {
-	reports := pool.Publish(ctx, relays, evt)
-	found, _ := pool.ReadBack(ctx, relays, []string{evt.ID})
-	readBack := map[string]bool{}
-	for _, u := range found[evt.ID] {
-		readBack[u] = true
+	d := pool.Deliver(ctx, relays, evt, relaypool.DeliverOptions{})
+	res.Relays = d.Relays
+	if d.Accepted > 0 {
+		res.Published = []string{evt.ID}
 	}
-	res.Verified = true
-	for i, r := range reports {
-		rr := repoInitRelay{URL: r.URL, Accepted: r.OK, Message: r.Message, ReadBack: readBack[relays[i]] || readBack[r.URL]}
-		if rr.Accepted {
-			res.Published = []string{evt.ID}
-		}
-		if !rr.ReadBack {
-			res.Verified = false
-		}
-		res.Relays = append(res.Relays, rr)
+	res.Verified = len(d.Relays) > 0
+	held := false
+	for _, r := range d.Relays {
+		res.Verified = res.Verified && r.ReadBack
+		held = held || r.ReadBack
 	}
-	return len(readBack) > 0
+	return held
 }
 
 // reportRepoInit prints the result. A publish some relay did not return is
@@ -326,7 +317,7 @@ func unanswered(res *relaypool.FetchResult) []string {
 	return out
 }
 
-func notReadBack(rs []repoInitRelay) []string {
+func notReadBack(rs []relaypool.Delivered) []string {
 	var out []string
 	for _, r := range rs {
 		if !r.ReadBack {
@@ -354,7 +345,7 @@ func renderRepoInit(a *app, res repoInitResult) {
 	for _, r := range res.Relays {
 		status := "accepted, read back"
 		switch {
-		case !r.Accepted:
+		case !r.OK:
 			status = "refused: " + r.Message
 		case !r.ReadBack:
 			status = "accepted, NOT returned on read-back"

@@ -296,7 +296,7 @@ func TestRepoInitExits6WhenARelayDropsTheEvent(t *testing.T) {
 		t.Fatalf("exit %d out %s", r.Code, r.Out)
 	}
 	rs := body.Relays
-	if len(rs) != 2 || !rs[0].Accepted || !rs[0].ReadBack || !rs[1].Accepted || rs[1].ReadBack {
+	if len(rs) != 2 || !rs[0].OK || !rs[0].ReadBack || !rs[1].OK || rs[1].ReadBack {
 		t.Fatalf("relays %+v", rs)
 	}
 	if len(initStoredAnnouncements(good[0], k.pubkey)) != 1 || len(initStoredAnnouncements(dropping[0], k.pubkey)) != 0 {
