@@ -7,6 +7,7 @@
 package suggest
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 )
@@ -24,9 +25,11 @@ type Command struct {
 	// Comment says what the command is for, shown after it.
 	Comment string
 	// Pinned keeps the command exactly as written: no --repo, --relay or
-	// --home is added (a deliberate check of one relay, or a command whose
-	// repository is already named).
+	// --home is added.
 	Pinned bool
+	// Raw is a line shown exactly as written instead of Argv: shell that
+	// is not one command ("cd <your clone> && roster repo", a pipeline).
+	Raw string
 }
 
 // Roster is the command `roster <words...>`.
@@ -34,11 +37,13 @@ func Roster(words ...string) Command {
 	return Command{Argv: append([]string{"roster"}, words...)}
 }
 
-// Text is a suggestion that is not a roster command ("git config ...",
-// "export ROSTER_RELAYS=..."), split on spaces; it is rendered unchanged.
-func Text(line string) Command {
-	return Command{Argv: strings.Fields(line), Pinned: true}
-}
+// Shell is a suggestion that is not a roster command by itself ("git
+// config ...", "export ROSTER_RELAYS=...", a pipeline), shown exactly as
+// written and never given selectors.
+func Shell(line string) Command { return Command{Raw: line, Pinned: true} }
+
+// Git is the command `git <words...>`.
+func Git(words ...string) Command { return Command{Argv: append([]string{"git"}, words...), Pinned: true} }
 
 // By returns c to be run by who.
 func (c Command) By(who string) Command { c.RunBy = who; return c }
@@ -71,11 +76,28 @@ func (c Command) Has(flag string) bool {
 // Equal reports whether two suggestions are the same command for the same
 // person; the comment does not count.
 func (c Command) Equal(d Command) bool {
-	return slices.Equal(c.Argv, d.Argv) && c.RunBy == d.RunBy
+	return slices.Equal(c.Argv, d.Argv) && c.Raw == d.Raw && c.RunBy == d.RunBy
 }
+
+// Extends reports whether c is d with more words after d's (the same
+// command, perhaps with more flags), for the same person.
+func (c Command) Extends(d Command) bool {
+	return c.Raw == "" && d.Raw == "" && c.RunBy == d.RunBy && len(d.Argv) > 0 &&
+		len(c.Argv) >= len(d.Argv) && slices.Equal(c.Argv[:len(d.Argv)], d.Argv)
+}
+
+// IsZero reports whether c holds no command.
+func (c Command) IsZero() bool { return len(c.Argv) == 0 && c.Raw == "" }
+
+// MarshalJSON is the command's text without selectors, so a JSON field
+// that held a command line keeps holding one.
+func (c Command) MarshalJSON() ([]byte, error) { return json.Marshal(c.String()) }
 
 // Line is the command alone, its words shell-quoted, without comment.
 func (c Command) Line() string {
+	if c.Raw != "" {
+		return c.Raw
+	}
 	words := make([]string, len(c.Argv))
 	for i, w := range c.Argv {
 		words[i] = Quote(w)
@@ -84,7 +106,7 @@ func (c Command) Line() string {
 }
 
 // String renders c without selectors: "<command>  # run by <who>" or
-// "<command>   # <comment>".
+// "<command>  # <comment>".
 func (c Command) String() string { return c.Line() + c.trailer() }
 
 func (c Command) trailer() string {
@@ -94,7 +116,7 @@ func (c Command) trailer() string {
 	case c.RunBy != "":
 		return "  # run by " + c.RunBy
 	case c.Comment != "":
-		return "   # " + c.Comment
+		return "  # " + c.Comment
 	}
 	return ""
 }

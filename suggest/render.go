@@ -26,25 +26,28 @@ func (s Selectors) Flags() []string {
 	return out
 }
 
-// Apply returns c with the selectors it lacks. A pinned or non-roster
-// command is unchanged; --repo and --relay are added only when c names
-// neither (a command naming its own relay is a deliberate single-relay
-// check, and one naming its own repository means that one), --home only
-// when c does not name it.
+// Apply returns c with the selectors it lacks and uses. A pinned or
+// non-roster command is unchanged. --repo goes to `roster repo ...`
+// commands, --relay to the commands that read relays (repo, project,
+// workspace, group), --home to every command that uses the roster home;
+// each only when c does not name that flag itself (a command naming its
+// own relay is a deliberate check of that relay, one naming its own
+// repository means that one).
 func (s Selectors) Apply(c Command) Command {
-	if c.Pinned || !c.IsRoster() {
+	if c.Pinned || !c.IsRoster() || len(c.Argv) < 2 {
 		return c
 	}
+	group := c.Argv[1]
 	var add []string
-	if !c.Has("--repo") && !c.Has("--relay") {
-		if s.Repo != "" {
-			add = append(add, "--repo", s.Repo)
-		}
+	if s.Repo != "" && group == "repo" && !c.Has("--repo") {
+		add = append(add, "--repo", s.Repo)
+	}
+	if len(s.Relays) > 0 && readsRelays[group] && !c.Has("--relay") {
 		for _, r := range s.Relays {
 			add = append(add, "--relay", r)
 		}
 	}
-	if s.Home != "" && !c.Has("--home") {
+	if s.Home != "" && !homeless[group] && !c.Has("--home") {
 		add = append(add, "--home", s.Home)
 	}
 	if len(add) == 0 {
@@ -52,6 +55,12 @@ func (s Selectors) Apply(c Command) Command {
 	}
 	return c.With(add...)
 }
+
+// readsRelays are the command groups that ask relays.
+var readsRelays = map[string]bool{"repo": true, "project": true, "workspace": true, "group": true}
+
+// homeless are the commands that never touch the roster home.
+var homeless = map[string]bool{"version": true, "completion": true, "help": true, "dev": true}
 
 // Render is c with the selectors, as the text people paste.
 func (s Selectors) Render(c Command) string { return s.Apply(c).String() }

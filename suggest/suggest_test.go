@@ -1,0 +1,106 @@
+package suggest
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+)
+
+func TestARenderedCommandQuotesWhatTheShellWouldSplit(t *testing.T) {
+	c := Roster("repo", "--repo", "nostr://npub1x/my repo")
+	if got, want := c.String(), "roster repo --repo 'nostr://npub1x/my repo'"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if got := Roster("repo", "edit", "--add-maintainer", "<npub>").String(); got != "roster repo edit --add-maintainer <npub>" {
+		t.Fatalf("a placeholder is never quoted: %q", got)
+	}
+	if got := Quote("it's"); got != `'it'\''s'` {
+		t.Fatalf("quote %q", got)
+	}
+}
+
+func TestWhoRunsItAndWhyFollowTheCommand(t *testing.T) {
+	c := Roster("repo", "follow-lead")
+	for _, tc := range []struct {
+		c    Command
+		want string
+	}{
+		{c.By("npub1bob"), "roster repo follow-lead  # run by npub1bob"},
+		{c.Because("the lead's coordinate"), "roster repo follow-lead  # the lead's coordinate"},
+		{c.By("npub1bob").Because("once"), "roster repo follow-lead  # run by npub1bob, once"},
+	} {
+		if got := tc.c.String(); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
+		}
+	}
+}
+
+func TestSelectorsGoToTheCommandsThatUseThem(t *testing.T) {
+	sel := Selectors{Repo: "origin", Relays: []string{"ws://a", "ws://b"}, Home: "/tmp/h"}
+	for _, tc := range []struct {
+		c    Command
+		want string
+	}{
+		{Roster("repo", "accept"), "roster repo accept --repo origin --relay ws://a --relay ws://b --home /tmp/h"},
+		{Roster("repo", "edit", "--add-maintainer", "npub1c").By("npub1a"),
+			"roster repo edit --add-maintainer npub1c --repo origin --relay ws://a --relay ws://b --home /tmp/h  # run by npub1a"},
+		// a deliberate single-relay check keeps its relay
+		{Roster("repo", "--relay", "ws://c"), "roster repo --relay ws://c --repo origin --home /tmp/h"},
+		// another repository keeps its own --repo
+		{Roster("repo", "--repo", "nostr://npub1l/x"), "roster repo --repo nostr://npub1l/x --relay ws://a --relay ws://b --home /tmp/h"},
+		{Roster("cache", "clear"), "roster cache clear --home /tmp/h"},
+		{Roster("workspace", "show"), "roster workspace show --relay ws://a --relay ws://b --home /tmp/h"},
+		{Roster("version"), "roster version"},
+		{Git("config", "nostr.repo", "naddr1x"), "git config nostr.repo naddr1x"},
+		{Shell("cd <your clone> && roster repo"), "cd <your clone> && roster repo"},
+		{Roster("repo").Pin(), "roster repo"},
+	} {
+		if got := sel.Render(tc.c); got != tc.want {
+			t.Errorf("got  %q\nwant %q", got, tc.want)
+		}
+	}
+	if got := (Selectors{}).Render(Roster("repo", "accept")); got != "roster repo accept" {
+		t.Errorf("no selectors given, none added: %q", got)
+	}
+}
+
+func TestEqualSuggestionsAreRenderedOnce(t *testing.T) {
+	a := Roster("repo", "follow-lead").By("npub1b")
+	got := Selectors{}.RenderAll([]Command{a, Roster("repo"), a.Because("again"), Roster("repo", "follow-lead")})
+	want := []string{"roster repo follow-lead  # run by npub1b", "roster repo", "roster repo follow-lead"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+func TestGuidanceNamesEachCommandOnce(t *testing.T) {
+	fl := Roster("repo", "follow-lead")
+	got := Texts(Group([]Advice{
+		Do("record the start of A", fl),
+		Note("plain"),
+		Do("record the end of B", fl),
+		Do("record the start of A", fl),
+		Note("plain"),
+	}), Selectors{Repo: "r"})
+	want := []string{"record the start of A; also record the end of B with: roster repo follow-lead --repo r", "plain"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+func TestACommandInJSONIsItsText(t *testing.T) {
+	b, err := json.Marshal(struct {
+		C Command  `json:"c"`
+		P *Command `json:"p,omitempty"`
+	}{C: Roster("repo", "accept").By("npub1a")})
+	if err != nil || string(b) != `{"c":"roster repo accept  # run by npub1a"}` {
+		t.Fatalf("%s %v", b, err)
+	}
+}
+
+func TestExtendsIsTheSameCommandWithMoreWords(t *testing.T) {
+	fl := Roster("repo", "follow-lead")
+	if !fl.With("--repo", "x").Extends(fl) || !fl.Extends(fl) || Roster("repo").Extends(fl) || fl.By("b").Extends(fl) {
+		t.Fatal("Extends")
+	}
+}
