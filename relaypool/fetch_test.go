@@ -125,7 +125,7 @@ func TestFetchDropsForgedAndMisSignedEvents(t *testing.T) {
 	}
 }
 
-// Issue 3: events are dropped if they do not match the filter asked.
+// Rule (filter match): events are dropped if they do not match the filter asked.
 func TestFetchDropsEventsNotMatchingTheFilter(t *testing.T) {
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	want := announcement(t, "alice", "repo", 100)
