@@ -149,7 +149,7 @@ func TestHumanOutputNamesFailedRelays(t *testing.T) {
 	}
 }
 
-// Issue 3: styled with lipgloss, plain when not a TTY or with NO_COLOR.
+// Rule (human output): styled with lipgloss, plain when not a TTY or with NO_COLOR.
 func TestHumanOutputPlainWithoutColorStyledWithColor(t *testing.T) {
 	var plain, styled bytes.Buffer
 	renderRepoHuman(&plain, sampleReport(), newOutputStyles(&plain, false))
