@@ -24,7 +24,7 @@ const mutationSchema = "roster.mutation/v1"
 var beforeRecheck, afterPublish func()
 
 // runMutation is the one publish pipeline of `repo edit`, `accept`, `leave`
-// and `follow-lead` (DESIGN.md "A membership mutation"): discover with
+// and `follow-lead` (docs/architecture.md "A membership change"): discover with
 // complete evidence from every write relay (else exit 4), preview with
 // preflight (refusal: exit 3), then re-read every event the preview used and
 // abort if any changed, sign, publish, read back, re-resolve and check the

@@ -8,7 +8,7 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 )
 
-// maintainers.md "Inspecting a repository" and DESIGN.md roster.repo/v1: the
+// maintainers.md "Inspecting a repository" and docs/json.md roster.repo/v1: the
 // normal lead-shaped repository, read from the lead's coordinate over three relays.
 func TestRepoLeadShapedRepository(t *testing.T) {
 	relays := devrelay.StartN(t, 3, devrelay.Options{})
@@ -106,7 +106,7 @@ func TestRepoFromCoMaintainerCoordinate(t *testing.T) {
 	}
 }
 
-// DESIGN.md exit codes: a read that only some relays answered exits 0,
+// docs/exit-codes.md: a read that only some relays answered exits 0,
 // shows what it has, marks complete:false and names the relay that failed;
 // repo health treats the same evidence as exit 4.
 func TestRepoOneOfThreeRelaysDown(t *testing.T) {
@@ -144,9 +144,9 @@ func TestRepoOneOfThreeRelaysDown(t *testing.T) {
 	}
 }
 
-// DESIGN.md data flow step 3: every event is id- and signature-checked. A
-// relay serving a forged "newer" announcement in Alice's name (bad
-// signature) and one with a tampered id cannot change the roster.
+// docs/architecture.md "Reading a repository", step 3: every event is id- and
+// signature-checked. A relay serving a forged "newer" announcement in Alice's
+// name (bad signature) and one with a tampered id cannot change the roster.
 func TestRepoIgnoresForgedEvents(t *testing.T) {
 	relays := devrelay.StartN(t, 2, devrelay.Options{})
 	for _, r := range relays {
@@ -282,7 +282,7 @@ func TestRepoAnnouncedRelayCostsOneMoreRoundOnlyThere(t *testing.T) {
 	}
 }
 
-// DESIGN.md exit 4 "coordinate not found": the message says what was
+// docs/exit-codes.md, exit 4 "coordinate not found": the message says what was
 // searched and what to try.
 func TestRepoCoordinateNotFound(t *testing.T) {
 	relays := devrelay.StartN(t, 1, devrelay.Options{})

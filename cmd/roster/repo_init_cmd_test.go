@@ -330,8 +330,8 @@ func TestRepoInitAuthenticatesToRelaysThatRequireNIP42(t *testing.T) {
 	}
 }
 
-// DESIGN.md: every write treats incomplete evidence as exit 4 and publishes
-// nothing.
+// docs/exit-codes.md: every write treats incomplete evidence as exit 4 and
+// publishes nothing.
 func TestRepoInitExits4WhenARelayDoesNotAnswerTheCheck(t *testing.T) {
 	k := newTestKey(t)
 	relays := devrelay.StartN(t, 2, devrelay.Options{})

@@ -13,7 +13,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// globalOptions are the flags every command shares (DESIGN.md "Command-line contract").
+// globalOptions are the flags every command shares (docs/architecture.md
+// "Command-line contract").
 type globalOptions struct {
 	Relays  []string
 	Repo    string
