@@ -9,7 +9,7 @@ PKGS := ./...
 RELAY_PKGS := ./cmd/roster ./devrelay/... ./golden
 BIN := bin/roster
 
-.PHONY: test vet fmtcheck build demo bench fuzz lint clean
+.PHONY: test vet fmtcheck modcheck build demo bench fuzz lint clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/roster
@@ -21,7 +21,12 @@ fmtcheck:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-test: vet fmtcheck
+# go.mod and go.sum say exactly what the code imports: `go mod tidy -diff`
+# prints what tidy would change and fails if anything would.
+modcheck:
+	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
+
+test: vet fmtcheck modcheck
 	@race=$$($(GO) list $(PKGS) | grep -v -E '/cmd/roster$$|/devrelay(/|$$)|/golden$$'); \
 	echo "== go test -race (packages that start no relays)"; \
 	$(GO) test -race -count=1 $$race
@@ -41,7 +46,7 @@ FUZZTIME ?= 20s
 fuzz:
 	./scripts/fuzz.sh $(FUZZTIME)
 
-lint: vet fmtcheck
+lint: vet fmtcheck modcheck
 
 clean:
 	rm -rf bin

@@ -16,7 +16,7 @@ func proof(t testing.TB, evt *nostr.Event) verified.Event {
 	return v
 }
 
-// Issue 3 "cache: stores verified events": PutVerified skips the signature
+// Rule (the cache stores only verified events): PutVerified skips the signature
 // check because a verified.Event can only come from a check, and it still
 // refuses an event changed after it was checked.
 func TestPutVerifiedStoresOnlyEventsStillVouchedFor(t *testing.T) {

@@ -6,9 +6,9 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 )
 
-// DESIGN "Dependencies": encoding/json escapes <>& and other characters. A
-// cached event must read back byte-for-byte in every signed field, or its id
-// no longer matches and --offline would drop it as damaged.
+// docs/architecture.md "Library pitfalls": encoding/json escapes <>& and other
+// characters. A cached event must read back byte-for-byte in every signed field,
+// or its id no longer matches and --offline would drop it as damaged.
 func TestStoredEventKeepsItsIDThroughEscapingCharacters(t *testing.T) {
 	c, _ := openTemp(t)
 	tricky := "<b>a & b</b> \u2028\u2029 \"quoted\" back\\slash \x01\x1f tab\t nl\n é 🎉"

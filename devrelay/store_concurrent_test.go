@@ -7,7 +7,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 )
 
-// Issue 3 devrelay: "a khatru relay with a goroutine-safe store". Many
+// Rule (devrelay is a khatru relay with a goroutine-safe store). Many
 // writers racing versions of one address and distinct regular events, with
 // readers querying throughout, leave exactly the NIP-01 winner and every
 // regular event. (Run with -race to check the locking itself: this test

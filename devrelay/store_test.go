@@ -37,7 +37,8 @@ func TestAddressableReplacementLowestIDWinsTies(t *testing.T) {
 	}
 }
 
-// DESIGN pitfall: khatru acknowledges an older replaceable with OK:true.
+// docs/architecture.md pitfall: khatru acknowledges an older replaceable with
+// OK:true.
 func TestOlderReplaceableIsRefusedOverTheWire(t *testing.T) {
 	r := start(t, Options{})
 	c := connect(t, r, "")
@@ -62,7 +63,7 @@ func TestOlderReplaceableIsRefusedOverTheWire(t *testing.T) {
 
 // NIP-09: relays SHOULD delete the referenced events and "continue to
 // publish/share the deletion request events indefinitely"; re-publishing a
-// deleted event must not bring it back (DESIGN pitfall).
+// deleted event must not bring it back (docs/architecture.md pitfall).
 func TestDeletionByIDAndAddressAndNoResurrection(t *testing.T) {
 	r := start(t, Options{})
 	note := sign(t, "alice", 1, 100, "note")

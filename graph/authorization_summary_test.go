@@ -3,9 +3,9 @@ package graph
 import "testing"
 
 // maintainers.md "Authorization summary": the whole table, every actor
-// against every action (issue 2: "a function answering whether a pubkey may
-// author kind 30618 state, merges, or status/label/subject/cover-note events
-// at a time, per the authorization summary").
+// against every action (maintainers.md authorization summary: one function
+// answers whether a pubkey may author kind 30618 state, merges, or
+// status/label/subject/cover-note events at a time).
 //
 //	Actor                    30618 state  merge  status/labels/subject/cover note
 //	Resolved lead            yes          yes    yes

@@ -19,8 +19,8 @@ func annFor(t testing.TB, alias, identifier string, createdAt int64, tags ...[]s
 	return e
 }
 
-// Issue 2 "Components (virtual repositories) per identifier and selected
-// coordinate"; maintainers.md: a repository is the set of same-identifier
+// Rule (maintainer model: components, the virtual repositories, are per
+// identifier and selected coordinate); maintainers.md: a repository is the set of same-identifier
 // announcements. Another identifier's announcements, even newer ones by the
 // same people, neither confirm nor redirect anybody.
 func TestComponentIsScopedToTheSelectedIdentifier(t *testing.T) {

@@ -7,8 +7,8 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 )
 
-// Issue 2 "Latest per author by NIP-01 (newest created_at, then lowest
-// id)": the id only breaks ties. An older announcement whose id sorts lower
+// Rule (latest announcement per author by NIP-01: newest created_at, then
+// lowest id): the id only breaks ties. An older announcement whose id sorts lower
 // must still lose to a newer one, both in Latest and in Resolve.
 func TestLatestPrefersNewestCreatedAtOverLowerID(t *testing.T) {
 	newer := unsigned(pk("alice"), 200, nostr.Tags{{"M", pk("alice")}, {"m", pk("bob")}})

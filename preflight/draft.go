@@ -30,7 +30,8 @@ func newDraft(author string, at int64, tags nostr.Tags) *draft {
 	return &draft{author: author, at: at, tags: copyTags(tags)}
 }
 
-// copyTags deep-copies tags (go-nostr's Tags.Clone returns nil; DESIGN.md pitfalls).
+// copyTags deep-copies tags (go-nostr's Tags.Clone returns nil;
+// docs/architecture.md pitfalls).
 func copyTags(tags nostr.Tags) nostr.Tags {
 	out := make(nostr.Tags, 0, len(tags))
 	for _, t := range tags {

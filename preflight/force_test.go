@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// Issue 5: "--force is refused for everything except the state-only case of
-// the next step"; maintainers.md "--force has one narrow add/accept meaning"
+// Rule (--force is refused for everything except the state-only case, which
+// is deferred to a later step); maintainers.md "--force has one narrow add/accept meaning"
 // and "There is no --force shortcut for combining several membership
 // decisions". The refusal says the state-only case is deferred and names the
 // command to run instead.

@@ -8,10 +8,9 @@ import (
 // maintainers.md "The compatibility roster contradicts indexed roles":
 // "--fix-maintainers must be run alone ... Any other ngit repo edit fails
 // before evaluating its requested change and repeats the repair command."
-// Issue 5: "--fix-maintainers must run alone and gates every other edit
-// while the projection is wrong." Every intent, including ones that would
-// otherwise be refused for their own reason (a removal of somebody not
-// listed, the lead leaving), gets the projection refusal first.
+// Every intent, including ones that would otherwise be refused for their own
+// reason (a removal of somebody not listed, the lead leaving), gets the
+// projection refusal first.
 func TestWrongProjectionGatesEveryOtherIntentBeforeItsOwnChecks(t *testing.T) {
 	w := twoPerson(t)
 	// Alice's and Bob's current announcements keep their roles but list

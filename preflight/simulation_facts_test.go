@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Issue 5 "Simulation: ... selected-coordinate changes": after the lead
+// Rule (the simulation reports selected-coordinate changes): after the lead
 // hands over, a co-maintainer's follow-lead reports the checkout's
 // coordinate moving from the old lead's to the new lead's, not only the
 // SwitchTo the command acts on.
@@ -29,7 +29,7 @@ func TestSimulationReportsSelectedCoordinateChangeOnFollowLead(t *testing.T) {
 	}
 }
 
-// Issue 5 "Simulation: ... lead changes": Alice pointing to Bob reports the
+// Rule (the simulation reports lead changes): Alice pointing to Bob reports the
 // lead moving from Alice to Bob with the new lead path.
 func TestSimulationReportsLeadChangeOnHandover(t *testing.T) {
 	w := threePerson(t)
@@ -49,8 +49,8 @@ func TestSimulationReportsLeadChangeOnHandover(t *testing.T) {
 	}
 }
 
-// Issue 5 "component joins ... (with every transitively imported pubkey and
-// connecting edge)" and maintainers.md "Adding a maintainer can join
+// Rule (the simulation reports component joins with every transitively
+// imported pubkey and connecting edge) and maintainers.md "Adding a maintainer can join
 // repositories": Bob leads a repository with Tom, and Tom in turn confirms
 // Eve; Alice's add of Bob would import Tom AND Eve, each named with the
 // edges that connect them.
@@ -86,7 +86,7 @@ func TestJoinRefusalNamesEveryTransitivelyImportedPubkey(t *testing.T) {
 	}
 }
 
-// Issue 5 "Simulation: ... identity (`r` euc, `u`) changes" and
+// Rule (the simulation reports identity changes: `r` euc, `u`) and
 // maintainers.md "Conflicting identity, u, history, or authorization always
 // blocks": an invitation only reports the difference; the accept that would
 // confirm it is refused with the `u` change in its details.
@@ -109,7 +109,7 @@ func TestSimulationReportsUpstreamIdentityChange(t *testing.T) {
 	}
 }
 
-// Issue 5 "Simulation: ... identity (`r` euc ...) changes": the refused
+// Rule (the simulation reports identity changes, `r` euc): the refused
 // accept carries the two earliest unique commits in its details, not only
 // in prose.
 func TestIdentityConflictDetailsCarryBothEarliestUniqueCommits(t *testing.T) {
@@ -125,7 +125,7 @@ func TestIdentityConflictDetailsCarryBothEarliestUniqueCommits(t *testing.T) {
 	}
 }
 
-// Issue 5 "Simulation: ... invitations withdrawn": the lead removing
+// Rule (the simulation reports withdrawn invitations): the lead removing
 // somebody who never accepted withdraws an invitation; nobody is lost.
 func TestSimulationReportsAWithdrawnInvitation(t *testing.T) {
 	w := twoPerson(t)

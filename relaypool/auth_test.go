@@ -11,7 +11,7 @@ import (
 	"github.com/roster-cli/roster/relaypool"
 )
 
-// Issue 3: "NIP-42: answer an AUTH challenge when a signer is available".
+// Rule (NIP-42): answer an AUTH challenge when a signer is available.
 func TestFetchAnswersAuthChallengeWhenSignerIsSet(t *testing.T) {
 	relays := devrelay.StartN(t, 1, devrelay.Options{RequireAuth: true})
 	ann := announcement(t, "alice", "repo", 100)
@@ -36,7 +36,7 @@ func TestFetchAnswersAuthChallengeWhenSignerIsSet(t *testing.T) {
 	}
 }
 
-// Issue 3: "otherwise report the relay as closed: auth-required".
+// Rule (NIP-42): without a signer, report the relay as closed: auth-required.
 func TestFetchReportsAuthRequiredAsClosedWithoutSigner(t *testing.T) {
 	relays := devrelay.StartN(t, 2, devrelay.Options{})
 	locked := devrelay.StartN(t, 1, devrelay.Options{RequireAuth: true})

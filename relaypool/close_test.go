@@ -11,7 +11,8 @@ import (
 	"github.com/roster-cli/roster/relaypool"
 )
 
-// Issue 3: "Close every connection when done: no goroutine or socket leaks".
+// Rule (Pool.Close): close every connection when done; no goroutine or socket
+// leaks.
 func TestCloseLeavesNoGoroutinesOrRelayConnections(t *testing.T) {
 	relays := devrelay.StartN(t, 3, devrelay.Options{})
 	relays[2].SetSilent(true)

@@ -40,8 +40,9 @@ func reqCounts(relays []*devrelay.Relay) []int {
 	return out
 }
 
-// DESIGN "Data flow" 2 and issue 3: every same-identifier announcement, the
-// state and the selected coordinate's deletions arrive in ONE request per relay.
+// docs/architecture.md "Reading a repository", step 2: every same-identifier
+// announcement, the state and the selected coordinate's deletions arrive in
+// ONE request per relay.
 func TestDiscoverIsOneREQPerRelay(t *testing.T) {
 	relays := devrelay.StartN(t, 3, devrelay.Options{})
 	coord := seedRepo(t, relays)
@@ -66,7 +67,8 @@ func TestDiscoverIsOneREQPerRelay(t *testing.T) {
 	}
 }
 
-// Issue 3: "a newly learned relay costs one more round, only then".
+// Rule (discovery rounds): a newly learned relay costs one more round, and
+// only then.
 func TestDiscoverMoreAsksOnlyNewRelaysOnce(t *testing.T) {
 	relays := devrelay.StartN(t, 3, devrelay.Options{})
 	coord := seedRepo(t, relays[:2])

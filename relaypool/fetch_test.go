@@ -10,7 +10,8 @@ import (
 	"github.com/roster-cli/roster/relaypool"
 )
 
-// DESIGN "Data flow" 2: every relay is asked, in parallel, in ONE request.
+// docs/architecture.md "Reading a repository", step 2: every relay is asked,
+// in parallel, in ONE request.
 func TestFetchSendsOneREQPerRelayCarryingEveryFilter(t *testing.T) {
 	relays := devrelay.StartN(t, 3, devrelay.Options{})
 	ann := announcement(t, "alice", "repo", 100)
@@ -102,7 +103,8 @@ func TestFetchSlowRelayStillAnswersWithinTimeout(t *testing.T) {
 	}
 }
 
-// DESIGN "Data flow" 3: every event is signature- and id-checked.
+// docs/architecture.md "Reading a repository", step 3: every event is
+// signature- and id-checked.
 func TestFetchDropsForgedAndMisSignedEvents(t *testing.T) {
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	good := announcement(t, "alice", "repo", 100)
@@ -125,7 +127,7 @@ func TestFetchDropsForgedAndMisSignedEvents(t *testing.T) {
 	}
 }
 
-// Issue 3: events are dropped if they do not match the filter asked.
+// Rule (filter match): events are dropped if they do not match the filter asked.
 func TestFetchDropsEventsNotMatchingTheFilter(t *testing.T) {
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	want := announcement(t, "alice", "repo", 100)

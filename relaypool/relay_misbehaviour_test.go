@@ -9,7 +9,7 @@ import (
 	"github.com/roster-cli/roster/relaypool"
 )
 
-// Issue 3 "per relay ... event counts": a relay that sends one event twice
+// Rule (per-relay event counts): a relay that sends one event twice
 // returned one event; it is counted and sourced once.
 func TestFetchCountsAnEventARelayRepeatsOnce(t *testing.T) {
 	ann := announcement(t, "alice", "repo", 100)
@@ -47,7 +47,7 @@ func TestFetchIgnoresEventsAfterEOSEAndForOtherSubscriptions(t *testing.T) {
 	}
 }
 
-// Issue 3 "closed (with reason)": a relay that refuses with CLOSED for any
+// Rule (per-relay status: closed, with the relay's reason): a relay that refuses with CLOSED for any
 // reason other than auth-required is closed with its own words, and the
 // result is incomplete; what it sent before refusing was verified and kept.
 func TestFetchReportsARelaysOwnClosedReason(t *testing.T) {

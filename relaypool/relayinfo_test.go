@@ -8,7 +8,7 @@ import (
 	"github.com/roster-cli/roster/relaypool"
 )
 
-// Issue 3: "NIP-11 fetch including the `self` pubkey".
+// Rule (relay identity): the NIP-11 fetch includes the relay's `self` pubkey.
 func TestRelayInfoReadsSelf(t *testing.T) {
 	relays := devrelay.StartN(t, 1, devrelay.Options{SecretKey: key("relay"), RequireAuth: true})
 	p := relaypool.New(relaypool.Options{})

@@ -11,7 +11,8 @@ import (
 	"github.com/roster-cli/roster/relaypool"
 )
 
-// DESIGN "Data flow" 3 (every event is signature-checked) at the cost of one
+// docs/architecture.md "Reading a repository", step 3 (every event is
+// signature-checked) at the cost of one
 // check per event: three relays answering the same events at the same time
 // cost one signature check per (id, sig), not three.
 func TestFetchChecksEachSignatureOnceWhenThreeRelaysAnswerAtOnce(t *testing.T) {

@@ -59,7 +59,7 @@ func TestActiveWithNothingConfiguredIsErrNoSigner(t *testing.T) {
 	}
 }
 
-// Issue 4: backends are chosen in the order ROSTER_SECRET_KEY, then the login.
+// Rule (signer order): ROSTER_SECRET_KEY first, then the stored login.
 func TestRosterSecretKeyWinsOverLogin(t *testing.T) {
 	env := Env{Home: t.TempDir(), Keyring: testKeyring(t)}
 	if _, err := StoreKey(env, GenerateKey(), true); err != nil {
@@ -97,7 +97,7 @@ func TestRosterSecretKeyAcceptsHexAndRejectsGarbageWithoutEchoingIt(t *testing.T
 	}
 }
 
-// Issue 4: the OS keyring via go-keyring, service "roster", account = the npub;
+// Rule (keyring storage): the OS keyring via go-keyring, service "roster", account = the npub;
 // the account record holds no secret and is mode 0600.
 func TestKeyringLoginStoresUnderServiceRosterAndNpub(t *testing.T) {
 	kr := testKeyring(t)
@@ -128,7 +128,7 @@ func TestKeyringLoginStoresUnderServiceRosterAndNpub(t *testing.T) {
 	signAndVerify(t, s)
 }
 
-// Issue 4: an ncryptsec file in ROSTER_HOME (0600) when no keyring service
+// Rule (no keyring: NIP-49 file): an ncryptsec file in ROSTER_HOME (0600) when no keyring service
 // exists, unlocked by a passphrase.
 func TestNoKeyringFallsBackToNcryptsecFile(t *testing.T) {
 	home := t.TempDir()
@@ -234,7 +234,7 @@ func TestEncryptedSignerRefusesAFileHoldingAnotherKey(t *testing.T) {
 	}
 }
 
-// Issue 4: a login must not silently replace another account's stored key.
+// Rule (one account per login): a login must not silently replace another account's stored key.
 func TestLoginRefusesToReplaceAnotherAccount(t *testing.T) {
 	env := Env{Home: t.TempDir(), Keyring: testKeyring(t)}
 	first, err := StoreKey(env, GenerateKey(), true)
@@ -249,7 +249,7 @@ func TestLoginRefusesToReplaceAnotherAccount(t *testing.T) {
 	}
 }
 
-// Issue 4: logout removes the secret from wherever it is stored.
+// Rule (logout): logout removes the secret from wherever it is stored.
 func TestLogoutRemovesTheSecretFromKeyringAndFile(t *testing.T) {
 	kr := testKeyring(t)
 	env := Env{Home: t.TempDir(), Keyring: kr}

@@ -71,8 +71,8 @@ func startTestBunker(t *testing.T, relayURL, userSK, secret string) (string, fun
 	return "bunker://" + pk + "?relay=" + relayURL + "&secret=" + secret, count
 }
 
-// Issue 4: "an in-process NIP-46 bunker (go-nostr's signer side) over a
-// devrelay signs a repo init announcement end to end."
+// Rule (NIP-46 bunker signer): an in-process bunker (go-nostr's signer side)
+// over a devrelay signs a repo init announcement end to end.
 func TestBunkerLoginSignsARepoInitAnnouncementEndToEnd(t *testing.T) {
 	signerTestKeyring(t)
 	user := newTestKey(t)
@@ -178,7 +178,7 @@ func TestBunkerLoginWithAWrongSecretIsRefused(t *testing.T) {
 	}
 }
 
-// Issue 4: "logout removes the secret from wherever it is stored" — also
+// Rule (logout removes the secret from wherever it is stored), also
 // after switching the same account from the keyring to a bunker.
 func TestSwitchingToABunkerThenLogoutLeavesNoSecretInTheKeyring(t *testing.T) {
 	signerTestKeyring(t)

@@ -183,7 +183,8 @@ func TestCacheClearRemovesTheFile(t *testing.T) {
 	}
 }
 
-// Issue 3 cache: "bbolt file under ROSTER_HOME (default XDG cache dir)".
+// Rule (cache location: a bbolt file under ROSTER_HOME, default the XDG
+// cache directory).
 // Without --home and ROSTER_HOME, a read stores its cache in
 // $XDG_CACHE_HOME/roster, else $HOME/.cache/roster (the XDG default), and
 // `roster cache info` names that file.

@@ -9,7 +9,7 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 )
 
-// Issue 3: relays come from --relay, else ROSTER_RELAYS/config. With neither
+// Rule (relay sources): relays come from --relay, else ROSTER_RELAYS/config. With neither
 // flag nor environment, the relays of $ROSTER_HOME/config.yaml are asked.
 func TestConfigRelaysAreUsedWhenNoFlagOrEnvironmentNamesOne(t *testing.T) {
 	relays := devrelay.StartN(t, 1, devrelay.Options{})

@@ -90,7 +90,7 @@ func (r *devRelayRun) waitOutput(t *testing.T, want string) string {
 	}
 }
 
-// Issue 3: `roster dev relay --seed demo` runs the relay for people trying
+// `roster dev relay --seed demo` runs the relay for people trying
 // roster without the internet; scripts read its URL and naddr from stdout.
 func TestDevRelaySeedDemoJSONServesTheDemoRepositoryUntilStopped(t *testing.T) {
 	run := startDevRelayCmd(t, "dev", "relay", "--addr", "127.0.0.1:0", "--seed", "demo", "--json")

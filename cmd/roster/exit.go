@@ -4,7 +4,7 @@ import (
 	"fmt"
 )
 
-// Exit codes, from DESIGN.md "Exit codes" (also docs/exit-codes.md).
+// Exit codes, as docs/exit-codes.md documents them.
 const (
 	exitOK         = 0
 	exitFailure    = 1 // unexpected failure

@@ -18,8 +18,8 @@ func homeEnv(t *testing.T) map[string]string {
 	return map[string]string{"ROSTER_HOME": filepath.Join(t.TempDir(), "home")}
 }
 
-// Issue 4: "A command that needs a signer and has none fails with exit 2 and
-// says exactly how to log in."
+// Rule (no signer): a command that needs a signer and has none fails with
+// exit 2 and says exactly how to log in.
 func TestNoSignerFailsWithExit2AndSaysHowToLogIn(t *testing.T) {
 	env := homeEnv(t)
 	r := invocation{Env: env}.roster(t, "whoami")
@@ -48,7 +48,7 @@ func TestNoSignerFailsWithExit2AndSaysHowToLogIn(t *testing.T) {
 	}
 }
 
-// Issue 4: `--nsec` is read from stdin when stdin is not a terminal; the
+// Rule (login --nsec): the key is read from stdin when stdin is not a terminal; the
 // account is recorded (npub and backend, no secret); whoami shows npub, hex
 // pubkey and backend; logout removes the keyring entry.
 func TestLoginNsecFromStdinThenWhoamiThenLogout(t *testing.T) {
@@ -101,7 +101,7 @@ func TestLoginNsecFromStdinThenWhoamiThenLogout(t *testing.T) {
 	}
 }
 
-// Issue 4: --nsec is never read from argv. A key typed as an argument or as
+// Rule (secrets never in argv): --nsec is never read from argv. A key typed as an argument or as
 // the flag's value is refused, and neither the refusal nor anything else
 // repeats it.
 func TestLoginNeverTakesTheSecretFromArgvNorEchoesIt(t *testing.T) {
@@ -138,7 +138,7 @@ func TestLoginNeedsExactlyOneMode(t *testing.T) {
 	}
 }
 
-// Issue 4: --generate shows the npub, and the nsec only on explicit request.
+// Rule (login --generate): it shows the npub, and the nsec only on explicit request.
 func TestLoginGenerateShowsTheNsecOnlyWithShowSecret(t *testing.T) {
 	signerTestKeyring(t)
 	env := homeEnv(t)
@@ -182,7 +182,7 @@ func TestLoginGenerateShowsTheNsecOnlyWithShowSecret(t *testing.T) {
 	invocation{Env: env}.roster(t, "logout")
 }
 
-// Issue 4: with no keyring service the key goes to an ncryptsec file in
+// Rule (no keyring: NIP-49 file): with no keyring service the key goes to an ncryptsec file in
 // ROSTER_HOME (0600), unlocked by a passphrase read without echo (here piped,
 // as stdin is not a terminal).
 func TestLoginWithoutKeyringServiceStoresAnNcryptsecFile(t *testing.T) {
@@ -250,7 +250,7 @@ func TestLoginRefusesToReplaceAnotherAccountWithExit3(t *testing.T) {
 	}
 }
 
-// Issue 4: ROSTER_SECRET_KEY (nsec or hex) comes first.
+// Rule (signer order): ROSTER_SECRET_KEY (nsec or hex) comes first.
 func TestWhoamiWithRosterSecretKeyShowsTheEnvBackend(t *testing.T) {
 	k := newTestKey(t)
 	for _, secret := range []string{k.nsec, k.hex} {

@@ -14,9 +14,9 @@ import (
 	"github.com/roster-cli/roster/signer"
 )
 
-// Issue 4 signer: "a NIP-49 ncryptsec file in ROSTER_HOME (0600) when no
-// keyring service exists, unlocked by a passphrase read from the terminal
-// without echo." On a real pseudo-terminal: login asks for the key, then the
+// Rule (no keyring: NIP-49 file): a NIP-49 ncryptsec file in ROSTER_HOME
+// (0600) when no keyring service exists, unlocked by a passphrase read from
+// the terminal without echo. On a real pseudo-terminal: login asks for the key, then the
 // new passphrase twice, each with echo off; a later signing command asks for
 // the passphrase with echo off and signs as the account; the terminal never
 // shows the key or the passphrase.

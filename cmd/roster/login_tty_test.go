@@ -9,8 +9,7 @@ import (
 	"time"
 )
 
-// Issue 4: `login --nsec` reads the key "from a no-echo prompt" on a
-// terminal. The key typed on a real pseudo-terminal is accepted and the
+// Rule (login --nsec on a terminal): the key is read from a no-echo prompt. The key typed on a real pseudo-terminal is accepted and the
 // terminal never echoes it back.
 func TestLoginNsecPromptOnATerminalDoesNotEcho(t *testing.T) {
 	signerTestKeyring(t)

@@ -7,8 +7,8 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 )
 
-// Issue 5 "re-read every announcement id the preview used and abort if one
-// changed"; maintainers.md: "Membership preflight rechecks every
+// Rule (recheck before signing: re-read every announcement id the preview
+// used and abort if one changed); maintainers.md: "Membership preflight rechecks every
 // announcement and kind 30618 event ID used by the preview immediately
 // before signing." A deletion request is part of what the preview used: Bob
 // deleting his announcement between preview and signing changes who is a

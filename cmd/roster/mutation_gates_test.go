@@ -9,7 +9,8 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 )
 
-// gateCase is one refusal from issue 5's "Gates" list, end to end: exit 3,
+// gateCase is one refusal of a membership write gate (maintainers.md's
+// preflight refusals, docs/membership.md "Refusals"), end to end: exit 3,
 // the message, the --json error object (code, message, details, commands)
 // and, through mutWorld.refused, that no relay stored anything new.
 type gateCase struct {

@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-// Issue 5 "After every command, the spec's guidance ... never an
-// interactive prompt, never an automatic publish" (maintainers.md: the lead
+// Rule (after every command, the spec's guidance is printed: never an
+// interactive prompt, never an automatic publish; maintainers.md: the lead
 // "is shown" the acknowledgement command; it is not run for them). Every
 // party's next command prints its guidance with a "yes" waiting on stdin,
 // and neither reading it nor answering it publishes anything.

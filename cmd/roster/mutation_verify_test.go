@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// Issue 5 "sign, publish, read back, re-resolve and check the result equals
-// the preview": every relay accepts and returns the replacement, but the
+// Rule (after publishing: read back, re-resolve and check the result equals
+// the preview): every relay accepts and returns the replacement, but the
 // repository re-resolved afterwards is not the one the preview showed (Bob
 // accepted in the meantime, so he is confirmed, not invited). That is an
 // unverified publish (exit 6), not a success.

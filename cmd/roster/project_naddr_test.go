@@ -11,7 +11,7 @@ import (
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
-// Rule (DESIGN.md exit codes: malformed input is exit 2): an naddr whose
+// Rule (docs/exit-codes.md: malformed input is exit 2): an naddr whose
 // kind field is shorter than 4 bytes (go-nostr's nip19.Decode panics on it)
 // is refused as not a valid naddr, never a crash.
 func TestProjectShowRefusesAnNaddrWithAShortKindWithoutPanicking(t *testing.T) {

@@ -7,8 +7,8 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 )
 
-// Issue 7 "On a `conflict:` reply re-read the projection, re-check, and
-// retry once": the re-check is real. Another change relates the same
+// Rule (NIP-PC expected revision: on a `conflict:` reply, re-read the
+// projection, re-check, and retry once): the re-check is real. Another change relates the same
 // channel first, so after the conflict the re-read shows it already
 // related and roster refuses before signing a second time instead of
 // retrying blindly.

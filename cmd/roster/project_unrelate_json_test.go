@@ -6,7 +6,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 )
 
-// Issue 7 "commands ... with --json": `project unrelate --json` prints
+// Rule (every project command has --json): `project unrelate --json` prints
 // roster.project.change/v1 with the removal, the revision it was checked
 // against, the new revision and the related channels read back.
 func TestProjectUnrelatePrintsJSON(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// A typo in a subcommand is a usage error (exit 2, DESIGN.md), not the
+// A typo in a subcommand is a usage error (exit 2, docs/exit-codes.md), not the
 // group's help with exit 0: a script must not pass on `roster cache clera`.
 func TestUnknownSubcommandOfAGroupIsUsageError(t *testing.T) {
 	for _, args := range [][]string{{"cache", "clera"}, {"dev", "relais"}, {"workspace", "shwo"}, {"project", "shwo"}, {"group", "shwo"}} {

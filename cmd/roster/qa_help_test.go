@@ -34,8 +34,8 @@ func TestEveryCommandHelpHasShortAndExample(t *testing.T) {
 	walk(root)
 }
 
-// `roster completion` is cobra's default command (DESIGN.md lists it); it
-// must stay enabled and print a script for each shell.
+// `roster completion` is cobra's default command (docs/architecture.md lists
+// it); it must stay enabled and print a script for each shell.
 func TestCompletionPrintsAScriptForEachShell(t *testing.T) {
 	for shell, marker := range map[string]string{"bash": "bash completion", "zsh": "#compdef roster", "fish": "complete -c roster", "powershell": "Register-ArgumentCompleter"} {
 		r := invocation{Env: map[string]string{}}.roster(t, "completion", shell)

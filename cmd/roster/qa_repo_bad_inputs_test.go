@@ -23,8 +23,9 @@ func errorBody(t *testing.T, r result) jsonErrorBody {
 	return body.Error
 }
 
-// A malformed --repo is a usage error (exit 2, DESIGN.md) whose commands show
-// the two spellings that work; a bare npub/identifier gets its nostr:// form.
+// A malformed --repo is a usage error (exit 2, docs/exit-codes.md) whose
+// commands show the two spellings that work; a bare npub/identifier gets its
+// nostr:// form.
 func TestMalformedRepoFlagNamesTheSpellingsThatWork(t *testing.T) {
 	outside := t.TempDir()
 	cases := map[string]string{

@@ -9,8 +9,8 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 )
 
-// A relay serving forged or altered events: roster ignores them (issue 3)
-// and, for people, says the relay sent events that failed verification.
+// A relay serving forged or altered events: roster ignores them (every event
+// is id- and signature-checked before use) and, for people, says the relay sent events that failed verification.
 func TestRepoNamesARelayThatServedTamperedEvents(t *testing.T) {
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	publish(t, relays[0].URL(), leadShaped(t, "proj")...)

@@ -5,10 +5,10 @@ import (
 	"testing"
 )
 
-// Errors tell the user the next command to run (DESIGN.md "Rules of the
-// house"). A mistyped key at `login --nsec` names the retry; a malformed
-// ROSTER_SECRET_KEY names the variable to fix, not a login. Neither repeats
-// the rejected input.
+// Errors tell the user the next command to run (docs/architecture.md "Rules of
+// the house"). A mistyped key at `login --nsec` names the retry; a malformed
+// ROSTER_SECRET_KEY names the variable to fix, not a login. Neither repeats the
+// rejected input.
 func TestBadSecretKeyNamesTheNextCommandWithoutTheKey(t *testing.T) {
 	signerTestKeyring(t)
 	k := newTestKey(t)

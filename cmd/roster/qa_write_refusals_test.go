@@ -34,7 +34,7 @@ func TestWriteRefusalsNameTheNextCommand(t *testing.T) {
 	}
 }
 
-// Rule (DESIGN exit 4: not enough evidence, nothing published): a
+// Rule (exit 4: not enough evidence, nothing published): a
 // membership change that cannot hear every relay asked exits 4, stores
 // nothing, and its first command is the change itself with the same
 // --repo and --relay flags (not only `roster repo` reads), never --offline,
@@ -56,7 +56,7 @@ func TestUnreachableRelayMutationSuggestsRetryingTheChange(t *testing.T) {
 	}
 }
 
-// Rule (DESIGN exit 6: published but not verified): a relay that accepts
+// Rule (exit 6: published but not verified): a relay that accepts
 // the replacement announcement but never stores it makes the change exit 6,
 // naming the relay; the good relay keeps what was published.
 func TestDroppingRelayMutationIsUnverified(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 )
 
-// maintainers.md "Inspecting a repository" and DESIGN.md roster.repo/v1: the
+// maintainers.md "Inspecting a repository" and docs/json.md roster.repo/v1: the
 // normal lead-shaped repository, read from the lead's coordinate over three relays.
 func TestRepoLeadShapedRepository(t *testing.T) {
 	relays := devrelay.StartN(t, 3, devrelay.Options{})
@@ -106,7 +106,7 @@ func TestRepoFromCoMaintainerCoordinate(t *testing.T) {
 	}
 }
 
-// DESIGN.md exit codes: a read that only some relays answered exits 0,
+// docs/exit-codes.md: a read that only some relays answered exits 0,
 // shows what it has, marks complete:false and names the relay that failed;
 // repo health treats the same evidence as exit 4.
 func TestRepoOneOfThreeRelaysDown(t *testing.T) {
@@ -144,9 +144,9 @@ func TestRepoOneOfThreeRelaysDown(t *testing.T) {
 	}
 }
 
-// DESIGN.md data flow step 3: every event is id- and signature-checked. A
-// relay serving a forged "newer" announcement in Alice's name (bad
-// signature) and one with a tampered id cannot change the roster.
+// docs/architecture.md "Reading a repository", step 3: every event is id- and
+// signature-checked. A relay serving a forged "newer" announcement in Alice's
+// name (bad signature) and one with a tampered id cannot change the roster.
 func TestRepoIgnoresForgedEvents(t *testing.T) {
 	relays := devrelay.StartN(t, 2, devrelay.Options{})
 	for _, r := range relays {
@@ -199,7 +199,7 @@ func TestRepoNewerAnnouncementWinsAcrossRelays(t *testing.T) {
 	}
 }
 
-// Issue 3 cache: --offline answers from what an earlier read cached, with
+// Rule (offline reads): --offline answers from what an earlier read cached, with
 // no relay contacted and complete:false.
 func TestRepoOfflineAfterFetch(t *testing.T) {
 	relays := devrelay.StartN(t, 2, devrelay.Options{})
@@ -238,8 +238,8 @@ func TestRepoOfflineAfterFetch(t *testing.T) {
 	}
 }
 
-// DESIGN.md data flow step 2 and issue 3: cold discovery sends exactly ONE
-// REQ per relay when every announcement shares the identifier.
+// docs/architecture.md "Reading a repository", step 2: cold discovery sends
+// exactly ONE REQ per relay when every announcement shares the identifier.
 func TestRepoColdDiscoverySendsOneReqPerRelay(t *testing.T) {
 	relays := devrelay.StartN(t, 3, devrelay.Options{})
 	evts := leadShaped(t, "proj")
@@ -259,7 +259,7 @@ func TestRepoColdDiscoverySendsOneReqPerRelay(t *testing.T) {
 	}
 }
 
-// Issue 3 relaypool: a relay learned from the selected announcement's
+// Rule (discovery rounds): a relay learned from the selected announcement's
 // `relays` tag costs one more round, and only that relay is asked again.
 func TestRepoAnnouncedRelayCostsOneMoreRoundOnlyThere(t *testing.T) {
 	relays := devrelay.StartN(t, 3, devrelay.Options{})
@@ -282,7 +282,7 @@ func TestRepoAnnouncedRelayCostsOneMoreRoundOnlyThere(t *testing.T) {
 	}
 }
 
-// DESIGN.md exit 4 "coordinate not found": the message says what was
+// docs/exit-codes.md, exit 4 "coordinate not found": the message says what was
 // searched and what to try.
 func TestRepoCoordinateNotFound(t *testing.T) {
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
@@ -345,7 +345,7 @@ func TestRepoNoRelayAnsweredIsNotNotFound(t *testing.T) {
 	}
 }
 
-// Issue 3 NIP-42: a relay that demands authentication is answered with the
+// Rule (NIP-42): a relay that demands authentication is answered with the
 // user's signer when there is one; without one it is reported as closed
 // with an auth-required reason, and the read is incomplete but still exits 0.
 func TestRepoAuthRequiredRelay(t *testing.T) {

@@ -25,7 +25,7 @@ func healthRun(t *testing.T, env map[string]string, events []*nostr.Event, args 
 	return invocation{Env: env}.roster(t, append([]string{"repo", "health", "--repo", alice.naddr("proj"), "--relay", relays[0].URL()}, args...)...)
 }
 
-// Issue 3: `repo health` exits 0 when healthy.
+// Rule (repo health exit codes): exit 0 when healthy.
 func TestHealthHealthyRepositoryExits0(t *testing.T) {
 	r := healthRun(t, testEnv(t), leadShaped(t, "proj"))
 	if r.Code != exitOK || !strings.Contains(r.Out, "healthy: 0 error(s), 0 warning(s)") {
@@ -33,7 +33,7 @@ func TestHealthHealthyRepositoryExits0(t *testing.T) {
 	}
 }
 
-// Issue 3: exit 5 on an error-severity finding. A projection mismatch is an
+// Rule (repo health exit codes): exit 5 on an error-severity finding. A projection mismatch is an
 // error for its author (maintainers.md: "a repository-health error in the
 // author's announcement"), so CI running as that author fails.
 func TestHealthErrorFindingExits5(t *testing.T) {
@@ -65,7 +65,7 @@ func TestHealthErrorFindingExits5(t *testing.T) {
 	}
 }
 
-// Issue 3: warnings pass unless --strict, which fails on them too.
+// Rule (repo health --strict): warnings pass unless --strict, which fails on them too.
 func TestHealthWarningsPassUnlessStrict(t *testing.T) {
 	env := testEnv(t) // nobody signed in: the mismatch is a warning for the viewer
 	if r := healthRun(t, env, mismatched(t)); r.Code != exitOK || !strings.Contains(r.Out, "maintainers-projection-mismatch") {
@@ -77,7 +77,7 @@ func TestHealthWarningsPassUnlessStrict(t *testing.T) {
 	}
 }
 
-// Issue 3: exit 4 when evidence is incomplete (a silent relay times out),
+// Rule (repo health exit codes): exit 4 when evidence is incomplete (a silent relay times out),
 // even though the answering relay shows nothing wrong.
 func TestHealthIncompleteEvidenceExits4(t *testing.T) {
 	relays := devrelay.StartN(t, 2, devrelay.Options{})

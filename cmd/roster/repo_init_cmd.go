@@ -85,7 +85,7 @@ type repoInitResult struct {
 	Error *jsonErrorBody `json:"error,omitempty"`
 }
 
-// jsonErrorBody is the DESIGN.md error object {code, message, details,
+// jsonErrorBody is the docs/json.md error object {code, message, details,
 // commands}; a struct, not a map, so the fields print in that order.
 type jsonErrorBody struct {
 	Code     string         `json:"code"`

@@ -95,7 +95,7 @@ type initJSON struct {
 	} `json:"error"`
 }
 
-// Issue 4 and maintainers.md "Required client invariants": "A fresh
+// maintainers.md "Required client invariants": "A fresh
 // one-person repository emits no role or maintainers tag." The announcement
 // carries d, r <root> euc, name, description, clone, web, relays (and alt) in
 // ngit's order; git config nostr.repo names it; every relay returns it.
@@ -157,8 +157,8 @@ func TestRepoInitAnnouncesAFreshOnePersonRepositoryInNgitTagOrder(t *testing.T) 
 	}
 }
 
-// Issue 4: "Sets git config nostr.repo (naddr) and, with --set-origin, a
-// nostr:// origin." The identifier and name default to the directory name.
+// Rule (repo init sets git config nostr.repo, an naddr, and, with
+// --set-origin, a nostr:// origin). The identifier and name default to the directory name.
 func TestRepoInitSetOriginAndDirectoryNameDefaults(t *testing.T) {
 	k := newTestKey(t)
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
@@ -199,8 +199,8 @@ func TestRepoInitSetOriginAndDirectoryNameDefaults(t *testing.T) {
 	}
 }
 
-// Issue 4: "Refuses to overwrite an existing announcement of the same
-// identifier by the same author unless it is identical in identity fields."
+// Rule (repo init refuses to overwrite an existing announcement of the same
+// identifier by the same author unless it is identical in identity fields).
 func TestRepoInitRefusesToOverwriteADifferentAnnouncement(t *testing.T) {
 	k := newTestKey(t)
 	other := newTestKey(t)
@@ -279,7 +279,7 @@ func TestRepoInitRefreshesAnIdenticalIdentityKeepingOtherTags(t *testing.T) {
 	}
 }
 
-// Issue 4: "exit 6 if read-back is incomplete" — one relay answers OK and
+// Rule (exit 6 if read-back is incomplete): one relay answers OK and
 // keeps nothing.
 func TestRepoInitExits6WhenARelayDropsTheEvent(t *testing.T) {
 	k := newTestKey(t)
@@ -330,8 +330,8 @@ func TestRepoInitAuthenticatesToRelaysThatRequireNIP42(t *testing.T) {
 	}
 }
 
-// DESIGN.md: every write treats incomplete evidence as exit 4 and publishes
-// nothing.
+// docs/exit-codes.md: every write treats incomplete evidence as exit 4 and
+// publishes nothing.
 func TestRepoInitExits4WhenARelayDoesNotAnswerTheCheck(t *testing.T) {
 	k := newTestKey(t)
 	relays := devrelay.StartN(t, 2, devrelay.Options{})

@@ -4,8 +4,8 @@ package main
 const repoSchema = "roster.repo/v1"
 
 // repoReport is one read of a repository in the exact roster.repo/v1 shape
-// (DESIGN.md "repo --json"); field order here is the order printed. Slices are
-// never nil so JSON shows [] rather than null; pointers are the fields DESIGN
+// (docs/json.md); field order here is the order printed. Slices are never
+// nil so JSON shows [] rather than null; pointers are the fields docs/json.md
 // allows to be null. Unexported fields feed only the human rendering.
 type repoReport struct {
 	Schema                         string            `json:"schema"`

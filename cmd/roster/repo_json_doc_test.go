@@ -30,8 +30,8 @@ func docsRepoExample(t *testing.T) (example []byte, section string) {
 	return []byte(block), section
 }
 
-// Issue 3: "`roster repo --json`: exactly the roster.repo/v1 shape in
-// DESIGN.md, documented in docs/json.md." The documented example has the
+// Rule (`roster repo --json` prints exactly the roster.repo/v1 shape
+// documented in docs/json.md). The documented example has the
 // printed object's keys in the printed order, its nested objects the
 // printed nested keys, and every top-level key has a row in the field table.
 func TestDocsJSONRepoExampleMatchesThePrintedShape(t *testing.T) {

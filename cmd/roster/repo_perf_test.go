@@ -61,7 +61,7 @@ func timeRepo(t testing.TB, env map[string]string, args ...string) (time.Duratio
 	return d, m
 }
 
-// Issue 3 "Tests and figures": cold (relays, empty cache) and warm
+// Performance figures: cold (relays, empty cache) and warm
 // (--offline, cache only) `roster repo --json` for a 50-maintainer
 // repository, side by side in one run. The figures go to docs/PERFORMANCE.md;
 // run with -v to see them. Both reads must give the same answer.

@@ -19,7 +19,7 @@ func runWithTTY(t *testing.T, env map[string]string, errTTY bool, args ...string
 	return out.String(), errb.String(), code
 }
 
-// Issue 3: a progress indicator on stderr while relays are read, only on a
+// Rule (progress): a progress indicator on stderr while relays are read, only on a
 // TTY, erased when discovery ends, and never on stdout.
 func TestProgressOnlyOnTerminalStderr(t *testing.T) {
 	relays := devrelay.StartN(t, 2, devrelay.Options{})

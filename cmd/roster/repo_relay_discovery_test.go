@@ -8,9 +8,9 @@ import (
 	"github.com/roster-cli/roster/gitstate"
 )
 
-// Issue 3 relaypool: "Relays come from --relay, else ROSTER_RELAYS/config
-// plus coordinate hints plus the selected announcement's relays tag";
-// DESIGN.md: "--relay URL (repeatable; replaces relay discovery)". With
+// Rule (relay sources): relays come from --relay, else ROSTER_RELAYS/config
+// plus coordinate hints plus the selected announcement's relays tag;
+// the --relay flag: "relay URL (repeatable; replaces relay discovery)". With
 // --relay only the named relay is asked: not ROSTER_RELAYS, not the naddr's
 // hint, not the announced relays. Without it, all three sources are asked,
 // each exactly once.

@@ -47,7 +47,7 @@ func sampleReport() *repoReport {
 	}
 }
 
-// DESIGN.md "repo --json": the keys, in this order, are the roster.repo/v1 contract.
+// docs/json.md: the keys, in this order, are the roster.repo/v1 contract.
 func TestRepoJSONKeysFollowDesignOrder(t *testing.T) {
 	var buf bytes.Buffer
 	if err := encodeJSON(&buf, sampleReport()); err != nil {
@@ -69,7 +69,7 @@ func TestRepoJSONKeysFollowDesignOrder(t *testing.T) {
 	}
 }
 
-// DESIGN.md shows null for an absent lead, recommended coordinate and
+// docs/json.md shows null for an absent lead, recommended coordinate and
 // follow-lead command; lists are [] rather than null.
 func TestRepoJSONNullsAndEmptyArrays(t *testing.T) {
 	rep := &repoReport{Schema: repoSchema,
@@ -138,7 +138,8 @@ func TestHumanOutputAnswersFourQuestionsFirst(t *testing.T) {
 	}
 }
 
-// DESIGN.md exit codes: a partial read says it is partial and names the relays that failed.
+// docs/exit-codes.md: a partial read says it is partial and names the relays
+// that failed.
 func TestHumanOutputNamesFailedRelays(t *testing.T) {
 	var buf bytes.Buffer
 	renderRepoHuman(&buf, sampleReport(), outputStyles{})
@@ -149,7 +150,7 @@ func TestHumanOutputNamesFailedRelays(t *testing.T) {
 	}
 }
 
-// Issue 3: styled with lipgloss, plain when not a TTY or with NO_COLOR.
+// Rule (human output): styled with lipgloss, plain when not a TTY or with NO_COLOR.
 func TestHumanOutputPlainWithoutColorStyledWithColor(t *testing.T) {
 	var plain, styled bytes.Buffer
 	renderRepoHuman(&plain, sampleReport(), newOutputStyles(&plain, false))

@@ -177,10 +177,10 @@ func TestWarningInvitedViewerIsToldToAccept(t *testing.T) {
 	}
 }
 
-// Issue 3: advisory warnings go to stderr "after every command, as the spec
-// asks" (maintainers.md "Recommended defaults": "warn after every ngit or
-// Git command in that checkout"); DESIGN.md: with --json the same facts are
-// structured data. The removal warning follows `roster repo` and `roster
+// Rule (advisory warnings go to stderr after every command, as the spec
+// asks; maintainers.md "Recommended defaults": "warn after every ngit or
+// Git command in that checkout"); docs/json.md: with --json the same facts
+// are structured data. The removal warning follows `roster repo` and `roster
 // repo health` alike, and neither --json form prints it on stderr, where the
 // finding is in the JSON instead.
 func TestAdvisoryWarningsFollowEveryReadCommandButNotJSON(t *testing.T) {

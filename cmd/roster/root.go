@@ -15,7 +15,8 @@ import (
 	"github.com/roster-cli/roster/signer"
 )
 
-// globalOptions are the flags every command shares (DESIGN.md "Command-line contract").
+// globalOptions are the flags every command shares (docs/architecture.md
+// "Command-line contract").
 type globalOptions struct {
 	Relays  []string
 	Repo    string

@@ -53,8 +53,8 @@ func repoInitSteps(relay string) []sessionStep {
 	}
 }
 
-// Issue 4: "Secrets never reach stdout, stderr, logs, JSON, error messages,
-// or the cache" — a session using ROSTER_SECRET_KEY, in nsec and hex form.
+// Rule (secrets never reach stdout, stderr, logs, JSON, error messages, or
+// the cache): a session using ROSTER_SECRET_KEY, in nsec and hex form.
 func TestSecretsSessionWithRosterSecretKeyLeaksNothing(t *testing.T) {
 	k := newTestKey(t)
 	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]

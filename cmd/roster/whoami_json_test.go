@@ -82,7 +82,7 @@ func TestAccountJSONPrintsEveryDocumentedFieldNullWhenItDoesNotApply(t *testing.
 	assertKeys(t, "logout, bunker", jsonObject(t, invocation{Env: env}.roster(t, "logout", "--json")), logoutKeys)
 }
 
-// Rule (DESIGN.md "Dependencies": encoding/json escapes <>&): a bunker URL
+// Rule (docs/architecture.md pitfalls: encoding/json escapes <>&): a bunker URL
 // with two relays keeps its "&" in --json, as writeJSON prints elsewhere.
 func TestAccountJSONDoesNotEscapeTheBunkerURL(t *testing.T) {
 	var b strings.Builder

@@ -16,7 +16,7 @@ import (
 // anyChannel is a well-formed channel id that appears nowhere else.
 const anyChannel = "0f0f0f0f-0000-4000-8000-000000000001"
 
-// Issue 6 end to end: the owner imports, grants a viewer and a mover, the
+// NIP-SW end to end: the owner imports, grants a viewer and a mover, the
 // viewer reads decrypted labels, the mover moves a channel, the viewer cannot
 // move, revoke rotates the key and the revoked reader can neither read new
 // projections nor submit commands.

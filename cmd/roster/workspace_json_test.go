@@ -7,8 +7,8 @@ import (
 	"github.com/roster-cli/roster/workspace/sections/sectionstest"
 )
 
-// Issue 6 "commands": show, import, grant, revoke, move and section
-// add|rename|reorder|remove, "all with --json". The other end-to-end tests
+// Rule (every workspace command has --json): show, import, grant, revoke,
+// move and section add|rename|reorder|remove. The other end-to-end tests
 // use --json for show, import, revoke, move and section remove; this one
 // covers grant and section add, rename and reorder: each prints
 // roster.workspace.change/v1 for its own kind, one revision on, and the

@@ -7,7 +7,8 @@ import (
 	"github.com/roster-cli/roster/gitstate"
 )
 
-// DESIGN.md: "Pubkeys are accepted as npub or 64-hex everywhere."
+// docs/architecture.md "Command-line contract": "Pubkeys are accepted as
+// npub or 64-hex everywhere."
 func TestWorkspacePubkeyAcceptsNpubAndHex(t *testing.T) {
 	hex := strings.Repeat("ab", 32)
 	npub := wsPerson(hex, "").Npub

@@ -24,7 +24,7 @@ func (s stageOne) Ingest(ctx context.Context, env devrelay.Env, authed string, e
 	return s.Authority.Ingest(ctx, env, authed, evt)
 }
 
-// roster offers the frozen role vocabulary (viewer|mover|manager, issue 6);
+// roster offers the frozen role vocabulary (NIP-SW: viewer|mover|manager);
 // a Stage 1 relay's refusal of a later-stage role is relay-rejected, exit 3,
 // and the viewer grant still works there.
 func TestWorkspaceStageOneRelayRefusesMoverGrant(t *testing.T) {

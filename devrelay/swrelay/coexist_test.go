@@ -9,9 +9,9 @@ import (
 	"github.com/roster-cli/roster/workspace/sections"
 )
 
-// DESIGN.md: NIP-SW and NIP-PC both allocate kind 30623. One relay runs both
-// authorities when exactly one claims the kind, and each passes the other's
-// projections through its View.
+// docs/architecture.md: NIP-SW and NIP-PC both allocate kind 30623. One relay
+// runs both authorities when exactly one claims the kind, and each passes the
+// other's projections through its View.
 func TestCoexistsWithTheNIPPCAuthority(t *testing.T) {
 	if _, err := devrelay.New(devrelay.Options{Authorities: []devrelay.Authority{New(Options{}), pcrelay.New(pcrelay.Options{})}}); err == nil {
 		t.Fatal("two authorities claiming kind 30623 were accepted")

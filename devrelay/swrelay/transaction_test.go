@@ -8,7 +8,7 @@ import (
 	"github.com/roster-cli/roster/workspace/sections"
 )
 
-// Issue 6 "transactional application": a command that fails part-way leaves
+// NIP-SW: "the relay authorizes and applies commands transactionally": a command that fails part-way leaves
 // the committed state exactly as it was. applyRevoke deactivates the grant
 // before it finds the envelope set wrong; only applying to a clone keeps
 // that half-done change out of the workspace, so after the rejection the

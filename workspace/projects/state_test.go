@@ -229,8 +229,9 @@ func TestLiveProjectTagsDMustBeTheCoordinateD(t *testing.T) {
 }
 
 func TestWorkspaceProjectionIsNotAProjectState(t *testing.T) {
-	// DESIGN.md: NIP-SW and NIP-PC share kind 30623; a workspace projection has
-	// p tags and a `version` key, and the project decoder must refuse it.
+	// docs/architecture.md: NIP-SW and NIP-PC share kind 30623; a workspace
+	// projection has p tags and a `version` key, and the project decoder must
+	// refuse it.
 	c := testCoord(t)
 	evt := sign(t, relaySK, &nostr.Event{Kind: KindState, CreatedAt: 1700000000,
 		Tags:    nostr.Tags{{"d", c.Address()}, {"p", c.Owner}},

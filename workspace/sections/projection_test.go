@@ -79,7 +79,7 @@ func TestVerifyProjectionChecksSignatureKindOwnerVersion(t *testing.T) {
 	}
 }
 
-// DESIGN.md: NIP-SW and NIP-PC share kind 30623; the workspace decoder
+// docs/architecture.md: NIP-SW and NIP-PC share kind 30623; the workspace decoder
 // rejects project-state events (a + rev tags, {"v":1} content).
 func TestVerifyProjectionRejectsProjectState(t *testing.T) {
 	relay := newKey(t)

@@ -3,35 +3,10 @@ package strictjson
 import (
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"testing"
-)
 
-// specDir finds ../shared/spec by walking up from the test's directory
-// (ROSTER_SPEC_DIR overrides): the fixture file is the oracle, read at run time.
-func specDir(t *testing.T) string {
-	t.Helper()
-	if d := os.Getenv("ROSTER_SPEC_DIR"); d != "" {
-		return d
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		for _, cand := range []string{filepath.Join(dir, "shared", "spec"), filepath.Join(dir, "..", "shared", "spec")} {
-			if _, err := os.Stat(filepath.Join(cand, "nip-sw.fixtures.json")); err == nil {
-				return cand
-			}
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("nip-sw.fixtures.json not found above the test directory; set ROSTER_SPEC_DIR")
-		}
-		dir = parent
-	}
-}
+	"github.com/roster-cli/roster/workspace/sections/sectionstest"
+)
 
 type canonVector struct {
 	Input     json.RawMessage `json:"input"`
@@ -41,10 +16,8 @@ type canonVector struct {
 
 func loadCanonVectors(t *testing.T) (profile string, vectors map[string]canonVector) {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(specDir(t), "nip-sw.fixtures.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The NIP-SW shared test fixture is the oracle; sectionstest embeds it.
+	raw := sectionstest.Data()
 	var doc struct {
 		Canonicalization map[string]json.RawMessage `json:"canonicalization"`
 	}

@@ -1,18 +1,20 @@
-// Package sectionstest loads ../shared/spec/nip-sw.fixtures.json, the
-// cross-platform NIP-SW oracle, for tests in every package that implements a
-// side of NIP-SW. Values are read from the file at run time, never copied.
+// Package sectionstest loads the NIP-SW shared test fixture
+// (testdata/nip-sw.fixtures.json, the cross-platform NIP-SW oracle published
+// with the NIP-SW specification) for tests in every package that implements a
+// side of NIP-SW. Tests take values from the fixture, never copies of them.
 package sectionstest
 
 import (
+	_ "embed"
 	"encoding/json"
-	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 )
 
-// FixtureFile is the fixture's file name inside the spec directory.
+// FixtureFile is the fixture's file name inside testdata/.
 const FixtureFile = "nip-sw.fixtures.json"
+
+//go:embed testdata/nip-sw.fixtures.json
+var fixtureData []byte
 
 // Fixtures mirrors the fixture file. Raw parts stay json.RawMessage so tests
 // can feed exact bytes (including unknown fields) to the code under test.
@@ -73,45 +75,17 @@ type CommandCase struct {
 	Expect       string          `json:"expect"`
 }
 
-// SpecDir finds the spec directory: $ROSTER_SPEC_DIR, else the first
-// `shared/spec` (or `../shared/spec`) holding the fixture file, walking up
-// from the working directory (a test's package directory).
-func SpecDir() (string, error) {
-	if d := os.Getenv("ROSTER_SPEC_DIR"); d != "" {
-		if _, err := os.Stat(filepath.Join(d, FixtureFile)); err != nil {
-			return "", err
-		}
-		return d, nil
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		for _, cand := range []string{filepath.Join(dir, "shared", "spec"), filepath.Join(dir, "..", "shared", "spec")} {
-			if _, err := os.Stat(filepath.Join(cand, FixtureFile)); err == nil {
-				return filepath.Clean(cand), nil
-			}
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New(FixtureFile + " not found in shared/spec above the working directory; set ROSTER_SPEC_DIR")
-		}
-		dir = parent
-	}
+// Data returns the fixture file's bytes, embedded from testdata/ (see
+// testdata/README.md for where the file comes from). The slice is a fresh
+// copy: callers may modify it.
+func Data() []byte {
+	return append([]byte(nil), fixtureData...)
 }
 
 // Load reads and decodes the fixture file, failing the test if it cannot.
 func Load(t testing.TB) *Fixtures {
 	t.Helper()
-	dir, err := SpecDir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(filepath.Join(dir, FixtureFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := Data()
 	var f Fixtures
 	if err := json.Unmarshal(data, &f); err != nil {
 		t.Fatalf("%s: %v", FixtureFile, err)
