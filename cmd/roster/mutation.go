@@ -241,7 +241,7 @@ func (a *app) withMutationRetry(err error, intent preflight.Intent) error {
 
 // resolvedState adapts the read pipeline's state selection to preflight.
 func resolvedState(events []*nostr.Event, r *graph.Resolution) *preflight.ResolvedState {
-	evt := selectStateEvent(events, r)
+	evt := graph.SelectState(events, r)
 	if evt == nil {
 		return nil
 	}

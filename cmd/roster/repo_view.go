@@ -89,7 +89,7 @@ func (a *app) loadRepo(ctx context.Context, need evidence) (*repoView, error) {
 		return nil, a.notFoundErr(v)
 	}
 	v.Resolution = graph.Resolve(v.Events, v.Coordinate(), v.Now, graph.Options{Viewer: v.Viewer})
-	v.StateEvent = selectStateEvent(v.Events, v.Resolution)
+	v.StateEvent = graph.SelectState(v.Events, v.Resolution)
 	if v.StateEvent != nil {
 		// An unparseable state event is reported as no state rather than
 		// failing the whole read.
