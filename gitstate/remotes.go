@@ -151,7 +151,7 @@ func RetargetNostrURL(raw string, to graph.Coordinate) (string, error) {
 	if strings.HasPrefix(strings.ToLower(segs[owner]), "naddr1") {
 		segs[owner] = EncodeNaddr(to, ref.Relays)
 	} else {
-		segs[owner] = EncodeNpub(to.Pubkey)
+		segs[owner] = graph.Npub(to.Pubkey)
 	}
 	out := scheme + strings.Join(segs, "/") + rest[end:]
 	check, err := ParseNostrURL(out)

@@ -410,13 +410,8 @@ func (h *healthInput) indirectFindings() []Finding {
 	return out
 }
 
-func npubs(pks []string) string {
-	out := make([]string, len(pks))
-	for i, p := range pks {
-		out[i] = Npub(p)
-	}
-	return strings.Join(out, " ")
-}
+// npubs is the space-separated Npubs of pks, as messages list people.
+func npubs(pks []string) string { return strings.Join(Npubs(pks), " ") }
 
 // ackMessage follows the spec's guidance text for an observed transition.
 func ackMessage(h *healthInput, p PendingAck) string {

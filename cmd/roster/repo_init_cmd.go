@@ -206,7 +206,7 @@ func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
 	heldSomewhere := publishAndReadBack(ctx, pool, relays, evt, &res)
 
 	naddr := gitstate.EncodeNaddr(coord, relays)
-	res.Coordinate = repoInitCoord{Kind: coord.Kind, Pubkey: pk, Npub: gitstate.EncodeNpub(pk), Identifier: id, Naddr: naddr}
+	res.Coordinate = repoInitCoord{Kind: coord.Kind, Pubkey: pk, Npub: graph.Npub(pk), Identifier: id, Naddr: naddr}
 	if heldSomewhere {
 		// Point the checkout at the coordinate once any relay holds it.
 		if err := co.SetNostrRepo(naddr); err != nil {

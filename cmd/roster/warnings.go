@@ -260,10 +260,4 @@ func acknowledgementWarning(acks []graph.PendingAck, viewer string) string {
 	return strings.Join(lines, "\n")
 }
 
-func joinNpubs(pks []string) string {
-	out := make([]string, len(pks))
-	for i, p := range pks {
-		out[i] = graph.Npub(p)
-	}
-	return strings.Join(out, " ")
-}
+func joinNpubs(pks []string) string { return strings.Join(graph.Npubs(pks), " ") }
