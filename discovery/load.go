@@ -64,7 +64,7 @@ func Load(ctx context.Context, src Source, sel gitstate.Selection, co *gitstate.
 		return nil, &NotFound{View: v}
 	}
 	v.Resolution = graph.Resolve(v.Events, v.Coordinate(), v.Now, graph.Options{Viewer: v.Viewer})
-	v.StateEvent = SelectState(v.Events, v.Resolution)
+	v.StateEvent = graph.SelectState(v.Events, v.Resolution)
 	if v.StateEvent != nil {
 		// An unparseable state event is reported as no state rather than
 		// failing the whole read.

@@ -129,9 +129,10 @@ func DecodePubkey(s string) (string, error) {
 	return "", fmt.Errorf("%q is neither an npub nor a 64-hex pubkey", short(s))
 }
 
-// EncodeNpub returns the npub of a 64-hex pubkey, or the input unchanged when
-// it is not one (so error messages still show something). It is graph.Npub,
-// which graph's suggested commands use: one encoding for people everywhere.
+// EncodeNpub is graph.Npub, the one npub encoding. Callers in this module
+// use graph.Npub; EncodeNpub remains only for the cmd/roster files other
+// work is changing (suggested commands, project output) and goes once they
+// switch.
 func EncodeNpub(pubkey string) string { return graph.Npub(pubkey) }
 
 // short trims long user input in error messages.

@@ -224,7 +224,7 @@ func normalizeRelay(h string) (string, bool) {
 // NostrURL renders the canonical nostr://<npub>/<relay-hint...>/<identifier>
 // form ngit writes: wss:// stripped from hints, everything percent-encoded.
 func NostrURL(c graph.Coordinate, relays []string) string {
-	npub := EncodeNpub(c.Pubkey)
+	npub := graph.Npub(c.Pubkey)
 	var b strings.Builder
 	b.WriteString("nostr://")
 	b.WriteString(npub)

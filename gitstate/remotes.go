@@ -30,6 +30,25 @@ func (c *Checkout) Remotes() (map[string]RemoteURLs, error) {
 	return out, nil
 }
 
+// OriginCloneURLs returns the origin remote's `url` values that are not
+// nostr:// (a nostr:// URL is the repository's address, not a clone URL),
+// in config order: what repo init announces as clone URLs by default. A
+// `pushurl` is where this checkout pushes, not where others clone, so it is
+// not one. Nil when there is no origin or the config cannot be read.
+func (c *Checkout) OriginCloneURLs() []string {
+	remotes, err := c.Remotes()
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, u := range remotes["origin"].URLs {
+		if !strings.HasPrefix(u, "nostr://") {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
 // FollowCoordinate anchors the checkout at another maintainer's coordinate
 // (roster repo follow-lead: it "switches the local nostr:// coordinate and
 // nostr.repo"): git config nostr.repo becomes to's naddr carrying relays as
@@ -132,7 +151,7 @@ func RetargetNostrURL(raw string, to graph.Coordinate) (string, error) {
 	if strings.HasPrefix(strings.ToLower(segs[owner]), "naddr1") {
 		segs[owner] = EncodeNaddr(to, ref.Relays)
 	} else {
-		segs[owner] = EncodeNpub(to.Pubkey)
+		segs[owner] = graph.Npub(to.Pubkey)
 	}
 	out := scheme + strings.Join(segs, "/") + rest[end:]
 	check, err := ParseNostrURL(out)

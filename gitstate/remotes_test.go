@@ -22,6 +22,25 @@ func TestRemotesListsURLAndPushURLApart(t *testing.T) {
 	}
 }
 
+// The default clone URLs of an announcement are origin's `url` values that
+// are not nostr:// addresses; a pushurl is not a clone URL, and other
+// remotes are not origin.
+func TestOriginCloneURLsAreOriginsNonNostrFetchURLs(t *testing.T) {
+	r := newTestRepo(t)
+	if got := r.open().OriginCloneURLs(); got != nil {
+		t.Fatalf("no origin: %q", got)
+	}
+	r.git("remote", "add", "origin", "https://git.example/repo.git")
+	r.git("config", "--add", "remote.origin.url", nurl(alicePK, "repo"))
+	r.git("config", "--add", "remote.origin.url", "https://mirror.example/repo.git")
+	r.git("config", "--add", "remote.origin.pushurl", "git@git.example:repo.git")
+	r.git("remote", "add", "fork", "https://fork.example/repo.git")
+	got := r.open().OriginCloneURLs()
+	if !slices.Equal(got, []string{"https://git.example/repo.git", "https://mirror.example/repo.git"}) {
+		t.Fatalf("%q", got)
+	}
+}
+
 // maintainers.md "Transferring the lead": follow-lead "switches the local
 // nostr:// coordinate and nostr.repo". Every url and pushurl naming the old
 // coordinate moves to the lead's, keeping relay hints, protocol and query;

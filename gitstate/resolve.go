@@ -84,7 +84,7 @@ func (c Candidate) key() string {
 func (c Candidate) Display() string {
 	who := c.NIP05
 	if c.Coordinate.Pubkey != "" {
-		who = EncodeNpub(c.Coordinate.Pubkey)
+		who = graph.Npub(c.Coordinate.Pubkey)
 	}
 	return fmt.Sprintf("%s/%s (from %s)", who, c.Coordinate.Identifier, c.From)
 }

@@ -88,7 +88,7 @@ func (r *testRepo) resolve(flag string) (Selection, error) {
 	return r.open().ResolveCoordinate(flag)
 }
 
-func npub(pk string) string { return EncodeNpub(pk) }
+func npub(pk string) string { return graph.Npub(pk) }
 
 func nurl(pk, id string, relays ...string) string {
 	return NostrURL(coord(pk, id), relays)

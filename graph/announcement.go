@@ -82,7 +82,7 @@ func ParseAnnouncement(evt *nostr.Event) (*Announcement, error) {
 			a.Web = append(a.Web, tag[1:]...)
 		case name == "relays":
 			a.Relays = append(a.Relays, tag[1:]...)
-		case name == "r" && a.EUC == "" && isEUCTag(tag):
+		case name == "r" && a.EUC == "" && IsEUCTag(tag):
 			a.EUC = tag[1]
 		case name == "u" && len(tag) >= 2:
 			a.Upstreams = append(a.Upstreams, tag[1])
@@ -98,9 +98,11 @@ func ParseAnnouncement(evt *nostr.Event) (*Announcement, error) {
 	return a, nil
 }
 
-// isEUCTag accepts ["r", <40-hex commit>] with or without the "euc" marker,
-// as ngit reads it.
-func isEUCTag(tag nostr.Tag) bool {
+// IsEUCTag reports an earliest-unique-commit tag: ["r", <40-hex commit>]
+// with or without the "euc" marker, as ngit reads it. An `r` tag holding
+// anything else (a URL) names no commit. The first such tag is an
+// announcement's EUC.
+func IsEUCTag(tag nostr.Tag) bool {
 	return len(tag) >= 2 && isLowerHexLen(tag[1], 40) && (len(tag) == 2 || tag[2] == "euc")
 }
 

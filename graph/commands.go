@@ -19,7 +19,8 @@ func CommandAddMaintainer(pubkey string) string {
 	return "roster repo edit --add-maintainer " + Npub(pubkey)
 }
 
-// Npub encodes a 64-hex pubkey for people; anything else is returned as is.
+// Npub encodes a 64-hex pubkey for people; anything else is returned as is
+// (so messages still show something). The one npub encoding of roster.
 func Npub(pubkey string) string {
 	if !isLowerHex64(pubkey) {
 		return pubkey
@@ -29,4 +30,14 @@ func Npub(pubkey string) string {
 		return pubkey
 	}
 	return n
+}
+
+// Npubs is Npub of each pubkey, in order; never nil, so an empty list is
+// `[]` in JSON.
+func Npubs(pubkeys []string) []string {
+	out := make([]string, len(pubkeys))
+	for i, p := range pubkeys {
+		out[i] = Npub(p)
+	}
+	return out
 }

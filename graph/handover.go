@@ -37,7 +37,7 @@ func incompleteHandover(pop *population, s *snapshot, lr leadResult) []string {
 		if sub.confirmed || sub.departed || sub.ann == nil && hasDeletion(s, sub.key) {
 			continue
 		}
-		if leadCovers(lead.ann, sub.key) || slices.Contains(missing, sub.key) {
+		if LeadCovers(lead.ann, RoleMaint, sub.key) || leadEnded(lead.ann, sub.key) || slices.Contains(missing, sub.key) {
 			continue
 		}
 		missing = append(missing, sub.key)
@@ -61,11 +61,40 @@ func formerLead(a *Announcement) bool {
 	return false
 }
 
-// leadCovers: the lead's own M/m record for subject either assigns them now
-// or ends them with a signed boundary. A defer copy does neither.
-func leadCovers(lead *Announcement, subject string) bool {
+// LeadCovers reports whether the lead's own announcement actively lists
+// subject in the role that an assignment with letter gives them, so turning
+// somebody else's active assignment of subject into a defer copy keeps
+// them: "Once Alice actively covers every third-party subject, repo
+// follow-lead converts Bob's active assignments to defer copies ... without
+// changing membership"; "If Alice does not list Carol, converting Bob's edge
+// to history would remove an invitation or confirmed maintainer."
+//
+// A maintainer assignment (M or m) is covered by the lead's valid active M
+// or m naming subject; the lead's o does not cover it (it would leave
+// subject a moderator only). A moderator assignment (o) is covered by any
+// valid active M, m or o naming subject. Records ending in defer, ended
+// records and unparseable records cover nothing. The `maintainers`
+// compatibility tag lists subjects only when the announcement has no
+// indexed roles; beside any M, m or o tag it is a projection and covers
+// nothing. A nil lead covers nothing.
+func LeadCovers(lead *Announcement, letter byte, subject string) bool {
+	if lead == nil {
+		return false
+	}
 	for _, r := range lead.Roles {
-		if r.Subject == subject && r.Letter != RoleModerator && (r.Active() || r.NumericallyEnded()) {
+		if r.Subject == subject && r.Active() && (r.Letter != RoleModerator || letter == RoleModerator) {
+			return true
+		}
+	}
+	return !lead.RoleAware() && slices.Contains(lead.LegacyListings(), subject)
+}
+
+// leadEnded: the lead's own M/m record for subject ends them with a signed
+// boundary, a deliberate end a handover need not cover. A defer copy is no
+// end.
+func leadEnded(lead *Announcement, subject string) bool {
+	for _, r := range lead.Roles {
+		if r.Subject == subject && r.Letter != RoleModerator && r.NumericallyEnded() {
 			return true
 		}
 	}

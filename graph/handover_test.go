@@ -84,3 +84,39 @@ func TestHandoverTargetRosterCoversEveryCurrentRelationship(t *testing.T) {
 		}
 	}
 }
+
+// "Once Alice actively covers every third-party subject ...": the lead
+// covers a subject when its own announcement actively lists them in the
+// role the other assignment gives. A maintainer assignment needs an active
+// M or m (the lead's o would leave them a moderator only); a moderator
+// assignment any active role. Defer copies, ended and unparseable records
+// cover nothing; the maintainers tag counts only without indexed roles.
+func TestLeadCoversIsTheLeadsOwnActiveRoleForTheSubject(t *testing.T) {
+	cases := []struct {
+		name      string
+		tags      [][]string
+		maint, mo bool // covers an m assignment, an o assignment
+	}{
+		{"active m", [][]string{{"M", "<alice>"}, {"m", "<carol>", "300"}}, true, true},
+		{"active M", [][]string{{"M", "<alice>"}, {"M", "<carol>"}}, true, true},
+		{"active o only", [][]string{{"M", "<alice>"}, {"o", "<carol>", "300"}}, false, true},
+		{"defer copy", [][]string{{"M", "<alice>"}, {"m", "<carol>", "300", "defer"}, {"o", "<carol>", "300", "defer"}}, false, false},
+		{"ended", [][]string{{"M", "<alice>"}, {"m", "<carol>", "300", "400"}, {"o", "<carol>", "300", "400"}}, false, false},
+		{"unparseable", [][]string{{"M", "<alice>"}, {"m", "<carol>", "x"}, {"o", "<carol>", "defer", "1"}}, false, false},
+		{"compatibility tag beside indexed roles", [][]string{{"M", "<alice>"}, {"maintainers", "<alice>", "<carol>"}}, false, false},
+		{"legacy listing without indexed roles", [][]string{{"maintainers", "<alice>", "<carol>"}}, true, true},
+		{"someone else", [][]string{{"M", "<alice>"}, {"m", "<dave>"}, {"o", "<dave>"}}, false, false},
+	}
+	for _, c := range cases {
+		a := parsed(t, ann(t, "alice", 500, c.tags...))
+		if got := LeadCovers(a, RoleMaint, pk("carol")); got != c.maint {
+			t.Errorf("%s: covers m assignment = %v, want %v", c.name, got, c.maint)
+		}
+		if got := LeadCovers(a, RoleModerator, pk("carol")); got != c.mo {
+			t.Errorf("%s: covers o assignment = %v, want %v", c.name, got, c.mo)
+		}
+	}
+	if LeadCovers(nil, RoleMaint, pk("carol")) {
+		t.Error("a missing lead announcement covers nobody")
+	}
+}

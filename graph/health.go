@@ -296,18 +296,6 @@ func (h *healthInput) leadFindings() []Finding {
 // honestly) but bypasses the lead roster; both signers are told.
 func (h *healthInput) thirdPartyFindings() []Finding {
 	lead := h.lr.lead
-	var covered map[string]bool // built on first use: most views have no third-party edge
-	isCovered := func(s string) bool {
-		if covered == nil {
-			covered = map[string]bool{}
-			for _, r := range h.parts[lead].ann.Roles {
-				if r.Letter != RoleModerator && r.Active() {
-					covered[r.Subject] = true
-				}
-			}
-		}
-		return covered[s]
-	}
 	var out []Finding
 	for x := range h.confirmed {
 		// A confirmed maintainer with an active self-M publishes their own
@@ -324,7 +312,7 @@ func (h *healthInput) thirdPartyFindings() []Finding {
 			s := r.Subject
 			co := Finding{Severity: h.severity(x), Code: CodeThirdPartyAssignment, Author: x, Subject: s, Command: CommandFollowLead}
 			ld := Finding{Severity: h.severity(lead), Code: CodeThirdPartyAssignment, Author: lead, Subject: s}
-			if isCovered(s) {
+			if LeadCovers(h.parts[lead].ann, RoleMaint, s) {
 				co.Message = fmt.Sprintf("%s directly assigns %s in a lead-shaped repository; let %s manage the co-maintainer roster", h.whose(x), Npub(s), Npub(lead))
 				ld.Message = fmt.Sprintf("%s directly assigns %s instead of following the lead roster; ask %s to repair their announcement with: %s", Npub(x), Npub(s), Npub(x), CommandFollowLead)
 				ld.Command = CommandFollowLead
@@ -410,13 +398,8 @@ func (h *healthInput) indirectFindings() []Finding {
 	return out
 }
 
-func npubs(pks []string) string {
-	out := make([]string, len(pks))
-	for i, p := range pks {
-		out[i] = Npub(p)
-	}
-	return strings.Join(out, " ")
-}
+// npubs is the space-separated Npubs of pks, as messages list people.
+func npubs(pks []string) string { return strings.Join(Npubs(pks), " ") }
 
 // ackMessage follows the spec's guidance text for an observed transition.
 func ackMessage(h *healthInput, p PendingAck) string {

@@ -72,7 +72,7 @@ func buildSnapshot(events []*nostr.Event, identifier string) *snapshot {
 			continue
 		}
 		s.lastSeen[author] = a
-		if d, ok := deletionOf(e, dels, identifier); ok {
+		if d, ok := deletionOf(e, dels, NewCoordinate(author, identifier).ATag()); ok {
 			s.deleted[author] = d
 			continue
 		}
@@ -113,13 +113,13 @@ func addressDeletions(s *snapshot, dels []*nostr.Event) {
 	}
 }
 
-// deletionOf finds the earliest same-author kind 5 that deletes e by id,
-// or by address with created_at at or after e's.
-func deletionOf(e *nostr.Event, dels []*nostr.Event, identifier string) (Deletion, bool) {
+// deletionOf is the NIP-09 deletion rule, for announcements and state
+// alike: the earliest same-author kind 5 that deletes e by id, or by its
+// address addr ("kind:pubkey:d") with created_at at or after e's.
+func deletionOf(e *nostr.Event, dels []*nostr.Event, addr string) (Deletion, bool) {
 	if len(dels) == 0 {
 		return Deletion{}, false
 	}
-	addr := NewCoordinate(e.PubKey, identifier).ATag()
 	var best *nostr.Event
 	for _, d := range dels {
 		if d.PubKey != e.PubKey {

@@ -116,7 +116,7 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 
 // resolvedState adapts the read pipeline's state selection to preflight.
 func resolvedState(events []*nostr.Event, r *graph.Resolution) *preflight.ResolvedState {
-	evt := discovery.SelectState(events, r)
+	evt := graph.SelectState(events, r)
 	if evt == nil {
 		return nil
 	}

@@ -3,6 +3,8 @@ package preflight
 import (
 	"fmt"
 	"slices"
+
+	"github.com/roster-cli/roster/graph"
 )
 
 // buildFollowLead: `repo follow-lead` for a publisher who has a role to
@@ -27,13 +29,13 @@ func buildFollowLead(d *draft, v *view) *Refusal {
 		}
 		var uncovered []string
 		for _, s := range v.thirdPartyAssignments(d.author) {
-			if !v.leadCovers(s) {
+			if !v.leadCovers(d.author, s) {
 				uncovered = append(uncovered, s)
 			}
 		}
 		if !hasIndexedRoles(d.tags) {
 			for _, s := range legacyListings(d.tags, d.author) {
-				if s != lead && !v.leadCovers(s) && !slices.Contains(uncovered, s) {
+				if s != lead && !graph.LeadCovers(v.anns[lead], graph.RoleMaint, s) && !slices.Contains(uncovered, s) {
 					uncovered = append(uncovered, s)
 				}
 			}

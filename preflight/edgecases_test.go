@@ -146,3 +146,37 @@ func TestLeadCannotLeave(t *testing.T) {
 	w := twoPerson(t)
 	w.refused("alice", "alice", 3000, Intent{Action: ActLeave}, "lead-cannot-leave")
 }
+
+// The lead covers a co-maintainer's third-party subject only in the role
+// that assignment gives (graph.LeadCovers): Alice's o:Carol leaves Bob's
+// m:Carol uncovered, since converting it to defer would leave Carol a
+// moderator only, so follow-lead refuses with the spec's recovery instead
+// of reaching the membership check. Bob's o:Dave is covered by Alice's own
+// o:Dave, so it does not hold follow-lead up.
+func TestLeadModeratorRoleDoesNotCoverAMaintainerAssignment(t *testing.T) {
+	w := twoPerson(t)
+	w.announce("bob", 2500, []string{"M", "<alice>", "2000"}, []string{"m", "<bob>", "2000"}, []string{"m", "<carol>", "2500"},
+		[]string{"o", "<dave>", "2500"}, []string{"maintainers", "<alice>", "<bob>", "<carol>"})
+	w.announce("carol", 2600, []string{"M", "<bob>", "2600"}, []string{"m", "<carol>", "2600"}, []string{"o", "<carol>", "2600"},
+		[]string{"maintainers", "<bob>", "<carol>"})
+	w.announce("dave", 2600, []string{"M", "<alice>", "2600"}, []string{"o", "<dave>", "2600"})
+	w.announce("alice", 2700, []string{"M", "<alice>"}, []string{"m", "<bob>", "2000"}, []string{"o", "<carol>", "2700"},
+		[]string{"o", "<dave>", "2700"}, []string{"maintainers", "<alice>", "<bob>"})
+	r := w.refused("bob", "alice", 2800, Intent{Action: ActFollowLead}, "third-party-assignment")
+	if !strings.Contains(r.Message, "your announcement directly assigns "+npub(pk("carol"))+", but the lead does not") ||
+		!strings.Contains(r.Message, "roster repo edit --add-maintainer "+npub(pk("carol"))) || strings.Contains(r.Message, npub(pk("dave"))) {
+		t.Fatal(r.Message)
+	}
+	// Once Alice lists Carol as a maintainer, follow-lead converts both edges.
+	w.announce("alice", 2900, []string{"M", "<alice>"}, []string{"m", "<bob>", "2000"}, []string{"m", "<carol>", "2900"},
+		[]string{"o", "<carol>", "2700"}, []string{"o", "<dave>", "2700"}, []string{"maintainers", "<alice>", "<bob>", "<carol>"})
+	p := w.run("bob", "alice", 3000, Intent{Action: ActFollowLead})
+	if len(p.Sim.Lost) != 0 || len(p.Sim.ModeratorsLost) != 0 {
+		t.Fatalf("follow-lead changed membership: %+v", p.Sim)
+	}
+	for _, tag := range p.Tags {
+		if len(tag) >= 2 && (tag[0] == "m" && tag[1] == pk("carol") || tag[0] == "o" && tag[1] == pk("dave")) && tag[len(tag)-1] != "defer" {
+			t.Fatalf("bob's third-party edge stayed active: %v", tag)
+		}
+	}
+}

@@ -155,9 +155,16 @@ func (v *view) thirdPartyAssignments(author string) []string {
 	return out
 }
 
-// leadCovers reports whether the lead's own active roster assigns subject.
-func (v *view) leadCovers(subject string) bool {
-	return slices.Contains(v.activeSubjects(v.lead, "M", "m", "o"), subject)
+// leadCovers reports whether the lead's own announcement covers author's
+// active third-party assignment of subject (graph.LeadCovers), in the role
+// that assignment gives: maintainer when author lists subject with M or m,
+// else moderator.
+func (v *view) leadCovers(author, subject string) bool {
+	letter := graph.RoleModerator
+	if v.lists(author, subject) {
+		letter = graph.RoleMaint
+	}
+	return graph.LeadCovers(v.anns[v.lead], letter, subject)
 }
 
 // thirdPartyGate applies both edit gates of a co-maintainer's active
@@ -177,7 +184,7 @@ func thirdPartyGate(v *view, author string, in Intent) *Refusal {
 			if !slices.Contains(offenders, c) {
 				offenders = append(offenders, c)
 			}
-			if !v.leadCovers(s) && !slices.Contains(uncovered[c], s) {
+			if !v.leadCovers(c, s) && !slices.Contains(uncovered[c], s) {
 				uncovered[c] = append(uncovered[c], s)
 			}
 		}
@@ -220,7 +227,7 @@ func thirdPartyGate(v *view, author string, in Intent) *Refusal {
 func coMaintainerAssignsRefusal(v *view, author string, subjects []string) *Refusal {
 	var uncovered []string
 	for _, s := range subjects {
-		if !v.leadCovers(s) {
+		if !v.leadCovers(author, s) {
 			uncovered = append(uncovered, s)
 		}
 	}

@@ -3,7 +3,7 @@ package preflight
 import (
 	"strings"
 
-	"github.com/nbd-wtf/go-nostr/nip19"
+	"github.com/roster-cli/roster/graph"
 )
 
 // Refusal is a safety check's answer: nothing may be published. Code is a
@@ -34,21 +34,12 @@ func (r *Refusal) run(cmds ...string) *Refusal {
 	return r
 }
 
-// npub renders a 64-hex pubkey for people; anything else is shown as given.
-func npub(hex string) string {
-	if n, err := nip19.EncodePublicKey(hex); err == nil {
-		return n
-	}
-	return hex
-}
-
-func npubs(hexes []string) []string {
-	out := make([]string, len(hexes))
-	for i, h := range hexes {
-		out[i] = npub(h)
-	}
-	return out
-}
+// npub and npubs are graph's npub encoding (graph.Npub, graph.Npubs) under
+// the short names preflight's messages use.
+var (
+	npub  = graph.Npub
+	npubs = graph.Npubs
+)
 
 func indent(lines []string) []string {
 	out := make([]string, len(lines))

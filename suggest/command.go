@@ -43,7 +43,9 @@ func Roster(words ...string) Command {
 func Shell(line string) Command { return Command{Raw: line, Pinned: true} }
 
 // Git is the command `git <words...>`.
-func Git(words ...string) Command { return Command{Argv: append([]string{"git"}, words...), Pinned: true} }
+func Git(words ...string) Command {
+	return Command{Argv: append([]string{"git"}, words...), Pinned: true}
+}
 
 // By returns c to be run by who.
 func (c Command) By(who string) Command { c.RunBy = who; return c }

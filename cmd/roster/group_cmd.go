@@ -7,7 +7,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/spf13/cobra"
 
-	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/workspace/groups"
 )
@@ -139,7 +139,7 @@ func groupRender(a *app, g groupJSON) {
 				fmt.Fprintln(w, "  no metadata (kind 39000): not a live group")
 			}
 			for _, ad := range st.Admins {
-				fmt.Fprintf(w, "  admin    %s  %s\n", gitstate.EncodeNpub(ad.Pubkey), strings.Join(ad.Roles, ", "))
+				fmt.Fprintf(w, "  admin    %s  %s\n", graph.Npub(ad.Pubkey), strings.Join(ad.Roles, ", "))
 			}
 			fmt.Fprintf(w, "  members  %d\n", len(st.Members))
 			var roles []string

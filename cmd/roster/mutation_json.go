@@ -77,9 +77,9 @@ func newMutationResult(v *repoView, plan *preflight.Plan, dryRun bool) *mutation
 	}
 	c := v.Coordinate()
 	out := &mutationResult{Schema: mutationSchema, DryRun: dryRun,
-		Coordinate: coordinateJSON{Kind: c.Kind, Pubkey: c.Pubkey, Npub: gitstate.EncodeNpub(c.Pubkey),
+		Coordinate: coordinateJSON{Kind: c.Kind, Pubkey: c.Pubkey, Npub: graph.Npub(c.Pubkey),
 			Identifier: c.Identifier, Naddr: gitstate.EncodeNaddr(c, nil)},
-		SelectedMaintainer: gitstate.EncodeNpub(c.Pubkey), Published: []string{}, Relays: []relaypool.Delivered{}, SwitchedRemotes: []string{},
+		SelectedMaintainer: graph.Npub(c.Pubkey), Published: []string{}, Relays: []relaypool.Delivered{}, SwitchedRemotes: []string{},
 		PendingHistoryAcknowledgements: []pendingAckJSON{}, Guidance: []string{}}
 	out.peopleJSON = peopleOf(r)
 	for _, a := range r.PendingAcknowledgements {

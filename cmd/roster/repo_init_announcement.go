@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/roster-cli/roster/graph"
 )
 
 // announcementTags are the tags init writes, in ngit's order: d, r euc, name,
@@ -28,16 +30,18 @@ func announcementTags(id, root, name, description string, clone, web, relays []s
 	}
 }
 
-// initTagNames are the tags announcementTags writes; an existing
-// announcement's other tags are carried over unchanged.
-var initTagNames = []string{"d", "r", "name", "description", "clone", "web", "relays", "alt"}
+// initTagNames are the tags announcementTags writes (of `r`, only the
+// earliest-unique-commit one); an existing announcement's other tags are
+// carried over unchanged.
+var initTagNames = []string{"d", "name", "description", "clone", "web", "relays", "alt"}
 
 // carriedTags copies (never aliases: go-nostr's Tags.Clone returns nil) the
-// tags of prev that init does not write, in their order.
+// tags of prev that init does not write, in their order: an `r` tag that is
+// not an earliest unique commit (graph.IsEUCTag), such as a URL, is kept.
 func carriedTags(prev *nostr.Event) nostr.Tags {
 	var out nostr.Tags
 	for _, t := range prev.Tags {
-		if len(t) == 0 || slices.Contains(initTagNames, t[0]) {
+		if len(t) == 0 || slices.Contains(initTagNames, t[0]) || t[0] == "r" && graph.IsEUCTag(t) {
 			continue
 		}
 		out = append(out, slices.Clone(t))
@@ -46,11 +50,10 @@ func carriedTags(prev *nostr.Event) nostr.Tags {
 }
 
 // identityDifference says why prev cannot be refreshed by init, or "" when it
-// can: the same earliest unique commit, and no membership beyond its author
-// (no M/m/o; a legacy maintainers tag naming at most the author, as ngit
-// writes for a sole maintainer).
+// can: the same earliest unique commit as graph reads it (graph.IsEUCTag),
+// and no membership beyond its author (no M/m/o; a legacy maintainers tag
+// naming at most the author, as ngit writes for a sole maintainer).
 func identityDifference(prev *nostr.Event, author, root string) string {
-	var roots []string
 	for _, t := range prev.Tags {
 		if len(t) > 0 && (t[0] == "M" || t[0] == "m" || t[0] == "o") {
 			return "it records maintainer or moderator roles (" + t[0] + " tags)"
@@ -58,12 +61,7 @@ func identityDifference(prev *nostr.Event, author, root string) string {
 		if len(t) < 2 {
 			continue
 		}
-		switch t[0] {
-		case "r":
-			if len(t) >= 3 && t[2] == "euc" || len(t) == 2 {
-				roots = append(roots, strings.ToLower(t[1]))
-			}
-		case "maintainers":
+		if t[0] == "maintainers" {
 			for _, v := range t[1:] {
 				if strings.ToLower(v) != author {
 					return "its maintainers tag lists other people"
@@ -71,8 +69,15 @@ func identityDifference(prev *nostr.Event, author, root string) string {
 			}
 		}
 	}
-	if len(roots) != 1 || roots[0] != root {
-		return fmt.Sprintf("it names root commit %s, this checkout's is %s", strings.Join(roots, ","), root)
+	a, err := graph.ParseAnnouncement(prev)
+	if err != nil {
+		return "it cannot be read as an announcement: " + err.Error()
+	}
+	if a.EUC == "" {
+		return fmt.Sprintf("it names no root commit (no r <commit> euc tag), this checkout's is %s", root)
+	}
+	if a.EUC != root {
+		return fmt.Sprintf("it names root commit %s, this checkout's is %s", a.EUC, root)
 	}
 	return ""
 }

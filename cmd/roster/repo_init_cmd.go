@@ -8,7 +8,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/go-git/go-git/v5"
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/spf13/cobra"
 
@@ -147,7 +146,7 @@ func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
 	}
 	clone := o.clone
 	if clone == nil {
-		clone = originCloneURLs(co.Dir())
+		clone = co.OriginCloneURLs()
 	}
 
 	s, err := a.signer(ctx)
@@ -204,7 +203,7 @@ func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
 	heldSomewhere := publishAndReadBack(ctx, pool, relays, evt, &res)
 
 	naddr := gitstate.EncodeNaddr(coord, relays)
-	res.Coordinate = repoInitCoord{Kind: coord.Kind, Pubkey: pk, Npub: gitstate.EncodeNpub(pk), Identifier: id, Naddr: naddr}
+	res.Coordinate = repoInitCoord{Kind: coord.Kind, Pubkey: pk, Npub: graph.Npub(pk), Identifier: id, Naddr: naddr}
 	if heldSomewhere {
 		// Point the checkout at the coordinate once any relay holds it.
 		if err := co.SetNostrRepo(naddr); err != nil {
@@ -284,26 +283,6 @@ func validIdentifier(id string) error {
 		}
 	}
 	return nil
-}
-
-// originCloneURLs returns origin's URLs unless they are nostr:// (a nostr://
-// URL is the repository's address, not a clone URL).
-func originCloneURLs(dir string) []string {
-	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
-	if err != nil {
-		return nil
-	}
-	r, err := repo.Remote("origin")
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, u := range r.Config().URLs {
-		if !strings.HasPrefix(u, "nostr://") {
-			out = append(out, u)
-		}
-	}
-	return out
 }
 
 // unanswered lists the relays that did not answer, one relayFailure each.

@@ -279,6 +279,47 @@ func TestRepoInitRefreshesAnIdenticalIdentityKeepingOtherTags(t *testing.T) {
 	}
 }
 
+// The earliest unique commit is the `r` tag holding a commit id (graph's
+// announcement parse): an `r` tag holding a URL names no commit, so an
+// existing announcement with the same euc commit and a URL `r` tag is the
+// same repository. init refreshes it and carries the URL `r` tag over, as it
+// carries every tag it does not write.
+func TestRepoInitEarliestUniqueCommitIsTheCommitRTagNotAURL(t *testing.T) {
+	k := newTestKey(t)
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	dir, root := initTestCheckout(t, "widget")
+	now := time.Unix(1750000000, 0)
+	prev := &nostr.Event{Kind: 30617, CreatedAt: nostr.Timestamp(now.Unix()), Tags: nostr.Tags{
+		{"d", "widget"}, {"r", "https://git.example/widget"}, {"r", root, "euc"}, {"name", "widget"}, {"maintainers", k.pubkey},
+	}}
+	if err := prev.Sign(k.hex); err != nil {
+		t.Fatal(err)
+	}
+	if err := relays[0].Publish(prev); err != nil {
+		t.Fatal(err)
+	}
+	env := homeEnv(t)
+	env["ROSTER_SECRET_KEY"] = k.nsec
+	r := invocation{Env: env, Dir: dir, Now: now}.roster(t, append([]string{"repo", "init", "--json"}, initRelayFlags(relays)...)...)
+	if r.Code != 0 {
+		t.Fatalf("same euc commit refused: exit %d out %s err %s", r.Code, r.Out, r.Err)
+	}
+	var res repoInitResult
+	decodeJSON(t, r, &res)
+	if res.Replaces == nil || *res.Replaces != prev.ID {
+		t.Fatalf("result %+v", res)
+	}
+	var rTags []nostr.Tag
+	for _, tag := range res.Event.Tags {
+		if tag[0] == "r" {
+			rTags = append(rTags, tag)
+		}
+	}
+	if len(rTags) != 2 || !slices.Equal(rTags[0], nostr.Tag{"r", root, "euc"}) || !slices.Equal(rTags[1], nostr.Tag{"r", "https://git.example/widget"}) {
+		t.Fatalf("r tags %v, want the euc commit and the carried URL", rTags)
+	}
+}
+
 // Rule (exit 6 if read-back is incomplete): one relay answers OK and
 // keeps nothing.
 func TestRepoInitExits6WhenARelayDropsTheEvent(t *testing.T) {

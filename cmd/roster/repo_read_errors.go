@@ -78,7 +78,7 @@ func (a *app) notFoundErr(v *repoView) *exitError {
 	}
 	return &exitError{Code: exitIncomplete, Kind: "not-found",
 		Err: fmt.Errorf("no repository announcement found for %s (kind %d, d=%q, author %s) in %s",
-			displayCoord(c), graph.KindAnnouncement, c.Identifier, gitstate.EncodeNpub(c.Pubkey), where),
+			displayCoord(c), graph.KindAnnouncement, c.Identifier, graph.Npub(c.Pubkey), where),
 		Details:  map[string]any{"coordinate": c.ATag(), "searched": v.Relays, "offline": v.Offline},
 		Commands: cmds}
 }

@@ -22,9 +22,9 @@ func buildRepoReport(v *repoView) *repoReport {
 	c := v.Coordinate()
 	rep := &repoReport{
 		Schema: repoSchema,
-		Coordinate: coordinateJSON{Kind: c.Kind, Pubkey: c.Pubkey, Npub: gitstate.EncodeNpub(c.Pubkey),
+		Coordinate: coordinateJSON{Kind: c.Kind, Pubkey: c.Pubkey, Npub: graph.Npub(c.Pubkey),
 			Identifier: c.Identifier, Naddr: gitstate.EncodeNaddr(c, nil)},
-		SelectedMaintainer:             gitstate.EncodeNpub(c.Pubkey),
+		SelectedMaintainer:             graph.Npub(c.Pubkey),
 		peopleJSON:                     peopleOf(r),
 		PendingHistoryAcknowledgements: []pendingAckJSON{},
 		Health:                         []findingJSON{},
@@ -34,12 +34,12 @@ func buildRepoReport(v *repoView) *repoReport {
 		offline:                        v.Offline,
 	}
 	if v.Viewer != "" {
-		rep.viewer = gitstate.EncodeNpub(v.Viewer)
+		rep.viewer = graph.Npub(v.Viewer)
 	}
 	for _, p := range r.PendingAcknowledgements {
 		rep.PendingHistoryAcknowledgements = append(rep.PendingHistoryAcknowledgements, pendingAckJSON{
-			Npub: gitstate.EncodeNpub(p.Pubkey), Transition: p.Transition, Time: p.Time, Command: p.Command,
-			author: gitstate.EncodeNpub(p.Author)})
+			Npub: graph.Npub(p.Pubkey), Transition: p.Transition, Time: p.Time, Command: p.Command,
+			author: graph.Npub(p.Author)})
 	}
 	for _, f := range r.Health {
 		rep.Health = append(rep.Health, findingToJSON(f))
@@ -53,11 +53,11 @@ func buildRepoReport(v *repoView) *repoReport {
 		rep.FollowLeadCommand = &cmd
 	}
 	if r.Lifecycle.Status != graph.LifecycleActive {
-		actor, t := gitstate.EncodeNpub(r.Lifecycle.Actor), r.Lifecycle.Time
+		actor, t := graph.Npub(r.Lifecycle.Actor), r.Lifecycle.Time
 		rep.Lifecycle.Actor, rep.Lifecycle.Time = &actor, &t
 	}
 	if v.State != nil {
-		rep.State = &stateJSON{EventID: v.State.EventID, Author: gitstate.EncodeNpub(v.State.Author),
+		rep.State = &stateJSON{EventID: v.State.EventID, Author: graph.Npub(v.State.Author),
 			Head: v.State.Head, Refs: map[string]string{}}
 		for k, val := range v.State.Refs {
 			rep.State.Refs[k] = val
@@ -90,7 +90,7 @@ func metadataOf(r *graph.Resolution) repoMetadata {
 func findingToJSON(f graph.Finding) findingJSON {
 	out := findingJSON{Severity: string(f.Severity), Code: f.Code, Message: f.Message}
 	if f.Author != "" {
-		a := gitstate.EncodeNpub(f.Author)
+		a := graph.Npub(f.Author)
 		out.Author = &a
 	}
 	if f.Command != "" {
@@ -103,15 +103,10 @@ func findingToJSON(f graph.Finding) findingJSON {
 func membersJSON(ms []graph.Member) []memberJSON {
 	out := make([]memberJSON, 0, len(ms))
 	for _, m := range ms {
-		out = append(out, memberJSON{Npub: gitstate.EncodeNpub(m.Pubkey), Pubkey: m.Pubkey, Status: m.Status})
+		out = append(out, memberJSON{Npub: graph.Npub(m.Pubkey), Pubkey: m.Pubkey, Status: m.Status})
 	}
 	return out
 }
 
-func npubsOf(hexes []string) []string {
-	out := make([]string, 0, len(hexes))
-	for _, h := range hexes {
-		out = append(out, gitstate.EncodeNpub(h))
-	}
-	return out
-}
+// npubsOf is graph.Npubs (never nil: an empty list stays [] in JSON).
+func npubsOf(hexes []string) []string { return graph.Npubs(hexes) }

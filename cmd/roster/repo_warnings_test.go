@@ -145,6 +145,27 @@ func TestWarningThirdPartyAssignmentToBothSigners(t *testing.T) {
 	}
 }
 
+// The lead's o:Carol does not cover Bob's m:Carol (graph.LeadCovers):
+// converting Bob's edge to history would leave Carol a moderator only, so
+// both signers get the uncovered advisory, the same recovery follow-lead's
+// refusal gives.
+func TestWarningLeadModeratorRoleDoesNotCoverAMaintainerAssignment(t *testing.T) {
+	bobAssigns := bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "200"), role("m", carol, "300"),
+		maintainersTag(alice, bob, carol))
+	carolAccepts := carol.announce(t, "proj", 1002, role("M", alice, "300"), role("m", carol, "300"), maintainersTag(alice, carol))
+	moderatorOnly := alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), role("o", carol, "300"), maintainersTag(alice, bob))
+	for viewer, want := range map[person]string{
+		bob: "your announcement directly assigns " + carol.npub() + ", but the lead does not\n" +
+			"ask " + alice.npub() + " to run:\n  roster repo edit --add-maintainer " + carol.npub(),
+		alice: "first retain " + carol.npub() + " through the lead roster with:\n  roster repo edit --add-maintainer " + carol.npub(),
+	} {
+		r := readAs(t, &viewer, alice, moderatorOnly, bobAssigns, carolAccepts)
+		if !strings.Contains(r.Err, want) {
+			t.Fatalf("stderr lacks\n%s\ngot:\n%s", want, r.Err)
+		}
+	}
+}
+
 // maintainers.md "Ngit's canonical acceptance contains defer": an invitee
 // whose only self-role is a simple [m, self, start, defer] is told to accept.
 func TestWarningSelfDeferDirectsToAccept(t *testing.T) {

@@ -173,7 +173,8 @@ func projectionWarning(a *graph.Announcement) string {
 // a lead-shaped repository, told to both signers in the spec's words.
 func thirdPartyWarning(r *graph.Resolution, viewer string, f graph.Finding) string {
 	subject, lead := graph.Npub(f.Subject), graph.Npub(r.Lead)
-	covered := leadCovers(r, f.Subject)
+	// Third-party findings are about a co-maintainer's active m.
+	covered := graph.LeadCovers(r.Announcements[r.Lead], graph.RoleMaint, f.Subject)
 	if viewer != r.Lead { // the viewer is the co-maintainer who assigns
 		if covered {
 			return fmt.Sprintf("your announcement directly assigns %s in a lead-shaped repository\nlet %s manage the co-maintainer roster by running:\n  %s",
@@ -192,22 +193,6 @@ func thirdPartyWarning(r *graph.Resolution, viewer string, f graph.Finding) stri
 			graph.Npub(x), subject, graph.Npub(x), graph.CommandFollowLead))
 	}
 	return strings.Join(text, "\n")
-}
-
-// leadCovers reports whether the lead's own announcement actively lists
-// subject with M or m, so converting a co-maintainer's edge to history
-// would keep them.
-func leadCovers(r *graph.Resolution, subject string) bool {
-	a := r.Announcements[r.Lead]
-	if a == nil {
-		return false
-	}
-	for _, rec := range a.Roles {
-		if rec.Subject == subject && rec.Letter != graph.RoleModerator && rec.Active() {
-			return true
-		}
-	}
-	return false
 }
 
 // assignersOf lists confirmed co-maintainers (not the lead) whose latest
@@ -260,10 +245,4 @@ func acknowledgementWarning(acks []graph.PendingAck, viewer string) string {
 	return strings.Join(lines, "\n")
 }
 
-func joinNpubs(pks []string) string {
-	out := make([]string, len(pks))
-	for i, p := range pks {
-		out[i] = graph.Npub(p)
-	}
-	return strings.Join(out, " ")
-}
+func joinNpubs(pks []string) string { return strings.Join(graph.Npubs(pks), " ") }
