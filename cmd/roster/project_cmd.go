@@ -1,5 +1,5 @@
 // Command wiring of `roster project`: flags, arguments and the choice of
-// read path; the reading, checking and rendering live in project_*.go.
+// read path; reading, checking and changing live in workspace/projects.
 
 package main
 
