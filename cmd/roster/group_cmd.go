@@ -10,6 +10,7 @@ import (
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/workspace/groups"
+	"github.com/roster-cli/roster/workspace/pipeline"
 )
 
 func newGroupCmd(a *app) *cobra.Command {
@@ -77,16 +78,16 @@ Exit 4 when no relay has any signed state for the group.`,
 			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.projectLazyAuth})
 			defer pool.Close()
 			ctx := cmd.Context()
-			infos := readRelayInfos(ctx, pool, relays)
+			infos := pipeline.RelaySelves(ctx, pool, relays)
 			res := pool.Fetch(ctx, relays, nostr.Filter{Kinds: groups.StateKinds, Tags: nostr.TagMap{"d": {id}}})
 			out := groupJSON{Schema: "roster.group/v1", ID: id, Complete: res.Complete}
 			found := false
 			for i, rep := range res.Relays {
-				gr := groupRelayJSON{URL: rep.URL, Status: rep.Status, Reason: rep.Reason, Self: infos[i].self}
-				if infos[i].err != nil {
-					gr.Error = infos[i].unknownSigner()
+				gr := groupRelayJSON{URL: rep.URL, Status: rep.Status, Reason: rep.Reason, Self: infos[i].Self}
+				if infos[i].Err != nil {
+					gr.Error = infos[i].UnknownSigner()
 				}
-				st := groups.Build(id, infos[i].self, eventsFrom(res, rep.URL))
+				st := groups.Build(id, infos[i].Self, pipeline.EventsFrom(res, rep.URL))
 				gr.Group = &st
 				gr.Found = len(st.Sources) > 0
 				gr.Live = st.Live()

@@ -10,7 +10,6 @@ import (
 
 	"github.com/roster-cli/roster/cache"
 	"github.com/roster-cli/roster/graph"
-	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
@@ -23,8 +22,8 @@ func projectCacheKey(relay string, c projects.Coordinate) string {
 // projectCachePut keeps each relay's verified projection and NIP-11 document
 // for --offline. The cache is an accelerator: failures cost a warning. An
 // older projection never replaces a newer cached one.
-func projectCachePut(a *app, rd projectReadResult) {
-	if rd.best == nil && len(rd.relays) == 0 {
+func projectCachePut(a *app, rd projects.ReadResult) {
+	if rd.Best == nil && len(rd.Relays) == 0 {
 		return
 	}
 	home, err := a.home()
@@ -38,18 +37,18 @@ func projectCachePut(a *app, rd projectReadResult) {
 	}
 	defer store.Close()
 	now := a.io.Now()
-	for _, rr := range rd.relays {
-		if rr.info != nil {
-			_ = store.PutRelayInfo(rr.URL, rr.info, now)
+	for _, rr := range rd.Relays {
+		if rr.Info != nil {
+			_ = store.PutRelayInfo(rr.URL, rr.Info, now)
 		}
-		if rr.event == nil {
+		if rr.Event == nil {
 			continue
 		}
-		key := projectCacheKey(rr.URL, rr.state.Coordinate)
-		if old, err := store.Projection(key); err == nil && old != nil && !graph.Newer(rr.event, old) && old.ID != rr.event.ID {
+		key := projectCacheKey(rr.URL, rr.State.Coordinate)
+		if old, err := store.Projection(key); err == nil && old != nil && !graph.Newer(rr.Event, old) && old.ID != rr.Event.ID {
 			continue
 		}
-		if err := store.PutProjection(key, rr.event); err != nil {
+		if err := store.PutProjection(key, rr.Event); err != nil {
 			fmt.Fprintf(a.io.Err, "roster: warning: could not cache the projection from %s (%v)\n", rr.URL, err)
 		}
 	}
@@ -57,36 +56,27 @@ func projectCachePut(a *app, rd projectReadResult) {
 
 // projectReadCached answers --offline from the cache: each relay's cached
 // projection, verified again against that relay's cached NIP-11 self.
-func projectReadCached(a *app, relays []string, c projects.Coordinate) (projectReadResult, error) {
+func projectReadCached(a *app, relays []string, c projects.Coordinate) (projects.ReadResult, error) {
 	home, err := a.home()
 	if err != nil {
-		return projectReadResult{}, usageErr("%v", err)
+		return projects.ReadResult{}, usageErr("%v", err)
 	}
 	store, err := cache.Open(home)
 	if err != nil {
-		return projectReadResult{}, &exitError{Code: exitIncomplete, Kind: "offline-miss",
+		return projects.ReadResult{}, &exitError{Code: exitIncomplete, Kind: "offline-miss",
 			Err: fmt.Errorf("--offline needs the local cache: %v", err), Commands: []string{"roster project show " + c.String()}}
 	}
 	defer store.Close()
-	out := projectReadResult{complete: false}
-	var valid []projects.State
-	for _, url := range relaypool.NormalizeRelays(relays) {
-		rr := projectRelayRead{URL: url, Status: "cache", Projection: "none"}
-		info, ok, err := store.RelayInfo(url)
-		if err == nil && ok {
-			rr.Self = info.Self
+	out := projects.ReadCached(relays, c, func(url string) (self string, evt *nostr.Event) {
+		if info, ok, err := store.RelayInfo(url); err == nil && ok {
+			self = info.Self
 		}
-		evt, err := store.Projection(projectCacheKey(url, c))
-		if err == nil && evt != nil {
-			projectJudge(&rr, []*nostr.Event{evt}, c)
+		if e, err := store.Projection(projectCacheKey(url, c)); err == nil {
+			evt = e
 		}
-		if rr.state != nil {
-			valid = append(valid, *rr.state)
-		}
-		out.relays = append(out.relays, rr)
-	}
-	projectPickBest(&out, valid)
-	if out.best == nil {
+		return self, evt
+	})
+	if out.Best == nil {
 		return out, &exitError{Code: exitIncomplete, Kind: "offline-miss",
 			Err:      fmt.Errorf("no cached state for project %s from %s; read it online once", c, strings.Join(relays, ", ")),
 			Commands: []string{"roster project show " + c.String()}}

@@ -1,5 +1,5 @@
 // Command wiring of `roster project`: flags, arguments and the choice of
-// read path; the reading, checking and rendering live in project_*.go.
+// read path; reading, checking and changing live in workspace/projects.
 
 package main
 
@@ -54,7 +54,7 @@ its revision is the "rev" tag. Exit 4 when no relay has a valid projection.`,
 			if len(relays) == 0 {
 				return projectNoRelays(c)
 			}
-			var rd projectReadResult
+			var rd projects.ReadResult
 			if a.opts.Offline {
 				if rd, err = projectReadCached(a, relays, c); err != nil {
 					return err
@@ -62,10 +62,10 @@ its revision is the "rev" tag. Exit 4 when no relay has a valid projection.`,
 			} else {
 				pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.projectLazyAuth})
 				defer pool.Close()
-				rd = projectRead(cmd.Context(), pool, relays, c)
+				rd = projects.Read(cmd.Context(), pool, relays, c)
 				projectCachePut(a, rd)
 			}
-			if rd.best == nil {
+			if rd.Best == nil {
 				return projectNotFound(a, args[0], c, rd)
 			}
 			out := projectView(c, rd)

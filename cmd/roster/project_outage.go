@@ -7,22 +7,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/workspace/pipeline"
+	"github.com/roster-cli/roster/workspace/projects"
 )
 
-// relayOutcome renders a relay's fetch status with its reason. A reason
-// from the network layer often starts with the status word itself
-// ("failed to WebSocket dial..."): printing both would stutter
-// ("failed failed to ..."), so such a reason stands alone.
-func relayOutcome(status, reason string) string {
-	switch {
-	case reason == "":
-		return status
-	case strings.HasPrefix(strings.ToLower(reason), strings.ToLower(status)):
-		return reason
-	}
-	return status + ": " + reason
-}
+// relayOutcome renders a relay's fetch status with its reason, never
+// stuttering ("failed failed to ...").
+func relayOutcome(status, reason string) string { return pipeline.Outcome(status, reason) }
 
 // relayFailure is the one line every command prints for a relay that did
 // not answer: "<url>: <outcome>", so a refused, closed or timed-out relay
@@ -48,12 +39,9 @@ func relayOutageErr(what string, answered int, failed []string, cmds []string, d
 }
 
 // projectRelayFailures lists the relays of a read that did not answer.
-func projectRelayFailures(rd projectReadResult) (answered int, failed []string) {
-	for _, r := range rd.relays {
-		if r.Status == relaypool.StatusOK {
-			answered++
-			continue
-		}
+func projectRelayFailures(rd projects.ReadResult) (answered int, failed []string) {
+	answered, silent := rd.Failures()
+	for _, r := range silent {
 		failed = append(failed, relayFailure(r.URL, r.Status, r.Reason))
 	}
 	return answered, failed

@@ -4,7 +4,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/nbd-wtf/go-nostr/nip19"
 
@@ -14,26 +13,26 @@ import (
 
 // projectJSON is `roster project show --json` (schema roster.project/v1).
 type projectJSON struct {
-	Schema          string             `json:"schema"`
-	Coordinate      string             `json:"coordinate"`
-	Owner           string             `json:"owner"`
-	OwnerNpub       string             `json:"owner_npub"`
-	D               string             `json:"d"`
-	Address         string             `json:"address"`
-	Naddr           string             `json:"naddr"`
-	Revision        int64              `json:"revision"`
-	Deleted         bool               `json:"deleted"`
-	Name            string             `json:"name"`
-	Description     string             `json:"description"`
-	HomeChannel     *string            `json:"home_channel"`
-	RelatedChannels []string           `json:"related_channels"`
-	Visibility      string             `json:"visibility"`
-	Members         []projects.Member  `json:"members"`
-	UnknownTags     [][]string         `json:"unknown_tags"`
-	ProjectTags     [][]string         `json:"project_tags"`
-	Projection      projectEventJSON   `json:"projection"`
-	Relays          []projectRelayRead `json:"relays"`
-	Complete        bool               `json:"complete"`
+	Schema          string               `json:"schema"`
+	Coordinate      string               `json:"coordinate"`
+	Owner           string               `json:"owner"`
+	OwnerNpub       string               `json:"owner_npub"`
+	D               string               `json:"d"`
+	Address         string               `json:"address"`
+	Naddr           string               `json:"naddr"`
+	Revision        int64                `json:"revision"`
+	Deleted         bool                 `json:"deleted"`
+	Name            string               `json:"name"`
+	Description     string               `json:"description"`
+	HomeChannel     *string              `json:"home_channel"`
+	RelatedChannels []string             `json:"related_channels"`
+	Visibility      string               `json:"visibility"`
+	Members         []projects.Member    `json:"members"`
+	UnknownTags     [][]string           `json:"unknown_tags"`
+	ProjectTags     [][]string           `json:"project_tags"`
+	Projection      projectEventJSON     `json:"projection"`
+	Relays          []projects.RelayRead `json:"relays"`
+	Complete        bool                 `json:"complete"`
 }
 
 type projectEventJSON struct {
@@ -45,8 +44,8 @@ type projectEventJSON struct {
 	ChangeEvent   string `json:"change_event"`
 }
 
-func projectView(c projects.Coordinate, rd projectReadResult) projectJSON {
-	st := rd.best
+func projectView(c projects.Coordinate, rd projects.ReadResult) projectJSON {
+	st := rd.Best
 	naddr, _ := nip19.EncodeEntity(c.Owner, projects.KindIdentity, c.D, nil)
 	out := projectJSON{
 		Schema: "roster.project/v1", Coordinate: c.String(), Owner: c.Owner, OwnerNpub: gitstate.EncodeNpub(c.Owner),
@@ -54,9 +53,9 @@ func projectView(c projects.Coordinate, rd projectReadResult) projectJSON {
 		Name: st.Document.Name, Description: st.Document.Description, Visibility: st.Document.Visibility,
 		RelatedChannels: orEmptySlice(st.Document.RelatedChannels), Members: st.Document.Members,
 		UnknownTags: st.Document.Unknown, ProjectTags: st.ProjectTags,
-		Projection: projectEventJSON{EventID: st.EventID, CreatedAt: int64(st.CreatedAt), Relay: rd.bestURL,
+		Projection: projectEventJSON{EventID: st.EventID, CreatedAt: int64(st.CreatedAt), Relay: rd.BestURL,
 			Signer: st.Signer, IdentityEvent: st.IdentityEvent, ChangeEvent: st.ChangeEvent},
-		Relays: rd.relays, Complete: rd.complete,
+		Relays: rd.Relays, Complete: rd.Complete,
 	}
 	if st.Document.HomeChannel != "" {
 		h := st.Document.HomeChannel
@@ -124,8 +123,8 @@ func projectNoRelays(c projects.Coordinate) *exitError {
 // projectNotFound is exit 4: no relay holds a valid projection. While a
 // relay asked did not answer, that is incomplete evidence, not "not found".
 // arg is the project as the user named it, for the commands to retry.
-func projectNotFound(a *app, arg string, c projects.Coordinate, rd projectReadResult) *exitError {
-	details := map[string]any{"coordinate": c.String(), "address": c.Address(), "relays": rd.relays}
+func projectNotFound(a *app, arg string, c projects.Coordinate, rd projects.ReadResult) *exitError {
+	details := map[string]any{"coordinate": c.String(), "address": c.Address(), "relays": rd.Relays}
 	show := "roster project show " + shellQuote(arg)
 	if answered, failed := projectRelayFailures(rd); len(failed) > 0 {
 		return relayOutageErr("project "+c.String(), answered, failed, []string{
@@ -138,18 +137,8 @@ func projectNotFound(a *app, arg string, c projects.Coordinate, rd projectReadRe
 
 // projectMissing is exit 4 "not-found": every relay asked answered, and none
 // holds a valid projection. show is the command that reads the project.
-func projectMissing(c projects.Coordinate, rd projectReadResult, show string) *exitError {
-	var why []string
-	for _, r := range rd.relays {
-		if r.Error != "" {
-			why = append(why, fmt.Sprintf("%s: %s", r.URL, r.Error))
-		} else {
-			why = append(why, fmt.Sprintf("%s has no projection", r.URL))
-		}
-	}
-	return &exitError{Code: exitIncomplete, Kind: "not-found",
-		Err: fmt.Errorf("no relay-signed state for project %s (%s); the relay materializes it once the owner publishes the project's kind 30621 identity there",
-			c, strings.Join(why, "; ")),
-		Details:  map[string]any{"coordinate": c.String(), "address": c.Address(), "relays": rd.relays},
-		Commands: []string{show + " --relay wss://<relay hosting the project>"}}
+func projectMissing(c projects.Coordinate, rd projects.ReadResult, show string) *exitError {
+	ee := pipelineErr(projects.NotFound(c, rd)).(*exitError)
+	ee.Commands = []string{show + " --relay wss://<relay hosting the project>"}
+	return ee
 }

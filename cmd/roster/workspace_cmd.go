@@ -55,9 +55,9 @@ cannot be reached, the last verified projection is shown marked stale.`,
 				return err
 			}
 			defer ws.close()
-			cur, err := ws.load(cmd.Context())
+			cur, err := ws.Load(cmd.Context())
 			if err != nil {
-				return err
+				return pipelineErr(err)
 			}
 			v := ws.view(cur)
 			if a.opts.JSON {
@@ -92,10 +92,10 @@ transaction. Granting again changes the role.`,
 				return usageErr("--role %q: use viewer, mover or manager", role)
 			}
 			return a.workspaceWrite(cmd.Context(), "", "grant", sections.ActionGrant,
-				func(ctx context.Context, ws *wsSession, cur *wsCurrent) (sections.Body, error) {
-					return cur.w.GrantBody(ctx, ws.s, grantee, r)
+				func(ctx context.Context, ws *sections.Session, cur *sections.Current) (sections.Body, error) {
+					return cur.W.GrantBody(ctx, ws.Signer, grantee, r)
 				},
-				func(after *wsCurrent) bool { return after.w.Readers[grantee] == r })
+				func(after *sections.Current) bool { return after.W.Readers[grantee] == r })
 		},
 	}
 	cmd.Flags().StringVar(&role, "role", string(sections.RoleViewer), "viewer | mover | manager")
@@ -119,13 +119,13 @@ subscriptions at once. Revocation cannot erase what they already read.`,
 			}
 			var epoch int64
 			return a.workspaceWrite(cmd.Context(), "", "revoke", sections.ActionRevoke,
-				func(ctx context.Context, ws *wsSession, cur *wsCurrent) (sections.Body, error) {
-					epoch = cur.w.KeyEpoch
-					return cur.w.RevokeBody(ctx, ws.s, gone)
+				func(ctx context.Context, ws *sections.Session, cur *sections.Current) (sections.Body, error) {
+					epoch = cur.W.KeyEpoch
+					return cur.W.RevokeBody(ctx, ws.Signer, gone)
 				},
-				func(after *wsCurrent) bool {
-					_, still := after.w.Readers[gone]
-					return !still && after.w.KeyEpoch == epoch+1
+				func(after *sections.Current) bool {
+					_, still := after.W.Readers[gone]
+					return !still && after.W.KeyEpoch == epoch+1
 				})
 		},
 	}
@@ -150,15 +150,15 @@ func newWorkspaceMoveCmd(a *app) *cobra.Command {
 			}
 			var section string
 			return a.workspaceWrite(cmd.Context(), owner, "move", sections.ActionMove,
-				func(_ context.Context, _ *wsSession, cur *wsCurrent) (sections.Body, error) {
-					b, err := cur.w.MoveBody(channel, to)
+				func(_ context.Context, _ *sections.Session, cur *sections.Current) (sections.Body, error) {
+					b, err := cur.W.MoveBody(channel, to)
 					if err == nil {
 						section = b.SectionID
 					}
 					return b, err
 				},
-				func(after *wsCurrent) bool {
-					for _, as := range after.w.Assignments {
+				func(after *sections.Current) bool {
+					for _, as := range after.W.Assignments {
 						if as.ChannelID == channel {
 							return as.SectionID == section
 						}

@@ -55,18 +55,18 @@ func wsPerson(pk string, role sections.Role) wsPersonJSON {
 	return wsPersonJSON{Npub: graph.Npub(pk), Pubkey: pk, Role: string(role)}
 }
 
-func (ws *wsSession) view(cur *wsCurrent) wsJSON {
-	w := cur.w
-	out := wsJSON{Schema: "roster.workspace/v1", Relay: ws.relay, RelaySelf: ws.self, Community: ws.community,
-		Owner: wsPerson(ws.owner, sections.RoleOwner), You: wsPerson(ws.me, cur.role),
+func (ws *wsSession) view(cur *sections.Current) wsJSON {
+	w := cur.W
+	out := wsJSON{Schema: "roster.workspace/v1", Relay: ws.Relay, RelaySelf: ws.Self, Community: ws.Community,
+		Owner: wsPerson(ws.Owner, sections.RoleOwner), You: wsPerson(ws.Me, cur.Role),
 		Revision: w.Revision, LayoutRevision: w.LayoutRevision, KeyEpoch: w.KeyEpoch, Migration: w.Migration,
 		Sections: []wsSectionJSON{}, Assignments: orEmptyAssignments(w.Assignments), Readers: []wsPersonJSON{},
-		ProjectionEventID: cur.sync.Verified.Event.ID, Decision: string(cur.sync.Decision),
-		Refetched: cur.sync.Refetched, Stale: cur.sync.Stale, Rejected: []string{}}
-	if cur.sync.FetchErr != nil {
-		out.StaleReason = cur.sync.FetchErr.Error()
+		ProjectionEventID: cur.Sync.Verified.Event.ID, Decision: string(cur.Sync.Decision),
+		Refetched: cur.Sync.Refetched, Stale: cur.Sync.Stale, Rejected: []string{}}
+	if cur.Sync.FetchErr != nil {
+		out.StaleReason = cur.Sync.FetchErr.Error()
 	}
-	for _, r := range cur.sync.Rejected {
+	for _, r := range cur.Sync.Rejected {
 		out.Rejected = append(out.Rejected, r.Error())
 	}
 	for _, s := range w.Sections {
@@ -84,8 +84,8 @@ func (ws *wsSession) view(cur *wsCurrent) wsJSON {
 	}
 	sort.Slice(readers, func(i, j int) bool {
 		// owner first, then by pubkey
-		if (readers[i] == ws.owner) != (readers[j] == ws.owner) {
-			return readers[i] == ws.owner
+		if (readers[i] == ws.Owner) != (readers[j] == ws.Owner) {
+			return readers[i] == ws.Owner
 		}
 		return readers[i] < readers[j]
 	})

@@ -39,15 +39,15 @@ func newWorkspaceSectionCmd(a *app) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			var id string
 			return a.workspaceWrite(c.Context(), owner, "section add", sections.ActionManage,
-				func(_ context.Context, _ *wsSession, cur *wsCurrent) (sections.Body, error) {
-					b, err := cur.w.AddBody(args[0], iconPtr(c, nil))
+				func(_ context.Context, _ *sections.Session, cur *sections.Current) (sections.Body, error) {
+					b, err := cur.W.AddBody(args[0], iconPtr(c, nil))
 					if err == nil {
 						id = b.SectionID
 					}
 					return b, err
 				},
-				func(after *wsCurrent) bool {
-					s, err := after.w.FindSection(id)
+				func(after *sections.Current) bool {
+					s, err := after.W.FindSection(id)
 					return err == nil && s.Label == args[0]
 				})
 		},
@@ -61,19 +61,19 @@ func newWorkspaceSectionCmd(a *app) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			var id string
 			return a.workspaceWrite(c.Context(), owner, "section rename", sections.ActionManage,
-				func(_ context.Context, _ *wsSession, cur *wsCurrent) (sections.Body, error) {
-					sec, err := cur.w.FindSection(args[0])
+				func(_ context.Context, _ *sections.Session, cur *sections.Current) (sections.Body, error) {
+					sec, err := cur.W.FindSection(args[0])
 					if err != nil {
 						return nil, err
 					}
-					b, err := cur.w.RenameBody(sec.ID, args[1], iconPtr(c, sec.Icon))
+					b, err := cur.W.RenameBody(sec.ID, args[1], iconPtr(c, sec.Icon))
 					if err == nil {
 						id = b.SectionID
 					}
 					return b, err
 				},
-				func(after *wsCurrent) bool {
-					s, err := after.w.FindSection(id)
+				func(after *sections.Current) bool {
+					s, err := after.W.FindSection(id)
 					return err == nil && s.Label == args[1]
 				})
 		},
@@ -87,18 +87,18 @@ func newWorkspaceSectionCmd(a *app) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			var ids []string
 			return a.workspaceWrite(c.Context(), owner, "section reorder", sections.ActionManage,
-				func(_ context.Context, _ *wsSession, cur *wsCurrent) (sections.Body, error) {
-					b, err := cur.w.ReorderBody(args)
+				func(_ context.Context, _ *sections.Session, cur *sections.Current) (sections.Body, error) {
+					b, err := cur.W.ReorderBody(args)
 					if err == nil {
 						ids = b.SectionIDs
 					}
 					return b, err
 				},
-				func(after *wsCurrent) bool {
-					if len(after.w.Sections) != len(ids) {
+				func(after *sections.Current) bool {
+					if len(after.W.Sections) != len(ids) {
 						return false
 					}
-					for i, s := range after.w.Sections {
+					for i, s := range after.W.Sections {
 						if s.ID != ids[i] {
 							return false
 						}
@@ -115,14 +115,14 @@ func newWorkspaceSectionCmd(a *app) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			var id string
 			return a.workspaceWrite(c.Context(), owner, "section remove", sections.ActionManage,
-				func(_ context.Context, _ *wsSession, cur *wsCurrent) (sections.Body, error) {
-					b, err := cur.w.RemoveBody(args[0])
+				func(_ context.Context, _ *sections.Session, cur *sections.Current) (sections.Body, error) {
+					b, err := cur.W.RemoveBody(args[0])
 					if err == nil {
 						id = b.SectionID
 					}
 					return b, err
 				},
-				func(after *wsCurrent) bool { _, err := after.w.FindSection(id); return err != nil })
+				func(after *sections.Current) bool { _, err := after.W.FindSection(id); return err != nil })
 		},
 	}
 	cmd.AddCommand(add, rename, reorder, remove)

@@ -5,4 +5,8 @@
 // projection, and migration from the legacy kind 30078
 // d=channel-sections blob. The relay-side authority (devrelay/swrelay) reuses
 // the same parsing and validation so both sides enforce one rule set.
+//
+// Session is the client pipeline on top: one owner's workspace on one relay
+// (Sync, Load, Write, Import), with the relay access, publish function,
+// signer, clock and cache passed in by the caller.
 package sections
