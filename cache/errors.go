@@ -1,6 +1,8 @@
 package cache
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"errors"
 	"fmt"
 )
@@ -63,10 +65,12 @@ func (e *Error) Is(target error) bool {
 	return false
 }
 
-// Commands are what the user can run next, for exitError.Commands.
-func (e *Error) Commands() []string {
+// Commands are what the user can run next. `roster cache clear` is
+// rendered with the user's --home, so it clears the broken cache and not
+// the default one.
+func (e *Error) Commands() []suggest.Command {
 	if e.Reason == ReasonLocked || e.Reason == ReasonUnreadable {
 		return nil
 	}
-	return []string{"roster cache clear"}
+	return []suggest.Command{suggest.Roster("cache", "clear")}
 }

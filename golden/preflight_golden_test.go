@@ -1,6 +1,8 @@
 package golden
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"bytes"
 	"encoding/json"
 	"os"
@@ -107,7 +109,7 @@ func runPreflightScenario(t *testing.T, file string, ps *PreflightScenario) {
 	plan, refusal := preflight.Prepare(in)
 	rec := preflightRecord{Refusal: refusal}
 	if plan != nil {
-		rec.Changes, rec.Sim, rec.Guidance = plan.Changes, &plan.Sim, plan.Guidance
+		rec.Changes, rec.Sim, rec.Guidance = plan.Changes, &plan.Sim, preflight.GuidanceText(plan.Guidance, suggest.Selectors{})
 		for _, tg := range plan.Tags {
 			if len(tg) > 0 && tg[0] != "d" {
 				rec.Tags = append(rec.Tags, tg)

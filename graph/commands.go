@@ -1,22 +1,33 @@
 package graph
 
-import "github.com/nbd-wtf/go-nostr/nip19"
+import (
+	"github.com/nbd-wtf/go-nostr/nip19"
 
-// Commands shown in guidance. They are the exact commands a user runs.
-const (
-	CommandFixMaintainers = "roster repo edit --fix-maintainers"
-	CommandFollowLead     = "roster repo follow-lead"
-	CommandAccept         = "roster repo accept"
+	"github.com/roster-cli/roster/suggest"
 )
 
+// The commands findings and acknowledgements name: the exact commands a
+// user runs, as values (suggest renders them, with the user's selectors).
+
+// CommandFixMaintainers repairs only the compatibility `maintainers` tag.
+func CommandFixMaintainers() suggest.Command {
+	return suggest.Roster("repo", "edit", "--fix-maintainers")
+}
+
+// CommandFollowLead converges an announcement on the lead roster.
+func CommandFollowLead() suggest.Command { return suggest.Roster("repo", "follow-lead") }
+
+// CommandAccept accepts the offered co-maintainer role.
+func CommandAccept() suggest.Command { return suggest.Roster("repo", "accept") }
+
 // CommandAcknowledge records a transition in the lead roster.
-func CommandAcknowledge(pubkey string) string {
-	return "roster repo edit --acknowledge-maintainer-change " + Npub(pubkey)
+func CommandAcknowledge(pubkey string) suggest.Command {
+	return suggest.Roster("repo", "edit", "--acknowledge-maintainer-change", Npub(pubkey))
 }
 
 // CommandAddMaintainer asks the lead to cover a subject.
-func CommandAddMaintainer(pubkey string) string {
-	return "roster repo edit --add-maintainer " + Npub(pubkey)
+func CommandAddMaintainer(pubkey string) suggest.Command {
+	return suggest.Roster("repo", "edit", "--add-maintainer", Npub(pubkey))
 }
 
 // Npub encodes a 64-hex pubkey for people; anything else is returned as is

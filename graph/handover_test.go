@@ -47,7 +47,7 @@ func TestHandoverWithoutCompleteTargetRosterIsPending(t *testing.T) {
 		if len(r.HandoverMissing) != 1 || r.HandoverMissing[0] != pk("carol") {
 			t.Fatalf("from %s: HandoverMissing %v", from, r.HandoverMissing)
 		}
-		if f.Command != CommandAddMaintainer(pk("carol")) {
+		if commandText(f.Command) != CommandAddMaintainer(pk("carol")).String() {
 			t.Fatalf("from %s: command %q", from, f.Command)
 		}
 	}

@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"fmt"
 	"slices"
 	"sort"
@@ -9,15 +11,15 @@ import (
 
 // Finding is one health or guidance item. Severity is relative to the
 // viewer: an author-scoped problem is an error for its affected signer and
-// a warning for everyone else. Command is the exact command to run ("" when
-// only a signer-reviewed manual repair exists).
+// a warning for everyone else. Command is the exact command to run (nil
+// when only a signer-reviewed manual repair exists).
 type Finding struct {
-	Severity string `json:"severity"` // error | warning
-	Code     string `json:"code"`
-	Author   string `json:"author,omitempty"`  // the affected signer
-	Subject  string `json:"subject,omitempty"` // the person the finding is about, if any
-	Message  string `json:"message"`
-	Command  string `json:"command,omitempty"`
+	Severity string           `json:"severity"` // error | warning
+	Code     string           `json:"code"`
+	Author   string           `json:"author,omitempty"`  // the affected signer
+	Subject  string           `json:"subject,omitempty"` // the person the finding is about, if any
+	Message  string           `json:"message"`
+	Command  *suggest.Command `json:"command,omitempty"`
 }
 
 // Severities.
@@ -81,7 +83,7 @@ func healthOf(h *healthInput) []Finding {
 		out = append(out, Finding{
 			Severity: SeverityWarning, Code: CodePendingAcknowledgement, Author: p.Author, Subject: p.Pubkey,
 			Message: ackMessage(h, p),
-			Command: p.Command,
+			Command: ptr(p.Command),
 		})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -168,7 +170,7 @@ func (h *healthInput) projectionFinding(a *Announcement) Finding {
 		msg += "; listed without an active role: " + npubs(extra)
 	}
 	return Finding{Severity: h.severity(a.Author), Code: CodeProjectionMismatch, Author: a.Author,
-		Message: msg + "; this repair does not add or remove active maintainers", Command: CommandFixMaintainers}
+		Message: msg + "; this repair does not add or remove active maintainers", Command: ptr(CommandFixMaintainers())}
 }
 
 // duplicateFindings reports each (subject, letter) that has more than one
@@ -217,7 +219,7 @@ func (h *healthInput) selfDeferFinding(p *participant, i int) Finding {
 	f.Message = fmt.Sprintf("%s ends its own role record %q in defer; a self-role cannot be deferred, so its author has no current role until it is repaired or replaced", h.whose(a.Author), raw)
 	if h.simpleAcceptRepair(p, r) {
 		f.Message += "; accept the current invitation to publish a valid acceptance"
-		f.Command = CommandAccept
+		f.Command = ptr(CommandAccept())
 	}
 	return f
 }
@@ -275,7 +277,7 @@ func (h *healthInput) leadFindings() []Finding {
 			// The target completes the roster one add at a time; a standing
 			// acceptance confirms immediately.
 			f.Message += fmt.Sprintf("; ask %s to list each of them, starting with: %s", Npub(lr.failAt), CommandAddMaintainer(lr.missing[0]))
-			f.Command = CommandAddMaintainer(lr.missing[0])
+			f.Command = ptr(CommandAddMaintainer(lr.missing[0]))
 		}
 		return []Finding{f}
 	case LeadConflict:
@@ -285,7 +287,7 @@ func (h *healthInput) leadFindings() []Finding {
 		if lr.lead != h.selected {
 			return []Finding{{Severity: SeverityWarning, Code: CodeFollowLead, Author: h.selected, Subject: lr.lead,
 				Message: fmt.Sprintf("this checkout uses %s/%s; its lead pointer resolves to %s/%s", Npub(h.selected), h.identifier, Npub(lr.lead), h.identifier),
-				Command: CommandFollowLead}}
+				Command: ptr(CommandFollowLead())}}
 		}
 	}
 	return nil
@@ -310,16 +312,16 @@ func (h *healthInput) thirdPartyFindings() []Finding {
 				continue
 			}
 			s := r.Subject
-			co := Finding{Severity: h.severity(x), Code: CodeThirdPartyAssignment, Author: x, Subject: s, Command: CommandFollowLead}
+			co := Finding{Severity: h.severity(x), Code: CodeThirdPartyAssignment, Author: x, Subject: s, Command: ptr(CommandFollowLead())}
 			ld := Finding{Severity: h.severity(lead), Code: CodeThirdPartyAssignment, Author: lead, Subject: s}
 			if LeadCovers(h.parts[lead].ann, RoleMaint, s) {
 				co.Message = fmt.Sprintf("%s directly assigns %s in a lead-shaped repository; let %s manage the co-maintainer roster", h.whose(x), Npub(s), Npub(lead))
-				ld.Message = fmt.Sprintf("%s directly assigns %s instead of following the lead roster; ask %s to repair their announcement with: %s", Npub(x), Npub(s), Npub(x), CommandFollowLead)
-				ld.Command = CommandFollowLead
+				ld.Message = fmt.Sprintf("%s directly assigns %s instead of following the lead roster; ask %s to repair their announcement with: %s", Npub(x), Npub(s), Npub(x), CommandFollowLead())
+				ld.Command = ptr(CommandFollowLead())
 			} else {
 				co.Message = fmt.Sprintf("%s directly assigns %s, but the lead does not; ask %s to run: %s; then repair the announcement", h.whose(x), Npub(s), Npub(lead), CommandAddMaintainer(s))
-				ld.Message = fmt.Sprintf("%s directly assigns %s instead of following the lead roster; first retain %s through the lead roster, then ask %s to run: %s", Npub(x), Npub(s), Npub(s), Npub(x), CommandFollowLead)
-				ld.Command = CommandAddMaintainer(s)
+				ld.Message = fmt.Sprintf("%s directly assigns %s instead of following the lead roster; first retain %s through the lead roster, then ask %s to run: %s", Npub(x), Npub(s), Npub(s), Npub(x), CommandFollowLead())
+				ld.Command = ptr(CommandAddMaintainer(s))
 			}
 			out = append(out, co, ld)
 		}
@@ -373,8 +375,8 @@ func (h *healthInput) removedFindings() []Finding {
 			who = "you"
 		}
 		out = append(out, Finding{Severity: h.severity(author), Code: CodeRemovedByLead, Author: author, Subject: lead,
-			Message: fmt.Sprintf("%s no longer lists %s as a maintainer of this repository; update the announcement and retain its history with: %s", Npub(lead), who, CommandFollowLead),
-			Command: CommandFollowLead})
+			Message: fmt.Sprintf("%s no longer lists %s as a maintainer of this repository; update the announcement and retain its history with: %s", Npub(lead), who, CommandFollowLead()),
+			Command: ptr(CommandFollowLead())})
 	}
 	return out
 }
@@ -392,7 +394,7 @@ func (h *healthInput) indirectFindings() []Finding {
 		if n == 1 && t != lead && t != x {
 			out = append(out, Finding{Severity: SeverityWarning, Code: CodeIndirectLeadPointer, Author: x, Subject: t,
 				Message: fmt.Sprintf("%s still reaches %s/%s through %s/%s; point directly to the lead", h.whose(x), Npub(lead), h.identifier, Npub(t), h.identifier),
-				Command: CommandFollowLead})
+				Command: ptr(CommandFollowLead())})
 		}
 	}
 	return out
@@ -429,3 +431,6 @@ func hasDuplicateRecords(a *Announcement) bool {
 	}
 	return false
 }
+
+// ptr is c as a finding's optional command.
+func ptr(c suggest.Command) *suggest.Command { return &c }

@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"sort"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -36,11 +38,11 @@ const (
 // recorded yet. The lead records it with --acknowledge-maintainer-change;
 // other co-maintainers with follow-lead.
 type PendingAck struct {
-	Author     string `json:"author"` // whose announcement lacks the transition
-	Pubkey     string `json:"pubkey"` // whose role changed
-	Transition string `json:"transition"`
-	Time       int64  `json:"time"`
-	Command    string `json:"command"`
+	Author     string          `json:"author"` // whose announcement lacks the transition
+	Pubkey     string          `json:"pubkey"` // whose role changed
+	Transition string          `json:"transition"`
+	Time       int64           `json:"time"`
+	Command    suggest.Command `json:"command"`
 }
 
 // Transitions of a pending acknowledgement.

@@ -5,7 +5,7 @@ import "testing"
 func selfDeferCommand(r *Resolution, alias string) (string, bool) {
 	for _, f := range r.Health {
 		if f.Code == CodeSelfDefer && f.Author == pk(alias) {
-			return f.Command, true
+			return commandText(f.Command), true
 		}
 	}
 	return "", false
@@ -22,7 +22,7 @@ func selfDeferCommand(r *Resolution, alias string) (string, bool) {
 func TestSelfDeferAcceptRepairNeedsLeadInvitationAndUnambiguousSuccessor(t *testing.T) {
 	alice := ann(t, "alice", 300, []string{"M", "<alice>"}, []string{"m", "<bob>", "100"}, []string{"maintainers", "<alice>", "<bob>"})
 	simple := ann(t, "bob", 200, []string{"M", "<alice>", "200"}, []string{"m", "<bob>", "200", "defer"}, []string{"maintainers", "<alice>"})
-	if cmd, ok := selfDeferCommand(resolveAs(t, "alice", "bob", alice, simple), "bob"); !ok || cmd != CommandAccept {
+	if cmd, ok := selfDeferCommand(resolveAs(t, "alice", "bob", alice, simple), "bob"); !ok || cmd != CommandAccept().String() {
 		t.Fatalf("the simple shape under the lead's invitation must offer accept: %q %v", cmd, ok)
 	}
 	// An untimed self-M cannot be ordered against the deferred interval:

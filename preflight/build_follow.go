@@ -25,7 +25,7 @@ func buildFollowLead(d *draft, v *view) *Refusal {
 			return refuse("self-declared-lead",
 				fmt.Sprintf("your announcement declares you lead, but this checkout's lead path resolves to %s", npub(lead)),
 				fmt.Sprintf("to hand the lead to them run: %s", Intent{Action: ActLead, Lead: lead}.Command())).
-				run(Intent{Action: ActLead, Lead: lead}.Command())
+				run(Intent{Action: ActLead, Lead: lead}.Suggest())
 		}
 		var uncovered []string
 		for _, s := range v.thirdPartyAssignments(d.author) {

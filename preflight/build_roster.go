@@ -1,6 +1,8 @@
 package preflight
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"fmt"
 
 	"github.com/roster-cli/roster/graph"
@@ -13,9 +15,9 @@ func selfAddRefusal(v *view, author string) *Refusal {
 	if v.isConfirmed(author) {
 		// Only an invitee has something to accept.
 		return refuse("self-add", "you cannot invite yourself, and you already maintain this repository").
-			run("roster repo   # who maintains it")
+			run(suggest.Roster("repo").Because("who maintains it"))
 	}
-	return refuse("self-add", "you cannot invite yourself; to accept an invitation run: roster repo accept").run("roster repo accept")
+	return refuse("self-add", "you cannot invite yourself; to accept an invitation run: roster repo accept").run(graph.CommandAccept())
 }
 
 // buildAdd: --add-maintainer X. The publisher's active m:X starts now; a
@@ -75,7 +77,7 @@ func applyGovernance(d *draft, dest destination) *Refusal {
 func buildRemove(d *draft, v *view, in Intent, dest destination) *Refusal {
 	x := in.Subject
 	if x == d.author {
-		return refuse("self-remove", "to end your own maintainership run: roster repo leave").run("roster repo leave")
+		return refuse("self-remove", "to end your own maintainership run: roster repo leave").run(suggest.Roster("repo", "leave"))
 	}
 	if r := applyGovernance(d, dest); r != nil {
 		return r
@@ -83,7 +85,7 @@ func buildRemove(d *draft, v *view, in Intent, dest destination) *Refusal {
 	if r, ok, _ := d.find("M", x); ok && r.active() {
 		return refuse("remove-lead-pointer",
 			fmt.Sprintf("%s is your lead; --remove-maintainer does not change the lead", npub(x)),
-			"change the lead with its own command first:").run(Intent{Action: ActLead, Lead: d.author}.Command())
+			"change the lead with its own command first:").run(Intent{Action: ActLead, Lead: d.author}.Suggest())
 	}
 	r, ok, err := d.find("m", x)
 	if err != nil {
@@ -91,7 +93,7 @@ func buildRemove(d *draft, v *view, in Intent, dest destination) *Refusal {
 	}
 	if !ok || !r.active() {
 		return refuse("not-listed", fmt.Sprintf("your announcement does not actively list %s; there is no relationship of yours to remove", npub(x))).
-			with("pubkey", npub(x)).run("roster repo   # who maintains it, and who lists whom")
+			with("pubkey", npub(x)).run(suggest.Roster("repo").Because("who maintains it, and who lists whom"))
 	}
 	if err := d.end("m", x); err != nil {
 		return refuse("history-blocks-change", err.Error())
@@ -204,7 +206,7 @@ func buildLeadOther(d *draft, v *view, lead string) *Refusal {
 			"  "+Intent{Action: ActLead, Lead: lead}.Command(),
 			"then rerun this command").
 			with("proposed_lead", npub(lead)).
-			run(Intent{Action: ActLead, Lead: lead}.Command() + "  # run by " + npub(lead))
+			run(Intent{Action: ActLead, Lead: lead}.Suggest().By(npub(lead)))
 	}
 	return becomeCoMaintainer(d, lead, true)
 }

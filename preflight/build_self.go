@@ -1,6 +1,8 @@
 package preflight
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"fmt"
 	"slices"
 
@@ -27,11 +29,11 @@ func buildAcknowledge(d *draft, v *view, in Intent) *Refusal {
 		// The transitions that are pending for you, if any, are what you
 		// probably meant; else `roster repo` shows the pending list.
 		for _, a := range v.acks {
-			r.run(a.Command + "  # the " + a.Transition + " of " + npub(a.Pubkey))
+			r.run(a.Command.Because("the " + a.Transition + " of " + npub(a.Pubkey)))
 		}
 		if len(r.Commands) == 0 {
 			r.Message += "; you have no pending acknowledgements"
-			r.run("roster repo   # who maintains it, and what is pending")
+			r.run(suggest.Roster("repo").Because("who maintains it, and what is pending"))
 		}
 		return r
 	}
@@ -96,7 +98,7 @@ func buildAccept(d *draft, v *view) *Refusal {
 			who = "the lead " + npub(v.lead)
 		}
 		return refuse("not-invited", "no confirmed maintainer of this repository actively lists you; there is no invitation to accept",
-			"ask "+who+" to invite you with: "+add.Command()).run(add.Command() + "  # run by " + who)
+			"ask "+who+" to invite you with: "+add.Command()).run(add.Suggest().By(who))
 	}
 	if r, ok, _ := d.find("M", d.author); ok && r.active() {
 		return refuse("own-lead-declaration",
@@ -202,12 +204,13 @@ func (v *view) inviterOf(p string) string {
 // lead an untimed M redirect, every other listing an untimed m; then the
 // self-m ends now.
 func buildLeave(d *draft, v *view) *Refusal {
+	handOverTo := suggest.Roster("repo", "edit", "--lead-maintainer", "<npub>")
 	if !hasIndexedRoles(d.tags) {
 		if v.lead == d.author {
 			return refuse("lead-cannot-leave",
 				fmt.Sprintf("the legacy maintainer listings infer you (%s) as lead; leaving would leave the repository without its roster", npub(d.author)),
 				"make the lead explicit and hand it over first: a confirmed maintainer prepares with --lead-maintainer <their npub>, then you point to them").
-				run("roster repo edit --lead-maintainer <npub>  # run by the new lead", "roster repo edit --lead-maintainer <npub>")
+				run(handOverTo.By("the new lead"), handOverTo)
 		}
 		lead := ""
 		if v.leadShaped() || v.leadSource == graph.LeadLegacyInferred {
@@ -221,7 +224,7 @@ func buildLeave(d *draft, v *view) *Refusal {
 		return refuse("lead-cannot-leave",
 			"you are the lead (an active self-M); leaving would leave the repository without its roster",
 			"transfer the lead first: a confirmed maintainer prepares with --lead-maintainer <their npub>, then you point to them").
-			run("roster repo edit --lead-maintainer <npub>  # run by the new lead", "roster repo edit --lead-maintainer <npub>")
+			run(handOverTo.By("the new lead"), handOverTo)
 	}
 	ended := false
 	for _, letter := range []string{"m", "o"} {

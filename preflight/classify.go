@@ -1,6 +1,8 @@
 package preflight
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"fmt"
 	"slices"
 
@@ -130,7 +132,7 @@ func unexpected(s Simulation, allowedIn, allowedOut []string) *Refusal {
 func retainedRefusal(in Intent, edges []Edge, lead string) *Refusal {
 	named := in.Subject
 	lines := []string{fmt.Sprintf("cannot remove %s: they stay confirmed through another real relationship", npub(named))}
-	var cmds []string
+	var cmds []suggest.Command
 	var authors []string
 	for _, e := range edges {
 		lines = append(lines, fmt.Sprintf("  %s -> %s (active assignment by %s)", npub(e.From), npub(e.To), npub(e.From)))
@@ -143,19 +145,19 @@ func retainedRefusal(in Intent, edges []Edge, lead string) *Refusal {
 			"  roster repo follow-lead",
 			"and retry the removal as a separate command once their edge is historical-only")
 		for _, a := range authors {
-			cmds = append(cmds, "roster repo follow-lead  # run by "+npub(a))
+			cmds = append(cmds, graph.CommandFollowLead().By(npub(a)))
 		}
 	} else {
-		own := Intent{Action: ActRemove, Subject: named, NoLead: true}.Command()
+		own := Intent{Action: ActRemove, Subject: named, NoLead: true}.Suggest()
 		lines = append(lines,
 			"this repository has no lead to converge on: if they should go, ask each author above to withdraw their own edge with:",
-			"  "+own,
+			"  "+own.Line(),
 			"then retry your removal as a separate command")
 		for _, a := range authors {
-			cmds = append(cmds, own+"  # run by "+npub(a))
+			cmds = append(cmds, own.By(npub(a)))
 		}
 	}
-	cmds = append(cmds, withoutForce(in).Command())
+	cmds = append(cmds, withoutForce(in).Suggest())
 	r := refuse("removal-retained", lines...).with("pubkey", npub(named)).with("retaining_edges", edgeDetails(edges))
 	return r.run(cmds...)
 }
@@ -168,12 +170,12 @@ func partitionRefusal(named string, others []string, what string, gov Intent) *R
 	lines := []string{fmt.Sprintf("%s %s would also disconnect these maintainers from the repository graph:", what, npub(named))}
 	lines = append(lines, indent(npubs(others))...)
 	lines = append(lines, "add a relationship that should retain them first, or remove each intended person with its own command")
-	var cmds []string
+	var cmds []suggest.Command
 	for _, o := range others {
 		add := Intent{Action: ActAdd, Subject: o, Lead: gov.Lead, NoLead: gov.NoLead}
 		remove := add
 		remove.Action = ActRemove
-		cmds = append(cmds, add.Command(), remove.Command())
+		cmds = append(cmds, add.Suggest(), remove.Suggest())
 	}
 	return refuse("removal-partitions", lines...).with("pubkey", npub(named)).with("disconnected", npubs(others)).run(cmds...)
 }
@@ -193,13 +195,13 @@ func transferRefusal(lead string, lost, withdrawn []string) *Refusal {
 		}
 		lines = append(lines, indent(npubs(withdrawn))...)
 	}
-	prepare := Intent{Action: ActLead, Lead: lead}.Command() + "  # run by " + npub(lead)
-	lines = append(lines, "", fmt.Sprintf("ask %s to publish the complete lead roster before retrying:", npub(lead)), "  "+prepare, "",
+	prepare := Intent{Action: ActLead, Lead: lead}.Suggest().By(npub(lead))
+	lines = append(lines, "", fmt.Sprintf("ask %s to publish the complete lead roster before retrying:", npub(lead)), "  "+prepare.String(), "",
 		"or explicitly remove each person before changing the lead:")
-	cmds := []string{prepare}
+	cmds := []suggest.Command{prepare}
 	for _, p := range append(append([]string{}, lost...), withdrawn...) {
-		c := Intent{Action: ActRemove, Subject: p}.Command()
-		lines = append(lines, "  "+c)
+		c := Intent{Action: ActRemove, Subject: p}.Suggest()
+		lines = append(lines, "  "+c.Line())
 		cmds = append(cmds, c)
 	}
 	lines = append(lines, "--force is not available for a lead transfer")
@@ -334,13 +336,13 @@ func (v *view) missingFromRoster(lead string) (confirmed, invited []string) {
 // proposed lead's history is missing resolved transitions ... The new lead
 // first acknowledges the retained view".
 func staleTransferRefusal(v *view, lead string, stale []string) *Refusal {
-	prepare := Intent{Action: ActLead, Lead: lead}.Command()
+	prepare := Intent{Action: ActLead, Lead: lead}.Suggest()
 	lines := []string{fmt.Sprintf("cannot transfer the lead to %s yet: their roster does not record when these maintainers became confirmed:", npub(lead))}
 	for _, p := range stale {
 		lines = append(lines, fmt.Sprintf("  %s (effective start %d)", npub(p), v.eff[p]))
 	}
-	lines = append(lines, fmt.Sprintf("ask %s to acknowledge the retained history by preparing again from a checkout that selects %s's coordinate (the view these starts come from):", npub(lead), npub(v.selected)), "  "+prepare,
+	lines = append(lines, fmt.Sprintf("ask %s to acknowledge the retained history by preparing again from a checkout that selects %s's coordinate (the view these starts come from):", npub(lead), npub(v.selected)), "  "+prepare.Line(),
 		"then rerun this command; --force is not available for a lead transfer")
 	return refuse("lead-history-incomplete", lines...).with("proposed_lead", npub(lead)).with("stale", npubs(stale)).
-		run(prepare+"  # run by "+npub(lead), prepare)
+		run(prepare.By(npub(lead)), prepare)
 }

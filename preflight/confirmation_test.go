@@ -33,7 +33,7 @@ func TestExpectedConfirmationIsNotTiedToAnEarlierClosedInterval(t *testing.T) {
 		t.Fatalf("re-add over a standing acceptance: %+v", c)
 	}
 	sameSet(t, "newly confirmed", p.Sim.NewlyConfirmed, "carol")
-	if g := strings.Join(p.Guidance, "\n"); !strings.Contains(g, "confirmed again by their acceptance from 3000") || !strings.Contains(g, "closed at 4000") {
+	if g := guidanceText(p); !strings.Contains(g, "confirmed again by their acceptance from 3000") || !strings.Contains(g, "closed at 4000") {
 		t.Fatalf("guidance: %s", g)
 	}
 

@@ -1,6 +1,8 @@
 package preflight
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"fmt"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -10,7 +12,7 @@ import (
 // validateIntent rejects contradictory flags (exit 2): these are usage
 // errors, not safety refusals.
 func validateIntent(in Intent) *Refusal {
-	usage := func(msg string, cmds ...string) *Refusal {
+	usage := func(msg string, cmds ...suggest.Command) *Refusal {
 		r := refuse("usage", msg).run(cmds...)
 		r.Usage = true
 		return r
@@ -19,7 +21,7 @@ func validateIntent(in Intent) *Refusal {
 	case in.Lead != "" && in.NoLead:
 		return usage("--lead-maintainer and --no-lead-maintainer are two different governance choices; pass exactly one", oneGovernanceChoice(in)...)
 	case in.Action == ActFix && (in.Lead != "" || in.NoLead || in.Subject != "" || in.Force):
-		return usage("--fix-maintainers must be run alone: it repairs only the compatibility tag", "roster repo edit --fix-maintainers")
+		return usage("--fix-maintainers must be run alone: it repairs only the compatibility tag", graph.CommandFixMaintainers())
 	case in.NoLead && !in.membershipChange():
 		return usage("--no-lead-maintainer accompanies one --add-maintainer or --remove-maintainer; converting a lead repository to leadless governance is not offered")
 	case in.Action == ActAcknowledge && (in.Lead != "" || in.NoLead):
@@ -35,12 +37,12 @@ func validateIntent(in Intent) *Refusal {
 // oneGovernanceChoice is the command once with each of the two
 // contradictory choices, so the user picks one instead of re-reading the
 // help (a lead declaration alone has only the first).
-func oneGovernanceChoice(in Intent) []string {
+func oneGovernanceChoice(in Intent) []suggest.Command {
 	lead, noLead := in, in
 	lead.NoLead, noLead.Lead = false, ""
-	cmds := []string{lead.Command() + "  # a lead-shaped repository"}
+	cmds := []suggest.Command{lead.Suggest().Because("a lead-shaped repository")}
 	if in.membershipChange() {
-		cmds = append(cmds, noLead.Command()+"  # the exceptional leadless model")
+		cmds = append(cmds, noLead.Suggest().Because("the exceptional leadless model"))
 	}
 	return cmds
 }

@@ -101,7 +101,7 @@ func TestAddConfirmsImmediatelyFromStandingAcknowledgement(t *testing.T) {
 	w.announce("bob", 200, []string{"M", "<alice>", "200"}, []string{"m", "<bob>", "200"}, []string{"maintainers", "<alice>", "<bob>"})
 	p := w.run("alice", "alice", 1000, Intent{Action: ActAdd, Subject: pk("bob")})
 	sameSet(t, "newly confirmed", p.Sim.NewlyConfirmed, "bob")
-	if !strings.Contains(strings.Join(p.Guidance, "\n"), "confirmed immediately") {
+	if !strings.Contains(guidanceText(p), "confirmed immediately") {
 		t.Fatalf("guidance %v", p.Guidance)
 	}
 }

@@ -24,14 +24,14 @@ func forceNotAvailable(it Intent) *Refusal {
 		lines = append(lines, "there is no --force shortcut for combining several membership decisions: remove each person with its own command")
 	}
 	lines = append(lines, "instead rerun without --force:", "  "+withoutForce(it).Command())
-	return refuse("force-not-available", lines...).with("action", string(it.Action)).run(withoutForce(it).Command())
+	return refuse("force-not-available", lines...).with("action", string(it.Action)).run(withoutForce(it).Suggest())
 }
 
 // forceStateConflict completes a state-only conflict's refusal when --force
 // was given: the one case --force is meant for, which is not implemented yet.
 func forceStateConflict(r *Refusal, it Intent) *Refusal {
 	if !it.Force {
-		return r.run(it.Command())
+		return r.run(it.Suggest())
 	}
 	r.Message += "\n" + joinLines([]string{
 		"--force was given: this state-only conflict is the one case --force is meant for, but " + forceStateOnlyDeferred,
@@ -40,7 +40,7 @@ func forceStateConflict(r *Refusal, it Intent) *Refusal {
 		"or keep the repositories separate: publish the other repository under a new identifier first",
 	})
 	r.with("force_deferred", true)
-	return r.run(withoutForce(it).Command())
+	return r.run(withoutForce(it).Suggest())
 }
 
 func withoutForce(in Intent) Intent {

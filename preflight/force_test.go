@@ -25,7 +25,7 @@ func TestForceIsRefusedOutsideAddAndAcceptNamingTheRerun(t *testing.T) {
 				t.Fatalf("%s: message lacks %q:\n%s", it.Command(), s, r.Message)
 			}
 		}
-		if len(r.Commands) != 1 || r.Commands[0] != rerun || strings.Contains(rerun, "--force") {
+		if len(r.Commands) != 1 || r.Commands[0].String() != rerun || strings.Contains(rerun, "--force") {
 			t.Fatalf("%s: commands %v", it.Command(), r.Commands)
 		}
 	}
@@ -34,7 +34,7 @@ func TestForceIsRefusedOutsideAddAndAcceptNamingTheRerun(t *testing.T) {
 		t.Fatal(r.Message)
 	}
 	r = w.refused("bob", "alice", 3000, Intent{Action: ActLeave, Force: true}, "force-not-available")
-	if r.Commands[0] != "roster repo leave" {
+	if r.Commands[0].String() != "roster repo leave" {
 		t.Fatal(r.Commands)
 	}
 }
@@ -60,12 +60,12 @@ func TestForceOnStateOnlyConflictSaysTheReplacementIsDeferred(t *testing.T) {
 			t.Fatalf("message lacks %q:\n%s", s, r.Message)
 		}
 	}
-	if len(r.Commands) != 1 || r.Commands[0] != rerun || r.Details["force_deferred"] != true {
+	if len(r.Commands) != 1 || r.Commands[0].String() != rerun || r.Details["force_deferred"] != true {
 		t.Fatalf("commands %v details %v", r.Commands, r.Details)
 	}
 	// Without --force the same conflict names the same rerun.
 	_, r = w.prepareState("alice", 1000, withoutForce(it), nil)
-	if r == nil || len(r.Commands) != 1 || r.Commands[0] != rerun || r.Details["force_deferred"] != nil {
+	if r == nil || len(r.Commands) != 1 || r.Commands[0].String() != rerun || r.Details["force_deferred"] != nil {
 		t.Fatalf("%+v", r)
 	}
 }
@@ -75,7 +75,7 @@ func TestForceWithoutStateConflictIsNotApplicable(t *testing.T) {
 	w := twoPerson(t)
 	it := Intent{Action: ActAdd, Subject: pk("carol"), Force: true}
 	r := w.refused("alice", "alice", 3000, it, "force-not-applicable")
-	if len(r.Commands) != 1 || r.Commands[0] != withoutForce(it).Command() || !strings.Contains(r.Message, "the next step") {
+	if len(r.Commands) != 1 || r.Commands[0].String() != withoutForce(it).Command() || !strings.Contains(r.Message, "the next step") {
 		t.Fatalf("%+v", r)
 	}
 }

@@ -1,6 +1,8 @@
 package preflight
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -37,13 +39,13 @@ func governance(v *view, author string, in Intent) (destination, *Refusal) {
 				fmt.Sprintf("this repository has an explicit lead (%s); --no-lead-maintainer cannot remove an existing lead", npub(v.lead)),
 				"converting a lead repository to leadless governance needs a separate transition workflow that roster does not offer",
 				"rerun without --no-lead-maintainer to keep the lead:").
-				with("lead", npub(v.lead)).run(withoutGovernance(in).Command())
+				with("lead", npub(v.lead)).run(withoutGovernance(in).Suggest())
 		}
 		if in.Lead != "" && in.Lead != author {
 			return 0, refuse("one-decision-per-command",
 				"changing the lead and changing the roster are separate decisions",
 				"make the roster change first, then change the lead with its own command:").
-				run(withoutGovernance(in).Command(), Intent{Action: ActLead, Lead: in.Lead}.Command())
+				run(withoutGovernance(in).Suggest(), Intent{Action: ActLead, Lead: in.Lead}.Suggest())
 		}
 		return destLead, nil
 	}
@@ -63,7 +65,7 @@ func governance(v *view, author string, in Intent) (destination, *Refusal) {
 			lead := in
 			lead.Lead = v.lead
 			if v.lead == author {
-				r.run(lead.Command())
+				r.run(lead.Suggest())
 			}
 		}
 		if v.leadSource != graph.LeadLegacyInferred {
@@ -71,11 +73,11 @@ func governance(v *view, author string, in Intent) (destination, *Refusal) {
 			// choice that works (naming somebody else is a separate decision).
 			self := in
 			self.Lead = author
-			r.run(self.Command() + "  # you become lead")
+			r.run(self.Suggest().Because("you become lead"))
 		}
 		nolead := in
 		nolead.NoLead = true
-		return 0, r.run(nolead.Command())
+		return 0, r.run(nolead.Suggest())
 	}
 	if in.NoLead {
 		return destLeadless, nil
@@ -87,9 +89,9 @@ func governance(v *view, author string, in Intent) (destination, *Refusal) {
 		fmt.Sprintf("naming %s lead makes you a co-maintainer, and a co-maintainer does not change the roster", npub(in.Lead)),
 		fmt.Sprintf("%s first prepares as lead with the complete roster; then point to them and ask them to make this change:", npub(in.Lead))).
 		with("proposed_lead", npub(in.Lead)).
-		run(Intent{Action: ActLead, Lead: in.Lead}.Command()+"  # run by "+npub(in.Lead),
-			Intent{Action: ActLead, Lead: in.Lead}.Command(),
-			withoutGovernance(in).Command()+"  # run by "+npub(in.Lead))
+		run(Intent{Action: ActLead, Lead: in.Lead}.Suggest().By(npub(in.Lead)),
+			Intent{Action: ActLead, Lead: in.Lead}.Suggest(),
+			withoutGovernance(in).Suggest().By(npub(in.Lead)))
 }
 
 func withoutGovernance(in Intent) Intent {
@@ -103,7 +105,7 @@ func leadPathRefusal(v *view) *Refusal {
 		"membership and lead changes that depend on that path are blocked, and --no-lead-maintainer does not override it",
 		"ask the signer of the failing pointer to publish a valid lead declaration, then rerun",
 		"inspect the path (lead_source, lead_path) with: roster repo").
-		with("lead_source", string(v.leadSource)).with("lead_path", npubs(v.leadPath)).run("roster repo")
+		with("lead_source", string(v.leadSource)).with("lead_path", npubs(v.leadPath)).run(suggest.Roster("repo"))
 }
 
 func notMaintainerRefusal(v *view, author string) *Refusal {
@@ -130,7 +132,7 @@ func onlyLeadRefusal(v *view, in Intent) *Refusal {
 		fmt.Sprintf("ask %s to run:", npub(v.lead)),
 		"  "+withoutGovernance(in).Command()).
 		with("lead", npub(v.lead)).
-		run(withoutGovernance(in).Command() + "  # run by " + npub(v.lead))
+		run(withoutGovernance(in).Suggest().By(npub(v.lead)))
 }
 
 // thirdPartyAssignments returns a confirmed co-maintainer's active third-party maintainer and
@@ -202,26 +204,26 @@ func thirdPartyGate(v *view, author string, in Intent) *Refusal {
 	sort.Strings(offenders)
 	r := refuse("co-maintainer-third-party-assignment")
 	var lines []string
-	var adds []string
+	var adds []suggest.Command
 	for _, c := range offenders {
 		lines = append(lines, fmt.Sprintf("%s directly assigns %s instead of following your lead roster",
 			npub(c), join(npubs(v.thirdPartyAssignments(c)), " ")))
 		for _, s := range uncovered[c] {
-			cmd := Intent{Action: ActAdd, Subject: s}.Command()
-			if !slices.Contains(adds, cmd) {
+			cmd := Intent{Action: ActAdd, Subject: s}.Suggest()
+			if !slices.ContainsFunc(adds, cmd.Equal) {
 				adds = append(adds, cmd)
 			}
 		}
 	}
 	if len(adds) > 0 {
 		lines = append(lines, "first retain them through the lead roster with:")
-		lines = append(lines, indent(adds)...)
+		lines = append(lines, indent(commandLines(adds))...)
 	}
 	lines = append(lines, "ask each of them to repair their announcement with:", "  roster repo follow-lead",
 		"until then the only repository edit you can make is the add of an uncovered subject")
 	r.Message = joinLines(lines)
 	r.with("co_maintainers", npubs(offenders))
-	return r.run(append(adds, "roster repo follow-lead  # run by "+join(npubs(offenders), ", "))...)
+	return r.run(append(adds, graph.CommandFollowLead().By(join(npubs(offenders), ", ")))...)
 }
 
 func coMaintainerAssignsRefusal(v *view, author string, subjects []string) *Refusal {
@@ -237,20 +239,20 @@ func coMaintainerAssignsRefusal(v *view, author string, subjects []string) *Refu
 			fmt.Sprintf("your announcement directly assigns %s in a lead-shaped repository", join(npubs(subjects), " ")),
 			fmt.Sprintf("let %s manage the co-maintainer roster by running:", npub(v.lead)),
 			"  roster repo follow-lead"})
-		return r.run("roster repo follow-lead")
+		return r.run(graph.CommandFollowLead())
 	}
 	lines := []string{fmt.Sprintf("your announcement directly assigns %s, but the lead does not", join(npubs(uncovered), " ")),
 		fmt.Sprintf("ask %s to run:", npub(v.lead))}
-	var cmds []string
+	var cmds []suggest.Command
 	for _, s := range uncovered {
-		c := Intent{Action: ActAdd, Subject: s}.Command()
-		lines = append(lines, "  "+c)
-		cmds = append(cmds, c+"  # run by "+npub(v.lead))
+		c := Intent{Action: ActAdd, Subject: s}.Suggest()
+		lines = append(lines, "  "+c.Line())
+		cmds = append(cmds, c.By(npub(v.lead)))
 	}
 	lines = append(lines, "then repair your announcement with:", "  roster repo follow-lead")
 	r.Message = joinLines(lines)
 	r.with("uncovered", npubs(uncovered))
-	return r.run(append(cmds, "roster repo follow-lead")...)
+	return r.run(append(cmds, graph.CommandFollowLead())...)
 }
 
 // projectionGate: while the author's `maintainers` projection disagrees with
@@ -293,7 +295,7 @@ func projectionGate(author string, v *view, in Intent) *Refusal {
 		"this repair does not add or remove active maintainers; rerun your command after it")
 	return refuse("maintainers-projection-mismatch", lines...).
 		with("missing", npubs(missing)).with("extra", npubs(extra)).
-		run("roster repo edit --fix-maintainers")
+		run(graph.CommandFixMaintainers())
 }
 
 // selfRoleGate blocks an author whose own self-role records are broken: an
@@ -324,7 +326,7 @@ func selfRoleGate(author string, v *view, in Intent, now int64) *Refusal {
 	switch {
 	case acceptCanRepair(v, author, evt, now):
 		r.Message += "\naccept the current invitation with: roster repo accept (it repairs this record as [start, now, now])"
-		r.run("roster repo accept")
+		r.run(graph.CommandAccept())
 	case !v.isInvited(author):
 		r.Message += "\nthere is no current invitation to accept; correct these records in a signer-reviewed repair before other announcement changes"
 	default:

@@ -3,14 +3,22 @@ package preflight
 import (
 	"fmt"
 	"slices"
+
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // guidance is what the command prints after success (maintainers.md
 // "Recommended defaults"): the lead is shown --acknowledge-maintainer-change,
 // co-maintainers follow-lead, an invitee accept. It is advice only: nothing
 // here is ever run or published automatically.
-func guidance(v *view, p *Plan, in Input) []string {
-	var out []string
+func guidance(v *view, p *Plan, in Input) []suggest.Advice {
+	var out []suggest.Advice
+	note := func(what ...string) {
+		for _, w := range what {
+			out = append(out, suggest.Note(w))
+		}
+	}
 	it := in.Intent
 	s := p.Sim
 	lead := p.After.Lead
@@ -25,34 +33,34 @@ func guidance(v *view, p *Plan, in Input) []string {
 	}
 	followers := func() {
 		if o := others(); len(o) > 0 && lead != "" {
-			out = append(out, fmt.Sprintf("other co-maintainers (%s) should record this in their history with: roster repo follow-lead", join(npubs(o), " ")))
+			out = append(out, suggest.Do(fmt.Sprintf("other co-maintainers (%s) should record this in their history", join(npubs(o), " ")), graph.CommandFollowLead()))
 		}
 	}
 	switch it.Action {
 	case ActAdd:
 		if c := s.Confirmation; c != nil && c.Kind == ConfirmStanding {
-			out = append(out, standingAcceptanceNote(it.Subject, c))
+			note(standingAcceptanceNote(it.Subject, c))
 		}
 		if slices.Contains(s.NewlyConfirmed, it.Subject) {
-			out = append(out, fmt.Sprintf("%s already acknowledged this repository, so they are confirmed immediately", npub(it.Subject)),
+			note(fmt.Sprintf("%s already acknowledged this repository, so they are confirmed immediately", npub(it.Subject)),
 				fmt.Sprintf("before %s pushes, their client must fetch this repository and compare their local refs with its state", npub(it.Subject)))
 			followers()
 		} else {
-			out = append(out, fmt.Sprintf("%s is invited; they have no maintainer authority until they accept with: roster repo accept", npub(it.Subject)))
+			out = append(out, suggest.Do(fmt.Sprintf("%s is invited; they have no maintainer authority until they accept", npub(it.Subject)), graph.CommandAccept()))
 		}
 	case ActRemove:
-		out = append(out, fmt.Sprintf("%s is no longer a maintainer; their commands will report the removal and direct them to: roster repo follow-lead", npub(it.Subject)))
+		note(fmt.Sprintf("%s is no longer a maintainer; their commands will report the removal and direct them to: %s", npub(it.Subject), graph.CommandFollowLead().Line()))
 		followers()
 	case ActAccept:
 		if lead != "" && lead != in.Author {
-			out = append(out, fmt.Sprintf("%s will be asked to record your acceptance with: roster repo edit --acknowledge-maintainer-change %s", npub(lead), npub(in.Author)))
+			out = append(out, suggest.Do(fmt.Sprintf("%s will be asked to record your acceptance", npub(lead)), graph.CommandAcknowledge(in.Author)))
 		}
 		followers()
-		out = append(out, "before you push, fetch the repository and compare your local branches with its state")
+		note("before you push, fetch the repository and compare your local branches with its state")
 	case ActLeave:
-		out = append(out, "you are no longer a maintainer; your coordinate keeps forwarding to the lead")
+		note("you are no longer a maintainer; your coordinate keeps forwarding to the lead")
 		if lead != "" {
-			out = append(out, fmt.Sprintf("%s will be asked to record your departure with: roster repo edit --acknowledge-maintainer-change %s", npub(lead), npub(in.Author)))
+			out = append(out, suggest.Do(fmt.Sprintf("%s will be asked to record your departure", npub(lead)), graph.CommandAcknowledge(in.Author)))
 		}
 		followers()
 	case ActLead:
@@ -62,21 +70,21 @@ func guidance(v *view, p *Plan, in Input) []string {
 			if s.LeadBefore.Lead != "" && s.LeadBefore.Lead != in.Author {
 				current += " " + npub(s.LeadBefore.Lead)
 			}
-			out = append(out, fmt.Sprintf("you are prepared to lead; %s can now point to you with: roster repo edit --lead-maintainer %s",
-				current, npub(in.Author)))
+			out = append(out, suggest.Do(fmt.Sprintf("you are prepared to lead; %s can now point to you", current),
+				Intent{Action: ActLead, Lead: in.Author}.Suggest()))
 		} else {
-			out = append(out, fmt.Sprintf("you are now a co-maintainer of %s; switch this checkout to the lead with: roster repo follow-lead", npub(it.Lead)))
+			out = append(out, suggest.Do(fmt.Sprintf("you are now a co-maintainer of %s; switch this checkout to the lead", npub(it.Lead)), graph.CommandFollowLead()))
 			followers()
 		}
 	case ActFollowLead:
 		if p.SwitchTo != nil {
 			// Said of the author: outside a checkout nothing local switches.
-			out = append(out, fmt.Sprintf("you now follow the lead %s", npub(p.SwitchTo.Pubkey)))
+			note(fmt.Sprintf("you now follow the lead %s", npub(p.SwitchTo.Pubkey)))
 		}
 	}
 	for _, a := range s.PendingAcknowledgements {
 		if a.Author == in.Author {
-			out = append(out, fmt.Sprintf("record the %s of %s with: %s", a.Transition, npub(a.Pubkey), a.Command))
+			out = append(out, suggest.Do(fmt.Sprintf("record the %s of %s", a.Transition, npub(a.Pubkey)), a.Command))
 		}
 	}
 	return out

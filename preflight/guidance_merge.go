@@ -1,72 +1,37 @@
 package preflight
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/roster-cli/roster/suggest"
+)
 
 // mergeGuidance makes the guidance name each command once (errors and
 // advice name the next command, and a list that repeats `roster repo
-// follow-lead` per person reads as several runs). Identical lines are kept
-// once; advice of the form "<what> with: <command>" that shares its command
-// with earlier advice is folded into that advice's line, as
-// "<what>; also <what> with: <command>", where the per-person "record the
+// follow-lead` per person reads as several runs): suggest.Group joins the
+// advice that shares a command, and within it the per-person "record the
 // <transition> of <npub>" parts become one "record the start of A and the
-// end of B". Lines without a command stay as written, in order.
-func mergeGuidance(lines []string) []string {
-	type group struct {
-		command string
-		whats   []string
+// end of B".
+func mergeGuidance(advice []suggest.Advice) []suggest.Guidance {
+	gs := suggest.Group(advice)
+	for i := range gs {
+		if gs[i].Command != nil {
+			gs[i].Whats = mergeRecordAdvice(gs[i].Whats)
+		}
 	}
-	var order []*group // first-seen order; an empty command is a plain line
-	byCommand := map[string]*group{}
-	seen := map[string]bool{}
-	for _, l := range lines {
-		if seen[l] {
-			continue
-		}
-		seen[l] = true
-		what, command, ok := GuidanceCommand(l)
-		if !ok {
-			order = append(order, &group{whats: []string{l}})
-			continue
-		}
-		if g := byCommand[command]; g != nil {
-			g.whats = append(g.whats, what)
-			continue
-		}
-		g := &group{command: command, whats: []string{what}}
-		byCommand[command] = g
-		order = append(order, g)
-	}
-	out := make([]string, 0, len(order))
-	for _, g := range order {
-		if g.command == "" {
-			out = append(out, g.whats[0])
-			continue
-		}
-		out = append(out, strings.Join(mergeRecordAdvice(g.whats), GuidanceSeparator)+guidanceWith+g.command)
-	}
-	return out
+	return gs
 }
 
-// GuidanceSeparator joins the advice that shares one command in a merged
-// guidance line, so a renderer can list it again one part per line.
-const GuidanceSeparator = "; also "
-
-const guidanceWith = " with: "
-
-// GuidanceCommand splits a guidance line "<what> with: <command>"; ok is
-// false for advice that names no command (or ends in "with:" and puts the
-// command on the next line).
-func GuidanceCommand(line string) (what, command string, ok bool) {
-	i := strings.LastIndex(line, guidanceWith)
-	if i <= 0 || strings.TrimSpace(line[i+len(guidanceWith):]) == "" {
-		return "", "", false
-	}
-	return line[:i], strings.TrimSpace(line[i+len(guidanceWith):]), true
+// GuidanceText is the guidance as --json prints it, one line each:
+// "<what>; also <what> with: <command>" (sel adds the user's selectors).
+func GuidanceText(gs []suggest.Guidance, sel suggest.Selectors) []string {
+	return suggest.Texts(gs, sel)
 }
 
 // mergeRecordAdvice folds "record the start of A", "record the end of B"
 // into "record the start of A and the end of B", keeping the other advice
-// (in order) around it.
+// (in order) around it. The parts are preflight's own phrases (guidance
+// builds them), never text read back from a rendering.
 func mergeRecordAdvice(whats []string) []string {
 	const prefix = "record the "
 	var records, out []string

@@ -1,6 +1,6 @@
 package preflight
 
-import "fmt"
+import "github.com/roster-cli/roster/suggest"
 
 // Action is the one relationship change a command asks for.
 type Action string
@@ -27,34 +27,37 @@ type Intent struct {
 	Force  bool // --force (state-only conflicts on add/accept; see StateComparison)
 }
 
-// Command renders the intent as the roster command line that expresses it.
-func (in Intent) Command() string {
-	c := ""
+// Suggest is the intent as the roster command that expresses it.
+func (in Intent) Suggest() suggest.Command {
+	var w []string
 	switch in.Action {
 	case ActAdd, ActRemove, ActAcknowledge:
-		c = fmt.Sprintf("roster repo edit --%s %s", in.Action, npub(in.Subject))
+		w = []string{"repo", "edit", "--" + string(in.Action), npub(in.Subject)}
 	case ActLead:
-		c = fmt.Sprintf("roster repo edit --lead-maintainer %s", npub(in.Lead))
+		w = []string{"repo", "edit", "--lead-maintainer", npub(in.Lead)}
 	case ActFix:
-		c = "roster repo edit --fix-maintainers"
+		w = []string{"repo", "edit", "--fix-maintainers"}
 	case ActAccept:
-		c = "roster repo accept"
+		w = []string{"repo", "accept"}
 	case ActLeave:
-		c = "roster repo leave"
+		w = []string{"repo", "leave"}
 	case ActFollowLead:
-		c = "roster repo follow-lead"
+		w = []string{"repo", "follow-lead"}
 	}
 	if in.Action != ActLead && in.Lead != "" {
-		c += " --lead-maintainer " + npub(in.Lead)
+		w = append(w, "--lead-maintainer", npub(in.Lead))
 	}
 	if in.NoLead {
-		c += " --no-lead-maintainer"
+		w = append(w, "--no-lead-maintainer")
 	}
 	if in.Force {
-		c += " --force"
+		w = append(w, "--force")
 	}
-	return c
+	return suggest.Roster(w...)
 }
+
+// Command is the intent's command line, as people read it in a message.
+func (in Intent) Command() string { return in.Suggest().Line() }
 
 // membershipChange reports whether the intent adds or removes a relationship,
 // the two actions that carry a governance choice.

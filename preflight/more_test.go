@@ -152,7 +152,7 @@ func TestRemovalRetainedByAnotherRealEdge(t *testing.T) {
 		}
 	}
 	rerun := Intent{Action: ActRemove, Subject: pk("carol"), NoLead: true}.Command()
-	if strings.Contains(r.Message, "follow-lead") || len(r.Commands) != 2 || r.Commands[0] != rerun+"  # run by "+npub(pk("bob")) || r.Commands[1] != rerun {
+	if strings.Contains(r.Message, "follow-lead") || len(r.Commands) != 2 || r.Commands[0].String() != rerun+"  # run by "+npub(pk("bob")) || r.Commands[1].String() != rerun {
 		t.Fatalf("commands %v\n%s", r.Commands, r.Message)
 	}
 }

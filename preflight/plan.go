@@ -1,6 +1,8 @@
 package preflight
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"slices"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -50,9 +52,9 @@ type Plan struct {
 	// SwitchTo is the coordinate follow-lead anchors the checkout at (nil: no switch).
 	SwitchTo *graph.Coordinate
 	// Guidance is what to tell the user (and others) after success: each
-	// command once (advice sharing it is joined by GuidanceSeparator), no
+	// command once (advice sharing it is grouped, see GuidanceText), no
 	// line twice.
-	Guidance []string
+	Guidance []suggest.Guidance
 }
 
 func sameHistory(a, b historyRecord) bool {
@@ -173,7 +175,7 @@ func Prepare(in Input) (*Plan, *Refusal) {
 	case sr.Code == "state-conflict":
 		return nil, forceStateConflict(sr, in.Intent)
 	case sr.Code == "force-not-applicable":
-		return nil, sr.run(withoutForce(in.Intent).Command())
+		return nil, sr.run(withoutForce(in.Intent).Suggest())
 	default:
 		return nil, sr
 	}

@@ -3,6 +3,9 @@ package preflight
 import (
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // Rule (errors and advice name the next command, each once): the guidance
@@ -21,21 +24,21 @@ func TestGuidanceNamesEachCommandOnce(t *testing.T) {
 
 	var follow []string
 	for _, g := range p.Guidance {
-		if _, cmd, ok := GuidanceCommand(g); ok && cmd == "roster repo follow-lead" {
-			follow = append(follow, g)
+		if g.Command != nil && g.Command.Equal(graph.CommandFollowLead()) {
+			follow = append(follow, g.Text(suggest.Selectors{}))
 		}
 	}
 	if len(follow) != 1 {
-		t.Fatalf("roster repo follow-lead named on %d lines, want 1:\n%s", len(follow), strings.Join(p.Guidance, "\n"))
+		t.Fatalf("roster repo follow-lead named on %d lines, want 1:\n%s", len(follow), guidanceText(p))
 	}
 	bob := npub(pk("bob"))
-	for _, want := range []string{"other co-maintainers (" + bob + ")", "record the start of " + bob, GuidanceSeparator} {
+	for _, want := range []string{"other co-maintainers (" + bob + ")", "record the start of " + bob, suggest.GuidanceSeparator} {
 		if !strings.Contains(follow[0], want) {
 			t.Errorf("the follow-lead line lacks %q: %s", want, follow[0])
 		}
 	}
 	seen := map[string]bool{}
-	for _, g := range p.Guidance {
+	for _, g := range GuidanceText(p.Guidance, suggest.Selectors{}) {
 		if seen[g] {
 			t.Errorf("line repeated: %q", g)
 		}
@@ -44,28 +47,32 @@ func TestGuidanceNamesEachCommandOnce(t *testing.T) {
 }
 
 // Rule: identical advice is kept once, "record the ..." parts sharing a
-// command merge into one sentence, and advice without a command (or with
-// the command on its own next line) stays as written, in order.
+// command merge into one sentence, and advice without a command stays as
+// written, in order.
 func TestMergeGuidanceKeepsOrderAndFoldsRecords(t *testing.T) {
-	in := []string{
-		"a will be asked with: roster x",
-		"fetch before you push",
-		"record the start of A with: roster repo follow-lead",
-		"fetch before you push",
-		"others (B) should record this with: roster repo follow-lead",
-		"record the end of C with: roster repo follow-lead",
-		"the lead can point to you with:",
-		"  roster repo edit --lead-maintainer X",
+	fl := graph.CommandFollowLead()
+	in := []suggest.Advice{
+		suggest.Do("a will be asked", suggest.Roster("x")),
+		suggest.Note("fetch before you push"),
+		suggest.Do("record the start of A", fl),
+		suggest.Note("fetch before you push"),
+		suggest.Do("others (B) should record this", fl),
+		suggest.Do("record the end of C", fl),
+		suggest.Note("the lead can point to you"),
 	}
-	got := strings.Join(mergeGuidance(in), "\n")
+	got := strings.Join(GuidanceText(mergeGuidance(in), suggest.Selectors{}), "\n")
 	want := strings.Join([]string{
 		"a will be asked with: roster x",
 		"fetch before you push",
 		"record the start of A and the end of C; also others (B) should record this with: roster repo follow-lead",
-		"the lead can point to you with:",
-		"  roster repo edit --lead-maintainer X",
+		"the lead can point to you",
 	}, "\n")
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
+}
+
+// guidanceText is a plan's guidance as --json prints it (no selectors).
+func guidanceText(p *Plan) string {
+	return strings.Join(GuidanceText(p.Guidance, suggest.Selectors{}), "\n")
 }

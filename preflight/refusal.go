@@ -1,6 +1,8 @@
 package preflight
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"strings"
 
 	"github.com/roster-cli/roster/graph"
@@ -10,10 +12,10 @@ import (
 // stable machine string, Message the spec's explanation in substance, Details
 // the people, coordinates and refs for --json, Commands what to run next.
 type Refusal struct {
-	Code     string         `json:"code"`
-	Message  string         `json:"message"`
-	Details  map[string]any `json:"details"`
-	Commands []string       `json:"commands"`
+	Code     string            `json:"code"`
+	Message  string            `json:"message"`
+	Details  map[string]any    `json:"details"`
+	Commands []suggest.Command `json:"commands"`
 	// Usage marks a refusal caused by contradictory flags (exit 2, not 3).
 	Usage bool `json:"-"`
 }
@@ -29,7 +31,7 @@ func (r *Refusal) with(key string, v any) *Refusal {
 	return r
 }
 
-func (r *Refusal) run(cmds ...string) *Refusal {
+func (r *Refusal) run(cmds ...suggest.Command) *Refusal {
 	r.Commands = append(r.Commands, cmds...)
 	return r
 }
@@ -40,6 +42,15 @@ var (
 	npub  = graph.Npub
 	npubs = graph.Npubs
 )
+
+// commandLines are the commands as people read them in a message.
+func commandLines(cs []suggest.Command) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Line()
+	}
+	return out
+}
 
 func indent(lines []string) []string {
 	out := make([]string, len(lines))

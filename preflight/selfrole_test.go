@@ -41,7 +41,7 @@ func TestSelfDeferGateOffersAcceptOnlyWhenAcceptanceCanRepair(t *testing.T) {
 	w.run("alice", "alice", 2500, Intent{Action: ActAdd, Subject: pk("carol")})
 	w.announce("carol", 2600, []string{"M", "<alice>", "2600"}, []string{"m", "<carol>", "2600", "defer"}, []string{"maintainers", "<alice>"})
 	r := w.refused("carol", "alice", 2700, Intent{Action: ActLeave}, "invalid-self-role")
-	if len(r.Commands) != 1 || r.Commands[0] != "roster repo accept" || !strings.Contains(r.Message, "accept the current invitation") {
+	if len(r.Commands) != 1 || r.Commands[0].String() != "roster repo accept" || !strings.Contains(r.Message, "accept the current invitation") {
 		t.Fatalf("simple self-defer with an invitation: %v\n%s", r.Commands, r.Message)
 	}
 	// A longer history needs a separate repair: no accept offered.

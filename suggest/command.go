@@ -8,17 +8,22 @@ package suggest
 
 import (
 	"encoding/json"
+	"regexp"
 	"slices"
 	"strings"
 )
 
 // A Command is one suggested command line.
 type Command struct {
-	// Argv are the words, starting with the program ("roster", "git",
-	// "export"), or a flag alone ("--timeout", "30s") when the suggestion is
-	// to add it. A word holding '<' is a placeholder the user fills in
-	// ("<npub>", "wss://<relay>") and is never quoted.
+	// Argv are the words, starting with the program ("roster", "git"), or
+	// a flag alone ("--timeout", "30s") when the suggestion is to add it. A
+	// placeholder the user fills in ("<npub>", "wss://<relay>") is not quoted
+	// unless the rest of its word needs it.
 	Argv []string
+	// Tail are words that follow the user's selectors: what this
+	// suggestion adds to the command it repeats ("--timeout 30s", a relay
+	// of its own to check).
+	Tail []string
 	// RunBy names who must run it when that is not the user: an npub, or a
 	// description such as "the new lead".
 	RunBy string
@@ -53,9 +58,9 @@ func (c Command) By(who string) Command { c.RunBy = who; return c }
 // Because returns c with its comment.
 func (c Command) Because(why string) Command { c.Comment = why; return c }
 
-// With returns c with more words appended.
+// With returns c with more words after the selectors (see Tail).
 func (c Command) With(words ...string) Command {
-	c.Argv = append(slices.Clip(c.Argv), words...)
+	c.Tail = append(slices.Clip(c.Tail), words...)
 	return c
 }
 
@@ -65,9 +70,12 @@ func (c Command) Pin() Command { c.Pinned = true; return c }
 // IsRoster reports whether c runs roster.
 func (c Command) IsRoster() bool { return len(c.Argv) > 0 && c.Argv[0] == "roster" }
 
+// Words are Argv then Tail.
+func (c Command) Words() []string { return append(slices.Clip(c.Argv), c.Tail...) }
+
 // Has reports whether c names flag (as "--flag" or "--flag=...").
 func (c Command) Has(flag string) bool {
-	for _, w := range c.Argv {
+	for _, w := range c.Words() {
 		if w == flag || strings.HasPrefix(w, flag+"=") {
 			return true
 		}
@@ -78,18 +86,19 @@ func (c Command) Has(flag string) bool {
 // Equal reports whether two suggestions are the same command for the same
 // person; the comment does not count.
 func (c Command) Equal(d Command) bool {
-	return slices.Equal(c.Argv, d.Argv) && c.Raw == d.Raw && c.RunBy == d.RunBy
+	return slices.Equal(c.Words(), d.Words()) && c.Raw == d.Raw && c.RunBy == d.RunBy
 }
 
 // Extends reports whether c is d with more words after d's (the same
 // command, perhaps with more flags), for the same person.
 func (c Command) Extends(d Command) bool {
-	return c.Raw == "" && d.Raw == "" && c.RunBy == d.RunBy && len(d.Argv) > 0 &&
-		len(c.Argv) >= len(d.Argv) && slices.Equal(c.Argv[:len(d.Argv)], d.Argv)
+	cw, dw := c.Words(), d.Words()
+	return c.Raw == "" && d.Raw == "" && c.RunBy == d.RunBy && len(dw) > 0 &&
+		len(cw) >= len(dw) && slices.Equal(cw[:len(dw)], dw)
 }
 
 // IsZero reports whether c holds no command.
-func (c Command) IsZero() bool { return len(c.Argv) == 0 && c.Raw == "" }
+func (c Command) IsZero() bool { return len(c.Argv) == 0 && len(c.Tail) == 0 && c.Raw == "" }
 
 // MarshalJSON is the command's text without selectors, so a JSON field
 // that held a command line keeps holding one.
@@ -100,8 +109,9 @@ func (c Command) Line() string {
 	if c.Raw != "" {
 		return c.Raw
 	}
-	words := make([]string, len(c.Argv))
-	for i, w := range c.Argv {
+	all := c.Words()
+	words := make([]string, len(all))
+	for i, w := range all {
 		words[i] = Quote(w)
 	}
 	return strings.Join(words, " ")
@@ -124,21 +134,23 @@ func (c Command) trailer() string {
 }
 
 // Quote returns s as one shell word: unchanged when it is made of safe
-// characters (every npub, naddr and nostr:// URL is) or is a placeholder,
-// else single-quoted.
+// characters (every npub, naddr and nostr:// URL is) around its
+// placeholders ("<...>", which the user replaces), else single-quoted.
 func Quote(s string) string {
-	if strings.Contains(s, "<") && strings.HasSuffix(s, ">") && !strings.ContainsAny(s, " '\"") {
-		return s
-	}
-	safe := s != ""
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:@%+=,", r)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
+	if s != "" && safeWord(placeholders.ReplaceAllString(s, "")) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// placeholders are the "<...>" parts of a word the user fills in.
+var placeholders = regexp.MustCompile(`<[^<>']*>`)
+
+func safeWord(s string) bool {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:@%+=,", r)) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,5 +1,7 @@
 package suggest
 
+import "slices"
+
 // Selectors are the flags the user chose for the repository, the relays and
 // the roster home. A suggested roster command repeats them: outside a
 // checkout `roster repo accept` without --repo fails with "no --repo given",
@@ -11,28 +13,13 @@ type Selectors struct {
 	Home   string
 }
 
-// Flags are the selector words, in the order --repo, --relay..., --home.
-func (s Selectors) Flags() []string {
-	var out []string
-	if s.Repo != "" {
-		out = append(out, "--repo", s.Repo)
-	}
-	for _, r := range s.Relays {
-		out = append(out, "--relay", r)
-	}
-	if s.Home != "" {
-		out = append(out, "--home", s.Home)
-	}
-	return out
-}
-
-// Apply returns c with the selectors it lacks and uses. A pinned or
-// non-roster command is unchanged. --repo goes to `roster repo ...`
-// commands, --relay to the commands that read relays (repo, project,
-// workspace, group), --home to every command that uses the roster home;
-// each only when c does not name that flag itself (a command naming its
-// own relay is a deliberate check of that relay, one naming its own
-// repository means that one).
+// Apply returns c with the selectors it lacks and uses, placed after its
+// Argv and before its Tail. A pinned or non-roster command is unchanged.
+// --repo goes to `roster repo ...` commands, --relay to the commands that
+// read relays (repo, project, workspace, group), --home to every command
+// that uses the roster home; each only when c does not name that flag
+// itself (a command naming its own relay is a deliberate check of that
+// relay, one naming its own repository means that one).
 func (s Selectors) Apply(c Command) Command {
 	if c.Pinned || !c.IsRoster() || len(c.Argv) < 2 {
 		return c
@@ -53,7 +40,8 @@ func (s Selectors) Apply(c Command) Command {
 	if len(add) == 0 {
 		return c
 	}
-	return c.With(add...)
+	c.Argv = append(slices.Clip(c.Argv), add...)
+	return c
 }
 
 // readsRelays are the command groups that ask relays.
@@ -79,14 +67,7 @@ func (s Selectors) RenderAll(cs []Command) []string {
 func Unique(cs []Command) []Command {
 	var out []Command
 	for _, c := range cs {
-		dup := false
-		for _, d := range out {
-			if d.Equal(c) {
-				dup = true
-				break
-			}
-		}
-		if !dup {
+		if !slices.ContainsFunc(out, c.Equal) {
 			out = append(out, c)
 		}
 	}

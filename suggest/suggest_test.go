@@ -17,6 +17,15 @@ func TestARenderedCommandQuotesWhatTheShellWouldSplit(t *testing.T) {
 	if got := Quote("it's"); got != `'it'\''s'` {
 		t.Fatalf("quote %q", got)
 	}
+	for in, want := range map[string]string{
+		"wss://<another relay hosting the group>":               "wss://<another relay hosting the group>",
+		"bunker://<pubkey>?relay=wss://<relay>&secret=<secret>": "'bunker://<pubkey>?relay=wss://<relay>&secret=<secret>'",
+		"": "''",
+	} {
+		if got := Quote(in); got != want {
+			t.Errorf("Quote(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
 
 func TestWhoRunsItAndWhyFollowTheCommand(t *testing.T) {
@@ -44,8 +53,11 @@ func TestSelectorsGoToTheCommandsThatUseThem(t *testing.T) {
 		{Roster("repo", "accept"), "roster repo accept --repo origin --relay ws://a --relay ws://b --home /tmp/h"},
 		{Roster("repo", "edit", "--add-maintainer", "npub1c").By("npub1a"),
 			"roster repo edit --add-maintainer npub1c --repo origin --relay ws://a --relay ws://b --home /tmp/h  # run by npub1a"},
-		// a deliberate single-relay check keeps its relay
-		{Roster("repo", "--relay", "ws://c"), "roster repo --relay ws://c --repo origin --home /tmp/h"},
+		// a deliberate single-relay check keeps its relay, after the selectors
+		{Roster("repo").With("--relay", "ws://c"), "roster repo --repo origin --home /tmp/h --relay ws://c"},
+		// what a suggestion adds follows the command it repeats
+		{Roster("repo", "edit", "--add-maintainer", "npub1c").With("--timeout", "30s").Because("retry"),
+			"roster repo edit --add-maintainer npub1c --repo origin --relay ws://a --relay ws://b --home /tmp/h --timeout 30s  # retry"},
 		// another repository keeps its own --repo
 		{Roster("repo", "--repo", "nostr://npub1l/x"), "roster repo --repo nostr://npub1l/x --relay ws://a --relay ws://b --home /tmp/h"},
 		{Roster("cache", "clear"), "roster cache clear --home /tmp/h"},
@@ -102,5 +114,18 @@ func TestExtendsIsTheSameCommandWithMoreWords(t *testing.T) {
 	fl := Roster("repo", "follow-lead")
 	if !fl.With("--repo", "x").Extends(fl) || !fl.Extends(fl) || Roster("repo").Extends(fl) || fl.By("b").Extends(fl) {
 		t.Fatal("Extends")
+	}
+}
+
+func TestABlockRendersItsCommandsInPlaceWithSelectors(t *testing.T) {
+	b := Block{Say("repair with:\n  "), Run(Roster("repo", "edit", "--fix-maintainers")), Say("\nthen rerun")}
+	if got := b.Render(Selectors{Repo: "o"}); got != "repair with:\n  roster repo edit --fix-maintainers --repo o\nthen rerun" {
+		t.Fatalf("%q", got)
+	}
+	if b.Closing() != nil {
+		t.Fatal("a block ending in text has no closing command")
+	}
+	if c := (Block{Say("accept with: "), Run(Roster("repo", "accept"))}).Closing(); c == nil || !c.Equal(Roster("repo", "accept")) {
+		t.Fatalf("closing %v", c)
 	}
 }

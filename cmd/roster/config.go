@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -43,8 +45,9 @@ func loadConfig(home string) (rosterConfig, error) {
 	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
 		return rosterConfig{}, &exitError{Code: exitUsage, Kind: "config",
 			Err: fmt.Errorf("%s is not valid roster configuration: %v", path, err),
-			Commands: []string{"edit " + path + "   # the one key is relays, e.g.  relays: [wss://relay.example]",
-				"mv " + path + " " + path + ".bak   # or start without it"}}
+			Commands: []suggest.Command{
+				{Argv: []string{"edit", path}, Comment: "the one key is relays, e.g.  relays: [wss://relay.example]", Pinned: true},
+				{Argv: []string{"mv", path, path + ".bak"}, Comment: "or start without it", Pinned: true}}}
 	}
 	return cfg, nil
 }

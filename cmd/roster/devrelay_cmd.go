@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -93,7 +95,7 @@ type devRelayStarted struct {
 func runDevRelay(ctx context.Context, a *app, f devRelayFlags) error {
 	if f.seed != "" && f.seed != "demo" {
 		return &exitError{Code: exitUsage, Kind: "usage", Err: fmt.Errorf("unknown seed %q: the only seed is \"demo\"", f.seed),
-			Commands: []string{"roster dev relay --seed demo"}}
+			Commands: []suggest.Command{suggest.Roster("dev", "relay", "--seed", "demo")}}
 	}
 	r, err := devrelay.New(devrelay.Options{Addr: f.addr, RequireAuth: f.requireAuth, Authorities: devRelayAuthorities()})
 	if err != nil {
@@ -101,7 +103,7 @@ func runDevRelay(ctx context.Context, a *app, f devRelayFlags) error {
 	}
 	if err := r.Start(); err != nil {
 		return &exitError{Code: exitFailure, Kind: "listen", Err: err,
-			Commands: []string{"roster dev relay --addr 127.0.0.1:0   # any free port"}}
+			Commands: []suggest.Command{suggest.Roster("dev", "relay", "--addr", "127.0.0.1:0").Because("any free port")}}
 	}
 	defer r.Close()
 	started := devRelayStarted{Schema: "roster.dev-relay/v1", URL: r.URL(), Self: r.Self()}

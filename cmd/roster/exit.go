@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+
+	"github.com/roster-cli/roster/suggest"
 )
 
 // Exit codes, as docs/exit-codes.md documents them.
@@ -21,8 +23,9 @@ type exitError struct {
 	// Kind is the stable machine code of the error ("usage", "no-signer", ...).
 	Kind string
 	Err  error
-	// Commands are what the user can run next.
-	Commands []string
+	// Commands are what the user can run next, rendered with the user's
+	// selectors when printed.
+	Commands []suggest.Command
 	// Details are structured facts for --json (people, coordinates, refs).
 	Details map[string]any
 	// Printed is true when the command already rendered this error itself.

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"fmt"
 	"strings"
 
@@ -70,7 +72,7 @@ Exit 4 when no relay has any signed state for the group.`,
 			if len(relays) == 0 {
 				return &exitError{Code: exitUsage, Kind: "no-relays",
 					Err:      fmt.Errorf("no relay to ask for group %s: a group lives on a relay; pass --relay or set ROSTER_RELAYS", id),
-					Commands: []string{fmt.Sprintf("roster group show %s --relay wss://<relay>", id)}}
+					Commands: []suggest.Command{suggest.Roster("group", "show", id).With("--relay", "wss://<relay>")}}
 			}
 			if a.opts.Offline {
 				return usageErr("group state is relay-authoritative and is not read from the cache; drop --offline")
@@ -101,7 +103,7 @@ Exit 4 when no relay has any signed state for the group.`,
 				return &exitError{Code: exitIncomplete, Kind: "not-found",
 					Err:      fmt.Errorf("no relay-signed state for group %s on %s", id, strings.Join(relays, ", ")),
 					Details:  map[string]any{"id": id, "relays": out.Relays},
-					Commands: []string{fmt.Sprintf("roster group show %s --relay wss://<relay hosting the group>", id)}}
+					Commands: []suggest.Command{suggest.Roster("group", "show", id).With("--relay", "wss://<relay hosting the group>")}}
 			}
 			if a.opts.JSON {
 				return writeJSON(a, out)
@@ -168,9 +170,9 @@ func groupOutage(a *app, id string, res *relaypool.FetchResult, out groupJSON) *
 			failed = append(failed, relayFailure(r.URL, r.Status, r.Reason))
 		}
 	}
-	show := "roster group show " + shellQuote(id)
-	return relayOutageErr("group "+id, answered, failed, []string{
-		show + a.relayFlags() + " --timeout 30s   # retry once the relay is back; give slow relays longer",
-		show + " --relay wss://<another relay hosting the group>"},
+	show := suggest.Roster("group", "show", id)
+	return relayOutageErr("group "+id, answered, failed, []suggest.Command{
+		show.With("--timeout", "30s").Because("retry once the relay is back; give slow relays longer"),
+		show.With("--relay", "wss://<another relay hosting the group>")},
 		map[string]any{"id": id, "relays": out.Relays})
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"context"
 	"errors"
 	"fmt"
@@ -89,7 +91,7 @@ func runLogin(ctx context.Context, a *app, o loginOptions) error {
 	if modes != 1 {
 		return &exitError{Code: exitUsage, Kind: "usage",
 			Err:      errors.New("choose exactly one of --nsec, --bunker <url> or --generate"),
-			Commands: []string{"roster login --nsec", "roster login --bunker 'bunker://...'", "roster login --generate"}}
+			Commands: []suggest.Command{suggest.Roster("login", "--nsec"), suggest.Roster("login", "--bunker", "bunker://..."), suggest.Roster("login", "--generate")}}
 	}
 	if o.showSecret && !o.generate {
 		return usageErr("--show-secret only applies to --generate (roster shows no other key)")
@@ -131,7 +133,7 @@ func runLogin(ctx context.Context, a *app, o loginOptions) error {
 		// network; the message never repeats the URL, which holds a secret.
 		if _, err := signer.ParseBunkerURL(o.bunker); err != nil {
 			return &exitError{Code: exitUsage, Kind: "usage", Err: err,
-				Commands: []string{"roster login --bunker 'bunker://<64-hex remote signer pubkey>?relay=wss://<relay>&secret=<one-time secret>'   # as your bunker shows it"}}
+				Commands: []suggest.Command{suggest.Roster("login", "--bunker", "bunker://<64-hex remote signer pubkey>?relay=wss://<relay>&secret=<one-time secret>").Because("as your bunker shows it")}}
 		}
 		if acct, err = signer.StoreBunker(ctx, env, o.bunker); err != nil {
 			return loginError(err, o)
@@ -163,23 +165,23 @@ func runLogin(ctx context.Context, a *app, o loginOptions) error {
 // could not be connected names the bunker (redacted: never its secret) and
 // what to check. Anything else is signerError's.
 func loginError(err error, o loginOptions) error {
-	retry := "roster login --nsec"
+	retry := suggest.Roster("login", "--nsec")
 	switch {
 	case o.generate && o.showSecret:
-		retry = "roster login --generate --show-secret"
+		retry = suggest.Roster("login", "--generate", "--show-secret")
 	case o.generate:
-		retry = "roster login --generate"
+		retry = suggest.Roster("login", "--generate")
 	case o.bunker != "":
-		retry = "roster login --bunker '<bunker URL, as your bunker shows it>'"
+		retry = suggest.Roster("login", "--bunker", "<bunker URL, as your bunker shows it>")
 	}
 	var bce *signer.BunkerConnectError
 	switch {
 	case errors.Is(err, signer.ErrPassphraseMismatch):
 		return &exitError{Code: exitUsage, Kind: "passphrase-mismatch", Err: err,
-			Commands: []string{retry + "   # then type the same new passphrase twice"}}
+			Commands: []suggest.Command{retry.Because("then type the same new passphrase twice")}}
 	case errors.Is(err, signer.ErrEmptyPassphrase):
 		return &exitError{Code: exitUsage, Kind: "empty-passphrase", Err: err,
-			Commands: []string{retry + "   # then type a non-empty passphrase, twice"}}
+			Commands: []suggest.Command{retry.Because("then type a non-empty passphrase, twice")}}
 	case errors.As(err, &bce):
 		return bunkerConnectError(bce)
 	}
@@ -198,8 +200,9 @@ func bunkerConnectError(e *signer.BunkerConnectError) *exitError {
 	return &exitError{Code: exitFailure, Kind: kind,
 		Err:     fmt.Errorf("%v; %s, then retry; nothing was stored", e, check),
 		Details: map[string]any{"bunker": e.Bunker, "relays": e.Relays},
-		Commands: []string{"roster login --bunker '" + e.Bunker + "&secret=<one-time secret, if the bunker gave one>'   # retry once the bunker is online",
-			"roster login --nsec   # or log in with a key instead"}}
+		Commands: []suggest.Command{
+			suggest.Roster("login", "--bunker", e.Bunker+"&secret=<one-time secret, if the bunker gave one>").Because("retry once the bunker is online"),
+			suggest.Roster("login", "--nsec").Because("or log in with a key instead")}}
 }
 
 // describeBackend says in words where the key is.

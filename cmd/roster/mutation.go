@@ -11,6 +11,7 @@ import (
 	"github.com/roster-cli/roster/membership"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // mutationSchema is the JSON schema of every membership command's result.
@@ -55,8 +56,9 @@ func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun b
 		out.SwitchedTo = &url
 		out.SwitchedRemotes = append(out.SwitchedRemotes, o.Switch.Remotes...)
 		if !o.Switch.InCheckout {
-			out.Guidance = append(out.Guidance, "no checkout here to switch; select the lead's coordinate from now on with: roster repo --repo "+
-				shellQuote(gitstate.NostrURL(o.Switch.To, o.Switch.Hints))+a.relayFlags())
+			out.guidance = append(out.guidance, suggest.Guidance{
+				Whats:   []string{"no checkout here to switch; select the lead's coordinate from now on"},
+				Command: &suggest.Command{Argv: []string{"roster", "repo", "--repo", gitstate.NostrURL(o.Switch.To, o.Switch.Hints)}}})
 		}
 	}
 	return a.finishMutation(o.Before, o.Plan, out)
@@ -95,24 +97,24 @@ func (a *app) mutationFailure(intent preflight.Intent, err error) error {
 	case membership.KindConcurrentChange:
 		return a.mutationError(v, &exitError{Code: exitRefused, Kind: f.Kind, Err: errors.New(f.Message),
 			Details:  map[string]any{"changed": f.Changed},
-			Commands: []string{intent.Command()}})
+			Commands: []suggest.Command{intent.Suggest()}})
 	case membership.KindSignerMismatch:
 		return &exitError{Code: exitFailure, Kind: f.Kind, Err: errors.New(f.Message)}
 	case membership.KindPublishFailed:
 		return a.mutationError(v, &exitError{Code: exitFailure, Kind: f.Kind, Err: errors.New(f.Message),
 			Details:  map[string]any{"relays": out.Relays},
-			Commands: []string{intent.Command()}})
+			Commands: []suggest.Command{intent.Suggest()}})
 	case membership.KindGitConfig:
 		return &exitError{Code: exitFailure, Kind: f.Kind, Err: errors.New(f.Message),
-			Commands: []string{"git config nostr.repo " + gitstate.EncodeNaddr(f.Switch.To, f.Switch.Hints)}}
+			Commands: []suggest.Command{suggest.Git("config", "nostr.repo", gitstate.EncodeNaddr(f.Switch.To, f.Switch.Hints))}}
 	case membership.KindUnverified:
 		// Rerunning the change would not republish it: where it was stored
 		// it is already in effect, so the rerun is refused as already done.
 		// The useful next step is to look at what each relay now serves.
-		cmds := []string{"roster repo   (check what the relays now resolve)"}
+		cmds := []suggest.Command{suggest.Roster("repo").Because("check what the relays now resolve")}
 		for _, r := range out.Relays {
 			if !r.OK || !r.ReadBack {
-				cmds = append(cmds, "roster repo"+a.repoFlag()+" --relay "+shellQuote(r.URL)+"   # what "+r.URL+" serves now")
+				cmds = append(cmds, suggest.Roster("repo").With("--relay", r.URL).Because("what "+r.URL+" serves now"))
 			}
 		}
 		return a.mutationError(v, &exitError{Code: exitUnverified, Kind: f.Kind,
@@ -134,17 +136,17 @@ func (a *app) withMutationRetry(err error, intent preflight.Intent) error {
 	if !errors.As(err, &ee) || ee.Printed {
 		return err
 	}
-	var cmds []string
+	var cmds []suggest.Command
 	switch {
 	case ee.Code == exitIncomplete:
-		cmds = []string{a.withSelectors(intent.Command()) + " --timeout 30s   # retry the change once every relay answers; nothing was published"}
+		cmds = []suggest.Command{intent.Suggest().With("--timeout", "30s").Because("retry the change once every relay answers; nothing was published")}
 	case ee.Kind == "no-relays":
-		cmds = []string{a.withSelectors(intent.Command()) + " --relay wss://<relay>   # the change, on the relays that carry the repository"}
+		cmds = []suggest.Command{intent.Suggest().With("--relay", "wss://<relay>").Because("the change, on the relays that carry the repository")}
 	default:
 		return err
 	}
 	for _, c := range ee.Commands {
-		if !strings.Contains(c, " --offline") {
+		if !c.Has("--offline") {
 			cmds = append(cmds, c)
 		}
 	}
@@ -158,7 +160,7 @@ func (a *app) refusalError(v *repoView, intent preflight.Intent, r *preflight.Re
 	if r.Code == "nothing-to-change" {
 		if a.opts.JSON {
 			out := newMutationResult(v, nil, false)
-			out.Action, out.Command, out.Verified = string(intent.Action), a.withSelectors(intent.Command()), true
+			out.Action, out.Command, out.Verified = string(intent.Action), a.selectors().Apply(intent.Suggest()).Line(), true
 			out.Guidance = append(out.Guidance, r.Message)
 			return writeJSON(a, out)
 		}
@@ -176,14 +178,14 @@ func (a *app) refusalError(v *repoView, intent preflight.Intent, r *preflight.Re
 // mutationError prints a refusal or failure with the people fields (JSON)
 // or the message, commands and advisories (human), and returns its code.
 func (a *app) mutationError(v *repoView, ee *exitError) error {
-	ee.Commands = a.withSelectorsAll(ee.Commands)
+	cmds := a.render(ee.Commands)
 	if a.opts.JSON {
 		out := newMutationResult(v, nil, false)
-		out.Error = &errorJSON{Code: ee.Kind, Message: ee.Err.Error(), Details: orEmptyMap(ee.Details), Commands: orEmptySlice(ee.Commands)}
+		out.Error = &errorJSON{Code: ee.Kind, Message: ee.Err.Error(), Details: orEmptyMap(ee.Details), Commands: orEmptySlice(cmds)}
 		_ = writeJSON(a, out)
 	} else {
 		fmt.Fprintf(a.io.Err, "roster: %s\n", ee.Err)
-		for _, c := range ee.Commands {
+		for _, c := range cmds {
 			fmt.Fprintf(a.io.Err, "  run: %s\n", c)
 		}
 		if ee.Code == exitRefused || ee.Code == exitUsage {

@@ -62,15 +62,52 @@ func (w *mutWorld) seed(events ...*nostr.Event) {
 func (w *mutWorld) run(p person, sel person, now int64, args ...string) result {
 	w.t.Helper()
 	// The defaults come first so a test's own --timeout wins.
-	full := append([]string{"--repo", sel.naddr(w.id), "--timeout", "5s"}, relayArgs(w.relays)...)
+	// --home is given as a flag (not only ROSTER_HOME) so that every
+	// suggested command must carry it too.
+	full := append([]string{"--repo", sel.naddr(w.id), "--timeout", "5s", "--home", w.home["ROSTER_HOME"]}, relayArgs(w.relays)...)
 	full = append(full, args...)
 	return invocation{Env: withKey(w.home, p), Dir: w.dir, Now: time.Unix(now, 0), Seams: w.seams}.roster(w.t, full...)
 }
 
 // selectors is what roster adds to the commands it suggests after a run by
-// w.run selecting sel: the same --repo and --relay flags.
+// w.run selecting sel: the same --repo, --relay and --home flags.
 func (w *mutWorld) selectors(sel person) string {
-	return " " + strings.Join(append([]string{"--repo", sel.naddr(w.id)}, relayArgs(w.relays)...), " ")
+	return " " + strings.Join(append(append([]string{"--repo", sel.naddr(w.id)}, relayArgs(w.relays)...), "--home", w.home["ROSTER_HOME"]), " ")
+}
+
+// carrySelectors checks the rule that a suggested roster command runs as
+// printed: each `roster repo` command repeats the user's --repo (unless it
+// names another repository), --relay (unless it names its own relay) and
+// --home; other roster commands the flags they use.
+func carrySelectors(t *testing.T, cmds []string, repo string, relays []string, home string) {
+	t.Helper()
+	for _, c := range cmds {
+		words := strings.Fields(strings.SplitN(c, "  #", 2)[0])
+		if len(words) < 2 || words[0] != "roster" || words[len(words)-1] == "--help" {
+			continue
+		}
+		has := func(flag, value string) bool {
+			for i := 0; i+1 < len(words); i++ {
+				if words[i] == flag && (value == "" || words[i+1] == value) {
+					return true
+				}
+			}
+			return false
+		}
+		if words[1] == "repo" && !has("--repo", "") {
+			t.Errorf("%q lacks --repo %s", c, repo)
+		}
+		if words[1] == "repo" && has("--repo", "") && !has("--repo", repo) && !strings.Contains(c, "nostr://") && !strings.Contains(c, "<") {
+			t.Errorf("%q names another repository than --repo %s", c, repo)
+		}
+		if home != "" && !has("--home", home) {
+			t.Errorf("%q lacks --home %s", c, home)
+		}
+		readsRelays := words[1] == "repo" || words[1] == "project" || words[1] == "workspace" || words[1] == "group"
+		if len(relays) > 0 && readsRelays && !has("--relay", "") {
+			t.Errorf("%q lacks the --relay flags", c)
+		}
+	}
 }
 
 // ok runs a command that must succeed with --json and returns its result object.
@@ -113,6 +150,11 @@ func (w *mutWorld) refused(p, sel person, now int64, code int, errCode string, a
 	if after := w.storedCount(); after != before {
 		w.t.Fatalf("a refused command stored %d new event(s)", after-before)
 	}
+	var urls []string
+	for _, r := range w.relays {
+		urls = append(urls, r.URL())
+	}
+	carrySelectors(w.t, toStrings(e["commands"]), sel.naddr(w.id), urls, w.home["ROSTER_HOME"])
 	return m
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // mutationResult is roster.mutation/v1: the people fields of roster.repo/v1
@@ -32,6 +33,9 @@ type mutationResult struct {
 	Error           *errorJSON `json:"error,omitempty"`
 
 	resolvedAfter *repoView // the re-read after publishing, for advisories
+	// guidance is what Guidance prints, as values until finishMutation
+	// renders it with the user's selectors.
+	guidance []suggest.Guidance
 }
 
 type previewJSON struct {
@@ -84,7 +88,7 @@ func newMutationResult(v *repoView, plan *preflight.Plan, dryRun bool) *mutation
 	out.peopleJSON = peopleOf(r)
 	for _, a := range r.PendingAcknowledgements {
 		out.PendingHistoryAcknowledgements = append(out.PendingHistoryAcknowledgements, pendingAckJSON{
-			Npub: graph.Npub(a.Pubkey), Transition: a.Transition, Time: a.Time, Command: a.Command})
+			Npub: graph.Npub(a.Pubkey), Transition: a.Transition, Time: a.Time, Command: a.Command.String()})
 	}
 	if plan == nil {
 		return out
@@ -110,6 +114,6 @@ func newMutationResult(v *repoView, plan *preflight.Plan, dryRun bool) *mutation
 	}
 	out.Preview = &previewJSON{Before: peopleOf(plan.Before), After: peopleOf(plan.After), Changes: changes, Tags: tags,
 		CreatedAt: plan.CreatedAt, Simulation: sj, State: plan.State}
-	out.Guidance = append(out.Guidance, plan.Guidance...)
+	out.guidance = append(out.guidance, plan.Guidance...)
 	return out
 }

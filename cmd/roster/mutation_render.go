@@ -7,12 +7,16 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/preflight"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // finishMutation prints the result (JSON or human) and the advisories.
 func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *mutationResult) error {
-	out.Command = a.withSelectors(out.Command)
-	out.Guidance = a.guidanceWithSelectors(out.Guidance)
+	sel := a.selectors()
+	if plan != nil {
+		out.Command = sel.Apply(plan.Intent.Suggest()).Line()
+	}
+	out.Guidance = append(out.Guidance, suggest.Texts(out.guidance, sel)...)
 	if a.opts.JSON {
 		return writeJSON(a, out)
 	}
@@ -35,9 +39,9 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *mutationRes
 			fmt.Fprintf(w, "remote(s) now pointing at the lead: %s\n", strings.Join(out.SwitchedRemotes, ", "))
 		}
 	}
-	if len(out.Guidance) > 0 {
+	if len(out.guidance) > 0 {
 		fmt.Fprintln(w, "next:")
-		for _, g := range guidanceLines(out.Guidance) {
+		for _, g := range guidanceLines(out.guidance, sel) {
 			fmt.Fprintf(w, "  %s\n", g)
 		}
 	}
@@ -46,52 +50,15 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *mutationRes
 		after = v
 	}
 	if after != nil {
-		a.printAdvisoriesBesides(after, out.Guidance)
+		var given []suggest.Command
+		for _, g := range out.guidance {
+			if g.Command != nil {
+				given = append(given, *g.Command)
+			}
+		}
+		a.printAdvisories(after, given...)
 	}
 	return nil
-}
-
-// printAdvisoriesBesides prints the advisory warnings of v except those
-// whose command the "next:" section already gives: after a handover the
-// lead-pointer advisory would repeat `roster repo follow-lead` right below
-// the guidance that says it.
-func (a *app) printAdvisoriesBesides(v *repoView, guidance []string) {
-	if a.opts.JSON {
-		return
-	}
-	var given []string
-	for _, g := range guidance {
-		if _, cmd, ok := preflight.GuidanceCommand(g); ok {
-			given = append(given, cmd)
-		}
-	}
-	first := true
-	for _, b := range advisories(v.Resolution, v.Viewer) {
-		if advisoryRepeats(b, given) {
-			continue
-		}
-		if !first {
-			fmt.Fprintln(a.io.Err)
-		}
-		first = false
-		fmt.Fprintln(a.io.Err, b)
-	}
-}
-
-// advisoryRepeats reports whether the advisory block ends in "... with:
-// <command>" for a command the guidance gives (perhaps with more flags).
-func advisoryRepeats(block string, given []string) bool {
-	lines := strings.Split(strings.TrimSpace(block), "\n")
-	_, cmd, ok := preflight.GuidanceCommand(lines[len(lines)-1])
-	if !ok {
-		return false
-	}
-	for _, g := range given {
-		if g == cmd || strings.HasPrefix(g, cmd+" ") {
-			return true
-		}
-	}
-	return false
 }
 
 // renderPlan prints the preview: each role change, the consequences and
@@ -107,7 +74,7 @@ func renderPlan(a *app, plan *preflight.Plan) {
 	s := plan.Sim
 	row := func(label string, people []string) {
 		if len(people) > 0 {
-			fmt.Fprintf(w, "  %-22s %s\n", label, joinNpubs(people))
+			fmt.Fprintf(w, "  %-22s %s\n", label, strings.Join(graph.Npubs(people), " "))
 		}
 	}
 	fmt.Fprintln(w, "consequences:")
@@ -138,28 +105,20 @@ func tagText(t nostr.Tag) string {
 }
 
 // guidanceLines renders the advice after a mutation. preflight already
-// names each command once (its Plan.Guidance, which --json prints as is,
-// joins the advice that shares a command with preflight.GuidanceSeparator);
-// here such a line becomes the command on its own line followed by each
-// part it covers. The parts concern different people (you, and the other
-// co-maintainers who run it in their own checkouts), so the heading does
-// not claim that one run covers them all. Identical lines (the command adds some of its own) are
-// printed once.
-func guidanceLines(guidance []string) []string {
+// names each command once (Plan.Guidance groups the advice that shares a
+// command); a group of several becomes the command on its own line followed
+// by each part it covers. The parts concern different people (you, and the
+// other co-maintainers who run it in their own checkouts), so the heading
+// does not claim that one run covers them all.
+func guidanceLines(gs []suggest.Guidance, sel suggest.Selectors) []string {
 	var out []string
-	seen := map[string]bool{}
-	for _, g := range guidance {
-		if seen[g] {
+	for _, g := range gs {
+		if g.Command == nil || len(g.Whats) < 2 {
+			out = append(out, g.Text(sel))
 			continue
 		}
-		seen[g] = true
-		what, command, ok := preflight.GuidanceCommand(g)
-		if !ok || !strings.Contains(what, preflight.GuidanceSeparator) {
-			out = append(out, g)
-			continue
-		}
-		out = append(out, command+"   # the same command, for each of:")
-		for _, part := range strings.Split(what, preflight.GuidanceSeparator) {
+		out = append(out, sel.Render(g.Command.Because("the same command, for each of:")))
+		for _, part := range g.Whats {
 			out = append(out, "  "+part)
 		}
 	}

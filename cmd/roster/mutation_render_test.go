@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/suggest"
 )
 
 // Rule (errors and advice name the next command): the "next:" advice of a
@@ -30,11 +32,16 @@ func TestMembershipPreviewNamesEachGuidanceCommandOnce(t *testing.T) {
 	}
 }
 
-// Rule: advice that shares no command, or has none, is printed as written.
+// Rule: advice that shares no command, or has none, is printed as written,
+// and a shared command is printed once with the user's selectors, then each
+// part it covers.
 func TestGuidanceLinesKeepUnsharedAdviceAsWritten(t *testing.T) {
-	in := []string{"a will be asked with: roster x", "fetch before you push", "fetch before you push", "the lead can point to you with:"}
-	got := strings.Join(guidanceLines(in), "\n")
-	want := "a will be asked with: roster x\nfetch before you push\nthe lead can point to you with:"
+	fl := suggest.Roster("repo", "follow-lead")
+	in := suggest.Group([]suggest.Advice{suggest.Do("a will be asked", suggest.Roster("x")), suggest.Note("fetch before you push"),
+		suggest.Note("fetch before you push"), suggest.Do("bob records it", fl), suggest.Do("carol records it", fl)})
+	got := strings.Join(guidanceLines(in, suggest.Selectors{Repo: "origin"}), "\n")
+	want := "a will be asked with: roster x\nfetch before you push\n" +
+		"roster repo follow-lead --repo origin  # the same command, for each of:\n  bob records it\n  carol records it"
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}

@@ -6,14 +6,10 @@ package main
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
 
-	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/workspace/pipeline"
-	"github.com/roster-cli/roster/workspace/projects"
-	"github.com/roster-cli/roster/workspace/sections"
 )
 
 // pipelineExit maps a pipeline outcome class to its exit code.
@@ -37,44 +33,9 @@ func pipelineErr(err error) error {
 	case errors.As(err, &se):
 		return signerError(se.Err)
 	case errors.As(err, &pe):
-		ee := &exitError{Code: pipelineExit[pe.Class], Kind: pe.Code, Err: pe, Details: pe.Details}
-		for _, s := range pe.Next {
-			ee.Commands = append(ee.Commands, suggestionLine(s))
-		}
-		return ee
+		return &exitError{Code: pipelineExit[pe.Class], Kind: pe.Code, Err: pe, Details: pe.Details, Commands: pe.Next}
 	}
 	return err
-}
-
-// suggestionLine is a suggested command as printed: one shell word per
-// argument, then what it is for and who runs it.
-func suggestionLine(s pipeline.Suggestion) string {
-	words := make([]string, len(s.Argv))
-	for i, w := range s.Argv {
-		words[i] = shellQuote(w)
-	}
-	line := "roster " + strings.Join(words, " ")
-	switch s.Purpose {
-	case projects.SuggestShowElsewhere:
-		line += " --relay wss://<relay hosting the project>"
-	case projects.SuggestChange:
-		line += "  # run by the project owner " + graph.Npub(s.RunBy)
-	case sections.SuggestImport:
-		if s.RunBy == "" {
-			line += "   # you, the owner, once"
-		} else {
-			line += "   # run by " + graph.Npub(s.RunBy) + ", once"
-		}
-	case sections.SuggestGrantRead:
-		line += "   # run by " + graph.Npub(s.RunBy) + ", to let you read"
-	case sections.SuggestGrantRole:
-		line += "   # for the owner " + graph.Npub(s.RunBy) + " to run"
-	case sections.SuggestList:
-		line += "   # its sections, channels and readers"
-	case sections.SuggestRetryImport:
-		line += "   # retry once the relay is back"
-	}
-	return line
 }
 
 // projectLazyAuth answers a relay's NIP-42 challenge on reads, opening the signer

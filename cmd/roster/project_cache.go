@@ -3,6 +3,8 @@
 package main
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"fmt"
 	"strings"
 
@@ -64,7 +66,7 @@ func projectReadCached(a *app, relays []string, c projects.Coordinate) (projects
 	store, err := cache.Open(home)
 	if err != nil {
 		return projects.ReadResult{}, &exitError{Code: exitIncomplete, Kind: "offline-miss",
-			Err: fmt.Errorf("--offline needs the local cache: %v", err), Commands: []string{"roster project show " + c.String()}}
+			Err: fmt.Errorf("--offline needs the local cache: %v", err), Commands: []suggest.Command{suggest.Roster("project", "show", c.String())}}
 	}
 	defer store.Close()
 	out := projects.ReadCached(relays, c, func(url string) (self string, evt *nostr.Event) {
@@ -79,7 +81,7 @@ func projectReadCached(a *app, relays []string, c projects.Coordinate) (projects
 	if out.Best == nil {
 		return out, &exitError{Code: exitIncomplete, Kind: "offline-miss",
 			Err:      fmt.Errorf("no cached state for project %s from %s; read it online once", c, strings.Join(relays, ", ")),
-			Commands: []string{"roster project show " + c.String()}}
+			Commands: []suggest.Command{suggest.Roster("project", "show", c.String())}}
 	}
 	return out, nil
 }

@@ -67,12 +67,11 @@ func projectChange(ctx context.Context, a *app, s signer.Signer, relay string, c
 }
 
 // projectChangeCommands is the change as the roster commands that make it,
-// so whoever may make it can run them as printed (comment appended).
+// as printed, each with comment.
 func projectChangeCommands(c projects.Coordinate, patch projects.Patch, relay, comment string) []string {
 	var cmds []string
 	for _, s := range projects.ChangeSuggestions(c, patch, relay, "") {
-		s.Purpose = ""
-		cmds = append(cmds, suggestionLine(s)+comment)
+		cmds = append(cmds, s.Because(comment).String())
 	}
 	return cmds
 }

@@ -4,6 +4,8 @@
 package main
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"fmt"
 	"strings"
 
@@ -148,7 +150,7 @@ re-reads the state, re-checks and retries once.`,
 			if len(relays) != 1 {
 				return &exitError{Code: exitUsage, Kind: "one-relay",
 					Err:      fmt.Errorf("a project change is committed by the one relay that hosts the project's community; pass exactly one --relay (got %d)", len(relays)),
-					Commands: []string{fmt.Sprintf("roster project %s %s %s --relay wss://<relay hosting the project>", verb, c, strings.Join(chans, " "))}}
+					Commands: []suggest.Command{suggest.Roster(append([]string{"project", verb, c.String()}, chans...)...).With("--relay", "wss://<relay hosting the project>")}}
 			}
 			if a.opts.Offline {
 				return usageErr("a project change needs the relay; drop --offline")

@@ -4,6 +4,8 @@
 package main
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"fmt"
 	"strings"
 
@@ -27,7 +29,7 @@ func relayFailure(url, status, reason string) string {
 // it. what names the thing read ("project 30621:..."); failed lists each
 // silent relay with its outcome; cmds retry it, keeping the user's --relay
 // flags.
-func relayOutageErr(what string, answered int, failed []string, cmds []string, details map[string]any) *exitError {
+func relayOutageErr(what string, answered int, failed []string, cmds []suggest.Command, details map[string]any) *exitError {
 	msg := "no relay answered, so nothing is known about %s:\n  %s"
 	if answered > 0 {
 		msg = "not every relay answered, so %s may exist on one that did not; nothing is known for sure:\n  %s"

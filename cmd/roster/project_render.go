@@ -3,6 +3,8 @@
 package main
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"fmt"
 
 	"github.com/nbd-wtf/go-nostr/nip19"
@@ -117,7 +119,7 @@ func projectRender(a *app, p projectJSON) {
 func projectNoRelays(c projects.Coordinate) *exitError {
 	return &exitError{Code: exitUsage, Kind: "no-relays",
 		Err:      fmt.Errorf("no relay to ask for project %s: pass --relay or set ROSTER_RELAYS", c),
-		Commands: []string{fmt.Sprintf("roster project show %s --relay wss://<relay>", c)}}
+		Commands: []suggest.Command{suggest.Roster("project", "show", c.String(), "--relay", "wss://<relay>")}}
 }
 
 // projectNotFound is exit 4: no relay holds a valid projection. While a
@@ -125,20 +127,20 @@ func projectNoRelays(c projects.Coordinate) *exitError {
 // arg is the project as the user named it, for the commands to retry.
 func projectNotFound(a *app, arg string, c projects.Coordinate, rd projects.ReadResult) *exitError {
 	details := map[string]any{"coordinate": c.String(), "address": c.Address(), "relays": rd.Relays}
-	show := "roster project show " + shellQuote(arg)
+	show := suggest.Roster("project", "show", arg)
 	if answered, failed := projectRelayFailures(rd); len(failed) > 0 {
-		return relayOutageErr("project "+c.String(), answered, failed, []string{
-			show + a.relayFlags() + " --timeout 30s   # retry once the relay is back; give slow relays longer",
-			show + " --relay wss://<another relay hosting the project>",
-			show + a.relayFlags() + " --offline   # what an earlier read cached"}, details)
+		return relayOutageErr("project "+c.String(), answered, failed, []suggest.Command{
+			show.With("--timeout", "30s").Because("retry once the relay is back; give slow relays longer"),
+			show.With("--relay", "wss://<another relay hosting the project>"),
+			show.With("--offline").Because("what an earlier read cached")}, details)
 	}
 	return projectMissing(c, rd, show)
 }
 
 // projectMissing is exit 4 "not-found": every relay asked answered, and none
 // holds a valid projection. show is the command that reads the project.
-func projectMissing(c projects.Coordinate, rd projects.ReadResult, show string) *exitError {
+func projectMissing(c projects.Coordinate, rd projects.ReadResult, show suggest.Command) *exitError {
 	ee := pipelineErr(projects.NotFound(c, rd)).(*exitError)
-	ee.Commands = []string{show + " --relay wss://<relay hosting the project>"}
+	ee.Commands = []suggest.Command{show.With("--relay", "wss://<relay hosting the project>")}
 	return ee
 }

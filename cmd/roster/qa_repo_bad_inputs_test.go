@@ -174,7 +174,7 @@ func TestWssHintToAPlainRelayOffersWs(t *testing.T) {
 	r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, "repo", "--json", "--timeout", "3s", "--repo", repo)
 	e := errorBody(t, r)
 	if r.Code != exitIncomplete || !strings.Contains(e.Message, "it speaks plain ws://, not wss://") || len(e.Commands) == 0 ||
-		!strings.HasPrefix(e.Commands[0], "roster repo --repo "+repo+" --relay ws://"+hostport+"   #") {
+		!strings.HasPrefix(e.Commands[0], "roster repo --repo "+repo+" --relay ws://"+hostport+"  #") {
 		t.Fatalf("exit %d %+v", r.Code, e)
 	}
 	// The offered command works.
@@ -204,7 +204,7 @@ func TestOfflineWithEmptyCacheSaysToFetchFirst(t *testing.T) {
 	r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, "repo", "--json", "--offline", "--repo", alice.naddr("proj"), "--relay", "ws://127.0.0.1:1")
 	e := errorBody(t, r)
 	if r.Code != exitIncomplete || e.Code != "not-found" || e.Details["offline"] != true || len(e.Commands) != 1 ||
-		!strings.HasPrefix(e.Commands[0], "roster repo --repo nostr://"+alice.npub()+"/proj --relay ws://127.0.0.1:1   # without --offline") {
+		!strings.HasPrefix(e.Commands[0], "roster repo --repo nostr://"+alice.npub()+"/proj --relay ws://127.0.0.1:1  # without --offline") {
 		t.Fatalf("exit %d %+v", r.Code, e)
 	}
 }

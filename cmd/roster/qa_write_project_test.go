@@ -41,7 +41,7 @@ func TestProjectRefusalNamesTheOwnersCommandRunnableAsPrinted(t *testing.T) {
 func TestProjectChangeCommandsQuoteTheCoordinate(t *testing.T) {
 	c := projects.Coordinate{Owner: strings.Repeat("ab", 32), D: "it's mine"}
 	p := projects.Patch{Add: []string{pcChanA}, Remove: []string{pcHome}}
-	got := strings.Join(projectChangeCommands(c, p, "ws://r", "  # x"), "\n")
+	got := strings.Join(projectChangeCommands(c, p, "ws://r", "x"), "\n")
 	coord := `'30621:` + strings.Repeat("ab", 32) + `:it'\''s mine'`
 	want := "roster project relate " + coord + " " + pcChanA + " --relay ws://r  # x\n" +
 		"roster project unrelate " + coord + " " + pcHome + " --relay ws://r  # x"

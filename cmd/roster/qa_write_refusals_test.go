@@ -29,7 +29,7 @@ func TestWriteRefusalsNameTheNextCommand(t *testing.T) {
 
 	m = w.refused(alice, alice, 1000, exitRefused, "not-listed", "repo", "edit", "--remove-maintainer", carol.npub())
 	cmds = toStrings(m["error"].(map[string]any)["commands"])
-	if len(cmds) != 1 || !strings.HasPrefix(cmds[0], "roster repo"+sel+"   #") {
+	if len(cmds) != 1 || !strings.HasPrefix(cmds[0], "roster repo"+sel+"  #") {
 		t.Errorf("not-listed commands %q, want roster repo%s with a comment", cmds, sel)
 	}
 }
@@ -45,7 +45,8 @@ func TestUnreachableRelayMutationSuggestsRetryingTheChange(t *testing.T) {
 	dead := "ws://127.0.0.1:1"
 	m := w.refused(alice, alice, 1000, exitIncomplete, "incomplete", "repo", "edit", "--add-maintainer", bob.npub(), "--relay", dead)
 	cmds := toStrings(m["error"].(map[string]any)["commands"])
-	want := "roster repo edit --add-maintainer " + bob.npub() + w.selectors(alice) + " --relay " + dead + " --timeout 30s   #"
+	want := "roster repo edit --add-maintainer " + bob.npub() + " --repo " + alice.naddr(w.id) + " " + strings.Join(relayArgs(w.relays), " ") +
+		" --relay " + dead + " --home " + w.home["ROSTER_HOME"] + " --timeout 30s  #"
 	if len(cmds) == 0 || !strings.HasPrefix(cmds[0], want) {
 		t.Fatalf("first command %q, want the change retried: %q...", cmds, want)
 	}
@@ -70,7 +71,7 @@ func TestDroppingRelayMutationIsUnverified(t *testing.T) {
 	}
 	// The advice is accurate: no "rerun, it is idempotent" (a rerun is
 	// refused as already done); it names the relay that lost it.
-	if strings.Contains(r.Err, "idempotent") || !strings.Contains(r.Err, "roster repo --repo "+alice.naddr(w.id)+" --relay "+dropping.URL()+"   #") {
+	if strings.Contains(r.Err, "idempotent") || !strings.Contains(r.Err, "roster repo --repo "+alice.naddr(w.id)+" --home "+w.home["ROSTER_HOME"]+" --relay "+dropping.URL()+"  #") {
 		t.Errorf("unverified advice:\n%s", r.Err)
 	}
 	if r2 := w.run(alice, alice, 1100, "repo", "edit", "--add-maintainer", bob.npub(), "--relay", dropping.URL()); r2.Code != exitRefused {
@@ -94,7 +95,7 @@ func TestNoRelayMutationSuggestsTheChangeWithRelay(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.Out), &m); err != nil || r.Code != exitUsage || m.Error.Code != "no-relays" {
 		t.Fatalf("exit %d, err %v\n%s%s", r.Code, err, r.Out, r.Err)
 	}
-	want := "roster repo accept --repo " + naddr + " --relay wss://<relay>   #"
+	want := "roster repo accept --repo " + naddr + " --relay wss://<relay>  #"
 	if len(m.Error.Commands) == 0 || !strings.HasPrefix(m.Error.Commands[0], want) {
 		t.Fatalf("commands %q, want first %q...", m.Error.Commands, want)
 	}
@@ -135,7 +136,7 @@ func TestSelfAddByAMaintainerDoesNotSuggestAccept(t *testing.T) {
 	m := w.refused(alice, alice, 1000, exitRefused, "self-add", "repo", "edit", "--add-maintainer", alice.npub())
 	e := m["error"].(map[string]any)
 	cmds := toStrings(e["commands"])
-	if strings.Contains(e["message"].(string), "accept") || len(cmds) != 1 || !strings.HasPrefix(cmds[0], "roster repo"+w.selectors(alice)+"   #") {
+	if strings.Contains(e["message"].(string), "accept") || len(cmds) != 1 || !strings.HasPrefix(cmds[0], "roster repo"+w.selectors(alice)+"  #") {
 		t.Fatalf("message %q, commands %q", e["message"], cmds)
 	}
 }
@@ -167,7 +168,7 @@ func TestAcknowledgeNothingPendingNamesWhatIsPending(t *testing.T) {
 	}
 	w.ok(alice, alice, 3100, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
 	m = w.refused(alice, alice, 3200, exitRefused, "nothing-to-acknowledge", "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
-	if cmds := toStrings(m["error"].(map[string]any)["commands"]); len(cmds) != 1 || !strings.HasPrefix(cmds[0], "roster repo"+w.selectors(alice)+"   #") {
+	if cmds := toStrings(m["error"].(map[string]any)["commands"]); len(cmds) != 1 || !strings.HasPrefix(cmds[0], "roster repo"+w.selectors(alice)+"  #") {
 		t.Fatalf("nothing pending: commands %q", cmds)
 	}
 }

@@ -73,25 +73,6 @@ func runSuggested(t *testing.T, w *mutWorld, p person, now int64, command string
 	return m
 }
 
-// Rule: the flags go between the command and its comment, with the
-// comment's own spacing kept; prose and git commands are left alone.
-func TestWithSelectorsKeepsComments(t *testing.T) {
-	a := &app{opts: globalOptions{Repo: "origin", Relays: []string{"ws://r"}}}
-	for in, want := range map[string]string{
-		"roster repo   # who lists whom":                "roster repo --repo origin --relay ws://r   # who lists whom",
-		"roster repo   (check what the relays resolve)": "roster repo --repo origin --relay ws://r   (check what the relays resolve)",
-		"roster repo follow-lead  # run by x":           "roster repo follow-lead --repo origin --relay ws://r  # run by x",
-		"roster repo accept":                            "roster repo accept --repo origin --relay ws://r",
-		"roster repo --relay ws://x   # what x serves":  "roster repo --relay ws://x   # what x serves",
-		"git config nostr.repo naddr1":                  "git config nostr.repo naddr1",
-		"rerun the command once every relay answers":    "rerun the command once every relay answers",
-	} {
-		if got := a.withSelectors(in); got != want {
-			t.Errorf("withSelectors(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // Rule (next commands are copy-pasteable): follow-lead outside a checkout
 // cannot switch anything, so it says how to select the lead from now on as
 // a whole command (not a bare "--repo ..."), which runs as printed.

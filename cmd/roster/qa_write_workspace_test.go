@@ -59,7 +59,7 @@ func TestWorkspaceNoProjectionNamesWhoRunsWhat(t *testing.T) {
 // does exist; nothing is signed.
 func TestWorkspaceWriteMisfitsNameTheShowCommand(t *testing.T) {
 	w := importedWorld(t)
-	show := "roster workspace show --owner " + w.ownerNpub() + " --relay " + w.relay.URL() + "   #"
+	show := "roster workspace show --owner " + w.ownerNpub() + " --relay " + w.relay.URL() + "  #"
 	for _, c := range []struct {
 		args []string
 		code int

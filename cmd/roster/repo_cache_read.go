@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"errors"
 	"fmt"
 
@@ -11,7 +13,7 @@ import (
 // own way out (clear it, wait for the lock, use another --home).
 func cacheErr(prefix string, err error) *exitError {
 	ee := &exitError{Code: exitFailure, Kind: "cache", Err: fmt.Errorf("%s: %w", prefix, err),
-		Commands: []string{"roster cache info"}}
+		Commands: []suggest.Command{suggest.Roster("cache", "info")}}
 	var ce *cache.Error
 	if errors.As(err, &ce) {
 		// The same codes as `roster cache info` (docs/cache.md), so a

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"context"
 	"errors"
 	"fmt"
@@ -21,7 +23,7 @@ func (a *app) selectCoordinate(ctx context.Context) (gitstate.Selection, *gitsta
 		if a.opts.Repo == "" {
 			return sel, nil, &exitError{Code: exitUsage, Kind: "no-coordinate",
 				Err:      fmt.Errorf("not inside a Git checkout, and no --repo given: roster does not know which repository to read"),
-				Commands: []string{"roster repo --repo <naddr|nostr://npub/identifier>", "cd <your clone> && roster repo"}}
+				Commands: []suggest.Command{suggest.Roster("repo", "--repo", "<naddr|nostr://npub/identifier>"), suggest.Shell("cd <your clone> && roster repo")}}
 		}
 		sel, err = gitstate.ResolveWithoutCheckout(a.opts.Repo)
 	case err != nil:
@@ -37,7 +39,7 @@ func (a *app) selectCoordinate(ctx context.Context) (gitstate.Selection, *gitsta
 			ee.Commands, ee.Details = ambiguityChoices(amb)
 		} else if errors.Is(err, gitstate.ErrNoCoordinate) {
 			ee.Kind = "no-coordinate"
-			ee.Commands = []string{"roster repo --repo <naddr|nostr://npub/identifier>", "git config nostr.repo <naddr>"}
+			ee.Commands = []suggest.Command{suggest.Roster("repo", "--repo", "<naddr|nostr://npub/identifier>"), suggest.Git("config", "nostr.repo", "<naddr>")}
 		}
 		if ee.Kind == "usage" {
 			ee.Commands = a.coordinateUsageCommands(co != nil)
@@ -48,13 +50,13 @@ func (a *app) selectCoordinate(ctx context.Context) (gitstate.Selection, *gitsta
 		if a.opts.Offline {
 			return sel, co, &exitError{Code: exitUsage, Kind: "usage",
 				Err:      fmt.Errorf("the coordinate names %s, a NIP-05 name that needs the network to look up", sel.NIP05),
-				Commands: []string{"roster repo --repo <naddr|nostr://npub/identifier> --offline", "roster repo"}}
+				Commands: []suggest.Command{suggest.Roster("repo", "--repo", "<naddr|nostr://npub/identifier>").With("--offline"), suggest.Roster("repo")}}
 		}
 		hctx, cancel := context.WithTimeout(ctx, a.opts.Timeout)
 		defer cancel()
 		if sel, err = sel.Resolve(hctx, http.DefaultClient); err != nil {
 			return sel, co, &exitError{Code: exitIncomplete, Kind: "nip05", Err: fmt.Errorf("look up %s: %w", sel.NIP05, err),
-				Commands: []string{"roster repo --repo <naddr|nostr://npub/identifier>"}}
+				Commands: []suggest.Command{suggest.Roster("repo", "--repo", "<naddr|nostr://npub/identifier>")}}
 		}
 	}
 	return sel, co, nil
@@ -63,8 +65,8 @@ func (a *app) selectCoordinate(ctx context.Context) (gitstate.Selection, *gitsta
 // ambiguityChoices turns each distinct candidate coordinate into a command
 // that selects it, and lists the candidates for --json, so choosing is a
 // copy and paste rather than a lookup.
-func ambiguityChoices(amb *gitstate.AmbiguousError) ([]string, map[string]any) {
-	var cmds []string
+func ambiguityChoices(amb *gitstate.AmbiguousError) ([]suggest.Command, map[string]any) {
+	var cmds []suggest.Command
 	cands := []map[string]any{}
 	seen := map[string]bool{}
 	for _, c := range amb.Candidates {
@@ -74,11 +76,11 @@ func ambiguityChoices(amb *gitstate.AmbiguousError) ([]string, map[string]any) {
 		}
 		seen[c.Coordinate.ATag()] = true
 		url := gitstate.NostrURL(c.Coordinate, nil)
-		cmds = append(cmds, "roster repo --repo "+shellQuote(url)+"   # "+c.From,
-			"git config nostr.repo "+gitstate.EncodeNaddr(c.Coordinate, c.Relays)+"   # choose it for good")
+		cmds = append(cmds, suggest.Roster("repo", "--repo", url).Because(c.From),
+			suggest.Git("config", "nostr.repo", gitstate.EncodeNaddr(c.Coordinate, c.Relays)).Because("choose it for good"))
 	}
 	if len(cmds) == 0 {
-		cmds = []string{"roster repo --repo <naddr|nostr://npub/identifier>", "git config nostr.repo <naddr>"}
+		cmds = []suggest.Command{suggest.Roster("repo", "--repo", "<naddr|nostr://npub/identifier>"), suggest.Git("config", "nostr.repo", "<naddr>")}
 	}
 	return cmds, map[string]any{"candidates": cands}
 }
@@ -86,21 +88,21 @@ func ambiguityChoices(amb *gitstate.AmbiguousError) ([]string, map[string]any) {
 // coordinateUsageCommands are the ways to name a repository correctly after
 // --repo (or a checkout's configuration) named one badly. A bare
 // "npub1.../identifier" gets its nostr:// spelling.
-func (a *app) coordinateUsageCommands(inCheckout bool) []string {
-	var cmds []string
+func (a *app) coordinateUsageCommands(inCheckout bool) []suggest.Command {
+	var cmds []suggest.Command
 	if owner, id, ok := strings.Cut(a.opts.Repo, "/"); ok && id != "" && !strings.Contains(owner, ":") &&
 		(strings.HasPrefix(owner, "npub1") || len(owner) == 64) {
-		cmds = append(cmds, "roster repo --repo "+shellQuote("nostr://"+a.opts.Repo))
+		cmds = append(cmds, suggest.Roster("repo", "--repo", "nostr://"+a.opts.Repo))
 	}
-	cmds = append(cmds, "roster repo --repo nostr://<npub>/<identifier>",
-		"roster repo --repo naddr1...   # the whole naddr, as it was shared")
+	cmds = append(cmds, suggest.Roster("repo", "--repo", "nostr://<npub>/<identifier>"),
+		suggest.Roster("repo", "--repo", "naddr1...").Because("the whole naddr, as it was shared"))
 	switch {
 	case inCheckout && a.opts.Repo == "":
 		// The checkout's own configuration named the bad coordinate.
-		cmds = append(cmds, "git config nostr.repo <naddr>   # select the right one for this checkout",
-			"git config --unset nostr.repo   # or fall back to the checkout's nostr:// remotes")
+		cmds = append(cmds, suggest.Git("config", "nostr.repo", "<naddr>").Because("select the right one for this checkout"),
+			suggest.Git("config", "--unset", "nostr.repo").Because("or fall back to the checkout's nostr:// remotes"))
 	case inCheckout:
-		cmds = append(cmds, "git remote -v   # the remote names --repo accepts")
+		cmds = append(cmds, suggest.Git("remote", "-v").Because("the remote names --repo accepts"))
 	}
 	return cmds
 }

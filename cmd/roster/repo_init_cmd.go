@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"context"
 	"errors"
 	"fmt"
@@ -121,7 +123,7 @@ func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
 	if errors.Is(err, gitstate.ErrNoCommits) {
 		return &exitError{Code: exitUsage, Kind: "no-commits",
 			Err:      errors.New("the checkout has no commits yet: the announcement names the root commit, so commit first"),
-			Commands: []string{"git commit --allow-empty -m 'initial commit'", "roster repo init"}}
+			Commands: []suggest.Command{suggest.Git("commit", "--allow-empty", "-m", "initial commit"), suggest.Roster("repo", "init")}}
 	}
 	if err != nil {
 		return err
@@ -142,7 +144,7 @@ func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
 	if len(relays) == 0 {
 		return &exitError{Code: exitUsage, Kind: "no-relays",
 			Err:      errors.New("no relays to announce to: pass --relay wss://... (repeatable), set ROSTER_RELAYS, or list relays in config.yaml in the roster home"),
-			Commands: []string{"roster repo init --relay wss://relay.example"}}
+			Commands: []suggest.Command{suggest.Roster("repo", "init", "--relay", "wss://relay.example")}}
 	}
 	clone := o.clone
 	if clone == nil {
@@ -169,7 +171,7 @@ func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
 			Err: fmt.Errorf("cannot tell whether you already announced %q, since not every relay answered; nothing was published:\n  %s",
 				id, strings.Join(unanswered(existing), "\n  ")),
 			Details:  map[string]any{"relays": existing.Relays},
-			Commands: []string{"roster repo init" + a.relayFlags() + " --timeout 30s", "roster repo init --relay <a relay that answers>"}}
+			Commands: []suggest.Command{suggest.Roster("repo", "init").With("--timeout", "30s"), suggest.Roster("repo", "init").With("--relay", "<a relay that answers>")}}
 	}
 	var prev *nostr.Event
 	for _, e := range existing.Events {
@@ -187,7 +189,7 @@ func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
 				Err: fmt.Errorf("you already announced %q (event %s) and it differs in identity: %s; nothing was published. "+
 					"Change an existing announcement with roster repo edit, or announce under another --identifier", id, prev.ID, why),
 				Details:  map[string]any{"identifier": id, "event_id": prev.ID},
-				Commands: []string{"roster repo edit", "roster repo init --identifier " + id + "-2"}}
+				Commands: []suggest.Command{suggest.Roster("repo", "edit", "--help").Because("changes an announced repository"), suggest.Roster("repo", "init", "--identifier", id+"-2")}}
 		}
 		tags = append(tags, carriedTags(prev)...)
 		if created <= prev.CreatedAt {
@@ -246,11 +248,11 @@ func reportRepoInit(a *app, res repoInitResult, relays []string) error {
 		ee := &exitError{Code: exitUnverified, Kind: "unverified",
 			Err:     fmt.Errorf("published %s, but %s did not return it on read-back", res.Event.ID, strings.Join(notReadBack(res.Relays), ", ")),
 			Details: map[string]any{"published": res.Published, "relays": res.Relays},
-			Commands: []string{"roster repo init " + strings.Join(relayFlags(notReadBack(res.Relays)), " "),
-				"roster repo " + strings.Join(relayFlags(relays), " ")}}
+			Commands: []suggest.Command{suggest.Roster("repo", "init").With(relayWords(notReadBack(res.Relays))...),
+				suggest.Roster("repo").With(relayWords(relays)...)}}
 		if a.opts.JSON {
 			// The result is the useful part; the error rides along in it.
-			res.Error = &jsonErrorBody{Code: ee.Kind, Message: ee.Err.Error(), Details: ee.Details, Commands: ee.Commands}
+			res.Error = &jsonErrorBody{Code: ee.Kind, Message: ee.Err.Error(), Details: ee.Details, Commands: a.render(ee.Commands)}
 			if err := writeJSON(a, res); err != nil {
 				return err
 			}
@@ -306,10 +308,11 @@ func notReadBack(rs []relaypool.Delivered) []string {
 	return out
 }
 
-func relayFlags(relays []string) []string {
-	out := make([]string, len(relays))
-	for i, r := range relays {
-		out[i] = "--relay " + r
+// relayWords are `--relay <url>` for each relay.
+func relayWords(relays []string) []string {
+	out := make([]string, 0, 2*len(relays))
+	for _, r := range relays {
+		out = append(out, "--relay", r)
 	}
 	return out
 }

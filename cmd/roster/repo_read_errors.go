@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"fmt"
 	"strings"
 
@@ -11,16 +13,19 @@ import (
 
 // incompleteErr is exit 4 naming each relay that did not answer and why, or
 // saying that the cache alone (--offline) cannot prove anything is latest.
+// Its commands ask the same relays again (the renderer adds the user's
+// --repo and --relay); only a different-relay suggestion names its own.
 func (a *app) incompleteErr(v *repoView) *exitError {
-	rf := a.repoFlag()
+	repo := suggest.Roster("repo")
 	if v.Offline {
 		return &exitError{Code: exitIncomplete, Kind: "incomplete",
 			Err: fmt.Errorf("--offline answers from the local cache, which cannot prove that %s's events are still the latest; nothing was decided",
 				displayCoord(v.Coordinate())),
 			Details:  map[string]any{"relays": []map[string]any{}, "offline": true},
-			Commands: []string{"roster repo health" + rf + a.relayFlags() + "   # the same, without --offline"}}
+			Commands: []suggest.Command{suggest.Roster("repo", "health").Because("the same, without --offline")}}
 	}
-	var lines, hinted []string
+	var lines []string
+	var hinted []suggest.Command
 	rel := []map[string]any{}
 	for _, r := range v.Fetch.Relays {
 		rel = append(rel, map[string]any{"url": r.URL, "status": r.Status, "reason": r.Reason, "events": r.Events})
@@ -28,19 +33,18 @@ func (a *app) incompleteErr(v *repoView) *exitError {
 			line := relayFailure(r.URL, r.Status, r.Reason)
 			if ws, ok := plainWebsocketInstead(r.URL, r.Reason); ok {
 				line += "\n    it speaks plain ws://, not wss:// (a relay hint without a scheme means wss://)"
-				hinted = append(hinted, "roster repo"+a.repoFlag()+" --relay "+ws+"   # the same relay over plain ws://")
+				hinted = append(hinted, repo.With("--relay", ws).Because("the same relay over plain ws://"))
 			}
 			lines = append(lines, line)
 		}
 	}
 	what := "not every relay answered, so the evidence for %s is incomplete; nothing was decided:\n  %s"
-	rf += a.relayFlags() // the same relays again; only a different-relay suggestion drops them
-	cmds := []string{"roster repo" + rf + "   # a read shows the partial answer and which relays failed",
-		"roster repo health" + rf + " --timeout 30s   # give slow relays longer"}
+	cmds := []suggest.Command{repo.Because("a read shows the partial answer and which relays failed"),
+		suggest.Roster("repo", "health").With("--timeout", "30s").Because("give slow relays longer")}
 	if v.Answered() == 0 {
 		what = "no relay answered, so nothing is known about %s:\n  %s"
-		cmds = []string{"roster repo" + a.repoFlag() + " --relay wss://<a relay that answers>", "roster repo" + rf + " --timeout 30s   # give slow relays longer",
-			"roster repo" + a.repoFlag() + " --offline   # what an earlier read cached"}
+		cmds = []suggest.Command{repo.With("--relay", "wss://<a relay that answers>"), repo.With("--timeout", "30s").Because("give slow relays longer"),
+			repo.With("--offline").Because("what an earlier read cached")}
 	}
 	cmds = append(hinted, cmds...)
 	return &exitError{Code: exitIncomplete, Kind: "incomplete",
@@ -64,17 +68,17 @@ func plainWebsocketInstead(url, reason string) (string, bool) {
 func (a *app) notFoundErr(v *repoView) *exitError {
 	c := v.Coordinate()
 	where := "relays " + strings.Join(v.Relays, ", ")
-	url := gitstate.NostrURL(c, nil)
-	cmds := []string{
-		"roster repo --repo " + url + " --relay wss://<a relay that has it>   # ask other relays",
-		"roster repo --repo nostr://<npub>/<identifier>   # check the author and the identifier",
+	here := suggest.Roster("repo", "--repo", gitstate.NostrURL(c, nil))
+	cmds := []suggest.Command{
+		here.With("--relay", "wss://<a relay that has it>").Because("ask other relays"),
+		suggest.Roster("repo", "--repo", "nostr://<npub>/<identifier>").Because("check the author and the identifier"),
 	}
 	if v.Offline {
 		where = "the local cache (--offline)"
-		cmds = []string{"roster repo --repo " + url + a.relayFlags() + "   # without --offline: fetch it from relays first"}
+		cmds = []suggest.Command{here.Because("without --offline: fetch it from relays first")}
 	} else if v.Fetch != nil && !v.Fetch.Complete {
 		where += " (not all of them answered)"
-		cmds = append([]string{"roster repo --repo " + url + a.relayFlags() + " --timeout 30s   # give the silent relays longer"}, cmds...)
+		cmds = append([]suggest.Command{here.With("--timeout", "30s").Because("give the silent relays longer")}, cmds...)
 	}
 	return &exitError{Code: exitIncomplete, Kind: "not-found",
 		Err: fmt.Errorf("no repository announcement found for %s (kind %d, d=%q, author %s) in %s",

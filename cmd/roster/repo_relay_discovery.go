@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"context"
 	"fmt"
 
@@ -23,8 +25,8 @@ func (a *app) discoveryRelays(sel gitstate.Selection) []string {
 func (a *app) noRelaysErr(sel gitstate.Selection) *exitError {
 	return &exitError{Code: exitUsage, Kind: "no-relays",
 		Err: fmt.Errorf("no relays to ask for %s: the coordinate carries no relay hints, no --relay was given, ROSTER_RELAYS is unset and config.yaml in the roster home lists no relays", displayCoord(sel.Coordinate)),
-		Commands: []string{"roster repo" + a.repoFlag() + " --relay wss://<relay>", "export ROSTER_RELAYS=wss://<relay>,wss://<relay>",
-			"roster repo" + a.repoFlag() + " --offline"}}
+		Commands: []suggest.Command{suggest.Roster("repo").With("--relay", "wss://<relay>"), suggest.Shell("export ROSTER_RELAYS=wss://<relay>,wss://<relay>"),
+			suggest.Roster("repo").With("--offline")}}
 }
 
 // authSigner answers a relay's NIP-42 challenge. The signer is opened only

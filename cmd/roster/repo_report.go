@@ -38,7 +38,7 @@ func buildRepoReport(v *repoView) *repoReport {
 	}
 	for _, p := range r.PendingAcknowledgements {
 		rep.PendingHistoryAcknowledgements = append(rep.PendingHistoryAcknowledgements, pendingAckJSON{
-			Npub: graph.Npub(p.Pubkey), Transition: p.Transition, Time: p.Time, Command: p.Command,
+			Npub: graph.Npub(p.Pubkey), Transition: p.Transition, Time: p.Time, Command: p.Command.String(),
 			author: graph.Npub(p.Author)})
 	}
 	for _, f := range r.Health {
@@ -49,7 +49,7 @@ func buildRepoReport(v *repoView) *repoReport {
 		rep.RecommendedCoordinate = &u
 	}
 	if r.FollowLead {
-		cmd := graph.CommandFollowLead
+		cmd := graph.CommandFollowLead().String()
 		rep.FollowLeadCommand = &cmd
 	}
 	if r.Lifecycle.Status != graph.LifecycleActive {
@@ -93,8 +93,8 @@ func findingToJSON(f graph.Finding) findingJSON {
 		a := graph.Npub(f.Author)
 		out.Author = &a
 	}
-	if f.Command != "" {
-		c := f.Command
+	if f.Command != nil {
+		c := f.Command.String()
 		out.Command = &c
 	}
 	return out

@@ -9,6 +9,10 @@ import (
 )
 
 // readAs runs `roster repo` (human) against one relay holding events, as viewer.
+//
+// Every command an advisory names carries the read's --repo and --relay,
+// so it runs as printed; readAs checks that and returns stderr without
+// them, so the tests below compare the advisories' own words.
 func readAs(t *testing.T, viewer *person, selected person, events ...*nostr.Event) result {
 	t.Helper()
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
@@ -21,6 +25,13 @@ func readAs(t *testing.T, viewer *person, selected person, events ...*nostr.Even
 	if r.Code != exitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
+	sel := " --repo " + selected.naddr("proj") + " --relay " + relays[0].URL()
+	for _, l := range strings.Split(r.Err, "\n") {
+		if strings.Contains(l, "roster repo") && !strings.HasSuffix(l, sel) {
+			t.Errorf("advisory command without the read's selectors: %q", l)
+		}
+	}
+	r.Err = strings.ReplaceAll(r.Err, sel, "")
 	return r
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/roster-cli/roster/signer"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // globalOptions are the flags every command shares (docs/architecture.md
@@ -154,7 +155,7 @@ func checkGlobalFlags(a *app) error {
 	if a.opts.Timeout <= 0 {
 		return &exitError{Code: exitUsage, Kind: "usage",
 			Err:      fmt.Errorf("--timeout must be a positive duration, not %s", a.opts.Timeout),
-			Commands: []string{"--timeout 30s   # or leave it out for the default, 10s"}}
+			Commands: []suggest.Command{{Argv: []string{"--timeout", "30s"}, Comment: "or leave it out for the default, 10s"}}}
 	}
 	home, err := a.home()
 	if err != nil {
@@ -188,7 +189,7 @@ func rejectUnknownSubcommands(c *cobra.Command) {
 		}
 		return &exitError{Code: exitUsage, Kind: "usage",
 			Err:      fmt.Errorf("unknown command %q for %q: it has %s", args[0], cmd.CommandPath(), strings.Join(names, ", ")),
-			Commands: []string{cmd.CommandPath() + " --help"}}
+			Commands: []suggest.Command{helpFor(cmd)}}
 	}
 }
 
@@ -215,7 +216,7 @@ func runWith(args []string, s *ioStreams, sm seams) int {
 	}
 	if ee.Kind == "usage" && len(ee.Commands) == 0 && cmd != nil {
 		// A usage error always names where the right usage is.
-		ee.Commands = []string{cmd.CommandPath() + " --help"}
+		ee.Commands = []suggest.Command{helpFor(cmd)}
 	}
 	if !a.opts.JSON {
 		// Cobra stops before parsing flags on an unknown command; honour --json anyway.
@@ -240,14 +241,19 @@ func printError(a *app, ee *exitError) {
 			Code:     ee.Kind,
 			Message:  ee.Err.Error(),
 			Details:  orEmptyMap(ee.Details),
-			Commands: orEmptySlice(ee.Commands),
+			Commands: orEmptySlice(a.render(ee.Commands)),
 		}})
 		return
 	}
 	fmt.Fprintf(a.io.Err, "roster: %s\n", ee.Err)
-	for _, c := range ee.Commands {
+	for _, c := range a.render(ee.Commands) {
 		fmt.Fprintf(a.io.Err, "  run: %s\n", c)
 	}
+}
+
+// helpFor is `<command path> --help`.
+func helpFor(cmd *cobra.Command) suggest.Command {
+	return suggest.Command{Argv: append(strings.Fields(cmd.CommandPath()), "--help")}.Pin()
 }
 
 func orEmptyMap(m map[string]any) map[string]any {

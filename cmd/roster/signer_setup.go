@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"bufio"
 	"context"
 	"errors"
@@ -26,11 +28,11 @@ func (a *app) keyring() signer.Keyring {
 }
 
 // loginCommands are what a user without a signer can run next.
-var loginCommands = []string{
-	"roster login --nsec",
-	"roster login --bunker 'bunker://<remote-signer-pubkey>?relay=wss://...'",
-	"roster login --generate",
-	"export ROSTER_SECRET_KEY=nsec1...   # CI and scripts",
+var loginCommands = []suggest.Command{
+	suggest.Roster("login", "--nsec"),
+	suggest.Roster("login", "--bunker", "bunker://<remote-signer-pubkey>?relay=wss://..."),
+	suggest.Roster("login", "--generate"),
+	suggest.Shell("export ROSTER_SECRET_KEY=nsec1...").Because("CI and scripts"),
 }
 
 // signer returns the active signer: ROSTER_SECRET_KEY, else the logged-in
@@ -85,34 +87,29 @@ func signerError(err error) error {
 		return noSignerError()
 	case errors.As(err, &already):
 		return &exitError{Code: exitRefused, Kind: "already-logged-in", Err: err,
-			Commands: []string{"roster logout"},
+			Commands: []suggest.Command{suggest.Roster("logout")},
 			Details:  map[string]any{"npub": already.Account.Npub, "backend": already.Account.Backend}}
 	case errors.Is(err, signer.ErrBadSecretKey):
 		// The signer package prefixes the variable's name when the bad key
 		// came from the environment: then the variable is what to fix.
-		cmds := []string{"roster login --nsec   # paste the whole nsec1... or 64-hex key again",
-			"roster login --generate   # or make a new key"}
+		cmds := []suggest.Command{suggest.Roster("login", "--nsec").Because("paste the whole nsec1... or 64-hex key again"), suggest.Roster("login", "--generate").Because("or make a new key")}
 		if strings.HasPrefix(err.Error(), "ROSTER_SECRET_KEY") {
-			cmds = []string{"export ROSTER_SECRET_KEY=nsec1...   # the whole nsec or 64-hex key",
-				"unset ROSTER_SECRET_KEY   # use the account from roster login instead"}
+			cmds = []suggest.Command{suggest.Shell("export ROSTER_SECRET_KEY=nsec1...").Because("the whole nsec or 64-hex key"), suggest.Shell("unset ROSTER_SECRET_KEY").Because("use the account from roster login instead")}
 		}
 		return &exitError{Code: exitUsage, Kind: "bad-secret-key", Err: err, Commands: cmds}
 	case errors.Is(err, errStdinEnded):
 		return &exitError{Code: exitUsage, Kind: "no-input", Err: err,
-			Commands: []string{"printf '%s\\n' \"$NSEC\" \"$PASSPHRASE\" \"$PASSPHRASE\" | roster login --nsec   # a new login without a keyring: key, then the passphrase twice",
-				"export ROSTER_SECRET_KEY=nsec1...   # scripts and CI: no stored key, no passphrase"}}
+			Commands: []suggest.Command{suggest.Shell("printf '%s\\n' \"$NSEC\" \"$PASSPHRASE\" \"$PASSPHRASE\" | roster login --nsec").Because("a new login without a keyring: key, then the passphrase twice"), suggest.Shell("export ROSTER_SECRET_KEY=nsec1...").Because("scripts and CI: no stored key, no passphrase")}}
 	case errors.Is(err, signer.ErrWrongPassphrase):
 		return &exitError{Code: exitUsage, Kind: "wrong-passphrase", Err: err,
-			Commands: []string{"roster whoami   # which account; then retry and type its passphrase",
-				"roster logout && roster login --nsec   # forgotten: store the key again under a new passphrase"}}
+			Commands: []suggest.Command{suggest.Roster("whoami").Because("which account; then retry and type its passphrase"), suggest.Shell("roster logout && roster login --nsec").Because("forgotten: store the key again under a new passphrase")}}
 	case errors.Is(err, signer.ErrBunkerUnreachable):
 		return &exitError{Code: exitFailure, Kind: "bunker-unreachable",
-			Err: fmt.Errorf("%v; check that your bunker is online and connected to its relays, then retry", err),
-			Commands: []string{"roster whoami   # which bunker this account uses",
-				"roster logout && roster login --bunker '<bunker URL>'   # if the bunker moved to other relays"}}
+			Err:      fmt.Errorf("%v; check that your bunker is online and connected to its relays, then retry", err),
+			Commands: []suggest.Command{suggest.Roster("whoami").Because("which bunker this account uses"), suggest.Shell("roster logout && roster login --bunker '<bunker URL>'").Because("if the bunker moved to other relays")}}
 	}
 	return &exitError{Code: exitFailure, Kind: "signer", Err: err,
-		Commands: []string{"roster whoami", "roster logout", "roster login --nsec"}}
+		Commands: []suggest.Command{suggest.Roster("whoami"), suggest.Roster("logout"), suggest.Roster("login", "--nsec")}}
 }
 
 // signerEnv describes this invocation's world to the signer package.

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"context"
 	"strings"
 
@@ -50,7 +52,7 @@ cannot be reached, the last verified projection is shown marked stale.`,
   roster workspace show --owner npub1... --relay wss://relay.example --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ws, err := a.openWorkspace(cmd.Context(), owner, "roster workspace show")
+			ws, err := a.openWorkspace(cmd.Context(), owner, suggest.Roster("workspace", "show"))
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"fmt"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -41,7 +43,7 @@ matching migration marker; it never writes the legacy blob.`,
 			if a.opts.Offline {
 				return usageErr("`workspace import` submits a command to the relay; drop --offline")
 			}
-			ws, err := a.openWorkspace(ctx, "", "roster workspace import")
+			ws, err := a.openWorkspace(ctx, "", suggest.Roster("workspace", "import"))
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -24,12 +26,12 @@ type wsSession struct {
 
 // openWorkspace builds the session. A workspace lives on exactly one relay
 // (the community derives from the relay's host), so exactly one --relay.
-func (a *app) openWorkspace(ctx context.Context, ownerFlag, example string) (*wsSession, error) {
+func (a *app) openWorkspace(ctx context.Context, ownerFlag string, example suggest.Command) (*wsSession, error) {
 	relays := relaypool.NormalizeRelays(a.defaultRelays())
 	if len(relays) != 1 {
 		return nil, &exitError{Code: exitUsage, Kind: "one-relay",
 			Err:      fmt.Errorf("a workspace belongs to the one relay whose host is its community; pass exactly one --relay (got %d)", len(relays)),
-			Commands: []string{example + " --relay wss://<community relay>"}}
+			Commands: []suggest.Command{example.With("--relay", "wss://<community relay>")}}
 	}
 	community, err := sections.CanonicalCommunity(relays[0])
 	if err != nil {

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"context"
 	"fmt"
 
@@ -29,7 +31,7 @@ func (a *app) workspaceWrite(ctx context.Context, ownerFlag, verb string, action
 	if a.opts.Offline {
 		return usageErr("`workspace %s` submits a command to the relay; drop --offline", verb)
 	}
-	ws, err := a.openWorkspace(ctx, ownerFlag, "roster workspace "+verb)
+	ws, err := a.openWorkspace(ctx, ownerFlag, suggest.Roster("workspace", verb))
 	if err != nil {
 		return err
 	}

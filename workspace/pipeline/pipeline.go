@@ -5,6 +5,8 @@
 package pipeline
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"context"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -30,17 +32,6 @@ const (
 	Unverified
 )
 
-// Suggestion is a next command, as a value: the caller renders it.
-type Suggestion struct {
-	// Purpose names what running it does (a Suggest* constant of the package
-	// that made it), so the caller can say so and who runs it.
-	Purpose string
-	// Argv is roster's arguments, one shell word each, without "roster".
-	Argv []string
-	// RunBy is the hex pubkey of who must run it; "" for whoever ran roster.
-	RunBy string
-}
-
 // Error is a pipeline's refusal or failure, with what a caller needs to
 // render it: a stable machine code, the message, structured details and the
 // commands to run next.
@@ -50,7 +41,7 @@ type Error struct {
 	Code    string
 	Msg     string
 	Details map[string]any
-	Next    []Suggestion
+	Next    []suggest.Command
 	// Err is the underlying cause, if any.
 	Err error
 }

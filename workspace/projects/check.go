@@ -4,6 +4,8 @@
 package projects
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"context"
 	"errors"
 	"fmt"
@@ -28,7 +30,7 @@ func Check(ctx context.Context, r pipeline.Relays, relay, self, actor string, st
 		return &pipeline.Error{Class: pipeline.Refused, Code: ref.Code, Err: err,
 			Msg:     fmt.Sprintf("refused before signing, nothing was published: %v", err),
 			Details: map[string]any{"coordinate": c.String(), "revision": st.Revision, "related_channels": orEmpty(st.Document.RelatedChannels)},
-			Next:    []pipeline.Suggestion{showOn(c, relay)}}
+			Next:    []suggest.Command{showOn(c, relay)}}
 	}
 	home := st.Document.HomeChannel
 	var standing ChannelStanding
@@ -53,7 +55,7 @@ func Check(ctx context.Context, r pipeline.Relays, relay, self, actor string, st
 		may := WhoMay(c.Owner, home, g)
 		next := ChangeSuggestions(c, patch, relay, c.Owner)
 		if home != "" {
-			next = append(next, pipeline.Suggestion{Purpose: SuggestGroup, Argv: []string{"group", "show", home, "--relay", relay}})
+			next = append(next, suggest.Roster("group", "show", home, "--relay", relay))
 		}
 		return &pipeline.Error{Class: pipeline.Refused, Code: "not-authorized", Err: err,
 			Msg: fmt.Sprintf("refused before signing, nothing was published: %s may not change the related channels of %s: %s. Who may: %s",
@@ -90,16 +92,21 @@ func WhoMay(owner, home string, g groups.State) []string {
 }
 
 // ChangeSuggestions is the change as the roster commands that make it (a
-// relate and/or an unrelate on relay), to be run by runBy.
-func ChangeSuggestions(c Coordinate, patch Patch, relay, runBy string) []pipeline.Suggestion {
-	var out []pipeline.Suggestion
+// relate and/or an unrelate on relay), to be run by runBy (a hex pubkey, the
+// project owner; "" for whoever ran roster).
+func ChangeSuggestions(c Coordinate, patch Patch, relay, runBy string) []suggest.Command {
+	var out []suggest.Command
 	for _, part := range []struct {
 		verb     string
 		channels []string
 	}{{"relate", patch.Add}, {"unrelate", patch.Remove}} {
 		if len(part.channels) > 0 {
 			argv := append([]string{"project", part.verb, c.String()}, part.channels...)
-			out = append(out, pipeline.Suggestion{Purpose: SuggestChange, Argv: append(argv, "--relay", relay), RunBy: runBy})
+			cmd := suggest.Roster(append(argv, "--relay", relay)...)
+			if runBy != "" {
+				cmd = cmd.By("the project owner " + graph.Npub(runBy))
+			}
+			out = append(out, cmd)
 		}
 	}
 	return out

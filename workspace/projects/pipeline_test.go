@@ -1,6 +1,8 @@
 package projects_test
 
 import (
+	"github.com/roster-cli/roster/graph"
+
 	"context"
 	"errors"
 	"slices"
@@ -100,8 +102,8 @@ func TestChangeRefusesAStrangerAndSuggestsTheOwnersChange(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 	want := projects.ChangeSuggestions(w.coord, patch, w.relay.URL(), w.coord.Owner)
-	if len(pe.Next) != 1 || pe.Next[0].RunBy != w.coord.Owner || !slices.Equal(pe.Next[0].Argv, want[0].Argv) ||
-		!slices.Equal(want[0].Argv, []string{"project", "relate", w.coord.String(), pChanA, "--relay", w.relay.URL()}) {
+	if len(pe.Next) != 1 || pe.Next[0].RunBy != "the project owner "+graph.Npub(w.coord.Owner) || !pe.Next[0].Equal(want[0]) ||
+		!slices.Equal(want[0].Argv, []string{"roster", "project", "relate", w.coord.String(), pChanA, "--relay", w.relay.URL()}) {
 		t.Fatalf("suggestions %+v", pe.Next)
 	}
 	if n := len(w.relay.Stored(nostr.Filter{Kinds: []int{projects.KindChange}})); n != 0 {
@@ -144,7 +146,7 @@ func TestCurrentOnASilentRelayIsIncomplete(t *testing.T) {
 	defer pool.Close()
 	_, err := projects.Current(context.Background(), pool, w.relay.URL(), w.coord)
 	var pe *pipeline.Error
-	if !errors.As(err, &pe) || pe.Class != pipeline.Incomplete || pe.Code != "incomplete" || len(pe.Next) != 1 || pe.Next[0].Purpose != projects.SuggestShow {
+	if !errors.As(err, &pe) || pe.Class != pipeline.Incomplete || pe.Code != "incomplete" || len(pe.Next) != 1 || !slices.Equal(pe.Next[0].Argv[:3], []string{"roster", "project", "show"}) {
 		t.Fatalf("got %#v", err)
 	}
 }

@@ -4,6 +4,8 @@
 package projects
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -147,21 +149,9 @@ func (out ReadResult) Failures() (answered int, failed []RelayRead) {
 	return answered, failed
 }
 
-// Suggestion purposes of the project pipeline.
-const (
-	// SuggestShow reads the project (Argv: project show <c> [--relay <r>]).
-	SuggestShow = "show"
-	// SuggestShowElsewhere reads the project on a relay the user names: the
-	// caller appends that relay's placeholder.
-	SuggestShowElsewhere = "show-elsewhere"
-	// SuggestChange makes a refused change, run by RunBy (the project owner).
-	SuggestChange = "change"
-	// SuggestGroup shows the project's home channel.
-	SuggestGroup = "group"
-)
-
-func showOn(c Coordinate, relay string) pipeline.Suggestion {
-	return pipeline.Suggestion{Purpose: SuggestShow, Argv: []string{"project", "show", c.String(), "--relay", relay}}
+// showOn reads the project on relay.
+func showOn(c Coordinate, relay string) suggest.Command {
+	return suggest.Roster("project", "show", c.String(), "--relay", relay)
 }
 
 // NotFound is the "not-found" error: every relay asked answered, and none
@@ -179,7 +169,7 @@ func NotFound(c Coordinate, rd ReadResult) *pipeline.Error {
 		Msg: fmt.Sprintf("no relay-signed state for project %s (%s); the relay materializes it once the owner publishes the project's kind 30621 identity there",
 			c, strings.Join(why, "; ")),
 		Details: map[string]any{"coordinate": c.String(), "address": c.Address(), "relays": rd.Relays},
-		Next:    []pipeline.Suggestion{{Purpose: SuggestShowElsewhere, Argv: []string{"project", "show", c.String()}}}}
+		Next:    []suggest.Command{suggest.Roster("project", "show", c.String(), "--relay", "wss://<relay hosting the project>")}}
 }
 
 // Current reads relay's current projection, requiring a complete answer
@@ -190,7 +180,7 @@ func Current(ctx context.Context, r pipeline.Relays, relay string, c Coordinate)
 		rr := rd.Relays[0]
 		return rd, &pipeline.Error{Class: pipeline.Incomplete, Code: "incomplete",
 			Msg:  fmt.Sprintf("%s did not answer for project %s (%s); nothing was published", relay, c, pipeline.Outcome(rr.Status, rr.Reason)),
-			Next: []pipeline.Suggestion{showOn(c, relay)}}
+			Next: []suggest.Command{showOn(c, relay)}}
 	}
 	if rd.Best == nil {
 		return rd, NotFound(c, rd)

@@ -4,6 +4,8 @@
 package projects
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"context"
 	"errors"
 	"fmt"
@@ -49,7 +51,7 @@ type ChangeResult struct {
 // failures *pipeline.SignerError.
 func Change(ctx context.Context, in ChangeInput) (*ChangeResult, error) {
 	c, relay := in.Coord, in.Relay
-	show := []pipeline.Suggestion{showOn(c, relay)}
+	show := []suggest.Command{showOn(c, relay)}
 	for attempt := 0; attempt < 2; attempt++ {
 		rd, err := Current(ctx, in.Relays, relay, c)
 		if err != nil {

@@ -4,6 +4,8 @@
 package sections
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"context"
 	"errors"
 	"fmt"
@@ -26,7 +28,7 @@ type ImportResult struct {
 // Refusals and failures are *pipeline.Error, signer failures
 // *pipeline.SignerError.
 func (s *Session) Import(ctx context.Context) (*ImportResult, error) {
-	showMine := []pipeline.Suggestion{{Purpose: SuggestShow, Argv: []string{"workspace", "show", "--relay", s.Relay}}}
+	showMine := []suggest.Command{suggest.Roster("workspace", "show", "--relay", s.Relay)}
 	res, err := s.Sync(ctx)
 	var pe *pipeline.Error
 	switch {
@@ -50,7 +52,7 @@ func (s *Session) Import(ctx context.Context) (*ImportResult, error) {
 		return nil, &pipeline.Error{Class: pipeline.Incomplete, Code: "incomplete",
 			Msg:     fmt.Sprintf("%s did not answer for your legacy channel-sections event (%s); nothing was published", s.Relay, pipeline.Outcome(r.Status, r.Reason)),
 			Details: map[string]any{"relay": s.Relay, "status": r.Status, "reason": r.Reason},
-			Next:    []pipeline.Suggestion{{Purpose: SuggestRetryImport, Argv: []string{"workspace", "import", "--relay", s.Relay, "--timeout", "30s"}}}}
+			Next:    []suggest.Command{suggest.Roster("workspace", "import", "--relay", s.Relay, "--timeout", "30s").Because("retry once the relay is back")}}
 	}
 	src, err := NewestLegacy(ctx, s.Signer, s.Me, fr.Events)
 	if err != nil {

@@ -1,6 +1,8 @@
 package sections
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -105,8 +107,8 @@ func (s *Session) fetchProjection(ctx context.Context) ([]*nostr.Event, error) {
 func (s *Session) ownerNpub() string { return graph.Npub(s.Owner) }
 
 // show is `workspace show` for this owner on this relay.
-func (s *Session) show() pipeline.Suggestion {
-	return pipeline.Suggestion{Purpose: SuggestShow, Argv: []string{"workspace", "show", "--owner", s.ownerNpub(), "--relay", s.Relay}}
+func (s *Session) show() suggest.Command {
+	return suggest.Roster("workspace", "show", "--owner", s.ownerNpub(), "--relay", s.Relay)
 }
 
 // Sync applies the client rules (verify, revision, refetch, stale cache)
@@ -123,10 +125,12 @@ func (s *Session) Sync(ctx context.Context) (*SyncResult, error) {
 	}
 	if errors.Is(err, ErrNoProjection) {
 		// The owner needs no grant: only the import can be missing.
-		next := []pipeline.Suggestion{{Purpose: SuggestImport, Argv: []string{"workspace", "import", "--relay", s.Relay}}}
+		imp := suggest.Roster("workspace", "import", "--relay", s.Relay)
+		next := []suggest.Command{imp.Because("you, the owner, once")}
 		if s.Me != s.Owner {
-			next = []pipeline.Suggestion{{Purpose: SuggestImport, Argv: []string{"workspace", "import", "--relay", s.Relay}, RunBy: s.Owner},
-				{Purpose: SuggestGrantRead, Argv: []string{"workspace", "grant", graph.Npub(s.Me), "--role", string(RoleViewer), "--relay", s.Relay}, RunBy: s.Owner}}
+			owner := graph.Npub(s.Owner)
+			next = []suggest.Command{imp.By(owner).Because("once"),
+				suggest.Roster("workspace", "grant", graph.Npub(s.Me), "--role", string(RoleViewer), "--relay", s.Relay).By(owner).Because("to let you read")}
 		}
 		return nil, &pipeline.Error{Class: pipeline.Incomplete, Code: "no-projection", Err: err,
 			Msg:     fmt.Sprintf("%s: %v", s.Relay, err),
@@ -135,7 +139,7 @@ func (s *Session) Sync(ctx context.Context) (*SyncResult, error) {
 	}
 	return nil, &pipeline.Error{Class: pipeline.Incomplete, Code: "incomplete", Err: err, Msg: err.Error(),
 		Details: map[string]any{"owner": s.ownerNpub(), "relay": s.Relay},
-		Next:    []pipeline.Suggestion{s.show()}}
+		Next:    []suggest.Command{s.show()}}
 }
 
 // Current is a synced and opened workspace.

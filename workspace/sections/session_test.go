@@ -86,12 +86,13 @@ func TestSyncWithoutProjectionSaysWhoMustRunWhat(t *testing.T) {
 	owner := testkeys.Pub(t, sOwnerSK)
 	_, err := session(t, r, sOwnerSK).Sync(context.Background())
 	pe := asPipelineError(t, err, "no-projection")
-	if pe.Class != pipeline.Incomplete || len(pe.Next) != 1 || pe.Next[0].Purpose != sections.SuggestImport || pe.Next[0].RunBy != "" {
+	if pe.Class != pipeline.Incomplete || len(pe.Next) != 1 || !slices.Equal(pe.Next[0].Argv[:3], []string{"roster", "workspace", "import"}) || pe.Next[0].RunBy != "" {
 		t.Fatalf("owner: %+v", pe.Next)
 	}
 	_, err = session(t, r, sViewerSK).Sync(context.Background())
 	pe = asPipelineError(t, err, "no-projection")
-	if len(pe.Next) != 2 || pe.Next[0].RunBy != owner || pe.Next[1].Purpose != sections.SuggestGrantRead || pe.Next[1].RunBy != owner ||
+	if len(pe.Next) != 2 || pe.Next[0].RunBy != graph.Npub(owner) || !slices.Contains(pe.Next[1].Argv, "grant") ||
+		!slices.Contains(pe.Next[1].Argv, string(sections.RoleViewer)) || pe.Next[1].RunBy != graph.Npub(owner) ||
 		!slices.Contains(pe.Next[1].Argv, graph.Npub(testkeys.Pub(t, sViewerSK))) {
 		t.Fatalf("viewer: %+v", pe.Next)
 	}
@@ -135,8 +136,8 @@ func TestImportWriteAndRoleRefusal(t *testing.T) {
 			return nil, errors.New("unreachable")
 		}})
 	pe := asPipelineError(t, err, "role-refused")
-	if built || pe.Class != pipeline.Refused || len(pe.Next) != 1 || pe.Next[0].Purpose != sections.SuggestGrantRole ||
-		pe.Next[0].RunBy != testkeys.Pub(t, sOwnerSK) || !slices.Contains(pe.Next[0].Argv, string(sections.RoleManager)) {
+	if built || pe.Class != pipeline.Refused || len(pe.Next) != 1 || !slices.Contains(pe.Next[0].Argv, "grant") ||
+		!strings.Contains(pe.Next[0].Comment, graph.Npub(testkeys.Pub(t, sOwnerSK))) || !slices.Contains(pe.Next[0].Argv, string(sections.RoleManager)) {
 		t.Fatalf("built %v, refusal %+v", built, pe)
 	}
 }

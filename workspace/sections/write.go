@@ -4,6 +4,8 @@
 package sections
 
 import (
+	"github.com/roster-cli/roster/suggest"
+
 	"context"
 	"errors"
 	"fmt"
@@ -46,7 +48,7 @@ func (s *Session) Write(ctx context.Context, wr Write) (*WriteResult, error) {
 	if err := cur.Sync.WriteBasis(); err != nil {
 		return nil, &pipeline.Error{Class: pipeline.Incomplete, Code: "stale", Err: err, Msg: err.Error(),
 			Details: map[string]any{"relay": s.Relay, "cached_revision": cur.W.Revision},
-			Next:    []pipeline.Suggestion{s.show()}}
+			Next:    []suggest.Command{s.show()}}
 	}
 	// A reader whose role the relay does not publish may still be a mover
 	// or manager: the relay decides. Owner-only actions are refused anyway.
@@ -58,14 +60,13 @@ func (s *Session) Write(ctx context.Context, wr Write) (*WriteResult, error) {
 	if err != nil {
 		// A section, channel or reader that does not fit the workspace:
 		// `show` (for this owner, on this relay) lists what does.
-		list := s.show()
-		list.Purpose = SuggestList
+		list := s.show().Because("its sections, channels and readers")
 		var re *RuleError
 		if errors.As(err, &re) {
 			return nil, &pipeline.Error{Class: pipeline.Refused, Code: "invalid-command", Err: err, Msg: fmt.Sprintf("%v; nothing was signed", err),
-				Details: map[string]any{"rule": re.Rule}, Next: []pipeline.Suggestion{list}}
+				Details: map[string]any{"rule": re.Rule}, Next: []suggest.Command{list}}
 		}
-		return nil, &pipeline.Error{Class: pipeline.Usage, Code: "usage", Err: err, Msg: err.Error(), Next: []pipeline.Suggestion{list}}
+		return nil, &pipeline.Error{Class: pipeline.Usage, Code: "usage", Err: err, Msg: err.Error(), Next: []suggest.Command{list}}
 	}
 	return s.submit(ctx, wr, cur, body)
 }
@@ -94,8 +95,8 @@ func (s *Session) RoleRefusal(role Role, action Action, verb string) *pipeline.E
 		if action == ActionManage {
 			need = RoleManager
 		}
-		e.Next = []pipeline.Suggestion{{Purpose: SuggestGrantRole, RunBy: s.Owner,
-			Argv: []string{"workspace", "grant", graph.Npub(s.Me), "--role", string(need), "--relay", s.Relay}}}
+		e.Next = []suggest.Command{suggest.Roster("workspace", "grant", graph.Npub(s.Me), "--role", string(need), "--relay", s.Relay).
+			Because("for the owner " + graph.Npub(s.Owner) + " to run")}
 	}
 	return e
 }
@@ -109,7 +110,7 @@ func (s *Session) submit(ctx context.Context, wr Write, cur *Current, body Body)
 	}
 	rep := s.Publish(ctx, s.Relay, evt)
 	details := map[string]any{"relay": s.Relay, "event_id": evt.ID, "action_id": cmd.ActionID}
-	show := []pipeline.Suggestion{s.show()}
+	show := []suggest.Command{s.show()}
 	if !rep.OK {
 		for _, p := range []string{"restricted:", "invalid:", "auth-required:", "blocked:", "duplicate:"} {
 			if strings.HasPrefix(rep.Message, p) {
