@@ -3,9 +3,17 @@
 package main
 
 import (
+	"context"
 	"os"
+	"os/signal"
+	"syscall"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], newSystemIO()))
+	// One signal-aware root context: an interrupt cancels relay waits and
+	// the command returns through its ordinary error path.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := runContext(ctx, os.Args[1:], newSystemIO(), seams{})
+	stop()
+	os.Exit(code)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -199,10 +200,16 @@ func run(args []string, s *ioStreams) int { return runWith(args, s, seams{}) }
 
 // runWith is run with test seams.
 func runWith(args []string, s *ioStreams, sm seams) int {
+	return runContext(context.Background(), args, s, sm)
+}
+
+// runContext runs roster under ctx: every command's cmd.Context() is it, so
+// an interrupt (main cancels ctx on SIGINT and SIGTERM) stops relay waits.
+func runContext(ctx context.Context, args []string, s *ioStreams, sm seams) int {
 	a := &app{io: s, seams: sm}
 	root := newRootCmd(a)
 	root.SetArgs(args)
-	cmd, err := root.ExecuteC()
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
 	}

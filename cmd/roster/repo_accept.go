@@ -6,8 +6,6 @@ import (
 	"github.com/roster-cli/roster/preflight"
 )
 
-func init() { registerRepoSubcommand(newRepoAcceptCmd) }
-
 // newRepoAcceptCmd is `roster repo accept`: the canonical acceptance of the
 // offered co-maintainer role, nothing more.
 func newRepoAcceptCmd(a *app) *cobra.Command {

@@ -7,8 +7,6 @@ import (
 	"github.com/roster-cli/roster/preflight"
 )
 
-func init() { registerRepoSubcommand(newRepoEditCmd) }
-
 // newRepoEditCmd is `roster repo edit`: one relationship change (plus, when
 // required, one governance choice) previewed, checked and published.
 func newRepoEditCmd(a *app) *cobra.Command {

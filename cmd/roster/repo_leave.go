@@ -6,8 +6,6 @@ import (
 	"github.com/roster-cli/roster/preflight"
 )
 
-func init() { registerRepoSubcommand(newRepoLeaveCmd) }
-
 // newRepoLeaveCmd is `roster repo leave`: end your own role, keep the redirect.
 func newRepoLeaveCmd(a *app) *cobra.Command {
 	var dryRun bool

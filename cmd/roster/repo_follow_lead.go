@@ -6,8 +6,6 @@ import (
 	"github.com/roster-cli/roster/preflight"
 )
 
-func init() { registerRepoSubcommand(newRepoFollowLeadCmd) }
-
 // newRepoFollowLeadCmd is `roster repo follow-lead`: history sync, a direct
 // pointer to the resolved lead, and the checkout anchored at the lead.
 func newRepoFollowLeadCmd(a *app) *cobra.Command {

@@ -4,16 +4,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// repoSubcommands are the constructors of `roster repo <sub>` commands that
-// live in other files (edit, accept, leave, follow-lead, ...). Each such file
-// registers itself from init, so adding a subcommand never edits this file.
-var repoSubcommands []func(*app) *cobra.Command
-
-// registerRepoSubcommand adds a `roster repo` subcommand constructor.
-func registerRepoSubcommand(f func(*app) *cobra.Command) {
-	repoSubcommands = append(repoSubcommands, f)
-}
-
 // newRepoCmd is `roster repo`: itself the read, and the parent of every
 // repository subcommand.
 func newRepoCmd(a *app) *cobra.Command {
@@ -48,9 +38,11 @@ incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
 			return nil
 		},
 	}
-	cmd.AddCommand(newRepoHealthCmd(a))
-	for _, f := range repoSubcommands {
-		cmd.AddCommand(f(a))
-	}
+	// Each subcommand lives in its own file (repo_<name>.go); add one line here.
+	cmd.AddCommand(
+		newRepoHealthCmd(a),
+		newRepoInitCmd(a),
+		newRepoEditCmd(a), newRepoAcceptCmd(a), newRepoLeaveCmd(a), newRepoFollowLeadCmd(a),
+	)
 	return cmd
 }

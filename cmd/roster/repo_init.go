@@ -18,8 +18,6 @@ import (
 	"github.com/roster-cli/roster/relaypool"
 )
 
-func init() { registerRepoSubcommand(newRepoInitCmd) }
-
 type repoInitOptions struct {
 	identifier, name, description string
 	clone, web                    []string
@@ -109,9 +107,6 @@ type repoInitConfig struct {
 }
 
 func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if a.opts.Offline {
 		return usageErr("repo init publishes to relays; it cannot run with --offline")
 	}

@@ -96,9 +96,6 @@ func runLogin(ctx context.Context, a *app, o loginOptions) error {
 	if o.showSecret && !o.generate {
 		return usageErr("--show-secret only applies to --generate (roster shows no other key)")
 	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	r := newSecretReader(a)
 	env, err := a.signerEnv(r)
 	if err != nil {
