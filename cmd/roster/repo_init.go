@@ -6,13 +6,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
-	"unicode"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/spf13/cobra"
 
+	"github.com/roster-cli/roster/announce"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool"
@@ -114,136 +113,67 @@ func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
 	if err != nil {
 		return &exitError{Code: exitUsage, Kind: "not-a-checkout", Err: err}
 	}
-	root, err := co.RootCommit()
-	if errors.Is(err, gitstate.ErrNoCommits) {
-		return &exitError{Code: exitUsage, Kind: "no-commits",
-			Err:      errors.New("the checkout has no commits yet: the announcement names the root commit, so commit first"),
-			Commands: []suggest.Command{suggest.Git("commit", "--allow-empty", "-m", "initial commit"), suggest.Roster("repo", "init")}}
-	}
-	if err != nil {
-		return err
-	}
-	dirName := filepath.Base(co.Dir())
-	id := o.identifier
-	if id == "" {
-		id = identifierFromDir(dirName)
-	}
-	if err := validIdentifier(id); err != nil {
-		return usageErr("%v", err)
-	}
-	name := o.name
-	if name == "" {
-		name = dirName
-	}
 	relays := relaypool.NormalizeRelays(a.defaultRelays())
-	if len(relays) == 0 {
-		return &exitError{Code: exitUsage, Kind: "no-relays",
-			Err:      errors.New("no relays to announce to: pass --relay wss://... (repeatable), set ROSTER_RELAYS, or list relays in config.yaml in the roster home"),
-			Commands: []suggest.Command{suggest.Roster("repo", "init", "--relay", "wss://relay.example")}}
-	}
-	clone := o.clone
-	if clone == nil {
-		clone = co.OriginCloneURLs()
-	}
-
-	s, err := a.signer(ctx)
-	if err != nil {
+	pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner})
+	defer pool.Close()
+	p := announce.Pipeline{Checkout: co, Signer: a.signer, Relays: relays, Pool: pool, Now: a.io.Now}
+	res, err := p.Run(ctx, announce.Request{Identifier: o.identifier, Name: o.name, Description: o.description,
+		Clone: o.clone, Web: o.web, SetOrigin: o.setOrigin})
+	var (
+		ae *announce.Error
+		se *announce.SignerError
+	)
+	switch {
+	case errors.As(err, &se):
+		var ee *exitError
+		if errors.As(se.Err, &ee) {
+			return ee // a.signer's own exit error (no signer, wrong passphrase)
+		}
+		return signerError(se.Err)
+	case errors.As(err, &ae):
+		return announceErr(ae)
+	case err != nil && res == nil:
 		return err
 	}
-	pk, err := s.PublicKey(ctx)
+	s, err2 := a.signer(ctx) // opened already: the announcement is signed
+	if err2 != nil {
+		return err2
+	}
+	out := repoInitResult{Schema: repoInitSchema, Backend: s.Backend(), Published: []string{}, Replaces: res.Replaces,
+		Event: res.Event, Relays: res.Delivery.Relays, Verified: res.Verified,
+		GitConfig: repoInitConfig{NostrRepo: res.NostrRepo, Origin: res.Origin},
+		Coordinate: repoInitCoord{Kind: res.Coordinate.Kind, Pubkey: res.Coordinate.Pubkey, Npub: graph.Npub(res.Coordinate.Pubkey),
+			Identifier: res.Coordinate.Identifier, Naddr: res.Naddr}}
+	if res.Delivery.Accepted > 0 {
+		out.Published = []string{res.Event.ID}
+	}
 	if err != nil {
-		return signerError(err)
+		return err // the checkout's configuration could not be written
 	}
-	coord := graph.NewCoordinate(pk, id)
-	pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: s.SignEvent})
-	defer pool.Close()
-
-	// Fetch our own announcement of this identifier from every relay first:
-	// init must not silently replace one (that is repo edit's job).
-	existing := pool.Fetch(ctx, relays, nostr.Filter{Kinds: []int{graph.KindAnnouncement}, Authors: []string{pk}, Tags: nostr.TagMap{"d": []string{id}}})
-	if !existing.Complete {
-		return &exitError{Code: exitIncomplete, Kind: "incomplete",
-			Err: fmt.Errorf("cannot tell whether you already announced %q, since not every relay answered; nothing was published:\n  %s",
-				id, strings.Join(unanswered(existing), "\n  ")),
-			Details:  map[string]any{"relays": existing.Relays},
-			Commands: []suggest.Command{suggest.Roster("repo", "init").With("--timeout", "30s"), suggest.Roster("repo", "init").With("--relay", "<a relay that answers>")}}
-	}
-	var prev *nostr.Event
-	for _, e := range existing.Events {
-		if e.Tags.GetD() == id {
-			prev = e
-			break
-		}
-	}
-	tags := announcementTags(id, root, name, o.description, clone, o.web, relays)
-	created := nostr.Timestamp(a.io.Now().Unix())
-	res := repoInitResult{Schema: repoInitSchema, Backend: s.Backend(), Published: []string{}}
-	if prev != nil {
-		if why := identityDifference(prev, pk, root); why != "" {
-			return &exitError{Code: exitRefused, Kind: "announcement-exists",
-				Err: fmt.Errorf("you already announced %q (event %s) and it differs in identity: %s; nothing was published. "+
-					"Change an existing announcement with roster repo edit, or announce under another --identifier", id, prev.ID, why),
-				Details:  map[string]any{"identifier": id, "event_id": prev.ID},
-				Commands: []suggest.Command{suggest.Roster("repo", "edit", "--help").Because("changes an announced repository"), suggest.Roster("repo", "init", "--identifier", id+"-2")}}
-		}
-		tags = append(tags, carriedTags(prev)...)
-		if created <= prev.CreatedAt {
-			created = prev.CreatedAt + 1 // a replacement must be newer to replace
-		}
-		res.Replaces = &prev.ID
-	}
-	evt := &nostr.Event{Kind: graph.KindAnnouncement, CreatedAt: created, Tags: tags, Content: ""}
-	if err := s.SignEvent(ctx, evt); err != nil {
-		return signerError(err)
-	}
-	res.Event = evt
-	heldSomewhere := publishAndReadBack(ctx, pool, relays, evt, &res)
-
-	naddr := gitstate.EncodeNaddr(coord, relays)
-	res.Coordinate = repoInitCoord{Kind: coord.Kind, Pubkey: pk, Npub: graph.Npub(pk), Identifier: id, Naddr: naddr}
-	if heldSomewhere {
-		// Point the checkout at the coordinate once any relay holds it.
-		if err := co.SetNostrRepo(naddr); err != nil {
-			return err
-		}
-		res.GitConfig.NostrRepo = &naddr
-		if o.setOrigin {
-			u := gitstate.NostrURL(coord, relays)
-			if err := co.SetOrigin(u); err != nil {
-				return err
-			}
-			res.GitConfig.Origin = &u
-		}
-	}
-	return reportRepoInit(a, res, relays)
+	return reportRepoInit(a, out, res.NotReadBack(), relays)
 }
 
-// publishAndReadBack publishes evt to every relay and reads it back from
-// each, recording every relay's answer in res (Relays, Published, Verified:
-// every relay returned it). It reports whether any relay returned it.
-func publishAndReadBack(ctx context.Context, pool *relaypool.Pool, relays []string, evt *nostr.Event, res *repoInitResult) bool {
-	d := pool.Deliver(ctx, relays, evt, relaypool.DeliverOptions{})
-	res.Relays = d.Relays
-	if d.Accepted > 0 {
-		res.Published = []string{evt.ID}
+// announceErr is the exit error of what stopped an announcement.
+func announceErr(e *announce.Error) *exitError {
+	ee := &exitError{Code: exitUsage, Kind: e.Kind, Err: errors.New(e.Msg), Details: e.Details, Commands: e.Commands}
+	switch e.Kind {
+	case announce.KindIncomplete:
+		ee.Code = exitIncomplete
+		ee.Err = fmt.Errorf("%s:\n  %s", e.Msg, strings.Join(unanswered(e.Fetch), "\n  "))
+	case announce.KindExists:
+		ee.Code = exitRefused
 	}
-	res.Verified = len(d.Relays) > 0
-	held := false
-	for _, r := range d.Relays {
-		res.Verified = res.Verified && r.ReadBack
-		held = held || r.ReadBack
-	}
-	return held
+	return ee
 }
 
 // reportRepoInit prints the result. A publish some relay did not return is
 // exit 6; with --json its error rides along inside the result.
-func reportRepoInit(a *app, res repoInitResult, relays []string) error {
+func reportRepoInit(a *app, res repoInitResult, notReadBack, relays []string) error {
 	if !res.Verified {
 		ee := &exitError{Code: exitUnverified, Kind: "unverified",
-			Err:     fmt.Errorf("published %s, but %s did not return it on read-back", res.Event.ID, strings.Join(notReadBack(res.Relays), ", ")),
+			Err:     fmt.Errorf("published %s, but %s did not return it on read-back", res.Event.ID, strings.Join(notReadBack, ", ")),
 			Details: map[string]any{"published": res.Published, "relays": res.Relays},
-			Commands: []suggest.Command{suggest.Roster("repo", "init").With(relayWords(notReadBack(res.Relays))...),
+			Commands: []suggest.Command{suggest.Roster("repo", "init").With(relayWords(notReadBack)...),
 				suggest.Roster("repo").With(relayWords(relays)...)}}
 		if a.opts.JSON {
 			// The result is the useful part; the error rides along in it.
@@ -264,40 +194,12 @@ func reportRepoInit(a *app, res repoInitResult, relays []string) error {
 	return nil
 }
 
-// identifierFromDir turns a directory name into an identifier the way ngit
-// suggests one: lowercase, whitespace as "-".
-func identifierFromDir(dir string) string {
-	return strings.Join(strings.FieldsFunc(strings.ToLower(dir), unicode.IsSpace), "-")
-}
-
-func validIdentifier(id string) error {
-	if id == "" || id == "." || id == "/" {
-		return errors.New("the repository identifier is empty: pass --identifier")
-	}
-	for _, r := range id {
-		if unicode.IsSpace(r) || unicode.IsControl(r) || r == '/' {
-			return fmt.Errorf("identifier %q may not contain whitespace, control characters or '/'", id)
-		}
-	}
-	return nil
-}
-
 // unanswered lists the relays that did not answer, one relayFailure each.
 func unanswered(res *relaypool.FetchResult) []string {
 	var out []string
 	for _, r := range res.Relays {
 		if r.Status != relaypool.StatusOK {
 			out = append(out, relayFailure(r.URL, r.Status, r.Reason))
-		}
-	}
-	return out
-}
-
-func notReadBack(rs []relaypool.Delivered) []string {
-	var out []string
-	for _, r := range rs {
-		if !r.ReadBack {
-			out = append(out, r.URL)
 		}
 	}
 	return out

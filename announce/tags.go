@@ -1,4 +1,4 @@
-package main
+package announce
 
 // What repo init writes in an announcement, and when it may refresh one that
 // already exists.

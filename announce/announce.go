@@ -1,0 +1,226 @@
+// Package announce is the first write: announce a Git checkout as a
+// repository on Nostr (kind 30617, `roster repo init`). It fetches the
+// author's existing announcement of the identifier from every relay, refuses
+// to replace one that differs in identity, signs init's tags (keeping every
+// tag of an agreeing announcement it does not write), publishes, reads back
+// from every relay and, once any relay holds it, points the checkout at the
+// coordinate. The checkout, signer, relays and clock are passed in; nothing
+// here renders.
+package announce
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/signer"
+	"github.com/roster-cli/roster/suggest"
+)
+
+// Request is what the user asked for. Empty Identifier and Name default to
+// the checkout directory's name; nil Clone to origin's non-nostr:// URLs.
+type Request struct {
+	Identifier, Name, Description string
+	Clone, Web                    []string
+	// SetOrigin also points origin at the repository's nostr:// URL.
+	SetOrigin bool
+}
+
+// Pipeline is what an announcement needs from the outside world.
+type Pipeline struct {
+	Checkout *gitstate.Checkout
+	// Signer opens the signer, once the request is known to be valid (so a
+	// bad identifier or a missing relay is reported before any prompt).
+	Signer func(context.Context) (signer.Signer, error)
+	// Relays are where to announce, normalized.
+	Relays []string
+	Pool   *relaypool.Pool
+	Now    func() time.Time
+}
+
+// Result is what was announced.
+type Result struct {
+	Coordinate graph.Coordinate
+	// Naddr is the coordinate with the relays as hints.
+	Naddr string
+	Event *nostr.Event
+	// Replaces is the id of the refreshed earlier announcement, if any.
+	Replaces *string
+	Delivery *relaypool.Delivery
+	// Verified: every relay returned the event on read-back.
+	Verified bool
+	// NostrRepo and Origin are what the checkout's configuration was set to
+	// (nil when unchanged: nothing is pointed at a coordinate no relay holds).
+	NostrRepo, Origin *string
+}
+
+// Error kinds: the stable codes of what stopped an announcement.
+const (
+	KindNoCommits  = "no-commits" // usage: the checkout has no root commit
+	KindUsage      = "usage"      // usage: a bad identifier
+	KindNoRelays   = "no-relays"  // usage: nowhere to announce
+	KindIncomplete = "incomplete" // a relay did not answer the existing-announcement check
+	KindExists     = "announcement-exists"
+)
+
+// Error is what stopped an announcement before anything was published.
+type Error struct {
+	Kind     string
+	Msg      string
+	Details  map[string]any
+	Commands []suggest.Command
+	// Fetch is the existing-announcement check (KindIncomplete).
+	Fetch *relaypool.FetchResult
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// SignerError is the signer failing to give its key or a signature.
+type SignerError struct{ Err error }
+
+func (e *SignerError) Error() string { return e.Err.Error() }
+func (e *SignerError) Unwrap() error { return e.Err }
+
+// Run announces the checkout.
+func (p Pipeline) Run(ctx context.Context, req Request) (*Result, error) {
+	co := p.Checkout
+	root, err := co.RootCommit()
+	if errors.Is(err, gitstate.ErrNoCommits) {
+		return nil, &Error{Kind: KindNoCommits,
+			Msg:      "the checkout has no commits yet: the announcement names the root commit, so commit first",
+			Commands: []suggest.Command{suggest.Git("commit", "--allow-empty", "-m", "initial commit"), suggest.Roster("repo", "init")}}
+	}
+	if err != nil {
+		return nil, err
+	}
+	dirName := filepath.Base(co.Dir())
+	id := req.Identifier
+	if id == "" {
+		id = IdentifierFromDir(dirName)
+	}
+	if err := ValidIdentifier(id); err != nil {
+		return nil, &Error{Kind: KindUsage, Msg: err.Error()}
+	}
+	name := req.Name
+	if name == "" {
+		name = dirName
+	}
+	if len(p.Relays) == 0 {
+		return nil, &Error{Kind: KindNoRelays,
+			Msg:      "no relays to announce to: pass --relay wss://... (repeatable), set ROSTER_RELAYS, or list relays in config.yaml in the roster home",
+			Commands: []suggest.Command{suggest.Roster("repo", "init", "--relay", "wss://relay.example")}}
+	}
+	clone := req.Clone
+	if clone == nil {
+		clone = co.OriginCloneURLs()
+	}
+	s, err := p.Signer(ctx)
+	if err != nil {
+		return nil, &SignerError{Err: err}
+	}
+	pk, err := s.PublicKey(ctx)
+	if err != nil {
+		return nil, &SignerError{Err: err}
+	}
+	coord := graph.NewCoordinate(pk, id)
+
+	// Fetch our own announcement of this identifier from every relay first:
+	// init must not silently replace one (that is repo edit's job).
+	existing := p.Pool.Fetch(ctx, p.Relays, nostr.Filter{Kinds: []int{graph.KindAnnouncement}, Authors: []string{pk}, Tags: nostr.TagMap{"d": []string{id}}})
+	if !existing.Complete {
+		return nil, &Error{Kind: KindIncomplete, Fetch: existing,
+			Msg:      fmt.Sprintf("cannot tell whether you already announced %q, since not every relay answered; nothing was published", id),
+			Details:  map[string]any{"relays": existing.Relays},
+			Commands: []suggest.Command{suggest.Roster("repo", "init").With("--timeout", "30s"), suggest.Roster("repo", "init").With("--relay", "<a relay that answers>")}}
+	}
+	var prev *nostr.Event
+	for _, e := range existing.Events {
+		if e.Tags.GetD() == id && (prev == nil || graph.Newer(e, prev)) {
+			prev = e
+		}
+	}
+	tags := announcementTags(id, root, name, req.Description, clone, req.Web, p.Relays)
+	created := nostr.Timestamp(p.Now().Unix())
+	res := &Result{Coordinate: coord}
+	if prev != nil {
+		if why := identityDifference(prev, pk, root); why != "" {
+			return nil, &Error{Kind: KindExists,
+				Msg: fmt.Sprintf("you already announced %q (event %s) and it differs in identity: %s; nothing was published. "+
+					"Change an existing announcement with roster repo edit, or announce under another --identifier", id, prev.ID, why),
+				Details:  map[string]any{"identifier": id, "event_id": prev.ID},
+				Commands: []suggest.Command{suggest.Roster("repo", "edit", "--help").Because("changes an announced repository"), suggest.Roster("repo", "init", "--identifier", id+"-2")}}
+		}
+		tags = append(tags, carriedTags(prev)...)
+		if created <= prev.CreatedAt {
+			created = prev.CreatedAt + 1 // a replacement must be newer to replace
+		}
+		res.Replaces = &prev.ID
+	}
+	evt := &nostr.Event{Kind: graph.KindAnnouncement, CreatedAt: created, Tags: tags, Content: ""}
+	if err := s.SignEvent(ctx, evt); err != nil {
+		return nil, &SignerError{Err: err}
+	}
+	res.Event = evt
+	res.Delivery = p.Pool.Deliver(ctx, p.Relays, evt, relaypool.DeliverOptions{})
+	res.Verified = len(res.Delivery.Relays) > 0
+	held := false
+	for _, r := range res.Delivery.Relays {
+		res.Verified = res.Verified && r.ReadBack
+		held = held || r.ReadBack
+	}
+	res.Naddr = gitstate.EncodeNaddr(coord, p.Relays)
+	if held {
+		// Point the checkout at the coordinate once any relay holds it.
+		if err := co.SetNostrRepo(res.Naddr); err != nil {
+			return res, err
+		}
+		res.NostrRepo = &res.Naddr
+		if req.SetOrigin {
+			u := gitstate.NostrURL(coord, p.Relays)
+			if err := co.SetOrigin(u); err != nil {
+				return res, err
+			}
+			res.Origin = &u
+		}
+	}
+	return res, nil
+}
+
+// NotReadBack lists the relays that did not return the event.
+func (r *Result) NotReadBack() []string {
+	var out []string
+	for _, d := range r.Delivery.Relays {
+		if !d.ReadBack {
+			out = append(out, d.URL)
+		}
+	}
+	return out
+}
+
+// IdentifierFromDir turns a directory name into an identifier the way ngit
+// suggests one: lowercase, whitespace as "-".
+func IdentifierFromDir(dir string) string {
+	return strings.Join(strings.FieldsFunc(strings.ToLower(dir), unicode.IsSpace), "-")
+}
+
+// ValidIdentifier refuses an identifier no `d` tag and nostr:// URL can carry.
+func ValidIdentifier(id string) error {
+	if id == "" || id == "." || id == "/" {
+		return errors.New("the repository identifier is empty: pass --identifier")
+	}
+	for _, r := range id {
+		if unicode.IsSpace(r) || unicode.IsControl(r) || r == '/' {
+			return fmt.Errorf("identifier %q may not contain whitespace, control characters or '/'", id)
+		}
+	}
+	return nil
+}
