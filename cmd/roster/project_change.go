@@ -16,11 +16,6 @@ import (
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
-// projectBeforeSign, when set (tests only), runs after a change has been
-// checked against the state it read and before it is signed: it lets a test
-// line up two changes against one revision.
-var projectBeforeSign func(attempt int)
-
 // projectChangeJSON is the result of relate/unrelate (schema roster.project.change/v1).
 type projectChangeJSON struct {
 	Schema           string   `json:"schema"`
@@ -46,7 +41,7 @@ func projectChange(ctx context.Context, a *app, s signer.Signer, relay string, c
 	pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: s.SignEvent})
 	defer pool.Close()
 	res, err := projects.Change(ctx, projects.ChangeInput{Relays: pool, Publish: pipeline.PoolPublish(pool), Sign: s.SignEvent,
-		Actor: actor, Relay: relay, Coord: c, Patch: patch, Now: func() nostr.Timestamp { return nostrNow(a) }, BeforeSign: projectBeforeSign})
+		Actor: actor, Relay: relay, Coord: c, Patch: patch, Now: func() nostr.Timestamp { return nostrNow(a) }, BeforeSign: a.seams.projectBeforeSign})
 	if err != nil {
 		return pipelineErr(err)
 	}

@@ -231,7 +231,7 @@ func TestProjectConcurrentChangesAgainstOneRevision(t *testing.T) {
 	var mu sync.Mutex
 	arrived := 0
 	all := make(chan struct{})
-	projectBeforeSign = func(attempt int) {
+	w.beforeSign = func(attempt int) {
 		if attempt != 0 {
 			return
 		}
@@ -246,7 +246,6 @@ func TestProjectConcurrentChangesAgainstOneRevision(t *testing.T) {
 		case <-time.After(10 * time.Second):
 		}
 	}
-	t.Cleanup(func() { projectBeforeSign = nil })
 	results := make([]result, 2)
 	var wg sync.WaitGroup
 	for i, ch := range []string{pcChanA, pcChanB} {
@@ -293,10 +292,9 @@ func TestProjectConflictThatPersistsIsReported(t *testing.T) {
 	w.identity(nostr.Now() - 10)
 	// Before each of roster's attempts, another change commits first.
 	extra := []string{pcChanB, pcChanC}
-	projectBeforeSign = func(attempt int) {
+	w.beforeSign = func(attempt int) {
 		w.relateFirst(extra[attempt], nostr.Now())
 	}
-	t.Cleanup(func() { projectBeforeSign = nil })
 	r := w.as(pcOwnerSK, "project", "relate", w.coord.String(), pcChanA, "--json")
 	if r.Code != exitRefused || decodeOut[errorOut](t, r).Error.Code != "conflict" {
 		t.Fatalf("exit %d %s", r.Code, r.Out)

@@ -31,6 +31,8 @@ type pcWorld struct {
 	t     *testing.T
 	relay *devrelay.Relay
 	coord projects.Coordinate
+	// beforeSign is given to every invocation (seams.projectBeforeSign).
+	beforeSign func(attempt int)
 }
 
 func newPCWorld(t *testing.T) *pcWorld { return newPCWorldWith(t, false) }
@@ -76,7 +78,7 @@ func (w *pcWorld) group(sk string, kind int, tags ...nostr.Tag) {
 // relateFirst publishes, as the owner, a change relating channel against
 // the current revision at created_at at: another client's change landing
 // just before roster signs its own. Failures are reported with Error, as
-// in the projectBeforeSign hooks that call it.
+// in the beforeSign hooks that call it.
 func (w *pcWorld) relateFirst(channel string, at nostr.Timestamp) {
 	w.t.Helper()
 	p, _ := projects.NewPatch([]string{channel}, nil)
@@ -109,5 +111,5 @@ func (w *pcWorld) storedCommands() int {
 func (w *pcWorld) as(sk string, args ...string) result {
 	w.t.Helper()
 	env := map[string]string{"ROSTER_SECRET_KEY": sk, "ROSTER_HOME": w.t.TempDir()}
-	return invocation{Env: env}.roster(w.t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
+	return invocation{Env: env, Seams: seams{projectBeforeSign: w.beforeSign}}.roster(w.t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
 }

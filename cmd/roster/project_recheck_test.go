@@ -15,14 +15,13 @@ import (
 func TestProjectRetryAfterConflictRechecksThePatch(t *testing.T) {
 	w := newPCWorld(t)
 	w.identity(nostr.Now() - 10)
-	projectBeforeSign = func(attempt int) {
+	w.beforeSign = func(attempt int) {
 		if attempt != 0 {
 			t.Errorf("roster reached signing again (attempt %d) after the re-check should have refused", attempt)
 			return
 		}
 		w.relateFirst(pcChanA, nostr.Now()-5) // not byte-identical to roster's own
 	}
-	t.Cleanup(func() { projectBeforeSign = nil })
 	r := w.as(pcOwnerSK, "project", "relate", w.coord.String(), pcChanA, "--json")
 	e := decodeOut[errorOut](t, r)
 	if r.Code != exitRefused || e.Error.Code != "already-related" || !strings.Contains(e.Error.Message, "nothing was published") {

@@ -48,6 +48,10 @@ type seams struct {
 	beforeRecheck, afterPublish func()
 	// keyring replaces the OS keyring (signer.OSKeyring) when set.
 	keyring signer.Keyring
+	// projectBeforeSign runs after a project change was checked against the
+	// state it read and before it is signed: it lets a test line up two
+	// changes against one revision.
+	projectBeforeSign func(attempt int)
 }
 
 // home returns the roster home directory: --home, ROSTER_HOME, else the XDG
