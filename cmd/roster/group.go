@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/nbd-wtf/go-nostr"
 	"github.com/spf13/cobra"
 
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/workspace/groups"
-	"github.com/roster-cli/roster/workspace/pipeline"
 )
 
 func newGroupCmd(a *app) *cobra.Command {
@@ -32,25 +30,13 @@ related channels.`,
 	return cmd
 }
 
-// groupRelayJSON is one relay's view of the group.
-type groupRelayJSON struct {
-	URL    string        `json:"url"`
-	Status string        `json:"status"`
-	Reason string        `json:"reason,omitempty"`
-	Self   string        `json:"self,omitempty"`
-	Error  string        `json:"error,omitempty"`
-	Found  bool          `json:"found"`
-	Live   bool          `json:"live"`
-	Group  *groups.State `json:"group"`
-}
-
 // groupJSON is `roster group show --json` (schema roster.group/v1). Groups
 // are per relay (a fork keeps the id), so each relay's state is listed.
 type groupJSON struct {
-	Schema   string           `json:"schema"`
-	ID       string           `json:"id"`
-	Relays   []groupRelayJSON `json:"relays"`
-	Complete bool             `json:"complete"`
+	Schema   string             `json:"schema"`
+	ID       string             `json:"id"`
+	Relays   []groups.RelayRead `json:"relays"`
+	Complete bool               `json:"complete"`
 }
 
 func newGroupShowCmd(a *app) *cobra.Command {
@@ -80,26 +66,12 @@ Exit 4 when no relay has any signed state for the group.`,
 			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.projectLazyAuth})
 			defer pool.Close()
 			ctx := cmd.Context()
-			infos := pipeline.RelaySelves(ctx, pool, relays)
-			res := pool.Fetch(ctx, relays, nostr.Filter{Kinds: groups.StateKinds, Tags: nostr.TagMap{"d": {id}}})
-			out := groupJSON{Schema: "roster.group/v1", ID: id, Complete: res.Complete}
-			found := false
-			for i, rep := range res.Relays {
-				gr := groupRelayJSON{URL: rep.URL, Status: rep.Status, Reason: rep.Reason, Self: infos[i].Self}
-				if infos[i].Err != nil {
-					gr.Error = infos[i].UnknownSigner()
-				}
-				st := groups.Build(id, infos[i].Self, pipeline.EventsFrom(res, rep.URL))
-				gr.Group = &st
-				gr.Found = len(st.Sources) > 0
-				gr.Live = st.Live()
-				found = found || gr.Found
-				out.Relays = append(out.Relays, gr)
+			rd := groups.Read(ctx, pool, relays, id)
+			out := groupJSON{Schema: "roster.group/v1", ID: id, Complete: rd.Complete, Relays: rd.Relays}
+			if !rd.Found && !rd.Complete {
+				return groupOutage(a, id, rd.Fetch, out)
 			}
-			if !found && !res.Complete {
-				return groupOutage(a, id, res, out)
-			}
-			if !found {
+			if !rd.Found {
 				return &exitError{Code: exitIncomplete, Kind: "not-found",
 					Err:      fmt.Errorf("no relay-signed state for group %s on %s", id, strings.Join(relays, ", ")),
 					Details:  map[string]any{"id": id, "relays": out.Relays},

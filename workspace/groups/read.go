@@ -1,0 +1,55 @@
+package groups
+
+import (
+	"context"
+
+	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/workspace/pipeline"
+)
+
+// RelayRead is one relay's view of a group: groups are per relay (a fork
+// keeps the id), so every relay asked is judged against its own NIP-11 self.
+type RelayRead struct {
+	URL    string `json:"url"`
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"`
+	Self   string `json:"self,omitempty"`
+	Error  string `json:"error,omitempty"`
+	Found  bool   `json:"found"`
+	Live   bool   `json:"live"`
+	Group  *State `json:"group"`
+}
+
+// ReadResult is every relay's view of the group.
+type ReadResult struct {
+	Relays []RelayRead
+	// Complete: every relay answered.
+	Complete bool
+	// Found: some relay holds state it signed itself.
+	Found bool
+	Fetch *relaypool.FetchResult
+}
+
+// Read asks every relay, in one request each, for the group's state events
+// and builds each relay's state from the events that relay signed (Build);
+// events signed by any other key are kept as rejected, never used.
+func Read(ctx context.Context, r pipeline.Relays, relays []string, id string) ReadResult {
+	infos := pipeline.RelaySelves(ctx, r, relays)
+	res := r.Fetch(ctx, relays, nostr.Filter{Kinds: StateKinds, Tags: nostr.TagMap{"d": {id}}})
+	out := ReadResult{Complete: res.Complete, Fetch: res}
+	for i, rep := range res.Relays {
+		rr := RelayRead{URL: rep.URL, Status: rep.Status, Reason: rep.Reason, Self: infos[i].Self}
+		if infos[i].Err != nil {
+			rr.Error = infos[i].UnknownSigner()
+		}
+		st := Build(id, infos[i].Self, pipeline.EventsFrom(res, rep.URL))
+		rr.Group = &st
+		rr.Found = len(st.Sources) > 0
+		rr.Live = st.Live()
+		out.Found = out.Found || rr.Found
+		out.Relays = append(out.Relays, rr)
+	}
+	return out
+}
