@@ -1,10 +1,10 @@
 package cache
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"errors"
 	"fmt"
+
+	"github.com/roster-cli/roster/suggest"
 )
 
 // Reason classifies why a cache file cannot be used.

@@ -1,8 +1,6 @@
 package golden
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"bytes"
 	"encoding/json"
 	"os"
@@ -14,6 +12,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/preflight"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // PreflightScenario is a builder golden: announcements by alias in, the

@@ -1,12 +1,12 @@
 package graph
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/roster-cli/roster/suggest"
 )
 
 // Finding is one health or guidance item. Severity is relative to the

@@ -1,12 +1,12 @@
 package graph
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"slices"
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/roster-cli/roster/suggest"
 )
 
 // One test per read-side "Required client invariant" of maintainers.md.

@@ -1,11 +1,11 @@
 package graph
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"sort"
 
 	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/roster-cli/roster/suggest"
 )
 
 // Options tune presentation-relative parts of a resolution.

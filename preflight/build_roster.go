@@ -1,11 +1,10 @@
 package preflight
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"fmt"
 
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // selfAddRefusal answers --add-maintainer <you>. It comes before the

@@ -1,13 +1,12 @@
 package preflight
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"fmt"
 	"slices"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // buildAcknowledge: --acknowledge-maintainer-change X records, in the

@@ -1,13 +1,12 @@
 package preflight
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"fmt"
 	"slices"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // classify compares the simulation with what the intent's name promises and

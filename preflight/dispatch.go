@@ -1,12 +1,11 @@
 package preflight
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"fmt"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // validateIntent rejects contradictory flags (exit 2): these are usage

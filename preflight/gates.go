@@ -1,8 +1,6 @@
 package preflight
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // governance decides which shape an add or remove keeps, or refuses

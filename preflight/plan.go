@@ -1,12 +1,11 @@
 package preflight
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"slices"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // Input is everything one mutation preflight reads. It is all data: the

@@ -1,11 +1,10 @@
 package preflight
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"strings"
 
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // Refusal is a safety check's answer: nothing may be published. Code is a

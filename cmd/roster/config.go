@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"bytes"
 	"errors"
 	"fmt"
@@ -13,6 +11,8 @@ import (
 	"syscall"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/roster-cli/roster/suggest"
 )
 
 // configFile is the name of roster's settings file inside the roster home.

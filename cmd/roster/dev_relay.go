@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,6 +12,7 @@ import (
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/devrelay/pcrelay"
 	"github.com/roster-cli/roster/devrelay/swrelay"
+	"github.com/roster-cli/roster/suggest"
 	"github.com/spf13/cobra"
 )
 

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"fmt"
 	"strings"
 
@@ -10,6 +8,7 @@ import (
 
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/groups"
 )
 

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/roster-cli/roster/signer"
+	"github.com/roster-cli/roster/suggest"
 )
 
 type loginOptions struct {

@@ -4,8 +4,6 @@
 package main
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"fmt"
 	"strings"
 
@@ -13,6 +11,7 @@ import (
 
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/projects"
 )
 

@@ -4,11 +4,10 @@
 package main
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"fmt"
 	"strings"
 
+	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/pipeline"
 	"github.com/roster-cli/roster/workspace/projects"
 )

@@ -3,13 +3,12 @@
 package main
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"fmt"
 
 	"github.com/nbd-wtf/go-nostr/nip19"
 
 	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/projects"
 )
 

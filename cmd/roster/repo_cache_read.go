@@ -1,12 +1,11 @@
 package main
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"errors"
 	"fmt"
 
 	"github.com/roster-cli/roster/cache"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // cacheErr turns a cache failure into an exit error carrying the cache's

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // selectCoordinate resolves the selected coordinate in the spec's order.

@@ -1,14 +1,13 @@
 package main
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"fmt"
 	"strings"
 
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // incompleteErr is exit 4 naming each relay that did not answer and why, or

@@ -1,14 +1,13 @@
 package main
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"context"
 	"fmt"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // discoveryRelays is where to look: --relay alone when given (it replaces

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"bufio"
 	"context"
 	"errors"
@@ -16,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/roster-cli/roster/signer"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // keyring is the keyring every command uses: the OS keyring, unless a test

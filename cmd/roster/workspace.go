@@ -1,14 +1,13 @@
 package main
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"context"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/sections"
 )
 

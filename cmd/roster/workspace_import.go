@@ -1,12 +1,12 @@
 package main
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"fmt"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/spf13/cobra"
+
+	"github.com/roster-cli/roster/suggest"
 )
 
 func nostrNow(a *app) nostr.Timestamp { return nostr.Timestamp(a.io.Now().Unix()) }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,6 +10,7 @@ import (
 	"github.com/roster-cli/roster/cache"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/pipeline"
 	"github.com/roster-cli/roster/workspace/sections"
 )
@@ -60,7 +59,7 @@ func (a *app) openWorkspace(ctx context.Context, ownerFlag string, example sugge
 	if home, err := a.home(); err == nil {
 		if c, err := cache.Open(home); err == nil {
 			ws.cache = c
-			ws.Store = wsStore{c: c, a: a}
+			ws.Store = cacheStore{c: c, a: a}
 		} else {
 			fmt.Fprintf(a.io.Err, "roster: warning: %v; reading without the local cache\n", err)
 		}
@@ -76,20 +75,21 @@ func (ws *wsSession) close() {
 	}
 }
 
-// wsStore is the cache as a sections.Store.
-type wsStore struct {
+// cacheStore is the cache as the workspace pipelines' store
+// (pipeline.Store): projections by key, relays' NIP-11 documents.
+type cacheStore struct {
 	c *cache.Cache
 	a *app
 }
 
-func (s wsStore) PutProjection(key string, evt *nostr.Event) error {
+func (s cacheStore) PutProjection(key string, evt *nostr.Event) error {
 	return s.c.PutProjection(key, evt)
 }
-func (s wsStore) Projection(key string) (*nostr.Event, error) { return s.c.Projection(key) }
-func (s wsStore) PutRelayInfo(url string, doc json.RawMessage) error {
+func (s cacheStore) Projection(key string) (*nostr.Event, error) { return s.c.Projection(key) }
+func (s cacheStore) PutRelayInfo(url string, doc json.RawMessage) error {
 	return s.c.PutRelayInfo(url, doc, s.a.io.Now())
 }
-func (s wsStore) CachedSelf(url string) (string, bool) {
+func (s cacheStore) CachedSelf(url string) (string, bool) {
 	if info, ok, _ := s.c.RelayInfo(url); ok {
 		return info.Self, true
 	}

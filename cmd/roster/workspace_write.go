@@ -3,11 +3,10 @@
 package main
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"context"
 	"fmt"
 
+	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/sections"
 )
 

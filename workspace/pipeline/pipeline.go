@@ -5,13 +5,13 @@
 package pipeline
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"context"
+	"encoding/json"
 
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // Class is what kind of outcome an Error is; the caller maps it to its
@@ -81,4 +81,16 @@ func PoolPublish(pool *relaypool.Pool) Publish {
 type Relays interface {
 	RelayInfo(ctx context.Context, url string) (*relaypool.RelayInfo, error)
 	Fetch(ctx context.Context, relays []string, filters ...nostr.Filter) *relaypool.FetchResult
+}
+
+// Store is the local cache the pipelines keep verified relay-signed state
+// and each relay's NIP-11 document in (the caller adapts its cache, for
+// example roster's bbolt cache). Projection returns nil, nil when nothing
+// is stored under key.
+type Store interface {
+	PutProjection(key string, evt *nostr.Event) error
+	Projection(key string) (*nostr.Event, error)
+	PutRelayInfo(url string, doc json.RawMessage) error
+	// CachedSelf is the `self` of url's cached NIP-11 document.
+	CachedSelf(url string) (self string, ok bool)
 }

@@ -4,8 +4,6 @@
 package projects
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +12,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/groups"
 	"github.com/roster-cli/roster/workspace/pipeline"
 )

@@ -4,14 +4,13 @@
 package sections
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"context"
 	"errors"
 	"fmt"
 
 	"github.com/nbd-wtf/go-nostr"
 
+	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/pipeline"
 )
 

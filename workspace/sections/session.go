@@ -1,10 +1,7 @@
 package sections
 
 import (
-	"github.com/roster-cli/roster/suggest"
-
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -12,17 +9,13 @@ import (
 
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/signer"
+	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/pipeline"
 )
 
 // Store is the local cache a session reads and keeps verified projections
 // and the relay's NIP-11 document in (the caller adapts its cache).
-type Store interface {
-	ProjectionStore
-	PutRelayInfo(url string, doc json.RawMessage) error
-	// CachedSelf is the `self` of url's cached NIP-11 document.
-	CachedSelf(url string) (self string, ok bool)
-}
+type Store = pipeline.Store
 
 // Session is one workspace command's world: the signer (who also
 // decrypts), the one relay that is the workspace's authority and its NIP-11
