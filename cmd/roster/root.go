@@ -6,13 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/roster-cli/roster/settings"
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/suggest"
 )
@@ -33,7 +32,7 @@ type app struct {
 	io   *ioStreams
 	opts globalOptions
 	// config is $ROSTER_HOME/config.yaml, loaded before every command.
-	config rosterConfig
+	config settings.Config
 	// signerOnce opens the signer at most once per invocation (signer_setup.go).
 	signerOnce signerOnce
 	// seams are where tests reach into one invocation; zero in production.
@@ -54,58 +53,12 @@ type seams struct {
 	projectBeforeSign func(attempt int)
 }
 
-// home returns the roster home directory: --home, ROSTER_HOME, else the XDG
-// cache directory. A home that exists but is not a directory is refused here,
-// once, rather than surfacing as "not a directory" from whichever file a
-// command opens first.
-func (a *app) home() (string, error) {
-	h, err := a.homeSetting()
-	if err != nil {
-		return "", err
-	}
-	if st, err := os.Stat(h); err == nil && !st.IsDir() {
-		return "", fmt.Errorf("the roster home %s is a file, not a directory: pass --home <directory>, or point ROSTER_HOME at one", h)
-	}
-	return h, nil
-}
+// home is the roster home (settings.Home).
+func (a *app) home() (string, error) { return settings.Home(a.opts.Home, a.io.Getenv) }
 
-func (a *app) homeSetting() (string, error) {
-	if a.opts.Home != "" {
-		return a.opts.Home, nil
-	}
-	if h := a.io.Getenv("ROSTER_HOME"); h != "" {
-		return h, nil
-	}
-	if x := a.io.Getenv("XDG_CACHE_HOME"); x != "" {
-		return filepath.Join(x, "roster"), nil
-	}
-	if h := a.io.Getenv("HOME"); h != "" {
-		return filepath.Join(h, ".cache", "roster"), nil
-	}
-	d, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("no home directory: set ROSTER_HOME or pass --home")
-	}
-	return filepath.Join(d, "roster"), nil
-}
-
-// defaultRelays returns --relay if given, else ROSTER_RELAYS split on commas,
-// else the relays of $ROSTER_HOME/config.yaml.
-func (a *app) defaultRelays() []string {
-	if len(a.opts.Relays) > 0 {
-		return a.opts.Relays
-	}
-	var out []string
-	for _, r := range strings.Split(a.io.Getenv("ROSTER_RELAYS"), ",") {
-		if r = strings.TrimSpace(r); r != "" {
-			out = append(out, r)
-		}
-	}
-	if len(out) > 0 {
-		return out
-	}
-	return a.config.Relays
-}
+// defaultRelays are --relay, else ROSTER_RELAYS, else config.yaml's
+// (settings.Relays).
+func (a *app) defaultRelays() []string { return settings.Relays(a.opts.Relays, a.io.Getenv, a.config) }
 
 func newRootCmd(a *app) *cobra.Command {
 	root := &cobra.Command{

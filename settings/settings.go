@@ -1,0 +1,122 @@
+// Package settings decides where roster keeps its files and which relays it
+// asks by default: the roster home (--home, ROSTER_HOME, the XDG cache
+// directory) and the default relays (--relay, ROSTER_RELAYS, the relays of
+// config.yaml in the home). The environment is passed in as a lookup.
+package settings
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"gopkg.in/yaml.v3"
+)
+
+// ConfigFile is the name of roster's settings file inside the roster home.
+const ConfigFile = "config.yaml"
+
+// Config is what a user sets once in <home>/config.yaml. It holds defaults
+// only, never secrets.
+type Config struct {
+	// Relays are asked when neither --relay nor ROSTER_RELAYS is given.
+	Relays []string `yaml:"relays"`
+}
+
+// ConfigError is a config.yaml that could not be read or does not parse
+// (or has unknown keys): a typo must never silently drop the user's relays.
+type ConfigError struct {
+	Path string
+	// Unreadable is true when the file exists but cannot be read (else it
+	// does not parse).
+	Unreadable bool
+	Err        error
+}
+
+func (e *ConfigError) Error() string {
+	if e.Unreadable {
+		return fmt.Sprintf("read %s: %v", e.Path, e.Err)
+	}
+	return fmt.Sprintf("%s is not valid roster configuration: %v", e.Path, e.Err)
+}
+
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// Load reads <home>/config.yaml. A missing or empty file is an empty
+// config, as is a home that is not a directory (the command that needs the
+// home explains that).
+func Load(home string) (Config, error) {
+	var cfg Config
+	path := filepath.Join(home, ConfigFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return cfg, nil
+	}
+	if err != nil {
+		return cfg, &ConfigError{Path: path, Unreadable: true, Err: err}
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
+		return Config{}, &ConfigError{Path: path, Err: err}
+	}
+	return cfg, nil
+}
+
+// Home is the roster home: flag (--home), else ROSTER_HOME, else the XDG
+// cache directory's roster folder. A home that exists but is not a
+// directory is refused here, once, rather than surfacing as "not a
+// directory" from whichever file a command opens first.
+func Home(flag string, getenv func(string) string) (string, error) {
+	h, err := homeSetting(flag, getenv)
+	if err != nil {
+		return "", err
+	}
+	if st, err := os.Stat(h); err == nil && !st.IsDir() {
+		return "", fmt.Errorf("the roster home %s is a file, not a directory: pass --home <directory>, or point ROSTER_HOME at one", h)
+	}
+	return h, nil
+}
+
+func homeSetting(flag string, getenv func(string) string) (string, error) {
+	if flag != "" {
+		return flag, nil
+	}
+	if h := getenv("ROSTER_HOME"); h != "" {
+		return h, nil
+	}
+	if x := getenv("XDG_CACHE_HOME"); x != "" {
+		return filepath.Join(x, "roster"), nil
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".cache", "roster"), nil
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no home directory: set ROSTER_HOME or pass --home")
+	}
+	return filepath.Join(d, "roster"), nil
+}
+
+// Relays are the relays to ask by default: flags (--relay) if given, else
+// ROSTER_RELAYS split on commas, else the config's.
+func Relays(flags []string, getenv func(string) string, cfg Config) []string {
+	if len(flags) > 0 {
+		return flags
+	}
+	var out []string
+	for _, r := range strings.Split(getenv("ROSTER_RELAYS"), ",") {
+		if r = strings.TrimSpace(r); r != "" {
+			out = append(out, r)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	return cfg.Relays
+}
