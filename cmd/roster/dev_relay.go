@@ -4,9 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
@@ -54,11 +51,8 @@ with --json it prints one line: {"schema":"roster.dev-relay/v1","url":...,"self"
   roster repo --repo <naddr printed above> --relay ws://127.0.0.1:7777
   roster dev relay --addr 127.0.0.1:0 --json   # a free port, machine-readable`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			return runDevRelay(ctx, a, f)
-		},
+		// The root context ends on SIGINT and SIGTERM (main).
+		RunE: func(cmd *cobra.Command, _ []string) error { return runDevRelay(cmd.Context(), a, f) },
 	}
 	cmd.Flags().StringVar(&f.addr, "addr", "127.0.0.1:7777", "address to listen on (port 0 picks a free port)")
 	cmd.Flags().StringVar(&f.seed, "seed", "", `publish sample data: "demo"`)

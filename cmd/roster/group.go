@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/termui"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/groups"
@@ -105,7 +106,7 @@ func groupRender(a *app, g groupJSON) {
 				}
 				// A group created without 9002 metadata has no name: a dash,
 				// as elsewhere, not a blank before its state.
-				fmt.Fprintf(w, "  name     %s (%s)\n", dashIfEmpty(m.Name), state)
+				fmt.Fprintf(w, "  name     %s (%s)\n", termui.Dash(m.Name), state)
 				if m.About != "" {
 					fmt.Fprintf(w, "  about    %s\n", m.About)
 				}

@@ -2,101 +2,17 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"sort"
 	"strings"
-	"time"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	"github.com/roster-cli/roster/internal/termui"
 )
-
-// outputStyles is the small palette of the human output. The zero value (plain)
-// prints text unchanged: used when stdout is not a terminal or NO_COLOR is set.
-type outputStyles struct {
-	label, good, warn, bad, dim lipgloss.Style
-	on                          bool
-}
-
-func newOutputStyles(w io.Writer, color bool) outputStyles {
-	if !color {
-		return outputStyles{}
-	}
-	r := lipgloss.NewRenderer(w)
-	// The decision to colour was made from our own TTY/NO_COLOR view; basic ANSI
-	// works on every terminal, so don't let termenv re-probe the environment.
-	r.SetColorProfile(termenv.ANSI)
-	return outputStyles{
-		on:    true,
-		label: r.NewStyle().Bold(true),
-		good:  r.NewStyle().Foreground(lipgloss.Color("2")),
-		warn:  r.NewStyle().Foreground(lipgloss.Color("3")),
-		bad:   r.NewStyle().Foreground(lipgloss.Color("1")).Bold(true),
-		dim:   r.NewStyle().Foreground(lipgloss.Color("8")),
-	}
-}
-
-func (s outputStyles) apply(st lipgloss.Style, text string) string {
-	if !s.on || text == "" {
-		return text
-	}
-	return st.Render(text)
-}
-
-func humanTime(unix int64) string {
-	if unix <= 0 {
-		return "an unknown time"
-	}
-	return time.Unix(unix, 0).UTC().Format("2006-01-02 15:04:05 UTC")
-}
-
-func dashIfEmpty(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-// linePrinter writes "label  value" rows with a fixed label column.
-type linePrinter struct {
-	w  io.Writer
-	st outputStyles
-}
-
-const labelWidth = 17
-
-func (p *linePrinter) row(label, value string) {
-	// Width, not len: a label may carry ANSI styling.
-	pad := strings.Repeat(" ", max(1, labelWidth-lipgloss.Width(label)))
-	fmt.Fprintf(p.w, "%s%s%s\n", p.st.apply(p.st.label, label), pad, value)
-}
-
-func (p *linePrinter) rowIf(label, value string) {
-	if value != "" {
-		p.row(label, value)
-	}
-}
-
-func (p *linePrinter) note(text string) {
-	fmt.Fprintf(p.w, "%s  %s\n", strings.Repeat(" ", labelWidth), p.st.apply(p.st.dim, text))
-}
-
-func (p *linePrinter) list(label string, values []string) {
-	for i, v := range values {
-		if i > 0 {
-			label = ""
-		}
-		p.row(label, v)
-	}
-}
-
-func (p *linePrinter) blank() { fmt.Fprintln(p.w) }
 
 // members lists people lead first, then confirmed, then invited, marking
 // the lead, the selected maintainer and the viewer.
-func (p *linePrinter) members(label string, ms []memberJSON, rep *repoReport) {
+func printMembers(p *termui.Lines, label string, ms []memberJSON, rep *repoReport) {
 	if len(ms) == 0 {
-		p.row(label, "none")
+		p.Row(label, "none")
 		return
 	}
 	rank := func(m memberJSON) int {
@@ -114,9 +30,9 @@ func (p *linePrinter) members(label string, ms []memberJSON, rep *repoReport) {
 		if i > 0 {
 			label = ""
 		}
-		status := p.st.apply(p.st.good, m.Status)
+		status := p.St.Apply(p.St.Good, m.Status)
 		if m.Status != "confirmed" {
-			status = p.st.apply(p.st.warn, m.Status)
+			status = p.St.Apply(p.St.Warn, m.Status)
 		}
 		var marks []string
 		if rep != nil && rank(m) == 0 {
@@ -132,6 +48,6 @@ func (p *linePrinter) members(label string, ms []memberJSON, rep *repoReport) {
 		if len(marks) > 0 {
 			extra = " (" + strings.Join(marks, ", ") + ")"
 		}
-		p.row(label, fmt.Sprintf("%s  %s%s", m.Npub, status, extra))
+		p.Row(label, fmt.Sprintf("%s  %s%s", m.Npub, status, extra))
 	}
 }

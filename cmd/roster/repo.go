@@ -2,6 +2,8 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/roster-cli/roster/internal/termui"
 )
 
 // newRepoCmd is `roster repo`: itself the read, and the parent of every
@@ -33,7 +35,7 @@ incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
 			if a.opts.JSON {
 				return writeJSON(a, rep)
 			}
-			renderRepoHuman(a.io.Out, rep, newOutputStyles(a.io.Out, a.io.color()))
+			renderRepoHuman(a.io.Out, rep, termui.NewStyles(a.io.Out, a.io.color()))
 			a.printAdvisories(v)
 			return nil
 		},

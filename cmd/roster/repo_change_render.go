@@ -6,6 +6,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/termui"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/suggest"
 )
@@ -87,8 +88,8 @@ func renderPlan(a *app, plan *preflight.Plan) {
 	row("invitation withdrawn", s.InvitationsWithdrawn)
 	row("moderator gained", s.ModeratorsGained)
 	row("moderator lost", s.ModeratorsLost)
-	fmt.Fprintf(w, "  %-22s %s (%s) -> %s (%s)\n", "lead", dashIfEmpty(graph.Npub(s.LeadBefore.Lead)), s.LeadBefore.Source,
-		dashIfEmpty(graph.Npub(s.LeadAfter.Lead)), s.LeadAfter.Source)
+	fmt.Fprintf(w, "  %-22s %s (%s) -> %s (%s)\n", "lead", termui.Dash(graph.Npub(s.LeadBefore.Lead)), s.LeadBefore.Source,
+		termui.Dash(graph.Npub(s.LeadAfter.Lead)), s.LeadAfter.Source)
 	if plan.SwitchTo != nil {
 		fmt.Fprintf(w, "  %-22s %s -> %s\n", "selected coordinate", displayCoord(s.SelectedBefore), displayCoord(s.SelectedAfter))
 	}

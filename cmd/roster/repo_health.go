@@ -5,6 +5,8 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+
+	"github.com/roster-cli/roster/internal/termui"
 )
 
 // healthSchema is the JSON schema printed by `roster repo health --json`.
@@ -57,7 +59,7 @@ command that repairs each, and sets the exit code for CI:
 					return err
 				}
 			} else {
-				renderHealthHuman(a.io.Out, h, newOutputStyles(a.io.Out, a.io.color()))
+				renderHealthHuman(a.io.Out, h, termui.NewStyles(a.io.Out, a.io.color()))
 				a.printAdvisories(v)
 			}
 			if !h.Healthy {
@@ -73,28 +75,28 @@ command that repairs each, and sets the exit code for CI:
 
 // renderHealthHuman lists each finding with who it concerns and the command
 // that repairs it, then the verdict.
-func renderHealthHuman(w io.Writer, h *healthReport, st outputStyles) {
-	p := &linePrinter{w: w, st: st}
-	p.row("repository", h.Coordinate.Npub+"/"+h.Coordinate.Identifier)
+func renderHealthHuman(w io.Writer, h *healthReport, st termui.Styles) {
+	p := &termui.Lines{W: w, St: st}
+	p.Row("repository", h.Coordinate.Npub+"/"+h.Coordinate.Identifier)
 	for _, f := range h.Findings {
-		sev := st.apply(st.warn, "warning")
+		sev := st.Apply(st.Warn, "warning")
 		if f.Severity == "error" {
-			sev = st.apply(st.bad, "error")
+			sev = st.Apply(st.Bad, "error")
 		}
-		p.row(sev, f.Code+": "+f.Message)
+		p.Row(sev, f.Code+": "+f.Message)
 		if f.Author != nil {
-			p.note("announcement of " + *f.Author)
+			p.Note("announcement of " + *f.Author)
 		}
 		if f.Command != nil {
-			p.note("repair with: " + *f.Command)
+			p.Note("repair with: " + *f.Command)
 		}
 	}
-	verdict := st.apply(st.good, "healthy")
+	verdict := st.Apply(st.Good, "healthy")
 	switch {
 	case !h.Healthy && h.Errors == 0:
-		verdict = st.apply(st.bad, "unhealthy (--strict: warnings fail)")
+		verdict = st.Apply(st.Bad, "unhealthy (--strict: warnings fail)")
 	case !h.Healthy:
-		verdict = st.apply(st.bad, "unhealthy")
+		verdict = st.Apply(st.Bad, "unhealthy")
 	}
-	p.row("verdict", fmt.Sprintf("%s: %d error(s), %d warning(s), every relay answered", verdict, h.Errors, h.Warnings))
+	p.Row("verdict", fmt.Sprintf("%s: %d error(s), %d warning(s), every relay answered", verdict, h.Errors, h.Warnings))
 }

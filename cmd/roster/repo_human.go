@@ -5,6 +5,9 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/termui"
 )
 
 // leadSourceText explains lead_source in words, answering "is the lead
@@ -33,14 +36,14 @@ func leadSourceText(src string) string {
 // (selected coordinate; lead and its source; confirmed, invited, moderators;
 // pending acknowledgements or a coordinate to follow), then metadata, state,
 // lifecycle, health and relays.
-func renderRepoHuman(w io.Writer, rep *repoReport, st outputStyles) {
-	p := &linePrinter{w: w, st: st}
+func renderRepoHuman(w io.Writer, rep *repoReport, st termui.Styles) {
+	p := &termui.Lines{W: w, St: st}
 	id := rep.Coordinate.Identifier
 
 	// 1. Which maintainer coordinate did this checkout select?
-	p.row("repository", id)
-	p.row("selected", rep.SelectedMaintainer+"/"+id)
-	p.note("the entry point, and the only key that can replace its announcement")
+	p.Row("repository", id)
+	p.Row("selected", rep.SelectedMaintainer+"/"+id)
+	p.Note("the entry point, and the only key that can replace its announcement")
 
 	// 2. Who is the lead, and is that explicit, legacy-inferred or unresolved?
 	lead := "none"
@@ -53,18 +56,18 @@ func renderRepoHuman(w io.Writer, rep *repoReport, st outputStyles) {
 		// rather than describe an empty graph.
 		source = "none: this coordinate is " + rep.Lifecycle.Status
 	}
-	p.row("lead", lead+"  "+st.apply(st.dim, "("+source+")"))
+	p.Row("lead", lead+"  "+st.Apply(st.Dim, "("+source+")"))
 	if len(rep.LeadPath) > 1 {
-		p.note("path " + strings.Join(rep.LeadPath, " -> "))
+		p.Note("path " + strings.Join(rep.LeadPath, " -> "))
 	}
 
 	// 3. Who is confirmed, invited, or a moderator?
-	p.members("maintainers", rep.Maintainers, rep)
-	p.members("moderators", rep.Moderators, nil)
+	printMembers(p, "maintainers", rep.Maintainers, rep)
+	printMembers(p, "moderators", rep.Moderators, nil)
 
 	// 4. Pending history acknowledgements or a safer lead coordinate to follow?
 	if len(rep.PendingHistoryAcknowledgements) == 0 {
-		p.row("pending", "no history acknowledgements")
+		p.Row("pending", "no history acknowledgements")
 	}
 	for i, ack := range rep.PendingHistoryAcknowledgements {
 		label := ""
@@ -75,82 +78,82 @@ func renderRepoHuman(w io.Writer, rep *repoReport, st outputStyles) {
 		if ack.Transition == "end" {
 			verb = "ended"
 		}
-		p.row(label, fmt.Sprintf("%s %s maintainership at %s", ack.Npub, verb, humanTime(ack.Time)))
+		p.Row(label, fmt.Sprintf("%s %s maintainership at %s", ack.Npub, verb, graph.HumanTime(ack.Time)))
 		who := ack.author + " records"
 		if ack.author != "" && ack.author == rep.viewer {
 			who = "record"
 		}
-		p.note(who + " it with: " + ack.Command)
+		p.Note(who + " it with: " + ack.Command)
 	}
 	if rep.FollowLeadCommand != nil {
 		target := ""
 		if rep.RecommendedCoordinate != nil {
 			target = *rep.RecommendedCoordinate
 		}
-		p.row("follow", st.apply(st.warn, "the lead coordinate is "+target))
-		p.note("switch with: " + *rep.FollowLeadCommand)
+		p.Row("follow", st.Apply(st.Warn, "the lead coordinate is "+target))
+		p.Note("switch with: " + *rep.FollowLeadCommand)
 	} else if rep.RecommendedCoordinate != nil {
-		p.row("follow", "this checkout already selects the lead coordinate")
+		p.Row("follow", "this checkout already selects the lead coordinate")
 	}
 
 	// Then metadata and state.
-	p.blank()
+	p.Blank()
 	m := rep.meta
-	p.rowIf("name", m.Name)
-	p.rowIf("description", m.Description)
-	p.list("clone", m.Clone)
-	p.list("web", m.Web)
-	p.list("announced relays", m.Relays)
-	p.rowIf("earliest commit", m.EUC)
-	p.row("lifecycle", lifecycleText(rep.Lifecycle, st))
+	p.RowIf("name", m.Name)
+	p.RowIf("description", m.Description)
+	p.List("clone", m.Clone)
+	p.List("web", m.Web)
+	p.List("announced relays", m.Relays)
+	p.RowIf("earliest commit", m.EUC)
+	p.Row("lifecycle", lifecycleText(rep.Lifecycle, st))
 	if rep.State == nil {
-		p.row("state", "no kind 30618 state from a confirmed maintainer")
+		p.Row("state", "no kind 30618 state from a confirmed maintainer")
 	} else {
 		s := rep.State
-		p.row("state", fmt.Sprintf("HEAD %s, %d refs, by %s", dashIfEmpty(s.Head), len(s.Refs), s.Author))
+		p.Row("state", fmt.Sprintf("HEAD %s, %d refs, by %s", termui.Dash(s.Head), len(s.Refs), s.Author))
 		names := make([]string, 0, len(s.Refs))
 		for n := range s.Refs {
 			names = append(names, n)
 		}
 		sort.Strings(names)
 		for _, n := range names {
-			p.note(fmt.Sprintf("%s  %s", s.Refs[n], n))
+			p.Note(fmt.Sprintf("%s  %s", s.Refs[n], n))
 		}
 	}
 
-	p.blank()
+	p.Blank()
 	renderHealthSummary(p, rep)
 	renderRelays(p, rep)
 }
 
 // renderHealthSummary counts the findings and lists each one briefly; `roster
 // repo health` is the CI-facing view of the same list.
-func renderHealthSummary(p *linePrinter, rep *repoReport) {
+func renderHealthSummary(p *termui.Lines, rep *repoReport) {
 	errs, warns := countFindings(rep.Health)
 	if errs+warns == 0 {
-		p.row("health", p.st.apply(p.st.good, "no findings"))
+		p.Row("health", p.St.Apply(p.St.Good, "no findings"))
 		return
 	}
 	text := fmt.Sprintf("%d error(s), %d warning(s)", errs, warns)
-	style := p.st.warn
+	style := p.St.Warn
 	if errs > 0 {
-		style = p.st.bad
+		style = p.St.Bad
 	}
-	p.row("health", p.st.apply(style, text))
+	p.Row("health", p.St.Apply(style, text))
 	for _, f := range rep.Health {
-		p.note(f.Severity + " " + f.Code + ": " + f.Message)
+		p.Note(f.Severity + " " + f.Code + ": " + f.Message)
 		if f.Command != nil {
-			p.note("  repair with: " + *f.Command)
+			p.Note("  repair with: " + *f.Command)
 		}
 	}
 }
 
 // renderRelays names every relay read and, when evidence is incomplete, says
 // which relays failed and why, so a partial answer is never mistaken for a full one.
-func renderRelays(p *linePrinter, rep *repoReport) {
+func renderRelays(p *termui.Lines, rep *repoReport) {
 	if rep.offline {
-		p.row("relays", p.st.apply(p.st.warn, "not contacted (--offline): answered from the local cache"))
-		p.note("cached events may be stale; run without --offline to refresh")
+		p.Row("relays", p.St.Apply(p.St.Warn, "not contacted (--offline): answered from the local cache"))
+		p.Note("cached events may be stale; run without --offline to refresh")
 		return
 	}
 	for i, r := range rep.Relays {
@@ -168,9 +171,9 @@ func renderRelays(p *linePrinter, rep *repoReport) {
 			text += ": " + r.reason
 		}
 		if r.Status != "ok" || r.dropped > 0 {
-			text = p.st.apply(p.st.bad, text)
+			text = p.St.Apply(p.St.Bad, text)
 		}
-		p.row(label, text)
+		p.Row(label, text)
 	}
 	if !rep.Complete {
 		var failed []string
@@ -179,9 +182,9 @@ func renderRelays(p *linePrinter, rep *repoReport) {
 				failed = append(failed, r.URL)
 			}
 		}
-		p.row("complete", p.st.apply(p.st.warn, "no: partial answer, "+strings.Join(failed, ", ")+" did not answer"))
+		p.Row("complete", p.St.Apply(p.St.Warn, "no: partial answer, "+strings.Join(failed, ", ")+" did not answer"))
 	} else {
-		p.row("complete", "yes: every relay answered")
+		p.Row("complete", "yes: every relay answered")
 	}
 }
 
@@ -196,7 +199,7 @@ func countFindings(fs []findingJSON) (errs, warns int) {
 	return errs, warns
 }
 
-func lifecycleText(l lifecycleJSON, st outputStyles) string {
+func lifecycleText(l lifecycleJSON, st termui.Styles) string {
 	if l.Status == "active" || l.Status == "" {
 		return "active"
 	}
@@ -205,7 +208,7 @@ func lifecycleText(l lifecycleJSON, st outputStyles) string {
 		text += " by " + *l.Actor
 	}
 	if l.Time != nil {
-		text += " at " + humanTime(*l.Time)
+		text += " at " + graph.HumanTime(*l.Time)
 	}
-	return st.apply(st.warn, text)
+	return st.Apply(st.Warn, text)
 }

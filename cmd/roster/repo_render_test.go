@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/termui"
 )
 
 // sampleReport is a lead-shaped repository selected through a co-maintainer,
@@ -113,7 +114,7 @@ func TestRepoJSONDoesNotEscapeAngleBrackets(t *testing.T) {
 // before exposing wire details.
 func TestHumanOutputAnswersFourQuestionsFirst(t *testing.T) {
 	var buf bytes.Buffer
-	renderRepoHuman(&buf, sampleReport(), outputStyles{})
+	renderRepoHuman(&buf, sampleReport(), termui.Styles{})
 	out := buf.String()
 	order := []string{
 		"selected         npub1alice/my-repo",   // 1. selected coordinate
@@ -142,7 +143,7 @@ func TestHumanOutputAnswersFourQuestionsFirst(t *testing.T) {
 // that failed.
 func TestHumanOutputNamesFailedRelays(t *testing.T) {
 	var buf bytes.Buffer
-	renderRepoHuman(&buf, sampleReport(), outputStyles{})
+	renderRepoHuman(&buf, sampleReport(), termui.Styles{})
 	out := buf.String()
 	if !strings.Contains(out, "ws://two  failed, 0 event(s): connection refused") ||
 		!strings.Contains(out, "no: partial answer, ws://two did not answer") {
@@ -153,8 +154,8 @@ func TestHumanOutputNamesFailedRelays(t *testing.T) {
 // Rule (human output): styled with lipgloss, plain when not a TTY or with NO_COLOR.
 func TestHumanOutputPlainWithoutColorStyledWithColor(t *testing.T) {
 	var plain, styled bytes.Buffer
-	renderRepoHuman(&plain, sampleReport(), newOutputStyles(&plain, false))
-	renderRepoHuman(&styled, sampleReport(), newOutputStyles(&styled, true))
+	renderRepoHuman(&plain, sampleReport(), termui.NewStyles(&plain, false))
+	renderRepoHuman(&styled, sampleReport(), termui.NewStyles(&styled, true))
 	if strings.Contains(plain.String(), "\x1b[") {
 		t.Fatalf("plain output has ANSI escapes:\n%q", plain.String())
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/roster-cli/roster/cache"
 	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/internal/termui"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/signer"
 )
@@ -29,20 +30,20 @@ func (a *app) loadRepo(ctx context.Context, need discovery.Evidence) (*repoView,
 		return nil, err
 	}
 	relays := a.discoveryRelays(sel)
-	progress := newRelayProgress(a.io.Err, a.io.ErrTTY && !a.opts.Offline && len(relays) > 0)
+	progress := termui.NewProgress(a.io.Err, a.io.ErrTTY && !a.opts.Offline && len(relays) > 0)
 	src := discovery.Source{
 		Relays:  relays,
 		Pinned:  len(a.opts.Relays) > 0,
 		Offline: a.opts.Offline,
 		Pool: func() *relaypool.Pool {
-			return relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner, Progress: progress.update})
+			return relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner, Progress: progress.Update})
 		},
 		OpenCache: a.openCache,
 		Warn:      func(msg string) { fmt.Fprintf(a.io.Err, "roster: warning: %s\n", msg) },
-		NextRound: progress.nextRound,
+		NextRound: progress.NextRound,
 	}
 	v, err := discovery.Load(ctx, src, sel, co, need, a.viewerPubkey(), a.io.Now().Unix())
-	progress.done()
+	progress.Done()
 	var (
 		incomplete *discovery.Incomplete
 		notFound   *discovery.NotFound

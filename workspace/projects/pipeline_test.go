@@ -1,8 +1,6 @@
 package projects_test
 
 import (
-	"github.com/roster-cli/roster/graph"
-
 	"context"
 	"errors"
 	"slices"
@@ -15,6 +13,7 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/devrelay/pcrelay"
+	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/workspace/pipeline"

@@ -1,4 +1,4 @@
-package main
+package termui
 
 import (
 	"fmt"
@@ -6,10 +6,10 @@ import (
 	"sync"
 )
 
-// relayProgress is the "reading relays" indicator: one self-overwriting line
+// Progress is the "reading relays" indicator: one self-overwriting line
 // on stderr, only when stderr is a terminal, erased when discovery ends so
 // it never mixes with output. Relays report from several goroutines.
-type relayProgress struct {
+type Progress struct {
 	w    io.Writer
 	on   bool
 	mu   sync.Mutex
@@ -17,16 +17,17 @@ type relayProgress struct {
 	last int // total of the current round
 }
 
-func newRelayProgress(w io.Writer, tty bool) *relayProgress {
-	p := &relayProgress{w: w, on: tty}
+// NewProgress starts the indicator on w when tty is true (else it is silent).
+func NewProgress(w io.Writer, tty bool) *Progress {
+	p := &Progress{w: w, on: tty}
 	if tty {
 		fmt.Fprint(w, "\rreading relays...")
 	}
 	return p
 }
 
-// update is relaypool's Progress callback.
-func (p *relayProgress) update(done, total int) {
+// Update is relaypool's Progress callback.
+func (p *Progress) Update(done, total int) {
 	if !p.on {
 		return
 	}
@@ -38,16 +39,16 @@ func (p *relayProgress) update(done, total int) {
 	fmt.Fprintf(p.w, "\r\x1b[Kreading relays: %d of %d done", p.base+done, p.base+total)
 }
 
-// nextRound starts counting a follow-up round after the finished one.
-func (p *relayProgress) nextRound() {
+// NextRound starts counting a follow-up round after the finished one.
+func (p *Progress) NextRound() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.base += p.last
 	p.last = 0
 }
 
-// done erases the indicator line.
-func (p *relayProgress) done() {
+// Done erases the indicator line.
+func (p *Progress) Done() {
 	if p.on {
 		fmt.Fprint(p.w, "\r\x1b[K")
 	}
