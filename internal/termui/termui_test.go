@@ -1,0 +1,54 @@
+package termui
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// Rule (plain output unless colour was asked for): the zero palette leaves
+// text unchanged, and rows align their values in one column.
+func TestPlainRowsAlignInOneColumn(t *testing.T) {
+	var b bytes.Buffer
+	p := &Lines{W: &b, St: NewStyles(&b, false)}
+	p.Row("lead", "alice")
+	p.RowIf("empty", "")
+	p.List("members", []string{"bob", "carol"})
+	p.Note("why")
+	want := "lead             alice\n" +
+		"members          bob\n" +
+		"                 carol\n" +
+		"                   why\n"
+	if b.String() != want {
+		t.Fatalf("got\n%q\nwant\n%q", b.String(), want)
+	}
+	if strings.Contains(b.String(), "\x1b") || NewStyles(&b, false).Apply(NewStyles(&b, true).Bad, "x") != "x" {
+		t.Fatal("the plain palette styled text")
+	}
+}
+
+// Rule (progress only on a terminal, never mixed with output): the line
+// counts finished relays across rounds and is erased at the end; off a
+// terminal nothing is written.
+func TestProgressCountsRoundsAndErasesItself(t *testing.T) {
+	var b bytes.Buffer
+	p := NewProgress(&b, true)
+	p.Update(1, 2)
+	p.Update(2, 2)
+	p.NextRound()
+	p.Update(1, 1)
+	p.Done()
+	if !strings.Contains(b.String(), "reading relays: 3 of 3 done") || !strings.HasSuffix(b.String(), "\r\x1b[K") {
+		t.Fatalf("%q", b.String())
+	}
+	var quiet bytes.Buffer
+	q := NewProgress(&quiet, false)
+	q.Update(1, 1)
+	q.Done()
+	if quiet.Len() != 0 {
+		t.Fatalf("off a terminal: %q", quiet.String())
+	}
+	if Dash("") != "-" || Dash("x") != "x" {
+		t.Fatal("Dash")
+	}
+}
