@@ -21,6 +21,9 @@ const (
 	KindUnverified = "unverified"
 	// KindGitConfig: the checkout could not be switched to the lead.
 	KindGitConfig = "git-config"
+	// KindLocalRefs: the checkout's refs, which the change compares with
+	// the repository state, cannot be read; nothing was published.
+	KindLocalRefs = "local-refs-unreadable"
 )
 
 // Failure is a change that was stopped, or published and not verified.

@@ -74,8 +74,16 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 	in := preflight.Input{Author: author, Selected: v.Coordinate(), Events: v.Events, Now: v.Now, Intent: intent,
 		SelectState: resolvedState}
 	if v.Checkout != nil {
-		if refs, err := v.Checkout.LocalRefs(); err == nil {
+		refs, err := v.Checkout.LocalRefs()
+		switch {
+		case err == nil:
 			in.LocalRefs = refs
+		case intent.Action == preflight.ActAccept:
+			// Accepting compares the checkout's complete ref map with the
+			// state it would activate: a comparison that cannot be made is
+			// a refusal, never a skipped check.
+			return nil, &Failure{Kind: KindLocalRefs, Outcome: &Outcome{Intent: intent, Before: v}, Err: err,
+				Message: "cannot compare this checkout's branches and tags with the repository state, so nothing was published: " + err.Error()}
 		}
 	}
 	out.Plan, out.Refusal = preflight.Prepare(in)

@@ -104,6 +104,9 @@ func (a *app) mutationFailure(intent preflight.Intent, err error) error {
 		return a.mutationError(v, &exitError{Code: exitFailure, Kind: f.Kind, Err: errors.New(f.Message),
 			Details:  map[string]any{"relays": out.Relays},
 			Commands: []suggest.Command{intent.Suggest()}})
+	case membership.KindLocalRefs:
+		return a.mutationError(v, &exitError{Code: exitRefused, Kind: f.Kind, Err: errors.New(f.Message),
+			Commands: []suggest.Command{suggest.Git("fsck").Because("what is damaged in this checkout"), intent.Suggest().Because("once the refs read again")}})
 	case membership.KindGitConfig:
 		return &exitError{Code: exitFailure, Kind: f.Kind, Err: errors.New(f.Message),
 			Commands: []suggest.Command{suggest.Git("config", "nostr.repo", gitstate.EncodeNaddr(f.Switch.To, f.Switch.Hints))}}
