@@ -1,0 +1,155 @@
+package membership
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/preflight"
+	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/signer"
+	"github.com/roster-cli/roster/workspace/testkeys"
+)
+
+var (
+	aliceSK = testkeys.Named("membership-test-", "alice")
+	bobSK   = testkeys.Named("membership-test-", "bob")
+)
+
+const repoID = "my-repo"
+
+func announce(t *testing.T, sk string, created int64, tags ...nostr.Tag) *nostr.Event {
+	t.Helper()
+	return testkeys.Sign(t, sk, &nostr.Event{Kind: graph.KindAnnouncement, CreatedAt: nostr.Timestamp(created),
+		Tags: append(nostr.Tags{{"d", repoID}, {"name", "Test"}}, tags...)})
+}
+
+// world is a pipeline whose discovery reads events, a slice the test may
+// change between reads, and whose delivery records what was published.
+type world struct {
+	t         *testing.T
+	events    []*nostr.Event
+	published []*nostr.Event
+	accept    bool // the relay accepts what is published
+	keep      bool // ...and returns it on read-back and later reads
+}
+
+func (w *world) view(ctx context.Context) (*discovery.View, error) {
+	c := graph.NewCoordinate(testkeys.Pub(w.t, aliceSK), repoID)
+	evs := append([]*nostr.Event{}, w.events...)
+	return &discovery.View{Selection: gitstate.Selection{Coordinate: c}, Relays: []string{"ws://r"}, Events: evs,
+		Resolution: graph.Resolve(evs, c, 2000, graph.Options{}), Now: 2000,
+		Fetch: &relaypool.FetchResult{Complete: true}}, nil
+}
+
+func (w *world) deliver(_ context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
+	d := &relaypool.Delivery{Relays: []relaypool.Delivered{{URL: relays[0], OK: w.accept, Message: "blocked: test"}}}
+	if !w.accept {
+		return d
+	}
+	d.Accepted = 1
+	w.published = append(w.published, evt)
+	if o.BeforeReadBack != nil {
+		o.BeforeReadBack()
+	}
+	if w.keep {
+		w.events = append(w.events, evt)
+		d.Relays[0].ReadBack = true
+	}
+	d.ReadBack = &relaypool.FetchResult{Complete: true}
+	return d
+}
+
+func (w *world) pipeline(t *testing.T) Pipeline {
+	s, err := signer.NewKeySigner(aliceSK, "env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Pipeline{Discover: w.view, Signer: s, Deliver: w.deliver}
+}
+
+func addBob(t *testing.T) preflight.Intent {
+	return preflight.Intent{Action: preflight.ActAdd, Subject: testkeys.Pub(t, bobSK)}
+}
+
+// Rule (publish only what was previewed): a dry run and a published change
+// carry the same plan, and the published event is the plan's, signed by the
+// preview's author and verified by re-resolution.
+func TestAChangeIsPublishedAsPreviewedAndVerified(t *testing.T) {
+	w := &world{t: t, events: []*nostr.Event{announce(t, aliceSK, 100)}, accept: true, keep: true}
+	p := w.pipeline(t)
+	dry, err := p.Run(context.Background(), addBob(t), true)
+	if err != nil || dry.Refusal != nil || dry.Plan == nil || len(w.published) != 0 {
+		t.Fatalf("dry run: %+v %v; published %d", dry, err, len(w.published))
+	}
+	out, err := p.Run(context.Background(), addBob(t), false)
+	if err != nil || !out.Verified || len(out.Published) != 1 || len(w.published) != 1 {
+		t.Fatalf("run: %+v %v", out, err)
+	}
+	if got := w.published[0]; got.PubKey != testkeys.Pub(t, aliceSK) || !got.Tags.ContainsAny("m", []string{testkeys.Pub(t, bobSK)}) {
+		t.Fatalf("published %v", got)
+	}
+}
+
+// Rule (recheck before signing): an event the preview used that changed
+// before signing aborts with nothing published.
+func TestAConcurrentChangeBeforeSigningPublishesNothing(t *testing.T) {
+	w := &world{t: t, events: []*nostr.Event{announce(t, aliceSK, 100)}, accept: true, keep: true}
+	p := w.pipeline(t)
+	p.BeforeRecheck = func() { w.events = []*nostr.Event{announce(t, aliceSK, 150, nostr.Tag{"description", "changed"})} }
+	_, err := p.Run(context.Background(), addBob(t), false)
+	var f *Failure
+	if !errors.As(err, &f) || f.Kind != KindConcurrentChange || len(f.Changed) != 1 || len(w.published) != 0 {
+		t.Fatalf("%v; published %d", err, len(w.published))
+	}
+}
+
+// Rule (no relay accepted: nothing was published) and (published but not
+// read back: unverified, never success).
+func TestAPublishNoRelayKeptIsNotSuccess(t *testing.T) {
+	w := &world{t: t, events: []*nostr.Event{announce(t, aliceSK, 100)}}
+	_, err := w.pipeline(t).Run(context.Background(), addBob(t), false)
+	var f *Failure
+	if !errors.As(err, &f) || f.Kind != KindPublishFailed {
+		t.Fatalf("no relay accepting: %v", err)
+	}
+	w = &world{t: t, events: []*nostr.Event{announce(t, aliceSK, 100)}, accept: true}
+	_, err = w.pipeline(t).Run(context.Background(), addBob(t), false)
+	if !errors.As(err, &f) || f.Kind != KindUnverified || len(f.Problems) == 0 || len(f.Outcome.Published) != 1 {
+		t.Fatalf("accepted, not kept: %v", err)
+	}
+}
+
+// Rule (verify against the preview): a re-resolution that differs from the
+// preview (here Bob's acceptance lands between publishing and read-back, so
+// he is confirmed, not invited) is unverified.
+func TestAReResolutionThatDiffersFromThePreviewIsUnverified(t *testing.T) {
+	w := &world{t: t, events: []*nostr.Event{announce(t, aliceSK, 100)}, accept: true, keep: true}
+	p := w.pipeline(t)
+	alice, bob := testkeys.Pub(t, aliceSK), testkeys.Pub(t, bobSK)
+	p.AfterPublish = func() {
+		w.events = append(w.events, announce(t, bobSK, 1500, nostr.Tag{"M", alice, "1500"}, nostr.Tag{"m", bob, "1500"},
+			nostr.Tag{"maintainers", alice, bob}))
+	}
+	_, err := p.Run(context.Background(), addBob(t), false)
+	var f *Failure
+	if !errors.As(err, &f) || f.Kind != KindUnverified {
+		t.Fatalf("%v", err)
+	}
+}
+
+// Rule (a refusal publishes nothing and is an outcome, not an error):
+// preflight's refusal comes back as the outcome's Refusal.
+func TestARefusalIsAnOutcomeAndPublishesNothing(t *testing.T) {
+	w := &world{t: t, events: []*nostr.Event{announce(t, aliceSK, 100)}, accept: true, keep: true}
+	out, err := w.pipeline(t).Run(context.Background(), preflight.Intent{Action: preflight.ActAdd, Subject: testkeys.Pub(t, aliceSK)}, false)
+	if err != nil || out.Refusal == nil || out.Refusal.Code != "self-add" || out.Plan != nil || len(w.published) != 0 {
+		t.Fatalf("%+v %v", out, err)
+	}
+}
+
