@@ -152,4 +152,3 @@ func TestARefusalIsAnOutcomeAndPublishesNothing(t *testing.T) {
 		t.Fatalf("%+v %v", out, err)
 	}
 }
-
