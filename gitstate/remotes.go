@@ -19,13 +19,13 @@ type RemoteURLs struct {
 
 // Remotes returns every remote's URLs by remote name.
 func (c *Checkout) Remotes() (map[string]RemoteURLs, error) {
-	cfg, err := c.config()
+	rc, err := c.repoConfig()
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]RemoteURLs{}
-	for _, sub := range cfg.Raw.Section("remote").Subsections {
-		out[sub.Name] = RemoteURLs{URLs: sub.Options.GetAll("url"), PushURLs: sub.Options.GetAll("pushurl")}
+	for _, name := range rc.remoteNames() {
+		out[name] = RemoteURLs{URLs: rc.getAll("remote." + name + ".url"), PushURLs: rc.getAll("remote." + name + ".pushurl")}
 	}
 	return out, nil
 }
@@ -56,41 +56,39 @@ func (c *Checkout) OriginCloneURLs() []string {
 // and `pushurl` of every remote that names from is rewritten to name to,
 // keeping its relay hints, protocol segment and query. URLs naming any other
 // coordinate, NIP-05 URLs (which cannot be compared without a lookup) and
-// non-nostr URLs are left alone. One config write. Returns the names of the
+// non-nostr URLs are left alone. Only those lines and nostr.repo change in
+// the config file (see editConfig). Returns the names of the
 // remotes it changed, sorted.
 func (c *Checkout) FollowCoordinate(from, to graph.Coordinate, relays []string) ([]string, error) {
 	if from.Identifier != to.Identifier || from.Kind != to.Kind {
 		return nil, fmt.Errorf("follow %s from %s: they are different repositories", to, from)
 	}
-	cfg, err := c.config()
+	rc, err := c.repoConfig()
 	if err != nil {
 		return nil, err
 	}
-	cfg.Raw.Section("nostr").SetOption("repo", EncodeNaddr(to, relays))
+	edits := []configEdit{replaceAll("nostr.repo", EncodeNaddr(to, relays))}
 	var names []string
-	for _, sub := range cfg.Raw.Section("remote").Subsections {
+	for _, name := range rc.remoteNames() {
 		changed := false
 		for _, key := range []string{"url", "pushurl"} {
-			vals := sub.Options.GetAll(key)
+			full := "remote." + name + "." + key
+			vals := rc.getAll(full)
 			next, moved, err := retargetAll(vals, from, to)
 			if err != nil {
-				return nil, fmt.Errorf("remote %s: %w", sub.Name, err)
+				return nil, fmt.Errorf("remote %s: %w", name, err)
 			}
 			if moved {
-				sub.SetOption(key, next...)
+				edits = append(edits, setValues(full, vals, next)...)
 				changed = true
 			}
 		}
 		if changed {
-			names = append(names, sub.Name)
+			names = append(names, name)
 		}
 	}
-	// config() reads URLs before the loop above edited the raw values.
-	for name, rc := range cfg.Remotes {
-		rc.URLs = cfg.Raw.Section("remote").Subsection(name).Options.GetAll("url")
-	}
 	sort.Strings(names)
-	return names, c.repo.SetConfig(cfg)
+	return names, c.editConfig(rc, edits)
 }
 
 func retargetAll(urls []string, from, to graph.Coordinate) ([]string, bool, error) {

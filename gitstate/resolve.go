@@ -8,8 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-git/go-git/v5/config"
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/roster-cli/roster/graph"
 )
 
@@ -148,7 +146,7 @@ func ResolveWithoutCheckout(repoFlag string) (Selection, error) {
 // work-tree root, only when no Nostr coordinate is configured. Several
 // distinct candidates at one step is an *AmbiguousError.
 func (c *Checkout) ResolveCoordinate(repoFlag string) (Selection, error) {
-	cfg, err := c.config()
+	cfg, err := c.repoConfig()
 	if err != nil {
 		return Selection{}, err
 	}
@@ -160,11 +158,10 @@ func (c *Checkout) ResolveCoordinate(repoFlag string) (Selection, error) {
 		if ref.Remote == "" {
 			return Selection{Coordinate: ref.Coordinate, Relays: ref.Relays, NIP05: ref.NIP05, Source: SourceFlag, Detail: repoFlag}, nil
 		}
-		rc, ok := cfg.Remotes[ref.Remote]
-		if !ok {
+		if !cfg.hasRemote(ref.Remote) {
 			return Selection{}, fmt.Errorf("--repo %q: no such remote in %s (remotes: %s)", ref.Remote, c.dir, remoteNames(cfg))
 		}
-		cands, err := remoteCandidates(rc)
+		cands, err := remoteCandidates(ref.Remote, cfg.getAll("remote."+ref.Remote+".url"))
 		if err != nil {
 			return Selection{}, err
 		}
@@ -175,7 +172,7 @@ func (c *Checkout) ResolveCoordinate(repoFlag string) (Selection, error) {
 	}
 
 	// 1. git config nostr.repo (an naddr; ngit writes it without relays).
-	if vals := cfg.Raw.Section("nostr").Options.GetAll("repo"); len(vals) > 0 {
+	if vals := cfg.getAll("nostr.repo"); len(vals) > 0 {
 		var cands []Candidate
 		for _, v := range vals {
 			coord, relays, err := DecodeNaddr(v)
@@ -188,13 +185,17 @@ func (c *Checkout) ResolveCoordinate(repoFlag string) (Selection, error) {
 	}
 
 	// 2. The current branch's tracked remote, when it is nostr://.
-	if remote := c.trackedRemote(cfg); remote != "" {
-		rc, ok := cfg.Remotes[remote]
-		if !ok {
+	remote, err := c.trackedRemote(cfg)
+	if err != nil {
+		return Selection{}, err
+	}
+	if remote != "" {
+		urls := cfg.getAll("remote." + remote + ".url")
+		if !cfg.hasRemote(remote) {
 			// git allows branch.<name>.remote to be a URL rather than a remote name.
-			rc = &config.RemoteConfig{Name: remote, URLs: []string{remote}}
+			urls = []string{remote}
 		}
-		cands, err := remoteCandidates(rc)
+		cands, err := remoteCandidates(remote, urls)
 		if err != nil {
 			return Selection{}, err
 		}
@@ -204,8 +205,8 @@ func (c *Checkout) ResolveCoordinate(repoFlag string) (Selection, error) {
 	}
 
 	// 3. origin, when it is nostr://.
-	if rc, ok := cfg.Remotes["origin"]; ok {
-		cands, err := remoteCandidates(rc)
+	if cfg.hasRemote("origin") {
+		cands, err := remoteCandidates("origin", cfg.getAll("remote.origin.url"))
 		if err != nil {
 			return Selection{}, err
 		}
@@ -217,7 +218,7 @@ func (c *Checkout) ResolveCoordinate(repoFlag string) (Selection, error) {
 	// 4. The sole distinct nostr:// coordinate among all remaining remotes.
 	var all []Candidate
 	for _, name := range sortedRemotes(cfg) {
-		cands, err := remoteCandidates(cfg.Remotes[name])
+		cands, err := remoteCandidates(name, cfg.getAll("remote."+name+".url"))
 		if err != nil {
 			return Selection{}, err
 		}
@@ -239,31 +240,31 @@ func (c *Checkout) ResolveCoordinate(repoFlag string) (Selection, error) {
 
 // trackedRemote is branch.<current>.remote, or "" when HEAD is detached or
 // the branch tracks nothing.
-func (c *Checkout) trackedRemote(cfg *config.Config) string {
-	head, err := c.repo.Reference(plumbing.HEAD, false)
-	if err != nil || head.Type() != plumbing.SymbolicReference || !head.Target().IsBranch() {
-		return ""
+func (c *Checkout) trackedRemote(cfg *repoConfig) (string, error) {
+	branch, err := c.headBranch()
+	if err != nil || branch == "" {
+		return "", err
 	}
-	b, ok := cfg.Branches[head.Target().Short()]
-	if !ok || b.Remote == "." {
-		return ""
+	remote := cfg.last("branch." + strings.TrimPrefix(branch, "refs/heads/") + ".remote")
+	if remote == "." {
+		return "", nil
 	}
-	return b.Remote
+	return remote, nil
 }
 
-// remoteCandidates parses every nostr:// URL of a remote (fetch and push
-// URLs alike). A malformed nostr:// URL is an error, not a silent skip.
-func remoteCandidates(rc *config.RemoteConfig) ([]Candidate, error) {
+// remoteCandidates parses every nostr:// URL of a remote (its url values).
+// A malformed nostr:// URL is an error, not a silent skip.
+func remoteCandidates(name string, urls []string) ([]Candidate, error) {
 	var out []Candidate
-	for _, u := range rc.URLs {
+	for _, u := range urls {
 		ref, err := ParseNostrURL(u)
 		if errors.Is(err, ErrNotNostrURL) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("remote %s: %v; fix it with `git remote set-url %s <nostr-url>`", rc.Name, err, rc.Name)
+			return nil, fmt.Errorf("remote %s: %v; fix it with `git remote set-url %s <nostr-url>`", name, err, name)
 		}
-		out = append(out, Candidate{Coordinate: ref.Coordinate, NIP05: ref.NIP05, Relays: ref.Relays, From: "remote " + rc.Name})
+		out = append(out, Candidate{Coordinate: ref.Coordinate, NIP05: ref.NIP05, Relays: ref.Relays, From: "remote " + name})
 	}
 	return out, nil
 }
@@ -291,16 +292,13 @@ func pick(step string, cands []Candidate) (Selection, error) {
 	return sel, nil
 }
 
-func sortedRemotes(cfg *config.Config) []string {
-	names := make([]string, 0, len(cfg.Remotes))
-	for n := range cfg.Remotes {
-		names = append(names, n)
-	}
+func sortedRemotes(cfg *repoConfig) []string {
+	names := cfg.remoteNames()
 	sort.Strings(names)
 	return names
 }
 
-func remoteNames(cfg *config.Config) string {
+func remoteNames(cfg *repoConfig) string {
 	names := sortedRemotes(cfg)
 	if len(names) == 0 {
 		return "none"
