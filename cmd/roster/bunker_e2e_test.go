@@ -74,6 +74,7 @@ func startTestBunker(t *testing.T, relayURL, userSK, secret string) (string, fun
 // Rule (NIP-46 bunker signer): an in-process bunker (go-nostr's signer side)
 // over a devrelay signs a repo init announcement end to end.
 func TestBunkerLoginSignsARepoInitAnnouncementEndToEnd(t *testing.T) {
+	t.Parallel()
 	signerTestKeyring(t)
 	user := newTestKey(t)
 	bunkerRelay := devrelay.StartN(t, 1, devrelay.Options{})[0]
@@ -163,6 +164,7 @@ func TestBunkerLoginSignsARepoInitAnnouncementEndToEnd(t *testing.T) {
 // A bunker that was not given the connection secret refuses, and roster
 // records no account.
 func TestBunkerLoginWithAWrongSecretIsRefused(t *testing.T) {
+	t.Parallel()
 	signerTestKeyring(t)
 	user := newTestKey(t)
 	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
@@ -181,6 +183,7 @@ func TestBunkerLoginWithAWrongSecretIsRefused(t *testing.T) {
 // Rule (logout removes the secret from wherever it is stored), also
 // after switching the same account from the keyring to a bunker.
 func TestSwitchingToABunkerThenLogoutLeavesNoSecretInTheKeyring(t *testing.T) {
+	t.Parallel()
 	signerTestKeyring(t)
 	user := newTestKey(t)
 	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]

@@ -53,6 +53,7 @@ func decodeCacheInfo(t *testing.T, r result) cacheInfoOut {
 }
 
 func TestCacheInfoJSONCountsWhatTheCacheHolds(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	c, err := cache.Open(home)
 	if err != nil {
@@ -84,6 +85,7 @@ func TestCacheInfoJSONCountsWhatTheCacheHolds(t *testing.T) {
 }
 
 func TestCacheInfoDoesNotCreateAMissingCache(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "fresh")
 	out := decodeCacheInfo(t, invocation{Env: map[string]string{"ROSTER_HOME": home}}.roster(t, "cache", "info", "--json"))
 	if out.Exists || out.Path != cache.Path(home) || out.Events != 0 {
@@ -96,6 +98,7 @@ func TestCacheInfoDoesNotCreateAMissingCache(t *testing.T) {
 
 // "A corrupt or newer-schema file gives a clear message and a way out, never a panic."
 func TestCacheInfoOnCorruptFileNamesTheWayOut(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	if err := os.WriteFile(cache.Path(home), []byte(strings.Repeat("garbage", 3000)), 0o600); err != nil {
 		t.Fatal(err)
@@ -132,6 +135,7 @@ func TestCacheInfoOnCorruptFileNamesTheWayOut(t *testing.T) {
 }
 
 func TestCacheInfoOnNewerSchemaNamesTheWayOut(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	c, err := cache.Open(home)
 	if err != nil {
@@ -151,6 +155,7 @@ func TestCacheInfoOnNewerSchemaNamesTheWayOut(t *testing.T) {
 }
 
 func TestCacheClearRemovesTheFile(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	c, err := cache.Open(home)
 	if err != nil {
@@ -189,6 +194,7 @@ func TestCacheClearRemovesTheFile(t *testing.T) {
 // $XDG_CACHE_HOME/roster, else $HOME/.cache/roster (the XDG default), and
 // `roster cache info` names that file.
 func TestCacheDefaultsToTheXDGCacheDirectory(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
 	xdg, home := t.TempDir(), t.TempDir()

@@ -12,6 +12,7 @@ import (
 // Rule (relay sources): relays come from --relay, else ROSTER_RELAYS/config. With neither
 // flag nor environment, the relays of $ROSTER_HOME/config.yaml are asked.
 func TestConfigRelaysAreUsedWhenNoFlagOrEnvironmentNamesOne(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	home := t.TempDir()
 	if err := os.WriteFile(filepath.Join(home, "config.yaml"), []byte("relays: ["+relays[0].URL()+"]\n"), 0o600); err != nil {
@@ -37,6 +38,7 @@ func TestConfigRelaysAreUsedWhenNoFlagOrEnvironmentNamesOne(t *testing.T) {
 // A config.yaml that does not parse, or names an unknown key, is a usage
 // error naming the file: a typo must not silently drop the user's relays.
 func TestMalformedConfigIsUsageErrorNamingTheFile(t *testing.T) {
+	t.Parallel()
 	for name, body := range map[string]string{
 		"syntax":      "relays: [wss://a\n",
 		"unknown key": "relay: [wss://a]\n",
@@ -56,6 +58,7 @@ func TestMalformedConfigIsUsageErrorNamingTheFile(t *testing.T) {
 }
 
 func TestEmptyConfigIsNoConfig(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	if err := os.WriteFile(filepath.Join(home, "config.yaml"), nil, 0o600); err != nil {
 		t.Fatal(err)

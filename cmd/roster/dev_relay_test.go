@@ -93,6 +93,7 @@ func (r *devRelayRun) waitOutput(t *testing.T, want string) string {
 // `roster dev relay --seed demo` runs the relay for people trying
 // roster without the internet; scripts read its URL and naddr from stdout.
 func TestDevRelaySeedDemoJSONServesTheDemoRepositoryUntilStopped(t *testing.T) {
+	t.Parallel()
 	run := startDevRelayCmd(t, "dev", "relay", "--addr", "127.0.0.1:0", "--seed", "demo", "--json")
 	line := run.waitOutput(t, "}")
 	var started struct {
@@ -139,6 +140,7 @@ func TestDevRelaySeedDemoJSONServesTheDemoRepositoryUntilStopped(t *testing.T) {
 
 // The demo is readable by `roster repo` end to end (what `make demo` runs).
 func TestDevRelayDemoIsReadableByRosterRepo(t *testing.T) {
+	t.Parallel()
 	run := startDevRelayCmd(t, "dev", "relay", "--addr", "127.0.0.1:0", "--seed", "demo")
 	out := run.waitOutput(t, "try: roster repo")
 	var url, naddr string
@@ -170,6 +172,7 @@ func TestDevRelayDemoIsReadableByRosterRepo(t *testing.T) {
 }
 
 func TestDevRelayRequireAuthRefusesAnonymousReads(t *testing.T) {
+	t.Parallel()
 	run := startDevRelayCmd(t, "dev", "relay", "--addr", "127.0.0.1:0", "--require-auth", "--json")
 	var started struct{ URL string }
 	if err := json.Unmarshal([]byte(strings.TrimSpace(run.waitOutput(t, "}"))), &started); err != nil {
@@ -184,6 +187,7 @@ func TestDevRelayRequireAuthRefusesAnonymousReads(t *testing.T) {
 }
 
 func TestDevRelayUnknownSeedIsUsageError(t *testing.T) {
+	t.Parallel()
 	r := invocation{Env: map[string]string{}}.roster(t, "dev", "relay", "--addr", "127.0.0.1:0", "--seed", "nope")
 	if r.Code != exitUsage || !strings.Contains(r.Err, "--seed demo") {
 		t.Fatalf("exit %d stderr %q", r.Code, r.Err)
@@ -191,6 +195,7 @@ func TestDevRelayUnknownSeedIsUsageError(t *testing.T) {
 }
 
 func TestDevRelayBusyPortNamesTheWayOut(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -206,6 +211,7 @@ func TestDevRelayBusyPortNamesTheWayOut(t *testing.T) {
 // and group commands can be tried against it: a client-submitted kind 30623 is
 // refused, and a project identity is materialized into relay-signed state.
 func TestDevRelayRunsTheWorkspaceProjectAndGroupAuthorities(t *testing.T) {
+	t.Parallel()
 	run := startDevRelayCmd(t, "dev", "relay", "--addr", "127.0.0.1:0", "--json")
 	line := run.waitOutput(t, "}")
 	var started struct{ URL, Self string }
@@ -250,6 +256,7 @@ func TestDevRelayRunsTheWorkspaceProjectAndGroupAuthorities(t *testing.T) {
 }
 
 func TestDevRelayAuthoritiesClaimEachKindOnce(t *testing.T) {
+	t.Parallel()
 	seen := map[int]bool{}
 	for _, a := range devRelayAuthorities() {
 		for _, k := range a.Kinds() {

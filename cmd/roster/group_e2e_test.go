@@ -9,6 +9,7 @@ import (
 )
 
 func TestGroupShowReadsRelaySignedRolesAndIgnoresForgeries(t *testing.T) {
+	t.Parallel()
 	w := newPCWorld(t)
 	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
 	w.group(pcOwnerSK, grouprelay.KindEditMetadata, nostr.Tag{"name", "Home"}, nostr.Tag{"about", "home channel"})
@@ -51,6 +52,7 @@ func TestGroupShowReadsRelaySignedRolesAndIgnoresForgeries(t *testing.T) {
 }
 
 func TestGroupShowAfterRemovalAndDeletion(t *testing.T) {
+	t.Parallel()
 	w := newPCWorld(t)
 	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
 	w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
@@ -67,6 +69,7 @@ func TestGroupShowAfterRemovalAndDeletion(t *testing.T) {
 }
 
 func TestGroupShowUnknownGroupIsNotFound(t *testing.T) {
+	t.Parallel()
 	w := newPCWorld(t)
 	r := w.as(pcOwnerSK, "group", "show", "no-such-group")
 	if r.Code != exitIncomplete || !strings.Contains(r.Err, "no relay-signed state") {

@@ -9,6 +9,7 @@ import (
 // incomplete evidence (exit 4, code incomplete), naming the relay, its
 // failure and the retry with the same --relay flags.
 func TestGroupShowUnreachableRelayIsIncompleteNotNotFound(t *testing.T) {
+	t.Parallel()
 	r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t, "group", "show", pcHome, "--relay", deadRelay, "--json", "--timeout", "5s")
 	e := errorBody(t, r)
 	if r.Code != exitIncomplete || e.Code != "incomplete" || !strings.Contains(e.Message, deadRelay) ||

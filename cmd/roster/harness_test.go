@@ -46,6 +46,7 @@ func (inv invocation) roster(t *testing.T, args ...string) result {
 }
 
 func TestUnknownFlagIsUsageError(t *testing.T) {
+	t.Parallel()
 	r := invocation{Env: map[string]string{}}.roster(t, "--no-such-flag")
 	if r.Code != exitUsage {
 		t.Fatalf("exit %d, want %d (stderr %q)", r.Code, exitUsage, r.Err)
@@ -56,6 +57,7 @@ func TestUnknownFlagIsUsageError(t *testing.T) {
 }
 
 func TestJSONErrorGoesToStdout(t *testing.T) {
+	t.Parallel()
 	r := invocation{Env: map[string]string{}}.roster(t, "--json", "no-such-command")
 	if r.Code != exitUsage || !strings.Contains(r.Out, `"code": "usage"`) {
 		t.Fatalf("exit %d out %q", r.Code, r.Out)

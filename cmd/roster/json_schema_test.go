@@ -16,6 +16,7 @@ var schemaName = regexp.MustCompile(`"(roster\.[a-z][a-z.-]*/v[0-9]+)"`)
 // docs/json.md lists every command's schema: each schema name the command
 // tree can print must appear there, so a script author finds it.
 func TestEverySchemaIsListedInDocsJSON(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "json.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -54,6 +55,7 @@ func TestEverySchemaIsListedInDocsJSON(t *testing.T) {
 
 // The small commands' --json objects name their schema first.
 func TestSmallCommandsJSONNameTheirSchema(t *testing.T) {
+	t.Parallel()
 	k := newTestKey(t)
 	env := homeEnv(t)
 	env["ROSTER_SECRET_KEY"] = k.nsec

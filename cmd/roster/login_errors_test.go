@@ -9,6 +9,7 @@ import (
 // 2 "passphrase-mismatch" with the login to retry, not exit 1 with
 // unrelated whoami/logout suggestions.
 func TestLoginPassphraseMismatchIsUsageErrorWithRetry(t *testing.T) {
+	t.Parallel()
 	k := newTestKey(t)
 	r := invocation{Env: homeEnv(t), Stdin: k.nsec + "\none\ntwo\n", Seams: noKeyring}.roster(t, "login", "--nsec", "--json")
 	e := errorBody(t, r)
@@ -21,6 +22,7 @@ func TestLoginPassphraseMismatchIsUsageErrorWithRetry(t *testing.T) {
 // Rule: an empty new passphrase is the user's input: exit 2
 // "empty-passphrase" with the login to retry.
 func TestLoginEmptyPassphraseIsUsageErrorWithRetry(t *testing.T) {
+	t.Parallel()
 	r := invocation{Env: homeEnv(t), Stdin: "\n", Seams: noKeyring}.roster(t, "login", "--generate", "--json")
 	e := errorBody(t, r)
 	cmds := strings.Join(e.Commands, "\n")
@@ -33,6 +35,7 @@ func TestLoginEmptyPassphraseIsUsageErrorWithRetry(t *testing.T) {
 // named by its redacted URL and relay, never its secret, with the bunker
 // login to retry.
 func TestLoginUnreachableBunkerNamesTheBunkerAndTheRetry(t *testing.T) {
+	t.Parallel()
 	const secret = "one-time-s3cret"
 	remote := newTestKey(t).pubkey
 	u := "bunker://" + remote + "?relay=ws://127.0.0.1:1&secret=" + secret

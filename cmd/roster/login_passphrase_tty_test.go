@@ -21,6 +21,7 @@ import (
 // the passphrase with echo off and signs as the account; the terminal never
 // shows the key or the passphrase.
 func TestNcryptsecPassphraseIsReadFromTheTerminalWithoutEcho(t *testing.T) {
+	t.Parallel()
 	k := newTestKey(t)
 	env := homeEnv(t)
 	const pass = "correct horse battery"

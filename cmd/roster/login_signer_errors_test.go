@@ -10,6 +10,7 @@ import (
 // ROSTER_SECRET_KEY names the variable to fix, not a login. Neither repeats the
 // rejected input.
 func TestBadSecretKeyNamesTheNextCommandWithoutTheKey(t *testing.T) {
+	t.Parallel()
 	signerTestKeyring(t)
 	k := newTestKey(t)
 	typo := k.nsec[:len(k.nsec)-1] + "x"
@@ -41,6 +42,7 @@ func TestBadSecretKeyNamesTheNextCommandWithoutTheKey(t *testing.T) {
 // before it is the user's input (exit 2, "no-input"), not an unexpected
 // failure (exit 1), and the error shows how to pipe key and passphrase.
 func TestLoginWithoutPassphraseOnStdinIsUsageError(t *testing.T) {
+	t.Parallel()
 	k := newTestKey(t)
 	r := invocation{Env: homeEnv(t), Stdin: k.nsec + "\n", Seams: noKeyring}.roster(t, "login", "--nsec", "--json")
 	e := errorBody(t, r)
@@ -55,6 +57,7 @@ func TestLoginWithoutPassphraseOnStdinIsUsageError(t *testing.T) {
 // A malformed bunker URL is a usage error (exit 2) that shows the URL's
 // shape, and does not repeat the URL (its secret).
 func TestLoginWithMalformedBunkerURLIsUsageError(t *testing.T) {
+	t.Parallel()
 	for _, u := range []string{"notabunker", "bunker://abc?relay=ws://127.0.0.1:1&secret=s3cr3t-value"} {
 		r := invocation{Env: homeEnv(t)}.roster(t, "login", "--bunker", u)
 		if r.Code != exitUsage || !strings.Contains(r.Err, "run: roster login --bunker 'bunker://<64-hex remote signer pubkey>") ||

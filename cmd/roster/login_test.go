@@ -21,6 +21,7 @@ func homeEnv(t *testing.T) map[string]string {
 // Rule (no signer): a command that needs a signer and has none fails with
 // exit 2 and says exactly how to log in.
 func TestNoSignerFailsWithExit2AndSaysHowToLogIn(t *testing.T) {
+	t.Parallel()
 	env := homeEnv(t)
 	r := invocation{Env: env}.roster(t, "whoami")
 	if r.Code != exitUsage || !strings.Contains(r.Err, "roster login --nsec") || !strings.Contains(r.Err, "ROSTER_SECRET_KEY") {
@@ -52,6 +53,7 @@ func TestNoSignerFailsWithExit2AndSaysHowToLogIn(t *testing.T) {
 // account is recorded (npub and backend, no secret); whoami shows npub, hex
 // pubkey and backend; logout removes the keyring entry.
 func TestLoginNsecFromStdinThenWhoamiThenLogout(t *testing.T) {
+	t.Parallel()
 	signerTestKeyring(t)
 	k := newTestKey(t)
 	env := homeEnv(t)
@@ -105,6 +107,7 @@ func TestLoginNsecFromStdinThenWhoamiThenLogout(t *testing.T) {
 // the flag's value is refused, and neither the refusal nor anything else
 // repeats it.
 func TestLoginNeverTakesTheSecretFromArgvNorEchoesIt(t *testing.T) {
+	t.Parallel()
 	signerTestKeyring(t)
 	k := newTestKey(t)
 	env := homeEnv(t)
@@ -130,6 +133,7 @@ func TestLoginNeverTakesTheSecretFromArgvNorEchoesIt(t *testing.T) {
 }
 
 func TestLoginNeedsExactlyOneMode(t *testing.T) {
+	t.Parallel()
 	env := homeEnv(t)
 	for _, args := range [][]string{{"login"}, {"login", "--nsec", "--generate"}, {"login", "--nsec", "--show-secret"}} {
 		if r := (invocation{Env: env}).roster(t, args...); r.Code != exitUsage {
@@ -140,6 +144,7 @@ func TestLoginNeedsExactlyOneMode(t *testing.T) {
 
 // Rule (login --generate): it shows the npub, and the nsec only on explicit request.
 func TestLoginGenerateShowsTheNsecOnlyWithShowSecret(t *testing.T) {
+	t.Parallel()
 	signerTestKeyring(t)
 	env := homeEnv(t)
 	r := invocation{Env: env}.roster(t, "login", "--generate")
@@ -186,6 +191,7 @@ func TestLoginGenerateShowsTheNsecOnlyWithShowSecret(t *testing.T) {
 // ROSTER_HOME (0600), unlocked by a passphrase read without echo (here piped,
 // as stdin is not a terminal).
 func TestLoginWithoutKeyringServiceStoresAnNcryptsecFile(t *testing.T) {
+	t.Parallel()
 	k := newTestKey(t)
 	env := homeEnv(t)
 	r := invocation{Env: env, Stdin: k.nsec + "\nhunter2 hunter2\nhunter2 hunter2\n", Seams: noKeyring}.roster(t, "login", "--nsec")
@@ -234,6 +240,7 @@ func TestLoginWithoutKeyringServiceStoresAnNcryptsecFile(t *testing.T) {
 }
 
 func TestLoginRefusesToReplaceAnotherAccountWithExit3(t *testing.T) {
+	t.Parallel()
 	signerTestKeyring(t)
 	first, second := newTestKey(t), newTestKey(t)
 	env := homeEnv(t)
@@ -252,6 +259,7 @@ func TestLoginRefusesToReplaceAnotherAccountWithExit3(t *testing.T) {
 
 // Rule (signer order): ROSTER_SECRET_KEY (nsec or hex) comes first.
 func TestWhoamiWithRosterSecretKeyShowsTheEnvBackend(t *testing.T) {
+	t.Parallel()
 	k := newTestKey(t)
 	for _, secret := range []string{k.nsec, k.hex} {
 		env := homeEnv(t)
@@ -274,6 +282,7 @@ func TestWhoamiWithRosterSecretKeyShowsTheEnvBackend(t *testing.T) {
 // A malformed key on stdin is refused with exit 2 and is not repeated: it may
 // be a real key with a typo.
 func TestLoginRejectsAMalformedKeyWithoutRepeatingIt(t *testing.T) {
+	t.Parallel()
 	signerTestKeyring(t)
 	k := newTestKey(t)
 	env := homeEnv(t)

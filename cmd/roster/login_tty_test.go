@@ -12,6 +12,7 @@ import (
 // Rule (login --nsec on a terminal): the key is read from a no-echo prompt. The key typed on a real pseudo-terminal is accepted and the
 // terminal never echoes it back.
 func TestLoginNsecPromptOnATerminalDoesNotEcho(t *testing.T) {
+	t.Parallel()
 	signerTestKeyring(t)
 	k := newTestKey(t)
 	env := homeEnv(t)

@@ -14,6 +14,7 @@ import (
 // related-channel change names the exact `roster project relate` command
 // for the project owner, which the owner then runs as printed.
 func TestProjectRefusalNamesTheOwnersCommandRunnableAsPrinted(t *testing.T) {
+	t.Parallel()
 	w := newPCWorld(t)
 	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
 	r := w.as(pcAdminSK, "project", "relate", w.coord.String(), pcChanA, "--json")
@@ -39,6 +40,7 @@ func TestProjectRefusalNamesTheOwnersCommandRunnableAsPrinted(t *testing.T) {
 // Rule: a suggested project command is one shell word per argument, even
 // when the project's d contains a space or a quote.
 func TestProjectChangeCommandsQuoteTheCoordinate(t *testing.T) {
+	t.Parallel()
 	c := projects.Coordinate{Owner: strings.Repeat("ab", 32), D: "it's mine"}
 	p := projects.Patch{Add: []string{pcChanA}, Remove: []string{pcHome}}
 	got := strings.Join(projectChangeCommands(c, p, "ws://r", "x"), "\n")
@@ -53,6 +55,7 @@ func TestProjectChangeCommandsQuoteTheCoordinate(t *testing.T) {
 // Rule (output reads as what it is): a group created without a name shows
 // a dash, not a blank followed by its state.
 func TestGroupShowUnnamedGroup(t *testing.T) {
+	t.Parallel()
 	w := newPCWorld(t)
 	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
 	r := w.as(pcOwnerSK, "group", "show", pcHome)

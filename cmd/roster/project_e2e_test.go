@@ -14,6 +14,7 @@ import (
 )
 
 func TestProjectOwnerRelatesAChannel(t *testing.T) {
+	t.Parallel()
 	w := newPCWorld(t)
 	w.identity(nostr.Now() - 10)
 	r := w.as(pcOwnerSK, "project", "relate", w.coord.String(), strings.ToUpper(pcChanA), "--json")
@@ -39,6 +40,7 @@ func TestProjectOwnerRelatesAChannel(t *testing.T) {
 }
 
 func TestProjectUnrelateRemovesAChannel(t *testing.T) {
+	t.Parallel()
 	w := newPCWorld(t)
 	w.identity(nostr.Now()-10, nostr.Tag{"buzz-related-channel", pcChanA}, nostr.Tag{"buzz-related-channel", pcChanB})
 	r := w.as(pcOwnerSK, "project", "unrelate", w.coord.String(), pcChanA)
@@ -51,6 +53,7 @@ func TestProjectUnrelateRemovesAChannel(t *testing.T) {
 }
 
 func TestProjectHomeChannelAdminRelatesAChannel(t *testing.T) {
+	t.Parallel()
 	w := newPCWorld(t)
 	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
 	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
@@ -65,6 +68,7 @@ func TestProjectHomeChannelAdminRelatesAChannel(t *testing.T) {
 }
 
 func TestProjectRemovedAdminIsRefusedByRosterAndByTheRelay(t *testing.T) {
+	t.Parallel()
 	w := newPCWorld(t)
 	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
 	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
@@ -108,6 +112,7 @@ func TestProjectRemovedAdminIsRefusedByRosterAndByTheRelay(t *testing.T) {
 }
 
 func TestProjectStrangerIsToldWhoMayChangeAProjectWithoutHomeChannel(t *testing.T) {
+	t.Parallel()
 	w := newPCWorld(t)
 	w.identity(nostr.Now() - 10)
 	r := w.as(pcStrangerSK, "project", "relate", w.coord.String(), pcChanA)
@@ -120,6 +125,7 @@ func TestProjectStrangerIsToldWhoMayChangeAProjectWithoutHomeChannel(t *testing.
 }
 
 func TestProjectChangesTheRelayWouldRejectAreRefusedBeforeSigning(t *testing.T) {
+	t.Parallel()
 	w := newPCWorld(t)
 	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome}, nostr.Tag{"buzz-related-channel", pcChanA})
 	cases := []struct {
@@ -142,6 +148,7 @@ func TestProjectChangesTheRelayWouldRejectAreRefusedBeforeSigning(t *testing.T) 
 }
 
 func TestProjectUsageErrors(t *testing.T) {
+	t.Parallel()
 	w := newPCWorld(t)
 	owner := w.coord.Owner
 	cases := [][]string{
@@ -165,6 +172,7 @@ func TestProjectUsageErrors(t *testing.T) {
 }
 
 func TestProjectShowUnknownProjectIsNotFound(t *testing.T) {
+	t.Parallel()
 	w := newPCWorld(t)
 	r := w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json")
 	if r.Code != exitIncomplete || decodeOut[errorOut](t, r).Error.Code != "not-found" {
@@ -173,6 +181,7 @@ func TestProjectShowUnknownProjectIsNotFound(t *testing.T) {
 }
 
 func TestProjectShowIgnoresProjectionsNotSignedByRelaySelf(t *testing.T) {
+	t.Parallel()
 	w := newPCWorld(t)
 	forged := &nostr.Event{Kind: 30623, CreatedAt: nostr.Now(), Tags: nostr.Tags{
 		{"d", w.coord.Address()}, {"a", w.coord.String()}, {"rev", "99"},
@@ -189,6 +198,7 @@ func TestProjectShowIgnoresProjectionsNotSignedByRelaySelf(t *testing.T) {
 }
 
 func TestProjectShowTwoProjectionsFromOneRelayAreAmbiguous(t *testing.T) {
+	t.Parallel()
 	w := newPCWorld(t)
 	w.identity(nostr.Now() - 10)
 	cur := w.stored()
@@ -209,6 +219,7 @@ func TestProjectShowTwoProjectionsFromOneRelayAreAmbiguous(t *testing.T) {
 }
 
 func TestProjectShowIgnoresAnUnknownStateVersion(t *testing.T) {
+	t.Parallel()
 	w := newPCWorld(t)
 	evt := &nostr.Event{Kind: 30623, CreatedAt: nostr.Now(), Tags: nostr.Tags{
 		{"d", w.coord.Address()}, {"a", w.coord.String()}, {"rev", "4"},
@@ -225,6 +236,7 @@ func TestProjectShowIgnoresAnUnknownStateVersion(t *testing.T) {
 }
 
 func TestProjectConcurrentChangesAgainstOneRevision(t *testing.T) {
+	t.Parallel()
 	w := newPCWorld(t)
 	w.identity(nostr.Now() - 10)
 	// Both commands read revision 1 before either is signed.
@@ -288,6 +300,7 @@ func TestProjectConcurrentChangesAgainstOneRevision(t *testing.T) {
 }
 
 func TestProjectConflictThatPersistsIsReported(t *testing.T) {
+	t.Parallel()
 	w := newPCWorld(t)
 	w.identity(nostr.Now() - 10)
 	// Before each of roster's attempts, another change commits first.
@@ -305,6 +318,7 @@ func TestProjectConflictThatPersistsIsReported(t *testing.T) {
 }
 
 func TestProjectDeletionAndRecreationKeepRevisionsIncreasing(t *testing.T) {
+	t.Parallel()
 	w := newPCWorld(t)
 	now := nostr.Now()
 	w.identity(now - 100)
@@ -332,6 +346,7 @@ func TestProjectDeletionAndRecreationKeepRevisionsIncreasing(t *testing.T) {
 }
 
 func TestProjectShowHumanOutputAndNaddr(t *testing.T) {
+	t.Parallel()
 	w := newPCWorld(t)
 	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome}, nostr.Tag{"description", "a demo"})
 	show := decodeOut[projectJSON](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
@@ -343,6 +358,7 @@ func TestProjectShowHumanOutputAndNaddr(t *testing.T) {
 }
 
 func TestProjectShowOfflineReadsTheVerifiedCache(t *testing.T) {
+	t.Parallel()
 	w := newPCWorld(t)
 	w.identity(nostr.Now()-10, nostr.Tag{"buzz-related-channel", pcChanA})
 	inv := invocation{Env: map[string]string{"ROSTER_SECRET_KEY": pcOwnerSK, "ROSTER_HOME": t.TempDir()}}
@@ -368,6 +384,7 @@ func TestProjectShowOfflineReadsTheVerifiedCache(t *testing.T) {
 }
 
 func TestProjectCommandsAuthenticateWhenTheRelayDemandsNIP42(t *testing.T) {
+	t.Parallel()
 	w := newPCWorldWith(t, true)
 	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
 	w.group(pcOwnerSK, grouprelay.KindCreateGroup)

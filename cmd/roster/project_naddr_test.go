@@ -15,6 +15,7 @@ import (
 // kind field is shorter than 4 bytes (go-nostr's nip19.Decode panics on it)
 // is refused as not a valid naddr, never a crash.
 func TestProjectShowRefusesAnNaddrWithAShortKindWithoutPanicking(t *testing.T) {
+	t.Parallel()
 	tlv := []byte{0, 4, 'd', 'e', 'm', 'o', 2, 32}
 	tlv = append(tlv, make([]byte, 32)...)
 	tlv = append(tlv, 3, 1, 7)
@@ -35,6 +36,7 @@ func TestProjectShowRefusesAnNaddrWithAShortKindWithoutPanicking(t *testing.T) {
 // Rule (projectParseArg): an naddr of kind 30621 names the project and
 // brings its relay hints.
 func TestProjectNaddrNamesTheProjectAndItsRelayHints(t *testing.T) {
+	t.Parallel()
 	owner := strings.Repeat("ab", 32)
 	naddr, err := nip19.EncodeEntity(owner, projects.KindIdentity, "demo", []string{"wss://relay.example"})
 	if err != nil {

@@ -12,6 +12,7 @@ const deadRelay = "ws://127.0.0.1:1"
 // evidence (code incomplete, exit 4), never "not found"; the error names the
 // relay and its failure and retries with the user's --relay flags.
 func TestProjectShowUnreachableRelayIsIncompleteNotNotFound(t *testing.T) {
+	t.Parallel()
 	w := newPCWorld(t)
 	env := map[string]string{"ROSTER_HOME": t.TempDir()}
 	r := invocation{Env: env}.roster(t, "project", "show", w.coord.String(), "--relay", deadRelay, "--json", "--timeout", "5s")
@@ -43,6 +44,7 @@ func TestProjectShowUnreachableRelayIsIncompleteNotNotFound(t *testing.T) {
 // Rule: a relay's status and reason are rendered without repeating the
 // status word ("failed failed to WebSocket dial").
 func TestRelayOutcomeDoesNotStutter(t *testing.T) {
+	t.Parallel()
 	r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t, "project", "show",
 		"30621:"+strings.Repeat("ab", 32)+":x", "--relay", deadRelay, "--timeout", "5s")
 	if r.Code != exitIncomplete || !strings.Contains(r.Err, "failed to WebSocket dial") || strings.Contains(r.Err, "failed failed") {

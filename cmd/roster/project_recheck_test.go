@@ -13,6 +13,7 @@ import (
 // related and roster refuses before signing a second time instead of
 // retrying blindly.
 func TestProjectRetryAfterConflictRechecksThePatch(t *testing.T) {
+	t.Parallel()
 	w := newPCWorld(t)
 	w.identity(nostr.Now() - 10)
 	w.beforeSign = func(attempt int) {

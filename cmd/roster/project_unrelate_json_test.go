@@ -10,6 +10,7 @@ import (
 // roster.project.change/v1 with the removal, the revision it was checked
 // against, the new revision and the related channels read back.
 func TestProjectUnrelatePrintsJSON(t *testing.T) {
+	t.Parallel()
 	w := newPCWorld(t)
 	w.identity(nostr.Now()-10, nostr.Tag{"buzz-related-channel", pcChanA}, nostr.Tag{"buzz-related-channel", pcChanB})
 	out := decodeOut[projectChangeJSON](t, w.as(pcOwnerSK, "project", "unrelate", w.coord.String(), pcChanA, "--json"))

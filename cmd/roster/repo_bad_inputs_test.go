@@ -27,6 +27,7 @@ func errorBody(t *testing.T, r result) jsonErrorBody {
 // commands show the two spellings that work; a bare npub/identifier gets its
 // nostr:// form.
 func TestMalformedRepoFlagNamesTheSpellingsThatWork(t *testing.T) {
+	t.Parallel()
 	outside := t.TempDir()
 	cases := map[string]string{
 		"truncated naddr":         "naddr1qqqqq",
@@ -61,6 +62,7 @@ func TestMalformedRepoFlagNamesTheSpellingsThatWork(t *testing.T) {
 // a Git checkout". Covers a refused connection and a relay that never
 // answers (--timeout 1s), both exit 4.
 func TestRelayFailureCommandsKeepTheRepoFlag(t *testing.T) {
+	t.Parallel()
 	outside := t.TempDir()
 	down := devrelay.StartN(t, 1, devrelay.Options{})[0]
 	down.Stop()
@@ -100,6 +102,7 @@ func TestRelayFailureCommandsKeepTheRepoFlag(t *testing.T) {
 // and makes --offline fail with exit 1, `roster cache clear` and the error
 // code `roster cache info` uses (docs/cache.md: cache-corrupt, with the path).
 func TestRepoWithCorruptCache(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
 	env := testEnv(t)
@@ -120,6 +123,7 @@ func TestRepoWithCorruptCache(t *testing.T) {
 // A health check on partial evidence suggests retries that ask the same
 // relays: without the user's --relay flags the retry would have none.
 func TestIncompleteHealthRetryKeepsTheRelayFlags(t *testing.T) {
+	t.Parallel()
 	up := devrelay.StartN(t, 1, devrelay.Options{})[0]
 	publish(t, up.URL(), leadShaped(t, "proj")...)
 	down := devrelay.StartN(t, 1, devrelay.Options{})[0]
@@ -142,6 +146,7 @@ func TestIncompleteHealthRetryKeepsTheRelayFlags(t *testing.T) {
 // Several coordinates at one resolution step: roster never guesses (exit 2)
 // and offers one ready command per candidate.
 func TestAmbiguousCheckoutOffersOneCommandPerCandidate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, args := range [][]string{{"init", "-q", dir},
 		{"-C", dir, "remote", "add", "a", "nostr://" + alice.npub() + "/proj"},
@@ -167,6 +172,7 @@ func TestAmbiguousCheckoutOffersOneCommandPerCandidate(t *testing.T) {
 // A scheme-less relay hint means wss:// (NIP-34 nostr:// URLs); a local
 // relay speaks plain ws://. roster says so and offers the ws:// retry.
 func TestWssHintToAPlainRelayOffersWs(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
 	hostport := strings.TrimPrefix(relays[0].URL(), "ws://")
@@ -186,6 +192,7 @@ func TestWssHintToAPlainRelayOffersWs(t *testing.T) {
 // A bad `nostr.repo` in the checkout's config: the commands fix the config,
 // rather than only show it.
 func TestBadNostrRepoConfigNamesTheFix(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, args := range [][]string{{"init", "-q", dir}, {"-C", dir, "config", "nostr.repo", "naddr1bad"}} {
 		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
@@ -201,6 +208,7 @@ func TestBadNostrRepoConfigNamesTheFix(t *testing.T) {
 // --offline with an empty cache (a first run): exit 4, "not-found", and the
 // command to fetch it from the relays the user named.
 func TestOfflineWithEmptyCacheSaysToFetchFirst(t *testing.T) {
+	t.Parallel()
 	r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, "repo", "--json", "--offline", "--repo", alice.naddr("proj"), "--relay", "ws://127.0.0.1:1")
 	e := errorBody(t, r)
 	if r.Code != exitIncomplete || e.Code != "not-found" || e.Details["offline"] != true || len(e.Commands) != 1 ||

@@ -13,6 +13,7 @@ import (
 // second terminal) would fail with cache-locked; the read still caches what
 // it fetched.
 func TestRepoDoesNotHoldTheCacheLockWhileWaitingOnRelays(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
 	relays[0].SetSlow(time.Second)

@@ -15,6 +15,7 @@ import (
 // maintainer, so the add aborts with "rerun the command" and nothing of
 // Alice's is published.
 func TestConcurrentDeletionBetweenPreviewAndPublishAborts(t *testing.T) {
+	t.Parallel()
 	w := twoMaintainers(t)
 	w.seams.beforeRecheck = func() {
 		w.seed(bob.sign(t, nostr.KindDeletion, 2500, nostr.Tag{"a", "30617:" + bob.pk + ":" + w.id}))

@@ -12,6 +12,7 @@ import (
 // accepts her invitation in the demo repository: alice's history is pending
 // bob's start and dave's end, and bob must follow her acceptance too.
 func TestMutationJSONGuidanceNamesEachCommandOnce(t *testing.T) {
+	t.Parallel()
 	r := carolPreviewsAcceptance(t, "--json")
 	if r.Code != exitOK {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
@@ -44,6 +45,7 @@ func TestMutationJSONGuidanceNamesEachCommandOnce(t *testing.T) {
 // people — Carol's own history and Bob's, which only Bob can record — so
 // the human "next:" heading does not say one run covers them.
 func TestSharedGuidanceCommandDoesNotClaimOneRunCoversEveryone(t *testing.T) {
+	t.Parallel()
 	next := nextSection(t, carolPreviewsAcceptance(t))
 	if strings.Contains(next, "run once") || !strings.Contains(next, "# the same command, for each of:") {
 		t.Fatalf("next: section:\n%s", next)
@@ -54,6 +56,7 @@ func TestSharedGuidanceCommandDoesNotClaimOneRunCoversEveryone(t *testing.T) {
 // section tells her to run `roster repo follow-lead`; stderr does not
 // repeat it as an advisory.
 func TestHandoverAdvisoryDoesNotRepeatTheNextCommand(t *testing.T) {
+	t.Parallel()
 	w := twoMaintainers(t)
 	w.ok(bob, bob, 3000, "repo", "edit", "--lead-maintainer", bob.npub())
 	r := w.run(alice, alice, 4000, "repo", "edit", "--lead-maintainer", bob.npub())
@@ -74,6 +77,7 @@ func handedOver(t *testing.T) *mutWorld {
 // Rule (output says what happened): follow-lead outside a checkout switches
 // no checkout, so its human output does not say "this checkout now selects".
 func TestFollowLeadOutsideACheckoutDoesNotClaimACheckoutSwitched(t *testing.T) {
+	t.Parallel()
 	w := handedOver(t)
 	r := w.run(alice, alice, 5000, "repo", "follow-lead")
 	if r.Code != exitOK || strings.Contains(r.Out, "this checkout") || !strings.Contains(r.Out, "roster repo --repo nostr://"+bob.npub()+"/"+w.id) {
@@ -84,6 +88,7 @@ func TestFollowLeadOutsideACheckoutDoesNotClaimACheckoutSwitched(t *testing.T) {
 // Rule (output says what is true): a follow-lead with nothing to change,
 // run outside a checkout, does not speak of "this checkout".
 func TestFollowLeadNothingToChangeOutsideACheckout(t *testing.T) {
+	t.Parallel()
 	w := handedOver(t)
 	w.ok(alice, alice, 5000, "repo", "follow-lead")
 	r := w.run(alice, bob, 5100, "repo", "follow-lead")
@@ -96,6 +101,7 @@ func TestFollowLeadNothingToChangeOutsideACheckout(t *testing.T) {
 // lead names the current lead and the command they run on one line, not a
 // line ending in "with:" followed by an indented command.
 func TestPrepareAsLeadGuidanceIsOneLine(t *testing.T) {
+	t.Parallel()
 	w := twoMaintainers(t)
 	m := w.ok(bob, bob, 3000, "repo", "edit", "--lead-maintainer", bob.npub())
 	for _, g := range toStrings(m["guidance"]) {

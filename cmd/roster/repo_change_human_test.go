@@ -8,6 +8,7 @@ import (
 // Human output: the preview, what was published, and the next step; a
 // refusal goes to stderr with the commands and "nothing was published".
 func TestMembershipHumanOutput(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100))
 	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())

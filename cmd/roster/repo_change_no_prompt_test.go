@@ -12,6 +12,7 @@ import (
 // party's next command prints its guidance with a "yes" waiting on stdin,
 // and neither reading it nor answering it publishes anything.
 func TestGuidanceIsNeverAPromptOrAnAutomaticPublish(t *testing.T) {
+	t.Parallel()
 	w := threeMaintainers(t)
 	w.ok(alice, alice, 4000, "repo", "edit", "--remove-maintainer", carol.npub())
 	w.ok(alice, alice, 4100, "repo", "edit", "--add-maintainer", dave.npub())

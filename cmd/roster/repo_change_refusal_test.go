@@ -7,6 +7,7 @@ import (
 
 // Every refusal publishes nothing (mutWorld.refused checks the relays).
 func TestMembershipRefusalsEndToEnd(t *testing.T) {
+	t.Parallel()
 	w := threeMaintainers(t)
 	cases := []struct {
 		who, sel person
@@ -39,6 +40,7 @@ func TestMembershipRefusalsEndToEnd(t *testing.T) {
 // "Removing one maintainer fails if ... the graph loses anyone else": in a
 // leadless repository Carol is connected only through Bob.
 func TestRemovalThatPartitionsIsRefusedEndToEnd(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100))
 	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--no-lead-maintainer")
@@ -53,6 +55,7 @@ func TestRemovalThatPartitionsIsRefusedEndToEnd(t *testing.T) {
 
 // "An add that joins another component" is refused, listing every imported person.
 func TestAddJoiningAnotherComponentIsRefusedEndToEnd(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100),
 		bob.announce(t, w.id, 200, role("m", alice, "200"), role("m", bob, "200"), role("m", dave, "200"), maintainersTag(alice, bob, dave)),
@@ -67,6 +70,7 @@ func TestAddJoiningAnotherComponentIsRefusedEndToEnd(t *testing.T) {
 // "If any event ID changed after preview, it aborts and asks the user to
 // rerun the intent": a concurrent announcement between preview and signing.
 func TestConcurrentChangeBetweenPreviewAndPublishAborts(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 2)
 	w.seed(alice.announce(t, w.id, 100))
 	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
@@ -87,6 +91,7 @@ func TestConcurrentChangeBetweenPreviewAndPublishAborts(t *testing.T) {
 
 // Exit 4: a write needs complete answers from every relay; nothing is published.
 func TestIncompleteRelayEvidenceIsExit4(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 2)
 	w.seed(alice.announce(t, w.id, 100))
 	w.relays[1].SetSilent(true)
@@ -102,6 +107,7 @@ func TestIncompleteRelayEvidenceIsExit4(t *testing.T) {
 
 // Exit 6: the event was published but the read-back did not complete.
 func TestUnverifiedPublishIsExit6(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 2)
 	w.seed(alice.announce(t, w.id, 100))
 	w.seams.afterPublish = func() { w.relays[1].SetSilent(true) }
@@ -115,6 +121,7 @@ func TestUnverifiedPublishIsExit6(t *testing.T) {
 // used by the preview immediately before signing. A concurrent graph or
 // state change aborts the operation": new state between preview and signing.
 func TestConcurrentStateChangeBetweenPreviewAndPublishAborts(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100), alice.state(t, w.id, 110, strings.Repeat("a", 40)))
 	w.seams.beforeRecheck = func() { w.seed(alice.state(t, w.id, 1500, strings.Repeat("b", 40))) }

@@ -13,6 +13,7 @@ import (
 // choice alone; removing somebody you do not list names `roster repo` to
 // see who lists whom. Nothing is published either way.
 func TestWriteRefusalsNameTheNextCommand(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100))
 	sel := w.selectors(alice)
@@ -40,6 +41,7 @@ func TestWriteRefusalsNameTheNextCommand(t *testing.T) {
 // --repo and --relay flags (not only `roster repo` reads), never --offline,
 // which a membership change refuses.
 func TestUnreachableRelayMutationSuggestsRetryingTheChange(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100))
 	dead := "ws://127.0.0.1:1"
@@ -61,6 +63,7 @@ func TestUnreachableRelayMutationSuggestsRetryingTheChange(t *testing.T) {
 // the replacement announcement but never stores it makes the change exit 6,
 // naming the relay; the good relay keeps what was published.
 func TestDroppingRelayMutationIsUnverified(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 1)
 	dropping := devrelay.StartN(t, 1, devrelay.Options{Authorities: []devrelay.Authority{swallowAnnouncements{}}})[0]
 	w.seed(alice.announce(t, w.id, 100))
@@ -86,6 +89,7 @@ func TestDroppingRelayMutationIsUnverified(t *testing.T) {
 // with no relay hint and no --relay is exit 2 whose first command is the
 // change itself with --relay, not only a `roster repo` read.
 func TestNoRelayMutationSuggestsTheChangeWithRelay(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 1)
 	naddr := alice.naddr(w.id)
 	r := invocation{Env: withKey(w.home, bob), Dir: w.dir}.roster(t, "repo", "accept", "--repo", naddr, "--json")
@@ -111,6 +115,7 @@ func TestNoRelayMutationSuggestsTheChangeWithRelay(t *testing.T) {
 // refusal names both as commands (it named only the leadless one), and the
 // suggested self-lead command previews cleanly as printed.
 func TestLeadlessGovernanceChoiceSuggestsBothChoices(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100))
 	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--no-lead-maintainer")
@@ -131,6 +136,7 @@ func TestLeadlessGovernanceChoiceSuggestsBothChoices(t *testing.T) {
 // Rule (errors name the right next command): a maintainer who adds
 // themselves is not told to accept an invitation they do not have.
 func TestSelfAddByAMaintainerDoesNotSuggestAccept(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100))
 	m := w.refused(alice, alice, 1000, exitRefused, "self-add", "repo", "edit", "--add-maintainer", alice.npub())
@@ -145,6 +151,7 @@ func TestSelfAddByAMaintainerDoesNotSuggestAccept(t *testing.T) {
 // maintainer adding themselves is refused as a self-add, not asked for a
 // governance choice whose suggested commands would only be refused again.
 func TestSelfAddInALeadlessRepositoryIsASelfAddNotAGovernanceChoice(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100))
 	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--no-lead-maintainer")
@@ -156,6 +163,7 @@ func TestSelfAddInALeadlessRepositoryIsASelfAddNotAGovernanceChoice(t *testing.T
 // not pending names the ones that are (here Bob's acceptance), so the user
 // who typed the wrong npub sees the right command.
 func TestAcknowledgeNothingPendingNamesWhatIsPending(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100))
 	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
@@ -179,6 +187,7 @@ func TestAcknowledgeNothingPendingNamesWhatIsPending(t *testing.T) {
 // maintainer's add with --no-lead-maintainer (a plain add would be refused
 // for want of a governance choice).
 func TestNotInvitedAcceptNamesWhoInvitesAndHow(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		flags []string
@@ -208,6 +217,7 @@ func TestNotInvitedAcceptNamesWhoInvitesAndHow(t *testing.T) {
 // acknowledgement with --dry-run exit 0 with dry_run true and a preview,
 // and no relay stores anything new.
 func TestDryRunOfEveryMembershipCommandPublishesNothing(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100))
 	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())

@@ -13,6 +13,7 @@ import (
 // her invitation in the demo repository: alice's history is pending bob's
 // start and dave's end, and bob must follow her acceptance too.
 func TestMembershipPreviewNamesEachGuidanceCommandOnce(t *testing.T) {
+	t.Parallel()
 	next := nextSection(t, carolPreviewsAcceptance(t))
 	if n := strings.Count(next, "roster repo follow-lead"); n != 1 {
 		t.Fatalf("roster repo follow-lead named %d times:\n%s", n, next)
@@ -36,6 +37,7 @@ func TestMembershipPreviewNamesEachGuidanceCommandOnce(t *testing.T) {
 // and a shared command is printed once with the user's selectors, then each
 // part it covers.
 func TestGuidanceLinesKeepUnsharedAdviceAsWritten(t *testing.T) {
+	t.Parallel()
 	fl := suggest.Roster("repo", "follow-lead")
 	in := suggest.Group([]suggest.Advice{suggest.Do("a will be asked", suggest.Roster("x")), suggest.Note("fetch before you push"),
 		suggest.Note("fetch before you push"), suggest.Do("bob records it", fl), suggest.Do("carol records it", fl)})

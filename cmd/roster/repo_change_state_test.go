@@ -10,6 +10,7 @@ import (
 // listing the ref changes both ways; --force is refused until the state
 // replacement exists. Nothing is published.
 func TestAddStateConflictEndToEnd(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 1)
 	oidA, oidB := strings.Repeat("a", 40), strings.Repeat("b", 40)
 	w.seed(alice.announce(t, w.id, 100), alice.state(t, w.id, 110, oidA),
@@ -27,6 +28,7 @@ func TestAddStateConflictEndToEnd(t *testing.T) {
 // repository's resolved state ... If it cannot reproduce, order, or verify
 // the same complete state, removal fails."
 func TestRemovalOfStateAuthorRefusedEndToEnd(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100))
 	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())

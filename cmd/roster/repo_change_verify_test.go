@@ -11,6 +11,7 @@ import (
 // accepted in the meantime, so he is confirmed, not invited). That is an
 // unverified publish (exit 6), not a success.
 func TestPublishWhoseReResolutionDiffersFromThePreviewIsExit6(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100))
 	w.seams.afterPublish = func() {

@@ -8,6 +8,7 @@ import (
 // maintainers.md "Normal two-person workflow", all six steps, end to end:
 // each step is a separate invocation with that person's key.
 func TestTwoPersonWorkflowEndToEnd(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 2)
 	// 1. Alice creates the repository: no role or maintainers tag.
 	w.seed(alice.announce(t, w.id, 100))
@@ -53,6 +54,7 @@ func TestTwoPersonWorkflowEndToEnd(t *testing.T) {
 // A three-person repository: Carol joins, Bob is shown follow-lead and his
 // follow-lead copies Carol's interval as historical-only.
 func TestThreePersonRepositoryEndToEnd(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 2)
 	w.seed(alice.announce(t, w.id, 100))
 	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())

@@ -11,6 +11,7 @@ import (
 // no --repo, `git config nostr.repo` selects the coordinate, and its naddr's
 // relay hint is where roster looks (no --relay, no ROSTER_RELAYS).
 func TestRepoInCheckoutSelectsNostrRepoAndUsesItsRelayHint(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
 	dir, _ := checkoutSelecting(t, gitstate.EncodeNaddr(bob.coord("proj"), []string{relays[0].URL()}))

@@ -11,6 +11,7 @@ import (
 // maintainers.md "Inspecting a repository" and docs/json.md roster.repo/v1: the
 // normal lead-shaped repository, read from the lead's coordinate over three relays.
 func TestRepoLeadShapedRepository(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 3, devrelay.Options{})
 	for _, r := range relays {
 		publish(t, r.URL(), leadShaped(t, "proj")...)
@@ -69,6 +70,7 @@ func TestRepoLeadShapedRepository(t *testing.T) {
 // coordinate resolves the lead through its M pointer, recommends the lead's
 // coordinate, and warns after the command with the spec's wording.
 func TestRepoFromCoMaintainerCoordinate(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
 	env := testEnv(t)
@@ -110,6 +112,7 @@ func TestRepoFromCoMaintainerCoordinate(t *testing.T) {
 // shows what it has, marks complete:false and names the relay that failed;
 // repo health treats the same evidence as exit 4.
 func TestRepoOneOfThreeRelaysDown(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 3, devrelay.Options{})
 	for _, r := range relays {
 		publish(t, r.URL(), leadShaped(t, "proj")...)
@@ -148,6 +151,7 @@ func TestRepoOneOfThreeRelaysDown(t *testing.T) {
 // signature-checked. A relay serving a forged "newer" announcement in Alice's
 // name (bad signature) and one with a tampered id cannot change the roster.
 func TestRepoIgnoresForgedEvents(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 2, devrelay.Options{})
 	for _, r := range relays {
 		publish(t, r.URL(), leadShaped(t, "proj")...)
@@ -176,6 +180,7 @@ func TestRepoIgnoresForgedEvents(t *testing.T) {
 // NIP-01 replacement across relays: when relays disagree, the newest signed
 // announcement wins whichever relay served it.
 func TestRepoNewerAnnouncementWinsAcrossRelays(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 2, devrelay.Options{})
 	older := alice.announce(t, "proj", 1000) // sole maintainer
 	newer := alice.announce(t, "proj", 2000, role("M", alice), role("m", bob, "1500"), maintainersTag(alice, bob))
@@ -202,6 +207,7 @@ func TestRepoNewerAnnouncementWinsAcrossRelays(t *testing.T) {
 // Rule (offline reads): --offline answers from what an earlier read cached, with
 // no relay contacted and complete:false.
 func TestRepoOfflineAfterFetch(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 2, devrelay.Options{})
 	for _, r := range relays {
 		publish(t, r.URL(), leadShaped(t, "proj")...)
@@ -241,6 +247,7 @@ func TestRepoOfflineAfterFetch(t *testing.T) {
 // docs/architecture.md "Reading a repository", step 2: cold discovery sends
 // exactly ONE REQ per relay when every announcement shares the identifier.
 func TestRepoColdDiscoverySendsOneReqPerRelay(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 3, devrelay.Options{})
 	evts := leadShaped(t, "proj")
 	for _, r := range relays {
@@ -262,6 +269,7 @@ func TestRepoColdDiscoverySendsOneReqPerRelay(t *testing.T) {
 // Rule (discovery rounds): a relay learned from the selected announcement's
 // `relays` tag costs one more round, and only that relay is asked again.
 func TestRepoAnnouncedRelayCostsOneMoreRoundOnlyThere(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 3, devrelay.Options{})
 	ann := alice.announce(t, "proj", 1000, nostr.Tag{"relays", relays[0].URL(), relays[2].URL()})
 	for _, r := range relays {
@@ -285,6 +293,7 @@ func TestRepoAnnouncedRelayCostsOneMoreRoundOnlyThere(t *testing.T) {
 // docs/exit-codes.md, exit 4 "coordinate not found": the message says what was
 // searched and what to try.
 func TestRepoCoordinateNotFound(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
 	r := invocation{Env: testEnv(t)}.roster(t, "repo", "--repo", alice.naddr("nope"), "--relay", relays[0].URL())
@@ -304,6 +313,7 @@ func TestRepoCoordinateNotFound(t *testing.T) {
 
 // Without relays from any source the user is told how to name one (exit 2).
 func TestRepoWithoutRelaysIsUsageError(t *testing.T) {
+	t.Parallel()
 	r := invocation{Env: testEnv(t)}.roster(t, "repo", "--repo", alice.naddr("proj"))
 	if r.Code != exitUsage || !strings.Contains(r.Err, "--relay") || !strings.Contains(r.Err, "ROSTER_RELAYS") {
 		t.Fatalf("exit %d:\n%s", r.Code, r.Err)
@@ -312,6 +322,7 @@ func TestRepoWithoutRelaysIsUsageError(t *testing.T) {
 
 // Outside a checkout and without --repo, roster says how to name a repository.
 func TestRepoOutsideCheckoutWithoutRepoFlag(t *testing.T) {
+	t.Parallel()
 	r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, "repo")
 	if r.Code != exitUsage || !strings.Contains(r.Err, "--repo") {
 		t.Fatalf("exit %d:\n%s", r.Code, r.Err)
@@ -333,6 +344,7 @@ func equalMaps(a, b map[string]string) bool {
 // When no relay answers, nothing was searched: roster says so (exit 4) and
 // names each relay's failure instead of claiming the repository is missing.
 func TestRepoNoRelayAnsweredIsNotNotFound(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 2, devrelay.Options{})
 	for _, r := range relays {
 		r.Stop()
@@ -349,6 +361,7 @@ func TestRepoNoRelayAnsweredIsNotNotFound(t *testing.T) {
 // user's signer when there is one; without one it is reported as closed
 // with an auth-required reason, and the read is incomplete but still exits 0.
 func TestRepoAuthRequiredRelay(t *testing.T) {
+	t.Parallel()
 	open := devrelay.StartN(t, 1, devrelay.Options{})
 	guarded := devrelay.StartN(t, 1, devrelay.Options{RequireAuth: true})
 	evts := leadShaped(t, "proj")
@@ -378,6 +391,7 @@ func TestRepoAuthRequiredRelay(t *testing.T) {
 // until reciprocity confirms them." Carol is invited and publishes newer
 // state than Bob's; the resolved state stays Bob's.
 func TestRepoStateFromInviteeIsNotAuthoritative(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	evts := append(leadShaped(t, "proj"), carol.state(t, "proj", 9000, strings.Repeat("cd", 20)))
 	publish(t, relays[0].URL(), evts...)
@@ -396,6 +410,7 @@ func TestRepoStateFromInviteeIsNotAuthoritative(t *testing.T) {
 // the state's address, as NIP-09 asks for addressable events, so the single
 // discovery round finds it for the selected coordinate.
 func TestRepoDeletedStateIsSkipped(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	evts := leadShaped(t, "proj")
 	aliceOld := alice.state(t, "proj", 900, strings.Repeat("01", 20))
@@ -418,6 +433,7 @@ func TestRepoDeletedStateIsSkipped(t *testing.T) {
 // a signed deletion and an archive are shown with actor and time, the last
 // signed snapshot stays readable, and neither grants current authority.
 func TestRepoDeletedAndArchivedCoordinatesStayReadable(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	ann := alice.announce(t, "proj", 1000)
 	del := alice.sign(t, 5, 2000, nostr.Tag{"a", alice.coord("proj").ATag()}, nostr.Tag{"e", ann.ID})

@@ -57,6 +57,7 @@ func seeded(events func(t *testing.T, id string) []*nostr.Event) func(t *testing
 }
 
 func TestEveryGateRefusalEndToEnd(t *testing.T) {
+	t.Parallel()
 	cases := []gateCase{
 		{name: "governance choice in a legacy-inferred view", who: alice, sel: alice, now: 1000,
 			setup: seeded(func(t *testing.T, id string) []*nostr.Event {

@@ -28,6 +28,7 @@ func threeMaintainers(t *testing.T) *mutWorld {
 // maintainers.md "Transferring the lead": Bob prepares, Alice points to him,
 // Carol follows and her checkout switches to bob/my-repo.
 func TestLeadTransferWithCoMaintainerFollowingEndToEnd(t *testing.T) {
+	t.Parallel()
 	w := threeMaintainers(t)
 	// Alice cannot hand over before Bob prepared.
 	w.refused(alice, alice, 3900, exitRefused, "lead-not-prepared", "repo", "edit", "--lead-maintainer", bob.npub())
@@ -91,6 +92,7 @@ func TestLeadTransferWithCoMaintainerFollowingEndToEnd(t *testing.T) {
 // "a deliberately leadless repository": the first invite opts out with
 // --no-lead-maintainer, and every later add or remove repeats the choice.
 func TestLeadlessRepositoryEndToEnd(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100))
 	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--no-lead-maintainer")

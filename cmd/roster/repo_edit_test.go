@@ -10,6 +10,7 @@ import (
 // maintainers.md "Removal, replicated history, and reinvitation": standing
 // acceptance vs an ended self-role.
 func TestLeaveAndReinvitationEndToEnd(t *testing.T) {
+	t.Parallel()
 	w := threeMaintainers(t)
 	// Alice removes Carol; Carol has not acknowledged: a re-add confirms at once.
 	w.ok(alice, alice, 4000, "repo", "edit", "--remove-maintainer", carol.npub())
@@ -48,6 +49,7 @@ func TestLeaveAndReinvitationEndToEnd(t *testing.T) {
 
 // maintainers.md "Legacy migration", with ngit-shaped announcements.
 func TestLegacyMigrationEndToEnd(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 1)
 	w.seed(
 		alice.announce(t, w.id, 100, maintainersTag(alice, bob), nostr.Tag{"alt", "git repository: x"}),
@@ -62,6 +64,7 @@ func TestLegacyMigrationEndToEnd(t *testing.T) {
 
 // maintainers.md "The compatibility roster contradicts indexed roles".
 func TestFixMaintainersEndToEnd(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100, role("M", alice), role("m", bob, "50"), role("m", carol, "60", "defer"),
 		role("m", dave, "10", "20"), maintainersTag(alice, carol, dave), nostr.Tag{"x-unknown", "kept"}))
@@ -82,6 +85,7 @@ func TestFixMaintainersEndToEnd(t *testing.T) {
 // maintainers.md "A co-maintainer actively assigns a third party": the
 // guarded repair across lead and co-maintainer.
 func TestThirdPartyAssignmentRepairEndToEnd(t *testing.T) {
+	t.Parallel()
 	w := twoMaintainers(t)
 	// Another client writes Bob's active m:Carol; Carol acknowledges Bob.
 	w.seed(
@@ -100,6 +104,7 @@ func TestThirdPartyAssignmentRepairEndToEnd(t *testing.T) {
 // announcement classifies its relationships first: untimed self-m ended now,
 // the listing of the legacy-inferred lead kept as an untimed M redirect.
 func TestLeaveFromLegacyAnnouncementEndToEnd(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 1)
 	w.seed(
 		alice.announce(t, w.id, 100, maintainersTag(alice, bob, carol)),

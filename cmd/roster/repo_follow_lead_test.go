@@ -14,6 +14,7 @@ import (
 // knows where to look (no --relay, no ROSTER_RELAYS): without it the
 // checkout answers "no relays to ask" right after following the lead.
 func TestFollowLeadKeepsTheCheckoutsRelayHint(t *testing.T) {
+	t.Parallel()
 	w := bobTookTheLead(t)
 
 	hint := []string{w.relays[0].URL()}

@@ -27,6 +27,7 @@ func healthRun(t *testing.T, env map[string]string, events []*nostr.Event, args 
 
 // Rule (repo health exit codes): exit 0 when healthy.
 func TestHealthHealthyRepositoryExits0(t *testing.T) {
+	t.Parallel()
 	r := healthRun(t, testEnv(t), leadShaped(t, "proj"))
 	if r.Code != exitOK || !strings.Contains(r.Out, "healthy: 0 error(s), 0 warning(s)") {
 		t.Fatalf("exit %d:\n%s%s", r.Code, r.Out, r.Err)
@@ -37,6 +38,7 @@ func TestHealthHealthyRepositoryExits0(t *testing.T) {
 // error for its author (maintainers.md: "a repository-health error in the
 // author's announcement"), so CI running as that author fails.
 func TestHealthErrorFindingExits5(t *testing.T) {
+	t.Parallel()
 	r := healthRun(t, withKey(testEnv(t), alice), mismatched(t), "--json")
 	if r.Code != exitUnhealthy {
 		t.Fatalf("exit %d, want 5:\n%s%s", r.Code, r.Out, r.Err)
@@ -67,6 +69,7 @@ func TestHealthErrorFindingExits5(t *testing.T) {
 
 // Rule (repo health --strict): warnings pass unless --strict, which fails on them too.
 func TestHealthWarningsPassUnlessStrict(t *testing.T) {
+	t.Parallel()
 	env := testEnv(t) // nobody signed in: the mismatch is a warning for the viewer
 	if r := healthRun(t, env, mismatched(t)); r.Code != exitOK || !strings.Contains(r.Out, "maintainers-projection-mismatch") {
 		t.Fatalf("exit %d, want 0 listing the warning:\n%s%s", r.Code, r.Out, r.Err)
@@ -80,6 +83,7 @@ func TestHealthWarningsPassUnlessStrict(t *testing.T) {
 // Rule (repo health exit codes): exit 4 when evidence is incomplete (a silent relay times out),
 // even though the answering relay shows nothing wrong.
 func TestHealthIncompleteEvidenceExits4(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 2, devrelay.Options{})
 	for _, r := range relays {
 		publish(t, r.URL(), leadShaped(t, "proj")...)
@@ -95,6 +99,7 @@ func TestHealthIncompleteEvidenceExits4(t *testing.T) {
 // maintainers.md "Relay disagreement": "a locally cached older event is not
 // proof that it is still latest", so health from the cache alone is exit 4.
 func TestHealthOfflineIsIncompleteEvidence(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
 	env := testEnv(t)

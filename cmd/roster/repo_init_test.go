@@ -100,6 +100,7 @@ type initJSON struct {
 // carries d, r <root> euc, name, description, clone, web, relays (and alt) in
 // ngit's order; git config nostr.repo names it; every relay returns it.
 func TestRepoInitAnnouncesAFreshOnePersonRepositoryInNgitTagOrder(t *testing.T) {
+	t.Parallel()
 	k := newTestKey(t)
 	relays := devrelay.StartN(t, 2, devrelay.Options{})
 	dir, root := initTestCheckout(t, "widget")
@@ -160,6 +161,7 @@ func TestRepoInitAnnouncesAFreshOnePersonRepositoryInNgitTagOrder(t *testing.T) 
 // Rule (repo init sets git config nostr.repo, an naddr, and, with
 // --set-origin, a nostr:// origin). The identifier and name default to the directory name.
 func TestRepoInitSetOriginAndDirectoryNameDefaults(t *testing.T) {
+	t.Parallel()
 	k := newTestKey(t)
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	dir, _ := initTestCheckout(t, "My Widget")
@@ -202,6 +204,7 @@ func TestRepoInitSetOriginAndDirectoryNameDefaults(t *testing.T) {
 // Rule (repo init refuses to overwrite an existing announcement of the same
 // identifier by the same author unless it is identical in identity fields).
 func TestRepoInitRefusesToOverwriteADifferentAnnouncement(t *testing.T) {
+	t.Parallel()
 	k := newTestKey(t)
 	other := newTestKey(t)
 	dir, root := initTestCheckout(t, "widget")
@@ -243,6 +246,7 @@ func TestRepoInitRefusesToOverwriteADifferentAnnouncement(t *testing.T) {
 // ngit writes it with maintainers=[author]) is refreshed: newer created_at,
 // and every tag init does not write is kept.
 func TestRepoInitRefreshesAnIdenticalIdentityKeepingOtherTags(t *testing.T) {
+	t.Parallel()
 	k := newTestKey(t)
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	dir, root := initTestCheckout(t, "widget")
@@ -285,6 +289,7 @@ func TestRepoInitRefreshesAnIdenticalIdentityKeepingOtherTags(t *testing.T) {
 // same repository. init refreshes it and carries the URL `r` tag over, as it
 // carries every tag it does not write.
 func TestRepoInitEarliestUniqueCommitIsTheCommitRTagNotAURL(t *testing.T) {
+	t.Parallel()
 	k := newTestKey(t)
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	dir, root := initTestCheckout(t, "widget")
@@ -323,6 +328,7 @@ func TestRepoInitEarliestUniqueCommitIsTheCommitRTagNotAURL(t *testing.T) {
 // Rule (exit 6 if read-back is incomplete): one relay answers OK and
 // keeps nothing.
 func TestRepoInitExits6WhenARelayDropsTheEvent(t *testing.T) {
+	t.Parallel()
 	k := newTestKey(t)
 	good := devrelay.StartN(t, 1, devrelay.Options{})
 	dropping := devrelay.StartN(t, 1, devrelay.Options{Authorities: []devrelay.Authority{swallowAnnouncements{}}})
@@ -355,6 +361,7 @@ func TestRepoInitExits6WhenARelayDropsTheEvent(t *testing.T) {
 // A relay that demands NIP-42 authentication is answered with the user's
 // signer, for the existence check, the publish and the read-back.
 func TestRepoInitAuthenticatesToRelaysThatRequireNIP42(t *testing.T) {
+	t.Parallel()
 	k := newTestKey(t)
 	relays := devrelay.StartN(t, 1, devrelay.Options{RequireAuth: true})
 	dir, _ := initTestCheckout(t, "widget")
@@ -374,6 +381,7 @@ func TestRepoInitAuthenticatesToRelaysThatRequireNIP42(t *testing.T) {
 // docs/exit-codes.md: every write treats incomplete evidence as exit 4 and
 // publishes nothing.
 func TestRepoInitExits4WhenARelayDoesNotAnswerTheCheck(t *testing.T) {
+	t.Parallel()
 	k := newTestKey(t)
 	relays := devrelay.StartN(t, 2, devrelay.Options{})
 	relays[1].SetSilent(true)
@@ -397,6 +405,7 @@ func TestRepoInitExits4WhenARelayDoesNotAnswerTheCheck(t *testing.T) {
 }
 
 func TestRepoInitUsageErrors(t *testing.T) {
+	t.Parallel()
 	k := newTestKey(t)
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	dir, _ := initTestCheckout(t, "widget")

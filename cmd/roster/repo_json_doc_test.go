@@ -35,6 +35,7 @@ func docsRepoExample(t *testing.T) (example []byte, section string) {
 // printed object's keys in the printed order, its nested objects the
 // printed nested keys, and every top-level key has a row in the field table.
 func TestDocsJSONRepoExampleMatchesThePrintedShape(t *testing.T) {
+	t.Parallel()
 	example, section := docsRepoExample(t)
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(example, &doc); err != nil {

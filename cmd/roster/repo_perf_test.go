@@ -66,6 +66,7 @@ func timeRepo(t testing.TB, env map[string]string, args ...string) (time.Duratio
 // repository, side by side in one run. The figures go to docs/PERFORMANCE.md;
 // run with -v to see them. Both reads must give the same answer.
 func TestRepoColdVersusWarm50Maintainers(t *testing.T) {
+	t.Parallel()
 	args, relays := bigSetup(t)
 	const rounds = 5
 	var cold, warm []time.Duration

@@ -22,6 +22,7 @@ func runWithTTY(t *testing.T, env map[string]string, errTTY bool, args ...string
 // Rule (progress): a progress indicator on stderr while relays are read, only on a
 // TTY, erased when discovery ends, and never on stdout.
 func TestProgressOnlyOnTerminalStderr(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 2, devrelay.Options{})
 	for _, r := range relays {
 		publish(t, r.URL(), leadShaped(t, "proj")...)
@@ -47,6 +48,7 @@ func TestProgressOnlyOnTerminalStderr(t *testing.T) {
 
 // The progress line never calls a relay that timed out an answer.
 func TestProgressDoesNotCountASilentRelayAsAnswered(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 2, devrelay.Options{})
 	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
 	relays[1].SetSilent(true)

@@ -17,6 +17,7 @@ import (
 // decides, asks for every author's deletions in one more round even on a
 // cold cache.
 func TestRepoReadIsOneRoundAndLaterReadsCoverCachedAuthorsDeletions(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	rl := relays[0]
 	evts := leadShaped(t, "proj")

@@ -15,6 +15,7 @@ import (
 // hint, not the announced relays. Without it, all three sources are asked,
 // each exactly once.
 func TestRelayFlagReplacesRelayDiscovery(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 4, devrelay.Options{})
 	flag, env, hint, announced := relays[0], relays[1], relays[2], relays[3]
 	ann := alice.announce(t, "proj", 1000, role("M", alice), nostr.Tag{"relays", announced.URL()}, maintainersTag(alice))

@@ -50,6 +50,7 @@ func sampleReport() *repoReport {
 
 // docs/json.md: the keys, in this order, are the roster.repo/v1 contract.
 func TestRepoJSONKeysFollowDesignOrder(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	if err := encodeJSON(&buf, sampleReport()); err != nil {
 		t.Fatal(err)
@@ -73,6 +74,7 @@ func TestRepoJSONKeysFollowDesignOrder(t *testing.T) {
 // docs/json.md shows null for an absent lead, recommended coordinate and
 // follow-lead command; lists are [] rather than null.
 func TestRepoJSONNullsAndEmptyArrays(t *testing.T) {
+	t.Parallel()
 	rep := &repoReport{Schema: repoSchema,
 		peopleJSON:                     peopleJSON{LeadSource: "none", LeadPath: []string{}, Maintainers: []memberJSON{}, Moderators: []memberJSON{}},
 		PendingHistoryAcknowledgements: []pendingAckJSON{}, Health: []findingJSON{},
@@ -99,6 +101,7 @@ func TestRepoJSONNullsAndEmptyArrays(t *testing.T) {
 
 // The spec's messages contain "<" and ">"; encoding/json would escape them.
 func TestRepoJSONDoesNotEscapeAngleBrackets(t *testing.T) {
+	t.Parallel()
 	rep := sampleReport()
 	rep.Health[0].Message = "missing active roles: <bob>"
 	var buf bytes.Buffer
@@ -113,6 +116,7 @@ func TestRepoJSONDoesNotEscapeAngleBrackets(t *testing.T) {
 // maintainers.md "Inspecting a repository": output answers four questions
 // before exposing wire details.
 func TestHumanOutputAnswersFourQuestionsFirst(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	renderRepoHuman(&buf, sampleReport(), termui.Styles{})
 	out := buf.String()
@@ -142,6 +146,7 @@ func TestHumanOutputAnswersFourQuestionsFirst(t *testing.T) {
 // docs/exit-codes.md: a partial read says it is partial and names the relays
 // that failed.
 func TestHumanOutputNamesFailedRelays(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	renderRepoHuman(&buf, sampleReport(), termui.Styles{})
 	out := buf.String()
@@ -153,6 +158,7 @@ func TestHumanOutputNamesFailedRelays(t *testing.T) {
 
 // Rule (human output): styled with lipgloss, plain when not a TTY or with NO_COLOR.
 func TestHumanOutputPlainWithoutColorStyledWithColor(t *testing.T) {
+	t.Parallel()
 	var plain, styled bytes.Buffer
 	renderRepoHuman(&plain, sampleReport(), termui.NewStyles(&plain, false))
 	renderRepoHuman(&styled, sampleReport(), termui.NewStyles(&styled, true))
@@ -165,6 +171,7 @@ func TestHumanOutputPlainWithoutColorStyledWithColor(t *testing.T) {
 }
 
 func TestColorOnlyOnTTYWithoutNoColor(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		tty     bool
 		noColor string
@@ -208,6 +215,7 @@ func topLevelKeys(t *testing.T, data []byte) []string {
 // maintainers.md "Lead resolution has seven results": each has its own words
 // in the human output, saying explicit, inferred or unresolved.
 func TestLeadSourceTextCoversAllSevenResults(t *testing.T) {
+	t.Parallel()
 	want := map[graph.LeadSource]string{
 		graph.LeadImplicitSole:   "implicit",
 		graph.LeadExplicit:       "explicit",

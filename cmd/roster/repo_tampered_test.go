@@ -12,6 +12,7 @@ import (
 // A relay serving forged or altered events: roster ignores them (every event
 // is id- and signature-checked before use) and, for people, says the relay sent events that failed verification.
 func TestRepoNamesARelayThatServedTamperedEvents(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
 	tampered := alice.announce(t, "proj", 5001, nostr.Tag{"M", alice.pk})

@@ -39,6 +39,7 @@ func readAs(t *testing.T, viewer *person, selected person, events ...*nostr.Even
 // sees: error: <alice-npub> no longer lists you as a maintainer of this
 // repository / update your announcement and retain its history with: ngit repo follow-lead".
 func TestWarningRemovedByLeadShownToTheRemovedViewer(t *testing.T) {
+	t.Parallel()
 	events := []*nostr.Event{
 		alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), role("m", carol, "300", "400"), maintainersTag(alice, bob)),
 		bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)),
@@ -59,6 +60,7 @@ func TestWarningRemovedByLeadShownToTheRemovedViewer(t *testing.T) {
 // author of the bad announcement is warned with missing and extra pubkeys and
 // the one repair command; other viewers are not.
 func TestWarningProjectionMismatchForViewersOwnAnnouncement(t *testing.T) {
+	t.Parallel()
 	events := []*nostr.Event{
 		alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), maintainersTag(alice, carol)),
 		bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)),
@@ -84,6 +86,7 @@ func TestWarningProjectionMismatchForViewersOwnAnnouncement(t *testing.T) {
 // selected Bob but still points through Alice instead sees: your maintainer
 // announcement still reaches bob/my-repo through alice/my-repo".
 func TestWarningIndirectLeadPointerForViewer(t *testing.T) {
+	t.Parallel()
 	events := []*nostr.Event{
 		alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), role("m", erin, "500"), maintainersTag(alice, bob, erin)),
 		bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)),
@@ -99,6 +102,7 @@ func TestWarningIndirectLeadPointerForViewer(t *testing.T) {
 // maintainers.md "Alice records Bob's acceptance": the lead sees persistent
 // guidance with the exact acknowledgement command, without a prompt.
 func TestWarningPendingAcknowledgementForLead(t *testing.T) {
+	t.Parallel()
 	events := []*nostr.Event{
 		alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "100"), maintainersTag(alice, bob)),
 		bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)),
@@ -119,6 +123,7 @@ func TestWarningPendingAcknowledgementForLead(t *testing.T) {
 // co-maintainer and the lead are warned, with the text depending on whether
 // the lead's roster already covers the subject.
 func TestWarningThirdPartyAssignmentToBothSigners(t *testing.T) {
+	t.Parallel()
 	bobAssigns := bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "200"), role("m", carol, "300"),
 		maintainersTag(alice, bob, carol))
 	carolAccepts := carol.announce(t, "proj", 1002, role("M", alice, "300"), role("m", carol, "300"), maintainersTag(alice, carol))
@@ -161,6 +166,7 @@ func TestWarningThirdPartyAssignmentToBothSigners(t *testing.T) {
 // both signers get the uncovered advisory, the same recovery follow-lead's
 // refusal gives.
 func TestWarningLeadModeratorRoleDoesNotCoverAMaintainerAssignment(t *testing.T) {
+	t.Parallel()
 	bobAssigns := bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "200"), role("m", carol, "300"),
 		maintainersTag(alice, bob, carol))
 	carolAccepts := carol.announce(t, "proj", 1002, role("M", alice, "300"), role("m", carol, "300"), maintainersTag(alice, carol))
@@ -180,6 +186,7 @@ func TestWarningLeadModeratorRoleDoesNotCoverAMaintainerAssignment(t *testing.T)
 // maintainers.md "Ngit's canonical acceptance contains defer": an invitee
 // whose only self-role is a simple [m, self, start, defer] is told to accept.
 func TestWarningSelfDeferDirectsToAccept(t *testing.T) {
+	t.Parallel()
 	events := []*nostr.Event{
 		alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), maintainersTag(alice, bob)),
 		bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "0", "defer"), maintainersTag(alice)),
@@ -196,6 +203,7 @@ func TestWarningSelfDeferDirectsToAccept(t *testing.T) {
 // accept" and accepts with `repo accept`. The invited viewer is told how;
 // a confirmed maintainer and an anonymous reader are not.
 func TestWarningInvitedViewerIsToldToAccept(t *testing.T) {
+	t.Parallel()
 	events := leadShaped(t, "proj") // carol is invited, bob confirmed
 	want := "you are invited to maintain " + alice.npub() + "/proj; you have no maintainer authority until you accept\n" +
 		"accept with: roster repo accept"
@@ -216,6 +224,7 @@ func TestWarningInvitedViewerIsToldToAccept(t *testing.T) {
 // repo health` alike, and neither --json form prints it on stderr, where the
 // finding is in the JSON instead.
 func TestAdvisoryWarningsFollowEveryReadCommandButNotJSON(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	publish(t, relays[0].URL(),
 		alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), role("m", carol, "300", "400"), maintainersTag(alice, bob)),
@@ -251,6 +260,7 @@ func TestAdvisoryWarningsFollowEveryReadCommandButNotJSON(t *testing.T) {
 // leaving, while the lead still lists them, the leaver is not told "you are
 // invited ... accept": they are told they left, and that accepting rejoins.
 func TestWarningDepartedViewerIsNotToldTheyAreInvited(t *testing.T) {
+	t.Parallel()
 	events := []*nostr.Event{
 		alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), maintainersTag(alice, bob)),
 		bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "200", "500"), maintainersTag(alice)),
@@ -267,6 +277,7 @@ func TestWarningDepartedViewerIsNotToldTheyAreInvited(t *testing.T) {
 // Suggested commands run as printed: outside a checkout the advisory's
 // command carries the --repo and --relay the user gave.
 func TestAdvisoryCommandsCarryTheRepoAndRelayFlags(t *testing.T) {
+	t.Parallel()
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
 	r := invocation{Env: withKey(testEnv(t), carol)}.roster(t, "repo", "--repo", alice.naddr("proj"), "--relay", relays[0].URL())

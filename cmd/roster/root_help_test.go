@@ -13,6 +13,7 @@ import (
 // never has to leave the terminal to learn how to call it. Cobra's own
 // completion command is included: it is part of the contract.
 func TestEveryCommandHelpHasShortAndExample(t *testing.T) {
+	t.Parallel()
 	a := &app{io: &ioStreams{Getenv: func(string) string { return "" }}}
 	root := newRootCmd(a)
 	root.InitDefaultCompletionCmd()
@@ -37,6 +38,7 @@ func TestEveryCommandHelpHasShortAndExample(t *testing.T) {
 // `roster completion` is cobra's default command (docs/architecture.md lists
 // it); it must stay enabled and print a script for each shell.
 func TestCompletionPrintsAScriptForEachShell(t *testing.T) {
+	t.Parallel()
 	for shell, marker := range map[string]string{"bash": "bash completion", "zsh": "#compdef roster", "fish": "complete -c roster", "powershell": "Register-ArgumentCompleter"} {
 		r := invocation{Env: map[string]string{}}.roster(t, "completion", shell)
 		if r.Code != exitOK || !strings.Contains(r.Out, marker) {
@@ -48,6 +50,7 @@ func TestCompletionPrintsAScriptForEachShell(t *testing.T) {
 // The README tour covers every command group, and every `repo` subcommand,
 // so a new user sees all of roster in one screen.
 func TestReadmeTourCoversEveryCommandGroup(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)

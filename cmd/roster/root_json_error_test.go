@@ -9,6 +9,7 @@ import (
 // error object is {"error": {"code", "message", "details", "commands"}} in
 // that order. The outside-a-checkout error carries "<naddr|...>" and "&&".
 func TestJSONErrorPrintsLiteralAnglesAndAmpersands(t *testing.T) {
+	t.Parallel()
 	r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}, Dir: t.TempDir()}.roster(t, "repo", "--json")
 	if r.Code != exitUsage {
 		t.Fatalf("exit %d, want %d; out %q err %q", r.Code, exitUsage, r.Out, r.Err)
@@ -22,6 +23,7 @@ func TestJSONErrorPrintsLiteralAnglesAndAmpersands(t *testing.T) {
 }
 
 func TestJSONErrorFieldsInDocumentedOrder(t *testing.T) {
+	t.Parallel()
 	r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}, Dir: t.TempDir()}.roster(t, "repo", "--json")
 	last := -1
 	for _, k := range []string{`"error"`, `"code"`, `"message"`, `"details"`, `"commands"`} {
@@ -35,6 +37,7 @@ func TestJSONErrorFieldsInDocumentedOrder(t *testing.T) {
 
 // writeJSON is shared by every command's --json output.
 func TestWriteJSONPrintsLiteralAnglesAndAmpersands(t *testing.T) {
+	t.Parallel()
 	var out strings.Builder
 	a := &app{io: &ioStreams{Out: &out}}
 	if err := writeJSON(a, map[string]string{"command": "a <b> && c"}); err != nil {

@@ -10,6 +10,7 @@ import (
 // A typo in a subcommand is a usage error (exit 2, docs/exit-codes.md), not the
 // group's help with exit 0: a script must not pass on `roster cache clera`.
 func TestUnknownSubcommandOfAGroupIsUsageError(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"cache", "clera"}, {"dev", "relais"}, {"workspace", "shwo"}, {"project", "shwo"}, {"group", "shwo"}} {
 		r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t, args...)
 		if r.Code != exitUsage || !strings.Contains(r.Err, "unknown command") || !strings.Contains(r.Err, "run: roster "+args[0]+" --help") {
@@ -24,6 +25,7 @@ func TestUnknownSubcommandOfAGroupIsUsageError(t *testing.T) {
 
 // Every usage error names the help to read, even cobra's own.
 func TestUsageErrorsNameTheHelpCommand(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"repo", "bogus"}, {"whoami", "--bogus"}, {"repo", "health", "--strict=maybe"}} {
 		r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t, args...)
 		if r.Code != exitUsage || !strings.Contains(r.Err, "  run: roster ") || !strings.Contains(r.Err, " --help") {
@@ -35,6 +37,7 @@ func TestUsageErrorsNameTheHelpCommand(t *testing.T) {
 // --timeout 0 or a negative duration would silently become the 10s default
 // for relays (and an immediate deadline for NIP-05): refuse it.
 func TestNonPositiveTimeoutIsUsageError(t *testing.T) {
+	t.Parallel()
 	for _, d := range []string{"0s", "-1s"} {
 		r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}, Dir: t.TempDir()}.roster(t, "repo", "--timeout", d, "--repo", alice.naddr("proj"), "--relay", "ws://127.0.0.1:1")
 		if r.Code != exitUsage || !strings.Contains(r.Err, "--timeout must be a positive duration") {
@@ -47,6 +50,7 @@ func TestNonPositiveTimeoutIsUsageError(t *testing.T) {
 // exit 2, by every command that needs the home; a network read goes on
 // without the cache and says why.
 func TestHomeThatIsAFileIsUsageError(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "home")
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
 		t.Fatal(err)

@@ -56,6 +56,7 @@ func repoInitSteps(relay string) []sessionStep {
 // Rule (secrets never reach stdout, stderr, logs, JSON, error messages, or
 // the cache): a session using ROSTER_SECRET_KEY, in nsec and hex form.
 func TestSecretsSessionWithRosterSecretKeyLeaksNothing(t *testing.T) {
+	t.Parallel()
 	k := newTestKey(t)
 	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
 	for _, form := range []string{k.nsec, k.hex, strings.ToUpper(k.hex)} {
@@ -76,6 +77,7 @@ func TestSecretsSessionWithRosterSecretKeyLeaksNothing(t *testing.T) {
 // The same with a keyring login (real Secret Service in the CI keyring
 // session, go-keyring's mock elsewhere).
 func TestSecretsSessionWithKeyringLoginLeaksNothing(t *testing.T) {
+	t.Parallel()
 	signerTestKeyring(t)
 	k := newTestKey(t)
 	env := homeEnv(t)

@@ -12,6 +12,7 @@ import (
 // One invocation opens its signer once: concurrent callers (one NIP-42
 // challenge per relay) share it, so an ncryptsec passphrase is read once.
 func TestSignerIsOpenedOncePerInvocation(t *testing.T) {
+	t.Parallel()
 	k := newTestKey(t)
 	env := homeEnv(t)
 	if r := (invocation{Env: env, Stdin: k.nsec + "\npw\npw\n", Seams: noKeyring}).roster(t, "login", "--nsec"); r.Code != 0 {

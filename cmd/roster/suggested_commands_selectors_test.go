@@ -14,6 +14,7 @@ import (
 // no checkout; his guidance's acknowledgement is what Alice runs, verbatim.
 // A refusal's commands carry them too.
 func TestMutationSuggestedCommandsRunAsPrinted(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100))
 	m := w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
@@ -77,6 +78,7 @@ func runSuggested(t *testing.T, w *mutWorld, p person, now int64, command string
 // cannot switch anything, so it says how to select the lead from now on as
 // a whole command (not a bare "--repo ..."), which runs as printed.
 func TestFollowLeadOutsideACheckoutSuggestsAWholeCommand(t *testing.T) {
+	t.Parallel()
 	w := bobTookTheLead(t)
 	m := w.ok(alice, alice, 5000, "repo", "follow-lead")
 	cmd := suggested(t, m, "roster repo --repo ")

@@ -15,6 +15,7 @@ import (
 // cache. The membership refusals are checked on every refusal the mutation
 // suite provokes (mutWorld.refused); this table covers the read-side codes.
 func TestEveryReadRefusalSuggestionCarriesTheUsersSelectors(t *testing.T) {
+	t.Parallel()
 	live := devrelay.StartN(t, 1, devrelay.Options{})[0]
 	empty := devrelay.StartN(t, 1, devrelay.Options{})[0]
 	publish(t, live.URL(), leadShaped(t, "proj")...)

@@ -54,6 +54,7 @@ var (
 // roster.login/v1 always print every documented field, null when it does
 // not apply, so their shape never depends on the backend.
 func TestAccountJSONPrintsEveryDocumentedFieldNullWhenItDoesNotApply(t *testing.T) {
+	t.Parallel()
 	signerTestKeyring(t)
 	k := newTestKey(t)
 	env := homeEnv(t)
@@ -85,6 +86,7 @@ func TestAccountJSONPrintsEveryDocumentedFieldNullWhenItDoesNotApply(t *testing.
 // Rule (docs/architecture.md pitfalls: encoding/json escapes <>&): a bunker URL
 // with two relays keeps its "&" in --json, as writeJSON prints elsewhere.
 func TestAccountJSONDoesNotEscapeTheBunkerURL(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	err := writeJSON(&app{io: &ioStreams{Out: &b}}, whoamiResult{Schema: "roster.whoami/v1", Bunker: nullIfEmpty("bunker://x?relay=a&relay=b")})
 	if err != nil || !strings.Contains(b.String(), `"bunker://x?relay=a&relay=b"`) {

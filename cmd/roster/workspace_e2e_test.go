@@ -21,6 +21,7 @@ const anyChannel = "0f0f0f0f-0000-4000-8000-000000000001"
 // move, revoke rotates the key and the revoked reader can neither read new
 // projections nor submit commands.
 func TestWorkspaceOwnerImportsGrantsAndDelegatesMoveAndRevoke(t *testing.T) {
+	t.Parallel()
 	w := newSWWorld(t)
 	legacy := w.publishLegacy()
 	fx := sectionstest.Load(t).Canonicalization.LegacyPlaintext
@@ -117,6 +118,7 @@ func swViewerWorkspace(t *testing.T, w *swWorld, _ signer.Signer) *sections.Work
 }
 
 func TestWorkspaceMoverCannotManageButManagerCan(t *testing.T) {
+	t.Parallel()
 	w := importedWorld(t)
 	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swMoverSK), "--role", "mover")
 	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swManagerSK), "--role", "manager")
@@ -144,6 +146,7 @@ func TestWorkspaceMoverCannotManageButManagerCan(t *testing.T) {
 
 // "A projection at or below the cached revision is ignored."
 func TestWorkspaceStaleProjectionIsIgnored(t *testing.T) {
+	t.Parallel()
 	w := importedWorld(t)
 	w.mustAs(swOwnerSK, "workspace", "show")
 	// The owner's cache holds a (validly relay-signed) projection newer than
@@ -175,6 +178,7 @@ func TestWorkspaceStaleProjectionIsIgnored(t *testing.T) {
 
 // "A gap greater than one causes a full authorized refetch."
 func TestWorkspaceRevisionGapTriggersRefetch(t *testing.T) {
+	t.Parallel()
 	w := importedWorld(t)
 	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swViewerSK))
 	first := decodeOut[wsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
@@ -201,6 +205,7 @@ func TestWorkspaceRevisionGapTriggersRefetch(t *testing.T) {
 // Projections signed by a key other than the relay's NIP-11 self are rejected
 // and never cached.
 func TestWorkspaceProjectionNotSignedByRelaySelfIsRejected(t *testing.T) {
+	t.Parallel()
 	w := importedWorld(t)
 	owner := pubOf(t, swOwnerSK)
 	stored := w.relay.Stored(nostr.Filter{Kinds: []int{sections.KindProjection}})[0]
@@ -226,6 +231,7 @@ func TestWorkspaceProjectionNotSignedByRelaySelfIsRejected(t *testing.T) {
 // "During relay outage, the last verified cache may render but is stale and
 // cannot become a replacement write."
 func TestWorkspaceOutageShowsStaleCacheAndRefusesWrites(t *testing.T) {
+	t.Parallel()
 	w := importedWorld(t)
 	w.mustAs(swOwnerSK, "workspace", "show")
 	w.relay.Stop()
@@ -247,6 +253,7 @@ func TestWorkspaceOutageShowsStaleCacheAndRefusesWrites(t *testing.T) {
 }
 
 func TestWorkspaceUsageErrors(t *testing.T) {
+	t.Parallel()
 	w := newSWWorld(t)
 	for _, c := range []struct {
 		args []string
@@ -284,6 +291,7 @@ func TestWorkspaceUsageErrors(t *testing.T) {
 }
 
 func TestWorkspaceHelpHasExamples(t *testing.T) {
+	t.Parallel()
 	for _, sub := range [][]string{{"workspace"}, {"workspace", "show"}, {"workspace", "import"}, {"workspace", "grant"},
 		{"workspace", "revoke"}, {"workspace", "move"}, {"workspace", "section"}, {"workspace", "section", "add"},
 		{"workspace", "section", "rename"}, {"workspace", "section", "reorder"}, {"workspace", "section", "remove"}} {

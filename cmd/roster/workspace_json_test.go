@@ -14,6 +14,7 @@ import (
 // roster.workspace.change/v1 for its own kind, one revision on, and the
 // workspace as read back from the relay.
 func TestWorkspaceGrantAndSectionCommandsPrintJSON(t *testing.T) {
+	t.Parallel()
 	w := importedWorld(t)
 	first := sectionstest.Load(t).Legacy(t).Name
 	check := func(what string, out wsChangeJSON, kind int) wsChangeJSON {

@@ -42,6 +42,7 @@ func (m markerSwap) Ingest(ctx context.Context, env devrelay.Env, authed string,
 // accepts the import but shows another source's marker leaves roster
 // unswitched (exit 6), and roster still writes no legacy blob.
 func TestWorkspaceImportSwitchesOnlyOnMatchingMarker(t *testing.T) {
+	t.Parallel()
 	w := newSWWorldWith(t, markerSwap{swrelay.New(swrelay.Options{})})
 	w.publishLegacy()
 	r := w.as(swOwnerSK, "workspace", "import", "--json")

@@ -10,6 +10,7 @@ import (
 // docs/architecture.md "Command-line contract": "Pubkeys are accepted as
 // npub or 64-hex everywhere."
 func TestWorkspacePubkeyAcceptsNpubAndHex(t *testing.T) {
+	t.Parallel()
 	hex := strings.Repeat("ab", 32)
 	npub := wsPerson(hex, "").Npub
 	for _, in := range []string{hex, strings.ToUpper(hex), npub, " " + npub + " "} {

@@ -28,6 +28,7 @@ func (s stageOne) Ingest(ctx context.Context, env devrelay.Env, authed string, e
 // a Stage 1 relay's refusal of a later-stage role is relay-rejected, exit 3,
 // and the viewer grant still works there.
 func TestWorkspaceStageOneRelayRefusesMoverGrant(t *testing.T) {
+	t.Parallel()
 	w := newSWWorldWith(t, stageOne{swrelay.New(swrelay.Options{})})
 	w.publishLegacy()
 	w.mustAs(swOwnerSK, "workspace", "import")

@@ -17,6 +17,7 @@ import (
 // `workspace show` and `grant` right after a successful import say "no
 // workspace projection" (exit 4).
 func TestWorkspaceReadsAuthenticateOnARelayThatDoesNotRequireAuth(t *testing.T) {
+	t.Parallel()
 	r := devrelay.StartN(t, 1, devrelay.Options{SecretKey: swRelaySK, Authorities: []devrelay.Authority{swrelay.New(swrelay.Options{})}})[0]
 	w := &swWorld{t: t, relay: r, homes: map[string]string{}}
 	w.publishLegacy()
@@ -34,6 +35,7 @@ func TestWorkspaceReadsAuthenticateOnARelayThatDoesNotRequireAuth(t *testing.T) 
 // projection yet, the owner is told to import — not to grant themselves a
 // viewer role; somebody else is told which commands the owner runs, named.
 func TestWorkspaceNoProjectionNamesWhoRunsWhat(t *testing.T) {
+	t.Parallel()
 	w := newSWWorld(t)
 	r := w.as(swOwnerSK, "workspace", "show", "--json")
 	e := decodeOut[errorOut](t, r)
@@ -58,6 +60,7 @@ func TestWorkspaceNoProjectionNamesWhoRunsWhat(t *testing.T) {
 // `roster workspace show` for the same owner and relay, which lists what
 // does exist; nothing is signed.
 func TestWorkspaceWriteMisfitsNameTheShowCommand(t *testing.T) {
+	t.Parallel()
 	w := importedWorld(t)
 	show := "roster workspace show --owner " + w.ownerNpub() + " --relay " + w.relay.URL() + "  #"
 	for _, c := range []struct {
