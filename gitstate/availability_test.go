@@ -76,6 +76,41 @@ func TestListRemoteRefsAdvertisesRefsAndPeeledTagsOverFileAndSmartHTTP(t *testin
 	}
 }
 
+func TestListRemoteRefsOverGitProtocol(t *testing.T) {
+	p := newPublished(t)
+	u := p.server.serveGitDaemon()
+	got, err := ListRemoteRefs(ctxFor(t, 10*time.Second), u)
+	if err != nil {
+		t.Fatalf("%s: %v", u, err)
+	}
+	if got.Refs["refs/tags/v1^{}"] != p.tgt || got.Refs["refs/heads/main"] != p.main {
+		t.Fatalf("%s advertised %v", u, got.Refs)
+	}
+	if a := CheckAvailability(ctxFor(t, 10*time.Second), []string{u}, p.localRefs(t)); a.Verdict != Available {
+		t.Fatalf("verdict %s, servers %+v", a.Verdict, a.Servers)
+	}
+}
+
+func TestListRemoteRefsReadsAtMostMaxAdvertisementBytesOverHTTP(t *testing.T) {
+	flood := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/x-git-upload-pack-advertisement")
+		pkt := func(s string) string { return fmt.Sprintf("%04x%s", 4+len(s), s) }
+		_, _ = io.WriteString(w, pkt("# service=git-upload-pack\n")+"0000"+pkt(strings.Repeat("a", 40)+" refs/heads/a\x00ofs-delta\n"))
+		line := pkt(strings.Repeat("a", 40) + " refs/heads/b\n")
+		for sent := 0; sent <= 2*MaxAdvertisementBytes && r.Context().Err() == nil; sent += len(line) {
+			if _, err := io.WriteString(w, line); err != nil {
+				return
+			}
+		}
+	}))
+	t.Cleanup(flood.Close)
+	_, err := ListRemoteRefs(ctxFor(t, 20*time.Second), flood.URL+"/r.git")
+	var ue *UnreachableError
+	if !errors.As(err, &ue) || ue.Reason != ReasonProtocol || !strings.Contains(err.Error(), "larger than") {
+		t.Fatalf("error %v, want a protocol error naming the size limit", err)
+	}
+}
+
 func TestListRemoteRefsOfEmptyRepositoryIsListedWithNoRefs(t *testing.T) {
 	s := newGitServer(t)
 	httpURL, _ := s.serveHTTP()

@@ -2,9 +2,11 @@ package gitstate
 
 import (
 	"io"
+	"net"
 	"net/http"
 	"net/http/cgi"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -69,4 +71,37 @@ func downURL(t *testing.T) string {
 	u := srv.URL + "/gone.git"
 	srv.Close()
 	return u
+}
+
+// serveGitDaemon serves the server's root over the git:// protocol: each
+// loopback connection is handed to `git daemon --inetd`. It returns the
+// repository's git:// URL; the listener closes when the test ends.
+func (s *gitServer) serveGitDaemon() string {
+	s.t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				f, err := conn.(*net.TCPConn).File()
+				if err != nil {
+					return
+				}
+				defer f.Close()
+				cmd := exec.Command("git", "daemon", "--inetd", "--export-all", "--base-path="+s.root)
+				cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+				cmd.Stdin, cmd.Stdout = f, f
+				_ = cmd.Run()
+			}()
+		}
+	}()
+	return "git://" + ln.Addr().String() + "/" + s.name
 }
