@@ -340,3 +340,30 @@ func TestCloneServersIsTheOrderedUnionOfCloneTags(t *testing.T) {
 		t.Fatalf("CloneServers = %v, want %v", got, want)
 	}
 }
+
+// BenchmarkCheckAvailability is one check of a checkout's refs (main, an
+// annotated tag and its peeled entry) against one bare repository over
+// file:// and over smart HTTP (git http-backend), listed in parallel: what
+// one state check adds to a write.
+func BenchmarkCheckAvailability(b *testing.B) {
+	work := newTestRepo(b)
+	work.commit("one")
+	work.git("tag", "-a", "-m", "release", "v1", work.commit("two"))
+	srv := newGitServer(b)
+	srv.push(work, "refs/heads/main", "refs/tags/v1")
+	httpURL, _ := srv.serveHTTP()
+	refs, err := work.open().LocalRefs()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, servers := range [][]string{{srv.fileURL()}, {httpURL}, {srv.fileURL(), httpURL}} {
+		name := strings.Join(strings.Fields(strings.NewReplacer(srv.fileURL(), "file", httpURL, "http").Replace(strings.Join(servers, " "))), "+")
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if a := CheckAvailability(context.Background(), servers, refs); a.Verdict != Available {
+					b.Fatalf("verdict %s", a.Verdict)
+				}
+			}
+		})
+	}
+}

@@ -17,13 +17,13 @@ import (
 // file:// and, once serveHTTP is called, over Git's smart HTTP protocol
 // (git http-backend behind net/http/cgi on a loopback httptest server).
 type gitServer struct {
-	t    *testing.T
+	t    testing.TB
 	root string // GIT_PROJECT_ROOT
 	name string // repository directory under root
 }
 
 // newGitServer makes an empty bare repository.
-func newGitServer(t *testing.T) *gitServer {
+func newGitServer(t testing.TB) *gitServer {
 	t.Helper()
 	s := &gitServer{t: t, root: t.TempDir(), name: "repo.git"}
 	bare := &testRepo{t: t, dir: s.root}
