@@ -131,6 +131,11 @@ func TestListRemoteRefsErrorsAreTypedUnreachable(t *testing.T) {
 		_, _ = io.WriteString(w, "<html>a web page, not a Git server</html>")
 	}))
 	t.Cleanup(web.Close)
+	private := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Basic realm="git"`)
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	t.Cleanup(private.Close)
 	cases := []struct {
 		name, url string
 		want      Reason
@@ -139,6 +144,7 @@ func TestListRemoteRefsErrorsAreTypedUnreachable(t *testing.T) {
 		{"no repository over HTTP", srv.URL + "/nothing.git", ReasonNotRepository},
 		{"no repository over file", "file://" + t.TempDir() + "/nothing.git", ReasonNotRepository},
 		{"not a Git server", web.URL + "/r.git", ReasonProtocol},
+		{"asks for credentials", private.URL + "/r.git", ReasonAuth},
 		{"answer never comes", hang.URL + "/slow.git", ReasonTimeout},
 		{"nostr URL", "nostr://npub1x/repo", ReasonUnsupported},
 		{"scp-like", "git@example.com:repo.git", ReasonUnsupported},
