@@ -26,6 +26,9 @@ import (
 // the caller's deadline only: go-git owns those connections.
 const MaxAdvertisementBytes = 16 << 20
 
+// advertisementCap is MaxAdvertisementBytes; tests lower it.
+var advertisementCap int64 = MaxAdvertisementBytes
+
 // Advertised is what one Git server advertises to a fetching client: every
 // ref's value, each annotated tag's peeled value as "<tag>^{}", and HEAD's
 // value as "HEAD". These are the objects any client can fetch by name.
@@ -186,20 +189,25 @@ func (l limitedBodies) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.Body = &capped{ReadCloser: res.Body, left: MaxAdvertisementBytes}
+	res.Body = &capped{ReadCloser: res.Body, left: advertisementCap, limit: advertisementCap}
 	return res, nil
 }
 
-var errTooLarge = fmt.Errorf("ref advertisement larger than %d bytes", MaxAdvertisementBytes)
+// errTooLarge is what a capped body returns past the cap.
+type errTooLarge struct{ limit int64 }
+
+func (e errTooLarge) Error() string {
+	return fmt.Sprintf("ref advertisement larger than %d bytes", e.limit)
+}
 
 type capped struct {
 	io.ReadCloser
-	left int64
+	left, limit int64
 }
 
 func (c *capped) Read(p []byte) (int, error) {
 	if c.left <= 0 {
-		return 0, errTooLarge
+		return 0, errTooLarge{c.limit}
 	}
 	if int64(len(p)) > c.left {
 		p = p[:c.left]
