@@ -37,10 +37,10 @@ demo: build
 	./scripts/demo.sh $(BIN)
 
 # Every benchmark: graph resolution at 10..10,000 announcements, discovery
-# round trips and signature checks, cache writes, and cold vs warm
-# `roster repo --json`. Figures and how to read them: docs/PERFORMANCE.md.
+# round trips and signature checks, cache writes, object availability on
+# loopback Git servers, and cold vs warm `roster repo --json`. Figures and how to read them: docs/PERFORMANCE.md.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./graph ./relaypool ./cache ./cmd/roster
+	$(GO) test -run '^$$' -bench . -benchmem ./graph ./relaypool ./cache ./gitstate ./cmd/roster
 
 FUZZTIME ?= 20s
 fuzz:

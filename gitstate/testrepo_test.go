@@ -31,11 +31,11 @@ func coord(pk, id string) graph.Coordinate { return graph.NewCoordinate(pk, id) 
 // testRepo is a real Git repository in a temporary directory, driven by the
 // git binary with global and system config shut out.
 type testRepo struct {
-	t   *testing.T
+	t   testing.TB
 	dir string
 }
 
-func newTestRepo(t *testing.T) *testRepo {
+func newTestRepo(t testing.TB) *testRepo {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatalf("these tests need the git binary: %v", err)
