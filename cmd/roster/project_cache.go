@@ -12,6 +12,7 @@ import (
 
 	"github.com/roster-cli/roster/cache"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
@@ -51,7 +52,7 @@ func projectCachePut(a *app, rd projects.ReadResult) {
 			continue
 		}
 		if err := store.PutProjection(key, rr.Event); err != nil {
-			fmt.Fprintf(a.io.Err, "roster: warning: could not cache the projection from %s (%v)\n", rr.URL, err)
+			fmt.Fprintf(a.io.Err, "roster: warning: could not cache the projection from %s (%v)\n", termtext.Line(rr.URL), err)
 		}
 	}
 }

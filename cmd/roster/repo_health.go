@@ -5,6 +5,8 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+
+	"github.com/roster-cli/roster/termtext"
 )
 
 // healthSchema is the JSON schema printed by `roster repo health --json`.
@@ -75,18 +77,19 @@ command that repairs each, and sets the exit code for CI:
 // that repairs it, then the verdict.
 func renderHealthHuman(w io.Writer, h *healthReport, st outputStyles) {
 	p := &linePrinter{w: w, st: st}
-	p.row("repository", h.Coordinate.Npub+"/"+h.Coordinate.Identifier)
+	// Finding messages and commands may quote event text: one line each.
+	p.row("repository", h.Coordinate.Npub+"/"+termtext.Line(h.Coordinate.Identifier))
 	for _, f := range h.Findings {
 		sev := st.apply(st.warn, "warning")
 		if f.Severity == "error" {
 			sev = st.apply(st.bad, "error")
 		}
-		p.row(sev, f.Code+": "+f.Message)
+		p.row(sev, termtext.Line(f.Code+": "+f.Message))
 		if f.Author != nil {
 			p.note("announcement of " + *f.Author)
 		}
 		if f.Command != nil {
-			p.note("repair with: " + *f.Command)
+			p.note("repair with: " + termtext.Line(*f.Command))
 		}
 	}
 	verdict := st.apply(st.good, "healthy")

@@ -5,6 +5,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/roster-cli/roster/termtext"
 )
 
 // leadSourceText explains lead_source in words, answering "is the lead
@@ -33,9 +35,14 @@ func leadSourceText(src string) string {
 // (selected coordinate; lead and its source; confirmed, invited, moderators;
 // pending acknowledgements or a coordinate to follow), then metadata, state,
 // lifecycle, health and relays.
+//
+// Every string that came from a relay or an event (the identifier, the
+// metadata, ref names, relay URLs and reasons, finding messages) is printed
+// through termtext.Line, so it stays on its row; npubs, hex ids and roster's
+// own words are printed as they are.
 func renderRepoHuman(w io.Writer, rep *repoReport, st outputStyles) {
 	p := &linePrinter{w: w, st: st}
-	id := rep.Coordinate.Identifier
+	id := termtext.Line(rep.Coordinate.Identifier)
 
 	// 1. Which maintainer coordinate did this checkout select?
 	p.row("repository", id)
@@ -55,7 +62,7 @@ func renderRepoHuman(w io.Writer, rep *repoReport, st outputStyles) {
 	}
 	p.row("lead", lead+"  "+st.apply(st.dim, "("+source+")"))
 	if len(rep.LeadPath) > 1 {
-		p.note("path " + strings.Join(rep.LeadPath, " -> "))
+		p.note("path " + termtext.Line(strings.Join(rep.LeadPath, " -> ")))
 	}
 
 	// 3. Who is confirmed, invited, or a moderator?
@@ -80,15 +87,15 @@ func renderRepoHuman(w io.Writer, rep *repoReport, st outputStyles) {
 		if ack.author != "" && ack.author == rep.viewer {
 			who = "record"
 		}
-		p.note(who + " it with: " + ack.Command)
+		p.note(who + " it with: " + termtext.Line(ack.Command))
 	}
 	if rep.FollowLeadCommand != nil {
 		target := ""
 		if rep.RecommendedCoordinate != nil {
-			target = *rep.RecommendedCoordinate
+			target = termtext.Line(*rep.RecommendedCoordinate)
 		}
 		p.row("follow", st.apply(st.warn, "the lead coordinate is "+target))
-		p.note("switch with: " + *rep.FollowLeadCommand)
+		p.note("switch with: " + termtext.Line(*rep.FollowLeadCommand))
 	} else if rep.RecommendedCoordinate != nil {
 		p.row("follow", "this checkout already selects the lead coordinate")
 	}
@@ -96,25 +103,25 @@ func renderRepoHuman(w io.Writer, rep *repoReport, st outputStyles) {
 	// Then metadata and state.
 	p.blank()
 	m := rep.meta
-	p.rowIf("name", m.Name)
-	p.rowIf("description", m.Description)
-	p.list("clone", m.Clone)
-	p.list("web", m.Web)
-	p.list("announced relays", m.Relays)
-	p.rowIf("earliest commit", m.EUC)
+	p.rowIf("name", termtext.Line(m.Name))
+	p.rowIf("description", termtext.Line(m.Description))
+	p.list("clone", termtext.Lines(m.Clone))
+	p.list("web", termtext.Lines(m.Web))
+	p.list("announced relays", termtext.Lines(m.Relays))
+	p.rowIf("earliest commit", termtext.Line(m.EUC))
 	p.row("lifecycle", lifecycleText(rep.Lifecycle, st))
 	if rep.State == nil {
 		p.row("state", "no kind 30618 state from a confirmed maintainer")
 	} else {
 		s := rep.State
-		p.row("state", fmt.Sprintf("HEAD %s, %d refs, by %s", dashIfEmpty(s.Head), len(s.Refs), s.Author))
+		p.row("state", fmt.Sprintf("HEAD %s, %d refs, by %s", termtext.Line(dashIfEmpty(s.Head)), len(s.Refs), s.Author))
 		names := make([]string, 0, len(s.Refs))
 		for n := range s.Refs {
 			names = append(names, n)
 		}
 		sort.Strings(names)
 		for _, n := range names {
-			p.note(fmt.Sprintf("%s  %s", s.Refs[n], n))
+			p.note(termtext.Line(fmt.Sprintf("%s  %s", s.Refs[n], n)))
 		}
 	}
 
@@ -138,9 +145,9 @@ func renderHealthSummary(p *linePrinter, rep *repoReport) {
 	}
 	p.row("health", p.st.apply(style, text))
 	for _, f := range rep.Health {
-		p.note(f.Severity + " " + f.Code + ": " + f.Message)
+		p.note(termtext.Line(f.Severity + " " + f.Code + ": " + f.Message))
 		if f.Command != nil {
-			p.note("  repair with: " + *f.Command)
+			p.note("  repair with: " + termtext.Line(*f.Command))
 		}
 	}
 }
@@ -158,14 +165,14 @@ func renderRelays(p *linePrinter, rep *repoReport) {
 		if i == 0 {
 			label = "relays"
 		}
-		text := fmt.Sprintf("%s  %s, %d event(s)", r.URL, r.Status, r.Events)
+		text := fmt.Sprintf("%s  %s, %d event(s)", termtext.Line(r.URL), r.Status, r.Events)
 		if r.dropped > 0 {
 			// A relay serving forged or altered events is worth knowing
 			// about even though roster ignored them.
 			text += fmt.Sprintf(", %d ignored (bad id, signature or filter)", r.dropped)
 		}
 		if r.reason != "" {
-			text += ": " + r.reason
+			text += ": " + termtext.Line(r.reason)
 		}
 		if r.Status != "ok" || r.dropped > 0 {
 			text = p.st.apply(p.st.bad, text)
@@ -176,7 +183,7 @@ func renderRelays(p *linePrinter, rep *repoReport) {
 		var failed []string
 		for _, r := range rep.Relays {
 			if r.Status != "ok" {
-				failed = append(failed, r.URL)
+				failed = append(failed, termtext.Line(r.URL))
 			}
 		}
 		p.row("complete", p.st.apply(p.st.warn, "no: partial answer, "+strings.Join(failed, ", ")+" did not answer"))

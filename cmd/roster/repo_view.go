@@ -9,6 +9,7 @@ import (
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/signer"
+	"github.com/roster-cli/roster/termtext"
 )
 
 // repoView is one discovery of a repository; every repository command
@@ -38,7 +39,7 @@ func (a *app) loadRepo(ctx context.Context, need discovery.Evidence) (*repoView,
 			return relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner, Progress: progress.update})
 		},
 		OpenCache: a.openCache,
-		Warn:      func(msg string) { fmt.Fprintf(a.io.Err, "roster: warning: %s\n", msg) },
+		Warn:      func(msg string) { fmt.Fprintf(a.io.Err, "roster: warning: %s\n", termtext.Line(msg)) },
 		NextRound: progress.nextRound,
 	}
 	v, err := discovery.Load(ctx, src, sel, co, need, a.viewerPubkey(), a.io.Now().Unix())
