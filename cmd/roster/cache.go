@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/roster-cli/roster/cache"
+	"github.com/roster-cli/roster/termtext"
 	"github.com/spf13/cobra"
 )
 
@@ -99,7 +100,8 @@ func printCacheInfo(a *app, out cacheInfoJSON) error {
 	fmt.Fprintf(w, "projections: %d\n", out.Projections)
 	fmt.Fprintf(w, "relays:      %d\n", len(out.Relays))
 	for _, r := range out.Relays {
-		fmt.Fprintf(w, "  %s\n", r)
+		// Relay URLs cached from announcements' relay hints: one line each.
+		fmt.Fprintf(w, "  %s\n", termtext.Line(r))
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/roster-cli/roster/internal/termui"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/groups"
 )
 
@@ -86,12 +87,15 @@ Exit 4 when no relay has any signed state for the group.`,
 	}
 }
 
+// groupRender prints each relay's view. The metadata, role names, relay
+// reasons and rejection reasons are the relay's or the group members' text:
+// each is printed through termtext.Line, so it stays on its row.
 func groupRender(a *app, g groupJSON) {
 	w := a.io.Out
 	for _, r := range g.Relays {
-		fmt.Fprintf(w, "group %s on %s (%s)\n", g.ID, r.URL, relayOutcome(r.Status, r.Reason))
+		fmt.Fprintf(w, "group %s on %s (%s)\n", termtext.Line(g.ID), termtext.Line(r.URL), termtext.Line(relayOutcome(r.Status, r.Reason)))
 		if r.Error != "" {
-			fmt.Fprintf(w, "  %s\n", r.Error)
+			fmt.Fprintf(w, "  %s\n", termtext.Line(r.Error))
 		}
 		st := r.Group
 		if !r.Found {
@@ -106,15 +110,15 @@ func groupRender(a *app, g groupJSON) {
 				}
 				// A group created without 9002 metadata has no name: a dash,
 				// as elsewhere, not a blank before its state.
-				fmt.Fprintf(w, "  name     %s (%s)\n", termui.Dash(m.Name), state)
+				fmt.Fprintf(w, "  name     %s (%s)\n", termtext.Line(termui.Dash(m.Name)), state)
 				if m.About != "" {
-					fmt.Fprintf(w, "  about    %s\n", m.About)
+					fmt.Fprintf(w, "  about    %s\n", termtext.Line(m.About))
 				}
 			} else {
 				fmt.Fprintln(w, "  no metadata (kind 39000): not a live group")
 			}
 			for _, ad := range st.Admins {
-				fmt.Fprintf(w, "  admin    %s  %s\n", graph.Npub(ad.Pubkey), strings.Join(ad.Roles, ", "))
+				fmt.Fprintf(w, "  admin    %s  %s\n", graph.Npub(ad.Pubkey), termtext.Line(strings.Join(ad.Roles, ", ")))
 			}
 			fmt.Fprintf(w, "  members  %d\n", len(st.Members))
 			var roles []string
@@ -122,11 +126,11 @@ func groupRender(a *app, g groupJSON) {
 				roles = append(roles, ro.Name)
 			}
 			if len(roles) > 0 {
-				fmt.Fprintf(w, "  roles    %s\n", strings.Join(roles, ", "))
+				fmt.Fprintf(w, "  roles    %s\n", termtext.Line(strings.Join(roles, ", ")))
 			}
 		}
 		for _, rj := range st.Rejected {
-			fmt.Fprintf(w, "  ignored  kind %d event %s: %s\n", rj.Kind, rj.EventID, rj.Reason)
+			fmt.Fprintf(w, "  ignored  kind %d event %s: %s\n", rj.Kind, termtext.Line(rj.EventID), termtext.Line(rj.Reason))
 		}
 	}
 }

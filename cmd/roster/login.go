@@ -193,12 +193,13 @@ func bunkerConnectError(e *signer.BunkerConnectError) *exitError {
 	if errors.Is(e, signer.ErrBunkerUnreachable) {
 		kind, check = "bunker-unreachable", "check that the bunker is online and connected to "+relays
 	}
-	return &exitError{Code: exitFailure, Kind: kind,
+	// One sentence, quoting what the bunker or its relay replied.
+	return (&exitError{Code: exitFailure, Kind: kind,
 		Err:     fmt.Errorf("%v; %s, then retry; nothing was stored", e, check),
 		Details: map[string]any{"bunker": e.Bunker, "relays": e.Relays},
 		Commands: []suggest.Command{
 			suggest.Roster("login", "--bunker", e.Bunker+"&secret=<one-time secret, if the bunker gave one>").Because("retry once the bunker is online"),
-			suggest.Roster("login", "--nsec").Because("or log in with a key instead")}}
+			suggest.Roster("login", "--nsec").Because("or log in with a key instead")}}).oneLine()
 }
 
 // describeBackend says in words where the key is.

@@ -33,7 +33,9 @@ func pipelineErr(err error) error {
 	case errors.As(err, &se):
 		return signerError(se.Err)
 	case errors.As(err, &pe):
-		return &exitError{Code: pipelineExit[pe.Class], Kind: pe.Code, Err: pe, Details: pe.Details, Commands: pe.Next}
+		// A pipeline's message is one sentence that may quote a relay's
+		// reply ("... refused the change: <message>").
+		return (&exitError{Code: pipelineExit[pe.Class], Kind: pe.Code, Err: pe, Details: pe.Details, Commands: pe.Next}).oneLine()
 	}
 	return err
 }

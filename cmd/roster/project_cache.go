@@ -8,6 +8,7 @@ import (
 
 	"github.com/roster-cli/roster/cache"
 	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
@@ -29,7 +30,7 @@ func projectCachePut(a *app, rd projects.ReadResult) {
 	}
 	defer store.Close()
 	for _, p := range projects.Keep(cacheStore{store, a}, rd) {
-		fmt.Fprintf(a.io.Err, "roster: warning: %s\n", p)
+		fmt.Fprintf(a.io.Err, "roster: warning: %s\n", termtext.Line(p))
 	}
 }
 

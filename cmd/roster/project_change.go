@@ -12,6 +12,7 @@ import (
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/signer"
+	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/pipeline"
 	"github.com/roster-cli/roster/workspace/projects"
 )
@@ -53,11 +54,12 @@ func projectChange(ctx context.Context, a *app, s signer.Signer, relay string, c
 	if a.opts.JSON {
 		return writeJSON(a, out)
 	}
-	fmt.Fprintf(a.io.Out, "%sd %d channel(s) for %s: revision %d -> %d", verb, len(patch.Add)+len(patch.Remove), c, res.Before.Revision, after.Revision)
+	fmt.Fprintf(a.io.Out, "%sd %d channel(s) for %s: revision %d -> %d", verb, len(patch.Add)+len(patch.Remove), termtext.Line(c.String()), res.Before.Revision, after.Revision)
 	if out.Retried {
 		fmt.Fprint(a.io.Out, " (retried once after a concurrent change)")
 	}
-	fmt.Fprintf(a.io.Out, "\n  related channels: %s\n", strings.Join(out.RelatedChannels, ", "))
+	// The related channels are the relay's projection: one line.
+	fmt.Fprintf(a.io.Out, "\n  related channels: %s\n", termtext.Line(strings.Join(out.RelatedChannels, ", ")))
 	return nil
 }
 

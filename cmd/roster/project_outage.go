@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/pipeline"
 	"github.com/roster-cli/roster/workspace/projects"
 )
@@ -19,6 +20,9 @@ func relayOutcome(status, reason string) string { return pipeline.Outcome(status
 // relayFailure is the one line every command prints for a relay that did
 // not answer: "<url>: <outcome>", so a refused, closed or timed-out relay
 // reads the same in repo, repo init, project, group and workspace errors.
+// It is raw (the JSON message carries the relay's reason exactly); an error
+// that lists such lines escapes each with termtext.Line in its Terminal
+// form, since the reason is the relay's text and may hold line breaks.
 func relayFailure(url, status, reason string) string {
 	return url + ": " + relayOutcome(status, reason)
 }
@@ -35,6 +39,7 @@ func relayOutageErr(what string, answered int, failed []string, cmds []suggest.C
 	}
 	return &exitError{Code: exitIncomplete, Kind: "incomplete",
 		Err:      fmt.Errorf(msg, what, strings.Join(failed, "\n  ")),
+		Terminal: fmt.Sprintf(msg, termtext.Line(what), strings.Join(termtext.Lines(failed), "\n  ")),
 		Details:  details,
 		Commands: cmds}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
@@ -74,42 +75,45 @@ func projectView(c projects.Coordinate, rd projects.ReadResult) projectJSON {
 	return out
 }
 
+// projectRender prints the human view. The name, description, channels,
+// visibility, addresses and relay reasons are the relay's or the owner's
+// text: each is printed through termtext.Line, so it stays on its row.
 func projectRender(a *app, p projectJSON) {
 	w := a.io.Out
 	title := p.Name
 	if title == "" {
 		title = p.D
 	}
-	fmt.Fprintf(w, "%s  (%s)\n", title, p.Coordinate)
+	fmt.Fprintf(w, "%s  (%s)\n", termtext.Line(title), termtext.Line(p.Coordinate))
 	if p.Deleted {
 		fmt.Fprintf(w, "  DELETED at revision %d; its owner can recreate it by publishing a new kind 30621 identity\n", p.Revision)
 	} else {
 		fmt.Fprintf(w, "  revision      %d\n", p.Revision)
 		if p.Description != "" {
-			fmt.Fprintf(w, "  description   %s\n", p.Description)
+			fmt.Fprintf(w, "  description   %s\n", termtext.Line(p.Description))
 		}
 		fmt.Fprintf(w, "  owner         %s\n", p.OwnerNpub)
 		if p.HomeChannel != nil {
-			fmt.Fprintf(w, "  home channel  %s\n", *p.HomeChannel)
+			fmt.Fprintf(w, "  home channel  %s\n", termtext.Line(*p.HomeChannel))
 		} else {
 			fmt.Fprintf(w, "  home channel  none (only the owner may change related channels)\n")
 		}
 		fmt.Fprintf(w, "  related       %d channel(s)\n", len(p.RelatedChannels))
 		for _, ch := range p.RelatedChannels {
-			fmt.Fprintf(w, "    %s\n", ch)
+			fmt.Fprintf(w, "    %s\n", termtext.Line(ch))
 		}
 		if p.Visibility != "" {
-			fmt.Fprintf(w, "  visibility    %s\n", p.Visibility)
+			fmt.Fprintf(w, "  visibility    %s\n", termtext.Line(p.Visibility))
 		}
 		for _, m := range p.Members {
-			fmt.Fprintf(w, "  repository    %s\n", m.Address)
+			fmt.Fprintf(w, "  repository    %s\n", termtext.Line(m.Address))
 		}
 	}
 	fmt.Fprintf(w, "  signed by     %s (relay self) at %d, event %s\n", p.Projection.Signer, p.Projection.CreatedAt, p.Projection.EventID)
 	for _, r := range p.Relays {
-		line := fmt.Sprintf("  relay %s: %s, projection %s", r.URL, relayOutcome(r.Status, r.Reason), r.Projection)
+		line := fmt.Sprintf("  relay %s: %s, projection %s", termtext.Line(r.URL), termtext.Line(relayOutcome(r.Status, r.Reason)), r.Projection)
 		if r.Error != "" {
-			line += " (" + r.Error + ")"
+			line += " (" + termtext.Line(r.Error) + ")"
 		}
 		fmt.Fprintln(w, line)
 	}

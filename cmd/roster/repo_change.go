@@ -12,6 +12,7 @@ import (
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
 )
 
 // mutationSchema is the JSON schema of every membership command's result.
@@ -120,9 +121,11 @@ func (a *app) mutationFailure(intent preflight.Intent, err error) error {
 				cmds = append(cmds, suggest.Roster("repo").With("--relay", r.URL).Because("what "+r.URL+" serves now"))
 			}
 		}
+		// Each problem is one line, and may quote a relay's OK message.
+		const unverified = "%s:\n  %s\nit is in effect where it was stored; rerunning the change does not republish it"
 		return a.mutationError(v, &exitError{Code: exitUnverified, Kind: f.Kind,
-			Err: fmt.Errorf("%s:\n  %s\nit is in effect where it was stored; rerunning the change does not republish it",
-				f.Message, strings.Join(f.Problems, "\n  ")),
+			Err:      fmt.Errorf(unverified, f.Message, strings.Join(f.Problems, "\n  ")),
+			Terminal: fmt.Sprintf(unverified, termtext.Line(f.Message), strings.Join(termtext.Lines(f.Problems), "\n  ")),
 			Details:  map[string]any{"published": out.Published, "relays": out.Relays, "problems": f.Problems},
 			Commands: cmds})
 	}
@@ -187,10 +190,7 @@ func (a *app) mutationError(v *repoView, ee *exitError) error {
 		out.Error = &errorJSON{Code: ee.Kind, Message: ee.Err.Error(), Details: orEmptyMap(ee.Details), Commands: orEmptySlice(cmds)}
 		_ = writeJSON(a, out)
 	} else {
-		fmt.Fprintf(a.io.Err, "roster: %s\n", ee.Err)
-		for _, c := range cmds {
-			fmt.Fprintf(a.io.Err, "  run: %s\n", c)
-		}
+		a.printHumanError(ee, cmds)
 		if ee.Code == exitRefused || ee.Code == exitUsage {
 			fmt.Fprintln(a.io.Err, "nothing was published")
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/roster-cli/roster/internal/termui"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
 )
 
 // finishMutation prints the result (JSON or human) and the advisories.
@@ -26,8 +27,10 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *mutationRes
 	if out.DryRun {
 		verb = "preview only (--dry-run): nothing was published"
 	}
-	fmt.Fprintf(w, "%s\n", out.Command)
-	fmt.Fprintf(w, "repository  %s\n", displayCoord(v.Coordinate()))
+	// Coordinates, commands, ref names and guidance may carry an
+	// announcement's identifier or relay URLs: each is one line.
+	fmt.Fprintf(w, "%s\n", termtext.Line(out.Command))
+	fmt.Fprintf(w, "repository  %s\n", termtext.Line(displayCoord(v.Coordinate())))
 	renderPlan(a, plan)
 	if len(out.Published) > 0 {
 		fmt.Fprintf(w, "%s %s to %d relay(s), read back from each\n", verb, strings.Join(out.Published, " "), len(out.Relays))
@@ -35,15 +38,15 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *mutationRes
 		fmt.Fprintln(w, verb)
 	}
 	if out.SwitchedTo != nil && v.Checkout != nil { // outside a checkout the guidance says what to select
-		fmt.Fprintf(w, "this checkout now selects %s\n", *out.SwitchedTo)
+		fmt.Fprintf(w, "this checkout now selects %s\n", termtext.Line(*out.SwitchedTo))
 		if len(out.SwitchedRemotes) > 0 {
-			fmt.Fprintf(w, "remote(s) now pointing at the lead: %s\n", strings.Join(out.SwitchedRemotes, ", "))
+			fmt.Fprintf(w, "remote(s) now pointing at the lead: %s\n", termtext.Line(strings.Join(out.SwitchedRemotes, ", ")))
 		}
 	}
 	if len(out.guidance) > 0 {
 		fmt.Fprintln(w, "next:")
 		for _, g := range guidanceLines(out.guidance, sel) {
-			fmt.Fprintf(w, "  %s\n", g)
+			fmt.Fprintf(w, "  %s\n", termtext.Line(g))
 		}
 	}
 	after := out.resolvedAfter
@@ -91,10 +94,10 @@ func renderPlan(a *app, plan *preflight.Plan) {
 	fmt.Fprintf(w, "  %-22s %s (%s) -> %s (%s)\n", "lead", termui.Dash(graph.Npub(s.LeadBefore.Lead)), s.LeadBefore.Source,
 		termui.Dash(graph.Npub(s.LeadAfter.Lead)), s.LeadAfter.Source)
 	if plan.SwitchTo != nil {
-		fmt.Fprintf(w, "  %-22s %s -> %s\n", "selected coordinate", displayCoord(s.SelectedBefore), displayCoord(s.SelectedAfter))
+		fmt.Fprintf(w, "  %-22s %s -> %s\n", "selected coordinate", termtext.Line(displayCoord(s.SelectedBefore)), termtext.Line(displayCoord(s.SelectedAfter)))
 	}
-	fmt.Fprintf(w, "state check: %s\n", strings.Join(plan.State.Checked, "; "))
-	fmt.Fprintf(w, "not checked yet: %s\n", strings.Join(plan.State.NotChecked, "; "))
+	fmt.Fprintf(w, "state check: %s\n", termtext.Line(strings.Join(plan.State.Checked, "; ")))
+	fmt.Fprintf(w, "not checked yet: %s\n", termtext.Line(strings.Join(plan.State.NotChecked, "; ")))
 }
 
 func tagText(t nostr.Tag) string {

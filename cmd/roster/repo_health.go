@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/roster-cli/roster/internal/termui"
+	"github.com/roster-cli/roster/termtext"
 )
 
 // healthSchema is the JSON schema printed by `roster repo health --json`.
@@ -77,18 +78,19 @@ command that repairs each, and sets the exit code for CI:
 // that repairs it, then the verdict.
 func renderHealthHuman(w io.Writer, h *healthReport, st termui.Styles) {
 	p := &termui.Lines{W: w, St: st}
-	p.Row("repository", h.Coordinate.Npub+"/"+h.Coordinate.Identifier)
+	// Finding messages and commands may quote event text: one line each.
+	p.Row("repository", h.Coordinate.Npub+"/"+termtext.Line(h.Coordinate.Identifier))
 	for _, f := range h.Findings {
 		sev := st.Apply(st.Warn, "warning")
 		if f.Severity == "error" {
 			sev = st.Apply(st.Bad, "error")
 		}
-		p.Row(sev, f.Code+": "+f.Message)
+		p.Row(sev, termtext.Line(f.Code+": "+f.Message))
 		if f.Author != nil {
 			p.Note("announcement of " + *f.Author)
 		}
 		if f.Command != nil {
-			p.Note("repair with: " + *f.Command)
+			p.Note("repair with: " + termtext.Line(*f.Command))
 		}
 	}
 	verdict := st.Apply(st.Good, "healthy")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/internal/termui"
+	"github.com/roster-cli/roster/termtext"
 )
 
 // leadSourceText explains lead_source in words, answering "is the lead
@@ -36,9 +37,14 @@ func leadSourceText(src string) string {
 // (selected coordinate; lead and its source; confirmed, invited, moderators;
 // pending acknowledgements or a coordinate to follow), then metadata, state,
 // lifecycle, health and relays.
+//
+// Every string that came from a relay or an event (the identifier, the
+// metadata, ref names, relay URLs and reasons, finding messages) is printed
+// through termtext.Line, so it stays on its row; npubs, hex ids and roster's
+// own words are printed as they are.
 func renderRepoHuman(w io.Writer, rep *repoReport, st termui.Styles) {
 	p := &termui.Lines{W: w, St: st}
-	id := rep.Coordinate.Identifier
+	id := termtext.Line(rep.Coordinate.Identifier)
 
 	// 1. Which maintainer coordinate did this checkout select?
 	p.Row("repository", id)
@@ -58,7 +64,7 @@ func renderRepoHuman(w io.Writer, rep *repoReport, st termui.Styles) {
 	}
 	p.Row("lead", lead+"  "+st.Apply(st.Dim, "("+source+")"))
 	if len(rep.LeadPath) > 1 {
-		p.Note("path " + strings.Join(rep.LeadPath, " -> "))
+		p.Note("path " + termtext.Line(strings.Join(rep.LeadPath, " -> ")))
 	}
 
 	// 3. Who is confirmed, invited, or a moderator?
@@ -83,15 +89,15 @@ func renderRepoHuman(w io.Writer, rep *repoReport, st termui.Styles) {
 		if ack.author != "" && ack.author == rep.viewer {
 			who = "record"
 		}
-		p.Note(who + " it with: " + ack.Command)
+		p.Note(who + " it with: " + termtext.Line(ack.Command))
 	}
 	if rep.FollowLeadCommand != nil {
 		target := ""
 		if rep.RecommendedCoordinate != nil {
-			target = *rep.RecommendedCoordinate
+			target = termtext.Line(*rep.RecommendedCoordinate)
 		}
 		p.Row("follow", st.Apply(st.Warn, "the lead coordinate is "+target))
-		p.Note("switch with: " + *rep.FollowLeadCommand)
+		p.Note("switch with: " + termtext.Line(*rep.FollowLeadCommand))
 	} else if rep.RecommendedCoordinate != nil {
 		p.Row("follow", "this checkout already selects the lead coordinate")
 	}
@@ -99,25 +105,25 @@ func renderRepoHuman(w io.Writer, rep *repoReport, st termui.Styles) {
 	// Then metadata and state.
 	p.Blank()
 	m := rep.meta
-	p.RowIf("name", m.Name)
-	p.RowIf("description", m.Description)
-	p.List("clone", m.Clone)
-	p.List("web", m.Web)
-	p.List("announced relays", m.Relays)
-	p.RowIf("earliest commit", m.EUC)
+	p.RowIf("name", termtext.Line(m.Name))
+	p.RowIf("description", termtext.Line(m.Description))
+	p.List("clone", termtext.Lines(m.Clone))
+	p.List("web", termtext.Lines(m.Web))
+	p.List("announced relays", termtext.Lines(m.Relays))
+	p.RowIf("earliest commit", termtext.Line(m.EUC))
 	p.Row("lifecycle", lifecycleText(rep.Lifecycle, st))
 	if rep.State == nil {
 		p.Row("state", "no kind 30618 state from a confirmed maintainer")
 	} else {
 		s := rep.State
-		p.Row("state", fmt.Sprintf("HEAD %s, %d refs, by %s", termui.Dash(s.Head), len(s.Refs), s.Author))
+		p.Row("state", fmt.Sprintf("HEAD %s, %d refs, by %s", termtext.Line(termui.Dash(s.Head)), len(s.Refs), s.Author))
 		names := make([]string, 0, len(s.Refs))
 		for n := range s.Refs {
 			names = append(names, n)
 		}
 		sort.Strings(names)
 		for _, n := range names {
-			p.Note(fmt.Sprintf("%s  %s", s.Refs[n], n))
+			p.Note(termtext.Line(fmt.Sprintf("%s  %s", s.Refs[n], n)))
 		}
 	}
 
@@ -141,9 +147,9 @@ func renderHealthSummary(p *termui.Lines, rep *repoReport) {
 	}
 	p.Row("health", p.St.Apply(style, text))
 	for _, f := range rep.Health {
-		p.Note(f.Severity + " " + f.Code + ": " + f.Message)
+		p.Note(termtext.Line(f.Severity + " " + f.Code + ": " + f.Message))
 		if f.Command != nil {
-			p.Note("  repair with: " + *f.Command)
+			p.Note("  repair with: " + termtext.Line(*f.Command))
 		}
 	}
 }
@@ -161,14 +167,14 @@ func renderRelays(p *termui.Lines, rep *repoReport) {
 		if i == 0 {
 			label = "relays"
 		}
-		text := fmt.Sprintf("%s  %s, %d event(s)", r.URL, r.Status, r.Events)
+		text := fmt.Sprintf("%s  %s, %d event(s)", termtext.Line(r.URL), r.Status, r.Events)
 		if r.dropped > 0 {
 			// A relay serving forged or altered events is worth knowing
 			// about even though roster ignored them.
 			text += fmt.Sprintf(", %d ignored (bad id, signature or filter)", r.dropped)
 		}
 		if r.reason != "" {
-			text += ": " + r.reason
+			text += ": " + termtext.Line(r.reason)
 		}
 		if r.Status != "ok" || r.dropped > 0 {
 			text = p.St.Apply(p.St.Bad, text)
@@ -179,7 +185,7 @@ func renderRelays(p *termui.Lines, rep *repoReport) {
 		var failed []string
 		for _, r := range rep.Relays {
 			if r.Status != "ok" {
-				failed = append(failed, r.URL)
+				failed = append(failed, termtext.Line(r.URL))
 			}
 		}
 		p.Row("complete", p.St.Apply(p.St.Warn, "no: partial answer, "+strings.Join(failed, ", ")+" did not answer"))

@@ -14,6 +14,7 @@ import (
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
 )
 
 type repoInitOptions struct {
@@ -159,6 +160,8 @@ func announceErr(e *announce.Error) *exitError {
 	case announce.KindIncomplete:
 		ee.Code = exitIncomplete
 		ee.Err = fmt.Errorf("%s:\n  %s", e.Msg, strings.Join(unanswered(e.Fetch), "\n  "))
+		// Relay reasons stay on their own line on a terminal.
+		ee.Terminal = fmt.Sprintf("%s:\n  %s", e.Msg, strings.Join(termtext.Lines(unanswered(e.Fetch)), "\n  "))
 	case announce.KindExists:
 		ee.Code = exitRefused
 	}
@@ -219,21 +222,21 @@ func renderRepoInit(a *app, res repoInitResult) {
 	if res.Replaces != nil {
 		verb = "Re-announced"
 	}
-	fmt.Fprintf(w, "%s %s as %s (event %s, signed via %s)\n", verb, res.Coordinate.Identifier, res.Coordinate.Npub, res.Event.ID, res.Backend)
+	fmt.Fprintf(w, "%s %s as %s (event %s, signed via %s)\n", verb, termtext.Line(res.Coordinate.Identifier), res.Coordinate.Npub, res.Event.ID, res.Backend)
 	for _, r := range res.Relays {
 		status := "accepted, read back"
 		switch {
 		case !r.OK:
-			status = "refused: " + r.Message
+			status = "refused: " + termtext.Line(r.Message)
 		case !r.ReadBack:
 			status = "accepted, NOT returned on read-back"
 		}
-		fmt.Fprintf(w, "  %-40s %s\n", r.URL, status)
+		fmt.Fprintf(w, "  %-40s %s\n", termtext.Line(r.URL), status)
 	}
 	if res.GitConfig.NostrRepo != nil {
-		fmt.Fprintf(w, "git config nostr.repo = %s\n", *res.GitConfig.NostrRepo)
+		fmt.Fprintf(w, "git config nostr.repo = %s\n", termtext.Line(*res.GitConfig.NostrRepo))
 	}
 	if res.GitConfig.Origin != nil {
-		fmt.Fprintf(w, "git remote origin     = %s\n", *res.GitConfig.Origin)
+		fmt.Fprintf(w, "git remote origin     = %s\n", termtext.Line(*res.GitConfig.Origin))
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
 )
 
 // incompleteErr is exit 4 naming each relay that did not answer and why, or
@@ -23,18 +24,22 @@ func (a *app) incompleteErr(v *repoView) *exitError {
 			Details:  map[string]any{"relays": []map[string]any{}, "offline": true},
 			Commands: []suggest.Command{suggest.Roster("repo", "health").Because("the same, without --offline")}}
 	}
-	var lines []string
+	// lines are raw for JSON; safe are the same lines for a terminal, each
+	// relay's reason escaped to one line (exitError.Terminal).
+	var lines, safe []string
 	var hinted []suggest.Command
 	rel := []map[string]any{}
 	for _, r := range v.Fetch.Relays {
 		rel = append(rel, map[string]any{"url": r.URL, "status": r.Status, "reason": r.Reason, "events": r.Events})
 		if r.Status != relaypool.StatusOK {
 			line := relayFailure(r.URL, r.Status, r.Reason)
+			hint := ""
 			if ws, ok := plainWebsocketInstead(r.URL, r.Reason); ok {
-				line += "\n    it speaks plain ws://, not wss:// (a relay hint without a scheme means wss://)"
+				hint = "\n    it speaks plain ws://, not wss:// (a relay hint without a scheme means wss://)"
 				hinted = append(hinted, repo.With("--relay", ws).Because("the same relay over plain ws://"))
 			}
-			lines = append(lines, line)
+			lines = append(lines, line+hint)
+			safe = append(safe, termtext.Line(line)+hint)
 		}
 	}
 	what := "not every relay answered, so the evidence for %s is incomplete; nothing was decided:\n  %s"
@@ -48,6 +53,7 @@ func (a *app) incompleteErr(v *repoView) *exitError {
 	cmds = append(hinted, cmds...)
 	return &exitError{Code: exitIncomplete, Kind: "incomplete",
 		Err:      fmt.Errorf(what, displayCoord(v.Coordinate()), strings.Join(lines, "\n  ")),
+		Terminal: fmt.Sprintf(what, termtext.Line(displayCoord(v.Coordinate())), strings.Join(safe, "\n  ")),
 		Details:  map[string]any{"relays": rel},
 		Commands: cmds}
 }
@@ -79,9 +85,9 @@ func (a *app) notFoundErr(v *repoView) *exitError {
 		where += " (not all of them answered)"
 		cmds = append([]suggest.Command{here.With("--timeout", "30s").Because("give the silent relays longer")}, cmds...)
 	}
-	return &exitError{Code: exitIncomplete, Kind: "not-found",
+	return (&exitError{Code: exitIncomplete, Kind: "not-found",
 		Err: fmt.Errorf("no repository announcement found for %s (kind %d, d=%q, author %s) in %s",
 			displayCoord(c), graph.KindAnnouncement, c.Identifier, graph.Npub(c.Pubkey), where),
 		Details:  map[string]any{"coordinate": c.ATag(), "searched": v.Relays, "offline": v.Offline},
-		Commands: cmds}
+		Commands: cmds}).oneLine()
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/roster-cli/roster/internal/termui"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/signer"
+	"github.com/roster-cli/roster/termtext"
 )
 
 // repoView is one discovery of a repository; every repository command
@@ -39,7 +40,7 @@ func (a *app) loadRepo(ctx context.Context, need discovery.Evidence) (*repoView,
 			return relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner, Progress: progress.Update})
 		},
 		OpenCache: a.openCache,
-		Warn:      func(msg string) { fmt.Fprintf(a.io.Err, "roster: warning: %s\n", msg) },
+		Warn:      func(msg string) { fmt.Fprintf(a.io.Err, "roster: warning: %s\n", termtext.Line(msg)) },
 		NextRound: progress.NextRound,
 	}
 	v, err := discovery.Load(ctx, src, sel, co, need, a.viewerPubkey(), a.io.Now().Unix())

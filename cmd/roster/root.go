@@ -14,6 +14,7 @@ import (
 	"github.com/roster-cli/roster/settings"
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
 )
 
 // globalOptions are the flags every command shares (docs/architecture.md
@@ -209,9 +210,16 @@ func printError(a *app, ee *exitError) {
 		}})
 		return
 	}
-	fmt.Fprintf(a.io.Err, "roster: %s\n", ee.Err)
-	for _, c := range a.render(ee.Commands) {
-		fmt.Fprintf(a.io.Err, "  run: %s\n", c)
+	a.printHumanError(ee, a.render(ee.Commands))
+}
+
+// printHumanError writes the message (humanMessage) and one `run:` line per
+// rendered command to stderr. A command may carry a relay URL from an
+// announcement, so it is escaped to one line too.
+func (a *app) printHumanError(ee *exitError, cmds []string) {
+	fmt.Fprintf(a.io.Err, "roster: %s\n", humanMessage(ee))
+	for _, c := range cmds {
+		fmt.Fprintf(a.io.Err, "  run: %s\n", termtext.Line(c))
 	}
 }
 

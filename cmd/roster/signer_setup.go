@@ -15,6 +15,7 @@ import (
 
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
 )
 
 // keyring is the keyring every command uses: the OS keyring, unless a test
@@ -79,7 +80,12 @@ func noSignerError() *exitError {
 
 // signerError maps signer failures to exit codes. Signer errors never carry
 // secrets, so they can be shown as they are.
-func signerError(err error) error {
+func signerError(err error) error { return signerExitError(err).oneLine() }
+
+// signerExitError is signerError before its message is marked one line: a
+// signer's messages are one sentence, and a bunker's may quote what the
+// bunker or its relay replied.
+func signerExitError(err error) *exitError {
 	var already *signer.AlreadyLoggedInError
 	switch {
 	case errors.Is(err, signer.ErrNoSigner):
@@ -123,10 +129,11 @@ func (a *app) signerEnv(r *secretReader) (signer.Env, error) {
 		SecretKey:  a.io.Getenv("ROSTER_SECRET_KEY"),
 		Keyring:    a.keyring(),
 		Passphrase: r.read,
+		// The URL and notices come from the bunker: one line each.
 		OnAuthURL: func(u string) {
-			fmt.Fprintf(errw, "roster: the bunker asks you to approve this request at %s\n", u)
+			fmt.Fprintf(errw, "roster: the bunker asks you to approve this request at %s\n", termtext.Line(u))
 		},
-		Notice: func(m string) { fmt.Fprintf(errw, "roster: %s\n", m) },
+		Notice: func(m string) { fmt.Fprintf(errw, "roster: %s\n", termtext.Line(m)) },
 	}, nil
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
 )
 
 // printAdvisories writes graph's advisory warnings for v to stderr (human
@@ -25,7 +26,9 @@ func (a *app) printAdvisories(v *repoView, given ...suggest.Command) {
 			fmt.Fprintln(a.io.Err)
 		}
 		first = false
-		fmt.Fprintln(a.io.Err, b.Render(a.selectors()))
+		// An advisory spans lines of graph's own; the coordinates and
+		// commands in it may carry an announcement's identifier.
+		fmt.Fprintln(a.io.Err, termtext.Block(b.Render(a.selectors())))
 	}
 }
 

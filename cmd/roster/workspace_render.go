@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/sections"
 )
 
@@ -102,13 +103,15 @@ func orEmptyAssignments(a []sections.ProjectedAssignment) []sections.ProjectedAs
 	return a
 }
 
-// renderWorkspace prints the human view.
+// renderWorkspace prints the human view. Section labels, icons, ids and
+// channels are the workspace owner's text, and the stale and rejection
+// reasons may quote the relay: each is printed through termtext.Line.
 func renderWorkspace(a *app, v wsJSON) {
 	out := a.io.Out
-	fmt.Fprintf(out, "workspace of %s on %s\n", v.Owner.Npub, v.Community)
+	fmt.Fprintf(out, "workspace of %s on %s\n", v.Owner.Npub, termtext.Line(v.Community))
 	fmt.Fprintf(out, "  revision %d, layout revision %d, key epoch %d; you are %s\n", v.Revision, v.LayoutRevision, v.KeyEpoch, orNone(v.You.Role))
 	if v.Stale {
-		fmt.Fprintf(out, "  STALE: the relay could not be read (%s); this is the last verified cached projection and cannot be used for a change\n", v.StaleReason)
+		fmt.Fprintf(out, "  STALE: the relay could not be read (%s); this is the last verified cached projection and cannot be used for a change\n", termtext.Line(v.StaleReason))
 	}
 	if v.Refetched {
 		fmt.Fprintln(out, "  (a revision gap triggered a full refetch)")
@@ -123,11 +126,11 @@ func renderWorkspace(a *app, v wsJSON) {
 	for _, s := range v.Sections {
 		icon := ""
 		if s.Icon != nil {
-			icon = " [" + *s.Icon + "]"
+			icon = " [" + termtext.Line(*s.Icon) + "]"
 		}
-		fmt.Fprintf(out, "  %d. %s%s  %s\n", s.Rank+1, s.Label, icon, s.ID)
+		fmt.Fprintf(out, "  %d. %s%s  %s\n", s.Rank+1, termtext.Line(s.Label), icon, termtext.Line(s.ID))
 		for _, c := range s.Channels {
-			fmt.Fprintf(out, "       %s\n", c)
+			fmt.Fprintf(out, "       %s\n", termtext.Line(c))
 		}
 	}
 	fmt.Fprintln(out, "readers:")
@@ -135,7 +138,7 @@ func renderWorkspace(a *app, v wsJSON) {
 		fmt.Fprintf(out, "  %s  %s\n", r.Npub, r.Role)
 	}
 	if len(v.Rejected) > 0 {
-		fmt.Fprintf(out, "ignored %d projection(s) that failed verification:\n  %s\n", len(v.Rejected), strings.Join(v.Rejected, "\n  "))
+		fmt.Fprintf(out, "ignored %d projection(s) that failed verification:\n  %s\n", len(v.Rejected), strings.Join(termtext.Lines(v.Rejected), "\n  "))
 	}
 }
 
