@@ -33,3 +33,25 @@ func TestBunkerConnectFailureNamesTheRedactedBunker(t *testing.T) {
 		t.Fatalf("%+v: %v", bce, err)
 	}
 }
+
+// Rule: a secret key is a secp256k1 scalar in [1, n-1]. Zero, the curve
+// order and anything above it are refused as bad keys, never shown as
+// pubkey 000…0.
+func TestSecretKeyOutsideTheCurveOrderIsRefused(t *testing.T) {
+	for _, k := range []string{
+		strings.Repeat("0", 64),
+		"fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141",
+		"fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364142",
+		strings.Repeat("f", 64),
+	} {
+		if _, err := ParseSecretKey(k); !errors.Is(err, ErrBadSecretKey) {
+			t.Errorf("%s accepted: %v", k, err)
+		}
+		if _, err := NewKeySigner(k, "env"); err == nil {
+			t.Errorf("NewKeySigner(%s) accepted", k)
+		}
+	}
+	if _, err := ParseSecretKey("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364140"); err != nil {
+		t.Fatalf("n-1 is a valid key: %v", err)
+	}
+}

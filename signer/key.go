@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -35,9 +36,13 @@ func NewKeySigner(secret, backend string) (*KeySigner, error) {
 	return &KeySigner{sk: sk, pk: pk, backend: backend}, nil
 }
 
-// ParseSecretKey normalizes an nsec or hex secret key to lowercase hex.
+// ParseSecretKey normalizes an nsec or hex secret key to lowercase hex. A
+// key must be a secp256k1 scalar in [1, n-1]: zero, the curve order and
+// anything above it are not keys (some libraries would reduce them modulo n
+// or sign as the point at infinity, shown as pubkey 000…0).
 func ParseSecretKey(secret string) (string, error) {
 	secret = strings.TrimSpace(secret)
+	hexKey := strings.ToLower(secret)
 	if strings.HasPrefix(secret, "nsec1") {
 		prefix, v, err := nip19.Decode(secret)
 		if err != nil || prefix != "nsec" {
@@ -47,12 +52,21 @@ func ParseSecretKey(secret string) (string, error) {
 		if !ok {
 			return "", ErrBadSecretKey
 		}
-		return s, nil
+		hexKey = s
 	}
-	if !nostr.IsValid32ByteHex(strings.ToLower(secret)) {
+	if !nostr.IsValid32ByteHex(hexKey) || !validScalar(hexKey) {
 		return "", ErrBadSecretKey
 	}
-	return strings.ToLower(secret), nil
+	return hexKey, nil
+}
+
+// curveOrder is n, the order of secp256k1.
+var curveOrder, _ = new(big.Int).SetString("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141", 16)
+
+// validScalar reports whether the 64-hex key is in [1, n-1].
+func validScalar(hexKey string) bool {
+	k, ok := new(big.Int).SetString(hexKey, 16)
+	return ok && k.Sign() > 0 && k.Cmp(curveOrder) < 0
 }
 
 func (k *KeySigner) PublicKey(context.Context) (string, error) { return k.pk, nil }

@@ -405,3 +405,25 @@ func TestProjectCommandsAuthenticateWhenTheRelayDemandsNIP42(t *testing.T) {
 		t.Fatalf("relay holds %+v", st)
 	}
 }
+
+// Rule (NIP-PC: only the relay's self signs Project State): a projection
+// for the same address signed by anyone else, next to the relay's valid
+// one, is ignored; it does not make the relay's answer ambiguous.
+func TestProjectShowIgnoresAForgeryBesideTheValidProjection(t *testing.T) {
+	t.Parallel()
+	w := newPCWorld(t)
+	w.identity(nostr.Now() - 10)
+	valid := w.stored()
+	forged := &nostr.Event{Kind: 30623, CreatedAt: nostr.Now() + 5, Tags: nostr.Tags{
+		{"d", w.coord.Address()}, {"a", w.coord.String()}, {"rev", "99"},
+		{"e", strings.Repeat("e", 64), "", "identity"}, {"e", strings.Repeat("c", 64), "", "change"}},
+		Content: `{"v":1,"deleted":false,"project_tags":[["d","demo:with:colons"]]}`}
+	if err := forged.Sign(pcStrangerSK); err != nil {
+		t.Fatal(err)
+	}
+	w.relay.Inject(forged)
+	r := w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json")
+	if r.Code != exitOK || !strings.Contains(r.Out, valid.EventID) || strings.Contains(r.Out, forged.ID) {
+		t.Fatalf("a forgery beside the valid projection: exit %d %s %s", r.Code, r.Out, r.Err)
+	}
+}

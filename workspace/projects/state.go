@@ -172,12 +172,23 @@ func tagValue(t nostr.Tag) string {
 // other kinds or addresses are skipped; more than one candidate for the
 // address is ErrAmbiguous. found is false when the relay had none.
 func FromRelay(events []*nostr.Event, want Coordinate, relaySelf string) (st State, found bool, err error) {
-	var cands []*nostr.Event
+	// Only the relay's own signature makes a projection: an event for the
+	// same address signed by any other key is a forgery to ignore, never a
+	// second candidate that makes the answer ambiguous.
+	var cands, foreign []*nostr.Event
 	addr := want.Address()
 	for _, e := range events {
-		if e != nil && e.Kind == KindState && e.Tags.GetD() == addr {
-			cands = append(cands, e)
+		if e == nil || e.Kind != KindState || e.Tags.GetD() != addr {
+			continue
 		}
+		if e.PubKey == relaySelf {
+			cands = append(cands, e)
+		} else {
+			foreign = append(foreign, e)
+		}
+	}
+	if len(cands) == 0 && len(foreign) > 0 {
+		cands = foreign[:1] // nothing the relay signed: say why the forgery is not one
 	}
 	switch len(cands) {
 	case 0:
