@@ -261,7 +261,7 @@ func baseInTheFuture(e *nostr.Event, in Intent) *Refusal {
 	return refuse("base-in-the-future",
 		what+" is dated created_at "+strconv.FormatInt(int64(e.CreatedAt), 10)+
 			", the largest time an event can carry: its created_at is unusable, because no replacement can be dated after it and one dated earlier would lose to it",
-		"nothing was published; ask your relays to delete "+e.ID+" with a NIP-09 deletion request naming its id (an address deletion cannot be dated after it), then rerun the change").
+		"ask your relays to delete "+e.ID+" with a NIP-09 deletion request naming its id (an address deletion cannot be dated after it), then rerun the change").
 		with("event", e.ID).with("created_at", int64(e.CreatedAt)).
 		run(suggest.Roster("repo").Because("see what the relays serve for this repository"),
 			in.Suggest().Because("once "+e.ID+" is deleted"))

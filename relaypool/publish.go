@@ -15,6 +15,9 @@ type PublishReport struct {
 	URL     string `json:"url"`
 	OK      bool   `json:"ok"`
 	Message string `json:"message,omitempty"`
+	// Replied: the relay answered with an OK message (true or false), as
+	// opposed to failing or timing out.
+	Replied bool `json:"-"`
 }
 
 // Publish sends evt to every relay in parallel and reports each relay's OK
@@ -57,7 +60,7 @@ func (p *Pool) publishOne(ctx context.Context, url string, evt *nostr.Event) Pub
 			}
 			continue
 		}
-		rep.OK, rep.Message = ok.OK, ok.Reason
+		rep.OK, rep.Message, rep.Replied = ok.OK, ok.Reason, true
 		return rep
 	}
 }
@@ -118,16 +121,21 @@ type DeliverOptions struct {
 
 // Deliver publishes evt to every relay and, once at least one accepted it,
 // reads it back from each in one request, so every write checks what the
-// relays really stored the same way.
+// relays really stored the same way. When every relay that replied refused
+// it, a replaceable or addressable event is still read back by address, so
+// a relay that refused it for a newer version says which (SupersededBy).
 func (p *Pool) Deliver(ctx context.Context, relays []string, evt *nostr.Event, opts DeliverOptions) *Delivery {
 	d := &Delivery{Relays: []Delivered{}}
+	replied := false
 	for _, r := range p.Publish(ctx, relays, evt) {
 		d.Relays = append(d.Relays, Delivered{URL: r.URL, OK: r.OK, Message: r.Message})
 		if r.OK {
 			d.Accepted++
 		}
+		replied = replied || r.Replied
 	}
-	if d.Accepted == 0 || opts.NoReadBack {
+	_, addressed := AddressFilter(evt)
+	if opts.NoReadBack || d.Accepted == 0 && !(replied && addressed) {
 		return d
 	}
 	if opts.BeforeReadBack != nil {
