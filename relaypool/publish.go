@@ -95,8 +95,10 @@ type Delivered struct {
 	ReadBack bool   `json:"read_back"`
 	// SupersededBy is, for a replaceable or addressable event, the id of
 	// the newer event of the same address (NIP-01 order) the relay served
-	// on read-back instead: another edit won there.
-	SupersededBy string `json:"superseded_by,omitempty"`
+	// on read-back instead: another edit won there. Not in the JSON of the
+	// publishing commands' schemas (a field is only added in a new schema
+	// version); membership reports it in its error's details.
+	SupersededBy string `json:"-"`
 }
 
 // Delivery is the outcome of publishing one event to a set of relays.

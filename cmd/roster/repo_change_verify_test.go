@@ -72,7 +72,7 @@ func TestUnverifiedPublishJSONCarriesPublishedAndRelays(t *testing.T) {
 // later, reaches the relay between her publish and the read-back. The relay
 // keeps that one, so her change may have been superseded: exit 6 naming the
 // announcement that won, with the rerun of her change first among the
-// commands, and the top-level `relays` saying which relay keeps what.
+// commands, and `details.superseded_by` saying which relay keeps what.
 func TestPublishSupersededByAnotherEditIsExit6NamingTheWinner(t *testing.T) {
 	w := newMutWorld(t, 2)
 	w.seed(alice.announce(t, w.id, 100))
@@ -85,10 +85,13 @@ func TestPublishSupersededByAnotherEditIsExit6NamingTheWinner(t *testing.T) {
 	var m struct {
 		Published []string `json:"published"`
 		Relays    []struct {
-			SupersededBy string `json:"superseded_by"`
+			URL string `json:"url"`
 		} `json:"relays"`
 		Error struct {
-			Message  string   `json:"message"`
+			Message string `json:"message"`
+			Details struct {
+				SupersededBy map[string]string `json:"superseded_by"`
+			} `json:"details"`
 			Commands []string `json:"commands"`
 		} `json:"error"`
 	}
@@ -101,8 +104,9 @@ func TestPublishSupersededByAnotherEditIsExit6NamingTheWinner(t *testing.T) {
 	if len(m.Error.Commands) == 0 || !strings.HasPrefix(m.Error.Commands[0], "roster repo edit --add-maintainer "+bob.npub()) {
 		t.Fatalf("the first command is not the rerun of the change: %q", m.Error.Commands)
 	}
-	if len(m.Published) != 1 || len(m.Relays) != 2 || m.Relays[0].SupersededBy != winner.ID || m.Relays[1].SupersededBy != winner.ID {
-		t.Fatalf("published %v, relays %+v: want our id and both relays naming %s", m.Published, m.Relays, winner.ID)
+	won := m.Error.Details.SupersededBy
+	if len(m.Published) != 1 || len(m.Relays) != 2 || len(won) != 2 || won[w.relays[0].URL()] != winner.ID || won[w.relays[1].URL()] != winner.ID {
+		t.Fatalf("published %v, relays %+v, superseded_by %v: want our id, both relays, each keeping %s", m.Published, m.Relays, won, winner.ID)
 	}
 	// Human output says the same on stderr.
 	w.seams.afterPublish = func() { w.seed(alice.announce(t, w.id, 9000, nostr.Tag{"name", "edited again"})) }
