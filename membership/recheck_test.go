@@ -150,3 +150,21 @@ func TestAnAgedCutIsTakenAgainBeforePublishing(t *testing.T) {
 		t.Fatalf("asked again %v, want both relays of the aged cut", asked)
 	}
 }
+
+// Rule (nothing of ours stored is a concurrent change, not a publish
+// failure): when every relay that answered refused the replacement because
+// it keeps a newer version of the coordinate, another edit came first;
+// nothing was published and the rerun previews it (exit 3).
+func TestReplacementRefusedForANewerVersionIsAConcurrentChange(t *testing.T) {
+	base := announcement(t, 100)
+	p := Pipeline{Signer: instantSigner{},
+		Deliver: func(context.Context, []string, *nostr.Event, relaypool.DeliverOptions) *relaypool.Delivery {
+			return &relaypool.Delivery{Relays: []relaypool.Delivered{{URL: "wss://a", Message: "duplicate: a newer event for this address is already stored", SupersededBy: "f00d"}}}
+		}}
+	out := previewed(base)
+	err := p.publish(context.Background(), out, &nostr.Event{Kind: graph.KindAnnouncement, CreatedAt: 300, Tags: nostr.Tags{{"d", "repo"}}}, nil)
+	var f *Failure
+	if !errors.As(err, &f) || f.Kind != KindConcurrentChange || len(out.Published) != 0 {
+		t.Fatalf("got %v, published %v; want a concurrent change with nothing published", err, out.Published)
+	}
+}

@@ -71,3 +71,20 @@ func TestDeliverNamesTheNewerEventARelayKeepsInstead(t *testing.T) {
 		t.Fatalf("problems %q, want one naming %s", probs, winner.ID)
 	}
 }
+
+// A relay that refuses the event because it keeps a newer version of the
+// address is read back by address even when no relay accepted, so the
+// refusal says which version won.
+func TestDeliverRefusedForANewerVersionNamesIt(t *testing.T) {
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	winner := announcement(t, "alice", "repo", 200)
+	if err := relays[0].Publish(winner); err != nil {
+		t.Fatal(err)
+	}
+	p := relaypool.New(relaypool.Options{})
+	defer p.Close()
+	d := p.Deliver(context.Background(), devrelay.URLs(relays), announcement(t, "alice", "repo", 150), relaypool.DeliverOptions{})
+	if d.Accepted != 0 || d.Relays[0].OK || d.Relays[0].SupersededBy != winner.ID {
+		t.Fatalf("delivery %+v, want refused and superseded by %s", d.Relays, winner.ID)
+	}
+}
