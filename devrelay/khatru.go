@@ -105,6 +105,9 @@ func (r *Relay) queryEvents(ctx context.Context, f nostr.Filter) (chan *nostr.Ev
 		return ch, nil
 	}
 	reader := khatru.GetAuthed(ctx)
+	if d := r.delays.take(f); d > 0 {
+		return r.delayed(ctx, reader, f, d), nil
+	}
 	found := r.answer(reader, f)
 	ch := make(chan *nostr.Event, len(found))
 	for _, evt := range found {

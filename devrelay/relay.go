@@ -52,6 +52,8 @@ type Relay struct {
 	extraMu sync.Mutex
 	extra   []*nostr.Event // SetExtra
 
+	delays delays // DelayNext
+
 	mu       sync.Mutex // guards the fields below
 	addr     string     // actual listen address once started
 	srv      *http.Server

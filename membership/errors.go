@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // Failure kinds, the stable codes of roster.mutation/v1 errors.
@@ -24,6 +25,13 @@ const (
 	// KindLocalRefs: the checkout's refs, which the change compares with
 	// the repository state, cannot be read; nothing was published.
 	KindLocalRefs = "local-refs-unreadable"
+	// KindSuperseded: published, but a relay keeps another, newer version
+	// of the coordinate as its latest: another edit may have won.
+	KindSuperseded = "superseded"
+	// KindInconsistentRead: the recheck could not take a consistent cut of
+	// the relays (they answered too far apart, or not at all when asked
+	// again); nothing was published.
+	KindInconsistentRead = "inconsistent-read"
 )
 
 // Failure is a change that was stopped, or published and not verified.
@@ -39,7 +47,16 @@ type Failure struct {
 	Problems []string
 	// Switch is the attempted checkout switch (git-config).
 	Switch *Switch
-	Err    error
+	// Superseded maps each relay keeping a newer version of the coordinate
+	// than the one published to that version's id (superseded).
+	Superseded map[string]string
+	// Relays are the relays a recheck could not cut consistently
+	// (inconsistent-read).
+	Relays []string
+	// Commands are what to run next, in order (the rerun of the intent
+	// first); cmd renders them with the user's selectors.
+	Commands []suggest.Command
+	Err      error
 }
 
 func (f *Failure) Error() string { return f.Message }

@@ -1,14 +1,17 @@
 // Package membership is the write pipeline of every membership change
 // (`repo edit`, `accept`, `leave`, `follow-lead`): discover the repository
 // with complete evidence, preview the change with preflight, re-read every
-// event the preview used and stop if any changed, sign, publish, read back,
+// event the preview used in a consistent cut of the relays and stop if any
+// changed, sign (dated at signing time, after everything it replaces),
+// publish, read back, confirm each relay keeps it as the latest version,
 // re-resolve and check the result equals the preview, and for follow-lead
-// switch the checkout to the lead's coordinate. The discovery, signer,
-// relays and checkout are passed in; nothing here renders.
+// switch the checkout to the lead's coordinate. The discovery, clock,
+// signer, relays and checkout are passed in; nothing here renders.
 package membership
 
 import (
 	"context"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
@@ -24,6 +27,12 @@ type Pipeline struct {
 	// Discover reads the repository with complete evidence (every relay
 	// answered). Its errors are returned unchanged: the caller made them.
 	Discover func(ctx context.Context) (*discovery.View, error)
+	// Reask asks some relays of an earlier read again, with every filter it
+	// asked (relaypool.Pool.Reask): how the recheck makes its cut
+	// consistent.
+	Reask func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult
+	// Now is the clock the replacement is dated by when it is signed.
+	Now func() time.Time
 	// Signer signs the replacement announcement.
 	Signer signer.Signer
 	// Deliver publishes an event to relays and reads it back.
@@ -103,12 +112,15 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 	if err != nil {
 		return nil, err
 	}
-	if changed := preflight.FingerprintChanges(out.Plan.Fingerprint, preflight.Fingerprint(fresh.Events)); len(changed) > 0 {
-		return nil, concurrentChange(out, changed)
+	cut, err := p.recheck(ctx, out, fresh.Fetch, latestAnswer(fresh.Fetch))
+	if err != nil {
+		return nil, err
 	}
 
-	if evt := out.Plan.Event(); evt != nil {
-		if err := p.publish(ctx, out, evt); err != nil {
+	// Dated now, at signing, and strictly after every event of the
+	// coordinate the preview used: a later edit wins by time.
+	if evt := out.Plan.EventAt(p.Now().Unix()); evt != nil {
+		if err := p.publish(ctx, out, evt, cut); err != nil {
 			return nil, err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 
@@ -42,9 +43,14 @@ type world struct {
 func (w *world) view(ctx context.Context) (*discovery.View, error) {
 	c := graph.NewCoordinate(testkeys.Pub(w.t, aliceSK), repoID)
 	evs := append([]*nostr.Event{}, w.events...)
+	sources := map[string][]string{}
+	for _, e := range evs {
+		sources[e.ID] = []string{"ws://r"}
+	}
 	return &discovery.View{Selection: gitstate.Selection{Coordinate: c}, Relays: []string{"ws://r"}, Events: evs,
 		Resolution: graph.Resolve(evs, c, 2000, graph.Options{}), Now: 2000,
-		Fetch: &relaypool.FetchResult{Complete: true}}, nil
+		Fetch: &relaypool.FetchResult{Complete: true, Events: evs, Sources: sources,
+			Relays: []relaypool.RelayReport{{URL: "ws://r", Status: relaypool.StatusOK, Events: len(evs), Answered: time.Now()}}}}, nil
 }
 
 func (w *world) deliver(_ context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
@@ -70,7 +76,7 @@ func (w *world) pipeline(t *testing.T) Pipeline {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Pipeline{Discover: w.view, Signer: s, Deliver: w.deliver}
+	return Pipeline{Discover: w.view, Signer: s, Deliver: w.deliver, Now: func() time.Time { return time.Unix(2000, 0) }}
 }
 
 func addBob(t *testing.T) preflight.Intent {

@@ -3,17 +3,24 @@ package membership
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
+	"sort"
+	"strings"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // publish signs, publishes to every relay asked, reads the event back from
-// each, and re-resolves the repository to check it equals the preview.
-// Failures after the first relay accepted the event are Unverified.
-func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event) error {
+// each, confirms each keeps it as the coordinate's latest version, and
+// re-resolves the repository to check it equals the preview. cut is the
+// recheck's consistent cut. Failures after the first relay accepted the
+// event are Unverified or Superseded.
+func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event, cut *relaypool.FetchResult) error {
 	if err := p.Signer.SignEvent(ctx, evt); err != nil {
 		return &SignerError{Err: err}
 	}
@@ -21,8 +28,25 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event) e
 		return &Failure{Kind: KindSignerMismatch, Outcome: out,
 			Message: "the signer signed with a different key than the preview used; nothing was published"}
 	}
+	// A slow signer (a bunker) ages the cut: ask again before publishing.
+	// Relay latency is measured on the real clock, like relaypool's
+	// timeouts; Now only dates events.
+	if cut != nil && len(staleRelays(cut, time.Now())) > 0 {
+		if _, err := p.recheck(ctx, out, cut, time.Now()); err != nil {
+			return err
+		}
+	}
 	d := p.Deliver(ctx, out.Before.Relays, evt, relaypool.DeliverOptions{BeforeReadBack: p.AfterPublish})
 	out.Delivery = d
+	if won := supersededOn(d); len(won) > 0 {
+		if d.Accepted == 0 {
+			// Nothing of ours was stored: another edit of the coordinate
+			// came first, which is a change since the preview.
+			return concurrentChange(out, []string{"30617:" + evt.PubKey})
+		}
+		out.Published = append(out.Published, evt.ID)
+		return superseded(out, evt, won)
+	}
 	if d.Accepted == 0 {
 		return &Failure{Kind: KindPublishFailed, Outcome: out,
 			Message: fmt.Sprintf("no relay accepted the replacement announcement %s; nothing was published", evt.ID)}
@@ -34,8 +58,19 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event) e
 		if err != nil {
 			problems = append(problems, "re-reading the repository failed: "+err.Error())
 		} else {
-			problems = append(problems, DiffersFromPreview(out.Plan.After, after.Resolution)...)
 			out.After = after
+			// The confirmation: every relay's latest version of the
+			// coordinate is the one published.
+			for i := range d.Relays {
+				r := &d.Relays[i]
+				if w := relaypool.LatestOn(after.Fetch, r.URL, evt); w != nil && w.ID != evt.ID && graph.Newer(w, evt) {
+					r.SupersededBy = w.ID
+				}
+			}
+			if won := supersededOn(d); len(won) > 0 {
+				return superseded(out, evt, won)
+			}
+			problems = append(problems, DiffersFromPreview(out.Plan.After, after.Resolution)...)
 		}
 	}
 	if len(problems) > 0 {
@@ -44,6 +79,45 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event) e
 	}
 	out.Verified = true
 	return nil
+}
+
+// supersededOn maps each relay that keeps a newer version of the address
+// than the delivered event to that version's id.
+func supersededOn(d *relaypool.Delivery) map[string]string {
+	won := map[string]string{}
+	for _, r := range d.Relays {
+		if r.SupersededBy != "" {
+			won[r.URL] = r.SupersededBy
+		}
+	}
+	return won
+}
+
+// superseded is the published replacement losing to another version of the
+// coordinate on some relay: the change may have been superseded by another
+// edit (or lost an id tie to one dated the same second). Rerunning the
+// intent previews the state that won and applies the change to it.
+func superseded(out *Outcome, evt *nostr.Event, won map[string]string) *Failure {
+	relays := make([]string, 0, len(won))
+	for r := range won {
+		relays = append(relays, r)
+	}
+	sort.Strings(relays)
+	var where []string
+	winners := map[string]bool{}
+	for _, r := range relays {
+		where = append(where, r+" keeps "+won[r])
+		winners[won[r]] = true
+	}
+	ids := slices.Sorted(maps.Keys(winners))
+	return &Failure{Kind: KindSuperseded, Outcome: out, Superseded: won,
+		Problems: where,
+		Message: fmt.Sprintf("published %s, but the change may have been superseded by another edit: the announcement that won is %s, not yours; "+
+			"rerun the change to preview the announcement now in effect and apply it again", evt.ID, strings.Join(ids, ", ")),
+		Commands: []suggest.Command{
+			out.Intent.Suggest().Because("preview the announcement that won and apply the change to it"),
+			suggest.Roster("repo").Because("see what the relays now resolve"),
+		}}
 }
 
 // DiffersFromPreview compares the re-resolved repository with the preview's

@@ -1,7 +1,9 @@
 package preflight
 
 import (
+	"math"
 	"slices"
+	"strconv"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
@@ -37,9 +39,17 @@ type Plan struct {
 	Current *nostr.Event
 	// Tags is the replacement announcement's tags; nil when the intent needs
 	// no announcement change (a follow-lead that only switches the checkout).
-	Tags      nostr.Tags
-	Content   string
+	Tags    nostr.Tags
+	Content string
+	// CreatedAt is the preview's created_at: the preview's clock, at least
+	// NotBefore. The event signed is dated at signing time (EventAt).
 	CreatedAt int64
+	// NotBefore is the earliest created_at the replacement may carry: one
+	// second after every event of the author's own coordinate the preview
+	// used (each of their announcements, and each deletion addressing it),
+	// so the replacement orders after them by time, never by an id tie, and
+	// is not covered by an address deletion.
+	NotBefore int64
 	Changes   []RoleChange
 	Before    *graph.Resolution
 	After     *graph.Resolution
@@ -60,13 +70,61 @@ func sameHistory(a, b historyRecord) bool {
 	return a.letter == b.letter && a.subject == b.subject && a.invitation == b.invitation && slices.Equal(a.starts, b.starts)
 }
 
-// Event returns the unsigned replacement announcement (nil when Tags is nil).
-func (p *Plan) Event() *nostr.Event {
+// Event returns the unsigned replacement announcement as previewed, dated
+// CreatedAt (nil when Tags is nil).
+func (p *Plan) Event() *nostr.Event { return p.EventAt(p.CreatedAt) }
+
+// EventAt returns the unsigned replacement announcement dated now, the
+// signer's clock, or NotBefore when the clock reads earlier (the same
+// second as the base, or a clock behind it): a replacement always orders
+// strictly after every event of the coordinate the preview used. Nil when
+// Tags is nil.
+func (p *Plan) EventAt(now int64) *nostr.Event {
 	if p.Tags == nil {
 		return nil
 	}
-	return &nostr.Event{Kind: graph.KindAnnouncement, PubKey: p.Author, CreatedAt: nostr.Timestamp(p.CreatedAt),
+	return &nostr.Event{Kind: graph.KindAnnouncement, PubKey: p.Author, CreatedAt: nostr.Timestamp(max(now, p.NotBefore)),
 		Tags: copyTags(p.Tags), Content: p.Content}
+}
+
+// replacementFloor is the earliest created_at a replacement of author's
+// coordinate may carry (Plan.NotBefore), and the event that makes any
+// replacement impossible: one dated at the int64 maximum, after which no
+// time exists (nil when there is none).
+func replacementFloor(events []*nostr.Event, author, identifier string) (int64, *nostr.Event) {
+	addr := graph.NewCoordinate(author, identifier).ATag()
+	var floor int64
+	var blocker *nostr.Event
+	for _, e := range events {
+		if e.PubKey != author || !ofCoordinate(e, identifier, addr) {
+			continue
+		}
+		if int64(e.CreatedAt) == math.MaxInt64 {
+			blocker = e
+			continue
+		}
+		floor = max(floor, int64(e.CreatedAt)+1)
+	}
+	if blocker != nil {
+		floor = math.MaxInt64
+	}
+	return floor, blocker
+}
+
+// ofCoordinate reports whether e (by the coordinate's author) is an
+// announcement with the identifier or a deletion addressing addr.
+func ofCoordinate(e *nostr.Event, identifier, addr string) bool {
+	switch e.Kind {
+	case graph.KindAnnouncement:
+		return e.Tags.GetD() == identifier
+	case nostr.KindDeletion:
+		for _, t := range e.Tags {
+			if len(t) >= 2 && t[0] == "a" && t[1] == addr {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // resolveAs resolves events from the checkout's coordinate as the author
@@ -76,19 +134,17 @@ func resolveAs(in Input, events []*nostr.Event) *graph.Resolution {
 }
 
 // adopt takes the draft as the plan's replacement, with the recomputed
-// projection and a created_at after the current announcement's; a
-// replacement identical to the current announcement is no change (nil Tags).
+// projection and a created_at of now or, when that is not later, NotBefore;
+// a replacement identical to the current announcement is no change (nil
+// Tags).
 func (p *Plan) adopt(d *draft, now int64) {
 	d.writeRoleProjection()
 	p.Tags, p.Changes = d.tags, d.changes
-	p.CreatedAt = now
+	p.CreatedAt = max(now, p.NotBefore)
 	if p.Current == nil {
 		return
 	}
 	p.Content = p.Current.Content
-	if int64(p.Current.CreatedAt) >= p.CreatedAt {
-		p.CreatedAt = int64(p.Current.CreatedAt) + 1
-	}
 	if slices.EqualFunc(p.Tags, p.Current.Tags, slices.Equal) {
 		p.Tags, p.Changes = nil, nil
 	}
@@ -147,7 +203,12 @@ func Prepare(in Input) (*Plan, *Refusal) {
 	}
 	afterEvents := in.Events
 	if d != nil {
+		var blocker *nostr.Event
+		p.NotBefore, blocker = replacementFloor(in.Events, in.Author, in.Selected.Identifier)
 		p.adopt(d, in.Now)
+		if p.Tags != nil && blocker != nil {
+			return nil, baseInTheFuture(blocker, in.Intent)
+		}
 		if p.Tags != nil {
 			afterEvents = withReplacement(in.Events, p)
 		}
@@ -183,4 +244,24 @@ func Prepare(in Input) (*Plan, *Refusal) {
 	}
 	p.Guidance = mergeGuidance(guidance(v, p, in))
 	return p, nil
+}
+
+// baseInTheFuture refuses a replacement that cannot order after an event of
+// the author's own coordinate: one dated at the int64 maximum. No later
+// created_at exists, so under NIP-01 nothing replaces it (and an address
+// deletion at that time covers every version); dating ours earlier would
+// publish an event that loses, and wrapping around would date it before
+// 1970.
+func baseInTheFuture(e *nostr.Event, in Intent) *Refusal {
+	what := "your announcement " + e.ID
+	if e.Kind == nostr.KindDeletion {
+		what = "your deletion request " + e.ID + " of this coordinate"
+	}
+	return refuse("base-in-the-future",
+		what+" is dated created_at "+strconv.FormatInt(int64(e.CreatedAt), 10)+
+			", the largest time an event can carry: its created_at is unusable, because no replacement can be dated after it and one dated earlier would lose to it",
+		"ask your relays to delete "+e.ID+" with a NIP-09 deletion request naming its id (an address deletion cannot be dated after it), then rerun the change").
+		with("event", e.ID).with("created_at", int64(e.CreatedAt)).
+		run(suggest.Roster("repo").Because("see what the relays serve for this repository"),
+			in.Suggest().Because("once "+e.ID+" is deleted"))
 }

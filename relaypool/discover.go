@@ -129,6 +129,30 @@ func (p *Pool) CompleteDeletions(ctx context.Context, prev *FetchResult) *FetchR
 	return merge(prev, next)
 }
 
+// Reask asks relays that prev already asked once more, in one request each
+// carrying every filter prev asked (all its rounds), and merges the answers
+// into a new result in which each re-asked relay's Answered is its new
+// answer: the re-ask stands for everything prev asked of it. A relay that
+// fails the re-ask makes the result incomplete. With no relay it returns
+// prev and sends nothing.
+func (p *Pool) Reask(ctx context.Context, prev *FetchResult, relays []string) *FetchResult {
+	relays = NormalizeRelays(relays)
+	if len(relays) == 0 || len(prev.filters) == 0 {
+		return prev
+	}
+	next := p.Fetch(ctx, relays, prev.filters...)
+	next.filters = prev.filters
+	out := merge(prev, next)
+	for _, r := range next.Relays {
+		for i := range out.Relays {
+			if out.Relays[i].URL == r.URL {
+				out.Relays[i].Answered = r.Answered
+			}
+		}
+	}
+	return out
+}
+
 // merge combines two rounds: events deduplicated, per-relay reports summed
 // (a relay that failed in either round is not ok), asked sets unioned.
 func merge(a, b *FetchResult) *FetchResult {
@@ -166,6 +190,9 @@ func merge(a, b *FetchResult) *FetchResult {
 		prev := &out.Relays[i]
 		prev.Events += r.Events
 		prev.Dropped += r.Dropped
+		if prev.Answered.IsZero() || !r.Answered.IsZero() && r.Answered.Before(prev.Answered) {
+			prev.Answered = r.Answered
+		}
 		if prev.Status == StatusOK && r.Status != StatusOK {
 			prev.Status, prev.Reason = r.Status, r.Reason
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
@@ -32,6 +33,10 @@ type RelayReport struct {
 	// Dropped counts events this relay returned that were rejected: wrong
 	// id, bad signature, or matching none of the filters asked.
 	Dropped int `json:"dropped"`
+	// Answered is when the relay's EOSE arrived (zero when it did not):
+	// the moment its answer stands for. Over several rounds it is the
+	// earliest, the oldest part of what the relay said; Reask replaces it.
+	Answered time.Time `json:"-"`
 }
 
 // FetchResult is the merged answer of every relay asked.
@@ -131,7 +136,7 @@ func (p *Pool) fetchOne(ctx context.Context, url string, filters []nostr.Filter)
 				events = append(events, v)
 			}
 		case *nostr.EOSEEnvelope:
-			rep.Status = StatusOK
+			rep.Status, rep.Answered = StatusOK, time.Now()
 			return true
 		case *nostr.ClosedEnvelope:
 			open = false

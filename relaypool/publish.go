@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/graph"
 )
 
 // PublishReport is one relay's answer to one EVENT.
@@ -14,6 +15,9 @@ type PublishReport struct {
 	URL     string `json:"url"`
 	OK      bool   `json:"ok"`
 	Message string `json:"message,omitempty"`
+	// Replied: the relay answered with an OK message (true or false), as
+	// opposed to failing or timing out.
+	Replied bool `json:"-"`
 }
 
 // Publish sends evt to every relay in parallel and reports each relay's OK
@@ -56,7 +60,7 @@ func (p *Pool) publishOne(ctx context.Context, url string, evt *nostr.Event) Pub
 			}
 			continue
 		}
-		rep.OK, rep.Message = ok.OK, ok.Reason
+		rep.OK, rep.Message, rep.Replied = ok.OK, ok.Reason, true
 		return rep
 	}
 }
@@ -89,6 +93,12 @@ type Delivered struct {
 	OK       bool   `json:"ok"`
 	Message  string `json:"message,omitempty"`
 	ReadBack bool   `json:"read_back"`
+	// SupersededBy is, for a replaceable or addressable event, the id of
+	// the newer event of the same address (NIP-01 order) the relay served
+	// on read-back instead: another edit won there. Not in the JSON of the
+	// publishing commands' schemas (a field is only added in a new schema
+	// version); membership reports it in its error's details.
+	SupersededBy string `json:"-"`
 }
 
 // Delivery is the outcome of publishing one event to a set of relays.
@@ -113,27 +123,70 @@ type DeliverOptions struct {
 
 // Deliver publishes evt to every relay and, once at least one accepted it,
 // reads it back from each in one request, so every write checks what the
-// relays really stored the same way.
+// relays really stored the same way. When every relay that replied refused
+// it, a replaceable or addressable event is still read back by address, so
+// a relay that refused it for a newer version says which (SupersededBy).
 func (p *Pool) Deliver(ctx context.Context, relays []string, evt *nostr.Event, opts DeliverOptions) *Delivery {
 	d := &Delivery{Relays: []Delivered{}}
+	replied := false
 	for _, r := range p.Publish(ctx, relays, evt) {
 		d.Relays = append(d.Relays, Delivered{URL: r.URL, OK: r.OK, Message: r.Message})
 		if r.OK {
 			d.Accepted++
 		}
+		replied = replied || r.Replied
 	}
-	if d.Accepted == 0 || opts.NoReadBack {
+	_, addressed := AddressFilter(evt)
+	if opts.NoReadBack || d.Accepted == 0 && !(replied && addressed) {
 		return d
 	}
 	if opts.BeforeReadBack != nil {
 		opts.BeforeReadBack()
 	}
-	found, res := p.ReadBack(ctx, relays, []string{evt.ID})
+	// The read-back asks, in the same request, for the latest event of the
+	// address, so a relay keeping a newer edit says so.
+	filters := []nostr.Filter{{IDs: []string{evt.ID}}}
+	if f, ok := AddressFilter(evt); ok {
+		filters = append(filters, f)
+	}
+	res := p.Fetch(ctx, relays, filters...)
 	d.ReadBack = res
 	for i := range d.Relays {
-		d.Relays[i].ReadBack = slices.Contains(found[evt.ID], d.Relays[i].URL)
+		r := &d.Relays[i]
+		r.ReadBack = slices.Contains(res.Sources[evt.ID], r.URL)
+		if w := LatestOn(res, r.URL, evt); w != nil && graph.Newer(w, evt) {
+			r.SupersededBy = w.ID
+		}
 	}
 	return d
+}
+
+// AddressFilter asks for every event of evt's replaceable (kind, pubkey) or
+// addressable (kind, pubkey, d) address; ok is false for other kinds.
+func AddressFilter(evt *nostr.Event) (nostr.Filter, bool) {
+	switch {
+	case nostr.IsAddressableKind(evt.Kind):
+		return nostr.Filter{Kinds: []int{evt.Kind}, Authors: []string{evt.PubKey}, Tags: nostr.TagMap{"d": {evt.Tags.GetD()}}}, true
+	case nostr.IsReplaceableKind(evt.Kind):
+		return nostr.Filter{Kinds: []int{evt.Kind}, Authors: []string{evt.PubKey}}, true
+	}
+	return nostr.Filter{}, false
+}
+
+// LatestOn is the latest event (NIP-01 order) of evt's address that relay
+// returned in res, nil when it returned none.
+func LatestOn(res *FetchResult, relay string, evt *nostr.Event) *nostr.Event {
+	f, ok := AddressFilter(evt)
+	if !ok || res == nil {
+		return nil
+	}
+	var best *nostr.Event
+	for _, e := range res.Events {
+		if f.Matches(e) && slices.Contains(res.Sources[e.ID], relay) && (best == nil || graph.Newer(e, best)) {
+			best = e
+		}
+	}
+	return best
 }
 
 // Problems lists, one line each, what keeps the delivery from being
@@ -142,7 +195,9 @@ func (p *Pool) Deliver(ctx context.Context, relays []string, evt *nostr.Event, o
 func (d *Delivery) Problems() []string {
 	var out []string
 	for _, r := range d.Relays {
-		if !r.OK {
+		if r.SupersededBy != "" {
+			out = append(out, fmt.Sprintf("%s serves a newer event of the same address instead: %s", r.URL, r.SupersededBy))
+		} else if !r.OK {
 			out = append(out, fmt.Sprintf("%s did not accept it: %s", r.URL, r.Message))
 		} else if !r.ReadBack {
 			out = append(out, fmt.Sprintf("%s accepted it but did not return it on read-back", r.URL))

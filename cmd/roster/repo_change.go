@@ -32,7 +32,13 @@ func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun b
 	}
 	p := membership.Pipeline{
 		Discover: func(ctx context.Context) (*repoView, error) { return a.loadRepo(ctx, completeEvidence) },
-		Signer:   s,
+		Reask: func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
+			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner})
+			defer pool.Close()
+			return pool.Reask(ctx, prev, relays)
+		},
+		Now:    a.io.Now,
+		Signer: s,
 		Deliver: func(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
 			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner})
 			defer pool.Close()
@@ -111,6 +117,17 @@ func (a *app) mutationFailure(intent preflight.Intent, err error) error {
 	case membership.KindGitConfig:
 		return &exitError{Code: exitFailure, Kind: f.Kind, Err: errors.New(f.Message),
 			Commands: []suggest.Command{suggest.Git("config", "nostr.repo", gitstate.EncodeNaddr(f.Switch.To, f.Switch.Hints))}}
+	case membership.KindInconsistentRead:
+		return a.mutationError(v, &exitError{Code: exitIncomplete, Kind: f.Kind, Err: errors.New(f.Message),
+			Details:  map[string]any{"relays": orEmptySlice(f.Relays)},
+			Commands: f.Commands})
+	case membership.KindSuperseded:
+		// The rerun is the useful next step: it previews the version that
+		// won and applies the change to it.
+		return a.mutationErrorPublished(v, out, &exitError{Code: exitUnverified, Kind: f.Kind,
+			Err:      fmt.Errorf("%s:\n  %s", f.Message, strings.Join(f.Problems, "\n  ")),
+			Details:  map[string]any{"published": out.Published, "relays": out.Relays, "superseded_by": f.Superseded},
+			Commands: f.Commands})
 	case membership.KindUnverified:
 		// Rerunning the change would not republish it: where it was stored
 		// it is already in effect, so the rerun is refused as already done.
@@ -123,7 +140,7 @@ func (a *app) mutationFailure(intent preflight.Intent, err error) error {
 		}
 		// Each problem is one line, and may quote a relay's OK message.
 		const unverified = "%s:\n  %s\nit is in effect where it was stored; rerunning the change does not republish it"
-		return a.mutationError(v, &exitError{Code: exitUnverified, Kind: f.Kind,
+		return a.mutationErrorPublished(v, out, &exitError{Code: exitUnverified, Kind: f.Kind,
 			Err:      fmt.Errorf(unverified, f.Message, strings.Join(f.Problems, "\n  ")),
 			Terminal: fmt.Sprintf(unverified, termtext.Line(f.Message), strings.Join(termtext.Lines(f.Problems), "\n  ")),
 			Details:  map[string]any{"published": out.Published, "relays": out.Relays, "problems": f.Problems},
@@ -184,9 +201,20 @@ func (a *app) refusalError(v *repoView, intent preflight.Intent, r *preflight.Re
 // mutationError prints a refusal or failure with the people fields (JSON)
 // or the message, commands and advisories (human), and returns its code.
 func (a *app) mutationError(v *repoView, ee *exitError) error {
+	return a.mutationErrorPublished(v, nil, ee)
+}
+
+// mutationErrorPublished is mutationError after something was published:
+// sent's published ids and relay answers fill the top-level `published`
+// and `relays` of the JSON, as they do on success.
+func (a *app) mutationErrorPublished(v *repoView, sent *mutationResult, ee *exitError) error {
 	cmds := a.render(ee.Commands)
 	if a.opts.JSON {
 		out := newMutationResult(v, nil, false)
+		if sent != nil {
+			out.Published = append(out.Published, sent.Published...)
+			out.Relays = append(out.Relays, sent.Relays...)
+		}
 		out.Error = &errorJSON{Code: ee.Kind, Message: ee.Err.Error(), Details: orEmptyMap(ee.Details), Commands: orEmptySlice(cmds)}
 		_ = writeJSON(a, out)
 	} else {

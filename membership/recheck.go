@@ -1,0 +1,109 @@
+package membership
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/preflight"
+	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/suggest"
+)
+
+// CutWindow is how far apart in time the relays' answers of one recheck may
+// be, and how old the oldest may be when the replacement is published.
+//
+// Relays offer no compare-and-swap: a recheck can only show that nothing
+// changed as of the moment each relay answered. Answers taken at different
+// times are not one state of the repository: a relay that answers first and
+// then receives another edit of the same coordinate while a slower relay is
+// still answering looks unchanged, and the replacement then silently
+// overwrites that edit there (NIP-01 keeps one version per address). So the
+// recheck is a consistent cut: every relay whose answer arrived more than
+// CutWindow before the slowest one's is asked again, until all answers lie
+// within CutWindow of each other (at most cutRounds re-asks), and after
+// signing, when signing took longer than that (a remote signer), the relays
+// are asked again before publishing. What remains is an edit published to
+// a relay and verified within CutWindow plus the signing time before our
+// replacement reaches it; the confirmation after publishing (each relay's
+// latest version of the coordinate must be ours) catches every edit that
+// wins against ours, and the other command's own confirmation catches ours
+// winning against it when ours arrives before it finished.
+const CutWindow = 250 * time.Millisecond
+
+// cutRounds bounds the re-asks of one recheck: relays whose latency swings
+// by more than CutWindow on every request never give a consistent cut, and
+// the change fails closed (exit 4) instead of publishing on a torn read.
+const cutRounds = 3
+
+// recheck makes res (the recheck's discovery, whose slowest answer is at
+// ref) a consistent cut and compares it with the preview's fingerprint:
+// any change is a concurrent change. It returns the cut.
+func (p Pipeline) recheck(ctx context.Context, out *Outcome, res *relaypool.FetchResult, ref time.Time) (*relaypool.FetchResult, error) {
+	if res == nil {
+		// No relay read (offline): there is no cut to take, and the
+		// command refused --offline before it got here.
+		return nil, nil
+	}
+	for round := 0; ; round++ {
+		stale := staleRelays(res, ref)
+		if len(stale) == 0 {
+			break
+		}
+		if round == cutRounds || p.Reask == nil {
+			return nil, inconsistentRead(out, stale, fmt.Sprintf(
+				"the relays' answers to the recheck stayed more than %s apart after %d re-asks (%s): they are not one state of the repository",
+				CutWindow, cutRounds, strings.Join(stale, ", ")))
+		}
+		res = p.Reask(ctx, res, stale)
+		if !res.Complete {
+			var failed []string
+			for _, r := range res.Relays {
+				if r.Status != relaypool.StatusOK {
+					failed = append(failed, fmt.Sprintf("%s (%s: %s)", r.URL, r.Status, r.Reason))
+				}
+			}
+			return nil, inconsistentRead(out, failed, "asked again for a consistent recheck, not every relay answered: "+strings.Join(failed, ", "))
+		}
+		ref = latestAnswer(res)
+	}
+	events := discovery.InScope(res.Events, out.Before.Coordinate().Identifier)
+	if changed := preflight.FingerprintChanges(out.Plan.Fingerprint, preflight.Fingerprint(events)); len(changed) > 0 {
+		return nil, concurrentChange(out, changed)
+	}
+	return res, nil
+}
+
+// staleRelays are the relays of res whose answer arrived more than
+// CutWindow before ref.
+func staleRelays(res *relaypool.FetchResult, ref time.Time) []string {
+	var out []string
+	for _, r := range res.Relays {
+		if r.Answered.Before(ref.Add(-CutWindow)) {
+			out = append(out, r.URL)
+		}
+	}
+	return out
+}
+
+// latestAnswer is when the slowest relay of res answered.
+func latestAnswer(res *relaypool.FetchResult) time.Time {
+	var t time.Time
+	if res == nil {
+		return t
+	}
+	for _, r := range res.Relays {
+		if r.Answered.After(t) {
+			t = r.Answered
+		}
+	}
+	return t
+}
+
+func inconsistentRead(out *Outcome, relays []string, why string) *Failure {
+	return &Failure{Kind: KindInconsistentRead, Outcome: out, Relays: relays,
+		Message:  why + "; nothing was published: rerun the command",
+		Commands: []suggest.Command{out.Intent.Suggest().Because("retry the change; nothing was published")}}
+}

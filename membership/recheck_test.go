@@ -1,0 +1,170 @@
+package membership
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/preflight"
+	"github.com/roster-cli/roster/relaypool"
+)
+
+var testSecret = nostr.GeneratePrivateKey()
+
+func announcement(t *testing.T, at int64) *nostr.Event {
+	t.Helper()
+	evt := &nostr.Event{Kind: graph.KindAnnouncement, CreatedAt: nostr.Timestamp(at), Tags: nostr.Tags{{"d", "repo"}}}
+	if err := evt.Sign(testSecret); err != nil {
+		t.Fatal(err)
+	}
+	return evt
+}
+
+// previewed is an outcome whose preview used base.
+func previewed(base *nostr.Event) *Outcome {
+	return &Outcome{
+		Intent: preflight.Intent{Action: preflight.ActFix},
+		Before: &discovery.View{Selection: gitstate.Selection{Coordinate: graph.NewCoordinate(base.PubKey, "repo")}},
+		Plan:   &preflight.Plan{Author: base.PubKey, Fingerprint: preflight.Fingerprint([]*nostr.Event{base})},
+	}
+}
+
+func report(url string, at time.Time) relaypool.RelayReport {
+	return relaypool.RelayReport{URL: url, Status: relaypool.StatusOK, Answered: at}
+}
+
+// Rule (the recheck is a consistent cut): a relay that answered the recheck
+// long before the slowest one did is asked again, and what it stores by
+// then counts. Here another edit reached it in between: a concurrent change.
+// Answers within CutWindow of each other are one cut, asked nothing more.
+func TestRecheckAsksAgainTheRelaysThatAnsweredLongBeforeTheSlowest(t *testing.T) {
+	base, other := announcement(t, 100), announcement(t, 200)
+	t0 := time.Now()
+	res := &relaypool.FetchResult{Events: []*nostr.Event{base}, Complete: true,
+		Relays: []relaypool.RelayReport{report("wss://fast", t0), report("wss://near", t0.Add(3*time.Second-CutWindow/2)), report("wss://slow", t0.Add(3*time.Second))}}
+	var asked [][]string
+	p := Pipeline{Reask: func(_ context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
+		asked = append(asked, relays)
+		return &relaypool.FetchResult{Events: []*nostr.Event{base, other}, Complete: true,
+			Relays: []relaypool.RelayReport{report("wss://fast", t0.Add(3*time.Second+time.Millisecond)), prev.Relays[1], prev.Relays[2]}}
+	}}
+	_, err := p.recheck(context.Background(), previewed(base), res, latestAnswer(res))
+	var f *Failure
+	if !errors.As(err, &f) || f.Kind != KindConcurrentChange {
+		t.Fatalf("got %v, want a concurrent change", err)
+	}
+	if len(asked) != 1 || !slices.Equal(asked[0], []string{"wss://fast"}) {
+		t.Fatalf("asked again %v, want only the relay that answered more than %s before the slowest", asked, CutWindow)
+	}
+
+	asked = nil
+	together := &relaypool.FetchResult{Events: []*nostr.Event{base}, Complete: true,
+		Relays: []relaypool.RelayReport{report("wss://fast", t0), report("wss://slow", t0.Add(CutWindow/2))}}
+	if cut, err := p.recheck(context.Background(), previewed(base), together, latestAnswer(together)); err != nil || cut != together || asked != nil {
+		t.Fatalf("answers within the window: cut %v, err %v, asked again %v; want the read as it is", cut, err, asked)
+	}
+}
+
+// Rule (fail closed on a torn read): relays whose answers stay more than
+// CutWindow apart however often they are asked give no consistent cut; after
+// cutRounds re-asks the change stops with nothing published (exit 4), never
+// publishing on answers from different moments.
+func TestRecheckFailsClosedWhenTheRelaysNeverAnswerTogether(t *testing.T) {
+	base := announcement(t, 100)
+	t0 := time.Now()
+	res := &relaypool.FetchResult{Events: []*nostr.Event{base}, Complete: true,
+		Relays: []relaypool.RelayReport{report("wss://a", t0), report("wss://b", t0.Add(time.Second))}}
+	reasks := 0
+	p := Pipeline{Reask: func(_ context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
+		reasks++
+		// Whoever is asked again answers a second after the others.
+		next := &relaypool.FetchResult{Events: prev.Events, Complete: true}
+		later := latestAnswer(prev).Add(time.Second)
+		for _, r := range prev.Relays {
+			if slices.Contains(relays, r.URL) {
+				r.Answered = later
+			}
+			next.Relays = append(next.Relays, r)
+		}
+		return next
+	}}
+	_, err := p.recheck(context.Background(), previewed(base), res, latestAnswer(res))
+	var f *Failure
+	if !errors.As(err, &f) || f.Kind != KindInconsistentRead || len(f.Commands) == 0 {
+		t.Fatalf("got %v, want inconsistent-read with the rerun", err)
+	}
+	if reasks != cutRounds {
+		t.Fatalf("%d re-asks, want %d", reasks, cutRounds)
+	}
+}
+
+// instantSigner signs with testSecret.
+type instantSigner struct{}
+
+func (instantSigner) PublicKey(context.Context) (string, error) {
+	return nostr.GetPublicKey(testSecret)
+}
+func (instantSigner) SignEvent(_ context.Context, e *nostr.Event) error {
+	return e.Sign(testSecret)
+}
+func (instantSigner) Encrypt(context.Context, string, string) (string, error) { return "", nil }
+func (instantSigner) Decrypt(context.Context, string, string) (string, error) { return "", nil }
+func (instantSigner) Backend() string                                         { return "test" }
+
+// Rule (the cut is still fresh when the replacement is published): when the
+// cut is older than CutWindow once the event is signed (a remote signer that
+// took its time), the relays are asked again before anything is published,
+// and a change they show then stops the publish.
+func TestAnAgedCutIsTakenAgainBeforePublishing(t *testing.T) {
+	base, other := announcement(t, 100), announcement(t, 200)
+	old := time.Now().Add(-2 * CutWindow)
+	cut := &relaypool.FetchResult{Events: []*nostr.Event{base}, Complete: true,
+		Relays: []relaypool.RelayReport{report("wss://a", old), report("wss://b", old)}}
+	var asked []string
+	delivered := false
+	p := Pipeline{Signer: instantSigner{},
+		Reask: func(_ context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
+			asked = append(asked, relays...)
+			now := time.Now()
+			return &relaypool.FetchResult{Events: []*nostr.Event{base, other}, Complete: true,
+				Relays: []relaypool.RelayReport{report("wss://a", now), report("wss://b", now)}}
+		},
+		Deliver: func(context.Context, []string, *nostr.Event, relaypool.DeliverOptions) *relaypool.Delivery {
+			delivered = true
+			return &relaypool.Delivery{}
+		}}
+	out := previewed(base)
+	evt := &nostr.Event{Kind: graph.KindAnnouncement, CreatedAt: 300, Tags: nostr.Tags{{"d", "repo"}}}
+	err := p.publish(context.Background(), out, evt, cut)
+	var f *Failure
+	if !errors.As(err, &f) || f.Kind != KindConcurrentChange || delivered {
+		t.Fatalf("got %v (delivered %v), want a concurrent change before publishing", err, delivered)
+	}
+	if !slices.Equal(asked, []string{"wss://a", "wss://b"}) {
+		t.Fatalf("asked again %v, want both relays of the aged cut", asked)
+	}
+}
+
+// Rule (nothing of ours stored is a concurrent change, not a publish
+// failure): when every relay that answered refused the replacement because
+// it keeps a newer version of the coordinate, another edit came first;
+// nothing was published and the rerun previews it (exit 3).
+func TestReplacementRefusedForANewerVersionIsAConcurrentChange(t *testing.T) {
+	base := announcement(t, 100)
+	p := Pipeline{Signer: instantSigner{},
+		Deliver: func(context.Context, []string, *nostr.Event, relaypool.DeliverOptions) *relaypool.Delivery {
+			return &relaypool.Delivery{Relays: []relaypool.Delivered{{URL: "wss://a", Message: "duplicate: a newer event for this address is already stored", SupersededBy: "f00d"}}}
+		}}
+	out := previewed(base)
+	err := p.publish(context.Background(), out, &nostr.Event{Kind: graph.KindAnnouncement, CreatedAt: 300, Tags: nostr.Tags{{"d", "repo"}}}, nil)
+	var f *Failure
+	if !errors.As(err, &f) || f.Kind != KindConcurrentChange || len(out.Published) != 0 {
+		t.Fatalf("got %v, published %v; want a concurrent change with nothing published", err, out.Published)
+	}
+}
