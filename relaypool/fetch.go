@@ -103,19 +103,38 @@ func (p *Pool) fetchOne(ctx context.Context, url string, filters []nostr.Filter)
 			if ctx.Err() != nil {
 				return failure(ctx, rep, err), nil
 			}
-			rep.Status, rep.Reason = StatusClosed, "auth-required: authentication failed: "+err.Error()
+			rep.Status, rep.Reason = StatusClosed, cleanText("auth-required: authentication failed: "+err.Error())
 			return rep, nil
 		}
 	}
+	// A request that would exceed MaxREQBytes goes as several, one after
+	// another on the same connection; the relay answered only if it
+	// answered every one.
+	seen := map[string]bool{} // ids of events already accepted
+	var events []verified.Event
+	groups := splitREQ(filters, MaxREQBytes)
+	if len(groups) == 0 {
+		groups = [][]nostr.Filter{filters}
+	}
+	for _, group := range groups {
+		rep, events = p.reqOne(ctx, c, group, rep, events, seen)
+		if rep.Status != StatusOK {
+			break
+		}
+	}
+	return rep, events
+}
+
+// reqOne runs one REQ on c and adds what it returned to rep and events.
+func (p *Pool) reqOne(ctx context.Context, c *conn, filters []nostr.Filter, rep RelayReport, events []verified.Event, seen map[string]bool) (RelayReport, []verified.Event) {
+	rep.Status, rep.Reason = "", ""
 	s := c.subscribe()
 	open := false
 	defer func() { c.unsubscribe(s, open) }()
 	if err := c.req(ctx, s, filters); err != nil {
-		return failure(ctx, rep, err), nil
+		return failure(ctx, rep, err), events
 	}
 	open = true
-	var events []verified.Event
-	seen := map[string]bool{} // ids of events already accepted
 	triedAuth := false
 	// handle processes one message; finished reports the REQ's outcome.
 	handle := func(env nostr.Envelope) (finished bool) {
@@ -135,10 +154,11 @@ func (p *Pool) fetchOne(ctx context.Context, url string, filters []nostr.Filter)
 			return true
 		case *nostr.ClosedEnvelope:
 			open = false
+			reason := cleanText(e.Reason)
 			if isAuthRequired(e.Reason) && p.opts.Auth != nil && !triedAuth {
 				triedAuth = true
 				if err := c.authenticate(ctx, p.opts.Auth); err != nil {
-					rep.Status, rep.Reason = StatusClosed, fmt.Sprintf("%s (authentication failed: %v)", e.Reason, err)
+					rep.Status, rep.Reason = StatusClosed, cleanText(fmt.Sprintf("%s (authentication failed: %v)", reason, err))
 					return true
 				}
 				if err := c.req(ctx, s, filters); err != nil {
@@ -148,7 +168,7 @@ func (p *Pool) fetchOne(ctx context.Context, url string, filters []nostr.Filter)
 				open = true
 				return false
 			}
-			rep.Status, rep.Reason = StatusClosed, e.Reason
+			rep.Status, rep.Reason = StatusClosed, reason
 			return true
 		}
 		return false
@@ -184,7 +204,7 @@ func failure(ctx context.Context, rep RelayReport, err error) RelayReport {
 		rep.Status, rep.Reason = StatusTimeout, "no answer before the timeout (raise it with --timeout)"
 		return rep
 	}
-	rep.Status, rep.Reason = StatusFailed, err.Error()
+	rep.Status, rep.Reason = StatusFailed, cleanText(err.Error())
 	return rep
 }
 
