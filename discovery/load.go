@@ -3,7 +3,6 @@ package discovery
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/cache"
@@ -92,7 +91,7 @@ func readCached(src Source, v *View) error {
 	if err != nil {
 		return &CacheError{Doing: "read the local cache", Err: err}
 	}
-	for _, f := range DeletionFilters(evts, v.Coordinate()) {
+	for _, f := range DeletionFilters(evts, v.Coordinate(), v.Viewer) {
 		dels, err := c.Query(f)
 		if err != nil {
 			return &CacheError{Doing: "read the local cache", Err: err}
@@ -121,7 +120,7 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 	// same single round.
 	var known []graph.Coordinate
 	if store := openForFetch(src); store != nil {
-		known = CachedCoordinates(store, v.Coordinate())
+		known = CachedCoordinates(store, v.Coordinate(), v.Viewer)
 		store.Close()
 	}
 	coords := append([]graph.Coordinate{v.Coordinate()}, known...)
@@ -135,8 +134,10 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 		}
 	}
 	if need == Complete && res.Complete {
+		// Only the authors who can change the resolution: announcements
+		// from unrelated keys under the same identifier cost their parse.
 		src.nextRound()
-		res = pool.CompleteDeletions(ctx, res)
+		res = pool.CompleteDeletions(ctx, res, graph.Reachable(InScope(res.Events, id), v.Coordinate(), v.Viewer))
 	}
 	v.Relays = make([]string, 0, len(res.Relays))
 	for _, r := range res.Relays {
@@ -182,9 +183,11 @@ func openForFetch(src Source) *cache.Cache {
 	return c
 }
 
-// CachedCoordinates are the other same-identifier announcement authors the
-// cache already knows, so their deletions are asked in the first round.
-func CachedCoordinates(c *cache.Cache, sel graph.Coordinate) []graph.Coordinate {
+// CachedCoordinates are the coordinates of the other same-identifier
+// authors the cache already knows who can change the resolution of sel
+// (graph.Reachable from sel and the viewer), so their deletions are asked in
+// the first round. Unrelated announcements in the cache add nothing.
+func CachedCoordinates(c *cache.Cache, sel graph.Coordinate, viewer string) []graph.Coordinate {
 	if c == nil {
 		return nil
 	}
@@ -193,11 +196,10 @@ func CachedCoordinates(c *cache.Cache, sel graph.Coordinate) []graph.Coordinate 
 		return nil
 	}
 	var out []graph.Coordinate
-	for _, e := range evts {
-		if e.PubKey != sel.Pubkey {
-			out = append(out, graph.NewCoordinate(e.PubKey, sel.Identifier))
+	for _, pk := range graph.Reachable(evts, sel, viewer) {
+		if pk != sel.Pubkey {
+			out = append(out, graph.NewCoordinate(pk, sel.Identifier))
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Pubkey < out[j].Pubkey })
 	return out
 }

@@ -19,9 +19,13 @@ import (
 //     learned from the selected announcement's `relays` tag); none when there
 //     is no new relay.
 //   - CompleteDeletions: one more REQ per relay, only when the result holds
-//     announcement or state events whose deletions were not asked for yet
-//     (other authors' `a` addresses, and every such event's `e` id). Writes
-//     need it; a read can skip it.
+//     announcement or state events of the given authors (the ones that can
+//     change the resolution) whose deletions were not asked for yet (their
+//     `a` addresses and every such event's `e` id). Writes need it; a read
+//     can skip it.
+//
+// Any of these requests that would exceed MaxREQBytes is sent as several
+// smaller REQs, one after another on the relay's connection.
 
 // DiscoveryFilters are the filters of Discover's single request.
 func DiscoveryFilters(identifier string, coords ...graph.Coordinate) []nostr.Filter {
@@ -90,23 +94,31 @@ func (p *Pool) DiscoverMore(ctx context.Context, prev *FetchResult, relays []str
 	return merge(prev, next)
 }
 
-// CompleteDeletions asks prev's relays, in one more request each, for kind 5
-// deletions of every discovered announcement and state event not covered yet:
-// by `a` address and by `e` id, from the events' own authors. It sends
-// nothing and returns prev when everything is covered.
-func (p *Pool) CompleteDeletions(ctx context.Context, prev *FetchResult) *FetchResult {
-	needA, needE, authors := map[string]bool{}, map[string]bool{}, map[string]bool{}
+// CompleteDeletions asks prev's relays, in one more round each, for kind 5
+// deletions of the discovered announcement and state events of authors
+// (normally graph.Reachable: whoever can change the resolution) not
+// covered yet: by `a` address and by `e` id, signed by those authors.
+// Events of other authors are not asked about, so same-identifier spam from
+// unrelated keys does not grow the request; a request that is still large
+// is split under MaxREQBytes. It sends nothing and returns prev when
+// everything is covered.
+func (p *Pool) CompleteDeletions(ctx context.Context, prev *FetchResult, authors []string) *FetchResult {
+	wanted := make(map[string]bool, len(authors))
+	for _, a := range authors {
+		wanted[a] = true
+	}
+	needA, needE, who := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, e := range prev.Events {
-		if e.Kind != graph.KindAnnouncement && e.Kind != graph.KindState {
+		if (e.Kind != graph.KindAnnouncement && e.Kind != graph.KindState) || !wanted[e.PubKey] {
 			continue
 		}
 		if a := fmt.Sprintf("%d:%s:%s", e.Kind, e.PubKey, e.Tags.GetD()); !prev.askedA[a] {
 			needA[a] = true
-			authors[e.PubKey] = true
+			who[e.PubKey] = true
 		}
 		if !prev.askedE[e.ID] {
 			needE[e.ID] = true
-			authors[e.PubKey] = true
+			who[e.PubKey] = true
 		}
 	}
 	if len(needA) == 0 && len(needE) == 0 {
@@ -114,10 +126,10 @@ func (p *Pool) CompleteDeletions(ctx context.Context, prev *FetchResult) *FetchR
 	}
 	var filters []nostr.Filter
 	if len(needA) > 0 {
-		filters = append(filters, nostr.Filter{Kinds: []int{graph.KindDeletion}, Tags: nostr.TagMap{"a": sortedKeys(needA)}})
+		filters = append(filters, nostr.Filter{Kinds: []int{graph.KindDeletion}, Authors: sortedKeys(who), Tags: nostr.TagMap{"a": sortedKeys(needA)}})
 	}
 	if len(needE) > 0 {
-		filters = append(filters, nostr.Filter{Kinds: []int{graph.KindDeletion}, Authors: sortedKeys(authors), Tags: nostr.TagMap{"e": sortedKeys(needE)}})
+		filters = append(filters, nostr.Filter{Kinds: []int{graph.KindDeletion}, Authors: sortedKeys(who), Tags: nostr.TagMap{"e": sortedKeys(needE)}})
 	}
 	urls := make([]string, len(prev.Relays))
 	for i, r := range prev.Relays {

@@ -110,15 +110,35 @@ func TestCompleteDeletionsFindsOtherAuthorsDeletionsInOneMoreRound(t *testing.T)
 	if ids(first.Events)[del.ID] {
 		t.Fatal("bob's deletion should need the second round in this setup")
 	}
-	full := p.CompleteDeletions(ctx, first)
+	full := p.CompleteDeletions(ctx, first, []string{pub("alice"), pub("bob")})
 	if got := reqCounts(relays); got[0] != 2 || got[1] != 2 {
 		t.Fatalf("REQs %v, want 2 per relay", got)
 	}
 	if !ids(full.Events)[del.ID] || !full.Complete {
 		t.Fatalf("deletion not found: %d events, %+v", len(full.Events), full.Relays)
 	}
-	again := p.CompleteDeletions(ctx, full)
+	again := p.CompleteDeletions(ctx, full, []string{pub("alice"), pub("bob")})
 	if again != full || reqCounts(relays)[0] != 2 {
 		t.Fatalf("everything is covered: no further request expected, REQs %v", reqCounts(relays))
+	}
+}
+
+// Rule (bound what others publish): the deletion round asks only about the
+// authors given (those who can change the resolution); an unrelated
+// same-identifier author's deletion is not asked for.
+func TestCompleteDeletionsAsksOnlyAboutTheGivenAuthors(t *testing.T) {
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	coord := seedRepo(t, relays)
+	carols := relays[0].Stored(nostr.Filter{Kinds: []int{30617}, Authors: []string{pub("carol")}})
+	del := signed(t, "carol", 5, 300, "", nostr.Tag{"e", carols[0].ID}, nostr.Tag{"a", "30617:" + pub("carol") + ":repo"})
+	if err := relays[0].Publish(del); err != nil {
+		t.Fatal(err)
+	}
+	p := relaypool.New(relaypool.Options{})
+	defer p.Close()
+	ctx := context.Background()
+	full := p.CompleteDeletions(ctx, p.Discover(ctx, devrelay.URLs(relays), "repo", coord), []string{pub("alice"), pub("bob")})
+	if !full.Complete || ids(full.Events)[del.ID] {
+		t.Fatalf("complete %v; carol's deletion fetched although carol was not asked about", full.Complete)
 	}
 }
