@@ -62,8 +62,14 @@ func Load(ctx context.Context, src Source, sel gitstate.Selection, co *gitstate.
 		}
 		return nil, &NotFound{View: v}
 	}
+	v.resolve()
+	return v, nil
+}
+
+// resolve resolves v.Events: the graph, then the state.
+func (v *View) resolve() {
 	v.Resolution = graph.Resolve(v.Events, v.Coordinate(), v.Now, graph.Options{Viewer: v.Viewer})
-	v.StateEvent = graph.SelectState(v.Events, v.Resolution)
+	v.StateEvent, v.State = graph.SelectState(v.Events, v.Resolution), nil
 	if v.StateEvent != nil {
 		// An unparseable state event is reported as no state rather than
 		// failing the whole read.
@@ -73,7 +79,20 @@ func Load(ctx context.Context, src Source, sel gitstate.Selection, co *gitstate.
 			v.StateEvent = nil
 		}
 	}
-	return v, nil
+}
+
+// Including returns a copy of v resolved again with events added, for
+// instance the events the relays returned when read back by id after a
+// publish. A relay that caches identical filters (some answer a repeated
+// filter from a cache for a second or more) may answer a repeated discovery
+// with its earlier answer, without the event just published; a read by id
+// is a different filter, so what it returned is fresh. The events must be
+// verified (relaypool verified the read-back's).
+func (v *View) Including(events []*nostr.Event) *View {
+	c := *v
+	c.Events = InScope(append(append([]*nostr.Event(nil), v.Events...), events...), v.Coordinate().Identifier)
+	c.resolve()
+	return &c
 }
 
 // readCached answers from the cache alone.

@@ -34,6 +34,11 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event) e
 		if err != nil {
 			problems = append(problems, "re-reading the repository failed: "+err.Error())
 		} else {
+			// Resolve with what the read-back returned by id too: a relay
+			// may answer the repeated discovery filter from a cache.
+			if d.ReadBack != nil {
+				after = after.Including(d.ReadBack.Events)
+			}
 			problems = append(problems, DiffersFromPreview(out.Plan.After, after.Resolution)...)
 			out.After = after
 		}
