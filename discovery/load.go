@@ -35,6 +35,12 @@ type Source struct {
 	// NextRound is called when discovery starts another round of requests
 	// (for a progress display); nil is fine.
 	NextRound func()
+	// Reach names, beyond the selected author and the viewer, the pubkeys
+	// whose events and deletions a complete read must cover because the
+	// caller will look at them: a write's subject and new lead (preflight
+	// resolves their own same-identifier repositories). Authors nobody
+	// named and nobody reached (graph.Reachable) are not asked about.
+	Reach []string
 }
 
 // Load runs the read pipeline for sel in checkout co (nil outside one) at
@@ -110,7 +116,7 @@ func readCached(src Source, v *View) error {
 	if err != nil {
 		return &CacheError{Doing: "read the local cache", Err: err}
 	}
-	for _, f := range DeletionFilters(evts, v.Coordinate(), v.Viewer) {
+	for _, f := range DeletionFilters(evts, v.Coordinate(), append([]string{v.Viewer}, src.Reach...)...) {
 		dels, err := c.Query(f)
 		if err != nil {
 			return &CacheError{Doing: "read the local cache", Err: err}
@@ -139,7 +145,7 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 	// same single round.
 	var known []graph.Coordinate
 	if store := openForFetch(src); store != nil {
-		known = CachedCoordinates(store, v.Coordinate(), v.Viewer)
+		known = CachedCoordinates(store, v.Coordinate(), append([]string{v.Viewer}, src.Reach...)...)
 		store.Close()
 	}
 	coords := append([]graph.Coordinate{v.Coordinate()}, known...)
@@ -156,7 +162,7 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 		// Only the authors who can change the resolution: announcements
 		// from unrelated keys under the same identifier cost their parse.
 		src.nextRound()
-		res = pool.CompleteDeletions(ctx, res, graph.Reachable(InScope(res.Events, id), v.Coordinate(), v.Viewer))
+		res = pool.CompleteDeletions(ctx, res, graph.Reachable(InScope(res.Events, id), v.Coordinate(), append([]string{v.Viewer}, src.Reach...)...))
 	}
 	v.Relays = make([]string, 0, len(res.Relays))
 	for _, r := range res.Relays {
@@ -204,9 +210,9 @@ func openForFetch(src Source) *cache.Cache {
 
 // CachedCoordinates are the coordinates of the other same-identifier
 // authors the cache already knows who can change the resolution of sel
-// (graph.Reachable from sel and the viewer), so their deletions are asked in
+// (graph.Reachable from sel and seeds: the viewer, Source.Reach), so their deletions are asked in
 // the first round. Unrelated announcements in the cache add nothing.
-func CachedCoordinates(c *cache.Cache, sel graph.Coordinate, viewer string) []graph.Coordinate {
+func CachedCoordinates(c *cache.Cache, sel graph.Coordinate, seeds ...string) []graph.Coordinate {
 	if c == nil {
 		return nil
 	}
@@ -215,7 +221,7 @@ func CachedCoordinates(c *cache.Cache, sel graph.Coordinate, viewer string) []gr
 		return nil
 	}
 	var out []graph.Coordinate
-	for _, pk := range graph.Reachable(evts, sel, viewer) {
+	for _, pk := range graph.Reachable(evts, sel, seeds...) {
 		if pk != sel.Pubkey {
 			out = append(out, graph.NewCoordinate(pk, sel.Identifier))
 		}

@@ -64,13 +64,13 @@ func HasAnnouncementOrDeletion(events []*nostr.Event, c graph.Coordinate) bool {
 
 // DeletionFilters ask for kind 5 requests addressing the selected
 // coordinate, or any announcement or state coordinate among evts of an
-// author who can change the resolution (graph.Reachable from sel and the
-// viewer), by `a`, or any of those events by id (by `e`).
-func DeletionFilters(evts []*nostr.Event, sel graph.Coordinate, viewer string) []nostr.Filter {
+// author who can change the resolution (graph.Reachable from sel and seeds:
+// the viewer, Source.Reach), by `a`, or any of those events by id (by `e`).
+func DeletionFilters(evts []*nostr.Event, sel graph.Coordinate, seeds ...string) []nostr.Filter {
 	addrs := []string{sel.ATag(), graph.Coordinate{Kind: graph.KindState, Pubkey: sel.Pubkey, Identifier: sel.Identifier}.ATag()}
 	ids := []string{}
 	reach := map[string]bool{}
-	for _, pk := range graph.Reachable(evts, sel, viewer) {
+	for _, pk := range graph.Reachable(evts, sel, seeds...) {
 		reach[pk] = true
 	}
 	for _, e := range evts {

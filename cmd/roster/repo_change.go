@@ -30,8 +30,10 @@ func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun b
 		return err
 	}
 	p := membership.Pipeline{
-		Discover: func(ctx context.Context) (*repoView, error) { return a.loadRepo(ctx, completeEvidence) },
-		Signer:   s,
+		Discover: func(ctx context.Context) (*repoView, error) {
+			return a.loadRepo(ctx, completeEvidence, intent.Subject, intent.Lead)
+		},
+		Signer: s,
 		Deliver: func(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
 			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner})
 			defer pool.Close()
