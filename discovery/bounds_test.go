@@ -108,12 +108,25 @@ func TestSybilAnnouncementsDoNotGrowTheDeletionRound(t *testing.T) {
 	for _, e := range testkeys.Sybils(t, "repo", 10_000) {
 		r.Inject(e)
 	}
-	v, err := discovery.Load(context.Background(), source(r.URL()), selection(c), nil, discovery.Complete, "", 1000)
+	var pool *relaypool.Pool
+	src := source(r.URL())
+	src.Pool = func() *relaypool.Pool {
+		pool = relaypool.New(relaypool.Options{Timeout: 10 * time.Second})
+		return pool
+	}
+	v, err := discovery.Load(context.Background(), src, selection(c), nil, discovery.Complete, "", 1000)
 	if err != nil {
 		t.Fatalf("complete read with 10,000 sybils: %v (%+v)", err, reports(err))
 	}
 	if got := v.Resolution.Component; len(got) != 2 {
 		t.Errorf("component %v, want alice and bob", got)
+	}
+	// The spam costs an id hash each, never a signature check.
+	if n := pool.SignatureChecks(); n != 2 {
+		t.Errorf("%d signature checks, want 2 (alice's and bob's announcements)", n)
+	}
+	if len(v.Events) != 2 {
+		t.Errorf("%d events resolved, want 2: the spam is not used", len(v.Events))
 	}
 }
 

@@ -140,29 +140,36 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 	}
 	pool := src.Pool()
 	defer pool.Close()
+	// Signatures are checked only for the events of authors who can change
+	// the resolution; the rest (same-identifier spam) cost an id hash.
+	pool.DeferSignatures()
 	id := v.Coordinate().Identifier
+	seeds := append([]string{v.Viewer}, src.Reach...)
 	// Coordinates the cache already knows get their deletions asked in the
 	// same single round.
 	var known []graph.Coordinate
 	if store := openForFetch(src); store != nil {
-		known = CachedCoordinates(store, v.Coordinate(), append([]string{v.Viewer}, src.Reach...)...)
+		known = CachedCoordinates(store, v.Coordinate(), seeds...)
 		store.Close()
 	}
 	coords := append([]graph.Coordinate{v.Coordinate()}, known...)
 	res := pool.Discover(ctx, src.Relays, id, coords...)
+	reach := settle(pool, res, v.Coordinate(), seeds)
 	// A newly learned relay costs one more round, only then, and never when
 	// the user named the relays.
 	if !src.Pinned {
 		if extra := NewAnnouncedRelays(InScope(res.Events, id), v.Coordinate(), src.Relays); len(extra) > 0 {
 			src.nextRound()
 			res = pool.DiscoverMore(ctx, res, extra)
+			reach = settle(pool, res, v.Coordinate(), seeds)
 		}
 	}
 	if need == Complete && res.Complete {
 		// Only the authors who can change the resolution: announcements
 		// from unrelated keys under the same identifier cost their parse.
 		src.nextRound()
-		res = pool.CompleteDeletions(ctx, res, graph.Reachable(InScope(res.Events, id), v.Coordinate(), append([]string{v.Viewer}, src.Reach...)...))
+		res = pool.CompleteDeletions(ctx, res, reach)
+		settle(pool, res, v.Coordinate(), seeds)
 	}
 	v.Relays = make([]string, 0, len(res.Relays))
 	for _, r := range res.Relays {
@@ -179,6 +186,29 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 		store.Close()
 	}
 	return nil
+}
+
+// settle checks the signatures of the events res holds for every author
+// graph.Reachable reaches from sel and seeds, following names only through
+// verified announcements (a forged "latest" announcement cannot hide an
+// author), and returns those authors. Events of other authors stay
+// unverified, out of res.Events: they cannot change the resolution.
+func settle(pool *relaypool.Pool, res *relaypool.FetchResult, sel graph.Coordinate, seeds []string) []string {
+	done := map[string]bool{}
+	for {
+		reach := graph.Reachable(InScope(res.Events, sel.Identifier), sel, seeds...)
+		var fresh []string
+		for _, a := range reach {
+			if !done[a] {
+				done[a] = true
+				fresh = append(fresh, a)
+			}
+		}
+		if len(fresh) == 0 {
+			return reach
+		}
+		pool.VerifyAuthors(res, fresh)
+	}
 }
 
 func (s Source) nextRound() {

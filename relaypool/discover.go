@@ -62,7 +62,7 @@ func coordinateATags(coords []graph.Coordinate) []string {
 // cover their deletions in the same round).
 func (p *Pool) Discover(ctx context.Context, relays []string, identifier string, coords ...graph.Coordinate) *FetchResult {
 	filters := DiscoveryFilters(identifier, coords...)
-	res := p.Fetch(ctx, relays, filters...)
+	res := p.fetch(ctx, relays, p.deferSigs.Load(), filters)
 	res.filters = filters
 	res.askedA = map[string]bool{}
 	res.askedE = map[string]bool{}
@@ -89,7 +89,7 @@ func (p *Pool) DiscoverMore(ctx context.Context, prev *FetchResult, relays []str
 	if len(fresh) == 0 || len(prev.filters) == 0 {
 		return prev
 	}
-	next := p.Fetch(ctx, fresh, prev.filters...)
+	next := p.fetch(ctx, fresh, p.deferSigs.Load(), prev.filters)
 	next.filters = prev.filters
 	return merge(prev, next)
 }
@@ -135,10 +135,60 @@ func (p *Pool) CompleteDeletions(ctx context.Context, prev *FetchResult, authors
 	for i, r := range prev.Relays {
 		urls[i] = r.URL
 	}
-	next := p.Fetch(ctx, urls, filters...)
+	next := p.fetch(ctx, urls, p.deferSigs.Load(), filters)
 	next.filters = filters
 	next.askedA, next.askedE = needA, needE
 	return merge(prev, next)
+}
+
+// DeferSignatures makes this pool's discovery rounds (Discover,
+// DiscoverMore, CompleteDeletions) check each event's id and filter on
+// arrival but leave its signature for VerifyAuthors: the events stay out of
+// FetchResult.Events until then. A reader asks for every same-identifier
+// announcement, and anyone can publish thousands under any identifier;
+// with this, the ones that cannot change the resolution (graph.Reachable)
+// cost an id hash and never a signature check, and are never used or
+// cached. Call it before the pool's first discovery round.
+func (p *Pool) DeferSignatures() { p.deferSigs.Store(true) }
+
+// VerifyAuthors checks the signatures of res's pending events signed by
+// authors (each (id, sig) pair once, as always) and moves the valid ones into
+// res.Events; an invalid one is dropped and counted as dropped for every relay
+// that sent it. It reports whether any event was added.
+func (p *Pool) VerifyAuthors(res *FetchResult, authors []string) bool {
+	if len(res.pending) == 0 || len(authors) == 0 {
+		return false
+	}
+	want := make(map[string]bool, len(authors))
+	for _, a := range authors {
+		want[a] = true
+	}
+	added := false
+	for id, e := range res.pending {
+		if !want[e.PubKey] {
+			continue
+		}
+		delete(res.pending, id)
+		if v, ok := p.verified.Check(e); ok {
+			res.verified[id] = v
+			res.Events = append(res.Events, e)
+			added = true
+			continue
+		}
+		for _, u := range res.Sources[id] {
+			for i := range res.Relays {
+				if res.Relays[i].URL == u {
+					res.Relays[i].Events--
+					res.Relays[i].Dropped++
+				}
+			}
+		}
+		delete(res.Sources, id)
+	}
+	if added {
+		sortEvents(res.Events)
+	}
+	return added
 }
 
 // merge combines two rounds: events deduplicated, per-relay reports summed
@@ -151,6 +201,17 @@ func merge(a, b *FetchResult) *FetchResult {
 				out.verified[e.ID] = r.verified[e.ID]
 				out.Events = append(out.Events, e)
 			}
+		}
+	}
+	for _, r := range []*FetchResult{a, b} {
+		for id, e := range r.pending {
+			if _, done := out.verified[id]; done {
+				continue
+			}
+			if out.pending == nil {
+				out.pending = map[string]*nostr.Event{}
+			}
+			out.pending[id] = e
 		}
 		for id, urls := range r.Sources {
 			for _, u := range urls {

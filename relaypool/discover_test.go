@@ -142,3 +142,37 @@ func TestCompleteDeletionsAsksOnlyAboutTheGivenAuthors(t *testing.T) {
 		t.Fatalf("complete %v; carol's deletion fetched although carol was not asked about", full.Complete)
 	}
 }
+
+// Rule (signatures where they matter): with DeferSignatures the discovery
+// rounds check ids and filters on arrival and keep events out of Events
+// until VerifyAuthors checks the signatures of the authors asked for; an
+// event with a valid id and a forged signature is then dropped.
+func TestDeferredSignaturesAreCheckedOnlyForTheAuthorsAskedFor(t *testing.T) {
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	coord := seedRepo(t, relays)
+	forged := announcement(t, "dave", "repo", 100)
+	forged.Sig = announcement(t, "dave", "repo", 101).Sig // valid id, wrong signature
+	relays[0].Inject(forged)
+	p := relaypool.New(relaypool.Options{})
+	defer p.Close()
+	p.DeferSignatures()
+	res := p.Discover(context.Background(), devrelay.URLs(relays), "repo", coord)
+	if len(res.Events) != 0 || p.SignatureChecks() != 0 {
+		t.Fatalf("%d events, %d signature checks before VerifyAuthors; want none", len(res.Events), p.SignatureChecks())
+	}
+	if !p.VerifyAuthors(res, []string{pub("alice")}) {
+		t.Fatal("nothing verified for alice")
+	}
+	for _, e := range res.Events {
+		if e.PubKey != pub("alice") {
+			t.Fatalf("event by %s verified, only alice was asked for", e.PubKey)
+		}
+	}
+	checks := p.SignatureChecks()
+	if p.VerifyAuthors(res, []string{pub("dave")}) || ids(res.Events)[forged.ID] {
+		t.Fatal("the forged event was accepted")
+	}
+	if p.SignatureChecks() != checks+1 || res.Relays[0].Dropped != 1 {
+		t.Fatalf("signature checks %d (want %d), report %+v (want 1 dropped)", p.SignatureChecks(), checks+1, res.Relays[0])
+	}
+}

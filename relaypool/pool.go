@@ -57,6 +57,7 @@ type Pool struct {
 	verified verified.Memo // each (id, sig) pair's signature check, run once
 
 	inflight, peak atomic.Int32 // relays being talked to now, and the most at once
+	deferSigs      atomic.Bool  // DeferSignatures
 
 	mu     sync.Mutex
 	conns  map[string]*dialing
