@@ -15,10 +15,15 @@ import (
 func (r *Relay) rejectEvent(ctx context.Context, evt *nostr.Event) (bool, string) {
 	authed := khatru.GetAuthed(ctx)
 	if r.opts.RequireAuth && authed == "" {
-		return true, authRequired
+		return true, r.hostileReason(authRequired)
+	}
+	if refuse := r.misbehaviour().RefuseEvent; refuse != nil {
+		if reason := refuse(evt); reason != "" {
+			return true, r.hostileReason(reason)
+		}
 	}
 	if err := r.route(ctx, authed, evt); err != nil {
-		return true, err.Error()
+		return true, r.hostileReason(err.Error())
 	}
 	return false, ""
 }
@@ -54,6 +59,9 @@ func (r *Relay) route(ctx context.Context, authed string, evt *nostr.Event) erro
 func (r *Relay) storeEvent(_ context.Context, evt *nostr.Event) error {
 	if _, governed := r.authority[evt.Kind]; !governed {
 		if err := r.keep(evt); err != nil {
+			if r.misbehaviour().ControlChars {
+				return errors.New(r.hostileReason(err.Error()))
+			}
 			return err
 		}
 	}

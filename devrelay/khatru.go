@@ -3,6 +3,7 @@ package devrelay
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/fiatjaf/khatru"
@@ -60,9 +61,14 @@ func (r *Relay) newKhatru() *khatru.Relay {
 
 const authRequired = "auth-required: this relay only serves authenticated clients (NIP-42)"
 
-func (r *Relay) rejectFilter(ctx context.Context, _ nostr.Filter) (bool, string) {
+func (r *Relay) rejectFilter(ctx context.Context, f nostr.Filter) (bool, string) {
 	if r.opts.RequireAuth && khatru.GetAuthed(ctx) == "" {
-		return true, authRequired
+		return true, r.hostileReason(authRequired)
+	}
+	if refuse := r.misbehaviour().RefuseREQ; refuse != nil {
+		if reason := refuse(f); reason != "" {
+			return true, r.hostileReason(reason)
+		}
 	}
 	return false, ""
 }
@@ -76,7 +82,11 @@ func (r *Relay) registerFilter(ctx context.Context, f *nostr.Filter) {
 		return
 	}
 	if r.live.add(ctx, ws, id, *f) {
-		r.reqs.Add(1)
+		r.reqNum.set(ctx, int(r.reqs.Add(1)))
+		m := r.misbehaviour()
+		for i := 0; i < m.FloodNotices; i++ {
+			_ = ws.WriteJSON(nostr.NoticeEnvelope(r.hostileReason(fmt.Sprintf("notice: flood %d of %d", i+1, m.FloodNotices))))
+		}
 	}
 }
 
@@ -108,7 +118,23 @@ func (r *Relay) queryEvents(ctx context.Context, f nostr.Filter) (chan *nostr.Ev
 	if d := r.delays.take(f); d > 0 {
 		return r.delayed(ctx, reader, f, d), nil
 	}
-	found := r.answer(reader, f)
+	m := r.misbehaviour()
+	found := r.misbehavingAnswer(m, reader, f)
+	if m.BreakAfter > 0 {
+		return r.deliverBroken(ctx, m, found), nil
+	}
+	var hold time.Duration
+	if m.DelayREQ != nil {
+		hold = m.DelayREQ(r.reqNum.get(ctx), f)
+	}
+	var junk []*nostr.Event
+	for i := 0; i < m.JunkEvents; i++ {
+		junk = append(junk, r.junk(f, i))
+	}
+	found = append(junk, found...)
+	if hold > 0 {
+		return r.holdBack(ctx, hold, found), nil
+	}
 	ch := make(chan *nostr.Event, len(found))
 	for _, evt := range found {
 		ch <- evt
@@ -129,6 +155,27 @@ func (r *Relay) queryEvents(ctx context.Context, f nostr.Filter) (chan *nostr.Ev
 		close(ch)
 	}()
 	return ch, nil
+}
+
+// holdBack sends found, and so lets EOSE go, only after d.
+func (r *Relay) holdBack(ctx context.Context, d time.Duration, found []*nostr.Event) chan *nostr.Event {
+	ch := make(chan *nostr.Event, len(found))
+	go func() {
+		defer close(ch)
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return
+		case <-r.closed:
+			return
+		}
+		for _, evt := range found {
+			ch <- evt
+		}
+	}()
+	return ch
 }
 
 // answer is what reader receives for f: stored events through every

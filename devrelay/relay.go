@@ -31,6 +31,9 @@ type Options struct {
 	Authorities []Authority
 	// Log receives the relay's own diagnostics (nil: discarded).
 	Log *log.Logger
+	// Misbehave makes the relay break the protocol on purpose (tests only;
+	// the zero value behaves). See Misbehaviour.
+	Misbehave Misbehaviour
 }
 
 // Relay is an in-process Nostr relay on a real TCP port.
@@ -53,6 +56,10 @@ type Relay struct {
 	extra   []*nostr.Event // SetExtra
 
 	delays delays // DelayNext
+	misMu  sync.Mutex
+	mis    Misbehaviour
+	cache  filterCache // Misbehaviour.CacheFilters
+	reqNum reqNumbers  // REQ context -> its number, for Misbehaviour.DelayREQ
 
 	mu       sync.Mutex // guards the fields below
 	addr     string     // actual listen address once started
@@ -81,6 +88,7 @@ func New(opts Options) (*Relay, error) {
 		authority: map[int]Authority{},
 		rawConns:  map[net.Conn]struct{}{},
 		closed:    make(chan struct{}),
+		mis:       opts.Misbehave,
 	}
 	for _, a := range opts.Authorities {
 		for _, k := range a.Kinds() {

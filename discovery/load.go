@@ -3,7 +3,6 @@ package discovery
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/cache"
@@ -36,6 +35,12 @@ type Source struct {
 	// NextRound is called when discovery starts another round of requests
 	// (for a progress display); nil is fine.
 	NextRound func()
+	// Reach names, beyond the selected author and the viewer, the pubkeys
+	// whose events and deletions a complete read must cover because the
+	// caller will look at them: a write's subject and new lead (preflight
+	// resolves their own same-identifier repositories). Authors nobody
+	// named and nobody reached (graph.Reachable) are not asked about.
+	Reach []string
 }
 
 // Load runs the read pipeline for sel in checkout co (nil outside one) at
@@ -63,8 +68,14 @@ func Load(ctx context.Context, src Source, sel gitstate.Selection, co *gitstate.
 		}
 		return nil, &NotFound{View: v}
 	}
+	v.resolve()
+	return v, nil
+}
+
+// resolve resolves v.Events: the graph, then the state.
+func (v *View) resolve() {
 	v.Resolution = graph.Resolve(v.Events, v.Coordinate(), v.Now, graph.Options{Viewer: v.Viewer})
-	v.StateEvent = graph.SelectState(v.Events, v.Resolution)
+	v.StateEvent, v.State = graph.SelectState(v.Events, v.Resolution), nil
 	if v.StateEvent != nil {
 		// An unparseable state event is reported as no state rather than
 		// failing the whole read.
@@ -74,7 +85,20 @@ func Load(ctx context.Context, src Source, sel gitstate.Selection, co *gitstate.
 			v.StateEvent = nil
 		}
 	}
-	return v, nil
+}
+
+// Including returns a copy of v resolved again with events added, for
+// instance the events the relays returned when read back by id after a
+// publish. A relay that caches identical filters (some answer a repeated
+// filter from a cache for a second or more) may answer a repeated discovery
+// with its earlier answer, without the event just published; a read by id
+// is a different filter, so what it returned is fresh. The events must be
+// verified (relaypool verified the read-back's).
+func (v *View) Including(events []*nostr.Event) *View {
+	c := *v
+	c.Events = InScope(append(append([]*nostr.Event(nil), v.Events...), events...), v.Coordinate().Identifier)
+	c.resolve()
+	return &c
 }
 
 // readCached answers from the cache alone.
@@ -92,7 +116,7 @@ func readCached(src Source, v *View) error {
 	if err != nil {
 		return &CacheError{Doing: "read the local cache", Err: err}
 	}
-	for _, f := range DeletionFilters(evts, v.Coordinate()) {
+	for _, f := range DeletionFilters(evts, v.Coordinate(), append([]string{v.Viewer}, src.Reach...)...) {
 		dels, err := c.Query(f)
 		if err != nil {
 			return &CacheError{Doing: "read the local cache", Err: err}
@@ -116,27 +140,36 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 	}
 	pool := src.Pool()
 	defer pool.Close()
+	// Signatures are checked only for the events of authors who can change
+	// the resolution; the rest (same-identifier spam) cost an id hash.
+	pool.DeferSignatures()
 	id := v.Coordinate().Identifier
+	seeds := append([]string{v.Viewer}, src.Reach...)
 	// Coordinates the cache already knows get their deletions asked in the
 	// same single round.
 	var known []graph.Coordinate
 	if store := openForFetch(src); store != nil {
-		known = CachedCoordinates(store, v.Coordinate())
+		known = CachedCoordinates(store, v.Coordinate(), seeds...)
 		store.Close()
 	}
 	coords := append([]graph.Coordinate{v.Coordinate()}, known...)
 	res := pool.Discover(ctx, src.Relays, id, coords...)
+	reach := settle(pool, res, v.Coordinate(), seeds)
 	// A newly learned relay costs one more round, only then, and never when
 	// the user named the relays.
 	if !src.Pinned {
 		if extra := NewAnnouncedRelays(InScope(res.Events, id), v.Coordinate(), src.Relays); len(extra) > 0 {
 			src.nextRound()
 			res = pool.DiscoverMore(ctx, res, extra)
+			reach = settle(pool, res, v.Coordinate(), seeds)
 		}
 	}
 	if need == Complete && res.Complete {
+		// Only the authors who can change the resolution: announcements
+		// from unrelated keys under the same identifier cost their parse.
 		src.nextRound()
-		res = pool.CompleteDeletions(ctx, res)
+		res = pool.CompleteDeletions(ctx, res, reach)
+		settle(pool, res, v.Coordinate(), seeds)
 	}
 	v.Relays = make([]string, 0, len(res.Relays))
 	for _, r := range res.Relays {
@@ -153,6 +186,29 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 		store.Close()
 	}
 	return nil
+}
+
+// settle checks the signatures of the events res holds for every author
+// graph.Reachable reaches from sel and seeds, following names only through
+// verified announcements (a forged "latest" announcement cannot hide an
+// author), and returns those authors. Events of other authors stay
+// unverified, out of res.Events: they cannot change the resolution.
+func settle(pool *relaypool.Pool, res *relaypool.FetchResult, sel graph.Coordinate, seeds []string) []string {
+	done := map[string]bool{}
+	for {
+		reach := graph.Reachable(InScope(res.Events, sel.Identifier), sel, seeds...)
+		var fresh []string
+		for _, a := range reach {
+			if !done[a] {
+				done[a] = true
+				fresh = append(fresh, a)
+			}
+		}
+		if len(fresh) == 0 {
+			return reach
+		}
+		pool.VerifyAuthors(res, fresh)
+	}
 }
 
 func (s Source) nextRound() {
@@ -182,9 +238,11 @@ func openForFetch(src Source) *cache.Cache {
 	return c
 }
 
-// CachedCoordinates are the other same-identifier announcement authors the
-// cache already knows, so their deletions are asked in the first round.
-func CachedCoordinates(c *cache.Cache, sel graph.Coordinate) []graph.Coordinate {
+// CachedCoordinates are the coordinates of the other same-identifier
+// authors the cache already knows who can change the resolution of sel
+// (graph.Reachable from sel and seeds: the viewer, Source.Reach), so their deletions are asked in
+// the first round. Unrelated announcements in the cache add nothing.
+func CachedCoordinates(c *cache.Cache, sel graph.Coordinate, seeds ...string) []graph.Coordinate {
 	if c == nil {
 		return nil
 	}
@@ -193,11 +251,10 @@ func CachedCoordinates(c *cache.Cache, sel graph.Coordinate) []graph.Coordinate 
 		return nil
 	}
 	var out []graph.Coordinate
-	for _, e := range evts {
-		if e.PubKey != sel.Pubkey {
-			out = append(out, graph.NewCoordinate(e.PubKey, sel.Identifier))
+	for _, pk := range graph.Reachable(evts, sel, seeds...) {
+		if pk != sel.Pubkey {
+			out = append(out, graph.NewCoordinate(pk, sel.Identifier))
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Pubkey < out[j].Pubkey })
 	return out
 }

@@ -19,7 +19,7 @@ import (
 
 var aliceSK = testkeys.Named("discovery-test-", "alice")
 
-func source(t *testing.T, home string, relays ...string) discovery.Source {
+func cachedSource(t *testing.T, home string, relays ...string) discovery.Source {
 	return discovery.Source{
 		Relays:    relays,
 		Pool:      func() *relaypool.Pool { return relaypool.New(relaypool.Options{Timeout: 2 * time.Second}) },
@@ -28,7 +28,7 @@ func source(t *testing.T, home string, relays ...string) discovery.Source {
 	}
 }
 
-func selection(t *testing.T) gitstate.Selection {
+func aliceSelection(t *testing.T) gitstate.Selection {
 	return gitstate.Selection{Coordinate: graph.NewCoordinate(testkeys.Pub(t, aliceSK), "proj")}
 }
 
@@ -44,18 +44,18 @@ func TestLoadIsCompleteOnlyWhenEveryRelayAnswered(t *testing.T) {
 	}
 	home := t.TempDir()
 	ctx := context.Background()
-	src := source(t, home, r.URL(), "ws://127.0.0.1:1")
-	v, err := discovery.Load(ctx, src, selection(t), nil, discovery.Partial, "", 1000)
+	src := cachedSource(t, home, r.URL(), "ws://127.0.0.1:1")
+	v, err := discovery.Load(ctx, src, aliceSelection(t), nil, discovery.Partial, "", 1000)
 	if err != nil || v.Complete() || v.Resolution == nil || len(v.Events) != 1 || v.Answered() != 1 {
 		t.Fatalf("partial read: %+v %v", v, err)
 	}
 	var inc *discovery.Incomplete
-	if _, err := discovery.Load(ctx, src, selection(t), nil, discovery.Complete, "", 1000); !errors.As(err, &inc) {
+	if _, err := discovery.Load(ctx, src, aliceSelection(t), nil, discovery.Complete, "", 1000); !errors.As(err, &inc) {
 		t.Fatalf("complete evidence with a silent relay: %v", err)
 	}
-	off := source(t, home)
+	off := cachedSource(t, home)
 	off.Offline = true
-	v, err = discovery.Load(ctx, off, selection(t), nil, discovery.Partial, "", 1000)
+	v, err = discovery.Load(ctx, off, aliceSelection(t), nil, discovery.Partial, "", 1000)
 	if err != nil || v.Complete() || len(v.Events) != 1 {
 		t.Fatalf("offline: %+v %v", v, err)
 	}
@@ -67,15 +67,15 @@ func TestLoadSaysWhyItFoundNothing(t *testing.T) {
 	r := devrelay.StartN(t, 1, devrelay.Options{})[0]
 	ctx := context.Background()
 	var nf *discovery.NotFound
-	if _, err := discovery.Load(ctx, source(t, t.TempDir(), r.URL()), selection(t), nil, discovery.Partial, "", 1000); !errors.As(err, &nf) {
+	if _, err := discovery.Load(ctx, cachedSource(t, t.TempDir(), r.URL()), aliceSelection(t), nil, discovery.Partial, "", 1000); !errors.As(err, &nf) {
 		t.Fatalf("empty relay: %v", err)
 	}
 	var nr *discovery.NoRelays
-	if _, err := discovery.Load(ctx, source(t, t.TempDir()), selection(t), nil, discovery.Partial, "", 1000); !errors.As(err, &nr) {
+	if _, err := discovery.Load(ctx, cachedSource(t, t.TempDir()), aliceSelection(t), nil, discovery.Partial, "", 1000); !errors.As(err, &nr) {
 		t.Fatalf("no relays: %v", err)
 	}
 	var inc *discovery.Incomplete
-	if _, err := discovery.Load(ctx, source(t, t.TempDir(), "ws://127.0.0.1:1"), selection(t), nil, discovery.Partial, "", 1000); !errors.As(err, &inc) {
+	if _, err := discovery.Load(ctx, cachedSource(t, t.TempDir(), "ws://127.0.0.1:1"), aliceSelection(t), nil, discovery.Partial, "", 1000); !errors.As(err, &inc) {
 		t.Fatalf("dead relay: %v", err)
 	}
 }

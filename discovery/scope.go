@@ -62,13 +62,21 @@ func HasAnnouncementOrDeletion(events []*nostr.Event, c graph.Coordinate) bool {
 	return false
 }
 
-// DeletionFilters ask for kind 5 requests addressing any announcement or
-// state coordinate among evts and the selected coordinate (by `a`), or any of
-// those events by id (by `e`).
-func DeletionFilters(evts []*nostr.Event, sel graph.Coordinate) []nostr.Filter {
+// DeletionFilters ask for kind 5 requests addressing the selected
+// coordinate, or any announcement or state coordinate among evts of an
+// author who can change the resolution (graph.Reachable from sel and seeds:
+// the viewer, Source.Reach), by `a`, or any of those events by id (by `e`).
+func DeletionFilters(evts []*nostr.Event, sel graph.Coordinate, seeds ...string) []nostr.Filter {
 	addrs := []string{sel.ATag(), graph.Coordinate{Kind: graph.KindState, Pubkey: sel.Pubkey, Identifier: sel.Identifier}.ATag()}
 	ids := []string{}
+	reach := map[string]bool{}
+	for _, pk := range graph.Reachable(evts, sel, seeds...) {
+		reach[pk] = true
+	}
 	for _, e := range evts {
+		if !reach[e.PubKey] {
+			continue
+		}
 		addrs = append(addrs, graph.Coordinate{Kind: e.Kind, Pubkey: e.PubKey, Identifier: sel.Identifier}.ATag())
 		ids = append(ids, e.ID)
 	}
@@ -79,8 +87,15 @@ func DeletionFilters(evts []*nostr.Event, sel graph.Coordinate) []nostr.Filter {
 	return fs
 }
 
+// MaxAnnouncedRelays bounds how many relays one announcement's `relays`
+// tags can add to a read: the first MaxAnnouncedRelays distinct entries,
+// in tag order after normalization, count; the rest are ignored. The
+// user's own relays (--relay, ROSTER_RELAYS, config.yaml, the coordinate's
+// hints) are asked anyway and never count against it.
+const MaxAnnouncedRelays = 32
+
 // NewAnnouncedRelays returns the selected announcement's `relays` entries
-// that were not asked yet.
+// that were not asked yet, among its first MaxAnnouncedRelays.
 func NewAnnouncedRelays(events []*nostr.Event, c graph.Coordinate, asked []string) []string {
 	var latest *nostr.Event
 	for _, e := range events {
@@ -96,14 +111,21 @@ func NewAnnouncedRelays(events []*nostr.Event, c graph.Coordinate, asked []strin
 		known[nostr.NormalizeURL(r)] = true
 	}
 	var out []string
+	listed := map[string]bool{}
 	for _, t := range latest.Tags {
 		if len(t) < 2 || t[0] != "relays" {
 			continue
 		}
 		for _, r := range t[1:] {
 			n := nostr.NormalizeURL(r)
-			if n != "" && !known[n] {
-				known[n] = true
+			if n == "" || listed[n] {
+				continue
+			}
+			if len(listed) == MaxAnnouncedRelays {
+				return out
+			}
+			listed[n] = true
+			if !known[n] {
 				out = append(out, n)
 			}
 		}

@@ -58,6 +58,11 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event, c
 		if err != nil {
 			problems = append(problems, "re-reading the repository failed: "+err.Error())
 		} else {
+			// Resolve with what the read-back returned by id too: a relay
+			// may answer the repeated discovery filter from a cache.
+			if d.ReadBack != nil {
+				after = after.Including(d.ReadBack.Events)
+			}
 			out.After = after
 			// The confirmation: every relay's latest version of the
 			// coordinate is the one published.

@@ -19,9 +19,13 @@ import (
 //     learned from the selected announcement's `relays` tag); none when there
 //     is no new relay.
 //   - CompleteDeletions: one more REQ per relay, only when the result holds
-//     announcement or state events whose deletions were not asked for yet
-//     (other authors' `a` addresses, and every such event's `e` id). Writes
-//     need it; a read can skip it.
+//     announcement or state events of the given authors (the ones that can
+//     change the resolution) whose deletions were not asked for yet (their
+//     `a` addresses and every such event's `e` id). Writes need it; a read
+//     can skip it.
+//
+// Any of these requests that would exceed MaxREQBytes is sent as several
+// smaller REQs, one after another on the relay's connection.
 
 // DiscoveryFilters are the filters of Discover's single request.
 func DiscoveryFilters(identifier string, coords ...graph.Coordinate) []nostr.Filter {
@@ -58,7 +62,7 @@ func coordinateATags(coords []graph.Coordinate) []string {
 // cover their deletions in the same round).
 func (p *Pool) Discover(ctx context.Context, relays []string, identifier string, coords ...graph.Coordinate) *FetchResult {
 	filters := DiscoveryFilters(identifier, coords...)
-	res := p.Fetch(ctx, relays, filters...)
+	res := p.fetch(ctx, relays, p.deferSigs.Load(), filters)
 	res.filters = filters
 	res.askedA = map[string]bool{}
 	res.askedE = map[string]bool{}
@@ -85,28 +89,36 @@ func (p *Pool) DiscoverMore(ctx context.Context, prev *FetchResult, relays []str
 	if len(fresh) == 0 || len(prev.filters) == 0 {
 		return prev
 	}
-	next := p.Fetch(ctx, fresh, prev.filters...)
+	next := p.fetch(ctx, fresh, p.deferSigs.Load(), prev.filters)
 	next.filters = prev.filters
 	return merge(prev, next)
 }
 
-// CompleteDeletions asks prev's relays, in one more request each, for kind 5
-// deletions of every discovered announcement and state event not covered yet:
-// by `a` address and by `e` id, from the events' own authors. It sends
-// nothing and returns prev when everything is covered.
-func (p *Pool) CompleteDeletions(ctx context.Context, prev *FetchResult) *FetchResult {
-	needA, needE, authors := map[string]bool{}, map[string]bool{}, map[string]bool{}
+// CompleteDeletions asks prev's relays, in one more round each, for kind 5
+// deletions of the discovered announcement and state events of authors
+// (normally graph.Reachable: whoever can change the resolution) not
+// covered yet: by `a` address and by `e` id, signed by those authors.
+// Events of other authors are not asked about, so same-identifier spam from
+// unrelated keys does not grow the request; a request that is still large
+// is split under MaxREQBytes. It sends nothing and returns prev when
+// everything is covered.
+func (p *Pool) CompleteDeletions(ctx context.Context, prev *FetchResult, authors []string) *FetchResult {
+	wanted := make(map[string]bool, len(authors))
+	for _, a := range authors {
+		wanted[a] = true
+	}
+	needA, needE, who := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, e := range prev.Events {
-		if e.Kind != graph.KindAnnouncement && e.Kind != graph.KindState {
+		if (e.Kind != graph.KindAnnouncement && e.Kind != graph.KindState) || !wanted[e.PubKey] {
 			continue
 		}
 		if a := fmt.Sprintf("%d:%s:%s", e.Kind, e.PubKey, e.Tags.GetD()); !prev.askedA[a] {
 			needA[a] = true
-			authors[e.PubKey] = true
+			who[e.PubKey] = true
 		}
 		if !prev.askedE[e.ID] {
 			needE[e.ID] = true
-			authors[e.PubKey] = true
+			who[e.PubKey] = true
 		}
 	}
 	if len(needA) == 0 && len(needE) == 0 {
@@ -114,16 +126,16 @@ func (p *Pool) CompleteDeletions(ctx context.Context, prev *FetchResult) *FetchR
 	}
 	var filters []nostr.Filter
 	if len(needA) > 0 {
-		filters = append(filters, nostr.Filter{Kinds: []int{graph.KindDeletion}, Tags: nostr.TagMap{"a": sortedKeys(needA)}})
+		filters = append(filters, nostr.Filter{Kinds: []int{graph.KindDeletion}, Authors: sortedKeys(who), Tags: nostr.TagMap{"a": sortedKeys(needA)}})
 	}
 	if len(needE) > 0 {
-		filters = append(filters, nostr.Filter{Kinds: []int{graph.KindDeletion}, Authors: sortedKeys(authors), Tags: nostr.TagMap{"e": sortedKeys(needE)}})
+		filters = append(filters, nostr.Filter{Kinds: []int{graph.KindDeletion}, Authors: sortedKeys(who), Tags: nostr.TagMap{"e": sortedKeys(needE)}})
 	}
 	urls := make([]string, len(prev.Relays))
 	for i, r := range prev.Relays {
 		urls[i] = r.URL
 	}
-	next := p.Fetch(ctx, urls, filters...)
+	next := p.fetch(ctx, urls, p.deferSigs.Load(), filters)
 	next.filters = filters
 	next.askedA, next.askedE = needA, needE
 	return merge(prev, next)
@@ -153,6 +165,56 @@ func (p *Pool) Reask(ctx context.Context, prev *FetchResult, relays []string) *F
 	return out
 }
 
+// DeferSignatures makes this pool's discovery rounds (Discover,
+// DiscoverMore, CompleteDeletions) check each event's id and filter on
+// arrival but leave its signature for VerifyAuthors: the events stay out of
+// FetchResult.Events until then. A reader asks for every same-identifier
+// announcement, and anyone can publish thousands under any identifier;
+// with this, the ones that cannot change the resolution (graph.Reachable)
+// cost an id hash and never a signature check, and are never used or
+// cached. Call it before the pool's first discovery round.
+func (p *Pool) DeferSignatures() { p.deferSigs.Store(true) }
+
+// VerifyAuthors checks the signatures of res's pending events signed by
+// authors (each (id, sig) pair once, as always) and moves the valid ones into
+// res.Events; an invalid one is dropped and counted as dropped for every relay
+// that sent it. It reports whether any event was added.
+func (p *Pool) VerifyAuthors(res *FetchResult, authors []string) bool {
+	if len(res.pending) == 0 || len(authors) == 0 {
+		return false
+	}
+	want := make(map[string]bool, len(authors))
+	for _, a := range authors {
+		want[a] = true
+	}
+	added := false
+	for id, e := range res.pending {
+		if !want[e.PubKey] {
+			continue
+		}
+		delete(res.pending, id)
+		if v, ok := p.verified.Check(e); ok {
+			res.verified[id] = v
+			res.Events = append(res.Events, e)
+			added = true
+			continue
+		}
+		for _, u := range res.Sources[id] {
+			for i := range res.Relays {
+				if res.Relays[i].URL == u {
+					res.Relays[i].Events--
+					res.Relays[i].Dropped++
+				}
+			}
+		}
+		delete(res.Sources, id)
+	}
+	if added {
+		sortEvents(res.Events)
+	}
+	return added
+}
+
 // merge combines two rounds: events deduplicated, per-relay reports summed
 // (a relay that failed in either round is not ok), asked sets unioned.
 func merge(a, b *FetchResult) *FetchResult {
@@ -163,6 +225,17 @@ func merge(a, b *FetchResult) *FetchResult {
 				out.verified[e.ID] = r.verified[e.ID]
 				out.Events = append(out.Events, e)
 			}
+		}
+	}
+	for _, r := range []*FetchResult{a, b} {
+		for id, e := range r.pending {
+			if _, done := out.verified[id]; done {
+				continue
+			}
+			if out.pending == nil {
+				out.pending = map[string]*nostr.Event{}
+			}
+			out.pending[id] = e
 		}
 		for id, urls := range r.Sources {
 			for _, u := range urls {

@@ -110,15 +110,69 @@ func TestCompleteDeletionsFindsOtherAuthorsDeletionsInOneMoreRound(t *testing.T)
 	if ids(first.Events)[del.ID] {
 		t.Fatal("bob's deletion should need the second round in this setup")
 	}
-	full := p.CompleteDeletions(ctx, first)
+	full := p.CompleteDeletions(ctx, first, []string{pub("alice"), pub("bob")})
 	if got := reqCounts(relays); got[0] != 2 || got[1] != 2 {
 		t.Fatalf("REQs %v, want 2 per relay", got)
 	}
 	if !ids(full.Events)[del.ID] || !full.Complete {
 		t.Fatalf("deletion not found: %d events, %+v", len(full.Events), full.Relays)
 	}
-	again := p.CompleteDeletions(ctx, full)
+	again := p.CompleteDeletions(ctx, full, []string{pub("alice"), pub("bob")})
 	if again != full || reqCounts(relays)[0] != 2 {
 		t.Fatalf("everything is covered: no further request expected, REQs %v", reqCounts(relays))
+	}
+}
+
+// Rule (bound what others publish): the deletion round asks only about the
+// authors given (those who can change the resolution); an unrelated
+// same-identifier author's deletion is not asked for.
+func TestCompleteDeletionsAsksOnlyAboutTheGivenAuthors(t *testing.T) {
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	coord := seedRepo(t, relays)
+	carols := relays[0].Stored(nostr.Filter{Kinds: []int{30617}, Authors: []string{pub("carol")}})
+	del := signed(t, "carol", 5, 300, "", nostr.Tag{"e", carols[0].ID}, nostr.Tag{"a", "30617:" + pub("carol") + ":repo"})
+	if err := relays[0].Publish(del); err != nil {
+		t.Fatal(err)
+	}
+	p := relaypool.New(relaypool.Options{})
+	defer p.Close()
+	ctx := context.Background()
+	full := p.CompleteDeletions(ctx, p.Discover(ctx, devrelay.URLs(relays), "repo", coord), []string{pub("alice"), pub("bob")})
+	if !full.Complete || ids(full.Events)[del.ID] {
+		t.Fatalf("complete %v; carol's deletion fetched although carol was not asked about", full.Complete)
+	}
+}
+
+// Rule (signatures where they matter): with DeferSignatures the discovery
+// rounds check ids and filters on arrival and keep events out of Events
+// until VerifyAuthors checks the signatures of the authors asked for; an
+// event with a valid id and a forged signature is then dropped.
+func TestDeferredSignaturesAreCheckedOnlyForTheAuthorsAskedFor(t *testing.T) {
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	coord := seedRepo(t, relays)
+	forged := announcement(t, "dave", "repo", 100)
+	forged.Sig = announcement(t, "dave", "repo", 101).Sig // valid id, wrong signature
+	relays[0].Inject(forged)
+	p := relaypool.New(relaypool.Options{})
+	defer p.Close()
+	p.DeferSignatures()
+	res := p.Discover(context.Background(), devrelay.URLs(relays), "repo", coord)
+	if len(res.Events) != 0 || p.SignatureChecks() != 0 {
+		t.Fatalf("%d events, %d signature checks before VerifyAuthors; want none", len(res.Events), p.SignatureChecks())
+	}
+	if !p.VerifyAuthors(res, []string{pub("alice")}) {
+		t.Fatal("nothing verified for alice")
+	}
+	for _, e := range res.Events {
+		if e.PubKey != pub("alice") {
+			t.Fatalf("event by %s verified, only alice was asked for", e.PubKey)
+		}
+	}
+	checks := p.SignatureChecks()
+	if p.VerifyAuthors(res, []string{pub("dave")}) || ids(res.Events)[forged.ID] {
+		t.Fatal("the forged event was accepted")
+	}
+	if p.SignatureChecks() != checks+1 || res.Relays[0].Dropped != 1 {
+		t.Fatalf("signature checks %d (want %d), report %+v (want 1 dropped)", p.SignatureChecks(), checks+1, res.Relays[0])
 	}
 }

@@ -28,7 +28,9 @@ type RelayReport struct {
 	Status string `json:"status"`
 	Reason string `json:"reason,omitempty"`
 	// Events counts the valid, matching events this relay returned
-	// (including ones another relay also returned).
+	// (including ones another relay also returned). After a discovery round
+	// of a pool with DeferSignatures it also counts events whose id and
+	// filter were checked but whose signature nothing needed checking.
 	Events int `json:"events"`
 	// Dropped counts events this relay returned that were rejected: wrong
 	// id, bad signature, or matching none of the filters asked.
@@ -54,6 +56,10 @@ type FetchResult struct {
 
 	// verified holds, by event id, the proof that Events were checked.
 	verified map[string]verified.Event
+	// pending holds, by id, events of a discovery round whose id and filter
+	// were checked but whose signature waits for VerifyAuthors; they are
+	// not in Events.
+	pending map[string]*nostr.Event
 
 	// what Discover asked for, so a later round asks only for what is new
 	askedA  map[string]bool
@@ -64,11 +70,18 @@ type FetchResult struct {
 // Fetch sends ONE REQ carrying every filter to each relay, all relays in
 // parallel, and waits for each relay's EOSE, CLOSED, failure or timeout.
 func (p *Pool) Fetch(ctx context.Context, relays []string, filters ...nostr.Filter) *FetchResult {
+	return p.fetch(ctx, relays, false, filters)
+}
+
+// fetch is Fetch; with lazy, events get their id and filter checked on
+// arrival and wait in pending for VerifyAuthors to check their signature.
+func (p *Pool) fetch(ctx context.Context, relays []string, lazy bool, filters []nostr.Filter) *FetchResult {
 	relays = NormalizeRelays(relays)
 	reports := make([]RelayReport, len(relays))
 	found := make([][]verified.Event, len(relays))
+	held := make([][]*nostr.Event, len(relays))
 	p.each(relays, func(i int, url string) {
-		reports[i], found[i] = p.fetchOne(ctx, url, filters)
+		reports[i], found[i], held[i] = p.fetchOne(ctx, url, filters, lazy)
 	})
 	res := &FetchResult{Relays: reports, Complete: len(relays) > 0, Sources: map[string][]string{}, verified: map[string]verified.Event{}}
 	for i, evs := range found {
@@ -83,6 +96,15 @@ func (p *Pool) Fetch(ctx context.Context, relays []string, filters ...nostr.Filt
 			}
 			res.Sources[e.ID] = append(res.Sources[e.ID], relays[i])
 		}
+		for _, e := range held[i] {
+			if res.pending == nil {
+				res.pending = map[string]*nostr.Event{}
+			}
+			if _, dup := res.pending[e.ID]; !dup {
+				res.pending[e.ID] = e
+			}
+			res.Sources[e.ID] = append(res.Sources[e.ID], relays[i])
+		}
 	}
 	sortEvents(res.Events)
 	return res
@@ -94,56 +116,97 @@ func sortEvents(evs []*nostr.Event) {
 	sort.Slice(evs, func(i, j int) bool { return graph.Newer(evs[i], evs[j]) })
 }
 
-// fetchOne runs one REQ against one relay.
-func (p *Pool) fetchOne(ctx context.Context, url string, filters []nostr.Filter) (RelayReport, []verified.Event) {
-	rep := RelayReport{URL: url}
+// fetchOne runs one REQ (or, split under MaxREQBytes, several) against one
+// relay; with lazy, events whose signature is not checked yet come back in
+// held.
+func (p *Pool) fetchOne(ctx context.Context, url string, filters []nostr.Filter, lazy bool) (rep RelayReport, events []verified.Event, held []*nostr.Event) {
+	rep = RelayReport{URL: url}
 	ctx, cancel := context.WithTimeout(ctx, p.opts.Timeout)
 	defer cancel()
 	c, err := p.conn(ctx, url)
 	if err != nil {
-		return failure(ctx, rep, err), nil
+		return failure(ctx, rep, err), nil, nil
 	}
 	if p.opts.AuthFirst && p.opts.Auth != nil {
 		if err := c.authenticateFirst(ctx, p.opts.Auth); err != nil {
 			if ctx.Err() != nil {
-				return failure(ctx, rep, err), nil
+				return failure(ctx, rep, err), nil, nil
 			}
-			rep.Status, rep.Reason = StatusClosed, "auth-required: authentication failed: "+err.Error()
-			return rep, nil
+			rep.Status, rep.Reason = StatusClosed, cleanText("auth-required: authentication failed: "+err.Error())
+			return rep, nil, nil
 		}
 	}
+	// A request that would exceed MaxREQBytes goes as several, one after
+	// another on the same connection; the relay answered only if it
+	// answered every one.
+	a := &answer{seen: map[string]bool{}, lazy: lazy}
+	groups := splitREQ(filters, MaxREQBytes)
+	if len(groups) == 0 {
+		groups = [][]nostr.Filter{filters}
+	}
+	for _, group := range groups {
+		rep = p.reqOne(ctx, c, group, rep, a)
+		if rep.Status != StatusOK {
+			break
+		}
+	}
+	return rep, a.events, a.held
+}
+
+// answer collects one relay's events over the REQs of one operation.
+type answer struct {
+	lazy   bool
+	seen   map[string]bool // ids of events already accepted
+	events []verified.Event
+	held   []*nostr.Event // lazy: id and filter checked, signature not yet
+}
+
+// reqOne runs one REQ on c and adds what it returned to rep and a.
+func (p *Pool) reqOne(ctx context.Context, c *conn, filters []nostr.Filter, rep RelayReport, a *answer) RelayReport {
+	rep.Status, rep.Reason = "", ""
 	s := c.subscribe()
 	open := false
 	defer func() { c.unsubscribe(s, open) }()
 	if err := c.req(ctx, s, filters); err != nil {
-		return failure(ctx, rep, err), nil
+		return failure(ctx, rep, err)
 	}
 	open = true
-	var events []verified.Event
-	seen := map[string]bool{} // ids of events already accepted
 	triedAuth := false
 	// handle processes one message; finished reports the REQ's outcome.
 	handle := func(env nostr.Envelope) (finished bool) {
 		switch e := env.(type) {
 		case *nostr.EventEnvelope:
 			evt := e.Event
-			if v, ok := p.verify(&evt, filters); !ok {
-				rep.Dropped++
-			} else if !seen[evt.ID] {
+			switch {
+			case a.seen[evt.ID] && a.lazy:
 				// a repeat is still one event from this relay
-				seen[evt.ID] = true
+			case a.lazy:
+				if !nostr.Filters(filters).Match(&evt) || !evt.CheckID() {
+					rep.Dropped++
+					break
+				}
+				a.seen[evt.ID] = true
 				rep.Events++
-				events = append(events, v)
+				a.held = append(a.held, &evt)
+			default:
+				if v, ok := p.verify(&evt, filters); !ok {
+					rep.Dropped++
+				} else if !a.seen[evt.ID] {
+					a.seen[evt.ID] = true
+					rep.Events++
+					a.events = append(a.events, v)
+				}
 			}
 		case *nostr.EOSEEnvelope:
 			rep.Status, rep.Answered = StatusOK, time.Now()
 			return true
 		case *nostr.ClosedEnvelope:
 			open = false
+			reason := cleanText(e.Reason)
 			if isAuthRequired(e.Reason) && p.opts.Auth != nil && !triedAuth {
 				triedAuth = true
 				if err := c.authenticate(ctx, p.opts.Auth); err != nil {
-					rep.Status, rep.Reason = StatusClosed, fmt.Sprintf("%s (authentication failed: %v)", e.Reason, err)
+					rep.Status, rep.Reason = StatusClosed, cleanText(fmt.Sprintf("%s (authentication failed: %v)", reason, err))
 					return true
 				}
 				if err := c.req(ctx, s, filters); err != nil {
@@ -153,7 +216,7 @@ func (p *Pool) fetchOne(ctx context.Context, url string, filters []nostr.Filter)
 				open = true
 				return false
 			}
-			rep.Status, rep.Reason = StatusClosed, e.Reason
+			rep.Status, rep.Reason = StatusClosed, reason
 			return true
 		}
 		return false
@@ -161,23 +224,23 @@ func (p *Pool) fetchOne(ctx context.Context, url string, filters []nostr.Filter)
 	for {
 		select {
 		case <-ctx.Done():
-			return failure(ctx, rep, ctx.Err()), events
+			return failure(ctx, rep, ctx.Err())
 		case <-c.done:
 			// The answer may have arrived just before the connection closed.
 			for {
 				select {
 				case env := <-s.ch:
 					if handle(env) {
-						return rep, events
+						return rep
 					}
 				default:
 					open = false
-					return failure(ctx, rep, c.lostErr()), events
+					return failure(ctx, rep, c.lostErr())
 				}
 			}
 		case env := <-s.ch:
 			if handle(env) {
-				return rep, events
+				return rep
 			}
 		}
 	}
@@ -189,7 +252,7 @@ func failure(ctx context.Context, rep RelayReport, err error) RelayReport {
 		rep.Status, rep.Reason = StatusTimeout, "no answer before the timeout (raise it with --timeout)"
 		return rep
 	}
-	rep.Status, rep.Reason = StatusFailed, err.Error()
+	rep.Status, rep.Reason = StatusFailed, cleanText(err.Error())
 	return rep
 }
 

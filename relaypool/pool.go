@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -54,6 +55,9 @@ type Pool struct {
 	http *http.Client // NIP-11; its idle connections are closed by Close
 
 	verified verified.Memo // each (id, sig) pair's signature check, run once
+
+	inflight, peak atomic.Int32 // relays being talked to now, and the most at once
+	deferSigs      atomic.Bool  // DeferSignatures
 
 	mu     sync.Mutex
 	conns  map[string]*dialing
@@ -162,16 +166,34 @@ func NormalizeRelays(urls []string) []string {
 	return out
 }
 
-// each runs fn for every relay in parallel and reports progress.
+// MaxConcurrent bounds how many relays one operation talks to at once
+// (dialing, requesting, publishing); the others wait for a free slot. A relay
+// list is partly chosen by others (announcements, hints), so its length must
+// not set the number of sockets and goroutines open at one time.
+const MaxConcurrent = 16
+
+// each runs fn for every relay, at most MaxConcurrent at once, and reports
+// progress.
 func (p *Pool) each(relays []string, fn func(i int, url string)) {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
+	slots := make(chan struct{}, MaxConcurrent)
 	for i, u := range relays {
 		wg.Add(1)
+		slots <- struct{}{}
 		go func() {
 			defer wg.Done()
+			defer func() { <-slots }()
+			n := p.inflight.Add(1)
+			for {
+				peak := p.peak.Load()
+				if n <= peak || p.peak.CompareAndSwap(peak, n) {
+					break
+				}
+			}
 			fn(i, u)
+			p.inflight.Add(-1)
 			if p.opts.Progress != nil {
 				mu.Lock()
 				done++

@@ -43,7 +43,7 @@ func (p *Pool) publishOne(ctx context.Context, url string, evt *nostr.Event) Pub
 	}
 	if p.opts.AuthFirst && p.opts.Auth != nil {
 		if err := c.authenticateFirst(ctx, p.opts.Auth); err != nil {
-			rep.Message = "auth-required: authentication failed: " + err.Error()
+			rep.Message = cleanText("auth-required: authentication failed: " + err.Error())
 			return rep
 		}
 	}
@@ -55,12 +55,12 @@ func (p *Pool) publishOne(ctx context.Context, url string, evt *nostr.Event) Pub
 		}
 		if !ok.OK && isAuthRequired(ok.Reason) && p.opts.Auth != nil && attempt == 0 {
 			if err := c.authenticate(ctx, p.opts.Auth); err != nil {
-				rep.Message = fmt.Sprintf("%s (authentication failed: %v)", ok.Reason, err)
+				rep.Message = cleanText(fmt.Sprintf("%s (authentication failed: %v)", ok.Reason, err))
 				return rep
 			}
 			continue
 		}
-		rep.OK, rep.Message, rep.Replied = ok.OK, ok.Reason, true
+		rep.OK, rep.Message, rep.Replied = ok.OK, cleanText(ok.Reason), true
 		return rep
 	}
 }
@@ -69,7 +69,7 @@ func describe(ctx context.Context, err error) string {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return "timeout: the relay did not answer in time (raise it with --timeout)"
 	}
-	return "error: " + err.Error()
+	return cleanText("error: " + err.Error())
 }
 
 // ReadBack asks every relay for the given event ids in one request each and

@@ -31,7 +31,9 @@ func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun b
 		return err
 	}
 	p := membership.Pipeline{
-		Discover: func(ctx context.Context) (*repoView, error) { return a.loadRepo(ctx, completeEvidence) },
+		Discover: func(ctx context.Context) (*repoView, error) {
+			return a.loadRepo(ctx, completeEvidence, intent.Subject, intent.Lead)
+		},
 		Reask: func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
 			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner})
 			defer pool.Close()

@@ -24,8 +24,9 @@ const (
 
 // loadRepo selects the coordinate and runs the read pipeline
 // (discovery.Load) with the user's relays, cache and clock, turning what
-// it could not do into exit errors that say what to run next.
-func (a *app) loadRepo(ctx context.Context, need discovery.Evidence) (*repoView, error) {
+// it could not do into exit errors that say what to run next. reach names
+// the pubkeys a write will look at (discovery.Source.Reach).
+func (a *app) loadRepo(ctx context.Context, need discovery.Evidence, reach ...string) (*repoView, error) {
 	sel, co, err := a.selectCoordinate(ctx)
 	if err != nil {
 		return nil, err
@@ -42,6 +43,7 @@ func (a *app) loadRepo(ctx context.Context, need discovery.Evidence) (*repoView,
 		OpenCache: a.openCache,
 		Warn:      func(msg string) { fmt.Fprintf(a.io.Err, "roster: warning: %s\n", termtext.Line(msg)) },
 		NextRound: progress.NextRound,
+		Reach:     reach,
 	}
 	v, err := discovery.Load(ctx, src, sel, co, need, a.viewerPubkey(), a.io.Now().Unix())
 	progress.Done()

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"encoding/json"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/workspace/testkeys"
+)
+
+// sybils is how many same-identifier announcements from unrelated keys the
+// spam tests put on the relay.
+const sybils = 10_000
+
+// sybilWorld: Alice's repository "my-repo" on one relay that also holds
+// sybils valid announcements of "my-repo" from unrelated keys.
+func sybilWorld(t testing.TB) *mutWorld {
+	w := &mutWorld{relays: devrelay.StartN(t, 1, devrelay.Options{}), id: "my-repo", home: testEnv(t), dir: t.TempDir()}
+	publish(t, w.relays[0].URL(), alice.announce(t, w.id, 100))
+	for _, e := range testkeys.Sybils(t, w.id, sybils) {
+		w.relays[0].Inject(e)
+	}
+	return w
+}
+
+// Rule (spam resistance): 10,000 valid same-identifier announcements from
+// unrelated keys cost their parse: a cold read, a dry run and a real
+// membership change all succeed (the deletion round names only the authors
+// who can change the resolution, so the relay, which resets connections
+// that send messages over 512,000 bytes, answers), and `repo health` has
+// complete evidence.
+func TestSybilAnnouncementsDoNotBreakReadsOrWrites(t *testing.T) {
+	w := sybilWorld(t)
+	w.t = t
+	read := w.run(alice, alice, 1000, "repo", "--json")
+	var m map[string]any
+	if read.Code != exitOK || json.Unmarshal([]byte(read.Out), &m) != nil || m["complete"] != true {
+		t.Fatalf("cold read: exit %d, complete %v\n%s\n%.3000s", read.Code, m["complete"], read.Err, read.Out)
+	}
+	if h := w.run(alice, alice, 1000, "repo", "health", "--json"); h.Code == exitIncomplete {
+		t.Fatalf("repo health: exit 4 (incomplete evidence)\n%s", h.Out)
+	}
+	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--dry-run")
+	if out := w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub()); out["verified"] != true {
+		t.Fatalf("verified %v, want true", out["verified"])
+	}
+	w.wantLatest(alice, role("M", alice), role("m", bob, "1000"), projection(alice, bob))
+}
+
+// BenchmarkRepoJSON10000Sybils is a cold `roster repo --json` (empty cache)
+// of a one-maintainer repository whose relay also serves 10,000
+// same-identifier announcements from unrelated keys; it reports the peak
+// heap in use during the read (sampled) next to the wall time:
+//
+//	go test -run '^$' -bench RepoJSON10000Sybils -benchtime 5x ./cmd/roster
+func BenchmarkRepoJSON10000Sybils(b *testing.B) {
+	w := sybilWorld(b)
+	args := append([]string{"repo", "--json", "--repo", alice.naddr(w.id), "--timeout", "30s"}, relayArgs(w.relays)...)
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var ms runtime.MemStats
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			runtime.ReadMemStats(&ms)
+			if ms.HeapInuse > peak.Load() {
+				peak.Store(ms.HeapInuse)
+			}
+		}
+	}()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_, m := timeRepo(b, testEnv(b), args...)
+		if m["complete"] != true {
+			b.Fatalf("incomplete read: %v", m["relays"])
+		}
+	}
+	b.StopTimer()
+	close(stop)
+	wg.Wait()
+	b.ReportMetric(float64(peak.Load())/(1<<20), "peak-heap-MiB")
+}
