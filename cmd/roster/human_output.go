@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/roster-cli/roster/report"
 	"sort"
 	"strings"
 
@@ -10,12 +11,12 @@ import (
 
 // members lists people lead first, then confirmed, then invited, marking
 // the lead, the selected maintainer and the viewer.
-func printMembers(p *termui.Lines, label string, ms []memberJSON, rep *repoReport) {
+func printMembers(p *termui.Lines, label string, ms []report.Member, rep *report.Repo) {
 	if len(ms) == 0 {
 		p.Row(label, "none")
 		return
 	}
-	rank := func(m memberJSON) int {
+	rank := func(m report.Member) int {
 		switch {
 		case rep != nil && rep.LeadMaintainer != nil && *rep.LeadMaintainer == m.Npub:
 			return 0
@@ -24,7 +25,7 @@ func printMembers(p *termui.Lines, label string, ms []memberJSON, rep *repoRepor
 		}
 		return 2
 	}
-	sorted := append([]memberJSON{}, ms...)
+	sorted := append([]report.Member{}, ms...)
 	sort.SliceStable(sorted, func(i, j int) bool { return rank(sorted[i]) < rank(sorted[j]) })
 	for i, m := range sorted {
 		if i > 0 {
@@ -41,7 +42,7 @@ func printMembers(p *termui.Lines, label string, ms []memberJSON, rep *repoRepor
 		if rep != nil && m.Npub == rep.SelectedMaintainer {
 			marks = append(marks, "selected")
 		}
-		if rep != nil && rep.viewer != "" && m.Npub == rep.viewer {
+		if rep != nil && rep.Viewer != "" && m.Npub == rep.Viewer {
 			marks = append(marks, "you")
 		}
 		extra := ""

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/roster-cli/roster/internal/termui"
+	"github.com/roster-cli/roster/report"
 )
 
 // newRepoCmd is `roster repo`: itself the read, and the parent of every
@@ -31,7 +32,7 @@ incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
 			if err != nil {
 				return err
 			}
-			rep := buildRepoReport(v)
+			rep := report.FromView(v)
 			if a.opts.JSON {
 				return writeJSON(a, rep)
 			}

@@ -11,12 +11,10 @@ import (
 	"github.com/roster-cli/roster/membership"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 )
-
-// mutationSchema is the JSON schema of every membership command's result.
-const mutationSchema = "roster.mutation/v1"
 
 // runMutation runs one membership change through the membership pipeline
 // (discover with complete evidence, preview, recheck, sign, publish, read
@@ -56,16 +54,16 @@ func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun b
 	if o.Refusal != nil {
 		return a.refusalError(o.Before, intent, o.Refusal)
 	}
-	out := newMutationResult(o.Before, o.Plan, dryRun)
+	out := report.NewMutation(o.Before, o.Plan, dryRun)
 	recordDelivery(out, o)
 	out.Verified = o.Verified
-	out.resolvedAfter = o.After
+	out.ResolvedAfter = o.After
 	if o.Switch != nil {
 		url := gitstate.NostrURL(o.Switch.To, nil)
 		out.SwitchedTo = &url
 		out.SwitchedRemotes = append(out.SwitchedRemotes, o.Switch.Remotes...)
 		if !o.Switch.InCheckout {
-			out.guidance = append(out.guidance, suggest.Guidance{
+			out.Advice = append(out.Advice, suggest.Guidance{
 				Whats:   []string{"no checkout here to switch; select the lead's coordinate from now on"},
 				Command: &suggest.Command{Argv: []string{"roster", "repo", "--repo", gitstate.NostrURL(o.Switch.To, o.Switch.Hints)}}})
 		}
@@ -74,7 +72,7 @@ func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun b
 }
 
 // recordDelivery copies what each relay said into the result.
-func recordDelivery(out *mutationResult, o *membership.Outcome) {
+func recordDelivery(out *report.Mutation, o *membership.Outcome) {
 	if o == nil || o.Delivery == nil {
 		return
 	}
@@ -97,7 +95,7 @@ func (a *app) mutationFailure(intent preflight.Intent, err error) error {
 		return a.withMutationRetry(err, intent)
 	}
 	var v *repoView
-	out := &mutationResult{}
+	out := &report.Mutation{}
 	if f.Outcome != nil {
 		v = f.Outcome.Before
 		recordDelivery(out, f.Outcome)
@@ -184,7 +182,7 @@ func (a *app) withMutationRetry(err error, intent preflight.Intent) error {
 func (a *app) refusalError(v *repoView, intent preflight.Intent, r *preflight.Refusal) error {
 	if r.Code == "nothing-to-change" {
 		if a.opts.JSON {
-			out := newMutationResult(v, nil, false)
+			out := report.NewMutation(v, nil, false)
 			out.Action, out.Command, out.Verified = string(intent.Action), a.selectors().Apply(intent.Suggest()).Line(), true
 			out.Guidance = append(out.Guidance, r.Message)
 			return writeJSON(a, out)
@@ -209,15 +207,15 @@ func (a *app) mutationError(v *repoView, ee *exitError) error {
 // mutationErrorPublished is mutationError after something was published:
 // sent's published ids and relay answers fill the top-level `published`
 // and `relays` of the JSON, as they do on success.
-func (a *app) mutationErrorPublished(v *repoView, sent *mutationResult, ee *exitError) error {
+func (a *app) mutationErrorPublished(v *repoView, sent *report.Mutation, ee *exitError) error {
 	cmds := a.render(ee.Commands)
 	if a.opts.JSON {
-		out := newMutationResult(v, nil, false)
+		out := report.NewMutation(v, nil, false)
 		if sent != nil {
 			out.Published = append(out.Published, sent.Published...)
 			out.Relays = append(out.Relays, sent.Relays...)
 		}
-		out.Error = &errorJSON{Code: ee.Kind, Message: ee.Err.Error(), Details: orEmptyMap(ee.Details), Commands: orEmptySlice(cmds)}
+		out.Error = &report.Error{Code: ee.Kind, Message: ee.Err.Error(), Details: orEmptyMap(ee.Details), Commands: orEmptySlice(cmds)}
 		_ = writeJSON(a, out)
 	} else {
 		a.printHumanError(ee, cmds)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/roster-cli/roster/report"
 	"strings"
 	"testing"
 
@@ -94,7 +95,7 @@ func TestNoRelayMutationSuggestsTheChangeWithRelay(t *testing.T) {
 	naddr := alice.naddr(w.id)
 	r := invocation{Env: withKey(w.home, bob), Dir: w.dir}.roster(t, "repo", "accept", "--repo", naddr, "--json")
 	var m struct {
-		Error errorJSON `json:"error"`
+		Error report.Error `json:"error"`
 	}
 	if err := json.Unmarshal([]byte(r.Out), &m); err != nil || r.Code != exitUsage || m.Error.Code != "no-relays" {
 		t.Fatalf("exit %d, err %v\n%s%s", r.Code, err, r.Out, r.Err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/roster-cli/roster/report"
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -13,12 +14,12 @@ import (
 )
 
 // finishMutation prints the result (JSON or human) and the advisories.
-func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *mutationResult) error {
+func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *report.Mutation) error {
 	sel := a.selectors()
 	if plan != nil {
 		out.Command = sel.Apply(plan.Intent.Suggest()).Line()
 	}
-	out.Guidance = append(out.Guidance, suggest.Texts(out.guidance, sel)...)
+	out.Guidance = append(out.Guidance, suggest.Texts(out.Advice, sel)...)
 	if a.opts.JSON {
 		return writeJSON(a, out)
 	}
@@ -43,19 +44,19 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *mutationRes
 			fmt.Fprintf(w, "remote(s) now pointing at the lead: %s\n", termtext.Line(strings.Join(out.SwitchedRemotes, ", ")))
 		}
 	}
-	if len(out.guidance) > 0 {
+	if len(out.Advice) > 0 {
 		fmt.Fprintln(w, "next:")
-		for _, g := range guidanceLines(out.guidance, sel) {
+		for _, g := range guidanceLines(out.Advice, sel) {
 			fmt.Fprintf(w, "  %s\n", termtext.Line(g))
 		}
 	}
-	after := out.resolvedAfter
+	after := out.ResolvedAfter
 	if after == nil && out.DryRun {
 		after = v
 	}
 	if after != nil {
 		var given []suggest.Command
-		for _, g := range out.guidance {
+		for _, g := range out.Advice {
 			if g.Command != nil {
 				given = append(given, *g.Command)
 			}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/roster-cli/roster/report"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -9,22 +10,6 @@ import (
 	"github.com/roster-cli/roster/internal/termui"
 	"github.com/roster-cli/roster/termtext"
 )
-
-// healthSchema is the JSON schema printed by `roster repo health --json`.
-const healthSchema = "roster.repo-health/v1"
-
-// healthReport is roster.repo-health/v1 (docs/json.md).
-type healthReport struct {
-	Schema     string            `json:"schema"`
-	Coordinate coordinateJSON    `json:"coordinate"`
-	Healthy    bool              `json:"healthy"`
-	Strict     bool              `json:"strict"`
-	Errors     int               `json:"errors"`
-	Warnings   int               `json:"warnings"`
-	Findings   []findingJSON     `json:"findings"`
-	Relays     []relayReportJSON `json:"relays"`
-	Complete   bool              `json:"complete"`
-}
 
 // newRepoHealthCmd is `roster repo health`, the CI gate: exit 0 healthy, 5
 // on an error finding (or any finding with --strict), 4 when a relay did not
@@ -50,8 +35,8 @@ command that repairs each, and sets the exit code for CI:
 			if err != nil {
 				return err
 			}
-			rep := buildRepoReport(v)
-			h := &healthReport{Schema: healthSchema, Coordinate: rep.Coordinate, Strict: strict,
+			rep := report.FromView(v)
+			h := &report.Health{Schema: report.HealthSchema, Coordinate: rep.Coordinate, Strict: strict,
 				Findings: rep.Health, Relays: rep.Relays, Complete: rep.Complete}
 			h.Errors, h.Warnings = countFindings(h.Findings)
 			h.Healthy = h.Errors == 0 && (!strict || h.Warnings == 0)
@@ -76,7 +61,7 @@ command that repairs each, and sets the exit code for CI:
 
 // renderHealthHuman lists each finding with who it concerns and the command
 // that repairs it, then the verdict.
-func renderHealthHuman(w io.Writer, h *healthReport, st termui.Styles) {
+func renderHealthHuman(w io.Writer, h *report.Health, st termui.Styles) {
 	p := &termui.Lines{W: w, St: st}
 	// Finding messages and commands may quote event text: one line each.
 	p.Row("repository", h.Coordinate.Npub+"/"+termtext.Line(h.Coordinate.Identifier))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/roster-cli/roster/report"
 	"io"
 	"sort"
 	"strings"
@@ -42,7 +43,7 @@ func leadSourceText(src string) string {
 // metadata, ref names, relay URLs and reasons, finding messages) is printed
 // through termtext.Line, so it stays on its row; npubs, hex ids and roster's
 // own words are printed as they are.
-func renderRepoHuman(w io.Writer, rep *repoReport, st termui.Styles) {
+func renderRepoHuman(w io.Writer, rep *report.Repo, st termui.Styles) {
 	p := &termui.Lines{W: w, St: st}
 	id := termtext.Line(rep.Coordinate.Identifier)
 
@@ -85,8 +86,8 @@ func renderRepoHuman(w io.Writer, rep *repoReport, st termui.Styles) {
 			verb = "ended"
 		}
 		p.Row(label, fmt.Sprintf("%s %s maintainership at %s", ack.Npub, verb, graph.HumanTime(ack.Time)))
-		who := ack.author + " records"
-		if ack.author != "" && ack.author == rep.viewer {
+		who := ack.Author + " records"
+		if ack.Author != "" && ack.Author == rep.Viewer {
 			who = "record"
 		}
 		p.Note(who + " it with: " + termtext.Line(ack.Command))
@@ -104,7 +105,7 @@ func renderRepoHuman(w io.Writer, rep *repoReport, st termui.Styles) {
 
 	// Then metadata and state.
 	p.Blank()
-	m := rep.meta
+	m := rep.Meta
 	p.RowIf("name", termtext.Line(m.Name))
 	p.RowIf("description", termtext.Line(m.Description))
 	p.List("clone", termtext.Lines(m.Clone))
@@ -134,7 +135,7 @@ func renderRepoHuman(w io.Writer, rep *repoReport, st termui.Styles) {
 
 // renderHealthSummary counts the findings and lists each one briefly; `roster
 // repo health` is the CI-facing view of the same list.
-func renderHealthSummary(p *termui.Lines, rep *repoReport) {
+func renderHealthSummary(p *termui.Lines, rep *report.Repo) {
 	errs, warns := countFindings(rep.Health)
 	if errs+warns == 0 {
 		p.Row("health", p.St.Apply(p.St.Good, "no findings"))
@@ -156,8 +157,8 @@ func renderHealthSummary(p *termui.Lines, rep *repoReport) {
 
 // renderRelays names every relay read and, when evidence is incomplete, says
 // which relays failed and why, so a partial answer is never mistaken for a full one.
-func renderRelays(p *termui.Lines, rep *repoReport) {
-	if rep.offline {
+func renderRelays(p *termui.Lines, rep *report.Repo) {
+	if rep.Offline {
 		p.Row("relays", p.St.Apply(p.St.Warn, "not contacted (--offline): answered from the local cache"))
 		p.Note("cached events may be stale; run without --offline to refresh")
 		return
@@ -168,15 +169,15 @@ func renderRelays(p *termui.Lines, rep *repoReport) {
 			label = "relays"
 		}
 		text := fmt.Sprintf("%s  %s, %d event(s)", termtext.Line(r.URL), r.Status, r.Events)
-		if r.dropped > 0 {
+		if r.Dropped > 0 {
 			// A relay serving forged or altered events is worth knowing
 			// about even though roster ignored them.
-			text += fmt.Sprintf(", %d ignored (bad id, signature or filter)", r.dropped)
+			text += fmt.Sprintf(", %d ignored (bad id, signature or filter)", r.Dropped)
 		}
-		if r.reason != "" {
-			text += ": " + termtext.Line(r.reason)
+		if r.Reason != "" {
+			text += ": " + termtext.Line(r.Reason)
 		}
-		if r.Status != "ok" || r.dropped > 0 {
+		if r.Status != "ok" || r.Dropped > 0 {
 			text = p.St.Apply(p.St.Bad, text)
 		}
 		p.Row(label, text)
@@ -194,7 +195,7 @@ func renderRelays(p *termui.Lines, rep *repoReport) {
 	}
 }
 
-func countFindings(fs []findingJSON) (errs, warns int) {
+func countFindings(fs []report.Finding) (errs, warns int) {
 	for _, f := range fs {
 		if f.Severity == "error" {
 			errs++
@@ -205,7 +206,7 @@ func countFindings(fs []findingJSON) (errs, warns int) {
 	return errs, warns
 }
 
-func lifecycleText(l lifecycleJSON, st termui.Styles) string {
+func lifecycleText(l report.Lifecycle, st termui.Styles) string {
 	if l.Status == "active" || l.Status == "" {
 		return "active"
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/roster-cli/roster/report"
 	"strings"
 	"testing"
 
@@ -12,39 +13,39 @@ import (
 
 // sampleReport is a lead-shaped repository selected through a co-maintainer,
 // with an invitation, a moderator, a pending acknowledgement and a failed relay.
-func sampleReport() *repoReport {
+func sampleReport() *report.Repo {
 	lead := "npub1bob"
 	rec := "nostr://npub1bob/my-repo"
 	follow := "roster repo follow-lead"
 	cmd := "roster repo edit --fix-maintainers"
 	author := "npub1alice"
-	return &repoReport{
-		Schema:             repoSchema,
-		Coordinate:         coordinateJSON{Kind: 30617, Pubkey: "aa", Npub: "npub1alice", Identifier: "my-repo", Naddr: "naddr1x"},
+	return &report.Repo{
+		Schema:             report.RepoSchema,
+		Coordinate:         report.Coordinate{Kind: 30617, Pubkey: "aa", Npub: "npub1alice", Identifier: "my-repo", Naddr: "naddr1x"},
 		SelectedMaintainer: "npub1alice",
-		peopleJSON: peopleJSON{
+		People: report.People{
 			LeadMaintainer: &lead,
 			LeadSource:     "explicit",
 			LeadPath:       []string{"npub1alice", "npub1bob"},
-			Maintainers: []memberJSON{
+			Maintainers: []report.Member{
 				{Npub: "npub1bob", Pubkey: "bb", Status: "confirmed"},
 				{Npub: "npub1alice", Pubkey: "aa", Status: "confirmed"},
 				{Npub: "npub1carol", Pubkey: "cc", Status: "invited"},
 			},
-			Moderators: []memberJSON{{Npub: "npub1dave", Pubkey: "dd", Status: "confirmed"}},
+			Moderators: []report.Member{{Npub: "npub1dave", Pubkey: "dd", Status: "confirmed"}},
 		},
-		PendingHistoryAcknowledgements: []pendingAckJSON{{Npub: "npub1erin", Transition: "start", Time: 1700000000, Command: "roster repo edit --acknowledge-maintainer-change npub1erin", author: "npub1bob"}},
-		Health:                         []findingJSON{{Severity: "error", Code: "maintainers-projection-mismatch", Author: &author, Message: "inconsistent maintainers tag", Command: &cmd}},
+		PendingHistoryAcknowledgements: []report.PendingAck{{Npub: "npub1erin", Transition: "start", Time: 1700000000, Command: "roster repo edit --acknowledge-maintainer-change npub1erin", Author: "npub1bob"}},
+		Health:                         []report.Finding{{Severity: "error", Code: "maintainers-projection-mismatch", Author: &author, Message: "inconsistent maintainers tag", Command: &cmd}},
 		RecommendedCoordinate:          &rec,
 		FollowLeadCommand:              &follow,
-		Lifecycle:                      lifecycleJSON{Status: "active"},
-		State:                          &stateJSON{EventID: "ee", Author: "npub1bob", Head: "refs/heads/main", Refs: map[string]string{"refs/heads/main": "0123"}},
-		Relays: []relayReportJSON{
+		Lifecycle:                      report.Lifecycle{Status: "active"},
+		State:                          &report.State{EventID: "ee", Author: "npub1bob", Head: "refs/heads/main", Refs: map[string]string{"refs/heads/main": "0123"}},
+		Relays: []report.Relay{
 			{URL: "ws://one", Status: "ok", Events: 4},
-			{URL: "ws://two", Status: "failed", Events: 0, reason: "connection refused"},
+			{URL: "ws://two", Status: "failed", Events: 0, Reason: "connection refused"},
 		},
 		Complete: false,
-		meta:     repoMetadata{Name: "My Project", Description: "What it does", Clone: []string{"https://git.example/my-repo.git"}},
+		Meta:     report.Metadata{Name: "My Project", Description: "What it does", Clone: []string{"https://git.example/my-repo.git"}},
 	}
 }
 
@@ -75,10 +76,10 @@ func TestRepoJSONKeysFollowDesignOrder(t *testing.T) {
 // follow-lead command; lists are [] rather than null.
 func TestRepoJSONNullsAndEmptyArrays(t *testing.T) {
 	t.Parallel()
-	rep := &repoReport{Schema: repoSchema,
-		peopleJSON:                     peopleJSON{LeadSource: "none", LeadPath: []string{}, Maintainers: []memberJSON{}, Moderators: []memberJSON{}},
-		PendingHistoryAcknowledgements: []pendingAckJSON{}, Health: []findingJSON{},
-		Relays: []relayReportJSON{}, Lifecycle: lifecycleJSON{Status: "active"}}
+	rep := &report.Repo{Schema: report.RepoSchema,
+		People:                         report.People{LeadSource: "none", LeadPath: []string{}, Maintainers: []report.Member{}, Moderators: []report.Member{}},
+		PendingHistoryAcknowledgements: []report.PendingAck{}, Health: []report.Finding{},
+		Relays: []report.Relay{}, Lifecycle: report.Lifecycle{Status: "active"}}
 	var buf bytes.Buffer
 	if err := encodeJSON(&buf, rep); err != nil {
 		t.Fatal(err)

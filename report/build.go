@@ -1,13 +1,14 @@
-package main
+package report
 
 import (
+	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 )
 
-func peopleOf(r *graph.Resolution) peopleJSON {
-	p := peopleJSON{LeadSource: string(r.LeadSource), LeadPath: npubsOf(r.LeadPath),
-		Maintainers: membersJSON(r.Maintainers), Moderators: membersJSON(r.Moderators)}
+func PeopleOf(r *graph.Resolution) People {
+	p := People{LeadSource: string(r.LeadSource), LeadPath: npubsOf(r.LeadPath),
+		Maintainers: MembersOf(r.Maintainers), Moderators: MembersOf(r.Moderators)}
 	if r.Lead != "" {
 		l := graph.Npub(r.Lead)
 		p.LeadMaintainer = &l
@@ -15,34 +16,34 @@ func peopleOf(r *graph.Resolution) peopleJSON {
 	return p
 }
 
-// buildRepoReport maps one discovery onto roster.repo/v1. graph speaks hex;
+// FromView maps one discovery onto roster.repo/v1. graph speaks hex;
 // people get npubs here and nowhere earlier.
-func buildRepoReport(v *repoView) *repoReport {
+func FromView(v *discovery.View) *Repo {
 	r := v.Resolution
 	c := v.Coordinate()
-	rep := &repoReport{
-		Schema: repoSchema,
-		Coordinate: coordinateJSON{Kind: c.Kind, Pubkey: c.Pubkey, Npub: graph.Npub(c.Pubkey),
+	rep := &Repo{
+		Schema: RepoSchema,
+		Coordinate: Coordinate{Kind: c.Kind, Pubkey: c.Pubkey, Npub: graph.Npub(c.Pubkey),
 			Identifier: c.Identifier, Naddr: gitstate.EncodeNaddr(c, nil)},
 		SelectedMaintainer:             graph.Npub(c.Pubkey),
-		peopleJSON:                     peopleOf(r),
-		PendingHistoryAcknowledgements: []pendingAckJSON{},
-		Health:                         []findingJSON{},
-		Lifecycle:                      lifecycleJSON{Status: r.Lifecycle.Status},
-		Relays:                         []relayReportJSON{},
+		People:                         PeopleOf(r),
+		PendingHistoryAcknowledgements: []PendingAck{},
+		Health:                         []Finding{},
+		Lifecycle:                      Lifecycle{Status: r.Lifecycle.Status},
+		Relays:                         []Relay{},
 		Complete:                       v.Complete(),
-		offline:                        v.Offline,
+		Offline:                        v.Offline,
 	}
 	if v.Viewer != "" {
-		rep.viewer = graph.Npub(v.Viewer)
+		rep.Viewer = graph.Npub(v.Viewer)
 	}
 	for _, p := range r.PendingAcknowledgements {
-		rep.PendingHistoryAcknowledgements = append(rep.PendingHistoryAcknowledgements, pendingAckJSON{
+		rep.PendingHistoryAcknowledgements = append(rep.PendingHistoryAcknowledgements, PendingAck{
 			Npub: graph.Npub(p.Pubkey), Transition: p.Transition, Time: p.Time, Command: p.Command.String(),
-			author: graph.Npub(p.Author)})
+			Author: graph.Npub(p.Author)})
 	}
 	for _, f := range r.Health {
-		rep.Health = append(rep.Health, findingToJSON(f))
+		rep.Health = append(rep.Health, FindingOf(f))
 	}
 	if r.RecommendedCoordinate != nil {
 		u := gitstate.NostrURL(*r.RecommendedCoordinate, nil)
@@ -57,7 +58,7 @@ func buildRepoReport(v *repoView) *repoReport {
 		rep.Lifecycle.Actor, rep.Lifecycle.Time = &actor, &t
 	}
 	if v.State != nil {
-		rep.State = &stateJSON{EventID: v.State.EventID, Author: graph.Npub(v.State.Author),
+		rep.State = &State{EventID: v.State.EventID, Author: graph.Npub(v.State.Author),
 			Head: v.State.Head, Refs: map[string]string{}}
 		for k, val := range v.State.Refs {
 			rep.State.Refs[k] = val
@@ -65,30 +66,30 @@ func buildRepoReport(v *repoView) *repoReport {
 	}
 	if v.Fetch != nil {
 		for _, rr := range v.Fetch.Relays {
-			rep.Relays = append(rep.Relays, relayReportJSON{URL: rr.URL, Status: rr.Status,
-				Events: rr.Events, reason: rr.Reason, dropped: rr.Dropped})
+			rep.Relays = append(rep.Relays, Relay{URL: rr.URL, Status: rr.Status,
+				Events: rr.Events, Reason: rr.Reason, Dropped: rr.Dropped})
 		}
 	}
-	rep.meta = metadataOf(r)
+	rep.Meta = metadataOf(r)
 	return rep
 }
 
 // metadataOf reads the selected announcement's descriptive fields, falling
 // back to its last observed snapshot (archived or deleted coordinates stay
 // readable).
-func metadataOf(r *graph.Resolution) repoMetadata {
+func metadataOf(r *graph.Resolution) Metadata {
 	a := r.Announcements[r.SelectedMaintainer]
 	if a == nil {
 		a = r.LastSnapshot
 	}
 	if a == nil {
-		return repoMetadata{}
+		return Metadata{}
 	}
-	return repoMetadata{Name: a.Name, Description: a.Description, Clone: a.Clone, Web: a.Web, Relays: a.Relays, EUC: a.EUC}
+	return Metadata{Name: a.Name, Description: a.Description, Clone: a.Clone, Web: a.Web, Relays: a.Relays, EUC: a.EUC}
 }
 
-func findingToJSON(f graph.Finding) findingJSON {
-	out := findingJSON{Severity: string(f.Severity), Code: f.Code, Message: f.Message}
+func FindingOf(f graph.Finding) Finding {
+	out := Finding{Severity: string(f.Severity), Code: f.Code, Message: f.Message}
 	if f.Author != "" {
 		a := graph.Npub(f.Author)
 		out.Author = &a
@@ -100,10 +101,10 @@ func findingToJSON(f graph.Finding) findingJSON {
 	return out
 }
 
-func membersJSON(ms []graph.Member) []memberJSON {
-	out := make([]memberJSON, 0, len(ms))
+func MembersOf(ms []graph.Member) []Member {
+	out := make([]Member, 0, len(ms))
 	for _, m := range ms {
-		out = append(out, memberJSON{Npub: graph.Npub(m.Pubkey), Pubkey: m.Pubkey, Status: m.Status})
+		out = append(out, Member{Npub: graph.Npub(m.Pubkey), Pubkey: m.Pubkey, Status: m.Status})
 	}
 	return out
 }

@@ -1,7 +1,8 @@
-package main
+package report
 
 import (
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/preflight"
@@ -9,46 +10,47 @@ import (
 	"github.com/roster-cli/roster/suggest"
 )
 
-// mutationResult is roster.mutation/v1: the people fields of roster.repo/v1
+// Mutation is roster.mutation/v1: the people fields of roster.repo/v1
 // after the change, the preview (before/after, changes, replacement tags,
 // simulation, state seam), what was published and what to do next.
-type mutationResult struct {
+type Mutation struct {
 	Schema                         string                `json:"schema"`
 	Action                         string                `json:"action"`
 	Command                        string                `json:"command"`
 	DryRun                         bool                  `json:"dry_run"`
-	Coordinate                     coordinateJSON        `json:"coordinate"`
+	Coordinate                     Coordinate            `json:"coordinate"`
 	SelectedMaintainer             string                `json:"selected_maintainer"`
-	peopleJSON                                           // lead_maintainer ... moderators, as in roster.repo/v1
-	PendingHistoryAcknowledgements []pendingAckJSON      `json:"pending_history_acknowledgements"`
-	Preview                        *previewJSON          `json:"preview,omitempty"`
+	People                                               // lead_maintainer ... moderators, as in roster.repo/v1
+	PendingHistoryAcknowledgements []PendingAck          `json:"pending_history_acknowledgements"`
+	Preview                        *Preview              `json:"preview,omitempty"`
 	Published                      []string              `json:"published"`
 	Relays                         []relaypool.Delivered `json:"relays"`
 	Verified                       bool                  `json:"verified"`
 	SwitchedTo                     *string               `json:"switched_to"`
 	// SwitchedRemotes are the remotes whose nostr:// URLs follow-lead moved
 	// from the old coordinate to the lead's.
-	SwitchedRemotes []string   `json:"switched_remotes"`
-	Guidance        []string   `json:"guidance"`
-	Error           *errorJSON `json:"error,omitempty"`
+	SwitchedRemotes []string `json:"switched_remotes"`
+	Guidance        []string `json:"guidance"`
+	Error           *Error   `json:"error,omitempty"`
 
-	resolvedAfter *repoView // the re-read after publishing, for advisories
-	// guidance is what Guidance prints, as values until finishMutation
-	// renders it with the user's selectors.
-	guidance []suggest.Guidance
+	// ResolvedAfter is the re-read after publishing, for advisories.
+	ResolvedAfter *discovery.View `json:"-"`
+	// Advice is what Guidance prints, as values until the command renders
+	// it with the user's selectors.
+	Advice []suggest.Guidance `json:"-"`
 }
 
-type previewJSON struct {
-	Before     peopleJSON                `json:"before"`
-	After      peopleJSON                `json:"after"`
+type Preview struct {
+	Before     People                    `json:"before"`
+	After      People                    `json:"after"`
 	Changes    []preflight.RoleChange    `json:"changes"`
 	Tags       nostr.Tags                `json:"tags"`
 	CreatedAt  int64                     `json:"created_at"`
-	Simulation simulationJSON            `json:"simulation"`
+	Simulation Simulation                `json:"simulation"`
 	State      preflight.StateComparison `json:"state"`
 }
 
-type simulationJSON struct {
+type Simulation struct {
 	NewlyInvited          []string                   `json:"newly_invited"`
 	NewlyConfirmed        []string                   `json:"newly_confirmed"`
 	Lost                  []string                   `json:"lost"`
@@ -65,29 +67,29 @@ type simulationJSON struct {
 	Confirmation *preflight.Confirmation `json:"confirmation,omitempty"`
 }
 
-type errorJSON struct {
+type Error struct {
 	Code     string         `json:"code"`
 	Message  string         `json:"message"`
 	Details  map[string]any `json:"details"`
 	Commands []string       `json:"commands"`
 }
 
-// newMutationResult fills the people fields from r (the view after the
+// NewMutation fills the people fields from r (the view after the
 // change when there is a plan, the current view for a refusal).
-func newMutationResult(v *repoView, plan *preflight.Plan, dryRun bool) *mutationResult {
+func NewMutation(v *discovery.View, plan *preflight.Plan, dryRun bool) *Mutation {
 	r := v.Resolution
 	if plan != nil {
 		r = plan.After
 	}
 	c := v.Coordinate()
-	out := &mutationResult{Schema: mutationSchema, DryRun: dryRun,
-		Coordinate: coordinateJSON{Kind: c.Kind, Pubkey: c.Pubkey, Npub: graph.Npub(c.Pubkey),
+	out := &Mutation{Schema: MutationSchema, DryRun: dryRun,
+		Coordinate: Coordinate{Kind: c.Kind, Pubkey: c.Pubkey, Npub: graph.Npub(c.Pubkey),
 			Identifier: c.Identifier, Naddr: gitstate.EncodeNaddr(c, nil)},
 		SelectedMaintainer: graph.Npub(c.Pubkey), Published: []string{}, Relays: []relaypool.Delivered{}, SwitchedRemotes: []string{},
-		PendingHistoryAcknowledgements: []pendingAckJSON{}, Guidance: []string{}}
-	out.peopleJSON = peopleOf(r)
+		PendingHistoryAcknowledgements: []PendingAck{}, Guidance: []string{}}
+	out.People = PeopleOf(r)
 	for _, a := range r.PendingAcknowledgements {
-		out.PendingHistoryAcknowledgements = append(out.PendingHistoryAcknowledgements, pendingAckJSON{
+		out.PendingHistoryAcknowledgements = append(out.PendingHistoryAcknowledgements, PendingAck{
 			Npub: graph.Npub(a.Pubkey), Transition: a.Transition, Time: a.Time, Command: a.Command.String()})
 	}
 	if plan == nil {
@@ -95,7 +97,7 @@ func newMutationResult(v *repoView, plan *preflight.Plan, dryRun bool) *mutation
 	}
 	out.Action, out.Command = string(plan.Intent.Action), plan.Intent.Command()
 	sim := plan.Sim
-	sj := simulationJSON{NewlyInvited: npubsOf(sim.NewlyInvited), NewlyConfirmed: npubsOf(sim.NewlyConfirmed), Lost: npubsOf(sim.Lost),
+	sj := Simulation{NewlyInvited: npubsOf(sim.NewlyInvited), NewlyConfirmed: npubsOf(sim.NewlyConfirmed), Lost: npubsOf(sim.Lost),
 		InvitationsWithdrawn: npubsOf(sim.InvitationsWithdrawn), ModeratorsGained: npubsOf(sim.ModeratorsGained),
 		ModeratorsLost: npubsOf(sim.ModeratorsLost), RemovedStaysConfirmed: sim.RemovedStaysConfirmed, Imported: []string{},
 		LeadChanged:    sim.LeadBefore.Lead != sim.LeadAfter.Lead || sim.LeadBefore.Source != sim.LeadAfter.Source,
@@ -112,8 +114,8 @@ func newMutationResult(v *repoView, plan *preflight.Plan, dryRun bool) *mutation
 	if changes == nil {
 		changes = []preflight.RoleChange{}
 	}
-	out.Preview = &previewJSON{Before: peopleOf(plan.Before), After: peopleOf(plan.After), Changes: changes, Tags: tags,
+	out.Preview = &Preview{Before: PeopleOf(plan.Before), After: PeopleOf(plan.After), Changes: changes, Tags: tags,
 		CreatedAt: plan.CreatedAt, Simulation: sj, State: plan.State}
-	out.guidance = append(out.guidance, plan.Guidance...)
+	out.Advice = append(out.Advice, plan.Guidance...)
 	return out
 }
