@@ -266,8 +266,8 @@ func TestGitMissingErrorNamesTheFix(t *testing.T) {
 	sha := newTestRepoInit(t, "--object-format=sha256")
 	sha.commit("one")
 	inc := newTestRepo(t)
-	inc.write("shared.gitconfig", "[nostr]\n\trepo = "+EncodeNaddr(coord(alicePK, "r"), nil)+"\n")
-	inc.git("config", "include.path", "../shared.gitconfig")
+	inc.write("team.gitconfig", "[nostr]\n\trepo = "+EncodeNaddr(coord(alicePK, "r"), nil)+"\n")
+	inc.git("config", "include.path", "../team.gitconfig")
 	plain := newTestRepo(t)
 	t.Setenv("PATH", t.TempDir())
 

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/config"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 )
@@ -46,15 +44,10 @@ func TestLeadTransferWithCoMaintainerFollowingEndToEnd(t *testing.T) {
 
 	// Carol, in a checkout selecting alice/my-repo, is told to follow.
 	dir := t.TempDir()
-	repo, err := git.PlainInit(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	gitInit(t, dir)
 	// origin is Alice's nostr:// URL, as a clone of alice/my-repo has it.
 	aliceURL := gitstate.NostrURL(graph.NewCoordinate(alice.pk, w.id), []string{"wss://relay.example"})
-	if _, err := repo.CreateRemote(&config.RemoteConfig{Name: "origin", URLs: []string{aliceURL}}); err != nil {
-		t.Fatal(err)
-	}
+	gitRun(t, dir, "remote", "add", "origin", aliceURL)
 	w.dir = dir
 	r := w.run(carol, alice, 5100, "repo")
 	if !strings.Contains(r.Err, "roster repo follow-lead") {
@@ -76,8 +69,8 @@ func TestLeadTransferWithCoMaintainerFollowingEndToEnd(t *testing.T) {
 	if got := toStrings(m["switched_remotes"]); len(got) != 1 || got[0] != "origin" {
 		t.Fatalf("switched_remotes %v", m["switched_remotes"])
 	}
-	if rc, err := repo.Remote("origin"); err != nil || rc.Config().URLs[0] != gitstate.NostrURL(graph.NewCoordinate(bob.pk, w.id), []string{"wss://relay.example"}) {
-		t.Fatalf("origin not switched to bob: %v %v", rc, err)
+	if got := gitRun(t, dir, "config", "--get", "remote.origin.url"); got != gitstate.NostrURL(graph.NewCoordinate(bob.pk, w.id), []string{"wss://relay.example"}) {
+		t.Fatalf("origin not switched to bob: %s", got)
 	}
 	co, err := gitstate.Open(dir)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5"
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/nbd-wtf/go-nostr/nip19"
 	"github.com/roster-cli/roster/devrelay"
@@ -21,9 +20,7 @@ import (
 func checkoutSelecting(t *testing.T, naddr string) (string, *gitstate.Checkout) {
 	t.Helper()
 	dir := t.TempDir()
-	if _, err := git.PlainInit(dir, false); err != nil {
-		t.Fatal(err)
-	}
+	gitInit(t, dir)
 	co, err := gitstate.Open(dir)
 	if err != nil {
 		t.Fatal(err)

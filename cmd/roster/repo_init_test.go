@@ -3,15 +3,13 @@ package main
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/config"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/roster-cli/roster/devrelay"
@@ -24,44 +22,23 @@ import (
 func initTestCheckout(t *testing.T, dirName string) (string, string) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), dirName)
-	repo, err := git.PlainInit(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	gitInit(t, dir)
 	if err := os.WriteFile(filepath.Join(dir, "README"), []byte("hello\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	wt, err := repo.Worktree()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := wt.Add("README"); err != nil {
-		t.Fatal(err)
-	}
-	sig := &object.Signature{Name: "T", Email: "t@example.com", When: time.Unix(1700000000, 0)}
-	h, err := wt.Commit("first", &git.CommitOptions{Author: sig, Committer: sig})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir, h.String()
+	gitRun(t, dir, "add", "README")
+	gitRun(t, dir, "commit", "-q", "-m", "first")
+	return dir, gitRun(t, dir, "rev-parse", "HEAD")
 }
 
 // initTestGitConfig reads nostr.repo and origin's URL from the checkout.
 func initTestGitConfig(t *testing.T, dir string) (nostrRepo, origin string) {
 	t.Helper()
-	repo, err := git.PlainOpen(dir)
-	if err != nil {
-		t.Fatal(err)
+	get := func(key string) string {
+		out, _ := exec.Command("git", "-C", dir, "config", "--get", key).Output()
+		return strings.TrimSpace(string(out))
 	}
-	cfg, err := repo.Config()
-	if err != nil {
-		t.Fatal(err)
-	}
-	nostrRepo = cfg.Raw.Section("nostr").Option("repo")
-	if r, ok := cfg.Remotes["origin"]; ok && len(r.URLs) > 0 {
-		origin = r.URLs[0]
-	}
-	return nostrRepo, origin
+	return get("nostr.repo"), get("remote.origin.url")
 }
 
 func initRelayFlags(relays []*devrelay.Relay) []string {
@@ -165,13 +142,7 @@ func TestRepoInitSetOriginAndDirectoryNameDefaults(t *testing.T) {
 	k := newTestKey(t)
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	dir, _ := initTestCheckout(t, "My Widget")
-	repo, err := git.PlainOpen(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := repo.CreateRemote(&config.RemoteConfig{Name: "origin", URLs: []string{"https://git.example/widget.git"}}); err != nil {
-		t.Fatal(err)
-	}
+	gitRun(t, dir, "remote", "add", "origin", "https://git.example/widget.git")
 	env := homeEnv(t)
 	env["ROSTER_SECRET_KEY"] = k.hex
 	env["ROSTER_RELAYS"] = relays[0].URL()
@@ -410,9 +381,7 @@ func TestRepoInitUsageErrors(t *testing.T) {
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	dir, _ := initTestCheckout(t, "widget")
 	empty := filepath.Join(t.TempDir(), "empty")
-	if _, err := git.PlainInit(empty, false); err != nil {
-		t.Fatal(err)
-	}
+	gitInit(t, empty)
 	withKey := homeEnv(t)
 	withKey["ROSTER_SECRET_KEY"] = k.nsec
 	for name, c := range map[string]struct {
