@@ -64,9 +64,26 @@ func (s Slot) Status() string {
 	return StatusRoster
 }
 
-// Current reports whether the slot holds exactly the hook file install
-// would write now (false for anything not roster's).
-func (s Slot) Current(c Config) bool {
+// Config is the Config roster's hook in the slot records (false for
+// anything not roster's, or a roster hook without a readable record).
+func (s Slot) Config() (Config, bool) {
+	if !s.rosters() {
+		return Config{}, false
+	}
+	return ParseConfig(s.Hook.Head)
+}
+
+// Current reports whether the slot holds, executable, exactly the hook file
+// this roster writes for the configuration the file records, and that
+// configuration calls binary: false for a hook an older roster wrote,
+// edited by hand, or calling another roster binary.
+func (s Slot) Current(binary string) bool {
+	c, ok := s.Config()
+	return ok && c.Binary == binary && s.same(c)
+}
+
+// same reports whether the slot holds exactly what install writes for c.
+func (s Slot) same(c Config) bool {
 	return s.rosters() && s.Hook.Whole && bytes.Equal(s.Hook.Head, Script(s.Name, c)) && s.Hook.Mode&0o111 != 0
 }
 
@@ -243,7 +260,7 @@ func PlanInstall(slots []Slot, c Config) ([]Step, error) {
 			st.Action = ActionInstalled
 		case StatusRoster, StatusChained:
 			st.Action = ActionUpdated
-			if s.Current(c) {
+			if s.same(c) {
 				st.Action, st.write = ActionUnchanged, nil
 			}
 		case StatusForeign:

@@ -127,6 +127,23 @@ func TestInstallIsIdempotent(t *testing.T) {
 	if actions(steps)["post-merge"] != ActionUpdated || statuses(t, dir)["post-merge"] != StatusRoster {
 		t.Fatalf("another binary: %v %v", actions(steps), statuses(t, dir))
 	}
+	slots, _ := Inspect(dir)
+	if !slots[0].Current("/elsewhere/roster") || slots[0].Current(testConfig.Binary) {
+		t.Fatalf("current: a hook is current for the binary it calls only")
+	}
+	if c, ok := slots[0].Config(); !ok || c.Binary != "/elsewhere/roster" || len(c.Flags) != 0 {
+		t.Fatalf("recorded config %+v %v", c, ok)
+	}
+	// A hand edit makes the hook not current, and install rewrites it.
+	p := filepath.Join(dir, "post-checkout")
+	b, _ := os.ReadFile(p)
+	write(t, p, strings.Replace(string(b), "exit", "echo edited; exit", 1), 0o755)
+	if slots, _ = Inspect(dir); slots[0].Current("/elsewhere/roster") || slots[0].Status() != StatusRoster {
+		t.Fatalf("edited hook: current %v, status %s", slots[0].Current("/elsewhere/roster"), slots[0].Status())
+	}
+	if steps, err = install(t, dir, Config{Binary: "/elsewhere/roster"}); err != nil || actions(steps)["post-checkout"] != ActionUpdated {
+		t.Fatalf("install over an edited hook: %v %v", actions(steps), err)
+	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != len(Names) {
 		t.Fatalf("the hooks directory holds %d entries, want only the %d hooks (no temporary files)", len(entries), len(Names))

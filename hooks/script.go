@@ -7,6 +7,7 @@
 package hooks
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -31,6 +32,11 @@ const ChainedSuffix = ".roster-chained"
 const (
 	markerPrefix = "# roster-hook "
 	markerLines  = 5
+	// configPrefix starts the comment line that records the Config the
+	// hook was written with, so status can tell a current hook from one an
+	// older roster, another binary or a hand edit left.
+	configPrefix = "# roster-hook-config: "
+	configLines  = 10
 )
 
 // RefusedExit is the exit code of `roster hooks run pre-push` when the
@@ -47,11 +53,26 @@ type Config struct {
 	// Binary is the absolute path of the roster binary (os.Executable at
 	// install time), or "" to use `roster` on PATH. The script falls back
 	// to `roster` on PATH when the file is no longer executable.
-	Binary string
+	Binary string `json:"binary"`
 	// Flags are global flags the hooks pass on every call (the --home and
 	// --relay flags install was given), so the hooks read the same cache
 	// and relays as the command that installed them.
-	Flags []string
+	Flags []string `json:"flags"`
+}
+
+// ParseConfig reads the Config a roster hook file records.
+func ParseConfig(content []byte) (Config, bool) {
+	var c Config
+	lines := strings.SplitN(string(content), "\n", configLines+1)
+	for i, l := range lines {
+		if i == configLines {
+			break
+		}
+		if v, ok := strings.CutPrefix(l, configPrefix); ok {
+			return c, json.Unmarshal([]byte(v), &c) == nil
+		}
+	}
+	return c, false
 }
 
 // Script is the hook file roster writes for name. It is POSIX sh and:
@@ -86,6 +107,12 @@ func Script(name string, c Config) []byte {
 	chained := name + ChainedSuffix
 	stdin := name == "pre-push" || name == "post-rewrite"
 
+	recorded := c
+	if recorded.Flags == nil {
+		recorded.Flags = []string{}
+	}
+	cfg, _ := json.Marshal(recorded) // one line: strings are escaped
+
 	w("#!/bin/sh")
 	w("%sv1 %s: written by `roster hooks install`; `roster hooks uninstall` removes it", markerPrefix, name)
 	w("# and puts back %s, the hook that was here before, if any.", chained)
@@ -95,6 +122,7 @@ func Script(name string, c Config) []byte {
 	} else {
 		w("# It refuses a push only when roster's guard does (exit %d); see docs/usage.md.", RefusedExit)
 	}
+	w("%s%s", configPrefix, cfg)
 	w("roster=%s", shWord(bin))
 	w(`hookdir=$(dirname -- "$0")`)
 	w("status=0")

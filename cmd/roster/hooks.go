@@ -85,6 +85,9 @@ type hookStatusJSON struct {
 	Status  string  `json:"status"`
 	Current bool    `json:"current"`
 	Chained *string `json:"chained"`
+	// Binary and Flags are what a roster hook calls (null and [] otherwise).
+	Binary *string  `json:"binary"`
+	Flags  []string `json:"flags"`
 }
 
 func newHooksInstallCmd(a *app) *cobra.Command {
@@ -197,8 +200,9 @@ func newHooksStatusCmd(a *app) *cobra.Command {
 		Long: `roster hooks status lists each hook roster installs: roster (roster's),
 chained (roster's, running the hook that was there first), foreign
 (somebody else's; install would chain it) or missing. A roster hook that is
-not current differs from what 'roster hooks install' with the same flags
-would write now (another binary, other flags): install again to update it.`,
+not current calls another roster binary than this one, or differs from what
+this roster writes (an older version, a hand edit): install again to
+update it.`,
 		Example: `  roster hooks status
   roster hooks status --json       # roster.hooks-status/v1`,
 		Args: cobra.NoArgs,
@@ -208,17 +212,29 @@ would write now (another binary, other flags): install again to update it.`,
 				return err
 			}
 			out := hooksStatusJSON{hooksDirJSON: t.json(hooksStatusSchema), Hooks: []hookStatusJSON{}}
+			var update *suggest.Command
 			for _, s := range t.slots {
-				h := hookStatusJSON{Name: s.Name, Path: s.Hook.Path, Status: s.Status(), Current: s.Current(t.config)}
+				h := hookStatusJSON{Name: s.Name, Path: s.Hook.Path, Status: s.Status(), Current: s.Current(t.config.Binary), Flags: []string{}}
 				if s.Chained.Exists {
 					h.Chained = &s.Chained.Path
+				}
+				if c, ok := s.Config(); ok {
+					bin := c.Binary
+					if bin == "" {
+						bin = "roster"
+					}
+					h.Binary, h.Flags = &bin, orEmptySlice(c.Flags)
+					if !h.Current && update == nil {
+						u := suggest.Roster("hooks", "install").With(c.Flags...)
+						update = &u
+					}
 				}
 				out.Hooks = append(out.Hooks, h)
 			}
 			if a.opts.JSON {
 				return writeJSON(a, out)
 			}
-			stale := false
+			stale, calls := false, ""
 			var lines [][2]string
 			for _, h := range out.Hooks {
 				d := h.Status
@@ -229,14 +245,24 @@ would write now (another binary, other flags): install again to update it.`,
 					d += ": not roster's; install chains it"
 				}
 				if (h.Status == hooks.StatusRoster || h.Status == hooks.StatusChained) && !h.Current {
-					d += "; not current"
+					d += "; not current (another roster binary, or another version of the hook)"
 					stale = true
+				}
+				if h.Binary != nil && calls == "" {
+					calls = strings.Join(append([]string{*h.Binary}, h.Flags...), " ")
 				}
 				lines = append(lines, [2]string{h.Name, d})
 			}
 			a.renderHooks(out.hooksDirJSON, lines)
+			if calls != "" {
+				fmt.Fprintf(a.io.Out, "the hooks run %s\n", termtext.Line(calls))
+			}
 			if stale {
-				fmt.Fprintf(a.io.Out, "update with: %s\n", termtext.Line(a.selectors().Render(suggest.Roster("hooks", "install"))))
+				if update == nil {
+					u := suggest.Roster("hooks", "install")
+					update = &u
+				}
+				fmt.Fprintf(a.io.Out, "update with: %s\n", termtext.Line(a.selectors().Render(*update)))
 			}
 			return nil
 		},
