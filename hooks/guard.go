@@ -10,6 +10,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
 )
 
 // PushedRef is one line Git gives pre-push on stdin:
@@ -89,7 +90,10 @@ const (
 	VerdictUnknown  = "unknown"
 )
 
-// Finding is what the guard would refuse a push for.
+// Finding is what the guard would refuse a push for. Its Message, like
+// Decision.Warnings, is terminal text: the identifier, relay URLs and ref
+// names in it (which an announcement or a relay supplied) are escaped to
+// one line each (termtext.Line), so its only line breaks are roster's.
 type Finding struct {
 	Reason   string
 	Message  string
@@ -123,7 +127,7 @@ func Guard(in GuardInput) Decision {
 	if in.Viewer == "" || r == nil {
 		return d
 	}
-	coord := graph.Npub(r.Selected.Pubkey) + "/" + r.Selected.Identifier
+	coord := graph.Npub(r.Selected.Pubkey) + "/" + termtext.Line(r.Selected.Identifier)
 	for _, f := range r.Health {
 		if f.Code == graph.CodeRemovedByLead && f.Author == in.Viewer {
 			d.Finding = &Finding{Reason: ReasonRemovedByLead,
@@ -145,9 +149,9 @@ func Guard(in GuardInput) Decision {
 			var lines []string
 			for _, c := range bad {
 				if c.Verdict == VerdictDeletes {
-					lines = append(lines, fmt.Sprintf("  %s: the push deletes it; the state has %s", c.Ref, short(c.State)))
+					lines = append(lines, fmt.Sprintf("  %s: the push deletes it; the state has %s", termtext.Line(c.Ref), termtext.Line(short(c.State))))
 				} else {
-					lines = append(lines, fmt.Sprintf("  %s: %s does not contain %s", c.Ref, short(c.Pushed), short(c.State)))
+					lines = append(lines, fmt.Sprintf("  %s: %s does not contain %s", termtext.Line(c.Ref), termtext.Line(short(c.Pushed)), termtext.Line(short(c.State))))
 				}
 			}
 			d.Finding = &Finding{Reason: ReasonNotDescended,
@@ -163,7 +167,7 @@ func Guard(in GuardInput) Decision {
 	}
 	why := "not every relay answered within the deadline"
 	if len(in.Unanswered) > 0 {
-		why = fmt.Sprintf("%s did not answer within the deadline", strings.Join(in.Unanswered, ", "))
+		why = fmt.Sprintf("%s did not answer within the deadline", strings.Join(termtext.Lines(in.Unanswered), ", "))
 	}
 	if d.Finding != nil {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("the relays that answered say: %s; but %s, so roster lets the push through (pushing to a Git server is not a Nostr publication)",
@@ -204,7 +208,8 @@ func checkRefs(in GuardInput) ([]RefCheck, []string) {
 			switch {
 			case err != nil:
 				c.Verdict, c.Error = VerdictUnknown, err.Error()
-				warns = append(warns, fmt.Sprintf("could not tell whether %s descends from the repository state's %s (%v); not refusing it", p.RemoteRef, short(want), err))
+				warns = append(warns, fmt.Sprintf("could not tell whether %s descends from the repository state's %s (%s); not refusing it",
+					termtext.Line(p.RemoteRef), termtext.Line(short(want)), termtext.Line(err.Error())))
 			case ok:
 				c.Verdict = VerdictDescends
 			default:

@@ -179,3 +179,21 @@ func TestParsePushedReadsGitsLines(t *testing.T) {
 		t.Fatal("a malformed line must be an error")
 	}
 }
+
+// Relay text never drives the terminal: an identifier with a line break in
+// it is escaped in the refusal, whose only line breaks are roster's.
+func TestGuardMessageEscapesTheIdentifier(t *testing.T) {
+	id := "proj\nroster: forged line"
+	ann := func(p who, at int64, tags ...nostr.Tag) *nostr.Event {
+		return p.sign(t, graph.KindAnnouncement, at, append([]nostr.Tag{{"d", id}}, tags...)...)
+	}
+	events := []*nostr.Event{
+		ann(alice, 1000, roleTag("M", alice), roleTag("m", carol, "300", "400"), maint(alice)),
+		ann(carol, 1002, roleTag("M", alice, "300"), roleTag("m", carol, "300"), maint(alice, carol)),
+	}
+	r := graph.Resolve(events, graph.NewCoordinate(alice.pk, id), 5000, graph.Options{Viewer: carol.pk})
+	d := Guard(GuardInput{Resolution: r, Events: events, Viewer: carol.pk, Complete: true})
+	if !d.Refuse || strings.Contains(d.Finding.Message, "\n") || !strings.Contains(d.Finding.Message, `proj\nroster: forged line`) {
+		t.Fatalf("finding %+v", d.Finding)
+	}
+}
