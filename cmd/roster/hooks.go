@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/hooks"
 	"github.com/roster-cli/roster/relaypool"
@@ -454,13 +455,26 @@ func (a *app) prePush(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, a.opts.Timeout)
 	defer cancel()
-	v, err := a.loadRepo(ctx, partialEvidence)
-	if err != nil {
-		var ee *exitError
-		if errors.As(err, &ee) && ee.Kind == "not-found" && !strings.Contains(ee.Err.Error(), "not all of them answered") {
-			return nil
+	v, err := a.discover(ctx, partialEvidence)
+	var (
+		notFound   *discovery.NotFound
+		incomplete *discovery.Incomplete
+	)
+	const goesOn = "the push is not checked; pushing to a Git server is not a Nostr publication, so it goes on"
+	switch {
+	case errors.As(err, &notFound) && notFound.View.Complete():
+		return nil // every relay says the coordinate is not announced: nothing to guard
+	case errors.As(err, &incomplete):
+		var silent []string
+		if f := incomplete.View.Fetch; f != nil {
+			for _, r := range f.Relays {
+				silent = append(silent, relayFailure(r.URL, r.Status, r.Reason))
+			}
 		}
-		a.hookNote(err, "the push is not checked; pushing to a Git server is not a Nostr publication, so it goes on")
+		fmt.Fprintf(a.io.Err, "roster hook: no relay answered within %s (%s); %s\n", a.opts.Timeout, strings.Join(termtext.Lines(silent), ", "), goesOn)
+		return nil
+	case err != nil:
+		a.hookNote(err, goesOn)
 		return nil
 	}
 	in := hooks.GuardInput{Resolution: v.Resolution, Events: v.Events, Viewer: viewer, Complete: v.Complete(), Pushed: pushed}

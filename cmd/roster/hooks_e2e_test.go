@@ -273,6 +273,14 @@ func TestHooksPrePushLetsThePushThroughOnIncompleteEvidence(t *testing.T) {
 	if w.serverHas(bare, "refs/heads/main") == "" {
 		t.Fatal("the push did not reach the server")
 	}
+	// No relay answered at all: the push is not checked, and goes on.
+	w.install("--relay", dead.URL())
+	w.mustGit(w.dir, "commit", "-q", "--allow-empty", "-m", "more")
+	out, err = w.git(w.dir, "push", "-q", "server", "main")
+	if err != nil || !strings.Contains(out, "roster hook: no relay answered within 5s ("+dead.URL()) ||
+		!strings.Contains(out, "the push is not checked") {
+		t.Fatalf("push with no relay answering: %v\n%s", err, out)
+	}
 }
 
 // A hook that was there keeps running: install chains it (arguments and
