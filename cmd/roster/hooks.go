@@ -290,7 +290,8 @@ func (a *app) hooksTarget() (hooksTarget, error) {
 	var t hooksTarget
 	co, err := gitstate.Open(a.io.Dir)
 	if errors.Is(err, gitstate.ErrNotARepository) {
-		return t, &exitError{Code: exitUsage, Kind: "not-a-checkout", Err: err,
+		return t, &exitError{Code: exitUsage, Kind: "not-a-checkout",
+			Err:      fmt.Errorf("%s is not inside a Git checkout: Git hooks belong to a checkout, so run roster hooks inside one", a.dirName()),
 			Commands: []suggest.Command{suggest.Shell("cd <your clone> && roster hooks install")}}
 	}
 	if err != nil {
@@ -304,6 +305,17 @@ func (a *app) hooksTarget() (hooksTarget, error) {
 	}
 	t.config, err = a.hookConfig()
 	return t, err
+}
+
+// dirName is the directory the command runs in, for a message.
+func (a *app) dirName() string {
+	if a.io.Dir != "" {
+		return a.io.Dir
+	}
+	if wd, err := os.Getwd(); err == nil {
+		return wd
+	}
+	return "this directory"
 }
 
 // hookConfig is what the hooks carry: this binary's path (os.Executable;
