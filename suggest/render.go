@@ -16,7 +16,7 @@ type Selectors struct {
 // Apply returns c with the selectors it lacks and uses, placed after its
 // Argv and before its Tail. A pinned or non-roster command is unchanged.
 // --repo goes to `roster repo ...` commands, --relay to the commands that
-// read relays (repo, project, workspace, group), --home to every command
+// read relays (repo, project, workspace, group, hooks), --home to every command
 // that uses the roster home; each only when c does not name that flag
 // itself (a command naming its own relay is a deliberate check of that
 // relay, one naming its own repository means that one).
@@ -44,8 +44,9 @@ func (s Selectors) Apply(c Command) Command {
 	return c
 }
 
-// readsRelays are the command groups that ask relays.
-var readsRelays = map[string]bool{"repo": true, "project": true, "workspace": true, "group": true}
+// readsRelays are the command groups that ask relays (hooks: the relays
+// the installed pre-push hook asks are install's --relay flags).
+var readsRelays = map[string]bool{"repo": true, "project": true, "workspace": true, "group": true, "hooks": true}
 
 // homeless are the commands that never touch the roster home.
 var homeless = map[string]bool{"version": true, "completion": true, "help": true, "dev": true}

@@ -26,7 +26,13 @@ servers, relays or Blossom servers, which stay theirs.`,
   roster repo accept --dry-run --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.runMutation(cmd.Context(), preflight.Intent{Action: preflight.ActAccept, Force: force}, dryRun)
+			if err := a.runMutation(cmd.Context(), preflight.Intent{Action: preflight.ActAccept, Force: force}, dryRun); err != nil {
+				return err
+			}
+			if !dryRun {
+				a.hooksTip()
+			}
+			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&force, "force", false, "state-only conflicts (refused until state replacement exists)")

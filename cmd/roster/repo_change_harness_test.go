@@ -103,7 +103,7 @@ func carrySelectors(t *testing.T, cmds []string, repo string, relays []string, h
 		if home != "" && !has("--home", home) {
 			t.Errorf("%q lacks --home %s", c, home)
 		}
-		readsRelays := words[1] == "repo" || words[1] == "project" || words[1] == "workspace" || words[1] == "group"
+		readsRelays := words[1] == "repo" || words[1] == "project" || words[1] == "workspace" || words[1] == "group" || words[1] == "hooks"
 		if len(relays) > 0 && readsRelays && !has("--relay", "") {
 			t.Errorf("%q lacks the --relay flags", c)
 		}

@@ -193,6 +193,7 @@ func reportRepoInit(a *app, res repoInitResult, notReadBack, relays []string) er
 		return writeJSON(a, res)
 	}
 	renderRepoInit(a, res)
+	a.hooksTip()
 	return nil
 }
 

@@ -27,26 +27,7 @@ const (
 // it could not do into exit errors that say what to run next. reach names
 // the pubkeys a write will look at (discovery.Source.Reach).
 func (a *app) loadRepo(ctx context.Context, need discovery.Evidence, reach ...string) (*repoView, error) {
-	sel, co, err := a.selectCoordinate(ctx)
-	if err != nil {
-		return nil, err
-	}
-	relays := a.discoveryRelays(sel)
-	progress := termui.NewProgress(a.io.Err, a.io.ErrTTY && !a.opts.Offline && len(relays) > 0)
-	src := discovery.Source{
-		Relays:  relays,
-		Pinned:  len(a.opts.Relays) > 0,
-		Offline: a.opts.Offline,
-		Pool: func() *relaypool.Pool {
-			return relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner, Progress: progress.Update})
-		},
-		OpenCache: a.openCache,
-		Warn:      func(msg string) { fmt.Fprintf(a.io.Err, "roster: warning: %s\n", termtext.Line(msg)) },
-		NextRound: progress.NextRound,
-		Reach:     reach,
-	}
-	v, err := discovery.Load(ctx, src, sel, co, need, a.viewerPubkey(), a.io.Now().Unix())
-	progress.Done()
+	v, err := a.discover(ctx, need, reach...)
 	var (
 		incomplete *discovery.Incomplete
 		notFound   *discovery.NotFound
@@ -70,6 +51,34 @@ func (a *app) loadRepo(ctx context.Context, need discovery.Evidence, reach ...st
 		return nil, cacheErr(cacheFail.Doing, cacheFail.Err)
 	}
 	return nil, err
+}
+
+// discover is loadRepo with discovery's own errors (*discovery.Incomplete,
+// *NotFound, *NoRelays, *CacheError), for a caller that decides on them
+// itself (the pre-push guard); a coordinate that cannot be selected is
+// already an exit error.
+func (a *app) discover(ctx context.Context, need discovery.Evidence, reach ...string) (*repoView, error) {
+	sel, co, err := a.selectCoordinate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	relays := a.discoveryRelays(sel)
+	progress := termui.NewProgress(a.io.Err, a.io.ErrTTY && !a.opts.Offline && len(relays) > 0)
+	src := discovery.Source{
+		Relays:  relays,
+		Pinned:  len(a.opts.Relays) > 0,
+		Offline: a.opts.Offline,
+		Pool: func() *relaypool.Pool {
+			return relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner, Progress: progress.Update})
+		},
+		OpenCache: a.openCache,
+		Warn:      func(msg string) { fmt.Fprintf(a.io.Err, "roster: warning: %s\n", termtext.Line(msg)) },
+		NextRound: progress.NextRound,
+		Reach:     reach,
+	}
+	v, err := discovery.Load(ctx, src, sel, co, need, a.viewerPubkey(), a.io.Now().Unix())
+	progress.Done()
+	return v, err
 }
 
 // openCache opens the cache in the roster home; a bad home is a usage error.

@@ -103,6 +103,7 @@ membership change at a time, and reads and writes workspace and project state.`,
 		newProjectCmd(a), newGroupCmd(a),
 		newDevCmd(a),
 		newWorkspaceCmd(a),
+		newHooksCmd(a),
 	)
 	rejectUnknownSubcommands(root)
 	return root

@@ -1,0 +1,561 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/hooks"
+	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
+)
+
+// newHooksCmd is `roster hooks install|uninstall|status` and the hidden
+// `roster hooks run`, which the installed hook files call.
+func newHooksCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "hooks",
+		Short: "Git hooks that repeat roster's warnings after Git commands and guard pushes",
+		Long: `The maintainer model asks for some warnings after every Git command in the
+checkout (a removal by the lead, a pending history acknowledgement, a lead
+pointer to follow, ...). roster prints them when it runs; these Git hooks
+print them after git checkout, merge (and pull) and commit --amend or
+rebase, from the local cache, without waiting on relays and without ever
+failing the Git command. The pre-push hook refuses a push when the lead no
+longer lists you, or when you were just confirmed and the refs you push do
+not descend from the repository state the maintainers accepted.
+
+Hooks go where Git runs them (core.hooksPath when set). A hook that is
+already there keeps running: it is renamed <name>.roster-chained and
+roster's hook runs it first; uninstall puts it back.`,
+		Example: `  roster hooks install           # in a checkout
+  roster hooks status            # which hooks are roster's, chained, foreign or missing
+  roster hooks uninstall         # remove roster's hooks, restore the ones it chained`,
+		Args: cobra.NoArgs,
+	}
+	cmd.AddCommand(newHooksInstallCmd(a), newHooksUninstallCmd(a), newHooksStatusCmd(a), newHooksRunCmd(a))
+	return cmd
+}
+
+const (
+	hooksInstallSchema   = "roster.hooks-install/v1"
+	hooksUninstallSchema = "roster.hooks-uninstall/v1"
+	hooksStatusSchema    = "roster.hooks-status/v1"
+)
+
+// hooksDirJSON starts every hooks command's object (docs/json.md).
+type hooksDirJSON struct {
+	Schema        string  `json:"schema"`
+	HooksDir      string  `json:"hooks_dir"`
+	CoreHooksPath *string `json:"core_hooks_path"`
+}
+
+// hooksChangeJSON is roster.hooks-install/v1 (with binary and flags) and
+// roster.hooks-uninstall/v1.
+type hooksChangeJSON struct {
+	hooksDirJSON
+	Binary *string          `json:"binary,omitempty"`
+	Flags  []string         `json:"flags,omitempty"`
+	Hooks  []hookActionJSON `json:"hooks"`
+}
+
+type hookActionJSON struct {
+	Name    string  `json:"name"`
+	Path    string  `json:"path"`
+	Action  string  `json:"action"`
+	Chained *string `json:"chained"`
+}
+
+// hooksStatusJSON is roster.hooks-status/v1.
+type hooksStatusJSON struct {
+	hooksDirJSON
+	Hooks []hookStatusJSON `json:"hooks"`
+}
+
+type hookStatusJSON struct {
+	Name    string  `json:"name"`
+	Path    string  `json:"path"`
+	Status  string  `json:"status"`
+	Current bool    `json:"current"`
+	Chained *string `json:"chained"`
+	// Binary and Flags are what a roster hook calls (null and [] otherwise).
+	Binary *string  `json:"binary"`
+	Flags  []string `json:"flags"`
+}
+
+func newHooksInstallCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "install",
+		Short: "Install roster's Git hooks in this checkout, chaining to the ones there",
+		Long: `roster hooks install writes post-checkout, post-merge, post-rewrite and
+pre-push into the checkout's hooks directory (core.hooksPath when set, else
+.git/hooks). Each calls this roster binary (the path is fixed now; if it is
+gone, roster on PATH) with the --home and --relay flags given here.
+
+An existing hook is never overwritten: it is renamed <name>.roster-chained,
+and roster's hook runs it first with the same arguments and input, passing
+on its exit status. A hook that cannot be chained that way (a symbolic link,
+a file that is not executable, one with no #! line) stops the install before
+anything is written (exit 3), naming the file. Installing again rewrites
+only hooks whose content would change.`,
+		Example: `  roster hooks install
+  roster hooks install --relay wss://relay.example   # the relays pre-push asks
+  roster hooks install --json                        # roster.hooks-install/v1`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			t, err := a.hooksTarget()
+			if err != nil {
+				return err
+			}
+			steps, err := hooks.PlanInstall(t.slots, t.config)
+			var nc *hooks.NotChainable
+			if errors.As(err, &nc) {
+				return notChainableErr(nc)
+			}
+			if err != nil {
+				return err
+			}
+			if err := hooks.Apply(t.dir.Path, steps); err != nil {
+				return &exitError{Code: exitFailure, Kind: "failure", Err: err, Commands: []suggest.Command{suggest.Roster("hooks", "status")}}
+			}
+			bin := t.config.Binary
+			if bin == "" {
+				bin = "roster"
+			}
+			out := hooksChangeJSON{hooksDirJSON: t.json(hooksInstallSchema), Binary: &bin, Flags: orEmptySlice(t.config.Flags), Hooks: actionsJSON(steps)}
+			if a.opts.JSON {
+				return writeJSON(a, out)
+			}
+			var lines [][2]string
+			for _, h := range out.Hooks {
+				d := h.Action
+				switch {
+				case h.Action == hooks.ActionChained:
+					d = fmt.Sprintf("chained: the hook that was here runs first, as %s", filepath.Base(*h.Chained))
+				case h.Chained != nil:
+					d += fmt.Sprintf(" (runs %s first)", filepath.Base(*h.Chained))
+				}
+				lines = append(lines, [2]string{h.Name, d})
+			}
+			a.renderHooks(out.hooksDirJSON, lines)
+			fmt.Fprintf(a.io.Out, "the hooks run %s\n", termtext.Line(strings.Join(append([]string{bin}, t.config.Flags...), " ")))
+			return nil
+		},
+	}
+}
+
+func newHooksUninstallCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "uninstall",
+		Short: "Remove roster's Git hooks and restore the hooks they chained",
+		Long: `roster hooks uninstall removes the hooks roster wrote (recognised by their
+marker comment) and renames each <name>.roster-chained back to <name>.
+Hooks that are not roster's are left alone.`,
+		Example: `  roster hooks uninstall
+  roster hooks uninstall --json    # roster.hooks-uninstall/v1`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			t, err := a.hooksTarget()
+			if err != nil {
+				return err
+			}
+			steps := hooks.PlanUninstall(t.slots)
+			if err := hooks.Apply(t.dir.Path, steps); err != nil {
+				return &exitError{Code: exitFailure, Kind: "failure", Err: err, Commands: []suggest.Command{suggest.Roster("hooks", "status")}}
+			}
+			out := hooksChangeJSON{hooksDirJSON: t.json(hooksUninstallSchema), Hooks: actionsJSON(steps)}
+			if a.opts.JSON {
+				return writeJSON(a, out)
+			}
+			var lines [][2]string
+			for _, h := range out.Hooks {
+				d := h.Action
+				switch h.Action {
+				case hooks.ActionRestored:
+					d = fmt.Sprintf("restored: %s is back in place", filepath.Base(*h.Chained))
+				case hooks.ActionLeft:
+					d = "left alone: not roster's"
+				case hooks.ActionNone:
+					d = "nothing there"
+				}
+				lines = append(lines, [2]string{h.Name, d})
+			}
+			a.renderHooks(out.hooksDirJSON, lines)
+			return nil
+		},
+	}
+}
+
+func newHooksStatusCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "status",
+		Short: "Show which hooks are roster's, chained, foreign or missing",
+		Long: `roster hooks status lists each hook roster installs: roster (roster's),
+chained (roster's, running the hook that was there first), foreign
+(somebody else's; install would chain it) or missing. A roster hook that is
+not current calls another roster binary than this one, or differs from what
+this roster writes (an older version, a hand edit): install again to
+update it.`,
+		Example: `  roster hooks status
+  roster hooks status --json       # roster.hooks-status/v1`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			t, err := a.hooksTarget()
+			if err != nil {
+				return err
+			}
+			out := hooksStatusJSON{hooksDirJSON: t.json(hooksStatusSchema), Hooks: []hookStatusJSON{}}
+			var update *suggest.Command
+			for _, s := range t.slots {
+				h := hookStatusJSON{Name: s.Name, Path: s.Hook.Path, Status: s.Status(), Current: s.Current(t.config.Binary), Flags: []string{}}
+				if s.Chained.Exists {
+					h.Chained = &s.Chained.Path
+				}
+				if c, ok := s.Config(); ok {
+					bin := c.Binary
+					if bin == "" {
+						bin = "roster"
+					}
+					h.Binary, h.Flags = &bin, orEmptySlice(c.Flags)
+					if !h.Current && update == nil {
+						u := suggest.Roster("hooks", "install").With(c.Flags...)
+						update = &u
+					}
+				}
+				out.Hooks = append(out.Hooks, h)
+			}
+			if a.opts.JSON {
+				return writeJSON(a, out)
+			}
+			stale, calls := false, ""
+			var lines [][2]string
+			for _, h := range out.Hooks {
+				d := h.Status
+				switch h.Status {
+				case hooks.StatusChained:
+					d += fmt.Sprintf(" (runs %s first)", filepath.Base(*h.Chained))
+				case hooks.StatusForeign:
+					d += ": not roster's; install chains it"
+				}
+				if (h.Status == hooks.StatusRoster || h.Status == hooks.StatusChained) && !h.Current {
+					d += "; not current (another roster binary, or another version of the hook)"
+					stale = true
+				}
+				if h.Binary != nil && calls == "" {
+					calls = strings.Join(append([]string{*h.Binary}, h.Flags...), " ")
+				}
+				lines = append(lines, [2]string{h.Name, d})
+			}
+			a.renderHooks(out.hooksDirJSON, lines)
+			if calls != "" {
+				fmt.Fprintf(a.io.Out, "the hooks run %s\n", termtext.Line(calls))
+			}
+			if stale {
+				if update == nil {
+					u := suggest.Roster("hooks", "install")
+					update = &u
+				}
+				fmt.Fprintf(a.io.Out, "update with: %s\n", termtext.Line(a.selectors().Render(*update)))
+			}
+			return nil
+		},
+	}
+}
+
+// hooksTarget is the checkout's hooks directory, what is in it, and the
+// hook configuration this invocation would install.
+type hooksTarget struct {
+	dir    gitstate.HooksDir
+	slots  []hooks.Slot
+	config hooks.Config
+}
+
+func (t hooksTarget) json(schema string) hooksDirJSON {
+	out := hooksDirJSON{Schema: schema, HooksDir: t.dir.Path}
+	if t.dir.HooksPath != "" {
+		out.CoreHooksPath = &t.dir.HooksPath
+	}
+	return out
+}
+
+func (a *app) hooksTarget() (hooksTarget, error) {
+	var t hooksTarget
+	co, err := gitstate.Open(a.io.Dir)
+	if errors.Is(err, gitstate.ErrNotARepository) {
+		return t, &exitError{Code: exitUsage, Kind: "not-a-checkout",
+			Err:      fmt.Errorf("%s is not inside a Git checkout: Git hooks belong to a checkout, so run roster hooks inside one", a.dirName()),
+			Commands: []suggest.Command{suggest.Shell("cd <your clone> && roster hooks install")}}
+	}
+	if err != nil {
+		return t, err
+	}
+	if t.dir, err = co.HooksDir(); err != nil {
+		return t, err
+	}
+	if t.slots, err = hooks.Inspect(t.dir.Path); err != nil {
+		return t, err
+	}
+	t.config, err = a.hookConfig()
+	return t, err
+}
+
+// dirName is the directory the command runs in, for a message.
+func (a *app) dirName() string {
+	if a.io.Dir != "" {
+		return a.io.Dir
+	}
+	if wd, err := os.Getwd(); err == nil {
+		return wd
+	}
+	return "this directory"
+}
+
+// hookConfig is what the hooks carry: this binary's path (os.Executable;
+// "" falls back to roster on PATH) and the --home (made absolute: hooks run
+// from the work-tree root) and --relay flags of this invocation.
+func (a *app) hookConfig() (hooks.Config, error) {
+	var c hooks.Config
+	if exe, err := os.Executable(); err == nil {
+		if p, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = p
+		}
+		c.Binary = exe
+	}
+	if a.opts.Home != "" {
+		home := a.opts.Home
+		if !filepath.IsAbs(home) {
+			base := a.io.Dir
+			if base == "" {
+				base = "."
+			}
+			abs, err := filepath.Abs(filepath.Join(base, home))
+			if err != nil {
+				return c, usageErr("--home %s: %v", home, err)
+			}
+			home = abs
+		}
+		c.Flags = append(c.Flags, "--home", home)
+	}
+	for _, r := range relaypool.NormalizeRelays(a.opts.Relays) {
+		c.Flags = append(c.Flags, "--relay", r)
+	}
+	return c, nil
+}
+
+// actionsJSON is each step as JSON.
+func actionsJSON(steps []hooks.Step) []hookActionJSON {
+	out := []hookActionJSON{}
+	for _, st := range steps {
+		out = append(out, hookActionJSON{Name: st.Name, Path: st.Path, Action: st.Action, Chained: optional(st.Chained)})
+	}
+	return out
+}
+
+// renderHooks prints the hooks directory, then one line per hook: its
+// name and what happened to it or what it is.
+func (a *app) renderHooks(out hooksDirJSON, lines [][2]string) {
+	w := a.io.Out
+	where := out.HooksDir
+	if out.CoreHooksPath != nil {
+		where += " (core.hooksPath " + *out.CoreHooksPath + ")"
+	}
+	fmt.Fprintf(w, "hooks directory  %s\n", termtext.Line(where))
+	for _, l := range lines {
+		fmt.Fprintf(w, "  %-14s %s\n", l[0], termtext.Line(l[1]))
+	}
+}
+
+// notChainableErr is install's refusal: exit 3, one line per hook, each
+// naming the file.
+func notChainableErr(nc *hooks.NotChainable) *exitError {
+	var lines []string
+	var cmds []suggest.Command
+	var details []map[string]any
+	for _, p := range nc.Problems {
+		lines = append(lines, "  "+p.Message)
+		cmds = append(cmds, p.Commands...)
+		details = append(details, map[string]any{"name": p.Name, "path": p.Path, "reason": p.Reason, "message": p.Message})
+	}
+	return &exitError{Code: exitRefused, Kind: "hook-not-chainable",
+		Err:      fmt.Errorf("roster hooks install wrote nothing: these hooks cannot be chained:\n%s", strings.Join(lines, "\n")),
+		Details:  map[string]any{"hooks": details},
+		Commands: cmds}
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// newHooksRunCmd is what the hook files call. Hidden: its contract is the
+// hook scripts', not a user's.
+func newHooksRunCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:    "run <hook> [hook arguments...]",
+		Short:  "Run roster's part of a Git hook (called by the installed hooks)",
+		Hidden: true,
+		Example: `  roster --offline hooks run post-checkout -- <old> <new> 1
+  git push   # pre-push runs: roster --timeout 5s hooks run pre-push -- <remote> <url>`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.runHook(cmd.Context(), args[0])
+		},
+	}
+}
+
+// runHook prints the advisories for the checkout's selected coordinate
+// (warning hooks: from the cache alone, always exit 0), or runs the
+// pre-push guard. A hook never draws a progress line.
+func (a *app) runHook(ctx context.Context, name string) error {
+	known := false
+	for _, n := range hooks.Names {
+		known = known || n == name
+	}
+	if !known {
+		return usageErr("unknown hook %q: roster runs %s", name, strings.Join(hooks.Names, ", "))
+	}
+	a.io.ErrTTY = false
+	if hooks.Warns(name) {
+		a.opts.Offline = true // a warning hook never waits on relays
+		v, err := a.loadRepo(ctx, partialEvidence)
+		if err != nil {
+			a.hookNote(err, "no warnings")
+			return nil
+		}
+		a.printAdvisories(v)
+		return nil
+	}
+	return a.prePush(ctx)
+}
+
+// quietHookKinds are the read errors a hook does not mention: the checkout
+// names no repository, or the cache (or the relays) have none.
+var quietHookKinds = map[string]bool{"no-coordinate": true, "not-found": true, "not-a-checkout": true}
+
+// hookNote says in one line why a hook could not do its part.
+func (a *app) hookNote(err error, consequence string) {
+	var ee *exitError
+	if errors.As(err, &ee) && quietHookKinds[ee.Kind] {
+		return
+	}
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	fmt.Fprintf(a.io.Err, "roster hook: %s; %s\n", termtext.Line(msg), consequence)
+}
+
+// prePush is the guard: read the pushed refs from stdin, discover the
+// repository afresh within --timeout, decide (hooks.Guard), print the
+// warnings and advisories, and refuse (exit 3) or let the push through.
+func (a *app) prePush(ctx context.Context) error {
+	viewer := a.viewerPubkey()
+	if viewer == "" {
+		return nil // the guard is about the signer; nobody is signed in
+	}
+	pushed, err := hooks.ParsePushed(a.io.In)
+	if err != nil {
+		a.hookNote(err, "the push is not checked")
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, a.opts.Timeout)
+	defer cancel()
+	v, err := a.discover(ctx, partialEvidence)
+	var (
+		notFound   *discovery.NotFound
+		incomplete *discovery.Incomplete
+	)
+	const goesOn = "the push is not checked; pushing to a Git server is not a Nostr publication, so it goes on"
+	switch {
+	case errors.As(err, &notFound) && notFound.View.Complete():
+		return nil // every relay says the coordinate is not announced: nothing to guard
+	case errors.As(err, &incomplete):
+		var silent []string
+		if f := incomplete.View.Fetch; f != nil {
+			for _, r := range f.Relays {
+				silent = append(silent, relayFailure(r.URL, r.Status, r.Reason))
+			}
+		}
+		fmt.Fprintf(a.io.Err, "roster hook: no relay answered within %s (%s); %s\n", a.opts.Timeout, strings.Join(termtext.Lines(silent), ", "), goesOn)
+		return nil
+	case err != nil:
+		a.hookNote(err, goesOn)
+		return nil
+	}
+	in := hooks.GuardInput{Resolution: v.Resolution, Events: v.Events, Viewer: viewer, Complete: v.Complete(), Pushed: pushed}
+	if v.State != nil {
+		in.StateEventID, in.StateAuthor, in.StateRefs = v.State.EventID, v.State.Author, v.State.Refs
+	}
+	if v.Fetch != nil {
+		for _, r := range v.Fetch.Relays {
+			if r.Status != relaypool.StatusOK {
+				in.Unanswered = append(in.Unanswered, r.URL)
+			}
+		}
+	}
+	if v.Checkout != nil {
+		in.IsAncestor = v.Checkout.IsAncestor
+	}
+	d := hooks.Guard(in)
+	for _, w := range d.Warnings {
+		fmt.Fprintf(a.io.Err, "roster: warning: %s\n", termtext.Block(w))
+	}
+	var given []suggest.Command
+	if d.Finding != nil {
+		given = d.Finding.Commands
+	}
+	a.printAdvisories(v, given...)
+	if !d.Refuse {
+		if d.Finding != nil {
+			for _, c := range a.render(d.Finding.Commands) {
+				fmt.Fprintf(a.io.Err, "  run: %s\n", termtext.Line(c))
+			}
+		}
+		return nil
+	}
+	refs := []map[string]any{}
+	for _, c := range d.Finding.Refs {
+		refs = append(refs, map[string]any{"ref": c.Ref, "local_ref": c.LocalRef, "pushed": c.Pushed, "state": c.State, "verdict": c.Verdict})
+	}
+	return &exitError{Code: exitRefused, Kind: d.Finding.Reason,
+		Err:      fmt.Errorf("refusing to push: %s", d.Finding.Message),
+		Details:  map[string]any{"coordinate": v.Coordinate().ATag(), "refs": refs},
+		Commands: d.Finding.Commands}
+}
+
+// hooksTip is the one mention of `roster hooks install` after a human
+// `repo init` or `repo accept` in a checkout whose hooks are not all
+// roster's yet: from then on the maintainer warnings concern this signer,
+// and the spec wants them after every Git command. A tip on stderr, never
+// in JSON; a checkout whose hooks cannot be read gets none.
+func (a *app) hooksTip() {
+	if a.opts.JSON {
+		return
+	}
+	co, err := gitstate.Open(a.io.Dir)
+	if err != nil {
+		return
+	}
+	d, err := co.HooksDir()
+	if err != nil {
+		return
+	}
+	slots, err := hooks.Inspect(d.Path)
+	if err != nil {
+		return
+	}
+	for _, s := range slots {
+		if st := s.Status(); st != hooks.StatusRoster && st != hooks.StatusChained {
+			fmt.Fprintf(a.io.Err, "tip: to see roster's maintainer warnings after every Git command in this checkout, and have pushes checked, run: %s\n",
+				termtext.Line(a.selectors().Render(suggest.Roster("hooks", "install"))))
+			return
+		}
+	}
+}

@@ -1,0 +1,433 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
+)
+
+// runAsRoster makes this test binary act as the roster binary. `roster
+// hooks install` run in-process writes hook files that call os.Executable,
+// which in a test is this binary; Git runs those hooks as child processes
+// with this variable set (hookWorld.git), so they dispatch into the real
+// command tree here instead of running the tests. No separate build, and
+// the hooks run exactly the code under test.
+const runAsRoster = "ROSTER_TEST_RUN_AS_ROSTER"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(runAsRoster) == "1" {
+		os.Exit(runContext(context.Background(), os.Args[1:], newSystemIO(), seams{}))
+	}
+	os.Exit(m.Run())
+}
+
+// hookWorld is a real checkout made with git, whose nostr.repo selects
+// alice's "proj", a roster home, a signer, and relays holding events.
+type hookWorld struct {
+	t      *testing.T
+	dir    string
+	env    map[string]string // roster's environment (the viewer's key, the home)
+	relays []*devrelay.Relay
+}
+
+func newHookWorld(t *testing.T, viewer person, events ...*nostr.Event) *hookWorld {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatalf("these tests need the git binary: %v", err)
+	}
+	w := &hookWorld{t: t, dir: filepath.Join(t.TempDir(), "checkout"), env: withKey(testEnv(t), viewer),
+		relays: devrelay.StartN(t, 1, devrelay.Options{})}
+	publish(t, w.relays[0].URL(), events...)
+	w.mustGit("", "init", "-q", "-b", "main", w.dir)
+	w.mustGit(w.dir, "commit", "-q", "--allow-empty", "-m", "base")
+	w.mustGit(w.dir, "config", "nostr.repo", alice.naddr("proj"))
+	return w
+}
+
+// as switches the signer for later commands and Git runs.
+func (w *hookWorld) as(p person) { w.env = withKey(w.env, p) }
+
+// roster runs the command tree in-process in the checkout.
+func (w *hookWorld) roster(args ...string) result {
+	w.t.Helper()
+	return invocation{Env: w.env, Dir: w.dir}.roster(w.t, args...)
+}
+
+// git runs the git binary in dir with roster's environment (so the hooks
+// it runs see the same home and signer) and nothing from the user's Git
+// configuration; it returns the combined output.
+func (w *hookWorld) git(dir string, args ...string) (string, error) {
+	w.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), runAsRoster + "=1",
+		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com"}
+	for k, v := range w.env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+func (w *hookWorld) mustGit(dir string, args ...string) string {
+	w.t.Helper()
+	out, err := w.git(dir, args...)
+	if err != nil {
+		w.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// cache reads the repository once from the relays, as `roster repo` in
+// the checkout would, so the warning hooks have something to read offline.
+func (w *hookWorld) cache() {
+	w.t.Helper()
+	if r := w.roster(append([]string{"repo"}, relayArgs(w.relays)...)...); r.Code != exitOK {
+		w.t.Fatalf("roster repo: exit %d\n%s", r.Code, r.Err)
+	}
+}
+
+func (w *hookWorld) install(args ...string) result {
+	w.t.Helper()
+	r := w.roster(append([]string{"hooks", "install"}, args...)...)
+	if r.Code != exitOK {
+		w.t.Fatalf("roster hooks install: exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+	return r
+}
+
+// server is a bare repository reachable over file://, added as remote "server".
+func (w *hookWorld) server() string {
+	w.t.Helper()
+	bare := filepath.Join(w.t.TempDir(), "server.git")
+	w.mustGit("", "init", "-q", "--bare", bare)
+	w.mustGit(w.dir, "remote", "add", "server", "file://"+bare)
+	return bare
+}
+
+func (w *hookWorld) serverHas(bare, ref string) string {
+	w.t.Helper()
+	out, err := w.git(bare, "rev-parse", "--verify", "-q", ref)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(out)
+}
+
+// removal: Alice leads and ended Carol's assignment (300..400); Carol's
+// announcement still holds her self-role; Bob is confirmed.
+func removal(t *testing.T) []*nostr.Event {
+	return []*nostr.Event{
+		alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), role("m", carol, "300", "400"), maintainersTag(alice, bob)),
+		bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)),
+		carol.announce(t, "proj", 1002, role("M", alice, "300"), role("m", carol, "300"), maintainersTag(alice, carol)),
+	}
+}
+
+// The maintainer model: the removal is reported "after every ngit or Git
+// command in the checkout". With the hooks installed, git checkout, git
+// merge and git commit --amend print the same warning `roster repo`
+// prints, once each, from the cache, and succeed.
+func TestHooksRepeatWarningsAfterGitCommands(t *testing.T) {
+	t.Parallel()
+	w := newHookWorld(t, carol, removal(t)...)
+	w.cache()
+	r := w.install()
+	for _, want := range []string{"post-checkout  installed", "pre-push       installed", "the hooks run "} {
+		if !strings.Contains(r.Out, want) {
+			t.Fatalf("install output lacks %q:\n%s", want, r.Out)
+		}
+	}
+	warning := "error: " + alice.npub() + " no longer lists you as a maintainer of this repository\n" +
+		"update your announcement and retain its history with: roster repo follow-lead"
+	steps := [][]string{
+		{"checkout", "-q", "-b", "topic"},
+		{"commit", "-q", "--allow-empty", "-m", "work"},
+		{"checkout", "-q", "main"},
+		{"merge", "-q", "--ff-only", "topic"},
+		{"commit", "-q", "--amend", "--allow-empty", "-m", "work, amended"},
+	}
+	for _, args := range steps {
+		out := w.mustGit(w.dir, args...)
+		want := 1
+		if args[0] == "commit" && len(args) < 6 {
+			want = 0 // a plain commit runs none of roster's hooks
+		}
+		if n := strings.Count(out, warning); n != want {
+			t.Fatalf("git %s printed the removal warning %d times, want %d:\n%s", strings.Join(args, " "), n, want, out)
+		}
+	}
+	// The warnings are the signer's: Bob, in the same checkout, is not told
+	// he was removed, but is told what is waiting for him.
+	w.as(bob)
+	if out := w.mustGit(w.dir, "checkout", "-q", "topic"); strings.Contains(out, "no longer lists you") ||
+		!strings.Contains(out, carol.npub()+" left maintainership") {
+		t.Fatalf("bob's checkout printed:\n%s", out)
+	}
+	// Re-installing changes nothing.
+	if r := w.install(); strings.Count(r.Out, "unchanged") != 4 {
+		t.Fatalf("second install:\n%s", r.Out)
+	}
+}
+
+// The pre-push guard: a maintainer the lead no longer lists cannot push
+// (Git aborts, the server is unchanged), told the two ways out; a
+// confirmed maintainer pushes from the same checkout.
+func TestHooksPrePushRefusesAMaintainerTheLeadRemoved(t *testing.T) {
+	t.Parallel()
+	w := newHookWorld(t, carol, removal(t)...)
+	bare := w.server()
+	w.install(relayArgs(w.relays)...)
+	out, err := w.git(w.dir, "push", "-q", "server", "main")
+	if err == nil {
+		t.Fatalf("the push went through:\n%s", out)
+	}
+	t.Logf("refused push:\n%s", out)
+	sel := " --relay " + w.relays[0].URL()
+	for _, want := range []string{
+		"roster: refusing to push: " + alice.npub() + " no longer lists you as a maintainer of " + alice.npub() + "/proj",
+		"run: roster repo follow-lead" + sel + "  # follow the lead",
+		"run: roster repo init --identifier <new-identifier>" + sel + "  # or keep this work as a repository of your own",
+	} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("push output lacks %q:\n%s", want, out)
+		}
+	}
+	if got := w.serverHas(bare, "refs/heads/main"); got != "" {
+		t.Fatalf("the server received main (%s)", got)
+	}
+	w.as(bob)
+	if out, err := w.git(w.dir, "push", "-q", "server", "main"); err != nil {
+		t.Fatalf("bob's push was refused: %v\n%s", err, out)
+	}
+	if w.serverHas(bare, "refs/heads/main") == "" {
+		t.Fatal("bob's push did not reach the server")
+	}
+}
+
+// The pre-push guard: a just-confirmed maintainer (confirmed, no state of
+// their own) cannot push a ref that does not descend from the accepted
+// state; once they merged it, they can.
+func TestHooksPrePushRefusesRefsThatDoNotDescendFromTheAcceptedState(t *testing.T) {
+	t.Parallel()
+	w := newHookWorld(t, bob)
+	bare := w.server()
+	w.mustGit(w.dir, "commit", "-q", "--allow-empty", "-m", "accepted")
+	accepted := strings.TrimSpace(w.mustGit(w.dir, "rev-parse", "HEAD"))
+	w.mustGit(w.dir, "push", "-q", "server", "main") // no hooks yet: the lead's history
+	w.mustGit(w.dir, "reset", "-q", "--hard", "HEAD~1")
+	w.mustGit(w.dir, "commit", "-q", "--allow-empty", "-m", "bob's own line")
+	publish(t, w.relays[0].URL(),
+		alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), maintainersTag(alice, bob)),
+		bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)),
+		alice.state(t, "proj", 1003, accepted))
+	w.install(relayArgs(w.relays)...)
+
+	out, err := w.git(w.dir, "push", "-q", "--force", "server", "main")
+	if err == nil {
+		t.Fatalf("the diverged push went through:\n%s", out)
+	}
+	for _, want := range []string{"refusing to push: you were just confirmed as a maintainer of " + alice.npub() + "/proj",
+		"refs/heads/main: ", "does not contain " + accepted[:12], "run: roster repo follow-lead"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("push output lacks %q:\n%s", want, out)
+		}
+	}
+	t.Logf("diverged push:\n%s", out)
+	if got := w.serverHas(bare, "refs/heads/main"); got != accepted {
+		t.Fatalf("server main is %s, want the accepted %s", got, accepted)
+	}
+	w.mustGit(w.dir, "merge", "-q", "-m", "build on the accepted state", accepted)
+	if out, err := w.git(w.dir, "push", "-q", "server", "main"); err != nil {
+		t.Fatalf("the push that descends from the state was refused: %v\n%s", err, out)
+	}
+}
+
+// Not every relay answered within the deadline: the guard's finding is a
+// warning that says so, and the push goes through.
+func TestHooksPrePushLetsThePushThroughOnIncompleteEvidence(t *testing.T) {
+	t.Parallel()
+	w := newHookWorld(t, carol, removal(t)...)
+	dead := devrelay.StartN(t, 1, devrelay.Options{})[0]
+	dead.Stop()
+	bare := w.server()
+	w.install("--relay", w.relays[0].URL(), "--relay", dead.URL())
+	out, err := w.git(w.dir, "push", "-q", "server", "main")
+	if err != nil {
+		t.Fatalf("the push was refused on incomplete evidence: %v\n%s", err, out)
+	}
+	for _, want := range []string{"roster: warning: the relays that answered say: " + alice.npub() + " no longer lists you",
+		dead.URL() + " did not answer within the deadline", "pushing to a Git server is not a Nostr publication", "run: roster repo follow-lead"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("push output lacks %q:\n%s", want, out)
+		}
+	}
+	if w.serverHas(bare, "refs/heads/main") == "" {
+		t.Fatal("the push did not reach the server")
+	}
+	// No relay answered at all: the push is not checked, and goes on.
+	w.install("--relay", dead.URL())
+	w.mustGit(w.dir, "commit", "-q", "--allow-empty", "-m", "more")
+	out, err = w.git(w.dir, "push", "-q", "server", "main")
+	if err != nil || !strings.Contains(out, "roster hook: no relay answered within 5s ("+dead.URL()) ||
+		!strings.Contains(out, "the push is not checked") {
+		t.Fatalf("push with no relay answering: %v\n%s", err, out)
+	}
+}
+
+// A hook that was there keeps running: install chains it (arguments and
+// stdin passed through, its exit status kept for pre-push), status says
+// so, and uninstall puts it back as it was.
+func TestHooksChainAForeignHook(t *testing.T) {
+	t.Parallel()
+	w := newHookWorld(t, carol, removal(t)...)
+	w.cache()
+	bare := w.server()
+	hooksDir := filepath.Join(w.dir, ".git", "hooks")
+	marker := filepath.Join(t.TempDir(), "marker")
+	postCheckout := "#!/bin/sh\necho \"$@\" > '" + marker + "'\n"
+	prePush := "#!/bin/sh\ncat > '" + marker + ".push'\nexit \"${PRE_PUSH_EXIT:-0}\"\n"
+	for name, content := range map[string]string{"post-checkout": postCheckout, "pre-push": prePush} {
+		if err := os.WriteFile(filepath.Join(hooksDir, name), []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := w.install(relayArgs(w.relays)...)
+	if !strings.Contains(r.Out, "post-checkout  chained: the hook that was here runs first, as post-checkout.roster-chained") {
+		t.Fatalf("install output:\n%s", r.Out)
+	}
+	st := w.roster("hooks", "status", "--json")
+	var status struct {
+		Schema string `json:"schema"`
+		Hooks  []struct {
+			Name, Status string
+			Current      bool
+			Chained      *string
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal([]byte(st.Out), &status); err != nil || status.Schema != "roster.hooks-status/v1" {
+		t.Fatalf("status --json: %v\n%s", err, st.Out)
+	}
+	want := map[string]string{"post-checkout": "chained", "post-merge": "roster", "post-rewrite": "roster", "pre-push": "chained"}
+	for _, h := range status.Hooks {
+		if h.Status != want[h.Name] || (h.Status == "chained") != (h.Chained != nil) {
+			t.Fatalf("status %+v, want %v", status.Hooks, want)
+		}
+		if !h.Current {
+			t.Fatalf("%s is not current right after install", h.Name)
+		}
+	}
+
+	out := w.mustGit(w.dir, "checkout", "-q", "-b", "topic")
+	b, err := os.ReadFile(marker)
+	if err != nil || len(strings.Fields(string(b))) != 3 {
+		t.Fatalf("the chained post-checkout did not run with Git's three arguments: %q %v", b, err)
+	}
+	if !strings.Contains(out, "no longer lists you") {
+		t.Fatalf("roster's part did not run after the chained hook:\n%s", out)
+	}
+
+	head := strings.TrimSpace(w.mustGit(w.dir, "rev-parse", "HEAD"))
+	w.env["PRE_PUSH_EXIT"] = "7"
+	if out, err := w.git(w.dir, "push", "-q", "server", "topic"); err == nil || strings.Contains(out, "refusing to push") {
+		t.Fatalf("a failing chained pre-push must stop the push before roster runs: %v\n%s", err, out)
+	}
+	if b, _ := os.ReadFile(marker + ".push"); !strings.HasPrefix(string(b), "refs/heads/topic "+head+" refs/heads/topic ") {
+		t.Fatalf("the chained pre-push did not get Git's stdin: %q", b)
+	}
+	delete(w.env, "PRE_PUSH_EXIT")
+	if w.serverHas(bare, "refs/heads/topic") != "" {
+		t.Fatal("the push reached the server")
+	}
+
+	r = w.roster("hooks", "uninstall", "--json")
+	if r.Code != exitOK || !strings.Contains(r.Out, `"schema": "roster.hooks-uninstall/v1"`) || !strings.Contains(r.Out, `"action": "restored"`) {
+		t.Fatalf("uninstall: exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+	for name, content := range map[string]string{"post-checkout": postCheckout, "pre-push": prePush} {
+		if b, err := os.ReadFile(filepath.Join(hooksDir, name)); err != nil || string(b) != content {
+			t.Fatalf("%s after uninstall: %q %v", name, b, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(hooksDir, "post-merge")); !os.IsNotExist(err) {
+		t.Fatalf("post-merge is still there after uninstall: %v", err)
+	}
+}
+
+// A hook that cannot be chained stops the install (exit 3) naming the
+// file; core.hooksPath is where the hooks go.
+func TestHooksInstallRefusesAnUnchainableHookAndHonoursCoreHooksPath(t *testing.T) {
+	t.Parallel()
+	w := newHookWorld(t, carol)
+	w.mustGit(w.dir, "config", "core.hooksPath", "tools/hooks")
+	dir := filepath.Join(w.dir, "tools", "hooks")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/usr/share/shared-hook", filepath.Join(dir, "post-merge")); err != nil {
+		t.Fatal(err)
+	}
+	r := w.roster("hooks", "install")
+	if r.Code != exitRefused || !strings.Contains(r.Err, filepath.Join(dir, "post-merge")+" is a symbolic link to /usr/share/shared-hook") {
+		t.Fatalf("exit %d\n%s", r.Code, r.Err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("install wrote into %s: %d entries", dir, len(entries))
+	}
+	r = w.roster("hooks", "install", "--json")
+	var e struct {
+		Error struct {
+			Code    string         `json:"code"`
+			Details map[string]any `json:"details"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(r.Out), &e); err != nil || e.Error.Code != "hook-not-chainable" {
+		t.Fatalf("--json: %v\n%s", err, r.Out)
+	}
+	os.Remove(filepath.Join(dir, "post-merge"))
+	r = w.roster("hooks", "install", "--json")
+	if r.Code != exitOK || !strings.Contains(r.Out, `"core_hooks_path": "tools/hooks"`) || !strings.Contains(r.Out, `"hooks_dir": "`+dir+`"`) {
+		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pre-push")); err != nil {
+		t.Fatalf("pre-push not in core.hooksPath: %v", err)
+	}
+}
+
+// repo init and repo accept mention `roster hooks install` once in their
+// human output (a stderr tip), not in JSON, and not once the hooks are in.
+func TestRepoInitAndAcceptMentionHooksInstallOnce(t *testing.T) {
+	t.Parallel()
+	const tip = "roster hooks install"
+	w := newHookWorld(t, alice)
+	init := append([]string{"repo", "init", "--identifier", "proj"}, relayArgs(w.relays)...)
+	r := w.roster(init...)
+	if r.Code != exitOK || strings.Count(r.Out+r.Err, tip) != 1 || !strings.Contains(r.Err, "tip: ") {
+		t.Fatalf("init: exit %d, want one tip\nstdout:\n%s\nstderr:\n%s", r.Code, r.Out, r.Err)
+	}
+	t.Logf("init:\n%s%s", r.Out, r.Err)
+	if !strings.Contains(r.Err, tip+" --relay "+w.relays[0].URL()) {
+		t.Fatalf("the tip does not carry --relay, which the hooks would need:\n%s", r.Err)
+	}
+	if r = w.roster(append(init, "--json")...); r.Code != exitOK || strings.Contains(r.Out+r.Err, tip) {
+		t.Fatalf("init --json: exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+	w.install(relayArgs(w.relays)...)
+	if r = w.roster(init...); r.Code != exitOK || strings.Contains(r.Out+r.Err, tip) {
+		t.Fatalf("init with the hooks installed: exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+
+	b := newHookWorld(t, bob, alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), maintainersTag(alice, bob)))
+	r = b.roster(append([]string{"repo", "accept"}, relayArgs(b.relays)...)...)
+	if r.Code != exitOK || strings.Count(r.Out+r.Err, tip) != 1 {
+		t.Fatalf("accept: exit %d, want one tip\nstdout:\n%s\nstderr:\n%s", r.Code, r.Out, r.Err)
+	}
+}
