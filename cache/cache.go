@@ -78,13 +78,27 @@ func OpenWith(home string, o Options) (c *Cache, err error) {
 	if timeout <= 0 {
 		timeout = DefaultOpenTimeout
 	}
+	// bbolt panics on some malformed pages (a damaged freelist, say) after
+	// it has opened and locked the file, and the half-open DB never reaches
+	// us: keep the file it opened so a panic can release the lock and the
+	// descriptor. Otherwise every later Open in this process would wait out
+	// its timeout and report "locked by another roster process".
+	var file *os.File
+	openFile := func(name string, flag int, perm os.FileMode) (*os.File, error) {
+		f, err := os.OpenFile(name, flag, perm)
+		file = f
+		return f, err
+	}
 	defer func() {
-		// bbolt panics on some malformed pages; a cache must never crash roster.
+		// A cache must never crash roster.
 		if r := recover(); r != nil {
+			if file != nil {
+				releaseFile(file)
+			}
 			c, err = nil, &Error{Path: path, Reason: ReasonCorrupt, Err: fmt.Errorf("%v", r)}
 		}
 	}()
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout})
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, OpenFile: openFile})
 	if err != nil {
 		if errors.Is(err, bolterrors.ErrTimeout) {
 			return nil, &Error{Path: path, Reason: ReasonLocked, Err: err}
