@@ -87,23 +87,40 @@ func TestPutRechecksIDAndSignature(t *testing.T) {
 }
 
 // NIP-01: for addressable events only the latest is kept; newest created_at,
-// then the LOWEST id wins a tie.
-func TestLatestAddressableNewestCreatedAtWins(t *testing.T) {
+// then the LOWEST id wins a tie. The cache keeps no other version: a newer
+// event deletes the older from the file, and an older one arriving later is
+// not stored.
+func TestLatestAddressableNewestCreatedAtWinsAndOnlyItIsKept(t *testing.T) {
 	c, _ := openTemp(t)
 	old := announcement(t, aliceSK, "r", 100, "old")
 	newer := announcement(t, aliceSK, "r", 200, "new")
-	if err := c.Put(newer); err != nil {
-		t.Fatal(err)
+	newest := announcement(t, aliceSK, "r", 300, "newest")
+	if res, err := c.PutReport(old); err != nil || res.Stored != 1 {
+		t.Fatalf("%+v, %v", res, err)
 	}
-	if err := c.Put(old); err != nil { // arriving later must not win
-		t.Fatal(err)
+	if res, err := c.PutReport(newer); err != nil || res.Stored != 1 || res.Replaced != 1 {
+		t.Fatalf("newer: %+v, %v; want stored, replacing the old", res, err)
+	}
+	if res, err := c.PutReport(old); err != nil || res.Stored != 0 || res.Superseded != 1 { // arriving later must not win
+		t.Fatalf("old again: %+v, %v; want superseded", res, err)
 	}
 	if got := query(t, c, nostr.Filter{Kinds: []int{30617}}); !reflect.DeepEqual(got, []string{newer.ID}) {
 		t.Fatalf("got %v want only the newer", got)
 	}
-	// Every event stays retrievable by id.
-	if got := query(t, c, nostr.Filter{IDs: []string{old.ID}}); !reflect.DeepEqual(got, []string{old.ID}) {
+	// The superseded version is gone from the file, by id too.
+	if got := query(t, c, nostr.Filter{IDs: []string{old.ID}}); len(got) != 0 {
 		t.Fatalf("old by id: %v", got)
+	}
+	if evt, err := c.Event(old.ID); err != nil || evt != nil {
+		t.Fatalf("old still stored: %v, %v", evt, err)
+	}
+	// Within one Put, too.
+	if res, err := c.PutReport(newest, newer); err != nil || res.Stored != 1 || res.Replaced != 1 || res.Superseded != 1 {
+		t.Fatalf("newest: %+v, %v", res, err)
+	}
+	info, err := c.Info()
+	if err != nil || info.Events != 1 || info.Addresses != 1 {
+		t.Fatalf("info %+v, %v; want one event at one address", info, err)
 	}
 }
 
