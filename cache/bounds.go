@@ -55,6 +55,9 @@ func (c *Cache) lowWater() int64  { return c.maxBytes / 2 }
 // small against it.
 func growStep(maxBytes int64) int { return int(min(maxGrowStep, maxBytes/32)) }
 
+// evictStep bounds how much one eviction transaction deletes.
+func (c *Cache) evictStep() int64 { return c.maxBytes / 32 }
+
 // chunkBytes bounds how much one write transaction adds, so that a large
 // Put cannot overrun the headroom in a single commit.
 func (c *Cache) chunkBytes() int64 { return c.maxBytes / 16 }
@@ -105,7 +108,6 @@ func (c *Cache) writeReads(tx *bolt.Tx) (map[string]uint64, error) {
 	for id, t := range r.pending {
 		pending[id] = t
 	}
-	clock := r.clock
 	r.mu.Unlock()
 	access, events := tx.Bucket(bucketAccess), tx.Bucket(bucketEvents)
 	for id, t := range pending {
@@ -116,7 +118,15 @@ func (c *Cache) writeReads(tx *bolt.Tx) (map[string]uint64, error) {
 			return nil, err
 		}
 	}
-	return pending, putCounter(tx.Bucket(bucketMeta), keyClock, clock)
+	return pending, nil
+}
+
+// saveClock persists the logical clock, after everything tx stamped with it.
+func (c *Cache) saveClock(tx *bolt.Tx) error {
+	c.reads.mu.Lock()
+	clock := c.reads.clock
+	c.reads.mu.Unlock()
+	return putCounter(tx.Bucket(bucketMeta), keyClock, clock)
 }
 
 func (c *Cache) forgetReads(written map[string]uint64) {
@@ -131,15 +141,18 @@ func (c *Cache) forgetReads(written map[string]uint64) {
 }
 
 // updateTracked is update with the pending reads written in the same
-// transaction.
-func (c *Cache) updateTracked(fn func(*bolt.Tx) error) error {
+// transaction; held says the caller holds c.mu exclusively.
+func (c *Cache) updateTracked(held bool, fn func(*bolt.Tx) error) error {
 	var written map[string]uint64
-	err := c.update(func(tx *bolt.Tx) error {
+	err := c.updateHeld(held, func(tx *bolt.Tx) error {
 		var err error
 		if written, err = c.writeReads(tx); err != nil {
 			return err
 		}
-		return fn(tx)
+		if err := fn(tx); err != nil {
+			return err
+		}
+		return c.saveClock(tx)
 	})
 	if err == nil {
 		c.forgetReads(written)
@@ -165,14 +178,17 @@ func (c *Cache) flushReads() error {
 // the pending reads, keeping the file under the cap: first it evicts the
 // least recently read events if the file would pass the soft limit. bbolt
 // itself refuses to grow the file past the cap; when that happens (the free
-// pages are too scattered for what fn writes, or still held by a reader)
-// the file is compacted and the write tried again after evicting more.
+// pages are too scattered for what fn writes: a large event needs its pages
+// in one run) the file is compacted, which leaves its free space in one run
+// at the end, and the write is tried again. The last try runs alone (no
+// reader can then pin freed pages: bbolt reuses a page only once every
+// transaction older than its release has ended) after evicting down to
+// half the low-water mark.
 func (c *Cache) write(incoming int64, fn func(*bolt.Tx) error) error {
-	trigger, target := c.softLimit(), c.lowWater()
-	var err error
-	for attempt := 0; attempt < 3; attempt++ {
-		if err = c.makeRoom(incoming, trigger, target); err == nil {
-			err = c.updateTracked(fn)
+	for attempt := 0; attempt < 2; attempt++ {
+		err := c.makeRoom(false, incoming, c.softLimit(), c.lowWater())
+		if err == nil {
+			err = c.updateTracked(false, fn)
 		}
 		if !errors.Is(err, bolterrors.ErrMaxSizeReached) {
 			return err
@@ -180,30 +196,46 @@ func (c *Cache) write(incoming int64, fn func(*bolt.Tx) error) error {
 		if err := c.compact(); err != nil {
 			return err
 		}
-		trigger, target = target, target/2
 	}
-	return fmt.Errorf("cache %s stays full at its %d-byte cap even after evicting and compacting: %w", c.path, c.maxBytes, err)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return bolterrors.ErrDatabaseNotOpen
+	}
+	err := c.makeRoom(true, incoming, c.lowWater()/2, c.lowWater()/2)
+	if err == nil {
+		err = c.updateTracked(true, fn)
+	}
+	if errors.Is(err, bolterrors.ErrMaxSizeReached) {
+		if cerr := c.compactLocked(); cerr != nil {
+			return cerr
+		}
+		return fmt.Errorf("cache %s stays full at its %d-byte cap even after evicting and compacting: %w", c.path, c.maxBytes, err)
+	}
+	return err
 }
 
 // makeRoom evicts down to target bytes used when adding incoming bytes
 // would take the file's use past trigger.
-func (c *Cache) makeRoom(incoming, trigger, target int64) error {
-	used, err := c.usedBytes()
+func (c *Cache) makeRoom(held bool, incoming, trigger, target int64) error {
+	used, err := c.usedBytes(held)
 	if err != nil {
 		return err
 	}
 	if used+incoming <= trigger {
 		return nil
 	}
-	_, err = c.evict(used + incoming - target)
+	_, err = c.evict(held, used+incoming-target)
 	return err
 }
 
 // usedBytes is the file's data size less its free pages.
-func (c *Cache) usedBytes() (int64, error) {
+func (c *Cache) usedBytes(held bool) (int64, error) {
 	var size int64
-	c.mu.RLock()
-	defer c.mu.RUnlock()
+	if !held {
+		c.mu.RLock()
+		defer c.mu.RUnlock()
+	}
 	err := c.db.View(func(tx *bolt.Tx) error { size = tx.Size(); return nil })
 	return size - int64(c.db.Stats().FreeAlloc), err
 }
@@ -211,42 +243,70 @@ func (c *Cache) usedBytes() (int64, error) {
 // evict deletes the least recently read (or written) events until about
 // need bytes are freed, and returns how many it deleted. Events a roster
 // before read tracking stored have no tick and go first.
-func (c *Cache) evict(need int64) (int, error) {
-	n := 0
-	err := c.updateTracked(func(tx *bolt.Tx) error {
-		n = 0
-		type candidate struct {
-			id   string
-			tick uint64
-			size int64
-		}
-		var cands []candidate
+//
+// It deletes in steps of at most evictStep bytes, one transaction each:
+// bbolt keeps at least two keys in every leaf page, so deleting a large
+// event rewrites its neighbours too, and one transaction evicting much at
+// once could itself need more new pages than the cap leaves. Each step's
+// freed pages are there for the next.
+func (c *Cache) evict(held bool, need int64) (int, error) {
+	type candidate struct {
+		id   string
+		tick uint64
+		size int64
+	}
+	var cands []candidate
+	err := c.updateTracked(held, func(tx *bolt.Tx) error { // writes pending reads first: they count
+		cands = cands[:0]
 		access := tx.Bucket(bucketAccess)
 		cur := tx.Bucket(bucketEvents).Cursor()
 		for k, v := cur.First(); k != nil; k, v = cur.Next() {
 			cands = append(cands, candidate{id: string(k), tick: readTick(access.Get(k)), size: int64(len(k)+len(v)) + entryOverhead})
 		}
-		sort.Slice(cands, func(i, j int) bool {
-			if cands[i].tick != cands[j].tick {
-				return cands[i].tick < cands[j].tick
-			}
-			return cands[i].id < cands[j].id
-		})
-		var freed int64
-		for _, cd := range cands {
-			if freed >= need {
-				break
-			}
-			if err := deleteEvent(tx, cd.id); err != nil {
-				return err
-			}
-			freed += cd.size
-			n++
-		}
-		meta := tx.Bucket(bucketMeta)
-		return putCounter(meta, keyEvicted, getCounter(meta, keyEvicted)+uint64(n))
+		return nil
 	})
-	return n, err
+	if err != nil {
+		return 0, err
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		if cands[i].tick != cands[j].tick {
+			return cands[i].tick < cands[j].tick
+		}
+		return cands[i].id < cands[j].id
+	})
+	var freed int64
+	evicted := 0
+	for len(cands) > 0 && freed < need {
+		var step []candidate
+		var stepBytes int64
+		for len(cands) > 0 && freed+stepBytes < need && (len(step) == 0 || stepBytes+cands[0].size <= c.evictStep()) {
+			step = append(step, cands[0])
+			stepBytes += cands[0].size
+			cands = cands[1:]
+		}
+		n := 0
+		err := c.updateTracked(held, func(tx *bolt.Tx) error {
+			n = 0
+			events := tx.Bucket(bucketEvents)
+			for _, cd := range step {
+				if events.Get([]byte(cd.id)) == nil {
+					continue // replaced meanwhile
+				}
+				if err := deleteEvent(tx, cd.id); err != nil {
+					return err
+				}
+				n++
+			}
+			meta := tx.Bucket(bucketMeta)
+			return putCounter(meta, keyEvicted, getCounter(meta, keyEvicted)+uint64(n))
+		})
+		if err != nil {
+			return evicted, err
+		}
+		freed += stepBytes
+		evicted += n
+	}
+	return evicted, nil
 }
 
 // deleteEvent removes an event and every index entry that points at it.
@@ -323,6 +383,11 @@ func (c *Cache) compact() error {
 	if c.closed {
 		return bolterrors.ErrDatabaseNotOpen
 	}
+	return c.compactLocked()
+}
+
+// compactLocked is compact for a caller holding c.mu exclusively.
+func (c *Cache) compactLocked() error {
 	tmp := c.path + ".compact"
 	_ = os.Remove(tmp)
 	dst, err := bolt.Open(tmp, 0o600, &bolt.Options{Timeout: c.timeout, MaxSize: int(c.maxBytes)})
@@ -353,12 +418,12 @@ func (c *Cache) compact() error {
 // shrink brings a file opened over its cap under it: evict down to the
 // low-water mark, then compact into a file bbolt keeps under the cap.
 func (c *Cache) shrink() error {
-	used, err := c.usedBytes()
+	used, err := c.usedBytes(false)
 	if err != nil {
 		return err
 	}
 	if used > c.lowWater() {
-		if _, err := c.evict(used - c.lowWater()); err != nil {
+		if _, err := c.evict(false, used-c.lowWater()); err != nil {
 			return err
 		}
 	}

@@ -97,7 +97,7 @@ func TestEventsOverTheSizeLimitAreSkippedAndCounted(t *testing.T) {
 // and the file stays under the default cap.
 func TestReSignedFloodKeepsOnlyTheLatestPerAddressUnderTheDefaultCap(t *testing.T) {
 	c, home := openTemp(t)
-	const addresses, rounds = 40, 8
+	const addresses, rounds = 40, 4
 	var last []*nostr.Event
 	for round := 1; round <= rounds; round++ {
 		last = last[:0]
@@ -128,6 +128,36 @@ func TestReSignedFloodKeepsOnlyTheLatestPerAddressUnderTheDefaultCap(t *testing.
 		t.Fatalf("file is %d bytes for %d bytes of events", size, live)
 	}
 	t.Logf("%d rounds of %d × 200 KiB: file %d bytes", rounds, addresses, fileSize(t, home))
+}
+
+// A flood bigger than the default cap, at distinct addresses: the file
+// stays under the cap, the oldest are evicted and counted.
+func TestFloodOverTheDefaultCapStaysUnderIt(t *testing.T) {
+	c, home := openTemp(t)
+	const addresses, perPut = 330, 30 // 66 MB of 200 KiB events
+	var all []*nostr.Event
+	for a := 0; a < addresses; a += perPut {
+		var batch []*nostr.Event
+		for b := a; b < a+perPut; b++ {
+			batch = append(batch, sized(t, secretKey(b%7), 30617, 1000, 200<<10, nostr.Tag{"d", fmt.Sprintf("repo-%d", b)}))
+		}
+		all = append(all, batch...)
+		if err := c.Put(batch...); err != nil {
+			t.Fatal(err)
+		}
+		if size := fileSize(t, home); size > DefaultMaxBytes {
+			t.Fatalf("after %d events the file is %d bytes, over the %d cap", len(all), size, DefaultMaxBytes)
+		}
+	}
+	i := info(t, c)
+	if i.Evicted == 0 || i.Events+int(i.Evicted) != addresses || i.Addresses != i.Events {
+		t.Fatalf("info %+v", i)
+	}
+	// The newest survive.
+	if got, _ := c.Event(all[len(all)-1].ID); got == nil {
+		t.Fatal("the last event stored was evicted")
+	}
+	t.Logf("%d × 200 KiB: file %d bytes, %d events kept, %d evicted", addresses, fileSize(t, home), i.Events, i.Evicted)
 }
 
 // Past the cap, the least recently read events are evicted first: an event

@@ -298,9 +298,14 @@ func (c *Cache) view(fn func(*bolt.Tx) error) (err error) {
 	return c.corrupt(c.db.View(fn))
 }
 
-func (c *Cache) update(fn func(*bolt.Tx) error) (err error) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
+func (c *Cache) update(fn func(*bolt.Tx) error) error { return c.updateHeld(false, fn) }
+
+// updateHeld is update for a caller that may hold c.mu exclusively (held).
+func (c *Cache) updateHeld(held bool, fn func(*bolt.Tx) error) (err error) {
+	if !held {
+		c.mu.RLock()
+		defer c.mu.RUnlock()
+	}
 	defer c.recoverCorrupt(&err)
 	return c.corrupt(c.db.Update(fn))
 }
