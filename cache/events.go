@@ -3,10 +3,10 @@ package cache
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
@@ -361,14 +361,17 @@ func (c *Cache) Query(filter nostr.Filter) ([]*nostr.Event, error) {
 			cur := tx.Bucket(bucketByKind).Cursor()
 			for _, kind := range uniqueKinds(filter.Kinds) {
 				p := kindPrefix(kind)
+				events := tx.Bucket(bucketEvents)
 				for k, _ := cur.Seek(p); k != nil && bytes.HasPrefix(k, p); k, _ = cur.Next() {
-					evt, err := getEvent(tx, string(k[len(p):]))
+					raw := events.Get(k[len(p):])
+					if raw == nil || !mayMatchTags(raw, filter.Tags) {
+						continue
+					}
+					evt, err := decodeEvent(raw)
 					if err != nil {
 						return err
 					}
-					if evt != nil {
-						consider(evt)
-					}
+					consider(evt)
 				}
 			}
 		default:
@@ -407,12 +410,54 @@ func getEvent(tx *bolt.Tx, id string) (*nostr.Event, error) {
 
 var errBadRecord = errors.New("stored event does not decode")
 
+// decodeEvent decodes a stored event. It calls the event's own (easyjson)
+// decoder: json.Unmarshal would first scan the whole record to validate it,
+// which costs as much again on large events.
 func decodeEvent(raw []byte) (*nostr.Event, error) {
 	evt := &nostr.Event{}
-	if err := json.Unmarshal(raw, evt); err != nil {
+	if err := evt.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("%w: %v", errBadRecord, err)
 	}
 	return evt, nil
+}
+
+// mayMatchTags is false when a stored event's JSON cannot match the
+// filter's tag conditions because it does not contain any of a condition's
+// values as a JSON string: a flood of large events under other identifiers
+// is then skipped without being decoded. Values that JSON could write
+// escaped are not checked here (filter.Matches decides).
+func mayMatchTags(raw []byte, tags nostr.TagMap) bool {
+	for _, values := range tags {
+		plain := len(values) > 0
+		for _, v := range values {
+			plain = plain && isPlain(v)
+		}
+		if !plain {
+			continue
+		}
+		found := false
+		for _, v := range values {
+			if bytes.Contains(raw, []byte(`"`+v+`"`)) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// isPlain is true for strings every JSON encoder writes verbatim.
+func isPlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_.:/+@ ", c) >= 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // sortEvents orders newest first, ties by lowest id, as NIP-01 ranks them.

@@ -205,3 +205,27 @@ func TestDeletionsIndexTheirTargetsForTheAuthorOnly(t *testing.T) {
 		t.Fatalf("got %v", ids(dels))
 	}
 }
+
+// Query skips stored events whose JSON lacks a filter's tag value without
+// decoding them; values a JSON encoder may escape are left to the filter,
+// so they still match.
+func TestQueryTagFilterMatchesEscapedAndPlainValues(t *testing.T) {
+	c, _ := openTemp(t)
+	plain := announcement(t, aliceSK, "my-repo.v2", 100, "")
+	tricky := announcement(t, aliceSK, `a<b>&"c" é`, 100, "")
+	other := announcement(t, bobSK, "other", 100, "mentions \"my-repo.v2\" in its content only")
+	if err := c.Put(plain, tricky, other); err != nil {
+		t.Fatal(err)
+	}
+	for d, want := range map[string][]string{
+		"my-repo.v2":  {plain.ID},
+		`a<b>&"c" é`:  {tricky.ID},
+		"absent":      {},
+		"my-repo":     {},
+		"my-repo.v2 ": {},
+	} {
+		if got := query(t, c, nostr.Filter{Kinds: []int{30617}, Tags: nostr.TagMap{"d": {d}}}); !reflect.DeepEqual(got, want) {
+			t.Errorf("#d %q: got %v want %v", d, got, want)
+		}
+	}
+}
