@@ -1,8 +1,12 @@
 // Package cache is roster's local store: a bbolt file under the roster home
-// holding verified events (every one by id, plus the latest addressable event
-// per (kind, pubkey, d) by NIP-01 order), the addresses and ids kind 5
+// holding verified events (by id; of replaceable and addressable kinds only
+// the latest per address by NIP-01 order), the addresses and ids kind 5
 // deletions target, relay NIP-11 documents and verified projections. It backs
 // --offline: Query answers discovery filters from the file alone.
+//
+// The file is bounded (bounds.go): events over MaxEventBytes are skipped,
+// and past the cap (DefaultMaxBytes) the least recently read events are
+// evicted, compacting the file when bbolt cannot reuse the freed pages.
 //
 // Open a Cache once per invocation and Close it: bbolt locks the file, and a
 // second Open (even in the same process) waits for the lock until its timeout.
