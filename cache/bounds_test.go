@@ -52,6 +52,7 @@ func secretKey(n int) string { return fmt.Sprintf("%064x", n+1000) }
 // stored (each is over MaxEventBytes); the read goes on and the skips are
 // counted for `roster cache info`.
 func TestEventsOverTheSizeLimitAreSkippedAndCounted(t *testing.T) {
+	t.Parallel() // large events: let their disk waits overlap
 	c, home := openTemp(t)
 	var flood []*nostr.Event
 	for i := 0; i < 100; i++ {
@@ -96,6 +97,7 @@ func TestEventsOverTheSizeLimitAreSkippedAndCounted(t *testing.T) {
 // over and over with a newer created_at. Only the latest per address stays,
 // and the file stays under the default cap.
 func TestReSignedFloodKeepsOnlyTheLatestPerAddressUnderTheDefaultCap(t *testing.T) {
+	t.Parallel() // large events: let their disk waits overlap
 	c, home := openTemp(t)
 	const addresses, rounds = 40, 4
 	var last []*nostr.Event
@@ -133,6 +135,7 @@ func TestReSignedFloodKeepsOnlyTheLatestPerAddressUnderTheDefaultCap(t *testing.
 // A flood bigger than the default cap, at distinct addresses: the file
 // stays under the cap, the oldest are evicted and counted.
 func TestFloodOverTheDefaultCapStaysUnderIt(t *testing.T) {
+	t.Parallel() // large events: let their disk waits overlap
 	c, home := openTemp(t)
 	const addresses, perPut = 330, 30 // 66 MB of 200 KiB events
 	var all []*nostr.Event
@@ -165,6 +168,7 @@ func TestFloodOverTheDefaultCapStaysUnderIt(t *testing.T) {
 // not, and the file never passes the cap. Reads are remembered across
 // sessions.
 func TestFloodOverTheCapEvictsTheLeastRecentlyRead(t *testing.T) {
+	t.Parallel() // large events: let their disk waits overlap
 	home := t.TempDir()
 	const maxBytes = 4 << 20
 	open := func() *Cache {
@@ -235,6 +239,7 @@ func TestFloodOverTheCapEvictsTheLeastRecentlyRead(t *testing.T) {
 // cap) is evicted and compacted on open: bbolt never shrinks a file by
 // itself, so only the compacted copy brings it under the cap on disk.
 func TestFileOverTheCapIsShrunkOnOpen(t *testing.T) {
+	t.Parallel() // large events: let their disk waits overlap
 	home := t.TempDir()
 	c, err := OpenWith(home, Options{MaxBytes: 32 << 20})
 	if err != nil {
