@@ -1,8 +1,12 @@
 // Package cache is roster's local store: a bbolt file under the roster home
-// holding verified events (every one by id, plus the latest addressable event
-// per (kind, pubkey, d) by NIP-01 order), the addresses and ids kind 5
+// holding verified events (by id; of replaceable and addressable kinds only
+// the latest per address by NIP-01 order), the addresses and ids kind 5
 // deletions target, relay NIP-11 documents and verified projections. It backs
 // --offline: Query answers discovery filters from the file alone.
+//
+// The file is bounded (bounds.go): events over MaxEventBytes are skipped,
+// and past the cap (DefaultMaxBytes) the least recently read events are
+// evicted, compacting the file when bbolt cannot reuse the freed pages.
 //
 // Open a Cache once per invocation and Close it: bbolt locks the file, and a
 // second Open (even in the same process) waits for the lock until its timeout.
@@ -15,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -34,27 +39,44 @@ const DefaultOpenTimeout = 2 * time.Second
 
 // Buckets. Keys are described next to each.
 var (
-	bucketMeta        = []byte("meta")        // "schema" -> decimal version
+	bucketMeta        = []byte("meta")        // "schema" -> decimal version; counters (bounds.go)
 	bucketEvents      = []byte("events")      // event id (hex) -> event JSON
 	bucketByKind      = []byte("by-kind")     // 4-byte big-endian kind + id -> nil
 	bucketLatest      = []byte("latest")      // "kind:pubkey:d" -> id of the NIP-01 winner
 	bucketDeletions   = []byte("deletions")   // "e:<id>\x00<deletion id>" or "a:<addr>\x00<deletion id>" -> nil
 	bucketRelays      = []byte("relays")      // normalized relay URL -> RelayInfo JSON
 	bucketProjections = []byte("projections") // caller's key -> event JSON
-	allBuckets        = [][]byte{bucketMeta, bucketEvents, bucketByKind, bucketLatest, bucketDeletions, bucketRelays, bucketProjections}
-	keySchema         = []byte("schema")
+	bucketAccess      = []byte("access")      // event id -> 8-byte big-endian tick of its last read or write
+	// allBuckets must exist in a schema 1 file; addedBuckets came later
+	// within schema 1 and are created when missing, so a file written by an
+	// older roster stays readable (and one written by this roster stays
+	// readable by the older one, which ignores them).
+	allBuckets   = [][]byte{bucketMeta, bucketEvents, bucketByKind, bucketLatest, bucketDeletions, bucketRelays, bucketProjections}
+	addedBuckets = [][]byte{bucketAccess}
+	keySchema    = []byte("schema")
 )
 
 // Cache is an open cache file.
 type Cache struct {
-	db   *bolt.DB
-	path string
+	// mu is held shared by every transaction and exclusively to swap db
+	// for its compacted copy, and to close it.
+	mu       sync.RWMutex
+	db       *bolt.DB
+	closed   bool
+	path     string
+	maxBytes int64
+	timeout  time.Duration
+
+	reads reads // pending read records, written with the next write or on Close
 }
 
 // Options tune Open.
 type Options struct {
 	// Timeout is how long to wait for the file lock; 0 means DefaultOpenTimeout.
 	Timeout time.Duration
+	// MaxBytes caps the file's size on disk; 0 means DefaultMaxBytes, and
+	// anything below MinMaxBytes is raised to it.
+	MaxBytes int64
 }
 
 // Path returns the cache file path for a roster home.
@@ -66,7 +88,7 @@ func Path(home string) string { return filepath.Join(home, FileName) }
 func Open(home string) (*Cache, error) { return OpenWith(home, Options{}) }
 
 // OpenWith is Open with options.
-func OpenWith(home string, o Options) (c *Cache, err error) {
+func OpenWith(home string, o Options) (*Cache, error) {
 	if home == "" {
 		return nil, errors.New("no roster home: set ROSTER_HOME or pass --home")
 	}
@@ -78,31 +100,120 @@ func OpenWith(home string, o Options) (c *Cache, err error) {
 	if timeout <= 0 {
 		timeout = DefaultOpenTimeout
 	}
-	defer func() {
-		// bbolt panics on some malformed pages; a cache must never crash roster.
-		if r := recover(); r != nil {
-			c, err = nil, &Error{Path: path, Reason: ReasonCorrupt, Err: fmt.Errorf("%v", r)}
-		}
-	}()
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout})
-	if err != nil {
-		if errors.Is(err, bolterrors.ErrTimeout) {
-			return nil, &Error{Path: path, Reason: ReasonLocked, Err: err}
-		}
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			// The operating system refused (permissions, a directory in the
-			// way): clearing would not help, and saying "corrupt" would mislead.
-			return nil, &Error{Path: path, Reason: ReasonUnreadable, Err: err}
-		}
-		return nil, &Error{Path: path, Reason: ReasonCorrupt, Err: err}
+	maxBytes := o.MaxBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
 	}
-	c = &Cache{db: db, path: path}
+	maxBytes = max(maxBytes, MinMaxBytes)
+	// A file already over the cap (written under a larger cap, or by a
+	// roster without one) is opened unbounded, then evicted and compacted
+	// into a bounded copy before it is used.
+	oversized := false
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() > maxBytes {
+		oversized = true
+	}
+	limit := maxBytes
+	if oversized {
+		limit = 0
+	}
+	db, err := openBolt(path, timeout, limit)
+	if err != nil {
+		return nil, classifyOpenError(path, err)
+	}
+	c := &Cache{db: db, path: path, maxBytes: maxBytes, timeout: timeout}
 	if err := c.checkSchema(); err != nil {
 		_ = db.Close()
 		return nil, err
 	}
+	if oversized {
+		if err := c.shrink(); err != nil {
+			_ = c.db.Close()
+			return nil, &Error{Path: path, Reason: ReasonUnreadable, Err: fmt.Errorf("shrinking it under %d bytes: %w", maxBytes, err)}
+		}
+	}
 	return c, nil
+}
+
+// errOpenPanic is a panic inside bolt.Open, turned into an error.
+type errOpenPanic struct{ v any }
+
+func (e errOpenPanic) Error() string { return fmt.Sprint(e.v) }
+
+// errReplaced means the file was replaced (by another process's
+// compaction) while this one waited for its lock.
+var errReplaced = errors.New("cache file was replaced while waiting for its lock")
+
+// openBolt opens and locks the file at path, waiting up to timeout for the
+// lock, with the file capped at maxSize bytes (0: no cap).
+func openBolt(path string, timeout time.Duration, maxSize int64) (*bolt.DB, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		db, err := openBoltOnce(path, time.Until(deadline), maxSize)
+		if !errors.Is(err, errReplaced) {
+			return db, err
+		}
+		if time.Until(deadline) <= 0 {
+			return nil, bolterrors.ErrTimeout
+		}
+	}
+}
+
+func openBoltOnce(path string, timeout time.Duration, maxSize int64) (db *bolt.DB, err error) {
+	if timeout <= 0 {
+		return nil, bolterrors.ErrTimeout
+	}
+	// bbolt panics on some malformed pages (a damaged freelist, say) after
+	// it has opened and locked the file, and the half-open DB never reaches
+	// us: keep the file it opened so a panic can release the lock and the
+	// descriptor. Otherwise every later Open in this process would wait out
+	// its timeout and report "locked by another roster process".
+	var file *os.File
+	openFile := func(name string, flag int, perm os.FileMode) (*os.File, error) {
+		f, err := os.OpenFile(name, flag, perm)
+		file = f
+		return f, err
+	}
+	defer func() {
+		// A cache must never crash roster.
+		if r := recover(); r != nil {
+			if file != nil {
+				releaseFile(file)
+			}
+			db, err = nil, errOpenPanic{r}
+		}
+	}()
+	db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, OpenFile: openFile, MaxSize: int(maxSize)})
+	if err != nil {
+		return nil, err
+	}
+	if maxSize > 0 {
+		db.AllocSize = growStep(maxSize)
+	}
+	// While this process waited for the lock, the process holding it may
+	// have compacted the cache into a new file and renamed it over this
+	// one: the lock is then on a file nobody else will read. Start over on
+	// the file now at path.
+	held, err1 := file.Stat()
+	now, err2 := os.Stat(path)
+	if err1 == nil && err2 == nil && !os.SameFile(held, now) {
+		_ = db.Close()
+		return nil, errReplaced
+	}
+	return db, nil
+}
+
+// classifyOpenError turns a bolt.Open failure into an *Error naming the way out.
+func classifyOpenError(path string, err error) error {
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return &Error{Path: path, Reason: ReasonLocked, Err: err}
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		// The operating system refused (permissions, a directory in the
+		// way): clearing would not help, and saying "corrupt" would mislead.
+		return &Error{Path: path, Reason: ReasonUnreadable, Err: err}
+	}
+	return &Error{Path: path, Reason: ReasonCorrupt, Err: err}
 }
 
 // checkSchema initializes an empty file and refuses files it cannot read.
@@ -116,6 +227,11 @@ func (c *Cache) checkSchema() error {
 				return &Error{Path: c.path, Reason: ReasonCorrupt, Err: errors.New("it has no schema version: not a roster cache")}
 			}
 			for _, b := range allBuckets {
+				if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+					return err
+				}
+			}
+			for _, b := range addedBuckets {
 				if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 					return err
 				}
@@ -134,6 +250,19 @@ func (c *Cache) checkSchema() error {
 				return &Error{Path: c.path, Reason: ReasonCorrupt, Err: fmt.Errorf("bucket %s is missing", b)}
 			}
 		}
+		if tx.Bucket(bucketAccess) == nil {
+			// A file from before the cache kept only the latest event per
+			// address: drop the superseded versions it still holds.
+			for _, b := range addedBuckets {
+				if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+					return err
+				}
+			}
+			if err := pruneSuperseded(tx); err != nil {
+				return err
+			}
+		}
+		c.reads.clock = getCounter(meta, keyClock)
 		return nil
 	})
 }
@@ -141,8 +270,18 @@ func (c *Cache) checkSchema() error {
 // FilePath is the file this cache lives in.
 func (c *Cache) FilePath() string { return c.path }
 
-// Close releases the file lock.
-func (c *Cache) Close() error { return c.db.Close() }
+// Close records what was read (for eviction, docs/cache.md "Size") and
+// releases the file lock. Closing twice is harmless.
+func (c *Cache) Close() error {
+	flushErr := c.flushReads()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil
+	}
+	c.closed = true
+	return errors.Join(flushErr, c.db.Close())
+}
 
 // Clear removes <home>/cache.db. A missing file is not an error. It does not
 // open the file, so it also works on a corrupt or newer-schema cache.
@@ -157,11 +296,20 @@ func Clear(home string) error {
 // view and update run a transaction and turn a bbolt panic on a damaged page
 // into an *Error instead of crashing.
 func (c *Cache) view(fn func(*bolt.Tx) error) (err error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
 	defer c.recoverCorrupt(&err)
 	return c.corrupt(c.db.View(fn))
 }
 
-func (c *Cache) update(fn func(*bolt.Tx) error) (err error) {
+func (c *Cache) update(fn func(*bolt.Tx) error) error { return c.updateHeld(false, fn) }
+
+// updateHeld is update for a caller that may hold c.mu exclusively (held).
+func (c *Cache) updateHeld(held bool, fn func(*bolt.Tx) error) (err error) {
+	if !held {
+		c.mu.RLock()
+		defer c.mu.RUnlock()
+	}
 	defer c.recoverCorrupt(&err)
 	return c.corrupt(c.db.Update(fn))
 }

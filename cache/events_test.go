@@ -87,23 +87,40 @@ func TestPutRechecksIDAndSignature(t *testing.T) {
 }
 
 // NIP-01: for addressable events only the latest is kept; newest created_at,
-// then the LOWEST id wins a tie.
-func TestLatestAddressableNewestCreatedAtWins(t *testing.T) {
+// then the LOWEST id wins a tie. The cache keeps no other version: a newer
+// event deletes the older from the file, and an older one arriving later is
+// not stored.
+func TestLatestAddressableNewestCreatedAtWinsAndOnlyItIsKept(t *testing.T) {
 	c, _ := openTemp(t)
 	old := announcement(t, aliceSK, "r", 100, "old")
 	newer := announcement(t, aliceSK, "r", 200, "new")
-	if err := c.Put(newer); err != nil {
-		t.Fatal(err)
+	newest := announcement(t, aliceSK, "r", 300, "newest")
+	if res, err := c.PutReport(old); err != nil || res.Stored != 1 {
+		t.Fatalf("%+v, %v", res, err)
 	}
-	if err := c.Put(old); err != nil { // arriving later must not win
-		t.Fatal(err)
+	if res, err := c.PutReport(newer); err != nil || res.Stored != 1 || res.Replaced != 1 {
+		t.Fatalf("newer: %+v, %v; want stored, replacing the old", res, err)
+	}
+	if res, err := c.PutReport(old); err != nil || res.Stored != 0 || res.Superseded != 1 { // arriving later must not win
+		t.Fatalf("old again: %+v, %v; want superseded", res, err)
 	}
 	if got := query(t, c, nostr.Filter{Kinds: []int{30617}}); !reflect.DeepEqual(got, []string{newer.ID}) {
 		t.Fatalf("got %v want only the newer", got)
 	}
-	// Every event stays retrievable by id.
-	if got := query(t, c, nostr.Filter{IDs: []string{old.ID}}); !reflect.DeepEqual(got, []string{old.ID}) {
+	// The superseded version is gone from the file, by id too.
+	if got := query(t, c, nostr.Filter{IDs: []string{old.ID}}); len(got) != 0 {
 		t.Fatalf("old by id: %v", got)
+	}
+	if evt, err := c.Event(old.ID); err != nil || evt != nil {
+		t.Fatalf("old still stored: %v, %v", evt, err)
+	}
+	// Within one Put, too.
+	if res, err := c.PutReport(newest, newer); err != nil || res.Stored != 1 || res.Replaced != 1 || res.Superseded != 1 {
+		t.Fatalf("newest: %+v, %v", res, err)
+	}
+	info, err := c.Info()
+	if err != nil || info.Events != 1 || info.Addresses != 1 {
+		t.Fatalf("info %+v, %v; want one event at one address", info, err)
 	}
 }
 
@@ -186,5 +203,29 @@ func TestDeletionsIndexTheirTargetsForTheAuthorOnly(t *testing.T) {
 	}
 	if dels, _ := c.DeletedBy("ab" + note.ID[2:]); len(dels) != 1 {
 		t.Fatalf("got %v", ids(dels))
+	}
+}
+
+// Query skips stored events whose JSON lacks a filter's tag value without
+// decoding them; values a JSON encoder may escape are left to the filter,
+// so they still match.
+func TestQueryTagFilterMatchesEscapedAndPlainValues(t *testing.T) {
+	c, _ := openTemp(t)
+	plain := announcement(t, aliceSK, "my-repo.v2", 100, "")
+	tricky := announcement(t, aliceSK, `a<b>&"c" é`, 100, "")
+	other := announcement(t, bobSK, "other", 100, "mentions \"my-repo.v2\" in its content only")
+	if err := c.Put(plain, tricky, other); err != nil {
+		t.Fatal(err)
+	}
+	for d, want := range map[string][]string{
+		"my-repo.v2":  {plain.ID},
+		`a<b>&"c" é`:  {tricky.ID},
+		"absent":      {},
+		"my-repo":     {},
+		"my-repo.v2 ": {},
+	} {
+		if got := query(t, c, nostr.Filter{Kinds: []int{30617}, Tags: nostr.TagMap{"d": {d}}}); !reflect.DeepEqual(got, want) {
+			t.Errorf("#d %q: got %v want %v", d, got, want)
+		}
 	}
 }

@@ -179,9 +179,62 @@ func TestInfoCountsWhatIsStored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Path != Path(home) || info.Schema != SchemaVersion || info.Events != 4 || info.Deletions != 1 ||
-		info.Kinds["30617"] != 2 || info.Kinds["30618"] != 1 || info.Addresses != 2 || info.Projections != 1 ||
+	// a2 replaced a1: three events remain.
+	if info.Path != Path(home) || info.Schema != SchemaVersion || info.Events != 3 || info.MaxSizeBytes != DefaultMaxBytes || info.Deletions != 1 ||
+		info.Kinds["30617"] != 1 || info.Kinds["30618"] != 1 || info.Addresses != 2 || info.Projections != 1 ||
 		len(info.Relays) != 1 || info.Relays[0] != "wss://relay.one" || info.SizeBytes <= 0 {
 		t.Fatalf("info %+v", info)
+	}
+}
+
+// damagedFreelist is a real cache whose pages after the two meta pages are
+// overwritten: bbolt reads valid meta pages, locks the file, and then panics
+// on the freelist, inside bolt.Open.
+func damagedFreelist(t *testing.T) []byte {
+	t.Helper()
+	c, home := openTemp(t)
+	for i := 0; i < 50; i++ {
+		if err := c.Put(signed(t, aliceSK, 1, int64(i), "damaged")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Close()
+	raw, err := os.ReadFile(Path(home))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 2 * 4096; i < len(raw); i++ {
+		raw[i] = 0xAB
+	}
+	return raw
+}
+
+// A failed Open releases the file: opening the same damaged cache again in
+// the same process reports it corrupt again at once, with the default lock
+// timeout, instead of waiting for a lock the first attempt left behind and
+// calling it "locked by another roster process".
+func TestFailedOpenReleasesTheFileLock(t *testing.T) {
+	for name, content := range map[string][]byte{
+		"garbage":          []byte(strings.Repeat("not a database ", 1000)),
+		"damaged freelist": damagedFreelist(t),
+	} {
+		t.Run(name, func(t *testing.T) {
+			home := t.TempDir()
+			if err := os.WriteFile(Path(home), content, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			for attempt := 1; attempt <= 3; attempt++ {
+				start := time.Now()
+				c, err := Open(home) // DefaultOpenTimeout: 2 s
+				if err == nil {
+					c.Close()
+					t.Fatal("a damaged file opened as a cache")
+				}
+				assertCacheError(t, err, ErrCorrupt, home, "roster cache clear")
+				if d := time.Since(start); d > DefaultOpenTimeout/4 {
+					t.Fatalf("attempt %d took %v: it waited for a lock an earlier failed open kept", attempt, d)
+				}
+			}
+		})
 	}
 }

@@ -24,7 +24,7 @@ func (c *Cache) PutProjection(key string, evt *nostr.Event) error {
 	if err != nil {
 		return err
 	}
-	return c.update(func(tx *bolt.Tx) error { return tx.Bucket(bucketProjections).Put([]byte(key), raw) })
+	return c.write(int64(len(raw))+entryOverhead, func(tx *bolt.Tx) error { return tx.Bucket(bucketProjections).Put([]byte(key), raw) })
 }
 
 // Projection returns the event stored under key, or nil, nil.

@@ -47,7 +47,7 @@ func (c *Cache) PutRelayInfo(relayURL string, doc json.RawMessage, fetchedAt tim
 	if err != nil {
 		return err
 	}
-	return c.update(func(tx *bolt.Tx) error { return tx.Bucket(bucketRelays).Put([]byte(key), raw) })
+	return c.write(int64(len(raw))+entryOverhead, func(tx *bolt.Tx) error { return tx.Bucket(bucketRelays).Put([]byte(key), raw) })
 }
 
 // RelayInfo returns the cached document for a relay and whether there is one.

@@ -23,7 +23,7 @@ func newCacheCmd(a *app) *cobra.Command {
 --offline answers from it alone. Clearing it is always safe: everything in it
 can be fetched again from relays.`,
 		Example: `  roster cache info            # where the cache is and what it holds
-  roster cache info --json     # roster.cache-info/v1
+  roster cache info --json     # roster.cache-info/v2
   roster cache clear           # delete it; the next read fetches from relays again`,
 		Args: cobra.NoArgs,
 	}
@@ -31,7 +31,7 @@ can be fetched again from relays.`,
 	return cmd
 }
 
-// cacheInfoJSON is `roster cache info --json` (schema roster.cache-info/v1).
+// cacheInfoJSON is `roster cache info --json` (schema roster.cache-info/v2).
 type cacheInfoJSON struct {
 	Schema string `json:"schema"`
 	Exists bool   `json:"exists"`
@@ -43,7 +43,7 @@ func newCacheInfoCmd(a *app) *cobra.Command {
 		Use:   "info",
 		Short: "Show where the cache is and what it holds",
 		Example: `  roster cache info
-  roster cache info --json                 # roster.cache-info/v1
+  roster cache info --json                 # roster.cache-info/v2
   roster cache info --home /tmp/roster     # another cache directory`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -52,10 +52,10 @@ func newCacheInfoCmd(a *app) *cobra.Command {
 				return usageErr("%v", err)
 			}
 			path := cache.Path(home)
-			out := cacheInfoJSON{Schema: "roster.cache-info/v1"}
+			out := cacheInfoJSON{Schema: "roster.cache-info/v2"}
 			// Looking must not create: report a missing file as such.
 			if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-				out.Info = cache.Info{Path: path, Kinds: map[string]int{}, Relays: []string{}}
+				out.Info = cache.EmptyInfo(path)
 				return printCacheInfo(a, out)
 			}
 			c, err := cache.Open(home)
@@ -83,7 +83,7 @@ func printCacheInfo(a *app, out cacheInfoJSON) error {
 		return nil
 	}
 	fmt.Fprintf(w, "cache:       %s\n", out.Path)
-	fmt.Fprintf(w, "size:        %d bytes\n", out.SizeBytes)
+	fmt.Fprintf(w, "size:        %d bytes (cap %d)\n", out.SizeBytes, out.MaxSizeBytes)
 	fmt.Fprintf(w, "schema:      %d\n", out.Info.Schema)
 	fmt.Fprintf(w, "events:      %d\n", out.Events)
 	kinds := make([]int, 0, len(out.Kinds))
@@ -103,6 +103,8 @@ func printCacheInfo(a *app, out cacheInfoJSON) error {
 		// Relay URLs cached from announcements' relay hints: one line each.
 		fmt.Fprintf(w, "  %s\n", termtext.Line(r))
 	}
+	fmt.Fprintf(w, "evicted:     %d (least recently read, to stay under the cap)\n", out.Evicted)
+	fmt.Fprintf(w, "oversized:   %d skipped (events over %d bytes are not cached)\n", out.SkippedOversized, out.MaxEventBytes)
 	return nil
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,6 +39,10 @@ type cacheInfoOut struct {
 	Deletions     int            `json:"deletions"`
 	Relays        []string       `json:"relays"`
 	Projections   int            `json:"projections"`
+	MaxSizeBytes  int64          `json:"max_size_bytes"`
+	MaxEventBytes int            `json:"max_event_bytes"`
+	Evicted       uint64         `json:"evicted"`
+	Skipped       uint64         `json:"skipped_oversized"`
 }
 
 func decodeCacheInfo(t *testing.T, r result) cacheInfoOut {
@@ -71,7 +76,7 @@ func TestCacheInfoJSONCountsWhatTheCacheHolds(t *testing.T) {
 	c.Close()
 
 	out := decodeCacheInfo(t, invocation{Env: map[string]string{"ROSTER_HOME": home}}.roster(t, "cache", "info", "--json"))
-	if out.Schema != "roster.cache-info/v1" || !out.Exists || out.Path != cache.Path(home) || out.SchemaVersion != cache.SchemaVersion ||
+	if out.Schema != "roster.cache-info/v2" || !out.Exists || out.Path != cache.Path(home) || out.SchemaVersion != cache.SchemaVersion ||
 		out.Events != 3 || out.Kinds["30617"] != 1 || out.Kinds["30618"] != 1 || out.Kinds["5"] != 1 || out.Deletions != 1 ||
 		out.Addresses != 2 || len(out.Relays) != 1 || out.Relays[0] != "ws://127.0.0.1:7777" || out.SizeBytes <= 0 {
 		t.Fatalf("info %+v", out)
@@ -84,11 +89,58 @@ func TestCacheInfoJSONCountsWhatTheCacheHolds(t *testing.T) {
 	}
 }
 
+// Rule (the cache is bounded): `cache info` shows the cap next to the
+// size, how many events were evicted to stay under it and how many were
+// skipped for being over the event size limit.
+func TestCacheInfoShowsTheCapEvictionsAndSkippedOversized(t *testing.T) {
+	home := t.TempDir()
+	c, err := cache.OpenWith(home, cache.Options{MaxBytes: cache.MinMaxBytes}) // small enough to evict
+	if err != nil {
+		t.Fatal(err)
+	}
+	var flood []*nostr.Event
+	for i := 0; i < 10; i++ {
+		evt := &nostr.Event{Kind: 30617, CreatedAt: 100, Content: strings.Repeat("x", 200<<10), Tags: nostr.Tags{{"d", fmt.Sprintf("r%d", i)}}}
+		if err := evt.Sign("0000000000000000000000000000000000000000000000000000000000000007"); err != nil {
+			t.Fatal(err)
+		}
+		flood = append(flood, evt)
+	}
+	huge := cacheTestEvent(t, 1, 100, nostr.Tag{"alt", strings.Repeat("y", cache.MaxEventBytes)})
+	if err := c.Put(append(flood, huge)...); err != nil {
+		t.Fatal(err)
+	}
+	want, err := c.Info()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	if want.Evicted == 0 || want.SkippedOversized != 1 {
+		t.Fatalf("setup: %+v", want)
+	}
+	env := map[string]string{"ROSTER_HOME": home}
+	out := decodeCacheInfo(t, invocation{Env: env}.roster(t, "cache", "info", "--json"))
+	if out.Schema != "roster.cache-info/v2" || out.MaxSizeBytes != cache.DefaultMaxBytes || out.MaxEventBytes != cache.MaxEventBytes ||
+		out.Evicted != want.Evicted || out.Skipped != 1 || out.Events != want.Events || out.Events == 0 || out.SizeBytes > cache.MinMaxBytes {
+		t.Fatalf("info %+v, want evicted %d, skipped 1, %d events", out, want.Evicted, want.Events)
+	}
+	r := invocation{Env: env}.roster(t, "cache", "info")
+	for _, line := range []string{
+		fmt.Sprintf("(cap %d)", cache.DefaultMaxBytes),
+		fmt.Sprintf("evicted:     %d (least recently read", want.Evicted),
+		fmt.Sprintf("oversized:   1 skipped (events over %d bytes", cache.MaxEventBytes),
+	} {
+		if r.Code != exitOK || !strings.Contains(r.Out, line) {
+			t.Fatalf("human output lacks %q: exit %d\n%s%s", line, r.Code, r.Out, r.Err)
+		}
+	}
+}
+
 func TestCacheInfoDoesNotCreateAMissingCache(t *testing.T) {
 	t.Parallel()
 	home := filepath.Join(t.TempDir(), "fresh")
 	out := decodeCacheInfo(t, invocation{Env: map[string]string{"ROSTER_HOME": home}}.roster(t, "cache", "info", "--json"))
-	if out.Exists || out.Path != cache.Path(home) || out.Events != 0 {
+	if out.Exists || out.Path != cache.Path(home) || out.Events != 0 || out.MaxSizeBytes != cache.DefaultMaxBytes || out.MaxEventBytes != cache.MaxEventBytes {
 		t.Fatalf("info %+v", out)
 	}
 	if _, err := os.Stat(cache.Path(home)); !os.IsNotExist(err) {

@@ -62,7 +62,7 @@ func TestSmallCommandsJSONNameTheirSchema(t *testing.T) {
 	for want, args := range map[string][]string{
 		"roster.version/v1":     {"version", "--json"},
 		"roster.whoami/v1":      {"whoami", "--json"},
-		"roster.cache-info/v1":  {"cache", "info", "--json"},
+		"roster.cache-info/v2":  {"cache", "info", "--json"},
 		"roster.cache-clear/v1": {"cache", "clear", "--json"},
 	} {
 		r := invocation{Env: env}.roster(t, args...)

@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/roster-cli/roster/cache"
 	"github.com/roster-cli/roster/devrelay"
 )
 
@@ -117,6 +119,45 @@ func TestRepoWithCorruptCache(t *testing.T) {
 	e := errorBody(t, r)
 	if r.Code != exitFailure || e.Code != "cache-corrupt" || e.Details["path"] != filepath.Join(env["ROSTER_HOME"], "cache.db") || len(e.Commands) == 0 || e.Commands[0] != "roster cache clear" {
 		t.Fatalf("--offline with a corrupt cache: exit %d %+v", r.Code, e)
+	}
+}
+
+// A cache whose meta pages are fine but whose freelist is damaged makes
+// bbolt panic after it has locked the file. A read opens the cache more
+// than once; each open must report the damage again, at once, never wait
+// out the lock timeout and call the file "locked by another roster process".
+func TestRepoWithADamagedCacheIsNeverReportedLocked(t *testing.T) {
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
+	env := testEnv(t)
+	c, err := cache.Open(env["ROSTER_HOME"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 50; i++ {
+		if err := c.Put(cacheTestEvent(t, 1, int64(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Close()
+	raw, err := os.ReadFile(cache.Path(env["ROSTER_HOME"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 2 * 4096; i < len(raw); i++ {
+		raw[i] = 0xAB
+	}
+	if err := os.WriteFile(cache.Path(env["ROSTER_HOME"]), raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	r := invocation{Env: env}.roster(t, "repo", "--repo", alice.naddr("proj"), "--relay", relays[0].URL())
+	took := time.Since(start)
+	if r.Code != exitOK || !strings.Contains(r.Err, "roster cache clear") || strings.Contains(r.Err, "locked") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.Code, r.Out, r.Err)
+	}
+	if took >= cache.DefaultOpenTimeout {
+		t.Fatalf("the read took %v: an open waited for a lock a failed open kept", took)
 	}
 }
 
