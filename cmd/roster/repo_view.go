@@ -31,7 +31,7 @@ func (a *app) loadRepo(ctx context.Context, need discovery.Evidence) (*repoView,
 		return nil, err
 	}
 	relays := a.discoveryRelays(sel)
-	progress := termui.NewProgress(a.io.Err, a.io.ErrTTY && !a.opts.Offline && len(relays) > 0)
+	progress := termui.NewProgress(a.io.Err, a.io.progress() && !a.opts.Offline && len(relays) > 0)
 	src := discovery.Source{
 		Relays:  relays,
 		Pinned:  len(a.opts.Relays) > 0,
