@@ -78,6 +78,13 @@ membership change at a time, and reads and writes workspace and project state.`,
 			return checkGlobalFlags(a)
 		},
 	}
+	// --version prints what `roster version` prints.
+	// (The template is the finished text: it holds no "{{".)
+	v := currentVersion()
+	var vt strings.Builder
+	printVersion(&vt, v)
+	root.Version = v.Version
+	root.SetVersionTemplate(vt.String())
 	root.SetIn(a.io.In)
 	root.SetOut(a.io.Out)
 	root.SetErr(a.io.Err)
