@@ -188,7 +188,11 @@ func (a *app) mutationError(v *repoView, ee *exitError) error {
 	if a.opts.JSON {
 		out := newMutationResult(v, nil, false)
 		out.Error = &errorJSON{Code: ee.Kind, Message: ee.Err.Error(), Details: orEmptyMap(ee.Details), Commands: orEmptySlice(cmds)}
-		_ = writeJSON(a, out)
+		if err := writeJSON(a, out); err != nil {
+			// A --jq or --json-fields that fails on the result: the refusal's
+			// exit code still stands.
+			fmt.Fprintf(a.io.Err, "roster: %s\n", humanMessage(asExitError(err)))
+		}
 	} else {
 		a.printHumanError(ee, cmds)
 		if ee.Code == exitRefused || ee.Code == exitUsage {

@@ -26,6 +26,9 @@ type globalOptions struct {
 	Offline bool
 	Timeout time.Duration
 	Home    string
+	// JQ and JSONFields select from the JSON output (json_output.go).
+	JQ         string
+	JSONFields []string
 }
 
 // app is the state one invocation of roster shares across its commands.
@@ -38,6 +41,8 @@ type app struct {
 	signerOnce signerOnce
 	// seams are where tests reach into one invocation; zero in production.
 	seams seams
+	// output is --jq and --json-fields, prepared before the command runs.
+	output *outputFilter
 }
 
 // seams are the points a test may set on one invocation, so independent
@@ -74,7 +79,13 @@ membership change at a time, and reads and writes workspace and project state.`,
   roster dev relay --seed demo     # a local relay to try roster offline`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		PersistentPreRunE: func(*cobra.Command, []string) error {
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if err := refuseUnusedGlobalFlags(cmd); err != nil {
+				return err
+			}
+			if err := prepareOutput(a); err != nil {
+				return err
+			}
 			return checkGlobalFlags(a)
 		},
 	}
@@ -91,10 +102,17 @@ membership change at a time, and reads and writes workspace and project state.`,
 	pf := root.PersistentFlags()
 	pf.StringArrayVar(&a.opts.Relays, "relay", nil, "relay URL (repeatable; replaces relay discovery)")
 	pf.StringVar(&a.opts.Repo, "repo", "", "repository: remote name, naddr or nostr:// URL")
-	pf.BoolVar(&a.opts.JSON, "json", false, "print machine-readable JSON")
+	pf.BoolVar(&a.opts.JSON, "json", false, "print machine-readable JSON (roster help formatting)")
+	pf.StringVar(&a.opts.JQ, "jq", "", "print what a jq `expression` selects from the JSON (implies --json)")
+	pf.StringSliceVar(&a.opts.JSONFields, "json-fields", nil, "print only these top-level `fields` of the JSON, comma-separated (implies --json)")
 	pf.BoolVar(&a.opts.Offline, "offline", false, "answer from the local cache only")
 	pf.DurationVar(&a.opts.Timeout, "timeout", 10*time.Second, "network timeout per relay")
 	pf.StringVar(&a.opts.Home, "home", "", "config and cache directory (default $ROSTER_HOME or the XDG cache dir)")
+	defaultHelp := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		hideUnusedGlobalFlags(c)
+		defaultHelp(c, args)
+	})
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &exitError{Code: exitUsage, Kind: "usage", Err: err}
 	})
@@ -178,22 +196,17 @@ func runContext(ctx context.Context, args []string, s *ioStreams, sm seams) int 
 	if err == nil {
 		return exitOK
 	}
-	var ee *exitError
-	if !errors.As(err, &ee) {
-		ee = &exitError{Code: exitFailure, Kind: "failure", Err: err}
-		if strings.HasPrefix(err.Error(), "unknown command") || strings.HasPrefix(err.Error(), "unknown flag") ||
-			strings.Contains(err.Error(), "arg(s)") {
-			ee.Code, ee.Kind = exitUsage, "usage"
-		}
-	}
+	ee := asExitError(err)
 	if ee.Kind == "usage" && len(ee.Commands) == 0 && cmd != nil {
 		// A usage error always names where the right usage is.
 		ee.Commands = []suggest.Command{helpFor(cmd)}
 	}
 	if !a.opts.JSON {
-		// Cobra stops before parsing flags on an unknown command; honour --json anyway.
+		// Cobra stops before parsing flags on an unknown command; honour
+		// --json (and the flags that imply it) anyway.
 		for _, arg := range args {
-			if arg == "--json" || arg == "--json=true" {
+			if arg == "--json" || arg == "--json=true" || arg == "--jq" || strings.HasPrefix(arg, "--jq=") ||
+				arg == "--json-fields" || strings.HasPrefix(arg, "--json-fields=") {
 				a.opts.JSON = true
 			}
 		}
@@ -204,10 +217,28 @@ func runContext(ctx context.Context, args []string, s *ioStreams, sm seams) int 
 	return ee.Code
 }
 
+// asExitError is err as an exitError: cobra's own usage errors (unknown
+// command or flag, wrong number of arguments) are exit 2, anything else
+// unexpected exit 1.
+func asExitError(err error) *exitError {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee
+	}
+	ee = &exitError{Code: exitFailure, Kind: "failure", Err: err}
+	if strings.HasPrefix(err.Error(), "unknown command") || strings.HasPrefix(err.Error(), "unknown flag") ||
+		strings.Contains(err.Error(), "arg(s)") {
+		ee.Code, ee.Kind = exitUsage, "usage"
+	}
+	return ee
+}
+
 // printError renders an error: JSON on stdout with --json, text on stderr otherwise.
 func printError(a *app, ee *exitError) {
 	if a.opts.JSON {
-		_ = writeJSON(a, struct {
+		// Unfiltered: --jq and --json-fields select from a command's
+		// object, and the error object is what a script branches on.
+		_ = encodeJSON(a.io.Out, struct {
 			Error jsonErrorBody `json:"error"`
 		}{jsonErrorBody{
 			Code:     ee.Kind,
@@ -249,14 +280,20 @@ func orEmptySlice(s []string) []string {
 	return s
 }
 
-// writeJSON prints v as indented JSON on stdout. `<`, `>` and `&` stay
-// literal (docs/json.md): messages and commands carry "<npub>" and "&&".
-func writeJSON(a *app, v any) error { return encodeJSON(a.io.Out, v) }
+// writeJSON prints v as indented JSON on stdout, through --json-fields and
+// --jq when given (json_output.go). `<`, `>` and `&` stay literal
+// (docs/json.md): messages and commands carry "<npub>" and "&&".
+func writeJSON(a *app, v any) error { return a.emitJSON(v, true) }
 
-// encodeJSON is writeJSON to any writer.
-func encodeJSON(w io.Writer, v any) error {
+// encodeJSON is v as indented JSON to any writer, unfiltered.
+func encodeJSON(w io.Writer, v any) error { return encodeJSONTo(w, v, true) }
+
+// encodeJSONTo is v as JSON on one line (indent false) or indented.
+func encodeJSONTo(w io.Writer, v any, indent bool) error {
 	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	if indent {
+		enc.SetIndent("", "  ")
+	}
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
 }
