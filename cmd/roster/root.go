@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"time"
 
@@ -72,13 +73,18 @@ func newRootCmd(a *app) *cobra.Command {
 		Short: "Maintainer graphs for Git repositories on Nostr, and relay-authoritative workspaces",
 		Long: `roster answers "who maintains this repository, who leads it, and is it healthy?"
 for Git repositories announced on Nostr (NIP-34), previews and signs one
-membership change at a time, and reads and writes workspace and project state.`,
+membership change at a time, and reads and writes workspace and project state.
+
+Help topics: roster help environment, roster help exit-codes,
+roster help formatting.`,
 		Example: `  roster repo                      # who maintains the repository this checkout points at
   roster repo --json               # the same, as roster.repo/v1 JSON
   roster repo health --strict      # for CI: exit 5 on errors (and warnings)
   roster dev relay --seed demo     # a local relay to try roster offline`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// Suggestions are roster's own (unknownCommandError), at every level.
+		DisableSuggestions: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			if err := refuseUnusedGlobalFlags(cmd); err != nil {
 				return err
@@ -118,6 +124,7 @@ membership change at a time, and reads and writes workspace and project state.`,
 	})
 
 	addCompletionExamples(root)
+	root.SetHelpCommand(newHelpCmd(a, root))
 
 	// Each command group lives in its own file; add one line per group here.
 	root.AddCommand(
@@ -152,12 +159,28 @@ func checkGlobalFlags(a *app) error {
 // rejectUnknownSubcommands makes each command group (cache, dev, ...) refuse
 // an unknown subcommand with exit 2 instead of printing its help and exiting
 // 0, which would let a typo in a script pass silently. Without arguments a
-// group still prints its help.
+// group still prints its help. A command that runs itself and has
+// subcommands (repo) takes no positional arguments, so a word after it is
+// an unknown subcommand too. Either way the error suggests what was meant
+// (cobra only does so at the top level).
 func rejectUnknownSubcommands(c *cobra.Command) {
 	for _, sub := range c.Commands() {
 		rejectUnknownSubcommands(sub)
 	}
-	if c.Runnable() || !c.HasSubCommands() || !c.HasParent() {
+	if !c.HasSubCommands() || !c.HasParent() {
+		return
+	}
+	if c.Runnable() {
+		own := c.Args
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return unknownCommandError(cmd, args[0])
+			}
+			if own != nil {
+				return own(cmd, args)
+			}
+			return nil
+		}
 		return
 	}
 	c.Args = cobra.ArbitraryArgs
@@ -165,17 +188,69 @@ func rejectUnknownSubcommands(c *cobra.Command) {
 		if len(args) == 0 {
 			return cmd.Help()
 		}
-		var names []string
-		for _, s := range cmd.Commands() {
-			if s.IsAvailableCommand() {
-				names = append(names, s.Name())
-			}
-		}
-		return &exitError{Code: exitUsage, Kind: "usage",
-			Err:      fmt.Errorf("unknown command %q for %q: it has %s", args[0], cmd.CommandPath(), strings.Join(names, ", ")),
-			Commands: []suggest.Command{helpFor(cmd)}}
+		return unknownCommandError(cmd, args[0])
 	}
 }
+
+// unknownCommandError is exit 2 for a word that is no subcommand of parent:
+// what it may have meant, and what parent has.
+func unknownCommandError(parent *cobra.Command, typed string) *exitError {
+	var names []string
+	for _, s := range parent.Commands() {
+		if s.IsAvailableCommand() {
+			names = append(names, s.Name())
+		}
+	}
+	maybe := commandSuggestions(parent, typed)
+	msg := fmt.Sprintf("unknown command %q for %q", typed, parent.CommandPath())
+	var cmds []suggest.Command
+	if len(maybe) > 0 {
+		msg += fmt.Sprintf(": did you mean %s?", strings.Join(maybe, " or "))
+		for _, m := range maybe {
+			cmds = append(cmds, suggest.Command{Argv: append(strings.Fields(parent.CommandPath()), append(strings.Fields(m), "--help")...)}.Pin())
+		}
+	}
+	switch {
+	case parent.HasParent() && len(maybe) > 0:
+		msg += fmt.Sprintf(" It has %s", strings.Join(names, ", "))
+	case parent.HasParent():
+		msg += fmt.Sprintf(": it has %s", strings.Join(names, ", "))
+	}
+	return &exitError{Code: exitUsage, Kind: "usage", Err: errors.New(msg),
+		Details:  map[string]any{"command": parent.CommandPath(), "unknown": typed, "suggestions": orEmptySlice(maybe)},
+		Commands: append(cmds, helpFor(parent))}
+}
+
+// commandSuggestions are parent's subcommands close to typed (cobra's
+// SuggestionsFor: two edits, or a prefix). At the top level, a word that
+// is (within two edits of) the name of a deeper command suggests its path
+// ("roster helth": repo health).
+func commandSuggestions(parent *cobra.Command, typed string) []string {
+	if parent.SuggestionsMinimumDistance <= 0 {
+		parent.SuggestionsMinimumDistance = 2
+	}
+	maybe := parent.SuggestionsFor(typed)
+	if len(maybe) > 0 || parent.HasParent() {
+		return maybe
+	}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, s := range c.Commands() {
+			if !s.IsAvailableCommand() {
+				continue
+			}
+			if c != parent && (s.Name() == typed || len(typed) >= 4 && levenshtein(typed, s.Name()) <= 2) {
+				maybe = append(maybe, strings.TrimPrefix(s.CommandPath(), parent.Name()+" "))
+			}
+			walk(s)
+		}
+	}
+	walk(parent)
+	return maybe
+}
+
+// topLevelUnknown matches cobra's error for an unknown first word.
+var topLevelUnknown = regexp.MustCompile(`^unknown command "(.*)" for "roster"$`)
 
 // run executes roster with args and returns the process exit code. Tests call
 // it in-process with their own streams.
@@ -195,6 +270,9 @@ func runContext(ctx context.Context, args []string, s *ioStreams, sm seams) int 
 	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
+	}
+	if m := topLevelUnknown.FindStringSubmatch(err.Error()); m != nil {
+		err = unknownCommandError(root, m[1])
 	}
 	ee := asExitError(err)
 	if ee.Kind == "usage" && len(ee.Commands) == 0 && cmd != nil {
