@@ -119,9 +119,7 @@ roster help formatting.`,
 		hideUnusedGlobalFlags(c)
 		defaultHelp(c, args)
 	})
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &exitError{Code: exitUsage, Kind: "usage", Err: err}
-	})
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return flagError(cmd, err) })
 
 	addCompletionExamples(root)
 	root.SetHelpCommand(newHelpCmd(a, root))
@@ -137,6 +135,7 @@ roster help formatting.`,
 		newWorkspaceCmd(a),
 	)
 	rejectUnknownSubcommands(root)
+	explainArgErrors(root)
 	return root
 }
 
