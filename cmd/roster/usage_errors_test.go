@@ -1,6 +1,8 @@
 package main
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -49,5 +51,21 @@ func TestFlagValueErrorsInPlainWords(t *testing.T) {
 		if r.Code != exitUsage || !strings.Contains(r.Err, c.want) || strings.Contains(r.Err, "time: ") || strings.Contains(r.Err, "strconv") {
 			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, r.Code, r.Err, c.want)
 		}
+	}
+}
+
+// A --relay that is a web server, not a relay, is named as such in the
+// read's report, not with the websocket library's handshake text.
+func TestRelayURLOfAWebServerIsNamedPlainly(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte("<html>hello</html>"))
+	}))
+	defer srv.Close()
+	url := "ws" + strings.TrimPrefix(srv.URL, "http")
+	r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, "repo", "health", "--repo", alice.naddr("proj"), "--relay", url, "--timeout", "5s")
+	if r.Code != exitIncomplete || !strings.Contains(r.Err, url+": failed: answered HTTP 200, not a websocket: is this a relay URL?") ||
+		strings.Contains(r.Err, "handshake") {
+		t.Errorf("exit %d, stderr %q", r.Code, r.Err)
 	}
 }
