@@ -136,6 +136,7 @@ roster help formatting.`,
 	)
 	rejectUnknownSubcommands(root)
 	explainArgErrors(root)
+	registerFlagCompletions(a, root)
 	return root
 }
 
