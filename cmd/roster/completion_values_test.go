@@ -90,3 +90,20 @@ func TestRelayFlagCompletesConfiguredRelays(t *testing.T) {
 		t.Errorf("a --relay already typed is not a configured relay: %v", got)
 	}
 }
+
+// Completing a flag name offers only the global flags the command reads.
+func TestFlagNameCompletionOffersOnlyTheGlobalFlagsUsed(t *testing.T) {
+	t.Parallel()
+	got, _ := completions(t, invocation{Env: homeEnv(t)}, "version", "--")
+	joined := "," + strings.Join(got, ",") + ","
+	if !strings.Contains(joined, ",--json,") || strings.Contains(joined, ",--repo,") || strings.Contains(joined, ",--relay,") {
+		t.Errorf("version --<TAB>: %v", got)
+	}
+	got, _ = completions(t, invocation{Env: homeEnv(t)}, "repo", "health", "--")
+	joined = "," + strings.Join(got, ",") + ","
+	for _, f := range []string{"--repo", "--relay", "--offline", "--timeout", "--home", "--strict", "--jq"} {
+		if !strings.Contains(joined, ","+f+",") {
+			t.Errorf("repo health --<TAB> lacks %s: %v", f, got)
+		}
+	}
+}

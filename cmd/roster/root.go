@@ -266,6 +266,12 @@ func runWith(args []string, s *ioStreams, sm seams) int {
 func runContext(ctx context.Context, args []string, s *ioStreams, sm seams) int {
 	a := &app{io: s, seams: sm}
 	root := newRootCmd(a)
+	if len(args) > 1 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+		// Completing a flag name offers only the global flags the command reads.
+		if target, _, err := root.Find(args[1:]); err == nil {
+			hideUnusedGlobalFlags(target)
+		}
+	}
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
