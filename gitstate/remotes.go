@@ -30,6 +30,17 @@ func (c *Checkout) Remotes() (map[string]RemoteURLs, error) {
 	return out, nil
 }
 
+// NostrRepo returns the values of git config nostr.repo (what ngit writes:
+// an naddr), in config order; nil when unset or the config cannot be read.
+// Shell completion of --repo offers them.
+func (c *Checkout) NostrRepo() []string {
+	rc, err := c.repoConfig()
+	if err != nil {
+		return nil
+	}
+	return rc.getAll("nostr.repo")
+}
+
 // OriginCloneURLs returns the origin remote's `url` values that are not
 // nostr:// (a nostr:// URL is the repository's address, not a clone URL),
 // in config order: what repo init announces as clone URLs by default. A

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -47,10 +49,36 @@ type subscription struct {
 
 var subCounter atomic.Int64
 
+// NotWebsocketError is a URL whose server answered the websocket handshake
+// with a plain HTTP response (a web page, a 404): a web server, not a
+// relay. Its message is in plain words; Unwrap is the library's error.
+type NotWebsocketError struct {
+	Status int // the HTTP status it answered with
+	Err    error
+}
+
+func (e *NotWebsocketError) Error() string {
+	return fmt.Sprintf("answered HTTP %d, not a websocket: is this a relay URL?", e.Status)
+}
+
+func (e *NotWebsocketError) Unwrap() error { return e.Err }
+
+// handshakeStatus is the websocket library's wording of a non-101 answer.
+var handshakeStatus = regexp.MustCompile(`expected handshake response status code 101 but got ([0-9]{3})`)
+
+// dialError words a failed connection for the people who read it.
+func dialError(err error) error {
+	if m := handshakeStatus.FindStringSubmatch(err.Error()); m != nil {
+		status, _ := strconv.Atoi(m[1])
+		return &NotWebsocketError{Status: status, Err: err}
+	}
+	return err
+}
+
 func dial(ctx context.Context, url string) (*conn, error) {
 	ws, err := nostr.NewConnection(ctx, url, nil, nil)
 	if err != nil {
-		return nil, err
+		return nil, dialError(err)
 	}
 	cctx, cancel := context.WithCancel(context.Background())
 	c := &conn{

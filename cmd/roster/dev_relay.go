@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/roster-cli/roster/devrelay"
@@ -108,11 +107,9 @@ func runDevRelay(ctx context.Context, a *app, f devRelayFlags) error {
 		started.Naddr, started.Coordinate, started.People = demo.Naddr, demo.Coordinate.ATag(), demo.People
 	}
 	if a.opts.JSON {
-		line, err := json.Marshal(started)
-		if err != nil {
+		if err := a.emitJSON(started, false); err != nil {
 			return err
 		}
-		fmt.Fprintf(a.io.Out, "%s\n", line)
 	} else {
 		printDevRelay(a, started, demo)
 	}

@@ -22,6 +22,8 @@ type invocation struct {
 	// Seams are the invocation's test hooks (a concurrent change, a
 	// keyring that is not there).
 	Seams seams
+	// OutTTY and ErrTTY make stdout and stderr look like terminals.
+	OutTTY, ErrTTY bool
 }
 
 // roster runs the real command tree with args and returns its streams and exit code.
@@ -36,6 +38,8 @@ func (inv invocation) roster(t *testing.T, args ...string) result {
 		Getenv: func(k string) string { return env[k] },
 		Now:    time.Now,
 		Dir:    inv.Dir,
+		OutTTY: inv.OutTTY,
+		ErrTTY: inv.ErrTTY,
 	}
 	if !inv.Now.IsZero() {
 		now := inv.Now

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"golang.org/x/term"
+
+	"github.com/roster-cli/roster/internal/termui"
 )
 
 // ioStreams is everything a command touches outside its arguments. Tests build
@@ -37,7 +39,11 @@ func newSystemIO() *ioStreams {
 	}
 }
 
-// color reports whether styled output is wanted on stdout.
-func (s *ioStreams) color() bool {
-	return s.OutTTY && s.Getenv("NO_COLOR") == ""
-}
+// color reports whether styled output is wanted on stdout: NO_COLOR,
+// CLICOLOR, CLICOLOR_FORCE and TERM=dumb as termui.ColorWanted reads them
+// (roster help environment).
+func (s *ioStreams) color() bool { return termui.ColorWanted(s.OutTTY, s.Getenv) }
+
+// progress reports whether the self-erasing progress line may be drawn on
+// stderr: a terminal that is not TERM=dumb.
+func (s *ioStreams) progress() bool { return s.ErrTTY && !termui.Dumb(s.Getenv) }

@@ -60,7 +60,7 @@ func TestSmallCommandsJSONNameTheirSchema(t *testing.T) {
 	env := homeEnv(t)
 	env["ROSTER_SECRET_KEY"] = k.nsec
 	for want, args := range map[string][]string{
-		"roster.version/v1":     {"version", "--json"},
+		"roster.version/v2":     {"version", "--json"},
 		"roster.whoami/v1":      {"whoami", "--json"},
 		"roster.cache-info/v2":  {"cache", "info", "--json"},
 		"roster.cache-clear/v1": {"cache", "clear", "--json"},

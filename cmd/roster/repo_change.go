@@ -216,7 +216,11 @@ func (a *app) mutationErrorPublished(v *repoView, sent *report.Mutation, ee *exi
 			out.Relays = append(out.Relays, sent.Relays...)
 		}
 		out.Error = &report.Error{Code: ee.Kind, Message: ee.Err.Error(), Details: orEmptyMap(ee.Details), Commands: orEmptySlice(cmds)}
-		_ = writeJSON(a, out)
+		if err := writeJSON(a, out); err != nil {
+			// A --jq or --json-fields that fails on the result: the refusal's
+			// exit code still stands.
+			fmt.Fprintf(a.io.Err, "roster: %s\n", humanMessage(asExitError(err)))
+		}
 	} else {
 		a.printHumanError(ee, cmds)
 		if ee.Code == exitRefused || ee.Code == exitUsage {

@@ -63,7 +63,7 @@ func (a *app) discover(ctx context.Context, need discovery.Evidence, reach ...st
 		return nil, err
 	}
 	relays := a.discoveryRelays(sel)
-	progress := termui.NewProgress(a.io.Err, a.io.ErrTTY && !a.opts.Offline && len(relays) > 0)
+	progress := termui.NewProgress(a.io.Err, a.io.progress() && !a.opts.Offline && len(relays) > 0)
 	src := discovery.Source{
 		Relays:  relays,
 		Pinned:  len(a.opts.Relays) > 0,

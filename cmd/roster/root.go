@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"time"
 
@@ -26,6 +27,9 @@ type globalOptions struct {
 	Offline bool
 	Timeout time.Duration
 	Home    string
+	// JQ and JSONFields select from the JSON output (json_output.go).
+	JQ         string
+	JSONFields []string
 }
 
 // app is the state one invocation of roster shares across its commands.
@@ -38,6 +42,8 @@ type app struct {
 	signerOnce signerOnce
 	// seams are where tests reach into one invocation; zero in production.
 	seams seams
+	// output is --jq and --json-fields, prepared before the command runs.
+	output *outputFilter
 }
 
 // seams are the points a test may set on one invocation, so independent
@@ -67,32 +73,56 @@ func newRootCmd(a *app) *cobra.Command {
 		Short: "Maintainer graphs for Git repositories on Nostr, and relay-authoritative workspaces",
 		Long: `roster answers "who maintains this repository, who leads it, and is it healthy?"
 for Git repositories announced on Nostr (NIP-34), previews and signs one
-membership change at a time, and reads and writes workspace and project state.`,
+membership change at a time, and reads and writes workspace and project state.
+
+Help topics: roster help environment, roster help exit-codes,
+roster help formatting.`,
 		Example: `  roster repo                      # who maintains the repository this checkout points at
   roster repo --json               # the same, as roster.repo/v1 JSON
   roster repo health --strict      # for CI: exit 5 on errors (and warnings)
   roster dev relay --seed demo     # a local relay to try roster offline`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		PersistentPreRunE: func(*cobra.Command, []string) error {
+		// Suggestions are roster's own (unknownCommandError), at every level.
+		DisableSuggestions: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if err := refuseUnusedGlobalFlags(cmd); err != nil {
+				return err
+			}
+			if err := prepareOutput(a); err != nil {
+				return err
+			}
 			return checkGlobalFlags(a)
 		},
 	}
+	// --version prints what `roster version` prints.
+	// (The template is the finished text: it holds no "{{".)
+	v := currentVersion()
+	var vt strings.Builder
+	printVersion(&vt, v)
+	root.Version = v.Version
+	root.SetVersionTemplate(vt.String())
 	root.SetIn(a.io.In)
 	root.SetOut(a.io.Out)
 	root.SetErr(a.io.Err)
 	pf := root.PersistentFlags()
 	pf.StringArrayVar(&a.opts.Relays, "relay", nil, "relay URL (repeatable; replaces relay discovery)")
 	pf.StringVar(&a.opts.Repo, "repo", "", "repository: remote name, naddr or nostr:// URL")
-	pf.BoolVar(&a.opts.JSON, "json", false, "print machine-readable JSON")
+	pf.BoolVar(&a.opts.JSON, "json", false, "print machine-readable JSON (roster help formatting)")
+	pf.StringVar(&a.opts.JQ, "jq", "", "print what a jq `expression` selects from the JSON (implies --json)")
+	pf.StringSliceVar(&a.opts.JSONFields, "json-fields", nil, "print only these top-level `fields` of the JSON, comma-separated (implies --json)")
 	pf.BoolVar(&a.opts.Offline, "offline", false, "answer from the local cache only")
 	pf.DurationVar(&a.opts.Timeout, "timeout", 10*time.Second, "network timeout per relay")
 	pf.StringVar(&a.opts.Home, "home", "", "config and cache directory (default $ROSTER_HOME or the XDG cache dir)")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &exitError{Code: exitUsage, Kind: "usage", Err: err}
+	defaultHelp := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		hideUnusedGlobalFlags(c)
+		defaultHelp(c, args)
 	})
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return flagError(cmd, err) })
 
 	addCompletionExamples(root)
+	root.SetHelpCommand(newHelpCmd(a, root))
 
 	// Each command group lives in its own file; add one line per group here.
 	root.AddCommand(
@@ -106,6 +136,8 @@ membership change at a time, and reads and writes workspace and project state.`,
 		newHooksCmd(a),
 	)
 	rejectUnknownSubcommands(root)
+	explainArgErrors(root)
+	registerFlagCompletions(a, root)
 	return root
 }
 
@@ -128,12 +160,28 @@ func checkGlobalFlags(a *app) error {
 // rejectUnknownSubcommands makes each command group (cache, dev, ...) refuse
 // an unknown subcommand with exit 2 instead of printing its help and exiting
 // 0, which would let a typo in a script pass silently. Without arguments a
-// group still prints its help.
+// group still prints its help. A command that runs itself and has
+// subcommands (repo) takes no positional arguments, so a word after it is
+// an unknown subcommand too. Either way the error suggests what was meant
+// (cobra only does so at the top level).
 func rejectUnknownSubcommands(c *cobra.Command) {
 	for _, sub := range c.Commands() {
 		rejectUnknownSubcommands(sub)
 	}
-	if c.Runnable() || !c.HasSubCommands() || !c.HasParent() {
+	if !c.HasSubCommands() || !c.HasParent() {
+		return
+	}
+	if c.Runnable() {
+		own := c.Args
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return unknownCommandError(cmd, args[0])
+			}
+			if own != nil {
+				return own(cmd, args)
+			}
+			return nil
+		}
 		return
 	}
 	c.Args = cobra.ArbitraryArgs
@@ -141,17 +189,69 @@ func rejectUnknownSubcommands(c *cobra.Command) {
 		if len(args) == 0 {
 			return cmd.Help()
 		}
-		var names []string
-		for _, s := range cmd.Commands() {
-			if s.IsAvailableCommand() {
-				names = append(names, s.Name())
-			}
-		}
-		return &exitError{Code: exitUsage, Kind: "usage",
-			Err:      fmt.Errorf("unknown command %q for %q: it has %s", args[0], cmd.CommandPath(), strings.Join(names, ", ")),
-			Commands: []suggest.Command{helpFor(cmd)}}
+		return unknownCommandError(cmd, args[0])
 	}
 }
+
+// unknownCommandError is exit 2 for a word that is no subcommand of parent:
+// what it may have meant, and what parent has.
+func unknownCommandError(parent *cobra.Command, typed string) *exitError {
+	var names []string
+	for _, s := range parent.Commands() {
+		if s.IsAvailableCommand() {
+			names = append(names, s.Name())
+		}
+	}
+	maybe := commandSuggestions(parent, typed)
+	msg := fmt.Sprintf("unknown command %q for %q", typed, parent.CommandPath())
+	var cmds []suggest.Command
+	if len(maybe) > 0 {
+		msg += fmt.Sprintf(": did you mean %s?", strings.Join(maybe, " or "))
+		for _, m := range maybe {
+			cmds = append(cmds, suggest.Command{Argv: append(strings.Fields(parent.CommandPath()), append(strings.Fields(m), "--help")...)}.Pin())
+		}
+	}
+	switch {
+	case parent.HasParent() && len(maybe) > 0:
+		msg += fmt.Sprintf(" It has %s", strings.Join(names, ", "))
+	case parent.HasParent():
+		msg += fmt.Sprintf(": it has %s", strings.Join(names, ", "))
+	}
+	return &exitError{Code: exitUsage, Kind: "usage", Err: errors.New(msg),
+		Details:  map[string]any{"command": parent.CommandPath(), "unknown": typed, "suggestions": orEmptySlice(maybe)},
+		Commands: append(cmds, helpFor(parent))}
+}
+
+// commandSuggestions are parent's subcommands close to typed (cobra's
+// SuggestionsFor: two edits, or a prefix). At the top level, a word that
+// is (within two edits of) the name of a deeper command suggests its path
+// ("roster helth": repo health).
+func commandSuggestions(parent *cobra.Command, typed string) []string {
+	if parent.SuggestionsMinimumDistance <= 0 {
+		parent.SuggestionsMinimumDistance = 2
+	}
+	maybe := parent.SuggestionsFor(typed)
+	if len(maybe) > 0 || parent.HasParent() {
+		return maybe
+	}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, s := range c.Commands() {
+			if !s.IsAvailableCommand() {
+				continue
+			}
+			if c != parent && (s.Name() == typed || len(typed) >= 4 && levenshtein(typed, s.Name()) <= 2) {
+				maybe = append(maybe, strings.TrimPrefix(s.CommandPath(), parent.Name()+" "))
+			}
+			walk(s)
+		}
+	}
+	walk(parent)
+	return maybe
+}
+
+// topLevelUnknown matches cobra's error for an unknown first word.
+var topLevelUnknown = regexp.MustCompile(`^unknown command "(.*)" for "roster"$`)
 
 // run executes roster with args and returns the process exit code. Tests call
 // it in-process with their own streams.
@@ -167,27 +267,31 @@ func runWith(args []string, s *ioStreams, sm seams) int {
 func runContext(ctx context.Context, args []string, s *ioStreams, sm seams) int {
 	a := &app{io: s, seams: sm}
 	root := newRootCmd(a)
+	if len(args) > 1 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+		// Completing a flag name offers only the global flags the command reads.
+		if target, _, err := root.Find(args[1:]); err == nil {
+			hideUnusedGlobalFlags(target)
+		}
+	}
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
 	}
-	var ee *exitError
-	if !errors.As(err, &ee) {
-		ee = &exitError{Code: exitFailure, Kind: "failure", Err: err}
-		if strings.HasPrefix(err.Error(), "unknown command") || strings.HasPrefix(err.Error(), "unknown flag") ||
-			strings.Contains(err.Error(), "arg(s)") {
-			ee.Code, ee.Kind = exitUsage, "usage"
-		}
+	if m := topLevelUnknown.FindStringSubmatch(err.Error()); m != nil {
+		err = unknownCommandError(root, m[1])
 	}
+	ee := asExitError(err)
 	if ee.Kind == "usage" && len(ee.Commands) == 0 && cmd != nil {
 		// A usage error always names where the right usage is.
 		ee.Commands = []suggest.Command{helpFor(cmd)}
 	}
 	if !a.opts.JSON {
-		// Cobra stops before parsing flags on an unknown command; honour --json anyway.
+		// Cobra stops before parsing flags on an unknown command; honour
+		// --json (and the flags that imply it) anyway.
 		for _, arg := range args {
-			if arg == "--json" || arg == "--json=true" {
+			if arg == "--json" || arg == "--json=true" || arg == "--jq" || strings.HasPrefix(arg, "--jq=") ||
+				arg == "--json-fields" || strings.HasPrefix(arg, "--json-fields=") {
 				a.opts.JSON = true
 			}
 		}
@@ -198,10 +302,28 @@ func runContext(ctx context.Context, args []string, s *ioStreams, sm seams) int 
 	return ee.Code
 }
 
+// asExitError is err as an exitError: cobra's own usage errors (unknown
+// command or flag, wrong number of arguments) are exit 2, anything else
+// unexpected exit 1.
+func asExitError(err error) *exitError {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee
+	}
+	ee = &exitError{Code: exitFailure, Kind: "failure", Err: err}
+	if strings.HasPrefix(err.Error(), "unknown command") || strings.HasPrefix(err.Error(), "unknown flag") ||
+		strings.Contains(err.Error(), "arg(s)") {
+		ee.Code, ee.Kind = exitUsage, "usage"
+	}
+	return ee
+}
+
 // printError renders an error: JSON on stdout with --json, text on stderr otherwise.
 func printError(a *app, ee *exitError) {
 	if a.opts.JSON {
-		_ = writeJSON(a, struct {
+		// Unfiltered: --jq and --json-fields select from a command's
+		// object, and the error object is what a script branches on.
+		_ = encodeJSON(a.io.Out, struct {
 			Error jsonErrorBody `json:"error"`
 		}{jsonErrorBody{
 			Code:     ee.Kind,
@@ -243,14 +365,20 @@ func orEmptySlice(s []string) []string {
 	return s
 }
 
-// writeJSON prints v as indented JSON on stdout. `<`, `>` and `&` stay
-// literal (docs/json.md): messages and commands carry "<npub>" and "&&".
-func writeJSON(a *app, v any) error { return encodeJSON(a.io.Out, v) }
+// writeJSON prints v as indented JSON on stdout, through --json-fields and
+// --jq when given (json_output.go). `<`, `>` and `&` stay literal
+// (docs/json.md): messages and commands carry "<npub>" and "&&".
+func writeJSON(a *app, v any) error { return a.emitJSON(v, true) }
 
-// encodeJSON is writeJSON to any writer.
-func encodeJSON(w io.Writer, v any) error {
+// encodeJSON is v as indented JSON to any writer, unfiltered.
+func encodeJSON(w io.Writer, v any) error { return encodeJSONTo(w, v, true) }
+
+// encodeJSONTo is v as JSON on one line (indent false) or indented.
+func encodeJSONTo(w io.Writer, v any, indent bool) error {
 	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	if indent {
+		enc.SetIndent("", "  ")
+	}
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
 }

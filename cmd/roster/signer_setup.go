@@ -19,12 +19,13 @@ import (
 )
 
 // keyring is the keyring every command uses: the OS keyring, unless a test
-// gave the invocation another (a machine without a keyring service).
+// gave the invocation another (a machine without a keyring service), with
+// its failures in plain words (keyring_words.go).
 func (a *app) keyring() signer.Keyring {
 	if a.seams.keyring != nil {
-		return a.seams.keyring
+		return plainKeyring{a.seams.keyring}
 	}
-	return signer.OSKeyring{}
+	return plainKeyring{signer.OSKeyring{}}
 }
 
 // loginCommands are what a user without a signer can run next.

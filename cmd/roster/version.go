@@ -2,30 +2,90 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
 )
 
+// versionSchema is `roster version --json` (docs/json.md).
+const versionSchema = "roster.version/v2"
+
+// versionJSON is roster.version/v2: what the Go toolchain recorded in the
+// binary (runtime/debug.ReadBuildInfo).
+type versionJSON struct {
+	Schema string `json:"schema"`
+	// Version is the module version `go install ...@v1.2.3` records, the
+	// pseudo-version a build in a checkout gets, or "devel".
+	Version string `json:"version"`
+	// Commit is vcs.revision, null when the build recorded none (`go
+	// install ...@version` builds from the module zip, without Git).
+	Commit *string `json:"commit"`
+	// Dirty is vcs.modified: the checkout had uncommitted changes.
+	Dirty bool `json:"dirty"`
+	// Go is the toolchain that built the binary ("go1.26.0").
+	Go string `json:"go"`
+}
+
+// buildVersion reads bi (ok is ReadBuildInfo's second result).
+func buildVersion(bi *debug.BuildInfo, ok bool) versionJSON {
+	v := versionJSON{Schema: versionSchema, Version: "devel"}
+	if !ok || bi == nil {
+		return v
+	}
+	if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		v.Version = bi.Main.Version
+	}
+	v.Go = bi.GoVersion
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev := s.Value
+			v.Commit = &rev
+		case "vcs.modified":
+			v.Dirty = s.Value == "true"
+		}
+	}
+	return v
+}
+
+// currentVersion is this binary's version.
+func currentVersion() versionJSON { return buildVersion(debug.ReadBuildInfo()) }
+
+// printVersion is the human form of `roster version` and `roster --version`:
+// the first line stays "roster <version>".
+func printVersion(w io.Writer, v versionJSON) {
+	fmt.Fprintf(w, "roster %s\n", v.Version)
+	if v.Commit != nil {
+		dirty := ""
+		if v.Dirty {
+			dirty = " (with uncommitted changes)"
+		}
+		fmt.Fprintf(w, "commit %s%s\n", *v.Commit, dirty)
+	}
+	if v.Go != "" {
+		fmt.Fprintf(w, "built with %s\n", v.Go)
+	}
+}
+
 func newVersionCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
-		Short: "Print roster's version",
+		Short: "Print roster's version, commit and Go version",
+		Long: `Print the version the Go toolchain recorded in this binary: the module
+version (go install ...@v1.2.3), the Git commit and whether the checkout had
+uncommitted changes (builds from a checkout), and the Go version. The same
+as roster --version.`,
 		Example: `  roster version
-  roster version --json   # {"schema": "roster.version/v1", "version": "..."}`,
+  roster --version
+  roster version --json   # {"schema": "roster.version/v2", "version": "...", "commit": ..., "dirty": false, "go": "go1.26.0"}`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			v := "devel"
-			if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-				v = bi.Main.Version
-			}
+			v := currentVersion()
 			if a.opts.JSON {
-				return writeJSON(a, struct {
-					Schema  string `json:"schema"`
-					Version string `json:"version"`
-				}{"roster.version/v1", v})
+				return writeJSON(a, v)
 			}
-			fmt.Fprintf(a.io.Out, "roster %s\n", v)
+			printVersion(a.io.Out, v)
 			return nil
 		},
 	}

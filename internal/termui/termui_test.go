@@ -52,3 +52,34 @@ func TestProgressCountsRoundsAndErasesItself(t *testing.T) {
 		t.Fatal("Dash")
 	}
 }
+
+// Rule (the colour conventions of gh, git and ls): NO_COLOR wins, then
+// CLICOLOR_FORCE (anything but "0") forces colour off a terminal, then
+// CLICOLOR=0 and TERM=dumb disable it, else a terminal gets colour.
+func TestColorWantedFollowsNoColorCliColorAndTerm(t *testing.T) {
+	cases := []struct {
+		tty  bool
+		env  map[string]string
+		want bool
+	}{
+		{true, nil, true},
+		{false, nil, false},
+		{true, map[string]string{"NO_COLOR": "1"}, false},
+		{true, map[string]string{"NO_COLOR": "0"}, false}, // any value
+		{true, map[string]string{"NO_COLOR": "1", "CLICOLOR_FORCE": "1"}, false},
+		{true, map[string]string{"CLICOLOR": "0"}, false},
+		{true, map[string]string{"CLICOLOR": "1"}, true},
+		{false, map[string]string{"CLICOLOR": "1"}, false},
+		{false, map[string]string{"CLICOLOR_FORCE": "1"}, true},
+		{false, map[string]string{"CLICOLOR_FORCE": "yes", "CLICOLOR": "0", "TERM": "dumb"}, true},
+		{false, map[string]string{"CLICOLOR_FORCE": "0"}, false},
+		{true, map[string]string{"CLICOLOR_FORCE": "0"}, true},
+		{true, map[string]string{"TERM": "dumb"}, false},
+		{true, map[string]string{"TERM": "xterm-256color"}, true},
+	}
+	for _, c := range cases {
+		if got := ColorWanted(c.tty, func(k string) string { return c.env[k] }); got != c.want {
+			t.Errorf("tty=%v env=%v: ColorWanted=%v, want %v", c.tty, c.env, got, c.want)
+		}
+	}
+}
