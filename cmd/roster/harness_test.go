@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +23,9 @@ type invocation struct {
 	// Seams are the invocation's test hooks (a concurrent change, a
 	// keyring that is not there).
 	Seams seams
+	// Ctx is the root context (main's signal-aware one); nil is
+	// context.Background. Cancelling it is an interrupt.
+	Ctx context.Context
 }
 
 // roster runs the real command tree with args and returns its streams and exit code.
@@ -41,7 +45,11 @@ func (inv invocation) roster(t *testing.T, args ...string) result {
 		now := inv.Now
 		s.Now = func() time.Time { return now }
 	}
-	code := runWith(args, s, inv.Seams)
+	ctx := inv.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	code := runContext(ctx, args, s, inv.Seams)
 	return result{Out: out.String(), Err: errb.String(), Code: code}
 }
 

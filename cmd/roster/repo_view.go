@@ -32,8 +32,33 @@ func (a *app) loadRepo(ctx context.Context, need discovery.Evidence, reach ...st
 		return nil, err
 	}
 	relays := a.discoveryRelays(sel)
-	progress := termui.NewProgress(a.io.Err, a.io.ErrTTY && !a.opts.Offline && len(relays) > 0)
-	src := discovery.Source{
+	if a.run.phase == "" {
+		a.run.phase = "discovering" // a read's one phase; a write names its own
+	}
+	src, done := a.repoSource(relays, reach)
+	v, err := discovery.Load(ctx, src, sel, co, need, a.viewerPubkey(), a.io.Now().Unix())
+	done()
+	return a.repoViewErr(v, err)
+}
+
+// reloadRepo asks prev's relays again in one round (discovery.Again): a
+// write's recheck and re-read.
+func (a *app) reloadRepo(ctx context.Context, prev *repoView, reach ...string) (*repoView, error) {
+	src, done := a.repoSource(prev.Relays, reach)
+	v, err := discovery.Again(ctx, src, prev, a.io.Now().Unix())
+	done()
+	return a.repoViewErr(v, err)
+}
+
+// repoSource is the discovery source of relays with the user's cache,
+// timeout and progress line; done erases a progress line it started.
+func (a *app) repoSource(relays []string, reach []string) (discovery.Source, func()) {
+	progress, done := a.run.progress, func() {}
+	if progress == nil {
+		p := termui.NewProgress(a.io.Err, a.io.ErrTTY && !a.opts.Offline && len(relays) > 0)
+		progress, done = p, p.Done
+	}
+	return discovery.Source{
 		Relays:  relays,
 		Pinned:  len(a.opts.Relays) > 0,
 		Offline: a.opts.Offline,
@@ -44,9 +69,12 @@ func (a *app) loadRepo(ctx context.Context, need discovery.Evidence, reach ...st
 		Warn:      func(msg string) { fmt.Fprintf(a.io.Err, "roster: warning: %s\n", termtext.Line(msg)) },
 		NextRound: progress.NextRound,
 		Reach:     reach,
-	}
-	v, err := discovery.Load(ctx, src, sel, co, need, a.viewerPubkey(), a.io.Now().Unix())
-	progress.Done()
+	}, done
+}
+
+// repoViewErr turns what discovery could not do into exit errors that say
+// what to run next.
+func (a *app) repoViewErr(v *repoView, err error) (*repoView, error) {
 	var (
 		incomplete *discovery.Incomplete
 		notFound   *discovery.NotFound

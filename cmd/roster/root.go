@@ -26,6 +26,8 @@ type globalOptions struct {
 	Offline bool
 	Timeout time.Duration
 	Home    string
+	// Deadline caps the whole command's wall time (deadline.go); 0: none.
+	Deadline time.Duration
 }
 
 // app is the state one invocation of roster shares across its commands.
@@ -38,6 +40,8 @@ type app struct {
 	signerOnce signerOnce
 	// seams are where tests reach into one invocation; zero in production.
 	seams seams
+	// run is the deadline and phase of this invocation (deadline.go).
+	run runState
 }
 
 // seams are the points a test may set on one invocation, so independent
@@ -74,7 +78,10 @@ membership change at a time, and reads and writes workspace and project state.`,
   roster dev relay --seed demo     # a local relay to try roster offline`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		PersistentPreRunE: func(*cobra.Command, []string) error {
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.startDeadline(cmd); err != nil {
+				return err
+			}
 			return checkGlobalFlags(a)
 		},
 	}
@@ -87,6 +94,7 @@ membership change at a time, and reads and writes workspace and project state.`,
 	pf.BoolVar(&a.opts.JSON, "json", false, "print machine-readable JSON")
 	pf.BoolVar(&a.opts.Offline, "offline", false, "answer from the local cache only")
 	pf.DurationVar(&a.opts.Timeout, "timeout", 10*time.Second, "network timeout per relay")
+	pf.DurationVar(&a.opts.Deadline, "deadline", 0, "cap on the whole command's wall time (default: none; see docs/usage.md)")
 	pf.StringVar(&a.opts.Home, "home", "", "config and cache directory (default $ROSTER_HOME or the XDG cache dir)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &exitError{Code: exitUsage, Kind: "usage", Err: err}
@@ -168,6 +176,8 @@ func runContext(ctx context.Context, args []string, s *ioStreams, sm seams) int 
 	root := newRootCmd(a)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
+	err = a.stoppedErr(ctx, err)
+	a.stopDeadline()
 	if err == nil {
 		return exitOK
 	}
