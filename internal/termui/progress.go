@@ -10,9 +10,9 @@ import (
 // on stderr, only when stderr is a terminal, erased when discovery ends so
 // it never mixes with output. Relays report from several goroutines.
 type Progress struct {
-	w    io.Writer
-	on   bool
-	mu   sync.Mutex
+	w     io.Writer
+	on    bool
+	mu    sync.Mutex
 	base  int    // relays finished in earlier rounds
 	last  int    // total of the current round
 	phase string // what a write is doing ("publishing"); "" for a read
