@@ -79,11 +79,12 @@ func whileDoing(phase string) string {
 // (root ctx cancelled by a signal, or the deadline) with `deadline` (exit
 // 4) or `interrupted` (exit 130), naming the phase it reached. A write
 // that reports what it sent renders itself (interruptedMutation); an
-// error already printed is left alone. It claims nothing about what was
-// published: commands that publish report that themselves.
+// error already printed, or one that says something was published (exit
+// 6), is left alone. It claims nothing about what was published: commands
+// that publish report that themselves.
 func (a *app) stoppedErr(root context.Context, err error) error {
 	var ee *exitError
-	if err == nil || errors.As(err, &ee) && ee.Printed {
+	if err == nil || errors.As(err, &ee) && (ee.Printed || ee.Code == exitUnverified) {
 		return err
 	}
 	switch {
