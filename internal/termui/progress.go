@@ -6,9 +6,11 @@ import (
 	"sync"
 )
 
-// Progress is the "reading relays" indicator: one self-overwriting line
-// on stderr, only when stderr is a terminal, erased when discovery ends so
-// it never mixes with output. Relays report from several goroutines.
+// Progress is the "reading relays" indicator, or for a write the phase it
+// is in ("publishing: 1 of 2 relays done"): one self-overwriting line on
+// stderr, only when stderr is a terminal, erased when discovery (or the
+// write) ends so it never mixes with output. Relays report from several
+// goroutines.
 type Progress struct {
 	w     io.Writer
 	on    bool
