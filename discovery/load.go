@@ -258,3 +258,40 @@ func CachedCoordinates(c *cache.Cache, sel graph.Coordinate, seeds ...string) []
 	}
 	return out
 }
+
+// Again reads prev's relays once more in ONE round (relaypool's Refetch:
+// each relay gets one request carrying every filter prev's rounds asked)
+// and resolves the fresh answer alone at time now, with Complete evidence.
+// It is how a write rechecks before signing and re-reads after
+// publishing without repeating every round of the discovery: anything
+// that would have needed another round (a relay newly named, an author
+// newly reachable) comes from an announcement that changed, which the
+// recheck refuses and the re-read's comparison with the preview reports.
+// A prev read offline has nothing to ask again: *CacheError.
+func Again(ctx context.Context, src Source, prev *View, now int64) (*View, error) {
+	if prev.Offline || prev.Fetch == nil {
+		return nil, &CacheError{Doing: "ask the relays again", Err: fmt.Errorf("the earlier read was not a relay read")}
+	}
+	pool := src.Pool()
+	defer pool.Close()
+	pool.DeferSignatures()
+	id := prev.Coordinate().Identifier
+	res := pool.Refetch(ctx, prev.Fetch, prev.Relays)
+	settle(pool, res, prev.Coordinate(), append([]string{prev.Viewer}, src.Reach...))
+	v := &View{Selection: prev.Selection, Checkout: prev.Checkout, Now: now, Viewer: prev.Viewer,
+		Relays: append([]string(nil), prev.Relays...), Fetch: res, Events: InScope(res.Events, id)}
+	if store := openForFetch(src); store != nil {
+		if err := store.PutVerified(res.Verified(v.Events)...); err != nil {
+			src.warn(fmt.Sprintf("could not update the local cache (%v); --offline will not see this read", err))
+		}
+		store.Close()
+	}
+	if !v.Complete() {
+		return nil, &Incomplete{View: v}
+	}
+	if !HasAnnouncementOrDeletion(v.Events, v.Coordinate()) {
+		return nil, &NotFound{View: v}
+	}
+	v.resolve()
+	return v, nil
+}

@@ -79,3 +79,53 @@ func TestLoadSaysWhyItFoundNothing(t *testing.T) {
 		t.Fatalf("dead relay: %v", err)
 	}
 }
+
+// Rule (a write's recheck and re-read cost one round): Again asks each
+// relay of an earlier complete read once, and resolves what it answers
+// now: a newer announcement is in the fresh view.
+func TestAgainIsOneRoundAndResolvesTheFreshAnswer(t *testing.T) {
+	relays := devrelay.StartN(t, 2, devrelay.Options{})
+	ann := testkeys.Sign(t, aliceSK, &nostr.Event{Kind: graph.KindAnnouncement, CreatedAt: 100, Tags: nostr.Tags{{"d", "proj"}, {"name", "P"}}})
+	for _, r := range relays {
+		if err := r.Publish(ann); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	src := cachedSource(t, t.TempDir(), devrelay.URLs(relays)...)
+	v, err := discovery.Load(ctx, src, aliceSelection(t), nil, discovery.Complete, "", 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := relays[0].ReqCount()
+	newer := testkeys.Sign(t, aliceSK, &nostr.Event{Kind: graph.KindAnnouncement, CreatedAt: 200, Tags: nostr.Tags{{"d", "proj"}, {"name", "Q"}}})
+	if err := relays[1].Publish(newer); err != nil {
+		t.Fatal(err)
+	}
+	again, err := discovery.Again(ctx, src, v, 1001)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := relays[0].ReqCount() - reqs; n != 1 {
+		t.Fatalf("Again sent %d REQs to a relay, want 1", n)
+	}
+	if again.Now != 1001 || again.Resolution == nil || !slicesContainsID(again.Events, newer.ID) {
+		t.Fatalf("the fresh view lacks the newer announcement: %+v", again.Events)
+	}
+	relays[1].SetSilent(true)
+	var inc *discovery.Incomplete
+	if _, err := discovery.Again(ctx, discovery.Source{Pool: func() *relaypool.Pool {
+		return relaypool.New(relaypool.Options{Timeout: 200 * time.Millisecond})
+	}}, v, 1002); !errors.As(err, &inc) {
+		t.Fatalf("a relay that does not answer again: %v, want *Incomplete", err)
+	}
+}
+
+func slicesContainsID(evs []*nostr.Event, id string) bool {
+	for _, e := range evs {
+		if e.ID == id {
+			return true
+		}
+	}
+	return false
+}

@@ -1,8 +1,12 @@
 package membership
 
 import (
+	"context"
+	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/suggest"
 )
@@ -32,6 +36,10 @@ const (
 	// the relays (they answered too far apart, or not at all when asked
 	// again); nothing was published.
 	KindInconsistentRead = "inconsistent-read"
+	// KindInterrupted: the command's context ended (an interrupt, or the
+	// --deadline passed) in Phase. Sent says whether the EVENT reached any
+	// relay: if so it may be in effect there.
+	KindInterrupted = "interrupted"
 )
 
 // Failure is a change that was stopped, or published and not verified.
@@ -53,6 +61,11 @@ type Failure struct {
 	// Relays are the relays a recheck could not cut consistently
 	// (inconsistent-read).
 	Relays []string
+	// Phase is the phase an interrupted change had reached (interrupted).
+	Phase string
+	// Sent are the relays the EVENT was written to before an interrupt
+	// (interrupted): it may be in effect there. Empty: nothing was sent.
+	Sent []string
 	// Commands are what to run next, in order (the rerun of the intent
 	// first); cmd renders them with the user's selectors.
 	Commands []suggest.Command
@@ -90,4 +103,42 @@ func DescribeFingerprintKeys(keys []string) []string {
 		}
 	}
 	return out
+}
+
+// stopped turns err into an interrupted Failure when ctx ended (an
+// interrupt or the deadline) before anything was sent; otherwise it
+// returns err unchanged.
+func stopped(ctx context.Context, out *Outcome, phase string, err error) error {
+	if ctx.Err() == nil {
+		return err
+	}
+	return &Failure{Kind: KindInterrupted, Outcome: out, Phase: phase, Err: ctx.Err(),
+		Message:  fmt.Sprintf("stopped while %s; nothing was published", phase),
+		Commands: []suggest.Command{out.Intent.Suggest().Because("run the change again; nothing was published")}}
+}
+
+// stoppedAfterSending is the interrupted Failure after the EVENT may have
+// reached relays: which relays it was written to, and the read that shows
+// whether it is in effect. An EVENT no relay was sent is nothing published.
+func stoppedAfterSending(ctx context.Context, out *Outcome, evt *nostr.Event, phase string) *Failure {
+	f := &Failure{Kind: KindInterrupted, Outcome: out, Phase: phase, Err: ctx.Err()}
+	if out.Delivery != nil {
+		for _, r := range out.Delivery.Relays {
+			if r.Sent {
+				f.Sent = append(f.Sent, r.URL)
+			}
+		}
+	}
+	if len(f.Sent) == 0 {
+		f.Message = fmt.Sprintf("stopped while %s; the replacement announcement %s was sent to no relay, so nothing was published", phase, evt.ID)
+		f.Commands = []suggest.Command{out.Intent.Suggest().Because("run the change again; nothing was published")}
+		return f
+	}
+	if !slices.Contains(out.Published, evt.ID) {
+		out.Published = append(out.Published, evt.ID)
+	}
+	f.Message = fmt.Sprintf("stopped while %s, after the replacement announcement %s was sent to %s: it may be in effect there; "+
+		"check what the relays resolve before running the change again", phase, evt.ID, strings.Join(f.Sent, ", "))
+	f.Commands = []suggest.Command{suggest.Roster("repo").Because("check whether the change is in effect")}
+	return f
 }

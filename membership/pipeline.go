@@ -27,6 +27,11 @@ type Pipeline struct {
 	// Discover reads the repository with complete evidence (every relay
 	// answered). Its errors are returned unchanged: the caller made them.
 	Discover func(ctx context.Context) (*discovery.View, error)
+	// Again asks the relays of an earlier discovery once more, in one
+	// round carrying every filter its rounds asked (discovery.Again), with
+	// complete evidence: the recheck and the re-read after publishing.
+	// nil means Discover is run again instead (every round).
+	Again func(ctx context.Context, prev *discovery.View) (*discovery.View, error)
 	// Reask asks some relays of an earlier read again, with every filter it
 	// asked (relaypool.Pool.Reask): how the recheck makes its cut
 	// consistent.
@@ -41,6 +46,35 @@ type Pipeline struct {
 	// AfterPublish between publishing and read-back. Tests set them to
 	// publish a concurrent change or silence a relay; nil otherwise.
 	BeforeRecheck, AfterPublish func()
+	// Phase, when set, is told each phase as it starts (Phase* constants):
+	// for a progress display. nil is fine.
+	Phase func(phase string)
+}
+
+// The phases of a change, in order, as Phase and Failure.Phase name them.
+const (
+	PhaseDiscovering = "discovering"
+	PhaseRechecking  = "rechecking"
+	PhaseSigning     = "signing"
+	PhasePublishing  = "publishing"
+	PhaseReadingBack = "reading back"
+	PhaseVerifying   = "verifying"
+	PhaseSwitching   = "switching the checkout"
+)
+
+// phase reports a phase change.
+func (p Pipeline) phase(name string) {
+	if p.Phase != nil {
+		p.Phase(name)
+	}
+}
+
+// again is Again, or Discover without it.
+func (p Pipeline) again(ctx context.Context, prev *discovery.View) (*discovery.View, error) {
+	if p.Again == nil || prev.Fetch == nil {
+		return p.Discover(ctx)
+	}
+	return p.Again(ctx, prev)
 }
 
 // Outcome is what a change did, or would do with DryRun.
@@ -75,9 +109,10 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 	if err != nil {
 		return nil, &SignerError{Err: err}
 	}
+	p.phase(PhaseDiscovering)
 	v, err := p.Discover(ctx)
 	if err != nil {
-		return nil, err
+		return nil, stopped(ctx, &Outcome{Intent: intent, DryRun: dryRun}, PhaseDiscovering, err)
 	}
 	out := &Outcome{Intent: intent, DryRun: dryRun, Before: v}
 	in := preflight.Input{Author: author, Selected: v.Coordinate(), Events: v.Events, Now: v.Now, Intent: intent,
@@ -108,23 +143,26 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 	if p.BeforeRecheck != nil {
 		p.BeforeRecheck()
 	}
-	fresh, err := p.Discover(ctx)
+	p.phase(PhaseRechecking)
+	fresh, err := p.again(ctx, v)
 	if err != nil {
-		return nil, err
+		return nil, stopped(ctx, out, PhaseRechecking, err)
 	}
-	cut, err := p.recheck(ctx, out, fresh.Fetch, latestAnswer(fresh.Fetch))
+	reasks := cutRounds // shared by the rechecks before and after signing
+	cut, err := p.recheck(ctx, out, fresh.Fetch, latestAnswer(fresh.Fetch), &reasks)
 	if err != nil {
-		return nil, err
+		return nil, stopped(ctx, out, PhaseRechecking, err)
 	}
 
 	// Dated now, at signing, and strictly after every event of the
 	// coordinate the preview used: a later edit wins by time.
 	if evt := out.Plan.EventAt(p.Now().Unix()); evt != nil {
-		if err := p.publish(ctx, out, evt, cut); err != nil {
+		if err := p.publish(ctx, out, evt, cut, &reasks); err != nil {
 			return nil, err
 		}
 	}
 	if out.Plan.SwitchTo != nil {
+		p.phase(PhaseSwitching)
 		sw, err := switchCheckout(v, *out.Plan.SwitchTo)
 		if err != nil {
 			return nil, err

@@ -3,6 +3,8 @@ package membership
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,7 +56,7 @@ func (w *world) view(ctx context.Context) (*discovery.View, error) {
 }
 
 func (w *world) deliver(_ context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
-	d := &relaypool.Delivery{Relays: []relaypool.Delivered{{URL: relays[0], OK: w.accept, Message: "blocked: test"}}}
+	d := &relaypool.Delivery{Relays: []relaypool.Delivered{{URL: relays[0], OK: w.accept, Message: "blocked: test", Sent: true}}}
 	if !w.accept {
 		return d
 	}
@@ -156,5 +158,66 @@ func TestARefusalIsAnOutcomeAndPublishesNothing(t *testing.T) {
 	out, err := w.pipeline(t).Run(context.Background(), preflight.Intent{Action: preflight.ActAdd, Subject: testkeys.Pub(t, aliceSK)}, false)
 	if err != nil || out.Refusal == nil || out.Refusal.Code != "self-add" || out.Plan != nil || len(w.published) != 0 {
 		t.Fatalf("%+v %v", out, err)
+	}
+}
+
+// Rule (an interrupt never hides what was sent): a change interrupted
+// after its EVENT was sent and before the read-back is an interrupted
+// Failure naming the phase, the event as published and the relays it was
+// sent to, and suggests the read that shows whether it is in effect; no
+// read-back or re-read is attempted.
+func TestAnInterruptAfterSendingReportsWhatWasSent(t *testing.T) {
+	w := &world{t: t, events: []*nostr.Event{announce(t, aliceSK, 100)}, accept: true, keep: true}
+	p := w.pipeline(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var phases []string
+	p.Phase = func(ph string) { phases = append(phases, ph) }
+	p.AfterPublish = cancel
+	reads := 0
+	discover := p.Discover
+	p.Discover = func(ctx context.Context) (*discovery.View, error) { reads++; return discover(ctx) }
+	_, err := p.Run(ctx, addBob(t), false)
+	var f *Failure
+	if !errors.As(err, &f) || f.Kind != KindInterrupted || !errors.Is(f.Err, context.Canceled) {
+		t.Fatalf("%v, want an interrupted failure", err)
+	}
+	if f.Phase != PhaseReadingBack || len(f.Sent) != 1 || f.Sent[0] != "ws://r" || len(f.Outcome.Published) != 1 || f.Outcome.Published[0] != w.published[0].ID {
+		t.Fatalf("phase %q sent %v published %v", f.Phase, f.Sent, f.Outcome.Published)
+	}
+	if len(f.Commands) == 0 || f.Commands[0].Argv[1] != "repo" {
+		t.Fatalf("commands %+v, want the read that checks it", f.Commands)
+	}
+	if reads != 2 {
+		t.Fatalf("%d discoveries, want 2 (preview, recheck; no re-read after the interrupt)", reads)
+	}
+	want := []string{PhaseDiscovering, PhaseRechecking, PhaseSigning, PhasePublishing, PhaseReadingBack}
+	if !slices.Equal(phases, want) {
+		t.Fatalf("phases %v, want %v", phases, want)
+	}
+}
+
+// Rule (an interrupt before anything was sent publishes nothing and says
+// so): cancelled between preview and recheck, the change stops there.
+func TestAnInterruptBeforeSendingPublishesNothing(t *testing.T) {
+	w := &world{t: t, events: []*nostr.Event{announce(t, aliceSK, 100)}, accept: true, keep: true}
+	p := w.pipeline(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	p.BeforeRecheck = cancel
+	discover := p.Discover
+	p.Discover = func(ctx context.Context) (*discovery.View, error) {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return discover(ctx)
+	}
+	_, err := p.Run(ctx, addBob(t), false)
+	var f *Failure
+	if !errors.As(err, &f) || f.Kind != KindInterrupted || f.Phase != PhaseRechecking || len(f.Sent) != 0 || len(w.published) != 0 {
+		t.Fatalf("%v (published %d), want interrupted while rechecking, nothing sent", err, len(w.published))
+	}
+	if !strings.Contains(f.Message, "nothing was published") {
+		t.Fatalf("message %q", f.Message)
 	}
 }

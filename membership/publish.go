@@ -20,9 +20,10 @@ import (
 // re-resolves the repository to check it equals the preview. cut is the
 // recheck's consistent cut. Failures after the first relay accepted the
 // event are Unverified or Superseded.
-func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event, cut *relaypool.FetchResult) error {
+func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event, cut *relaypool.FetchResult, reasks *int) error {
+	p.phase(PhaseSigning)
 	if err := p.Signer.SignEvent(ctx, evt); err != nil {
-		return &SignerError{Err: err}
+		return stopped(ctx, out, PhaseSigning, &SignerError{Err: err})
 	}
 	if evt.PubKey != out.Plan.Author {
 		return &Failure{Kind: KindSignerMismatch, Outcome: out,
@@ -32,12 +33,29 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event, c
 	// Relay latency is measured on the real clock, like relaypool's
 	// timeouts; Now only dates events.
 	if cut != nil && len(staleRelays(cut, time.Now())) > 0 {
-		if _, err := p.recheck(ctx, out, cut, time.Now()); err != nil {
-			return err
+		p.phase(PhaseRechecking)
+		if _, err := p.recheck(ctx, out, cut, time.Now(), reasks); err != nil {
+			return stopped(ctx, out, PhaseRechecking, err)
 		}
 	}
-	d := p.Deliver(ctx, out.Before.Relays, evt, relaypool.DeliverOptions{BeforeReadBack: p.AfterPublish})
+	if err := ctx.Err(); err != nil {
+		return stopped(ctx, out, PhasePublishing, err)
+	}
+	p.phase(PhasePublishing)
+	phase := PhasePublishing
+	d := p.Deliver(ctx, out.Before.Relays, evt, relaypool.DeliverOptions{BeforeReadBack: func() {
+		phase = PhaseReadingBack
+		p.phase(PhaseReadingBack)
+		if p.AfterPublish != nil {
+			p.AfterPublish()
+		}
+	}})
 	out.Delivery = d
+	if ctx.Err() != nil {
+		// Interrupted or past the deadline: report what was sent, verify
+		// nothing more.
+		return stoppedAfterSending(ctx, out, evt, phase)
+	}
 	if won := supersededOn(d); len(won) > 0 {
 		if d.Accepted == 0 {
 			// Nothing of ours was stored: another edit of the coordinate
@@ -54,7 +72,11 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event, c
 	out.Published = append(out.Published, evt.ID)
 	problems := d.Problems()
 	if len(problems) == 0 {
-		after, err := p.Discover(ctx)
+		p.phase(PhaseVerifying)
+		after, err := p.again(ctx, out.Before)
+		if ctx.Err() != nil {
+			return stoppedAfterSending(ctx, out, evt, PhaseVerifying)
+		}
 		if err != nil {
 			problems = append(problems, "re-reading the repository failed: "+err.Error())
 		} else {

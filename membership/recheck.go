@@ -33,31 +33,37 @@ import (
 // winning against it when ours arrives before it finished.
 const CutWindow = 250 * time.Millisecond
 
-// cutRounds bounds the re-asks of one recheck: relays whose latency swings
+// cutRounds bounds the re-asks of one change (the recheck before signing
+// and the one after a slow signer share them): relays whose latency swings
 // by more than CutWindow on every request never give a consistent cut, and
 // the change fails closed (exit 4) instead of publishing on a torn read.
 const cutRounds = 3
 
 // recheck makes res (the recheck's discovery, whose slowest answer is at
 // ref) a consistent cut and compares it with the preview's fingerprint:
-// any change is a concurrent change. It returns the cut.
-func (p Pipeline) recheck(ctx context.Context, out *Outcome, res *relaypool.FetchResult, ref time.Time) (*relaypool.FetchResult, error) {
+// any change is a concurrent change. It returns the cut. left is how many
+// re-asks the change has left; each one spends one.
+func (p Pipeline) recheck(ctx context.Context, out *Outcome, res *relaypool.FetchResult, ref time.Time, left *int) (*relaypool.FetchResult, error) {
 	if res == nil {
 		// No relay read (offline): there is no cut to take, and the
 		// command refused --offline before it got here.
 		return nil, nil
 	}
-	for round := 0; ; round++ {
+	for {
 		stale := staleRelays(res, ref)
 		if len(stale) == 0 {
 			break
 		}
-		if round == cutRounds || p.Reask == nil {
+		if *left <= 0 || p.Reask == nil {
 			return nil, inconsistentRead(out, stale, fmt.Sprintf(
 				"the relays' answers to the recheck stayed more than %s apart after %d re-asks (%s): they are not one state of the repository",
 				CutWindow, cutRounds, strings.Join(stale, ", ")))
 		}
+		*left--
 		res = p.Reask(ctx, res, stale)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		if !res.Complete {
 			var failed []string
 			for _, r := range res.Relays {

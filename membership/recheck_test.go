@@ -54,7 +54,7 @@ func TestRecheckAsksAgainTheRelaysThatAnsweredLongBeforeTheSlowest(t *testing.T)
 		return &relaypool.FetchResult{Events: []*nostr.Event{base, other}, Complete: true,
 			Relays: []relaypool.RelayReport{report("wss://fast", t0.Add(3*time.Second+time.Millisecond)), prev.Relays[1], prev.Relays[2]}}
 	}}
-	_, err := p.recheck(context.Background(), previewed(base), res, latestAnswer(res))
+	_, err := p.recheck(context.Background(), previewed(base), res, latestAnswer(res), ptr(cutRounds))
 	var f *Failure
 	if !errors.As(err, &f) || f.Kind != KindConcurrentChange {
 		t.Fatalf("got %v, want a concurrent change", err)
@@ -66,7 +66,7 @@ func TestRecheckAsksAgainTheRelaysThatAnsweredLongBeforeTheSlowest(t *testing.T)
 	asked = nil
 	together := &relaypool.FetchResult{Events: []*nostr.Event{base}, Complete: true,
 		Relays: []relaypool.RelayReport{report("wss://fast", t0), report("wss://slow", t0.Add(CutWindow/2))}}
-	if cut, err := p.recheck(context.Background(), previewed(base), together, latestAnswer(together)); err != nil || cut != together || asked != nil {
+	if cut, err := p.recheck(context.Background(), previewed(base), together, latestAnswer(together), ptr(cutRounds)); err != nil || cut != together || asked != nil {
 		t.Fatalf("answers within the window: cut %v, err %v, asked again %v; want the read as it is", cut, err, asked)
 	}
 }
@@ -94,13 +94,24 @@ func TestRecheckFailsClosedWhenTheRelaysNeverAnswerTogether(t *testing.T) {
 		}
 		return next
 	}}
-	_, err := p.recheck(context.Background(), previewed(base), res, latestAnswer(res))
+	_, err := p.recheck(context.Background(), previewed(base), res, latestAnswer(res), ptr(cutRounds))
 	var f *Failure
 	if !errors.As(err, &f) || f.Kind != KindInconsistentRead || len(f.Commands) == 0 {
 		t.Fatalf("got %v, want inconsistent-read with the rerun", err)
 	}
 	if reasks != cutRounds {
 		t.Fatalf("%d re-asks, want %d", reasks, cutRounds)
+	}
+	// Rule (a write's re-asks are bounded, not each recheck's): the
+	// recheck after a slow signer spends what the first one left, so one
+	// change makes at most cutRounds re-asks in all.
+	reasks = 0
+	left := 1
+	if _, err := p.recheck(context.Background(), previewed(base), res, latestAnswer(res), &left); !errors.As(err, &f) || f.Kind != KindInconsistentRead {
+		t.Fatalf("got %v, want inconsistent-read", err)
+	}
+	if reasks != 1 || left != 0 {
+		t.Fatalf("%d re-asks with 1 left (now %d), want 1 and 0", reasks, left)
 	}
 }
 
@@ -141,7 +152,7 @@ func TestAnAgedCutIsTakenAgainBeforePublishing(t *testing.T) {
 		}}
 	out := previewed(base)
 	evt := &nostr.Event{Kind: graph.KindAnnouncement, CreatedAt: 300, Tags: nostr.Tags{{"d", "repo"}}}
-	err := p.publish(context.Background(), out, evt, cut)
+	err := p.publish(context.Background(), out, evt, cut, ptr(cutRounds))
 	var f *Failure
 	if !errors.As(err, &f) || f.Kind != KindConcurrentChange || delivered {
 		t.Fatalf("got %v (delivered %v), want a concurrent change before publishing", err, delivered)
@@ -162,9 +173,11 @@ func TestReplacementRefusedForANewerVersionIsAConcurrentChange(t *testing.T) {
 			return &relaypool.Delivery{Relays: []relaypool.Delivered{{URL: "wss://a", Message: "duplicate: a newer event for this address is already stored", SupersededBy: "f00d"}}}
 		}}
 	out := previewed(base)
-	err := p.publish(context.Background(), out, &nostr.Event{Kind: graph.KindAnnouncement, CreatedAt: 300, Tags: nostr.Tags{{"d", "repo"}}}, nil)
+	err := p.publish(context.Background(), out, &nostr.Event{Kind: graph.KindAnnouncement, CreatedAt: 300, Tags: nostr.Tags{{"d", "repo"}}}, nil, ptr(cutRounds))
 	var f *Failure
 	if !errors.As(err, &f) || f.Kind != KindConcurrentChange || len(out.Published) != 0 {
 		t.Fatalf("got %v, published %v; want a concurrent change with nothing published", err, out.Published)
 	}
 }
+
+func ptr(n int) *int { return &n }

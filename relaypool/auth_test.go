@@ -81,3 +81,26 @@ func TestFetchReportsFailedAuthenticationAsClosed(t *testing.T) {
 		t.Fatalf("report %+v, want closed auth-required naming the signing failure", rep)
 	}
 }
+
+// Rule (never claim nothing was published when an EVENT was sent): a
+// report says whether the EVENT reached the relay's connection, OK or not;
+// a relay never reached, or a publish already cancelled, was not sent it.
+func TestPublishReportsWhetherTheEventWasSent(t *testing.T) {
+	relays := devrelay.StartN(t, 2, devrelay.Options{})
+	relays[1].SetMisbehaviour(devrelay.Misbehaviour{RefuseEvent: func(*nostr.Event) string { return "blocked: test" }})
+	down := devrelay.StartN(t, 1, devrelay.Options{})
+	url := down[0].URL()
+	down[0].Close()
+	evt := signed(t, "alice", 1, 100, "hi")
+	p := relaypool.New(relaypool.Options{})
+	defer p.Close()
+	reps := p.Publish(context.Background(), append(devrelay.URLs(relays), url), evt)
+	if !reps[0].Sent || !reps[0].OK || !reps[1].Sent || reps[1].OK || reps[2].Sent {
+		t.Fatalf("sent/ok %+v, want accepted+sent, refused+sent, not sent", reps)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if rep := p.Publish(ctx, devrelay.URLs(relays)[:1], signed(t, "alice", 1, 101, "late"))[0]; rep.Sent {
+		t.Fatalf("a cancelled publish reports %+v as sent", rep)
+	}
+}

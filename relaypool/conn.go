@@ -214,8 +214,9 @@ func (c *conn) unsubscribe(s *subscription, sendClose bool) {
 	}
 }
 
-// send writes an EVENT or AUTH envelope and waits for the relay's OK.
-func (c *conn) send(ctx context.Context, id string, env nostr.Envelope) (nostr.OKEnvelope, error) {
+// send writes an EVENT or AUTH envelope and waits for the relay's OK;
+// written reports whether the envelope reached the connection.
+func (c *conn) send(ctx context.Context, id string, env nostr.Envelope) (ok nostr.OKEnvelope, written bool, err error) {
 	ch := make(chan nostr.OKEnvelope, 1)
 	c.mu.Lock()
 	c.oks[id] = ch
@@ -227,18 +228,26 @@ func (c *conn) send(ctx context.Context, id string, env nostr.Envelope) (nostr.O
 	}()
 	msg, err := env.MarshalJSON()
 	if err != nil {
-		return nostr.OKEnvelope{}, err
+		return nostr.OKEnvelope{}, false, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nostr.OKEnvelope{}, false, err
+	}
+	if !c.alive() {
+		return nostr.OKEnvelope{}, false, c.lostErr()
 	}
 	if err := c.write(ctx, msg); err != nil {
-		return nostr.OKEnvelope{}, err
+		// A write that failed part way may still have reached the relay:
+		// count it as sent, never as certainly not.
+		return nostr.OKEnvelope{}, true, err
 	}
 	select {
 	case ok := <-ch:
-		return ok, nil
+		return ok, true, nil
 	case <-ctx.Done():
-		return nostr.OKEnvelope{}, ctx.Err()
+		return nostr.OKEnvelope{}, true, ctx.Err()
 	case <-c.done:
-		return nostr.OKEnvelope{}, c.lostErr()
+		return nostr.OKEnvelope{}, true, c.lostErr()
 	}
 }
 
@@ -269,7 +278,7 @@ func (c *conn) authenticate(ctx context.Context, sign func(context.Context, *nos
 	if err := sign(ctx, &evt); err != nil {
 		return fmt.Errorf("signing the NIP-42 auth event: %w", err)
 	}
-	ok, err := c.send(ctx, evt.ID, &nostr.AuthEnvelope{Event: evt})
+	ok, _, err := c.send(ctx, evt.ID, &nostr.AuthEnvelope{Event: evt})
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,8 @@ import (
 //   - DiscoverMore: one more REQ, only to relays not asked yet (a relay
 //     learned from the selected announcement's `relays` tag); none when there
 //     is no new relay.
+//   - Refetch: one REQ per relay carrying every filter of an earlier
+//     discovery's rounds (a write's recheck and re-read).
 //   - CompleteDeletions: one more REQ per relay, only when the result holds
 //     announcement or state events of the given authors (the ones that can
 //     change the resolution) whose deletions were not asked for yet (their
@@ -163,6 +165,28 @@ func (p *Pool) Reask(ctx context.Context, prev *FetchResult, relays []string) *F
 		}
 	}
 	return out
+}
+
+// Refetch asks relays once more, in ONE request each carrying every filter
+// prev asked over all its rounds, and returns their fresh answer alone (not
+// merged with prev): one round that stands for a whole earlier discovery,
+// as a write's recheck and re-read need. Signatures are deferred as in
+// Discover when the pool defers them. With no filter or no relay it sends
+// nothing and returns an incomplete, empty result.
+func (p *Pool) Refetch(ctx context.Context, prev *FetchResult, relays []string) *FetchResult {
+	if len(prev.filters) == 0 {
+		return &FetchResult{Sources: map[string][]string{}, verified: map[string]verified.Event{}}
+	}
+	next := p.fetch(ctx, relays, p.deferSigs.Load(), prev.filters)
+	next.filters = prev.filters
+	next.askedA, next.askedE = map[string]bool{}, map[string]bool{}
+	for k := range prev.askedA {
+		next.askedA[k] = true
+	}
+	for k := range prev.askedE {
+		next.askedE[k] = true
+	}
+	return next
 }
 
 // DeferSignatures makes this pool's discovery rounds (Discover,

@@ -176,3 +176,38 @@ func TestDeferredSignaturesAreCheckedOnlyForTheAuthorsAskedFor(t *testing.T) {
 		t.Fatalf("signature checks %d (want %d), report %+v (want 1 dropped)", p.SignatureChecks(), checks+1, res.Relays[0])
 	}
 }
+
+// Rule (a write's recheck and re-read cost one round): Refetch asks each
+// relay again in ONE request carrying the filters of every earlier round,
+// and its answer is fresh: a deletion that only the deletion round asked
+// for, published since, is in it.
+func TestRefetchIsOneREQPerRelayCarryingEveryRoundsFilters(t *testing.T) {
+	relays := devrelay.StartN(t, 2, devrelay.Options{})
+	coord := seedRepo(t, relays)
+	p := relaypool.New(relaypool.Options{})
+	defer p.Close()
+	ctx := context.Background()
+	first := p.Discover(ctx, devrelay.URLs(relays), "repo", coord)
+	full := p.CompleteDeletions(ctx, first, []string{pub("alice"), pub("bob")})
+	before := reqCounts(relays)
+	bobs := relays[0].Stored(nostr.Filter{Kinds: []int{30617}, Authors: []string{pub("bob")}})
+	del := signed(t, "bob", 5, 300, "", nostr.Tag{"e", bobs[0].ID})
+	if err := relays[1].Publish(del); err != nil {
+		t.Fatal(err)
+	}
+	again := p.Refetch(ctx, full, devrelay.URLs(relays))
+	after := reqCounts(relays)
+	for i := range relays {
+		if after[i] != before[i]+1 {
+			t.Fatalf("relay %d got %d more REQs, want 1", i, after[i]-before[i])
+		}
+	}
+	if !again.Complete || !ids(again.Events)[del.ID] {
+		t.Fatalf("the refetch lacks the new deletion or is incomplete: %+v", again.Relays)
+	}
+	for _, r := range again.Relays {
+		if r.Answered.IsZero() {
+			t.Fatalf("%s: no answer time", r.URL)
+		}
+	}
+}

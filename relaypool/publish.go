@@ -18,6 +18,10 @@ type PublishReport struct {
 	// Replied: the relay answered with an OK message (true or false), as
 	// opposed to failing or timing out.
 	Replied bool `json:"-"`
+	// Sent: the EVENT was written to the relay's connection, so the relay
+	// may have stored it even when no OK came back (a timeout, an
+	// interrupt, a connection lost after the write).
+	Sent bool `json:"-"`
 }
 
 // Publish sends evt to every relay in parallel and reports each relay's OK
@@ -48,7 +52,8 @@ func (p *Pool) publishOne(ctx context.Context, url string, evt *nostr.Event) Pub
 		}
 	}
 	for attempt := 0; ; attempt++ {
-		ok, err := c.send(ctx, evt.ID, &nostr.EventEnvelope{Event: *evt})
+		ok, written, err := c.send(ctx, evt.ID, &nostr.EventEnvelope{Event: *evt})
+		rep.Sent = rep.Sent || written
 		if err != nil {
 			rep.Message = describe(ctx, err)
 			return rep
@@ -99,6 +104,10 @@ type Delivered struct {
 	// publishing commands' schemas (a field is only added in a new schema
 	// version); membership reports it in its error's details.
 	SupersededBy string `json:"-"`
+	// Sent: the EVENT was written to this relay (PublishReport.Sent); it
+	// may be stored there whatever OK says. Not in the JSON (see
+	// SupersededBy); membership reports it after an interrupt.
+	Sent bool `json:"-"`
 }
 
 // Delivery is the outcome of publishing one event to a set of relays.
@@ -130,7 +139,7 @@ func (p *Pool) Deliver(ctx context.Context, relays []string, evt *nostr.Event, o
 	d := &Delivery{Relays: []Delivered{}}
 	replied := false
 	for _, r := range p.Publish(ctx, relays, evt) {
-		d.Relays = append(d.Relays, Delivered{URL: r.URL, OK: r.OK, Message: r.Message})
+		d.Relays = append(d.Relays, Delivered{URL: r.URL, OK: r.OK, Message: r.Message, Sent: r.Sent})
 		if r.OK {
 			d.Accepted++
 		}
@@ -148,6 +157,10 @@ func (p *Pool) Deliver(ctx context.Context, relays []string, evt *nostr.Event, o
 	filters := []nostr.Filter{{IDs: []string{evt.ID}}}
 	if f, ok := AddressFilter(evt); ok {
 		filters = append(filters, f)
+	}
+	if ctx.Err() != nil {
+		// Interrupted or past the deadline: nothing more is asked.
+		return d
 	}
 	res := p.Fetch(ctx, relays, filters...)
 	d.ReadBack = res

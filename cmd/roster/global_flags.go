@@ -21,7 +21,7 @@ import (
 // Global flag groups.
 var (
 	outputFlags  = []string{"json", "jq", "json-fields"}
-	networkFlags = []string{"relay", "offline", "timeout"}
+	networkFlags = []string{"relay", "offline", "timeout", "deadline"}
 )
 
 func flagSet(groups ...[]string) map[string]bool {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +25,9 @@ type invocation struct {
 	Seams seams
 	// OutTTY and ErrTTY make stdout and stderr look like terminals.
 	OutTTY, ErrTTY bool
+	// Ctx is the root context (main's signal-aware one); nil is
+	// context.Background. Cancelling it is an interrupt.
+	Ctx context.Context
 }
 
 // roster runs the real command tree with args and returns its streams and exit code.
@@ -45,7 +49,11 @@ func (inv invocation) roster(t *testing.T, args ...string) result {
 		now := inv.Now
 		s.Now = func() time.Time { return now }
 	}
-	code := runWith(args, s, inv.Seams)
+	ctx := inv.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	code := runContext(ctx, args, s, inv.Seams)
 	return result{Out: out.String(), Err: errb.String(), Code: code}
 }
 

@@ -26,7 +26,8 @@ var exitCodeMeanings = []struct {
 	{exitRefused, "refused by a safety check; nothing was published"},
 	{exitIncomplete, "not enough evidence (relays incomplete, coordinate not found); nothing was published"},
 	{exitUnhealthy, "repo health found errors"},
-	{exitUnverified, "published, but read-back verification did not complete"},
+	{exitUnverified, "published, but read-back verification did not complete (also: stopped by --deadline or an interrupt after the event was sent to a relay)"},
+	{exitInterrupted, "interrupted (SIGINT, SIGTERM) before anything was sent"},
 }
 
 func exitCodesTopic() string {

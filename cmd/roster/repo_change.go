@@ -8,6 +8,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/internal/termui"
 	"github.com/roster-cli/roster/membership"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/relaypool"
@@ -28,26 +29,38 @@ func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun b
 	if err != nil {
 		return err
 	}
+	// One progress line for the whole change, naming its phase.
+	progress := termui.NewProgress(a.io.Err, a.io.ErrTTY)
+	a.run.progress = progress
 	p := membership.Pipeline{
 		Discover: func(ctx context.Context) (*repoView, error) {
 			return a.loadRepo(ctx, completeEvidence, intent.Subject, intent.Lead)
 		},
+		Again: func(ctx context.Context, prev *repoView) (*repoView, error) {
+			return a.reloadRepo(ctx, prev, intent.Subject, intent.Lead)
+		},
 		Reask: func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
-			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner})
+			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner, Progress: progress.Update})
 			defer pool.Close()
 			return pool.Reask(ctx, prev, relays)
 		},
 		Now:    a.io.Now,
 		Signer: s,
 		Deliver: func(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
-			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner})
+			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner, Progress: progress.Update})
 			defer pool.Close()
 			return pool.Deliver(ctx, relays, evt, o)
 		},
 		BeforeRecheck: a.seams.beforeRecheck,
 		AfterPublish:  a.seams.afterPublish,
+		Phase: func(name string) {
+			a.run.phase = name
+			progress.Phase(name)
+		},
 	}
 	o, err := p.Run(ctx, intent, dryRun)
+	progress.Done()
+	a.run.progress = nil
 	if err != nil {
 		return a.mutationFailure(intent, err)
 	}
@@ -121,6 +134,8 @@ func (a *app) mutationFailure(intent preflight.Intent, err error) error {
 		return a.mutationError(v, &exitError{Code: exitIncomplete, Kind: f.Kind, Err: errors.New(f.Message),
 			Details:  map[string]any{"relays": orEmptySlice(f.Relays)},
 			Commands: f.Commands})
+	case membership.KindInterrupted:
+		return a.interruptedMutation(v, out, f)
 	case membership.KindSuperseded:
 		// The rerun is the useful next step: it previews the version that
 		// won and applies the change to it.

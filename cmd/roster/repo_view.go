@@ -27,7 +27,62 @@ const (
 // it could not do into exit errors that say what to run next. reach names
 // the pubkeys a write will look at (discovery.Source.Reach).
 func (a *app) loadRepo(ctx context.Context, need discovery.Evidence, reach ...string) (*repoView, error) {
-	v, err := a.discover(ctx, need, reach...)
+	return a.repoViewErr(a.discover(ctx, need, reach...))
+}
+
+// discover is loadRepo with discovery's own errors (*discovery.Incomplete,
+// *NotFound, *NoRelays, *CacheError), for a caller that decides on them
+// itself (the pre-push guard); a coordinate that cannot be selected is
+// already an exit error.
+func (a *app) discover(ctx context.Context, need discovery.Evidence, reach ...string) (*repoView, error) {
+	sel, co, err := a.selectCoordinate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	relays := a.discoveryRelays(sel)
+	if a.run.phase == "" {
+		a.run.phase = "discovering" // a read's one phase; a write names its own
+	}
+	src, done := a.repoSource(relays, reach)
+	v, err := discovery.Load(ctx, src, sel, co, need, a.viewerPubkey(), a.io.Now().Unix())
+	done()
+	return v, err
+}
+
+// reloadRepo asks prev's relays again in one round (discovery.Again): a
+// write's recheck and re-read.
+func (a *app) reloadRepo(ctx context.Context, prev *repoView, reach ...string) (*repoView, error) {
+	src, done := a.repoSource(prev.Relays, reach)
+	v, err := discovery.Again(ctx, src, prev, a.io.Now().Unix())
+	done()
+	return a.repoViewErr(v, err)
+}
+
+// repoSource is the discovery source of relays with the user's cache,
+// timeout and progress line; done erases a progress line it started.
+func (a *app) repoSource(relays []string, reach []string) (discovery.Source, func()) {
+	progress, done := a.run.progress, func() {}
+	if progress == nil {
+		p := termui.NewProgress(a.io.Err, a.io.progress() && !a.opts.Offline && len(relays) > 0)
+		progress, done = p, p.Done
+	}
+	return discovery.Source{
+		Relays:  relays,
+		Pinned:  len(a.opts.Relays) > 0,
+		Offline: a.opts.Offline,
+		Pool: func() *relaypool.Pool {
+			return relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner, Progress: progress.Update})
+		},
+		OpenCache: a.openCache,
+		Warn:      func(msg string) { fmt.Fprintf(a.io.Err, "roster: warning: %s\n", termtext.Line(msg)) },
+		NextRound: progress.NextRound,
+		Reach:     reach,
+	}, done
+}
+
+// repoViewErr turns what discovery could not do into exit errors that say
+// what to run next.
+func (a *app) repoViewErr(v *repoView, err error) (*repoView, error) {
 	var (
 		incomplete *discovery.Incomplete
 		notFound   *discovery.NotFound
@@ -51,34 +106,6 @@ func (a *app) loadRepo(ctx context.Context, need discovery.Evidence, reach ...st
 		return nil, cacheErr(cacheFail.Doing, cacheFail.Err)
 	}
 	return nil, err
-}
-
-// discover is loadRepo with discovery's own errors (*discovery.Incomplete,
-// *NotFound, *NoRelays, *CacheError), for a caller that decides on them
-// itself (the pre-push guard); a coordinate that cannot be selected is
-// already an exit error.
-func (a *app) discover(ctx context.Context, need discovery.Evidence, reach ...string) (*repoView, error) {
-	sel, co, err := a.selectCoordinate(ctx)
-	if err != nil {
-		return nil, err
-	}
-	relays := a.discoveryRelays(sel)
-	progress := termui.NewProgress(a.io.Err, a.io.progress() && !a.opts.Offline && len(relays) > 0)
-	src := discovery.Source{
-		Relays:  relays,
-		Pinned:  len(a.opts.Relays) > 0,
-		Offline: a.opts.Offline,
-		Pool: func() *relaypool.Pool {
-			return relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner, Progress: progress.Update})
-		},
-		OpenCache: a.openCache,
-		Warn:      func(msg string) { fmt.Fprintf(a.io.Err, "roster: warning: %s\n", termtext.Line(msg)) },
-		NextRound: progress.NextRound,
-		Reach:     reach,
-	}
-	v, err := discovery.Load(ctx, src, sel, co, need, a.viewerPubkey(), a.io.Now().Unix())
-	progress.Done()
-	return v, err
 }
 
 // openCache opens the cache in the roster home; a bad home is a usage error.

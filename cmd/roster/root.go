@@ -30,6 +30,8 @@ type globalOptions struct {
 	// JQ and JSONFields select from the JSON output (json_output.go).
 	JQ         string
 	JSONFields []string
+	// Deadline caps the whole command's wall time (deadline.go); 0: none.
+	Deadline time.Duration
 }
 
 // app is the state one invocation of roster shares across its commands.
@@ -44,6 +46,8 @@ type app struct {
 	seams seams
 	// output is --jq and --json-fields, prepared before the command runs.
 	output *outputFilter
+	// run is the deadline and phase of this invocation (deadline.go).
+	run runState
 }
 
 // seams are the points a test may set on one invocation, so independent
@@ -89,6 +93,9 @@ roster help formatting.`,
 			if err := refuseUnusedGlobalFlags(cmd); err != nil {
 				return err
 			}
+			if err := a.startDeadline(cmd); err != nil {
+				return err
+			}
 			if err := prepareOutput(a); err != nil {
 				return err
 			}
@@ -113,6 +120,7 @@ roster help formatting.`,
 	pf.StringSliceVar(&a.opts.JSONFields, "json-fields", nil, "print only these top-level `fields` of the JSON, comma-separated (implies --json)")
 	pf.BoolVar(&a.opts.Offline, "offline", false, "answer from the local cache only")
 	pf.DurationVar(&a.opts.Timeout, "timeout", 10*time.Second, "network timeout per relay")
+	pf.DurationVar(&a.opts.Deadline, "deadline", 0, "cap on the whole command's wall time (default: none; see docs/usage.md)")
 	pf.StringVar(&a.opts.Home, "home", "", "config and cache directory (default $ROSTER_HOME or the XDG cache dir)")
 	defaultHelp := root.HelpFunc()
 	root.SetHelpFunc(func(c *cobra.Command, args []string) {
@@ -275,6 +283,8 @@ func runContext(ctx context.Context, args []string, s *ioStreams, sm seams) int 
 	}
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
+	err = a.stoppedErr(ctx, err)
+	a.stopDeadline()
 	if err == nil {
 		return exitOK
 	}

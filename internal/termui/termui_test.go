@@ -48,6 +48,23 @@ func TestProgressCountsRoundsAndErasesItself(t *testing.T) {
 	if quiet.Len() != 0 {
 		t.Fatalf("off a terminal: %q", quiet.String())
 	}
+	// Rule (a write's progress names its phase): each phase restarts the
+	// count under its own name, still only on a terminal, still erased.
+	var w bytes.Buffer
+	pw := NewProgress(&w, true)
+	pw.Phase("publishing")
+	pw.Update(1, 2)
+	pw.Phase("reading back")
+	pw.Update(2, 2)
+	pw.Done()
+	if got := w.String(); !strings.Contains(got, "publishing: 1 of 2 relays done") || !strings.Contains(got, "reading back: 2 of 2 relays done") ||
+		!strings.HasSuffix(got, "\r\x1b[K") {
+		t.Fatalf("%q", got)
+	}
+	q.Phase("publishing")
+	if quiet.Len() != 0 {
+		t.Fatalf("off a terminal: %q", quiet.String())
+	}
 	if Dash("") != "-" || Dash("x") != "x" {
 		t.Fatal("Dash")
 	}

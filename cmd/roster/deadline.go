@@ -1,0 +1,129 @@
+// The command's wall-time cap (--deadline) and what roster says when the
+// command's context ends early: the deadline passed, or an interrupt
+// (SIGINT, SIGTERM) cancelled it.
+
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/roster-cli/roster/membership"
+	"github.com/roster-cli/roster/report"
+	"github.com/roster-cli/roster/suggest"
+)
+
+// exitInterrupted is an interrupt (SIGINT or SIGTERM) before anything was
+// sent: 128 + SIGINT, as shells report it.
+const exitInterrupted = 130
+
+// runState is what one invocation records while it runs: the deadline it
+// set, the phase a write reached and the progress line a write shares.
+type runState struct {
+	deadline context.Context // nil without --deadline
+	cancel   context.CancelFunc
+	phase    string
+	progress progressLine
+}
+
+// progressLine is the part of termui.Progress discovery reuses.
+type progressLine interface {
+	Update(done, total int)
+	NextRound()
+	Phase(name string)
+	Done()
+}
+
+// startDeadline caps cmd's context at --deadline from now (before any
+// relay is asked). It runs in root's PersistentPreRunE.
+func (a *app) startDeadline(cmd *cobra.Command) error {
+	if a.opts.Deadline < 0 {
+		return &exitError{Code: exitUsage, Kind: "usage",
+			Err:      fmt.Errorf("--deadline must be a positive duration, not %s", a.opts.Deadline),
+			Commands: []suggest.Command{{Argv: []string{"--deadline", "1m"}, Comment: "or leave it out: no cap beyond --timeout per relay"}}}
+	}
+	if a.opts.Deadline == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(cmd.Context(), a.opts.Deadline)
+	a.run.deadline, a.run.cancel = ctx, cancel
+	cmd.SetContext(ctx)
+	return nil
+}
+
+// stopDeadline releases the deadline's timer.
+func (a *app) stopDeadline() {
+	if a.run.cancel != nil {
+		a.run.cancel()
+	}
+}
+
+// deadlinePassed reports whether --deadline ended the command's context.
+func (a *app) deadlinePassed() bool {
+	return a.run.deadline != nil && errors.Is(a.run.deadline.Err(), context.DeadlineExceeded)
+}
+
+// whileDoing is " while <phase>", or "" when no phase was recorded.
+func whileDoing(phase string) string {
+	if phase == "" {
+		return ""
+	}
+	return " while " + phase
+}
+
+// stoppedErr replaces the error of a command whose context ended early
+// (root ctx cancelled by a signal, or the deadline) with `deadline` (exit
+// 4) or `interrupted` (exit 130), naming the phase it reached. A write
+// that reports what it sent renders itself (interruptedMutation); an
+// error already printed, or one that says something was published (exit
+// 6), is left alone. It claims nothing about what was published: commands
+// that publish report that themselves.
+func (a *app) stoppedErr(root context.Context, err error) error {
+	var ee *exitError
+	if err == nil || errors.As(err, &ee) && (ee.Printed || ee.Code == exitUnverified) {
+		return err
+	}
+	switch {
+	case a.deadlinePassed():
+		return &exitError{Code: exitIncomplete, Kind: "deadline",
+			Err:     fmt.Errorf("the --deadline of %s passed%s, before the command finished", a.opts.Deadline, whileDoing(a.run.phase)),
+			Details: map[string]any{"phase": a.run.phase, "deadline": a.opts.Deadline.String()},
+			Commands: []suggest.Command{{Argv: []string{"--deadline", (2 * a.opts.Deadline).Round(time.Second).String()},
+				Comment: "give the command more time"}}}
+	case root.Err() != nil:
+		return &exitError{Code: exitInterrupted, Kind: "interrupted",
+			Err:     fmt.Errorf("interrupted%s, before the command finished", whileDoing(a.run.phase)),
+			Details: map[string]any{"phase": a.run.phase}}
+	}
+	return err
+}
+
+// interruptedMutation renders a membership change stopped by the deadline
+// or an interrupt. Sent to some relay: exit 6 with the event id in
+// `published`, each relay's answer in `relays` and the read that shows
+// whether it is in effect. Sent to none: exit 4 (deadline) or 130
+// (interrupt), nothing was published.
+func (a *app) interruptedMutation(v *repoView, out *report.Mutation, f *membership.Failure) error {
+	kind, why := "interrupted", "interrupted: "
+	code := exitInterrupted
+	if errors.Is(f.Err, context.DeadlineExceeded) {
+		kind, why, code = "deadline", fmt.Sprintf("the --deadline of %s passed: ", a.opts.Deadline), exitIncomplete
+	}
+	details := map[string]any{"phase": f.Phase, "sent_to": orEmptySlice(f.Sent)}
+	if kind == "deadline" {
+		details["deadline"] = a.opts.Deadline.String()
+	}
+	ee := &exitError{Code: code, Kind: kind, Err: errors.New(why + f.Message), Details: details, Commands: f.Commands}
+	if len(f.Sent) == 0 {
+		return a.mutationError(v, ee.oneLine())
+	}
+	ee.Code = exitUnverified
+	details["published"], details["relays"] = out.Published, out.Relays
+	ee.Terminal = why + strings.ReplaceAll(f.Message, "\n", " ")
+	return a.mutationErrorPublished(v, out, ee.oneLine())
+}

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
+)
+
+// slowWorld is a repository Alice leads on n relays that answer every REQ
+// just before --timeout (nine tenths of it).
+func slowWorld(t *testing.T, n int, timeout time.Duration) *mutWorld {
+	w := hostileWorld(t, n, devrelay.Misbehaviour{})
+	w.seed(alice.announce(t, w.id, 100))
+	for _, r := range w.relays {
+		r.SetMisbehaviour(devrelay.Misbehaviour{DelayREQ: func(int, nostr.Filter) time.Duration { return timeout * 9 / 10 }})
+	}
+	return w
+}
+
+// Rule (docs/usage.md "How long a command can take"): against relays that
+// answer every request just before --timeout, each command takes at most
+// its documented number of rounds times --timeout. The scene names its
+// relays with --relay (no round for announced relays) and they answer
+// together (no re-asks), so: `roster repo` 1 round (documented worst case
+// 2), `repo health` and a dry run 2 (worst case 3), a write 2 + recheck 1 +
+// publish 1 + read-back 1 + re-read 1 = 6 (worst case 10). The slack is a
+// quarter second of machine load on top, so a write that repeats the
+// discovery's rounds for its recheck and re-read (7 rounds of answers
+// alone, as before the bound) fails here.
+func TestACommandTakesAtMostItsDocumentedRoundsOfTimeout(t *testing.T) {
+	const timeout = 400 * time.Millisecond
+	const slack = 250 * time.Millisecond
+	w := slowWorld(t, 2, timeout)
+	for _, c := range []struct {
+		rounds int
+		args   []string
+	}{
+		{2, []string{"repo"}},
+		{3, []string{"repo", "health"}},
+		{3, []string{"repo", "edit", "--add-maintainer", bob.npub(), "--dry-run"}},
+		{6, []string{"repo", "edit", "--add-maintainer", bob.npub()}},
+	} {
+		start := time.Now()
+		r := w.run(alice, alice, 1000, append(c.args, "--timeout", timeout.String(), "--json")...)
+		took := time.Since(start)
+		if r.Code != exitOK {
+			t.Fatalf("roster %s: exit %d\n%s\n%s", strings.Join(c.args, " "), r.Code, r.Out, r.Err)
+		}
+		if limit := time.Duration(c.rounds)*timeout + slack; took > limit {
+			t.Errorf("roster %s took %v (%.1f x --timeout), over its %d rounds (%v with slack)",
+				strings.Join(c.args, " "), took.Round(time.Millisecond), float64(took)/float64(timeout), c.rounds, limit)
+		}
+	}
+}
+
+// mutationJSON decodes a roster.mutation/v1 object.
+func mutationJSON(t *testing.T, r result) (map[string]any, map[string]any) {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(r.Out), &m); err != nil {
+		t.Fatalf("not JSON (exit %d): %v\n%s\n%s", r.Code, err, r.Out, r.Err)
+	}
+	e, _ := m["error"].(map[string]any)
+	return m, e
+}
+
+// Rule (an interrupt never hides what was sent): SIGINT or SIGTERM (the
+// root context cancelled) after the EVENT was sent and before the
+// read-back: exit 6, code `interrupted`, the event in `published`, each
+// relay's answer in `relays`, the relays it was sent to in
+// `details.sent_to`, and `roster repo` to check whether it is in effect;
+// the relays do store it.
+func TestAnInterruptAfterPublishingReportsTheEventAndItsRelays(t *testing.T) {
+	w := newMutWorld(t, 2)
+	w.seed(alice.announce(t, w.id, 100))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w.seams.afterPublish = cancel
+	args := append([]string{"--repo", alice.naddr(w.id), "--timeout", "5s", "--home", w.home["ROSTER_HOME"]}, relayArgs(w.relays)...)
+	args = append(args, "repo", "edit", "--add-maintainer", bob.npub(), "--json")
+	r := invocation{Env: withKey(w.home, alice), Dir: w.dir, Now: time.Unix(1000, 0), Seams: w.seams, Ctx: ctx}.roster(t, args...)
+	m, e := mutationJSON(t, r)
+	if r.Code != exitUnverified || e == nil || e["code"] != "interrupted" {
+		t.Fatalf("exit %d error %v, want 6 interrupted\n%s", r.Code, e, r.Out)
+	}
+	published := toStrings(m["published"])
+	if len(published) != 1 {
+		t.Fatalf("published %v, want the one event", m["published"])
+	}
+	for _, rl := range w.relays {
+		if len(rl.Stored(nostr.Filter{IDs: published})) != 1 {
+			t.Fatalf("%s does not store %s", rl.URL(), published[0])
+		}
+	}
+	relays, _ := m["relays"].([]any)
+	details, _ := e["details"].(map[string]any)
+	sent := toStrings(details["sent_to"])
+	if len(relays) != 2 || len(sent) != 2 || details["phase"] != "reading back" {
+		t.Fatalf("relays %v sent_to %v phase %v", relays, sent, details["phase"])
+	}
+	msg, _ := e["message"].(string)
+	if !strings.Contains(msg, published[0]) || !strings.Contains(msg, "may be in effect") {
+		t.Fatalf("message %q does not say what was sent", msg)
+	}
+	cmds := toStrings(e["commands"])
+	if len(cmds) == 0 || !strings.HasPrefix(cmds[0], "roster repo ") || strings.Contains(cmds[0], "edit") {
+		t.Fatalf("commands %v, want the read that checks it first", cmds)
+	}
+	carrySelectors(t, cmds, alice.naddr(w.id), devrelay.URLs(w.relays), w.home["ROSTER_HOME"])
+
+	// The human form says the same on stderr.
+	w2 := newMutWorld(t, 1)
+	w2.seed(alice.announce(t, w2.id, 100))
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	defer cancel2()
+	args = append([]string{"--repo", alice.naddr(w2.id), "--home", w2.home["ROSTER_HOME"]}, relayArgs(w2.relays)...)
+	args = append(args, "repo", "edit", "--add-maintainer", bob.npub())
+	r = invocation{Env: withKey(w2.home, alice), Dir: w2.dir, Now: time.Unix(1000, 0), Seams: seams{afterPublish: cancel2}, Ctx: ctx2}.roster(t, args...)
+	if r.Code != exitUnverified || !strings.Contains(r.Err, "interrupted") || !strings.Contains(r.Err, "may be in effect") ||
+		!strings.Contains(r.Err, "run: roster repo ") || strings.Contains(r.Err, "nothing was published") {
+		t.Fatalf("exit %d stderr:\n%s", r.Code, r.Err)
+	}
+}
+
+// Rule (an interrupt before anything was sent): cancelled between the
+// preview and the recheck, a change exits 130 with code `interrupted`,
+// says nothing was published, and the relays store nothing new.
+func TestAnInterruptBeforePublishingPublishesNothing(t *testing.T) {
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	before := w.storedCount()
+	args := append([]string{"--repo", alice.naddr(w.id), "--home", w.home["ROSTER_HOME"]}, relayArgs(w.relays)...)
+	args = append(args, "repo", "edit", "--add-maintainer", bob.npub(), "--json")
+	r := invocation{Env: withKey(w.home, alice), Dir: w.dir, Now: time.Unix(1000, 0), Seams: seams{beforeRecheck: cancel}, Ctx: ctx}.roster(t, args...)
+	m, e := mutationJSON(t, r)
+	if r.Code != exitInterrupted || e == nil || e["code"] != "interrupted" || len(toStrings(m["published"])) != 0 {
+		t.Fatalf("exit %d %v, want 130 interrupted, nothing published\n%s", r.Code, e, r.Out)
+	}
+	if msg, _ := e["message"].(string); !strings.Contains(msg, "nothing was published") {
+		t.Fatalf("message %q", msg)
+	}
+	if w.storedCount() != before {
+		t.Fatal("an interrupted change stored an event")
+	}
+}
+
+// Rule (--deadline caps the whole command): a read whose relay holds its
+// answer past the deadline (--timeout alone would wait 10 s) stops at the
+// deadline with exit 4, code `deadline`, naming the phase reached.
+func TestDeadlineStopsAReadWithTheCodeDeadline(t *testing.T) {
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	w.relays[0].SetSlow(8 * time.Second)
+	start := time.Now()
+	r := w.run(alice, alice, 1000, "repo", "health", "--timeout", "10s", "--deadline", "300ms", "--json")
+	took := time.Since(start)
+	_, e := mutationJSON(t, r)
+	if r.Code != exitIncomplete || e == nil || e["code"] != "deadline" {
+		t.Fatalf("exit %d %v, want 4 deadline\n%s", r.Code, e, r.Out)
+	}
+	if d, _ := e["details"].(map[string]any); d["phase"] != "discovering" {
+		t.Fatalf("details %v, want phase discovering", e["details"])
+	}
+	if took > 3*time.Second {
+		t.Fatalf("took %v with --deadline 300ms", took)
+	}
+	if r := w.run(alice, alice, 1000, "repo", "--deadline", "-1s"); r.Code != exitUsage {
+		t.Fatalf("--deadline -1s: exit %d", r.Code)
+	}
+}
+
+// Rule (--deadline never claims nothing was published after an EVENT was
+// sent): a write whose read-back is held past the deadline exits 6 with
+// code `deadline`, phase "reading back", and the event in `published`.
+func TestDeadlineAfterPublishingSaysWhatWasSent(t *testing.T) {
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	w.relays[0].DelayNext(func(f nostr.Filter) bool { return len(f.IDs) > 0 }, 8*time.Second)
+	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--timeout", "10s", "--deadline", "2s", "--json")
+	m, e := mutationJSON(t, r)
+	if r.Code != exitUnverified || e == nil || e["code"] != "deadline" {
+		t.Fatalf("exit %d %v, want 6 deadline\n%s", r.Code, e, r.Out)
+	}
+	details, _ := e["details"].(map[string]any)
+	if published := toStrings(m["published"]); len(published) != 1 || details["phase"] != "reading back" ||
+		!slices.Equal(toStrings(details["sent_to"]), devrelay.URLs(w.relays)) {
+		t.Fatalf("published %v details %v", m["published"], details)
+	}
+}
