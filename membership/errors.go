@@ -3,6 +3,7 @@ package membership
 import (
 	"strings"
 
+	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/suggest"
 )
@@ -56,7 +57,9 @@ type Failure struct {
 	// Commands are what to run next, in order (the rerun of the intent
 	// first); cmd renders them with the user's selectors.
 	Commands []suggest.Command
-	Err      error
+	// Availability is the object check (objects-unavailable, objects-unknown).
+	Availability *gitstate.Availability
+	Err          error
 }
 
 func (f *Failure) Error() string { return f.Message }

@@ -113,7 +113,23 @@ func newMutationResult(v *repoView, plan *preflight.Plan, dryRun bool) *mutation
 		changes = []preflight.RoleChange{}
 	}
 	out.Preview = &previewJSON{Before: peopleOf(plan.Before), After: peopleOf(plan.After), Changes: changes, Tags: tags,
-		CreatedAt: plan.CreatedAt, Simulation: sj, State: plan.State}
+		CreatedAt: plan.CreatedAt, Simulation: sj, State: stateComparisonJSON(plan.State)}
 	out.guidance = append(out.guidance, plan.Guidance...)
 	return out
+}
+
+// stateComparisonJSON is the comparison with every list an array, never
+// null.
+func stateComparisonJSON(c preflight.StateComparison) preflight.StateComparison {
+	for _, l := range []*[]string{&c.Checked, &c.NotChecked} {
+		if *l == nil {
+			*l = []string{}
+		}
+	}
+	for _, l := range []*[]preflight.RefAction{&c.Align, &c.ForceWould} {
+		if *l == nil {
+			*l = []preflight.RefAction{}
+		}
+	}
+	return c
 }
