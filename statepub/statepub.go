@@ -200,7 +200,7 @@ func (p Pipeline) Run(ctx context.Context, opts Options) (*Outcome, error) {
 		}
 		return nil, err
 	}
-	if plan.Resolved != nil && plan.Resolved.Author == author && len(plan.Changes) == 0 {
+	if plan.unchanged() {
 		out.Unchanged = true
 		return out, nil
 	}
@@ -254,6 +254,11 @@ func (p Pipeline) plan(ctx context.Context, v *discovery.View, author string, op
 			}
 		}
 	}
+	if pl.unchanged() {
+		// The author's own state already says this: nothing to sign, and
+		// no Git server to ask.
+		return pl, nil
+	}
 	if len(pl.Rewrites) > 0 && !opts.Force {
 		return pl, rewriteRefusal(pl)
 	}
@@ -278,6 +283,12 @@ func (p Pipeline) plan(ctx context.Context, v *discovery.View, author string, op
 	}
 	pl.CreatedAt = max(p.Now().Unix(), pl.NotBefore)
 	return pl, nil
+}
+
+// unchanged: the author's own resolved state already carries these refs
+// and this default branch.
+func (pl *Plan) unchanged() bool {
+	return pl.Resolved != nil && pl.Resolved.Author == pl.Author && len(pl.Changes) == 0
 }
 
 func rewriteRefusal(pl *Plan) *Failure {
