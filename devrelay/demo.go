@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -60,7 +62,19 @@ func demoOID(label string) string {
 //   - a kind 30618 state by alice: HEAD, two branches, an annotated tag.
 //
 // Every event is signed and created relative to now.
-func SeedDemo(r *Relay, now time.Time) (DemoInfo, error) {
+func SeedDemo(r *Relay, now time.Time) (DemoInfo, error) { return SeedDemoWith(r, now, DemoGit{}) }
+
+// DemoGit points the demo at a real Git server: every announcement's
+// clone URL becomes CloneURL and the state carries Refs (HEAD stays
+// refs/heads/main). The zero value keeps the illustrative git.example.org
+// URLs and fake object ids, which no Git server serves.
+type DemoGit struct {
+	CloneURL string
+	Refs     map[string]string
+}
+
+// SeedDemoWith is SeedDemo with the demo's Git objects on g's server.
+func SeedDemoWith(r *Relay, now time.Time, g DemoGit) (DemoInfo, error) {
 	day := int64(24 * 60 * 60)
 	t0 := now.Unix()
 	ts := func(daysAgo int64) string { return fmt.Sprint(t0 - daysAgo*day) }
@@ -88,13 +102,33 @@ func SeedDemo(r *Relay, now time.Time) (DemoInfo, error) {
 		info.People = append(info.People, DemoPerson{Name: n.name, Role: n.role, Pubkey: p, Npub: npub, SecretKey: sk})
 	}
 	url := r.URL()
+	clone := func(name string) string {
+		if g.CloneURL != "" {
+			return g.CloneURL
+		}
+		return "https://git.example.org/" + name + "/roster-demo.git"
+	}
+	state := nostr.Tags{
+		{"d", DemoIdentifier},
+		{"HEAD", "ref: refs/heads/main"},
+		{"refs/heads/main", demoOID("main")},
+		{"refs/heads/release-1.x", demoOID("release-1.x")},
+		{"refs/tags/v1.0.0", demoOID("tag-v1.0.0")},
+		{"refs/tags/v1.0.0^{}", demoOID("release-1.x")},
+	}
+	if g.Refs != nil {
+		state = nostr.Tags{{"d", DemoIdentifier}, {"HEAD", "ref: refs/heads/main"}}
+		for _, k := range slices.Sorted(maps.Keys(g.Refs)) {
+			state = append(state, nostr.Tag{k, g.Refs[k]})
+		}
+	}
 	common := func(name string) nostr.Tags {
 		return nostr.Tags{
 			{"d", DemoIdentifier},
 			{"r", demoOID("root-commit"), "euc"},
 			{"name", "Roster demo"},
 			{"description", "A demonstration repository served by `roster dev relay`"},
-			{"clone", "https://git.example.org/" + name + "/roster-demo.git"},
+			{"clone", clone(name)},
 			{"web", "https://git.example.org/" + name + "/roster-demo"},
 			{"relays", url},
 		}
@@ -136,14 +170,7 @@ func SeedDemo(r *Relay, now time.Time) (DemoInfo, error) {
 			nostr.Tag{"maintainers"},
 			nostr.Tag{"alt", "git repository: Roster demo"},
 		)},
-		{"alice", t0 - 3600, graph.KindState, nostr.Tags{
-			{"d", DemoIdentifier},
-			{"HEAD", "ref: refs/heads/main"},
-			{"refs/heads/main", demoOID("main")},
-			{"refs/heads/release-1.x", demoOID("release-1.x")},
-			{"refs/tags/v1.0.0", demoOID("tag-v1.0.0")},
-			{"refs/tags/v1.0.0^{}", demoOID("release-1.x")},
-		}},
+		{"alice", t0 - 3600, graph.KindState, state},
 	}
 	for _, e := range events {
 		evt := &nostr.Event{Kind: e.kind, CreatedAt: nostr.Timestamp(e.at), Tags: e.tags}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/suggest"
 )
@@ -69,7 +70,9 @@ type Failure struct {
 	// Commands are what to run next, in order (the rerun of the intent
 	// first); cmd renders them with the user's selectors.
 	Commands []suggest.Command
-	Err      error
+	// Availability is the object check (objects-unavailable, objects-unknown).
+	Availability *gitstate.Availability
+	Err          error
 }
 
 func (f *Failure) Error() string { return f.Message }

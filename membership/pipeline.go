@@ -42,6 +42,12 @@ type Pipeline struct {
 	Signer signer.Signer
 	// Deliver publishes an event to relays and reads it back.
 	Deliver func(ctx context.Context, relays []string, evt *nostr.Event, opts relaypool.DeliverOptions) *relaypool.Delivery
+	// Availability checks that Git servers advertise every OID of a state
+	// (gitstate.CheckAvailability). When set, a preview whose post-change
+	// resolved state names OIDs is checked against the post-change
+	// component's clone servers before anything is signed; nil skips the
+	// check and the preview lists it under not_checked.
+	Availability func(ctx context.Context, servers []string, oids map[string]string) gitstate.Availability
 	// BeforeRecheck runs between the preview and the pre-signing recheck,
 	// AfterPublish between publishing and read-back. Tests set them to
 	// publish a concurrent change or silence a relay; nil otherwise.
@@ -134,6 +140,9 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 	if out.Refusal != nil {
 		out.Plan = nil
 		return out, nil
+	}
+	if err := p.checkObjects(ctx, out); err != nil {
+		return nil, err
 	}
 	if dryRun {
 		return out, nil

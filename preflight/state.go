@@ -160,6 +160,10 @@ func renderRefActions(as []RefAction) []string {
 		case "update":
 			out = append(out, fmt.Sprintf("update %-6s %s from %s to %s", kind, a.Ref, a.From, a.To))
 		case "set-default-branch":
+			if a.From == "" {
+				out = append(out, fmt.Sprintf("set default branch to %s", a.To))
+				continue
+			}
 			out = append(out, fmt.Sprintf("set default branch from %s to %s", a.From, a.To))
 		}
 	}

@@ -115,7 +115,23 @@ func NewMutation(v *discovery.View, plan *preflight.Plan, dryRun bool) *Mutation
 		changes = []preflight.RoleChange{}
 	}
 	out.Preview = &Preview{Before: PeopleOf(plan.Before), After: PeopleOf(plan.After), Changes: changes, Tags: tags,
-		CreatedAt: plan.CreatedAt, Simulation: sj, State: plan.State}
+		CreatedAt: plan.CreatedAt, Simulation: sj, State: stateComparisonJSON(plan.State)}
 	out.Advice = append(out.Advice, plan.Guidance...)
 	return out
+}
+
+// stateComparisonJSON is the comparison with every list an array, never
+// null.
+func stateComparisonJSON(c preflight.StateComparison) preflight.StateComparison {
+	for _, l := range []*[]string{&c.Checked, &c.NotChecked} {
+		if *l == nil {
+			*l = []string{}
+		}
+	}
+	for _, l := range []*[]preflight.RefAction{&c.Align, &c.ForceWould} {
+		if *l == nil {
+			*l = []preflight.RefAction{}
+		}
+	}
+	return c
 }

@@ -17,7 +17,18 @@ import (
 func carolPreviewsAcceptance(t *testing.T, extra ...string) result {
 	t.Helper()
 	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
-	demo, err := devrelay.SeedDemo(relay, time.Now())
+	// The demo's objects on a real Git server: a membership change checks
+	// every state OID is advertised by the component's clone servers.
+	work := newGitWork(t)
+	bare, cloneURL := newBareServer(t)
+	main := work.commit("main")
+	work.git("checkout", "-q", "-b", "release-1.x")
+	rel := work.commit("release")
+	work.git("tag", "-a", "-m", "v1.0.0", "v1.0.0")
+	work.pushTo(bare, "main", "release-1.x", "v1.0.0")
+	demo, err := devrelay.SeedDemoWith(relay, time.Now(), devrelay.DemoGit{CloneURL: cloneURL, Refs: map[string]string{
+		"refs/heads/main": main, "refs/heads/release-1.x": rel,
+		"refs/tags/v1.0.0": work.rev("v1.0.0"), "refs/tags/v1.0.0^{}": rel}})
 	if err != nil {
 		t.Fatal(err)
 	}

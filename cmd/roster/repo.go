@@ -46,6 +46,7 @@ incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
 		newRepoHealthCmd(a),
 		newRepoInitCmd(a),
 		newRepoEditCmd(a), newRepoAcceptCmd(a), newRepoLeaveCmd(a), newRepoFollowLeadCmd(a),
+		newRepoStateCmd(a),
 	)
 	return cmd
 }

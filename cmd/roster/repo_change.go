@@ -51,6 +51,7 @@ func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun b
 			defer pool.Close()
 			return pool.Deliver(ctx, relays, evt, o)
 		},
+		Availability:  gitstate.CheckAvailability,
 		BeforeRecheck: a.seams.beforeRecheck,
 		AfterPublish:  a.seams.afterPublish,
 		Phase: func(name string) {
@@ -127,6 +128,19 @@ func (a *app) mutationFailure(intent preflight.Intent, err error) error {
 	case membership.KindLocalRefs:
 		return a.mutationError(v, &exitError{Code: exitRefused, Kind: f.Kind, Err: errors.New(f.Message),
 			Commands: []suggest.Command{suggest.Git("fsck").Because("what is damaged in this checkout"), intent.Suggest().Because("once the refs read again")}})
+	case membership.KindObjectsUnavailable, membership.KindObjectsUnknown:
+		code := exitRefused
+		if f.Kind == membership.KindObjectsUnknown {
+			code = exitIncomplete
+		}
+		// Clone URLs come from announcements: each line is escaped alone.
+		terminal := f.Message
+		if af := f.Availability.Failure(); af != nil {
+			terminal = "cannot publish this change: " + strings.Join(termtext.Lines(af.Lines), "\n")
+		}
+		return a.mutationError(v, &exitError{Code: code, Kind: f.Kind, Err: errors.New(f.Message), Terminal: terminal,
+			Details:  gitstate.AvailabilityDetails(*f.Availability),
+			Commands: f.Commands})
 	case membership.KindGitConfig:
 		return &exitError{Code: exitFailure, Kind: f.Kind, Err: errors.New(f.Message),
 			Commands: []suggest.Command{suggest.Git("config", "nostr.repo", gitstate.EncodeNaddr(f.Switch.To, f.Switch.Hints))}}

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
 )
 
 // Every refusal publishes nothing (mutWorld.refused checks the relays).
@@ -123,7 +125,13 @@ func TestUnverifiedPublishIsExit6(t *testing.T) {
 func TestConcurrentStateChangeBetweenPreviewAndPublishAborts(t *testing.T) {
 	t.Parallel()
 	w := newMutWorld(t, 1)
-	w.seed(alice.announce(t, w.id, 100), alice.state(t, w.id, 110, strings.Repeat("a", 40)))
+	// The previewed state's commit is on the advertised Git server, so the
+	// change gets past the object check to the recheck.
+	work := newGitWork(t)
+	bare, cloneURL := newBareServer(t)
+	first := work.commit("first")
+	work.pushTo(bare, "main")
+	w.seed(alice.announce(t, w.id, 100, nostr.Tag{"clone", cloneURL}), alice.state(t, w.id, 110, first))
 	w.seams.beforeRecheck = func() { w.seed(alice.state(t, w.id, 1500, strings.Repeat("b", 40))) }
 	stored := w.storedCount() // the concurrent state replaces the old one
 	r := w.run(alice, alice, 2000, "repo", "edit", "--add-maintainer", bob.npub(), "--json")
@@ -133,5 +141,5 @@ func TestConcurrentStateChangeBetweenPreviewAndPublishAborts(t *testing.T) {
 	if w.storedCount() != stored {
 		t.Fatalf("relays stored %d events, want %d: something was published", w.storedCount(), stored)
 	}
-	w.wantLatest(alice) // still the role-less announcement
+	w.wantLatest(alice, nostr.Tag{"clone", cloneURL}) // still the role-less announcement
 }

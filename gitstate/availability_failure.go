@@ -1,0 +1,101 @@
+package gitstate
+
+import (
+	"fmt"
+
+	"github.com/roster-cli/roster/suggest"
+)
+
+// The stable codes of a write refused for object availability.
+const (
+	// ObjectsUnavailable: some OID is advertised by no Git server that
+	// answered, or the repository advertises no Git server at all. Exit 3.
+	ObjectsUnavailable = "objects-unavailable"
+	// ObjectsUnknown: there were OIDs to check and Git servers to ask, but
+	// none could be listed. Exit 4.
+	ObjectsUnknown = "objects-unknown"
+)
+
+// AvailabilityFailure is why a write that needs every OID fetchable may not
+// proceed, in the words and commands the user needs.
+type AvailabilityFailure struct {
+	Code string
+	// Evidence is true for ObjectsUnknown: not enough evidence (exit 4)
+	// rather than a refusal (exit 3).
+	Evidence bool
+	// Lines are the message, one line each; Commands what to run.
+	Lines    []string
+	Commands []suggest.Command
+	// Missing are the refs to push (ObjectsUnavailable with servers).
+	Missing []MissingRef
+}
+
+// Failure is nil when every OID is available (or there was nothing to
+// check). With OIDs to check and no Git server advertised at all (the
+// announcements have no clone URL, nostr:// ones aside) the OIDs cannot be
+// fetched from any advertised server: that is ObjectsUnavailable, fixed by
+// advertising a server and pushing to it, not a lack of evidence that a
+// retry could cure.
+func (a Availability) Failure() *AvailabilityFailure {
+	switch {
+	case a.Verdict == Available:
+		return nil
+	case len(a.Servers) == 0:
+		f := &AvailabilityFailure{Code: ObjectsUnavailable,
+			Lines: []string{"the repository's announcements advertise no Git server (no clone URL), so no object of the state can be fetched:"}}
+		for _, r := range a.Refs {
+			f.Lines = append(f.Lines, fmt.Sprintf("  %s at %s", r.Ref, r.OID))
+		}
+		f.Lines = append(f.Lines, "add a clone URL to your announcement, push these refs to that server, then rerun")
+		f.Commands = []suggest.Command{suggest.Roster("repo", "init", "--clone", "<git-server-url>").Because("advertise the Git server that serves these objects")}
+		return f
+	case a.Verdict == Missing:
+		f := &AvailabilityFailure{Code: ObjectsUnavailable, Missing: a.Missing,
+			Lines: []string{"these objects of the state are advertised by none of the repository's Git servers that answered:"}}
+		for _, m := range a.Missing {
+			f.Lines = append(f.Lines, fmt.Sprintf("  %s at %s", m.Ref, m.OID))
+			f.Commands = append(f.Commands, m.Push.Because("from the checkout that has "+m.OID))
+		}
+		f.Lines = append(f.Lines, unreachableLines(a)...)
+		f.Lines = append(f.Lines, "push them (the commands below, run in a checkout that has the objects), then rerun")
+		return f
+	default:
+		f := &AvailabilityFailure{Code: ObjectsUnknown, Evidence: true,
+			Lines: []string{"cannot tell whether the state's objects can be fetched: no Git server of the repository could be listed"}}
+		f.Lines = append(f.Lines, unreachableLines(a)...)
+		f.Lines = append(f.Lines, "rerun once a Git server answers, or advertise one roster can list (file://, http(s)://, git://, ssh://)")
+		return f
+	}
+}
+
+func unreachableLines(a Availability) []string {
+	var out []string
+	for _, s := range a.Servers {
+		if s.Status == ServerUnreachable || s.Status == ServerSkipped {
+			out = append(out, fmt.Sprintf("  %s %s (%s): %s", s.URL, s.Status, s.Reason, s.Detail))
+		}
+	}
+	return out
+}
+
+// AvailabilityDetails are the facts of a for a --json error's details:
+// each checked ref, each server's outcome, and the refs to push.
+func AvailabilityDetails(a Availability) map[string]any {
+	refs := []map[string]any{}
+	for _, r := range a.Refs {
+		by := r.AdvertisedBy
+		if by == nil {
+			by = []string{}
+		}
+		refs = append(refs, map[string]any{"ref": r.Ref, "oid": r.OID, "advertised_by": by})
+	}
+	servers := []map[string]any{}
+	for _, s := range a.Servers {
+		servers = append(servers, map[string]any{"url": s.URL, "status": string(s.Status), "reason": string(s.Reason), "detail": s.Detail})
+	}
+	missing := []map[string]any{}
+	for _, m := range a.Missing {
+		missing = append(missing, map[string]any{"ref": m.Ref, "oid": m.OID, "push": m.Push.Line()})
+	}
+	return map[string]any{"verdict": string(a.Verdict), "refs": refs, "servers": servers, "missing": missing}
+}

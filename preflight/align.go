@@ -1,0 +1,95 @@
+package preflight
+
+import (
+	"sort"
+	"strings"
+)
+
+// CheckoutAlignment is the directional comparison of a checkout's refs with
+// a resolved kind 30618 state (maintainers.md "Membership mutation
+// contract": "the exact local ref changes that would align conflicting
+// state and the inverse ref changes that a forced replacement would
+// impose").
+type CheckoutAlignment struct {
+	// Align are the changes that make the checkout match the state: a
+	// branch or tag to add, update or remove, and the default branch to
+	// set. Empty when the checkout matches or there is no state.
+	Align []RefAction `json:"align"`
+	// ForceWould are the inverse: what publishing the checkout's refs would
+	// change in the state.
+	ForceWould []RefAction `json:"force_would"`
+	// Refs and Head are the checkout's refs as a state would carry them
+	// (what `repo state publish` publishes): local branches and tags, plus
+	// each state branch missing locally whose remote-tracking ref has the
+	// state's OID.
+	Refs map[string]string `json:"-"`
+	Head string            `json:"-"`
+	// Tracked are those state branches, counted as aligned through their
+	// remote-tracking ref (a plain `git clone` has one local branch).
+	Tracked []string `json:"tracked"`
+}
+
+// AlignCheckout compares a checkout with state (nil: no state is
+// resolved). local is the checkout's ref map (gitstate LocalRefs shape;
+// its HEAD entry, the checked-out branch, is ignored); tracking are the
+// selected nostr:// remote's remote-tracking branches named as
+// refs/heads/<branch> (nil outside such a remote).
+//
+// The checkout's default branch is the state's HEAD when the checkout has
+// that branch (the checked-out branch is a working choice, not the
+// repository's default), else ngit's rule: master, else main, else the
+// first branch by name. An annotated tag and its "^{}" are one action.
+// Pure.
+func AlignCheckout(state *ResolvedState, local, tracking map[string]string) CheckoutAlignment {
+	a := CheckoutAlignment{Align: []RefAction{}, ForceWould: []RefAction{}, Tracked: []string{}, Refs: map[string]string{}}
+	for k, v := range local {
+		if strings.HasPrefix(k, "refs/heads/") || strings.HasPrefix(k, "refs/tags/") {
+			a.Refs[k] = v
+		}
+	}
+	stateRefs, stateHead := refsOf(state), headOf(state)
+	for k, v := range stateRefs {
+		if _, have := a.Refs[k]; !have && strings.HasPrefix(k, "refs/heads/") && tracking[k] == v {
+			a.Refs[k] = v
+			a.Tracked = append(a.Tracked, k)
+		}
+	}
+	sort.Strings(a.Tracked)
+	a.Head = DefaultBranch(a.Refs, stateHead)
+	if state != nil {
+		a.Align = append(a.Align, diffRefs(a.Refs, "", stateRefs, "")...)
+		if stateHead != "" && a.Head != stateHead {
+			a.Align = append(a.Align, RefAction{Action: "set-default-branch", From: a.Head, To: stateHead})
+		}
+	}
+	a.ForceWould = append(a.ForceWould, diffRefs(stateRefs, "", a.Refs, "")...)
+	if a.Head != "" && a.Head != stateHead {
+		a.ForceWould = append(a.ForceWould, RefAction{Action: "set-default-branch", From: stateHead, To: a.Head})
+	}
+	return a
+}
+
+// DefaultBranch is the default branch a state of refs names: prefer when
+// refs has that branch, else refs/heads/master, else refs/heads/main, else
+// the first branch by name; "" without branches.
+func DefaultBranch(refs map[string]string, prefer string) string {
+	if _, ok := refs[prefer]; ok && strings.HasPrefix(prefer, "refs/heads/") {
+		return prefer
+	}
+	for _, b := range []string{"refs/heads/master", "refs/heads/main"} {
+		if _, ok := refs[b]; ok {
+			return b
+		}
+	}
+	var first string
+	for k := range refs {
+		if strings.HasPrefix(k, "refs/heads/") && (first == "" || k < first) {
+			first = k
+		}
+	}
+	return first
+}
+
+// RenderRefActions are the actions as the spec's alignment lines ("add
+// branch refs/heads/x at <oid>", "set default branch from a to b").
+func RenderRefActions(as []RefAction) []string { return renderRefActions(as) }

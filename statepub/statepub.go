@@ -1,0 +1,392 @@
+// Package statepub is the write pipeline of `roster repo state publish`: a
+// confirmed maintainer publishes the checkout's branches and tags as the
+// repository's kind 30618 state, in ngit's shape. It discovers the
+// repository with complete evidence, compares the checkout with the
+// resolved state (preflight.AlignCheckout), refuses a ref that would not
+// descend from its resolved OID and the removal of a resolved ref unless
+// forced, checks every OID is advertised by the component's Git servers,
+// dates the event strictly after every candidate state event, signs,
+// publishes, reads back and re-resolves: the resolved state must be the
+// event published. The discovery, clock, signer, relays, availability
+// check and (through the discovery) the checkout are passed in; nothing
+// here renders.
+package statepub
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/preflight"
+	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/signer"
+	"github.com/roster-cli/roster/suggest"
+)
+
+// Pipeline is what one state publication needs from the outside world.
+type Pipeline struct {
+	// Discover reads the repository with complete evidence; its View's
+	// Checkout is the checkout whose refs are published. Its errors are
+	// returned unchanged.
+	Discover func(ctx context.Context) (*discovery.View, error)
+	// Now dates the event.
+	Now func() time.Time
+	// Signer signs it.
+	Signer signer.Signer
+	// Deliver publishes an event to relays and reads it back.
+	Deliver func(ctx context.Context, relays []string, evt *nostr.Event, opts relaypool.DeliverOptions) *relaypool.Delivery
+	// Availability checks that Git servers advertise every OID
+	// (gitstate.CheckAvailability).
+	Availability func(ctx context.Context, servers []string, oids map[string]string) gitstate.Availability
+}
+
+// Options are the user's choices.
+type Options struct {
+	// Force publishes refs that do not descend from their resolved OID and
+	// removes resolved refs the checkout lacks.
+	Force  bool
+	DryRun bool
+}
+
+// Plan is the state the pipeline would publish.
+type Plan struct {
+	Author string
+	// Resolved is the state in effect (nil when none).
+	Resolved *preflight.ResolvedState
+	// Head and Refs are what the event carries.
+	Head string
+	Refs map[string]string
+	// Changes are what publishing changes in the resolved state;
+	// Rewrites those that need --force (an update that does not descend, a
+	// removal), each with its reason.
+	Changes  []preflight.RefAction
+	Rewrites []Rewrite
+	// Tracked are state branches the checkout has only as remote-tracking
+	// refs at the state's OID; they are published unchanged. Remote is the
+	// nostr:// remote they were read from ("" when none names the
+	// coordinate).
+	Tracked []string
+	Remote  string
+	// Availability is the object check against Servers.
+	Servers      []string
+	Availability gitstate.Availability
+	// NotBefore is one second after every candidate state event (and the
+	// author's own state deletions); CreatedAt the event's time.
+	NotBefore, CreatedAt int64
+	Forced               bool
+}
+
+// Rewrite is one change that needs --force.
+type Rewrite struct {
+	preflight.RefAction
+	Reason string `json:"reason"`
+}
+
+// Outcome is what the publication did, or would do with DryRun.
+type Outcome struct {
+	View   *discovery.View
+	Plan   *Plan
+	DryRun bool
+	// Unchanged: the author's own resolved state already carries these
+	// refs; nothing was published.
+	Unchanged bool
+	// Event is the signed event (nil on a dry run or when unchanged).
+	Event    *nostr.Event
+	Delivery *relaypool.Delivery
+	Verified bool
+	After    *discovery.View
+}
+
+// Class says how a failure ends the command.
+type Class int
+
+const (
+	// Refused: a safety check stopped it, nothing published (exit 3).
+	Refused Class = iota
+	// Incomplete: not enough evidence, nothing published (exit 4).
+	Incomplete
+	// Unverified: published, not verified (exit 6).
+	Unverified
+	// Failed: could not publish (exit 1).
+	Failed
+	// Usage: run where it cannot work (exit 2).
+	Usage
+)
+
+// Failure codes.
+const (
+	CodeNoCheckout       = "no-checkout"
+	CodeNotMaintainer    = "not-a-maintainer"
+	CodeLocalRefs        = "local-refs-unreadable"
+	CodeNoRefs           = "no-refs"
+	CodeNotDescendant    = "not-a-descendant"
+	CodeRefRemoved       = "ref-removed"
+	CodeBaseInTheFuture  = "base-in-the-future"
+	CodeSigner           = "signer"
+	CodePublishFailed    = "publish-failed"
+	CodeUnverified       = "unverified"
+	CodeObjectsMissing   = gitstate.ObjectsUnavailable
+	CodeObjectsUnknown   = gitstate.ObjectsUnknown
+	CodeSignerMismatched = "signer-mismatch"
+)
+
+// Failure is a publication that was stopped, or published and not
+// verified.
+type Failure struct {
+	Code  string
+	Class Class
+	// Lines are the message, one line each (roster's line breaks; the
+	// values in them may come from relays and must be escaped alone).
+	Lines    []string
+	Commands []suggest.Command
+	Outcome  *Outcome
+	// Rewrites (not-a-descendant, ref-removed), Availability
+	// (objects-*), Problems (unverified) are the facts.
+	Rewrites     []Rewrite
+	Availability *gitstate.Availability
+	Problems     []string
+	Err          error
+}
+
+func (f *Failure) Error() string { return strings.Join(f.Lines, "\n") }
+func (f *Failure) Unwrap() error { return f.Err }
+
+// SignerError is the signer failing to give its key or a signature.
+type SignerError struct{ Err error }
+
+func (e *SignerError) Error() string { return e.Err.Error() }
+func (e *SignerError) Unwrap() error { return e.Err }
+
+func publishCmd(force bool) suggest.Command {
+	c := suggest.Roster("repo", "state", "publish")
+	if force {
+		c = c.With("--force")
+	}
+	return c
+}
+
+// Run plans the publication and, unless DryRun, publishes it.
+func (p Pipeline) Run(ctx context.Context, opts Options) (*Outcome, error) {
+	author, err := p.Signer.PublicKey(ctx)
+	if err != nil {
+		return nil, &SignerError{Err: err}
+	}
+	v, err := p.Discover(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := &Outcome{View: v, DryRun: opts.DryRun}
+	if v.Checkout == nil {
+		return nil, &Failure{Code: CodeNoCheckout, Class: Usage, Outcome: out,
+			Lines: []string{"repo state publish publishes a checkout's branches and tags: run it inside the Git checkout of this repository"}}
+	}
+	if !v.Resolution.Confirmed(author) {
+		return nil, &Failure{Code: CodeNotMaintainer, Class: Refused, Outcome: out,
+			Lines: []string{fmt.Sprintf("%s is not a confirmed maintainer of %s: only confirmed maintainers publish repository state (moderators, invitees and others do not)",
+				graph.Npub(author), gitstate.NostrURL(v.Coordinate(), nil))},
+			Commands: []suggest.Command{suggest.Roster("repo").Because("who maintains this repository")}}
+	}
+	plan, err := p.plan(ctx, v, author, opts)
+	out.Plan = plan
+	if err != nil {
+		if f, ok := err.(*Failure); ok {
+			f.Outcome = out
+		}
+		return nil, err
+	}
+	if plan.unchanged() {
+		out.Unchanged = true
+		return out, nil
+	}
+	if opts.DryRun {
+		return out, nil
+	}
+	return out, p.publish(ctx, out)
+}
+
+// plan compares, checks descent, checks objects and dates the event.
+func (p Pipeline) plan(ctx context.Context, v *discovery.View, author string, opts Options) (*Plan, error) {
+	co := v.Checkout
+	pl := &Plan{Author: author, Forced: opts.Force}
+	if v.State != nil {
+		pl.Resolved = &preflight.ResolvedState{EventID: v.State.EventID, Author: v.State.Author, Head: v.State.Head, Refs: v.State.Refs}
+	}
+	local, err := co.LocalRefs()
+	if err != nil {
+		return pl, &Failure{Code: CodeLocalRefs, Class: Refused, Err: err,
+			Lines:    []string{"cannot read this checkout's branches and tags, so nothing was published: " + err.Error()},
+			Commands: []suggest.Command{suggest.Git("fsck").Because("what is damaged in this checkout"), publishCmd(opts.Force).Because("once the refs read again")}}
+	}
+	prefer := ""
+	if rest, ok := strings.CutPrefix(v.Selection.Detail, "remote "); ok && !strings.Contains(rest, ",") {
+		prefer = rest
+	}
+	if pl.Remote, err = co.NostrRemote(v.Coordinate(), prefer); err != nil {
+		return pl, &Failure{Code: CodeLocalRefs, Class: Refused, Err: err, Lines: []string{"cannot read this checkout's remotes: " + err.Error()}}
+	}
+	tracking, err := co.TrackingBranches(pl.Remote)
+	if err != nil {
+		return pl, &Failure{Code: CodeLocalRefs, Class: Refused, Err: err, Lines: []string{"cannot read this checkout's remote-tracking branches: " + err.Error()}}
+	}
+	al := preflight.AlignCheckout(pl.Resolved, local, tracking)
+	pl.Head, pl.Refs, pl.Tracked, pl.Changes = al.Head, al.Refs, al.Tracked, al.ForceWould
+	if len(pl.Refs) == 0 {
+		return pl, &Failure{Code: CodeNoRefs, Class: Refused,
+			Lines: []string{"this checkout has no branches or tags to publish: commit, then rerun"}}
+	}
+	for _, c := range pl.Changes {
+		switch c.Action {
+		case "remove":
+			pl.Rewrites = append(pl.Rewrites, Rewrite{c, "this checkout does not have it"})
+		case "update":
+			ok, err := co.IsAncestor(c.From, c.To)
+			switch {
+			case err != nil:
+				pl.Rewrites = append(pl.Rewrites, Rewrite{c, fmt.Sprintf("descent from %s cannot be checked: this checkout does not have it (fetch it first)", c.From)})
+			case !ok:
+				pl.Rewrites = append(pl.Rewrites, Rewrite{c, fmt.Sprintf("%s does not descend from %s", c.To, c.From)})
+			}
+		}
+	}
+	if pl.unchanged() {
+		// The author's own state already says this: nothing to sign, and
+		// no Git server to ask.
+		return pl, nil
+	}
+	if len(pl.Rewrites) > 0 && !opts.Force {
+		return pl, rewriteRefusal(pl)
+	}
+	pl.Servers = gitstate.ComponentCloneServers(v.Resolution)
+	pl.Availability = p.Availability(ctx, pl.Servers, pl.Refs)
+	if f := pl.Availability.Failure(); f != nil {
+		class := Refused
+		if f.Evidence {
+			class = Incomplete
+		}
+		a := pl.Availability
+		return pl, &Failure{Code: f.Code, Class: class, Availability: &a,
+			Lines:    append([]string{"cannot publish this state:"}, f.Lines...),
+			Commands: append(f.Commands, publishCmd(opts.Force).Because("once every object can be fetched"))}
+	}
+	var blocker *nostr.Event
+	pl.NotBefore, blocker = notBefore(v, author)
+	if blocker != nil {
+		return pl, &Failure{Code: CodeBaseInTheFuture, Class: Refused,
+			Lines: []string{fmt.Sprintf("state event %s is dated created_at %d, the largest time an event can carry: no state can be dated after it", blocker.ID, int64(blocker.CreatedAt)),
+				"ask its author to delete it with a NIP-09 deletion request naming its id, then rerun"}}
+	}
+	pl.CreatedAt = max(p.Now().Unix(), pl.NotBefore)
+	return pl, nil
+}
+
+// unchanged: the author's own resolved state already carries these refs
+// and this default branch.
+func (pl *Plan) unchanged() bool {
+	return pl.Resolved != nil && pl.Resolved.Author == pl.Author && len(pl.Changes) == 0
+}
+
+func rewriteRefusal(pl *Plan) *Failure {
+	code := CodeRefRemoved
+	lines := []string{"publishing this checkout would rewrite the repository state:"}
+	for _, r := range pl.Rewrites {
+		if r.Action == "update" {
+			code = CodeNotDescendant
+		}
+		lines = append(lines, "  "+preflight.RenderRefActions([]preflight.RefAction{r.RefAction})[0]+": "+r.Reason)
+	}
+	lines = append(lines, "bring those refs up to date (fetch and merge, or restore them), or replace the state deliberately with --force")
+	cmds := []suggest.Command{}
+	if pl.Remote != "" {
+		cmds = append(cmds, suggest.Git("fetch", pl.Remote).Because("get the resolved refs"))
+	}
+	cmds = append(cmds, suggest.Roster("repo", "state").Because("what to change in this checkout to match"),
+		publishCmd(true).Because("replace the resolved refs with this checkout's"))
+	return &Failure{Code: code, Class: Refused, Lines: lines, Commands: cmds, Rewrites: pl.Rewrites}
+}
+
+// notBefore is one second after every candidate state event of the
+// component (every kind 30618 event of a confirmed maintainer the
+// discovery returned, the author's own included) and after the author's
+// own deletion requests addressing their state coordinate; blocker is one
+// dated at the int64 maximum.
+func notBefore(v *discovery.View, author string) (int64, *nostr.Event) {
+	addr := graph.Coordinate{Kind: graph.KindState, Pubkey: author, Identifier: v.Coordinate().Identifier}.ATag()
+	var floor int64
+	var blocker *nostr.Event
+	for _, e := range v.Events {
+		candidate := e.Kind == graph.KindState && (v.Resolution.Confirmed(e.PubKey) || e.PubKey == author)
+		ownDeletion := e.Kind == nostr.KindDeletion && e.PubKey == author && addresses(e, addr)
+		if !candidate && !ownDeletion {
+			continue
+		}
+		if int64(e.CreatedAt) == math.MaxInt64 {
+			blocker = e
+			continue
+		}
+		floor = max(floor, int64(e.CreatedAt)+1)
+	}
+	return floor, blocker
+}
+
+func addresses(e *nostr.Event, addr string) bool {
+	for _, t := range e.Tags {
+		if len(t) >= 2 && t[0] == "a" && t[1] == addr {
+			return true
+		}
+	}
+	return false
+}
+
+// publish signs, delivers, reads back and re-resolves.
+func (p Pipeline) publish(ctx context.Context, out *Outcome) error {
+	pl := out.Plan
+	v := out.View
+	// Dated at signing time, never before NotBefore.
+	pl.CreatedAt = max(p.Now().Unix(), pl.NotBefore)
+	evt := gitstate.StateEvent(v.Coordinate().Identifier, pl.Head, pl.Refs, pl.CreatedAt)
+	if err := p.Signer.SignEvent(ctx, evt); err != nil {
+		return &SignerError{Err: err}
+	}
+	if evt.PubKey != pl.Author {
+		return &Failure{Code: CodeSignerMismatched, Class: Failed, Outcome: out,
+			Lines: []string{"the signer signed with a different key than it reported; nothing was published"}}
+	}
+	out.Event = evt
+	d := p.Deliver(ctx, v.Relays, evt, relaypool.DeliverOptions{})
+	out.Delivery = d
+	if d.Accepted == 0 {
+		return &Failure{Code: CodePublishFailed, Class: Failed, Outcome: out,
+			Lines:    []string{fmt.Sprintf("no relay accepted the state event %s; nothing was published", evt.ID)},
+			Commands: []suggest.Command{publishCmd(pl.Forced)}}
+	}
+	problems := d.Problems()
+	after, err := p.Discover(ctx)
+	if err != nil {
+		problems = append(problems, "re-reading the repository failed: "+err.Error())
+	} else {
+		if d.ReadBack != nil {
+			after = after.Including(d.ReadBack.Events)
+		}
+		out.After = after
+		switch {
+		case after.StateEvent == nil:
+			problems = append(problems, "the repository resolves no state after publishing")
+		case after.StateEvent.ID != evt.ID:
+			problems = append(problems, fmt.Sprintf("the repository resolves state %s by %s, not the published %s",
+				after.StateEvent.ID, graph.Npub(after.StateEvent.PubKey), evt.ID))
+		}
+	}
+	if len(problems) > 0 {
+		return &Failure{Code: CodeUnverified, Class: Unverified, Outcome: out, Problems: problems,
+			Lines:    []string{fmt.Sprintf("published state %s, but verification did not complete:", evt.ID)},
+			Commands: []suggest.Command{suggest.Roster("repo", "state").Because("what the relays now resolve")}}
+	}
+	out.Verified = true
+	return nil
+}
