@@ -33,7 +33,11 @@ type DemoInfo struct {
 	Naddr      string           `json:"naddr"`
 	NostrURL   string           `json:"nostr_url"`
 	People     []DemoPerson     `json:"people"`
-	Events     []*nostr.Event   `json:"-"`
+	// Workspace, Project and Group are the relay-authoritative demo state.
+	Workspace DemoWorkspace  `json:"workspace"`
+	Project   DemoProject    `json:"project"`
+	Group     DemoGroup      `json:"group"`
+	Events    []*nostr.Event `json:"-"`
 }
 
 // DemoKey returns the demo secret key for name.
@@ -57,7 +61,17 @@ func demoOID(label string) string {
 //   - carol: invited by alice, has not accepted (no announcement);
 //   - dave: removed by alice, acknowledged it (ended self-m, M redirect kept);
 //   - erin: confirmed moderator (alice's o + erin's self-o);
-//   - a kind 30618 state by alice: HEAD, two branches, an annotated tag.
+//   - a kind 30618 state by alice: HEAD, two branches, an annotated tag;
+//
+// and, through the relay's authorities (it must run the NIP-SW, NIP-PC and
+// NIP-29 ones, as `roster dev relay` does):
+//
+//   - a NIP-29 group (DemoHomeChannel) alice owns, bob admin, carol and
+//     erin members;
+//   - alice's NIP-PC project (kind 30621 d=DemoProjectD) with that group as
+//     its home channel and one related channel;
+//   - alice's NIP-SW workspace, imported from her legacy channel-sections
+//     blob: two sections, three assigned channels, bob granted mover.
 //
 // Every event is signed and created relative to now.
 func SeedDemo(r *Relay, now time.Time) (DemoInfo, error) {
@@ -162,5 +176,8 @@ func SeedDemo(r *Relay, now time.Time) (DemoInfo, error) {
 	}
 	info.Naddr = naddr
 	info.NostrURL = "nostr://" + info.People[0].Npub + "/" + DemoIdentifier
+	if err := seedSpaces(r, now, &info, pk); err != nil {
+		return info, err
+	}
 	return info, nil
 }

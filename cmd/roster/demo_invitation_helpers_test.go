@@ -16,7 +16,7 @@ import (
 // acceptance too. extra adds flags such as --json.
 func carolPreviewsAcceptance(t *testing.T, extra ...string) result {
 	t.Helper()
-	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
+	relay := devrelay.StartN(t, 1, devrelay.Options{Authorities: devRelayAuthorities()})[0]
 	demo, err := devrelay.SeedDemo(relay, time.Now())
 	if err != nil {
 		t.Fatal(err)
