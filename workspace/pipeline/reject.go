@@ -16,10 +16,9 @@ const (
 	// CodeRateLimited: "rate-limited:", the relay asks to retry later
 	// (exit 4: nothing committed, not enough evidence either way).
 	CodeRateLimited = "rate-limited"
-	// CodeRestricted: "restricted:", the relay's policy or authority
-	// refused the signer (exit 3).
-	CodeRestricted = "restricted"
-	// CodeRelayRejected: any other OK false with a message (exit 3).
+	// CodeRelayRejected: "restricted:" (the relay's policy or authority
+	// refused the signer) and any other OK false with a message (exit 3);
+	// details.prefix names the prefix.
 	CodeRelayRejected = "relay-rejected"
 	// CodeUnconfirmed: no OK at all, a timeout, or the relay's own
 	// "error:" (exit 6: it may have committed).
@@ -51,10 +50,10 @@ func Rejection(rep relaypool.PublishReport, relay, what string, details map[stri
 		return &Error{Class: Incomplete, Code: CodeRateLimited, Details: details, Next: next,
 			Msg: fmt.Sprintf("%s is rate-limiting writes and refused %s, so nothing changed: %s; retry in a while", relay, what, msg)}
 	case "restricted":
-		return &Error{Class: Refused, Code: CodeRestricted, Details: details, Next: next,
+		return &Error{Class: Refused, Code: CodeRelayRejected, Details: withPrefix(details, prefix), Next: next,
 			Msg: fmt.Sprintf("%s refused %s for this signer, so nothing changed: %s", relay, what, msg)}
 	}
-	return &Error{Class: Refused, Code: CodeRelayRejected, Details: details, Next: next,
+	return &Error{Class: Refused, Code: CodeRelayRejected, Details: withPrefix(details, prefix), Next: next,
 		Msg: fmt.Sprintf("%s refused %s, so nothing changed: %s", relay, what, msg)}
 }
 
@@ -63,4 +62,14 @@ func orNoAnswer(msg string) string {
 		return "no answer"
 	}
 	return msg
+}
+
+// withPrefix adds the OK message's prefix to a copy of details.
+func withPrefix(details map[string]any, prefix string) map[string]any {
+	out := make(map[string]any, len(details)+1)
+	for k, v := range details {
+		out[k] = v
+	}
+	out["prefix"] = prefix
+	return out
 }

@@ -17,7 +17,7 @@ func TestRejectionMapsOKPrefixesToClassAndCode(t *testing.T) {
 	}{
 		{relaypool.PublishReport{Replied: true, Message: "conflict: revision 3 is not current"}, Refused, CodeConflict},
 		{relaypool.PublishReport{Replied: true, Message: "rate-limited: slow down"}, Incomplete, CodeRateLimited},
-		{relaypool.PublishReport{Replied: true, Message: "restricted: not an admin"}, Refused, CodeRestricted},
+		{relaypool.PublishReport{Replied: true, Message: "restricted: not an admin"}, Refused, CodeRelayRejected},
 		{relaypool.PublishReport{Replied: true, Message: "invalid: bad tag"}, Refused, CodeRelayRejected},
 		{relaypool.PublishReport{Replied: true, Message: "blocked: deleted"}, Refused, CodeRelayRejected},
 		{relaypool.PublishReport{Replied: true, Message: "error: database down"}, Unverified, CodeUnconfirmed},
