@@ -38,7 +38,10 @@ func Rejection(rep relaypool.PublishReport, relay, what string, details map[stri
 	}
 	msg := rep.Message
 	prefix, _, _ := strings.Cut(msg, ":")
-	if !rep.Replied || msg == "" || prefix == "error" || prefix == "timeout" {
+	// A relay's machine-readable refusal, even one roster could not follow
+	// up (an auth-required whose authentication failed), committed nothing.
+	refusal := refusalPrefixes[prefix]
+	if msg == "" || prefix == "error" || prefix == "timeout" || !rep.Replied && !refusal {
 		return &Error{Class: Unverified, Code: CodeUnconfirmed, Details: details, Next: next,
 			Msg: fmt.Sprintf("%s did not confirm %s (%s); read it back to see whether it committed", relay, what, orNoAnswer(msg))}
 	}
@@ -56,6 +59,11 @@ func Rejection(rep relaypool.PublishReport, relay, what string, details map[stri
 	return &Error{Class: Refused, Code: CodeRelayRejected, Details: withPrefix(details, prefix), Next: next,
 		Msg: fmt.Sprintf("%s refused %s, so nothing changed: %s", relay, what, msg)}
 }
+
+// refusalPrefixes are NIP-01's OK false prefixes that say the relay
+// refused the event, plus NIP-PC's conflict.
+var refusalPrefixes = map[string]bool{"duplicate": true, "pow": true, "blocked": true, "rate-limited": true,
+	"invalid": true, "restricted": true, "auth-required": true, "mute": true, "conflict": true}
 
 func orNoAnswer(msg string) string {
 	if msg == "" {

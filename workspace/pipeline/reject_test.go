@@ -22,7 +22,9 @@ func TestRejectionMapsOKPrefixesToClassAndCode(t *testing.T) {
 		{relaypool.PublishReport{Replied: true, Message: "blocked: deleted"}, Refused, CodeRelayRejected},
 		{relaypool.PublishReport{Replied: true, Message: "error: database down"}, Unverified, CodeUnconfirmed},
 		{relaypool.PublishReport{Message: "timeout: the relay did not answer in time"}, Unverified, CodeUnconfirmed},
-		{relaypool.PublishReport{Message: "restricted: sent but no OK (authentication failed)"}, Unverified, CodeUnconfirmed},
+		{relaypool.PublishReport{Message: "auth-required: authentication failed: no key"}, Refused, CodeRelayRejected},
+		{relaypool.PublishReport{Message: "connection reset"}, Unverified, CodeUnconfirmed},
+		{relaypool.PublishReport{Replied: true}, Unverified, CodeUnconfirmed},
 	} {
 		e := Rejection(c.rep, "ws://r", "the command", nil, nil)
 		if e == nil || e.Class != c.class || e.Code != c.code {
