@@ -35,7 +35,11 @@ type DemoInfo struct {
 	Naddr      string           `json:"naddr"`
 	NostrURL   string           `json:"nostr_url"`
 	People     []DemoPerson     `json:"people"`
-	Events     []*nostr.Event   `json:"-"`
+	// Workspace, Project and Group are the relay-authoritative demo state.
+	Workspace DemoWorkspace  `json:"workspace"`
+	Project   DemoProject    `json:"project"`
+	Group     DemoGroup      `json:"group"`
+	Events    []*nostr.Event `json:"-"`
 }
 
 // DemoKey returns the demo secret key for name.
@@ -59,15 +63,26 @@ func demoOID(label string) string {
 //   - carol: invited by alice, has not accepted (no announcement);
 //   - dave: removed by alice, acknowledged it (ended self-m, M redirect kept);
 //   - erin: confirmed moderator (alice's o + erin's self-o);
-//   - a kind 30618 state by alice: HEAD, two branches, an annotated tag.
+//   - a kind 30618 state by alice: HEAD, two branches, an annotated tag;
+//
+// and, through the relay's authorities (it must run the NIP-SW, NIP-PC and
+// NIP-29 ones, as `roster dev relay` does):
+//
+//   - a NIP-29 group (DemoHomeChannel) alice owns, bob admin, carol and
+//     erin members;
+//   - alice's NIP-PC project (kind 30621 d=DemoProjectD) with that group as
+//     its home channel and one related channel;
+//   - alice's NIP-SW workspace, imported from her legacy channel-sections
+//     blob: two sections, three assigned channels, bob granted mover.
 //
 // Every event is signed and created relative to now.
 func SeedDemo(r *Relay, now time.Time) (DemoInfo, error) { return SeedDemoWith(r, now, DemoGit{}) }
 
 // DemoGit points the demo at a real Git server: every announcement's
 // clone URL becomes CloneURL and the state carries Refs (HEAD stays
-// refs/heads/main). The zero value keeps the illustrative git.example.org
-// URLs and fake object ids, which no Git server serves.
+// refs/heads/main). The zero value advertises file:// URLs of no existing
+// repository and fake object ids: no Git server serves them, and checking
+// them never leaves the machine.
 type DemoGit struct {
 	CloneURL string
 	Refs     map[string]string
@@ -106,7 +121,7 @@ func SeedDemoWith(r *Relay, now time.Time, g DemoGit) (DemoInfo, error) {
 		if g.CloneURL != "" {
 			return g.CloneURL
 		}
-		return "https://git.example.org/" + name + "/roster-demo.git"
+		return "file:///nonexistent/roster-demo/" + name + ".git"
 	}
 	state := nostr.Tags{
 		{"d", DemoIdentifier},
@@ -189,5 +204,8 @@ func SeedDemoWith(r *Relay, now time.Time, g DemoGit) (DemoInfo, error) {
 	}
 	info.Naddr = naddr
 	info.NostrURL = "nostr://" + info.People[0].Npub + "/" + DemoIdentifier
+	if err := seedSpaces(r, now, &info, pk); err != nil {
+		return info, err
+	}
 	return info, nil
 }

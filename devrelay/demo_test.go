@@ -1,33 +1,45 @@
-package devrelay
+package devrelay_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/nbd-wtf/go-nostr/nip19"
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/devrelay/grouprelay"
+	"github.com/roster-cli/roster/devrelay/pcrelay"
+	"github.com/roster-cli/roster/devrelay/swrelay"
 	"github.com/roster-cli/roster/graph"
 )
+
+// startDemoRelay is a relay with the authorities `roster dev relay` runs.
+func startDemoRelay(t *testing.T) *devrelay.Relay {
+	g := grouprelay.New()
+	return devrelay.StartN(t, 1, devrelay.Options{Authorities: []devrelay.Authority{
+		swrelay.New(swrelay.Options{}), pcrelay.New(pcrelay.Options{Groups: g, LeaveStateKind: true}), g}})[0]
+}
 
 // The demo must be the repository the issue describes, resolved by the real
 // graph: a lead, a confirmed co-maintainer, a pending invitation, a removed
 // maintainer, a moderator and a state event.
 func TestSeedDemoIsARealisticLeadShapedRepository(t *testing.T) {
-	r := start(t, Options{})
+	r := startDemoRelay(t)
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	info, err := SeedDemo(r, now)
+	info, err := devrelay.SeedDemo(r, now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	pk := map[string]string{}
 	for _, p := range info.People {
 		pk[p.Name] = p.Pubkey
-		if want, _ := nostr.GetPublicKey(DemoKey(p.Name)); p.Pubkey != want {
+		if want, _ := nostr.GetPublicKey(devrelay.DemoKey(p.Name)); p.Pubkey != want {
 			t.Fatalf("%s's key is not derived from the name", p.Name)
 		}
 	}
-	stored := r.Stored(nostr.Filter{Tags: nostr.TagMap{"d": {DemoIdentifier}}})
-	if len(stored) != 5 || len(info.Events) != 5 {
+	stored := r.Stored(nostr.Filter{Kinds: []int{graph.KindAnnouncement, graph.KindState}, Tags: nostr.TagMap{"d": {devrelay.DemoIdentifier}}})
+	if len(stored) != 5 || len(info.Events) < 5 {
 		t.Fatalf("stored %d demo events, want 4 announcements and 1 state", len(stored))
 	}
 	for _, e := range stored {
@@ -97,7 +109,16 @@ func TestSeedDemoIsARealisticLeadShapedRepository(t *testing.T) {
 		t.Fatalf("naddr %q: %v", info.Naddr, err)
 	}
 	ptr := v.(nostr.EntityPointer)
-	if ptr.PublicKey != pk["alice"] || ptr.Identifier != DemoIdentifier || ptr.Kind != 30617 || len(ptr.Relays) != 1 || ptr.Relays[0] != r.URL() {
+	if ptr.PublicKey != pk["alice"] || ptr.Identifier != devrelay.DemoIdentifier || ptr.Kind != 30617 || len(ptr.Relays) != 1 || ptr.Relays[0] != r.URL() {
 		t.Errorf("naddr points at %+v", ptr)
+	}
+}
+
+// Without the NIP-SW, NIP-PC and NIP-29 authorities nothing the demo's
+// workspace, project and group need would materialize: SeedDemo says so.
+func TestSeedDemoNeedsTheRelayAuthorities(t *testing.T) {
+	r := devrelay.StartN(t, 1, devrelay.Options{})[0]
+	if _, err := devrelay.SeedDemo(r, time.Now()); err == nil || !strings.Contains(err.Error(), "no authority for kind") {
+		t.Fatalf("seeding a relay without authorities: %v", err)
 	}
 }

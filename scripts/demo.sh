@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# make demo: start a local dev relay seeded with a realistic repository, read it
-# with `roster repo` and `roster repo --json`, then stop the relay. Needs no
+# make demo: start a local dev relay seeded with a realistic repository, a
+# workspace, a project and a group; read them with `roster repo`, `roster repo
+# --json`, `roster workspace show`, `roster project show` and `roster group
+# show`; preview a membership change (--dry-run, nothing is published); then
+# stop the relay. Needs no
 # network: the relay listens on a free loopback port. The Makefile builds the
 # binary first; this script builds nothing.
 set -euo pipefail
@@ -62,9 +65,35 @@ if [ -z "$url" ]; then
 	exit 1
 fi
 
+line=$(head -n1 "$work/relay.log")
+field() { printf '%s' "$line" | sed -n "s/.*\"$1\":\"\([^\"]*\)\".*/\1/p"; }
+project=$(field project_naddr)
+group=$(field group_id)
+erin=$(printf '%s' "$line" | sed -n 's/.*"name":"erin","role":"[^"]*","pubkey":"[0-9a-f]*","npub":"\(npub1[0-9a-z]*\)".*/\1/p')
+if [ -z "$project" ] || [ -z "$group" ] || [ -z "$erin" ]; then
+	echo "demo: the dev relay's banner names no project, group or erin:" >&2
+	cat "$work/relay.log" >&2
+	exit 1
+fi
+# The demo keys are public: sha256("roster-demo-<name>"). The workspace is
+# read by its owner, alice, who also previews the change.
+alice_key=$(printf 'roster-demo-alice' | sha256sum | cut -c1-64)
+
 echo "== dev relay at $url"
 echo "== roster repo --repo $naddr --relay $url"
 "$bin" repo --repo "$naddr" --relay "$url"
 echo
 echo "== roster repo --repo $naddr --relay $url --json"
 "$bin" repo --repo "$naddr" --relay "$url" --json
+echo
+echo "== roster workspace show --relay $url   (as alice, its owner)"
+ROSTER_SECRET_KEY=$alice_key "$bin" workspace show --relay "$url"
+echo
+echo "== roster project show $project --relay $url"
+"$bin" project show "$project" --relay "$url"
+echo
+echo "== roster group show $group --relay $url"
+"$bin" group show "$group" --relay "$url"
+echo
+echo "== roster repo edit --add-maintainer $erin --dry-run --repo $naddr --relay $url   (as alice: a preview, nothing is published)"
+ROSTER_SECRET_KEY=$alice_key "$bin" repo edit --add-maintainer "$erin" --dry-run --repo "$naddr" --relay "$url"

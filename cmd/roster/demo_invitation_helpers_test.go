@@ -16,7 +16,7 @@ import (
 // acceptance too. extra adds flags such as --json.
 func carolPreviewsAcceptance(t *testing.T, extra ...string) result {
 	t.Helper()
-	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
+	relay := devrelay.StartN(t, 1, devrelay.Options{Authorities: devRelayAuthorities()})[0]
 	// The demo's objects on a real Git server: a membership change checks
 	// every state OID is advertised by the component's clone servers.
 	work := newGitWork(t)

@@ -3,11 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"strings"
+	"time"
 
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/devrelay/pcrelay"
 	"github.com/roster-cli/roster/devrelay/swrelay"
+	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/spf13/cobra"
 )
@@ -42,10 +46,13 @@ deletions, NIP-11 with the relay's own pubkey in "self", optional NIP-42
 authentication, and the reference relay-side authorities of NIP-SW
 workspaces, NIP-PC projects and NIP-29 groups. With --seed demo it publishes a realistic repository: a lead,
 a confirmed co-maintainer, a pending invitation, a removed maintainer, a
-moderator and a state event. The demo keys are public: never reuse them.
+moderator and a state event; and the lead's NIP-29 group (with an admin),
+her NIP-PC project with that group as home channel, and her NIP-SW
+workspace (two sections, one grant). The demo keys are public: never reuse them.
 
-As soon as it listens it prints its URL (and the demo's naddr) on stdout;
-with --json it prints one line: {"schema":"roster.dev-relay/v1","url":...,"self":...,"naddr":...}.`,
+As soon as it listens it prints its URL (and the demo's naddrs, with a try:
+line for each) on stdout; with --json it prints one line:
+{"schema":"roster.dev-relay/v1","url":...,"self":...,"naddr":...,"project_naddr":...,"group_id":...}.`,
 		Example: `  roster dev relay --seed demo
   roster repo --repo <naddr printed above> --relay ws://127.0.0.1:7777
   roster dev relay --addr 127.0.0.1:0 --json   # a free port, machine-readable`,
@@ -82,6 +89,13 @@ type devRelayStarted struct {
 	Naddr      string                `json:"naddr,omitempty"`
 	Coordinate string                `json:"coordinate,omitempty"`
 	People     []devrelay.DemoPerson `json:"people,omitempty"`
+	// The relay-authoritative demo state (--seed demo): the workspace
+	// owner (npub), the project's naddr (kind 30621, this relay as hint)
+	// and coordinate, and the NIP-29 group id (the project's home channel).
+	WorkspaceOwner    string `json:"workspace_owner,omitempty"`
+	ProjectNaddr      string `json:"project_naddr,omitempty"`
+	ProjectCoordinate string `json:"project_coordinate,omitempty"`
+	GroupID           string `json:"group_id,omitempty"`
 }
 
 func runDevRelay(ctx context.Context, a *app, f devRelayFlags) error {
@@ -101,10 +115,14 @@ func runDevRelay(ctx context.Context, a *app, f devRelayFlags) error {
 	started := devRelayStarted{Schema: "roster.dev-relay/v1", URL: r.URL(), Self: r.Self()}
 	var demo devrelay.DemoInfo
 	if f.seed == "demo" {
-		if demo, err = devrelay.SeedDemo(r, a.io.Now()); err != nil {
+		var cleanup func()
+		if demo, cleanup, err = seedDemo(r, a.io.Now(), func(msg string) { fmt.Fprintf(a.io.Err, "roster dev relay: %s\n", msg) }); err != nil {
 			return err
 		}
+		defer cleanup()
 		started.Naddr, started.Coordinate, started.People = demo.Naddr, demo.Coordinate.ATag(), demo.People
+		started.WorkspaceOwner, started.ProjectNaddr, started.ProjectCoordinate, started.GroupID =
+			demo.Workspace.Owner, demo.Project.Naddr, demo.Project.Coordinate, demo.Group.ID
 	}
 	if a.opts.JSON {
 		if err := a.emitJSON(started, false); err != nil {
@@ -132,7 +150,36 @@ func printDevRelay(a *app, s devRelayStarted, demo devrelay.DemoInfo) {
 		}
 		fmt.Fprintln(out, "  (demo keys are public: sha256(\"roster-demo-<name>\"), e.g. to act as carol:")
 		fmt.Fprintln(out, "   ROSTER_SECRET_KEY=$(printf roster-demo-carol | sha256sum | cut -c1-64) roster ...)")
+		fmt.Fprintf(out, "demo workspace of alice: sections %s, granted %s\n", strings.Join(demo.Workspace.Sections, ", "), strings.Join(demo.Workspace.Grants, ", "))
+		fmt.Fprintf(out, "demo project %s (home channel %s)\n", s.ProjectCoordinate, demo.Project.HomeChannel)
+		fmt.Fprintf(out, "demo group %s: %s\n", s.GroupID, strings.Join(demo.Group.Admins, ", "))
 		fmt.Fprintf(out, "try: roster repo --repo %s --relay %s\n", s.Naddr, s.URL)
+		// The workspace is read by its owner or a grantee: as alice.
+		fmt.Fprintf(out, "try: ROSTER_SECRET_KEY=$(printf roster-demo-alice | sha256sum | cut -c1-64) roster workspace show --relay %s\n", s.URL)
+		fmt.Fprintf(out, "try: roster project show %s --relay %s\n", s.ProjectNaddr, s.URL)
+		fmt.Fprintf(out, "try: roster group show %s --relay %s\n", s.GroupID, s.URL)
 	}
 	fmt.Fprintln(out, "press Ctrl-C to stop")
+}
+
+// seedDemo seeds r with the demo, its Git objects in a bare repository made
+// for it (gitstate.DemoRepository) and advertised over file://, so that a
+// previewed change can check every object the demo's state names. Without
+// the git command the demo advertises no reachable server, and warn says
+// that changes will then stop at the object check. cleanup removes the
+// repository.
+func seedDemo(r *devrelay.Relay, now time.Time, warn func(string)) (devrelay.DemoInfo, func(), error) {
+	dir, err := os.MkdirTemp("", "roster-demo-git-")
+	if err != nil {
+		return devrelay.DemoInfo{}, func() {}, err
+	}
+	cleanup := func() { os.RemoveAll(dir) }
+	url, refs, err := gitstate.DemoRepository(dir)
+	if err != nil {
+		warn(fmt.Sprintf("%v; the demo's Git objects are on no reachable server, so previewed changes stop at the object check", err))
+		demo, err := devrelay.SeedDemo(r, now)
+		return demo, cleanup, err
+	}
+	demo, err := devrelay.SeedDemoWith(r, now, devrelay.DemoGit{CloneURL: url, Refs: refs})
+	return demo, cleanup, err
 }

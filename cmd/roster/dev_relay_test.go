@@ -98,6 +98,10 @@ func TestDevRelaySeedDemoJSONServesTheDemoRepositoryUntilStopped(t *testing.T) {
 	line := run.waitOutput(t, "}")
 	var started struct {
 		URL, Self, Naddr, Coordinate string
+		WorkspaceOwner               string `json:"workspace_owner"`
+		ProjectNaddr                 string `json:"project_naddr"`
+		ProjectCoordinate            string `json:"project_coordinate"`
+		GroupID                      string `json:"group_id"`
 	}
 	if err := json.Unmarshal([]byte(strings.TrimSpace(line)), &started); err != nil {
 		t.Fatalf("stdout is not one JSON line: %q (%v)", line, err)
@@ -122,6 +126,21 @@ func TestDevRelaySeedDemoJSONServesTheDemoRepositoryUntilStopped(t *testing.T) {
 	if err != nil || info.Self != started.Self {
 		t.Fatalf("NIP-11 self %v (%v), want %s", info, err, started.Self)
 	}
+	// The banner names the seeded workspace owner, project and group, and
+	// each reads back from the running relay.
+	if !strings.HasPrefix(started.WorkspaceOwner, "npub1") || !strings.HasPrefix(started.ProjectCoordinate, "30621:") || started.GroupID != devrelay.DemoHomeChannel {
+		t.Fatalf("banner %+v", started)
+	}
+	env := map[string]string{"ROSTER_HOME": t.TempDir(), "ROSTER_SECRET_KEY": devrelay.DemoKey("alice")}
+	for _, args := range [][]string{
+		{"workspace", "show", "--owner", started.WorkspaceOwner},
+		{"project", "show", started.ProjectNaddr},
+		{"group", "show", started.GroupID},
+	} {
+		if r := (invocation{Env: env}).roster(t, append(args, "--relay", started.URL, "--timeout", "5s")...); r.Code != exitOK {
+			t.Errorf("roster %v against the banner: exit %d %s", args, r.Code, r.Err)
+		}
+	}
 
 	run.stop()
 	select {
@@ -142,7 +161,12 @@ func TestDevRelaySeedDemoJSONServesTheDemoRepositoryUntilStopped(t *testing.T) {
 func TestDevRelayDemoIsReadableByRosterRepo(t *testing.T) {
 	t.Parallel()
 	run := startDevRelayCmd(t, "dev", "relay", "--addr", "127.0.0.1:0", "--seed", "demo")
-	out := run.waitOutput(t, "try: roster repo")
+	out := run.waitOutput(t, "try: roster group show")
+	for _, want := range []string{"try: roster repo --repo naddr1", "roster workspace show --relay ws://", "try: roster project show naddr1", "try: roster group show " + devrelay.DemoHomeChannel} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the human banner has no %q line:\n%s", want, out)
+		}
+	}
 	var url, naddr string
 	for _, f := range strings.Fields(out) {
 		if strings.HasPrefix(f, "ws://") && url == "" {

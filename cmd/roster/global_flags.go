@@ -66,6 +66,7 @@ var globalFlagUse = func() map[string]map[string]bool {
 		m[c] = flagSet(outputFlags, networkFlags, home, repo)
 	}
 	for _, c := range []string{"project show", "project relate", "project unrelate", "group show",
+		"project create", "project update", "project delete", "project list", "group list", "workspace create", "workspace list",
 		"workspace show", "workspace import", "workspace grant", "workspace revoke", "workspace move",
 		"workspace section add", "workspace section remove", "workspace section rename", "workspace section reorder"} {
 		m[c] = flagSet(outputFlags, networkFlags, home)

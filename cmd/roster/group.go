@@ -27,7 +27,7 @@ related channels.`,
 		Example: `  roster group show 99999999-9999-4999-8999-999999999999 --relay wss://relay.example
   roster group show my-group --relay wss://relay.example --json`,
 	}
-	cmd.AddCommand(newGroupShowCmd(a))
+	cmd.AddCommand(newGroupShowCmd(a), newGroupListCmd(a))
 	return cmd
 }
 
@@ -41,14 +41,22 @@ type groupJSON struct {
 }
 
 func newGroupShowCmd(a *app) *cobra.Command {
-	return &cobra.Command{
+	var me bool
+	cmd := &cobra.Command{
 		Use:   "show <group-id>",
 		Short: "Show a group's relay-signed metadata, admins, members and roles",
 		Long: `Shows, for every relay asked, the group state that relay signed. Events for
 the group signed by any other key are listed as rejected and never used.
-Exit 4 when no relay has any signed state for the group.`,
+Exit 4 when no relay has any signed state for the group.
+
+With --me it shows your membership instead (needs a signer): on each relay,
+the latest kind 9000 put-user or 9001 remove-user naming you decides (NIP-29
+"Checking your own membership"); without one, the relay-signed 39002
+listing you makes you a member; otherwise you are not. Your roles are the
+relay-signed 39001's.`,
 		Example: `  roster group show 99999999-9999-4999-8999-999999999999 --relay wss://relay.example
-  roster group show 99999999-9999-4999-8999-999999999999 --relay wss://relay.example --json`,
+  roster group show 99999999-9999-4999-8999-999999999999 --relay wss://relay.example --json
+  roster group show 99999999-9999-4999-8999-999999999999 --me --relay wss://relay.example`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id := args[0]
@@ -67,6 +75,9 @@ Exit 4 when no relay has any signed state for the group.`,
 			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.projectLazyAuth})
 			defer pool.Close()
 			ctx := cmd.Context()
+			if me {
+				return groupShowMe(ctx, a, pool, relays, id)
+			}
 			rd := groups.Read(ctx, pool, relays, id)
 			out := groupJSON{Schema: "roster.group/v1", ID: id, Complete: rd.Complete, Relays: rd.Relays}
 			if !rd.Found && !rd.Complete {
@@ -85,6 +96,8 @@ Exit 4 when no relay has any signed state for the group.`,
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&me, "me", false, "show your membership and roles (needs a signer)")
+	return cmd
 }
 
 // groupRender prints each relay's view. The metadata, role names, relay

@@ -28,7 +28,8 @@ project's live home channel (a NIP-29 group on the same relay).`,
   roster project relate 30621:<owner-hex>:my-project 11111111-1111-4111-8111-111111111111 --relay wss://relay.example
   roster project unrelate 30621:<owner-hex>:my-project 11111111-1111-4111-8111-111111111111 --relay wss://relay.example --json`,
 	}
-	cmd.AddCommand(newProjectShowCmd(a), newProjectChangeCmd(a, true), newProjectChangeCmd(a, false))
+	cmd.AddCommand(newProjectShowCmd(a), newProjectChangeCmd(a, true), newProjectChangeCmd(a, false),
+		newProjectCreateCmd(a), newProjectUpdateCmd(a), newProjectDeleteCmd(a), newProjectListCmd(a))
 	return cmd
 }
 

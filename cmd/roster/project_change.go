@@ -17,7 +17,8 @@ import (
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
-// projectChangeJSON is the result of relate/unrelate (schema roster.project.change/v1).
+// projectChangeJSON is the result of relate/unrelate (schema
+// roster.project.change/v2: v1 and authority).
 type projectChangeJSON struct {
 	Schema           string   `json:"schema"`
 	Coordinate       string   `json:"coordinate"`
@@ -31,6 +32,15 @@ type projectChangeJSON struct {
 	RelatedChannels  []string `json:"related_channels"`
 	Published        []string `json:"published"`
 	Retried          bool     `json:"retried"`
+	// Authority is how roster checked, before signing, that you may make
+	// the change.
+	Authority projectAuthorityJSON `json:"authority"`
+}
+
+// projectAuthorityJSON is projects.CheckResult.
+type projectAuthorityJSON struct {
+	Basis string `json:"basis"` // owner | home-channel-role | unverifiable
+	Note  string `json:"note,omitempty"`
 }
 
 // projectChange submits one change on relay and renders the result.
@@ -48,11 +58,15 @@ func projectChange(ctx context.Context, a *app, s signer.Signer, relay string, c
 	}
 	projectCachePut(a, res.After)
 	after := res.After.Best
-	out := projectChangeJSON{Schema: "roster.project.change/v1", Coordinate: c.String(), Relay: relay, Actor: actor, ActorNpub: gitstate.EncodeNpub(actor),
+	out := projectChangeJSON{Schema: "roster.project.change/v2", Coordinate: c.String(), Relay: relay, Actor: actor, ActorNpub: gitstate.EncodeNpub(actor),
 		Add: patch.Add, Remove: patch.Remove, ExpectedRevision: res.Before.Revision, Revision: after.Revision,
-		RelatedChannels: orEmptySlice(after.Document.RelatedChannels), Published: []string{res.EventID}, Retried: res.Retried}
+		RelatedChannels: orEmptySlice(after.Document.RelatedChannels), Published: []string{res.EventID}, Retried: res.Retried,
+		Authority: projectAuthorityJSON{Basis: res.Authority.Basis, Note: res.Authority.Note}}
 	if a.opts.JSON {
 		return writeJSON(a, out)
+	}
+	if out.Authority.Note != "" {
+		fmt.Fprintf(a.io.Err, "roster: note: %s\n", termtext.Line(out.Authority.Note))
 	}
 	fmt.Fprintf(a.io.Out, "%sd %d channel(s) for %s: revision %d -> %d", verb, len(patch.Add)+len(patch.Remove), termtext.Line(c.String()), res.Before.Revision, after.Revision)
 	if out.Retried {

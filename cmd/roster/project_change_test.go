@@ -17,6 +17,7 @@ func TestProjectRefusalNamesTheOwnersCommandRunnableAsPrinted(t *testing.T) {
 	t.Parallel()
 	w := newPCWorld(t)
 	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
+	w.group(pcOwnerSK, grouprelay.KindCreateGroup) // the channel's roles are readable: roster refuses itself
 	r := w.as(pcAdminSK, "project", "relate", w.coord.String(), pcChanA, "--json")
 	e := decodeOut[errorOut](t, r)
 	if r.Code != exitRefused || e.Error.Code != "not-authorized" || len(e.Error.Commands) == 0 {

@@ -5,8 +5,6 @@ package main
 import (
 	"fmt"
 
-	"github.com/nbd-wtf/go-nostr/nip19"
-
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
@@ -48,7 +46,8 @@ type projectEventJSON struct {
 
 func projectView(c projects.Coordinate, rd projects.ReadResult) projectJSON {
 	st := rd.Best
-	naddr, _ := nip19.EncodeEntity(c.Owner, projects.KindIdentity, c.D, nil)
+	// The naddr carries the relay that served the shown state as its hint.
+	naddr := projectNaddr(c, rd.BestURL)
 	out := projectJSON{
 		Schema: "roster.project/v1", Coordinate: c.String(), Owner: c.Owner, OwnerNpub: gitstate.EncodeNpub(c.Owner),
 		D: c.D, Address: c.Address(), Naddr: naddr, Revision: st.Revision, Deleted: st.Deleted,

@@ -64,3 +64,44 @@ matching migration marker; it never writes the legacy blob.`,
 		},
 	}
 }
+
+func newWorkspaceCreateCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "create",
+		Short: "Start an empty workspace when you have no legacy channel-sections blob (kind 9050)",
+		Long: `Owner only, once, and only when the relay shows no workspace of yours and holds
+no kind 30078 d=channel-sections event of yours (with one, use import: nothing
+is lost). Publishes an empty channel-sections event, NIP-44 encrypted to you,
+as the migration source, then imports it as revision zero: a fresh workspace
+key, your key envelope, no sections. roster switches only once the matching
+migration marker reads back; from then on it never writes the legacy event.
+Add sections with ` + "`workspace section add`" + `.`,
+		Example: `  roster workspace create --relay wss://relay.example
+  roster workspace section add Projects --relay wss://relay.example`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			if a.opts.Offline {
+				return usageErr("`workspace create` submits a command to the relay; drop --offline")
+			}
+			ws, err := a.openWorkspace(ctx, "", suggest.Roster("workspace", "create"))
+			if err != nil {
+				return err
+			}
+			defer ws.close()
+			res, err := ws.Create(ctx)
+			if err != nil {
+				return pipelineErr(err)
+			}
+			src, cur := res.Source, res.After
+			out := wsImportJSON{Schema: "roster.workspace.create/v1", SourceEventID: src.Event.ID, SourceHash: src.Hash,
+				EventID: res.Event.ID, ActionID: res.Command.ActionID, CommandHash: res.Command.Hash, Switched: true, Workspace: ws.view(cur)}
+			if a.opts.JSON {
+				return writeJSON(a, out)
+			}
+			fmt.Fprintf(a.io.Out, "created an empty workspace from channel-sections event %s (hash %s); migration marker verified, the relay workspace is now authoritative\n", src.Event.ID, src.Hash)
+			renderWorkspace(a, out.Workspace)
+			return nil
+		},
+	}
+}

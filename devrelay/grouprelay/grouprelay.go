@@ -89,7 +89,8 @@ func (a *Authority) Standing(community, id, pubkey string) projects.ChannelStand
 
 func (g *group) archived() bool {
 	for _, t := range g.meta {
-		if t[0] == "archived" {
+		// As Buzz and workspace/groups read it: only the value "true".
+		if t[0] == "archived" && len(t) > 1 && t[1] == "true" {
 			return true
 		}
 	}

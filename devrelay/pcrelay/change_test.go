@@ -144,7 +144,7 @@ func TestArchivedOrDeletedHomeChannelGrantsNoAuthority(t *testing.T) {
 		f.group(ownerSK, grouprelay.KindCreateGroup)
 		f.group(ownerSK, grouprelay.KindPutUser, nostr.Tag{"p", pub(t, adminSK), "admin"})
 		if end == "archived" {
-			f.group(ownerSK, grouprelay.KindEditMetadata, nostr.Tag{"name", "old"}, nostr.Tag{"archived"})
+			f.group(ownerSK, grouprelay.KindEditMetadata, nostr.Tag{"name", "old"}, nostr.Tag{"archived", "true"})
 		} else {
 			f.group(ownerSK, grouprelay.KindDeleteGroup)
 		}

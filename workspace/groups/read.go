@@ -20,6 +20,8 @@ type RelayRead struct {
 	Found  bool   `json:"found"`
 	Live   bool   `json:"live"`
 	Group  *State `json:"group"`
+	// Me is the viewer's membership (ReadMember only).
+	Me *Membership `json:"-"`
 }
 
 // ReadResult is every relay's view of the group.
@@ -36,8 +38,22 @@ type ReadResult struct {
 // and builds each relay's state from the events that relay signed (Build);
 // events signed by any other key are kept as rejected, never used.
 func Read(ctx context.Context, r pipeline.Relays, relays []string, id string) ReadResult {
+	return read(ctx, r, relays, id, "")
+}
+
+// ReadMember is Read plus, in the same request, every 9000 and 9001 of the
+// group naming me, and each relay's MembershipOf(me) in RelayRead.Me.
+func ReadMember(ctx context.Context, r pipeline.Relays, relays []string, id, me string) ReadResult {
+	return read(ctx, r, relays, id, me)
+}
+
+func read(ctx context.Context, r pipeline.Relays, relays []string, id, me string) ReadResult {
 	infos := pipeline.RelaySelves(ctx, r, relays)
-	res := r.Fetch(ctx, relays, nostr.Filter{Kinds: StateKinds, Tags: nostr.TagMap{"d": {id}}})
+	filters := []nostr.Filter{{Kinds: StateKinds, Tags: nostr.TagMap{"d": {id}}}}
+	if me != "" {
+		filters = append(filters, nostr.Filter{Kinds: []int{KindPutUser, KindRemoveUser}, Tags: nostr.TagMap{"h": {id}, "p": {me}}})
+	}
+	res := r.Fetch(ctx, relays, filters...)
 	out := ReadResult{Complete: res.Complete, Fetch: res}
 	for i, rep := range res.Relays {
 		rr := RelayRead{URL: rep.URL, Status: rep.Status, Reason: rep.Reason, Self: infos[i].Self}
@@ -48,6 +64,10 @@ func Read(ctx context.Context, r pipeline.Relays, relays []string, id string) Re
 		rr.Group = &st
 		rr.Found = len(st.Sources) > 0
 		rr.Live = st.Live()
+		if me != "" {
+			m := MembershipOf(id, me, st, pipeline.EventsFrom(res, rep.URL))
+			rr.Me = &m
+		}
 		out.Found = out.Found || rr.Found
 		out.Relays = append(out.Relays, rr)
 	}

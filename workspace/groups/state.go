@@ -46,9 +46,10 @@ type Metadata struct {
 	Restricted bool   `json:"restricted"`
 	Hidden     bool   `json:"hidden"`
 	Closed     bool   `json:"closed"`
-	// Archived and Deleted are roster's reading of an `archived` or `deleted`
-	// tag on 39000: the reference relay replaces a deleted group's state with
-	// such a tombstone so that caches cannot resurrect it.
+	// Archived is an `["archived", "true"]` tag on 39000, read as Buzz reads
+	// it: any other value (or none) is not archived. Deleted is a `deleted`
+	// tag: the reference relay replaces a deleted group's state with such a
+	// tombstone so that caches cannot resurrect it.
 	Archived bool     `json:"archived"`
 	Deleted  bool     `json:"deleted"`
 	Parent   string   `json:"parent,omitempty"`
@@ -179,7 +180,7 @@ func readMetadata(tags nostr.Tags) *Metadata {
 		case "closed":
 			m.Closed = true
 		case "archived":
-			m.Archived = true
+			m.Archived = v == "true"
 		case "deleted":
 			m.Deleted = true
 		case "parent":

@@ -116,13 +116,25 @@ func TestMissingArchivedOrDeletedGroupIsNotLive(t *testing.T) {
 	if (Build(gid, self, nil)).Live() {
 		t.Error("missing group is live")
 	}
-	for _, tag := range []string{"archived", "deleted"} {
+	for _, tag := range []nostr.Tag{{"archived", "true"}, {"deleted"}} {
 		st := Build(gid, self, []*nostr.Event{
 			signed(t, relaySK, 39000, 10, nostr.Tags{{"d", gid}, {"name", "x"}}),
-			signed(t, relaySK, 39000, 11, nostr.Tags{{"d", gid}, {tag}}),
+			signed(t, relaySK, 39000, 11, nostr.Tags{{"d", gid}, tag}),
 		})
 		if st.Live() {
-			t.Errorf("%s group is live", tag)
+			t.Errorf("%v group is live", tag)
+		}
+	}
+}
+
+// A group is archived only when its archived tag's value is "true", as Buzz
+// reads it: a bare tag or any other value leaves it live.
+func TestArchivedOnlyWhenItsValueIsTrue(t *testing.T) {
+	self := pub(t, relaySK)
+	for _, tag := range []nostr.Tag{{"archived"}, {"archived", "false"}, {"archived", "TRUE"}, {"archived", ""}} {
+		st := Build(gid, self, []*nostr.Event{signed(t, relaySK, 39000, 10, nostr.Tags{{"d", gid}, tag})})
+		if !st.Live() || st.Metadata.Archived {
+			t.Errorf("%q: archived %v, live %v; want a live group", tag, st.Metadata.Archived, st.Live())
 		}
 	}
 }

@@ -17,30 +17,61 @@ import (
 	"github.com/roster-cli/roster/workspace/pipeline"
 )
 
+// How an actor's authority was established before signing (CheckResult.Basis).
+const (
+	// BasisOwner: the actor is the project owner.
+	BasisOwner = "owner"
+	// BasisHomeChannel: the relay's signed 39000 and 39001 show the home
+	// channel live and the actor an owner or admin of it.
+	BasisHomeChannel = "home-channel-role"
+	// BasisUnverifiable: the relay serves no 39000 or no 39001 for the home
+	// channel (both are optional in NIP-29), so roster cannot verify the
+	// actor's roles; the relay, the authority, decides.
+	BasisUnverifiable = "unverifiable"
+)
+
+// CheckResult is how Check established that the change may be submitted.
+type CheckResult struct {
+	Basis string
+	// Note says, for BasisUnverifiable, what could not be verified.
+	Note string
+}
+
 // Check refuses, before signing, what the relay would refuse: an invalid
 // patch for the current state, or an actor without authority. The home
 // channel's roles come from the same relay's signed NIP-29 state, verified
-// against self. Its refusals are *pipeline.Error.
-func Check(ctx context.Context, r pipeline.Relays, relay, self, actor string, st *State, patch Patch) error {
+// against self. Where that state is absent (no 39000 or no 39001: both are
+// optional) roster cannot verify the roles and does not refuse: it says so
+// (BasisUnverifiable) and lets the relay decide. Its refusals are
+// *pipeline.Error.
+func Check(ctx context.Context, r pipeline.Relays, relay, self, actor string, st *State, patch Patch) (CheckResult, error) {
 	c := st.Coordinate
 	if err := patch.Check(st.Deleted, st.Document); err != nil {
 		var ref *Refusal
 		errors.As(err, &ref)
-		return &pipeline.Error{Class: pipeline.Refused, Code: ref.Code, Err: err,
+		return CheckResult{}, &pipeline.Error{Class: pipeline.Refused, Code: ref.Code, Err: err,
 			Msg:     fmt.Sprintf("refused before signing, nothing was published: %v", err),
 			Details: map[string]any{"coordinate": c.String(), "revision": st.Revision, "related_channels": orEmpty(st.Document.RelatedChannels)},
 			Next:    []suggest.Command{showOn(c, relay)}}
 	}
+	if actor == c.Owner {
+		return CheckResult{Basis: BasisOwner}, nil
+	}
 	home := st.Document.HomeChannel
 	var standing ChannelStanding
 	var g groups.State
-	if actor != c.Owner && home != "" {
+	if home != "" {
 		res := r.Fetch(ctx, []string{relay}, nostr.Filter{Kinds: groups.StateKinds, Tags: nostr.TagMap{"d": {home}}})
 		if !res.Complete {
-			return &pipeline.Error{Class: pipeline.Incomplete, Code: "incomplete",
+			return CheckResult{}, &pipeline.Error{Class: pipeline.Incomplete, Code: "incomplete",
 				Msg: fmt.Sprintf("%s did not answer for home channel %s, so roster cannot check your role; nothing was published", relay, home)}
 		}
 		g = groups.Build(home, self, res.Events)
+		if missing := missingRoleEvidence(g); missing != "" {
+			return CheckResult{Basis: BasisUnverifiable, Note: fmt.Sprintf(
+				"cannot verify the home channel's roles: %s serves no %s for home channel %s (NIP-29 makes them optional), so roster does not know whether %s is an owner or admin of it; the relay, the authority, decides",
+				relay, missing, home, graph.Npub(actor))}, nil
+		}
 		standing = ChannelStanding{Live: g.Live(), Roles: g.RolesOf(actor)}
 	}
 	if err := Authorize(actor, c.Owner, home, standing); err != nil {
@@ -49,20 +80,38 @@ func Check(ctx context.Context, r pipeline.Relays, relay, self, actor string, st
 		case home == "":
 			why = "it has no home channel, so only its owner may"
 		case !standing.Live:
-			why = fmt.Sprintf("its home channel %s is missing, archived or deleted on %s, so only its owner may", home, relay)
+			why = fmt.Sprintf("its home channel %s is archived or deleted on %s, so only its owner may", home, relay)
 		}
 		may := WhoMay(c.Owner, home, g)
 		next := ChangeSuggestions(c, patch, relay, c.Owner)
 		if home != "" {
 			next = append(next, suggest.Roster("group", "show", home, "--relay", relay))
 		}
-		return &pipeline.Error{Class: pipeline.Refused, Code: "not-authorized", Err: err,
+		return CheckResult{}, &pipeline.Error{Class: pipeline.Refused, Code: "not-authorized", Err: err,
 			Msg: fmt.Sprintf("refused before signing, nothing was published: %s may not change the related channels of %s: %s. Who may: %s",
 				graph.Npub(actor), c, why, strings.Join(may, "; ")),
 			Details: map[string]any{"coordinate": c.String(), "actor": actor, "owner": c.Owner, "home_channel": home, "may_change": may},
 			Next:    next}
 	}
-	return nil
+	return CheckResult{Basis: BasisHomeChannel}, nil
+}
+
+// missingRoleEvidence names the relay-signed group state a role check needs
+// and g lacks: the 39000 metadata (is the channel live?) and the 39001
+// admins (who holds which role?). "" when both are there.
+func missingRoleEvidence(g groups.State) string {
+	has := map[int]bool{}
+	for _, s := range g.Sources {
+		has[s.Kind] = true
+	}
+	var missing []string
+	if !has[groups.KindMetadata] {
+		missing = append(missing, "kind 39000 metadata")
+	}
+	if !has[groups.KindAdmins] {
+		missing = append(missing, "kind 39001 admin list")
+	}
+	return strings.Join(missing, " and no ")
 }
 
 // WhoMay lists who may change the project: its owner, and each active owner

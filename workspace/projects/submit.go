@@ -43,6 +43,9 @@ type ChangeResult struct {
 	EventID string
 	// Retried is true when a conflict made roster re-read and retry once.
 	Retried bool
+	// Authority is how the committed attempt's authority was checked
+	// before signing (BasisUnverifiable: the relay alone decided).
+	Authority CheckResult
 }
 
 // Change reads, checks, signs, submits and reads back one change, retrying
@@ -57,7 +60,8 @@ func Change(ctx context.Context, in ChangeInput) (*ChangeResult, error) {
 			return nil, err
 		}
 		st := rd.Best
-		if err := Check(ctx, in.Relays, relay, rd.Relays[0].Self, in.Actor, st, in.Patch); err != nil {
+		auth, err := Check(ctx, in.Relays, relay, rd.Relays[0].Self, in.Actor, st, in.Patch)
+		if err != nil {
 			return nil, err
 		}
 		if in.BeforeSign != nil {
@@ -75,26 +79,28 @@ func Change(ctx context.Context, in ChangeInput) (*ChangeResult, error) {
 			if attempt == 0 {
 				continue // another change committed first: re-read, re-check, retry once
 			}
-			return nil, &pipeline.Error{Class: pipeline.Refused, Code: "conflict",
+			return nil, &pipeline.Error{Class: pipeline.Refused, Code: pipeline.CodeConflict,
 				Msg:     fmt.Sprintf("the project changed again while roster retried, so nothing was committed: %s", rep.Message),
 				Details: map[string]any{"coordinate": c.String(), "relay": relay, "expected_revision": st.Revision},
 				Next:    show}
 		}
 		details := map[string]any{"coordinate": c.String(), "relay": relay, "event_id": evt.ID}
-		if !rep.OK && rep.Message != "" && !strings.HasPrefix(rep.Message, "timeout:") && !strings.HasPrefix(rep.Message, "error: ") {
-			return nil, &pipeline.Error{Class: pipeline.Refused, Code: "relay-rejected",
-				Msg: fmt.Sprintf("%s refused the change, nothing was committed: %s", relay, rep.Message), Details: details, Next: show}
-		}
-		if !rep.OK {
-			return nil, &pipeline.Error{Class: pipeline.Unverified, Code: "unconfirmed", Details: details, Next: show,
-				Msg: fmt.Sprintf("%s did not confirm the change (%s); check whether the revision advanced past %d", relay, rep.Message, st.Revision)}
+		if e := pipeline.Rejection(rep, relay, "the change", details, show); e != nil {
+			if auth.Basis == BasisUnverifiable && e.Class == pipeline.Refused {
+				// roster could not check the roles; the relay's refusal is
+				// the verdict: say who may in any case.
+				e.Msg += "; " + auth.Note
+				e.Next = append(ChangeSuggestions(c, in.Patch, relay, c.Owner),
+					suggest.Roster("group", "show", st.Document.HomeChannel, "--relay", relay), showOn(c, relay))
+			}
+			return nil, e
 		}
 		after, err := Current(ctx, in.Relays, relay, c)
 		if err != nil || after.Best.Revision <= st.Revision || !Applied(after.Best.Document, in.Patch) {
 			return nil, &pipeline.Error{Class: pipeline.Unverified, Code: "unverified", Details: details, Next: show,
 				Msg: fmt.Sprintf("%s accepted the change (event %s) but its Project State does not show it yet", relay, evt.ID)}
 		}
-		return &ChangeResult{Before: st, After: after, EventID: evt.ID, Retried: attempt > 0}, nil
+		return &ChangeResult{Before: st, After: after, EventID: evt.ID, Retried: attempt > 0, Authority: auth}, nil
 	}
 	return nil, errors.New("unreachable")
 }

@@ -177,3 +177,41 @@ func ImportBody(ctx context.Context, s signer.Signer, community, owner string, s
 func MarkerMatches(p *Projection, src *LegacySource) bool {
 	return p != nil && p.Migration != nil && p.Migration.SourceEventID == src.Event.ID && p.Migration.SourceHash == src.Hash
 }
+
+// NewLegacySource builds and signs (with s, as owner) the kind 30078
+// d=channel-sections event carrying blob, NIP-44 encrypted to the owner as
+// the legacy clients write it, and returns it as an import source: the event,
+// the blob, its canonical plaintext and source hash. It publishes nothing.
+// `workspace create` uses it with an empty blob, the demo seed with a
+// populated one; both then import it like any legacy blob.
+func NewLegacySource(ctx context.Context, s signer.Signer, owner string, blob LegacyBlob, createdAt nostr.Timestamp) (*LegacySource, error) {
+	if blob.Sections == nil {
+		blob.Sections = []LegacySection{}
+	}
+	if blob.Assignments == nil {
+		blob.Assignments = map[string]string{}
+	}
+	plaintext, err := strictjson.Canonical(blob)
+	if err != nil {
+		return nil, err
+	}
+	parsed, canonical, hash, err := ParseLegacy(plaintext)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := legacySections(parsed); err != nil {
+		return nil, err
+	}
+	ct, err := s.Encrypt(ctx, string(plaintext), owner)
+	if err != nil {
+		return nil, err
+	}
+	evt := &nostr.Event{Kind: KindLegacy, CreatedAt: createdAt, Tags: nostr.Tags{{"d", LegacyD}}, Content: ct}
+	if err := s.SignEvent(ctx, evt); err != nil {
+		return nil, err
+	}
+	if evt.PubKey != owner {
+		return nil, ruleErr("legacy-signer", "the legacy blob was signed by %s, not the owner %s", evt.PubKey, owner)
+	}
+	return &LegacySource{Event: evt, Blob: parsed, Canonical: canonical, Hash: hash}, nil
+}

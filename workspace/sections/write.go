@@ -110,15 +110,8 @@ func (s *Session) submit(ctx context.Context, wr Write, cur *Current, body Body)
 	rep := s.Publish(ctx, s.Relay, evt)
 	details := map[string]any{"relay": s.Relay, "event_id": evt.ID, "action_id": cmd.ActionID}
 	show := []suggest.Command{s.show()}
-	if !rep.OK {
-		for _, p := range []string{"restricted:", "invalid:", "auth-required:", "blocked:", "duplicate:"} {
-			if strings.HasPrefix(rep.Message, p) {
-				return nil, &pipeline.Error{Class: pipeline.Refused, Code: "relay-rejected", Details: details, Next: show,
-					Msg: fmt.Sprintf("%s refused the %s command, nothing changed: %s", s.Relay, wr.Verb, rep.Message)}
-			}
-		}
-		return nil, &pipeline.Error{Class: pipeline.Unverified, Code: "unconfirmed", Details: details, Next: show,
-			Msg: fmt.Sprintf("%s did not confirm the %s command (%s); check whether the revision advanced past %d", s.Relay, wr.Verb, rep.Message, cur.W.Revision)}
+	if e := pipeline.Rejection(rep, s.Relay, "the "+wr.Verb+" command", details, show); e != nil {
+		return nil, e
 	}
 	after, err := s.Load(ctx)
 	if err != nil || after.Sync.Stale || after.W.Revision <= cur.W.Revision || (wr.Applied != nil && !wr.Applied(after)) {

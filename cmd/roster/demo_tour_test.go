@@ -1,0 +1,54 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/roster-cli/roster/devrelay"
+)
+
+// The demo seeds everything the README tour reads: every tour command runs
+// against a freshly seeded relay with the authorities `roster dev relay`
+// runs, and exits 0 with the seeded state.
+func TestDemoSeedServesEveryTourCommand(t *testing.T) {
+	t.Parallel()
+	relay := devrelay.StartN(t, 1, devrelay.Options{Authorities: devRelayAuthorities()})[0]
+	demo, cleanup, err := seedDemo(relay, time.Now(), func(msg string) { t.Fatal(msg) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cleanup)
+	as := func(name string, args ...string) result {
+		t.Helper()
+		env := map[string]string{"ROSTER_SECRET_KEY": devrelay.DemoKey(name), "ROSTER_HOME": t.TempDir()}
+		r := invocation{Env: env, Dir: t.TempDir()}.roster(t, append(args, "--relay", relay.URL(), "--timeout", "5s")...)
+		if r.Code != exitOK {
+			t.Fatalf("roster %v as %s: exit %d\nout: %s\nerr: %s", args, name, r.Code, r.Out, r.Err)
+		}
+		return r
+	}
+
+	ws := decodeOut[wsJSON](t, as("alice", "workspace", "show", "--json"))
+	if len(ws.Sections) != 2 || ws.Sections[0].Label != "Maintainers" || ws.Sections[1].Label != "Reading" {
+		t.Errorf("workspace sections %+v", ws.Sections)
+	}
+	if text := as("bob", "workspace", "show", "--owner", demo.Workspace.Owner).Out; !strings.Contains(text, "Maintainers") {
+		t.Errorf("bob, granted mover, does not see the sections:\n%s", text)
+	}
+
+	pj := decodeOut[projectJSON](t, as("carol", "project", "show", demo.Project.Naddr, "--json"))
+	if pj.Coordinate != demo.Project.Coordinate || pj.HomeChannel == nil || *pj.HomeChannel != devrelay.DemoHomeChannel || len(pj.RelatedChannels) != 1 {
+		t.Errorf("project %+v", pj)
+	}
+
+	g := decodeOut[groupJSON](t, as("carol", "group", "show", demo.Group.ID, "--json"))
+	if len(g.Relays) != 1 || !g.Relays[0].Live || len(g.Relays[0].Group.Admins) != 2 {
+		t.Errorf("group %+v", g.Relays)
+	}
+
+	preview := as("alice", "repo", "edit", "--add-maintainer", demoNpub(t, "erin"), "--dry-run", "--repo", demo.Naddr)
+	if !strings.Contains(preview.Out, "dry run") && !strings.Contains(preview.Out, "nothing was published") {
+		t.Errorf("the preview says nothing of a dry run:\n%s", preview.Out)
+	}
+}

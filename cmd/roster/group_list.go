@@ -1,0 +1,163 @@
+// `roster group list` and `roster group show --me`: one call to
+// workspace/groups, rendered.
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/termui"
+	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
+	"github.com/roster-cli/roster/workspace/groups"
+)
+
+// groupListJSON is `group list --json` (schema roster.group.list/v1).
+type groupListJSON struct {
+	Schema   string             `json:"schema"`
+	Relays   []groups.RelayList `json:"relays"`
+	Complete bool               `json:"complete"`
+}
+
+func newGroupListCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the groups each relay hosts (its signed kind 39000)",
+		Long: `Asks every relay for its group metadata (kind 39000) and lists, per relay, the
+groups whose newest 39000 that relay's own NIP-11 self signed: id, name and
+whether it is live (not archived or deleted). 39000s signed by anyone else
+are counted as rejected and never listed. A relay that does not answer is
+named; when none answers, exit 4.`,
+		Example: `  roster group list --relay wss://relay.example
+  roster group list --relay wss://relay.example --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			relays := relaypool.NormalizeRelays(a.defaultRelays())
+			if len(relays) == 0 {
+				return &exitError{Code: exitUsage, Kind: "no-relays",
+					Err:      fmt.Errorf("no relay to ask for groups: a group lives on a relay; pass --relay or set ROSTER_RELAYS"),
+					Commands: []suggest.Command{suggest.Roster("group", "list").With("--relay", "wss://<relay>")}}
+			}
+			if a.opts.Offline {
+				return usageErr("group state is relay-authoritative and is not read from the cache; drop --offline")
+			}
+			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.projectLazyAuth})
+			defer pool.Close()
+			rl := groups.List(cmd.Context(), pool, relays)
+			out := groupListJSON{Schema: "roster.group.list/v1", Relays: rl.Relays, Complete: rl.Complete}
+			answered, failed := 0, []string{}
+			for _, r := range rl.Relays {
+				if r.Status == relaypool.StatusOK {
+					answered++
+				} else {
+					failed = append(failed, relayFailure(r.URL, r.Status, r.Reason))
+				}
+			}
+			if answered == 0 {
+				show := suggest.Roster("group", "list")
+				return relayOutageErr("the groups", answered, failed, []suggest.Command{
+					show.With("--timeout", "30s").Because("retry once the relay is back")}, map[string]any{"relays": out.Relays})
+			}
+			if a.opts.JSON {
+				return writeJSON(a, out)
+			}
+			w := a.io.Out
+			for _, r := range out.Relays {
+				fmt.Fprintf(w, "groups on %s (%s): %d\n", termtext.Line(r.URL), termtext.Line(relayOutcome(r.Status, r.Reason)), len(r.Groups))
+				if r.Error != "" {
+					fmt.Fprintf(w, "  %s\n", termtext.Line(r.Error))
+				}
+				for _, g := range r.Groups {
+					state := "live"
+					if g.Metadata.Deleted {
+						state = "deleted"
+					} else if g.Metadata.Archived {
+						state = "archived"
+					}
+					fmt.Fprintf(w, "  %s  %s (%s)\n", termtext.Line(g.ID), termtext.Line(termui.Dash(g.Metadata.Name)), state)
+				}
+				if r.Rejected > 0 {
+					fmt.Fprintf(w, "  ignored %d kind 39000 event(s) not signed by the relay\n", r.Rejected)
+				}
+			}
+			return nil
+		},
+	}
+}
+
+// groupMeJSON is `group show --me --json` (schema roster.group.me/v1).
+type groupMeJSON struct {
+	Schema   string         `json:"schema"`
+	ID       string         `json:"id"`
+	You      wsPersonJSON   `json:"you"`
+	Relays   []groupMeRelay `json:"relays"`
+	Complete bool           `json:"complete"`
+}
+
+type groupMeRelay struct {
+	URL        string             `json:"url"`
+	Status     string             `json:"status"`
+	Reason     string             `json:"reason,omitempty"`
+	Self       string             `json:"self,omitempty"`
+	Error      string             `json:"error,omitempty"`
+	Found      bool               `json:"found"`
+	Live       bool               `json:"live"`
+	Membership *groups.Membership `json:"membership"`
+}
+
+// groupShowMe reads the viewer's membership of group id on every relay.
+func groupShowMe(ctx context.Context, a *app, pool *relaypool.Pool, relays []string, id string) error {
+	s, err := a.signer(ctx)
+	if err != nil {
+		return err
+	}
+	me, err := s.PublicKey(ctx)
+	if err != nil {
+		return signerError(err)
+	}
+	rd := groups.ReadMember(ctx, pool, relays, id, me)
+	out := groupMeJSON{Schema: "roster.group.me/v1", ID: id, You: wsPerson(me, ""), Complete: rd.Complete, Relays: []groupMeRelay{}}
+	for _, r := range rd.Relays {
+		out.Relays = append(out.Relays, groupMeRelay{URL: r.URL, Status: r.Status, Reason: r.Reason, Self: r.Self, Error: r.Error,
+			Found: r.Found, Live: r.Live, Membership: r.Me})
+	}
+	if !rd.Found && !rd.Complete {
+		return groupOutage(a, id, rd.Fetch, groupJSON{Schema: "roster.group/v1", ID: id, Relays: rd.Relays, Complete: rd.Complete})
+	}
+	if !rd.Found {
+		return &exitError{Code: exitIncomplete, Kind: "not-found",
+			Err:      fmt.Errorf("no relay-signed state for group %s on %s", id, strings.Join(relays, ", ")),
+			Details:  map[string]any{"id": id, "relays": out.Relays},
+			Commands: []suggest.Command{suggest.Roster("group", "list").Because("the groups each relay hosts")}}
+	}
+	if a.opts.JSON {
+		return writeJSON(a, out)
+	}
+	w := a.io.Out
+	for _, r := range out.Relays {
+		fmt.Fprintf(w, "you (%s) in group %s on %s (%s)\n", graph.Npub(me), termtext.Line(id), termtext.Line(r.URL), termtext.Line(relayOutcome(r.Status, r.Reason)))
+		m := r.Membership
+		if m == nil {
+			continue
+		}
+		verdict := "not a member"
+		if m.Member {
+			verdict = "member"
+		}
+		why := map[string]string{"put-user": "latest kind 9000 put-user " + m.EventID, "remove-user": "latest kind 9001 remove-user " + m.EventID,
+			"members-list": "listed in the relay-signed kind 39002 " + m.EventID, "none": "no kind 9000/9001 names you and the 39002 does not list you"}[m.Basis]
+		fmt.Fprintf(w, "  %s  (%s)\n", verdict, why)
+		roles := "none"
+		if len(m.Roles) > 0 {
+			roles = termtext.Line(strings.Join(m.Roles, ", "))
+		}
+		fmt.Fprintf(w, "  roles    %s\n", roles)
+	}
+	return nil
+}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/devrelay/grouprelay"
+)
+
+// NIP-29's 39000 and 39001 are optional. A relay that does not serve them
+// leaves roster unable to verify the home channel's roles: roster says so
+// and submits, and the relay, the authority, decides. Here it accepts an
+// admin whose role it knows but does not publish.
+func TestProjectChangeWithoutGroupStateLetsTheRelayDecide(t *testing.T) {
+	t.Parallel()
+	w := newPCWorld(t)
+	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
+	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
+	w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
+	w.relay.SetMisbehaviour(devrelay.Misbehaviour{Withhold: func(e *nostr.Event) bool { return e.Kind == 39000 || e.Kind == 39001 }})
+
+	r := w.as(pcAdminSK, "project", "relate", w.coord.String(), pcChanA, "--json")
+	if r.Code != exitOK {
+		t.Fatalf("exit %d %s %s", r.Code, r.Out, r.Err)
+	}
+	out := decodeOut[projectChangeJSON](t, r)
+	if out.Schema != "roster.project.change/v2" || out.Authority.Basis != "unverifiable" ||
+		!strings.Contains(out.Authority.Note, "cannot verify the home channel's roles") || !strings.Contains(out.Authority.Note, "kind 39000") {
+		t.Fatalf("authority %+v", out.Authority)
+	}
+	if !w.stored().Document.Related(pcChanA) || w.storedCommands() != 1 {
+		t.Fatal("the relay did not commit the admin's change")
+	}
+	// Human output says so on stderr.
+	text := w.as(pcAdminSK, "project", "unrelate", w.coord.String(), pcChanA)
+	if text.Code != exitOK || !strings.Contains(text.Err, "note: cannot verify the home channel's roles") {
+		t.Fatalf("exit %d\n%s", text.Code, text.Err)
+	}
+}
+
+// When roster cannot verify and the relay refuses (restricted:), the
+// refusal is the relay's verdict: exit 3, nothing committed, and the
+// commands say who may (the owner's change, the channel's roles).
+func TestProjectChangeUnverifiableAndRefusedByTheRelay(t *testing.T) {
+	t.Parallel()
+	w := newPCWorld(t)
+	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome}) // no such group on the relay
+	r := w.as(pcStrangerSK, "project", "relate", w.coord.String(), pcChanA, "--json")
+	e := decodeOut[errorOut](t, r)
+	if r.Code != exitRefused || e.Error.Code != "relay-rejected" || e.Error.Details["prefix"] != "restricted" ||
+		!strings.Contains(e.Error.Message, "cannot verify the home channel's roles") {
+		t.Fatalf("exit %d %s", r.Code, r.Out)
+	}
+	cmds := strings.Join(e.Error.Commands, "\n")
+	if !strings.Contains(cmds, "roster project relate "+w.coord.String()+" "+pcChanA) || !strings.Contains(cmds, "roster group show "+pcHome) {
+		t.Fatalf("commands %s", cmds)
+	}
+	if w.storedCommands() != 0 || w.stored().Document.Related(pcChanA) {
+		t.Fatal("a refused change was committed")
+	}
+}
+
+// A home channel whose 39000 says archived "true" grants nothing, and
+// roster refuses before signing; an archived tag with any other value is
+// not an archive (as Buzz reads it), so the channel's admin may.
+func TestProjectArchivedHomeChannelOnlyWhenTrue(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		value string
+		code  int
+	}{{"false", exitOK}, {"true", exitRefused}} {
+		w := newPCWorld(t)
+		w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
+		w.group(pcOwnerSK, grouprelay.KindCreateGroup)
+		w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
+		w.group(pcOwnerSK, grouprelay.KindEditMetadata, nostr.Tag{"name", "Home"}, nostr.Tag{"archived", c.value})
+		r := w.as(pcAdminSK, "project", "relate", w.coord.String(), pcChanA, "--json")
+		if r.Code != c.code {
+			t.Fatalf("archived=%s: exit %d %s", c.value, r.Code, r.Out)
+		}
+		if c.code == exitRefused {
+			if e := decodeOut[errorOut](t, r); e.Error.Code != "not-authorized" || !strings.Contains(e.Error.Message, "archived or deleted") {
+				t.Fatalf("archived=true: %s", r.Out)
+			}
+			if w.storedCommands() != 0 {
+				t.Fatal("signed and submitted despite the archived channel")
+			}
+		} else if out := decodeOut[projectChangeJSON](t, r); out.Authority.Basis != "home-channel-role" {
+			t.Fatalf("archived=false: authority %+v", out.Authority)
+		}
+	}
+}

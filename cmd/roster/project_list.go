@@ -1,0 +1,149 @@
+// `roster project list`: one call to projects.List, rendered.
+
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
+	"github.com/roster-cli/roster/workspace/projects"
+)
+
+// projectListJSON is `project list --json` (schema roster.project.list/v1).
+type projectListJSON struct {
+	Schema    string               `json:"schema"`
+	Owner     *string              `json:"owner"` // npub, or null
+	Admin     *string              `json:"admin"` // npub, or null
+	Projects  []projectListedJSON  `json:"projects"`
+	Relays    []projects.RelayRead `json:"relays"`
+	Complete  bool                 `json:"complete"`
+	Truncated []string             `json:"truncated"`
+}
+
+type projectListedJSON struct {
+	Coordinate    string   `json:"coordinate"`
+	Naddr         string   `json:"naddr"`
+	Relay         string   `json:"relay"`
+	Why           []string `json:"why"`
+	OwnerNpub     string   `json:"owner_npub"`
+	Name          string   `json:"name"`
+	HomeChannel   *string  `json:"home_channel"`
+	Revision      int64    `json:"revision"`
+	Deleted       bool     `json:"deleted"`
+	State         bool     `json:"state"`
+	IdentityEvent string   `json:"identity_event,omitempty"`
+}
+
+func newProjectListCmd(a *app) *cobra.Command {
+	var owner string
+	cmd := &cobra.Command{
+		Use:   "list [--owner npub]",
+		Short: "List your projects and those whose home channel you administer",
+		Long: `Without --owner (needs a signer): your projects (your kind 30621 identities on
+each relay) and the projects whose home channel you are an owner or admin of
+(the relay-signed 39001 naming you, matched against the relay's signed
+Project States; at most 500 states are asked per relay, and a relay that
+returns that many is listed under "truncated"). With --owner: that owner's
+projects. Each printed naddr carries the relay as its hint.`,
+		Example: `  roster project list --relay wss://relay.example
+  roster project list --owner npub1... --relay wss://relay.example --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			relays := relaypool.NormalizeRelays(a.defaultRelays())
+			if len(relays) == 0 {
+				return &exitError{Code: exitUsage, Kind: "no-relays",
+					Err:      fmt.Errorf("no relay to ask for projects: pass --relay or set ROSTER_RELAYS"),
+					Commands: []suggest.Command{suggest.Roster("project", "list").With("--relay", "wss://<relay>")}}
+			}
+			if a.opts.Offline {
+				return usageErr("`project list` asks the relays; drop --offline")
+			}
+			var ownerHex, adminHex string
+			if owner != "" {
+				pk, err := gitstate.DecodePubkey(owner)
+				if err != nil {
+					return usageErr("--owner: %v", err)
+				}
+				ownerHex = pk
+			} else {
+				s, err := a.signer(ctx)
+				if err != nil {
+					return err
+				}
+				me, err := s.PublicKey(ctx)
+				if err != nil {
+					return signerError(err)
+				}
+				ownerHex, adminHex = me, me
+			}
+			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.projectLazyAuth})
+			defer pool.Close()
+			res := projects.List(ctx, pool, relays, ownerHex, adminHex)
+			out := projectListJSON{Schema: "roster.project.list/v1", Projects: []projectListedJSON{}, Relays: res.Relays,
+				Complete: res.Complete, Truncated: orEmptySlice(res.Truncated)}
+			if ownerHex != "" {
+				n := gitstate.EncodeNpub(ownerHex)
+				out.Owner = &n
+			}
+			if adminHex != "" {
+				n := gitstate.EncodeNpub(adminHex)
+				out.Admin = &n
+			}
+			answered := 0
+			var failed []string
+			for _, r := range res.Relays {
+				if r.Status == relaypool.StatusOK {
+					answered++
+				} else {
+					failed = append(failed, relayFailure(r.URL, r.Status, r.Reason))
+				}
+			}
+			if answered == 0 {
+				return relayOutageErr("the projects", answered, failed, []suggest.Command{
+					suggest.Roster("project", "list").With("--timeout", "30s").Because("retry once the relay is back")}, map[string]any{"relays": res.Relays})
+			}
+			for _, l := range res.Projects {
+				p := projectListedJSON{Coordinate: l.Coordinate.String(), Naddr: projectNaddr(l.Coordinate, l.Relay), Relay: l.Relay,
+					Why: l.Why, OwnerNpub: gitstate.EncodeNpub(l.Coordinate.Owner), IdentityEvent: l.IdentityEvent}
+				if st := l.State; st != nil {
+					p.State, p.Revision, p.Deleted, p.Name = true, st.Revision, st.Deleted, st.Document.Name
+					if h := st.Document.HomeChannel; h != "" {
+						p.HomeChannel = &h
+					}
+				}
+				out.Projects = append(out.Projects, p)
+			}
+			if a.opts.JSON {
+				return writeJSON(a, out)
+			}
+			w := a.io.Out
+			fmt.Fprintf(w, "projects: %d\n", len(out.Projects))
+			for _, p := range out.Projects {
+				state := fmt.Sprintf("revision %d", p.Revision)
+				switch {
+				case !p.State:
+					state = "no relay-signed state"
+				case p.Deleted:
+					state = fmt.Sprintf("deleted at revision %d", p.Revision)
+				}
+				fmt.Fprintf(w, "  %s  %s (%s; %s)\n    %s\n", termtext.Line(p.Coordinate), termtext.Line(p.Name), state, strings.Join(p.Why, ", "), p.Naddr)
+			}
+			for _, f := range failed {
+				fmt.Fprintf(w, "  relay %s\n", termtext.Line(f))
+			}
+			for _, t := range out.Truncated {
+				fmt.Fprintf(w, "  %s returned %d Project States: projects by home channel beyond them are not listed\n", termtext.Line(t), projects.MaxListedStates)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&owner, "owner", "", "list this owner's projects (npub or hex; default: yours and those whose home channel you administer)")
+	return cmd
+}

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay/grouprelay"
+)
+
+// project list: the owner's projects (an npub accepted for --owner), and,
+// for the signer, the projects whose home channel they administer; an
+// outsider lists nothing; each naddr carries the relay as hint.
+func TestProjectListOwnersAndHomeChannelAdmins(t *testing.T) {
+	t.Parallel()
+	w := newPCWorld(t)
+	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
+	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
+	w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
+	if r := w.as(pcOwnerSK, "project", "create", "second", "--name", "Second"); r.Code != exitOK {
+		t.Fatalf("create: exit %d %s", r.Code, r.Err)
+	}
+
+	byNpub := decodeOut[projectListJSON](t, w.as(pcStrangerSK, "project", "list", "--owner", demoNpubOf(t, pcOwnerSK), "--json"))
+	if byNpub.Schema != "roster.project.list/v1" || len(byNpub.Projects) != 2 || !byNpub.Complete {
+		t.Fatalf("owner's projects %+v", byNpub)
+	}
+	for _, p := range byNpub.Projects {
+		c, hints, err := projectParseArg(p.Naddr)
+		if err != nil || c.String() != p.Coordinate || len(hints) != 1 || hints[0] != w.relay.URL() || !p.State || p.Why[0] != "owner" {
+			t.Fatalf("listed %+v (%v %v)", p, hints, err)
+		}
+	}
+
+	admin := decodeOut[projectListJSON](t, w.as(pcAdminSK, "project", "list", "--json"))
+	if len(admin.Projects) != 1 || admin.Projects[0].Coordinate != w.coord.String() || admin.Projects[0].Why[0] != "home-channel-admin" ||
+		admin.Projects[0].HomeChannel == nil || *admin.Projects[0].HomeChannel != pcHome {
+		t.Fatalf("admin's list %+v", admin.Projects)
+	}
+	mine := decodeOut[projectListJSON](t, w.as(pcOwnerSK, "project", "list", "--json"))
+	if len(mine.Projects) != 2 || len(mine.Projects[0].Why)+len(mine.Projects[1].Why) != 3 { // the home channel's owner too
+		t.Fatalf("owner's own list %+v", mine.Projects)
+	}
+	if out := decodeOut[projectListJSON](t, w.as(pcStrangerSK, "project", "list", "--json")); len(out.Projects) != 0 {
+		t.Fatalf("outsider lists %+v", out.Projects)
+	}
+	if r := w.as(pcStrangerSK, "project", "list"); r.Code != exitOK {
+		t.Fatalf("text: exit %d %s", r.Code, r.Err)
+	}
+}
+
+func demoNpubOf(t *testing.T, sk string) string { return wsPerson(pubOf(t, sk), "").Npub }

@@ -1,0 +1,81 @@
+// `roster workspace list`: one call to sections.Session.List, rendered.
+
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
+)
+
+// wsListJSON is `workspace list --json` (schema roster.workspace.list/v1).
+type wsListJSON struct {
+	Schema     string         `json:"schema"`
+	Relay      string         `json:"relay"`
+	RelaySelf  string         `json:"relay_self"`
+	Community  string         `json:"community"`
+	You        wsPersonJSON   `json:"you"`
+	Workspaces []wsListedJSON `json:"workspaces"`
+	Rejected   []string       `json:"rejected"`
+}
+
+type wsListedJSON struct {
+	Owner             wsPersonJSON `json:"owner"`
+	Role              string       `json:"role"`
+	Revision          int64        `json:"revision"`
+	LayoutRevision    int64        `json:"layout_revision"`
+	KeyEpoch          int64        `json:"key_epoch"`
+	ProjectionEventID string       `json:"projection_event_id"`
+	Show              string       `json:"show"`
+}
+
+func newWorkspaceListCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the workspaces on the relay whose projection names you as a reader",
+		Long: `Asks the relay, over a NIP-42-authenticated connection, for every workspace
+projection (kind 30623) its NIP-11 self signed with a p tag naming you: your
+own workspace and every one you were granted. Each is verified as its owner's
+projection; your role is the one the relay publishes (reader when it does not
+say). Exit 4 when the relay does not answer.`,
+		Example: `  roster workspace list --relay wss://relay.example
+  roster workspace list --relay wss://relay.example --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ws, err := a.openWorkspace(cmd.Context(), "", suggest.Roster("workspace", "list"))
+			if err != nil {
+				return err
+			}
+			defer ws.close()
+			res, err := ws.List(cmd.Context())
+			if err != nil {
+				return pipelineErr(err)
+			}
+			out := wsListJSON{Schema: "roster.workspace.list/v1", Relay: ws.Relay, RelaySelf: ws.Self, Community: ws.Community,
+				You: wsPerson(ws.Me, ""), Workspaces: []wsListedJSON{}, Rejected: res.Rejected}
+			for _, l := range res.Workspaces {
+				show := suggest.Roster("workspace", "show", "--owner", wsPerson(l.Owner, "").Npub, "--relay", ws.Relay).String()
+				out.Workspaces = append(out.Workspaces, wsListedJSON{Owner: wsPerson(l.Owner, "owner"), Role: string(l.Role),
+					Revision: l.Revision, LayoutRevision: l.LayoutRevision, KeyEpoch: l.KeyEpoch, ProjectionEventID: l.EventID, Show: show})
+			}
+			if a.opts.JSON {
+				return writeJSON(a, out)
+			}
+			w := a.io.Out
+			fmt.Fprintf(w, "workspaces on %s that name %s as a reader: %d\n", termtext.Line(ws.Community), out.You.Npub, len(out.Workspaces))
+			for _, l := range out.Workspaces {
+				fmt.Fprintf(w, "  %s  you: %s, revision %d\n    %s\n", l.Owner.Npub, l.Role, l.Revision, l.Show)
+			}
+			for _, r := range out.Rejected {
+				fmt.Fprintf(w, "  ignored  %s\n", termtext.Line(r))
+			}
+			if len(out.Workspaces) == 0 {
+				fmt.Fprintf(w, "  none: start yours with %s\n", suggest.Roster("workspace", "create", "--relay", ws.Relay))
+			}
+			return nil
+		},
+	}
+}
