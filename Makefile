@@ -6,10 +6,14 @@ PKGS := ./...
 # without it. Everything else runs with -race, including relaypool: its tests
 # start devrelay relays, but devrelay does its own delivery (not khatru's
 # racy broadcast), and the pool's concurrency is what -race should watch.
-RELAY_PKGS := ./cmd/roster ./devrelay/... ./golden
+RELAY_PKGS := ./cmd/roster ./devrelay/... ./golden ./interop
+# The interop suite's JavaScript side (nostr-tools, @nostr-relay): installed
+# by `npm ci` only when interop/node_modules is missing or older than the
+# lockfile, so repeated runs reuse it (better-sqlite3 compiles for minutes).
+INTEROP_DEPS := interop/node_modules/.package-lock.json
 BIN := bin/roster
 
-.PHONY: test vet fmtcheck modcheck build demo bench fuzz lint clean
+.PHONY: test vet fmtcheck modcheck build demo bench fuzz lint clean interop-deps
 
 build:
 	$(GO) build -o $(BIN) ./cmd/roster
@@ -26,8 +30,15 @@ fmtcheck:
 modcheck:
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
 
-test: vet fmtcheck modcheck
-	@race=$$($(GO) list $(PKGS) | grep -v -E '/cmd/roster$$|/devrelay(/|$$)|/golden$$'); \
+interop-deps: $(INTEROP_DEPS)
+
+$(INTEROP_DEPS): interop/package.json interop/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "the interop suite needs node and npm (Debian: apt-get install nodejs npm), then npm ci in interop/"; exit 1; }
+	cd interop && npm ci --no-audit --no-fund
+	@touch $@
+
+test: vet fmtcheck modcheck $(INTEROP_DEPS)
+	@race=$$($(GO) list $(PKGS) | grep -v -E '/cmd/roster$$|/devrelay(/|$$)|/golden$$|/interop$$'); \
 	echo "== go test -race (packages that start no relays)"; \
 	$(GO) test -race -count=1 $$race
 	@echo "== go test (packages that start relays)"
