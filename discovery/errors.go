@@ -1,6 +1,8 @@
 package discovery
 
 import (
+	"github.com/nbd-wtf/go-nostr"
+
 	"fmt"
 
 	"github.com/roster-cli/roster/gitstate"
@@ -38,3 +40,16 @@ type CacheError struct {
 
 func (e *CacheError) Error() string { return fmt.Sprintf("%s: %v", e.Doing, e.Err) }
 func (e *CacheError) Unwrap() error { return e.Err }
+
+// Stale: the relays answered with an older version of an address than
+// one this machine verified before (NewerKnown): a relay serves a cached or
+// lagging answer. A write built on it would drop the newer version.
+type Stale struct {
+	View *View
+	// Newer are the newer versions the cache holds.
+	Newer []*nostr.Event
+}
+
+func (e *Stale) Error() string {
+	return "the relays answered with an older version of " + e.View.Coordinate().ATag() + " than one already verified"
+}

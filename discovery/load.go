@@ -177,15 +177,54 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 	}
 	v.Fetch = res
 	v.Events = InScope(res.Events, id)
+	var newer []*nostr.Event
 	if store := openForFetch(src); store != nil {
 		// The pool checked every signature; its proofs let the cache store
 		// them without checking each a second time.
 		if err := store.PutVerified(res.Verified(v.Events)...); err != nil {
 			src.warn(fmt.Sprintf("could not update the local cache (%v); --offline will not see this read", err))
 		}
+		newer = NewerKnown(store, id, v.Events)
 		store.Close()
 	}
+	if need == Complete && len(newer) > 0 {
+		return &Stale{View: v, Newer: newer}
+	}
 	return nil
+}
+
+// NewerKnown are the events the cache holds (verified before, roster's own
+// publications among them) that are newer versions of an address the
+// relays just answered with an older version of. A relay that answers a
+// repeated filter from a cache (some do, for a second) or lags serves the
+// version a write replaced: a change built on it would silently drop the
+// newer one, so a read that needs complete evidence is Stale instead.
+func NewerKnown(store *cache.Cache, identifier string, events []*nostr.Event) []*nostr.Event {
+	latest := map[string]*nostr.Event{}
+	for _, e := range events {
+		if e.Kind != graph.KindAnnouncement && e.Kind != graph.KindState {
+			continue
+		}
+		k := graph.Coordinate{Kind: e.Kind, Pubkey: e.PubKey, Identifier: identifier}.ATag()
+		if cur := latest[k]; cur == nil || graph.Newer(e, cur) {
+			latest[k] = e
+		}
+	}
+	if len(latest) == 0 {
+		return nil
+	}
+	known, err := store.Query(nostr.Filter{Kinds: []int{graph.KindAnnouncement, graph.KindState}, Tags: nostr.TagMap{"d": {identifier}}})
+	if err != nil {
+		return nil
+	}
+	var out []*nostr.Event
+	for _, c := range known {
+		k := graph.Coordinate{Kind: c.Kind, Pubkey: c.PubKey, Identifier: identifier}.ATag()
+		if cur := latest[k]; cur != nil && c.ID != cur.ID && graph.Newer(c, cur) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // settle checks the signatures of the events res holds for every author
@@ -280,14 +319,19 @@ func Again(ctx context.Context, src Source, prev *View, now int64) (*View, error
 	settle(pool, res, prev.Coordinate(), append([]string{prev.Viewer}, src.Reach...))
 	v := &View{Selection: prev.Selection, Checkout: prev.Checkout, Now: now, Viewer: prev.Viewer,
 		Relays: append([]string(nil), prev.Relays...), Fetch: res, Events: InScope(res.Events, id)}
+	var newer []*nostr.Event
 	if store := openForFetch(src); store != nil {
 		if err := store.PutVerified(res.Verified(v.Events)...); err != nil {
 			src.warn(fmt.Sprintf("could not update the local cache (%v); --offline will not see this read", err))
 		}
+		newer = NewerKnown(store, id, v.Events)
 		store.Close()
 	}
 	if !v.Complete() {
 		return nil, &Incomplete{View: v}
+	}
+	if len(newer) > 0 {
+		return nil, &Stale{View: v, Newer: newer}
 	}
 	if !HasAnnouncementOrDeletion(v.Events, v.Coordinate()) {
 		return nil, &NotFound{View: v}

@@ -52,3 +52,34 @@ func TestAWriteAsksForItsSubjectsDeletions(t *testing.T) {
 		t.Fatalf("the preview used Bob's deleted state %s:\n%v", bobState.ID, out["preview"])
 	}
 }
+
+// Rule (no lost update against a relay that caches answers): a relay that
+// answers a repeated filter from a cache serves, for a while after a write,
+// the announcement the write replaced. A second change in that window must
+// not build on the stale version: this machine verified the newer one (its
+// own publication), so the change fails closed (exit 4, stale-relays) and
+// publishes nothing; once the relay serves the newer version it goes
+// through, and Bob's invitation survives Carol's.
+func TestASecondEditAgainstAFilterCachingRelayNeverDropsTheFirst(t *testing.T) {
+	w := hostileWorld(t, 1, devrelay.Misbehaviour{CacheFilters: 400 * time.Millisecond})
+	w.seed(alice.announce(t, w.id, 100))
+	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+	deadline := time.Now().Add(10 * time.Second)
+	for refused := 0; ; refused++ {
+		before := w.storedCount()
+		r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", carol.npub(), "--json")
+		if r.Code == exitOK {
+			if refused == 0 {
+				t.Fatal("the edit went through at once: the relay's cached answer was not exercised")
+			}
+			break
+		}
+		if r.Code != exitIncomplete || !strings.Contains(r.Out, `"code": "stale-relays"`) || w.storedCount() != before {
+			t.Fatalf("exit %d while the relay serves a stale answer, want 4 stale-relays with nothing stored\n%s%s", r.Code, r.Out, r.Err)
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the relay never served the newer version")
+		}
+	}
+	w.wantLatest(alice, role("M", alice), role("m", bob, "1000"), role("m", carol, "1000"), projection(alice, bob, carol))
+}

@@ -62,6 +62,11 @@ func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun b
 	o, err := p.Run(ctx, intent, dryRun)
 	progress.Done()
 	a.run.progress = nil
+	if f := (*membership.Failure)(nil); errors.As(err, &f) {
+		a.keepPublished(f.Outcome)
+	} else if err == nil {
+		a.keepPublished(o)
+	}
 	if err != nil {
 		return a.mutationFailure(intent, err)
 	}
@@ -259,4 +264,23 @@ func (a *app) mutationErrorPublished(v *repoView, sent *report.Mutation, ee *exi
 	}
 	ee.Printed = true
 	return ee
+}
+
+// keepPublished stores in the cache what the relays returned of the event
+// the change published (the read-back, verified like any fetch): the next
+// write then knows that version even while a relay still answers with the
+// one it replaced (discovery.NewerKnown), instead of building on it.
+func (a *app) keepPublished(o *membership.Outcome) {
+	if o == nil || o.Delivery == nil || o.Delivery.ReadBack == nil {
+		return
+	}
+	rb := o.Delivery.ReadBack
+	store, err := a.openCache()
+	if err != nil {
+		return // the cache is an accelerator; the read already warned
+	}
+	defer store.Close()
+	if err := store.PutVerified(rb.Verified(rb.Events)...); err != nil {
+		fmt.Fprintf(a.io.Err, "roster: warning: could not keep the published event in the local cache (%v)\n", err)
+	}
 }

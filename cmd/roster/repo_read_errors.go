@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool"
@@ -90,4 +91,25 @@ func (a *app) notFoundErr(v *repoView) *exitError {
 			displayCoord(c), graph.KindAnnouncement, c.Identifier, graph.Npub(c.Pubkey), where),
 		Details:  map[string]any{"coordinate": c.ATag(), "searched": v.Relays, "offline": v.Offline},
 		Commands: cmds}).oneLine()
+}
+
+// staleErr is exit 4: the relays answered with an older version of an
+// announcement or state than this machine verified before, so a change
+// built on their answer would drop the newer one.
+func (a *app) staleErr(e *discovery.Stale) *exitError {
+	var which []string
+	ids := []string{}
+	for _, n := range e.Newer {
+		what := "announcement"
+		if n.Kind == graph.KindState {
+			what = "repository state"
+		}
+		which = append(which, fmt.Sprintf("%s of %s (event %s, created at %s)", what, graph.Npub(n.PubKey), n.ID, graph.HumanTime(int64(n.CreatedAt))))
+		ids = append(ids, n.ID)
+	}
+	return &exitError{Code: exitIncomplete, Kind: "stale-relays",
+		Err: fmt.Errorf("the relays answered with older versions than this machine already verified: %s; a relay may be serving a cached or lagging answer, and a change built on it would drop the newer version; nothing was decided",
+			strings.Join(which, "; ")),
+		Details:  map[string]any{"newer": ids},
+		Commands: []suggest.Command{suggest.Roster("repo").Because("what the relays serve now; retry the change once they serve the newer version")}}
 }

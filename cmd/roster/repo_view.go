@@ -88,10 +88,13 @@ func (a *app) repoViewErr(v *repoView, err error) (*repoView, error) {
 		notFound   *discovery.NotFound
 		noRelays   *discovery.NoRelays
 		cacheFail  *discovery.CacheError
+		stale      *discovery.Stale
 	)
 	switch {
 	case err == nil:
 		return v, nil
+	case errors.As(err, &stale):
+		return nil, a.staleErr(stale)
 	case errors.As(err, &incomplete):
 		return nil, a.incompleteErr(incomplete.View)
 	case errors.As(err, &notFound):
