@@ -148,7 +148,8 @@ roster help formatting.`,
 		root.AddCommand(build(a))
 		rejectUnknownSubcommands(root)
 		explainArgErrors(root)
-		registerFlagCompletions(a, root)
+		// No flag value completions: completing (cobra's __complete)
+		// always builds the whole tree.
 		return root
 	}
 
