@@ -13,6 +13,7 @@ import (
 // required and hands governed kinds to their authority, whose emitted events
 // are stored and delivered here. A governed event itself is never stored.
 func (r *Relay) rejectEvent(ctx context.Context, evt *nostr.Event) (bool, string) {
+	r.events.Add(1)
 	authed := khatru.GetAuthed(ctx)
 	if r.opts.RequireAuth && authed == "" {
 		return true, r.hostileReason(authRequired)

@@ -82,12 +82,29 @@ func (r *Relay) registerFilter(ctx context.Context, f *nostr.Filter) {
 		return
 	}
 	if r.live.add(ctx, ws, id, *f) {
-		r.reqNum.set(ctx, int(r.reqs.Add(1)))
+		n := int(r.reqs.Add(1))
+		r.reqNum.set(ctx, n)
+		r.logFilter(n, *f)
 		m := r.misbehaviour()
 		for i := 0; i < m.FloodNotices; i++ {
 			_ = ws.WriteJSON(nostr.NoticeEnvelope(r.hostileReason(fmt.Sprintf("notice: flood %d of %d", i+1, m.FloodNotices))))
 		}
+		return
 	}
+	r.logFilter(r.reqNum.get(ctx), *f)
+}
+
+// logFilter records f as one of the filters of the relay's n-th REQ.
+func (r *Relay) logFilter(n int, f nostr.Filter) {
+	if n == 0 {
+		return
+	}
+	r.reqLogMu.Lock()
+	defer r.reqLogMu.Unlock()
+	if r.reqLog == nil {
+		r.reqLog = map[int][]nostr.Filter{}
+	}
+	r.reqLog[n] = append(r.reqLog[n], f)
 }
 
 // queryEvents answers REQ filters. khatru also calls it for its own

@@ -49,6 +49,7 @@ type Relay struct {
 	slow   atomic.Int64 // EOSE delay in nanoseconds
 	silent atomic.Bool
 	reqs   atomic.Int64
+	events atomic.Int64 // EVENT messages that reached rejectEvent
 	conns  atomic.Int64 // open websocket connections
 	open   sync.Map     // *khatru.WebSocket -> true while open
 
@@ -60,6 +61,9 @@ type Relay struct {
 	mis    Misbehaviour
 	cache  filterCache // Misbehaviour.CacheFilters
 	reqNum reqNumbers  // REQ context -> its number, for Misbehaviour.DelayREQ
+
+	reqLogMu sync.Mutex
+	reqLog   map[int][]nostr.Filter // REQ number -> its filters, for Requests
 
 	mu       sync.Mutex // guards the fields below
 	addr     string     // actual listen address once started

@@ -104,6 +104,39 @@ func TestReqCountCountsREQsNotFilters(t *testing.T) {
 	}
 }
 
+// Requests records each REQ's filters, one entry per REQ in arrival order,
+// and EventCount counts the EVENTs clients published, accepted or refused.
+func TestRequestsRecordEachREQsFiltersAndEventCountCountsPublishes(t *testing.T) {
+	r := start(t, Options{Misbehave: Misbehaviour{RefuseEvent: func(e *nostr.Event) string {
+		if e.Content == "refused" {
+			return "blocked: no"
+		}
+		return ""
+	}}})
+	c := connect(t, r, "")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for _, content := range []string{"kept", "refused"} {
+		_ = c.Publish(ctx, *sign(t, "alice", 1, 100, content))
+	}
+	query(t, c, nostr.Filter{Kinds: []int{1}})
+	sub, err := c.Subscribe(ctx, nostr.Filters{{Kinds: []int{2}}, {IDs: []string{strings.Repeat("ab", 32)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-sub.EndOfStoredEvents
+	sub.Unsub()
+	got := r.Requests()
+	if len(got) != 2 || len(got[0]) != 1 || len(got[1]) != 2 ||
+		!nostr.FilterEqual(got[0][0], nostr.Filter{Kinds: []int{1}}) ||
+		!nostr.FilterEqual(got[1][0], nostr.Filter{Kinds: []int{2}}) || len(got[1][1].IDs) != 1 {
+		t.Fatalf("Requests = %v, want [[{kinds:[1]}] [{kinds:[2]} {ids:[...]}]]", got)
+	}
+	if n := r.EventCount(); n != 2 {
+		t.Fatalf("EventCount = %d, want 2 (one accepted, one refused)", n)
+	}
+}
+
 // Close "really closes everything": connections, listener, per-REQ
 // goroutines. khatru's hourly expiration ticker is the one goroutine khatru
 // gives no way to stop.

@@ -60,6 +60,28 @@ func (r *Relay) OpenSubscriptions() int { return len(r.live.snapshot()) }
 // ReqCount is the number of REQ messages the relay has received.
 func (r *Relay) ReqCount() int { return int(r.reqs.Load()) }
 
+// Requests returns the filters of every REQ the relay has received, one
+// entry per REQ in the order they arrived (entry i is REQ number i+1, as
+// Misbehaviour.DelayREQ counts them), so a test can assert not only how many
+// round trips a command cost but what each asked.
+func (r *Relay) Requests() [][]nostr.Filter {
+	n := r.ReqCount()
+	r.reqLogMu.Lock()
+	defer r.reqLogMu.Unlock()
+	out := make([][]nostr.Filter, n)
+	for i := range out {
+		out[i] = append([]nostr.Filter(nil), r.reqLog[i+1]...)
+	}
+	return out
+}
+
+// EventCount is the number of EVENT messages the relay has received with a
+// valid id and signature, accepted or refused: what clients published,
+// however it was answered. khatru answers a bad id or signature (and a kind
+// 5 deletion it blocks) before any hook runs, so those are not counted, nor
+// are the events an authority emits or Inject stores.
+func (r *Relay) EventCount() int { return int(r.events.Load()) }
+
 // Inject stores evt exactly as given, bypassing id, signature, replacement
 // and deletion rules: a misbehaving relay serving forged or stale events.
 func (r *Relay) Inject(evt *nostr.Event) { r.store.inject(evt) }

@@ -307,7 +307,15 @@ func CachedCoordinates(c *cache.Cache, sel graph.Coordinate, seeds ...string) []
 // newly reachable) comes from an announcement that changed, which the
 // recheck refuses and the re-read's comparison with the preview reports.
 // A prev read offline has nothing to ask again: *CacheError.
-func Again(ctx context.Context, src Source, prev *View, now int64) (*View, error) {
+//
+// also are more filters for the same request: the re-read after publishing
+// carries the read-back (the event by id and by address,
+// relaypool.DeliverOptions.ReadBack), so reading back costs no round of its
+// own. Pubkeys a filter of also names in Authors are reached like the
+// viewer, so what also asks for by author is verified. With *Incomplete or
+// *NotFound the view comes back too, so a caller can still tell what each
+// relay answered (the read-back's per-relay result).
+func Again(ctx context.Context, src Source, prev *View, now int64, also ...nostr.Filter) (*View, error) {
 	if prev.Offline || prev.Fetch == nil {
 		return nil, &CacheError{Doing: "ask the relays again", Err: fmt.Errorf("the earlier read was not a relay read")}
 	}
@@ -315,8 +323,12 @@ func Again(ctx context.Context, src Source, prev *View, now int64) (*View, error
 	defer pool.Close()
 	pool.DeferSignatures()
 	id := prev.Coordinate().Identifier
-	res := pool.Refetch(ctx, prev.Fetch, prev.Relays)
-	settle(pool, res, prev.Coordinate(), append([]string{prev.Viewer}, src.Reach...))
+	res := pool.Refetch(ctx, prev.Fetch, prev.Relays, also...)
+	seeds := append([]string{prev.Viewer}, src.Reach...)
+	for _, f := range also {
+		seeds = append(seeds, f.Authors...)
+	}
+	settle(pool, res, prev.Coordinate(), seeds)
 	v := &View{Selection: prev.Selection, Checkout: prev.Checkout, Now: now, Viewer: prev.Viewer,
 		Relays: append([]string(nil), prev.Relays...), Fetch: res, Events: InScope(res.Events, id)}
 	var newer []*nostr.Event
@@ -328,13 +340,13 @@ func Again(ctx context.Context, src Source, prev *View, now int64) (*View, error
 		store.Close()
 	}
 	if !v.Complete() {
-		return nil, &Incomplete{View: v}
+		return v, &Incomplete{View: v}
 	}
 	if len(newer) > 0 {
 		return nil, &Stale{View: v, Newer: newer}
 	}
 	if !HasAnnouncementOrDeletion(v.Events, v.Coordinate()) {
-		return nil, &NotFound{View: v}
+		return v, &NotFound{View: v}
 	}
 	v.resolve()
 	return v, nil

@@ -29,9 +29,11 @@ type Pipeline struct {
 	Discover func(ctx context.Context) (*discovery.View, error)
 	// Again asks the relays of an earlier discovery once more, in one
 	// round carrying every filter its rounds asked (discovery.Again), with
-	// complete evidence: the recheck and the re-read after publishing.
-	// nil means Discover is run again instead (every round).
-	Again func(ctx context.Context, prev *discovery.View) (*discovery.View, error)
+	// complete evidence: the recheck and the re-read after publishing,
+	// which adds the read-back's filters (also) to its request. It returns
+	// the view with its error whenever relays answered. nil means Discover
+	// is run again instead (every round, and a read-back of its own).
+	Again func(ctx context.Context, prev *discovery.View, also ...nostr.Filter) (*discovery.View, error)
 	// Reask asks some relays of an earlier read again, with every filter it
 	// asked (relaypool.Pool.Reask): how the recheck makes its cut
 	// consistent.

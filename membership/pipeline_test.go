@@ -70,6 +70,10 @@ func (w *world) deliver(_ context.Context, relays []string, evt *nostr.Event, o 
 		d.Relays[0].ReadBack = true
 	}
 	d.ReadBack = &relaypool.FetchResult{Complete: true}
+	if o.ReadBack != nil {
+		// As relaypool.Deliver does: the caller makes the read-back request.
+		d.ReadBack = o.ReadBack(context.Background(), relays, []nostr.Filter{{IDs: []string{evt.ID}}})
+	}
 	return d
 }
 
@@ -219,5 +223,31 @@ func TestAnInterruptBeforeSendingPublishesNothing(t *testing.T) {
 	}
 	if !strings.Contains(f.Message, "nothing was published") {
 		t.Fatalf("message %q", f.Message)
+	}
+}
+
+// Rule (reading back costs no round of its own): with Again, the re-read
+// after publishing is the read-back's request: Deliver's read-back filters
+// go to Again, which the recheck and the read-back call once each, and
+// nothing reads again after it. The change is verified from that read.
+func TestTheReReadAfterPublishingIsTheReadBacksRequest(t *testing.T) {
+	w := &world{t: t, events: []*nostr.Event{announce(t, aliceSK, 100)}, accept: true, keep: true}
+	p := w.pipeline(t)
+	var asked [][]nostr.Filter
+	p.Again = func(ctx context.Context, _ *discovery.View, also ...nostr.Filter) (*discovery.View, error) {
+		asked = append(asked, also)
+		return w.view(ctx)
+	}
+	discovered := 0
+	p.Discover = func(ctx context.Context) (*discovery.View, error) {
+		discovered++
+		return w.view(ctx)
+	}
+	out, err := p.Run(context.Background(), addBob(t), false)
+	if err != nil || !out.Verified {
+		t.Fatalf("%+v %v", out, err)
+	}
+	if discovered != 1 || len(asked) != 2 || len(asked[0]) != 0 || len(asked[1]) != 1 || asked[1][0].IDs[0] != w.published[0].ID {
+		t.Fatalf("discovered %d times, asked again %v; want one discovery, the recheck, then the read-back by id", discovered, asked)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
@@ -43,13 +44,34 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event, c
 	}
 	p.phase(PhasePublishing)
 	phase := PhasePublishing
-	d := p.Deliver(ctx, out.Before.Relays, evt, relaypool.DeliverOptions{BeforeReadBack: func() {
+	opts := relaypool.DeliverOptions{BeforeReadBack: func() {
 		phase = PhaseReadingBack
 		p.phase(PhaseReadingBack)
 		if p.AfterPublish != nil {
 			p.AfterPublish()
 		}
-	}})
+	}}
+	// The read-back and the re-read are one request per relay: the event
+	// by id and its address (Deliver's read-back) added to every filter of
+	// the discovery (Again). What a relay returns by id and by address is
+	// fresh even where it answers the repeated discovery filters from a
+	// cache, and it is part of the re-read itself.
+	var (
+		after    *discovery.View
+		afterErr error
+		reread   bool
+	)
+	if p.Again != nil && out.Before.Fetch != nil {
+		opts.ReadBack = func(ctx context.Context, _ []string, filters []nostr.Filter) *relaypool.FetchResult {
+			reread = true
+			after, afterErr = p.Again(ctx, out.Before, filters...)
+			if after == nil {
+				return nil
+			}
+			return after.Fetch
+		}
+	}
+	d := p.Deliver(ctx, out.Before.Relays, evt, opts)
 	out.Delivery = d
 	if ctx.Err() != nil {
 		// Interrupted or past the deadline: report what was sent, verify
@@ -73,12 +95,14 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event, c
 	problems := d.Problems()
 	if len(problems) == 0 {
 		p.phase(PhaseVerifying)
-		after, err := p.again(ctx, out.Before)
+		if !reread {
+			after, afterErr = p.again(ctx, out.Before)
+		}
 		if ctx.Err() != nil {
 			return stoppedAfterSending(ctx, out, evt, PhaseVerifying)
 		}
-		if err != nil {
-			problems = append(problems, "re-reading the repository failed: "+err.Error())
+		if afterErr != nil {
+			problems = append(problems, "re-reading the repository failed: "+afterErr.Error())
 		} else {
 			// Resolve with what the read-back returned by id too: a relay
 			// may answer the repeated discovery filter from a cache.

@@ -63,12 +63,15 @@ func (e *NotWebsocketError) Error() string {
 
 func (e *NotWebsocketError) Unwrap() error { return e.Err }
 
-// handshakeStatus is the websocket library's wording of a non-101 answer.
-var handshakeStatus = regexp.MustCompile(`expected handshake response status code 101 but got ([0-9]{3})`)
+// handshakeStatus is the websocket library's wording of a non-101 answer,
+// compiled on first use, not at every start-up.
+var handshakeStatus = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`expected handshake response status code 101 but got ([0-9]{3})`)
+})
 
 // dialError words a failed connection for the people who read it.
 func dialError(err error) error {
-	if m := handshakeStatus.FindStringSubmatch(err.Error()); m != nil {
+	if m := handshakeStatus().FindStringSubmatch(err.Error()); m != nil {
 		status, _ := strconv.Atoi(m[1])
 		return &NotWebsocketError{Status: status, Err: err}
 	}

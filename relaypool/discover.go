@@ -168,17 +168,20 @@ func (p *Pool) Reask(ctx context.Context, prev *FetchResult, relays []string) *F
 }
 
 // Refetch asks relays once more, in ONE request each carrying every filter
-// prev asked over all its rounds, and returns their fresh answer alone (not
-// merged with prev): one round that stands for a whole earlier discovery,
-// as a write's recheck and re-read need. Signatures are deferred as in
-// Discover when the pool defers them. With no filter or no relay it sends
-// nothing and returns an incomplete, empty result.
-func (p *Pool) Refetch(ctx context.Context, prev *FetchResult, relays []string) *FetchResult {
+// prev asked over all its rounds plus also, and returns their fresh answer
+// alone (not merged with prev): one round that stands for a whole earlier
+// discovery, as a write's recheck and re-read need; the re-read after
+// publishing adds the read-back's filters (also), so reading back costs no
+// round of its own. Signatures are deferred as in Discover when the pool
+// defers them. With no filter or no relay it sends nothing and returns an
+// incomplete, empty result.
+func (p *Pool) Refetch(ctx context.Context, prev *FetchResult, relays []string, also ...nostr.Filter) *FetchResult {
 	if len(prev.filters) == 0 {
 		return &FetchResult{Sources: map[string][]string{}, verified: map[string]verified.Event{}}
 	}
-	next := p.fetch(ctx, relays, p.deferSigs.Load(), prev.filters)
-	next.filters = prev.filters
+	filters := unionFilters(prev.filters, also)
+	next := p.fetch(ctx, relays, p.deferSigs.Load(), filters)
+	next.filters = filters
 	next.askedA, next.askedE = map[string]bool{}, map[string]bool{}
 	for k := range prev.askedA {
 		next.askedA[k] = true

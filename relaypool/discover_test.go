@@ -211,3 +211,36 @@ func TestRefetchIsOneREQPerRelayCarryingEveryRoundsFilters(t *testing.T) {
 		}
 	}
 }
+
+// Rule (reading back costs no round of its own): Refetch adds the caller's
+// filters (a write's read-back: the event by id and by address) to the
+// same one request per relay, and what they match is in the answer.
+func TestRefetchCarriesTheCallersFiltersInTheSameRequest(t *testing.T) {
+	relays := devrelay.StartN(t, 2, devrelay.Options{})
+	coord := seedRepo(t, relays)
+	p := relaypool.New(relaypool.Options{})
+	defer p.Close()
+	ctx := context.Background()
+	first := p.Discover(ctx, devrelay.URLs(relays), "repo", coord)
+	other := announcement(t, "alice", "elsewhere", 400) // outside the discovery's filters
+	for _, r := range relays {
+		if err := r.Publish(other); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := reqCounts(relays)
+	byID := nostr.Filter{IDs: []string{other.ID}}
+	again := p.Refetch(ctx, first, devrelay.URLs(relays), byID)
+	for i, n := range reqCounts(relays) {
+		if n != before[i]+1 {
+			t.Fatalf("relay %d got %d more REQs, want 1", i, n-before[i])
+		}
+		last := relays[i].Requests()[n-1]
+		if len(last) != 3 || !nostr.FilterEqual(last[2], byID) {
+			t.Fatalf("relay %d: the request carried %v, want the discovery's two filters and the caller's", i, last)
+		}
+	}
+	if !again.Complete || !ids(again.Events)[other.ID] || len(again.Sources[other.ID]) != 2 {
+		t.Fatalf("the caller's filter was not answered by both relays: %+v", again.Relays)
+	}
+}

@@ -128,6 +128,14 @@ type DeliverOptions struct {
 	// BeforeReadBack runs between publishing and reading back (a test
 	// seam: silence a relay after it accepted).
 	BeforeReadBack func()
+	// ReadBack, when set, makes the read-back request in the pool's stead:
+	// it asks relays for filters (the event by id and, for a replaceable or
+	// addressable event, its address) in one request each and returns what
+	// they answered. A write that re-reads the repository right after
+	// publishing asks for that in the same request (membership, through
+	// discovery.Again) instead of a round of its own; it may add filters,
+	// never drop one. A nil result is a read-back nobody answered.
+	ReadBack func(ctx context.Context, relays []string, filters []nostr.Filter) *FetchResult
 }
 
 // Deliver publishes evt to every relay and, once at least one accepted it,
@@ -162,7 +170,15 @@ func (p *Pool) Deliver(ctx context.Context, relays []string, evt *nostr.Event, o
 		// Interrupted or past the deadline: nothing more is asked.
 		return d
 	}
-	res := p.Fetch(ctx, relays, filters...)
+	var res *FetchResult
+	if opts.ReadBack != nil {
+		res = opts.ReadBack(ctx, relays, filters)
+	} else {
+		res = p.Fetch(ctx, relays, filters...)
+	}
+	if res == nil {
+		res = &FetchResult{Sources: map[string][]string{}}
+	}
 	d.ReadBack = res
 	for i := range d.Relays {
 		r := &d.Relays[i]

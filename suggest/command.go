@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // A Command is one suggested command line.
@@ -137,14 +138,16 @@ func (c Command) trailer() string {
 // characters (every npub, naddr and nostr:// URL is) around its
 // placeholders ("<...>", which the user replaces), else single-quoted.
 func Quote(s string) string {
-	if s != "" && safeWord(placeholders.ReplaceAllString(s, "")) {
+	if s != "" && safeWord(placeholders().ReplaceAllString(s, "")) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// placeholders are the "<...>" parts of a word the user fills in.
-var placeholders = regexp.MustCompile(`<[^<>']*>`)
+// placeholders are the "<...>" parts of a word the user fills in. Compiled
+// on first use: a command that suggests nothing does not pay for it at
+// start-up.
+var placeholders = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<[^<>']*>`) })
 
 func safeWord(s string) bool {
 	for _, r := range s {

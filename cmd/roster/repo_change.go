@@ -36,8 +36,8 @@ func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun b
 		Discover: func(ctx context.Context) (*repoView, error) {
 			return a.loadRepo(ctx, completeEvidence, intent.Subject, intent.Lead)
 		},
-		Again: func(ctx context.Context, prev *repoView) (*repoView, error) {
-			return a.reloadRepo(ctx, prev, intent.Subject, intent.Lead)
+		Again: func(ctx context.Context, prev *repoView, also ...nostr.Filter) (*repoView, error) {
+			return a.reloadRepo(ctx, prev, []string{intent.Subject, intent.Lead}, also...)
 		},
 		Reask: func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
 			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner, Progress: progress.Update})

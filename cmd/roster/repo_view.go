@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/cache"
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/internal/termui"
@@ -50,12 +51,18 @@ func (a *app) discover(ctx context.Context, need discovery.Evidence, reach ...st
 }
 
 // reloadRepo asks prev's relays again in one round (discovery.Again): a
-// write's recheck and re-read.
-func (a *app) reloadRepo(ctx context.Context, prev *repoView, reach ...string) (*repoView, error) {
+// write's recheck and re-read. also adds filters to that request (the read-back after publishing); the
+// view comes back with the error whenever relays answered, so the
+// read-back can still say what each relay returned.
+func (a *app) reloadRepo(ctx context.Context, prev *repoView, reach []string, also ...nostr.Filter) (*repoView, error) {
 	src, done := a.repoSource(prev.Relays, reach)
-	v, err := discovery.Again(ctx, src, prev, a.io.Now().Unix())
+	v, err := discovery.Again(ctx, src, prev, a.io.Now().Unix(), also...)
 	done()
-	return a.repoViewErr(v, err)
+	if err != nil {
+		_, err = a.repoViewErr(v, err)
+		return v, err
+	}
+	return v, nil
 }
 
 // repoSource is the discovery source of relays with the user's cache,

@@ -8,6 +8,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -71,7 +72,19 @@ func (a *app) home() (string, error) { return settings.Home(a.opts.Home, a.io.Ge
 // (settings.Relays).
 func (a *app) defaultRelays() []string { return settings.Relays(a.opts.Relays, a.io.Getenv, a.config) }
 
-func newRootCmd(a *app) *cobra.Command {
+// newRootCmd builds the whole command tree.
+func newRootCmd(a *app) *cobra.Command { return newRootCmdFor(a, nil) }
+
+// newRootCmdFor builds the command tree an invocation with args needs: when
+// args name one of the command groups below, the root with that group
+// alone, because building every group's commands and flags (and cobra's
+// completion command) is start-up work the other groups' commands do not
+// need (docs/PERFORMANCE.md, "Start-up"). Anything else (no group, help,
+// completion, --version, an unknown or misspelt command that is answered
+// with suggestions from the whole tree) gets the whole tree. The group
+// behaves the same either way: its help, flags, errors and suggestions
+// only involve itself and the root.
+func newRootCmdFor(a *app, args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "roster",
 		Short: "Maintainer graphs for Git repositories on Nostr, and relay-authoritative workspaces",
@@ -129,6 +142,17 @@ roster help formatting.`,
 	})
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return flagError(cmd, err) })
 
+	if build := commandGroup(args); build != nil {
+		root.CompletionOptions.DisableDefaultCmd = true
+		root.SetHelpCommand(newHelpCmd(a, root))
+		root.AddCommand(build(a))
+		rejectUnknownSubcommands(root)
+		explainArgErrors(root)
+		// No flag value completions: completing (cobra's __complete)
+		// always builds the whole tree.
+		return root
+	}
+
 	addCompletionExamples(root)
 	root.SetHelpCommand(newHelpCmd(a, root))
 
@@ -147,6 +171,37 @@ roster help formatting.`,
 	explainArgErrors(root)
 	registerFlagCompletions(a, root)
 	return root
+}
+
+// commandGroups are the groups an invocation may build alone
+// (newRootCmdFor); a group missing here is built with the whole tree.
+var commandGroups = map[string]func(*app) *cobra.Command{
+	"version": newVersionCmd, "login": newLoginCmd, "logout": newLogoutCmd, "whoami": newWhoamiCmd,
+	"cache": newCacheCmd, "repo": newRepoCmd, "project": newProjectCmd, "group": newGroupCmd,
+	"dev": newDevCmd, "workspace": newWorkspaceCmd, "hooks": newHooksCmd,
+}
+
+// rootValueFlags are the root flags that take their value as the next
+// argument.
+var rootValueFlags = map[string]bool{"--relay": true, "--repo": true, "--jq": true, "--json-fields": true,
+	"--timeout": true, "--deadline": true, "--home": true}
+
+// commandGroup is the builder of the group args name first, skipping the
+// root's flags before it; nil when args name no group of commandGroups.
+func commandGroup(args []string) func(*app) *cobra.Command {
+	for i := 0; i < len(args); i++ {
+		switch arg := args[i]; {
+		case arg == "--":
+			return nil
+		case strings.HasPrefix(arg, "-"):
+			if rootValueFlags[arg] {
+				i++
+			}
+		default:
+			return commandGroups[arg]
+		}
+	}
+	return nil
 }
 
 // checkGlobalFlags rejects global flag values no command can use. It runs
@@ -258,8 +313,11 @@ func commandSuggestions(parent *cobra.Command, typed string) []string {
 	return maybe
 }
 
-// topLevelUnknown matches cobra's error for an unknown first word.
-var topLevelUnknown = regexp.MustCompile(`^unknown command "(.*)" for "roster"$`)
+// topLevelUnknown matches cobra's error for an unknown first word. Compiled
+// on first use, not at every start-up.
+var topLevelUnknown = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^unknown command "(.*)" for "roster"$`)
+})
 
 // run executes roster with args and returns the process exit code. Tests call
 // it in-process with their own streams.
@@ -274,7 +332,11 @@ func runWith(args []string, s *ioStreams, sm seams) int {
 // an interrupt (main cancels ctx on SIGINT and SIGTERM) stops relay waits.
 func runContext(ctx context.Context, args []string, s *ioStreams, sm seams) int {
 	a := &app{io: s, seams: sm}
-	root := newRootCmd(a)
+	return a.execute(ctx, newRootCmdFor(a, args), args)
+}
+
+// execute runs root (a's command tree) with args and returns the exit code.
+func (a *app) execute(ctx context.Context, root *cobra.Command, args []string) int {
 	if len(args) > 1 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
 		// Completing a flag name offers only the global flags the command reads.
 		if target, _, err := root.Find(args[1:]); err == nil {
@@ -288,7 +350,7 @@ func runContext(ctx context.Context, args []string, s *ioStreams, sm seams) int 
 	if err == nil {
 		return exitOK
 	}
-	if m := topLevelUnknown.FindStringSubmatch(err.Error()); m != nil {
+	if m := topLevelUnknown().FindStringSubmatch(err.Error()); m != nil {
 		err = unknownCommandError(root, m[1])
 	}
 	ee := asExitError(err)

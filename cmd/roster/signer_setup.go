@@ -175,8 +175,11 @@ func (r *secretReader) read(prompt string) (string, error) {
 var errStdinEnded = errors.New("stdin ended before it was given (pipe it, or run from a terminal)")
 
 // secretLike matches what may be a secret key in a message: an nsec, an
-// ncryptsec or 64 hex characters.
-var secretLike = regexp.MustCompile(`(?i)n(crypt)?sec1[0-9a-z]+|\b[0-9a-f]{64}\b`)
+// ncryptsec or 64 hex characters. Compiled on first use, not at every
+// start-up.
+var secretLike = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)n(crypt)?sec1[0-9a-z]+|\b[0-9a-f]{64}\b`)
+})
 
 // redactSecrets hides anything secret-shaped in a message about user input.
-func redactSecrets(s string) string { return secretLike.ReplaceAllString(s, "[redacted]") }
+func redactSecrets(s string) string { return secretLike().ReplaceAllString(s, "[redacted]") }

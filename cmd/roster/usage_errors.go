@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 )
@@ -87,14 +88,17 @@ func quoteAll(args []string) string {
 	return strings.Join(q, " ")
 }
 
-// badFlagValue matches pflag's error for a value its type cannot parse.
-var badFlagValue = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?--([\w-]+)" flag: `)
+// badFlagValue matches pflag's error for a value its type cannot parse,
+// compiled on first use, not at every start-up.
+var badFlagValue = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?--([\w-]+)" flag: `)
+})
 
 // flagError is a flag parse error in plain words: a duration without a
 // unit, a boolean that is not one. Anything else keeps pflag's text.
 func flagError(cmd *cobra.Command, err error) *exitError {
 	ee := &exitError{Code: exitUsage, Kind: "usage", Err: err}
-	m := badFlagValue.FindStringSubmatch(err.Error())
+	m := badFlagValue().FindStringSubmatch(err.Error())
 	if m == nil {
 		return ee
 	}
