@@ -108,6 +108,8 @@ type Delivered struct {
 	// may be stored there whatever OK says. Not in the JSON (see
 	// SupersededBy); membership reports it after an interrupt.
 	Sent bool `json:"-"`
+	// Replied: the relay answered with an OK message (PublishReport.Replied).
+	Replied bool `json:"-"`
 }
 
 // Delivery is the outcome of publishing one event to a set of relays.
@@ -147,7 +149,7 @@ func (p *Pool) Deliver(ctx context.Context, relays []string, evt *nostr.Event, o
 	d := &Delivery{Relays: []Delivered{}}
 	replied := false
 	for _, r := range p.Publish(ctx, relays, evt) {
-		d.Relays = append(d.Relays, Delivered{URL: r.URL, OK: r.OK, Message: r.Message, Sent: r.Sent})
+		d.Relays = append(d.Relays, Delivered{URL: r.URL, OK: r.OK, Message: r.Message, Sent: r.Sent, Replied: r.Replied})
 		if r.OK {
 			d.Accepted++
 		}

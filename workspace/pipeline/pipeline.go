@@ -69,10 +69,17 @@ func Signed(err error) error {
 // shared publish-and-read-back).
 type Publish func(ctx context.Context, relay string, evt *nostr.Event) relaypool.PublishReport
 
-// PoolPublish publishes through pool, one relay at a time.
+// PoolPublish publishes through pool's Deliver, the one publish of every
+// roster write, without its read-back: the authority relay turns a command
+// into state, and the pipelines verify by that state.
 func PoolPublish(pool *relaypool.Pool) Publish {
 	return func(ctx context.Context, relay string, evt *nostr.Event) relaypool.PublishReport {
-		return pool.Publish(ctx, []string{relay}, evt)[0]
+		ds := pool.Deliver(ctx, []string{relay}, evt, relaypool.DeliverOptions{NoReadBack: true}).Relays
+		if len(ds) == 0 {
+			return relaypool.PublishReport{URL: relay, Message: "error: not a relay URL"}
+		}
+		d := ds[0]
+		return relaypool.PublishReport{URL: d.URL, OK: d.OK, Message: d.Message, Replied: d.Replied, Sent: d.Sent}
 	}
 }
 
