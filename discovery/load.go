@@ -178,7 +178,11 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 	v.Fetch = res
 	v.Events = InScope(res.Events, id)
 	var newer []*nostr.Event
-	if store := openForFetch(src); store != nil {
+	store, err := openForCompare(src, need)
+	if err != nil {
+		return err
+	}
+	if store != nil {
 		// The pool checked every signature; its proofs let the cache store
 		// them without checking each a second time.
 		if err := store.PutVerified(res.Verified(v.Events)...); err != nil {
@@ -265,6 +269,21 @@ func (s Source) warn(msg string) {
 // openForFetch opens the cache a network read writes to. The cache is an
 // accelerator: when it cannot be opened the read goes on without it, after
 // a warning that says how to fix it.
+// openForCompare opens the cache a read writes to and, with Complete
+// evidence, compares the relays' answer with (NewerKnown). For a write the
+// cache is then a safety input: one that cannot be opened is a CacheError,
+// never a silently skipped comparison. A read goes on without it, warned.
+func openForCompare(src Source, need Evidence) (*cache.Cache, error) {
+	if src.OpenCache == nil || need != Complete {
+		return openForFetch(src), nil
+	}
+	c, err := src.OpenCache()
+	if err != nil {
+		return nil, &CacheError{Doing: "a change compares the relays' answer with what this machine verified before, in the local cache", Err: err}
+	}
+	return c, nil
+}
+
 func openForFetch(src Source) *cache.Cache {
 	if src.OpenCache == nil {
 		return nil
@@ -332,7 +351,11 @@ func Again(ctx context.Context, src Source, prev *View, now int64, also ...nostr
 	v := &View{Selection: prev.Selection, Checkout: prev.Checkout, Now: now, Viewer: prev.Viewer,
 		Relays: append([]string(nil), prev.Relays...), Fetch: res, Events: InScope(res.Events, id)}
 	var newer []*nostr.Event
-	if store := openForFetch(src); store != nil {
+	store, err := openForCompare(src, Complete)
+	if err != nil {
+		return nil, err
+	}
+	if store != nil {
 		if err := store.PutVerified(res.Verified(v.Events)...); err != nil {
 			src.warn(fmt.Sprintf("could not update the local cache (%v); --offline will not see this read", err))
 		}

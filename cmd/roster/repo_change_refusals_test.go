@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"github.com/roster-cli/roster/report"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -241,4 +243,25 @@ func TestDryRunOfEveryMembershipCommandPublishesNothing(t *testing.T) {
 	w.ok(alice, alice, 2300, "repo", "edit", "--add-maintainer", carol.npub())
 	w.ok(carol, alice, 2400, "repo", "accept")
 	check(bob, alice, 2500, "repo", "follow-lead")
+}
+
+// Rule (fail closed where a safety input cannot be read): a change compares
+// the relays' answer with what this machine verified before, in the local
+// cache, so a write with a cache that cannot be opened stops with the
+// cache's own code and way out and publishes nothing; a plain read goes on
+// without the cache, with a warning.
+func TestAWriteWithAnUnreadableCacheFailsClosed(t *testing.T) {
+	t.Parallel()
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	if err := os.WriteFile(filepath.Join(w.home["ROSTER_HOME"], "cache.db"), []byte(strings.Repeat("not a bolt file ", 400)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := w.refused(alice, alice, 1000, exitFailure, "cache-corrupt", "repo", "edit", "--add-maintainer", bob.npub())
+	if cmds := toStrings(m["error"].(map[string]any)["commands"]); len(cmds) == 0 || !strings.HasPrefix(cmds[0], "roster cache clear --home ") {
+		t.Fatalf("commands %q, want roster cache clear --home first", cmds)
+	}
+	if r := w.run(alice, alice, 1000, "repo"); r.Code != exitOK || !strings.Contains(r.Err, "reading without the local cache") {
+		t.Fatalf("a read with an unreadable cache: exit %d\n%s", r.Code, r.Err)
+	}
 }
