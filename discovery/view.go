@@ -62,6 +62,20 @@ func (v *View) Coordinate() graph.Coordinate { return v.Selection.Coordinate }
 // Answered counts the relays that answered with EOSE.
 func (v *View) Answered() int { return Answered(v.Fetch) }
 
+// Unanswered are the URLs of the relays that did not answer with EOSE, in
+// the order asked (none offline).
+func (v *View) Unanswered() []string {
+	var out []string
+	if v.Fetch != nil {
+		for _, r := range v.Fetch.Relays {
+			if r.Status != relaypool.StatusOK {
+				out = append(out, r.URL)
+			}
+		}
+	}
+	return out
+}
+
 // Answered counts the relays of res that answered with EOSE.
 func Answered(res *relaypool.FetchResult) int {
 	n := 0

@@ -214,20 +214,14 @@ func (p Pipeline) Run(ctx context.Context, opts Options) (*Outcome, error) {
 func (p Pipeline) plan(ctx context.Context, v *discovery.View, author string, opts Options) (*Plan, error) {
 	co := v.Checkout
 	pl := &Plan{Author: author, Forced: opts.Force}
-	if v.State != nil {
-		pl.Resolved = &preflight.ResolvedState{EventID: v.State.EventID, Author: v.State.Author, Head: v.State.Head, Refs: v.State.Refs}
-	}
+	pl.Resolved = resolvedState(v)
 	local, err := co.LocalRefs()
 	if err != nil {
 		return pl, &Failure{Code: CodeLocalRefs, Class: Refused, Err: err,
 			Lines:    []string{"cannot read this checkout's branches and tags, so nothing was published: " + err.Error()},
 			Commands: []suggest.Command{suggest.Git("fsck").Because("what is damaged in this checkout"), publishCmd(opts.Force).Because("once the refs read again")}}
 	}
-	prefer := ""
-	if rest, ok := strings.CutPrefix(v.Selection.Detail, "remote "); ok && !strings.Contains(rest, ",") {
-		prefer = rest
-	}
-	if pl.Remote, err = co.NostrRemote(v.Coordinate(), prefer); err != nil {
+	if pl.Remote, err = co.NostrRemote(v.Coordinate(), preferredRemote(v)); err != nil {
 		return pl, &Failure{Code: CodeLocalRefs, Class: Refused, Err: err, Lines: []string{"cannot read this checkout's remotes: " + err.Error()}}
 	}
 	tracking, err := co.TrackingBranches(pl.Remote)

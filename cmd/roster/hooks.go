@@ -62,33 +62,15 @@ type hooksDirJSON struct {
 // roster.hooks-uninstall/v1.
 type hooksChangeJSON struct {
 	hooksDirJSON
-	Binary *string          `json:"binary,omitempty"`
-	Flags  []string         `json:"flags,omitempty"`
-	Hooks  []hookActionJSON `json:"hooks"`
-}
-
-type hookActionJSON struct {
-	Name    string  `json:"name"`
-	Path    string  `json:"path"`
-	Action  string  `json:"action"`
-	Chained *string `json:"chained"`
+	Binary *string        `json:"binary,omitempty"`
+	Flags  []string       `json:"flags,omitempty"`
+	Hooks  []hooks.Action `json:"hooks"`
 }
 
 // hooksStatusJSON is roster.hooks-status/v1.
 type hooksStatusJSON struct {
 	hooksDirJSON
-	Hooks []hookStatusJSON `json:"hooks"`
-}
-
-type hookStatusJSON struct {
-	Name    string  `json:"name"`
-	Path    string  `json:"path"`
-	Status  string  `json:"status"`
-	Current bool    `json:"current"`
-	Chained *string `json:"chained"`
-	// Binary and Flags are what a roster hook calls (null and [] otherwise).
-	Binary *string  `json:"binary"`
-	Flags  []string `json:"flags"`
+	Hooks []hooks.SlotStatus `json:"hooks"`
 }
 
 func newHooksInstallCmd(a *app) *cobra.Command {
@@ -130,7 +112,7 @@ only hooks whose content would change.`,
 			if bin == "" {
 				bin = "roster"
 			}
-			out := hooksChangeJSON{hooksDirJSON: t.json(hooksInstallSchema), Binary: &bin, Flags: orEmptySlice(t.config.Flags), Hooks: actionsJSON(steps)}
+			out := hooksChangeJSON{hooksDirJSON: t.json(hooksInstallSchema), Binary: &bin, Flags: orEmptySlice(t.config.Flags), Hooks: hooks.Actions(steps)}
 			if a.opts.JSON {
 				return writeJSON(a, out)
 			}
@@ -171,7 +153,7 @@ Hooks that are not roster's are left alone.`,
 			if err := hooks.Apply(t.dir.Path, steps); err != nil {
 				return &exitError{Code: exitFailure, Kind: "failure", Err: err, Commands: []suggest.Command{suggest.Roster("hooks", "status")}}
 			}
-			out := hooksChangeJSON{hooksDirJSON: t.json(hooksUninstallSchema), Hooks: actionsJSON(steps)}
+			out := hooksChangeJSON{hooksDirJSON: t.json(hooksUninstallSchema), Hooks: hooks.Actions(steps)}
 			if a.opts.JSON {
 				return writeJSON(a, out)
 			}
@@ -212,30 +194,12 @@ update it.`,
 			if err != nil {
 				return err
 			}
-			out := hooksStatusJSON{hooksDirJSON: t.json(hooksStatusSchema), Hooks: []hookStatusJSON{}}
-			var update *suggest.Command
-			for _, s := range t.slots {
-				h := hookStatusJSON{Name: s.Name, Path: s.Hook.Path, Status: s.Status(), Current: s.Current(t.config.Binary), Flags: []string{}}
-				if s.Chained.Exists {
-					h.Chained = &s.Chained.Path
-				}
-				if c, ok := s.Config(); ok {
-					bin := c.Binary
-					if bin == "" {
-						bin = "roster"
-					}
-					h.Binary, h.Flags = &bin, orEmptySlice(c.Flags)
-					if !h.Current && update == nil {
-						u := suggest.Roster("hooks", "install").With(c.Flags...)
-						update = &u
-					}
-				}
-				out.Hooks = append(out.Hooks, h)
-			}
+			statuses, update := hooks.Statuses(t.slots, t.config.Binary)
+			out := hooksStatusJSON{hooksDirJSON: t.json(hooksStatusSchema), Hooks: statuses}
 			if a.opts.JSON {
 				return writeJSON(a, out)
 			}
-			stale, calls := false, ""
+			calls := ""
 			var lines [][2]string
 			for _, h := range out.Hooks {
 				d := h.Status
@@ -245,9 +209,8 @@ update it.`,
 				case hooks.StatusForeign:
 					d += ": not roster's; install chains it"
 				}
-				if (h.Status == hooks.StatusRoster || h.Status == hooks.StatusChained) && !h.Current {
+				if h.Stale() {
 					d += "; not current (another roster binary, or another version of the hook)"
-					stale = true
 				}
 				if h.Binary != nil && calls == "" {
 					calls = strings.Join(append([]string{*h.Binary}, h.Flags...), " ")
@@ -258,11 +221,7 @@ update it.`,
 			if calls != "" {
 				fmt.Fprintf(a.io.Out, "the hooks run %s\n", termtext.Line(calls))
 			}
-			if stale {
-				if update == nil {
-					u := suggest.Roster("hooks", "install")
-					update = &u
-				}
+			if update != nil {
 				fmt.Fprintf(a.io.Out, "update with: %s\n", termtext.Line(a.selectors().Render(*update)))
 			}
 			return nil
@@ -318,45 +277,14 @@ func (a *app) dirName() string {
 	return "this directory"
 }
 
-// hookConfig is what the hooks carry: this binary's path (os.Executable;
-// "" falls back to roster on PATH) and the --home (made absolute: hooks run
-// from the work-tree root) and --relay flags of this invocation.
+// hookConfig is what the hooks carry (hooks.NewConfig): this binary, and
+// the --home and --relay flags of this invocation.
 func (a *app) hookConfig() (hooks.Config, error) {
-	var c hooks.Config
-	if exe, err := os.Executable(); err == nil {
-		if p, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = p
-		}
-		c.Binary = exe
-	}
-	if a.opts.Home != "" {
-		home := a.opts.Home
-		if !filepath.IsAbs(home) {
-			base := a.io.Dir
-			if base == "" {
-				base = "."
-			}
-			abs, err := filepath.Abs(filepath.Join(base, home))
-			if err != nil {
-				return c, usageErr("--home %s: %v", home, err)
-			}
-			home = abs
-		}
-		c.Flags = append(c.Flags, "--home", home)
-	}
-	for _, r := range relaypool.NormalizeRelays(a.opts.Relays) {
-		c.Flags = append(c.Flags, "--relay", r)
+	c, err := hooks.NewConfig(hooks.Executable(), a.opts.Home, a.io.Dir, relaypool.NormalizeRelays(a.opts.Relays))
+	if err != nil {
+		return c, &exitError{Code: exitUsage, Kind: "usage", Err: err}
 	}
 	return c, nil
-}
-
-// actionsJSON is each step as JSON.
-func actionsJSON(steps []hooks.Step) []hookActionJSON {
-	out := []hookActionJSON{}
-	for _, st := range steps {
-		out = append(out, hookActionJSON{Name: st.Name, Path: st.Path, Action: st.Action, Chained: optional(st.Chained)})
-	}
-	return out
 }
 
 // renderHooks prints the hooks directory, then one line per hook: its
@@ -390,13 +318,6 @@ func notChainableErr(nc *hooks.NotChainable) *exitError {
 		Commands: cmds}
 }
 
-func optional(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
 // newHooksRunCmd is what the hook files call. Hidden: its contract is the
 // hook scripts', not a user's.
 func newHooksRunCmd(a *app) *cobra.Command {
@@ -417,11 +338,7 @@ func newHooksRunCmd(a *app) *cobra.Command {
 // (warning hooks: from the cache alone, always exit 0), or runs the
 // pre-push guard. A hook never draws a progress line.
 func (a *app) runHook(ctx context.Context, name string) error {
-	known := false
-	for _, n := range hooks.Names {
-		known = known || n == name
-	}
-	if !known {
+	if !hooks.Known(name) {
 		return usageErr("unknown hook %q: roster runs %s", name, strings.Join(hooks.Names, ", "))
 	}
 	a.io.ErrTTY = false
@@ -489,16 +406,9 @@ func (a *app) prePush(ctx context.Context) error {
 		a.hookNote(err, goesOn)
 		return nil
 	}
-	in := hooks.GuardInput{Resolution: v.Resolution, Events: v.Events, Viewer: viewer, Complete: v.Complete(), Pushed: pushed}
+	in := hooks.GuardInput{Resolution: v.Resolution, Events: v.Events, Viewer: viewer, Complete: v.Complete(), Unanswered: v.Unanswered(), Pushed: pushed}
 	if v.State != nil {
 		in.StateEventID, in.StateAuthor, in.StateRefs = v.State.EventID, v.State.Author, v.State.Refs
-	}
-	if v.Fetch != nil {
-		for _, r := range v.Fetch.Relays {
-			if r.Status != relaypool.StatusOK {
-				in.Unanswered = append(in.Unanswered, r.URL)
-			}
-		}
 	}
 	if v.Checkout != nil {
 		in.IsAncestor = v.Checkout.IsAncestor

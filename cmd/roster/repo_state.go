@@ -13,18 +13,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/roster-cli/roster/gitstate"
-	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/statepub"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
-)
-
-const (
-	stateSchema        = "roster.state/v1"
-	statePublishSchema = "roster.state-publish/v1"
 )
 
 // newRepoStateCmd is `roster repo state`: the resolved kind 30618 state
@@ -53,14 +47,13 @@ checked out.`,
 			if err != nil {
 				return err
 			}
-			rep := stateReportJSON{Schema: stateSchema, Coordinate: coordinateOf(v.Coordinate()), Complete: v.Complete(), State: stateOf(v.State)}
+			var cmp *statepub.Comparison
 			if v.Checkout != nil {
-				co, err := checkoutAlignment(v)
-				if err != nil {
-					return err
+				if cmp, err = statepub.CompareCheckout(v); err != nil {
+					return localRefsErr(err)
 				}
-				rep.Checkout = co
 			}
+			rep := report.StateFromView(v, cmp)
 			if a.opts.JSON {
 				return writeJSON(a, rep)
 			}
@@ -72,85 +65,15 @@ checked out.`,
 	return cmd
 }
 
-// stateReportJSON is roster.state/v1.
-type stateReportJSON struct {
-	Schema     string               `json:"schema"`
-	Coordinate report.Coordinate    `json:"coordinate"`
-	Complete   bool                 `json:"complete"`
-	State      *stateEventJSON      `json:"state"`
-	Checkout   *checkoutCompareJSON `json:"checkout"`
-}
-
-type stateEventJSON struct {
-	EventID   string            `json:"event_id"`
-	Author    string            `json:"author"`
-	CreatedAt int64             `json:"created_at"`
-	Head      string            `json:"head"`
-	Refs      map[string]string `json:"refs"`
-}
-
-type checkoutCompareJSON struct {
-	Dir        string                `json:"dir"`
-	Remote     string                `json:"remote"`
-	Aligned    bool                  `json:"aligned"`
-	Head       string                `json:"head"`
-	Align      []preflight.RefAction `json:"align"`
-	ForceWould []preflight.RefAction `json:"force_would"`
-	Tracked    []string              `json:"tracked"`
-}
-
-func coordinateOf(c graph.Coordinate) report.Coordinate {
-	return report.Coordinate{Kind: c.Kind, Pubkey: c.Pubkey, Npub: graph.Npub(c.Pubkey), Identifier: c.Identifier, Naddr: gitstate.EncodeNaddr(c, nil)}
-}
-
-func stateOf(s *gitstate.State) *stateEventJSON {
-	if s == nil {
-		return nil
-	}
-	out := &stateEventJSON{EventID: s.EventID, Author: graph.Npub(s.Author), CreatedAt: s.CreatedAt, Head: s.Head, Refs: map[string]string{}}
-	for k, v := range s.Refs {
-		out.Refs[k] = v
-	}
-	return out
-}
-
-// checkoutAlignment reads the checkout's refs (failing closed: refs that
-// cannot be read completely are exit 3 naming the file and the fix) and
-// compares them with the resolved state.
-func checkoutAlignment(v *repoView) (*checkoutCompareJSON, error) {
-	co := v.Checkout
-	local, err := co.LocalRefs()
-	if err != nil {
-		return nil, localRefsErr(err)
-	}
-	prefer := ""
-	if rest, ok := strings.CutPrefix(v.Selection.Detail, "remote "); ok && !strings.Contains(rest, ",") {
-		prefer = rest
-	}
-	remote, err := co.NostrRemote(v.Coordinate(), prefer)
-	if err != nil {
-		return nil, localRefsErr(err)
-	}
-	tracking, err := co.TrackingBranches(remote)
-	if err != nil {
-		return nil, localRefsErr(err)
-	}
-	var st *preflight.ResolvedState
-	if v.State != nil {
-		st = &preflight.ResolvedState{EventID: v.State.EventID, Author: v.State.Author, Head: v.State.Head, Refs: v.State.Refs}
-	}
-	al := preflight.AlignCheckout(st, local, tracking)
-	return &checkoutCompareJSON{Dir: co.Dir(), Remote: remote, Head: al.Head, Aligned: st != nil && len(al.Align) == 0,
-		Align: al.Align, ForceWould: al.ForceWould, Tracked: al.Tracked}, nil
-}
-
+// localRefsErr is the refusal when the checkout's refs cannot be read
+// completely (exit 3), naming the fix.
 func localRefsErr(err error) error {
 	return &exitError{Code: exitRefused, Kind: statepub.CodeLocalRefs,
 		Err:      fmt.Errorf("cannot compare this checkout with the repository state: %w", err),
 		Commands: []suggest.Command{suggest.Git("fsck").Because("what is damaged in this checkout")}}
 }
 
-func renderStateHuman(w io.Writer, rep stateReportJSON) {
+func renderStateHuman(w io.Writer, rep report.StateReport) {
 	if rep.State == nil {
 		fmt.Fprintln(w, "state:   none (no confirmed maintainer has published a kind 30618 state)")
 	} else {
@@ -229,31 +152,6 @@ repository is resolved again: the state in effect must be the one published
 	return cmd
 }
 
-// statePublishJSON is roster.state-publish/v1.
-type statePublishJSON struct {
-	Schema       string                `json:"schema"`
-	DryRun       bool                  `json:"dry_run"`
-	Forced       bool                  `json:"forced"`
-	Coordinate   report.Coordinate     `json:"coordinate"`
-	Resolved     *stateEventJSON       `json:"resolved"`
-	Event        statePublishEventJSON `json:"event"`
-	Changes      []preflight.RefAction `json:"changes"`
-	Rewrites     []statepub.Rewrite    `json:"rewrites"`
-	Tracked      []string              `json:"tracked"`
-	Availability map[string]any        `json:"availability"`
-	Unchanged    bool                  `json:"unchanged"`
-	Published    []string              `json:"published"`
-	Relays       []relaypool.Delivered `json:"relays"`
-	Verified     bool                  `json:"verified"`
-}
-
-type statePublishEventJSON struct {
-	ID        string            `json:"id"`
-	CreatedAt int64             `json:"created_at"`
-	Head      string            `json:"head"`
-	Refs      map[string]string `json:"refs"`
-}
-
 func (a *app) runStatePublish(ctx context.Context, opts statepub.Options) error {
 	if a.opts.Offline {
 		return usageErr("--offline cannot be used to publish state: it needs complete answers from the relays")
@@ -277,7 +175,7 @@ func (a *app) runStatePublish(ctx context.Context, opts statepub.Options) error 
 	if err != nil {
 		return a.statePublishFailure(err, opts)
 	}
-	out := statePublishResult(o, opts)
+	out := report.StatePublishOf(o, opts)
 	if a.opts.JSON {
 		return writeJSON(a, out)
 	}
@@ -285,43 +183,7 @@ func (a *app) runStatePublish(ctx context.Context, opts statepub.Options) error 
 	return nil
 }
 
-func statePublishResult(o *statepub.Outcome, opts statepub.Options) statePublishJSON {
-	out := statePublishJSON{Schema: statePublishSchema, DryRun: opts.DryRun, Forced: opts.Force, Changes: []preflight.RefAction{},
-		Rewrites: []statepub.Rewrite{}, Tracked: []string{}, Published: []string{}, Relays: []relaypool.Delivered{},
-		Availability: map[string]any{}}
-	if o == nil {
-		return out
-	}
-	if o.View != nil {
-		out.Coordinate, out.Resolved = coordinateOf(o.View.Coordinate()), stateOf(o.View.State)
-	}
-	if pl := o.Plan; pl != nil {
-		out.Event = statePublishEventJSON{CreatedAt: pl.CreatedAt, Head: pl.Head, Refs: pl.Refs}
-		out.Changes = append(out.Changes, pl.Changes...)
-		out.Rewrites = append(out.Rewrites, pl.Rewrites...)
-		out.Tracked = append(out.Tracked, pl.Tracked...)
-		if pl.Availability.Verdict != "" {
-			out.Availability = gitstate.AvailabilityDetails(pl.Availability)
-		}
-	}
-	if out.Event.Refs == nil {
-		out.Event.Refs = map[string]string{}
-	}
-	out.Unchanged = o.Unchanged
-	if o.Event != nil {
-		out.Event.ID, out.Event.CreatedAt = o.Event.ID, int64(o.Event.CreatedAt)
-	}
-	if o.Delivery != nil {
-		out.Relays = append(out.Relays, o.Delivery.Relays...)
-		if o.Delivery.Accepted > 0 {
-			out.Published = append(out.Published, o.Event.ID)
-		}
-	}
-	out.Verified = o.Verified
-	return out
-}
-
-func renderStatePublishHuman(a *app, o *statepub.Outcome, out statePublishJSON) {
+func renderStatePublishHuman(a *app, o *statepub.Outcome, out report.StatePublish) {
 	w := a.io.Out
 	switch {
 	case o.Unchanged:
@@ -375,7 +237,7 @@ func (a *app) statePublishFailure(err error, opts statepub.Options) error {
 		details["rewrites"] = f.Rewrites
 	}
 	if f.Code == statepub.CodeUnverified || f.Code == statepub.CodePublishFailed {
-		res := statePublishResult(f.Outcome, opts)
+		res := report.StatePublishOf(f.Outcome, opts)
 		details["published"], details["relays"] = res.Published, res.Relays
 		if f.Code == statepub.CodeUnverified {
 			details["problems"] = f.Problems

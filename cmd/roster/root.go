@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/roster-cli/roster/internal/jsonout"
 	"github.com/roster-cli/roster/settings"
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/suggest"
@@ -46,7 +46,7 @@ type app struct {
 	// seams are where tests reach into one invocation; zero in production.
 	seams seams
 	// output is --jq and --json-fields, prepared before the command runs.
-	output *outputFilter
+	output *jsonout.Filter
 	// run is the deadline and phase of this invocation (deadline.go).
 	run runState
 }
@@ -446,14 +446,7 @@ func writeJSON(a *app, v any) error { return a.emitJSON(v, true) }
 func encodeJSON(w io.Writer, v any) error { return encodeJSONTo(w, v, true) }
 
 // encodeJSONTo is v as JSON on one line (indent false) or indented.
-func encodeJSONTo(w io.Writer, v any, indent bool) error {
-	enc := json.NewEncoder(w)
-	if indent {
-		enc.SetIndent("", "  ")
-	}
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
+func encodeJSONTo(w io.Writer, v any, indent bool) error { return jsonout.Encode(w, v, indent) }
 
 // addCompletionExamples creates cobra's default `completion` command now,
 // rather than at Execute, so its help can carry examples like every other
