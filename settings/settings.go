@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,4 +120,51 @@ func Relays(flags []string, getenv func(string) string, cfg Config) []string {
 		return out
 	}
 	return cfg.Relays
+}
+
+// CheckRelay refuses a relay value roster would mangle or cannot dial: it
+// must be a ws:// or wss:// URL with a host, or a shorthand host[:port][/path]
+// (a host without a scheme is wss://, a loopback one ws://, as NIP-34 relay
+// hints are read).
+func CheckRelay(s string) error {
+	v := strings.TrimSpace(s)
+	switch {
+	case v == "":
+		return fmt.Errorf("an empty relay URL")
+	case strings.ContainsAny(v, " \t\n"):
+		return fmt.Errorf("%q is not a relay URL (it contains a space)", s)
+	}
+	u := v
+	if i := strings.Index(v, "://"); i >= 0 {
+		if scheme := strings.ToLower(v[:i]); scheme != "ws" && scheme != "wss" {
+			return fmt.Errorf("%q is not a relay URL: a relay speaks ws:// or wss://, not %s://", s, scheme)
+		}
+	} else {
+		u = "wss://" + v
+	}
+	p, err := url.Parse(u)
+	if err != nil || p.Hostname() == "" {
+		return fmt.Errorf("%q is not a relay URL: it names no host (ws://host[:port] or wss://host)", s)
+	}
+	return nil
+}
+
+// CheckRelays checks every relay of a setting; where names the setting
+// ("--relay", "ROSTER_RELAYS", the config file). A setting that is given but
+// names no relay at all is refused too.
+func CheckRelays(where string, values []string) error {
+	named := 0
+	for _, v := range values {
+		if strings.TrimSpace(v) == "" {
+			continue
+		}
+		named++
+		if err := CheckRelay(v); err != nil {
+			return fmt.Errorf("%s: %w", where, err)
+		}
+	}
+	if named == 0 && len(values) > 0 {
+		return fmt.Errorf("%s is set but names no relay", where)
+	}
+	return nil
 }

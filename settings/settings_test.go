@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -64,5 +65,23 @@ func TestConfigWithAnUnknownKeyIsRefused(t *testing.T) {
 	}
 	if cfg, err := Load(t.TempDir()); err != nil || cfg.Relays != nil {
 		t.Fatalf("a missing file: %v %v", cfg, err)
+	}
+}
+
+// Rule: a relay value is a ws:// or wss:// URL with a host, or a shorthand
+// host[:port]; anything else is refused, never dropped or mangled.
+func TestRelayValuesAreWebsocketURLsWithAHost(t *testing.T) {
+	for _, ok := range []string{"wss://relay.example", "ws://127.0.0.1:7777", "relay.example", "127.0.0.1:7777", "localhost:1", "WSS://Relay.Example/path"} {
+		if err := CheckRelay(ok); err != nil {
+			t.Errorf("%q refused: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"not a url", "ws://", "wss://", "ftp://x", "http://x", "", " "} {
+		if err := CheckRelay(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	if err := CheckRelays("ROSTER_RELAYS", strings.Split(" , ", ",")); err == nil || !strings.Contains(err.Error(), "names no relay") {
+		t.Errorf("ROSTER_RELAYS=' , ': %v", err)
 	}
 }

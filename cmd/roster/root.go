@@ -112,7 +112,10 @@ roster help formatting.`,
 			if err := prepareOutput(a); err != nil {
 				return err
 			}
-			return checkGlobalFlags(a)
+			if err := checkGlobalFlags(a); err != nil {
+				return err
+			}
+			return checkRelaySettings(a, cmd)
 		},
 	}
 	// --version prints what `roster version` prints.
@@ -218,6 +221,33 @@ func checkGlobalFlags(a *app) error {
 	}
 	a.config, err = loadConfig(home)
 	return err
+}
+
+// checkRelaySettings refuses, for a command that reads relays, a relay
+// value it would drop or mangle: --relay, else ROSTER_RELAYS, else
+// config.yaml's relays (the first that is set is the one used). Exit 2
+// naming the setting and the value.
+func checkRelaySettings(a *app, cmd *cobra.Command) error {
+	if uses, known := usesGlobalFlag(cmd, "relay"); known && !uses {
+		return nil
+	}
+	var where string
+	var values []string
+	switch env := a.io.Getenv("ROSTER_RELAYS"); {
+	case len(a.opts.Relays) > 0:
+		where, values = "--relay", a.opts.Relays
+	case env != "":
+		where, values = "ROSTER_RELAYS", strings.Split(env, ",")
+	case len(a.config.Relays) > 0:
+		where, values = settings.ConfigFile+" relays", a.config.Relays
+	default:
+		return nil
+	}
+	if err := settings.CheckRelays(where, values); err != nil {
+		return &exitError{Code: exitUsage, Kind: "usage", Err: err,
+			Commands: []suggest.Command{{Argv: []string{"--relay", "wss://<relay>"}, Comment: "a relay URL: ws://host[:port] or wss://host", Pinned: true}}}
+	}
+	return nil
 }
 
 // rejectUnknownSubcommands makes each command group (cache, dev, ...) refuse
