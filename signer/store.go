@@ -111,6 +111,28 @@ func StoreKey(env Env, secret string, generated bool) (Account, error) {
 	return acct, replaceAccount(env, prev, acct)
 }
 
+// ImportNcryptsec stores the key a NIP-49 ncryptsec holds, as StoreKey
+// stores a typed key: the ncryptsec is opened with its passphrase
+// (env.Passphrase), so a wrong one is ErrWrongPassphrase before anything is
+// stored.
+func ImportNcryptsec(env Env, ncryptsec string) (Account, error) {
+	if env.Passphrase == nil {
+		return Account{}, errors.New("opening an ncryptsec needs its passphrase")
+	}
+	pass, err := env.Passphrase("Passphrase of the ncryptsec")
+	if err != nil {
+		return Account{}, err
+	}
+	sk, err := OpenNcryptsec(ncryptsec, pass)
+	if err != nil {
+		if errors.Is(err, ErrWrongPassphrase) {
+			return Account{}, err
+		}
+		return Account{}, fmt.Errorf("%w: %v", ErrBadSecretKey, err)
+	}
+	return StoreKey(env, sk, false)
+}
+
 // StoreBunker connects to a NIP-46 bunker with a new client key, stores that
 // client key (keyring, else ncryptsec file) and records the account with the
 // bunker URL minus its secret.

@@ -13,7 +13,7 @@ import (
 )
 
 type loginOptions struct {
-	nsec, generate, showSecret bool
+	nsec, ncryptsec, generate, showSecret bool
 	bunker                     string
 }
 
@@ -28,6 +28,8 @@ func newLoginCmd(a *app) *cobra.Command {
   --nsec      reads an nsec or 64-hex secret key: from a prompt without echo
               on a terminal, else one line from stdin. Never pass the key as an
               argument: it would land in shell history and process listings.
+  --ncryptsec reads a NIP-49 ncryptsec (an encrypted key another client
+              exported), then its passphrase, and stores the key as --nsec does.
   --bunker    connects to a NIP-46 remote signer; roster keeps only a client
               key, and your key stays in the bunker.
   --generate  creates a new key and shows its npub; --show-secret also prints
@@ -40,6 +42,7 @@ ROSTER_SECRET_KEY, when set, takes precedence over any login.`,
 		Example: `  roster login --nsec                         # paste your nsec at the prompt (not echoed)
   pass show nostr/nsec | roster login --nsec  # or pipe it
   roster login --bunker 'bunker://<remote-signer-pubkey>?relay=wss://relay.example&secret=...'
+  printf '%s\n%s\n' "$NCRYPTSEC" "$PASS" | roster login --ncryptsec   # import an encrypted key
   roster login --generate                     # new key; prints the npub only
   roster login --generate --show-secret       # also prints the nsec, once
   roster login --nsec --json                  # {"schema":"roster.login/v1","npub":...}`,
@@ -59,6 +62,7 @@ ROSTER_SECRET_KEY, when set, takes precedence over any login.`,
 	})
 	f := cmd.Flags()
 	f.BoolVar(&o.nsec, "nsec", false, "read an nsec or hex secret key from a no-echo prompt, or from stdin")
+	f.BoolVar(&o.ncryptsec, "ncryptsec", false, "import a NIP-49 ncryptsec (then its passphrase) from a prompt, or from stdin")
 	f.StringVar(&o.bunker, "bunker", "", "log in through a NIP-46 remote signer (bunker:// URL)")
 	f.BoolVar(&o.generate, "generate", false, "generate a new key")
 	f.BoolVar(&o.showSecret, "show-secret", false, "with --generate: print the new nsec, this one time")
@@ -82,14 +86,14 @@ type loginResult struct {
 
 func runLogin(ctx context.Context, a *app, o loginOptions) error {
 	modes := 0
-	for _, on := range []bool{o.nsec, o.generate, o.bunker != ""} {
+	for _, on := range []bool{o.nsec, o.ncryptsec, o.generate, o.bunker != ""} {
 		if on {
 			modes++
 		}
 	}
 	if modes != 1 {
 		return &exitError{Code: exitUsage, Kind: "usage",
-			Err:      errors.New("choose exactly one of --nsec, --bunker <url> or --generate"),
+			Err:      errors.New("choose exactly one of --nsec, --ncryptsec, --bunker <url> or --generate"),
 			Commands: []suggest.Command{suggest.Roster("login", "--nsec"), suggest.Roster("login", "--bunker", "bunker://..."), suggest.Roster("login", "--generate")}}
 	}
 	if o.showSecret && !o.generate {
@@ -109,6 +113,14 @@ func runLogin(ctx context.Context, a *app, o loginOptions) error {
 			return usageErr("%v", err)
 		}
 		if acct, err = signer.StoreKey(env, secret, false); err != nil {
+			return loginError(err, o)
+		}
+	case o.ncryptsec:
+		nc, err := r.read("ncryptsec")
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		if acct, err = signer.ImportNcryptsec(env, nc); err != nil {
 			return loginError(err, o)
 		}
 	case o.generate:
@@ -167,6 +179,8 @@ func loginError(err error, o loginOptions) error {
 		retry = suggest.Roster("login", "--generate", "--show-secret")
 	case o.generate:
 		retry = suggest.Roster("login", "--generate")
+	case o.ncryptsec:
+		retry = suggest.Roster("login", "--ncryptsec")
 	case o.bunker != "":
 		retry = suggest.Roster("login", "--bunker", "<bunker URL, as your bunker shows it>")
 	}

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/roster-cli/roster/signer"
+)
+
+// Rule (a key exported by another client can be imported): `login
+// --ncryptsec` reads a NIP-49 ncryptsec and its passphrase, and stores the
+// key as --nsec would; a wrong passphrase is exit 2 wrong-passphrase and
+// stores nothing; the ncryptsec is never echoed.
+func TestLoginImportsAnNcryptsec(t *testing.T) {
+	t.Parallel()
+	k := newTestKey(t)
+	nc, err := signer.SealNcryptsec(k.hex, "correct horse", 16, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := homeEnv(t)
+	r := invocation{Env: env, Stdin: nc + "\nwrong\n"}.roster(t, "login", "--ncryptsec", "--json")
+	if e := errorBody(t, r); r.Code != exitUsage || e.Code != "wrong-passphrase" {
+		t.Fatalf("wrong passphrase: exit %d %+v", r.Code, e)
+	}
+	if w := (invocation{Env: env}).roster(t, "whoami"); w.Code != exitUsage {
+		t.Fatalf("a refused import left an account: exit %d %s", w.Code, w.Out)
+	}
+	r = invocation{Env: env, Stdin: nc + "\ncorrect horse\n"}.roster(t, "login", "--ncryptsec", "--json")
+	var res struct {
+		Npub string `json:"npub"`
+	}
+	if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &res) != nil || res.Npub != k.npub {
+		t.Fatalf("import: exit %d out %s err %s", r.Code, r.Out, r.Err)
+	}
+	if strings.Contains(r.Out+r.Err, nc) || strings.Contains(r.Out+r.Err, k.nsec) {
+		t.Fatal("a secret was echoed")
+	}
+	if w := (invocation{Env: env}).roster(t, "whoami", "--json"); w.Code != exitOK || !strings.Contains(w.Out, k.npub) {
+		t.Fatalf("whoami after the import: exit %d %s", w.Code, w.Out)
+	}
+}
