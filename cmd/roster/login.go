@@ -14,7 +14,7 @@ import (
 
 type loginOptions struct {
 	nsec, ncryptsec, generate, showSecret bool
-	bunker                     string
+	bunker                                string
 }
 
 func newLoginCmd(a *app) *cobra.Command {
