@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"github.com/roster-cli/roster/workspace/sections"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/spf13/cobra"
@@ -39,28 +41,8 @@ matching migration marker; it never writes the legacy blob.`,
   roster workspace import --relay wss://relay.example --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			if a.opts.Offline {
-				return usageErr("`workspace import` submits a command to the relay; drop --offline")
-			}
-			ws, err := a.openWorkspace(ctx, "", suggest.Roster("workspace", "import"))
-			if err != nil {
-				return err
-			}
-			defer ws.close()
-			res, err := ws.Import(ctx)
-			if err != nil {
-				return pipelineErr(err)
-			}
-			src, cur := res.Source, res.After
-			out := wsImportJSON{Schema: "roster.workspace.import/v1", SourceEventID: src.Event.ID, SourceHash: src.Hash,
-				EventID: res.Event.ID, ActionID: res.Command.ActionID, CommandHash: res.Command.Hash, Switched: true, Workspace: ws.view(cur)}
-			if a.opts.JSON {
-				return writeJSON(a, out)
-			}
-			fmt.Fprintf(a.io.Out, "imported legacy channel-sections event %s (hash %s); migration marker verified, the relay workspace is now authoritative\n", src.Event.ID, src.Hash)
-			renderWorkspace(a, out.Workspace)
-			return nil
+			return a.workspaceMigrate(cmd.Context(), "import", "roster.workspace.import/v1", "imported legacy channel-sections event",
+				func(ctx context.Context, ws *wsSession) (*sections.ImportResult, error) { return ws.Import(ctx) })
 		},
 	}
 }
@@ -80,28 +62,36 @@ Add sections with ` + "`workspace section add`" + `.`,
   roster workspace section add Projects --relay wss://relay.example`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			if a.opts.Offline {
-				return usageErr("`workspace create` submits a command to the relay; drop --offline")
-			}
-			ws, err := a.openWorkspace(ctx, "", suggest.Roster("workspace", "create"))
-			if err != nil {
-				return err
-			}
-			defer ws.close()
-			res, err := ws.Create(ctx)
-			if err != nil {
-				return pipelineErr(err)
-			}
-			src, cur := res.Source, res.After
-			out := wsImportJSON{Schema: "roster.workspace.create/v1", SourceEventID: src.Event.ID, SourceHash: src.Hash,
-				EventID: res.Event.ID, ActionID: res.Command.ActionID, CommandHash: res.Command.Hash, Switched: true, Workspace: ws.view(cur)}
-			if a.opts.JSON {
-				return writeJSON(a, out)
-			}
-			fmt.Fprintf(a.io.Out, "created an empty workspace from channel-sections event %s (hash %s); migration marker verified, the relay workspace is now authoritative\n", src.Event.ID, src.Hash)
-			renderWorkspace(a, out.Workspace)
-			return nil
+			return a.workspaceMigrate(cmd.Context(), "create", "roster.workspace.create/v1", "created an empty workspace from channel-sections event",
+				func(ctx context.Context, ws *wsSession) (*sections.ImportResult, error) { return ws.Create(ctx) })
 		},
 	}
+}
+
+// workspaceMigrate runs an import-shaped pipeline (import, or create, which
+// imports an empty blob it publishes) and renders its result; verb names
+// the command, schema its JSON, what the source event in the human line.
+func (a *app) workspaceMigrate(ctx context.Context, verb, schema, what string,
+	run func(context.Context, *wsSession) (*sections.ImportResult, error)) error {
+	if a.opts.Offline {
+		return usageErr("`workspace %s` submits a command to the relay; drop --offline", verb)
+	}
+	ws, err := a.openWorkspace(ctx, "", suggest.Roster("workspace", verb))
+	if err != nil {
+		return err
+	}
+	defer ws.close()
+	res, err := run(ctx, ws)
+	if err != nil {
+		return pipelineErr(err)
+	}
+	src, cur := res.Source, res.After
+	out := wsImportJSON{Schema: schema, SourceEventID: src.Event.ID, SourceHash: src.Hash,
+		EventID: res.Event.ID, ActionID: res.Command.ActionID, CommandHash: res.Command.Hash, Switched: true, Workspace: ws.view(cur)}
+	if a.opts.JSON {
+		return writeJSON(a, out)
+	}
+	fmt.Fprintf(a.io.Out, "%s %s (hash %s); migration marker verified, the relay workspace is now authoritative\n", what, src.Event.ID, src.Hash)
+	renderWorkspace(a, out.Workspace)
+	return nil
 }
