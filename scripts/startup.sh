@@ -17,42 +17,8 @@ if [ ! -x "$bin" ]; then
 fi
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/roster-startup.XXXXXX")
-relay_pid=""
-cleanup() {
-	status=$?
-	if [ -n "$relay_pid" ] && kill -0 "$relay_pid" 2>/dev/null; then
-		kill -TERM "$relay_pid" 2>/dev/null || true
-		wait "$relay_pid" 2>/dev/null || true
-	fi
-	rm -rf "$work"
-	exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-export ROSTER_HOME="$work/home"
-unset ROSTER_RELAYS ROSTER_SECRET_KEY
-
-"$bin" dev relay --addr 127.0.0.1:0 --seed demo --json >"$work/relay.log" 2>"$work/relay.err" &
-relay_pid=$!
-url="" naddr=""
-deadline=$((SECONDS + 20))
-while [ "$SECONDS" -lt "$deadline" ]; do
-	# The relay prints one line once it listens: read both from that line.
-	line=$(grep -m1 '"naddr"' "$work/relay.log" 2>/dev/null || true)
-	url=$(echo "$line" | sed -n 's/.*"url":"\(wss\{0,1\}:\/\/[^"]*\)".*/\1/p')
-	naddr=$(echo "$line" | sed -n 's/.*"naddr":"\(naddr1[0-9a-z]*\)".*/\1/p')
-	if [ -n "$url" ] && [ -n "$naddr" ]; then
-		break
-	fi
-	sleep 0.05
-done
-if [ -z "$url" ] || [ -z "$naddr" ]; then
-	echo "startup: the dev relay did not start:" >&2
-	cat "$work/relay.log" "$work/relay.err" >&2
-	exit 1
-fi
+. "$(dirname "$0")/devrelay.sh"
+devrelay_start startup "$bin"
 
 # A checkout for git, selecting the repository for roster (git config
 # nostr.repo), so both commands start from the same directory.
