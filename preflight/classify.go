@@ -308,6 +308,11 @@ func stateInput(in Input, before, after *graph.Resolution, afterEvents []*nostr.
 		own := graph.Resolve(in.Events, graph.NewCoordinate(named, in.Selected.Identifier), in.Now, graph.Options{})
 		if slices.Contains(own.Component, named) {
 			si.Named = in.SelectState(in.Events, own)
+		} else {
+			// They announced, but their own coordinate does not resolve them:
+			// whatever state they published cannot be compared.
+			si.NamedUnresolved = named
+			si.NamedLeadSource = string(own.LeadSource)
 		}
 	}
 	return si

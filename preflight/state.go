@@ -2,6 +2,7 @@ package preflight
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -24,6 +25,10 @@ type StateInput struct {
 	// the change (the invitee's component on add, the inviting side's partner on
 	// accept); nil when they have none.
 	Named *ResolvedState
+	// NamedUnresolved is the named pubkey when they have an announcement but
+	// their own coordinate does not resolve them as a maintainer (its lead
+	// source in NamedLeadSource), so Named could not be determined.
+	NamedUnresolved, NamedLeadSource string
 	// LocalRefs is the complete local ref map of the checkout running the
 	// command (refs/heads/*, refs/tags/*), nil when the command runs outside a
 	// checkout.
@@ -107,7 +112,14 @@ func CompareState(in StateInput) (StateComparison, *Refusal) {
 		c.ForceWould = diffRefs(in.After.Refs, in.After.Head, local.Refs, local.Head)
 		return c, stateRefusal(in, c, "your checkout's branches and tags differ from the repository state you would join")
 	default:
-		if in.Action == ActAdd || in.Action == ActAccept {
+		switch {
+		case in.NamedUnresolved != "" && (in.Action == ActAdd || in.Action == ActAccept):
+			// Nothing was compared: their state becomes authoritative only
+			// once they are confirmed, and then it is part of After, which
+			// the first check compared.
+			c.NotChecked = append(slices.Clone(c.NotChecked), fmt.Sprintf(
+				"the named pubkey's own state (their coordinate resolves no maintainer set containing them, lead %s; their state counts only once they are confirmed)", in.NamedLeadSource))
+		case in.Action == ActAdd || in.Action == ActAccept:
 			c.Checked = append(c.Checked, "the named pubkey's own resolved state")
 		}
 		if in.Action == ActAccept && in.LocalRefs != nil {
