@@ -11,12 +11,12 @@ package membership
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/gitstate"
-	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/signer"
@@ -106,6 +106,11 @@ type Outcome struct {
 	After *discovery.View
 	// Switch is the follow-lead checkout switch; nil when there was none.
 	Switch *Switch
+	// State is the kind 30618 event published before the announcement (the
+	// --force replacement or the removal handoff), StateDelivery what each
+	// relay said about it; nil when there was none.
+	State         *nostr.Event
+	StateDelivery *relaypool.Delivery
 }
 
 // Run previews intent and, unless dryRun, publishes it. A refusal is an
@@ -124,16 +129,17 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 	}
 	out := &Outcome{Intent: intent, DryRun: dryRun, Before: v}
 	in := preflight.Input{Author: author, Selected: v.Coordinate(), Events: v.Events, Now: v.Now, Intent: intent,
-		SelectState: resolvedState}
+		ReadState: readState}
 	if v.Checkout != nil {
-		refs, err := v.Checkout.LocalRefs()
+		local, tracking, err := checkoutRefs(v)
 		switch {
 		case err == nil:
-			in.LocalRefs = refs
-		case intent.Action == preflight.ActAccept:
+			in.LocalRefs, in.Tracking = local, tracking
+		case intent.Action == preflight.ActAccept || intent.Force:
 			// Accepting compares the checkout's complete ref map with the
-			// state it would activate: a comparison that cannot be made is
-			// a refusal, never a skipped check.
+			// state it would activate, and --force publishes it: a
+			// comparison that cannot be made is a refusal, never a skipped
+			// check.
 			return nil, &Failure{Kind: KindLocalRefs, Outcome: &Outcome{Intent: intent, Before: v}, Err: err,
 				Message: "cannot compare this checkout's branches and tags with the repository state, so nothing was published: " + err.Error()}
 		}
@@ -165,6 +171,15 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 		return nil, stopped(ctx, out, PhaseRechecking, err)
 	}
 
+	// A state event the change needs (the --force replacement, the removal
+	// handoff) is published and accepted before the announcement, and the
+	// frontier is rechecked with it in place.
+	if out.Plan.State.Publish != nil {
+		if cut, err = p.publishState(ctx, out, &reasks); err != nil {
+			return nil, err
+		}
+	}
+
 	// Dated now, at signing, and strictly after every event of the
 	// coordinate the preview used: a later edit wins by time.
 	if evt := out.Plan.EventAt(p.Now().Unix()); evt != nil {
@@ -183,15 +198,34 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 	return out, nil
 }
 
-// resolvedState adapts the read pipeline's state selection to preflight.
-func resolvedState(events []*nostr.Event, r *graph.Resolution) *preflight.ResolvedState {
-	evt := graph.SelectState(events, r)
-	if evt == nil {
-		return nil
-	}
+// readState reads a kind 30618 event for preflight (nil when it is not a
+// valid state event, which then supplies no state).
+func readState(evt *nostr.Event) *preflight.ResolvedState {
 	st, err := gitstate.ParseState(evt)
 	if err != nil {
 		return nil
 	}
 	return &preflight.ResolvedState{EventID: st.EventID, Author: st.Author, Head: st.Head, Refs: st.Refs}
+}
+
+// checkoutRefs are the checkout's complete local ref map and the selected
+// nostr:// remote's remote-tracking branches (statepub.CompareCheckout's
+// reading, so `repo state` and a membership change agree).
+func checkoutRefs(v *discovery.View) (local, tracking map[string]string, err error) {
+	co := v.Checkout
+	if local, err = co.LocalRefs(); err != nil {
+		return nil, nil, err
+	}
+	prefer := ""
+	if rest, ok := strings.CutPrefix(v.Selection.Detail, "remote "); ok && !strings.Contains(rest, ",") {
+		prefer = rest
+	}
+	remote, err := co.NostrRemote(v.Coordinate(), prefer)
+	if err != nil {
+		return nil, nil, err
+	}
+	if tracking, err = co.TrackingBranches(remote); err != nil {
+		return nil, nil, err
+	}
+	return local, tracking, nil
 }

@@ -122,6 +122,7 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event, c
 				return superseded(out, evt, won)
 			}
 			problems = append(problems, DiffersFromPreview(out.Plan.After, after.Resolution)...)
+			problems = append(problems, StateDiffersFromPreview(out.Plan.State.After, after)...)
 		}
 	}
 	if len(problems) > 0 {

@@ -277,7 +277,7 @@ func followLeadSwitch(v *view, p *Plan, in Input, afterEvents []*nostr.Event) *R
 			"roster does not switch the checkout until both views agree; rerun later").
 			with("selected_component", npubs(p.After.Component)).with("lead_component", npubs(rooted.Component))
 	}
-	if in.SelectState != nil && !sameState(in.SelectState(afterEvents, rooted), in.SelectState(afterEvents, p.After)) {
+	if in.ReadState != nil && !sameState(in.readState(graph.SelectState(afterEvents, rooted)), in.readState(graph.SelectState(afterEvents, p.After))) {
 		return refuse("lead-view-differs",
 			fmt.Sprintf("the lead's coordinate %s resolves different Git state than this checkout's view", npub(v.lead)),
 			"roster does not switch the checkout until both views agree; rerun later")
@@ -288,33 +288,37 @@ func followLeadSwitch(v *view, p *Plan, in Input, afterEvents []*nostr.Event) *R
 }
 
 func stateInput(in Input, before, after *graph.Resolution, afterEvents []*nostr.Event, v *view) StateInput {
-	si := StateInput{Action: in.Intent.Action, LocalRefs: in.LocalRefs, Force: in.Intent.Force}
+	si := StateInput{Action: in.Intent.Action, Author: in.Author, LocalRefs: in.LocalRefs, Tracking: in.Tracking, Force: in.Intent.Force}
 	if in.Intent.Action == ActRemove {
 		si.Removed = in.Intent.Subject
 	}
-	if in.SelectState == nil {
+	if in.ReadState == nil {
 		return si
 	}
-	si.Before = in.SelectState(in.Events, before)
-	si.After = in.SelectState(afterEvents, after)
-	named := ""
-	switch in.Intent.Action {
-	case ActAdd:
-		named = in.Intent.Subject
-	case ActAccept:
-		named = in.Author
-	}
-	if named != "" && v.latest[named] != nil {
-		own := graph.Resolve(in.Events, graph.NewCoordinate(named, in.Selected.Identifier), in.Now, graph.Options{})
-		if slices.Contains(own.Component, named) {
-			si.Named = in.SelectState(in.Events, own)
-		} else {
-			// They announced, but their own coordinate does not resolve them:
-			// whatever state they published cannot be compared.
-			si.NamedUnresolved = named
-			si.NamedLeadSource = string(own.LeadSource)
+	si.Before = in.readState(graph.SelectState(in.Events, before))
+	si.After = in.readState(graph.SelectState(afterEvents, after))
+	for _, pk := range after.Component {
+		if after.Confirmed(pk) && !before.Confirmed(pk) {
+			si.Newly = append(si.Newly, PersonState{Pubkey: pk, State: in.readState(graph.LatestStateBy(in.Events, pk))})
 		}
 	}
+	si.Own = in.readState(graph.LatestStateBy(in.Events, in.Author))
+	for _, e := range graph.EligibleStates(in.Events, before) {
+		if s := in.readState(e); s != nil {
+			si.EligibleBefore = append(si.EligibleBefore, s)
+		}
+	}
+	for _, e := range graph.EligibleStates(afterEvents, after) {
+		if s := in.readState(e); s != nil {
+			si.EligibleAfter = append(si.EligibleAfter, s)
+		}
+	}
+	for _, e := range in.Events {
+		if e.Kind == nostr.KindDeletion {
+			si.Deletions++
+		}
+	}
+	si.Floor, si.Blocker = stateFloor(in.Events, in.Author, in.Selected.Identifier)
 	return si
 }
 

@@ -1,16 +1,17 @@
 package preflight
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/roster-cli/roster/suggest"
+)
 
 // --force has exactly one meaning in the spec (maintainers.md "Required
 // safety posture", "Confirmation can activate pre-existing state"): on an add
 // or accept whose sole remaining conflict is kind 30618 state, keep the
-// command runner's complete ref map. Publishing that state replacement is the
-// next step of the implementation, so today --force is refused everywhere;
-// these messages say so and name what to do instead.
-
-// forceStateOnlyDeferred is the sentence every --force refusal ends with.
-const forceStateOnlyDeferred = "roster does not publish that state replacement yet (kind 30618 state replacement is the next step), so --force is refused for every command"
+// command runner's complete ref map (compareJoin plans it, the membership
+// pipeline publishes it before the announcement). Everywhere else it is
+// refused, naming what to do instead.
 
 // forceNotAvailable refuses --force on anything but add and accept.
 func forceNotAvailable(it Intent) *Refusal {
@@ -18,7 +19,6 @@ func forceNotAvailable(it Intent) *Refusal {
 		fmt.Sprintf("--force is not available for %s", it.Action),
 		"--force only ever keeps the command runner's repository state on an add or accept whose sole conflict is kind 30618 state;",
 		"it never overrides membership, lead, identity, history or authorization checks",
-		forceStateOnlyDeferred,
 	}
 	if it.Action == ActRemove {
 		lines = append(lines, "there is no --force shortcut for combining several membership decisions: remove each person with its own command")
@@ -27,20 +27,18 @@ func forceNotAvailable(it Intent) *Refusal {
 	return refuse("force-not-available", lines...).with("action", string(it.Action)).run(withoutForce(it).Suggest())
 }
 
-// forceStateConflict completes a state-only conflict's refusal when --force
-// was given: the one case --force is meant for, which is not implemented yet.
-func forceStateConflict(r *Refusal, it Intent) *Refusal {
-	if !it.Force {
-		return r.run(it.Suggest())
+// forceStateConflict completes a state-only conflict's refusal with its
+// commands: publish the aligned state and rerun, or rerun with --force
+// (from a checkout: --force keeps the checkout's refs).
+func forceStateConflict(r *Refusal, it Intent, inCheckout bool) *Refusal {
+	it.Force = false
+	cmds := []suggest.Command{suggest.Roster("repo", "state", "publish").Because("publish your aligned branches and tags"), it.Suggest().Because("once the state is aligned")}
+	if inCheckout {
+		forced := it
+		forced.Force = true
+		cmds = append(cmds, forced.Suggest().Because("keep this checkout's branches and tags and replace the other state"))
 	}
-	r.Message += "\n" + joinLines([]string{
-		"--force was given: this state-only conflict is the one case --force is meant for, but " + forceStateOnlyDeferred,
-		"instead align the repository you control with the branch and tag changes above, publish that state, and rerun without --force:",
-		"  " + withoutForce(it).Command(),
-		"or keep the repositories separate: publish the other repository under a new identifier first",
-	})
-	r.with("force_deferred", true)
-	return r.run(withoutForce(it).Suggest())
+	return r.run(cmds...)
 }
 
 func withoutForce(in Intent) Intent {

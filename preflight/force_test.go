@@ -1,6 +1,7 @@
 package preflight
 
 import (
+	"github.com/roster-cli/roster/suggest"
 	"strings"
 	"testing"
 )
@@ -19,7 +20,7 @@ func TestForceIsRefusedOutsideAddAndAcceptNamingTheRerun(t *testing.T) {
 	} {
 		r := w.refused("alice", "alice", 3000, it, "force-not-available")
 		rerun := withoutForce(it).Command()
-		for _, s := range []string{"--force is not available for " + string(it.Action), "kind 30618 state replacement is the next step",
+		for _, s := range []string{"--force is not available for " + string(it.Action),
 			"instead rerun without --force:", rerun} {
 			if !strings.Contains(r.Message, s) {
 				t.Fatalf("%s: message lacks %q:\n%s", it.Command(), s, r.Message)
@@ -40,9 +41,11 @@ func TestForceIsRefusedOutsideAddAndAcceptNamingTheRerun(t *testing.T) {
 }
 
 // "For add and accept only, --force may override a conflict limited to kind
-// 30618 refs": that is the deferred case. The state-only refusal with --force
-// says so, lists the alignment and names the rerun without --force.
-func TestForceOnStateOnlyConflictSaysTheReplacementIsDeferred(t *testing.T) {
+// 30618 refs by choosing the command runner's current repository state":
+// outside a checkout there is no such state, so --force is refused naming
+// the checkout; without --force the conflict names publishing the aligned
+// state and the rerun.
+func TestForceOnStateOnlyConflictNeedsTheRunnersCheckout(t *testing.T) {
 	w := &world{t: t}
 	w.announce("alice", 100)
 	w.state("alice", 150, []string{"HEAD", "ref: refs/heads/main"}, []string{"refs/heads/main", oidA})
@@ -50,22 +53,17 @@ func TestForceOnStateOnlyConflictSaysTheReplacementIsDeferred(t *testing.T) {
 	w.state("bob", 300, []string{"HEAD", "ref: refs/heads/main"}, []string{"refs/heads/main", oidB})
 	it := Intent{Action: ActAdd, Subject: pk("bob"), Force: true}
 	_, r := w.prepareState("alice", 1000, it, nil)
-	if r == nil || r.Code != "state-conflict" {
-		t.Fatalf("want state-conflict, got %+v", r)
+	if r == nil || r.Code != "force-needs-checkout" || !strings.Contains(r.Message, "outside a checkout") {
+		t.Fatalf("want force-needs-checkout, got %+v", r)
 	}
 	rerun := withoutForce(it).Command()
-	for _, s := range []string{"the one case --force is meant for", "kind 30618 state replacement is the next step",
-		"update branch refs/heads/main from " + oidA + " to " + oidB, "rerun without --force:", "  " + rerun, "new identifier"} {
-		if !strings.Contains(r.Message, s) {
-			t.Fatalf("message lacks %q:\n%s", s, r.Message)
-		}
-	}
-	if len(r.Commands) != 1 || r.Commands[0].String() != rerun || r.Details["force_deferred"] != true {
-		t.Fatalf("commands %v details %v", r.Commands, r.Details)
-	}
-	// Without --force the same conflict names the same rerun.
 	_, r = w.prepareState("alice", 1000, withoutForce(it), nil)
-	if r == nil || len(r.Commands) != 1 || r.Commands[0].String() != rerun || r.Details["force_deferred"] != nil {
+	if r == nil || r.Code != "state-conflict" || len(r.Commands) != 2 || words(r.Commands[0]) != "roster repo state publish" || words(r.Commands[1]) != rerun {
+		t.Fatalf("%v\n%s", r.Commands, r.Message)
+	}
+	// From a checkout the conflict also offers the --force rerun.
+	_, r = w.prepareState("alice", 1000, withoutForce(it), map[string]string{"HEAD": "ref: refs/heads/main", "refs/heads/main": oidA})
+	if r == nil || len(r.Commands) != 3 || words(r.Commands[2]) != it.Command() {
 		t.Fatalf("%+v", r)
 	}
 }
@@ -75,7 +73,9 @@ func TestForceWithoutStateConflictIsNotApplicable(t *testing.T) {
 	w := twoPerson(t)
 	it := Intent{Action: ActAdd, Subject: pk("carol"), Force: true}
 	r := w.refused("alice", "alice", 3000, it, "force-not-applicable")
-	if len(r.Commands) != 1 || r.Commands[0].String() != withoutForce(it).Command() || !strings.Contains(r.Message, "the next step") {
+	if len(r.Commands) != 1 || r.Commands[0].String() != withoutForce(it).Command() || !strings.Contains(r.Message, "state-only conflict") {
 		t.Fatalf("%+v", r)
 	}
 }
+
+func words(c suggest.Command) string { return strings.Join(c.Words(), " ") }

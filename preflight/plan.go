@@ -21,12 +21,22 @@ type Input struct {
 	Now    int64 // Unix seconds: the boundary every new role interval uses
 	Intent Intent
 	// LocalRefs is the checkout's complete ref map (gitstate.LocalRefs shape),
-	// nil outside a checkout.
-	LocalRefs map[string]string
-	// SelectState picks the resolved kind 30618 state for a resolution (the
-	// command's own state selection, so preview and read agree); nil when the
-	// caller has no state selection, which makes every state nil.
-	SelectState func(events []*nostr.Event, r *graph.Resolution) *ResolvedState
+	// nil outside a checkout; Tracking the selected nostr:// remote's
+	// remote-tracking branches as refs/heads/<branch> (a state branch
+	// missing locally but tracked at the same OID is aligned).
+	LocalRefs, Tracking map[string]string
+	// ReadState reads a kind 30618 event's default branch and ref map
+	// (gitstate.ParseState); nil when it cannot be read. Which event a
+	// resolution selects is graph.SelectState, the read pipeline's rule, so
+	// preview and read agree. A nil ReadState makes every state nil.
+	ReadState func(*nostr.Event) *ResolvedState
+}
+
+func (in Input) readState(e *nostr.Event) *ResolvedState {
+	if e == nil || in.ReadState == nil {
+		return nil
+	}
+	return in.ReadState(e)
 }
 
 // Plan is a previewed mutation the command may sign: the replacement
@@ -233,9 +243,16 @@ func Prepare(in Input) (*Plan, *Refusal) {
 	switch {
 	case sr == nil:
 	case sr.Code == "state-conflict":
-		return nil, forceStateConflict(sr, in.Intent)
+		return nil, forceStateConflict(sr, in.Intent, in.LocalRefs != nil)
 	case sr.Code == "force-not-applicable":
 		return nil, sr.run(withoutForce(in.Intent).Suggest())
+	case sr.Code == "force-needs-checkout":
+		return nil, sr.run(suggest.Roster("repo", "state", "publish").Because("publish your aligned branches and tags from your checkout"),
+			withoutForce(in.Intent).Suggest().Because("once the state is aligned"))
+	case sr.Code == "state-change":
+		return nil, sr.run(suggest.Roster("repo", "state").Because("see the resolved state"), in.Intent.Suggest().Because("once the state is published"))
+	case sr.Code == "state-order-impossible":
+		return nil, sr.run(suggest.Roster("repo", "state").Because("see the state events"))
 	default:
 		return nil, sr
 	}

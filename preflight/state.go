@@ -15,27 +15,48 @@ type ResolvedState struct {
 	Refs    map[string]string `json:"refs"`
 }
 
-// StateInput is what the kind 30618 seam compares for one mutation.
+// PersonState is one person's latest kind 30618 event, eligible or not.
+type PersonState struct {
+	Pubkey string
+	State  *ResolvedState // nil: they published none (or deleted it)
+}
+
+// StateInput is what the kind 30618 comparison of one mutation reads.
 type StateInput struct {
 	Action Action
+	Author string // the command runner
 	// Before and After are the states resolved from the selected coordinate
 	// before and after the replacement (nil: no eligible state event).
 	Before, After *ResolvedState
-	// Named is the state resolved from the named pubkey's own coordinate before
-	// the change (the invitee's component on add, the inviting side's partner on
-	// accept); nil when they have none.
-	Named *ResolvedState
-	// NamedUnresolved is the named pubkey when they have an announcement but
-	// their own coordinate does not resolve them as a maintainer (its lead
-	// source in NamedLeadSource), so Named could not be determined.
-	NamedUnresolved, NamedLeadSource string
+	// Newly are the people the change newly confirms (After's confirmed
+	// component minus Before's), each with their latest state event even
+	// when it is older or predates the invitation: confirmation can
+	// activate it.
+	Newly []PersonState
+	// Own is the runner's latest state event (nil: none): their repository
+	// when the command runs outside a checkout.
+	Own *ResolvedState
+	// EligibleBefore and EligibleAfter are the state candidates of each
+	// resolution (graph.EligibleStates), to report what becomes or ceases
+	// to be eligible.
+	EligibleBefore, EligibleAfter []*ResolvedState
+	// Deletions is how many deletion requests the state selection applied.
+	Deletions int
 	// LocalRefs is the complete local ref map of the checkout running the
-	// command (refs/heads/*, refs/tags/*), nil when the command runs outside a
-	// checkout.
-	LocalRefs map[string]string
+	// command (gitstate.LocalRefs shape), nil outside a checkout; Tracking
+	// the selected nostr:// remote's remote-tracking branches as
+	// refs/heads/<branch>.
+	LocalRefs, Tracking map[string]string
 	// Removed is the pubkey a removal closes.
 	Removed string
 	Force   bool
+	// Floor is the earliest created_at a state event roster publishes may
+	// carry: one second after every state candidate the preview used and
+	// after the runner's own deletion requests addressing their state.
+	// Blocker is a candidate dated at the int64 maximum ("" when none): no
+	// state event can order after it.
+	Floor   int64
+	Blocker string
 }
 
 // RefAction is one branch or tag change; an annotated tag and its peeled ^{}
@@ -47,114 +68,263 @@ type RefAction struct {
 	To     string `json:"to,omitempty"`
 }
 
-// StateComparison is the seam for the kind 30618 state comparison of
-// maintainers.md "Confirmation can activate pre-existing state" and "Removal
-// hands resolved state to a remaining maintainer". This first version is
-// deliberately narrow and says so in Checked/NotChecked, which the command
-// prints in previews.
-//
-// It checks: (1) the state resolved from the selected coordinate keeps the
-// same default branch and complete ref/OID map across the change (a different
-// event with identical data is compatible); (2) on add and accept, the named
-// pubkey's own resolved state, if any, equals the post-change state; (3) on
-// accept inside a checkout, the checkout's local refs equal the post-change
-// state; (4) a removal of the author of the resolved state is refused, because
-// the equivalent-state handoff event is not implemented yet.
-//
-// It does not check: whether every post-change OID is fetchable from the
-// component's Git servers; state events of components other than the selected
-// and the named one; deletion requests for old state; pre-existing
-// maintainer or moderator actions that a join would newly authorize. And it
-// never publishes: the --force state replacement (a fresh kind 30618 event
-// ordered after every candidate) is the next step, so --force on a
-// state-only conflict is refused as not yet available.
+// EligibilityChange is a state event that becomes or ceases to be a
+// candidate of the selected component's state resolution.
+type EligibilityChange struct {
+	EventID string `json:"event_id"`
+	Author  string `json:"author"`
+	Change  string `json:"change"` // "becomes-eligible", "ceases-to-be-eligible"
+}
+
+// StatePublication is a kind 30618 event the change publishes before its
+// announcement: the --force replacement (the runner's complete checkout
+// state) or the removal handoff (the pre-removal state, re-signed by the
+// remover).
+type StatePublication struct {
+	Reason    string            `json:"reason"` // "force" or "handoff"
+	Head      string            `json:"head"`
+	Refs      map[string]string `json:"refs"`
+	NotBefore int64             `json:"not_before"`
+}
+
+// Publication reasons.
+const (
+	PublishForce   = "force"
+	PublishHandoff = "handoff"
+)
+
+// StateComparison is the kind 30618 side of a preview (maintainers.md
+// "Confirmation can activate pre-existing state", "Removal hands resolved
+// state to a remaining maintainer", "A local repository diverges without
+// a state event"). Checked says what was compared, with what; NotChecked
+// what was not.
 type StateComparison struct {
 	Checked    []string       `json:"checked"`
 	NotChecked []string       `json:"not_checked"`
 	Before     *ResolvedState `json:"before"`
 	After      *ResolvedState `json:"after"`
+	// Eligibility lists the state events that become or cease to be
+	// candidates of the selected component.
+	Eligibility []EligibilityChange `json:"eligibility"`
 	// Align are the changes that make the command runner's repository match
 	// the other view; ForceWould are the inverse changes --force would impose.
 	Align      []RefAction `json:"align"`
 	ForceWould []RefAction `json:"force_would"`
+	// Publish is the state event published before the announcement (nil:
+	// none). With it, After is the state it will supply (no event id yet).
+	Publish *StatePublication `json:"publish"`
 }
 
 var stateNotChecked = []string{
 	"fetchability of every post-change OID from the component's Git servers",
-	"state events of components other than the selected and the named one",
-	"deletion requests for old state events",
 	"pre-existing maintainer or moderator actions a join would newly authorize",
 }
 
-// CompareState runs the seam. A non-nil Refusal means nothing may be published.
+// CompareState runs the comparison. A non-nil Refusal means nothing may be
+// published.
 func CompareState(in StateInput) (StateComparison, *Refusal) {
-	c := StateComparison{Before: in.Before, After: in.After, NotChecked: stateNotChecked}
-	c.Checked = append(c.Checked, "selected-coordinate state before and after (default branch and ref/OID map)")
-	if in.Removed != "" && in.Before != nil && in.Before.Author == in.Removed {
-		return c, refuse("state-handoff-required",
-			fmt.Sprintf("%s authored the kind 30618 state event that supplies this repository's resolved state (%s)", npub(in.Removed), in.Before.EventID),
-			"removing them requires first publishing an equivalent state event signed by a remaining maintainer,",
-			"which roster does not do yet; ask a remaining maintainer to publish the same state (for example with ngit push), then rerun").
-			with("state_event", in.Before.EventID).with("state_author", npub(in.Removed))
+	c := StateComparison{Before: in.Before, After: in.After, Checked: []string{}, NotChecked: slices.Clone(stateNotChecked),
+		Align: []RefAction{}, ForceWould: []RefAction{}, Eligibility: eligibilityChanges(in.EligibleBefore, in.EligibleAfter)}
+	c.Checked = append(c.Checked,
+		fmt.Sprintf("the selected component's resolved state before (%s) and after (%s) the change: default branch and complete ref/OID map", describeState(in.Before), describeState(in.After)),
+		fmt.Sprintf("every state candidate with deletion requests applied (%d candidate(s) before, %d after, %d deletion request(s) read)", len(in.EligibleBefore), len(in.EligibleAfter), in.Deletions))
+	switch in.Action {
+	case ActRemove:
+		if in.Before != nil && in.Before.Author == in.Removed {
+			return handoff(c, in)
+		}
+	case ActLeave:
+		if in.Before != nil && in.Before.Author == in.Author && !sameState(in.Before, in.After) {
+			return c, leavingStateAuthor(in)
+		}
+	case ActAdd, ActAccept:
+		return compareJoin(c, in)
 	}
-	var other *ResolvedState
-	var label string
-	switch {
-	case !sameState(in.Before, in.After):
-		other, label = in.After, "the post-change resolved state differs from the current one"
-	case (in.Action == ActAdd || in.Action == ActAccept) && in.Named != nil && !sameState(in.Named, in.After):
-		c.Checked = append(c.Checked, "the named pubkey's own resolved state")
-		other, label = in.Named, "the named pubkey's existing repository state differs from the joined state"
-	case in.Action == ActAccept && in.LocalRefs != nil && in.After != nil && !sameState(localState(in.LocalRefs, in.After.Head), in.After):
-		c.Checked = append(c.Checked, "this checkout's local refs")
-		local := localState(in.LocalRefs, in.After.Head)
-		c.Align = diffRefs(local.Refs, local.Head, in.After.Refs, in.After.Head)
-		c.ForceWould = diffRefs(in.After.Refs, in.After.Head, local.Refs, local.Head)
-		return c, stateRefusal(in, c, "your checkout's branches and tags differ from the repository state you would join")
-	default:
-		switch {
-		case in.NamedUnresolved != "" && (in.Action == ActAdd || in.Action == ActAccept):
-			// Nothing was compared: their state becomes authoritative only
-			// once they are confirmed, and then it is part of After, which
-			// the first check compared.
-			c.NotChecked = append(slices.Clone(c.NotChecked), fmt.Sprintf(
-				"the named pubkey's own state (their coordinate resolves no maintainer set containing them, lead %s; their state counts only once they are confirmed)", in.NamedLeadSource))
-		case in.Action == ActAdd || in.Action == ActAccept:
-			c.Checked = append(c.Checked, "the named pubkey's own resolved state")
+	if !sameState(in.Before, in.After) {
+		return c, stateChangeRefusal(in)
+	}
+	return c, nil
+}
+
+// compareJoin is the add/accept comparison: (a) the selected component's
+// state before and after, (b) the latest state of every newly confirmed
+// person, (c) on accept, the checkout's complete ref map. A plain
+// invitation confirms nobody, so only (a) applies and state never blocks it.
+func compareJoin(c StateComparison, in StateInput) (StateComparison, *Refusal) {
+	var why string
+	var displaced *ResolvedState // a newly confirmed person's state the change would discard
+	if !sameState(in.Before, in.After) {
+		why = "the post-change resolved state differs from the current one"
+	}
+	for _, p := range in.Newly {
+		c.Checked = append(c.Checked, fmt.Sprintf("%s's latest state event (%s), published before confirmation, against the post-change state", npub(p.Pubkey), describeState(p.State)))
+		if p.State != nil && !sameState(p.State, in.After) && why == "" {
+			why, displaced = npub(p.Pubkey)+"'s existing repository state differs from the joined state", p.State
 		}
-		if in.Action == ActAccept && in.LocalRefs != nil {
-			c.Checked = append(c.Checked, "this checkout's local refs")
+	}
+	if len(in.Newly) == 0 && in.Action == ActAdd {
+		c.Checked = append(c.Checked, "nobody becomes confirmed (a plain invitation): no state becomes eligible")
+	}
+	if in.Action == ActAccept && in.LocalRefs != nil {
+		a := AlignCheckout(in.After, in.LocalRefs, in.Tracking)
+		c.Checked = append(c.Checked, fmt.Sprintf("this checkout's complete local ref map (%d branch(es) and tag(s), %d through remote-tracking branches) against the post-change state", len(a.Refs), len(a.Tracked)))
+		if len(a.Align) > 0 && why == "" {
+			why = "your checkout's branches and tags differ from the repository state you would join"
 		}
+	}
+	if why == "" {
 		if in.Force {
 			return c, refuse("force-not-applicable", "--force only chooses your repository state when a state-only conflict was reported; there is none",
-				forceStateOnlyDeferred, "rerun without --force")
+				"rerun without --force")
 		}
 		return c, nil
 	}
-	mine := in.Before
-	if in.Action == ActAccept && in.Named != nil {
-		mine = in.Named
+
+	// The two directions, computed against the runner's own repository:
+	// their checkout's complete ref map, else the state they stand on.
+	other := in.Before // accept: the inviting repository's state
+	if in.Action == ActAdd {
+		other = in.After
+		if sameState(in.Before, in.After) {
+			other = displaced
+		}
 	}
-	c.Align = diffRefs(refsOf(mine), headOf(mine), refsOf(other), headOf(other))
-	c.ForceWould = diffRefs(refsOf(other), headOf(other), refsOf(mine), headOf(mine))
-	return c, stateRefusal(in, c, label)
+	mine := in.Before
+	if in.Action == ActAccept {
+		mine = in.Own
+	}
+	var checkout *CheckoutAlignment
+	if in.LocalRefs != nil {
+		a := AlignCheckout(other, in.LocalRefs, in.Tracking)
+		checkout = &a
+		mine = &ResolvedState{Author: in.Author, Head: a.Head, Refs: a.Refs}
+	}
+	c.Align = orEmpty(diffRefs(refsOf(mine), headOf(mine), refsOf(other), headOf(other)))
+	c.ForceWould = orEmpty(diffRefs(refsOf(other), headOf(other), refsOf(mine), headOf(mine)))
+	if !in.Force {
+		return c, stateRefusal(in, c, why, checkout != nil)
+	}
+	switch {
+	case checkout == nil:
+		return c, refuse("force-needs-checkout",
+			"--force keeps the complete branches and tags of the checkout running the command, and this command runs outside a checkout",
+			"run it inside your checkout of this repository (or pass --repo there), or align your repository and rerun without --force").
+			with("align", c.Align).with("force_would", c.ForceWould)
+	case in.Blocker != "":
+		return c, stateOrderRefusal(in.Blocker)
+	}
+	c.Publish = &StatePublication{Reason: PublishForce, Head: mine.Head, Refs: mine.Refs, NotBefore: in.Floor}
+	c.After = &ResolvedState{Author: in.Author, Head: mine.Head, Refs: mine.Refs}
+	c.Checked = append(c.Checked, fmt.Sprintf("--force: this checkout's complete ref map (%d ref(s), default branch %s) becomes the post-confirmation state, published as a kind 30618 event signed by you and dated after every candidate before the announcement", len(mine.Refs), dash(mine.Head)))
+	return c, nil
 }
 
-func stateRefusal(in StateInput, c StateComparison, why string) *Refusal {
+// handoff is maintainers.md "Removal hands resolved state to a remaining
+// maintainer": the removed maintainer authored the event supplying the
+// pre-removal state. When a remaining maintainer's equivalent event
+// supplies it afterwards there is nothing to do; otherwise the remover
+// publishes the same default branch and complete ref map, ordered after
+// every candidate, before the removal.
+func handoff(c StateComparison, in StateInput) (StateComparison, *Refusal) {
+	if sameState(in.Before, in.After) {
+		c.Checked = append(c.Checked, fmt.Sprintf("%s authored the state event %s that supplies the resolved state; after the removal %s supplies the same state, so no handoff is needed",
+			npub(in.Removed), in.Before.EventID, describeState(in.After)))
+		return c, nil
+	}
+	if in.Blocker != "" {
+		return c, stateOrderRefusal(in.Blocker)
+	}
+	c.Publish = &StatePublication{Reason: PublishHandoff, Head: in.Before.Head, Refs: in.Before.Refs, NotBefore: in.Floor}
+	c.After = &ResolvedState{Author: in.Author, Head: in.Before.Head, Refs: in.Before.Refs}
+	c.Checked = append(c.Checked, fmt.Sprintf("handoff: %s authored the state event %s that supplies the resolved state; the same default branch and %d ref(s), signed by you and dated after every candidate, are published and verified before the removal",
+		npub(in.Removed), in.Before.EventID, len(in.Before.Refs)))
+	return c, nil
+}
+
+func leavingStateAuthor(in StateInput) *Refusal {
+	return refuse("state-author-leaving",
+		fmt.Sprintf("you authored the current state (%s): once you leave it is no longer eligible, and the repository would resolve %s instead", in.Before.EventID, describeState(in.After)),
+		"ask the lead to publish it under their key with `roster repo state publish`, then leave").
+		with("state_event", in.Before.EventID).
+		run(Intent{Action: ActLeave}.Suggest().Because("once a remaining maintainer published the same state"))
+}
+
+func stateChangeRefusal(in StateInput) *Refusal {
+	return refuse("state-change",
+		fmt.Sprintf("cannot %s: it would change the repository's resolved state from %s to %s", in.Action, describeState(in.Before), describeState(in.After)),
+		"a membership change never changes the repository state; publish the state you want with `roster repo state publish` first, then rerun").
+		with("before", in.Before).with("after", in.After)
+}
+
+func stateOrderRefusal(blocker string) *Refusal {
+	return refuse("state-order-impossible",
+		fmt.Sprintf("the state event %s is dated at the largest time an event can carry, so no state event can be ordered after it", blocker),
+		"ask its author to delete it with a NIP-09 deletion request naming its id, then rerun").
+		with("event", blocker)
+}
+
+func stateRefusal(in StateInput, c StateComparison, why string, inCheckout bool) *Refusal {
 	verb := "add this maintainer"
 	if in.Action == ActAccept {
 		verb = "accept this maintainer invitation"
 	}
 	lines := []string{fmt.Sprintf("cannot %s: repository state differs", verb), why, "",
 		"to align the repository you control before retrying:"}
+	if len(c.Align) == 0 {
+		lines = append(lines, "  (your branches and tags already match; only the published state differs)")
+	}
 	lines = append(lines, indent(renderRefActions(c.Align))...)
-	lines = append(lines, "", "publish the aligned state, then rerun the command")
+	lines = append(lines, "", "publish the aligned state with `roster repo state publish`, then rerun the command")
 	if len(c.ForceWould) > 0 {
-		lines = append(lines, "--force would instead impose on the other view:")
+		lines = append(lines, "", "or keep your current branches and tags and replace the other state with --force, which would:")
 		lines = append(lines, indent(renderRefActions(c.ForceWould))...)
 	}
-	lines = append(lines, "keeping your state with --force is not available: "+forceStateOnlyDeferred)
+	if !inCheckout {
+		lines = append(lines, "--force needs your checkout: run it there")
+	}
 	return refuse("state-conflict", lines...).with("align", c.Align).with("force_would", c.ForceWould)
+}
+
+func eligibilityChanges(before, after []*ResolvedState) []EligibilityChange {
+	out := []EligibilityChange{}
+	has := func(set []*ResolvedState, id string) bool {
+		return slices.ContainsFunc(set, func(s *ResolvedState) bool { return s.EventID == id })
+	}
+	for _, s := range after {
+		if !has(before, s.EventID) {
+			out = append(out, EligibilityChange{EventID: s.EventID, Author: npub(s.Author), Change: "becomes-eligible"})
+		}
+	}
+	for _, s := range before {
+		if !has(after, s.EventID) {
+			out = append(out, EligibilityChange{EventID: s.EventID, Author: npub(s.Author), Change: "ceases-to-be-eligible"})
+		}
+	}
+	return out
+}
+
+func describeState(s *ResolvedState) string {
+	switch {
+	case s == nil:
+		return "no state"
+	case s.EventID == "":
+		return fmt.Sprintf("a new state by %s with %d ref(s)", npub(s.Author), len(s.Refs))
+	}
+	return fmt.Sprintf("%s by %s, %d ref(s)", s.EventID, npub(s.Author), len(s.Refs))
+}
+
+func orEmpty(as []RefAction) []RefAction {
+	if as == nil {
+		return []RefAction{}
+	}
+	return as
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 func renderRefActions(as []RefAction) []string {
@@ -182,23 +352,6 @@ func renderRefActions(as []RefAction) []string {
 	return out
 }
 
-// localState reads a gitstate.LocalRefs map (HEAD as "ref: <branch>") as a
-// state; a detached or missing HEAD compares as the other side's default
-// branch, since only the branches and tags are the checkout's to publish.
-func localState(local map[string]string, otherHead string) *ResolvedState {
-	s := &ResolvedState{Refs: map[string]string{}, Head: otherHead}
-	for k, v := range local {
-		if k == "HEAD" {
-			if otherHead != "" && strings.HasPrefix(v, "ref: ") {
-				s.Head = strings.TrimPrefix(v, "ref: ")
-			}
-			continue
-		}
-		s.Refs[k] = v
-	}
-	return s
-}
-
 func refsOf(s *ResolvedState) map[string]string {
 	if s == nil {
 		return nil
@@ -212,6 +365,10 @@ func headOf(s *ResolvedState) string {
 	}
 	return s.Head
 }
+
+// SameState reports whether two states carry the same default branch and
+// complete ref/OID map (the event ids and authors may differ).
+func SameState(a, b *ResolvedState) bool { return sameState(a, b) }
 
 func sameState(a, b *ResolvedState) bool {
 	if a == nil || b == nil {

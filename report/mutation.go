@@ -26,6 +26,9 @@ type Mutation struct {
 	Published                      []string              `json:"published"`
 	Relays                         []relaypool.Delivered `json:"relays"`
 	Verified                       bool                  `json:"verified"`
+	// StatePublished is the kind 30618 event the change published before
+	// its announcement (--force, or the removal handoff); null otherwise.
+	StatePublished *PublishedState `json:"state_published"`
 	SwitchedTo                     *string               `json:"switched_to"`
 	// SwitchedRemotes are the remotes whose nostr:// URLs follow-lead moved
 	// from the old coordinate to the lead's.
@@ -38,6 +41,16 @@ type Mutation struct {
 	// Advice is what Guidance prints, as values until the command renders
 	// it with the user's selectors.
 	Advice []suggest.Guidance `json:"-"`
+}
+
+// PublishedState is a state event a membership change published first.
+type PublishedState struct {
+	EventID   string `json:"event_id"`
+	Reason    string `json:"reason"` // "force" or "handoff"
+	Forced    bool   `json:"forced"` // state replacement was explicitly forced
+	CreatedAt int64  `json:"created_at"`
+	// Relays is what each relay said about it.
+	Relays []relaypool.Delivered `json:"relays"`
 }
 
 type Preview struct {
@@ -127,6 +140,9 @@ func stateComparisonJSON(c preflight.StateComparison) preflight.StateComparison 
 		if *l == nil {
 			*l = []string{}
 		}
+	}
+	if c.Eligibility == nil {
+		c.Eligibility = []preflight.EligibilityChange{}
 	}
 	for _, l := range []*[]preflight.RefAction{&c.Align, &c.ForceWould} {
 		if *l == nil {

@@ -92,11 +92,18 @@ func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun b
 
 // recordDelivery copies what each relay said into the result.
 func recordDelivery(out *report.Mutation, o *membership.Outcome) {
-	if o == nil || o.Delivery == nil {
+	if o == nil {
+		return
+	}
+	if o.Delivery == nil {
+		// Stopped after the state event and before the announcement.
+		out.Published = append(out.Published, o.Published...)
+		recordState(out, o)
 		return
 	}
 	out.Relays = append(out.Relays, o.Delivery.Relays...)
 	out.Published = append(out.Published, o.Published...)
+	recordState(out, o)
 }
 
 // mutationFailure renders what stopped the pipeline: its own failures, a
@@ -155,6 +162,16 @@ func (a *app) mutationFailure(intent preflight.Intent, err error) error {
 			Commands: f.Commands})
 	case membership.KindInterrupted:
 		return a.interruptedMutation(v, out, f)
+	case membership.KindStatePublishFailed:
+		// The announcement was never sent: the membership is unchanged. A
+		// state event some relays accepted may be in effect there.
+		code := exitFailure
+		if len(out.Published) > 0 {
+			code = exitUnverified
+		}
+		return a.mutationErrorPublished(v, out, &exitError{Code: code, Kind: f.Kind, Err: errors.New(f.Message),
+			Details:  map[string]any{"published": out.Published, "relays": out.Relays, "problems": orEmptySlice(f.Problems)},
+			Commands: f.Commands})
 	case membership.KindSuperseded:
 		// The rerun is the useful next step: it previews the version that
 		// won and applies the change to it.
@@ -283,4 +300,18 @@ func (a *app) keepPublished(o *membership.Outcome) {
 	if err := store.PutVerified(rb.Verified(rb.Events)...); err != nil {
 		fmt.Fprintf(a.io.Err, "roster: warning: could not keep the published event in the local cache (%v)\n", err)
 	}
+}
+
+// recordState records the kind 30618 event the change published first
+// (--force, or the removal handoff) and what each relay said about it.
+func recordState(out *report.Mutation, o *membership.Outcome) {
+	if o.State == nil || o.Plan == nil || o.Plan.State.Publish == nil {
+		return
+	}
+	ps := &report.PublishedState{EventID: o.State.ID, Reason: o.Plan.State.Publish.Reason, CreatedAt: int64(o.State.CreatedAt),
+		Forced: o.Plan.State.Publish.Reason == preflight.PublishForce, Relays: []relaypool.Delivered{}}
+	if o.StateDelivery != nil {
+		ps.Relays = append(ps.Relays, o.StateDelivery.Relays...)
+	}
+	out.StatePublished = ps
 }

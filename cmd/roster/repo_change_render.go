@@ -97,6 +97,18 @@ func renderPlan(a *app, plan *preflight.Plan) {
 	if plan.SwitchTo != nil {
 		fmt.Fprintf(w, "  %-22s %s -> %s\n", "selected coordinate", termtext.Line(displayCoord(s.SelectedBefore)), termtext.Line(displayCoord(s.SelectedAfter)))
 	}
+	if pub := plan.State.Publish; pub != nil {
+		what := "--force: a kind 30618 state with this checkout's branches and tags replaces the other state"
+		if pub.Reason == preflight.PublishHandoff {
+			what = "the removal handoff: the same repository state, signed by you, so the removal does not change it"
+		}
+		fmt.Fprintf(w, "  %-22s %s (%d ref(s), default branch %s), published before the announcement\n", "state published first", what, len(pub.Refs), termui.Dash(pub.Head))
+		for _, l := range preflight.RenderRefActions(plan.State.ForceWould) {
+			if pub.Reason == preflight.PublishForce {
+				fmt.Fprintf(w, "  %-22s %s\n", "", termtext.Line(l))
+			}
+		}
+	}
 	fmt.Fprintf(w, "state check: %s\n", termtext.Line(strings.Join(plan.State.Checked, "; ")))
 	fmt.Fprintf(w, "not checked yet: %s\n", termtext.Line(strings.Join(plan.State.NotChecked, "; ")))
 }
