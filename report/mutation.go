@@ -29,7 +29,7 @@ type Mutation struct {
 	// StatePublished is the kind 30618 event the change published before
 	// its announcement (--force, or the removal handoff); null otherwise.
 	StatePublished *PublishedState `json:"state_published"`
-	SwitchedTo                     *string               `json:"switched_to"`
+	SwitchedTo     *string         `json:"switched_to"`
 	// SwitchedRemotes are the remotes whose nostr:// URLs follow-lead moved
 	// from the old coordinate to the lead's.
 	SwitchedRemotes []string `json:"switched_remotes"`
