@@ -284,3 +284,45 @@ func acceptedBob(t *testing.T) *joinScene {
 	w.ok(alice, alice, 2050, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
 	return s
 }
+
+// "Equivalent state events may have different authors or event IDs; that
+// difference is safe": Bob's newer state names the same refs, so the
+// confirming add goes through and the repository resolves his event.
+func TestConfirmingAddWithAnEquivalentStateFromAnotherAuthorSucceeds(t *testing.T) {
+	t.Parallel()
+	s := newJoinScene(t)
+	w := s.w
+	same := bob.state(t, w.id, 300, s.mainA)
+	w.seed(bob.announce(t, w.id, 200, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)), same)
+	m := w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+	if got := members(t, m); got["bob"] != "confirmed" || m["state_published"] != nil {
+		t.Fatalf("members %v state_published %v", got, m["state_published"])
+	}
+	if st := s.resolvedState(1001); st["event_id"] != same.ID {
+		t.Fatalf("resolves %v, want Bob's equivalent %s", st, same.ID)
+	}
+}
+
+// The invitee's older state wins when the inviting state was deleted
+// (NIP-09): read and write apply the deletion by one rule, so `repo state`
+// shows no state and the confirming add reports that Bob's state would
+// become the repository's.
+func TestConfirmingAddAfterTheInvitingStateWasDeletedActivatesTheInviteesOlderState(t *testing.T) {
+	t.Parallel()
+	s := newJoinScene(t)
+	w := s.w
+	var aliceState *nostr.Event
+	for _, e := range s.stored(alice) {
+		aliceState = e
+	}
+	w.seed(alice.sign(t, 5, 120, nostr.Tag{"e", aliceState.ID}, nostr.Tag{"k", "30618"}),
+		bob.state(t, w.id, 50, s.mainB), bob.announce(t, w.id, 200, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)))
+	if st := s.resolvedState(900); st != nil {
+		t.Fatalf("the deleted state is still resolved: %v", st)
+	}
+	m := w.refused(alice, alice, 1000, exitRefused, "state-conflict", "repo", "edit", "--add-maintainer", bob.npub())
+	d := m["error"].(map[string]any)["details"].(map[string]any)
+	if !jsonEqual(d["align"], []any{refAction("add", "refs/heads/main", "", s.mainB)}) {
+		t.Fatalf("align %v", d["align"])
+	}
+}
