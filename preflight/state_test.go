@@ -281,3 +281,24 @@ func TestFingerprintNamesEveryChangedEvent(t *testing.T) {
 		t.Fatalf("no change expected, got %v", c)
 	}
 }
+
+// On accept with an announcement of his own, the directions are Bob's:
+// align changes his repository (his state) to the inviting state, and
+// force_would the inverse; neither list is empty or reversed.
+func TestAcceptWithOwnAnnouncementListsBothDirectionsFromTheInvitee(t *testing.T) {
+	w := &world{t: t}
+	w.announce("alice", 100)
+	w.state("alice", 150, []string{"HEAD", "ref: refs/heads/main"}, []string{"refs/heads/main", oidA})
+	w.announce("bob", 120) // his own repository under the same identifier
+	w.state("bob", 130, []string{"HEAD", "ref: refs/heads/main"}, []string{"refs/heads/main", oidB})
+	w.run("alice", "alice", 1000, Intent{Action: ActAdd, Subject: pk("bob")})
+	_, r := w.prepareState("bob", 2000, Intent{Action: ActAccept}, nil)
+	if r == nil || r.Code != "state-conflict" {
+		t.Fatalf("want state-conflict, got %+v", r)
+	}
+	align, force := r.Details["align"].([]RefAction), r.Details["force_would"].([]RefAction)
+	if len(align) != 1 || align[0] != (RefAction{Action: "update", Ref: "refs/heads/main", From: oidB, To: oidA}) ||
+		len(force) != 1 || force[0] != (RefAction{Action: "update", Ref: "refs/heads/main", From: oidA, To: oidB}) {
+		t.Fatalf("align %+v force_would %+v", align, force)
+	}
+}
