@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -156,26 +157,37 @@ func projectionWarning(a *Announcement) suggest.Block {
 }
 
 // thirdPartyWarning: a co-maintainer's active assignment of a third party in
-// a lead-shaped repository, told to both signers in the spec's words.
+// a lead-shaped repository, told to both signers in the spec's words. The
+// cover is the add of the role the assignment gives (m: maintainer, o:
+// moderator), as the finding's own command.
 func thirdPartyWarning(r *Resolution, viewer string, f Finding) suggest.Block {
 	say, run := suggest.Say, suggest.Run
 	subject, lead := Npub(f.Subject), Npub(r.Lead)
-	// Third-party findings are about a co-maintainer's active m.
-	covered := LeadCovers(r.Announcements[r.Lead], RoleMaint, f.Subject)
+	assigners := assignersOf(r, f.Subject)
+	role := RoleModerator
+	for _, x := range assigners {
+		if AssignedRole(r.Announcements[x], f.Subject) == RoleMaint {
+			role = RoleMaint
+		}
+	}
 	if viewer != r.Lead { // the viewer is the co-maintainer who assigns
+		role = AssignedRole(r.Announcements[viewer], f.Subject)
+	}
+	covered, cover := LeadCovers(r.Announcements[r.Lead], role, f.Subject), CommandCover(role, f.Subject)
+	if viewer != r.Lead {
 		if covered {
 			return suggest.Block{say(fmt.Sprintf("your announcement directly assigns %s in a lead-shaped repository\nlet %s manage the co-maintainer roster by running:\n  ",
 				subject, lead)), run(CommandFollowLead())}
 		}
 		return suggest.Block{say(fmt.Sprintf("your announcement directly assigns %s, but the lead does not\nask %s to run:\n  ", subject, lead)),
-			run(CommandAddMaintainer(f.Subject)), say("\nthen repair your announcement with:\n  "), run(CommandFollowLead())}
+			run(cover), say("\nthen repair your announcement with:\n  "), run(CommandFollowLead())}
 	}
 	// The viewer is the lead: name every co-maintainer assigning the subject.
 	var b suggest.Block
 	if !covered {
-		b = append(b, say(fmt.Sprintf("first retain %s through the lead roster with:\n  ", subject)), run(CommandAddMaintainer(f.Subject)))
+		b = append(b, say(fmt.Sprintf("first retain %s through the lead roster with:\n  ", subject)), run(cover))
 	}
-	for _, x := range assignersOf(r, f.Subject) {
+	for _, x := range assigners {
 		if len(b) > 0 {
 			b = append(b, say("\n"))
 		}
@@ -185,19 +197,17 @@ func thirdPartyWarning(r *Resolution, viewer string, f Finding) suggest.Block {
 	return b
 }
 
-// assignersOf lists confirmed co-maintainers (not the lead) whose latest
-// announcement actively assigns subject with m.
+// assignersOf lists confirmed co-maintainers (not the lead, not a prepared
+// lead) whose latest announcement actively assigns subject with m or o
+// (ThirdPartySubjects).
 func assignersOf(r *Resolution, subject string) []string {
 	var out []string
 	for author, a := range r.Announcements {
-		if author == r.Lead || !r.Confirmed(author) {
+		if author == r.Lead || !r.Confirmed(author) || a.DeclaresLead() {
 			continue
 		}
-		for _, rec := range a.Roles {
-			if rec.Letter == RoleMaint && rec.Subject == subject && rec.Active() {
-				out = append(out, author)
-				break
-			}
+		if slices.Contains(ThirdPartySubjects(a, r.Lead), subject) {
+			out = append(out, author)
 		}
 	}
 	sort.Strings(out)

@@ -30,6 +30,14 @@ func CommandAddMaintainer(pubkey string) suggest.Command {
 	return suggest.Roster("repo", "edit", "--add-maintainer", Npub(pubkey))
 }
 
+// CommandAddModerator asks the lead to assign (or cover) a moderator.
+func CommandAddModerator(pubkey string) suggest.Command {
+	return suggest.Roster("repo", "edit", "--add-moderator", Npub(pubkey))
+}
+
+// CommandAcceptModerator acknowledges an offered moderator role.
+func CommandAcceptModerator() suggest.Command { return suggest.Roster("repo", "accept", "--moderator") }
+
 // Npub encodes a 64-hex pubkey for people; anything else is returned as is
 // (so messages still show something). The one npub encoding of roster.
 func Npub(pubkey string) string {

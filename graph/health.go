@@ -293,9 +293,13 @@ func (h *healthInput) leadFindings() []Finding {
 	return nil
 }
 
-// thirdPartyFindings: a confirmed co-maintainer's active m naming somebody
-// other than themselves or the lead is a real assignment (resolved
-// honestly) but bypasses the lead roster; both signers are told.
+// thirdPartyFindings: a confirmed co-maintainer's active m or o naming
+// somebody other than themselves or the lead (ThirdPartySubjects) bypasses
+// the lead roster; an m is a real assignment (resolved honestly), an o
+// assigns nothing in a lead-shaped view, but both are the shape the edit
+// gates hold up, so both signers are told. The lead's recovery covers the
+// subject in the role assigned: --add-moderator for an o, --add-maintainer
+// for an m.
 func (h *healthInput) thirdPartyFindings() []Finding {
 	lead := h.lr.lead
 	var out []Finding
@@ -304,24 +308,23 @@ func (h *healthInput) thirdPartyFindings() []Finding {
 		// complete roster (a lead preparing a handover, or the old lead of a
 		// coordinate that has not forwarded yet): the lead-preparation
 		// shape, not a co-maintainer's third-party edge.
-		if x == lead || h.parts[x].ann.DeclaresLead() {
+		a := h.parts[x].ann
+		if x == lead || a.DeclaresLead() {
 			continue
 		}
-		for _, r := range h.parts[x].ann.Roles {
-			if r.Letter != RoleMaint || !r.Active() || r.Subject == x || r.Subject == lead {
-				continue
-			}
-			s := r.Subject
+		for _, s := range ThirdPartySubjects(a, lead) {
+			role := AssignedRole(a, s)
+			cover := CommandCover(role, s)
 			co := Finding{Severity: h.severity(x), Code: CodeThirdPartyAssignment, Author: x, Subject: s, Command: ptr(CommandFollowLead())}
 			ld := Finding{Severity: h.severity(lead), Code: CodeThirdPartyAssignment, Author: lead, Subject: s}
-			if LeadCovers(h.parts[lead].ann, RoleMaint, s) {
+			if LeadCovers(h.parts[lead].ann, role, s) {
 				co.Message = fmt.Sprintf("%s directly assigns %s in a lead-shaped repository; let %s manage the co-maintainer roster", h.whose(x), Npub(s), Npub(lead))
 				ld.Message = fmt.Sprintf("%s directly assigns %s instead of following the lead roster; ask %s to repair their announcement with: %s", Npub(x), Npub(s), Npub(x), CommandFollowLead())
 				ld.Command = ptr(CommandFollowLead())
 			} else {
-				co.Message = fmt.Sprintf("%s directly assigns %s, but the lead does not; ask %s to run: %s; then repair the announcement", h.whose(x), Npub(s), Npub(lead), CommandAddMaintainer(s))
-				ld.Message = fmt.Sprintf("%s directly assigns %s instead of following the lead roster; first retain %s through the lead roster, then ask %s to run: %s", Npub(x), Npub(s), Npub(s), Npub(x), CommandFollowLead())
-				ld.Command = ptr(CommandAddMaintainer(s))
+				co.Message = fmt.Sprintf("%s directly assigns %s, but the lead does not; ask %s to run: %s; then repair the announcement", h.whose(x), Npub(s), Npub(lead), cover)
+				ld.Message = fmt.Sprintf("%s directly assigns %s instead of following the lead roster; first retain %s through the lead roster with: %s; then ask %s to run: %s", Npub(x), Npub(s), Npub(s), cover, Npub(x), CommandFollowLead())
+				ld.Command = ptr(cover)
 			}
 			out = append(out, co, ld)
 		}
