@@ -16,6 +16,8 @@ func classify(v *view, p *Plan, in Input) *Refusal {
 	it := in.Intent
 	named := it.Subject
 	switch it.Action {
+	case ActAddModerator, ActRemoveModerator, ActAcceptModerator:
+		return classifyModerator(v, p, in)
 	case ActAdd:
 		if len(s.Imported) > 0 {
 			return joinRefusal(v, p, named)

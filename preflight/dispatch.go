@@ -22,10 +22,10 @@ func validateIntent(in Intent) *Refusal {
 	case in.Action == ActFix && (in.Lead != "" || in.NoLead || in.Subject != "" || in.Force):
 		return usage("--fix-maintainers must be run alone: it repairs only the compatibility tag", graph.CommandFixMaintainers())
 	case in.NoLead && !in.membershipChange():
-		return usage("--no-lead-maintainer accompanies one --add-maintainer or --remove-maintainer; converting a lead repository to leadless governance is not offered")
+		return usage("--no-lead-maintainer accompanies one --add-maintainer, --remove-maintainer, --add-moderator or --remove-moderator; converting a lead repository to leadless governance is not offered")
 	case in.Action == ActAcknowledge && (in.Lead != "" || in.NoLead):
 		return usage("--acknowledge-maintainer-change records one transition and takes no governance choice")
-	case (in.Action == ActAdd || in.Action == ActRemove || in.Action == ActAcknowledge) && in.Subject == "":
+	case (in.membershipChange() || in.Action == ActAcknowledge) && in.Subject == "":
 		return usage(fmt.Sprintf("--%s needs a pubkey (npub or 64-hex)", in.Action))
 	case in.Action == ActLead && in.Lead == "":
 		return usage("--lead-maintainer needs a pubkey (npub or 64-hex)")
@@ -67,7 +67,7 @@ func gate(v *view, in Input) *Refusal {
 		return r
 	}
 	switch it.Action {
-	case ActLead, ActAcknowledge, ActFollowLead, ActAccept:
+	case ActLead, ActAcknowledge, ActFollowLead, ActAccept, ActAcceptModerator:
 		if v.leadSource == graph.LeadPending || v.leadSource == graph.LeadConflict {
 			return leadPathRefusal(v)
 		}
@@ -83,6 +83,9 @@ func build(v *view, in Input, p *Plan) (*draft, *Refusal) {
 	if it.Action == ActAdd && it.Subject == in.Author {
 		return nil, selfAddRefusal(v, in.Author)
 	}
+	if it.Action == ActAddModerator && it.Subject == in.Author {
+		return nil, selfModeratorRefusal(v, in.Author)
+	}
 	if it.membershipChange() {
 		// The governance and lead checks come first: they say who should run
 		// this command, which matters more than whether you have an announcement.
@@ -95,7 +98,7 @@ func build(v *view, in Input, p *Plan) (*draft, *Refusal) {
 	switch {
 	case p.Current != nil:
 		base = p.Current.Tags
-	case it.Action == ActAccept:
+	case it.Action == ActAccept || it.Action == ActAcceptModerator:
 		src := v.latest[v.lead]
 		if src == nil {
 			src = v.latest[v.selected]
@@ -125,6 +128,12 @@ func build(v *view, in Input, p *Plan) (*draft, *Refusal) {
 		} else {
 			r = buildLeadOther(d, v, it.Lead)
 		}
+	case ActAddModerator:
+		r = buildAddModerator(d, v, it, dest)
+	case ActRemoveModerator:
+		r = buildRemoveModerator(d, v, it, dest)
+	case ActAcceptModerator:
+		r = buildAcceptModerator(d, v)
 	case ActAcknowledge:
 		r = buildAcknowledge(d, v, it)
 	case ActFix:

@@ -120,12 +120,11 @@ func leadNotConfirmedRefusal(lead string) *Refusal {
 		with("proposed_lead", npub(lead))
 }
 
-// onlyLeadRefusal is the spec's "only the resolved lead should add maintainers".
+// onlyLeadRefusal is the spec's "only the resolved lead should add maintainers"
+// (and, as the lead manages "the maintainer and moderator roster", moderators).
 func onlyLeadRefusal(v *view, in Intent) *Refusal {
-	verb := "add maintainers to"
-	if in.Action == ActRemove {
-		verb = "remove maintainers from"
-	}
+	verb := map[Action]string{ActAdd: "add maintainers to", ActRemove: "remove maintainers from",
+		ActAddModerator: "add moderators to", ActRemoveModerator: "remove moderators from"}[in.Action]
 	return refuse("only-lead-manages-roster",
 		fmt.Sprintf("only the resolved lead should %s this repository", verb),
 		fmt.Sprintf("ask %s to run:", npub(v.lead)),
@@ -137,7 +136,8 @@ func onlyLeadRefusal(v *view, in Intent) *Refusal {
 // thirdPartyAssignments returns a confirmed co-maintainer's active third-party maintainer and
 // moderator assignments in a lead-shaped repository: records ngit never writes
 // for a co-maintainer but must resolve honestly (maintainers.md "A
-// co-maintainer actively assigns a third party").
+// co-maintainer actively assigns a third party"). graph.ThirdPartySubjects
+// is the reading health uses too, so the gates and health agree.
 func (v *view) thirdPartyAssignments(author string) []string {
 	// A prepared lead (active self-M) publishes a complete roster on purpose.
 	if v.leadSource != graph.LeadExplicit || author == v.lead || !v.isConfirmed(author) || v.declaresSelfLead(author) {
@@ -147,25 +147,24 @@ func (v *view) thirdPartyAssignments(author string) []string {
 	if a == nil || !a.RoleAware() {
 		return nil
 	}
-	var out []string
-	for _, r := range a.Roles {
-		if r.Active() && (r.Letter == graph.RoleMaint || r.Letter == graph.RoleModerator) && r.Subject != author && !slices.Contains(out, r.Subject) {
-			out = append(out, r.Subject)
-		}
-	}
-	return out
+	return graph.ThirdPartySubjects(a, v.lead)
 }
 
 // leadCovers reports whether the lead's own announcement covers author's
 // active third-party assignment of subject (graph.LeadCovers), in the role
-// that assignment gives: maintainer when author lists subject with M or m,
-// else moderator.
+// that assignment gives (graph.AssignedRole): maintainer when author lists
+// subject with M or m, else moderator.
 func (v *view) leadCovers(author, subject string) bool {
-	letter := graph.RoleModerator
-	if v.lists(author, subject) {
-		letter = graph.RoleMaint
+	return graph.LeadCovers(v.anns[v.lead], graph.AssignedRole(v.anns[author], subject), subject)
+}
+
+// coverIntent is the lead's add that covers author's assignment of
+// subject: --add-moderator for an o, --add-maintainer for an m.
+func (v *view) coverIntent(author, subject string) Intent {
+	if graph.AssignedRole(v.anns[author], subject) == graph.RoleModerator {
+		return Intent{Action: ActAddModerator, Subject: subject}
 	}
-	return graph.LeadCovers(v.anns[v.lead], letter, subject)
+	return Intent{Action: ActAdd, Subject: subject}
 }
 
 // thirdPartyGate applies both edit gates of a co-maintainer's active
@@ -179,23 +178,26 @@ func thirdPartyGate(v *view, author string, in Intent) *Refusal {
 		return nil // the lead's follow-lead changes no roster
 	}
 	var offenders []string
-	uncovered := map[string][]string{}
+	uncovered := map[string][]Intent{} // per co-maintainer, the adds that cover their subjects
 	for _, c := range v.confirmed {
 		for _, s := range v.thirdPartyAssignments(c) {
 			if !slices.Contains(offenders, c) {
 				offenders = append(offenders, c)
 			}
-			if !v.leadCovers(c, s) && !slices.Contains(uncovered[c], s) {
-				uncovered[c] = append(uncovered[c], s)
+			if add := v.coverIntent(c, s); !v.leadCovers(c, s) && !slices.Contains(uncovered[c], add) {
+				uncovered[c] = append(uncovered[c], add)
 			}
 		}
 	}
 	if len(offenders) == 0 {
 		return nil
 	}
-	if in.Action == ActAdd && in.Lead == "" && !in.NoLead {
-		for _, subs := range uncovered {
-			if slices.Contains(subs, in.Subject) {
+	// The one lead-side exception: the add that covers a subject in the
+	// role assigned, exactly (an --add-maintainer for an o subject would
+	// invite a maintainer, not retain a moderator).
+	if in.Lead == "" && !in.NoLead {
+		for _, adds := range uncovered {
+			if slices.ContainsFunc(adds, func(a Intent) bool { return a.Action == in.Action && a.Subject == in.Subject }) {
 				return nil
 			}
 		}
@@ -207,8 +209,8 @@ func thirdPartyGate(v *view, author string, in Intent) *Refusal {
 	for _, c := range offenders {
 		lines = append(lines, fmt.Sprintf("%s directly assigns %s instead of following your lead roster",
 			npub(c), join(npubs(v.thirdPartyAssignments(c)), " ")))
-		for _, s := range uncovered[c] {
-			cmd := Intent{Action: ActAdd, Subject: s}.Suggest()
+		for _, add := range uncovered[c] {
+			cmd := add.Suggest()
 			if !slices.ContainsFunc(adds, cmd.Equal) {
 				adds = append(adds, cmd)
 			}
@@ -244,7 +246,7 @@ func coMaintainerAssignsRefusal(v *view, author string, subjects []string) *Refu
 		fmt.Sprintf("ask %s to run:", npub(v.lead))}
 	var cmds []suggest.Command
 	for _, s := range uncovered {
-		c := Intent{Action: ActAdd, Subject: s}.Suggest()
+		c := v.coverIntent(author, s).Suggest()
 		lines = append(lines, "  "+c.Line())
 		cmds = append(cmds, c.By(npub(v.lead)))
 	}

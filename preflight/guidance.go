@@ -57,7 +57,29 @@ func guidance(v *view, p *Plan, in Input) []suggest.Advice {
 		}
 		followers()
 		note("before you push, fetch the repository and compare your local branches with its state")
+	case ActAddModerator:
+		if slices.Contains(s.ModeratorsGained, it.Subject) {
+			note(fmt.Sprintf("%s already acknowledged a moderator role here, so they are a confirmed moderator now", npub(it.Subject)))
+			followers()
+		} else {
+			out = append(out, suggest.Do(fmt.Sprintf("%s is invited as moderator; they have no moderator authority until they acknowledge it", npub(it.Subject)), graph.CommandAcceptModerator()))
+		}
+	case ActRemoveModerator:
+		what := "is no longer a moderator"
+		if !slices.Contains(s.ModeratorsLost, it.Subject) {
+			what = "is no longer invited as moderator"
+		}
+		note(fmt.Sprintf("%s %s; they end their own acknowledgement with: %s", npub(it.Subject), what, suggest.Roster("repo", "leave").Line()))
+		followers()
+	case ActAcceptModerator:
+		note("you are a confirmed moderator: you may publish status, label, subject and cover-note events, never repository state or merges")
+		followers()
 	case ActLeave:
+		if !slices.Contains(s.Lost, in.Author) && slices.Contains(s.ModeratorsLost, in.Author) {
+			note("you are no longer a moderator")
+			followers()
+			break
+		}
 		note("you are no longer a maintainer; your coordinate keeps forwarding to the lead")
 		if lead != "" {
 			out = append(out, suggest.Do(fmt.Sprintf("%s will be asked to record your departure", npub(lead)), graph.CommandAcknowledge(in.Author)))

@@ -14,6 +14,11 @@ const (
 	ActAccept      Action = "accept"
 	ActLeave       Action = "leave"
 	ActFollowLead  Action = "follow-lead"
+	// Moderator relationships, one at a time, under the maintainers'
+	// governance (maintainers.md "Moderators").
+	ActAddModerator    Action = "add-moderator"
+	ActRemoveModerator Action = "remove-moderator"
+	ActAcceptModerator Action = "accept-moderator" // `repo accept --moderator`: an active self-o
 )
 
 // Intent is what the user asked for, already decoded to 64-hex pubkeys.
@@ -31,7 +36,7 @@ type Intent struct {
 func (in Intent) Suggest() suggest.Command {
 	var w []string
 	switch in.Action {
-	case ActAdd, ActRemove, ActAcknowledge:
+	case ActAdd, ActRemove, ActAcknowledge, ActAddModerator, ActRemoveModerator:
 		w = []string{"repo", "edit", "--" + string(in.Action), npub(in.Subject)}
 	case ActLead:
 		w = []string{"repo", "edit", "--lead-maintainer", npub(in.Lead)}
@@ -39,6 +44,8 @@ func (in Intent) Suggest() suggest.Command {
 		w = []string{"repo", "edit", "--fix-maintainers"}
 	case ActAccept:
 		w = []string{"repo", "accept"}
+	case ActAcceptModerator:
+		w = []string{"repo", "accept", "--moderator"}
 	case ActLeave:
 		w = []string{"repo", "leave"}
 	case ActFollowLead:
@@ -59,6 +66,14 @@ func (in Intent) Suggest() suggest.Command {
 // Command is the intent's command line, as people read it in a message.
 func (in Intent) Command() string { return in.Suggest().Line() }
 
-// membershipChange reports whether the intent adds or removes a relationship,
-// the two actions that carry a governance choice.
-func (in Intent) membershipChange() bool { return in.Action == ActAdd || in.Action == ActRemove }
+// membershipChange reports whether the intent adds or removes a maintainer
+// or moderator relationship: the actions that carry a governance choice.
+func (in Intent) membershipChange() bool {
+	return in.Action == ActAdd || in.Action == ActRemove || in.moderatorChange()
+}
+
+// moderatorChange reports whether the intent adds or removes a moderator
+// relationship: governed like a maintainer change, never a maintainer edge.
+func (in Intent) moderatorChange() bool {
+	return in.Action == ActAddModerator || in.Action == ActRemoveModerator
+}
