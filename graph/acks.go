@@ -102,9 +102,10 @@ func followerAcks(own *Announcement, lead string, leadRecs []*RoleRecord, confir
 			if rec.NumericallyEnded() {
 				tr, t = TransitionEnd, rec.Boundaries[len(rec.Boundaries)-1]
 			}
-			out = append(out, PendingAck{Author: x, Pubkey: k.subject, Transition: tr, Time: t, Command: CommandFollowLead()})
+			out = append(out, PendingAck{Author: x, Pubkey: k.subject, Transition: tr, Time: t, Command: CommandFollowLead(), Moderator: k.letter == RoleModerator})
 		case rec.NumericallyEnded() && !cp.NumericallyEnded():
-			out = append(out, PendingAck{Author: x, Pubkey: k.subject, Transition: TransitionEnd, Time: rec.Boundaries[len(rec.Boundaries)-1], Command: CommandFollowLead()})
+			out = append(out, PendingAck{Author: x, Pubkey: k.subject, Transition: TransitionEnd, Time: rec.Boundaries[len(rec.Boundaries)-1], Command: CommandFollowLead(),
+				Moderator: k.letter == RoleModerator})
 		}
 	}
 	return out

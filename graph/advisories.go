@@ -229,10 +229,7 @@ func acknowledgementWarning(acks []PendingAck, viewer string) suggest.Block {
 		if p.Author != viewer {
 			continue
 		}
-		what := "accepted maintainership"
-		if p.Transition == TransitionEnd {
-			what = "left maintainership"
-		}
+		what := p.Phrase()
 		if len(b) > 0 {
 			b = append(b, suggest.Say("\n"))
 		}

@@ -408,10 +408,7 @@ func npubs(pks []string) string { return strings.Join(Npubs(pks), " ") }
 
 // ackMessage follows the spec's guidance text for an observed transition.
 func ackMessage(h *healthInput, p PendingAck) string {
-	what := "accepted maintainership"
-	if p.Transition == TransitionEnd {
-		what = "left maintainership"
-	}
+	what := p.Phrase()
 	where := "your replicated membership history"
 	if p.Author != h.viewer {
 		where = "the replicated membership history of " + Npub(p.Author)

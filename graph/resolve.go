@@ -43,6 +43,22 @@ type PendingAck struct {
 	Transition string          `json:"transition"`
 	Time       int64           `json:"time"`
 	Command    suggest.Command `json:"command"`
+	// Moderator marks a moderator (o) interval's transition, which is no
+	// change of maintainership.
+	Moderator bool `json:"moderator,omitempty"`
+}
+
+// Phrase says what the transition was, for messages.
+func (p PendingAck) Phrase() string {
+	switch {
+	case p.Moderator && p.Transition == TransitionEnd:
+		return "stopped being a moderator"
+	case p.Moderator:
+		return "became a moderator"
+	case p.Transition == TransitionEnd:
+		return "left maintainership"
+	}
+	return "accepted maintainership"
 }
 
 // Transitions of a pending acknowledgement.
