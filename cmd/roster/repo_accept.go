@@ -9,10 +9,10 @@ import (
 // newRepoAcceptCmd is `roster repo accept`: the canonical acceptance of the
 // offered co-maintainer role, nothing more.
 func newRepoAcceptCmd(a *app) *cobra.Command {
-	var force, dryRun bool
+	var force, dryRun, moderator bool
 	cmd := &cobra.Command{
 		Use:   "accept",
-		Short: "Accept the maintainer invitation of the selected repository",
+		Short: "Accept the maintainer (or, with --moderator, moderator) invitation of the selected repository",
 		Long: `roster repo accept publishes your acceptance of the offered co-maintainer
 role: an active lead relationship (M to the resolved lead; m to the inviter in
 a leadless or legacy repository) and your active self-m. It never makes you
@@ -21,21 +21,32 @@ same-identifier announcement would join another repository, change identity
 or replace Git state, it refuses (exit 3) and explains what to do. Without an
 announcement of your own, yours starts from the repository's shared fields
 (name, description, web, hashtags, r and u), never the inviter's clone
-servers, relays or Blossom servers, which stay theirs.`,
+servers, relays or Blossom servers, which stay theirs.
+
+With --moderator it acknowledges the moderator role you are assigned: it
+publishes only your active self-o (no lead pointer, no maintainer role);
+you are a confirmed moderator because the lead (in a leadless repository, a
+confirmed maintainer) assigns you, never by your own record alone.`,
 		Example: `  roster repo accept
-  roster repo accept --dry-run --json`,
+  roster repo accept --dry-run --json
+  roster repo accept --moderator`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := a.runMutation(cmd.Context(), preflight.Intent{Action: preflight.ActAccept, Force: force}, dryRun); err != nil {
+			intent := preflight.Intent{Action: preflight.ActAccept, Force: force}
+			if moderator {
+				intent.Action = preflight.ActAcceptModerator
+			}
+			if err := a.runMutation(cmd.Context(), intent, dryRun); err != nil {
 				return err
 			}
-			if !dryRun {
+			if !dryRun && !moderator { // hooks guard pushes, which a moderator does not make
 				a.hooksTip()
 			}
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&force, "force", false, "state-only conflicts (refused until state replacement exists)")
+	cmd.Flags().BoolVar(&moderator, "moderator", false, "acknowledge the moderator role you are assigned (an active self-o)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "preview only; publish nothing")
 	return cmd
 }

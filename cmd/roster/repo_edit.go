@@ -11,6 +11,7 @@ import (
 // required, one governance choice) previewed, checked and published.
 func newRepoEditCmd(a *app) *cobra.Command {
 	var add, remove, lead, ack string
+	var mod moderatorFlags
 	var noLead, fix, force, dryRun bool
 	cmd := &cobra.Command{
 		Use:   "edit",
@@ -23,12 +24,15 @@ command either publishes what it previewed or explains why not.
   --add-maintainer <npub>     invite one maintainer (the first invite from a
                               sole maintainer also makes you lead)
   --remove-maintainer <npub>  withdraw your relationship to one maintainer
+  --add-moderator <npub>      assign one moderator (they acknowledge with
+                              roster repo accept --moderator)
+  --remove-moderator <npub>   withdraw your assignment of one moderator
   --lead-maintainer <npub>    name yourself to prepare as lead with the complete
                               roster, or the prepared lead to hand the lead over;
                               with add/remove in a leadless or legacy repository
                               it is the required governance choice
   --no-lead-maintainer        keep a leadless repository leadless for this one
-                              add or remove
+                              add or remove (of a maintainer or moderator)
   --acknowledge-maintainer-change <npub>
                               record an observed acceptance or departure
   --fix-maintainers           repair only the maintainers compatibility tag
@@ -37,10 +41,15 @@ command either publishes what it previewed or explains why not.
 		Example: `  roster repo edit --add-maintainer npub1bob...
   roster repo edit --acknowledge-maintainer-change npub1bob...
   roster repo edit --add-maintainer npub1carol... --no-lead-maintainer
+  roster repo edit --add-moderator npub1dave...
+  roster repo edit --remove-moderator npub1dave... --dry-run --json
   roster repo edit --lead-maintainer npub1bob... --dry-run --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			intent, err := editIntent(add, remove, lead, ack, noLead, fix, force)
+			if mod.set() {
+				intent, err = mod.intent(add != "" || remove != "" || ack != "" || fix, lead, noLead, force)
+			}
 			if err != nil {
 				return err
 			}
@@ -51,6 +60,7 @@ command either publishes what it previewed or explains why not.
 	f.StringVar(&add, "add-maintainer", "", "invite one maintainer (npub or hex)")
 	f.StringVar(&remove, "remove-maintainer", "", "withdraw your relationship to one maintainer")
 	f.StringVar(&lead, "lead-maintainer", "", "declare the lead (yourself to prepare, or the prepared lead)")
+	mod.register(f)
 	f.BoolVar(&noLead, "no-lead-maintainer", false, "keep the repository leadless for this add or remove")
 	f.StringVar(&ack, "acknowledge-maintainer-change", "", "record an observed acceptance or departure")
 	f.BoolVar(&fix, "fix-maintainers", false, "repair only the maintainers compatibility tag")
@@ -101,7 +111,7 @@ func editIntent(add, remove, lead, ack string, noLead, fix, force bool) (preflig
 	case lead != "":
 		in.Action = preflight.ActLead
 	default:
-		return in, usageErr("nothing to change: pass --add-maintainer, --remove-maintainer, --lead-maintainer, --acknowledge-maintainer-change or --fix-maintainers")
+		return in, usageErr("nothing to change: pass --add-maintainer, --remove-maintainer, --add-moderator, --remove-moderator, --lead-maintainer, --acknowledge-maintainer-change or --fix-maintainers")
 	}
 	return in, err
 }
