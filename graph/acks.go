@@ -10,7 +10,7 @@ import "sort"
 // lead when their copy lacks a start or end the lead records (computed for
 // the viewer). Leadless views have no roster coordinator and get no such
 // guidance.
-func pendingAcks(parts map[string]*participant, s *snapshot, lr leadResult, confirmed map[string]bool, eff map[string]int64, viewer string) []PendingAck {
+func pendingAcks(parts map[string]*participant, s *snapshot, lr leadResult, confirmed, moderators map[string]bool, eff map[string]int64, viewer string) []PendingAck {
 	out := []PendingAck{}
 	if lr.source != LeadExplicit {
 		return out
@@ -29,7 +29,7 @@ func pendingAcks(parts map[string]*participant, s *snapshot, lr leadResult, conf
 	// co-maintainer would be quadratic in the roster size and nobody else
 	// acts on it.)
 	if confirmed[viewer] && viewer != lead.Author {
-		out = append(out, followerAcks(parts[viewer].ann, lead.Author, leadRecs, confirmed, eff)...)
+		out = append(out, followerAcks(parts[viewer].ann, lead.Author, leadRecs, confirmed, moderators, eff)...)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -72,7 +72,7 @@ func leadAcks(parts map[string]*participant, s *snapshot, lead string, leadRecs 
 
 // followerAcks compares a confirmed co-maintainer's copies with the lead's
 // effective view: each start or end the lead records that the copy lacks.
-func followerAcks(own *Announcement, lead string, leadRecs []*RoleRecord, confirmed map[string]bool, eff map[string]int64) []PendingAck {
+func followerAcks(own *Announcement, lead string, leadRecs []*RoleRecord, confirmed, moderators map[string]bool, eff map[string]int64) []PendingAck {
 	x := own.Author
 	copies := map[historyKey]RoleRecord{}
 	for _, rec := range own.Roles {
@@ -88,8 +88,11 @@ func followerAcks(own *Announcement, lead string, leadRecs []*RoleRecord, confir
 		if k.subject == x || k.subject == lead || k.letter == RoleLead {
 			continue
 		}
-		if rec.Active() && !confirmed[k.subject] {
-			continue // an invitation is not history yet
+		// An invitation is not history yet; a confirmed moderator's o is,
+		// as follow-lead copies it (a moderator is confirmed by the
+		// moderator roster, not the maintainer fixpoint).
+		if rec.Active() && !confirmed[k.subject] && !(k.letter == RoleModerator && moderators[k.subject]) {
+			continue
 		}
 		want := rec.LastStart()
 		if confirmed[k.subject] && k.letter != RoleModerator {

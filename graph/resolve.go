@@ -164,7 +164,7 @@ func Resolve(events []*nostr.Event, selected Coordinate, now int64, opts Options
 	r.History = resolveHistory(pop, s, sel, lr)
 	r.historyIndex = indexHistory(r.History)
 	r.Lifecycle = lifecycleOf(s, sel)
-	r.PendingAcknowledgements = pendingAcks(parts, s, lr, confirmed, r.effStart, opts.Viewer)
+	r.PendingAcknowledgements = pendingAcks(parts, s, lr, confirmed, r.moderators, r.effStart, opts.Viewer)
 	r.Health = healthOf(&healthInput{
 		parts: parts, s: s, lr: lr, confirmed: confirmed, assigned: assigned,
 		selected: sel, viewer: opts.Viewer, identifier: selected.Identifier,
