@@ -40,7 +40,7 @@ func FromView(v *discovery.View) *Repo {
 	for _, p := range r.PendingAcknowledgements {
 		rep.PendingHistoryAcknowledgements = append(rep.PendingHistoryAcknowledgements, PendingAck{
 			Npub: graph.Npub(p.Pubkey), Transition: p.Transition, Time: p.Time, Command: p.Command.String(),
-			Author: graph.Npub(p.Author)})
+			Author: graph.Npub(p.Author), Moderator: p.Moderator})
 	}
 	for _, f := range r.Health {
 		rep.Health = append(rep.Health, FindingOf(f))

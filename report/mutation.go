@@ -103,7 +103,7 @@ func NewMutation(v *discovery.View, plan *preflight.Plan, dryRun bool) *Mutation
 	out.People = PeopleOf(r)
 	for _, a := range r.PendingAcknowledgements {
 		out.PendingHistoryAcknowledgements = append(out.PendingHistoryAcknowledgements, PendingAck{
-			Npub: graph.Npub(a.Pubkey), Transition: a.Transition, Time: a.Time, Command: a.Command.String()})
+			Npub: graph.Npub(a.Pubkey), Transition: a.Transition, Time: a.Time, Command: a.Command.String(), Moderator: a.Moderator})
 	}
 	if plan == nil {
 		return out

@@ -56,6 +56,9 @@ type PendingAck struct {
 
 	// Author is the npub of whose announcement lacks it (human output only).
 	Author string `json:"-"`
+	// Moderator: the transition is of a moderator (o) interval, not of
+	// maintainership (human output only).
+	Moderator bool `json:"-"`
 }
 
 type Finding struct {

@@ -81,11 +81,15 @@ func renderRepoHuman(w io.Writer, rep *report.Repo, st termui.Styles) {
 		if i == 0 {
 			label = "pending"
 		}
-		verb := "started"
+		role, verb := "maintainership", "started"
+		if ack.Moderator {
+			role = "their moderator role"
+		}
 		if ack.Transition == "end" {
 			verb = "ended"
 		}
-		p.Row(label, fmt.Sprintf("%s %s maintainership at %s", ack.Npub, verb, graph.HumanTime(ack.Time)))
+		what := verb + " " + role
+		p.Row(label, fmt.Sprintf("%s %s at %s", ack.Npub, what, graph.HumanTime(ack.Time)))
 		who := ack.Author + " records"
 		if ack.Author != "" && ack.Author == rep.Viewer {
 			who = "record"

@@ -47,6 +47,10 @@ func TestModeratorWorkflowEndToEnd(t *testing.T) {
 		t.Fatalf("a moderator is no maintainer: %v", got)
 	}
 	w.refused(dave, alice, 2350, exitRefused, "already-moderator", "repo", "accept", "--moderator")
+	// Bob, a co-maintainer, is asked to copy the moderator interval, said as such.
+	if r := w.run(bob, alice, 2350, "repo"); r.Code != exitOK || !strings.Contains(r.Out, dave.npub()+" started their moderator role at") {
+		t.Fatalf("bob's pending copy:\n%s%s", r.Out, r.Err)
+	}
 
 	// Removal by the lead: her o ends now; dave's acknowledgement stays his.
 	m = w.ok(alice, alice, 2400, "repo", "edit", "--remove-moderator", dave.npub())
