@@ -51,6 +51,16 @@ func buildAddModerator(d *draft, v *view, in Intent, dest destination) *Refusal 
 	if r := applyGovernance(d, dest); r != nil {
 		return r
 	}
+	if dest == destLeadless && !hasIndexedRoles(d.tags) {
+		// A sole maintainer keeping the repository leadless: an o alone
+		// would make the announcement role-aware with no maintainer role
+		// of its author's (no longer the implicit sole maintainer, and no
+		// deliberate no-lead m either), so their role is materialized as
+		// an untimed self-m first, the explicit leadless shape.
+		if err := d.materialize("m", d.author); err != nil {
+			return refuse("ambiguous-history", err.Error())
+		}
+	}
 	r, ok, err := d.find("o", x)
 	if err != nil {
 		return refuse("ambiguous-history", err.Error())

@@ -64,6 +64,15 @@ func TestModeratorChangesFollowTheMaintainerGovernance(t *testing.T) {
 	s.announce("alice", 100)
 	p := s.run("alice", "alice", 1000, Intent{Action: ActAddModerator, Subject: pk("dave")})
 	wantTags(t, p, []string{"M", "<alice>"}, []string{"o", "<dave>", "1000"}, mt("alice"))
+	// Kept leadless, the sole maintainer's role is materialized as an untimed
+	// self-m: an o alone would leave the announcement without its author's role.
+	l := &world{t: t}
+	l.announce("alice", 100)
+	p = l.run("alice", "alice", 1000, Intent{Action: ActAddModerator, Subject: pk("dave"), NoLead: true})
+	wantTags(t, p, []string{"m", "<alice>"}, []string{"o", "<dave>", "1000"}, mt("alice"))
+	if p.Sim.LeadAfter.Source != string(graph.LeadExplicitNone) || len(p.Sim.Lost) != 0 {
+		t.Fatalf("leadless on purpose, nobody lost: %+v", p.Sim)
+	}
 }
 
 // "In a leadless repository, an active o from a confirmed maintainer can
