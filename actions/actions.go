@@ -35,7 +35,9 @@ var (
 )
 
 // IsTarget reports whether kind is an issue, patch or pull request.
-func IsTarget(kind int) bool { return kind == KindPatch || kind == KindPullRequest || kind == KindIssue }
+func IsTarget(kind int) bool {
+	return kind == KindPatch || kind == KindPullRequest || kind == KindIssue
+}
 
 // The label namespaces ngit reads: hashtags and the subject.
 const (

@@ -212,7 +212,9 @@ func (ix *Index) Compare(before, after Authority) []Change {
 					c.Events = append(c.Events, EventShift{ID: e.ID, Kind: e.Kind, Author: e.PubKey, CreatedAt: int64(e.CreatedAt), Newly: pa})
 				}
 			}
-			sort.Slice(c.Events, func(i, j int) bool { return c.Events[i].CreatedAt < c.Events[j].CreatedAt || c.Events[i].CreatedAt == c.Events[j].CreatedAt && c.Events[i].ID < c.Events[j].ID })
+			sort.Slice(c.Events, func(i, j int) bool {
+				return c.Events[i].CreatedAt < c.Events[j].CreatedAt || c.Events[i].CreatedAt == c.Events[j].CreatedAt && c.Events[i].ID < c.Events[j].ID
+			})
 			out = append(out, c)
 		}
 		add(ResultStatus, x.Status, y.Status, graph.ActionStatus)

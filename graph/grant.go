@@ -22,8 +22,8 @@ type Grant struct {
 
 // Why-not reasons of a Grant.
 const (
-	ReasonNoAuthority  = "lead-unresolved"    // the lead walk is pending or conflicting: nothing is authorized
-	ReasonNotConfirmed = "not-confirmed"      // state and merge need a currently confirmed maintainer
+	ReasonNoAuthority  = "lead-unresolved" // the lead walk is pending or conflicting: nothing is authorized
+	ReasonNotConfirmed = "not-confirmed"   // state and merge need a currently confirmed maintainer
 	ReasonBeforeStart  = "before-effective-start"
 	ReasonNoRole       = "no-role-at-that-time"
 	ReasonNotAnAction  = "not-a-role-scoped-action"
