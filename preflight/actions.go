@@ -2,9 +2,11 @@ package preflight
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/actions"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/suggest"
@@ -26,10 +28,24 @@ func compareActions(in Input, before, after *graph.Resolution) (string, *Refusal
 			"so it cannot tell whether this change would newly authorize one; nothing was published").
 			with("dropped", in.ActionsDropped)
 	}
-	ix := actions.NewIndex(in.Actions)
+	ix := actions.NewIndex(current(in.Actions, in.Now))
 	checked := fmt.Sprintf("role-scoped results before and after (status, labels, subject and cover note of %d issue(s), patch(es) and pull request(s), from %d status, label and cover-note event(s) at their created_at)",
 		len(ix.Targets), ix.Actions)
-	changes := ix.Compare(before, after)
+	var changes []actions.Change
+	lost := 0
+	for _, c := range ix.Compare(before, after) {
+		if slices.ContainsFunc(c.Events, func(e actions.EventShift) bool { return e.Newly }) {
+			changes = append(changes, c)
+		} else {
+			// Only events no longer authorized: a history correction (a
+			// follow-lead copying the lead's intervals) may do that, and
+			// blocking it would block its own repair; it is said, not refused.
+			lost++
+		}
+	}
+	if lost > 0 {
+		checked += fmt.Sprintf("; %d result(s) change only because events are no longer authorized", lost)
+	}
 	if len(changes) == 0 {
 		return checked, nil
 	}
@@ -58,6 +74,20 @@ func compareActions(in Input, before, after *graph.Resolution) (string, *Refusal
 		"a membership change must not make an earlier maintainer or moderator action authoritative as a side effect;",
 		"reconcile the role history or the components deliberately first; nothing was published")
 	return checked, refuse("newly-authorized-action", lines...).with("changes", details).run(cmds...)
+}
+
+// current drops the role-scoped events dated after now: their authorization
+// is decided by the roles at their own time, which this change sets (a
+// maintainer being removed could otherwise block the removal with a status
+// dated in the future). Targets are kept.
+func current(events []*nostr.Event, now int64) []*nostr.Event {
+	out := make([]*nostr.Event, 0, len(events))
+	for _, e := range events {
+		if actions.IsTarget(e.Kind) || int64(e.CreatedAt) <= now {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 func targetName(kind int) string {

@@ -1,6 +1,7 @@
 package preflight
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,4 +93,57 @@ func TestRoleActionsOverTheLimitRefuseTheChange(t *testing.T) {
 	if r == nil || r.Code != "role-actions-over-limit" {
 		t.Fatalf("refusal %+v", r)
 	}
+}
+
+// runWith prepares it with the role-scoped events acts, requires success,
+// signs the replacement and adds it to w; everybody selects Alice's
+// coordinate.
+func runWith(w *world, acts []*nostr.Event, author string, now int64, it Intent) *Plan {
+	w.t.Helper()
+	p, r := Prepare(Input{Author: pk(author), Selected: graph.NewCoordinate(pk("alice"), repoID), Events: w.events, Now: now, Intent: it, Actions: acts})
+	if r != nil {
+		w.t.Fatalf("%s as %s at %d: refused %s: %s", it.Command(), author, now, r.Code, r.Message)
+	}
+	if evt := p.Event(); evt != nil {
+		if err := evt.Sign(golden.SecretKey(author)); err != nil {
+			w.t.Fatal(err)
+		}
+		w.events = append(w.events, evt)
+	}
+	return p
+}
+
+// The ordinary workflow never trips the comparison: invitation,
+// acceptance, acknowledgement, a second maintainer, follow-lead and a
+// removal keep every status, label, subject and cover note as it was,
+// whoever published them and whenever (one dated in the future included:
+// a maintainer being removed cannot block the removal with it).
+func TestOrdinaryWorkflowChangesNoRoleScopedResult(t *testing.T) {
+	w := &world{t: t}
+	w.announce("alice", 100)
+	a := []string{"a", "30617:<alice>:" + repoID}
+	issue := w.event("erin", actions.KindIssue, 50, a)
+	root := []string{"e", issue.ID, "", "root"}
+	acts := []*nostr.Event{issue,
+		w.event("bob", actions.KindStatusClosed, 500, a, root), // before his invitation
+		w.event("bob", actions.KindStatusDraft, 1500, a, root), // invited, not accepted
+		w.event("carol", 1985, 2700, a, root, []string{"L", "#t"}, []string{"l", "early", "#t"}),
+		w.event("alice", actions.KindCoverNote, 600, a, root),
+		w.event("bob", actions.KindStatusApplied, 99_999, a, root), // dated in the future
+	}
+	runWith(w, acts, "alice", 1000, Intent{Action: ActAdd, Subject: pk("bob")})
+	runWith(w, acts, "bob", 2000, Intent{Action: ActAccept})
+	runWith(w, acts, "alice", 2100, Intent{Action: ActAcknowledge, Subject: pk("bob")})
+	acts = append(acts, w.event("bob", 1985, 2200, a, root, []string{"L", "#subject"}, []string{"l", "by bob", "#subject"}))
+	runWith(w, acts, "alice", 2500, Intent{Action: ActAdd, Subject: pk("carol")})
+	runWith(w, acts, "carol", 3000, Intent{Action: ActAccept})
+	runWith(w, acts, "alice", 3100, Intent{Action: ActAcknowledge, Subject: pk("carol")})
+	runWith(w, acts, "bob", 3200, Intent{Action: ActFollowLead})
+	acts = append(acts, w.event("carol", actions.KindStatusClosed, 3500, a, root))
+	p := runWith(w, acts, "alice", 4000, Intent{Action: ActRemove, Subject: pk("carol")})
+	// The future-dated status is not compared.
+	if !slices.ContainsFunc(p.State.Checked, func(s string) bool { return strings.Contains(s, "from 6 status") }) {
+		t.Fatalf("checked %q", p.State.Checked)
+	}
+	runWith(w, acts, "alice", 4100, Intent{Action: ActRemove, Subject: pk("bob")})
 }
