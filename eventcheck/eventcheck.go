@@ -98,11 +98,20 @@ type Incomplete struct {
 
 func (e *Incomplete) Error() string { return e.Reason }
 
-// NotAnAction: the event is not a status, label, subject or cover note.
+// NotAnAction: the event is not a status, label, subject, cover note or
+// repository state.
 type NotAnAction struct{ Event *nostr.Event }
 
 func (e *NotAnAction) Error() string {
-	return fmt.Sprintf("event %s is kind %d, not a status (1630-1633), a #t or #subject label (1985) or a cover note (1624)", e.Event.ID, e.Event.Kind)
+	return fmt.Sprintf("event %s is kind %d, not a status (1630-1633), a #t or #subject label (1985), a cover note (1624) or repository state (30618)", e.Event.ID, e.Event.Kind)
+}
+
+// NeedsRepository: a kind 30618 state event names no repository beyond its
+// identifier, so the check needs one given (Pipeline.Selected).
+type NeedsRepository struct{ Event *nostr.Event }
+
+func (e *NeedsRepository) Error() string {
+	return fmt.Sprintf("event %s is repository state (kind 30618), which names its repository only by identifier %q: say which repository to check it against with --repo", e.Event.ID, e.Event.Tags.GetD())
 }
 
 // Check runs the pipeline for ref.
@@ -117,15 +126,30 @@ func (p Pipeline) Check(ctx context.Context, ref Ref) (*Verdict, error) {
 	}
 	v := &Verdict{Event: evt}
 	act, ok := actions.ActionOf(evt)
+	state := evt.Kind == graph.KindState && evt.Tags.GetD() != ""
+	if state {
+		// Repository state: eligible only from a currently confirmed
+		// maintainer, whatever its created_at (graph.Authorized).
+		act, ok = graph.ActionState, true
+	}
 	if !ok {
 		return nil, &NotAnAction{Event: evt}
 	}
 	v.Action = act
-	if refs := actions.TargetRefs(evt); len(refs) > 0 {
+	if refs := actions.TargetRefs(evt); len(refs) > 0 && !state {
 		tres := pool.Fetch(ctx, relays, nostr.Filter{IDs: refs[:1], Kinds: actions.TargetKinds})
 		v.Target = byID(tres.Events, refs[0])
 	}
 	coords := actions.RepositoryRefs(evt)
+	if state {
+		// A state event names its repository by `d` only, and resolving its
+		// author's own coordinate would ask the author whether they may: the
+		// repository must be given (--repo).
+		if p.Selected == nil {
+			return nil, &NeedsRepository{Event: evt}
+		}
+		coords = []graph.Coordinate{graph.NewCoordinate(evt.PubKey, evt.Tags.GetD())}
+	}
 	if len(coords) == 0 && v.Target != nil {
 		coords = actions.RepositoryRefs(v.Target)
 	}

@@ -39,6 +39,10 @@ whether the event's author was authorized for it at its created_at:
   of the resolved history), or the author of the issue, patch or pull
   request it applies to. Invitees and outsiders never are.
 
+A kind 30618 repository state event is checked too, against the repository
+--repo names (it carries only an identifier): it counts only from a
+currently confirmed maintainer, whatever its created_at (never a moderator).
+
 ngit checks only the current roster; this checks the history. --repo checks
 the event against that repository instead of the one it names (it must name
 one with the same identifier). A nevent's relay hints are asked too, unless
@@ -50,7 +54,8 @@ one with the same identifier). A nevent's relay hints are asked too, unless
      relay did not answer`,
 		Example: `  roster repo check-event nevent1...
   roster repo check-event note1... --relay wss://relay.example --json
-  roster repo check-event <64-hex id> --repo nostr://npub1.../my-repo --jq .authorized`,
+  roster repo check-event <64-hex id> --repo nostr://npub1.../my-repo --jq .authorized
+  roster repo check-event <state event id> --repo nostr://npub1.../my-repo   # kind 30618`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ref, err := eventcheck.ParseRef(args[0])
@@ -112,6 +117,7 @@ func (a *app) checkEvent(ctx context.Context, ref eventcheck.Ref) (*eventcheck.V
 	v, err := p.Check(ctx, ref)
 	var inc *eventcheck.Incomplete
 	var notAction *eventcheck.NotAnAction
+	var needsRepo *eventcheck.NeedsRepository
 	switch {
 	case errors.As(err, &inc):
 		details := map[string]any{"event": ref.ID}
@@ -124,6 +130,9 @@ func (a *app) checkEvent(ctx context.Context, ref eventcheck.Ref) (*eventcheck.V
 		}
 		return nil, &exitError{Code: exitIncomplete, Kind: "incomplete", Err: errors.New(inc.Reason), Details: details,
 			Commands: []suggest.Command{suggest.Roster("repo", "check-event", ref.ID).With("--relay", "wss://<relay holding it>").Because("ask a relay that holds the event")}}
+	case errors.As(err, &needsRepo):
+		return nil, &exitError{Code: exitUsage, Kind: "no-coordinate", Err: err, Details: map[string]any{"event": ref.ID, "identifier": needsRepo.Event.Tags.GetD()},
+			Commands: []suggest.Command{suggest.Roster("repo", "check-event", ref.ID).With("--repo", "<naddr|nostr://npub/identifier>")}}
 	case errors.As(err, &notAction):
 		return nil, &exitError{Code: exitUsage, Kind: "usage", Err: err, Details: map[string]any{"event": ref.ID, "kind": notAction.Event.Kind}}
 	}
@@ -181,6 +190,8 @@ func reasonText(r string) string {
 		return "the event is older than the author's effective start (an acceptance does not authorize earlier events)"
 	case graph.ReasonNoRole:
 		return "no maintainer or moderator role of the author covered the event's time, and they did not write its target"
+	case graph.ReasonNotConfirmed:
+		return "repository state counts only from a currently confirmed maintainer (never a moderator, an invitee or a former maintainer), whatever its created_at"
 	case eventcheck.ReasonOtherRepository:
 		return "the event names no repository with --repo's identifier"
 	}

@@ -186,3 +186,33 @@ func relayURLs(w *mutWorld) []string {
 	}
 	return out
 }
+
+// A moderator's status counts from their effective start; their kind 30618
+// state never does (exit 5, not-confirmed), a confirmed maintainer's does.
+func TestCheckEventModeratorStatusYesStateNo(t *testing.T) {
+	w := newMutWorld(t, 1)
+	w.seed(leadShaped(t, w.id)...)
+	issue := erin.sign(t, 1621, 300, nostr.Tag{"a", "30617:" + alice.pk + ":" + w.id})
+	status := dave.sign(t, 1632, 500, nostr.Tag{"a", "30617:" + alice.pk + ":" + w.id}, nostr.Tag{"e", issue.ID, "", "root"})
+	daveState := dave.state(t, w.id, 1100, strings.Repeat("cd", 20))
+	w.seed(issue, status, daveState)
+	var doc map[string]any
+	r := w.checkEvent(status.ID, "--json")
+	if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &doc) != nil || doc["role"] != "moderator" || doc["action"] != "status" {
+		t.Fatalf("moderator status: exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+	// State names only an identifier: the repository must be given.
+	if r = w.checkEvent(daveState.ID, "--json"); r.Code != exitUsage || !strings.Contains(r.Out, `"no-coordinate"`) {
+		t.Fatalf("state without --repo: exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+	r = w.checkEvent(daveState.ID, "--json", "--repo", alice.naddr(w.id))
+	if r.Code != exitUnhealthy || json.Unmarshal([]byte(r.Out), &doc) != nil || doc["action"] != "state" || doc["reason"] != "not-confirmed" {
+		t.Fatalf("moderator state: exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+	for _, e := range w.relays[0].Stored(nostr.Filter{Kinds: []int{30618}, Authors: []string{bob.pk}}) {
+		r = w.checkEvent(e.ID, "--json", "--repo", alice.naddr(w.id))
+		if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &doc) != nil || doc["role"] != "maintainer" {
+			t.Fatalf("maintainer state: exit %d\n%s%s", r.Code, r.Out, r.Err)
+		}
+	}
+}
