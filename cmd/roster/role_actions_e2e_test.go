@@ -58,16 +58,20 @@ func TestJoinThatNewlyAuthorizesAnOldStatusIsRefusedAndStoresNothing(t *testing.
 	}
 }
 
-// Without the old status the same add confirms Bob, and the preview says
+// Without the old status (Alice's own status on the issue instead) the
+// same add confirms Bob, and the preview says
 // what it compared instead of listing the check as not done; the role
 // filter rode in the deletion round's request, so the add costs no extra
 // round trip for it.
 func TestJoinWithoutRoleScopedChangesComparesThemInTheSameRequests(t *testing.T) {
-	w, _, _ := bobLedHisOwnRepository(t, false)
+	w, issue, _ := bobLedHisOwnRepository(t, false)
+	// Alice's own status counts before and after alike.
+	w.seed(alice.sign(t, 1631, 90, nostr.Tag{"a", "30617:" + alice.pk + ":" + w.id}, nostr.Tag{"e", issue.ID, "", "root"}))
 	before := len(w.relays[0].Requests())
 	m := w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--dry-run")
 	raw, _ := json.Marshal(m)
-	if !strings.Contains(string(raw), "role-scoped results before and after") || !strings.Contains(string(raw), "of 1 issue(s)") {
+	if !strings.Contains(string(raw), "role-scoped results before and after") || !strings.Contains(string(raw), "of 1 issue(s)") ||
+		!strings.Contains(string(raw), "from 1 status") {
 		t.Fatalf("checked lacks the role-scoped comparison:\n%s", raw)
 	}
 	if strings.Contains(string(raw), "newly authorize") {
