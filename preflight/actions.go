@@ -25,7 +25,7 @@ func compareActions(in Input, before, after *graph.Resolution) (string, *Refusal
 	if in.ActionsDropped > 0 {
 		return "", refuse("role-actions-over-limit",
 			fmt.Sprintf("the relays hold more role-scoped events for this repository than roster compares (%d left out)", in.ActionsDropped),
-			"so it cannot tell whether this change would newly authorize one; nothing was published").
+			"so it cannot tell whether this change would newly authorize one").
 			with("dropped", in.ActionsDropped)
 	}
 	ix := actions.NewIndex(current(in.Actions, in.Now))
@@ -72,7 +72,7 @@ func compareActions(in Input, before, after *graph.Resolution) (string, *Refusal
 	}
 	lines = append(lines,
 		"a membership change must not make an earlier maintainer or moderator action authoritative as a side effect;",
-		"reconcile the role history or the components deliberately first; nothing was published")
+		"reconcile the role history or the components deliberately first")
 	return checked, refuse("newly-authorized-action", lines...).with("changes", details).run(cmds...)
 }
 
