@@ -220,3 +220,21 @@ func TestCheckEventModeratorStatusYesStateNo(t *testing.T) {
 		}
 	}
 }
+
+// A role-scoped event the preview did not compare, published between the
+// preview and signing (Bob's old-dated status), is a concurrent change:
+// the add aborts before signing and nothing is stored.
+func TestRoleScopedEventBetweenPreviewAndSigningAborts(t *testing.T) {
+	w, issue, _ := bobLedHisOwnRepository(t, false)
+	late := bob.sign(t, 1632, 70, nostr.Tag{"a", "30617:" + bob.pk + ":" + w.id}, nostr.Tag{"e", issue.ID, "", "root"})
+	w.seams.beforeRecheck = func() { w.seed(late) }
+	mine := func() int { return len(w.relays[0].Stored(nostr.Filter{Authors: []string{alice.pk}})) }
+	stored := mine()
+	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--json")
+	if r.Code != exitRefused || !strings.Contains(r.Out, `"code": "concurrent-change"`) || !strings.Contains(r.Out, "role-scoped event "+late.ID) {
+		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Out, r.Err)
+	}
+	if mine() != stored {
+		t.Fatalf("the relay stores %d events by alice, want %d: something was published", mine(), stored)
+	}
+}
