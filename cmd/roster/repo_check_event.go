@@ -47,8 +47,8 @@ ngit checks only the current roster; this checks the history. --repo checks
 the event against that repository instead of the one it names (it must name
 one with the same identifier). A CI job acting for one repository should
 pass --repo: an event's a tag is chosen by its author, who can name a
-same-identifier coordinate of their own. A nevent's relay hints are asked too, unless
---relay is given.
+same-identifier coordinate of their own. A nevent's relay hints are asked
+too, unless --relay is given.
 
   0  authorized
   5  not authorized (the reason says why)
