@@ -3,6 +3,7 @@ package discovery
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/cache"
@@ -168,8 +169,9 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 		// Only the authors who can change the resolution: announcements
 		// from unrelated keys under the same identifier cost their parse.
 		src.nextRound()
-		res = pool.CompleteDeletions(ctx, res, reach)
-		settle(pool, res, v.Coordinate(), seeds)
+		res = pool.CompleteDeletions(ctx, res, reach, ActionFilters(id, reach)...)
+		reach = settle(pool, res, v.Coordinate(), seeds)
+		v.Actions, v.ActionsDropped = collectActions(pool, res, id, reach)
 	}
 	v.Relays = make([]string, 0, len(res.Relays))
 	for _, r := range res.Relays {
@@ -185,7 +187,7 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 	if store != nil {
 		// The pool checked every signature; its proofs let the cache store
 		// them without checking each a second time.
-		if err := store.PutVerified(res.Verified(v.Events)...); err != nil {
+		if err := store.PutVerified(res.Verified(append(slices.Clone(v.Events), v.Actions...))...); err != nil {
 			src.warn(fmt.Sprintf("could not update the local cache (%v); --offline will not see this read", err))
 		}
 		newer = NewerKnown(store, id, v.Events)
@@ -347,16 +349,17 @@ func Again(ctx context.Context, src Source, prev *View, now int64, also ...nostr
 	for _, f := range also {
 		seeds = append(seeds, f.Authors...)
 	}
-	settle(pool, res, prev.Coordinate(), seeds)
+	reach := settle(pool, res, prev.Coordinate(), seeds)
 	v := &View{Selection: prev.Selection, Checkout: prev.Checkout, Now: now, Viewer: prev.Viewer,
 		Relays: append([]string(nil), prev.Relays...), Fetch: res, Events: InScope(res.Events, id)}
+	v.Actions, v.ActionsDropped = collectActions(pool, res, id, reach)
 	var newer []*nostr.Event
 	store, err := openForCompare(src, Complete)
 	if err != nil {
 		return nil, err
 	}
 	if store != nil {
-		if err := store.PutVerified(res.Verified(v.Events)...); err != nil {
+		if err := store.PutVerified(res.Verified(append(slices.Clone(v.Events), v.Actions...))...); err != nil {
 			src.warn(fmt.Sprintf("could not update the local cache (%v); --offline will not see this read", err))
 		}
 		newer = NewerKnown(store, id, v.Events)

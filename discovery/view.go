@@ -37,6 +37,11 @@ type View struct {
 	Fetch *relaypool.FetchResult
 	// Events are the verified, in-scope events resolution used.
 	Events []*nostr.Event
+	// Actions are the verified role-scoped events and their targets
+	// (discovery/actions.go), read only with Complete evidence;
+	// ActionsDropped counts those left out by its bounds.
+	Actions        []*nostr.Event
+	ActionsDropped int
 	// Resolution is graph.Resolve rooted at the selected coordinate.
 	Resolution *graph.Resolution
 	// StateEvent is the resolved kind 30618 event and State its parse; nil

@@ -18,6 +18,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/nbd-wtf/go-nostr/nip19"
+	"github.com/roster-cli/roster/actions"
 	"github.com/roster-cli/roster/graph"
 )
 
@@ -45,6 +46,9 @@ type Event struct {
 	// DeleteEventOf makes a kind 5 `e` tag naming the announcement at
 	// index DeleteEventOf in Events (ids are only known after signing).
 	DeleteEventOf *int `json:"delete_event_of,omitempty"`
+	// RefersTo adds a root `e` tag naming the event at that index: how a
+	// status, label or cover note names its issue, patch or pull request.
+	RefersTo *int `json:"refers_to,omitempty"`
 }
 
 // Query asks Authorized for one alias, action and time.
@@ -72,6 +76,18 @@ type Must struct {
 	QueryResults  []bool              `json:"query_results,omitempty"`
 	HistoryEnds   map[string]string   `json:"history_ends,omitempty"` // "alias:role" -> end kind of last interval
 	HistoryChosen map[string]string   `json:"history_source,omitempty"`
+	// Results are role-scoped results by the target's event index.
+	Results map[string]MustResult `json:"results,omitempty"`
+}
+
+// MustResult is one target's effective result (actions.Result) by event
+// index: the status, the label set, the subject and which event supplies
+// the cover note (-1: none).
+type MustResult struct {
+	Status    string   `json:"status"`
+	Labels    []string `json:"labels"`
+	Subject   string   `json:"subject"`
+	CoverNote int      `json:"cover_note"`
 }
 
 // SecretKey derives an alias's deterministic secret key: sha256(alias).
@@ -163,6 +179,13 @@ func (s *Scenario) Build() ([]*nostr.Event, error) {
 			}
 			ev.Tags = append(ev.Tags, nostr.Tag{"e", out[j].ID})
 		}
+		if e.RefersTo != nil {
+			j := *e.RefersTo
+			if j < 0 || j >= i {
+				return nil, fmt.Errorf("event %d: refers_to must name an earlier event", i)
+			}
+			ev.Tags = append(ev.Tags, nostr.Tag{"e", out[j].ID, "", "root"})
+		}
 		if err := ev.Sign(SecretKey(e.Author)); err != nil {
 			return nil, err
 		}
@@ -198,6 +221,9 @@ type Summary struct {
 	Resolution   *graph.Resolution   `json:"resolution"`
 	Allowed      map[string][]string `json:"allowed_at_now"`
 	QueryResults []bool              `json:"query_results,omitempty"`
+	// Results are the role-scoped results of every issue, patch and pull
+	// request among the events (none: omitted).
+	Results []actions.Result `json:"results,omitempty"`
 }
 
 // Summarize renders a resolution as alias-keyed JSON.
@@ -214,6 +240,11 @@ func (s *Scenario) Summarize(r *graph.Resolution) ([]byte, error) {
 	}
 	for _, q := range s.Queries {
 		sum.QueryResults = append(sum.QueryResults, r.Authorized(Pubkey(q.Pubkey), graph.Action(q.Action), q.At))
+	}
+	if events, err := s.Build(); err == nil {
+		if res := actions.NewIndex(events).Effective(r); len(res) > 0 {
+			sum.Results = res
+		}
 	}
 	raw, err := Marshal(sum)
 	if err != nil {

@@ -50,6 +50,7 @@ func TestGolden(t *testing.T) {
 			}
 			r := s.Run(events)
 			checkMust(t, s, r)
+			checkResults(t, s, events, r)
 			got, err := s.Summarize(r)
 			if err != nil {
 				t.Fatal(err)

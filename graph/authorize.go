@@ -29,34 +29,7 @@ const (
 //     effective start, or a closed interval of the resolved history (the
 //     spec's past-event filtering). Invitees and outsiders never.
 func (r *Resolution) Authorized(pubkey string, action Action, at int64) bool {
-	if r.LeadSource == LeadPending || r.LeadSource == LeadConflict {
-		// A failed walk "seeds no authority": not even past-event
-		// filtering from the selected maintainer's own records.
-		return false
-	}
-	switch action {
-	case ActionState, ActionMerge:
-		return r.confirmed[pubkey]
-	case ActionStatus, ActionLabel, ActionSubject, ActionCoverNote:
-		if t, ok := r.effStart[pubkey]; ok && at >= t {
-			return true
-		}
-		if t, ok := r.modStart[pubkey]; ok && at >= t {
-			return true
-		}
-		span, ok := r.historyIndex[pubkey]
-		if !ok {
-			return false
-		}
-		for _, e := range r.History[span[0]:span[1]] {
-			for _, iv := range e.Intervals {
-				if iv.End != EndOpen && iv.covers(at) && r.formerlyHeld(e) && r.acknowledgedAt(e, at) {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	return r.GrantAt(pubkey, action, at).Authorized
 }
 
 // formerlyHeld guards past-event filtering: a closed interval only counts

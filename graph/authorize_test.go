@@ -61,3 +61,29 @@ func TestFailedClosedViewAuthorizesNoPastEvents(t *testing.T) {
 		t.Fatalf("resolved view: %s", r.LeadSource)
 	}
 }
+
+// GrantAt explains Authorized: the role and the interval that covered the
+// time, the history record's author for a closed interval, or why not.
+func TestGrantAtNamesTheCoveringInterval(t *testing.T) {
+	r := resolve(t, "alice",
+		ann(t, "alice", 300, []string{"M", "<alice>"}, []string{"m", "<bob>", "100", "300"}, []string{"o", "<dave>", "150"}, []string{"maintainers", "<alice>"}),
+		ann(t, "bob", 100, []string{"M", "<alice>", "100"}, []string{"m", "<bob>", "100"}, []string{"maintainers", "<alice>", "<bob>"}),
+		ann(t, "dave", 200, []string{"o", "<dave>", "200"}),
+	)
+	g := r.GrantAt(pk("bob"), ActionStatus, 200)
+	if !g.Authorized || g.Role != "maintainer" || g.Current || g.Source != pk("alice") || g.Interval == nil || g.Interval.Start != 100 || g.Interval.EndTime != 300 {
+		t.Fatalf("bob at 200: %+v", g)
+	}
+	if g := r.GrantAt(pk("bob"), ActionStatus, 300); g.Authorized || g.Reason != ReasonNoRole {
+		t.Fatalf("bob at the removal: %+v", g)
+	}
+	if g := r.GrantAt(pk("dave"), ActionLabel, 250); !g.Authorized || g.Role != "moderator" || !g.Current || g.Interval.Start != 200 {
+		t.Fatalf("dave at 250: %+v", g)
+	}
+	if g := r.GrantAt(pk("dave"), ActionLabel, 199); g.Authorized || g.Reason != ReasonBeforeStart {
+		t.Fatalf("dave before his start: %+v", g)
+	}
+	if g := r.GrantAt(pk("dave"), ActionState, 250); g.Authorized || g.Reason != ReasonNotConfirmed {
+		t.Fatalf("dave's state: %+v", g)
+	}
+}

@@ -129,7 +129,7 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 	}
 	out := &Outcome{Intent: intent, DryRun: dryRun, Before: v}
 	in := preflight.Input{Author: author, Selected: v.Coordinate(), Events: v.Events, Now: v.Now, Intent: intent,
-		ReadState: readState}
+		ReadState: readState, Actions: v.Actions, ActionsDropped: v.ActionsDropped}
 	if v.Checkout != nil {
 		local, tracking, err := checkoutRefs(v)
 		switch {

@@ -79,6 +79,9 @@ func (p Pipeline) recheck(ctx context.Context, out *Outcome, res *relaypool.Fetc
 	if changed := preflight.FingerprintChanges(out.Plan.Fingerprint, preflight.Fingerprint(events)); len(changed) > 0 {
 		return nil, concurrentChange(out, changed)
 	}
+	if changed := newRoleActions(out, res); len(changed) > 0 {
+		return nil, roleActionsChanged(out, changed)
+	}
 	return res, nil
 }
 

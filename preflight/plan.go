@@ -30,6 +30,11 @@ type Input struct {
 	// resolution selects is graph.SelectState, the read pipeline's rule, so
 	// preview and read agree. A nil ReadState makes every state nil.
 	ReadState func(*nostr.Event) *ResolvedState
+	// Actions are the verified role-scoped events and their targets
+	// (discovery.View.Actions); ActionsDropped counts those discovery's
+	// bounds left out (any makes the comparison impossible).
+	Actions        []*nostr.Event
+	ActionsDropped int
 }
 
 func (in Input) readState(e *nostr.Event) *ResolvedState {
@@ -258,6 +263,9 @@ func Prepare(in Input) (*Plan, *Refusal) {
 	}
 	if p.Tags == nil && p.SwitchTo == nil {
 		return nil, nothingToDo(in.Intent)
+	}
+	if r := p.checkActions(in); r != nil {
+		return nil, r
 	}
 	p.Guidance = mergeGuidance(guidance(v, p, in))
 	return p, nil

@@ -117,7 +117,6 @@ type StateComparison struct {
 
 var stateNotChecked = []string{
 	"fetchability of every post-change OID from the component's Git servers",
-	"pre-existing maintainer or moderator actions a join would newly authorize",
 }
 
 // CompareState runs the comparison. A non-nil Refusal means nothing may be

@@ -104,7 +104,11 @@ func (p *Pool) DiscoverMore(ctx context.Context, prev *FetchResult, relays []str
 // unrelated keys does not grow the request; a request that is still large
 // is split under MaxREQBytes. It sends nothing and returns prev when
 // everything is covered.
-func (p *Pool) CompleteDeletions(ctx context.Context, prev *FetchResult, authors []string) *FetchResult {
+//
+// also are more filters for the same request (discovery's role-scoped
+// events, whose coordinates are known only now): with any, the round is
+// sent even when every deletion is covered.
+func (p *Pool) CompleteDeletions(ctx context.Context, prev *FetchResult, authors []string, also ...nostr.Filter) *FetchResult {
 	wanted := make(map[string]bool, len(authors))
 	for _, a := range authors {
 		wanted[a] = true
@@ -123,7 +127,7 @@ func (p *Pool) CompleteDeletions(ctx context.Context, prev *FetchResult, authors
 			who[e.PubKey] = true
 		}
 	}
-	if len(needA) == 0 && len(needE) == 0 {
+	if len(needA) == 0 && len(needE) == 0 && len(also) == 0 {
 		return prev
 	}
 	var filters []nostr.Filter
@@ -133,6 +137,7 @@ func (p *Pool) CompleteDeletions(ctx context.Context, prev *FetchResult, authors
 	if len(needE) > 0 {
 		filters = append(filters, nostr.Filter{Kinds: []int{graph.KindDeletion}, Authors: sortedKeys(who), Tags: nostr.TagMap{"e": sortedKeys(needE)}})
 	}
+	filters = append(filters, also...)
 	urls := make([]string, len(prev.Relays))
 	for i, r := range prev.Relays {
 		urls[i] = r.URL

@@ -14,7 +14,7 @@ const (
 	exitUsage      = 2 // bad flag, argument, npub or coordinate; no signer
 	exitRefused    = 3 // refused by a safety check; nothing was published
 	exitIncomplete = 4 // not enough evidence; nothing was published
-	exitUnhealthy  = 5 // repo health found errors
+	exitUnhealthy  = 5 // repo health found errors; repo check-event: not authorized
 	exitUnverified = 6 // published, but read-back did not complete
 )
 

@@ -65,6 +65,9 @@ var globalFlagUse = func() map[string]map[string]bool {
 	for _, c := range []string{"repo", "repo health", "repo init", "repo edit", "repo accept", "repo leave", "repo follow-lead", "repo state publish"} {
 		m[c] = flagSet(outputFlags, networkFlags, home, repo)
 	}
+	// check-event finds its repository through the event (--repo overrides);
+	// it needs every relay's answer, so never --offline.
+	m["repo check-event"] = flagSet(outputFlags, []string{"relay", "timeout", "deadline"}, home, repo)
 	for _, c := range []string{"project show", "project relate", "project unrelate", "group show",
 		"project create", "project update", "project delete", "project list", "group list", "workspace create", "workspace list",
 		"workspace show", "workspace import", "workspace grant", "workspace revoke", "workspace move",

@@ -25,7 +25,7 @@ var exitCodeMeanings = []struct {
 	{exitUsage, "usage: bad flag, argument, npub or coordinate; no signer configured"},
 	{exitRefused, "refused by a safety check; nothing was published"},
 	{exitIncomplete, "not enough evidence (relays incomplete, coordinate not found); nothing was published"},
-	{exitUnhealthy, "repo health found errors"},
+	{exitUnhealthy, "repo health found errors; repo check-event: the event's author was not authorized"},
 	{exitUnverified, "published, but read-back verification did not complete (also: stopped by --deadline or an interrupt after the event was sent to a relay)"},
 	{exitInterrupted, "interrupted (SIGINT, SIGTERM) before anything was sent"},
 }

@@ -47,6 +47,7 @@ incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
 		newRepoInitCmd(a),
 		newRepoEditCmd(a), newRepoAcceptCmd(a), newRepoLeaveCmd(a), newRepoFollowLeadCmd(a),
 		newRepoStateCmd(a),
+		newRepoCheckEventCmd(a),
 	)
 	return cmd
 }

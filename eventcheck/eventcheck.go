@@ -1,0 +1,203 @@
+// Package eventcheck is the pipeline of `roster repo check-event`: fetch
+// one event by id, find its repository through its `a` tag (or its root
+// target's), resolve that repository with complete evidence, and say
+// whether the event's author was authorized for the event's kind at its
+// created_at (graph.Resolution.GrantAt), or is the target's own author.
+// Relays, the pool and the discovery are passed in; nothing here renders.
+package eventcheck
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/nbd-wtf/go-nostr/nip19"
+	"github.com/roster-cli/roster/actions"
+	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/relaypool"
+)
+
+// Ref is a parsed event reference: its id and the relay hints a nevent
+// carries.
+type Ref struct {
+	ID     string
+	Relays []string
+}
+
+// ParseRef reads a nevent, a note1 or a 64-hex id.
+func ParseRef(s string) (Ref, error) {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "nostr:")
+	if isHex64(s) {
+		return Ref{ID: s}, nil
+	}
+	prefix, v, err := nip19.Decode(s)
+	if err != nil {
+		return Ref{}, fmt.Errorf("%q is not a nevent, note1 or 64-hex event id", s)
+	}
+	switch prefix {
+	case "note":
+		return Ref{ID: v.(string)}, nil
+	case "nevent":
+		p := v.(nostr.EventPointer)
+		return Ref{ID: p.ID, Relays: relaypool.NormalizeRelays(p.Relays)}, nil
+	}
+	return Ref{}, fmt.Errorf("%q is a %s, not a nevent, note1 or event id", s, prefix)
+}
+
+// Pipeline is what one check needs from the outside world.
+type Pipeline struct {
+	// Relays are asked for the event and its target (the user's relays
+	// plus the reference's hints).
+	Relays []string
+	// Pool opens a relay pool; the pipeline closes it.
+	Pool func() *relaypool.Pool
+	// Discover resolves the repository at sel with complete evidence
+	// (discovery.Load); its errors are returned unchanged.
+	Discover func(ctx context.Context, sel gitstate.Selection) (*discovery.View, error)
+	// Selected, when set (--repo), is the repository to check the event
+	// against instead of the one it names; the event must name a
+	// coordinate with the same identifier.
+	Selected *gitstate.Selection
+}
+
+// ReasonOtherRepository: with Pipeline.Selected, the event names no
+// coordinate with the selected repository's identifier.
+const ReasonOtherRepository = "names-another-repository"
+
+// Verdict is the answer.
+type Verdict struct {
+	Event  *nostr.Event
+	Action graph.Action
+	// Target is the issue, patch or pull request the event names by its
+	// root `e` (nil when not found or none).
+	Target *nostr.Event
+	// Coordinate is the repository the event names.
+	Coordinate graph.Coordinate
+	View       *discovery.View
+	// Grant is the role authorization at the event's created_at.
+	Grant graph.Grant
+	// TargetAuthor: the event's author wrote the target (author-specific
+	// actions on their own issue or proposal).
+	TargetAuthor bool
+	Authorized   bool
+}
+
+// Incomplete is evidence the check could not get: the event, its
+// repository or (for an author with no role) its target.
+type Incomplete struct {
+	Reason string
+	// Verdict is what was established so far (nil before the event was found).
+	Verdict *Verdict
+	// Fetch is the relays' answer to the event request.
+	Fetch *relaypool.FetchResult
+}
+
+func (e *Incomplete) Error() string { return e.Reason }
+
+// NotAnAction: the event is not a status, label, subject, cover note or
+// repository state.
+type NotAnAction struct{ Event *nostr.Event }
+
+func (e *NotAnAction) Error() string {
+	return fmt.Sprintf("event %s is kind %d, not a status (1630-1633), a #t or #subject label (1985), a cover note (1624) or repository state (30618)", e.Event.ID, e.Event.Kind)
+}
+
+// NeedsRepository: a kind 30618 state event names no repository beyond its
+// identifier, so the check needs one given (Pipeline.Selected).
+type NeedsRepository struct{ Event *nostr.Event }
+
+func (e *NeedsRepository) Error() string {
+	return fmt.Sprintf("event %s is repository state (kind 30618), which names its repository only by identifier %q: say which repository to check it against with --repo", e.Event.ID, e.Event.Tags.GetD())
+}
+
+// Check runs the pipeline for ref.
+func (p Pipeline) Check(ctx context.Context, ref Ref) (*Verdict, error) {
+	relays := relaypool.NormalizeRelays(append(append([]string(nil), p.Relays...), ref.Relays...))
+	pool := p.Pool()
+	defer pool.Close()
+	res := pool.Fetch(ctx, relays, nostr.Filter{IDs: []string{ref.ID}})
+	evt := byID(res.Events, ref.ID)
+	if evt == nil {
+		return nil, &Incomplete{Reason: fmt.Sprintf("no relay asked holds event %s", ref.ID), Fetch: res}
+	}
+	v := &Verdict{Event: evt}
+	act, ok := actions.ActionOf(evt)
+	state := evt.Kind == graph.KindState && evt.Tags.GetD() != ""
+	if state {
+		// Repository state: eligible only from a currently confirmed
+		// maintainer, whatever its created_at (graph.Authorized).
+		act, ok = graph.ActionState, true
+	}
+	if !ok {
+		return nil, &NotAnAction{Event: evt}
+	}
+	v.Action = act
+	if refs := actions.TargetRefs(evt); len(refs) > 0 && !state {
+		tres := pool.Fetch(ctx, relays, nostr.Filter{IDs: refs[:1], Kinds: actions.TargetKinds})
+		v.Target = byID(tres.Events, refs[0])
+	}
+	coords := actions.RepositoryRefs(evt)
+	if state {
+		// A state event names its repository by `d` only, and resolving its
+		// author's own coordinate would ask the author whether they may: the
+		// repository must be given (--repo).
+		if p.Selected == nil {
+			return nil, &NeedsRepository{Event: evt}
+		}
+		coords = []graph.Coordinate{graph.NewCoordinate(evt.PubKey, evt.Tags.GetD())}
+	}
+	if len(coords) == 0 && v.Target != nil {
+		coords = actions.RepositoryRefs(v.Target)
+	}
+	if len(coords) == 0 {
+		return nil, &Incomplete{Reason: fmt.Sprintf("event %s names no repository (no `a` tag 30617:<pubkey>:<identifier>, on it or on its root target)", evt.ID), Verdict: v, Fetch: res}
+	}
+	sel := gitstate.Selection{Coordinate: coords[0], Relays: relays, Source: "event"}
+	if p.Selected != nil {
+		sel = *p.Selected
+		if !slices.ContainsFunc(coords, func(c graph.Coordinate) bool { return c.Identifier == sel.Coordinate.Identifier }) {
+			v.Coordinate, v.Grant = sel.Coordinate, graph.Grant{Reason: ReasonOtherRepository}
+			return v, nil
+		}
+	}
+	v.Coordinate = sel.Coordinate
+	view, err := p.Discover(ctx, sel)
+	if err != nil {
+		return nil, err
+	}
+	v.View = view
+	v.Grant = view.Resolution.GrantAt(evt.PubKey, act, int64(evt.CreatedAt))
+	v.TargetAuthor = v.Target != nil && v.Target.PubKey == evt.PubKey
+	v.Authorized = v.Grant.Authorized || v.TargetAuthor
+	if !v.Authorized && v.Target == nil && len(actions.TargetRefs(evt)) > 0 {
+		// Without the target nobody can tell whether the author wrote it.
+		return nil, &Incomplete{Reason: fmt.Sprintf("the author has no role covering the event's time, and its target %s was not found to tell whether they wrote it", actions.TargetRefs(evt)[0]), Verdict: v, Fetch: res}
+	}
+	return v, nil
+}
+
+func byID(events []*nostr.Event, id string) *nostr.Event {
+	for _, e := range events {
+		if e.ID == id {
+			return e
+		}
+	}
+	return nil
+}
+
+func isHex64(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}

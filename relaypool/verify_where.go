@@ -1,0 +1,50 @@
+package relaypool
+
+import (
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// VerifyWhere is VerifyAuthors for pending events chosen by keep rather
+// than by author (discovery's role-scoped events: the issues, patches and
+// pull requests they name, and their authors' own actions on them), at
+// most limit of them, newest first; keep sees events whose signature is not
+// checked yet, so it may only choose, never trust. It reports how many it
+// checked.
+func (p *Pool) VerifyWhere(res *FetchResult, limit int, keep func(*nostr.Event) bool) int {
+	var chosen []*nostr.Event
+	for _, e := range res.pending {
+		if keep(e) {
+			chosen = append(chosen, e)
+		}
+	}
+	if len(chosen) == 0 {
+		return 0
+	}
+	sortEvents(chosen)
+	if len(chosen) > limit {
+		chosen = chosen[:limit]
+	}
+	added := false
+	for _, e := range chosen {
+		delete(res.pending, e.ID)
+		if v, ok := p.verified.Check(e); ok {
+			res.verified[e.ID] = v
+			res.Events = append(res.Events, e)
+			added = true
+			continue
+		}
+		for _, u := range res.Sources[e.ID] {
+			for i := range res.Relays {
+				if res.Relays[i].URL == u {
+					res.Relays[i].Events--
+					res.Relays[i].Dropped++
+				}
+			}
+		}
+		delete(res.Sources, e.ID)
+	}
+	if added {
+		sortEvents(res.Events)
+	}
+	return len(chosen)
+}
