@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/workspace/channelid"
 	"github.com/roster-cli/roster/workspace/sections"
 )
 
@@ -142,9 +142,9 @@ func newWorkspaceMoveCmd(a *app) *cobra.Command {
   roster workspace move <channel-uuid> --to <section-uuid> --owner npub1... --relay wss://relay.example --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			channel := strings.ToLower(args[0])
-			if !sections.IsUUID(channel) {
-				return usageErr("channel %q is not a UUID", args[0])
+			channel, err := channelid.Parse(args[0])
+			if err != nil {
+				return usageErr("%v", err)
 			}
 			if to == "" {
 				return usageErr("move needs --to <section>")

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/roster-cli/roster/workspace/channelid"
 )
 
 func TestChangeCommandCarriesExactlyATagAndExpectedRevision(t *testing.T) {
@@ -200,4 +202,18 @@ func FuzzDecodeChange(f *testing.F) {
 			t.Fatalf("round trip of %q: %v", content, err)
 		}
 	})
+}
+
+// The nil UUID names no channel: it is neither added nor removed, nor
+// accepted from a person.
+func TestNilUUIDIsNeverARelatedChannel(t *testing.T) {
+	if _, err := NewPatch([]string{channelid.Nil}, nil); err == nil {
+		t.Error("a patch adding the nil UUID was built")
+	}
+	if _, err := NewPatch(nil, []string{channelid.Nil}); err == nil {
+		t.Error("a patch removing the nil UUID was built")
+	}
+	if _, err := NormalizeUUID(channelid.Nil); err == nil {
+		t.Error("the nil UUID was accepted from a person")
+	}
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/roster-cli/roster/workspace/channelid"
 )
 
 func uuidN(prefix byte, n int) string {
@@ -48,7 +50,7 @@ func TestImportRules(t *testing.T) {
 		{"ranks-permutation-duplicate", func(c *Import) { c.Sections[1].Rank = c.Sections[0].Rank }, "ranks-permutation", false},
 		{"ranks-permutation-gap", func(c *Import) { c.Sections[0].Rank = len(c.Sections) }, "ranks-permutation", false},
 		{"ranks-permutation-negative", func(c *Import) { c.Sections[0].Rank = -1 }, "ranks-permutation", false},
-		{"section-id-nil", func(c *Import) { c.Sections[0].ID = nilUUID }, "uuid-nil", false},
+		{"section-id-nil", func(c *Import) { c.Sections[0].ID = channelid.Nil }, "uuid-nil", false},
 		{"section-id-uppercase", func(c *Import) { c.Sections[0].ID = strings.ToUpper(c.Sections[0].ID) }, "uuid", false},
 		{"section-id-unique", func(c *Import) { c.Sections[1].ID = c.Sections[0].ID }, "section-unique", false},
 		{"key-epoch-is-1", func(c *Import) { c.KeyEpoch = 2 }, "import-key-epoch", false},
@@ -57,7 +59,7 @@ func TestImportRules(t *testing.T) {
 		{"source-event-id-hex", func(c *Import) { c.SourceEventID = strings.Repeat("A", 64) }, "hex64", false},
 		{"source-hash-hex", func(c *Import) { c.SourceHash = "abc" }, "hex64", false},
 		{"channel-unique", func(c *Import) { c.Assignments[1].ChannelID = c.Assignments[0].ChannelID }, "channel-unique", false},
-		{"channel-id-nil", func(c *Import) { c.Assignments[0].ChannelID = nilUUID }, "uuid-nil", false},
+		{"channel-id-nil", func(c *Import) { c.Assignments[0].ChannelID = channelid.Nil }, "uuid-nil", false},
 		{"assignment-destination", func(c *Import) { c.Assignments[0].SectionID = uuidN('f', 9) }, "assignment-destination", false},
 		{"owner-envelope-empty", func(c *Import) { c.OwnerKeyEnvelope = "" }, "envelope-empty", false},
 		{"owner-envelope-at-limit", func(c *Import) { c.OwnerKeyEnvelope = strings.Repeat("e", MaxKeyEnvelopeBytes) }, "", true},

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/roster-cli/roster/workspace/channelid"
 )
 
 // RuleError is a violated spec rule. Rule is a stable slug (tests and the
@@ -19,36 +21,16 @@ func ruleErr(rule, format string, a ...any) error {
 	return &RuleError{Rule: rule, Msg: fmt.Sprintf(format, a...)}
 }
 
-const nilUUID = "00000000-0000-0000-0000-000000000000"
-
 // IsUUID reports whether s is a lowercase hyphenated UUID (8-4-4-4-12). The
 // AAD binds the "lowercase UUID", so uppercase is not accepted anywhere.
-func IsUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i := 0; i < 36; i++ {
-		c := s[i]
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !isLowerHex(c) {
-				return false
-			}
-		}
-	}
-	return true
-}
+func IsUUID(s string) bool { return channelid.IsCanonical(s) }
 
-// checkID requires a lowercase, non-nil UUID.
+// checkID requires a lowercase, non-nil UUID (the one rule, channelid).
 func checkID(what, s string) error {
-	if !IsUUID(s) {
+	if !channelid.IsCanonical(s) {
 		return ruleErr("uuid", "%s %q is not a lowercase UUID", what, s)
 	}
-	if s == nilUUID {
+	if s == channelid.Nil {
 		return ruleErr("uuid-nil", "%s is the nil UUID", what)
 	}
 	return nil
@@ -65,4 +47,3 @@ func checkHex64(what, s string) error {
 	return nil
 }
 
-func isLowerHex(c byte) bool { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') }
