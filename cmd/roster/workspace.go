@@ -29,10 +29,12 @@ revokes. Every command needs exactly one --relay and a signer.`,
 		Example: `  roster workspace import --relay wss://relay.example
   roster workspace grant npub1... --role mover --relay wss://relay.example
   roster workspace show --owner npub1... --relay wss://relay.example --json
-  roster workspace move 3f1c...-uuid --to Projects --owner npub1... --relay wss://relay.example`,
+  roster workspace move 3f1c...-uuid --to Projects --owner npub1... --relay wss://relay.example
+  roster workspace unassign 3f1c...-uuid --owner npub1... --relay wss://relay.example
+  roster workspace section move Archive --to 0 --relay wss://relay.example`,
 	}
 	cmd.AddCommand(newWorkspaceShowCmd(a), newWorkspaceImportCmd(a), newWorkspaceCreateCmd(a), newWorkspaceListCmd(a), newWorkspaceGrantCmd(a),
-		newWorkspaceRevokeCmd(a), newWorkspaceMoveCmd(a), newWorkspaceSectionCmd(a))
+		newWorkspaceRevokeCmd(a), newWorkspaceMoveCmd(a), newWorkspaceUnassignCmd(a), newWorkspaceSectionCmd(a))
 	return cmd
 }
 
@@ -154,7 +156,7 @@ func newWorkspaceMoveCmd(a *app) *cobra.Command {
 				func(_ context.Context, _ *sections.Session, cur *sections.Current) (sections.Body, error) {
 					b, err := cur.W.MoveBody(channel, to)
 					if err == nil {
-						section = b.SectionID
+						section = *b.SectionID
 					}
 					return b, err
 				},

@@ -293,7 +293,7 @@ func TestWorkspaceUsageErrors(t *testing.T) {
 func TestWorkspaceHelpHasExamples(t *testing.T) {
 	t.Parallel()
 	for _, sub := range [][]string{{"workspace"}, {"workspace", "show"}, {"workspace", "import"}, {"workspace", "grant"},
-		{"workspace", "revoke"}, {"workspace", "move"}, {"workspace", "section"}, {"workspace", "section", "add"},
+		{"workspace", "revoke"}, {"workspace", "move"}, {"workspace", "unassign"}, {"workspace", "section"}, {"workspace", "section", "add"}, {"workspace", "section", "move"},
 		{"workspace", "section", "rename"}, {"workspace", "section", "reorder"}, {"workspace", "section", "remove"}} {
 		r := invocation{Env: map[string]string{}}.roster(t, append(sub, "--help")...)
 		if r.Code != exitOK || !strings.Contains(r.Out, "Examples:") || !strings.Contains(r.Out, "roster workspace") {

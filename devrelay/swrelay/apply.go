@@ -130,8 +130,18 @@ func (w *workspace) applyRevoke(c *sections.Revoke) error {
 }
 
 func (w *workspace) applyMove(ctx applyCtx, c *sections.Move) error {
-	if w.sectionIndex(c.SectionID) < 0 {
-		return fmt.Errorf("section-missing: %s is not an active section", c.SectionID)
+	if c.Unassigns() {
+		// Unassigning needs no channel lookup: a deleted channel may still
+		// be taken out of its section.
+		if _, ok := w.assignments[c.ChannelID]; !ok {
+			return fmt.Errorf("channel-unassigned: channel %s is in no section", c.ChannelID)
+		}
+		delete(w.assignments, c.ChannelID)
+		w.advance(false)
+		return nil
+	}
+	if w.sectionIndex(*c.SectionID) < 0 {
+		return fmt.Errorf("section-missing: %s is not an active section", *c.SectionID)
 	}
 	if !ctx.channelExists(c.ChannelID) {
 		return fmt.Errorf("channel-missing: channel %s does not exist in %s or is deleted", c.ChannelID, ctx.community)
@@ -140,7 +150,7 @@ func (w *workspace) applyMove(ctx applyCtx, c *sections.Move) error {
 		return fmt.Errorf("assignments-limit: the workspace already has %d assignments", sections.MaxAssignments)
 	}
 	w.advance(false)
-	w.assignments[c.ChannelID] = assignmentRow{section: c.SectionID, revision: w.revision}
+	w.assignments[c.ChannelID] = assignmentRow{section: *c.SectionID, revision: w.revision}
 	return nil
 }
 

@@ -211,7 +211,7 @@ func TestManageAndMoveApply(t *testing.T) {
 		t.Fatalf("after remove %+v", w.Sections)
 	}
 	bad, _ := w.MoveBody(uuid('c', 9), w.Sections[0].ID)
-	bad.SectionID = ren.SectionID // removed
+	bad.SectionID = &ren.SectionID // removed
 	if err := h.submit(mgr, owner.pk, bad); err == nil || !strings.Contains(err.Error(), "section-missing") {
 		t.Fatalf("move to removed section: %v", err)
 	}

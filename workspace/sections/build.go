@@ -97,7 +97,24 @@ func (w *Workspace) MoveBody(channel, sectionRef string) (*Move, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Move{Version: Version, ActionID: id, ChannelID: channel, SectionID: sec.ID}, nil
+	return &Move{Version: Version, ActionID: id, ChannelID: channel, SectionID: &sec.ID}, nil
+}
+
+// UnassignBody takes channel out of its section: a move with a null
+// section_id. A channel that has no section is refused, so a command never
+// changes nothing.
+func (w *Workspace) UnassignBody(channel string) (*Move, error) {
+	if err := checkID("channel", channel); err != nil {
+		return nil, err
+	}
+	if !w.assigned(channel) {
+		return nil, ruleErr("channel-unassigned", "channel %s is in no section of this workspace", channel)
+	}
+	id, err := NewActionID()
+	if err != nil {
+		return nil, err
+	}
+	return &Move{Version: Version, ActionID: id, ChannelID: channel}, nil
 }
 
 // assigned reports whether channel already has a section: moving it

@@ -170,7 +170,7 @@ func signedCommand(t *testing.T, owner testKey, body Body) *nostr.Event {
 func TestCommandTagGrammar(t *testing.T) {
 	owner := newKey(t)
 	grant := &Grant{Version: 1, ActionID: uuidN('e', 1), ActorPubkey: strings.Repeat("4", 64), Role: RoleViewer, KeyEpoch: 1, KeyEnvelope: "e"}
-	move := &Move{Version: 1, ActionID: uuidN('e', 2), ChannelID: uuidN('c', 1), SectionID: uuidN('a', 1)}
+	move := &Move{Version: 1, ActionID: uuidN('e', 2), ChannelID: uuidN('c', 1), SectionID: ptr(uuidN('a', 1))}
 	cases := []struct {
 		name string
 		body Body
@@ -215,7 +215,7 @@ func TestGrantToOwnerRejected(t *testing.T) {
 // canonicalization", and versions other than 1.
 func TestCommandContentStrictness(t *testing.T) {
 	owner := newKey(t)
-	base := signedCommand(t, owner, &Move{Version: 1, ActionID: uuidN('e', 2), ChannelID: uuidN('c', 1), SectionID: uuidN('a', 1)})
+	base := signedCommand(t, owner, &Move{Version: 1, ActionID: uuidN('e', 2), ChannelID: uuidN('c', 1), SectionID: ptr(uuidN('a', 1))})
 	for name, content := range map[string]string{
 		"duplicate-key":  strings.Replace(base.Content, `{"action_id"`, `{"version":1,"action_id"`, 1),
 		"unknown-field":  strings.Replace(base.Content, `{"action_id"`, `{"extra":1,"action_id"`, 1),
@@ -224,7 +224,7 @@ func TestCommandContentStrictness(t *testing.T) {
 		"trailing":       base.Content + "{}",
 		"missing-field":  strings.Replace(base.Content, `"channel_id":"`+uuidN('c', 1)+`",`, "", 1),
 		"case-folded":    strings.Replace(base.Content, `"version"`, `"Version"`, 1),
-		"null-for-field": strings.Replace(base.Content, `"section_id":"`+uuidN('a', 1)+`"`, `"section_id":null`, 1),
+		"null-for-field": strings.Replace(base.Content, `"channel_id":"`+uuidN('c', 1)+`"`, `"channel_id":null`, 1),
 	} {
 		evt := *base
 		evt.Content = content
@@ -281,5 +281,35 @@ func TestNewActionIDIsLowercaseV4(t *testing.T) {
 			t.Fatalf("%q %v", id, err)
 		}
 		seen[id] = true
+	}
+}
+
+// A move whose section_id is null unassigns the channel; the key must be
+// present (strict decoding has no omitted fields), and a nil-UUID section is
+// still refused.
+func TestMoveWithNullSectionUnassigns(t *testing.T) {
+	owner := newKey(t)
+	un := &Move{Version: 1, ActionID: uuidN('e', 6), ChannelID: uuidN('c', 1)}
+	cmd, err := ParseCommand(signedCommand(t, owner, un))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"action_id":"` + uuidN('e', 6) + `","channel_id":"` + uuidN('c', 1) + `","section_id":null,"version":1}`; string(cmd.Canonical) != want {
+		t.Fatalf("unassign content %s, want %s", cmd.Canonical, want)
+	}
+	if m := cmd.Body.(*Move); !m.Unassigns() {
+		t.Fatal("parsed move does not unassign")
+	}
+	omitted := `{"action_id":"` + uuidN('e', 6) + `","channel_id":"` + uuidN('c', 1) + `","version":1}`
+	if _, err := DecodeBody(KindMove, []byte(omitted)); err == nil {
+		t.Error("a move without section_id decoded")
+	}
+	nilSection := &Move{Version: 1, ActionID: uuidN('e', 7), ChannelID: uuidN('c', 1), SectionID: ptr("00000000-0000-0000-0000-000000000000")}
+	if err := nilSection.Validate(); err == nil || !strings.Contains(err.Error(), "uuid-nil") {
+		t.Errorf("nil section: %v", err)
+	}
+	w := &Workspace{}
+	if _, err := w.UnassignBody(uuidN('c', 1)); err == nil || !strings.Contains(err.Error(), "channel-unassigned") {
+		t.Errorf("unassign of a channel in no section: %v", err)
 	}
 }

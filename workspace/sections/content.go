@@ -63,13 +63,17 @@ type Revoke struct {
 }
 
 // Move is kind 9053 content (shape designed by roster, docs/workspaces.md):
-// put one channel in one section.
+// put one channel in one section, or, with a null section_id, take it out of
+// its section (unassign: a mover assigns and unassigns).
 type Move struct {
-	Version   int    `json:"version"`
-	ActionID  string `json:"action_id"`
-	ChannelID string `json:"channel_id"`
-	SectionID string `json:"section_id"`
+	Version   int     `json:"version"`
+	ActionID  string  `json:"action_id"`
+	ChannelID string  `json:"channel_id"`
+	SectionID *string `json:"section_id"`
 }
+
+// Unassigns reports whether the move takes the channel out of its section.
+func (c *Move) Unassigns() bool { return c.SectionID == nil }
 
 // ManageOp names a 9054 operation.
 type ManageOp string

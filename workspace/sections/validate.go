@@ -209,7 +209,10 @@ func (c *Move) Validate() error {
 	if err := checkID("channel_id", c.ChannelID); err != nil {
 		return err
 	}
-	return checkID("section_id", c.SectionID)
+	if c.SectionID == nil {
+		return nil // unassign
+	}
+	return checkID("section_id", *c.SectionID)
 }
 
 // Validate checks a 9054 add or rename.

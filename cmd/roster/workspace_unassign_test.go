@@ -1,0 +1,78 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/roster-cli/roster/workspace/sections"
+	"github.com/roster-cli/roster/workspace/sections/sectionstest"
+)
+
+// rolesWorld is an imported workspace with a viewer, a mover, a manager and
+// a reader whose grant was revoked (swForgerSK plays the revoked reader, who
+// read once, so their cache holds the workspace; an outsider is anyone else).
+func rolesWorld(t *testing.T) *swWorld {
+	t.Helper()
+	w := importedWorld(t)
+	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swViewerSK), "--role", "viewer")
+	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swMoverSK), "--role", "mover")
+	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swManagerSK), "--role", "manager")
+	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swForgerSK), "--role", "mover")
+	w.mustAs(swForgerSK, "workspace", "show", "--owner", w.ownerNpub())
+	w.mustAs(swOwnerSK, "workspace", "revoke", w.npub(swForgerSK))
+	return w
+}
+
+// swOutsiderSK holds no grant and never did.
+var swOutsiderSK = strings.Repeat("37", 32)
+
+// "A mover may read and submit kind 9053", which assigns and unassigns: a
+// move with a null section_id takes the channel out of its section. The
+// owner and a mover may; a viewer, a revoked reader and an outsider are
+// refused before signing; a channel in no section is refused too; a refusal
+// leaves the relay's state as it was.
+func TestWorkspaceUnassignIsAMoveWithNoSection(t *testing.T) {
+	t.Parallel()
+	w := rolesWorld(t)
+	ch := sectionstest.Load(t).Legacy(t).Channel
+	before := w.stored()
+	for _, c := range []struct {
+		who  string
+		sk   string
+		exit int
+		code string
+	}{
+		{"viewer", swViewerSK, exitRefused, "role-refused"},
+		{"revoked reader", swForgerSK, exitIncomplete, "no-projection"},
+		{"outsider", swOutsiderSK, exitIncomplete, "no-projection"},
+	} {
+		r := w.as(c.sk, "workspace", "unassign", ch, "--owner", w.ownerNpub(), "--json")
+		if e := decodeOut[errorOut](t, r); r.Code != c.exit || e.Error.Code != c.code {
+			t.Errorf("%s: exit %d %s", c.who, r.Code, r.Out)
+		}
+	}
+	if st := w.stored(); st.Revision != before.Revision || len(st.Assignments) != 1 {
+		t.Fatalf("a refused unassign changed the relay's state: %+v", st)
+	}
+
+	out := decodeOut[wsChangeJSON](t, w.mustAs(swMoverSK, "workspace", "unassign", strings.ToUpper(ch), "--owner", w.ownerNpub(), "--json"))
+	if out.Command != "unassign" || out.Kind != sections.KindMove || out.Revision != before.Revision+1 || len(out.Workspace.Assignments) != 0 {
+		t.Fatalf("unassign result %+v", out)
+	}
+	st := w.stored()
+	if len(st.Assignments) != 0 || st.Revision != before.Revision+1 || st.LayoutRevision != before.LayoutRevision {
+		t.Fatalf("relay state after unassign: %+v", st)
+	}
+	r := w.as(swOwnerSK, "workspace", "unassign", ch, "--json")
+	if e := decodeOut[errorOut](t, r); r.Code != exitRefused || e.Error.Code != "invalid-command" || !strings.Contains(e.Error.Message, "in no section") {
+		t.Fatalf("unassign of a channel in no section: exit %d %s", r.Code, r.Out)
+	}
+	w.mustAs(swOwnerSK, "workspace", "move", ch, "--to", sectionstest.Load(t).Legacy(t).Name)
+	w.mustAs(swOwnerSK, "workspace", "unassign", ch)
+	if st := w.stored(); len(st.Assignments) != 0 || st.Revision != before.Revision+3 {
+		t.Fatalf("owner's unassign: %+v", st)
+	}
+	if r := w.as(swOwnerSK, "workspace", "unassign", "00000000-0000-0000-0000-000000000000"); r.Code != exitUsage || !strings.Contains(r.Err, "nil UUID") {
+		t.Fatalf("nil channel: exit %d %s", r.Code, r.Err)
+	}
+}

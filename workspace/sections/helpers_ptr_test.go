@@ -1,0 +1,3 @@
+package sections
+
+func ptr(s string) *string { return &s }
