@@ -31,7 +31,7 @@ revokes. Every command needs exactly one --relay and a signer.`,
   roster workspace show --owner npub1... --relay wss://relay.example --json
   roster workspace move 3f1c...-uuid --to Projects --owner npub1... --relay wss://relay.example
   roster workspace unassign 3f1c...-uuid --owner npub1... --relay wss://relay.example
-  roster workspace section move Archive --to 0 --relay wss://relay.example`,
+  roster workspace section move Archive --to 1 --relay wss://relay.example`,
 	}
 	cmd.AddCommand(newWorkspaceShowCmd(a), newWorkspaceImportCmd(a), newWorkspaceCreateCmd(a), newWorkspaceListCmd(a), newWorkspaceGrantCmd(a),
 		newWorkspaceRevokeCmd(a), newWorkspaceMoveCmd(a), newWorkspaceUnassignCmd(a), newWorkspaceSectionCmd(a))

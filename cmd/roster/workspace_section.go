@@ -15,10 +15,11 @@ func newWorkspaceSectionCmd(a *app) *cobra.Command {
 	var owner, icon string
 	cmd := &cobra.Command{
 		Use:   "section",
-		Short: "Add, rename, reorder or remove sections (kind 9054; owner, manager)",
+		Short: "Add, rename, reorder, move or remove sections (kind 9054; owner, manager)",
 		Example: `  roster workspace section add Projects --icon folder --relay wss://relay.example
   roster workspace section rename Projects "Active projects" --relay wss://relay.example
   roster workspace section reorder "Active projects" Archive --relay wss://relay.example
+  roster workspace section move Archive --to 1 --relay wss://relay.example
   roster workspace section remove Archive --relay wss://relay.example --json`,
 	}
 	cmd.PersistentFlags().StringVar(&owner, "owner", "", "the workspace owner (npub or hex; default: you)")
@@ -94,17 +95,7 @@ func newWorkspaceSectionCmd(a *app) *cobra.Command {
 					}
 					return b, err
 				},
-				func(after *sections.Current) bool {
-					if len(after.W.Sections) != len(ids) {
-						return false
-					}
-					for i, s := range after.W.Sections {
-						if s.ID != ids[i] {
-							return false
-						}
-					}
-					return true
-				})
+				func(after *sections.Current) bool { return sameOrder(after.W.Sections, ids) })
 		},
 	}
 	remove := &cobra.Command{
@@ -125,6 +116,66 @@ func newWorkspaceSectionCmd(a *app) *cobra.Command {
 				func(after *sections.Current) bool { _, err := after.W.FindSection(id); return err != nil })
 		},
 	}
-	cmd.AddCommand(add, rename, reorder, remove)
+	cmd.AddCommand(add, rename, reorder, newWorkspaceSectionMoveCmd(a, &owner), remove)
 	return cmd
+}
+
+// newWorkspaceSectionMoveCmd is `workspace section move`: one section to a
+// new place, sent as the complete reorder NIP-SW needs (built from the
+// current projection), so nobody has to name every section.
+func newWorkspaceSectionMoveCmd(a *app, owner *string) *cobra.Command {
+	var to sections.Placement
+	c := &cobra.Command{
+		Use:   "move <section> --to <position> | --before <section> | --after <section>",
+		Short: "Move one section to a position, or before or after another section",
+		Long: `Positions count from 1, as ` + "`roster workspace show`" + ` numbers sections. roster
+builds the complete order from the current projection, with only this
+section's place changed, and signs it as one reorder. A move that changes
+nothing is refused before signing.`,
+		Example: `  roster workspace section move Archive --to 1 --relay wss://relay.example
+  roster workspace section move Archive --before Projects --relay wss://relay.example
+  roster workspace section move Inbox --after Projects --owner npub1... --relay wss://relay.example --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			set := 0
+			for _, f := range []string{"to", "before", "after"} {
+				if c.Flags().Changed(f) {
+					set++
+				}
+			}
+			if set != 1 {
+				return usageErr("say where the section goes with exactly one of --to <position>, --before <section>, --after <section>")
+			}
+			if c.Flags().Changed("to") && to.Position < 1 {
+				return usageErr("--to %d: positions count from 1, as `roster workspace show` numbers sections", to.Position)
+			}
+			var ids []string
+			return a.workspaceWrite(c.Context(), *owner, "section move", sections.ActionManage,
+				func(_ context.Context, _ *sections.Session, cur *sections.Current) (sections.Body, error) {
+					b, err := cur.W.MoveSectionBody(args[0], to)
+					if err == nil {
+						ids = b.SectionIDs
+					}
+					return b, err
+				},
+				func(after *sections.Current) bool { return sameOrder(after.W.Sections, ids) })
+		},
+	}
+	c.Flags().IntVar(&to.Position, "to", 0, "the 1-based position to move the section to")
+	c.Flags().StringVar(&to.Before, "before", "", "place the section right before this one (label or id)")
+	c.Flags().StringVar(&to.After, "after", "", "place the section right after this one (label or id)")
+	return c
+}
+
+// sameOrder reports whether the sections are exactly ids, in order.
+func sameOrder(secs []sections.Section, ids []string) bool {
+	if len(secs) != len(ids) {
+		return false
+	}
+	for i, s := range secs {
+		if s.ID != ids[i] {
+			return false
+		}
+	}
+	return true
 }
