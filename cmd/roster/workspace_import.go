@@ -24,7 +24,12 @@ type wsImportJSON struct {
 	// Switched is true once the migration marker read back matches: from now
 	// on the relay's projection is the authority and the legacy blob is a
 	// read-only rollback artifact that roster never writes.
-	Switched  bool   `json:"switched"`
+	Switched bool `json:"switched"`
+	// Resumed: this run finished an earlier attempt's import, kept signed
+	// under the roster home; Replayed: it sent that exact event again
+	// (false: the relay already showed its marker).
+	Resumed   bool   `json:"resumed"`
+	Replayed  bool   `json:"replayed"`
 	Workspace wsJSON `json:"workspace"`
 }
 
@@ -85,13 +90,20 @@ func (a *app) workspaceMigrate(ctx context.Context, verb, schema, what string,
 	if err != nil {
 		return pipelineErr(err)
 	}
-	src, cur := res.Source, res.After
-	out := wsImportJSON{Schema: schema, SourceEventID: src.Event.ID, SourceHash: src.Hash,
-		EventID: res.Event.ID, ActionID: res.Command.ActionID, CommandHash: res.Command.Hash, Switched: true, Workspace: ws.view(cur)}
+	out := wsImportJSON{Schema: schema, SourceEventID: res.SourceEventID, SourceHash: res.SourceHash,
+		EventID: res.Event.ID, ActionID: res.Command.ActionID, CommandHash: res.Command.Hash, Switched: true,
+		Resumed: res.Resumed, Replayed: res.Replayed, Workspace: ws.view(res.After)}
 	if a.opts.JSON {
 		return writeJSON(a, out)
 	}
-	fmt.Fprintf(a.io.Out, "%s %s (hash %s); migration marker verified, the relay workspace is now authoritative\n", what, src.Event.ID, src.Hash)
+	if res.Resumed {
+		how := "was already applied"
+		if res.Replayed {
+			how = "was sent again byte for byte"
+		}
+		fmt.Fprintf(a.io.Out, "the import kept from an earlier attempt (event %s, action %s) %s\n", res.Event.ID, res.Command.ActionID, how)
+	}
+	fmt.Fprintf(a.io.Out, "%s %s (hash %s); migration marker verified, the relay workspace is now authoritative\n", what, res.SourceEventID, res.SourceHash)
 	renderWorkspace(a, out.Workspace)
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/workspace/pending"
 	"github.com/roster-cli/roster/workspace/pipeline"
 	"github.com/roster-cli/roster/workspace/sections"
 )
@@ -57,6 +58,9 @@ func (a *app) openWorkspace(ctx context.Context, ownerFlag string, example sugge
 	ws := &wsSession{pool: pool, Session: &sections.Session{Relays: pool, Publish: pipeline.PoolPublish(pool), Signer: s, Now: func() nostr.Timestamp { return nostrNow(a) },
 		Offline: a.opts.Offline, Me: me, Owner: owner, Relay: relays[0], Community: community}}
 	if home, err := a.home(); err == nil {
+		// The kept import lives beside the cache, not in it: clearing the
+		// cache must not make a retry mint a second import.
+		ws.Pending = pending.Dir{Root: home}
 		if c, err := cache.Open(home); err == nil {
 			ws.cache = c
 			ws.Store = cacheStore{c: c, a: a}

@@ -18,10 +18,16 @@ import (
 
 // ImportResult is an import whose migration marker read back.
 type ImportResult struct {
-	Source  *LegacySource
-	Event   *nostr.Event
-	Command *Command
-	After   *Current
+	// SourceEventID and SourceHash are the migration marker.
+	SourceEventID string
+	SourceHash    string
+	Event         *nostr.Event
+	Command       *Command
+	After         *Current
+	// Resumed is true when an earlier attempt's stored command was used:
+	// replayed byte for byte, or found already applied (Replayed false).
+	Resumed  bool
+	Replayed bool
 }
 
 // Import migrates the signer's own legacy blob (the session's owner must be
@@ -29,6 +35,9 @@ type ImportResult struct {
 // Refusals and failures are *pipeline.Error, signer failures
 // *pipeline.SignerError.
 func (s *Session) Import(ctx context.Context) (*ImportResult, error) {
+	if res, resumed, err := s.resume(ctx); resumed {
+		return res, err
+	}
 	if err := s.revisionZero(ctx); err != nil {
 		return nil, err
 	}
@@ -52,6 +61,9 @@ func (s *Session) Import(ctx context.Context) (*ImportResult, error) {
 // requires) and imports it as revision zero. A legacy blob that exists is
 // never replaced: import it instead.
 func (s *Session) Create(ctx context.Context) (*ImportResult, error) {
+	if res, resumed, err := s.resume(ctx); resumed {
+		return res, err
+	}
 	if err := s.revisionZero(ctx); err != nil {
 		return nil, err
 	}
@@ -115,10 +127,9 @@ func (s *Session) fetchLegacy(ctx context.Context, verb string) (*relaypool.Fetc
 	return fr, nil
 }
 
-// importSource submits the revision-zero import of src and switches only
-// once the matching migration marker reads back.
+// importSource signs the revision-zero import of src, keeps it (when the
+// session has a pending store) before anything is sent, and submits it.
 func (s *Session) importSource(ctx context.Context, src *LegacySource) (*ImportResult, error) {
-	showMine := []suggest.Command{suggest.Roster("workspace", "show", "--relay", s.Relay)}
 	body, _, err := ImportBody(ctx, s.Signer, s.Community, s.Me, src)
 	if err != nil {
 		return nil, &pipeline.Error{Class: pipeline.Refused, Code: "invalid-command", Err: err,
@@ -128,14 +139,102 @@ func (s *Session) importSource(ctx context.Context, src *LegacySource) (*ImportR
 	if err != nil {
 		return nil, err
 	}
-	if e := pipeline.Rejection(s.Publish(ctx, s.Relay, evt), s.Relay, "the import", map[string]any{"event_id": evt.ID}, showMine); e != nil {
+	if s.Pending != nil {
+		if err := s.Pending.Keep(s.Community, s.Me, evt); err != nil {
+			return nil, &pipeline.Error{Class: pipeline.Failure, Code: "pending-unwritable", Err: err,
+				Msg: fmt.Sprintf("cannot keep the signed import for a retry (%v); nothing was sent", err)}
+		}
+	}
+	return s.submitImport(ctx, evt, parsed, false)
+}
+
+// submitImport publishes the signed import evt and switches only once the
+// matching migration marker reads back; then the kept command is dropped.
+// A relay's refusal committed nothing, so the kept command is dropped too
+// (a retry builds a new one); an unconfirmed answer keeps it for the retry.
+func (s *Session) submitImport(ctx context.Context, evt *nostr.Event, cmd *Command, replay bool) (*ImportResult, error) {
+	showMine := []suggest.Command{suggest.Roster("workspace", "show", "--relay", s.Relay)}
+	retry := suggest.Roster("workspace", "import", "--relay", s.Relay).Because("replays the same signed import until its marker reads back")
+	imp := cmd.Body.(*Import)
+	details := map[string]any{"event_id": evt.ID, "action_id": cmd.ActionID}
+	if e := pipeline.Rejection(s.Publish(ctx, s.Relay, evt), s.Relay, "the import", details, showMine); e != nil {
+		if e.Class == pipeline.Refused {
+			s.dropPending()
+		} else if s.Pending != nil {
+			e.Next = append([]suggest.Command{retry}, e.Next...)
+		}
 		return nil, e
 	}
 	cur, err := s.Load(ctx)
-	if err != nil || cur.Sync.Stale || !MarkerMatches(cur.Sync.Verified.Projection, src) {
-		return nil, &pipeline.Error{Class: pipeline.Unverified, Code: "unverified",
+	if err != nil || cur.Sync.Stale || !markerOf(cur.Sync.Verified.Projection, imp) {
+		next := showMine
+		if s.Pending != nil {
+			next = append([]suggest.Command{retry}, showMine...)
+		}
+		return nil, &pipeline.Error{Class: pipeline.Unverified, Code: "unverified", Details: details,
 			Msg:  fmt.Sprintf("%s accepted the import (event %s) but the matching migration marker did not read back; roster has not switched", s.Relay, evt.ID),
-			Next: showMine}
+			Next: next}
 	}
-	return &ImportResult{Source: src, Event: evt, Command: parsed, After: cur}, nil
+	s.dropPending()
+	return &ImportResult{SourceEventID: imp.SourceEventID, SourceHash: imp.SourceHash, Event: evt, Command: cmd, After: cur,
+		Resumed: replay, Replayed: replay}, nil
+}
+
+// resume finishes an earlier attempt whose signed import is still kept:
+// its marker already reads back (done, nothing sent), or the relay shows no
+// workspace yet (the exact same event is sent again: NIP-SW's exact retry,
+// and Buzz's relay dedupes by event id too), or another import won (the
+// kept one is dropped, and the refusal says so). resumed is false when
+// nothing is kept.
+func (s *Session) resume(ctx context.Context) (res *ImportResult, resumed bool, err error) {
+	if s.Pending == nil {
+		return nil, false, nil
+	}
+	evt, err := s.Pending.Pending(s.Community, s.Me)
+	if err != nil {
+		return nil, true, &pipeline.Error{Class: pipeline.Failure, Code: "pending-unreadable", Err: err,
+			Msg: fmt.Sprintf("the import kept from an earlier attempt cannot be used (%v); nothing was sent. Remove that file to build a new import", err)}
+	}
+	if evt == nil {
+		return nil, false, nil
+	}
+	cmd, err := ParseCommand(evt)
+	if err != nil || cmd.Kind != KindImport || cmd.Owner != s.Me || evt.PubKey != s.Me {
+		return nil, true, &pipeline.Error{Class: pipeline.Failure, Code: "pending-unreadable", Err: err,
+			Msg: fmt.Sprintf("the import kept from an earlier attempt (event %s) is not your import of this workspace; nothing was sent. Remove it to build a new import", evt.ID)}
+	}
+	imp := cmd.Body.(*Import)
+	cur, err := s.Load(ctx)
+	var pe *pipeline.Error
+	switch {
+	case err == nil && cur.Sync.Stale:
+		return nil, true, &pipeline.Error{Class: pipeline.Incomplete, Code: "stale", Err: ErrStaleBasis,
+			Msg: fmt.Sprintf("%v; the import kept from an earlier attempt (event %s) is sent again once the relay answers", ErrStaleBasis, evt.ID)}
+	case err == nil && markerOf(cur.Sync.Verified.Projection, imp):
+		s.dropPending()
+		return &ImportResult{SourceEventID: imp.SourceEventID, SourceHash: imp.SourceHash, Event: evt, Command: cmd, After: cur, Resumed: true}, true, nil
+	case err == nil:
+		s.dropPending()
+		return nil, true, &pipeline.Error{Class: pipeline.Refused, Code: "already-imported",
+			Msg:     fmt.Sprintf("your workspace on %s was imported from another source (revision %d), not by the import kept from an earlier attempt (event %s), which is dropped", s.Community, cur.W.Revision, evt.ID),
+			Details: map[string]any{"migration": cur.Sync.Verified.Projection.Migration, "dropped_event_id": evt.ID},
+			Next:    []suggest.Command{suggest.Roster("workspace", "show", "--relay", s.Relay)}}
+	case errors.As(err, &pe) && pe.Code == "no-projection":
+		res, err := s.submitImport(ctx, evt, cmd, true)
+		return res, true, err
+	default:
+		return nil, true, err
+	}
+}
+
+func (s *Session) dropPending() {
+	if s.Pending != nil {
+		_ = s.Pending.Drop(s.Community, s.Me)
+	}
+}
+
+// markerOf reports whether projection p carries the migration marker imp
+// sets.
+func markerOf(p *Projection, imp *Import) bool {
+	return p != nil && p.Migration != nil && p.Migration.SourceEventID == imp.SourceEventID && p.Migration.SourceHash == imp.SourceHash
 }

@@ -17,6 +17,15 @@ import (
 // and the relay's NIP-11 document in (the caller adapts its cache).
 type Store = pipeline.Store
 
+// PendingImports keeps the one signed import command of (community, owner)
+// until its migration marker reads back (workspace/pending fits). Pending
+// returns nil, nil when none is kept.
+type PendingImports interface {
+	Pending(community, owner string) (*nostr.Event, error)
+	Keep(community, owner string, evt *nostr.Event) error
+	Drop(community, owner string) error
+}
+
 // Session is one workspace command's world: the signer (who also
 // decrypts), the one relay that is the workspace's authority and its NIP-11
 // self, the canonical community, the owner, and the local cache.
@@ -29,6 +38,9 @@ type Session struct {
 	Store Store
 	// Offline reads only the cache.
 	Offline bool
+	// Pending keeps the signed import between attempts (nil: a retry signs
+	// a new one).
+	Pending PendingImports
 
 	Me        string // the signer's pubkey
 	Owner     string // the workspace owner
