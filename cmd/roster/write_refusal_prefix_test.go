@@ -1,11 +1,14 @@
 package main
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/workspace/pending"
 	"github.com/roster-cli/roster/workspace/sections"
+	"github.com/roster-cli/roster/workspace/sections/sectionstest"
 )
 
 // A relay's OK false to a workspace or project write is mapped by its
@@ -24,21 +27,53 @@ var okPrefixCases = []struct {
 
 func TestWorkspaceWriteMapsOKPrefixesToExitCodes(t *testing.T) {
 	t.Parallel()
+	ch := sectionstest.Load(t).Legacy(t).Channel
 	for _, c := range okPrefixCases {
 		w := importedWorld(t)
+		w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swMoverSK), "--role", "mover")
+		w.mustAs(swOwnerSK, "workspace", "section", "add", "Beta")
 		before := w.stored().Revision
 		w.relay.SetMisbehaviour(devrelay.Misbehaviour{RefuseEvent: func(e *nostr.Event) string {
-			if e.Kind == sections.KindGrant {
+			if slices.Contains(sections.CommandKinds, e.Kind) {
 				return c.reason
 			}
 			return ""
 		}})
-		r := w.as(swOwnerSK, "workspace", "grant", w.npub(swViewerSK), "--json")
-		if e := decodeOut[errorOut](t, r); r.Code != c.exit || e.Error.Code != c.code {
-			t.Errorf("%q: exit %d code %s, want %d %s", c.reason, r.Code, e.Error.Code, c.exit, c.code)
+		for _, write := range [][]string{
+			{"workspace", "grant", w.npub(swViewerSK)},
+			{"workspace", "revoke", w.npub(swMoverSK)},
+			{"workspace", "move", ch, "--to", "Beta"},
+			{"workspace", "unassign", ch},
+			{"workspace", "section", "add", "Gamma"},
+			{"workspace", "section", "move", "Beta", "--to", "1"},
+		} {
+			r := w.as(swOwnerSK, append(write, "--json")...)
+			if e := decodeOut[errorOut](t, r); r.Code != c.exit || e.Error.Code != c.code {
+				t.Errorf("%v, %q: exit %d code %s, want %d %s", write[:2], c.reason, r.Code, e.Error.Code, c.exit, c.code)
+			}
 		}
 		if w.stored().Revision != before {
-			t.Errorf("%q: the refused grant changed the workspace", c.reason)
+			t.Errorf("%q: a refused write changed the workspace", c.reason)
+		}
+		// An import the relay refuses committed nothing: the signed import
+		// kept for a retry is dropped with it, except when the relay only
+		// asks to retry later.
+		fresh := newSWWorld(t)
+		fresh.publishLegacy()
+		fresh.relay.SetMisbehaviour(devrelay.Misbehaviour{RefuseEvent: func(e *nostr.Event) string {
+			if e.Kind == sections.KindImport {
+				return c.reason
+			}
+			return ""
+		}})
+		r := fresh.as(swOwnerSK, "workspace", "import", "--json")
+		if e := decodeOut[errorOut](t, r); r.Code != c.exit || e.Error.Code != c.code {
+			t.Errorf("import, %q: exit %d code %s", c.reason, r.Code, e.Error.Code)
+		}
+		community, _ := sections.CanonicalCommunity(fresh.relay.URL())
+		evt, err := (pending.Dir{Root: fresh.homes[swOwnerSK]}).Pending(community, pubOf(t, swOwnerSK))
+		if kept := c.code == "rate-limited"; (evt != nil) != kept || err != nil {
+			t.Errorf("import, %q: kept %v, want %v (%v)", c.reason, evt != nil, kept, err)
 		}
 	}
 }

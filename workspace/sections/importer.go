@@ -150,8 +150,9 @@ func (s *Session) importSource(ctx context.Context, src *LegacySource) (*ImportR
 
 // submitImport publishes the signed import evt and switches only once the
 // matching migration marker reads back; then the kept command is dropped.
-// A relay's refusal committed nothing, so the kept command is dropped too
-// (a retry builds a new one); an unconfirmed answer keeps it for the retry.
+// A relay's refusal committed nothing and would be repeated, so the kept
+// command is dropped too (a retry builds a new one); rate-limited and an
+// unconfirmed answer keep it for the retry.
 func (s *Session) submitImport(ctx context.Context, evt *nostr.Event, cmd *Command, replay bool) (*ImportResult, error) {
 	showMine := []suggest.Command{suggest.Roster("workspace", "show", "--relay", s.Relay)}
 	retry := suggest.Roster("workspace", "import", "--relay", s.Relay).Because("replays the same signed import until its marker reads back")
