@@ -132,19 +132,45 @@ func (s *Session) Sync(ctx context.Context) (*SyncResult, error) {
 		// The owner needs no grant: only the import can be missing.
 		imp := suggest.Roster("workspace", "import", "--relay", s.Relay)
 		next := []suggest.Command{imp.Because("you, the owner, once")}
+		msg := fmt.Sprintf("%s: %v", s.Relay, err)
+		details := map[string]any{"owner": s.ownerNpub(), "relay": s.Relay, "relay_self": s.Self}
 		if s.Me != s.Owner {
 			owner := graph.Npub(s.Owner)
-			next = []suggest.Command{imp.By(owner).Because("once"),
-				suggest.Roster("workspace", "grant", graph.Npub(s.Me), "--role", string(RoleViewer), "--relay", s.Relay).By(owner).Because("to let you read")}
+			grant := suggest.Roster("workspace", "grant", graph.Npub(s.Me), "--role", string(RoleViewer), "--relay", s.Relay).By(owner)
+			next = []suggest.Command{imp.By(owner).Because("once"), grant.Because("to let you read")}
+			if rev, ok := s.readBefore(); ok {
+				// The workspace exists and was shown to this reader: only
+				// a new grant by the owner can help, never an import.
+				msg = fmt.Sprintf("%s no longer shows you the workspace of %s, which you last read at revision %d: your grant was revoked (or the relay withholds it). Only the owner can grant you access again; ask them to run the command below", s.Relay, owner, rev)
+				details["cached_revision"] = rev
+				details["revoked"] = true
+				next = []suggest.Command{grant.Because("ask the owner to run it; they choose the role")}
+			}
 		}
 		return nil, &pipeline.Error{Class: pipeline.Incomplete, Code: "no-projection", Err: err,
-			Msg:     fmt.Sprintf("%s: %v", s.Relay, err),
-			Details: map[string]any{"owner": s.ownerNpub(), "relay": s.Relay, "relay_self": s.Self},
-			Next:    next}
+			Msg: msg, Details: details, Next: next}
 	}
 	return nil, &pipeline.Error{Class: pipeline.Incomplete, Code: "incomplete", Err: err, Msg: err.Error(),
 		Details: map[string]any{"owner": s.ownerNpub(), "relay": s.Relay},
 		Next:    []suggest.Command{s.show()}}
+}
+
+// readBefore reports whether this reader's cache holds a projection of the
+// workspace verified against the relay's self: the relay showed it to them
+// once, so a relay that now shows nothing has revoked (or withholds) it.
+func (s *Session) readBefore() (int64, bool) {
+	if s.Store == nil {
+		return 0, false
+	}
+	evt, err := s.Store.Projection(CacheKey(s.Community, s.Owner, s.Me))
+	if err != nil || evt == nil {
+		return 0, false
+	}
+	v, err := VerifyProjection(evt, s.Self, s.Owner)
+	if err != nil {
+		return 0, false
+	}
+	return v.Projection.Revision, true
 }
 
 // Current is a synced and opened workspace.

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// A revoked reader is told that only the owner can grant access again (the
+// owner's grant command, marked as theirs to run), never to import: the
+// workspace exists. Someone who never read it keeps both possibilities.
+func TestWorkspaceRevokedReaderIsPointedAtTheOwnersGrant(t *testing.T) {
+	t.Parallel()
+	w := rolesWorld(t)
+	for _, args := range [][]string{
+		{"workspace", "show", "--owner", w.ownerNpub(), "--json"},
+		{"workspace", "move", anyChannel, "--to", "x", "--owner", w.ownerNpub(), "--json"},
+	} {
+		r := w.as(swForgerSK, args...)
+		e := decodeOut[errorOut](t, r)
+		if r.Code != exitIncomplete || e.Error.Code != "no-projection" || e.Error.Details["revoked"] != true ||
+			!strings.Contains(e.Error.Message, "revoked") || !strings.Contains(e.Error.Message, "Only the owner") {
+			t.Fatalf("%v: exit %d %+v", args[:2], r.Code, e.Error)
+		}
+		if len(e.Error.Commands) != 1 || !strings.HasPrefix(e.Error.Commands[0], "roster workspace grant "+w.npub(swForgerSK)) ||
+			!strings.Contains(e.Error.Commands[0], w.ownerNpub()) || strings.Contains(strings.Join(e.Error.Commands, "\n"), "import") {
+			t.Fatalf("%v: commands %q", args[:2], e.Error.Commands)
+		}
+	}
+	r := w.as(swOutsiderSK, "workspace", "show", "--owner", w.ownerNpub(), "--json")
+	e := decodeOut[errorOut](t, r)
+	if r.Code != exitIncomplete || e.Error.Details["revoked"] != nil || len(e.Error.Commands) != 2 ||
+		!strings.Contains(e.Error.Commands[0], "workspace import") || !strings.Contains(e.Error.Commands[1], "workspace grant") {
+		t.Fatalf("outsider: exit %d %+v", r.Code, e.Error)
+	}
+}
