@@ -67,10 +67,18 @@ its revision is the "rev" tag. Exit 4 when no relay has a valid projection.`,
 				rd = projects.Read(cmd.Context(), pool, relays, c)
 				projectCachePut(a, rd)
 			}
+			staleReason := ""
+			if !a.opts.Offline {
+				var stale bool
+				if rd, staleReason, stale = projectOutageFallback(a, c, rd); stale && staleReason == "" {
+					staleReason = "the relays did not answer"
+				}
+			}
 			if rd.Best == nil {
 				return projectNotFound(a, args[0], c, rd)
 			}
 			out := projectView(c, rd)
+			out.Stale, out.StaleReason = staleReason != "", staleReason
 			if a.opts.JSON {
 				return writeJSON(a, out)
 			}

@@ -54,3 +54,37 @@ func projectReadCached(a *app, relays []string, c projects.Coordinate) (projects
 	}
 	return out, nil
 }
+
+// projectOutageFallback is `project show` during an outage, as `workspace
+// show` does it: when no relay that answered holds a valid projection and
+// some relay did not answer, the last verified projection cached from a
+// silent relay is shown (verified again against that relay's cached self),
+// marked stale. It never becomes the basis of a change: relate and unrelate
+// read live. ok is false when the cache has nothing for those relays.
+func projectOutageFallback(a *app, c projects.Coordinate, rd projects.ReadResult) (out projects.ReadResult, reason string, ok bool) {
+	_, silent := rd.Failures()
+	if rd.Best != nil || len(silent) == 0 {
+		return rd, "", false
+	}
+	home, err := a.home()
+	if err != nil {
+		return rd, "", false
+	}
+	store, err := cache.Open(home)
+	if err != nil {
+		return rd, "", false
+	}
+	defer store.Close()
+	var urls, why []string
+	for _, r := range silent {
+		urls = append(urls, r.URL)
+		why = append(why, relayFailure(r.URL, r.Status, r.Reason))
+	}
+	cached := projects.ReadStore(cacheStore{store, a}, urls, c)
+	if cached.Best == nil {
+		return rd, "", false
+	}
+	// Keep the live outcome of every relay asked; only the state is cached.
+	cached.Relays, cached.Complete = rd.Relays, rd.Complete
+	return cached, strings.Join(why, "; "), true
+}

@@ -33,6 +33,10 @@ type projectJSON struct {
 	Projection      projectEventJSON     `json:"projection"`
 	Relays          []projects.RelayRead `json:"relays"`
 	Complete        bool                 `json:"complete"`
+	// Stale: no relay that answered has the project and the shown state is
+	// the last verified one cached from a relay that did not answer.
+	Stale       bool   `json:"stale"`
+	StaleReason string `json:"stale_reason"`
 }
 
 type projectEventJSON struct {
@@ -84,6 +88,9 @@ func projectRender(a *app, p projectJSON) {
 		title = p.D
 	}
 	fmt.Fprintf(w, "%s  (%s)\n", termtext.Line(title), termtext.Line(p.Coordinate))
+	if p.Stale {
+		fmt.Fprintf(w, "  STALE: no relay could be read (%s); this is the last verified cached state and is not used for a change\n", termtext.Line(p.StaleReason))
+	}
 	if p.Deleted {
 		fmt.Fprintf(w, "  DELETED at revision %d; its owner can recreate it by publishing a new kind 30621 identity\n", p.Revision)
 	} else {
