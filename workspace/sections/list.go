@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
 
@@ -58,8 +59,9 @@ func (s *Session) List(ctx context.Context) (*ListResult, error) {
 		if isProjectState(evt) {
 			continue
 		}
-		owner := evt.Tags.GetD()
-		v, err := VerifyProjection(evt, s.Self, owner)
+		// d=<owner>, or Buzz's d=<owner>:<reader>.
+		owner, _, _ := strings.Cut(evt.Tags.GetD(), ":")
+		v, err := VerifyProjectionFor(evt, s.Self, owner, s.Me)
 		if err != nil {
 			out.Rejected = append(out.Rejected, fmt.Sprintf("event %s: %v", evt.ID, err))
 			continue

@@ -2,6 +2,7 @@ package sections
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/workspace/strictjson"
@@ -123,6 +124,20 @@ type VerifiedProjection struct {
 // kind 30623, exactly one d tag equal to owner, no NIP-PC `a`/`rev` tags, the
 // owner among the p tags, and strictly valid version-1 content for owner.
 func VerifyProjection(evt *nostr.Event, relaySelf, owner string) (*VerifiedProjection, error) {
+	return VerifyProjectionFor(evt, relaySelf, owner, "")
+}
+
+// BuzzD is the d tag Buzz's relay gives the projection it delivers to
+// reader: "<owner>:<reader>" (docs/workspaces.md, where NIP-SW says
+// d=<owner>). roster reads that shape too, and never writes it.
+func BuzzD(owner, reader string) string { return owner + ":" + reader }
+
+// VerifyProjectionFor is VerifyProjection for the projection delivered to
+// reader: it also accepts Buzz's d=<owner>:<reader> address, but only with
+// reader's own pubkey after the colon and reader among the p tags, so a
+// copy addressed to another reader (their key envelope, not yours) is
+// refused. With reader "" only NIP-SW's d=<owner> is accepted.
+func VerifyProjectionFor(evt *nostr.Event, relaySelf, owner, reader string) (*VerifiedProjection, error) {
 	if evt == nil {
 		return nil, ruleErr("projection-missing", "no projection")
 	}
@@ -161,7 +176,18 @@ func VerifyProjection(evt *nostr.Event, relaySelf, owner string) (*VerifiedProje
 			}
 		}
 	}
-	if len(d) != 1 || d[0] != owner {
+	if len(d) != 1 {
+		return nil, ruleErr("projection-owner", "projection needs exactly one d tag equal to owner %s", owner)
+	}
+	switch {
+	case d[0] == owner:
+	case reader != "" && d[0] == BuzzD(owner, reader):
+		if _, ok := readers[reader]; !ok {
+			return nil, ruleErr("projection-reader", "projection addressed to reader %s does not list them among its readers", reader)
+		}
+	case reader != "" && strings.HasPrefix(d[0], owner+":"):
+		return nil, ruleErr("projection-reader", "projection is addressed to reader %q, not to you (%s): it carries their key envelope", strings.TrimPrefix(d[0], owner+":"), reader)
+	default:
 		return nil, ruleErr("projection-owner", "projection needs exactly one d tag equal to owner %s", owner)
 	}
 	if _, ok := readers[owner]; !ok {

@@ -99,7 +99,8 @@ func (s *Session) fetchProjection(ctx context.Context) ([]*nostr.Event, error) {
 	if s.infoErr != nil {
 		return nil, s.infoErr
 	}
-	f := nostr.Filter{Kinds: []int{KindProjection}, Tags: nostr.TagMap{"d": {s.Owner}}}
+	// NIP-SW's d=<owner>, and Buzz relay's d=<owner>:<reader> for this reader.
+	f := nostr.Filter{Kinds: []int{KindProjection}, Tags: nostr.TagMap{"d": {s.Owner, BuzzD(s.Owner, s.Me)}}}
 	res := s.Relays.Fetch(ctx, []string{s.Relay}, f)
 	if !res.Complete {
 		r := res.Relays[0]
@@ -120,7 +121,7 @@ func (s *Session) show() suggest.Command {
 // for this session. A relay that shows no projection is a "no-projection"
 // *pipeline.Error naming who must run what.
 func (s *Session) Sync(ctx context.Context) (*SyncResult, error) {
-	in := SyncInput{Owner: s.Owner, RelaySelf: s.Self, CacheKey: CacheKey(s.Community, s.Owner, s.Me), Fetch: s.fetchProjection}
+	in := SyncInput{Owner: s.Owner, RelaySelf: s.Self, CacheKey: CacheKey(s.Community, s.Owner, s.Me), Reader: s.Me, Fetch: s.fetchProjection}
 	if s.Store != nil {
 		in.Store = s.Store
 	}
@@ -166,7 +167,7 @@ func (s *Session) readBefore() (int64, bool) {
 	if err != nil || evt == nil {
 		return 0, false
 	}
-	v, err := VerifyProjection(evt, s.Self, s.Owner)
+	v, err := VerifyProjectionFor(evt, s.Self, s.Owner, s.Me)
 	if err != nil {
 		return 0, false
 	}

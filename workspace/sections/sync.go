@@ -25,6 +25,9 @@ type SyncInput struct {
 	Owner     string
 	RelaySelf string // the relay's NIP-11 self
 	CacheKey  string // community/owner/reader: envelopes differ per reader
+	// Reader is whose copy this is: it also admits Buzz's d=<owner>:<reader>
+	// (VerifyProjectionFor); "" admits only d=<owner>.
+	Reader string
 	Fetch     FetchFunc
 	Store     ProjectionStore
 }
@@ -70,7 +73,7 @@ func Sync(ctx context.Context, in SyncInput) (*SyncResult, error) {
 		if evt, err := in.Store.Projection(in.CacheKey); err == nil && evt != nil {
 			// Re-verify: a cached projection signed by a previous relay key
 			// is no longer trusted.
-			if v, err := VerifyProjection(evt, in.RelaySelf, in.Owner); err == nil {
+			if v, err := VerifyProjectionFor(evt, in.RelaySelf, in.Owner, in.Reader); err == nil {
 				cached = v
 			}
 		}
@@ -127,7 +130,7 @@ func fetchBest(ctx context.Context, in SyncInput, res *SyncResult) (*VerifiedPro
 	}
 	var best *VerifiedProjection
 	for _, evt := range events {
-		v, err := VerifyProjection(evt, in.RelaySelf, in.Owner)
+		v, err := VerifyProjectionFor(evt, in.RelaySelf, in.Owner, in.Reader)
 		if err != nil {
 			res.Rejected = append(res.Rejected, fmt.Errorf("event %s: %w", evt.ID, err))
 			continue
