@@ -70,8 +70,8 @@ var globalFlagUse = func() map[string]map[string]bool {
 	m["repo check-event"] = flagSet(outputFlags, []string{"relay", "timeout", "deadline"}, home, repo)
 	for _, c := range []string{"project show", "project relate", "project unrelate", "group show",
 		"project create", "project update", "project delete", "project list", "group list", "workspace create", "workspace list",
-		"workspace show", "workspace import", "workspace grant", "workspace revoke", "workspace move",
-		"workspace section add", "workspace section remove", "workspace section rename", "workspace section reorder"} {
+		"workspace show", "workspace import", "workspace grant", "workspace revoke", "workspace move", "workspace unassign",
+		"workspace section add", "workspace section remove", "workspace section rename", "workspace section reorder", "workspace section move"} {
 		m[c] = flagSet(outputFlags, networkFlags, home)
 	}
 	return m
