@@ -46,4 +46,3 @@ func checkHex64(what, s string) error {
 	}
 	return nil
 }
-

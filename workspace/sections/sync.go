@@ -28,8 +28,8 @@ type SyncInput struct {
 	// Reader is whose copy this is: it also admits Buzz's d=<owner>:<reader>
 	// (VerifyProjectionFor); "" admits only d=<owner>.
 	Reader string
-	Fetch     FetchFunc
-	Store     ProjectionStore
+	Fetch  FetchFunc
+	Store  ProjectionStore
 }
 
 // SyncResult is the projection to show and how it was obtained.
