@@ -102,6 +102,10 @@ func TestWorkspaceImportRetryReplaysTheExactSignedCommand(t *testing.T) {
 	w := newSWWorldWith(t, l)
 	legacy := w.publishLegacy()
 	kept := firstImportTimesOut(t, w)
+	// The kept import is not in the cache: clearing it changes nothing.
+	if r := (invocation{Env: map[string]string{"ROSTER_HOME": w.homes[swOwnerSK]}}).roster(t, "cache", "clear"); r.Code != exitOK {
+		t.Fatalf("cache clear: exit %d %s", r.Code, r.Err)
+	}
 
 	out := decodeOut[wsImportJSON](t, w.mustAs(swOwnerSK, "workspace", "import", "--json"))
 	sent := l.imports()
