@@ -68,7 +68,9 @@ its revision is the "rev" tag. Exit 4 when no relay has a valid projection.`,
 				projectCachePut(a, rd)
 			}
 			staleReason := ""
-			if !a.opts.Offline {
+			if a.opts.Offline {
+				staleReason = "--offline: the cached state was not compared with any relay"
+			} else {
 				var stale bool
 				if rd, staleReason, stale = projectOutageFallback(a, c, rd); stale && staleReason == "" {
 					staleReason = "the relays did not answer"

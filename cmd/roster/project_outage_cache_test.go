@@ -36,6 +36,9 @@ func TestProjectShowDuringAnOutageShowsTheStaleCache(t *testing.T) {
 		v.Projection.EventID != live.Projection.EventID || v.Complete {
 		t.Fatalf("outage view %+v", v)
 	}
+	if v := decodeOut[projectJSON](t, run("project", "show", w.coord.String(), "--offline", "--json")); !v.Stale || v.Revision != live.Revision {
+		t.Fatalf("--offline view %+v", v)
+	}
 	if h := run("project", "show", w.coord.String()); h.Code != exitOK || !strings.Contains(h.Out, "STALE") {
 		t.Fatalf("human outage view: exit %d %s", h.Code, h.Out)
 	}

@@ -89,7 +89,7 @@ func projectRender(a *app, p projectJSON) {
 	}
 	fmt.Fprintf(w, "%s  (%s)\n", termtext.Line(title), termtext.Line(p.Coordinate))
 	if p.Stale {
-		fmt.Fprintf(w, "  STALE: no relay could be read (%s); this is the last verified cached state and is not used for a change\n", termtext.Line(p.StaleReason))
+		fmt.Fprintf(w, "  STALE: this is the last verified cached state (%s); it is not used for a change\n", termtext.Line(p.StaleReason))
 	}
 	if p.Deleted {
 		fmt.Fprintf(w, "  DELETED at revision %d; its owner can recreate it by publishing a new kind 30621 identity\n", p.Revision)
