@@ -16,7 +16,7 @@ import (
 func newWorkspaceCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "workspace",
-		Short: "Channel-section workspaces (NIP-SW): show, import, grant, revoke, move, sections",
+		Short: "Channel-section workspaces (NIP-SW): show, import, grant, revoke, move, unassign, sections",
 		Long: `A workspace is one owner's channel sections on one relay (the community). The
 relay is the authority: it applies typed, signed commands and publishes a
 relay-signed projection (kind 30623) to the owner and the people they granted.
