@@ -1,16 +1,28 @@
 // Package grouprelay is a minimal reference NIP-29 moderation authority for
 // devrelay: 9007 create-group, 9000 put-user (with roles), 9001 remove-user,
-// 9002 edit-metadata and 9008 delete-group, producing relay-signed 39000
-// metadata, 39001 admins, 39002 members and 39003 roles. It is the home-channel
-// role source for the NIP-PC authority (devrelay/pcrelay).
+// 9002 edit-metadata, 9008 delete-group and 9009 create-invite, the users'
+// 9021 join and 9022 leave requests, producing relay-signed 39000 metadata,
+// 39001 admins, 39002 members and 39003 roles, and a relay-signed 9000 or 9001
+// for every membership change a request makes. It is the home-channel role
+// source for the NIP-PC authority (devrelay/pcrelay).
 //
 // Policy (NIP-29 leaves it to the relay): the relay key and a group's `owner`
 // and `admin` members may moderate; only an owner may grant or take the
 // `owner` role, remove an owner or delete the group. A deleted group's id
 // cannot be created again, and its state is replaced by a tombstone (39000
 // with a `deleted` tag, empty 39001 and 39002) so no cache can resurrect it.
-// Subgroups, invites, join/leave requests and event deletion are not
-// implemented.
+//
+// Join and leave (nip-29.md "User-related group management events"): a join
+// to an open group, or to a closed one with a code a moderator created by
+// 9009, makes the requester a member (a relay-signed 9000); a member's join
+// is refused `duplicate:`; a join to a closed group without a code is stored
+// and queued for a moderator's 9000 (the request is accepted, the person is
+// not a member yet); an unknown code is refused `restricted:`. A leave
+// removes the member (a relay-signed 9001); the group's last owner cannot
+// leave (`restricted:`), and a non-member's leave is `invalid:`. Codes stay
+// valid until the group is deleted. Each relay-signed 9000/9001 is dated
+// after the person's previous membership change, so the latest one decides.
+// Subgroups and event deletion are not implemented.
 package grouprelay
 
 import (
@@ -33,6 +45,9 @@ const (
 	KindEditMetadata = 9002
 	KindCreateGroup  = 9007
 	KindDeleteGroup  = 9008
+	KindCreateInvite = 9009
+	KindJoinRequest  = 9021
+	KindLeaveRequest = 9022
 )
 
 // Roles this relay gives meaning to, advertised in 39003.
@@ -58,6 +73,9 @@ type group struct {
 	order    []string            // members in the order they were first added
 	deleted  bool
 	lastSent map[int]nostr.Timestamp // created_at of the last 3900x per kind
+	invites  map[string]bool         // 9009 codes
+	// lastChange is the created_at of each person's latest 9000/9001.
+	lastChange map[string]nostr.Timestamp
 }
 
 // New returns an authority with no groups.
@@ -69,7 +87,7 @@ var _ devrelay.Authority = (*Authority)(nil)
 // clients may never submit.
 func (a *Authority) Kinds() []int {
 	return []int{KindPutUser, KindRemoveUser, KindEditMetadata, KindCreateGroup, KindDeleteGroup,
-		groups.KindMetadata, groups.KindAdmins, groups.KindMembers, groups.KindRoles}
+		KindCreateInvite, KindJoinRequest, KindLeaveRequest, groups.KindMetadata, groups.KindAdmins, groups.KindMembers, groups.KindRoles}
 }
 
 // View returns every event unchanged: this minimal relay has no private groups.
@@ -129,7 +147,8 @@ func (a *Authority) Ingest(_ context.Context, env devrelay.Env, _ string, evt *n
 			}
 			return nil, fmt.Errorf("duplicate: group %s already exists", id)
 		}
-		g = &group{id: id, members: map[string][]string{}, lastSent: map[int]nostr.Timestamp{}}
+		g = &group{id: id, members: map[string][]string{}, lastSent: map[int]nostr.Timestamp{},
+			invites: map[string]bool{}, lastChange: map[string]nostr.Timestamp{}}
 		if !master {
 			g.put(evt.PubKey, []string{projects.RoleOwner})
 		}
@@ -138,6 +157,12 @@ func (a *Authority) Ingest(_ context.Context, env devrelay.Env, _ string, evt *n
 	}
 	if g == nil || g.deleted {
 		return nil, fmt.Errorf("invalid: group %s does not exist on this relay", id)
+	}
+	switch evt.Kind {
+	case KindJoinRequest:
+		return a.join(env, evt, g)
+	case KindLeaveRequest:
+		return a.leave(env, evt, g)
 	}
 	moderator := master || g.has(evt.PubKey, projects.RoleOwner) || g.has(evt.PubKey, projects.RoleAdmin)
 	owner := master || g.has(evt.PubKey, projects.RoleOwner)
@@ -155,6 +180,7 @@ func (a *Authority) Ingest(_ context.Context, env devrelay.Env, _ string, evt *n
 			return nil, fmt.Errorf("restricted: only an owner of group %s may grant or change the owner role", id)
 		}
 		g.put(p[1], roles)
+		g.changed(p[1], evt.CreatedAt)
 	case KindRemoveUser:
 		p := pTag(evt.Tags)
 		if p == nil {
@@ -164,6 +190,13 @@ func (a *Authority) Ingest(_ context.Context, env devrelay.Env, _ string, evt *n
 			return nil, fmt.Errorf("restricted: only an owner of group %s may remove an owner", id)
 		}
 		g.remove(p[1])
+		g.changed(p[1], evt.CreatedAt)
+	case KindCreateInvite:
+		code := tagValue(evt.Tags, "code")
+		if code == "" {
+			return nil, fmt.Errorf("invalid: create-invite needs a code tag")
+		}
+		g.invites[code] = true
 	case KindEditMetadata:
 		var meta [][]string
 		for _, t := range evt.Tags {
@@ -181,6 +214,7 @@ func (a *Authority) Ingest(_ context.Context, env devrelay.Env, _ string, evt *n
 			return nil, fmt.Errorf("restricted: only an owner of group %s may delete it", id)
 		}
 		g.deleted = true
+		g.invites = map[string]bool{}
 		g.members = map[string][]string{}
 		g.order = nil
 	}
