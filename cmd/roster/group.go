@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -27,7 +28,7 @@ related channels.`,
 		Example: `  roster group show 99999999-9999-4999-8999-999999999999 --relay wss://relay.example
   roster group show my-group --relay wss://relay.example --json`,
 	}
-	cmd.AddCommand(newGroupShowCmd(a), newGroupListCmd(a))
+	cmd.AddCommand(newGroupShowCmd(a), newGroupListCmd(a), newGroupMembersCmd(a), newGroupJoinCmd(a), newGroupLeaveCmd(a))
 	return cmd
 }
 
@@ -43,7 +44,7 @@ type groupJSON struct {
 func newGroupShowCmd(a *app) *cobra.Command {
 	var me bool
 	cmd := &cobra.Command{
-		Use:   "show <group-id>",
+		Use:   "show <group>",
 		Short: "Show a group's relay-signed metadata, admins, members and roles",
 		Long: `Shows, for every relay asked, the group state that relay signed. Events for
 the group signed by any other key are listed as rejected and never used.
@@ -53,22 +54,21 @@ With --me it shows your membership instead (needs a signer): on each relay,
 the latest kind 9000 put-user or 9001 remove-user naming you decides (NIP-29
 "Checking your own membership"); without one, the relay-signed 39002
 listing you makes you a member; otherwise you are not. Your roles are the
-relay-signed 39001's.`,
+relay-signed 39001's.
+
+` + groupRefHelp,
 		Example: `  roster group show 99999999-9999-4999-8999-999999999999 --relay wss://relay.example
   roster group show 99999999-9999-4999-8999-999999999999 --relay wss://relay.example --json
-  roster group show 99999999-9999-4999-8999-999999999999 --me --relay wss://relay.example`,
+  roster group show 99999999-9999-4999-8999-999999999999 --me --relay wss://relay.example
+  roster group show "relay.example'99999999-9999-4999-8999-999999999999"
+  roster group show 'naddr1...?invite=c0de'`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id := args[0]
-			if id == "" {
-				return usageErr("the group id is empty")
+			ref, relays, err := groupTarget(a, args[0], "show")
+			if err != nil {
+				return err
 			}
-			relays := relaypool.NormalizeRelays(a.defaultRelays())
-			if len(relays) == 0 {
-				return &exitError{Code: exitUsage, Kind: "no-relays",
-					Err:      fmt.Errorf("no relay to ask for group %s: a group lives on a relay; pass --relay or set ROSTER_RELAYS", id),
-					Commands: []suggest.Command{suggest.Roster("group", "show", id).With("--relay", "wss://<relay>")}}
-			}
+			id := ref.ID
 			if a.opts.Offline {
 				return usageErr("group state is relay-authoritative and is not read from the cache; drop --offline")
 			}
@@ -80,14 +80,9 @@ relay-signed 39001's.`,
 			}
 			rd := groups.Read(ctx, pool, relays, id)
 			out := groupJSON{Schema: "roster.group/v1", ID: id, Complete: rd.Complete, Relays: rd.Relays}
-			if !rd.Found && !rd.Complete {
-				return groupOutage(a, id, rd.Fetch, out)
-			}
-			if !rd.Found {
-				return &exitError{Code: exitIncomplete, Kind: "not-found",
-					Err:      fmt.Errorf("no relay-signed state for group %s on %s", id, strings.Join(relays, ", ")),
-					Details:  map[string]any{"id": id, "relays": out.Relays},
-					Commands: []suggest.Command{suggest.Roster("group", "show", id).With("--relay", "wss://<relay hosting the group>")}}
+			groupCachePut(a, rd)
+			if err := groupReadErr(ctx, a, pool, id, relays, rd, ""); err != nil {
+				return err
 			}
 			if a.opts.JSON {
 				return writeJSON(a, out)
@@ -146,6 +141,24 @@ func groupRender(a *app, g groupJSON) {
 			fmt.Fprintf(w, "  ignored  kind %d event %s: %s\n", rj.Kind, termtext.Line(rj.EventID), termtext.Line(rj.Reason))
 		}
 	}
+}
+
+// groupReadErr is the read's exit 4 when no relay has the group: an outage
+// when a relay asked did not answer, else not-found.
+// An outage also looks for the group elsewhere (groupMoveSearch), through
+// the cached admins' kind 10009 lists and, when me is known, mine.
+func groupReadErr(ctx context.Context, a *app, pool *relaypool.Pool, id string, relays []string, rd groups.ReadResult, me string) error {
+	if rd.Found {
+		return nil
+	}
+	if !rd.Complete {
+		e := groupOutage(a, id, rd.Fetch, groupJSON{Schema: "roster.group/v1", ID: id, Relays: rd.Relays, Complete: rd.Complete})
+		return withMoves(e, id, groupMoveSearch(ctx, a, pool, rd, id, me))
+	}
+	return &exitError{Code: exitIncomplete, Kind: "not-found",
+		Err:      fmt.Errorf("no relay-signed state for group %s on %s", id, strings.Join(relays, ", ")),
+		Details:  map[string]any{"id": id, "relays": rd.Relays},
+		Commands: []suggest.Command{suggest.Roster("group", "show", id).With("--relay", "wss://<relay hosting the group>")}}
 }
 
 // groupOutage is exit 4 "incomplete": no relay that answered has the group,

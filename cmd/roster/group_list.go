@@ -26,16 +26,22 @@ type groupListJSON struct {
 }
 
 func newGroupListCmd(a *app) *cobra.Command {
-	return &cobra.Command{
+	var mine bool
+	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the groups each relay hosts (its signed kind 39000)",
 		Long: `Asks every relay for its group metadata (kind 39000) and lists, per relay, the
 groups whose newest 39000 that relay's own NIP-11 self signed: id, name and
 whether it is live (not archived or deleted). 39000s signed by anyone else
 are counted as rejected and never listed. A relay that does not answer is
-named; when none answers, exit 4.`,
+named; when none answers, exit 4.
+
+With --mine it lists instead the groups in your kind 10009 groups list
+(NIP-51; needs a signer): each entry's relay'id and name, from the newest
+version any relay asked returned. join and leave --save keep it up to date.`,
 		Example: `  roster group list --relay wss://relay.example
-  roster group list --relay wss://relay.example --json`,
+  roster group list --relay wss://relay.example --json
+  roster group list --mine --relay wss://relay.example`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			relays := relaypool.NormalizeRelays(a.defaultRelays())
@@ -46,6 +52,9 @@ named; when none answers, exit 4.`,
 			}
 			if a.opts.Offline {
 				return usageErr("group state is relay-authoritative and is not read from the cache; drop --offline")
+			}
+			if mine {
+				return groupListMine(cmd.Context(), a, relays)
 			}
 			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.projectLazyAuth})
 			defer pool.Close()
@@ -89,6 +98,8 @@ named; when none answers, exit 4.`,
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&mine, "mine", false, "list the groups in your kind 10009 groups list (needs a signer)")
+	return cmd
 }
 
 // groupMeJSON is `group show --me --json` (schema roster.group.me/v1).
@@ -127,8 +138,9 @@ func groupShowMe(ctx context.Context, a *app, pool *relaypool.Pool, relays []str
 		out.Relays = append(out.Relays, groupMeRelay{URL: r.URL, Status: r.Status, Reason: r.Reason, Self: r.Self, Error: r.Error,
 			Found: r.Found, Live: r.Live, Membership: r.Me})
 	}
+	groupCachePut(a, rd)
 	if !rd.Found && !rd.Complete {
-		return groupOutage(a, id, rd.Fetch, groupJSON{Schema: "roster.group/v1", ID: id, Relays: rd.Relays, Complete: rd.Complete})
+		return groupReadErr(ctx, a, pool, id, relays, rd, me)
 	}
 	if !rd.Found {
 		return &exitError{Code: exitIncomplete, Kind: "not-found",

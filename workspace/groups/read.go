@@ -2,6 +2,7 @@ package groups
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/nbd-wtf/go-nostr"
 
@@ -22,6 +23,8 @@ type RelayRead struct {
 	Group  *State `json:"group"`
 	// Me is the viewer's membership (ReadMember only).
 	Me *Membership `json:"-"`
+	// Info is the relay's NIP-11 document, for the cache.
+	Info json.RawMessage `json:"-"`
 }
 
 // ReadResult is every relay's view of the group.
@@ -56,7 +59,7 @@ func read(ctx context.Context, r pipeline.Relays, relays []string, id, me string
 	res := r.Fetch(ctx, relays, filters...)
 	out := ReadResult{Complete: res.Complete, Fetch: res}
 	for i, rep := range res.Relays {
-		rr := RelayRead{URL: rep.URL, Status: rep.Status, Reason: rep.Reason, Self: infos[i].Self}
+		rr := RelayRead{URL: rep.URL, Status: rep.Status, Reason: rep.Reason, Self: infos[i].Self, Info: infos[i].Doc}
 		if infos[i].Err != nil {
 			rr.Error = infos[i].UnknownSigner()
 		}

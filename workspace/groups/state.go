@@ -79,6 +79,8 @@ type State struct {
 	Roles    []Role      `json:"roles"`
 	Sources  []Source    `json:"sources"`
 	Rejected []Rejection `json:"rejected"`
+	// Events are the verified events Sources name, for the cache.
+	Events []*nostr.Event `json:"-"`
 }
 
 // ErrEvent marks a group state event that fails verification.
@@ -138,6 +140,7 @@ func Build(id, relaySelf string, events []*nostr.Event) State {
 			continue
 		}
 		st.Sources = append(st.Sources, Source{Kind: k, EventID: e.ID, CreatedAt: e.CreatedAt})
+		st.Events = append(st.Events, e)
 		switch k {
 		case KindMetadata:
 			st.Metadata = readMetadata(e.Tags)

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay/grouprelay"
+	"github.com/roster-cli/roster/workspace/groups"
+)
+
+// storedKind is every event of kind by sk's key the relay stored.
+func (w *pcWorld) storedKind(kind int, by string) []*nostr.Event {
+	return w.relay.Stored(nostr.Filter{Kinds: []int{kind}, Authors: []string{by}})
+}
+
+// Rule (nip-29.md 9021/9022, NIP-51 10009): an outsider's join to an open
+// group is admitted by the relay (its own 9000), a second join sends
+// nothing, --save adds the group to the 10009 keeping every other entry,
+// and a leave is answered with the relay's 9001 and --save removes the entry.
+func TestGroupJoinAndLeaveAnOpenGroup(t *testing.T) {
+	t.Parallel()
+	w := newPCWorld(t)
+	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
+	w.group(pcOwnerSK, grouprelay.KindEditMetadata, nostr.Tag{"name", "Home"})
+	me := pubOf(t, pcStrangerSK)
+
+	r := w.as(pcStrangerSK, "group", "join", pcHome, "--reason", "hello", "--json")
+	if r.Code != exitOK {
+		t.Fatalf("exit %d %s %s", r.Code, r.Out, r.Err)
+	}
+	out := decodeOut[groupRequestJSON](t, r)
+	if out.Schema != "roster.group.join/v1" || out.Outcome != groups.OutcomeJoined || !out.Sent || !out.Accepted || out.Code ||
+		out.Before.Member || out.Before.Basis != "none" || !out.After.Member || out.After.Basis != "put-user" || out.Relay != w.relay.URL() {
+		t.Fatalf("%+v", out)
+	}
+	reqs := w.storedKind(grouprelay.KindJoinRequest, me)
+	if len(reqs) != 1 || reqs[0].ID != out.EventID || reqs[0].Content != "hello" || reqs[0].Tags.Find("code") != nil ||
+		reqs[0].Tags.GetFirst([]string{"h", pcHome}) == nil {
+		t.Fatalf("stored join requests %v", reqs)
+	}
+	puts := w.relay.Stored(nostr.Filter{Kinds: []int{grouprelay.KindPutUser}, Authors: []string{w.relay.Self()}, Tags: nostr.TagMap{"p": {me}}})
+	if len(puts) != 1 || puts[0].ID != out.After.EventID {
+		t.Fatalf("relay-signed 9000 %v", puts)
+	}
+	if out.List.Status != "offered" || len(out.List.Commands) != 1 || !strings.Contains(out.List.Commands[0], "roster group join '"+w.relay.URL()+"'\\''"+pcHome+"' --save") {
+		t.Fatalf("list %+v", out.List)
+	}
+	if got := w.storedKind(groups.KindGroupsList, me); len(got) != 0 {
+		t.Fatalf("a 10009 was published without --save: %v", got)
+	}
+
+	// My existing list: another group, an unknown tag and private content.
+	prev := &nostr.Event{Kind: groups.KindGroupsList, CreatedAt: nostr.Now() - 100, Content: "private-items",
+		Tags: nostr.Tags{{"group", "other", "wss://elsewhere.example", "Other"}, {"r", "wss://elsewhere.example"}}}
+	w.mustPublish(pcStrangerSK, prev)
+	again := decodeOut[groupRequestJSON](t, w.as(pcStrangerSK, "group", "join", w.relay.URL()+"'"+pcHome, "--save", "--json"))
+	if again.Outcome != groups.OutcomeAlreadyMember || again.Sent || again.List.Status != "saved" || again.List.Previous != prev.ID {
+		t.Fatalf("%+v", again)
+	}
+	if n := len(w.storedKind(grouprelay.KindJoinRequest, me)); n != 1 {
+		t.Fatalf("a member's join sent another request: %d stored", n)
+	}
+	list := w.storedKind(groups.KindGroupsList, me)
+	if len(list) != 1 || list[0].ID != again.List.EventID || list[0].Content != prev.Content {
+		t.Fatalf("stored 10009 %v", list)
+	}
+	wantTags, _ := json.Marshal(append(prev.Tags, nostr.Tag{"group", pcHome, w.relay.URL(), "Home"}))
+	if gotTags, _ := json.Marshal(list[0].Tags); string(gotTags) != string(wantTags) {
+		t.Fatalf("10009 tags\n got %s\nwant %s", gotTags, wantTags)
+	}
+
+	mine := decodeOut[groupMineJSON](t, w.as(pcStrangerSK, "group", "list", "--mine", "--json"))
+	if mine.Schema != "roster.group.mine/v1" || mine.EventID != list[0].ID || len(mine.Groups) != 2 || mine.Groups[1].ID != pcHome {
+		t.Fatalf("%+v", mine)
+	}
+
+	left := decodeOut[groupRequestJSON](t, w.as(pcStrangerSK, "group", "leave", pcHome, "--save", "--json"))
+	if left.Schema != "roster.group.leave/v1" || left.Outcome != groups.OutcomeLeft || !left.Sent || left.After.Member || left.After.Basis != "remove-user" ||
+		left.List.Status != "saved" {
+		t.Fatalf("%+v", left)
+	}
+	if n := len(w.storedKind(grouprelay.KindLeaveRequest, me)); n != 1 {
+		t.Fatalf("stored leave requests: %d", n)
+	}
+	list = w.storedKind(groups.KindGroupsList, me)
+	prevTags, _ := json.Marshal(prev.Tags)
+	if gotTags, _ := json.Marshal(list[0].Tags); len(list) != 1 || string(gotTags) != string(prevTags) || list[0].Content != prev.Content {
+		t.Fatalf("10009 after leave %s", gotTags)
+	}
+	gone := decodeOut[groupRequestJSON](t, w.as(pcStrangerSK, "group", "leave", pcHome, "--json"))
+	if gone.Outcome != groups.OutcomeNotMember || gone.Sent || gone.List.Status != "unchanged" {
+		t.Fatalf("%+v", gone)
+	}
+	text := w.as(pcStrangerSK, "group", "join", pcHome)
+	if text.Code != exitOK || !strings.Contains(text.Out, "joined") || !strings.Contains(text.Out, "admitted you: kind 9000") ||
+		!strings.Contains(text.Out, "--save") {
+		t.Fatalf("text:\n%s%s", text.Out, text.Err)
+	}
+}
+
+// Rule (nip-29.md "Adding yourself to a group"): a closed group's join
+// without a code is queued (accepted, not admitted: pending, no 10009
+// change); a bad code is the relay's restricted: refusal, exit 3, nothing
+// stored; an naddr's ?invite= code is sent in the code tag and admits.
+func TestGroupJoinClosedGroupPendingRefusedAndInvited(t *testing.T) {
+	t.Parallel()
+	w := newPCWorld(t)
+	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
+	w.group(pcOwnerSK, grouprelay.KindEditMetadata, nostr.Tag{"name", "Closed"}, nostr.Tag{"closed"})
+	me := pubOf(t, pcStrangerSK)
+
+	p := decodeOut[groupRequestJSON](t, w.as(pcStrangerSK, "group", "join", pcHome, "--save", "--json"))
+	if p.Outcome != groups.OutcomePending || !p.Sent || !p.Accepted || p.After.Member || p.List.Status != "skipped" ||
+		!strings.Contains(p.Explanation, "queued for an admin's approval") {
+		t.Fatalf("%+v", p)
+	}
+	if len(w.storedKind(groups.KindGroupsList, me)) != 0 {
+		t.Fatal("a pending join saved the 10009")
+	}
+
+	r := w.as(pcStrangerSK, "group", "join", pcHome, "--code", "guess", "--json")
+	e := errorBody(t, r)
+	if r.Code != exitRefused || e.Code != "relay-rejected" || e.Details["prefix"] != "restricted" || !strings.Contains(e.Message, "invite code is not valid") {
+		t.Fatalf("exit %d %+v", r.Code, e)
+	}
+	if n := len(w.storedKind(grouprelay.KindJoinRequest, me)); n != 1 {
+		t.Fatalf("the refused request was stored: %d join requests", n)
+	}
+
+	w.group(pcOwnerSK, grouprelay.KindCreateInvite, nostr.Tag{"code", "welcome"})
+	naddr, err := groups.Naddr(pcHome, w.relay.URL(), w.relay.Self(), "welcome")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := w.as(pcStrangerSK, "group", "join", naddr, "--code", "other"); r.Code != exitUsage {
+		t.Fatalf("two different codes: exit %d %s", r.Code, r.Err)
+	}
+	in := decodeOut[groupRequestJSON](t, w.as(pcStrangerSK, "group", "join", naddr, "--json"))
+	if in.Outcome != groups.OutcomeJoined || !in.Code {
+		t.Fatalf("%+v", in)
+	}
+	var sent *nostr.Event
+	for _, e := range w.storedKind(grouprelay.KindJoinRequest, me) {
+		if e.ID == in.EventID {
+			sent = e
+		}
+	}
+	if sent == nil || sent.Tags.GetFirst([]string{"code", "welcome"}) == nil {
+		t.Fatalf("stored request %v", sent)
+	}
+
+	// The owner is the last owner: the relay refuses the leave, exit 3.
+	r = w.as(pcOwnerSK, "group", "leave", pcHome, "--json")
+	if e := errorBody(t, r); r.Code != exitRefused || e.Details["prefix"] != "restricted" {
+		t.Fatalf("exit %d %+v", r.Code, e)
+	}
+	if n := len(w.storedKind(grouprelay.KindLeaveRequest, pubOf(t, pcOwnerSK))); n != 0 {
+		t.Fatalf("refused leave stored: %d", n)
+	}
+}
+
+// group members lists the relay-signed 39002 in order with each member's
+// 39001 roles; the naddr and relay'id references name the group too.
+func TestGroupMembersListsRolesFromTheRelaySignedLists(t *testing.T) {
+	t.Parallel()
+	w := newPCWorld(t)
+	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
+	w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
+	w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcStrangerSK)})
+	naddr, _ := groups.Naddr(pcHome, w.relay.URL(), w.relay.Self(), "")
+	for _, ref := range []string{pcHome, w.relay.URL() + "'" + pcHome, naddr} {
+		r := w.as(swViewerSK, "group", "members", ref, "--json")
+		if r.Code != exitOK {
+			t.Fatalf("%s: exit %d %s %s", ref, r.Code, r.Out, r.Err)
+		}
+		out := decodeOut[groupMembersJSON](t, r)
+		if out.Schema != "roster.group.members/v1" || out.ID != pcHome || len(out.Relays) != 1 {
+			t.Fatalf("%+v", out)
+		}
+		var got []string
+		for _, m := range out.Relays[0].Members {
+			got = append(got, m.Npub[:10]+":"+strings.Join(m.Roles, "+"))
+			if !m.Listed {
+				t.Errorf("%s not listed", m.Npub)
+			}
+		}
+		want := []string{w.npubOf(pcOwnerSK)[:10] + ":owner", w.npubOf(pcAdminSK)[:10] + ":admin", w.npubOf(pcStrangerSK)[:10] + ":"}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Fatalf("%s: members %v, want %v", ref, got, want)
+		}
+	}
+	text := w.as(swViewerSK, "group", "members", pcHome)
+	if text.Code != exitOK || !strings.Contains(text.Out, ": 3\n") || !strings.Contains(text.Out, "  admin\n") || !strings.Contains(text.Out, "  member\n") {
+		t.Fatalf("text:\n%s", text.Out)
+	}
+	if r := w.as(swViewerSK, "group", "members", "a'b'c"); r.Code != exitUsage {
+		t.Fatalf("bad reference: exit %d", r.Code)
+	}
+}
+
+func (w *pcWorld) npubOf(sk string) string { return wsPerson(pubOf(w.t, sk), "").Npub }

@@ -1,0 +1,39 @@
+// How a group named on the command line becomes its id and the relays to ask.
+
+package main
+
+import (
+	"fmt"
+
+	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/workspace/groups"
+)
+
+// groupRefHelp is the one paragraph every group command's help shows.
+const groupRefHelp = `A group is named by its id (asked of --relay, ROSTER_RELAYS or config.yaml
+relays), as <relay>'<group-id> (a host such as groups.example means
+wss://groups.example; a full ws:// or wss:// URL works too), or as the naddr1...
+of its kind 39000, optionally followed by ?invite=<code>. A reference that
+names a relay is asked of that relay alone: the same id elsewhere is another
+group (a fork).`
+
+// groupTarget parses the group argument and returns it with the relays to
+// ask for it (verb names the command for the no-relays hint).
+func groupTarget(a *app, arg, verb string) (groups.Ref, []string, error) {
+	ref, err := groups.ParseRef(arg)
+	if err != nil {
+		return ref, nil, usageErr("%v", err)
+	}
+	relays := a.defaultRelays()
+	if ref.Relay != "" {
+		relays = []string{ref.Relay}
+	}
+	relays = relaypool.NormalizeRelays(relays)
+	if len(relays) == 0 {
+		return ref, nil, &exitError{Code: exitUsage, Kind: "no-relays",
+			Err:      fmt.Errorf("no relay to ask for group %s: a group lives on a relay; pass --relay, set ROSTER_RELAYS or name it as <relay>'%s", ref.ID, ref.ID),
+			Commands: []suggest.Command{suggest.Roster("group", verb, ref.ID).With("--relay", "wss://<relay>")}}
+	}
+	return ref, relays, nil
+}
