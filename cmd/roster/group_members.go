@@ -23,15 +23,15 @@ type groupMembersJSON struct {
 }
 
 type groupMembersRelay struct {
-	URL     string              `json:"url"`
-	Status  string              `json:"status"`
-	Reason  string              `json:"reason,omitempty"`
-	Self    string              `json:"self,omitempty"`
-	Error   string              `json:"error,omitempty"`
-	Found   bool                `json:"found"`
-	Live    bool                `json:"live"`
-	Members []groupMemberJSON   `json:"members"`
-	Sources []groups.Source     `json:"sources"`
+	URL     string            `json:"url"`
+	Status  string            `json:"status"`
+	Reason  string            `json:"reason,omitempty"`
+	Self    string            `json:"self,omitempty"`
+	Error   string            `json:"error,omitempty"`
+	Found   bool              `json:"found"`
+	Live    bool              `json:"live"`
+	Members []groupMemberJSON `json:"members"`
+	Sources []groups.Source   `json:"sources"`
 }
 
 type groupMemberJSON struct {
