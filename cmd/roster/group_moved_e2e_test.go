@@ -1,0 +1,83 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/devrelay/grouprelay"
+	"github.com/roster-cli/roster/workspace/groups"
+)
+
+// Rule (nip-29.md "Detecting migrations and forks"): when the group's relay
+// is unreachable, the client MUST look at the kind 10009 of the group's
+// admins, whose pubkeys it cached when it last read the group, and say where
+// those lists now point, with the commands that read and rejoin it there.
+func TestGroupRelayDownLooksForMovesThroughCachedAdminsLists(t *testing.T) {
+	t.Parallel()
+	w := newPCWorld(t)
+	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
+	w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
+	lists := devrelay.StartN(t, 1, devrelay.Options{})[0]
+	const moved = "ws://moved.example"
+	home := t.TempDir()
+	run := func(args ...string) result {
+		env := map[string]string{"ROSTER_SECRET_KEY": pcStrangerSK, "ROSTER_HOME": home}
+		return invocation{Env: env}.roster(t, append(args, "--relay", lists.URL(), "--timeout", "5s")...)
+	}
+	ref := w.relay.URL() + "'" + pcHome
+	if r := run("group", "show", ref, "--json"); r.Code != exitOK {
+		t.Fatalf("first read: exit %d %s %s", r.Code, r.Out, r.Err)
+	}
+	// The admin's list now names the group on another relay.
+	adminList := &nostr.Event{Kind: groups.KindGroupsList, CreatedAt: nostr.Now(), Tags: nostr.Tags{{"group", pcHome, moved}, {"group", "unrelated", moved}}}
+	if err := adminList.Sign(pcAdminSK); err != nil {
+		t.Fatal(err)
+	}
+	if err := lists.Publish(adminList); err != nil {
+		t.Fatal(err)
+	}
+	w.relay.Stop()
+
+	r := run("group", "show", ref, "--json")
+	e := errorBody(t, r)
+	if r.Code != exitIncomplete || e.Code != "incomplete" || !strings.Contains(e.Message, "may have moved or been forked") ||
+		!strings.Contains(e.Message, moved) || !strings.Contains(e.Message, "(admin)") {
+		t.Fatalf("exit %d %+v", r.Code, e)
+	}
+	ms, _ := e.Details["moves"].(map[string]any)
+	found, _ := ms["found"].([]any)
+	if len(found) != 1 || found[0].(map[string]any)["relay"] != moved || len(ms["admins"].([]any)) != 2 {
+		t.Fatalf("moves %+v", ms)
+	}
+	if !strings.Contains(e.Commands[0], "roster group show '"+moved+"'\\''"+pcHome+"'") || !strings.Contains(e.Commands[1], "group join") {
+		t.Fatalf("commands %q", e.Commands)
+	}
+	text := run("group", "members", ref)
+	if text.Code != exitIncomplete || !strings.Contains(text.Err, "may have moved or been forked: groups lists name it on "+moved) {
+		t.Fatalf("exit %d\n%s", text.Code, text.Err)
+	}
+
+	// With --me my own list is read too: a fork I listed is found, after
+	// the move the admins agree on.
+	mine := &nostr.Event{Kind: groups.KindGroupsList, CreatedAt: nostr.Now(), Tags: nostr.Tags{{"group", pcHome, "ws://fork.example"}}}
+	if err := mine.Sign(pcStrangerSK); err != nil {
+		t.Fatal(err)
+	}
+	if err := lists.Publish(mine); err != nil {
+		t.Fatal(err)
+	}
+	r = run("group", "show", ref, "--me", "--json")
+	e = errorBody(t, r)
+	found, _ = e.Details["moves"].(map[string]any)["found"].([]any)
+	if r.Code != exitIncomplete || len(found) != 2 || found[0].(map[string]any)["relay"] != moved || found[1].(map[string]any)["relay"] != "ws://fork.example" {
+		t.Fatalf("exit %d %+v", r.Code, e.Details["moves"])
+	}
+
+	// Without a cached read there are no admins to ask: it says so.
+	fresh := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t, "group", "show", ref, "--relay", lists.URL(), "--timeout", "5s", "--json")
+	if e := errorBody(t, fresh); fresh.Code != exitIncomplete || !strings.Contains(e.Message, "the admins are not cached") {
+		t.Fatalf("exit %d %+v", fresh.Code, e)
+	}
+}
