@@ -22,7 +22,15 @@
 // leave (`restricted:`), and a non-member's leave is `invalid:`. Codes stay
 // valid until the group is deleted. Each relay-signed 9000/9001 is dated
 // after the person's previous membership change, so the latest one decides.
-// Subgroups and event deletion are not implemented.
+//
+// Subgroups (nip-29.md "Subgroups"): a 9002 with one `parent` tag makes the
+// group a child of that group, if it exists, the sender is its admin (owner
+// or admin there, or the relay) and no cycle results; a 9002 without one
+// makes it a root. The parents' 39000s are re-signed with their ordered
+// `child` tags; a 9002 to a group with children must list them all as
+// `child` tags (in the order wanted). A deleted parent's children become
+// roots. The relay advertises `nip29.subgroups` in NIP-11 only if devrelay
+// does; event deletion is not implemented.
 package grouprelay
 
 import (
@@ -76,6 +84,10 @@ type group struct {
 	invites  map[string]bool         // 9009 codes
 	// lastChange is the created_at of each person's latest 9000/9001.
 	lastChange map[string]nostr.Timestamp
+	// parent is the parent group's id ("" for a root); children the
+	// ordered child ids (nip-29.md "Subgroups").
+	parent   string
+	children []string
 }
 
 // New returns an authority with no groups.
@@ -200,25 +212,27 @@ func (a *Authority) Ingest(_ context.Context, env devrelay.Env, _ string, evt *n
 	case KindEditMetadata:
 		var meta [][]string
 		for _, t := range evt.Tags {
-			if len(t) == 0 || t[0] == "h" || t[0] == "d" || t[0] == "previous" {
+			if len(t) == 0 || t[0] == "h" || t[0] == "d" || t[0] == "previous" || t[0] == "parent" || t[0] == "child" {
 				continue
-			}
-			if t[0] == "parent" || t[0] == "child" {
-				return nil, fmt.Errorf("invalid: this relay does not support subgroups")
 			}
 			meta = append(meta, append([]string(nil), t...))
 		}
-		g.meta = meta
+		return a.editMetadata(env, evt, key, g, meta, master)
 	case KindDeleteGroup:
 		if !owner {
 			return nil, fmt.Errorf("restricted: only an owner of group %s may delete it", id)
 		}
-		g.deleted = true
-		g.invites = map[string]bool{}
-		g.members = map[string][]string{}
-		g.order = nil
+		return a.deleteGroup(env, evt, key, g)
 	}
 	return a.emit(env, evt, g)
+}
+
+// drop empties a deleted group: no members, roles or invites remain.
+func (g *group) drop() {
+	g.deleted = true
+	g.invites = map[string]bool{}
+	g.members = map[string][]string{}
+	g.order = nil
 }
 
 func (g *group) put(pubkey string, roles []string) {
@@ -248,6 +262,12 @@ func (a *Authority) emit(env devrelay.Env, cmd *nostr.Event, g *group) ([]*nostr
 	} else {
 		for _, t := range g.meta {
 			meta = append(meta, append(nostr.Tag(nil), t...))
+		}
+		if g.parent != "" {
+			meta = append(meta, nostr.Tag{"parent", g.parent})
+		}
+		for _, c := range g.children {
+			meta = append(meta, nostr.Tag{"child", c})
 		}
 	}
 	admins := nostr.Tags{d}
