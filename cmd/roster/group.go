@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -87,7 +88,7 @@ relay-signed 39001's.
 			if a.opts.JSON {
 				return writeJSON(a, out)
 			}
-			groupRender(a, out)
+			groupRender(a, out, groupTrees(ctx, pool, rd, id))
 			return nil
 		},
 	}
@@ -98,7 +99,7 @@ relay-signed 39001's.
 // groupRender prints each relay's view. The metadata, role names, relay
 // reasons and rejection reasons are the relay's or the group members' text:
 // each is printed through termtext.Line, so it stays on its row.
-func groupRender(a *app, g groupJSON) {
+func groupRender(a *app, g groupJSON, trees map[string]groups.TreeNode) {
 	w := a.io.Out
 	for _, r := range g.Relays {
 		fmt.Fprintf(w, "group %s on %s (%s)\n", termtext.Line(g.ID), termtext.Line(r.URL), termtext.Line(relayOutcome(r.Status, r.Reason)))
@@ -136,10 +137,52 @@ func groupRender(a *app, g groupJSON) {
 			if len(roles) > 0 {
 				fmt.Fprintf(w, "  roles    %s\n", termtext.Line(strings.Join(roles, ", ")))
 			}
+			if tree, ok := trees[r.URL]; ok {
+				fmt.Fprintln(w, "  subgroups (this relay's tree; * is this group)")
+				groupTreeRender(w, tree, g.ID, "    ")
+			}
 		}
 		for _, rj := range st.Rejected {
 			fmt.Fprintf(w, "  ignored  kind %d event %s: %s\n", rj.Kind, termtext.Line(rj.EventID), termtext.Line(rj.Reason))
 		}
+	}
+}
+
+// groupTrees reads, from each relay where the group has a parent or
+// children, every 39000 it signed, to show the group's subgroup tree there
+// (nip-29.md "Subgroups": clients assemble it locally, per relay).
+func groupTrees(ctx context.Context, pool *relaypool.Pool, rd groups.ReadResult, id string) map[string]groups.TreeNode {
+	trees := map[string]groups.TreeNode{}
+	for _, r := range rd.Relays {
+		m := r.Group.Metadata
+		if !r.Found || m == nil || m.Parent == "" && len(m.Children) == 0 {
+			continue
+		}
+		if l := groups.List(ctx, pool, []string{r.URL}); len(l.Relays) == 1 {
+			if t, ok := groups.Tree(l.Relays[0].Groups, id); ok {
+				trees[r.URL] = t
+			}
+		}
+	}
+	return trees
+}
+
+// groupTreeRender prints n and its children, one level deeper each.
+func groupTreeRender(w io.Writer, n groups.TreeNode, id, indent string) {
+	mark := " "
+	if n.ID == id {
+		mark = "*"
+	}
+	label := termtext.Line(n.ID)
+	switch {
+	case n.Missing:
+		label += "  (no metadata on this relay)"
+	case n.Name != "":
+		label += "  " + termtext.Line(n.Name)
+	}
+	fmt.Fprintf(w, "%s%s %s\n", indent, mark, label)
+	for _, c := range n.Children {
+		groupTreeRender(w, c, id, indent+"  ")
 	}
 }
 

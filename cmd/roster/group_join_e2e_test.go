@@ -201,3 +201,31 @@ func TestGroupMembersListsRolesFromTheRelaySignedLists(t *testing.T) {
 }
 
 func (w *pcWorld) npubOf(sk string) string { return wsPerson(pubOf(w.t, sk), "").Npub }
+
+// Rule (nip-29.md "Subgroups"): group show draws the relay's subgroup tree
+// from its signed 39000s (parent and ordered child tags), marking the group.
+func TestGroupShowDrawsTheSubgroupTree(t *testing.T) {
+	t.Parallel()
+	w := newPCWorld(t)
+	for _, id := range []string{"tech", "nostr", "nip29"} {
+		w.mustPublish(pcOwnerSK, &nostr.Event{Kind: grouprelay.KindCreateGroup, CreatedAt: nostr.Now(), Tags: nostr.Tags{{"h", id}}})
+	}
+	edit := func(id string, tags ...nostr.Tag) {
+		w.mustPublish(pcOwnerSK, &nostr.Event{Kind: grouprelay.KindEditMetadata, CreatedAt: nostr.Now(), Tags: append(nostr.Tags{{"h", id}}, tags...)})
+	}
+	edit("tech", nostr.Tag{"name", "Tech"})
+	edit("nostr", nostr.Tag{"name", "Nostr"}, nostr.Tag{"parent", "tech"})
+	edit("nip29", nostr.Tag{"name", "NIP-29"}, nostr.Tag{"parent", "nostr"})
+	r := w.as(pcOwnerSK, "group", "show", "nostr")
+	want := "  subgroups (this relay's tree; * is this group)\n      tech  Tech\n      * nostr  Nostr\n          nip29  NIP-29\n"
+	if r.Code != exitOK || !strings.Contains(r.Out, want) {
+		t.Fatalf("exit %d\n%s", r.Code, r.Out)
+	}
+	g := decodeOut[groupJSON](t, w.as(pcOwnerSK, "group", "show", "nostr", "--json")).Relays[0].Group.Metadata
+	if g.Parent != "tech" || strings.Join(g.Children, ",") != "nip29" {
+		t.Fatalf("%+v", g)
+	}
+	if r := w.as(pcOwnerSK, "group", "show", "nip29"); !strings.Contains(r.Out, "* nip29") {
+		t.Fatalf("%s", r.Out)
+	}
+}
