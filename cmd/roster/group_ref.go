@@ -13,7 +13,7 @@ import (
 // groupRefHelp is the one paragraph every group command's help shows.
 const groupRefHelp = `A group is named by its id (asked of --relay, ROSTER_RELAYS or config.yaml
 relays), as <relay>'<group-id> (a host such as groups.example means
-wss://groups.example; a full ws:// or wss:// URL works too), or as the naddr1...
+wss://groups.example, a loopback host ws://; a full ws:// or wss:// URL works too), or as the naddr1...
 of its kind 39000, optionally followed by ?invite=<code>. A reference that
 names a relay is asked of that relay alone: the same id elsewhere is another
 group (a fork).`

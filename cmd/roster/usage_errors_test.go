@@ -16,7 +16,7 @@ func TestArgumentCountErrorsNameTheArgument(t *testing.T) {
 		parts []string
 	}{
 		{[]string{"project", "show"}, []string{"roster project show needs <naddr|coordinate>: missing <naddr|coordinate>", "usage: roster project show <naddr|coordinate> [flags]"}},
-		{[]string{"group", "show", "a", "b"}, []string{`roster group show takes <group-id>, but was given 2 argument(s): "b" is one too many`, "usage: roster group show <group-id> [flags]"}},
+		{[]string{"group", "show", "a", "b"}, []string{`roster group show takes <group>, but was given 2 argument(s): "b" is one too many`, "usage: roster group show <group> [flags]"}},
 		{[]string{"version", "extra"}, []string{`roster version takes no arguments, but was given "extra"`, "usage: roster version [flags]"}},
 		{[]string{"workspace", "section", "rename", "s1"}, []string{"missing <new-label>", "usage: roster workspace section rename <section> <new-label> [flags]"}},
 		{[]string{"project", "relate", "naddr1x"}, []string{"missing <channel-uuid>"}},

@@ -30,7 +30,8 @@ var ErrRef = errors.New("not a group reference")
 // ParseRef reads the three ways a group is named: an `naddr1...` of its kind
 // 39000 (with an optional `?invite=<code>` suffix, nip-29.md "Group
 // referencing"), `<relay>'<group-id>` (the relay a host such as
-// groups.example, taken as wss://, or a full ws:// or wss:// URL), or the
+// groups.example, taken as wss:// (ws:// for a loopback host), or a full
+// ws:// or wss:// URL), or the
 // bare group id.
 func ParseRef(s string) (Ref, error) {
 	s = strings.TrimSpace(s)
@@ -85,7 +86,9 @@ func parseHostID(s, host, id string) (Ref, error) {
 	}
 	relay := host
 	if !strings.Contains(host, "://") {
-		relay = "wss://" + host
+		// As relay hints and --relay shorthands are read: wss://, or ws://
+		// for a loopback host.
+		relay = nostr.NormalizeURL(host)
 	}
 	u, err := url.Parse(relay)
 	if err != nil || (u.Scheme != "ws" && u.Scheme != "wss") || u.Host == "" {
