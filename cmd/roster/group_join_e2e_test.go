@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/workspace/groups"
 )
@@ -227,5 +228,69 @@ func TestGroupShowDrawsTheSubgroupTree(t *testing.T) {
 	}
 	if r := w.as(pcOwnerSK, "group", "show", "nip29"); !strings.Contains(r.Out, "* nip29") {
 		t.Fatalf("%s", r.Out)
+	}
+}
+
+// A relay that demands NIP-42 for every read and write gets the joiner's
+// authentication, and the join is judged as on any relay; an outsider's
+// leave sends nothing.
+func TestGroupJoinOnARelayThatRequiresAuth(t *testing.T) {
+	t.Parallel()
+	w := newPCWorldWith(t, true)
+	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
+	r := w.as(pcAdminSK, "group", "join", pcHome, "--json")
+	if out := decodeOut[groupRequestJSON](t, r); r.Code != exitOK || out.Outcome != groups.OutcomeJoined {
+		t.Fatalf("exit %d %+v %s", r.Code, out, r.Err)
+	}
+	r = w.as(pcStrangerSK, "group", "leave", pcHome, "--json")
+	if out := decodeOut[groupRequestJSON](t, r); r.Code != exitOK || out.Outcome != groups.OutcomeNotMember || out.Sent {
+		t.Fatalf("exit %d %+v", r.Code, out)
+	}
+	if n := len(w.storedKind(grouprelay.KindLeaveRequest, pubOf(t, pcStrangerSK))); n != 0 {
+		t.Fatalf("stored %d leave requests", n)
+	}
+}
+
+// Rule (nip-29.md kind 9021: a rejection SHOULD explain whether it is
+// final or pending review; NIP-01 OK prefixes): a refusal saying the
+// request is pending is the outcome pending (exit 0); restricted: and
+// auth-required: are exit 3 with the relay's words, rate-limited: exit 4.
+func TestGroupJoinMapsTheRelaysRefusals(t *testing.T) {
+	t.Parallel()
+	w := newPCWorld(t)
+	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
+	for _, c := range []struct {
+		reason, code, prefix string
+		exit                 int
+	}{
+		{"restricted: your request is pending review by an admin", "", "", exitOK},
+		{"restricted: payment required", "relay-rejected", "restricted", exitRefused},
+		{"auth-required: we only admit authenticated users", "relay-rejected", "auth-required", exitRefused},
+		{"rate-limited: slow down", "rate-limited", "", exitIncomplete},
+	} {
+		w.relay.SetMisbehaviour(devrelay.Misbehaviour{RefuseEvent: func(evt *nostr.Event) string {
+			if evt.Kind == grouprelay.KindJoinRequest {
+				return c.reason
+			}
+			return ""
+		}})
+		r := w.as(pcStrangerSK, "group", "join", pcHome, "--json")
+		if r.Code != c.exit {
+			t.Fatalf("%q: exit %d %s", c.reason, r.Code, r.Out)
+		}
+		if c.exit == exitOK {
+			out := decodeOut[groupRequestJSON](t, r)
+			if out.Outcome != groups.OutcomePending || out.Accepted || out.Message != c.reason || !strings.Contains(out.Explanation, "pending review") {
+				t.Fatalf("%+v", out)
+			}
+			continue
+		}
+		e := errorBody(t, r)
+		if e.Code != c.code || c.prefix != "" && e.Details["prefix"] != c.prefix || !strings.Contains(e.Message, c.reason) {
+			t.Fatalf("%q: %+v", c.reason, e)
+		}
+	}
+	if n := len(w.storedKind(grouprelay.KindJoinRequest, pubOf(t, pcStrangerSK))); n != 0 {
+		t.Fatalf("refused requests stored: %d", n)
 	}
 }
