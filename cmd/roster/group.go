@@ -196,7 +196,7 @@ func groupReadErr(ctx context.Context, a *app, pool *relaypool.Pool, id string, 
 	}
 	if !rd.Complete {
 		e := groupOutage(a, id, rd.Fetch, groupJSON{Schema: "roster.group/v1", ID: id, Relays: rd.Relays, Complete: rd.Complete})
-		return withMoves(e, id, groupMoveSearch(ctx, a, pool, rd, id, me))
+		return withMoves(e, id, groupMoveSearch(ctx, a, pool, rd.Relays, id, me))
 	}
 	return &exitError{Code: exitIncomplete, Kind: "not-found",
 		Err:      fmt.Errorf("no relay-signed state for group %s on %s", id, strings.Join(relays, ", ")),

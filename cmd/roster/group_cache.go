@@ -63,9 +63,9 @@ func withCache(a *app, f func(cacheStore)) {
 // groupMoveSearch runs the migration check for the relays of rd that did
 // not answer: the kind 10009 lists of the admins the cache knows, and of me
 // (when known), read from the configured relays that are not down.
-func groupMoveSearch(ctx context.Context, a *app, pool *relaypool.Pool, rd groups.ReadResult, id, me string) groups.MoveSearch {
+func groupMoveSearch(ctx context.Context, a *app, pool *relaypool.Pool, read []groups.RelayRead, id, me string) groups.MoveSearch {
 	var down []string
-	for _, r := range rd.Relays {
+	for _, r := range read {
 		if r.Status != relaypool.StatusOK {
 			down = append(down, r.URL)
 		}

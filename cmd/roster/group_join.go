@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -154,6 +155,14 @@ func groupRequest(ctx context.Context, a *app, arg string, kind int, code, reaso
 		res, err = groups.Join(ctx, in)
 	} else {
 		res, err = groups.Leave(ctx, in)
+	}
+	var pe *pipeline.Error
+	if errors.As(err, &pe) && pe.Code == groups.CodeIncomplete {
+		// The hosting relay may be down for good: the migration check.
+		read, _ := pe.Details["relays"].([]groups.RelayRead)
+		if e, ok := pipelineErr(err).(*exitError); ok {
+			return withMoves(e, ref.ID, groupMoveSearch(ctx, a, pool, read, ref.ID, me))
+		}
 	}
 	if err != nil {
 		return pipelineErr(err)

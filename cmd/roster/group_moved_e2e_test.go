@@ -59,6 +59,12 @@ func TestGroupRelayDownLooksForMovesThroughCachedAdminsLists(t *testing.T) {
 		t.Fatalf("exit %d\n%s", text.Code, text.Err)
 	}
 
+	// A join to the unreachable relay sends nothing and points there too.
+	r = run("group", "join", ref, "--json")
+	if e := errorBody(t, r); r.Code != exitIncomplete || !strings.Contains(e.Message, "may have moved or been forked") {
+		t.Fatalf("join: exit %d %+v", r.Code, e)
+	}
+
 	// With --me my own list is read too: a fork I listed is found, after
 	// the move the admins agree on.
 	mine := &nostr.Event{Kind: groups.KindGroupsList, CreatedAt: nostr.Now(), Tags: nostr.Tags{{"group", pcHome, "ws://fork.example"}}}
