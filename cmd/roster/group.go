@@ -82,6 +82,7 @@ relay-signed 39001's.
 			rd := groups.Read(ctx, pool, relays, id)
 			out := groupJSON{Schema: "roster.group/v1", ID: id, Complete: rd.Complete, Relays: rd.Relays}
 			groupCachePut(a, rd)
+			groupSelfWarning(a, ref, rd.Relays...)
 			if err := groupReadErr(ctx, a, pool, id, relays, rd, ""); err != nil {
 				return err
 			}

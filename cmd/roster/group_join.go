@@ -168,6 +168,7 @@ func groupRequest(ctx context.Context, a *app, arg string, kind int, code, reaso
 		return pipelineErr(err)
 	}
 	groupCacheRelay(a, res.Read)
+	groupSelfWarning(a, ref, res.Read)
 	out := groupRequestJSON{Schema: "roster.group." + verb + "/v1", ID: ref.ID, Relay: res.Relay, You: wsPerson(me, ""),
 		Outcome: res.Outcome, Explanation: groupExplain(res), Sent: res.Sent, Code: res.Sent && code != "" && kind == groups.KindJoinRequest,
 		Accepted: res.Accepted, Message: res.Message, Before: res.Before, After: res.After}

@@ -135,6 +135,10 @@ func TestGroupJoinClosedGroupPendingRefusedAndInvited(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	stale, _ := groups.Naddr(pcHome, w.relay.URL(), pubOf(t, pcAdminSK), "")
+	if r := w.as(pcStrangerSK, "group", "show", stale); r.Code != exitOK || !strings.Contains(r.Err, "warning: the naddr names relay key "+pubOf(t, pcAdminSK)) {
+		t.Fatalf("naddr of another key: exit %d %s", r.Code, r.Err)
+	}
 	if r := w.as(pcStrangerSK, "group", "join", naddr, "--code", "other"); r.Code != exitUsage {
 		t.Fatalf("two different codes: exit %d %s", r.Code, r.Err)
 	}
@@ -292,5 +296,31 @@ func TestGroupJoinMapsTheRelaysRefusals(t *testing.T) {
 	}
 	if n := len(w.storedKind(grouprelay.KindJoinRequest, pubOf(t, pcStrangerSK))); n != 0 {
 		t.Fatalf("refused requests stored: %d", n)
+	}
+}
+
+// Rule (nip-29.md "Forking a group": the same id on two relays is two
+// groups): with two relays hosting the id, join names neither on its own:
+// exit 2 with one command per relay, and nothing is sent to either.
+func TestGroupJoinRefusesToPickAForkItself(t *testing.T) {
+	t.Parallel()
+	a, b := newPCWorld(t), newPCWorld(t)
+	a.group(pcOwnerSK, grouprelay.KindCreateGroup)
+	b.group(pcAdminSK, grouprelay.KindCreateGroup)
+	env := map[string]string{"ROSTER_SECRET_KEY": pcStrangerSK, "ROSTER_HOME": t.TempDir()}
+	r := invocation{Env: env}.roster(t, "group", "join", pcHome, "--relay", a.relay.URL(), "--relay", b.relay.URL(), "--timeout", "5s", "--json")
+	e := errorBody(t, r)
+	if r.Code != exitUsage || e.Code != groups.CodeAmbiguous || len(e.Commands) != 2 ||
+		!strings.Contains(e.Commands[0]+e.Commands[1], a.relay.URL()) || !strings.Contains(e.Commands[0]+e.Commands[1], b.relay.URL()) {
+		t.Fatalf("exit %d %+v", r.Code, e)
+	}
+	for _, w := range []*pcWorld{a, b} {
+		if n := len(w.storedKind(grouprelay.KindJoinRequest, pubOf(t, pcStrangerSK))); n != 0 {
+			t.Fatalf("a join was sent: %d", n)
+		}
+	}
+	r = invocation{Env: env}.roster(t, "group", "join", b.relay.URL()+"'"+pcHome, "--relay", a.relay.URL(), "--timeout", "5s", "--json")
+	if out := decodeOut[groupRequestJSON](t, r); r.Code != exitOK || out.Relay != b.relay.URL() || len(a.storedKind(grouprelay.KindJoinRequest, pubOf(t, pcStrangerSK))) != 0 {
+		t.Fatalf("exit %d %+v", r.Code, out)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/groups"
 )
 
@@ -36,4 +37,19 @@ func groupTarget(a *app, arg, verb string) (groups.Ref, []string, error) {
 			Commands: []suggest.Command{suggest.Roster("group", verb, ref.ID).With("--relay", "wss://<relay>")}}
 	}
 	return ref, relays, nil
+}
+
+// groupSelfWarning warns when an naddr's author, which NIP-29 makes the
+// hosting relay's self key, is not the key the relay signs with: the naddr
+// may be stale (the group moved) or point at another relay's group.
+func groupSelfWarning(a *app, ref groups.Ref, reads ...groups.RelayRead) {
+	if ref.Self == "" {
+		return
+	}
+	for _, r := range reads {
+		if r.Self != "" && r.Self != ref.Self {
+			fmt.Fprintf(a.io.Err, "roster: warning: the naddr names relay key %s, but %s signs as %s; shown is what %s signed\n",
+				ref.Self, termtext.Line(r.URL), r.Self, termtext.Line(r.URL))
+		}
+	}
 }
