@@ -77,13 +77,13 @@ relay-signed 39001's.
 			defer pool.Close()
 			ctx := cmd.Context()
 			if me {
-				return groupShowMe(ctx, a, pool, relays, id)
+				return groupShowMe(ctx, a, pool, relays, ref)
 			}
 			rd := groups.Read(ctx, pool, relays, id)
 			out := groupJSON{Schema: "roster.group/v1", ID: id, Complete: rd.Complete, Relays: rd.Relays}
 			groupCachePut(a, rd)
 			groupSelfWarning(a, ref, rd.Relays...)
-			if err := groupReadErr(ctx, a, pool, id, relays, rd, ""); err != nil {
+			if err := groupReadErr(ctx, a, pool, ref, relays, rd, ""); err != nil {
 				return err
 			}
 			if a.opts.JSON {
@@ -191,12 +191,13 @@ func groupTreeRender(w io.Writer, n groups.TreeNode, id, indent string) {
 // when a relay asked did not answer, else not-found.
 // An outage also looks for the group elsewhere (groupMoveSearch), through
 // the cached admins' kind 10009 lists and, when me is known, mine.
-func groupReadErr(ctx context.Context, a *app, pool *relaypool.Pool, id string, relays []string, rd groups.ReadResult, me string) error {
+func groupReadErr(ctx context.Context, a *app, pool *relaypool.Pool, ref groups.Ref, relays []string, rd groups.ReadResult, me string) error {
+	id := ref.ID
 	if rd.Found {
 		return nil
 	}
 	if !rd.Complete {
-		e := groupOutage(a, id, rd.Fetch, groupJSON{Schema: "roster.group/v1", ID: id, Relays: rd.Relays, Complete: rd.Complete})
+		e := groupOutage(a, ref, rd.Fetch, groupJSON{Schema: "roster.group/v1", ID: id, Relays: rd.Relays, Complete: rd.Complete})
 		return withMoves(e, id, groupMoveSearch(ctx, a, pool, rd.Relays, id, me))
 	}
 	return &exitError{Code: exitIncomplete, Kind: "not-found",
@@ -207,7 +208,8 @@ func groupReadErr(ctx context.Context, a *app, pool *relaypool.Pool, id string, 
 
 // groupOutage is exit 4 "incomplete": no relay that answered has the group,
 // and a relay that did not answer may host it.
-func groupOutage(a *app, id string, res *relaypool.FetchResult, out groupJSON) *exitError {
+func groupOutage(a *app, ref groups.Ref, res *relaypool.FetchResult, out groupJSON) *exitError {
+	id := ref.ID
 	answered, failed := 0, []string{}
 	for _, r := range res.Relays {
 		if r.Status == relaypool.StatusOK {
@@ -216,9 +218,10 @@ func groupOutage(a *app, id string, res *relaypool.FetchResult, out groupJSON) *
 			failed = append(failed, relayFailure(r.URL, r.Status, r.Reason))
 		}
 	}
-	show := suggest.Roster("group", "show", id)
-	return relayOutageErr("group "+id, answered, failed, []suggest.Command{
-		show.With("--timeout", "30s").Because("retry once the relay is back; give slow relays longer"),
-		show.With("--relay", "wss://<another relay hosting the group>")},
-		map[string]any{"id": id, "relays": out.Relays})
+	show := suggest.Roster("group", "show", ref.String())
+	cmds := []suggest.Command{show.With("--timeout", "30s").Because("retry once the relay is back; give slow relays longer")}
+	if ref.Relay == "" {
+		cmds = append(cmds, show.With("--relay", "wss://<another relay hosting the group>"))
+	}
+	return relayOutageErr("group "+id, answered, failed, cmds, map[string]any{"id": id, "relays": out.Relays})
 }

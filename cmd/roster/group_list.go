@@ -123,7 +123,8 @@ type groupMeRelay struct {
 }
 
 // groupShowMe reads the viewer's membership of group id on every relay.
-func groupShowMe(ctx context.Context, a *app, pool *relaypool.Pool, relays []string, id string) error {
+func groupShowMe(ctx context.Context, a *app, pool *relaypool.Pool, relays []string, ref groups.Ref) error {
+	id := ref.ID
 	s, err := a.signer(ctx)
 	if err != nil {
 		return err
@@ -140,7 +141,7 @@ func groupShowMe(ctx context.Context, a *app, pool *relaypool.Pool, relays []str
 	}
 	groupCachePut(a, rd)
 	if !rd.Found && !rd.Complete {
-		return groupReadErr(ctx, a, pool, id, relays, rd, me)
+		return groupReadErr(ctx, a, pool, ref, relays, rd, me)
 	}
 	if !rd.Found {
 		return &exitError{Code: exitIncomplete, Kind: "not-found",

@@ -66,7 +66,7 @@ signed state for the group.
 			defer pool.Close()
 			rd := groups.Read(cmd.Context(), pool, relays, ref.ID)
 			groupCachePut(a, rd)
-			if err := groupReadErr(cmd.Context(), a, pool, ref.ID, relays, rd, ""); err != nil {
+			if err := groupReadErr(cmd.Context(), a, pool, ref, relays, rd, ""); err != nil {
 				return err
 			}
 			out := groupMembersJSON{Schema: "roster.group.members/v1", ID: ref.ID, Complete: rd.Complete, Relays: []groupMembersRelay{}}
