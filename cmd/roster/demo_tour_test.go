@@ -47,6 +47,14 @@ func TestDemoSeedServesEveryTourCommand(t *testing.T) {
 		t.Errorf("group %+v", g.Relays)
 	}
 
+	ref := relay.URL() + "'" + demo.Group.ID
+	if j := decodeOut[groupRequestJSON](t, as("erin", "group", "join", ref, "--save", "--json")); !j.After.Member || j.List.Status != "saved" {
+		t.Errorf("join %+v", j)
+	}
+	if m := decodeOut[groupMembersJSON](t, as("erin", "group", "members", ref, "--json")); len(m.Relays) != 1 || len(m.Relays[0].Members) < 3 {
+		t.Errorf("members %+v", m.Relays)
+	}
+
 	preview := as("alice", "repo", "edit", "--add-maintainer", demoNpub(t, "erin"), "--dry-run", "--repo", demo.Naddr)
 	if !strings.Contains(preview.Out, "dry run") && !strings.Contains(preview.Out, "nothing was published") {
 		t.Errorf("the preview says nothing of a dry run:\n%s", preview.Out)
