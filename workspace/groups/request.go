@@ -88,7 +88,6 @@ func Leave(ctx context.Context, in RequestInput) (RequestResult, error) {
 func request(ctx context.Context, in RequestInput, kind int) (RequestResult, error) {
 	verb := map[int]string{KindJoinRequest: "join", KindLeaveRequest: "leave"}[kind]
 	what := fmt.Sprintf("the %s request (kind %d) for group %s", verb, kind, in.ID)
-	show := suggest.Roster("group", "show", in.ID, "--me")
 	ask := in.Ask
 	if in.Host != "" {
 		ask = []string{in.Host}
@@ -99,7 +98,7 @@ func request(ctx context.Context, in RequestInput, kind int) (RequestResult, err
 		return RequestResult{}, err
 	}
 	res := RequestResult{Kind: kind, Relay: host.URL, Before: *host.Me, After: *host.Me, Read: host}
-	show = suggest.Roster("group", "show", host.URL+"'"+in.ID, "--me")
+	show := suggest.Roster("group", "show", host.URL+"'"+in.ID, "--me")
 	if !host.Live {
 		return res, &pipeline.Error{Class: pipeline.Refused, Code: CodeNotLive, Details: map[string]any{"relay": host.URL, "id": in.ID},
 			Msg: fmt.Sprintf("group %s on %s is archived or deleted, so roster sends no %s request", in.ID, host.URL, verb)}
