@@ -100,8 +100,12 @@ func withMoves(e *exitError, id string, ms groups.MoveSearch) *exitError {
 		}
 		words = append(words, fmt.Sprintf("%s (kind 10009 of %s)", s.Relay, strings.Join(who, ", ")))
 		ref := s.Relay + "'" + id
+		join := suggest.Roster("group", "join", ref, "--save")
+		if len(ms.Unreachable) == 1 {
+			join = join.With("--from", ms.Unreachable[0])
+		}
 		cmds = append(cmds, suggest.Roster("group", "show", ref).Because("read the group where the lists point"),
-			suggest.Roster("group", "join", ref, "--save").Because("move your membership there and update your kind 10009"))
+			join.Because("move your membership there and update your kind 10009"))
 	}
 	var note string
 	switch {

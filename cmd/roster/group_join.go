@@ -55,9 +55,17 @@ type groupListUpdate struct {
 	Commands []string `json:"commands"`
 }
 
+// groupRequestOpts are join's and leave's flags.
+type groupRequestOpts struct {
+	code, reason string
+	// from is join's --from: the relay whose entry for the group --save
+	// drops (the group moved from there).
+	from string
+	save bool
+}
+
 func newGroupJoinCmd(a *app) *cobra.Command {
-	var code, reason string
-	var save bool
+	var o groupRequestOpts
 	cmd := &cobra.Command{
 		Use:   "join <group>",
 		Short: "Ask the relay hosting a group to admit you (kind 9021)",
@@ -79,25 +87,32 @@ exit 4, no answer is exit 6.
 Your kind 10009 groups list (NIP-51) is then offered the group, or updated
 with --save: the new version keeps every other entry and its content byte for
 byte. It is read from and published to the --relay relays and the group's.
+--from <relay> with --save also drops the group's entry for that relay: the
+way to follow a group that moved (roster suggests it when a relay is down and
+groups lists point elsewhere).
 
 ` + groupRefHelp,
 		Example: `  roster group join "relay.example'99999999-9999-4999-8999-999999999999"
   roster group join 'naddr1...?invite=c0de' --save
-  roster group join my-group --code c0de --relay wss://relay.example --json`,
+  roster group join my-group --code c0de --relay wss://relay.example --json
+  roster group join "new.example'my-group" --save --from wss://old.example`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return groupRequest(cmd.Context(), a, args[0], groups.KindJoinRequest, code, reason, save)
+			if o.from != "" && !o.save {
+				return usageErr("--from changes your kind 10009 groups list, so it needs --save")
+			}
+			return groupRequest(cmd.Context(), a, args[0], groups.KindJoinRequest, o)
 		},
 	}
-	cmd.Flags().StringVar(&code, "code", "", "the invite code to send in the join request's code tag")
-	cmd.Flags().StringVar(&reason, "reason", "", "a reason for the admins (the request's content)")
-	cmd.Flags().BoolVar(&save, "save", false, "also add the group to your kind 10009 groups list")
+	cmd.Flags().StringVar(&o.code, "code", "", "the invite code to send in the join request's code tag")
+	cmd.Flags().StringVar(&o.reason, "reason", "", "a reason for the admins (the request's content)")
+	cmd.Flags().BoolVar(&o.save, "save", false, "also add the group to your kind 10009 groups list")
+	cmd.Flags().StringVar(&o.from, "from", "", "with --save, also drop the group's entry for this relay (the group moved)")
 	return cmd
 }
 
 func newGroupLeaveCmd(a *app) *cobra.Command {
-	var reason string
-	var save bool
+	var o groupRequestOpts
 	cmd := &cobra.Command{
 		Use:   "leave <group>",
 		Short: "Ask the relay hosting a group to remove you (kind 9022)",
@@ -116,15 +131,16 @@ Your kind 10009 groups list is then offered the removal, or updated with
   roster group leave my-group --relay wss://relay.example --save --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return groupRequest(cmd.Context(), a, args[0], groups.KindLeaveRequest, "", reason, save)
+			return groupRequest(cmd.Context(), a, args[0], groups.KindLeaveRequest, o)
 		},
 	}
-	cmd.Flags().StringVar(&reason, "reason", "", "a reason for the admins (the request's content)")
-	cmd.Flags().BoolVar(&save, "save", false, "also remove the group from your kind 10009 groups list")
+	cmd.Flags().StringVar(&o.reason, "reason", "", "a reason for the admins (the request's content)")
+	cmd.Flags().BoolVar(&o.save, "save", false, "also remove the group from your kind 10009 groups list")
 	return cmd
 }
 
-func groupRequest(ctx context.Context, a *app, arg string, kind int, code, reason string, save bool) error {
+func groupRequest(ctx context.Context, a *app, arg string, kind int, o groupRequestOpts) error {
+	code, reason := o.code, o.reason
 	verb := map[int]string{groups.KindJoinRequest: "join", groups.KindLeaveRequest: "leave"}[kind]
 	ref, relays, err := groupTarget(a, arg, verb)
 	if err != nil {
@@ -179,7 +195,7 @@ func groupRequest(ctx context.Context, a *app, arg string, kind int, code, reaso
 	if res.Read.Group != nil && res.Read.Group.Metadata != nil {
 		name = res.Read.Group.Metadata.Name
 	}
-	out.List, err = groupListChange(ctx, a, pool, s, me, relays, res, ref, name, save)
+	out.List, err = groupListChange(ctx, a, pool, s, me, res, ref, name, o)
 	if err != nil {
 		return err
 	}
@@ -227,8 +243,8 @@ func groupExplain(res groups.RequestResult) string {
 
 // groupListChange offers or (save) publishes the kind 10009 that matches the
 // outcome: the group's entry added after a join, removed after a leave.
-func groupListChange(ctx context.Context, a *app, pool *relaypool.Pool, s signer.Signer, me string, relays []string,
-	res groups.RequestResult, ref groups.Ref, name string, save bool) (groupListUpdate, error) {
+func groupListChange(ctx context.Context, a *app, pool *relaypool.Pool, s signer.Signer, me string,
+	res groups.RequestResult, ref groups.Ref, name string, o groupRequestOpts) (groupListUpdate, error) {
 	up := groupListUpdate{Status: "unchanged", Relays: []relaypool.Delivered{}, Commands: []string{}}
 	if res.Outcome == groups.OutcomePending {
 		up.Status = "skipped"
@@ -243,7 +259,7 @@ func groupListChange(ctx context.Context, a *app, pool *relaypool.Pool, s signer
 	var next *nostr.Event
 	var changed bool
 	if res.Kind == groups.KindJoinRequest {
-		next, changed = groups.WithEntry(prev, groups.ListEntry{ID: ref.ID, Relay: res.Relay, Name: name}, nostrNow(a))
+		next, changed = groups.WithEntryFrom(prev, groups.ListEntry{ID: ref.ID, Relay: res.Relay, Name: name}, o.from, nostrNow(a))
 	} else {
 		next, changed = groups.WithoutEntry(prev, ref.ID, res.Relay, nostrNow(a))
 	}
@@ -251,7 +267,7 @@ func groupListChange(ctx context.Context, a *app, pool *relaypool.Pool, s signer
 	if !changed {
 		return up, nil
 	}
-	if !save {
+	if !o.save {
 		up.Status = "offered"
 		up.Commands = a.render([]suggest.Command{suggest.Roster("group", verb, res.Relay+"'"+ref.ID, "--save").Because("update your kind 10009 groups list")})
 		return up, nil

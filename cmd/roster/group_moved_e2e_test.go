@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,7 +52,7 @@ func TestGroupRelayDownLooksForMovesThroughCachedAdminsLists(t *testing.T) {
 	if len(found) != 1 || found[0].(map[string]any)["relay"] != moved || len(ms["admins"].([]any)) != 2 {
 		t.Fatalf("moves %+v", ms)
 	}
-	if !strings.Contains(e.Commands[0], "roster group show '"+moved+"'\\''"+pcHome+"'") || !strings.Contains(e.Commands[1], "group join") {
+	if !strings.Contains(e.Commands[0], "roster group show '"+moved+"'\\''"+pcHome+"'") || !strings.Contains(e.Commands[1], "group join") || !strings.Contains(e.Commands[1], "--from "+w.relay.URL()) {
 		t.Fatalf("commands %q", e.Commands)
 	}
 	text := run("group", "members", ref)
@@ -85,5 +86,28 @@ func TestGroupRelayDownLooksForMovesThroughCachedAdminsLists(t *testing.T) {
 	fresh := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t, "group", "show", ref, "--relay", lists.URL(), "--timeout", "5s", "--json")
 	if e := errorBody(t, fresh); fresh.Code != exitIncomplete || !strings.Contains(e.Message, "the admins are not cached") {
 		t.Fatalf("exit %d %+v", fresh.Code, e)
+	}
+}
+
+// Following a moved group: join --save --from <old relay> replaces the
+// 10009 entry for the old relay with the new one, keeping the rest.
+func TestGroupJoinFromMovesTheListEntry(t *testing.T) {
+	t.Parallel()
+	w := newPCWorld(t)
+	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
+	const old = "wss://old.example"
+	prev := &nostr.Event{Kind: groups.KindGroupsList, CreatedAt: nostr.Now() - 10, Tags: nostr.Tags{{"group", pcHome, old}, {"group", "other", old, "Other"}}}
+	w.mustPublish(pcStrangerSK, prev)
+	if r := w.as(pcStrangerSK, "group", "join", pcHome, "--from", old); r.Code != exitUsage {
+		t.Fatalf("--from without --save: exit %d", r.Code)
+	}
+	out := decodeOut[groupRequestJSON](t, w.as(pcStrangerSK, "group", "join", w.relay.URL()+"'"+pcHome, "--save", "--from", old, "--json"))
+	if out.Outcome != groups.OutcomeJoined || out.List.Status != "saved" {
+		t.Fatalf("%+v", out)
+	}
+	got := w.storedKind(groups.KindGroupsList, pubOf(t, pcStrangerSK))
+	want := nostr.Tags{{"group", "other", old, "Other"}, {"group", pcHome, w.relay.URL()}}
+	if len(got) != 1 || len(got[0].Tags) != 2 || !slices.Equal(got[0].Tags[0], want[0]) || !slices.Equal(got[0].Tags[1], want[1]) {
+		t.Fatalf("stored %v", got)
 	}
 }

@@ -23,6 +23,8 @@ type Sighting struct {
 // MoveSearch is the migration and fork check of nip-29.md "Detecting
 // migrations and forks", made when the group's relays are unreachable.
 type MoveSearch struct {
+	// Unreachable are the group's relays that did not answer.
+	Unreachable []string `json:"unreachable"`
 	// Admins are the admins' pubkeys from the cached 39001 of the
 	// unreachable relays (empty: this machine never read the group there).
 	Admins []string `json:"admins"`
@@ -38,7 +40,7 @@ type MoveSearch struct {
 // (when not ""), and reports every relay their entries for group id name
 // other than the unreachable ones.
 func LookForMoves(ctx context.Context, r pipeline.Relays, store pipeline.Store, unreachable, lookup []string, id, me string) MoveSearch {
-	out := MoveSearch{Admins: []string{}, Asked: []string{}, Found: []Sighting{}, Complete: true}
+	out := MoveSearch{Unreachable: append([]string{}, unreachable...), Admins: []string{}, Asked: []string{}, Found: []Sighting{}, Complete: true}
 	for _, u := range unreachable {
 		if store == nil {
 			break

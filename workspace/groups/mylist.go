@@ -69,17 +69,38 @@ func Lists(ctx context.Context, r pipeline.Relays, relays, authors []string) (li
 // encrypted there), is kept byte for byte; created_at moves past prev's so
 // the new version replaces it.
 func WithEntry(prev *nostr.Event, e ListEntry, now nostr.Timestamp) (evt *nostr.Event, changed bool) {
-	for _, have := range EntriesOf(prev) {
-		if have.ID == e.ID && sameRelay(have.Relay, e.Relay) {
-			return nil, false
-		}
-	}
-	tag := nostr.Tag{"group", e.ID, e.Relay}
-	if e.Name != "" {
-		tag = append(tag, e.Name)
-	}
+	return WithEntryFrom(prev, e, "", now)
+}
+
+// WithEntryFrom is WithEntry that also drops the group tags naming e's id
+// on relay from (when not ""): my participation follows a group that moved
+// (nip-29.md "Detecting migrations and forks").
+func WithEntryFrom(prev *nostr.Event, e ListEntry, from string, now nostr.Timestamp) (evt *nostr.Event, changed bool) {
 	next := successor(prev, now)
-	next.Tags = append(next.Tags, tag)
+	kept := next.Tags
+	next.Tags = nostr.Tags{}
+	have := false
+	for _, t := range kept {
+		if len(t) >= 3 && t[0] == "group" && t[1] == e.ID {
+			if from != "" && sameRelay(t[2], from) && !sameRelay(t[2], e.Relay) {
+				changed = true
+				continue
+			}
+			have = have || sameRelay(t[2], e.Relay)
+		}
+		next.Tags = append(next.Tags, t)
+	}
+	if !have {
+		tag := nostr.Tag{"group", e.ID, e.Relay}
+		if e.Name != "" {
+			tag = append(tag, e.Name)
+		}
+		next.Tags = append(next.Tags, tag)
+		changed = true
+	}
+	if !changed {
+		return nil, false
+	}
 	return next, true
 }
 

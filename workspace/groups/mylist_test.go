@@ -53,3 +53,16 @@ func TestGroupsListUpdateKeepsEveryOtherEntry(t *testing.T) {
 		t.Fatalf("%+v", fresh)
 	}
 }
+
+// Following a moved group: the entry for the old relay is dropped and the
+// new one added in one version; the rest is kept.
+func TestGroupsListFollowsAMovedGroup(t *testing.T) {
+	prev := signed(t, aliceSK, KindGroupsList, 500, nostr.Tags{{"group", gid, "wss://old.example"}, {"group", "other", "wss://old.example"}})
+	next, changed := WithEntryFrom(prev, ListEntry{ID: gid, Relay: "wss://new.example"}, "wss://old.example/", 900)
+	if !changed || len(next.Tags) != 2 || next.Tags[0][1] != "other" || next.Tags[1][2] != "wss://new.example" || next.CreatedAt != 900 {
+		t.Fatalf("%v", next.Tags)
+	}
+	if _, changed := WithEntryFrom(next, ListEntry{ID: gid, Relay: "wss://new.example"}, "wss://old.example", 901); changed {
+		t.Fatal("nothing left to change")
+	}
+}
