@@ -223,6 +223,20 @@ function check(evt) {
     const rev = tags.find(t => t[0] === 'expected-revision');
     if (rev && !/^[1-9][0-9]*$/.test(rev[1] ?? '')) problems.push(`expected-revision ${JSON.stringify(rev[1])} is not canonical`);
   }
+  if (evt.kind === 9021 || evt.kind === 9022 || evt.kind === 9000 || evt.kind === 9001) {
+    // NIP-29 join/leave requests and membership changes: one h (the group
+    // id); a join has at most one code; put/remove-user one 64-hex p.
+    if (!exactlyOne(evt, 'h') || tags.find(t => t[0] === 'h')[1] === '') problems.push('wants exactly one non-empty h tag');
+    if (evt.kind === 9021 && tags.filter(t => t[0] === 'code').length > 1) problems.push('more than one code tag');
+    if (evt.kind === 9022 && tags.some(t => t[0] === 'code')) problems.push('a leave request has a code tag');
+    if ((evt.kind === 9000 || evt.kind === 9001) && !tags.some(t => t[0] === 'p' && HEX64.test(t[1] ?? ''))) problems.push('wants a 64-hex p tag');
+  }
+  if (evt.kind === 10009) {
+    // NIP-51 simple groups: group tags are [group, id, relay URL, name?].
+    for (const t of tags.filter(t => t[0] === 'group')) {
+      if (t.length < 3 || t[1] === '' || !/^wss?:\/\/.+/.test(t[2])) problems.push(`group tag ${JSON.stringify(t)} is not [group, id, ws(s) URL, name?]`);
+    }
+  }
   return { id: evt.id, kind: evt.kind, pubkey: evt.pubkey, problems };
 }
 
