@@ -158,6 +158,9 @@ func printDevRelay(a *app, s devRelayStarted, demo devrelay.DemoInfo) {
 		fmt.Fprintf(out, "try: ROSTER_SECRET_KEY=$(printf roster-demo-alice | sha256sum | cut -c1-64) roster workspace show --relay %s\n", s.URL)
 		fmt.Fprintf(out, "try: roster project show %s --relay %s\n", s.ProjectNaddr, s.URL)
 		fmt.Fprintf(out, "try: roster group show %s --relay %s\n", s.GroupID, s.URL)
+		// Dave is not in the demo group: he can join it (and save it to his
+		// kind 10009 groups list).
+		fmt.Fprintf(out, "try: ROSTER_SECRET_KEY=$(printf roster-demo-dave | sha256sum | cut -c1-64) roster group join %s --save --relay %s\n", s.GroupID, s.URL)
 	}
 	fmt.Fprintln(out, "press Ctrl-C to stop")
 }
