@@ -57,6 +57,10 @@ the latest kind 9000 put-user or 9001 remove-user naming you decides (NIP-29
 listing you makes you a member; otherwise you are not. Your roles are the
 relay-signed 39001's.
 
+With --offline it answers from the local cache (each relay's last verified
+state, checked again against its cached NIP-11 self; status "cache",
+complete false); exit 4 offline-miss when nothing is cached.
+
 ` + groupRefHelp,
 		Example: `  roster group show 99999999-9999-4999-8999-999999999999 --relay wss://relay.example
   roster group show 99999999-9999-4999-8999-999999999999 --relay wss://relay.example --json
@@ -70,8 +74,11 @@ relay-signed 39001's.
 				return err
 			}
 			id := ref.ID
+			if a.opts.Offline && me {
+				return usageErr("--me reads the 9000/9001 events naming you, which the cache does not keep; drop --offline")
+			}
 			if a.opts.Offline {
-				return usageErr("group state is relay-authoritative and is not read from the cache; drop --offline")
+				return groupShowOffline(a, ref, relays)
 			}
 			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.projectLazyAuth})
 			defer pool.Close()
@@ -147,6 +154,23 @@ func groupRender(a *app, g groupJSON, trees map[string]groups.TreeNode) {
 			fmt.Fprintf(w, "  ignored  kind %d event %s: %s\n", rj.Kind, termtext.Line(rj.EventID), termtext.Line(rj.Reason))
 		}
 	}
+}
+
+// groupShowOffline answers group show --offline from the cache.
+func groupShowOffline(a *app, ref groups.Ref, relays []string) error {
+	var rd groups.ReadResult
+	withCache(a, func(s cacheStore) { rd = groups.ReadStore(s, relays, ref.ID) })
+	if !rd.Found {
+		return &exitError{Code: exitIncomplete, Kind: "offline-miss",
+			Err:      fmt.Errorf("no cached state for group %s from %s; read it online once", ref.ID, strings.Join(relays, ", ")),
+			Commands: []suggest.Command{suggest.Roster("group", "show", ref.String())}}
+	}
+	out := groupJSON{Schema: "roster.group/v1", ID: ref.ID, Relays: rd.Relays, Complete: false}
+	if a.opts.JSON {
+		return writeJSON(a, out)
+	}
+	groupRender(a, out, nil)
+	return nil
 }
 
 // groupTrees reads, from each relay where the group has a parent or

@@ -111,3 +111,29 @@ func TestGroupJoinFromMovesTheListEntry(t *testing.T) {
 		t.Fatalf("stored %v", got)
 	}
 }
+
+// group show --offline answers from the cache an online read filled,
+// marked status cache and incomplete; nothing cached is offline-miss.
+func TestGroupShowOfflineFromTheCache(t *testing.T) {
+	t.Parallel()
+	w := newPCWorld(t)
+	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
+	w.group(pcOwnerSK, grouprelay.KindEditMetadata, nostr.Tag{"name", "Home"})
+	home := t.TempDir()
+	run := func(args ...string) result {
+		return invocation{Env: map[string]string{"ROSTER_HOME": home}}.roster(t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
+	}
+	if r := run("group", "show", pcHome, "--offline", "--json"); r.Code != exitIncomplete || errorBody(t, r).Code != "offline-miss" {
+		t.Fatalf("exit %d %s", r.Code, r.Out)
+	}
+	if r := run("group", "show", pcHome); r.Code != exitOK {
+		t.Fatalf("exit %d %s", r.Code, r.Err)
+	}
+	w.relay.Stop()
+	r := run("group", "show", pcHome, "--offline", "--json")
+	out := decodeOut[groupJSON](t, r)
+	if r.Code != exitOK || out.Complete || len(out.Relays) != 1 || out.Relays[0].Status != "cache" || !out.Relays[0].Live ||
+		out.Relays[0].Group.Metadata.Name != "Home" || out.Relays[0].Group.RolesOf(pubOf(t, pcOwnerSK)) == nil {
+		t.Fatalf("exit %d %+v", r.Code, out)
+	}
+}

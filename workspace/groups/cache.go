@@ -54,3 +54,20 @@ func Cached(store pipeline.Store, relay, id string) (st State, found bool) {
 	st = Build(id, self, evs)
 	return st, len(st.Sources) > 0
 }
+
+// StatusCache is the status of a relay answered from the cache.
+const StatusCache = "cache"
+
+// ReadStore answers a read offline: each relay's cached state (Cached),
+// with status "cache" and Complete false, since a cached event is not
+// proof it is still the relay's latest.
+func ReadStore(store pipeline.Store, relays []string, id string) ReadResult {
+	out := ReadResult{}
+	for _, u := range relays {
+		st, found := Cached(store, u, id)
+		self, _ := store.CachedSelf(u)
+		out.Relays = append(out.Relays, RelayRead{URL: u, Status: StatusCache, Self: self, Found: found, Live: st.Live(), Group: &st})
+		out.Found = out.Found || found
+	}
+	return out
+}
