@@ -30,14 +30,14 @@ func slowWorld(t *testing.T, n int, timeout time.Duration) *mutWorld {
 // together (no re-asks), so: `roster repo` 1 round (documented worst case
 // 2), `repo health` and a dry run 2 (worst case 3), a write 2 + recheck 1 +
 // publish 1 + read-back 1 (the re-read rides in it) = 5 (worst case 9). The
-// slack is a quarter second of machine load on top, so a write that repeats
-// the discovery's rounds for its recheck and re-read (7 rounds of answers
-// alone, as before the bound) fails here. The relays answer a publish at
+// slack is 380 ms of machine load on top, so a write that repeats the
+// discovery's rounds for its recheck and re-read (7 rounds of answers
+// alone, 2.52 s, as before the bound) still fails here (limit 2.38 s). The relays answer a publish at
 // once, so the count of REQs (TestRoundTripsPerCommand) is what shows the
 // read-back riding in the re-read.
 func TestACommandTakesAtMostItsDocumentedRoundsOfTimeout(t *testing.T) {
 	const timeout = 400 * time.Millisecond
-	const slack = 250 * time.Millisecond
+	const slack = 380 * time.Millisecond
 	w := slowWorld(t, 2, timeout)
 	for _, c := range []struct {
 		rounds int
