@@ -159,7 +159,9 @@ func (p Pipeline) Run(ctx context.Context, req Request) (*Result, error) {
 				Details:  map[string]any{"identifier": id, "event_id": prev.ID},
 				Commands: []suggest.Command{suggest.Roster("repo", "edit", "--help").Because("changes an announced repository"), suggest.Roster("repo", "init", "--identifier", id+"-2")}}
 		}
-		tags = append(tags, carriedTags(prev)...)
+		// The carried tags (a sole-author maintainers tag, hashtags,
+		// upstreams, unknown tags) take their places in ngit's order.
+		tags = graph.InNgitTagOrder(append(tags, carriedTags(prev)...))
 		if created <= prev.CreatedAt {
 			created = prev.CreatedAt + 1 // a replacement must be newer to replace
 		}

@@ -13,8 +13,9 @@ import (
 	"github.com/roster-cli/roster/graph"
 )
 
-// announcementTags are the tags init writes, in ngit's order: d, r euc, name,
-// description, clone, web, relays, alt. No maintainers tag and no M/m/o: a
+// announcementTags are the tags init writes, in ngit's order
+// (graph.InNgitTagOrder): d, r euc, name, description, clone, web, relays,
+// alt. No maintainers tag and no M/m/o: a
 // fresh one-person repository's author is the implicit sole maintainer
 // (maintainers.md "Required client invariants").
 func announcementTags(id, root, name, description string, clone, web, relays []string) nostr.Tags {

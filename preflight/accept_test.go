@@ -1,6 +1,7 @@
 package preflight
 
 import (
+	"encoding/json"
 	"testing"
 )
 
@@ -31,12 +32,41 @@ func TestFirstAcceptanceCopiesSharedMetadataNotPersonalInfrastructure(t *testing
 		[]string{"r", "1111111111111111111111111111111111111111", "euc"},
 		[]string{"name", "My Project"},
 		[]string{"description", "What it does"},
+		[]string{"clone"},
 		[]string{"web", "https://alice.example/my-repo"},
+		[]string{"relays"},
+		mt("alice", "bob"),
 		[]string{"alt", "git repository: My Project"},
 		[]string{"t", "nostr"},
 		[]string{"u", "nostr://npub1upstream/other"},
-		[]string{"M", "<alice>", "2000"}, []string{"m", "<bob>", "2000"}, mt("alice", "bob"))
+		[]string{"M", "<alice>", "2000"}, []string{"m", "<bob>", "2000"})
 	if len(p.Sim.Identity) != 0 {
 		t.Fatalf("a copied identity must not change it: %+v", p.Sim.Identity)
+	}
+}
+
+// ngit writes every announcement with its tags in one order (d, r euc, name,
+// description, clone, web, relays, maintainers, alt, t, u, blossoms, then
+// tags it does not know, roles among them) and always with `clone`, `web`
+// and `relays`, empty when it has none. A first acceptance is a new
+// announcement: it is written that way whatever order the inviter used, and
+// the accepter's own clone servers and relays, unknown here, are empty.
+func TestFirstAcceptanceIsWrittenInNgitTagOrderWithEmptyCloneAndRelays(t *testing.T) {
+	w := &world{t: t}
+	w.announce("alice", 100,
+		[]string{"t", "nostr"},
+		[]string{"alt", "git repository: My Project"},
+		[]string{"name", "My Project"},
+		[]string{"relays", "wss://alice.relay"},
+		[]string{"r", "1111111111111111111111111111111111111111", "euc"},
+	)
+	w.run("alice", "alice", 1000, Intent{Action: ActAdd, Subject: pk("bob")})
+	p := w.run("bob", "alice", 2000, Intent{Action: ActAccept})
+	got, _ := json.Marshal(p.Event().Tags)
+	want := `[["d","` + repoID + `"],["r","1111111111111111111111111111111111111111","euc"],["name","My Project"],` +
+		`["clone"],["web"],["relays"],["maintainers","` + pk("bob") + `","` + pk("alice") + `"],` +
+		`["alt","git repository: My Project"],["t","nostr"],["M","` + pk("alice") + `","2000"],["m","` + pk("bob") + `","2000"]]`
+	if string(got) != want {
+		t.Fatalf("tags\n got: %s\nwant: %s", got, want)
 	}
 }

@@ -260,12 +260,20 @@ func buildFix(d *draft) *Refusal {
 // `clone`, `relays` and `blossoms` (where grasp servers appear) are theirs
 // and stay out of the accepter's signed statement, as do unknown tags,
 // whose meaning roster cannot know. Role records and `maintainers` are
-// replaced by the accepter's own roles.
+// replaced by the accepter's own roles. The accepter's own `clone` and
+// `relays` are not known here, so they are written empty, as ngit writes
+// every announcement with them (and `web`) present; Plan.adopt puts the
+// whole announcement in ngit's tag order.
 func baseForNewAnnouncement(from *nostr.Event) nostr.Tags {
 	var out nostr.Tags
 	for _, t := range copyTags(from.Tags) {
 		if len(t) > 0 && slices.Contains(sharedAnnouncementFields, t[0]) {
 			out = append(out, t)
+		}
+	}
+	for _, name := range []string{"clone", "web", "relays"} {
+		if !slices.ContainsFunc(out, func(t nostr.Tag) bool { return t[0] == name }) {
+			out = append(out, nostr.Tag{name})
 		}
 	}
 	return out

@@ -127,16 +127,16 @@ func TestLeaveAndReinvitation(t *testing.T) {
 	w.run("bob", "alice", 3200, Intent{Action: ActFollowLead})
 	w.run("alice", "alice", 4000, Intent{Action: ActRemove, Subject: pk("carol")})
 	p = w.run("carol", "alice", 4200, Intent{Action: ActFollowLead})
-	wantTags(t, p, []string{"M", "<alice>", "3000"}, []string{"m", "<carol>", "3000", "4000"}, []string{"m", "<bob>", "2000", "defer"}, mt("alice"))
+	wantTags(t, p, []string{"clone"}, []string{"web"}, []string{"relays"}, mt("alice"), []string{"M", "<alice>", "3000"}, []string{"m", "<carol>", "3000", "4000"}, []string{"m", "<bob>", "2000", "defer"})
 	p = w.run("alice", "alice", 5000, Intent{Action: ActAdd, Subject: pk("carol")})
 	sameSet(t, "reinvitation after ended self-role", p.Sim.NewlyInvited, "carol")
 	p = w.run("carol", "alice", 5100, Intent{Action: ActAccept})
-	wantTags(t, p, []string{"M", "<alice>", "3000"}, []string{"m", "<carol>", "3000", "4000", "5100"}, []string{"m", "<bob>", "2000", "defer"}, mt("alice", "carol"))
+	wantTags(t, p, []string{"clone"}, []string{"web"}, []string{"relays"}, mt("alice", "carol"), []string{"M", "<alice>", "3000"}, []string{"m", "<carol>", "3000", "4000", "5100"}, []string{"m", "<bob>", "2000", "defer"})
 
 	// Leave: ended self-role, active redirect kept.
 	w = threePerson(t)
 	p = w.run("carol", "alice", 3500, Intent{Action: ActLeave})
-	wantTags(t, p, []string{"M", "<alice>", "3000"}, []string{"m", "<carol>", "3000", "3500"}, mt("alice"))
+	wantTags(t, p, []string{"clone"}, []string{"web"}, []string{"relays"}, mt("alice"), []string{"M", "<alice>", "3000"}, []string{"m", "<carol>", "3000", "3500"})
 	sameSet(t, "lost", p.Sim.Lost, "carol")
 }
 

@@ -47,7 +47,7 @@ func TestAcceptanceRecordsActiveLeadMAndSelfMNeverADeferCopy(t *testing.T) {
 	w.announce("alice", 100)
 	w.run("alice", "alice", 1000, Intent{Action: ActAdd, Subject: pk("bob")})
 	p := w.run("bob", "alice", 2000, Intent{Action: ActAccept})
-	wantTags(t, p, []string{"M", "<alice>", "2000"}, []string{"m", "<bob>", "2000"}, mt("alice", "bob"))
+	wantTags(t, p, []string{"clone"}, []string{"web"}, []string{"relays"}, mt("alice", "bob"), []string{"M", "<alice>", "2000"}, []string{"m", "<bob>", "2000"})
 	sameSet(t, "newly confirmed", p.Sim.NewlyConfirmed, "bob")
 	if strings.Contains(aliasTags(p.Tags), `["M","<bob>"`) {
 		t.Fatalf("acceptance self-promoted: %s", aliasTags(p.Tags))

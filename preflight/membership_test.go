@@ -43,7 +43,7 @@ func TestFollowLeadCopiesThirdPartyHistoryAsDefer(t *testing.T) {
 		t.Fatalf("confirmed %v", got)
 	}
 	p := w.run("bob", "alice", 3200, Intent{Action: ActFollowLead})
-	wantTags(t, p, []string{"M", "<alice>", "2000"}, []string{"m", "<bob>", "2000"}, []string{"m", "<carol>", "3000", "defer"}, mt("alice", "bob"))
+	wantTags(t, p, []string{"clone"}, []string{"web"}, []string{"relays"}, mt("alice", "bob"), []string{"M", "<alice>", "2000"}, []string{"m", "<bob>", "2000"}, []string{"m", "<carol>", "3000", "defer"})
 	// Idempotent: a second run has nothing to change.
 	w.refused("bob", "alice", 3300, Intent{Action: ActFollowLead}, "nothing-to-change")
 	if acks := w.resolve("alice", 3300); len(acks.PendingAcknowledgements) != 0 {
@@ -75,7 +75,7 @@ func TestLeadlessRepositoryRequiresGovernanceChoiceEveryTime(t *testing.T) {
 	w.announce("alice", 100)
 	w.run("alice", "alice", 1000, Intent{Action: ActAdd, Subject: pk("bob"), NoLead: true})
 	p := w.run("bob", "alice", 2000, Intent{Action: ActAccept})
-	wantTags(t, p, []string{"m", "<alice>", "2000"}, []string{"m", "<bob>", "2000"}, mt("alice", "bob"))
+	wantTags(t, p, []string{"clone"}, []string{"web"}, []string{"relays"}, mt("alice", "bob"), []string{"m", "<alice>", "2000"}, []string{"m", "<bob>", "2000"})
 	if r := w.resolve("alice", 2000); string(r.LeadSource) != "explicit_none" || len(r.Component) != 2 {
 		t.Fatalf("lead source %s component %v", r.LeadSource, r.Component)
 	}
@@ -87,7 +87,7 @@ func TestLeadlessRepositoryRequiresGovernanceChoiceEveryTime(t *testing.T) {
 	}
 	// Any confirmed maintainer may make a leadless change with the flag.
 	p = w.run("bob", "alice", 3000, Intent{Action: ActAdd, Subject: pk("carol"), NoLead: true})
-	wantTags(t, p, []string{"m", "<alice>", "2000"}, []string{"m", "<bob>", "2000"}, []string{"m", "<carol>", "3000"}, mt("alice", "bob", "carol"))
+	wantTags(t, p, []string{"clone"}, []string{"web"}, []string{"relays"}, mt("alice", "bob", "carol"), []string{"m", "<alice>", "2000"}, []string{"m", "<bob>", "2000"}, []string{"m", "<carol>", "3000"})
 	// Removing still requires the choice.
 	w.refused("bob", "alice", 3100, Intent{Action: ActRemove, Subject: pk("carol")}, "governance-choice-required")
 	w.run("bob", "alice", 3100, Intent{Action: ActRemove, Subject: pk("carol"), NoLead: true})

@@ -157,6 +157,9 @@ func (p *Plan) adopt(d *draft, now int64) {
 	p.Tags, p.Changes = d.tags, d.changes
 	p.CreatedAt = max(now, p.NotBefore)
 	if p.Current == nil {
+		// A first announcement (accept's) has no tag order to keep:
+		// write ngit's, as repo init does.
+		p.Tags = graph.InNgitTagOrder(p.Tags)
 		return
 	}
 	p.Content = p.Current.Content

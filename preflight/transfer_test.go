@@ -36,8 +36,8 @@ func TestLeadTransferWithCoMaintainerFollowing(t *testing.T) {
 	// Bob prepares: closes M:alice and self-m at 4000, self-M from 4000,
 	// and assigns the complete roster (Carol's copy becomes his assignment).
 	p := w.run("bob", "bob", 4000, Intent{Action: ActLead, Lead: pk("bob")})
-	wantTags(t, p, []string{"M", "<alice>", "2000", "4000"}, []string{"m", "<bob>", "2000", "4000"}, []string{"m", "<carol>", "3000"},
-		[]string{"M", "<bob>", "4000"}, []string{"m", "<alice>"}, mt("alice", "bob", "carol"))
+	wantTags(t, p, []string{"clone"}, []string{"web"}, []string{"relays"}, mt("alice", "bob", "carol"), []string{"M", "<alice>", "2000", "4000"}, []string{"m", "<bob>", "2000", "4000"}, []string{"m", "<carol>", "3000"},
+		[]string{"M", "<bob>", "4000"}, []string{"m", "<alice>"})
 	if r := w.resolve("alice", 4000); r.Lead != pk("alice") {
 		t.Fatalf("alice's coordinate should still lead to alice, got %s", aliasText(r.Lead))
 	}

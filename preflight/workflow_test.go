@@ -15,7 +15,7 @@ func TestNormalTwoPersonWorkflow(t *testing.T) {
 
 	// 3. Bob accepts.
 	p = w.run("bob", "alice", 2000, Intent{Action: ActAccept})
-	wantTags(t, p, []string{"name", "My Project"}, []string{"M", "<alice>", "2000"}, []string{"m", "<bob>", "2000"}, mt("alice", "bob"))
+	wantTags(t, p, []string{"name", "My Project"}, []string{"clone"}, []string{"web"}, []string{"relays"}, mt("alice", "bob"), []string{"M", "<alice>", "2000"}, []string{"m", "<bob>", "2000"})
 	sameSet(t, "newly confirmed", p.Sim.NewlyConfirmed, "bob")
 
 	// 4. Alice records Bob's acceptance: only the first start moves.

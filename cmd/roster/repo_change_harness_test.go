@@ -191,6 +191,10 @@ func (w *mutWorld) latest(p person) string {
 	return got
 }
 
+// bare is a tag with no value, as ngit writes `clone`, `web` and `relays`
+// when it knows none (a first acceptance's own clone servers and relays).
+func bare(name string) nostr.Tag { return nostr.Tag{name} }
+
 // wantLatest asserts the exact tags p's stored announcement carries.
 func (w *mutWorld) wantLatest(p person, want ...nostr.Tag) {
 	w.t.Helper()

@@ -25,7 +25,7 @@ func TestTwoPersonWorkflowEndToEnd(t *testing.T) {
 
 	// 3. Bob accepts: active M to Alice and active self-m, nothing else.
 	m = w.ok(bob, alice, 2000, "repo", "accept")
-	w.wantLatest(bob, role("M", alice, "2000"), role("m", bob, "2000"), projection(alice, bob))
+	w.wantLatest(bob, bare("clone"), bare("web"), bare("relays"), projection(alice, bob), role("M", alice, "2000"), role("m", bob, "2000"))
 	if got := members(t, m); got["bob"] != "confirmed" {
 		t.Fatalf("after accept: %v", got)
 	}
@@ -70,7 +70,7 @@ func TestThreePersonRepositoryEndToEnd(t *testing.T) {
 		t.Fatalf("bob is not shown follow-lead:\n%s", r.Err)
 	}
 	w.ok(bob, alice, 3300, "repo", "follow-lead")
-	w.wantLatest(bob, role("M", alice, "2000"), role("m", bob, "2000"), role("m", carol, "3000", "defer"), projection(alice, bob))
+	w.wantLatest(bob, bare("clone"), bare("web"), bare("relays"), projection(alice, bob), role("M", alice, "2000"), role("m", bob, "2000"), role("m", carol, "3000", "defer"))
 	// Idempotent: nothing more to publish.
 	before := w.storedCount()
 	w.ok(bob, alice, 3400, "repo", "follow-lead")

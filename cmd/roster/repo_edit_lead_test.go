@@ -32,8 +32,8 @@ func TestLeadTransferWithCoMaintainerFollowingEndToEnd(t *testing.T) {
 	w.refused(alice, alice, 3900, exitRefused, "lead-not-prepared", "repo", "edit", "--lead-maintainer", bob.npub())
 
 	w.ok(bob, bob, 4000, "repo", "edit", "--lead-maintainer", bob.npub())
-	w.wantLatest(bob, role("M", alice, "2000", "4000"), role("m", bob, "2000", "4000"), role("m", carol, "3000"),
-		role("M", bob, "4000"), role("m", alice), projection(alice, bob, carol))
+	w.wantLatest(bob, bare("clone"), bare("web"), bare("relays"), projection(alice, bob, carol),
+		role("M", alice, "2000", "4000"), role("m", bob, "2000", "4000"), role("m", carol, "3000"), role("M", bob, "4000"), role("m", alice))
 
 	m := w.ok(alice, alice, 5000, "repo", "edit", "--lead-maintainer", bob.npub())
 	w.wantLatest(alice, role("M", alice, "0", "5000"), role("m", bob, "2000", "defer"), role("m", carol, "3000", "defer"),
@@ -55,7 +55,7 @@ func TestLeadTransferWithCoMaintainerFollowingEndToEnd(t *testing.T) {
 	}
 	m = w.ok(carol, alice, 5200, "repo", "follow-lead")
 	// Alice's role copied as history: her effective start is unknown (0).
-	w.wantLatest(carol, role("M", alice, "3000", "5200"), role("m", carol, "3000"), role("M", bob, "5200"), role("m", alice, "0", "defer"), projection(bob, carol))
+	w.wantLatest(carol, bare("clone"), bare("web"), bare("relays"), projection(bob, carol), role("M", alice, "3000", "5200"), role("m", carol, "3000"), role("M", bob, "5200"), role("m", alice, "0", "defer"))
 	// Idempotent, now rooted at bob/my-repo: nothing left to change.
 	before := w.storedCount()
 	w.ok(carol, bob, 5300, "repo", "follow-lead")
@@ -91,13 +91,13 @@ func TestLeadlessRepositoryEndToEnd(t *testing.T) {
 	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--no-lead-maintainer")
 	w.wantLatest(alice, role("m", bob, "1000"), projection(bob))
 	w.ok(bob, alice, 2000, "repo", "accept")
-	w.wantLatest(bob, role("m", alice, "2000"), role("m", bob, "2000"), projection(alice, bob))
+	w.wantLatest(bob, bare("clone"), bare("web"), bare("relays"), projection(alice, bob), role("m", alice, "2000"), role("m", bob, "2000"))
 	m := w.refused(bob, alice, 2500, exitRefused, "governance-choice-required", "repo", "edit", "--add-maintainer", carol.npub())
 	if !strings.Contains(m["error"].(map[string]any)["message"].(string), "a lead maintainer must be assigned for this membership change") {
 		t.Fatal(m)
 	}
 	w.ok(bob, alice, 2600, "repo", "edit", "--add-maintainer", carol.npub(), "--no-lead-maintainer")
-	w.wantLatest(bob, role("m", alice, "2000"), role("m", bob, "2000"), role("m", carol, "2600"), projection(alice, bob, carol))
+	w.wantLatest(bob, bare("clone"), bare("web"), bare("relays"), projection(alice, bob, carol), role("m", alice, "2000"), role("m", bob, "2000"), role("m", carol, "2600"))
 	w.refused(alice, alice, 2700, exitUsage, "usage", "repo", "edit", "--add-maintainer", dave.npub(), "--no-lead-maintainer", "--lead-maintainer", alice.npub())
 	w.refused(bob, alice, 2800, exitRefused, "no-lead-to-follow", "repo", "follow-lead")
 }

@@ -31,18 +31,18 @@ func TestLeaveAndReinvitationEndToEnd(t *testing.T) {
 
 	// Carol acknowledges the removal: ended self-m at Alice's end, redirect kept.
 	w.ok(carol, alice, 4300, "repo", "follow-lead")
-	w.wantLatest(carol, role("M", alice, "3000"), role("m", carol, "3000", "4000"), role("m", bob, "2000", "defer"), projection(alice))
+	w.wantLatest(carol, bare("clone"), bare("web"), bare("relays"), projection(alice), role("M", alice, "3000"), role("m", carol, "3000", "4000"), role("m", bob, "2000", "defer"))
 	// Now a re-add is only an invitation, and Carol must accept again.
 	m = w.ok(alice, alice, 5000, "repo", "edit", "--add-maintainer", carol.npub())
 	if got := members(t, m); got["carol"] != "invited" {
 		t.Fatalf("after re-invite: %v", got)
 	}
 	w.ok(carol, alice, 5100, "repo", "accept")
-	w.wantLatest(carol, role("M", alice, "3000"), role("m", carol, "3000", "4000", "5100"), role("m", bob, "2000", "defer"), projection(alice, carol))
+	w.wantLatest(carol, bare("clone"), bare("web"), bare("relays"), projection(alice, carol), role("M", alice, "3000"), role("m", carol, "3000", "4000", "5100"), role("m", bob, "2000", "defer"))
 
 	// Bob leaves: ended self-role, redirect kept.
 	w.ok(bob, alice, 6000, "repo", "leave")
-	w.wantLatest(bob, role("M", alice, "2000"), role("m", bob, "2000", "6000"), role("m", carol, "3000", "defer"), projection(alice))
+	w.wantLatest(bob, bare("clone"), bare("web"), bare("relays"), projection(alice), role("M", alice, "2000"), role("m", bob, "2000", "6000"), role("m", carol, "3000", "defer"))
 	// The lead cannot leave.
 	w.refused(alice, alice, 6100, exitRefused, "lead-cannot-leave", "repo", "leave")
 }
