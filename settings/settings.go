@@ -1,7 +1,9 @@
 // Package settings decides where roster keeps its files and which relays it
-// asks by default: the roster home (--home, ROSTER_HOME, the XDG cache
-// directory) and the default relays (--relay, ROSTER_RELAYS, the relays of
-// config.yaml in the home). The environment is passed in as a lookup.
+// asks by default: the directories (dirs.go: --home or ROSTER_HOME for all
+// of them, else the XDG config, data and cache directories, and the one move
+// out of the old single home, move.go) and the default relays (--relay,
+// ROSTER_RELAYS, the relays of config.yaml in the config directory). The
+// environment is passed in as a lookup.
 package settings
 
 import (
@@ -19,11 +21,11 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// ConfigFile is the name of roster's settings file inside the roster home.
+// ConfigFile is the name of roster's settings file in the config directory.
 const ConfigFile = "config.yaml"
 
-// Config is what a user sets once in <home>/config.yaml. It holds defaults
-// only, never secrets.
+// Config is what a user sets once in <config dir>/config.yaml. It holds
+// defaults only, never secrets.
 type Config struct {
 	// Relays are asked when neither --relay nor ROSTER_RELAYS is given.
 	Relays []string `yaml:"relays"`
@@ -48,12 +50,12 @@ func (e *ConfigError) Error() string {
 
 func (e *ConfigError) Unwrap() error { return e.Err }
 
-// Load reads <home>/config.yaml. A missing or empty file is an empty
-// config, as is a home that is not a directory (the command that needs the
-// home explains that).
-func Load(home string) (Config, error) {
+// Load reads <dir>/config.yaml. A missing or empty file is an empty config,
+// as is a dir that is not a directory (the command that needs it explains
+// that).
+func Load(dir string) (Config, error) {
 	var cfg Config
-	path := filepath.Join(home, ConfigFile)
+	path := filepath.Join(dir, ConfigFile)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return cfg, nil
@@ -67,41 +69,6 @@ func Load(home string) (Config, error) {
 		return Config{}, &ConfigError{Path: path, Err: err}
 	}
 	return cfg, nil
-}
-
-// Home is the roster home: flag (--home), else ROSTER_HOME, else the XDG
-// cache directory's roster folder. A home that exists but is not a
-// directory is refused here, once, rather than surfacing as "not a
-// directory" from whichever file a command opens first.
-func Home(flag string, getenv func(string) string) (string, error) {
-	h, err := homeSetting(flag, getenv)
-	if err != nil {
-		return "", err
-	}
-	if st, err := os.Stat(h); err == nil && !st.IsDir() {
-		return "", fmt.Errorf("the roster home %s is a file, not a directory: pass --home <directory>, or point ROSTER_HOME at one", h)
-	}
-	return h, nil
-}
-
-func homeSetting(flag string, getenv func(string) string) (string, error) {
-	if flag != "" {
-		return flag, nil
-	}
-	if h := getenv("ROSTER_HOME"); h != "" {
-		return h, nil
-	}
-	if x := getenv("XDG_CACHE_HOME"); x != "" {
-		return filepath.Join(x, "roster"), nil
-	}
-	if h := getenv("HOME"); h != "" {
-		return filepath.Join(h, ".cache", "roster"), nil
-	}
-	d, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("no home directory: set ROSTER_HOME or pass --home")
-	}
-	return filepath.Join(d, "roster"), nil
 }
 
 // Relays are the relays to ask by default: flags (--relay) if given, else

@@ -11,29 +11,49 @@ import (
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
-// Rule: the home is --home, else ROSTER_HOME, else the XDG cache directory
-// (XDG_CACHE_HOME, else ~/.cache); a home that is a file is refused.
-func TestHomePrecedence(t *testing.T) {
+// Rule: --home, else ROSTER_HOME, is the one directory for everything;
+// else config, data and cache are the XDG directories (each variable, when
+// absolute, else its ~ default); the old single home was the cache
+// directory; a directory that is a file is refused.
+func TestDirsPrecedence(t *testing.T) {
+	one := func(h string) Dirs { return Dirs{Config: h, Data: h, Cache: h, Home: h} }
+	xdg := func(c, d, k string) Dirs { return Dirs{Config: c, Data: d, Cache: k, Legacy: k} }
 	for _, c := range []struct {
 		flag string
 		env  map[string]string
-		want string
+		want Dirs
 	}{
-		{"/f", map[string]string{"ROSTER_HOME": "/r", "XDG_CACHE_HOME": "/x"}, "/f"},
-		{"", map[string]string{"ROSTER_HOME": "/r", "XDG_CACHE_HOME": "/x"}, "/r"},
-		{"", map[string]string{"XDG_CACHE_HOME": "/x", "HOME": "/h"}, "/x/roster"},
-		{"", map[string]string{"HOME": "/h"}, "/h/.cache/roster"},
+		{"/f", map[string]string{"ROSTER_HOME": "/r", "XDG_CACHE_HOME": "/x"}, one("/f")},
+		{"", map[string]string{"ROSTER_HOME": "/r", "XDG_CACHE_HOME": "/x"}, one("/r")},
+		{"", map[string]string{"HOME": "/h"}, xdg("/h/.config/roster", "/h/.local/share/roster", "/h/.cache/roster")},
+		{"", map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "/c", "XDG_DATA_HOME": "/d", "XDG_CACHE_HOME": "/x"},
+			xdg("/c/roster", "/d/roster", "/x/roster")},
+		{"", map[string]string{"HOME": "/h", "XDG_DATA_HOME": "relative"}, xdg("/h/.config/roster", "/h/.local/share/roster", "/h/.cache/roster")},
+		{"", map[string]string{"XDG_CONFIG_HOME": "/c", "XDG_DATA_HOME": "/d", "XDG_CACHE_HOME": "/x"}, xdg("/c/roster", "/d/roster", "/x/roster")},
 	} {
-		if got, err := Home(c.flag, env(c.env)); err != nil || got != c.want {
-			t.Errorf("Home(%q, %v) = %q, %v; want %q", c.flag, c.env, got, err, c.want)
+		if got, err := Locate(c.flag, env(c.env)); err != nil || got != c.want {
+			t.Errorf("Locate(%q, %v) = %+v, %v; want %+v", c.flag, c.env, got, err, c.want)
 		}
+	}
+	if _, err := Locate("", env(map[string]string{"XDG_CONFIG_HOME": "/c"})); err == nil || !strings.Contains(err.Error(), "ROSTER_HOME") {
+		t.Errorf("no HOME and no XDG_DATA_HOME: %v", err)
 	}
 	file := filepath.Join(t.TempDir(), "f")
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Home(file, env(nil)); err == nil {
+	if _, err := Locate(file, env(nil)); err == nil {
 		t.Fatal("a home that is a file was accepted")
+	}
+	base := filepath.Dir(file)
+	if err := os.MkdirAll(filepath.Join(base, "data"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(base, "data", "roster"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Locate("", env(map[string]string{"HOME": base, "XDG_DATA_HOME": filepath.Join(base, "data")})); err == nil {
+		t.Fatal("a data directory that is a file was accepted")
 	}
 }
 

@@ -19,14 +19,19 @@ const (
 	BackendNcryptsec = "ncryptsec"
 )
 
-// File names inside ROSTER_HOME.
+// File names inside the data directory (Env.Home).
 const (
 	AccountFile         = "account.json"
 	KeyFile             = "key.ncryptsec"           // the user's key when no keyring exists
 	BunkerClientKeyFile = "bunker-client.ncryptsec" // the NIP-46 client key when no keyring exists
 )
 
-// Account is the active login as recorded in ROSTER_HOME/account.json. It
+// Files are every file a login keeps in the data directory, the account
+// record last: it names the others, so a move that copies in this order
+// never has a record pointing at a key that is not there yet.
+var Files = []string{KeyFile, BunkerClientKeyFile, AccountFile}
+
+// Account is the active login as recorded in <data dir>/account.json. It
 // holds public facts only: never a secret key, a bunker secret or a passphrase.
 type Account struct {
 	Npub    string `json:"npub"`

@@ -11,7 +11,8 @@ import (
 
 // Env is everything the signer needs from the world outside the package.
 type Env struct {
-	// Home is ROSTER_HOME: account.json and ncryptsec files live here.
+	// Home is the data directory (ROSTER_HOME or $XDG_DATA_HOME/roster):
+	// account.json and the ncryptsec files live here.
 	Home string
 	// SecretKey is the value of ROSTER_SECRET_KEY ("" when unset).
 	SecretKey string

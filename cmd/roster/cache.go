@@ -19,9 +19,10 @@ func newCacheCmd(a *app) *cobra.Command {
 		Use:   "cache",
 		Short: "Inspect or clear roster's local cache of verified events",
 		Long: `roster caches verified events, relay information and projections in
-<home>/cache.db (home: --home, $ROSTER_HOME, else the XDG cache directory).
---offline answers from it alone. Clearing it is always safe: everything in it
-can be fetched again from relays.`,
+cache.db in --home, else $ROSTER_HOME, else $XDG_CACHE_HOME/roster
+(~/.cache/roster). --offline answers from it alone. Clearing it is always
+safe: everything in it can be fetched again from relays, and keys and
+settings are kept elsewhere (roster help environment).`,
 		Example: `  roster cache info            # where the cache is and what it holds
   roster cache info --json     # roster.cache-info/v2
   roster cache clear           # delete it; the next read fetches from relays again`,
@@ -47,7 +48,7 @@ func newCacheInfoCmd(a *app) *cobra.Command {
   roster cache info --home /tmp/roster     # another cache directory`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			home, err := a.home()
+			home, err := a.cacheDir()
 			if err != nil {
 				return usageErr("%v", err)
 			}
@@ -116,7 +117,7 @@ func newCacheClearCmd(a *app) *cobra.Command {
   roster cache clear --json   # roster.cache-clear/v1: {"path":..., "removed": true}`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			home, err := a.home()
+			home, err := a.cacheDir()
 			if err != nil {
 				return usageErr("%v", err)
 			}

@@ -94,7 +94,7 @@ func repoCompletions(a *app) []cobra.Completion {
 // already typed.
 func relayCompletions(a *app) []cobra.Completion {
 	cfg := a.config
-	if home, err := a.home(); err == nil {
+	if home, err := a.configDir(); err == nil {
 		if c, err := loadConfig(home); err == nil {
 			cfg = c
 		}

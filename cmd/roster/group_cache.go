@@ -47,7 +47,7 @@ func groupCacheRelay(a *app, rrs ...groups.RelayRead) {
 
 // withCache runs f on the opened cache, or warns that it cannot.
 func withCache(a *app, f func(cacheStore)) {
-	home, err := a.home()
+	home, err := a.cacheDir()
 	if err != nil {
 		return
 	}

@@ -53,17 +53,22 @@ than on the message. docs/exit-codes.md lists every code.
 
 const environmentTopic = `Environment variables
 
-  ROSTER_HOME        the roster home: config.yaml, the cache (cache.db), the
-                     account record and key.ncryptsec. --home wins over it.
-                     Unset: $XDG_CACHE_HOME/roster, else $HOME/.cache/roster.
+  ROSTER_HOME        one directory for everything: config.yaml, the account
+                     record and key files, the cache (cache.db). --home wins
+                     over it. Unset: the XDG directories below.
   ROSTER_RELAYS      relays to ask when no --relay is given, comma-separated
                      (wss://a.example,wss://b.example); it wins over the
                      relays of config.yaml.
   ROSTER_SECRET_KEY  an nsec or 64-hex key to sign with instead of the stored
                      login, for scripts and CI. roster never stores it.
-  XDG_CACHE_HOME     where the default roster home lives: $XDG_CACHE_HOME/roster.
-  HOME               the default roster home when XDG_CACHE_HOME is unset:
-                     $HOME/.cache/roster.
+  XDG_CONFIG_HOME    config.yaml is in $XDG_CONFIG_HOME/roster
+                     (default ~/.config/roster).
+  XDG_DATA_HOME      the login (account.json, key.ncryptsec) is in
+                     $XDG_DATA_HOME/roster (default ~/.local/share/roster).
+  XDG_CACHE_HOME     the cache is $XDG_CACHE_HOME/roster/cache.db (default
+                     ~/.cache/roster). A login or config.yaml an older roster
+                     left there is moved out once, with a notice.
+  HOME               where the ~ defaults above are.
   DBUS_SESSION_BUS_ADDRESS
                      on Linux, the session bus the OS keyring (Secret Service:
                      GNOME Keyring, KeePassXC) is reached through for login.

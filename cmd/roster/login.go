@@ -23,7 +23,9 @@ func newLoginCmd(a *app) *cobra.Command {
 		Use:   "login",
 		Short: "Store your key (OS keyring, or a NIP-46 bunker) and make it the active signer",
 		Long: `login makes a key the one roster signs with, and records the active account
-(npub and backend, never a secret) in ROSTER_HOME/account.json.
+(npub and backend, never a secret) in account.json in the data directory
+($XDG_DATA_HOME/roster, default ~/.local/share/roster; --home or ROSTER_HOME
+when set).
 
   --nsec      reads an nsec or 64-hex secret key: from a prompt without echo
               on a terminal, else one line from stdin. Never pass the key as an
@@ -37,7 +39,7 @@ func newLoginCmd(a *app) *cobra.Command {
 
 Keys and bunker client keys go to the OS keyring (service "roster", account =
 the npub). With no keyring service, roster stores them as a NIP-49 ncryptsec
-file in ROSTER_HOME (mode 0600), encrypted with a passphrase you type.
+file in the data directory (mode 0600), encrypted with a passphrase you type.
 ROSTER_SECRET_KEY, when set, takes precedence over any login.`,
 		Example: `  roster login --nsec                         # paste your nsec at the prompt (not echoed)
   pass show nostr/nsec | roster login --nsec  # or pipe it

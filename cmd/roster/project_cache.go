@@ -19,7 +19,7 @@ func projectCachePut(a *app, rd projects.ReadResult) {
 	if rd.Best == nil && len(rd.Relays) == 0 {
 		return
 	}
-	home, err := a.home()
+	home, err := a.cacheDir()
 	if err != nil {
 		return
 	}
@@ -36,7 +36,7 @@ func projectCachePut(a *app, rd projects.ReadResult) {
 
 // projectReadCached answers --offline from the cache (projects.ReadStore).
 func projectReadCached(a *app, relays []string, c projects.Coordinate) (projects.ReadResult, error) {
-	home, err := a.home()
+	home, err := a.cacheDir()
 	if err != nil {
 		return projects.ReadResult{}, usageErr("%v", err)
 	}
@@ -66,7 +66,7 @@ func projectOutageFallback(a *app, c projects.Coordinate, rd projects.ReadResult
 	if rd.Best != nil || len(silent) == 0 {
 		return rd, "", false
 	}
-	home, err := a.home()
+	home, err := a.cacheDir()
 	if err != nil {
 		return rd, "", false
 	}

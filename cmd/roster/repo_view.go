@@ -120,7 +120,7 @@ func (a *app) repoViewErr(v *repoView, err error) (*repoView, error) {
 
 // openCache opens the cache in the roster home; a bad home is a usage error.
 func (a *app) openCache() (*cache.Cache, error) {
-	home, err := a.home()
+	home, err := a.cacheDir()
 	if err != nil {
 		return nil, &exitError{Code: exitUsage, Kind: "usage", Err: err}
 	}

@@ -39,7 +39,7 @@ type globalOptions struct {
 type app struct {
 	io   *ioStreams
 	opts globalOptions
-	// config is $ROSTER_HOME/config.yaml, loaded before every command.
+	// config is config.yaml in the config directory, loaded before every command.
 	config settings.Config
 	// signerOnce opens the signer at most once per invocation (signer_setup.go).
 	signerOnce signerOnce
@@ -49,6 +49,8 @@ type app struct {
 	output *jsonout.Filter
 	// run is the deadline and phase of this invocation (deadline.go).
 	run runState
+	// moves are the directories once an old home's files moved (dirs.go).
+	moves dirMoves
 }
 
 // seams are the points a test may set on one invocation, so independent
@@ -64,9 +66,6 @@ type seams struct {
 	// changes against one revision.
 	projectBeforeSign func(attempt int)
 }
-
-// home is the roster home (settings.Home).
-func (a *app) home() (string, error) { return settings.Home(a.opts.Home, a.io.Getenv) }
 
 // defaultRelays are --relay, else ROSTER_RELAYS, else config.yaml's
 // (settings.Relays).
@@ -137,7 +136,7 @@ roster help formatting.`,
 	pf.BoolVar(&a.opts.Offline, "offline", false, "answer from the local cache only")
 	pf.DurationVar(&a.opts.Timeout, "timeout", 10*time.Second, "network timeout per relay")
 	pf.DurationVar(&a.opts.Deadline, "deadline", 0, "cap on the whole command's wall time (default: none; see docs/usage.md)")
-	pf.StringVar(&a.opts.Home, "home", "", "config and cache directory (default $ROSTER_HOME or the XDG cache dir)")
+	pf.StringVar(&a.opts.Home, "home", "", "one directory for config, login and cache (default $ROSTER_HOME, else the XDG directories)")
 	defaultHelp := root.HelpFunc()
 	root.SetHelpFunc(func(c *cobra.Command, args []string) {
 		hideUnusedGlobalFlags(c)
@@ -215,11 +214,11 @@ func checkGlobalFlags(a *app) error {
 			Err:      fmt.Errorf("--timeout must be a positive duration, not %s", a.opts.Timeout),
 			Commands: []suggest.Command{{Argv: []string{"--timeout", "30s"}, Comment: "or leave it out for the default, 10s"}}}
 	}
-	home, err := a.home()
+	dir, err := a.configDir()
 	if err != nil {
-		return nil // commands that need the home report this themselves
+		return nil // commands that need the directories report this themselves
 	}
-	a.config, err = loadConfig(home)
+	a.config, err = loadConfig(dir)
 	return err
 }
 

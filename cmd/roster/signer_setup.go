@@ -120,7 +120,7 @@ func signerExitError(err error) *exitError {
 
 // signerEnv describes this invocation's world to the signer package.
 func (a *app) signerEnv(r *secretReader) (signer.Env, error) {
-	home, err := a.home()
+	home, err := a.dataDir()
 	if err != nil {
 		return signer.Env{}, usageErr("%v", err)
 	}

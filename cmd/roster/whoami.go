@@ -52,7 +52,7 @@ bunker, keyring or ncryptsec. With no signer it exits 2 and says how to log in.`
 			}
 			fmt.Fprintln(a.io.Out, res.Npub)
 			fmt.Fprintf(a.io.Out, "  pubkey   %s\n", res.Pubkey)
-			home, _ := a.home()
+			home, _ := a.dataDir()
 			fmt.Fprintf(a.io.Out, "  backend  %s (%s)\n", res.Backend, describeBackend(acct, home))
 			return nil
 		},

@@ -57,10 +57,13 @@ func (a *app) openWorkspace(ctx context.Context, ownerFlag string, example sugge
 	pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: s.SignEvent, AuthFirst: true})
 	ws := &wsSession{pool: pool, Session: &sections.Session{Relays: pool, Publish: pipeline.PoolPublish(pool), Signer: s, Now: func() nostr.Timestamp { return nostrNow(a) },
 		Offline: a.opts.Offline, Me: me, Owner: owner, Relay: relays[0], Community: community}}
-	if home, err := a.home(); err == nil {
-		// The kept import lives beside the cache, not in it: clearing the
-		// cache must not make a retry mint a second import.
-		ws.Pending = pending.Dir{Root: home}
+	if data, err := a.dataDir(); err == nil {
+		// The kept import lives with the login's files, not in the cache
+		// directory: clearing the cache must not make a retry mint a
+		// second import.
+		ws.Pending = pending.Dir{Root: data}
+	}
+	if home, err := a.cacheDir(); err == nil {
 		if c, err := cache.Open(home); err == nil {
 			ws.cache = c
 			ws.Store = cacheStore{c: c, a: a}
