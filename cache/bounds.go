@@ -162,6 +162,9 @@ func (c *Cache) updateTracked(held bool, fn func(*bolt.Tx) error) error {
 
 // flushReads writes pending reads, if any.
 func (c *Cache) flushReads() error {
+	if c.readOnly != nil {
+		return nil // reads are recorded for eviction, which a reader never does
+	}
 	c.reads.mu.Lock()
 	n := len(c.reads.pending)
 	c.reads.mu.Unlock()
@@ -185,6 +188,9 @@ func (c *Cache) flushReads() error {
 // transaction older than its release has ended) after evicting down to
 // half the low-water mark.
 func (c *Cache) write(incoming int64, fn func(*bolt.Tx) error) error {
+	if c.readOnly != nil {
+		return c.readOnly
+	}
 	for attempt := 0; attempt < 2; attempt++ {
 		err := c.makeRoom(false, incoming, c.softLimit(), c.lowWater())
 		if err == nil {

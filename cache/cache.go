@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -68,6 +69,10 @@ type Cache struct {
 	timeout  time.Duration
 
 	reads reads // pending read records, written with the next write or on Close
+
+	// readOnly is why the file was opened read-only (nil: writable): every
+	// write then fails with it, and reads go on (docs/cache.md "Read-only").
+	readOnly *Error
 }
 
 // Options tune Open.
@@ -77,6 +82,9 @@ type Options struct {
 	// MaxBytes caps the file's size on disk; 0 means DefaultMaxBytes, and
 	// anything below MinMaxBytes is raised to it.
 	MaxBytes int64
+	// ReadOnly opens the file read-only even when it could be written, as
+	// Open does by itself when the operating system denies writing it.
+	ReadOnly bool
 }
 
 // Path returns the cache file path for a roster home.
@@ -92,10 +100,19 @@ func OpenWith(home string, o Options) (*Cache, error) {
 	if home == "" {
 		return nil, errors.New("no roster home: set ROSTER_HOME or pass --home")
 	}
-	if err := os.MkdirAll(home, 0o700); err != nil {
-		return nil, fmt.Errorf("create roster home %s: %w", home, err)
-	}
 	path := Path(home)
+	// A file that cannot be written is opened read-only, so reads and
+	// --offline still work; only a missing one needs its directory.
+	denied := writeDenied(path)
+	if o.ReadOnly && denied == nil {
+		denied = errors.New("opened read-only")
+	}
+	if denied != nil {
+		return openReadOnly(path, o, denied)
+	}
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return nil, &Error{Path: path, Reason: ReasonUnreadable, Err: fmt.Errorf("creating its directory: %w", err)}
+	}
 	timeout := o.Timeout
 	if timeout <= 0 {
 		timeout = DefaultOpenTimeout
@@ -134,6 +151,56 @@ func OpenWith(home string, o Options) (*Cache, error) {
 	return c, nil
 }
 
+// writeDenied is the operating system's refusal to open path for writing
+// (permissions, a read-only file system), or nil: writable, or missing, or
+// unusable for another reason that bolt.Open reports. Asking the file
+// itself is the only answer that holds for root, ACLs and mounts alike.
+func writeDenied(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err == nil {
+		_ = f.Close()
+		return nil
+	}
+	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
+		return err
+	}
+	return nil
+}
+
+// openReadOnly opens an existing file with a shared lock, for reading only:
+// no schema initialization, no shrinking, no recorded reads.
+func openReadOnly(path string, o Options, why error) (*Cache, error) {
+	timeout := o.Timeout
+	if timeout <= 0 {
+		timeout = DefaultOpenTimeout
+	}
+	db, err := openBoltWith(path, timeout, 0, true)
+	if err != nil {
+		return nil, classifyOpenError(path, err)
+	}
+	maxBytes := o.MaxBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	c := &Cache{db: db, path: path, maxBytes: max(maxBytes, MinMaxBytes), timeout: timeout,
+		readOnly: &Error{Path: path, Reason: ReasonReadOnly, Err: why}}
+	if err := c.checkSchemaReadOnly(); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// ReadOnly is why the cache was opened read-only (an *Error with
+// ReasonReadOnly, which every write returns), or nil when it is writable.
+// A write pipeline that must keep what it publishes asks before it starts.
+func (c *Cache) ReadOnly() error {
+	if c.readOnly == nil {
+		return nil
+	}
+	return c.readOnly
+}
+
 // errOpenPanic is a panic inside bolt.Open, turned into an error.
 type errOpenPanic struct{ v any }
 
@@ -146,9 +213,14 @@ var errReplaced = errors.New("cache file was replaced while waiting for its lock
 // openBolt opens and locks the file at path, waiting up to timeout for the
 // lock, with the file capped at maxSize bytes (0: no cap).
 func openBolt(path string, timeout time.Duration, maxSize int64) (*bolt.DB, error) {
+	return openBoltWith(path, timeout, maxSize, false)
+}
+
+// openBoltWith is openBolt, read-only (a shared lock) when readOnly.
+func openBoltWith(path string, timeout time.Duration, maxSize int64, readOnly bool) (*bolt.DB, error) {
 	deadline := time.Now().Add(timeout)
 	for {
-		db, err := openBoltOnce(path, time.Until(deadline), maxSize)
+		db, err := openBoltOnce(path, time.Until(deadline), maxSize, readOnly)
 		if !errors.Is(err, errReplaced) {
 			return db, err
 		}
@@ -158,7 +230,7 @@ func openBolt(path string, timeout time.Duration, maxSize int64) (*bolt.DB, erro
 	}
 }
 
-func openBoltOnce(path string, timeout time.Duration, maxSize int64) (db *bolt.DB, err error) {
+func openBoltOnce(path string, timeout time.Duration, maxSize int64, readOnly bool) (db *bolt.DB, err error) {
 	if timeout <= 0 {
 		return nil, bolterrors.ErrTimeout
 	}
@@ -182,7 +254,7 @@ func openBoltOnce(path string, timeout time.Duration, maxSize int64) (db *bolt.D
 			db, err = nil, errOpenPanic{r}
 		}
 	}()
-	db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, OpenFile: openFile, MaxSize: int(maxSize)})
+	db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, OpenFile: openFile, MaxSize: int(maxSize), ReadOnly: readOnly})
 	if err != nil {
 		return nil, err
 	}
@@ -267,6 +339,32 @@ func (c *Cache) checkSchema() error {
 	})
 }
 
+// checkSchemaReadOnly is checkSchema for a file it may not write: one it
+// would have to initialize or migrate is refused (as corrupt when it holds
+// no roster cache), anything this roster reads is used as it is.
+func (c *Cache) checkSchemaReadOnly() error {
+	return c.view(func(tx *bolt.Tx) error {
+		meta := tx.Bucket(bucketMeta)
+		if meta == nil {
+			return &Error{Path: c.path, Reason: ReasonCorrupt, Err: errors.New("it has no schema version: not a roster cache")}
+		}
+		v, err := strconv.Atoi(string(meta.Get(keySchema)))
+		if err != nil || v < 1 {
+			return &Error{Path: c.path, Reason: ReasonCorrupt, Err: fmt.Errorf("unreadable schema version %q", meta.Get(keySchema))}
+		}
+		if v > SchemaVersion {
+			return &Error{Path: c.path, Reason: ReasonNewerSchema, Schema: v}
+		}
+		for _, b := range allBuckets {
+			if tx.Bucket(b) == nil {
+				return &Error{Path: c.path, Reason: ReasonCorrupt, Err: fmt.Errorf("bucket %s is missing", b)}
+			}
+		}
+		c.reads.clock = getCounter(meta, keyClock)
+		return nil
+	})
+}
+
 // FilePath is the file this cache lives in.
 func (c *Cache) FilePath() string { return c.path }
 
@@ -287,6 +385,9 @@ func (c *Cache) Close() error {
 // open the file, so it also works on a corrupt or newer-schema cache.
 func Clear(home string) error {
 	err := os.Remove(Path(home))
+	if errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("remove cache %s: the operating system does not permit it (%w): make its directory writable, or pass --home <another directory>", Path(home), err)
+	}
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("remove cache %s: %w", Path(home), err)
 	}

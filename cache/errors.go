@@ -3,6 +3,7 @@ package cache
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 
 	"github.com/roster-cli/roster/suggest"
 )
@@ -15,6 +16,9 @@ const (
 	ReasonNewerSchema Reason = "newer-schema"
 	ReasonLocked      Reason = "locked"
 	ReasonUnreadable  Reason = "unreadable"
+	// ReasonReadOnly is a file opened read-only: it is read, and what
+	// could not be written is this error.
+	ReasonReadOnly Reason = "read-only"
 )
 
 // Sentinels for errors.Is(err, cache.ErrCorrupt) and friends.
@@ -23,6 +27,7 @@ var (
 	ErrNewerSchema = errors.New("cache file is from a newer roster")
 	ErrLocked      = errors.New("cache file is locked")
 	ErrUnreadable  = errors.New("cache file cannot be opened")
+	ErrReadOnly    = errors.New("cache file is read-only")
 )
 
 // Error says which cache file is unusable, why, and how to get past it.
@@ -41,7 +46,12 @@ func (e *Error) Error() string {
 			e.Path, e.Schema, SchemaVersion)
 	case ReasonLocked:
 		return fmt.Sprintf("cache %s is locked by another roster process: wait for it to finish, or pass --home <another dir>", e.Path)
+	case ReasonReadOnly:
+		return fmt.Sprintf("cache %s is read-only (%v): roster reads it but cannot add to it; make it and its directory writable (chmod u+w), or pass --home <a writable directory>", e.Path, e.Err)
 	case ReasonUnreadable:
+		if errors.Is(e.Err, fs.ErrPermission) {
+			return fmt.Sprintf("cache %s cannot be created or opened: the operating system does not permit it (%v): make its directory writable, or pass --home <a writable directory>", e.Path, e.Err)
+		}
 		return fmt.Sprintf("cache %s cannot be opened (%v): fix its permissions or move what is in the way, or pass --home <another dir>", e.Path, e.Err)
 	default:
 		return fmt.Sprintf("cache %s is corrupt or not a roster cache (%v): run `roster cache clear` (it only holds data roster can fetch again), or pass --home <another dir>", e.Path, e.Err)
@@ -61,6 +71,8 @@ func (e *Error) Is(target error) bool {
 		return e.Reason == ReasonLocked
 	case ErrUnreadable:
 		return e.Reason == ReasonUnreadable
+	case ErrReadOnly:
+		return e.Reason == ReasonReadOnly
 	}
 	return false
 }
@@ -69,7 +81,7 @@ func (e *Error) Is(target error) bool {
 // rendered with the user's --home, so it clears the broken cache and not
 // the default one.
 func (e *Error) Commands() []suggest.Command {
-	if e.Reason == ReasonLocked || e.Reason == ReasonUnreadable {
+	if e.Reason == ReasonLocked || e.Reason == ReasonUnreadable || e.Reason == ReasonReadOnly {
 		return nil
 	}
 	return []suggest.Command{suggest.Roster("cache", "clear")}

@@ -36,6 +36,10 @@ type Source struct {
 	// NextRound is called when discovery starts another round of requests
 	// (for a progress display); nil is fine.
 	NextRound func()
+	// Publishes says the caller will publish from this read (a write) and
+	// keep what it publishes in the cache: then a cache opened read-only
+	// is a *CacheError too, before anything is signed.
+	Publishes bool
 	// Reach names, beyond the selected author and the viewer, the pubkeys
 	// whose events and deletions a complete read must cover because the
 	// caller will look at them: a write's subject and new lead (preflight
@@ -273,8 +277,9 @@ func (s Source) warn(msg string) {
 // a warning that says how to fix it.
 // openForCompare opens the cache a read writes to and, with Complete
 // evidence, compares the relays' answer with (NewerKnown). For a write the
-// cache is then a safety input: one that cannot be opened is a CacheError,
-// never a silently skipped comparison. A read goes on without it, warned.
+// cache is then a safety input: one that cannot be opened (or, when the
+// caller publishes, written) is a CacheError, never a silently skipped
+// comparison. A read goes on without it, warned.
 func openForCompare(src Source, need Evidence) (*cache.Cache, error) {
 	if src.OpenCache == nil || need != Complete {
 		return openForFetch(src), nil
@@ -282,6 +287,14 @@ func openForCompare(src Source, need Evidence) (*cache.Cache, error) {
 	c, err := src.OpenCache()
 	if err != nil {
 		return nil, &CacheError{Doing: "a change compares the relays' answer with what this machine verified before, in the local cache", Err: err}
+	}
+	if ro := c.ReadOnly(); ro != nil && src.Publishes {
+		// What a write publishes is kept in the cache, so the next write
+		// knows it even from a relay that still serves the version it
+		// replaced: a cache that cannot keep it is refused before
+		// anything is signed.
+		_ = c.Close()
+		return nil, &CacheError{Doing: "a change keeps what it publishes in the local cache (to compare later relay answers with)", Err: ro}
 	}
 	return c, nil
 }

@@ -37,6 +37,9 @@ type cacheInfoJSON struct {
 	Schema string `json:"schema"`
 	Exists bool   `json:"exists"`
 	cache.Info
+	// readOnly is why the file was opened read-only (text output only:
+	// the v2 schema has no field for it).
+	readOnly error
 }
 
 func newCacheInfoCmd(a *app) *cobra.Command {
@@ -59,7 +62,7 @@ func newCacheInfoCmd(a *app) *cobra.Command {
 				out.Info = cache.EmptyInfo(path)
 				return printCacheInfo(a, out)
 			}
-			c, err := cache.Open(home)
+			c, err := a.openCacheIn(home)
 			if err != nil {
 				return cacheOpenErr(err)
 			}
@@ -68,7 +71,7 @@ func newCacheInfoCmd(a *app) *cobra.Command {
 			if err != nil {
 				return cacheOpenErr(err)
 			}
-			out.Exists, out.Info = true, info
+			out.Exists, out.Info, out.readOnly = true, info, c.ReadOnly()
 			return printCacheInfo(a, out)
 		},
 	}
@@ -84,6 +87,9 @@ func printCacheInfo(a *app, out cacheInfoJSON) error {
 		return nil
 	}
 	fmt.Fprintf(w, "cache:       %s\n", out.Path)
+	if out.readOnly != nil {
+		fmt.Fprintf(w, "read-only:   %v\n", out.readOnly)
+	}
 	fmt.Fprintf(w, "size:        %d bytes (cap %d)\n", out.SizeBytes, out.MaxSizeBytes)
 	fmt.Fprintf(w, "schema:      %d\n", out.Info.Schema)
 	fmt.Fprintf(w, "events:      %d\n", out.Events)

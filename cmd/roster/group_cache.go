@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/roster-cli/roster/cache"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
@@ -51,7 +50,7 @@ func withCache(a *app, f func(cacheStore)) {
 	if err != nil {
 		return
 	}
-	store, err := cache.Open(home)
+	store, err := a.openCacheIn(home)
 	if err != nil {
 		fmt.Fprintf(a.io.Err, "roster: warning: %v; group state is not cached\n", err)
 		return

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/roster-cli/roster/cache"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/projects"
@@ -23,7 +22,7 @@ func projectCachePut(a *app, rd projects.ReadResult) {
 	if err != nil {
 		return
 	}
-	store, err := cache.Open(home)
+	store, err := a.openCacheIn(home)
 	if err != nil {
 		fmt.Fprintf(a.io.Err, "roster: warning: %v; --offline will not see this read\n", err)
 		return
@@ -40,7 +39,7 @@ func projectReadCached(a *app, relays []string, c projects.Coordinate) (projects
 	if err != nil {
 		return projects.ReadResult{}, usageErr("%v", err)
 	}
-	store, err := cache.Open(home)
+	store, err := a.openCacheIn(home)
 	if err != nil {
 		return projects.ReadResult{}, &exitError{Code: exitIncomplete, Kind: "offline-miss",
 			Err: fmt.Errorf("--offline needs the local cache: %v", err), Commands: []suggest.Command{suggest.Roster("project", "show", c.String())}}
@@ -70,7 +69,7 @@ func projectOutageFallback(a *app, c projects.Coordinate, rd projects.ReadResult
 	if err != nil {
 		return rd, "", false
 	}
-	store, err := cache.Open(home)
+	store, err := a.openCacheIn(home)
 	if err != nil {
 		return rd, "", false
 	}

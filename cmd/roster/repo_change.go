@@ -34,7 +34,7 @@ func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun b
 	a.run.progress = progress
 	p := membership.Pipeline{
 		Discover: func(ctx context.Context) (*repoView, error) {
-			return a.loadRepo(ctx, completeEvidence, intent.Subject, intent.Lead)
+			return a.loadRepoToWrite(ctx, intent.Subject, intent.Lead)
 		},
 		Again: func(ctx context.Context, prev *repoView, also ...nostr.Filter) (*repoView, error) {
 			return a.reloadRepo(ctx, prev, []string{intent.Subject, intent.Lead}, also...)

@@ -161,7 +161,7 @@ func (a *app) runStatePublish(ctx context.Context, opts statepub.Options) error 
 		return err
 	}
 	p := statepub.Pipeline{
-		Discover: func(ctx context.Context) (*repoView, error) { return a.loadRepo(ctx, completeEvidence) },
+		Discover: func(ctx context.Context) (*repoView, error) { return a.loadRepoToWrite(ctx) },
 		Now:      a.io.Now,
 		Signer:   s,
 		Deliver: func(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {

@@ -28,7 +28,13 @@ const (
 // it could not do into exit errors that say what to run next. reach names
 // the pubkeys a write will look at (discovery.Source.Reach).
 func (a *app) loadRepo(ctx context.Context, need discovery.Evidence, reach ...string) (*repoView, error) {
-	return a.repoViewErr(a.discover(ctx, need, reach...))
+	return a.repoViewErr(a.discoverFor(ctx, need, false, reach...))
+}
+
+// loadRepoToWrite is loadRepo for a write: complete evidence, and a cache
+// that can keep what the write publishes (discovery.Source.Publishes).
+func (a *app) loadRepoToWrite(ctx context.Context, reach ...string) (*repoView, error) {
+	return a.repoViewErr(a.discoverFor(ctx, completeEvidence, true, reach...))
 }
 
 // discover is loadRepo with discovery's own errors (*discovery.Incomplete,
@@ -36,6 +42,12 @@ func (a *app) loadRepo(ctx context.Context, need discovery.Evidence, reach ...st
 // itself (the pre-push guard); a coordinate that cannot be selected is
 // already an exit error.
 func (a *app) discover(ctx context.Context, need discovery.Evidence, reach ...string) (*repoView, error) {
+	return a.discoverFor(ctx, need, false, reach...)
+}
+
+// discoverFor is discover; publishes marks a write's read
+// (discovery.Source.Publishes).
+func (a *app) discoverFor(ctx context.Context, need discovery.Evidence, publishes bool, reach ...string) (*repoView, error) {
 	sel, co, err := a.selectCoordinate(ctx)
 	if err != nil {
 		return nil, err
@@ -45,6 +57,7 @@ func (a *app) discover(ctx context.Context, need discovery.Evidence, reach ...st
 		a.run.phase = "discovering" // a read's one phase; a write names its own
 	}
 	src, done := a.repoSource(relays, reach)
+	src.Publishes = publishes
 	v, err := discovery.Load(ctx, src, sel, co, need, a.viewerPubkey(), a.io.Now().Unix())
 	done()
 	return v, err
@@ -118,13 +131,20 @@ func (a *app) repoViewErr(v *repoView, err error) (*repoView, error) {
 	return nil, err
 }
 
-// openCache opens the cache in the roster home; a bad home is a usage error.
+// openCache opens the cache in the cache directory; a bad directory is a
+// usage error.
 func (a *app) openCache() (*cache.Cache, error) {
 	home, err := a.cacheDir()
 	if err != nil {
 		return nil, &exitError{Code: exitUsage, Kind: "usage", Err: err}
 	}
-	return cache.Open(home)
+	return a.openCacheIn(home)
+}
+
+// openCacheIn opens the cache in dir: read-only when it cannot be written
+// (cache.Open decides; the test seam forces it).
+func (a *app) openCacheIn(dir string) (*cache.Cache, error) {
+	return cache.OpenWith(dir, cache.Options{ReadOnly: a.seams.cacheReadOnly})
 }
 
 // viewerPubkey is whose announcement the advisory warnings are about: the

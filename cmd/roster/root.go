@@ -61,6 +61,9 @@ type seams struct {
 	beforeRecheck, afterPublish func()
 	// keyring replaces the OS keyring (signer.OSKeyring) when set.
 	keyring signer.Keyring
+	// cacheReadOnly opens the cache read-only (cache.Options.ReadOnly),
+	// for tests on a machine where no write can be denied (root).
+	cacheReadOnly bool
 	// projectBeforeSign runs after a project change was checked against the
 	// state it read and before it is signed: it lets a test line up two
 	// changes against one revision.

@@ -64,7 +64,7 @@ func (a *app) openWorkspace(ctx context.Context, ownerFlag string, example sugge
 		ws.Pending = pending.Dir{Root: data}
 	}
 	if home, err := a.cacheDir(); err == nil {
-		if c, err := cache.Open(home); err == nil {
+		if c, err := a.openCacheIn(home); err == nil {
 			ws.cache = c
 			ws.Store = cacheStore{c: c, a: a}
 		} else {

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/roster-cli/roster/cache"
+	"github.com/roster-cli/roster/internal/writedeny"
+)
+
+// denyCacheWrites makes w's cache file unwritable for real (chmod, or
+// chattr +i for root); where this machine denies no write it sets the seam
+// that opens the cache read-only instead, and says so in the log.
+func denyCacheWrites(t *testing.T, w *mutWorld) {
+	t.Helper()
+	path := cache.Path(w.home["ROSTER_HOME"])
+	if how := writedeny.Deny(t, path); how != "" {
+		t.Logf("writing %s denied by %s", filepath.Base(path), how)
+		return
+	}
+	t.Log("this machine denies no write (root without chattr +i): the cache is opened read-only through the seam")
+	w.seams.cacheReadOnly = true
+}
+
+// Rule (docs/cache.md "Read-only"): a cache roster may not write is read:
+// --offline answers from it, a relay read and a health check work, the read
+// warning that it could not keep what it read (naming the permission
+// problem and --home); a
+// membership change, which must keep what it publishes, is refused before
+// anything is signed (exit 1, cache-read-only), naming the same, and the
+// relays are untouched.
+// It runs twice: with writing really denied (where this machine can), and
+// through the seam alone.
+func TestAReadOnlyCacheIsReadAndAWriteIsRefusedNamingHome(t *testing.T) {
+	t.Parallel()
+	for _, denied := range []bool{true, false} {
+		name := map[bool]string{true: "denied", false: "seam"}[denied]
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := twoMaintainers(t) // every run so far filled the cache
+			if denied {
+				denyCacheWrites(t, w)
+			} else {
+				w.seams.cacheReadOnly = true
+			}
+			readOnlyCacheIsRead(t, w)
+		})
+	}
+}
+
+func readOnlyCacheIsRead(t *testing.T, w *mutWorld) {
+
+	r := w.run(alice, alice, 2200, "repo", "--offline", "--json")
+	var view struct {
+		Lead string `json:"lead_maintainer"`
+	}
+	if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &view) != nil || view.Lead != alice.npub() {
+		t.Fatalf("--offline on a read-only cache: exit %d out %s err %s", r.Code, r.Out, r.Err)
+	}
+
+	r = w.run(alice, alice, 2200, "repo", "--json")
+	if r.Code != exitOK || !strings.Contains(r.Err, "read-only") || !strings.Contains(r.Err, "--home") {
+		t.Fatalf("a relay read on a read-only cache: exit %d err %q", r.Code, r.Err)
+	}
+	if strings.Contains(r.Err, "cache clear") {
+		t.Fatalf("a read-only cache suggests clearing it: %q", r.Err)
+	}
+
+	// A health check reads with complete evidence but publishes nothing:
+	// the read-only cache is compared with, not refused.
+	r = w.run(alice, alice, 2200, "repo", "health", "--json")
+	if r.Code != exitOK || strings.Contains(r.Out, "cache-read-only") {
+		t.Fatalf("repo health on a read-only cache: exit %d out %s err %s", r.Code, r.Out, r.Err)
+	}
+
+	m := w.refused(alice, alice, 2300, exitFailure, "cache-read-only", "repo", "edit", "--add-maintainer", carol.npub())
+	msg := m["error"].(map[string]any)["message"].(string)
+	if !strings.Contains(msg, "read-only") || !strings.Contains(msg, "--home") || !strings.Contains(msg, "keeps what it publishes") {
+		t.Fatalf("message %q", msg)
+	}
+	before := w.storedCount()
+	r = w.run(alice, alice, 2300, "repo", "edit", "--add-maintainer", carol.npub())
+	if r.Code != exitFailure || !strings.Contains(r.Err, "read-only") || !strings.Contains(r.Err, "--home") || w.storedCount() != before {
+		t.Fatalf("text: exit %d err %q", r.Code, r.Err)
+	}
+	for _, c := range toStrings(m["error"].(map[string]any)["commands"]) {
+		if strings.Contains(c, "cache clear") {
+			t.Fatalf("suggests %q", c)
+		}
+	}
+}
