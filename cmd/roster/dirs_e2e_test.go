@@ -10,6 +10,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 
+	"github.com/roster-cli/roster/internal/writedeny"
 	"github.com/roster-cli/roster/signer"
 )
 
@@ -196,4 +197,25 @@ func TestAMoveThatFailsPartWayKeepsTheKeyReadable(t *testing.T) {
 		t.Fatalf("retry: exit %d err %q", r.Code, r.Err)
 	}
 	signsAs(t, env, k)
+}
+
+// Rule: a login into a data directory roster may not write fails naming
+// the permission problem and --home (exit 1, not-permitted), not with
+// unrelated login commands. There is no seam for the operating system
+// refusing a write: where this machine denies none (root without chattr
+// +i) the test says so and skips.
+func TestALoginIntoAnUnwritableHomeNamesThePermissionAndHome(t *testing.T) {
+	t.Parallel()
+	k := newTestKey(t)
+	env := homeEnv(t)
+	if err := os.MkdirAll(env["ROSTER_HOME"], 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if writedeny.Deny(t, env["ROSTER_HOME"]) == "" {
+		t.Skip("this machine denies no write to a directory (root without chattr +i)")
+	}
+	r := invocation{Env: env, Stdin: k.nsec + "\npass phrase\npass phrase\n", Seams: noKeyring}.roster(t, "login", "--nsec", "--json")
+	if r.Code != exitFailure || !strings.Contains(r.Out, `"code": "not-permitted"`) || !strings.Contains(r.Out, "--home") || strings.Contains(r.Out, "roster login") {
+		t.Fatalf("exit %d out %s err %q", r.Code, r.Out, r.Err)
+	}
 }

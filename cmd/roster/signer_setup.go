@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"regexp"
 	"strings"
@@ -109,6 +110,11 @@ func signerExitError(err error) *exitError {
 	case errors.Is(err, signer.ErrWrongPassphrase):
 		return &exitError{Code: exitUsage, Kind: "wrong-passphrase", Err: err,
 			Commands: []suggest.Command{suggest.Roster("whoami").Because("which account; then retry and type its passphrase"), suggest.Shell("roster logout && roster login --nsec").Because("forgotten: store the key again under a new passphrase")}}
+	case errors.Is(err, fs.ErrPermission):
+		// A login's files could not be written (or read): the way out is
+		// the directory's permissions or another --home, not a new login.
+		return &exitError{Code: exitFailure, Kind: "not-permitted",
+			Err: fmt.Errorf("%v: the operating system does not permit it; make roster's data directory writable, or pass --home <a writable directory> (roster help environment)", err)}
 	case errors.Is(err, signer.ErrBunkerUnreachable):
 		return &exitError{Code: exitFailure, Kind: "bunker-unreachable",
 			Err:      fmt.Errorf("%v; check that your bunker is online and connected to its relays, then retry", err),
