@@ -54,3 +54,16 @@ func InNgitTagOrder(tags nostr.Tags) nostr.Tags {
 	slices.SortStableFunc(out, func(a, b nostr.Tag) int { return ngitTagRank(a) - ngitTagRank(b) })
 	return out
 }
+
+// InsertInNgitOrder returns tags with t inserted where ngit's order puts it:
+// before the first tag ngit writes after t's kind (or at the end), so every
+// other tag keeps its place and bytes.
+func InsertInNgitOrder(tags nostr.Tags, t nostr.Tag) nostr.Tags {
+	r := ngitTagRank(t)
+	for i, x := range tags {
+		if ngitTagRank(x) > r {
+			return slices.Insert(slices.Clone(tags), i, t)
+		}
+	}
+	return append(slices.Clone(tags), t)
+}

@@ -29,9 +29,20 @@ func validateIntent(in Intent) *Refusal {
 		return usage(fmt.Sprintf("--%s needs a pubkey (npub or 64-hex)", in.Action))
 	case in.Action == ActLead && in.Lead == "":
 		return usage("--lead-maintainer needs a pubkey (npub or 64-hex)")
+	case in.Action == ActMetadata && (in.Subject != "" || in.Lead != "" || in.NoLead || in.Force):
+		return usage(MetadataAloneMessage)
+	case in.Action != ActMetadata && !in.Metadata.Empty():
+		return usage(MetadataAloneMessage)
+	case in.Action == ActMetadata && in.Metadata.Empty():
+		return usage("nothing to change: name a field (--name, --description, --web, --clone, --relays, --hashtag)")
 	}
 	return nil
 }
+
+// MetadataAloneMessage refuses a metadata edit combined with anything else:
+// a membership change is previewed and verified on its own, so a metadata
+// change never rides along unreviewed (and the reverse).
+const MetadataAloneMessage = "--name, --description, --web, --clone, --relays and --hashtag change your announcement's metadata only: run them in their own repo edit, without a membership change"
 
 // oneGovernanceChoice is the command once with each of the two
 // contradictory choices, so the user picks one instead of re-reading the
@@ -146,6 +157,8 @@ func build(v *view, in Input, p *Plan) (*draft, *Refusal) {
 		if r = followLeadPrecheck(v); r == nil {
 			r = buildFollowLead(d, v)
 		}
+	case ActMetadata:
+		p.Fields = buildMetadata(d, it.Metadata)
 	default:
 		r = refuse("usage", fmt.Sprintf("unknown action %q", it.Action))
 	}

@@ -19,6 +19,9 @@ const (
 	ActAddModerator    Action = "add-moderator"
 	ActRemoveModerator Action = "remove-moderator"
 	ActAcceptModerator Action = "accept-moderator" // `repo accept --moderator`: an active self-o
+	// ActMetadata is a metadata-only edit of the author's own announcement
+	// (Intent.Metadata): never combined with a relationship change.
+	ActMetadata Action = "edit-metadata"
 )
 
 // Intent is what the user asked for, already decoded to 64-hex pubkeys.
@@ -30,6 +33,8 @@ type Intent struct {
 	Lead   string
 	NoLead bool // --no-lead-maintainer
 	Force  bool // --force (state-only conflicts on add/accept; see StateComparison)
+	// Metadata is the fields an ActMetadata edit replaces.
+	Metadata *MetadataEdit
 }
 
 // Suggest is the intent as the roster command that expresses it.
@@ -50,6 +55,8 @@ func (in Intent) Suggest() suggest.Command {
 		w = []string{"repo", "leave"}
 	case ActFollowLead:
 		w = []string{"repo", "follow-lead"}
+	case ActMetadata:
+		w = append([]string{"repo", "edit"}, in.Metadata.flags()...)
 	}
 	if in.Action != ActLead && in.Lead != "" {
 		w = append(w, "--lead-maintainer", npub(in.Lead))

@@ -66,10 +66,12 @@ type Plan struct {
 	// is not covered by an address deletion.
 	NotBefore int64
 	Changes   []RoleChange
-	Before    *graph.Resolution
-	After     *graph.Resolution
-	Sim       Simulation
-	State     StateComparison
+	// Fields are the announcement fields a metadata edit replaces.
+	Fields []FieldChange
+	Before *graph.Resolution
+	After  *graph.Resolution
+	Sim    Simulation
+	State  StateComparison
 	// Fingerprint identifies every announcement, state and deletion event the
 	// preview used; the command re-reads and compares before signing.
 	Fingerprint map[string]string
@@ -153,7 +155,11 @@ func resolveAs(in Input, events []*nostr.Event) *graph.Resolution {
 // a replacement identical to the current announcement is no change (nil
 // Tags).
 func (p *Plan) adopt(d *draft, now int64) {
-	d.writeRoleProjection()
+	if p.Intent.Action != ActMetadata {
+		// A metadata edit keeps the maintainers tag's bytes (the gates
+		// already refused one that does not match the roles).
+		d.writeRoleProjection()
+	}
 	p.Tags, p.Changes = d.tags, d.changes
 	p.CreatedAt = max(now, p.NotBefore)
 	if p.Current == nil {

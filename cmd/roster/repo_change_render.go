@@ -70,6 +70,12 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *report.Muta
 // what the state seam did and did not check.
 func renderPlan(a *app, plan *preflight.Plan) {
 	w := a.io.Out
+	if len(plan.Fields) > 0 {
+		fmt.Fprintln(w, "metadata of your announcement:")
+		for _, c := range plan.Fields {
+			fmt.Fprintf(w, "  %-11s %s -> %s\n", c.Field, fieldText(c.Before), fieldText(c.After))
+		}
+	}
 	if len(plan.Changes) > 0 {
 		fmt.Fprintln(w, "changes to your announcement:")
 		for _, c := range plan.Changes {
@@ -140,4 +146,17 @@ func guidanceLines(gs []suggest.Guidance, sel suggest.Selectors) []string {
 		}
 	}
 	return out
+}
+
+// fieldText is a metadata field's tags as one line (relay- and
+// user-supplied text, escaped), "-" when there are none.
+func fieldText(tags nostr.Tags) string {
+	if len(tags) == 0 {
+		return "-"
+	}
+	parts := make([]string, len(tags))
+	for i, t := range tags {
+		parts[i] = tagText(t)
+	}
+	return strings.Join(parts, " ")
 }

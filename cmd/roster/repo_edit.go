@@ -13,6 +13,7 @@ func newRepoEditCmd(a *app) *cobra.Command {
 	var add, remove, lead, ack string
 	var mod moderatorFlags
 	var noLead, fix, force, dryRun bool
+	var meta *metadataFlags
 	cmd := &cobra.Command{
 		Use:   "edit",
 		Short: "Change one maintainer relationship: add, remove, choose the lead, record a transition",
@@ -46,6 +47,13 @@ command either publishes what it previewed or explains why not.
   roster repo edit --lead-maintainer npub1bob... --dry-run --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if meta.given(cmd) { // repo_edit_metadata.go
+				intent, err := meta.intent(cmd)
+				if err != nil {
+					return err
+				}
+				return a.runMutation(cmd.Context(), intent, dryRun)
+			}
 			intent, err := editIntent(add, remove, lead, ack, noLead, fix, force)
 			if mod.set() {
 				intent, err = mod.intent(add != "" || remove != "" || ack != "" || fix, lead, noLead, force)
@@ -66,6 +74,7 @@ command either publishes what it previewed or explains why not.
 	f.BoolVar(&fix, "fix-maintainers", false, "repair only the maintainers compatibility tag")
 	f.BoolVar(&force, "force", false, "state-only conflicts on add (refused until state replacement exists)")
 	f.BoolVar(&dryRun, "dry-run", false, "preview only; publish nothing")
+	meta = addMetadataFlags(cmd)
 	return cmd
 }
 

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// Rule: repo edit --name/--description/--web/--clone/--relays/--hashtag
+// replaces those fields of the runner's own announcement, published,
+// read back and verified like a membership change, and every other tag
+// keeps its bytes and place (roles, the projection, unknown tags).
+func TestRepoEditMetadataReplacesOnlyTheNamedFields(t *testing.T) {
+	t.Parallel()
+	w := twoMaintainers(t)
+	before := w.latest(alice)
+	m := w.ok(alice, alice, 3000, "repo", "edit", "--description", "Makes widgets", "--web", "https://w.example",
+		"--hashtag", "go", "--hashtag", "nostr", "--relays", "wss://relay.example")
+	if m["action"] != "edit-metadata" || m["verified"] != true {
+		t.Fatalf("result %v", m)
+	}
+	// The fields were absent: each goes where ngit's order puts it, after
+	// the name (w.latest leaves out d and name) and before the role tags,
+	// which ngit keeps as unknown tags after its own.
+	want := `[["description","Makes widgets"],["web","https://w.example"],["relays","wss://relay.example"],["t","go"],["t","nostr"],` +
+		strings.TrimPrefix(before, "[")
+	if got := w.latest(alice); got != want {
+		t.Fatalf("published tags\n got: %s\nwant: %s", got, want)
+	}
+
+	// The membership is unchanged, and bob still reads alice as lead.
+	r := w.run(bob, alice, 3100, "repo", "--json")
+	if r.Code != exitOK || !strings.Contains(r.Out, `"lead_maintainer": "`+alice.npub()+`"`) {
+		t.Fatalf("repo after the edit: exit %d out %s", r.Code, r.Out)
+	}
+
+	// --dry-run previews and publishes nothing; the human preview names
+	// each field with before and after.
+	n := w.storedCount()
+	r = w.run(alice, alice, 3200, "repo", "edit", "--name", "Widget", "--dry-run")
+	if r.Code != exitOK || w.storedCount() != n || !strings.Contains(r.Out, "metadata of your announcement:") ||
+		!strings.Contains(r.Out, `name        ["name", "Test my-repo"] -> ["name", "Widget"]`) {
+		t.Fatalf("dry run: exit %d out %s err %s", r.Code, r.Out, r.Err)
+	}
+
+	// The current values are no change: nothing is published (exit 0, as
+	// for a membership change that is already expressed).
+	n = w.storedCount()
+	m = w.ok(alice, alice, 3300, "repo", "edit", "--description", "Makes widgets")
+	if len(m["published"].([]any)) != 0 || w.storedCount() != n || !strings.Contains(strings.Join(toStrings(m["guidance"]), " "), "nothing to change") {
+		t.Fatalf("same value: %v", m)
+	}
+}
+
+// Rule: metadata is changed alone: with a membership change, a governance
+// choice or --force it is exit 2 and nothing is published; bad values
+// (a relay that is not ws/wss, a hashtag with a space, an empty name) are
+// exit 2; someone with no announcement of their own has nothing to edit.
+func TestRepoEditMetadataIsNeverCombinedWithAMembershipChange(t *testing.T) {
+	t.Parallel()
+	w := twoMaintainers(t)
+	for _, args := range [][]string{
+		{"--name", "X", "--add-maintainer", carol.npub()},
+		{"--description", "d", "--lead-maintainer", alice.npub()},
+		{"--web", "https://x.example", "--fix-maintainers"},
+		{"--hashtag", "go", "--no-lead-maintainer"},
+		{"--relays", "ftp://x.example"},
+		{"--hashtag", "two words"},
+		{"--name", ""},
+	} {
+		m := w.refused(alice, alice, 3000, exitUsage, "usage", append([]string{"repo", "edit"}, args...)...)
+		if args[0] == "--name" && len(args) > 2 && !strings.Contains(m["error"].(map[string]any)["message"].(string), "without a membership change") {
+			t.Errorf("%v: %v", args, m)
+		}
+	}
+	w.refused(carol, alice, 3000, exitRefused, "no-announcement", "repo", "edit", "--description", "mine")
+}
