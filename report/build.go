@@ -74,18 +74,15 @@ func FromView(v *discovery.View) *Repo {
 	return rep
 }
 
-// metadataOf reads the selected announcement's descriptive fields, falling
-// back to its last observed snapshot (archived or deleted coordinates stay
-// readable).
+// metadataOf reads the repository's descriptive fields by the spec's rules
+// (graph.RepositoryDataOf: shared fields from the confirmed component's
+// newest announcement, clone servers and relays unioned from it; the
+// selected announcement, else its last observed snapshot, when nobody is
+// confirmed, so archived or deleted coordinates stay readable).
 func metadataOf(r *graph.Resolution) Metadata {
-	a := r.Announcements[r.SelectedMaintainer]
-	if a == nil {
-		a = r.LastSnapshot
-	}
-	if a == nil {
-		return Metadata{}
-	}
-	return Metadata{Name: a.Name, Description: a.Description, Clone: a.Clone, Web: a.Web, Relays: a.Relays, EUC: a.EUC}
+	d := graph.RepositoryDataOf(r)
+	return Metadata{Name: d.Name, Description: d.Description, Clone: d.Clone, Web: d.Web, Relays: d.Relays,
+		Hashtags: d.Hashtags, EUC: d.EUC}
 }
 
 func FindingOf(f graph.Finding) Finding {

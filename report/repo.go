@@ -94,11 +94,12 @@ type Relay struct {
 	Dropped int `json:"-"`
 }
 
-// Metadata is the selected announcement's descriptive fields.
+// Metadata is the repository's descriptive fields (graph.RepositoryData).
 type Metadata struct {
 	Name, Description string
 	Clone, Web        []string
 	Relays            []string
+	Hashtags          []string
 	EUC               string // earliest unique commit
 }
 

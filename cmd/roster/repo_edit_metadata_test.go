@@ -49,6 +49,17 @@ func TestRepoEditMetadataReplacesOnlyTheNamedFields(t *testing.T) {
 	if len(m["published"].([]any)) != 0 || w.storedCount() != n || !strings.Contains(strings.Join(toStrings(m["guidance"]), " "), "nothing to change") {
 		t.Fatalf("same value: %v", m)
 	}
+
+	// roster repo shows the shared fields of the confirmed component's
+	// newest announcement (bob's edit, now) and the clone servers of
+	// every confirmed maintainer, each their own.
+	w.ok(alice, alice, 3400, "repo", "edit", "--clone", "https://alice.example/x.git")
+	w.ok(bob, alice, 3401, "repo", "edit", "--description", "Bob's words", "--clone", "https://bob.example/x.git")
+	r = w.run(alice, alice, 3500, "repo")
+	if r.Code != exitOK || !strings.Contains(r.Out, "Bob's words") || strings.Contains(r.Out, "Makes widgets") ||
+		!strings.Contains(r.Out, "https://alice.example/x.git") || !strings.Contains(r.Out, "https://bob.example/x.git") {
+		t.Fatalf("repo: exit %d out %s", r.Code, r.Out)
+	}
 }
 
 // Rule: metadata is changed alone: with a membership change, a governance

@@ -114,6 +114,7 @@ func renderRepoHuman(w io.Writer, rep *report.Repo, st termui.Styles) {
 	p.RowIf("description", termtext.Line(m.Description))
 	p.List("clone", termtext.Lines(m.Clone))
 	p.List("web", termtext.Lines(m.Web))
+	p.List("hashtags", termtext.Lines(m.Hashtags))
 	p.List("announced relays", termtext.Lines(m.Relays))
 	p.RowIf("earliest commit", termtext.Line(m.EUC))
 	p.Row("lifecycle", lifecycleText(rep.Lifecycle, st))
