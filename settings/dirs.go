@@ -57,6 +57,9 @@ func locate(flag string, getenv func(string) string) (Dirs, error) {
 		return Dirs{Config: home, Data: home, Cache: home, Home: home}, nil
 	}
 	user := getenv("HOME")
+	if user == "" {
+		user = getenv("USERPROFILE") // Windows sets this, not HOME
+	}
 	base := func(variable, fallback string) (string, error) {
 		if v := getenv(variable); filepath.IsAbs(v) {
 			return filepath.Join(v, "roster"), nil

@@ -30,6 +30,7 @@ func TestDirsPrecedence(t *testing.T) {
 			xdg("/c/roster", "/d/roster", "/x/roster")},
 		{"", map[string]string{"HOME": "/h", "XDG_DATA_HOME": "relative"}, xdg("/h/.config/roster", "/h/.local/share/roster", "/h/.cache/roster")},
 		{"", map[string]string{"XDG_CONFIG_HOME": "/c", "XDG_DATA_HOME": "/d", "XDG_CACHE_HOME": "/x"}, xdg("/c/roster", "/d/roster", "/x/roster")},
+		{"", map[string]string{"USERPROFILE": "/u"}, xdg("/u/.config/roster", "/u/.local/share/roster", "/u/.cache/roster")},
 	} {
 		if got, err := Locate(c.flag, env(c.env)); err != nil || got != c.want {
 			t.Errorf("Locate(%q, %v) = %+v, %v; want %+v", c.flag, c.env, got, err, c.want)

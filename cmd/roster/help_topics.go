@@ -68,7 +68,8 @@ const environmentTopic = `Environment variables
   XDG_CACHE_HOME     the cache is $XDG_CACHE_HOME/roster/cache.db (default
                      ~/.cache/roster). A login or config.yaml an older roster
                      left there is moved out once, with a notice.
-  HOME               where the ~ defaults above are.
+  HOME               where the ~ defaults above are (on Windows, when HOME
+                     is unset, USERPROFILE is used).
   DBUS_SESSION_BUS_ADDRESS
                      on Linux, the session bus the OS keyring (Secret Service:
                      GNOME Keyring, KeePassXC) is reached through for login.
