@@ -74,7 +74,7 @@ command either publishes what it previewed or explains why not.
 	f.BoolVar(&fix, "fix-maintainers", false, "repair only the maintainers compatibility tag")
 	f.BoolVar(&force, "force", false, "state-only conflicts on add (refused until state replacement exists)")
 	f.BoolVar(&dryRun, "dry-run", false, "preview only; publish nothing")
-	meta = addMetadataFlags(cmd)
+	meta = addMetadataFlags(a, cmd)
 	return cmd
 }
 

@@ -37,8 +37,10 @@ Metadata of your own announcement, alone (never with a membership change):
 Every other tag keeps its bytes and place; the change is previewed,
 rechecked, published and read back like a membership change.`
 
-// addMetadataFlags adds the metadata flags and help to repo edit.
-func addMetadataFlags(cmd *cobra.Command) *metadataFlags {
+// addMetadataFlags adds the metadata flags, their help and their value
+// completions (--relays the configured relays; none completes file names)
+// to repo edit.
+func addMetadataFlags(a *app, cmd *cobra.Command) *metadataFlags {
 	m := &metadataFlags{}
 	f := cmd.Flags()
 	f.StringVar(&m.name, "name", "", "replace your announcement's name (metadata only)")
@@ -47,6 +49,14 @@ func addMetadataFlags(cmd *cobra.Command) *metadataFlags {
 	f.StringArrayVar(&m.clone, "clone", nil, "replace your clone URLs (repeatable; \"\" clears)")
 	f.StringArrayVar(&m.relays, "relays", nil, "replace your relays (repeatable; \"\" clears)")
 	f.StringArrayVar(&m.hashes, "hashtag", nil, "replace its hashtags (repeatable; \"\" clears)")
+	for _, n := range metadataFlagNames {
+		if n != "relays" {
+			_ = cmd.RegisterFlagCompletionFunc(n, cobra.NoFileCompletions)
+		}
+	}
+	_ = cmd.RegisterFlagCompletionFunc("relays", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return relayCompletions(a), cobra.ShellCompDirectiveNoFileComp
+	})
 	cmd.Long += metadataHelp
 	cmd.Example += `
   roster repo edit --description "Makes widgets" --dry-run

@@ -85,3 +85,19 @@ func TestRepoEditMetadataIsNeverCombinedWithAMembershipChange(t *testing.T) {
 	}
 	w.refused(carol, alice, 3000, exitRefused, "no-announcement", "repo", "edit", "--description", "mine")
 }
+
+// The metadata flags never complete file names; --relays completes the
+// configured relays.
+func TestRepoEditMetadataFlagsCompleteNoFileNames(t *testing.T) {
+	t.Parallel()
+	env := homeEnv(t)
+	env["ROSTER_RELAYS"] = "wss://a.example"
+	for _, flag := range []string{"--name", "--description", "--web", "--clone", "--hashtag"} {
+		if got, d := completions(t, invocation{Env: env}, "repo", "edit", flag, ""); len(got) != 0 || d != noFileComp {
+			t.Errorf("%s: %v %s", flag, got, d)
+		}
+	}
+	if got, d := completions(t, invocation{Env: env}, "repo", "edit", "--relays", ""); strings.Join(got, ",") != "wss://a.example" || d != noFileComp {
+		t.Errorf("--relays: %v %s", got, d)
+	}
+}
