@@ -68,6 +68,11 @@ func readOnlyCacheIsRead(t *testing.T, w *mutWorld) {
 		t.Fatalf("a read-only cache suggests clearing it: %q", r.Err)
 	}
 
+	r = invocation{Env: w.home, Seams: w.seams}.roster(t, "cache", "info", "--home", w.home["ROSTER_HOME"])
+	if r.Code != exitOK || !strings.Contains(r.Out, "read-only:") || !strings.Contains(r.Out, "events:") {
+		t.Fatalf("cache info on a read-only cache: exit %d out %s err %s", r.Code, r.Out, r.Err)
+	}
+
 	// A health check reads with complete evidence but publishes nothing:
 	// the read-only cache is compared with, not refused.
 	r = w.run(alice, alice, 2200, "repo", "health", "--json")
