@@ -24,7 +24,7 @@ func TestModeratorInvitationAcceptanceAndRemoval(t *testing.T) {
 	}
 	// The recipient acknowledges: only an active self-o.
 	p = w.run("dave", "alice", 2300, Intent{Action: ActAcceptModerator})
-	wantTags(t, p, []string{"o", "<dave>", "2300"}, []string{"maintainers"})
+	wantTags(t, p, []string{"clone"}, []string{"web"}, []string{"relays"}, []string{"maintainers"}, []string{"o", "<dave>", "2300"})
 	sameSet(t, "moderators gained", p.Sim.ModeratorsGained, "dave")
 	if r := w.resolve("alice", 2400); !r.ConfirmedModerator(pk("dave")) || r.Confirmed(pk("dave")) {
 		t.Fatal("dave is a confirmed moderator and no maintainer")
@@ -38,7 +38,7 @@ func TestModeratorInvitationAcceptanceAndRemoval(t *testing.T) {
 	w.refused("alice", "alice", 2600, Intent{Action: ActRemoveModerator, Subject: pk("dave")}, "not-listed")
 	// leave ends dave's own acknowledgement.
 	p = w.run("dave", "alice", 2600, Intent{Action: ActLeave})
-	wantTags(t, p, []string{"o", "<dave>", "2300", "2600"}, []string{"maintainers"})
+	wantTags(t, p, []string{"clone"}, []string{"web"}, []string{"relays"}, []string{"maintainers"}, []string{"o", "<dave>", "2300", "2600"})
 }
 
 // "only the resolved lead" manages the moderator roster too, one person

@@ -71,6 +71,7 @@ func TestRepoEditMetadataIsNeverCombinedWithAMembershipChange(t *testing.T) {
 	w := twoMaintainers(t)
 	for _, args := range [][]string{
 		{"--name", "X", "--add-maintainer", carol.npub()},
+		{"--name", "X", "--add-moderator", carol.npub()},
 		{"--description", "d", "--lead-maintainer", alice.npub()},
 		{"--web", "https://x.example", "--fix-maintainers"},
 		{"--hashtag", "go", "--no-lead-maintainer"},

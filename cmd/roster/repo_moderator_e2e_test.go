@@ -37,9 +37,10 @@ func TestModeratorWorkflowEndToEnd(t *testing.T) {
 	}
 	w.refused(alice, alice, 2250, exitRefused, "already-invited", "repo", "edit", "--add-moderator", dave.npub())
 
-	// Acceptance: only an active self-o, from the repository's shared fields.
+	// Acceptance: only an active self-o, from the repository's shared fields
+	// (a first announcement: ngit's tag order, clone, web and relays empty).
 	m = w.ok(dave, alice, 2300, "repo", "accept", "--moderator")
-	w.wantLatest(dave, role("o", dave, "2300"), maintainersTag())
+	w.wantLatest(dave, bare("clone"), bare("web"), bare("relays"), maintainersTag(), role("o", dave, "2300"))
 	if got := moderatorStatuses(t, m); got[dave.npub()] != "confirmed" {
 		t.Fatalf("dave after accepting: %v", got)
 	}
@@ -62,7 +63,7 @@ func TestModeratorWorkflowEndToEnd(t *testing.T) {
 
 	// leave ends the self-o.
 	w.ok(dave, alice, 2500, "repo", "leave")
-	w.wantLatest(dave, role("o", dave, "2300", "2500"), maintainersTag())
+	w.wantLatest(dave, bare("clone"), bare("web"), bare("relays"), maintainersTag(), role("o", dave, "2300", "2500"))
 	w.refused(dave, alice, 2550, exitRefused, "no-active-role", "repo", "leave")
 }
 
