@@ -157,7 +157,7 @@ func (p Pipeline) Run(ctx context.Context, req Request) (*Result, error) {
 				Msg: fmt.Sprintf("you already announced %q (event %s) and it differs in identity: %s; nothing was published. "+
 					"Change an existing announcement with roster repo edit, or announce under another --identifier", id, prev.ID, why),
 				Details:  map[string]any{"identifier": id, "event_id": prev.ID},
-				Commands: []suggest.Command{suggest.Roster("repo", "edit", "--help").Because("changes an announced repository"), suggest.Roster("repo", "init", "--identifier", id+"-2")}}
+				Commands: []suggest.Command{editInstead(req, gitstate.EncodeNaddr(coord, p.Relays)), suggest.Roster("repo", "init", "--identifier", id+"-2")}}
 		}
 		// The carried tags (a sole-author maintainers tag, hashtags,
 		// upstreams, unknown tags) take their places in ngit's order.

@@ -11,6 +11,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // announcementTags are the tags init writes, in ngit's order
@@ -81,4 +82,28 @@ func identityDifference(prev *nostr.Event, author, root string) string {
 		return fmt.Sprintf("it names root commit %s, this checkout's is %s", a.EUC, root)
 	}
 	return ""
+}
+
+// editInstead is what to run when init may not refresh an announcement:
+// repo edit with the metadata init was given (a metadata edit keeps the
+// announcement's roles and every other tag), on the author's own
+// coordinate; with no metadata given, repo edit's help.
+func editInstead(req Request, naddr string) suggest.Command {
+	argv := []string{"repo", "edit"}
+	if req.Name != "" {
+		argv = append(argv, "--name", req.Name)
+	}
+	if req.Description != "" {
+		argv = append(argv, "--description", req.Description)
+	}
+	for _, w := range req.Web {
+		argv = append(argv, "--web", w)
+	}
+	for _, c := range req.Clone {
+		argv = append(argv, "--clone", c)
+	}
+	if len(argv) == 2 {
+		return suggest.Roster("repo", "edit", "--help").Because("changes an announced repository")
+	}
+	return suggest.Roster(append(argv, "--repo", naddr)...).Because("changes the metadata of an announced repository, keeping its roles")
 }

@@ -69,7 +69,8 @@ func (swallowAnnouncements) View(_ devrelay.Env, _ string, evt *nostr.Event) *no
 type initJSON struct {
 	repoInitResult
 	Error struct {
-		Code string `json:"code"`
+		Code     string   `json:"code"`
+		Commands []string `json:"commands"`
 	} `json:"error"`
 }
 
@@ -411,5 +412,50 @@ func TestRepoInitUsageErrors(t *testing.T) {
 	}
 	if n := len(initStoredAnnouncements(relays[0], k.pubkey)); n != 0 {
 		t.Fatalf("usage errors published %d events", n)
+	}
+}
+
+// Rule: when init may not refresh an announcement that has other
+// maintainers, the metadata it was given is a metadata edit instead: the
+// suggested `repo edit --name ... --repo <own coordinate>` runs as pasted
+// and keeps the roles byte for byte.
+func TestRepoInitRefusedSuggestsTheMetadataEditThatRunsAsPasted(t *testing.T) {
+	t.Parallel()
+	k := newTestKey(t)
+	other := newTestKey(t)
+	dir, root := initTestCheckout(t, "widget")
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	prev := &nostr.Event{Kind: 30617, CreatedAt: 1700000000, Tags: nostr.Tags{{"d", "widget"}, {"r", root, "euc"}, {"name", "widget"},
+		{"M", k.pubkey}, {"m", other.pubkey, "1700000000"}, {"maintainers", k.pubkey, other.pubkey}}}
+	if err := prev.Sign(k.hex); err != nil {
+		t.Fatal(err)
+	}
+	if err := relays[0].Publish(prev); err != nil {
+		t.Fatal(err)
+	}
+	env := homeEnv(t)
+	env["ROSTER_SECRET_KEY"] = k.nsec
+	r := invocation{Env: env, Dir: dir}.roster(t, append([]string{"repo", "init", "--json", "--name", "Widget", "--description", "Makes-widgets"}, initRelayFlags(relays)...)...)
+	var body initJSON
+	decodeJSON(t, r, &body)
+	var edit string
+	for _, c := range body.Error.Commands {
+		if strings.HasPrefix(c, "roster repo edit --name Widget --description Makes-widgets --repo naddr1") {
+			edit = strings.SplitN(c, "  #", 2)[0]
+		}
+	}
+	if r.Code != exitRefused || edit == "" || !strings.Contains(edit, "--relay "+relays[0].URL()) {
+		t.Fatalf("exit %d commands %v", r.Code, body.Error.Commands)
+	}
+	r = invocation{Env: env, Dir: t.TempDir(), Now: time.Unix(1700000100, 0)}.roster(t, strings.Fields(edit)[1:]...)
+	if r.Code != exitOK {
+		t.Fatalf("the suggested edit: exit %d out %s err %s", r.Code, r.Out, r.Err)
+	}
+	stored := initStoredAnnouncements(relays[0], k.pubkey)
+	got, _ := json.Marshal(stored[0].Tags)
+	want := `[["d","widget"],["r","` + root + `","euc"],["name","Widget"],["description","Makes-widgets"],["M","` + k.pubkey + `"],` +
+		`["m","` + other.pubkey + `","1700000000"],["maintainers","` + k.pubkey + `","` + other.pubkey + `"]]`
+	if len(stored) != 1 || string(got) != want {
+		t.Fatalf("stored %d, tags\n got: %s\nwant: %s", len(stored), got, want)
 	}
 }
