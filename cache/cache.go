@@ -1,4 +1,4 @@
-// Package cache is roster's local store: a bbolt file under the roster home
+// Package cache is roster's local store: a bbolt file in the cache directory
 // holding verified events (by id; of replaceable and addressable kinds only
 // the latest per address by NIP-01 order), the addresses and ids kind 5
 // deletions target, relay NIP-11 documents and verified projections. It backs
@@ -31,7 +31,7 @@ import (
 // a migration or a clear-and-refetch) whenever a bucket's meaning changes.
 const SchemaVersion = 1
 
-// FileName is the cache file inside the roster home.
+// FileName is the cache file inside the cache directory.
 const FileName = "cache.db"
 
 // DefaultOpenTimeout bounds how long Open waits for another roster process
@@ -87,7 +87,7 @@ type Options struct {
 	ReadOnly bool
 }
 
-// Path returns the cache file path for a roster home.
+// Path returns the cache file path for a cache directory.
 func Path(home string) string { return filepath.Join(home, FileName) }
 
 // Open opens (creating if needed) <home>/cache.db. A corrupt file, a file from

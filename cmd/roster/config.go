@@ -7,7 +7,7 @@ import (
 	"github.com/roster-cli/roster/suggest"
 )
 
-// loadConfig reads config.yaml in the roster home (settings.Load); one that
+// loadConfig reads config.yaml in the config directory (settings.Load); one that
 // cannot be read or does not parse is a usage error naming the file and
 // both ways out.
 func loadConfig(home string) (settings.Config, error) {

@@ -23,7 +23,7 @@ func (a *app) discoveryRelays(sel gitstate.Selection) []string {
 // noRelaysErr: the selection has no relay to ask.
 func (a *app) noRelaysErr(sel gitstate.Selection) *exitError {
 	return &exitError{Code: exitUsage, Kind: "no-relays",
-		Err: fmt.Errorf("no relays to ask for %s: the coordinate carries no relay hints, no --relay was given, ROSTER_RELAYS is unset and config.yaml in the roster home lists no relays", displayCoord(sel.Coordinate)),
+		Err: fmt.Errorf("no relays to ask for %s: the coordinate carries no relay hints, no --relay was given, ROSTER_RELAYS is unset and config.yaml lists no relays", displayCoord(sel.Coordinate)),
 		Commands: []suggest.Command{suggest.Roster("repo").With("--relay", "wss://<relay>"), suggest.Shell("export ROSTER_RELAYS=wss://<relay>,wss://<relay>"),
 			suggest.Roster("repo").With("--offline")}}
 }
