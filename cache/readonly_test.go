@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -123,4 +124,20 @@ func TestACacheThatCannotBeCreatedNamesThePermissionAndHome(t *testing.T) {
 	}
 	_, err := Open(home)
 	assertCacheError(t, err, ErrUnreadable, home, "does not permit")
+}
+
+// Rule: clearing a cache in a directory roster may not write says so and
+// names --home (skipped, saying why, where no write can be denied).
+func TestClearingACacheRosterMayNotRemoveNamesHome(t *testing.T) {
+	home, _ := seeded(t)
+	if writedeny.Deny(t, home) == "" {
+		t.Skip("this machine denies no write to a directory (root without chattr +i)")
+	}
+	err := Clear(home)
+	if err == nil || !strings.Contains(err.Error(), "--home") || !strings.Contains(err.Error(), "does not permit") {
+		t.Fatalf("clear: %v", err)
+	}
+	if _, err := os.Stat(Path(home)); err != nil {
+		t.Fatalf("the file is gone: %v", err)
+	}
 }
