@@ -2,7 +2,8 @@
 // attempts, so a retry after a lost answer sends the exact same event (same
 // action id, key envelope, ciphertexts, id and signature) instead of a new
 // one. It is not the cache: `roster cache clear` must not make a retry mint
-// a second import, so the files live under the roster home, outside it.
+// a second import, so the files live in the data directory (with the
+// login's), outside the cache directory.
 package pending
 
 import (
