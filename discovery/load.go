@@ -36,6 +36,9 @@ type Source struct {
 	// NextRound is called when discovery starts another round of requests
 	// (for a progress display); nil is fine.
 	NextRound func()
+	// People, when set, reads the kind 0 profiles of the people the
+	// resolution reaches (profiles.go); nil reads none.
+	People *People
 	// Reach names, beyond the selected author and the viewer, the pubkeys
 	// whose events and deletions a complete read must cover because the
 	// caller will look at them: a write's subject and new lead (preflight
@@ -126,6 +129,7 @@ func readCached(src Source, v *View) error {
 	}
 	v.Events = InScope(evts, id)
 	v.Relays = []string{}
+	readCachedPeople(c, src, v)
 	return nil
 }
 
@@ -156,6 +160,9 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 	coords := append([]graph.Coordinate{v.Coordinate()}, known...)
 	res := pool.Discover(ctx, src.Relays, id, coords...)
 	reach := settle(pool, res, v.Coordinate(), seeds)
+	// Profiles of the people reached so far, asked while the follow-up
+	// rounds run.
+	people := startPeople(ctx, src, pool, src.Relays, reach, need, v.Now)
 	// A newly learned relay costs one more round, only then, and never when
 	// the user named the relays.
 	if !src.Pinned {
@@ -179,6 +186,7 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 	}
 	v.Fetch = res
 	v.Events = InScope(res.Events, id)
+	people.finish(ctx, src, v, seeds)
 	var newer []*nostr.Event
 	store, err := openForCompare(src, need)
 	if err != nil {
@@ -350,7 +358,7 @@ func Again(ctx context.Context, src Source, prev *View, now int64, also ...nostr
 		seeds = append(seeds, f.Authors...)
 	}
 	reach := settle(pool, res, prev.Coordinate(), seeds)
-	v := &View{Selection: prev.Selection, Checkout: prev.Checkout, Now: now, Viewer: prev.Viewer,
+	v := &View{Selection: prev.Selection, Checkout: prev.Checkout, Now: now, Viewer: prev.Viewer, Profiles: prev.Profiles,
 		Relays: append([]string(nil), prev.Relays...), Fetch: res, Events: InScope(res.Events, id)}
 	v.Actions, v.ActionsDropped = collectActions(pool, res, id, reach)
 	var newer []*nostr.Event

@@ -38,6 +38,8 @@ type Mutation struct {
 
 	// ResolvedAfter is the re-read after publishing, for advisories.
 	ResolvedAfter *discovery.View `json:"-"`
+	// Names are the shown people's profile names (human output).
+	Names Names `json:"-"`
 	// Advice is what Guidance prints, as values until the command renders
 	// it with the user's selectors.
 	Advice []suggest.Guidance `json:"-"`
@@ -100,7 +102,8 @@ func NewMutation(v *discovery.View, plan *preflight.Plan, dryRun bool) *Mutation
 			Identifier: c.Identifier, Naddr: gitstate.EncodeNaddr(c, nil)},
 		SelectedMaintainer: graph.Npub(c.Pubkey), Published: []string{}, Relays: []relaypool.Delivered{}, SwitchedRemotes: []string{},
 		PendingHistoryAcknowledgements: []PendingAck{}, Guidance: []string{}}
-	out.People = PeopleOf(r)
+	out.Names = NamesOf(v.Profiles)
+	out.People = PeopleOf(r, out.Names)
 	for _, a := range r.PendingAcknowledgements {
 		out.PendingHistoryAcknowledgements = append(out.PendingHistoryAcknowledgements, PendingAck{
 			Npub: graph.Npub(a.Pubkey), Transition: a.Transition, Time: a.Time, Command: a.Command.String(), Moderator: a.Moderator})
@@ -127,7 +130,7 @@ func NewMutation(v *discovery.View, plan *preflight.Plan, dryRun bool) *Mutation
 	if changes == nil {
 		changes = []preflight.RoleChange{}
 	}
-	out.Preview = &Preview{Before: PeopleOf(plan.Before), After: PeopleOf(plan.After), Changes: changes, Tags: tags,
+	out.Preview = &Preview{Before: PeopleOf(plan.Before, out.Names), After: PeopleOf(plan.After, out.Names), Changes: changes, Tags: tags,
 		CreatedAt: plan.CreatedAt, Simulation: sj, State: stateComparisonJSON(plan.State)}
 	out.Advice = append(out.Advice, plan.Guidance...)
 	return out

@@ -32,6 +32,9 @@ type Repo struct {
 	Meta    Metadata `json:"-"`
 	Offline bool     `json:"-"`
 	Viewer  string   `json:"-"`
+	// Names are the shown people's profile names (human output; JSON
+	// carries them on each person object).
+	Names Names `json:"-"`
 }
 
 type Coordinate struct {
@@ -46,6 +49,10 @@ type Member struct {
 	Npub   string `json:"npub"`
 	Pubkey string `json:"pubkey"`
 	Status string `json:"status"` // confirmed | invited
+	// Name is the person's self-declared profile name and NIP05 their
+	// verified NIP-05 address; null when unknown.
+	Name  *string `json:"name"`
+	NIP05 *string `json:"nip05"`
 }
 
 type PendingAck struct {

@@ -75,6 +75,9 @@ Colour and terminal (the conventions of gh, git and ls):
   CLICOLOR_FORCE     anything but 0: colour even when stdout is a pipe or a
                      file (over CLICOLOR=0 and TERM=dumb; NO_COLOR still wins).
   TERM               dumb: no colour and no "reading relays" progress line.
+  COLUMNS            the terminal's width: human rows longer than it continue
+                     on the next line, broken between words (never inside an
+                     npub). Unset: the terminal's own width.
 
 Without any of them, stdout is coloured when it is a terminal, and the
 progress line is drawn when stderr is one. JSON is never coloured.

@@ -44,18 +44,24 @@ func leadSourceText(src string) string {
 // through termtext.Line, so it stays on its row; npubs, hex ids and roster's
 // own words are printed as they are.
 func renderRepoHuman(w io.Writer, rep *report.Repo, st termui.Styles) {
-	p := &termui.Lines{W: w, St: st}
+	renderRepoHumanAs(w, rep, st, newPeopleText(rep.Names, rep.Viewer, false), 0)
+}
+
+// renderRepoHumanAs is renderRepoHuman naming people with pt and wrapping
+// rows at width columns (0: no wrapping).
+func renderRepoHumanAs(w io.Writer, rep *report.Repo, st termui.Styles, pt peopleText, width int) {
+	p := &termui.Lines{W: w, St: st, Width: width}
 	id := termtext.Line(rep.Coordinate.Identifier)
 
 	// 1. Which maintainer coordinate did this checkout select?
 	p.Row("repository", id)
-	p.Row("selected", rep.SelectedMaintainer+"/"+id)
+	p.Row("selected", pt.Of(rep.SelectedMaintainer)+"/"+id)
 	p.Note("the entry point, and the only key that can replace its announcement")
 
 	// 2. Who is the lead, and is that explicit, legacy-inferred or unresolved?
 	lead := "none"
 	if rep.LeadMaintainer != nil {
-		lead = *rep.LeadMaintainer
+		lead = pt.Of(*rep.LeadMaintainer)
 	}
 	source := leadSourceText(rep.LeadSource)
 	if rep.LeadMaintainer == nil && rep.Lifecycle.Status != "" && rep.Lifecycle.Status != "active" {
@@ -65,12 +71,12 @@ func renderRepoHuman(w io.Writer, rep *report.Repo, st termui.Styles) {
 	}
 	p.Row("lead", lead+"  "+st.Apply(st.Dim, "("+source+")"))
 	if len(rep.LeadPath) > 1 {
-		p.Note("path " + termtext.Line(strings.Join(rep.LeadPath, " -> ")))
+		p.Note("path " + pt.List(rep.LeadPath, " -> "))
 	}
 
 	// 3. Who is confirmed, invited, or a moderator?
-	printMembers(p, "maintainers", rep.Maintainers, rep)
-	printMembers(p, "moderators", rep.Moderators, nil)
+	printMembers(p, "maintainers", rep.Maintainers, rep, pt)
+	printMembers(p, "moderators", rep.Moderators, nil, pt)
 
 	// 4. Pending history acknowledgements or a safer lead coordinate to follow?
 	if len(rep.PendingHistoryAcknowledgements) == 0 {
@@ -89,8 +95,8 @@ func renderRepoHuman(w io.Writer, rep *report.Repo, st termui.Styles) {
 			verb = "ended"
 		}
 		what := verb + " " + role
-		p.Row(label, fmt.Sprintf("%s %s at %s", ack.Npub, what, graph.HumanTime(ack.Time)))
-		who := ack.Author + " records"
+		p.Row(label, fmt.Sprintf("%s %s at %s", pt.Of(ack.Npub), what, graph.HumanTime(ack.Time)))
+		who := pt.Of(ack.Author) + " records"
 		if ack.Author != "" && ack.Author == rep.Viewer {
 			who = "record"
 		}
@@ -116,12 +122,12 @@ func renderRepoHuman(w io.Writer, rep *report.Repo, st termui.Styles) {
 	p.List("web", termtext.Lines(m.Web))
 	p.List("announced relays", termtext.Lines(m.Relays))
 	p.RowIf("earliest commit", termtext.Line(m.EUC))
-	p.Row("lifecycle", lifecycleText(rep.Lifecycle, st))
+	p.Row("lifecycle", lifecycleText(rep.Lifecycle, st, pt))
 	if rep.State == nil {
 		p.Row("state", "no kind 30618 state from a confirmed maintainer")
 	} else {
 		s := rep.State
-		p.Row("state", fmt.Sprintf("HEAD %s, %d refs, by %s", termtext.Line(termui.Dash(s.Head)), len(s.Refs), s.Author))
+		p.Row("state", fmt.Sprintf("HEAD %s, %d refs, by %s", termtext.Line(termui.Dash(s.Head)), len(s.Refs), pt.Of(s.Author)))
 		names := make([]string, 0, len(s.Refs))
 		for n := range s.Refs {
 			names = append(names, n)
@@ -210,13 +216,13 @@ func countFindings(fs []report.Finding) (errs, warns int) {
 	return errs, warns
 }
 
-func lifecycleText(l report.Lifecycle, st termui.Styles) string {
+func lifecycleText(l report.Lifecycle, st termui.Styles, pt peopleText) string {
 	if l.Status == "active" || l.Status == "" {
 		return "active"
 	}
 	text := l.Status
 	if l.Actor != nil {
-		text += " by " + *l.Actor
+		text += " by " + pt.Of(*l.Actor)
 	}
 	if l.Time != nil {
 		text += " at " + graph.HumanTime(*l.Time)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"regexp"
 	"strings"
 	"sync"
@@ -49,6 +50,12 @@ type app struct {
 	output *jsonout.Filter
 	// run is the deadline and phase of this invocation (deadline.go).
 	run runState
+	// full prints npubs in full on a terminal too (repo --full).
+	full bool
+	// profiles asks the relays for the kind 0 profiles of the people a
+	// read shows (the reads that name people set it); otherwise names
+	// come from the cache alone.
+	profiles bool
 }
 
 // seams are the points a test may set on one invocation, so independent
@@ -63,6 +70,17 @@ type seams struct {
 	// state it read and before it is signed: it lets a test line up two
 	// changes against one revision.
 	projectBeforeSign func(attempt int)
+	// http replaces http.DefaultClient for NIP-05 lookups (a test's TLS
+	// server).
+	http *http.Client
+}
+
+// httpClient is the client of NIP-05 lookups.
+func (a *app) httpClient() *http.Client {
+	if a.seams.http != nil {
+		return a.seams.http
+	}
+	return http.DefaultClient
 }
 
 // home is the roster home (settings.Home).

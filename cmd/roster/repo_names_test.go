@@ -1,0 +1,211 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
+)
+
+// profile is p's kind 0 event with content.
+func (p person) profile(t testing.TB, created int64, content map[string]any) *nostr.Event {
+	t.Helper()
+	raw, _ := json.Marshal(content)
+	evt := &nostr.Event{Kind: 0, CreatedAt: nostr.Timestamp(created), Tags: nostr.Tags{}, Content: string(raw)}
+	if err := evt.Sign(p.sk); err != nil {
+		t.Fatal(err)
+	}
+	return evt
+}
+
+// nip05Server is an HTTPS server answering /.well-known/nostr.json for
+// names (local part -> hex pubkey) of every domain, and a client that
+// reaches it for any host name its certificate covers (example.com).
+// lookups counts the requests.
+func nip05Server(t *testing.T, names map[string]string) (*http.Client, *atomic.Int32) {
+	t.Helper()
+	var lookups atomic.Int32
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		lookups.Add(1)
+		if r.URL.Path != "/.well-known/nostr.json" {
+			http.NotFound(w, r)
+			return
+		}
+		name := r.URL.Query().Get("name")
+		out := map[string]any{"names": map[string]string{}}
+		if pk, ok := names[name]; ok {
+			out["names"] = map[string]string{name: pk}
+		}
+		_ = json.NewEncoder(w).Encode(out)
+	}))
+	t.Cleanup(srv.Close)
+	c := srv.Client()
+	tr := c.Transport.(*http.Transport).Clone()
+	addr := srv.Listener.Addr().String()
+	tr.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, network, addr)
+	}
+	c.Transport = tr
+	return c, &lookups
+}
+
+// namesWorld is the lead-shaped repository with profiles that exercise
+// every rule: Alice's verifies its NIP-05, Bob's claims Alice's name and a
+// NIP-05 the domain does not list for him, Carol's is forged (a bad
+// signature: ignored), Dave has none.
+func namesWorld(t *testing.T) (*devrelay.Relay, *http.Client, *atomic.Int32) {
+	t.Helper()
+	rl := devrelay.StartN(t, 1, devrelay.Options{})[0]
+	publish(t, rl.URL(), leadShaped(t, "proj")...)
+	publish(t, rl.URL(),
+		alice.profile(t, 500, map[string]any{"name": "alice", "display_name": "Alice A.", "nip05": "alice@example.com"}),
+		bob.profile(t, 500, map[string]any{"name": "Alice", "nip05": "bob@example.com"}))
+	forged := carol.profile(t, 500, map[string]any{"name": "carol"})
+	forged.Content = `{"name":"mallory"}` // the signature no longer matches
+	forged.ID = forged.GetID()
+	rl.Inject(forged)
+	client, lookups := nip05Server(t, map[string]string{"alice": alice.pk, "bob": carol.pk})
+	return rl, client, lookups
+}
+
+func membersByNpub(t *testing.T, v any) map[string]map[string]any {
+	t.Helper()
+	out := map[string]map[string]any{}
+	for _, m := range v.([]any) {
+		mm := m.(map[string]any)
+		out[mm["npub"].(string)] = mm
+	}
+	return out
+}
+
+// Rule (people are shown by the name they gave themselves, which is a
+// label, never an identity): every person object carries name and nip05;
+// a NIP-05 address counts only when its domain lists that key; a forged
+// profile is ignored; a person with no profile has null.
+func TestRepoJSONNamesPeopleFromVerifiedProfiles(t *testing.T) {
+	t.Parallel()
+	rl, client, lookups := namesWorld(t)
+	env := testEnv(t)
+	inv := invocation{Env: env, Seams: seams{http: client}}
+	m, r := repoJSONRun(t, inv, "--repo", alice.naddr("proj"), "--relay", rl.URL())
+	if r.Code != exitOK {
+		t.Fatalf("exit %d: %s", r.Code, r.Err)
+	}
+	ms := membersByNpub(t, m["maintainers"])
+	want := map[string][2]any{
+		alice.npub(): {"alice", "alice@example.com"},
+		bob.npub():   {"Alice", nil}, // claims bob@example.com, which the domain gives to Carol
+		carol.npub(): {nil, nil},     // forged profile
+	}
+	for npub, w := range want {
+		got := ms[npub]
+		if got == nil {
+			t.Fatalf("%s missing from maintainers: %v", npub, m["maintainers"])
+		}
+		if got["name"] != w[0] || got["nip05"] != w[1] {
+			t.Fatalf("%s: name %v nip05 %v, want %v %v", npub, got["name"], got["nip05"], w[0], w[1])
+		}
+	}
+	mods := membersByNpub(t, m["moderators"])
+	if d := mods[dave.npub()]; d == nil || d["name"] != nil || d["nip05"] != nil {
+		t.Fatalf("dave has no profile: want null name and nip05, got %v", mods)
+	}
+	if n := lookups.Load(); n != 2 {
+		t.Fatalf("%d NIP-05 lookups, want 2 (alice's and bob's claims)", n)
+	}
+	if rl.ReqCount() != 2 || !isProfileREQ(rl.Requests()[1]) {
+		t.Fatalf("want discovery and one profile REQ, got %v", rl.Requests())
+	}
+
+	// A warm read: profiles and NIP-05 answers come from the cache.
+	m2, r := repoJSONRun(t, inv, "--repo", alice.naddr("proj"), "--relay", rl.URL())
+	if r.Code != exitOK {
+		t.Fatalf("second exit %d: %s", r.Code, r.Err)
+	}
+	if rl.ReqCount() != 3 || lookups.Load() != 2 {
+		t.Fatalf("warm read: %d REQs in all (want 3), %d lookups (want 2)", rl.ReqCount(), lookups.Load())
+	}
+	if !jsonEqual(m["maintainers"], m2["maintainers"]) {
+		t.Fatalf("warm read differs:\n%v\n%v", m["maintainers"], m2["maintainers"])
+	}
+	// Offline, too.
+	m3, r := repoJSONRun(t, inv, "--repo", alice.naddr("proj"), "--offline")
+	if r.Code != exitOK || !jsonEqual(m["maintainers"], m3["maintainers"]) {
+		t.Fatalf("offline read differs (exit %d):\n%v\n%v", r.Code, m["maintainers"], m3["maintainers"])
+	}
+}
+
+// Rule (two people may claim the same name): the human output shows both
+// with their full npub, while everyone else gets a short one on a
+// terminal; "(you)" marks the signer; rows fit $COLUMNS, broken between
+// words. Golden files at 80 and 120 columns.
+func TestRepoHumanNamesFitTheTerminal(t *testing.T) {
+	t.Parallel()
+	rl, client, _ := namesWorld(t)
+	for _, cols := range []string{"80", "120"} {
+		env := withKey(testEnv(t), dave)
+		env["COLUMNS"] = cols
+		env["NO_COLOR"] = "1"
+		inv := invocation{Env: env, Seams: seams{http: client}, OutTTY: true}
+		r := inv.roster(t, "repo", "--repo", alice.naddr("proj"), "--relay", rl.URL(), "--timeout", "3s")
+		if r.Code != exitOK {
+			t.Fatalf("exit %d: %s", r.Code, r.Err)
+		}
+		out := strings.ReplaceAll(r.Out, rl.URL(), "ws://relay.test")
+		for _, line := range strings.Split(out, "\n") {
+			if w, max := len([]rune(line)), atoi(t, cols); w > max {
+				t.Fatalf("%s columns: a %d-column line: %q", cols, w, line)
+			}
+		}
+		flat := strings.Join(strings.Fields(out), " ")
+		if !strings.Contains(flat, "alice <alice@example.com> ("+alice.npub()+")") || !strings.Contains(flat, "Alice ("+bob.npub()+")") {
+			t.Fatalf("%s columns: two people named alice must both show their full npub:\n%s", cols, out)
+		}
+		if !strings.Contains(flat, shortNpubForTest(dave.npub())+" (you)") {
+			t.Fatalf("%s columns: dave (the viewer) is not short and marked (you):\n%s", cols, out)
+		}
+		checkGolden(t, filepath.Join("testdata", "repo_names_"+cols+".golden"), out)
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func shortNpubForTest(npub string) string { return npub[:8] + "…" + npub[len(npub)-4:] }
+
+// checkGolden compares got with the file at path; ROSTER_UPDATE_GOLDEN=1
+// rewrites it for a reviewer to read.
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if os.Getenv("ROSTER_UPDATE_GOLDEN") == "1" {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (ROSTER_UPDATE_GOLDEN=1 writes it)", err)
+	}
+	if string(want) != got {
+		t.Fatalf("%s differs:\n--- want\n%s\n--- got\n%s", path, want, got)
+	}
+}
