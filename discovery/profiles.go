@@ -139,8 +139,8 @@ func LatestProfiles(events []*nostr.Event) map[string]Profile {
 
 // peopleFetch is a profile request running while discovery goes on.
 type peopleFetch struct {
-	asked  []string
-	done   chan *relaypool.FetchResult
+	asked []string
+	done  chan *relaypool.FetchResult
 }
 
 // startPeople begins the profile side of a relay read once the first round
