@@ -14,18 +14,21 @@ import (
 // after the change, the preview (before/after, changes, replacement tags,
 // simulation, state seam), what was published and what to do next.
 type Mutation struct {
-	Schema                         string                `json:"schema"`
-	Action                         string                `json:"action"`
-	Command                        string                `json:"command"`
-	DryRun                         bool                  `json:"dry_run"`
-	Coordinate                     Coordinate            `json:"coordinate"`
-	SelectedMaintainer             string                `json:"selected_maintainer"`
-	People                                               // lead_maintainer ... moderators, as in roster.repo/v1
-	PendingHistoryAcknowledgements []PendingAck          `json:"pending_history_acknowledgements"`
-	Preview                        *Preview              `json:"preview,omitempty"`
-	Published                      []string              `json:"published"`
-	Relays                         []relaypool.Delivered `json:"relays"`
-	Verified                       bool                  `json:"verified"`
+	Schema                         string       `json:"schema"`
+	Action                         string       `json:"action"`
+	Command                        string       `json:"command"`
+	DryRun                         bool         `json:"dry_run"`
+	Coordinate                     Coordinate   `json:"coordinate"`
+	SelectedMaintainer             string       `json:"selected_maintainer"`
+	People                                      // lead_maintainer ... moderators, as in roster.repo/v1
+	PendingHistoryAcknowledgements []PendingAck `json:"pending_history_acknowledgements"`
+	// NIP05Lookups are the pubkey arguments given as NIP-05 names and the
+	// key each resolved to, before the preview was built.
+	NIP05Lookups []NIP05Lookup         `json:"nip05_lookups"`
+	Preview      *Preview              `json:"preview,omitempty"`
+	Published    []string              `json:"published"`
+	Relays       []relaypool.Delivered `json:"relays"`
+	Verified     bool                  `json:"verified"`
 	// StatePublished is the kind 30618 event the change published before
 	// its announcement (--force, or the removal handoff); null otherwise.
 	StatePublished *PublishedState `json:"state_published"`
@@ -53,6 +56,12 @@ type PublishedState struct {
 	CreatedAt int64  `json:"created_at"`
 	// Relays is what each relay said about it.
 	Relays []relaypool.Delivered `json:"relays"`
+}
+
+// NIP05Lookup is one NIP-05 name and the key its domain lists for it.
+type NIP05Lookup struct {
+	Name string `json:"name"`
+	Npub string `json:"npub"`
 }
 
 type Preview struct {
@@ -101,7 +110,7 @@ func NewMutation(v *discovery.View, plan *preflight.Plan, dryRun bool) *Mutation
 		Coordinate: Coordinate{Kind: c.Kind, Pubkey: c.Pubkey, Npub: graph.Npub(c.Pubkey),
 			Identifier: c.Identifier, Naddr: gitstate.EncodeNaddr(c, nil)},
 		SelectedMaintainer: graph.Npub(c.Pubkey), Published: []string{}, Relays: []relaypool.Delivered{}, SwitchedRemotes: []string{},
-		PendingHistoryAcknowledgements: []PendingAck{}, Guidance: []string{}}
+		PendingHistoryAcknowledgements: []PendingAck{}, Guidance: []string{}, NIP05Lookups: []NIP05Lookup{}}
 	out.Names = NamesOf(v.Profiles)
 	out.People = PeopleOf(r, out.Names)
 	for _, a := range r.PendingAcknowledgements {

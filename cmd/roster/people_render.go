@@ -68,6 +68,9 @@ func (pt peopleText) Of(who string) string {
 			b.WriteString(" <" + termtext.Line(id.NIP05) + ">")
 		}
 		b.WriteString(" (" + pt.key(npub, ambiguous) + ")")
+	} else if id.NIP05 != "" {
+		// A verified NIP-05 address is bound to the key by its domain.
+		b.WriteString(termtext.Line(id.NIP05) + " (" + pt.key(npub, false) + ")")
 	} else {
 		b.WriteString(pt.key(npub, false))
 	}

@@ -43,6 +43,7 @@ incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
 		},
 	}
 	cmd.PersistentFlags().BoolVar(&a.full, "full", false, "print npubs in full on a terminal too (pipes and --json always get them in full)")
+	cmd.PersistentFlags().BoolVar(&a.verbose, "verbose", false, "show the exact tags a membership preview writes")
 	// Each subcommand lives in its own file (repo_<name>.go); add one line here.
 	cmd.AddCommand(
 		newRepoHealthCmd(a),

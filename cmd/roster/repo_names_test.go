@@ -209,3 +209,50 @@ func checkGolden(t *testing.T, path, got string) {
 		t.Fatalf("%s differs:\n--- want\n%s\n--- got\n%s", path, want, got)
 	}
 }
+
+// Rule (a pubkey argument may be a NIP-05 name): it is looked up before
+// anything else, the key it resolved to is shown in the preview and in
+// nip05_lookups, and a name the domain does not list is exit 4 with the
+// relays untouched.
+func TestRepoEditAcceptsANIP05NameAndShowsTheKey(t *testing.T) {
+	t.Parallel()
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	client, lookups := nip05Server(t, map[string]string{"bob": bob.pk})
+	w.seams.http = client
+
+	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", "bob@example.com", "--dry-run")
+	if r.Code != exitOK {
+		t.Fatalf("exit %d: %s%s", r.Code, r.Out, r.Err)
+	}
+	if !strings.Contains(r.Out, "bob@example.com is "+bob.npub()+": its domain lists that key") ||
+		!strings.Contains(r.Out, "bob@example.com ("+bob.npub()+") becomes an invited maintainer") {
+		t.Fatalf("the preview does not show the looked-up key:\n%s", r.Out)
+	}
+	r = w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", "bob@example.com", "--dry-run", "--json")
+	var out struct {
+		Lookups []map[string]string `json:"nip05_lookups"`
+		Preview struct {
+			Simulation struct {
+				NewlyInvited []string `json:"newly_invited"`
+			} `json:"simulation"`
+		} `json:"preview"`
+	}
+	if err := json.Unmarshal([]byte(r.Out), &out); err != nil || len(out.Lookups) != 1 ||
+		out.Lookups[0]["name"] != "bob@example.com" || out.Lookups[0]["npub"] != bob.npub() ||
+		len(out.Preview.Simulation.NewlyInvited) != 1 || out.Preview.Simulation.NewlyInvited[0] != bob.npub() {
+		t.Fatalf("JSON (%v):\n%s", err, r.Out)
+	}
+
+	before := w.relays[0].EventCount()
+	r = w.run(alice, alice, 1100, "repo", "edit", "--add-maintainer", "nobody@example.com")
+	if r.Code != exitIncomplete || !strings.Contains(r.Err, "nobody@example.com") || !strings.Contains(r.Err, "nothing was published") {
+		t.Fatalf("exit %d: %s", r.Code, r.Err)
+	}
+	if w.relays[0].EventCount() != before {
+		t.Fatal("a failed lookup published something")
+	}
+	if lookups.Load() != 3 {
+		t.Fatalf("%d lookups, want 3", lookups.Load())
+	}
+}

@@ -50,12 +50,16 @@ type app struct {
 	output *jsonout.Filter
 	// run is the deadline and phase of this invocation (deadline.go).
 	run runState
-	// full prints npubs in full on a terminal too (repo --full).
-	full bool
+	// full prints npubs in full on a terminal too (repo --full); verbose
+	// adds the tags a membership preview writes (repo --verbose).
+	full, verbose bool
 	// profiles asks the relays for the kind 0 profiles of the people a
 	// read shows (the reads that name people set it); otherwise names
 	// come from the cache alone.
 	profiles bool
+	// lookups are the NIP-05 names pubkey arguments were given as
+	// (pubkey_args.go), for the preview.
+	lookups []nip05Lookup
 }
 
 // seams are the points a test may set on one invocation, so independent
