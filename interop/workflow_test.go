@@ -11,8 +11,8 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 )
 
-// membersOf is the name -> status map of a roster.repo/v1 or
-// roster.mutation/v1 document's maintainers.
+// membersOf is the name -> status map of a roster.repo/v2 or
+// roster.mutation/v2 document's maintainers.
 func membersOf(t testing.TB, m map[string]any) string {
 	t.Helper()
 	return fmt.Sprint(statuses(t, m["maintainers"]))

@@ -16,7 +16,7 @@ func PeopleOf(r *graph.Resolution, names Names) People {
 	return p
 }
 
-// FromView maps one discovery onto roster.repo/v1. graph speaks hex;
+// FromView maps one discovery onto roster.repo/v2. graph speaks hex;
 // people get npubs here and nowhere earlier.
 func FromView(v *discovery.View) *Repo {
 	r := v.Resolution

@@ -10,7 +10,7 @@ import (
 	"github.com/roster-cli/roster/suggest"
 )
 
-// Mutation is roster.mutation/v1: the people fields of roster.repo/v1
+// Mutation is roster.mutation/v2: the people fields of roster.repo/v2
 // after the change, the preview (before/after, changes, replacement tags,
 // simulation, state seam), what was published and what to do next.
 type Mutation struct {
@@ -20,7 +20,7 @@ type Mutation struct {
 	DryRun                         bool         `json:"dry_run"`
 	Coordinate                     Coordinate   `json:"coordinate"`
 	SelectedMaintainer             string       `json:"selected_maintainer"`
-	People                                      // lead_maintainer ... moderators, as in roster.repo/v1
+	People                                      // lead_maintainer ... moderators, as in roster.repo/v2
 	PendingHistoryAcknowledgements []PendingAck `json:"pending_history_acknowledgements"`
 	// NIP05Lookups are the pubkey arguments given as NIP-05 names and the
 	// key each resolved to, before the preview was built.
@@ -37,7 +37,10 @@ type Mutation struct {
 	// from the old coordinate to the lead's.
 	SwitchedRemotes []string `json:"switched_remotes"`
 	Guidance        []string `json:"guidance"`
-	Error           *Error   `json:"error,omitempty"`
+	// Share is, for --add-maintainer, the repository's nostr:// URL with a
+	// relay hint and the invitee's accept command; null otherwise.
+	Share *Share `json:"share"`
+	Error *Error `json:"error,omitempty"`
 
 	// ResolvedAfter is the re-read after publishing, for advisories.
 	ResolvedAfter *discovery.View `json:"-"`

@@ -1,14 +1,14 @@
 // Package report holds roster's JSON documents of a repository read, a
-// health check and a membership change (roster.repo/v1,
-// roster.repo-health/v1, roster.mutation/v1; docs/json.md) and builds them
+// health check and a membership change (roster.repo/v2,
+// roster.repo-health/v1, roster.mutation/v2; docs/json.md) and builds them
 // from a discovery and a preview. Field order is the order printed; graph
 // speaks hex, people get npubs here.
 package report
 
 // RepoSchema is the JSON schema name printed by `roster repo --json`.
-const RepoSchema = "roster.repo/v1"
+const RepoSchema = "roster.repo/v2"
 
-// Repo is one read of a repository in the exact roster.repo/v1 shape
+// Repo is one read of a repository in the exact roster.repo/v2 shape
 // (docs/json.md); field order here is the order printed. Slices are never
 // nil so JSON shows [] rather than null; pointers are the fields docs/json.md
 // allows to be null. Fields tagged json:"-" feed only the human rendering.
@@ -97,7 +97,7 @@ type Relay struct {
 	// Reason is why a relay closed or failed (human output only).
 	Reason string `json:"-"`
 	// Dropped counts events the relay sent that failed verification (id,
-	// signature or filter); human output only, roster.repo/v1 has no field.
+	// signature or filter); human output only, roster.repo/v2 has no field.
 	Dropped int `json:"-"`
 }
 
@@ -109,8 +109,8 @@ type Metadata struct {
 	EUC               string // earliest unique commit
 }
 
-// People are the lead and membership fields that roster.repo/v1,
-// roster.mutation/v1 and a mutation preview's before/after share, in order.
+// People are the lead and membership fields that roster.repo/v2,
+// roster.mutation/v2 and a mutation preview's before/after share, in order.
 type People struct {
 	LeadMaintainer *string  `json:"lead_maintainer"`
 	LeadSource     string   `json:"lead_source"`
@@ -120,4 +120,4 @@ type People struct {
 }
 
 // MutationSchema is the JSON schema of every membership command's result.
-const MutationSchema = "roster.mutation/v1"
+const MutationSchema = "roster.mutation/v2"

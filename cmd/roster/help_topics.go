@@ -87,7 +87,7 @@ const formattingTopic = `Formatting: JSON output for scripts
 
   --json             print the command's result as one JSON object on stdout
                      instead of text. It names its "schema"
-                     ("roster.repo/v1", ...); a field is only ever added in a
+                     ("roster.repo/v2", ...); a field is only ever added in a
                      new schema version. docs/json.md describes every schema.
   --json-fields a,b  print only these top-level fields of that object, in the
                      order given. A field the object does not have is exit 2,

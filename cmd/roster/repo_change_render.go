@@ -22,6 +22,9 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *report.Muta
 	for _, l := range a.lookups {
 		out.NIP05Lookups = append(out.NIP05Lookups, report.NIP05Lookup{Name: l.Name, Npub: l.Npub})
 	}
+	if plan != nil && plan.Intent.Action == preflight.ActAdd {
+		out.Share = report.ShareOf(v.Coordinate(), report.HintRelay(out.Relays, v.Relays))
+	}
 	if a.opts.JSON {
 		return writeJSON(a, out)
 	}
@@ -51,6 +54,10 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *report.Muta
 		if len(out.SwitchedRemotes) > 0 {
 			fmt.Fprintf(w, "remote(s) now pointing at the lead: %s\n", termtext.Line(strings.Join(out.SwitchedRemotes, ", ")))
 		}
+	}
+	if out.Share != nil {
+		fmt.Fprintf(w, "send %s the repository and the command to accept:\n  %s\n  %s\n", a.people(out.Names, viewerNpub(v)).Of(plan.Intent.Subject),
+			termtext.Line(out.Share.URL), termtext.Line(out.Share.AcceptCommand))
 	}
 	if len(out.Advice) > 0 {
 		fmt.Fprintln(w, "next:")

@@ -8,7 +8,7 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 )
 
-// maintainers.md "Inspecting a repository" and docs/json.md roster.repo/v1: the
+// maintainers.md "Inspecting a repository" and docs/json.md roster.repo/v2: the
 // normal lead-shaped repository, read from the lead's coordinate over three relays.
 func TestRepoLeadShapedRepository(t *testing.T) {
 	t.Parallel()
@@ -21,7 +21,7 @@ func TestRepoLeadShapedRepository(t *testing.T) {
 	if r.Code != exitOK {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.Code, r.Out, r.Err)
 	}
-	if m["schema"] != "roster.repo/v1" || m["selected_maintainer"] != alice.npub() || m["lead_maintainer"] != alice.npub() ||
+	if m["schema"] != "roster.repo/v2" || m["selected_maintainer"] != alice.npub() || m["lead_maintainer"] != alice.npub() ||
 		m["lead_source"] != "explicit" || m["complete"] != true {
 		t.Fatalf("unexpected header fields:\n%s", r.Out)
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
@@ -254,5 +255,72 @@ func TestRepoEditAcceptsANIP05NameAndShowsTheKey(t *testing.T) {
 	}
 	if lookups.Load() != 3 {
 		t.Fatalf("%d lookups, want 3", lookups.Load())
+	}
+}
+
+// Rule (a repository you can share): --add-maintainer gives the
+// repository's nostr:// URL with a relay hint and the invitee's accept
+// command, and that command, pasted by the invitee in their own roster
+// home with no other flag, accepts the invitation.
+func TestRepoEditAddGivesAPasteReadyAcceptCommand(t *testing.T) {
+	t.Parallel()
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--json")
+	var out struct {
+		Share *struct {
+			URL    string `json:"url"`
+			Accept string `json:"accept_command"`
+		} `json:"share"`
+	}
+	if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &out) != nil || out.Share == nil {
+		t.Fatalf("exit %d, no share:\n%s%s", r.Code, r.Out, r.Err)
+	}
+	hint := strings.TrimPrefix(w.relays[0].URL(), "ws://")
+	if !strings.HasPrefix(out.Share.URL, "nostr://"+alice.npub()+"/ws:%2F%2F"+hint+"/"+w.id) {
+		t.Fatalf("share URL %q lacks the relay hint %s", out.Share.URL, hint)
+	}
+	words := strings.Fields(out.Share.Accept)
+	if len(words) != 5 || words[0] != "roster" || words[4] != out.Share.URL {
+		t.Fatalf("accept command %q", out.Share.Accept)
+	}
+	// Bob pastes it: his own home, his key, no --relay.
+	acc := invocation{Env: withKey(testEnv(t), bob), Dir: w.dir, Now: time.Unix(2000, 0)}.roster(t, append(words[1:], "--json")...)
+	if acc.Code != exitOK {
+		t.Fatalf("the pasted accept failed: exit %d\n%s%s", acc.Code, acc.Out, acc.Err)
+	}
+	m, _ := repoJSONRun(t, invocation{Env: testEnv(t), Now: time.Unix(2100, 0)}, "--repo", out.Share.URL)
+	if memberStatuses(t, m["maintainers"])[bob.npub()] != "confirmed" {
+		t.Fatalf("bob is not confirmed after the pasted accept: %v", m["maintainers"])
+	}
+	// The human output says who to send it to.
+	r = w.run(alice, alice, 3000, "repo", "edit", "--add-maintainer", carol.npub(), "--dry-run")
+	if !strings.Contains(r.Out, "send "+carol.npub()+" the repository and the command to accept:") || !strings.Contains(r.Out, "roster repo accept --repo nostr://") {
+		t.Fatalf("no share in the human output:\n%s", r.Out)
+	}
+}
+
+// Rule (a repository you can share): repo init prints, and --json
+// carries, the nostr:// URL with the relay that returned the announcement
+// as hint, and the accept command an invitee will run.
+func TestRepoInitGivesTheShareURL(t *testing.T) {
+	t.Parallel()
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	dir, _ := initTestCheckout(t, "widget")
+	env := homeEnv(t)
+	env["ROSTER_SECRET_KEY"] = alice.sk
+	r := invocation{Env: env, Dir: dir}.roster(t, append([]string{"repo", "init", "--json"}, initRelayFlags(relays)...)...)
+	var out struct {
+		Share struct {
+			URL    string `json:"url"`
+			Accept string `json:"accept_command"`
+		} `json:"share"`
+	}
+	if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &out) != nil {
+		t.Fatalf("exit %d:\n%s%s", r.Code, r.Out, r.Err)
+	}
+	want := "nostr://" + alice.npub() + "/ws:%2F%2F" + strings.TrimPrefix(relays[0].URL(), "ws://") + "/widget"
+	if out.Share.URL != want || out.Share.Accept != "roster repo accept --repo "+want {
+		t.Fatalf("share %+v, want url %s", out.Share, want)
 	}
 }

@@ -117,7 +117,7 @@ membership change at a time, and reads and writes workspace and project state.
 Help topics: roster help environment, roster help exit-codes,
 roster help formatting.`,
 		Example: `  roster repo                      # who maintains the repository this checkout points at
-  roster repo --json               # the same, as roster.repo/v1 JSON
+  roster repo --json               # the same, as roster.repo/v2 JSON
   roster repo health --strict      # for CI: exit 5 on errors (and warnings)
   roster dev relay --seed demo     # a local relay to try roster offline`,
 		SilenceUsage:  true,
