@@ -51,6 +51,7 @@ incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
 		newRepoEditCmd(a), newRepoAcceptCmd(a), newRepoLeaveCmd(a), newRepoFollowLeadCmd(a),
 		newRepoStateCmd(a),
 		newRepoCheckEventCmd(a),
+		newRepoGraphCmd(a),
 	)
 	return cmd
 }
