@@ -51,7 +51,7 @@ incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
 		newRepoEditCmd(a), newRepoAcceptCmd(a), newRepoLeaveCmd(a), newRepoFollowLeadCmd(a),
 		newRepoStateCmd(a),
 		newRepoCheckEventCmd(a),
-		newRepoGraphCmd(a),
+		newRepoGraphCmd(a), newRepoHistoryCmd(a),
 	)
 	return cmd
 }

@@ -12,16 +12,17 @@ import (
 
 // graphWorld is a repository with every kind of edge: Alice leads and
 // lists Bob (confirmed), Carol (invited) and Dave (moderator); she ended
-// Erin's listing; Bob keeps Erin's interval as a defer copy; Erin ended her
-// own role. Alice, Bob and Erin have profiles.
+// Erin's listing; Bob's copy of Erin's interval ends at another time (a
+// conflicting copy); Dave keeps Bob's interval as a defer copy; Erin ended
+// her own role. Alice, Bob and Erin have profiles.
 func graphWorld(t *testing.T) *devrelay.Relay {
 	t.Helper()
 	rl := devrelay.StartN(t, 1, devrelay.Options{})[0]
 	publish(t, rl.URL(),
 		alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), role("m", carol, "300"), role("o", dave, "400"),
 			role("m", erin, "100", "150"), maintainersTag(alice, bob, carol)),
-		bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "200"), role("m", erin, "100", "defer"), maintainersTag(alice, bob)),
-		dave.announce(t, "proj", 1002, role("o", dave, "400"), maintainersTag()),
+		bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "200"), role("m", erin, "100", "120"), maintainersTag(alice, bob)),
+		dave.announce(t, "proj", 1002, role("o", dave, "400"), role("m", bob, "200", "defer"), maintainersTag()),
 		erin.announce(t, "proj", 1003, role("M", alice, "100"), role("m", erin, "100", "150"), maintainersTag(alice)),
 		alice.profile(t, 50, map[string]any{"name": "alice"}),
 		bob.profile(t, 50, map[string]any{"name": "bob"}),
@@ -68,7 +69,7 @@ func TestRepoGraphTreeGolden(t *testing.T) {
 		checkGolden(t, filepath.Join("testdata", "repo_graph_"+c.name+".golden"), out)
 	}
 	hist := runGraph(t, rl, invocation{Env: testEnv(t)}, "--history")
-	for _, s := range []string{"[history copy: defer]", "until 1970-01-01 00:02:30 UTC [ended]", "<- lead path", "invited maintainer (not yet accepted)"} {
+	for _, s := range []string{"[history copy: defer]", "until 1970-01-01 00:02:30 UTC [ended]", "until 1970-01-01 00:02:00 UTC [ended]", "<- lead path", "invited maintainer (not yet accepted)"} {
 		if !strings.Contains(hist, s) {
 			t.Fatalf("--history tree lacks %q:\n%s", s, hist)
 		}
@@ -124,8 +125,8 @@ func TestRepoGraphDOTAndMermaid(t *testing.T) {
 	for _, e := range g.Edges {
 		kinds[e.Kind]++
 	}
-	if kinds["defer"] != 1 || kinds["ended"] != 2 {
-		t.Fatalf("edge kinds %v, want 1 defer and 2 ended", kinds)
+	if kinds["defer"] != 1 || kinds["ended"] != 3 {
+		t.Fatalf("edge kinds %v, want 1 defer and 3 ended", kinds)
 	}
 	mer := runGraph(t, rl, invocation{Env: testEnv(t)}, "--format", "mermaid", "--history")
 	checkGolden(t, filepath.Join("testdata", "repo_graph_history.mmd"), mer)
@@ -150,4 +151,69 @@ func TestRepoGraphEscapesNamesInDiagrams(t *testing.T) {
 	if strings.ContainsAny(dot, "\x1b") {
 		t.Fatalf("escape character in the DOT output:\n%q", dot)
 	}
+}
+
+// Rule (history precedence; replicated role history): every person's
+// effective intervals per role, the record each comes from (the selected
+// maintainer's where it has one), a signed end, and a copy that disagrees
+// listed as a conflict; former maintainers included.
+func TestRepoHistoryListsFormerMaintainersAndConflictingCopies(t *testing.T) {
+	t.Parallel()
+	rl := graphWorld(t)
+	r := invocation{Env: testEnv(t)}.roster(t, "repo", "history", "--json", "--repo", alice.naddr("proj"), "--relay", rl.URL(), "--timeout", "3s")
+	if r.Code != exitOK {
+		t.Fatalf("exit %d: %s%s", r.Code, r.Out, r.Err)
+	}
+	var h struct {
+		Schema string `json:"schema"`
+		People []struct {
+			Npub    string  `json:"npub"`
+			Name    *string `json:"name"`
+			Current string  `json:"current"`
+			Roles   []struct {
+				Role      string `json:"role"`
+				Source    string `json:"source"`
+				Conflict  bool   `json:"conflict"`
+				Intervals []struct {
+					From  *int64 `json:"from"`
+					Until *int64 `json:"until"`
+					End   string `json:"end"`
+				} `json:"intervals"`
+				Copies []struct {
+					Author string `json:"author"`
+					Chosen bool   `json:"chosen"`
+				} `json:"copies"`
+			} `json:"roles"`
+		} `json:"people"`
+	}
+	if err := json.Unmarshal([]byte(r.Out), &h); err != nil || h.Schema != "roster.repo-history/v1" {
+		t.Fatalf("%v:\n%s", err, r.Out)
+	}
+	var found bool
+	for _, p := range h.People {
+		if p.Npub != erin.npub() {
+			continue
+		}
+		found = true
+		if p.Current != "former" || p.Name == nil || *p.Name != "erin" || len(p.Roles) != 1 {
+			t.Fatalf("erin: %+v", p)
+		}
+		role := p.Roles[0]
+		iv := role.Intervals
+		if role.Role != "maintainer" || role.Source != alice.npub() || len(iv) != 1 || iv[0].End != "signed" ||
+			iv[0].From == nil || *iv[0].From != 100 || iv[0].Until == nil || *iv[0].Until != 150 {
+			t.Fatalf("erin's maintainer history: %+v", role)
+		}
+		if !role.Conflict || len(role.Copies) < 2 {
+			t.Fatalf("bob's copy ending at 120 should be a conflicting copy: %+v", role)
+		}
+	}
+	if !found {
+		t.Fatalf("the former maintainer is missing:\n%s", r.Out)
+	}
+	env := testEnv(t)
+	env["NO_COLOR"] = "1"
+	env["COLUMNS"] = "100"
+	human := invocation{Env: env, OutTTY: true}.roster(t, "repo", "history", "--repo", alice.naddr("proj"), "--relay", rl.URL(), "--timeout", "3s")
+	checkGolden(t, filepath.Join("testdata", "repo_history_100.golden"), human.Out)
 }
