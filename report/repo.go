@@ -35,6 +35,10 @@ type Repo struct {
 	// Names are the shown people's profile names (human output; JSON
 	// carries them on each person object).
 	Names Names `json:"-"`
+	// Shown are the commands the human output's pending rows already
+	// give (command lines): a health finding with one of them is not
+	// listed a second time.
+	Shown map[string]bool `json:"-"`
 }
 
 type Coordinate struct {

@@ -37,8 +37,12 @@ incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
 			if a.opts.JSON {
 				return writeJSON(a, rep)
 			}
+			// Each pending action once: the commands the pending rows give
+			// are left out of the health list and the advisories.
+			given := pendingCommands(v)
+			rep.Shown = commandLines(given)
 			renderRepoHumanAs(a.io.Out, rep, termui.NewStyles(a.io.Out, a.io.color()), a.people(rep.Names, rep.Viewer), a.terminalWidth())
-			a.printAdvisories(v)
+			a.printAdvisories(v, given...)
 			return nil
 		},
 	}

@@ -156,8 +156,23 @@ func renderHealthSummary(p *termui.Lines, rep *report.Repo) {
 	if errs > 0 {
 		style = p.St.Bad
 	}
+	underPending := func(f report.Finding) bool {
+		return f.Code == graph.CodePendingAcknowledgement && f.Command != nil && rep.Shown[*f.Command]
+	}
+	listed := 0
+	for _, f := range rep.Health {
+		if underPending(f) {
+			listed++
+		}
+	}
+	if listed > 0 {
+		text += fmt.Sprintf(" (%d under pending)", listed)
+	}
 	p.Row("health", p.St.Apply(style, text))
 	for _, f := range rep.Health {
+		if underPending(f) {
+			continue
+		}
 		p.Note(termtext.Line(f.Severity + " " + f.Code + ": " + f.Message))
 		if f.Command != nil {
 			p.Note("  repair with: " + termtext.Line(*f.Command))
