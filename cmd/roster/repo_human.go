@@ -13,26 +13,9 @@ import (
 )
 
 // leadSourceText explains lead_source in words, answering "is the lead
-// explicit, legacy-inferred, or unresolved?".
-func leadSourceText(src string) string {
-	switch src {
-	case "implicit_sole":
-		return "implicit: the sole maintainer"
-	case "explicit":
-		return "explicit"
-	case "legacy_inferred":
-		return "legacy-inferred from maintainers listings"
-	case "explicit_none":
-		return "none: deliberately leadless"
-	case "none":
-		return "unresolved: legacy listings have no unique winner"
-	case "pending":
-		return "unresolved: the lead pointer path is pending"
-	case "conflict":
-		return "unresolved: the lead pointer path conflicts"
-	}
-	return src
-}
+// explicit, legacy-inferred, or unresolved?" (graph.LeadSource.Words, the
+// one vocabulary of every command).
+func leadSourceText(src string) string { return graph.LeadSource(src).Words() }
 
 // renderRepoHuman prints the human view: the spec's four questions first
 // (selected coordinate; lead and its source; confirmed, invited, moderators;
