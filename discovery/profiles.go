@@ -157,7 +157,7 @@ func startPeople(ctx context.Context, src Source, pool *relaypool.Pool, relays [
 	if !src.People.Fetch || need != Partial {
 		return pf
 	}
-	if store := openForFetch(src); store != nil {
+	if store := openQuiet(src); store != nil {
 		for _, pk := range people {
 			// Never asked (0), asked long enough ago, or "asked" in the
 			// future of a clock that moved back: ask.
@@ -193,7 +193,7 @@ func (pf *peopleFetch) finish(ctx context.Context, src Source, v *View, seeds []
 		res = <-pf.done
 		fetched = res.Events
 	}
-	store := openForFetch(src)
+	store := openQuiet(src)
 	if store == nil {
 		v.Profiles = verifyNIP05(ctx, src.People, nil, LatestProfiles(fetched), v.Now)
 		return
@@ -304,4 +304,17 @@ func verifyNIP05(ctx context.Context, opts *People, store *cache.Cache, profiles
 		}
 	}
 	return profiles
+}
+
+// openQuiet opens the cache without a warning: a cache that cannot be
+// opened was already reported once by this read (openForFetch).
+func openQuiet(src Source) *cache.Cache {
+	if src.OpenCache == nil {
+		return nil
+	}
+	c, err := src.OpenCache()
+	if err != nil {
+		return nil
+	}
+	return c
 }

@@ -65,7 +65,7 @@ func renderPlan(a *app, plan *preflight.Plan, pt peopleText) {
 		sentence(w, p, "the lead changes from "+before+" to "+after)
 	}
 	if plan.SwitchTo != nil {
-		sentence(w, p, fmt.Sprintf("this checkout will select %s instead of %s", termtext.Line(displayCoord(s.SelectedAfter)), termtext.Line(displayCoord(s.SelectedBefore))))
+		sentence(w, p, fmt.Sprintf("the selected coordinate becomes %s (was %s)", termtext.Line(displayCoord(s.SelectedAfter)), termtext.Line(displayCoord(s.SelectedBefore))))
 	}
 	if pub := plan.State.Publish; pub != nil {
 		what := "with --force, a repository state (kind 30618) with this checkout's branches and tags replaces the other state"
