@@ -21,14 +21,15 @@ type Share struct {
 }
 
 // ShareOf is the share of coordinate c with relay as its hint ("" for
-// none).
-func ShareOf(c graph.Coordinate, relay string) *Share {
+// none); flags go into the accept command (--moderator for a moderator
+// invitation).
+func ShareOf(c graph.Coordinate, relay string, flags ...string) *Share {
 	var hints []string
 	if relay != "" {
 		hints = []string{relay}
 	}
 	u := gitstate.NostrURL(c, hints)
-	cmd := suggest.Roster("repo", "accept", "--repo", u)
+	cmd := suggest.Roster(append(append([]string{"repo", "accept"}, flags...), "--repo", u)...)
 	return &Share{URL: u, AcceptCommand: cmd.Line(), Accept: cmd}
 }
 

@@ -25,6 +25,9 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *report.Muta
 	if plan != nil && plan.Intent.Action == preflight.ActAdd {
 		out.Share = report.ShareOf(v.Coordinate(), report.HintRelay(out.Relays, v.Relays))
 	}
+	if plan != nil && plan.Intent.Action == preflight.ActAddModerator {
+		out.Share = report.ShareOf(v.Coordinate(), report.HintRelay(out.Relays, v.Relays), "--moderator")
+	}
 	if a.opts.JSON {
 		return writeJSON(a, out)
 	}

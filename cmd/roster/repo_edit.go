@@ -52,7 +52,8 @@ shown in the preview.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := a.resolvePubkeyArgs(cmd.Context(), map[string]*string{"add-maintainer": &add,
-				"remove-maintainer": &remove, "lead-maintainer": &lead, "acknowledge-maintainer-change": &ack}); err != nil {
+				"remove-maintainer": &remove, "lead-maintainer": &lead, "acknowledge-maintainer-change": &ack,
+				"add-moderator": &mod.add, "remove-moderator": &mod.remove}); err != nil {
 				return err
 			}
 			intent, err := editIntent(add, remove, lead, ack, noLead, fix, force)

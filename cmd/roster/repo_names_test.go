@@ -293,6 +293,12 @@ func TestRepoEditAddGivesAPasteReadyAcceptCommand(t *testing.T) {
 	if memberStatuses(t, m["maintainers"])[bob.npub()] != "confirmed" {
 		t.Fatalf("bob is not confirmed after the pasted accept: %v", m["maintainers"])
 	}
+	// A moderator invitation's accept command accepts the moderator role.
+	r = w.run(alice, alice, 2500, "repo", "edit", "--add-moderator", dave.npub(), "--dry-run", "--json")
+	if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &out) != nil || out.Share == nil ||
+		out.Share.Accept != "roster repo accept --moderator --repo "+out.Share.URL {
+		t.Fatalf("moderator share: exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
 	// The human output says who to send it to.
 	r = w.run(alice, alice, 3000, "repo", "edit", "--add-maintainer", carol.npub(), "--dry-run")
 	if !strings.Contains(r.Out, "send "+carol.npub()+" the repository and the command to accept:") || !strings.Contains(r.Out, "roster repo accept --repo nostr://") {

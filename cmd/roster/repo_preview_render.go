@@ -40,7 +40,13 @@ func renderPlan(a *app, plan *preflight.Plan, pt peopleText) {
 			sentence(w, p, fmt.Sprintf(format, pt.Of(pk)))
 		}
 	}
-	each(s.NewlyInvited, "%s becomes an invited maintainer (no authority until they accept)")
+	invited := "%s becomes an invited maintainer (no authority until they accept)"
+	switch plan.Intent.Action {
+	case preflight.ActAddModerator, preflight.ActAcceptModerator, preflight.ActRemoveModerator:
+		// A moderator change's newly invited are moderator invitations.
+		invited = "%s becomes an invited moderator (no moderator authority until they accept)"
+	}
+	each(s.NewlyInvited, invited)
 	each(s.NewlyConfirmed, "%s becomes a confirmed maintainer")
 	if c := s.Confirmation; c != nil && c.Kind == preflight.ConfirmStanding {
 		sentence(w, p, fmt.Sprintf("their acceptance from %s of your assignment that closed at %s still stands, so they are confirmed at once (it was never recorded as a removal)",
