@@ -177,6 +177,20 @@ func TestRepoHumanNamesFitTheTerminal(t *testing.T) {
 		}
 		checkGolden(t, filepath.Join("testdata", "repo_names_"+cols+".golden"), out)
 	}
+	// --full: whole npubs on a terminal too; a pipe always gets them whole.
+	env := withKey(testEnv(t), dave)
+	env["NO_COLOR"] = "1"
+	for _, inv := range []invocation{{Env: env, Seams: seams{http: client}, OutTTY: true}, {Env: env, Seams: seams{http: client}}} {
+		args := []string{"repo", "--repo", alice.naddr("proj"), "--relay", rl.URL(), "--timeout", "3s"}
+		if inv.OutTTY {
+			args = append(args, "--full")
+		}
+		r := inv.roster(t, args...)
+		flat := strings.Join(strings.Fields(r.Out), " ")
+		if r.Code != exitOK || !strings.Contains(flat, dave.npub()+" (you)") || strings.Contains(r.Out, "…") {
+			t.Fatalf("tty %v: want full npubs:\n%s%s", inv.OutTTY, r.Out, r.Err)
+		}
+	}
 }
 
 func atoi(t *testing.T, s string) int {
