@@ -162,7 +162,7 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 	reach := settle(pool, res, v.Coordinate(), seeds)
 	// Profiles of the people reached so far, asked while the follow-up
 	// rounds run.
-	people := startPeople(ctx, src, pool, src.Relays, reach, need, v.Now)
+	people := startPeople(ctx, src, pool, src.Relays, reach, v.Now)
 	// A newly learned relay costs one more round, only then, and never when
 	// the user named the relays.
 	if !src.Pinned {

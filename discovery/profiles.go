@@ -62,10 +62,12 @@ type Profile struct {
 // People configures the profile side of a discovery; a nil Source.People
 // reads no profiles at all.
 type People struct {
-	// Fetch asks the relays, on a read with Partial evidence, for the
-	// profiles the cache does not hold fresh, in one request per relay run
-	// alongside discovery's follow-up round. Without it profiles come from
-	// the cache alone.
+	// Fetch asks the relays for the profiles the cache does not hold
+	// fresh, in one request per relay run alongside discovery's follow-up
+	// rounds (a relay first named by the announcement, the deletion round
+	// of complete evidence). Without it profiles come from the cache alone.
+	// Profiles are never evidence: a relay that does not answer this
+	// request leaves names unknown and the read as complete as it was.
 	Fetch bool
 	// HTTP is the client of NIP-05 lookups (nil: only cached checks count).
 	HTTP *http.Client
@@ -148,13 +150,13 @@ type peopleFetch struct {
 // does not hold fresh are asked of relays in one request per relay,
 // in a goroutine, so it overlaps discovery's follow-up round instead of
 // adding one. nil when src reads no profiles.
-func startPeople(ctx context.Context, src Source, pool *relaypool.Pool, relays []string, people []string, need Evidence, now int64) *peopleFetch {
+func startPeople(ctx context.Context, src Source, pool *relaypool.Pool, relays []string, people []string, now int64) *peopleFetch {
 	if src.People == nil {
 		return nil
 	}
 	people = boundPeople(people)
 	pf := &peopleFetch{}
-	if !src.People.Fetch || need != Partial {
+	if !src.People.Fetch {
 		return pf
 	}
 	if store := openQuiet(src); store != nil {
