@@ -48,12 +48,13 @@ var (
 	bucketRelays      = []byte("relays")      // normalized relay URL -> RelayInfo JSON
 	bucketProjections = []byte("projections") // caller's key -> event JSON
 	bucketAccess      = []byte("access")      // event id -> 8-byte big-endian tick of its last read or write
+	bucketPeople      = []byte("people")      // "checked:<pubkey>" -> 8-byte time; "nip05:<name>" -> NIP05Check JSON (people.go)
 	// allBuckets must exist in a schema 1 file; addedBuckets came later
 	// within schema 1 and are created when missing, so a file written by an
 	// older roster stays readable (and one written by this roster stays
 	// readable by the older one, which ignores them).
 	allBuckets   = [][]byte{bucketMeta, bucketEvents, bucketByKind, bucketLatest, bucketDeletions, bucketRelays, bucketProjections}
-	addedBuckets = [][]byte{bucketAccess}
+	addedBuckets = [][]byte{bucketAccess, bucketPeople}
 	keySchema    = []byte("schema")
 )
 
@@ -325,13 +326,18 @@ func (c *Cache) checkSchema() error {
 		if tx.Bucket(bucketAccess) == nil {
 			// A file from before the cache kept only the latest event per
 			// address: drop the superseded versions it still holds.
-			for _, b := range addedBuckets {
-				if _, err := tx.CreateBucketIfNotExists(b); err != nil {
-					return err
-				}
+			if _, err := tx.CreateBucketIfNotExists(bucketAccess); err != nil {
+				return err
 			}
 			if err := pruneSuperseded(tx); err != nil {
 				return err
+			}
+		}
+		for _, b := range addedBuckets {
+			if tx.Bucket(b) == nil {
+				if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+					return err
+				}
 			}
 		}
 		c.reads.clock = getCounter(meta, keyClock)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -40,6 +41,8 @@ type DemoInfo struct {
 	Project   DemoProject    `json:"project"`
 	Group     DemoGroup      `json:"group"`
 	Events    []*nostr.Event `json:"-"`
+	// Profiles are the people's kind 0 events.
+	Profiles []*nostr.Event `json:"-"`
 }
 
 // DemoKey returns the demo secret key for name.
@@ -196,6 +199,18 @@ func SeedDemoWith(r *Relay, now time.Time, g DemoGit) (DemoInfo, error) {
 			return info, fmt.Errorf("seeding the demo repository: %w", err)
 		}
 		info.Events = append(info.Events, evt)
+	}
+	// Each person's kind 0 profile, so roster shows them by name.
+	for _, n := range names {
+		content := fmt.Sprintf(`{"name":%q,"display_name":%q,"about":"roster demo: %s"}`, n.name, strings.ToUpper(n.name[:1])+n.name[1:], n.role)
+		evt := &nostr.Event{Kind: 0, CreatedAt: nostr.Timestamp(t0 - 90*day), Tags: nostr.Tags{}, Content: content}
+		if err := evt.Sign(DemoKey(n.name)); err != nil {
+			return info, err
+		}
+		if err := r.Publish(evt); err != nil {
+			return info, fmt.Errorf("seeding the demo profiles: %w", err)
+		}
+		info.Profiles = append(info.Profiles, evt)
 	}
 	info.Coordinate = graph.NewCoordinate(pk["alice"], DemoIdentifier)
 	naddr, err := nip19.EncodeEntity(pk["alice"], graph.KindAnnouncement, DemoIdentifier, []string{url})

@@ -40,6 +40,9 @@ type Source struct {
 	// keep what it publishes in the cache: then a cache opened read-only
 	// is a *CacheError too, before anything is signed.
 	Publishes bool
+	// People, when set, reads the kind 0 profiles of the people the
+	// resolution reaches (profiles.go); nil reads none.
+	People *People
 	// Reach names, beyond the selected author and the viewer, the pubkeys
 	// whose events and deletions a complete read must cover because the
 	// caller will look at them: a write's subject and new lead (preflight
@@ -130,6 +133,7 @@ func readCached(src Source, v *View) error {
 	}
 	v.Events = InScope(evts, id)
 	v.Relays = []string{}
+	readCachedPeople(c, src, v)
 	return nil
 }
 
@@ -160,6 +164,9 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 	coords := append([]graph.Coordinate{v.Coordinate()}, known...)
 	res := pool.Discover(ctx, src.Relays, id, coords...)
 	reach := settle(pool, res, v.Coordinate(), seeds)
+	// Profiles of the people reached so far, asked while the follow-up
+	// rounds run.
+	people := startPeople(ctx, src, pool, src.Relays, reach, v.Now)
 	// A newly learned relay costs one more round, only then, and never when
 	// the user named the relays.
 	if !src.Pinned {
@@ -183,6 +190,7 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 	}
 	v.Fetch = res
 	v.Events = InScope(res.Events, id)
+	people.finish(ctx, src, v, seeds)
 	var newer []*nostr.Event
 	store, err := openForCompare(src, need)
 	if err != nil {
@@ -363,7 +371,7 @@ func Again(ctx context.Context, src Source, prev *View, now int64, also ...nostr
 		seeds = append(seeds, f.Authors...)
 	}
 	reach := settle(pool, res, prev.Coordinate(), seeds)
-	v := &View{Selection: prev.Selection, Checkout: prev.Checkout, Now: now, Viewer: prev.Viewer,
+	v := &View{Selection: prev.Selection, Checkout: prev.Checkout, Now: now, Viewer: prev.Viewer, Profiles: prev.Profiles,
 		Relays: append([]string(nil), prev.Relays...), Fetch: res, Events: InScope(res.Events, id)}
 	v.Actions, v.ActionsDropped = collectActions(pool, res, id, reach)
 	var newer []*nostr.Event

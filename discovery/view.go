@@ -53,6 +53,9 @@ type View struct {
 	// Now is the clock reading the resolution used (Unix seconds).
 	Now     int64
 	Offline bool
+	// Profiles are the people's kind 0 profiles by hex pubkey (profiles.go),
+	// when Source.People asked for them; nil otherwise.
+	Profiles map[string]Profile
 }
 
 // Complete reports whether every relay answered. An offline read is never

@@ -413,7 +413,7 @@ func ackMessage(h *healthInput, p PendingAck) string {
 	if p.Author != h.viewer {
 		where = "the replicated membership history of " + Npub(p.Author)
 	}
-	return fmt.Sprintf("%s %s at %d; record this in %s", Npub(p.Pubkey), what, p.Time, where)
+	return fmt.Sprintf("%s %s at %s; record this in %s", Npub(p.Pubkey), what, HumanTime(p.Time), where)
 }
 
 // hasDuplicateRecords is the allocation-free pre-check for the usual short

@@ -338,7 +338,7 @@ func gitCheckout(t testing.TB) string {
 	return dir
 }
 
-// statuses maps a person's name to their status in a roster.repo/v1
+// statuses maps a person's name to their status in a roster.repo/v2
 // maintainers (or moderators) array.
 func statuses(t testing.TB, v any) map[string]string {
 	t.Helper()

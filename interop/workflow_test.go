@@ -11,8 +11,8 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 )
 
-// membersOf is the name -> status map of a roster.repo/v1 or
-// roster.mutation/v1 document's maintainers.
+// membersOf is the name -> status map of a roster.repo/v2 or
+// roster.mutation/v2 document's maintainers.
 func membersOf(t testing.TB, m map[string]any) string {
 	t.Helper()
 	return fmt.Sprint(statuses(t, m["maintainers"]))
@@ -120,11 +120,12 @@ func TestTwoPersonWorkflowAgainstEveryRelay(t *testing.T) {
 			}
 			confirmed := func(m map[string]any) bool { return membersOf(t, m) == "map[alice:confirmed bob:confirmed]" }
 
-			// 4. Alice is told to acknowledge, and does.
+			// 4. Alice is told to acknowledge (once, in roster repo's
+			// pending rows), and does.
 			settle(alice, aliceHome, "bob's acceptance", confirmed)
 			human := run{Home: aliceHome, Key: alice.sk}.roster(t, append([]string{"repo"}, sel...)...)
 			printed = append(printed, human)
-			if human.Code != 0 || !strings.Contains(human.Err, "roster repo edit --acknowledge-maintainer-change "+bob.npub()) {
+			if human.Code != 0 || !strings.Contains(human.Out, "roster repo edit --acknowledge-maintainer-change "+bob.npub()) {
 				t.Fatalf("no acknowledgement guidance (exit %d):\n%s\n%s", human.Code, human.Out, human.Err)
 			}
 			r, m = repo(alice, aliceHome, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())

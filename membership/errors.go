@@ -12,7 +12,7 @@ import (
 	"github.com/roster-cli/roster/suggest"
 )
 
-// Failure kinds, the stable codes of roster.mutation/v1 errors.
+// Failure kinds, the stable codes of roster.mutation/v2 errors.
 const (
 	// KindConcurrentChange: an event the preview used changed before
 	// signing; nothing was published.

@@ -57,7 +57,7 @@ func buildAcknowledge(d *draft, v *view, in Intent) *Refusal {
 			starts = []int64{ack.Time}
 		} else {
 			if len(starts) > 1 && starts[len(starts)-2] > ack.Time {
-				return refuse("history-blocks-change", fmt.Sprintf("the acceptance time %d precedes the previous end %d of your record for %s", ack.Time, starts[len(starts)-2], npub(in.Subject)))
+				return refuse("history-blocks-change", fmt.Sprintf("the acceptance time %s precedes the previous end %s of your record for %s", graph.HumanTime(ack.Time), graph.HumanTime(starts[len(starts)-2]), npub(in.Subject)))
 			}
 			starts[len(starts)-1] = ack.Time
 		}

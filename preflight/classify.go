@@ -349,7 +349,7 @@ func staleTransferRefusal(v *view, lead string, stale []string) *Refusal {
 	prepare := Intent{Action: ActLead, Lead: lead}.Suggest()
 	lines := []string{fmt.Sprintf("cannot transfer the lead to %s yet: their roster does not record when these maintainers became confirmed:", npub(lead))}
 	for _, p := range stale {
-		lines = append(lines, fmt.Sprintf("  %s (effective start %d)", npub(p), v.eff[p]))
+		lines = append(lines, fmt.Sprintf("  %s (effective start %s)", npub(p), graph.HumanTime(v.eff[p])))
 	}
 	lines = append(lines, fmt.Sprintf("ask %s to acknowledge the retained history by preparing again from a checkout that selects %s's coordinate (the view these starts come from):", npub(lead), npub(v.selected)), "  "+prepare.Line(),
 		"then rerun this command; --force is not available for a lead transfer")

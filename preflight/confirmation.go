@@ -74,8 +74,8 @@ func confirmationOf(s Simulation, named string, mine, theirs *graph.Announcement
 func standingAcceptanceNote(named string, c *Confirmation) string {
 	accepted := "an untimed acceptance"
 	if c.AcceptedAt > 0 {
-		accepted = fmt.Sprintf("their acceptance from %d", c.AcceptedAt)
+		accepted = "their acceptance from " + graph.HumanTime(c.AcceptedAt)
 	}
-	return fmt.Sprintf("%s is confirmed again by %s of your earlier assignment, which you closed at %d; they never recorded that removal, so no new acceptance is needed",
-		npub(named), accepted, c.ClosedAt)
+	return fmt.Sprintf("%s is confirmed again by %s of your earlier assignment, which you closed at %s; they never recorded that removal, so no new acceptance is needed",
+		npub(named), accepted, graph.HumanTime(c.ClosedAt))
 }

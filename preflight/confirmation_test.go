@@ -33,7 +33,7 @@ func TestExpectedConfirmationIsNotTiedToAnEarlierClosedInterval(t *testing.T) {
 		t.Fatalf("re-add over a standing acceptance: %+v", c)
 	}
 	sameSet(t, "newly confirmed", p.Sim.NewlyConfirmed, "carol")
-	if g := guidanceText(p); !strings.Contains(g, "confirmed again by their acceptance from 3000") || !strings.Contains(g, "closed at 4000") {
+	if g := guidanceText(p); !strings.Contains(g, "confirmed again by their acceptance from 1970-01-01 00:50:00 UTC") || !strings.Contains(g, "closed at 1970-01-01 01:06:40 UTC") {
 		t.Fatalf("guidance: %s", g)
 	}
 

@@ -179,7 +179,7 @@ func followLeadPrecheck(v *view) *Refusal {
 		return leadPathRefusal(v)
 	}
 	return refuse("no-lead-to-follow",
-		fmt.Sprintf("this repository view has no lead to follow (lead source: %s)", v.leadSource),
+		fmt.Sprintf("this repository view has no lead to follow (lead: %s)", v.leadSource.Words()),
 		"a deliberately leadless repository has no forward; nothing to change").with("lead_source", string(v.leadSource))
 }
 

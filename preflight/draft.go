@@ -113,7 +113,7 @@ func (d *draft) start(letter, subject string) error {
 		return fmt.Errorf("your %q record for %s is a historical-only copy ending in defer with no recorded end (%s); starting a new interval needs its numeric end first, which roster will not choose for you: record it in a signer-reviewed edit (roster repo follow-lead copies it once the resolved history has it), then rerun", letter, npub(subject), tagJSON(r.raw))
 	default:
 		if last := r.starts[len(r.starts)-1]; last > d.at {
-			return fmt.Errorf("your %q record for %s ends at %d, after the replacement time %d; check the system clock", letter, subject, last, d.at)
+			return fmt.Errorf("your %q record for %s ends at %s, after the replacement time %s; check the system clock", letter, subject, graph.HumanTime(last), graph.HumanTime(d.at))
 		}
 		n := r
 		n.starts = append(slices.Clone(r.starts), d.at)
@@ -146,7 +146,7 @@ func (d *draft) endAt(letter, subject string, at int64) error {
 		return err
 	}
 	if last := n.starts[len(n.starts)-1]; at < last {
-		return fmt.Errorf("cannot end your %q record for %s at %d: its interval starts at %d", letter, subject, at, last)
+		return fmt.Errorf("cannot end your %q record for %s at %s: its interval starts at %s", letter, subject, graph.HumanTime(at), graph.HumanTime(last))
 	}
 	n.starts = append(n.starts, at)
 	d.put("end", r, true, n)

@@ -90,7 +90,7 @@ func TestLeadTransferRefusedWhileProposedLeadHistoryMissesATransition(t *testing
 		[]string{"m", "<alice>"}, []string{"m", "<carol>", "2500"}, mt("alice", "bob", "carol"))
 	r := w.refused("alice", "alice", 5000, Intent{Action: ActLead, Lead: pk("bob")}, "lead-history-incomplete")
 	prepare := Intent{Action: ActLead, Lead: pk("bob")}.Command()
-	if !strings.Contains(r.Message, npub(pk("carol"))+" (effective start 3000)") || r.Commands[0].String() != prepare+"  # run by "+npub(pk("bob")) {
+	if !strings.Contains(r.Message, npub(pk("carol"))+" (effective start 1970-01-01 00:50:00 UTC)") || r.Commands[0].String() != prepare+"  # run by "+npub(pk("bob")) {
 		t.Fatalf("%v\n%s", r.Commands, r.Message)
 	}
 	p := w.run("bob", "bob", 4100, Intent{Action: ActLead, Lead: pk("bob")})

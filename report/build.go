@@ -6,9 +6,9 @@ import (
 	"github.com/roster-cli/roster/graph"
 )
 
-func PeopleOf(r *graph.Resolution) People {
+func PeopleOf(r *graph.Resolution, names Names) People {
 	p := People{LeadSource: string(r.LeadSource), LeadPath: npubsOf(r.LeadPath),
-		Maintainers: MembersOf(r.Maintainers), Moderators: MembersOf(r.Moderators)}
+		Maintainers: MembersOf(r.Maintainers, names), Moderators: MembersOf(r.Moderators, names)}
 	if r.Lead != "" {
 		l := graph.Npub(r.Lead)
 		p.LeadMaintainer = &l
@@ -16,23 +16,25 @@ func PeopleOf(r *graph.Resolution) People {
 	return p
 }
 
-// FromView maps one discovery onto roster.repo/v1. graph speaks hex;
+// FromView maps one discovery onto roster.repo/v2. graph speaks hex;
 // people get npubs here and nowhere earlier.
 func FromView(v *discovery.View) *Repo {
 	r := v.Resolution
 	c := v.Coordinate()
+	names := NamesOf(v.Profiles)
 	rep := &Repo{
 		Schema: RepoSchema,
 		Coordinate: Coordinate{Kind: c.Kind, Pubkey: c.Pubkey, Npub: graph.Npub(c.Pubkey),
 			Identifier: c.Identifier, Naddr: gitstate.EncodeNaddr(c, nil)},
 		SelectedMaintainer:             graph.Npub(c.Pubkey),
-		People:                         PeopleOf(r),
+		People:                         PeopleOf(r, names),
 		PendingHistoryAcknowledgements: []PendingAck{},
 		Health:                         []Finding{},
 		Lifecycle:                      Lifecycle{Status: r.Lifecycle.Status},
 		Relays:                         []Relay{},
 		Complete:                       v.Complete(),
 		Offline:                        v.Offline,
+		Names:                          names,
 	}
 	if v.Viewer != "" {
 		rep.Viewer = graph.Npub(v.Viewer)
@@ -98,10 +100,11 @@ func FindingOf(f graph.Finding) Finding {
 	return out
 }
 
-func MembersOf(ms []graph.Member) []Member {
+func MembersOf(ms []graph.Member, names Names) []Member {
 	out := make([]Member, 0, len(ms))
 	for _, m := range ms {
-		out = append(out, Member{Npub: graph.Npub(m.Pubkey), Pubkey: m.Pubkey, Status: m.Status})
+		n := graph.Npub(m.Pubkey)
+		out = append(out, Member{Npub: n, Pubkey: m.Pubkey, Status: m.Status, Name: names.Name(n), NIP05: names.NIP05(n)})
 	}
 	return out
 }

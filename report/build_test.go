@@ -13,7 +13,7 @@ import (
 	"github.com/roster-cli/roster/workspace/testkeys"
 )
 
-// Rule (stable --json): roster.repo/v1 prints every documented field, lists
+// Rule (stable --json): roster.repo/v2 prints every documented field, lists
 // as [] and absent values as null, people as npubs; the fields that feed
 // only the human output never reach JSON.
 func TestRepoReportPrintsEveryFieldAndNeverNullLists(t *testing.T) {

@@ -10,22 +10,25 @@ import (
 	"github.com/roster-cli/roster/suggest"
 )
 
-// Mutation is roster.mutation/v1: the people fields of roster.repo/v1
+// Mutation is roster.mutation/v2: the people fields of roster.repo/v2
 // after the change, the preview (before/after, changes, replacement tags,
 // simulation, state seam), what was published and what to do next.
 type Mutation struct {
-	Schema                         string                `json:"schema"`
-	Action                         string                `json:"action"`
-	Command                        string                `json:"command"`
-	DryRun                         bool                  `json:"dry_run"`
-	Coordinate                     Coordinate            `json:"coordinate"`
-	SelectedMaintainer             string                `json:"selected_maintainer"`
-	People                                               // lead_maintainer ... moderators, as in roster.repo/v1
-	PendingHistoryAcknowledgements []PendingAck          `json:"pending_history_acknowledgements"`
-	Preview                        *Preview              `json:"preview,omitempty"`
-	Published                      []string              `json:"published"`
-	Relays                         []relaypool.Delivered `json:"relays"`
-	Verified                       bool                  `json:"verified"`
+	Schema                         string       `json:"schema"`
+	Action                         string       `json:"action"`
+	Command                        string       `json:"command"`
+	DryRun                         bool         `json:"dry_run"`
+	Coordinate                     Coordinate   `json:"coordinate"`
+	SelectedMaintainer             string       `json:"selected_maintainer"`
+	People                                      // lead_maintainer ... moderators, as in roster.repo/v2
+	PendingHistoryAcknowledgements []PendingAck `json:"pending_history_acknowledgements"`
+	// NIP05Lookups are the pubkey arguments given as NIP-05 names and the
+	// key each resolved to, before the preview was built.
+	NIP05Lookups []NIP05Lookup         `json:"nip05_lookups"`
+	Preview      *Preview              `json:"preview,omitempty"`
+	Published    []string              `json:"published"`
+	Relays       []relaypool.Delivered `json:"relays"`
+	Verified     bool                  `json:"verified"`
 	// StatePublished is the kind 30618 event the change published before
 	// its announcement (--force, or the removal handoff); null otherwise.
 	StatePublished *PublishedState `json:"state_published"`
@@ -34,10 +37,15 @@ type Mutation struct {
 	// from the old coordinate to the lead's.
 	SwitchedRemotes []string `json:"switched_remotes"`
 	Guidance        []string `json:"guidance"`
-	Error           *Error   `json:"error,omitempty"`
+	// Share is, for --add-maintainer, the repository's nostr:// URL with a
+	// relay hint and the invitee's accept command; null otherwise.
+	Share *Share `json:"share"`
+	Error *Error `json:"error,omitempty"`
 
 	// ResolvedAfter is the re-read after publishing, for advisories.
 	ResolvedAfter *discovery.View `json:"-"`
+	// Names are the shown people's profile names (human output).
+	Names Names `json:"-"`
 	// Advice is what Guidance prints, as values until the command renders
 	// it with the user's selectors.
 	Advice []suggest.Guidance `json:"-"`
@@ -51,6 +59,12 @@ type PublishedState struct {
 	CreatedAt int64  `json:"created_at"`
 	// Relays is what each relay said about it.
 	Relays []relaypool.Delivered `json:"relays"`
+}
+
+// NIP05Lookup is one NIP-05 name and the key its domain lists for it.
+type NIP05Lookup struct {
+	Name string `json:"name"`
+	Npub string `json:"npub"`
 }
 
 type Preview struct {
@@ -99,8 +113,9 @@ func NewMutation(v *discovery.View, plan *preflight.Plan, dryRun bool) *Mutation
 		Coordinate: Coordinate{Kind: c.Kind, Pubkey: c.Pubkey, Npub: graph.Npub(c.Pubkey),
 			Identifier: c.Identifier, Naddr: gitstate.EncodeNaddr(c, nil)},
 		SelectedMaintainer: graph.Npub(c.Pubkey), Published: []string{}, Relays: []relaypool.Delivered{}, SwitchedRemotes: []string{},
-		PendingHistoryAcknowledgements: []PendingAck{}, Guidance: []string{}}
-	out.People = PeopleOf(r)
+		PendingHistoryAcknowledgements: []PendingAck{}, Guidance: []string{}, NIP05Lookups: []NIP05Lookup{}}
+	out.Names = NamesOf(v.Profiles)
+	out.People = PeopleOf(r, out.Names)
 	for _, a := range r.PendingAcknowledgements {
 		out.PendingHistoryAcknowledgements = append(out.PendingHistoryAcknowledgements, PendingAck{
 			Npub: graph.Npub(a.Pubkey), Transition: a.Transition, Time: a.Time, Command: a.Command.String(), Moderator: a.Moderator})
@@ -127,7 +142,7 @@ func NewMutation(v *discovery.View, plan *preflight.Plan, dryRun bool) *Mutation
 	if changes == nil {
 		changes = []preflight.RoleChange{}
 	}
-	out.Preview = &Preview{Before: PeopleOf(plan.Before), After: PeopleOf(plan.After), Changes: changes, Tags: tags,
+	out.Preview = &Preview{Before: PeopleOf(plan.Before, out.Names), After: PeopleOf(plan.After, out.Names), Changes: changes, Tags: tags,
 		CreatedAt: plan.CreatedAt, Simulation: sj, State: stateComparisonJSON(plan.State)}
 	out.Advice = append(out.Advice, plan.Guidance...)
 	return out

@@ -1,14 +1,14 @@
 // Package report holds roster's JSON documents of a repository read, a
-// health check and a membership change (roster.repo/v1,
-// roster.repo-health/v1, roster.mutation/v1; docs/json.md) and builds them
+// health check and a membership change (roster.repo/v2,
+// roster.repo-health/v1, roster.mutation/v2; docs/json.md) and builds them
 // from a discovery and a preview. Field order is the order printed; graph
 // speaks hex, people get npubs here.
 package report
 
 // RepoSchema is the JSON schema name printed by `roster repo --json`.
-const RepoSchema = "roster.repo/v1"
+const RepoSchema = "roster.repo/v2"
 
-// Repo is one read of a repository in the exact roster.repo/v1 shape
+// Repo is one read of a repository in the exact roster.repo/v2 shape
 // (docs/json.md); field order here is the order printed. Slices are never
 // nil so JSON shows [] rather than null; pointers are the fields docs/json.md
 // allows to be null. Fields tagged json:"-" feed only the human rendering.
@@ -32,6 +32,13 @@ type Repo struct {
 	Meta    Metadata `json:"-"`
 	Offline bool     `json:"-"`
 	Viewer  string   `json:"-"`
+	// Names are the shown people's profile names (human output; JSON
+	// carries them on each person object).
+	Names Names `json:"-"`
+	// Shown are the commands the human output's pending rows already
+	// give (command lines): a health finding with one of them is not
+	// listed a second time.
+	Shown map[string]bool `json:"-"`
 }
 
 type Coordinate struct {
@@ -46,6 +53,10 @@ type Member struct {
 	Npub   string `json:"npub"`
 	Pubkey string `json:"pubkey"`
 	Status string `json:"status"` // confirmed | invited
+	// Name is the person's self-declared profile name and NIP05 their
+	// verified NIP-05 address; null when unknown.
+	Name  *string `json:"name"`
+	NIP05 *string `json:"nip05"`
 }
 
 type PendingAck struct {
@@ -90,7 +101,7 @@ type Relay struct {
 	// Reason is why a relay closed or failed (human output only).
 	Reason string `json:"-"`
 	// Dropped counts events the relay sent that failed verification (id,
-	// signature or filter); human output only, roster.repo/v1 has no field.
+	// signature or filter); human output only, roster.repo/v2 has no field.
 	Dropped int `json:"-"`
 }
 
@@ -103,8 +114,8 @@ type Metadata struct {
 	EUC               string // earliest unique commit
 }
 
-// People are the lead and membership fields that roster.repo/v1,
-// roster.mutation/v1 and a mutation preview's before/after share, in order.
+// People are the lead and membership fields that roster.repo/v2,
+// roster.mutation/v2 and a mutation preview's before/after share, in order.
 type People struct {
 	LeadMaintainer *string  `json:"lead_maintainer"`
 	LeadSource     string   `json:"lead_source"`
@@ -114,4 +125,4 @@ type People struct {
 }
 
 // MutationSchema is the JSON schema of every membership command's result.
-const MutationSchema = "roster.mutation/v1"
+const MutationSchema = "roster.mutation/v2"

@@ -2,8 +2,11 @@
 # make demo: start a local dev relay seeded with a realistic repository, a
 # workspace, a project and a group; read them with `roster repo`, `roster repo
 # --json`, `roster workspace show`, `roster project show` and `roster group
-# show`; preview a membership change (--dry-run, nothing is published); then
-# stop the relay. Needs no
+# show`; draw the maintainer graph (`roster repo graph`), list the history
+# (dave, removed, shows there), preview a membership change (--dry-run,
+# nothing is published) and show one refused change with its explanation and
+# exit code; then stop the relay. The seed gives every person a kind 0
+# profile, so roster shows alice, bob, carol, dave and erin by name. Needs no
 # network: the relay listens on a free loopback port. The Makefile builds the
 # binary first; this script builds nothing.
 set -euo pipefail
@@ -29,10 +32,17 @@ fi
 # The demo keys are public: sha256("roster-demo-<name>"). The workspace is
 # read by its owner, alice, who also previews the change.
 alice_key=$(printf 'roster-demo-alice' | sha256sum | cut -c1-64)
+bob_key=$(printf 'roster-demo-bob' | sha256sum | cut -c1-64)
 
 echo "== dev relay at $url"
-echo "== roster repo --repo $naddr --relay $url"
-"$bin" repo --repo "$naddr" --relay "$url"
+echo "== roster repo --repo $naddr --relay $url   (as alice)"
+ROSTER_SECRET_KEY=$alice_key "$bin" repo --repo "$naddr" --relay "$url"
+echo
+echo "== roster repo graph --history --repo $naddr --relay $url"
+"$bin" repo graph --history --repo "$naddr" --relay "$url"
+echo
+echo "== roster repo history --repo $naddr --relay $url"
+"$bin" repo history --repo "$naddr" --relay "$url"
 echo
 echo "== roster repo --repo $naddr --relay $url --json"
 "$bin" repo --repo "$naddr" --relay "$url" --json
@@ -48,3 +58,14 @@ echo "== roster group show $group --relay $url"
 echo
 echo "== roster repo edit --add-maintainer $erin --dry-run --repo $naddr --relay $url   (as alice: a preview, nothing is published)"
 ROSTER_SECRET_KEY=$alice_key "$bin" repo edit --add-maintainer "$erin" --dry-run --repo "$naddr" --relay "$url"
+echo
+echo "== roster repo edit --add-maintainer $erin --repo $naddr --relay $url   (as bob, a co-maintainer: refused)"
+set +e
+ROSTER_SECRET_KEY=$bob_key "$bin" repo edit --add-maintainer "$erin" --repo "$naddr" --relay "$url"
+code=$?
+set -e
+echo "exit code: $code (3: refused by a safety check; nothing was published)"
+if [ "$code" -ne 3 ]; then
+	echo "demo: the refused change exited $code, not 3" >&2
+	exit 1
+fi

@@ -59,4 +59,26 @@ func TestDemoSeedServesEveryTourCommand(t *testing.T) {
 	if !strings.Contains(preview.Out, "dry run") && !strings.Contains(preview.Out, "nothing was published") {
 		t.Errorf("the preview says nothing of a dry run:\n%s", preview.Out)
 	}
+
+	// The demo's people have profiles: roster shows them by name, the
+	// graph draws them, and dave, removed, is in the history.
+	read := as("alice", "repo", "--repo", demo.Naddr)
+	for _, name := range []string{"alice (npub1", "bob (npub1", "carol (npub1", "erin (npub1", "(you)"} {
+		if !strings.Contains(read.Out, name) {
+			t.Errorf("roster repo lacks %q:\n%s", name, read.Out)
+		}
+	}
+	if tree := as("alice", "repo", "graph", "--history", "--repo", demo.Naddr).Out; !strings.Contains(tree, "m dave (npub1") || !strings.Contains(tree, "[ended]") {
+		t.Errorf("the graph does not show dave's ended listing:\n%s", tree)
+	}
+	if hist := as("alice", "repo", "history", "--repo", demo.Naddr).Out; !strings.Contains(hist, "dave (npub1") {
+		t.Errorf("the history does not show dave:\n%s", hist)
+	}
+	// The demo's refused change: bob, a co-maintainer, cannot add erin.
+	env := map[string]string{"ROSTER_SECRET_KEY": devrelay.DemoKey("bob"), "ROSTER_HOME": t.TempDir()}
+	before := relay.EventCount()
+	r := invocation{Env: env, Dir: t.TempDir()}.roster(t, "repo", "edit", "--add-maintainer", demoNpub(t, "erin"), "--repo", demo.Naddr, "--relay", relay.URL(), "--timeout", "5s")
+	if r.Code != exitRefused || !strings.Contains(r.Err, "only the resolved lead should add maintainers") || relay.EventCount() != before {
+		t.Errorf("bob's add: exit %d (want 3), relay events %d -> %d:\n%s", r.Code, before, relay.EventCount(), r.Err)
+	}
 }

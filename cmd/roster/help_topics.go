@@ -81,6 +81,9 @@ Colour and terminal (the conventions of gh, git and ls):
   CLICOLOR_FORCE     anything but 0: colour even when stdout is a pipe or a
                      file (over CLICOLOR=0 and TERM=dumb; NO_COLOR still wins).
   TERM               dumb: no colour and no "reading relays" progress line.
+  COLUMNS            the terminal's width: human rows longer than it continue
+                     on the next line, broken between words (never inside an
+                     npub). Unset: the terminal's own width.
 
 Without any of them, stdout is coloured when it is a terminal, and the
 progress line is drawn when stderr is one. JSON is never coloured.
@@ -90,7 +93,7 @@ const formattingTopic = `Formatting: JSON output for scripts
 
   --json             print the command's result as one JSON object on stdout
                      instead of text. It names its "schema"
-                     ("roster.repo/v1", ...); a field is only ever added in a
+                     ("roster.repo/v2", ...); a field is only ever added in a
                      new schema version. docs/json.md describes every schema.
   --json-fields a,b  print only these top-level fields of that object, in the
                      order given. A field the object does not have is exit 2,

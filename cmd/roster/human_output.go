@@ -11,7 +11,7 @@ import (
 
 // members lists people lead first, then confirmed, then invited, marking
 // the lead, the selected maintainer and the viewer.
-func printMembers(p *termui.Lines, label string, ms []report.Member, rep *report.Repo) {
+func printMembers(p *termui.Lines, label string, ms []report.Member, rep *report.Repo, pt peopleText) {
 	if len(ms) == 0 {
 		p.Row(label, "none")
 		return
@@ -42,13 +42,11 @@ func printMembers(p *termui.Lines, label string, ms []report.Member, rep *report
 		if rep != nil && m.Npub == rep.SelectedMaintainer {
 			marks = append(marks, "selected")
 		}
-		if rep != nil && rep.Viewer != "" && m.Npub == rep.Viewer {
-			marks = append(marks, "you")
-		}
+		// "(you)" is part of the person's name (peopleText).
 		extra := ""
 		if len(marks) > 0 {
 			extra = " (" + strings.Join(marks, ", ") + ")"
 		}
-		p.Row(label, fmt.Sprintf("%s  %s%s", m.Npub, status, extra))
+		p.Row(label, fmt.Sprintf("%s  %s%s", pt.Of(m.Npub), status, extra))
 	}
 }

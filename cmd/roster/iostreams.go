@@ -24,6 +24,8 @@ type ioStreams struct {
 	Dir string
 	// TTY reports whether stdout/stderr are terminals (styling, progress).
 	OutTTY, ErrTTY, InTTY bool
+	// Columns is stdout's terminal width (0 when unknown); $COLUMNS wins.
+	Columns int
 }
 
 func newSystemIO() *ioStreams {
@@ -36,6 +38,13 @@ func newSystemIO() *ioStreams {
 		OutTTY: term.IsTerminal(int(os.Stdout.Fd())),
 		ErrTTY: term.IsTerminal(int(os.Stderr.Fd())),
 		InTTY:  term.IsTerminal(int(os.Stdin.Fd())),
+		Columns: func() int {
+			w, _, err := term.GetSize(int(os.Stdout.Fd()))
+			if err != nil {
+				return 0
+			}
+			return w
+		}(),
 	}
 }
 

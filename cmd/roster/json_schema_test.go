@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// schemaName matches a roster JSON schema name such as "roster.repo/v1".
+// schemaName matches a roster JSON schema name such as "roster.repo/v2".
 var schemaName = regexp.MustCompile(`"(roster\.[a-z][a-z.-]*/v[0-9]+)"`)
 
 // docs/json.md lists every command's schema: each schema name the command

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/projects"
@@ -115,7 +116,7 @@ func projectRender(a *app, p projectJSON) {
 			fmt.Fprintf(w, "  repository    %s\n", termtext.Line(m.Address))
 		}
 	}
-	fmt.Fprintf(w, "  signed by     %s (relay self) at %d, event %s\n", p.Projection.Signer, p.Projection.CreatedAt, p.Projection.EventID)
+	fmt.Fprintf(w, "  signed by     %s (relay self) at %s, event %s\n", p.Projection.Signer, graph.HumanTime(p.Projection.CreatedAt), p.Projection.EventID)
 	for _, r := range p.Relays {
 		line := fmt.Sprintf("  relay %s: %s, projection %s", termtext.Line(r.URL), termtext.Line(relayOutcome(r.Status, r.Reason)), r.Projection)
 		if r.Error != "" {

@@ -28,6 +28,7 @@ incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
   roster repo --offline            # from the local cache, no network`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			a.profiles = true
 			v, err := a.loadRepo(cmd.Context(), partialEvidence)
 			if err != nil {
 				return err
@@ -36,11 +37,17 @@ incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
 			if a.opts.JSON {
 				return writeJSON(a, rep)
 			}
-			renderRepoHuman(a.io.Out, rep, termui.NewStyles(a.io.Out, a.io.color()))
-			a.printAdvisories(v)
+			// Each pending action once: the commands the pending rows give
+			// are left out of the health list and the advisories.
+			given := pendingCommands(v)
+			rep.Shown = commandLines(given)
+			renderRepoHumanAs(a.io.Out, rep, termui.NewStyles(a.io.Out, a.io.color()), a.people(rep.Names, rep.Viewer), a.terminalWidth())
+			a.printAdvisories(v, given...)
 			return nil
 		},
 	}
+	cmd.PersistentFlags().BoolVar(&a.full, "full", false, "print npubs in full on a terminal too (pipes and --json always get them in full)")
+	cmd.PersistentFlags().BoolVar(&a.verbose, "verbose", false, "show the exact tags a membership preview writes")
 	// Each subcommand lives in its own file (repo_<name>.go); add one line here.
 	cmd.AddCommand(
 		newRepoHealthCmd(a),
@@ -48,6 +55,7 @@ incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
 		newRepoEditCmd(a), newRepoAcceptCmd(a), newRepoLeaveCmd(a), newRepoFollowLeadCmd(a),
 		newRepoStateCmd(a),
 		newRepoCheckEventCmd(a),
+		newRepoGraphCmd(a), newRepoHistoryCmd(a),
 	)
 	return cmd
 }

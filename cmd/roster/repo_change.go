@@ -22,6 +22,9 @@ import (
 // back, verify) and renders what it did. Never a prompt; --dry-run stops
 // after the preview.
 func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun bool) error {
+	// The preview names people: their profiles are asked alongside the
+	// discovery's deletion round (no round of their own).
+	a.profiles = true
 	if a.opts.Offline {
 		return usageErr("--offline cannot be used for a membership change: it needs complete answers from the relays (a cached event is not proof that it is still the latest)")
 	}

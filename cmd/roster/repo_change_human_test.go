@@ -15,12 +15,22 @@ func TestMembershipHumanOutput(t *testing.T) {
 	if r.Code != exitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
-	for _, s := range []string{"changes to your announcement:", "materialize M " + alice.npub(), "start       m " + bob.npub(),
-		"newly invited", "implicit_sole", "-> " + alice.npub() + " (explicit)", "not checked yet:", "published ",
+	// One sentence per change and per consequence, in words, dates not epochs.
+	for _, s := range []string{"your announcement:", "  - records you explicitly as the lead (you were the implicit sole maintainer)",
+		"  - lists " + bob.npub() + " as a maintainer from 1970-01-01 00:16:40 UTC",
+		"  - " + bob.npub() + " becomes an invited maintainer", "(implicit: the sole maintainer)", "to " + alice.npub() + " (you) (explicit)", "not checked yet:", "published ",
 		bob.npub() + " is invited; they have no maintainer authority until they accept with: roster repo accept"} {
 		if !strings.Contains(r.Out, s) {
 			t.Fatalf("stdout lacks %q:\n%s", s, r.Out)
 		}
+	}
+	if strings.Contains(r.Out, `["m"`) || strings.Contains(r.Out, "materialize") {
+		t.Fatalf("tag-level detail without --verbose:\n%s", r.Out)
+	}
+	// --verbose adds the tag each change writes.
+	r = w.run(alice, alice, 1050, "repo", "edit", "--add-maintainer", carol.npub(), "--dry-run", "--verbose")
+	if r.Code != exitOK || !strings.Contains(r.Out, `tag ["m", "`+carol.pk+`", "1050"] (start m)`) {
+		t.Fatalf("exit %d, --verbose lacks the tag:\n%s%s", r.Code, r.Out, r.Err)
 	}
 	r = w.run(bob, alice, 1100, "repo", "edit", "--add-maintainer", carol.npub())
 	if r.Code != exitRefused || r.Out != "" {

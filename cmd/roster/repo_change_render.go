@@ -7,7 +7,6 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
-	"github.com/roster-cli/roster/internal/termui"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
@@ -20,6 +19,15 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *report.Muta
 		out.Command = sel.Apply(plan.Intent.Suggest()).Line()
 	}
 	out.Guidance = append(out.Guidance, suggest.Texts(out.Advice, sel)...)
+	for _, l := range a.lookups {
+		out.NIP05Lookups = append(out.NIP05Lookups, report.NIP05Lookup{Name: l.Name, Npub: l.Npub})
+	}
+	if plan != nil && plan.Intent.Action == preflight.ActAdd {
+		out.Share = report.ShareOf(v.Coordinate(), report.HintRelay(out.Relays, v.Relays))
+	}
+	if plan != nil && plan.Intent.Action == preflight.ActAddModerator {
+		out.Share = report.ShareOf(v.Coordinate(), report.HintRelay(out.Relays, v.Relays), "--moderator")
+	}
 	if a.opts.JSON {
 		return writeJSON(a, out)
 	}
@@ -32,7 +40,13 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *report.Muta
 	// announcement's identifier or relay URLs: each is one line.
 	fmt.Fprintf(w, "%s\n", termtext.Line(out.Command))
 	fmt.Fprintf(w, "repository  %s\n", termtext.Line(displayCoord(v.Coordinate())))
-	renderPlan(a, plan)
+	for _, l := range a.lookups {
+		// A name looked up for a pubkey argument is verified by that lookup.
+		id := out.Names[l.Npub]
+		id.NIP05 = l.Name
+		out.Names[l.Npub] = id
+	}
+	renderPlan(a, plan, a.people(out.Names, viewerNpub(v)))
 	if len(out.Published) > 0 {
 		fmt.Fprintf(w, "%s %s to %d relay(s), read back from each\n", verb, strings.Join(out.Published, " "), len(out.Relays))
 	} else if out.DryRun {
@@ -43,6 +57,10 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *report.Muta
 		if len(out.SwitchedRemotes) > 0 {
 			fmt.Fprintf(w, "remote(s) now pointing at the lead: %s\n", termtext.Line(strings.Join(out.SwitchedRemotes, ", ")))
 		}
+	}
+	if out.Share != nil {
+		fmt.Fprintf(w, "send %s the repository and the command to accept:\n  %s\n  %s\n", a.people(out.Names, viewerNpub(v)).Of(plan.Intent.Subject),
+			termtext.Line(out.Share.URL), termtext.Line(out.Share.AcceptCommand))
 	}
 	if len(out.Advice) > 0 {
 		fmt.Fprintln(w, "next:")
@@ -64,59 +82,6 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *report.Muta
 		a.printAdvisories(after, given...)
 	}
 	return nil
-}
-
-// renderPlan prints the preview: each role change, the consequences and
-// what the state seam did and did not check.
-func renderPlan(a *app, plan *preflight.Plan) {
-	w := a.io.Out
-	if len(plan.Fields) > 0 {
-		fmt.Fprintln(w, "metadata of your announcement:")
-		for _, c := range plan.Fields {
-			fmt.Fprintf(w, "  %-11s %s -> %s\n", c.Field, fieldText(c.Before), fieldText(c.After))
-		}
-	}
-	if len(plan.Changes) > 0 {
-		fmt.Fprintln(w, "changes to your announcement:")
-		for _, c := range plan.Changes {
-			fmt.Fprintf(w, "  %-11s %s %s  %s\n", c.Action, c.Letter, graph.Npub(c.Subject), tagText(c.After))
-		}
-	}
-	s := plan.Sim
-	row := func(label string, people []string) {
-		if len(people) > 0 {
-			fmt.Fprintf(w, "  %-22s %s\n", label, strings.Join(graph.Npubs(people), " "))
-		}
-	}
-	fmt.Fprintln(w, "consequences:")
-	row("newly invited", s.NewlyInvited)
-	row("newly confirmed", s.NewlyConfirmed)
-	if c := s.Confirmation; c != nil && c.Kind == preflight.ConfirmStanding {
-		fmt.Fprintf(w, "  %-22s acceptance from %d of your assignment closed at %d (never recorded as a removal)\n", "standing acceptance", c.AcceptedAt, c.ClosedAt)
-	}
-	row("no longer maintainer", s.Lost)
-	row("invitation withdrawn", s.InvitationsWithdrawn)
-	row("moderator gained", s.ModeratorsGained)
-	row("moderator lost", s.ModeratorsLost)
-	fmt.Fprintf(w, "  %-22s %s (%s) -> %s (%s)\n", "lead", termui.Dash(graph.Npub(s.LeadBefore.Lead)), s.LeadBefore.Source,
-		termui.Dash(graph.Npub(s.LeadAfter.Lead)), s.LeadAfter.Source)
-	if plan.SwitchTo != nil {
-		fmt.Fprintf(w, "  %-22s %s -> %s\n", "selected coordinate", termtext.Line(displayCoord(s.SelectedBefore)), termtext.Line(displayCoord(s.SelectedAfter)))
-	}
-	if pub := plan.State.Publish; pub != nil {
-		what := "--force: a kind 30618 state with this checkout's branches and tags replaces the other state"
-		if pub.Reason == preflight.PublishHandoff {
-			what = "the removal handoff: the same repository state, signed by you, so the removal does not change it"
-		}
-		fmt.Fprintf(w, "  %-22s %s (%d ref(s), default branch %s), published before the announcement\n", "state published first", what, len(pub.Refs), termui.Dash(pub.Head))
-		for _, l := range preflight.RenderRefActions(plan.State.ForceWould) {
-			if pub.Reason == preflight.PublishForce {
-				fmt.Fprintf(w, "  %-22s %s\n", "", termtext.Line(l))
-			}
-		}
-	}
-	fmt.Fprintf(w, "state check: %s\n", termtext.Line(strings.Join(plan.State.Checked, "; ")))
-	fmt.Fprintf(w, "not checked yet: %s\n", termtext.Line(strings.Join(plan.State.NotChecked, "; ")))
 }
 
 func tagText(t nostr.Tag) string {
@@ -159,4 +124,12 @@ func fieldText(tags nostr.Tags) string {
 		parts[i] = tagText(t)
 	}
 	return strings.Join(parts, " ")
+}
+
+// viewerNpub is the signed-in user of a view as an npub ("" for nobody).
+func viewerNpub(v *repoView) string {
+	if v == nil || v.Viewer == "" {
+		return ""
+	}
+	return graph.Npub(v.Viewer)
 }

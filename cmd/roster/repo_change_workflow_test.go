@@ -30,10 +30,11 @@ func TestTwoPersonWorkflowEndToEnd(t *testing.T) {
 		t.Fatalf("after accept: %v", got)
 	}
 
-	// 4. Alice's next command shows the acknowledgement guidance; no prompt.
+	// 4. Alice's next command shows the acknowledgement guidance (roster
+	// repo in its pending rows, once); no prompt.
 	r := w.run(alice, alice, 2500, "repo")
-	if r.Code != exitOK || !strings.Contains(r.Err, "roster repo edit --acknowledge-maintainer-change "+bob.npub()) {
-		t.Fatalf("lead guidance missing (exit %d):\n%s", r.Code, r.Err)
+	if r.Code != exitOK || !strings.Contains(r.Out, "roster repo edit --acknowledge-maintainer-change "+bob.npub()) {
+		t.Fatalf("lead guidance missing (exit %d):\n%s%s", r.Code, r.Out, r.Err)
 	}
 	w.ok(alice, alice, 3000, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
 	w.wantLatest(alice, role("M", alice), role("m", bob, "2000"), projection(alice, bob))

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/roster-cli/roster/gitstate"
@@ -53,7 +52,7 @@ func (a *app) selectCoordinate(ctx context.Context) (gitstate.Selection, *gitsta
 		}
 		hctx, cancel := context.WithTimeout(ctx, a.opts.Timeout)
 		defer cancel()
-		if sel, err = sel.Resolve(hctx, http.DefaultClient); err != nil {
+		if sel, err = sel.Resolve(hctx, a.httpClient()); err != nil {
 			return sel, co, &exitError{Code: exitIncomplete, Kind: "nip05", Err: fmt.Errorf("look up %s: %w", sel.NIP05, err),
 				Commands: []suggest.Command{suggest.Roster("repo", "--repo", "<naddr|nostr://npub/identifier>")}}
 		}

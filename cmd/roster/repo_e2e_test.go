@@ -8,7 +8,7 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 )
 
-// maintainers.md "Inspecting a repository" and docs/json.md roster.repo/v1: the
+// maintainers.md "Inspecting a repository" and docs/json.md roster.repo/v2: the
 // normal lead-shaped repository, read from the lead's coordinate over three relays.
 func TestRepoLeadShapedRepository(t *testing.T) {
 	t.Parallel()
@@ -21,7 +21,7 @@ func TestRepoLeadShapedRepository(t *testing.T) {
 	if r.Code != exitOK {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.Code, r.Out, r.Err)
 	}
-	if m["schema"] != "roster.repo/v1" || m["selected_maintainer"] != alice.npub() || m["lead_maintainer"] != alice.npub() ||
+	if m["schema"] != "roster.repo/v2" || m["selected_maintainer"] != alice.npub() || m["lead_maintainer"] != alice.npub() ||
 		m["lead_source"] != "explicit" || m["complete"] != true {
 		t.Fatalf("unexpected header fields:\n%s", r.Out)
 	}
@@ -259,9 +259,11 @@ func TestRepoColdDiscoverySendsOneReqPerRelay(t *testing.T) {
 	if r.Code != exitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
+	// One discovery REQ, and one for the people's profiles (a cold cache
+	// has none); a warm read asks for neither again (profiles are fresh).
 	for _, rl := range relays {
-		if n := rl.ReqCount(); n != 1 {
-			t.Fatalf("relay %s got %d REQs, want exactly 1", rl.URL(), n)
+		if n := rl.ReqCount(); n != 2 || !isProfileREQ(rl.Requests()[1]) {
+			t.Fatalf("relay %s got %d REQs, want exactly 2 (discovery, profiles): %v", rl.URL(), n, rl.Requests())
 		}
 	}
 }
@@ -282,8 +284,9 @@ func TestRepoAnnouncedRelayCostsOneMoreRoundOnlyThere(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	counts := []int{relays[0].ReqCount(), relays[1].ReqCount(), relays[2].ReqCount()}
-	if counts[0] != 1 || counts[1] != 1 || counts[2] != 1 {
-		t.Fatalf("REQs per relay %v, want [1 1 1]", counts)
+	// The profiles are asked, alongside that round, of the relays first asked.
+	if counts[0] != 2 || counts[1] != 2 || counts[2] != 1 {
+		t.Fatalf("REQs per relay %v, want [2 2 1]", counts)
 	}
 	if len(relayStatuses(t, m["relays"])) != 3 {
 		t.Fatalf("the learned relay is not reported: %v", m["relays"])

@@ -38,8 +38,13 @@ command either publishes what it previewed or explains why not.
                               record an observed acceptance or departure
   --fix-maintainers           repair only the maintainers compatibility tag
   --force                     only for a state-only conflict on add (not yet
-                              available: roster refuses it)`,
+                              available: roster refuses it)
+
+Every <npub> may also be a 64-hex key or a NIP-05 name (bob@example.com):
+the name is looked up before anything else and the key it resolved to is
+shown in the preview.`,
 		Example: `  roster repo edit --add-maintainer npub1bob...
+  roster repo edit --add-maintainer bob@example.com --dry-run   # NIP-05: looked up, shown in the preview
   roster repo edit --acknowledge-maintainer-change npub1bob...
   roster repo edit --add-maintainer npub1carol... --no-lead-maintainer
   roster repo edit --add-moderator npub1dave...
@@ -54,6 +59,11 @@ command either publishes what it previewed or explains why not.
 				}
 				return a.runMutation(cmd.Context(), intent, dryRun)
 			}
+			if err := a.resolvePubkeyArgs(cmd.Context(), map[string]*string{"add-maintainer": &add,
+				"remove-maintainer": &remove, "lead-maintainer": &lead, "acknowledge-maintainer-change": &ack,
+				"add-moderator": &mod.add, "remove-moderator": &mod.remove}); err != nil {
+				return err
+			}
 			intent, err := editIntent(add, remove, lead, ack, noLead, fix, force)
 			if mod.set() {
 				intent, err = mod.intent(add != "" || remove != "" || ack != "" || fix, lead, noLead, force)
@@ -65,7 +75,7 @@ command either publishes what it previewed or explains why not.
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&add, "add-maintainer", "", "invite one maintainer (npub or hex)")
+	f.StringVar(&add, "add-maintainer", "", "invite one maintainer (npub, hex or NIP-05 name@domain)")
 	f.StringVar(&remove, "remove-maintainer", "", "withdraw your relationship to one maintainer")
 	f.StringVar(&lead, "lead-maintainer", "", "declare the lead (yourself to prepare, or the prepared lead)")
 	mod.register(f)

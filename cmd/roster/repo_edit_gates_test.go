@@ -160,7 +160,7 @@ func TestEveryGateRefusalEndToEnd(t *testing.T) {
 				return w
 			},
 			args: []string{"repo", "edit", "--lead-maintainer", bob.npub()}, code: "lead-history-incomplete",
-			message:  []string{"cannot transfer the lead to " + bob.npub() + " yet", carol.npub() + " (effective start 3000)"},
+			message:  []string{"cannot transfer the lead to " + bob.npub() + " yet", carol.npub() + " (effective start 1970-01-01 00:50:00 UTC)"},
 			details:  map[string]any{"proposed_lead": bob.npub(), "stale": []string{carol.npub()}},
 			commands: []string{"roster repo edit --lead-maintainer " + bob.npub() + "  # run by " + bob.npub()}},
 		{name: "removal while another real edge retains the person", setup: leadlessThree, who: alice, sel: alice, now: 3000,

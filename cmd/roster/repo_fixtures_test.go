@@ -155,7 +155,7 @@ func relayArgs(relays []*devrelay.Relay) []string {
 	return out
 }
 
-// repoJSON runs `roster repo --json` and decodes roster.repo/v1.
+// repoJSON runs `roster repo --json` and decodes roster.repo/v2.
 func repoJSONRun(t *testing.T, inv invocation, args ...string) (map[string]any, result) {
 	t.Helper()
 	r := inv.roster(t, append([]string{"repo", "--json", "--timeout", "3s"}, args...)...)

@@ -13,26 +13,9 @@ import (
 )
 
 // leadSourceText explains lead_source in words, answering "is the lead
-// explicit, legacy-inferred, or unresolved?".
-func leadSourceText(src string) string {
-	switch src {
-	case "implicit_sole":
-		return "implicit: the sole maintainer"
-	case "explicit":
-		return "explicit"
-	case "legacy_inferred":
-		return "legacy-inferred from maintainers listings"
-	case "explicit_none":
-		return "none: deliberately leadless"
-	case "none":
-		return "unresolved: legacy listings have no unique winner"
-	case "pending":
-		return "unresolved: the lead pointer path is pending"
-	case "conflict":
-		return "unresolved: the lead pointer path conflicts"
-	}
-	return src
-}
+// explicit, legacy-inferred, or unresolved?" (graph.LeadSource.Words, the
+// one vocabulary of every command).
+func leadSourceText(src string) string { return graph.LeadSource(src).Words() }
 
 // renderRepoHuman prints the human view: the spec's four questions first
 // (selected coordinate; lead and its source; confirmed, invited, moderators;
@@ -44,18 +27,24 @@ func leadSourceText(src string) string {
 // through termtext.Line, so it stays on its row; npubs, hex ids and roster's
 // own words are printed as they are.
 func renderRepoHuman(w io.Writer, rep *report.Repo, st termui.Styles) {
-	p := &termui.Lines{W: w, St: st}
+	renderRepoHumanAs(w, rep, st, newPeopleText(rep.Names, rep.Viewer, false), 0)
+}
+
+// renderRepoHumanAs is renderRepoHuman naming people with pt and wrapping
+// rows at width columns (0: no wrapping).
+func renderRepoHumanAs(w io.Writer, rep *report.Repo, st termui.Styles, pt peopleText, width int) {
+	p := &termui.Lines{W: w, St: st, Width: width}
 	id := termtext.Line(rep.Coordinate.Identifier)
 
 	// 1. Which maintainer coordinate did this checkout select?
 	p.Row("repository", id)
-	p.Row("selected", rep.SelectedMaintainer+"/"+id)
+	p.Row("selected", pt.Of(rep.SelectedMaintainer)+"/"+id)
 	p.Note("the entry point, and the only key that can replace its announcement")
 
 	// 2. Who is the lead, and is that explicit, legacy-inferred or unresolved?
 	lead := "none"
 	if rep.LeadMaintainer != nil {
-		lead = *rep.LeadMaintainer
+		lead = pt.Of(*rep.LeadMaintainer)
 	}
 	source := leadSourceText(rep.LeadSource)
 	if rep.LeadMaintainer == nil && rep.Lifecycle.Status != "" && rep.Lifecycle.Status != "active" {
@@ -65,12 +54,12 @@ func renderRepoHuman(w io.Writer, rep *report.Repo, st termui.Styles) {
 	}
 	p.Row("lead", lead+"  "+st.Apply(st.Dim, "("+source+")"))
 	if len(rep.LeadPath) > 1 {
-		p.Note("path " + termtext.Line(strings.Join(rep.LeadPath, " -> ")))
+		p.Note("path " + pt.List(rep.LeadPath, " -> "))
 	}
 
 	// 3. Who is confirmed, invited, or a moderator?
-	printMembers(p, "maintainers", rep.Maintainers, rep)
-	printMembers(p, "moderators", rep.Moderators, nil)
+	printMembers(p, "maintainers", rep.Maintainers, rep, pt)
+	printMembers(p, "moderators", rep.Moderators, nil, pt)
 
 	// 4. Pending history acknowledgements or a safer lead coordinate to follow?
 	if len(rep.PendingHistoryAcknowledgements) == 0 {
@@ -89,8 +78,8 @@ func renderRepoHuman(w io.Writer, rep *report.Repo, st termui.Styles) {
 			verb = "ended"
 		}
 		what := verb + " " + role
-		p.Row(label, fmt.Sprintf("%s %s at %s", ack.Npub, what, graph.HumanTime(ack.Time)))
-		who := ack.Author + " records"
+		p.Row(label, fmt.Sprintf("%s %s at %s", pt.Of(ack.Npub), what, graph.HumanTime(ack.Time)))
+		who := pt.Of(ack.Author) + " records"
 		if ack.Author != "" && ack.Author == rep.Viewer {
 			who = "record"
 		}
@@ -117,12 +106,12 @@ func renderRepoHuman(w io.Writer, rep *report.Repo, st termui.Styles) {
 	p.List("hashtags", termtext.Lines(m.Hashtags))
 	p.List("announced relays", termtext.Lines(m.Relays))
 	p.RowIf("earliest commit", termtext.Line(m.EUC))
-	p.Row("lifecycle", lifecycleText(rep.Lifecycle, st))
+	p.Row("lifecycle", lifecycleText(rep.Lifecycle, st, pt))
 	if rep.State == nil {
 		p.Row("state", "no kind 30618 state from a confirmed maintainer")
 	} else {
 		s := rep.State
-		p.Row("state", fmt.Sprintf("HEAD %s, %d refs, by %s", termtext.Line(termui.Dash(s.Head)), len(s.Refs), s.Author))
+		p.Row("state", fmt.Sprintf("HEAD %s, %d refs, by %s", termtext.Line(termui.Dash(s.Head)), len(s.Refs), pt.Of(s.Author)))
 		names := make([]string, 0, len(s.Refs))
 		for n := range s.Refs {
 			names = append(names, n)
@@ -151,8 +140,23 @@ func renderHealthSummary(p *termui.Lines, rep *report.Repo) {
 	if errs > 0 {
 		style = p.St.Bad
 	}
+	underPending := func(f report.Finding) bool {
+		return f.Code == graph.CodePendingAcknowledgement && f.Command != nil && rep.Shown[*f.Command]
+	}
+	listed := 0
+	for _, f := range rep.Health {
+		if underPending(f) {
+			listed++
+		}
+	}
+	if listed > 0 {
+		text += fmt.Sprintf(" (%d under pending)", listed)
+	}
 	p.Row("health", p.St.Apply(style, text))
 	for _, f := range rep.Health {
+		if underPending(f) {
+			continue
+		}
 		p.Note(termtext.Line(f.Severity + " " + f.Code + ": " + f.Message))
 		if f.Command != nil {
 			p.Note("  repair with: " + termtext.Line(*f.Command))
@@ -211,13 +215,13 @@ func countFindings(fs []report.Finding) (errs, warns int) {
 	return errs, warns
 }
 
-func lifecycleText(l report.Lifecycle, st termui.Styles) string {
+func lifecycleText(l report.Lifecycle, st termui.Styles, pt peopleText) string {
 	if l.Status == "active" || l.Status == "" {
 		return "active"
 	}
 	text := l.Status
 	if l.Actor != nil {
-		text += " by " + *l.Actor
+		text += " by " + pt.Of(*l.Actor)
 	}
 	if l.Time != nil {
 		text += " at " + graph.HumanTime(*l.Time)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/roster-cli/roster/report"
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -65,9 +66,9 @@ nostr:// URL.`,
 // repoInitSchema is the JSON of `roster repo init`. v2 names a relay's
 // answer as every publishing command does (relaypool.Delivered: "ok", not
 // v1's "accepted"); docs/json.md.
-const repoInitSchema = "roster.repo-init/v2"
+const repoInitSchema = "roster.repo-init/v3"
 
-// repoInitResult is roster.repo-init/v2.
+// repoInitResult is roster.repo-init/v3.
 type repoInitResult struct {
 	Schema     string                `json:"schema"`
 	Coordinate repoInitCoord         `json:"coordinate"`
@@ -78,6 +79,9 @@ type repoInitResult struct {
 	Verified   bool                  `json:"verified"`
 	GitConfig  repoInitConfig        `json:"git_config"`
 	Backend    string                `json:"signer_backend"`
+	// Share is the nostr:// URL to send a co-maintainer (with a relay that
+	// returned the announcement as hint) and the command they accept with.
+	Share *report.Share `json:"share"`
 	// Error is set when the result is not a success (exit 6): what was
 	// published is still reported.
 	Error *jsonErrorBody `json:"error,omitempty"`
@@ -146,6 +150,7 @@ func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
 			Identifier: res.Coordinate.Identifier, Naddr: res.Naddr}}
 	if res.Delivery.Accepted > 0 {
 		out.Published = []string{res.Event.ID}
+		out.Share = report.ShareOf(res.Coordinate, report.HintRelay(res.Delivery.Relays, relays))
 	}
 	if err != nil {
 		return err // the checkout's configuration could not be written
@@ -239,5 +244,9 @@ func renderRepoInit(a *app, res repoInitResult) {
 	}
 	if res.GitConfig.Origin != nil {
 		fmt.Fprintf(w, "git remote origin     = %s\n", termtext.Line(*res.GitConfig.Origin))
+	}
+	if res.Share != nil {
+		fmt.Fprintf(w, "share this repository: %s\n", termtext.Line(res.Share.URL))
+		fmt.Fprintf(w, "  someone you invite (roster repo edit --add-maintainer <npub>) accepts with:\n    %s\n", termtext.Line(res.Share.AcceptCommand))
 	}
 }

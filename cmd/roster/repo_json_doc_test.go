@@ -17,7 +17,7 @@ func docsRepoExample(t *testing.T) (example []byte, section string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rest, ok := strings.Cut(string(doc), "## `roster repo --json`: `roster.repo/v1`")
+	_, rest, ok := strings.Cut(string(doc), "## `roster repo --json`: `roster.repo/v2`")
 	if !ok {
 		t.Fatal("docs/json.md has no `roster repo --json` section")
 	}
@@ -30,7 +30,7 @@ func docsRepoExample(t *testing.T) (example []byte, section string) {
 	return []byte(block), section
 }
 
-// Rule (`roster repo --json` prints exactly the roster.repo/v1 shape
+// Rule (`roster repo --json` prints exactly the roster.repo/v2 shape
 // documented in docs/json.md). The documented example has the
 // printed object's keys in the printed order, its nested objects the
 // printed nested keys, and every top-level key has a row in the field table.

@@ -33,8 +33,9 @@ func TestRepoReadIsOneRoundAndLaterReadsCoverCachedAuthorsDeletions(t *testing.T
 	if r.Code != exitOK {
 		t.Fatalf("first read exit %d: %s", r.Code, r.Err)
 	}
-	if n := rl.ReqCount(); n != 1 {
-		t.Fatalf("first read sent %d REQs, want 1", n)
+	// Discovery, then the people's profiles (a cold cache has none).
+	if n := rl.ReqCount(); n != 2 || !isProfileREQ(rl.Requests()[1]) {
+		t.Fatalf("first read sent %d REQs, want 2 (discovery, profiles): %v", n, rl.Requests())
 	}
 	if first["complete"] != true {
 		t.Fatalf("first read not complete: %v", first["relays"])
@@ -44,8 +45,8 @@ func TestRepoReadIsOneRoundAndLaterReadsCoverCachedAuthorsDeletions(t *testing.T
 	if r.Code != exitOK {
 		t.Fatalf("second read exit %d: %s", r.Code, r.Err)
 	}
-	if n := rl.ReqCount(); n != 2 {
-		t.Fatalf("second read sent %d REQs, want 1 (2 in all)", n-1)
+	if n := rl.ReqCount(); n != 3 {
+		t.Fatalf("second read sent %d REQs, want 1 (3 in all: the profiles are cached)", n-2)
 	}
 	if second["state"] != nil {
 		t.Fatalf("second read still shows Bob's deleted state: %v", second["state"])
@@ -56,7 +57,7 @@ func TestRepoReadIsOneRoundAndLaterReadsCoverCachedAuthorsDeletions(t *testing.T
 	if h.Code == exitIncomplete || h.Code == exitFailure {
 		t.Fatalf("health exit %d: %s%s", h.Code, h.Out, h.Err)
 	}
-	if n := rl.ReqCount(); n != 4 {
-		t.Fatalf("health on a cold cache sent %d REQs, want 2 (the deletion round)", n-2)
+	if n := rl.ReqCount(); n != 5 {
+		t.Fatalf("health on a cold cache sent %d REQs, want 2 (the deletion round)", n-3)
 	}
 }

@@ -33,8 +33,8 @@ func TestRelayFlagReplacesRelayDiscovery(t *testing.T) {
 	if r.Code != exitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
-	if got := counts(); got[0] != 1 || got[1] != 0 || got[2] != 0 || got[3] != 0 {
-		t.Fatalf("REQs [flag env hint announced] = %v, want [1 0 0 0]: --relay replaces discovery", got)
+	if got := counts(); got[0] != 2 || got[1] != 0 || got[2] != 0 || got[3] != 0 {
+		t.Fatalf("REQs [flag env hint announced] = %v, want [2 0 0 0] (discovery, profiles): --relay replaces discovery", got)
 	}
 	if st := relayStatuses(t, m["relays"]); len(st) != 1 || st[flag.URL()] != "ok" {
 		t.Fatalf("relays reported %v, want only %s", st, flag.URL())
@@ -46,8 +46,9 @@ func TestRelayFlagReplacesRelayDiscovery(t *testing.T) {
 	if r.Code != exitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
-	if got := counts(); got[0] != 1 || got[1] != 1 || got[2] != 1 || got[3] != 1 {
-		t.Fatalf("REQs [flag env hint announced] = %v, want [1 1 1 1]: ROSTER_RELAYS, the hint and the announced relay once each", got)
+	// Profiles are asked of the relays of the first round (env and hint).
+	if got := counts(); got[0] != 2 || got[1] != 2 || got[2] != 2 || got[3] != 1 {
+		t.Fatalf("REQs [flag env hint announced] = %v, want [2 2 2 1]: ROSTER_RELAYS, the hint and the announced relay once each, and profiles", got)
 	}
 	if st := relayStatuses(t, m["relays"]); len(st) != 3 || m["complete"] != true {
 		t.Fatalf("relays reported %v complete %v, want env, hint and announced", st, m["complete"])

@@ -49,7 +49,7 @@ func sampleReport() *report.Repo {
 	}
 }
 
-// docs/json.md: the keys, in this order, are the roster.repo/v1 contract.
+// docs/json.md: the keys, in this order, are the roster.repo/v2 contract.
 func TestRepoJSONKeysFollowDesignOrder(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer

@@ -97,6 +97,7 @@ func (a *app) repoSource(relays []string, reach []string) (discovery.Source, fun
 		Warn:      func(msg string) { fmt.Fprintf(a.io.Err, "roster: warning: %s\n", termtext.Line(msg)) },
 		NextRound: progress.NextRound,
 		Reach:     reach,
+		People:    &discovery.People{Fetch: a.profiles, HTTP: a.httpClient(), Timeout: a.opts.Timeout},
 	}, done
 }
 

@@ -100,7 +100,9 @@ func TestWarningIndirectLeadPointerForViewer(t *testing.T) {
 }
 
 // maintainers.md "Alice records Bob's acceptance": the lead sees persistent
-// guidance with the exact acknowledgement command, without a prompt.
+// guidance with the exact acknowledgement command, without a prompt, and
+// once per run: `roster repo` gives it in its pending rows only (not again
+// among the health findings or on stderr); other commands on stderr.
 func TestWarningPendingAcknowledgementForLead(t *testing.T) {
 	t.Parallel()
 	events := []*nostr.Event{
@@ -108,14 +110,23 @@ func TestWarningPendingAcknowledgementForLead(t *testing.T) {
 		bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)),
 	}
 	r := readAs(t, &alice, alice, events...)
+	if !strings.Contains(r.Out, "record it with: roster repo edit --acknowledge-maintainer-change "+bob.npub()) {
+		t.Fatalf("the pending acknowledgement is not in the human output:\n%s", r.Out)
+	}
+	if n := strings.Count(r.Out+r.Err, "--acknowledge-maintainer-change"); n != 1 {
+		t.Fatalf("the acknowledgement command is printed %d times, want once:\n%s\n%s", n, r.Out, r.Err)
+	}
+	if !strings.Contains(r.Out, "(1 under pending)") {
+		t.Fatalf("the health summary does not say the finding is under pending:\n%s", r.Out)
+	}
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	publish(t, relays[0].URL(), events...)
+	h := invocation{Env: withKey(testEnv(t), alice)}.roster(t, "repo", "health", "--repo", alice.naddr("proj"), "--relay", relays[0].URL())
 	want := bob.npub() + " accepted maintainership at 1970-01-01 00:03:20 UTC.\n" +
 		"record this in your replicated membership history with:\n" +
 		"  roster repo edit --acknowledge-maintainer-change " + bob.npub()
-	if !strings.Contains(r.Err, want) {
-		t.Fatalf("alice's stderr lacks the acknowledgement guidance:\n%s", r.Err)
-	}
-	if !strings.Contains(r.Out, "record it with: roster repo edit --acknowledge-maintainer-change "+bob.npub()) {
-		t.Fatalf("the pending acknowledgement is not in the human output:\n%s", r.Out)
+	if !strings.Contains(h.Err, want) {
+		t.Fatalf("repo health's stderr lacks the acknowledgement guidance:\n%s", h.Err)
 	}
 }
 

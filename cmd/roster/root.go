@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"regexp"
 	"strings"
 	"sync"
@@ -51,6 +52,16 @@ type app struct {
 	run runState
 	// moves are the directories once an old home's files moved (dirs.go).
 	moves dirMoves
+	// full prints npubs in full on a terminal too (repo --full); verbose
+	// adds the tags a membership preview writes (repo --verbose).
+	full, verbose bool
+	// profiles asks the relays for the kind 0 profiles of the people a
+	// read shows (the reads that name people set it); otherwise names
+	// come from the cache alone.
+	profiles bool
+	// lookups are the NIP-05 names pubkey arguments were given as
+	// (pubkey_args.go), for the preview.
+	lookups []nip05Lookup
 }
 
 // seams are the points a test may set on one invocation, so independent
@@ -68,6 +79,17 @@ type seams struct {
 	// state it read and before it is signed: it lets a test line up two
 	// changes against one revision.
 	projectBeforeSign func(attempt int)
+	// http replaces http.DefaultClient for NIP-05 lookups (a test's TLS
+	// server).
+	http *http.Client
+}
+
+// httpClient is the client of NIP-05 lookups.
+func (a *app) httpClient() *http.Client {
+	if a.seams.http != nil {
+		return a.seams.http
+	}
+	return http.DefaultClient
 }
 
 // defaultRelays are --relay, else ROSTER_RELAYS, else config.yaml's
@@ -97,7 +119,7 @@ membership change at a time, and reads and writes workspace and project state.
 Help topics: roster help environment, roster help exit-codes,
 roster help formatting.`,
 		Example: `  roster repo                      # who maintains the repository this checkout points at
-  roster repo --json               # the same, as roster.repo/v1 JSON
+  roster repo --json               # the same, as roster.repo/v2 JSON
   roster repo health --strict      # for CI: exit 5 on errors (and warnings)
   roster dev relay --seed demo     # a local relay to try roster offline`,
 		SilenceUsage:  true,

@@ -83,12 +83,12 @@ func TestRoundTripsPerCommand(t *testing.T) {
 		reqs, events int
 		exit         int
 	}{
-		{"repo", alice, 200, []string{"repo"}, 1, 0, exitOK},
+		{"repo (discovery, profiles)", alice, 200, []string{"repo"}, 2, 0, exitOK},
 		{"repo health", alice, 200, []string{"repo", "health"}, 2, 0, exitOK},
-		{"repo edit --add-maintainer --dry-run", alice, 300, []string{"repo", "edit", "--add-maintainer", bob.npub(), "--dry-run"}, 2, 0, exitOK},
-		{"repo edit --add-maintainer", alice, 1000, []string{"repo", "edit", "--add-maintainer", bob.npub()}, 4, 1, exitOK},
-		{"repo accept", bob, 2000, []string{"repo", "accept"}, 4, 1, exitOK},
-		{"repo edit --add-maintainer (a confirmed co-maintainer's events and deletions too)", alice, 3000, []string{"repo", "edit", "--add-maintainer", carol.npub()}, 4, 1, exitOK},
+		{"repo edit --add-maintainer --dry-run (discovery, deletions, profiles)", alice, 300, []string{"repo", "edit", "--add-maintainer", bob.npub(), "--dry-run"}, 3, 0, exitOK},
+		{"repo edit --add-maintainer", alice, 1000, []string{"repo", "edit", "--add-maintainer", bob.npub()}, 5, 1, exitOK},
+		{"repo accept", bob, 2000, []string{"repo", "accept"}, 5, 1, exitOK},
+		{"repo edit --add-maintainer (a confirmed co-maintainer's events and deletions too)", alice, 3000, []string{"repo", "edit", "--add-maintainer", carol.npub()}, 5, 1, exitOK},
 	}
 	for _, c := range cases {
 		mark := markTraffic(w.relays)
@@ -122,4 +122,17 @@ func TestRoundTripsOfRepoInit(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	wantTraffic(t, "repo init", mark.since(), 2, 1)
+}
+
+// isProfileREQ reports whether a REQ asks for kind 0 profiles only.
+func isProfileREQ(filters []nostr.Filter) bool {
+	if len(filters) == 0 {
+		return false
+	}
+	for _, f := range filters {
+		if len(f.Kinds) != 1 || f.Kinds[0] != 0 {
+			return false
+		}
+	}
+	return true
 }

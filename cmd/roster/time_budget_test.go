@@ -61,7 +61,7 @@ func TestACommandTakesAtMostItsDocumentedRoundsOfTimeout(t *testing.T) {
 	}
 }
 
-// mutationJSON decodes a roster.mutation/v1 object.
+// mutationJSON decodes a roster.mutation/v2 object.
 func mutationJSON(t *testing.T, r result) (map[string]any, map[string]any) {
 	t.Helper()
 	var m map[string]any

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/suggest"
@@ -45,4 +46,28 @@ func repeats(b suggest.Block, given []suggest.Command) bool {
 		}
 	}
 	return false
+}
+
+// pendingCommands are the commands of roster repo's pending rows that
+// say nothing but that row's acknowledgement: the lead's
+// --acknowledge-maintainer-change <npub>. (A co-maintainer's pending row
+// says follow-lead, which other advisories give for other reasons; those
+// stay.)
+func pendingCommands(v *repoView) []suggest.Command {
+	var out []suggest.Command
+	for _, p := range v.Resolution.PendingAcknowledgements {
+		if slices.Contains(p.Command.Argv, "--acknowledge-maintainer-change") {
+			out = append(out, p.Command)
+		}
+	}
+	return out
+}
+
+// commandLines are the commands as report prints them (Command.String).
+func commandLines(cmds []suggest.Command) map[string]bool {
+	out := map[string]bool{}
+	for _, c := range cmds {
+		out[c.String()] = true
+	}
+	return out
 }

@@ -100,3 +100,24 @@ func TestColorWantedFollowsNoColorCliColorAndTerm(t *testing.T) {
 		}
 	}
 }
+
+// Rule (fit the terminal without breaking an npub): rows break between
+// words only, a word wider than the value column is indented as far as it
+// still fits, and no line ends in a space.
+func TestRowsWrapBetweenWordsOnly(t *testing.T) {
+	var b strings.Builder
+	p := &Lines{W: &b, Width: 70}
+	npub := "npub1jhl6z69zdj2tdelg76y26h84w4043yugqdah7mlwtfnwc87npznqj8m2wl"
+	p.Row("lead", "alice ("+npub+")  confirmed (lead, selected)")
+	for _, l := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+		if len(l) > 70 || strings.HasSuffix(l, " ") {
+			t.Fatalf("line %q is wider than 70 or ends in a space:\n%s", l, b.String())
+		}
+	}
+	if !strings.Contains(b.String(), "("+npub+")") {
+		t.Fatalf("the npub was broken:\n%s", b.String())
+	}
+	if got := Wrap("a b", 0); len(got) != 1 {
+		t.Fatalf("width 0 wraps: %q", got)
+	}
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/report"
+	"github.com/roster-cli/roster/termtext"
+)
+
+// peopleText names people in human output: "alice (npub1mfm…unuf)",
+// "(you)" after the signer. A profile name is a label anyone can claim, so
+// when two people shown claim the same name (or a name that looks like a
+// key) both are printed with their full npub; on a terminal npubs are
+// otherwise shortened unless --full, and in a pipe or file they are full.
+type peopleText struct {
+	names  report.Names
+	viewer string // npub, "" for nobody
+	short  bool
+	shared map[string]bool // names (folded) claimed by more than one npub
+}
+
+// people is the namer for this invocation's output of names.
+func (a *app) people(names report.Names, viewer string) peopleText {
+	return newPeopleText(names, viewer, a.io.OutTTY && !a.full)
+}
+
+func newPeopleText(names report.Names, viewer string, short bool) peopleText {
+	pt := peopleText{names: names, viewer: viewer, short: short, shared: map[string]bool{}}
+	claimed := map[string]string{}
+	for npub, id := range names {
+		if id.Name == "" {
+			continue
+		}
+		k := foldName(id.Name)
+		if other, ok := claimed[k]; ok && other != npub {
+			pt.shared[k] = true
+		}
+		claimed[k] = npub
+	}
+	return pt
+}
+
+// foldName is the form two names are compared in: case and surrounding
+// space do not make a different person.
+func foldName(n string) string { return strings.ToLower(strings.TrimSpace(n)) }
+
+// key is npub shortened on a terminal: npub1 and three characters, an
+// ellipsis, and the last four.
+func (pt peopleText) key(npub string, full bool) string {
+	if full || !pt.short || !strings.HasPrefix(npub, "npub1") || len(npub) < 20 {
+		return npub
+	}
+	return npub[:8] + "…" + npub[len(npub)-4:]
+}
+
+// Of names one person, given as npub or 64-hex.
+func (pt peopleText) Of(who string) string {
+	npub := graph.Npub(who)
+	id := pt.names[npub]
+	var b strings.Builder
+	if id.Name != "" {
+		name := termtext.Line(id.Name)
+		ambiguous := pt.shared[foldName(id.Name)] || strings.HasPrefix(foldName(id.Name), "npub1")
+		b.WriteString(name)
+		if id.NIP05 != "" {
+			b.WriteString(" <" + termtext.Line(id.NIP05) + ">")
+		}
+		b.WriteString(" (" + pt.key(npub, ambiguous) + ")")
+	} else if id.NIP05 != "" {
+		// A verified NIP-05 address is bound to the key by its domain.
+		b.WriteString(termtext.Line(id.NIP05) + " (" + pt.key(npub, false) + ")")
+	} else {
+		b.WriteString(pt.key(npub, false))
+	}
+	if pt.viewer != "" && npub == pt.viewer {
+		b.WriteString(" (you)")
+	}
+	return b.String()
+}
+
+// List names several people, separated by sep.
+func (pt peopleText) List(who []string, sep string) string {
+	out := make([]string, len(who))
+	for i, w := range who {
+		out[i] = pt.Of(w)
+	}
+	return strings.Join(out, sep)
+}
+
+// terminalWidth is $COLUMNS on a terminal (human rows are wrapped to it),
+// else 0: a pipe or file gets one line per row.
+func (a *app) terminalWidth() int {
+	if !a.io.OutTTY {
+		return 0
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(a.io.Getenv("COLUMNS"))); err == nil && n >= 40 {
+		return n
+	}
+	if a.io.Columns >= 40 {
+		return a.io.Columns
+	}
+	return 80
+}

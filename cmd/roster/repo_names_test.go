@@ -1,0 +1,346 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
+)
+
+// profile is p's kind 0 event with content.
+func (p person) profile(t testing.TB, created int64, content map[string]any) *nostr.Event {
+	t.Helper()
+	raw, _ := json.Marshal(content)
+	evt := &nostr.Event{Kind: 0, CreatedAt: nostr.Timestamp(created), Tags: nostr.Tags{}, Content: string(raw)}
+	if err := evt.Sign(p.sk); err != nil {
+		t.Fatal(err)
+	}
+	return evt
+}
+
+// nip05Server is an HTTPS server answering /.well-known/nostr.json for
+// names (local part -> hex pubkey) of every domain, and a client that
+// reaches it for any host name its certificate covers (example.com).
+// lookups counts the requests.
+func nip05Server(t *testing.T, names map[string]string) (*http.Client, *atomic.Int32) {
+	t.Helper()
+	var lookups atomic.Int32
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		lookups.Add(1)
+		if r.URL.Path != "/.well-known/nostr.json" {
+			http.NotFound(w, r)
+			return
+		}
+		name := r.URL.Query().Get("name")
+		out := map[string]any{"names": map[string]string{}}
+		if pk, ok := names[name]; ok {
+			out["names"] = map[string]string{name: pk}
+		}
+		_ = json.NewEncoder(w).Encode(out)
+	}))
+	t.Cleanup(srv.Close)
+	c := srv.Client()
+	tr := c.Transport.(*http.Transport).Clone()
+	addr := srv.Listener.Addr().String()
+	tr.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, network, addr)
+	}
+	c.Transport = tr
+	return c, &lookups
+}
+
+// namesWorld is the lead-shaped repository with profiles that exercise
+// every rule: Alice's verifies its NIP-05, Bob's claims Alice's name and a
+// NIP-05 the domain does not list for him, Carol's is forged (a bad
+// signature: ignored), Dave has none.
+func namesWorld(t *testing.T) (*devrelay.Relay, *http.Client, *atomic.Int32) {
+	t.Helper()
+	rl := devrelay.StartN(t, 1, devrelay.Options{})[0]
+	publish(t, rl.URL(), leadShaped(t, "proj")...)
+	publish(t, rl.URL(),
+		alice.profile(t, 500, map[string]any{"name": "alice", "display_name": "Alice A.", "nip05": "alice@example.com"}),
+		bob.profile(t, 500, map[string]any{"name": "Alice", "nip05": "bob@example.com"}))
+	forged := carol.profile(t, 500, map[string]any{"name": "carol"})
+	forged.Content = `{"name":"mallory"}` // the signature no longer matches
+	forged.ID = forged.GetID()
+	rl.Inject(forged)
+	client, lookups := nip05Server(t, map[string]string{"alice": alice.pk, "bob": carol.pk})
+	return rl, client, lookups
+}
+
+func membersByNpub(t *testing.T, v any) map[string]map[string]any {
+	t.Helper()
+	out := map[string]map[string]any{}
+	for _, m := range v.([]any) {
+		mm := m.(map[string]any)
+		out[mm["npub"].(string)] = mm
+	}
+	return out
+}
+
+// Rule (people are shown by the name they gave themselves, which is a
+// label, never an identity): every person object carries name and nip05;
+// a NIP-05 address counts only when its domain lists that key; a forged
+// profile is ignored; a person with no profile has null.
+func TestRepoJSONNamesPeopleFromVerifiedProfiles(t *testing.T) {
+	t.Parallel()
+	rl, client, lookups := namesWorld(t)
+	env := testEnv(t)
+	inv := invocation{Env: env, Seams: seams{http: client}}
+	m, r := repoJSONRun(t, inv, "--repo", alice.naddr("proj"), "--relay", rl.URL())
+	if r.Code != exitOK {
+		t.Fatalf("exit %d: %s", r.Code, r.Err)
+	}
+	ms := membersByNpub(t, m["maintainers"])
+	want := map[string][2]any{
+		alice.npub(): {"alice", "alice@example.com"},
+		bob.npub():   {"Alice", nil}, // claims bob@example.com, which the domain gives to Carol
+		carol.npub(): {nil, nil},     // forged profile
+	}
+	for npub, w := range want {
+		got := ms[npub]
+		if got == nil {
+			t.Fatalf("%s missing from maintainers: %v", npub, m["maintainers"])
+		}
+		if got["name"] != w[0] || got["nip05"] != w[1] {
+			t.Fatalf("%s: name %v nip05 %v, want %v %v", npub, got["name"], got["nip05"], w[0], w[1])
+		}
+	}
+	mods := membersByNpub(t, m["moderators"])
+	if d := mods[dave.npub()]; d == nil || d["name"] != nil || d["nip05"] != nil {
+		t.Fatalf("dave has no profile: want null name and nip05, got %v", mods)
+	}
+	if n := lookups.Load(); n != 2 {
+		t.Fatalf("%d NIP-05 lookups, want 2 (alice's and bob's claims)", n)
+	}
+	if rl.ReqCount() != 2 || !isProfileREQ(rl.Requests()[1]) {
+		t.Fatalf("want discovery and one profile REQ, got %v", rl.Requests())
+	}
+
+	// A warm read: profiles and NIP-05 answers come from the cache.
+	m2, r := repoJSONRun(t, inv, "--repo", alice.naddr("proj"), "--relay", rl.URL())
+	if r.Code != exitOK {
+		t.Fatalf("second exit %d: %s", r.Code, r.Err)
+	}
+	if rl.ReqCount() != 3 || lookups.Load() != 2 {
+		t.Fatalf("warm read: %d REQs in all (want 3), %d lookups (want 2)", rl.ReqCount(), lookups.Load())
+	}
+	if !jsonEqual(m["maintainers"], m2["maintainers"]) {
+		t.Fatalf("warm read differs:\n%v\n%v", m["maintainers"], m2["maintainers"])
+	}
+	// Offline, too.
+	m3, r := repoJSONRun(t, inv, "--repo", alice.naddr("proj"), "--offline")
+	if r.Code != exitOK || !jsonEqual(m["maintainers"], m3["maintainers"]) {
+		t.Fatalf("offline read differs (exit %d):\n%v\n%v", r.Code, m["maintainers"], m3["maintainers"])
+	}
+}
+
+// Rule (two people may claim the same name): the human output shows both
+// with their full npub, while everyone else gets a short one on a
+// terminal; "(you)" marks the signer; rows fit $COLUMNS, broken between
+// words. Golden files at 80 and 120 columns.
+func TestRepoHumanNamesFitTheTerminal(t *testing.T) {
+	t.Parallel()
+	rl, client, _ := namesWorld(t)
+	for _, cols := range []string{"80", "120"} {
+		env := withKey(testEnv(t), dave)
+		env["COLUMNS"] = cols
+		env["NO_COLOR"] = "1"
+		inv := invocation{Env: env, Seams: seams{http: client}, OutTTY: true}
+		r := inv.roster(t, "repo", "--repo", alice.naddr("proj"), "--relay", rl.URL(), "--timeout", "3s")
+		if r.Code != exitOK {
+			t.Fatalf("exit %d: %s", r.Code, r.Err)
+		}
+		out := strings.ReplaceAll(r.Out, rl.URL(), "ws://relay.test")
+		for _, line := range strings.Split(out, "\n") {
+			if w, max := len([]rune(line)), atoi(t, cols); w > max {
+				t.Fatalf("%s columns: a %d-column line: %q", cols, w, line)
+			}
+		}
+		flat := strings.Join(strings.Fields(out), " ")
+		if !strings.Contains(flat, "alice <alice@example.com> ("+alice.npub()+")") || !strings.Contains(flat, "Alice ("+bob.npub()+")") {
+			t.Fatalf("%s columns: two people named alice must both show their full npub:\n%s", cols, out)
+		}
+		if !strings.Contains(flat, shortNpubForTest(dave.npub())+" (you)") {
+			t.Fatalf("%s columns: dave (the viewer) is not short and marked (you):\n%s", cols, out)
+		}
+		checkGolden(t, filepath.Join("testdata", "repo_names_"+cols+".golden"), out)
+	}
+	// --full: whole npubs on a terminal too; a pipe always gets them whole.
+	env := withKey(testEnv(t), dave)
+	env["NO_COLOR"] = "1"
+	for _, inv := range []invocation{{Env: env, Seams: seams{http: client}, OutTTY: true}, {Env: env, Seams: seams{http: client}}} {
+		args := []string{"repo", "--repo", alice.naddr("proj"), "--relay", rl.URL(), "--timeout", "3s"}
+		if inv.OutTTY {
+			args = append(args, "--full")
+		}
+		r := inv.roster(t, args...)
+		flat := strings.Join(strings.Fields(r.Out), " ")
+		if r.Code != exitOK || !strings.Contains(flat, dave.npub()+" (you)") || strings.Contains(r.Out, "…") {
+			t.Fatalf("tty %v: want full npubs:\n%s%s", inv.OutTTY, r.Out, r.Err)
+		}
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func shortNpubForTest(npub string) string { return npub[:8] + "…" + npub[len(npub)-4:] }
+
+// checkGolden compares got with the file at path; ROSTER_UPDATE_GOLDEN=1
+// rewrites it for a reviewer to read.
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if os.Getenv("ROSTER_UPDATE_GOLDEN") == "1" {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (ROSTER_UPDATE_GOLDEN=1 writes it)", err)
+	}
+	if string(want) != got {
+		t.Fatalf("%s differs:\n--- want\n%s\n--- got\n%s", path, want, got)
+	}
+}
+
+// Rule (a pubkey argument may be a NIP-05 name): it is looked up before
+// anything else, the key it resolved to is shown in the preview and in
+// nip05_lookups, and a name the domain does not list is exit 4 with the
+// relays untouched.
+func TestRepoEditAcceptsANIP05NameAndShowsTheKey(t *testing.T) {
+	t.Parallel()
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	client, lookups := nip05Server(t, map[string]string{"bob": bob.pk})
+	w.seams.http = client
+
+	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", "bob@example.com", "--dry-run")
+	if r.Code != exitOK {
+		t.Fatalf("exit %d: %s%s", r.Code, r.Out, r.Err)
+	}
+	if !strings.Contains(r.Out, "bob@example.com is "+bob.npub()+": its domain lists that key") ||
+		!strings.Contains(r.Out, "bob@example.com ("+bob.npub()+") becomes an invited maintainer") {
+		t.Fatalf("the preview does not show the looked-up key:\n%s", r.Out)
+	}
+	r = w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", "bob@example.com", "--dry-run", "--json")
+	var out struct {
+		Lookups []map[string]string `json:"nip05_lookups"`
+		Preview struct {
+			Simulation struct {
+				NewlyInvited []string `json:"newly_invited"`
+			} `json:"simulation"`
+		} `json:"preview"`
+	}
+	if err := json.Unmarshal([]byte(r.Out), &out); err != nil || len(out.Lookups) != 1 ||
+		out.Lookups[0]["name"] != "bob@example.com" || out.Lookups[0]["npub"] != bob.npub() ||
+		len(out.Preview.Simulation.NewlyInvited) != 1 || out.Preview.Simulation.NewlyInvited[0] != bob.npub() {
+		t.Fatalf("JSON (%v):\n%s", err, r.Out)
+	}
+
+	before := w.relays[0].EventCount()
+	r = w.run(alice, alice, 1100, "repo", "edit", "--add-maintainer", "nobody@example.com")
+	if r.Code != exitIncomplete || !strings.Contains(r.Err, "nobody@example.com") || !strings.Contains(r.Err, "nothing was published") {
+		t.Fatalf("exit %d: %s", r.Code, r.Err)
+	}
+	if w.relays[0].EventCount() != before {
+		t.Fatal("a failed lookup published something")
+	}
+	if lookups.Load() != 3 {
+		t.Fatalf("%d lookups, want 3", lookups.Load())
+	}
+}
+
+// Rule (a repository you can share): --add-maintainer gives the
+// repository's nostr:// URL with a relay hint and the invitee's accept
+// command, and that command, pasted by the invitee in their own roster
+// home with no other flag, accepts the invitation.
+func TestRepoEditAddGivesAPasteReadyAcceptCommand(t *testing.T) {
+	t.Parallel()
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--json")
+	var out struct {
+		Share *struct {
+			URL    string `json:"url"`
+			Accept string `json:"accept_command"`
+		} `json:"share"`
+	}
+	if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &out) != nil || out.Share == nil {
+		t.Fatalf("exit %d, no share:\n%s%s", r.Code, r.Out, r.Err)
+	}
+	hint := strings.TrimPrefix(w.relays[0].URL(), "ws://")
+	if !strings.HasPrefix(out.Share.URL, "nostr://"+alice.npub()+"/ws:%2F%2F"+hint+"/"+w.id) {
+		t.Fatalf("share URL %q lacks the relay hint %s", out.Share.URL, hint)
+	}
+	words := strings.Fields(out.Share.Accept)
+	if len(words) != 5 || words[0] != "roster" || words[4] != out.Share.URL {
+		t.Fatalf("accept command %q", out.Share.Accept)
+	}
+	// Bob pastes it: his own home, his key, no --relay.
+	acc := invocation{Env: withKey(testEnv(t), bob), Dir: w.dir, Now: time.Unix(2000, 0)}.roster(t, append(words[1:], "--json")...)
+	if acc.Code != exitOK {
+		t.Fatalf("the pasted accept failed: exit %d\n%s%s", acc.Code, acc.Out, acc.Err)
+	}
+	m, _ := repoJSONRun(t, invocation{Env: testEnv(t), Now: time.Unix(2100, 0)}, "--repo", out.Share.URL)
+	if memberStatuses(t, m["maintainers"])[bob.npub()] != "confirmed" {
+		t.Fatalf("bob is not confirmed after the pasted accept: %v", m["maintainers"])
+	}
+	// A moderator invitation's accept command accepts the moderator role.
+	r = w.run(alice, alice, 2500, "repo", "edit", "--add-moderator", dave.npub(), "--dry-run", "--json")
+	if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &out) != nil || out.Share == nil ||
+		out.Share.Accept != "roster repo accept --moderator --repo "+out.Share.URL {
+		t.Fatalf("moderator share: exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+	// The human output says who to send it to.
+	r = w.run(alice, alice, 3000, "repo", "edit", "--add-maintainer", carol.npub(), "--dry-run")
+	if !strings.Contains(r.Out, "send "+carol.npub()+" the repository and the command to accept:") || !strings.Contains(r.Out, "roster repo accept --repo nostr://") {
+		t.Fatalf("no share in the human output:\n%s", r.Out)
+	}
+}
+
+// Rule (a repository you can share): repo init prints, and --json
+// carries, the nostr:// URL with the relay that returned the announcement
+// as hint, and the accept command an invitee will run.
+func TestRepoInitGivesTheShareURL(t *testing.T) {
+	t.Parallel()
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	dir, _ := initTestCheckout(t, "widget")
+	env := homeEnv(t)
+	env["ROSTER_SECRET_KEY"] = alice.sk
+	r := invocation{Env: env, Dir: dir}.roster(t, append([]string{"repo", "init", "--json"}, initRelayFlags(relays)...)...)
+	var out struct {
+		Share struct {
+			URL    string `json:"url"`
+			Accept string `json:"accept_command"`
+		} `json:"share"`
+	}
+	if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &out) != nil {
+		t.Fatalf("exit %d:\n%s%s", r.Code, r.Out, r.Err)
+	}
+	want := "nostr://" + alice.npub() + "/ws:%2F%2F" + strings.TrimPrefix(relays[0].URL(), "ws://") + "/widget"
+	if out.Share.URL != want || out.Share.Accept != "roster repo accept --repo "+want {
+		t.Fatalf("share %+v, want url %s", out.Share, want)
+	}
+}
