@@ -31,6 +31,10 @@ func TestBadRelayValuesAreUsageErrors(t *testing.T) {
 		if r.Code != exitUsage || !strings.Contains(r.Err, c.want) {
 			t.Errorf("%v %v: exit %d, stderr %q; want 2 saying %q", c.env, c.args, r.Code, r.Err, c.want)
 		}
+		// The way out is the same command with a relay URL, a whole command.
+		if !strings.Contains(r.Err, "run: roster repo --relay wss://<relay>") {
+			t.Errorf("%v %v: the suggestion is not the command with a relay: %q", c.env, c.args, r.Err)
+		}
 	}
 	env := testEnv(t)
 	env["ROSTER_RELAYS"] = "ftp://x"

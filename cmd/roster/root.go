@@ -269,7 +269,7 @@ func checkRelaySettings(a *app, cmd *cobra.Command) error {
 	}
 	if err := settings.CheckRelays(where, values); err != nil {
 		return &exitError{Code: exitUsage, Kind: "usage", Err: err,
-			Commands: []suggest.Command{{Argv: []string{"--relay", "wss://<relay>"}, Comment: "a relay URL: ws://host[:port] or wss://host", Pinned: true}}}
+			Commands: []suggest.Command{{Argv: append(strings.Fields(cmd.CommandPath()), "--relay", "wss://<relay>"), Comment: "a relay URL: ws://host[:port] or wss://host", Pinned: true}}}
 	}
 	return nil
 }
