@@ -130,7 +130,7 @@ func editIntent(add, remove, lead, ack string, noLead, fix, force bool) (preflig
 	case lead != "":
 		in.Action = preflight.ActLead
 	default:
-		return in, usageErr("nothing to change: pass --add-maintainer, --remove-maintainer, --add-moderator, --remove-moderator, --lead-maintainer, --acknowledge-maintainer-change or --fix-maintainers")
+		return in, usageErr("nothing to change: pass --add-maintainer, --remove-maintainer, --add-moderator, --remove-moderator, --lead-maintainer, --acknowledge-maintainer-change or --fix-maintainers, or a metadata flag (--name, --description, --web, --clone, --relays, --hashtag)")
 	}
 	return in, err
 }

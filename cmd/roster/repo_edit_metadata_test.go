@@ -102,3 +102,13 @@ func TestRepoEditMetadataFlagsCompleteNoFileNames(t *testing.T) {
 		t.Errorf("--relays: %v %s", got, d)
 	}
 }
+
+// `repo edit` with nothing to change names every kind of change it takes,
+// the metadata flags included.
+func TestRepoEditWithoutAChangeNamesTheMetadataFlags(t *testing.T) {
+	t.Parallel()
+	r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, "repo", "edit", "--repo", alice.naddr("proj"), "--relay", "ws://127.0.0.1:1")
+	if r.Code != exitUsage || !strings.Contains(r.Err, "--add-maintainer") || !strings.Contains(r.Err, "--name, --description, --web, --clone, --relays, --hashtag") {
+		t.Fatalf("exit %d: %s", r.Code, r.Err)
+	}
+}
