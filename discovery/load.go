@@ -43,6 +43,10 @@ type Source struct {
 	// People, when set, reads the kind 0 profiles of the people the
 	// resolution reaches (profiles.go); nil reads none.
 	People *People
+	// Write makes the discovery a write's (with Complete evidence): it asks
+	// everyone's relays, in rounds until no new relay appears, within
+	// MaxWriteRelays and MaxWriteRounds (rounds.go).
+	Write bool
 	// Reach names, beyond the selected author and the viewer, the pubkeys
 	// whose events and deletions a complete read must cover because the
 	// caller will look at them: a write's subject and new lead (preflight
@@ -162,19 +166,17 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 		store.Close()
 	}
 	coords := append([]graph.Coordinate{v.Coordinate()}, known...)
-	res := pool.Discover(ctx, src.Relays, id, coords...)
+	res := pool.DiscoverAlso(ctx, src.Relays, id, coords, src.relayListFilters(v.Viewer)...)
 	reach := settle(pool, res, v.Coordinate(), seeds)
 	// Profiles of the people reached so far, asked while the follow-up
 	// rounds run.
 	people := startPeople(ctx, src, pool, src.Relays, reach, v.Now)
-	// A newly learned relay costs one more round, only then, and never when
-	// the user named the relays.
-	if !src.Pinned {
-		if extra := NewAnnouncedRelays(InScope(res.Events, id), v.Coordinate(), src.Relays); len(extra) > 0 {
-			src.nextRound()
-			res = pool.DiscoverMore(ctx, res, extra)
-			reach = settle(pool, res, v.Coordinate(), seeds)
-		}
+	// A newly learned relay costs one more round (a write's, until no new
+	// one appears: rounds.go), only then, and never when the user named
+	// the relays.
+	res, reach, err := askMoreRelays(ctx, src, pool, res, v, seeds, reach)
+	if err != nil {
+		return err
 	}
 	if need == Complete && res.Complete {
 		// Only the authors who can change the resolution: announcements

@@ -35,6 +35,9 @@ type View struct {
 	Relays []string
 	// Fetch is what the relays answered; nil offline.
 	Fetch *relaypool.FetchResult
+	// Search is how a write's discovery chose its relays (Source.Write);
+	// nil for a read.
+	Search *RelaySearch
 	// Events are the verified, in-scope events resolution used.
 	Events []*nostr.Event
 	// Actions are the verified role-scoped events and their targets

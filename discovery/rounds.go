@@ -1,0 +1,165 @@
+package discovery
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/relaypool"
+)
+
+// The bounds of a write's relay search (maintainers.md, "Relay
+// disagreement": a write fails closed when it cannot establish a complete
+// announcement and state set). Relays learned from events may bring the
+// relays asked to at most MaxWriteRelays in all, in at most MaxWriteRounds
+// rounds after the first; a search that needs more is a *RelayBound error,
+// never a silently truncated set. The caller's own relays are always asked.
+const (
+	MaxWriteRelays = 32
+	MaxWriteRounds = 3
+)
+
+// RelaySearch is how a discovery chose its relays beyond the caller's.
+type RelaySearch struct {
+	// Asked are every relay asked, in the order asked.
+	Asked []string `json:"asked"`
+	// Given counts the caller's relays (the user's, the coordinate's
+	// hints), the first of Asked.
+	Given int `json:"given"`
+	// Learned are the relays asked because a verified event named them.
+	Learned []LearnedRelay `json:"learned"`
+	// Rounds counts the rounds after the first.
+	Rounds int `json:"rounds"`
+	// Converged: the last answers named no relay that was not asked.
+	Converged bool `json:"converged"`
+	// Pinned: the caller named the relays (--relay); relays events name
+	// were not asked.
+	Pinned bool `json:"pinned"`
+	// Ignored counts entries of `relays` and `r` tags that were not
+	// ws:// or wss:// URLs with a host (RelayURL); they were not dialled.
+	Ignored int `json:"ignored"`
+}
+
+// Checked is the search as one line of a preview's `checked` list.
+func (s *RelaySearch) Checked() string {
+	if s.Pinned {
+		return fmt.Sprintf("relays asked: %d, exactly the relays given (%s); relays that announcements and NIP-65 lists name are not asked when the relays are given",
+			len(s.Asked), strings.Join(s.Asked, ", "))
+	}
+	round := "rounds"
+	if s.Rounds == 1 {
+		round = "round"
+	}
+	line := fmt.Sprintf("relays asked: %d (%s): the %d given and %d that the announcements of the components involved and the named people's NIP-65 write relays list; the set converged after %d extra %s",
+		len(s.Asked), strings.Join(s.Asked, ", "), s.Given, len(s.Learned), s.Rounds, round)
+	if s.Ignored > 0 {
+		line += fmt.Sprintf(" (%d listed entries were not ws:// or wss:// URLs and were not dialled)", s.Ignored)
+	}
+	return line
+}
+
+// RelayBound: a write's relay search needed more relays or more rounds
+// than its bounds (MaxWriteRelays, MaxWriteRounds), so its evidence cannot
+// be complete; nothing may be decided on it.
+type RelayBound struct {
+	View *View
+	// Search is the search up to where it stopped.
+	Search RelaySearch
+	// Wanted are relays the events named that were not asked (when the
+	// relay bound was hit: the first of them, one more than there was room
+	// for).
+	Wanted []string
+	// Rounds is true when the rounds ran out, false when the relays did.
+	Rounds bool
+}
+
+func (e *RelayBound) Error() string {
+	if e.Rounds {
+		return fmt.Sprintf("the relays to ask for %s did not converge within %d extra rounds", e.View.Coordinate().ATag(), MaxWriteRounds)
+	}
+	return fmt.Sprintf("the relays to ask for %s are more than %d", e.View.Coordinate().ATag(), MaxWriteRelays)
+}
+
+// relayListFilters are the filters a write's first request adds: the NIP-65
+// relay lists of the named people (Source.Reach and the viewer), so their
+// write relays are known after one round. None for a read or pinned relays.
+func (s Source) relayListFilters(viewer string) []nostr.Filter {
+	if !s.Write || s.Pinned {
+		return nil
+	}
+	if f, ok := RelayListFilter(append([]string{viewer}, s.Reach...)); ok {
+		return []nostr.Filter{f}
+	}
+	return nil
+}
+
+// askMoreRelays asks the relays that the first round's events name.
+// A read asks, in one more round, the relays the selected announcement
+// lists (the first MaxAnnouncedRelays). A write (Source.Write) asks, in
+// rounds until no new relay appears, every relay announced by the latest
+// same-identifier announcement of every author graph.Reachable reaches
+// (the selected component, the named people, every component reachable
+// from them) and the NIP-65 write relays of the named people, within
+// MaxWriteRelays and MaxWriteRounds (else *RelayBound). Nothing is asked
+// when the caller named the relays. A round a relay did not answer ends
+// the search: the read is incomplete anyway. It returns the merged result
+// and the reached authors.
+func askMoreRelays(ctx context.Context, src Source, pool *relaypool.Pool, res *relaypool.FetchResult, v *View, seeds, reach []string) (*relaypool.FetchResult, []string, error) {
+	id := v.Coordinate().Identifier
+	if !src.Write {
+		if !src.Pinned {
+			if extra := NewAnnouncedRelays(InScope(res.Events, id), v.Coordinate(), src.Relays); len(extra) > 0 {
+				src.nextRound()
+				res = pool.DiscoverMore(ctx, res, extra)
+				reach = settle(pool, res, v.Coordinate(), seeds)
+			}
+		}
+		return res, reach, nil
+	}
+	s := &RelaySearch{Given: len(res.Relays), Pinned: src.Pinned, Learned: []LearnedRelay{}, Converged: src.Pinned}
+	named := append([]string{v.Viewer}, src.Reach...)
+	for !src.Pinned && res.Complete {
+		asked := make(map[string]bool, len(res.Relays))
+		for _, r := range res.Relays {
+			asked[r.URL] = true
+		}
+		w := wantedRelays(res.Events, id, reach, named, asked, max(MaxWriteRelays-len(asked), 0))
+		s.Ignored = w.ignored
+		var fresh []string
+		for _, u := range w.order {
+			if !asked[u] {
+				fresh = append(fresh, u)
+			}
+		}
+		if len(fresh) == 0 {
+			s.Converged = true
+			break
+		}
+		if len(asked)+len(fresh) > MaxWriteRelays || s.Rounds == MaxWriteRounds {
+			s.Asked = relayURLs(res)
+			v.Fetch, v.Relays, v.Search = res, s.Asked, s
+			return res, reach, &RelayBound{View: v, Search: *s, Wanted: fresh, Rounds: len(asked)+len(fresh) <= MaxWriteRelays}
+		}
+		s.Rounds++
+		for _, u := range fresh {
+			l := w.from[u]
+			l.Round = s.Rounds
+			s.Learned = append(s.Learned, l)
+		}
+		src.nextRound()
+		res = pool.DiscoverMore(ctx, res, fresh)
+		reach = settle(pool, res, v.Coordinate(), seeds)
+	}
+	s.Asked = relayURLs(res)
+	v.Search = s
+	return res, reach, nil
+}
+
+func relayURLs(res *relaypool.FetchResult) []string {
+	out := make([]string, 0, len(res.Relays))
+	for _, r := range res.Relays {
+		out = append(out, r.URL)
+	}
+	return out
+}
