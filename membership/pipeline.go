@@ -145,6 +145,7 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 		}
 	}
 	out.Plan, out.Refusal = preflight.Prepare(in)
+	noteRelays(out, v)
 	if out.Refusal != nil {
 		out.Plan = nil
 		return out, nil

@@ -215,6 +215,9 @@ func (a *app) withMutationRetry(err error, intent preflight.Intent) error {
 	}
 	var cmds []suggest.Command
 	switch {
+	case ee.Kind == "relay-bound":
+		// A longer timeout would not help: naming the relays does.
+		cmds = []suggest.Command{intent.Suggest().With("--relay", "wss://<relay>").Because("the change, asking exactly the relays you name (--relay replaces relay discovery); nothing was published")}
 	case ee.Code == exitIncomplete:
 		cmds = []suggest.Command{intent.Suggest().With("--timeout", "30s").Because("retry the change once every relay answers; nothing was published")}
 	case ee.Kind == "no-relays":

@@ -31,8 +31,11 @@ func (a *app) loadRepo(ctx context.Context, need discovery.Evidence, reach ...st
 	return a.repoViewErr(a.discoverFor(ctx, need, false, reach...))
 }
 
-// loadRepoToWrite is loadRepo for a write: complete evidence, and a cache
-// that can keep what the write publishes (discovery.Source.Publishes).
+// loadRepoToWrite is loadRepo for a write: complete evidence from
+// everyone's relays (discovery.Source.Write: the relays every reached
+// announcement lists and the NIP-65 write relays of the viewer and of
+// reach, in rounds until none is new, within discovery's bounds), and a
+// cache that can keep what the write publishes (discovery.Source.Publishes).
 func (a *app) loadRepoToWrite(ctx context.Context, reach ...string) (*repoView, error) {
 	return a.repoViewErr(a.discoverFor(ctx, completeEvidence, true, reach...))
 }
@@ -46,7 +49,7 @@ func (a *app) discover(ctx context.Context, need discovery.Evidence, reach ...st
 }
 
 // discoverFor is discover; publishes marks a write's read
-// (discovery.Source.Publishes).
+// (discovery.Source.Publishes and Write).
 func (a *app) discoverFor(ctx context.Context, need discovery.Evidence, publishes bool, reach ...string) (*repoView, error) {
 	sel, co, err := a.selectCoordinate(ctx)
 	if err != nil {
@@ -58,6 +61,7 @@ func (a *app) discoverFor(ctx context.Context, need discovery.Evidence, publishe
 	}
 	src, done := a.repoSource(relays, reach)
 	src.Publishes = publishes
+	src.Write = publishes
 	v, err := discovery.Load(ctx, src, sel, co, need, a.viewerPubkey(), a.io.Now().Unix())
 	done()
 	return v, err
@@ -110,10 +114,13 @@ func (a *app) repoViewErr(v *repoView, err error) (*repoView, error) {
 		noRelays   *discovery.NoRelays
 		cacheFail  *discovery.CacheError
 		stale      *discovery.Stale
+		bound      *discovery.RelayBound
 	)
 	switch {
 	case err == nil:
 		return v, nil
+	case errors.As(err, &bound):
+		return nil, a.relayBoundErr(bound)
 	case errors.As(err, &stale):
 		return nil, a.staleErr(stale)
 	case errors.As(err, &incomplete):

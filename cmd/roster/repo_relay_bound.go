@@ -1,0 +1,51 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
+)
+
+// relayBoundErr is exit 4: a write's relay search needed more relays or
+// rounds than its bounds, so roster cannot know it saw every announcement
+// and state event that decides the change. The relays it would still have
+// asked come from events (validated URLs, still untrusted text): the
+// terminal gets them escaped.
+func (a *app) relayBoundErr(e *discovery.RelayBound) *exitError {
+	s := e.Search
+	wanted := e.Wanted
+	shown := wanted
+	if len(shown) > 3 {
+		shown = shown[:3]
+	}
+	more := ""
+	if len(wanted) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(wanted)-len(shown))
+	}
+	var what string
+	if e.Rounds {
+		what = fmt.Sprintf("the relays to ask for this change did not settle: after %d extra rounds (%d relays asked) the answers still name relays not asked yet, %%s%s; roster asks at most %d extra rounds for a change, so it cannot be sure it saw every announcement and state event that decides it; nothing was decided or published",
+			s.Rounds, len(s.Asked), more, discovery.MaxWriteRounds)
+	} else {
+		what = fmt.Sprintf("this change would have to ask more than %d relays: %d were asked and the announcements and NIP-65 relay lists of the people involved name more, %%s%s; roster asks at most %d for a change, so it cannot be sure it saw every announcement and state event that decides it; nothing was decided or published",
+			discovery.MaxWriteRelays, len(s.Asked), more, discovery.MaxWriteRelays)
+	}
+	safe := make([]string, len(shown))
+	for i, u := range shown {
+		safe[i] = termtext.Line(u)
+	}
+	learned := []map[string]any{}
+	for _, l := range s.Learned {
+		learned = append(learned, map[string]any{"url": l.URL, "from": l.From, "npub": graph.Npub(l.Pubkey), "round": l.Round})
+	}
+	return &exitError{Code: exitIncomplete, Kind: "relay-bound",
+		Err:      fmt.Errorf(what, strings.Join(shown, ", ")),
+		Terminal: fmt.Sprintf(what, strings.Join(safe, ", ")),
+		Details: map[string]any{"asked": s.Asked, "wanted": wanted, "learned": learned, "rounds": s.Rounds,
+			"max_relays": discovery.MaxWriteRelays, "max_rounds": discovery.MaxWriteRounds, "limit": map[bool]string{true: "rounds", false: "relays"}[e.Rounds]},
+		Commands: []suggest.Command{suggest.Roster("repo").Because("the repository as the relays asked show it, and which relays its announcements list")}}
+}
