@@ -142,7 +142,8 @@ func readCached(src Source, v *View) error {
 }
 
 // fetch asks every relay once, in parallel, and when the selected
-// announcement names relays not yet asked, asks only those in one more round.
+// announcement names relays not yet asked, asks only those in one more round
+// (a write: everyone's relays, in rounds until none is new; rounds.go).
 // Writes and health checks (Complete evidence) also ask, in one more round,
 // for deletions of every other author's events. Verified events are written
 // to the cache (with the pool's proof of verification); a cache that cannot

@@ -66,6 +66,13 @@ func TestWriteDiscoveryAsksEveryonesRelaysUntilNoNewOneAppears(t *testing.T) {
 	if n := read.ReqCount(); n != 0 {
 		t.Errorf("the NIP-65 read relay got %d REQs, want none", n)
 	}
+	// The relay lists ride in the first request: the first relay got that
+	// and the deletion round, no request of their own.
+	if reqs := home.Requests(); len(reqs) != 2 || !slices.ContainsFunc(reqs[0], func(f nostr.Filter) bool {
+		return slices.Equal(f.Kinds, []int{discovery.KindRelayList}) && slices.Equal(f.Authors, []string{min(alice, bob), max(alice, bob)})
+	}) {
+		t.Errorf("requests to the first relay: %v, want the relay lists of Alice and Bob in the first of 2", reqs)
+	}
 	if !hasEvent(v.Events, st.ID) {
 		t.Fatalf("Bob's state from the relay Carol's announcement lists is not in the view")
 	}

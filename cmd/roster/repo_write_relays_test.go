@@ -170,9 +170,10 @@ func TestWritePreviewSaysWhichRelaysWereAsked(t *testing.T) {
 	}
 }
 
-// A write whose events name more relays than the bound exits 4 with
-// relay-bound, says so in plain words with the change to rerun with
-// --relay, asks none of them and publishes nothing.
+// A write whose events name more relays than the bound (Bob's
+// announcement lists 40) exits 4 with relay-bound, says so in plain words
+// with the change to rerun with --relay, asks none of them and publishes
+// nothing.
 func TestWriteThatHitsTheRelayBoundExits4AndPublishesNothing(t *testing.T) {
 	t.Parallel()
 	s := newWriteRelayScene(t, 1)
@@ -198,6 +199,15 @@ func TestWriteThatHitsTheRelayBoundExits4AndPublishesNothing(t *testing.T) {
 	if h.Code != exitIncomplete || !strings.Contains(h.Err, "more than 32 relays") || !strings.Contains(h.Err, "nothing was decided or published") {
 		t.Fatalf("exit %d, stderr:\n%s", h.Code, h.Err)
 	}
+	// `repo state publish` discovers the same way (its discovery comes
+	// before it looks for a checkout): here Alice's own announcement lists
+	// the 40 relays.
+	sp := newWriteRelayScene(t, 1)
+	publish(t, sp.home.URL(), alice.announce(t, sp.id, 100, many))
+	sp.refusedJSON(alice, 1000, exitIncomplete, "relay-bound", "repo", "state", "publish")
+	if n := sink.ReqCount(); n != 0 {
+		t.Fatalf("state publish asked the relays past the bound: %d REQs", n)
+	}
 }
 
 // previewChecked is preview.state.checked of a roster.mutation/v1 document.
@@ -214,4 +224,28 @@ func previewChecked(t *testing.T, out string) []string {
 		t.Fatalf("no preview.state.checked: %v\n%s", err, out)
 	}
 	return m.Preview.State.Checked
+}
+
+// Round trips of a write that learns relays (docs/PERFORMANCE.md, "Round
+// trips per command"): Alice's announcement lists r1, Carol's NIP-65 list
+// (on Alice's relay, read in the first request) names r2 as a write relay,
+// and Carol's own announcement there lists r3, learned a round later. Cold,
+// every relay still gets 4 REQs (the discovery request or the round that
+// learned it, the deletions, the recheck, the read-back) and the EVENT.
+func TestRoundTripsOfAWriteThatLearnsRelays(t *testing.T) {
+	t.Parallel()
+	s := newWriteRelayScene(t, 3)
+	r1, r2, r3 := s.others[0], s.others[1], s.others[2]
+	publish(t, s.home.URL(), alice.announce(t, s.id, 100, nostr.Tag{"relays", s.home.URL(), r1.URL()}),
+		carol.sign(t, 10002, 50, nostr.Tag{"r", r2.URL(), "write"}))
+	publish(t, r2.URL(), carol.announce(t, s.id, 90, nostr.Tag{"relays", r3.URL()}))
+	mark := markTraffic(append([]*devrelay.Relay{s.home}, s.others...))
+	r := s.run(alice, 1000, "repo", "edit", "--add-maintainer", carol.npub(), "--json")
+	if r.Code != exitOK {
+		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+	wantTraffic(t, "repo edit --add-maintainer learning 3 relays in 2 rounds", mark.since(), 4, 1)
+	if checked := previewChecked(t, r.Out); !strings.Contains(checked[0], "relays asked: 4") || !strings.Contains(checked[0], "converged after 2 extra rounds") {
+		t.Fatalf("checked %q", checked[0])
+	}
 }
