@@ -127,11 +127,13 @@ func wantedRelays(events []*nostr.Event, identifier string, reach, named []strin
 		}
 	}
 	latest := graph.Latest(anns)
+	done := map[string]bool{}
 	for _, pk := range reach {
 		e := latest[pk]
-		if e == nil {
+		if e == nil || done[pk] {
 			continue
 		}
+		done[pk] = true
 		for _, t := range e.Tags {
 			if len(t) < 2 || t[0] != "relays" {
 				continue

@@ -124,7 +124,10 @@ func askMoreRelays(ctx context.Context, src Source, pool *relaypool.Pool, res *r
 		for _, r := range res.Relays {
 			asked[r.URL] = true
 		}
-		w := wantedRelays(res.Events, id, reach, named, asked, max(MaxWriteRelays-len(asked), 0))
+		// The selected author's announcement first: the relays it lists are
+		// where the change is published (PublishRelays).
+		authors := append([]string{v.Coordinate().Pubkey}, reach...)
+		w := wantedRelays(res.Events, id, authors, named, asked, max(MaxWriteRelays-len(asked), 0))
 		s.Ignored = w.ignored
 		var fresh []string
 		for _, u := range w.order {
@@ -160,6 +163,37 @@ func relayURLs(res *relaypool.FetchResult) []string {
 	out := make([]string, 0, len(res.Relays))
 	for _, r := range res.Relays {
 		out = append(out, r.URL)
+	}
+	return out
+}
+
+// PublishRelays are the relays a write publishes to: every relay asked by a
+// read, and for a write the relays given and those the selected author's
+// own announcement lists. The other relays a write learned (other people's
+// announced relays, NIP-65 write relays) are where their events live, so
+// they are evidence for the preview and asked again by the recheck and the
+// re-read; an event of ours is not theirs to keep, and a relay that takes
+// only its owner's events would make every such change unverified.
+func (v *View) PublishRelays() []string {
+	if v.Search == nil || v.Search.Pinned {
+		return v.Relays
+	}
+	keep := map[string]bool{}
+	for i, u := range v.Relays {
+		if i < v.Search.Given {
+			keep[u] = true
+		}
+	}
+	for _, l := range v.Search.Learned {
+		if l.From == "announcement" && l.Pubkey == v.Coordinate().Pubkey {
+			keep[l.URL] = true
+		}
+	}
+	out := make([]string, 0, len(keep))
+	for _, u := range v.Relays {
+		if keep[u] {
+			out = append(out, u)
+		}
 	}
 	return out
 }

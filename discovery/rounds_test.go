@@ -73,6 +73,11 @@ func TestWriteDiscoveryAsksEveryonesRelaysUntilNoNewOneAppears(t *testing.T) {
 	}) {
 		t.Errorf("requests to the first relay: %v, want the relay lists of Alice and Bob in the first of 2", reqs)
 	}
+	// Published where Alice's repository lives: the relay given and the
+	// one her announcement lists, not where the others' events live.
+	if got := v.PublishRelays(); !slices.Equal(got, []string{home.URL(), r1.URL()}) {
+		t.Errorf("publish relays %v, want home and r1", got)
+	}
 	if !hasEvent(v.Events, st.ID) {
 		t.Fatalf("Bob's state from the relay Carol's announcement lists is not in the view")
 	}

@@ -71,7 +71,7 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event, c
 			return after.Fetch
 		}
 	}
-	d := p.Deliver(ctx, out.Before.Relays, evt, opts)
+	d := p.Deliver(ctx, out.Before.PublishRelays(), evt, opts)
 	out.Delivery = d
 	if ctx.Err() != nil {
 		// Interrupted or past the deadline: report what was sent, verify

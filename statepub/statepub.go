@@ -352,7 +352,7 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome) error {
 			Lines: []string{"the signer signed with a different key than it reported; nothing was published"}}
 	}
 	out.Event = evt
-	d := p.Deliver(ctx, v.Relays, evt, relaypool.DeliverOptions{})
+	d := p.Deliver(ctx, v.PublishRelays(), evt, relaypool.DeliverOptions{})
 	out.Delivery = d
 	if d.Accepted == 0 {
 		return &Failure{Code: CodePublishFailed, Class: Failed, Outcome: out,

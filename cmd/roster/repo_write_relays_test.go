@@ -146,7 +146,8 @@ func TestAddFindsTheInviteeThroughHisNIP65WriteRelay(t *testing.T) {
 }
 
 // The preview's checked list says which relays a write asked and that
-// their set converged; the change is published to them all and verified.
+// their set converged; the change is published to the relays given and
+// verified.
 func TestWritePreviewSaysWhichRelaysWereAsked(t *testing.T) {
 	t.Parallel()
 	s := newWriteRelayScene(t, 1)
@@ -165,8 +166,20 @@ func TestWritePreviewSaysWhichRelaysWereAsked(t *testing.T) {
 	if !strings.Contains(checked[0], want) || !strings.Contains(checked[0], "the set converged after 1 extra round") {
 		t.Fatalf("checked[0] %q, want %q and the convergence", checked[0], want)
 	}
-	if n := len(carols.Stored(nostr.Filter{Kinds: []int{30617}, Authors: []string{alice.pk}})); n != 1 {
-		t.Fatalf("Carol's write relay holds %d announcements of Alice, want the published one", n)
+	// Published where Alice's repository lives (the relays given, those her
+	// announcement lists), not on Carol's write relay: that is where
+	// Carol's events are, and it need not take Alice's.
+	if n := len(carols.Stored(nostr.Filter{Kinds: []int{30617}, Authors: []string{alice.pk}})); n != 0 {
+		t.Fatalf("Carol's write relay holds %d announcements of Alice, want none", n)
+	}
+	var m struct {
+		Relays []struct {
+			URL string `json:"url"`
+		} `json:"relays"`
+		Verified bool `json:"verified"`
+	}
+	if err := json.Unmarshal([]byte(r.Out), &m); err != nil || !m.Verified || len(m.Relays) != 1 || m.Relays[0].URL != s.home.URL() {
+		t.Fatalf("published to %+v (verified %v), want Alice's relay alone", m.Relays, m.Verified)
 	}
 }
 
@@ -231,7 +244,8 @@ func previewChecked(t *testing.T, out string) []string {
 // (on Alice's relay, read in the first request) names r2 as a write relay,
 // and Carol's own announcement there lists r3, learned a round later. Cold,
 // every relay still gets 4 REQs (the discovery request or the round that
-// learned it, the deletions, the recheck, the read-back) and the EVENT.
+// learned it, the deletions, the recheck, the read-back); the EVENT goes to
+// Alice's relays (given, and listed by her announcement) only.
 func TestRoundTripsOfAWriteThatLearnsRelays(t *testing.T) {
 	t.Parallel()
 	s := newWriteRelayScene(t, 3)
@@ -244,7 +258,9 @@ func TestRoundTripsOfAWriteThatLearnsRelays(t *testing.T) {
 	if r.Code != exitOK {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
-	wantTraffic(t, "repo edit --add-maintainer learning 3 relays in 2 rounds", mark.since(), 4, 1)
+	got := mark.since()
+	wantTraffic(t, "repo edit --add-maintainer learning 3 relays in 2 rounds: Alice's relays", got[:2], 4, 1)
+	wantTraffic(t, "repo edit --add-maintainer learning 3 relays in 2 rounds: Carol's", got[2:], 4, 0)
 	if checked := previewChecked(t, r.Out); !strings.Contains(checked[0], "relays asked: 4") || !strings.Contains(checked[0], "converged after 2 extra rounds") {
 		t.Fatalf("checked %q", checked[0])
 	}
