@@ -45,7 +45,7 @@ func (p Pipeline) publishState(ctx context.Context, out *Outcome, reasks *int) (
 		return nil, &Failure{Kind: KindSignerMismatch, Outcome: out,
 			Message: "the signer signed with a different key than the preview used; nothing was published"}
 	}
-	d := p.Deliver(ctx, out.Before.Relays, evt, relaypool.DeliverOptions{})
+	d := p.Deliver(ctx, out.Before.PublishRelays(), evt, relaypool.DeliverOptions{})
 	out.State = evt
 	out.StateDelivery = d
 	if d.Accepted > 0 {
