@@ -265,3 +265,24 @@ func TestRoundTripsOfAWriteThatLearnsRelays(t *testing.T) {
 		t.Fatalf("checked %q", checked[0])
 	}
 }
+
+// "The comparison includes Bob's latest state even when it predates the
+// invitation", wherever Bob keeps it: accepting, the runner's own NIP-65
+// write relay is asked too, so his older, differing state that lives only
+// there is compared and the acceptance refused; nothing is stored.
+func TestAcceptAsksTheInviteesOwnWriteRelay(t *testing.T) {
+	t.Parallel()
+	s := newWriteRelayScene(t, 1)
+	write := s.others[0]
+	oidA, oidB := strings.Repeat("a", 40), strings.Repeat("b", 40)
+	publish(t, s.home.URL(), alice.announce(t, s.id, 100, role("M", alice), role("m", bob, "100"), maintainersTag(alice, bob)),
+		alice.state(t, s.id, 110, oidA), bob.sign(t, 10002, 40, nostr.Tag{"r", write.URL()}))
+	publish(t, write.URL(), bob.state(t, s.id, 50, oidB))
+	e := s.refusedJSON(bob, 2000, exitRefused, "state-conflict", "repo", "accept")
+	if msg := e["message"].(string); !strings.Contains(msg, oidB) {
+		t.Fatalf("the refusal does not reflect Bob's state on his write relay:\n%s", msg)
+	}
+	if got := relaysAsked(t, e); !slices.Equal(got, []string{s.home.URL(), write.URL()}) {
+		t.Fatalf("relays asked %v", got)
+	}
+}
