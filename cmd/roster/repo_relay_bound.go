@@ -22,17 +22,19 @@ func (a *app) relayBoundErr(e *discovery.RelayBound) *exitError {
 	if len(shown) > 3 {
 		shown = shown[:3]
 	}
+	// Wanted stops one past the room left (a flood is not collected), so
+	// its length is a lower bound.
 	more := ""
 	if len(wanted) > len(shown) {
-		more = fmt.Sprintf(" and %d more", len(wanted)-len(shown))
+		more = " and others"
 	}
 	var what string
 	if e.Rounds {
-		what = fmt.Sprintf("the relays to ask for this change did not settle: after %d extra rounds (%d relays asked) the answers still name relays not asked yet, %%s%s; roster asks at most %d extra rounds for a change, so it cannot be sure it saw every announcement and state event that decides it; nothing was decided or published",
-			s.Rounds, len(s.Asked), more, discovery.MaxWriteRounds)
+		what = fmt.Sprintf("the relays to ask for this change did not settle: after %d extra rounds (%s asked) the answers still name relays not asked yet: %%s%s; roster asks at most %d extra rounds for a change, so it cannot be sure it saw every announcement and state event that decides it; nothing was decided or published",
+			s.Rounds, relayCount(len(s.Asked)), more, discovery.MaxWriteRounds)
 	} else {
-		what = fmt.Sprintf("this change would have to ask more than %d relays: %d were asked and the announcements and NIP-65 relay lists of the people involved name more, %%s%s; roster asks at most %d for a change, so it cannot be sure it saw every announcement and state event that decides it; nothing was decided or published",
-			discovery.MaxWriteRelays, len(s.Asked), more, discovery.MaxWriteRelays)
+		what = fmt.Sprintf("this change would have to ask more than %d relays: besides the %s asked, the announcements and NIP-65 relay lists of the people involved name at least %d more: %%s%s; roster asks at most %d for a change, so it cannot be sure it saw every announcement and state event that decides it; nothing was decided or published",
+			discovery.MaxWriteRelays, relayCount(len(s.Asked)), len(wanted), more, discovery.MaxWriteRelays)
 	}
 	safe := make([]string, len(shown))
 	for i, u := range shown {
@@ -48,4 +50,11 @@ func (a *app) relayBoundErr(e *discovery.RelayBound) *exitError {
 		Details: map[string]any{"asked": s.Asked, "wanted": wanted, "learned": learned, "rounds": s.Rounds,
 			"max_relays": discovery.MaxWriteRelays, "max_rounds": discovery.MaxWriteRounds, "limit": map[bool]string{true: "rounds", false: "relays"}[e.Rounds]},
 		Commands: []suggest.Command{suggest.Roster("repo").Because("the repository as the relays asked show it, and which relays its announcements list")}}
+}
+
+func relayCount(n int) string {
+	if n == 1 {
+		return "1 relay"
+	}
+	return fmt.Sprintf("%d relays", n)
 }
