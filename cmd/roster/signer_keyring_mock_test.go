@@ -13,8 +13,10 @@ import (
 // in-memory mock, so no test touches, or autolaunches, a real D-Bus.
 func init() { keyring.MockInit() }
 
-// signerTestKeyring prepares the keyring the login tests use: here a fresh mock.
+// signerTestKeyring prepares the keyring the login tests use: here the
+// process's one mock, set up by init. It is not reset: the login tests run
+// in parallel, each as its own account, and a reset would drop another
+// test's secrets mid-run (a bunker's client key between login and use).
 func signerTestKeyring(t *testing.T) {
 	t.Helper()
-	keyring.MockInit()
 }
