@@ -19,11 +19,16 @@ type peopleText struct {
 	viewer string // npub, "" for nobody
 	short  bool
 	shared map[string]bool // names (folded) claimed by more than one npub
+	// prose: npubs in graph's and preflight's text are named too (on a
+	// terminal only, people_prose.go).
+	prose bool
 }
 
 // people is the namer for this invocation's output of names.
 func (a *app) people(names report.Names, viewer string) peopleText {
-	return newPeopleText(names, viewer, a.io.OutTTY && !a.full)
+	pt := newPeopleText(names, viewer, a.io.OutTTY && !a.full)
+	pt.prose = a.io.OutTTY
+	return pt
 }
 
 func newPeopleText(names report.Names, viewer string, short bool) peopleText {

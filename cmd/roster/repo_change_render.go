@@ -64,7 +64,7 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *report.Muta
 	}
 	if len(out.Advice) > 0 {
 		fmt.Fprintln(w, "next:")
-		for _, g := range guidanceLines(out.Advice, sel) {
+		for _, g := range guidanceLines(namedAdvice(out.Advice, a.people(out.Names, viewerNpub(v))), sel) {
 			fmt.Fprintf(w, "  %s\n", termtext.Line(g))
 		}
 	}
@@ -82,6 +82,21 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *report.Muta
 		a.printAdvisories(after, given...)
 	}
 	return nil
+}
+
+// namedAdvice is the advice with the people of its prose named (pt.Prose);
+// the commands stay as they are.
+func namedAdvice(gs []suggest.Guidance, pt peopleText) []suggest.Guidance {
+	out := make([]suggest.Guidance, len(gs))
+	for i, g := range gs {
+		whats := make([]string, len(g.Whats))
+		for j, w := range g.Whats {
+			whats[j] = pt.Prose(w)
+		}
+		g.Whats = whats
+		out[i] = g
+	}
+	return out
 }
 
 func tagText(t nostr.Tag) string {

@@ -31,6 +31,8 @@ command that repairs each, and sets the exit code for CI:
   roster repo health --strict --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			// The human findings name people; the JSON carries npubs only.
+			a.profiles = !a.opts.JSON
 			v, err := a.loadRepo(cmd.Context(), completeEvidence)
 			if err != nil {
 				return err
@@ -45,7 +47,7 @@ command that repairs each, and sets the exit code for CI:
 					return err
 				}
 			} else {
-				renderHealthHuman(a.io.Out, h, termui.NewStyles(a.io.Out, a.io.color()))
+				renderHealthHuman(a.io.Out, h, termui.NewStyles(a.io.Out, a.io.color()), a.people(rep.Names, rep.Viewer))
 				a.printAdvisories(v)
 			}
 			if !h.Healthy {
@@ -61,7 +63,7 @@ command that repairs each, and sets the exit code for CI:
 
 // renderHealthHuman lists each finding with who it concerns and the command
 // that repairs it, then the verdict.
-func renderHealthHuman(w io.Writer, h *report.Health, st termui.Styles) {
+func renderHealthHuman(w io.Writer, h *report.Health, st termui.Styles, pt peopleText) {
 	p := &termui.Lines{W: w, St: st}
 	// Finding messages and commands may quote event text: one line each.
 	p.Row("repository", h.Coordinate.Npub+"/"+termtext.Line(h.Coordinate.Identifier))
@@ -70,9 +72,9 @@ func renderHealthHuman(w io.Writer, h *report.Health, st termui.Styles) {
 		if f.Severity == "error" {
 			sev = st.Apply(st.Bad, "error")
 		}
-		p.Row(sev, termtext.Line(f.Code+": "+f.Message))
+		p.Row(sev, pt.Prose(termtext.Line(f.Code+": "+f.Message)))
 		if f.Author != nil {
-			p.Note("announcement of " + *f.Author)
+			p.Note(pt.Prose("announcement of " + *f.Author))
 		}
 		if f.Command != nil {
 			p.Note("repair with: " + termtext.Line(*f.Command))

@@ -123,13 +123,13 @@ func renderRepoHumanAs(w io.Writer, rep *report.Repo, st termui.Styles, pt peopl
 	}
 
 	p.Blank()
-	renderHealthSummary(p, rep)
+	renderHealthSummary(p, rep, pt)
 	renderRelays(p, rep)
 }
 
 // renderHealthSummary counts the findings and lists each one briefly; `roster
 // repo health` is the CI-facing view of the same list.
-func renderHealthSummary(p *termui.Lines, rep *report.Repo) {
+func renderHealthSummary(p *termui.Lines, rep *report.Repo, pt peopleText) {
 	errs, warns := countFindings(rep.Health)
 	if errs+warns == 0 {
 		p.Row("health", p.St.Apply(p.St.Good, "no findings"))
@@ -157,7 +157,7 @@ func renderHealthSummary(p *termui.Lines, rep *report.Repo) {
 		if underPending(f) {
 			continue
 		}
-		p.Note(termtext.Line(f.Severity + " " + f.Code + ": " + f.Message))
+		p.Note(pt.Prose(termtext.Line(f.Severity + " " + f.Code + ": " + f.Message)))
 		if f.Command != nil {
 			p.Note("  repair with: " + termtext.Line(*f.Command))
 		}

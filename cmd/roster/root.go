@@ -466,7 +466,13 @@ func printError(a *app, ee *exitError) {
 // rendered command to stderr. A command may carry a relay URL from an
 // announcement, so it is escaped to one line too.
 func (a *app) printHumanError(ee *exitError, cmds []string) {
-	fmt.Fprintf(a.io.Err, "roster: %s\n", humanMessage(ee))
+	a.printHumanErrorAs(ee, cmds, peopleText{})
+}
+
+// printHumanErrorAs is printHumanError with the people in the message's
+// prose named by pt (its commands are printed as they are).
+func (a *app) printHumanErrorAs(ee *exitError, cmds []string, pt peopleText) {
+	fmt.Fprintf(a.io.Err, "roster: %s\n", pt.Prose(humanMessage(ee)))
 	for _, c := range cmds {
 		fmt.Fprintf(a.io.Err, "  run: %s\n", termtext.Line(c))
 	}

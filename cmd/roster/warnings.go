@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 )
@@ -18,6 +19,7 @@ func (a *app) printAdvisories(v *repoView, given ...suggest.Command) {
 	if a.opts.JSON {
 		return
 	}
+	pt := a.viewPeople(v)
 	first := true
 	for _, b := range graph.Advisories(v.Resolution, v.Viewer) {
 		if repeats(b, given) {
@@ -29,8 +31,16 @@ func (a *app) printAdvisories(v *repoView, given ...suggest.Command) {
 		first = false
 		// An advisory spans lines of graph's own; the coordinates and
 		// commands in it may carry an announcement's identifier.
-		fmt.Fprintln(a.io.Err, termtext.Block(b.Render(a.selectors())))
+		fmt.Fprintln(a.io.Err, termtext.Block(pt.ProseBlock(b, a.selectors())))
 	}
+}
+
+// viewPeople names the people of v in human output.
+func (a *app) viewPeople(v *repoView) peopleText {
+	if v == nil {
+		return a.people(nil, "")
+	}
+	return a.people(report.NamesOf(v.Profiles), viewerNpub(v))
 }
 
 // repeats reports whether the block ends with a command the guidance gives
