@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/report"
@@ -20,19 +21,84 @@ func (a *app) printAdvisories(v *repoView, given ...suggest.Command) {
 		return
 	}
 	pt := a.viewPeople(v)
-	first := true
+	var kept []suggest.Block
 	for _, b := range graph.Advisories(v.Resolution, v.Viewer) {
-		if repeats(b, given) {
-			continue
+		if !repeats(b, given) {
+			kept = append(kept, b)
 		}
-		if !first {
+	}
+	for i, g := range foldByCommand(kept) {
+		if i > 0 {
 			fmt.Fprintln(a.io.Err)
 		}
-		first = false
 		// An advisory spans lines of graph's own; the coordinates and
 		// commands in it may carry an announcement's identifier.
-		fmt.Fprintln(a.io.Err, termtext.Block(pt.ProseBlock(b, a.selectors())))
+		text := pt.ProseBlock(g.head, a.selectors())
+		if len(g.also) > 0 {
+			text += "\nthe same command also takes care of this:"
+			for _, b := range g.also {
+				for _, l := range strings.Split(statement(b), "\n") {
+					text += "\n  " + pt.Prose(l)
+				}
+			}
+		}
+		fmt.Fprintln(a.io.Err, termtext.Block(text))
 	}
+}
+
+// advisoryGroup is an advisory and the later ones that end in a command it
+// already gives: each command is printed once per run.
+type advisoryGroup struct {
+	head suggest.Block
+	also []suggest.Block
+}
+
+// foldByCommand folds each advisory whose one command is a command of an
+// earlier advisory into that one, in first-seen order (several warnings
+// closed by roster repo follow-lead print it once).
+func foldByCommand(bs []suggest.Block) []advisoryGroup {
+	var out []advisoryGroup
+next:
+	for _, b := range bs {
+		if c := b.Closing(); c != nil && len(commandsOf(b)) == 1 {
+			for i := range out {
+				if slices.ContainsFunc(commandsOf(out[i].head), c.Equal) {
+					out[i].also = append(out[i].also, b)
+					continue next
+				}
+			}
+		}
+		out = append(out, advisoryGroup{head: b})
+	}
+	return out
+}
+
+func commandsOf(b suggest.Block) []suggest.Command {
+	var out []suggest.Command
+	for _, p := range b {
+		if p.Command != nil {
+			out = append(out, *p.Command)
+		}
+	}
+	return out
+}
+
+// statement is a folded advisory's prose without its command: the text
+// before it, the lead-in ("... with:") ending in what it is for.
+func statement(b suggest.Block) string {
+	var s strings.Builder
+	for _, p := range b {
+		if p.Command == nil {
+			s.WriteString(p.Text)
+		}
+	}
+	text := strings.TrimRight(s.String(), " \n")
+	for _, suffix := range []string{" with:", " by running:", " run:", ":"} {
+		if t, ok := strings.CutSuffix(text, suffix); ok {
+			return t
+		}
+	}
+	return text
 }
 
 // viewPeople names the people of v in human output.
