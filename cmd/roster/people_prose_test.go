@@ -98,8 +98,8 @@ func TestProseKeepsCommandsAndCoordinates(t *testing.T) {
 	cases := map[string]string{
 		"ask " + b + " to run: roster repo edit --add-maintainer " + b + "; then repair": "ask bob (" + shortNpubForTest(b) + ") to run: roster repo edit --add-maintainer " + b + "; then repair",
 		"uses " + b + "/my-repo and nostr://" + b + "/wss/x":                             "uses " + b + "/my-repo and nostr://" + b + "/wss/x",
-		a + " lists you":                                                                   shortNpubForTest(a) + " (you) lists you",
-		"publish it with `roster repo edit --remove-maintainer " + b + "` now, " + b:       "publish it with `roster repo edit --remove-maintainer " + b + "` now, bob (" + shortNpubForTest(b) + ")",
+		a + " lists you": shortNpubForTest(a) + " (you) lists you",
+		"publish it with `roster repo edit --remove-maintainer " + b + "` now, " + b: "publish it with `roster repo edit --remove-maintainer " + b + "` now, bob (" + shortNpubForTest(b) + ")",
 	}
 	for in, want := range cases {
 		if got := pt.Prose(in); got != want {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 
@@ -33,6 +34,7 @@ type pcWorld struct {
 	coord projects.Coordinate
 	// beforeSign is given to every invocation (seams.projectBeforeSign).
 	beforeSign func(attempt int)
+	http       *http.Client // NIP-05 lookups (nip05Server), nil for none
 }
 
 func newPCWorld(t *testing.T) *pcWorld { return newPCWorldWith(t, false) }
@@ -111,5 +113,5 @@ func (w *pcWorld) storedCommands() int {
 func (w *pcWorld) as(sk string, args ...string) result {
 	w.t.Helper()
 	env := map[string]string{"ROSTER_SECRET_KEY": sk, "ROSTER_HOME": w.t.TempDir()}
-	return invocation{Env: env, Seams: seams{projectBeforeSign: w.beforeSign}}.roster(w.t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
+	return invocation{Env: env, Seams: seams{projectBeforeSign: w.beforeSign, http: w.http}}.roster(w.t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
 }

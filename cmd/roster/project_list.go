@@ -24,6 +24,8 @@ type projectListJSON struct {
 	Relays    []projects.RelayRead `json:"relays"`
 	Complete  bool                 `json:"complete"`
 	Truncated []string             `json:"truncated"`
+	// NIP05Lookups: --owner given as a NIP-05 name, and its key.
+	NIP05Lookups []nip05Lookup `json:"nip05_lookups"`
 }
 
 type projectListedJSON struct {
@@ -67,11 +69,16 @@ projects. Each printed naddr carries the relay as its hint.`,
 			}
 			var ownerHex, adminHex string
 			if owner != "" {
-				pk, err := gitstate.DecodePubkey(owner)
+				arg, err := a.resolvePubkeyArg(ctx, "--owner", owner, false, suggest.Roster("project", "list", "--owner", "<npub>"))
+				if err != nil {
+					return err
+				}
+				pk, err := gitstate.DecodePubkey(arg)
 				if err != nil {
 					return usageErr("--owner: %v", err)
 				}
 				ownerHex = pk
+				a.printLookups()
 			} else {
 				s, err := a.signer(ctx)
 				if err != nil {
@@ -87,7 +94,7 @@ projects. Each printed naddr carries the relay as its hint.`,
 			defer pool.Close()
 			res := projects.List(ctx, pool, relays, ownerHex, adminHex)
 			out := projectListJSON{Schema: "roster.project.list/v1", Projects: []projectListedJSON{}, Relays: res.Relays,
-				Complete: res.Complete, Truncated: orEmptySlice(res.Truncated)}
+				Complete: res.Complete, Truncated: orEmptySlice(res.Truncated), NIP05Lookups: a.lookupsJSON()}
 			if ownerHex != "" {
 				n := gitstate.EncodeNpub(ownerHex)
 				out.Owner = &n

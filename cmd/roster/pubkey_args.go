@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/roster-cli/roster/cache"
+	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
 )
 
 // nip05Lookup is a pubkey argument given as a NIP-05 name and the key its
@@ -24,28 +27,75 @@ type nip05Lookup struct {
 // nothing is guessed, nothing published.
 func (a *app) resolvePubkeyArgs(ctx context.Context, flags map[string]*string) error {
 	for flag, v := range flags {
-		s := strings.TrimSpace(*v)
-		if s == "" || !strings.Contains(s, "@") {
-			continue
-		}
-		if _, err := gitstate.DecodePubkey(s); err == nil {
-			continue
-		}
-		if a.opts.Offline {
-			return usageErr("--%s %s is a NIP-05 name, which needs the network to look up: pass the npub instead", flag, s)
-		}
-		hctx, cancel := context.WithTimeout(ctx, a.opts.Timeout)
-		pk, _, err := gitstate.ResolveNIP05(hctx, s, a.httpClient())
-		cancel()
+		pk, err := a.resolvePubkeyArg(ctx, "--"+flag, *v, true, suggest.Roster("repo", "edit", "--"+flag, "<npub>"))
 		if err != nil {
-			return &exitError{Code: exitIncomplete, Kind: "nip05",
-				Err:      fmt.Errorf("--%s %s: the NIP-05 lookup failed (%v); nothing was published", flag, s, nip05Reason(err)),
-				Commands: []suggest.Command{suggest.Roster("repo", "edit", "--"+flag, "<npub>")}}
+			return err
 		}
-		a.lookups = append(a.lookups, nip05Lookup{Name: strings.ToLower(s), Npub: graph.Npub(pk)})
 		*v = pk
 	}
 	return nil
+}
+
+// resolvePubkeyArg is one pubkey argument (label: "--owner", "<npub>"):
+// a NIP-05 name becomes the 64-hex key its domain lists, anything else is
+// returned as given for the caller's own check. A write (a key that gets
+// a role or access) always asks the domain now; a read may use the
+// answer the NIP-05 cache holds from the last day (the one profiles are
+// verified with), and works --offline with it. Every answer is cached.
+func (a *app) resolvePubkeyArg(ctx context.Context, label, value string, write bool, retry suggest.Command) (string, error) {
+	s := strings.TrimSpace(value)
+	if s == "" || !strings.Contains(s, "@") {
+		return value, nil
+	}
+	if _, err := gitstate.DecodePubkey(s); err == nil {
+		return value, nil
+	}
+	name := strings.ToLower(s)
+	store, _ := a.openCache()
+	if store != nil {
+		defer store.Close()
+	}
+	now := a.io.Now().Unix()
+	if !write && store != nil {
+		if c, ok, err := store.NIP05(name); err == nil && ok && c.Pubkey != "" && c.CheckedAt <= now && now-c.CheckedAt < discovery.NIP05MaxAge {
+			a.lookups = append(a.lookups, nip05Lookup{Name: name, Npub: graph.Npub(c.Pubkey)})
+			return c.Pubkey, nil
+		}
+	}
+	if a.opts.Offline {
+		return "", usageErr("%s %s is a NIP-05 name, which needs the network to look up: pass the npub instead", label, s)
+	}
+	hctx, cancel := context.WithTimeout(ctx, a.opts.Timeout)
+	pk, _, err := gitstate.ResolveNIP05(hctx, s, a.httpClient())
+	cancel()
+	if err != nil {
+		return "", &exitError{Code: exitIncomplete, Kind: "nip05",
+			Err:      fmt.Errorf("%s %s: the NIP-05 lookup failed (%v); nothing was published", label, s, nip05Reason(err)),
+			Commands: []suggest.Command{retry}}
+	}
+	if store != nil {
+		_ = store.PutNIP05(name, cache.NIP05Check{Pubkey: pk, CheckedAt: now})
+	}
+	a.lookups = append(a.lookups, nip05Lookup{Name: name, Npub: graph.Npub(pk)})
+	return pk, nil
+}
+
+// printLookups shows the keys the NIP-05 names of the arguments resolved
+// to, in full (this is where the user checks which key a name meant), for
+// the commands with no preview of their own; --json carries them as
+// nip05_lookups.
+func (a *app) printLookups() {
+	if a.opts.JSON {
+		return
+	}
+	for _, l := range a.lookups {
+		fmt.Fprintf(a.io.Out, "looked up: %s is %s: its domain lists that key for the name\n", termtext.Line(l.Name), l.Npub)
+	}
+}
+
+// lookupsJSON is the lookups as nip05_lookups ([] when there were none).
+func (a *app) lookupsJSON() []nip05Lookup {
+	return append([]nip05Lookup{}, a.lookups...)
 }
 
 // nip05Reason is a lookup error without ResolveNIP05's advice about --repo.

@@ -86,7 +86,11 @@ transaction. Granting again changes the role.`,
   roster workspace grant npub1... --role mover --relay wss://relay.example --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			grantee, err := gitstate.DecodePubkey(args[0])
+			arg, err := a.resolvePubkeyArg(cmd.Context(), "<npub>", args[0], true, suggest.Roster("workspace", "grant", "<npub>"))
+			if err != nil {
+				return err
+			}
+			grantee, err := gitstate.DecodePubkey(arg)
 			if err != nil {
 				return usageErr("%v", err)
 			}
@@ -121,7 +125,11 @@ subscriptions at once. Revocation cannot erase what they already read.`,
 		Example: `  roster workspace revoke npub1... --relay wss://relay.example`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			gone, err := gitstate.DecodePubkey(args[0])
+			arg, err := a.resolvePubkeyArg(cmd.Context(), "<npub>", args[0], true, suggest.Roster("workspace", "revoke", "<npub>"))
+			if err != nil {
+				return err
+			}
+			gone, err := gitstate.DecodePubkey(arg)
 			if err != nil {
 				return usageErr("%v", err)
 			}

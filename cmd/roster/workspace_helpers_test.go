@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -30,6 +31,7 @@ type swWorld struct {
 	t     *testing.T
 	relay *devrelay.Relay
 	homes map[string]string
+	http  *http.Client // NIP-05 lookups (nip05Server), nil for none
 }
 
 func newSWWorld(t *testing.T) *swWorld {
@@ -65,7 +67,7 @@ func (w *swWorld) as(sk string, args ...string) result {
 		w.homes[sk] = home
 	}
 	env := map[string]string{"ROSTER_SECRET_KEY": sk, "ROSTER_HOME": home}
-	return invocation{Env: env}.roster(w.t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
+	return invocation{Env: env, Seams: seams{http: w.http}}.roster(w.t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
 }
 
 // mustAs is as, failing the test unless roster exits 0.

@@ -47,10 +47,16 @@ func (a *app) openWorkspace(ctx context.Context, ownerFlag string, example sugge
 	}
 	owner := me
 	if ownerFlag != "" {
+		if ownerFlag, err = a.resolvePubkeyArg(ctx, "--owner", ownerFlag, false, example.With("--owner", "<npub>")); err != nil {
+			return nil, err
+		}
 		if owner, err = gitstate.DecodePubkey(ownerFlag); err != nil {
 			return nil, usageErr("--owner: %v", err)
 		}
 	}
+	// The keys NIP-05 names resolved to (the owner's, a grantee's), shown
+	// before anything is read or sent.
+	a.printLookups()
 	// AuthFirst: the projection is delivered only to the owner and active
 	// grantees, and a relay that does not refuse anonymous REQs withholds
 	// it silently; answer its NIP-42 challenge before asking.

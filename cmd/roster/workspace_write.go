@@ -21,6 +21,8 @@ type wsChangeJSON struct {
 	RevisionBefore int64  `json:"revision_before"`
 	Revision       int64  `json:"revision"`
 	Workspace      wsJSON `json:"workspace"`
+	// NIP05Lookups are the NIP-05 names given for pubkeys and their keys.
+	NIP05Lookups []nip05Lookup `json:"nip05_lookups"`
 }
 
 // workspaceWrite opens the workspace, writes one command (see
@@ -41,7 +43,8 @@ func (a *app) workspaceWrite(ctx context.Context, ownerFlag, verb string, action
 	}
 	before, after := res.Before.W.Revision, res.After.W.Revision
 	out := wsChangeJSON{Schema: "roster.workspace.change/v1", Command: verb, Kind: res.Event.Kind, EventID: res.Event.ID,
-		ActionID: res.Command.ActionID, CommandHash: res.Command.Hash, RevisionBefore: before, Revision: after, Workspace: ws.view(res.After)}
+		ActionID: res.Command.ActionID, CommandHash: res.Command.Hash, RevisionBefore: before, Revision: after, Workspace: ws.view(res.After),
+		NIP05Lookups: a.lookupsJSON()}
 	if a.opts.JSON {
 		return writeJSON(a, out)
 	}

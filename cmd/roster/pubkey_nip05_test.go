@@ -1,0 +1,85 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay/grouprelay"
+)
+
+// Rule (every pubkey argument may be a NIP-05 name): workspace grant and
+// revoke look the name up, show the key it resolved to before anything is
+// sent and in nip05_lookups, and act on that key; a name the domain does
+// not list is exit 4 with nothing sent.
+func TestWorkspaceGrantAndRevokeAcceptANIP05Name(t *testing.T) {
+	t.Parallel()
+	w := newSWWorld(t)
+	w.publishLegacy()
+	w.mustAs(swOwnerSK, "workspace", "import")
+	viewer := pubOf(t, swViewerSK)
+	client, lookups := nip05Server(t, map[string]string{"viewer": viewer})
+	w.http = client
+
+	r := w.mustAs(swOwnerSK, "workspace", "grant", "viewer@example.com", "--role", "viewer")
+	looked := "looked up: viewer@example.com is " + w.npub(swViewerSK) + ": its domain lists that key for the name\n"
+	if !strings.HasPrefix(r.Out, looked) {
+		t.Fatalf("the key is not shown first:\n%s", r.Out)
+	}
+	if v := decodeOut[wsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json")); v.You.Role != "viewer" {
+		t.Fatalf("the grant did not reach the looked-up key: %+v", v.You)
+	}
+
+	out := decodeOut[wsChangeJSON](t, w.mustAs(swOwnerSK, "workspace", "revoke", "Viewer@Example.com", "--json"))
+	if len(out.NIP05Lookups) != 1 || out.NIP05Lookups[0].Name != "viewer@example.com" || out.NIP05Lookups[0].Npub != w.npub(swViewerSK) {
+		t.Fatalf("nip05_lookups %+v", out.NIP05Lookups)
+	}
+	for _, p := range out.Workspace.Readers {
+		if p.Npub == w.npub(swViewerSK) {
+			t.Fatalf("still a reader after the revoke: %+v", out.Workspace.Readers)
+		}
+	}
+
+	before := w.stored().Revision
+	r = w.as(swOwnerSK, "workspace", "grant", "nobody@example.com")
+	if r.Code != exitIncomplete || !strings.Contains(r.Err, "nobody@example.com") || !strings.Contains(r.Err, "nothing was published") {
+		t.Fatalf("unknown name: exit %d %s", r.Code, r.Err)
+	}
+	if w.stored().Revision != before {
+		t.Fatal("a failed lookup sent something")
+	}
+	if n := lookups.Load(); n != 3 { // a write asks the domain every time
+		t.Fatalf("%d lookups, want 3", n)
+	}
+}
+
+// Rule: project list --owner takes a NIP-05 name; a read reuses the
+// cached answer (no second lookup) and shows the key it used.
+func TestProjectListOwnerAcceptsANIP05Name(t *testing.T) {
+	t.Parallel()
+	w := newPCWorld(t)
+	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
+	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
+	client, lookups := nip05Server(t, map[string]string{"owner": pubOf(t, pcOwnerSK)})
+	w.http = client
+	home := t.TempDir()
+	run := func(args ...string) result {
+		env := map[string]string{"ROSTER_SECRET_KEY": pcStrangerSK, "ROSTER_HOME": home}
+		return invocation{Env: env, Seams: seams{http: client}}.roster(t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
+	}
+	out := decodeOut[projectListJSON](t, run("project", "list", "--owner", "owner@example.com", "--json"))
+	if len(out.Projects) != 1 || out.Owner == nil || *out.Owner != demoNpubOf(t, pcOwnerSK) ||
+		len(out.NIP05Lookups) != 1 || out.NIP05Lookups[0].Npub != demoNpubOf(t, pcOwnerSK) {
+		t.Fatalf("list %+v", out)
+	}
+	r := run("project", "list", "--owner", "owner@example.com")
+	if r.Code != exitOK || !strings.HasPrefix(r.Out, "looked up: owner@example.com is "+demoNpubOf(t, pcOwnerSK)) {
+		t.Fatalf("exit %d:\n%s%s", r.Code, r.Out, r.Err)
+	}
+	if n := lookups.Load(); n != 1 {
+		t.Fatalf("%d lookups, want 1 (the second read uses the cache)", n)
+	}
+	if r := run("project", "list", "--owner", "nobody@example.com"); r.Code != exitIncomplete || !strings.Contains(r.Err, "nobody@example.com") {
+		t.Fatalf("unknown name: exit %d %s", r.Code, r.Err)
+	}
+}
