@@ -151,6 +151,6 @@ projects. Each printed naddr carries the relay as its hint.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&owner, "owner", "", "list this owner's projects (npub or hex; default: yours and those whose home channel you administer)")
+	cmd.Flags().StringVar(&owner, "owner", "", "list this owner's projects (npub, hex or NIP-05 name@domain; default: yours and those whose home channel you administer)")
 	return cmd
 }

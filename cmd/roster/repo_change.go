@@ -244,7 +244,7 @@ func (a *app) refusalError(v *repoView, intent preflight.Intent, r *preflight.Re
 			out.Guidance = append(out.Guidance, r.Message)
 			return writeJSON(a, out)
 		}
-		fmt.Fprintln(a.io.Out, r.Message)
+		fmt.Fprintln(a.io.Out, a.viewPeople(v).Prose(r.Message))
 		a.printAdvisories(v)
 		return nil
 	}

@@ -13,7 +13,7 @@ import (
 type moderatorFlags struct{ add, remove string }
 
 func (m *moderatorFlags) register(f *pflag.FlagSet) {
-	f.StringVar(&m.add, "add-moderator", "", "assign one moderator (npub or hex)")
+	f.StringVar(&m.add, "add-moderator", "", "assign one moderator (npub, hex or NIP-05 name@domain)")
 	f.StringVar(&m.remove, "remove-moderator", "", "withdraw your assignment of one moderator")
 }
 

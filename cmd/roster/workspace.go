@@ -70,7 +70,7 @@ cannot be reached, the last verified projection is shown marked stale.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&owner, "owner", "", "the workspace owner (npub or hex; default: you)")
+	cmd.Flags().StringVar(&owner, "owner", "", "the workspace owner (npub, hex or NIP-05 name@domain; default: you)")
 	return cmd
 }
 
@@ -81,8 +81,13 @@ func newWorkspaceGrantCmd(a *app) *cobra.Command {
 		Short: "Grant a person viewer, mover or manager access to your workspace (kind 9051)",
 		Long: `Owner only. Wraps the current workspace key for the grantee with NIP-44 and
 signs a grant; the relay installs the grant and the envelope in one
-transaction. Granting again changes the role.`,
+transaction. Granting again changes the role.
+
+<npub> may also be a 64-hex key or a NIP-05 name (bob@example.com): the
+name is looked up first and the key it resolved to printed before the
+grant is sent.`,
 		Example: `  roster workspace grant npub1... --relay wss://relay.example                # viewer
+  roster workspace grant bob@example.com --relay wss://relay.example        # NIP-05: looked up, shown first
   roster workspace grant npub1... --role mover --relay wss://relay.example --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -121,7 +126,10 @@ func newWorkspaceRevokeCmd(a *app) *cobra.Command {
 		Long: `Owner only. Creates a new workspace key at the next epoch, re-encrypts every
 section's label and icon with it, and wraps it for you and every remaining
 reader, never for the revoked one. The relay cuts the revoked reader's live
-subscriptions at once. Revocation cannot erase what they already read.`,
+subscriptions at once. Revocation cannot erase what they already read.
+
+<npub> may also be a 64-hex key or a NIP-05 name (bob@example.com), looked
+up and shown before anything is sent.`,
 		Example: `  roster workspace revoke npub1... --relay wss://relay.example`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -183,7 +191,7 @@ func newWorkspaceMoveCmd(a *app) *cobra.Command {
 				})
 		},
 	}
-	cmd.Flags().StringVar(&owner, "owner", "", "the workspace owner (npub or hex; default: you)")
+	cmd.Flags().StringVar(&owner, "owner", "", "the workspace owner (npub, hex or NIP-05 name@domain; default: you)")
 	cmd.Flags().StringVar(&to, "to", "", "destination section: label or id")
 	return cmd
 }

@@ -22,7 +22,7 @@ func newWorkspaceSectionCmd(a *app) *cobra.Command {
   roster workspace section move Archive --to 1 --relay wss://relay.example
   roster workspace section remove Archive --relay wss://relay.example --json`,
 	}
-	cmd.PersistentFlags().StringVar(&owner, "owner", "", "the workspace owner (npub or hex; default: you)")
+	cmd.PersistentFlags().StringVar(&owner, "owner", "", "the workspace owner (npub, hex or NIP-05 name@domain; default: you)")
 	iconFlag := func(c *cobra.Command) {
 		c.Flags().StringVar(&icon, "icon", "", "section icon (encrypted like the label)")
 	}

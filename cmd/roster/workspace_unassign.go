@@ -41,6 +41,6 @@ section is refused before anything is signed.`,
 				})
 		},
 	}
-	cmd.Flags().StringVar(&owner, "owner", "", "the workspace owner (npub or hex; default: you)")
+	cmd.Flags().StringVar(&owner, "owner", "", "the workspace owner (npub, hex or NIP-05 name@domain; default: you)")
 	return cmd
 }
