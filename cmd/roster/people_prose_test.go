@@ -111,3 +111,19 @@ func TestProseKeepsCommandsAndCoordinates(t *testing.T) {
 		t.Errorf("off a terminal the prose changed")
 	}
 }
+
+// Rule: the guidance after a change names people on a terminal; its JSON
+// form keeps the npub.
+func TestGuidanceNamesPeopleOnATerminal(t *testing.T) {
+	t.Parallel()
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100), bob.profile(t, 50, map[string]any{"name": "bob"}))
+	r := w.runAs(true, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--dry-run")
+	if r.Code != exitOK || !strings.Contains(r.Out, "next:\n  bob ("+shortNpubForTest(bob.npub())+") is invited;") {
+		t.Fatalf("exit %d:\n%s%s", r.Code, r.Out, r.Err)
+	}
+	r = w.runAs(true, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--dry-run", "--json")
+	if !strings.Contains(r.Out, `"`+bob.npub()+` is invited;`) || strings.Contains(r.Out, "bob (") {
+		t.Fatalf("JSON guidance changed:\n%s", r.Out)
+	}
+}
