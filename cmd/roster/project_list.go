@@ -15,7 +15,7 @@ import (
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
-// projectListJSON is `project list --json` (schema roster.project.list/v1).
+// projectListJSON is `project list --json` (schema roster.project.list/v2).
 type projectListJSON struct {
 	Schema    string               `json:"schema"`
 	Owner     *string              `json:"owner"` // npub, or null
@@ -93,7 +93,7 @@ projects. Each printed naddr carries the relay as its hint.`,
 			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.projectLazyAuth})
 			defer pool.Close()
 			res := projects.List(ctx, pool, relays, ownerHex, adminHex)
-			out := projectListJSON{Schema: "roster.project.list/v1", Projects: []projectListedJSON{}, Relays: res.Relays,
+			out := projectListJSON{Schema: "roster.project.list/v2", Projects: []projectListedJSON{}, Relays: res.Relays,
 				Complete: res.Complete, Truncated: orEmptySlice(res.Truncated), NIP05Lookups: a.lookupsJSON()}
 			if ownerHex != "" {
 				n := gitstate.EncodeNpub(ownerHex)

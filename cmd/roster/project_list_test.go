@@ -21,7 +21,7 @@ func TestProjectListOwnersAndHomeChannelAdmins(t *testing.T) {
 	}
 
 	byNpub := decodeOut[projectListJSON](t, w.as(pcStrangerSK, "project", "list", "--owner", demoNpubOf(t, pcOwnerSK), "--json"))
-	if byNpub.Schema != "roster.project.list/v1" || len(byNpub.Projects) != 2 || !byNpub.Complete {
+	if byNpub.Schema != "roster.project.list/v2" || len(byNpub.Projects) != 2 || !byNpub.Complete {
 		t.Fatalf("owner's projects %+v", byNpub)
 	}
 	for _, p := range byNpub.Projects {
