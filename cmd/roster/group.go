@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/internal/termui"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
@@ -30,6 +29,7 @@ related channels.`,
   roster group show my-group --relay wss://relay.example --json`,
 	}
 	cmd.AddCommand(newGroupShowCmd(a), newGroupListCmd(a), newGroupMembersCmd(a), newGroupJoinCmd(a), newGroupLeaveCmd(a))
+	addFullFlag(cmd, a)
 	return cmd
 }
 
@@ -109,14 +109,18 @@ complete false); exit 4 offline-miss when nothing is cached.
 // each is printed through termtext.Line, so it stays on its row.
 func groupRender(a *app, g groupJSON, trees map[string]groups.TreeNode) {
 	w := a.io.Out
+	// On a terminal npubs are short and long rows wrap between words;
+	// in a pipe both are as they always were.
+	pt, width := a.people(nil, ""), a.terminalWidth()
+	row := func(format string, args ...any) { fitLine(w, width, 11, fmt.Sprintf(format, args...)) }
 	for _, r := range g.Relays {
-		fmt.Fprintf(w, "group %s on %s (%s)\n", termtext.Line(g.ID), termtext.Line(r.URL), termtext.Line(relayOutcome(r.Status, r.Reason)))
+		row("group %s on %s (%s)", termtext.Line(g.ID), termtext.Line(r.URL), termtext.Line(relayOutcome(r.Status, r.Reason)))
 		if r.Error != "" {
-			fmt.Fprintf(w, "  %s\n", termtext.Line(r.Error))
+			row("  %s", termtext.Line(r.Error))
 		}
 		st := r.Group
 		if !r.Found {
-			fmt.Fprintln(w, "  no relay-signed state")
+			row("  no relay-signed state")
 		} else {
 			if m := st.Metadata; m != nil {
 				state := "live"
@@ -127,31 +131,31 @@ func groupRender(a *app, g groupJSON, trees map[string]groups.TreeNode) {
 				}
 				// A group created without 9002 metadata has no name: a dash,
 				// as elsewhere, not a blank before its state.
-				fmt.Fprintf(w, "  name     %s (%s)\n", termtext.Line(termui.Dash(m.Name)), state)
+				row("  name     %s (%s)", termtext.Line(termui.Dash(m.Name)), state)
 				if m.About != "" {
-					fmt.Fprintf(w, "  about    %s\n", termtext.Line(m.About))
+					row("  about    %s", termtext.Line(m.About))
 				}
 			} else {
-				fmt.Fprintln(w, "  no metadata (kind 39000): not a live group")
+				row("  no metadata (kind 39000): not a live group")
 			}
 			for _, ad := range st.Admins {
-				fmt.Fprintf(w, "  admin    %s  %s\n", graph.Npub(ad.Pubkey), termtext.Line(strings.Join(ad.Roles, ", ")))
+				row("  admin    %s  %s", pt.Of(ad.Pubkey), termtext.Line(strings.Join(ad.Roles, ", ")))
 			}
-			fmt.Fprintf(w, "  members  %d\n", len(st.Members))
+			row("  members  %d", len(st.Members))
 			var roles []string
 			for _, ro := range st.Roles {
 				roles = append(roles, ro.Name)
 			}
 			if len(roles) > 0 {
-				fmt.Fprintf(w, "  roles    %s\n", termtext.Line(strings.Join(roles, ", ")))
+				row("  roles    %s", termtext.Line(strings.Join(roles, ", ")))
 			}
 			if tree, ok := trees[r.URL]; ok {
-				fmt.Fprintln(w, "  subgroups (this relay's tree; * is this group)")
+				row("  subgroups (this relay's tree; * is this group)")
 				groupTreeRender(w, tree, g.ID, "    ")
 			}
 		}
 		for _, rj := range st.Rejected {
-			fmt.Fprintf(w, "  ignored  kind %d event %s: %s\n", rj.Kind, termtext.Line(rj.EventID), termtext.Line(rj.Reason))
+			row("  ignored  kind %d event %s: %s", rj.Kind, termtext.Line(rj.EventID), termtext.Line(rj.Reason))
 		}
 	}
 }

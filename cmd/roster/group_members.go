@@ -82,10 +82,12 @@ signed state for the group.
 				return writeJSON(a, out)
 			}
 			w := a.io.Out
+			// Short npubs and wrapped rows on a terminal, as group show.
+			pt, width := a.people(nil, ""), a.terminalWidth()
 			for _, r := range out.Relays {
-				fmt.Fprintf(w, "members of group %s on %s (%s): %d\n", termtext.Line(ref.ID), termtext.Line(r.URL), termtext.Line(relayOutcome(r.Status, r.Reason)), len(r.Members))
+				fitLine(w, width, 4, fmt.Sprintf("members of group %s on %s (%s): %d", termtext.Line(ref.ID), termtext.Line(r.URL), termtext.Line(relayOutcome(r.Status, r.Reason)), len(r.Members)))
 				if r.Error != "" {
-					fmt.Fprintf(w, "  %s\n", termtext.Line(r.Error))
+					fitLine(w, width, 4, "  "+termtext.Line(r.Error))
 				}
 				for _, m := range r.Members {
 					roles := "member"
@@ -96,7 +98,7 @@ signed state for the group.
 					if !m.Listed {
 						note = "  (admin not in the 39002 member list)"
 					}
-					fmt.Fprintf(w, "  %s  %s%s\n", m.Npub, roles, note)
+					fitLine(w, width, 4, fmt.Sprintf("  %s  %s%s", pt.Of(m.Npub), roles, note))
 				}
 			}
 			return nil

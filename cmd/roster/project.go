@@ -30,6 +30,7 @@ project's live home channel (a NIP-29 group on the same relay).`,
 	}
 	cmd.AddCommand(newProjectShowCmd(a), newProjectChangeCmd(a, true), newProjectChangeCmd(a, false),
 		newProjectCreateCmd(a), newProjectUpdateCmd(a), newProjectDeleteCmd(a), newProjectListCmd(a))
+	addFullFlag(cmd, a)
 	return cmd
 }
 

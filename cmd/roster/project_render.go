@@ -84,45 +84,49 @@ func projectView(c projects.Coordinate, rd projects.ReadResult) projectJSON {
 // text: each is printed through termtext.Line, so it stays on its row.
 func projectRender(a *app, p projectJSON) {
 	w := a.io.Out
+	// On a terminal npubs are short and long rows wrap between words;
+	// in a pipe both are as they always were.
+	pt, width := a.people(nil, ""), a.terminalWidth()
+	row := func(format string, args ...any) { fitLine(w, width, 16, fmt.Sprintf(format, args...)) }
 	title := p.Name
 	if title == "" {
 		title = p.D
 	}
-	fmt.Fprintf(w, "%s  (%s)\n", termtext.Line(title), termtext.Line(p.Coordinate))
+	row("%s  (%s)", termtext.Line(title), termtext.Line(p.Coordinate))
 	if p.Stale {
-		fmt.Fprintf(w, "  STALE: this is the last verified cached state (%s); it is not used for a change\n", termtext.Line(p.StaleReason))
+		row("  STALE: this is the last verified cached state (%s); it is not used for a change", termtext.Line(p.StaleReason))
 	}
 	if p.Deleted {
-		fmt.Fprintf(w, "  DELETED at revision %d; its owner can recreate it by publishing a new kind 30621 identity\n", p.Revision)
+		row("  DELETED at revision %d; its owner can recreate it by publishing a new kind 30621 identity", p.Revision)
 	} else {
-		fmt.Fprintf(w, "  revision      %d\n", p.Revision)
+		row("  revision      %d", p.Revision)
 		if p.Description != "" {
-			fmt.Fprintf(w, "  description   %s\n", termtext.Line(p.Description))
+			row("  description   %s", termtext.Line(p.Description))
 		}
-		fmt.Fprintf(w, "  owner         %s\n", p.OwnerNpub)
+		row("  owner         %s", pt.Of(p.OwnerNpub))
 		if p.HomeChannel != nil {
-			fmt.Fprintf(w, "  home channel  %s\n", termtext.Line(*p.HomeChannel))
+			row("  home channel  %s", termtext.Line(*p.HomeChannel))
 		} else {
-			fmt.Fprintf(w, "  home channel  none (only the owner may change related channels)\n")
+			row("  home channel  none (only the owner may change related channels)")
 		}
-		fmt.Fprintf(w, "  related       %d channel(s)\n", len(p.RelatedChannels))
+		row("  related       %d channel(s)", len(p.RelatedChannels))
 		for _, ch := range p.RelatedChannels {
-			fmt.Fprintf(w, "    %s\n", termtext.Line(ch))
+			row("    %s", termtext.Line(ch))
 		}
 		if p.Visibility != "" {
-			fmt.Fprintf(w, "  visibility    %s\n", termtext.Line(p.Visibility))
+			row("  visibility    %s", termtext.Line(p.Visibility))
 		}
 		for _, m := range p.Members {
-			fmt.Fprintf(w, "  repository    %s\n", termtext.Line(m.Address))
+			row("  repository    %s", termtext.Line(m.Address))
 		}
 	}
-	fmt.Fprintf(w, "  signed by     %s (relay self) at %s, event %s\n", p.Projection.Signer, graph.HumanTime(p.Projection.CreatedAt), p.Projection.EventID)
+	row("  signed by     %s (relay self) at %s, event %s", p.Projection.Signer, graph.HumanTime(p.Projection.CreatedAt), p.Projection.EventID)
 	for _, r := range p.Relays {
 		line := fmt.Sprintf("  relay %s: %s, projection %s", termtext.Line(r.URL), termtext.Line(relayOutcome(r.Status, r.Reason)), r.Projection)
 		if r.Error != "" {
 			line += " (" + termtext.Line(r.Error) + ")"
 		}
-		fmt.Fprintln(w, line)
+		fitLine(w, width, 4, line)
 	}
 }
 

@@ -35,6 +35,7 @@ revokes. Every command needs exactly one --relay and a signer.`,
 	}
 	cmd.AddCommand(newWorkspaceShowCmd(a), newWorkspaceImportCmd(a), newWorkspaceCreateCmd(a), newWorkspaceListCmd(a), newWorkspaceGrantCmd(a),
 		newWorkspaceRevokeCmd(a), newWorkspaceMoveCmd(a), newWorkspaceUnassignCmd(a), newWorkspaceSectionCmd(a))
+	addFullFlag(cmd, a)
 	return cmd
 }
 

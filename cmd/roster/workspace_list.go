@@ -65,12 +65,16 @@ say). Exit 4 when the relay does not answer.`,
 				return writeJSON(a, out)
 			}
 			w := a.io.Out
-			fmt.Fprintf(w, "workspaces on %s that name %s as a reader: %d\n", termtext.Line(ws.Community), out.You.Npub, len(out.Workspaces))
+			// Short npubs and wrapped rows on a terminal; the show
+			// command stays whole on its line, full npub and all, to paste.
+			pt, width := a.people(nil, ""), a.terminalWidth()
+			fitLine(w, width, 4, fmt.Sprintf("workspaces on %s that name %s as a reader: %d", termtext.Line(ws.Community), pt.Of(out.You.Npub), len(out.Workspaces)))
 			for _, l := range out.Workspaces {
-				fmt.Fprintf(w, "  %s  you: %s, revision %d\n    %s\n", l.Owner.Npub, l.Role, l.Revision, l.Show)
+				fitLine(w, width, 4, fmt.Sprintf("  %s  you: %s, revision %d", pt.Of(l.Owner.Npub), l.Role, l.Revision))
+				fmt.Fprintf(w, "    %s\n", l.Show)
 			}
 			for _, r := range out.Rejected {
-				fmt.Fprintf(w, "  ignored  %s\n", termtext.Line(r))
+				fitLine(w, width, 11, "  ignored  "+termtext.Line(r))
 			}
 			if len(out.Workspaces) == 0 {
 				fmt.Fprintf(w, "  none: start yours with %s\n", suggest.Roster("workspace", "create", "--relay", ws.Relay))

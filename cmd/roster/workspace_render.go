@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/termtext"
@@ -108,16 +107,19 @@ func orEmptyAssignments(a []sections.ProjectedAssignment) []sections.ProjectedAs
 // reasons may quote the relay: each is printed through termtext.Line.
 func renderWorkspace(a *app, v wsJSON) {
 	out := a.io.Out
-	fmt.Fprintf(out, "workspace of %s on %s\n", v.Owner.Npub, termtext.Line(v.Community))
+	// On a terminal npubs are short and long rows wrap between words;
+	// in a pipe both are as they always were.
+	pt, width := a.people(nil, ""), a.terminalWidth()
+	fitLine(out, width, 4, fmt.Sprintf("workspace of %s on %s", pt.Of(v.Owner.Npub), termtext.Line(v.Community)))
 	fmt.Fprintf(out, "  revision %d, layout revision %d, key epoch %d; you are %s\n", v.Revision, v.LayoutRevision, v.KeyEpoch, orNone(v.You.Role))
 	if v.Stale {
-		fmt.Fprintf(out, "  STALE: the relay could not be read (%s); this is the last verified cached projection and cannot be used for a change\n", termtext.Line(v.StaleReason))
+		fitLine(out, width, 4, fmt.Sprintf("  STALE: the relay could not be read (%s); this is the last verified cached projection and cannot be used for a change", termtext.Line(v.StaleReason)))
 	}
 	if v.Refetched {
 		fmt.Fprintln(out, "  (a revision gap triggered a full refetch)")
 	}
 	if v.Migration != nil {
-		fmt.Fprintf(out, "  migrated from legacy event %s (hash %s)\n", v.Migration.SourceEventID, v.Migration.SourceHash)
+		fitLine(out, width, 4, fmt.Sprintf("  migrated from legacy event %s (hash %s)", v.Migration.SourceEventID, v.Migration.SourceHash))
 	}
 	fmt.Fprintln(out, "sections:")
 	if len(v.Sections) == 0 {
@@ -128,17 +130,20 @@ func renderWorkspace(a *app, v wsJSON) {
 		if s.Icon != nil {
 			icon = " [" + termtext.Line(*s.Icon) + "]"
 		}
-		fmt.Fprintf(out, "  %d. %s%s  %s\n", s.Rank+1, termtext.Line(s.Label), icon, termtext.Line(s.ID))
+		fitLine(out, width, 7, fmt.Sprintf("  %d. %s%s  %s", s.Rank+1, termtext.Line(s.Label), icon, termtext.Line(s.ID)))
 		for _, c := range s.Channels {
 			fmt.Fprintf(out, "       %s\n", termtext.Line(c))
 		}
 	}
 	fmt.Fprintln(out, "readers:")
 	for _, r := range v.Readers {
-		fmt.Fprintf(out, "  %s  %s\n", r.Npub, r.Role)
+		fitLine(out, width, 4, fmt.Sprintf("  %s  %s", pt.Of(r.Npub), r.Role))
 	}
 	if len(v.Rejected) > 0 {
-		fmt.Fprintf(out, "ignored %d projection(s) that failed verification:\n  %s\n", len(v.Rejected), strings.Join(termtext.Lines(v.Rejected), "\n  "))
+		fmt.Fprintf(out, "ignored %d projection(s) that failed verification:\n", len(v.Rejected))
+		for _, r := range termtext.Lines(v.Rejected) {
+			fitLine(out, width, 4, "  "+r)
+		}
 	}
 }
 

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay/grouprelay"
+	"github.com/roster-cli/roster/graph"
+)
+
+// fitRun runs args with env on a fake terminal of cols columns (ttyOut) or
+// in a pipe, and fails unless roster exits 0.
+func fitRun(t *testing.T, env map[string]string, ttyOut bool, cols string, args ...string) string {
+	t.Helper()
+	e := map[string]string{"NO_COLOR": "1", "COLUMNS": cols}
+	for k, v := range env {
+		e[k] = v
+	}
+	r := invocation{Env: e, OutTTY: ttyOut}.roster(t, args...)
+	if r.Code != exitOK {
+		t.Fatalf("roster %v (tty %v): exit %d\n%s%s", args, ttyOut, r.Code, r.Out, r.Err)
+	}
+	return r.Out
+}
+
+// checkFits fails when a line is wider than cols, unless it is one
+// unbreakable token (an indented npub, URL or id) or a suggested command,
+// which stays whole to paste.
+func checkFits(t *testing.T, out string, cols int) {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		if len([]rune(line)) > cols && len(strings.Fields(line)) > 1 && !strings.HasPrefix(strings.TrimSpace(line), "roster ") {
+			t.Fatalf("a %d-column line at %d columns: %q\n%s", len([]rune(line)), cols, line, out)
+		}
+	}
+}
+
+// checkHumanRule is the rule for a read's human output: on an 80-column
+// terminal the npubs are short and no row runs past the edge; --full gives
+// them whole; a pipe gets them whole, unwrapped, exactly as a terminal wide
+// enough with --full would; --json is the same on a terminal and in a pipe.
+func checkHumanRule(t *testing.T, env map[string]string, npub string, args ...string) string {
+	t.Helper()
+	tty := fitRun(t, env, true, "80", args...)
+	checkFits(t, tty, 80)
+	if !strings.Contains(tty, shortNpubForTest(npub)) {
+		t.Fatalf("%v on a terminal: want %s short:\n%s", args, npub, tty)
+	}
+	for _, line := range strings.Split(tty, "\n") {
+		// A suggested command keeps the whole npub, to paste.
+		if !strings.HasPrefix(strings.TrimSpace(line), "roster ") && strings.Contains(line, npub) {
+			t.Fatalf("%v on a terminal: %s in full outside a command: %q", args, npub, line)
+		}
+	}
+	if full := fitRun(t, env, true, "80", append(args, "--full")...); !strings.Contains(strings.Join(strings.Fields(full), " "), npub) || strings.Contains(full, "…") {
+		t.Fatalf("%v --full: want whole npubs:\n%s", args, full)
+	}
+	piped := fitRun(t, env, false, "80", args...)
+	if !strings.Contains(piped, npub) || strings.Contains(piped, "…") {
+		t.Fatalf("%v piped: want whole npubs:\n%s", args, piped)
+	}
+	if wide := fitRun(t, env, true, "100000", append(args, "--full")...); wide != piped {
+		t.Fatalf("%v piped differs from an unwrapped terminal with --full:\n%s\n---\n%s", args, piped, wide)
+	}
+	if j1, j2 := fitRun(t, env, true, "80", append(args, "--json")...), fitRun(t, env, false, "80", append(args, "--json")...); j1 != j2 {
+		t.Fatalf("%v --json differs on a terminal:\n%s\n---\n%s", args, j1, j2)
+	}
+	return tty
+}
+
+func TestHumanReadsFitTheTerminalWithShortNpubs(t *testing.T) {
+	t.Parallel()
+	t.Run("project show and group show", func(t *testing.T) {
+		t.Parallel()
+		w := newPCWorld(t)
+		w.group(pcOwnerSK, grouprelay.KindCreateGroup)
+		w.group(pcOwnerSK, grouprelay.KindEditMetadata, nostr.Tag{"name", "Home"},
+			nostr.Tag{"about", "the home channel of a project whose description is long enough to need a second line"})
+		w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
+		w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome},
+			nostr.Tag{"description", "a demo project with a description that runs well past the edge of an eighty-column terminal"})
+		env := map[string]string{"ROSTER_SECRET_KEY": pcOwnerSK, "ROSTER_HOME": t.TempDir()}
+		relay := []string{"--relay", w.relay.URL(), "--timeout", "5s"}
+		checkHumanRule(t, env, graph.Npub(w.coord.Owner), append([]string{"project", "show", w.coord.String()}, relay...)...)
+		checkHumanRule(t, env, graph.Npub(pubOf(t, pcAdminSK)), append([]string{"group", "show", pcHome}, relay...)...)
+		checkHumanRule(t, env, graph.Npub(pubOf(t, pcAdminSK)), append([]string{"group", "members", pcHome}, relay...)...)
+	})
+	t.Run("workspace show and list", func(t *testing.T) {
+		t.Parallel()
+		w := importedWorld(t)
+		env := map[string]string{"ROSTER_SECRET_KEY": swOwnerSK, "ROSTER_HOME": w.homes[swOwnerSK]}
+		relay := []string{"--relay", w.relay.URL(), "--timeout", "5s"}
+		checkHumanRule(t, env, w.ownerNpub(), append([]string{"workspace", "show"}, relay...)...)
+		list := checkHumanRule(t, env, w.ownerNpub(), append([]string{"workspace", "list"}, relay...)...)
+		show := "roster workspace show --owner " + w.ownerNpub() + " --relay " + w.relay.URL()
+		if !strings.Contains(list, "\n    "+show+"\n") {
+			t.Fatalf("the suggested show command is not whole on its line:\n%s", list)
+		}
+	})
+}
