@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/internal/termui"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
@@ -153,8 +152,10 @@ func groupShowMe(ctx context.Context, a *app, pool *relaypool.Pool, relays []str
 		return writeJSON(a, out)
 	}
 	w := a.io.Out
+	// Short npubs and wrapped rows on a terminal, as group show.
+	pt, width := a.people(nil, ""), a.terminalWidth()
 	for _, r := range out.Relays {
-		fmt.Fprintf(w, "you (%s) in group %s on %s (%s)\n", graph.Npub(me), termtext.Line(id), termtext.Line(r.URL), termtext.Line(relayOutcome(r.Status, r.Reason)))
+		fitLine(w, width, 4, fmt.Sprintf("you (%s) in group %s on %s (%s)", pt.Of(me), termtext.Line(id), termtext.Line(r.URL), termtext.Line(relayOutcome(r.Status, r.Reason))))
 		m := r.Membership
 		if m == nil {
 			continue
@@ -165,7 +166,7 @@ func groupShowMe(ctx context.Context, a *app, pool *relaypool.Pool, relays []str
 		}
 		why := map[string]string{"put-user": "latest kind 9000 put-user " + m.EventID, "remove-user": "latest kind 9001 remove-user " + m.EventID,
 			"members-list": "listed in the relay-signed kind 39002 " + m.EventID, "none": "no kind 9000/9001 names you and the 39002 does not list you"}[m.Basis]
-		fmt.Fprintf(w, "  %s  (%s)\n", verdict, why)
+		fitLine(w, width, 4, fmt.Sprintf("  %s  (%s)", verdict, why))
 		roles := "none"
 		if len(m.Roles) > 0 {
 			roles = termtext.Line(strings.Join(m.Roles, ", "))

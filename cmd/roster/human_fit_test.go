@@ -44,6 +44,26 @@ func checkHumanRule(t *testing.T, env map[string]string, npub string, args ...st
 	t.Helper()
 	tty := fitRun(t, env, true, "80", args...)
 	checkFits(t, tty, 80)
+	if npub != "" {
+		checkShortNpubs(t, tty, npub, env, args...)
+	}
+	piped := fitRun(t, env, false, "80", args...)
+	if strings.Contains(piped, "…") || (npub != "" && !strings.Contains(piped, npub)) {
+		t.Fatalf("%v piped: want whole npubs:\n%s", args, piped)
+	}
+	if wide := fitRun(t, env, true, "100000", append(args, "--full")...); wide != piped {
+		t.Fatalf("%v piped differs from an unwrapped terminal with --full:\n%s\n---\n%s", args, piped, wide)
+	}
+	if j1, j2 := fitRun(t, env, true, "80", append(args, "--json")...), fitRun(t, env, false, "80", append(args, "--json")...); j1 != j2 {
+		t.Fatalf("%v --json differs on a terminal:\n%s\n---\n%s", args, j1, j2)
+	}
+	return tty
+}
+
+// checkShortNpubs: npub is short on the terminal outside suggested
+// commands, and whole with --full.
+func checkShortNpubs(t *testing.T, tty, npub string, env map[string]string, args ...string) {
+	t.Helper()
 	if !strings.Contains(tty, shortNpubForTest(npub)) {
 		t.Fatalf("%v on a terminal: want %s short:\n%s", args, npub, tty)
 	}
@@ -56,22 +76,11 @@ func checkHumanRule(t *testing.T, env map[string]string, npub string, args ...st
 	if full := fitRun(t, env, true, "80", append(args, "--full")...); !strings.Contains(strings.Join(strings.Fields(full), " "), npub) || strings.Contains(full, "…") {
 		t.Fatalf("%v --full: want whole npubs:\n%s", args, full)
 	}
-	piped := fitRun(t, env, false, "80", args...)
-	if !strings.Contains(piped, npub) || strings.Contains(piped, "…") {
-		t.Fatalf("%v piped: want whole npubs:\n%s", args, piped)
-	}
-	if wide := fitRun(t, env, true, "100000", append(args, "--full")...); wide != piped {
-		t.Fatalf("%v piped differs from an unwrapped terminal with --full:\n%s\n---\n%s", args, piped, wide)
-	}
-	if j1, j2 := fitRun(t, env, true, "80", append(args, "--json")...), fitRun(t, env, false, "80", append(args, "--json")...); j1 != j2 {
-		t.Fatalf("%v --json differs on a terminal:\n%s\n---\n%s", args, j1, j2)
-	}
-	return tty
 }
 
 func TestHumanReadsFitTheTerminalWithShortNpubs(t *testing.T) {
 	t.Parallel()
-	t.Run("project show and group show", func(t *testing.T) {
+	t.Run("project and group reads", func(t *testing.T) {
 		t.Parallel()
 		w := newPCWorld(t)
 		w.group(pcOwnerSK, grouprelay.KindCreateGroup)
@@ -85,6 +94,8 @@ func TestHumanReadsFitTheTerminalWithShortNpubs(t *testing.T) {
 		checkHumanRule(t, env, graph.Npub(w.coord.Owner), append([]string{"project", "show", w.coord.String()}, relay...)...)
 		checkHumanRule(t, env, graph.Npub(pubOf(t, pcAdminSK)), append([]string{"group", "show", pcHome}, relay...)...)
 		checkHumanRule(t, env, graph.Npub(pubOf(t, pcAdminSK)), append([]string{"group", "members", pcHome}, relay...)...)
+		checkHumanRule(t, env, graph.Npub(w.coord.Owner), append([]string{"group", "show", pcHome, "--me"}, relay...)...)
+		checkHumanRule(t, env, "", append([]string{"project", "list"}, relay...)...)
 	})
 	t.Run("workspace show and list", func(t *testing.T) {
 		t.Parallel()

@@ -131,6 +131,7 @@ projects. Each printed naddr carries the relay as its hint.`,
 				return writeJSON(a, out)
 			}
 			w := a.io.Out
+			width := a.terminalWidth() // rows wrap between words on a terminal
 			fmt.Fprintf(w, "projects: %d\n", len(out.Projects))
 			for _, p := range out.Projects {
 				state := fmt.Sprintf("revision %d", p.Revision)
@@ -140,13 +141,14 @@ projects. Each printed naddr carries the relay as its hint.`,
 				case p.Deleted:
 					state = fmt.Sprintf("deleted at revision %d", p.Revision)
 				}
-				fmt.Fprintf(w, "  %s  %s (%s; %s)\n    %s\n", termtext.Line(p.Coordinate), termtext.Line(p.Name), state, strings.Join(p.Why, ", "), p.Naddr)
+				fitLine(w, width, 4, fmt.Sprintf("  %s  %s (%s; %s)", termtext.Line(p.Coordinate), termtext.Line(p.Name), state, strings.Join(p.Why, ", ")))
+				fmt.Fprintf(w, "    %s\n", p.Naddr)
 			}
 			for _, f := range failed {
-				fmt.Fprintf(w, "  relay %s\n", termtext.Line(f))
+				fitLine(w, width, 4, "  relay "+termtext.Line(f))
 			}
 			for _, t := range out.Truncated {
-				fmt.Fprintf(w, "  %s returned %d Project States: projects by home channel beyond them are not listed\n", termtext.Line(t), projects.MaxListedStates)
+				fitLine(w, width, 4, fmt.Sprintf("  %s returned %d Project States: projects by home channel beyond them are not listed", termtext.Line(t), projects.MaxListedStates))
 			}
 			return nil
 		},
