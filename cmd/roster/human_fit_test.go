@@ -3,21 +3,24 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/graph"
 )
 
-// fitRun runs args with env on a fake terminal of cols columns (ttyOut) or
+// fitRun runs args as inv on a fake terminal of cols columns (ttyOut) or
 // in a pipe, and fails unless roster exits 0.
-func fitRun(t *testing.T, env map[string]string, ttyOut bool, cols string, args ...string) string {
+func fitRun(t *testing.T, inv invocation, ttyOut bool, cols string, args ...string) string {
 	t.Helper()
 	e := map[string]string{"NO_COLOR": "1", "COLUMNS": cols}
-	for k, v := range env {
+	for k, v := range inv.Env {
 		e[k] = v
 	}
-	r := invocation{Env: e, OutTTY: ttyOut}.roster(t, args...)
+	inv.Env, inv.OutTTY = e, ttyOut
+	r := inv.roster(t, args...)
 	if r.Code != exitOK {
 		t.Fatalf("roster %v (tty %v): exit %d\n%s%s", args, ttyOut, r.Code, r.Out, r.Err)
 	}
@@ -40,7 +43,7 @@ func checkFits(t *testing.T, out string, cols int) {
 // terminal the npubs are short and no row runs past the edge; --full gives
 // them whole; a pipe gets them whole, unwrapped, exactly as a terminal wide
 // enough with --full would; --json is the same on a terminal and in a pipe.
-func checkHumanRule(t *testing.T, env map[string]string, npub string, args ...string) string {
+func checkHumanRule(t *testing.T, env invocation, npub string, args ...string) string {
 	t.Helper()
 	tty := fitRun(t, env, true, "80", args...)
 	checkFits(t, tty, 80)
@@ -62,7 +65,7 @@ func checkHumanRule(t *testing.T, env map[string]string, npub string, args ...st
 
 // checkShortNpubs: npub is short on the terminal outside suggested
 // commands, and whole with --full.
-func checkShortNpubs(t *testing.T, tty, npub string, env map[string]string, args ...string) {
+func checkShortNpubs(t *testing.T, tty, npub string, env invocation, args ...string) {
 	t.Helper()
 	if !strings.Contains(tty, shortNpubForTest(npub)) {
 		t.Fatalf("%v on a terminal: want %s short:\n%s", args, npub, tty)
@@ -89,7 +92,7 @@ func TestHumanReadsFitTheTerminalWithShortNpubs(t *testing.T) {
 		w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
 		w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome},
 			nostr.Tag{"description", "a demo project with a description that runs well past the edge of an eighty-column terminal"})
-		env := map[string]string{"ROSTER_SECRET_KEY": pcOwnerSK, "ROSTER_HOME": t.TempDir()}
+		env := invocation{Env: map[string]string{"ROSTER_SECRET_KEY": pcOwnerSK, "ROSTER_HOME": t.TempDir()}}
 		relay := []string{"--relay", w.relay.URL(), "--timeout", "5s"}
 		checkHumanRule(t, env, graph.Npub(w.coord.Owner), append([]string{"project", "show", w.coord.String()}, relay...)...)
 		checkHumanRule(t, env, graph.Npub(pubOf(t, pcAdminSK)), append([]string{"group", "show", pcHome}, relay...)...)
@@ -100,7 +103,7 @@ func TestHumanReadsFitTheTerminalWithShortNpubs(t *testing.T) {
 	t.Run("workspace show and list", func(t *testing.T) {
 		t.Parallel()
 		w := importedWorld(t)
-		env := map[string]string{"ROSTER_SECRET_KEY": swOwnerSK, "ROSTER_HOME": w.homes[swOwnerSK]}
+		env := invocation{Env: map[string]string{"ROSTER_SECRET_KEY": swOwnerSK, "ROSTER_HOME": w.homes[swOwnerSK]}}
 		relay := []string{"--relay", w.relay.URL(), "--timeout", "5s"}
 		checkHumanRule(t, env, w.ownerNpub(), append([]string{"workspace", "show"}, relay...)...)
 		list := checkHumanRule(t, env, w.ownerNpub(), append([]string{"workspace", "list"}, relay...)...)
@@ -108,5 +111,23 @@ func TestHumanReadsFitTheTerminalWithShortNpubs(t *testing.T) {
 		if !strings.Contains(list, "\n    "+show+"\n") {
 			t.Fatalf("the suggested show command is not whole on its line:\n%s", list)
 		}
+	})
+	t.Run("repo state and health", func(t *testing.T) {
+		t.Parallel()
+		rl := devrelay.StartN(t, 1, devrelay.Options{})[0]
+		publish(t, rl.URL(), leadShaped(t, "proj")...)
+		env := invocation{Env: testEnv(t), Dir: t.TempDir()}
+		relay := []string{"--repo", alice.naddr("proj"), "--relay", rl.URL(), "--timeout", "5s"}
+		checkHumanRule(t, env, bob.npub(), append([]string{"repo", "state"}, relay...)...)
+		checkHumanRule(t, env, "", append([]string{"repo", "health"}, relay...)...)
+	})
+	t.Run("repo check-event", func(t *testing.T) {
+		t.Parallel()
+		w, issue := checkEventWorld(t)
+		status := bob.sign(t, 1631, 2500, nostr.Tag{"a", "30617:" + alice.pk + ":" + w.id}, nostr.Tag{"e", issue.ID, "", "root"})
+		w.seed(status)
+		inv := invocation{Env: w.home, Dir: w.dir, Now: time.Unix(10_000, 0)}
+		args := append([]string{"repo", "check-event", status.ID, "--timeout", "5s", "--home", w.home["ROSTER_HOME"]}, relayArgs(w.relays)...)
+		checkHumanRule(t, inv, bob.npub(), args...)
 	})
 }

@@ -74,7 +74,7 @@ too, unless --relay is given.
 					return err
 				}
 			} else {
-				renderCheckEventHuman(a.io.Out, doc, termui.NewStyles(a.io.Out, a.io.color()))
+				renderCheckEventHuman(a.io.Out, doc, termui.NewStyles(a.io.Out, a.io.color()), a.people(nil, ""), a.terminalWidth())
 			}
 			if !doc.Authorized {
 				return &exitError{Code: exitUnhealthy, Kind: "not-authorized", Printed: true,
@@ -141,15 +141,16 @@ func (a *app) checkEvent(ctx context.Context, ref eventcheck.Ref) (*eventcheck.V
 	return v, err
 }
 
-// renderCheckEventHuman prints the verdict with dates, not epochs.
-func renderCheckEventHuman(w io.Writer, d *report.CheckEvent, st termui.Styles) {
-	p := &termui.Lines{W: w, St: st}
+// renderCheckEventHuman prints the verdict with dates, not epochs; people
+// are named by pt, rows wrap to width (0: never).
+func renderCheckEventHuman(w io.Writer, d *report.CheckEvent, st termui.Styles, pt peopleText, width int) {
+	p := &termui.Lines{W: w, St: st, Width: width}
 	p.Row("event", fmt.Sprintf("%s (%s, kind %d)", d.Event.ID, d.Action, d.Event.Kind))
-	p.Row("author", d.Event.Npub)
+	p.Row("author", pt.Of(d.Event.Npub))
 	p.Row("created", humanTime(d.Event.CreatedAt))
 	p.Row("repository", d.Repository.Npub+"/"+termtext.Line(d.Repository.Identifier))
 	if d.Target != nil {
-		p.Row("target", fmt.Sprintf("kind %d %s by %s", d.Target.Kind, d.Target.ID, d.Target.Npub))
+		p.Row("target", fmt.Sprintf("kind %d %s by %s", d.Target.Kind, d.Target.ID, pt.Of(d.Target.Npub)))
 	}
 	switch {
 	case d.Role != nil:

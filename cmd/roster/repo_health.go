@@ -47,7 +47,7 @@ command that repairs each, and sets the exit code for CI:
 					return err
 				}
 			} else {
-				renderHealthHuman(a.io.Out, h, termui.NewStyles(a.io.Out, a.io.color()), a.people(rep.Names, rep.Viewer))
+				renderHealthHuman(a.io.Out, h, termui.NewStyles(a.io.Out, a.io.color()), a.people(rep.Names, rep.Viewer), a.terminalWidth())
 				a.printAdvisories(v)
 			}
 			if !h.Healthy {
@@ -62,9 +62,9 @@ command that repairs each, and sets the exit code for CI:
 }
 
 // renderHealthHuman lists each finding with who it concerns and the command
-// that repairs it, then the verdict.
-func renderHealthHuman(w io.Writer, h *report.Health, st termui.Styles, pt peopleText) {
-	p := &termui.Lines{W: w, St: st}
+// that repairs it, then the verdict; rows wrap to width (0: never).
+func renderHealthHuman(w io.Writer, h *report.Health, st termui.Styles, pt peopleText, width int) {
+	p := &termui.Lines{W: w, St: st, Width: width}
 	// Finding messages and commands may quote event text: one line each.
 	p.Row("repository", h.Coordinate.Npub+"/"+termtext.Line(h.Coordinate.Identifier))
 	for _, f := range h.Findings {
@@ -77,7 +77,7 @@ func renderHealthHuman(w io.Writer, h *report.Health, st termui.Styles, pt peopl
 			p.Note(pt.Prose("announcement of " + *f.Author))
 		}
 		if f.Command != nil {
-			p.Note("repair with: " + termtext.Line(*f.Command))
+			p.NoteWhole("repair with: " + termtext.Line(*f.Command))
 		}
 	}
 	verdict := st.Apply(st.Good, "healthy")

@@ -57,7 +57,7 @@ checked out.`,
 			if a.opts.JSON {
 				return writeJSON(a, rep)
 			}
-			renderStateHuman(a.io.Out, rep)
+			renderStateHuman(a.io.Out, rep, a.people(nil, ""), a.terminalWidth())
 			return nil
 		},
 	}
@@ -73,15 +73,17 @@ func localRefsErr(err error) error {
 		Commands: []suggest.Command{suggest.Git("fsck").Because("what is damaged in this checkout")}}
 }
 
-func renderStateHuman(w io.Writer, rep report.StateReport) {
+// renderStateHuman names the state's author by pt and wraps rows to width
+// between words (0: never), so no ref name, hash or path is broken.
+func renderStateHuman(w io.Writer, rep report.StateReport, pt peopleText, width int) {
 	if rep.State == nil {
 		fmt.Fprintln(w, "state:   none (no confirmed maintainer has published a kind 30618 state)")
 	} else {
 		s := rep.State
-		fmt.Fprintf(w, "state:   %s by %s\n", termtext.Line(s.EventID), s.Author)
+		fitLine(w, width, 9, fmt.Sprintf("state:   %s by %s", termtext.Line(s.EventID), pt.Of(s.Author)))
 		fmt.Fprintf(w, "HEAD:    %s\n", orDash(termtext.Line(s.Head)))
 		for _, k := range sortedKeys(s.Refs) {
-			fmt.Fprintf(w, "  %s  %s\n", termtext.Line(k), termtext.Line(s.Refs[k]))
+			fitLine(w, width, 4, fmt.Sprintf("  %s  %s", termtext.Line(k), termtext.Line(s.Refs[k])))
 		}
 	}
 	if !rep.Complete {
@@ -94,21 +96,21 @@ func renderStateHuman(w io.Writer, rep report.StateReport) {
 	}
 	switch {
 	case rep.State != nil && c.Aligned:
-		fmt.Fprintf(w, "this checkout (%s) is aligned with the state\n", c.Dir)
+		fitLine(w, width, 4, fmt.Sprintf("this checkout (%s) is aligned with the state", c.Dir))
 	case rep.State != nil:
-		fmt.Fprintf(w, "to align this checkout (%s) with the state:\n", c.Dir)
+		fitLine(w, width, 4, fmt.Sprintf("to align this checkout (%s) with the state:", c.Dir))
 		for _, l := range preflight.RenderRefActions(c.Align) {
-			fmt.Fprintf(w, "  %s\n", termtext.Line(l))
+			fitLine(w, width, 4, "  "+termtext.Line(l))
 		}
 	}
 	if len(c.ForceWould) > 0 {
 		fmt.Fprintln(w, "publishing this checkout's refs (roster repo state publish) would:")
 		for _, l := range preflight.RenderRefActions(c.ForceWould) {
-			fmt.Fprintf(w, "  %s\n", termtext.Line(l))
+			fitLine(w, width, 4, "  "+termtext.Line(l))
 		}
 	}
 	if len(c.Tracked) > 0 {
-		fmt.Fprintf(w, "aligned through %s's remote-tracking branches: %s\n", c.Remote, strings.Join(c.Tracked, ", "))
+		fitLine(w, width, 4, fmt.Sprintf("aligned through %s's remote-tracking branches: %s", c.Remote, strings.Join(c.Tracked, ", ")))
 	}
 }
 

@@ -88,6 +88,10 @@ func (p *Lines) Note(text string) {
 	p.more(Wrap(text, p.Width-LabelWidth-2), "dim")
 }
 
+// NoteWhole writes dim text under the value column on one line, never
+// wrapped: a command to paste must stay whole.
+func (p *Lines) NoteWhole(text string) { p.more([]string{text}, "dim") }
+
 // List writes one row per value, the label on the first only.
 func (p *Lines) List(label string, values []string) {
 	for i, v := range values {

@@ -121,3 +121,21 @@ func TestRowsWrapBetweenWordsOnly(t *testing.T) {
 		t.Fatalf("width 0 wraps: %q", got)
 	}
 }
+
+// Rule (a suggested command pastes as printed): NoteWhole never wraps, on
+// any width; it starts under the value column when it fits there.
+func TestNoteWholeKeepsACommandOnOneLine(t *testing.T) {
+	cmd := "repair with: roster repo edit --add-maintainer npub1mfm0000000000000000000000000000000000000000000000000unuf --relay wss://relay.example"
+	for _, width := range []int{0, 80, 200} {
+		var b bytes.Buffer
+		p := &Lines{W: &b, St: NewStyles(&b, false), Width: width}
+		p.NoteWhole(cmd)
+		want := strings.Repeat(" ", LabelWidth+2) + cmd + "\n"
+		if width == 80 {
+			want = cmd + "\n" // too wide for any indent
+		}
+		if b.String() != want {
+			t.Fatalf("width %d: %q, want %q", width, b.String(), want)
+		}
+	}
+}
