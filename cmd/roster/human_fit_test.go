@@ -130,4 +130,17 @@ func TestHumanReadsFitTheTerminalWithShortNpubs(t *testing.T) {
 		args := append([]string{"repo", "check-event", status.ID, "--timeout", "5s", "--home", w.home["ROSTER_HOME"]}, relayArgs(w.relays)...)
 		checkHumanRule(t, inv, bob.npub(), args...)
 	})
+	t.Run("whoami", func(t *testing.T) {
+		t.Parallel()
+		// The npub is the answer: whole even on a terminal, on its own line.
+		inv := invocation{Env: withKey(testEnv(t), alice)}
+		tty := fitRun(t, inv, true, "80", "whoami")
+		checkFits(t, tty, 80)
+		if !strings.HasPrefix(tty, alice.npub()+"\n") {
+			t.Fatalf("whoami on a terminal:\n%s", tty)
+		}
+		if piped, wide := fitRun(t, inv, false, "80", "whoami"), fitRun(t, inv, true, "100000", "whoami"); piped != wide {
+			t.Fatalf("piped differs from an unwrapped terminal:\n%s\n---\n%s", piped, wide)
+		}
+	})
 }

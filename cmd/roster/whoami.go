@@ -50,10 +50,12 @@ bunker, keyring or ncryptsec. With no signer it exits 2 and says how to log in.`
 			if a.opts.JSON {
 				return writeJSON(a, res)
 			}
+			// The npub is whole even on a terminal: it is what was asked
+			// for, to copy. The backend row wraps between words.
 			fmt.Fprintln(a.io.Out, res.Npub)
 			fmt.Fprintf(a.io.Out, "  pubkey   %s\n", res.Pubkey)
 			home, _ := a.dataDir()
-			fmt.Fprintf(a.io.Out, "  backend  %s (%s)\n", res.Backend, describeBackend(acct, home))
+			fitLine(a.io.Out, a.terminalWidth(), 11, fmt.Sprintf("  backend  %s (%s)", res.Backend, describeBackend(acct, home)))
 			return nil
 		},
 	}
