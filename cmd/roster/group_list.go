@@ -76,10 +76,11 @@ version any relay asked returned. join and leave --save keep it up to date.`,
 				return writeJSON(a, out)
 			}
 			w := a.io.Out
+			width := a.terminalWidth() // rows wrap between words on a terminal
 			for _, r := range out.Relays {
-				fmt.Fprintf(w, "groups on %s (%s): %d\n", termtext.Line(r.URL), termtext.Line(relayOutcome(r.Status, r.Reason)), len(r.Groups))
+				fitLine(w, width, 4, fmt.Sprintf("groups on %s (%s): %d", termtext.Line(r.URL), termtext.Line(relayOutcome(r.Status, r.Reason)), len(r.Groups)))
 				if r.Error != "" {
-					fmt.Fprintf(w, "  %s\n", termtext.Line(r.Error))
+					fitLine(w, width, 4, "  "+termtext.Line(r.Error))
 				}
 				for _, g := range r.Groups {
 					state := "live"
@@ -88,7 +89,7 @@ version any relay asked returned. join and leave --save keep it up to date.`,
 					} else if g.Metadata.Archived {
 						state = "archived"
 					}
-					fmt.Fprintf(w, "  %s  %s (%s)\n", termtext.Line(g.ID), termtext.Line(termui.Dash(g.Metadata.Name)), state)
+					fitLine(w, width, 4, fmt.Sprintf("  %s  %s (%s)", termtext.Line(g.ID), termtext.Line(termui.Dash(g.Metadata.Name)), state))
 				}
 				if r.Rejected > 0 {
 					fmt.Fprintf(w, "  ignored %d kind 39000 event(s) not signed by the relay\n", r.Rejected)

@@ -99,6 +99,7 @@ func TestHumanReadsFitTheTerminalWithShortNpubs(t *testing.T) {
 		checkHumanRule(t, env, graph.Npub(pubOf(t, pcAdminSK)), append([]string{"group", "members", pcHome}, relay...)...)
 		checkHumanRule(t, env, graph.Npub(w.coord.Owner), append([]string{"group", "show", pcHome, "--me"}, relay...)...)
 		checkHumanRule(t, env, "", append([]string{"project", "list"}, relay...)...)
+		checkHumanRule(t, env, "", append([]string{"group", "list"}, relay...)...)
 	})
 	t.Run("workspace show and list", func(t *testing.T) {
 		t.Parallel()
