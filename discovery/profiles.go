@@ -189,6 +189,13 @@ func (pf *peopleFetch) finish(ctx context.Context, src Source, v *View, seeds []
 		return
 	}
 	everyone := boundPeople(graph.Reachable(v.Events, v.Coordinate(), seeds...))
+	v.Profiles = pf.profiles(ctx, src, everyone, v.Now)
+}
+
+// profiles waits for the request, caches what it verified and returns the
+// latest profile of each of everyone (cache and fresh answers together),
+// NIP-05 checked.
+func (pf *peopleFetch) profiles(ctx context.Context, src Source, everyone []string, now int64) map[string]Profile {
 	var fetched []*nostr.Event
 	var res *relaypool.FetchResult
 	if pf.done != nil {
@@ -197,8 +204,7 @@ func (pf *peopleFetch) finish(ctx context.Context, src Source, v *View, seeds []
 	}
 	store := openQuiet(src)
 	if store == nil {
-		v.Profiles = verifyNIP05(ctx, src.People, nil, LatestProfiles(fetched), v.Now)
-		return
+		return verifyNIP05(ctx, src.People, nil, LatestProfiles(fetched), now)
 	}
 	defer store.Close()
 	if res != nil {
@@ -209,9 +215,33 @@ func (pf *peopleFetch) finish(ctx context.Context, src Source, v *View, seeds []
 		if Answered(res) > 0 {
 			answered = pf.asked
 		}
-		_ = store.ProfileChecked(v.Now, answered...)
+		_ = store.ProfileChecked(now, answered...)
 	}
-	v.Profiles = verifyNIP05(ctx, src.People, store, cachedProfiles(store, everyone, fetched), v.Now)
+	return verifyNIP05(ctx, src.People, store, cachedProfiles(store, everyone, fetched), now)
+}
+
+// ReadProfiles is the profile read of a command that shows people outside
+// a repository discovery (workspace, project and group reads): the
+// profiles of people the cache does not hold fresh are asked of relays in
+// one request per relay (src.People.Fetch; offline or without it the cache
+// alone), verified, cached and NIP-05 checked, as discovery does. Names
+// are labels, never evidence: a relay that does not answer leaves them
+// unknown. nil when src reads no profiles.
+func ReadProfiles(ctx context.Context, src Source, relays, people []string, now int64) map[string]Profile {
+	if src.People == nil || len(people) == 0 {
+		return nil
+	}
+	if src.Offline || len(relays) == 0 || src.Pool == nil {
+		store := openQuiet(src)
+		if store != nil {
+			defer store.Close()
+		}
+		return verifyNIP05(ctx, &People{}, store, cachedProfiles(store, boundPeople(people), nil), now)
+	}
+	pool := src.Pool()
+	defer pool.Close()
+	pf := startPeople(ctx, src, pool, relays, people, now)
+	return pf.profiles(ctx, src, boundPeople(people), now)
 }
 
 // cachedProfiles is the latest profile of each of people among the cache

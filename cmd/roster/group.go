@@ -111,7 +111,14 @@ func groupRender(a *app, g groupJSON, trees map[string]groups.TreeNode) {
 	w := a.io.Out
 	// On a terminal npubs are short and long rows wrap between words;
 	// in a pipe both are as they always were.
-	pt, width := a.people(nil, ""), a.terminalWidth()
+	var who, relays []string
+	for _, r := range g.Relays {
+		relays = append(relays, r.URL)
+		for _, ad := range r.Group.Admins {
+			who = append(who, ad.Pubkey)
+		}
+	}
+	pt, width := a.peopleShown(context.Background(), relays, who...), a.terminalWidth()
 	row := func(format string, args ...any) { fitLine(w, width, 11, fmt.Sprintf(format, args...)) }
 	for _, r := range g.Relays {
 		row("group %s on %s (%s)", termtext.Line(g.ID), termtext.Line(r.URL), termtext.Line(relayOutcome(r.Status, r.Reason)))

@@ -83,7 +83,14 @@ signed state for the group.
 			}
 			w := a.io.Out
 			// Short npubs and wrapped rows on a terminal, as group show.
-			pt, width := a.people(nil, ""), a.terminalWidth()
+			var who, shownOn []string
+			for _, r := range out.Relays {
+				shownOn = append(shownOn, r.URL)
+				for _, m := range r.Members {
+					who = append(who, m.Npub)
+				}
+			}
+			pt, width := a.peopleShown(cmd.Context(), shownOn, who...), a.terminalWidth()
 			for _, r := range out.Relays {
 				fitLine(w, width, 4, fmt.Sprintf("members of group %s on %s (%s): %d", termtext.Line(ref.ID), termtext.Line(r.URL), termtext.Line(relayOutcome(r.Status, r.Reason)), len(r.Members)))
 				if r.Error != "" {

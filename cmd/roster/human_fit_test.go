@@ -54,7 +54,8 @@ func checkHumanRule(t *testing.T, env invocation, npub string, args ...string) s
 	if strings.Contains(piped, "…") || (npub != "" && !strings.Contains(piped, npub)) {
 		t.Fatalf("%v piped: want whole npubs:\n%s", args, piped)
 	}
-	if wide := fitRun(t, env, true, "100000", append(args, "--full")...); wide != piped {
+	// A terminal adds "(you)" after the signer; nothing else differs.
+	if wide := fitRun(t, env, true, "100000", append(args, "--full")...); strings.ReplaceAll(wide, " (you)", "") != piped {
 		t.Fatalf("%v piped differs from an unwrapped terminal with --full:\n%s\n---\n%s", args, piped, wide)
 	}
 	if j1, j2 := fitRun(t, env, true, "80", append(args, "--json")...), fitRun(t, env, false, "80", append(args, "--json")...); j1 != j2 {
@@ -144,4 +145,36 @@ func TestHumanReadsFitTheTerminalWithShortNpubs(t *testing.T) {
 			t.Fatalf("piped differs from an unwrapped terminal:\n%s\n---\n%s", piped, wide)
 		}
 	})
+}
+
+// Rule (names for every person shown): on a terminal, project, workspace
+// and group reads name people from their verified kind 0 profiles, with
+// "(you)" for the signer; a pipe keeps the npubs alone.
+func TestProjectAndGroupReadsNamePeopleOnATerminal(t *testing.T) {
+	t.Parallel()
+	w := newPCWorld(t)
+	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
+	w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
+	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
+	for sk, name := range map[string]string{pcOwnerSK: "olive", pcAdminSK: "adam"} {
+		evt := &nostr.Event{Kind: 0, CreatedAt: nostr.Now() - 5, Tags: nostr.Tags{}, Content: `{"name":"` + name + `"}`}
+		if err := evt.Sign(sk); err != nil {
+			t.Fatal(err)
+		}
+		publish(t, w.relay.URL(), evt)
+	}
+	env := invocation{Env: map[string]string{"ROSTER_SECRET_KEY": pcOwnerSK, "ROSTER_HOME": t.TempDir()}}
+	relay := []string{"--relay", w.relay.URL(), "--timeout", "5s"}
+	owner, admin := graph.Npub(w.coord.Owner), graph.Npub(pubOf(t, pcAdminSK))
+	show := fitRun(t, env, true, "120", append([]string{"project", "show", w.coord.String()}, relay...)...)
+	if !strings.Contains(show, "olive ("+shortNpubForTest(owner)+") (you)") {
+		t.Fatalf("project show on a terminal does not name the owner:\n%s", show)
+	}
+	group := fitRun(t, env, true, "120", append([]string{"group", "show", pcHome}, relay...)...)
+	if !strings.Contains(group, "adam ("+shortNpubForTest(admin)+")") {
+		t.Fatalf("group show on a terminal does not name the admin:\n%s", group)
+	}
+	if piped := fitRun(t, env, false, "120", append([]string{"project", "show", w.coord.String()}, relay...)...); strings.Contains(piped, "olive") || !strings.Contains(piped, owner) {
+		t.Fatalf("project show piped:\n%s", piped)
+	}
 }

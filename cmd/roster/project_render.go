@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/roster-cli/roster/gitstate"
@@ -86,7 +87,7 @@ func projectRender(a *app, p projectJSON) {
 	w := a.io.Out
 	// On a terminal npubs are short and long rows wrap between words;
 	// in a pipe both are as they always were.
-	pt, width := a.people(nil, ""), a.terminalWidth()
+	pt, width := a.peopleShown(context.Background(), nil, p.OwnerNpub), a.terminalWidth()
 	row := func(format string, args ...any) { fitLine(w, width, 16, fmt.Sprintf(format, args...)) }
 	title := p.Name
 	if title == "" {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"sort"
 
@@ -109,7 +110,11 @@ func renderWorkspace(a *app, v wsJSON) {
 	out := a.io.Out
 	// On a terminal npubs are short and long rows wrap between words;
 	// in a pipe both are as they always were.
-	pt, width := a.people(nil, ""), a.terminalWidth()
+	who := []string{v.Owner.Npub}
+	for _, r := range v.Readers {
+		who = append(who, r.Npub)
+	}
+	pt, width := a.peopleShown(context.Background(), nil, who...), a.terminalWidth()
 	fitLine(out, width, 4, fmt.Sprintf("workspace of %s on %s", pt.Of(v.Owner.Npub), termtext.Line(v.Community)))
 	fmt.Fprintf(out, "  revision %d, layout revision %d, key epoch %d; you are %s\n", v.Revision, v.LayoutRevision, v.KeyEpoch, orNone(v.You.Role))
 	if v.Stale {
