@@ -74,7 +74,11 @@ too, unless --relay is given.
 					return err
 				}
 			} else {
-				renderCheckEventHuman(a.io.Out, doc, termui.NewStyles(a.io.Out, a.io.color()), a.people(nil, ""), a.terminalWidth())
+				who := []string{doc.Event.Npub}
+				if doc.Target != nil {
+					who = append(who, doc.Target.Npub)
+				}
+				renderCheckEventHuman(a.io.Out, doc, termui.NewStyles(a.io.Out, a.io.color()), a.peopleShown(cmd.Context(), nil, who...), a.terminalWidth())
 			}
 			if !doc.Authorized {
 				return &exitError{Code: exitUnhealthy, Kind: "not-authorized", Printed: true,

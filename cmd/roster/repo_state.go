@@ -57,7 +57,11 @@ checked out.`,
 			if a.opts.JSON {
 				return writeJSON(a, rep)
 			}
-			renderStateHuman(a.io.Out, rep, a.people(nil, ""), a.terminalWidth())
+			var who []string
+			if rep.State != nil {
+				who = append(who, rep.State.Author)
+			}
+			renderStateHuman(a.io.Out, rep, a.peopleShown(cmd.Context(), v.Relays, who...), a.terminalWidth())
 			return nil
 		},
 	}

@@ -67,7 +67,11 @@ say). Exit 4 when the relay does not answer.`,
 			w := a.io.Out
 			// Short npubs and wrapped rows on a terminal; the show
 			// command stays whole on its line, full npub and all, to paste.
-			pt, width := a.people(nil, ""), a.terminalWidth()
+			who := []string{out.You.Npub}
+			for _, l := range out.Workspaces {
+				who = append(who, l.Owner.Npub)
+			}
+			pt, width := a.peopleShown(cmd.Context(), []string{ws.Relay}, who...), a.terminalWidth()
 			fitLine(w, width, 4, fmt.Sprintf("workspaces on %s that name %s as a reader: %d", termtext.Line(ws.Community), pt.Of(out.You.Npub), len(out.Workspaces)))
 			for _, l := range out.Workspaces {
 				fitLine(w, width, 4, fmt.Sprintf("  %s  you: %s, revision %d", pt.Of(l.Owner.Npub), l.Role, l.Revision))
