@@ -67,3 +67,15 @@ func refused(path string, dir bool) bool {
 	}
 	return errors.Is(err, fs.ErrPermission)
 }
+
+// MustDeny is Deny for a test with no other way to reach its path: where
+// this machine can deny no write it fails, naming what is missing, rather
+// than skipping and passing without testing anything.
+func MustDeny(t testing.TB, path string) string {
+	t.Helper()
+	how := Deny(t, path)
+	if how == "" {
+		t.Fatalf("cannot make %s unwritable here: chmod denies nothing to this user (root) and chattr +i is missing or unsupported; install e2fsprogs (chattr) or run the tests as a non-root user", path)
+	}
+	return how
+}
