@@ -55,27 +55,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if *update {
-				s.Expect = json.RawMessage(got)
-				out, err := Marshal(s)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(file, out, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if len(s.Expect) == 0 {
-				t.Fatalf("no recorded expectation; run go test ./golden -update and review the diff")
-			}
-			want, err := Marshal(json.RawMessage(s.Expect))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(bytes.TrimSpace(want), bytes.TrimSpace(got)) {
-				t.Errorf("resolution differs from the recorded expectation (go test ./golden -update, then review):\n--- want\n%s\n--- got\n%s", want, got)
-			}
+			recorded(t, file, s, &s.Expect, got, "resolution", "")
 		})
 	}
 }

@@ -121,27 +121,7 @@ func runPreflightScenario(t *testing.T, file string, ps *PreflightScenario) {
 		t.Fatal(err)
 	}
 	got := []byte(base.alias(string(out)))
-	if *update {
-		ps.Expect = json.RawMessage(got)
-		b, err := Marshal(ps)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(file, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if len(ps.Expect) == 0 {
-		t.Fatalf("no recorded expectation; run go test ./golden -run TestPreflightGolden -update and review the diff")
-	}
-	want, err := Marshal(json.RawMessage(ps.Expect))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(bytes.TrimSpace(want), bytes.TrimSpace(got)) {
-		t.Errorf("preflight result differs from the recorded expectation (go test ./golden -run TestPreflightGolden -update, then review):\n--- want\n%s\n--- got\n%s", want, got)
-	}
+	recorded(t, file, ps, &ps.Expect, got, "preflight result", "-run TestPreflightGolden ")
 }
 
 // checkPreflightMust compares the hand-written spec facts.

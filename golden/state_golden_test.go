@@ -128,27 +128,7 @@ func runStateScenario(t *testing.T, file string, ss *StateScenario) {
 		t.Fatal(err)
 	}
 	got := []byte(base.alias(string(out)))
-	if *update {
-		ss.Expect = json.RawMessage(got)
-		b, err := Marshal(ss)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(file, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if len(ss.Expect) == 0 {
-		t.Fatalf("no recorded expectation; run go test ./golden -run TestStateGolden -update and review the diff")
-	}
-	want, err := Marshal(json.RawMessage(ss.Expect))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(bytes.TrimSpace(want), bytes.TrimSpace(got)) {
-		t.Errorf("state result differs from the recorded expectation (go test ./golden -run TestStateGolden -update, then review):\n--- want\n%s\n--- got\n%s", want, got)
-	}
+	recorded(t, file, ss, &ss.Expect, got, "state result", "-run TestStateGolden ")
 }
 
 func actionLines(as []preflight.RefAction) []string {
