@@ -5,11 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 
 	"github.com/nbd-wtf/go-nostr"
 )
@@ -69,11 +71,33 @@ var handshakeStatus = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`expected handshake response status code 101 but got ([0-9]{3})`)
 })
 
+// UnreachableError is a relay address nothing could connect to, in plain
+// words: nothing listens there, the host name does not resolve, or the
+// connection timed out. Unwrap is the library's error.
+type UnreachableError struct {
+	Why string
+	Err error
+}
+
+func (e *UnreachableError) Error() string { return e.Why }
+
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
 // dialError words a failed connection for the people who read it.
 func dialError(err error) error {
 	if m := handshakeStatus().FindStringSubmatch(err.Error()); m != nil {
 		status, _ := strconv.Atoi(m[1])
 		return &NotWebsocketError{Status: status, Err: err}
+	}
+	var dns *net.DNSError
+	var ne net.Error
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return &UnreachableError{Why: "connection refused: nothing listens at this address (is the relay running, and is the port right?)", Err: err}
+	case errors.As(err, &dns) && dns.IsNotFound:
+		return &UnreachableError{Why: "no such host: the relay's host name does not resolve (check it for a typo)", Err: err}
+	case errors.As(err, &ne) && ne.Timeout():
+		return &UnreachableError{Why: "timed out connecting: the relay did not accept a connection in time", Err: err}
 	}
 	return err
 }

@@ -3,6 +3,7 @@ package relaypool
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -40,5 +41,32 @@ func TestWebServerInsteadOfRelayIsNamedPlainly(t *testing.T) {
 		}
 		p.Close()
 		srv.Close()
+	}
+}
+
+// An address nothing listens at, or a host name that does not resolve, is
+// reported in plain words (not the websocket library's chain of dial
+// errors); the library's error stays reachable with Unwrap.
+func TestUnreachableRelayIsNamedPlainly(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "ws://" + ln.Addr().String()
+	ln.Close()
+	for url, want := range map[string]string{
+		closed:                    "connection refused: nothing listens at this address",
+		"ws://nosuchhost.invalid": "no such host: the relay's host name does not resolve",
+	} {
+		p := New(Options{Timeout: 5 * time.Second})
+		res := p.Fetch(context.Background(), []string{url}, nostr.Filter{Kinds: []int{1}})
+		if len(res.Relays) != 1 || res.Relays[0].Status != StatusFailed || !strings.HasPrefix(res.Relays[0].Reason, want) {
+			t.Errorf("%s: %+v, want reason %q", url, res.Relays, want)
+		}
+		_, err := dial(context.Background(), url)
+		var ue *UnreachableError
+		if !errors.As(err, &ue) || errors.Unwrap(err) == nil {
+			t.Errorf("%s: dial error %T %v", url, err, err)
+		}
 	}
 }

@@ -42,12 +42,13 @@ func TestProjectShowUnreachableRelayIsIncompleteNotNotFound(t *testing.T) {
 }
 
 // Rule: a relay's status and reason are rendered without repeating the
-// status word ("failed failed to WebSocket dial").
+// status word ("failed failed to WebSocket dial"), and a refused
+// connection is said in plain words, not the websocket library's chain.
 func TestRelayOutcomeDoesNotStutter(t *testing.T) {
 	t.Parallel()
 	r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t, "project", "show",
 		"30621:"+strings.Repeat("ab", 32)+":x", "--relay", deadRelay, "--timeout", "5s")
-	if r.Code != exitIncomplete || !strings.Contains(r.Err, "failed to WebSocket dial") || strings.Contains(r.Err, "failed failed") {
+	if r.Code != exitIncomplete || !strings.Contains(r.Err, "connection refused: nothing listens at this address") || strings.Contains(r.Err, "WebSocket dial") || strings.Contains(r.Err, "failed failed") {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	for _, c := range []struct{ status, reason, want string }{
