@@ -464,3 +464,23 @@ func TestRepoDeletedAndArchivedCoordinatesStayReadable(t *testing.T) {
 		t.Fatalf("archived coordinate: exit %d\n%s", r.Code, r.Out)
 	}
 }
+
+// Rule (suggestions run the same command): when no relay answers a
+// repository read other than `roster repo`, the retries are that read
+// (`repo state`, `repo graph`, `repo history`), not the plain one.
+func TestNoRelayAnsweredRetriesTheSameRead(t *testing.T) {
+	t.Parallel()
+	for _, sub := range []string{"state", "graph", "history"} {
+		args := []string{"repo", sub, "--timeout", "2s", "--repo", alice.naddr("proj"), "--relay", "ws://127.0.0.1:1", "--json"}
+		r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, args...)
+		e := errorBody(t, r)
+		if r.Code != exitIncomplete || len(e.Commands) == 0 {
+			t.Fatalf("repo %s: exit %d %+v", sub, r.Code, e)
+		}
+		for _, c := range e.Commands {
+			if !strings.HasPrefix(c, "roster repo "+sub+" ") {
+				t.Errorf("repo %s: suggests %q", sub, c)
+			}
+		}
+	}
+}

@@ -18,6 +18,12 @@ import (
 // --repo and --relay); only a different-relay suggestion names its own.
 func (a *app) incompleteErr(v *repoView) *exitError {
 	repo := suggest.Roster("repo")
+	// Retries rerun the read that failed (repo state, graph, history...).
+	again, offline := repo, true
+	if c := a.running; c != nil && repoReads[c.CommandPath()] {
+		again = suggest.Roster(strings.Fields(strings.TrimPrefix(c.CommandPath(), "roster "))...)
+		offline, _ = usesGlobalFlag(c, "offline")
+	}
 	if v.Offline {
 		return &exitError{Code: exitIncomplete, Kind: "incomplete",
 			Err: fmt.Errorf("--offline answers from the local cache, which cannot prove that %s's events are still the latest; nothing was decided",
@@ -48,8 +54,10 @@ func (a *app) incompleteErr(v *repoView) *exitError {
 		suggest.Roster("repo", "health").With("--timeout", "30s").Because("give slow relays longer")}
 	if v.Answered() == 0 {
 		what = "no relay answered, so nothing is known about %s:\n  %s"
-		cmds = []suggest.Command{repo.With("--relay", "wss://<a relay that answers>"), repo.With("--timeout", "30s").Because("give slow relays longer"),
-			repo.With("--offline").Because("what an earlier read cached")}
+		cmds = []suggest.Command{again.With("--relay", "wss://<a relay that answers>"), again.With("--timeout", "30s").Because("give slow relays longer")}
+		if offline {
+			cmds = append(cmds, again.With("--offline").Because("what an earlier read cached"))
+		}
 	}
 	cmds = append(hinted, cmds...)
 	return &exitError{Code: exitIncomplete, Kind: "incomplete",
@@ -58,6 +66,11 @@ func (a *app) incompleteErr(v *repoView) *exitError {
 		Details:  map[string]any{"relays": rel},
 		Commands: cmds}
 }
+
+// repoReads are the reads an incomplete answer's retries rerun as they
+// are (a write's retry is its own change: withMutationRetry).
+var repoReads = map[string]bool{"roster repo": true, "roster repo state": true, "roster repo graph": true,
+	"roster repo history": true, "roster repo health": true}
 
 // plainWebsocketInstead recognizes a wss:// relay that answered TLS with
 // plain HTTP: typically a local relay (roster dev relay) reached through a

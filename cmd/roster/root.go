@@ -42,6 +42,9 @@ type app struct {
 	opts globalOptions
 	// config is config.yaml in the config directory, loaded before every command.
 	config settings.Config
+	// running is the command being run (set before it runs), so a shared
+	// error can suggest rerunning that command rather than another.
+	running *cobra.Command
 	// signerOnce opens the signer at most once per invocation (signer_setup.go).
 	signerOnce signerOnce
 	// seams are where tests reach into one invocation; zero in production.
@@ -127,6 +130,7 @@ roster help formatting.`,
 		// Suggestions are roster's own (unknownCommandError), at every level.
 		DisableSuggestions: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			a.running = cmd
 			if err := refuseUnusedGlobalFlags(cmd); err != nil {
 				return err
 			}
