@@ -34,7 +34,11 @@ interop-deps: $(INTEROP_DEPS)
 
 $(INTEROP_DEPS): interop/package.json interop/package-lock.json
 	@command -v npm >/dev/null 2>&1 || { echo "the interop suite needs node and npm (Debian: apt-get install nodejs npm), then npm ci in interop/"; exit 1; }
-	cd interop && npm ci --no-audit --no-fund
+	@# node-gyp compiles better-sqlite3 against node's headers and would
+	@# download them from nodejs.org; point it at the system's when they are
+	@# installed (Debian's libnode-dev puts them in /usr/include/node).
+	cd interop && if [ -z "$${npm_config_nodedir:-}" ] && [ -f /usr/include/node/node.h ]; then \
+		export npm_config_nodedir=/usr; fi; npm ci --no-audit --no-fund
 	@touch $@
 
 test: vet fmtcheck modcheck $(INTEROP_DEPS)
