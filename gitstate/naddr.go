@@ -1,7 +1,12 @@
 // Package gitstate reads and writes the local side of a NIP-34 repository: which
 // coordinate a checkout selects (the spec's resolution order), nostr:// URLs and
-// naddrs, local refs, kind 30618 state events and directional ref diffs. It uses
-// go-git and never shells out to git.
+// naddrs, local refs, kind 30618 state events and directional ref diffs, and
+// whether the advertised Git servers serve a state's objects. It reads with
+// go-git, and runs the git command (gitcmd.go: the GIT_* environment removed,
+// every run under a timeout) only where go-git cannot: checkouts in formats
+// go-git refuses (worktreeConfig, sha256, reftable), configs with includes,
+// edits of .git/config, and ancestry checks. It is the one package of roster
+// that does either.
 package gitstate
 
 import (
