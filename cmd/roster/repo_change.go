@@ -54,6 +54,7 @@ func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun b
 			defer pool.Close()
 			return pool.Deliver(ctx, relays, evt, o)
 		},
+		Lock:          a.changeLock,
 		Availability:  gitstate.CheckAvailability,
 		BeforeRecheck: a.seams.beforeRecheck,
 		AfterPublish:  a.seams.afterPublish,

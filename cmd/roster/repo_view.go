@@ -84,6 +84,12 @@ func (a *app) reloadRepo(ctx context.Context, prev *repoView, reach []string, al
 	v, err := discovery.Again(ctx, src, prev, a.io.Now().Unix(), also...)
 	done()
 	if err != nil {
+		// A stale answer still says what each relay returned (a write's
+		// last re-read compares it with what it verified itself).
+		var stale *discovery.Stale
+		if v == nil && errors.As(err, &stale) {
+			v = stale.View
+		}
 		_, err = a.repoViewErr(v, err)
 		return v, err
 	}
