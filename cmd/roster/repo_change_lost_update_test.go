@@ -62,7 +62,17 @@ func raceOnce(t *testing.T, relay *devrelay.Relay, id string, racers []*racer) [
 		case rc.res.Code == exitIncomplete && (code == "stale-relays" || code == "inconsistent-read"):
 			// Refused before signing: the home already verified a newer
 			// version than the relay serves, or no consistent cut.
-		case rc.res.Code == exitUnverified && (code == "superseded" || code == "unverified"):
+		case rc.res.Code == exitUnverified && code == "superseded":
+			// It names the winner and offers the intent to rerun first
+			// (never signed again by itself).
+			m, e := mutationJSON(t, rc.res)
+			details, _ := e["details"].(map[string]any)
+			won, _ := details["superseded_by"].(map[string]any)
+			cmds := toStrings(e["commands"])
+			if len(won) == 0 || len(cmds) == 0 || !strings.HasPrefix(cmds[0], "roster "+strings.Join(rc.args, " ")) || len(toStrings(m["published"])) != 1 {
+				bad = append(bad, fmt.Sprintf("%s %s: superseded without the winner, the rerun first or the one event published: %v %v %v", id, rc.name, won, cmds, m["published"]))
+			}
+		case rc.res.Code == exitUnverified && code == "unverified":
 		default:
 			bad = append(bad, fmt.Sprintf("%s %s: exit %d %q, want 0, 3, 4 (refused before signing) or 6\n%s\n%s", id, rc.name, rc.res.Code, code, rc.res.Out, rc.res.Err))
 		}
