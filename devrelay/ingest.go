@@ -3,6 +3,7 @@ package devrelay
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/fiatjaf/eventstore"
 	"github.com/fiatjaf/khatru"
@@ -57,8 +58,16 @@ func (r *Relay) route(ctx context.Context, authed string, evt *nostr.Event) erro
 // OK true while skipping its own broadcast: we have already delivered the
 // event (fanout), and khatru's broadcast reads its listener table without a
 // lock (a data race under -race).
-func (r *Relay) storeEvent(_ context.Context, evt *nostr.Event) error {
+func (r *Relay) storeEvent(ctx context.Context, evt *nostr.Event) error {
 	if _, governed := r.authority[evt.Kind]; !governed {
+		if release := r.misbehaviour().DelayRelease; release != nil {
+			if d := release(evt); d > 0 {
+				select {
+				case <-time.After(d):
+				case <-ctx.Done():
+				}
+			}
+		}
 		if err := r.keep(evt); err != nil {
 			if r.misbehaviour().ControlChars {
 				return errors.New(r.hostileReason(err.Error()))

@@ -54,6 +54,13 @@ type Misbehaviour struct {
 	// BreakAfter, when > 0, makes the relay send at most BreakAfter events
 	// of a filter and then close the connection (no EOSE).
 	BreakAfter int
+	// DelayRelease, when it returns d > 0 for a published (ungoverned)
+	// event, holds that event for d before the relay stores it and answers
+	// OK: until then no reader sees it, and then it replaces what it is
+	// newer than, like a relay slow to ingest one writer's edit while it
+	// serves and stores another's (a racing edit released inside a
+	// writer's cut window).
+	DelayRelease func(evt *nostr.Event) time.Duration
 }
 
 // NthREQ delays the relay's n-th REQ (counting from 1) by d.

@@ -57,6 +57,11 @@ type Pipeline struct {
 	// Phase, when set, is told each phase as it starts (Phase* constants):
 	// for a progress display. nil is fine.
 	Phase func(phase string)
+	// Lock, when set, takes the home's lock on address (the coordinate the
+	// change replaces, "30617:<author>:<identifier>"), waiting within its
+	// own bound (then ErrLocked) or until ctx ends; Run holds it from the
+	// recheck to the last re-read (lockCoordinate).
+	Lock func(ctx context.Context, address string) (unlock func(), err error)
 }
 
 // The phases of a change, in order, as Phase and Failure.Phase name them.
@@ -162,6 +167,11 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 		p.BeforeRecheck()
 	}
 	p.phase(PhaseRechecking)
+	unlock, err := p.lockCoordinate(ctx, out)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	fresh, err := p.again(ctx, v)
 	if err != nil {
 		return nil, stopped(ctx, out, PhaseRechecking, err)

@@ -228,8 +228,10 @@ func TestAnInterruptBeforeSendingPublishesNothing(t *testing.T) {
 
 // Rule (reading back costs no round of its own): with Again, the re-read
 // after publishing is the read-back's request: Deliver's read-back filters
-// go to Again, which the recheck and the read-back call once each, and
-// nothing reads again after it. The change is verified from that read.
+// go to Again, which the recheck and the read-back call once each; the
+// only read after it is the last re-read after the cut window (its own
+// round, asking the address with a since). The change is verified from
+// the read-back's read.
 func TestTheReReadAfterPublishingIsTheReadBacksRequest(t *testing.T) {
 	w := &world{t: t, events: []*nostr.Event{announce(t, aliceSK, 100)}, accept: true, keep: true}
 	p := w.pipeline(t)
@@ -247,7 +249,8 @@ func TestTheReReadAfterPublishingIsTheReadBacksRequest(t *testing.T) {
 	if err != nil || !out.Verified {
 		t.Fatalf("%+v %v", out, err)
 	}
-	if discovered != 1 || len(asked) != 2 || len(asked[0]) != 0 || len(asked[1]) != 1 || asked[1][0].IDs[0] != w.published[0].ID {
-		t.Fatalf("discovered %d times, asked again %v; want one discovery, the recheck, then the read-back by id", discovered, asked)
+	if discovered != 1 || len(asked) != 3 || len(asked[0]) != 0 || len(asked[1]) != 1 || asked[1][0].IDs[0] != w.published[0].ID ||
+		len(asked[2]) != 1 || asked[2][0].Since == nil || len(asked[2][0].IDs) != 0 {
+		t.Fatalf("discovered %d times, asked again %v; want one discovery, the recheck, the read-back by id, then the address after the cut window", discovered, asked)
 	}
 }

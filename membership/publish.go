@@ -44,7 +44,9 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event, c
 	}
 	p.phase(PhasePublishing)
 	phase := PhasePublishing
+	var accepted time.Time // when the relays had answered the EVENT
 	opts := relaypool.DeliverOptions{BeforeReadBack: func() {
+		accepted = time.Now()
 		phase = PhaseReadingBack
 		p.phase(PhaseReadingBack)
 		if p.AfterPublish != nil {
@@ -130,7 +132,10 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event, c
 			Message: fmt.Sprintf("published %s, but verification did not complete", evt.ID)}
 	}
 	out.Verified = true
-	return nil
+	if accepted.IsZero() {
+		accepted = time.Now()
+	}
+	return p.confirmAfterCut(ctx, out, evt, accepted)
 }
 
 // supersededOn maps each relay that keeps a newer version of the address

@@ -62,13 +62,17 @@ func TestFilesInTheOldPlaceAreMovedOnce(t *testing.T) {
 }
 
 // Rule: a move that fails part-way leaves every file in the old place,
-// readable, and none in the new one: here the second file's copy cannot be
-// created (a directory stands at its temporary name, which denies even root).
+// readable, and none in the new one: here the second file cannot be placed
+// (a dangling symbolic link stands at its name: nothing to read there, and
+// a move never replaces what is at a name, which denies even root).
 func TestAMoveThatFailsPartWayLeavesTheKeyWhereItWas(t *testing.T) {
 	base := t.TempDir()
 	from, to := filepath.Join(base, "old"), filepath.Join(base, "new")
 	writeFiles(t, from, map[string]string{"key.ncryptsec": "ncryptsec1k\n", "account.json": "{}\n"})
-	if err := os.MkdirAll(filepath.Join(to, ".account.json.moving", "blocker"), 0o700); err != nil {
+	if err := os.MkdirAll(to, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(base, "nowhere"), filepath.Join(to, "account.json")); err != nil {
 		t.Fatal(err)
 	}
 	_, err := MoveFiles(from, to, keyFiles)
@@ -79,10 +83,12 @@ func TestAMoveThatFailsPartWayLeavesTheKeyWhereItWas(t *testing.T) {
 	wantFile(t, filepath.Join(from, "key.ncryptsec"), "ncryptsec1k\n")
 	wantFile(t, filepath.Join(from, "account.json"), "{}\n")
 	wantNoFile(t, filepath.Join(to, "key.ncryptsec")) // the copy made before the failure is gone
-	wantNoFile(t, filepath.Join(to, "account.json"))
+	if _, err := os.Readlink(filepath.Join(to, "account.json")); err != nil {
+		t.Fatalf("the link at account.json was replaced: %v", err)
+	}
 
 	// Once the obstacle is gone the move completes.
-	if err := os.RemoveAll(filepath.Join(to, ".account.json.moving")); err != nil {
+	if err := os.Remove(filepath.Join(to, "account.json")); err != nil {
 		t.Fatal(err)
 	}
 	if m, err := MoveFiles(from, to, keyFiles); err != nil || len(m.Moved) != 2 {

@@ -157,8 +157,9 @@ func TestAnOldHomesKeyAndConfigAreMovedOnceWithANotice(t *testing.T) {
 	}
 }
 
-// Rule: a move that fails part-way (here account.json's copy cannot be
-// created: a directory stands at its temporary name) moves nothing, says so,
+// Rule: a move that fails part-way (here account.json cannot be placed: a
+// dangling symbolic link stands at its name, which a move never replaces)
+// moves nothing, says so,
 // and the key stays readable and usable where it was; the next run after
 // the obstacle is gone finishes the move.
 func TestAMoveThatFailsPartWayKeepsTheKeyReadable(t *testing.T) {
@@ -167,8 +168,11 @@ func TestAMoveThatFailsPartWayKeepsTheKeyReadable(t *testing.T) {
 	env, home := xdgEnv(t)
 	old := oldHome(t, home, k)
 	data := filepath.Join(home, ".local", "share", "roster")
-	blocker := filepath.Join(data, ".account.json.moving")
-	if err := os.MkdirAll(filepath.Join(blocker, "x"), 0o700); err != nil {
+	blocker := filepath.Join(data, signer.AccountFile)
+	if err := os.MkdirAll(data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(home, "nowhere"), blocker); err != nil {
 		t.Fatal(err)
 	}
 

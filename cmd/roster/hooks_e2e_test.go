@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -23,7 +22,7 @@ const runAsRoster = "ROSTER_TEST_RUN_AS_ROSTER"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(runAsRoster) == "1" {
-		os.Exit(runContext(context.Background(), os.Args[1:], newSystemIO(), seams{}))
+		os.Exit(runMain(seams{}))
 	}
 	os.Exit(m.Run())
 }

@@ -61,7 +61,9 @@ func TestAWriteAsksForItsSubjectsDeletions(t *testing.T) {
 // publishes nothing; once the relay serves the newer version it goes
 // through, and Bob's invitation survives Carol's.
 func TestASecondEditAgainstAFilterCachingRelayNeverDropsTheFirst(t *testing.T) {
-	w := hostileWorld(t, 1, devrelay.Misbehaviour{CacheFilters: 400 * time.Millisecond})
+	// Longer than the whole first write (whose last re-read comes at least
+	// membership.CutWindow after its publish), so its answers are cached.
+	w := hostileWorld(t, 1, devrelay.Misbehaviour{CacheFilters: 1500 * time.Millisecond})
 	w.seed(alice.announce(t, w.id, 100))
 	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
 	deadline := time.Now().Add(10 * time.Second)

@@ -9,11 +9,13 @@ import (
 	"syscall"
 )
 
-func main() {
-	// One signal-aware root context: an interrupt cancels relay waits and
-	// the command returns through its ordinary error path.
+func main() { os.Exit(runMain(seams{})) }
+
+// runMain runs the command line of this process. One signal-aware root
+// context: an interrupt (SIGINT, SIGTERM) cancels relay waits and the
+// command returns through its ordinary error path.
+func runMain(sm seams) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := runContext(ctx, os.Args[1:], newSystemIO(), seams{})
-	stop()
-	os.Exit(code)
+	defer stop()
+	return runContext(ctx, os.Args[1:], newSystemIO(), sm)
 }

@@ -54,6 +54,7 @@ func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun b
 			defer pool.Close()
 			return pool.Deliver(ctx, relays, evt, o)
 		},
+		Lock:          a.changeLock,
 		Availability:  gitstate.CheckAvailability,
 		BeforeRecheck: a.seams.beforeRecheck,
 		AfterPublish:  a.seams.afterPublish,
@@ -264,7 +265,19 @@ func (a *app) mutationError(v *repoView, ee *exitError) error {
 // mutationErrorPublished is mutationError after something was published:
 // sent's published ids and relay answers fill the top-level `published`
 // and `relays` of the JSON, as they do on success.
+//
+// Without a view (the change stopped while it discovered, before any
+// repository was read) there is nothing to show but the error: the error
+// object alone, as for any read that found nothing.
 func (a *app) mutationErrorPublished(v *repoView, sent *report.Mutation, ee *exitError) error {
+	if v == nil {
+		printError(a, ee)
+		if !a.opts.JSON && (ee.Code == exitRefused || ee.Code == exitUsage) {
+			fmt.Fprintln(a.io.Err, "nothing was published")
+		}
+		ee.Printed = true
+		return ee
+	}
 	cmds := a.render(ee.Commands)
 	if a.opts.JSON {
 		out := report.NewMutation(v, nil, false)

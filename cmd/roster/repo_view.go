@@ -27,8 +27,16 @@ const (
 // (discovery.Load) with the user's relays, cache and clock, turning what
 // it could not do into exit errors that say what to run next. reach names
 // the pubkeys a write will look at (discovery.Source.Reach).
+//
+// A read the --deadline or an interrupt ended is not a partial view: it
+// returns the context's error, which the root reports as `deadline` (exit
+// 4) or `interrupted` (exit 130) naming the phase, as documented.
 func (a *app) loadRepo(ctx context.Context, need discovery.Evidence, reach ...string) (*repoView, error) {
-	return a.repoViewErr(a.discoverFor(ctx, need, false, reach...))
+	v, err := a.repoViewErr(a.discoverFor(ctx, need, false, reach...))
+	if err == nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return v, err
 }
 
 // loadRepoToWrite is loadRepo for a write: complete evidence from
@@ -76,6 +84,12 @@ func (a *app) reloadRepo(ctx context.Context, prev *repoView, reach []string, al
 	v, err := discovery.Again(ctx, src, prev, a.io.Now().Unix(), also...)
 	done()
 	if err != nil {
+		// A stale answer still says what each relay returned (a write's
+		// last re-read compares it with what it verified itself).
+		var stale *discovery.Stale
+		if v == nil && errors.As(err, &stale) {
+			v = stale.View
+		}
 		_, err = a.repoViewErr(v, err)
 		return v, err
 	}

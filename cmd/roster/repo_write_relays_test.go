@@ -243,8 +243,9 @@ func previewChecked(t *testing.T, out string) []string {
 // trips per command"): Alice's announcement lists r1, Carol's NIP-65 list
 // (on Alice's relay, read in the first request) names r2 as a write relay,
 // and Carol's own announcement there lists r3, learned a round later. Cold,
-// every learned relay gets 4 REQs (the round that learned it, the
-// deletions, the recheck, the read-back), the relay given one more (the
+// every learned relay gets 5 REQs (the round that learned it, the
+// deletions, the recheck, the read-back, the re-read after the cut
+// window), the relay given one more (the
 // people's profiles, beside the deletions); the EVENT goes to Alice's
 // relays (given, and listed by her announcement) only.
 func TestRoundTripsOfAWriteThatLearnsRelays(t *testing.T) {
@@ -260,9 +261,9 @@ func TestRoundTripsOfAWriteThatLearnsRelays(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	got := mark.since()
-	wantTraffic(t, "repo edit --add-maintainer learning 3 relays in 2 rounds: the relay given (with the profiles' REQ)", got[:1], 5, 1)
-	wantTraffic(t, "repo edit --add-maintainer learning 3 relays in 2 rounds: the relay Alice's announcement lists", got[1:2], 4, 1)
-	wantTraffic(t, "repo edit --add-maintainer learning 3 relays in 2 rounds: Carol's", got[2:], 4, 0)
+	wantTraffic(t, "repo edit --add-maintainer learning 3 relays in 2 rounds: the relay given (with the profiles' REQ)", got[:1], 6, 1)
+	wantTraffic(t, "repo edit --add-maintainer learning 3 relays in 2 rounds: the relay Alice's announcement lists", got[1:2], 5, 1)
+	wantTraffic(t, "repo edit --add-maintainer learning 3 relays in 2 rounds: Carol's", got[2:], 5, 0)
 	if checked := previewChecked(t, r.Out); !strings.Contains(checked[0], "relays asked: 4") || !strings.Contains(checked[0], "converged after 2 extra rounds") {
 		t.Fatalf("checked %q", checked[0])
 	}

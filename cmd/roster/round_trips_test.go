@@ -86,9 +86,9 @@ func TestRoundTripsPerCommand(t *testing.T) {
 		{"repo (discovery, profiles)", alice, 200, []string{"repo"}, 2, 0, exitOK},
 		{"repo health", alice, 200, []string{"repo", "health"}, 2, 0, exitOK},
 		{"repo edit --add-maintainer --dry-run (discovery, deletions, profiles)", alice, 300, []string{"repo", "edit", "--add-maintainer", bob.npub(), "--dry-run"}, 3, 0, exitOK},
-		{"repo edit --add-maintainer", alice, 1000, []string{"repo", "edit", "--add-maintainer", bob.npub()}, 5, 1, exitOK},
-		{"repo accept", bob, 2000, []string{"repo", "accept"}, 5, 1, exitOK},
-		{"repo edit --add-maintainer (a confirmed co-maintainer's events and deletions too)", alice, 3000, []string{"repo", "edit", "--add-maintainer", carol.npub()}, 5, 1, exitOK},
+		{"repo edit --add-maintainer", alice, 1000, []string{"repo", "edit", "--add-maintainer", bob.npub()}, 6, 1, exitOK},
+		{"repo accept", bob, 2000, []string{"repo", "accept"}, 6, 1, exitOK},
+		{"repo edit --add-maintainer (a confirmed co-maintainer's events and deletions too)", alice, 3000, []string{"repo", "edit", "--add-maintainer", carol.npub()}, 6, 1, exitOK},
 	}
 	for _, c := range cases {
 		mark := markTraffic(w.relays)

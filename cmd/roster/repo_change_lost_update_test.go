@@ -1,0 +1,239 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
+)
+
+// lostUpdateTrials is how many times each race below is run; the trials of
+// one race run five at a time.
+const lostUpdateTrials = 20
+
+// racer is one command of a race: who runs it, in which home, and how to
+// tell afterwards whether its change is in effect on the relay.
+type racer struct {
+	name    string
+	as      person
+	home    string
+	args    []string
+	seams   seams
+	present func(r *devrelay.Relay, id string) bool
+	res     result
+}
+
+// raceOnce runs the racers at once against relay (each selecting Alice's
+// id, every clock at 3000 so replacements tie on created_at) and reports
+// every command that exited 0 although its change is absent afterwards,
+// and every exit other than 0, 3 (refused), 4 stale-relays or
+// inconsistent-read (refused before signing) or 6.
+func raceOnce(t *testing.T, relay *devrelay.Relay, id string, racers []*racer) []string {
+	var wg sync.WaitGroup
+	for _, rc := range racers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			args := append([]string{"--repo", alice.naddr(id), "--timeout", "5s", "--home", rc.home, "--relay", relay.URL()}, rc.args...)
+			env := withKey(testEnv(t), rc.as)
+			env["ROSTER_HOME"] = rc.home
+			rc.res = invocation{Env: env, Dir: t.TempDir(), Now: time.Unix(3000, 0), Seams: rc.seams}.roster(t, append(args, "--json")...)
+		}()
+	}
+	wg.Wait()
+	var bad []string
+	for _, rc := range racers {
+		code := errorCode(rc.res.Out)
+		switch {
+		case rc.res.Code == exitOK:
+			if !strings.Contains(rc.res.Out, `"verified": true`) {
+				bad = append(bad, fmt.Sprintf("%s %s: exit 0 without verified: true", id, rc.name))
+			} else if !rc.present(relay, id) {
+				bad = append(bad, fmt.Sprintf("%s: %s exited 0 verified, but its change is absent afterwards (silently lost)", id, rc.name))
+			}
+		case rc.res.Code == exitRefused:
+			// Refused before signing: concurrent-change, or a preview of
+			// the other's edit that refuses (Carol no longer invited).
+		case rc.res.Code == exitIncomplete && (code == "stale-relays" || code == "inconsistent-read"):
+			// Refused before signing: the home already verified a newer
+			// version than the relay serves, or no consistent cut.
+		case rc.res.Code == exitUnverified && code == "superseded":
+			// It names the winner and offers the intent to rerun first
+			// (never signed again by itself).
+			m, e := mutationJSON(t, rc.res)
+			details, _ := e["details"].(map[string]any)
+			won, _ := details["superseded_by"].(map[string]any)
+			cmds := toStrings(e["commands"])
+			if len(won) == 0 || len(cmds) == 0 || !strings.HasPrefix(cmds[0], "roster "+strings.Join(rc.args, " ")) || len(toStrings(m["published"])) != 1 {
+				bad = append(bad, fmt.Sprintf("%s %s: superseded without the winner, the rerun first or the one event published: %v %v %v", id, rc.name, won, cmds, m["published"]))
+			}
+		case rc.res.Code == exitUnverified && code == "unverified":
+		default:
+			bad = append(bad, fmt.Sprintf("%s %s: exit %d %q, want 0, 3, 4 (refused before signing) or 6\n%s\n%s", id, rc.name, rc.res.Code, code, rc.res.Out, rc.res.Err))
+		}
+	}
+	return bad
+}
+
+// raceTrials runs trials of one race five at a time, setting each up with
+// setup (which returns its racers), fails on every silent loss and logs
+// the outcomes and the time taken.
+func raceTrials(t *testing.T, name string, relay *devrelay.Relay, setup func(i int, id string) []*racer) {
+	began := time.Now()
+	var mu sync.Mutex
+	outcomes := map[string]int{}
+	var bad []string
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 5)
+	for i := range lostUpdateTrials {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			id := fmt.Sprintf("%s-%d", name, i)
+			racers := setup(i, id)
+			b := raceOnce(t, relay, id, racers)
+			mu.Lock()
+			defer mu.Unlock()
+			bad = append(bad, b...)
+			for _, rc := range racers {
+				outcomes[fmt.Sprintf("%s: exit %d %s", rc.name, rc.res.Code, errorCode(rc.res.Out))]++
+			}
+		}()
+	}
+	wg.Wait()
+	for _, b := range bad {
+		t.Error(b)
+	}
+	var summary []string
+	for k, n := range outcomes {
+		summary = append(summary, fmt.Sprintf("%s ×%d", k, n))
+	}
+	slices.Sort(summary)
+	t.Logf("%s: %d trials in %s; %s", name, lostUpdateTrials, time.Since(began).Round(time.Millisecond), strings.Join(summary, "; "))
+}
+
+// adds is a racer adding who to Alice's roster as Alice.
+func adds(who person, home string, sm seams) *racer {
+	return &racer{name: "the add of " + who.name, as: alice, home: home, seams: sm,
+		args: []string{"repo", "edit", "--add-maintainer", who.npub()},
+		present: func(r *devrelay.Relay, id string) bool {
+			return invites(latestAnnouncement(r, alice, id), who)
+		}}
+}
+
+// Rule (no silent lost update across machines; maintainers.md "Concurrent
+// membership edits": "Addressable-event last-write-wins must not discard a
+// concurrent membership or state action silently"): a relay releases one
+// writer's edit inside the other's cut window (devrelay DelayRelease,
+// 150 ms and 240 ms, under membership.CutWindow). Alice adds Carol from one
+// machine, and the relay holds that EVENT; meanwhile Alice adds Dave from
+// another, whose recheck runs while Carol's add is held, so it cannot see
+// it. Whichever event wins the created_at tie, no command exits 0 with its
+// invitation absent afterwards: the one whose edit was replaced re-reads
+// after the cut window and exits 6 `superseded`.
+func TestAnEditReleasedInsideTheCutWindowIsNeverSilentlyLost(t *testing.T) {
+	t.Parallel()
+	for _, hold := range []time.Duration{150 * time.Millisecond, 240 * time.Millisecond} {
+		t.Run(hold.String(), func(t *testing.T) {
+			t.Parallel()
+			relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
+			var mu sync.Mutex
+			held := map[string]chan struct{}{}
+			arrived := func(id string) chan struct{} {
+				mu.Lock()
+				defer mu.Unlock()
+				if held[id] == nil {
+					held[id] = make(chan struct{})
+				}
+				return held[id]
+			}
+			relay.SetMisbehaviour(devrelay.Misbehaviour{DelayRelease: func(e *nostr.Event) time.Duration {
+				if e.PubKey != alice.pk || !invites(e, carol) {
+					return 0
+				}
+				ch := arrived(e.Tags.GetD())
+				mu.Lock()
+				select {
+				case <-ch:
+				default:
+					close(ch)
+				}
+				mu.Unlock()
+				return hold
+			}})
+			raceTrials(t, "release-"+hold.String(), relay, func(_ int, id string) []*racer {
+				publish(t, relay.URL(), alice.announce(t, id, 100))
+				carols := adds(carol, t.TempDir(), seams{})
+				daves := adds(dave, t.TempDir(), seams{beforeRecheck: func() {
+					// Dave's recheck waits for Carol's EVENT to reach the
+					// relay (held there), or gives up after 5 s.
+					select {
+					case <-arrived(id):
+					case <-time.After(5 * time.Second):
+					}
+				}})
+				return []*racer{carols, daves}
+			})
+		})
+	}
+}
+
+// Rule (no silent lost update within one home, nor between homes of one
+// key): three edits by the same key at once (Alice adds Carol, Dave and
+// Erin) against one honest relay, their replacements tying on created_at.
+// In one home they take turns (the lock per coordinate, held from the
+// recheck to the last re-read), so a later one's recheck sees the earlier
+// edit; in three homes the re-read after the cut window catches a replaced
+// edit. In every trial each exit 0 has its invitation in effect afterwards.
+func TestThreeEditsBySameKeyNeverLoseAnExit0Change(t *testing.T) {
+	t.Parallel()
+	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
+	raceTrials(t, "same-key", relay, func(i int, id string) []*racer {
+		publish(t, relay.URL(), alice.announce(t, id, 100))
+		homes := []string{t.TempDir(), t.TempDir(), t.TempDir()}
+		if i%2 == 0 {
+			homes[1], homes[2] = homes[0], homes[0] // one home
+		}
+		return []*racer{adds(carol, homes[0], seams{}), adds(dave, homes[1], seams{}), adds(erin, homes[2], seams{})}
+	})
+}
+
+// Rule (an acceptance is never reported confirmed while a concurrent
+// withdrawal undoes it): Alice invited Carol; now Alice withdraws the
+// invitation while Carol accepts it, each on their own machine, against
+// one honest relay. A command exiting 0 has its change in effect
+// afterwards: Carol's acceptance means Carol is confirmed (Alice still
+// invites her and Carol's announcement holds her self-role), Alice's
+// withdrawal means Alice's latest announcement no longer invites her.
+func TestAWithdrawalRacingAnAcceptanceNeverLeavesAnExit0ChangeUndone(t *testing.T) {
+	t.Parallel()
+	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
+	raceTrials(t, "withdraw-accept", relay, func(_ int, id string) []*racer {
+		publish(t, relay.URL(), alice.announce(t, id, 100))
+		home := t.TempDir()
+		env := withKey(testEnv(t), alice)
+		env["ROSTER_HOME"] = home
+		inv := invocation{Env: env, Dir: t.TempDir(), Now: time.Unix(1000, 0)}
+		if r := inv.roster(t, "--repo", alice.naddr(id), "--relay", relay.URL(), "--home", home, "repo", "edit", "--add-maintainer", carol.npub(), "--json"); r.Code != exitOK {
+			t.Errorf("%s: inviting Carol: exit %d\n%s\n%s", id, r.Code, r.Out, r.Err)
+		}
+		withdraw := &racer{name: "Alice's withdrawal", as: alice, home: home,
+			args: []string{"repo", "edit", "--remove-maintainer", carol.npub()},
+			present: func(r *devrelay.Relay, id string) bool {
+				return !invites(latestAnnouncement(r, alice, id), carol)
+			}}
+		accept := &racer{name: "Carol's acceptance", as: carol, home: t.TempDir(),
+			args: []string{"repo", "accept"},
+			present: func(r *devrelay.Relay, id string) bool {
+				return invites(latestAnnouncement(r, alice, id), carol) && invites(latestAnnouncement(r, carol, id), carol)
+			}}
+		return []*racer{withdraw, accept}
+	})
+}
