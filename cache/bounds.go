@@ -72,6 +72,8 @@ type reads struct {
 	mu      sync.Mutex
 	clock   uint64
 	pending map[string]uint64
+	// pins are the pins recorded since the last write (pins.go).
+	pins map[string]pin
 }
 
 // tick hands out the next logical time.
@@ -144,9 +146,13 @@ func (c *Cache) forgetReads(written map[string]uint64) {
 // transaction; held says the caller holds c.mu exclusively.
 func (c *Cache) updateTracked(held bool, fn func(*bolt.Tx) error) error {
 	var written map[string]uint64
+	var pins map[string]pin
 	err := c.updateHeld(held, func(tx *bolt.Tx) error {
 		var err error
 		if written, err = c.writeReads(tx); err != nil {
+			return err
+		}
+		if pins, err = c.writePins(tx); err != nil {
 			return err
 		}
 		if err := fn(tx); err != nil {
@@ -156,6 +162,7 @@ func (c *Cache) updateTracked(held bool, fn func(*bolt.Tx) error) error {
 	})
 	if err == nil {
 		c.forgetReads(written)
+		c.forgetPins(pins)
 	}
 	return err
 }
@@ -166,7 +173,7 @@ func (c *Cache) flushReads() error {
 		return nil // reads are recorded for eviction, which a reader never does
 	}
 	c.reads.mu.Lock()
-	n := len(c.reads.pending)
+	n := len(c.reads.pending) + len(c.reads.pins)
 	c.reads.mu.Unlock()
 	c.mu.RLock()
 	closed := c.closed
@@ -248,7 +255,9 @@ func (c *Cache) usedBytes(held bool) (int64, error) {
 
 // evict deletes the least recently read (or written) events until about
 // need bytes are freed, and returns how many it deleted. Events a roster
-// before read tracking stored have no tick and go first.
+// before read tracking stored have no tick and go first. Pinned events
+// (pins.go: the most recently used repositories, within an eighth of the
+// cap) are not evicted.
 //
 // It deletes in steps of at most evictStep bytes, one transaction each:
 // bbolt keeps at least two keys in every leaf page, so deleting a large
@@ -265,9 +274,16 @@ func (c *Cache) evict(held bool, need int64) (int, error) {
 	err := c.updateTracked(held, func(tx *bolt.Tx) error { // writes pending reads first: they count
 		cands = cands[:0]
 		access := tx.Bucket(bucketAccess)
+		size := map[string]int64{}
 		cur := tx.Bucket(bucketEvents).Cursor()
 		for k, v := cur.First(); k != nil; k, v = cur.Next() {
-			cands = append(cands, candidate{id: string(k), tick: readTick(access.Get(k)), size: int64(len(k)+len(v)) + entryOverhead})
+			size[string(k)] = int64(len(k)+len(v)) + entryOverhead
+		}
+		keep := pinned(readPins(tx), size, c.maxBytes/8)
+		for k, v := cur.First(); k != nil; k, v = cur.Next() {
+			if !keep[string(k)] {
+				cands = append(cands, candidate{id: string(k), tick: readTick(access.Get(k)), size: int64(len(k)+len(v)) + entryOverhead})
+			}
 		}
 		return nil
 	})

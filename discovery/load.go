@@ -138,7 +138,30 @@ func readCached(src Source, v *View) error {
 	v.Events = InScope(evts, id)
 	v.Relays = []string{}
 	readCachedPeople(c, src, v)
+	pin(c, v, append([]string{v.Viewer}, src.Reach...))
 	return nil
+}
+
+// pin keeps the view's repository in the cache (cache.Pin): the
+// announcements, states and deletions of the people it reaches from the
+// selected author and seeds, not same-identifier events of unrelated keys.
+// A read of another repository, however large its people's events, then
+// cannot evict what --offline and the stale-relays guard need.
+func pin(store *cache.Cache, v *View, seeds []string) {
+	sel := v.Coordinate()
+	authors := map[string]bool{sel.Pubkey: true}
+	for _, pk := range graph.Reachable(v.Events, sel, seeds...) {
+		authors[pk] = true
+	}
+	var ids []string
+	for _, e := range v.Events {
+		if authors[e.PubKey] {
+			ids = append(ids, e.ID)
+		}
+	}
+	if len(ids) > 0 {
+		store.Pin(sel.ATag(), ids...)
+	}
 }
 
 // fetch asks every relay once, in parallel, and when the selected
@@ -206,6 +229,7 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 			src.warn(fmt.Sprintf("could not update the local cache (%v); --offline will not see this read", err))
 		}
 		newer = NewerKnown(store, id, v.Events)
+		pin(store, v, seeds)
 		store.Close()
 	}
 	if need == Complete && len(newer) > 0 {
@@ -387,6 +411,7 @@ func Again(ctx context.Context, src Source, prev *View, now int64, also ...nostr
 			src.warn(fmt.Sprintf("could not update the local cache (%v); --offline will not see this read", err))
 		}
 		newer = NewerKnown(store, id, v.Events)
+		pin(store, v, seeds)
 		store.Close()
 	}
 	if !v.Complete() {

@@ -36,7 +36,10 @@ const (
 	// resolution reaches are few, but an attacker's graph can name many.
 	MaxProfileAuthors = 256
 	// MaxNIP05Lookups bounds the HTTPS lookups of one read, MaxNIP05Parallel
-	// how many run at once.
+	// how many run at once; one People.Timeout covers them all (a lookup
+	// still waiting for a slot or an answer when it passes counts as
+	// unverified and is not cached), so the NIP-05 checks of a read add at
+	// most one timeout.
 	MaxNIP05Lookups  = 32
 	MaxNIP05Parallel = 8
 	// MaxNameRunes cuts a claimed name; maxProfileContent skips parsing a
@@ -71,7 +74,7 @@ type People struct {
 	Fetch bool
 	// HTTP is the client of NIP-05 lookups (nil: only cached checks count).
 	HTTP *http.Client
-	// Timeout bounds every NIP-05 lookup.
+	// Timeout bounds all of a read's NIP-05 lookups together.
 	Timeout time.Duration
 }
 
@@ -281,7 +284,8 @@ func boundPeople(people []string) []string {
 // verifyNIP05 keeps each claimed NIP-05 address whose domain lists the
 // profile's pubkey: from a cached lookup younger than NIP05MaxAge, else
 // (with an HTTP client) by looking it up now, at most MaxNIP05Lookups of
-// them, MaxNIP05Parallel at once, and caching the answer either way.
+// them, MaxNIP05Parallel at once, all within one opts.Timeout, and caching
+// each answer (yes or no) that came before it.
 func verifyNIP05(ctx context.Context, opts *People, store *cache.Cache, profiles map[string]Profile, now int64) map[string]Profile {
 	var lookups []string
 	for pk, p := range profiles {
@@ -308,18 +312,30 @@ func verifyNIP05(ctx context.Context, opts *People, store *cache.Cache, profiles
 	if timeout <= 0 {
 		timeout = relaypool.DefaultTimeout
 	}
+	// One deadline for every lookup: MaxNIP05Lookups run
+	// MaxNIP05Parallel at once, so a deadline each would add up to
+	// MaxNIP05Lookups/MaxNIP05Parallel times the timeout.
+	lctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	answers := make([]string, len(lookups))
+	answered := make([]bool, len(lookups))
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, MaxNIP05Parallel)
 	for i, pk := range lookups {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			slots <- struct{}{}
+			select {
+			case slots <- struct{}{}:
+			case <-lctx.Done():
+				return
+			}
 			defer func() { <-slots }()
-			lctx, cancel := context.WithTimeout(ctx, timeout)
-			defer cancel()
-			if got, _, err := gitstate.ResolveNIP05(lctx, profiles[pk].Claimed, opts.HTTP); err == nil {
+			got, _, err := gitstate.ResolveNIP05(lctx, profiles[pk].Claimed, opts.HTTP)
+			// A lookup the deadline cut short says nothing about the
+			// address: it is not cached, and is asked again next time.
+			answered[i] = err == nil || lctx.Err() == nil
+			if err == nil {
 				answers[i] = got
 			}
 		}()
@@ -331,7 +347,7 @@ func verifyNIP05(ctx context.Context, opts *People, store *cache.Cache, profiles
 			p.NIP05 = p.Claimed
 			profiles[pk] = p
 		}
-		if store != nil {
+		if store != nil && answered[i] {
 			_ = store.PutNIP05(p.Claimed, cache.NIP05Check{Pubkey: answers[i], CheckedAt: now})
 		}
 	}

@@ -72,6 +72,9 @@ type RelayBound struct {
 	Wanted []string
 	// Rounds is true when the rounds ran out, false when the relays did.
 	Rounds bool
+	// WantedFrom says, for each of Wanted in its order, whose event named
+	// it (Round is 0: it was not asked).
+	WantedFrom []LearnedRelay
 }
 
 func (e *RelayBound) Error() string {
@@ -142,7 +145,11 @@ func askMoreRelays(ctx context.Context, src Source, pool *relaypool.Pool, res *r
 		if len(asked)+len(fresh) > MaxWriteRelays || s.Rounds == MaxWriteRounds {
 			s.Asked = relayURLs(res)
 			v.Fetch, v.Relays, v.Search = res, s.Asked, s
-			return res, reach, &RelayBound{View: v, Search: *s, Wanted: fresh, Rounds: len(asked)+len(fresh) <= MaxWriteRelays}
+			from := make([]LearnedRelay, len(fresh))
+			for i, u := range fresh {
+				from[i] = w.from[u]
+			}
+			return res, reach, &RelayBound{View: v, Search: *s, Wanted: fresh, WantedFrom: from, Rounds: len(asked)+len(fresh) <= MaxWriteRelays}
 		}
 		s.Rounds++
 		for _, u := range fresh {

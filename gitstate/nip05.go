@@ -12,9 +12,17 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 )
 
+// MaxNIP05Relays bounds the relays one NIP-05 document can add to a read:
+// the first MaxNIP05Relays distinct relay URLs it lists for the pubkey
+// (the 32-relay bound every relay source shares, discovery.MaxWriteRelays).
+// A document is the domain's to write, and each relay listed is one more
+// dial within --timeout.
+const MaxNIP05Relays = 32
+
 // ResolveNIP05 looks name ("bob@example.com", or "example.com" for
 // "_@example.com") up at https://<domain>/.well-known/nostr.json?name=<local>
-// and returns the pubkey and the relays the document lists for it. Redirects
+// and returns the pubkey and the relays the document lists for it (the
+// first MaxNIP05Relays distinct ones). Redirects
 // are not followed (NIP-05). client may be nil (http.DefaultClient); tests pass
 // one whose transport points at an httptest server.
 func ResolveNIP05(ctx context.Context, name string, client *http.Client) (pubkey string, relays []string, err error) {
@@ -57,6 +65,9 @@ func ResolveNIP05(ctx context.Context, name string, client *http.Client) (pubkey
 		return "", nil, fmt.Errorf("NIP-05 %s: %s lists %q, which is not a 64-hex lowercase pubkey", full, domain, short(pk))
 	}
 	for _, r := range doc.Relays[pk] {
+		if len(relays) == MaxNIP05Relays {
+			break
+		}
 		if n, ok := normalizeRelay(r); ok {
 			relays = appendUnique(relays, n)
 		}

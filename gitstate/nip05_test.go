@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -117,5 +118,24 @@ func TestSelectionResolveFillsNIP05Pubkey(t *testing.T) {
 	}
 	if !reflect.DeepEqual(sel.Relays, []string{"wss://relay.hint", "wss://from-nip05.example"}) {
 		t.Fatalf("relays %v", sel.Relays)
+	}
+}
+
+// Rule (every relay source shares the 32-relay bound): a NIP-05 document
+// listing 2,001 relays for the pubkey gives the first MaxNIP05Relays
+// distinct ones, in its order.
+func TestResolveNIP05KeepsAtMostMaxNIP05Relays(t *testing.T) {
+	var list []string
+	list = append(list, `"wss://r0.example"`, `"wss://r0.example/"`) // one relay twice
+	for i := 1; i <= 2000; i++ {
+		list = append(list, `"wss://r`+strconv.Itoa(i)+`.example"`)
+	}
+	client := nip05Server(t, wellKnown(t, `{"names":{"bob":"`+bobPK+`"},"relays":{"`+bobPK+`":[`+strings.Join(list, ",")+`]}}`))
+	_, relays, err := ResolveNIP05(context.Background(), "bob@example.com", client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(relays) != MaxNIP05Relays || relays[0] != "wss://r0.example" || relays[1] != "wss://r1.example" || relays[MaxNIP05Relays-1] != "wss://r31.example" {
+		t.Fatalf("%d relays: %v", len(relays), relays)
 	}
 }

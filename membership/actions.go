@@ -1,8 +1,6 @@
 package membership
 
 import (
-	"strings"
-
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/actions"
 	"github.com/roster-cli/roster/graph"
@@ -48,6 +46,6 @@ func namesComponent(e *nostr.Event, identifier string, member map[string]bool) b
 
 func roleActionsChanged(out *Outcome, changed []string) *Failure {
 	return &Failure{Kind: KindConcurrentChange, Outcome: out, Changed: changed,
-		Message: "the repository changed after the preview (" + strings.Join(changed, ", ") +
+		Message: "the repository changed after the preview (" + changedSummary(changed) +
 			"); nothing was published: rerun the command to preview the current state"}
 }

@@ -87,7 +87,7 @@ func (e *SignerError) Unwrap() error { return e.Err }
 func concurrentChange(out *Outcome, keys []string) *Failure {
 	changed := DescribeFingerprintKeys(keys)
 	return &Failure{Kind: KindConcurrentChange, Outcome: out, Changed: changed,
-		Message: "the repository changed after the preview (" + strings.Join(changed, ", ") +
+		Message: "the repository changed after the preview (" + changedSummary(changed) +
 			"); nothing was published: rerun the command to preview the current state"}
 }
 

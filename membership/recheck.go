@@ -76,7 +76,7 @@ func (p Pipeline) recheck(ctx context.Context, out *Outcome, res *relaypool.Fetc
 		ref = latestAnswer(res)
 	}
 	events := discovery.InScope(res.Events, out.Before.Coordinate().Identifier)
-	if changed := preflight.FingerprintChanges(out.Plan.Fingerprint, preflight.Fingerprint(events)); len(changed) > 0 {
+	if changed := reachableChanges(out, events, preflight.FingerprintChanges(out.Plan.Fingerprint, preflight.Fingerprint(events))); len(changed) > 0 {
 		return nil, concurrentChange(out, changed)
 	}
 	if changed := newRoleActions(out, res); len(changed) > 0 {

@@ -320,7 +320,7 @@ func stateInput(in Input, before, after *graph.Resolution, afterEvents []*nostr.
 			si.Deletions++
 		}
 	}
-	si.Floor, si.Blocker = stateFloor(in.Events, in.Author, in.Selected.Identifier)
+	si.Floor, si.Blocker = stateFloor(in.Events, in.Author, in.Selected.Identifier, in.Now)
 	return si
 }
 

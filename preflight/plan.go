@@ -104,11 +104,20 @@ func (p *Plan) EventAt(now int64) *nostr.Event {
 		Tags: copyTags(p.Tags), Content: p.Content}
 }
 
+// MaxFutureSkew is how far after the clock (Input.Now) a change may date
+// the events it publishes: 15 minutes, the bound relays commonly enforce
+// (strfry refuses events dated further ahead). A replacement must be dated
+// after every event of the coordinate, so a base dated further ahead would
+// date ours there too: published, it locks every later edit out (an event
+// at int64 max − 1 leaves one second, then none) and most relays refuse it.
+const MaxFutureSkew = 15 * 60
+
 // replacementFloor is the earliest created_at a replacement of author's
 // coordinate may carry (Plan.NotBefore), and the event that makes any
-// replacement impossible: one dated at the int64 maximum, after which no
-// time exists (nil when there is none).
-func replacementFloor(events []*nostr.Event, author, identifier string) (int64, *nostr.Event) {
+// replacement impossible: the newest one dated at or after now +
+// MaxFutureSkew (the int64 maximum included), which a replacement would
+// have to follow (nil when there is none).
+func replacementFloor(events []*nostr.Event, author, identifier string, now int64) (int64, *nostr.Event) {
 	addr := graph.NewCoordinate(author, identifier).ATag()
 	var floor int64
 	var blocker *nostr.Event
@@ -116,8 +125,10 @@ func replacementFloor(events []*nostr.Event, author, identifier string) (int64, 
 		if e.PubKey != author || !ofCoordinate(e, identifier, addr) {
 			continue
 		}
-		if int64(e.CreatedAt) == math.MaxInt64 {
-			blocker = e
+		if tooFarAhead(int64(e.CreatedAt), now) {
+			if blocker == nil || e.CreatedAt > blocker.CreatedAt {
+				blocker = e
+			}
 			continue
 		}
 		floor = max(floor, int64(e.CreatedAt)+1)
@@ -126,6 +137,12 @@ func replacementFloor(events []*nostr.Event, author, identifier string) (int64, 
 		floor = math.MaxInt64
 	}
 	return floor, blocker
+}
+
+// tooFarAhead reports whether an event dated at would make a replacement
+// be dated at least MaxFutureSkew after now (or after the int64 maximum).
+func tooFarAhead(at, now int64) bool {
+	return at == math.MaxInt64 || now <= math.MaxInt64-MaxFutureSkew && at+1 > now+MaxFutureSkew
 }
 
 // ofCoordinate reports whether e (by the coordinate's author) is an
@@ -228,10 +245,10 @@ func Prepare(in Input) (*Plan, *Refusal) {
 	afterEvents := in.Events
 	if d != nil {
 		var blocker *nostr.Event
-		p.NotBefore, blocker = replacementFloor(in.Events, in.Author, in.Selected.Identifier)
+		p.NotBefore, blocker = replacementFloor(in.Events, in.Author, in.Selected.Identifier, in.Now)
 		p.adopt(d, in.Now)
 		if p.Tags != nil && blocker != nil {
-			return nil, baseInTheFuture(blocker, in.Intent)
+			return nil, baseInTheFuture(blocker, in.Intent, in.Now)
 		}
 		if p.Tags != nil {
 			afterEvents = withReplacement(in.Events, p)
@@ -281,19 +298,25 @@ func Prepare(in Input) (*Plan, *Refusal) {
 }
 
 // baseInTheFuture refuses a replacement that cannot order after an event of
-// the author's own coordinate: one dated at the int64 maximum. No later
-// created_at exists, so under NIP-01 nothing replaces it (and an address
-// deletion at that time covers every version); dating ours earlier would
-// publish an event that loses, and wrapping around would date it before
-// 1970.
-func baseInTheFuture(e *nostr.Event, in Intent) *Refusal {
+// the author's own coordinate without being dated MaxFutureSkew or more
+// after the clock: one dated at the int64 maximum (no later created_at
+// exists, so under NIP-01 nothing replaces it, and an address deletion at
+// that time covers every version) or far ahead of now. Dating ours earlier
+// would publish an event that loses, dating it after would lock the next
+// edit out the same way (and relays refuse it), and wrapping around would
+// date it before 1970.
+func baseInTheFuture(e *nostr.Event, in Intent, now int64) *Refusal {
 	what := "your announcement " + e.ID
 	if e.Kind == nostr.KindDeletion {
 		what = "your deletion request " + e.ID + " of this coordinate"
 	}
+	why := ", the largest time an event can carry: its created_at is unusable, because no replacement can be dated after it and one dated earlier would lose to it"
+	if int64(e.CreatedAt) != math.MaxInt64 {
+		why = ", more than " + strconv.Itoa(MaxFutureSkew/60) + " minutes after this machine's clock (" + strconv.FormatInt(now, 10) +
+			"): a replacement must be dated after it, and roster dates no event that far ahead (relays refuse such events, and each one pushes every later edit further towards the largest time an event can carry); if the clock is wrong, fix it"
+	}
 	return refuse("base-in-the-future",
-		what+" is dated created_at "+strconv.FormatInt(int64(e.CreatedAt), 10)+
-			", the largest time an event can carry: its created_at is unusable, because no replacement can be dated after it and one dated earlier would lose to it",
+		what+" is dated created_at "+strconv.FormatInt(int64(e.CreatedAt), 10)+why,
 		"ask your relays to delete "+e.ID+" with a NIP-09 deletion request naming its id (an address deletion cannot be dated after it), then rerun the change").
 		with("event", e.ID).with("created_at", int64(e.CreatedAt)).
 		run(suggest.Roster("repo").Because("see what the relays serve for this repository"),

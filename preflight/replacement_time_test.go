@@ -46,7 +46,7 @@ func TestReplacementIsDatedStrictlyAfterEveryEventOfItsCoordinate(t *testing.T) 
 	if err := bobs.Sign(golden.SecretKey("bob")); err != nil {
 		t.Fatal(err)
 	}
-	if floor, _ := replacementFloor(append(w.events, del, bobs), pk("alice"), repoID); floor != 6001 {
+	if floor, _ := replacementFloor(append(w.events, del, bobs), pk("alice"), repoID, 6000); floor != 6001 {
 		t.Fatalf("floor %d, want 6001: after Alice's deletion of her coordinate, not after Bob's announcement", floor)
 	}
 }
@@ -65,5 +65,32 @@ func TestBaseDatedAtTheLargestTimeIsRefused(t *testing.T) {
 	}
 	if r.Details["event"] != base.ID || len(r.Commands) == 0 {
 		t.Fatalf("details %v, commands %v", r.Details, r.Commands)
+	}
+}
+
+// Rule (never date an event so far ahead that it locks the next edit out):
+// a base dated at int64 max − 2 would make the replacement max − 1, after
+// which one edit is left and then none; a base dated 20 minutes after the
+// clock would make ours 20 minutes ahead, which relays refuse. Both are
+// refused base-in-the-future naming the event; a base 10 minutes ahead (a
+// clock a little behind) is followed one second after it.
+func TestAReplacementIsNeverDatedFarAfterTheClock(t *testing.T) {
+	const now = 1_700_000_000
+	for _, at := range []int64{math.MaxInt64 - 2, math.MaxInt64 - 1, now + 20*60} {
+		w := &world{t: t}
+		base := w.announce("alice", at)
+		r := w.refused("alice", "alice", now, Intent{Action: ActAdd, Subject: pk("bob")}, "base-in-the-future")
+		if !strings.Contains(r.Message, base.ID) || !strings.Contains(r.Message, "minutes after this machine's clock") || r.Details["event"] != base.ID {
+			t.Fatalf("base at %d: %s %v", at, r.Message, r.Details)
+		}
+	}
+	w := &world{t: t}
+	w.announce("alice", now+10*60)
+	p, r := w.prepare("alice", "alice", now, Intent{Action: ActAdd, Subject: pk("bob")})
+	if r != nil {
+		t.Fatalf("refused %s: %s", r.Code, r.Message)
+	}
+	if p.CreatedAt != now+10*60+1 {
+		t.Fatalf("CreatedAt %d, want %d", p.CreatedAt, now+10*60+1)
 	}
 }

@@ -53,7 +53,8 @@ type StateInput struct {
 	// Floor is the earliest created_at a state event roster publishes may
 	// carry: one second after every state candidate the preview used and
 	// after the runner's own deletion requests addressing their state.
-	// Blocker is a candidate dated at the int64 maximum ("" when none): no
+	// Blocker is a candidate dated at the int64 maximum or so far ahead that
+	// ours would be dated MaxFutureSkew after the clock ("" when none): no
 	// state event can order after it.
 	Floor   int64
 	Blocker string
@@ -257,7 +258,7 @@ func stateChangeRefusal(in StateInput) *Refusal {
 
 func stateOrderRefusal(blocker string) *Refusal {
 	return refuse("state-order-impossible",
-		fmt.Sprintf("the state event %s is dated at the largest time an event can carry, so no state event can be ordered after it", blocker),
+		fmt.Sprintf("the state event %s is dated at the largest time an event can carry, or more than %d minutes after this machine's clock, so no state event can be ordered after it without being dated that far ahead (relays refuse such events, and each pushes every later state towards the largest time)", blocker, MaxFutureSkew/60),
 		"ask its author to delete it with a NIP-09 deletion request naming its id, then rerun").
 		with("event", blocker)
 }

@@ -1,8 +1,6 @@
 package preflight
 
 import (
-	"math"
-
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
 )
@@ -12,9 +10,12 @@ import (
 // after every kind 30618 event the preview used, eligible or not ("orders
 // after every candidate state event used by the preview"), and after the
 // runner's own deletion requests addressing their state coordinate, so the
-// new event is not covered by one. blocker is such an event dated at the
-// int64 maximum, after which nothing can be ordered.
-func stateFloor(events []*nostr.Event, author, identifier string) (floor int64, blocker string) {
+// new event is not covered by one. blocker is the newest such event dated
+// so far ahead of now that ours would be dated MaxFutureSkew or more after
+// the clock (the int64 maximum, after which nothing can be ordered,
+// included).
+func stateFloor(events []*nostr.Event, author, identifier string, now int64) (floor int64, blocker string) {
+	var blockedAt int64
 	addr := graph.Coordinate{Kind: graph.KindState, Pubkey: author, Identifier: identifier}.ATag()
 	for _, e := range events {
 		candidate := e.Kind == graph.KindState
@@ -22,8 +23,10 @@ func stateFloor(events []*nostr.Event, author, identifier string) (floor int64, 
 		if !candidate && !ownDeletion {
 			continue
 		}
-		if int64(e.CreatedAt) == math.MaxInt64 {
-			blocker = e.ID
+		if tooFarAhead(int64(e.CreatedAt), now) {
+			if blocker == "" || int64(e.CreatedAt) > blockedAt {
+				blocker, blockedAt = e.ID, int64(e.CreatedAt)
+			}
 			continue
 		}
 		floor = max(floor, int64(e.CreatedAt)+1)

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 )
@@ -40,6 +41,9 @@ type conn struct {
 
 	authMu   sync.Mutex // one NIP-42 exchange at a time
 	authedAs string
+	// noChallenge: an AuthFirst wait on this connection ended without a
+	// challenge (authenticateFirst).
+	noChallenge atomic.Bool
 }
 
 // subscription receives the EVENT, EOSE and CLOSED messages of one REQ id.
@@ -319,9 +323,25 @@ func (c *conn) authenticate(ctx context.Context, sign func(context.Context, *nos
 func isAuthRequired(reason string) bool { return strings.HasPrefix(reason, "auth-required:") }
 
 // authenticateFirst runs Options.AuthFirst: it authenticates once the
-// challenge arrives, or does nothing if none comes within AuthWait.
+// challenge arrives, or does nothing if none comes within AuthWait. The
+// wait is the connection's, not each operation's: once a connection waited
+// without a challenge, later operations on it do not wait again (a relay
+// that sends none would otherwise cost AuthWait per request). And it never
+// takes more than half of what is left of the operation's deadline, so a
+// short --timeout still leaves the request its time.
 func (c *conn) authenticateFirst(ctx context.Context, sign func(context.Context, *nostr.Event) error) error {
-	wait, cancel := context.WithTimeout(ctx, AuthWait)
+	if c.noChallenge.Load() {
+		select {
+		case <-c.challenged: // it came later after all
+		default:
+			return nil
+		}
+	}
+	d := AuthWait
+	if dl, ok := ctx.Deadline(); ok {
+		d = min(d, time.Until(dl)/2)
+	}
+	wait, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	select {
 	case <-c.challenged:
@@ -329,6 +349,7 @@ func (c *conn) authenticateFirst(ctx context.Context, sign func(context.Context,
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		c.noChallenge.Store(true)
 		return nil
 	case <-c.done:
 		return c.lostErr()

@@ -248,6 +248,11 @@ func (p *Pool) reqOne(ctx context.Context, c *conn, filters []nostr.Filter, rep 
 
 // failure classifies an error as a timeout (our deadline passed) or a failure.
 func failure(ctx context.Context, rep RelayReport, err error) RelayReport {
+	var stuck *StuckError
+	if errors.As(err, &stuck) && ctx.Err() == nil {
+		rep.Status, rep.Reason = StatusTimeout, "no answer before the timeout (raise it with --timeout): an earlier request's connection to it never completed, so it was not dialled again"
+		return rep
+	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		rep.Status, rep.Reason = StatusTimeout, "no answer before the timeout (raise it with --timeout)"
 		return rep

@@ -7,6 +7,7 @@ package relaypool
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sort"
 	"sync"
@@ -59,10 +60,25 @@ type Pool struct {
 	inflight, peak atomic.Int32 // relays being talked to now, and the most at once
 	deferSigs      atomic.Bool  // DeferSignatures
 
-	mu     sync.Mutex
-	conns  map[string]*dialing
+	mu    sync.Mutex
+	conns map[string]*dialing
+	// stuck are relays whose dial used up an operation's timeout (the
+	// connection or its websocket handshake never completed): the pool
+	// does not dial them again, so such a relay costs one timeout per
+	// command, not one per operation (the profiles, a follow-up round).
+	stuck  map[string]error
 	closed bool
 }
+
+// StuckError is a relay this pool gave up dialling: an earlier operation's
+// dial took the whole timeout without completing the connection.
+type StuckError struct{ Err error }
+
+func (e *StuckError) Error() string {
+	return "did not complete the connection (the websocket handshake) within the timeout, so it is not dialled again by this command"
+}
+
+func (e *StuckError) Unwrap() error { return e.Err }
 
 // dialing is a connection being established or established; concurrent
 // operations on one relay share it.
@@ -108,6 +124,10 @@ func (p *Pool) conn(ctx context.Context, url string) (*conn, error) {
 		p.mu.Unlock()
 		return nil, errPoolClosed
 	}
+	if err := p.stuck[url]; err != nil {
+		p.mu.Unlock()
+		return nil, err
+	}
 	d := p.conns[url]
 	if d != nil {
 		select {
@@ -126,6 +146,15 @@ func (p *Pool) conn(ctx context.Context, url string) (*conn, error) {
 		p.conns[url] = d
 		p.mu.Unlock()
 		d.c, d.err = dial(ctx, url)
+		if d.err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			d.err = &StuckError{Err: d.err}
+			p.mu.Lock()
+			if p.stuck == nil {
+				p.stuck = map[string]error{}
+			}
+			p.stuck[url] = d.err
+			p.mu.Unlock()
+		}
 		close(d.ready)
 		if d.err != nil {
 			p.forget(url, d)

@@ -269,10 +269,14 @@ func (p Pipeline) plan(ctx context.Context, v *discovery.View, author string, op
 			Commands: append(f.Commands, publishCmd(opts.Force).Because("once every object can be fetched"))}
 	}
 	var blocker *nostr.Event
-	pl.NotBefore, blocker = notBefore(v, author)
+	pl.NotBefore, blocker = notBefore(v, author, p.Now().Unix())
 	if blocker != nil {
+		why := "the largest time an event can carry: no state can be dated after it"
+		if int64(blocker.CreatedAt) != math.MaxInt64 {
+			why = fmt.Sprintf("more than %d minutes after this machine's clock: a state after it would be dated that far ahead, which relays refuse and which pushes every later state towards the largest time an event can carry (if the clock is wrong, fix it)", preflight.MaxFutureSkew/60)
+		}
 		return pl, &Failure{Code: CodeBaseInTheFuture, Class: Refused,
-			Lines: []string{fmt.Sprintf("state event %s is dated created_at %d, the largest time an event can carry: no state can be dated after it", blocker.ID, int64(blocker.CreatedAt)),
+			Lines: []string{fmt.Sprintf("state event %s is dated created_at %d, %s", blocker.ID, int64(blocker.CreatedAt), why),
 				"ask its author to delete it with a NIP-09 deletion request naming its id, then rerun"}}
 	}
 	pl.CreatedAt = max(p.Now().Unix(), pl.NotBefore)
@@ -307,9 +311,10 @@ func rewriteRefusal(pl *Plan) *Failure {
 // notBefore is one second after every candidate state event of the
 // component (every kind 30618 event of a confirmed maintainer the
 // discovery returned, the author's own included) and after the author's
-// own deletion requests addressing their state coordinate; blocker is one
-// dated at the int64 maximum.
-func notBefore(v *discovery.View, author string) (int64, *nostr.Event) {
+// own deletion requests addressing their state coordinate; blocker is the
+// newest one dated so far ahead that ours would be dated
+// preflight.MaxFutureSkew or more after now (the int64 maximum included).
+func notBefore(v *discovery.View, author string, now int64) (int64, *nostr.Event) {
 	addr := graph.Coordinate{Kind: graph.KindState, Pubkey: author, Identifier: v.Coordinate().Identifier}.ATag()
 	var floor int64
 	var blocker *nostr.Event
@@ -319,11 +324,14 @@ func notBefore(v *discovery.View, author string) (int64, *nostr.Event) {
 		if !candidate && !ownDeletion {
 			continue
 		}
-		if int64(e.CreatedAt) == math.MaxInt64 {
-			blocker = e
+		at := int64(e.CreatedAt)
+		if at == math.MaxInt64 || now <= math.MaxInt64-preflight.MaxFutureSkew && at+1 > now+preflight.MaxFutureSkew {
+			if blocker == nil || e.CreatedAt > blocker.CreatedAt {
+				blocker = e
+			}
 			continue
 		}
-		floor = max(floor, int64(e.CreatedAt)+1)
+		floor = max(floor, at+1)
 	}
 	return floor, blocker
 }

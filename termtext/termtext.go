@@ -20,6 +20,14 @@
 //     embeddings and overrides U+202A–U+202E, the isolates U+2066–U+2069,
 //     the marks U+200E, U+200F and U+061C, and the deprecated format
 //     controls U+206A–U+206F (symmetric swapping, shaping, digit shapes).
+//   - The invisible characters that hide inside a name or before a key:
+//     the zero-width space U+200B, the word joiner U+2060 and the invisible
+//     operators U+2061–U+2064, the byte order mark / zero-width no-break
+//     space U+FEFF, and the zero-width non-joiner and joiner U+200C and
+//     U+200D except between two letters or symbols of a script that joins
+//     with them (Arabic and Indic writing, emoji sequences such as
+//     👩\u200d💻): after or before an ASCII, Latin, Greek or Cyrillic
+//     character, or at either end, they only hide a difference.
 //   - Bytes that are not valid UTF-8: `\xHH` each.
 //
 // A backslash is not escaped: `\x1b` in the output may be an escaped ESC or
@@ -30,6 +38,7 @@ package termtext
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -66,8 +75,38 @@ func Unsafe(r rune) bool {
 		return true
 	case r >= 0x2066 && r <= 0x206f:
 		return true
+	case r == 0x200b, r >= 0x2060 && r <= 0x2064, r == 0xfeff:
+		return true
 	}
 	return false
+}
+
+// joiner reports whether r is the zero-width non-joiner or joiner, which
+// Line keeps only where a script needs them (joins).
+func joiner(r rune) bool { return r == 0x200c || r == 0x200d }
+
+// joins reports whether a joiner between prev and next does visible work:
+// both are letters, marks or symbols outside ASCII, Latin, Greek and
+// Cyrillic (where a joiner changes nothing a reader sees).
+func joins(prev, next rune) bool {
+	ok := func(r rune) bool {
+		if r < 0x80 || r == utf8.RuneError || joiner(r) {
+			return false
+		}
+		if unicode.In(r, unicode.Latin, unicode.Greek, unicode.Cyrillic) {
+			return false
+		}
+		return unicode.In(r, unicode.L, unicode.M, unicode.So, unicode.Sk) || r >= 0x1f000
+	}
+	return ok(prev) && ok(next)
+}
+
+// neighbours are the runes before byte offset i and after the rune of
+// size at i (utf8.RuneError at either end).
+func neighbours(s string, i, size int) (rune, rune) {
+	prev, _ := utf8.DecodeLastRuneInString(s[:i])
+	next, _ := utf8.DecodeRuneInString(s[i+size:])
+	return prev, next
 }
 
 func escape(s string, block bool) string {
@@ -93,6 +132,8 @@ func escape(s string, block bool) string {
 			fmt.Fprintf(&b, `\x%02x`, r)
 		case Unsafe(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
+		case joiner(r) && !joins(neighbours(s, i, size)):
+			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteString(s[i : i+size])
 		}
@@ -116,6 +157,9 @@ func clean(s string, block bool) bool {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if (r == utf8.RuneError && size == 1) || Unsafe(r) {
+			return false
+		}
+		if joiner(r) && !joins(neighbours(s, i, size)) {
 			return false
 		}
 		i += size

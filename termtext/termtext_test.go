@@ -101,8 +101,8 @@ func FuzzOutputHasNoControlOrBidiCharacter(f *testing.F) {
 		}
 		// Text with nothing to escape is returned as it is.
 		safe := utf8.ValidString(in)
-		for _, r := range in {
-			safe = safe && !Unsafe(r)
+		for i, r := range in {
+			safe = safe && !Unsafe(r) && (!joiner(r) || joins(neighbours(in, i, utf8.RuneLen(r))))
 		}
 		if safe && (line != in || block != in) {
 			t.Fatalf("safe text %q changed: Line %q, Block %q", in, line, block)
@@ -112,4 +112,63 @@ func FuzzOutputHasNoControlOrBidiCharacter(f *testing.F) {
 			t.Fatalf("escaping %q twice changed it", in)
 		}
 	})
+}
+
+func TestLineEscapesInvisibleCharactersThatHideADifference(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"zero-width space after a name", "alice\u200b", `alice\u200b`},
+		{"zero-width space before a key", "\u200bnpub1abc", `\u200bnpub1abc`},
+		{"word joiner", "al\u2060ice", `al\u2060ice`},
+		{"invisible operators", "a\u2061\u2064b", `a\u2061\u2064b`},
+		{"byte order mark", "\ufeffalice", `\ufeffalice`},
+		{"zero-width non-joiner between Latin letters", "ali\u200cce", `ali\u200cce`},
+		{"zero-width joiner at the end", "alice\u200d", `alice\u200d`},
+		{"zero-width joiner after Cyrillic", "о\u200dk", `о\u200dk`},
+		{"the joiners Persian and emoji need stay", "می\u200cخواهم 👩\u200d💻", "می\u200cخواهم 👩\u200d💻"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Line(c.in); got != c.want {
+				t.Fatalf("Line(%q) = %q, want %q", c.in, got, c.want)
+			}
+		})
+	}
+}
+
+func TestSkeletonFoldsNamesAReaderCannotTellApart(t *testing.T) {
+	same := [][]string{
+		{"alice", "Alice", "ALICE", " alice ", "alice\u200b", "\u200balice", "al\u2060ice", "\ufeffalice", "аlice", "alicе", "ａｌｉｃｅ", "al\u200dice"},
+		{"bob smith", "bob  smith", "bob\u00a0smith", "Bob\tSmith"},
+		{"modern", "modem"},
+		{"paypal", "pаypаl", "рaypal"},
+		{"l33t0", "|33to", "133tO"},
+		{"npub1abc", "\u200bnpub1abc", "\u2060npub1abc"},
+	}
+	for _, group := range same {
+		want := Skeleton(group[0])
+		for _, n := range group[1:] {
+			if got := Skeleton(n); got != want {
+				t.Errorf("Skeleton(%q) = %q, want %q (as %q)", n, got, want, group[0])
+			}
+		}
+	}
+	differ := [][2]string{{"alice", "alicia"}, {"Ольга", "Olga"}, {"bob", "rob"}, {"李雷", "韩梅梅"}}
+	for _, d := range differ {
+		if Skeleton(d[0]) == Skeleton(d[1]) {
+			t.Errorf("Skeleton(%q) == Skeleton(%q) = %q", d[0], d[1], Skeleton(d[0]))
+		}
+	}
+}
+
+func TestDeceptiveNamesAreInvisibleOrMixedScript(t *testing.T) {
+	for _, n := range []string{"alice\u200b", "аlice", "ａlice", "\u200bnpub1abc", "al\u00adice", "pаypal"} {
+		if !Deceptive(n) {
+			t.Errorf("Deceptive(%q) = false", n)
+		}
+	}
+	for _, n := range []string{"alice", "Ольга", "Jürgen", "李雷", "Ελένη", "bob smith", "👩\u200d💻"} {
+		if Deceptive(n) {
+			t.Errorf("Deceptive(%q) = true", n)
+		}
+	}
 }

@@ -31,6 +31,9 @@ type groupRequestJSON struct {
 	// not-a-member (leave); Explanation says it in words.
 	Outcome     string `json:"outcome"`
 	Explanation string `json:"explanation"`
+	// Note: the relay's records disagree with its duplicate: answer
+	// (groups.RequestResult.Note); omitted when they agree.
+	Note string `json:"note,omitempty"`
 	// Sent: a 9021/9022 was signed and sent (event_id); accepted and
 	// message are the relay's OK answer.
 	Sent     bool              `json:"sent"`
@@ -78,6 +81,8 @@ are a member already, and reads your membership again. The relay decides:
                   decides (a closed group without an invite code), or its
                   refusal said the request is pending review
   already-member  you were a member (nothing sent), or it answered duplicate:
+                  (NIP-29: already a member; where its 39002 or latest
+                  9000/9001 disagree, a note says so)
 
 A refusal is exit 3 with the relay's words (restricted: - a closed group, a
 bad invite code or this key is not allowed; auth-required: - it would not
@@ -186,7 +191,7 @@ func groupRequest(ctx context.Context, a *app, arg string, kind int, o groupRequ
 	groupCacheRelay(a, res.Read)
 	groupSelfWarning(a, ref, res.Read)
 	out := groupRequestJSON{Schema: "roster.group." + verb + "/v1", ID: ref.ID, Relay: res.Relay, You: wsPerson(me, ""),
-		Outcome: res.Outcome, Explanation: groupExplain(res), Sent: res.Sent, Code: res.Sent && code != "" && kind == groups.KindJoinRequest,
+		Outcome: res.Outcome, Explanation: groupExplain(res), Note: res.Note, Sent: res.Sent, Code: res.Sent && code != "" && kind == groups.KindJoinRequest,
 		Accepted: res.Accepted, Message: res.Message, Before: res.Before, After: res.After}
 	if res.Event != nil {
 		out.EventID = res.Event.ID
@@ -205,6 +210,9 @@ func groupRequest(ctx context.Context, a *app, arg string, kind int, o groupRequ
 	w := a.io.Out
 	fmt.Fprintf(w, "%s group %s on %s: %s\n", verb, termtext.Line(ref.ID), termtext.Line(res.Relay), out.Outcome)
 	fmt.Fprintf(w, "  %s\n", termtext.Line(out.Explanation))
+	if out.Note != "" {
+		fmt.Fprintf(w, "  note: %s\n", termtext.Line(out.Note))
+	}
 	switch out.List.Status {
 	case "saved":
 		fmt.Fprintf(w, "  groups list (kind 10009) saved: %s\n", out.List.EventID)

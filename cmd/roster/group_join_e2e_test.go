@@ -324,3 +324,56 @@ func TestGroupJoinRefusesToPickAForkItself(t *testing.T) {
 		t.Fatalf("exit %d %+v", r.Code, out)
 	}
 }
+
+// Rule (nip-29.md: a join answered duplicate: means already a member; the
+// 39002 may be partial): a relay that answers duplicate: while what it
+// serves shows no membership (its 39002 and 9000s withheld) is
+// already-member, exit 0, with a note naming the missing 39002; where the
+// latest 9001 it serves removes the person, the note names that 9001.
+// Neither is read as non-membership.
+func TestGroupJoinAnsweredDuplicateIsAMemberAndNotesTheDisagreement(t *testing.T) {
+	t.Parallel()
+	w := newPCWorld(t)
+	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
+	me := pubOf(t, pcStrangerSK)
+	if r := w.as(pcStrangerSK, "group", "join", pcHome, "--json"); r.Code != exitOK {
+		t.Fatalf("first join: exit %d %s %s", r.Code, r.Out, r.Err)
+	}
+	w.relay.SetMisbehaviour(devrelay.Misbehaviour{Withhold: func(e *nostr.Event) bool {
+		return e.Kind == grouprelay.KindPutUser || e.Kind == groups.KindMembers
+	}})
+	r := w.as(pcStrangerSK, "group", "join", pcHome, "--json")
+	if r.Code != exitOK {
+		t.Fatalf("join answered duplicate: exit %d %s %s", r.Code, r.Out, r.Err)
+	}
+	out := decodeOut[groupRequestJSON](t, r)
+	if out.Outcome != groups.OutcomeAlreadyMember || !out.Sent || out.Accepted || !strings.HasPrefix(out.Message, "duplicate:") ||
+		!strings.Contains(out.Note, "39002") || !strings.Contains(out.Note, "partial") {
+		t.Fatalf("%+v", out)
+	}
+	human := w.as(pcStrangerSK, "group", "join", pcHome)
+	if human.Code != exitOK || !strings.Contains(human.Out, "already-member") || !strings.Contains(human.Out, "note: ") {
+		t.Fatalf("exit %d:\n%s%s", human.Code, human.Out, human.Err)
+	}
+
+	// Removed, admitted again, and the relay withholds the re-admission:
+	// the latest 9001 it serves removes me.
+	w.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+	w.group(pcOwnerSK, grouprelay.KindRemoveUser, nostr.Tag{"p", me})
+	if r := w.as(pcStrangerSK, "group", "join", pcHome, "--json"); r.Code != exitOK || decodeOut[groupRequestJSON](t, r).Outcome != groups.OutcomeJoined {
+		t.Fatalf("re-join: exit %d %s %s", r.Code, r.Out, r.Err)
+	}
+	puts := w.relay.Stored(nostr.Filter{Kinds: []int{grouprelay.KindPutUser}, Tags: nostr.TagMap{"p": {me}}})
+	hidden := map[string]bool{}
+	for _, e := range puts {
+		hidden[e.ID] = true
+	}
+	w.relay.SetMisbehaviour(devrelay.Misbehaviour{Withhold: func(e *nostr.Event) bool {
+		return hidden[e.ID] || e.Kind == groups.KindMembers
+	}})
+	out = decodeOut[groupRequestJSON](t, w.as(pcStrangerSK, "group", "join", pcHome, "--json"))
+	if out.Outcome != groups.OutcomeAlreadyMember || out.Before.Basis != "remove-user" || !strings.Contains(out.Note, "9001") ||
+		!strings.Contains(out.Note, out.After.EventID) {
+		t.Fatalf("%+v", out)
+	}
+}

@@ -11,7 +11,12 @@ import (
 
 // members lists people lead first, then confirmed, then invited, marking
 // the lead, the selected maintainer and the viewer.
-func printMembers(p *termui.Lines, label string, ms []report.Member, rep *report.Repo, pt peopleText) {
+//
+// partial (not every relay answered): an invitation may have been accepted
+// on a relay that did not answer (a stream that broke before the
+// acceptance arrived), so "invited" says it is only what the relays that
+// answered show.
+func printMembers(p *termui.Lines, label string, ms []report.Member, rep *report.Repo, pt peopleText, partial bool) {
 	if len(ms) == 0 {
 		p.Row(label, "none")
 		return
@@ -33,7 +38,11 @@ func printMembers(p *termui.Lines, label string, ms []report.Member, rep *report
 		}
 		status := p.St.Apply(p.St.Good, m.Status)
 		if m.Status != "confirmed" {
-			status = p.St.Apply(p.St.Warn, m.Status)
+			word := m.Status
+			if partial {
+				word += " as far as the relays that answered show (an acceptance may be on one that did not)"
+			}
+			status = p.St.Apply(p.St.Warn, word)
 		}
 		var marks []string
 		if rep != nil && rank(m) == 0 {

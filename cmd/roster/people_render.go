@@ -11,9 +11,13 @@ import (
 
 // peopleText names people in human output: "alice (npub1mfm…unuf)",
 // "(you)" after the signer. A profile name is a label anyone can claim, so
-// when two people shown claim the same name (or a name that looks like a
-// key) both are printed with their full npub; on a terminal npubs are
-// otherwise shortened unless --full, and in a pipe or file they are full.
+// when two people shown claim names a reader cannot tell apart (the same
+// termtext.Skeleton: "alice", "Alice", "alice\u200b", a Cyrillic "аlice"),
+// a name that looks like a key (its skeleton holds "npub1", a zero-width
+// space before a whole npub included) or a deceptive name (invisible
+// characters, Latin mixed with Greek or Cyrillic: termtext.Deceptive),
+// each is printed with its full npub; on a terminal npubs are otherwise
+// shortened unless --full, and in a pipe or file they are full.
 type peopleText struct {
 	names  report.Names
 	viewer string // npub, "" for nobody
@@ -47,9 +51,18 @@ func newPeopleText(names report.Names, viewer string, short bool) peopleText {
 	return pt
 }
 
-// foldName is the form two names are compared in: case and surrounding
-// space do not make a different person.
-func foldName(n string) string { return strings.ToLower(strings.TrimSpace(n)) }
+// foldName is the form two names are compared in: case, spacing,
+// invisible characters and look-alike letters do not make a different
+// person (termtext.Skeleton).
+func foldName(n string) string { return termtext.Skeleton(n) }
+
+// ambiguous reports whether a name needs its full npub beside it: another
+// person shown claims a name that folds alike, it looks like a key, or it
+// is deceptive.
+func (pt peopleText) ambiguous(name string) bool {
+	k := foldName(name)
+	return pt.shared[k] || strings.Contains(k, "npub1") || termtext.Deceptive(name)
+}
 
 // key is npub shortened on a terminal: npub1 and three characters, an
 // ellipsis, and the last four.
@@ -67,7 +80,7 @@ func (pt peopleText) Of(who string) string {
 	var b strings.Builder
 	if id.Name != "" {
 		name := termtext.Line(id.Name)
-		ambiguous := pt.shared[foldName(id.Name)] || strings.HasPrefix(foldName(id.Name), "npub1")
+		ambiguous := pt.ambiguous(id.Name)
 		b.WriteString(name)
 		if id.NIP05 != "" {
 			b.WriteString(" <" + termtext.Line(id.NIP05) + ">")

@@ -58,8 +58,8 @@ func renderRepoHumanAs(w io.Writer, rep *report.Repo, st termui.Styles, pt peopl
 	}
 
 	// 3. Who is confirmed, invited, or a moderator?
-	printMembers(p, "maintainers", rep.Maintainers, rep, pt)
-	printMembers(p, "moderators", rep.Moderators, nil, pt)
+	printMembers(p, "maintainers", rep.Maintainers, rep, pt, !rep.Complete && !rep.Offline)
+	printMembers(p, "moderators", rep.Moderators, nil, pt, !rep.Complete && !rep.Offline)
 
 	// 4. Pending history acknowledgements or a safer lead coordinate to follow?
 	if len(rep.PendingHistoryAcknowledgements) == 0 {

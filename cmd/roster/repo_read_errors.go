@@ -36,10 +36,26 @@ func (a *app) incompleteErr(v *repoView) *exitError {
 	var lines, safe []string
 	var hinted []suggest.Command
 	rel := []map[string]any{}
+	listed := map[string]discovery.LearnedRelay{}
+	if v.Search != nil {
+		for _, l := range v.Search.Learned {
+			listed[l.URL] = l
+		}
+	}
 	for _, r := range v.Fetch.Relays {
-		rel = append(rel, map[string]any{"url": r.URL, "status": r.Status, "reason": r.Reason, "events": r.Events})
+		entry := map[string]any{"url": r.URL, "status": r.Status, "reason": r.Reason, "events": r.Events}
+		if l, ok := listed[r.URL]; ok {
+			entry["listed_by"] = map[string]any{"npub": graph.Npub(l.Pubkey), "from": l.From}
+		}
+		rel = append(rel, entry)
 		if r.Status != relaypool.StatusOK {
 			line := relayFailure(r.URL, r.Status, r.Reason)
+			if l, ok := listed[r.URL]; ok {
+				// A write asks the relays of everyone it involves (at most
+				// discovery.MaxWriteRelays): say whose relay this is.
+				line += fmt.Sprintf("; listed by %s, and a change asks the relays of everyone it involves (at most %d), so it cannot be decided without it: retry when it answers, or name the relays with --relay",
+					learnedBy(l), discovery.MaxWriteRelays)
+			}
 			hint := ""
 			if ws, ok := plainWebsocketInstead(r.URL, r.Reason); ok {
 				hint = "\n    it speaks plain ws://, not wss:// (a relay hint without a scheme means wss://)"

@@ -37,17 +37,28 @@ func (a *app) relayBoundErr(e *discovery.RelayBound) *exitError {
 			discovery.MaxWriteRelays, relayCount(len(s.Asked)), len(wanted), more, discovery.MaxWriteRelays)
 	}
 	safe := make([]string, len(shown))
+	named := make([]string, len(shown))
 	for i, u := range shown {
 		safe[i] = termtext.Line(u)
+		if i < len(e.WantedFrom) && e.WantedFrom[i].Pubkey != "" {
+			by := " (listed by " + learnedBy(e.WantedFrom[i]) + ")"
+			named[i], safe[i] = u+by, safe[i]+by
+		} else {
+			named[i] = u
+		}
+	}
+	wantedFrom := []map[string]any{}
+	for _, l := range e.WantedFrom {
+		wantedFrom = append(wantedFrom, map[string]any{"url": l.URL, "from": l.From, "npub": graph.Npub(l.Pubkey)})
 	}
 	learned := []map[string]any{}
 	for _, l := range s.Learned {
 		learned = append(learned, map[string]any{"url": l.URL, "from": l.From, "npub": graph.Npub(l.Pubkey), "round": l.Round})
 	}
 	return &exitError{Code: exitIncomplete, Kind: "relay-bound",
-		Err:      fmt.Errorf(what, strings.Join(shown, ", ")),
+		Err:      fmt.Errorf(what, strings.Join(named, ", ")),
 		Terminal: fmt.Sprintf(what, strings.Join(safe, ", ")),
-		Details: map[string]any{"asked": s.Asked, "wanted": wanted, "learned": learned, "rounds": s.Rounds,
+		Details: map[string]any{"asked": s.Asked, "wanted": wanted, "wanted_from": wantedFrom, "learned": learned, "rounds": s.Rounds,
 			"max_relays": discovery.MaxWriteRelays, "max_rounds": discovery.MaxWriteRounds, "limit": map[bool]string{true: "rounds", false: "relays"}[e.Rounds]},
 		Commands: []suggest.Command{suggest.Roster("repo").Because("the repository as the relays asked show it, and which relays its announcements list")}}
 }
@@ -57,4 +68,14 @@ func relayCount(n int) string {
 		return "1 relay"
 	}
 	return fmt.Sprintf("%d relays", n)
+}
+
+// learnedBy says whose event named a relay a write asks: "npub1…'s
+// announcement" or "npub1…'s NIP-65 relay list".
+func learnedBy(l discovery.LearnedRelay) string {
+	what := "announcement"
+	if l.From == "relay-list" {
+		what = "NIP-65 relay list (kind 10002)"
+	}
+	return graph.Npub(l.Pubkey) + "'s " + what
 }

@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
@@ -12,12 +14,24 @@ import (
 
 // discoveryRelays is where to look: --relay alone when given (it replaces
 // discovery), else ROSTER_RELAYS (or config.yaml's relays) plus the
-// coordinate's relay hints.
+// coordinate's relay hints (an naddr's, a nostr:// URL's, a NIP-05
+// document's) while they fit the bound every relay source shares: the
+// hints bring the relays asked to at most discovery.MaxWriteRelays, the
+// first hints first. The user's own relays are always asked.
 func (a *app) discoveryRelays(sel gitstate.Selection) []string {
 	if len(a.opts.Relays) > 0 {
 		return relaypool.NormalizeRelays(a.opts.Relays)
 	}
-	return relaypool.NormalizeRelays(append(a.defaultRelays(), sel.Relays...))
+	out := relaypool.NormalizeRelays(a.defaultRelays())
+	for _, h := range relaypool.NormalizeRelays(sel.Relays) {
+		if len(out) >= discovery.MaxWriteRelays {
+			break
+		}
+		if !slices.Contains(out, h) {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // noRelaysErr: the selection has no relay to ask.

@@ -166,7 +166,7 @@ func (a *app) openCache() (*cache.Cache, error) {
 // openCacheIn opens the cache in dir: read-only when it cannot be written
 // (cache.Open decides; the test seam forces it).
 func (a *app) openCacheIn(dir string) (*cache.Cache, error) {
-	return cache.OpenWith(dir, cache.Options{ReadOnly: a.seams.cacheReadOnly})
+	return cache.OpenWith(dir, cache.Options{ReadOnly: a.seams.cacheReadOnly, MaxBytes: a.seams.cacheMaxBytes})
 }
 
 // viewerPubkey is whose announcement the advisory warnings are about: the

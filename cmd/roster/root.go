@@ -78,6 +78,9 @@ type seams struct {
 	// cacheReadOnly opens the cache read-only (cache.Options.ReadOnly),
 	// for tests on a machine where no write can be denied (root).
 	cacheReadOnly bool
+	// cacheMaxBytes caps the cache file (cache.Options.MaxBytes; 0 is the
+	// default), so a test can fill it without writing 64 MiB.
+	cacheMaxBytes int64
 	// projectBeforeSign runs after a project change was checked against the
 	// state it read and before it is signed: it lets a test line up two
 	// changes against one revision.

@@ -69,6 +69,12 @@ type RequestResult struct {
 	// Read is the relay's state after the request (before it, when nothing
 	// was sent).
 	Read RelayRead
+	// Note says where the relay's own records disagree with its answer: a
+	// join answered duplicate: is a member (nip-29.md), but the re-read
+	// found no 39002 listing them, or a latest 9001 removing them, or did
+	// not complete. A 39002 may be partial, so this is never read as
+	// non-membership.
+	Note string
 }
 
 // Join sends a kind 9021 join request to the relay hosting the group,
@@ -135,6 +141,14 @@ func request(ctx context.Context, in RequestInput, kind int) (RequestResult, err
 		}
 	}
 	after := ReadMember(ctx, in.Relays, []string{host.URL}, in.ID, in.Me)
+	if res.Outcome == OutcomeAlreadyMember {
+		// NIP-29: duplicate: means already a member; the records are notes.
+		res.Note = duplicateNote(host.URL, after)
+		if after.Complete && len(after.Relays) == 1 && after.Relays[0].Me != nil {
+			res.Read, res.After = after.Relays[0], *after.Relays[0].Me
+		}
+		return res, nil
+	}
 	if !after.Complete || len(after.Relays) != 1 || after.Relays[0].Me == nil {
 		return res, &pipeline.Error{Class: pipeline.Unverified, Code: "unverified", Details: details, Next: []suggest.Command{show},
 			Msg: fmt.Sprintf("%s answered %s, but re-reading your membership there did not complete", host.URL, what)}
@@ -155,6 +169,23 @@ func request(ctx context.Context, in RequestInput, kind int) (RequestResult, err
 			Msg: fmt.Sprintf("%s accepted %s but still makes you a member (%s %s); it should have removed you with a kind 9001", host.URL, what, res.After.Basis, res.After.EventID)}
 	}
 	return res, nil
+}
+
+// duplicateNote is what to say about a join the relay answered
+// duplicate: when its own records do not show the membership ("" when they
+// do).
+func duplicateNote(relay string, after ReadResult) string {
+	if !after.Complete || len(after.Relays) != 1 || after.Relays[0].Me == nil {
+		return fmt.Sprintf("%s answered duplicate: (you are already a member), but re-reading your membership there did not complete", relay)
+	}
+	me := after.Relays[0].Me
+	switch {
+	case me.Member:
+		return ""
+	case me.Basis == "remove-user":
+		return fmt.Sprintf("%s answered duplicate: (you are already a member), but the latest kind 9001 naming you there (%s) removes you; the relay's answer stands, its records disagree with it", relay, me.EventID)
+	}
+	return fmt.Sprintf("%s answered duplicate: (you are already a member), but its signed member list (kind 39002) does not list you and no kind 9000 names you; a 39002 may be partial, so the relay's answer stands", relay)
 }
 
 // hostOf picks the one relay that hosts the group among those read: a

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/cache"
+	"github.com/roster-cli/roster/devrelay"
+)
+
+// bigEventsRepository is Eve's "big": she lists n maintainers, and each of them
+// announces it with a 200 KiB description, under the cache's per-event
+// limit, so a read of it caches n × 200 KiB.
+func bigEventsRepository(t *testing.T, n int) (person, []*nostr.Event) {
+	t.Helper()
+	eve := newPerson("eve of the big repository")
+	tags := []nostr.Tag{role("M", eve)}
+	var people []person
+	for i := range n {
+		p := newPerson(fmt.Sprintf("big repository maintainer %d", i))
+		people = append(people, p)
+		tags = append(tags, role("m", p, "100"))
+	}
+	tags = append(tags, maintainersTag(append([]person{eve}, people...)...))
+	out := []*nostr.Event{eve.announce(t, "big", 100, tags...)}
+	for _, p := range people {
+		out = append(out, p.announce(t, "big", 101, role("M", eve, "100"), role("m", p, "100"),
+			nostr.Tag{"description", strings.Repeat("x", 200<<10)}))
+	}
+	return eve, out
+}
+
+// Rule (the cache never evicts the repository the home used most recently
+// in favour of another repository's large events): Alice adds Bob, then
+// reads Eve's "big", whose 30 maintainers' announcements (6 MB) overrun a
+// 4 MiB cache. Alice's repository stays: `--offline` still shows Bob
+// invited, and when the relay then serves the announcement her edit
+// replaced, her next edit is still refused stale-relays (exit 4) with
+// nothing published.
+func TestAnotherRepositorysBigEventsDoNotEvictTheHomesRepository(t *testing.T) {
+	t.Parallel()
+	w := newMutWorld(t, 1)
+	w.seams.cacheMaxBytes = 4 << 20
+	base := alice.announce(t, w.id, 100)
+	w.seed(base)
+	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+	eve, big := bigEventsRepository(t, 30)
+	publish(t, w.relays[0].URL(), big...)
+	r := invocation{Env: withKey(w.home, alice), Dir: w.dir, Seams: w.seams}.roster(t,
+		"repo", "--repo", eve.naddr("big"), "--relay", w.relays[0].URL(), "--home", w.home["ROSTER_HOME"], "--timeout", "10s", "--json")
+	if r.Code != exitOK {
+		t.Fatalf("reading the big repository: exit %d\n%s", r.Code, r.Err)
+	}
+	c, err := cache.OpenWith(w.home["ROSTER_HOME"], cache.Options{MaxBytes: w.seams.cacheMaxBytes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := c.Info()
+	c.Close()
+	if err != nil || info.Evicted == 0 {
+		t.Fatalf("the big repository evicted nothing (%+v, %v): the test does not overrun the cache", info, err)
+	}
+
+	off := w.run(alice, alice, 1100, "repo", "--offline", "--json")
+	var view map[string]any
+	if off.Code != exitOK || json.Unmarshal([]byte(off.Out), &view) != nil || !strings.Contains(off.Out, bob.npub()) {
+		t.Fatalf("--offline after the big read: exit %d\n%s%s", off.Code, off.Out, off.Err)
+	}
+
+	// The relay now serves the version the edit replaced.
+	latest := w.relays[0].Stored(nostr.Filter{Kinds: []int{30617}, Authors: []string{alice.pk}, Tags: nostr.TagMap{"d": {w.id}}})
+	if len(latest) != 1 || latest[0].ID == base.ID {
+		t.Fatalf("stored %v", latest)
+	}
+	hidden := latest[0].ID
+	w.relays[0].SetMisbehaviour(devrelay.Misbehaviour{Withhold: func(e *nostr.Event) bool { return e.ID == hidden }})
+	w.relays[0].Inject(base)
+	before := w.storedCount()
+	stale := w.run(alice, alice, 1200, "repo", "edit", "--add-maintainer", carol.npub(), "--json", "--timeout", "5s")
+	if stale.Code != exitIncomplete || !strings.Contains(stale.Out, `"code": "stale-relays"`) || w.storedCount() != before {
+		t.Fatalf("exit %d against a relay serving the replaced version, want 4 stale-relays and nothing stored\n%s%s", stale.Code, stale.Out, stale.Err)
+	}
+}

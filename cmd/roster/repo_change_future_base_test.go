@@ -1,0 +1,23 @@
+package main
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// Rule (never date an event so far ahead that it locks the next edit out):
+// an announcement of Alice's dated int64 max − 2 would make her next
+// replacement max − 1, after which one more edit is possible and then
+// none. The change is refused (exit 3, base-in-the-future) naming the event
+// and the clock, and nothing is published.
+func TestABaseFarAheadOfTheClockRefusesTheChangeEndToEnd(t *testing.T) {
+	w := newMutWorld(t, 1)
+	base := alice.announce(t, w.id, math.MaxInt64-2)
+	w.seed(base)
+	m := w.refused(alice, alice, 1000, exitRefused, "base-in-the-future", "repo", "edit", "--add-maintainer", bob.npub())
+	e := m["error"].(map[string]any)
+	if msg := e["message"].(string); !strings.Contains(msg, base.ID) || !strings.Contains(msg, "after this machine's clock") {
+		t.Fatalf("message does not name %s and why:\n%s", base.ID, msg)
+	}
+}

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
+)
+
+// Rule (a partial read never passes a guess for a fact): Alice invited
+// Bob; Bob's acceptance is only on the second relay, which breaks the
+// stream before sending it. `roster repo` still answers (a read exits 0
+// with complete: false), but it does not show Bob plainly as invited: the
+// status says it is what the relays that answered show and that an
+// acceptance may be on the one that did not; JSON says complete: false.
+func TestAMidStreamBreakDoesNotShowAConfirmedPersonAsPlainlyInvited(t *testing.T) {
+	t.Parallel()
+	w := newMutWorld(t, 2)
+	w.seed(alice.announce(t, w.id, 100))
+	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+	publish(t, w.relays[1].URL(), bob.announce(t, w.id, 1500, role("M", alice, "1000"), role("m", bob, "1000"), maintainersTag(alice, bob)))
+	w.relays[1].SetMisbehaviour(devrelay.Misbehaviour{BreakAfter: 1, Withhold: func(e *nostr.Event) bool { return e.PubKey == bob.pk }})
+	r := w.run(carol, alice, 3000, "repo")
+	if r.Code != exitOK {
+		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+	flat := strings.Join(strings.Fields(r.Out), " ")
+	if !strings.Contains(flat, bob.npub()+" invited as far as the relays that answered show") || !strings.Contains(flat, "complete no: partial answer") {
+		t.Fatalf("Bob is shown as plainly invited on a partial read:\n%s", r.Out)
+	}
+	j := w.run(carol, alice, 3000, "repo", "--json")
+	if j.Code != exitOK || !strings.Contains(j.Out, `"complete": false`) {
+		t.Fatalf("exit %d\n%.2000s", j.Code, j.Out)
+	}
+}

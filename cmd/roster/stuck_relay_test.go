@@ -1,0 +1,65 @@
+package main
+
+import (
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/roster-cli/roster/devrelay"
+)
+
+// handshakeBlackHole accepts TCP connections and never answers the
+// websocket handshake; it returns the ws:// URL.
+func handshakeBlackHole(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var held []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range held {
+			c.Close()
+		}
+	})
+	return "ws://" + ln.Addr().String()
+}
+
+// Rule (docs/usage.md "How long a command can take": a relay costs at most
+// one --timeout per round): beside an honest relay, a relay that never
+// completes the websocket handshake costs `roster repo` one --timeout, not
+// one for the discovery and another for the profiles asked of it.
+func TestARelayThatNeverCompletesTheHandshakeCostsOneTimeout(t *testing.T) {
+	t.Parallel()
+	rl := devrelay.StartN(t, 1, devrelay.Options{})[0]
+	publish(t, rl.URL(), leadShaped(t, "proj")...)
+	publish(t, rl.URL(), alice.profile(t, 500, map[string]any{"name": "alice"}))
+	stuck := handshakeBlackHole(t)
+	inv := invocation{Env: testEnv(t)}
+	const timeout = time.Second
+	start := time.Now()
+	r := inv.roster(t, "repo", "--repo", alice.naddr("proj"), "--relay", rl.URL(), "--relay", stuck, "--timeout", "1s", "--json")
+	took := time.Since(start)
+	if r.Code != exitIncomplete && r.Code != exitOK {
+		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+	if took > timeout*3/2 {
+		t.Fatalf("roster repo took %v with --timeout %v and one relay that never completes the handshake; want one timeout and slack", took, timeout)
+	}
+}
