@@ -209,8 +209,11 @@ func (p *Pool) DeferSignatures() { p.deferSigs.Store(true) }
 
 // VerifyAuthors checks the signatures of res's pending events signed by
 // authors (each (id, sig) pair once, as always) and moves the valid ones into
-// res.Events; an invalid one is dropped and counted as dropped for every relay
-// that sent it. It reports whether any event was added.
+// res.Events. Every relay's copy counts on its own: an id stands when any
+// relay sent a copy that verifies, and a relay whose copy failed has it
+// counted as dropped and recorded as forged (RelayReport.Forged), never
+// taking another relay's valid copy with it. It reports whether any event
+// was added.
 func (p *Pool) VerifyAuthors(res *FetchResult, authors []string) bool {
 	if len(res.pending) == 0 || len(authors) == 0 {
 		return false
@@ -220,26 +223,13 @@ func (p *Pool) VerifyAuthors(res *FetchResult, authors []string) bool {
 		want[a] = true
 	}
 	added := false
-	for id, e := range res.pending {
-		if !want[e.PubKey] {
+	for id, copies := range res.pending {
+		if !want[first(copies).PubKey] {
 			continue
 		}
-		delete(res.pending, id)
-		if v, ok := p.verified.Check(e); ok {
-			res.verified[id] = v
-			res.Events = append(res.Events, e)
+		if p.settleCopies(res, id) {
 			added = true
-			continue
 		}
-		for _, u := range res.Sources[id] {
-			for i := range res.Relays {
-				if res.Relays[i].URL == u {
-					res.Relays[i].Events--
-					res.Relays[i].Dropped++
-				}
-			}
-		}
-		delete(res.Sources, id)
 	}
 	if added {
 		sortEvents(res.Events)
@@ -260,14 +250,15 @@ func merge(a, b *FetchResult) *FetchResult {
 		}
 	}
 	for _, r := range []*FetchResult{a, b} {
-		for id, e := range r.pending {
+		for id, copies := range r.pending {
 			if _, done := out.verified[id]; done {
 				continue
 			}
-			if out.pending == nil {
-				out.pending = map[string]*nostr.Event{}
+			for _, c := range copies {
+				for _, u := range c.relays {
+					out.hold(c.evt, u)
+				}
 			}
-			out.pending[id] = e
 		}
 		for id, urls := range r.Sources {
 			for _, u := range urls {
@@ -289,12 +280,19 @@ func merge(a, b *FetchResult) *FetchResult {
 		i, ok := index[r.URL]
 		if !ok {
 			index[r.URL] = len(out.Relays)
+			r.Forged = slices.Clone(r.Forged)
 			out.Relays = append(out.Relays, r)
 			continue
 		}
 		prev := &out.Relays[i]
 		prev.Events += r.Events
 		prev.Dropped += r.Dropped
+		prev.ForgedCount += r.ForgedCount
+		for _, id := range r.Forged {
+			if len(prev.Forged) < MaxForged && !slices.Contains(prev.Forged, id) {
+				prev.Forged = append(prev.Forged, id)
+			}
+		}
 		if prev.Answered.IsZero() || !r.Answered.IsZero() && r.Answered.Before(prev.Answered) {
 			prev.Answered = r.Answered
 		}

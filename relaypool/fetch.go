@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -35,6 +36,13 @@ type RelayReport struct {
 	// Dropped counts events this relay returned that were rejected: wrong
 	// id, bad signature, or matching none of the filters asked.
 	Dropped int `json:"dropped"`
+	// Forged are the ids of events this relay served with a signature that
+	// does not verify although the id is the hash of the content: a forged
+	// copy of a real or made-up event (counted in Dropped too). Another
+	// relay's valid copy of the same id still counts; at most MaxForged
+	// ids are kept, ForgedCount counts them all.
+	Forged      []string `json:"forged,omitempty"`
+	ForgedCount int      `json:"forged_count,omitempty"`
 	// Answered is when the relay's EOSE arrived (zero when it did not):
 	// the moment its answer stands for. Over several rounds it is the
 	// earliest, the oldest part of what the relay said; Reask replaces it.
@@ -58,8 +66,10 @@ type FetchResult struct {
 	verified map[string]verified.Event
 	// pending holds, by id, events of a discovery round whose id and filter
 	// were checked but whose signature waits for VerifyAuthors; they are
-	// not in Events.
-	pending map[string]*nostr.Event
+	// not in Events. Every distinct copy (by signature) is kept with the
+	// relays that sent it, so a forged copy from one relay cannot stand
+	// for the id and hide another relay's valid one.
+	pending map[string][]*heldCopy
 
 	// what Discover asked for, so a later round asks only for what is new
 	askedA  map[string]bool
@@ -97,13 +107,10 @@ func (p *Pool) fetch(ctx context.Context, relays []string, lazy bool, filters []
 			res.Sources[e.ID] = append(res.Sources[e.ID], relays[i])
 		}
 		for _, e := range held[i] {
-			if res.pending == nil {
-				res.pending = map[string]*nostr.Event{}
+			res.hold(e, relays[i])
+			if !slices.Contains(res.Sources[e.ID], relays[i]) {
+				res.Sources[e.ID] = append(res.Sources[e.ID], relays[i])
 			}
-			if _, dup := res.pending[e.ID]; !dup {
-				res.pending[e.ID] = e
-			}
-			res.Sources[e.ID] = append(res.Sources[e.ID], relays[i])
 		}
 	}
 	sortEvents(res.Events)
@@ -178,19 +185,25 @@ func (p *Pool) reqOne(ctx context.Context, c *conn, filters []nostr.Filter, rep 
 		case *nostr.EventEnvelope:
 			evt := e.Event
 			switch {
-			case a.seen[evt.ID] && a.lazy:
+			case a.seen[evt.ID+evt.Sig] && a.lazy:
 				// a repeat is still one event from this relay
 			case a.lazy:
 				if !nostr.Filters(filters).Match(&evt) || !evt.CheckID() {
 					rep.Dropped++
 					break
 				}
-				a.seen[evt.ID] = true
-				rep.Events++
+				a.seen[evt.ID+evt.Sig] = true
+				if !a.seen[evt.ID] {
+					a.seen[evt.ID] = true
+					rep.Events++
+				}
 				a.held = append(a.held, &evt)
 			default:
 				if v, ok := p.verify(&evt, filters); !ok {
 					rep.Dropped++
+					if nostr.Filters(filters).Match(&evt) && evt.CheckID() {
+						rep.forged(evt.ID)
+					}
 				} else if !a.seen[evt.ID] {
 					a.seen[evt.ID] = true
 					rep.Events++
