@@ -107,3 +107,13 @@ func (p *Pool) settleCopies(res *FetchResult, id string) bool {
 	}
 	return good != nil
 }
+
+// Holds reports whether res holds an event with this id, verified or
+// waiting for its signature check.
+func (r *FetchResult) Holds(id string) bool {
+	if _, ok := r.verified[id]; ok {
+		return true
+	}
+	_, ok := r.pending[id]
+	return ok
+}

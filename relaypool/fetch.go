@@ -43,6 +43,13 @@ type RelayReport struct {
 	// ids are kept, ForgedCount counts them all.
 	Forged      []string `json:"forged,omitempty"`
 	ForgedCount int      `json:"forged_count,omitempty"`
+	// Capped: for a filter naming no author and no id, the relay returned
+	// as many events as the filter's limit or at least CapFloor, the
+	// answer of a relay that cuts answers (strfry: 500 per filter, newest
+	// first) and says nothing of what it left out. Such an answer is not
+	// complete evidence of that filter: what must be complete is asked by
+	// author (discovery) or by id.
+	Capped bool `json:"capped,omitempty"`
 	// Answered is when the relay's EOSE arrived (zero when it did not):
 	// the moment its answer stands for. Over several rounds it is the
 	// earliest, the oldest part of what the relay said; Reask replaces it.
@@ -146,26 +153,71 @@ func (p *Pool) fetchOne(ctx context.Context, url string, filters []nostr.Filter,
 	// A request that would exceed MaxREQBytes goes as several, one after
 	// another on the same connection; the relay answered only if it
 	// answered every one.
-	a := &answer{seen: map[string]bool{}, lazy: lazy}
+	a := &answer{seen: map[string]bool{}, lazy: lazy, open: map[int]int{}}
 	groups := splitREQ(filters, MaxREQBytes)
 	if len(groups) == 0 {
 		groups = [][]nostr.Filter{filters}
 	}
 	for _, group := range groups {
+		a.group = openFilters(group)
 		rep = p.reqOne(ctx, c, group, rep, a)
 		if rep.Status != StatusOK {
 			break
 		}
+		for i, f := range group {
+			if a.group[i] && a.open[i] >= capOf(f) {
+				rep.Capped = true
+			}
+		}
+		clear(a.open)
 	}
 	return rep, a.events, a.held
 }
 
+// CapFloor is the smallest answer to a filter naming no author and no id
+// that counts as possibly cut by the relay (RelayReport.Capped): relays cap
+// answers at a few hundred to a few thousand events per filter, and some
+// lower; a repository's own events under one identifier are far fewer.
+const CapFloor = 100
+
+// capOf is the count at which an answer to f counts as cut.
+func capOf(f nostr.Filter) int {
+	if f.Limit > 0 && f.Limit < CapFloor {
+		return f.Limit
+	}
+	return CapFloor
+}
+
+// openFilters marks the filters of group that name no author and no id.
+func openFilters(group []nostr.Filter) map[int]bool {
+	out := map[int]bool{}
+	for i, f := range group {
+		if len(f.Authors) == 0 && len(f.IDs) == 0 {
+			out[i] = true
+		}
+	}
+	return out
+}
+
 // answer collects one relay's events over the REQs of one operation.
 type answer struct {
+	// group marks the current REQ's filters naming no author and no id;
+	// open counts, by their index, the events that matched them.
+	group  map[int]bool
+	open   map[int]int
 	lazy   bool
 	seen   map[string]bool // ids of events already accepted
 	events []verified.Event
 	held   []*nostr.Event // lazy: id and filter checked, signature not yet
+}
+
+// countOpen counts evt for each filter naming no author and no id it matches.
+func (a *answer) countOpen(filters []nostr.Filter, evt *nostr.Event) {
+	for i := range a.group {
+		if filters[i].Matches(evt) {
+			a.open[i]++
+		}
+	}
 }
 
 // reqOne runs one REQ on c and adds what it returned to rep and a.
@@ -196,6 +248,7 @@ func (p *Pool) reqOne(ctx context.Context, c *conn, filters []nostr.Filter, rep 
 				if !a.seen[evt.ID] {
 					a.seen[evt.ID] = true
 					rep.Events++
+					a.countOpen(filters, &evt)
 				}
 				a.held = append(a.held, &evt)
 			default:
@@ -207,6 +260,7 @@ func (p *Pool) reqOne(ctx context.Context, c *conn, filters []nostr.Filter, rep 
 				} else if !a.seen[evt.ID] {
 					a.seen[evt.ID] = true
 					rep.Events++
+					a.countOpen(filters, &evt)
 					a.events = append(a.events, v)
 				}
 			}
