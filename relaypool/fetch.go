@@ -211,6 +211,18 @@ type answer struct {
 	held   []*nostr.Event // lazy: id and filter checked, signature not yet
 }
 
+// drop counts evt as dropped once per (id, sig, content) however many of
+// the request's filters it was sent for; it reports whether it was new.
+func (a *answer) drop(rep *RelayReport, evt *nostr.Event) bool {
+	key := "x" + evt.ID + evt.Sig + evt.GetID()
+	if a.seen[key] {
+		return false
+	}
+	a.seen[key] = true
+	rep.Dropped++
+	return true
+}
+
 // countOpen counts evt for each filter naming no author and no id it matches.
 func (a *answer) countOpen(filters []nostr.Filter, evt *nostr.Event) {
 	for i := range a.group {
@@ -241,7 +253,7 @@ func (p *Pool) reqOne(ctx context.Context, c *conn, filters []nostr.Filter, rep 
 				// a repeat is still one event from this relay
 			case a.lazy:
 				if !nostr.Filters(filters).Match(&evt) || !evt.CheckID() {
-					rep.Dropped++
+					a.drop(&rep, &evt)
 					break
 				}
 				a.seen[evt.ID+evt.Sig] = true
@@ -253,8 +265,7 @@ func (p *Pool) reqOne(ctx context.Context, c *conn, filters []nostr.Filter, rep 
 				a.held = append(a.held, &evt)
 			default:
 				if v, ok := p.verify(&evt, filters); !ok {
-					rep.Dropped++
-					if nostr.Filters(filters).Match(&evt) && evt.CheckID() {
+					if a.drop(&rep, &evt) && nostr.Filters(filters).Match(&evt) && evt.CheckID() {
 						rep.forged(evt.ID)
 					}
 				} else if !a.seen[evt.ID] {
