@@ -72,3 +72,33 @@ func TestStrangersIssuesOnACappedRelayDoNotHideANewlyAuthorizedStatus(t *testing
 		}
 	}
 }
+
+// Round trips (docs/PERFORMANCE.md): a relay that cut its answer to the
+// same-identifier filter is asked by author once more for the authors the
+// first round reached (Bob, named by Alice), and only that relay; the
+// honest relay's answer was whole and costs no more than before
+// (discovery and profiles), and a second read, whose cache reaches Bob,
+// asks him by author in its first request.
+func TestACappedRelayCostsOneMoreRoundPerStepOfReachOnlyThere(t *testing.T) {
+	t.Parallel()
+	w := &mutWorld{t: t, relays: devrelay.StartN(t, 2, devrelay.Options{}), id: "my-repo", home: testEnv(t), dir: t.TempDir()}
+	w.seed(alice.announce(t, w.id, 100, role("M", alice), role("m", bob), maintainersTag(alice, bob)),
+		bob.announce(t, w.id, 100, role("M", alice), role("m", bob), maintainersTag(alice, bob)))
+	capped, honest := w.relays[0], w.relays[1]
+	capped.SetMisbehaviour(strfryLike(900))
+	read := w.ok(alice, alice, 1000, "repo")
+	if got := members(t, read); got["bob"] != "confirmed" {
+		t.Fatalf("members %v", got)
+	}
+	if c, h := capped.ReqCount(), honest.ReqCount(); c != 3 || h != 2 {
+		t.Fatalf("REQs: capped relay %d, honest relay %d; want 3 (discovery, Bob by author, profiles) and 2", c, h)
+	}
+	last := capped.Requests()[1]
+	if len(last) != 2 || !slices.Equal(last[0].Authors, []string{bob.pk}) {
+		t.Fatalf("the capped relay's second request %v, want Bob's announcements and deletions by author", last)
+	}
+	w.ok(alice, alice, 1000, "repo")
+	if c := capped.ReqCount(); c != 4 {
+		t.Fatalf("a warm read sent %d REQs to the capped relay, want 1", c-3)
+	}
+}
