@@ -249,23 +249,25 @@ func (p *Pool) reqOne(ctx context.Context, c *conn, filters []nostr.Filter, rep 
 		case *nostr.EventEnvelope:
 			evt := e.Event
 			switch {
-			case a.seen[evt.ID+evt.Sig] && a.lazy:
-				// a repeat is still one event from this relay
+			case a.seen[evt.ID] && a.lazy:
+				// a repeat (or another copy) is still one event from this
+				// relay: its first copy is the one it stands by, so a relay
+				// cannot make one id cost more than one signature check
 			case a.lazy:
 				if !nostr.Filters(filters).Match(&evt) || !evt.CheckID() {
 					a.drop(&rep, &evt)
 					break
 				}
-				a.seen[evt.ID+evt.Sig] = true
-				if !a.seen[evt.ID] {
-					a.seen[evt.ID] = true
-					rep.Events++
-					a.countOpen(filters, &evt)
-				}
+				a.seen[evt.ID] = true
+				rep.Events++
+				a.countOpen(filters, &evt)
 				a.held = append(a.held, &evt)
+			case a.seen[evt.ID]:
+				// as above: one copy per id per relay
 			default:
 				if v, ok := p.verify(&evt, filters); !ok {
 					if a.drop(&rep, &evt) && nostr.Filters(filters).Match(&evt) && evt.CheckID() {
+						a.seen[evt.ID] = true
 						rep.forged(evt.ID)
 					}
 				} else if !a.seen[evt.ID] {

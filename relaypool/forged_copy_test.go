@@ -2,6 +2,7 @@ package relaypool_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -57,4 +58,34 @@ func TestAForgedCopyFromOneRelayNeverHidesAnotherRelaysValidCopy(t *testing.T) {
 		defer p.Close()
 		check(t, p.Fetch(context.Background(), urls, relaypool.DiscoveryFilters("repo")...))
 	})
+}
+
+// Rule (bound every cost an attacker controls): a relay that sends many
+// copies of one id, each with another bad signature, costs one signature
+// check for that id, not one per copy; the id is counted once for it.
+func TestARelayCannotMakeOneIDCostASignatureCheckPerCopy(t *testing.T) {
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	ann := announcement(t, "alice", "repo", 100)
+	var copies []*nostr.Event
+	for i := range 50 {
+		c := *ann
+		c.Sig = fmt.Sprintf("%0128x", i+1)
+		copies = append(copies, &c)
+	}
+	relays[0].SetExtra(copies...)
+	for _, deferred := range []bool{false, true} {
+		p := relaypool.New(relaypool.Options{Timeout: 5 * time.Second})
+		var res *relaypool.FetchResult
+		if deferred {
+			p.DeferSignatures()
+			res = p.Discover(context.Background(), devrelay.URLs(relays), "repo")
+			p.VerifyAuthors(res, []string{pub("alice")})
+		} else {
+			res = p.Fetch(context.Background(), devrelay.URLs(relays), relaypool.DiscoveryFilters("repo")...)
+		}
+		if n := p.SignatureChecks(); n != 1 || len(res.Events) != 0 || res.Relays[0].ForgedCount != 1 {
+			t.Errorf("deferred %v: %d signature checks, %d events, forged %d; want 1, 0, 1", deferred, n, len(res.Events), res.Relays[0].ForgedCount)
+		}
+		p.Close()
+	}
 }
