@@ -61,6 +61,20 @@ type Misbehaviour struct {
 	// serves and stores another's (a racing edit released inside a
 	// writer's cut window).
 	DelayRelease func(evt *nostr.Event) time.Duration
+	// BadSignature: stored events it returns true for are served with
+	// their id and content intact and a signature that does not verify
+	// (a forged copy, as a hostile relay could serve of a real event).
+	BadSignature func(*nostr.Event) bool
+	// CapPerFilter, when > 0, answers each filter with at most that many
+	// events, newest first, as relays that cap an answer do (strfry: 500
+	// per filter by default); the EOSE says nothing of what was left out.
+	CapPerFilter int
+	// Strangers, when it returns a Strangers with Count > 0 for a filter
+	// that names no author and no id, adds that many events from strangers'
+	// keys matching the filter to its answer (before CapPerFilter, so they
+	// crowd older events out): same-identifier spam, issues on a
+	// coordinate, big events.
+	Strangers func(f nostr.Filter) Strangers
 }
 
 // NthREQ delays the relay's n-th REQ (counting from 1) by d.
@@ -241,6 +255,7 @@ func (r *Relay) misbehavingAnswer(m Misbehaviour, reader string, f nostr.Filter)
 		}
 		found = kept
 	}
+	found = r.hostileAnswer(m, f, found)
 	if m.ControlChars {
 		for i, e := range found {
 			found[i] = r.mangle(m, e)

@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"context"
 	"slices"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -32,9 +33,16 @@ const (
 	MaxOwnLabels        = 64
 )
 
-// ActionFilters ask for every role-scoped event and target naming the
-// coordinate of any of authors under identifier: one filter, sent in the
-// same request as a write's deletion round (no round of its own).
+// ActionFilters ask, in the same request as a write's deletion round (no
+// round of its own), for the role-scoped events of authors naming their
+// coordinates under identifier (by author: strangers cannot crowd them out
+// of a capped answer), and for the issues, patches, pull requests and
+// role-scoped events of anyone naming those coordinates, at most
+// MaxActionEvents (newest first) since anyone can publish those. A target
+// a component event names that this second filter left out is asked by id
+// (askMissingTargets); a target author's own later action it left out is
+// not, and the component's event on that target then stays current: a
+// missing own action can only make a change look bigger, never smaller.
 func ActionFilters(identifier string, authors []string) []nostr.Filter {
 	if len(authors) == 0 {
 		return nil
@@ -44,15 +52,68 @@ func ActionFilters(identifier string, authors []string) []nostr.Filter {
 		a = append(a, graph.NewCoordinate(pk, identifier).ATag())
 	}
 	slices.Sort(a)
+	a = slices.Compact(a)
+	members := slices.Compact(slices.Sorted(slices.Values(authors)))
 	kinds := append(slices.Clone(actions.TargetKinds), actions.EventKinds...)
-	return []nostr.Filter{{Kinds: kinds, Tags: nostr.TagMap{"a": slices.Compact(a)}}}
+	return []nostr.Filter{
+		{Kinds: slices.Clone(actions.EventKinds), Authors: members, Tags: nostr.TagMap{"a": a}},
+		{Kinds: kinds, Tags: nostr.TagMap{"a": slices.Clone(a)}, Limit: MaxActionEvents},
+	}
+}
+
+// TargetFilters ask for the targets ids by id, and for the role-scoped
+// events on them naming one of authors' coordinates (their own authors'
+// among them), at most MaxActionEvents.
+func TargetFilters(identifier string, ids, authors []string) []nostr.Filter {
+	a := make([]string, 0, len(authors))
+	for _, pk := range authors {
+		a = append(a, graph.NewCoordinate(pk, identifier).ATag())
+	}
+	slices.Sort(a)
+	return []nostr.Filter{
+		{IDs: ids},
+		{Kinds: slices.Clone(actions.EventKinds), Tags: nostr.TagMap{"e": ids, "a": slices.Compact(a)}, Limit: MaxActionEvents},
+	}
+}
+
+// askMissingTargets asks res's relays, in one more round, for the targets
+// that the component's role-scoped events name and that no relay returned
+// (a capped or limited answer left them out), so such an event is never
+// compared without its target; nothing is sent when none is missing.
+func askMissingTargets(ctx context.Context, src Source, pool *relaypool.Pool, res *relaypool.FetchResult, identifier string, authors []string) *relaypool.FetchResult {
+	coords, member := coordinateSet(identifier, authors), memberSet(authors)
+	needed := map[string]bool{}
+	for _, e := range res.Events {
+		if isComponentAction(e, coords, member) {
+			for _, id := range actions.TargetRefs(e) {
+				needed[id] = true
+			}
+		}
+	}
+	for _, e := range res.Events {
+		delete(needed, e.ID)
+	}
+	for id := range needed {
+		if res.Holds(id) {
+			delete(needed, id)
+		}
+	}
+	if len(needed) == 0 {
+		return res
+	}
+	ids := sortedSet(needed)
+	if len(ids) > MaxActionEvents {
+		ids = ids[:MaxActionEvents]
+	}
+	src.nextRound()
+	return pool.Ask(ctx, res, relayURLs(res), TargetFilters(identifier, ids, authors)...)
 }
 
 // collectActions checks the signatures the selection needs beyond the
 // authors settle verified (the targets the component's events name, then
 // their authors' own events on them) and selects the role-scoped events
 // of res (SelectActions).
-func collectActions(pool *relaypool.Pool, res *relaypool.FetchResult, identifier string, authors []string) ([]*nostr.Event, int) {
+func collectActions(pool *relaypool.Pool, res *relaypool.FetchResult, identifier string, authors []string) ([]*nostr.Event, int, []string) {
 	coords, member := coordinateSet(identifier, authors), memberSet(authors)
 	needed := map[string]bool{}
 	for _, e := range res.Events {
@@ -78,29 +139,46 @@ func collectActions(pool *relaypool.Pool, res *relaypool.FetchResult, identifier
 	return SelectActions(res.Events, identifier, authors)
 }
 
+// MaxLeftOutNamed bounds how many left-out events SelectActions names.
+const MaxLeftOutNamed = 10
+
 // SelectActions keeps, of verified events, the role-scoped events of the
 // component's authors naming one of their coordinates (newest first, at
 // most MaxActionEvents, none over MaxActionEventBytes), the targets they
 // name, and the targets' authors' own events on them (the newest status,
-// subject and cover note, and MaxOwnLabels labels, per target). It returns
-// them newest first and how many the bounds dropped.
-func SelectActions(events []*nostr.Event, identifier string, authors []string) ([]*nostr.Event, int) {
+// subject and cover note, and MaxOwnLabels labels, per target; none over
+// MaxActionEventBytes). It returns them newest first, how many of the
+// component's events the bounds dropped and the ids of the first
+// MaxLeftOutNamed of those. Only the component's own events count toward
+// the bounds: a target is kept whatever its size (a stranger's big issue
+// that a maintainer closed is compared, never a reason to refuse), and a
+// stranger's oversized event is ignored.
+func SelectActions(events []*nostr.Event, identifier string, authors []string) ([]*nostr.Event, int, []string) {
 	coords, member := coordinateSet(identifier, authors), memberSet(authors)
 	var comp []*nostr.Event
 	dropped := 0
+	var leftOut []string
+	leave := func(e *nostr.Event) {
+		dropped++
+		if len(leftOut) < MaxLeftOutNamed {
+			leftOut = append(leftOut, e.ID)
+		}
+	}
 	for _, e := range events {
 		if !isComponentAction(e, coords, member) {
 			continue
 		}
 		if len(e.String()) > MaxActionEventBytes {
-			dropped++
+			leave(e)
 			continue
 		}
 		comp = append(comp, e)
 	}
 	sortNewest(comp)
 	if len(comp) > MaxActionEvents {
-		dropped += len(comp) - MaxActionEvents
+		for _, e := range comp[MaxActionEvents:] {
+			leave(e)
+		}
 		comp = comp[:MaxActionEvents]
 	}
 	needed := map[string]bool{}
@@ -113,11 +191,6 @@ func SelectActions(events []*nostr.Event, identifier string, authors []string) (
 	targetAuthor := map[string]string{}
 	for _, e := range events {
 		if !actions.IsTarget(e.Kind) || !needed[e.ID] || targetAuthor[e.ID] != "" {
-			continue
-		}
-		if len(e.String()) > MaxActionEventBytes {
-			// Its component events could not be compared without it.
-			dropped++
 			continue
 		}
 		targetAuthor[e.ID] = e.PubKey
@@ -146,7 +219,7 @@ func SelectActions(events []*nostr.Event, identifier string, authors []string) (
 		}
 	}
 	sortNewest(out)
-	return out, dropped
+	return out, dropped, leftOut
 }
 
 // isComponentAction: a role-scoped event by one of the component's

@@ -53,8 +53,8 @@ func TestCompleteReadKeepsTheComponentsRoleScopedEvents(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("actions %v, want %v (erin's status, alice's status, the issue)", got, want)
 	}
-	if v.ActionsDropped != 1 {
-		t.Fatalf("dropped %d, want the oversized cover note", v.ActionsDropped)
+	if v.ActionsDropped != 1 || !slices.Equal(v.ActionsOverLimit, []string{huge.ID}) {
+		t.Fatalf("dropped %d (%v), want the oversized cover note named", v.ActionsDropped, v.ActionsOverLimit)
 	}
 	c, err := cache.Open(home)
 	if err != nil {
@@ -85,7 +85,7 @@ func TestSelectActionsIgnoresStrangersAndBoundsATargetAuthorsOwnEvents(t *testin
 		iss := testkeys.Event(t, frankSK, actions.KindIssue, int64(i), "spam", a)
 		evs = append(evs, iss, testkeys.Event(t, frankSK, actions.KindStatusClosed, int64(i+1), "", a, nostr.Tag{"e", iss.ID}))
 	}
-	got, dropped := discovery.SelectActions(evs, "proj", []string{alice})
+	got, dropped, _ := discovery.SelectActions(evs, "proj", []string{alice})
 	if len(got) != 0 || dropped != 0 {
 		t.Fatalf("strangers' issues: kept %d, dropped %d", len(got), dropped)
 	}
@@ -96,7 +96,7 @@ func TestSelectActionsIgnoresStrangersAndBoundsATargetAuthorsOwnEvents(t *testin
 			nostr.Tag{"L", "#t"}, nostr.Tag{"l", fmt.Sprint("l", i), "#t"}))
 	}
 	evs = append(evs, testkeys.Event(t, frankSK, actions.KindStatusOpen, 3000, "", a, nostr.Tag{"e", target.ID}))
-	got, dropped = discovery.SelectActions(evs, "proj", []string{alice})
+	got, dropped, _ = discovery.SelectActions(evs, "proj", []string{alice})
 	counts := map[int]int{}
 	for _, e := range got {
 		counts[e.Kind]++
@@ -117,8 +117,11 @@ func TestSelectActionsKeepsTheNewestUpToTheBound(t *testing.T) {
 	for i := 0; i < discovery.MaxActionEvents+2; i++ {
 		evs = append(evs, &nostr.Event{ID: fmt.Sprintf("%064x", i), PubKey: alice, Kind: actions.KindStatusClosed, CreatedAt: nostr.Timestamp(i), Tags: nostr.Tags{a}})
 	}
-	got, dropped := discovery.SelectActions(evs, "proj", []string{alice})
+	got, dropped, leftOut := discovery.SelectActions(evs, "proj", []string{alice})
 	if len(got) != discovery.MaxActionEvents || dropped != 2 || got[0].CreatedAt != nostr.Timestamp(discovery.MaxActionEvents+1) {
 		t.Fatalf("kept %d, dropped %d, newest %d", len(got), dropped, got[0].CreatedAt)
+	}
+	if !slices.Equal(leftOut, []string{evs[1].ID, evs[0].ID}) {
+		t.Fatalf("left out %v, want the two oldest named", leftOut)
 	}
 }

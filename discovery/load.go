@@ -190,15 +190,31 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 		store.Close()
 	}
 	coords := append([]graph.Coordinate{v.Coordinate()}, known...)
-	res := pool.DiscoverAlso(ctx, src.Relays, id, coords, src.relayListFilters(v.Viewer)...)
+	// The authors known to matter (the selected one, the named people, the
+	// ones the cache reaches) are asked by author as well: the
+	// same-identifier filter names no author, and strangers can crowd
+	// anything out of a relay's capped answer to it.
+	asked := map[string]bool{}
+	first := []string{v.Coordinate().Pubkey}
+	for _, c := range known {
+		first = append(first, c.Pubkey)
+	}
+	for _, pk := range append(first, seeds...) {
+		if pk != "" {
+			asked[pk] = true
+		}
+	}
+	also := append([]nostr.Filter{relaypool.AuthorFilter(id, sortedSet(asked))}, src.relayListFilters(v.Viewer)...)
+	res := pool.DiscoverAlso(ctx, src.Relays, id, coords, also...)
 	reach := settle(pool, res, v.Coordinate(), seeds)
+	res, reach = coverReached(ctx, src, pool, res, v.Coordinate(), seeds, reach, asked)
 	// Profiles of the people reached so far, asked while the follow-up
 	// rounds run.
 	people := startPeople(ctx, src, pool, src.Relays, reach, v.Now)
 	// A newly learned relay costs one more round (a write's, until no new
 	// one appears: rounds.go), only then, and never when the user named
 	// the relays.
-	res, reach, err := askMoreRelays(ctx, src, pool, res, v, seeds, reach)
+	res, reach, err := askMoreRelays(ctx, src, pool, res, v, seeds, reach, asked)
 	if err != nil {
 		return err
 	}
@@ -208,7 +224,8 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 		src.nextRound()
 		res = pool.CompleteDeletions(ctx, res, reach, ActionFilters(id, reach)...)
 		reach = settle(pool, res, v.Coordinate(), seeds)
-		v.Actions, v.ActionsDropped = collectActions(pool, res, id, reach)
+		res = askMissingTargets(ctx, src, pool, res, id, reach)
+		v.Actions, v.ActionsDropped, v.ActionsOverLimit = collectActions(pool, res, id, reach)
 	}
 	v.Relays = make([]string, 0, len(res.Relays))
 	for _, r := range res.Relays {
@@ -293,6 +310,54 @@ func settle(pool *relaypool.Pool, res *relaypool.FetchResult, sel graph.Coordina
 		}
 		pool.VerifyAuthors(res, fresh)
 	}
+}
+
+// MaxAuthorRounds bounds the rounds coverReached sends: each follows the
+// role records one step further from the authors already asked.
+const MaxAuthorRounds = 8
+
+// coverReached asks, by author, for the events of every reached author not
+// asked by author yet, round by round as the answers reach more, of the
+// relays whose answer to the same-identifier filter was possibly cut
+// (relaypool.CappedRelays): their answer to it is not evidence that a
+// reached author has no announcement, state or deletion. Relays that
+// answered it whole need nothing more. Past MaxAuthorRounds the result is
+// marked incomplete. asked gains the authors asked.
+func coverReached(ctx context.Context, src Source, pool *relaypool.Pool, res *relaypool.FetchResult, sel graph.Coordinate, seeds, reach []string, asked map[string]bool) (*relaypool.FetchResult, []string) {
+	for round := 0; ; round++ {
+		capped := relaypool.CappedRelays(res)
+		if len(capped) == 0 {
+			return res, reach
+		}
+		var fresh []string
+		for _, pk := range reach {
+			if !asked[pk] {
+				fresh = append(fresh, pk)
+			}
+		}
+		if len(fresh) == 0 {
+			return res, reach
+		}
+		if round == MaxAuthorRounds {
+			res.Complete = false
+			return res, reach
+		}
+		for _, pk := range fresh {
+			asked[pk] = true
+		}
+		src.nextRound()
+		res = pool.Ask(ctx, res, capped, relaypool.AuthorFilters(sel.Identifier, fresh)...)
+		reach = settle(pool, res, sel, seeds)
+	}
+}
+
+func sortedSet(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
 
 func (s Source) nextRound() {
@@ -400,7 +465,7 @@ func Again(ctx context.Context, src Source, prev *View, now int64, also ...nostr
 	reach := settle(pool, res, prev.Coordinate(), seeds)
 	v := &View{Selection: prev.Selection, Checkout: prev.Checkout, Now: now, Viewer: prev.Viewer, Profiles: prev.Profiles,
 		Relays: append([]string(nil), prev.Relays...), Fetch: res, Events: InScope(res.Events, id)}
-	v.Actions, v.ActionsDropped = collectActions(pool, res, id, reach)
+	v.Actions, v.ActionsDropped, v.ActionsOverLimit = collectActions(pool, res, id, reach)
 	var newer []*nostr.Event
 	store, err := openForCompare(src, Complete)
 	if err != nil {

@@ -108,7 +108,7 @@ func (s Source) relayListFilters(viewer string) []nostr.Filter {
 // when the caller named the relays. A round a relay did not answer ends
 // the search: the read is incomplete anyway. It returns the merged result
 // and the reached authors.
-func askMoreRelays(ctx context.Context, src Source, pool *relaypool.Pool, res *relaypool.FetchResult, v *View, seeds, reach []string) (*relaypool.FetchResult, []string, error) {
+func askMoreRelays(ctx context.Context, src Source, pool *relaypool.Pool, res *relaypool.FetchResult, v *View, seeds, reach []string, asked map[string]bool) (*relaypool.FetchResult, []string, error) {
 	id := v.Coordinate().Identifier
 	if !src.Write {
 		if !src.Pinned {
@@ -116,6 +116,7 @@ func askMoreRelays(ctx context.Context, src Source, pool *relaypool.Pool, res *r
 				src.nextRound()
 				res = pool.DiscoverMore(ctx, res, extra)
 				reach = settle(pool, res, v.Coordinate(), seeds)
+				res, reach = coverReached(ctx, src, pool, res, v.Coordinate(), seeds, reach, asked)
 			}
 		}
 		return res, reach, nil
@@ -160,6 +161,7 @@ func askMoreRelays(ctx context.Context, src Source, pool *relaypool.Pool, res *r
 		src.nextRound()
 		res = pool.DiscoverMore(ctx, res, fresh)
 		reach = settle(pool, res, v.Coordinate(), seeds)
+		res, reach = coverReached(ctx, src, pool, res, v.Coordinate(), seeds, reach, asked)
 	}
 	s.Asked = relayURLs(res)
 	v.Search = s

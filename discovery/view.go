@@ -45,6 +45,9 @@ type View struct {
 	// ActionsDropped counts those left out by its bounds.
 	Actions        []*nostr.Event
 	ActionsDropped int
+	// ActionsOverLimit are the ids of the first of those left out
+	// (SelectActions), for a refusal to name.
+	ActionsOverLimit []string
 	// Resolution is graph.Resolve rooted at the selected coordinate.
 	Resolution *graph.Resolution
 	// StateEvent is the resolved kind 30618 event and State its parse; nil

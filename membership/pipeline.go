@@ -134,7 +134,7 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 	}
 	out := &Outcome{Intent: intent, DryRun: dryRun, Before: v}
 	in := preflight.Input{Author: author, Selected: v.Coordinate(), Events: v.Events, Now: v.Now, Intent: intent,
-		ReadState: readState, Actions: v.Actions, ActionsDropped: v.ActionsDropped}
+		ReadState: readState, Actions: v.Actions, ActionsDropped: v.ActionsDropped, ActionsLeftOut: v.ActionsOverLimit}
 	if v.Checkout != nil {
 		local, tracking, err := checkoutRefs(v)
 		switch {

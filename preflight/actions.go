@@ -23,10 +23,24 @@ import (
 // It returns what it compared, for the preview's checked list.
 func compareActions(in Input, before, after *graph.Resolution) (string, *Refusal) {
 	if in.ActionsDropped > 0 {
-		return "", refuse("role-actions-over-limit",
-			fmt.Sprintf("the relays hold more role-scoped events for this repository than roster compares (%d left out)", in.ActionsDropped),
-			"so it cannot tell whether this change would newly authorize one").
-			with("dropped", in.ActionsDropped)
+		lines := []string{
+			fmt.Sprintf("the relays hold more role-scoped events by this repository's people than roster compares (%d left out: too big, or older than the newest it compares)",
+				in.ActionsDropped),
+			"so it cannot tell whether this change would newly authorize one",
+		}
+		if len(in.ActionsLeftOut) > 0 {
+			lines = append(lines, "left out: "+strings.Join(in.ActionsLeftOut, ", "))
+		}
+		lines = append(lines, "the author of an oversized status, label or cover note can delete it (NIP-09) and publish a smaller one; then run the change again")
+		var cmds []suggest.Command
+		for _, id := range in.ActionsLeftOut {
+			if len(cmds) == 3 {
+				break
+			}
+			cmds = append(cmds, suggest.Roster("repo", "check-event", id).Because("see who published "+id+" and what it does"))
+		}
+		return "", refuse("role-actions-over-limit", lines...).
+			with("dropped", in.ActionsDropped).with("left_out", append([]string{}, in.ActionsLeftOut...)).run(cmds...)
 	}
 	ix := actions.NewIndex(current(in.Actions, in.Now))
 	checked := fmt.Sprintf("role-scoped results before and after (status, labels, subject and cover note of %d issue(s), patch(es) and pull request(s), from %d status, label and cover-note event(s) at their created_at)",

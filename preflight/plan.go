@@ -35,6 +35,9 @@ type Input struct {
 	// bounds left out (any makes the comparison impossible).
 	Actions        []*nostr.Event
 	ActionsDropped int
+	// ActionsLeftOut are the ids of the first events left out
+	// (discovery.View.ActionsOverLimit), for the refusal to name.
+	ActionsLeftOut []string
 }
 
 func (in Input) readState(e *nostr.Event) *ResolvedState {

@@ -29,16 +29,70 @@ import (
 // Any of these requests that would exceed MaxREQBytes is sent as several
 // smaller REQs, one after another on the relay's connection.
 
-// DiscoveryFilters are the filters of Discover's single request.
+// DiscoveryLimit is the limit Discover's same-identifier filter carries:
+// that filter names no author, so anyone can grow its answer, and a relay
+// answers at most this many of its events (its newest). The events of the
+// authors who can matter are asked by author as well (AuthorFilters), so
+// the limit never hides them.
+const DiscoveryLimit = 500
+
+// DiscoveryFilters are the filters of Discover's single request: every
+// announcement and state event with the identifier (at most
+// DiscoveryLimit, naming no author) and the kind 5 deletions the given
+// coordinates' authors signed naming their announcement or state address.
 func DiscoveryFilters(identifier string, coords ...graph.Coordinate) []nostr.Filter {
 	filters := []nostr.Filter{{
 		Kinds: []int{graph.KindAnnouncement, graph.KindState},
 		Tags:  nostr.TagMap{"d": []string{identifier}},
+		Limit: DiscoveryLimit,
 	}}
 	if a := coordinateATags(coords); len(a) > 0 {
-		filters = append(filters, nostr.Filter{Kinds: []int{graph.KindDeletion}, Tags: nostr.TagMap{"a": a}})
+		filters = append(filters, nostr.Filter{Kinds: []int{graph.KindDeletion}, Authors: coordinateAuthors(coords), Tags: nostr.TagMap{"a": a}})
 	}
 	return filters
+}
+
+// AuthorFilter asks for the announcements and state events under
+// identifier of exactly authors: what a relay holds of the people who can
+// matter, whatever strangers published under the same identifier.
+func AuthorFilter(identifier string, authors []string) nostr.Filter {
+	return nostr.Filter{Kinds: []int{graph.KindAnnouncement, graph.KindState}, Authors: slices.Compact(slices.Sorted(slices.Values(authors))),
+		Tags: nostr.TagMap{"d": []string{identifier}}}
+}
+
+// AuthorFilters are AuthorFilter and the deletions authors signed of their
+// announcement and state addresses: a later round's request for authors
+// reached after the first.
+func AuthorFilters(identifier string, authors []string) []nostr.Filter {
+	f := AuthorFilter(identifier, authors)
+	if len(f.Authors) == 0 {
+		return nil
+	}
+	coords := make([]graph.Coordinate, len(f.Authors))
+	for i, pk := range f.Authors {
+		coords[i] = graph.NewCoordinate(pk, identifier)
+	}
+	return []nostr.Filter{f, {Kinds: []int{graph.KindDeletion}, Authors: f.Authors, Tags: nostr.TagMap{"a": coordinateATags(coords)}}}
+}
+
+// CappedRelays are the relays of res whose answer to a filter naming no
+// author was possibly cut (RelayReport.Capped).
+func CappedRelays(res *FetchResult) []string {
+	var out []string
+	for _, r := range res.Relays {
+		if r.Capped {
+			out = append(out, r.URL)
+		}
+	}
+	return out
+}
+
+func coordinateAuthors(coords []graph.Coordinate) []string {
+	out := make([]string, 0, len(coords))
+	for _, c := range coords {
+		out = append(out, c.Pubkey)
+	}
+	return slices.Compact(slices.Sorted(slices.Values(out)))
 }
 
 // coordinateATags names, for each coordinate's author, both the announcement
@@ -93,6 +147,20 @@ func (p *Pool) DiscoverMore(ctx context.Context, prev *FetchResult, relays []str
 	}
 	next := p.fetch(ctx, fresh, p.deferSigs.Load(), prev.filters)
 	next.filters = prev.filters
+	return merge(prev, next)
+}
+
+// Ask sends filters, in one more round, to relays (normally some of prev's:
+// the ones whose answer was capped) and merges the answers into a new
+// result; the filters become part of what later rounds ask (DiscoverMore,
+// Refetch). With no relay or no filter it returns prev and sends nothing.
+func (p *Pool) Ask(ctx context.Context, prev *FetchResult, relays []string, filters ...nostr.Filter) *FetchResult {
+	relays = NormalizeRelays(relays)
+	if len(relays) == 0 || len(filters) == 0 {
+		return prev
+	}
+	next := p.fetch(ctx, relays, p.deferSigs.Load(), filters)
+	next.filters = filters
 	return merge(prev, next)
 }
 
@@ -209,8 +277,11 @@ func (p *Pool) DeferSignatures() { p.deferSigs.Store(true) }
 
 // VerifyAuthors checks the signatures of res's pending events signed by
 // authors (each (id, sig) pair once, as always) and moves the valid ones into
-// res.Events; an invalid one is dropped and counted as dropped for every relay
-// that sent it. It reports whether any event was added.
+// res.Events. Every relay's copy counts on its own: an id stands when any
+// relay sent a copy that verifies, and a relay whose copy failed has it
+// counted as dropped and recorded as forged (RelayReport.Forged), never
+// taking another relay's valid copy with it. It reports whether any event
+// was added.
 func (p *Pool) VerifyAuthors(res *FetchResult, authors []string) bool {
 	if len(res.pending) == 0 || len(authors) == 0 {
 		return false
@@ -220,26 +291,13 @@ func (p *Pool) VerifyAuthors(res *FetchResult, authors []string) bool {
 		want[a] = true
 	}
 	added := false
-	for id, e := range res.pending {
-		if !want[e.PubKey] {
+	for id, copies := range res.pending {
+		if !want[first(copies).PubKey] {
 			continue
 		}
-		delete(res.pending, id)
-		if v, ok := p.verified.Check(e); ok {
-			res.verified[id] = v
-			res.Events = append(res.Events, e)
+		if p.settleCopies(res, id) {
 			added = true
-			continue
 		}
-		for _, u := range res.Sources[id] {
-			for i := range res.Relays {
-				if res.Relays[i].URL == u {
-					res.Relays[i].Events--
-					res.Relays[i].Dropped++
-				}
-			}
-		}
-		delete(res.Sources, id)
 	}
 	if added {
 		sortEvents(res.Events)
@@ -260,14 +318,15 @@ func merge(a, b *FetchResult) *FetchResult {
 		}
 	}
 	for _, r := range []*FetchResult{a, b} {
-		for id, e := range r.pending {
+		for id, copies := range r.pending {
 			if _, done := out.verified[id]; done {
 				continue
 			}
-			if out.pending == nil {
-				out.pending = map[string]*nostr.Event{}
+			for _, c := range copies {
+				for _, u := range c.relays {
+					out.hold(c.evt, u)
+				}
 			}
-			out.pending[id] = e
 		}
 		for id, urls := range r.Sources {
 			for _, u := range urls {
@@ -289,12 +348,20 @@ func merge(a, b *FetchResult) *FetchResult {
 		i, ok := index[r.URL]
 		if !ok {
 			index[r.URL] = len(out.Relays)
+			r.Forged = slices.Clone(r.Forged)
 			out.Relays = append(out.Relays, r)
 			continue
 		}
 		prev := &out.Relays[i]
 		prev.Events += r.Events
 		prev.Dropped += r.Dropped
+		prev.Capped = prev.Capped || r.Capped
+		prev.ForgedCount += r.ForgedCount
+		for _, id := range r.Forged {
+			if len(prev.Forged) < MaxForged && !slices.Contains(prev.Forged, id) {
+				prev.Forged = append(prev.Forged, id)
+			}
+		}
 		if prev.Answered.IsZero() || !r.Answered.IsZero() && r.Answered.Before(prev.Answered) {
 			prev.Answered = r.Answered
 		}

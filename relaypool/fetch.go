@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -35,6 +36,20 @@ type RelayReport struct {
 	// Dropped counts events this relay returned that were rejected: wrong
 	// id, bad signature, or matching none of the filters asked.
 	Dropped int `json:"dropped"`
+	// Forged are the ids of events this relay served with a signature that
+	// does not verify although the id is the hash of the content: a forged
+	// copy of a real or made-up event (counted in Dropped too). Another
+	// relay's valid copy of the same id still counts; at most MaxForged
+	// ids are kept, ForgedCount counts them all.
+	Forged      []string `json:"forged,omitempty"`
+	ForgedCount int      `json:"forged_count,omitempty"`
+	// Capped: for a filter naming no author and no id, the relay returned
+	// as many events as the filter's limit or at least CapFloor, the
+	// answer of a relay that cuts answers (strfry: 500 per filter, newest
+	// first) and says nothing of what it left out. Such an answer is not
+	// complete evidence of that filter: what must be complete is asked by
+	// author (discovery) or by id.
+	Capped bool `json:"capped,omitempty"`
 	// Answered is when the relay's EOSE arrived (zero when it did not):
 	// the moment its answer stands for. Over several rounds it is the
 	// earliest, the oldest part of what the relay said; Reask replaces it.
@@ -58,8 +73,10 @@ type FetchResult struct {
 	verified map[string]verified.Event
 	// pending holds, by id, events of a discovery round whose id and filter
 	// were checked but whose signature waits for VerifyAuthors; they are
-	// not in Events.
-	pending map[string]*nostr.Event
+	// not in Events. Every distinct copy (by signature) is kept with the
+	// relays that sent it, so a forged copy from one relay cannot stand
+	// for the id and hide another relay's valid one.
+	pending map[string][]*heldCopy
 
 	// what Discover asked for, so a later round asks only for what is new
 	askedA  map[string]bool
@@ -97,13 +114,10 @@ func (p *Pool) fetch(ctx context.Context, relays []string, lazy bool, filters []
 			res.Sources[e.ID] = append(res.Sources[e.ID], relays[i])
 		}
 		for _, e := range held[i] {
-			if res.pending == nil {
-				res.pending = map[string]*nostr.Event{}
+			res.hold(e, relays[i])
+			if !slices.Contains(res.Sources[e.ID], relays[i]) {
+				res.Sources[e.ID] = append(res.Sources[e.ID], relays[i])
 			}
-			if _, dup := res.pending[e.ID]; !dup {
-				res.pending[e.ID] = e
-			}
-			res.Sources[e.ID] = append(res.Sources[e.ID], relays[i])
 		}
 	}
 	sortEvents(res.Events)
@@ -139,26 +153,83 @@ func (p *Pool) fetchOne(ctx context.Context, url string, filters []nostr.Filter,
 	// A request that would exceed MaxREQBytes goes as several, one after
 	// another on the same connection; the relay answered only if it
 	// answered every one.
-	a := &answer{seen: map[string]bool{}, lazy: lazy}
+	a := &answer{seen: map[string]bool{}, lazy: lazy, open: map[int]int{}}
 	groups := splitREQ(filters, MaxREQBytes)
 	if len(groups) == 0 {
 		groups = [][]nostr.Filter{filters}
 	}
 	for _, group := range groups {
+		a.group = openFilters(group)
 		rep = p.reqOne(ctx, c, group, rep, a)
 		if rep.Status != StatusOK {
 			break
 		}
+		for i, f := range group {
+			if a.group[i] && a.open[i] >= capOf(f) {
+				rep.Capped = true
+			}
+		}
+		clear(a.open)
 	}
 	return rep, a.events, a.held
 }
 
+// CapFloor is the smallest answer to a filter naming no author and no id
+// that counts as possibly cut by the relay (RelayReport.Capped): relays cap
+// answers at a few hundred to a few thousand events per filter, and some
+// lower; a repository's own events under one identifier are far fewer.
+const CapFloor = 100
+
+// capOf is the count at which an answer to f counts as cut.
+func capOf(f nostr.Filter) int {
+	if f.Limit > 0 && f.Limit < CapFloor {
+		return f.Limit
+	}
+	return CapFloor
+}
+
+// openFilters marks the filters of group that name no author and no id.
+func openFilters(group []nostr.Filter) map[int]bool {
+	out := map[int]bool{}
+	for i, f := range group {
+		if len(f.Authors) == 0 && len(f.IDs) == 0 {
+			out[i] = true
+		}
+	}
+	return out
+}
+
 // answer collects one relay's events over the REQs of one operation.
 type answer struct {
+	// group marks the current REQ's filters naming no author and no id;
+	// open counts, by their index, the events that matched them.
+	group  map[int]bool
+	open   map[int]int
 	lazy   bool
 	seen   map[string]bool // ids of events already accepted
 	events []verified.Event
 	held   []*nostr.Event // lazy: id and filter checked, signature not yet
+}
+
+// drop counts evt as dropped once per (id, sig, content) however many of
+// the request's filters it was sent for; it reports whether it was new.
+func (a *answer) drop(rep *RelayReport, evt *nostr.Event) bool {
+	key := "x" + evt.ID + evt.Sig + evt.GetID()
+	if a.seen[key] {
+		return false
+	}
+	a.seen[key] = true
+	rep.Dropped++
+	return true
+}
+
+// countOpen counts evt for each filter naming no author and no id it matches.
+func (a *answer) countOpen(filters []nostr.Filter, evt *nostr.Event) {
+	for i := range a.group {
+		if filters[i].Matches(evt) {
+			a.open[i]++
+		}
+	}
 }
 
 // reqOne runs one REQ on c and adds what it returned to rep and a.
@@ -179,21 +250,30 @@ func (p *Pool) reqOne(ctx context.Context, c *conn, filters []nostr.Filter, rep 
 			evt := e.Event
 			switch {
 			case a.seen[evt.ID] && a.lazy:
-				// a repeat is still one event from this relay
+				// a repeat (or another copy) is still one event from this
+				// relay: its first copy is the one it stands by, so a relay
+				// cannot make one id cost more than one signature check
 			case a.lazy:
 				if !nostr.Filters(filters).Match(&evt) || !evt.CheckID() {
-					rep.Dropped++
+					a.drop(&rep, &evt)
 					break
 				}
 				a.seen[evt.ID] = true
 				rep.Events++
+				a.countOpen(filters, &evt)
 				a.held = append(a.held, &evt)
+			case a.seen[evt.ID]:
+				// as above: one copy per id per relay
 			default:
 				if v, ok := p.verify(&evt, filters); !ok {
-					rep.Dropped++
+					if a.drop(&rep, &evt) && nostr.Filters(filters).Match(&evt) && evt.CheckID() {
+						a.seen[evt.ID] = true
+						rep.forged(evt.ID)
+					}
 				} else if !a.seen[evt.ID] {
 					a.seen[evt.ID] = true
 					rep.Events++
+					a.countOpen(filters, &evt)
 					a.events = append(a.events, v)
 				}
 			}

@@ -110,6 +110,9 @@ type Delivered struct {
 	Sent bool `json:"-"`
 	// Replied: the relay answered with an OK message (PublishReport.Replied).
 	Replied bool `json:"-"`
+	// Forged: on read-back the relay returned the event only with a
+	// signature that does not verify. Not in the JSON (see SupersededBy).
+	Forged bool `json:"-"`
 }
 
 // Delivery is the outcome of publishing one event to a set of relays.
@@ -185,6 +188,11 @@ func (p *Pool) Deliver(ctx context.Context, relays []string, evt *nostr.Event, o
 	for i := range d.Relays {
 		r := &d.Relays[i]
 		r.ReadBack = slices.Contains(res.Sources[evt.ID], r.URL)
+		for _, rr := range res.Relays {
+			if rr.URL == r.URL && !r.ReadBack && slices.Contains(rr.Forged, evt.ID) {
+				r.Forged = true
+			}
+		}
 		if w := LatestOn(res, r.URL, evt); w != nil && graph.Newer(w, evt) {
 			r.SupersededBy = w.ID
 		}
@@ -230,6 +238,8 @@ func (d *Delivery) Problems() []string {
 			out = append(out, fmt.Sprintf("%s serves a newer event of the same address instead: %s", r.URL, r.SupersededBy))
 		} else if !r.OK {
 			out = append(out, fmt.Sprintf("%s did not accept it: %s", r.URL, r.Message))
+		} else if r.Forged {
+			out = append(out, fmt.Sprintf("%s accepted it but returned it on read-back only as a forged copy (bad signature)", r.URL))
 		} else if !r.ReadBack {
 			out = append(out, fmt.Sprintf("%s accepted it but did not return it on read-back", r.URL))
 		}

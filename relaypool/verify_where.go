@@ -12,8 +12,8 @@ import (
 // checked.
 func (p *Pool) VerifyWhere(res *FetchResult, limit int, keep func(*nostr.Event) bool) int {
 	var chosen []*nostr.Event
-	for _, e := range res.pending {
-		if keep(e) {
+	for _, copies := range res.pending {
+		if e := first(copies); keep(e) {
 			chosen = append(chosen, e)
 		}
 	}
@@ -26,22 +26,9 @@ func (p *Pool) VerifyWhere(res *FetchResult, limit int, keep func(*nostr.Event) 
 	}
 	added := false
 	for _, e := range chosen {
-		delete(res.pending, e.ID)
-		if v, ok := p.verified.Check(e); ok {
-			res.verified[e.ID] = v
-			res.Events = append(res.Events, e)
+		if p.settleCopies(res, e.ID) {
 			added = true
-			continue
 		}
-		for _, u := range res.Sources[e.ID] {
-			for i := range res.Relays {
-				if res.Relays[i].URL == u {
-					res.Relays[i].Events--
-					res.Relays[i].Dropped++
-				}
-			}
-		}
-		delete(res.Sources, e.ID)
 	}
 	if added {
 		sortEvents(res.Events)

@@ -69,7 +69,7 @@ func FromView(v *discovery.View) *Repo {
 	if v.Fetch != nil {
 		for _, rr := range v.Fetch.Relays {
 			rep.Relays = append(rep.Relays, Relay{URL: rr.URL, Status: rr.Status,
-				Events: rr.Events, Reason: rr.Reason, Dropped: rr.Dropped})
+				Events: rr.Events, Reason: rr.Reason, Dropped: rr.Dropped, Forged: rr.Forged})
 		}
 	}
 	rep.Meta = metadataOf(r)

@@ -93,7 +93,7 @@ func CheckEventOf(v *eventcheck.Verdict) *CheckEvent {
 		out.Complete = v.View.Complete()
 		if v.View.Fetch != nil {
 			for _, rr := range v.View.Fetch.Relays {
-				out.Relays = append(out.Relays, Relay{URL: rr.URL, Status: rr.Status, Events: rr.Events, Reason: rr.Reason, Dropped: rr.Dropped})
+				out.Relays = append(out.Relays, Relay{URL: rr.URL, Status: rr.Status, Events: rr.Events, Reason: rr.Reason, Dropped: rr.Dropped, Forged: rr.Forged})
 			}
 		}
 	}

@@ -103,6 +103,10 @@ type Relay struct {
 	// Dropped counts events the relay sent that failed verification (id,
 	// signature or filter); human output only, roster.repo/v2 has no field.
 	Dropped int `json:"-"`
+	// Forged are ids of events the relay served with a signature that does
+	// not verify (relaypool.RelayReport.Forged, at most MaxForged; another
+	// relay's valid copy still counted); omitted when none.
+	Forged []string `json:"forged,omitempty"`
 }
 
 // Metadata is the repository's descriptive fields (graph.RepositoryData).

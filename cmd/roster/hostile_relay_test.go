@@ -56,10 +56,12 @@ func TestAWriteAsksForItsSubjectsDeletions(t *testing.T) {
 // Rule (no lost update against a relay that caches answers): a relay that
 // answers a repeated filter from a cache serves, for a while after a write,
 // the announcement the write replaced. A second change in that window must
-// not build on the stale version: this machine verified the newer one (its
-// own publication), so the change fails closed (exit 4, stale-relays) and
-// publishes nothing; once the relay serves the newer version it goes
-// through, and Bob's invitation survives Carol's.
+// not build on the stale version: either a filter it has not seen (the
+// authors asked by name now include Carol) brings the newer one, or this
+// machine, which verified the newer one (its own publication), fails closed
+// (exit 4, stale-relays) and publishes nothing; either way Bob's invitation
+// survives Carol's. (TestAWriteThroughARelayServingTheReplacedVersionIsStale
+// makes the relay serve only the old version.)
 func TestASecondEditAgainstAFilterCachingRelayNeverDropsTheFirst(t *testing.T) {
 	// Longer than the whole first write (whose last re-read comes at least
 	// membership.CutWindow after its publish), so its answers are cached.
@@ -71,9 +73,6 @@ func TestASecondEditAgainstAFilterCachingRelayNeverDropsTheFirst(t *testing.T) {
 		before := w.storedCount()
 		r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", carol.npub(), "--json")
 		if r.Code == exitOK {
-			if refused == 0 {
-				t.Fatal("the edit went through at once: the relay's cached answer was not exercised")
-			}
 			break
 		}
 		if r.Code != exitIncomplete || !strings.Contains(r.Out, `"code": "stale-relays"`) || w.storedCount() != before {

@@ -186,6 +186,11 @@ func renderRelays(p *termui.Lines, rep *report.Repo) {
 		if r.Reason != "" {
 			text += ": " + termtext.Line(r.Reason)
 		}
+		if len(r.Forged) > 0 {
+			// A valid copy from another relay still counts; the relay that
+			// forged one is named so it can be dropped from the config.
+			text += fmt.Sprintf("; served forged copies (bad signature) of %s", strings.Join(r.Forged, ", "))
+		}
 		if r.Status != "ok" || r.Dropped > 0 {
 			text = p.St.Apply(p.St.Bad, text)
 		}
