@@ -44,9 +44,10 @@ type StateInput struct {
 	Deletions int
 	// LocalRefs is the complete local ref map of the checkout running the
 	// command (gitstate.LocalRefs shape), nil outside a checkout; Tracking
-	// the selected nostr:// remote's remote-tracking branches as
-	// refs/heads/<branch>.
-	LocalRefs, Tracking map[string]string
+	// the remote-tracking branches of the remotes that stand for the
+	// repository's servers (AlignCheckout).
+	LocalRefs map[string]string
+	Tracking  []TrackingRef
 	// Removed is the pubkey a removal closes.
 	Removed string
 	Force   bool
@@ -166,7 +167,7 @@ func compareJoin(c StateComparison, in StateInput) (StateComparison, *Refusal) {
 	}
 	if in.Action == ActAccept && in.LocalRefs != nil {
 		a := AlignCheckout(in.After, in.LocalRefs, in.Tracking)
-		c.Checked = append(c.Checked, fmt.Sprintf("this checkout's complete local ref map (%d branch(es) and tag(s), %d through remote-tracking branches) against the post-change state", len(a.Refs), len(a.Tracked)))
+		c.Checked = append(c.Checked, fmt.Sprintf("this checkout's complete local ref map (%d branch(es) and tag(s), %d through remote-tracking branches%s) against the post-change state", len(a.Refs), len(a.Tracked), trackedText(a)))
 		if len(a.Align) > 0 && why == "" {
 			why = "your checkout's branches and tags differ from the repository state you would join"
 		}
@@ -310,6 +311,19 @@ func describeState(s *ResolvedState) string {
 		return fmt.Sprintf("a new state by %s with %d ref(s)", npub(s.Author), len(s.Refs))
 	}
 	return fmt.Sprintf("%s by %s, %d ref(s)", s.EventID, npub(s.Author), len(s.Refs))
+}
+
+// trackedText names the branches counted through remote-tracking branches
+// (": refs/heads/dev (origin/dev), ..."), "" when there are none.
+func trackedText(a CheckoutAlignment) string {
+	if len(a.Tracked) == 0 {
+		return ""
+	}
+	parts := make([]string, len(a.Tracked))
+	for i, k := range a.Tracked {
+		parts[i] = fmt.Sprintf("%s (%s)", k, a.TrackedBy[k])
+	}
+	return ": " + strings.Join(parts, ", ")
 }
 
 func orEmpty(as []RefAction) []RefAction {

@@ -239,7 +239,7 @@ func TestAcceptCountsTrackedBranchesAsAligned(t *testing.T) {
 	w.run("alice", "alice", 1000, Intent{Action: ActAdd, Subject: pk("bob")})
 	local := map[string]string{"HEAD": "ref: refs/heads/main", "refs/heads/main": oidA}
 	in := Input{Author: pk("bob"), Selected: graph.NewCoordinate(pk("alice"), repoID), Events: w.events, Now: 2000,
-		Intent: Intent{Action: ActAccept}, ReadState: testReadState, LocalRefs: local, Tracking: map[string]string{"refs/heads/dev": oidB}}
+		Intent: Intent{Action: ActAccept}, ReadState: testReadState, LocalRefs: local, Tracking: []TrackingRef{{Remote: "origin", Ref: "refs/heads/dev", OID: oidB}}}
 	if _, r := Prepare(in); r != nil {
 		t.Fatalf("a plain clone was refused: %s", r.Message)
 	}
