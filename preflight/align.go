@@ -1,6 +1,7 @@
 package preflight
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -45,9 +46,16 @@ type CheckoutAlignment struct {
 	// makes: the local branch is behind a remote-tracking branch that is at
 	// the state's OID. Each maps the branch to that remote-tracking branch.
 	FastForward map[string]string `json:"fast_forward"`
-	// Checked is the branch checked out ("" when detached or unknown).
-	Checked string `json:"-"`
+	// Checked is the branch checked out ("" when detached or unknown);
+	// Remotes the remotes the remote-tracking branches came from, in order.
+	Checked string   `json:"-"`
+	Remotes []string `json:"-"`
+	// trackedOIDs are the commits the remote-tracking branches point at.
+	trackedOIDs map[string]bool
 }
+
+// HasTracked reports whether a remote-tracking branch points at oid.
+func (a CheckoutAlignment) HasTracked(oid string) bool { return a.trackedOIDs[oid] }
 
 // AlignCheckout compares a checkout with state (nil: no state is
 // resolved). local is the checkout's ref map (gitstate LocalRefs shape;
@@ -71,6 +79,13 @@ func AlignCheckout(state *ResolvedState, local map[string]string, tracking []Tra
 		}
 	}
 	a.Checked, _ = strings.CutPrefix(local["HEAD"], "ref: ")
+	a.trackedOIDs = map[string]bool{}
+	for _, t := range tracking {
+		a.trackedOIDs[t.OID] = true
+		if !slices.Contains(a.Remotes, t.Remote) {
+			a.Remotes = append(a.Remotes, t.Remote)
+		}
+	}
 	stateRefs, stateHead := refsOf(state), headOf(state)
 	for k, v := range stateRefs {
 		if _, have := a.Refs[k]; have || !strings.HasPrefix(k, "refs/heads/") {

@@ -57,7 +57,7 @@ func TestAddRefusedWhenConfirmationChangesResolvedState(t *testing.T) {
 		t.Fatalf("want state-conflict, got %+v", r)
 	}
 	for _, s := range []string{"repository state differs", "add branch refs/heads/exp at " + oidB, "update branch refs/heads/main from " + oidA + " to " + oidB,
-		"remove branch refs/heads/exp", "roster repo state publish", "--force needs your checkout"} {
+		"--force would remove branch exp and move branch main from " + oidB + " to " + oidA + " in the repository state", "roster repo state publish", "--force needs your checkout"} {
 		if !strings.Contains(r.Message, s) {
 			t.Fatalf("message lacks %q:\n%s", s, r.Message)
 		}

@@ -105,3 +105,77 @@ func TestRemoteTrackingBranchesOfAnUnadvertisedRemoteDoNotCount(t *testing.T) {
 		t.Fatalf("align %v", d["align"])
 	}
 }
+
+// "Stale local refs": branches of the clone behind the state are update
+// actions whose commands are the fast-forwards (`git merge --ff-only` for
+// the branch checked out, `git branch --force` for another); --force is
+// offered last, after them and the rerun, saying that it would rewind the
+// state. Running the printed Git commands aligns the clone and the
+// acceptance then goes through.
+func TestStaleLocalBranchesAreFastForwardedBeforeForceIsOffered(t *testing.T) {
+	t.Parallel()
+	s := newCloneScene(t)
+	co := s.plainClone()
+	co.git("reset", "-q", "--hard", s.base)
+	co.git("branch", "dev", s.base)
+	s.w.dir = co.dir
+	m := s.w.refused(bob, alice, 2000, exitRefused, "state-conflict", "repo", "accept")
+	e := m["error"].(map[string]any)
+	d := e["details"].(map[string]any)
+	if !jsonEqual(d["align"], []any{refAction("update", "refs/heads/dev", s.base, s.dev), refAction("update", "refs/heads/main", s.base, s.main)}) {
+		t.Fatalf("align %v", d["align"])
+	}
+	words := "--force would rewind branch dev from " + s.dev + " to " + s.base + " and rewind branch main from " + s.main + " to " + s.base + " in the repository state"
+	if d["force_words"] != words || !strings.Contains(str(e["message"]), words) {
+		t.Fatalf("force_words %v\nmessage %s", d["force_words"], e["message"])
+	}
+	cmds := toStrings(e["commands"])
+	if len(cmds) != 4 || !strings.HasPrefix(cmds[0], "git branch --force dev origin/dev  #") || !strings.HasPrefix(cmds[1], "git merge --ff-only origin/main  #") ||
+		!strings.HasPrefix(cmds[2], "roster repo accept ") || strings.Contains(cmds[2], "--force") ||
+		!strings.Contains(cmds[3], "--force") || !strings.Contains(cmds[3], strings.TrimPrefix(words, "--force ")) {
+		t.Fatalf("commands, --force last with its loss:\n%s", strings.Join(cmds, "\n"))
+	}
+
+	// On a terminal the words stand right above the --force command.
+	r := s.w.run(bob, alice, 2000, "repo", "accept")
+	lines := strings.Split(strings.TrimSpace(r.Err), "\n")
+	force := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "  run: ") && strings.Contains(l, " --force") {
+			force = i
+		}
+	}
+	if r.Code != exitRefused || force < 1 || lines[force-1] != words || strings.Contains(strings.Join(lines[force+1:], "\n"), "run:") {
+		t.Fatalf("exit %d; --force must come last, its loss right above it:\n%s", r.Code, r.Err)
+	}
+	if strings.Index(r.Err, "run: git merge --ff-only origin/main") > strings.Index(r.Err, words) {
+		t.Fatalf("the alignment commands come before --force:\n%s", r.Err)
+	}
+
+	for _, c := range cmds[:2] {
+		co.git(strings.Fields(strings.SplitN(c, "  #", 2)[0])[1:]...)
+	}
+	if got := members(t, s.w.ok(bob, alice, 2000, "repo", "accept")); got["bob"] != "confirmed" {
+		t.Fatalf("members %v", got)
+	}
+}
+
+// A branch only this clone has is not lost by --force (it would be added);
+// a state branch the clone lacks everywhere is what --force would remove,
+// said in those words.
+func TestForceSaysWhichBranchItWouldRemoveFromTheState(t *testing.T) {
+	t.Parallel()
+	s := newCloneScene(t)
+	co := s.plainClone()
+	co.git("update-ref", "-d", "refs/remotes/origin/dev")
+	s.w.dir = co.dir
+	m := s.w.refused(bob, alice, 2000, exitRefused, "state-conflict", "repo", "accept")
+	e := m["error"].(map[string]any)
+	if d := e["details"].(map[string]any); d["force_words"] != "--force would remove branch dev from the repository state" {
+		t.Fatalf("force_words %v", d["force_words"])
+	}
+	cmds := toStrings(e["commands"])
+	if len(cmds) == 0 || !strings.Contains(cmds[0], "git fetch origin") || !strings.Contains(cmds[len(cmds)-1], "--force") {
+		t.Fatalf("commands %v", cmds)
+	}
+}
