@@ -8,6 +8,7 @@ import (
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/preflight"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // Comparison is `roster repo state`'s side of the comparison publish
@@ -70,6 +71,11 @@ type RefStatus struct {
 	// FastForward is the remote-tracking branch at the published commit
 	// that a fast-forward of a branch behind brings it to ("" when none).
 	FastForward string `json:"fast_forward,omitempty"`
+	// CheckedOut: the branch is the one checked out.
+	CheckedOut bool `json:"checked_out,omitempty"`
+	// Next is what to run about it (nil: nothing): publish what is ahead
+	// or only local, fast-forward what is behind, fetch what is missing.
+	Next *suggest.Command `json:"-"`
 }
 
 // maxAncestryRefs bounds the refs compared by ancestry (one `git rev-list`
@@ -194,9 +200,40 @@ func refStatuses(co *gitstate.Checkout, c *Comparison) []RefStatus {
 				s.Status, s.Ahead, s.Behind = RefDiverged, ahead, behind
 			}
 		}
+		s.CheckedOut = k == c.Alignment.Checked
+		s.Next = nextFor(s, c.Remotes)
 		out = append(out, s)
 	}
 	return out
+}
+
+// nextFor is the command that deals with one ref's status: publishing for
+// a branch ahead or a ref only the checkout has, a fast-forward for a
+// branch behind (to the remote-tracking branch at the published commit
+// when there is one), a fetch of the first server remote for a commit the
+// checkout lacks.
+func nextFor(s RefStatus, remotes []string) *suggest.Command {
+	short := strings.TrimPrefix(s.Ref, "refs/heads/")
+	var c suggest.Command
+	switch {
+	case s.Status == RefAhead || s.Status == RefOnlyLocal:
+		c = publishCmd(false)
+	case s.Status == RefBehind:
+		to := s.FastForward
+		if to == "" {
+			to = s.Published
+		}
+		if s.CheckedOut {
+			c = suggest.Git("merge", "--ff-only", to)
+		} else {
+			c = suggest.Git("branch", "--force", short, to)
+		}
+	case (s.Status == RefUnknown || s.Status == RefOnlyPublished) && len(remotes) > 0:
+		c = suggest.Git("fetch", remotes[0])
+	default:
+		return nil
+	}
+	return &c
 }
 
 // preferredRemote is the remote the selection came from ("remote <name>"),
