@@ -179,3 +179,49 @@ func TestForceSaysWhichBranchItWouldRemoveFromTheState(t *testing.T) {
 		t.Fatalf("commands %v", cmds)
 	}
 }
+
+// roster's narrowing of --force: a state branch the clone has only as a
+// remote-tracking branch at another commit (origin/dev not fetched since)
+// is removed by --force only when confirmed with --drop. The refusal's
+// offered --force already carries the --drop, --force alone is refused
+// naming the branch, a --drop of a ref --force would not remove is a usage
+// error, and the confirmed command publishes the state without dev.
+func TestForceDropsARemoteTrackingOnlyBranchOnlyWhenConfirmed(t *testing.T) {
+	t.Parallel()
+	s := newCloneScene(t)
+	co := s.plainClone()
+	co.git("update-ref", "refs/remotes/origin/dev", s.base)
+	s.w.dir = co.dir
+	m := s.w.refused(bob, alice, 2000, exitRefused, "state-conflict", "repo", "accept")
+	e := m["error"].(map[string]any)
+	if d := e["details"].(map[string]any); d["force_words"] != "--force would remove branch dev from the repository state" || !jsonEqual(d["force_drops"], []any{"refs/heads/dev"}) {
+		t.Fatalf("details %v", d)
+	}
+	cmds := toStrings(e["commands"])
+	if last := cmds[len(cmds)-1]; !strings.HasPrefix(last, "roster repo accept --force --drop refs/heads/dev ") {
+		t.Fatalf("the offered --force must carry its --drop: %q", last)
+	}
+
+	m = s.w.refused(bob, alice, 2000, exitRefused, "force-drop-unconfirmed", "repo", "accept", "--force")
+	e = m["error"].(map[string]any)
+	if !strings.Contains(str(e["message"]), "refs/heads/dev (this checkout has origin/dev)") ||
+		!strings.Contains(strings.Join(toStrings(e["commands"]), "\n"), "roster repo accept --force --drop refs/heads/dev") {
+		t.Fatalf("%v", e)
+	}
+	s.w.refused(bob, alice, 2000, exitUsage, "drop-not-applicable", "repo", "accept", "--force", "--drop", "refs/heads/main")
+	if r := s.w.run(bob, alice, 2000, "repo", "accept", "--drop", "refs/heads/dev"); r.Code != exitUsage {
+		t.Fatalf("--drop without --force: exit %d\n%s", r.Code, r.Err)
+	}
+
+	m = s.w.ok(bob, alice, 2000, "repo", "accept", "--force", "--drop", "refs/heads/dev")
+	sp := m["state_published"].(map[string]any)
+	var forced *nostr.Event
+	for _, e := range s.w.relays[0].Stored(nostr.Filter{Kinds: []int{30618}, Authors: []string{bob.pk}}) {
+		if e.ID == sp["event_id"] {
+			forced = e
+		}
+	}
+	if forced == nil || forced.Tags.GetFirst([]string{"refs/heads/dev"}) != nil || forced.Tags.GetFirst([]string{"refs/heads/main"}).Value() != s.main {
+		t.Fatalf("forced state %v", forced)
+	}
+}
