@@ -126,3 +126,27 @@ func TestRepoStateAndStatePublishAgree(t *testing.T) {
 		t.Fatalf("the tracked dev must be published unchanged: %v", refs)
 	}
 }
+
+// A refused `repo state publish` offers --force last, its loss in words
+// right above it on a terminal and in details.force_words.
+func TestRefusedStatePublishSaysWhatForceWouldRemoveRightAboveIt(t *testing.T) {
+	t.Parallel()
+	s := newCloneScene(t)
+	s.alice.git("tag", "-d", "v1")
+	s.w.dir = s.alice.dir
+	words := "--force would remove tag v1 from the repository state"
+	m := s.w.refused(alice, alice, 1000, exitRefused, "ref-removed", "repo", "state", "publish")
+	e := m["error"].(map[string]any)
+	cmds := toStrings(e["commands"])
+	if e["details"].(map[string]any)["force_words"] != words || !strings.Contains(cmds[len(cmds)-1], "--force") ||
+		!strings.Contains(cmds[len(cmds)-1], "would remove tag v1") {
+		t.Fatalf("%v", e)
+	}
+	r := s.w.run(alice, alice, 1000, "repo", "state", "publish")
+	lines := strings.Split(strings.TrimSpace(r.Err), "\n")
+	n := len(lines)
+	if r.Code != exitRefused || n < 3 || lines[n-2] != words || !strings.HasPrefix(lines[n-1], "  run: roster repo state publish ") ||
+		!strings.Contains(lines[n-1], "--force") || !strings.Contains(r.Err, "nothing was published") {
+		t.Fatalf("exit %d\n%s", r.Code, r.Err)
+	}
+}
