@@ -226,7 +226,7 @@ func nextFor(s RefStatus, remotes []string) *suggest.Command {
 		if s.CheckedOut {
 			c = suggest.Git("merge", "--ff-only", to)
 		} else {
-			c = suggest.Git("branch", "--force", short, to)
+			c = suggest.Git("branch", "-f", short, to)
 		}
 	case (s.Status == RefUnknown || s.Status == RefOnlyPublished) && len(remotes) > 0:
 		c = suggest.Git("fetch", remotes[0])

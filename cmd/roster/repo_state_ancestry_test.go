@@ -44,7 +44,7 @@ func TestRepoStateComparesEachRefByAncestry(t *testing.T) {
 	r := s.w.run(alice, alice, 1000, "repo", "state")
 	for _, want := range []string{
 		"main is 1 commit ahead of the published state: roster repo state publish",
-		"dev is 1 commit behind the published state: git branch --force dev origin/dev",
+		"dev is 1 commit behind the published state: git branch -f dev origin/dev",
 		"branch topic is only in this checkout (at " + ahead + "): roster repo state publish",
 	} {
 		if !strings.Contains(r.Out, want) {
