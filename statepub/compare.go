@@ -94,7 +94,10 @@ func CompareCheckout(v *discovery.View) (*Comparison, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.Refs = refStatuses(v.Checkout, c)
+	// Publishing is suggested unless the viewer is known not to be a
+	// confirmed maintainer (then `state publish` would refuse them).
+	canPublish := v.Viewer == "" || v.Resolution == nil || v.Resolution.Confirmed(v.Viewer)
+	c.Refs = refStatuses(v.Checkout, c, canPublish)
 	return c, nil
 }
 
@@ -151,7 +154,7 @@ func rewrites(co *gitstate.Checkout, changes []preflight.RefAction) []Rewrite {
 // refStatuses compares each branch and tag by ancestry: the checkout's
 // ref map (its branches, those it has only through a remote-tracking
 // branch, its tags) against the state's. A peeled "^{}" entry is its tag.
-func refStatuses(co *gitstate.Checkout, c *Comparison) []RefStatus {
+func refStatuses(co *gitstate.Checkout, c *Comparison, canPublish bool) []RefStatus {
 	mine, theirs := c.Alignment.Refs, map[string]string{}
 	if c.Resolved != nil {
 		theirs = c.Resolved.Refs
@@ -201,7 +204,7 @@ func refStatuses(co *gitstate.Checkout, c *Comparison) []RefStatus {
 			}
 		}
 		s.CheckedOut = k == c.Alignment.Checked
-		s.Next = nextFor(s, c.Remotes)
+		s.Next = nextFor(s, c.Remotes, canPublish)
 		out = append(out, s)
 	}
 	return out
@@ -211,12 +214,15 @@ func refStatuses(co *gitstate.Checkout, c *Comparison) []RefStatus {
 // a branch ahead or a ref only the checkout has, a fast-forward for a
 // branch behind (to the remote-tracking branch at the published commit
 // when there is one), a fetch of the first server remote for a commit the
-// checkout lacks.
-func nextFor(s RefStatus, remotes []string) *suggest.Command {
+// checkout lacks. Publishing is left out when the viewer cannot publish.
+func nextFor(s RefStatus, remotes []string, canPublish bool) *suggest.Command {
 	short := strings.TrimPrefix(s.Ref, "refs/heads/")
 	var c suggest.Command
 	switch {
 	case s.Status == RefAhead || s.Status == RefOnlyLocal:
+		if !canPublish {
+			return nil
+		}
 		c = publishCmd(false)
 	case s.Status == RefBehind:
 		to := s.FastForward

@@ -150,3 +150,21 @@ func TestRefusedStatePublishSaysWhatForceWouldRemoveRightAboveIt(t *testing.T) {
 		t.Fatalf("exit %d\n%s", r.Code, r.Err)
 	}
 }
+
+// Only a confirmed maintainer is told to publish: to an invitee a branch
+// of their own is listed as only in the checkout, without the command
+// that would refuse them.
+func TestRepoStateTellsOnlyMaintainersToPublish(t *testing.T) {
+	t.Parallel()
+	s := newCloneScene(t)
+	co := s.plainClone()
+	co.git("branch", "wip")
+	s.w.dir = co.dir
+	only := "branch wip is only in this checkout (at " + s.main + ")"
+	if r := s.w.run(bob, alice, 2000, "repo", "state"); !strings.Contains(r.Out, only+"\n") {
+		t.Fatalf("an invitee is not told to publish:\n%s", r.Out)
+	}
+	if r := s.w.run(alice, alice, 2000, "repo", "state"); !strings.Contains(r.Out, only+": roster repo state publish") {
+		t.Fatalf("a maintainer is:\n%s", r.Out)
+	}
+}
