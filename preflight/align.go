@@ -46,11 +46,6 @@ type CheckoutAlignment struct {
 	// makes: the local branch is behind a remote-tracking branch that is at
 	// the state's OID. Each maps the branch to that remote-tracking branch.
 	FastForward map[string]string `json:"fast_forward"`
-	// Stale are the state branches the checkout lacks locally that a
-	// remote-tracking branch has at another commit than the state's: each
-	// maps to that branch ("origin/dev"). --force removes them from the
-	// state only when each is confirmed with --drop.
-	Stale map[string]string `json:"-"`
 	// Checked is the branch checked out ("" when detached or unknown);
 	// Remotes the remotes the remote-tracking branches came from, in order.
 	Checked string   `json:"-"`
@@ -77,7 +72,7 @@ func (a CheckoutAlignment) HasTracked(oid string) bool { return a.trackedOIDs[oi
 // Pure.
 func AlignCheckout(state *ResolvedState, local map[string]string, tracking []TrackingRef) CheckoutAlignment {
 	a := CheckoutAlignment{Align: []RefAction{}, ForceWould: []RefAction{}, Tracked: []string{}, Refs: map[string]string{},
-		TrackedBy: map[string]string{}, FastForward: map[string]string{}, Stale: map[string]string{}}
+		TrackedBy: map[string]string{}, FastForward: map[string]string{}}
 	for k, v := range local {
 		if strings.HasPrefix(k, "refs/heads/") || strings.HasPrefix(k, "refs/tags/") {
 			a.Refs[k] = v
@@ -102,14 +97,6 @@ func AlignCheckout(state *ResolvedState, local map[string]string, tracking []Tra
 				a.Tracked = append(a.Tracked, k)
 				a.TrackedBy[k] = t.Name()
 				break
-			}
-		}
-		if _, tracked := a.TrackedBy[k]; !tracked {
-			for _, t := range tracking {
-				if t.Ref == k {
-					a.Stale[k] = t.Name()
-					break
-				}
 			}
 		}
 	}

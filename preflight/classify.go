@@ -290,7 +290,7 @@ func followLeadSwitch(v *view, p *Plan, in Input, afterEvents []*nostr.Event) *R
 }
 
 func stateInput(in Input, before, after *graph.Resolution, afterEvents []*nostr.Event, v *view) StateInput {
-	si := StateInput{Action: in.Intent.Action, Author: in.Author, LocalRefs: in.LocalRefs, Tracking: in.Tracking, Force: in.Intent.Force, Drop: in.Intent.Drops()}
+	si := StateInput{Action: in.Intent.Action, Author: in.Author, LocalRefs: in.LocalRefs, Tracking: in.Tracking, Force: in.Intent.Force}
 	if in.Intent.Action == ActRemove {
 		si.Removed = in.Intent.Subject
 	}

@@ -44,9 +44,6 @@ func forceStateConflict(r *Refusal, it Intent, inCheckout bool) *Refusal {
 	if inCheckout {
 		forced := it
 		forced.Force = true
-		if drops, _ := r.Details["force_drops"].([]string); len(drops) > 0 {
-			forced = forced.WithDrops(drops) // roster's narrowing of --force, so the offer stays one paste
-		}
 		why := "keep this checkout's branches and tags and replace the other state"
 		if words, _ := r.Details["force_words"].(string); words != "" {
 			why += ": " + strings.TrimPrefix(words, "--force ")

@@ -1,11 +1,6 @@
 package preflight
 
-import (
-	"slices"
-	"strings"
-
-	"github.com/roster-cli/roster/suggest"
-)
+import "github.com/roster-cli/roster/suggest"
 
 // Action is the one relationship change a command asks for.
 type Action string
@@ -38,12 +33,6 @@ type Intent struct {
 	Lead   string
 	NoLead bool // --no-lead-maintainer
 	Force  bool // --force (state-only conflicts on add/accept; see StateComparison)
-	// Drop are the --drop <ref> confirmations that narrow --force: each
-	// state branch --force would remove although the checkout has it as a
-	// remote-tracking branch (at another commit) must be named. The refs
-	// are sorted and joined by spaces (a ref name has none), so an Intent
-	// stays comparable: set with WithDrops, read with Drops.
-	Drop string
 	// Metadata is the fields an ActMetadata edit replaces.
 	Metadata *MetadataEdit
 }
@@ -77,23 +66,9 @@ func (in Intent) Suggest() suggest.Command {
 	}
 	if in.Force {
 		w = append(w, "--force")
-		for _, ref := range in.Drops() {
-			w = append(w, "--drop", ref)
-		}
 	}
 	return suggest.Roster(w...)
 }
-
-// WithDrops is in with the --drop refs (sorted, each once).
-func (in Intent) WithDrops(refs []string) Intent {
-	s := slices.Clone(refs)
-	slices.Sort(s)
-	in.Drop = strings.Join(slices.Compact(s), " ")
-	return in
-}
-
-// Drops are the --drop refs, sorted.
-func (in Intent) Drops() []string { return strings.Fields(in.Drop) }
 
 // Command is the intent's command line, as people read it in a message.
 func (in Intent) Command() string { return in.Suggest().Line() }

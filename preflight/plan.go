@@ -260,12 +260,6 @@ func Prepare(in Input) (*Plan, *Refusal) {
 	case sr == nil:
 	case sr.Code == "state-conflict":
 		return nil, forceStateConflict(sr, in.Intent, in.LocalRefs != nil)
-	case sr.Code == "force-drop-unconfirmed":
-		drops, _ := sr.Details["force_drops"].([]string)
-		return nil, sr.run(in.Intent.WithDrops(drops).Suggest().Because("drop them from the repository state, keeping this checkout's branches and tags"))
-	case sr.Code == "drop-not-applicable":
-		drops, _ := sr.Details["force_drops"].([]string)
-		return nil, sr.run(in.Intent.WithDrops(drops).Suggest().Because("the --drop confirmations --force needs here"))
 	case sr.Code == "force-not-applicable":
 		return nil, sr.run(withoutForce(in.Intent).Suggest())
 	case sr.Code == "force-needs-checkout":

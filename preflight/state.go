@@ -53,8 +53,6 @@ type StateInput struct {
 	// Removed is the pubkey a removal closes.
 	Removed string
 	Force   bool
-	// Drop are the --drop confirmations given with --force (Intent.Drop).
-	Drop []string
 	// Floor is the earliest created_at a state event roster publishes may
 	// carry: one second after every state candidate the preview used and
 	// after the runner's own deletion requests addressing their state.
@@ -208,9 +206,6 @@ func compareJoin(c StateComparison, in StateInput) (StateComparison, *Refusal) {
 	if !in.Force {
 		return c, stateRefusal(in, c, why, checkout)
 	}
-	if r := dropCheck(in, c, checkout); r != nil {
-		return c, r
-	}
 	switch {
 	case checkout == nil:
 		return c, refuse("force-needs-checkout",
@@ -294,9 +289,6 @@ func stateRefusal(in StateInput, c StateComparison, why string, checkout *Checko
 	r := refuse("state-conflict").with("align", c.Align).with("force_would", c.ForceWould)
 	if checkout != nil {
 		r.run(alignCommands(c.Align, *checkout)...)
-		if drops := forceDrops(c.ForceWould, checkout); len(drops) > 0 {
-			r.with("force_drops", drops)
-		}
 	}
 	if len(c.ForceWould) > 0 {
 		var behind map[string]string
@@ -311,64 +303,6 @@ func stateRefusal(in StateInput, c StateComparison, why string, checkout *Checko
 		lines = append(lines, "--force needs your checkout: run it there")
 	}
 	r.Message = strings.Join(lines, "\n")
-	return r
-}
-
-// forceDrops are the state branches --force would remove although the
-// checkout has them as remote-tracking branches at another commit: --force
-// drops them only when each is named with --drop. Sorted.
-func forceDrops(force []RefAction, a *CheckoutAlignment) []string {
-	var out []string
-	if a == nil {
-		return out
-	}
-	for _, f := range force {
-		if _, stale := a.Stale[f.Ref]; stale && f.Action == "remove" {
-			out = append(out, f.Ref)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// dropCheck is roster's narrowing of --force: a state branch the checkout
-// has only as a remote-tracking branch at another commit is removed from
-// the state only when the user named it with --drop (the offered --force
-// command carries it, so the offer stays one paste); a --drop naming a ref
-// --force would not remove is a usage error.
-func dropCheck(in StateInput, c StateComparison, a *CheckoutAlignment) *Refusal {
-	need := forceDrops(c.ForceWould, a)
-	var missing, extra []string
-	for _, ref := range need {
-		if !slices.Contains(in.Drop, ref) {
-			missing = append(missing, ref)
-		}
-	}
-	for _, ref := range in.Drop {
-		if !slices.Contains(need, ref) {
-			extra = append(extra, ref)
-		}
-	}
-	if len(extra) > 0 {
-		r := refuse("drop-not-applicable",
-			fmt.Sprintf("--drop %s: --force would not remove it from the repository state", strings.Join(extra, ", ")),
-			"--drop only confirms removing a state branch this checkout has solely as a remote-tracking branch at another commit").
-			with("drop", extra).with("force_drops", need)
-		r.Usage = true
-		return r
-	}
-	if len(missing) == 0 {
-		return nil
-	}
-	lines := []string{"--force would remove from the repository state branches this checkout has as remote-tracking branches at another commit:"}
-	for _, ref := range missing {
-		lines = append(lines, fmt.Sprintf("  %s (this checkout has %s)", ref, a.Stale[ref]))
-	}
-	lines = append(lines, "to keep them, fetch and create the local branches, then rerun; to drop them, confirm each with --drop")
-	r := refuse("force-drop-unconfirmed", lines...).with("drop", missing).with("force_drops", need).with("force_would", c.ForceWould)
-	if len(a.Remotes) > 0 {
-		r.run(suggest.Git("fetch", a.Remotes[0]).Because("get the repository's branches, then rerun"))
-	}
 	return r
 }
 

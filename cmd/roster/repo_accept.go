@@ -10,7 +10,6 @@ import (
 // offered co-maintainer role, nothing more.
 func newRepoAcceptCmd(a *app) *cobra.Command {
 	var force, dryRun, moderator bool
-	var drop []string
 	cmd := &cobra.Command{
 		Use:   "accept",
 		Short: "Accept the maintainer (or, with --moderator, moderator) invitation of the selected repository",
@@ -37,10 +36,6 @@ confirmed maintainer) assigns you, never by your own record alone.`,
 			if moderator {
 				intent.Action = preflight.ActAcceptModerator
 			}
-			intent, err := withDrop(intent, drop)
-			if err != nil {
-				return err
-			}
 			if err := a.runMutation(cmd.Context(), intent, dryRun); err != nil {
 				return err
 			}
@@ -50,8 +45,7 @@ confirmed maintainer) assigns you, never by your own record alone.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&force, "force", false, "on a state-only conflict, keep this checkout's branches and tags as the repository state")
-	addDropFlag(cmd.Flags(), &drop)
+	cmd.Flags().BoolVar(&force, "force", false, "state-only conflicts (refused until state replacement exists)")
 	cmd.Flags().BoolVar(&moderator, "moderator", false, "acknowledge the moderator role you are assigned (an active self-o)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "preview only; publish nothing")
 	return cmd

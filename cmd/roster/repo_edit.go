@@ -13,7 +13,6 @@ func newRepoEditCmd(a *app) *cobra.Command {
 	var add, remove, lead, ack string
 	var mod moderatorFlags
 	var noLead, fix, force, dryRun bool
-	var drop []string
 	var meta *metadataFlags
 	cmd := &cobra.Command{
 		Use:   "edit",
@@ -38,11 +37,8 @@ command either publishes what it previewed or explains why not.
   --acknowledge-maintainer-change <npub>
                               record an observed acceptance or departure
   --fix-maintainers           repair only the maintainers compatibility tag
-  --force                     only for a state-only conflict on add: keep this
-                              checkout's branches and tags as the state
-  --drop <ref>                with --force: confirm removing a state branch
-                              this checkout has only as a remote-tracking
-                              branch at another commit
+  --force                     only for a state-only conflict on add (not yet
+                              available: roster refuses it)
 
 Every <npub> may also be a 64-hex key or a NIP-05 name (bob@example.com):
 the name is looked up before anything else and the key it resolved to is
@@ -58,9 +54,6 @@ shown in the preview.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if meta.given(cmd) { // repo_edit_metadata.go
 				intent, err := meta.intent(cmd)
-				if err == nil {
-					intent, err = withDrop(intent, drop)
-				}
 				if err != nil {
 					return err
 				}
@@ -74,9 +67,6 @@ shown in the preview.`,
 			intent, err := editIntent(add, remove, lead, ack, noLead, fix, force)
 			if mod.set() {
 				intent, err = mod.intent(add != "" || remove != "" || ack != "" || fix, lead, noLead, force)
-			}
-			if err == nil {
-				intent, err = withDrop(intent, drop)
 			}
 			if err != nil {
 				return err
@@ -92,8 +82,7 @@ shown in the preview.`,
 	f.BoolVar(&noLead, "no-lead-maintainer", false, "keep the repository leadless for this add or remove")
 	f.StringVar(&ack, "acknowledge-maintainer-change", "", "record an observed acceptance or departure")
 	f.BoolVar(&fix, "fix-maintainers", false, "repair only the maintainers compatibility tag")
-	f.BoolVar(&force, "force", false, "on a state-only conflict of an add, keep this checkout's branches and tags as the repository state")
-	addDropFlag(f, &drop)
+	f.BoolVar(&force, "force", false, "state-only conflicts on add (refused until state replacement exists)")
 	f.BoolVar(&dryRun, "dry-run", false, "preview only; publish nothing")
 	meta = addMetadataFlags(a, cmd)
 	return cmd
