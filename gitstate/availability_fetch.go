@@ -3,6 +3,7 @@ package gitstate
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -10,75 +11,110 @@ import (
 // probeServer asks the server at rawURL (a normalized clone URL) for every
 // OID in want by fetching them into quarantine repositories of its own,
 // removed afterwards, and says which it served and which it lacks. A nil
-// error means the server answered. A server that answered the fetch of
-// everything at once with a refusal is asked one object at a time (at most
-// MaxProbedObjects), so that what it lacks is named; one that serves only
-// advertised objects by id has its advertised branches and tags fetched
-// instead, and an OID counts when that fetch delivered it.
+// error means the server answered. A refusal of the fetch of everything at
+// once names the first OID the server lacks: it is dropped and the rest
+// asked again (at most MaxProbedObjects rounds; one object at a time when
+// the refusal names none), so that what it lacks is named. A server that
+// serves only advertised objects by id has its advertised branches and
+// tags fetched instead, and an OID counts when that fetch delivered it.
 func probeServer(ctx context.Context, rawURL string, want []string) (served, lacks []string, _ *UnreachableError) {
-	r, err := fetchInto(ctx, rawURL, true, want...)
-	if err != nil {
-		return nil, nil, err
-	}
-	if r.err == nil {
-		return slices.Clone(want), nil, nil
-	}
-	c, ue := answered(rawURL, r)
-	if ue != nil {
-		return nil, nil, ue
-	}
-	if !c.byIDRefused && len(want) > 1 {
-		for i, oid := range want {
-			if i >= MaxProbedObjects {
-				lacks = append(lacks, want[i:]...)
+	left := slices.Clone(want)
+	var c cause
+	// Each refusal names the first OID the server lacks: drop it and ask
+	// for the rest again, so one missing object costs one more fetch.
+	for round := 0; len(left) > 0; round++ {
+		if round > MaxProbedObjects {
+			lacks = append(lacks, left...)
+			left = nil
+			break
+		}
+		r, err := fetchInto(ctx, rawURL, true, left...)
+		if err != nil {
+			return nil, nil, err
+		}
+		if r.err == nil {
+			served = append(served, left...)
+			left = nil
+			break
+		}
+		var ue *UnreachableError
+		if c, ue = answered(rawURL, r); ue != nil {
+			return nil, nil, ue
+		}
+		if c.byIDRefused {
+			break
+		}
+		named := refusedOID(r.stderr, left)
+		if named == "" {
+			if len(left) == 1 {
+				named = left[0]
+			} else {
+				// The refusal names no OID: ask one at a time.
+				s, l, ue := probeEach(ctx, rawURL, left)
+				served, lacks = append(served, s...), append(lacks, l...)
+				left = nil
+				if ue != nil {
+					return served, lacks, ue
+				}
 				break
 			}
-			r, err := fetchInto(ctx, rawURL, true, oid)
-			if err != nil {
-				return served, lacks, err
-			}
-			if r.err == nil {
-				served = append(served, oid)
-				continue
-			}
-			c1, ue := answered(rawURL, r)
-			if ue != nil {
-				return served, lacks, ue
-			}
-			if c1.byIDRefused {
-				c = c1
-				break
-			}
-			lacks = append(lacks, oid)
 		}
-		if !c.byIDRefused {
-			return served, lacks, nil
+		lacks = append(lacks, named)
+		left = slices.DeleteFunc(left, func(o string) bool { return o == named })
+	}
+	if c.byIDRefused && len(left) > 0 {
+		// Protocol v0 without allowReachableSHA1InWant: fetch what it
+		// advertises, by name, and look for the OIDs in what arrived.
+		got, ue := fetchAdvertised(ctx, rawURL, left)
+		if ue != nil {
+			return served, lacks, ue
 		}
-	}
-	if !c.byIDRefused {
-		return nil, slices.Clone(want), nil
-	}
-	// Protocol v0 without allowReachableSHA1InWant: fetch what it
-	// advertises, by name, and look for the OIDs in what arrived.
-	left := slices.DeleteFunc(slices.Clone(want), func(o string) bool { return slices.Contains(served, o) })
-	if len(left) == 0 {
-		return served, nil, nil
-	}
-	got, ue := fetchAdvertised(ctx, rawURL, left)
-	if ue != nil {
-		return served, lacks, ue
-	}
-	lacks = nil
-	for _, o := range left {
-		if got[o] {
-			served = append(served, o)
-		} else {
-			lacks = append(lacks, o)
+		for _, o := range left {
+			if got[o] {
+				served = append(served, o)
+			} else {
+				lacks = append(lacks, o)
+			}
 		}
 	}
 	slices.Sort(served)
 	slices.Sort(lacks)
 	return served, lacks, nil
+}
+
+// probeEach fetches each OID on its own (at most MaxProbedObjects; the
+// rest count as lacking).
+func probeEach(ctx context.Context, rawURL string, oids []string) (served, lacks []string, _ *UnreachableError) {
+	for i, oid := range oids {
+		if i >= MaxProbedObjects {
+			return served, append(lacks, oids[i:]...), nil
+		}
+		r, err := fetchInto(ctx, rawURL, true, oid)
+		if err != nil {
+			return served, lacks, err
+		}
+		if r.err == nil {
+			served = append(served, oid)
+			continue
+		}
+		if _, ue := answered(rawURL, r); ue != nil {
+			return served, lacks, ue
+		}
+		lacks = append(lacks, oid)
+	}
+	return served, lacks, nil
+}
+
+// refusedOID is the OID of left that git's refusal names ("not our ref
+// <oid>", "unadvertised object <oid>"), or "".
+func refusedOID(stderr string, left []string) string {
+	s := strings.ToLower(stderr)
+	for _, o := range left {
+		if strings.Contains(s, o) {
+			return o
+		}
+	}
+	return ""
 }
 
 // answered classifies a failed fetch: the cause when the server answered
@@ -105,7 +141,22 @@ func quarantine(rawURL string) (string, *UnreachableError) {
 	if err != nil {
 		return "", &UnreachableError{URL: rawURL, Reason: ReasonProtocol, Err: err}
 	}
-	if _, err := runGit(dir, "checking that a Git server serves the state's objects", "init", "-q", "--bare", "--template="); err != nil {
+	// What `git init --bare --template=` writes, without a process.
+	files := map[string]string{
+		"HEAD":   "ref: refs/heads/main\n",
+		"config": "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n",
+	}
+	for _, d := range []string{"objects/info", "objects/pack", "refs/heads", "refs/tags"} {
+		if err = os.MkdirAll(filepath.Join(dir, d), 0o700); err != nil {
+			break
+		}
+	}
+	for name, body := range files {
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600)
+		}
+	}
+	if err != nil {
 		os.RemoveAll(dir)
 		return "", &UnreachableError{URL: rawURL, Reason: ReasonProtocol, Err: err}
 	}
