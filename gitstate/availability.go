@@ -281,9 +281,9 @@ func CheckAvailability(ctx context.Context, servers []Server, oids map[string]st
 			served, lacks, err := probeServer(all, c.URL, want)
 			mu.Lock()
 			defer mu.Unlock()
-			if stopped && err != nil {
+			if stopped && err != nil && err.Reason == ReasonTimeout {
 				c.Served = served
-				return // not needed any more: marked below
+				return // stopped because it was not needed: marked below
 			}
 			done[i] = true
 			c.Served, c.Lacks = served, lacks
