@@ -60,9 +60,10 @@ func TestRemovingACoMaintainerWhileTheOnlyGitServerIsDown(t *testing.T) {
 }
 
 // A removal that drops the only server holding the state's objects is
-// refused, naming the remaining server that lacks them; when the remaining
-// server cannot be reached the removal goes through and the preview says
-// so (fetchability is left as it was, not made worse).
+// refused, naming the remaining server that lacks them and the dropped one
+// that holds them; when the dropped server lacks them too, or the
+// remaining server cannot be reached, the removal goes through and the
+// preview says so (fetchability is left as it was, not made worse).
 func TestRemovalThatDropsTheOnlyServerHoldingTheObjects(t *testing.T) {
 	t.Parallel()
 	work := newGitWork(t)
@@ -75,8 +76,18 @@ func TestRemovalThatDropsTheOnlyServerHoldingTheObjects(t *testing.T) {
 	coMaintainers(t, w, alicesServer, bobsServer, main)
 	m := w.refused(alice, alice, 1000, exitRefused, "objects-unavailable", "repo", "edit", "--remove-maintainer", bob.npub())
 	msg := m["error"].(map[string]any)["message"].(string)
-	if !strings.Contains(msg, "refs/heads/main at "+main+": "+alicesServer+" does not serve it") {
-		t.Fatalf("message %q: want the remaining server named as lacking main", msg)
+	if !strings.Contains(msg, "refs/heads/main at "+main+": "+alicesServer+" does not serve it") ||
+		!strings.Contains(msg, "only the Git server(s) this change drops serve them: "+bobsServer) {
+		t.Fatalf("message %q: want the remaining server named as lacking main, and the dropped one as its only source", msg)
+	}
+
+	// Neither server has the commit: the removal makes nothing worse.
+	_, bobsEmpty := newBareServer(t)
+	w3 := newMutWorld(t, 1)
+	coMaintainers(t, w3, alicesServer, bobsEmpty, main)
+	ok3 := w3.ok(alice, alice, 1000, "repo", "edit", "--remove-maintainer", bob.npub())
+	if nc := strings.Join(toStrings(ok3["preview"].(map[string]any)["state"].(map[string]any)["not_checked"]), "\n"); !strings.Contains(nc, "did not serve either") {
+		t.Fatalf("not_checked %q", nc)
 	}
 
 	w2 := newMutWorld(t, 1)
