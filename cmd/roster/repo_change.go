@@ -55,7 +55,7 @@ func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun b
 			return pool.Deliver(ctx, relays, evt, o)
 		},
 		Lock:          a.changeLock,
-		Availability:  gitstate.CheckAvailability,
+		Availability:  a.checkAvailability,
 		BeforeRecheck: a.seams.beforeRecheck,
 		AfterPublish:  a.seams.afterPublish,
 		Phase: func(name string) {

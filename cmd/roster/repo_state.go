@@ -252,7 +252,7 @@ func (a *app) runStatePublish(ctx context.Context, opts statepub.Options) error 
 			defer pool.Close()
 			return pool.Deliver(ctx, relays, evt, o)
 		},
-		Availability: gitstate.CheckAvailability,
+		Availability: a.checkAvailability,
 	}
 	o, err := p.Run(ctx, opts)
 	if err != nil {
@@ -287,6 +287,11 @@ func renderStatePublishHuman(a *app, o *statepub.Outcome, out report.StatePublis
 		fmt.Fprintln(w, "changes to the resolved state:")
 		for _, l := range preflight.RenderRefActions(out.Changes) {
 			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	if o.Plan != nil {
+		for _, l := range o.Plan.Availability.Notes() {
+			fmt.Fprintf(w, "note: %s\n", termtext.Line(l))
 		}
 	}
 	if o.Plan != nil && o.Plan.Forced && len(o.Plan.Rewrites) > 0 {
