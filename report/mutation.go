@@ -36,7 +36,10 @@ type Mutation struct {
 	// SwitchedRemotes are the remotes whose nostr:// URLs follow-lead moved
 	// from the old coordinate to the lead's.
 	SwitchedRemotes []string `json:"switched_remotes"`
-	Guidance        []string `json:"guidance"`
+	// Linked is the naddr repo accept set as git config nostr.repo in a
+	// checkout that selected no coordinate; null otherwise.
+	Linked   *string  `json:"linked"`
+	Guidance []string `json:"guidance"`
 	// Share is, for --add-maintainer, the repository's nostr:// URL with a
 	// relay hint and the invitee's accept command; null otherwise.
 	Share *Share `json:"share"`

@@ -150,7 +150,7 @@ func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
 			Identifier: res.Coordinate.Identifier, Naddr: res.Naddr}}
 	if res.Delivery.Accepted > 0 {
 		out.Published = []string{res.Event.ID}
-		out.Share = report.ShareOf(res.Coordinate, report.HintRelay(res.Delivery.Relays, relays))
+		out.Share = report.ShareOf(res.Coordinate, report.HintRelay(res.Delivery.Relays, relays)).WithClone(res.Coordinate, cloneTagURLs(res.Event))
 	}
 	if err != nil {
 		return err // the checkout's configuration could not be written
@@ -247,6 +247,26 @@ func renderRepoInit(a *app, res repoInitResult) {
 	}
 	if res.Share != nil {
 		fmt.Fprintf(w, "share this repository: %s\n", termtext.Line(res.Share.URL))
-		fmt.Fprintf(w, "  someone you invite (roster repo edit --add-maintainer <npub>) accepts with:\n    %s\n", termtext.Line(res.Share.AcceptCommand))
+		if res.Share.CloneURL != "" {
+			fmt.Fprintf(w, "  clone it with: git clone %s\n", termtext.Line(suggest.Quote(res.Share.CloneURL)))
+		}
+		fmt.Fprintf(w, "  someone you invite (roster repo edit --add-maintainer <npub>) pastes:\n")
+		for _, l := range res.Share.Paste {
+			fmt.Fprintf(w, "    %s\n", termtext.Line(l))
+		}
 	}
+}
+
+// cloneTagURLs are an announcement's clone URLs, in order.
+func cloneTagURLs(e *nostr.Event) []string {
+	var out []string
+	if e == nil {
+		return nil
+	}
+	for _, t := range e.Tags {
+		if len(t) >= 2 && t[0] == "clone" {
+			out = append(out, t[1:]...)
+		}
+	}
+	return out
 }
