@@ -70,6 +70,7 @@ const (
 	KindNoRelays   = "no-relays"  // usage: nowhere to announce
 	KindIncomplete = "incomplete" // a relay did not answer the existing-announcement check
 	KindExists     = "announcement-exists"
+	KindLocalClone = "local-clone-url" // usage: origin is a local path nobody else can clone from
 )
 
 // Error is what stopped an announcement before anything was published.
@@ -119,9 +120,18 @@ func (p Pipeline) Run(ctx context.Context, req Request) (*Result, error) {
 			Msg:      "no relays to announce to: pass --relay wss://... (repeatable), set ROSTER_RELAYS, or list relays in config.yaml (~/.config/roster, or --home)",
 			Commands: []suggest.Command{suggest.Roster("repo", "init", "--relay", "wss://relay.example")}}
 	}
-	clone := req.Clone
-	if clone == nil {
+	clone, explicit := req.Clone, req.Clone != nil
+	if !explicit {
 		clone = co.OriginCloneURLs()
+	}
+	clone, err = CloneURLsToWrite(clone, explicit)
+	if err != nil {
+		e := &Error{Kind: KindUsage, Msg: err.Error(), Commands: []suggest.Command{suggest.Roster("repo", "init", "--clone", "https://<git server>/<repo>.git")}}
+		if le := (*LocalCloneError)(nil); errors.As(err, &le) {
+			e.Kind = KindLocalClone
+			e.Details = map[string]any{"url": le.URL}
+		}
+		return nil, e
 	}
 	s, err := p.Signer(ctx)
 	if err != nil {
