@@ -12,26 +12,40 @@ import (
 )
 
 // MaxServers bounds how many Git servers CheckAvailability contacts: the
-// first MaxServers supported URLs, in the order given. The clone URLs come
+// first MaxServers usable URLs, in the order given. The clone URLs come
 // from announcements, which anybody in the component writes, so their
 // number is attacker-controlled; the rest are reported skipped.
 const MaxServers = 8
+
+// MaxFetchBytes bounds what the fetches asking one server for the state's
+// objects may write into their quarantine repository: a server is
+// untrusted, and answers a fetch with whatever pack it likes.
+const MaxFetchBytes = 64 << 20
+
+// MaxProbedObjects bounds the one-object-at-a-time fetches made when a
+// server refused a fetch of all the objects at once (to say which ones it
+// lacks); objects beyond it count as not served by that server.
+const MaxProbedObjects = 16
+
+// fetchCap is MaxFetchBytes; tests lower it.
+var fetchCap int64 = MaxFetchBytes
 
 // Verdict is the answer to "can every OID be fetched from an advertised
 // Git server?".
 type Verdict string
 
 const (
-	// Available: every checked OID is advertised by a listed server (or
-	// there was nothing to check).
+	// Available: every checked OID was served by some server (or there was
+	// nothing to check).
 	Available Verdict = "available"
-	// Missing: at least one server was listed and some OID is advertised by
-	// none of the listed servers. Availability.Missing names each ref and
-	// the push that fixes it. Callers refuse (exit 3).
+	// Missing: at least one server answered and some OID was served by
+	// none of them. Availability.Missing names each ref, the servers that
+	// lack it and the push that fixes it. Callers refuse (exit 3).
 	Missing Verdict = "missing"
-	// Unknown: there were OIDs to check but no server could be listed (all
-	// unreachable, all skipped, or none given). Callers refuse for want of
-	// evidence (exit 4).
+	// Unknown: there were OIDs to check but no server answered (all
+	// unreachable, or none contacted). Callers refuse for want of evidence
+	// (exit 4), except where the component's servers did not change
+	// (membership's removal of a server).
 	Unknown Verdict = "unknown"
 )
 
@@ -39,43 +53,70 @@ const (
 type ServerStatus string
 
 const (
-	ServerListed      ServerStatus = "listed"
+	// ServerAnswered: the server was asked for the objects and answered;
+	// Served and Lacks say how.
+	ServerAnswered    ServerStatus = "answered"
 	ServerUnreachable ServerStatus = "unreachable"
-	// ServerSkipped: not contacted (Reason is ReasonUnsupported or
-	// ReasonOverLimit).
+	// ServerSkipped: not contacted, or not to the end (Reason is
+	// ReasonUnsupported, ReasonLocalURL, ReasonOverLimit or
+	// ReasonNotNeeded).
 	ServerSkipped ServerStatus = "skipped"
 )
 
-// ReasonOverLimit: a supported URL beyond the first MaxServers.
+// ReasonOverLimit: a usable URL beyond the first MaxServers.
 const ReasonOverLimit Reason = "over-limit"
+
+// Server is one advertised clone URL and whether the acting author's own
+// announcement advertises it.
+type Server struct {
+	URL string
+	// Own: the author's announcement lists it. Only then is a file:// URL
+	// or a local path asked: anybody else's names a path on the reader's
+	// machine, which is no evidence that others can fetch.
+	Own bool
+}
+
+// ServersOf marks every URL as own or not.
+func ServersOf(urls []string, own bool) []Server {
+	out := make([]Server, 0, len(urls))
+	for _, u := range urls {
+		out = append(out, Server{URL: u, Own: own})
+	}
+	return out
+}
 
 // ServerCheck is one Git server's outcome.
 type ServerCheck struct {
-	URL    string
-	Status ServerStatus
-	// Reason and Detail say why a server is unreachable or skipped.
+	// URL is the normalized clone URL (scp-like host:path as ssh://, a path
+	// as file://); Announced is the URL as announced, when different.
+	URL, Announced string
+	Own            bool
+	Status         ServerStatus
+	// Reason and Detail say why a server is unreachable or skipped, in
+	// plain words ("host unknown (ssh: Could not resolve hostname …)").
 	Reason Reason
 	Detail string
-	// Refs is how many refs (peeled entries included) a listed server
-	// advertised.
-	Refs int
+	// Served are the OIDs a fetch from it delivered; Lacks those it was
+	// asked for and did not serve (sorted).
+	Served, Lacks []string
 }
 
 // RefAvailability is one checked ref.
 type RefAvailability struct {
 	Ref, OID string
-	// AdvertisedBy are the listed servers advertising OID as a ref value or
-	// peeled tag, in server order. Empty when the OID is missing or the
-	// verdict is Unknown.
-	AdvertisedBy []string
+	// ServedBy are the servers a fetch of OID worked from, in server
+	// order. Empty when the OID is missing or the verdict is Unknown.
+	ServedBy []string
 }
 
-// MissingRef is a ref whose OID no listed server advertises.
+// MissingRef is a ref whose OID no server served.
 type MissingRef struct {
 	Ref, OID string
-	// Push is `git push <url> <ref>` to the first listed server, run in
-	// the checkout that has the object. A peeled "<tag>^{}" entry is
-	// pushed as its tag.
+	// LackedBy are the servers that answered and did not serve it.
+	LackedBy []string
+	// Push is `git push <url> <ref>` to the first server that answered,
+	// run in the checkout that has the object. A peeled "<tag>^{}" entry
+	// is pushed as its tag.
 	Push suggest.Command
 }
 
@@ -91,7 +132,7 @@ type Availability struct {
 	Missing []MissingRef
 }
 
-// Unreachable are the servers that were contacted and could not be listed.
+// Unreachable are the servers that were contacted and did not answer.
 func (a Availability) Unreachable() []ServerCheck {
 	var out []ServerCheck
 	for _, s := range a.Servers {
@@ -100,6 +141,16 @@ func (a Availability) Unreachable() []ServerCheck {
 		}
 	}
 	return out
+}
+
+// contacted reports whether any server was (to be) asked.
+func (a Availability) contacted() bool {
+	for _, s := range a.Servers {
+		if s.Status != ServerSkipped || s.Reason == ReasonNotNeeded || s.Reason == ReasonOverLimit {
+			return true
+		}
+	}
+	return false
 }
 
 // CloneServers is the union of the announcements' clone URLs, in order,
@@ -121,27 +172,58 @@ func CloneServers(anns []*graph.Announcement) []string {
 }
 
 // PlanServers decides which servers CheckAvailability contacts: each
-// distinct URL once in the given order, nostr:// URLs dropped (they name the
-// repository, not a Git server), URLs that are not file://, http(s)://,
-// git:// or ssh:// skipped with ReasonUnsupported, and supported URLs after
-// the first MaxServers skipped with ReasonOverLimit. The contacted ones have
-// an empty Status.
-func PlanServers(servers []string) []ServerCheck {
-	var out []ServerCheck
-	seen := map[string]bool{}
-	contacted := 0
-	for _, raw := range servers {
-		u := strings.TrimSpace(raw)
-		if u == "" || seen[u] || strings.HasPrefix(strings.ToLower(u), "nostr://") {
+// distinct URL once (compared normalized: ParseCloneURL) in the given
+// order, nostr:// URLs dropped (they name the repository, not a Git
+// server), URLs git would not clone from skipped with ReasonUnsupported,
+// file:// URLs and paths nobody's own skipped with ReasonLocalURL, and
+// usable URLs after the first MaxServers skipped with ReasonOverLimit. The
+// contacted ones have an empty Status.
+func PlanServers(servers []Server) []ServerCheck {
+	type entry struct {
+		c   ServerCheck
+		err error
+	}
+	var order []string
+	byKey := map[string]*entry{}
+	for _, s := range servers {
+		raw := strings.TrimSpace(s.URL)
+		if raw == "" || strings.HasPrefix(strings.ToLower(raw), "nostr://") {
 			continue
 		}
-		seen[u] = true
-		c := ServerCheck{URL: u}
-		if _, err := serverEndpoint(u); err != nil {
-			c.Status, c.Reason, c.Detail = ServerSkipped, ReasonUnsupported, err.Error()
-		} else if contacted >= MaxServers {
+		key, c := raw, ServerCheck{URL: raw}
+		u, err := ParseCloneURL(raw)
+		if err == nil {
+			key, c.URL = u.String(), u.String()
+			if c.URL != raw {
+				c.Announced = raw
+			}
+		}
+		if e, ok := byKey[key]; ok {
+			e.c.Own = e.c.Own || s.Own
+			continue
+		}
+		c.Own = s.Own
+		e := &entry{c: c, err: err}
+		if err == nil && u.Local() {
+			e.err = errLocal
+		}
+		byKey[key] = e
+		order = append(order, key)
+	}
+	var out []ServerCheck
+	contacted := 0
+	for _, key := range order {
+		e := byKey[key]
+		c := e.c
+		switch {
+		case e.err == errLocal && !c.Own:
+			c.Status, c.Reason = ServerSkipped, ReasonLocalURL
+			c.Detail = "another maintainer's file:// URL or path names a directory on this machine, not a server others can fetch from: shown, never counted"
+		case e.err != nil && e.err != errLocal:
+			c.Status, c.Reason, c.Detail = ServerSkipped, ReasonUnsupported, e.err.Error()
+		case contacted >= MaxServers:
 			c.Status, c.Reason, c.Detail = ServerSkipped, ReasonOverLimit, fmt.Sprintf("only the first %d Git servers are contacted", MaxServers)
-		} else {
+		default:
 			contacted++
 		}
 		out = append(out, c)
@@ -149,85 +231,118 @@ func PlanServers(servers []string) []ServerCheck {
 	return out
 }
 
+var errLocal = fmt.Errorf("a local path")
+
 // CheckAvailability asks the advertised Git servers whether every OID in
-// oids (ref -> oid, the kind 30618 shape) can be fetched: whether some
-// server advertises the OID as a ref value or a peeled tag value. Only
-// advertised tips count; a commit merely reachable from one is reported
-// missing (servers need not serve unadvertised objects by default). Entries
-// that are not refs/ names with object-id values (HEAD's "ref: ...") are
-// not objects and are not checked. With nothing to check no server is
-// contacted.
+// oids (ref -> oid, the kind 30618 shape) can be fetched. An OID counts as
+// available only when a fetch of it from a server worked: asked by id
+// (protocol v2 serves any object it has; so a commit behind a moved branch
+// counts), or, from a server that serves only advertised objects by id,
+// found in what a fetch of the server's advertised branches and tags
+// delivered. An advertisement alone is never evidence (a server can
+// advertise what it does not have). The fetches go into a temporary
+// quarantine repository (never the user's), each server's bounded by
+// MaxFetchBytes, shallow (depth 1, no trees where the server filters) when
+// asked by id. Entries that are not refs/ names with object-id values
+// (HEAD's "ref: ...") are not objects and are not checked; with nothing to
+// check no server is contacted.
 //
 // Servers are planned by PlanServers (at most MaxServers contacted) and
-// listed in parallel, each within DefaultServerTimeout or ctx's deadline,
-// whichever is sooner, so the whole check takes at most about one server
-// timeout.
-func CheckAvailability(ctx context.Context, servers []string, oids map[string]string) Availability {
+// asked in parallel until ctx's deadline (DefaultServerTimeout when ctx has
+// none): the whole check takes at most that one budget. Once every OID has
+// been served, servers still answering are stopped and reported skipped
+// (ReasonNotNeeded): a hanging server beside a working one costs nothing.
+func CheckAvailability(ctx context.Context, servers []Server, oids map[string]string) Availability {
 	plan := PlanServers(servers)
-	if len(checkedRefs(oids)) == 0 {
-		return EvaluateAvailability(plan, nil, oids)
+	want := wantedOIDs(oids)
+	if len(want) == 0 {
+		return EvaluateAvailability(plan, oids)
 	}
-	ads := make([]Advertised, len(plan))
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultServerTimeout)
+		defer cancel()
+	}
+	all, stopAll := context.WithCancel(ctx)
+	defer stopAll()
+	var mu sync.Mutex
+	covered := map[string]bool{}
+	stopped := false
 	var wg sync.WaitGroup
+	done := make([]bool, len(plan))
 	for i := range plan {
 		if plan[i].Status != "" {
 			continue
 		}
 		wg.Add(1)
-		go func(c *ServerCheck, ad *Advertised) {
+		go func(i int) {
 			defer wg.Done()
-			sctx, cancel := context.WithTimeout(ctx, DefaultServerTimeout)
-			defer cancel()
-			got, err := ListRemoteRefs(sctx, c.URL)
-			if err != nil {
-				c.Status = ServerUnreachable
-				c.Reason, c.Detail = ReasonProtocol, err.Error()
-				if ue, ok := err.(*UnreachableError); ok {
-					c.Reason, c.Detail = ue.Reason, ue.Err.Error()
-				}
-				return
+			c := &plan[i]
+			served, lacks, err := probeServer(all, c.URL, want)
+			mu.Lock()
+			defer mu.Unlock()
+			if stopped && err != nil && err.Reason == ReasonTimeout {
+				c.Served = served
+				return // stopped because it was not needed: marked below
 			}
-			c.Status, c.Refs, *ad = ServerListed, len(got.Refs), got
-		}(&plan[i], &ads[i])
+			done[i] = true
+			c.Served, c.Lacks = served, lacks
+			if err != nil {
+				c.Status, c.Reason, c.Detail = ServerUnreachable, err.Reason, err.Err.Error()
+			} else {
+				c.Status = ServerAnswered
+			}
+			for _, o := range served {
+				covered[o] = true
+			}
+			if len(covered) == len(want) && !stopped {
+				stopped = true
+				stopAll()
+			}
+		}(i)
 	}
 	wg.Wait()
-	var listed []Advertised
-	for i, c := range plan {
-		if c.Status == ServerListed {
-			listed = append(listed, ads[i])
+	for i := range plan {
+		if plan[i].Status == "" && !done[i] {
+			plan[i].Status, plan[i].Reason = ServerSkipped, ReasonNotNeeded
+			plan[i].Detail = "not asked to the end: other servers had served every object"
 		}
 	}
-	return EvaluateAvailability(plan, listed, oids)
+	return EvaluateAvailability(plan, oids)
 }
 
 // EvaluateAvailability is CheckAvailability without the network: servers
-// are the outcomes (ServerListed ones have their advertisement in
-// advertised), oids the refs to check. Pure.
-func EvaluateAvailability(servers []ServerCheck, advertised []Advertised, oids map[string]string) Availability {
+// are the outcomes (what each served and lacks), oids the refs to check.
+// Pure.
+func EvaluateAvailability(servers []ServerCheck, oids map[string]string) Availability {
 	a := Availability{Servers: servers, Verdict: Available}
 	refs := checkedRefs(oids)
-	var firstListed string
+	var firstAnswered string
 	for _, s := range servers {
-		if s.Status == ServerListed {
-			firstListed = s.URL
+		if s.Status == ServerAnswered {
+			firstAnswered = s.URL
 			break
 		}
-	}
-	if len(refs) > 0 && firstListed == "" {
-		a.Verdict = Unknown
 	}
 	missing := map[string]bool{}
 	for _, ref := range refs {
 		ra := RefAvailability{Ref: ref, OID: strings.ToLower(oids[ref])}
-		for _, ad := range advertised {
-			if ad.Has(ra.OID) {
-				ra.AdvertisedBy = append(ra.AdvertisedBy, ad.URL)
+		for _, s := range servers {
+			if slices.Contains(s.Served, ra.OID) {
+				ra.ServedBy = append(ra.ServedBy, s.URL)
 			}
 		}
-		if len(ra.AdvertisedBy) == 0 && a.Verdict != Unknown {
+		if len(ra.ServedBy) == 0 {
 			missing[ref] = true
 		}
 		a.Refs = append(a.Refs, ra)
+	}
+	if len(missing) == 0 {
+		return a
+	}
+	if firstAnswered == "" {
+		a.Verdict = Unknown
+		return a
 	}
 	for _, ra := range a.Refs {
 		if !missing[ra.Ref] {
@@ -237,12 +352,15 @@ func EvaluateAvailability(servers []ServerCheck, advertised []Advertised, oids m
 		if peeled && missing[tag] {
 			continue // pushing the tag brings its peeled object
 		}
-		a.Missing = append(a.Missing, MissingRef{Ref: ra.Ref, OID: ra.OID,
-			Push: suggest.Git("push", firstListed, tag)})
+		m := MissingRef{Ref: ra.Ref, OID: ra.OID, Push: suggest.Git("push", firstAnswered, tag)}
+		for _, s := range servers {
+			if s.Status == ServerAnswered || slices.Contains(s.Lacks, ra.OID) {
+				m.LackedBy = append(m.LackedBy, s.URL)
+			}
+		}
+		a.Missing = append(a.Missing, m)
 	}
-	if len(a.Missing) > 0 {
-		a.Verdict = Missing
-	}
+	a.Verdict = Missing
 	return a
 }
 
@@ -252,6 +370,18 @@ func checkedRefs(oids map[string]string) []string {
 	for ref, oid := range oids {
 		if strings.HasPrefix(ref, "refs/") && isObjectID(strings.ToLower(oid)) {
 			out = append(out, ref)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// wantedOIDs are the distinct OIDs of checkedRefs, sorted.
+func wantedOIDs(oids map[string]string) []string {
+	var out []string
+	for _, ref := range checkedRefs(oids) {
+		if o := strings.ToLower(oids[ref]); !slices.Contains(out, o) {
+			out = append(out, o)
 		}
 	}
 	slices.Sort(out)

@@ -2,6 +2,7 @@ package gitstate
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/roster-cli/roster/suggest"
 )
@@ -31,48 +32,73 @@ type AvailabilityFailure struct {
 }
 
 // Failure is nil when every OID is available (or there was nothing to
-// check). With OIDs to check and no Git server advertised at all (the
-// announcements have no clone URL, nostr:// ones aside) the OIDs cannot be
-// fetched from any advertised server: that is ObjectsUnavailable, fixed by
-// advertising a server and pushing to it, not a lack of evidence that a
-// retry could cure.
+// check). With OIDs to check and no Git server others can fetch from
+// (the announcements have no clone URL, nostr:// ones aside, or only
+// URLs that cannot be asked: another maintainer's file:// path, a form git
+// does not clone from) the OIDs cannot be fetched from any advertised
+// server: that is ObjectsUnavailable, fixed by advertising a server and
+// pushing to it, not a lack of evidence that a retry could cure.
 func (a Availability) Failure() *AvailabilityFailure {
 	switch {
 	case a.Verdict == Available:
 		return nil
-	case len(a.Servers) == 0:
-		f := &AvailabilityFailure{Code: ObjectsUnavailable,
-			Lines: []string{"the repository's announcements advertise no Git server (no clone URL), so no object of the state can be fetched:"}}
+	case !a.contacted():
+		f := &AvailabilityFailure{Code: ObjectsUnavailable}
+		if len(a.Servers) == 0 {
+			f.Lines = []string{"the repository's announcements advertise no Git server (no clone URL), so no object of the state can be fetched:"}
+		} else {
+			f.Lines = []string{"the repository's announcements advertise no Git server others can fetch from, so no object of the state can be fetched:"}
+		}
 		for _, r := range a.Refs {
 			f.Lines = append(f.Lines, fmt.Sprintf("  %s at %s", r.Ref, r.OID))
 		}
-		f.Lines = append(f.Lines, "add a clone URL to your announcement, push these refs to that server, then rerun")
+		f.Lines = append(f.Lines, serverLines(a)...)
+		f.Lines = append(f.Lines, "add a clone URL others can fetch from (https://, ssh://, git://) to your announcement, push these refs to that server, then rerun")
 		f.Commands = []suggest.Command{suggest.Roster("repo", "init", "--clone", "<git-server-url>").Because("advertise the Git server that serves these objects")}
 		return f
 	case a.Verdict == Missing:
 		f := &AvailabilityFailure{Code: ObjectsUnavailable, Missing: a.Missing,
-			Lines: []string{"these objects of the state are advertised by none of the repository's Git servers that answered:"}}
+			Lines: []string{"these objects of the state cannot be fetched from any of the repository's Git servers that answered:"}}
 		for _, m := range a.Missing {
-			f.Lines = append(f.Lines, fmt.Sprintf("  %s at %s", m.Ref, m.OID))
+			f.Lines = append(f.Lines, fmt.Sprintf("  %s at %s: %s", m.Ref, m.OID, lackLine(m.LackedBy)))
 			f.Commands = append(f.Commands, m.Push.Because("from the checkout that has "+m.OID))
 		}
-		f.Lines = append(f.Lines, unreachableLines(a)...)
+		f.Lines = append(f.Lines, serverLines(a)...)
 		f.Lines = append(f.Lines, "push them (the commands below, run in a checkout that has the objects), then rerun")
 		return f
 	default:
 		f := &AvailabilityFailure{Code: ObjectsUnknown, Evidence: true,
-			Lines: []string{"cannot tell whether the state's objects can be fetched: no Git server of the repository could be listed"}}
-		f.Lines = append(f.Lines, unreachableLines(a)...)
-		f.Lines = append(f.Lines, "rerun once a Git server answers, or advertise one roster can list (file://, http(s)://, git://, ssh://)")
+			Lines: []string{"cannot tell whether the state's objects can be fetched: no Git server of the repository answered"}}
+		f.Lines = append(f.Lines, serverLines(a)...)
+		f.Lines = append(f.Lines, "rerun once a Git server answers (--timeout bounds the wait), or advertise one others can fetch from (https://, ssh://, git://)")
 		return f
 	}
 }
 
-func unreachableLines(a Availability) []string {
+func lackLine(servers []string) string {
+	switch len(servers) {
+	case 0:
+		return "no server that answered serves it"
+	case 1:
+		return servers[0] + " does not serve it"
+	}
+	return "none of " + strings.Join(servers, ", ") + " serves it"
+}
+
+// serverLines name each server that did not answer or was not asked, and
+// why, in plain words.
+func serverLines(a Availability) []string {
 	var out []string
 	for _, s := range a.Servers {
-		if s.Status == ServerUnreachable || s.Status == ServerSkipped {
-			out = append(out, fmt.Sprintf("  %s %s (%s): %s", s.URL, s.Status, s.Reason, s.Detail))
+		name := s.URL
+		if s.Announced != "" {
+			name = fmt.Sprintf("%s (announced as %s)", s.URL, s.Announced)
+		}
+		switch {
+		case s.Status == ServerUnreachable:
+			out = append(out, fmt.Sprintf("  %s unreachable: %s", name, s.Detail))
+		case s.Status == ServerSkipped && s.Reason != ReasonNotNeeded:
+			out = append(out, fmt.Sprintf("  %s not asked (%s): %s", name, s.Reason, s.Detail))
 		}
 	}
 	return out
@@ -83,19 +109,23 @@ func unreachableLines(a Availability) []string {
 func AvailabilityDetails(a Availability) map[string]any {
 	refs := []map[string]any{}
 	for _, r := range a.Refs {
-		by := r.AdvertisedBy
-		if by == nil {
-			by = []string{}
-		}
-		refs = append(refs, map[string]any{"ref": r.Ref, "oid": r.OID, "advertised_by": by})
+		refs = append(refs, map[string]any{"ref": r.Ref, "oid": r.OID, "served_by": orEmpty(r.ServedBy)})
 	}
 	servers := []map[string]any{}
 	for _, s := range a.Servers {
-		servers = append(servers, map[string]any{"url": s.URL, "status": string(s.Status), "reason": string(s.Reason), "detail": s.Detail})
+		servers = append(servers, map[string]any{"url": s.URL, "announced": s.Announced, "status": string(s.Status), "reason": string(s.Reason), "detail": s.Detail,
+			"served": orEmpty(s.Served), "lacks": orEmpty(s.Lacks)})
 	}
 	missing := []map[string]any{}
 	for _, m := range a.Missing {
-		missing = append(missing, map[string]any{"ref": m.Ref, "oid": m.OID, "push": m.Push.Line()})
+		missing = append(missing, map[string]any{"ref": m.Ref, "oid": m.OID, "lacked_by": orEmpty(m.LackedBy), "push": m.Push.Line()})
 	}
 	return map[string]any{"verdict": string(a.Verdict), "refs": refs, "servers": servers, "missing": missing}
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

@@ -86,7 +86,7 @@ func TestListRemoteRefsOverGitProtocol(t *testing.T) {
 	if got.Refs["refs/tags/v1^{}"] != p.tgt || got.Refs["refs/heads/main"] != p.main {
 		t.Fatalf("%s advertised %v", u, got.Refs)
 	}
-	if a := CheckAvailability(ctxFor(t, 10*time.Second), []string{u}, p.localRefs(t)); a.Verdict != Available {
+	if a := CheckAvailability(ctxFor(t, 10*time.Second), ServersOf([]string{u}, true), p.localRefs(t)); a.Verdict != Available {
 		t.Fatalf("verdict %s, servers %+v", a.Verdict, a.Servers)
 	}
 }
@@ -178,23 +178,24 @@ func TestListRemoteRefsErrorsAreTypedUnreachable(t *testing.T) {
 func TestAvailabilityEveryOIDAdvertisedIsAvailable(t *testing.T) {
 	p := newPublished(t)
 	refs := p.localRefs(t) // main, v1, v1^{}, and HEAD (not an object: unchecked)
-	a := CheckAvailability(ctxFor(t, 20*time.Second), []string{p.fileURL, p.httpURL}, refs)
+	a := CheckAvailability(ctxFor(t, 20*time.Second), ServersOf([]string{p.fileURL, p.httpURL}, true), refs)
 	if a.Verdict != Available || len(a.Missing) != 0 || len(a.Unreachable()) != 0 {
 		t.Fatalf("verdict %s, missing %v, unreachable %v", a.Verdict, a.Missing, a.Unreachable())
 	}
 	var names []string
 	for _, r := range a.Refs {
 		names = append(names, r.Ref)
-		if !reflect.DeepEqual(r.AdvertisedBy, []string{p.fileURL, p.httpURL}) {
-			t.Errorf("%s advertised by %v, want both servers", r.Ref, r.AdvertisedBy)
+		if len(r.ServedBy) == 0 {
+			t.Errorf("%s served by no server", r.Ref)
 		}
 	}
 	if want := []string{"refs/heads/main", "refs/tags/v1", "refs/tags/v1^{}"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("checked %v, want %v", names, want)
 	}
+	// Each server served everything, or was stopped once the other had.
 	for _, s := range a.Servers {
-		if s.Status != ServerListed || s.Refs != 4 {
-			t.Errorf("server %+v, want listed with 4 refs", s)
+		if (s.Status != ServerAnswered || len(s.Served) != 2 || len(s.Lacks) != 0) && (s.Status != ServerSkipped || s.Reason != ReasonNotNeeded) {
+			t.Errorf("server %+v, want answered with main's commit and v1's tag object, or not needed", s)
 		}
 	}
 }
@@ -206,14 +207,14 @@ func TestAvailabilityOIDOnlyInLocalCheckoutIsMissingWithThePushThatFixesIt(t *te
 	p.work.git("tag", "-a", "-m", "unpushed", "v2", local)
 	v2 := p.work.git("rev-parse", "v2")
 	for _, servers := range [][]string{{p.httpURL, p.fileURL}, {p.fileURL}} {
-		a := CheckAvailability(ctxFor(t, 20*time.Second), servers, p.localRefs(t))
+		a := CheckAvailability(ctxFor(t, 20*time.Second), ServersOf(servers, true), p.localRefs(t))
 		if a.Verdict != Missing {
 			t.Fatalf("verdict %s, want missing", a.Verdict)
 		}
 		// The tag and its peeled companion are one push.
 		want := []MissingRef{
-			{Ref: "refs/heads/feature", OID: local, Push: suggest.Git("push", servers[0], "refs/heads/feature")},
-			{Ref: "refs/tags/v2", OID: v2, Push: suggest.Git("push", servers[0], "refs/tags/v2")},
+			{Ref: "refs/heads/feature", OID: local, LackedBy: servers, Push: suggest.Git("push", servers[0], "refs/heads/feature")},
+			{Ref: "refs/tags/v2", OID: v2, LackedBy: servers, Push: suggest.Git("push", servers[0], "refs/tags/v2")},
 		}
 		if !reflect.DeepEqual(a.Missing, want) {
 			t.Fatalf("missing %+v\nwant %+v", a.Missing, want)
@@ -225,7 +226,7 @@ func TestAvailabilityOIDOnlyInLocalCheckoutIsMissingWithThePushThatFixesIt(t *te
 	// Running the suggested pushes makes everything available.
 	p.work.git("push", "-q", p.fileURL, "refs/heads/feature")
 	p.work.git("push", "-q", p.fileURL, "refs/tags/v2")
-	if a := CheckAvailability(ctxFor(t, 20*time.Second), []string{p.httpURL}, p.localRefs(t)); a.Verdict != Available {
+	if a := CheckAvailability(ctxFor(t, 20*time.Second), ServersOf([]string{p.httpURL}, true), p.localRefs(t)); a.Verdict != Available {
 		t.Fatalf("after the pushes: verdict %s, missing %+v", a.Verdict, a.Missing)
 	}
 }
@@ -248,8 +249,8 @@ func TestAvailabilityOIDAdvertisedOnlyAsPeeledTagCounts(t *testing.T) {
 		}
 	}
 	state := map[string]string{"refs/heads/release": released}
-	a := CheckAvailability(ctxFor(t, 20*time.Second), []string{httpURL}, state)
-	if a.Verdict != Available || !reflect.DeepEqual(a.Refs[0].AdvertisedBy, []string{httpURL}) {
+	a := CheckAvailability(ctxFor(t, 20*time.Second), ServersOf([]string{httpURL}, true), state)
+	if a.Verdict != Available || !reflect.DeepEqual(a.Refs[0].ServedBy, []string{httpURL}) {
 		t.Fatalf("verdict %s, refs %+v, missing %+v", a.Verdict, a.Refs, a.Missing)
 	}
 }
@@ -257,7 +258,7 @@ func TestAvailabilityOIDAdvertisedOnlyAsPeeledTagCounts(t *testing.T) {
 func TestAvailabilityNoReachableServerIsUnknown(t *testing.T) {
 	p := newPublished(t)
 	down1, down2 := downURL(t), downURL(t)
-	a := CheckAvailability(ctxFor(t, 20*time.Second), []string{down1, "nostr://npub1x/r", down2, "git@example.com:r.git"}, p.localRefs(t))
+	a := CheckAvailability(ctxFor(t, 20*time.Second), ServersOf([]string{down1, "nostr://npub1x/r", down2, "ftp://127.0.0.1:1/r.git"}, true), p.localRefs(t))
 	if a.Verdict != Unknown || len(a.Missing) != 0 {
 		t.Fatalf("verdict %s, missing %+v; want unknown and nothing called missing", a.Verdict, a.Missing)
 	}
@@ -266,10 +267,10 @@ func TestAvailabilityNoReachableServerIsUnknown(t *testing.T) {
 		t.Fatalf("unreachable %+v", un)
 	}
 	if len(a.Servers) != 3 || a.Servers[2].Status != ServerSkipped || a.Servers[2].Reason != ReasonUnsupported {
-		t.Fatalf("servers %+v: want the nostr:// URL dropped and the scp-like one skipped", a.Servers)
+		t.Fatalf("servers %+v: want the nostr:// URL dropped and the ftp:// one skipped", a.Servers)
 	}
 	// No server at all is no evidence either.
-	if a := CheckAvailability(ctxFor(t, time.Second), nil, p.localRefs(t)); a.Verdict != Unknown {
+	if a := CheckAvailability(ctxFor(t, time.Second), ServersOf(nil, true), p.localRefs(t)); a.Verdict != Unknown {
 		t.Fatalf("no servers: verdict %s", a.Verdict)
 	}
 }
@@ -277,7 +278,7 @@ func TestAvailabilityNoReachableServerIsUnknown(t *testing.T) {
 func TestAvailabilityUnreachableServerIsNotedWhenAnotherHasEverything(t *testing.T) {
 	p := newPublished(t)
 	down := downURL(t)
-	a := CheckAvailability(ctxFor(t, 20*time.Second), []string{down, p.httpURL}, p.localRefs(t))
+	a := CheckAvailability(ctxFor(t, 20*time.Second), ServersOf([]string{down, p.httpURL}, true), p.localRefs(t))
 	if a.Verdict != Available {
 		t.Fatalf("verdict %s, missing %+v", a.Verdict, a.Missing)
 	}
@@ -291,7 +292,7 @@ func TestAvailabilityMissingIsJudgedByTheReachableServersAndPushesToTheFirst(t *
 	p.work.git("checkout", "-q", "-b", "feature")
 	p.work.commit("not pushed")
 	down := downURL(t)
-	a := CheckAvailability(ctxFor(t, 20*time.Second), []string{down, p.httpURL}, p.localRefs(t))
+	a := CheckAvailability(ctxFor(t, 20*time.Second), ServersOf([]string{down, p.httpURL}, true), p.localRefs(t))
 	if a.Verdict != Missing || len(a.Missing) != 1 || !a.Missing[0].Push.Equal(suggest.Git("push", p.httpURL, "refs/heads/feature")) {
 		t.Fatalf("verdict %s, missing %+v", a.Verdict, a.Missing)
 	}
@@ -300,7 +301,7 @@ func TestAvailabilityMissingIsJudgedByTheReachableServersAndPushesToTheFirst(t *
 func TestAvailabilityEmptyServerIsListedSoEveryOIDIsMissing(t *testing.T) {
 	p := newPublished(t)
 	empty := newGitServer(t)
-	a := CheckAvailability(ctxFor(t, 20*time.Second), []string{empty.fileURL()}, p.localRefs(t))
+	a := CheckAvailability(ctxFor(t, 20*time.Second), ServersOf([]string{empty.fileURL()}, true), p.localRefs(t))
 	if a.Verdict != Missing || len(a.Missing) != 2 {
 		t.Fatalf("verdict %s, missing %+v; want main and v1 to push", a.Verdict, a.Missing)
 	}
@@ -310,7 +311,7 @@ func TestAvailabilityWithNothingToCheckContactsNoServer(t *testing.T) {
 	var hits atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
 	t.Cleanup(srv.Close)
-	a := CheckAvailability(ctxFor(t, time.Second), []string{srv.URL + "/r.git"}, map[string]string{"HEAD": "ref: refs/heads/main"})
+	a := CheckAvailability(ctxFor(t, time.Second), ServersOf([]string{srv.URL + "/r.git"}, true), map[string]string{"HEAD": "ref: refs/heads/main"})
 	if a.Verdict != Available || hits.Load() != 0 || len(a.Refs) != 0 {
 		t.Fatalf("verdict %s, hits %d, refs %v", a.Verdict, hits.Load(), a.Refs)
 	}
@@ -324,7 +325,7 @@ func TestAvailabilityContactsAtMostMaxServersWithinOneServerTimeout(t *testing.T
 		servers = append(servers, fmt.Sprintf("%s/r%d.git", hang.URL, i))
 	}
 	start := time.Now()
-	a := CheckAvailability(ctxFor(t, 700*time.Millisecond), servers, map[string]string{"refs/heads/main": strings.Repeat("a", 40)})
+	a := CheckAvailability(ctxFor(t, 700*time.Millisecond), ServersOf(servers, true), map[string]string{"refs/heads/main": strings.Repeat("a", 40)})
 	if el := time.Since(start); el > 5*time.Second {
 		t.Fatalf("took %v: servers were not asked in parallel within the deadline", el)
 	}
@@ -373,7 +374,7 @@ func BenchmarkCheckAvailability(b *testing.B) {
 		name := strings.Join(strings.Fields(strings.NewReplacer(srv.fileURL(), "file", httpURL, "http").Replace(strings.Join(servers, " "))), "+")
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				if a := CheckAvailability(context.Background(), servers, refs); a.Verdict != Available {
+				if a := CheckAvailability(context.Background(), ServersOf(servers, true), refs); a.Verdict != Available {
 					b.Fatalf("verdict %s", a.Verdict)
 				}
 			}

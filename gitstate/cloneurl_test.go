@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -93,4 +94,30 @@ func TestCloneURLNamingNoGitServerIsRefused(t *testing.T) {
 			t.Errorf("ParseCloneURL(%q) = %+v, %v; want a *CloneURLError", in, u, err)
 		}
 	}
+}
+
+// Whatever parses normalizes to a URL that parses to itself, of the same
+// scheme, host and locality, and never to a host git would read as an
+// ssh option.
+func FuzzParseCloneURL(f *testing.F) {
+	for _, s := range []string{"git@github.com:o/r.git", "ssh://h:22/r", "[u@h:2]:r", "file:///x", "/x/y", "x", "https://u:p@h/r?q#f", "h:~u/r", "git://h/r"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		u, err := ParseCloneURL(in)
+		if err != nil {
+			return
+		}
+		if strings.HasPrefix(u.Host, "-") {
+			t.Fatalf("%q: host %q", in, u.Host)
+		}
+		n := u.String()
+		v, err := ParseCloneURL(n)
+		if err != nil {
+			t.Fatalf("%q normalized to %q, which does not parse: %v", in, n, err)
+		}
+		if v.String() != n || v.Scheme != u.Scheme || v.Local() != u.Local() || v.Host != u.Host {
+			t.Fatalf("%q -> %q -> %+v", in, n, v)
+		}
+	})
 }

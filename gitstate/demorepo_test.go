@@ -16,7 +16,7 @@ func TestDemoRepositoryAdvertisesEveryRefItsStateNames(t *testing.T) {
 	if len(refs) != 4 || refs["refs/tags/v1.0.0^{}"] != refs["refs/heads/release-1.x"] || refs["refs/tags/v1.0.0"] == refs["refs/tags/v1.0.0^{}"] {
 		t.Fatalf("refs %v", refs)
 	}
-	if av := CheckAvailability(context.Background(), []string{url}, refs); av.Verdict != Available {
+	if av := CheckAvailability(context.Background(), ServersOf([]string{url}, true), refs); av.Verdict != Available {
 		t.Fatalf("availability %+v", av)
 	}
 }

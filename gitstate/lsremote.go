@@ -69,6 +69,16 @@ const (
 	// ReasonProtocol: something answered, but not with a Git ref
 	// advertisement (or one larger than MaxAdvertisementBytes).
 	ReasonProtocol Reason = "protocol"
+	// ReasonLacks: the server answered, and a fetch of the object failed
+	// (it does not have it, or will not serve it).
+	ReasonLacks Reason = "lacks"
+	// ReasonLocalURL: a file:// URL or path in another author's
+	// announcement: it names the reader's own disk, not a server anybody
+	// else can fetch from, so it is never contacted or counted.
+	ReasonLocalURL Reason = "local-url"
+	// ReasonNotNeeded: not asked to the end, because other servers had
+	// already served every object.
+	ReasonNotNeeded Reason = "not-needed"
 )
 
 // UnreachableError is ListRemoteRefs' only error: the server at URL could
@@ -108,8 +118,8 @@ func serverEndpoint(raw string) (*transport.Endpoint, error) {
 }
 
 // ListRemoteRefs lists the refs the Git server at rawURL advertises
-// (git ls-remote, with peeled tags), anonymously except for what go-git's
-// ssh transport takes from the user's ssh agent. An existing empty
+// (git ls-remote, with peeled tags), anonymously; ssh:// URLs are listed by
+// the git command with BatchMode ssh (netEnv). An existing empty
 // repository is listed with no refs. It returns when ctx is done even if
 // the transport ignores ctx (go-git's git:// dial does): the abandoned
 // attempt then ends on its own. Every error is an *UnreachableError.
@@ -117,6 +127,11 @@ func ListRemoteRefs(ctx context.Context, rawURL string) (Advertised, error) {
 	ep, err := serverEndpoint(rawURL)
 	if err != nil {
 		return Advertised{}, &UnreachableError{URL: rawURL, Reason: ReasonUnsupported, Err: err}
+	}
+	if ep.Protocol == "ssh" {
+		// The git command, so that the user's ssh (GIT_SSH_COMMAND,
+		// core.sshCommand, ~/.ssh/config, the agent) is what connects.
+		return lsRemoteCLI(ctx, rawURL)
 	}
 	type result struct {
 		ar  *packp.AdvRefs
@@ -244,6 +259,6 @@ func classify(err error) Reason {
 	return ReasonProtocol
 }
 
-// DefaultServerTimeout is how long CheckAvailability waits for one
-// server's advertisement when the caller's context allows longer.
+// DefaultServerTimeout bounds CheckAvailability when the caller's context
+// has no deadline of its own (commands pass their --timeout).
 const DefaultServerTimeout = 10 * time.Second

@@ -2,6 +2,7 @@ package gitstate
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -124,4 +125,22 @@ func ComponentCloneServers(r *graph.Resolution) []string {
 		anns = append(anns, r.Announcements[pk])
 	}
 	return CloneServers(anns)
+}
+
+// ComponentServers are ComponentCloneServers marked with whether author's
+// own announcement in r advertises each (Server.Own): what
+// CheckAvailability asks on author's behalf.
+func ComponentServers(r *graph.Resolution, author string) []Server {
+	urls := ComponentCloneServers(r)
+	var own []string
+	if r != nil && r.Confirmed(author) {
+		if a := r.Announcements[author]; a != nil {
+			own = CloneServers([]*graph.Announcement{a})
+		}
+	}
+	out := make([]Server, 0, len(urls))
+	for _, u := range urls {
+		out = append(out, Server{URL: u, Own: slices.Contains(own, u)})
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package membership
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -25,9 +26,18 @@ const fetchability = "fetchability of every post-change OID from the component's
 
 // checkObjects is maintainers.md's "state OIDs that cannot be fetched from
 // the post-change component's advertised Git servers": every OID the
-// post-change resolved state names must be advertised by one of the
+// post-change resolved state names must be served by one of the
 // post-change component's clone servers. --force does not waive it. The
-// preview's checked/not_checked lists say what was compared.
+// check runs only where the change can alter the answer: it is skipped
+// when the resolved state (no state event published) and the component's
+// set of advertised servers both stay as they were (invitations,
+// acknowledgements, moderator and metadata edits, removing someone whose
+// servers others also advertise). A change that only drops servers checks
+// the remaining ones and refuses only when they answer without the
+// objects (the dropped servers alone held them); when none of them
+// answers the preview says so and the change proceeds, for it leaves
+// fetchability as it was. The preview's checked/not_checked lists say what
+// was compared.
 func (p Pipeline) checkObjects(ctx context.Context, out *Outcome) error {
 	st := &out.Plan.State
 	if p.Availability == nil {
@@ -38,12 +48,35 @@ func (p Pipeline) checkObjects(ctx context.Context, out *Outcome) error {
 		st.Checked = append(slices.Clone(st.Checked), "fetchability of post-change OIDs (the post-change state names none)")
 		return nil
 	}
-	servers := gitstate.ComponentCloneServers(out.Plan.After)
-	a := p.Availability(ctx, servers, st.After.Refs)
-	st.Checked = append(slices.Clone(st.Checked), fmt.Sprintf("every post-change OID advertised by the post-change component's Git servers (%d ref(s), %d server(s) advertised)", len(a.Refs), len(a.Servers)))
+	author := out.Plan.Author
+	before := gitstate.ComponentServers(out.Plan.Before, author)
+	after := gitstate.ComponentServers(out.Plan.After, author)
+	sameState := st.Publish == nil && st.Before != nil && st.Before.Head == st.After.Head && maps.Equal(st.Before.Refs, st.After.Refs)
+	dropped, added := serverDiff(before, after)
+	if sameState && len(dropped) == 0 && len(added) == 0 {
+		st.Checked = append(slices.Clone(st.Checked), fmt.Sprintf("fetchability not asked again: the resolved state and the component's %d Git server(s) stay as they were", len(after)))
+		return nil
+	}
+	a := p.Availability(ctx, after, st.After.Refs)
+	st.Checked = append(slices.Clone(st.Checked), fmt.Sprintf("every post-change OID served by the post-change component's Git servers (%d ref(s), %d server(s) advertised)", len(a.Refs), len(a.Servers)))
 	f := a.Failure()
 	if f == nil {
 		return nil
+	}
+	if sameState && len(added) == 0 {
+		switch {
+		case f.Evidence:
+			// Only servers are dropped and none of the rest answered: the
+			// change leaves fetchability as it was, so it is said, not
+			// refused.
+			st.NotChecked = append(st.NotChecked, "fetchability from the remaining Git servers (after dropping "+strings.Join(dropped, ", ")+"): "+oneLine(f.Lines))
+			return nil
+		case a.Verdict == gitstate.Missing && !p.droppedAloneServe(ctx, before, dropped, a.Missing):
+			// The dropped servers do not serve them either: the change
+			// makes nothing unfetchable that was fetchable.
+			st.NotChecked = append(st.NotChecked, "fetchability of objects no Git server of the component served before the change either: "+oneLine(f.Lines))
+			return nil
+		}
 	}
 	kind := KindObjectsUnavailable
 	if f.Evidence {
@@ -52,4 +85,59 @@ func (p Pipeline) checkObjects(ctx context.Context, out *Outcome) error {
 	return &Failure{Kind: kind, Outcome: out, Availability: &a,
 		Message:  "cannot publish this change: " + strings.Join(f.Lines, "\n"),
 		Commands: append(f.Commands, out.Intent.Suggest().Because("once every object can be fetched"))}
+}
+
+// droppedAloneServe reports whether the dropped servers serve any of the
+// missing objects: then the change is what makes them unfetchable.
+func (p Pipeline) droppedAloneServe(ctx context.Context, before []gitstate.Server, dropped []string, missing []gitstate.MissingRef) bool {
+	var servers []gitstate.Server
+	for _, s := range before {
+		if n, err := gitstate.NormalizeCloneURL(s.URL); err == nil && slices.Contains(dropped, n) || slices.Contains(dropped, strings.TrimSpace(s.URL)) {
+			servers = append(servers, s)
+		}
+	}
+	refs := map[string]string{}
+	for _, m := range missing {
+		refs[m.Ref] = m.OID
+	}
+	d := p.Availability(ctx, servers, refs)
+	for _, r := range d.Refs {
+		if len(r.ServedBy) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func oneLine(lines []string) string {
+	var out []string
+	for _, l := range lines {
+		out = append(out, strings.TrimSpace(l))
+	}
+	return strings.Join(out, "; ")
+}
+
+// serverDiff are the servers (normalized clone URLs) only before has and
+// only after has.
+func serverDiff(before, after []gitstate.Server) (dropped, added []string) {
+	key := func(s gitstate.Server) string {
+		if n, err := gitstate.NormalizeCloneURL(s.URL); err == nil {
+			return n
+		}
+		return strings.TrimSpace(s.URL)
+	}
+	in := func(list []gitstate.Server, k string) bool {
+		return slices.ContainsFunc(list, func(s gitstate.Server) bool { return key(s) == k })
+	}
+	for _, s := range before {
+		if k := key(s); !in(after, k) && !slices.Contains(dropped, k) && !strings.HasPrefix(k, "nostr://") {
+			dropped = append(dropped, k)
+		}
+	}
+	for _, s := range after {
+		if k := key(s); !in(before, k) && !slices.Contains(added, k) && !strings.HasPrefix(k, "nostr://") {
+			added = append(added, k)
+		}
+	}
+	return dropped, added
 }

@@ -49,7 +49,7 @@ type Pipeline struct {
 	// resolved state names OIDs is checked against the post-change
 	// component's clone servers before anything is signed; nil skips the
 	// check and the preview lists it under not_checked.
-	Availability func(ctx context.Context, servers []string, oids map[string]string) gitstate.Availability
+	Availability func(ctx context.Context, servers []gitstate.Server, oids map[string]string) gitstate.Availability
 	// BeforeRecheck runs between the preview and the pre-signing recheck,
 	// AfterPublish between publishing and read-back. Tests set them to
 	// publish a concurrent change or silence a relay; nil otherwise.

@@ -41,9 +41,10 @@ type Pipeline struct {
 	Signer signer.Signer
 	// Deliver publishes an event to relays and reads it back.
 	Deliver func(ctx context.Context, relays []string, evt *nostr.Event, opts relaypool.DeliverOptions) *relaypool.Delivery
-	// Availability checks that Git servers advertise every OID
-	// (gitstate.CheckAvailability).
-	Availability func(ctx context.Context, servers []string, oids map[string]string) gitstate.Availability
+	// Availability checks that Git servers serve every OID
+	// (gitstate.CheckAvailability); the command bounds it by its time
+	// budget.
+	Availability func(ctx context.Context, servers []gitstate.Server, oids map[string]string) gitstate.Availability
 }
 
 // Options are the user's choices.
@@ -74,7 +75,7 @@ type Plan struct {
 	Tracked []string
 	Remote  string
 	// Availability is the object check against Servers.
-	Servers      []string
+	Servers      []gitstate.Server
 	Availability gitstate.Availability
 	// NotBefore is one second after every candidate state event (and the
 	// author's own state deletions); CreatedAt the event's time.
@@ -256,7 +257,8 @@ func (p Pipeline) plan(ctx context.Context, v *discovery.View, author string, op
 	if len(pl.Rewrites) > 0 && !opts.Force {
 		return pl, rewriteRefusal(pl)
 	}
-	pl.Servers = gitstate.ComponentCloneServers(v.Resolution)
+	// The author's own file:// URLs count; anybody else's are shown only.
+	pl.Servers = gitstate.ComponentServers(v.Resolution, author)
 	pl.Availability = p.Availability(ctx, pl.Servers, pl.Refs)
 	if f := pl.Availability.Failure(); f != nil {
 		class := Refused

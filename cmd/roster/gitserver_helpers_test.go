@@ -1,6 +1,9 @@
 package main
 
 import (
+	"io"
+	"net/http/cgi"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,12 +31,33 @@ func newGitWork(t testing.TB) *gitWork {
 }
 
 // newBareServer makes an empty bare repository and returns it with its
-// file:// URL.
+// smart-HTTP URL (git http-backend behind net/http/cgi on loopback, pushes
+// allowed): a server anybody in the test can fetch from, as a clone URL in
+// someone else's announcement must be (another maintainer's file:// URL is
+// never evidence that objects are available).
 func newBareServer(t testing.TB) (*gitWork, string) {
 	t.Helper()
 	g := &gitWork{t: t, dir: filepath.Join(t.TempDir(), "srv.git")}
 	(&gitWork{t: t, dir: filepath.Dir(g.dir)}).git("init", "-q", "--bare", "-b", "main", g.dir)
-	return g, "file://" + g.dir
+	g.git("config", "http.receivepack", "true")
+	return g, serveSmartHTTP(t, g.dir)
+}
+
+// serveSmartHTTP serves the bare repository dir with git http-backend and
+// returns its URL; the server closes when the test ends.
+func serveSmartHTTP(t testing.TB, dir string) string {
+	t.Helper()
+	out, err := exec.Command("git", "--exec-path").Output()
+	if err != nil {
+		t.Fatalf("git --exec-path: %v", err)
+	}
+	h := &cgi.Handler{Path: filepath.Join(strings.TrimSpace(string(out)), "git-http-backend"), Env: []string{
+		"GIT_PROJECT_ROOT=" + filepath.Dir(dir), "GIT_HTTP_EXPORT_ALL=1",
+		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+	}, Stderr: io.Discard}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL + "/" + filepath.Base(dir)
 }
 
 func (g *gitWork) git(args ...string) string {

@@ -54,7 +54,7 @@ func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun b
 			defer pool.Close()
 			return pool.Deliver(ctx, relays, evt, o)
 		},
-		Availability:  gitstate.CheckAvailability,
+		Availability:  a.checkAvailability,
 		BeforeRecheck: a.seams.beforeRecheck,
 		AfterPublish:  a.seams.afterPublish,
 		Phase: func(name string) {

@@ -175,7 +175,7 @@ func (a *app) runStatePublish(ctx context.Context, opts statepub.Options) error 
 			defer pool.Close()
 			return pool.Deliver(ctx, relays, evt, o)
 		},
-		Availability: gitstate.CheckAvailability,
+		Availability: a.checkAvailability,
 	}
 	o, err := p.Run(ctx, opts)
 	if err != nil {

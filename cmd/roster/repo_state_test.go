@@ -235,19 +235,23 @@ func TestStatePublishByANonMaintainerIsRefused(t *testing.T) {
 }
 
 // maintainers.md: "state OIDs that cannot be fetched from the post-change
-// component's advertised Git servers" block a membership change: Alice's
-// resolved state names a commit her Git server does not have, so adding
-// Bob is refused and stores nothing; with the commit pushed it succeeds.
+// component's advertised Git servers" block a membership change that can
+// change the answer: Alice's resolved state names a commit her Git server
+// does not have, and adding Bob (whose announcement already names her, so
+// the add confirms him) brings in his server, which lacks it too; the add
+// is refused and stores nothing; with the commit pushed it succeeds.
 func TestMembershipAddWhoseStateNamesAnUnavailableCommitIsRefused(t *testing.T) {
 	t.Parallel()
 	s := newStateScene(t)
+	_, bobsServer := newBareServer(t)
 	unpushed := s.work.commit("only in alice's work repository")
 	s.w.seed(alice.sign(t, graph.KindState, 120, nostr.Tag{"d", s.w.id}, nostr.Tag{"refs/heads/main", unpushed},
-		nostr.Tag{"HEAD", "ref: refs/heads/main"}))
+		nostr.Tag{"HEAD", "ref: refs/heads/main"}),
+		bob.announce(t, s.w.id, 130, role("M", alice, "130"), role("m", bob, "130"), maintainersTag(alice, bob), nostr.Tag{"clone", bobsServer}))
 	s.w.dir = t.TempDir() // outside any checkout
 	m := s.w.refused(alice, alice, 1000, exitRefused, "objects-unavailable", "repo", "edit", "--add-maintainer", bob.npub())
 	e := m["error"].(map[string]any)
-	if !strings.Contains(e["message"].(string), "refs/heads/main at "+unpushed) ||
+	if !strings.Contains(e["message"].(string), "refs/heads/main at "+unpushed+": none of "+s.cloneURL+", "+bobsServer+" serves it") ||
 		!strings.Contains(strings.Join(toStrings(e["commands"]), "\n"), "git push "+s.cloneURL+" refs/heads/main") {
 		t.Fatalf("%v", e)
 	}
@@ -257,20 +261,21 @@ func TestMembershipAddWhoseStateNamesAnUnavailableCommitIsRefused(t *testing.T) 
 	ok := s.w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
 	checked := strings.Join(toStrings(ok["preview"].(map[string]any)["state"].(map[string]any)["checked"]), "\n")
 	notChecked := toStrings(ok["preview"].(map[string]any)["state"].(map[string]any)["not_checked"])
-	if !strings.Contains(checked, "advertised by the post-change component's Git servers") || strings.Contains(strings.Join(notChecked, "\n"), "fetchability") {
+	if !strings.Contains(checked, "served by the post-change component's Git servers") || strings.Contains(strings.Join(notChecked, "\n"), "fetchability") {
 		t.Fatalf("checked %q, not_checked %q", checked, notChecked)
 	}
 }
 
-// No clone URL at all: the state's objects cannot be fetched from any
-// advertised server, which is a refusal (exit 3) naming how to advertise
-// one, not missing evidence.
-func TestMembershipChangeWithStateAndNoGitServerIsRefused(t *testing.T) {
+// No clone URL at all: a plain invitation changes neither the resolved
+// state nor the component's Git servers, so fetchability is not asked
+// again and the invitation is not refused; the preview says why.
+func TestPlainInvitationWithStateAndNoGitServerIsNotRefused(t *testing.T) {
 	t.Parallel()
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100), alice.state(t, w.id, 110, strings.Repeat("a", 40)))
-	m := w.refused(alice, alice, 1000, exitRefused, "objects-unavailable", "repo", "edit", "--add-maintainer", bob.npub())
-	if msg := m["error"].(map[string]any)["message"].(string); !strings.Contains(msg, "advertise no Git server") {
-		t.Fatal(msg)
+	m := w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+	checked := strings.Join(toStrings(m["preview"].(map[string]any)["state"].(map[string]any)["checked"]), "\n")
+	if !strings.Contains(checked, "fetchability not asked again: the resolved state and the component's 0 Git server(s) stay as they were") {
+		t.Fatalf("checked %q", checked)
 	}
 }

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// coMaintainers seeds Alice leading with Bob confirmed, Alice's
+// announcement advertising aliceClone and Bob's bobClone (either may be
+// empty), and Alice's state naming main at mainOID.
+func coMaintainers(t *testing.T, w *mutWorld, aliceClone, bobClone, mainOID string) {
+	t.Helper()
+	clone := func(u string) []nostr.Tag {
+		if u == "" {
+			return nil
+		}
+		return []nostr.Tag{{"clone", u}}
+	}
+	w.seed(
+		alice.announce(t, w.id, 100, append([]nostr.Tag{role("M", alice), role("m", bob, "100"), maintainersTag(alice, bob)}, clone(aliceClone)...)...),
+		bob.announce(t, w.id, 101, append([]nostr.Tag{role("M", alice, "100"), role("m", bob, "100"), maintainersTag(alice, bob)}, clone(bobClone)...)...),
+		alice.state(t, w.id, 110, mainOID))
+}
+
+// deadGitURL is a smart-HTTP URL on loopback where nothing answers.
+func deadGitURL(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := "http://" + ln.Addr().String() + "/gone.git"
+	ln.Close()
+	return u
+}
+
+// Removing a co-maintainer who is not the state author changes neither the
+// resolved state nor the component's Git servers (he advertises none of
+// his own): with the only Git server down, it goes through, and the
+// preview says fetchability was not asked again.
+func TestRemovingACoMaintainerWhileTheOnlyGitServerIsDown(t *testing.T) {
+	t.Parallel()
+	w := newMutWorld(t, 1)
+	coMaintainers(t, w, deadGitURL(t), "", strings.Repeat("a", 40))
+	m := w.ok(alice, alice, 1000, "repo", "edit", "--remove-maintainer", bob.npub())
+	if got := members(t, m); got["bob"] == "confirmed" {
+		t.Fatalf("members %v", got)
+	}
+	checked := strings.Join(toStrings(m["preview"].(map[string]any)["state"].(map[string]any)["checked"]), "\n")
+	if !strings.Contains(checked, "fetchability not asked again") {
+		t.Fatalf("checked %q", checked)
+	}
+}
+
+// A removal that drops the only server holding the state's objects is
+// refused, naming the remaining server that lacks them; when the remaining
+// server cannot be reached the removal goes through and the preview says
+// so (fetchability is left as it was, not made worse).
+func TestRemovalThatDropsTheOnlyServerHoldingTheObjects(t *testing.T) {
+	t.Parallel()
+	work := newGitWork(t)
+	main := work.commit("only on bob's server")
+	bobsBare, bobsServer := newBareServer(t)
+	work.pushTo(bobsBare, "main")
+	_, alicesServer := newBareServer(t) // empty
+
+	w := newMutWorld(t, 1)
+	coMaintainers(t, w, alicesServer, bobsServer, main)
+	m := w.refused(alice, alice, 1000, exitRefused, "objects-unavailable", "repo", "edit", "--remove-maintainer", bob.npub())
+	msg := m["error"].(map[string]any)["message"].(string)
+	if !strings.Contains(msg, "refs/heads/main at "+main+": "+alicesServer+" does not serve it") {
+		t.Fatalf("message %q: want the remaining server named as lacking main", msg)
+	}
+
+	w2 := newMutWorld(t, 1)
+	coMaintainers(t, w2, deadGitURL(t), bobsServer, main)
+	ok := w2.ok(alice, alice, 1000, "repo", "edit", "--remove-maintainer", bob.npub())
+	notChecked := strings.Join(toStrings(ok["preview"].(map[string]any)["state"].(map[string]any)["not_checked"]), "\n")
+	if !strings.Contains(notChecked, "fetchability from the remaining Git servers (after dropping "+bobsServer+")") || !strings.Contains(notChecked, "unreachable: connection refused") {
+		t.Fatalf("not_checked %q: want the unreachable remaining server said", notChecked)
+	}
+}
+
+// `state publish` of main at c2 passes when the server's main has moved on
+// to c3: c2 is in its history and a fetch of it works.
+func TestStatePublishOfACommitBehindTheServersBranchPasses(t *testing.T) {
+	t.Parallel()
+	s := newStateScene(t)
+	c2 := s.clone.commit("c2")
+	s.clone.git("push", "-q", s.bare.dir, "main")
+	s.clone.commit("c3")
+	s.clone.git("push", "-q", s.bare.dir, "main")
+	s.clone.git("reset", "-q", "--hard", c2)
+	m := s.w.ok(alice, alice, 1000, "repo", "state", "publish")
+	av := m["availability"].(map[string]any)
+	if av["verdict"] != "available" {
+		t.Fatalf("availability %v", av)
+	}
+}
+
+// An scp-like clone URL is asked as the ssh:// URL it means, with the git
+// command; a server nothing answers at is exit 4 naming it and the cause.
+func TestStatePublishToAnUnreachableSSHServerNamesItAndTheCause(t *testing.T) {
+	t.Parallel()
+	s := newStateScene(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	scp := fmt.Sprintf("[git@127.0.0.1:%d]:o/r.git", port)
+	s.w.seed(alice.announce(t, s.w.id, 200, nostr.Tag{"clone", scp}))
+	s.clone.commit("new work")
+	m := s.w.refused(alice, alice, 1000, exitIncomplete, "objects-unknown", "repo", "state", "publish")
+	msg := m["error"].(map[string]any)["message"].(string)
+	want := fmt.Sprintf("ssh://git@127.0.0.1:%d/o/r.git (announced as %s) unreachable: connection refused", port, scp)
+	if !strings.Contains(msg, want) || strings.Contains(msg, "is not a") {
+		t.Fatalf("message %q: want %q", msg, want)
+	}
+}
+
+// The object check is bound by --timeout: a hanging Git server beside one
+// that serves everything does not slow the write, and alone it costs one
+// --timeout, not a fixed wait per server.
+func TestStatePublishObjectCheckIsBoundByTimeout(t *testing.T) {
+	t.Parallel()
+	s := newStateScene(t)
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	t.Cleanup(hang.Close)
+	s.w.seed(alice.announce(t, s.w.id, 200, nostr.Tag{"clone", hang.URL + "/r.git"}, nostr.Tag{"clone", s.cloneURL}))
+	s.clone.commit("new work")
+	s.clone.git("push", "-q", s.bare.dir, "main")
+	start := time.Now()
+	s.w.ok(alice, alice, 1000, "repo", "state", "publish", "--timeout", "4s")
+	if el := time.Since(start); el > 4*time.Second {
+		t.Fatalf("took %v: the hanging server held the write", el)
+	}
+
+	s.w.seed(alice.announce(t, s.w.id, 300, nostr.Tag{"clone", hang.URL + "/r.git"}))
+	s.clone.commit("more work")
+	start = time.Now()
+	m := s.w.refused(alice, alice, 2000, exitIncomplete, "objects-unknown", "repo", "state", "publish", "--timeout", "1s")
+	if el := time.Since(start); el > 6*time.Second {
+		t.Fatalf("took %v with --timeout 1s", el)
+	}
+	if msg := m["error"].(map[string]any)["message"].(string); !strings.Contains(msg, hang.URL+"/r.git unreachable: no answer within the time budget") {
+		t.Fatalf("message %q", msg)
+	}
+}
