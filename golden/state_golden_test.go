@@ -30,7 +30,7 @@ type StateScenario struct {
 	Events     []Event         `json:"events"`
 	Intent     PreflightIntent `json:"intent"`
 	// LocalRefs and Tracking are the runner's checkout (gitstate.LocalRefs
-	// shape) and its nostr remote's tracking branches; absent: no checkout.
+	// shape) and its origin remote's tracking branches; absent: no checkout.
 	LocalRefs map[string]string `json:"local_refs,omitempty"`
 	Tracking  map[string]string `json:"tracking,omitempty"`
 	// Later are events that arrive after the preview: the recheck's
@@ -105,7 +105,7 @@ func runStateScenario(t *testing.T, file string, ss *StateScenario) {
 		t.Fatal(err)
 	}
 	in := preflight.Input{Author: Pubkey(ss.Author), Selected: graph.NewCoordinate(Pubkey(ss.Selected), base.identifier()),
-		Events: events, Now: ss.Now, ReadState: readState, LocalRefs: ss.LocalRefs, Tracking: ss.Tracking,
+		Events: events, Now: ss.Now, ReadState: readState, LocalRefs: ss.LocalRefs, Tracking: originTracking(ss.Tracking),
 		Intent: preflight.Intent{Action: preflight.Action(ss.Intent.Action), Subject: aliasPubkey(ss.Intent.Subject),
 			Lead: aliasPubkey(ss.Intent.Lead), NoLead: ss.Intent.NoLead, Force: ss.Intent.Force}}
 	plan, refusal := preflight.Prepare(in)
@@ -184,4 +184,13 @@ func checkStateMust(t *testing.T, base *Scenario, ss *StateScenario, rec stateRe
 			t.Fatalf("changed %q, must be %q", base.alias(strings.Join(rec.Changed, " ")), m.Changed)
 		}
 	}
+}
+
+// originTracking is the fixture's tracking branches as the origin remote's.
+func originTracking(m map[string]string) []preflight.TrackingRef {
+	var out []preflight.TrackingRef
+	for k, v := range m {
+		out = append(out, preflight.TrackingRef{Remote: "origin", Ref: k, OID: v})
+	}
+	return out
 }

@@ -209,24 +209,23 @@ func readState(evt *nostr.Event) *preflight.ResolvedState {
 	return &preflight.ResolvedState{EventID: st.EventID, Author: st.Author, Head: st.Head, Refs: st.Refs}
 }
 
-// checkoutRefs are the checkout's complete local ref map and the selected
-// nostr:// remote's remote-tracking branches (statepub.CompareCheckout's
-// reading, so `repo state` and a membership change agree).
-func checkoutRefs(v *discovery.View) (local, tracking map[string]string, err error) {
-	co := v.Checkout
-	if local, err = co.LocalRefs(); err != nil {
-		return nil, nil, err
-	}
+// checkoutRefs are the checkout's complete local ref map and the
+// remote-tracking branches of the remotes that stand for the repository's
+// servers: the nostr:// remote naming the coordinate and every remote whose
+// URL is one of the component's advertised clone URLs (the reading
+// statepub.CompareCheckout makes, so `repo state` and a membership change
+// agree).
+func checkoutRefs(v *discovery.View) (local map[string]string, tracking []preflight.TrackingRef, err error) {
 	prefer := ""
 	if rest, ok := strings.CutPrefix(v.Selection.Detail, "remote "); ok && !strings.Contains(rest, ",") {
 		prefer = rest
 	}
-	remote, err := co.NostrRemote(v.Coordinate(), prefer)
+	refs, err := v.Checkout.ReadStateRefs(v.Coordinate(), prefer, gitstate.ComponentCloneServers(v.Resolution))
 	if err != nil {
 		return nil, nil, err
 	}
-	if tracking, err = co.TrackingBranches(remote); err != nil {
-		return nil, nil, err
+	for _, t := range refs.Tracking {
+		tracking = append(tracking, preflight.TrackingRef(t))
 	}
-	return local, tracking, nil
+	return refs.Local, tracking, nil
 }

@@ -79,7 +79,7 @@ func TestAlignCheckoutIsDirectionalAndFoldsPeeledTags(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := AlignCheckout(c.state, c.local, c.tracking)
+			got := AlignCheckout(c.state, c.local, trackingOf("origin", c.tracking))
 			if c.tracked == nil {
 				c.tracked = []string{}
 			}
@@ -101,4 +101,14 @@ func TestRenderRefActionsNamesTheDefaultBranchWithoutAPreviousOne(t *testing.T) 
 	if len(got) != 1 || got[0] != "set default branch to refs/heads/main" {
 		t.Fatal(got)
 	}
+}
+
+// trackingOf is remote's remote-tracking branches given as a
+// refs/heads/<branch> -> OID map.
+func trackingOf(remote string, m map[string]string) []TrackingRef {
+	var out []TrackingRef
+	for k, v := range m {
+		out = append(out, TrackingRef{Remote: remote, Ref: k, OID: v})
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package preflight
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/roster-cli/roster/suggest"
 )
@@ -28,15 +29,26 @@ func forceNotAvailable(it Intent) *Refusal {
 }
 
 // forceStateConflict completes a state-only conflict's refusal with its
-// commands: publish the aligned state and rerun, or rerun with --force
-// (from a checkout: --force keeps the checkout's refs).
+// commands, in the order the spec gives the choices: after the alignment
+// commands stateRefusal made, publish the aligned state (an add; an accept
+// whose checkout already matches) and rerun; last, from a checkout, rerun
+// with --force, its comment the loss in words (Details "force_words").
 func forceStateConflict(r *Refusal, it Intent, inCheckout bool) *Refusal {
 	it.Force = false
-	cmds := []suggest.Command{suggest.Roster("repo", "state", "publish").Because("publish your aligned branches and tags"), it.Suggest().Because("once the state is aligned")}
+	var cmds []suggest.Command
+	align, _ := r.Details["align"].([]RefAction)
+	if it.Action != ActAccept || len(align) == 0 {
+		cmds = append(cmds, suggest.Roster("repo", "state", "publish").Because("publish your aligned branches and tags"))
+	}
+	cmds = append(cmds, it.Suggest().Because("once the state is aligned"))
 	if inCheckout {
 		forced := it
 		forced.Force = true
-		cmds = append(cmds, forced.Suggest().Because("keep this checkout's branches and tags and replace the other state"))
+		why := "keep this checkout's branches and tags and replace the other state"
+		if words, _ := r.Details["force_words"].(string); words != "" {
+			why += ": " + strings.TrimPrefix(words, "--force ")
+		}
+		cmds = append(cmds, forced.Suggest().Because(why))
 	}
 	return r.run(cmds...)
 }

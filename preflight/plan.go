@@ -21,10 +21,12 @@ type Input struct {
 	Now    int64 // Unix seconds: the boundary every new role interval uses
 	Intent Intent
 	// LocalRefs is the checkout's complete ref map (gitstate.LocalRefs shape),
-	// nil outside a checkout; Tracking the selected nostr:// remote's
-	// remote-tracking branches as refs/heads/<branch> (a state branch
-	// missing locally but tracked at the same OID is aligned).
-	LocalRefs, Tracking map[string]string
+	// nil outside a checkout; Tracking the remote-tracking branches of the
+	// remotes that stand for the repository's servers (the nostr:// remote
+	// and every remote whose URL is an advertised clone URL): a state
+	// branch missing locally but tracked at the same OID is aligned.
+	LocalRefs map[string]string
+	Tracking  []TrackingRef
 	// ReadState reads a kind 30618 event's default branch and ref map
 	// (gitstate.ParseState); nil when it cannot be read. Which event a
 	// resolution selects is graph.SelectState, the read pipeline's rule, so

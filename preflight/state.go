@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/roster-cli/roster/suggest"
 )
 
 // ResolvedState is the kind 30618 state one resolution selects.
@@ -44,9 +46,10 @@ type StateInput struct {
 	Deletions int
 	// LocalRefs is the complete local ref map of the checkout running the
 	// command (gitstate.LocalRefs shape), nil outside a checkout; Tracking
-	// the selected nostr:// remote's remote-tracking branches as
-	// refs/heads/<branch>.
-	LocalRefs, Tracking map[string]string
+	// the remote-tracking branches of the remotes that stand for the
+	// repository's servers (AlignCheckout).
+	LocalRefs map[string]string
+	Tracking  []TrackingRef
 	// Removed is the pubkey a removal closes.
 	Removed string
 	Force   bool
@@ -166,7 +169,7 @@ func compareJoin(c StateComparison, in StateInput) (StateComparison, *Refusal) {
 	}
 	if in.Action == ActAccept && in.LocalRefs != nil {
 		a := AlignCheckout(in.After, in.LocalRefs, in.Tracking)
-		c.Checked = append(c.Checked, fmt.Sprintf("this checkout's complete local ref map (%d branch(es) and tag(s), %d through remote-tracking branches) against the post-change state", len(a.Refs), len(a.Tracked)))
+		c.Checked = append(c.Checked, fmt.Sprintf("this checkout's complete local ref map (%d branch(es) and tag(s), %d through remote-tracking branches%s) against the post-change state", len(a.Refs), len(a.Tracked), trackedText(a)))
 		if len(a.Align) > 0 && why == "" {
 			why = "your checkout's branches and tags differ from the repository state you would join"
 		}
@@ -201,7 +204,7 @@ func compareJoin(c StateComparison, in StateInput) (StateComparison, *Refusal) {
 	c.Align = orEmpty(diffRefs(refsOf(mine), headOf(mine), refsOf(other), headOf(other)))
 	c.ForceWould = orEmpty(diffRefs(refsOf(other), headOf(other), refsOf(mine), headOf(mine)))
 	if !in.Force {
-		return c, stateRefusal(in, c, why, checkout != nil)
+		return c, stateRefusal(in, c, why, checkout)
 	}
 	switch {
 	case checkout == nil:
@@ -262,7 +265,12 @@ func stateOrderRefusal(blocker string) *Refusal {
 		with("event", blocker)
 }
 
-func stateRefusal(in StateInput, c StateComparison, why string, inCheckout bool) *Refusal {
+// stateRefusal is the spec's state-only conflict: what to change in the
+// repository the runner controls, the commands that do it, and, when the
+// command runs in a checkout, what --force would change in the other state
+// in plain words (Details "force_words"); forceStateConflict offers --force
+// after the alignment commands.
+func stateRefusal(in StateInput, c StateComparison, why string, checkout *CheckoutAlignment) *Refusal {
 	verb := "add this maintainer"
 	if in.Action == ActAccept {
 		verb = "accept this maintainer invitation"
@@ -273,15 +281,98 @@ func stateRefusal(in StateInput, c StateComparison, why string, inCheckout bool)
 		lines = append(lines, "  (your branches and tags already match; only the published state differs)")
 	}
 	lines = append(lines, indent(renderRefActions(c.Align))...)
-	lines = append(lines, "", "publish the aligned state with `roster repo state publish`, then rerun the command")
-	if len(c.ForceWould) > 0 {
-		lines = append(lines, "", "or keep your current branches and tags and replace the other state with --force, which would:")
-		lines = append(lines, indent(renderRefActions(c.ForceWould))...)
+	if in.Action == ActAccept && len(c.Align) > 0 {
+		lines = append(lines, "", "then rerun the command")
+	} else {
+		lines = append(lines, "", "publish the aligned state with `roster repo state publish`, then rerun the command")
 	}
-	if !inCheckout {
+	r := refuse("state-conflict").with("align", c.Align).with("force_would", c.ForceWould)
+	if checkout != nil {
+		r.run(alignCommands(c.Align, *checkout)...)
+	}
+	if len(c.ForceWould) > 0 {
+		var behind map[string]string
+		if checkout != nil {
+			behind = checkout.FastForward
+		}
+		words := ForceWords(c.ForceWould, behind)
+		r.with("force_words", words)
+		lines = append(lines, "", "or keep your current branches and tags and replace the other state:", words)
+	}
+	if checkout == nil {
 		lines = append(lines, "--force needs your checkout: run it there")
 	}
-	return refuse("state-conflict", lines...).with("align", c.Align).with("force_would", c.ForceWould)
+	r.Message = strings.Join(lines, "\n")
+	return r
+}
+
+// alignCommands are the Git commands that carry out align in the checkout:
+// a fast-forward for each branch behind a remote-tracking branch at the
+// state's commit (`git merge --ff-only origin/main` for the branch checked
+// out, `git branch --force dev origin/dev` for another), and `git fetch`
+// of the repository's servers when a commit the state names is on no
+// remote-tracking branch yet.
+func alignCommands(align []RefAction, a CheckoutAlignment) []suggest.Command {
+	var cmds []suggest.Command
+	fetch := false
+	for _, act := range align {
+		via, ff := a.FastForward[act.Ref]
+		short := strings.TrimPrefix(act.Ref, "refs/heads/")
+		switch {
+		case ff && act.Ref == a.Checked:
+			cmds = append(cmds, suggest.Git("merge", "--ff-only", via).Because(fmt.Sprintf("fast-forward %s to the repository state", short)))
+		case ff:
+			cmds = append(cmds, suggest.Git("branch", "--force", short, via).Because(fmt.Sprintf("fast-forward %s to the repository state (it is behind %s)", short, via)))
+		case (act.Action == "add" || act.Action == "update") && !a.HasTracked(act.To):
+			fetch = true // the state's commit is on no remote-tracking branch yet
+		}
+	}
+	if fetch && len(a.Remotes) > 0 {
+		cmds = append(cmds, suggest.Git("fetch", a.Remotes[0]).Because("fetch the repository's branches and tags, then rerun to see what is left to align"))
+	}
+	return cmds
+}
+
+// ForceWords says in words what --force would change in the other
+// repository state: "--force would remove branch dev from the repository
+// state". behind are the branches the checkout has behind the state
+// (CheckoutAlignment.FastForward): replacing those rewinds them.
+func ForceWords(as []RefAction, behind map[string]string) string {
+	var parts []string
+	removals := true
+	for _, a := range as {
+		kind, name := "branch", strings.TrimPrefix(a.Ref, "refs/heads/")
+		if strings.HasPrefix(a.Ref, "refs/tags/") {
+			kind, name = "tag", strings.TrimPrefix(a.Ref, "refs/tags/")
+		}
+		switch a.Action {
+		case "remove":
+			parts = append(parts, fmt.Sprintf("remove %s %s", kind, name))
+			continue
+		case "add":
+			parts = append(parts, fmt.Sprintf("add %s %s at %s", kind, name, a.To))
+		case "update":
+			verb := "move"
+			if _, ok := behind[a.Ref]; ok {
+				verb = "rewind"
+			}
+			parts = append(parts, fmt.Sprintf("%s %s %s from %s to %s", verb, kind, name, a.From, a.To))
+		case "set-default-branch":
+			parts = append(parts, "set the default branch to "+strings.TrimPrefix(a.To, "refs/heads/"))
+		}
+		removals = false
+	}
+	where := " in the repository state"
+	if removals {
+		where = " from the repository state"
+	}
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return "--force would " + parts[0] + where
+	}
+	return "--force would " + strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1] + where
 }
 
 func eligibilityChanges(before, after []*ResolvedState) []EligibilityChange {
@@ -310,6 +401,19 @@ func describeState(s *ResolvedState) string {
 		return fmt.Sprintf("a new state by %s with %d ref(s)", npub(s.Author), len(s.Refs))
 	}
 	return fmt.Sprintf("%s by %s, %d ref(s)", s.EventID, npub(s.Author), len(s.Refs))
+}
+
+// trackedText names the branches counted through remote-tracking branches
+// (": refs/heads/dev (origin/dev), ..."), "" when there are none.
+func trackedText(a CheckoutAlignment) string {
+	if len(a.Tracked) == 0 {
+		return ""
+	}
+	parts := make([]string, len(a.Tracked))
+	for i, k := range a.Tracked {
+		parts[i] = fmt.Sprintf("%s (%s)", k, a.TrackedBy[k])
+	}
+	return ": " + strings.Join(parts, ", ")
 }
 
 func orEmpty(as []RefAction) []RefAction {

@@ -57,7 +57,7 @@ func TestAddRefusedWhenConfirmationChangesResolvedState(t *testing.T) {
 		t.Fatalf("want state-conflict, got %+v", r)
 	}
 	for _, s := range []string{"repository state differs", "add branch refs/heads/exp at " + oidB, "update branch refs/heads/main from " + oidA + " to " + oidB,
-		"remove branch refs/heads/exp", "roster repo state publish", "--force needs your checkout"} {
+		"--force would remove branch exp and move branch main from " + oidB + " to " + oidA + " in the repository state", "roster repo state publish", "--force needs your checkout"} {
 		if !strings.Contains(r.Message, s) {
 			t.Fatalf("message lacks %q:\n%s", s, r.Message)
 		}
@@ -239,7 +239,7 @@ func TestAcceptCountsTrackedBranchesAsAligned(t *testing.T) {
 	w.run("alice", "alice", 1000, Intent{Action: ActAdd, Subject: pk("bob")})
 	local := map[string]string{"HEAD": "ref: refs/heads/main", "refs/heads/main": oidA}
 	in := Input{Author: pk("bob"), Selected: graph.NewCoordinate(pk("alice"), repoID), Events: w.events, Now: 2000,
-		Intent: Intent{Action: ActAccept}, ReadState: testReadState, LocalRefs: local, Tracking: map[string]string{"refs/heads/dev": oidB}}
+		Intent: Intent{Action: ActAccept}, ReadState: testReadState, LocalRefs: local, Tracking: []TrackingRef{{Remote: "origin", Ref: "refs/heads/dev", OID: oidB}}}
 	if _, r := Prepare(in); r != nil {
 		t.Fatalf("a plain clone was refused: %s", r.Message)
 	}

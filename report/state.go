@@ -43,6 +43,21 @@ type CheckoutCompare struct {
 	Align      []preflight.RefAction `json:"align"`
 	ForceWould []preflight.RefAction `json:"force_would"`
 	Tracked    []string              `json:"tracked"`
+	// TrackedBy names each tracked branch's remote-tracking branch;
+	// Remotes are the remotes whose remote-tracking branches count.
+	TrackedBy map[string]string `json:"tracked_by"`
+	Remotes   []string          `json:"remotes"`
+	// Refs is each ref compared by ancestry; Publish what `roster repo
+	// state publish` would do (the same computation it runs).
+	Refs    []statepub.RefStatus `json:"refs"`
+	Publish StatePublishPreview  `json:"publish"`
+}
+
+// StatePublishPreview is what `roster repo state publish` would change in
+// the resolved state, and the changes it refuses without --force.
+type StatePublishPreview struct {
+	Changes  []preflight.RefAction `json:"changes"`
+	Rewrites []statepub.Rewrite    `json:"rewrites"`
 }
 
 // CoordinateOf is c as the documents carry it: hex and npub, and its naddr.
@@ -70,7 +85,9 @@ func StateFromView(v *discovery.View, cmp *statepub.Comparison) StateReport {
 	if cmp != nil {
 		al := cmp.Alignment
 		out.Checkout = &CheckoutCompare{Dir: cmp.Dir, Remote: cmp.Remote, Head: al.Head, Aligned: cmp.Aligned(),
-			Align: al.Align, ForceWould: al.ForceWould, Tracked: al.Tracked}
+			Align: al.Align, ForceWould: al.ForceWould, Tracked: al.Tracked, TrackedBy: al.TrackedBy,
+			Remotes: append([]string{}, cmp.Remotes...), Refs: append([]statepub.RefStatus{}, cmp.Refs...),
+			Publish: StatePublishPreview{Changes: append([]preflight.RefAction{}, cmp.Changes...), Rewrites: append([]statepub.Rewrite{}, cmp.Rewrites...)}}
 	}
 	return out
 }

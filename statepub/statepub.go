@@ -69,11 +69,15 @@ type Plan struct {
 	Changes  []preflight.RefAction
 	Rewrites []Rewrite
 	// Tracked are state branches the checkout has only as remote-tracking
-	// refs at the state's OID; they are published unchanged. Remote is the
-	// nostr:// remote they were read from ("" when none names the
-	// coordinate).
-	Tracked []string
-	Remote  string
+	// refs at the state's OID; they are published unchanged. TrackedBy
+	// names each one's remote-tracking branch ("origin/dev"). Remote is the
+	// nostr:// remote naming the coordinate ("" when none does); Remotes
+	// every remote whose remote-tracking branches count (Remote, then each
+	// remote whose URL is an advertised clone URL).
+	Tracked   []string
+	TrackedBy map[string]string
+	Remote    string
+	Remotes   []string
 	// Availability is the object check against Servers.
 	Servers      []gitstate.Server
 	Availability gitstate.Availability
@@ -213,41 +217,20 @@ func (p Pipeline) Run(ctx context.Context, opts Options) (*Outcome, error) {
 
 // plan compares, checks descent, checks objects and dates the event.
 func (p Pipeline) plan(ctx context.Context, v *discovery.View, author string, opts Options) (*Plan, error) {
-	co := v.Checkout
 	pl := &Plan{Author: author, Forced: opts.Force}
 	pl.Resolved = resolvedState(v)
-	local, err := co.LocalRefs()
+	cmp, err := compare(v)
 	if err != nil {
 		return pl, &Failure{Code: CodeLocalRefs, Class: Refused, Err: err,
-			Lines:    []string{"cannot read this checkout's branches and tags, so nothing was published: " + err.Error()},
+			Lines:    []string{"cannot read this checkout's branches, tags, remotes and remote-tracking branches, so nothing was published: " + err.Error()},
 			Commands: []suggest.Command{suggest.Git("fsck").Because("what is damaged in this checkout"), publishCmd(opts.Force).Because("once the refs read again")}}
 	}
-	if pl.Remote, err = co.NostrRemote(v.Coordinate(), preferredRemote(v)); err != nil {
-		return pl, &Failure{Code: CodeLocalRefs, Class: Refused, Err: err, Lines: []string{"cannot read this checkout's remotes: " + err.Error()}}
-	}
-	tracking, err := co.TrackingBranches(pl.Remote)
-	if err != nil {
-		return pl, &Failure{Code: CodeLocalRefs, Class: Refused, Err: err, Lines: []string{"cannot read this checkout's remote-tracking branches: " + err.Error()}}
-	}
-	al := preflight.AlignCheckout(pl.Resolved, local, tracking)
-	pl.Head, pl.Refs, pl.Tracked, pl.Changes = al.Head, al.Refs, al.Tracked, al.ForceWould
+	al := cmp.Alignment
+	pl.Remote, pl.Remotes = cmp.Remote, cmp.Remotes
+	pl.Head, pl.Refs, pl.Tracked, pl.TrackedBy, pl.Changes, pl.Rewrites = al.Head, al.Refs, al.Tracked, al.TrackedBy, cmp.Changes, cmp.Rewrites
 	if len(pl.Refs) == 0 {
 		return pl, &Failure{Code: CodeNoRefs, Class: Refused,
 			Lines: []string{"this checkout has no branches or tags to publish: commit, then rerun"}}
-	}
-	for _, c := range pl.Changes {
-		switch c.Action {
-		case "remove":
-			pl.Rewrites = append(pl.Rewrites, Rewrite{c, "this checkout does not have it"})
-		case "update":
-			ok, err := co.IsAncestor(c.From, c.To)
-			switch {
-			case err != nil:
-				pl.Rewrites = append(pl.Rewrites, Rewrite{c, fmt.Sprintf("descent from %s cannot be checked: this checkout does not have it (fetch it first)", c.From)})
-			case !ok:
-				pl.Rewrites = append(pl.Rewrites, Rewrite{c, fmt.Sprintf("%s does not descend from %s", c.To, c.From)})
-			}
-		}
 	}
 	if pl.unchanged() {
 		// The author's own state already says this: nothing to sign, and
@@ -298,8 +281,8 @@ func rewriteRefusal(pl *Plan) *Failure {
 	}
 	lines = append(lines, "bring those refs up to date (fetch and merge, or restore them), or replace the state deliberately with --force")
 	cmds := []suggest.Command{}
-	if pl.Remote != "" {
-		cmds = append(cmds, suggest.Git("fetch", pl.Remote).Because("get the resolved refs"))
+	if len(pl.Remotes) > 0 {
+		cmds = append(cmds, suggest.Git("fetch", pl.Remotes[0]).Because("get the resolved refs"))
 	}
 	cmds = append(cmds, suggest.Roster("repo", "state").Because("what to change in this checkout to match"),
 		publishCmd(true).Because("replace the resolved refs with this checkout's"))

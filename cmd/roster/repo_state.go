@@ -30,13 +30,18 @@ func newRepoStateCmd(a *app) *cobra.Command {
 		Long: `roster repo state shows the kind 30618 state in effect: the newest state
 event from a confirmed maintainer (deleted ones skipped), its HEAD and refs.
 
-In a checkout it compares the checkout's branches and tags with it, both
-ways: "to align this checkout" lists what to add, update or remove locally
-(and the default branch to set) to match the state; "publishing this
-checkout would" lists what 'roster repo state publish' would change in the
-state. A state branch this checkout has only as the nostr:// remote's
-remote-tracking branch at the same commit (a plain git clone) is aligned.
-The default branch is compared with the state's HEAD, not with the branch
+In a checkout it compares each branch and tag with the state by ancestry,
+in the checkout's own object store (nothing is fetched): a branch ahead of
+the published state (publish it: roster repo state publish), behind it
+(fast-forward it: git merge --ff-only origin/<branch>), diverged (both tips
+shown), only in this checkout, or only in the published state (git fetch).
+A state branch this checkout has only as a remote-tracking branch at the
+same commit (a plain git clone) is aligned: the remote-tracking branches
+that count are those of the nostr:// remote naming the repository and of
+every remote whose URL is one of the repository's advertised clone URLs.
+Then what 'roster repo state publish' would change in the state, computed
+by the code publish runs, marking what it refuses without --force. The
+default branch is compared with the state's HEAD, not with the branch
 checked out.`,
 		Example: `  roster repo state
   roster repo state --json
@@ -61,7 +66,7 @@ checked out.`,
 			if rep.State != nil {
 				who = append(who, rep.State.Author)
 			}
-			renderStateHuman(a.io.Out, rep, a.peopleShown(cmd.Context(), v.Relays, who...), a.terminalWidth())
+			renderStateHuman(a.io.Out, rep, a.peopleShown(cmd.Context(), v.Relays, who...), a.terminalWidth(), a.selectors())
 			return nil
 		},
 	}
@@ -79,7 +84,7 @@ func localRefsErr(err error) error {
 
 // renderStateHuman names the state's author by pt and wraps rows to width
 // between words (0: never), so no ref name, hash or path is broken.
-func renderStateHuman(w io.Writer, rep report.StateReport, pt peopleText, width int) {
+func renderStateHuman(w io.Writer, rep report.StateReport, pt peopleText, width int, sel suggest.Selectors) {
 	if rep.State == nil {
 		fmt.Fprintln(w, "state:   none (no confirmed maintainer has published a kind 30618 state)")
 	} else {
@@ -98,23 +103,95 @@ func renderStateHuman(w io.Writer, rep report.StateReport, pt peopleText, width 
 		fmt.Fprintln(w, "no checkout here: run inside the repository's checkout to compare its refs")
 		return
 	}
-	switch {
-	case rep.State != nil && c.Aligned:
+	if rep.State != nil && c.Aligned {
 		fitLine(w, width, 4, fmt.Sprintf("this checkout (%s) is aligned with the state", c.Dir))
-	case rep.State != nil:
-		fitLine(w, width, 4, fmt.Sprintf("to align this checkout (%s) with the state:", c.Dir))
-		for _, l := range preflight.RenderRefActions(c.Align) {
-			fitLine(w, width, 4, "  "+termtext.Line(l))
-		}
+	} else if rep.State != nil {
+		fitLine(w, width, 4, fmt.Sprintf("this checkout (%s) compared with the published state:", c.Dir))
 	}
-	if len(c.ForceWould) > 0 {
-		fmt.Fprintln(w, "publishing this checkout's refs (roster repo state publish) would:")
-		for _, l := range preflight.RenderRefActions(c.ForceWould) {
-			fitLine(w, width, 4, "  "+termtext.Line(l))
-		}
+	for _, l := range refStatusLines(c, sel) {
+		fitLine(w, width, 4, "  "+l)
 	}
 	if len(c.Tracked) > 0 {
-		fitLine(w, width, 4, fmt.Sprintf("aligned through %s's remote-tracking branches: %s", c.Remote, strings.Join(c.Tracked, ", ")))
+		parts := make([]string, len(c.Tracked))
+		for i, k := range c.Tracked {
+			parts[i] = fmt.Sprintf("%s (%s)", termtext.Line(k), termtext.Line(c.TrackedBy[k]))
+		}
+		fitLine(w, width, 4, "aligned through remote-tracking branches: "+strings.Join(parts, ", "))
+	}
+	renderPublishPreview(w, width, c.Publish)
+}
+
+// refStatusLines say each ref that differs in Git's words (ahead, behind,
+// diverged, only here, only published), each with the command that deals
+// with it, and the default branch when it differs.
+func refStatusLines(c *report.CheckoutCompare, sel suggest.Selectors) []string {
+	var out []string
+	for _, r := range c.Refs {
+		name, kind := termtext.Line(strings.TrimPrefix(r.Ref, "refs/heads/")), "branch"
+		if strings.HasPrefix(r.Ref, "refs/tags/") {
+			name, kind = termtext.Line(strings.TrimPrefix(r.Ref, "refs/tags/")), "tag"
+		}
+		var l string
+		switch r.Status {
+		case statepub.RefSame:
+			continue
+		case statepub.RefAhead:
+			l = fmt.Sprintf("%s is %s ahead of the published state", name, commits(r.Ahead))
+		case statepub.RefBehind:
+			l = fmt.Sprintf("%s is %s behind the published state", name, commits(r.Behind))
+		case statepub.RefDiverged:
+			l = fmt.Sprintf("%s has diverged from the published state: this checkout at %s (%s of its own), the state at %s (%s of its own)",
+				name, termtext.Line(r.Local), commits(r.Ahead), termtext.Line(r.Published), commits(r.Behind))
+		case statepub.RefDiffers:
+			l = fmt.Sprintf("%s %s differs: this checkout at %s, the state at %s", kind, name, termtext.Line(r.Local), termtext.Line(r.Published))
+		case statepub.RefUnknown:
+			l = fmt.Sprintf("%s cannot be compared with the published %s: %s", name, termtext.Line(r.Published), termtext.Line(r.Reason))
+		case statepub.RefOnlyLocal:
+			l = fmt.Sprintf("%s %s is only in this checkout (at %s)", kind, name, termtext.Line(r.Local))
+		case statepub.RefOnlyPublished:
+			l = fmt.Sprintf("%s %s is only in the published state (at %s)", kind, name, termtext.Line(r.Published))
+		}
+		if r.Next != nil {
+			l += ": " + termtext.Line(sel.Apply(*r.Next).Line())
+		}
+		out = append(out, l)
+	}
+	for _, a := range c.Align {
+		if a.Action == "set-default-branch" {
+			out = append(out, fmt.Sprintf("the published default branch is %s; this checkout's would be %s", termtext.Line(a.To), termtext.Line(orDash(a.From))))
+		}
+	}
+	return out
+}
+
+func commits(n int) string {
+	if n == 1 {
+		return "1 commit"
+	}
+	return fmt.Sprintf("%d commits", n)
+}
+
+// renderPublishPreview is what `roster repo state publish` would do: the
+// changes, and those it refuses without --force with the reason (the
+// computation publish runs).
+func renderPublishPreview(w io.Writer, width int, p report.StatePublishPreview) {
+	if len(p.Changes) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "roster repo state publish would:")
+	needs := map[string]string{}
+	for _, r := range p.Rewrites {
+		needs[r.Action+" "+r.Ref] = r.Reason
+	}
+	for _, c := range p.Changes {
+		l := "  " + termtext.Line(preflight.RenderRefActions([]preflight.RefAction{c})[0])
+		if why, ok := needs[c.Action+" "+c.Ref]; ok {
+			l += " (only with --force: " + termtext.Line(why) + ")"
+		}
+		fitLine(w, width, 4, l)
+	}
+	if len(p.Rewrites) > 0 {
+		fmt.Fprintln(w, "without --force it refuses, publishing nothing")
 	}
 }
 
@@ -134,8 +211,8 @@ func newRepoStatePublishCmd(a *app) *cobra.Command {
 		Long: `roster repo state publish signs this checkout's branches and tags as a kind
 30618 state event in ngit's shape and publishes it to the repository's
 relays. Only a confirmed maintainer may. State branches the checkout has
-only as the nostr:// remote's remote-tracking branches at the state's commit
-are kept.
+only as remote-tracking branches at the state's commit (of the nostr://
+remote, or of a remote whose URL is an advertised clone URL) are kept.
 
 It refuses (exit 3, nothing published): a ref whose new commit does not
 descend from the resolved one, and the removal of a resolved ref, unless

@@ -102,8 +102,9 @@ func TestRepoStateShowsAlignmentBothWays(t *testing.T) {
 		t.Errorf("force_would\n got %q\nwant %q", got, wantForce)
 	}
 	r := s.w.run(alice, alice, 1000, "repo", "state")
-	if r.Code != exitOK || !strings.Contains(r.Out, "to align this checkout") || !strings.Contains(r.Out, "update branch refs/heads/main from "+ahead+" to "+s.mainOID) ||
-		!strings.Contains(r.Out, "publishing this checkout's refs (roster repo state publish) would:") {
+	if r.Code != exitOK || !strings.Contains(r.Out, "main is 1 commit ahead of the published state: roster repo state publish") ||
+		strings.Contains(r.Out, "from "+ahead+" to "+s.mainOID) || !strings.Contains(r.Out, "roster repo state publish would:") ||
+		!strings.Contains(r.Out, "update branch refs/heads/main from "+s.mainOID+" to "+ahead) {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 }

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// cloneScene is an ordinary multi-branch repository: Alice's checkout has
+// main, dev and an annotated tag v1, its origin is the bare server her
+// announcement advertises as its clone URL (file://), she pushed
+// everything there and published it with `roster repo state publish`, and
+// invited Bob.
+type cloneScene struct {
+	w                 *mutWorld
+	bare, alice       *gitWork
+	url               string
+	base, main, dev   string
+	tag, tagCommitOID string
+}
+
+func newCloneScene(t *testing.T) *cloneScene {
+	t.Helper()
+	s := &cloneScene{w: newMutWorld(t, 1), alice: newGitWork(t)}
+	s.bare, s.url = newBareServer(t)
+	s.base = s.alice.commit("first")
+	s.alice.git("checkout", "-q", "-b", "dev")
+	s.dev = s.alice.commit("dev work")
+	s.alice.git("checkout", "-q", "main")
+	s.main = s.alice.commit("second")
+	s.alice.git("tag", "-a", "-m", "release one", "v1", s.base)
+	s.tag, s.tagCommitOID = s.alice.rev("refs/tags/v1"), s.base
+	s.alice.git("remote", "add", "origin", s.url)
+	s.alice.git("push", "-q", "origin", "main", "dev", "v1")
+	s.w.seed(alice.announce(t, s.w.id, 100, nostr.Tag{"clone", s.url}))
+	s.w.dir = s.alice.dir
+	s.w.ok(alice, alice, 200, "repo", "state", "publish")
+	s.w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+	return s
+}
+
+// plainClone is `git clone <the advertised URL>`: one local branch (main),
+// dev only as origin/dev, the tag fetched, origin the file:// server.
+func (s *cloneScene) plainClone() *gitWork {
+	parent := &gitWork{t: s.w.t, dir: s.w.t.TempDir()}
+	parent.git("clone", "-q", s.url, "c")
+	return &gitWork{t: s.w.t, dir: filepath.Join(parent.dir, "c")}
+}
+
+// "Remote-tracking refs of the advertised servers count": a plain `git
+// clone` of the clone URL the component advertises is aligned with the
+// state it published, so the invitee's acceptance goes through (exit 0)
+// and publishes no state of its own.
+func TestAPlainCloneOfTheAdvertisedServerAccepts(t *testing.T) {
+	t.Parallel()
+	s := newCloneScene(t)
+	co := s.plainClone()
+	if got := co.git("branch", "--format=%(refname)"); got != "refs/heads/main" {
+		t.Fatalf("a plain clone has only main locally, got %q", got)
+	}
+	s.w.dir = co.dir
+	st := s.w.ok(bob, alice, 2000, "repo", "state")
+	c := st["checkout"].(map[string]any)
+	if c["aligned"] != true || !jsonEqual(c["tracked"], []any{"refs/heads/dev"}) ||
+		!jsonEqual(c["tracked_by"], map[string]any{"refs/heads/dev": "origin/dev"}) {
+		t.Fatalf("repo state in a plain clone: %v", c)
+	}
+	m := s.w.ok(bob, alice, 2000, "repo", "accept")
+	if got := members(t, m); got["bob"] != "confirmed" {
+		t.Fatalf("members %v", got)
+	}
+	if m["state_published"] != nil {
+		t.Fatalf("an aligned accept publishes no state: %v", m["state_published"])
+	}
+	if n := len(s.w.relays[0].Stored(nostr.Filter{Kinds: []int{30618}, Authors: []string{bob.pk}})); n != 0 {
+		t.Fatalf("bob's accept stored %d state event(s)", n)
+	}
+}
+
+// The human preview of that acceptance names the branches it counted
+// through remote-tracking branches.
+func TestAcceptPreviewNamesTheTrackedBranches(t *testing.T) {
+	t.Parallel()
+	s := newCloneScene(t)
+	s.w.dir = s.plainClone().dir
+	r := s.w.run(bob, alice, 2000, "repo", "accept", "--dry-run")
+	if r.Code != exitOK || !strings.Contains(r.Out, "refs/heads/dev (origin/dev)") {
+		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Out, r.Err)
+	}
+}
+
+// A remote whose URL is not one the component advertises does not stand
+// for the repository: its remote-tracking branches never align a branch.
+func TestRemoteTrackingBranchesOfAnUnadvertisedRemoteDoNotCount(t *testing.T) {
+	t.Parallel()
+	s := newCloneScene(t)
+	co := s.plainClone()
+	co.git("remote", "set-url", "origin", "file://"+filepath.Join(t.TempDir(), "elsewhere.git"))
+	s.w.dir = co.dir
+	m := s.w.refused(bob, alice, 2000, exitRefused, "state-conflict", "repo", "accept")
+	d := m["error"].(map[string]any)["details"].(map[string]any)
+	if !jsonEqual(d["align"], []any{refAction("add", "refs/heads/dev", "", s.dev)}) {
+		t.Fatalf("align %v", d["align"])
+	}
+}
+
+// "Stale local refs": branches of the clone behind the state are update
+// actions whose commands are the fast-forwards (`git merge --ff-only` for
+// the branch checked out, `git branch --force` for another); --force is
+// offered last, after them and the rerun, saying that it would rewind the
+// state. Running the printed Git commands aligns the clone and the
+// acceptance then goes through.
+func TestStaleLocalBranchesAreFastForwardedBeforeForceIsOffered(t *testing.T) {
+	t.Parallel()
+	s := newCloneScene(t)
+	co := s.plainClone()
+	co.git("reset", "-q", "--hard", s.base)
+	co.git("branch", "dev", s.base)
+	s.w.dir = co.dir
+	m := s.w.refused(bob, alice, 2000, exitRefused, "state-conflict", "repo", "accept")
+	e := m["error"].(map[string]any)
+	d := e["details"].(map[string]any)
+	if !jsonEqual(d["align"], []any{refAction("update", "refs/heads/dev", s.base, s.dev), refAction("update", "refs/heads/main", s.base, s.main)}) {
+		t.Fatalf("align %v", d["align"])
+	}
+	words := "--force would rewind branch dev from " + s.dev + " to " + s.base + " and rewind branch main from " + s.main + " to " + s.base + " in the repository state"
+	if d["force_words"] != words || !strings.Contains(str(e["message"]), words) {
+		t.Fatalf("force_words %v\nmessage %s", d["force_words"], e["message"])
+	}
+	cmds := toStrings(e["commands"])
+	if len(cmds) != 4 || !strings.HasPrefix(cmds[0], "git branch --force dev origin/dev  #") || !strings.HasPrefix(cmds[1], "git merge --ff-only origin/main  #") ||
+		!strings.HasPrefix(cmds[2], "roster repo accept ") || strings.Contains(cmds[2], "--force") ||
+		!strings.Contains(cmds[3], "--force") || !strings.Contains(cmds[3], strings.TrimPrefix(words, "--force ")) {
+		t.Fatalf("commands, --force last with its loss:\n%s", strings.Join(cmds, "\n"))
+	}
+
+	// On a terminal the words stand right above the --force command.
+	r := s.w.run(bob, alice, 2000, "repo", "accept")
+	lines := strings.Split(strings.TrimSpace(r.Err), "\n")
+	force := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "  run: ") && strings.Contains(l, " --force") {
+			force = i
+		}
+	}
+	if r.Code != exitRefused || force < 1 || lines[force-1] != words || strings.Contains(strings.Join(lines[force+1:], "\n"), "run:") {
+		t.Fatalf("exit %d; --force must come last, its loss right above it:\n%s", r.Code, r.Err)
+	}
+	if strings.Index(r.Err, "run: git merge --ff-only origin/main") > strings.Index(r.Err, words) {
+		t.Fatalf("the alignment commands come before --force:\n%s", r.Err)
+	}
+
+	for _, c := range cmds[:2] {
+		co.git(strings.Fields(strings.SplitN(c, "  #", 2)[0])[1:]...)
+	}
+	if got := members(t, s.w.ok(bob, alice, 2000, "repo", "accept")); got["bob"] != "confirmed" {
+		t.Fatalf("members %v", got)
+	}
+}
+
+// A branch only this clone has is not lost by --force (it would be added);
+// a state branch the clone lacks everywhere is what --force would remove,
+// said in those words.
+func TestForceSaysWhichBranchItWouldRemoveFromTheState(t *testing.T) {
+	t.Parallel()
+	s := newCloneScene(t)
+	co := s.plainClone()
+	co.git("update-ref", "-d", "refs/remotes/origin/dev")
+	s.w.dir = co.dir
+	m := s.w.refused(bob, alice, 2000, exitRefused, "state-conflict", "repo", "accept")
+	e := m["error"].(map[string]any)
+	if d := e["details"].(map[string]any); d["force_words"] != "--force would remove branch dev from the repository state" {
+		t.Fatalf("force_words %v", d["force_words"])
+	}
+	cmds := toStrings(e["commands"])
+	if len(cmds) == 0 || !strings.Contains(cmds[0], "git fetch origin") || !strings.Contains(cmds[len(cmds)-1], "--force") {
+		t.Fatalf("commands %v", cmds)
+	}
+}
