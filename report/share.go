@@ -44,16 +44,16 @@ func ShareOf(c graph.Coordinate, relay string, flags ...string) *Share {
 
 // WithClone adds the first of the advertised clone URLs to the share: the
 // invitee pastes `git clone <url> <dir>` and then, inside dir (named after
-// the identifier), the accept command. A URL that is not one another
-// person can fetch from (a local path) is not offered.
+// the identifier), the accept command. A URL git cannot clone from, or a
+// path on the author's machine, is not offered.
 func (s *Share) WithClone(c graph.Coordinate, cloneURLs []string) *Share {
 	if s == nil {
 		return nil
 	}
 	for _, u := range cloneURLs {
 		u = strings.TrimSpace(u)
-		if u == "" || strings.HasPrefix(u, "nostr://") || strings.HasPrefix(u, "/") || strings.HasPrefix(u, ".") {
-			continue
+		if parsed, err := gitstate.ParseCloneURL(u); err != nil || parsed.Form == gitstate.FormPath {
+			continue // not a Git server (nostr://, a remote helper) or a path on the author's machine
 		}
 		dir := CloneDir(c.Identifier)
 		s.CloneURL = u
