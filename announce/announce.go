@@ -58,6 +58,9 @@ type Result struct {
 	Delivery *relaypool.Delivery
 	// Verified: every relay returned the event on read-back.
 	Verified bool
+	// Unchanged: the announcement already had exactly these tags, so
+	// nothing was published (Event is that announcement).
+	Unchanged bool
 	// NostrRepo and Origin are what the checkout's configuration was set to
 	// (nil when unchanged: nothing is pointed at a coordinate no relay holds).
 	NostrRepo, Origin *string
@@ -70,6 +73,7 @@ const (
 	KindNoRelays   = "no-relays"  // usage: nowhere to announce
 	KindIncomplete = "incomplete" // a relay did not answer the existing-announcement check
 	KindExists     = "announcement-exists"
+	KindLocalClone = "local-clone-url" // usage: origin is a local path nobody else can clone from
 )
 
 // Error is what stopped an announcement before anything was published.
@@ -119,9 +123,18 @@ func (p Pipeline) Run(ctx context.Context, req Request) (*Result, error) {
 			Msg:      "no relays to announce to: pass --relay wss://... (repeatable), set ROSTER_RELAYS, or list relays in config.yaml (~/.config/roster, or --home)",
 			Commands: []suggest.Command{suggest.Roster("repo", "init", "--relay", "wss://relay.example")}}
 	}
-	clone := req.Clone
-	if clone == nil {
+	clone, explicit := req.Clone, req.Clone != nil
+	if !explicit {
 		clone = co.OriginCloneURLs()
+	}
+	clone, err = CloneURLsToWrite(clone, explicit)
+	if err != nil {
+		e := &Error{Kind: KindUsage, Msg: err.Error(), Commands: []suggest.Command{suggest.Roster("repo", "init", "--clone", "https://<git server>/<repo>.git")}}
+		if le := (*LocalCloneError)(nil); errors.As(err, &le) {
+			e.Kind = KindLocalClone
+			e.Details = map[string]any{"url": le.URL}
+		}
+		return nil, e
 	}
 	s, err := p.Signer(ctx)
 	if err != nil {
@@ -166,6 +179,14 @@ func (p Pipeline) Run(ctx context.Context, req Request) (*Result, error) {
 			created = prev.CreatedAt + 1 // a replacement must be newer to replace
 		}
 		res.Replaces = &prev.ID
+		if sameTagSet(tags, prev.Tags) && prev.Content == "" && heldByAll(existing.Sources[prev.ID], p.Relays) {
+			// No change, no event: the announcement already says this, on
+			// every relay (one that lacks it still gets it).
+			res.Replaces, res.Event, res.Unchanged, res.Verified = nil, prev, true, true
+			res.Delivery = &relaypool.Delivery{}
+			res.Naddr = gitstate.EncodeNaddr(coord, p.Relays)
+			return res, p.pointCheckout(res, coord, req.SetOrigin)
+		}
 	}
 	evt := &nostr.Event{Kind: graph.KindAnnouncement, CreatedAt: created, Tags: tags, Content: ""}
 	if err := s.SignEvent(ctx, evt); err != nil {
@@ -182,19 +203,46 @@ func (p Pipeline) Run(ctx context.Context, req Request) (*Result, error) {
 	res.Naddr = gitstate.EncodeNaddr(coord, p.Relays)
 	if held {
 		// Point the checkout at the coordinate once any relay holds it.
-		if err := co.SetNostrRepo(res.Naddr); err != nil {
-			return res, err
-		}
-		res.NostrRepo = &res.Naddr
-		if req.SetOrigin {
-			u := gitstate.NostrURL(coord, p.Relays)
-			if err := co.SetOrigin(u); err != nil {
-				return res, err
-			}
-			res.Origin = &u
-		}
+		return res, p.pointCheckout(res, coord, req.SetOrigin)
 	}
 	return res, nil
+}
+
+// pointCheckout sets git config nostr.repo to the coordinate and, with
+// setOrigin, origin to its nostr:// URL.
+func (p Pipeline) pointCheckout(res *Result, coord graph.Coordinate, setOrigin bool) error {
+	if err := p.Checkout.SetNostrRepo(res.Naddr); err != nil {
+		return err
+	}
+	res.NostrRepo = &res.Naddr
+	if setOrigin {
+		u := gitstate.NostrURL(coord, p.Relays)
+		if err := p.Checkout.SetOrigin(u); err != nil {
+			return err
+		}
+		res.Origin = &u
+	}
+	return nil
+}
+
+// sameTagSet reports whether a and b hold the same tags, each as often, in
+// any order.
+func sameTagSet(a, b nostr.Tags) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	count := map[string]int{}
+	for _, t := range a {
+		count[strings.Join(t, "\x00")]++
+	}
+	for _, t := range b {
+		k := strings.Join(t, "\x00")
+		if count[k] == 0 {
+			return false
+		}
+		count[k]--
+	}
+	return true
 }
 
 // NotReadBack lists the relays that did not return the event.
@@ -225,4 +273,18 @@ func ValidIdentifier(id string) error {
 		}
 	}
 	return nil
+}
+
+// heldByAll reports whether every relay is among those that returned an event.
+func heldByAll(sources, relays []string) bool {
+	for _, r := range relays {
+		found := false
+		for _, s := range sources {
+			found = found || s == r
+		}
+		if !found {
+			return false
+		}
+	}
+	return len(relays) > 0
 }

@@ -35,12 +35,18 @@ type DemoInfo struct {
 	Coordinate graph.Coordinate `json:"coordinate"`
 	Naddr      string           `json:"naddr"`
 	NostrURL   string           `json:"nostr_url"`
-	People     []DemoPerson     `json:"people"`
+	// CloneURL is the Git server the announcements advertise ("" with
+	// the zero DemoGit: then no server serves the demo).
+	CloneURL string       `json:"clone_url"`
+	People   []DemoPerson `json:"people"`
 	// Workspace, Project and Group are the relay-authoritative demo state.
-	Workspace DemoWorkspace  `json:"workspace"`
-	Project   DemoProject    `json:"project"`
-	Group     DemoGroup      `json:"group"`
-	Events    []*nostr.Event `json:"-"`
+	Workspace DemoWorkspace `json:"workspace"`
+	Project   DemoProject   `json:"project"`
+	Group     DemoGroup     `json:"group"`
+	// Issue is carol's issue with a status by alice and one by dave after
+	// his removal (DemoIssue).
+	Issue  DemoIssue      `json:"issue"`
+	Events []*nostr.Event `json:"-"`
 	// Profiles are the people's kind 0 events.
 	Profiles []*nostr.Event `json:"-"`
 }
@@ -67,6 +73,8 @@ func demoOID(label string) string {
 //   - dave: removed by alice, acknowledged it (ended self-m, M redirect kept);
 //   - erin: confirmed moderator (alice's o + erin's self-o);
 //   - a kind 30618 state by alice: HEAD, two branches, an annotated tag;
+//   - carol's issue, with a status by alice and one by dave after his
+//     removal (DemoIssue: check-event's two verdicts);
 //
 // and, through the relay's authorities (it must run the NIP-SW, NIP-PC and
 // NIP-29 ones, as `roster dev relay` does):
@@ -218,7 +226,11 @@ func SeedDemoWith(r *Relay, now time.Time, g DemoGit) (DemoInfo, error) {
 		return info, err
 	}
 	info.Naddr = naddr
+	info.CloneURL = g.CloneURL
 	info.NostrURL = "nostr://" + info.People[0].Npub + "/" + DemoIdentifier
+	if err := seedIssue(r, t0, day, &info, pk); err != nil {
+		return info, err
+	}
 	if err := seedSpaces(r, now, &info, pk); err != nil {
 		return info, err
 	}

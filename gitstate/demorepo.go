@@ -9,7 +9,7 @@ import (
 
 // DemoRepository makes a small repository for `roster dev relay --seed
 // demo` under dir: a bare repository holding main, release-1.x and an
-// annotated tag v1.0.0 on release-1.x, made with the real git. It returns
+// annotated tag v1.0.0 on release-1.x, its HEAD main, made with the real git. It returns
 // the bare repository's file:// URL, which the demo announcements advertise
 // as their clone URL (so a previewed change can check that every object the
 // state names is fetchable), and the refs as a kind 30618 state names them.
@@ -25,6 +25,9 @@ func DemoRepository(dir string) (cloneURL string, refs map[string]string, err er
 		append(append([]string{"-C", work}, env...), "commit", "-q", "--allow-empty", "-m", "Release 1.0"),
 		append(append([]string{"-C", work}, env...), "tag", "-a", "-m", "v1.0.0", "v1.0.0"),
 		{"-C", work, "push", "-q", bare, "main", "release-1.x", "v1.0.0"},
+		// HEAD names a branch that exists (git init --bare points it at
+		// init.defaultBranch, often master): a clone checks out main.
+		{"-C", bare, "symbolic-ref", "HEAD", "refs/heads/main"},
 	}
 	for _, args := range steps {
 		if _, err := runGit(dir, need, args...); err != nil {

@@ -171,15 +171,16 @@ func (c *Checkout) ResolveCoordinate(repoFlag string) (Selection, error) {
 		return pick(SourceFlag, cands)
 	}
 
-	// 1. git config nostr.repo (an naddr; ngit writes it without relays).
+	// 1. git config nostr.repo: an naddr (ngit writes it without relays)
+	// or a nostr:// URL, the form roster prints for people to paste.
 	if vals := cfg.getAll("nostr.repo"); len(vals) > 0 {
 		var cands []Candidate
 		for _, v := range vals {
-			coord, relays, err := DecodeNaddr(v)
+			cand, err := nostrRepoCandidate(v)
 			if err != nil {
-				return Selection{}, fmt.Errorf("git config nostr.repo in %s: %v; fix it with `git config nostr.repo <naddr>`", c.dir, err)
+				return Selection{}, fmt.Errorf("git config nostr.repo in %s: %v; fix it with `git config nostr.repo <naddr|nostr-url>`", c.dir, err)
 			}
-			cands = append(cands, Candidate{Coordinate: coord, Relays: relays, From: "git config nostr.repo"})
+			cands = append(cands, cand)
 		}
 		return pick(SourceGitConfig, cands)
 	}
@@ -304,4 +305,22 @@ func remoteNames(cfg *repoConfig) string {
 		return "none"
 	}
 	return strings.Join(names, ", ")
+}
+
+// nostrRepoCandidate parses one git config nostr.repo value: an naddr or a
+// nostr:// URL (which may name the maintainer by NIP-05).
+func nostrRepoCandidate(v string) (Candidate, error) {
+	from := "git config nostr.repo"
+	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(v)), "nostr://") {
+		ref, err := ParseNostrURL(v)
+		if err != nil {
+			return Candidate{}, err
+		}
+		return Candidate{Coordinate: ref.Coordinate, NIP05: ref.NIP05, Relays: ref.Relays, From: from}, nil
+	}
+	coord, relays, err := DecodeNaddr(v)
+	if err != nil {
+		return Candidate{}, err
+	}
+	return Candidate{Coordinate: coord, Relays: relays, From: from}, nil
 }

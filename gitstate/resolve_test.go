@@ -200,7 +200,7 @@ func TestResolveInvalidNostrRepoConfigNamesTheFix(t *testing.T) {
 	r := newTestRepo(t)
 	r.git("config", "nostr.repo", "garbage")
 	_, err := r.resolve("")
-	if err == nil || !strings.Contains(err.Error(), "git config nostr.repo <naddr>") {
+	if err == nil || !strings.Contains(err.Error(), "git config nostr.repo <naddr|nostr-url>") {
 		t.Fatalf("got %v", err)
 	}
 }

@@ -73,10 +73,13 @@ type Plan struct {
 	Changes   []RoleChange
 	// Fields are the announcement fields a metadata edit replaces.
 	Fields []FieldChange
-	Before *graph.Resolution
-	After  *graph.Resolution
-	Sim    Simulation
-	State  StateComparison
+	// OtherTags are the replacement's tag differences that Changes and
+	// Fields do not name (the maintainers projection, a dropped tag).
+	OtherTags []TagEdit
+	Before    *graph.Resolution
+	After     *graph.Resolution
+	Sim       Simulation
+	State     StateComparison
 	// Fingerprint identifies every announcement, state and deletion event the
 	// preview used; the command re-reads and compares before signing.
 	Fingerprint map[string]string
@@ -191,8 +194,9 @@ func (p *Plan) adopt(d *draft, now int64) {
 		return
 	}
 	p.Content = p.Current.Content
-	if slices.EqualFunc(p.Tags, p.Current.Tags, slices.Equal) {
-		p.Tags, p.Changes = nil, nil
+	if sameTagSet(p.Tags, p.Current.Tags) {
+		// The same tags, in whatever order: nothing a reader resolves changes.
+		p.Tags, p.Changes, p.Fields = nil, nil, nil
 	}
 }
 
@@ -263,6 +267,15 @@ func Prepare(in Input) (*Plan, *Refusal) {
 	av := fromResolution(p.After, in.Author)
 	if in.Intent.Action == ActFollowLead && p.Tags != nil {
 		afterEvents, av = syncFollowLead(v, av, in, p, afterEvents)
+		if p.Current != nil && sameTagSet(p.Tags, p.Current.Tags) {
+			p.Tags, p.Changes = nil, nil
+			afterEvents = in.Events
+			p.After = resolveAs(in, afterEvents)
+			av = fromResolution(p.After, in.Author)
+		}
+	}
+	if p.Tags != nil && p.Current != nil {
+		p.OtherTags = otherTagEdits(p.Current.Tags, p.Tags, p.Changes, p.Fields)
 	}
 	p.Sim = simulate(v, av, before, p.After, in)
 	if r := classify(v, p, in); r != nil {

@@ -36,7 +36,10 @@ type Mutation struct {
 	// SwitchedRemotes are the remotes whose nostr:// URLs follow-lead moved
 	// from the old coordinate to the lead's.
 	SwitchedRemotes []string `json:"switched_remotes"`
-	Guidance        []string `json:"guidance"`
+	// Linked is the naddr repo accept set as git config nostr.repo in a
+	// checkout that selected no coordinate; null otherwise.
+	Linked   *string  `json:"linked"`
+	Guidance []string `json:"guidance"`
 	// Share is, for --add-maintainer, the repository's nostr:// URL with a
 	// relay hint and the invitee's accept command; null otherwise.
 	Share *Share `json:"share"`
@@ -68,9 +71,11 @@ type NIP05Lookup struct {
 }
 
 type Preview struct {
-	Before     People                    `json:"before"`
-	After      People                    `json:"after"`
-	Changes    []preflight.RoleChange    `json:"changes"`
+	Before  People                 `json:"before"`
+	After   People                 `json:"after"`
+	Changes []preflight.RoleChange `json:"changes"`
+	// OtherTags are the tag differences Changes does not name.
+	OtherTags  []preflight.TagEdit       `json:"other_tags"`
 	Tags       nostr.Tags                `json:"tags"`
 	CreatedAt  int64                     `json:"created_at"`
 	Simulation Simulation                `json:"simulation"`
@@ -142,7 +147,11 @@ func NewMutation(v *discovery.View, plan *preflight.Plan, dryRun bool) *Mutation
 	if changes == nil {
 		changes = []preflight.RoleChange{}
 	}
-	out.Preview = &Preview{Before: PeopleOf(plan.Before, out.Names), After: PeopleOf(plan.After, out.Names), Changes: changes, Tags: tags,
+	others := plan.OtherTags
+	if others == nil {
+		others = []preflight.TagEdit{}
+	}
+	out.Preview = &Preview{Before: PeopleOf(plan.Before, out.Names), After: PeopleOf(plan.After, out.Names), Changes: changes, OtherTags: others, Tags: tags,
 		CreatedAt: plan.CreatedAt, Simulation: sj, State: stateComparisonJSON(plan.State)}
 	out.Advice = append(out.Advice, plan.Guidance...)
 	return out

@@ -46,12 +46,17 @@ deletions, NIP-11 with the relay's own pubkey in "self", optional NIP-42
 authentication, and the reference relay-side authorities of NIP-SW
 workspaces, NIP-PC projects and NIP-29 groups. With --seed demo it publishes a realistic repository: a lead,
 a confirmed co-maintainer, a pending invitation, a removed maintainer, a
-moderator and a state event; and the lead's NIP-29 group (with an admin),
+moderator and a state event, its Git objects in a local bare repository
+(main, release-1.x, a tag) the announcements advertise, an issue with a
+status by the lead and one by the removed maintainer (check-event's two
+verdicts); and the lead's NIP-29 group (with an admin),
 her NIP-PC project with that group as home channel, and her NIP-SW
 workspace (two sections, one grant). The demo keys are public: never reuse them.
 
-As soon as it listens it prints its URL (and the demo's naddrs, with a try:
-line for each) on stdout; with --json it prints one line:
+As soon as it listens it prints its URL, the demo's naddrs and try: lines
+(the clone of the demo's Git server linked to the repository, and each tour
+command that can run against the demo) on stdout; with --json it prints one
+line:
 {"schema":"roster.dev-relay/v1","url":...,"self":...,"naddr":...,"project_naddr":...,"group_id":...}.`,
 		Example: `  roster dev relay --seed demo
   roster repo --repo <naddr printed above> --relay ws://127.0.0.1:7777
@@ -96,6 +101,13 @@ type devRelayStarted struct {
 	ProjectNaddr      string `json:"project_naddr,omitempty"`
 	ProjectCoordinate string `json:"project_coordinate,omitempty"`
 	GroupID           string `json:"group_id,omitempty"`
+	// CloneURL is the demo's Git server; StatusByMaintainer and
+	// StatusByRemoved the nevents of alice's and dave's statuses on
+	// carol's issue; Try the banner's try: lines.
+	CloneURL           string   `json:"clone_url,omitempty"`
+	StatusByMaintainer string   `json:"status_by_maintainer,omitempty"`
+	StatusByRemoved    string   `json:"status_by_removed_maintainer,omitempty"`
+	Try                []string `json:"try,omitempty"`
 }
 
 func runDevRelay(ctx context.Context, a *app, f devRelayFlags) error {
@@ -123,6 +135,8 @@ func runDevRelay(ctx context.Context, a *app, f devRelayFlags) error {
 		started.Naddr, started.Coordinate, started.People = demo.Naddr, demo.Coordinate.ATag(), demo.People
 		started.WorkspaceOwner, started.ProjectNaddr, started.ProjectCoordinate, started.GroupID =
 			demo.Workspace.Owner, demo.Project.Naddr, demo.Project.Coordinate, demo.Group.ID
+		started.CloneURL, started.StatusByMaintainer, started.StatusByRemoved = demo.CloneURL, demo.Issue.ByMaintainer, demo.Issue.ByRemoved
+		started.Try = demoTryLines(started, demo)
 	}
 	if a.opts.JSON {
 		if err := a.emitJSON(started, false); err != nil {
@@ -153,14 +167,9 @@ func printDevRelay(a *app, s devRelayStarted, demo devrelay.DemoInfo) {
 		fmt.Fprintf(out, "demo workspace of alice: sections %s, granted %s\n", strings.Join(demo.Workspace.Sections, ", "), strings.Join(demo.Workspace.Grants, ", "))
 		fmt.Fprintf(out, "demo project %s (home channel %s)\n", s.ProjectCoordinate, demo.Project.HomeChannel)
 		fmt.Fprintf(out, "demo group %s: %s\n", s.GroupID, strings.Join(demo.Group.Admins, ", "))
-		fmt.Fprintf(out, "try: roster repo --repo %s --relay %s\n", s.Naddr, s.URL)
-		// The workspace is read by its owner or a grantee: as alice.
-		fmt.Fprintf(out, "try: ROSTER_SECRET_KEY=$(printf roster-demo-alice | sha256sum | cut -c1-64) roster workspace show --relay %s\n", s.URL)
-		fmt.Fprintf(out, "try: roster project show %s --relay %s\n", s.ProjectNaddr, s.URL)
-		fmt.Fprintf(out, "try: roster group show %s --relay %s\n", s.GroupID, s.URL)
-		// Dave is not in the demo group: he can join it (and save it to his
-		// kind 10009 groups list).
-		fmt.Fprintf(out, "try: ROSTER_SECRET_KEY=$(printf roster-demo-dave | sha256sum | cut -c1-64) roster group join %s --save --relay %s\n", s.GroupID, s.URL)
+		for _, l := range s.Try {
+			fmt.Fprintf(out, "try: %s\n", l)
+		}
 	}
 	fmt.Fprintln(out, "press Ctrl-C to stop")
 }

@@ -97,6 +97,9 @@ only hooks whose content would change.`,
 			if err != nil {
 				return err
 			}
+			if err := a.hooksNeedCoordinate(); err != nil {
+				return err
+			}
 			steps, err := hooks.PlanInstall(t.slots, t.config)
 			var nc *hooks.NotChainable
 			if errors.As(err, &nc) {

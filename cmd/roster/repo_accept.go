@@ -23,6 +23,13 @@ announcement of your own, yours starts from the repository's shared fields
 (name, description, web, hashtags, r and u), never the inviter's clone
 servers, relays or Blossom servers, which stay theirs.
 
+Run with --repo in a clone that names no repository (a plain git clone: no
+nostr.repo, no nostr:// remote), it links the clone: git config nostr.repo
+becomes the accepted coordinate's naddr, with a relay hint, so roster repo
+and the hooks work there with no further step. A checkout that selects a
+different coordinate is left as it is; the git config nostr.repo command is
+printed instead.
+
 With --moderator it acknowledges the moderator role you are assigned: it
 publishes only your active self-o (no lead pointer, no maintainer role);
 you are a confirmed moderator because the lead (in a leadless repository, a

@@ -78,6 +78,9 @@ func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun b
 		return a.refusalError(o.Before, intent, o.Refusal)
 	}
 	out := report.NewMutation(o.Before, o.Plan, dryRun)
+	if intent.Action == preflight.ActAccept && !dryRun {
+		linkAcceptedCheckout(o.Before, out)
+	}
 	recordDelivery(out, o)
 	out.Verified = o.Verified
 	out.ResolvedAfter = o.After
@@ -243,9 +246,21 @@ func (a *app) refusalError(v *repoView, intent preflight.Intent, r *preflight.Re
 			out := report.NewMutation(v, nil, false)
 			out.Action, out.Command, out.Verified = string(intent.Action), a.selectors().Apply(intent.Suggest()).Line(), true
 			out.Guidance = append(out.Guidance, r.Message)
+			if intent.Action == preflight.ActAccept {
+				linkAcceptedCheckout(v, out)
+				out.Guidance = append(out.Guidance, suggest.Texts(out.Advice, a.selectors())...)
+			}
 			return writeJSON(a, out)
 		}
 		fmt.Fprintln(a.io.Out, a.viewPeople(v).Prose(r.Message))
+		if intent.Action == preflight.ActAccept {
+			out := &report.Mutation{}
+			linkAcceptedCheckout(v, out)
+			a.printLinked(out)
+			for _, g := range out.Advice {
+				fmt.Fprintf(a.io.Out, "%s\n", termtext.Line(g.Text(a.selectors())))
+			}
+		}
 		a.printAdvisories(v)
 		return nil
 	}

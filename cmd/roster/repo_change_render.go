@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/suggest"
@@ -23,10 +24,10 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *report.Muta
 		out.NIP05Lookups = append(out.NIP05Lookups, report.NIP05Lookup{Name: l.Name, Npub: l.Npub})
 	}
 	if plan != nil && plan.Intent.Action == preflight.ActAdd {
-		out.Share = report.ShareOf(v.Coordinate(), report.HintRelay(out.Relays, v.Relays))
+		out.Share = report.ShareOf(v.Coordinate(), report.HintRelay(out.Relays, v.Relays)).WithClone(v.Coordinate(), shareCloneURLs(v, plan))
 	}
 	if plan != nil && plan.Intent.Action == preflight.ActAddModerator {
-		out.Share = report.ShareOf(v.Coordinate(), report.HintRelay(out.Relays, v.Relays), "--moderator")
+		out.Share = report.ShareOf(v.Coordinate(), report.HintRelay(out.Relays, v.Relays), "--moderator").WithClone(v.Coordinate(), shareCloneURLs(v, plan))
 	}
 	if a.opts.JSON {
 		return writeJSON(a, out)
@@ -58,9 +59,17 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *report.Muta
 			fmt.Fprintf(w, "remote(s) now pointing at the lead: %s\n", termtext.Line(strings.Join(out.SwitchedRemotes, ", ")))
 		}
 	}
+	a.printLinked(out)
 	if out.Share != nil {
-		fmt.Fprintf(w, "send %s the repository and the command to accept:\n  %s\n  %s\n", a.people(out.Names, viewerNpub(v)).Of(plan.Intent.Subject),
+		who := a.people(out.Names, viewerNpub(v)).Of(plan.Intent.Subject)
+		fmt.Fprintf(w, "send %s the repository and the command to accept:\n  %s\n  %s\n", who,
 			termtext.Line(out.Share.URL), termtext.Line(out.Share.AcceptCommand))
+		if out.Share.CloneURL != "" {
+			fmt.Fprintf(w, "%s pastes, in a terminal (clone, then accept in the clone):\n", who)
+			for _, l := range out.Share.Paste {
+				fmt.Fprintf(w, "  %s\n", termtext.Line(l))
+			}
+		}
 	}
 	if len(out.Advice) > 0 {
 		fmt.Fprintln(w, "next:")
@@ -147,4 +156,18 @@ func viewerNpub(v *repoView) string {
 		return ""
 	}
 	return graph.Npub(v.Viewer)
+}
+
+// shareCloneURLs are the Git servers the repository advertises after the
+// change (the confirmed component's clone URLs), for the share's clone line.
+func shareCloneURLs(v *repoView, plan *preflight.Plan) []string {
+	if plan != nil && plan.After != nil {
+		if urls := gitstate.ComponentCloneServers(plan.After); len(urls) > 0 {
+			return urls
+		}
+	}
+	if v != nil {
+		return gitstate.ComponentCloneServers(v.Resolution)
+	}
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/roster-cli/roster/announce"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/settings"
 )
@@ -131,6 +132,12 @@ func (m *metadataFlags) intent(cmd *cobra.Command) (preflight.Intent, error) {
 	}
 	if e.Clone, e.SetClone, err = list("clone", m.clone, noSpace); err != nil {
 		return preflight.Intent{}, err
+	}
+	if e.SetClone {
+		// Written as others fetch from it: scp-like → ssh://, a path → file://.
+		if e.Clone, err = announce.CloneURLsToWrite(e.Clone, true); err != nil {
+			return preflight.Intent{}, usageErr("--clone: %v", err)
+		}
 	}
 	if e.Relays, e.SetRelays, err = list("relays", m.relays, settings.CheckRelay); err != nil {
 		return preflight.Intent{}, err

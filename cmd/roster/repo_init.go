@@ -77,8 +77,11 @@ type repoInitResult struct {
 	Event      *nostr.Event          `json:"event"`
 	Relays     []relaypool.Delivered `json:"relays"`
 	Verified   bool                  `json:"verified"`
-	GitConfig  repoInitConfig        `json:"git_config"`
-	Backend    string                `json:"signer_backend"`
+	// Unchanged: your announcement already had these tags; nothing was
+	// published (event is that announcement).
+	Unchanged bool           `json:"unchanged"`
+	GitConfig repoInitConfig `json:"git_config"`
+	Backend   string         `json:"signer_backend"`
 	// Share is the nostr:// URL to send a co-maintainer (with a relay that
 	// returned the announcement as hint) and the command they accept with.
 	Share *report.Share `json:"share"`
@@ -148,9 +151,12 @@ func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
 		GitConfig: repoInitConfig{NostrRepo: res.NostrRepo, Origin: res.Origin},
 		Coordinate: repoInitCoord{Kind: res.Coordinate.Kind, Pubkey: res.Coordinate.Pubkey, Npub: graph.Npub(res.Coordinate.Pubkey),
 			Identifier: res.Coordinate.Identifier, Naddr: res.Naddr}}
-	if res.Delivery.Accepted > 0 {
-		out.Published = []string{res.Event.ID}
-		out.Share = report.ShareOf(res.Coordinate, report.HintRelay(res.Delivery.Relays, relays))
+	out.Unchanged = res.Unchanged
+	if res.Delivery.Accepted > 0 || res.Unchanged {
+		if !res.Unchanged {
+			out.Published = []string{res.Event.ID}
+		}
+		out.Share = report.ShareOf(res.Coordinate, report.HintRelay(res.Delivery.Relays, relays)).WithClone(res.Coordinate, cloneTagURLs(res.Event))
 	}
 	if err != nil {
 		return err // the checkout's configuration could not be written
@@ -228,7 +234,11 @@ func renderRepoInit(a *app, res repoInitResult) {
 	if res.Replaces != nil {
 		verb = "Re-announced"
 	}
-	fmt.Fprintf(w, "%s %s as %s (event %s, signed via %s)\n", verb, termtext.Line(res.Coordinate.Identifier), res.Coordinate.Npub, res.Event.ID, res.Backend)
+	if res.Unchanged {
+		fmt.Fprintf(w, "nothing to change: your announcement of %s (event %s) already says this; nothing was published\n", termtext.Line(res.Coordinate.Identifier), res.Event.ID)
+	} else {
+		fmt.Fprintf(w, "%s %s as %s (event %s, signed via %s)\n", verb, termtext.Line(res.Coordinate.Identifier), res.Coordinate.Npub, res.Event.ID, res.Backend)
+	}
 	for _, r := range res.Relays {
 		status := "accepted, read back"
 		switch {
@@ -247,6 +257,26 @@ func renderRepoInit(a *app, res repoInitResult) {
 	}
 	if res.Share != nil {
 		fmt.Fprintf(w, "share this repository: %s\n", termtext.Line(res.Share.URL))
-		fmt.Fprintf(w, "  someone you invite (roster repo edit --add-maintainer <npub>) accepts with:\n    %s\n", termtext.Line(res.Share.AcceptCommand))
+		if res.Share.CloneURL != "" {
+			fmt.Fprintf(w, "  clone it with: git clone %s\n", termtext.Line(suggest.Quote(res.Share.CloneURL)))
+		}
+		fmt.Fprintf(w, "  someone you invite (roster repo edit --add-maintainer <npub>) pastes:\n")
+		for _, l := range res.Share.Paste {
+			fmt.Fprintf(w, "    %s\n", termtext.Line(l))
+		}
 	}
+}
+
+// cloneTagURLs are an announcement's clone URLs, in order.
+func cloneTagURLs(e *nostr.Event) []string {
+	var out []string
+	if e == nil {
+		return nil
+	}
+	for _, t := range e.Tags {
+		if len(t) >= 2 && t[0] == "clone" {
+			out = append(out, t[1:]...)
+		}
+	}
+	return out
 }

@@ -30,13 +30,16 @@ func renderPlan(a *app, plan *preflight.Plan, pt peopleText) {
 			fmt.Fprintf(w, "  %-11s %s -> %s\n", c.Field, fieldText(c.Before), fieldText(c.After))
 		}
 	}
-	if len(plan.Changes) > 0 {
+	if len(plan.Changes)+len(plan.OtherTags) > 0 {
 		fmt.Fprintln(w, "your announcement:")
 		for _, c := range plan.Changes {
 			sentence(w, p, changeSentence(c, plan.Author, pt))
 			if a.verbose {
 				fmt.Fprintf(w, "      tag %s (%s %s)\n", tagText(c.After), c.Action, c.Letter)
 			}
+		}
+		for _, e := range plan.OtherTags {
+			sentence(w, p, otherTagSentence(e, pt))
 		}
 	}
 	s := plan.Sim
@@ -202,4 +205,39 @@ func tagTime(t []string, i int) string {
 		return termtext.Line(t[i])
 	}
 	return graph.HumanTime(n)
+}
+
+// otherTagSentence says what one tag difference the role and field changes
+// do not name does: the maintainers projection by its people, any other
+// tag as it is written.
+func otherTagSentence(e preflight.TagEdit, pt peopleText) string {
+	if len(e.Tag) > 0 && e.Tag[0] == "maintainers" {
+		var names []string
+		for _, pk := range e.Tag[1:] {
+			names = append(names, pt.Of(pk))
+		}
+		list := "nobody"
+		if len(names) > 0 {
+			list = joinComma(names)
+		}
+		if e.Action == "remove" {
+			return "drops the maintainers list (for clients that read only it) naming " + list
+		}
+		return "writes the maintainers list (for clients that read only it) as " + list
+	}
+	if e.Action == "remove" {
+		return "removes the tag " + termtext.Line(tagText(e.Tag))
+	}
+	return "adds the tag " + termtext.Line(tagText(e.Tag))
+}
+
+func joinComma(parts []string) string {
+	out := ""
+	for i, s := range parts {
+		if i > 0 {
+			out += ", "
+		}
+		out += s
+	}
+	return out
 }

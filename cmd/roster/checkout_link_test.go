@@ -1,0 +1,98 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/roster-cli/roster/gitstate"
+)
+
+// Accept links the checkout: run with --repo in a checkout that selects no
+// coordinate, `repo accept` sets git config nostr.repo to the accepted
+// coordinate (its naddr carrying a relay hint), says so in one line, and
+// `roster repo` there then works with no --repo and no --relay.
+func TestAcceptLinksACheckoutThatSelectsNoCoordinate(t *testing.T) {
+	t.Parallel()
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+	w.dir = gitCheckout(t)
+
+	r := w.run(bob, alice, 2000, "repo", "accept")
+	if r.Code != exitOK {
+		t.Fatalf("accept: exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+	if n := strings.Count(r.Out, "this checkout is now linked to the repository: git config nostr.repo naddr1"); n != 1 {
+		t.Fatalf("accept said %d times that it linked the checkout:\n%s", n, r.Out)
+	}
+	co, err := gitstate.Open(w.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, err := co.ResolveCoordinate("")
+	if err != nil {
+		t.Fatalf("the checkout selects nothing after accept: %v", err)
+	}
+	if sel.Source != gitstate.SourceGitConfig || sel.Coordinate != alice.coord(w.id) || len(sel.Relays) != 1 || sel.Relays[0] != w.relays[0].URL() {
+		t.Fatalf("nostr.repo selects %+v, want %v with the relay %s as hint", sel, alice.coord(w.id), w.relays[0].URL())
+	}
+	inv := invocation{Env: withKey(w.home, bob), Dir: w.dir, Now: time.Unix(2100, 0)}
+	if r := inv.roster(t, "repo", "--json"); r.Code != exitOK {
+		t.Fatalf("roster repo in the linked checkout (no --repo, no --relay): exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+}
+
+// Accept never re-roots a checkout: in one that selects a different
+// coordinate it changes nothing and prints the `git config nostr.repo …`
+// command for the user to run.
+func TestAcceptLeavesACheckoutSelectingAnotherCoordinate(t *testing.T) {
+	t.Parallel()
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+	other := gitstate.EncodeNaddr(carol.coord("elsewhere"), nil)
+	dir, co := checkoutSelecting(t, other)
+	w.dir = dir
+
+	m := w.ok(bob, alice, 2000, "repo", "accept")
+	if m["linked"] != nil {
+		t.Fatalf("linked = %v in a checkout that selects another coordinate", m["linked"])
+	}
+	if got := co.NostrRepo(); len(got) != 1 || got[0] != other {
+		t.Fatalf("nostr.repo = %v, want it left at %s", got, other)
+	}
+	want := "git config nostr.repo " + gitstate.EncodeNaddr(alice.coord(w.id), []string{w.relays[0].URL()})
+	guidance, _ := json.Marshal(m["guidance"])
+	if !strings.Contains(string(guidance), want) {
+		t.Fatalf("guidance does not carry %q:\n%s", want, guidance)
+	}
+}
+
+// Hooks run without --repo, so in a checkout that names no repository they
+// would check nothing: `roster hooks install` there refuses (exit 2),
+// writes no hook, and names the command that links the checkout.
+func TestHooksInstallRefusesACheckoutWithNoCoordinate(t *testing.T) {
+	t.Parallel()
+	dir := gitCheckout(t)
+	inv := invocation{Env: homeEnv(t), Dir: dir}
+	r := inv.roster(t, "hooks", "install", "--json")
+	if r.Code != exitUsage {
+		t.Fatalf("hooks install: exit %d, want %d\n%s%s", r.Code, exitUsage, r.Out, r.Err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(r.Out), &m); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, r.Out)
+	}
+	e := m["error"].(map[string]any)
+	cmds, _ := json.Marshal(e["commands"])
+	if e["code"] != "no-coordinate" || !strings.Contains(string(cmds), "git config nostr.repo") {
+		t.Fatalf("error %v does not name the linking command", e)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git", "hooks", "pre-push")); err == nil {
+		t.Fatal("a pre-push hook was written in a checkout with no coordinate")
+	}
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/graph"
+)
+
+// repo init writes a clone URL other people can fetch from: origin's
+// scp-like URL (what GitHub shows) is announced as ssh://.
+func TestRepoInitAnnouncesAnSCPOriginAsSSHURL(t *testing.T) {
+	t.Parallel()
+	k := newTestKey(t)
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	dir, _ := initTestCheckout(t, "widget")
+	gitRun(t, dir, "remote", "add", "origin", "git@github.com:o/r.git")
+	env := homeEnv(t)
+	env["ROSTER_SECRET_KEY"] = k.nsec
+	r := invocation{Env: env, Dir: dir, Now: time.Unix(1750000000, 0)}.roster(t, append([]string{"repo", "init", "--json"}, initRelayFlags(relays)...)...)
+	if r.Code != exitOK {
+		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+	stored := initStoredAnnouncements(relays[0], k.pubkey)
+	if len(stored) != 1 {
+		t.Fatalf("stored %d announcements", len(stored))
+	}
+	if c := stored[0].Tags.Find("clone"); len(c) != 2 || c[1] != "ssh://git@github.com/o/r.git" {
+		t.Fatalf("clone tag %v, want [clone ssh://git@github.com/o/r.git]", c)
+	}
+}
+
+// A local path as origin is a URL nobody else can fetch from: repo init
+// refuses it (exit 2, nothing published) naming the fix, --clone https://…;
+// given explicitly with --clone, the path is announced as file://.
+func TestRepoInitRefusesALocalPathOriginAndWritesAnExplicitOneAsFileURL(t *testing.T) {
+	t.Parallel()
+	k := newTestKey(t)
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	dir, _ := initTestCheckout(t, "widget")
+	bareDir := t.TempDir()
+	gitRun(t, dir, "remote", "add", "origin", bareDir)
+	env := homeEnv(t)
+	env["ROSTER_SECRET_KEY"] = k.nsec
+	inv := invocation{Env: env, Dir: dir, Now: time.Unix(1750000000, 0)}
+	r := inv.roster(t, append([]string{"repo", "init", "--json"}, initRelayFlags(relays)...)...)
+	if r.Code != exitUsage {
+		t.Fatalf("init with a path origin: exit %d, want %d\n%s%s", r.Code, exitUsage, r.Out, r.Err)
+	}
+	var res initJSON
+	decodeJSON(t, r, &res)
+	if res.Error.Code != "local-clone-url" || len(res.Error.Commands) == 0 || !strings.Contains(strings.Join(res.Error.Commands, "\n"), "--clone https://") {
+		t.Fatalf("error %+v does not name the --clone https:// fix", res.Error)
+	}
+	if n := len(initStoredAnnouncements(relays[0], k.pubkey)); n != 0 {
+		t.Fatalf("a refused init published %d announcement(s)", n)
+	}
+	r = inv.roster(t, append([]string{"repo", "init", "--json", "--clone", bareDir}, initRelayFlags(relays)...)...)
+	if r.Code != exitOK {
+		t.Fatalf("init --clone <path>: exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+	stored := initStoredAnnouncements(relays[0], k.pubkey)
+	if len(stored) != 1 {
+		t.Fatalf("stored %d", len(stored))
+	}
+	if c := stored[0].Tags.Find("clone"); len(c) != 2 || c[1] != "file://"+bareDir {
+		t.Fatalf("clone tag %v, want file://%s", c, bareDir)
+	}
+}
+
+// repo edit --clone writes the scp-like form as ssh://.
+func TestRepoEditCloneWritesSCPFormAsSSHURL(t *testing.T) {
+	t.Parallel()
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	w.ok(alice, alice, 1000, "repo", "edit", "--clone", "git@github.com:o/r.git")
+	var best *nostr.Event
+	for _, e := range w.relays[0].Stored(nostr.Filter{Kinds: []int{graph.KindAnnouncement}, Authors: []string{alice.pk}}) {
+		if best == nil || graph.Newer(e, best) {
+			best = e
+		}
+	}
+	if c := best.Tags.Find("clone"); len(c) != 2 || c[1] != "ssh://git@github.com/o/r.git" {
+		t.Fatalf("clone tag %v, want ssh://git@github.com/o/r.git", c)
+	}
+}
