@@ -1,0 +1,46 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/roster-cli/roster/internal/filelock"
+)
+
+// Rule (one home writes one coordinate at a time): while another command of
+// the same home holds the coordinate's lock (here the test holds it), a
+// change waits for it before its recheck and publishes nothing; its
+// --deadline ends the wait (exit 4 deadline, phase rechecking). Once the
+// lock is free the same change goes through.
+func TestAChangeWaitsForTheHomesLockOnItsCoordinate(t *testing.T) {
+	t.Parallel()
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	dir := filepath.Join(w.home["ROSTER_HOME"], "locks")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte("30617:" + alice.pk + ":" + w.id))
+	unlock, err := filelock.Lock(context.Background(), filepath.Join(dir, hex.EncodeToString(sum[:16])+".lock"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := w.storedCount()
+	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--deadline", "2s", "--json")
+	_, e := mutationJSON(t, r)
+	if d, _ := e["details"].(map[string]any); r.Code != exitIncomplete || e["code"] != "deadline" || d["phase"] != "rechecking" {
+		t.Fatalf("exit %d %v, want 4 deadline while rechecking (waiting for the lock)\n%s", r.Code, e, r.Out)
+	}
+	if w.storedCount() != before {
+		t.Fatal("a change waiting for the home's lock stored an event")
+	}
+	unlock()
+	if out := w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub()); out["verified"] != true {
+		t.Fatalf("after the lock was released: %v", out)
+	}
+}
