@@ -131,7 +131,9 @@ func TrackingOf(refs *gitstate.CheckoutRefs) []preflight.TrackingRef {
 	return out
 }
 
-// rewrites are the changes that need --force, each with its reason.
+// rewrites are the changes that need --force, each with its reason: a
+// removal, a re-pointed tag, an update whose new commit does not descend
+// from the resolved one.
 func rewrites(co *gitstate.Checkout, changes []preflight.RefAction) []Rewrite {
 	var out []Rewrite
 	for _, c := range changes {
@@ -139,6 +141,13 @@ func rewrites(co *gitstate.Checkout, changes []preflight.RefAction) []Rewrite {
 		case "remove":
 			out = append(out, Rewrite{c, "this checkout does not have it"})
 		case "update":
+			if strings.HasPrefix(c.Ref, "refs/tags/") {
+				// A tag names one object for good: moving it, annotated or
+				// not, is never a fast-forward (git push refuses it too),
+				// whatever its peeled commit descends from.
+				out = append(out, Rewrite{c, "a tag that already exists would be re-pointed"})
+				continue
+			}
 			ok, err := co.IsAncestor(c.From, c.To)
 			switch {
 			case err != nil:

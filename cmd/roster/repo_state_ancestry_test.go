@@ -168,3 +168,19 @@ func TestRepoStateTellsOnlyMaintainersToPublish(t *testing.T) {
 		t.Fatalf("a maintainer is:\n%s", r.Out)
 	}
 }
+
+// A re-pointed tag is never a fast-forward: repo state marks it as what
+// publish refuses without --force, as publish does.
+func TestRepoStateAndStatePublishAgreeOnARepointedTag(t *testing.T) {
+	t.Parallel()
+	s := newCloneScene(t)
+	co := s.plainClone()
+	co.git("tag", "-f", "v1", s.main)
+	s.w.dir = co.dir
+	preview := s.w.ok(alice, alice, 1000, "repo", "state")["checkout"].(map[string]any)["publish"].(map[string]any)
+	refused := s.w.refused(alice, alice, 1000, exitRefused, "not-a-descendant", "repo", "state", "publish", "--dry-run")
+	rewrites := refused["error"].(map[string]any)["details"].(map[string]any)["rewrites"]
+	if len(preview["rewrites"].([]any)) != 1 || !jsonEqual(preview["rewrites"], rewrites) {
+		t.Fatalf("repo state %v, state publish %v", preview["rewrites"], rewrites)
+	}
+}
