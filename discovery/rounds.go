@@ -123,7 +123,15 @@ func askMoreRelays(ctx context.Context, src Source, pool *relaypool.Pool, res *r
 	}
 	s := &RelaySearch{Given: len(res.Relays), Pinned: src.Pinned, Learned: []LearnedRelay{}, Converged: src.Pinned}
 	named := append([]string{v.Viewer}, src.Reach...)
-	for !src.Pinned && res.Complete {
+	for {
+		if b := reachBound(v, res.Events, reach); b != nil {
+			s.Asked = relayURLs(res)
+			v.Fetch, v.Relays, v.Search = res, s.Asked, s
+			return res, reach, b
+		}
+		if src.Pinned || !res.Complete {
+			break
+		}
 		asked := make(map[string]bool, len(res.Relays))
 		for _, r := range res.Relays {
 			asked[r.URL] = true

@@ -359,7 +359,8 @@ func TestGroupJoinAnsweredDuplicateIsAMemberAndNotesTheDisagreement(t *testing.T
 	// Removed, admitted again, and the relay withholds the re-admission:
 	// the latest 9001 it serves removes me.
 	w.relay.SetMisbehaviour(devrelay.Misbehaviour{})
-	w.group(pcOwnerSK, grouprelay.KindRemoveUser, nostr.Tag{"p", me})
+	// Dated after the relay's 9000 (the same second would be a tie).
+	w.mustPublish(pcOwnerSK, &nostr.Event{Kind: grouprelay.KindRemoveUser, CreatedAt: nostr.Now() + 5, Tags: nostr.Tags{{"h", pcHome}, {"p", me}}})
 	if r := w.as(pcStrangerSK, "group", "join", pcHome, "--json"); r.Code != exitOK || decodeOut[groupRequestJSON](t, r).Outcome != groups.OutcomeJoined {
 		t.Fatalf("re-join: exit %d %s %s", r.Code, r.Out, r.Err)
 	}

@@ -129,12 +129,15 @@ func (a *app) repoViewErr(v *repoView, err error) (*repoView, error) {
 		cacheFail  *discovery.CacheError
 		stale      *discovery.Stale
 		bound      *discovery.RelayBound
+		reachB     *discovery.ReachBound
 	)
 	switch {
 	case err == nil:
 		return v, nil
 	case errors.As(err, &bound):
 		return nil, a.relayBoundErr(bound)
+	case errors.As(err, &reachB):
+		return nil, a.reachBoundErr(reachB)
 	case errors.As(err, &stale):
 		return nil, a.staleErr(stale)
 	case errors.As(err, &incomplete):

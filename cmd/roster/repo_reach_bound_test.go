@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// Rule (a write's evidence is bounded, and an exceeded bound is a named
+// refusal, not a slow write): Alice invited Bob, and Bob's announcement
+// names 1,000 keys that each announce the repository naming 9 more, 10,000
+// people reachable from a named pubkey. Alice's next change exits 4
+// reach-bound within seconds, naming Bob's announcement, the count and the
+// bound, and publishes nothing.
+func TestAnInviteeNamingThousandsIsABoundedNamedRefusal(t *testing.T) {
+	t.Parallel()
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100, role("M", alice), role("m", bob, "100"), maintainersTag(alice, bob)))
+	bobTags := []nostr.Tag{role("M", alice, "100"), role("m", bob, "100")}
+	var named []*nostr.Event
+	for i := range 1000 {
+		sk := nostr.GeneratePrivateKey()
+		pk, _ := nostr.GetPublicKey(sk)
+		bobTags = append(bobTags, nostr.Tag{"m", pk, "100"})
+		e := &nostr.Event{Kind: 30617, CreatedAt: 150, Tags: nostr.Tags{{"d", w.id}}}
+		for j := range 9 {
+			e.Tags = append(e.Tags, nostr.Tag{"m", fmt.Sprintf("%060x%04x", i, j), "100"})
+		}
+		if err := e.Sign(sk); err != nil {
+			t.Fatal(err)
+		}
+		named = append(named, e)
+	}
+	w.seed(bob.announce(t, w.id, 200, bobTags...))
+	for _, e := range named {
+		w.relays[0].Inject(e)
+	}
+	start := time.Now()
+	m := w.refused(alice, alice, 1000, exitIncomplete, "reach-bound", "repo", "edit", "--add-maintainer", carol.npub())
+	if took := time.Since(start); took > 10*time.Second {
+		t.Fatalf("the refusal took %v", took)
+	}
+	e := m["error"].(map[string]any)
+	msg := e["message"].(string)
+	if !strings.Contains(msg, bob.npub()+"'s announcement alone names 1002") || !strings.Contains(msg, "more than 512 people") {
+		t.Fatalf("message does not name Bob and the bound:\n%s", msg)
+	}
+	if d := e["details"].(map[string]any); d["max_reached"] != float64(512) || d["reached"].(float64) < 10000 {
+		t.Fatalf("details %v", d)
+	}
+}
