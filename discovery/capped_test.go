@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -63,6 +64,9 @@ func TestACappedRelayIsAskedByAuthorRoundByRoundWithinTheBound(t *testing.T) {
 	var inc *discovery.Incomplete
 	if !errors.As(err, &inc) {
 		t.Fatalf("err %v, want *Incomplete past %d rounds", err, discovery.MaxAuthorRounds)
+	}
+	if r := inc.View.Fetch.Relays[0]; r.Status != relaypool.StatusFailed || !strings.Contains(r.Reason, "capped") {
+		t.Errorf("relay report %+v, want failed saying its answers are capped", r)
 	}
 	if n := long.ReqCount(); n != 1+discovery.MaxAuthorRounds {
 		t.Fatalf("%d REQs, want %d", n, 1+discovery.MaxAuthorRounds)
