@@ -22,9 +22,11 @@ type Strangers struct {
 	Newest int64
 }
 
-// strangerCache keeps the events Strangers generated, by filter, so a
-// repeated request is answered with the same ids.
-type strangerCache struct {
+// strangers keeps the events Strangers generated, by filter, so a
+// repeated request is answered with the same ids. It is shared by every
+// relay of the process: signing hundreds of events is the cost of the
+// mode, and tests that run several hostile relays pay it once.
+var strangers struct {
 	mu  sync.Mutex
 	gen map[string][]*nostr.Event
 }
@@ -36,9 +38,9 @@ func (r *Relay) strangerEvents(s Strangers, f nostr.Filter) []*nostr.Event {
 		return nil
 	}
 	key := fmt.Sprintf("%d/%d/%d/%d/%s", s.Kind, s.Count, s.Bytes, s.Newest, filterKey("", f))
-	r.strangers.mu.Lock()
-	defer r.strangers.mu.Unlock()
-	if evs, ok := r.strangers.gen[key]; ok {
+	strangers.mu.Lock()
+	defer strangers.mu.Unlock()
+	if evs, ok := strangers.gen[key]; ok {
 		return copyAll(evs)
 	}
 	var tags nostr.Tags
@@ -70,10 +72,10 @@ func (r *Relay) strangerEvents(s Strangers, f nostr.Filter) []*nostr.Event {
 			out = append(out, evt)
 		}
 	}
-	if r.strangers.gen == nil {
-		r.strangers.gen = map[string][]*nostr.Event{}
+	if strangers.gen == nil {
+		strangers.gen = map[string][]*nostr.Event{}
 	}
-	r.strangers.gen[key] = out
+	strangers.gen[key] = out
 	return copyAll(out)
 }
 

@@ -56,12 +56,11 @@ type Relay struct {
 	extraMu sync.Mutex
 	extra   []*nostr.Event // SetExtra
 
-	delays    delays // DelayNext
-	misMu     sync.Mutex
-	mis       Misbehaviour
-	cache     filterCache   // Misbehaviour.CacheFilters
-	strangers strangerCache // Misbehaviour.Strangers
-	reqNum    reqNumbers    // REQ context -> its number, for Misbehaviour.DelayREQ
+	delays delays // DelayNext
+	misMu  sync.Mutex
+	mis    Misbehaviour
+	cache  filterCache // Misbehaviour.CacheFilters
+	reqNum reqNumbers  // REQ context -> its number, for Misbehaviour.DelayREQ
 
 	reqLogMu sync.Mutex
 	reqLog   map[int][]nostr.Filter // REQ number -> its filters, for Requests

@@ -55,10 +55,30 @@ func ActionFilters(identifier string, authors []string) []nostr.Filter {
 	a = slices.Compact(a)
 	members := slices.Compact(slices.Sorted(slices.Values(authors)))
 	kinds := append(slices.Clone(actions.TargetKinds), actions.EventKinds...)
-	return []nostr.Filter{
-		{Kinds: slices.Clone(actions.EventKinds), Authors: members, Tags: nostr.TagMap{"a": a}},
-		{Kinds: kinds, Tags: nostr.TagMap{"a": slices.Clone(a)}, Limit: MaxActionEvents},
+	out := []nostr.Filter{{Kinds: slices.Clone(actions.EventKinds), Authors: members, Tags: nostr.TagMap{"a": a}}}
+	for _, part := range chunks(a, limitedChunk) {
+		out = append(out, nostr.Filter{Kinds: kinds, Tags: nostr.TagMap{"a": part}, Limit: MaxActionEvents})
 	}
+	return out
+}
+
+// limitedChunk bounds the values of one filter that carries a limit: the
+// pool never splits such a filter (the limit would change meaning), so it
+// is cut here into filters that each stay far under relaypool.MaxREQBytes
+// (a coordinate or an id is under 150 bytes), each with its own limit.
+const limitedChunk = 256
+
+// chunks cuts values into consecutive pieces of at most n.
+func chunks(values []string, n int) [][]string {
+	var out [][]string
+	for len(values) > n {
+		out = append(out, slices.Clone(values[:n]))
+		values = values[n:]
+	}
+	if len(values) > 0 {
+		out = append(out, slices.Clone(values))
+	}
+	return out
 }
 
 // TargetFilters ask for the targets ids by id, and for the role-scoped
@@ -70,10 +90,14 @@ func TargetFilters(identifier string, ids, authors []string) []nostr.Filter {
 		a = append(a, graph.NewCoordinate(pk, identifier).ATag())
 	}
 	slices.Sort(a)
-	return []nostr.Filter{
-		{IDs: ids},
-		{Kinds: slices.Clone(actions.EventKinds), Tags: nostr.TagMap{"e": ids, "a": slices.Compact(a)}, Limit: MaxActionEvents},
+	a = slices.Compact(a)
+	out := []nostr.Filter{{IDs: ids}}
+	for _, part := range chunks(ids, limitedChunk) {
+		for _, coords := range chunks(a, limitedChunk) {
+			out = append(out, nostr.Filter{Kinds: slices.Clone(actions.EventKinds), Tags: nostr.TagMap{"e": part, "a": coords}, Limit: MaxActionEvents})
+		}
 	}
+	return out
 }
 
 // askMissingTargets asks res's relays, in one more round, for the targets

@@ -13,6 +13,7 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/workspace/testkeys"
 )
 
@@ -123,5 +124,29 @@ func TestSelectActionsKeepsTheNewestUpToTheBound(t *testing.T) {
 	}
 	if !slices.Equal(leftOut, []string{evs[1].ID, evs[0].ID}) {
 		t.Fatalf("left out %v, want the two oldest named", leftOut)
+	}
+}
+
+// Rule (a request stays under relaypool.MaxREQBytes): the role-scoped
+// filter that carries a limit, which the pool never splits, is cut here
+// when thousands of authors are reachable, each piece small and limited.
+func TestActionFiltersWithALimitStaySmallForThousandsOfAuthors(t *testing.T) {
+	var authors []string
+	for i := 0; i < 10_000; i++ {
+		authors = append(authors, fmt.Sprintf("%064x", i))
+	}
+	fs := discovery.ActionFilters("proj", authors)
+	covered := 0
+	for _, f := range fs {
+		raw, _ := f.MarshalJSON()
+		if f.Limit > 0 {
+			covered += len(f.Tags["a"])
+			if len(raw) > relaypool.MaxREQBytes/2 {
+				t.Fatalf("a limited filter of %d bytes", len(raw))
+			}
+		}
+	}
+	if covered != len(authors) {
+		t.Fatalf("the limited filters cover %d coordinates, want %d", covered, len(authors))
 	}
 }

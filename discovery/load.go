@@ -322,7 +322,8 @@ const MaxAuthorRounds = 8
 // (relaypool.CappedRelays): their answer to it is not evidence that a
 // reached author has no announcement, state or deletion. Relays that
 // answered it whole need nothing more. Past MaxAuthorRounds the result is
-// marked incomplete. asked gains the authors asked.
+// incomplete, each capped relay reported failed with the reason. asked
+// gains the authors asked.
 func coverReached(ctx context.Context, src Source, pool *relaypool.Pool, res *relaypool.FetchResult, sel graph.Coordinate, seeds, reach []string, asked map[string]bool) (*relaypool.FetchResult, []string) {
 	for round := 0; ; round++ {
 		capped := relaypool.CappedRelays(res)
@@ -339,6 +340,13 @@ func coverReached(ctx context.Context, src Source, pool *relaypool.Pool, res *re
 			return res, reach
 		}
 		if round == MaxAuthorRounds {
+			// The capped relays' evidence stays incomplete, and says why.
+			for i := range res.Relays {
+				if r := &res.Relays[i]; r.Capped && r.Status == relaypool.StatusOK {
+					r.Status = relaypool.StatusFailed
+					r.Reason = fmt.Sprintf("its answers are cut (capped) and the authors to ask it for by name were still growing after %d rounds", MaxAuthorRounds)
+				}
+			}
 			res.Complete = false
 			return res, reach
 		}

@@ -36,7 +36,8 @@ func strfryLike(newest int64) devrelay.Misbehaviour {
 // author): behind 600 newer same-identifier announcements from strangers
 // on a relay that answers at most 500 events per filter, the repository
 // and its second maintainer are still found, by a home that never read it
-// and by one that did, and a write still goes through.
+// and by one that did, health has complete evidence and a write still goes
+// through.
 func TestStrangersAnnouncementsOnACappedRelayDoNotHideTheRepository(t *testing.T) {
 	t.Parallel()
 	w := twoMaintainers(t)
@@ -51,6 +52,7 @@ func TestStrangersAnnouncementsOnACappedRelayDoNotHideTheRepository(t *testing.T
 			t.Fatalf("%s home: members %v, want Alice and Bob confirmed\n%v", home, got, read)
 		}
 	}
+	w.ok(alice, alice, 3000, "repo", "health")
 	w.ok(alice, alice, 3000, "repo", "edit", "--add-maintainer", carol.npub())
 	w.wantLatest(alice, role("M", alice), role("m", bob, "2000"), role("m", carol, "3000"), projection(alice, bob, carol))
 }
