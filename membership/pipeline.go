@@ -135,6 +135,9 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 		switch {
 		case err == nil:
 			in.LocalRefs, in.Tracking = local, tracking
+			if intent.Force {
+				in.Contained = contained(v, local, tracking)
+			}
 		case intent.Action == preflight.ActAccept || intent.Force:
 			// Accepting compares the checkout's complete ref map with the
 			// state it would activate, and --force publishes it: a

@@ -25,6 +25,11 @@ type Input struct {
 	// remote-tracking branches as refs/heads/<branch> (a state branch
 	// missing locally but tracked at the same OID is aligned).
 	LocalRefs, Tracking map[string]string
+	// Contained says, for a ref of the state resolved now, whether this
+	// checkout's same ref contains that state's commit (it is the same or
+	// descends from it); a ref missing is not contained. Only --force
+	// reads it (ForceRewinds); nil outside a checkout.
+	Contained map[string]bool
 	// ReadState reads a kind 30618 event's default branch and ref map
 	// (gitstate.ParseState); nil when it cannot be read. Which event a
 	// resolution selects is graph.SelectState, the read pipeline's rule, so

@@ -57,6 +57,11 @@ type StateInput struct {
 	// state event can order after it.
 	Floor   int64
 	Blocker string
+	// Contained, Rewind: Input.Contained and Intent.Rewind; BeforeAt is
+	// when Before was published, Now the preview's time (ForceRewinds).
+	Contained     map[string]bool
+	Rewind        []string
+	BeforeAt, Now int64
 }
 
 // RefAction is one branch or tag change; an annotated tag and its peeled ^{}
@@ -110,6 +115,10 @@ type StateComparison struct {
 	// the other view; ForceWould are the inverse changes --force would impose.
 	Align      []RefAction `json:"align"`
 	ForceWould []RefAction `json:"force_would"`
+	// ForceCurrent are the changes a --force makes to the state the
+	// repository resolves now, when that is not the other view (a
+	// co-maintainer's state newer than the checkout); empty otherwise.
+	ForceCurrent []RefAction `json:"force_current"`
 	// Publish is the state event published before the announcement (nil:
 	// none). With it, After is the state it will supply (no event id yet).
 	Publish *StatePublication `json:"publish"`
@@ -123,7 +132,7 @@ var stateNotChecked = []string{
 // published.
 func CompareState(in StateInput) (StateComparison, *Refusal) {
 	c := StateComparison{Before: in.Before, After: in.After, Checked: []string{}, NotChecked: slices.Clone(stateNotChecked),
-		Align: []RefAction{}, ForceWould: []RefAction{}, Eligibility: eligibilityChanges(in.EligibleBefore, in.EligibleAfter)}
+		Align: []RefAction{}, ForceWould: []RefAction{}, ForceCurrent: []RefAction{}, Eligibility: eligibilityChanges(in.EligibleBefore, in.EligibleAfter)}
 	c.Checked = append(c.Checked,
 		fmt.Sprintf("the selected component's resolved state before (%s) and after (%s) the change: default branch and complete ref/OID map", describeState(in.Before), describeState(in.After)),
 		fmt.Sprintf("every state candidate with deletion requests applied (%d candidate(s) before, %d after, %d deletion request(s) read)", len(in.EligibleBefore), len(in.EligibleAfter), in.Deletions))
@@ -211,6 +220,10 @@ func compareJoin(c StateComparison, in StateInput) (StateComparison, *Refusal) {
 			with("align", c.Align).with("force_would", c.ForceWould)
 	case in.Blocker != "":
 		return c, stateOrderRefusal(in.Blocker)
+	}
+	var r *Refusal
+	if c, r = forceRewinds(c, in, mine); r != nil {
+		return c, r
 	}
 	c.Publish = &StatePublication{Reason: PublishForce, Head: mine.Head, Refs: mine.Refs, NotBefore: in.Floor}
 	c.After = &ResolvedState{Author: in.Author, Head: mine.Head, Refs: mine.Refs}
