@@ -262,7 +262,7 @@ func Prepare(in Input) (*Plan, *Refusal) {
 	switch {
 	case sr == nil:
 	case sr.Code == "state-conflict":
-		return nil, forceStateConflict(sr, in.Intent, in.LocalRefs != nil)
+		return nil, inviteeStep(forceStateConflict(sr, in.Intent, in.LocalRefs != nil), in)
 	case sr.Code == "force-not-applicable":
 		return nil, sr.run(withoutForce(in.Intent).Suggest())
 	case sr.Code == "force-needs-checkout":

@@ -210,7 +210,7 @@ func compareJoin(c StateComparison, in StateInput) (StateComparison, *Refusal) {
 	c.Align = orEmpty(diffRefs(refsOf(mine), headOf(mine), refsOf(other), headOf(other)))
 	c.ForceWould = orEmpty(diffRefs(refsOf(other), headOf(other), refsOf(mine), headOf(mine)))
 	if !in.Force {
-		return c, stateRefusal(in, c, why, checkout != nil)
+		return c, withPublishedState(stateRefusal(in, c, why, checkout != nil), in)
 	}
 	switch {
 	case checkout == nil:
