@@ -49,7 +49,7 @@ func (p Pipeline) checkObjects(ctx context.Context, out *Outcome) error {
 	if f.Evidence {
 		kind = KindObjectsUnknown
 	}
-	return &Failure{Kind: kind, Outcome: out, Availability: &a,
+	return handoffWayOut(out, &Failure{Kind: kind, Outcome: out, Availability: &a,
 		Message:  "cannot publish this change: " + strings.Join(f.Lines, "\n"),
-		Commands: append(f.Commands, out.Intent.Suggest().Because("once every object can be fetched"))}
+		Commands: append(f.Commands, out.Intent.Suggest().Because("once every object can be fetched"))})
 }

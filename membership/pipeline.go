@@ -138,6 +138,7 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 			if intent.Force {
 				in.Contained = contained(v, local, tracking)
 			}
+			in.RootCommit = rootCommit(v, intent)
 		case intent.Action == preflight.ActAccept || intent.Force:
 			// Accepting compares the checkout's complete ref map with the
 			// state it would activate, and --force publishes it: a

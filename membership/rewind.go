@@ -52,3 +52,18 @@ func contained(v *discovery.View, local, tracking map[string]string) map[string]
 	}
 	return out
 }
+
+// rootCommit is the checkout's root commit for the identity comparison of
+// a confirming change when one announcement carries no `r`
+// (preflight.Input.RootCommit); "" when it cannot be read (a shallow
+// clone, no commits) or the change confirms nobody it compares.
+func rootCommit(v *discovery.View, intent preflight.Intent) string {
+	if v.Checkout == nil || (intent.Action != preflight.ActAccept && intent.Action != preflight.ActAdd) {
+		return ""
+	}
+	root, err := v.Checkout.RootCommit()
+	if err != nil {
+		return ""
+	}
+	return root
+}

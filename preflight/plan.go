@@ -25,6 +25,11 @@ type Input struct {
 	// remote-tracking branches as refs/heads/<branch> (a state branch
 	// missing locally but tracked at the same OID is aligned).
 	LocalRefs, Tracking map[string]string
+	// RootCommit is the checkout's root commit along first parents
+	// (gitstate.Checkout.RootCommit), "" outside a checkout or when it
+	// cannot be read: the earliest unique commit of the runner's side when
+	// their announcement carries no `r` (rootWithoutEUC).
+	RootCommit string
 	// Contained says, for a ref of the state resolved now, whether this
 	// checkout's same ref contains that state's commit (it is the same or
 	// descends from it); a ref missing is not contained. Only --force

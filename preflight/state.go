@@ -401,7 +401,10 @@ func sameRefs(a, b map[string]string) bool {
 	return true
 }
 
-// diffRefs lists what turns from into to; a peeled "^{}" entry folds into its tag.
+// diffRefs lists what turns from into to; a peeled "^{}" entry folds into its
+// tag. A tag's action carries the tag's own object (what `git update-ref`,
+// `git fetch` and the state's tag name), not its peeled commit; it changes
+// when either differs.
 func diffRefs(from map[string]string, fromHead string, to map[string]string, toHead string) []RefAction {
 	var out []RefAction
 	names := map[string]bool{}
@@ -419,18 +422,17 @@ func diffRefs(from map[string]string, fromHead string, to map[string]string, toH
 	for _, k := range sorted {
 		f, fok := from[k]
 		t, tok := to[k]
-		if fp, ok := from[k+"^{}"]; ok {
-			f = fp
-		}
-		if tp, ok := to[k+"^{}"]; ok {
-			t = tp
+		if !fok && !tok {
+			// Only a peeled entry without its tag: read it as the ref.
+			f, fok = from[k+"^{}"]
+			t, tok = to[k+"^{}"]
 		}
 		switch {
 		case !fok && tok:
 			out = append(out, RefAction{Action: "add", Ref: k, To: t})
 		case fok && !tok:
 			out = append(out, RefAction{Action: "remove", Ref: k, From: f})
-		case f != t:
+		case f != t || from[k+"^{}"] != to[k+"^{}"]:
 			out = append(out, RefAction{Action: "update", Ref: k, From: f, To: t})
 		}
 	}
