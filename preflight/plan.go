@@ -287,6 +287,7 @@ func Prepare(in Input) (*Plan, *Refusal) {
 		return nil, r
 	}
 	p.Guidance = mergeGuidance(guidance(v, p, in))
+	p.Guidance = append(p.Guidance, thirdPartyGateWarning(v, in)...)
 	return p, nil
 }
 
