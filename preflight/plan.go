@@ -254,7 +254,7 @@ func Prepare(in Input) (*Plan, *Refusal) {
 	}
 	p.Sim = simulate(v, av, before, p.After, in)
 	if r := classify(v, p, in); r != nil {
-		return nil, r
+		return nil, withJoinComparison(r, in, before, p.After, afterEvents, v, p)
 	}
 	if r := identityGate(v, p, in); r != nil {
 		return nil, r
