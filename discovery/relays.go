@@ -2,14 +2,12 @@ package discovery
 
 import (
 	"fmt"
-	"net/url"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/relayurl"
 )
 
 // KindRelayList is NIP-65's relay list metadata: one `r` tag per relay,
@@ -28,45 +26,10 @@ const MaxRelayURLBytes = 256
 // path; no user information, query or fragment, no space or control
 // character, at most MaxRelayURLBytes.
 func RelayURL(raw string) (string, error) {
-	switch {
-	case raw == "":
-		return "", fmt.Errorf("empty")
-	case len(raw) > MaxRelayURLBytes:
+	if len(raw) > MaxRelayURLBytes {
 		return "", fmt.Errorf("longer than %d bytes", MaxRelayURLBytes)
-	case strings.IndexFunc(raw, func(r rune) bool {
-		return unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == unicode.ReplacementChar
-	}) >= 0:
-		return "", fmt.Errorf("contains a space, control or format character")
 	}
-	scheme, rest, ok := strings.Cut(raw, "://")
-	if !ok {
-		return "", fmt.Errorf("names no scheme (ws:// or wss://)")
-	}
-	if s := strings.ToLower(scheme); s != "ws" && s != "wss" {
-		return "", fmt.Errorf("a relay speaks ws:// or wss://, not %s://", scheme)
-	}
-	raw = strings.ToLower(scheme) + "://" + rest
-	u, err := url.Parse(raw)
-	switch {
-	case err != nil:
-		return "", fmt.Errorf("not a URL")
-	case u.Hostname() == "" || u.Opaque != "":
-		return "", fmt.Errorf("names no host")
-	case u.User != nil:
-		return "", fmt.Errorf("carries user information")
-	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(raw, "#"):
-		return "", fmt.Errorf("carries a query or fragment")
-	}
-	if p := u.Port(); p != "" {
-		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
-			return "", fmt.Errorf("port %q is not a port", p)
-		}
-	}
-	n := nostr.NormalizeURL(raw)
-	if !strings.HasPrefix(n, "ws://") && !strings.HasPrefix(n, "wss://") {
-		return "", fmt.Errorf("does not normalize to a ws:// or wss:// URL")
-	}
-	return n, nil
+	return relayurl.Parse(raw, relayurl.Explicit)
 }
 
 // LearnedRelay is a relay a write's discovery asked because an event named

@@ -84,9 +84,12 @@ func DecodeAddress(s string) (graph.Coordinate, []string, error) {
 				c.Identifier = string(v)
 			}
 		case tlvRelay:
-			if u, ok := normalizeRelay(string(v)); ok {
-				relays = appendUnique(relays, u)
+			u, ok := normalizeRelay(string(v))
+			if !ok {
+				// A hint the reader would not dial is said, never dropped.
+				return graph.Coordinate{}, nil, fmt.Errorf("naddr %s: relay hint %q is not a relay URL", short(s), short(string(v)))
 			}
+			relays = appendUnique(relays, u)
 		case tlvAuthor:
 			if len(v) != 32 {
 				return graph.Coordinate{}, nil, fmt.Errorf("naddr %s has a %d-byte author, want 32", short(s), len(v))

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/relayurl"
 )
 
 // Ref is a parsed --repo argument or nostr:// remote URL.
@@ -201,7 +202,9 @@ func nip05Name(s string) (string, bool) {
 }
 
 // normalizeRelay turns a relay hint into a ws(s) URL: a missing scheme means
-// wss://, as ngit strips it when writing nostr:// URLs.
+// wss://, as ngit strips it when writing nostr:// URLs. Everything else is
+// relayurl's one reading of a relay URL (a misspelt scheme such as
+// "ws//host" becomes the host "ws" with a "//" path, which it refuses).
 func normalizeRelay(h string) (string, bool) {
 	h = strings.TrimSpace(h)
 	if h == "" {
@@ -210,15 +213,8 @@ func normalizeRelay(h string) (string, bool) {
 	if !strings.Contains(h, "://") {
 		h = "wss://" + h
 	}
-	u, err := url.Parse(h)
-	if err != nil || (u.Scheme != "wss" && u.Scheme != "ws") || u.Host == "" || strings.ContainsAny(u.Host, " \t") {
-		return "", false
-	}
-	u.Host = strings.ToLower(u.Host)
-	u.Path = strings.TrimRight(u.Path, "/")
-	u.RawPath = ""
-	u.Fragment, u.RawFragment = "", ""
-	return u.String(), true
+	u, err := relayurl.Parse(h, relayurl.Explicit)
+	return u, err == nil
 }
 
 // NostrURL renders the canonical nostr://<npub>/<relay-hint...>/<identifier>

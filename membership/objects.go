@@ -93,9 +93,9 @@ func (p Pipeline) checkObjects(ctx context.Context, out *Outcome) error {
 	if f.Evidence {
 		kind = KindObjectsUnknown
 	}
-	return &Failure{Kind: kind, Outcome: out, Availability: &a,
+	return handoffWayOut(out, &Failure{Kind: kind, Outcome: out, Availability: &a,
 		Message:  "cannot publish this change: " + strings.Join(lines, "\n"),
-		Commands: append(f.Commands, out.Intent.Suggest().Because("once every object can be fetched"))}
+		Commands: append(f.Commands, out.Intent.Suggest().Because("once every object can be fetched"))})
 }
 
 // servedByDropped are the dropped servers that serve any of refs' objects.

@@ -140,6 +140,10 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 		switch {
 		case err == nil:
 			in.LocalRefs, in.Tracking = local, tracking
+			if intent.Force {
+				in.Contained = contained(v, local, tracking)
+			}
+			in.RootCommit = rootCommit(v, intent)
 		case intent.Action == preflight.ActAccept || intent.Force:
 			// Accepting compares the checkout's complete ref map with the
 			// state it would activate, and --force publishes it: a
@@ -182,21 +186,8 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 		return nil, stopped(ctx, out, PhaseRechecking, err)
 	}
 
-	// A state event the change needs (the --force replacement, the removal
-	// handoff) is published and accepted before the announcement, and the
-	// frontier is rechecked with it in place.
-	if out.Plan.State.Publish != nil {
-		if cut, err = p.publishState(ctx, out, &reasks); err != nil {
-			return nil, err
-		}
-	}
-
-	// Dated now, at signing, and strictly after every event of the
-	// coordinate the preview used: a later edit wins by time.
-	if evt := out.Plan.EventAt(p.Now().Unix()); evt != nil {
-		if err := p.publish(ctx, out, evt, cut, &reasks); err != nil {
-			return nil, err
-		}
+	if err := p.signAndPublish(ctx, out, cut, &reasks); err != nil {
+		return nil, err
 	}
 	if out.Plan.SwitchTo != nil {
 		p.phase(PhaseSwitching)

@@ -16,29 +16,12 @@ import (
 	"github.com/roster-cli/roster/suggest"
 )
 
-// publish signs, publishes to every relay asked, reads the event back from
-// each, confirms each keeps it as the coordinate's latest version, and
-// re-resolves the repository to check it equals the preview. cut is the
-// recheck's consistent cut. Failures after the first relay accepted the
-// event are Unverified or Superseded.
-func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event, cut *relaypool.FetchResult, reasks *int) error {
-	p.phase(PhaseSigning)
-	if err := p.Signer.SignEvent(ctx, evt); err != nil {
-		return stopped(ctx, out, PhaseSigning, &SignerError{Err: err})
-	}
-	if evt.PubKey != out.Plan.Author {
-		return &Failure{Kind: KindSignerMismatch, Outcome: out,
-			Message: "the signer signed with a different key than the preview used; nothing was published"}
-	}
-	// A slow signer (a bunker) ages the cut: ask again before publishing.
-	// Relay latency is measured on the real clock, like relaypool's
-	// timeouts; Now only dates events.
-	if cut != nil && len(staleRelays(cut, time.Now())) > 0 {
-		p.phase(PhaseRechecking)
-		if _, err := p.recheck(ctx, out, cut, time.Now(), reasks); err != nil {
-			return stopped(ctx, out, PhaseRechecking, err)
-		}
-	}
+// publish publishes the signed announcement to every relay asked, reads it
+// back from each, confirms each keeps it as the coordinate's latest version,
+// and re-resolves the repository to check it equals the preview (signAll
+// signed it). Failures after the first relay accepted the event are
+// Unverified or Superseded.
+func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event) error {
 	if err := ctx.Err(); err != nil {
 		return stopped(ctx, out, PhasePublishing, err)
 	}

@@ -151,8 +151,9 @@ func TestAnAgedCutIsTakenAgainBeforePublishing(t *testing.T) {
 			return &relaypool.Delivery{}
 		}}
 	out := previewed(base)
-	evt := &nostr.Event{Kind: graph.KindAnnouncement, CreatedAt: 300, Tags: nostr.Tags{{"d", "repo"}}}
-	err := p.publish(context.Background(), out, evt, cut, ptr(cutRounds))
+	out.Plan.Tags = nostr.Tags{{"d", "repo"}}
+	p.Now = func() time.Time { return time.Unix(300, 0) }
+	err := p.signAndPublish(context.Background(), out, cut, ptr(cutRounds))
 	var f *Failure
 	if !errors.As(err, &f) || f.Kind != KindConcurrentChange || delivered {
 		t.Fatalf("got %v (delivered %v), want a concurrent change before publishing", err, delivered)
@@ -173,7 +174,11 @@ func TestReplacementRefusedForANewerVersionIsAConcurrentChange(t *testing.T) {
 			return &relaypool.Delivery{Relays: []relaypool.Delivered{{URL: "wss://a", Message: "duplicate: a newer event for this address is already stored", SupersededBy: "f00d"}}}
 		}}
 	out := previewed(base)
-	err := p.publish(context.Background(), out, &nostr.Event{Kind: graph.KindAnnouncement, CreatedAt: 300, Tags: nostr.Tags{{"d", "repo"}}}, nil, ptr(cutRounds))
+	evt := &nostr.Event{Kind: graph.KindAnnouncement, CreatedAt: 300, Tags: nostr.Tags{{"d", "repo"}}}
+	if err := evt.Sign(testSecret); err != nil {
+		t.Fatal(err)
+	}
+	err := p.publish(context.Background(), out, evt)
 	var f *Failure
 	if !errors.As(err, &f) || f.Kind != KindConcurrentChange || len(out.Published) != 0 {
 		t.Fatalf("got %v, published %v; want a concurrent change with nothing published", err, out.Published)

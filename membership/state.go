@@ -3,8 +3,10 @@ package membership
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
@@ -25,26 +27,37 @@ const (
 // before its announcement.
 const PhasePublishingState = "publishing the repository state"
 
-// publishState is maintainers.md's order for a state the change must
-// publish (the --force replacement: "publishes a fresh state event signed
-// by the command runner that orders after every candidate used by the
-// preview"; the removal handoff: "publishes the event to the repository
-// relays, observes successful relay acceptance, then rechecks the
-// membership and state frontier before closing the assignment"): sign it
-// dated after every candidate, deliver it to every relay and read it back,
-// then recheck with it as part of the frontier. Any failure leaves the
-// membership unchanged. It returns the recheck's consistent cut.
-func (p Pipeline) publishState(ctx context.Context, out *Outcome, reasks *int) (*relaypool.FetchResult, error) {
+// signState signs the state event a change must publish (maintainers.md:
+// the --force replacement "publishes a fresh state event signed by the
+// command runner that orders after every candidate used by the preview";
+// the removal handoff "publishes the event to the repository relays,
+// observes successful relay acceptance, then rechecks the membership and
+// state frontier before closing the assignment"), dated after every
+// candidate. It is signed together with the announcement, before either is
+// published, so that the two are published back to back (signAll).
+func (p Pipeline) signState(ctx context.Context, out *Outcome) (*nostr.Event, error) {
 	pub := out.Plan.State.Publish
 	p.phase(PhasePublishingState)
 	evt := gitstate.StateEvent(out.Before.Coordinate().Identifier, pub.Head, pub.Refs, max(p.Now().Unix(), pub.NotBefore))
 	if err := p.Signer.SignEvent(ctx, evt); err != nil {
-		return nil, stopped(ctx, out, PhasePublishingState, &SignerError{Err: err})
+		return nil, stopped(ctx, out, PhaseSigning, &SignerError{Err: err})
 	}
 	if evt.PubKey != out.Plan.Author {
 		return nil, &Failure{Kind: KindSignerMismatch, Outcome: out,
 			Message: "the signer signed with a different key than the preview used; nothing was published"}
 	}
+	// The verification expects the repository to resolve this event.
+	out.Plan.State.After.EventID = evt.ID
+	return evt, nil
+}
+
+// deliverState publishes the signed state event to every relay and reads
+// it back. Unless every relay accepted and returned it the announcement is
+// not sent, so the membership is unchanged; what was stored is said
+// (exit 6 when any relay keeps it).
+func (p Pipeline) deliverState(ctx context.Context, out *Outcome, evt *nostr.Event) error {
+	pub := out.Plan.State.Publish
+	p.phase(PhasePublishingState)
 	d := p.Deliver(ctx, out.Before.PublishRelays(), evt, relaypool.DeliverOptions{})
 	out.State = evt
 	out.StateDelivery = d
@@ -52,25 +65,39 @@ func (p Pipeline) publishState(ctx context.Context, out *Outcome, reasks *int) (
 		out.Published = append(out.Published, evt.ID)
 	}
 	what := "the state event " + evt.ID + " (" + describePublication(pub) + ")"
-	if problems := d.Problems(); d.Accepted == 0 || len(problems) > 0 {
-		msg := "no relay accepted " + what
-		if d.Accepted > 0 {
-			msg = "not every relay accepted and returned " + what + ": " + strings.Join(problems, "; ")
+	if ctx.Err() != nil {
+		f := &Failure{Kind: KindInterrupted, Outcome: out, Phase: PhasePublishingState, Err: ctx.Err()}
+		for _, r := range d.Relays {
+			if r.Sent {
+				f.Sent = append(f.Sent, r.URL)
+			}
 		}
-		return nil, &Failure{Kind: KindStatePublishFailed, Outcome: out, Problems: problems,
-			Message:  msg + "; the membership change was not published, so the membership is unchanged",
-			Commands: []suggest.Command{out.Intent.Suggest().Because("retry once the relays accept events")}}
+		if len(f.Sent) == 0 {
+			f.Message = fmt.Sprintf("stopped while %s; %s was sent to no relay, so nothing was published", PhasePublishingState, what)
+			f.Commands = []suggest.Command{out.Intent.Suggest().Because("run the change again; nothing was published")}
+			return f
+		}
+		if !slices.Contains(out.Published, evt.ID) {
+			out.Published = append(out.Published, evt.ID)
+		}
+		f.Message = fmt.Sprintf("stopped while %s, after %s was sent to %s: it may be in effect there; the announcement was not sent, so the membership is unchanged",
+			PhasePublishingState, what, strings.Join(f.Sent, ", "))
+		f.Commands = recovery(out)
+		return f
 	}
-	// The frontier now holds the published state: the recheck expects it
-	// and nothing else new.
+	if problems := d.Problems(); d.Accepted == 0 || len(problems) > 0 {
+		msg := "no relay accepted " + what + "; nothing was published, so the membership is unchanged"
+		cmds := []suggest.Command{out.Intent.Suggest().Because("retry once the relays accept events")}
+		if d.Accepted > 0 {
+			msg = "not every relay accepted and returned " + what + ": " + strings.Join(problems, "; ") +
+				"; the announcement was not sent, so the membership is unchanged, but the state event is stored where it was accepted"
+			cmds = recovery(out)
+		}
+		return &Failure{Kind: KindStatePublishFailed, Outcome: out, Problems: problems, Message: msg, Commands: cmds}
+	}
+	// The frontier now holds the published state.
 	out.Plan.Fingerprint["30618:"+evt.PubKey] = evt.ID
-	out.Plan.State.After.EventID = evt.ID
-	p.phase(PhaseRechecking)
-	fresh, err := p.again(ctx, out.Before)
-	if err != nil {
-		return nil, stopped(ctx, out, PhaseRechecking, err)
-	}
-	return p.recheck(ctx, out, fresh.Fetch, latestAnswer(fresh.Fetch), reasks)
+	return nil
 }
 
 func describePublication(pub *preflight.StatePublication) string {

@@ -290,14 +290,19 @@ func followLeadSwitch(v *view, p *Plan, in Input, afterEvents []*nostr.Event) *R
 }
 
 func stateInput(in Input, before, after *graph.Resolution, afterEvents []*nostr.Event, v *view) StateInput {
-	si := StateInput{Action: in.Intent.Action, Author: in.Author, LocalRefs: in.LocalRefs, Tracking: in.Tracking, Force: in.Intent.Force}
+	si := StateInput{Action: in.Intent.Action, Author: in.Author, LocalRefs: in.LocalRefs, Tracking: in.Tracking, Force: in.Intent.Force,
+		Contained: in.Contained, Rewind: in.Intent.Rewinds(), Now: in.Now}
 	if in.Intent.Action == ActRemove {
 		si.Removed = in.Intent.Subject
 	}
 	if in.ReadState == nil {
 		return si
 	}
-	si.Before = in.readState(graph.SelectState(in.Events, before))
+	beforeEvt := graph.SelectState(in.Events, before)
+	si.Before = in.readState(beforeEvt)
+	if beforeEvt != nil {
+		si.BeforeAt = int64(beforeEvt.CreatedAt)
+	}
 	si.After = in.readState(graph.SelectState(afterEvents, after))
 	for _, pk := range after.Component {
 		if after.Confirmed(pk) && !before.Confirmed(pk) {

@@ -1,6 +1,10 @@
 package preflight
 
-import "github.com/roster-cli/roster/suggest"
+import (
+	"strings"
+
+	"github.com/roster-cli/roster/suggest"
+)
 
 // Action is the one relationship change a command asks for.
 type Action string
@@ -33,6 +37,11 @@ type Intent struct {
 	Lead   string
 	NoLead bool // --no-lead-maintainer
 	Force  bool // --force (state-only conflicts on add/accept; see StateComparison)
+	// Rewind are the refs (--rewind, comma-separated so that an Intent stays
+	// comparable) a --force may move back from, or remove from, the state
+	// the repository resolves now although this checkout does not contain
+	// its commit (forceRewinds).
+	Rewind string
 	// Metadata is the fields an ActMetadata edit replaces.
 	Metadata *MetadataEdit
 }
@@ -66,8 +75,19 @@ func (in Intent) Suggest() suggest.Command {
 	}
 	if in.Force {
 		w = append(w, "--force")
+		for _, r := range in.Rewinds() {
+			w = append(w, "--rewind", r)
+		}
 	}
 	return suggest.Roster(w...)
+}
+
+// Rewinds are the refs of Rewind.
+func (in Intent) Rewinds() []string {
+	if in.Rewind == "" {
+		return nil
+	}
+	return strings.Split(in.Rewind, ",")
 }
 
 // Command is the intent's command line, as people read it in a message.

@@ -27,6 +27,16 @@ type Input struct {
 	// branch missing locally but tracked at the same OID is aligned.
 	LocalRefs map[string]string
 	Tracking  []TrackingRef
+	// RootCommit is the checkout's root commit along first parents
+	// (gitstate.Checkout.RootCommit), "" outside a checkout or when it
+	// cannot be read: the earliest unique commit of the runner's side when
+	// their announcement carries no `r` (rootWithoutEUC).
+	RootCommit string
+	// Contained says, for a ref of the state resolved now, whether this
+	// checkout's same ref contains that state's commit (it is the same or
+	// descends from it); a ref missing is not contained. Only --force
+	// reads it (ForceRewinds); nil outside a checkout.
+	Contained map[string]bool
 	// ReadState reads a kind 30618 event's default branch and ref map
 	// (gitstate.ParseState); nil when it cannot be read. Which event a
 	// resolution selects is graph.SelectState, the read pipeline's rule, so
@@ -279,7 +289,7 @@ func Prepare(in Input) (*Plan, *Refusal) {
 	}
 	p.Sim = simulate(v, av, before, p.After, in)
 	if r := classify(v, p, in); r != nil {
-		return nil, r
+		return nil, withJoinComparison(r, in, before, p.After, afterEvents, v, p)
 	}
 	if r := identityGate(v, p, in); r != nil {
 		return nil, r
@@ -292,7 +302,7 @@ func Prepare(in Input) (*Plan, *Refusal) {
 	switch {
 	case sr == nil:
 	case sr.Code == "state-conflict":
-		return nil, forceStateConflict(sr, in.Intent, in.LocalRefs != nil)
+		return nil, inviteeStep(forceStateConflict(sr, in.Intent, in.LocalRefs != nil), in)
 	case sr.Code == "force-not-applicable":
 		return nil, sr.run(withoutForce(in.Intent).Suggest())
 	case sr.Code == "force-needs-checkout":
@@ -312,6 +322,7 @@ func Prepare(in Input) (*Plan, *Refusal) {
 		return nil, r
 	}
 	p.Guidance = mergeGuidance(guidance(v, p, in))
+	p.Guidance = append(p.Guidance, thirdPartyGateWarning(v, in)...)
 	return p, nil
 }
 

@@ -144,9 +144,13 @@ func identityDiffs(v *view, in Input, named string) []IdentityChange {
 	}
 	if a, b := theirs.EUC, ours.EUC; a != "" && b != "" && a != b {
 		out = append(out, IdentityChange{Field: "r euc", Who: named, Before: a, After: b})
+	} else if c, ok := rootWithoutEUC(in, theirs.EUC, ours.EUC, named); ok {
+		out = append(out, c)
 	}
+	// `u` both ways: an upstream either side names and the other does not
+	// is a different fork relationship.
 	ua, ub := slices.Sorted(slices.Values(theirs.Upstreams)), slices.Sorted(slices.Values(ours.Upstreams))
-	if !slices.Equal(ua, ub) && len(ua) > 0 {
+	if !slices.Equal(ua, ub) {
 		out = append(out, IdentityChange{Field: "u", Who: named, Before: join(ua, " "), After: join(ub, " ")})
 	}
 	return out

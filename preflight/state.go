@@ -61,6 +61,11 @@ type StateInput struct {
 	// state event can order after it.
 	Floor   int64
 	Blocker string
+	// Contained, Rewind: Input.Contained and Intent.Rewind; BeforeAt is
+	// when Before was published, Now the preview's time (ForceRewinds).
+	Contained     map[string]bool
+	Rewind        []string
+	BeforeAt, Now int64
 }
 
 // RefAction is one branch or tag change; an annotated tag and its peeled ^{}
@@ -114,6 +119,10 @@ type StateComparison struct {
 	// the other view; ForceWould are the inverse changes --force would impose.
 	Align      []RefAction `json:"align"`
 	ForceWould []RefAction `json:"force_would"`
+	// ForceCurrent are the changes a --force makes to the state the
+	// repository resolves now, when that is not the other view (a
+	// co-maintainer's state newer than the checkout); empty otherwise.
+	ForceCurrent []RefAction `json:"force_current"`
 	// Publish is the state event published before the announcement (nil:
 	// none). With it, After is the state it will supply (no event id yet).
 	Publish *StatePublication `json:"publish"`
@@ -127,7 +136,7 @@ var stateNotChecked = []string{
 // published.
 func CompareState(in StateInput) (StateComparison, *Refusal) {
 	c := StateComparison{Before: in.Before, After: in.After, Checked: []string{}, NotChecked: slices.Clone(stateNotChecked),
-		Align: []RefAction{}, ForceWould: []RefAction{}, Eligibility: eligibilityChanges(in.EligibleBefore, in.EligibleAfter)}
+		Align: []RefAction{}, ForceWould: []RefAction{}, ForceCurrent: []RefAction{}, Eligibility: eligibilityChanges(in.EligibleBefore, in.EligibleAfter)}
 	c.Checked = append(c.Checked,
 		fmt.Sprintf("the selected component's resolved state before (%s) and after (%s) the change: default branch and complete ref/OID map", describeState(in.Before), describeState(in.After)),
 		fmt.Sprintf("every state candidate with deletion requests applied (%d candidate(s) before, %d after, %d deletion request(s) read)", len(in.EligibleBefore), len(in.EligibleAfter), in.Deletions))
@@ -205,7 +214,7 @@ func compareJoin(c StateComparison, in StateInput) (StateComparison, *Refusal) {
 	c.Align = orEmpty(diffRefs(refsOf(mine), headOf(mine), refsOf(other), headOf(other)))
 	c.ForceWould = orEmpty(diffRefs(refsOf(other), headOf(other), refsOf(mine), headOf(mine)))
 	if !in.Force {
-		return c, stateRefusal(in, c, why, checkout)
+		return c, withPublishedState(stateRefusal(in, c, why, checkout), in)
 	}
 	switch {
 	case checkout == nil:
@@ -215,6 +224,10 @@ func compareJoin(c StateComparison, in StateInput) (StateComparison, *Refusal) {
 			with("align", c.Align).with("force_would", c.ForceWould)
 	case in.Blocker != "":
 		return c, stateOrderRefusal(in.Blocker)
+	}
+	var r *Refusal
+	if c, r = forceRewinds(c, in, mine); r != nil {
+		return c, r
 	}
 	c.Publish = &StatePublication{Reason: PublishForce, Head: mine.Head, Refs: mine.Refs, NotBefore: in.Floor}
 	c.After = &ResolvedState{Author: in.Author, Head: mine.Head, Refs: mine.Refs}
@@ -493,7 +506,10 @@ func sameRefs(a, b map[string]string) bool {
 	return true
 }
 
-// diffRefs lists what turns from into to; a peeled "^{}" entry folds into its tag.
+// diffRefs lists what turns from into to; a peeled "^{}" entry folds into its
+// tag. A tag's action carries the tag's own object (what `git update-ref`,
+// `git fetch` and the state's tag name), not its peeled commit; it changes
+// when either differs.
 func diffRefs(from map[string]string, fromHead string, to map[string]string, toHead string) []RefAction {
 	var out []RefAction
 	names := map[string]bool{}
@@ -511,18 +527,17 @@ func diffRefs(from map[string]string, fromHead string, to map[string]string, toH
 	for _, k := range sorted {
 		f, fok := from[k]
 		t, tok := to[k]
-		if fp, ok := from[k+"^{}"]; ok {
-			f = fp
-		}
-		if tp, ok := to[k+"^{}"]; ok {
-			t = tp
+		if !fok && !tok {
+			// Only a peeled entry without its tag: read it as the ref.
+			f, fok = from[k+"^{}"]
+			t, tok = to[k+"^{}"]
 		}
 		switch {
 		case !fok && tok:
 			out = append(out, RefAction{Action: "add", Ref: k, To: t})
 		case fok && !tok:
 			out = append(out, RefAction{Action: "remove", Ref: k, From: f})
-		case f != t:
+		case f != t || from[k+"^{}"] != to[k+"^{}"]:
 			out = append(out, RefAction{Action: "update", Ref: k, From: f, To: t})
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/internal/relayurl"
 	"github.com/roster-cli/roster/relaypool/verified"
 )
 
@@ -178,15 +179,19 @@ func (p *Pool) forget(url string, d *dialing) {
 	p.mu.Unlock()
 }
 
-// NormalizeRelays normalizes relay URLs (ws/wss scheme, lowercase host, no
-// trailing slash), drops empty and unparseable ones and duplicates, and keeps
-// first-seen order.
+// NormalizeRelays normalizes relay URLs (relayurl's Shorthand reading: ws/wss
+// scheme, lowercase host, no trailing slash), drops duplicates, and keeps
+// first-seen order. A value that is not a relay URL is not dialled either:
+// the settings (--relay, ROSTER_RELAYS, config.yaml) and coordinate hints are
+// refused before they get here (settings.CheckRelay, gitstate), and event
+// URLs are counted as ignored (discovery.RelayURL), so what this leaves out
+// was said already.
 func NormalizeRelays(urls []string) []string {
 	seen := map[string]bool{}
 	out := make([]string, 0, len(urls))
 	for _, u := range urls {
-		n := nostr.NormalizeURL(u)
-		if n == "" || seen[n] {
+		n, err := relayurl.Parse(u, relayurl.Shorthand)
+		if err != nil || seen[n] {
 			continue
 		}
 		seen[n] = true

@@ -60,6 +60,9 @@ type PublishedState struct {
 	Reason    string `json:"reason"` // "force" or "handoff"
 	Forced    bool   `json:"forced"` // state replacement was explicitly forced
 	CreatedAt int64  `json:"created_at"`
+	// Changes are the refs it changed against the state resolved before
+	// the change (empty for a handoff, which keeps them).
+	Changes []preflight.RefAction `json:"changes"`
 	// Relays is what each relay said about it.
 	Relays []relaypool.Delivered `json:"relays"`
 }

@@ -12,12 +12,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 
+	"github.com/roster-cli/roster/internal/relayurl"
 	"gopkg.in/yaml.v3"
 )
 
@@ -94,24 +94,11 @@ func Relays(flags []string, getenv func(string) string, cfg Config) []string {
 // (a host without a scheme is wss://, a loopback one ws://, as NIP-34 relay
 // hints are read).
 func CheckRelay(s string) error {
-	v := strings.TrimSpace(s)
-	switch {
-	case v == "":
-		return fmt.Errorf("an empty relay URL")
-	case strings.ContainsAny(v, " \t\n"):
-		return fmt.Errorf("%q is not a relay URL (it contains a space)", s)
-	}
-	u := v
-	if i := strings.Index(v, "://"); i >= 0 {
-		if scheme := strings.ToLower(v[:i]); scheme != "ws" && scheme != "wss" {
-			return fmt.Errorf("%q is not a relay URL: a relay speaks ws:// or wss://, not %s://", s, scheme)
+	if _, err := relayurl.Parse(s, relayurl.Shorthand); err != nil {
+		if strings.TrimSpace(s) == "" {
+			return fmt.Errorf("an empty relay URL")
 		}
-	} else {
-		u = "wss://" + v
-	}
-	p, err := url.Parse(u)
-	if err != nil || p.Hostname() == "" {
-		return fmt.Errorf("%q is not a relay URL: it names no host (ws://host[:port] or wss://host)", s)
+		return fmt.Errorf("%q is not a relay URL: %w", s, err)
 	}
 	return nil
 }

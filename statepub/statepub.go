@@ -45,6 +45,16 @@ type Pipeline struct {
 	// (gitstate.CheckAvailability); the command bounds it by its time
 	// budget.
 	Availability func(ctx context.Context, servers []gitstate.Server, oids map[string]string) gitstate.Availability
+	// Again asks the relays of an earlier discovery once more, in one
+	// round (discovery.Again), for the recheck; nil runs Discover again.
+	// Reask asks some relays of a read again (relaypool.Pool.Reask): how
+	// the recheck makes its cut consistent.
+	Again func(ctx context.Context, prev *discovery.View) (*discovery.View, error)
+	Reask func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult
+	// BeforeRecheck runs between the plan and the recheck, AfterPublish
+	// between publishing and read-back (tests publish a concurrent state
+	// there); nil otherwise.
+	BeforeRecheck, AfterPublish func()
 }
 
 // Options are the user's choices.
@@ -156,10 +166,13 @@ type Failure struct {
 	Rewrites     []Rewrite
 	Availability *gitstate.Availability
 	Problems     []string
-	Err          error
 	// ForceWords says what the offered --force would remove or rewind
 	// (not-a-descendant, ref-removed), in words.
 	ForceWords string
+	// Changed are the events that changed since the plan
+	// (concurrent-change), as people say them.
+	Changed []string
+	Err     error
 }
 
 func (f *Failure) Error() string { return strings.Join(f.Lines, "\n") }
@@ -215,7 +228,11 @@ func (p Pipeline) Run(ctx context.Context, opts Options) (*Outcome, error) {
 	if opts.DryRun {
 		return out, nil
 	}
-	return out, p.publish(ctx, out)
+	cut, err := p.recheck(ctx, out)
+	if err != nil {
+		return nil, err
+	}
+	return out, p.publish(ctx, out, cut)
 }
 
 // plan compares, checks descent, checks objects and dates the event.
@@ -340,7 +357,7 @@ func addresses(e *nostr.Event, addr string) bool {
 }
 
 // publish signs, delivers, reads back and re-resolves.
-func (p Pipeline) publish(ctx context.Context, out *Outcome) error {
+func (p Pipeline) publish(ctx context.Context, out *Outcome, cut *relaypool.FetchResult) error {
 	pl := out.Plan
 	v := out.View
 	// Dated at signing time, never before NotBefore.
@@ -354,7 +371,7 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome) error {
 			Lines: []string{"the signer signed with a different key than it reported; nothing was published"}}
 	}
 	out.Event = evt
-	d := p.Deliver(ctx, v.PublishRelays(), evt, relaypool.DeliverOptions{})
+	d := p.Deliver(ctx, v.PublishRelays(), evt, relaypool.DeliverOptions{BeforeReadBack: p.AfterPublish})
 	out.Delivery = d
 	if d.Accepted == 0 {
 		return &Failure{Code: CodePublishFailed, Class: Failed, Outcome: out,
@@ -370,13 +387,14 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome) error {
 			after = after.Including(d.ReadBack.Events)
 		}
 		out.After = after
-		switch {
-		case after.StateEvent == nil:
-			problems = append(problems, "the repository resolves no state after publishing")
-		case after.StateEvent.ID != evt.ID:
-			problems = append(problems, fmt.Sprintf("the repository resolves state %s by %s, not the published %s",
-				after.StateEvent.ID, graph.Npub(after.StateEvent.PubKey), evt.ID))
+		c, ps := confirm(evt, cut, after)
+		if c == CodeSuperseded {
+			return &Failure{Code: CodeSuperseded, Class: Unverified, Outcome: out, Problems: append(problems, ps...),
+				Lines: []string{fmt.Sprintf("published state %s, but it was superseded:", evt.ID)},
+				Commands: []suggest.Command{suggest.Roster("repo", "state").Because("compare this checkout with the state that won"),
+					publishCmd(pl.Forced).Because("once this checkout holds what you mean to publish")}}
 		}
+		problems = append(problems, ps...)
 	}
 	if len(problems) > 0 {
 		return &Failure{Code: CodeUnverified, Class: Unverified, Outcome: out, Problems: problems,

@@ -10,6 +10,7 @@ import (
 // offered co-maintainer role, nothing more.
 func newRepoAcceptCmd(a *app) *cobra.Command {
 	var force, dryRun, moderator bool
+	var rewind []string
 	cmd := &cobra.Command{
 		Use:   "accept",
 		Short: "Accept the maintainer (or, with --moderator, moderator) invitation of the selected repository",
@@ -43,6 +44,10 @@ confirmed maintainer) assigns you, never by your own record alone.`,
 			if moderator {
 				intent.Action = preflight.ActAcceptModerator
 			}
+			intent, err := withRewind(intent, rewind)
+			if err != nil {
+				return err
+			}
 			if err := a.runMutation(cmd.Context(), intent, dryRun); err != nil {
 				return err
 			}
@@ -52,7 +57,8 @@ confirmed maintainer) assigns you, never by your own record alone.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&force, "force", false, "state-only conflicts (refused until state replacement exists)")
+	cmd.Flags().BoolVar(&force, "force", false, "state-only conflicts: keep this checkout's branches and tags")
+	cmd.Flags().StringArrayVar(&rewind, "rewind", nil, "with --force: a ref it may rewind in the state in effect (repeatable)")
 	cmd.Flags().BoolVar(&moderator, "moderator", false, "acknowledge the moderator role you are assigned (an active self-o)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "preview only; publish nothing")
 	return cmd

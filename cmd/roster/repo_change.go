@@ -179,6 +179,14 @@ func (a *app) mutationFailure(intent preflight.Intent, err error) error {
 		return a.mutationErrorPublished(v, out, &exitError{Code: code, Kind: f.Kind, Err: errors.New(f.Message),
 			Details:  map[string]any{"published": out.Published, "relays": out.Relays, "problems": orEmptySlice(f.Problems)},
 			Commands: f.Commands})
+	case membership.KindPartlyPublished:
+		// The state event is stored, the announcement is not: exit 6,
+		// saying both, with commands that each preview before publishing.
+		return a.mutationErrorPublished(v, out, &exitError{Code: exitUnverified, Kind: f.Kind, Err: errors.New(f.Message),
+			Terminal: termtext.Line(f.Message),
+			Details: map[string]any{"published": out.Published, "relays": out.Relays, "state_published": out.StatePublished,
+				"changed": orEmptySlice(f.Changed), "problems": orEmptySlice(f.Problems)},
+			Commands: f.Commands})
 	case membership.KindSuperseded:
 		// The rerun is the useful next step: it previews the version that
 		// won and applies the change to it.
@@ -299,6 +307,7 @@ func (a *app) mutationErrorPublished(v *repoView, sent *report.Mutation, ee *exi
 		if sent != nil {
 			out.Published = append(out.Published, sent.Published...)
 			out.Relays = append(out.Relays, sent.Relays...)
+			out.StatePublished = sent.StatePublished
 		}
 		out.Error = &report.Error{Code: ee.Kind, Message: ee.Err.Error(), Details: orEmptyMap(ee.Details), Commands: orEmptySlice(cmds)}
 		if err := writeJSON(a, out); err != nil {
@@ -343,7 +352,8 @@ func recordState(out *report.Mutation, o *membership.Outcome) {
 		return
 	}
 	ps := &report.PublishedState{EventID: o.State.ID, Reason: o.Plan.State.Publish.Reason, CreatedAt: int64(o.State.CreatedAt),
-		Forced: o.Plan.State.Publish.Reason == preflight.PublishForce, Relays: []relaypool.Delivered{}}
+		Forced: o.Plan.State.Publish.Reason == preflight.PublishForce, Relays: []relaypool.Delivered{},
+		Changes: preflight.DiffStates(o.Plan.State.Before, &preflight.ResolvedState{Head: o.Plan.State.Publish.Head, Refs: o.Plan.State.Publish.Refs})}
 	if o.StateDelivery != nil {
 		ps.Relays = append(ps.Relays, o.StateDelivery.Relays...)
 	}

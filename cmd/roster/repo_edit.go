@@ -13,6 +13,7 @@ func newRepoEditCmd(a *app) *cobra.Command {
 	var add, remove, lead, ack string
 	var mod moderatorFlags
 	var noLead, fix, force, dryRun bool
+	var rewind []string
 	var meta *metadataFlags
 	cmd := &cobra.Command{
 		Use:   "edit",
@@ -37,8 +38,11 @@ command either publishes what it previewed or explains why not.
   --acknowledge-maintainer-change <npub>
                               record an observed acceptance or departure
   --fix-maintainers           repair only the maintainers compatibility tag
-  --force                     only for a state-only conflict on add (not yet
-                              available: roster refuses it)
+  --force                     only for a state-only conflict on add: keep this
+                              checkout's branches and tags as the state
+  --rewind <ref>              with --force: allow it to move <ref> back from
+                              (or remove it from) the state in effect, whose
+                              commit this checkout does not contain
 
 Every <npub> may also be a 64-hex key or a NIP-05 name (bob@example.com):
 the name is looked up before anything else and the key it resolved to is
@@ -71,10 +75,14 @@ shown in the preview.`,
 			if err != nil {
 				return err
 			}
+			if intent, err = withRewind(intent, rewind); err != nil {
+				return err
+			}
 			return a.runMutation(cmd.Context(), intent, dryRun)
 		},
 	}
 	f := cmd.Flags()
+	f.StringArrayVar(&rewind, "rewind", nil, "with --force: a ref it may rewind in the state in effect (repeatable)")
 	f.StringVar(&add, "add-maintainer", "", "invite one maintainer (npub, hex or NIP-05 name@domain)")
 	f.StringVar(&remove, "remove-maintainer", "", "withdraw your relationship to one maintainer")
 	f.StringVar(&lead, "lead-maintainer", "", "declare the lead (yourself to prepare, or the prepared lead)")
@@ -82,7 +90,7 @@ shown in the preview.`,
 	f.BoolVar(&noLead, "no-lead-maintainer", false, "keep the repository leadless for this add or remove")
 	f.StringVar(&ack, "acknowledge-maintainer-change", "", "record an observed acceptance or departure")
 	f.BoolVar(&fix, "fix-maintainers", false, "repair only the maintainers compatibility tag")
-	f.BoolVar(&force, "force", false, "state-only conflicts on add (refused until state replacement exists)")
+	f.BoolVar(&force, "force", false, "state-only conflicts on add: keep this checkout's branches and tags")
 	f.BoolVar(&dryRun, "dry-run", false, "preview only; publish nothing")
 	meta = addMetadataFlags(a, cmd)
 	return cmd

@@ -253,6 +253,16 @@ func (a *app) runStatePublish(ctx context.Context, opts statepub.Options) error 
 			return pool.Deliver(ctx, relays, evt, o)
 		},
 		Availability: a.checkAvailability,
+		Again: func(ctx context.Context, prev *repoView) (*repoView, error) {
+			return a.reloadRepo(ctx, prev, nil)
+		},
+		Reask: func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
+			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner})
+			defer pool.Close()
+			return pool.Reask(ctx, prev, relays)
+		},
+		BeforeRecheck: a.seams.beforeRecheck,
+		AfterPublish:  a.seams.afterPublish,
 	}
 	o, err := p.Run(ctx, opts)
 	if err != nil {
@@ -324,12 +334,15 @@ func (a *app) statePublishFailure(err error, opts statepub.Options) error {
 	case len(f.Rewrites) > 0:
 		details["rewrites"], details["force_words"] = f.Rewrites, f.ForceWords
 	}
-	if f.Code == statepub.CodeUnverified || f.Code == statepub.CodePublishFailed {
+	if f.Code == statepub.CodeUnverified || f.Code == statepub.CodePublishFailed || f.Code == statepub.CodeSuperseded {
 		res := report.StatePublishOf(f.Outcome, opts)
 		details["published"], details["relays"] = res.Published, res.Relays
-		if f.Code == statepub.CodeUnverified {
+		if f.Code != statepub.CodePublishFailed {
 			details["problems"] = f.Problems
 		}
+	}
+	if f.Code == statepub.CodeConcurrentChange {
+		details["changed"] = f.Changed
 	}
 	// Each line may carry relay- or announcement-supplied text (clone
 	// URLs, event ids): it is escaped alone, so the only line breaks are

@@ -93,8 +93,8 @@ func TestRepoStateShowsAlignmentBothWays(t *testing.T) {
 	s.clone.git("tag", "-d", "v1")
 	s.clone.git("checkout", "-q", "topic") // the checked-out branch is not the default branch
 	co = s.stateOf(alice, 1000)["checkout"].(map[string]any)
-	wantAlign := []string{"update refs/heads/main " + ahead + " " + s.mainOID, "remove refs/heads/topic " + ahead, "add refs/tags/v1  " + s.mainOID}
-	wantForce := []string{"update refs/heads/main " + s.mainOID + " " + ahead, "add refs/heads/topic  " + ahead, "remove refs/tags/v1 " + s.mainOID}
+	wantAlign := []string{"update refs/heads/main " + ahead + " " + s.mainOID, "remove refs/heads/topic " + ahead, "add refs/tags/v1  " + s.tagOID}
+	wantForce := []string{"update refs/heads/main " + s.mainOID + " " + ahead, "add refs/heads/topic  " + ahead, "remove refs/tags/v1 " + s.tagOID}
 	if got := actions(t, co["align"]); !jsonEqual(got, wantAlign) {
 		t.Errorf("align\n got %q\nwant %q", got, wantAlign)
 	}

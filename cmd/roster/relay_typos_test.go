@@ -1,0 +1,46 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Rule (relay values are either valid or refused): a mistyped relay next
+// to a good one, in --relay, ROSTER_RELAYS or config.yaml, is exit 2 naming
+// the setting and the value before anything is read or written; it is
+// never dropped so that the write is decided on the other relays alone.
+func TestAMistypedRelayIsRefusedNotDropped(t *testing.T) {
+	t.Parallel()
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	good := w.relays[0].URL()
+	for _, bad := range []string{"ws//127.0.0.1:7777", "ws://127.0.0.1:"} {
+		for _, where := range []string{"--relay", "ROSTER_RELAYS", "config.yaml"} {
+			env := withKey(testEnv(t), alice)
+			args := []string{"repo", "edit", "--add-maintainer", bob.npub(), "--repo", alice.naddr(w.id), "--json"}
+			name := where
+			switch where {
+			case "--relay":
+				args = append(args, "--relay", good, "--relay", bad)
+			case "ROSTER_RELAYS":
+				env["ROSTER_RELAYS"] = good + "," + bad
+			case "config.yaml":
+				if err := os.WriteFile(filepath.Join(env["ROSTER_HOME"], "config.yaml"), []byte("relays: ["+good+", \""+bad+"\"]\n"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				name = "config.yaml relays"
+			}
+			reqs, events := w.relays[0].ReqCount(), w.relays[0].EventCount()
+			r := invocation{Env: env, Dir: t.TempDir()}.roster(t, args...)
+			said := r.Out + r.Err
+			if r.Code != exitUsage || !strings.Contains(said, name) || !strings.Contains(said, bad) || !strings.Contains(said, "is not a relay URL") {
+				t.Errorf("%s %s: exit %d\n%s%s\nwant 2 naming %s and %q", where, bad, r.Code, r.Out, r.Err, name, bad)
+			}
+			if w.relays[0].ReqCount() != reqs || w.relays[0].EventCount() != events {
+				t.Errorf("%s %s: the good relay was asked or written to", where, bad)
+			}
+		}
+	}
+}

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// Rule (a handoff blocked by an unfetchable state names the way out): Bob's
+// state, which the removal must hand on, names a commit no remaining Git
+// server has. The removal is refused (objects-unavailable, nothing stored)
+// and says how to get out: fetch the objects and push them, or publish a
+// state the servers serve with `roster repo state publish --force`, then
+// rerun the removal.
+func TestHandoffBlockedByUnfetchableObjectsNamesTheWayOut(t *testing.T) {
+	t.Parallel()
+	s := acceptedBob(t)
+	w := s.w
+	co := s.clone()
+	unpushed := co.commit("bob's work nobody serves")
+	w.seed(bob.state(t, w.id, 2200, unpushed))
+	m := w.refused(alice, alice, 3000, exitRefused, "objects-unavailable", "repo", "edit", "--remove-maintainer", bob.npub())
+	e := m["error"].(map[string]any)
+	msg := e["message"].(string)
+	if !strings.Contains(msg, "roster repo state publish --force") || !strings.Contains(msg, "rerun the removal") {
+		t.Fatalf("message %q", msg)
+	}
+	cmds := strings.Join(toStrings(e["commands"]), "\n")
+	for _, want := range []string{"git fetch", "roster repo state publish", "--remove-maintainer " + bob.npub()} {
+		if !strings.Contains(cmds, want) {
+			t.Fatalf("commands lack %q:\n%s", want, cmds)
+		}
+	}
+}

@@ -1,0 +1,26 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// Rule (a tag is never a fast-forward): re-pointing the annotated tag v1 to
+// a new tag object on a commit that descends from its old one is refused
+// without --force (exit 3, the tag named, nothing stored) and published
+// with it.
+func TestStatePublishOfARepointedTagNeedsForce(t *testing.T) {
+	t.Parallel()
+	s := newStateScene(t)
+	next := s.clone.commit("next")
+	s.clone.git("tag", "-f", "-a", "-m", "v1 again", "v1", next)
+	s.clone.git("push", "-q", "--force", s.cloneURL, "main", "refs/tags/v1")
+	m := s.w.refused(alice, alice, 1000, exitRefused, "not-a-descendant", "repo", "state", "publish")
+	if msg := m["error"].(map[string]any)["message"].(string); !strings.Contains(msg, "refs/tags/v1") || !strings.Contains(msg, "a tag that already exists would be re-pointed") {
+		t.Fatal(msg)
+	}
+	f := s.w.ok(alice, alice, 1000, "repo", "state", "publish", "--force")
+	if refs := f["event"].(map[string]any)["refs"].(map[string]any); f["verified"] != true || refs["refs/tags/v1"] != s.clone.rev("v1") || refs["refs/tags/v1^{}"] != next {
+		t.Fatalf("%v", f)
+	}
+}

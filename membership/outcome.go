@@ -1,0 +1,151 @@
+package membership
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/preflight"
+	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/suggest"
+)
+
+// KindPartlyPublished: the state event a change publishes first (the
+// --force replacement, the removal handoff) was stored, and then the
+// announcement was not (no relay accepted it, or another edit of the
+// coordinate came first): the repository state changed, the membership did
+// not. Exit 6, never "nothing was published".
+const KindPartlyPublished = "partly-published"
+
+// signAndPublish is the write of a change once the recheck passed: every
+// event it publishes is signed first (the state event, then the
+// announcement, dated at signing and after everything the preview used),
+// a slow signer's aged cut is asked again, and only then are they
+// published back to back, the state event first, so that the window in
+// which the state is stored and the announcement not yet is one relay
+// round. The re-read after the announcement (publish) verifies both the
+// membership and the state frontier.
+func (p Pipeline) signAndPublish(ctx context.Context, out *Outcome, cut *relaypool.FetchResult, reasks *int) error {
+	var state *nostr.Event
+	if out.Plan.State.Publish != nil {
+		var err error
+		if state, err = p.signState(ctx, out); err != nil {
+			return err
+		}
+	}
+	evt := out.Plan.EventAt(p.Now().Unix())
+	if evt != nil {
+		p.phase(PhaseSigning)
+		if err := p.Signer.SignEvent(ctx, evt); err != nil {
+			return stopped(ctx, out, PhaseSigning, &SignerError{Err: err})
+		}
+		if evt.PubKey != out.Plan.Author {
+			return &Failure{Kind: KindSignerMismatch, Outcome: out,
+				Message: "the signer signed with a different key than the preview used; nothing was published"}
+		}
+	}
+	// A slow signer (a bunker) ages the cut: ask again before publishing
+	// anything. Relay latency is measured on the real clock, like
+	// relaypool's timeouts; Now only dates events.
+	if cut != nil && len(staleRelays(cut, time.Now())) > 0 {
+		p.phase(PhaseRechecking)
+		if _, err := p.recheck(ctx, out, cut, time.Now(), reasks); err != nil {
+			return stopped(ctx, out, PhaseRechecking, err)
+		}
+	}
+	if state != nil {
+		if err := ctx.Err(); err != nil {
+			return stopped(ctx, out, PhasePublishingState, err)
+		}
+		if err := p.deliverState(ctx, out, state); err != nil {
+			return err
+		}
+	}
+	if evt == nil {
+		return nil
+	}
+	return afterState(out, p.publish(ctx, out, evt))
+}
+
+// stateStored says whether the state event the change published first is
+// stored on some relay.
+func stateStored(out *Outcome) bool {
+	return out.State != nil && slices.Contains(out.Published, out.State.ID)
+}
+
+// afterState makes a failure of the announcement truthful when the state
+// event was stored before it: the message and the commands say what is in
+// effect, and a failure that would say "nothing was published" becomes
+// partly-published.
+func afterState(out *Outcome, err error) error {
+	f, ok := err.(*Failure)
+	if !ok || !stateStored(out) {
+		return err
+	}
+	stored := storedState(out)
+	switch f.Kind {
+	case KindPublishFailed, KindConcurrentChange:
+		why := "no relay accepted the announcement"
+		if f.Kind == KindConcurrentChange {
+			why = "another edit of your announcement came first (" + strings.Join(f.Changed, ", ") + "), so no relay stored yours"
+		}
+		return &Failure{Kind: KindPartlyPublished, Outcome: out, Changed: f.Changed, Problems: f.Problems,
+			Message: fmt.Sprintf("published %s, but %s: the repository state changed and the membership did not. %s",
+				stored, why, recoveryWords(out)),
+			Commands: recovery(out)}
+	case KindInterrupted:
+		if len(f.Sent) == 0 {
+			for _, r := range out.StateDelivery.Relays {
+				if r.OK {
+					f.Sent = append(f.Sent, r.URL)
+				}
+			}
+			f.Message = fmt.Sprintf("stopped while %s, after %s; the announcement was sent to no relay: the repository state changed and the membership did not. %s",
+				f.Phase, stored, recoveryWords(out))
+			f.Commands = recovery(out)
+		}
+		return f
+	default:
+		f.Message += "; before it, " + stored
+		return f
+	}
+}
+
+// storedState says which state event the change stored, why, and where.
+func storedState(out *Outcome) string {
+	n := 0
+	for _, r := range out.StateDelivery.Relays {
+		if r.OK {
+			n++
+		}
+	}
+	return fmt.Sprintf("the state event %s (%s) to %d relay(s)", out.State.ID, describePublication(out.Plan.State.Publish), n)
+}
+
+// recoveryWords is what recovery's commands do, in a sentence.
+func recoveryWords(out *Outcome) string {
+	if out.Plan.State.Publish.Reason == preflight.PublishHandoff {
+		return "The handoff state holds the same refs as before; rerun the removal to publish it"
+	}
+	before := out.Plan.State.Before
+	if before == nil {
+		return "Rerun the change to apply it to the state now in effect, or publish the state you want with `roster repo state publish`"
+	}
+	return fmt.Sprintf("Rerun the change to apply it to the state now in effect; or, to put back the previous state %s (%d ref(s)), check those refs out and publish them with `roster repo state publish --force`",
+		before.EventID, len(before.Refs))
+}
+
+// recovery are the commands after a state event was stored and the
+// announcement was not: each goes through its own preview, recheck and
+// object checks; roster never signs a further event on its own.
+func recovery(out *Outcome) []suggest.Command {
+	cmds := []suggest.Command{out.Intent.Suggest().Because("rerun the change: it previews the repository with the published state in place")}
+	if out.Plan.State.Publish.Reason == preflight.PublishForce && out.Plan.State.Before != nil {
+		cmds = append(cmds, suggest.Roster("repo", "state", "publish", "--force").
+			Because("from a checkout at the previous state ("+out.Plan.State.Before.EventID+"), to put it back"))
+	}
+	return append(cmds, suggest.Roster("repo", "state").Because("see the state the relays now resolve"))
+}
