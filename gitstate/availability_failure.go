@@ -129,3 +129,14 @@ func orEmpty(s []string) []string {
 	}
 	return s
 }
+
+// Notes are what a passing check still has to say: each server that did
+// not answer or was not asked (another maintainer's local path, an
+// unsupported form), and why, one line each.
+func (a Availability) Notes() []string {
+	var out []string
+	for _, l := range serverLines(a) {
+		out = append(out, strings.TrimSpace(l))
+	}
+	return out
+}

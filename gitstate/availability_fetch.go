@@ -164,9 +164,10 @@ func quarantine(rawURL string) (string, *UnreachableError) {
 }
 
 // fetchFlags are every quarantine fetch's: nothing but the objects asked
-// for, no prompt, no FETCH_HEAD.
+// for, no prompt, no FETCH_HEAD, no maintenance afterwards.
 var fetchFlags = []string{
 	"-c", "protocol.version=2", "-c", "credential.interactive=never", "-c", "fetch.fsckObjects=false",
+	"-c", "gc.auto=0", "-c", "maintenance.auto=false", "-c", "fetch.writeCommitGraph=false", "-c", "fetch.showForcedUpdates=false",
 	"fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules",
 }
 

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -236,7 +237,7 @@ func TestAvailabilityOverSSHNamesTheServerAndTheCause(t *testing.T) {
 // The real ssh client against a loopback port nothing listens on: the
 // connection is refused, said so.
 func TestAvailabilityOverSSHConnectionRefused(t *testing.T) {
-	if _, err := os.Stat("/usr/bin/ssh"); err != nil {
+	if _, err := exec.LookPath("ssh"); err != nil {
 		t.Fatalf("this test needs the ssh client: %v", err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -282,8 +282,15 @@ func TestAvailabilityUnreachableServerIsNotedWhenAnotherHasEverything(t *testing
 	if a.Verdict != Available {
 		t.Fatalf("verdict %s, missing %+v", a.Verdict, a.Missing)
 	}
-	if un := a.Unreachable(); len(un) != 1 || un[0].URL != down || un[0].Reason != ReasonNetwork {
-		t.Fatalf("unreachable %+v, want %s noted", un, down)
+	// A refused connection is said long before the other server has
+	// served everything; on a machine so loaded that it is not, the
+	// server is stopped as not needed, and said so.
+	if s := a.Servers[0]; s.URL != down || !(s.Status == ServerUnreachable && s.Reason == ReasonNetwork && strings.HasPrefix(s.Detail, "connection refused")) &&
+		!(s.Status == ServerSkipped && s.Reason == ReasonNotNeeded) {
+		t.Fatalf("server %+v, want %s noted as refusing connections", s, down)
+	}
+	if f := a.Failure(); f != nil {
+		t.Fatalf("failure %+v", f)
 	}
 }
 

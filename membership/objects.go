@@ -63,50 +63,59 @@ func (p Pipeline) checkObjects(ctx context.Context, out *Outcome) error {
 	if f == nil {
 		return nil
 	}
+	lines := f.Lines
 	if sameState && len(added) == 0 {
-		switch {
-		case f.Evidence:
+		if f.Evidence {
 			// Only servers are dropped and none of the rest answered: the
 			// change leaves fetchability as it was, so it is said, not
 			// refused.
 			st.NotChecked = append(st.NotChecked, "fetchability from the remaining Git servers (after dropping "+strings.Join(dropped, ", ")+"): "+oneLine(f.Lines))
 			return nil
-		case a.Verdict == gitstate.Missing && !p.droppedAloneServe(ctx, before, dropped, a.Missing):
-			// The dropped servers do not serve them either: the change
-			// makes nothing unfetchable that was fetchable.
-			st.NotChecked = append(st.NotChecked, "fetchability of objects no Git server of the component served before the change either: "+oneLine(f.Lines))
+		}
+		// The remaining servers lack objects (or none is left): refused
+		// only when the dropped servers serve them, i.e. the change is
+		// what makes them unfetchable.
+		missing := map[string]string{}
+		for _, m := range a.Missing {
+			missing[m.Ref] = m.OID
+		}
+		if a.Verdict != gitstate.Missing {
+			missing = st.After.Refs
+		}
+		alone := p.servedByDropped(ctx, before, dropped, missing)
+		if len(alone) == 0 {
+			st.NotChecked = append(st.NotChecked, "fetchability of objects the dropped Git servers ("+strings.Join(dropped, ", ")+") did not serve either: "+oneLine(f.Lines))
 			return nil
 		}
+		lines = append(slices.Clone(lines), "only the Git server(s) this change drops serve them: "+strings.Join(alone, ", ")+"; push them to a server that stays, then rerun")
 	}
 	kind := KindObjectsUnavailable
 	if f.Evidence {
 		kind = KindObjectsUnknown
 	}
 	return &Failure{Kind: kind, Outcome: out, Availability: &a,
-		Message:  "cannot publish this change: " + strings.Join(f.Lines, "\n"),
+		Message:  "cannot publish this change: " + strings.Join(lines, "\n"),
 		Commands: append(f.Commands, out.Intent.Suggest().Because("once every object can be fetched"))}
 }
 
-// droppedAloneServe reports whether the dropped servers serve any of the
-// missing objects: then the change is what makes them unfetchable.
-func (p Pipeline) droppedAloneServe(ctx context.Context, before []gitstate.Server, dropped []string, missing []gitstate.MissingRef) bool {
+// servedByDropped are the dropped servers that serve any of refs' objects.
+func (p Pipeline) servedByDropped(ctx context.Context, before []gitstate.Server, dropped []string, refs map[string]string) []string {
 	var servers []gitstate.Server
 	for _, s := range before {
 		if n, err := gitstate.NormalizeCloneURL(s.URL); err == nil && slices.Contains(dropped, n) || slices.Contains(dropped, strings.TrimSpace(s.URL)) {
 			servers = append(servers, s)
 		}
 	}
-	refs := map[string]string{}
-	for _, m := range missing {
-		refs[m.Ref] = m.OID
-	}
 	d := p.Availability(ctx, servers, refs)
+	var out []string
 	for _, r := range d.Refs {
-		if len(r.ServedBy) > 0 {
-			return true
+		for _, u := range r.ServedBy {
+			if !slices.Contains(out, u) {
+				out = append(out, u)
+			}
 		}
 	}
-	return false
+	return out
 }
 
 func oneLine(lines []string) string {

@@ -73,6 +73,10 @@ const environmentTopic = `Environment variables
   DBUS_SESSION_BUS_ADDRESS
                      on Linux, the session bus the OS keyring (Secret Service:
                      GNOME Keyring, KeePassXC) is reached through for login.
+  GIT_SSH_COMMAND    how the object check of writes reaches ssh:// (and
+  GIT_SSH            scp-like host:path) Git servers, as git uses them (else
+                     core.sshCommand, else ssh); roster always adds
+                     -o BatchMode=yes, so ssh never prompts.
 
 Colour and terminal (the conventions of gh, git and ls):
 

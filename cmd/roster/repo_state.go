@@ -289,6 +289,11 @@ func renderStatePublishHuman(a *app, o *statepub.Outcome, out report.StatePublis
 			fmt.Fprintf(w, "  %s\n", l)
 		}
 	}
+	if o.Plan != nil {
+		for _, l := range o.Plan.Availability.Notes() {
+			fmt.Fprintf(w, "note: %s\n", termtext.Line(l))
+		}
+	}
 	if o.Plan != nil && o.Plan.Forced && len(o.Plan.Rewrites) > 0 {
 		fmt.Fprintf(w, "--force: %d ref(s) replaced that did not descend or were removed\n", len(o.Plan.Rewrites))
 	}
