@@ -309,7 +309,7 @@ func stateRefusal(in StateInput, c StateComparison, why string, checkout *Checko
 // alignCommands are the Git commands that carry out align in the checkout:
 // a fast-forward for each branch behind a remote-tracking branch at the
 // state's commit (`git merge --ff-only origin/main` for the branch checked
-// out, `git branch --force dev origin/dev` for another), and `git fetch`
+// out, `git branch -f dev origin/dev` for another), and `git fetch`
 // of the repository's servers when a commit the state names is on no
 // remote-tracking branch yet.
 func alignCommands(align []RefAction, a CheckoutAlignment) []suggest.Command {
@@ -322,7 +322,7 @@ func alignCommands(align []RefAction, a CheckoutAlignment) []suggest.Command {
 		case ff && act.Ref == a.Checked:
 			cmds = append(cmds, suggest.Git("merge", "--ff-only", via).Because(fmt.Sprintf("fast-forward %s to the repository state", short)))
 		case ff:
-			cmds = append(cmds, suggest.Git("branch", "--force", short, via).Because(fmt.Sprintf("fast-forward %s to the repository state (it is behind %s)", short, via)))
+			cmds = append(cmds, suggest.Git("branch", "-f", short, via).Because(fmt.Sprintf("fast-forward %s to the repository state (it is behind %s)", short, via)))
 		case (act.Action == "add" || act.Action == "update") && !a.HasTracked(act.To):
 			fetch = true // the state's commit is on no remote-tracking branch yet
 		}

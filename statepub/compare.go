@@ -94,7 +94,10 @@ func CompareCheckout(v *discovery.View) (*Comparison, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.Refs = refStatuses(v.Checkout, c)
+	// Publishing is suggested unless the viewer is known not to be a
+	// confirmed maintainer (then `state publish` would refuse them).
+	canPublish := v.Viewer == "" || v.Resolution == nil || v.Resolution.Confirmed(v.Viewer)
+	c.Refs = refStatuses(v.Checkout, c, canPublish)
 	return c, nil
 }
 
@@ -128,7 +131,9 @@ func TrackingOf(refs *gitstate.CheckoutRefs) []preflight.TrackingRef {
 	return out
 }
 
-// rewrites are the changes that need --force, each with its reason.
+// rewrites are the changes that need --force, each with its reason: a
+// removal, a re-pointed tag, an update whose new commit does not descend
+// from the resolved one.
 func rewrites(co *gitstate.Checkout, changes []preflight.RefAction) []Rewrite {
 	var out []Rewrite
 	for _, c := range changes {
@@ -136,6 +141,13 @@ func rewrites(co *gitstate.Checkout, changes []preflight.RefAction) []Rewrite {
 		case "remove":
 			out = append(out, Rewrite{c, "this checkout does not have it"})
 		case "update":
+			if strings.HasPrefix(c.Ref, "refs/tags/") {
+				// A tag names one object for good: moving it, annotated or
+				// not, is never a fast-forward (git push refuses it too),
+				// whatever its peeled commit descends from.
+				out = append(out, Rewrite{c, "a tag that already exists would be re-pointed"})
+				continue
+			}
 			ok, err := co.IsAncestor(c.From, c.To)
 			switch {
 			case err != nil:
@@ -151,7 +163,7 @@ func rewrites(co *gitstate.Checkout, changes []preflight.RefAction) []Rewrite {
 // refStatuses compares each branch and tag by ancestry: the checkout's
 // ref map (its branches, those it has only through a remote-tracking
 // branch, its tags) against the state's. A peeled "^{}" entry is its tag.
-func refStatuses(co *gitstate.Checkout, c *Comparison) []RefStatus {
+func refStatuses(co *gitstate.Checkout, c *Comparison, canPublish bool) []RefStatus {
 	mine, theirs := c.Alignment.Refs, map[string]string{}
 	if c.Resolved != nil {
 		theirs = c.Resolved.Refs
@@ -201,7 +213,7 @@ func refStatuses(co *gitstate.Checkout, c *Comparison) []RefStatus {
 			}
 		}
 		s.CheckedOut = k == c.Alignment.Checked
-		s.Next = nextFor(s, c.Remotes)
+		s.Next = nextFor(s, c.Remotes, canPublish)
 		out = append(out, s)
 	}
 	return out
@@ -211,12 +223,15 @@ func refStatuses(co *gitstate.Checkout, c *Comparison) []RefStatus {
 // a branch ahead or a ref only the checkout has, a fast-forward for a
 // branch behind (to the remote-tracking branch at the published commit
 // when there is one), a fetch of the first server remote for a commit the
-// checkout lacks.
-func nextFor(s RefStatus, remotes []string) *suggest.Command {
+// checkout lacks. Publishing is left out when the viewer cannot publish.
+func nextFor(s RefStatus, remotes []string, canPublish bool) *suggest.Command {
 	short := strings.TrimPrefix(s.Ref, "refs/heads/")
 	var c suggest.Command
 	switch {
 	case s.Status == RefAhead || s.Status == RefOnlyLocal:
+		if !canPublish {
+			return nil
+		}
 		c = publishCmd(false)
 	case s.Status == RefBehind:
 		to := s.FastForward
@@ -226,7 +241,7 @@ func nextFor(s RefStatus, remotes []string) *suggest.Command {
 		if s.CheckedOut {
 			c = suggest.Git("merge", "--ff-only", to)
 		} else {
-			c = suggest.Git("branch", "--force", short, to)
+			c = suggest.Git("branch", "-f", short, to)
 		}
 	case (s.Status == RefUnknown || s.Status == RefOnlyPublished) && len(remotes) > 0:
 		c = suggest.Git("fetch", remotes[0])

@@ -157,6 +157,9 @@ type Failure struct {
 	Availability *gitstate.Availability
 	Problems     []string
 	Err          error
+	// ForceWords says what the offered --force would remove or rewind
+	// (not-a-descendant, ref-removed), in words.
+	ForceWords string
 }
 
 func (f *Failure) Error() string { return strings.Join(f.Lines, "\n") }
@@ -280,13 +283,19 @@ func rewriteRefusal(pl *Plan) *Failure {
 		lines = append(lines, "  "+preflight.RenderRefActions([]preflight.RefAction{r.RefAction})[0]+": "+r.Reason)
 	}
 	lines = append(lines, "bring those refs up to date (fetch and merge, or restore them), or replace the state deliberately with --force")
+	losses := make([]preflight.RefAction, len(pl.Rewrites))
+	for i, r := range pl.Rewrites {
+		losses[i] = r.RefAction
+	}
+	words := preflight.ForceWords(losses, nil)
+	lines = append(lines, words)
 	cmds := []suggest.Command{}
 	if len(pl.Remotes) > 0 {
 		cmds = append(cmds, suggest.Git("fetch", pl.Remotes[0]).Because("get the resolved refs"))
 	}
 	cmds = append(cmds, suggest.Roster("repo", "state").Because("what to change in this checkout to match"),
-		publishCmd(true).Because("replace the resolved refs with this checkout's"))
-	return &Failure{Code: code, Class: Refused, Lines: lines, Commands: cmds, Rewrites: pl.Rewrites}
+		publishCmd(true).Because("replace the resolved refs with this checkout's: "+strings.TrimPrefix(words, "--force ")))
+	return &Failure{Code: code, Class: Refused, Lines: lines, Commands: cmds, Rewrites: pl.Rewrites, ForceWords: words}
 }
 
 // notBefore is one second after every candidate state event of the

@@ -294,7 +294,7 @@ func (a *app) mutationErrorPublished(v *repoView, sent *report.Mutation, ee *exi
 			fmt.Fprintf(a.io.Err, "roster: %s\n", humanMessage(asExitError(err)))
 		}
 	} else {
-		a.printMutationRefusal(ee, cmds, a.viewPeople(v))
+		a.printHumanErrorAs(ee, cmds, a.viewPeople(v))
 		if ee.Code == exitRefused || ee.Code == exitUsage {
 			fmt.Fprintln(a.io.Err, "nothing was published")
 		}

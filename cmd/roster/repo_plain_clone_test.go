@@ -108,7 +108,7 @@ func TestRemoteTrackingBranchesOfAnUnadvertisedRemoteDoNotCount(t *testing.T) {
 
 // "Stale local refs": branches of the clone behind the state are update
 // actions whose commands are the fast-forwards (`git merge --ff-only` for
-// the branch checked out, `git branch --force` for another); --force is
+// the branch checked out, `git branch -f` for another); --force is
 // offered last, after them and the rerun, saying that it would rewind the
 // state. Running the printed Git commands aligns the clone and the
 // acceptance then goes through.
@@ -130,7 +130,7 @@ func TestStaleLocalBranchesAreFastForwardedBeforeForceIsOffered(t *testing.T) {
 		t.Fatalf("force_words %v\nmessage %s", d["force_words"], e["message"])
 	}
 	cmds := toStrings(e["commands"])
-	if len(cmds) != 4 || !strings.HasPrefix(cmds[0], "git branch --force dev origin/dev  #") || !strings.HasPrefix(cmds[1], "git merge --ff-only origin/main  #") ||
+	if len(cmds) != 4 || !strings.HasPrefix(cmds[0], "git branch -f dev origin/dev  #") || !strings.HasPrefix(cmds[1], "git merge --ff-only origin/main  #") ||
 		!strings.HasPrefix(cmds[2], "roster repo accept ") || strings.Contains(cmds[2], "--force") ||
 		!strings.Contains(cmds[3], "--force") || !strings.Contains(cmds[3], strings.TrimPrefix(words, "--force ")) {
 		t.Fatalf("commands, --force last with its loss:\n%s", strings.Join(cmds, "\n"))

@@ -322,7 +322,7 @@ func (a *app) statePublishFailure(err error, opts statepub.Options) error {
 	case f.Availability != nil:
 		details = gitstate.AvailabilityDetails(*f.Availability)
 	case len(f.Rewrites) > 0:
-		details["rewrites"] = f.Rewrites
+		details["rewrites"], details["force_words"] = f.Rewrites, f.ForceWords
 	}
 	if f.Code == statepub.CodeUnverified || f.Code == statepub.CodePublishFailed {
 		res := report.StatePublishOf(f.Outcome, opts)
@@ -336,8 +336,13 @@ func (a *app) statePublishFailure(err error, opts statepub.Options) error {
 	// roster's.
 	terminal := termtext.Lines(lines)
 	if code == exitRefused || code == exitIncomplete || code == exitUsage {
-		lines = append(lines, "nothing was published")
-		terminal = append(terminal, "nothing was published")
+		// Before the --force words, which stay last: right above --force.
+		at := len(lines)
+		if f.ForceWords != "" && at > 0 && lines[at-1] == f.ForceWords {
+			at--
+		}
+		lines = slices.Insert(lines, at, "nothing was published")
+		terminal = slices.Insert(terminal, at, "nothing was published")
 	}
 	return &exitError{Code: code, Kind: f.Code, Err: errors.New(strings.Join(lines, "\n")), Details: details, Commands: f.Commands,
 		Terminal: strings.Join(terminal, "\n")}

@@ -44,7 +44,7 @@ func TestRepoStateComparesEachRefByAncestry(t *testing.T) {
 	r := s.w.run(alice, alice, 1000, "repo", "state")
 	for _, want := range []string{
 		"main is 1 commit ahead of the published state: roster repo state publish",
-		"dev is 1 commit behind the published state: git branch --force dev origin/dev",
+		"dev is 1 commit behind the published state: git branch -f dev origin/dev",
 		"branch topic is only in this checkout (at " + ahead + "): roster repo state publish",
 	} {
 		if !strings.Contains(r.Out, want) {
@@ -124,5 +124,63 @@ func TestRepoStateAndStatePublishAgree(t *testing.T) {
 	}
 	if refs := forced["event"].(map[string]any)["refs"].(map[string]any); refs["refs/heads/dev"] != s.dev {
 		t.Fatalf("the tracked dev must be published unchanged: %v", refs)
+	}
+}
+
+// A refused `repo state publish` offers --force last, its loss in words
+// right above it on a terminal and in details.force_words.
+func TestRefusedStatePublishSaysWhatForceWouldRemoveRightAboveIt(t *testing.T) {
+	t.Parallel()
+	s := newCloneScene(t)
+	s.alice.git("tag", "-d", "v1")
+	s.w.dir = s.alice.dir
+	words := "--force would remove tag v1 from the repository state"
+	m := s.w.refused(alice, alice, 1000, exitRefused, "ref-removed", "repo", "state", "publish")
+	e := m["error"].(map[string]any)
+	cmds := toStrings(e["commands"])
+	if e["details"].(map[string]any)["force_words"] != words || !strings.Contains(cmds[len(cmds)-1], "--force") ||
+		!strings.Contains(cmds[len(cmds)-1], "would remove tag v1") {
+		t.Fatalf("%v", e)
+	}
+	r := s.w.run(alice, alice, 1000, "repo", "state", "publish")
+	lines := strings.Split(strings.TrimSpace(r.Err), "\n")
+	n := len(lines)
+	if r.Code != exitRefused || n < 3 || lines[n-2] != words || !strings.HasPrefix(lines[n-1], "  run: roster repo state publish ") ||
+		!strings.Contains(lines[n-1], "--force") || !strings.Contains(r.Err, "nothing was published") {
+		t.Fatalf("exit %d\n%s", r.Code, r.Err)
+	}
+}
+
+// Only a confirmed maintainer is told to publish: to an invitee a branch
+// of their own is listed as only in the checkout, without the command
+// that would refuse them.
+func TestRepoStateTellsOnlyMaintainersToPublish(t *testing.T) {
+	t.Parallel()
+	s := newCloneScene(t)
+	co := s.plainClone()
+	co.git("branch", "wip")
+	s.w.dir = co.dir
+	only := "branch wip is only in this checkout (at " + s.main + ")"
+	if r := s.w.run(bob, alice, 2000, "repo", "state"); !strings.Contains(r.Out, only+"\n") {
+		t.Fatalf("an invitee is not told to publish:\n%s", r.Out)
+	}
+	if r := s.w.run(alice, alice, 2000, "repo", "state"); !strings.Contains(r.Out, only+": roster repo state publish") {
+		t.Fatalf("a maintainer is:\n%s", r.Out)
+	}
+}
+
+// A re-pointed tag is never a fast-forward: repo state marks it as what
+// publish refuses without --force, as publish does.
+func TestRepoStateAndStatePublishAgreeOnARepointedTag(t *testing.T) {
+	t.Parallel()
+	s := newCloneScene(t)
+	co := s.plainClone()
+	co.git("tag", "-f", "v1", s.main)
+	s.w.dir = co.dir
+	preview := s.w.ok(alice, alice, 1000, "repo", "state")["checkout"].(map[string]any)["publish"].(map[string]any)
+	refused := s.w.refused(alice, alice, 1000, exitRefused, "not-a-descendant", "repo", "state", "publish", "--dry-run")
+	rewrites := refused["error"].(map[string]any)["details"].(map[string]any)["rewrites"]
+	if len(preview["rewrites"].([]any)) != 1 || !jsonEqual(preview["rewrites"], rewrites) {
+		t.Fatalf("repo state %v, state publish %v", preview["rewrites"], rewrites)
 	}
 }

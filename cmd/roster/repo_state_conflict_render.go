@@ -11,25 +11,40 @@ import (
 // conflict's message (preflight's stateRefusal).
 const forceHeading = "or keep your current branches and tags and replace the other state:"
 
-// printMutationRefusal prints a membership refusal on a terminal. A
-// state-only conflict that offers --force (its last command) prints its
-// alignment commands first and then, right above the --force command,
-// what --force would remove or rewind in plain words; every other error is
-// printHumanErrorAs's message and `run:` lines.
-func (a *app) printMutationRefusal(ee *exitError, cmds []string, pt peopleText) {
+// printForceLast prints, on a terminal, an error that offers --force as
+// its last command and says in details.force_words what --force would
+// remove or rewind (a state-only conflict of add or accept, a refused
+// `repo state publish`): the message, the other commands, then those
+// words right above the --force command. It reports false, printing
+// nothing, for any other error, which printHumanErrorAs prints as it is.
+func (a *app) printForceLast(ee *exitError, pt peopleText) bool {
 	words, _ := ee.Details["force_words"].(string)
 	n := len(ee.Commands)
-	msg := humanMessage(ee)
-	tail := "\n\n" + forceHeading + "\n" + termtext.Line(words)
-	if ee.Kind != "state-conflict" || words == "" || n == 0 || !ee.Commands[n-1].Has("--force") || !strings.HasSuffix(msg, tail) {
-		a.printHumanErrorAs(ee, cmds, pt)
-		return
+	if words == "" || n == 0 || !ee.Commands[n-1].Has("--force") {
+		return false
 	}
-	fmt.Fprintf(a.io.Err, "roster: %s\n", pt.Prose(strings.TrimSuffix(msg, tail)))
+	msg, said := humanMessage(ee), termtext.Line(words)
+	heading := ""
+	switch {
+	case strings.HasSuffix(msg, "\n\n"+forceHeading+"\n"+said):
+		msg, heading = strings.TrimSuffix(msg, "\n\n"+forceHeading+"\n"+said), forceHeading
+	case strings.HasSuffix(msg, "\n"+said):
+		msg = strings.TrimSuffix(msg, "\n"+said)
+	default:
+		return false
+	}
+	fmt.Fprintf(a.io.Err, "roster: %s\n", pt.Prose(msg))
 	for _, c := range a.render(ee.Commands[:n-1]) {
 		fmt.Fprintf(a.io.Err, "  run: %s\n", termtext.Line(c))
 	}
-	fmt.Fprintf(a.io.Err, "%s\n%s\n", forceHeading, termtext.Line(words))
-	force := ee.Commands[n-1].Because("keep this checkout's branches and tags and replace the other state")
+	if heading != "" {
+		fmt.Fprintln(a.io.Err, heading)
+	}
+	fmt.Fprintln(a.io.Err, said)
+	force := ee.Commands[n-1]
+	if i := strings.Index(force.Comment, ": would "); i >= 0 {
+		force.Comment = force.Comment[:i] // the words are right above it
+	}
 	fmt.Fprintf(a.io.Err, "  run: %s\n", termtext.Line(a.selectors().Render(force)))
+	return true
 }

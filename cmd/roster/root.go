@@ -476,6 +476,9 @@ func (a *app) printHumanError(ee *exitError, cmds []string) {
 // printHumanErrorAs is printHumanError with the people in the message's
 // prose named by pt (its commands are printed as they are).
 func (a *app) printHumanErrorAs(ee *exitError, cmds []string, pt peopleText) {
+	if a.printForceLast(ee, pt) { // repo_state_conflict_render.go
+		return
+	}
 	fmt.Fprintf(a.io.Err, "roster: %s\n", pt.Prose(humanMessage(ee)))
 	for _, c := range cmds {
 		fmt.Fprintf(a.io.Err, "  run: %s\n", termtext.Line(c))
