@@ -14,11 +14,14 @@ import (
 // "ssh://git@host/o/r.git". A local path is a URL nobody else can fetch
 // from: written as file://<absolute path> only when the user gave it
 // explicitly (--clone), refused otherwise (origin's URL taken by default),
-// with the fix. A string git cannot clone from is refused. Duplicates after
-// normalization are dropped.
+// with the fix. A string git cannot clone from is refused; an empty one
+// is skipped. Duplicates after normalization are dropped.
 func CloneURLsToWrite(urls []string, explicit bool) ([]string, error) {
 	out := []string{}
 	for _, raw := range urls {
+		if strings.TrimSpace(raw) == "" {
+			continue // --clone "": no clone URL
+		}
 		u, err := gitstate.ParseCloneURL(raw)
 		if err != nil {
 			var ce *gitstate.CloneURLError

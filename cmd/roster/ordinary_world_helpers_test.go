@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // smartHTTPServer is a bare repository served over Git's smart HTTP
@@ -88,10 +89,27 @@ type shellUser struct {
 	who person
 	env map[string]string
 	cwd string
+	// clock, shared by everyone in a scene, dates each roster command 7 s
+	// after the previous one, starting an hour ago: the order of the
+	// journey's events never depends on how fast the machine is, and the
+	// hooks Git runs (on the real clock) see them all in the past.
+	clock *sceneClock
 }
 
-func newShellUser(t *testing.T, p person) *shellUser {
-	return &shellUser{t: t, who: p, env: withKey(testEnv(t), p), cwd: t.TempDir()}
+// sceneClock is a scene's shared clock (shellUser.clock).
+type sceneClock struct{ now time.Time }
+
+func (c *sceneClock) next() time.Time {
+	c.now = c.now.Add(7 * time.Second)
+	return c.now
+}
+
+func newShellUser(t *testing.T, p person, clock *sceneClock) *shellUser {
+	return &shellUser{t: t, who: p, env: withKey(testEnv(t), p), cwd: t.TempDir(), clock: clock}
+}
+
+func newSceneClock() *sceneClock {
+	return &sceneClock{now: time.Now().Add(-time.Hour).Truncate(time.Second)}
 }
 
 // step is what one pasted line did: the last command's exit code and
@@ -134,7 +152,7 @@ func (u *shellUser) paste(line string) step {
 				}
 			}
 		case "roster":
-			r := invocation{Env: u.env, Dir: u.cwd}.roster(u.t, words[1:]...)
+			r := invocation{Env: u.env, Dir: u.cwd, Now: u.clock.next()}.roster(u.t, words[1:]...)
 			last = step{Code: r.Code, Out: r.Out, Err: r.Err}
 		default:
 			u.t.Fatalf("%s: a command roster does not print: %q", line, part)

@@ -29,7 +29,8 @@ func TestOrdinaryWorldJourney(t *testing.T) {
 	t.Parallel()
 	url, bare := smartHTTPServer(t)
 	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
-	a, b, c := newShellUser(t, alice), newShellUser(t, bob), newShellUser(t, carol)
+	clock := newSceneClock()
+	a, b, c := newShellUser(t, alice, clock), newShellUser(t, bob, clock), newShellUser(t, carol, clock)
 
 	// Alice: her own clone, every branch checked out once (so they are hers).
 	a.mustPaste("git clone -q " + url + " widget")
@@ -132,7 +133,7 @@ func TestOrdinaryWorldSCPOriginOnAnUnreachableHost(t *testing.T) {
 	t.Parallel()
 	url, _ := smartHTTPServer(t)
 	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
-	a := newShellUser(t, alice)
+	a := newShellUser(t, alice, newSceneClock())
 	a.mustPaste("git clone -q " + url + " widget")
 	a.mustPaste("cd widget && git remote set-url origin git@unreachable.invalid:o/widget.git")
 	a.mustPaste("roster repo init --relay " + relay.URL())
