@@ -113,5 +113,6 @@ func mdText(s string) string {
 // are replaced by a visible escape.
 func mdCode(s string) string {
 	s = strings.ReplaceAll(termtext.Line(s), "`", `\x60`)
-	return "`" + s + "`"
+	// A table cell ends at "|" even inside code; GitHub reads "\|" there.
+	return "`" + strings.ReplaceAll(s, "|", `\|`) + "`"
 }

@@ -263,7 +263,11 @@ func healthSummaryMarkdown(h *report.Health, rep *report.Repo, pt peopleText) st
 			if f.Command != nil {
 				cmd = mdCode(*f.Command)
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", mdText(f.Severity), mdCode(f.Code), mdText(pt.Prose(f.Message)), mdText(actorText(f, pt)), cmd)
+			who := actorText(f, pt)
+			if strictNote(f, h) != "" {
+				who += " (not a current maintainer: not counted by --strict)"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", mdText(f.Severity), mdCode(f.Code), mdText(pt.Prose(f.Message)), mdText(who), cmd)
 		}
 	}
 	if len(h.GitServers) > 0 {
