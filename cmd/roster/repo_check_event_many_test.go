@@ -41,9 +41,9 @@ func TestCheckEventStdinAsksEachRelayOnceForTheEvents(t *testing.T) {
 	}
 	for i, l := range out {
 		var doc struct {
-			Schema     string `json:"schema"`
-			Authorized bool   `json:"authorized"`
-			TimeSource string `json:"time_source"`
+			Schema     string              `json:"schema"`
+			Authorized bool                `json:"authorized"`
+			TimeSource string              `json:"time_source"`
 			Event      struct{ ID string } `json:"event"`
 		}
 		if err := json.Unmarshal([]byte(l), &doc); err != nil || doc.Schema != "roster.check-event/v1" || !doc.Authorized ||
