@@ -80,4 +80,12 @@ func TestCheckEventStdinAsksEachRelayOnceForTheEvents(t *testing.T) {
 	if r.Code != exitUnhealthy || strings.Count(strings.TrimSpace(r.Out), "\n") != 2 || !strings.Contains(r.Out, `"code":"incomplete"`) {
 		t.Fatalf("outsider: exit %d, want 5 with three JSON lines:\n%s%s", r.Code, r.Out, r.Err)
 	}
+	// --format github: a notice per authorized event, an error per
+	// unauthorized one, well-formed; the same exit code.
+	r = inv.roster(t, append(base, lines[0], outsider.ID, "--format", "github")...)
+	cmds := parseWorkflowCommands(t, r.Out)
+	if r.Code != exitUnhealthy || len(cmds) != 2 || cmds[0].Command != "notice" || cmds[1].Command != "error" ||
+		!strings.Contains(cmds[1].Message, "not authorized") {
+		t.Fatalf("--format github: exit %d:\n%s%s", r.Code, r.Out, r.Err)
+	}
 }

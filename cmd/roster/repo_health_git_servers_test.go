@@ -129,3 +129,35 @@ func TestHealthGitServerMatchesAndUnreachable(t *testing.T) {
 		t.Fatalf("--strict exit %d, want 4 naming %s:\n%s%s", r.Code, gone, r.Out, r.Err)
 	}
 }
+
+// Rule (repo state compares the Git servers with the state too): the same
+// git_servers comparison in roster.state/v1, and as workflow commands with
+// --format github (well-formed, exit 0 as without it).
+func TestRepoStateShowsTheGitServersAndFormatGitHub(t *testing.T) {
+	t.Parallel()
+	relay, work := serverWorld(t, second, first)
+	inv := invocation{Env: testEnv(t), Dir: work.dir}
+	base := []string{"repo", "state", "--repo", alice.naddr("proj"), "--relay", relay}
+	r := inv.roster(t, append(base, "--json")...)
+	var d gitServersDoc
+	if err := json.Unmarshal([]byte(r.Out), &d); err != nil || r.Code != exitOK || len(d.GitServers) != 1 || d.GitServers[0].Verdict != "behind-or-rewound" {
+		t.Fatalf("exit %d %v:\n%s%s", r.Code, err, r.Out, r.Err)
+	}
+	r = inv.roster(t, append(base, "--format", "github")...)
+	if r.Code != exitOK {
+		t.Fatalf("--format github exit %d:\n%s%s", r.Code, r.Out, r.Err)
+	}
+	found := false
+	for _, c := range parseWorkflowCommands(t, r.Out) {
+		if c.Command == "warning" && c.Props["title"] == "roster: git server behind-or-rewound" && strings.Contains(c.Message, "refs/heads/main behind") {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no behind-or-rewound warning:\n%s", r.Out)
+	}
+	r = inv.roster(t, append(base, "--no-git-servers")...)
+	if r.Code != exitOK || strings.Contains(r.Out, "git servers compared") {
+		t.Fatalf("--no-git-servers exit %d:\n%s", r.Code, r.Out)
+	}
+}
