@@ -189,6 +189,17 @@ type viewResult struct {
 	err  error
 }
 
+// discoverOnce resolves sel, once per coordinate per CheckMany.
+func (p Pipeline) discoverOnce(ctx context.Context, sel gitstate.Selection, views map[string]viewResult) (*discovery.View, error) {
+	key := sel.Coordinate.Pubkey + ":" + sel.Coordinate.Identifier
+	vr, seen := views[key]
+	if !seen {
+		vr.view, vr.err = p.Discover(ctx, sel)
+		views[key] = vr
+	}
+	return vr.view, vr.err
+}
+
 // idFilters splits ids into filters of idsPerFilter ids each.
 func idFilters(ids []string, kinds []int) []nostr.Filter {
 	var out []nostr.Filter
@@ -246,18 +257,24 @@ func (p Pipeline) judge(ctx context.Context, relays []string, res *relaypool.Fet
 		}
 	}
 	v.Coordinate = sel.Coordinate
-	key := sel.Coordinate.Pubkey + ":" + sel.Coordinate.Identifier
-	vr, seen := views[key]
-	if !seen {
-		vr.view, vr.err = p.Discover(ctx, sel)
-		views[key] = vr
+	view, err := p.discoverOnce(ctx, sel, views)
+	if err != nil {
+		return nil, err
 	}
-	if vr.err != nil {
-		return nil, vr.err
-	}
-	view := vr.view
 	v.View = view
 	v.Grant = view.Resolution.GrantAt(evt.PubKey, act, int64(evt.CreatedAt))
+	if rc := view.Resolution.RecommendedCoordinate; !v.Grant.Authorized && p.Selected == nil && rc != nil && *rc != sel.Coordinate {
+		// The named coordinate forwards (its author follows a lead, or
+		// departed toward one): the roles, and the history of a former
+		// maintainer's tenure, are the lead's resolution's. Following the
+		// pointer grants nothing the lead's component did not.
+		lead := gitstate.Selection{Coordinate: *rc, Relays: relays, Source: "event"}
+		if lv, err := p.discoverOnce(ctx, lead, views); err == nil {
+			if g := lv.Resolution.GrantAt(evt.PubKey, act, int64(evt.CreatedAt)); g.Authorized {
+				v.Coordinate, v.View, v.Grant = *rc, lv, g
+			}
+		}
+	}
 	v.TargetAuthor = v.Target != nil && v.Target.PubKey == evt.PubKey
 	v.Authorized = v.Grant.Authorized || v.TargetAuthor
 	if !v.Authorized && v.Target == nil && len(actions.TargetRefs(evt)) > 0 {
