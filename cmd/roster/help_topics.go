@@ -83,6 +83,9 @@ const environmentTopic = `Environment variables
   DBUS_SESSION_BUS_ADDRESS
                      on Linux, the session bus the OS keyring (Secret Service:
                      GNOME Keyring, KeePassXC) is reached through for login.
+  GITHUB_STEP_SUMMARY
+                     with --format github (repo health, check-event, state):
+                     the file a Markdown job summary is appended to.
 
 Colour and terminal (the conventions of gh, git and ls):
 
