@@ -75,6 +75,7 @@ func StateFromView(v *discovery.View, cmp *statepub.Comparison) StateReport {
 		out.Checkout = &CheckoutCompare{Dir: cmp.Dir, Remote: cmp.Remote, Head: al.Head, Aligned: cmp.Aligned(),
 			Align: al.Align, ForceWould: al.ForceWould, Tracked: al.Tracked}
 	}
+	out.GitServers = []GitServer{} // the command lists them (repo_git_servers.go)
 	return out
 }
 
