@@ -105,6 +105,11 @@ func TestHealthStrictCountsOnlyWhatCurrentMaintainersCanDo(t *testing.T) {
 	if !strings.Contains(r.Out, "you should run: roster repo follow-lead") {
 		t.Fatalf("carol is not told it is her move:\n%s%s", r.Out, r.Err)
 	}
+	// roster repo's health rows say whose move it is too.
+	r = invocation{Env: testEnv(t)}.roster(t, "repo", "--repo", alice.naddr("proj"), "--relay", relays[0].URL())
+	if r.Code != exitOK || !strings.Contains(r.Out, carol.npub()+" should run: roster repo follow-lead") {
+		t.Fatalf("roster repo: exit %d:\n%s%s", r.Code, r.Out, r.Err)
+	}
 }
 
 // Rule (repo health --strict): until the current maintainers have done
