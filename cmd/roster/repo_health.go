@@ -57,6 +57,12 @@ the objects to tell), or unreachable. --no-git-servers skips it.`,
   roster repo health --strict --format github   # in GitHub Actions`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			switch strict { // --strict=true and =false, as when it was a boolean flag
+			case "true":
+				strict = strictMaintainers
+			case "false":
+				strict = ""
+			}
 			if strict != "" && strict != strictMaintainers && strict != strictAll {
 				return usageErr("--strict=%s: use --strict (warnings the current maintainers can act on fail) or --strict=all (every warning fails)", strict)
 			}

@@ -75,6 +75,8 @@ func TestHealthStrictCountsOnlyWhatCurrentMaintainersCanDo(t *testing.T) {
 		{"carol", withKey(testEnv(t), carol), nil, exitUnhealthy},
 		{"carol --strict", withKey(testEnv(t), carol), []string{"--strict"}, exitUnhealthy},
 		{"no key --strict=all", testEnv(t), []string{"--strict=all"}, exitUnhealthy},
+		{"no key --strict=true", testEnv(t), []string{"--strict=true"}, exitOK},
+		{"carol --strict=false", withKey(testEnv(t), carol), []string{"--strict=false"}, exitUnhealthy},
 	} {
 		r := run(c.env, append(c.args, "--json")...)
 		if r.Code != c.code {
