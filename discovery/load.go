@@ -226,6 +226,13 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 		reach = settle(pool, res, v.Coordinate(), seeds)
 		res = askMissingTargets(ctx, src, pool, res, id, reach)
 		v.Actions, v.ActionsDropped, v.ActionsOverLimit = collectActions(pool, res, id, reach)
+	} else if authors := StateAuthors(res.Events, id, reach); len(authors) > 0 {
+		// A plain read resolves the state as writes do
+		// (graph.EligibleStates): the deletions of the state authors'
+		// events, by address and by id, are asked in one more round, so
+		// a state its author deleted is never shown as the repository's.
+		res = pool.CompleteDeletions(ctx, res, authors)
+		reach = settle(pool, res, v.Coordinate(), seeds)
 	}
 	v.Relays = make([]string, 0, len(res.Relays))
 	for _, r := range res.Relays {

@@ -62,6 +62,24 @@ func HasAnnouncementOrDeletion(events []*nostr.Event, c graph.Coordinate) bool {
 	return false
 }
 
+// StateAuthors are the authors among reach who have a kind 30618 state
+// event with the identifier among events, sorted: whose deletions decide
+// which state a read resolves.
+func StateAuthors(events []*nostr.Event, identifier string, reach []string) []string {
+	in := map[string]bool{}
+	for _, pk := range reach {
+		in[pk] = true
+	}
+	var out []string
+	for _, e := range events {
+		if e != nil && e.Kind == graph.KindState && in[e.PubKey] && e.Tags.GetD() == identifier && !slices.Contains(out, e.PubKey) {
+			out = append(out, e.PubKey)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // DeletionFilters ask for kind 5 requests addressing the selected
 // coordinate, or any announcement or state coordinate among evts of an
 // author who can change the resolution (graph.Reachable from sel and seeds:

@@ -114,13 +114,106 @@ func (e *NeedsRepository) Error() string {
 	return fmt.Sprintf("event %s is repository state (kind 30618), which names its repository only by identifier %q: say which repository to check it against with --repo", e.Event.ID, e.Event.Tags.GetD())
 }
 
+// MaxRefs bounds how many events one CheckMany call checks (the
+// references come from the caller's stdin or arguments).
+const MaxRefs = 1000
+
+// idsPerFilter is how many ids one filter of a fetch names; one request
+// per relay carries all the filters.
+const idsPerFilter = 100
+
+// Result is one reference's answer from CheckMany: a verdict or the error
+// Check would have returned.
+type Result struct {
+	Ref     Ref
+	Verdict *Verdict
+	Err     error
+}
+
 // Check runs the pipeline for ref.
 func (p Pipeline) Check(ctx context.Context, ref Ref) (*Verdict, error) {
-	relays := relaypool.NormalizeRelays(append(append([]string(nil), p.Relays...), ref.Relays...))
+	r := p.CheckMany(ctx, []Ref{ref})[0]
+	return r.Verdict, r.Err
+}
+
+// CheckMany checks every reference (at most MaxRefs) in one round per
+// relay: one request for all the events, one for all their targets, then
+// one resolution per distinct repository. The relays asked are Relays
+// plus every reference's hints. Results are in the order of refs.
+func (p Pipeline) CheckMany(ctx context.Context, refs []Ref) []Result {
+	if len(refs) > MaxRefs {
+		refs = refs[:MaxRefs]
+	}
+	relays := append([]string(nil), p.Relays...)
+	var ids []string
+	for _, r := range refs {
+		relays = append(relays, r.Relays...)
+		if !slices.Contains(ids, r.ID) {
+			ids = append(ids, r.ID)
+		}
+	}
+	relays = relaypool.NormalizeRelays(relays)
 	pool := p.Pool()
 	defer pool.Close()
-	res := pool.Fetch(ctx, relays, nostr.Filter{IDs: []string{ref.ID}})
-	evt := byID(res.Events, ref.ID)
+	res := pool.Fetch(ctx, relays, idFilters(ids, nil)...)
+	events := map[string]*nostr.Event{}
+	var targets []string
+	for _, id := range ids {
+		evt := byID(res.Events, id)
+		if evt == nil {
+			continue
+		}
+		events[id] = evt
+		if evt.Kind == graph.KindState {
+			continue
+		}
+		if t := actions.TargetRefs(evt); len(t) > 0 && !slices.Contains(targets, t[0]) {
+			targets = append(targets, t[0])
+		}
+	}
+	var found []*nostr.Event
+	if len(targets) > 0 {
+		found = pool.Fetch(ctx, relays, idFilters(targets, actions.TargetKinds)...).Events
+	}
+	views := map[string]viewResult{}
+	out := make([]Result, len(refs))
+	for i, ref := range refs {
+		v, err := p.judge(ctx, relays, res, events[ref.ID], ref, found, views)
+		out[i] = Result{Ref: ref, Verdict: v, Err: err}
+	}
+	return out
+}
+
+type viewResult struct {
+	view *discovery.View
+	err  error
+}
+
+// discoverOnce resolves sel, once per coordinate per CheckMany.
+func (p Pipeline) discoverOnce(ctx context.Context, sel gitstate.Selection, views map[string]viewResult) (*discovery.View, error) {
+	key := sel.Coordinate.Pubkey + ":" + sel.Coordinate.Identifier
+	vr, seen := views[key]
+	if !seen {
+		vr.view, vr.err = p.Discover(ctx, sel)
+		views[key] = vr
+	}
+	return vr.view, vr.err
+}
+
+// idFilters splits ids into filters of idsPerFilter ids each.
+func idFilters(ids []string, kinds []int) []nostr.Filter {
+	var out []nostr.Filter
+	for len(ids) > 0 {
+		n := min(len(ids), idsPerFilter)
+		out = append(out, nostr.Filter{IDs: ids[:n], Kinds: kinds, Limit: n})
+		ids = ids[n:]
+	}
+	return out
+}
+
+// judge decides one event, resolving its repository once per distinct
+// selection (views).
+func (p Pipeline) judge(ctx context.Context, relays []string, res *relaypool.FetchResult, evt *nostr.Event, ref Ref, targets []*nostr.Event, views map[string]viewResult) (*Verdict, error) {
 	if evt == nil {
 		return nil, &Incomplete{Reason: fmt.Sprintf("no relay asked holds event %s", ref.ID), Fetch: res}
 	}
@@ -137,8 +230,7 @@ func (p Pipeline) Check(ctx context.Context, ref Ref) (*Verdict, error) {
 	}
 	v.Action = act
 	if refs := actions.TargetRefs(evt); len(refs) > 0 && !state {
-		tres := pool.Fetch(ctx, relays, nostr.Filter{IDs: refs[:1], Kinds: actions.TargetKinds})
-		v.Target = byID(tres.Events, refs[0])
+		v.Target = byID(targets, refs[0])
 	}
 	coords := actions.RepositoryRefs(evt)
 	if state {
@@ -165,12 +257,24 @@ func (p Pipeline) Check(ctx context.Context, ref Ref) (*Verdict, error) {
 		}
 	}
 	v.Coordinate = sel.Coordinate
-	view, err := p.Discover(ctx, sel)
+	view, err := p.discoverOnce(ctx, sel, views)
 	if err != nil {
 		return nil, err
 	}
 	v.View = view
 	v.Grant = view.Resolution.GrantAt(evt.PubKey, act, int64(evt.CreatedAt))
+	if rc := view.Resolution.RecommendedCoordinate; !v.Grant.Authorized && p.Selected == nil && rc != nil && *rc != sel.Coordinate {
+		// The named coordinate forwards (its author follows a lead, or
+		// departed toward one): the roles, and the history of a former
+		// maintainer's tenure, are the lead's resolution's. Following the
+		// pointer grants nothing the lead's component did not.
+		lead := gitstate.Selection{Coordinate: *rc, Relays: relays, Source: "event"}
+		if lv, err := p.discoverOnce(ctx, lead, views); err == nil {
+			if g := lv.Resolution.GrantAt(evt.PubKey, act, int64(evt.CreatedAt)); g.Authorized {
+				v.Coordinate, v.View, v.Grant = *rc, lv, g
+			}
+		}
+	}
 	v.TargetAuthor = v.Target != nil && v.Target.PubKey == evt.PubKey
 	v.Authorized = v.Grant.Authorized || v.TargetAuthor
 	if !v.Authorized && v.Target == nil && len(actions.TargetRefs(evt)) > 0 {

@@ -53,16 +53,27 @@ func (r *Resolution) formerlyHeld(e HistoryEntry) bool {
 // replicated interval stands. A subject never seen at all has no evidence
 // of acceptance.
 func (r *Resolution) acknowledgedAt(e HistoryEntry, at int64) bool {
+	_, ok := r.acknowledgedSince(e, at)
+	return ok
+}
+
+// acknowledgedSince is acknowledgedAt with when that acknowledgement
+// began: the start of the subject's own record interval that covers at (0
+// for legacy listings or a deleted announcement, which carry no time). A
+// role is effective from the later of the assignment and the
+// acknowledgement, so a closed interval's effective start is the later of
+// its own start and this one.
+func (r *Resolution) acknowledgedSince(e HistoryEntry, at int64) (int64, bool) {
 	a := r.Announcements[e.Pubkey]
 	if a == nil {
 		a = r.lastSeen[e.Pubkey]
 	}
 	if a == nil {
 		_, gone := r.deleted[e.Pubkey]
-		return gone
+		return 0, gone
 	}
 	if !a.RoleAware() {
-		return len(a.LegacyListings()) > 0
+		return 0, len(a.LegacyListings()) > 0
 	}
 	for _, rec := range a.Roles {
 		if !rec.Valid {
@@ -72,11 +83,13 @@ func (r *Resolution) acknowledgedAt(e HistoryEntry, at int64) bool {
 		if moderator != (e.Role == "o") || moderator && rec.Subject != e.Pubkey {
 			continue
 		}
-		if rec.ActiveAt(at) {
-			return true
+		for _, iv := range rec.Intervals() {
+			if iv.covers(at) {
+				return iv.Start, true
+			}
 		}
 	}
-	return false
+	return 0, false
 }
 
 // AuthorizedNow is Authorized at the resolution's own time.

@@ -53,12 +53,20 @@ func (r *Resolution) GrantAt(pubkey string, action Action, at int64) Grant {
 		if span, ok := r.historyIndex[pubkey]; ok {
 			for _, e := range r.History[span[0]:span[1]] {
 				for _, iv := range e.Intervals {
-					if iv.End != EndOpen && iv.covers(at) && r.formerlyHeld(e) && r.acknowledgedAt(e, at) {
+					if iv.End == EndOpen || !iv.covers(at) || !r.formerlyHeld(e) {
+						continue
+					}
+					if since, ok := r.acknowledgedSince(e, at); ok {
 						role := "maintainer"
 						if e.Role == "o" {
 							role = "moderator"
 						}
+						// Effective from the later of the recorded
+						// assignment and the subject's acknowledgement.
 						iv := iv
+						if since > iv.Start {
+							iv.Start, iv.StartUnknown = since, false
+						}
 						return Grant{Authorized: true, Role: role, Interval: &iv, Source: e.Source}
 					}
 				}

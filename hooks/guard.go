@@ -115,9 +115,11 @@ type Decision struct {
 //   - a signer whose active self-role the lead no longer assigns (health
 //     CodeRemovedByLead about the signer's announcement) may not push;
 //   - a signer who is confirmed but has published no kind 30618 state of
-//     their own yet ("just confirmed") may not push a ref the accepted
-//     state has unless the pushed commit descends from the state's (nor
-//     delete such a ref);
+//     their own since their confirmation ("just confirmed": a state from
+//     before it, such as a former component's, does not count, as
+//     "Bob's first later push never becomes an implicit state choice") may
+//     not push a ref the accepted state has unless the pushed commit
+//     descends from the state's (nor delete such a ref);
 //   - anything else goes on. When not every relay answered, what the guard
 //     found is reported as a warning and the push goes on; so does a ref
 //     whose ancestry could not be established.
@@ -137,7 +139,8 @@ func Guard(in GuardInput) Decision {
 			break
 		}
 	}
-	if d.Finding == nil && r.Confirmed(in.Viewer) && !hasOwnState(in.Events, in.Viewer, r.Selected.Identifier) && len(in.StateRefs) > 0 {
+	since, _ := r.EffectiveStart(in.Viewer)
+	if d.Finding == nil && r.Confirmed(in.Viewer) && !hasOwnStateSince(in.Events, in.Viewer, r.Selected.Identifier, since) && len(in.StateRefs) > 0 {
 		d.Checked, d.Warnings = checkRefs(in)
 		var bad []RefCheck
 		for _, c := range d.Checked {
@@ -155,10 +158,10 @@ func Guard(in GuardInput) Decision {
 				}
 			}
 			d.Finding = &Finding{Reason: ReasonNotDescended,
-				Message: fmt.Sprintf("you were just confirmed as a maintainer of %s and have published no repository state yet, and these refs do not descend from the state the maintainers accepted (event %s by %s):\n%s\nbuild on the accepted state (fetch it and merge or rebase onto it), or:",
+				Message: fmt.Sprintf("you were just confirmed as a maintainer of %s and have published no repository state since, and these refs do not descend from the state the maintainers accepted (event %s by %s):\n%s\nbuild on the accepted state (fetch it and merge or rebase onto it):",
 					coord, short(in.StateEventID), graph.Npub(in.StateAuthor), strings.Join(lines, "\n")),
 				Refs:     bad,
-				Commands: wayOut(r.Selected.Identifier)}
+				Commands: buildOn(bad)}
 		}
 	}
 	if in.Complete {
@@ -184,6 +187,22 @@ func wayOut(identifier string) []suggest.Command {
 		graph.CommandFollowLead().Because("follow the lead: your announcement keeps its history"),
 		suggest.Roster("repo", "init", "--identifier", "<new-identifier>").Because("or keep this work as a repository of your own (" + identifier + " stays the lead's)"),
 	}
+}
+
+// buildOn are the ways a just-confirmed signer's diverged push goes on:
+// see how the checkout differs from the accepted state, and merge the
+// state's commit of the first ref that does not contain it. (follow-lead
+// is no answer here: the signer is confirmed and their announcement is
+// fine; it is their commits that do not build on the state.)
+func buildOn(bad []RefCheck) []suggest.Command {
+	cmds := []suggest.Command{suggest.Roster("repo", "state").Because("how this checkout differs from the accepted state, ref by ref")}
+	for _, c := range bad {
+		if c.Verdict == VerdictDiverged {
+			cmds = append(cmds, suggest.Git("merge", c.State).Because("build "+c.LocalRef+" on the accepted "+c.Ref+" (after fetching it), then push again"))
+			break
+		}
+	}
+	return cmds
 }
 
 // checkRefs compares each pushed ref the state has with the state's value.
@@ -222,14 +241,18 @@ func checkRefs(in GuardInput) ([]RefCheck, []string) {
 	return out, warns
 }
 
-// hasOwnState reports whether viewer published a kind 30618 state of identifier.
-func hasOwnState(events []*nostr.Event, viewer, identifier string) bool {
+// hasOwnStateSince reports whether viewer's latest kind 30618 state of
+// identifier, not deleted (graph.LatestStateBy, the rule writes use), was
+// published at or after since (their effective start; 0: any).
+func hasOwnStateSince(events []*nostr.Event, viewer, identifier string, since int64) bool {
+	var mine []*nostr.Event
 	for _, e := range events {
-		if e != nil && e.Kind == graph.KindState && e.PubKey == viewer && e.Tags.GetD() == identifier {
-			return true
+		if e != nil && (e.Kind == graph.KindDeletion || e.Kind == graph.KindState && e.Tags.GetD() == identifier) {
+			mine = append(mine, e)
 		}
 	}
-	return false
+	e := graph.LatestStateBy(mine, viewer)
+	return e != nil && int64(e.CreatedAt) >= since
 }
 
 func short(oid string) string {

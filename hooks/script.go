@@ -85,8 +85,11 @@ func ParseConfig(content []byte) (Config, bool) {
 //     /dev/null except for pre-push (which reads the pushed refs);
 //   - never fails the Git command because of roster: a warning hook's
 //     roster part always ends in exit 0, and pre-push refuses only when
-//     roster exits RefusedExit (a missing or crashing roster lets the push
-//     through, saying so).
+//     roster exits RefusedExit or when no roster can be found at the
+//     recorded absolute path (Config.Binary, the roster that installed it)
+//     or on PATH: then it fails the push naming that path (GUI Git clients
+//     run hooks with a minimal PATH). A roster that crashes lets the push
+//     through, saying so.
 func Script(name string, c Config) []byte {
 	var b strings.Builder
 	w := func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
@@ -148,10 +151,13 @@ func Script(name string, c Config) []byte {
 	w("	else")
 	if Warns(name) {
 		w(`		echo "roster hook: no roster binary at $roster or on PATH; no warnings (run: roster hooks install)" >&2`)
+		w(`		exit "$status"`)
 	} else {
-		w(`		echo "roster hook: no roster binary at $roster or on PATH; the push is not checked (run: roster hooks install)" >&2`)
+		// A GUI Git client runs hooks with a minimal PATH: a guard that
+		// silently did nothing would let every push through unchecked.
+		w(`		echo "roster hook: refusing the push: the pre-push guard needs roster, which was installed at $roster, but nothing is there and no roster is on PATH ($PATH); reinstall the hooks with the roster you use (roster hooks install), or push with git push --no-verify to skip the check once" >&2`)
+		w("		exit 1")
 	}
-	w(`		exit "$status"`)
 	w("	fi")
 	w("fi")
 	call := `"$roster" ` + strings.Join(args, " ") + ` "$@"`

@@ -45,7 +45,7 @@ func FromView(v *discovery.View) *Repo {
 			Author: graph.Npub(p.Author), Moderator: p.Moderator})
 	}
 	for _, f := range r.Health {
-		rep.Health = append(rep.Health, FindingOf(f))
+		rep.Health = append(rep.Health, findingIn(r, f))
 	}
 	if r.RecommendedCoordinate != nil {
 		u := gitstate.NostrURL(*r.RecommendedCoordinate, nil)

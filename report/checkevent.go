@@ -36,6 +36,9 @@ type CheckEvent struct {
 	Reason   *string `json:"reason"`
 	Relays   []Relay `json:"relays"`
 	Complete bool    `json:"complete"`
+	// TimeSource is what the verdict's time rests on: "created_at", the
+	// event's own timestamp, which its author asserts.
+	TimeSource string `json:"time_source"`
 }
 
 // EventRef names one event.
@@ -61,7 +64,7 @@ type Interval struct {
 func CheckEventOf(v *eventcheck.Verdict) *CheckEvent {
 	c := v.Coordinate
 	out := &CheckEvent{Schema: CheckEventSchema, Event: eventRef(v.Event.ID, v.Event.Kind, v.Event.PubKey, int64(v.Event.CreatedAt)),
-		Action: string(v.Action), Authorized: v.Authorized, Current: v.Grant.Current, Relays: []Relay{},
+		Action: string(v.Action), Authorized: v.Authorized, Current: v.Grant.Current, Relays: []Relay{}, TimeSource: "created_at",
 		Repository: Coordinate{Kind: c.Kind, Pubkey: c.Pubkey, Npub: graph.Npub(c.Pubkey), Identifier: c.Identifier, Naddr: gitstate.EncodeNaddr(c, nil)}}
 	if v.Target != nil {
 		t := eventRef(v.Target.ID, v.Target.Kind, v.Target.PubKey, int64(v.Target.CreatedAt))

@@ -9,9 +9,17 @@ type Health struct {
 	Coordinate Coordinate `json:"coordinate"`
 	Healthy    bool       `json:"healthy"`
 	Strict     bool       `json:"strict"`
-	Errors     int        `json:"errors"`
-	Warnings   int        `json:"warnings"`
-	Findings   []Finding  `json:"findings"`
-	Relays     []Relay    `json:"relays"`
-	Complete   bool       `json:"complete"`
+	// StrictScope is "maintainers" (--strict: warnings the current
+	// maintainers can act on fail) or "all" (--strict=all); null without.
+	StrictScope *string `json:"strict_scope"`
+	Errors      int     `json:"errors"`
+	Warnings    int     `json:"warnings"`
+	// GatingWarnings counts the warnings that fail the chosen --strict.
+	GatingWarnings int       `json:"gating_warnings"`
+	Findings       []Finding `json:"findings"`
+	Relays         []Relay   `json:"relays"`
+	Complete       bool      `json:"complete"`
+	// GitServers compares each advertised clone server with the
+	// published state ([] with --no-git-servers or without a state).
+	GitServers []GitServer `json:"git_servers"`
 }

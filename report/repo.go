@@ -78,6 +78,11 @@ type Finding struct {
 	Author   *string `json:"author"` // npub, null when the finding concerns no one author
 	Message  string  `json:"message"`
 	Command  *string `json:"command"` // null when there is nothing to run
+	// Actor is who can act on the finding (the npub that should run
+	// Command, or ActorAnyMaintainer); ActorIsMaintainer is whether that is
+	// a current maintainer (finding_actor.go).
+	Actor             string `json:"actor"`
+	ActorIsMaintainer bool   `json:"actor_is_maintainer"`
 }
 
 type Lifecycle struct {

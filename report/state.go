@@ -23,6 +23,9 @@ type StateReport struct {
 	Complete   bool             `json:"complete"`
 	State      *StateEvent      `json:"state"`
 	Checkout   *CheckoutCompare `json:"checkout"`
+	// GitServers compares each advertised clone server with the state
+	// (git_servers.go; [] with --no-git-servers or without a state).
+	GitServers []GitServer `json:"git_servers"`
 }
 
 // StateEvent is a resolved kind 30618 state; its author as an npub.
@@ -89,6 +92,7 @@ func StateFromView(v *discovery.View, cmp *statepub.Comparison) StateReport {
 			Remotes: append([]string{}, cmp.Remotes...), Refs: append([]statepub.RefStatus{}, cmp.Refs...),
 			Publish: StatePublishPreview{Changes: append([]preflight.RefAction{}, cmp.Changes...), Rewrites: append([]statepub.Rewrite{}, cmp.Rewrites...)}}
 	}
+	out.GitServers = []GitServer{} // the command lists them (repo_git_servers.go)
 	return out
 }
 

@@ -32,7 +32,7 @@ func TestStateReportOutsideACheckoutHasNullCheckoutAndState(t *testing.T) {
 	}
 	c := v.Coordinate()
 	want := `{"schema":"roster.state/v1","coordinate":{"kind":30617,"pubkey":"` + c.Pubkey + `","npub":"` + graph.Npub(c.Pubkey) +
-		`","identifier":"p","naddr":"` + gitstate.EncodeNaddr(c, nil) + `"},"complete":false,"state":null,"checkout":null}`
+		`","identifier":"p","naddr":"` + gitstate.EncodeNaddr(c, nil) + `"},"complete":false,"state":null,"checkout":null,"git_servers":[]}`
 	if string(b) != want {
 		t.Fatalf("got  %s\nwant %s", b, want)
 	}

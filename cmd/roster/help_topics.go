@@ -25,7 +25,7 @@ var exitCodeMeanings = []struct {
 	{exitUsage, "usage: bad flag, argument, npub or coordinate; no signer configured"},
 	{exitRefused, "refused by a safety check; nothing was published"},
 	{exitIncomplete, "not enough evidence (relays incomplete, coordinate not found); nothing was published"},
-	{exitUnhealthy, "repo health found errors; repo check-event: the event's author was not authorized"},
+	{exitUnhealthy, "repo health found errors (with --strict also warnings the current maintainers can act on); repo check-event: the event's author was not authorized"},
 	{exitUnverified, "published, but read-back verification did not complete (also: stopped by --deadline or an interrupt after the event was sent to a relay)"},
 	{exitInterrupted, "interrupted (SIGINT, SIGTERM) before anything was sent"},
 }
@@ -41,6 +41,16 @@ A read (roster repo) that got answers from only some relays still exits 0:
 it prints what it has, marks it "complete": false, and names the relays
 that failed. repo health and every write treat incomplete evidence as
 exit 4.
+
+repo health --strict fails (5) on the warnings whose actor is a current
+maintainer (or any maintainer), not on author-scoped findings about people
+outside the current roster (a removed maintainer's stale announcement, an
+invitee's records) unless --strict=all: under --strict the exit code with
+no key, as CI runs it, equals the one with any current maintainer's key. A
+key holder still gets 5 for their own author-scoped errors. With --strict
+an advertised Git server that could not be listed is exit 4. repo
+check-event with several references exits with the worst verdict's code
+(1, then 5, 4, 2, 0).
 
 With --json (or --jq, --json-fields) an error is printed on stdout as
 {"error": {"code", "message", "details", "commands"}}; otherwise on stderr
@@ -77,6 +87,9 @@ const environmentTopic = `Environment variables
   GIT_SSH            scp-like host:path) Git servers, as git uses them (else
                      core.sshCommand, else ssh); roster always adds
                      -o BatchMode=yes, so ssh never prompts.
+  GITHUB_STEP_SUMMARY
+                     with --format github (repo health, check-event, state):
+                     the file a Markdown job summary is appended to.
 
 Colour and terminal (the conventions of gh, git and ls):
 

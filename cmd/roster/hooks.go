@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -385,9 +386,12 @@ func (a *app) prePush(ctx context.Context) error {
 		a.hookNote(err, "the push is not checked")
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, a.opts.Timeout)
-	defer cancel()
-	v, err := a.discover(ctx, partialEvidence)
+	budget := a.opts.Timeout
+	v, inTime, err := a.guardDiscover(ctx)
+	if !inTime {
+		fmt.Fprintf(a.io.Err, "roster hook: the guard's %s budget ran out before the relays and the local cache answered; the push is not checked; pushing to a Git server is not a Nostr publication, so it goes on\n", budget)
+		return nil
+	}
 	var (
 		notFound   *discovery.NotFound
 		incomplete *discovery.Incomplete
@@ -441,6 +445,44 @@ func (a *app) prePush(ctx context.Context) error {
 		Err:      fmt.Errorf("refusing to push: %s", d.Finding.Message),
 		Details:  map[string]any{"coordinate": v.Coordinate().ATag(), "refs": refs},
 		Commands: d.Finding.Commands}
+}
+
+// guardCacheWait is how long the guard waits for a cache another roster
+// holds: a locked cache costs a warning and the read goes on without it.
+const guardCacheWait = 200 * time.Millisecond
+
+// guardDiscover is the guard's discovery within one budget, --timeout
+// (hooks.GuardTimeout in the hook): the cache's lock guardCacheWait per
+// open, the relays the rest, and whatever is still not done when the
+// budget ends is abandoned (inTime false), so that a silent relay beside a
+// locked cache cannot make a push wait longer than the documented bound.
+func (a *app) guardDiscover(ctx context.Context) (*repoView, bool, error) {
+	budget := a.opts.Timeout
+	ctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	// Each cache open may wait guardCacheWait (a read opens it up to
+	// four times); the relays get the rest, at least half the budget.
+	a.opts.Timeout = max(budget-4*guardCacheWait-budget/10, budget/2)
+	a.cacheWait = guardCacheWait
+	type answer struct {
+		v   *repoView
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		v, err := a.discover(ctx, partialEvidence)
+		done <- answer{v, err}
+	}()
+	select {
+	case r := <-done:
+		a.opts.Timeout = budget
+		return r.v, true, r.err
+	case <-ctx.Done():
+		// The abandoned discovery may still read a.opts; it ends with ctx
+		// and touches the cache no more.
+		a.abandoned.Store(true)
+		return nil, false, ctx.Err()
+	}
 }
 
 // hooksTip is the one mention of `roster hooks install` after a human

@@ -235,7 +235,7 @@ func TestHooksPrePushRefusesRefsThatDoNotDescendFromTheAcceptedState(t *testing.
 		t.Fatalf("the diverged push went through:\n%s", out)
 	}
 	for _, want := range []string{"refusing to push: you were just confirmed as a maintainer of " + alice.npub() + "/proj",
-		"refs/heads/main: ", "does not contain " + accepted[:12], "run: roster repo follow-lead"} {
+		"refs/heads/main: ", "does not contain " + accepted[:12], "run: roster repo state", "run: git merge " + accepted} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("push output lacks %q:\n%s", want, out)
 		}

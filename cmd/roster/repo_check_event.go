@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -25,8 +27,10 @@ import (
 // at its created_at under its repository's resolution (exit 0 yes, 5 no, 4
 // evidence incomplete).
 func newRepoCheckEventCmd(a *app) *cobra.Command {
-	return &cobra.Command{
-		Use:   "check-event <nevent|note1|hex id>",
+	var stdin bool
+	var format string
+	cmd := &cobra.Command{
+		Use:   "check-event <nevent|note1|hex id>...",
 		Short: "Was an event's author authorized for it at its time? (exit 0 yes, 5 no, 4 incomplete)",
 		Long: `roster repo check-event fetches one status (kinds 1630-1633), label or subject
 (kind 1985 in the #t or #subject namespace) or cover note (kind 1624), finds
@@ -53,50 +57,249 @@ too, unless --relay is given.
   0  authorized
   5  not authorized (the reason says why)
   4  the event, its repository or its target could not be found, or a
-     relay did not answer`,
+     relay did not answer
+
+Several references (arguments, or one per line with --stdin) are read in
+one round per relay and each gets its verdict (with --json one
+roster.check-event/v1 object per line); the exit code is the worst
+verdict's (1, then 5, 4, 2, 0). Times are each event's own created_at,
+which its author asserts (time_source in JSON).`,
 		Example: `  roster repo check-event nevent1...
   roster repo check-event note1... --relay wss://relay.example --json
   roster repo check-event <64-hex id> --repo nostr://npub1.../my-repo --jq .authorized
-  roster repo check-event <state event id> --repo nostr://npub1.../my-repo   # kind 30618`,
-		Args: cobra.ExactArgs(1),
+  roster repo check-event <state event id> --repo nostr://npub1.../my-repo   # kind 30618
+  git log --format=%b | grep -o 'nevent1[a-z0-9]*' | roster repo check-event --stdin --json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ref, err := eventcheck.ParseRef(args[0])
-			if err != nil {
-				return usageErr("%s", err.Error())
+			if err := a.checkCIFormat(format); err != nil {
+				return err
 			}
-			v, err := a.checkEvent(cmd.Context(), ref)
+			texts := args
+			if stdin {
+				lines, err := readRefLines(a.io.In)
+				if err != nil {
+					return err
+				}
+				texts = append(append([]string{}, args...), lines...)
+			}
+			switch {
+			case len(texts) == 0:
+				return usageErr("no event to check: give a nevent, note1 or 64-hex id, or --stdin with one per line")
+			case len(texts) > eventcheck.MaxRefs:
+				return usageErr("%d events to check: at most %d per run", len(texts), eventcheck.MaxRefs)
+			}
+			refs := make([]eventcheck.Ref, 0, len(texts))
+			for _, t := range texts {
+				ref, err := eventcheck.ParseRef(t)
+				if err != nil {
+					return usageErr("%s", err.Error())
+				}
+				refs = append(refs, ref)
+			}
+			results, err := a.checkEvents(cmd.Context(), refs)
 			if err != nil {
 				return err
 			}
-			doc := report.CheckEventOf(v)
-			if a.opts.JSON {
-				if err := writeJSON(a, doc); err != nil {
+			if len(results) == 1 && !stdin {
+				return a.reportOneCheck(cmd.Context(), results[0], format)
+			}
+			return a.reportChecks(cmd.Context(), results, format)
+		},
+	}
+	cmd.Flags().BoolVar(&stdin, "stdin", false, "also read references from stdin, one per line (blank lines and # comments skipped)")
+	addCIFormatFlag(cmd, &format)
+	return cmd
+}
+
+// readRefLines reads --stdin's references: one per line, blank lines and
+// lines starting with # skipped, at most eventcheck.MaxRefs of them.
+func readRefLines(r io.Reader) ([]string, error) {
+	var out []string
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), 64<<10)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if len(out) == eventcheck.MaxRefs {
+			return nil, usageErr("more than %d events on stdin: at most %d per run", eventcheck.MaxRefs, eventcheck.MaxRefs)
+		}
+		out = append(out, line)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, usageErr("reading references from stdin: %v", err)
+	}
+	return out, nil
+}
+
+// reportOneCheck is the single-reference output: the document (or the
+// error) as before, exit 0, 5 or the error's code.
+func (a *app) reportOneCheck(ctx context.Context, r eventcheck.Result, format string) error {
+	if r.Err != nil {
+		return checkEventErr(r.Ref, r.Err)
+	}
+	doc := report.CheckEventOf(r.Verdict)
+	switch {
+	case a.opts.JSON:
+		if err := writeJSON(a, doc); err != nil {
+			return err
+		}
+	case format == formatGitHub:
+		ghCheckEvent(a.io.Out, doc)
+		a.appendStepSummary(checkEventsMarkdown([]*report.CheckEvent{doc}, nil))
+	default:
+		a.renderCheckEvents(ctx, []*report.CheckEvent{doc})
+		fmt.Fprintln(a.io.Out, timeSourceNote)
+	}
+	if !doc.Authorized {
+		return &exitError{Code: exitUnhealthy, Kind: "not-authorized", Printed: true,
+			Err: fmt.Errorf("event %s: its author was not authorized for it at its created_at (%s)", r.Verdict.Event.ID, *doc.Reason)}
+	}
+	return nil
+}
+
+// timeSourceNote is said once in the human output.
+const timeSourceNote = "times are each event's own created_at, which its author asserts"
+
+// exitRank orders exit codes from best to worst for several verdicts.
+var exitRank = map[int]int{exitOK: 0, exitUsage: 1, exitIncomplete: 2, exitUnhealthy: 3, exitFailure: 4}
+
+// reportChecks prints one verdict per reference (JSON lines with --json)
+// and exits with the worst one's code.
+func (a *app) reportChecks(ctx context.Context, results []eventcheck.Result, format string) error {
+	worst := exitOK
+	var docs []*report.CheckEvent
+	var failed []*exitError
+	for _, r := range results {
+		code := exitOK
+		if r.Err != nil {
+			ee := asExitError(checkEventErr(r.Ref, r.Err))
+			code = ee.Code
+			failed = append(failed, ee)
+			switch {
+			case a.opts.JSON:
+				if err := encodeJSONTo(a.io.Out, struct {
+					Error jsonErrorBody `json:"error"`
+				}{jsonErrorBody{Code: ee.Kind, Message: ee.Err.Error(), Details: orEmptyMap(ee.Details), Commands: orEmptySlice(a.render(ee.Commands))}}, false); err != nil {
 					return err
 				}
-			} else {
-				who := []string{doc.Event.Npub}
-				if doc.Target != nil {
-					who = append(who, doc.Target.Npub)
-				}
-				renderCheckEventHuman(a.io.Out, doc, termui.NewStyles(a.io.Out, a.io.color()), a.peopleShown(cmd.Context(), nil, who...), a.terminalWidth())
+			case format == formatGitHub:
+				ghCommand(a.io.Out, "warning", "roster: check-event "+r.Ref.ID, ee.Err.Error())
+			default:
+				a.printHumanError(ee, a.render(ee.Commands))
 			}
+		} else {
+			doc := report.CheckEventOf(r.Verdict)
+			docs = append(docs, doc)
 			if !doc.Authorized {
-				return &exitError{Code: exitUnhealthy, Kind: "not-authorized", Printed: true,
-					Err: fmt.Errorf("event %s: its author was not authorized for it at its created_at (%s)", v.Event.ID, *doc.Reason)}
+				code = exitUnhealthy
 			}
-			return nil
-		},
+			switch {
+			case a.opts.JSON:
+				if err := a.emitJSON(doc, false); err != nil {
+					return err
+				}
+			case format == formatGitHub:
+				ghCheckEvent(a.io.Out, doc)
+			}
+		}
+		if exitRank[code] > exitRank[worst] {
+			worst = code
+		}
+	}
+	switch {
+	case a.opts.JSON:
+	case format == formatGitHub:
+		a.appendStepSummary(checkEventsMarkdown(docs, failed))
+	default:
+		a.renderCheckEvents(ctx, docs)
+		authorized := 0
+		for _, d := range docs {
+			if d.Authorized {
+				authorized++
+			}
+		}
+		fmt.Fprintf(a.io.Out, "checked %d event(s): %d authorized, %d not authorized, %d not checked (see stderr); %s\n",
+			len(results), authorized, len(docs)-authorized, len(failed), timeSourceNote)
+	}
+	if worst == exitOK {
+		return nil
+	}
+	return &exitError{Code: worst, Kind: "check-event", Printed: true,
+		Err: fmt.Errorf("%d of %d event(s) were not found authorized", len(results)-countAuthorized(docs), len(results))}
+}
+
+func countAuthorized(docs []*report.CheckEvent) int {
+	n := 0
+	for _, d := range docs {
+		if d.Authorized {
+			n++
+		}
+	}
+	return n
+}
+
+// renderCheckEvents prints each verdict, a blank line between them.
+func (a *app) renderCheckEvents(ctx context.Context, docs []*report.CheckEvent) {
+	var who []string
+	for _, d := range docs {
+		who = append(who, d.Event.Npub)
+		if d.Target != nil {
+			who = append(who, d.Target.Npub)
+		}
+	}
+	pt := a.peopleShown(ctx, nil, who...)
+	for i, d := range docs {
+		if i > 0 {
+			fmt.Fprintln(a.io.Out)
+		}
+		renderCheckEventHuman(a.io.Out, d, termui.NewStyles(a.io.Out, a.io.color()), pt, a.terminalWidth())
 	}
 }
 
-// checkEvent runs the eventcheck pipeline with the user's relays, cache
-// and clock, turning what it could not do into exit errors.
-func (a *app) checkEvent(ctx context.Context, ref eventcheck.Ref) (*eventcheck.Verdict, error) {
+// ghCheckEvent is one verdict as a workflow command: a notice when
+// authorized, an error when not.
+func ghCheckEvent(w io.Writer, d *report.CheckEvent) {
+	repo := d.Repository.Npub + "/" + d.Repository.Identifier
+	if d.Authorized {
+		ghCommand(w, "notice", "roster: check-event "+d.Event.ID, fmt.Sprintf("%s (kind %d) by %s is authorized for %s at its created_at %s (asserted by its author)", d.Action, d.Event.Kind, d.Event.Npub, repo, d.Event.Created))
+		return
+	}
+	ghCommand(w, "error", "roster: check-event "+d.Event.ID, fmt.Sprintf("%s (kind %d) by %s is not authorized for %s at its created_at %s (asserted by its author): %s", d.Action, d.Event.Kind, d.Event.Npub, repo, d.Event.Created, reasonText(*d.Reason)))
+}
+
+// checkEventsMarkdown is the job summary of check-event: one table row per
+// event.
+func checkEventsMarkdown(docs []*report.CheckEvent, failed []*exitError) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## roster check-event: %d authorized of %d\n\n", countAuthorized(docs), len(docs)+len(failed))
+	b.WriteString("| event | action | author | verdict |\n| --- | --- | --- | --- |\n")
+	for _, d := range docs {
+		verdict := "authorized"
+		if !d.Authorized {
+			verdict = "not authorized: " + reasonText(*d.Reason)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdCode(d.Event.ID), mdText(d.Action), mdCode(d.Event.Npub), mdText(verdict))
+	}
+	for _, e := range failed {
+		id, _ := e.Details["event"].(string)
+		fmt.Fprintf(&b, "| %s | | | %s |\n", mdCode(id), mdText("not checked: "+e.Err.Error()))
+	}
+	b.WriteString("\nTimes are each event's own `created_at`, which its author asserts.\n\n")
+	return b.String()
+}
+
+// checkEvents runs the eventcheck pipeline with the user's relays, cache
+// and clock for every reference at once.
+func (a *app) checkEvents(ctx context.Context, refs []eventcheck.Ref) ([]eventcheck.Result, error) {
 	relays := relaypool.NormalizeRelays(a.defaultRelays())
 	if len(a.opts.Relays) == 0 {
-		relays = relaypool.NormalizeRelays(append(relays, ref.Relays...))
+		for _, ref := range refs {
+			relays = relaypool.NormalizeRelays(append(relays, ref.Relays...))
+		}
 	}
 	if len(relays) == 0 {
+		ref := refs[0]
 		return nil, &exitError{Code: exitUsage, Kind: "no-relays",
 			Err:      fmt.Errorf("no relays to ask for event %s: the reference carries no relay hints, no --relay was given, ROSTER_RELAYS is unset and config.yaml in the roster home lists no relays", ref.ID),
 			Commands: []suggest.Command{suggest.Roster("repo", "check-event", ref.ID).With("--relay", "wss://<relay>")}}
@@ -120,10 +323,22 @@ func (a *app) checkEvent(ctx context.Context, ref eventcheck.Ref) (*eventcheck.V
 		}
 		p.Selected = &sel
 	}
-	v, err := p.Check(ctx, ref)
+	if len(a.opts.Relays) > 0 {
+		// --relay given: the references' hints are not asked.
+		for i := range refs {
+			refs[i].Relays = nil
+		}
+	}
+	return p.CheckMany(ctx, refs), nil
+}
+
+// checkEventErr turns what the pipeline could not do for ref into an exit
+// error.
+func checkEventErr(ref eventcheck.Ref, err error) error {
 	var inc *eventcheck.Incomplete
 	var notAction *eventcheck.NotAnAction
 	var needsRepo *eventcheck.NeedsRepository
+	var ee *exitError
 	switch {
 	case errors.As(err, &inc):
 		details := map[string]any{"event": ref.ID}
@@ -134,15 +349,24 @@ func (a *app) checkEvent(ctx context.Context, ref eventcheck.Ref) (*eventcheck.V
 			}
 			details["relays"] = rel
 		}
-		return nil, &exitError{Code: exitIncomplete, Kind: "incomplete", Err: errors.New(inc.Reason), Details: details,
+		return &exitError{Code: exitIncomplete, Kind: "incomplete", Err: errors.New(inc.Reason), Details: details,
 			Commands: []suggest.Command{suggest.Roster("repo", "check-event", ref.ID).With("--relay", "wss://<relay holding it>").Because("ask a relay that holds the event")}}
 	case errors.As(err, &needsRepo):
-		return nil, &exitError{Code: exitUsage, Kind: "no-coordinate", Err: err, Details: map[string]any{"event": ref.ID, "identifier": needsRepo.Event.Tags.GetD()},
+		return &exitError{Code: exitUsage, Kind: "no-coordinate", Err: err, Details: map[string]any{"event": ref.ID, "identifier": needsRepo.Event.Tags.GetD()},
 			Commands: []suggest.Command{suggest.Roster("repo", "check-event", ref.ID).With("--repo", "<naddr|nostr://npub/identifier>")}}
 	case errors.As(err, &notAction):
-		return nil, &exitError{Code: exitUsage, Kind: "usage", Err: err, Details: map[string]any{"event": ref.ID, "kind": notAction.Event.Kind}}
+		return &exitError{Code: exitUsage, Kind: "usage", Err: err, Details: map[string]any{"event": ref.ID, "kind": notAction.Event.Kind}}
+	case errors.As(err, &ee):
+		// One repository's failure is shared by its events: each gets its
+		// own copy naming it.
+		c := *ee
+		c.Details = map[string]any{"event": ref.ID}
+		for k, v := range ee.Details {
+			c.Details[k] = v
+		}
+		return &c
 	}
-	return v, err
+	return err
 }
 
 // renderCheckEventHuman prints the verdict with dates, not epochs; people

@@ -2,35 +2,73 @@ package main
 
 import (
 	"fmt"
-	"github.com/roster-cli/roster/report"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/roster-cli/roster/internal/termui"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/termtext"
 )
 
+// --strict scopes (report.Health.StrictScope).
+const (
+	strictMaintainers = "maintainers"
+	strictAll         = "all"
+)
+
 // newRepoHealthCmd is `roster repo health`, the CI gate: exit 0 healthy, 5
-// on an error finding (or any finding with --strict), 4 when a relay did not
-// answer, because an unhealthy repository must not pass on partial evidence.
+// on an error finding (or, with --strict, a warning the maintainers can act
+// on), 4 when a relay did not answer, because an unhealthy repository must
+// not pass on partial evidence.
 func newRepoHealthCmd(a *app) *cobra.Command {
-	var strict bool
+	var strict, format string
+	var noGitServers bool
 	cmd := &cobra.Command{
 		Use:   "health",
 		Short: "Check repository health for CI (exit 0 healthy, 5 unhealthy, 4 incomplete)",
 		Long: `roster repo health resolves the repository like 'roster repo' but requires
 every relay to answer, lists the health findings (inconsistent maintainers
-compatibility tags, invalid self-roles, unresolved lead paths, ...) with the
-command that repairs each, and sets the exit code for CI:
+compatibility tags, invalid self-roles, unresolved lead paths, Git servers
+that do not serve the published state, ...), each with who can act on it
+and the command for that person, and sets the exit code for CI:
 
   0  healthy (warnings allowed unless --strict)
-  5  at least one error finding (with --strict: any finding)
-  4  not every relay answered, or the coordinate was not found`,
+  5  at least one error finding; with --strict also a warning the current
+     maintainers can act on; with --strict=all any warning
+  4  not every relay answered, or the coordinate was not found; with
+     --strict also an advertised Git server that could not be listed
+
+An author-scoped finding (a problem in one signer's announcement) is an
+error for that signer and a warning for everyone else. --strict counts the
+warnings whose actor is a current maintainer (or any maintainer); those
+about people outside the current roster (a removed maintainer's stale
+announcement, an invitee's records) are reported but do not fail it. So
+under --strict the exit code with no key, as CI runs it, is the one any
+current maintainer's key gets.
+
+Each advertised clone server is listed (git ls-remote, within --timeout)
+and compared with the published kind 30618 state: matches, ahead (pushed,
+not published), behind-or-rewound, diverged, differs (this checkout lacks
+the objects to tell), or unreachable. --no-git-servers skips it.`,
 		Example: `  roster repo health
-  roster repo health --strict --json`,
+  roster repo health --strict --json
+  roster repo health --strict --format github   # in GitHub Actions`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			switch strict { // --strict=true and =false, as when it was a boolean flag
+			case "true":
+				strict = strictMaintainers
+			case "false":
+				strict = ""
+			}
+			if strict != "" && strict != strictMaintainers && strict != strictAll {
+				return usageErr("--strict=%s: use --strict (warnings the current maintainers can act on fail) or --strict=all (every warning fails)", strict)
+			}
+			if err := a.checkCIFormat(format); err != nil {
+				return err
+			}
 			// The human findings name people; the JSON carries npubs only.
 			a.profiles = !a.opts.JSON
 			v, err := a.loadRepo(cmd.Context(), completeEvidence)
@@ -38,31 +76,103 @@ command that repairs each, and sets the exit code for CI:
 				return err
 			}
 			rep := report.FromView(v)
-			h := &report.Health{Schema: report.HealthSchema, Coordinate: rep.Coordinate, Strict: strict,
-				Findings: rep.Health, Relays: rep.Relays, Complete: rep.Complete}
-			h.Errors, h.Warnings = countFindings(h.Findings)
-			h.Healthy = h.Errors == 0 && (!strict || h.Warnings == 0)
-			if a.opts.JSON {
+			h := &report.Health{Schema: report.HealthSchema, Coordinate: rep.Coordinate, Strict: strict != "",
+				Findings: rep.Health, Relays: rep.Relays, Complete: rep.Complete, GitServers: []report.GitServer{}}
+			if strict != "" {
+				h.StrictScope = &strict
+			}
+			if !noGitServers {
+				h.GitServers = a.gitServers(cmd.Context(), v)
+				h.Findings = append(h.Findings, gitServerFindings(h.GitServers)...)
+			}
+			var gating int
+			h.Errors, h.Warnings, gating = report.CountFindings(h.Findings, strict == strictAll)
+			h.GatingWarnings = gating
+			unreachable := unreachableServers(h.GitServers)
+			h.Healthy = h.Errors == 0 && (strict == "" || gating == 0)
+			pt := a.people(rep.Names, rep.Viewer)
+			switch {
+			case a.opts.JSON:
 				if err := writeJSON(a, h); err != nil {
 					return err
 				}
-			} else {
-				renderHealthHuman(a.io.Out, h, termui.NewStyles(a.io.Out, a.io.color()), a.people(rep.Names, rep.Viewer), a.terminalWidth())
+			case format == formatGitHub:
+				renderHealthGitHub(a.io.Out, h, rep, pt)
+				a.appendStepSummary(healthSummaryMarkdown(h, rep, pt))
+			default:
+				renderHealthHuman(a.io.Out, h, termui.NewStyles(a.io.Out, a.io.color()), pt, a.terminalWidth())
 				a.printAdvisories(v)
 			}
 			if !h.Healthy {
 				return &exitError{Code: exitUnhealthy, Kind: "unhealthy", Printed: true,
 					Err: fmt.Errorf("repository health: %d error(s), %d warning(s)", h.Errors, h.Warnings)}
 			}
+			if strict != "" && len(unreachable) > 0 {
+				return gitServersIncompleteErr(unreachable)
+			}
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&strict, "strict", false, "fail (exit 5) on warnings too")
+	cmd.Flags().StringVar(&strict, "strict", "", "fail (exit 5) on warnings the current maintainers can act on too; --strict=all: on every warning")
+	cmd.Flags().Lookup("strict").NoOptDefVal = strictMaintainers
+	cmd.Flags().BoolVar(&noGitServers, "no-git-servers", false, "do not list the advertised Git servers or compare them with the published state")
+	addCIFormatFlag(cmd, &format)
 	return cmd
 }
 
-// renderHealthHuman lists each finding with who it concerns and the command
-// that repairs it, then the verdict; rows wrap to width (0: never).
+// gitServersIncompleteErr is --strict's exit 4 when an advertised Git
+// server could not be listed: the comparison rests on partial evidence.
+func gitServersIncompleteErr(servers []report.GitServer) error {
+	var lines []string
+	for _, s := range servers {
+		reason := ""
+		if s.Reason != nil {
+			reason = *s.Reason
+		}
+		lines = append(lines, fmt.Sprintf("  %s: %s", termtext.Line(s.URL), termtext.Line(reason)))
+	}
+	return &exitError{Code: exitIncomplete, Kind: "git-servers-unreachable",
+		Err:     fmt.Errorf("repository health: these advertised Git servers could not be listed, so what they serve was not compared with the published state (--strict needs every one):\n%s", strings.Join(lines, "\n")),
+		Details: map[string]any{"git_servers": servers}}
+}
+
+// actorText is who should act on a finding, for a person reading it:
+// "you", a named person, or "any maintainer".
+func actorText(f report.Finding, pt peopleText) string {
+	switch {
+	case f.Actor == "" || f.Actor == report.ActorAnyMaintainer:
+		return "any maintainer"
+	case pt.viewer != "" && f.Actor == pt.viewer:
+		return "you"
+	}
+	return strings.TrimSuffix(pt.Of(f.Actor), " (you)")
+}
+
+// actorLine is "carol (npub…) should run: roster repo follow-lead", or
+// "carol (npub…) should repair it by hand" when there is no command.
+func actorLine(f report.Finding, pt peopleText) string {
+	who := actorText(f, pt)
+	verb := "should"
+	if who == "any maintainer" {
+		verb = "can"
+	}
+	if f.Command == nil {
+		return fmt.Sprintf("%s %s repair it by hand", who, verb)
+	}
+	return fmt.Sprintf("%s %s run: %s", who, verb, termtext.Line(*f.Command))
+}
+
+// strictNote says why a warning does not fail --strict.
+func strictNote(f report.Finding, h *report.Health) string {
+	if f.Severity == "error" || f.ActorIsMaintainer || (h.StrictScope != nil && *h.StrictScope == strictAll) {
+		return ""
+	}
+	return "not counted by --strict: the person who can act is not a current maintainer (--strict=all counts it)"
+}
+
+// renderHealthHuman lists each finding with who can act on it and the
+// command for that person, the Git servers, then the verdict; rows wrap to
+// width (0: never).
 func renderHealthHuman(w io.Writer, h *report.Health, st termui.Styles, pt peopleText, width int) {
 	p := &termui.Lines{W: w, St: st, Width: width}
 	// Finding messages and commands may quote event text: one line each.
@@ -76,9 +186,17 @@ func renderHealthHuman(w io.Writer, h *report.Health, st termui.Styles, pt peopl
 		if f.Author != nil {
 			p.Note(pt.Prose("announcement of " + *f.Author))
 		}
-		if f.Command != nil {
-			p.NoteWhole("repair with: " + termtext.Line(*f.Command))
+		p.NoteWhole(actorLine(f, pt))
+		if n := strictNote(f, h); n != "" {
+			p.Note(n)
 		}
+	}
+	for _, s := range h.GitServers {
+		text := s.Verdict
+		if s.Reason != nil {
+			text += ": " + *s.Reason
+		}
+		p.Row("git server", termtext.Line(s.URL+"  "+text))
 	}
 	verdict := st.Apply(st.Good, "healthy")
 	switch {
@@ -88,4 +206,86 @@ func renderHealthHuman(w io.Writer, h *report.Health, st termui.Styles, pt peopl
 		verdict = st.Apply(st.Bad, "unhealthy")
 	}
 	p.Row("verdict", fmt.Sprintf("%s: %d error(s), %d warning(s), every relay answered", verdict, h.Errors, h.Warnings))
+}
+
+// renderHealthGitHub prints one workflow command per finding (error or
+// warning, titled with its code, the message then who should run what),
+// one per Git server that could not be listed (a warning), and the
+// verdict as a notice, or an error when unhealthy.
+func renderHealthGitHub(w io.Writer, h *report.Health, rep *report.Repo, pt peopleText) {
+	for _, f := range h.Findings {
+		msg := pt.Prose(f.Message) + "\n" + actorLine(f, pt)
+		if n := strictNote(f, h); n != "" {
+			msg += "\n" + n
+		}
+		ghCommand(w, ghSeverity(f.Severity), "roster: "+f.Code, msg)
+	}
+	for _, s := range unreachableServers(h.GitServers) {
+		reason := ""
+		if s.Reason != nil {
+			reason = *s.Reason
+		}
+		ghCommand(w, "warning", "roster: git server unreachable", fmt.Sprintf("the Git server %s could not be listed (%s): what it serves was not compared with the published state", s.URL, reason))
+	}
+	verdict := fmt.Sprintf("%s: %d error(s), %d warning(s)", healthVerdict(h), h.Errors, h.Warnings)
+	if h.Healthy {
+		ghCommand(w, "notice", "roster: repository health", rep.Coordinate.Npub+"/"+rep.Coordinate.Identifier+" is "+verdict)
+	} else {
+		ghCommand(w, "error", "roster: repository health", rep.Coordinate.Npub+"/"+rep.Coordinate.Identifier+" is "+verdict)
+	}
+}
+
+func healthVerdict(h *report.Health) string {
+	switch {
+	case h.Healthy:
+		return "healthy"
+	case h.Errors == 0:
+		return "unhealthy (--strict: warnings fail)"
+	}
+	return "unhealthy"
+}
+
+// healthSummaryMarkdown is the job summary: the verdict, the lead, the
+// maintainers with their names, the findings with their actor and
+// command, and the Git servers.
+func healthSummaryMarkdown(h *report.Health, rep *report.Repo, pt peopleText) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## roster repository health: %s\n\n", mdText(healthVerdict(h)))
+	fmt.Fprintf(&b, "Repository %s: %d error(s), %d warning(s)", mdCode(rep.Coordinate.Npub+"/"+rep.Coordinate.Identifier), h.Errors, h.Warnings)
+	if h.StrictScope != nil {
+		fmt.Fprintf(&b, ", %s", mdText("--strict="+*h.StrictScope))
+	}
+	b.WriteString("\n\n")
+	if rep.LeadMaintainer != nil {
+		fmt.Fprintf(&b, "- Lead: %s\n", mdText(pt.Of(*rep.LeadMaintainer)))
+	}
+	for _, m := range rep.Maintainers {
+		fmt.Fprintf(&b, "- Maintainer (%s): %s\n", mdText(m.Status), mdText(pt.Of(m.Npub)))
+	}
+	if len(h.Findings) > 0 {
+		b.WriteString("\n| severity | code | finding | who | command |\n| --- | --- | --- | --- | --- |\n")
+		for _, f := range h.Findings {
+			cmd := ""
+			if f.Command != nil {
+				cmd = mdCode(*f.Command)
+			}
+			who := actorText(f, pt)
+			if strictNote(f, h) != "" {
+				who += " (not a current maintainer: not counted by --strict)"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", mdText(f.Severity), mdCode(f.Code), mdText(pt.Prose(f.Message)), mdText(who), cmd)
+		}
+	}
+	if len(h.GitServers) > 0 {
+		b.WriteString("\n| Git server | compared with the published state |\n| --- | --- |\n")
+		for _, s := range h.GitServers {
+			text := s.Verdict
+			if s.Reason != nil {
+				text += ": " + *s.Reason
+			}
+			fmt.Fprintf(&b, "| %s | %s |\n", mdCode(s.URL), mdText(text))
+		}
+	}
+	b.WriteString("\n")
+	return b.String()
 }

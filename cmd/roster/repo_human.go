@@ -159,7 +159,7 @@ func renderHealthSummary(p *termui.Lines, rep *report.Repo, pt peopleText) {
 		}
 		p.Note(pt.Prose(termtext.Line(f.Severity + " " + f.Code + ": " + f.Message)))
 		if f.Command != nil {
-			p.Note("  repair with: " + termtext.Line(*f.Command))
+			p.Note("  " + actorLine(f, pt))
 		}
 	}
 }

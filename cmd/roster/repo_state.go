@@ -24,6 +24,8 @@ import (
 // newRepoStateCmd is `roster repo state`: the resolved kind 30618 state
 // and, in a checkout, how the checkout differs from it, both ways.
 func newRepoStateCmd(a *app) *cobra.Command {
+	var format string
+	var noGitServers bool
 	cmd := &cobra.Command{
 		Use:   "state",
 		Short: "Show the repository's resolved Git state and how this checkout differs from it",
@@ -42,12 +44,19 @@ every remote whose URL is one of the repository's advertised clone URLs.
 Then what 'roster repo state publish' would change in the state, computed
 by the code publish runs, marking what it refuses without --force. The
 default branch is compared with the state's HEAD, not with the branch
-checked out.`,
+checked out.
+
+Each advertised clone server is listed and compared with the state too
+(git_servers: matches, ahead, behind-or-rewound, diverged, differs,
+unreachable; docs/ci.md); --no-git-servers skips it.`,
 		Example: `  roster repo state
   roster repo state --json
   roster repo state publish --dry-run`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.checkCIFormat(format); err != nil {
+				return err
+			}
 			v, err := a.loadRepo(cmd.Context(), partialEvidence)
 			if err != nil {
 				return err
@@ -59,17 +68,28 @@ checked out.`,
 				}
 			}
 			rep := report.StateFromView(v, cmp)
+			rep.GitServers = []report.GitServer{}
+			if !noGitServers {
+				rep.GitServers = a.gitServers(cmd.Context(), v)
+			}
 			if a.opts.JSON {
 				return writeJSON(a, rep)
+			}
+			if format == formatGitHub {
+				renderStateGitHub(a, rep)
+				return nil
 			}
 			var who []string
 			if rep.State != nil {
 				who = append(who, rep.State.Author)
 			}
 			renderStateHuman(a.io.Out, rep, a.peopleShown(cmd.Context(), v.Relays, who...), a.terminalWidth(), a.selectors())
+			renderStateGitServers(a.io.Out, rep.GitServers)
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&noGitServers, "no-git-servers", false, "do not list the advertised Git servers or compare them with the state")
+	addCIFormatFlag(cmd, &format)
 	cmd.AddCommand(newRepoStatePublishCmd(a))
 	return cmd
 }

@@ -169,7 +169,10 @@ func (a *app) openCache() (*cache.Cache, error) {
 // openCacheIn opens the cache in dir: read-only when it cannot be written
 // (cache.Open decides; the test seam forces it).
 func (a *app) openCacheIn(dir string) (*cache.Cache, error) {
-	return cache.OpenWith(dir, cache.Options{ReadOnly: a.seams.cacheReadOnly, MaxBytes: a.seams.cacheMaxBytes})
+	if a.abandoned.Load() {
+		return nil, errors.New("the pre-push guard's budget ran out")
+	}
+	return cache.OpenWith(dir, cache.Options{ReadOnly: a.seams.cacheReadOnly, MaxBytes: a.seams.cacheMaxBytes, Timeout: a.cacheWait})
 }
 
 // viewerPubkey is whose announcement the advisory warnings are about: the

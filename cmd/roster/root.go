@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -65,6 +66,12 @@ type app struct {
 	// lookups are the NIP-05 names pubkey arguments were given as
 	// (pubkey_args.go), for the preview.
 	lookups []nip05Lookup
+	// cacheWait bounds how long this invocation waits for the cache's
+	// lock (0: cache.DefaultOpenTimeout); the pre-push guard shortens it.
+	cacheWait time.Duration
+	// abandoned is set when the pre-push guard's budget ran out: the
+	// discovery it left behind opens no cache any more.
+	abandoned atomic.Bool
 }
 
 // seams are the points a test may set on one invocation, so independent

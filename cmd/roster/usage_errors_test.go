@@ -45,7 +45,7 @@ func TestFlagValueErrorsInPlainWords(t *testing.T) {
 		{[]string{"repo", "--timeout", "10"}, "--timeout 10: a duration needs a unit, e.g. 10s"},
 		{[]string{"repo", "--timeout=1.5"}, "--timeout 1.5: a duration needs a unit, e.g. 1.5s"},
 		{[]string{"repo", "--timeout", "soon"}, "--timeout soon: not a duration; write it like 10s, 1m30s or 500ms"},
-		{[]string{"repo", "health", "--strict=maybe"}, "--strict=maybe: not true or false"},
+		{[]string{"repo", "health", "--strict=maybe"}, "--strict=maybe: use --strict (warnings the current maintainers can act on fail) or --strict=all"},
 	} {
 		r := invocation{Env: homeEnv(t)}.roster(t, c.args...)
 		if r.Code != exitUsage || !strings.Contains(r.Err, c.want) || strings.Contains(r.Err, "time: ") || strings.Contains(r.Err, "strconv") {

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+)
+
+// Rule (check-event resolves the repository an event names, following its
+// lead pointer): a status inside Bob's tenure whose `a` tag names Bob's own
+// coordinate, which forwards to Alice's, is judged in the lead's
+// resolution: authorized, as with --repo of the lead; the interval starts
+// at his effective start (his acceptance), not at the invitation.
+func TestCheckEventOfAForwardingCoordinateJudgesInTheLeadsResolution(t *testing.T) {
+	w, issue := checkEventWorld(t)
+	w.ok(bob, alice, 5000, "repo", "leave")
+	w.ok(alice, alice, 5100, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
+	own := nostr.Tag{"a", "30617:" + bob.pk + ":" + w.id}
+	root := nostr.Tag{"e", issue.ID, "", "root"}
+	st := bob.sign(t, 1631, 2500, own, root)
+	w.seed(st)
+	for _, args := range [][]string{{st.ID, "--json"}, {st.ID, "--json", "--repo", alice.naddr(w.id)}} {
+		r := w.checkEvent(args...)
+		var doc struct {
+			Authorized bool `json:"authorized"`
+			Interval   *struct {
+				Start int64 `json:"start"`
+			} `json:"interval"`
+		}
+		if err := json.Unmarshal([]byte(r.Out), &doc); err != nil || r.Code != exitOK || !doc.Authorized {
+			t.Fatalf("%v: exit %d:\n%s%s", args, r.Code, r.Out, r.Err)
+		}
+		if doc.Interval == nil || doc.Interval.Start != 2000 {
+			t.Fatalf("%v: interval %+v, want the effective start 2000:\n%s", args, doc.Interval, r.Out)
+		}
+	}
+}

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/graph"
+)
+
+type gitServersDoc struct {
+	Healthy  bool `json:"healthy"`
+	Findings []struct {
+		Code    string  `json:"code"`
+		Command *string `json:"command"`
+	} `json:"findings"`
+	GitServers []struct {
+		URL     string `json:"url"`
+		Verdict string `json:"verdict"`
+		Refs    []struct {
+			Ref     string  `json:"ref"`
+			State   *string `json:"state"`
+			Server  *string `json:"server"`
+			Verdict string  `json:"verdict"`
+		} `json:"refs"`
+		Command *string `json:"command"`
+	} `json:"git_servers"`
+}
+
+// serverWorld: alice alone leads proj, advertises one bare server, and
+// published a state naming main at stateMain; the checkout has c1 and its
+// child c2, the server serves serverMain.
+func serverWorld(t *testing.T, pickState, pickServer func(c1, c2 string) string, clone ...string) (relay string, work *gitWork) {
+	t.Helper()
+	work = newGitWork(t)
+	c1 := work.commit("one")
+	c2 := work.commit("two")
+	srv, url := newBareServer(t)
+	work.pushTo(srv, pickServer(c1, c2)+":refs/heads/main")
+	if len(clone) == 0 {
+		clone = []string{url}
+	}
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	publish(t, relays[0].URL(),
+		alice.announce(t, "proj", 1000, role("M", alice), maintainersTag(alice), append(nostr.Tag{"clone"}, clone...)),
+		alice.sign(t, graph.KindState, 1001, nostr.Tag{"d", "proj"}, nostr.Tag{"HEAD", "ref: refs/heads/main"}, nostr.Tag{"refs/heads/main", pickState(c1, c2)}))
+	return relays[0].URL(), work
+}
+
+func first(c1, _ string) string  { return c1 }
+func second(_, c2 string) string { return c2 }
+
+func serverHealth(t *testing.T, relay string, work *gitWork, args ...string) (result, gitServersDoc) {
+	t.Helper()
+	r := invocation{Env: testEnv(t), Dir: work.dir}.roster(t, append([]string{"repo", "health", "--json", "--repo", alice.naddr("proj"), "--relay", relay}, args...)...)
+	var d gitServersDoc
+	if err := json.Unmarshal([]byte(r.Out), &d); err != nil {
+		t.Fatalf("exit %d, not JSON: %v\n%s%s", r.Code, err, r.Out, r.Err)
+	}
+	return r, d
+}
+
+// Rule (repo health compares the Git servers with the published state): a
+// commit pushed to the advertised server but never published is "ahead",
+// with the command that publishes it; a warning, so --strict fails.
+func TestHealthGitServerPushedButUnpublishedIsAhead(t *testing.T) {
+	t.Parallel()
+	relay, work := serverWorld(t, first, second)
+	r, d := serverHealth(t, relay, work)
+	if r.Code != exitOK || len(d.GitServers) != 1 {
+		t.Fatalf("exit %d:\n%s%s", r.Code, r.Out, r.Err)
+	}
+	s := d.GitServers[0]
+	if s.Verdict != "ahead" || len(s.Refs) != 1 || s.Refs[0].Ref != "refs/heads/main" || s.Refs[0].Verdict != "ahead" ||
+		s.Command == nil || *s.Command != "roster repo state publish" {
+		t.Fatalf("git server %+v:\n%s", s, r.Out)
+	}
+	if len(d.Findings) != 1 || d.Findings[0].Code != "git-server-ahead" {
+		t.Fatalf("findings %+v", d.Findings)
+	}
+	if r, _ := serverHealth(t, relay, work, "--strict"); r.Code != exitUnhealthy {
+		t.Fatalf("--strict exit %d, want 5:\n%s", r.Code, r.Out)
+	}
+	if r, d := serverHealth(t, relay, work, "--strict", "--no-git-servers"); r.Code != exitOK || len(d.GitServers) != 0 {
+		t.Fatalf("--no-git-servers exit %d:\n%s", r.Code, r.Out)
+	}
+}
+
+// Rule (repo health compares the Git servers with the published state): a
+// server whose ref was rewound behind the state is "behind-or-rewound",
+// with the push that restores it.
+func TestHealthGitServerRewoundIsBehind(t *testing.T) {
+	t.Parallel()
+	relay, work := serverWorld(t, second, first)
+	r, d := serverHealth(t, relay, work)
+	if len(d.GitServers) != 1 {
+		t.Fatalf("exit %d:\n%s", r.Code, r.Out)
+	}
+	s := d.GitServers[0]
+	c2 := work.rev("main")
+	if s.Verdict != "behind-or-rewound" || len(s.Refs) != 1 || s.Refs[0].Verdict != "behind" ||
+		s.Command == nil || !strings.Contains(*s.Command, c2+":refs/heads/main") {
+		t.Fatalf("git server %+v:\n%s", s, r.Out)
+	}
+	if len(d.Findings) != 1 || d.Findings[0].Code != "git-server-behind-or-rewound" {
+		t.Fatalf("findings %+v", d.Findings)
+	}
+}
+
+// Rule (repo health compares the Git servers with the published state): a
+// matching server is "matches" and no finding; an advertised server that
+// cannot be listed is "unreachable": incomplete evidence, exit 4 only with
+// --strict.
+func TestHealthGitServerMatchesAndUnreachable(t *testing.T) {
+	t.Parallel()
+	_, url := newBareServer(t)
+	gone := url + "-missing"
+	relay, work := serverWorld(t, second, second, url, gone)
+	// serverWorld pushed to its own server; push the same to url.
+	work.git("push", "-q", strings.TrimPrefix(url, "file://"), "main:refs/heads/main")
+	r, d := serverHealth(t, relay, work)
+	if r.Code != exitOK || len(d.GitServers) != 2 || d.GitServers[0].Verdict != "matches" || d.GitServers[1].Verdict != "unreachable" || len(d.Findings) != 0 {
+		t.Fatalf("exit %d:\n%s%s", r.Code, r.Out, r.Err)
+	}
+	r = invocation{Env: testEnv(t), Dir: work.dir}.roster(t, "repo", "health", "--strict", "--repo", alice.naddr("proj"), "--relay", relay)
+	if r.Code != exitIncomplete || !strings.Contains(r.Err, gone) {
+		t.Fatalf("--strict exit %d, want 4 naming %s:\n%s%s", r.Code, gone, r.Out, r.Err)
+	}
+}
+
+// Rule (repo state compares the Git servers with the state too): the same
+// git_servers comparison in roster.state/v1, and as workflow commands with
+// --format github (well-formed, exit 0 as without it).
+func TestRepoStateShowsTheGitServersAndFormatGitHub(t *testing.T) {
+	t.Parallel()
+	relay, work := serverWorld(t, second, first)
+	inv := invocation{Env: testEnv(t), Dir: work.dir}
+	base := []string{"repo", "state", "--repo", alice.naddr("proj"), "--relay", relay}
+	r := inv.roster(t, append(base, "--json")...)
+	var d gitServersDoc
+	if err := json.Unmarshal([]byte(r.Out), &d); err != nil || r.Code != exitOK || len(d.GitServers) != 1 || d.GitServers[0].Verdict != "behind-or-rewound" {
+		t.Fatalf("exit %d %v:\n%s%s", r.Code, err, r.Out, r.Err)
+	}
+	r = inv.roster(t, append(base, "--format", "github")...)
+	if r.Code != exitOK {
+		t.Fatalf("--format github exit %d:\n%s%s", r.Code, r.Out, r.Err)
+	}
+	found := false
+	for _, c := range parseWorkflowCommands(t, r.Out) {
+		if c.Command == "warning" && c.Props["title"] == "roster: git server behind-or-rewound" && strings.Contains(c.Message, "refs/heads/main behind") {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no behind-or-rewound warning:\n%s", r.Out)
+	}
+	r = inv.roster(t, append(base, "--no-git-servers")...)
+	if r.Code != exitOK || strings.Contains(r.Out, "git servers compared") {
+		t.Fatalf("--no-git-servers exit %d:\n%s", r.Code, r.Out)
+	}
+}
