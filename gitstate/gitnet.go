@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -214,13 +215,26 @@ func classifyGit(stderr string) cause {
 	return cause{reason: ReasonProtocol, words: "not a Git server answer"}
 }
 
-// lastLine is the last non-empty line of git's stderr, for details.
+// gitBoilerplate are the lines git adds after every failed remote
+// command, whatever the cause: they say nothing about the server, and the
+// last of them ("and the repository exists.") read alone is a fragment.
+var gitBoilerplate = []string{
+	"fatal: could not read from remote repository.",
+	"please make sure you have the correct access rights",
+	"and the repository exists.",
+}
+
+// lastLine is the last non-empty line of git's stderr that says something
+// about the server (the ssh or HTTP error, not git's closing boilerplate),
+// for details.
 func lastLine(stderr string) string {
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
-		if l := strings.TrimSpace(lines[i]); l != "" && !strings.HasPrefix(l, "warning: filtering not recognized") {
-			return l
+		l := strings.TrimSpace(lines[i])
+		if l == "" || strings.HasPrefix(l, "warning: filtering not recognized") || slices.Contains(gitBoilerplate, strings.ToLower(l)) {
+			continue
 		}
+		return l
 	}
 	return ""
 }
