@@ -116,6 +116,11 @@ type Outcome struct {
 	// relay said about it; nil when there was none.
 	State         *nostr.Event
 	StateDelivery *relaypool.Delivery
+	// OlderServed are the relays whose verification reads still returned
+	// an older version of the published announcement's address (by
+	// address or to a repeated filter) beside it; the change may still be
+	// verified (noteOlderServed).
+	OlderServed []relaypool.OlderVersion
 }
 
 // Run previews intent and, unless dryRun, publishes it. A refusal is an

@@ -89,6 +89,7 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event) e
 		if afterErr != nil {
 			problems = append(problems, "re-reading the repository failed: "+afterErr.Error())
 		} else {
+			noteOlderServed(out, after.Fetch, evt)
 			// Resolve with what the read-back returned by id too: a relay
 			// may answer the repeated discovery filter from a cache.
 			if d.ReadBack != nil {

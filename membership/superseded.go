@@ -77,6 +77,7 @@ func (p Pipeline) confirmAfterCut(ctx context.Context, out *Outcome, evt *nostr.
 			Problems: []string{"re-reading the repository after the cut window failed, so another edit released meanwhile cannot be ruled out: " + why},
 			Message:  fmt.Sprintf("published %s, but verification did not complete", evt.ID)}
 	}
+	noteOlderServed(out, final.Fetch, evt)
 	// What verification saw stays in: a relay answering from a cache must
 	// not make the change look undone.
 	final = final.Including(append(append([]*nostr.Event(nil), out.After.Events...), evt))

@@ -83,6 +83,7 @@ func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun b
 	}
 	recordDelivery(out, o)
 	out.Verified = o.Verified
+	out.Advice = append(out.Advice, olderServedAdvice(o)...)
 	out.ResolvedAfter = o.After
 	if o.Switch != nil {
 		url := gitstate.NostrURL(o.Switch.To, nil)

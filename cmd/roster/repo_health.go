@@ -77,7 +77,7 @@ the objects to tell), or unreachable. --no-git-servers skips it.`,
 			}
 			rep := report.FromView(v)
 			h := &report.Health{Schema: report.HealthSchema, Coordinate: rep.Coordinate, Strict: strict != "",
-				Findings: rep.Health, Relays: rep.Relays, Complete: rep.Complete, GitServers: []report.GitServer{}}
+				Findings: append(rep.Health, staleRelayFindings(v)...), Relays: rep.Relays, Complete: rep.Complete, GitServers: []report.GitServer{}}
 			if strict != "" {
 				h.StrictScope = &strict
 			}
