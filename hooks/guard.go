@@ -180,9 +180,13 @@ func Guard(in GuardInput) Decision {
 					lines = append(lines, fmt.Sprintf("  %s: %s does not contain %s", termtext.Line(c.Ref), termtext.Line(short(c.Pushed)), termtext.Line(short(c.State))))
 				}
 			}
+			since := "have published no repository state since"
+			if in.FreshFetch {
+				since = "this is your first push since"
+			}
 			d.Finding = &Finding{Reason: ReasonNotDescended,
-				Message: fmt.Sprintf("you were just confirmed as a maintainer of %s and have published no repository state since, and these refs do not descend from the state the maintainers accepted (event %s by %s):\n%s\nbuild on the accepted state (fetch it and merge or rebase onto it):",
-					coord, short(in.StateEventID), graph.Npub(in.StateAuthor), strings.Join(lines, "\n")),
+				Message: fmt.Sprintf("you were just confirmed as a maintainer of %s and %s, and these refs do not descend from the state the maintainers accepted (event %s by %s):\n%s\nbuild on the accepted state (fetch it and merge or rebase onto it):",
+					coord, since, short(in.StateEventID), graph.Npub(in.StateAuthor), strings.Join(lines, "\n")),
 				Refs:     bad,
 				Commands: buildOn(bad)}
 		}
