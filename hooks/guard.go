@@ -62,13 +62,36 @@ type GuardInput struct {
 	Pushed     []PushedRef
 	// IsAncestor is the checkout's ancestry (gitstate.Checkout.IsAncestor).
 	IsAncestor func(ancestor, descendant string) (bool, error)
+	// FreshFetch is set when a confirmation made in this home still awaits
+	// the fresh fetch the spec requires before the next push: "No push ...
+	// is allowed until a fresh fetch verifies the accepted state against
+	// the local refs". The pushed refs are then compared with the accepted
+	// state whatever the signer published, and incomplete evidence refuses
+	// the push instead of letting it through.
+	FreshFetch bool
 }
 
 // Reasons the guard refuses a push.
 const (
 	ReasonRemovedByLead = "push-removed-by-lead"
 	ReasonNotDescended  = "push-not-descended"
+	// ReasonNeedsFreshFetch: a confirmation awaits a fresh fetch and the
+	// relays did not give a complete one.
+	ReasonNeedsFreshFetch = "push-needs-fresh-fetch"
 )
+
+// NeedsFreshFetch is the refusal of a push that must wait for a fresh
+// fetch of the accepted state (GuardInput.FreshFetch) which could not be
+// made; why says what went wrong.
+func NeedsFreshFetch(coord, why string) *Finding {
+	return &Finding{Reason: ReasonNeedsFreshFetch,
+		Message: fmt.Sprintf("you were confirmed as a maintainer of %s in this home, and your first push after a confirmation must be checked against a fresh, complete read of the accepted repository state from the relays; %s. Push again when the relays answer, or push deliberately unchecked with: git push --no-verify",
+			termtext.Line(coord), termtext.Line(why)),
+		Commands: []suggest.Command{
+			suggest.Roster("repo", "state").Because("see whether the relays answer, and how this checkout differs from the accepted state"),
+			suggest.Git("push", "--no-verify").Because("or push without roster's check, deliberately"),
+		}}
+}
 
 // RefCheck is one pushed ref compared with the resolved state.
 type RefCheck struct {
@@ -140,7 +163,7 @@ func Guard(in GuardInput) Decision {
 		}
 	}
 	since, _ := r.EffectiveStart(in.Viewer)
-	if d.Finding == nil && r.Confirmed(in.Viewer) && !hasOwnStateSince(in.Events, in.Viewer, r.Selected.Identifier, since) && len(in.StateRefs) > 0 {
+	if d.Finding == nil && r.Confirmed(in.Viewer) && (in.FreshFetch || !hasOwnStateSince(in.Events, in.Viewer, r.Selected.Identifier, since)) && len(in.StateRefs) > 0 {
 		d.Checked, d.Warnings = checkRefs(in)
 		var bad []RefCheck
 		for _, c := range d.Checked {
@@ -157,9 +180,13 @@ func Guard(in GuardInput) Decision {
 					lines = append(lines, fmt.Sprintf("  %s: %s does not contain %s", termtext.Line(c.Ref), termtext.Line(short(c.Pushed)), termtext.Line(short(c.State))))
 				}
 			}
+			since := "have published no repository state since"
+			if in.FreshFetch {
+				since = "this is your first push since"
+			}
 			d.Finding = &Finding{Reason: ReasonNotDescended,
-				Message: fmt.Sprintf("you were just confirmed as a maintainer of %s and have published no repository state since, and these refs do not descend from the state the maintainers accepted (event %s by %s):\n%s\nbuild on the accepted state (fetch it and merge or rebase onto it):",
-					coord, short(in.StateEventID), graph.Npub(in.StateAuthor), strings.Join(lines, "\n")),
+				Message: fmt.Sprintf("you were just confirmed as a maintainer of %s and %s, and these refs do not descend from the state the maintainers accepted (event %s by %s):\n%s\nbuild on the accepted state (fetch it and merge or rebase onto it):",
+					coord, since, short(in.StateEventID), graph.Npub(in.StateAuthor), strings.Join(lines, "\n")),
 				Refs:     bad,
 				Commands: buildOn(bad)}
 		}
@@ -171,6 +198,13 @@ func Guard(in GuardInput) Decision {
 	why := "not every relay answered within the deadline"
 	if len(in.Unanswered) > 0 {
 		why = fmt.Sprintf("%s did not answer within the deadline", strings.Join(termtext.Lines(in.Unanswered), ", "))
+	}
+	if in.FreshFetch {
+		if d.Finding != nil {
+			d.Warnings = append(d.Warnings, "the relays that answered say: "+d.Finding.Message)
+		}
+		d.Finding, d.Refuse = NeedsFreshFetch(coord, why), true
+		return d
 	}
 	if d.Finding != nil {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("the relays that answered say: %s; but %s, so roster lets the push through (pushing to a Git server is not a Nostr publication)",

@@ -387,7 +387,13 @@ func (a *app) prePush(ctx context.Context) error {
 		return nil
 	}
 	budget := a.opts.Timeout
+	fresh := a.confirmationToVerify(viewer)
 	v, inTime, err := a.guardDiscover(ctx)
+	if fresh != nil {
+		if refusal := fresh.incomplete(v, inTime, err, budget); refusal != nil {
+			return refusal
+		}
+	}
 	if !inTime {
 		fmt.Fprintf(a.io.Err, "roster hook: the guard's %s budget ran out before the relays and the local cache answered; the push is not checked; pushing to a Git server is not a Nostr publication, so it goes on\n", budget)
 		return nil
@@ -420,7 +426,11 @@ func (a *app) prePush(ctx context.Context) error {
 	if v.Checkout != nil {
 		in.IsAncestor = v.Checkout.IsAncestor
 	}
+	in.FreshFetch = fresh != nil
 	d := hooks.Guard(in)
+	if fresh != nil && !d.Refuse && v.Complete() {
+		a.verifiedConfirmation(fresh)
+	}
 	for _, w := range d.Warnings {
 		fmt.Fprintf(a.io.Err, "roster: warning: %s\n", termtext.Block(w))
 	}

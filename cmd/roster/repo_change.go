@@ -80,6 +80,7 @@ func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun b
 	out := report.NewMutation(o.Before, o.Plan, dryRun)
 	if intent.Action == preflight.ActAccept && !dryRun {
 		linkAcceptedCheckout(o.Before, out)
+		a.recordConfirmation(ctx, s, o.Before)
 	}
 	recordDelivery(out, o)
 	out.Verified = o.Verified

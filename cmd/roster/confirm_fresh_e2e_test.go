@@ -1,0 +1,99 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/roster-cli/roster/devrelay"
+)
+
+// freshFetchMarkers lists the markers under the home's data directory.
+func freshFetchMarkers(t *testing.T, w *hookWorld) []string {
+	t.Helper()
+	var out []string
+	root := filepath.Join(w.env["ROSTER_HOME"], freshFetchDir)
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
+}
+
+// maintainers.md: "Successful confirmation, including an immediately
+// confirming add, invalidates state derived from the invitee's former
+// component. No push or automatic kind 30618 publication is allowed until
+// a fresh fetch verifies the accepted state against the local refs."
+// After Bob's accept, his push with the relays unreachable is refused
+// (exit from the hook, server untouched) naming the fresh fetch and the
+// ways out; with the relays up and his refs matching the accepted state it
+// goes through and the marker is gone; after that, a push with the relays
+// down follows the budget rule again (unchecked, goes on).
+func TestPushAfterConfirmationNeedsAFreshFetchOfTheAcceptedState(t *testing.T) {
+	t.Parallel()
+	w := newHookWorld(t, bob)
+	bare := w.server()
+	w.mustGit(w.dir, "commit", "-q", "--allow-empty", "-m", "accepted")
+	accepted := strings.TrimSpace(w.mustGit(w.dir, "rev-parse", "HEAD"))
+	publish(t, w.relays[0].URL(),
+		alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), maintainersTag(alice, bob)),
+		alice.state(t, "proj", 1003, accepted))
+	r := w.roster(append([]string{"repo", "accept"}, relayArgs(w.relays)...)...)
+	if r.Code != exitOK {
+		t.Fatalf("accept: exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+	markers := freshFetchMarkers(t, w)
+	if len(markers) != 2 { // the accepted coordinate and bob's former one
+		t.Fatalf("markers after accept: %v", markers)
+	}
+	for _, p := range markers {
+		st, err := os.Stat(p)
+		b, _ := os.ReadFile(p)
+		if err != nil || st.Mode().Perm() != 0o600 || !strings.Contains(string(b), "the next push needs a fresh fetch") {
+			t.Fatalf("marker %s: %v %v\n%s", p, err, st.Mode(), b)
+		}
+	}
+
+	dead := devrelay.StartN(t, 1, devrelay.Options{})[0]
+	dead.Stop()
+	w.install("--relay", dead.URL())
+	out, err := w.git(w.dir, "push", "-q", "server", "main")
+	if err == nil {
+		t.Fatalf("the push after the confirmation went through with the relays down:\n%s", out)
+	}
+	t.Logf("refused push:\n%s", out)
+	for _, want := range []string{"refusing to push: you were confirmed as a maintainer of " + alice.npub() + "/proj in this home",
+		"a fresh, complete read of the accepted repository state", "no relay answered within 5s (" + dead.URL(),
+		"Push again when the relays answer", "git push --no-verify"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("push output lacks %q:\n%s", want, out)
+		}
+	}
+	if got := w.serverHas(bare, "refs/heads/main"); got != "" {
+		t.Fatalf("the server received main (%s)", got)
+	}
+	if len(freshFetchMarkers(t, w)) != 2 {
+		t.Fatal("a refused push removed the markers")
+	}
+
+	w.install(relayArgs(w.relays)...)
+	if out, err := w.git(w.dir, "push", "-q", "server", "main"); err != nil {
+		t.Fatalf("the push matching the accepted state was refused: %v\n%s", err, out)
+	}
+	if got := w.serverHas(bare, "refs/heads/main"); got != accepted {
+		t.Fatalf("server main is %q, want %s", got, accepted)
+	}
+	if m := freshFetchMarkers(t, w); len(m) != 0 {
+		t.Fatalf("markers left after the verified push: %v", m)
+	}
+
+	w.install("--relay", dead.URL())
+	w.mustGit(w.dir, "commit", "-q", "--allow-empty", "-m", "more")
+	out, err = w.git(w.dir, "push", "-q", "server", "main")
+	if err != nil || !strings.Contains(out, "roster hook: no relay answered within 5s ("+dead.URL()) || !strings.Contains(out, "the push is not checked") {
+		t.Fatalf("the push after the verified one, relays down: %v\n%s", err, out)
+	}
+}
