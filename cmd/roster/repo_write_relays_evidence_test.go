@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
 )
 
 // Rule (relays learned from people nobody the write involves reaches are
@@ -48,5 +49,38 @@ func TestAnUnrelatedAnnouncementsDeadRelayDoesNotBlockAWrite(t *testing.T) {
 	got := s.home.Stored(nostr.Filter{Kinds: []int{30617}, Authors: []string{alice.pk}})
 	if len(got) != 1 || !strings.Contains(fmt.Sprint(got[0].Tags), carol.pk) {
 		t.Fatalf("Alice's relay holds %v, want her announcement naming Carol", got)
+	}
+}
+
+// Rule (evidence only, in the recheck too): the evidence-only relay
+// answers the preview's rounds and then refuses every REQ, so the recheck
+// and the re-read after publishing get no answer from it. The add still
+// exits 0, verified: its silence is not missing evidence there either.
+func TestAnEvidenceOnlyRelaySilentInTheRecheckDoesNotBlockAWrite(t *testing.T) {
+	t.Parallel()
+	s := newWriteRelayScene(t, 1)
+	live := s.others[0]
+	publish(t, s.home.URL(), alice.announce(t, s.id, 100),
+		dave.announce(t, s.id, 200, role("M", dave), nostr.Tag{"relays", live.URL()}))
+	if r := s.run(alice, 999, "repo", "edit", "--add-maintainer", carol.npub(), "--dry-run", "--json"); r.Code != exitOK {
+		t.Fatalf("dry run: exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+	preview := live.ReqCount()
+	if preview == 0 {
+		t.Fatalf("the evidence-only relay was not asked")
+	}
+	// The same preview again, then nothing.
+	live.SetMisbehaviour(devrelay.Misbehaviour{RefuseREQ: func(nostr.Filter) string {
+		if live.ReqCount() > 2*preview {
+			return "blocked: gone quiet"
+		}
+		return ""
+	}})
+	r := s.run(alice, 1000, "repo", "edit", "--add-maintainer", carol.npub(), "--json")
+	if r.Code != exitOK || !strings.Contains(r.Out, `"verified": true`) {
+		t.Fatalf("exit %d, want 0 and verified\n%s%s", r.Code, r.Out, r.Err)
+	}
+	if live.ReqCount() <= 2*preview {
+		t.Fatalf("the evidence-only relay got %d REQs, want more than the %d of the preview (the recheck refused)", live.ReqCount(), 2*preview)
 	}
 }
