@@ -473,6 +473,15 @@ func Again(ctx context.Context, src Source, prev *View, now int64, also ...nostr
 	pool.DeferSignatures()
 	id := prev.Coordinate().Identifier
 	res := pool.Refetch(ctx, prev.Fetch, prev.Relays, also...)
+	if prev.Search != nil && len(prev.Search.Evidence) > 0 {
+		// An evidence-only relay that answered the first time and not now
+		// leaves the evidence as complete as it was without it.
+		var ev []string
+		for _, l := range prev.Search.Evidence {
+			ev = append(ev, l.URL)
+		}
+		res = dropUnanswered(res, ev, &RelaySearch{})
+	}
 	seeds := append([]string{prev.Viewer}, src.Reach...)
 	for _, f := range also {
 		seeds = append(seeds, f.Authors...)

@@ -77,24 +77,21 @@ func (w *relayWants) add(raw, from, pubkey string) {
 // reach announces in the `relays` tags of their latest same-identifier
 // announcement (reach is graph.Reachable: the selected author, the named
 // people and everyone a reached announcement names, so every component
-// reachable from them), then the write relays of each named pubkey's latest
-// NIP-65 relay list. It stops collecting once more than limit distinct
-// relays outside asked are wanted: the caller fails on that anyway, so a
-// flood of entries costs at most limit+1 of them.
-func wantedRelays(events []*nostr.Event, identifier string, reach, named []string, asked map[string]bool, limit int) relayWants {
+// reachable from them), and the write relays of each named pubkey's latest
+// NIP-65 relay list, in the order the bound prefers them (the relays given
+// are asked before any of these): the selected author's announcement, the
+// named people's announcements, their NIP-65 write relays, then the rest of
+// reach. It stops collecting once more than limit distinct relays outside
+// asked are wanted: the caller fails on that anyway, so a flood of entries
+// costs at most limit+1 of them.
+func wantedRelays(events []*nostr.Event, identifier, selected string, reach, named []string, asked map[string]bool, limit int) relayWants {
 	w := relayWants{asked: asked, from: map[string]LearnedRelay{}}
-	var anns []*nostr.Event
-	for _, e := range events {
-		if e.Kind == graph.KindAnnouncement && e.Tags.GetD() == identifier {
-			anns = append(anns, e)
-		}
-	}
-	latest := graph.Latest(anns)
+	latest := latestAnnouncements(events, identifier)
 	done := map[string]bool{}
-	for _, pk := range reach {
+	announced := func(pk string) bool {
 		e := latest[pk]
 		if e == nil || done[pk] {
-			continue
+			return false
 		}
 		done[pk] = true
 		for _, t := range e.Tags {
@@ -104,9 +101,22 @@ func wantedRelays(events []*nostr.Event, identifier string, reach, named []strin
 			for _, r := range t[1:] {
 				w.add(r, "announcement", pk)
 				if w.fresh > limit {
-					return w
+					return true
 				}
 			}
+		}
+		return false
+	}
+	inReach := map[string]bool{selected: true}
+	for _, pk := range reach {
+		inReach[pk] = true
+	}
+	if announced(selected) {
+		return w
+	}
+	for _, pk := range named {
+		if inReach[pk] && announced(pk) {
+			return w
 		}
 	}
 	for _, pk := range named {
@@ -117,7 +127,68 @@ func wantedRelays(events []*nostr.Event, identifier string, reach, named []strin
 			}
 		}
 	}
+	for _, pk := range reach {
+		if announced(pk) {
+			return w
+		}
+	}
 	return w
+}
+
+func latestAnnouncements(events []*nostr.Event, identifier string) map[string]*nostr.Event {
+	var anns []*nostr.Event
+	for _, e := range events {
+		if e.Kind == graph.KindAnnouncement && e.Tags.GetD() == identifier {
+			anns = append(anns, e)
+		}
+	}
+	return graph.Latest(anns)
+}
+
+// evidenceRelays are at most limit relays, not asked, not tried and not
+// wanted (strict), that the latest same-identifier announcements of
+// authors outside reach list, by author in pubkey order: the evidence-only
+// relays (MaxEvidenceRelays).
+func evidenceRelays(events []*nostr.Event, identifier string, reach []string, asked, tried map[string]bool, wanted map[string]LearnedRelay, limit int) []LearnedRelay {
+	if limit <= 0 {
+		return nil
+	}
+	in := make(map[string]bool, len(reach))
+	for _, pk := range reach {
+		in[pk] = true
+	}
+	latest := latestAnnouncements(events, identifier)
+	var others []string
+	for pk := range latest {
+		if !in[pk] {
+			others = append(others, pk)
+		}
+	}
+	slices.Sort(others)
+	var out []LearnedRelay
+	seen := map[string]bool{}
+	for _, pk := range others {
+		for _, t := range latest[pk].Tags {
+			if len(t) < 2 || t[0] != "relays" {
+				continue
+			}
+			for _, raw := range t[1:] {
+				u, err := RelayURL(raw)
+				if err != nil || asked[u] || tried[u] || seen[u] {
+					continue
+				}
+				if _, ok := wanted[u]; ok {
+					continue
+				}
+				seen[u] = true
+				out = append(out, LearnedRelay{URL: u, From: "announcement", Pubkey: pk})
+				if len(out) == limit {
+					return out
+				}
+			}
+		}
+	}
+	return out
 }
 
 // WriteRelays are the write relays of pubkey's latest NIP-65 relay list

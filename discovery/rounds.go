@@ -3,6 +3,7 @@ package discovery
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -20,6 +21,22 @@ const (
 	MaxWriteRounds = 3
 )
 
+// MaxEvidenceRelays bounds the evidence-only relays a write asks: relays
+// listed by the latest same-identifier announcements of keys nobody the
+// write involves reaches (not the selected component, not a named person,
+// not reachable from one). Their answers count, their silence does not:
+// such an announcement changes no resolution (graph.Reachable), so a relay
+// only it lists that does not answer leaves the evidence complete. They are
+// asked within the same rounds, do not count toward MaxWriteRelays, and past
+// this many the rest are not asked.
+const MaxEvidenceRelays = 8
+
+// MaxEvidenceAuthors bounds the unrelated authors whose announcements a
+// write verifies per round to learn evidence-only relays from (the first
+// in pubkey order): a flood of same-identifier keys costs at most this many
+// signature checks a round.
+const MaxEvidenceAuthors = 16
+
 // RelaySearch is how a discovery chose its relays beyond the caller's.
 type RelaySearch struct {
 	// Asked are every relay asked, in the order asked.
@@ -36,6 +53,12 @@ type RelaySearch struct {
 	// Pinned: the caller named the relays (--relay); relays events name
 	// were not asked.
 	Pinned bool `json:"pinned"`
+	// Evidence are the evidence-only relays asked (MaxEvidenceRelays),
+	// each with the unrelated announcement that listed it.
+	Evidence []LearnedRelay `json:"evidence"`
+	// EvidenceUnanswered are those of Evidence that did not answer; their
+	// reports are left out of the result, which stays complete without them.
+	EvidenceUnanswered []string `json:"evidence_unanswered"`
 	// Ignored counts entries of `relays` and `r` tags that were not
 	// ws:// or wss:// URLs with a host (RelayURL); they were not dialled.
 	Ignored int `json:"ignored"`
@@ -55,6 +78,13 @@ func (s *RelaySearch) Checked() string {
 		len(s.Asked), strings.Join(s.Asked, ", "), s.Given, len(s.Learned), s.Rounds, round)
 	if s.Ignored > 0 {
 		line += fmt.Sprintf(" (%d listed entries were not ws:// or wss:// URLs and were not dialled)", s.Ignored)
+	}
+	if len(s.Evidence) > 0 {
+		line += fmt.Sprintf("; evidence only (at most %d, not counted toward the %d): %d relays that announcements of unrelated keys under the same identifier list were asked, and their answers count but their silence does not",
+			MaxEvidenceRelays, MaxWriteRelays, len(s.Evidence))
+		if len(s.EvidenceUnanswered) > 0 {
+			line += fmt.Sprintf("; not checked, did not answer: %s", strings.Join(s.EvidenceUnanswered, ", "))
+		}
 	}
 	return line
 }
@@ -121,8 +151,10 @@ func askMoreRelays(ctx context.Context, src Source, pool *relaypool.Pool, res *r
 		}
 		return res, reach, nil
 	}
-	s := &RelaySearch{Given: len(res.Relays), Pinned: src.Pinned, Learned: []LearnedRelay{}, Converged: src.Pinned}
+	s := &RelaySearch{Given: len(res.Relays), Pinned: src.Pinned, Learned: []LearnedRelay{}, Evidence: []LearnedRelay{}, EvidenceUnanswered: []string{}, Converged: src.Pinned}
 	named := append([]string{v.Viewer}, src.Reach...)
+	tried := map[string]bool{} // evidence-only relays asked
+
 	for {
 		if b := reachBound(v, res.Events, reach); b != nil {
 			s.Asked = relayURLs(res)
@@ -139,7 +171,15 @@ func askMoreRelays(ctx context.Context, src Source, pool *relaypool.Pool, res *r
 		// The selected author's announcement first: the relays it lists are
 		// where the change is published (PublishRelays).
 		authors := append([]string{v.Coordinate().Pubkey}, reach...)
-		w := wantedRelays(res.Events, id, authors, named, asked, max(MaxWriteRelays-len(asked), 0))
+		// Evidence-only relays that answered stay in the result but do
+		// not count toward the bound.
+		strict := len(asked)
+		for u := range tried {
+			if asked[u] {
+				strict--
+			}
+		}
+		w := wantedRelays(res.Events, id, v.Coordinate().Pubkey, authors, named, asked, max(MaxWriteRelays-strict, 0))
 		s.Ignored = w.ignored
 		var fresh []string
 		for _, u := range w.order {
@@ -147,18 +187,28 @@ func askMoreRelays(ctx context.Context, src Source, pool *relaypool.Pool, res *r
 				fresh = append(fresh, u)
 			}
 		}
-		if len(fresh) == 0 {
+		if len(s.Evidence) < MaxEvidenceRelays {
+			// The unrelated announcements' signatures are checked only
+			// here, for at most MaxEvidenceAuthors of their authors.
+			in := map[string]bool{v.Coordinate().Pubkey: true}
+			for _, pk := range reach {
+				in[pk] = true
+			}
+			pool.VerifyAuthors(res, res.PendingAnnouncementAuthors(id, in, MaxEvidenceAuthors))
+		}
+		ev := evidenceRelays(res.Events, id, authors, asked, tried, w.from, MaxEvidenceRelays-len(s.Evidence))
+		if len(fresh) == 0 && (len(ev) == 0 || s.Rounds == MaxWriteRounds) {
 			s.Converged = true
 			break
 		}
-		if len(asked)+len(fresh) > MaxWriteRelays || s.Rounds == MaxWriteRounds {
+		if len(fresh) > 0 && (strict+len(fresh) > MaxWriteRelays || s.Rounds == MaxWriteRounds) {
 			s.Asked = relayURLs(res)
 			v.Fetch, v.Relays, v.Search = res, s.Asked, s
 			from := make([]LearnedRelay, len(fresh))
 			for i, u := range fresh {
 				from[i] = w.from[u]
 			}
-			return res, reach, &RelayBound{View: v, Search: *s, Wanted: fresh, WantedFrom: from, Rounds: len(asked)+len(fresh) <= MaxWriteRelays}
+			return res, reach, &RelayBound{View: v, Search: *s, Wanted: fresh, WantedFrom: from, Rounds: strict+len(fresh) <= MaxWriteRelays}
 		}
 		s.Rounds++
 		for _, u := range fresh {
@@ -166,14 +216,47 @@ func askMoreRelays(ctx context.Context, src Source, pool *relaypool.Pool, res *r
 			l.Round = s.Rounds
 			s.Learned = append(s.Learned, l)
 		}
+		var evURLs []string
+		for _, l := range ev {
+			l.Round = s.Rounds
+			tried[l.URL] = true
+			s.Evidence = append(s.Evidence, l)
+			evURLs = append(evURLs, l.URL)
+		}
 		src.nextRound()
-		res = pool.DiscoverMore(ctx, res, fresh)
+		res = pool.DiscoverMore(ctx, res, append(fresh, evURLs...))
+		res = dropUnanswered(res, evURLs, s)
 		reach = settle(pool, res, v.Coordinate(), seeds)
 		res, reach = coverReached(ctx, src, pool, res, v.Coordinate(), seeds, reach, asked)
 	}
 	s.Asked = relayURLs(res)
 	v.Search = s
 	return res, reach, nil
+}
+
+// dropUnanswered leaves out of res the reports of the evidence-only relays
+// evidence that did not answer (recorded in s.EvidenceUnanswered): their
+// silence is not missing evidence. What they sent before failing stays.
+func dropUnanswered(res *relaypool.FetchResult, evidence []string, s *RelaySearch) *relaypool.FetchResult {
+	if len(evidence) == 0 {
+		return res
+	}
+	out := res
+	kept := make([]relaypool.RelayReport, 0, len(res.Relays))
+	out.Complete = true
+	for _, r := range res.Relays {
+		if r.Status != relaypool.StatusOK && slices.Contains(evidence, r.URL) {
+			s.EvidenceUnanswered = append(s.EvidenceUnanswered, r.URL)
+			continue
+		}
+		if r.Status != relaypool.StatusOK {
+			out.Complete = false
+		}
+		kept = append(kept, r)
+	}
+	out.Relays = kept
+	out.Complete = out.Complete && len(kept) > 0
+	return out
 }
 
 func relayURLs(res *relaypool.FetchResult) []string {

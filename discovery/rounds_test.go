@@ -165,8 +165,9 @@ func TestWriteDiscoveryOverMaxWriteRelaysIsRelayBound(t *testing.T) {
 
 // Rule (untrusted relay URLs): entries that are not ws:// or wss:// URLs
 // with a host are not dialled, however many there are, and are counted; a
-// flood of announcements from keys nobody reached names no relay; the
-// user's pinned relays (--relay) are the only ones asked.
+// flood of announcements from keys nobody reached names at most
+// MaxEvidenceRelays relays, asked as evidence only and not counted toward
+// the bound; the user's pinned relays (--relay) are the only ones asked.
 func TestWriteDiscoveryIgnoresHostileAndUnreachedRelayEntries(t *testing.T) {
 	home, good := devrelay.StartN(t, 1, devrelay.Options{})[0], devrelay.StartN(t, 1, devrelay.Options{})[0]
 	spamSink := devrelay.StartN(t, 1, devrelay.Options{})[0]
@@ -185,11 +186,16 @@ func TestWriteDiscoveryIgnoresHostileAndUnreachedRelayEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(v.Relays, []string{home.URL(), good.URL()}) || v.Search.Ignored != 5_007 || v.Search.Rounds != 1 {
-		t.Fatalf("asked %v, %d ignored, %d rounds; want home and the one good relay, 5007 ignored, 1 round", v.Relays, v.Search.Ignored, v.Search.Rounds)
+	if !slices.Equal(v.Relays[:2], []string{home.URL(), good.URL()}) || v.Search.Ignored != 5_007 || v.Search.Rounds != 1 || len(v.Search.Learned) != 1 {
+		t.Fatalf("asked %v, %d ignored, %d rounds; want home and the one good relay first, 5007 ignored, 1 round", v.Relays, v.Search.Ignored, v.Search.Rounds)
 	}
-	if n := spamSink.ReqCount(); n != 0 {
-		t.Fatalf("relays of unreached announcements got %d REQs", n)
+	if len(v.Search.Evidence) != discovery.MaxEvidenceRelays || len(v.Relays) != 2+discovery.MaxEvidenceRelays {
+		t.Fatalf("%d evidence-only relays, %d asked; want %d of the unreached announcements' relays, as evidence only", len(v.Search.Evidence), len(v.Relays), discovery.MaxEvidenceRelays)
+	}
+	for _, l := range v.Search.Evidence {
+		if !strings.HasPrefix(l.URL, spamSink.URL()+"/s") || slices.Contains(v.Search.Learned, l) {
+			t.Fatalf("evidence-only relay %+v", l)
+		}
 	}
 	pinned := writeSource(t, []string{home.URL()}, pub(t, "bob"))
 	pinned.Pinned = true

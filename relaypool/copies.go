@@ -117,3 +117,25 @@ func (r *FetchResult) Holds(id string) bool {
 	_, ok := r.pending[id]
 	return ok
 }
+
+// PendingAnnouncementAuthors are, sorted, at most limit distinct authors of
+// res's pending (signature not checked) kind 30617 events for identifier
+// other than those in skip: the same-identifier announcements nobody
+// reached, whose relays a write may ask as evidence only.
+func (r *FetchResult) PendingAnnouncementAuthors(identifier string, skip map[string]bool, limit int) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, copies := range r.pending {
+		e := first(copies)
+		if e.Kind != 30617 || skip[e.PubKey] || seen[e.PubKey] || e.Tags.GetD() != identifier {
+			continue
+		}
+		seen[e.PubKey] = true
+		out = append(out, e.PubKey)
+	}
+	slices.Sort(out)
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out
+}
