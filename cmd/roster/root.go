@@ -411,8 +411,14 @@ func (a *app) execute(ctx context.Context, root *cobra.Command, args []string) i
 			hideUnusedGlobalFlags(target)
 		}
 	}
-	root.SetArgs(args)
-	cmd, err := root.ExecuteContextC(ctx)
+	var cmd *cobra.Command
+	var err error
+	if se := refuseSecretArguments(root, args); se != nil { // secret_args.go
+		err = se
+	} else {
+		root.SetArgs(args)
+		cmd, err = root.ExecuteContextC(ctx)
+	}
 	err = a.stoppedErr(ctx, err)
 	a.stopDeadline()
 	if err == nil {
