@@ -52,8 +52,9 @@ an advertised Git server that could not be listed is exit 4. repo
 check-event with several references exits with the worst verdict's code
 (1, then 5, 4, 2, 0).
 
-With --json (or --jq, --json-fields) an error is printed on stdout as
-{"error": {"code", "message", "details", "commands"}}; otherwise on stderr
+With --json an error is printed on stdout as {"error": {"code",
+"message", "details", "commands"}} (with --jq or --json-fields the same
+object on stderr); otherwise on stderr
 as text, followed by the commands to run ("run: ..."). The error's code
 ("usage", "no-signer", "incomplete", ...) is stable: branch on it rather
 than on the message. docs/exit-codes.md lists every code.
@@ -126,7 +127,9 @@ const formattingTopic = `Formatting: JSON output for scripts
 first and the expression runs over what is left. They apply to the object a
 command prints, whatever its exit code (repo health's exit 5 prints its
 object too). An error is printed whole, as the {"error": {...}} object of
-roster help exit-codes, so a script can branch on its code. An expression
+roster help exit-codes, so a script can branch on its code: on stdout with
+--json, on stderr with --jq or --json-fields (stdout then carries only the
+selected output, or nothing). An expression
 that fails on the result of a write is reported after the write was
 published: check with roster repo.
 
