@@ -70,6 +70,9 @@ const environmentTopic = `Environment variables
   ROSTER_RELAYS      relays to ask when no --relay is given, comma-separated
                      (wss://a.example,wss://b.example); it wins over the
                      relays of config.yaml.
+  ROSTER_REPO        the repository, as --repo takes it (a remote name, an
+                     naddr or a nostr:// URL), for the commands that read
+                     one; --repo wins over it.
   ROSTER_SECRET_KEY  an nsec or 64-hex key to sign with instead of the stored
                      login, for scripts and CI. roster never stores it.
   XDG_CONFIG_HOME    config.yaml is in $XDG_CONFIG_HOME/roster

@@ -147,6 +147,7 @@ roster help formatting.`,
 			if err := refuseUnusedGlobalFlags(cmd); err != nil {
 				return err
 			}
+			applyRepoEnv(a, cmd) // repo_env.go
 			if err := a.startDeadline(cmd); err != nil {
 				return err
 			}
