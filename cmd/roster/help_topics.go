@@ -119,6 +119,11 @@ const formattingTopic = `Formatting: JSON output for scripts
   --json-fields a,b  print only these top-level fields of that object, in the
                      order given. A field the object does not have is exit 2,
                      and the message lists the fields it has.
+  --json a,b         the same as --json-fields a,b: taken as --json=a,b, or
+                     when every name of the next argument is a top-level
+                     field of the command's object (not a subcommand), so
+                     roster repo check-event --json nevent1... keeps its
+                     meaning.
   --jq <expression>  run a jq expression over that object (jq's language,
                      built in: no jq program needed) and print each result on
                      its own line: a string as plain text, anything else as

@@ -415,6 +415,7 @@ func (a *app) execute(ctx context.Context, root *cobra.Command, args []string) i
 			hideUnusedGlobalFlags(target)
 		}
 	}
+	args = jsonValueArgs(root, args) // json_value.go: --json a,b
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
 	err = a.stoppedErr(ctx, err)
