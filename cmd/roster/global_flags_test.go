@@ -41,7 +41,7 @@ func TestGlobalFlagAGivenCommandIgnoresIsRefused(t *testing.T) {
 	for _, c := range cases {
 		r := invocation{Env: homeEnv(t), Dir: t.TempDir()}.roster(t, c.args...)
 		cmd := "roster " + c.cmd
-		text := r.Err + r.Out // with --json (or --jq) the error is JSON on stdout
+		text := r.Err + r.Out // with --json the error is JSON on stdout (with --jq on stderr)
 		if r.Code != exitUsage || !strings.Contains(text, cmd+" does not take "+c.flag+" (") || !strings.Contains(text, cmd+" --help") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q (want %s refused by %s)", c.args, r.Code, r.Out, r.Err, c.flag, cmd)
 		}

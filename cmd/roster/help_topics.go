@@ -52,8 +52,9 @@ an advertised Git server that could not be listed is exit 4. repo
 check-event with several references exits with the worst verdict's code
 (1, then 5, 4, 2, 0).
 
-With --json (or --jq, --json-fields) an error is printed on stdout as
-{"error": {"code", "message", "details", "commands"}}; otherwise on stderr
+With --json an error is printed on stdout as {"error": {"code",
+"message", "details", "commands"}} (with --jq or --json-fields the same
+object on stderr); otherwise on stderr
 as text, followed by the commands to run ("run: ..."). The error's code
 ("usage", "no-signer", "incomplete", ...) is stable: branch on it rather
 than on the message. docs/exit-codes.md lists every code.
@@ -69,6 +70,9 @@ const environmentTopic = `Environment variables
   ROSTER_RELAYS      relays to ask when no --relay is given, comma-separated
                      (wss://a.example,wss://b.example); it wins over the
                      relays of config.yaml.
+  ROSTER_REPO        the repository, as --repo takes it (a remote name, an
+                     naddr or a nostr:// URL), for the commands that read
+                     one; --repo wins over it.
   ROSTER_SECRET_KEY  an nsec or 64-hex key to sign with instead of the stored
                      login, for scripts and CI. roster never stores it.
   XDG_CONFIG_HOME    config.yaml is in $XDG_CONFIG_HOME/roster
@@ -115,6 +119,11 @@ const formattingTopic = `Formatting: JSON output for scripts
   --json-fields a,b  print only these top-level fields of that object, in the
                      order given. A field the object does not have is exit 2,
                      and the message lists the fields it has.
+  --json a,b         the same as --json-fields a,b: taken as --json=a,b, or
+                     when every name of the next argument is a top-level
+                     field of the command's object (not a subcommand), so
+                     roster repo check-event --json nevent1... keeps its
+                     meaning.
   --jq <expression>  run a jq expression over that object (jq's language,
                      built in: no jq program needed) and print each result on
                      its own line: a string as plain text, anything else as
@@ -126,7 +135,9 @@ const formattingTopic = `Formatting: JSON output for scripts
 first and the expression runs over what is left. They apply to the object a
 command prints, whatever its exit code (repo health's exit 5 prints its
 object too). An error is printed whole, as the {"error": {...}} object of
-roster help exit-codes, so a script can branch on its code. An expression
+roster help exit-codes, so a script can branch on its code: on stdout with
+--json, on stderr with --jq or --json-fields (stdout then carries only the
+selected output, or nothing). An expression
 that fails on the result of a write is reported after the write was
 published: check with roster repo.
 

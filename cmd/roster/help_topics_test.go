@@ -15,7 +15,7 @@ func TestHelpTopicsPrintTheirText(t *testing.T) {
 	t.Parallel()
 	want := map[string][]string{
 		"exit-codes":  {"  0  success", "  2  usage:", "  5  repo health found errors", "  6  published, but", `{"error": {"code"`},
-		"environment": {"ROSTER_HOME", "ROSTER_RELAYS", "ROSTER_SECRET_KEY", "NO_COLOR", "CLICOLOR ", "CLICOLOR_FORCE", "TERM", "XDG_CACHE_HOME"},
+		"environment": {"ROSTER_HOME", "ROSTER_RELAYS", "ROSTER_REPO", "ROSTER_SECRET_KEY", "NO_COLOR", "CLICOLOR ", "CLICOLOR_FORCE", "TERM", "XDG_CACHE_HOME"},
 		"formatting":  {"--json ", "--jq <expression>", "--json-fields a,b", "exit 2"},
 	}
 	for topic, parts := range want {

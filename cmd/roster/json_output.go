@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"io"
 
 	"github.com/roster-cli/roster/internal/jsonout"
 	"github.com/roster-cli/roster/suggest"
@@ -11,21 +12,34 @@ import (
 // --json prints the command's object; --json-fields a,b keeps only those
 // top-level fields of it; --jq <expr> runs a jq expression over it
 // (internal/jsonout). Both imply --json. They are applied here, to whatever
-// object a command hands writeJSON, never per command. Errors are printed
-// unfiltered: the {"error": ...} object is the contract a script branches on.
+// object a command hands writeJSON, never per command. An error is printed
+// unfiltered, the {"error": ...} object a script branches on: on stdout
+// with --json, on stderr with --jq or --json-fields (as gh does), so that
+// stdout carries only the selected output (errorOut).
 
 // prepareOutput builds the filter before the command runs, so a bad
 // expression is refused before any relay is asked.
 func prepareOutput(a *app) error {
+	if a.opts.JQ != "" || len(a.opts.JSONFields) > 0 {
+		a.opts.JSON, a.selecting = true, true
+	}
 	f, err := jsonout.New(a.opts.JQ, a.opts.JSONFields)
 	if err != nil {
 		return outputError(err)
 	}
 	if f != nil {
-		a.opts.JSON = true
 		a.output = f
 	}
 	return nil
+}
+
+// errorOut is where the JSON error object goes: stderr when --jq or
+// --json-fields select what stdout carries, else stdout.
+func (a *app) errorOut() io.Writer {
+	if a.selecting {
+		return a.io.Err
+	}
+	return a.io.Out
 }
 
 // outputError is a jsonout refusal as the usage error it is, pointing at

@@ -58,12 +58,12 @@ func TestJQErrorsAreUsageErrorsNamingTheExpression(t *testing.T) {
 			Details map[string]any `json:"details"`
 		} `json:"error"`
 	}
-	if r.Code != exitUsage || json.Unmarshal([]byte(r.Out), &e) != nil || e.Error.Code != "usage" ||
+	if r.Code != exitUsage || r.Out != "" || json.Unmarshal([]byte(r.Err), &e) != nil || e.Error.Code != "usage" ||
 		!strings.HasPrefix(e.Error.Message, "--jq '.maintainers[': ") || e.Error.Details["jq"] != ".maintainers[" {
 		t.Errorf("parse error: exit %d %q %q", r.Code, r.Out, r.Err)
 	}
 	r = invocation{Env: map[string]string{}}.roster(t, "version", "--jq", ".version | tonumber")
-	if r.Code != exitUsage || !strings.Contains(r.Out, `--jq '.version | tonumber': `) || strings.Contains(r.Out, "roster.version") {
+	if r.Code != exitUsage || r.Out != "" || !strings.Contains(r.Err, `--jq '.version | tonumber': `) || strings.Contains(r.Err, "roster.version") {
 		t.Errorf("run-time error: exit %d %q %q", r.Code, r.Out, r.Err)
 	}
 }
@@ -77,11 +77,11 @@ func TestJSONFieldsSelectTopLevelFields(t *testing.T) {
 		t.Errorf("exit %d %q, want %q", r.Code, r.Out, want)
 	}
 	r = invocation{Env: map[string]string{}}.roster(t, "version", "--json-fields", "go,nosuch")
-	if r.Code != exitUsage || !strings.Contains(r.Out, "no field nosuch in this output; its fields are schema, version, commit, dirty, go") {
+	if r.Code != exitUsage || r.Out != "" || !strings.Contains(r.Err, "no field nosuch in this output; its fields are schema, version, commit, dirty, go") {
 		t.Errorf("unknown field: exit %d %q %q", r.Code, r.Out, r.Err)
 	}
 	r = invocation{Env: map[string]string{}}.roster(t, "version", "--json-fields", ",")
-	if r.Code != exitUsage || !strings.Contains(r.Out, "--json-fields names no field") {
+	if r.Code != exitUsage || r.Out != "" || !strings.Contains(r.Err, "--json-fields names no field") {
 		t.Errorf("empty list: exit %d %q %q", r.Code, r.Out, r.Err)
 	}
 	// Both: fields first, then the expression.
@@ -91,18 +91,35 @@ func TestJSONFieldsSelectTopLevelFields(t *testing.T) {
 	}
 }
 
-// Errors are printed unfiltered, as the documented {"error": ...} object.
-func TestJQLeavesTheErrorObjectWhole(t *testing.T) {
+// With --jq or --json-fields stdout carries only the selected output: an
+// error goes to stderr, as the whole documented {"error": ...} object
+// (plain --json keeps it on stdout).
+func TestSelectedOutputSendsTheErrorObjectToStderr(t *testing.T) {
 	t.Parallel()
-	r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, "repo", "--jq", ".lead_maintainer", "--json-fields", "complete")
-	var e struct {
+	type errDoc struct {
 		Error struct {
 			Code     string   `json:"code"`
 			Commands []string `json:"commands"`
 		} `json:"error"`
 	}
-	if r.Code != exitUsage || json.Unmarshal([]byte(r.Out), &e) != nil || e.Error.Code != "no-coordinate" {
-		t.Errorf("exit %d %q %q", r.Code, r.Out, r.Err)
+	r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, "repo", "--jq", ".lead_maintainer", "--json-fields", "complete")
+	var e errDoc
+	if r.Code != exitUsage || r.Out != "" || json.Unmarshal([]byte(r.Err), &e) != nil || e.Error.Code != "no-coordinate" || len(e.Error.Commands) == 0 {
+		t.Errorf("--jq with --json-fields: exit %d stdout %q stderr %q", r.Code, r.Out, r.Err)
+	}
+	for _, sel := range [][]string{{"--jq", ".complete"}, {"--json-fields", "complete"}} {
+		args := append([]string{"repo", "--relay", "ws://127.0.0.1:1", "--repo", alice.naddr("proj")}, sel...)
+		r = invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, args...)
+		e = errDoc{}
+		if r.Code != exitIncomplete || r.Out != "" || json.Unmarshal([]byte(r.Err), &e) != nil || e.Error.Code != "incomplete" {
+			t.Errorf("%v: exit %d stdout %q stderr %q", sel, r.Code, r.Out, r.Err)
+		}
+	}
+	// Plain --json: the error object stays on stdout, stderr stays empty.
+	r = invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, "repo", "--relay", "ws://127.0.0.1:1", "--repo", alice.naddr("proj"), "--json")
+	e = errDoc{}
+	if r.Code != exitIncomplete || json.Unmarshal([]byte(r.Out), &e) != nil || e.Error.Code != "incomplete" || r.Err != "" {
+		t.Errorf("--json: exit %d stdout %q stderr %q", r.Code, r.Out, r.Err)
 	}
 }
 

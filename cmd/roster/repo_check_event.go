@@ -178,7 +178,7 @@ func (a *app) reportChecks(ctx context.Context, results []eventcheck.Result, for
 			failed = append(failed, ee)
 			switch {
 			case a.opts.JSON:
-				if err := encodeJSONTo(a.io.Out, struct {
+				if err := encodeJSONTo(a.errorOut(), struct {
 					Error jsonErrorBody `json:"error"`
 				}{jsonErrorBody{Code: ee.Kind, Message: ee.Err.Error(), Details: orEmptyMap(ee.Details), Commands: orEmptySlice(a.render(ee.Commands))}}, false); err != nil {
 					return err

@@ -52,6 +52,9 @@ type app struct {
 	seams seams
 	// output is --jq and --json-fields, prepared before the command runs.
 	output *jsonout.Filter
+	// selecting is --jq or --json-fields given: the error object goes to
+	// stderr (errorOut).
+	selecting bool
 	// run is the deadline and phase of this invocation (deadline.go).
 	run runState
 	// moves are the directories once an old home's files moved (dirs.go).
@@ -144,6 +147,7 @@ roster help formatting.`,
 			if err := refuseUnusedGlobalFlags(cmd); err != nil {
 				return err
 			}
+			applyRepoEnv(a, cmd) // repo_env.go
 			if err := a.startDeadline(cmd); err != nil {
 				return err
 			}
@@ -416,6 +420,7 @@ func (a *app) execute(ctx context.Context, root *cobra.Command, args []string) i
 	if se := refuseSecretArguments(root, args); se != nil { // secret_args.go
 		err = se
 	} else {
+		args = jsonValueArgs(root, args) // json_value.go: --json a,b
 		root.SetArgs(args)
 		cmd, err = root.ExecuteContextC(ctx)
 	}
@@ -436,9 +441,11 @@ func (a *app) execute(ctx context.Context, root *cobra.Command, args []string) i
 		// Cobra stops before parsing flags on an unknown command; honour
 		// --json (and the flags that imply it) anyway.
 		for _, arg := range args {
-			if arg == "--json" || arg == "--json=true" || arg == "--jq" || strings.HasPrefix(arg, "--jq=") ||
-				arg == "--json-fields" || strings.HasPrefix(arg, "--json-fields=") {
+			if arg == "--json" || arg == "--json=true" {
 				a.opts.JSON = true
+			}
+			if arg == "--jq" || strings.HasPrefix(arg, "--jq=") || arg == "--json-fields" || strings.HasPrefix(arg, "--json-fields=") {
+				a.opts.JSON, a.selecting = true, true
 			}
 		}
 	}
@@ -464,12 +471,12 @@ func asExitError(err error) *exitError {
 	return ee
 }
 
-// printError renders an error: JSON on stdout with --json, text on stderr otherwise.
+// printError renders an error: JSON on stdout with --json (on stderr with
+// --jq or --json-fields, errorOut), text on stderr otherwise.
 func printError(a *app, ee *exitError) {
 	if a.opts.JSON {
-		// Unfiltered: --jq and --json-fields select from a command's
-		// object, and the error object is what a script branches on.
-		_ = encodeJSON(a.io.Out, struct {
+		// Unfiltered: the error object is what a script branches on.
+		_ = encodeJSON(a.errorOut(), struct {
 			Error jsonErrorBody `json:"error"`
 		}{jsonErrorBody{
 			Code:     ee.Kind,

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// ROSTER_REPO selects the repository as --repo does; --repo wins over it,
+// and a command that reads no repository ignores it.
+func TestRosterRepoEnvSelectsTheRepositoryAndRepoFlagWins(t *testing.T) {
+	t.Parallel()
+	type errDoc struct {
+		Error struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	env := testEnv(t)
+	env["ROSTER_REPO"] = alice.naddr("proj")
+	r := invocation{Env: env, Dir: t.TempDir()}.roster(t, "repo", "--relay", "ws://127.0.0.1:1", "--json")
+	var e errDoc
+	// Outside a checkout nothing else selects a coordinate: without the
+	// variable this is no-coordinate; with it, the relays are asked for it.
+	if r.Code != exitIncomplete || json.Unmarshal([]byte(r.Out), &e) != nil || e.Error.Code != "incomplete" ||
+		!strings.Contains(e.Error.Message, alice.npub()+"/proj") {
+		t.Errorf("ROSTER_REPO: exit %d %q %q", r.Code, r.Out, r.Err)
+	}
+
+	env = testEnv(t)
+	env["ROSTER_REPO"] = "garbage:/x"
+	r = invocation{Env: env, Dir: t.TempDir()}.roster(t, "repo", "--relay", "ws://127.0.0.1:1", "--json")
+	e = errDoc{}
+	if r.Code != exitUsage || json.Unmarshal([]byte(r.Out), &e) != nil || !strings.Contains(e.Error.Message, "garbage:/x") {
+		t.Errorf("bad ROSTER_REPO: exit %d %q %q", r.Code, r.Out, r.Err)
+	}
+	r = invocation{Env: env, Dir: t.TempDir()}.roster(t, "repo", "--relay", "ws://127.0.0.1:1", "--json", "--repo", alice.naddr("proj"))
+	e = errDoc{}
+	if r.Code != exitIncomplete || json.Unmarshal([]byte(r.Out), &e) != nil || e.Error.Code != "incomplete" || strings.Contains(r.Out, "garbage") {
+		t.Errorf("--repo over ROSTER_REPO: exit %d %q %q", r.Code, r.Out, r.Err)
+	}
+	r = invocation{Env: env}.roster(t, "version", "--json")
+	if r.Code != exitOK {
+		t.Errorf("version with ROSTER_REPO set: exit %d %q %q", r.Code, r.Out, r.Err)
+	}
+}
