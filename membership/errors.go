@@ -8,7 +8,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/gitstate"
-	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/suggest"
 )
 
@@ -85,27 +85,10 @@ func (e *SignerError) Error() string { return e.Err.Error() }
 func (e *SignerError) Unwrap() error { return e.Err }
 
 func concurrentChange(out *Outcome, keys []string) *Failure {
-	changed := DescribeFingerprintKeys(keys)
+	changed := preflight.DescribeFingerprintKeys(keys)
 	return &Failure{Kind: KindConcurrentChange, Outcome: out, Changed: changed,
 		Message: "the repository changed after the preview (" + changedSummary(changed) +
 			"); nothing was published: rerun the command to preview the current state"}
-}
-
-// DescribeFingerprintKeys renders "30617:<hex>" keys as people say them.
-func DescribeFingerprintKeys(keys []string) []string {
-	out := make([]string, 0, len(keys))
-	for _, k := range keys {
-		kind, rest, _ := strings.Cut(k, ":")
-		switch kind {
-		case "30617":
-			out = append(out, "announcement of "+graph.Npub(rest))
-		case "30618":
-			out = append(out, "repository state of "+graph.Npub(rest))
-		default:
-			out = append(out, "deletion "+rest)
-		}
-	}
-	return out
 }
 
 // stopped turns err into an interrupted Failure when ctx ended (an

@@ -50,7 +50,7 @@ func (p Pipeline) signAndPublish(ctx context.Context, out *Outcome, cut *relaypo
 	// A slow signer (a bunker) ages the cut: ask again before publishing
 	// anything. Relay latency is measured on the real clock, like
 	// relaypool's timeouts; Now only dates events.
-	if cut != nil && len(staleRelays(cut, time.Now())) > 0 {
+	if cut != nil && len(relaypool.StaleRelays(cut, time.Now())) > 0 {
 		p.phase(PhaseRechecking)
 		if _, err := p.recheck(ctx, out, cut, time.Now(), reasks); err != nil {
 			return stopped(ctx, out, PhaseRechecking, err)

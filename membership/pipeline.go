@@ -186,7 +186,7 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 		return nil, stopped(ctx, out, PhaseRechecking, err)
 	}
 	reasks := cutRounds // shared by the rechecks before and after signing
-	cut, err := p.recheck(ctx, out, fresh.Fetch, latestAnswer(fresh.Fetch), &reasks)
+	cut, err := p.recheck(ctx, out, fresh.Fetch, relaypool.LatestAnswer(fresh.Fetch), &reasks)
 	if err != nil {
 		return nil, stopped(ctx, out, PhaseRechecking, err)
 	}

@@ -2,8 +2,6 @@ package membership
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/roster-cli/roster/discovery"
@@ -31,13 +29,13 @@ import (
 // latest version of the coordinate must be ours) catches every edit that
 // wins against ours, and the other command's own confirmation catches ours
 // winning against it when ours arrives before it finished.
-const CutWindow = 250 * time.Millisecond
+const CutWindow = relaypool.CutWindow
 
 // cutRounds bounds the re-asks of one change (the recheck before signing
 // and the one after a slow signer share them): relays whose latency swings
 // by more than CutWindow on every request never give a consistent cut, and
 // the change fails closed (exit 4) instead of publishing on a torn read.
-const cutRounds = 3
+const cutRounds = relaypool.CutRounds
 
 // recheck makes res (the recheck's discovery, whose slowest answer is at
 // ref) a consistent cut and compares it with the preview's fingerprint:
@@ -49,31 +47,12 @@ func (p Pipeline) recheck(ctx context.Context, out *Outcome, res *relaypool.Fetc
 		// command refused --offline before it got here.
 		return nil, nil
 	}
-	for {
-		stale := staleRelays(res, ref)
-		if len(stale) == 0 {
-			break
-		}
-		if *left <= 0 || p.Reask == nil {
-			return nil, inconsistentRead(out, stale, fmt.Sprintf(
-				"the relays' answers to the recheck stayed more than %s apart after %d re-asks (%s): they are not one state of the repository",
-				CutWindow, cutRounds, strings.Join(stale, ", ")))
-		}
-		*left--
-		res = p.Reask(ctx, res, stale)
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if !res.Complete {
-			var failed []string
-			for _, r := range res.Relays {
-				if r.Status != relaypool.StatusOK {
-					failed = append(failed, fmt.Sprintf("%s (%s: %s)", r.URL, r.Status, r.Reason))
-				}
-			}
-			return nil, inconsistentRead(out, failed, "asked again for a consistent recheck, not every relay answered: "+strings.Join(failed, ", "))
-		}
-		ref = latestAnswer(res)
+	res, err := relaypool.Cut(ctx, res, ref, left, p.Reask)
+	if ce, ok := err.(*relaypool.CutError); ok {
+		return nil, inconsistentRead(out, ce.Relays, ce.Error())
+	}
+	if err != nil {
+		return nil, err
 	}
 	events := discovery.InScope(res.Events, out.Before.Coordinate().Identifier)
 	if changed := reachableChanges(out, events, preflight.FingerprintChanges(out.Plan.Fingerprint, preflight.Fingerprint(events))); len(changed) > 0 {
@@ -83,32 +62,6 @@ func (p Pipeline) recheck(ctx context.Context, out *Outcome, res *relaypool.Fetc
 		return nil, roleActionsChanged(out, changed)
 	}
 	return res, nil
-}
-
-// staleRelays are the relays of res whose answer arrived more than
-// CutWindow before ref.
-func staleRelays(res *relaypool.FetchResult, ref time.Time) []string {
-	var out []string
-	for _, r := range res.Relays {
-		if r.Answered.Before(ref.Add(-CutWindow)) {
-			out = append(out, r.URL)
-		}
-	}
-	return out
-}
-
-// latestAnswer is when the slowest relay of res answered.
-func latestAnswer(res *relaypool.FetchResult) time.Time {
-	var t time.Time
-	if res == nil {
-		return t
-	}
-	for _, r := range res.Relays {
-		if r.Answered.After(t) {
-			t = r.Answered
-		}
-	}
-	return t
 }
 
 func inconsistentRead(out *Outcome, relays []string, why string) *Failure {

@@ -54,7 +54,7 @@ func TestRecheckAsksAgainTheRelaysThatAnsweredLongBeforeTheSlowest(t *testing.T)
 		return &relaypool.FetchResult{Events: []*nostr.Event{base, other}, Complete: true,
 			Relays: []relaypool.RelayReport{report("wss://fast", t0.Add(3*time.Second+time.Millisecond)), prev.Relays[1], prev.Relays[2]}}
 	}}
-	_, err := p.recheck(context.Background(), previewed(base), res, latestAnswer(res), ptr(cutRounds))
+	_, err := p.recheck(context.Background(), previewed(base), res, relaypool.LatestAnswer(res), ptr(cutRounds))
 	var f *Failure
 	if !errors.As(err, &f) || f.Kind != KindConcurrentChange {
 		t.Fatalf("got %v, want a concurrent change", err)
@@ -66,7 +66,7 @@ func TestRecheckAsksAgainTheRelaysThatAnsweredLongBeforeTheSlowest(t *testing.T)
 	asked = nil
 	together := &relaypool.FetchResult{Events: []*nostr.Event{base}, Complete: true,
 		Relays: []relaypool.RelayReport{report("wss://fast", t0), report("wss://slow", t0.Add(CutWindow/2))}}
-	if cut, err := p.recheck(context.Background(), previewed(base), together, latestAnswer(together), ptr(cutRounds)); err != nil || cut != together || asked != nil {
+	if cut, err := p.recheck(context.Background(), previewed(base), together, relaypool.LatestAnswer(together), ptr(cutRounds)); err != nil || cut != together || asked != nil {
 		t.Fatalf("answers within the window: cut %v, err %v, asked again %v; want the read as it is", cut, err, asked)
 	}
 }
@@ -85,7 +85,7 @@ func TestRecheckFailsClosedWhenTheRelaysNeverAnswerTogether(t *testing.T) {
 		reasks++
 		// Whoever is asked again answers a second after the others.
 		next := &relaypool.FetchResult{Events: prev.Events, Complete: true}
-		later := latestAnswer(prev).Add(time.Second)
+		later := relaypool.LatestAnswer(prev).Add(time.Second)
 		for _, r := range prev.Relays {
 			if slices.Contains(relays, r.URL) {
 				r.Answered = later
@@ -94,7 +94,7 @@ func TestRecheckFailsClosedWhenTheRelaysNeverAnswerTogether(t *testing.T) {
 		}
 		return next
 	}}
-	_, err := p.recheck(context.Background(), previewed(base), res, latestAnswer(res), ptr(cutRounds))
+	_, err := p.recheck(context.Background(), previewed(base), res, relaypool.LatestAnswer(res), ptr(cutRounds))
 	var f *Failure
 	if !errors.As(err, &f) || f.Kind != KindInconsistentRead || len(f.Commands) == 0 {
 		t.Fatalf("got %v, want inconsistent-read with the rerun", err)
@@ -107,7 +107,7 @@ func TestRecheckFailsClosedWhenTheRelaysNeverAnswerTogether(t *testing.T) {
 	// change makes at most cutRounds re-asks in all.
 	reasks = 0
 	left := 1
-	if _, err := p.recheck(context.Background(), previewed(base), res, latestAnswer(res), &left); !errors.As(err, &f) || f.Kind != KindInconsistentRead {
+	if _, err := p.recheck(context.Background(), previewed(base), res, relaypool.LatestAnswer(res), &left); !errors.As(err, &f) || f.Kind != KindInconsistentRead {
 		t.Fatalf("got %v, want inconsistent-read", err)
 	}
 	if reasks != 1 || left != 0 {

@@ -3,6 +3,7 @@ package preflight
 import (
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
@@ -214,5 +215,24 @@ func FingerprintChanges(preview, fresh map[string]string) []string {
 		}
 	}
 	sort.Strings(out)
+	return out
+}
+
+// DescribeFingerprintKeys renders FingerprintChanges keys ("30617:<hex>",
+// "30618:<hex>", a deletion id) as people say them, for the concurrent-change
+// messages of both write pipelines.
+func DescribeFingerprintKeys(keys []string) []string {
+	out := make([]string, 0, len(keys))
+	for _, k := range keys {
+		kind, rest, _ := strings.Cut(k, ":")
+		switch kind {
+		case "30617":
+			out = append(out, "announcement of "+graph.Npub(rest))
+		case "30618":
+			out = append(out, "repository state of "+graph.Npub(rest))
+		default:
+			out = append(out, "deletion "+rest)
+		}
+	}
 	return out
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
@@ -32,8 +31,8 @@ const (
 // more than CutWindow before the slowest one's is asked again, at most
 // cutRounds times, so the answers are one state of the repository.
 const (
-	CutWindow = 250 * time.Millisecond
-	cutRounds = 3
+	CutWindow = relaypool.CutWindow
+	cutRounds = relaypool.CutRounds
 )
 
 // again is Again, or Discover without it.
@@ -63,86 +62,25 @@ func (p Pipeline) recheck(ctx context.Context, out *Outcome) (*relaypool.FetchRe
 		return nil, nil
 	}
 	left := cutRounds
-	ref := latestAnswer(res)
-	for {
-		stale := staleRelays(res, ref)
-		if len(stale) == 0 {
-			break
-		}
-		if left <= 0 || p.Reask == nil {
-			return nil, &Failure{Code: CodeInconsistentRead, Class: Incomplete, Outcome: out,
-				Lines: []string{fmt.Sprintf("the relays' answers to the recheck stayed more than %s apart after %d re-asks (%s): they are not one state of the repository; rerun the command",
-					CutWindow, cutRounds, strings.Join(stale, ", "))},
-				Commands: []suggest.Command{publishCmd(out.Plan.Forced).Because("retry; nothing was published")}}
-		}
-		left--
-		res = p.Reask(ctx, res, stale)
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if !res.Complete {
-			var failed []string
-			for _, r := range res.Relays {
-				if r.Status != relaypool.StatusOK {
-					failed = append(failed, fmt.Sprintf("%s (%s: %s)", r.URL, r.Status, r.Reason))
-				}
-			}
-			return nil, &Failure{Code: CodeInconsistentRead, Class: Incomplete, Outcome: out,
-				Lines:    []string{"asked again for a consistent recheck, not every relay answered: " + strings.Join(failed, ", ")},
-				Commands: []suggest.Command{publishCmd(out.Plan.Forced).Because("retry; nothing was published")}}
-		}
-		ref = latestAnswer(res)
+	res, err = relaypool.Cut(ctx, res, relaypool.LatestAnswer(res), &left, p.Reask)
+	if ce, ok := err.(*relaypool.CutError); ok {
+		return nil, &Failure{Code: CodeInconsistentRead, Class: Incomplete, Outcome: out,
+			Lines:    []string{ce.Error() + "; rerun the command"},
+			Commands: []suggest.Command{publishCmd(out.Plan.Forced).Because("retry; nothing was published")}}
+	}
+	if err != nil {
+		return nil, err
 	}
 	id := out.View.Coordinate().Identifier
 	changed := preflight.FingerprintChanges(preflight.Fingerprint(out.View.Events), preflight.Fingerprint(discovery.InScope(res.Events, id)))
 	if len(changed) > 0 {
-		words := describeKeys(changed)
+		words := preflight.DescribeFingerprintKeys(changed)
 		return nil, &Failure{Code: CodeConcurrentChange, Class: Refused, Outcome: out, Changed: words,
 			Lines: []string{"the repository changed after the preview (" + strings.Join(words, ", ") + "): rerun the command to compare this checkout with the current state"},
 			Commands: []suggest.Command{suggest.Roster("repo", "state").Because("compare this checkout with the state now in effect"),
 				publishCmd(out.Plan.Forced).Because("once this checkout holds what you mean to publish")}}
 	}
 	return res, nil
-}
-
-// staleRelays are the relays of res whose answer arrived more than
-// CutWindow before ref.
-func staleRelays(res *relaypool.FetchResult, ref time.Time) []string {
-	var out []string
-	for _, r := range res.Relays {
-		if r.Answered.Before(ref.Add(-CutWindow)) {
-			out = append(out, r.URL)
-		}
-	}
-	return out
-}
-
-// latestAnswer is when the slowest relay of res answered.
-func latestAnswer(res *relaypool.FetchResult) time.Time {
-	var t time.Time
-	for _, r := range res.Relays {
-		if r.Answered.After(t) {
-			t = r.Answered
-		}
-	}
-	return t
-}
-
-// describeKeys renders fingerprint keys ("30617:<hex>") as people say them.
-func describeKeys(keys []string) []string {
-	out := make([]string, 0, len(keys))
-	for _, k := range keys {
-		kind, rest, _ := strings.Cut(k, ":")
-		switch kind {
-		case "30617":
-			out = append(out, "announcement of "+graph.Npub(rest))
-		case "30618":
-			out = append(out, "repository state of "+graph.Npub(rest))
-		default:
-			out = append(out, "deletion "+rest)
-		}
-	}
-	return out
 }
 
 // confirm is the confirmation after publishing: the repository read again
