@@ -2,7 +2,6 @@ package gitstate
 
 import (
 	"fmt"
-	"net/url"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -134,43 +133,24 @@ func SameCloneURL(a, b string) bool {
 
 var defaultPorts = map[string]string{"http": "80", "https": "443", "ssh": "22", "git": "9418"}
 
-// cloneURLKey is the comparable form of a clone URL ("" when it has none).
+// cloneURLKey is the comparable form of a clone URL ("" when it has none),
+// read by ParseCloneURL as git reads it: scheme and host lower-cased, the
+// default port, the user name, trailing slashes and ".git" dropped. A
+// relative local path names no server anyone else shares.
 func cloneURLKey(raw string) string {
-	s := strings.TrimSpace(raw)
-	if s == "" || strings.HasPrefix(strings.ToLower(s), "nostr://") {
+	c, err := ParseCloneURL(raw)
+	if err != nil || c.Form == FormPath && !filepath.IsAbs(c.Path) {
 		return ""
 	}
-	if !strings.Contains(s, "://") {
-		switch {
-		case filepath.IsAbs(s):
-			s = "file://" + filepath.ToSlash(filepath.Clean(s))
-		default:
-			// scp-like [user@]host:path (a colon before any slash).
-			colon, slash := strings.IndexByte(s, ':'), strings.IndexByte(s, '/')
-			if colon <= 0 || (slash >= 0 && slash < colon) {
-				return ""
-			}
-			s = "ssh://" + s[:colon] + "/" + strings.TrimPrefix(s[colon+1:], "/")
-		}
+	host := strings.ToLower(c.Host)
+	if c.Port != "" && c.Port != defaultPorts[c.Scheme] {
+		host += ":" + c.Port
 	}
-	u, err := url.Parse(s)
-	if err != nil {
-		return ""
+	path := "/" + strings.Trim(filepath.ToSlash(c.Path), "/")
+	if c.Scheme == "file" {
+		path = filepath.ToSlash(filepath.Clean(path))
 	}
-	scheme := strings.ToLower(u.Scheme)
-	if scheme == "git+ssh" || scheme == "ssh+git" {
-		scheme = "ssh"
-	}
-	host := strings.ToLower(u.Hostname())
-	if p := u.Port(); p != "" && p != defaultPorts[scheme] {
-		host += ":" + p
-	}
-	path := strings.TrimRight(u.Path, "/")
-	if scheme == "file" {
-		path = filepath.ToSlash(filepath.Clean("/" + path))
-	}
-	path = strings.TrimSuffix(path, ".git")
-	return scheme + "://" + host + path
+	return c.Scheme + "://" + host + strings.TrimSuffix(path, ".git")
 }
 
 // Divergence counts, in the checkout's object store (fetching nothing),
