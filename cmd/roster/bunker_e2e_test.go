@@ -12,10 +12,9 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/nbd-wtf/go-nostr/nip46"
-	"github.com/zalando/go-keyring"
-
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/signer"
+	"github.com/zalando/go-keyring"
 )
 
 // startTestBunker runs go-nostr's NIP-46 signer side in-process over relayURL,

@@ -10,9 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/roster-cli/roster/devrelay"
+	"gopkg.in/yaml.v3"
 )
 
 // actionStep is one step of the composite action in action.yml.

@@ -6,9 +6,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/termtext"
+	"github.com/spf13/cobra"
 )
 
 // Output formats of the CI-facing reads (repo health, repo check-event,

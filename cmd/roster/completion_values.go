@@ -4,11 +4,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/settings"
 	"github.com/roster-cli/roster/workspace/sections"
+	"github.com/spf13/cobra"
 )
 
 // Shell completion of flag values: --repo offers the checkout's remote

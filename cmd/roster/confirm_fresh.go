@@ -2,14 +2,11 @@ package main
 
 import (
 	"context"
-
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/roster-cli/roster/signer"
-	"github.com/roster-cli/roster/termtext"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +16,8 @@ import (
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/hooks"
+	"github.com/roster-cli/roster/signer"
+	"github.com/roster-cli/roster/termtext"
 )
 
 // maintainers.md: "Successful confirmation, including an immediately

@@ -8,14 +8,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
-	"github.com/spf13/cobra"
-
-	"github.com/roster-cli/roster/membership"
-	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
+	"github.com/spf13/cobra"
 )
 
 // exitInterrupted is an interrupt (SIGINT or SIGTERM) before anything was
@@ -101,29 +97,4 @@ func (a *app) stoppedErr(root context.Context, err error) error {
 			Details: map[string]any{"phase": a.run.phase}}
 	}
 	return err
-}
-
-// interruptedMutation renders a membership change stopped by the deadline
-// or an interrupt. Sent to some relay: exit 6 with the event id in
-// `published`, each relay's answer in `relays` and the read that shows
-// whether it is in effect. Sent to none: exit 4 (deadline) or 130
-// (interrupt), nothing was published.
-func (a *app) interruptedMutation(v *repoView, out *report.Mutation, f *membership.Failure) error {
-	kind, why := "interrupted", "interrupted: "
-	code := exitInterrupted
-	if errors.Is(f.Err, context.DeadlineExceeded) {
-		kind, why, code = "deadline", fmt.Sprintf("the --deadline of %s passed: ", a.opts.Deadline), exitIncomplete
-	}
-	details := map[string]any{"phase": f.Phase, "sent_to": orEmptySlice(f.Sent)}
-	if kind == "deadline" {
-		details["deadline"] = a.opts.Deadline.String()
-	}
-	ee := &exitError{Code: code, Kind: kind, Err: errors.New(why + f.Message), Details: details, Commands: f.Commands}
-	if len(f.Sent) == 0 {
-		return a.mutationError(v, ee.oneLine())
-	}
-	ee.Code = exitUnverified
-	details["published"], details["relays"] = out.Published, out.Relays
-	ee.Terminal = why + strings.ReplaceAll(f.Message, "\n", " ")
-	return a.mutationErrorPublished(v, out, ee.oneLine())
 }

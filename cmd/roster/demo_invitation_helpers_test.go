@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/nbd-wtf/go-nostr/nip19"
-
 	"github.com/roster-cli/roster/devrelay"
 )
 

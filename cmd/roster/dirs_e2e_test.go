@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
-
 	"github.com/roster-cli/roster/internal/writedeny"
 	"github.com/roster-cli/roster/signer"
 )

@@ -5,10 +5,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/roster-cli/roster/suggest"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-
-	"github.com/roster-cli/roster/suggest"
 )
 
 // The global flags are persistent (they may come before or after the

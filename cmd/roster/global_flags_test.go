@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/suggest"
+	"github.com/spf13/cobra"
 )
 
 // A global flag given to a command that would ignore it is a usage error

@@ -56,7 +56,7 @@ func withCache(a *app, f func(cacheStore)) {
 		return
 	}
 	defer store.Close()
-	f(cacheStore{store, a})
+	f(cacheStore{c: store, a: a})
 }
 
 // groupMoveSearch runs the migration check for the relays of rd that did

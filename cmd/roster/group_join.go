@@ -10,14 +10,13 @@ import (
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/groups"
 	"github.com/roster-cli/roster/workspace/pipeline"
+	"github.com/spf13/cobra"
 )
 
 // groupRequestJSON is `group join --json` (roster.group.join/v1) and `group

@@ -8,13 +8,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/internal/termui"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/groups"
+	"github.com/spf13/cobra"
 )
 
 // groupListJSON is `group list --json` (schema roster.group.list/v1).

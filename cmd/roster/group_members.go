@@ -6,12 +6,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/groups"
+	"github.com/spf13/cobra"
 )
 
 // groupMembersJSON is `group members --json` (schema roster.group.members/v1).

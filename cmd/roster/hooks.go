@@ -9,14 +9,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/hooks"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
+	"github.com/spf13/cobra"
 )
 
 // newHooksCmd is `roster hooks install|uninstall|status` and the hidden

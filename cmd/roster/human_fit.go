@@ -6,9 +6,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/internal/termui"
+	"github.com/spf13/cobra"
 )
 
 // addFullFlag gives a command group the --full that roster repo has: on a

@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
-	"github.com/roster-cli/roster/report"
 	"sort"
 	"strings"
 
 	"github.com/roster-cli/roster/internal/termui"
+	"github.com/roster-cli/roster/report"
 )
 
 // members lists people lead first, then confirmed, then invited, marking

@@ -5,9 +5,8 @@ import (
 	"os"
 	"time"
 
-	"golang.org/x/term"
-
 	"github.com/roster-cli/roster/internal/termui"
+	"golang.org/x/term"
 )
 
 // ioStreams is everything a command touches outside its arguments. Tests build

@@ -5,9 +5,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/report"
+	"github.com/spf13/cobra"
 )
 
 // `--json a,b` selects fields as `--json-fields a,b` does, as gh's --json

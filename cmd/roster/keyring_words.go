@@ -4,9 +4,8 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/zalando/go-keyring"
-
 	"github.com/roster-cli/roster/signer"
+	"github.com/zalando/go-keyring"
 )
 
 // plainKeyring wraps the keyring every command uses so that its failures

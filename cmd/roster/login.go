@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/suggest"
+	"github.com/spf13/cobra"
 )
 
 type loginOptions struct {

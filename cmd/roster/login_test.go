@@ -9,9 +9,8 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
-	"github.com/zalando/go-keyring"
-
 	"github.com/roster-cli/roster/signer"
+	"github.com/zalando/go-keyring"
 )
 
 func homeEnv(t *testing.T) map[string]string {

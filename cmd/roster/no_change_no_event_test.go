@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
-
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
 )

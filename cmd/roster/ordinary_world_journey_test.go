@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
-
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
 )

@@ -8,7 +8,6 @@ import (
 	"errors"
 
 	"github.com/nbd-wtf/go-nostr"
-
 	"github.com/roster-cli/roster/workspace/pipeline"
 )
 

@@ -7,12 +7,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/projects"
+	"github.com/spf13/cobra"
 )
 
 func newProjectCmd(a *app) *cobra.Command {

@@ -28,7 +28,7 @@ func projectCachePut(a *app, rd projects.ReadResult) {
 		return
 	}
 	defer store.Close()
-	for _, p := range projects.Keep(cacheStore{store, a}, rd) {
+	for _, p := range projects.Keep(cacheStore{c: store, a: a}, rd) {
 		fmt.Fprintf(a.io.Err, "roster: warning: %s\n", termtext.Line(p))
 	}
 }
@@ -45,7 +45,7 @@ func projectReadCached(a *app, relays []string, c projects.Coordinate) (projects
 			Err: fmt.Errorf("--offline needs the local cache: %v", err), Commands: []suggest.Command{suggest.Roster("project", "show", c.String())}}
 	}
 	defer store.Close()
-	out := projects.ReadStore(cacheStore{store, a}, relays, c)
+	out := projects.ReadStore(cacheStore{c: store, a: a}, relays, c)
 	if out.Best == nil {
 		return out, &exitError{Code: exitIncomplete, Kind: "offline-miss",
 			Err:      fmt.Errorf("no cached state for project %s from %s; read it online once", c, strings.Join(relays, ", ")),
@@ -79,7 +79,7 @@ func projectOutageFallback(a *app, c projects.Coordinate, rd projects.ReadResult
 		urls = append(urls, r.URL)
 		why = append(why, relayFailure(r.URL, r.Status, r.Reason))
 	}
-	cached := projects.ReadStore(cacheStore{store, a}, urls, c)
+	cached := projects.ReadStore(cacheStore{c: store, a: a}, urls, c)
 	if cached.Best == nil {
 		return rd, "", false
 	}

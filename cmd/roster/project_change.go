@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
-
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/signer"

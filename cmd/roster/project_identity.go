@@ -9,14 +9,13 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/nbd-wtf/go-nostr/nip19"
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/pipeline"
 	"github.com/roster-cli/roster/workspace/projects"
+	"github.com/spf13/cobra"
 )
 
 // projectIdentityJSON is the result of create, update and delete (schema

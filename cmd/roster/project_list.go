@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/projects"
+	"github.com/spf13/cobra"
 )
 
 // projectListJSON is `project list --json` (schema roster.project.list/v2).

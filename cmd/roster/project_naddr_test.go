@@ -7,7 +7,6 @@ import (
 
 	"github.com/btcsuite/btcd/btcutil/bech32"
 	"github.com/nbd-wtf/go-nostr/nip19"
-
 	"github.com/roster-cli/roster/workspace/projects"
 )
 

@@ -1,10 +1,9 @@
 package main
 
 import (
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/internal/termui"
 	"github.com/roster-cli/roster/report"
+	"github.com/spf13/cobra"
 )
 
 // newRepoCmd is `roster repo`: itself the read, and the parent of every
@@ -48,14 +47,8 @@ incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
 	}
 	cmd.PersistentFlags().BoolVar(&a.full, "full", false, "print npubs in full on a terminal too (pipes and --json always get them in full)")
 	cmd.PersistentFlags().BoolVar(&a.verbose, "verbose", false, "show the exact tags a membership preview writes")
-	// Each subcommand lives in its own file (repo_<name>.go); add one line here.
-	cmd.AddCommand(
-		newRepoHealthCmd(a),
-		newRepoInitCmd(a),
-		newRepoEditCmd(a), newRepoAcceptCmd(a), newRepoLeaveCmd(a), newRepoFollowLeadCmd(a),
-		newRepoStateCmd(a),
-		newRepoCheckEventCmd(a),
-		newRepoGraphCmd(a), newRepoHistoryCmd(a),
-	)
+	// Each read lives in its own file (repo_<name>.go); add one line here.
+	// The writes are added by newRepoTree.
+	cmd.AddCommand(newRepoGraphCmd(a), newRepoHistoryCmd(a))
 	return cmd
 }

@@ -2,13 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/roster-cli/roster/report"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/report"
 )
 
 // Rule (errors name the next command): both governance choices at once is

@@ -2,13 +2,12 @@ package main
 
 import (
 	"fmt"
-	"github.com/roster-cli/roster/report"
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/gitstate"
-	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/preflight"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 )
@@ -148,14 +147,6 @@ func fieldText(tags nostr.Tags) string {
 		parts[i] = tagText(t)
 	}
 	return strings.Join(parts, " ")
-}
-
-// viewerNpub is the signed-in user of a view as an npub ("" for nobody).
-func viewerNpub(v *repoView) string {
-	if v == nil || v.Viewer == "" {
-		return ""
-	}
-	return graph.Npub(v.Viewer)
 }
 
 // shareCloneURLs are the Git servers the repository advertises after the

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/eventcheck"
 	"github.com/roster-cli/roster/gitstate"
@@ -20,6 +18,7 @@ import (
 	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
+	"github.com/spf13/cobra"
 )
 
 // newRepoCheckEventCmd is `roster repo check-event`: for CI and bots,

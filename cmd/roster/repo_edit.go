@@ -1,10 +1,9 @@
 package main
 
 import (
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/preflight"
+	"github.com/spf13/cobra"
 )
 
 // newRepoEditCmd is `roster repo edit`: one relationship change (plus, when

@@ -5,12 +5,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
-
 	"github.com/roster-cli/roster/announce"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/settings"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // metadataFlags are repo edit's metadata-only flags: they replace fields of

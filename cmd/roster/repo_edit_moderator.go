@@ -1,10 +1,9 @@
 package main
 
 import (
-	"github.com/spf13/pflag"
-
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/preflight"
+	"github.com/spf13/pflag"
 )
 
 // moderatorFlags are `repo edit --add-moderator` and `--remove-moderator`:

@@ -1,9 +1,8 @@
 package main
 
 import (
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/preflight"
+	"github.com/spf13/cobra"
 )
 
 // newRepoFollowLeadCmd is `roster repo follow-lead`: history sync, a direct

@@ -6,12 +6,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/internal/termui"
 	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/termtext"
+	"github.com/spf13/cobra"
 )
 
 // newRepoGraphCmd is `roster repo graph`: who lists whom, as a tree on the

@@ -5,11 +5,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/internal/termui"
 	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/termtext"
+	"github.com/spf13/cobra"
 )
 
 // --strict scopes (report.Health.StrictScope).
@@ -134,32 +133,6 @@ func gitServersIncompleteErr(servers []report.GitServer) error {
 	return &exitError{Code: exitIncomplete, Kind: "git-servers-unreachable",
 		Err:     fmt.Errorf("repository health: these advertised Git servers could not be listed, so what they serve was not compared with the published state (--strict needs every one):\n%s", strings.Join(lines, "\n")),
 		Details: map[string]any{"git_servers": servers}}
-}
-
-// actorText is who should act on a finding, for a person reading it:
-// "you", a named person, or "any maintainer".
-func actorText(f report.Finding, pt peopleText) string {
-	switch {
-	case f.Actor == "" || f.Actor == report.ActorAnyMaintainer:
-		return "any maintainer"
-	case pt.viewer != "" && f.Actor == pt.viewer:
-		return "you"
-	}
-	return strings.TrimSuffix(pt.Of(f.Actor), " (you)")
-}
-
-// actorLine is "carol (npub…) should run: roster repo follow-lead", or
-// "carol (npub…) should repair it by hand" when there is no command.
-func actorLine(f report.Finding, pt peopleText) string {
-	who := actorText(f, pt)
-	verb := "should"
-	if who == "any maintainer" {
-		verb = "can"
-	}
-	if f.Command == nil {
-		return fmt.Sprintf("%s %s repair it by hand", who, verb)
-	}
-	return fmt.Sprintf("%s %s run: %s", who, verb, termtext.Line(*f.Command))
 }
 
 // strictNote says why a warning does not fail --strict.

@@ -5,12 +5,11 @@ import (
 	"io"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/internal/termui"
 	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/termtext"
+	"github.com/spf13/cobra"
 )
 
 // newRepoHistoryCmd is `roster repo history`: who held which role when,

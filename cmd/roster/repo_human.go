@@ -2,13 +2,13 @@ package main
 
 import (
 	"fmt"
-	"github.com/roster-cli/roster/report"
 	"io"
 	"sort"
 	"strings"
 
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/internal/termui"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/termtext"
 )
 

@@ -4,18 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/roster-cli/roster/report"
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/announce"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
+	"github.com/spf13/cobra"
 )
 
 type repoInitOptions struct {
@@ -88,15 +87,6 @@ type repoInitResult struct {
 	// Error is set when the result is not a success (exit 6): what was
 	// published is still reported.
 	Error *jsonErrorBody `json:"error,omitempty"`
-}
-
-// jsonErrorBody is the docs/json.md error object {code, message, details,
-// commands}; a struct, not a map, so the fields print in that order.
-type jsonErrorBody struct {
-	Code     string         `json:"code"`
-	Message  string         `json:"message"`
-	Details  map[string]any `json:"details"`
-	Commands []string       `json:"commands"`
 }
 
 type repoInitCoord struct {

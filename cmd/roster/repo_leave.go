@@ -1,9 +1,8 @@
 package main
 
 import (
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/preflight"
+	"github.com/spf13/cobra"
 )
 
 // newRepoLeaveCmd is `roster repo leave`: end your own role, keep the redirect.

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/internal/termui"
@@ -189,22 +188,6 @@ func changeSentence(c preflight.RoleChange, author string, pt peopleText) string
 		return fmt.Sprintf("rewrites %s's %s record", who, role)
 	}
 	return fmt.Sprintf("%s %s's %s record", termtext.Line(c.Action), who, role)
-}
-
-// tagTime is a role tag's boundary at index i as a date, "" when absent,
-// "defer" kept as the word.
-func tagTime(t []string, i int) string {
-	if len(t) <= i || t[i] == "" {
-		return ""
-	}
-	if t[i] == "defer" {
-		return "defer"
-	}
-	n, err := strconv.ParseInt(t[i], 10, 64)
-	if err != nil {
-		return termtext.Line(t[i])
-	}
-	return graph.HumanTime(n)
 }
 
 // otherTagSentence says what one tag difference the role and field changes

@@ -69,13 +69,3 @@ func relayCount(n int) string {
 	}
 	return fmt.Sprintf("%d relays", n)
 }
-
-// learnedBy says whose event named a relay a write asks: "npub1…'s
-// announcement" or "npub1…'s NIP-65 relay list".
-func learnedBy(l discovery.LearnedRelay) string {
-	what := "announcement"
-	if l.From == "relay-list" {
-		what = "NIP-65 relay list (kind 10002)"
-	}
-	return graph.Npub(l.Pubkey) + "'s " + what
-}

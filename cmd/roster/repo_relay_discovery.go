@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"slices"
 
-	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/relaypool"
@@ -40,15 +38,4 @@ func (a *app) noRelaysErr(sel gitstate.Selection) *exitError {
 		Err: fmt.Errorf("no relays to ask for %s: the coordinate carries no relay hints, no --relay was given, ROSTER_RELAYS is unset and config.yaml lists no relays", displayCoord(sel.Coordinate)),
 		Commands: []suggest.Command{suggest.Roster("repo").With("--relay", "wss://<relay>"), suggest.Shell("export ROSTER_RELAYS=wss://<relay>,wss://<relay>"),
 			suggest.Roster("repo").With("--offline")}}
-}
-
-// authSigner answers a relay's NIP-42 challenge. The signer is opened only
-// when a relay asks, so reads never prompt otherwise; without one the relay
-// is reported as closed: auth-required.
-func (a *app) authSigner(ctx context.Context, evt *nostr.Event) error {
-	s, err := a.signer(ctx)
-	if err != nil {
-		return err
-	}
-	return s.SignEvent(ctx, evt)
 }

@@ -3,12 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/roster-cli/roster/report"
 	"strings"
 	"testing"
 
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/internal/termui"
+	"github.com/roster-cli/roster/report"
 )
 
 // sampleReport is a lead-shaped repository selected through a co-maintainer,

@@ -10,8 +10,6 @@ import (
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/relaypool"
@@ -19,6 +17,7 @@ import (
 	"github.com/roster-cli/roster/statepub"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
+	"github.com/spf13/cobra"
 )
 
 // newRepoStateCmd is `roster repo state`: the resolved kind 30618 state

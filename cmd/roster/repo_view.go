@@ -3,15 +3,9 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/nbd-wtf/go-nostr"
-	"github.com/roster-cli/roster/cache"
 	"github.com/roster-cli/roster/discovery"
-	"github.com/roster-cli/roster/internal/termui"
-	"github.com/roster-cli/roster/relaypool"
-	"github.com/roster-cli/roster/signer"
-	"github.com/roster-cli/roster/termtext"
 )
 
 // repoView is one discovery of a repository; every repository command
@@ -32,7 +26,8 @@ const (
 // returns the context's error, which the root reports as `deadline` (exit
 // 4) or `interrupted` (exit 130) naming the phase, as documented.
 func (a *app) loadRepo(ctx context.Context, need discovery.Evidence, reach ...string) (*repoView, error) {
-	v, err := a.repoViewErr(a.discoverFor(ctx, need, false, reach...))
+	v, err := a.discoverFor(ctx, need, false, reach...)
+	v, err = a.repoViewErr(v, err)
 	if err == nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -45,7 +40,8 @@ func (a *app) loadRepo(ctx context.Context, need discovery.Evidence, reach ...st
 // reach, in rounds until none is new, within discovery's bounds), and a
 // cache that can keep what the write publishes (discovery.Source.Publishes).
 func (a *app) loadRepoToWrite(ctx context.Context, reach ...string) (*repoView, error) {
-	return a.repoViewErr(a.discoverFor(ctx, completeEvidence, true, reach...))
+	v, err := a.discoverFor(ctx, completeEvidence, true, reach...)
+	return a.repoViewErr(v, err)
 }
 
 // discover is loadRepo with discovery's own errors (*discovery.Incomplete,
@@ -96,29 +92,6 @@ func (a *app) reloadRepo(ctx context.Context, prev *repoView, reach []string, al
 	return v, nil
 }
 
-// repoSource is the discovery source of relays with the user's cache,
-// timeout and progress line; done erases a progress line it started.
-func (a *app) repoSource(relays []string, reach []string) (discovery.Source, func()) {
-	progress, done := a.run.progress, func() {}
-	if progress == nil {
-		p := termui.NewProgress(a.io.Err, a.io.progress() && !a.opts.Offline && len(relays) > 0)
-		progress, done = p, p.Done
-	}
-	return discovery.Source{
-		Relays:  relays,
-		Pinned:  len(a.opts.Relays) > 0,
-		Offline: a.opts.Offline,
-		Pool: func() *relaypool.Pool {
-			return relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner, Progress: progress.Update})
-		},
-		OpenCache: a.openCache,
-		Warn:      func(msg string) { fmt.Fprintf(a.io.Err, "roster: warning: %s\n", termtext.Line(msg)) },
-		NextRound: progress.NextRound,
-		Reach:     reach,
-		People:    &discovery.People{Fetch: a.profiles, HTTP: a.httpClient(), Timeout: a.opts.Timeout},
-	}, done
-}
-
 // repoViewErr turns what discovery could not do into exit errors that say
 // what to run next.
 func (a *app) repoViewErr(v *repoView, err error) (*repoView, error) {
@@ -154,38 +127,4 @@ func (a *app) repoViewErr(v *repoView, err error) (*repoView, error) {
 		return nil, cacheErr(cacheFail.Doing, cacheFail.Err)
 	}
 	return nil, err
-}
-
-// openCache opens the cache in the cache directory; a bad directory is a
-// usage error.
-func (a *app) openCache() (*cache.Cache, error) {
-	home, err := a.cacheDir()
-	if err != nil {
-		return nil, &exitError{Code: exitUsage, Kind: "usage", Err: err}
-	}
-	return a.openCacheIn(home)
-}
-
-// openCacheIn opens the cache in dir: read-only when it cannot be written
-// (cache.Open decides; the test seam forces it).
-func (a *app) openCacheIn(dir string) (*cache.Cache, error) {
-	if a.abandoned.Load() {
-		return nil, errors.New("the pre-push guard's budget ran out")
-	}
-	return cache.OpenWith(dir, cache.Options{ReadOnly: a.seams.cacheReadOnly, MaxBytes: a.seams.cacheMaxBytes, Timeout: a.cacheWait})
-}
-
-// viewerPubkey is whose announcement the advisory warnings are about: the
-// ROSTER_SECRET_KEY or logged-in pubkey, found without unlocking anything
-// (no passphrase prompt, no bunker round trip). Nobody signed in is "".
-func (a *app) viewerPubkey() string {
-	env, err := a.signerEnv(newSecretReader(a))
-	if err != nil {
-		return ""
-	}
-	acct, err := signer.Identify(env)
-	if err != nil {
-		return ""
-	}
-	return acct.Pubkey
 }

@@ -4,113 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"regexp"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/spf13/cobra"
-
-	"github.com/roster-cli/roster/internal/jsonout"
 	"github.com/roster-cli/roster/settings"
-	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/suggest"
-	"github.com/roster-cli/roster/termtext"
+	"github.com/spf13/cobra"
 )
-
-// globalOptions are the flags every command shares (docs/architecture.md
-// "Command-line contract").
-type globalOptions struct {
-	Relays  []string
-	Repo    string
-	JSON    bool
-	Offline bool
-	Timeout time.Duration
-	Home    string
-	// JQ and JSONFields select from the JSON output (json_output.go).
-	JQ         string
-	JSONFields []string
-	// Deadline caps the whole command's wall time (deadline.go); 0: none.
-	Deadline time.Duration
-}
-
-// app is the state one invocation of roster shares across its commands.
-type app struct {
-	io   *ioStreams
-	opts globalOptions
-	// config is config.yaml in the config directory, loaded before every command.
-	config settings.Config
-	// running is the command being run (set before it runs), so a shared
-	// error can suggest rerunning that command rather than another.
-	running *cobra.Command
-	// signerOnce opens the signer at most once per invocation (signer_setup.go).
-	signerOnce signerOnce
-	// seams are where tests reach into one invocation; zero in production.
-	seams seams
-	// output is --jq and --json-fields, prepared before the command runs.
-	output *jsonout.Filter
-	// selecting is --jq or --json-fields given: the error object goes to
-	// stderr (errorOut).
-	selecting bool
-	// run is the deadline and phase of this invocation (deadline.go).
-	run runState
-	// moves are the directories once an old home's files moved (dirs.go).
-	moves dirMoves
-	// full prints npubs in full on a terminal too (repo --full); verbose
-	// adds the tags a membership preview writes (repo --verbose).
-	full, verbose bool
-	// profiles asks the relays for the kind 0 profiles of the people a
-	// read shows (the reads that name people set it); otherwise names
-	// come from the cache alone.
-	profiles bool
-	// lookups are the NIP-05 names pubkey arguments were given as
-	// (pubkey_args.go), for the preview.
-	lookups []nip05Lookup
-	// cacheWait bounds how long this invocation waits for the cache's
-	// lock (0: cache.DefaultOpenTimeout); the pre-push guard shortens it.
-	cacheWait time.Duration
-	// abandoned is set when the pre-push guard's budget ran out: the
-	// discovery it left behind opens no cache any more.
-	abandoned atomic.Bool
-}
-
-// seams are the points a test may set on one invocation, so independent
-// tests never share a package variable and can run in parallel.
-type seams struct {
-	// beforeRecheck runs between a membership preview and its recheck,
-	// afterPublish between publishing and read-back.
-	beforeRecheck, afterPublish func()
-	// keyring replaces the OS keyring (signer.OSKeyring) when set.
-	keyring signer.Keyring
-	// cacheReadOnly opens the cache read-only (cache.Options.ReadOnly),
-	// for tests on a machine where no write can be denied (root).
-	cacheReadOnly bool
-	// cacheMaxBytes caps the cache file (cache.Options.MaxBytes; 0 is the
-	// default), so a test can fill it without writing 64 MiB.
-	cacheMaxBytes int64
-	// projectBeforeSign runs after a project change was checked against the
-	// state it read and before it is signed: it lets a test line up two
-	// changes against one revision.
-	projectBeforeSign func(attempt int)
-	// http replaces http.DefaultClient for NIP-05 lookups (a test's TLS
-	// server).
-	http *http.Client
-}
-
-// httpClient is the client of NIP-05 lookups.
-func (a *app) httpClient() *http.Client {
-	if a.seams.http != nil {
-		return a.seams.http
-	}
-	return http.DefaultClient
-}
-
-// defaultRelays are --relay, else ROSTER_RELAYS, else config.yaml's
-// (settings.Relays).
-func (a *app) defaultRelays() []string { return settings.Relays(a.opts.Relays, a.io.Getenv, a.config) }
 
 // newRootCmd builds the whole command tree.
 func newRootCmd(a *app) *cobra.Command { return newRootCmdFor(a, nil) }
@@ -206,7 +106,7 @@ roster help formatting.`,
 		newVersionCmd(a),
 		newLoginCmd(a), newLogoutCmd(a), newWhoamiCmd(a),
 		newCacheCmd(a),
-		newRepoCmd(a),
+		newRepoTree(a),
 		newProjectCmd(a), newGroupCmd(a),
 		newDevCmd(a),
 		newWorkspaceCmd(a),
@@ -222,7 +122,7 @@ roster help formatting.`,
 // (newRootCmdFor); a group missing here is built with the whole tree.
 var commandGroups = map[string]func(*app) *cobra.Command{
 	"version": newVersionCmd, "login": newLoginCmd, "logout": newLogoutCmd, "whoami": newWhoamiCmd,
-	"cache": newCacheCmd, "repo": newRepoCmd, "project": newProjectCmd, "group": newGroupCmd,
+	"cache": newCacheCmd, "repo": newRepoTree, "project": newProjectCmd, "group": newGroupCmd,
 	"dev": newDevCmd, "workspace": newWorkspaceCmd, "hooks": newHooksCmd,
 }
 
@@ -357,40 +257,6 @@ func unknownCommandError(parent *cobra.Command, typed string) *exitError {
 		Commands: append(cmds, helpFor(parent))}
 }
 
-// commandSuggestions are parent's subcommands close to typed (cobra's
-// SuggestionsFor: two edits, or a prefix). At the top level, a word that
-// is (within two edits of) the name of a deeper command suggests its path
-// ("roster helth": repo health).
-func commandSuggestions(parent *cobra.Command, typed string) []string {
-	if parent.SuggestionsMinimumDistance <= 0 {
-		parent.SuggestionsMinimumDistance = 2
-	}
-	maybe := parent.SuggestionsFor(typed)
-	if len(maybe) > 0 || parent.HasParent() {
-		return maybe
-	}
-	var walk func(c *cobra.Command)
-	walk = func(c *cobra.Command) {
-		for _, s := range c.Commands() {
-			if !s.IsAvailableCommand() {
-				continue
-			}
-			if c != parent && (s.Name() == typed || len(typed) >= 4 && levenshtein(typed, s.Name()) <= 2) {
-				maybe = append(maybe, strings.TrimPrefix(s.CommandPath(), parent.Name()+" "))
-			}
-			walk(s)
-		}
-	}
-	walk(parent)
-	return maybe
-}
-
-// topLevelUnknown matches cobra's error for an unknown first word. Compiled
-// on first use, not at every start-up.
-var topLevelUnknown = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^unknown command "(.*)" for "roster"$`)
-})
-
 // run executes roster with args and returns the process exit code. Tests call
 // it in-process with their own streams.
 func run(args []string, s *ioStreams) int { return runWith(args, s, seams{}) }
@@ -454,89 +320,6 @@ func (a *app) execute(ctx context.Context, root *cobra.Command, args []string) i
 	}
 	return ee.Code
 }
-
-// asExitError is err as an exitError: cobra's own usage errors (unknown
-// command or flag, wrong number of arguments) are exit 2, anything else
-// unexpected exit 1.
-func asExitError(err error) *exitError {
-	var ee *exitError
-	if errors.As(err, &ee) {
-		return ee
-	}
-	ee = &exitError{Code: exitFailure, Kind: "failure", Err: err}
-	if strings.HasPrefix(err.Error(), "unknown command") || strings.HasPrefix(err.Error(), "unknown flag") ||
-		strings.Contains(err.Error(), "arg(s)") {
-		ee.Code, ee.Kind = exitUsage, "usage"
-	}
-	return ee
-}
-
-// printError renders an error: JSON on stdout with --json (on stderr with
-// --jq or --json-fields, errorOut), text on stderr otherwise.
-func printError(a *app, ee *exitError) {
-	if a.opts.JSON {
-		// Unfiltered: the error object is what a script branches on.
-		_ = encodeJSON(a.errorOut(), struct {
-			Error jsonErrorBody `json:"error"`
-		}{jsonErrorBody{
-			Code:     ee.Kind,
-			Message:  ee.Err.Error(),
-			Details:  orEmptyMap(ee.Details),
-			Commands: orEmptySlice(a.render(ee.Commands)),
-		}})
-		return
-	}
-	a.printHumanError(ee, a.render(ee.Commands))
-}
-
-// printHumanError writes the message (humanMessage) and one `run:` line per
-// rendered command to stderr. A command may carry a relay URL from an
-// announcement, so it is escaped to one line too.
-func (a *app) printHumanError(ee *exitError, cmds []string) {
-	a.printHumanErrorAs(ee, cmds, peopleText{})
-}
-
-// printHumanErrorAs is printHumanError with the people in the message's
-// prose named by pt (its commands are printed as they are).
-func (a *app) printHumanErrorAs(ee *exitError, cmds []string, pt peopleText) {
-	if a.printForceLast(ee, pt) { // repo_state_conflict_render.go
-		return
-	}
-	fmt.Fprintf(a.io.Err, "roster: %s\n", pt.Prose(humanMessage(ee)))
-	for _, c := range cmds {
-		fmt.Fprintf(a.io.Err, "  run: %s\n", termtext.Line(c))
-	}
-}
-
-// helpFor is `<command path> --help`.
-func helpFor(cmd *cobra.Command) suggest.Command {
-	return suggest.Command{Argv: append(strings.Fields(cmd.CommandPath()), "--help")}.Pin()
-}
-
-func orEmptyMap(m map[string]any) map[string]any {
-	if m == nil {
-		return map[string]any{}
-	}
-	return m
-}
-
-func orEmptySlice(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
-// writeJSON prints v as indented JSON on stdout, through --json-fields and
-// --jq when given (json_output.go). `<`, `>` and `&` stay literal
-// (docs/json.md): messages and commands carry "<npub>" and "&&".
-func writeJSON(a *app, v any) error { return a.emitJSON(v, true) }
-
-// encodeJSON is v as indented JSON to any writer, unfiltered.
-func encodeJSON(w io.Writer, v any) error { return encodeJSONTo(w, v, true) }
-
-// encodeJSONTo is v as JSON on one line (indent false) or indented.
-func encodeJSONTo(w io.Writer, v any, indent bool) error { return jsonout.Encode(w, v, indent) }
 
 // addCompletionExamples creates cobra's default `completion` command now,
 // rather than at Execute, so its help can carry examples like every other

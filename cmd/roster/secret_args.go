@@ -5,9 +5,8 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/signer"
+	"github.com/spf13/cobra"
 )
 
 // refuseSecretArguments is the refusal of a command line that carries a

@@ -7,9 +7,8 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/signer"
+	"github.com/spf13/cobra"
 )
 
 // A secret key given where a pubkey goes (an nsec, an ncryptsec, a bunker

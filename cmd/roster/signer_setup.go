@@ -12,11 +12,10 @@ import (
 	"strings"
 	"sync"
 
-	"golang.org/x/term"
-
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
+	"golang.org/x/term"
 )
 
 // keyring is the keyring every command uses: the OS keyring, unless a test

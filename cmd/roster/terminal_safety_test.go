@@ -12,7 +12,6 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/nbd-wtf/go-nostr"
-
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/termtext"

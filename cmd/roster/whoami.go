@@ -3,9 +3,8 @@ package main
 import (
 	"fmt"
 
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/signer"
+	"github.com/spf13/cobra"
 )
 
 // whoamiResult is roster.whoami/v1. Every documented field is always

@@ -3,12 +3,11 @@ package main
 import (
 	"context"
 
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/channelid"
 	"github.com/roster-cli/roster/workspace/sections"
+	"github.com/spf13/cobra"
 )
 
 // newWorkspaceCmd is `roster workspace`: NIP-SW owner-scoped channel-section

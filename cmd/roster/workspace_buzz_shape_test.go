@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
-
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/swrelay"
 	"github.com/roster-cli/roster/workspace/sections"

@@ -3,15 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/roster-cli/roster/workspace/sections"
-
-	"github.com/nbd-wtf/go-nostr"
-	"github.com/spf13/cobra"
 
 	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/workspace/sections"
+	"github.com/spf13/cobra"
 )
-
-func nostrNow(a *app) nostr.Timestamp { return nostr.Timestamp(a.io.Now().Unix()) }
 
 // wsImportJSON is `workspace import --json` (schema roster.workspace.import/v1).
 type wsImportJSON struct {

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
-
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/swrelay"
 	"github.com/roster-cli/roster/workspace/pending"

@@ -5,17 +5,9 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/sections"
 )
-
-// wsPersonJSON names a pubkey both ways, with its workspace role.
-type wsPersonJSON struct {
-	Npub   string `json:"npub"`
-	Pubkey string `json:"pubkey"`
-	Role   string `json:"role"`
-}
 
 type wsSectionJSON struct {
 	ID       string   `json:"id"`
@@ -50,10 +42,6 @@ type wsJSON struct {
 	Stale       bool     `json:"stale"`
 	StaleReason string   `json:"stale_reason,omitempty"`
 	Rejected    []string `json:"rejected"`
-}
-
-func wsPerson(pk string, role sections.Role) wsPersonJSON {
-	return wsPersonJSON{Npub: graph.Npub(pk), Pubkey: pk, Role: string(role)}
 }
 
 func (ws *wsSession) view(cur *sections.Current) wsJSON {

@@ -3,9 +3,8 @@ package main
 import (
 	"context"
 
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/workspace/sections"
+	"github.com/spf13/cobra"
 )
 
 // newWorkspaceSectionCmd is `roster workspace section add|rename|reorder|remove`

@@ -3,10 +3,9 @@ package main
 import (
 	"context"
 
-	"github.com/spf13/cobra"
-
 	"github.com/roster-cli/roster/workspace/channelid"
 	"github.com/roster-cli/roster/workspace/sections"
+	"github.com/spf13/cobra"
 )
 
 // newWorkspaceUnassignCmd is `roster workspace unassign`: a kind 9053 move

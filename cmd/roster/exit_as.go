@@ -1,0 +1,22 @@
+package main
+
+import (
+	"errors"
+	"strings"
+)
+
+// asExitError is err as an exitError: cobra's own usage errors (unknown
+// command or flag, wrong number of arguments) are exit 2, anything else
+// unexpected exit 1.
+func asExitError(err error) *exitError {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee
+	}
+	ee = &exitError{Code: exitFailure, Kind: "failure", Err: err}
+	if strings.HasPrefix(err.Error(), "unknown command") || strings.HasPrefix(err.Error(), "unknown flag") ||
+		strings.Contains(err.Error(), "arg(s)") {
+		ee.Code, ee.Kind = exitUsage, "usage"
+	}
+	return ee
+}

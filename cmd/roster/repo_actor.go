@@ -1,0 +1,35 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/roster-cli/roster/report"
+	"github.com/roster-cli/roster/termtext"
+)
+
+// actorLine is "carol (npub…) should run: roster repo follow-lead", or
+// "carol (npub…) should repair it by hand" when there is no command.
+func actorLine(f report.Finding, pt peopleText) string {
+	who := actorText(f, pt)
+	verb := "should"
+	if who == "any maintainer" {
+		verb = "can"
+	}
+	if f.Command == nil {
+		return fmt.Sprintf("%s %s repair it by hand", who, verb)
+	}
+	return fmt.Sprintf("%s %s run: %s", who, verb, termtext.Line(*f.Command))
+}
+
+// actorText is who should act on a finding, for a person reading it:
+// "you", a named person, or "any maintainer".
+func actorText(f report.Finding, pt peopleText) string {
+	switch {
+	case f.Actor == "" || f.Actor == report.ActorAnyMaintainer:
+		return "any maintainer"
+	case pt.viewer != "" && f.Actor == pt.viewer:
+		return "you"
+	}
+	return strings.TrimSuffix(pt.Of(f.Actor), " (you)")
+}

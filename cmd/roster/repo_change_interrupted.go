@@ -1,0 +1,36 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/roster-cli/roster/membership"
+	"github.com/roster-cli/roster/report"
+)
+
+// interruptedMutation renders a membership change stopped by the deadline
+// or an interrupt. Sent to some relay: exit 6 with the event id in
+// `published`, each relay's answer in `relays` and the read that shows
+// whether it is in effect. Sent to none: exit 4 (deadline) or 130
+// (interrupt), nothing was published.
+func (a *app) interruptedMutation(v *repoView, out *report.Mutation, f *membership.Failure) error {
+	kind, why := "interrupted", "interrupted: "
+	code := exitInterrupted
+	if errors.Is(f.Err, context.DeadlineExceeded) {
+		kind, why, code = "deadline", fmt.Sprintf("the --deadline of %s passed: ", a.opts.Deadline), exitIncomplete
+	}
+	details := map[string]any{"phase": f.Phase, "sent_to": orEmptySlice(f.Sent)}
+	if kind == "deadline" {
+		details["deadline"] = a.opts.Deadline.String()
+	}
+	ee := &exitError{Code: code, Kind: kind, Err: errors.New(why + f.Message), Details: details, Commands: f.Commands}
+	if len(f.Sent) == 0 {
+		return a.mutationError(v, ee.oneLine())
+	}
+	ee.Code = exitUnverified
+	details["published"], details["relays"] = out.Published, out.Relays
+	ee.Terminal = why + strings.ReplaceAll(f.Message, "\n", " ")
+	return a.mutationErrorPublished(v, out, ee.oneLine())
+}

@@ -1,0 +1,24 @@
+package main
+
+import (
+	"strconv"
+
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/termtext"
+)
+
+// tagTime is a role tag's boundary at index i as a date, "" when absent,
+// "defer" kept as the word.
+func tagTime(t []string, i int) string {
+	if len(t) <= i || t[i] == "" {
+		return ""
+	}
+	if t[i] == "defer" {
+		return "defer"
+	}
+	n, err := strconv.ParseInt(t[i], 10, 64)
+	if err != nil {
+		return termtext.Line(t[i])
+	}
+	return graph.HumanTime(n)
+}

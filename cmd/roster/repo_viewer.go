@@ -1,0 +1,13 @@
+package main
+
+import (
+	"github.com/roster-cli/roster/graph"
+)
+
+// viewerNpub is the signed-in user of a view as an npub ("" for nobody).
+func viewerNpub(v *repoView) string {
+	if v == nil || v.Viewer == "" {
+		return ""
+	}
+	return graph.Npub(v.Viewer)
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/cache"
+	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/internal/termui"
+	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/signer"
+	"github.com/roster-cli/roster/termtext"
+)
+
+// repoSource is the discovery source of relays with the user's cache,
+// timeout and progress line; done erases a progress line it started.
+func (a *app) repoSource(relays []string, reach []string) (discovery.Source, func()) {
+	progress, done := a.run.progress, func() {}
+	if progress == nil {
+		p := termui.NewProgress(a.io.Err, a.io.progress() && !a.opts.Offline && len(relays) > 0)
+		progress, done = p, p.Done
+	}
+	return discovery.Source{
+		Relays:  relays,
+		Pinned:  len(a.opts.Relays) > 0,
+		Offline: a.opts.Offline,
+		Pool: func() *relaypool.Pool {
+			return relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner, Progress: progress.Update})
+		},
+		OpenCache: a.openCache,
+		Warn:      func(msg string) { fmt.Fprintf(a.io.Err, "roster: warning: %s\n", termtext.Line(msg)) },
+		NextRound: progress.NextRound,
+		Reach:     reach,
+		People:    &discovery.People{Fetch: a.profiles, HTTP: a.httpClient(), Timeout: a.opts.Timeout},
+	}, done
+}
+
+// openCache opens the cache in the cache directory; a bad directory is a
+// usage error.
+func (a *app) openCache() (*cache.Cache, error) {
+	home, err := a.cacheDir()
+	if err != nil {
+		return nil, &exitError{Code: exitUsage, Kind: "usage", Err: err}
+	}
+	return a.openCacheIn(home)
+}
+
+// openCacheIn opens the cache in dir: read-only when it cannot be written
+// (cache.Open decides; the test seam forces it).
+func (a *app) openCacheIn(dir string) (*cache.Cache, error) {
+	if a.abandoned.Load() {
+		return nil, errors.New("the pre-push guard's budget ran out")
+	}
+	return cache.OpenWith(dir, cache.Options{ReadOnly: a.seams.cacheReadOnly, MaxBytes: a.seams.cacheMaxBytes, Timeout: a.cacheWait})
+}
+
+// viewerPubkey is whose announcement the advisory warnings are about: the
+// ROSTER_SECRET_KEY or logged-in pubkey, found without unlocking anything
+// (no passphrase prompt, no bunker round trip). Nobody signed in is "".
+func (a *app) viewerPubkey() string {
+	env, err := a.signerEnv(newSecretReader(a))
+	if err != nil {
+		return ""
+	}
+	acct, err := signer.Identify(env)
+	if err != nil {
+		return ""
+	}
+	return acct.Pubkey
+}
+
+// authSigner answers a relay's NIP-42 challenge. The signer is opened only
+// when a relay asks, so reads never prompt otherwise; without one the relay
+// is reported as closed: auth-required.
+func (a *app) authSigner(ctx context.Context, evt *nostr.Event) error {
+	s, err := a.signer(ctx)
+	if err != nil {
+		return err
+	}
+	return s.SignEvent(ctx, evt)
+}
