@@ -82,13 +82,13 @@ func TestBunkerLoginSignsARepoInitAnnouncementEndToEnd(t *testing.T) {
 	env := homeEnv(t)
 
 	r := invocation{Env: env}.roster(t, "login", "--bunker", bunkerURL, "--json")
-	var login loginResult
+	var login LoginResult
 	decodeJSON(t, r, &login)
 	if r.Code != 0 || login.Backend != "bunker" || login.Pubkey != user.pubkey || strings.Contains(orEmpty(login.Bunker), "one-time-s3cret") || !strings.HasPrefix(orEmpty(login.Bunker), "bunker://") {
 		t.Fatalf("exit %d login %+v err %q", r.Code, login, r.Err)
 	}
 	who := invocation{Env: env}.roster(t, "whoami", "--json")
-	var w whoamiResult
+	var w WhoamiResult
 	decodeJSON(t, who, &w)
 	if w.Backend != "bunker" || w.Npub != user.npub {
 		t.Fatalf("whoami %+v", w)
@@ -99,7 +99,7 @@ func TestBunkerLoginSignsARepoInitAnnouncementEndToEnd(t *testing.T) {
 	if r.Code != 0 {
 		t.Fatalf("repo init via bunker: exit %d out %s err %s", r.Code, r.Out, r.Err)
 	}
-	var res repoInitResult
+	var res RepoInitResult
 	decodeJSON(t, r, &res)
 	stored := initStoredAnnouncements(repoRelays[0], user.pubkey)
 	if len(stored) != 1 || stored[0].ID != res.Event.ID || res.Backend != "bunker" || stored[0].Tags.Find("r")[1] != root {
@@ -114,9 +114,9 @@ func TestBunkerLoginSignsARepoInitAnnouncementEndToEnd(t *testing.T) {
 
 	// The bunker's NIP-44 paths: a peer's ciphertext decrypts to its
 	// plaintext, and the bunker's ciphertext is readable by the peer.
-	a := &app{io: &ioStreams{In: strings.NewReader(""), Out: new(strings.Builder), Err: new(strings.Builder),
+	a := &Factory{Io: &IoStreams{In: strings.NewReader(""), Out: new(strings.Builder), Err: new(strings.Builder),
 		Getenv: func(k string) string { return env[k] }}}
-	s, err := a.signer(context.Background())
+	s, err := a.Signer(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestBunkerLoginSignsARepoInitAnnouncementEndToEnd(t *testing.T) {
 	}
 
 	out := invocation{Env: env}.roster(t, "logout", "--json")
-	var lo logoutResult
+	var lo LogoutResult
 	decodeJSON(t, out, &lo)
 	if !lo.LoggedOut || orEmpty(lo.Backend) != "bunker" || orEmpty(lo.BunkerClientPubkey) == "" {
 		t.Fatalf("logout %+v", lo)
@@ -174,7 +174,7 @@ func TestBunkerLoginWithAWrongSecretIsRefused(t *testing.T) {
 	if r.Code == 0 || !strings.Contains(r.Err, "unauthorized") || strings.Contains(r.Err, "secret=wrong") {
 		t.Fatalf("exit %d err %q", r.Code, r.Err)
 	}
-	if w := (invocation{Env: env}).roster(t, "whoami"); w.Code != exitUsage {
+	if w := (invocation{Env: env}).roster(t, "whoami"); w.Code != ExitUsage {
 		t.Fatalf("whoami after refused login: exit %d", w.Code)
 	}
 }
@@ -192,7 +192,7 @@ func TestSwitchingToABunkerThenLogoutLeavesNoSecretInTheKeyring(t *testing.T) {
 		t.Fatalf("login --nsec: %d %s", r.Code, r.Err)
 	}
 	r := invocation{Env: env}.roster(t, "login", "--bunker", bunkerURL, "--json")
-	var login loginResult
+	var login LoginResult
 	decodeJSON(t, r, &login)
 	if r.Code != 0 || login.Backend != "bunker" {
 		t.Fatalf("login --bunker: %d %s %s", r.Code, r.Out, r.Err)

@@ -14,7 +14,7 @@ import (
 
 // newCacheCmd is `roster cache info|clear`: inspect or drop the local cache
 // of verified events that backs --offline.
-func newCacheCmd(a *app) *cobra.Command {
+func NewCacheCmd(a *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "cache",
 		Short: "Inspect or clear roster's local cache of verified events",
@@ -33,7 +33,7 @@ settings are kept elsewhere (roster help environment).`,
 }
 
 // cacheInfoJSON is `roster cache info --json` (schema roster.cache-info/v2).
-type cacheInfoJSON struct {
+type CacheInfoJSON struct {
 	Schema string `json:"schema"`
 	Exists bool   `json:"exists"`
 	cache.Info
@@ -42,7 +42,7 @@ type cacheInfoJSON struct {
 	readOnly error
 }
 
-func newCacheInfoCmd(a *app) *cobra.Command {
+func newCacheInfoCmd(a *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "info",
 		Short: "Show where the cache is and what it holds",
@@ -51,18 +51,18 @@ func newCacheInfoCmd(a *app) *cobra.Command {
   roster cache info --home /tmp/roster     # another cache directory`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			home, err := a.cacheDir()
+			home, err := a.CacheDir()
 			if err != nil {
-				return usageErr("%v", err)
+				return UsageErr("%v", err)
 			}
 			path := cache.Path(home)
-			out := cacheInfoJSON{Schema: "roster.cache-info/v2"}
+			out := CacheInfoJSON{Schema: "roster.cache-info/v2"}
 			// Looking must not create: report a missing file as such.
 			if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 				out.Info = cache.EmptyInfo(path)
 				return printCacheInfo(a, out)
 			}
-			c, err := a.openCacheIn(home)
+			c, err := a.OpenCacheIn(home)
 			if err != nil {
 				return cacheOpenErr(err)
 			}
@@ -77,11 +77,11 @@ func newCacheInfoCmd(a *app) *cobra.Command {
 	}
 }
 
-func printCacheInfo(a *app, out cacheInfoJSON) error {
-	if a.opts.JSON {
-		return writeJSON(a, out)
+func printCacheInfo(a *Factory, out CacheInfoJSON) error {
+	if a.Opts.JSON {
+		return WriteJSON(a, out)
 	}
-	w := a.io.Out
+	w := a.Io.Out
 	if !out.Exists {
 		fmt.Fprintf(w, "cache: %s (not created yet)\n", out.Path)
 		return nil
@@ -115,7 +115,7 @@ func printCacheInfo(a *app, out cacheInfoJSON) error {
 	return nil
 }
 
-func newCacheClearCmd(a *app) *cobra.Command {
+func newCacheClearCmd(a *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "clear",
 		Short: "Delete the cache file (it is rebuilt from relays on the next read)",
@@ -123,23 +123,23 @@ func newCacheClearCmd(a *app) *cobra.Command {
   roster cache clear --json   # roster.cache-clear/v1: {"path":..., "removed": true}`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			home, err := a.cacheDir()
+			home, err := a.CacheDir()
 			if err != nil {
-				return usageErr("%v", err)
+				return UsageErr("%v", err)
 			}
 			path := cache.Path(home)
 			_, statErr := os.Stat(path)
 			existed := statErr == nil
 			if err := cache.Clear(home); err != nil {
-				return &exitError{Code: exitFailure, Kind: "cache", Err: err}
+				return &ExitError{Code: ExitFailure, Kind: "cache", Err: err}
 			}
-			if a.opts.JSON {
-				return writeJSON(a, cacheClearJSON{Schema: "roster.cache-clear/v1", Path: path, Removed: existed})
+			if a.Opts.JSON {
+				return WriteJSON(a, cacheClearJSON{Schema: "roster.cache-clear/v1", Path: path, Removed: existed})
 			}
 			if existed {
-				fmt.Fprintf(a.io.Out, "removed %s\n", path)
+				fmt.Fprintf(a.Io.Out, "removed %s\n", path)
 			} else {
-				fmt.Fprintf(a.io.Out, "no cache at %s; nothing to remove\n", path)
+				fmt.Fprintf(a.Io.Out, "no cache at %s; nothing to remove\n", path)
 			}
 			return nil
 		},
@@ -151,7 +151,7 @@ func newCacheClearCmd(a *app) *cobra.Command {
 func cacheOpenErr(err error) error {
 	var ce *cache.Error
 	if errors.As(err, &ce) {
-		return &exitError{Code: exitFailure, Kind: "cache-" + string(ce.Reason), Err: err, Commands: ce.Commands(),
+		return &ExitError{Code: ExitFailure, Kind: "cache-" + string(ce.Reason), Err: err, Commands: ce.Commands(),
 			Details: map[string]any{"path": ce.Path}}
 	}
 	return err

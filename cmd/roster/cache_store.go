@@ -9,23 +9,23 @@ import (
 
 // cacheStore is the cache as the workspace pipelines' store
 // (pipeline.Store): projections by key, relays' NIP-11 documents.
-type cacheStore struct {
-	c *cache.Cache
-	a *app
+type CacheStore struct {
+	C *cache.Cache `json:"-"`
+	A *Factory     `json:"-"`
 }
 
-func (s cacheStore) PutProjection(key string, evt *nostr.Event) error {
-	return s.c.PutProjection(key, evt)
+func (s CacheStore) PutProjection(key string, evt *nostr.Event) error {
+	return s.C.PutProjection(key, evt)
 }
 
-func (s cacheStore) Projection(key string) (*nostr.Event, error) { return s.c.Projection(key) }
+func (s CacheStore) Projection(key string) (*nostr.Event, error) { return s.C.Projection(key) }
 
-func (s cacheStore) PutRelayInfo(url string, doc json.RawMessage) error {
-	return s.c.PutRelayInfo(url, doc, s.a.io.Now())
+func (s CacheStore) PutRelayInfo(url string, doc json.RawMessage) error {
+	return s.C.PutRelayInfo(url, doc, s.A.Io.Now())
 }
 
-func (s cacheStore) CachedSelf(url string) (string, bool) {
-	if info, ok, _ := s.c.RelayInfo(url); ok {
+func (s CacheStore) CachedSelf(url string) (string, bool) {
+	if info, ok, _ := s.C.RelayInfo(url); ok {
 		return info.Self, true
 	}
 	return "", false

@@ -18,7 +18,7 @@ import (
 // that selects a different coordinate is never re-rooted: out gets the
 // `git config nostr.repo …` command to run instead. Outside a checkout, or
 // when the checkout already selects the coordinate, nothing happens.
-func linkAcceptedCheckout(v *repoView, out *report.Mutation) {
+func LinkAcceptedCheckout(v *RepoView, out *report.Mutation) {
 	if v == nil || v.Checkout == nil || v.Selection.Source != gitstate.SourceFlag {
 		return
 	}
@@ -42,7 +42,7 @@ func linkAcceptedCheckout(v *repoView, out *report.Mutation) {
 	default:
 		what := "this checkout selects another repository coordinate, which accept leaves as it is"
 		if err == nil {
-			what = fmt.Sprintf("this checkout selects %s (from %s), which accept leaves as it is", displayCoord(own.Coordinate), own.Detail)
+			what = fmt.Sprintf("this checkout selects %s (from %s), which accept leaves as it is", DisplayCoord(own.Coordinate), own.Detail)
 		}
 		out.Advice = append(out.Advice, suggest.Guidance{
 			Whats:   []string{what + "; to work on the repository you accepted here, select it"},
@@ -53,15 +53,15 @@ func linkAcceptedCheckout(v *repoView, out *report.Mutation) {
 // hooksNeedCoordinate refuses to install hooks in a checkout that selects
 // no repository coordinate: the hooks run without --repo, so there they
 // would check nothing. The refusal names the commands that link it.
-func (a *app) hooksNeedCoordinate() error {
-	co, err := gitstate.Open(a.io.Dir)
+func (a *Factory) HooksNeedCoordinate() error {
+	co, err := gitstate.Open(a.Io.Dir)
 	if err != nil {
 		return nil // hooksTarget said what is wrong with the directory
 	}
 	if _, err := co.ResolveCoordinate(""); !errors.Is(err, gitstate.ErrNoCoordinate) {
 		return nil // a selection, or an error the hooks report when they run
 	}
-	return &exitError{Code: exitUsage, Kind: "no-coordinate",
+	return &ExitError{Code: ExitUsage, Kind: "no-coordinate",
 		Err: errors.New("this checkout names no Nostr repository, so roster's hooks would check nothing here: link it first " +
 			"(roster repo accept --repo <nostr-url> links the checkout it runs in), then install the hooks"),
 		Commands: []suggest.Command{
@@ -71,9 +71,9 @@ func (a *app) hooksNeedCoordinate() error {
 
 // printLinked says in one line that accept linked the checkout, or prints
 // the command that would select the accepted coordinate (human output).
-func (a *app) printLinked(out *report.Mutation) {
+func (a *Factory) PrintLinked(out *report.Mutation) {
 	if out.Linked != nil {
-		fmt.Fprintf(a.io.Out, "this checkout is now linked to the repository: git config nostr.repo %s\n", termtext.Line(*out.Linked))
+		fmt.Fprintf(a.Io.Out, "this checkout is now linked to the repository: git config nostr.repo %s\n", termtext.Line(*out.Linked))
 	}
 }
 

@@ -108,7 +108,7 @@ func TestActionHealthStepAnnotatesAndGates(t *testing.T) {
 	for _, c := range []struct {
 		strict, verdict string
 		code            int
-	}{{"true", "notice", exitOK}, {"all", "error", exitUnhealthy}, {"false", "notice", exitOK}} {
+	}{{"true", "notice", ExitOK}, {"all", "error", ExitUnhealthy}, {"false", "notice", ExitOK}} {
 		out, code, outputs, summary := runActionStep(t, health, inputs(c.strict))
 		if code != c.code || !strings.Contains(outputs, "exit-code="+strconv.Itoa(c.code)) {
 			t.Fatalf("strict=%s: exit %d (want %d), outputs %q:\n%s", c.strict, code, c.code, outputs, out)
@@ -128,7 +128,7 @@ func TestActionHealthStepAnnotatesAndGates(t *testing.T) {
 		}
 	}
 	out, code, _, _ := runActionStep(t, health, inputs("maybe"))
-	if code != exitUsage || len(parseWorkflowCommands(t, out)) != 1 {
+	if code != ExitUsage || len(parseWorkflowCommands(t, out)) != 1 {
 		t.Fatalf("strict=maybe: exit %d:\n%s", code, out)
 	}
 	// The build step uses a given binary as it is, without building.

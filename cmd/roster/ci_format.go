@@ -14,28 +14,28 @@ import (
 // repo state): the human text, or GitHub Actions workflow commands.
 const (
 	formatText   = "text"
-	formatGitHub = "github"
+	FormatGitHub = "github"
 )
 
 // addCIFormatFlag registers --format on a CI-facing read.
-func addCIFormatFlag(cmd *cobra.Command, format *string) {
+func AddCIFormatFlag(cmd *cobra.Command, format *string) {
 	cmd.Flags().StringVar(format, "format", formatText, "text, or github: GitHub Actions workflow commands (::error, ::warning, ::notice) and a job summary in $GITHUB_STEP_SUMMARY")
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{formatText, formatGitHub}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{formatText, FormatGitHub}, cobra.ShellCompDirectiveNoFileComp))
 }
 
 // checkCIFormat refuses an unknown --format, and --format github with --json
 // (one document on stdout at a time).
-func (a *app) checkCIFormat(format string) error {
+func (a *Factory) CheckCIFormat(format string) error {
 	switch format {
 	case formatText:
 		return nil
-	case formatGitHub:
-		if a.opts.JSON {
-			return usageErr("--format github and --json both choose what is printed on stdout: give one")
+	case FormatGitHub:
+		if a.Opts.JSON {
+			return UsageErr("--format github and --json both choose what is printed on stdout: give one")
 		}
 		return nil
 	}
-	return usageErr("unknown --format %q: text or github", format)
+	return UsageErr("unknown --format %q: text or github", format)
 }
 
 // ghEscapeData escapes a workflow command's message as the runner's
@@ -60,12 +60,12 @@ func ghEscapeProp(s string) string {
 // title. Text that came from events or relays is made printable first
 // (termtext.Block: control characters become visible escapes; roster's
 // own line breaks stay and are then escaped as the grammar says).
-func ghCommand(w io.Writer, command, title, message string) {
+func GhCommand(w io.Writer, command, title, message string) {
 	fmt.Fprintf(w, "::%s title=%s::%s\n", command, ghEscapeProp(termtext.Line(title)), ghEscapeData(termtext.Block(message)))
 }
 
 // ghSeverity is the workflow command of a finding's severity.
-func ghSeverity(severity string) string {
+func GhSeverity(severity string) string {
 	if severity == "error" {
 		return "error"
 	}
@@ -75,8 +75,8 @@ func ghSeverity(severity string) string {
 // appendStepSummary appends Markdown to the file $GITHUB_STEP_SUMMARY
 // names, when it is set; a summary that cannot be written is a warning
 // command, never a different exit code.
-func (a *app) appendStepSummary(markdown string) {
-	path := a.io.Getenv("GITHUB_STEP_SUMMARY")
+func (a *Factory) AppendStepSummary(markdown string) {
+	path := a.Io.Getenv("GITHUB_STEP_SUMMARY")
 	if path == "" {
 		return
 	}
@@ -88,14 +88,14 @@ func (a *app) appendStepSummary(markdown string) {
 		}
 	}
 	if err != nil {
-		ghCommand(a.io.Out, "warning", "roster: job summary", "could not write $GITHUB_STEP_SUMMARY: "+err.Error())
+		GhCommand(a.Io.Out, "warning", "roster: job summary", "could not write $GITHUB_STEP_SUMMARY: "+err.Error())
 	}
 }
 
 // mdText is s as inline Markdown text: one line, printable, with every
 // character that Markdown or the HTML GitHub renders would read as markup
 // escaped, so a profile name or relay text cannot format or link.
-func mdText(s string) string {
+func MdText(s string) string {
 	s = termtext.Line(s)
 	var b strings.Builder
 	for _, r := range s {
@@ -110,7 +110,7 @@ func mdText(s string) string {
 
 // mdCode is s as inline code: backticks cannot occur inside it, so they
 // are replaced by a visible escape.
-func mdCode(s string) string {
+func MdCode(s string) string {
 	s = strings.ReplaceAll(termtext.Line(s), "`", `\x60`)
 	// A table cell ends at "|" even inside code; GitHub reads "\|" there.
 	return "`" + strings.ReplaceAll(s, "|", `\|`) + "`"

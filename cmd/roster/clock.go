@@ -4,4 +4,4 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 )
 
-func nostrNow(a *app) nostr.Timestamp { return nostr.Timestamp(a.io.Now().Unix()) }
+func NostrNow(a *Factory) nostr.Timestamp { return nostr.Timestamp(a.Io.Now().Unix()) }

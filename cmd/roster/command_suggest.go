@@ -13,7 +13,7 @@ import (
 // SuggestionsFor: two edits, or a prefix). At the top level, a word that
 // is (within two edits of) the name of a deeper command suggests its path
 // ("roster helth": repo health).
-func commandSuggestions(parent *cobra.Command, typed string) []string {
+func CommandSuggestions(parent *cobra.Command, typed string) []string {
 	if parent.SuggestionsMinimumDistance <= 0 {
 		parent.SuggestionsMinimumDistance = 2
 	}
@@ -27,7 +27,7 @@ func commandSuggestions(parent *cobra.Command, typed string) []string {
 			if !s.IsAvailableCommand() {
 				continue
 			}
-			if c != parent && (s.Name() == typed || len(typed) >= 4 && levenshtein(typed, s.Name()) <= 2) {
+			if c != parent && (s.Name() == typed || len(typed) >= 4 && Levenshtein(typed, s.Name()) <= 2) {
 				maybe = append(maybe, strings.TrimPrefix(s.CommandPath(), parent.Name()+" "))
 			}
 			walk(s)
@@ -39,11 +39,11 @@ func commandSuggestions(parent *cobra.Command, typed string) []string {
 
 // topLevelUnknown matches cobra's error for an unknown first word. Compiled
 // on first use, not at every start-up.
-var topLevelUnknown = sync.OnceValue(func() *regexp.Regexp {
+var TopLevelUnknown = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^unknown command "(.*)" for "roster"$`)
 })
 
-func levenshtein(a, b string) int {
+func Levenshtein(a, b string) int {
 	prev := make([]int, len(b)+1)
 	for j := range prev {
 		prev[j] = j
@@ -64,6 +64,6 @@ func levenshtein(a, b string) int {
 }
 
 // helpFor is `<command path> --help`.
-func helpFor(cmd *cobra.Command) suggest.Command {
+func HelpFor(cmd *cobra.Command) suggest.Command {
 	return suggest.Command{Argv: append(strings.Fields(cmd.CommandPath()), "--help")}.Pin()
 }

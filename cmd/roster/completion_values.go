@@ -15,12 +15,12 @@ import (
 // (ROSTER_RELAYS, else config.yaml), --role the grantable workspace roles,
 // --seed the dev relay's seeds. None of them completes file names.
 
-func registerFlagCompletions(a *app, root *cobra.Command) {
+func RegisterFlagCompletions(a *Factory, root *cobra.Command) {
 	_ = root.RegisterFlagCompletionFunc("repo", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		return repoCompletions(a), cobra.ShellCompDirectiveNoFileComp
 	})
 	_ = root.RegisterFlagCompletionFunc("relay", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		return relayCompletions(a), cobra.ShellCompDirectiveNoFileComp
+		return RelayCompletions(a), cobra.ShellCompDirectiveNoFileComp
 	})
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
@@ -60,8 +60,8 @@ func roleCompletions() []cobra.Completion {
 
 // repoCompletions are the checkout's remote names (with their first URL)
 // and its git config nostr.repo values; nothing outside a checkout.
-func repoCompletions(a *app) []cobra.Completion {
-	co, err := gitstate.Open(a.io.Dir)
+func repoCompletions(a *Factory) []cobra.Completion {
+	co, err := gitstate.Open(a.Io.Dir)
 	if err != nil {
 		return nil
 	}
@@ -91,19 +91,19 @@ func repoCompletions(a *app) []cobra.Completion {
 // relayCompletions are the relays roster asks by default (ROSTER_RELAYS,
 // else config.yaml's, in the home --home names), never the --relay flags
 // already typed.
-func relayCompletions(a *app) []cobra.Completion {
-	cfg := a.config
-	if home, err := a.configDir(); err == nil {
-		if c, err := loadConfig(home); err == nil {
+func RelayCompletions(a *Factory) []cobra.Completion {
+	cfg := a.Config
+	if home, err := a.ConfigDir(); err == nil {
+		if c, err := LoadConfig(home); err == nil {
 			cfg = c
 		}
 	}
 	source := "config.yaml"
-	if strings.TrimSpace(a.io.Getenv("ROSTER_RELAYS")) != "" {
+	if strings.TrimSpace(a.Io.Getenv("ROSTER_RELAYS")) != "" {
 		source = "ROSTER_RELAYS"
 	}
 	var out []cobra.Completion
-	for _, r := range settings.Relays(nil, a.io.Getenv, cfg) {
+	for _, r := range settings.Relays(nil, a.Io.Getenv, cfg) {
 		out = append(out, cobra.CompletionWithDesc(r, source))
 	}
 	return out

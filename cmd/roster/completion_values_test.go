@@ -13,7 +13,7 @@ import (
 func completions(t *testing.T, inv invocation, args ...string) ([]string, string) {
 	t.Helper()
 	r := inv.roster(t, append([]string{"__complete"}, args...)...)
-	if r.Code != exitOK {
+	if r.Code != ExitOK {
 		t.Fatalf("__complete %v: exit %d %q", args, r.Code, r.Err)
 	}
 	var values []string

@@ -36,7 +36,7 @@ import (
 // the component afresh from the events.
 
 // freshFetchDir is where the markers live under the data directory.
-const freshFetchDir = "fresh-fetch"
+const FreshFetchDir = "fresh-fetch"
 
 // freshFetchMarker is one marker file's content.
 type freshFetchMarker struct {
@@ -52,7 +52,7 @@ type freshFetchMarker struct {
 // is not a file name).
 func freshFetchPath(data, signer string, c graph.Coordinate) string {
 	sum := sha256.Sum256([]byte(c.ATag()))
-	return filepath.Join(data, freshFetchDir, safeHex(signer), hex.EncodeToString(sum[:])+".json")
+	return filepath.Join(data, FreshFetchDir, safeHex(signer), hex.EncodeToString(sum[:])+".json")
 }
 
 func safeHex(s string) string {
@@ -66,12 +66,12 @@ func safeHex(s string) string {
 // markConfirmed records signer's confirmation in accepted (and their
 // former coordinate of the same identifier), files 0600 in 0700
 // directories, each written atomically.
-func (a *app) markConfirmed(signer string, accepted graph.Coordinate) error {
-	data, err := a.dataDir()
+func (a *Factory) markConfirmed(signer string, accepted graph.Coordinate) error {
+	data, err := a.DataDir()
 	if err != nil {
 		return err
 	}
-	at := a.io.Now()
+	at := a.Io.Now()
 	m := freshFetchMarker{
 		Note:        fmt.Sprintf("confirmed at %s; the next push needs a fresh fetch", at.UTC().Format(time.RFC3339)),
 		Signer:      signer,
@@ -107,8 +107,8 @@ func (a *app) markConfirmed(signer string, accepted graph.Coordinate) error {
 // pendingConfirmation is the marker of signer's coordinate c: its path,
 // and whether one is there. A marker that exists but cannot be read still
 // counts (the guard does not skip the fresh fetch on a read error).
-func (a *app) pendingConfirmation(signer string, c graph.Coordinate) (string, *freshFetchMarker, bool) {
-	data, err := a.dataDir()
+func (a *Factory) pendingConfirmation(signer string, c graph.Coordinate) (string, *freshFetchMarker, bool) {
+	data, err := a.DataDir()
 	if err != nil {
 		return "", nil, false
 	}
@@ -126,10 +126,10 @@ func (a *app) pendingConfirmation(signer string, c graph.Coordinate) (string, *f
 
 // clearConfirmation removes the marker at p and the other coordinate's
 // marker it names: the fresh fetch verified the accepted state.
-func (a *app) clearConfirmation(p string, m *freshFetchMarker) error {
+func (a *Factory) clearConfirmation(p string, m *freshFetchMarker) error {
 	var first error
 	if m != nil {
-		data, err := a.dataDir()
+		data, err := a.DataDir()
 		if err == nil {
 			for _, tag := range []string{m.Accepted, m.Former} {
 				if c, err := graph.ParseATag(tag); err == nil {
@@ -155,7 +155,7 @@ func removeIfThere(p string) error {
 
 // recordConfirmation is markConfirmed after a successful accept; a marker
 // that cannot be written is said on stderr (the confirmation stands).
-func (a *app) recordConfirmation(ctx context.Context, s signer.Signer, v *repoView) {
+func (a *Factory) RecordConfirmation(ctx context.Context, s signer.Signer, v *RepoView) {
 	if v == nil {
 		return
 	}
@@ -164,7 +164,7 @@ func (a *app) recordConfirmation(ctx context.Context, s signer.Signer, v *repoVi
 		err = a.markConfirmed(pk, v.Coordinate())
 	}
 	if err != nil {
-		fmt.Fprintf(a.io.Err, "roster: warning: could not record that your next push needs a fresh fetch of the accepted state (%s); fetch and compare before pushing: roster repo state\n", termtext.Line(err.Error()))
+		fmt.Fprintf(a.Io.Err, "roster: warning: could not record that your next push needs a fresh fetch of the accepted state (%s); fetch and compare before pushing: roster repo state\n", termtext.Line(err.Error()))
 	}
 }
 
@@ -177,12 +177,12 @@ type pendingFresh struct {
 
 // confirmationToVerify is the marker of the checkout's selected
 // coordinate, or nil: no marker (or no coordinate to look one up by).
-func (a *app) confirmationToVerify(viewer string) *pendingFresh {
-	co, err := gitstate.Open(a.io.Dir)
+func (a *Factory) confirmationToVerify(viewer string) *pendingFresh {
+	co, err := gitstate.Open(a.Io.Dir)
 	if err != nil {
 		return nil
 	}
-	sel, err := co.ResolveCoordinate(a.opts.Repo)
+	sel, err := co.ResolveCoordinate(a.Opts.Repo)
 	if err != nil {
 		return nil
 	}
@@ -197,7 +197,7 @@ func (a *app) confirmationToVerify(viewer string) *pendingFresh {
 // the budget ran out, no relay answered, or the read failed. nil when the
 // read came back (the guard then decides on it, refusing it if it is not
 // complete).
-func (f *pendingFresh) incomplete(v *repoView, inTime bool, err error, budget time.Duration) error {
+func (f *pendingFresh) incomplete(v *RepoView, inTime bool, err error, budget time.Duration) error {
 	var why string
 	var incomplete *discovery.Incomplete
 	var notFound *discovery.NotFound
@@ -209,7 +209,7 @@ func (f *pendingFresh) incomplete(v *repoView, inTime bool, err error, budget ti
 		if f := incomplete.View.Fetch; f != nil {
 			var silent []string
 			for _, r := range f.Relays {
-				silent = append(silent, relayFailure(r.URL, r.Status, r.Reason))
+				silent = append(silent, RelayFailure(r.URL, r.Status, r.Reason))
 			}
 			why += " (" + strings.Join(termtext.Lines(silent), ", ") + ")"
 		}
@@ -222,7 +222,7 @@ func (f *pendingFresh) incomplete(v *repoView, inTime bool, err error, budget ti
 		return nil
 	}
 	fd := hooks.NeedsFreshFetch(graph.Npub(f.coord.Pubkey)+"/"+f.coord.Identifier, why)
-	return &exitError{Code: exitRefused, Kind: fd.Reason,
+	return &ExitError{Code: ExitRefused, Kind: fd.Reason,
 		Err:      fmt.Errorf("refusing to push: %s", fd.Message),
 		Details:  map[string]any{"coordinate": f.coord.ATag(), "marker": f.path},
 		Commands: fd.Commands}
@@ -230,8 +230,8 @@ func (f *pendingFresh) incomplete(v *repoView, inTime bool, err error, budget ti
 
 // verifiedConfirmation removes the markers once a complete read checked
 // the push: the accepted state was verified against the pushed refs.
-func (a *app) verifiedConfirmation(f *pendingFresh) {
+func (a *Factory) verifiedConfirmation(f *pendingFresh) {
 	if err := a.clearConfirmation(f.path, f.marker); err != nil {
-		fmt.Fprintf(a.io.Err, "roster hook: the push was checked against a fresh read of the accepted state, but %s could not be removed (%s); the next push is checked the same way\n", termtext.Line(f.path), termtext.Line(err.Error()))
+		fmt.Fprintf(a.Io.Err, "roster hook: the push was checked against a fresh read of the accepted state, but %s could not be removed (%s); the next push is checked the same way\n", termtext.Line(f.path), termtext.Line(err.Error()))
 	}
 }

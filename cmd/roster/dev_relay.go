@@ -17,7 +17,7 @@ import (
 )
 
 // newDevCmd is `roster dev`: tools for trying roster without the internet.
-func newDevCmd(a *app) *cobra.Command {
+func NewDevCmd(a *Factory) *cobra.Command {
 	dev := &cobra.Command{
 		Use:   "dev",
 		Short: "Development tools: a local relay to try roster offline",
@@ -34,7 +34,7 @@ type devRelayFlags struct {
 	requireAuth bool
 }
 
-func newDevRelayCmd(a *app) *cobra.Command {
+func newDevRelayCmd(a *Factory) *cobra.Command {
 	var f devRelayFlags
 	cmd := &cobra.Command{
 		Use:   "relay",
@@ -76,7 +76,7 @@ line:
 // NIP-SW and NIP-PC both allocate kind 30623; only one authority may claim a
 // kind, so the NIP-SW authority claims it (rejecting every client-submitted
 // 30623, which neither spec allows) and NIP-PC leaves it.
-func devRelayAuthorities() []devrelay.Authority {
+func DevRelayAuthorities() []devrelay.Authority {
 	groups := grouprelay.New()
 	return []devrelay.Authority{
 		swrelay.New(swrelay.Options{}),
@@ -87,7 +87,7 @@ func devRelayAuthorities() []devrelay.Authority {
 
 // devRelayStarted is the --json line printed once the relay listens
 // (roster.dev-relay/v1, docs/json.md).
-type devRelayStarted struct {
+type DevRelayStarted struct {
 	Schema     string                `json:"schema"`
 	URL        string                `json:"url"`
 	Self       string                `json:"self"`
@@ -110,25 +110,25 @@ type devRelayStarted struct {
 	Try                []string `json:"try,omitempty"`
 }
 
-func runDevRelay(ctx context.Context, a *app, f devRelayFlags) error {
+func runDevRelay(ctx context.Context, a *Factory, f devRelayFlags) error {
 	if f.seed != "" && f.seed != "demo" {
-		return &exitError{Code: exitUsage, Kind: "usage", Err: fmt.Errorf("unknown seed %q: the only seed is \"demo\"", f.seed),
+		return &ExitError{Code: ExitUsage, Kind: "usage", Err: fmt.Errorf("unknown seed %q: the only seed is \"demo\"", f.seed),
 			Commands: []suggest.Command{suggest.Roster("dev", "relay", "--seed", "demo")}}
 	}
-	r, err := devrelay.New(devrelay.Options{Addr: f.addr, RequireAuth: f.requireAuth, Authorities: devRelayAuthorities()})
+	r, err := devrelay.New(devrelay.Options{Addr: f.addr, RequireAuth: f.requireAuth, Authorities: DevRelayAuthorities()})
 	if err != nil {
 		return err
 	}
 	if err := r.Start(); err != nil {
-		return &exitError{Code: exitFailure, Kind: "listen", Err: err,
+		return &ExitError{Code: ExitFailure, Kind: "listen", Err: err,
 			Commands: []suggest.Command{suggest.Roster("dev", "relay", "--addr", "127.0.0.1:0").Because("any free port")}}
 	}
 	defer r.Close()
-	started := devRelayStarted{Schema: "roster.dev-relay/v1", URL: r.URL(), Self: r.Self()}
+	started := DevRelayStarted{Schema: "roster.dev-relay/v1", URL: r.URL(), Self: r.Self()}
 	var demo devrelay.DemoInfo
 	if f.seed == "demo" {
 		var cleanup func()
-		if demo, cleanup, err = seedDemo(r, a.io.Now(), func(msg string) { fmt.Fprintf(a.io.Err, "roster dev relay: %s\n", msg) }); err != nil {
+		if demo, cleanup, err = SeedDemo(r, a.Io.Now(), func(msg string) { fmt.Fprintf(a.Io.Err, "roster dev relay: %s\n", msg) }); err != nil {
 			return err
 		}
 		defer cleanup()
@@ -136,24 +136,24 @@ func runDevRelay(ctx context.Context, a *app, f devRelayFlags) error {
 		started.WorkspaceOwner, started.ProjectNaddr, started.ProjectCoordinate, started.GroupID =
 			demo.Workspace.Owner, demo.Project.Naddr, demo.Project.Coordinate, demo.Group.ID
 		started.CloneURL, started.StatusByMaintainer, started.StatusByRemoved = demo.CloneURL, demo.Issue.ByMaintainer, demo.Issue.ByRemoved
-		started.Try = demoTryLines(started, demo)
+		started.Try = DemoTryLines(started, demo)
 	}
-	if a.opts.JSON {
-		if err := a.emitJSON(started, false); err != nil {
+	if a.Opts.JSON {
+		if err := a.EmitJSON(started, false); err != nil {
 			return err
 		}
 	} else {
 		printDevRelay(a, started, demo)
 	}
 	<-ctx.Done()
-	if !a.opts.JSON {
-		fmt.Fprintln(a.io.Err, "roster dev relay: stopped")
+	if !a.Opts.JSON {
+		fmt.Fprintln(a.Io.Err, "roster dev relay: stopped")
 	}
 	return nil
 }
 
-func printDevRelay(a *app, s devRelayStarted, demo devrelay.DemoInfo) {
-	out := a.io.Out
+func printDevRelay(a *Factory, s DevRelayStarted, demo devrelay.DemoInfo) {
+	out := a.Io.Out
 	fmt.Fprintf(out, "relay listening on %s\n", s.URL)
 	fmt.Fprintf(out, "relay pubkey (NIP-11 self): %s\n", s.Self)
 	if s.Naddr != "" {
@@ -180,7 +180,7 @@ func printDevRelay(a *app, s devRelayStarted, demo devrelay.DemoInfo) {
 // the git command the demo advertises no reachable server, and warn says
 // that changes will then stop at the object check. cleanup removes the
 // repository.
-func seedDemo(r *devrelay.Relay, now time.Time, warn func(string)) (devrelay.DemoInfo, func(), error) {
+func SeedDemo(r *devrelay.Relay, now time.Time, warn func(string)) (devrelay.DemoInfo, func(), error) {
 	dir, err := os.MkdirTemp("", "roster-demo-git-")
 	if err != nil {
 		return devrelay.DemoInfo{}, func() {}, err

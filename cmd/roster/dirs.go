@@ -32,17 +32,17 @@ func (m *dirMoves) once(key string, move func() string) string {
 }
 
 // dirs are roster's directories (settings.Locate).
-func (a *app) dirs() (settings.Dirs, error) { return settings.Locate(a.opts.Home, a.io.Getenv) }
+func (a *Factory) dirs() (settings.Dirs, error) { return settings.Locate(a.Opts.Home, a.Io.Getenv) }
 
 // cacheDir is where cache.db lives.
-func (a *app) cacheDir() (string, error) {
+func (a *Factory) CacheDir() (string, error) {
 	d, err := a.dirs()
 	return d.Cache, err
 }
 
 // configDir is where config.yaml is read from, after moving one found in
 // the old home.
-func (a *app) configDir() (string, error) {
+func (a *Factory) ConfigDir() (string, error) {
 	d, err := a.dirs()
 	if err != nil {
 		return "", err
@@ -52,7 +52,7 @@ func (a *app) configDir() (string, error) {
 
 // dataDir is where the account record and key files are, after moving the
 // ones found in the old home.
-func (a *app) dataDir() (string, error) {
+func (a *Factory) DataDir() (string, error) {
 	d, err := a.dirs()
 	if err != nil {
 		return "", err
@@ -64,26 +64,26 @@ func (a *app) dataDir() (string, error) {
 // the directory to use: the new one, or the old one when the move failed,
 // so a key is never unreadable. Each outcome is said once on stderr; the
 // move itself happens once, because afterwards the old home holds nothing.
-func (a *app) moveOld(from, to string, names []string, what string) string {
+func (a *Factory) moveOld(from, to string, names []string, what string) string {
 	if from == "" || from == to {
 		return to
 	}
 	m, err := settings.MoveFiles(from, to, names)
 	if err != nil {
-		fmt.Fprintf(a.io.Err, "roster: %v; roster will try again next time (or pass --home %s to keep everything there)\n", err, from)
+		fmt.Fprintf(a.Io.Err, "roster: %v; roster will try again next time (or pass --home %s to keep everything there)\n", err, from)
 		return from
 	}
 	if len(m.Moved) > 0 {
-		fmt.Fprintf(a.io.Err, "roster: moved your %s files (%s) from %s to %s: the cache directory now holds only the cache\n",
+		fmt.Fprintf(a.Io.Err, "roster: moved your %s files (%s) from %s to %s: the cache directory now holds only the cache\n",
 			what, strings.Join(m.Moved, ", "), from, to)
 	}
 	for _, n := range names {
 		if e, ok := m.Leftover[n]; ok {
-			fmt.Fprintf(a.io.Err, "roster: copied %s to %s but could not remove the old copy (%v); roster removes it next time\n", n, to, e)
+			fmt.Fprintf(a.Io.Err, "roster: copied %s to %s but could not remove the old copy (%v); roster removes it next time\n", n, to, e)
 		}
 	}
 	if len(m.Kept) > 0 {
-		fmt.Fprintf(a.io.Err, "roster: did not move %s from %s: %s already holds other %s files, which roster uses; move or delete the old ones yourself\n",
+		fmt.Fprintf(a.Io.Err, "roster: did not move %s from %s: %s already holds other %s files, which roster uses; move or delete the old ones yourself\n",
 			strings.Join(m.Kept, ", "), from, to, what)
 	}
 	return to

@@ -78,7 +78,7 @@ func TestConcurrentFirstRunsNeverLoseTheKey(t *testing.T) {
 		}
 		wg.Wait()
 		for i := range procs {
-			var who whoamiResult
+			var who WhoamiResult
 			if codes[i] != 0 || json.Unmarshal([]byte(outs[i]), &who) != nil || who.Npub != k.npub {
 				t.Fatalf("trial %d: process %d exit %d out %s err %q", trial, i, codes[i], outs[i], errs[i])
 			}

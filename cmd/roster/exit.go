@@ -9,17 +9,17 @@ import (
 
 // Exit codes, as docs/exit-codes.md documents them.
 const (
-	exitOK         = 0
-	exitFailure    = 1 // unexpected failure
-	exitUsage      = 2 // bad flag, argument, npub or coordinate; no signer
-	exitRefused    = 3 // refused by a safety check; nothing was published
-	exitIncomplete = 4 // not enough evidence; nothing was published
-	exitUnhealthy  = 5 // repo health found errors; repo check-event: not authorized
-	exitUnverified = 6 // published, but read-back did not complete
+	ExitOK         = 0
+	ExitFailure    = 1 // unexpected failure
+	ExitUsage      = 2 // bad flag, argument, npub or coordinate; no signer
+	ExitRefused    = 3 // refused by a safety check; nothing was published
+	ExitIncomplete = 4 // not enough evidence; nothing was published
+	ExitUnhealthy  = 5 // repo health found errors; repo check-event: not authorized
+	ExitUnverified = 6 // published, but read-back did not complete
 )
 
 // exitError carries an exit code and, for --json, a machine-readable body.
-type exitError struct {
+type ExitError struct {
 	Code int
 	// Kind is the stable machine code of the error ("usage", "no-signer", ...).
 	Kind string
@@ -39,17 +39,17 @@ type exitError struct {
 	Terminal string
 }
 
-func (e *exitError) Error() string { return e.Err.Error() }
-func (e *exitError) Unwrap() error { return e.Err }
+func (e *ExitError) Error() string { return e.Err.Error() }
+func (e *ExitError) Unwrap() error { return e.Err }
 
-func usageErr(format string, a ...any) *exitError {
-	return &exitError{Code: exitUsage, Kind: "usage", Err: fmt.Errorf(format, a...)}
+func UsageErr(format string, a ...any) *ExitError {
+	return &ExitError{Code: ExitUsage, Kind: "usage", Err: fmt.Errorf(format, a...)}
 }
 
 // oneLine marks e's message as one line by construction, as roster writes
 // it: a line break in it can only have come from the relay, event or bunker
 // text it quotes, so the terminal gets the whole message escaped to one line.
-func (e *exitError) oneLine() *exitError {
+func (e *ExitError) OneLine() *ExitError {
 	if e.Err == nil {
 		return e
 	}
@@ -73,7 +73,7 @@ func (e *exitError) oneLine() *exitError {
 //
 // Block runs over Terminal too, so no message reaches the terminal without
 // that floor.
-func humanMessage(e *exitError) string {
+func HumanMessage(e *ExitError) string {
 	if e.Terminal != "" {
 		return termtext.Block(e.Terminal)
 	}

@@ -39,7 +39,7 @@ func flagSet(groups ...[]string) map[string]bool {
 // none and prints its help. TestEveryCommandDeclaresItsGlobalFlags keeps
 // this table complete; TestGlobalFlagUseMatchesSuggestedSelectors keeps it
 // in step with the flags suggested commands repeat (suggest.Selectors).
-var globalFlagUse = func() map[string]map[string]bool {
+var GlobalFlagUse = func() map[string]map[string]bool {
 	home := []string{"home"}
 	repo := []string{"repo"}
 	m := map[string]map[string]bool{
@@ -77,22 +77,22 @@ var globalFlagUse = func() map[string]map[string]bool {
 }()
 
 // commandKey is cmd's path without the root's name: "repo health".
-func commandKey(cmd *cobra.Command) string {
+func CommandKey(cmd *cobra.Command) string {
 	return strings.TrimPrefix(strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()), " ")
 }
 
 // usesGlobalFlag reports whether cmd reads the global flag name. A command
 // group uses what any of its subcommands uses (for its help); a command
 // outside the table (cobra's hidden __complete) is not checked.
-func usesGlobalFlag(cmd *cobra.Command, name string) (uses, known bool) {
-	if use, ok := globalFlagUse[commandKey(cmd)]; ok {
+func UsesGlobalFlag(cmd *cobra.Command, name string) (uses, known bool) {
+	if use, ok := GlobalFlagUse[CommandKey(cmd)]; ok {
 		return use[name], true
 	}
 	if !cmd.HasSubCommands() {
 		return false, false
 	}
 	for _, sub := range cmd.Commands() {
-		if u, k := usesGlobalFlag(sub, name); u && k {
+		if u, k := UsesGlobalFlag(sub, name); u && k {
 			return true, true
 		}
 	}
@@ -114,14 +114,14 @@ var whoUses = map[string]string{
 // refuseUnusedGlobalFlags is exit 2 for a global flag the user gave to a
 // command that would ignore it. A group's own run (its help, or its
 // unknown-subcommand error) is left to the group.
-func refuseUnusedGlobalFlags(cmd *cobra.Command) error {
-	if _, ok := globalFlagUse[commandKey(cmd)]; !ok {
+func RefuseUnusedGlobalFlags(cmd *cobra.Command) error {
+	if _, ok := GlobalFlagUse[CommandKey(cmd)]; !ok {
 		return nil
 	}
 	var refused []string
 	cmd.Root().PersistentFlags().VisitAll(func(f *pflag.Flag) {
 		if f.Changed {
-			if uses, _ := usesGlobalFlag(cmd, f.Name); !uses {
+			if uses, _ := UsesGlobalFlag(cmd, f.Name); !uses {
 				refused = append(refused, f.Name)
 			}
 		}
@@ -148,10 +148,10 @@ func refuseUnusedGlobalFlags(cmd *cobra.Command) error {
 	if len(refused) > 1 {
 		drop = "drop them"
 	}
-	return &exitError{Code: exitUsage, Kind: "usage",
+	return &ExitError{Code: ExitUsage, Kind: "usage",
 		Err:      fmt.Errorf("%s does not take %s: %s", cmd.CommandPath(), strings.Join(parts, " nor "), drop),
 		Details:  map[string]any{"command": cmd.CommandPath(), "flags": prefixed(refused)},
-		Commands: []suggest.Command{helpFor(cmd)}}
+		Commands: []suggest.Command{HelpFor(cmd)}}
 }
 
 func prefixed(names []string) []string {
@@ -165,12 +165,12 @@ func prefixed(names []string) []string {
 // hideUnusedGlobalFlags hides, for cmd's help, the global flags it does not
 // read. Each invocation builds its own command tree, so hiding a shared
 // persistent flag affects only this help.
-func hideUnusedGlobalFlags(cmd *cobra.Command) {
+func HideUnusedGlobalFlags(cmd *cobra.Command) {
 	if !cmd.HasParent() {
 		return
 	}
 	cmd.Root().PersistentFlags().VisitAll(func(f *pflag.Flag) {
-		if uses, known := usesGlobalFlag(cmd, f.Name); known && !uses {
+		if uses, known := UsesGlobalFlag(cmd, f.Name); known && !uses {
 			f.Hidden = true
 		}
 	})

@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newGroupCmd(a *app) *cobra.Command {
+func NewGroupCmd(a *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "group",
 		Short: "Read NIP-29 group state signed by the relay that hosts the group",
@@ -28,20 +28,20 @@ related channels.`,
   roster group show my-group --relay wss://relay.example --json`,
 	}
 	cmd.AddCommand(newGroupShowCmd(a), newGroupListCmd(a), newGroupMembersCmd(a), newGroupJoinCmd(a), newGroupLeaveCmd(a))
-	addFullFlag(cmd, a)
+	AddFullFlag(cmd, a)
 	return cmd
 }
 
 // groupJSON is `roster group show --json` (schema roster.group/v1). Groups
 // are per relay (a fork keeps the id), so each relay's state is listed.
-type groupJSON struct {
+type GroupJSON struct {
 	Schema   string             `json:"schema"`
 	ID       string             `json:"id"`
 	Relays   []groups.RelayRead `json:"relays"`
 	Complete bool               `json:"complete"`
 }
 
-func newGroupShowCmd(a *app) *cobra.Command {
+func newGroupShowCmd(a *Factory) *cobra.Command {
 	var me bool
 	cmd := &cobra.Command{
 		Use:   "show <group>",
@@ -73,27 +73,27 @@ complete false); exit 4 offline-miss when nothing is cached.
 				return err
 			}
 			id := ref.ID
-			if a.opts.Offline && me {
-				return usageErr("--me reads the 9000/9001 events naming you, which the cache does not keep; drop --offline")
+			if a.Opts.Offline && me {
+				return UsageErr("--me reads the 9000/9001 events naming you, which the cache does not keep; drop --offline")
 			}
-			if a.opts.Offline {
+			if a.Opts.Offline {
 				return groupShowOffline(a, ref, relays)
 			}
-			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.projectLazyAuth})
+			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.ProjectLazyAuth})
 			defer pool.Close()
 			ctx := cmd.Context()
 			if me {
 				return groupShowMe(ctx, a, pool, relays, ref)
 			}
 			rd := groups.Read(ctx, pool, relays, id)
-			out := groupJSON{Schema: "roster.group/v1", ID: id, Complete: rd.Complete, Relays: rd.Relays}
+			out := GroupJSON{Schema: "roster.group/v1", ID: id, Complete: rd.Complete, Relays: rd.Relays}
 			groupCachePut(a, rd)
 			groupSelfWarning(a, ref, rd.Relays...)
 			if err := groupReadErr(ctx, a, pool, ref, relays, rd, ""); err != nil {
 				return err
 			}
-			if a.opts.JSON {
-				return writeJSON(a, out)
+			if a.Opts.JSON {
+				return WriteJSON(a, out)
 			}
 			groupRender(a, out, groupTrees(ctx, pool, rd, id))
 			return nil
@@ -106,8 +106,8 @@ complete false); exit 4 offline-miss when nothing is cached.
 // groupRender prints each relay's view. The metadata, role names, relay
 // reasons and rejection reasons are the relay's or the group members' text:
 // each is printed through termtext.Line, so it stays on its row.
-func groupRender(a *app, g groupJSON, trees map[string]groups.TreeNode) {
-	w := a.io.Out
+func groupRender(a *Factory, g GroupJSON, trees map[string]groups.TreeNode) {
+	w := a.Io.Out
 	// On a terminal npubs are short and long rows wrap between words;
 	// in a pipe both are as they always were.
 	var who, relays []string
@@ -117,10 +117,10 @@ func groupRender(a *app, g groupJSON, trees map[string]groups.TreeNode) {
 			who = append(who, ad.Pubkey)
 		}
 	}
-	pt, width := a.peopleShown(context.Background(), relays, who...), a.terminalWidth()
-	row := func(format string, args ...any) { fitLine(w, width, 11, fmt.Sprintf(format, args...)) }
+	pt, width := a.PeopleShown(context.Background(), relays, who...), a.TerminalWidth()
+	row := func(format string, args ...any) { FitLine(w, width, 11, fmt.Sprintf(format, args...)) }
 	for _, r := range g.Relays {
-		row("group %s on %s (%s)", termtext.Line(g.ID), termtext.Line(r.URL), termtext.Line(relayOutcome(r.Status, r.Reason)))
+		row("group %s on %s (%s)", termtext.Line(g.ID), termtext.Line(r.URL), termtext.Line(RelayOutcome(r.Status, r.Reason)))
 		if r.Error != "" {
 			row("  %s", termtext.Line(r.Error))
 		}
@@ -167,17 +167,17 @@ func groupRender(a *app, g groupJSON, trees map[string]groups.TreeNode) {
 }
 
 // groupShowOffline answers group show --offline from the cache.
-func groupShowOffline(a *app, ref groups.Ref, relays []string) error {
+func groupShowOffline(a *Factory, ref groups.Ref, relays []string) error {
 	var rd groups.ReadResult
-	withCache(a, func(s cacheStore) { rd = groups.ReadStore(s, relays, ref.ID) })
+	withCache(a, func(s CacheStore) { rd = groups.ReadStore(s, relays, ref.ID) })
 	if !rd.Found {
-		return &exitError{Code: exitIncomplete, Kind: "offline-miss",
+		return &ExitError{Code: ExitIncomplete, Kind: "offline-miss",
 			Err:      fmt.Errorf("no cached state for group %s from %s; read it online once", ref.ID, strings.Join(relays, ", ")),
 			Commands: []suggest.Command{suggest.Roster("group", "show", ref.String())}}
 	}
-	out := groupJSON{Schema: "roster.group/v1", ID: ref.ID, Relays: rd.Relays, Complete: false}
-	if a.opts.JSON {
-		return writeJSON(a, out)
+	out := GroupJSON{Schema: "roster.group/v1", ID: ref.ID, Relays: rd.Relays, Complete: false}
+	if a.Opts.JSON {
+		return WriteJSON(a, out)
 	}
 	groupRender(a, out, nil)
 	return nil
@@ -225,16 +225,16 @@ func groupTreeRender(w io.Writer, n groups.TreeNode, id, indent string) {
 // when a relay asked did not answer, else not-found.
 // An outage also looks for the group elsewhere (groupMoveSearch), through
 // the cached admins' kind 10009 lists and, when me is known, mine.
-func groupReadErr(ctx context.Context, a *app, pool *relaypool.Pool, ref groups.Ref, relays []string, rd groups.ReadResult, me string) error {
+func groupReadErr(ctx context.Context, a *Factory, pool *relaypool.Pool, ref groups.Ref, relays []string, rd groups.ReadResult, me string) error {
 	id := ref.ID
 	if rd.Found {
 		return nil
 	}
 	if !rd.Complete {
-		e := groupOutage(a, ref, rd.Fetch, groupJSON{Schema: "roster.group/v1", ID: id, Relays: rd.Relays, Complete: rd.Complete})
+		e := groupOutage(a, ref, rd.Fetch, GroupJSON{Schema: "roster.group/v1", ID: id, Relays: rd.Relays, Complete: rd.Complete})
 		return withMoves(e, id, groupMoveSearch(ctx, a, pool, rd.Relays, id, me))
 	}
-	return &exitError{Code: exitIncomplete, Kind: "not-found",
+	return &ExitError{Code: ExitIncomplete, Kind: "not-found",
 		Err:      fmt.Errorf("no relay-signed state for group %s on %s", id, strings.Join(relays, ", ")),
 		Details:  map[string]any{"id": id, "relays": rd.Relays},
 		Commands: []suggest.Command{suggest.Roster("group", "show", id).With("--relay", "wss://<relay hosting the group>")}}
@@ -242,14 +242,14 @@ func groupReadErr(ctx context.Context, a *app, pool *relaypool.Pool, ref groups.
 
 // groupOutage is exit 4 "incomplete": no relay that answered has the group,
 // and a relay that did not answer may host it.
-func groupOutage(a *app, ref groups.Ref, res *relaypool.FetchResult, out groupJSON) *exitError {
+func groupOutage(a *Factory, ref groups.Ref, res *relaypool.FetchResult, out GroupJSON) *ExitError {
 	id := ref.ID
 	answered, failed := 0, []string{}
 	for _, r := range res.Relays {
 		if r.Status == relaypool.StatusOK {
 			answered++
 		} else {
-			failed = append(failed, relayFailure(r.URL, r.Status, r.Reason))
+			failed = append(failed, RelayFailure(r.URL, r.Status, r.Reason))
 		}
 	}
 	show := suggest.Roster("group", "show", ref.String())
@@ -257,5 +257,5 @@ func groupOutage(a *app, ref groups.Ref, res *relaypool.FetchResult, out groupJS
 	if ref.Relay == "" {
 		cmds = append(cmds, show.With("--relay", "wss://<another relay hosting the group>"))
 	}
-	return relayOutageErr("group "+id, answered, failed, cmds, map[string]any{"id": id, "relays": out.Relays})
+	return RelayOutageErr("group "+id, answered, failed, cmds, map[string]any{"id": id, "relays": out.Relays})
 }

@@ -18,7 +18,7 @@ import (
 
 // groupCachePut keeps every relay's verified group state (groups.Keep).
 // The cache is an accelerator: failures cost a warning.
-func groupCachePut(a *app, rd groups.ReadResult) {
+func groupCachePut(a *Factory, rd groups.ReadResult) {
 	var found []groups.RelayRead
 	for _, r := range rd.Relays {
 		if r.Found {
@@ -28,51 +28,51 @@ func groupCachePut(a *app, rd groups.ReadResult) {
 	groupCacheRelay(a, found...)
 }
 
-func groupCacheRelay(a *app, rrs ...groups.RelayRead) {
+func groupCacheRelay(a *Factory, rrs ...groups.RelayRead) {
 	if len(rrs) == 0 {
 		return
 	}
-	withCache(a, func(s cacheStore) {
+	withCache(a, func(s CacheStore) {
 		for _, rr := range rrs {
 			if !rr.Found {
 				continue
 			}
 			for _, p := range groups.Keep(s, rr) {
-				fmt.Fprintf(a.io.Err, "roster: warning: %s\n", termtext.Line(p))
+				fmt.Fprintf(a.Io.Err, "roster: warning: %s\n", termtext.Line(p))
 			}
 		}
 	})
 }
 
 // withCache runs f on the opened cache, or warns that it cannot.
-func withCache(a *app, f func(cacheStore)) {
-	home, err := a.cacheDir()
+func withCache(a *Factory, f func(CacheStore)) {
+	home, err := a.CacheDir()
 	if err != nil {
 		return
 	}
-	store, err := a.openCacheIn(home)
+	store, err := a.OpenCacheIn(home)
 	if err != nil {
-		fmt.Fprintf(a.io.Err, "roster: warning: %v; group state is not cached\n", err)
+		fmt.Fprintf(a.Io.Err, "roster: warning: %v; group state is not cached\n", err)
 		return
 	}
 	defer store.Close()
-	f(cacheStore{c: store, a: a})
+	f(CacheStore{C: store, A: a})
 }
 
 // groupMoveSearch runs the migration check for the relays of rd that did
 // not answer: the kind 10009 lists of the admins the cache knows, and of me
 // (when known), read from the configured relays that are not down.
-func groupMoveSearch(ctx context.Context, a *app, pool *relaypool.Pool, read []groups.RelayRead, id, me string) groups.MoveSearch {
+func groupMoveSearch(ctx context.Context, a *Factory, pool *relaypool.Pool, read []groups.RelayRead, id, me string) groups.MoveSearch {
 	var down []string
 	for _, r := range read {
 		if r.Status != relaypool.StatusOK {
 			down = append(down, r.URL)
 		}
 	}
-	lookup := relaypool.NormalizeRelays(a.defaultRelays())
+	lookup := relaypool.NormalizeRelays(a.DefaultRelays())
 	var ms groups.MoveSearch
 	found := false
-	withCache(a, func(s cacheStore) {
+	withCache(a, func(s CacheStore) {
 		ms, found = groups.LookForMoves(ctx, pool, s, down, lookup, id, me), true
 	})
 	if !found {
@@ -84,7 +84,7 @@ func groupMoveSearch(ctx context.Context, a *app, pool *relaypool.Pool, read []g
 // withMoves adds what the migration check found to an outage error: the
 // words, details.moves, and the commands that read and rejoin the group
 // where the lists point, first.
-func withMoves(e *exitError, id string, ms groups.MoveSearch) *exitError {
+func withMoves(e *ExitError, id string, ms groups.MoveSearch) *ExitError {
 	e.Details["moves"] = ms
 	var words []string
 	var cmds []suggest.Command

@@ -21,11 +21,11 @@ import (
 
 // groupRequestJSON is `group join --json` (roster.group.join/v1) and `group
 // leave --json` (roster.group.leave/v1).
-type groupRequestJSON struct {
+type GroupRequestJSON struct {
 	Schema string       `json:"schema"`
 	ID     string       `json:"id"`
 	Relay  string       `json:"relay"`
-	You    wsPersonJSON `json:"you"`
+	You    WsPersonJSON `json:"you"`
 	// Outcome is joined | pending | already-member (join), left |
 	// not-a-member (leave); Explanation says it in words.
 	Outcome     string `json:"outcome"`
@@ -66,7 +66,7 @@ type groupRequestOpts struct {
 	save bool
 }
 
-func newGroupJoinCmd(a *app) *cobra.Command {
+func newGroupJoinCmd(a *Factory) *cobra.Command {
 	var o groupRequestOpts
 	cmd := &cobra.Command{
 		Use:   "join <group>",
@@ -103,7 +103,7 @@ groups lists point elsewhere).
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.from != "" && !o.save {
-				return usageErr("--from changes your kind 10009 groups list, so it needs --save")
+				return UsageErr("--from changes your kind 10009 groups list, so it needs --save")
 			}
 			return groupRequest(cmd.Context(), a, args[0], groups.KindJoinRequest, o)
 		},
@@ -115,7 +115,7 @@ groups lists point elsewhere).
 	return cmd
 }
 
-func newGroupLeaveCmd(a *app) *cobra.Command {
+func newGroupLeaveCmd(a *Factory) *cobra.Command {
 	var o groupRequestOpts
 	cmd := &cobra.Command{
 		Use:   "leave <group>",
@@ -143,33 +143,33 @@ Your kind 10009 groups list is then offered the removal, or updated with
 	return cmd
 }
 
-func groupRequest(ctx context.Context, a *app, arg string, kind int, o groupRequestOpts) error {
+func groupRequest(ctx context.Context, a *Factory, arg string, kind int, o groupRequestOpts) error {
 	code, reason := o.code, o.reason
 	verb := map[int]string{groups.KindJoinRequest: "join", groups.KindLeaveRequest: "leave"}[kind]
 	ref, relays, err := groupTarget(a, arg, verb)
 	if err != nil {
 		return err
 	}
-	if a.opts.Offline {
-		return usageErr("a %s request goes to the relay hosting the group; drop --offline", verb)
+	if a.Opts.Offline {
+		return UsageErr("a %s request goes to the relay hosting the group; drop --offline", verb)
 	}
 	if code == "" {
 		code = ref.Invite
 	} else if ref.Invite != "" && ref.Invite != code {
-		return usageErr("--code %q differs from the reference's ?invite=%s; give one", code, ref.Invite)
+		return UsageErr("--code %q differs from the reference's ?invite=%s; give one", code, ref.Invite)
 	}
-	s, err := a.signer(ctx)
+	s, err := a.Signer(ctx)
 	if err != nil {
 		return err
 	}
 	me, err := s.PublicKey(ctx)
 	if err != nil {
-		return signerError(err)
+		return SignerError(err)
 	}
-	pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: s.SignEvent})
+	pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: s.SignEvent})
 	defer pool.Close()
 	in := groups.RequestInput{Relays: pool, Publish: pipeline.PoolPublish(pool), Sign: s.SignEvent, Me: me,
-		Ask: relays, Host: ref.Relay, ID: ref.ID, Code: code, Reason: reason, Now: func() nostr.Timestamp { return nostrNow(a) }}
+		Ask: relays, Host: ref.Relay, ID: ref.ID, Code: code, Reason: reason, Now: func() nostr.Timestamp { return NostrNow(a) }}
 	var res groups.RequestResult
 	if kind == groups.KindJoinRequest {
 		res, err = groups.Join(ctx, in)
@@ -180,16 +180,16 @@ func groupRequest(ctx context.Context, a *app, arg string, kind int, o groupRequ
 	if errors.As(err, &pe) && pe.Code == groups.CodeIncomplete {
 		// The hosting relay may be down for good: the migration check.
 		read, _ := pe.Details["relays"].([]groups.RelayRead)
-		if e, ok := pipelineErr(err).(*exitError); ok {
+		if e, ok := PipelineErr(err).(*ExitError); ok {
 			return withMoves(e, ref.ID, groupMoveSearch(ctx, a, pool, read, ref.ID, me))
 		}
 	}
 	if err != nil {
-		return pipelineErr(err)
+		return PipelineErr(err)
 	}
 	groupCacheRelay(a, res.Read)
 	groupSelfWarning(a, ref, res.Read)
-	out := groupRequestJSON{Schema: "roster.group." + verb + "/v1", ID: ref.ID, Relay: res.Relay, You: wsPerson(me, ""),
+	out := GroupRequestJSON{Schema: "roster.group." + verb + "/v1", ID: ref.ID, Relay: res.Relay, You: WsPerson(me, ""),
 		Outcome: res.Outcome, Explanation: groupExplain(res), Note: res.Note, Sent: res.Sent, Code: res.Sent && code != "" && kind == groups.KindJoinRequest,
 		Accepted: res.Accepted, Message: res.Message, Before: res.Before, After: res.After}
 	if res.Event != nil {
@@ -203,10 +203,10 @@ func groupRequest(ctx context.Context, a *app, arg string, kind int, o groupRequ
 	if err != nil {
 		return err
 	}
-	if a.opts.JSON {
-		return writeJSON(a, out)
+	if a.Opts.JSON {
+		return WriteJSON(a, out)
 	}
-	w := a.io.Out
+	w := a.Io.Out
 	fmt.Fprintf(w, "%s group %s on %s: %s\n", verb, termtext.Line(ref.ID), termtext.Line(res.Relay), out.Outcome)
 	fmt.Fprintf(w, "  %s\n", termtext.Line(out.Explanation))
 	if out.Note != "" {
@@ -250,14 +250,14 @@ func groupExplain(res groups.RequestResult) string {
 
 // groupListChange offers or (save) publishes the kind 10009 that matches the
 // outcome: the group's entry added after a join, removed after a leave.
-func groupListChange(ctx context.Context, a *app, pool *relaypool.Pool, s signer.Signer, me string,
+func groupListChange(ctx context.Context, a *Factory, pool *relaypool.Pool, s signer.Signer, me string,
 	res groups.RequestResult, ref groups.Ref, name string, o groupRequestOpts) (groupListUpdate, error) {
 	up := groupListUpdate{Status: "unchanged", Relays: []relaypool.Delivered{}, Commands: []string{}}
 	if res.Outcome == groups.OutcomePending {
 		up.Status = "skipped"
 		return up, nil
 	}
-	listRelays := relaypool.NormalizeRelays(append(append([]string{}, a.defaultRelays()...), res.Relay))
+	listRelays := relaypool.NormalizeRelays(append(append([]string{}, a.DefaultRelays()...), res.Relay))
 	lists, complete := groups.Lists(ctx, pool, listRelays, []string{me})
 	prev := lists[me]
 	if prev != nil {
@@ -266,9 +266,9 @@ func groupListChange(ctx context.Context, a *app, pool *relaypool.Pool, s signer
 	var next *nostr.Event
 	var changed bool
 	if res.Kind == groups.KindJoinRequest {
-		next, changed = groups.WithEntryFrom(prev, groups.ListEntry{ID: ref.ID, Relay: res.Relay, Name: name}, o.from, nostrNow(a))
+		next, changed = groups.WithEntryFrom(prev, groups.ListEntry{ID: ref.ID, Relay: res.Relay, Name: name}, o.from, NostrNow(a))
 	} else {
-		next, changed = groups.WithoutEntry(prev, ref.ID, res.Relay, nostrNow(a))
+		next, changed = groups.WithoutEntry(prev, ref.ID, res.Relay, NostrNow(a))
 	}
 	verb := map[int]string{groups.KindJoinRequest: "join", groups.KindLeaveRequest: "leave"}[res.Kind]
 	if !changed {
@@ -276,19 +276,19 @@ func groupListChange(ctx context.Context, a *app, pool *relaypool.Pool, s signer
 	}
 	if !o.save {
 		up.Status = "offered"
-		up.Commands = a.render([]suggest.Command{suggest.Roster("group", verb, res.Relay+"'"+ref.ID, "--save").Because("update your kind 10009 groups list")})
+		up.Commands = a.Render([]suggest.Command{suggest.Roster("group", verb, res.Relay+"'"+ref.ID, "--save").Because("update your kind 10009 groups list")})
 		return up, nil
 	}
 	if !complete {
 		// A replaceable list built on a partial read could drop a newer
 		// version a silent relay holds.
-		return up, &exitError{Code: exitIncomplete, Kind: "incomplete",
+		return up, &ExitError{Code: ExitIncomplete, Kind: "incomplete",
 			Err:      fmt.Errorf("the %s is done, but not every relay answered for your kind 10009 groups list, so it was not rewritten (a newer version may be on a relay that did not answer)", verb),
 			Details:  map[string]any{"relays": listRelays, "outcome": res.Outcome},
 			Commands: []suggest.Command{suggest.Roster("group", verb, res.Relay+"'"+ref.ID, "--save").With("--timeout", "30s")}}
 	}
 	if err := s.SignEvent(ctx, next); err != nil {
-		return up, signerError(err)
+		return up, SignerError(err)
 	}
 	d := pool.Deliver(ctx, listRelays, next, relaypool.DeliverOptions{})
 	up.Relays, up.EventID = d.Relays, next.ID
@@ -297,11 +297,11 @@ func groupListChange(ctx context.Context, a *app, pool *relaypool.Pool, s signer
 	for _, r := range d.Relays {
 		backed = backed || r.OK && r.ReadBack
 		if !r.OK || !r.ReadBack {
-			problems = append(problems, relayFailure(r.URL, "not saved", r.Message))
+			problems = append(problems, RelayFailure(r.URL, "not saved", r.Message))
 		}
 	}
 	if !backed {
-		return up, &exitError{Code: exitUnverified, Kind: "unverified",
+		return up, &ExitError{Code: ExitUnverified, Kind: "unverified",
 			Err:     fmt.Errorf("the %s is done, but no relay accepted and returned your new kind 10009 groups list: %s", verb, strings.Join(problems, "; ")),
 			Details: map[string]any{"event_id": next.ID, "relays": d.Relays, "outcome": res.Outcome}}
 	}

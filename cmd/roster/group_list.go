@@ -17,13 +17,13 @@ import (
 )
 
 // groupListJSON is `group list --json` (schema roster.group.list/v1).
-type groupListJSON struct {
+type GroupListJSON struct {
 	Schema   string             `json:"schema"`
 	Relays   []groups.RelayList `json:"relays"`
 	Complete bool               `json:"complete"`
 }
 
-func newGroupListCmd(a *app) *cobra.Command {
+func newGroupListCmd(a *Factory) *cobra.Command {
 	var mine bool
 	cmd := &cobra.Command{
 		Use:   "list",
@@ -42,44 +42,44 @@ version any relay asked returned. join and leave --save keep it up to date.`,
   roster group list --mine --relay wss://relay.example`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			relays := relaypool.NormalizeRelays(a.defaultRelays())
+			relays := relaypool.NormalizeRelays(a.DefaultRelays())
 			if len(relays) == 0 {
-				return &exitError{Code: exitUsage, Kind: "no-relays",
+				return &ExitError{Code: ExitUsage, Kind: "no-relays",
 					Err:      fmt.Errorf("no relay to ask for groups: a group lives on a relay; pass --relay or set ROSTER_RELAYS"),
 					Commands: []suggest.Command{suggest.Roster("group", "list").With("--relay", "wss://<relay>")}}
 			}
-			if a.opts.Offline {
-				return usageErr("group state is relay-authoritative and is not read from the cache; drop --offline")
+			if a.Opts.Offline {
+				return UsageErr("group state is relay-authoritative and is not read from the cache; drop --offline")
 			}
 			if mine {
 				return groupListMine(cmd.Context(), a, relays)
 			}
-			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.projectLazyAuth})
+			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.ProjectLazyAuth})
 			defer pool.Close()
 			rl := groups.List(cmd.Context(), pool, relays)
-			out := groupListJSON{Schema: "roster.group.list/v1", Relays: rl.Relays, Complete: rl.Complete}
+			out := GroupListJSON{Schema: "roster.group.list/v1", Relays: rl.Relays, Complete: rl.Complete}
 			answered, failed := 0, []string{}
 			for _, r := range rl.Relays {
 				if r.Status == relaypool.StatusOK {
 					answered++
 				} else {
-					failed = append(failed, relayFailure(r.URL, r.Status, r.Reason))
+					failed = append(failed, RelayFailure(r.URL, r.Status, r.Reason))
 				}
 			}
 			if answered == 0 {
 				show := suggest.Roster("group", "list")
-				return relayOutageErr("the groups", answered, failed, []suggest.Command{
+				return RelayOutageErr("the groups", answered, failed, []suggest.Command{
 					show.With("--timeout", "30s").Because("retry once the relay is back")}, map[string]any{"relays": out.Relays})
 			}
-			if a.opts.JSON {
-				return writeJSON(a, out)
+			if a.Opts.JSON {
+				return WriteJSON(a, out)
 			}
-			w := a.io.Out
-			width := a.terminalWidth() // rows wrap between words on a terminal
+			w := a.Io.Out
+			width := a.TerminalWidth() // rows wrap between words on a terminal
 			for _, r := range out.Relays {
-				fitLine(w, width, 4, fmt.Sprintf("groups on %s (%s): %d", termtext.Line(r.URL), termtext.Line(relayOutcome(r.Status, r.Reason)), len(r.Groups)))
+				FitLine(w, width, 4, fmt.Sprintf("groups on %s (%s): %d", termtext.Line(r.URL), termtext.Line(RelayOutcome(r.Status, r.Reason)), len(r.Groups)))
 				if r.Error != "" {
-					fitLine(w, width, 4, "  "+termtext.Line(r.Error))
+					FitLine(w, width, 4, "  "+termtext.Line(r.Error))
 				}
 				for _, g := range r.Groups {
 					state := "live"
@@ -88,7 +88,7 @@ version any relay asked returned. join and leave --save keep it up to date.`,
 					} else if g.Metadata.Archived {
 						state = "archived"
 					}
-					fitLine(w, width, 4, fmt.Sprintf("  %s  %s (%s)", termtext.Line(g.ID), termtext.Line(termui.Dash(g.Metadata.Name)), state))
+					FitLine(w, width, 4, fmt.Sprintf("  %s  %s (%s)", termtext.Line(g.ID), termtext.Line(termui.Dash(g.Metadata.Name)), state))
 				}
 				if r.Rejected > 0 {
 					fmt.Fprintf(w, "  ignored %d kind 39000 event(s) not signed by the relay\n", r.Rejected)
@@ -102,10 +102,10 @@ version any relay asked returned. join and leave --save keep it up to date.`,
 }
 
 // groupMeJSON is `group show --me --json` (schema roster.group.me/v1).
-type groupMeJSON struct {
+type GroupMeJSON struct {
 	Schema   string         `json:"schema"`
 	ID       string         `json:"id"`
-	You      wsPersonJSON   `json:"you"`
+	You      WsPersonJSON   `json:"you"`
 	Relays   []groupMeRelay `json:"relays"`
 	Complete bool           `json:"complete"`
 }
@@ -122,18 +122,18 @@ type groupMeRelay struct {
 }
 
 // groupShowMe reads the viewer's membership of group id on every relay.
-func groupShowMe(ctx context.Context, a *app, pool *relaypool.Pool, relays []string, ref groups.Ref) error {
+func groupShowMe(ctx context.Context, a *Factory, pool *relaypool.Pool, relays []string, ref groups.Ref) error {
 	id := ref.ID
-	s, err := a.signer(ctx)
+	s, err := a.Signer(ctx)
 	if err != nil {
 		return err
 	}
 	me, err := s.PublicKey(ctx)
 	if err != nil {
-		return signerError(err)
+		return SignerError(err)
 	}
 	rd := groups.ReadMember(ctx, pool, relays, id, me)
-	out := groupMeJSON{Schema: "roster.group.me/v1", ID: id, You: wsPerson(me, ""), Complete: rd.Complete, Relays: []groupMeRelay{}}
+	out := GroupMeJSON{Schema: "roster.group.me/v1", ID: id, You: WsPerson(me, ""), Complete: rd.Complete, Relays: []groupMeRelay{}}
 	for _, r := range rd.Relays {
 		out.Relays = append(out.Relays, groupMeRelay{URL: r.URL, Status: r.Status, Reason: r.Reason, Self: r.Self, Error: r.Error,
 			Found: r.Found, Live: r.Live, Membership: r.Me})
@@ -143,19 +143,19 @@ func groupShowMe(ctx context.Context, a *app, pool *relaypool.Pool, relays []str
 		return groupReadErr(ctx, a, pool, ref, relays, rd, me)
 	}
 	if !rd.Found {
-		return &exitError{Code: exitIncomplete, Kind: "not-found",
+		return &ExitError{Code: ExitIncomplete, Kind: "not-found",
 			Err:      fmt.Errorf("no relay-signed state for group %s on %s", id, strings.Join(relays, ", ")),
 			Details:  map[string]any{"id": id, "relays": out.Relays},
 			Commands: []suggest.Command{suggest.Roster("group", "list").Because("the groups each relay hosts")}}
 	}
-	if a.opts.JSON {
-		return writeJSON(a, out)
+	if a.Opts.JSON {
+		return WriteJSON(a, out)
 	}
-	w := a.io.Out
+	w := a.Io.Out
 	// Short npubs and wrapped rows on a terminal, as group show.
-	pt, width := a.people(nil, ""), a.terminalWidth()
+	pt, width := a.People(nil, ""), a.TerminalWidth()
 	for _, r := range out.Relays {
-		fitLine(w, width, 4, fmt.Sprintf("you (%s) in group %s on %s (%s)", pt.Of(me), termtext.Line(id), termtext.Line(r.URL), termtext.Line(relayOutcome(r.Status, r.Reason))))
+		FitLine(w, width, 4, fmt.Sprintf("you (%s) in group %s on %s (%s)", pt.Of(me), termtext.Line(id), termtext.Line(r.URL), termtext.Line(RelayOutcome(r.Status, r.Reason))))
 		m := r.Membership
 		if m == nil {
 			continue
@@ -166,7 +166,7 @@ func groupShowMe(ctx context.Context, a *app, pool *relaypool.Pool, relays []str
 		}
 		why := map[string]string{"put-user": "latest kind 9000 put-user " + m.EventID, "remove-user": "latest kind 9001 remove-user " + m.EventID,
 			"members-list": "listed in the relay-signed kind 39002 " + m.EventID, "none": "no kind 9000/9001 names you and the 39002 does not list you"}[m.Basis]
-		fitLine(w, width, 4, fmt.Sprintf("  %s  (%s)", verdict, why))
+		FitLine(w, width, 4, fmt.Sprintf("  %s  (%s)", verdict, why))
 		roles := "none"
 		if len(m.Roles) > 0 {
 			roles = termtext.Line(strings.Join(m.Roles, ", "))

@@ -14,7 +14,7 @@ import (
 )
 
 // groupMembersJSON is `group members --json` (schema roster.group.members/v1).
-type groupMembersJSON struct {
+type GroupMembersJSON struct {
 	Schema   string              `json:"schema"`
 	ID       string              `json:"id"`
 	Relays   []groupMembersRelay `json:"relays"`
@@ -38,7 +38,7 @@ type groupMemberJSON struct {
 	Npub string `json:"npub"`
 }
 
-func newGroupMembersCmd(a *app) *cobra.Command {
+func newGroupMembersCmd(a *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "members <group>",
 		Short: "List a group's members and their roles (relay-signed 39002 and 39001)",
@@ -58,17 +58,17 @@ signed state for the group.
 			if err != nil {
 				return err
 			}
-			if a.opts.Offline {
-				return usageErr("group state is relay-authoritative and is not read from the cache; drop --offline")
+			if a.Opts.Offline {
+				return UsageErr("group state is relay-authoritative and is not read from the cache; drop --offline")
 			}
-			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.projectLazyAuth})
+			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.ProjectLazyAuth})
 			defer pool.Close()
 			rd := groups.Read(cmd.Context(), pool, relays, ref.ID)
 			groupCachePut(a, rd)
 			if err := groupReadErr(cmd.Context(), a, pool, ref, relays, rd, ""); err != nil {
 				return err
 			}
-			out := groupMembersJSON{Schema: "roster.group.members/v1", ID: ref.ID, Complete: rd.Complete, Relays: []groupMembersRelay{}}
+			out := GroupMembersJSON{Schema: "roster.group.members/v1", ID: ref.ID, Complete: rd.Complete, Relays: []groupMembersRelay{}}
 			for _, r := range rd.Relays {
 				mr := groupMembersRelay{URL: r.URL, Status: r.Status, Reason: r.Reason, Self: r.Self, Error: r.Error, Found: r.Found, Live: r.Live,
 					Members: []groupMemberJSON{}, Sources: r.Group.Sources}
@@ -77,10 +77,10 @@ signed state for the group.
 				}
 				out.Relays = append(out.Relays, mr)
 			}
-			if a.opts.JSON {
-				return writeJSON(a, out)
+			if a.Opts.JSON {
+				return WriteJSON(a, out)
 			}
-			w := a.io.Out
+			w := a.Io.Out
 			// Short npubs and wrapped rows on a terminal, as group show.
 			var who, shownOn []string
 			for _, r := range out.Relays {
@@ -89,11 +89,11 @@ signed state for the group.
 					who = append(who, m.Npub)
 				}
 			}
-			pt, width := a.peopleShown(cmd.Context(), shownOn, who...), a.terminalWidth()
+			pt, width := a.PeopleShown(cmd.Context(), shownOn, who...), a.TerminalWidth()
 			for _, r := range out.Relays {
-				fitLine(w, width, 4, fmt.Sprintf("members of group %s on %s (%s): %d", termtext.Line(ref.ID), termtext.Line(r.URL), termtext.Line(relayOutcome(r.Status, r.Reason)), len(r.Members)))
+				FitLine(w, width, 4, fmt.Sprintf("members of group %s on %s (%s): %d", termtext.Line(ref.ID), termtext.Line(r.URL), termtext.Line(RelayOutcome(r.Status, r.Reason)), len(r.Members)))
 				if r.Error != "" {
-					fitLine(w, width, 4, "  "+termtext.Line(r.Error))
+					FitLine(w, width, 4, "  "+termtext.Line(r.Error))
 				}
 				for _, m := range r.Members {
 					roles := "member"
@@ -104,7 +104,7 @@ signed state for the group.
 					if !m.Listed {
 						note = "  (admin not in the 39002 member list)"
 					}
-					fitLine(w, width, 4, fmt.Sprintf("  %s  %s%s", pt.Of(m.Npub), roles, note))
+					FitLine(w, width, 4, fmt.Sprintf("  %s  %s%s", pt.Of(m.Npub), roles, note))
 				}
 			}
 			return nil

@@ -13,9 +13,9 @@ import (
 )
 
 // groupMineJSON is `group list --mine --json` (roster.group.mine/v1).
-type groupMineJSON struct {
+type GroupMineJSON struct {
 	Schema string       `json:"schema"`
-	You    wsPersonJSON `json:"you"`
+	You    WsPersonJSON `json:"you"`
 	// EventID and CreatedAt are the newest 10009's (empty: none found).
 	EventID   string             `json:"event_id,omitempty"`
 	CreatedAt int64              `json:"created_at,omitempty"`
@@ -24,32 +24,32 @@ type groupMineJSON struct {
 	Complete  bool               `json:"complete"`
 }
 
-func groupListMine(ctx context.Context, a *app, relays []string) error {
-	s, err := a.signer(ctx)
+func groupListMine(ctx context.Context, a *Factory, relays []string) error {
+	s, err := a.Signer(ctx)
 	if err != nil {
 		return err
 	}
 	me, err := s.PublicKey(ctx)
 	if err != nil {
-		return signerError(err)
+		return SignerError(err)
 	}
-	pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: s.SignEvent})
+	pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: s.SignEvent})
 	defer pool.Close()
 	lists, complete := groups.Lists(ctx, pool, relays, []string{me})
 	evt := lists[me]
-	out := groupMineJSON{Schema: "roster.group.mine/v1", You: wsPerson(me, ""), Groups: groups.EntriesOf(evt), Relays: relays, Complete: complete}
+	out := GroupMineJSON{Schema: "roster.group.mine/v1", You: WsPerson(me, ""), Groups: groups.EntriesOf(evt), Relays: relays, Complete: complete}
 	if evt == nil && !complete {
-		return relayOutageErr("your kind 10009 groups list", 0, []string{"some relay asked did not answer"},
+		return RelayOutageErr("your kind 10009 groups list", 0, []string{"some relay asked did not answer"},
 			[]suggest.Command{suggest.Roster("group", "list", "--mine").With("--timeout", "30s").Because("retry once the relays are back")},
 			map[string]any{"relays": relays})
 	}
 	if evt != nil {
 		out.EventID, out.CreatedAt = evt.ID, int64(evt.CreatedAt)
 	}
-	if a.opts.JSON {
-		return writeJSON(a, out)
+	if a.Opts.JSON {
+		return WriteJSON(a, out)
 	}
-	w := a.io.Out
+	w := a.Io.Out
 	if evt == nil {
 		fmt.Fprintln(w, "no kind 10009 groups list of yours on the relays asked; roster group join <group> --save starts one")
 		return nil

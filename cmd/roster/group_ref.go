@@ -21,18 +21,18 @@ group (a fork).`
 
 // groupTarget parses the group argument and returns it with the relays to
 // ask for it (verb names the command for the no-relays hint).
-func groupTarget(a *app, arg, verb string) (groups.Ref, []string, error) {
+func groupTarget(a *Factory, arg, verb string) (groups.Ref, []string, error) {
 	ref, err := groups.ParseRef(arg)
 	if err != nil {
-		return ref, nil, usageErr("%v", err)
+		return ref, nil, UsageErr("%v", err)
 	}
-	relays := a.defaultRelays()
+	relays := a.DefaultRelays()
 	if ref.Relay != "" {
 		relays = []string{ref.Relay}
 	}
 	relays = relaypool.NormalizeRelays(relays)
 	if len(relays) == 0 {
-		return ref, nil, &exitError{Code: exitUsage, Kind: "no-relays",
+		return ref, nil, &ExitError{Code: ExitUsage, Kind: "no-relays",
 			Err:      fmt.Errorf("no relay to ask for group %s: a group lives on a relay; pass --relay, set ROSTER_RELAYS or name it as <relay>'%s", ref.ID, ref.ID),
 			Commands: []suggest.Command{suggest.Roster("group", verb, ref.ID).With("--relay", "wss://<relay>")}}
 	}
@@ -42,13 +42,13 @@ func groupTarget(a *app, arg, verb string) (groups.Ref, []string, error) {
 // groupSelfWarning warns when an naddr's author, which NIP-29 makes the
 // hosting relay's self key, is not the key the relay signs with: the naddr
 // may be stale (the group moved) or point at another relay's group.
-func groupSelfWarning(a *app, ref groups.Ref, reads ...groups.RelayRead) {
+func groupSelfWarning(a *Factory, ref groups.Ref, reads ...groups.RelayRead) {
 	if ref.Self == "" {
 		return
 	}
 	for _, r := range reads {
 		if r.Self != "" && r.Self != ref.Self {
-			fmt.Fprintf(a.io.Err, "roster: warning: the naddr names relay key %s, but %s signs as %s; shown is what %s signed\n",
+			fmt.Fprintf(a.Io.Err, "roster: warning: the naddr names relay key %s, but %s signs as %s; shown is what %s signed\n",
 				ref.Self, termtext.Line(r.URL), r.Self, termtext.Line(r.URL))
 		}
 	}

@@ -15,24 +15,24 @@ import (
 
 // exitCodeMeanings are roster's exit codes, as docs/exit-codes.md's first
 // table lists them.
-var exitCodeMeanings = []struct {
+var ExitCodeMeanings = []struct {
 	Code    int
 	Meaning string
 }{
-	{exitOK, "success"},
-	{exitFailure, "unexpected failure"},
-	{exitUsage, "usage: bad flag, argument, npub or coordinate; no signer configured"},
-	{exitRefused, "refused by a safety check; nothing was published"},
-	{exitIncomplete, "not enough evidence (relays incomplete, coordinate not found); nothing was published"},
-	{exitUnhealthy, "repo health found errors (with --strict also warnings the current maintainers can act on); repo check-event: the event's author was not authorized"},
-	{exitUnverified, "published, but read-back verification did not complete (also: stopped by --deadline or an interrupt after the event was sent to a relay)"},
-	{exitInterrupted, "interrupted (SIGINT, SIGTERM) before anything was sent"},
+	{ExitOK, "success"},
+	{ExitFailure, "unexpected failure"},
+	{ExitUsage, "usage: bad flag, argument, npub or coordinate; no signer configured"},
+	{ExitRefused, "refused by a safety check; nothing was published"},
+	{ExitIncomplete, "not enough evidence (relays incomplete, coordinate not found); nothing was published"},
+	{ExitUnhealthy, "repo health found errors (with --strict also warnings the current maintainers can act on); repo check-event: the event's author was not authorized"},
+	{ExitUnverified, "published, but read-back verification did not complete (also: stopped by --deadline or an interrupt after the event was sent to a relay)"},
+	{ExitInterrupted, "interrupted (SIGINT, SIGTERM) before anything was sent"},
 }
 
 func exitCodesTopic() string {
 	var b strings.Builder
 	b.WriteString("Exit codes\n\n")
-	for _, e := range exitCodeMeanings {
+	for _, e := range ExitCodeMeanings {
 		fmt.Fprintf(&b, "  %d  %s\n", e.Code, e.Meaning)
 	}
 	b.WriteString(`
@@ -61,7 +61,7 @@ than on the message. docs/exit-codes.md lists every code.
 	return b.String()
 }
 
-const environmentTopic = `Environment variables
+const EnvironmentTopic = `Environment variables
 
   ROSTER_HOME        one directory for everything: config.yaml, the account
                      record and key files, the cache (cache.db). --home wins
@@ -149,7 +149,7 @@ Examples:
 
 // helpTopics are the topics of `roster help`, in the order listed.
 var helpTopics = []struct{ Name, Short, Text string }{
-	{"environment", "Environment variables roster reads (home, relays, key, colour)", environmentTopic},
+	{"environment", "Environment variables roster reads (home, relays, key, colour)", EnvironmentTopic},
 	{"exit-codes", "Exit codes and the JSON error object", exitCodesTopic()},
 	{"formatting", "JSON output: --json, --json-fields and --jq", formattingTopic},
 }
@@ -165,7 +165,7 @@ func topicNames() []string {
 // newHelpCmd replaces cobra's help command: `roster help` with no argument
 // is roster's help, with a topic that topic, with a command path that
 // command's help, and anything else exit 2 with what exists.
-func newHelpCmd(a *app, root *cobra.Command) *cobra.Command {
+func NewHelpCmd(a *Factory, root *cobra.Command) *cobra.Command {
 	return &cobra.Command{
 		Use:   "help [command | topic]",
 		Short: "Help about any command, or a topic: " + strings.Join(topicNames(), ", "),
@@ -204,7 +204,7 @@ Every command also takes --help.`,
 			if len(args) == 1 {
 				for _, t := range helpTopics {
 					if t.Name == args[0] {
-						_, err := fmt.Fprint(a.io.Out, t.Text)
+						_, err := fmt.Fprint(a.Io.Out, t.Text)
 						return err
 					}
 				}
@@ -244,7 +244,7 @@ func unknownHelpTopic(root *cobra.Command, args []string) error {
 	if parent == root {
 		maybe = append(maybe, similar(typed, topicNames())...)
 	}
-	for _, s := range commandSuggestions(parent, typed) {
+	for _, s := range CommandSuggestions(parent, typed) {
 		if !slices.Contains(maybe, s) {
 			maybe = append(maybe, s)
 		}
@@ -272,8 +272,8 @@ func unknownHelpTopic(root *cobra.Command, args []string) error {
 		run = append(run, suggest.Roster(append([]string{"help"}, words...)...).Pin())
 	}
 	run = append(run, suggest.Roster("help").Pin())
-	return &exitError{Code: exitUsage, Kind: "usage", Err: fmt.Errorf("%s", msg.String()),
-		Details:  map[string]any{"topics": topicNames(), "suggestions": orEmptySlice(maybe)},
+	return &ExitError{Code: ExitUsage, Kind: "usage", Err: fmt.Errorf("%s", msg.String()),
+		Details:  map[string]any{"topics": topicNames(), "suggestions": OrEmptySlice(maybe)},
 		Commands: run}
 }
 
@@ -292,7 +292,7 @@ func subcommandNamed(c *cobra.Command, name string) *cobra.Command {
 func similar(typed string, names []string) []string {
 	var out []string
 	for _, n := range names {
-		if levenshtein(strings.ToLower(typed), n) <= 2 || (typed != "" && strings.HasPrefix(n, strings.ToLower(typed))) {
+		if Levenshtein(strings.ToLower(typed), n) <= 2 || (typed != "" && strings.HasPrefix(n, strings.ToLower(typed))) {
 			out = append(out, n)
 		}
 	}

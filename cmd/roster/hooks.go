@@ -20,7 +20,7 @@ import (
 
 // newHooksCmd is `roster hooks install|uninstall|status` and the hidden
 // `roster hooks run`, which the installed hook files call.
-func newHooksCmd(a *app) *cobra.Command {
+func NewHooksCmd(a *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "hooks",
 		Short: "Git hooks that repeat roster's warnings after Git commands and guard pushes",
@@ -73,7 +73,7 @@ type hooksStatusJSON struct {
 	Hooks []hooks.SlotStatus `json:"hooks"`
 }
 
-func newHooksInstallCmd(a *app) *cobra.Command {
+func newHooksInstallCmd(a *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "install",
 		Short: "Install roster's Git hooks in this checkout, chaining to the ones there",
@@ -93,11 +93,11 @@ only hooks whose content would change.`,
   roster hooks install --json                        # roster.hooks-install/v1`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			t, err := a.hooksTarget()
+			t, err := a.findHooksTarget()
 			if err != nil {
 				return err
 			}
-			if err := a.hooksNeedCoordinate(); err != nil {
+			if err := a.HooksNeedCoordinate(); err != nil {
 				return err
 			}
 			steps, err := hooks.PlanInstall(t.slots, t.config)
@@ -109,15 +109,15 @@ only hooks whose content would change.`,
 				return err
 			}
 			if err := hooks.Apply(t.dir.Path, steps); err != nil {
-				return &exitError{Code: exitFailure, Kind: "failure", Err: err, Commands: []suggest.Command{suggest.Roster("hooks", "status")}}
+				return &ExitError{Code: ExitFailure, Kind: "failure", Err: err, Commands: []suggest.Command{suggest.Roster("hooks", "status")}}
 			}
 			bin := t.config.Binary
 			if bin == "" {
 				bin = "roster"
 			}
-			out := hooksChangeJSON{hooksDirJSON: t.json(hooksInstallSchema), Binary: &bin, Flags: orEmptySlice(t.config.Flags), Hooks: hooks.Actions(steps)}
-			if a.opts.JSON {
-				return writeJSON(a, out)
+			out := hooksChangeJSON{hooksDirJSON: t.json(hooksInstallSchema), Binary: &bin, Flags: OrEmptySlice(t.config.Flags), Hooks: hooks.Actions(steps)}
+			if a.Opts.JSON {
+				return WriteJSON(a, out)
 			}
 			var lines [][2]string
 			for _, h := range out.Hooks {
@@ -131,13 +131,13 @@ only hooks whose content would change.`,
 				lines = append(lines, [2]string{h.Name, d})
 			}
 			a.renderHooks(out.hooksDirJSON, lines)
-			fmt.Fprintf(a.io.Out, "the hooks run %s\n", termtext.Line(strings.Join(append([]string{bin}, t.config.Flags...), " ")))
+			fmt.Fprintf(a.Io.Out, "the hooks run %s\n", termtext.Line(strings.Join(append([]string{bin}, t.config.Flags...), " ")))
 			return nil
 		},
 	}
 }
 
-func newHooksUninstallCmd(a *app) *cobra.Command {
+func newHooksUninstallCmd(a *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "uninstall",
 		Short: "Remove roster's Git hooks and restore the hooks they chained",
@@ -148,17 +148,17 @@ Hooks that are not roster's are left alone.`,
   roster hooks uninstall --json    # roster.hooks-uninstall/v1`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			t, err := a.hooksTarget()
+			t, err := a.findHooksTarget()
 			if err != nil {
 				return err
 			}
 			steps := hooks.PlanUninstall(t.slots)
 			if err := hooks.Apply(t.dir.Path, steps); err != nil {
-				return &exitError{Code: exitFailure, Kind: "failure", Err: err, Commands: []suggest.Command{suggest.Roster("hooks", "status")}}
+				return &ExitError{Code: ExitFailure, Kind: "failure", Err: err, Commands: []suggest.Command{suggest.Roster("hooks", "status")}}
 			}
 			out := hooksChangeJSON{hooksDirJSON: t.json(hooksUninstallSchema), Hooks: hooks.Actions(steps)}
-			if a.opts.JSON {
-				return writeJSON(a, out)
+			if a.Opts.JSON {
+				return WriteJSON(a, out)
 			}
 			var lines [][2]string
 			for _, h := range out.Hooks {
@@ -179,7 +179,7 @@ Hooks that are not roster's are left alone.`,
 	}
 }
 
-func newHooksStatusCmd(a *app) *cobra.Command {
+func newHooksStatusCmd(a *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "status",
 		Short: "Show which hooks are roster's, chained, foreign or missing",
@@ -193,14 +193,14 @@ update it.`,
   roster hooks status --json       # roster.hooks-status/v1`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			t, err := a.hooksTarget()
+			t, err := a.findHooksTarget()
 			if err != nil {
 				return err
 			}
 			statuses, update := hooks.Statuses(t.slots, t.config.Binary)
 			out := hooksStatusJSON{hooksDirJSON: t.json(hooksStatusSchema), Hooks: statuses}
-			if a.opts.JSON {
-				return writeJSON(a, out)
+			if a.Opts.JSON {
+				return WriteJSON(a, out)
 			}
 			calls := ""
 			var lines [][2]string
@@ -222,10 +222,10 @@ update it.`,
 			}
 			a.renderHooks(out.hooksDirJSON, lines)
 			if calls != "" {
-				fmt.Fprintf(a.io.Out, "the hooks run %s\n", termtext.Line(calls))
+				fmt.Fprintf(a.Io.Out, "the hooks run %s\n", termtext.Line(calls))
 			}
 			if update != nil {
-				fmt.Fprintf(a.io.Out, "update with: %s\n", termtext.Line(a.selectors().Render(*update)))
+				fmt.Fprintf(a.Io.Out, "update with: %s\n", termtext.Line(a.Selectors().Render(*update)))
 			}
 			return nil
 		},
@@ -248,11 +248,11 @@ func (t hooksTarget) json(schema string) hooksDirJSON {
 	return out
 }
 
-func (a *app) hooksTarget() (hooksTarget, error) {
+func (a *Factory) findHooksTarget() (hooksTarget, error) {
 	var t hooksTarget
-	co, err := gitstate.Open(a.io.Dir)
+	co, err := gitstate.Open(a.Io.Dir)
 	if errors.Is(err, gitstate.ErrNotARepository) {
-		return t, &exitError{Code: exitUsage, Kind: "not-a-checkout",
+		return t, &ExitError{Code: ExitUsage, Kind: "not-a-checkout",
 			Err:      fmt.Errorf("%s is not inside a Git checkout: Git hooks belong to a checkout, so run roster hooks inside one", a.dirName()),
 			Commands: []suggest.Command{suggest.Shell("cd <your clone> && roster hooks install")}}
 	}
@@ -270,9 +270,9 @@ func (a *app) hooksTarget() (hooksTarget, error) {
 }
 
 // dirName is the directory the command runs in, for a message.
-func (a *app) dirName() string {
-	if a.io.Dir != "" {
-		return a.io.Dir
+func (a *Factory) dirName() string {
+	if a.Io.Dir != "" {
+		return a.Io.Dir
 	}
 	if wd, err := os.Getwd(); err == nil {
 		return wd
@@ -282,18 +282,18 @@ func (a *app) dirName() string {
 
 // hookConfig is what the hooks carry (hooks.NewConfig): this binary, and
 // the --home and --relay flags of this invocation.
-func (a *app) hookConfig() (hooks.Config, error) {
-	c, err := hooks.NewConfig(hooks.Executable(), a.opts.Home, a.io.Dir, relaypool.NormalizeRelays(a.opts.Relays))
+func (a *Factory) hookConfig() (hooks.Config, error) {
+	c, err := hooks.NewConfig(hooks.Executable(), a.Opts.Home, a.Io.Dir, relaypool.NormalizeRelays(a.Opts.Relays))
 	if err != nil {
-		return c, &exitError{Code: exitUsage, Kind: "usage", Err: err}
+		return c, &ExitError{Code: ExitUsage, Kind: "usage", Err: err}
 	}
 	return c, nil
 }
 
 // renderHooks prints the hooks directory, then one line per hook: its
 // name and what happened to it or what it is.
-func (a *app) renderHooks(out hooksDirJSON, lines [][2]string) {
-	w := a.io.Out
+func (a *Factory) renderHooks(out hooksDirJSON, lines [][2]string) {
+	w := a.Io.Out
 	where := out.HooksDir
 	if out.CoreHooksPath != nil {
 		where += " (core.hooksPath " + *out.CoreHooksPath + ")"
@@ -306,7 +306,7 @@ func (a *app) renderHooks(out hooksDirJSON, lines [][2]string) {
 
 // notChainableErr is install's refusal: exit 3, one line per hook, each
 // naming the file.
-func notChainableErr(nc *hooks.NotChainable) *exitError {
+func notChainableErr(nc *hooks.NotChainable) *ExitError {
 	var lines []string
 	var cmds []suggest.Command
 	var details []map[string]any
@@ -315,7 +315,7 @@ func notChainableErr(nc *hooks.NotChainable) *exitError {
 		cmds = append(cmds, p.Commands...)
 		details = append(details, map[string]any{"name": p.Name, "path": p.Path, "reason": p.Reason, "message": p.Message})
 	}
-	return &exitError{Code: exitRefused, Kind: "hook-not-chainable",
+	return &ExitError{Code: ExitRefused, Kind: "hook-not-chainable",
 		Err:      fmt.Errorf("roster hooks install wrote nothing: these hooks cannot be chained:\n%s", strings.Join(lines, "\n")),
 		Details:  map[string]any{"hooks": details},
 		Commands: cmds}
@@ -323,7 +323,7 @@ func notChainableErr(nc *hooks.NotChainable) *exitError {
 
 // newHooksRunCmd is what the hook files call. Hidden: its contract is the
 // hook scripts', not a user's.
-func newHooksRunCmd(a *app) *cobra.Command {
+func newHooksRunCmd(a *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:    "run <hook> [hook arguments...]",
 		Short:  "Run roster's part of a Git hook (called by the installed hooks)",
@@ -340,19 +340,19 @@ func newHooksRunCmd(a *app) *cobra.Command {
 // runHook prints the advisories for the checkout's selected coordinate
 // (warning hooks: from the cache alone, always exit 0), or runs the
 // pre-push guard. A hook never draws a progress line.
-func (a *app) runHook(ctx context.Context, name string) error {
+func (a *Factory) runHook(ctx context.Context, name string) error {
 	if !hooks.Known(name) {
-		return usageErr("unknown hook %q: roster runs %s", name, strings.Join(hooks.Names, ", "))
+		return UsageErr("unknown hook %q: roster runs %s", name, strings.Join(hooks.Names, ", "))
 	}
-	a.io.ErrTTY = false
+	a.Io.ErrTTY = false
 	if hooks.Warns(name) {
-		a.opts.Offline = true // a warning hook never waits on relays
-		v, err := a.loadRepo(ctx, partialEvidence)
+		a.Opts.Offline = true // a warning hook never waits on relays
+		v, err := a.LoadRepo(ctx, PartialEvidence)
 		if err != nil {
 			a.hookNote(err, "no warnings")
 			return nil
 		}
-		a.printAdvisories(v)
+		a.PrintAdvisories(v)
 		return nil
 	}
 	return a.prePush(ctx)
@@ -363,29 +363,29 @@ func (a *app) runHook(ctx context.Context, name string) error {
 var quietHookKinds = map[string]bool{"no-coordinate": true, "not-found": true, "not-a-checkout": true}
 
 // hookNote says in one line why a hook could not do its part.
-func (a *app) hookNote(err error, consequence string) {
-	var ee *exitError
+func (a *Factory) hookNote(err error, consequence string) {
+	var ee *ExitError
 	if errors.As(err, &ee) && quietHookKinds[ee.Kind] {
 		return
 	}
 	msg, _, _ := strings.Cut(err.Error(), "\n")
-	fmt.Fprintf(a.io.Err, "roster hook: %s; %s\n", termtext.Line(msg), consequence)
+	fmt.Fprintf(a.Io.Err, "roster hook: %s; %s\n", termtext.Line(msg), consequence)
 }
 
 // prePush is the guard: read the pushed refs from stdin, discover the
 // repository afresh within --timeout, decide (hooks.Guard), print the
 // warnings and advisories, and refuse (exit 3) or let the push through.
-func (a *app) prePush(ctx context.Context) error {
-	viewer := a.viewerPubkey()
+func (a *Factory) prePush(ctx context.Context) error {
+	viewer := a.ViewerPubkey()
 	if viewer == "" {
 		return nil // the guard is about the signer; nobody is signed in
 	}
-	pushed, err := hooks.ParsePushed(a.io.In)
+	pushed, err := hooks.ParsePushed(a.Io.In)
 	if err != nil {
 		a.hookNote(err, "the push is not checked")
 		return nil
 	}
-	budget := a.opts.Timeout
+	budget := a.Opts.Timeout
 	fresh := a.confirmationToVerify(viewer)
 	v, inTime, err := a.guardDiscover(ctx)
 	if fresh != nil {
@@ -394,7 +394,7 @@ func (a *app) prePush(ctx context.Context) error {
 		}
 	}
 	if !inTime {
-		fmt.Fprintf(a.io.Err, "roster hook: the guard's %s budget ran out before the relays and the local cache answered; the push is not checked; pushing to a Git server is not a Nostr publication, so it goes on\n", budget)
+		fmt.Fprintf(a.Io.Err, "roster hook: the guard's %s budget ran out before the relays and the local cache answered; the push is not checked; pushing to a Git server is not a Nostr publication, so it goes on\n", budget)
 		return nil
 	}
 	var (
@@ -409,10 +409,10 @@ func (a *app) prePush(ctx context.Context) error {
 		var silent []string
 		if f := incomplete.View.Fetch; f != nil {
 			for _, r := range f.Relays {
-				silent = append(silent, relayFailure(r.URL, r.Status, r.Reason))
+				silent = append(silent, RelayFailure(r.URL, r.Status, r.Reason))
 			}
 		}
-		fmt.Fprintf(a.io.Err, "roster hook: no relay answered within %s (%s); %s\n", a.opts.Timeout, strings.Join(termtext.Lines(silent), ", "), goesOn)
+		fmt.Fprintf(a.Io.Err, "roster hook: no relay answered within %s (%s); %s\n", a.Opts.Timeout, strings.Join(termtext.Lines(silent), ", "), goesOn)
 		return nil
 	case err != nil:
 		a.hookNote(err, goesOn)
@@ -431,17 +431,17 @@ func (a *app) prePush(ctx context.Context) error {
 		a.verifiedConfirmation(fresh)
 	}
 	for _, w := range d.Warnings {
-		fmt.Fprintf(a.io.Err, "roster: warning: %s\n", termtext.Block(w))
+		fmt.Fprintf(a.Io.Err, "roster: warning: %s\n", termtext.Block(w))
 	}
 	var given []suggest.Command
 	if d.Finding != nil {
 		given = d.Finding.Commands
 	}
-	a.printAdvisories(v, given...)
+	a.PrintAdvisories(v, given...)
 	if !d.Refuse {
 		if d.Finding != nil {
-			for _, c := range a.render(d.Finding.Commands) {
-				fmt.Fprintf(a.io.Err, "  run: %s\n", termtext.Line(c))
+			for _, c := range a.Render(d.Finding.Commands) {
+				fmt.Fprintf(a.Io.Err, "  run: %s\n", termtext.Line(c))
 			}
 		}
 		return nil
@@ -450,7 +450,7 @@ func (a *app) prePush(ctx context.Context) error {
 	for _, c := range d.Finding.Refs {
 		refs = append(refs, map[string]any{"ref": c.Ref, "local_ref": c.LocalRef, "pushed": c.Pushed, "state": c.State, "verdict": c.Verdict})
 	}
-	return &exitError{Code: exitRefused, Kind: d.Finding.Reason,
+	return &ExitError{Code: ExitRefused, Kind: d.Finding.Reason,
 		Err:      fmt.Errorf("refusing to push: %s", d.Finding.Message),
 		Details:  map[string]any{"coordinate": v.Coordinate().ATag(), "refs": refs},
 		Commands: d.Finding.Commands}
@@ -465,31 +465,31 @@ const guardCacheWait = 200 * time.Millisecond
 // open, the relays the rest, and whatever is still not done when the
 // budget ends is abandoned (inTime false), so that a silent relay beside a
 // locked cache cannot make a push wait longer than the documented bound.
-func (a *app) guardDiscover(ctx context.Context) (*repoView, bool, error) {
-	budget := a.opts.Timeout
+func (a *Factory) guardDiscover(ctx context.Context) (*RepoView, bool, error) {
+	budget := a.Opts.Timeout
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 	// Each cache open may wait guardCacheWait (a read opens it up to
 	// four times); the relays get the rest, at least half the budget.
-	a.opts.Timeout = max(budget-4*guardCacheWait-budget/10, budget/2)
-	a.cacheWait = guardCacheWait
+	a.Opts.Timeout = max(budget-4*guardCacheWait-budget/10, budget/2)
+	a.CacheWait = guardCacheWait
 	type answer struct {
-		v   *repoView
+		v   *RepoView
 		err error
 	}
 	done := make(chan answer, 1)
 	go func() {
-		v, err := a.discover(ctx, partialEvidence)
+		v, err := a.Discover(ctx, PartialEvidence)
 		done <- answer{v, err}
 	}()
 	select {
 	case r := <-done:
-		a.opts.Timeout = budget
+		a.Opts.Timeout = budget
 		return r.v, true, r.err
 	case <-ctx.Done():
 		// The abandoned discovery may still read a.opts; it ends with ctx
 		// and touches the cache no more.
-		a.abandoned.Store(true)
+		a.Abandoned.Store(true)
 		return nil, false, ctx.Err()
 	}
 }
@@ -499,11 +499,11 @@ func (a *app) guardDiscover(ctx context.Context) (*repoView, bool, error) {
 // roster's yet: from then on the maintainer warnings concern this signer,
 // and the spec wants them after every Git command. A tip on stderr, never
 // in JSON; a checkout whose hooks cannot be read gets none.
-func (a *app) hooksTip() {
-	if a.opts.JSON {
+func (a *Factory) HooksTip() {
+	if a.Opts.JSON {
 		return
 	}
-	co, err := gitstate.Open(a.io.Dir)
+	co, err := gitstate.Open(a.Io.Dir)
 	if err != nil {
 		return
 	}
@@ -517,8 +517,8 @@ func (a *app) hooksTip() {
 	}
 	for _, s := range slots {
 		if st := s.Status(); st != hooks.StatusRoster && st != hooks.StatusChained {
-			fmt.Fprintf(a.io.Err, "tip: to see roster's maintainer warnings after every Git command in this checkout, and have pushes checked, run: %s\n",
-				termtext.Line(a.selectors().Render(suggest.Roster("hooks", "install"))))
+			fmt.Fprintf(a.Io.Err, "tip: to see roster's maintainer warnings after every Git command in this checkout, and have pushes checked, run: %s\n",
+				termtext.Line(a.Selectors().Render(suggest.Roster("hooks", "install"))))
 			return
 		}
 	}

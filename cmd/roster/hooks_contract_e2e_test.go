@@ -125,7 +125,7 @@ func TestHooksPrePushStaysWithinItsBudgetWithASilentRelayAndALockedCache(t *test
 	if took > budget+500*time.Millisecond {
 		t.Fatalf("the guard took %s, budget %s:\n%s", took, budget, r.Err)
 	}
-	if r.Code != exitOK || !strings.Contains(r.Err, "not a Nostr publication") {
+	if r.Code != ExitOK || !strings.Contains(r.Err, "not a Nostr publication") {
 		t.Fatalf("exit %d after %s:\n%s", r.Code, took, r.Err)
 	}
 }

@@ -12,15 +12,15 @@ import (
 
 // addFullFlag gives a command group the --full that roster repo has: on a
 // terminal npubs are shortened (peopleText) unless it is set.
-func addFullFlag(cmd *cobra.Command, a *app) {
-	cmd.PersistentFlags().BoolVar(&a.full, "full", false, "print npubs in full on a terminal too (pipes and --json always get them in full)")
+func AddFullFlag(cmd *cobra.Command, a *Factory) {
+	cmd.PersistentFlags().BoolVar(&a.Full, "full", false, "print npubs in full on a terminal too (pipes and --json always get them in full)")
 }
 
 // fitLine writes one human row, wrapped to width between words (termui.Wrap)
 // so an npub, URL or id is never broken; continuation lines are indented
 // cont columns, or less when a word would otherwise run past the edge.
 // width 0 (a pipe or file) writes the row unchanged.
-func fitLine(w io.Writer, width, cont int, line string) {
+func FitLine(w io.Writer, width, cont int, line string) {
 	if width <= 0 || lipgloss.Width(line) <= width {
 		fmt.Fprintln(w, line)
 		return

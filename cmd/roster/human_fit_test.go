@@ -21,7 +21,7 @@ func fitRun(t *testing.T, inv invocation, ttyOut bool, cols string, args ...stri
 	}
 	inv.Env, inv.OutTTY = e, ttyOut
 	r := inv.roster(t, args...)
-	if r.Code != exitOK {
+	if r.Code != ExitOK {
 		t.Fatalf("roster %v (tty %v): exit %d\n%s%s", args, ttyOut, r.Code, r.Out, r.Err)
 	}
 	return r.Out

@@ -16,7 +16,7 @@ import (
 // on a relay that did not answer (a stream that broke before the
 // acceptance arrived), so "invited" says it is only what the relays that
 // answered show.
-func printMembers(p *termui.Lines, label string, ms []report.Member, rep *report.Repo, pt peopleText, partial bool) {
+func PrintMembers(p *termui.Lines, label string, ms []report.Member, rep *report.Repo, pt PeopleText, partial bool) {
 	if len(ms) == 0 {
 		p.Row(label, "none")
 		return

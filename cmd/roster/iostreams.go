@@ -11,7 +11,7 @@ import (
 
 // ioStreams is everything a command touches outside its arguments. Tests build
 // one with buffers and a fixed environment; main uses the process's own.
-type ioStreams struct {
+type IoStreams struct {
 	In  io.Reader
 	Out io.Writer
 	Err io.Writer
@@ -27,8 +27,8 @@ type ioStreams struct {
 	Columns int
 }
 
-func newSystemIO() *ioStreams {
-	return &ioStreams{
+func NewSystemIO() *IoStreams {
+	return &IoStreams{
 		In:     os.Stdin,
 		Out:    os.Stdout,
 		Err:    os.Stderr,
@@ -50,8 +50,8 @@ func newSystemIO() *ioStreams {
 // color reports whether styled output is wanted on stdout: NO_COLOR,
 // CLICOLOR, CLICOLOR_FORCE and TERM=dumb as termui.ColorWanted reads them
 // (roster help environment).
-func (s *ioStreams) color() bool { return termui.ColorWanted(s.OutTTY, s.Getenv) }
+func (s *IoStreams) Color() bool { return termui.ColorWanted(s.OutTTY, s.Getenv) }
 
 // progress reports whether the self-erasing progress line may be drawn on
 // stderr: a terminal that is not TERM=dumb.
-func (s *ioStreams) progress() bool { return s.ErrTTY && !termui.Dumb(s.Getenv) }
+func (s *IoStreams) progress() bool { return s.ErrTTY && !termui.Dumb(s.Getenv) }

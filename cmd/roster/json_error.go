@@ -2,7 +2,7 @@ package main
 
 // jsonErrorBody is the docs/json.md error object {code, message, details,
 // commands}; a struct, not a map, so the fields print in that order.
-type jsonErrorBody struct {
+type JsonErrorBody struct {
 	Code     string         `json:"code"`
 	Message  string         `json:"message"`
 	Details  map[string]any `json:"details"`

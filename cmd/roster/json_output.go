@@ -19,11 +19,11 @@ import (
 
 // prepareOutput builds the filter before the command runs, so a bad
 // expression is refused before any relay is asked.
-func prepareOutput(a *app) error {
-	if a.opts.JQ != "" || len(a.opts.JSONFields) > 0 {
-		a.opts.JSON, a.selecting = true, true
+func PrepareOutput(a *Factory) error {
+	if a.Opts.JQ != "" || len(a.Opts.JSONFields) > 0 {
+		a.Opts.JSON, a.Selecting = true, true
 	}
-	f, err := jsonout.New(a.opts.JQ, a.opts.JSONFields)
+	f, err := jsonout.New(a.Opts.JQ, a.Opts.JSONFields)
 	if err != nil {
 		return outputError(err)
 	}
@@ -35,11 +35,11 @@ func prepareOutput(a *app) error {
 
 // errorOut is where the JSON error object goes: stderr when --jq or
 // --json-fields select what stdout carries, else stdout.
-func (a *app) errorOut() io.Writer {
-	if a.selecting {
-		return a.io.Err
+func (a *Factory) ErrorOut() io.Writer {
+	if a.Selecting {
+		return a.Io.Err
 	}
-	return a.io.Out
+	return a.Io.Out
 }
 
 // outputError is a jsonout refusal as the usage error it is, pointing at
@@ -50,12 +50,12 @@ func outputError(err error) error {
 	var fields *jsonout.FieldsError
 	switch {
 	case errors.Is(err, jsonout.ErrNoFields):
-		return &exitError{Code: exitUsage, Kind: "usage", Err: err, Commands: help}
+		return &ExitError{Code: ExitUsage, Kind: "usage", Err: err, Commands: help}
 	case errors.As(err, &jq):
-		return &exitError{Code: exitUsage, Kind: "usage", Err: err,
+		return &ExitError{Code: ExitUsage, Kind: "usage", Err: err,
 			Details: map[string]any{"jq": jq.Expr}, Commands: help}
 	case errors.As(err, &fields):
-		return &exitError{Code: exitUsage, Kind: "usage", Err: err,
+		return &ExitError{Code: ExitUsage, Kind: "usage", Err: err,
 			Details: map[string]any{"unknown": fields.Unknown, "available": fields.Available}, Commands: help}
 	}
 	return err
@@ -63,8 +63,8 @@ func outputError(err error) error {
 
 // emitJSON prints v on stdout: indented (writeJSON) or on one line (the
 // dev relay's start line), through --json-fields and --jq when given.
-func (a *app) emitJSON(v any, indent bool) error {
-	if err := a.output.Write(a.io.Out, v, indent); err != nil {
+func (a *Factory) EmitJSON(v any, indent bool) error {
+	if err := a.output.Write(a.Io.Out, v, indent); err != nil {
 		return outputError(err)
 	}
 	return nil

@@ -81,7 +81,7 @@ func TestSmallCommandsJSONNameTheirSchema(t *testing.T) {
 		var v struct {
 			Schema string `json:"schema"`
 		}
-		if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &v) != nil || v.Schema != want ||
+		if r.Code != ExitOK || json.Unmarshal([]byte(r.Out), &v) != nil || v.Schema != want ||
 			!strings.HasPrefix(strings.TrimSpace(r.Out), `{`+"\n"+`  "schema": "`+want+`"`) {
 			t.Errorf("%v: exit %d, want schema %s first:\n%s%s", args, r.Code, want, r.Out, r.Err)
 		}

@@ -29,9 +29,9 @@ var jsonDocTypes = map[string]reflect.Type{
 	"repo health":  reflect.TypeOf(report.Health{}),
 	"repo graph":   reflect.TypeOf(report.Graph{}),
 	"repo history": reflect.TypeOf(report.History{}),
-	"version":      reflect.TypeOf(versionJSON{}),
-	"whoami":       reflect.TypeOf(whoamiResult{}),
-	"cache info":   reflect.TypeOf(cacheInfoJSON{}),
+	"version":      reflect.TypeOf(VersionJSON{}),
+	"whoami":       reflect.TypeOf(WhoamiResult{}),
+	"cache info":   reflect.TypeOf(CacheInfoJSON{}),
 }
 
 // jsonFieldsOf is the set of top-level JSON field names of each command of
@@ -67,7 +67,7 @@ var jsonBoolValues = map[string]bool{"1": true, "0": true, "t": true, "f": true,
 
 // jsonValueArgs rewrites a --json that carries field names into
 // --json-fields; every other argument is returned as given.
-func jsonValueArgs(root *cobra.Command, args []string) []string {
+func JsonValueArgs(root *cobra.Command, args []string) []string {
 	var out []string
 	var words []string // the command's words so far
 	for i := 0; i < len(args); i++ {
@@ -102,7 +102,7 @@ func namesFields(root *cobra.Command, words []string, next string) bool {
 	if err != nil || cmd == nil {
 		return false
 	}
-	fields := jsonFieldsOf()[commandKey(cmd)]
+	fields := jsonFieldsOf()[CommandKey(cmd)]
 	if fields == nil {
 		return false
 	}

@@ -6,14 +6,14 @@ import (
 	"github.com/roster-cli/roster/internal/jsonout"
 )
 
-func orEmptyMap(m map[string]any) map[string]any {
+func OrEmptyMap(m map[string]any) map[string]any {
 	if m == nil {
 		return map[string]any{}
 	}
 	return m
 }
 
-func orEmptySlice(s []string) []string {
+func OrEmptySlice(s []string) []string {
 	if s == nil {
 		return []string{}
 	}
@@ -23,10 +23,10 @@ func orEmptySlice(s []string) []string {
 // writeJSON prints v as indented JSON on stdout, through --json-fields and
 // --jq when given (json_output.go). `<`, `>` and `&` stay literal
 // (docs/json.md): messages and commands carry "<npub>" and "&&".
-func writeJSON(a *app, v any) error { return a.emitJSON(v, true) }
+func WriteJSON(a *Factory, v any) error { return a.EmitJSON(v, true) }
 
 // encodeJSON is v as indented JSON to any writer, unfiltered.
-func encodeJSON(w io.Writer, v any) error { return encodeJSONTo(w, v, true) }
+func EncodeJSON(w io.Writer, v any) error { return EncodeJSONTo(w, v, true) }
 
 // encodeJSONTo is v as JSON on one line (indent false) or indented.
-func encodeJSONTo(w io.Writer, v any, indent bool) error { return jsonout.Encode(w, v, indent) }
+func EncodeJSONTo(w io.Writer, v any, indent bool) error { return jsonout.Encode(w, v, indent) }

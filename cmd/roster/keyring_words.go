@@ -19,15 +19,15 @@ type plainKeyring struct{ k signer.Keyring }
 
 func (p plainKeyring) Get(service, account string) (string, error) {
 	s, err := p.k.Get(service, account)
-	return s, keyringWords(err)
+	return s, KeyringWords(err)
 }
 
 func (p plainKeyring) Set(service, account, secret string) error {
-	return keyringWords(p.k.Set(service, account, secret))
+	return KeyringWords(p.k.Set(service, account, secret))
 }
 
 func (p plainKeyring) Delete(service, account string) error {
-	return keyringWords(p.k.Delete(service, account))
+	return KeyringWords(p.k.Delete(service, account))
 }
 
 // noKeyringServiceError is a keyring call that found no keyring service.
@@ -44,7 +44,7 @@ func (e *noKeyringServiceError) Error() string {
 func (e *noKeyringServiceError) Unwrap() error { return e.err }
 
 // keyringWords is err in plain words when it says no keyring service runs.
-func keyringWords(err error) error {
+func KeyringWords(err error) error {
 	if err == nil || errors.Is(err, keyring.ErrNotFound) {
 		return err
 	}

@@ -16,7 +16,7 @@ type loginOptions struct {
 	bunker                                string
 }
 
-func newLoginCmd(a *app) *cobra.Command {
+func NewLoginCmd(a *Factory) *cobra.Command {
 	var o loginOptions
 	cmd := &cobra.Command{
 		Use:   "login",
@@ -50,7 +50,7 @@ ROSTER_SECRET_KEY, when set, takes precedence over any login.`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				// Never echo the argument: it is probably a secret key.
-				return usageErr("login takes no arguments; never put a secret key on the command line (it lands in shell history): " +
+				return UsageErr("login takes no arguments; never put a secret key on the command line (it lands in shell history): " +
 					"run `roster login --nsec` and type it at the prompt, or pipe it on stdin")
 			}
 			return nil
@@ -58,7 +58,7 @@ ROSTER_SECRET_KEY, when set, takes precedence over any login.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runLogin(cmd.Context(), a, o) },
 	}
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &exitError{Code: exitUsage, Kind: "usage", Err: errors.New(redactSecrets(err.Error()) +
+		return &ExitError{Code: ExitUsage, Kind: "usage", Err: errors.New(RedactSecrets(err.Error()) +
 			" (--nsec takes no value: type the key at the prompt or pipe it on stdin)")}
 	})
 	f := cmd.Flags()
@@ -72,7 +72,7 @@ ROSTER_SECRET_KEY, when set, takes precedence over any login.`,
 
 // loginResult is roster.login/v1. Like whoami and logout it always prints
 // every documented field, null when it does not apply.
-type loginResult struct {
+type LoginResult struct {
 	Schema    string  `json:"schema"`
 	Npub      string  `json:"npub"`
 	Pubkey    string  `json:"pubkey"`
@@ -85,7 +85,7 @@ type loginResult struct {
 	EnvKeyOverrides bool `json:"env_key_overrides"`
 }
 
-func runLogin(ctx context.Context, a *app, o loginOptions) error {
+func runLogin(ctx context.Context, a *Factory, o loginOptions) error {
 	modes := 0
 	for _, on := range []bool{o.nsec, o.ncryptsec, o.generate, o.bunker != ""} {
 		if on {
@@ -93,33 +93,33 @@ func runLogin(ctx context.Context, a *app, o loginOptions) error {
 		}
 	}
 	if modes != 1 {
-		return &exitError{Code: exitUsage, Kind: "usage",
+		return &ExitError{Code: ExitUsage, Kind: "usage",
 			Err:      errors.New("choose exactly one of --nsec, --ncryptsec, --bunker <url> or --generate"),
 			Commands: []suggest.Command{suggest.Roster("login", "--nsec"), suggest.Roster("login", "--bunker", "bunker://..."), suggest.Roster("login", "--generate")}}
 	}
 	if o.showSecret && !o.generate {
-		return usageErr("--show-secret only applies to --generate (roster shows no other key)")
+		return UsageErr("--show-secret only applies to --generate (roster shows no other key)")
 	}
-	r := newSecretReader(a)
-	env, err := a.signerEnv(r)
+	r := NewSecretReader(a)
+	env, err := a.SignerEnv(r)
 	if err != nil {
 		return err
 	}
 	var acct signer.Account
-	res := loginResult{Schema: "roster.login/v1", EnvKeyOverrides: env.SecretKey != ""}
+	res := LoginResult{Schema: "roster.login/v1", EnvKeyOverrides: env.SecretKey != ""}
 	switch {
 	case o.nsec:
-		secret, err := r.read("nsec or hex secret key")
+		secret, err := r.Read("nsec or hex secret key")
 		if err != nil {
-			return usageErr("%v", err)
+			return UsageErr("%v", err)
 		}
 		if acct, err = signer.StoreKey(env, secret, false); err != nil {
 			return loginError(err, o)
 		}
 	case o.ncryptsec:
-		nc, err := r.read("ncryptsec")
+		nc, err := r.Read("ncryptsec")
 		if err != nil {
-			return usageErr("%v", err)
+			return UsageErr("%v", err)
 		}
 		if acct, err = signer.ImportNcryptsec(env, nc); err != nil {
 			return loginError(err, o)
@@ -141,30 +141,30 @@ func runLogin(ctx context.Context, a *app, o loginOptions) error {
 		// A malformed URL is the user's input (exit 2), checked before any
 		// network; the message never repeats the URL, which holds a secret.
 		if _, err := signer.ParseBunkerURL(o.bunker); err != nil {
-			return &exitError{Code: exitUsage, Kind: "usage", Err: err,
+			return &ExitError{Code: ExitUsage, Kind: "usage", Err: err,
 				Commands: []suggest.Command{suggest.Roster("login", "--bunker", "bunker://<64-hex remote signer pubkey>?relay=wss://<relay>&secret=<one-time secret>").Because("as your bunker shows it")}}
 		}
 		if acct, err = signer.StoreBunker(ctx, env, o.bunker); err != nil {
 			return loginError(err, o)
 		}
 	}
-	res.Npub, res.Pubkey, res.Backend, res.Bunker = acct.Npub, acct.Pubkey, acct.Backend, nullIfEmpty(acct.Bunker)
+	res.Npub, res.Pubkey, res.Backend, res.Bunker = acct.Npub, acct.Pubkey, acct.Backend, NullIfEmpty(acct.Bunker)
 	if res.EnvKeyOverrides {
-		fmt.Fprintln(a.io.Err, "roster: ROSTER_SECRET_KEY is set and takes precedence over this login until you unset it")
+		fmt.Fprintln(a.Io.Err, "roster: ROSTER_SECRET_KEY is set and takes precedence over this login until you unset it")
 	}
 	if res.Nsec != nil {
-		fmt.Fprintln(a.io.Err, "roster: this is the only time roster shows the new secret key; store it somewhere safe")
+		fmt.Fprintln(a.Io.Err, "roster: this is the only time roster shows the new secret key; store it somewhere safe")
 	}
-	if a.opts.JSON {
-		return writeJSON(a, res)
+	if a.Opts.JSON {
+		return WriteJSON(a, res)
 	}
 	verb := "Logged in as"
 	if res.Generated {
 		verb = "Generated a new key and logged in as"
 	}
-	fmt.Fprintf(a.io.Out, "%s %s (%s)\n", verb, res.Npub, describeBackend(acct, env.Home))
+	fmt.Fprintf(a.Io.Out, "%s %s (%s)\n", verb, res.Npub, describeBackend(acct, env.Home))
 	if res.Nsec != nil {
-		fmt.Fprintf(a.io.Out, "secret key: %s\n", *res.Nsec)
+		fmt.Fprintf(a.Io.Out, "secret key: %s\n", *res.Nsec)
 	}
 	return nil
 }
@@ -188,33 +188,33 @@ func loginError(err error, o loginOptions) error {
 	var bce *signer.BunkerConnectError
 	switch {
 	case errors.Is(err, signer.ErrPassphraseMismatch):
-		return &exitError{Code: exitUsage, Kind: "passphrase-mismatch", Err: err,
+		return &ExitError{Code: ExitUsage, Kind: "passphrase-mismatch", Err: err,
 			Commands: []suggest.Command{retry.Because("then type the same new passphrase twice")}}
 	case errors.Is(err, signer.ErrEmptyPassphrase):
-		return &exitError{Code: exitUsage, Kind: "empty-passphrase", Err: err,
+		return &ExitError{Code: ExitUsage, Kind: "empty-passphrase", Err: err,
 			Commands: []suggest.Command{retry.Because("then type a non-empty passphrase, twice")}}
 	case errors.As(err, &bce):
 		return bunkerConnectError(bce)
 	}
-	return signerError(err)
+	return SignerError(err)
 }
 
 // bunkerConnectError is exit 1 (the network or the bunker failed, not the
 // user's input): it names the bunker and its relays, never the secret, and
 // says what to check before retrying.
-func bunkerConnectError(e *signer.BunkerConnectError) *exitError {
+func bunkerConnectError(e *signer.BunkerConnectError) *ExitError {
 	relays := strings.Join(e.Relays, ", ")
 	kind, check := "bunker-refused", "check what the bunker says about this client (a one-time secret works once: ask the bunker for a new URL)"
 	if errors.Is(e, signer.ErrBunkerUnreachable) {
 		kind, check = "bunker-unreachable", "check that the bunker is online and connected to "+relays
 	}
 	// One sentence, quoting what the bunker or its relay replied.
-	return (&exitError{Code: exitFailure, Kind: kind,
+	return (&ExitError{Code: ExitFailure, Kind: kind,
 		Err:     fmt.Errorf("%v; %s, then retry; nothing was stored", e, check),
 		Details: map[string]any{"bunker": e.Bunker, "relays": e.Relays},
 		Commands: []suggest.Command{
 			suggest.Roster("login", "--bunker", e.Bunker+"&secret=<one-time secret, if the bunker gave one>").Because("retry once the bunker is online"),
-			suggest.Roster("login", "--nsec").Because("or log in with a key instead")}}).oneLine()
+			suggest.Roster("login", "--nsec").Because("or log in with a key instead")}}).OneLine()
 }
 
 // describeBackend says in words where the key is.
@@ -232,7 +232,7 @@ func describeBackend(acct signer.Account, home string) string {
 	return acct.Backend
 }
 
-func newLogoutCmd(a *app) *cobra.Command {
+func NewLogoutCmd(a *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "logout",
 		Short: "Remove the stored key (keyring entry or ncryptsec file) and the active account",
@@ -251,7 +251,7 @@ environment, not in roster: unset it yourself.`,
 // logoutResult is roster.logout/v1: every documented field, null when it
 // does not apply (npub and backend when nobody was logged in,
 // bunker_client_pubkey unless the login was a bunker's).
-type logoutResult struct {
+type LogoutResult struct {
 	Schema    string  `json:"schema"`
 	LoggedOut bool    `json:"logged_out"`
 	Npub      *string `json:"npub"`
@@ -261,30 +261,30 @@ type logoutResult struct {
 	EnvKeyStillSet     bool    `json:"env_key_still_set"`
 }
 
-func runLogout(a *app) error {
-	env, err := a.signerEnv(newSecretReader(a))
+func runLogout(a *Factory) error {
+	env, err := a.SignerEnv(NewSecretReader(a))
 	if err != nil {
 		return err
 	}
 	acct, ok, err := signer.Logout(env)
 	if err != nil {
-		return signerError(err)
+		return SignerError(err)
 	}
-	res := logoutResult{Schema: "roster.logout/v1", LoggedOut: ok, Npub: nullIfEmpty(acct.Npub), Backend: nullIfEmpty(acct.Backend),
-		BunkerClientPubkey: nullIfEmpty(acct.BunkerClientPubkey), EnvKeyStillSet: env.SecretKey != ""}
-	if a.opts.JSON {
-		return writeJSON(a, res)
+	res := LogoutResult{Schema: "roster.logout/v1", LoggedOut: ok, Npub: NullIfEmpty(acct.Npub), Backend: NullIfEmpty(acct.Backend),
+		BunkerClientPubkey: NullIfEmpty(acct.BunkerClientPubkey), EnvKeyStillSet: env.SecretKey != ""}
+	if a.Opts.JSON {
+		return WriteJSON(a, res)
 	}
 	if !ok {
-		fmt.Fprintln(a.io.Out, "Not logged in; nothing to remove.")
+		fmt.Fprintln(a.Io.Out, "Not logged in; nothing to remove.")
 	} else {
-		fmt.Fprintf(a.io.Out, "Logged out %s: removed the %s.\n", acct.Npub, removedWhat(acct))
+		fmt.Fprintf(a.Io.Out, "Logged out %s: removed the %s.\n", acct.Npub, removedWhat(acct))
 		if acct.BunkerClientPubkey != "" {
-			fmt.Fprintf(a.io.Out, "The bunker may still authorize client %s: revoke it there.\n", acct.BunkerClientPubkey)
+			fmt.Fprintf(a.Io.Out, "The bunker may still authorize client %s: revoke it there.\n", acct.BunkerClientPubkey)
 		}
 	}
 	if res.EnvKeyStillSet {
-		fmt.Fprintln(a.io.Err, "roster: ROSTER_SECRET_KEY is still set in your environment and roster still signs with it; unset it to stop")
+		fmt.Fprintln(a.Io.Err, "roster: ROSTER_SECRET_KEY is still set in your environment and roster still signs with it; unset it to stop")
 	}
 	return nil
 }

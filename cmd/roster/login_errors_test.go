@@ -14,7 +14,7 @@ func TestLoginPassphraseMismatchIsUsageErrorWithRetry(t *testing.T) {
 	r := invocation{Env: homeEnv(t), Stdin: k.nsec + "\none\ntwo\n", Seams: noKeyring}.roster(t, "login", "--nsec", "--json")
 	e := errorBody(t, r)
 	cmds := strings.Join(e.Commands, "\n")
-	if r.Code != exitUsage || e.Code != "passphrase-mismatch" || !strings.HasPrefix(cmds, "roster login --nsec") || strings.Contains(cmds, "whoami") {
+	if r.Code != ExitUsage || e.Code != "passphrase-mismatch" || !strings.HasPrefix(cmds, "roster login --nsec") || strings.Contains(cmds, "whoami") {
 		t.Fatalf("exit %d %+v", r.Code, e)
 	}
 }
@@ -26,7 +26,7 @@ func TestLoginEmptyPassphraseIsUsageErrorWithRetry(t *testing.T) {
 	r := invocation{Env: homeEnv(t), Stdin: "\n", Seams: noKeyring}.roster(t, "login", "--generate", "--json")
 	e := errorBody(t, r)
 	cmds := strings.Join(e.Commands, "\n")
-	if r.Code != exitUsage || e.Code != "empty-passphrase" || !strings.HasPrefix(cmds, "roster login --generate") || strings.Contains(cmds, "whoami") {
+	if r.Code != ExitUsage || e.Code != "empty-passphrase" || !strings.HasPrefix(cmds, "roster login --generate") || strings.Contains(cmds, "whoami") {
 		t.Fatalf("exit %d %+v", r.Code, e)
 	}
 }
@@ -42,7 +42,7 @@ func TestLoginUnreachableBunkerNamesTheBunkerAndTheRetry(t *testing.T) {
 	r := invocation{Env: homeEnv(t)}.roster(t, "login", "--bunker", u, "--json")
 	e := errorBody(t, r)
 	cmds := strings.Join(e.Commands, "\n")
-	if r.Code != exitFailure || e.Code != "bunker-unreachable" || !strings.Contains(e.Message, "bunker://"+remote) ||
+	if r.Code != ExitFailure || e.Code != "bunker-unreachable" || !strings.Contains(e.Message, "bunker://"+remote) ||
 		!strings.Contains(e.Message, "online") || !strings.Contains(cmds, "roster login --bunker 'bunker://"+remote) || strings.Contains(cmds, "whoami") {
 		t.Fatalf("exit %d %+v", r.Code, e)
 	}

@@ -19,10 +19,10 @@ func TestLoginNsecPromptOnATerminalDoesNotEcho(t *testing.T) {
 	master, slave := openPty(t)
 	var out bytes.Buffer
 	var errb syncBuffer
-	s := &ioStreams{In: slave, Out: &out, Err: &errb, InTTY: true,
+	s := &IoStreams{In: slave, Out: &out, Err: &errb, InTTY: true,
 		Getenv: func(key string) string { return env[key] }, Now: time.Now}
 	done := make(chan int, 1)
-	go func() { done <- run([]string{"login", "--nsec"}, s) }()
+	go func() { done <- Run([]string{"login", "--nsec"}, s) }()
 
 	// Type only once the prompt is shown and the terminal's echo is off.
 	typeAtPrompt(t, master, slave, &errb, "nsec or hex secret key: ", 1, k.nsec)

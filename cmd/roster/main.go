@@ -9,13 +9,13 @@ import (
 	"syscall"
 )
 
-func main() { os.Exit(runMain(seams{})) }
+func main() { os.Exit(runMain(Seams{})) }
 
 // runMain runs the command line of this process. One signal-aware root
 // context: an interrupt (SIGINT, SIGTERM) cancels relay waits and the
 // command returns through its ordinary error path.
-func runMain(sm seams) int {
+func runMain(sm Seams) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return runContext(ctx, os.Args[1:], newSystemIO(), sm)
+	return RunContext(ctx, os.Args[1:], NewSystemIO(), sm)
 }

@@ -48,7 +48,7 @@ func TestANIP05DocumentsRelaysShareTheRelayBound(t *testing.T) {
 	client := nip05RelaysServer(t, "alice", alice.pk, dead)
 	env := testEnv(t)
 	env["ROSTER_RELAYS"] = rl.URL()
-	inv := invocation{Env: env, Seams: seams{http: client}}
+	inv := invocation{Env: env, Seams: Seams{Http: client}}
 	start := time.Now()
 	r := inv.roster(t, "repo", "--repo", "nostr://alice@example.com/proj", "--json", "--timeout", "2s")
 	took := time.Since(start)

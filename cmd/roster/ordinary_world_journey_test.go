@@ -141,8 +141,8 @@ func TestOrdinaryWorldSCPOriginOnAnUnreachableHost(t *testing.T) {
 	}
 	st := a.mustPaste("roster repo state")
 	pub := a.paste(printedCommand(t, st.Out, "branch main is only in this checkout"))
-	if pub.Code != exitIncomplete {
-		t.Fatalf("state publish against an unreachable ssh host: exit %d, want %d\n%s%s", pub.Code, exitIncomplete, pub.Out, pub.Err)
+	if pub.Code != ExitIncomplete {
+		t.Fatalf("state publish against an unreachable ssh host: exit %d, want %d\n%s%s", pub.Code, ExitIncomplete, pub.Out, pub.Err)
 	}
 	for _, want := range []string{"ssh://git@unreachable.invalid/o/widget.git", "host unknown", "nothing was published"} {
 		if !strings.Contains(pub.Err, want) {

@@ -25,8 +25,8 @@ var commandStart = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // Prose is s with each npub of its prose named.
-func (n peopleText) Prose(s string) string {
-	if !n.prose || !strings.Contains(s, "npub1") {
+func (n PeopleText) Prose(s string) string {
+	if !n.NameProse || !strings.Contains(s, "npub1") {
 		return s
 	}
 	lines := strings.Split(s, "\n")
@@ -39,7 +39,7 @@ func (n peopleText) Prose(s string) string {
 // line names the npubs of one line outside the commands in it. A command
 // runs from its start to the end of the clause: "; ", a closing backtick
 // or the end of the line (its "# run by <npub>" comment is part of it).
-func (n peopleText) line(l string) string {
+func (n PeopleText) line(l string) string {
 	var b strings.Builder
 	for l != "" {
 		m := commandStart().FindStringSubmatchIndex(l)
@@ -67,7 +67,7 @@ func (n peopleText) line(l string) string {
 
 // nameNpubs replaces each npub that stands alone (not part of a coordinate
 // "npub/identifier" or a URL) with the person's name.
-func (n peopleText) nameNpubs(s string) string {
+func (n PeopleText) nameNpubs(s string) string {
 	idx := npubWord().FindAllStringIndex(s, -1)
 	if idx == nil {
 		return s
@@ -98,7 +98,7 @@ func standalone(s string, from, to int) bool {
 
 // ProseBlock renders an advisory with its prose named and its commands, with
 // the user's selectors, as they are.
-func (n peopleText) ProseBlock(b suggest.Block, sel suggest.Selectors) string {
+func (n PeopleText) ProseBlock(b suggest.Block, sel suggest.Selectors) string {
 	named := make(suggest.Block, len(b))
 	for i, p := range b {
 		if p.Command == nil {

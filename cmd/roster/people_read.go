@@ -16,9 +16,9 @@ import (
 // verified and cached, NIP-05 checked). In a pipe or JSON nothing is read
 // and npubs are printed in full, as they always were. who are npubs or
 // 64-hex keys.
-func (a *app) peopleShown(ctx context.Context, relays []string, who ...string) peopleText {
-	if !a.io.OutTTY || a.opts.JSON {
-		return a.people(nil, "")
+func (a *Factory) PeopleShown(ctx context.Context, relays []string, who ...string) PeopleText {
+	if !a.Io.OutTTY || a.Opts.JSON {
+		return a.People(nil, "")
 	}
 	var hexes []string
 	for _, w := range who {
@@ -33,15 +33,15 @@ func (a *app) peopleShown(ctx context.Context, relays []string, who ...string) p
 		}
 	}
 	if len(relays) == 0 {
-		relays = a.defaultRelays()
+		relays = a.DefaultRelays()
 	}
-	a.profiles = true
-	src, done := a.repoSource(relays, nil)
+	a.Profiles = true
+	src, done := a.RepoSource(relays, nil)
 	defer done()
-	profiles := discovery.ReadProfiles(ctx, src, relays, hexes, a.io.Now().Unix())
+	profiles := discovery.ReadProfiles(ctx, src, relays, hexes, a.Io.Now().Unix())
 	viewer := ""
-	if pk := a.viewerPubkey(); pk != "" {
+	if pk := a.ViewerPubkey(); pk != "" {
 		viewer = graph.Npub(pk)
 	}
-	return a.people(report.NamesOf(profiles), viewer)
+	return a.People(report.NamesOf(profiles), viewer)
 }

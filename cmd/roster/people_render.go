@@ -18,25 +18,25 @@ import (
 // characters, Latin mixed with Greek or Cyrillic: termtext.Deceptive),
 // each is printed with its full npub; on a terminal npubs are otherwise
 // shortened unless --full, and in a pipe or file they are full.
-type peopleText struct {
+type PeopleText struct {
 	names  report.Names
-	viewer string // npub, "" for nobody
+	Viewer string `json:"-"` // npub, "" for nobody
 	short  bool
 	shared map[string]bool // names (folded) claimed by more than one npub
 	// prose: npubs in graph's and preflight's text are named too (on a
 	// terminal only, people_prose.go).
-	prose bool
+	NameProse bool `json:"-"`
 }
 
 // people is the namer for this invocation's output of names.
-func (a *app) people(names report.Names, viewer string) peopleText {
-	pt := newPeopleText(names, viewer, a.io.OutTTY && !a.full)
-	pt.prose = a.io.OutTTY
+func (a *Factory) People(names report.Names, viewer string) PeopleText {
+	pt := NewPeopleText(names, viewer, a.Io.OutTTY && !a.Full)
+	pt.NameProse = a.Io.OutTTY
 	return pt
 }
 
-func newPeopleText(names report.Names, viewer string, short bool) peopleText {
-	pt := peopleText{names: names, viewer: viewer, short: short, shared: map[string]bool{}}
+func NewPeopleText(names report.Names, viewer string, short bool) PeopleText {
+	pt := PeopleText{names: names, Viewer: viewer, short: short, shared: map[string]bool{}}
 	claimed := map[string]string{}
 	for npub, id := range names {
 		if id.Name == "" {
@@ -59,14 +59,14 @@ func foldName(n string) string { return termtext.Skeleton(n) }
 // ambiguous reports whether a name needs its full npub beside it: another
 // person shown claims a name that folds alike, it looks like a key, or it
 // is deceptive.
-func (pt peopleText) ambiguous(name string) bool {
+func (pt PeopleText) ambiguous(name string) bool {
 	k := foldName(name)
 	return pt.shared[k] || strings.Contains(k, "npub1") || termtext.Deceptive(name)
 }
 
 // key is npub shortened on a terminal: npub1 and three characters, an
 // ellipsis, and the last four.
-func (pt peopleText) key(npub string, full bool) string {
+func (pt PeopleText) Key(npub string, full bool) string {
 	if full || !pt.short || !strings.HasPrefix(npub, "npub1") || len(npub) < 20 {
 		return npub
 	}
@@ -74,7 +74,7 @@ func (pt peopleText) key(npub string, full bool) string {
 }
 
 // Of names one person, given as npub or 64-hex.
-func (pt peopleText) Of(who string) string {
+func (pt PeopleText) Of(who string) string {
 	npub := graph.Npub(who)
 	id := pt.names[npub]
 	var b strings.Builder
@@ -85,21 +85,21 @@ func (pt peopleText) Of(who string) string {
 		if id.NIP05 != "" {
 			b.WriteString(" <" + termtext.Line(id.NIP05) + ">")
 		}
-		b.WriteString(" (" + pt.key(npub, ambiguous) + ")")
+		b.WriteString(" (" + pt.Key(npub, ambiguous) + ")")
 	} else if id.NIP05 != "" {
 		// A verified NIP-05 address is bound to the key by its domain.
-		b.WriteString(termtext.Line(id.NIP05) + " (" + pt.key(npub, false) + ")")
+		b.WriteString(termtext.Line(id.NIP05) + " (" + pt.Key(npub, false) + ")")
 	} else {
-		b.WriteString(pt.key(npub, false))
+		b.WriteString(pt.Key(npub, false))
 	}
-	if pt.viewer != "" && npub == pt.viewer {
+	if pt.Viewer != "" && npub == pt.Viewer {
 		b.WriteString(" (you)")
 	}
 	return b.String()
 }
 
 // List names several people, separated by sep.
-func (pt peopleText) List(who []string, sep string) string {
+func (pt PeopleText) List(who []string, sep string) string {
 	out := make([]string, len(who))
 	for i, w := range who {
 		out[i] = pt.Of(w)
@@ -109,15 +109,15 @@ func (pt peopleText) List(who []string, sep string) string {
 
 // terminalWidth is $COLUMNS on a terminal (human rows are wrapped to it),
 // else 0: a pipe or file gets one line per row.
-func (a *app) terminalWidth() int {
-	if !a.io.OutTTY {
+func (a *Factory) TerminalWidth() int {
+	if !a.Io.OutTTY {
 		return 0
 	}
-	if n, err := strconv.Atoi(strings.TrimSpace(a.io.Getenv("COLUMNS"))); err == nil && n >= 40 {
+	if n, err := strconv.Atoi(strings.TrimSpace(a.Io.Getenv("COLUMNS"))); err == nil && n >= 40 {
 		return n
 	}
-	if a.io.Columns >= 40 {
-		return a.io.Columns
+	if a.Io.Columns >= 40 {
+		return a.Io.Columns
 	}
 	return 80
 }

@@ -6,12 +6,12 @@ import (
 )
 
 // wsPersonJSON names a pubkey both ways, with its workspace role.
-type wsPersonJSON struct {
+type WsPersonJSON struct {
 	Npub   string `json:"npub"`
 	Pubkey string `json:"pubkey"`
 	Role   string `json:"role"`
 }
 
-func wsPerson(pk string, role sections.Role) wsPersonJSON {
-	return wsPersonJSON{Npub: graph.Npub(pk), Pubkey: pk, Role: string(role)}
+func WsPerson(pk string, role sections.Role) WsPersonJSON {
+	return WsPersonJSON{Npub: graph.Npub(pk), Pubkey: pk, Role: string(role)}
 }

@@ -13,36 +13,36 @@ import (
 
 // pipelineExit maps a pipeline outcome class to its exit code.
 var pipelineExit = map[pipeline.Class]int{
-	pipeline.Failure:    exitFailure,
-	pipeline.Usage:      exitUsage,
-	pipeline.Refused:    exitRefused,
-	pipeline.Incomplete: exitIncomplete,
-	pipeline.Unverified: exitUnverified,
+	pipeline.Failure:    ExitFailure,
+	pipeline.Usage:      ExitUsage,
+	pipeline.Refused:    ExitRefused,
+	pipeline.Incomplete: ExitIncomplete,
+	pipeline.Unverified: ExitUnverified,
 }
 
 // pipelineErr renders what a pipeline returned: a *pipeline.Error becomes
 // its exitError, a signer failure the signer's, anything else is returned
 // as is.
-func pipelineErr(err error) error {
+func PipelineErr(err error) error {
 	var pe *pipeline.Error
 	var se *pipeline.SignerError
 	switch {
 	case err == nil:
 		return nil
 	case errors.As(err, &se):
-		return signerError(se.Err)
+		return SignerError(se.Err)
 	case errors.As(err, &pe):
 		// A pipeline's message is one sentence that may quote a relay's
 		// reply ("... refused the change: <message>").
-		return (&exitError{Code: pipelineExit[pe.Class], Kind: pe.Code, Err: pe, Details: pe.Details, Commands: pe.Next}).oneLine()
+		return (&ExitError{Code: pipelineExit[pe.Class], Kind: pe.Code, Err: pe, Details: pe.Details, Commands: pe.Next}).OneLine()
 	}
 	return err
 }
 
 // projectLazyAuth answers a relay's NIP-42 challenge on reads, opening the signer
 // only when a relay asks.
-func (a *app) projectLazyAuth(ctx context.Context, evt *nostr.Event) error {
-	s, err := a.signer(ctx)
+func (a *Factory) ProjectLazyAuth(ctx context.Context, evt *nostr.Event) error {
+	s, err := a.Signer(ctx)
 	if err != nil {
 		return err
 	}

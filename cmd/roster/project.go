@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newProjectCmd(a *app) *cobra.Command {
+func NewProjectCmd(a *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "project",
 		Short: "Read relay-signed Project State (NIP-PC) and change a project's related channels",
@@ -29,11 +29,11 @@ project's live home channel (a NIP-29 group on the same relay).`,
 	}
 	cmd.AddCommand(newProjectShowCmd(a), newProjectChangeCmd(a, true), newProjectChangeCmd(a, false),
 		newProjectCreateCmd(a), newProjectUpdateCmd(a), newProjectDeleteCmd(a), newProjectListCmd(a))
-	addFullFlag(cmd, a)
+	AddFullFlag(cmd, a)
 	return cmd
 }
 
-func newProjectShowCmd(a *app) *cobra.Command {
+func newProjectShowCmd(a *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "show <naddr|coordinate>",
 		Short: "Show a project's relay-signed state",
@@ -45,11 +45,11 @@ its revision is the "rev" tag. Exit 4 when no relay has a valid projection.`,
   roster project show naddr1... --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, hints, err := projectParseArg(args[0])
+			c, hints, err := ProjectParseArg(args[0])
 			if err != nil {
 				return err
 			}
-			relays := a.defaultRelays()
+			relays := a.DefaultRelays()
 			if len(relays) == 0 {
 				relays = hints
 			}
@@ -57,18 +57,18 @@ its revision is the "rev" tag. Exit 4 when no relay has a valid projection.`,
 				return projectNoRelays(c)
 			}
 			var rd projects.ReadResult
-			if a.opts.Offline {
+			if a.Opts.Offline {
 				if rd, err = projectReadCached(a, relays, c); err != nil {
 					return err
 				}
 			} else {
-				pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.projectLazyAuth})
+				pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.ProjectLazyAuth})
 				defer pool.Close()
 				rd = projects.Read(cmd.Context(), pool, relays, c)
 				projectCachePut(a, rd)
 			}
 			staleReason := ""
-			if a.opts.Offline {
+			if a.Opts.Offline {
 				staleReason = "--offline: the cached state was not compared with any relay"
 			} else {
 				var stale bool
@@ -81,8 +81,8 @@ its revision is the "rev" tag. Exit 4 when no relay has a valid projection.`,
 			}
 			out := projectView(c, rd)
 			out.Stale, out.StaleReason = staleReason != "", staleReason
-			if a.opts.JSON {
-				return writeJSON(a, out)
+			if a.Opts.JSON {
+				return WriteJSON(a, out)
 			}
 			projectRender(a, out)
 			return nil
@@ -93,29 +93,29 @@ its revision is the "rev" tag. Exit 4 when no relay has a valid projection.`,
 // projectParseArg accepts a coordinate 30621:<owner-hex>:<d> or an naddr of
 // kind 30621 (whose relay hints are returned). The naddr is read by
 // gitstate.DecodeAddress, not nip19.Decode, which panics on hostile input.
-func projectParseArg(s string) (projects.Coordinate, []string, error) {
+func ProjectParseArg(s string) (projects.Coordinate, []string, error) {
 	if strings.HasPrefix(s, "naddr1") {
 		addr, hints, err := gitstate.DecodeAddress(s)
 		if err != nil || addr.Kind == 0 || addr.Identifier == "" {
-			return projects.Coordinate{}, nil, usageErr("%q is not a valid naddr", s)
+			return projects.Coordinate{}, nil, UsageErr("%q is not a valid naddr", s)
 		}
 		if addr.Kind != projects.KindIdentity {
-			return projects.Coordinate{}, nil, usageErr("naddr points at a kind %d event, not a kind 30621 project", addr.Kind)
+			return projects.Coordinate{}, nil, UsageErr("naddr points at a kind %d event, not a kind 30621 project", addr.Kind)
 		}
 		c := projects.Coordinate{Owner: addr.Pubkey, D: addr.Identifier}
 		if err := c.Validate(); err != nil {
-			return projects.Coordinate{}, nil, usageErr("%v", err)
+			return projects.Coordinate{}, nil, UsageErr("%v", err)
 		}
 		return c, hints, nil
 	}
 	c, err := projects.ParseCoordinate(s)
 	if err != nil {
-		return projects.Coordinate{}, nil, usageErr("%v (pass 30621:<64 lowercase hex owner>:<d> or an naddr)", err)
+		return projects.Coordinate{}, nil, UsageErr("%v (pass 30621:<64 lowercase hex owner>:<d> or an naddr)", err)
 	}
 	return c, nil, nil
 }
 
-func newProjectChangeCmd(a *app, relate bool) *cobra.Command {
+func newProjectChangeCmd(a *Factory, relate bool) *cobra.Command {
 	use, short, verb := "relate", "Relate channels to a project (kind 47010)", "relate"
 	if !relate {
 		use, short, verb = "unrelate", "Unrelate channels from a project (kind 47010)", "unrelate"
@@ -135,7 +135,7 @@ re-reads the state, re-checks and retries once.`,
   roster project %[1]s naddr1... <uuid> <uuid> --relay wss://relay.example --json`, verb),
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, _, err := projectParseArg(args[0])
+			c, _, err := ProjectParseArg(args[0])
 			if err != nil {
 				return err
 			}
@@ -143,7 +143,7 @@ re-reads the state, re-checks and retries once.`,
 			for _, s := range args[1:] {
 				u, err := projects.NormalizeUUID(s)
 				if err != nil {
-					return usageErr("%v", err)
+					return UsageErr("%v", err)
 				}
 				chans = append(chans, u)
 			}
@@ -154,18 +154,18 @@ re-reads the state, re-checks and retries once.`,
 				patch, err = projects.NewPatch(nil, chans)
 			}
 			if err != nil {
-				return usageErr("%v", err)
+				return UsageErr("%v", err)
 			}
-			relays := relaypool.NormalizeRelays(a.defaultRelays())
+			relays := relaypool.NormalizeRelays(a.DefaultRelays())
 			if len(relays) != 1 {
-				return &exitError{Code: exitUsage, Kind: "one-relay",
+				return &ExitError{Code: ExitUsage, Kind: "one-relay",
 					Err:      fmt.Errorf("a project change is committed by the one relay that hosts the project's community; pass exactly one --relay (got %d)", len(relays)),
 					Commands: []suggest.Command{suggest.Roster(append([]string{"project", verb, c.String()}, chans...)...).With("--relay", "wss://<relay hosting the project>")}}
 			}
-			if a.opts.Offline {
-				return usageErr("a project change needs the relay; drop --offline")
+			if a.Opts.Offline {
+				return UsageErr("a project change needs the relay; drop --offline")
 			}
-			s, err := a.signer(cmd.Context())
+			s, err := a.Signer(cmd.Context())
 			if err != nil {
 				return err
 			}

@@ -14,40 +14,40 @@ import (
 // projectCachePut keeps each relay's verified projection and NIP-11 document
 // for --offline (projects.Keep). The cache is an accelerator: failures cost
 // a warning.
-func projectCachePut(a *app, rd projects.ReadResult) {
+func projectCachePut(a *Factory, rd projects.ReadResult) {
 	if rd.Best == nil && len(rd.Relays) == 0 {
 		return
 	}
-	home, err := a.cacheDir()
+	home, err := a.CacheDir()
 	if err != nil {
 		return
 	}
-	store, err := a.openCacheIn(home)
+	store, err := a.OpenCacheIn(home)
 	if err != nil {
-		fmt.Fprintf(a.io.Err, "roster: warning: %v; --offline will not see this read\n", err)
+		fmt.Fprintf(a.Io.Err, "roster: warning: %v; --offline will not see this read\n", err)
 		return
 	}
 	defer store.Close()
-	for _, p := range projects.Keep(cacheStore{c: store, a: a}, rd) {
-		fmt.Fprintf(a.io.Err, "roster: warning: %s\n", termtext.Line(p))
+	for _, p := range projects.Keep(CacheStore{C: store, A: a}, rd) {
+		fmt.Fprintf(a.Io.Err, "roster: warning: %s\n", termtext.Line(p))
 	}
 }
 
 // projectReadCached answers --offline from the cache (projects.ReadStore).
-func projectReadCached(a *app, relays []string, c projects.Coordinate) (projects.ReadResult, error) {
-	home, err := a.cacheDir()
+func projectReadCached(a *Factory, relays []string, c projects.Coordinate) (projects.ReadResult, error) {
+	home, err := a.CacheDir()
 	if err != nil {
-		return projects.ReadResult{}, usageErr("%v", err)
+		return projects.ReadResult{}, UsageErr("%v", err)
 	}
-	store, err := a.openCacheIn(home)
+	store, err := a.OpenCacheIn(home)
 	if err != nil {
-		return projects.ReadResult{}, &exitError{Code: exitIncomplete, Kind: "offline-miss",
+		return projects.ReadResult{}, &ExitError{Code: ExitIncomplete, Kind: "offline-miss",
 			Err: fmt.Errorf("--offline needs the local cache: %v", err), Commands: []suggest.Command{suggest.Roster("project", "show", c.String())}}
 	}
 	defer store.Close()
-	out := projects.ReadStore(cacheStore{c: store, a: a}, relays, c)
+	out := projects.ReadStore(CacheStore{C: store, A: a}, relays, c)
 	if out.Best == nil {
-		return out, &exitError{Code: exitIncomplete, Kind: "offline-miss",
+		return out, &ExitError{Code: ExitIncomplete, Kind: "offline-miss",
 			Err:      fmt.Errorf("no cached state for project %s from %s; read it online once", c, strings.Join(relays, ", ")),
 			Commands: []suggest.Command{suggest.Roster("project", "show", c.String())}}
 	}
@@ -60,16 +60,16 @@ func projectReadCached(a *app, relays []string, c projects.Coordinate) (projects
 // silent relay is shown (verified again against that relay's cached self),
 // marked stale. It never becomes the basis of a change: relate and unrelate
 // read live. ok is false when the cache has nothing for those relays.
-func projectOutageFallback(a *app, c projects.Coordinate, rd projects.ReadResult) (out projects.ReadResult, reason string, ok bool) {
+func projectOutageFallback(a *Factory, c projects.Coordinate, rd projects.ReadResult) (out projects.ReadResult, reason string, ok bool) {
 	_, silent := rd.Failures()
 	if rd.Best != nil || len(silent) == 0 {
 		return rd, "", false
 	}
-	home, err := a.cacheDir()
+	home, err := a.CacheDir()
 	if err != nil {
 		return rd, "", false
 	}
-	store, err := a.openCacheIn(home)
+	store, err := a.OpenCacheIn(home)
 	if err != nil {
 		return rd, "", false
 	}
@@ -77,9 +77,9 @@ func projectOutageFallback(a *app, c projects.Coordinate, rd projects.ReadResult
 	var urls, why []string
 	for _, r := range silent {
 		urls = append(urls, r.URL)
-		why = append(why, relayFailure(r.URL, r.Status, r.Reason))
+		why = append(why, RelayFailure(r.URL, r.Status, r.Reason))
 	}
-	cached := projects.ReadStore(cacheStore{c: store, a: a}, urls, c)
+	cached := projects.ReadStore(CacheStore{C: store, A: a}, urls, c)
 	if cached.Best == nil {
 		return rd, "", false
 	}

@@ -18,7 +18,7 @@ import (
 
 // projectChangeJSON is the result of relate/unrelate (schema
 // roster.project.change/v2: v1 and authority).
-type projectChangeJSON struct {
+type ProjectChangeJSON struct {
 	Schema           string   `json:"schema"`
 	Coordinate       string   `json:"coordinate"`
 	Relay            string   `json:"relay"`
@@ -43,42 +43,42 @@ type projectAuthorityJSON struct {
 }
 
 // projectChange submits one change on relay and renders the result.
-func projectChange(ctx context.Context, a *app, s signer.Signer, relay string, c projects.Coordinate, patch projects.Patch, verb string) error {
+func projectChange(ctx context.Context, a *Factory, s signer.Signer, relay string, c projects.Coordinate, patch projects.Patch, verb string) error {
 	actor, err := s.PublicKey(ctx)
 	if err != nil {
-		return signerError(err)
+		return SignerError(err)
 	}
-	pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: s.SignEvent})
+	pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: s.SignEvent})
 	defer pool.Close()
 	res, err := projects.Change(ctx, projects.ChangeInput{Relays: pool, Publish: pipeline.PoolPublish(pool), Sign: s.SignEvent,
-		Actor: actor, Relay: relay, Coord: c, Patch: patch, Now: func() nostr.Timestamp { return nostrNow(a) }, BeforeSign: a.seams.projectBeforeSign})
+		Actor: actor, Relay: relay, Coord: c, Patch: patch, Now: func() nostr.Timestamp { return NostrNow(a) }, BeforeSign: a.Seams.ProjectBeforeSign})
 	if err != nil {
-		return pipelineErr(err)
+		return PipelineErr(err)
 	}
 	projectCachePut(a, res.After)
 	after := res.After.Best
-	out := projectChangeJSON{Schema: "roster.project.change/v2", Coordinate: c.String(), Relay: relay, Actor: actor, ActorNpub: gitstate.EncodeNpub(actor),
+	out := ProjectChangeJSON{Schema: "roster.project.change/v2", Coordinate: c.String(), Relay: relay, Actor: actor, ActorNpub: gitstate.EncodeNpub(actor),
 		Add: patch.Add, Remove: patch.Remove, ExpectedRevision: res.Before.Revision, Revision: after.Revision,
-		RelatedChannels: orEmptySlice(after.Document.RelatedChannels), Published: []string{res.EventID}, Retried: res.Retried,
+		RelatedChannels: OrEmptySlice(after.Document.RelatedChannels), Published: []string{res.EventID}, Retried: res.Retried,
 		Authority: projectAuthorityJSON{Basis: res.Authority.Basis, Note: res.Authority.Note}}
-	if a.opts.JSON {
-		return writeJSON(a, out)
+	if a.Opts.JSON {
+		return WriteJSON(a, out)
 	}
 	if out.Authority.Note != "" {
-		fmt.Fprintf(a.io.Err, "roster: note: %s\n", termtext.Line(out.Authority.Note))
+		fmt.Fprintf(a.Io.Err, "roster: note: %s\n", termtext.Line(out.Authority.Note))
 	}
-	fmt.Fprintf(a.io.Out, "%sd %d channel(s) for %s: revision %d -> %d", verb, len(patch.Add)+len(patch.Remove), termtext.Line(c.String()), res.Before.Revision, after.Revision)
+	fmt.Fprintf(a.Io.Out, "%sd %d channel(s) for %s: revision %d -> %d", verb, len(patch.Add)+len(patch.Remove), termtext.Line(c.String()), res.Before.Revision, after.Revision)
 	if out.Retried {
-		fmt.Fprint(a.io.Out, " (retried once after a concurrent change)")
+		fmt.Fprint(a.Io.Out, " (retried once after a concurrent change)")
 	}
 	// The related channels are the relay's projection: one line.
-	fmt.Fprintf(a.io.Out, "\n  related channels: %s\n", termtext.Line(strings.Join(out.RelatedChannels, ", ")))
+	fmt.Fprintf(a.Io.Out, "\n  related channels: %s\n", termtext.Line(strings.Join(out.RelatedChannels, ", ")))
 	return nil
 }
 
 // projectChangeCommands is the change as the roster commands that make it,
 // as printed, each with comment.
-func projectChangeCommands(c projects.Coordinate, patch projects.Patch, relay, comment string) []string {
+func ProjectChangeCommands(c projects.Coordinate, patch projects.Patch, relay, comment string) []string {
 	var cmds []string
 	for _, s := range projects.ChangeSuggestions(c, patch, relay, "") {
 		cmds = append(cmds, s.Because(comment).String())

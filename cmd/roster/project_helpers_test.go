@@ -113,5 +113,5 @@ func (w *pcWorld) storedCommands() int {
 func (w *pcWorld) as(sk string, args ...string) result {
 	w.t.Helper()
 	env := map[string]string{"ROSTER_SECRET_KEY": sk, "ROSTER_HOME": w.t.TempDir()}
-	return invocation{Env: env, Seams: seams{projectBeforeSign: w.beforeSign, http: w.http}}.roster(w.t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
+	return invocation{Env: env, Seams: Seams{ProjectBeforeSign: w.beforeSign, Http: w.http}}.roster(w.t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
 }

@@ -20,7 +20,7 @@ import (
 
 // projectIdentityJSON is the result of create, update and delete (schema
 // roster.project.identity/v1).
-type projectIdentityJSON struct {
+type ProjectIdentityJSON struct {
 	Schema         string      `json:"schema"`
 	Command        string      `json:"command"`
 	Coordinate     string      `json:"coordinate"`
@@ -32,7 +32,7 @@ type projectIdentityJSON struct {
 	Kind           int         `json:"kind"`
 	RevisionBefore int64       `json:"revision_before"`
 	Revision       int64       `json:"revision"`
-	Project        projectJSON `json:"project"`
+	Project        ProjectJSON `json:"project"`
 }
 
 type projectFieldFlags struct {
@@ -63,7 +63,7 @@ func (f *projectFieldFlags) fields(cmd *cobra.Command) (projects.Fields, error) 
 		if h != "" {
 			u, err := projects.NormalizeUUID(h)
 			if err != nil {
-				return out, usageErr("--home: %v", err)
+				return out, UsageErr("--home: %v", err)
 			}
 			h = u
 		}
@@ -72,7 +72,7 @@ func (f *projectFieldFlags) fields(cmd *cobra.Command) (projects.Fields, error) 
 	return out, nil
 }
 
-func newProjectCreateCmd(a *app) *cobra.Command {
+func newProjectCreateCmd(a *Factory) *cobra.Command {
 	var f projectFieldFlags
 	cmd := &cobra.Command{
 		Use:   "create <d> --name <name> [--home <channel-uuid>]",
@@ -93,7 +93,7 @@ revision.`,
 				return err
 			}
 			if fl.Name == nil || *fl.Name == "" {
-				return usageErr("project create needs --name")
+				return UsageErr("project create needs --name")
 			}
 			return projectIdentityWrite(cmd.Context(), a, "create", args[0], true, func(ctx context.Context, in projects.IdentityInput) (*projects.IdentityResult, error) {
 				return projects.Create(ctx, in, fl)
@@ -104,7 +104,7 @@ revision.`,
 	return cmd
 }
 
-func newProjectUpdateCmd(a *app) *cobra.Command {
+func newProjectUpdateCmd(a *Factory) *cobra.Command {
 	var f projectFieldFlags
 	cmd := &cobra.Command{
 		Use:   "update <naddr|coordinate|d> [--name ...] [--description ...] [--home ...]",
@@ -123,7 +123,7 @@ only: anyone else is refused before signing (exit 3, not-owner).`,
 				return err
 			}
 			if fl.Empty() {
-				return usageErr("project update needs at least one of --name, --description, --home")
+				return UsageErr("project update needs at least one of --name, --description, --home")
 			}
 			return projectIdentityWrite(cmd.Context(), a, "update", args[0], false, func(ctx context.Context, in projects.IdentityInput) (*projects.IdentityResult, error) {
 				return projects.Update(ctx, in, fl)
@@ -134,7 +134,7 @@ only: anyone else is refused before signing (exit 3, not-owner).`,
 	return cmd
 }
 
-func newProjectDeleteCmd(a *app) *cobra.Command {
+func newProjectDeleteCmd(a *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "delete <naddr|coordinate|d>",
 		Short: "Delete your project: a NIP-09 deletion of its kind 30621 identity",
@@ -155,52 +155,52 @@ back. Member repositories and channels are not deleted. A later
 
 // projectIdentityWrite resolves the project (a bare d is yours), opens the
 // signer and one relay, runs write and renders its result.
-func projectIdentityWrite(ctx context.Context, a *app, verb, arg string, bareOnly bool,
+func projectIdentityWrite(ctx context.Context, a *Factory, verb, arg string, bareOnly bool,
 	write func(context.Context, projects.IdentityInput) (*projects.IdentityResult, error)) error {
-	relays := relaypool.NormalizeRelays(a.defaultRelays())
+	relays := relaypool.NormalizeRelays(a.DefaultRelays())
 	if len(relays) != 1 {
-		return &exitError{Code: exitUsage, Kind: "one-relay",
+		return &ExitError{Code: ExitUsage, Kind: "one-relay",
 			Err:      fmt.Errorf("a project's identity is materialized by the one relay that hosts its community; pass exactly one --relay (got %d)", len(relays)),
 			Commands: []suggest.Command{suggest.Roster("project", verb, arg).With("--relay", "wss://<relay hosting the project>")}}
 	}
-	if a.opts.Offline {
-		return usageErr("`project %s` publishes to the relay; drop --offline", verb)
+	if a.Opts.Offline {
+		return UsageErr("`project %s` publishes to the relay; drop --offline", verb)
 	}
-	s, err := a.signer(ctx)
+	s, err := a.Signer(ctx)
 	if err != nil {
 		return err
 	}
 	me, err := s.PublicKey(ctx)
 	if err != nil {
-		return signerError(err)
+		return SignerError(err)
 	}
 	var c projects.Coordinate
 	if bareOnly {
 		c = projects.Coordinate{Owner: me, D: arg}
 		if err := c.Validate(); err != nil {
-			return usageErr("%v", err)
+			return UsageErr("%v", err)
 		}
 	} else if c, err = projectOwnArg(arg, me); err != nil {
 		return err
 	}
-	pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: s.SignEvent})
+	pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: s.SignEvent})
 	defer pool.Close()
 	res, err := write(ctx, projects.IdentityInput{Relays: pool, Publish: pipeline.PoolPublish(pool), Sign: s.SignEvent,
-		Signer: me, Relay: relays[0], Coord: c, Now: func() nostr.Timestamp { return nostrNow(a) }})
+		Signer: me, Relay: relays[0], Coord: c, Now: func() nostr.Timestamp { return NostrNow(a) }})
 	if err != nil {
-		return pipelineErr(err)
+		return PipelineErr(err)
 	}
 	projectCachePut(a, res.After)
-	out := projectIdentityJSON{Schema: "roster.project.identity/v1", Command: verb, Coordinate: c.String(),
+	out := ProjectIdentityJSON{Schema: "roster.project.identity/v1", Command: verb, Coordinate: c.String(),
 		Naddr: projectNaddr(c, relays[0]), Relay: relays[0], Owner: c.Owner, OwnerNpub: gitstate.EncodeNpub(c.Owner),
 		EventID: res.Event.ID, Kind: res.Event.Kind, Revision: res.After.Best.Revision, Project: projectView(c, res.After)}
 	if res.Before != nil {
 		out.RevisionBefore = res.Before.Revision
 	}
-	if a.opts.JSON {
-		return writeJSON(a, out)
+	if a.Opts.JSON {
+		return WriteJSON(a, out)
 	}
-	fmt.Fprintf(a.io.Out, "project %s: %sd, revision %d -> %d (event %s)\n  naddr: %s\n", termtext.Line(c.String()), verb,
+	fmt.Fprintf(a.Io.Out, "project %s: %sd, revision %d -> %d (event %s)\n  naddr: %s\n", termtext.Line(c.String()), verb,
 		out.RevisionBefore, out.Revision, res.Event.ID, out.Naddr)
 	projectRender(a, out.Project)
 	return nil
@@ -209,14 +209,14 @@ func projectIdentityWrite(ctx context.Context, a *app, verb, arg string, bareOnl
 // projectOwnArg reads a project named by naddr, coordinate, or a bare d
 // (the signer's own project).
 func projectOwnArg(arg, me string) (projects.Coordinate, error) {
-	if c, _, err := projectParseArg(arg); err == nil {
+	if c, _, err := ProjectParseArg(arg); err == nil {
 		return c, nil
 	} else if len(arg) > 6 && (arg[:6] == "naddr1" || arg[:6] == "30621:") {
 		return c, err
 	}
 	c := projects.Coordinate{Owner: me, D: arg}
 	if err := c.Validate(); err != nil {
-		return c, usageErr("%v", err)
+		return c, UsageErr("%v", err)
 	}
 	return c, nil
 }

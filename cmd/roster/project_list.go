@@ -15,7 +15,7 @@ import (
 )
 
 // projectListJSON is `project list --json` (schema roster.project.list/v2).
-type projectListJSON struct {
+type ProjectListJSON struct {
 	Schema    string               `json:"schema"`
 	Owner     *string              `json:"owner"` // npub, or null
 	Admin     *string              `json:"admin"` // npub, or null
@@ -24,7 +24,7 @@ type projectListJSON struct {
 	Complete  bool                 `json:"complete"`
 	Truncated []string             `json:"truncated"`
 	// NIP05Lookups: --owner given as a NIP-05 name, and its key.
-	NIP05Lookups []nip05Lookup `json:"nip05_lookups"`
+	NIP05Lookups []Nip05Lookup `json:"nip05_lookups"`
 }
 
 type projectListedJSON struct {
@@ -41,7 +41,7 @@ type projectListedJSON struct {
 	IdentityEvent string   `json:"identity_event,omitempty"`
 }
 
-func newProjectListCmd(a *app) *cobra.Command {
+func newProjectListCmd(a *Factory) *cobra.Command {
 	var owner string
 	cmd := &cobra.Command{
 		Use:   "list [--owner npub]",
@@ -57,43 +57,43 @@ projects. Each printed naddr carries the relay as its hint.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			relays := relaypool.NormalizeRelays(a.defaultRelays())
+			relays := relaypool.NormalizeRelays(a.DefaultRelays())
 			if len(relays) == 0 {
-				return &exitError{Code: exitUsage, Kind: "no-relays",
+				return &ExitError{Code: ExitUsage, Kind: "no-relays",
 					Err:      fmt.Errorf("no relay to ask for projects: pass --relay or set ROSTER_RELAYS"),
 					Commands: []suggest.Command{suggest.Roster("project", "list").With("--relay", "wss://<relay>")}}
 			}
-			if a.opts.Offline {
-				return usageErr("`project list` asks the relays; drop --offline")
+			if a.Opts.Offline {
+				return UsageErr("`project list` asks the relays; drop --offline")
 			}
 			var ownerHex, adminHex string
 			if owner != "" {
-				arg, err := a.resolvePubkeyArg(ctx, "--owner", owner, false, suggest.Roster("project", "list", "--owner", "<npub>"))
+				arg, err := a.ResolvePubkeyArg(ctx, "--owner", owner, false, suggest.Roster("project", "list", "--owner", "<npub>"))
 				if err != nil {
 					return err
 				}
 				pk, err := gitstate.DecodePubkey(arg)
 				if err != nil {
-					return usageErr("--owner: %v", err)
+					return UsageErr("--owner: %v", err)
 				}
 				ownerHex = pk
-				a.printLookups()
+				a.PrintLookups()
 			} else {
-				s, err := a.signer(ctx)
+				s, err := a.Signer(ctx)
 				if err != nil {
 					return err
 				}
 				me, err := s.PublicKey(ctx)
 				if err != nil {
-					return signerError(err)
+					return SignerError(err)
 				}
 				ownerHex, adminHex = me, me
 			}
-			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.projectLazyAuth})
+			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.ProjectLazyAuth})
 			defer pool.Close()
 			res := projects.List(ctx, pool, relays, ownerHex, adminHex)
-			out := projectListJSON{Schema: "roster.project.list/v2", Projects: []projectListedJSON{}, Relays: res.Relays,
-				Complete: res.Complete, Truncated: orEmptySlice(res.Truncated), NIP05Lookups: a.lookupsJSON()}
+			out := ProjectListJSON{Schema: "roster.project.list/v2", Projects: []projectListedJSON{}, Relays: res.Relays,
+				Complete: res.Complete, Truncated: OrEmptySlice(res.Truncated), NIP05Lookups: a.LookupsJSON()}
 			if ownerHex != "" {
 				n := gitstate.EncodeNpub(ownerHex)
 				out.Owner = &n
@@ -108,11 +108,11 @@ projects. Each printed naddr carries the relay as its hint.`,
 				if r.Status == relaypool.StatusOK {
 					answered++
 				} else {
-					failed = append(failed, relayFailure(r.URL, r.Status, r.Reason))
+					failed = append(failed, RelayFailure(r.URL, r.Status, r.Reason))
 				}
 			}
 			if answered == 0 {
-				return relayOutageErr("the projects", answered, failed, []suggest.Command{
+				return RelayOutageErr("the projects", answered, failed, []suggest.Command{
 					suggest.Roster("project", "list").With("--timeout", "30s").Because("retry once the relay is back")}, map[string]any{"relays": res.Relays})
 			}
 			for _, l := range res.Projects {
@@ -126,11 +126,11 @@ projects. Each printed naddr carries the relay as its hint.`,
 				}
 				out.Projects = append(out.Projects, p)
 			}
-			if a.opts.JSON {
-				return writeJSON(a, out)
+			if a.Opts.JSON {
+				return WriteJSON(a, out)
 			}
-			w := a.io.Out
-			width := a.terminalWidth() // rows wrap between words on a terminal
+			w := a.Io.Out
+			width := a.TerminalWidth() // rows wrap between words on a terminal
 			fmt.Fprintf(w, "projects: %d\n", len(out.Projects))
 			for _, p := range out.Projects {
 				state := fmt.Sprintf("revision %d", p.Revision)
@@ -140,14 +140,14 @@ projects. Each printed naddr carries the relay as its hint.`,
 				case p.Deleted:
 					state = fmt.Sprintf("deleted at revision %d", p.Revision)
 				}
-				fitLine(w, width, 4, fmt.Sprintf("  %s  %s (%s; %s)", termtext.Line(p.Coordinate), termtext.Line(p.Name), state, strings.Join(p.Why, ", ")))
+				FitLine(w, width, 4, fmt.Sprintf("  %s  %s (%s; %s)", termtext.Line(p.Coordinate), termtext.Line(p.Name), state, strings.Join(p.Why, ", ")))
 				fmt.Fprintf(w, "    %s\n", p.Naddr)
 			}
 			for _, f := range failed {
-				fitLine(w, width, 4, "  relay "+termtext.Line(f))
+				FitLine(w, width, 4, "  relay "+termtext.Line(f))
 			}
 			for _, t := range out.Truncated {
-				fitLine(w, width, 4, fmt.Sprintf("  %s returned %d Project States: projects by home channel beyond them are not listed", termtext.Line(t), projects.MaxListedStates))
+				FitLine(w, width, 4, fmt.Sprintf("  %s returned %d Project States: projects by home channel beyond them are not listed", termtext.Line(t), projects.MaxListedStates))
 			}
 			return nil
 		},

@@ -22,7 +22,7 @@ func TestProjectNilUUIDIsNeverAChannel(t *testing.T) {
 		{"project", "update", w.coord.String(), "--home", nilUUID},
 	} {
 		r := w.as(pcOwnerSK, append(args, "--json")...)
-		if e := decodeOut[errorOut](t, r); r.Code != exitUsage || !strings.Contains(e.Error.Message, "nil UUID") {
+		if e := decodeOut[errorOut](t, r); r.Code != ExitUsage || !strings.Contains(e.Error.Message, "nil UUID") {
 			t.Errorf("%v: exit %d %s", args[:2], r.Code, r.Out)
 		}
 	}

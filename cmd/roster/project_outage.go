@@ -15,7 +15,7 @@ import (
 
 // relayOutcome renders a relay's fetch status with its reason, never
 // stuttering ("failed failed to ...").
-func relayOutcome(status, reason string) string { return pipeline.Outcome(status, reason) }
+func RelayOutcome(status, reason string) string { return pipeline.Outcome(status, reason) }
 
 // relayFailure is the one line every command prints for a relay that did
 // not answer: "<url>: <outcome>", so a refused, closed or timed-out relay
@@ -23,8 +23,8 @@ func relayOutcome(status, reason string) string { return pipeline.Outcome(status
 // It is raw (the JSON message carries the relay's reason exactly); an error
 // that lists such lines escapes each with termtext.Line in its Terminal
 // form, since the reason is the relay's text and may hold line breaks.
-func relayFailure(url, status, reason string) string {
-	return url + ": " + relayOutcome(status, reason)
+func RelayFailure(url, status, reason string) string {
+	return url + ": " + RelayOutcome(status, reason)
 }
 
 // relayOutageErr is exit 4 "incomplete": what a read found nothing on is not
@@ -32,12 +32,12 @@ func relayFailure(url, status, reason string) string {
 // it. what names the thing read ("project 30621:..."); failed lists each
 // silent relay with its outcome; cmds retry it, keeping the user's --relay
 // flags.
-func relayOutageErr(what string, answered int, failed []string, cmds []suggest.Command, details map[string]any) *exitError {
+func RelayOutageErr(what string, answered int, failed []string, cmds []suggest.Command, details map[string]any) *ExitError {
 	msg := "no relay answered, so nothing is known about %s:\n  %s"
 	if answered > 0 {
 		msg = "not every relay answered, so %s may exist on one that did not; nothing is known for sure:\n  %s"
 	}
-	return &exitError{Code: exitIncomplete, Kind: "incomplete",
+	return &ExitError{Code: ExitIncomplete, Kind: "incomplete",
 		Err:      fmt.Errorf(msg, what, strings.Join(failed, "\n  ")),
 		Terminal: fmt.Sprintf(msg, termtext.Line(what), strings.Join(termtext.Lines(failed), "\n  ")),
 		Details:  details,
@@ -45,10 +45,10 @@ func relayOutageErr(what string, answered int, failed []string, cmds []suggest.C
 }
 
 // projectRelayFailures lists the relays of a read that did not answer.
-func projectRelayFailures(rd projects.ReadResult) (answered int, failed []string) {
+func ProjectRelayFailures(rd projects.ReadResult) (answered int, failed []string) {
 	answered, silent := rd.Failures()
 	for _, r := range silent {
-		failed = append(failed, relayFailure(r.URL, r.Status, r.Reason))
+		failed = append(failed, RelayFailure(r.URL, r.Status, r.Reason))
 	}
 	return answered, failed
 }

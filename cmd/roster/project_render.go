@@ -14,7 +14,7 @@ import (
 )
 
 // projectJSON is `roster project show --json` (schema roster.project/v1).
-type projectJSON struct {
+type ProjectJSON struct {
 	Schema          string               `json:"schema"`
 	Coordinate      string               `json:"coordinate"`
 	Owner           string               `json:"owner"`
@@ -50,15 +50,15 @@ type projectEventJSON struct {
 	ChangeEvent   string `json:"change_event"`
 }
 
-func projectView(c projects.Coordinate, rd projects.ReadResult) projectJSON {
+func projectView(c projects.Coordinate, rd projects.ReadResult) ProjectJSON {
 	st := rd.Best
 	// The naddr carries the relay that served the shown state as its hint.
 	naddr := projectNaddr(c, rd.BestURL)
-	out := projectJSON{
+	out := ProjectJSON{
 		Schema: "roster.project/v1", Coordinate: c.String(), Owner: c.Owner, OwnerNpub: gitstate.EncodeNpub(c.Owner),
 		D: c.D, Address: c.Address(), Naddr: naddr, Revision: st.Revision, Deleted: st.Deleted,
 		Name: st.Document.Name, Description: st.Document.Description, Visibility: st.Document.Visibility,
-		RelatedChannels: orEmptySlice(st.Document.RelatedChannels), Members: st.Document.Members,
+		RelatedChannels: OrEmptySlice(st.Document.RelatedChannels), Members: st.Document.Members,
 		UnknownTags: st.Document.Unknown, ProjectTags: st.ProjectTags,
 		Projection: projectEventJSON{EventID: st.EventID, CreatedAt: int64(st.CreatedAt), Relay: rd.BestURL,
 			Signer: st.Signer, IdentityEvent: st.IdentityEvent, ChangeEvent: st.ChangeEvent},
@@ -83,12 +83,12 @@ func projectView(c projects.Coordinate, rd projects.ReadResult) projectJSON {
 // projectRender prints the human view. The name, description, channels,
 // visibility, addresses and relay reasons are the relay's or the owner's
 // text: each is printed through termtext.Line, so it stays on its row.
-func projectRender(a *app, p projectJSON) {
-	w := a.io.Out
+func projectRender(a *Factory, p ProjectJSON) {
+	w := a.Io.Out
 	// On a terminal npubs are short and long rows wrap between words;
 	// in a pipe both are as they always were.
-	pt, width := a.peopleShown(context.Background(), nil, p.OwnerNpub), a.terminalWidth()
-	row := func(format string, args ...any) { fitLine(w, width, 16, fmt.Sprintf(format, args...)) }
+	pt, width := a.PeopleShown(context.Background(), nil, p.OwnerNpub), a.TerminalWidth()
+	row := func(format string, args ...any) { FitLine(w, width, 16, fmt.Sprintf(format, args...)) }
 	title := p.Name
 	if title == "" {
 		title = p.D
@@ -123,16 +123,16 @@ func projectRender(a *app, p projectJSON) {
 	}
 	row("  signed by     %s (relay self) at %s, event %s", p.Projection.Signer, graph.HumanTime(p.Projection.CreatedAt), p.Projection.EventID)
 	for _, r := range p.Relays {
-		line := fmt.Sprintf("  relay %s: %s, projection %s", termtext.Line(r.URL), termtext.Line(relayOutcome(r.Status, r.Reason)), r.Projection)
+		line := fmt.Sprintf("  relay %s: %s, projection %s", termtext.Line(r.URL), termtext.Line(RelayOutcome(r.Status, r.Reason)), r.Projection)
 		if r.Error != "" {
 			line += " (" + termtext.Line(r.Error) + ")"
 		}
-		fitLine(w, width, 4, line)
+		FitLine(w, width, 4, line)
 	}
 }
 
-func projectNoRelays(c projects.Coordinate) *exitError {
-	return &exitError{Code: exitUsage, Kind: "no-relays",
+func projectNoRelays(c projects.Coordinate) *ExitError {
+	return &ExitError{Code: ExitUsage, Kind: "no-relays",
 		Err:      fmt.Errorf("no relay to ask for project %s: pass --relay or set ROSTER_RELAYS", c),
 		Commands: []suggest.Command{suggest.Roster("project", "show", c.String(), "--relay", "wss://<relay>")}}
 }
@@ -140,11 +140,11 @@ func projectNoRelays(c projects.Coordinate) *exitError {
 // projectNotFound is exit 4: no relay holds a valid projection. While a
 // relay asked did not answer, that is incomplete evidence, not "not found".
 // arg is the project as the user named it, for the commands to retry.
-func projectNotFound(a *app, arg string, c projects.Coordinate, rd projects.ReadResult) *exitError {
+func projectNotFound(a *Factory, arg string, c projects.Coordinate, rd projects.ReadResult) *ExitError {
 	details := map[string]any{"coordinate": c.String(), "address": c.Address(), "relays": rd.Relays}
 	show := suggest.Roster("project", "show", arg)
-	if answered, failed := projectRelayFailures(rd); len(failed) > 0 {
-		return relayOutageErr("project "+c.String(), answered, failed, []suggest.Command{
+	if answered, failed := ProjectRelayFailures(rd); len(failed) > 0 {
+		return RelayOutageErr("project "+c.String(), answered, failed, []suggest.Command{
 			show.With("--timeout", "30s").Because("retry once the relay is back; give slow relays longer"),
 			show.With("--relay", "wss://<another relay hosting the project>"),
 			show.With("--offline").Because("what an earlier read cached")}, details)
@@ -154,8 +154,8 @@ func projectNotFound(a *app, arg string, c projects.Coordinate, rd projects.Read
 
 // projectMissing is exit 4 "not-found": every relay asked answered, and none
 // holds a valid projection. show is the command that reads the project.
-func projectMissing(c projects.Coordinate, rd projects.ReadResult, show suggest.Command) *exitError {
-	ee := pipelineErr(projects.NotFound(c, rd)).(*exitError)
+func projectMissing(c projects.Coordinate, rd projects.ReadResult, show suggest.Command) *ExitError {
+	ee := PipelineErr(projects.NotFound(c, rd)).(*ExitError)
 	ee.Commands = []suggest.Command{show.With("--relay", "wss://<relay hosting the project>")}
 	return ee
 }

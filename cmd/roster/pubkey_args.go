@@ -15,7 +15,7 @@ import (
 
 // nip05Lookup is a pubkey argument given as a NIP-05 name and the key its
 // domain lists for it; the preview shows it before anything is published.
-type nip05Lookup struct {
+type Nip05Lookup struct {
 	Name string `json:"name"`
 	Npub string `json:"npub"`
 }
@@ -25,9 +25,9 @@ type nip05Lookup struct {
 // lookup; npubs and hex pass through for the flag's own check. A name
 // that cannot be looked up is exit 4 (not enough evidence) naming it:
 // nothing is guessed, nothing published.
-func (a *app) resolvePubkeyArgs(ctx context.Context, flags map[string]*string) error {
+func (a *Factory) ResolvePubkeyArgs(ctx context.Context, flags map[string]*string) error {
 	for flag, v := range flags {
-		pk, err := a.resolvePubkeyArg(ctx, "--"+flag, *v, true, suggest.Roster("repo", "edit", "--"+flag, "<npub>"))
+		pk, err := a.ResolvePubkeyArg(ctx, "--"+flag, *v, true, suggest.Roster("repo", "edit", "--"+flag, "<npub>"))
 		if err != nil {
 			return err
 		}
@@ -42,7 +42,7 @@ func (a *app) resolvePubkeyArgs(ctx context.Context, flags map[string]*string) e
 // a role or access) always asks the domain now; a read may use the
 // answer the NIP-05 cache holds from the last day (the one profiles are
 // verified with), and works --offline with it. Every answer is cached.
-func (a *app) resolvePubkeyArg(ctx context.Context, label, value string, write bool, retry suggest.Command) (string, error) {
+func (a *Factory) ResolvePubkeyArg(ctx context.Context, label, value string, write bool, retry suggest.Command) (string, error) {
 	s := strings.TrimSpace(value)
 	if s == "" || !strings.Contains(s, "@") {
 		return value, nil
@@ -51,32 +51,32 @@ func (a *app) resolvePubkeyArg(ctx context.Context, label, value string, write b
 		return value, nil
 	}
 	name := strings.ToLower(s)
-	store, _ := a.openCache()
+	store, _ := a.OpenCache()
 	if store != nil {
 		defer store.Close()
 	}
-	now := a.io.Now().Unix()
+	now := a.Io.Now().Unix()
 	if !write && store != nil {
 		if c, ok, err := store.NIP05(name); err == nil && ok && c.Pubkey != "" && c.CheckedAt <= now && now-c.CheckedAt < discovery.NIP05MaxAge {
-			a.lookups = append(a.lookups, nip05Lookup{Name: name, Npub: graph.Npub(c.Pubkey)})
+			a.Lookups = append(a.Lookups, Nip05Lookup{Name: name, Npub: graph.Npub(c.Pubkey)})
 			return c.Pubkey, nil
 		}
 	}
-	if a.opts.Offline {
-		return "", usageErr("%s %s is a NIP-05 name, which needs the network to look up: pass the npub instead", label, s)
+	if a.Opts.Offline {
+		return "", UsageErr("%s %s is a NIP-05 name, which needs the network to look up: pass the npub instead", label, s)
 	}
-	hctx, cancel := context.WithTimeout(ctx, a.opts.Timeout)
-	pk, _, err := gitstate.ResolveNIP05(hctx, s, a.httpClient())
+	hctx, cancel := context.WithTimeout(ctx, a.Opts.Timeout)
+	pk, _, err := gitstate.ResolveNIP05(hctx, s, a.HttpClient())
 	cancel()
 	if err != nil {
-		return "", &exitError{Code: exitIncomplete, Kind: "nip05",
+		return "", &ExitError{Code: ExitIncomplete, Kind: "nip05",
 			Err:      fmt.Errorf("%s %s: the NIP-05 lookup failed (%v); nothing was published", label, s, nip05Reason(err)),
 			Commands: []suggest.Command{retry}}
 	}
 	if store != nil {
 		_ = store.PutNIP05(name, cache.NIP05Check{Pubkey: pk, CheckedAt: now})
 	}
-	a.lookups = append(a.lookups, nip05Lookup{Name: name, Npub: graph.Npub(pk)})
+	a.Lookups = append(a.Lookups, Nip05Lookup{Name: name, Npub: graph.Npub(pk)})
 	return pk, nil
 }
 
@@ -84,18 +84,18 @@ func (a *app) resolvePubkeyArg(ctx context.Context, label, value string, write b
 // to, in full (this is where the user checks which key a name meant), for
 // the commands with no preview of their own; --json carries them as
 // nip05_lookups.
-func (a *app) printLookups() {
-	if a.opts.JSON {
+func (a *Factory) PrintLookups() {
+	if a.Opts.JSON {
 		return
 	}
-	for _, l := range a.lookups {
-		fmt.Fprintf(a.io.Out, "looked up: %s is %s: its domain lists that key for the name\n", termtext.Line(l.Name), l.Npub)
+	for _, l := range a.Lookups {
+		fmt.Fprintf(a.Io.Out, "looked up: %s is %s: its domain lists that key for the name\n", termtext.Line(l.Name), l.Npub)
 	}
 }
 
 // lookupsJSON is the lookups as nip05_lookups ([] when there were none).
-func (a *app) lookupsJSON() []nip05Lookup {
-	return append([]nip05Lookup{}, a.lookups...)
+func (a *Factory) LookupsJSON() []Nip05Lookup {
+	return append([]Nip05Lookup{}, a.Lookups...)
 }
 
 // nip05Reason is a lookup error without ResolveNIP05's advice about --repo.

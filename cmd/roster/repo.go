@@ -8,7 +8,7 @@ import (
 
 // newRepoCmd is `roster repo`: itself the read, and the parent of every
 // repository subcommand.
-func newRepoCmd(a *app) *cobra.Command {
+func NewRepoCmd(a *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "repo",
 		Short: "Show who maintains the repository, who leads it, and what to do next",
@@ -27,26 +27,26 @@ incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
   roster repo --offline            # from the local cache, no network`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a.profiles = true
-			v, err := a.loadRepo(cmd.Context(), partialEvidence)
+			a.Profiles = true
+			v, err := a.LoadRepo(cmd.Context(), PartialEvidence)
 			if err != nil {
 				return err
 			}
 			rep := report.FromView(v)
-			if a.opts.JSON {
-				return writeJSON(a, rep)
+			if a.Opts.JSON {
+				return WriteJSON(a, rep)
 			}
 			// Each pending action once: the commands the pending rows give
 			// are left out of the health list and the advisories.
 			given := pendingCommands(v)
 			rep.Shown = commandLines(given)
-			renderRepoHumanAs(a.io.Out, rep, termui.NewStyles(a.io.Out, a.io.color()), a.people(rep.Names, rep.Viewer), a.terminalWidth())
-			a.printAdvisories(v, given...)
+			renderRepoHumanAs(a.Io.Out, rep, termui.NewStyles(a.Io.Out, a.Io.Color()), a.People(rep.Names, rep.Viewer), a.TerminalWidth())
+			a.PrintAdvisories(v, given...)
 			return nil
 		},
 	}
-	cmd.PersistentFlags().BoolVar(&a.full, "full", false, "print npubs in full on a terminal too (pipes and --json always get them in full)")
-	cmd.PersistentFlags().BoolVar(&a.verbose, "verbose", false, "show the exact tags a membership preview writes")
+	cmd.PersistentFlags().BoolVar(&a.Full, "full", false, "print npubs in full on a terminal too (pipes and --json always get them in full)")
+	cmd.PersistentFlags().BoolVar(&a.Verbose, "verbose", false, "show the exact tags a membership preview writes")
 	// Each read lives in its own file (repo_<name>.go); add one line here.
 	// The writes are added by newRepoTree.
 	cmd.AddCommand(newRepoGraphCmd(a), newRepoHistoryCmd(a))

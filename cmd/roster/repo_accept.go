@@ -7,7 +7,7 @@ import (
 
 // newRepoAcceptCmd is `roster repo accept`: the canonical acceptance of the
 // offered co-maintainer role, nothing more.
-func newRepoAcceptCmd(a *app) *cobra.Command {
+func NewRepoAcceptCmd(a *Factory) *cobra.Command {
 	var force, dryRun, moderator bool
 	var rewind []string
 	cmd := &cobra.Command{
@@ -51,7 +51,7 @@ confirmed maintainer) assigns you, never by your own record alone.`,
 				return err
 			}
 			if !dryRun && !moderator { // hooks guard pushes, which a moderator does not make
-				a.hooksTip()
+				a.HooksTip()
 			}
 			return nil
 		},

@@ -10,8 +10,8 @@ import (
 
 // actorLine is "carol (npub…) should run: roster repo follow-lead", or
 // "carol (npub…) should repair it by hand" when there is no command.
-func actorLine(f report.Finding, pt peopleText) string {
-	who := actorText(f, pt)
+func ActorLine(f report.Finding, pt PeopleText) string {
+	who := ActorText(f, pt)
 	verb := "should"
 	if who == "any maintainer" {
 		verb = "can"
@@ -24,11 +24,11 @@ func actorLine(f report.Finding, pt peopleText) string {
 
 // actorText is who should act on a finding, for a person reading it:
 // "you", a named person, or "any maintainer".
-func actorText(f report.Finding, pt peopleText) string {
+func ActorText(f report.Finding, pt PeopleText) string {
 	switch {
 	case f.Actor == "" || f.Actor == report.ActorAnyMaintainer:
 		return "any maintainer"
-	case pt.viewer != "" && f.Actor == pt.viewer:
+	case pt.Viewer != "" && f.Actor == pt.Viewer:
 		return "you"
 	}
 	return strings.TrimSuffix(pt.Of(f.Actor), " (you)")

@@ -36,7 +36,7 @@ func TestRepoDoesNotHoldTheCacheLockWhileWaitingOnRelays(t *testing.T) {
 	}
 	c.Close()
 	r := <-done
-	if r.Code != exitOK {
+	if r.Code != ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	c, err = cache.Open(env["ROSTER_HOME"])

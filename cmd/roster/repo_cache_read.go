@@ -10,8 +10,8 @@ import (
 
 // cacheErr turns a cache failure into an exit error carrying the cache's
 // own way out (clear it, wait for the lock, use another --home).
-func cacheErr(prefix string, err error) *exitError {
-	ee := &exitError{Code: exitFailure, Kind: "cache", Err: fmt.Errorf("%s: %w", prefix, err),
+func cacheErr(prefix string, err error) *ExitError {
+	ee := &ExitError{Code: ExitFailure, Kind: "cache", Err: fmt.Errorf("%s: %w", prefix, err),
 		Commands: []suggest.Command{suggest.Roster("cache", "info")}}
 	var ce *cache.Error
 	if errors.As(err, &ce) {

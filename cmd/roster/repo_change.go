@@ -21,51 +21,51 @@ import (
 // (discover with complete evidence, preview, recheck, sign, publish, read
 // back, verify) and renders what it did. Never a prompt; --dry-run stops
 // after the preview.
-func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun bool) error {
+func (a *Factory) runMutation(ctx context.Context, intent preflight.Intent, dryRun bool) error {
 	// The preview names people: their profiles are asked alongside the
 	// discovery's deletion round (no round of their own).
-	a.profiles = true
-	if a.opts.Offline {
-		return usageErr("--offline cannot be used for a membership change: it needs complete answers from the relays (a cached event is not proof that it is still the latest)")
+	a.Profiles = true
+	if a.Opts.Offline {
+		return UsageErr("--offline cannot be used for a membership change: it needs complete answers from the relays (a cached event is not proof that it is still the latest)")
 	}
-	s, err := a.signer(ctx)
+	s, err := a.Signer(ctx)
 	if err != nil {
 		return err
 	}
 	// One progress line for the whole change, naming its phase.
-	progress := termui.NewProgress(a.io.Err, a.io.ErrTTY)
-	a.run.progress = progress
+	progress := termui.NewProgress(a.Io.Err, a.Io.ErrTTY)
+	a.Run.Progress = progress
 	p := membership.Pipeline{
-		Discover: func(ctx context.Context) (*repoView, error) {
-			return a.loadRepoToWrite(ctx, intent.Subject, intent.Lead)
+		Discover: func(ctx context.Context) (*RepoView, error) {
+			return a.LoadRepoToWrite(ctx, intent.Subject, intent.Lead)
 		},
-		Again: func(ctx context.Context, prev *repoView, also ...nostr.Filter) (*repoView, error) {
-			return a.reloadRepo(ctx, prev, []string{intent.Subject, intent.Lead}, also...)
+		Again: func(ctx context.Context, prev *RepoView, also ...nostr.Filter) (*RepoView, error) {
+			return a.ReloadRepo(ctx, prev, []string{intent.Subject, intent.Lead}, also...)
 		},
 		Reask: func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
-			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner, Progress: progress.Update})
+			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner, Progress: progress.Update})
 			defer pool.Close()
 			return pool.Reask(ctx, prev, relays)
 		},
-		Now:    a.io.Now,
+		Now:    a.Io.Now,
 		Signer: s,
 		Deliver: func(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
-			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner, Progress: progress.Update})
+			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner, Progress: progress.Update})
 			defer pool.Close()
 			return pool.Deliver(ctx, relays, evt, o)
 		},
 		Lock:          a.changeLock,
-		Availability:  a.checkAvailability,
-		BeforeRecheck: a.seams.beforeRecheck,
-		AfterPublish:  a.seams.afterPublish,
+		Availability:  a.CheckAvailability,
+		BeforeRecheck: a.Seams.BeforeRecheck,
+		AfterPublish:  a.Seams.AfterPublish,
 		Phase: func(name string) {
-			a.run.phase = name
+			a.Run.Phase = name
 			progress.Phase(name)
 		},
 	}
 	o, err := p.Run(ctx, intent, dryRun)
 	progress.Done()
-	a.run.progress = nil
+	a.Run.Progress = nil
 	if f := (*membership.Failure)(nil); errors.As(err, &f) {
 		a.keepPublished(f.Outcome)
 	} else if err == nil {
@@ -79,8 +79,8 @@ func (a *app) runMutation(ctx context.Context, intent preflight.Intent, dryRun b
 	}
 	out := report.NewMutation(o.Before, o.Plan, dryRun)
 	if intent.Action == preflight.ActAccept && !dryRun {
-		linkAcceptedCheckout(o.Before, out)
-		a.recordConfirmation(ctx, s, o.Before)
+		LinkAcceptedCheckout(o.Before, out)
+		a.RecordConfirmation(ctx, s, o.Before)
 	}
 	recordDelivery(out, o)
 	out.Verified = o.Verified
@@ -118,18 +118,18 @@ func recordDelivery(out *report.Mutation, o *membership.Outcome) {
 // mutationFailure renders what stopped the pipeline: its own failures, a
 // signer error, or the discovery's exit error with the change itself put
 // first among the commands to run.
-func (a *app) mutationFailure(intent preflight.Intent, err error) error {
+func (a *Factory) mutationFailure(intent preflight.Intent, err error) error {
 	var (
 		f  *membership.Failure
 		se *membership.SignerError
 	)
 	switch {
 	case errors.As(err, &se):
-		return signerError(se.Err)
+		return SignerError(se.Err)
 	case !errors.As(err, &f):
 		return a.withMutationRetry(err, intent)
 	}
-	var v *repoView
+	var v *RepoView
 	out := &report.Mutation{}
 	if f.Outcome != nil {
 		v = f.Outcome.Before
@@ -137,62 +137,62 @@ func (a *app) mutationFailure(intent preflight.Intent, err error) error {
 	}
 	switch f.Kind {
 	case membership.KindConcurrentChange:
-		return a.mutationError(v, &exitError{Code: exitRefused, Kind: f.Kind, Err: errors.New(f.Message),
+		return a.mutationError(v, &ExitError{Code: ExitRefused, Kind: f.Kind, Err: errors.New(f.Message),
 			Details:  map[string]any{"changed": f.Changed},
 			Commands: []suggest.Command{intent.Suggest()}})
 	case membership.KindSignerMismatch:
-		return &exitError{Code: exitFailure, Kind: f.Kind, Err: errors.New(f.Message)}
+		return &ExitError{Code: ExitFailure, Kind: f.Kind, Err: errors.New(f.Message)}
 	case membership.KindPublishFailed:
-		return a.mutationError(v, &exitError{Code: exitFailure, Kind: f.Kind, Err: errors.New(f.Message),
+		return a.mutationError(v, &ExitError{Code: ExitFailure, Kind: f.Kind, Err: errors.New(f.Message),
 			Details:  map[string]any{"relays": out.Relays},
 			Commands: []suggest.Command{intent.Suggest()}})
 	case membership.KindLocalRefs:
-		return a.mutationError(v, &exitError{Code: exitRefused, Kind: f.Kind, Err: errors.New(f.Message),
+		return a.mutationError(v, &ExitError{Code: ExitRefused, Kind: f.Kind, Err: errors.New(f.Message),
 			Commands: []suggest.Command{suggest.Git("fsck").Because("what is damaged in this checkout"), intent.Suggest().Because("once the refs read again")}})
 	case membership.KindObjectsUnavailable, membership.KindObjectsUnknown:
-		code := exitRefused
+		code := ExitRefused
 		if f.Kind == membership.KindObjectsUnknown {
-			code = exitIncomplete
+			code = ExitIncomplete
 		}
 		// Clone URLs come from announcements: each line is escaped alone.
 		terminal := f.Message
 		if af := f.Availability.Failure(); af != nil {
 			terminal = "cannot publish this change: " + strings.Join(termtext.Lines(af.Lines), "\n")
 		}
-		return a.mutationError(v, &exitError{Code: code, Kind: f.Kind, Err: errors.New(f.Message), Terminal: terminal,
+		return a.mutationError(v, &ExitError{Code: code, Kind: f.Kind, Err: errors.New(f.Message), Terminal: terminal,
 			Details:  gitstate.AvailabilityDetails(*f.Availability),
 			Commands: f.Commands})
 	case membership.KindGitConfig:
-		return &exitError{Code: exitFailure, Kind: f.Kind, Err: errors.New(f.Message),
+		return &ExitError{Code: ExitFailure, Kind: f.Kind, Err: errors.New(f.Message),
 			Commands: []suggest.Command{suggest.Git("config", "nostr.repo", gitstate.EncodeNaddr(f.Switch.To, f.Switch.Hints))}}
 	case membership.KindInconsistentRead:
-		return a.mutationError(v, &exitError{Code: exitIncomplete, Kind: f.Kind, Err: errors.New(f.Message),
-			Details:  map[string]any{"relays": orEmptySlice(f.Relays)},
+		return a.mutationError(v, &ExitError{Code: ExitIncomplete, Kind: f.Kind, Err: errors.New(f.Message),
+			Details:  map[string]any{"relays": OrEmptySlice(f.Relays)},
 			Commands: f.Commands})
 	case membership.KindInterrupted:
 		return a.interruptedMutation(v, out, f)
 	case membership.KindStatePublishFailed:
 		// The announcement was never sent: the membership is unchanged. A
 		// state event some relays accepted may be in effect there.
-		code := exitFailure
+		code := ExitFailure
 		if len(out.Published) > 0 {
-			code = exitUnverified
+			code = ExitUnverified
 		}
-		return a.mutationErrorPublished(v, out, &exitError{Code: code, Kind: f.Kind, Err: errors.New(f.Message),
-			Details:  map[string]any{"published": out.Published, "relays": out.Relays, "problems": orEmptySlice(f.Problems)},
+		return a.mutationErrorPublished(v, out, &ExitError{Code: code, Kind: f.Kind, Err: errors.New(f.Message),
+			Details:  map[string]any{"published": out.Published, "relays": out.Relays, "problems": OrEmptySlice(f.Problems)},
 			Commands: f.Commands})
 	case membership.KindPartlyPublished:
 		// The state event is stored, the announcement is not: exit 6,
 		// saying both, with commands that each preview before publishing.
-		return a.mutationErrorPublished(v, out, &exitError{Code: exitUnverified, Kind: f.Kind, Err: errors.New(f.Message),
+		return a.mutationErrorPublished(v, out, &ExitError{Code: ExitUnverified, Kind: f.Kind, Err: errors.New(f.Message),
 			Terminal: termtext.Line(f.Message),
 			Details: map[string]any{"published": out.Published, "relays": out.Relays, "state_published": out.StatePublished,
-				"changed": orEmptySlice(f.Changed), "problems": orEmptySlice(f.Problems)},
+				"changed": OrEmptySlice(f.Changed), "problems": OrEmptySlice(f.Problems)},
 			Commands: f.Commands})
 	case membership.KindSuperseded:
 		// The rerun is the useful next step: it previews the version that
 		// won and applies the change to it.
-		return a.mutationErrorPublished(v, out, &exitError{Code: exitUnverified, Kind: f.Kind,
+		return a.mutationErrorPublished(v, out, &ExitError{Code: ExitUnverified, Kind: f.Kind,
 			Err:      fmt.Errorf("%s:\n  %s", f.Message, strings.Join(f.Problems, "\n  ")),
 			Details:  map[string]any{"published": out.Published, "relays": out.Relays, "superseded_by": f.Superseded},
 			Commands: f.Commands})
@@ -208,13 +208,13 @@ func (a *app) mutationFailure(intent preflight.Intent, err error) error {
 		}
 		// Each problem is one line, and may quote a relay's OK message.
 		const unverified = "%s:\n  %s\nit is in effect where it was stored; rerunning the change does not republish it"
-		return a.mutationErrorPublished(v, out, &exitError{Code: exitUnverified, Kind: f.Kind,
+		return a.mutationErrorPublished(v, out, &ExitError{Code: ExitUnverified, Kind: f.Kind,
 			Err:      fmt.Errorf(unverified, f.Message, strings.Join(f.Problems, "\n  ")),
 			Terminal: fmt.Sprintf(unverified, termtext.Line(f.Message), strings.Join(termtext.Lines(f.Problems), "\n  ")),
 			Details:  map[string]any{"published": out.Published, "relays": out.Relays, "problems": f.Problems},
 			Commands: cmds})
 	}
-	return &exitError{Code: exitFailure, Kind: f.Kind, Err: errors.New(f.Message)}
+	return &ExitError{Code: ExitFailure, Kind: f.Kind, Err: errors.New(f.Message)}
 }
 
 // withMutationRetry puts the change itself first among the commands of an
@@ -222,8 +222,8 @@ func (a *app) mutationFailure(intent preflight.Intent, err error) error {
 // the read's own suggestions are `roster repo` reads, and the user wants to
 // retry the change.
 // An --offline suggestion is dropped: a membership change refuses --offline.
-func (a *app) withMutationRetry(err error, intent preflight.Intent) error {
-	var ee *exitError
+func (a *Factory) withMutationRetry(err error, intent preflight.Intent) error {
+	var ee *ExitError
 	if !errors.As(err, &ee) || ee.Printed {
 		return err
 	}
@@ -232,7 +232,7 @@ func (a *app) withMutationRetry(err error, intent preflight.Intent) error {
 	case ee.Kind == "relay-bound":
 		// A longer timeout would not help: naming the relays does.
 		cmds = []suggest.Command{intent.Suggest().With("--relay", "wss://<relay>").Because("the change, asking exactly the relays you name (--relay replaces relay discovery); nothing was published")}
-	case ee.Code == exitIncomplete:
+	case ee.Code == ExitIncomplete:
 		cmds = []suggest.Command{intent.Suggest().With("--timeout", "30s").Because("retry the change once every relay answers; nothing was published")}
 	case ee.Kind == "no-relays":
 		cmds = []suggest.Command{intent.Suggest().With("--relay", "wss://<relay>").Because("the change, on the relays that carry the repository")}
@@ -250,40 +250,40 @@ func (a *app) withMutationRetry(err error, intent preflight.Intent) error {
 
 // refusalError turns a preflight refusal into exit 3 (exit 2 for
 // contradictory flags); "nothing-to-change" is success with a message.
-func (a *app) refusalError(v *repoView, intent preflight.Intent, r *preflight.Refusal) error {
+func (a *Factory) refusalError(v *RepoView, intent preflight.Intent, r *preflight.Refusal) error {
 	if r.Code == "nothing-to-change" {
-		if a.opts.JSON {
+		if a.Opts.JSON {
 			out := report.NewMutation(v, nil, false)
-			out.Action, out.Command, out.Verified = string(intent.Action), a.selectors().Apply(intent.Suggest()).Line(), true
+			out.Action, out.Command, out.Verified = string(intent.Action), a.Selectors().Apply(intent.Suggest()).Line(), true
 			out.Guidance = append(out.Guidance, r.Message)
 			if intent.Action == preflight.ActAccept {
-				linkAcceptedCheckout(v, out)
-				out.Guidance = append(out.Guidance, suggest.Texts(out.Advice, a.selectors())...)
+				LinkAcceptedCheckout(v, out)
+				out.Guidance = append(out.Guidance, suggest.Texts(out.Advice, a.Selectors())...)
 			}
-			return writeJSON(a, out)
+			return WriteJSON(a, out)
 		}
-		fmt.Fprintln(a.io.Out, a.viewPeople(v).Prose(r.Message))
+		fmt.Fprintln(a.Io.Out, a.ViewPeople(v).Prose(r.Message))
 		if intent.Action == preflight.ActAccept {
 			out := &report.Mutation{}
-			linkAcceptedCheckout(v, out)
-			a.printLinked(out)
+			LinkAcceptedCheckout(v, out)
+			a.PrintLinked(out)
 			for _, g := range out.Advice {
-				fmt.Fprintf(a.io.Out, "%s\n", termtext.Line(g.Text(a.selectors())))
+				fmt.Fprintf(a.Io.Out, "%s\n", termtext.Line(g.Text(a.Selectors())))
 			}
 		}
-		a.printAdvisories(v)
+		a.PrintAdvisories(v)
 		return nil
 	}
-	code := exitRefused
+	code := ExitRefused
 	if r.Usage {
-		code = exitUsage
+		code = ExitUsage
 	}
-	return a.mutationError(v, &exitError{Code: code, Kind: r.Code, Err: errors.New(r.Message), Details: r.Details, Commands: r.Commands})
+	return a.mutationError(v, &ExitError{Code: code, Kind: r.Code, Err: errors.New(r.Message), Details: r.Details, Commands: r.Commands})
 }
 
 // mutationError prints a refusal or failure with the people fields (JSON)
 // or the message, commands and advisories (human), and returns its code.
-func (a *app) mutationError(v *repoView, ee *exitError) error {
+func (a *Factory) mutationError(v *RepoView, ee *ExitError) error {
 	return a.mutationErrorPublished(v, nil, ee)
 }
 
@@ -294,35 +294,35 @@ func (a *app) mutationError(v *repoView, ee *exitError) error {
 // Without a view (the change stopped while it discovered, before any
 // repository was read) there is nothing to show but the error: the error
 // object alone, as for any read that found nothing.
-func (a *app) mutationErrorPublished(v *repoView, sent *report.Mutation, ee *exitError) error {
+func (a *Factory) mutationErrorPublished(v *RepoView, sent *report.Mutation, ee *ExitError) error {
 	if v == nil {
-		printError(a, ee)
-		if !a.opts.JSON && (ee.Code == exitRefused || ee.Code == exitUsage) {
-			fmt.Fprintln(a.io.Err, "nothing was published")
+		PrintError(a, ee)
+		if !a.Opts.JSON && (ee.Code == ExitRefused || ee.Code == ExitUsage) {
+			fmt.Fprintln(a.Io.Err, "nothing was published")
 		}
 		ee.Printed = true
 		return ee
 	}
-	cmds := a.render(ee.Commands)
-	if a.opts.JSON {
+	cmds := a.Render(ee.Commands)
+	if a.Opts.JSON {
 		out := report.NewMutation(v, nil, false)
 		if sent != nil {
 			out.Published = append(out.Published, sent.Published...)
 			out.Relays = append(out.Relays, sent.Relays...)
 			out.StatePublished = sent.StatePublished
 		}
-		out.Error = &report.Error{Code: ee.Kind, Message: ee.Err.Error(), Details: orEmptyMap(ee.Details), Commands: orEmptySlice(cmds)}
-		if err := writeJSON(a, out); err != nil {
+		out.Error = &report.Error{Code: ee.Kind, Message: ee.Err.Error(), Details: OrEmptyMap(ee.Details), Commands: OrEmptySlice(cmds)}
+		if err := WriteJSON(a, out); err != nil {
 			// A --jq or --json-fields that fails on the result: the refusal's
 			// exit code still stands.
-			fmt.Fprintf(a.io.Err, "roster: %s\n", humanMessage(asExitError(err)))
+			fmt.Fprintf(a.Io.Err, "roster: %s\n", HumanMessage(AsExitError(err)))
 		}
 	} else {
-		a.printHumanErrorAs(ee, cmds, a.viewPeople(v))
-		if ee.Code == exitRefused || ee.Code == exitUsage {
-			fmt.Fprintln(a.io.Err, "nothing was published")
+		a.PrintHumanErrorAs(ee, cmds, a.ViewPeople(v))
+		if ee.Code == ExitRefused || ee.Code == ExitUsage {
+			fmt.Fprintln(a.Io.Err, "nothing was published")
 		}
-		a.printAdvisories(v)
+		a.PrintAdvisories(v)
 	}
 	ee.Printed = true
 	return ee
@@ -332,18 +332,18 @@ func (a *app) mutationErrorPublished(v *repoView, sent *report.Mutation, ee *exi
 // the change published (the read-back, verified like any fetch): the next
 // write then knows that version even while a relay still answers with the
 // one it replaced (discovery.NewerKnown), instead of building on it.
-func (a *app) keepPublished(o *membership.Outcome) {
+func (a *Factory) keepPublished(o *membership.Outcome) {
 	if o == nil || o.Delivery == nil || o.Delivery.ReadBack == nil {
 		return
 	}
 	rb := o.Delivery.ReadBack
-	store, err := a.openCache()
+	store, err := a.OpenCache()
 	if err != nil {
 		return // the cache is an accelerator; the read already warned
 	}
 	defer store.Close()
 	if err := store.PutVerified(rb.Verified(rb.Events)...); err != nil {
-		fmt.Fprintf(a.io.Err, "roster: warning: could not keep the published event in the local cache (%v)\n", err)
+		fmt.Fprintf(a.Io.Err, "roster: warning: could not keep the published event in the local cache (%v)\n", err)
 	}
 }
 

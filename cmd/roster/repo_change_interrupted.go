@@ -15,22 +15,22 @@ import (
 // `published`, each relay's answer in `relays` and the read that shows
 // whether it is in effect. Sent to none: exit 4 (deadline) or 130
 // (interrupt), nothing was published.
-func (a *app) interruptedMutation(v *repoView, out *report.Mutation, f *membership.Failure) error {
+func (a *Factory) interruptedMutation(v *RepoView, out *report.Mutation, f *membership.Failure) error {
 	kind, why := "interrupted", "interrupted: "
-	code := exitInterrupted
+	code := ExitInterrupted
 	if errors.Is(f.Err, context.DeadlineExceeded) {
-		kind, why, code = "deadline", fmt.Sprintf("the --deadline of %s passed: ", a.opts.Deadline), exitIncomplete
+		kind, why, code = "deadline", fmt.Sprintf("the --deadline of %s passed: ", a.Opts.Deadline), ExitIncomplete
 	}
-	details := map[string]any{"phase": f.Phase, "sent_to": orEmptySlice(f.Sent)}
+	details := map[string]any{"phase": f.Phase, "sent_to": OrEmptySlice(f.Sent)}
 	if kind == "deadline" {
-		details["deadline"] = a.opts.Deadline.String()
+		details["deadline"] = a.Opts.Deadline.String()
 	}
-	ee := &exitError{Code: code, Kind: kind, Err: errors.New(why + f.Message), Details: details, Commands: f.Commands}
+	ee := &ExitError{Code: code, Kind: kind, Err: errors.New(why + f.Message), Details: details, Commands: f.Commands}
 	if len(f.Sent) == 0 {
-		return a.mutationError(v, ee.oneLine())
+		return a.mutationError(v, ee.OneLine())
 	}
-	ee.Code = exitUnverified
+	ee.Code = ExitUnverified
 	details["published"], details["relays"] = out.Published, out.Relays
 	ee.Terminal = why + strings.ReplaceAll(f.Message, "\n", " ")
-	return a.mutationErrorPublished(v, out, ee.oneLine())
+	return a.mutationErrorPublished(v, out, ee.OneLine())
 }

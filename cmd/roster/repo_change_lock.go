@@ -23,8 +23,8 @@ const changeLockWait = 2 * time.Minute
 // changeLock is membership.Pipeline.Lock: a lock file per coordinate in
 // the cache directory (locks/<hash>.lock, created once, never removed). A
 // home where it cannot be made (an unwritable cache) gets no lock.
-func (a *app) changeLock(ctx context.Context, address string) (func(), error) {
-	dir, err := a.cacheDir()
+func (a *Factory) changeLock(ctx context.Context, address string) (func(), error) {
+	dir, err := a.CacheDir()
 	if err != nil {
 		return func() {}, nil
 	}

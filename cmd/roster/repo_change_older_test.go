@@ -29,7 +29,7 @@ func TestAWriteVerifiedAgainstARelayStillServingTheOldVersionSaysSo(t *testing.T
 		var text string
 		if human {
 			r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
-			if r.Code != exitOK {
+			if r.Code != ExitOK {
 				t.Fatalf("exit %d, want 0\n%s%s", r.Code, r.Out, r.Err)
 			}
 			text = r.Out

@@ -38,7 +38,7 @@ func TestForcedStateStoredAndAnnouncementRefusedSaysWhatWasPublished(t *testing.
 	}})
 	events := w.relays[0].EventCount()
 	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--force", "--json")
-	if r.Code != exitUnverified {
+	if r.Code != ExitUnverified {
 		t.Fatalf("exit %d, want 6\n%s%s", r.Code, r.Out, r.Err)
 	}
 	var m map[string]any
@@ -90,7 +90,7 @@ func TestForcedStateStoredAndAnnouncementRefusedSaysWhatWasPublished(t *testing.
 		return ""
 	}})
 	h := w.run(alice, alice, 1001, "repo", "edit", "--add-maintainer", bob.npub(), "--force")
-	if h.Code != exitUnverified || strings.Contains(h.Err, "nothing was published") || !strings.Contains(h.Err, "the membership did not") {
+	if h.Code != ExitUnverified || strings.Contains(h.Err, "nothing was published") || !strings.Contains(h.Err, "the membership did not") {
 		t.Fatalf("human output after a stored state: %s", h.Err)
 	}
 }
@@ -104,9 +104,9 @@ func TestStateArrivingAfterTheForcedStateIsReportedWithBothEvents(t *testing.T) 
 	s := forcedAddScene(t)
 	w := s.w
 	late := bob.state(t, w.id, 5000, s.mainB)
-	w.seams.afterPublish = func() { w.seed(late) }
+	w.seams.AfterPublish = func() { w.seed(late) }
 	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--force", "--json")
-	if r.Code != exitUnverified {
+	if r.Code != ExitUnverified {
 		t.Fatalf("exit %d, want 6\n%s%s", r.Code, r.Out, r.Err)
 	}
 	var m map[string]any

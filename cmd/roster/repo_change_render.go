@@ -13,13 +13,13 @@ import (
 )
 
 // finishMutation prints the result (JSON or human) and the advisories.
-func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *report.Mutation) error {
-	sel := a.selectors()
+func (a *Factory) finishMutation(v *RepoView, plan *preflight.Plan, out *report.Mutation) error {
+	sel := a.Selectors()
 	if plan != nil {
 		out.Command = sel.Apply(plan.Intent.Suggest()).Line()
 	}
 	out.Guidance = append(out.Guidance, suggest.Texts(out.Advice, sel)...)
-	for _, l := range a.lookups {
+	for _, l := range a.Lookups {
 		out.NIP05Lookups = append(out.NIP05Lookups, report.NIP05Lookup{Name: l.Name, Npub: l.Npub})
 	}
 	if plan != nil && plan.Intent.Action == preflight.ActAdd {
@@ -28,10 +28,10 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *report.Muta
 	if plan != nil && plan.Intent.Action == preflight.ActAddModerator {
 		out.Share = report.ShareOf(v.Coordinate(), report.HintRelay(out.Relays, v.Relays), "--moderator").WithClone(v.Coordinate(), shareCloneURLs(v, plan))
 	}
-	if a.opts.JSON {
-		return writeJSON(a, out)
+	if a.Opts.JSON {
+		return WriteJSON(a, out)
 	}
-	w := a.io.Out
+	w := a.Io.Out
 	verb := "published"
 	if out.DryRun {
 		verb = "preview only (--dry-run): nothing was published"
@@ -39,14 +39,14 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *report.Muta
 	// Coordinates, commands, ref names and guidance may carry an
 	// announcement's identifier or relay URLs: each is one line.
 	fmt.Fprintf(w, "%s\n", termtext.Line(out.Command))
-	fmt.Fprintf(w, "repository  %s\n", termtext.Line(displayCoord(v.Coordinate())))
-	for _, l := range a.lookups {
+	fmt.Fprintf(w, "repository  %s\n", termtext.Line(DisplayCoord(v.Coordinate())))
+	for _, l := range a.Lookups {
 		// A name looked up for a pubkey argument is verified by that lookup.
 		id := out.Names[l.Npub]
 		id.NIP05 = l.Name
 		out.Names[l.Npub] = id
 	}
-	renderPlan(a, plan, a.people(out.Names, viewerNpub(v)))
+	renderPlan(a, plan, a.People(out.Names, ViewerNpub(v)))
 	if len(out.Published) > 0 {
 		fmt.Fprintf(w, "%s %s to %d relay(s), read back from each\n", verb, strings.Join(out.Published, " "), len(out.Relays))
 	} else if out.DryRun {
@@ -58,9 +58,9 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *report.Muta
 			fmt.Fprintf(w, "remote(s) now pointing at the lead: %s\n", termtext.Line(strings.Join(out.SwitchedRemotes, ", ")))
 		}
 	}
-	a.printLinked(out)
+	a.PrintLinked(out)
 	if out.Share != nil {
-		who := a.people(out.Names, viewerNpub(v)).Of(plan.Intent.Subject)
+		who := a.People(out.Names, ViewerNpub(v)).Of(plan.Intent.Subject)
 		fmt.Fprintf(w, "send %s the repository and the command to accept:\n  %s\n  %s\n", who,
 			termtext.Line(out.Share.URL), termtext.Line(out.Share.AcceptCommand))
 		if out.Share.CloneURL != "" {
@@ -72,7 +72,7 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *report.Muta
 	}
 	if len(out.Advice) > 0 {
 		fmt.Fprintln(w, "next:")
-		for _, g := range guidanceLines(namedAdvice(out.Advice, a.people(out.Names, viewerNpub(v))), sel) {
+		for _, g := range GuidanceLines(namedAdvice(out.Advice, a.People(out.Names, ViewerNpub(v))), sel) {
 			fmt.Fprintf(w, "  %s\n", termtext.Line(g))
 		}
 	}
@@ -87,14 +87,14 @@ func (a *app) finishMutation(v *repoView, plan *preflight.Plan, out *report.Muta
 				given = append(given, *g.Command)
 			}
 		}
-		a.printAdvisories(after, given...)
+		a.PrintAdvisories(after, given...)
 	}
 	return nil
 }
 
 // namedAdvice is the advice with the people of its prose named (pt.Prose);
 // the commands stay as they are.
-func namedAdvice(gs []suggest.Guidance, pt peopleText) []suggest.Guidance {
+func namedAdvice(gs []suggest.Guidance, pt PeopleText) []suggest.Guidance {
 	out := make([]suggest.Guidance, len(gs))
 	for i, g := range gs {
 		whats := make([]string, len(g.Whats))
@@ -121,7 +121,7 @@ func tagText(t nostr.Tag) string {
 // by each part it covers. The parts concern different people (you, and the
 // other co-maintainers who run it in their own checkouts), so the heading
 // does not claim that one run covers them all.
-func guidanceLines(gs []suggest.Guidance, sel suggest.Selectors) []string {
+func GuidanceLines(gs []suggest.Guidance, sel suggest.Selectors) []string {
 	var out []string
 	for _, g := range gs {
 		if g.Command == nil || len(g.Whats) < 2 {
@@ -151,7 +151,7 @@ func fieldText(tags nostr.Tags) string {
 
 // shareCloneURLs are the Git servers the repository advertises after the
 // change (the confirmed component's clone URLs), for the share's clone line.
-func shareCloneURLs(v *repoView, plan *preflight.Plan) []string {
+func shareCloneURLs(v *RepoView, plan *preflight.Plan) []string {
 	if plan != nil && plan.After != nil {
 		if urls := gitstate.ComponentCloneServers(plan.After); len(urls) > 0 {
 			return urls

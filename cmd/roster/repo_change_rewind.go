@@ -14,12 +14,12 @@ func withRewind(in preflight.Intent, refs []string) (preflight.Intent, error) {
 		return in, nil
 	}
 	if !in.Force {
-		return in, usageErr("--rewind only narrows a --force: add --force, or drop --rewind")
+		return in, UsageErr("--rewind only narrows a --force: add --force, or drop --rewind")
 	}
 	var clean []string
 	for _, r := range refs {
 		if !strings.HasPrefix(r, "refs/heads/") && !strings.HasPrefix(r, "refs/tags/") || strings.ContainsAny(r, ", \t\n") || strings.HasSuffix(r, "^{}") {
-			return in, usageErr("--rewind %q: name a full branch or tag ref (refs/heads/<branch>, refs/tags/<tag>)", r)
+			return in, UsageErr("--rewind %q: name a full branch or tag ref (refs/heads/<branch>, refs/tags/<tag>)", r)
 		}
 		if !slices.Contains(clean, r) {
 			clean = append(clean, r)

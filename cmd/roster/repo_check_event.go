@@ -25,7 +25,7 @@ import (
 // whether a status, label, subject or cover note's author was authorized
 // at its created_at under its repository's resolution (exit 0 yes, 5 no, 4
 // evidence incomplete).
-func newRepoCheckEventCmd(a *app) *cobra.Command {
+func NewRepoCheckEventCmd(a *Factory) *cobra.Command {
 	var stdin bool
 	var format string
 	cmd := &cobra.Command{
@@ -69,12 +69,12 @@ which its author asserts (time_source in JSON).`,
   roster repo check-event <state event id> --repo nostr://npub1.../my-repo   # kind 30618
   git log --format=%b | grep -o 'nevent1[a-z0-9]*' | roster repo check-event --stdin --json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := a.checkCIFormat(format); err != nil {
+			if err := a.CheckCIFormat(format); err != nil {
 				return err
 			}
 			texts := args
 			if stdin {
-				lines, err := readRefLines(a.io.In)
+				lines, err := readRefLines(a.Io.In)
 				if err != nil {
 					return err
 				}
@@ -82,15 +82,15 @@ which its author asserts (time_source in JSON).`,
 			}
 			switch {
 			case len(texts) == 0:
-				return usageErr("no event to check: give a nevent, note1 or 64-hex id, or --stdin with one per line")
+				return UsageErr("no event to check: give a nevent, note1 or 64-hex id, or --stdin with one per line")
 			case len(texts) > eventcheck.MaxRefs:
-				return usageErr("%d events to check: at most %d per run", len(texts), eventcheck.MaxRefs)
+				return UsageErr("%d events to check: at most %d per run", len(texts), eventcheck.MaxRefs)
 			}
 			refs := make([]eventcheck.Ref, 0, len(texts))
 			for _, t := range texts {
 				ref, err := eventcheck.ParseRef(t)
 				if err != nil {
-					return usageErr("%s", err.Error())
+					return UsageErr("%s", err.Error())
 				}
 				refs = append(refs, ref)
 			}
@@ -105,7 +105,7 @@ which its author asserts (time_source in JSON).`,
 		},
 	}
 	cmd.Flags().BoolVar(&stdin, "stdin", false, "also read references from stdin, one per line (blank lines and # comments skipped)")
-	addCIFormatFlag(cmd, &format)
+	AddCIFormatFlag(cmd, &format)
 	return cmd
 }
 
@@ -121,37 +121,37 @@ func readRefLines(r io.Reader) ([]string, error) {
 			continue
 		}
 		if len(out) == eventcheck.MaxRefs {
-			return nil, usageErr("more than %d events on stdin: at most %d per run", eventcheck.MaxRefs, eventcheck.MaxRefs)
+			return nil, UsageErr("more than %d events on stdin: at most %d per run", eventcheck.MaxRefs, eventcheck.MaxRefs)
 		}
 		out = append(out, line)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, usageErr("reading references from stdin: %v", err)
+		return nil, UsageErr("reading references from stdin: %v", err)
 	}
 	return out, nil
 }
 
 // reportOneCheck is the single-reference output: the document (or the
 // error) as before, exit 0, 5 or the error's code.
-func (a *app) reportOneCheck(ctx context.Context, r eventcheck.Result, format string) error {
+func (a *Factory) reportOneCheck(ctx context.Context, r eventcheck.Result, format string) error {
 	if r.Err != nil {
 		return checkEventErr(r.Ref, r.Err)
 	}
 	doc := report.CheckEventOf(r.Verdict)
 	switch {
-	case a.opts.JSON:
-		if err := writeJSON(a, doc); err != nil {
+	case a.Opts.JSON:
+		if err := WriteJSON(a, doc); err != nil {
 			return err
 		}
-	case format == formatGitHub:
-		ghCheckEvent(a.io.Out, doc)
-		a.appendStepSummary(checkEventsMarkdown([]*report.CheckEvent{doc}, nil))
+	case format == FormatGitHub:
+		ghCheckEvent(a.Io.Out, doc)
+		a.AppendStepSummary(checkEventsMarkdown([]*report.CheckEvent{doc}, nil))
 	default:
 		a.renderCheckEvents(ctx, []*report.CheckEvent{doc})
-		fmt.Fprintln(a.io.Out, timeSourceNote)
+		fmt.Fprintln(a.Io.Out, timeSourceNote)
 	}
 	if !doc.Authorized {
-		return &exitError{Code: exitUnhealthy, Kind: "not-authorized", Printed: true,
+		return &ExitError{Code: ExitUnhealthy, Kind: "not-authorized", Printed: true,
 			Err: fmt.Errorf("event %s: its author was not authorized for it at its created_at (%s)", r.Verdict.Event.ID, *doc.Reason)}
 	}
 	return nil
@@ -161,45 +161,45 @@ func (a *app) reportOneCheck(ctx context.Context, r eventcheck.Result, format st
 const timeSourceNote = "times are each event's own created_at, which its author asserts"
 
 // exitRank orders exit codes from best to worst for several verdicts.
-var exitRank = map[int]int{exitOK: 0, exitUsage: 1, exitIncomplete: 2, exitUnhealthy: 3, exitFailure: 4}
+var exitRank = map[int]int{ExitOK: 0, ExitUsage: 1, ExitIncomplete: 2, ExitUnhealthy: 3, ExitFailure: 4}
 
 // reportChecks prints one verdict per reference (JSON lines with --json)
 // and exits with the worst one's code.
-func (a *app) reportChecks(ctx context.Context, results []eventcheck.Result, format string) error {
-	worst := exitOK
+func (a *Factory) reportChecks(ctx context.Context, results []eventcheck.Result, format string) error {
+	worst := ExitOK
 	var docs []*report.CheckEvent
-	var failed []*exitError
+	var failed []*ExitError
 	for _, r := range results {
-		code := exitOK
+		code := ExitOK
 		if r.Err != nil {
-			ee := asExitError(checkEventErr(r.Ref, r.Err))
+			ee := AsExitError(checkEventErr(r.Ref, r.Err))
 			code = ee.Code
 			failed = append(failed, ee)
 			switch {
-			case a.opts.JSON:
-				if err := encodeJSONTo(a.errorOut(), struct {
-					Error jsonErrorBody `json:"error"`
-				}{jsonErrorBody{Code: ee.Kind, Message: ee.Err.Error(), Details: orEmptyMap(ee.Details), Commands: orEmptySlice(a.render(ee.Commands))}}, false); err != nil {
+			case a.Opts.JSON:
+				if err := EncodeJSONTo(a.ErrorOut(), struct {
+					Error JsonErrorBody `json:"error"`
+				}{JsonErrorBody{Code: ee.Kind, Message: ee.Err.Error(), Details: OrEmptyMap(ee.Details), Commands: OrEmptySlice(a.Render(ee.Commands))}}, false); err != nil {
 					return err
 				}
-			case format == formatGitHub:
-				ghCommand(a.io.Out, "warning", "roster: check-event "+r.Ref.ID, ee.Err.Error())
+			case format == FormatGitHub:
+				GhCommand(a.Io.Out, "warning", "roster: check-event "+r.Ref.ID, ee.Err.Error())
 			default:
-				a.printHumanError(ee, a.render(ee.Commands))
+				a.PrintHumanError(ee, a.Render(ee.Commands))
 			}
 		} else {
 			doc := report.CheckEventOf(r.Verdict)
 			docs = append(docs, doc)
 			if !doc.Authorized {
-				code = exitUnhealthy
+				code = ExitUnhealthy
 			}
 			switch {
-			case a.opts.JSON:
-				if err := a.emitJSON(doc, false); err != nil {
+			case a.Opts.JSON:
+				if err := a.EmitJSON(doc, false); err != nil {
 					return err
 				}
-			case format == formatGitHub:
-				ghCheckEvent(a.io.Out, doc)
+			case format == FormatGitHub:
+				ghCheckEvent(a.Io.Out, doc)
 			}
 		}
 		if exitRank[code] > exitRank[worst] {
@@ -207,9 +207,9 @@ func (a *app) reportChecks(ctx context.Context, results []eventcheck.Result, for
 		}
 	}
 	switch {
-	case a.opts.JSON:
-	case format == formatGitHub:
-		a.appendStepSummary(checkEventsMarkdown(docs, failed))
+	case a.Opts.JSON:
+	case format == FormatGitHub:
+		a.AppendStepSummary(checkEventsMarkdown(docs, failed))
 	default:
 		a.renderCheckEvents(ctx, docs)
 		authorized := 0
@@ -218,13 +218,13 @@ func (a *app) reportChecks(ctx context.Context, results []eventcheck.Result, for
 				authorized++
 			}
 		}
-		fmt.Fprintf(a.io.Out, "checked %d event(s): %d authorized, %d not authorized, %d not checked (see stderr); %s\n",
+		fmt.Fprintf(a.Io.Out, "checked %d event(s): %d authorized, %d not authorized, %d not checked (see stderr); %s\n",
 			len(results), authorized, len(docs)-authorized, len(failed), timeSourceNote)
 	}
-	if worst == exitOK {
+	if worst == ExitOK {
 		return nil
 	}
-	return &exitError{Code: worst, Kind: "check-event", Printed: true,
+	return &ExitError{Code: worst, Kind: "check-event", Printed: true,
 		Err: fmt.Errorf("%d of %d event(s) were not found authorized", len(results)-countAuthorized(docs), len(results))}
 }
 
@@ -239,7 +239,7 @@ func countAuthorized(docs []*report.CheckEvent) int {
 }
 
 // renderCheckEvents prints each verdict, a blank line between them.
-func (a *app) renderCheckEvents(ctx context.Context, docs []*report.CheckEvent) {
+func (a *Factory) renderCheckEvents(ctx context.Context, docs []*report.CheckEvent) {
 	var who []string
 	for _, d := range docs {
 		who = append(who, d.Event.Npub)
@@ -247,12 +247,12 @@ func (a *app) renderCheckEvents(ctx context.Context, docs []*report.CheckEvent) 
 			who = append(who, d.Target.Npub)
 		}
 	}
-	pt := a.peopleShown(ctx, nil, who...)
+	pt := a.PeopleShown(ctx, nil, who...)
 	for i, d := range docs {
 		if i > 0 {
-			fmt.Fprintln(a.io.Out)
+			fmt.Fprintln(a.Io.Out)
 		}
-		renderCheckEventHuman(a.io.Out, d, termui.NewStyles(a.io.Out, a.io.color()), pt, a.terminalWidth())
+		renderCheckEventHuman(a.Io.Out, d, termui.NewStyles(a.Io.Out, a.Io.Color()), pt, a.TerminalWidth())
 	}
 }
 
@@ -261,15 +261,15 @@ func (a *app) renderCheckEvents(ctx context.Context, docs []*report.CheckEvent) 
 func ghCheckEvent(w io.Writer, d *report.CheckEvent) {
 	repo := d.Repository.Npub + "/" + d.Repository.Identifier
 	if d.Authorized {
-		ghCommand(w, "notice", "roster: check-event "+d.Event.ID, fmt.Sprintf("%s (kind %d) by %s is authorized for %s at its created_at %s (asserted by its author)", d.Action, d.Event.Kind, d.Event.Npub, repo, d.Event.Created))
+		GhCommand(w, "notice", "roster: check-event "+d.Event.ID, fmt.Sprintf("%s (kind %d) by %s is authorized for %s at its created_at %s (asserted by its author)", d.Action, d.Event.Kind, d.Event.Npub, repo, d.Event.Created))
 		return
 	}
-	ghCommand(w, "error", "roster: check-event "+d.Event.ID, fmt.Sprintf("%s (kind %d) by %s is not authorized for %s at its created_at %s (asserted by its author): %s", d.Action, d.Event.Kind, d.Event.Npub, repo, d.Event.Created, reasonText(*d.Reason)))
+	GhCommand(w, "error", "roster: check-event "+d.Event.ID, fmt.Sprintf("%s (kind %d) by %s is not authorized for %s at its created_at %s (asserted by its author): %s", d.Action, d.Event.Kind, d.Event.Npub, repo, d.Event.Created, reasonText(*d.Reason)))
 }
 
 // checkEventsMarkdown is the job summary of check-event: one table row per
 // event.
-func checkEventsMarkdown(docs []*report.CheckEvent, failed []*exitError) string {
+func checkEventsMarkdown(docs []*report.CheckEvent, failed []*ExitError) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## roster check-event: %d authorized of %d\n\n", countAuthorized(docs), len(docs)+len(failed))
 	b.WriteString("| event | action | author | verdict |\n| --- | --- | --- | --- |\n")
@@ -278,11 +278,11 @@ func checkEventsMarkdown(docs []*report.CheckEvent, failed []*exitError) string 
 		if !d.Authorized {
 			verdict = "not authorized: " + reasonText(*d.Reason)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdCode(d.Event.ID), mdText(d.Action), mdCode(d.Event.Npub), mdText(verdict))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", MdCode(d.Event.ID), MdText(d.Action), MdCode(d.Event.Npub), MdText(verdict))
 	}
 	for _, e := range failed {
 		id, _ := e.Details["event"].(string)
-		fmt.Fprintf(&b, "| %s | | | %s |\n", mdCode(id), mdText("not checked: "+e.Err.Error()))
+		fmt.Fprintf(&b, "| %s | | | %s |\n", MdCode(id), MdText("not checked: "+e.Err.Error()))
 	}
 	b.WriteString("\nTimes are each event's own `created_at`, which its author asserts.\n\n")
 	return b.String()
@@ -290,39 +290,39 @@ func checkEventsMarkdown(docs []*report.CheckEvent, failed []*exitError) string 
 
 // checkEvents runs the eventcheck pipeline with the user's relays, cache
 // and clock for every reference at once.
-func (a *app) checkEvents(ctx context.Context, refs []eventcheck.Ref) ([]eventcheck.Result, error) {
-	relays := relaypool.NormalizeRelays(a.defaultRelays())
-	if len(a.opts.Relays) == 0 {
+func (a *Factory) checkEvents(ctx context.Context, refs []eventcheck.Ref) ([]eventcheck.Result, error) {
+	relays := relaypool.NormalizeRelays(a.DefaultRelays())
+	if len(a.Opts.Relays) == 0 {
 		for _, ref := range refs {
 			relays = relaypool.NormalizeRelays(append(relays, ref.Relays...))
 		}
 	}
 	if len(relays) == 0 {
 		ref := refs[0]
-		return nil, &exitError{Code: exitUsage, Kind: "no-relays",
+		return nil, &ExitError{Code: ExitUsage, Kind: "no-relays",
 			Err:      fmt.Errorf("no relays to ask for event %s: the reference carries no relay hints, no --relay was given, ROSTER_RELAYS is unset and config.yaml in the roster home lists no relays", ref.ID),
 			Commands: []suggest.Command{suggest.Roster("repo", "check-event", ref.ID).With("--relay", "wss://<relay>")}}
 	}
 	p := eventcheck.Pipeline{
 		Relays: relays,
 		Pool: func() *relaypool.Pool {
-			return relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner})
+			return relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner})
 		},
 		Discover: func(ctx context.Context, sel gitstate.Selection) (*discovery.View, error) {
-			src, done := a.repoSource(a.discoveryRelays(sel), nil)
-			v, err := discovery.Load(ctx, src, sel, nil, completeEvidence, a.viewerPubkey(), a.io.Now().Unix())
+			src, done := a.RepoSource(a.DiscoveryRelays(sel), nil)
+			v, err := discovery.Load(ctx, src, sel, nil, CompleteEvidence, a.ViewerPubkey(), a.Io.Now().Unix())
 			done()
-			return a.repoViewErr(v, err)
+			return a.RepoViewErr(v, err)
 		},
 	}
-	if a.opts.Repo != "" {
-		sel, _, err := a.selectCoordinate(ctx)
+	if a.Opts.Repo != "" {
+		sel, _, err := a.SelectCoordinate(ctx)
 		if err != nil {
 			return nil, err
 		}
 		p.Selected = &sel
 	}
-	if len(a.opts.Relays) > 0 {
+	if len(a.Opts.Relays) > 0 {
 		// --relay given: the references' hints are not asked.
 		for i := range refs {
 			refs[i].Relays = nil
@@ -337,7 +337,7 @@ func checkEventErr(ref eventcheck.Ref, err error) error {
 	var inc *eventcheck.Incomplete
 	var notAction *eventcheck.NotAnAction
 	var needsRepo *eventcheck.NeedsRepository
-	var ee *exitError
+	var ee *ExitError
 	switch {
 	case errors.As(err, &inc):
 		details := map[string]any{"event": ref.ID}
@@ -348,13 +348,13 @@ func checkEventErr(ref eventcheck.Ref, err error) error {
 			}
 			details["relays"] = rel
 		}
-		return &exitError{Code: exitIncomplete, Kind: "incomplete", Err: errors.New(inc.Reason), Details: details,
+		return &ExitError{Code: ExitIncomplete, Kind: "incomplete", Err: errors.New(inc.Reason), Details: details,
 			Commands: []suggest.Command{suggest.Roster("repo", "check-event", ref.ID).With("--relay", "wss://<relay holding it>").Because("ask a relay that holds the event")}}
 	case errors.As(err, &needsRepo):
-		return &exitError{Code: exitUsage, Kind: "no-coordinate", Err: err, Details: map[string]any{"event": ref.ID, "identifier": needsRepo.Event.Tags.GetD()},
+		return &ExitError{Code: ExitUsage, Kind: "no-coordinate", Err: err, Details: map[string]any{"event": ref.ID, "identifier": needsRepo.Event.Tags.GetD()},
 			Commands: []suggest.Command{suggest.Roster("repo", "check-event", ref.ID).With("--repo", "<naddr|nostr://npub/identifier>")}}
 	case errors.As(err, &notAction):
-		return &exitError{Code: exitUsage, Kind: "usage", Err: err, Details: map[string]any{"event": ref.ID, "kind": notAction.Event.Kind}}
+		return &ExitError{Code: ExitUsage, Kind: "usage", Err: err, Details: map[string]any{"event": ref.ID, "kind": notAction.Event.Kind}}
 	case errors.As(err, &ee):
 		// One repository's failure is shared by its events: each gets its
 		// own copy naming it.
@@ -370,7 +370,7 @@ func checkEventErr(ref eventcheck.Ref, err error) error {
 
 // renderCheckEventHuman prints the verdict with dates, not epochs; people
 // are named by pt, rows wrap to width (0: never).
-func renderCheckEventHuman(w io.Writer, d *report.CheckEvent, st termui.Styles, pt peopleText, width int) {
+func renderCheckEventHuman(w io.Writer, d *report.CheckEvent, st termui.Styles, pt PeopleText, width int) {
 	p := &termui.Lines{W: w, St: st, Width: width}
 	p.Row("event", fmt.Sprintf("%s (%s, kind %d)", d.Event.ID, d.Action, d.Event.Kind))
 	p.Row("author", pt.Of(d.Event.Npub))

@@ -28,7 +28,7 @@ func TestCheckEventOfAForwardingCoordinateJudgesInTheLeadsResolution(t *testing.
 				Start int64 `json:"start"`
 			} `json:"interval"`
 		}
-		if err := json.Unmarshal([]byte(r.Out), &doc); err != nil || r.Code != exitOK || !doc.Authorized {
+		if err := json.Unmarshal([]byte(r.Out), &doc); err != nil || r.Code != ExitOK || !doc.Authorized {
 			t.Fatalf("%v: exit %d:\n%s%s", args, r.Code, r.Out, r.Err)
 		}
 		if doc.Interval == nil || doc.Interval.Start != 2000 {

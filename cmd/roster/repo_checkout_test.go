@@ -16,7 +16,7 @@ func TestRepoInCheckoutSelectsNostrRepoAndUsesItsRelayHint(t *testing.T) {
 	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
 	dir, _ := checkoutSelecting(t, gitstate.EncodeNaddr(bob.coord("proj"), []string{relays[0].URL()}))
 	m, r := repoJSONRun(t, invocation{Env: testEnv(t), Dir: dir})
-	if r.Code != exitOK {
+	if r.Code != ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	if m["selected_maintainer"] != bob.npub() || m["lead_maintainer"] != alice.npub() || m["complete"] != true {

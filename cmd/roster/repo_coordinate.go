@@ -12,25 +12,25 @@ import (
 
 // selectCoordinate resolves the selected coordinate in the spec's order.
 // Outside a Git checkout only --repo can name one.
-func (a *app) selectCoordinate(ctx context.Context) (gitstate.Selection, *gitstate.Checkout, error) {
+func (a *Factory) SelectCoordinate(ctx context.Context) (gitstate.Selection, *gitstate.Checkout, error) {
 	var sel gitstate.Selection
-	co, err := gitstate.Open(a.io.Dir)
+	co, err := gitstate.Open(a.Io.Dir)
 	switch {
 	case errors.Is(err, gitstate.ErrNotARepository):
 		co = nil
-		if a.opts.Repo == "" {
-			return sel, nil, &exitError{Code: exitUsage, Kind: "no-coordinate",
+		if a.Opts.Repo == "" {
+			return sel, nil, &ExitError{Code: ExitUsage, Kind: "no-coordinate",
 				Err:      fmt.Errorf("not inside a Git checkout, and no --repo given: roster does not know which repository to read"),
 				Commands: []suggest.Command{suggest.Roster("repo", "--repo", "<naddr|nostr://npub/identifier>"), suggest.Shell("cd <your clone> && roster repo")}}
 		}
-		sel, err = gitstate.ResolveWithoutCheckout(a.opts.Repo)
+		sel, err = gitstate.ResolveWithoutCheckout(a.Opts.Repo)
 	case err != nil:
 		return sel, nil, err
 	default:
-		sel, err = co.ResolveCoordinate(a.opts.Repo)
+		sel, err = co.ResolveCoordinate(a.Opts.Repo)
 	}
 	if err != nil {
-		ee := &exitError{Code: exitUsage, Kind: "usage", Err: err}
+		ee := &ExitError{Code: ExitUsage, Kind: "usage", Err: err}
 		var amb *gitstate.AmbiguousError
 		if errors.As(err, &amb) {
 			ee.Kind = "ambiguous-coordinate"
@@ -45,15 +45,15 @@ func (a *app) selectCoordinate(ctx context.Context) (gitstate.Selection, *gitsta
 		return sel, co, ee
 	}
 	if sel.NeedsNIP05() {
-		if a.opts.Offline {
-			return sel, co, &exitError{Code: exitUsage, Kind: "usage",
+		if a.Opts.Offline {
+			return sel, co, &ExitError{Code: ExitUsage, Kind: "usage",
 				Err:      fmt.Errorf("the coordinate names %s, a NIP-05 name that needs the network to look up", sel.NIP05),
 				Commands: []suggest.Command{suggest.Roster("repo", "--repo", "<naddr|nostr://npub/identifier>").With("--offline"), suggest.Roster("repo")}}
 		}
-		hctx, cancel := context.WithTimeout(ctx, a.opts.Timeout)
+		hctx, cancel := context.WithTimeout(ctx, a.Opts.Timeout)
 		defer cancel()
-		if sel, err = sel.Resolve(hctx, a.httpClient()); err != nil {
-			return sel, co, &exitError{Code: exitIncomplete, Kind: "nip05", Err: fmt.Errorf("look up %s: %w", sel.NIP05, err),
+		if sel, err = sel.Resolve(hctx, a.HttpClient()); err != nil {
+			return sel, co, &ExitError{Code: ExitIncomplete, Kind: "nip05", Err: fmt.Errorf("look up %s: %w", sel.NIP05, err),
 				Commands: []suggest.Command{suggest.Roster("repo", "--repo", "<naddr|nostr://npub/identifier>")}}
 		}
 	}
@@ -86,16 +86,16 @@ func ambiguityChoices(amb *gitstate.AmbiguousError) ([]suggest.Command, map[stri
 // coordinateUsageCommands are the ways to name a repository correctly after
 // --repo (or a checkout's configuration) named one badly. A bare
 // "npub1.../identifier" gets its nostr:// spelling.
-func (a *app) coordinateUsageCommands(inCheckout bool) []suggest.Command {
+func (a *Factory) coordinateUsageCommands(inCheckout bool) []suggest.Command {
 	var cmds []suggest.Command
-	if owner, id, ok := strings.Cut(a.opts.Repo, "/"); ok && id != "" && !strings.Contains(owner, ":") &&
+	if owner, id, ok := strings.Cut(a.Opts.Repo, "/"); ok && id != "" && !strings.Contains(owner, ":") &&
 		(strings.HasPrefix(owner, "npub1") || len(owner) == 64) {
-		cmds = append(cmds, suggest.Roster("repo", "--repo", "nostr://"+a.opts.Repo))
+		cmds = append(cmds, suggest.Roster("repo", "--repo", "nostr://"+a.Opts.Repo))
 	}
 	cmds = append(cmds, suggest.Roster("repo", "--repo", "nostr://<npub>/<identifier>"),
 		suggest.Roster("repo", "--repo", "naddr1...").Because("the whole naddr, as it was shared"))
 	switch {
-	case inCheckout && a.opts.Repo == "":
+	case inCheckout && a.Opts.Repo == "":
 		// The checkout's own configuration named the bad coordinate.
 		cmds = append(cmds, suggest.Git("config", "nostr.repo", "<naddr>").Because("select the right one for this checkout"),
 			suggest.Git("config", "--unset", "nostr.repo").Because("or fall back to the checkout's nostr:// remotes"))

@@ -8,7 +8,7 @@ import (
 
 // newRepoEditCmd is `roster repo edit`: one relationship change (plus, when
 // required, one governance choice) previewed, checked and published.
-func newRepoEditCmd(a *app) *cobra.Command {
+func NewRepoEditCmd(a *Factory) *cobra.Command {
 	var add, remove, lead, ack string
 	var mod moderatorFlags
 	var noLead, fix, force, dryRun bool
@@ -62,7 +62,7 @@ shown in the preview.`,
 				}
 				return a.runMutation(cmd.Context(), intent, dryRun)
 			}
-			if err := a.resolvePubkeyArgs(cmd.Context(), map[string]*string{"add-maintainer": &add,
+			if err := a.ResolvePubkeyArgs(cmd.Context(), map[string]*string{"add-maintainer": &add,
 				"remove-maintainer": &remove, "lead-maintainer": &lead, "acknowledge-maintainer-change": &ack,
 				"add-moderator": &mod.add, "remove-moderator": &mod.remove}); err != nil {
 				return err
@@ -106,7 +106,7 @@ func editIntent(add, remove, lead, ack string, noLead, fix, force bool) (preflig
 		}
 	}
 	if n > 1 {
-		return in, usageErr("change one relationship at a time: pass only one of --add-maintainer, --remove-maintainer, --acknowledge-maintainer-change, --fix-maintainers")
+		return in, UsageErr("change one relationship at a time: pass only one of --add-maintainer, --remove-maintainer, --acknowledge-maintainer-change, --fix-maintainers")
 	}
 	decode := func(flag, v string) (string, error) {
 		if v == "" {
@@ -114,7 +114,7 @@ func editIntent(add, remove, lead, ack string, noLead, fix, force bool) (preflig
 		}
 		pk, err := gitstate.DecodePubkey(v)
 		if err != nil {
-			return "", usageErr("--%s %q: %v", flag, v, err)
+			return "", UsageErr("--%s %q: %v", flag, v, err)
 		}
 		return pk, nil
 	}
@@ -137,7 +137,7 @@ func editIntent(add, remove, lead, ack string, noLead, fix, force bool) (preflig
 	case lead != "":
 		in.Action = preflight.ActLead
 	default:
-		return in, usageErr("nothing to change: pass --add-maintainer, --remove-maintainer, --add-moderator, --remove-moderator, --lead-maintainer, --acknowledge-maintainer-change or --fix-maintainers, or a metadata flag (--name, --description, --web, --clone, --relays, --hashtag)")
+		return in, UsageErr("nothing to change: pass --add-maintainer, --remove-maintainer, --add-moderator, --remove-moderator, --lead-maintainer, --acknowledge-maintainer-change or --fix-maintainers, or a metadata flag (--name, --description, --web, --clone, --relays, --hashtag)")
 	}
 	return in, err
 }

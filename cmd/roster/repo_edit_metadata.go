@@ -40,7 +40,7 @@ rechecked, published and read back like a membership change.`
 // addMetadataFlags adds the metadata flags, their help and their value
 // completions (--relays the configured relays; none completes file names)
 // to repo edit.
-func addMetadataFlags(a *app, cmd *cobra.Command) *metadataFlags {
+func addMetadataFlags(a *Factory, cmd *cobra.Command) *metadataFlags {
 	m := &metadataFlags{}
 	f := cmd.Flags()
 	f.StringVar(&m.name, "name", "", "replace your announcement's name (metadata only)")
@@ -55,7 +55,7 @@ func addMetadataFlags(a *app, cmd *cobra.Command) *metadataFlags {
 		}
 	}
 	_ = cmd.RegisterFlagCompletionFunc("relays", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		return relayCompletions(a), cobra.ShellCompDirectiveNoFileComp
+		return RelayCompletions(a), cobra.ShellCompDirectiveNoFileComp
 	})
 	cmd.Long += metadataHelp
 	cmd.Example += `
@@ -86,13 +86,13 @@ func (m *metadataFlags) intent(cmd *cobra.Command) (preflight.Intent, error) {
 		}
 	})
 	if len(others) > 0 {
-		return preflight.Intent{}, usageErr("%s (given with %s)", preflight.MetadataAloneMessage, strings.Join(others, ", "))
+		return preflight.Intent{}, UsageErr("%s (given with %s)", preflight.MetadataAloneMessage, strings.Join(others, ", "))
 	}
 	e := &preflight.MetadataEdit{}
 	changed := cmd.Flags().Changed
 	if changed("name") {
 		if strings.TrimSpace(m.name) == "" {
-			return preflight.Intent{}, usageErr("--name needs a name: a repository announcement always has one")
+			return preflight.Intent{}, UsageErr("--name needs a name: a repository announcement always has one")
 		}
 		e.Name = &m.name
 	}
@@ -110,7 +110,7 @@ func (m *metadataFlags) intent(cmd *cobra.Command) (preflight.Intent, error) {
 			}
 			if check != nil {
 				if err := check(v); err != nil {
-					return nil, false, usageErr("--%s: %v", flag, err)
+					return nil, false, UsageErr("--%s: %v", flag, err)
 				}
 			}
 			if !slices.Contains(out, v) {
@@ -135,7 +135,7 @@ func (m *metadataFlags) intent(cmd *cobra.Command) (preflight.Intent, error) {
 	if e.SetClone {
 		// Written as others fetch from it: scp-like → ssh://, a path → file://.
 		if e.Clone, err = announce.CloneURLsToWrite(e.Clone, true); err != nil {
-			return preflight.Intent{}, usageErr("--clone: %v", err)
+			return preflight.Intent{}, UsageErr("--clone: %v", err)
 		}
 	}
 	if e.Relays, e.SetRelays, err = list("relays", m.relays, settings.CheckRelay); err != nil {

@@ -23,7 +23,7 @@ func (m *moderatorFlags) set() bool { return m.add != "" || m.remove != "" }
 func (m *moderatorFlags) intent(otherAction bool, lead string, noLead, force bool) (preflight.Intent, error) {
 	in := preflight.Intent{NoLead: noLead, Force: force}
 	if otherAction || m.add != "" && m.remove != "" {
-		return in, usageErr("change one relationship at a time: pass only one of --add-maintainer, --remove-maintainer, --add-moderator, --remove-moderator, --acknowledge-maintainer-change, --fix-maintainers")
+		return in, UsageErr("change one relationship at a time: pass only one of --add-maintainer, --remove-maintainer, --add-moderator, --remove-moderator, --acknowledge-maintainer-change, --fix-maintainers")
 	}
 	flag, value := "add-moderator", m.add
 	in.Action = preflight.ActAddModerator
@@ -32,11 +32,11 @@ func (m *moderatorFlags) intent(otherAction bool, lead string, noLead, force boo
 	}
 	var err error
 	if in.Subject, err = gitstate.DecodePubkey(value); err != nil {
-		return in, usageErr("--%s %q: %v", flag, value, err)
+		return in, UsageErr("--%s %q: %v", flag, value, err)
 	}
 	if lead != "" {
 		if in.Lead, err = gitstate.DecodePubkey(lead); err != nil {
-			return in, usageErr("--%s %q: %v", "lead-maintainer", lead, err)
+			return in, UsageErr("--%s %q: %v", "lead-maintainer", lead, err)
 		}
 	}
 	return in, nil

@@ -15,14 +15,14 @@ const repoEnv = "ROSTER_REPO"
 
 // applyRepoEnv sets --repo from ROSTER_REPO when cmd reads a repository and
 // no --repo was given. An empty or blank value is unset.
-func applyRepoEnv(a *app, cmd *cobra.Command) {
-	if uses, _ := usesGlobalFlag(cmd, "repo"); !uses {
+func ApplyRepoEnv(a *Factory, cmd *cobra.Command) {
+	if uses, _ := UsesGlobalFlag(cmd, "repo"); !uses {
 		return
 	}
 	if f := cmd.Flags().Lookup("repo"); f != nil && f.Changed {
 		return
 	}
-	if v := strings.TrimSpace(a.io.Getenv(repoEnv)); v != "" {
-		a.opts.Repo = v
+	if v := strings.TrimSpace(a.Io.Getenv(repoEnv)); v != "" {
+		a.Opts.Repo = v
 	}
 }

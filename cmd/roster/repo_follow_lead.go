@@ -7,7 +7,7 @@ import (
 
 // newRepoFollowLeadCmd is `roster repo follow-lead`: history sync, a direct
 // pointer to the resolved lead, and the checkout anchored at the lead.
-func newRepoFollowLeadCmd(a *app) *cobra.Command {
+func NewRepoFollowLeadCmd(a *Factory) *cobra.Command {
 	var dryRun bool
 	cmd := &cobra.Command{
 		Use:   "follow-lead",

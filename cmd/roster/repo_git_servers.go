@@ -16,7 +16,7 @@ import (
 // Verdicts of a Git server compared with the published state
 // (report.GitServer.Verdict) and of one of its refs.
 const (
-	serverMatches    = "matches"
+	ServerMatches    = "matches"
 	serverAhead      = "ahead"
 	serverBehind     = "behind-or-rewound"
 	serverDiverged   = "diverged"
@@ -51,7 +51,7 @@ type listRefs func(ctx context.Context, url string) (gitstate.Advertised, error)
 // component serves, all at once within the command's --timeout, and
 // compares it with the resolved state. Nothing when there is no state or
 // no server to list.
-func (a *app) gitServers(ctx context.Context, v *repoView) []report.GitServer {
+func (a *Factory) GitServers(ctx context.Context, v *RepoView) []report.GitServer {
 	out := []report.GitServer{}
 	if v == nil || v.State == nil {
 		return out
@@ -69,7 +69,7 @@ func (a *app) gitServers(ctx context.Context, v *repoView) []report.GitServer {
 	if len(urls) == 0 {
 		return out
 	}
-	ctx, cancel := context.WithTimeout(ctx, a.opts.Timeout)
+	ctx, cancel := context.WithTimeout(ctx, a.Opts.Timeout)
 	defer cancel()
 	var isAncestor func(string, string) (bool, error)
 	if v.Checkout != nil {
@@ -96,7 +96,7 @@ func compareGitServers(ctx context.Context, urls []string, state map[string]stri
 				out[i] = report.GitServer{URL: u, Verdict: serverUnreachble, Reason: &reason, Refs: []report.GitServerRef{}}
 				return
 			}
-			out[i] = compareGitServer(u, state, adv.Refs, isAncestor)
+			out[i] = CompareGitServer(u, state, adv.Refs, isAncestor)
 		}()
 	}
 	wg.Wait()
@@ -113,7 +113,7 @@ func comparedRef(ref string) bool {
 // compareGitServer compares one server's refs with the state's. Ancestry
 // comes from isAncestor (this checkout's object store; nil outside one):
 // where it cannot tell, the ref is unknown.
-func compareGitServer(url string, state, served map[string]string, isAncestor func(string, string) (bool, error)) report.GitServer {
+func CompareGitServer(url string, state, served map[string]string, isAncestor func(string, string) (bool, error)) report.GitServer {
 	s := report.GitServer{URL: url, Refs: []report.GitServerRef{}}
 	names := map[string]bool{}
 	for r := range state {
@@ -186,7 +186,7 @@ func compareGitServer(url string, state, served map[string]string, isAncestor fu
 		s.Verdict = serverAhead
 		s.Command = cmdPtr(suggest.Roster("repo", "state", "publish"))
 	default:
-		s.Verdict = serverMatches
+		s.Verdict = ServerMatches
 	}
 	return s
 }
@@ -222,19 +222,19 @@ func cmdPtr(c suggest.Command) *string {
 // serve the published state: warnings any maintainer can act on (so
 // `--strict` fails on them). An unreachable server is not a finding: it is
 // incomplete evidence (exit 4 with --strict).
-func gitServerFindings(servers []report.GitServer) []report.Finding {
+func GitServerFindings(servers []report.GitServer) []report.Finding {
 	var out []report.Finding
 	for _, s := range servers {
 		var code, msg string
 		switch s.Verdict {
 		case serverAhead:
-			code, msg = codeGitServerAhead, fmt.Sprintf("the Git server %s has commits or refs the published repository state does not name (%s): somebody pushed and did not publish; publish with roster repo state publish", s.URL, refList(s.Refs))
+			code, msg = codeGitServerAhead, fmt.Sprintf("the Git server %s has commits or refs the published repository state does not name (%s): somebody pushed and did not publish; publish with roster repo state publish", s.URL, RefList(s.Refs))
 		case serverBehind:
-			code, msg = codeGitServerBehind, fmt.Sprintf("the Git server %s does not serve the published repository state (%s): it is behind or was rewound; push the state's commits back to it", s.URL, refList(s.Refs))
+			code, msg = codeGitServerBehind, fmt.Sprintf("the Git server %s does not serve the published repository state (%s): it is behind or was rewound; push the state's commits back to it", s.URL, RefList(s.Refs))
 		case serverDiverged:
-			code, msg = codeGitServerDiverged, fmt.Sprintf("the Git server %s and the published repository state have diverged (%s): neither contains the other; compare with roster repo state and publish or push what the maintainers agree on", s.URL, refList(s.Refs))
+			code, msg = codeGitServerDiverged, fmt.Sprintf("the Git server %s and the published repository state have diverged (%s): neither contains the other; compare with roster repo state and publish or push what the maintainers agree on", s.URL, RefList(s.Refs))
 		case serverDiffers:
-			code, msg = codeGitServerDiffers, fmt.Sprintf("the Git server %s serves other commits than the published repository state names (%s), and this checkout lacks the objects to tell ahead from behind; fetch the server here and run again", s.URL, refList(s.Refs))
+			code, msg = codeGitServerDiffers, fmt.Sprintf("the Git server %s serves other commits than the published repository state names (%s), and this checkout lacks the objects to tell ahead from behind; fetch the server here and run again", s.URL, RefList(s.Refs))
 		default:
 			continue
 		}
@@ -245,7 +245,7 @@ func gitServerFindings(servers []report.GitServer) []report.Finding {
 }
 
 // refList is "refs/heads/main ahead, refs/tags/v1 missing".
-func refList(refs []report.GitServerRef) string {
+func RefList(refs []report.GitServerRef) string {
 	parts := make([]string, 0, len(refs))
 	for _, c := range refs {
 		parts = append(parts, c.Ref+" "+c.Verdict)
@@ -254,7 +254,7 @@ func refList(refs []report.GitServerRef) string {
 }
 
 // unreachableServers are the servers that could not be listed.
-func unreachableServers(servers []report.GitServer) []report.GitServer {
+func UnreachableServers(servers []report.GitServer) []report.GitServer {
 	var out []report.GitServer
 	for _, s := range servers {
 		if s.Verdict == serverUnreachble {

@@ -36,9 +36,9 @@ func TestCompareGitServerVerdicts(t *testing.T) {
 		{"ahead and behind", map[string]string{"refs/heads/main": "v2"}, "diverged", "refs/heads/main ahead, refs/tags/v1 missing"},
 		{"unknown", map[string]string{"refs/heads/main": "x", "refs/tags/v1": "t1"}, "differs", "refs/heads/main unknown"},
 	} {
-		s := compareGitServer("file:///srv", state, c.served, isAncestor)
-		if s.Verdict != c.verdict || refList(s.Refs) != c.refs {
-			t.Errorf("%s: %s (%s), want %s (%s)", c.name, s.Verdict, refList(s.Refs), c.verdict, c.refs)
+		s := CompareGitServer("file:///srv", state, c.served, isAncestor)
+		if s.Verdict != c.verdict || RefList(s.Refs) != c.refs {
+			t.Errorf("%s: %s (%s), want %s (%s)", c.name, s.Verdict, RefList(s.Refs), c.verdict, c.refs)
 		}
 		if (s.Command == nil) != (c.verdict == "matches") {
 			t.Errorf("%s: command %v", c.name, s.Command)
@@ -46,8 +46,8 @@ func TestCompareGitServerVerdicts(t *testing.T) {
 	}
 	// Outside a checkout main's direction is unknown; the missing tag
 	// still makes the server behind.
-	if s := compareGitServer("u", state, map[string]string{"refs/heads/main": "v2"}, nil); s.Verdict != "behind-or-rewound" || refList(s.Refs) != "refs/heads/main unknown, refs/tags/v1 missing" {
-		t.Errorf("no checkout: %s (%s)", s.Verdict, refList(s.Refs))
+	if s := CompareGitServer("u", state, map[string]string{"refs/heads/main": "v2"}, nil); s.Verdict != "behind-or-rewound" || RefList(s.Refs) != "refs/heads/main unknown, refs/tags/v1 missing" {
+		t.Errorf("no checkout: %s (%s)", s.Verdict, RefList(s.Refs))
 	}
 }
 
@@ -55,7 +55,7 @@ func TestCompareGitServerVerdicts(t *testing.T) {
 // and HTML syntax in a name or message is escaped, and a code span cannot
 // be closed early or end a table cell.
 func TestMarkdownTextEscapesMarkup(t *testing.T) {
-	got := mdText("[click](https://evil.example) <img src=x> **bold** | cell")
+	got := MdText("[click](https://evil.example) <img src=x> **bold** | cell")
 	// Drop every backslash escape: what is left must hold no markup.
 	var bare strings.Builder
 	for i := 0; i < len(got); i++ {
@@ -68,7 +68,7 @@ func TestMarkdownTextEscapesMarkup(t *testing.T) {
 	if strings.ContainsAny(bare.String(), "[]()<>*|") {
 		t.Fatalf("mdText left markup unescaped: %q", got)
 	}
-	if c := mdCode("a`b|c\nd"); strings.Count(c, "`") != 2 || strings.Contains(c, "b|") || strings.Contains(c, "\n") {
+	if c := MdCode("a`b|c\nd"); strings.Count(c, "`") != 2 || strings.Contains(c, "b|") || strings.Contains(c, "\n") {
 		t.Fatalf("mdCode: %q", c)
 	}
 }

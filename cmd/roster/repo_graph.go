@@ -15,7 +15,7 @@ import (
 
 // newRepoGraphCmd is `roster repo graph`: who lists whom, as a tree on the
 // terminal or as a diagram's source.
-func newRepoGraphCmd(a *app) *cobra.Command {
+func newRepoGraphCmd(a *Factory) *cobra.Command {
 	var history bool
 	var format string
 	cmd := &cobra.Command{
@@ -42,25 +42,25 @@ same nodes and edges as --json (roster.repo-graph/v1).`,
 			switch format {
 			case "tree", "dot", "mermaid":
 			default:
-				return usageErr("--format %q: want tree, dot or mermaid", format)
+				return UsageErr("--format %q: want tree, dot or mermaid", format)
 			}
-			a.profiles = true
-			v, err := a.loadRepo(cmd.Context(), partialEvidence)
+			a.Profiles = true
+			v, err := a.LoadRepo(cmd.Context(), PartialEvidence)
 			if err != nil {
 				return err
 			}
 			g := report.GraphOf(v, history)
-			if a.opts.JSON {
-				return writeJSON(a, g)
+			if a.Opts.JSON {
+				return WriteJSON(a, g)
 			}
-			pt := a.people(g.Names, g.Viewer)
+			pt := a.People(g.Names, g.Viewer)
 			switch format {
 			case "dot":
-				renderGraphDOT(a.io.Out, g, newPeopleText(g.Names, "", true))
+				renderGraphDOT(a.Io.Out, g, NewPeopleText(g.Names, "", true))
 			case "mermaid":
-				renderGraphMermaid(a.io.Out, g, newPeopleText(g.Names, "", true))
+				renderGraphMermaid(a.Io.Out, g, NewPeopleText(g.Names, "", true))
 			default:
-				renderGraphTree(a.io.Out, g, pt, a.terminalWidth())
+				renderGraphTree(a.Io.Out, g, pt, a.TerminalWidth())
 			}
 			return nil
 		},
@@ -77,7 +77,7 @@ var letterWords = map[string]string{"M": "names as lead", "m": "lists as maintai
 // renderGraphTree prints the tree: the selected maintainer at the root,
 // each announcement's records as children, a person's own records
 // expanded only the first time they are met.
-func renderGraphTree(w io.Writer, g *report.Graph, pt peopleText, width int) {
+func renderGraphTree(w io.Writer, g *report.Graph, pt PeopleText, width int) {
 	nodes := map[string]report.GraphNode{}
 	for _, n := range g.Nodes {
 		nodes[n.Npub] = n
@@ -87,9 +87,9 @@ func renderGraphTree(w io.Writer, g *report.Graph, pt peopleText, width int) {
 		out[e.From] = append(out[e.From], e)
 	}
 	fmt.Fprintf(w, "%s  (selected coordinate)\n", termtext.Line(g.Coordinate.Identifier))
-	lead := "none (" + leadSourceText(g.LeadSource) + ")"
+	lead := "none (" + LeadSourceText(g.LeadSource) + ")"
 	if g.LeadMaintainer != nil {
-		lead = pt.Of(*g.LeadMaintainer) + " (" + leadSourceText(g.LeadSource) + ")"
+		lead = pt.Of(*g.LeadMaintainer) + " (" + LeadSourceText(g.LeadSource) + ")"
 	}
 	fmt.Fprintf(w, "lead: %s\n", lead)
 	if len(g.LeadPath) > 1 {
@@ -203,12 +203,12 @@ func edgeWhen(e report.GraphEdge) string {
 }
 
 // nodeLabel is a person's diagram label: name (if any), short npub, role.
-func nodeLabel(n report.GraphNode, pt peopleText) []string {
+func nodeLabel(n report.GraphNode, pt PeopleText) []string {
 	var parts []string
 	if n.Name != nil {
 		parts = append(parts, termtext.Line(*n.Name))
 	}
-	parts = append(parts, pt.key(n.Npub, false), n.Role)
+	parts = append(parts, pt.Key(n.Npub, false), n.Role)
 	if n.Selected {
 		parts = append(parts, "selected")
 	}
@@ -218,7 +218,7 @@ func nodeLabel(n report.GraphNode, pt peopleText) []string {
 // renderGraphDOT prints Graphviz source: one node per person (its id the
 // full npub), one edge per record; defer copies dashed, ended records
 // dotted and grey, the lead path bold.
-func renderGraphDOT(w io.Writer, g *report.Graph, pt peopleText) {
+func renderGraphDOT(w io.Writer, g *report.Graph, pt PeopleText) {
 	q := func(s string) string {
 		return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 	}
@@ -255,7 +255,7 @@ func renderGraphDOT(w io.Writer, g *report.Graph, pt peopleText) {
 }
 
 // renderGraphMermaid prints a Mermaid flowchart of the same graph.
-func renderGraphMermaid(w io.Writer, g *report.Graph, pt peopleText) {
+func renderGraphMermaid(w io.Writer, g *report.Graph, pt PeopleText) {
 	esc := strings.NewReplacer(`&`, "#amp;", `"`, "#quot;", `<`, "#lt;", `>`, "#gt;", "|", "#124;")
 	id := map[string]string{}
 	fmt.Fprintln(w, "flowchart LR")

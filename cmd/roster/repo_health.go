@@ -21,7 +21,7 @@ const (
 // on an error finding (or, with --strict, a warning the maintainers can act
 // on), 4 when a relay did not answer, because an unhealthy repository must
 // not pass on partial evidence.
-func newRepoHealthCmd(a *app) *cobra.Command {
+func NewRepoHealthCmd(a *Factory) *cobra.Command {
 	var strict, format string
 	var noGitServers bool
 	cmd := &cobra.Command{
@@ -63,14 +63,14 @@ the objects to tell), or unreachable. --no-git-servers skips it.`,
 				strict = ""
 			}
 			if strict != "" && strict != strictMaintainers && strict != strictAll {
-				return usageErr("--strict=%s: use --strict (warnings the current maintainers can act on fail) or --strict=all (every warning fails)", strict)
+				return UsageErr("--strict=%s: use --strict (warnings the current maintainers can act on fail) or --strict=all (every warning fails)", strict)
 			}
-			if err := a.checkCIFormat(format); err != nil {
+			if err := a.CheckCIFormat(format); err != nil {
 				return err
 			}
 			// The human findings name people; the JSON carries npubs only.
-			a.profiles = !a.opts.JSON
-			v, err := a.loadRepo(cmd.Context(), completeEvidence)
+			a.Profiles = !a.Opts.JSON
+			v, err := a.LoadRepo(cmd.Context(), CompleteEvidence)
 			if err != nil {
 				return err
 			}
@@ -81,29 +81,29 @@ the objects to tell), or unreachable. --no-git-servers skips it.`,
 				h.StrictScope = &strict
 			}
 			if !noGitServers {
-				h.GitServers = a.gitServers(cmd.Context(), v)
-				h.Findings = append(h.Findings, gitServerFindings(h.GitServers)...)
+				h.GitServers = a.GitServers(cmd.Context(), v)
+				h.Findings = append(h.Findings, GitServerFindings(h.GitServers)...)
 			}
 			var gating int
 			h.Errors, h.Warnings, gating = report.CountFindings(h.Findings, strict == strictAll)
 			h.GatingWarnings = gating
-			unreachable := unreachableServers(h.GitServers)
+			unreachable := UnreachableServers(h.GitServers)
 			h.Healthy = h.Errors == 0 && (strict == "" || gating == 0)
-			pt := a.people(rep.Names, rep.Viewer)
+			pt := a.People(rep.Names, rep.Viewer)
 			switch {
-			case a.opts.JSON:
-				if err := writeJSON(a, h); err != nil {
+			case a.Opts.JSON:
+				if err := WriteJSON(a, h); err != nil {
 					return err
 				}
-			case format == formatGitHub:
-				renderHealthGitHub(a.io.Out, h, rep, pt)
-				a.appendStepSummary(healthSummaryMarkdown(h, rep, pt))
+			case format == FormatGitHub:
+				renderHealthGitHub(a.Io.Out, h, rep, pt)
+				a.AppendStepSummary(healthSummaryMarkdown(h, rep, pt))
 			default:
-				renderHealthHuman(a.io.Out, h, termui.NewStyles(a.io.Out, a.io.color()), pt, a.terminalWidth())
-				a.printAdvisories(v)
+				renderHealthHuman(a.Io.Out, h, termui.NewStyles(a.Io.Out, a.Io.Color()), pt, a.TerminalWidth())
+				a.PrintAdvisories(v)
 			}
 			if !h.Healthy {
-				return &exitError{Code: exitUnhealthy, Kind: "unhealthy", Printed: true,
+				return &ExitError{Code: ExitUnhealthy, Kind: "unhealthy", Printed: true,
 					Err: fmt.Errorf("repository health: %d error(s), %d warning(s)", h.Errors, h.Warnings)}
 			}
 			if strict != "" && len(unreachable) > 0 {
@@ -115,7 +115,7 @@ the objects to tell), or unreachable. --no-git-servers skips it.`,
 	cmd.Flags().StringVar(&strict, "strict", "", "fail (exit 5) on warnings the current maintainers can act on too; --strict=all: on every warning")
 	cmd.Flags().Lookup("strict").NoOptDefVal = strictMaintainers
 	cmd.Flags().BoolVar(&noGitServers, "no-git-servers", false, "do not list the advertised Git servers or compare them with the published state")
-	addCIFormatFlag(cmd, &format)
+	AddCIFormatFlag(cmd, &format)
 	return cmd
 }
 
@@ -130,7 +130,7 @@ func gitServersIncompleteErr(servers []report.GitServer) error {
 		}
 		lines = append(lines, fmt.Sprintf("  %s: %s", termtext.Line(s.URL), termtext.Line(reason)))
 	}
-	return &exitError{Code: exitIncomplete, Kind: "git-servers-unreachable",
+	return &ExitError{Code: ExitIncomplete, Kind: "git-servers-unreachable",
 		Err:     fmt.Errorf("repository health: these advertised Git servers could not be listed, so what they serve was not compared with the published state (--strict needs every one):\n%s", strings.Join(lines, "\n")),
 		Details: map[string]any{"git_servers": servers}}
 }
@@ -146,7 +146,7 @@ func strictNote(f report.Finding, h *report.Health) string {
 // renderHealthHuman lists each finding with who can act on it and the
 // command for that person, the Git servers, then the verdict; rows wrap to
 // width (0: never).
-func renderHealthHuman(w io.Writer, h *report.Health, st termui.Styles, pt peopleText, width int) {
+func renderHealthHuman(w io.Writer, h *report.Health, st termui.Styles, pt PeopleText, width int) {
 	p := &termui.Lines{W: w, St: st, Width: width}
 	// Finding messages and commands may quote event text: one line each.
 	p.Row("repository", h.Coordinate.Npub+"/"+termtext.Line(h.Coordinate.Identifier))
@@ -159,7 +159,7 @@ func renderHealthHuman(w io.Writer, h *report.Health, st termui.Styles, pt peopl
 		if f.Author != nil {
 			p.Note(pt.Prose("announcement of " + *f.Author))
 		}
-		p.NoteWhole(actorLine(f, pt))
+		p.NoteWhole(ActorLine(f, pt))
 		if n := strictNote(f, h); n != "" {
 			p.Note(n)
 		}
@@ -185,26 +185,26 @@ func renderHealthHuman(w io.Writer, h *report.Health, st termui.Styles, pt peopl
 // warning, titled with its code, the message then who should run what),
 // one per Git server that could not be listed (a warning), and the
 // verdict as a notice, or an error when unhealthy.
-func renderHealthGitHub(w io.Writer, h *report.Health, rep *report.Repo, pt peopleText) {
+func renderHealthGitHub(w io.Writer, h *report.Health, rep *report.Repo, pt PeopleText) {
 	for _, f := range h.Findings {
-		msg := pt.Prose(f.Message) + "\n" + actorLine(f, pt)
+		msg := pt.Prose(f.Message) + "\n" + ActorLine(f, pt)
 		if n := strictNote(f, h); n != "" {
 			msg += "\n" + n
 		}
-		ghCommand(w, ghSeverity(f.Severity), "roster: "+f.Code, msg)
+		GhCommand(w, GhSeverity(f.Severity), "roster: "+f.Code, msg)
 	}
-	for _, s := range unreachableServers(h.GitServers) {
+	for _, s := range UnreachableServers(h.GitServers) {
 		reason := ""
 		if s.Reason != nil {
 			reason = *s.Reason
 		}
-		ghCommand(w, "warning", "roster: git server unreachable", fmt.Sprintf("the Git server %s could not be listed (%s): what it serves was not compared with the published state", s.URL, reason))
+		GhCommand(w, "warning", "roster: git server unreachable", fmt.Sprintf("the Git server %s could not be listed (%s): what it serves was not compared with the published state", s.URL, reason))
 	}
 	verdict := fmt.Sprintf("%s: %d error(s), %d warning(s)", healthVerdict(h), h.Errors, h.Warnings)
 	if h.Healthy {
-		ghCommand(w, "notice", "roster: repository health", rep.Coordinate.Npub+"/"+rep.Coordinate.Identifier+" is "+verdict)
+		GhCommand(w, "notice", "roster: repository health", rep.Coordinate.Npub+"/"+rep.Coordinate.Identifier+" is "+verdict)
 	} else {
-		ghCommand(w, "error", "roster: repository health", rep.Coordinate.Npub+"/"+rep.Coordinate.Identifier+" is "+verdict)
+		GhCommand(w, "error", "roster: repository health", rep.Coordinate.Npub+"/"+rep.Coordinate.Identifier+" is "+verdict)
 	}
 }
 
@@ -221,32 +221,32 @@ func healthVerdict(h *report.Health) string {
 // healthSummaryMarkdown is the job summary: the verdict, the lead, the
 // maintainers with their names, the findings with their actor and
 // command, and the Git servers.
-func healthSummaryMarkdown(h *report.Health, rep *report.Repo, pt peopleText) string {
+func healthSummaryMarkdown(h *report.Health, rep *report.Repo, pt PeopleText) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## roster repository health: %s\n\n", mdText(healthVerdict(h)))
-	fmt.Fprintf(&b, "Repository %s: %d error(s), %d warning(s)", mdCode(rep.Coordinate.Npub+"/"+rep.Coordinate.Identifier), h.Errors, h.Warnings)
+	fmt.Fprintf(&b, "## roster repository health: %s\n\n", MdText(healthVerdict(h)))
+	fmt.Fprintf(&b, "Repository %s: %d error(s), %d warning(s)", MdCode(rep.Coordinate.Npub+"/"+rep.Coordinate.Identifier), h.Errors, h.Warnings)
 	if h.StrictScope != nil {
-		fmt.Fprintf(&b, ", %s", mdText("--strict="+*h.StrictScope))
+		fmt.Fprintf(&b, ", %s", MdText("--strict="+*h.StrictScope))
 	}
 	b.WriteString("\n\n")
 	if rep.LeadMaintainer != nil {
-		fmt.Fprintf(&b, "- Lead: %s\n", mdText(pt.Of(*rep.LeadMaintainer)))
+		fmt.Fprintf(&b, "- Lead: %s\n", MdText(pt.Of(*rep.LeadMaintainer)))
 	}
 	for _, m := range rep.Maintainers {
-		fmt.Fprintf(&b, "- Maintainer (%s): %s\n", mdText(m.Status), mdText(pt.Of(m.Npub)))
+		fmt.Fprintf(&b, "- Maintainer (%s): %s\n", MdText(m.Status), MdText(pt.Of(m.Npub)))
 	}
 	if len(h.Findings) > 0 {
 		b.WriteString("\n| severity | code | finding | who | command |\n| --- | --- | --- | --- | --- |\n")
 		for _, f := range h.Findings {
 			cmd := ""
 			if f.Command != nil {
-				cmd = mdCode(*f.Command)
+				cmd = MdCode(*f.Command)
 			}
-			who := actorText(f, pt)
+			who := ActorText(f, pt)
 			if strictNote(f, h) != "" {
 				who += " (not a current maintainer: not counted by --strict)"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", mdText(f.Severity), mdCode(f.Code), mdText(pt.Prose(f.Message)), mdText(who), cmd)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", MdText(f.Severity), MdCode(f.Code), MdText(pt.Prose(f.Message)), MdText(who), cmd)
 		}
 	}
 	if len(h.GitServers) > 0 {
@@ -256,7 +256,7 @@ func healthSummaryMarkdown(h *report.Health, rep *report.Repo, pt peopleText) st
 			if s.Reason != nil {
 				text += ": " + *s.Reason
 			}
-			fmt.Fprintf(&b, "| %s | %s |\n", mdCode(s.URL), mdText(text))
+			fmt.Fprintf(&b, "| %s | %s |\n", MdCode(s.URL), MdText(text))
 		}
 	}
 	b.WriteString("\n")

@@ -19,7 +19,7 @@ const codeStaleRelays = "stale-relays"
 // repository's identifier) than the newest version another relay served.
 // The actor is any maintainer when the event's author is a confirmed
 // maintainer (anyone can republish a signed event), else the author.
-func staleRelayFindings(v *repoView) []report.Finding {
+func staleRelayFindings(v *RepoView) []report.Finding {
 	if v.Fetch == nil {
 		return nil
 	}

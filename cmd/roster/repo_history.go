@@ -14,7 +14,7 @@ import (
 
 // newRepoHistoryCmd is `roster repo history`: who held which role when,
 // former maintainers included.
-func newRepoHistoryCmd(a *app) *cobra.Command {
+func newRepoHistoryCmd(a *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "history",
 		Short: "List each person's effective role intervals, former maintainers included",
@@ -30,16 +30,16 @@ lowest pubkey. Copies that disagree with it are listed under it.`,
   roster repo history --repo nostr://npub1.../my-repo --relay wss://relay.example`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a.profiles = true
-			v, err := a.loadRepo(cmd.Context(), partialEvidence)
+			a.Profiles = true
+			v, err := a.LoadRepo(cmd.Context(), PartialEvidence)
 			if err != nil {
 				return err
 			}
 			h := report.HistoryOf(v)
-			if a.opts.JSON {
-				return writeJSON(a, h)
+			if a.Opts.JSON {
+				return WriteJSON(a, h)
 			}
-			renderHistory(a.io.Out, h, a.people(h.Names, h.Viewer), a.terminalWidth())
+			renderHistory(a.Io.Out, h, a.People(h.Names, h.Viewer), a.TerminalWidth())
 			return nil
 		},
 	}
@@ -47,7 +47,7 @@ lowest pubkey. Copies that disagree with it are listed under it.`,
 
 // renderHistory prints one block per person: their current role, then
 // each role's intervals with their source, then disagreeing copies.
-func renderHistory(w io.Writer, h *report.History, pt peopleText, width int) {
+func renderHistory(w io.Writer, h *report.History, pt PeopleText, width int) {
 	p := &termui.Lines{W: w, Width: width}
 	fmt.Fprintf(w, "history of %s (selected: %s)\n", termtext.Line(h.Coordinate.Identifier), pt.Of(h.Coordinate.Npub))
 	if len(h.People) == 0 {
@@ -119,7 +119,7 @@ func tagWords(tag []string) string {
 		if i%2 == 1 {
 			word = "until "
 		}
-		parts = append(parts, word+tagTime(tag, i))
+		parts = append(parts, word+TagTime(tag, i))
 	}
 	if len(parts) == 0 {
 		return "no dates"

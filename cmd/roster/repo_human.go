@@ -15,7 +15,7 @@ import (
 // leadSourceText explains lead_source in words, answering "is the lead
 // explicit, legacy-inferred, or unresolved?" (graph.LeadSource.Words, the
 // one vocabulary of every command).
-func leadSourceText(src string) string { return graph.LeadSource(src).Words() }
+func LeadSourceText(src string) string { return graph.LeadSource(src).Words() }
 
 // renderRepoHuman prints the human view: the spec's four questions first
 // (selected coordinate; lead and its source; confirmed, invited, moderators;
@@ -26,13 +26,13 @@ func leadSourceText(src string) string { return graph.LeadSource(src).Words() }
 // metadata, ref names, relay URLs and reasons, finding messages) is printed
 // through termtext.Line, so it stays on its row; npubs, hex ids and roster's
 // own words are printed as they are.
-func renderRepoHuman(w io.Writer, rep *report.Repo, st termui.Styles) {
-	renderRepoHumanAs(w, rep, st, newPeopleText(rep.Names, rep.Viewer, false), 0)
+func RenderRepoHuman(w io.Writer, rep *report.Repo, st termui.Styles) {
+	renderRepoHumanAs(w, rep, st, NewPeopleText(rep.Names, rep.Viewer, false), 0)
 }
 
 // renderRepoHumanAs is renderRepoHuman naming people with pt and wrapping
 // rows at width columns (0: no wrapping).
-func renderRepoHumanAs(w io.Writer, rep *report.Repo, st termui.Styles, pt peopleText, width int) {
+func renderRepoHumanAs(w io.Writer, rep *report.Repo, st termui.Styles, pt PeopleText, width int) {
 	p := &termui.Lines{W: w, St: st, Width: width}
 	id := termtext.Line(rep.Coordinate.Identifier)
 
@@ -46,7 +46,7 @@ func renderRepoHumanAs(w io.Writer, rep *report.Repo, st termui.Styles, pt peopl
 	if rep.LeadMaintainer != nil {
 		lead = pt.Of(*rep.LeadMaintainer)
 	}
-	source := leadSourceText(rep.LeadSource)
+	source := LeadSourceText(rep.LeadSource)
 	if rep.LeadMaintainer == nil && rep.Lifecycle.Status != "" && rep.Lifecycle.Status != "active" {
 		// A deleted or archived coordinate grants no authority; say why
 		// rather than describe an empty graph.
@@ -58,8 +58,8 @@ func renderRepoHumanAs(w io.Writer, rep *report.Repo, st termui.Styles, pt peopl
 	}
 
 	// 3. Who is confirmed, invited, or a moderator?
-	printMembers(p, "maintainers", rep.Maintainers, rep, pt, !rep.Complete && !rep.Offline)
-	printMembers(p, "moderators", rep.Moderators, nil, pt, !rep.Complete && !rep.Offline)
+	PrintMembers(p, "maintainers", rep.Maintainers, rep, pt, !rep.Complete && !rep.Offline)
+	PrintMembers(p, "moderators", rep.Moderators, nil, pt, !rep.Complete && !rep.Offline)
 
 	// 4. Pending history acknowledgements or a safer lead coordinate to follow?
 	if len(rep.PendingHistoryAcknowledgements) == 0 {
@@ -129,7 +129,7 @@ func renderRepoHumanAs(w io.Writer, rep *report.Repo, st termui.Styles, pt peopl
 
 // renderHealthSummary counts the findings and lists each one briefly; `roster
 // repo health` is the CI-facing view of the same list.
-func renderHealthSummary(p *termui.Lines, rep *report.Repo, pt peopleText) {
+func renderHealthSummary(p *termui.Lines, rep *report.Repo, pt PeopleText) {
 	errs, warns := countFindings(rep.Health)
 	if errs+warns == 0 {
 		p.Row("health", p.St.Apply(p.St.Good, "no findings"))
@@ -159,7 +159,7 @@ func renderHealthSummary(p *termui.Lines, rep *report.Repo, pt peopleText) {
 		}
 		p.Note(pt.Prose(termtext.Line(f.Severity + " " + f.Code + ": " + f.Message)))
 		if f.Command != nil {
-			p.Note("  " + actorLine(f, pt))
+			p.Note("  " + ActorLine(f, pt))
 		}
 	}
 }
@@ -220,7 +220,7 @@ func countFindings(fs []report.Finding) (errs, warns int) {
 	return errs, warns
 }
 
-func lifecycleText(l report.Lifecycle, st termui.Styles, pt peopleText) string {
+func lifecycleText(l report.Lifecycle, st termui.Styles, pt PeopleText) string {
 	if l.Status == "active" || l.Status == "" {
 		return "active"
 	}

@@ -23,7 +23,7 @@ type repoInitOptions struct {
 	setOrigin                     bool
 }
 
-func newRepoInitCmd(a *app) *cobra.Command {
+func NewRepoInitCmd(a *Factory) *cobra.Command {
 	var o repoInitOptions
 	cmd := &cobra.Command{
 		Use:   "init",
@@ -68,7 +68,7 @@ nostr:// URL.`,
 const repoInitSchema = "roster.repo-init/v3"
 
 // repoInitResult is roster.repo-init/v3.
-type repoInitResult struct {
+type RepoInitResult struct {
 	Schema     string                `json:"schema"`
 	Coordinate repoInitCoord         `json:"coordinate"`
 	Published  []string              `json:"published"`
@@ -86,7 +86,7 @@ type repoInitResult struct {
 	Share *report.Share `json:"share"`
 	// Error is set when the result is not a success (exit 6): what was
 	// published is still reported.
-	Error *jsonErrorBody `json:"error,omitempty"`
+	Error *JsonErrorBody `json:"error,omitempty"`
 }
 
 type repoInitCoord struct {
@@ -102,18 +102,18 @@ type repoInitConfig struct {
 	Origin    *string `json:"origin"`
 }
 
-func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
-	if a.opts.Offline {
-		return usageErr("repo init publishes to relays; it cannot run with --offline")
+func runRepoInit(ctx context.Context, a *Factory, o repoInitOptions) error {
+	if a.Opts.Offline {
+		return UsageErr("repo init publishes to relays; it cannot run with --offline")
 	}
-	co, err := gitstate.Open(a.io.Dir)
+	co, err := gitstate.Open(a.Io.Dir)
 	if err != nil {
-		return &exitError{Code: exitUsage, Kind: "not-a-checkout", Err: err}
+		return &ExitError{Code: ExitUsage, Kind: "not-a-checkout", Err: err}
 	}
-	relays := relaypool.NormalizeRelays(a.defaultRelays())
-	pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner})
+	relays := relaypool.NormalizeRelays(a.DefaultRelays())
+	pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner})
 	defer pool.Close()
-	p := announce.Pipeline{Checkout: co, Signer: a.signer, Relays: relays, Pool: pool, Now: a.io.Now}
+	p := announce.Pipeline{Checkout: co, Signer: a.Signer, Relays: relays, Pool: pool, Now: a.Io.Now}
 	res, err := p.Run(ctx, announce.Request{Identifier: o.identifier, Name: o.name, Description: o.description,
 		Clone: o.clone, Web: o.web, SetOrigin: o.setOrigin})
 	var (
@@ -122,21 +122,21 @@ func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
 	)
 	switch {
 	case errors.As(err, &se):
-		var ee *exitError
+		var ee *ExitError
 		if errors.As(se.Err, &ee) {
 			return ee // a.signer's own exit error (no signer, wrong passphrase)
 		}
-		return signerError(se.Err)
+		return SignerError(se.Err)
 	case errors.As(err, &ae):
 		return announceErr(ae)
 	case err != nil && res == nil:
 		return err
 	}
-	s, err2 := a.signer(ctx) // opened already: the announcement is signed
+	s, err2 := a.Signer(ctx) // opened already: the announcement is signed
 	if err2 != nil {
 		return err2
 	}
-	out := repoInitResult{Schema: repoInitSchema, Backend: s.Backend(), Published: []string{}, Replaces: res.Replaces,
+	out := RepoInitResult{Schema: repoInitSchema, Backend: s.Backend(), Published: []string{}, Replaces: res.Replaces,
 		Event: res.Event, Relays: res.Delivery.Relays, Verified: res.Verified,
 		GitConfig: repoInitConfig{NostrRepo: res.NostrRepo, Origin: res.Origin},
 		Coordinate: repoInitCoord{Kind: res.Coordinate.Kind, Pubkey: res.Coordinate.Pubkey, Npub: graph.Npub(res.Coordinate.Pubkey),
@@ -155,33 +155,33 @@ func runRepoInit(ctx context.Context, a *app, o repoInitOptions) error {
 }
 
 // announceErr is the exit error of what stopped an announcement.
-func announceErr(e *announce.Error) *exitError {
-	ee := &exitError{Code: exitUsage, Kind: e.Kind, Err: errors.New(e.Msg), Details: e.Details, Commands: e.Commands}
+func announceErr(e *announce.Error) *ExitError {
+	ee := &ExitError{Code: ExitUsage, Kind: e.Kind, Err: errors.New(e.Msg), Details: e.Details, Commands: e.Commands}
 	switch e.Kind {
 	case announce.KindIncomplete:
-		ee.Code = exitIncomplete
+		ee.Code = ExitIncomplete
 		ee.Err = fmt.Errorf("%s:\n  %s", e.Msg, strings.Join(unanswered(e.Fetch), "\n  "))
 		// Relay reasons stay on their own line on a terminal.
 		ee.Terminal = fmt.Sprintf("%s:\n  %s", e.Msg, strings.Join(termtext.Lines(unanswered(e.Fetch)), "\n  "))
 	case announce.KindExists:
-		ee.Code = exitRefused
+		ee.Code = ExitRefused
 	}
 	return ee
 }
 
 // reportRepoInit prints the result. A publish some relay did not return is
 // exit 6; with --json its error rides along inside the result.
-func reportRepoInit(a *app, res repoInitResult, notReadBack, relays []string) error {
+func reportRepoInit(a *Factory, res RepoInitResult, notReadBack, relays []string) error {
 	if !res.Verified {
-		ee := &exitError{Code: exitUnverified, Kind: "unverified",
+		ee := &ExitError{Code: ExitUnverified, Kind: "unverified",
 			Err:     fmt.Errorf("published %s, but %s did not return it on read-back", res.Event.ID, strings.Join(notReadBack, ", ")),
 			Details: map[string]any{"published": res.Published, "relays": res.Relays},
 			Commands: []suggest.Command{suggest.Roster("repo", "init").With(relayWords(notReadBack)...),
 				suggest.Roster("repo").With(relayWords(relays)...)}}
-		if a.opts.JSON {
+		if a.Opts.JSON {
 			// The result is the useful part; the error rides along in it.
-			res.Error = &jsonErrorBody{Code: ee.Kind, Message: ee.Err.Error(), Details: ee.Details, Commands: a.render(ee.Commands)}
-			if err := writeJSON(a, res); err != nil {
+			res.Error = &JsonErrorBody{Code: ee.Kind, Message: ee.Err.Error(), Details: ee.Details, Commands: a.Render(ee.Commands)}
+			if err := WriteJSON(a, res); err != nil {
 				return err
 			}
 			ee.Printed = true
@@ -190,11 +190,11 @@ func reportRepoInit(a *app, res repoInitResult, notReadBack, relays []string) er
 		renderRepoInit(a, res)
 		return ee
 	}
-	if a.opts.JSON {
-		return writeJSON(a, res)
+	if a.Opts.JSON {
+		return WriteJSON(a, res)
 	}
 	renderRepoInit(a, res)
-	a.hooksTip()
+	a.HooksTip()
 	return nil
 }
 
@@ -203,7 +203,7 @@ func unanswered(res *relaypool.FetchResult) []string {
 	var out []string
 	for _, r := range res.Relays {
 		if r.Status != relaypool.StatusOK {
-			out = append(out, relayFailure(r.URL, r.Status, r.Reason))
+			out = append(out, RelayFailure(r.URL, r.Status, r.Reason))
 		}
 	}
 	return out
@@ -218,8 +218,8 @@ func relayWords(relays []string) []string {
 	return out
 }
 
-func renderRepoInit(a *app, res repoInitResult) {
-	w := a.io.Out
+func renderRepoInit(a *Factory, res RepoInitResult) {
+	w := a.Io.Out
 	verb := "Announced"
 	if res.Replaces != nil {
 		verb = "Re-announced"

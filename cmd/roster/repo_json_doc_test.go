@@ -42,7 +42,7 @@ func TestDocsJSONRepoExampleMatchesThePrintedShape(t *testing.T) {
 		t.Fatalf("the documented example is not JSON: %v\n%s", err, example)
 	}
 	var buf bytes.Buffer
-	if err := encodeJSON(&buf, sampleReport()); err != nil {
+	if err := EncodeJSON(&buf, sampleReport()); err != nil {
 		t.Fatal(err)
 	}
 	var out map[string]json.RawMessage

@@ -6,7 +6,7 @@ import (
 )
 
 // newRepoLeaveCmd is `roster repo leave`: end your own role, keep the redirect.
-func newRepoLeaveCmd(a *app) *cobra.Command {
+func NewRepoLeaveCmd(a *Factory) *cobra.Command {
 	var dryRun bool
 	cmd := &cobra.Command{
 		Use:   "leave",

@@ -13,13 +13,13 @@ import (
 // renderPlan prints the preview in words: one sentence per change to the
 // announcement and per consequence, people by name; --verbose adds the
 // tag each change writes. Then what the state seam did and did not check.
-func renderPlan(a *app, plan *preflight.Plan, pt peopleText) {
-	w := a.io.Out
-	p := &termui.Lines{W: w, Width: a.terminalWidth()}
-	if len(a.lookups) > 0 {
+func renderPlan(a *Factory, plan *preflight.Plan, pt PeopleText) {
+	w := a.Io.Out
+	p := &termui.Lines{W: w, Width: a.TerminalWidth()}
+	if len(a.Lookups) > 0 {
 		fmt.Fprintln(w, "looked up:")
 	}
-	for _, l := range a.lookups {
+	for _, l := range a.Lookups {
 		// In full: this is where the user checks which key a name meant.
 		sentence(w, p, fmt.Sprintf("%s is %s: its domain lists that key for the name", termtext.Line(l.Name), l.Npub))
 	}
@@ -33,7 +33,7 @@ func renderPlan(a *app, plan *preflight.Plan, pt peopleText) {
 		fmt.Fprintln(w, "your announcement:")
 		for _, c := range plan.Changes {
 			sentence(w, p, changeSentence(c, plan.Author, pt))
-			if a.verbose {
+			if a.Verbose {
 				fmt.Fprintf(w, "      tag %s (%s %s)\n", tagText(c.After), c.Action, c.Letter)
 			}
 		}
@@ -79,7 +79,7 @@ func renderPlan(a *app, plan *preflight.Plan, pt peopleText) {
 		sentence(w, p, "the lead changes from "+before+" to "+after)
 	}
 	if plan.SwitchTo != nil {
-		sentence(w, p, fmt.Sprintf("the selected coordinate becomes %s (was %s)", termtext.Line(displayCoord(s.SelectedAfter)), termtext.Line(displayCoord(s.SelectedBefore))))
+		sentence(w, p, fmt.Sprintf("the selected coordinate becomes %s (was %s)", termtext.Line(DisplayCoord(s.SelectedAfter)), termtext.Line(DisplayCoord(s.SelectedBefore))))
 	}
 	if pub := plan.State.Publish; pub != nil {
 		what := "with --force, a repository state (kind 30618) with this checkout's branches and tags replaces the other state"
@@ -123,22 +123,22 @@ func joinSemi(parts []string) string {
 }
 
 // leadText is a lead and its source in the words roster repo uses.
-func leadText(l preflight.LeadSummary, pt peopleText) string {
+func leadText(l preflight.LeadSummary, pt PeopleText) string {
 	who := "nobody"
 	if l.Lead != "" {
 		who = pt.Of(l.Lead)
 	}
-	return who + " (" + leadSourceText(l.Source) + ")"
+	return who + " (" + LeadSourceText(l.Source) + ")"
 }
 
 // changeSentence says what one role record of the author's announcement
 // will say. M is the lead pointer (to oneself: being the lead), m a
 // maintainer listing, o a moderator listing; a "defer" end keeps someone's
 // interval as history without assigning them.
-func changeSentence(c preflight.RoleChange, author string, pt peopleText) string {
+func changeSentence(c preflight.RoleChange, author string, pt PeopleText) string {
 	self := c.Subject == author
 	who := pt.Of(c.Subject)
-	start, end := tagTime(c.After, 2), tagTime(c.After, 3)
+	start, end := TagTime(c.After, 2), TagTime(c.After, 3)
 	from := ""
 	if start != "" {
 		from = " from " + start
@@ -193,7 +193,7 @@ func changeSentence(c preflight.RoleChange, author string, pt peopleText) string
 // otherTagSentence says what one tag difference the role and field changes
 // do not name does: the maintainers projection by its people, any other
 // tag as it is written.
-func otherTagSentence(e preflight.TagEdit, pt peopleText) string {
+func otherTagSentence(e preflight.TagEdit, pt PeopleText) string {
 	if len(e.Tag) > 0 && e.Tag[0] == "maintainers" {
 		var names []string
 		for _, pk := range e.Tag[1:] {

@@ -13,9 +13,9 @@ import (
 func runWithTTY(t *testing.T, env map[string]string, errTTY bool, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	s := &ioStreams{In: strings.NewReader(""), Out: &out, Err: &errb, Getenv: func(k string) string { return env[k] },
+	s := &IoStreams{In: strings.NewReader(""), Out: &out, Err: &errb, Getenv: func(k string) string { return env[k] },
 		Now: time.Now, ErrTTY: errTTY}
-	code = run(args, s)
+	code = Run(args, s)
 	return out.String(), errb.String(), code
 }
 
@@ -30,7 +30,7 @@ func TestProgressOnlyOnTerminalStderr(t *testing.T) {
 	args := append([]string{"repo", "--json", "--repo", alice.naddr("proj")}, relayArgs(relays)...)
 
 	out, errs, code := runWithTTY(t, testEnv(t), true, args...)
-	if code != exitOK {
+	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	if !strings.Contains(errs, "reading relays: 2 of 2 done") || !strings.HasSuffix(errs, "\r\x1b[K") {
@@ -41,7 +41,7 @@ func TestProgressOnlyOnTerminalStderr(t *testing.T) {
 	}
 
 	_, errs, code = runWithTTY(t, testEnv(t), false, args...)
-	if code != exitOK || errs != "" {
+	if code != ExitOK || errs != "" {
 		t.Fatalf("non-TTY stderr must stay empty, exit %d: %q", code, errs)
 	}
 }
@@ -54,7 +54,7 @@ func TestProgressDoesNotCountASilentRelayAsAnswered(t *testing.T) {
 	relays[1].SetSilent(true)
 	args := append([]string{"repo", "--timeout", "1s", "--repo", alice.naddr("proj")}, relayArgs(relays)...)
 	_, errs, code := runWithTTY(t, testEnv(t), true, args...)
-	if code != exitOK {
+	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	if strings.Contains(errs, "2 of 2 answered") || !strings.Contains(errs, "reading relays: 2 of 2 done") {

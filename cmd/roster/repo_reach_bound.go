@@ -11,12 +11,12 @@ import (
 // reachBoundErr is exit 4: a write's announcements reach more people than
 // discovery.MaxWriteReach, so its evidence cannot be complete within the
 // bound. It names the person whose announcement names the most people.
-func (a *app) reachBoundErr(e *discovery.ReachBound) *exitError {
+func (a *Factory) reachBoundErr(e *discovery.ReachBound) *ExitError {
 	who := ""
 	if e.Widest != "" {
 		who = fmt.Sprintf(" (%s's announcement alone names %d)", graph.Npub(e.Widest), e.Names)
 	}
-	return &exitError{Code: exitIncomplete, Kind: "reach-bound",
+	return &ExitError{Code: ExitIncomplete, Kind: "reach-bound",
 		Err: fmt.Errorf("this change involves more than %d people: the announcements it reaches name %d%s; roster checks the events of at most %d people for a change, so it cannot be sure it saw every announcement and state event that decides it; nothing was decided or published",
 			discovery.MaxWriteReach, e.Reached, who, discovery.MaxWriteReach),
 		Details:  map[string]any{"reached": e.Reached, "max_reached": discovery.MaxWriteReach, "widest": graph.Npub(e.Widest), "names": e.Names},

@@ -39,7 +39,7 @@ func TestAnInviteeNamingThousandsIsABoundedNamedRefusal(t *testing.T) {
 		w.relays[0].Inject(e)
 	}
 	start := time.Now()
-	m := w.refused(alice, alice, 1000, exitIncomplete, "reach-bound", "repo", "edit", "--add-maintainer", carol.npub())
+	m := w.refused(alice, alice, 1000, ExitIncomplete, "reach-bound", "repo", "edit", "--add-maintainer", carol.npub())
 	if took := time.Since(start); took > 10*time.Second {
 		t.Fatalf("the refusal took %v", took)
 	}

@@ -30,7 +30,7 @@ func TestRepoReadIsOneRoundAndLaterReadsCoverCachedAuthorsDeletions(t *testing.T
 	env := testEnv(t)
 	args := []string{"--repo", alice.naddr("proj"), "--relay", rl.URL()}
 	first, r := repoJSONRun(t, invocation{Env: env}, args...)
-	if r.Code != exitOK {
+	if r.Code != ExitOK {
 		t.Fatalf("first read exit %d: %s", r.Code, r.Err)
 	}
 	// Discovery, the profiles (a cold cache has none) and the state
@@ -43,7 +43,7 @@ func TestRepoReadIsOneRoundAndLaterReadsCoverCachedAuthorsDeletions(t *testing.T
 	}
 
 	second, r := repoJSONRun(t, invocation{Env: env}, args...)
-	if r.Code != exitOK {
+	if r.Code != ExitOK {
 		t.Fatalf("second read exit %d: %s", r.Code, r.Err)
 	}
 	if n := rl.ReqCount(); n != 5 {
@@ -55,7 +55,7 @@ func TestRepoReadIsOneRoundAndLaterReadsCoverCachedAuthorsDeletions(t *testing.T
 
 	cold := testEnv(t)
 	h := invocation{Env: cold}.roster(t, append([]string{"repo", "health", "--json", "--timeout", "3s"}, args...)...)
-	if h.Code == exitIncomplete || h.Code == exitFailure {
+	if h.Code == ExitIncomplete || h.Code == ExitFailure {
 		t.Fatalf("health exit %d: %s%s", h.Code, h.Out, h.Err)
 	}
 	if n := rl.ReqCount(); n != 7 {

@@ -16,18 +16,18 @@ import (
 // saying that the cache alone (--offline) cannot prove anything is latest.
 // Its commands ask the same relays again (the renderer adds the user's
 // --repo and --relay); only a different-relay suggestion names its own.
-func (a *app) incompleteErr(v *repoView) *exitError {
+func (a *Factory) incompleteErr(v *RepoView) *ExitError {
 	repo := suggest.Roster("repo")
 	// Retries rerun the read that failed (repo state, graph, history...).
 	again, offline := repo, true
-	if c := a.running; c != nil && repoReads[c.CommandPath()] {
+	if c := a.Running; c != nil && repoReads[c.CommandPath()] {
 		again = suggest.Roster(strings.Fields(strings.TrimPrefix(c.CommandPath(), "roster "))...)
-		offline, _ = usesGlobalFlag(c, "offline")
+		offline, _ = UsesGlobalFlag(c, "offline")
 	}
 	if v.Offline {
-		return &exitError{Code: exitIncomplete, Kind: "incomplete",
+		return &ExitError{Code: ExitIncomplete, Kind: "incomplete",
 			Err: fmt.Errorf("--offline answers from the local cache, which cannot prove that %s's events are still the latest; nothing was decided",
-				displayCoord(v.Coordinate())),
+				DisplayCoord(v.Coordinate())),
 			Details:  map[string]any{"relays": []map[string]any{}, "offline": true},
 			Commands: []suggest.Command{suggest.Roster("repo", "health").Because("the same, without --offline")}}
 	}
@@ -49,7 +49,7 @@ func (a *app) incompleteErr(v *repoView) *exitError {
 		}
 		rel = append(rel, entry)
 		if r.Status != relaypool.StatusOK {
-			line := relayFailure(r.URL, r.Status, r.Reason)
+			line := RelayFailure(r.URL, r.Status, r.Reason)
 			if l, ok := listed[r.URL]; ok {
 				// A write asks the relays of everyone it involves (at most
 				// discovery.MaxWriteRelays): say whose relay this is.
@@ -76,9 +76,9 @@ func (a *app) incompleteErr(v *repoView) *exitError {
 		}
 	}
 	cmds = append(hinted, cmds...)
-	return &exitError{Code: exitIncomplete, Kind: "incomplete",
-		Err:      fmt.Errorf(what, displayCoord(v.Coordinate()), strings.Join(lines, "\n  ")),
-		Terminal: fmt.Sprintf(what, termtext.Line(displayCoord(v.Coordinate())), strings.Join(safe, "\n  ")),
+	return &ExitError{Code: ExitIncomplete, Kind: "incomplete",
+		Err:      fmt.Errorf(what, DisplayCoord(v.Coordinate()), strings.Join(lines, "\n  ")),
+		Terminal: fmt.Sprintf(what, termtext.Line(DisplayCoord(v.Coordinate())), strings.Join(safe, "\n  ")),
 		Details:  map[string]any{"relays": rel},
 		Commands: cmds}
 }
@@ -100,7 +100,7 @@ func plainWebsocketInstead(url, reason string) (string, bool) {
 }
 
 // notFoundErr is exit 4 saying what was searched and what to try.
-func (a *app) notFoundErr(v *repoView) *exitError {
+func (a *Factory) notFoundErr(v *RepoView) *ExitError {
 	c := v.Coordinate()
 	where := "relays " + strings.Join(v.Relays, ", ")
 	here := suggest.Roster("repo", "--repo", gitstate.NostrURL(c, nil))
@@ -115,17 +115,17 @@ func (a *app) notFoundErr(v *repoView) *exitError {
 		where += " (not all of them answered)"
 		cmds = append([]suggest.Command{here.With("--timeout", "30s").Because("give the silent relays longer")}, cmds...)
 	}
-	return (&exitError{Code: exitIncomplete, Kind: "not-found",
+	return (&ExitError{Code: ExitIncomplete, Kind: "not-found",
 		Err: fmt.Errorf("no repository announcement found for %s (kind %d, d=%q, author %s) in %s",
-			displayCoord(c), graph.KindAnnouncement, c.Identifier, graph.Npub(c.Pubkey), where),
+			DisplayCoord(c), graph.KindAnnouncement, c.Identifier, graph.Npub(c.Pubkey), where),
 		Details:  map[string]any{"coordinate": c.ATag(), "searched": v.Relays, "offline": v.Offline},
-		Commands: cmds}).oneLine()
+		Commands: cmds}).OneLine()
 }
 
 // staleErr is exit 4: the relays answered with an older version of an
 // announcement or state than this machine verified before, so a change
 // built on their answer would drop the newer one.
-func (a *app) staleErr(e *discovery.Stale) *exitError {
+func (a *Factory) staleErr(e *discovery.Stale) *ExitError {
 	var which []string
 	ids := []string{}
 	for _, n := range e.Newer {
@@ -136,7 +136,7 @@ func (a *app) staleErr(e *discovery.Stale) *exitError {
 		which = append(which, fmt.Sprintf("%s of %s (event %s, created at %s)", what, graph.Npub(n.PubKey), n.ID, graph.HumanTime(int64(n.CreatedAt))))
 		ids = append(ids, n.ID)
 	}
-	return &exitError{Code: exitIncomplete, Kind: "stale-relays",
+	return &ExitError{Code: ExitIncomplete, Kind: "stale-relays",
 		Err: fmt.Errorf("the relays answered with older versions than this machine already verified: %s; a relay may be serving a cached or lagging answer, and a change built on it would drop the newer version; nothing was decided",
 			strings.Join(which, "; ")),
 		Details:  map[string]any{"newer": ids},

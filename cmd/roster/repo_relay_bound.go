@@ -15,7 +15,7 @@ import (
 // and state event that decides the change. The relays it would still have
 // asked come from events (validated URLs, still untrusted text): the
 // terminal gets them escaped.
-func (a *app) relayBoundErr(e *discovery.RelayBound) *exitError {
+func (a *Factory) relayBoundErr(e *discovery.RelayBound) *ExitError {
 	s := e.Search
 	wanted := e.Wanted
 	shown := wanted
@@ -55,7 +55,7 @@ func (a *app) relayBoundErr(e *discovery.RelayBound) *exitError {
 	for _, l := range s.Learned {
 		learned = append(learned, map[string]any{"url": l.URL, "from": l.From, "npub": graph.Npub(l.Pubkey), "round": l.Round})
 	}
-	return &exitError{Code: exitIncomplete, Kind: "relay-bound",
+	return &ExitError{Code: ExitIncomplete, Kind: "relay-bound",
 		Err:      fmt.Errorf(what, strings.Join(named, ", ")),
 		Terminal: fmt.Sprintf(what, strings.Join(safe, ", ")),
 		Details: map[string]any{"asked": s.Asked, "wanted": wanted, "wanted_from": wantedFrom, "learned": learned, "rounds": s.Rounds,

@@ -16,11 +16,11 @@ import (
 // document's) while they fit the bound every relay source shares: the
 // hints bring the relays asked to at most discovery.MaxWriteRelays, the
 // first hints first. The user's own relays are always asked.
-func (a *app) discoveryRelays(sel gitstate.Selection) []string {
-	if len(a.opts.Relays) > 0 {
-		return relaypool.NormalizeRelays(a.opts.Relays)
+func (a *Factory) DiscoveryRelays(sel gitstate.Selection) []string {
+	if len(a.Opts.Relays) > 0 {
+		return relaypool.NormalizeRelays(a.Opts.Relays)
 	}
-	out := relaypool.NormalizeRelays(a.defaultRelays())
+	out := relaypool.NormalizeRelays(a.DefaultRelays())
 	for _, h := range relaypool.NormalizeRelays(sel.Relays) {
 		if len(out) >= discovery.MaxWriteRelays {
 			break
@@ -33,9 +33,9 @@ func (a *app) discoveryRelays(sel gitstate.Selection) []string {
 }
 
 // noRelaysErr: the selection has no relay to ask.
-func (a *app) noRelaysErr(sel gitstate.Selection) *exitError {
-	return &exitError{Code: exitUsage, Kind: "no-relays",
-		Err: fmt.Errorf("no relays to ask for %s: the coordinate carries no relay hints, no --relay was given, ROSTER_RELAYS is unset and config.yaml lists no relays", displayCoord(sel.Coordinate)),
+func (a *Factory) noRelaysErr(sel gitstate.Selection) *ExitError {
+	return &ExitError{Code: ExitUsage, Kind: "no-relays",
+		Err: fmt.Errorf("no relays to ask for %s: the coordinate carries no relay hints, no --relay was given, ROSTER_RELAYS is unset and config.yaml lists no relays", DisplayCoord(sel.Coordinate)),
 		Commands: []suggest.Command{suggest.Roster("repo").With("--relay", "wss://<relay>"), suggest.Shell("export ROSTER_RELAYS=wss://<relay>,wss://<relay>"),
 			suggest.Roster("repo").With("--offline")}}
 }

@@ -30,7 +30,7 @@ func TestRelayFlagReplacesRelayDiscovery(t *testing.T) {
 	e := testEnv(t)
 	e["ROSTER_RELAYS"] = env.URL()
 	m, r := repoJSONRun(t, invocation{Env: e}, "--repo", naddr, "--relay", flag.URL())
-	if r.Code != exitOK {
+	if r.Code != ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	if got := counts(); got[0] != 2 || got[1] != 0 || got[2] != 0 || got[3] != 0 {
@@ -43,7 +43,7 @@ func TestRelayFlagReplacesRelayDiscovery(t *testing.T) {
 	e = testEnv(t)
 	e["ROSTER_RELAYS"] = env.URL()
 	m, r = repoJSONRun(t, invocation{Env: e}, "--repo", naddr)
-	if r.Code != exitOK {
+	if r.Code != ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	// Profiles are asked of the relays of the first round (env and hint).

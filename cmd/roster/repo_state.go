@@ -22,7 +22,7 @@ import (
 
 // newRepoStateCmd is `roster repo state`: the resolved kind 30618 state
 // and, in a checkout, how the checkout differs from it, both ways.
-func newRepoStateCmd(a *app) *cobra.Command {
+func NewRepoStateCmd(a *Factory) *cobra.Command {
 	var format string
 	var noGitServers bool
 	cmd := &cobra.Command{
@@ -53,10 +53,10 @@ unreachable; docs/ci.md); --no-git-servers skips it.`,
   roster repo state publish --dry-run`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := a.checkCIFormat(format); err != nil {
+			if err := a.CheckCIFormat(format); err != nil {
 				return err
 			}
-			v, err := a.loadRepo(cmd.Context(), partialEvidence)
+			v, err := a.LoadRepo(cmd.Context(), PartialEvidence)
 			if err != nil {
 				return err
 			}
@@ -69,12 +69,12 @@ unreachable; docs/ci.md); --no-git-servers skips it.`,
 			rep := report.StateFromView(v, cmp)
 			rep.GitServers = []report.GitServer{}
 			if !noGitServers {
-				rep.GitServers = a.gitServers(cmd.Context(), v)
+				rep.GitServers = a.GitServers(cmd.Context(), v)
 			}
-			if a.opts.JSON {
-				return writeJSON(a, rep)
+			if a.Opts.JSON {
+				return WriteJSON(a, rep)
 			}
-			if format == formatGitHub {
+			if format == FormatGitHub {
 				renderStateGitHub(a, rep)
 				return nil
 			}
@@ -82,13 +82,13 @@ unreachable; docs/ci.md); --no-git-servers skips it.`,
 			if rep.State != nil {
 				who = append(who, rep.State.Author)
 			}
-			renderStateHuman(a.io.Out, rep, a.peopleShown(cmd.Context(), v.Relays, who...), a.terminalWidth(), a.selectors())
-			renderStateGitServers(a.io.Out, rep.GitServers)
+			renderStateHuman(a.Io.Out, rep, a.PeopleShown(cmd.Context(), v.Relays, who...), a.TerminalWidth(), a.Selectors())
+			renderStateGitServers(a.Io.Out, rep.GitServers)
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&noGitServers, "no-git-servers", false, "do not list the advertised Git servers or compare them with the state")
-	addCIFormatFlag(cmd, &format)
+	AddCIFormatFlag(cmd, &format)
 	cmd.AddCommand(newRepoStatePublishCmd(a))
 	return cmd
 }
@@ -96,22 +96,22 @@ unreachable; docs/ci.md); --no-git-servers skips it.`,
 // localRefsErr is the refusal when the checkout's refs cannot be read
 // completely (exit 3), naming the fix.
 func localRefsErr(err error) error {
-	return &exitError{Code: exitRefused, Kind: statepub.CodeLocalRefs,
+	return &ExitError{Code: ExitRefused, Kind: statepub.CodeLocalRefs,
 		Err:      fmt.Errorf("cannot compare this checkout with the repository state: %w", err),
 		Commands: []suggest.Command{suggest.Git("fsck").Because("what is damaged in this checkout")}}
 }
 
 // renderStateHuman names the state's author by pt and wraps rows to width
 // between words (0: never), so no ref name, hash or path is broken.
-func renderStateHuman(w io.Writer, rep report.StateReport, pt peopleText, width int, sel suggest.Selectors) {
+func renderStateHuman(w io.Writer, rep report.StateReport, pt PeopleText, width int, sel suggest.Selectors) {
 	if rep.State == nil {
 		fmt.Fprintln(w, "state:   none (no confirmed maintainer has published a kind 30618 state)")
 	} else {
 		s := rep.State
-		fitLine(w, width, 9, fmt.Sprintf("state:   %s by %s", termtext.Line(s.EventID), pt.Of(s.Author)))
+		FitLine(w, width, 9, fmt.Sprintf("state:   %s by %s", termtext.Line(s.EventID), pt.Of(s.Author)))
 		fmt.Fprintf(w, "HEAD:    %s\n", orDash(termtext.Line(s.Head)))
 		for _, k := range sortedKeys(s.Refs) {
-			fitLine(w, width, 4, fmt.Sprintf("  %s  %s", termtext.Line(k), termtext.Line(s.Refs[k])))
+			FitLine(w, width, 4, fmt.Sprintf("  %s  %s", termtext.Line(k), termtext.Line(s.Refs[k])))
 		}
 	}
 	if !rep.Complete {
@@ -123,19 +123,19 @@ func renderStateHuman(w io.Writer, rep report.StateReport, pt peopleText, width 
 		return
 	}
 	if rep.State != nil && c.Aligned {
-		fitLine(w, width, 4, fmt.Sprintf("this checkout (%s) is aligned with the state", c.Dir))
+		FitLine(w, width, 4, fmt.Sprintf("this checkout (%s) is aligned with the state", c.Dir))
 	} else if rep.State != nil {
-		fitLine(w, width, 4, fmt.Sprintf("this checkout (%s) compared with the published state:", c.Dir))
+		FitLine(w, width, 4, fmt.Sprintf("this checkout (%s) compared with the published state:", c.Dir))
 	}
 	for _, l := range refStatusLines(c, sel) {
-		fitLine(w, width, 4, "  "+l)
+		FitLine(w, width, 4, "  "+l)
 	}
 	if len(c.Tracked) > 0 {
 		parts := make([]string, len(c.Tracked))
 		for i, k := range c.Tracked {
 			parts[i] = fmt.Sprintf("%s (%s)", termtext.Line(k), termtext.Line(c.TrackedBy[k]))
 		}
-		fitLine(w, width, 4, "aligned through remote-tracking branches: "+strings.Join(parts, ", "))
+		FitLine(w, width, 4, "aligned through remote-tracking branches: "+strings.Join(parts, ", "))
 	}
 	renderPublishPreview(w, width, c.Publish)
 }
@@ -207,7 +207,7 @@ func renderPublishPreview(w io.Writer, width int, p report.StatePublishPreview) 
 		if why, ok := needs[c.Action+" "+c.Ref]; ok {
 			l += " (only with --force: " + termtext.Line(why) + ")"
 		}
-		fitLine(w, width, 4, l)
+		FitLine(w, width, 4, l)
 	}
 	if len(p.Rewrites) > 0 {
 		fmt.Fprintln(w, "without --force it refuses, publishing nothing")
@@ -222,7 +222,7 @@ func orDash(s string) string {
 }
 
 // newRepoStatePublishCmd is `roster repo state publish`.
-func newRepoStatePublishCmd(a *app) *cobra.Command {
+func newRepoStatePublishCmd(a *Factory) *cobra.Command {
 	var force, dryRun bool
 	cmd := &cobra.Command{
 		Use:   "publish",
@@ -254,49 +254,49 @@ repository is resolved again: the state in effect must be the one published
 	return cmd
 }
 
-func (a *app) runStatePublish(ctx context.Context, opts statepub.Options) error {
-	if a.opts.Offline {
-		return usageErr("--offline cannot be used to publish state: it needs complete answers from the relays")
+func (a *Factory) runStatePublish(ctx context.Context, opts statepub.Options) error {
+	if a.Opts.Offline {
+		return UsageErr("--offline cannot be used to publish state: it needs complete answers from the relays")
 	}
-	s, err := a.signer(ctx)
+	s, err := a.Signer(ctx)
 	if err != nil {
 		return err
 	}
 	p := statepub.Pipeline{
-		Discover: func(ctx context.Context) (*repoView, error) { return a.loadRepoToWrite(ctx) },
-		Now:      a.io.Now,
+		Discover: func(ctx context.Context) (*RepoView, error) { return a.LoadRepoToWrite(ctx) },
+		Now:      a.Io.Now,
 		Signer:   s,
 		Deliver: func(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
-			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner})
+			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner})
 			defer pool.Close()
 			return pool.Deliver(ctx, relays, evt, o)
 		},
-		Availability: a.checkAvailability,
-		Again: func(ctx context.Context, prev *repoView) (*repoView, error) {
-			return a.reloadRepo(ctx, prev, nil)
+		Availability: a.CheckAvailability,
+		Again: func(ctx context.Context, prev *RepoView) (*RepoView, error) {
+			return a.ReloadRepo(ctx, prev, nil)
 		},
 		Reask: func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
-			pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner})
+			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner})
 			defer pool.Close()
 			return pool.Reask(ctx, prev, relays)
 		},
-		BeforeRecheck: a.seams.beforeRecheck,
-		AfterPublish:  a.seams.afterPublish,
+		BeforeRecheck: a.Seams.BeforeRecheck,
+		AfterPublish:  a.Seams.AfterPublish,
 	}
 	o, err := p.Run(ctx, opts)
 	if err != nil {
 		return a.statePublishFailure(err, opts)
 	}
 	out := report.StatePublishOf(o, opts)
-	if a.opts.JSON {
-		return writeJSON(a, out)
+	if a.Opts.JSON {
+		return WriteJSON(a, out)
 	}
 	renderStatePublishHuman(a, o, out)
 	return nil
 }
 
-func renderStatePublishHuman(a *app, o *statepub.Outcome, out report.StatePublish) {
-	w := a.io.Out
+func renderStatePublishHuman(a *Factory, o *statepub.Outcome, out report.StatePublish) {
+	w := a.Io.Out
 	switch {
 	case o.Unchanged:
 		fmt.Fprintf(w, "your state %s already carries these refs; nothing to publish\n", termtext.Line(o.View.State.EventID))
@@ -332,19 +332,19 @@ func renderStatePublishHuman(a *app, o *statepub.Outcome, out report.StatePublis
 }
 
 // statePublishFailure maps the pipeline's failures to exit codes.
-func (a *app) statePublishFailure(err error, opts statepub.Options) error {
+func (a *Factory) statePublishFailure(err error, opts statepub.Options) error {
 	var (
 		f  *statepub.Failure
 		se *statepub.SignerError
 	)
 	switch {
 	case errors.As(err, &se):
-		return signerError(se.Err)
+		return SignerError(se.Err)
 	case !errors.As(err, &f):
 		return err
 	}
-	code := map[statepub.Class]int{statepub.Refused: exitRefused, statepub.Incomplete: exitIncomplete,
-		statepub.Unverified: exitUnverified, statepub.Failed: exitFailure, statepub.Usage: exitUsage}[f.Class]
+	code := map[statepub.Class]int{statepub.Refused: ExitRefused, statepub.Incomplete: ExitIncomplete,
+		statepub.Unverified: ExitUnverified, statepub.Failed: ExitFailure, statepub.Usage: ExitUsage}[f.Class]
 	lines := append(append([]string{}, f.Lines...), indentLines(f.Problems)...)
 	details := map[string]any{}
 	switch {
@@ -367,7 +367,7 @@ func (a *app) statePublishFailure(err error, opts statepub.Options) error {
 	// URLs, event ids): it is escaped alone, so the only line breaks are
 	// roster's.
 	terminal := termtext.Lines(lines)
-	if code == exitRefused || code == exitIncomplete || code == exitUsage {
+	if code == ExitRefused || code == ExitIncomplete || code == ExitUsage {
 		// Before the --force words, which stay last: right above --force.
 		at := len(lines)
 		if f.ForceWords != "" && at > 0 && lines[at-1] == f.ForceWords {
@@ -376,7 +376,7 @@ func (a *app) statePublishFailure(err error, opts statepub.Options) error {
 		lines = slices.Insert(lines, at, "nothing was published")
 		terminal = slices.Insert(terminal, at, "nothing was published")
 	}
-	return &exitError{Code: code, Kind: f.Code, Err: errors.New(strings.Join(lines, "\n")), Details: details, Commands: f.Commands,
+	return &ExitError{Code: code, Kind: f.Code, Err: errors.New(strings.Join(lines, "\n")), Details: details, Commands: f.Commands,
 		Terminal: strings.Join(terminal, "\n")}
 }
 

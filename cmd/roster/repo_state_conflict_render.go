@@ -17,13 +17,13 @@ const forceHeading = "or keep your current branches and tags and replace the oth
 // `repo state publish`): the message, the other commands, then those
 // words right above the --force command. It reports false, printing
 // nothing, for any other error, which printHumanErrorAs prints as it is.
-func (a *app) printForceLast(ee *exitError, pt peopleText) bool {
+func (a *Factory) printForceLast(ee *ExitError, pt PeopleText) bool {
 	words, _ := ee.Details["force_words"].(string)
 	n := len(ee.Commands)
 	if words == "" || n == 0 || !ee.Commands[n-1].Has("--force") {
 		return false
 	}
-	msg, said := humanMessage(ee), termtext.Line(words)
+	msg, said := HumanMessage(ee), termtext.Line(words)
 	heading := ""
 	switch {
 	case strings.HasSuffix(msg, "\n\n"+forceHeading+"\n"+said):
@@ -33,18 +33,18 @@ func (a *app) printForceLast(ee *exitError, pt peopleText) bool {
 	default:
 		return false
 	}
-	fmt.Fprintf(a.io.Err, "roster: %s\n", pt.Prose(msg))
-	for _, c := range a.render(ee.Commands[:n-1]) {
-		fmt.Fprintf(a.io.Err, "  run: %s\n", termtext.Line(c))
+	fmt.Fprintf(a.Io.Err, "roster: %s\n", pt.Prose(msg))
+	for _, c := range a.Render(ee.Commands[:n-1]) {
+		fmt.Fprintf(a.Io.Err, "  run: %s\n", termtext.Line(c))
 	}
 	if heading != "" {
-		fmt.Fprintln(a.io.Err, heading)
+		fmt.Fprintln(a.Io.Err, heading)
 	}
-	fmt.Fprintln(a.io.Err, said)
+	fmt.Fprintln(a.Io.Err, said)
 	force := ee.Commands[n-1]
 	if i := strings.Index(force.Comment, ": would "); i >= 0 {
 		force.Comment = force.Comment[:i] // the words are right above it
 	}
-	fmt.Fprintf(a.io.Err, "  run: %s\n", termtext.Line(a.selectors().Render(force)))
+	fmt.Fprintf(a.Io.Err, "  run: %s\n", termtext.Line(a.Selectors().Render(force)))
 	return true
 }

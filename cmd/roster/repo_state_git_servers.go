@@ -46,26 +46,26 @@ func shortOr(oid *string) string {
 // state, a warning when this checkout is not aligned with it (the actions
 // that align it), a warning per Git server that does not serve it, and the
 // job summary.
-func renderStateGitHub(a *app, rep report.StateReport) {
-	w := a.io.Out
+func renderStateGitHub(a *Factory, rep report.StateReport) {
+	w := a.Io.Out
 	repo := rep.Coordinate.Npub + "/" + rep.Coordinate.Identifier
 	var md strings.Builder
-	fmt.Fprintf(&md, "## roster repository state of %s\n\n", mdCode(repo))
+	fmt.Fprintf(&md, "## roster repository state of %s\n\n", MdCode(repo))
 	if rep.State == nil {
-		ghCommand(w, "notice", "roster: repository state", repo+" has no state: no confirmed maintainer has published a kind 30618 state")
+		GhCommand(w, "notice", "roster: repository state", repo+" has no state: no confirmed maintainer has published a kind 30618 state")
 		md.WriteString("No confirmed maintainer has published a state.\n")
 	} else {
-		ghCommand(w, "notice", "roster: repository state", fmt.Sprintf("%s: state %s by %s, HEAD %s", repo, rep.State.EventID, rep.State.Author, orDash(rep.State.Head)))
-		fmt.Fprintf(&md, "State %s by %s, HEAD %s\n\n| ref | commit |\n| --- | --- |\n", mdCode(rep.State.EventID), mdCode(rep.State.Author), mdCode(orDash(rep.State.Head)))
+		GhCommand(w, "notice", "roster: repository state", fmt.Sprintf("%s: state %s by %s, HEAD %s", repo, rep.State.EventID, rep.State.Author, orDash(rep.State.Head)))
+		fmt.Fprintf(&md, "State %s by %s, HEAD %s\n\n| ref | commit |\n| --- | --- |\n", MdCode(rep.State.EventID), MdCode(rep.State.Author), MdCode(orDash(rep.State.Head)))
 		for _, k := range sortedKeys(rep.State.Refs) {
-			fmt.Fprintf(&md, "| %s | %s |\n", mdCode(k), mdCode(rep.State.Refs[k]))
+			fmt.Fprintf(&md, "| %s | %s |\n", MdCode(k), MdCode(rep.State.Refs[k]))
 		}
 	}
 	if !rep.Complete {
-		ghCommand(w, "warning", "roster: incomplete", "not every relay answered; a newer state may exist")
+		GhCommand(w, "warning", "roster: incomplete", "not every relay answered; a newer state may exist")
 	}
 	if c := rep.Checkout; c != nil && rep.State != nil && !c.Aligned {
-		ghCommand(w, "warning", "roster: checkout not aligned", "to align this checkout with the state:\n"+strings.Join(preflight.RenderRefActions(c.Align), "\n"))
+		GhCommand(w, "warning", "roster: checkout not aligned", "to align this checkout with the state:\n"+strings.Join(preflight.RenderRefActions(c.Align), "\n"))
 	}
 	if len(rep.GitServers) > 0 {
 		md.WriteString("\n| Git server | compared with the state |\n| --- | --- |\n")
@@ -75,19 +75,19 @@ func renderStateGitHub(a *app, rep report.StateReport) {
 		if s.Reason != nil {
 			text += ": " + *s.Reason
 		}
-		fmt.Fprintf(&md, "| %s | %s |\n", mdCode(s.URL), mdText(text))
-		if s.Verdict == serverMatches {
+		fmt.Fprintf(&md, "| %s | %s |\n", MdCode(s.URL), MdText(text))
+		if s.Verdict == ServerMatches {
 			continue
 		}
 		msg := fmt.Sprintf("the Git server %s is %s", s.URL, text)
 		if len(s.Refs) > 0 {
-			msg += " (" + refList(s.Refs) + ")"
+			msg += " (" + RefList(s.Refs) + ")"
 		}
 		if s.Command != nil {
 			msg += "\nrepair with: " + *s.Command
 		}
-		ghCommand(w, "warning", "roster: git server "+s.Verdict, msg)
+		GhCommand(w, "warning", "roster: git server "+s.Verdict, msg)
 	}
 	md.WriteString("\n")
-	a.appendStepSummary(md.String())
+	a.AppendStepSummary(md.String())
 }

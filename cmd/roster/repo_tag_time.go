@@ -9,7 +9,7 @@ import (
 
 // tagTime is a role tag's boundary at index i as a date, "" when absent,
 // "defer" kept as the word.
-func tagTime(t []string, i int) string {
+func TagTime(t []string, i int) string {
 	if len(t) <= i || t[i] == "" {
 		return ""
 	}

@@ -19,7 +19,7 @@ func TestRepoNamesARelayThatServedTamperedEvents(t *testing.T) {
 	relays[0].Inject(tampered)
 
 	r := invocation{Env: testEnv(t)}.roster(t, "repo", "--repo", alice.naddr("proj"), "--relay", relays[0].URL())
-	if r.Code != exitOK {
+	if r.Code != ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	if !strings.Contains(r.Out, relays[0].URL()+"  ok, 4 event(s), 1 ignored (bad id, signature or filter)") {

@@ -10,11 +10,11 @@ import (
 
 // repoView is one discovery of a repository; every repository command
 // (read or write) starts from one.
-type repoView = discovery.View
+type RepoView = discovery.View
 
 const (
-	partialEvidence  = discovery.Partial
-	completeEvidence = discovery.Complete
+	PartialEvidence  = discovery.Partial
+	CompleteEvidence = discovery.Complete
 )
 
 // loadRepo selects the coordinate and runs the read pipeline
@@ -25,9 +25,9 @@ const (
 // A read the --deadline or an interrupt ended is not a partial view: it
 // returns the context's error, which the root reports as `deadline` (exit
 // 4) or `interrupted` (exit 130) naming the phase, as documented.
-func (a *app) loadRepo(ctx context.Context, need discovery.Evidence, reach ...string) (*repoView, error) {
+func (a *Factory) LoadRepo(ctx context.Context, need discovery.Evidence, reach ...string) (*RepoView, error) {
 	v, err := a.discoverFor(ctx, need, false, reach...)
-	v, err = a.repoViewErr(v, err)
+	v, err = a.RepoViewErr(v, err)
 	if err == nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -39,34 +39,34 @@ func (a *app) loadRepo(ctx context.Context, need discovery.Evidence, reach ...st
 // announcement lists and the NIP-65 write relays of the viewer and of
 // reach, in rounds until none is new, within discovery's bounds), and a
 // cache that can keep what the write publishes (discovery.Source.Publishes).
-func (a *app) loadRepoToWrite(ctx context.Context, reach ...string) (*repoView, error) {
-	v, err := a.discoverFor(ctx, completeEvidence, true, reach...)
-	return a.repoViewErr(v, err)
+func (a *Factory) LoadRepoToWrite(ctx context.Context, reach ...string) (*RepoView, error) {
+	v, err := a.discoverFor(ctx, CompleteEvidence, true, reach...)
+	return a.RepoViewErr(v, err)
 }
 
 // discover is loadRepo with discovery's own errors (*discovery.Incomplete,
 // *NotFound, *NoRelays, *CacheError), for a caller that decides on them
 // itself (the pre-push guard); a coordinate that cannot be selected is
 // already an exit error.
-func (a *app) discover(ctx context.Context, need discovery.Evidence, reach ...string) (*repoView, error) {
+func (a *Factory) Discover(ctx context.Context, need discovery.Evidence, reach ...string) (*RepoView, error) {
 	return a.discoverFor(ctx, need, false, reach...)
 }
 
 // discoverFor is discover; publishes marks a write's read
 // (discovery.Source.Publishes and Write).
-func (a *app) discoverFor(ctx context.Context, need discovery.Evidence, publishes bool, reach ...string) (*repoView, error) {
-	sel, co, err := a.selectCoordinate(ctx)
+func (a *Factory) discoverFor(ctx context.Context, need discovery.Evidence, publishes bool, reach ...string) (*RepoView, error) {
+	sel, co, err := a.SelectCoordinate(ctx)
 	if err != nil {
 		return nil, err
 	}
-	relays := a.discoveryRelays(sel)
-	if a.run.phase == "" {
-		a.run.phase = "discovering" // a read's one phase; a write names its own
+	relays := a.DiscoveryRelays(sel)
+	if a.Run.Phase == "" {
+		a.Run.Phase = "discovering" // a read's one phase; a write names its own
 	}
-	src, done := a.repoSource(relays, reach)
+	src, done := a.RepoSource(relays, reach)
 	src.Publishes = publishes
 	src.Write = publishes
-	v, err := discovery.Load(ctx, src, sel, co, need, a.viewerPubkey(), a.io.Now().Unix())
+	v, err := discovery.Load(ctx, src, sel, co, need, a.ViewerPubkey(), a.Io.Now().Unix())
 	done()
 	return v, err
 }
@@ -75,9 +75,9 @@ func (a *app) discoverFor(ctx context.Context, need discovery.Evidence, publishe
 // write's recheck and re-read. also adds filters to that request (the read-back after publishing); the
 // view comes back with the error whenever relays answered, so the
 // read-back can still say what each relay returned.
-func (a *app) reloadRepo(ctx context.Context, prev *repoView, reach []string, also ...nostr.Filter) (*repoView, error) {
-	src, done := a.repoSource(prev.Relays, reach)
-	v, err := discovery.Again(ctx, src, prev, a.io.Now().Unix(), also...)
+func (a *Factory) ReloadRepo(ctx context.Context, prev *RepoView, reach []string, also ...nostr.Filter) (*RepoView, error) {
+	src, done := a.RepoSource(prev.Relays, reach)
+	v, err := discovery.Again(ctx, src, prev, a.Io.Now().Unix(), also...)
 	done()
 	if err != nil {
 		// A stale answer still says what each relay returned (a write's
@@ -86,7 +86,7 @@ func (a *app) reloadRepo(ctx context.Context, prev *repoView, reach []string, al
 		if v == nil && errors.As(err, &stale) {
 			v = stale.View
 		}
-		_, err = a.repoViewErr(v, err)
+		_, err = a.RepoViewErr(v, err)
 		return v, err
 	}
 	return v, nil
@@ -94,7 +94,7 @@ func (a *app) reloadRepo(ctx context.Context, prev *repoView, reach []string, al
 
 // repoViewErr turns what discovery could not do into exit errors that say
 // what to run next.
-func (a *app) repoViewErr(v *repoView, err error) (*repoView, error) {
+func (a *Factory) RepoViewErr(v *RepoView, err error) (*RepoView, error) {
 	var (
 		incomplete *discovery.Incomplete
 		notFound   *discovery.NotFound
@@ -120,7 +120,7 @@ func (a *app) repoViewErr(v *repoView, err error) (*repoView, error) {
 	case errors.As(err, &noRelays):
 		return nil, a.noRelaysErr(noRelays.Selection)
 	case errors.As(err, &cacheFail):
-		var ee *exitError
+		var ee *ExitError
 		if errors.As(cacheFail.Err, &ee) {
 			return nil, ee
 		}

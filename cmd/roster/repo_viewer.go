@@ -5,7 +5,7 @@ import (
 )
 
 // viewerNpub is the signed-in user of a view as an npub ("" for nobody).
-func viewerNpub(v *repoView) string {
+func ViewerNpub(v *RepoView) string {
 	if v == nil || v.Viewer == "" {
 		return ""
 	}

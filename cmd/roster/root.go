@@ -13,7 +13,7 @@ import (
 )
 
 // newRootCmd builds the whole command tree.
-func newRootCmd(a *app) *cobra.Command { return newRootCmdFor(a, nil) }
+func NewRootCmd(a *Factory) *cobra.Command { return NewRootCmdFor(a, nil) }
 
 // newRootCmdFor builds the command tree an invocation with args needs: when
 // args name one of the command groups below, the root with that group
@@ -24,7 +24,7 @@ func newRootCmd(a *app) *cobra.Command { return newRootCmdFor(a, nil) }
 // with suggestions from the whole tree) gets the whole tree. The group
 // behaves the same either way: its help, flags, errors and suggestions
 // only involve itself and the root.
-func newRootCmdFor(a *app, args []string) *cobra.Command {
+func NewRootCmdFor(a *Factory, args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "roster",
 		Short: "Maintainer graphs for Git repositories on Nostr, and relay-authoritative workspaces",
@@ -43,15 +43,15 @@ roster help formatting.`,
 		// Suggestions are roster's own (unknownCommandError), at every level.
 		DisableSuggestions: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			a.running = cmd
-			if err := refuseUnusedGlobalFlags(cmd); err != nil {
+			a.Running = cmd
+			if err := RefuseUnusedGlobalFlags(cmd); err != nil {
 				return err
 			}
-			applyRepoEnv(a, cmd) // repo_env.go
-			if err := a.startDeadline(cmd); err != nil {
+			ApplyRepoEnv(a, cmd) // repo_env.go
+			if err := a.StartDeadline(cmd); err != nil {
 				return err
 			}
-			if err := prepareOutput(a); err != nil {
+			if err := PrepareOutput(a); err != nil {
 				return err
 			}
 			if err := checkGlobalFlags(a); err != nil {
@@ -62,34 +62,34 @@ roster help formatting.`,
 	}
 	// --version prints what `roster version` prints.
 	// (The template is the finished text: it holds no "{{".)
-	v := currentVersion()
+	v := CurrentVersion()
 	var vt strings.Builder
-	printVersion(&vt, v)
+	PrintVersion(&vt, v)
 	root.Version = v.Version
 	root.SetVersionTemplate(vt.String())
-	root.SetIn(a.io.In)
-	root.SetOut(a.io.Out)
-	root.SetErr(a.io.Err)
+	root.SetIn(a.Io.In)
+	root.SetOut(a.Io.Out)
+	root.SetErr(a.Io.Err)
 	pf := root.PersistentFlags()
-	pf.StringArrayVar(&a.opts.Relays, "relay", nil, "relay URL (repeatable; replaces relay discovery)")
-	pf.StringVar(&a.opts.Repo, "repo", "", "repository: remote name, naddr or nostr:// URL")
-	pf.BoolVar(&a.opts.JSON, "json", false, "print machine-readable JSON (roster help formatting)")
-	pf.StringVar(&a.opts.JQ, "jq", "", "print what a jq `expression` selects from the JSON (implies --json)")
-	pf.StringSliceVar(&a.opts.JSONFields, "json-fields", nil, "print only these top-level `fields` of the JSON, comma-separated (implies --json)")
-	pf.BoolVar(&a.opts.Offline, "offline", false, "answer from the local cache only")
-	pf.DurationVar(&a.opts.Timeout, "timeout", 10*time.Second, "network timeout per relay")
-	pf.DurationVar(&a.opts.Deadline, "deadline", 0, "cap on the whole command's wall time (default: none; see docs/usage.md)")
-	pf.StringVar(&a.opts.Home, "home", "", "one directory for config, login and cache (default $ROSTER_HOME, else the XDG directories)")
+	pf.StringArrayVar(&a.Opts.Relays, "relay", nil, "relay URL (repeatable; replaces relay discovery)")
+	pf.StringVar(&a.Opts.Repo, "repo", "", "repository: remote name, naddr or nostr:// URL")
+	pf.BoolVar(&a.Opts.JSON, "json", false, "print machine-readable JSON (roster help formatting)")
+	pf.StringVar(&a.Opts.JQ, "jq", "", "print what a jq `expression` selects from the JSON (implies --json)")
+	pf.StringSliceVar(&a.Opts.JSONFields, "json-fields", nil, "print only these top-level `fields` of the JSON, comma-separated (implies --json)")
+	pf.BoolVar(&a.Opts.Offline, "offline", false, "answer from the local cache only")
+	pf.DurationVar(&a.Opts.Timeout, "timeout", 10*time.Second, "network timeout per relay")
+	pf.DurationVar(&a.Opts.Deadline, "deadline", 0, "cap on the whole command's wall time (default: none; see docs/usage.md)")
+	pf.StringVar(&a.Opts.Home, "home", "", "one directory for config, login and cache (default $ROSTER_HOME, else the XDG directories)")
 	defaultHelp := root.HelpFunc()
 	root.SetHelpFunc(func(c *cobra.Command, args []string) {
-		hideUnusedGlobalFlags(c)
+		HideUnusedGlobalFlags(c)
 		defaultHelp(c, args)
 	})
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return flagError(cmd, err) })
 
-	if build := commandGroup(args); build != nil {
+	if build := CommandGroup(args); build != nil {
 		root.CompletionOptions.DisableDefaultCmd = true
-		root.SetHelpCommand(newHelpCmd(a, root))
+		root.SetHelpCommand(NewHelpCmd(a, root))
 		root.AddCommand(build(a))
 		rejectUnknownSubcommands(root)
 		explainArgErrors(root)
@@ -99,31 +99,31 @@ roster help formatting.`,
 	}
 
 	addCompletionExamples(root)
-	root.SetHelpCommand(newHelpCmd(a, root))
+	root.SetHelpCommand(NewHelpCmd(a, root))
 
 	// Each command group lives in its own file; add one line per group here.
 	root.AddCommand(
-		newVersionCmd(a),
-		newLoginCmd(a), newLogoutCmd(a), newWhoamiCmd(a),
-		newCacheCmd(a),
+		NewVersionCmd(a),
+		NewLoginCmd(a), NewLogoutCmd(a), NewWhoamiCmd(a),
+		NewCacheCmd(a),
 		newRepoTree(a),
-		newProjectCmd(a), newGroupCmd(a),
-		newDevCmd(a),
-		newWorkspaceCmd(a),
-		newHooksCmd(a),
+		NewProjectCmd(a), NewGroupCmd(a),
+		NewDevCmd(a),
+		NewWorkspaceCmd(a),
+		NewHooksCmd(a),
 	)
 	rejectUnknownSubcommands(root)
 	explainArgErrors(root)
-	registerFlagCompletions(a, root)
+	RegisterFlagCompletions(a, root)
 	return root
 }
 
 // commandGroups are the groups an invocation may build alone
 // (newRootCmdFor); a group missing here is built with the whole tree.
-var commandGroups = map[string]func(*app) *cobra.Command{
-	"version": newVersionCmd, "login": newLoginCmd, "logout": newLogoutCmd, "whoami": newWhoamiCmd,
-	"cache": newCacheCmd, "repo": newRepoTree, "project": newProjectCmd, "group": newGroupCmd,
-	"dev": newDevCmd, "workspace": newWorkspaceCmd, "hooks": newHooksCmd,
+var CommandGroups = map[string]func(*Factory) *cobra.Command{
+	"version": NewVersionCmd, "login": NewLoginCmd, "logout": NewLogoutCmd, "whoami": NewWhoamiCmd,
+	"cache": NewCacheCmd, "repo": newRepoTree, "project": NewProjectCmd, "group": NewGroupCmd,
+	"dev": NewDevCmd, "workspace": NewWorkspaceCmd, "hooks": NewHooksCmd,
 }
 
 // rootValueFlags are the root flags that take their value as the next
@@ -133,7 +133,7 @@ var rootValueFlags = map[string]bool{"--relay": true, "--repo": true, "--jq": tr
 
 // commandGroup is the builder of the group args name first, skipping the
 // root's flags before it; nil when args name no group of commandGroups.
-func commandGroup(args []string) func(*app) *cobra.Command {
+func CommandGroup(args []string) func(*Factory) *cobra.Command {
 	for i := 0; i < len(args); i++ {
 		switch arg := args[i]; {
 		case arg == "--":
@@ -143,7 +143,7 @@ func commandGroup(args []string) func(*app) *cobra.Command {
 				i++
 			}
 		default:
-			return commandGroups[arg]
+			return CommandGroups[arg]
 		}
 	}
 	return nil
@@ -151,17 +151,17 @@ func commandGroup(args []string) func(*app) *cobra.Command {
 
 // checkGlobalFlags rejects global flag values no command can use. It runs
 // before every command (root's PersistentPreRunE).
-func checkGlobalFlags(a *app) error {
-	if a.opts.Timeout <= 0 {
-		return &exitError{Code: exitUsage, Kind: "usage",
-			Err:      fmt.Errorf("--timeout must be a positive duration, not %s", a.opts.Timeout),
+func checkGlobalFlags(a *Factory) error {
+	if a.Opts.Timeout <= 0 {
+		return &ExitError{Code: ExitUsage, Kind: "usage",
+			Err:      fmt.Errorf("--timeout must be a positive duration, not %s", a.Opts.Timeout),
 			Commands: []suggest.Command{{Argv: []string{"--timeout", "30s"}, Comment: "or leave it out for the default, 10s"}}}
 	}
-	dir, err := a.configDir()
+	dir, err := a.ConfigDir()
 	if err != nil {
 		return nil // commands that need the directories report this themselves
 	}
-	a.config, err = loadConfig(dir)
+	a.Config, err = LoadConfig(dir)
 	return err
 }
 
@@ -169,24 +169,24 @@ func checkGlobalFlags(a *app) error {
 // value it would drop or mangle: --relay, else ROSTER_RELAYS, else
 // config.yaml's relays (the first that is set is the one used). Exit 2
 // naming the setting and the value.
-func checkRelaySettings(a *app, cmd *cobra.Command) error {
-	if uses, known := usesGlobalFlag(cmd, "relay"); known && !uses {
+func checkRelaySettings(a *Factory, cmd *cobra.Command) error {
+	if uses, known := UsesGlobalFlag(cmd, "relay"); known && !uses {
 		return nil
 	}
 	var where string
 	var values []string
-	switch env := a.io.Getenv("ROSTER_RELAYS"); {
-	case len(a.opts.Relays) > 0:
-		where, values = "--relay", a.opts.Relays
+	switch env := a.Io.Getenv("ROSTER_RELAYS"); {
+	case len(a.Opts.Relays) > 0:
+		where, values = "--relay", a.Opts.Relays
 	case env != "":
 		where, values = "ROSTER_RELAYS", strings.Split(env, ",")
-	case len(a.config.Relays) > 0:
-		where, values = settings.ConfigFile+" relays", a.config.Relays
+	case len(a.Config.Relays) > 0:
+		where, values = settings.ConfigFile+" relays", a.Config.Relays
 	default:
 		return nil
 	}
 	if err := settings.CheckRelays(where, values); err != nil {
-		return &exitError{Code: exitUsage, Kind: "usage", Err: err,
+		return &ExitError{Code: ExitUsage, Kind: "usage", Err: err,
 			Commands: []suggest.Command{{Argv: append(strings.Fields(cmd.CommandPath()), "--relay", "wss://<relay>"), Comment: "a relay URL: ws://host[:port] or wss://host", Pinned: true}}}
 	}
 	return nil
@@ -230,14 +230,14 @@ func rejectUnknownSubcommands(c *cobra.Command) {
 
 // unknownCommandError is exit 2 for a word that is no subcommand of parent:
 // what it may have meant, and what parent has.
-func unknownCommandError(parent *cobra.Command, typed string) *exitError {
+func unknownCommandError(parent *cobra.Command, typed string) *ExitError {
 	var names []string
 	for _, s := range parent.Commands() {
 		if s.IsAvailableCommand() {
 			names = append(names, s.Name())
 		}
 	}
-	maybe := commandSuggestions(parent, typed)
+	maybe := CommandSuggestions(parent, typed)
 	msg := fmt.Sprintf("unknown command %q for %q", typed, parent.CommandPath())
 	var cmds []suggest.Command
 	if len(maybe) > 0 {
@@ -252,71 +252,71 @@ func unknownCommandError(parent *cobra.Command, typed string) *exitError {
 	case parent.HasParent():
 		msg += fmt.Sprintf(": it has %s", strings.Join(names, ", "))
 	}
-	return &exitError{Code: exitUsage, Kind: "usage", Err: errors.New(msg),
-		Details:  map[string]any{"command": parent.CommandPath(), "unknown": typed, "suggestions": orEmptySlice(maybe)},
-		Commands: append(cmds, helpFor(parent))}
+	return &ExitError{Code: ExitUsage, Kind: "usage", Err: errors.New(msg),
+		Details:  map[string]any{"command": parent.CommandPath(), "unknown": typed, "suggestions": OrEmptySlice(maybe)},
+		Commands: append(cmds, HelpFor(parent))}
 }
 
 // run executes roster with args and returns the process exit code. Tests call
 // it in-process with their own streams.
-func run(args []string, s *ioStreams) int { return runWith(args, s, seams{}) }
+func Run(args []string, s *IoStreams) int { return RunWith(args, s, Seams{}) }
 
 // runWith is run with test seams.
-func runWith(args []string, s *ioStreams, sm seams) int {
-	return runContext(context.Background(), args, s, sm)
+func RunWith(args []string, s *IoStreams, sm Seams) int {
+	return RunContext(context.Background(), args, s, sm)
 }
 
 // runContext runs roster under ctx: every command's cmd.Context() is it, so
 // an interrupt (main cancels ctx on SIGINT and SIGTERM) stops relay waits.
-func runContext(ctx context.Context, args []string, s *ioStreams, sm seams) int {
-	a := &app{io: s, seams: sm}
-	return a.execute(ctx, newRootCmdFor(a, args), args)
+func RunContext(ctx context.Context, args []string, s *IoStreams, sm Seams) int {
+	a := &Factory{Io: s, Seams: sm}
+	return a.Execute(ctx, NewRootCmdFor(a, args), args)
 }
 
 // execute runs root (a's command tree) with args and returns the exit code.
-func (a *app) execute(ctx context.Context, root *cobra.Command, args []string) int {
+func (a *Factory) Execute(ctx context.Context, root *cobra.Command, args []string) int {
 	if len(args) > 1 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
 		// Completing a flag name offers only the global flags the command reads.
 		if target, _, err := root.Find(args[1:]); err == nil {
-			hideUnusedGlobalFlags(target)
+			HideUnusedGlobalFlags(target)
 		}
 	}
 	var cmd *cobra.Command
 	var err error
-	if se := refuseSecretArguments(root, args); se != nil { // secret_args.go
+	if se := RefuseSecretArguments(root, args); se != nil { // secret_args.go
 		err = se
 	} else {
-		args = jsonValueArgs(root, args) // json_value.go: --json a,b
+		args = JsonValueArgs(root, args) // json_value.go: --json a,b
 		root.SetArgs(args)
 		cmd, err = root.ExecuteContextC(ctx)
 	}
-	err = a.stoppedErr(ctx, err)
-	a.stopDeadline()
+	err = a.StoppedErr(ctx, err)
+	a.StopDeadline()
 	if err == nil {
-		return exitOK
+		return ExitOK
 	}
-	if m := topLevelUnknown().FindStringSubmatch(err.Error()); m != nil {
+	if m := TopLevelUnknown().FindStringSubmatch(err.Error()); m != nil {
 		err = unknownCommandError(root, m[1])
 	}
-	ee := asExitError(err)
+	ee := AsExitError(err)
 	if ee.Kind == "usage" && len(ee.Commands) == 0 && cmd != nil {
 		// A usage error always names where the right usage is.
-		ee.Commands = []suggest.Command{helpFor(cmd)}
+		ee.Commands = []suggest.Command{HelpFor(cmd)}
 	}
-	if !a.opts.JSON {
+	if !a.Opts.JSON {
 		// Cobra stops before parsing flags on an unknown command; honour
 		// --json (and the flags that imply it) anyway.
 		for _, arg := range args {
 			if arg == "--json" || arg == "--json=true" {
-				a.opts.JSON = true
+				a.Opts.JSON = true
 			}
 			if arg == "--jq" || strings.HasPrefix(arg, "--jq=") || arg == "--json-fields" || strings.HasPrefix(arg, "--json-fields=") {
-				a.opts.JSON, a.selecting = true, true
+				a.Opts.JSON, a.Selecting = true, true
 			}
 		}
 	}
 	if !ee.Printed {
-		printError(a, ee)
+		PrintError(a, ee)
 	}
 	return ee.Code
 }

@@ -11,8 +11,8 @@ import (
 func TestJSONErrorPrintsLiteralAnglesAndAmpersands(t *testing.T) {
 	t.Parallel()
 	r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}, Dir: t.TempDir()}.roster(t, "repo", "--json")
-	if r.Code != exitUsage {
-		t.Fatalf("exit %d, want %d; out %q err %q", r.Code, exitUsage, r.Out, r.Err)
+	if r.Code != ExitUsage {
+		t.Fatalf("exit %d, want %d; out %q err %q", r.Code, ExitUsage, r.Out, r.Err)
 	}
 	if strings.Contains(r.Out, `\u003c`) || strings.Contains(r.Out, `\u0026`) {
 		t.Fatalf("error JSON escapes <, > or &:\n%s", r.Out)
@@ -39,8 +39,8 @@ func TestJSONErrorFieldsInDocumentedOrder(t *testing.T) {
 func TestWriteJSONPrintsLiteralAnglesAndAmpersands(t *testing.T) {
 	t.Parallel()
 	var out strings.Builder
-	a := &app{io: &ioStreams{Out: &out}}
-	if err := writeJSON(a, map[string]string{"command": "a <b> && c"}); err != nil {
+	a := &Factory{Io: &IoStreams{Out: &out}}
+	if err := WriteJSON(a, map[string]string{"command": "a <b> && c"}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), `"a <b> && c"`) {

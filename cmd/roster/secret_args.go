@@ -17,7 +17,7 @@ import (
 // (unknown flag, stray argument) can repeat it; it names only where the
 // secret was (the flag, or the argument's position). A 64-hex value may be
 // a public key, so it is never refused here.
-func refuseSecretArguments(root *cobra.Command, args []string) *exitError {
+func RefuseSecretArguments(root *cobra.Command, args []string) *ExitError {
 	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
 		args = args[1:]
 	}
@@ -37,7 +37,7 @@ func refuseSecretArguments(root *cobra.Command, args []string) *exitError {
 		} else if i > 0 && takesValue(target, args[i-1]) {
 			where = args[i-1]
 		}
-		return &exitError{Code: exitUsage, Kind: "secret-key-argument",
+		return &ExitError{Code: ExitUsage, Kind: "secret-key-argument",
 			Err: fmt.Errorf("%s: that is a secret key: never paste it here (%s); nothing was done. "+
 				"It may now be in your shell history: if it is a key you use, treat it as exposed", where, what),
 			Details: map[string]any{"argument": where, "kind": what}}

@@ -69,13 +69,13 @@ func TestSecretKeyArgumentIsRefusedAndNeverEchoed(t *testing.T) {
 					argv = append(argv, "--json")
 				}
 				r := invocation{Env: env}.roster(t, argv...)
-				if r.Code != exitUsage {
+				if r.Code != ExitUsage {
 					t.Fatalf("%v: exit %d, want 2; err %q", argv[:2], r.Code, r.Err)
 				}
 				msg := r.Err
 				if asJSON {
 					var body struct {
-						Error jsonErrorBody `json:"error"`
+						Error JsonErrorBody `json:"error"`
 					}
 					if err := json.Unmarshal([]byte(r.Out), &body); err != nil {
 						t.Fatalf("%s %s: stdout is not JSON: %v", s.kind, p.where, err)
@@ -109,16 +109,16 @@ func TestHexPubkeyArgumentIsNotTakenForASecret(t *testing.T) {
 	t.Parallel()
 	k := newTestKey(t)
 	root := func() *cobra.Command {
-		return newRootCmdFor(&app{io: &ioStreams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}}, nil)
+		return NewRootCmdFor(&Factory{Io: &IoStreams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}}, nil)
 	}
-	if se := refuseSecretArguments(root(), []string{"repo", "edit", "--add-maintainer", k.hex}); se != nil {
+	if se := RefuseSecretArguments(root(), []string{"repo", "edit", "--add-maintainer", k.hex}); se != nil {
 		t.Fatalf("hex refused: %v", se)
 	}
 	bunkerURL := "bunker://" + k.pubkey + "?relay=wss://relay.example&secret=0123456789abcdef"
-	if se := refuseSecretArguments(root(), []string{"login", "--bunker", bunkerURL}); se != nil {
+	if se := RefuseSecretArguments(root(), []string{"login", "--bunker", bunkerURL}); se != nil {
 		t.Fatalf("login --bunker refused: %v", se)
 	}
-	if se := refuseSecretArguments(root(), []string{"repo", "edit", "--add-maintainer", k.npub}); se != nil {
+	if se := RefuseSecretArguments(root(), []string{"repo", "edit", "--add-maintainer", k.npub}); se != nil {
 		t.Fatalf("npub refused: %v", se)
 	}
 }

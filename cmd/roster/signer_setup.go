@@ -21,9 +21,9 @@ import (
 // keyring is the keyring every command uses: the OS keyring, unless a test
 // gave the invocation another (a machine without a keyring service), with
 // its failures in plain words (keyring_words.go).
-func (a *app) keyring() signer.Keyring {
-	if a.seams.keyring != nil {
-		return plainKeyring{a.seams.keyring}
+func (a *Factory) keyring() signer.Keyring {
+	if a.Seams.Keyring != nil {
+		return plainKeyring{a.Seams.Keyring}
 	}
 	return plainKeyring{signer.OSKeyring{}}
 }
@@ -43,7 +43,7 @@ var loginCommands = []suggest.Command{
 // It is opened once per invocation, however many times (and from however
 // many goroutines, e.g. one NIP-42 challenge per relay) it is asked for, so
 // an ncryptsec passphrase is asked for at most once.
-func (a *app) signer(ctx context.Context) (signer.Signer, error) {
+func (a *Factory) Signer(ctx context.Context) (signer.Signer, error) {
 	a.signerOnce.Do(func() { a.signerOnce.s, a.signerOnce.err = a.openSigner(ctx) })
 	return a.signerOnce.s, a.signerOnce.err
 }
@@ -55,22 +55,22 @@ type signerOnce struct {
 	err error
 }
 
-func (a *app) openSigner(ctx context.Context) (signer.Signer, error) {
-	env, err := a.signerEnv(newSecretReader(a))
+func (a *Factory) openSigner(ctx context.Context) (signer.Signer, error) {
+	env, err := a.SignerEnv(NewSecretReader(a))
 	if err != nil {
 		return nil, err
 	}
 	s, err := signer.Active(ctx, env)
 	if err != nil {
-		return nil, signerError(err)
+		return nil, SignerError(err)
 	}
 	return s, nil
 }
 
 // noSignerError is the exit-2 "no-signer" refusal of every signing command.
-func noSignerError() *exitError {
-	return &exitError{
-		Code: exitUsage, Kind: "no-signer",
+func noSignerError() *ExitError {
+	return &ExitError{
+		Code: ExitUsage, Kind: "no-signer",
 		Err: errors.New("no signer is configured, so roster has no key to sign with; " +
 			"log in with `roster login --nsec` (type or pipe your nsec; never put it on the command line), " +
 			"`roster login --bunker <bunker://...>` (NIP-46 remote signer) or `roster login --generate` (a new key), " +
@@ -81,18 +81,18 @@ func noSignerError() *exitError {
 
 // signerError maps signer failures to exit codes. Signer errors never carry
 // secrets, so they can be shown as they are.
-func signerError(err error) error { return signerExitError(err).oneLine() }
+func SignerError(err error) error { return signerExitError(err).OneLine() }
 
 // signerExitError is signerError before its message is marked one line: a
 // signer's messages are one sentence, and a bunker's may quote what the
 // bunker or its relay replied.
-func signerExitError(err error) *exitError {
+func signerExitError(err error) *ExitError {
 	var already *signer.AlreadyLoggedInError
 	switch {
 	case errors.Is(err, signer.ErrNoSigner):
 		return noSignerError()
 	case errors.As(err, &already):
-		return &exitError{Code: exitRefused, Kind: "already-logged-in", Err: err,
+		return &ExitError{Code: ExitRefused, Kind: "already-logged-in", Err: err,
 			Commands: []suggest.Command{suggest.Roster("logout")},
 			Details:  map[string]any{"npub": already.Account.Npub, "backend": already.Account.Backend}}
 	case errors.Is(err, signer.ErrBadSecretKey):
@@ -102,39 +102,39 @@ func signerExitError(err error) *exitError {
 		if strings.HasPrefix(err.Error(), "ROSTER_SECRET_KEY") {
 			cmds = []suggest.Command{suggest.Shell("export ROSTER_SECRET_KEY=nsec1...").Because("the whole nsec or 64-hex key"), suggest.Shell("unset ROSTER_SECRET_KEY").Because("use the account from roster login instead")}
 		}
-		return &exitError{Code: exitUsage, Kind: "bad-secret-key", Err: err, Commands: cmds}
+		return &ExitError{Code: ExitUsage, Kind: "bad-secret-key", Err: err, Commands: cmds}
 	case errors.Is(err, errStdinEnded):
-		return &exitError{Code: exitUsage, Kind: "no-input", Err: err,
+		return &ExitError{Code: ExitUsage, Kind: "no-input", Err: err,
 			Commands: []suggest.Command{suggest.Shell("printf '%s\\n' \"$NSEC\" \"$PASSPHRASE\" \"$PASSPHRASE\" | roster login --nsec").Because("a new login without a keyring: key, then the passphrase twice"), suggest.Shell("export ROSTER_SECRET_KEY=nsec1...").Because("scripts and CI: no stored key, no passphrase")}}
 	case errors.Is(err, signer.ErrWrongPassphrase):
-		return &exitError{Code: exitUsage, Kind: "wrong-passphrase", Err: err,
+		return &ExitError{Code: ExitUsage, Kind: "wrong-passphrase", Err: err,
 			Commands: []suggest.Command{suggest.Roster("whoami").Because("which account; then retry and type its passphrase"), suggest.Shell("roster logout && roster login --nsec").Because("forgotten: store the key again under a new passphrase")}}
 	case errors.Is(err, fs.ErrPermission):
 		// A login's files could not be written (or read): the way out is
 		// the directory's permissions or another --home, not a new login.
-		return &exitError{Code: exitFailure, Kind: "not-permitted",
+		return &ExitError{Code: ExitFailure, Kind: "not-permitted",
 			Err: fmt.Errorf("%v: the operating system does not permit it; make roster's data directory writable, or pass --home <a writable directory> (roster help environment)", err)}
 	case errors.Is(err, signer.ErrBunkerUnreachable):
-		return &exitError{Code: exitFailure, Kind: "bunker-unreachable",
+		return &ExitError{Code: ExitFailure, Kind: "bunker-unreachable",
 			Err:      fmt.Errorf("%v; check that your bunker is online and connected to its relays, then retry", err),
 			Commands: []suggest.Command{suggest.Roster("whoami").Because("which bunker this account uses"), suggest.Shell("roster logout && roster login --bunker '<bunker URL>'").Because("if the bunker moved to other relays")}}
 	}
-	return &exitError{Code: exitFailure, Kind: "signer", Err: err,
+	return &ExitError{Code: ExitFailure, Kind: "signer", Err: err,
 		Commands: []suggest.Command{suggest.Roster("whoami"), suggest.Roster("logout"), suggest.Roster("login", "--nsec")}}
 }
 
 // signerEnv describes this invocation's world to the signer package.
-func (a *app) signerEnv(r *secretReader) (signer.Env, error) {
-	home, err := a.dataDir()
+func (a *Factory) SignerEnv(r *secretReader) (signer.Env, error) {
+	home, err := a.DataDir()
 	if err != nil {
-		return signer.Env{}, usageErr("%v", err)
+		return signer.Env{}, UsageErr("%v", err)
 	}
-	errw := a.io.Err // the closures must not hold the app (see openSigners)
+	errw := a.Io.Err // the closures must not hold the app (see openSigners)
 	return signer.Env{
 		Home:       home,
-		SecretKey:  a.io.Getenv("ROSTER_SECRET_KEY"),
+		SecretKey:  a.Io.Getenv("ROSTER_SECRET_KEY"),
 		Keyring:    a.keyring(),
-		Passphrase: r.read,
+		Passphrase: r.Read,
 		// The URL and notices come from the bunker: one line each.
 		OnAuthURL: func(u string) {
 			fmt.Fprintf(errw, "roster: the bunker asks you to approve this request at %s\n", termtext.Line(u))
@@ -147,15 +147,15 @@ func (a *app) signerEnv(r *secretReader) (signer.Env, error) {
 // terminal, else one line at a time from stdin, so scripts and tests can pipe
 // them. One reader serves a whole command so piped lines are not lost.
 type secretReader struct {
-	io *ioStreams // not the app: see openSigners
+	io *IoStreams // not the app: see openSigners
 	br *bufio.Reader
 }
 
-func newSecretReader(a *app) *secretReader {
-	return &secretReader{io: a.io, br: bufio.NewReader(a.io.In)}
+func NewSecretReader(a *Factory) *secretReader {
+	return &secretReader{io: a.Io, br: bufio.NewReader(a.Io.In)}
 }
 
-func (r *secretReader) read(prompt string) (string, error) {
+func (r *secretReader) Read(prompt string) (string, error) {
 	if f, ok := r.io.In.(*os.File); ok && r.io.InTTY {
 		fmt.Fprintf(r.io.Err, "%s: ", prompt)
 		b, err := term.ReadPassword(int(f.Fd()))
@@ -187,4 +187,4 @@ var secretLike = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // redactSecrets hides anything secret-shaped in a message about user input.
-func redactSecrets(s string) string { return secretLike().ReplaceAllString(s, "[redacted]") }
+func RedactSecrets(s string) string { return secretLike().ReplaceAllString(s, "[redacted]") }

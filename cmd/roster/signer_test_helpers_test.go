@@ -23,7 +23,7 @@ func (noKeyringService) Set(string, string, string) error   { return errNoSessio
 func (noKeyringService) Delete(string, string) error        { return errNoSessionBus }
 
 // noKeyring gives an invocation a machine without a keyring service.
-var noKeyring = seams{keyring: noKeyringService{}}
+var noKeyring = Seams{Keyring: noKeyringService{}}
 
 // testKey is a fresh secret key in the three forms tests need.
 type testKey struct{ hex, nsec, pubkey, npub string }

@@ -16,51 +16,51 @@ import (
 
 // repoSource is the discovery source of relays with the user's cache,
 // timeout and progress line; done erases a progress line it started.
-func (a *app) repoSource(relays []string, reach []string) (discovery.Source, func()) {
-	progress, done := a.run.progress, func() {}
+func (a *Factory) RepoSource(relays []string, reach []string) (discovery.Source, func()) {
+	progress, done := a.Run.Progress, func() {}
 	if progress == nil {
-		p := termui.NewProgress(a.io.Err, a.io.progress() && !a.opts.Offline && len(relays) > 0)
+		p := termui.NewProgress(a.Io.Err, a.Io.progress() && !a.Opts.Offline && len(relays) > 0)
 		progress, done = p, p.Done
 	}
 	return discovery.Source{
 		Relays:  relays,
-		Pinned:  len(a.opts.Relays) > 0,
-		Offline: a.opts.Offline,
+		Pinned:  len(a.Opts.Relays) > 0,
+		Offline: a.Opts.Offline,
 		Pool: func() *relaypool.Pool {
-			return relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: a.authSigner, Progress: progress.Update})
+			return relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner, Progress: progress.Update})
 		},
-		OpenCache: a.openCache,
-		Warn:      func(msg string) { fmt.Fprintf(a.io.Err, "roster: warning: %s\n", termtext.Line(msg)) },
+		OpenCache: a.OpenCache,
+		Warn:      func(msg string) { fmt.Fprintf(a.Io.Err, "roster: warning: %s\n", termtext.Line(msg)) },
 		NextRound: progress.NextRound,
 		Reach:     reach,
-		People:    &discovery.People{Fetch: a.profiles, HTTP: a.httpClient(), Timeout: a.opts.Timeout},
+		People:    &discovery.People{Fetch: a.Profiles, HTTP: a.HttpClient(), Timeout: a.Opts.Timeout},
 	}, done
 }
 
 // openCache opens the cache in the cache directory; a bad directory is a
 // usage error.
-func (a *app) openCache() (*cache.Cache, error) {
-	home, err := a.cacheDir()
+func (a *Factory) OpenCache() (*cache.Cache, error) {
+	home, err := a.CacheDir()
 	if err != nil {
-		return nil, &exitError{Code: exitUsage, Kind: "usage", Err: err}
+		return nil, &ExitError{Code: ExitUsage, Kind: "usage", Err: err}
 	}
-	return a.openCacheIn(home)
+	return a.OpenCacheIn(home)
 }
 
 // openCacheIn opens the cache in dir: read-only when it cannot be written
 // (cache.Open decides; the test seam forces it).
-func (a *app) openCacheIn(dir string) (*cache.Cache, error) {
-	if a.abandoned.Load() {
+func (a *Factory) OpenCacheIn(dir string) (*cache.Cache, error) {
+	if a.Abandoned.Load() {
 		return nil, errors.New("the pre-push guard's budget ran out")
 	}
-	return cache.OpenWith(dir, cache.Options{ReadOnly: a.seams.cacheReadOnly, MaxBytes: a.seams.cacheMaxBytes, Timeout: a.cacheWait})
+	return cache.OpenWith(dir, cache.Options{ReadOnly: a.Seams.CacheReadOnly, MaxBytes: a.Seams.CacheMaxBytes, Timeout: a.CacheWait})
 }
 
 // viewerPubkey is whose announcement the advisory warnings are about: the
 // ROSTER_SECRET_KEY or logged-in pubkey, found without unlocking anything
 // (no passphrase prompt, no bunker round trip). Nobody signed in is "".
-func (a *app) viewerPubkey() string {
-	env, err := a.signerEnv(newSecretReader(a))
+func (a *Factory) ViewerPubkey() string {
+	env, err := a.SignerEnv(NewSecretReader(a))
 	if err != nil {
 		return ""
 	}
@@ -74,8 +74,8 @@ func (a *app) viewerPubkey() string {
 // authSigner answers a relay's NIP-42 challenge. The signer is opened only
 // when a relay asks, so reads never prompt otherwise; without one the relay
 // is reported as closed: auth-required.
-func (a *app) authSigner(ctx context.Context, evt *nostr.Event) error {
-	s, err := a.signer(ctx)
+func (a *Factory) AuthSigner(ctx context.Context, evt *nostr.Event) error {
+	s, err := a.Signer(ctx)
 	if err != nil {
 		return err
 	}

@@ -56,7 +56,7 @@ func TestARelayThatNeverCompletesTheHandshakeCostsOneTimeout(t *testing.T) {
 	start := time.Now()
 	r := inv.roster(t, "repo", "--repo", alice.naddr("proj"), "--relay", rl.URL(), "--relay", stuck, "--timeout", timeout.String(), "--json")
 	took := time.Since(start)
-	if r.Code != exitIncomplete && r.Code != exitOK {
+	if r.Code != ExitIncomplete && r.Code != ExitOK {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	if took > timeout+time.Second { // two timeouts (dialled again for the profiles) would be 4 s

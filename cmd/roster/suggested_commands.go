@@ -6,19 +6,19 @@ import (
 )
 
 // displayCoord renders a coordinate the way people say it: npub/identifier.
-func displayCoord(c graph.Coordinate) string {
+func DisplayCoord(c graph.Coordinate) string {
 	return graph.Npub(c.Pubkey) + "/" + c.Identifier
 }
 
 // selectors are the user's --repo, --relay and --home, which every
 // suggested command repeats where it uses them (suggest.Selectors.Apply):
 // the one place suggestions become text.
-func (a *app) selectors() suggest.Selectors {
-	return suggest.Selectors{Repo: a.opts.Repo, Relays: a.opts.Relays, Home: a.opts.Home}
+func (a *Factory) Selectors() suggest.Selectors {
+	return suggest.Selectors{Repo: a.Opts.Repo, Relays: a.Opts.Relays, Home: a.Opts.Home}
 }
 
 // render is the suggestions as the user pastes them, each once.
-func (a *app) render(cmds []suggest.Command) []string { return a.selectors().RenderAll(cmds) }
+func (a *Factory) Render(cmds []suggest.Command) []string { return a.Selectors().RenderAll(cmds) }
 
 // shellQuote returns s as one shell word (suggest.Quote).
 func shellQuote(s string) string { return suggest.Quote(s) }

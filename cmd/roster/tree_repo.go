@@ -8,14 +8,14 @@ import (
 // the command and its graph and history reads; health, state, check-event
 // and the membership changes live in packages of their own that import
 // repo, and are added here.
-func newRepoTree(a *app) *cobra.Command {
-	cmd := newRepoCmd(a)
+func newRepoTree(a *Factory) *cobra.Command {
+	cmd := NewRepoCmd(a)
 	cmd.AddCommand(
-		newRepoHealthCmd(a),
-		newRepoStateCmd(a),
-		newRepoCheckEventCmd(a),
-		newRepoInitCmd(a),
-		newRepoEditCmd(a), newRepoAcceptCmd(a), newRepoLeaveCmd(a), newRepoFollowLeadCmd(a),
+		NewRepoHealthCmd(a),
+		NewRepoStateCmd(a),
+		NewRepoCheckEventCmd(a),
+		NewRepoInitCmd(a),
+		NewRepoEditCmd(a), NewRepoAcceptCmd(a), NewRepoLeaveCmd(a), NewRepoFollowLeadCmd(a),
 	)
 	return cmd
 }

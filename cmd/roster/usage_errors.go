@@ -28,7 +28,7 @@ func explainArgErrors(c *cobra.Command) {
 	own := c.Args
 	c.Args = func(cmd *cobra.Command, args []string) error {
 		err := own(cmd, args)
-		var ee *exitError
+		var ee *ExitError
 		if err == nil || errors.As(err, &ee) {
 			return err
 		}
@@ -56,7 +56,7 @@ func useArgs(use string) (required, optional []string, variadic bool) {
 }
 
 // argumentsError names the missing or extra arguments of cmd.
-func argumentsError(cmd *cobra.Command, args []string) *exitError {
+func argumentsError(cmd *cobra.Command, args []string) *ExitError {
 	required, optional, variadic := useArgs(cmd.Use)
 	var msg string
 	switch {
@@ -76,8 +76,8 @@ func argumentsError(cmd *cobra.Command, args []string) *exitError {
 		msg = fmt.Sprintf("%s takes %s... (got %s)", cmd.CommandPath(), strings.Join(required, " "), quoteAll(args))
 	}
 	msg += "\nusage: " + cmd.UseLine()
-	return &exitError{Code: exitUsage, Kind: "usage", Err: errors.New(msg),
-		Details: map[string]any{"command": cmd.CommandPath(), "usage": cmd.UseLine(), "arguments": orEmptySlice(args)}}
+	return &ExitError{Code: ExitUsage, Kind: "usage", Err: errors.New(msg),
+		Details: map[string]any{"command": cmd.CommandPath(), "usage": cmd.UseLine(), "arguments": OrEmptySlice(args)}}
 }
 
 func quoteAll(args []string) string {
@@ -96,8 +96,8 @@ var badFlagValue = sync.OnceValue(func() *regexp.Regexp {
 
 // flagError is a flag parse error in plain words: a duration without a
 // unit, a boolean that is not one. Anything else keeps pflag's text.
-func flagError(cmd *cobra.Command, err error) *exitError {
-	ee := &exitError{Code: exitUsage, Kind: "usage", Err: err}
+func flagError(cmd *cobra.Command, err error) *ExitError {
+	ee := &ExitError{Code: ExitUsage, Kind: "usage", Err: err}
 	m := badFlagValue().FindStringSubmatch(err.Error())
 	if m == nil {
 		return ee

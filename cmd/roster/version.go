@@ -13,7 +13,7 @@ const versionSchema = "roster.version/v2"
 
 // versionJSON is roster.version/v2: what the Go toolchain recorded in the
 // binary (runtime/debug.ReadBuildInfo).
-type versionJSON struct {
+type VersionJSON struct {
 	Schema string `json:"schema"`
 	// Version is the module version `go install ...@v1.2.3` records, the
 	// pseudo-version a build in a checkout gets, or "devel".
@@ -28,8 +28,8 @@ type versionJSON struct {
 }
 
 // buildVersion reads bi (ok is ReadBuildInfo's second result).
-func buildVersion(bi *debug.BuildInfo, ok bool) versionJSON {
-	v := versionJSON{Schema: versionSchema, Version: "devel"}
+func BuildVersion(bi *debug.BuildInfo, ok bool) VersionJSON {
+	v := VersionJSON{Schema: versionSchema, Version: "devel"}
 	if !ok || bi == nil {
 		return v
 	}
@@ -50,11 +50,11 @@ func buildVersion(bi *debug.BuildInfo, ok bool) versionJSON {
 }
 
 // currentVersion is this binary's version.
-func currentVersion() versionJSON { return buildVersion(debug.ReadBuildInfo()) }
+func CurrentVersion() VersionJSON { return BuildVersion(debug.ReadBuildInfo()) }
 
 // printVersion is the human form of `roster version` and `roster --version`:
 // the first line stays "roster <version>".
-func printVersion(w io.Writer, v versionJSON) {
+func PrintVersion(w io.Writer, v VersionJSON) {
 	fmt.Fprintf(w, "roster %s\n", v.Version)
 	if v.Commit != nil {
 		dirty := ""
@@ -68,7 +68,7 @@ func printVersion(w io.Writer, v versionJSON) {
 	}
 }
 
-func newVersionCmd(a *app) *cobra.Command {
+func NewVersionCmd(a *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print roster's version, commit and Go version",
@@ -81,11 +81,11 @@ as roster --version.`,
   roster version --json   # {"schema": "roster.version/v2", "version": "...", "commit": ..., "dirty": false, "go": "go1.26.0"}`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			v := currentVersion()
-			if a.opts.JSON {
-				return writeJSON(a, v)
+			v := CurrentVersion()
+			if a.Opts.JSON {
+				return WriteJSON(a, v)
 			}
-			printVersion(a.io.Out, v)
+			PrintVersion(a.Io.Out, v)
 			return nil
 		},
 	}

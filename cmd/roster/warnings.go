@@ -16,33 +16,33 @@ import (
 // those whose closing command the "next:" section already gives: after a
 // handover the lead-pointer advisory would repeat `roster repo follow-lead`
 // right below the guidance that says it.
-func (a *app) printAdvisories(v *repoView, given ...suggest.Command) {
-	if a.opts.JSON {
+func (a *Factory) PrintAdvisories(v *RepoView, given ...suggest.Command) {
+	if a.Opts.JSON {
 		return
 	}
-	pt := a.viewPeople(v)
+	pt := a.ViewPeople(v)
 	var kept []suggest.Block
 	for _, b := range graph.Advisories(v.Resolution, v.Viewer) {
 		if !repeats(b, given) {
 			kept = append(kept, b)
 		}
 	}
-	for i, g := range foldByCommand(kept) {
+	for i, g := range FoldByCommand(kept) {
 		if i > 0 {
-			fmt.Fprintln(a.io.Err)
+			fmt.Fprintln(a.Io.Err)
 		}
 		// An advisory spans lines of graph's own; the coordinates and
 		// commands in it may carry an announcement's identifier.
-		text := pt.ProseBlock(g.head, a.selectors())
-		if len(g.also) > 0 {
+		text := pt.ProseBlock(g.head, a.Selectors())
+		if len(g.Also) > 0 {
 			text += "\nthe same command also takes care of this:"
-			for _, b := range g.also {
-				for _, l := range strings.Split(statement(b), "\n") {
+			for _, b := range g.Also {
+				for _, l := range strings.Split(Statement(b), "\n") {
 					text += "\n  " + pt.Prose(l)
 				}
 			}
 		}
-		fmt.Fprintln(a.io.Err, termtext.Block(text))
+		fmt.Fprintln(a.Io.Err, termtext.Block(text))
 	}
 }
 
@@ -50,20 +50,20 @@ func (a *app) printAdvisories(v *repoView, given ...suggest.Command) {
 // already gives: each command is printed once per run.
 type advisoryGroup struct {
 	head suggest.Block
-	also []suggest.Block
+	Also []suggest.Block `json:"-"`
 }
 
 // foldByCommand folds each advisory whose one command is a command of an
 // earlier advisory into that one, in first-seen order (several warnings
 // closed by roster repo follow-lead print it once).
-func foldByCommand(bs []suggest.Block) []advisoryGroup {
+func FoldByCommand(bs []suggest.Block) []advisoryGroup {
 	var out []advisoryGroup
 next:
 	for _, b := range bs {
 		if c := b.Closing(); c != nil && len(commandsOf(b)) == 1 {
 			for i := range out {
 				if slices.ContainsFunc(commandsOf(out[i].head), c.Equal) {
-					out[i].also = append(out[i].also, b)
+					out[i].Also = append(out[i].Also, b)
 					continue next
 				}
 			}
@@ -85,7 +85,7 @@ func commandsOf(b suggest.Block) []suggest.Command {
 
 // statement is a folded advisory's prose without its command: the text
 // before it, the lead-in ("... with:") ending in what it is for.
-func statement(b suggest.Block) string {
+func Statement(b suggest.Block) string {
 	var s strings.Builder
 	for _, p := range b {
 		if p.Command == nil {
@@ -102,11 +102,11 @@ func statement(b suggest.Block) string {
 }
 
 // viewPeople names the people of v in human output.
-func (a *app) viewPeople(v *repoView) peopleText {
+func (a *Factory) ViewPeople(v *RepoView) PeopleText {
 	if v == nil {
-		return a.people(nil, "")
+		return a.People(nil, "")
 	}
-	return a.people(report.NamesOf(v.Profiles), viewerNpub(v))
+	return a.People(report.NamesOf(v.Profiles), ViewerNpub(v))
 }
 
 // repeats reports whether the block ends with a command the guidance gives
@@ -129,7 +129,7 @@ func repeats(b suggest.Block, given []suggest.Command) bool {
 // --acknowledge-maintainer-change <npub>. (A co-maintainer's pending row
 // says follow-lead, which other advisories give for other reasons; those
 // stay.)
-func pendingCommands(v *repoView) []suggest.Command {
+func pendingCommands(v *RepoView) []suggest.Command {
 	var out []suggest.Command
 	for _, p := range v.Resolution.PendingAcknowledgements {
 		if slices.Contains(p.Command.Argv, "--acknowledge-maintainer-change") {

@@ -10,7 +10,7 @@ import (
 // whoamiResult is roster.whoami/v1. Every documented field is always
 // printed, null when it does not apply (bunker, for a key that is not a
 // bunker's), so scripts see one stable shape.
-type whoamiResult struct {
+type WhoamiResult struct {
 	Schema  string  `json:"schema"`
 	Npub    string  `json:"npub"`
 	Pubkey  string  `json:"pubkey"`
@@ -19,14 +19,14 @@ type whoamiResult struct {
 }
 
 // nullIfEmpty is a JSON null for a field that does not apply.
-func nullIfEmpty(s string) *string {
+func NullIfEmpty(s string) *string {
 	if s == "" {
 		return nil
 	}
 	return &s
 }
 
-func newWhoamiCmd(a *app) *cobra.Command {
+func NewWhoamiCmd(a *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "whoami",
 		Short: "Show the active signer: npub, hex pubkey and where the key lives",
@@ -37,24 +37,24 @@ bunker, keyring or ncryptsec. With no signer it exits 2 and says how to log in.`
   roster whoami --json   # {"schema":"roster.whoami/v1","npub":"npub1...","pubkey":"<hex>","backend":"keyring"}`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			env, err := a.signerEnv(newSecretReader(a))
+			env, err := a.SignerEnv(NewSecretReader(a))
 			if err != nil {
 				return err
 			}
 			acct, err := signer.Identify(env)
 			if err != nil {
-				return signerError(err)
+				return SignerError(err)
 			}
-			res := whoamiResult{Schema: "roster.whoami/v1", Npub: acct.Npub, Pubkey: acct.Pubkey, Backend: acct.Backend, Bunker: nullIfEmpty(acct.Bunker)}
-			if a.opts.JSON {
-				return writeJSON(a, res)
+			res := WhoamiResult{Schema: "roster.whoami/v1", Npub: acct.Npub, Pubkey: acct.Pubkey, Backend: acct.Backend, Bunker: NullIfEmpty(acct.Bunker)}
+			if a.Opts.JSON {
+				return WriteJSON(a, res)
 			}
 			// The npub is whole even on a terminal: it is what was asked
 			// for, to copy. The backend row wraps between words.
-			fmt.Fprintln(a.io.Out, res.Npub)
-			fmt.Fprintf(a.io.Out, "  pubkey   %s\n", res.Pubkey)
-			home, _ := a.dataDir()
-			fitLine(a.io.Out, a.terminalWidth(), 11, fmt.Sprintf("  backend  %s (%s)", res.Backend, describeBackend(acct, home)))
+			fmt.Fprintln(a.Io.Out, res.Npub)
+			fmt.Fprintf(a.Io.Out, "  pubkey   %s\n", res.Pubkey)
+			home, _ := a.DataDir()
+			FitLine(a.Io.Out, a.TerminalWidth(), 11, fmt.Sprintf("  backend  %s (%s)", res.Backend, describeBackend(acct, home)))
 			return nil
 		},
 	}

@@ -13,7 +13,7 @@ import (
 func jsonObject(t *testing.T, r result) map[string]any {
 	t.Helper()
 	var m map[string]any
-	if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &m) != nil {
+	if r.Code != ExitOK || json.Unmarshal([]byte(r.Out), &m) != nil {
 		t.Fatalf("exit %d, not a JSON object: %s %s", r.Code, r.Out, r.Err)
 	}
 	return m
@@ -88,7 +88,7 @@ func TestAccountJSONPrintsEveryDocumentedFieldNullWhenItDoesNotApply(t *testing.
 func TestAccountJSONDoesNotEscapeTheBunkerURL(t *testing.T) {
 	t.Parallel()
 	var b strings.Builder
-	err := writeJSON(&app{io: &ioStreams{Out: &b}}, whoamiResult{Schema: "roster.whoami/v1", Bunker: nullIfEmpty("bunker://x?relay=a&relay=b")})
+	err := WriteJSON(&Factory{Io: &IoStreams{Out: &b}}, WhoamiResult{Schema: "roster.whoami/v1", Bunker: NullIfEmpty("bunker://x?relay=a&relay=b")})
 	if err != nil || !strings.Contains(b.String(), `"bunker://x?relay=a&relay=b"`) {
 		t.Fatalf("%s %v", b.String(), err)
 	}

@@ -12,7 +12,7 @@ import (
 
 // newWorkspaceCmd is `roster workspace`: NIP-SW owner-scoped channel-section
 // workspaces (docs/workspaces.md).
-func newWorkspaceCmd(a *app) *cobra.Command {
+func NewWorkspaceCmd(a *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "workspace",
 		Short: "Channel-section workspaces (NIP-SW): show, import, grant, revoke, move, unassign, sections",
@@ -34,11 +34,11 @@ revokes. Every command needs exactly one --relay and a signer.`,
 	}
 	cmd.AddCommand(newWorkspaceShowCmd(a), newWorkspaceImportCmd(a), newWorkspaceCreateCmd(a), newWorkspaceListCmd(a), newWorkspaceGrantCmd(a),
 		newWorkspaceRevokeCmd(a), newWorkspaceMoveCmd(a), newWorkspaceUnassignCmd(a), newWorkspaceSectionCmd(a))
-	addFullFlag(cmd, a)
+	AddFullFlag(cmd, a)
 	return cmd
 }
 
-func newWorkspaceShowCmd(a *app) *cobra.Command {
+func newWorkspaceShowCmd(a *Factory) *cobra.Command {
 	var owner string
 	cmd := &cobra.Command{
 		Use:   "show",
@@ -60,13 +60,13 @@ cannot be reached, the last verified projection is shown marked stale.`,
 			defer ws.close()
 			cur, err := ws.Load(cmd.Context())
 			if err != nil {
-				return pipelineErr(err)
+				return PipelineErr(err)
 			}
 			v := ws.view(cur)
-			if a.opts.JSON {
-				return writeJSON(a, v)
+			if a.Opts.JSON {
+				return WriteJSON(a, v)
 			}
-			renderWorkspace(a, v)
+			RenderWorkspace(a, v)
 			return nil
 		},
 	}
@@ -74,7 +74,7 @@ cannot be reached, the last verified projection is shown marked stale.`,
 	return cmd
 }
 
-func newWorkspaceGrantCmd(a *app) *cobra.Command {
+func newWorkspaceGrantCmd(a *Factory) *cobra.Command {
 	var role string
 	cmd := &cobra.Command{
 		Use:   "grant <npub>",
@@ -91,17 +91,17 @@ grant is sent.`,
   roster workspace grant npub1... --role mover --relay wss://relay.example --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			arg, err := a.resolvePubkeyArg(cmd.Context(), "<npub>", args[0], true, suggest.Roster("workspace", "grant", "<npub>"))
+			arg, err := a.ResolvePubkeyArg(cmd.Context(), "<npub>", args[0], true, suggest.Roster("workspace", "grant", "<npub>"))
 			if err != nil {
 				return err
 			}
 			grantee, err := gitstate.DecodePubkey(arg)
 			if err != nil {
-				return usageErr("%v", err)
+				return UsageErr("%v", err)
 			}
 			r := sections.Role(role)
 			if !sections.ValidGrantRole(r) {
-				return usageErr("--role %q: use viewer, mover or manager", role)
+				return UsageErr("--role %q: use viewer, mover or manager", role)
 			}
 			return a.workspaceWrite(cmd.Context(), "", "grant", sections.ActionGrant,
 				func(ctx context.Context, ws *sections.Session, cur *sections.Current) (sections.Body, error) {
@@ -119,7 +119,7 @@ grant is sent.`,
 	return cmd
 }
 
-func newWorkspaceRevokeCmd(a *app) *cobra.Command {
+func newWorkspaceRevokeCmd(a *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "revoke <npub>",
 		Short: "Revoke a person's access and rotate the workspace key (kind 9052)",
@@ -133,13 +133,13 @@ up and shown before anything is sent.`,
 		Example: `  roster workspace revoke npub1... --relay wss://relay.example`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			arg, err := a.resolvePubkeyArg(cmd.Context(), "<npub>", args[0], true, suggest.Roster("workspace", "revoke", "<npub>"))
+			arg, err := a.ResolvePubkeyArg(cmd.Context(), "<npub>", args[0], true, suggest.Roster("workspace", "revoke", "<npub>"))
 			if err != nil {
 				return err
 			}
 			gone, err := gitstate.DecodePubkey(arg)
 			if err != nil {
-				return usageErr("%v", err)
+				return UsageErr("%v", err)
 			}
 			var epoch int64
 			return a.workspaceWrite(cmd.Context(), "", "revoke", sections.ActionRevoke,
@@ -155,7 +155,7 @@ up and shown before anything is sent.`,
 	}
 }
 
-func newWorkspaceMoveCmd(a *app) *cobra.Command {
+func newWorkspaceMoveCmd(a *Factory) *cobra.Command {
 	var owner, to string
 	cmd := &cobra.Command{
 		Use:   "move <channel-uuid> --to <section>",
@@ -167,10 +167,10 @@ func newWorkspaceMoveCmd(a *app) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			channel, err := channelid.Parse(args[0])
 			if err != nil {
-				return usageErr("%v", err)
+				return UsageErr("%v", err)
 			}
 			if to == "" {
-				return usageErr("move needs --to <section>")
+				return UsageErr("move needs --to <section>")
 			}
 			var section string
 			return a.workspaceWrite(cmd.Context(), owner, "move", sections.ActionMove,

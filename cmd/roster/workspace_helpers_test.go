@@ -67,14 +67,14 @@ func (w *swWorld) as(sk string, args ...string) result {
 		w.homes[sk] = home
 	}
 	env := map[string]string{"ROSTER_SECRET_KEY": sk, "ROSTER_HOME": home}
-	return invocation{Env: env, Seams: seams{http: w.http}}.roster(w.t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
+	return invocation{Env: env, Seams: Seams{Http: w.http}}.roster(w.t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
 }
 
 // mustAs is as, failing the test unless roster exits 0.
 func (w *swWorld) mustAs(sk string, args ...string) result {
 	w.t.Helper()
 	r := w.as(sk, args...)
-	if r.Code != exitOK {
+	if r.Code != ExitOK {
 		w.t.Fatalf("roster %v as %s: exit %d\nout: %s\nerr: %s", args, pubOf(w.t, sk)[:8], r.Code, r.Out, r.Err)
 	}
 	return r
@@ -147,7 +147,7 @@ type errorOut struct {
 }
 
 func (w *swWorld) ownerNpub() string {
-	return wsPerson(pubOf(w.t, swOwnerSK), "").Npub
+	return WsPerson(pubOf(w.t, swOwnerSK), "").Npub
 }
 
-func (w *swWorld) npub(sk string) string { return wsPerson(pubOf(w.t, sk), "").Npub }
+func (w *swWorld) npub(sk string) string { return WsPerson(pubOf(w.t, sk), "").Npub }

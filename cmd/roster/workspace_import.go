@@ -10,7 +10,7 @@ import (
 )
 
 // wsImportJSON is `workspace import --json` (schema roster.workspace.import/v1).
-type wsImportJSON struct {
+type WsImportJSON struct {
 	Schema        string `json:"schema"`
 	SourceEventID string `json:"source_event_id"`
 	SourceHash    string `json:"source_hash"`
@@ -26,10 +26,10 @@ type wsImportJSON struct {
 	// (false: the relay already showed its marker).
 	Resumed   bool   `json:"resumed"`
 	Replayed  bool   `json:"replayed"`
-	Workspace wsJSON `json:"workspace"`
+	Workspace WsJSON `json:"workspace"`
 }
 
-func newWorkspaceImportCmd(a *app) *cobra.Command {
+func newWorkspaceImportCmd(a *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "import",
 		Short: "Migrate your legacy channel-sections blob into a relay workspace (kind 9050)",
@@ -48,7 +48,7 @@ matching migration marker; it never writes the legacy blob.`,
 	}
 }
 
-func newWorkspaceCreateCmd(a *app) *cobra.Command {
+func newWorkspaceCreateCmd(a *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "create",
 		Short: "Start an empty workspace when you have no legacy channel-sections blob (kind 9050)",
@@ -72,10 +72,10 @@ Add sections with ` + "`workspace section add`" + `.`,
 // workspaceMigrate runs an import-shaped pipeline (import, or create, which
 // imports an empty blob it publishes) and renders its result; verb names
 // the command, schema its JSON, what the source event in the human line.
-func (a *app) workspaceMigrate(ctx context.Context, verb, schema, what string,
+func (a *Factory) workspaceMigrate(ctx context.Context, verb, schema, what string,
 	run func(context.Context, *wsSession) (*sections.ImportResult, error)) error {
-	if a.opts.Offline {
-		return usageErr("`workspace %s` submits a command to the relay; drop --offline", verb)
+	if a.Opts.Offline {
+		return UsageErr("`workspace %s` submits a command to the relay; drop --offline", verb)
 	}
 	ws, err := a.openWorkspace(ctx, "", suggest.Roster("workspace", verb))
 	if err != nil {
@@ -84,22 +84,22 @@ func (a *app) workspaceMigrate(ctx context.Context, verb, schema, what string,
 	defer ws.close()
 	res, err := run(ctx, ws)
 	if err != nil {
-		return pipelineErr(err)
+		return PipelineErr(err)
 	}
-	out := wsImportJSON{Schema: schema, SourceEventID: res.SourceEventID, SourceHash: res.SourceHash,
+	out := WsImportJSON{Schema: schema, SourceEventID: res.SourceEventID, SourceHash: res.SourceHash,
 		EventID: res.Event.ID, ActionID: res.Command.ActionID, CommandHash: res.Command.Hash, Switched: true,
 		Resumed: res.Resumed, Replayed: res.Replayed, Workspace: ws.view(res.After)}
-	if a.opts.JSON {
-		return writeJSON(a, out)
+	if a.Opts.JSON {
+		return WriteJSON(a, out)
 	}
 	if res.Resumed {
 		how := "was already applied"
 		if res.Replayed {
 			how = "was sent again byte for byte"
 		}
-		fmt.Fprintf(a.io.Out, "the import kept from an earlier attempt (event %s, action %s) %s\n", res.Event.ID, res.Command.ActionID, how)
+		fmt.Fprintf(a.Io.Out, "the import kept from an earlier attempt (event %s, action %s) %s\n", res.Event.ID, res.Command.ActionID, how)
 	}
-	fmt.Fprintf(a.io.Out, "%s %s (hash %s); migration marker verified, the relay workspace is now authoritative\n", what, res.SourceEventID, res.SourceHash)
-	renderWorkspace(a, out.Workspace)
+	fmt.Fprintf(a.Io.Out, "%s %s (hash %s); migration marker verified, the relay workspace is now authoritative\n", what, res.SourceEventID, res.SourceHash)
+	RenderWorkspace(a, out.Workspace)
 	return nil
 }

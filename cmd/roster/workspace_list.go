@@ -11,18 +11,18 @@ import (
 )
 
 // wsListJSON is `workspace list --json` (schema roster.workspace.list/v1).
-type wsListJSON struct {
+type WsListJSON struct {
 	Schema     string         `json:"schema"`
 	Relay      string         `json:"relay"`
 	RelaySelf  string         `json:"relay_self"`
 	Community  string         `json:"community"`
-	You        wsPersonJSON   `json:"you"`
+	You        WsPersonJSON   `json:"you"`
 	Workspaces []wsListedJSON `json:"workspaces"`
 	Rejected   []string       `json:"rejected"`
 }
 
 type wsListedJSON struct {
-	Owner             wsPersonJSON `json:"owner"`
+	Owner             WsPersonJSON `json:"owner"`
 	Role              string       `json:"role"`
 	Revision          int64        `json:"revision"`
 	LayoutRevision    int64        `json:"layout_revision"`
@@ -31,7 +31,7 @@ type wsListedJSON struct {
 	Show              string       `json:"show"`
 }
 
-func newWorkspaceListCmd(a *app) *cobra.Command {
+func newWorkspaceListCmd(a *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "list",
 		Short: "List the workspaces on the relay whose projection names you as a reader",
@@ -51,33 +51,33 @@ say). Exit 4 when the relay does not answer.`,
 			defer ws.close()
 			res, err := ws.List(cmd.Context())
 			if err != nil {
-				return pipelineErr(err)
+				return PipelineErr(err)
 			}
-			out := wsListJSON{Schema: "roster.workspace.list/v1", Relay: ws.Relay, RelaySelf: ws.Self, Community: ws.Community,
-				You: wsPerson(ws.Me, ""), Workspaces: []wsListedJSON{}, Rejected: res.Rejected}
+			out := WsListJSON{Schema: "roster.workspace.list/v1", Relay: ws.Relay, RelaySelf: ws.Self, Community: ws.Community,
+				You: WsPerson(ws.Me, ""), Workspaces: []wsListedJSON{}, Rejected: res.Rejected}
 			for _, l := range res.Workspaces {
-				show := suggest.Roster("workspace", "show", "--owner", wsPerson(l.Owner, "").Npub, "--relay", ws.Relay).String()
-				out.Workspaces = append(out.Workspaces, wsListedJSON{Owner: wsPerson(l.Owner, "owner"), Role: string(l.Role),
+				show := suggest.Roster("workspace", "show", "--owner", WsPerson(l.Owner, "").Npub, "--relay", ws.Relay).String()
+				out.Workspaces = append(out.Workspaces, wsListedJSON{Owner: WsPerson(l.Owner, "owner"), Role: string(l.Role),
 					Revision: l.Revision, LayoutRevision: l.LayoutRevision, KeyEpoch: l.KeyEpoch, ProjectionEventID: l.EventID, Show: show})
 			}
-			if a.opts.JSON {
-				return writeJSON(a, out)
+			if a.Opts.JSON {
+				return WriteJSON(a, out)
 			}
-			w := a.io.Out
+			w := a.Io.Out
 			// Short npubs and wrapped rows on a terminal; the show
 			// command stays whole on its line, full npub and all, to paste.
 			who := []string{out.You.Npub}
 			for _, l := range out.Workspaces {
 				who = append(who, l.Owner.Npub)
 			}
-			pt, width := a.peopleShown(cmd.Context(), []string{ws.Relay}, who...), a.terminalWidth()
-			fitLine(w, width, 4, fmt.Sprintf("workspaces on %s that name %s as a reader: %d", termtext.Line(ws.Community), pt.Of(out.You.Npub), len(out.Workspaces)))
+			pt, width := a.PeopleShown(cmd.Context(), []string{ws.Relay}, who...), a.TerminalWidth()
+			FitLine(w, width, 4, fmt.Sprintf("workspaces on %s that name %s as a reader: %d", termtext.Line(ws.Community), pt.Of(out.You.Npub), len(out.Workspaces)))
 			for _, l := range out.Workspaces {
-				fitLine(w, width, 4, fmt.Sprintf("  %s  you: %s, revision %d", pt.Of(l.Owner.Npub), l.Role, l.Revision))
+				FitLine(w, width, 4, fmt.Sprintf("  %s  you: %s, revision %d", pt.Of(l.Owner.Npub), l.Role, l.Revision))
 				fmt.Fprintf(w, "    %s\n", l.Show)
 			}
 			for _, r := range out.Rejected {
-				fitLine(w, width, 11, "  ignored  "+termtext.Line(r))
+				FitLine(w, width, 11, "  ignored  "+termtext.Line(r))
 			}
 			if len(out.Workspaces) == 0 {
 				fmt.Fprintf(w, "  none: start yours with %s\n", suggest.Roster("workspace", "create", "--relay", ws.Relay))

@@ -46,7 +46,7 @@ func TestWorkspaceImportSwitchesOnlyOnMatchingMarker(t *testing.T) {
 	w := newSWWorldWith(t, markerSwap{swrelay.New(swrelay.Options{})})
 	w.publishLegacy()
 	r := w.as(swOwnerSK, "workspace", "import", "--json")
-	if r.Code != exitUnverified {
+	if r.Code != ExitUnverified {
 		t.Fatalf("import against a mismatched marker: exit %d\nout: %s\nerr: %s", r.Code, r.Out, r.Err)
 	}
 	e := decodeOut[errorOut](t, r)

@@ -12,7 +12,7 @@ import (
 func TestWorkspacePubkeyAcceptsNpubAndHex(t *testing.T) {
 	t.Parallel()
 	hex := strings.Repeat("ab", 32)
-	npub := wsPerson(hex, "").Npub
+	npub := WsPerson(hex, "").Npub
 	for _, in := range []string{hex, strings.ToUpper(hex), npub, " " + npub + " "} {
 		if got, err := gitstate.DecodePubkey(in); err != nil || got != hex {
 			t.Errorf("%q -> %q, %v", in, got, err)

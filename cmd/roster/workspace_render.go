@@ -9,7 +9,7 @@ import (
 	"github.com/roster-cli/roster/workspace/sections"
 )
 
-type wsSectionJSON struct {
+type WsSectionJSON struct {
 	ID       string   `json:"id"`
 	Rank     int      `json:"rank"`
 	Label    string   `json:"label"`
@@ -18,20 +18,20 @@ type wsSectionJSON struct {
 }
 
 // wsJSON is `roster workspace show --json` (schema roster.workspace/v1).
-type wsJSON struct {
+type WsJSON struct {
 	Schema            string                         `json:"schema"`
 	Relay             string                         `json:"relay"`
 	RelaySelf         string                         `json:"relay_self"`
 	Community         string                         `json:"community"`
-	Owner             wsPersonJSON                   `json:"owner"`
-	You               wsPersonJSON                   `json:"you"`
+	Owner             WsPersonJSON                   `json:"owner"`
+	You               WsPersonJSON                   `json:"you"`
 	Revision          int64                          `json:"revision"`
 	LayoutRevision    int64                          `json:"layout_revision"`
 	KeyEpoch          int64                          `json:"key_epoch"`
 	Migration         *sections.Migration            `json:"migration"`
-	Sections          []wsSectionJSON                `json:"sections"`
+	Sections          []WsSectionJSON                `json:"sections"`
 	Assignments       []sections.ProjectedAssignment `json:"assignments"`
-	Readers           []wsPersonJSON                 `json:"readers"`
+	Readers           []WsPersonJSON                 `json:"readers"`
 	ProjectionEventID string                         `json:"projection_event_id"`
 	// Decision is the revision rule applied to the relay's answer
 	// (accept, ignore, refetch); empty when the relay was not read.
@@ -44,12 +44,12 @@ type wsJSON struct {
 	Rejected    []string `json:"rejected"`
 }
 
-func (ws *wsSession) view(cur *sections.Current) wsJSON {
+func (ws *wsSession) view(cur *sections.Current) WsJSON {
 	w := cur.W
-	out := wsJSON{Schema: "roster.workspace/v1", Relay: ws.Relay, RelaySelf: ws.Self, Community: ws.Community,
-		Owner: wsPerson(ws.Owner, sections.RoleOwner), You: wsPerson(ws.Me, cur.Role),
+	out := WsJSON{Schema: "roster.workspace/v1", Relay: ws.Relay, RelaySelf: ws.Self, Community: ws.Community,
+		Owner: WsPerson(ws.Owner, sections.RoleOwner), You: WsPerson(ws.Me, cur.Role),
 		Revision: w.Revision, LayoutRevision: w.LayoutRevision, KeyEpoch: w.KeyEpoch, Migration: w.Migration,
-		Sections: []wsSectionJSON{}, Assignments: orEmptyAssignments(w.Assignments), Readers: []wsPersonJSON{},
+		Sections: []WsSectionJSON{}, Assignments: orEmptyAssignments(w.Assignments), Readers: []WsPersonJSON{},
 		ProjectionEventID: cur.Sync.Verified.Event.ID, Decision: string(cur.Sync.Decision),
 		Refetched: cur.Sync.Refetched, Stale: cur.Sync.Stale, Rejected: []string{}}
 	if cur.Sync.FetchErr != nil {
@@ -59,7 +59,7 @@ func (ws *wsSession) view(cur *sections.Current) wsJSON {
 		out.Rejected = append(out.Rejected, r.Error())
 	}
 	for _, s := range w.Sections {
-		sec := wsSectionJSON{ID: s.ID, Rank: s.Rank, Label: s.Label, Icon: s.Icon, Channels: []string{}}
+		sec := WsSectionJSON{ID: s.ID, Rank: s.Rank, Label: s.Label, Icon: s.Icon, Channels: []string{}}
 		for _, a := range w.Assignments {
 			if a.SectionID == s.ID {
 				sec.Channels = append(sec.Channels, a.ChannelID)
@@ -79,7 +79,7 @@ func (ws *wsSession) view(cur *sections.Current) wsJSON {
 		return readers[i] < readers[j]
 	})
 	for _, pk := range readers {
-		out.Readers = append(out.Readers, wsPerson(pk, w.Readers[pk]))
+		out.Readers = append(out.Readers, WsPerson(pk, w.Readers[pk]))
 	}
 	return out
 }
@@ -94,25 +94,25 @@ func orEmptyAssignments(a []sections.ProjectedAssignment) []sections.ProjectedAs
 // renderWorkspace prints the human view. Section labels, icons, ids and
 // channels are the workspace owner's text, and the stale and rejection
 // reasons may quote the relay: each is printed through termtext.Line.
-func renderWorkspace(a *app, v wsJSON) {
-	out := a.io.Out
+func RenderWorkspace(a *Factory, v WsJSON) {
+	out := a.Io.Out
 	// On a terminal npubs are short and long rows wrap between words;
 	// in a pipe both are as they always were.
 	who := []string{v.Owner.Npub}
 	for _, r := range v.Readers {
 		who = append(who, r.Npub)
 	}
-	pt, width := a.peopleShown(context.Background(), nil, who...), a.terminalWidth()
-	fitLine(out, width, 4, fmt.Sprintf("workspace of %s on %s", pt.Of(v.Owner.Npub), termtext.Line(v.Community)))
+	pt, width := a.PeopleShown(context.Background(), nil, who...), a.TerminalWidth()
+	FitLine(out, width, 4, fmt.Sprintf("workspace of %s on %s", pt.Of(v.Owner.Npub), termtext.Line(v.Community)))
 	fmt.Fprintf(out, "  revision %d, layout revision %d, key epoch %d; you are %s\n", v.Revision, v.LayoutRevision, v.KeyEpoch, orNone(v.You.Role))
 	if v.Stale {
-		fitLine(out, width, 4, fmt.Sprintf("  STALE: the relay could not be read (%s); this is the last verified cached projection and cannot be used for a change", termtext.Line(v.StaleReason)))
+		FitLine(out, width, 4, fmt.Sprintf("  STALE: the relay could not be read (%s); this is the last verified cached projection and cannot be used for a change", termtext.Line(v.StaleReason)))
 	}
 	if v.Refetched {
 		fmt.Fprintln(out, "  (a revision gap triggered a full refetch)")
 	}
 	if v.Migration != nil {
-		fitLine(out, width, 4, fmt.Sprintf("  migrated from legacy event %s (hash %s)", v.Migration.SourceEventID, v.Migration.SourceHash))
+		FitLine(out, width, 4, fmt.Sprintf("  migrated from legacy event %s (hash %s)", v.Migration.SourceEventID, v.Migration.SourceHash))
 	}
 	fmt.Fprintln(out, "sections:")
 	if len(v.Sections) == 0 {
@@ -123,19 +123,19 @@ func renderWorkspace(a *app, v wsJSON) {
 		if s.Icon != nil {
 			icon = " [" + termtext.Line(*s.Icon) + "]"
 		}
-		fitLine(out, width, 7, fmt.Sprintf("  %d. %s%s  %s", s.Rank+1, termtext.Line(s.Label), icon, termtext.Line(s.ID)))
+		FitLine(out, width, 7, fmt.Sprintf("  %d. %s%s  %s", s.Rank+1, termtext.Line(s.Label), icon, termtext.Line(s.ID)))
 		for _, c := range s.Channels {
 			fmt.Fprintf(out, "       %s\n", termtext.Line(c))
 		}
 	}
 	fmt.Fprintln(out, "readers:")
 	for _, r := range v.Readers {
-		fitLine(out, width, 4, fmt.Sprintf("  %s  %s", pt.Of(r.Npub), r.Role))
+		FitLine(out, width, 4, fmt.Sprintf("  %s  %s", pt.Of(r.Npub), r.Role))
 	}
 	if len(v.Rejected) > 0 {
 		fmt.Fprintf(out, "ignored %d projection(s) that failed verification:\n", len(v.Rejected))
 		for _, r := range termtext.Lines(v.Rejected) {
-			fitLine(out, width, 4, "  "+r)
+			FitLine(out, width, 4, "  "+r)
 		}
 	}
 }

@@ -10,7 +10,7 @@ import (
 // newWorkspaceSectionCmd is `roster workspace section add|rename|reorder|remove`
 // (kind 9054): each subcommand writes one manage command and checks that the
 // projection shows it.
-func newWorkspaceSectionCmd(a *app) *cobra.Command {
+func newWorkspaceSectionCmd(a *Factory) *cobra.Command {
 	var owner, icon string
 	cmd := &cobra.Command{
 		Use:   "section",
@@ -122,7 +122,7 @@ func newWorkspaceSectionCmd(a *app) *cobra.Command {
 // newWorkspaceSectionMoveCmd is `workspace section move`: one section to a
 // new place, sent as the complete reorder NIP-SW needs (built from the
 // current projection), so nobody has to name every section.
-func newWorkspaceSectionMoveCmd(a *app, owner *string) *cobra.Command {
+func newWorkspaceSectionMoveCmd(a *Factory, owner *string) *cobra.Command {
 	var to sections.Placement
 	c := &cobra.Command{
 		Use:   "move <section> --to <position> | --before <section> | --after <section>",
@@ -143,10 +143,10 @@ nothing is refused before signing.`,
 				}
 			}
 			if set != 1 {
-				return usageErr("say where the section goes with exactly one of --to <position>, --before <section>, --after <section>")
+				return UsageErr("say where the section goes with exactly one of --to <position>, --before <section>, --after <section>")
 			}
 			if c.Flags().Changed("to") && to.Position < 1 {
-				return usageErr("--to %d: positions count from 1, as `roster workspace show` numbers sections", to.Position)
+				return UsageErr("--to %d: positions count from 1, as `roster workspace show` numbers sections", to.Position)
 			}
 			var ids []string
 			return a.workspaceWrite(c.Context(), *owner, "section move", sections.ActionManage,

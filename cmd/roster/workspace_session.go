@@ -24,55 +24,55 @@ type wsSession struct {
 
 // openWorkspace builds the session. A workspace lives on exactly one relay
 // (the community derives from the relay's host), so exactly one --relay.
-func (a *app) openWorkspace(ctx context.Context, ownerFlag string, example suggest.Command) (*wsSession, error) {
-	relays := relaypool.NormalizeRelays(a.defaultRelays())
+func (a *Factory) openWorkspace(ctx context.Context, ownerFlag string, example suggest.Command) (*wsSession, error) {
+	relays := relaypool.NormalizeRelays(a.DefaultRelays())
 	if len(relays) != 1 {
-		return nil, &exitError{Code: exitUsage, Kind: "one-relay",
+		return nil, &ExitError{Code: ExitUsage, Kind: "one-relay",
 			Err:      fmt.Errorf("a workspace belongs to the one relay whose host is its community; pass exactly one --relay (got %d)", len(relays)),
 			Commands: []suggest.Command{example.With("--relay", "wss://<community relay>")}}
 	}
 	community, err := sections.CanonicalCommunity(relays[0])
 	if err != nil {
-		return nil, usageErr("%v", err)
+		return nil, UsageErr("%v", err)
 	}
-	s, err := a.signer(ctx)
+	s, err := a.Signer(ctx)
 	if err != nil {
 		return nil, err
 	}
 	me, err := s.PublicKey(ctx)
 	if err != nil {
-		return nil, signerError(err)
+		return nil, SignerError(err)
 	}
 	owner := me
 	if ownerFlag != "" {
-		if ownerFlag, err = a.resolvePubkeyArg(ctx, "--owner", ownerFlag, false, example.With("--owner", "<npub>")); err != nil {
+		if ownerFlag, err = a.ResolvePubkeyArg(ctx, "--owner", ownerFlag, false, example.With("--owner", "<npub>")); err != nil {
 			return nil, err
 		}
 		if owner, err = gitstate.DecodePubkey(ownerFlag); err != nil {
-			return nil, usageErr("--owner: %v", err)
+			return nil, UsageErr("--owner: %v", err)
 		}
 	}
 	// The keys NIP-05 names resolved to (the owner's, a grantee's), shown
 	// before anything is read or sent.
-	a.printLookups()
+	a.PrintLookups()
 	// AuthFirst: the projection is delivered only to the owner and active
 	// grantees, and a relay that does not refuse anonymous REQs withholds
 	// it silently; answer its NIP-42 challenge before asking.
-	pool := relaypool.New(relaypool.Options{Timeout: a.opts.Timeout, Auth: s.SignEvent, AuthFirst: true})
-	ws := &wsSession{pool: pool, Session: &sections.Session{Relays: pool, Publish: pipeline.PoolPublish(pool), Signer: s, Now: func() nostr.Timestamp { return nostrNow(a) },
-		Offline: a.opts.Offline, Me: me, Owner: owner, Relay: relays[0], Community: community}}
-	if data, err := a.dataDir(); err == nil {
+	pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: s.SignEvent, AuthFirst: true})
+	ws := &wsSession{pool: pool, Session: &sections.Session{Relays: pool, Publish: pipeline.PoolPublish(pool), Signer: s, Now: func() nostr.Timestamp { return NostrNow(a) },
+		Offline: a.Opts.Offline, Me: me, Owner: owner, Relay: relays[0], Community: community}}
+	if data, err := a.DataDir(); err == nil {
 		// The kept import lives with the login's files, not in the cache
 		// directory: clearing the cache must not make a retry mint a
 		// second import.
 		ws.Pending = pending.Dir{Root: data}
 	}
-	if home, err := a.cacheDir(); err == nil {
-		if c, err := a.openCacheIn(home); err == nil {
+	if home, err := a.CacheDir(); err == nil {
+		if c, err := a.OpenCacheIn(home); err == nil {
 			ws.cache = c
-			ws.Store = cacheStore{c: c, a: a}
+			ws.Store = CacheStore{C: c, A: a}
 		} else {
-			fmt.Fprintf(a.io.Err, "roster: warning: %v; reading without the local cache\n", err)
+			fmt.Fprintf(a.Io.Err, "roster: warning: %v; reading without the local cache\n", err)
 		}
 	}
 	ws.Connect(ctx)
@@ -86,6 +86,6 @@ func (ws *wsSession) close() {
 	}
 }
 
-func workspaceCacheKey(community, owner, reader string) string {
+func WorkspaceCacheKey(community, owner, reader string) string {
 	return sections.CacheKey(community, owner, reader)
 }

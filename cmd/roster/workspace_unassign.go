@@ -10,7 +10,7 @@ import (
 
 // newWorkspaceUnassignCmd is `roster workspace unassign`: a kind 9053 move
 // with a null section_id, which takes a channel out of its section.
-func newWorkspaceUnassignCmd(a *app) *cobra.Command {
+func newWorkspaceUnassignCmd(a *Factory) *cobra.Command {
 	var owner string
 	cmd := &cobra.Command{
 		Use:   "unassign <channel-uuid>",
@@ -24,7 +24,7 @@ section is refused before anything is signed.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			channel, err := channelid.Parse(args[0])
 			if err != nil {
-				return usageErr("%v", err)
+				return UsageErr("%v", err)
 			}
 			return a.workspaceWrite(cmd.Context(), owner, "unassign", sections.ActionMove,
 				func(_ context.Context, _ *sections.Session, cur *sections.Current) (sections.Body, error) {

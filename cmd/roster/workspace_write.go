@@ -11,7 +11,7 @@ import (
 )
 
 // wsChangeJSON is a write's result (schema roster.workspace.change/v1).
-type wsChangeJSON struct {
+type WsChangeJSON struct {
 	Schema         string `json:"schema"`
 	Command        string `json:"command"`
 	Kind           int    `json:"kind"`
@@ -20,17 +20,17 @@ type wsChangeJSON struct {
 	CommandHash    string `json:"command_hash"`
 	RevisionBefore int64  `json:"revision_before"`
 	Revision       int64  `json:"revision"`
-	Workspace      wsJSON `json:"workspace"`
+	Workspace      WsJSON `json:"workspace"`
 	// NIP05Lookups are the NIP-05 names given for pubkeys and their keys.
-	NIP05Lookups []nip05Lookup `json:"nip05_lookups"`
+	NIP05Lookups []Nip05Lookup `json:"nip05_lookups"`
 }
 
 // workspaceWrite opens the workspace, writes one command (see
 // sections.Session.Write) and renders the result.
-func (a *app) workspaceWrite(ctx context.Context, ownerFlag, verb string, action sections.Action,
+func (a *Factory) workspaceWrite(ctx context.Context, ownerFlag, verb string, action sections.Action,
 	build func(context.Context, *sections.Session, *sections.Current) (sections.Body, error), applied func(*sections.Current) bool) error {
-	if a.opts.Offline {
-		return usageErr("`workspace %s` submits a command to the relay; drop --offline", verb)
+	if a.Opts.Offline {
+		return UsageErr("`workspace %s` submits a command to the relay; drop --offline", verb)
 	}
 	ws, err := a.openWorkspace(ctx, ownerFlag, suggest.Roster("workspace", verb))
 	if err != nil {
@@ -39,16 +39,16 @@ func (a *app) workspaceWrite(ctx context.Context, ownerFlag, verb string, action
 	defer ws.close()
 	res, err := ws.Write(ctx, sections.Write{Verb: verb, Action: action, Build: build, Applied: applied})
 	if err != nil {
-		return pipelineErr(err)
+		return PipelineErr(err)
 	}
 	before, after := res.Before.W.Revision, res.After.W.Revision
-	out := wsChangeJSON{Schema: "roster.workspace.change/v1", Command: verb, Kind: res.Event.Kind, EventID: res.Event.ID,
+	out := WsChangeJSON{Schema: "roster.workspace.change/v1", Command: verb, Kind: res.Event.Kind, EventID: res.Event.ID,
 		ActionID: res.Command.ActionID, CommandHash: res.Command.Hash, RevisionBefore: before, Revision: after, Workspace: ws.view(res.After),
-		NIP05Lookups: a.lookupsJSON()}
-	if a.opts.JSON {
-		return writeJSON(a, out)
+		NIP05Lookups: a.LookupsJSON()}
+	if a.Opts.JSON {
+		return WriteJSON(a, out)
 	}
-	fmt.Fprintf(a.io.Out, "workspace %s: revision %d -> %d (event %s)\n", verb, before, after, res.Event.ID)
-	renderWorkspace(a, out.Workspace)
+	fmt.Fprintf(a.Io.Out, "workspace %s: revision %d -> %d (event %s)\n", verb, before, after, res.Event.ID)
+	RenderWorkspace(a, out.Workspace)
 	return nil
 }

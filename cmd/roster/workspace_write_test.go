@@ -39,7 +39,7 @@ func TestWorkspaceNoProjectionNamesWhoRunsWhat(t *testing.T) {
 	w := newSWWorld(t)
 	r := w.as(swOwnerSK, "workspace", "show", "--json")
 	e := decodeOut[errorOut](t, r)
-	if r.Code != exitIncomplete || e.Error.Code != "no-projection" {
+	if r.Code != ExitIncomplete || e.Error.Code != "no-projection" {
 		t.Fatalf("owner: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	if len(e.Error.Commands) != 1 || !strings.HasPrefix(e.Error.Commands[0], "roster workspace import --relay "+w.relay.URL()) {
@@ -48,7 +48,7 @@ func TestWorkspaceNoProjectionNamesWhoRunsWhat(t *testing.T) {
 	r = w.as(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json")
 	e = decodeOut[errorOut](t, r)
 	viewer := graph.Npub(pubOf(t, swViewerSK))
-	if r.Code != exitIncomplete || len(e.Error.Commands) != 2 ||
+	if r.Code != ExitIncomplete || len(e.Error.Commands) != 2 ||
 		!strings.HasPrefix(e.Error.Commands[1], "roster workspace grant "+viewer+" --role viewer") ||
 		!strings.HasSuffix(e.Error.Commands[1], "# run by "+w.ownerNpub()+", to let you read") {
 		t.Errorf("viewer: exit %d, commands %q", r.Code, e.Error.Commands)
@@ -68,8 +68,8 @@ func TestWorkspaceWriteMisfitsNameTheShowCommand(t *testing.T) {
 		code int
 		kind string
 	}{
-		{[]string{"workspace", "move", strings.Repeat("1", 8) + "-1111-4111-8111-111111111111", "--to", "Nope"}, exitUsage, "usage"},
-		{[]string{"workspace", "revoke", w.npub(swViewerSK)}, exitRefused, "invalid-command"},
+		{[]string{"workspace", "move", strings.Repeat("1", 8) + "-1111-4111-8111-111111111111", "--to", "Nope"}, ExitUsage, "usage"},
+		{[]string{"workspace", "revoke", w.npub(swViewerSK)}, ExitRefused, "invalid-command"},
 	} {
 		r := w.as(swOwnerSK, append(c.args, "--json")...)
 		e := decodeOut[errorOut](t, r)

@@ -20,9 +20,9 @@ var okPrefixCases = []struct {
 	exit   int
 	code   string
 }{
-	{"conflict: another change committed first", exitRefused, "conflict"},
-	{"rate-limited: slow down", exitIncomplete, "rate-limited"},
-	{"restricted: not for you", exitRefused, "relay-rejected"},
+	{"conflict: another change committed first", ExitRefused, "conflict"},
+	{"rate-limited: slow down", ExitIncomplete, "rate-limited"},
+	{"restricted: not for you", ExitRefused, "relay-rejected"},
 }
 
 func TestWorkspaceWriteMapsOKPrefixesToExitCodes(t *testing.T) {
