@@ -53,7 +53,7 @@ func LinkAcceptedCheckout(v *RepoView, out *report.Mutation) {
 // hooksNeedCoordinate refuses to install hooks in a checkout that selects
 // no repository coordinate: the hooks run without --repo, so there they
 // would check nothing. The refusal names the commands that link it.
-func (a *Factory) HooksNeedCoordinate() error {
+func HooksNeedCoordinate(a *Factory) error {
 	co, err := gitstate.Open(a.Io.Dir)
 	if err != nil {
 		return nil // hooksTarget said what is wrong with the directory
@@ -71,7 +71,7 @@ func (a *Factory) HooksNeedCoordinate() error {
 
 // printLinked says in one line that accept linked the checkout, or prints
 // the command that would select the accepted coordinate (human output).
-func (a *Factory) PrintLinked(out *report.Mutation) {
+func PrintLinked(a *Factory, out *report.Mutation) {
 	if out.Linked != nil {
 		fmt.Fprintf(a.Io.Out, "this checkout is now linked to the repository: git config nostr.repo %s\n", termtext.Line(*out.Linked))
 	}

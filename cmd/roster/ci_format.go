@@ -25,7 +25,7 @@ func AddCIFormatFlag(cmd *cobra.Command, format *string) {
 
 // checkCIFormat refuses an unknown --format, and --format github with --json
 // (one document on stdout at a time).
-func (a *Factory) CheckCIFormat(format string) error {
+func CheckCIFormat(a *Factory, format string) error {
 	switch format {
 	case formatText:
 		return nil
@@ -75,7 +75,7 @@ func GhSeverity(severity string) string {
 // appendStepSummary appends Markdown to the file $GITHUB_STEP_SUMMARY
 // names, when it is set; a summary that cannot be written is a warning
 // command, never a different exit code.
-func (a *Factory) AppendStepSummary(markdown string) {
+func AppendStepSummary(a *Factory, markdown string) {
 	path := a.Io.Getenv("GITHUB_STEP_SUMMARY")
 	if path == "" {
 		return

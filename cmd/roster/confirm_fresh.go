@@ -66,7 +66,7 @@ func safeHex(s string) string {
 // markConfirmed records signer's confirmation in accepted (and their
 // former coordinate of the same identifier), files 0600 in 0700
 // directories, each written atomically.
-func (a *Factory) markConfirmed(signer string, accepted graph.Coordinate) error {
+func markConfirmed(a *Factory, signer string, accepted graph.Coordinate) error {
 	data, err := a.DataDir()
 	if err != nil {
 		return err
@@ -107,7 +107,7 @@ func (a *Factory) markConfirmed(signer string, accepted graph.Coordinate) error 
 // pendingConfirmation is the marker of signer's coordinate c: its path,
 // and whether one is there. A marker that exists but cannot be read still
 // counts (the guard does not skip the fresh fetch on a read error).
-func (a *Factory) pendingConfirmation(signer string, c graph.Coordinate) (string, *freshFetchMarker, bool) {
+func pendingConfirmation(a *Factory, signer string, c graph.Coordinate) (string, *freshFetchMarker, bool) {
 	data, err := a.DataDir()
 	if err != nil {
 		return "", nil, false
@@ -126,7 +126,7 @@ func (a *Factory) pendingConfirmation(signer string, c graph.Coordinate) (string
 
 // clearConfirmation removes the marker at p and the other coordinate's
 // marker it names: the fresh fetch verified the accepted state.
-func (a *Factory) clearConfirmation(p string, m *freshFetchMarker) error {
+func clearConfirmation(a *Factory, p string, m *freshFetchMarker) error {
 	var first error
 	if m != nil {
 		data, err := a.DataDir()
@@ -155,13 +155,13 @@ func removeIfThere(p string) error {
 
 // recordConfirmation is markConfirmed after a successful accept; a marker
 // that cannot be written is said on stderr (the confirmation stands).
-func (a *Factory) RecordConfirmation(ctx context.Context, s signer.Signer, v *RepoView) {
+func RecordConfirmation(a *Factory, ctx context.Context, s signer.Signer, v *RepoView) {
 	if v == nil {
 		return
 	}
 	pk, err := s.PublicKey(ctx)
 	if err == nil {
-		err = a.markConfirmed(pk, v.Coordinate())
+		err = markConfirmed(a, pk, v.Coordinate())
 	}
 	if err != nil {
 		fmt.Fprintf(a.Io.Err, "roster: warning: could not record that your next push needs a fresh fetch of the accepted state (%s); fetch and compare before pushing: roster repo state\n", termtext.Line(err.Error()))
@@ -177,7 +177,7 @@ type pendingFresh struct {
 
 // confirmationToVerify is the marker of the checkout's selected
 // coordinate, or nil: no marker (or no coordinate to look one up by).
-func (a *Factory) confirmationToVerify(viewer string) *pendingFresh {
+func confirmationToVerify(a *Factory, viewer string) *pendingFresh {
 	co, err := gitstate.Open(a.Io.Dir)
 	if err != nil {
 		return nil
@@ -186,7 +186,7 @@ func (a *Factory) confirmationToVerify(viewer string) *pendingFresh {
 	if err != nil {
 		return nil
 	}
-	p, m, ok := a.pendingConfirmation(viewer, sel.Coordinate)
+	p, m, ok := pendingConfirmation(a, viewer, sel.Coordinate)
 	if !ok {
 		return nil
 	}
@@ -230,8 +230,8 @@ func (f *pendingFresh) incomplete(v *RepoView, inTime bool, err error, budget ti
 
 // verifiedConfirmation removes the markers once a complete read checked
 // the push: the accepted state was verified against the pushed refs.
-func (a *Factory) verifiedConfirmation(f *pendingFresh) {
-	if err := a.clearConfirmation(f.path, f.marker); err != nil {
+func verifiedConfirmation(a *Factory, f *pendingFresh) {
+	if err := clearConfirmation(a, f.path, f.marker); err != nil {
 		fmt.Fprintf(a.Io.Err, "roster hook: the push was checked against a fresh read of the accepted state, but %s could not be removed (%s); the next push is checked the same way\n", termtext.Line(f.path), termtext.Line(err.Error()))
 	}
 }

@@ -17,24 +17,24 @@ func PrintError(a *Factory, ee *ExitError) {
 			Code:     ee.Kind,
 			Message:  ee.Err.Error(),
 			Details:  OrEmptyMap(ee.Details),
-			Commands: OrEmptySlice(a.Render(ee.Commands)),
+			Commands: OrEmptySlice(Render(a, ee.Commands)),
 		}})
 		return
 	}
-	a.PrintHumanError(ee, a.Render(ee.Commands))
+	PrintHumanError(a, ee, Render(a, ee.Commands))
 }
 
 // printHumanError writes the message (humanMessage) and one `run:` line per
 // rendered command to stderr. A command may carry a relay URL from an
 // announcement, so it is escaped to one line too.
-func (a *Factory) PrintHumanError(ee *ExitError, cmds []string) {
-	a.PrintHumanErrorAs(ee, cmds, PeopleText{})
+func PrintHumanError(a *Factory, ee *ExitError, cmds []string) {
+	PrintHumanErrorAs(a, ee, cmds, PeopleText{})
 }
 
 // printHumanErrorAs is printHumanError with the people in the message's
 // prose named by pt (its commands are printed as they are).
-func (a *Factory) PrintHumanErrorAs(ee *ExitError, cmds []string, pt PeopleText) {
-	if a.printForceLast(ee, pt) { // repo_state_conflict_render.go
+func PrintHumanErrorAs(a *Factory, ee *ExitError, cmds []string, pt PeopleText) {
+	if printForceLast(a, ee, pt) { // repo_state_conflict_render.go
 		return
 	}
 	fmt.Fprintf(a.Io.Err, "roster: %s\n", pt.Prose(HumanMessage(ee)))

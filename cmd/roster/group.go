@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/internal/termui"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
@@ -79,7 +80,7 @@ complete false); exit 4 offline-miss when nothing is cached.
 			if a.Opts.Offline {
 				return groupShowOffline(a, ref, relays)
 			}
-			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.ProjectLazyAuth})
+			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: func(p0 context.Context, p1 *nostr.Event) error { return ProjectLazyAuth(a, p0, p1) }})
 			defer pool.Close()
 			ctx := cmd.Context()
 			if me {
@@ -117,7 +118,7 @@ func groupRender(a *Factory, g GroupJSON, trees map[string]groups.TreeNode) {
 			who = append(who, ad.Pubkey)
 		}
 	}
-	pt, width := a.PeopleShown(context.Background(), relays, who...), a.TerminalWidth()
+	pt, width := PeopleShown(a, context.Background(), relays, who...), TerminalWidth(a)
 	row := func(format string, args ...any) { FitLine(w, width, 11, fmt.Sprintf(format, args...)) }
 	for _, r := range g.Relays {
 		row("group %s on %s (%s)", termtext.Line(g.ID), termtext.Line(r.URL), termtext.Line(RelayOutcome(r.Status, r.Reason)))

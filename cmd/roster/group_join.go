@@ -276,7 +276,7 @@ func groupListChange(ctx context.Context, a *Factory, pool *relaypool.Pool, s si
 	}
 	if !o.save {
 		up.Status = "offered"
-		up.Commands = a.Render([]suggest.Command{suggest.Roster("group", verb, res.Relay+"'"+ref.ID, "--save").Because("update your kind 10009 groups list")})
+		up.Commands = Render(a, []suggest.Command{suggest.Roster("group", verb, res.Relay+"'"+ref.ID, "--save").Because("update your kind 10009 groups list")})
 		return up, nil
 	}
 	if !complete {

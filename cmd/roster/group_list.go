@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/internal/termui"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
@@ -54,7 +55,7 @@ version any relay asked returned. join and leave --save keep it up to date.`,
 			if mine {
 				return groupListMine(cmd.Context(), a, relays)
 			}
-			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.ProjectLazyAuth})
+			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: func(p0 context.Context, p1 *nostr.Event) error { return ProjectLazyAuth(a, p0, p1) }})
 			defer pool.Close()
 			rl := groups.List(cmd.Context(), pool, relays)
 			out := GroupListJSON{Schema: "roster.group.list/v1", Relays: rl.Relays, Complete: rl.Complete}
@@ -75,7 +76,7 @@ version any relay asked returned. join and leave --save keep it up to date.`,
 				return WriteJSON(a, out)
 			}
 			w := a.Io.Out
-			width := a.TerminalWidth() // rows wrap between words on a terminal
+			width := TerminalWidth(a) // rows wrap between words on a terminal
 			for _, r := range out.Relays {
 				FitLine(w, width, 4, fmt.Sprintf("groups on %s (%s): %d", termtext.Line(r.URL), termtext.Line(RelayOutcome(r.Status, r.Reason)), len(r.Groups)))
 				if r.Error != "" {
@@ -153,7 +154,7 @@ func groupShowMe(ctx context.Context, a *Factory, pool *relaypool.Pool, relays [
 	}
 	w := a.Io.Out
 	// Short npubs and wrapped rows on a terminal, as group show.
-	pt, width := a.People(nil, ""), a.TerminalWidth()
+	pt, width := People(a, nil, ""), TerminalWidth(a)
 	for _, r := range out.Relays {
 		FitLine(w, width, 4, fmt.Sprintf("you (%s) in group %s on %s (%s)", pt.Of(me), termtext.Line(id), termtext.Line(r.URL), termtext.Line(RelayOutcome(r.Status, r.Reason))))
 		m := r.Membership

@@ -3,9 +3,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
+	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/termtext"
@@ -61,7 +63,7 @@ signed state for the group.
 			if a.Opts.Offline {
 				return UsageErr("group state is relay-authoritative and is not read from the cache; drop --offline")
 			}
-			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.ProjectLazyAuth})
+			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: func(p0 context.Context, p1 *nostr.Event) error { return ProjectLazyAuth(a, p0, p1) }})
 			defer pool.Close()
 			rd := groups.Read(cmd.Context(), pool, relays, ref.ID)
 			groupCachePut(a, rd)
@@ -89,7 +91,7 @@ signed state for the group.
 					who = append(who, m.Npub)
 				}
 			}
-			pt, width := a.PeopleShown(cmd.Context(), shownOn, who...), a.TerminalWidth()
+			pt, width := PeopleShown(a, cmd.Context(), shownOn, who...), TerminalWidth(a)
 			for _, r := range out.Relays {
 				FitLine(w, width, 4, fmt.Sprintf("members of group %s on %s (%s): %d", termtext.Line(ref.ID), termtext.Line(r.URL), termtext.Line(RelayOutcome(r.Status, r.Reason)), len(r.Members)))
 				if r.Error != "" {

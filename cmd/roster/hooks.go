@@ -93,11 +93,11 @@ only hooks whose content would change.`,
   roster hooks install --json                        # roster.hooks-install/v1`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			t, err := a.findHooksTarget()
+			t, err := findHooksTarget(a)
 			if err != nil {
 				return err
 			}
-			if err := a.HooksNeedCoordinate(); err != nil {
+			if err := HooksNeedCoordinate(a); err != nil {
 				return err
 			}
 			steps, err := hooks.PlanInstall(t.slots, t.config)
@@ -130,7 +130,7 @@ only hooks whose content would change.`,
 				}
 				lines = append(lines, [2]string{h.Name, d})
 			}
-			a.renderHooks(out.hooksDirJSON, lines)
+			renderHooks(a, out.hooksDirJSON, lines)
 			fmt.Fprintf(a.Io.Out, "the hooks run %s\n", termtext.Line(strings.Join(append([]string{bin}, t.config.Flags...), " ")))
 			return nil
 		},
@@ -148,7 +148,7 @@ Hooks that are not roster's are left alone.`,
   roster hooks uninstall --json    # roster.hooks-uninstall/v1`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			t, err := a.findHooksTarget()
+			t, err := findHooksTarget(a)
 			if err != nil {
 				return err
 			}
@@ -173,7 +173,7 @@ Hooks that are not roster's are left alone.`,
 				}
 				lines = append(lines, [2]string{h.Name, d})
 			}
-			a.renderHooks(out.hooksDirJSON, lines)
+			renderHooks(a, out.hooksDirJSON, lines)
 			return nil
 		},
 	}
@@ -193,7 +193,7 @@ update it.`,
   roster hooks status --json       # roster.hooks-status/v1`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			t, err := a.findHooksTarget()
+			t, err := findHooksTarget(a)
 			if err != nil {
 				return err
 			}
@@ -220,12 +220,12 @@ update it.`,
 				}
 				lines = append(lines, [2]string{h.Name, d})
 			}
-			a.renderHooks(out.hooksDirJSON, lines)
+			renderHooks(a, out.hooksDirJSON, lines)
 			if calls != "" {
 				fmt.Fprintf(a.Io.Out, "the hooks run %s\n", termtext.Line(calls))
 			}
 			if update != nil {
-				fmt.Fprintf(a.Io.Out, "update with: %s\n", termtext.Line(a.Selectors().Render(*update)))
+				fmt.Fprintf(a.Io.Out, "update with: %s\n", termtext.Line(Selectors(a).Render(*update)))
 			}
 			return nil
 		},
@@ -248,12 +248,12 @@ func (t hooksTarget) json(schema string) hooksDirJSON {
 	return out
 }
 
-func (a *Factory) findHooksTarget() (hooksTarget, error) {
+func findHooksTarget(a *Factory) (hooksTarget, error) {
 	var t hooksTarget
 	co, err := gitstate.Open(a.Io.Dir)
 	if errors.Is(err, gitstate.ErrNotARepository) {
 		return t, &ExitError{Code: ExitUsage, Kind: "not-a-checkout",
-			Err:      fmt.Errorf("%s is not inside a Git checkout: Git hooks belong to a checkout, so run roster hooks inside one", a.dirName()),
+			Err:      fmt.Errorf("%s is not inside a Git checkout: Git hooks belong to a checkout, so run roster hooks inside one", dirName(a)),
 			Commands: []suggest.Command{suggest.Shell("cd <your clone> && roster hooks install")}}
 	}
 	if err != nil {
@@ -265,12 +265,12 @@ func (a *Factory) findHooksTarget() (hooksTarget, error) {
 	if t.slots, err = hooks.Inspect(t.dir.Path); err != nil {
 		return t, err
 	}
-	t.config, err = a.hookConfig()
+	t.config, err = hookConfig(a)
 	return t, err
 }
 
 // dirName is the directory the command runs in, for a message.
-func (a *Factory) dirName() string {
+func dirName(a *Factory) string {
 	if a.Io.Dir != "" {
 		return a.Io.Dir
 	}
@@ -282,7 +282,7 @@ func (a *Factory) dirName() string {
 
 // hookConfig is what the hooks carry (hooks.NewConfig): this binary, and
 // the --home and --relay flags of this invocation.
-func (a *Factory) hookConfig() (hooks.Config, error) {
+func hookConfig(a *Factory) (hooks.Config, error) {
 	c, err := hooks.NewConfig(hooks.Executable(), a.Opts.Home, a.Io.Dir, relaypool.NormalizeRelays(a.Opts.Relays))
 	if err != nil {
 		return c, &ExitError{Code: ExitUsage, Kind: "usage", Err: err}
@@ -292,7 +292,7 @@ func (a *Factory) hookConfig() (hooks.Config, error) {
 
 // renderHooks prints the hooks directory, then one line per hook: its
 // name and what happened to it or what it is.
-func (a *Factory) renderHooks(out hooksDirJSON, lines [][2]string) {
+func renderHooks(a *Factory, out hooksDirJSON, lines [][2]string) {
 	w := a.Io.Out
 	where := out.HooksDir
 	if out.CoreHooksPath != nil {
@@ -332,7 +332,7 @@ func newHooksRunCmd(a *Factory) *cobra.Command {
   git push   # pre-push runs: roster --timeout 5s hooks run pre-push -- <remote> <url>`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.runHook(cmd.Context(), args[0])
+			return runHook(a, cmd.Context(), args[0])
 		},
 	}
 }
@@ -340,22 +340,22 @@ func newHooksRunCmd(a *Factory) *cobra.Command {
 // runHook prints the advisories for the checkout's selected coordinate
 // (warning hooks: from the cache alone, always exit 0), or runs the
 // pre-push guard. A hook never draws a progress line.
-func (a *Factory) runHook(ctx context.Context, name string) error {
+func runHook(a *Factory, ctx context.Context, name string) error {
 	if !hooks.Known(name) {
 		return UsageErr("unknown hook %q: roster runs %s", name, strings.Join(hooks.Names, ", "))
 	}
 	a.Io.ErrTTY = false
 	if hooks.Warns(name) {
 		a.Opts.Offline = true // a warning hook never waits on relays
-		v, err := a.LoadRepo(ctx, PartialEvidence)
+		v, err := LoadRepo(a, ctx, PartialEvidence)
 		if err != nil {
-			a.hookNote(err, "no warnings")
+			hookNote(a, err, "no warnings")
 			return nil
 		}
-		a.PrintAdvisories(v)
+		PrintAdvisories(a, v)
 		return nil
 	}
-	return a.prePush(ctx)
+	return prePush(a, ctx)
 }
 
 // quietHookKinds are the read errors a hook does not mention: the checkout
@@ -363,7 +363,7 @@ func (a *Factory) runHook(ctx context.Context, name string) error {
 var quietHookKinds = map[string]bool{"no-coordinate": true, "not-found": true, "not-a-checkout": true}
 
 // hookNote says in one line why a hook could not do its part.
-func (a *Factory) hookNote(err error, consequence string) {
+func hookNote(a *Factory, err error, consequence string) {
 	var ee *ExitError
 	if errors.As(err, &ee) && quietHookKinds[ee.Kind] {
 		return
@@ -375,19 +375,19 @@ func (a *Factory) hookNote(err error, consequence string) {
 // prePush is the guard: read the pushed refs from stdin, discover the
 // repository afresh within --timeout, decide (hooks.Guard), print the
 // warnings and advisories, and refuse (exit 3) or let the push through.
-func (a *Factory) prePush(ctx context.Context) error {
+func prePush(a *Factory, ctx context.Context) error {
 	viewer := a.ViewerPubkey()
 	if viewer == "" {
 		return nil // the guard is about the signer; nobody is signed in
 	}
 	pushed, err := hooks.ParsePushed(a.Io.In)
 	if err != nil {
-		a.hookNote(err, "the push is not checked")
+		hookNote(a, err, "the push is not checked")
 		return nil
 	}
 	budget := a.Opts.Timeout
-	fresh := a.confirmationToVerify(viewer)
-	v, inTime, err := a.guardDiscover(ctx)
+	fresh := confirmationToVerify(a, viewer)
+	v, inTime, err := guardDiscover(a, ctx)
 	if fresh != nil {
 		if refusal := fresh.incomplete(v, inTime, err, budget); refusal != nil {
 			return refusal
@@ -415,7 +415,7 @@ func (a *Factory) prePush(ctx context.Context) error {
 		fmt.Fprintf(a.Io.Err, "roster hook: no relay answered within %s (%s); %s\n", a.Opts.Timeout, strings.Join(termtext.Lines(silent), ", "), goesOn)
 		return nil
 	case err != nil:
-		a.hookNote(err, goesOn)
+		hookNote(a, err, goesOn)
 		return nil
 	}
 	in := hooks.GuardInput{Resolution: v.Resolution, Events: v.Events, Viewer: viewer, Complete: v.Complete(), Unanswered: v.Unanswered(), Pushed: pushed}
@@ -428,7 +428,7 @@ func (a *Factory) prePush(ctx context.Context) error {
 	in.FreshFetch = fresh != nil
 	d := hooks.Guard(in)
 	if fresh != nil && !d.Refuse && v.Complete() {
-		a.verifiedConfirmation(fresh)
+		verifiedConfirmation(a, fresh)
 	}
 	for _, w := range d.Warnings {
 		fmt.Fprintf(a.Io.Err, "roster: warning: %s\n", termtext.Block(w))
@@ -437,10 +437,10 @@ func (a *Factory) prePush(ctx context.Context) error {
 	if d.Finding != nil {
 		given = d.Finding.Commands
 	}
-	a.PrintAdvisories(v, given...)
+	PrintAdvisories(a, v, given...)
 	if !d.Refuse {
 		if d.Finding != nil {
-			for _, c := range a.Render(d.Finding.Commands) {
+			for _, c := range Render(a, d.Finding.Commands) {
 				fmt.Fprintf(a.Io.Err, "  run: %s\n", termtext.Line(c))
 			}
 		}
@@ -465,7 +465,7 @@ const guardCacheWait = 200 * time.Millisecond
 // open, the relays the rest, and whatever is still not done when the
 // budget ends is abandoned (inTime false), so that a silent relay beside a
 // locked cache cannot make a push wait longer than the documented bound.
-func (a *Factory) guardDiscover(ctx context.Context) (*RepoView, bool, error) {
+func guardDiscover(a *Factory, ctx context.Context) (*RepoView, bool, error) {
 	budget := a.Opts.Timeout
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
@@ -479,7 +479,7 @@ func (a *Factory) guardDiscover(ctx context.Context) (*RepoView, bool, error) {
 	}
 	done := make(chan answer, 1)
 	go func() {
-		v, err := a.Discover(ctx, PartialEvidence)
+		v, err := Discover(a, ctx, PartialEvidence)
 		done <- answer{v, err}
 	}()
 	select {
@@ -499,7 +499,7 @@ func (a *Factory) guardDiscover(ctx context.Context) (*RepoView, bool, error) {
 // roster's yet: from then on the maintainer warnings concern this signer,
 // and the spec wants them after every Git command. A tip on stderr, never
 // in JSON; a checkout whose hooks cannot be read gets none.
-func (a *Factory) HooksTip() {
+func HooksTip(a *Factory) {
 	if a.Opts.JSON {
 		return
 	}
@@ -518,7 +518,7 @@ func (a *Factory) HooksTip() {
 	for _, s := range slots {
 		if st := s.Status(); st != hooks.StatusRoster && st != hooks.StatusChained {
 			fmt.Fprintf(a.Io.Err, "tip: to see roster's maintainer warnings after every Git command in this checkout, and have pushes checked, run: %s\n",
-				termtext.Line(a.Selectors().Render(suggest.Roster("hooks", "install"))))
+				termtext.Line(Selectors(a).Render(suggest.Roster("hooks", "install"))))
 			return
 		}
 	}

@@ -16,9 +16,9 @@ import (
 // verified and cached, NIP-05 checked). In a pipe or JSON nothing is read
 // and npubs are printed in full, as they always were. who are npubs or
 // 64-hex keys.
-func (a *Factory) PeopleShown(ctx context.Context, relays []string, who ...string) PeopleText {
+func PeopleShown(a *Factory, ctx context.Context, relays []string, who ...string) PeopleText {
 	if !a.Io.OutTTY || a.Opts.JSON {
-		return a.People(nil, "")
+		return People(a, nil, "")
 	}
 	var hexes []string
 	for _, w := range who {
@@ -43,5 +43,5 @@ func (a *Factory) PeopleShown(ctx context.Context, relays []string, who ...strin
 	if pk := a.ViewerPubkey(); pk != "" {
 		viewer = graph.Npub(pk)
 	}
-	return a.People(report.NamesOf(profiles), viewer)
+	return People(a, report.NamesOf(profiles), viewer)
 }

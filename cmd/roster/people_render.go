@@ -29,7 +29,7 @@ type PeopleText struct {
 }
 
 // people is the namer for this invocation's output of names.
-func (a *Factory) People(names report.Names, viewer string) PeopleText {
+func People(a *Factory, names report.Names, viewer string) PeopleText {
 	pt := NewPeopleText(names, viewer, a.Io.OutTTY && !a.Full)
 	pt.NameProse = a.Io.OutTTY
 	return pt
@@ -109,7 +109,7 @@ func (pt PeopleText) List(who []string, sep string) string {
 
 // terminalWidth is $COLUMNS on a terminal (human rows are wrapped to it),
 // else 0: a pipe or file gets one line per row.
-func (a *Factory) TerminalWidth() int {
+func TerminalWidth(a *Factory) int {
 	if !a.Io.OutTTY {
 		return 0
 	}

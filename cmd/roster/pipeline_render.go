@@ -41,7 +41,7 @@ func PipelineErr(err error) error {
 
 // projectLazyAuth answers a relay's NIP-42 challenge on reads, opening the signer
 // only when a relay asks.
-func (a *Factory) ProjectLazyAuth(ctx context.Context, evt *nostr.Event) error {
+func ProjectLazyAuth(a *Factory, ctx context.Context, evt *nostr.Event) error {
 	s, err := a.Signer(ctx)
 	if err != nil {
 		return err

@@ -4,9 +4,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
+	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
@@ -62,7 +64,7 @@ its revision is the "rev" tag. Exit 4 when no relay has a valid projection.`,
 					return err
 				}
 			} else {
-				pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.ProjectLazyAuth})
+				pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: func(p0 context.Context, p1 *nostr.Event) error { return ProjectLazyAuth(a, p0, p1) }})
 				defer pool.Close()
 				rd = projects.Read(cmd.Context(), pool, relays, c)
 				projectCachePut(a, rd)

@@ -3,9 +3,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
+	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
@@ -89,7 +91,7 @@ projects. Each printed naddr carries the relay as its hint.`,
 				}
 				ownerHex, adminHex = me, me
 			}
-			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.ProjectLazyAuth})
+			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: func(p0 context.Context, p1 *nostr.Event) error { return ProjectLazyAuth(a, p0, p1) }})
 			defer pool.Close()
 			res := projects.List(ctx, pool, relays, ownerHex, adminHex)
 			out := ProjectListJSON{Schema: "roster.project.list/v2", Projects: []projectListedJSON{}, Relays: res.Relays,
@@ -130,7 +132,7 @@ projects. Each printed naddr carries the relay as its hint.`,
 				return WriteJSON(a, out)
 			}
 			w := a.Io.Out
-			width := a.TerminalWidth() // rows wrap between words on a terminal
+			width := TerminalWidth(a) // rows wrap between words on a terminal
 			fmt.Fprintf(w, "projects: %d\n", len(out.Projects))
 			for _, p := range out.Projects {
 				state := fmt.Sprintf("revision %d", p.Revision)

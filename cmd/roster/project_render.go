@@ -87,7 +87,7 @@ func projectRender(a *Factory, p ProjectJSON) {
 	w := a.Io.Out
 	// On a terminal npubs are short and long rows wrap between words;
 	// in a pipe both are as they always were.
-	pt, width := a.PeopleShown(context.Background(), nil, p.OwnerNpub), a.TerminalWidth()
+	pt, width := PeopleShown(a, context.Background(), nil, p.OwnerNpub), TerminalWidth(a)
 	row := func(format string, args ...any) { FitLine(w, width, 16, fmt.Sprintf(format, args...)) }
 	title := p.Name
 	if title == "" {

@@ -28,7 +28,7 @@ incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a.Profiles = true
-			v, err := a.LoadRepo(cmd.Context(), PartialEvidence)
+			v, err := LoadRepo(a, cmd.Context(), PartialEvidence)
 			if err != nil {
 				return err
 			}
@@ -40,8 +40,8 @@ incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
 			// are left out of the health list and the advisories.
 			given := pendingCommands(v)
 			rep.Shown = commandLines(given)
-			renderRepoHumanAs(a.Io.Out, rep, termui.NewStyles(a.Io.Out, a.Io.Color()), a.People(rep.Names, rep.Viewer), a.TerminalWidth())
-			a.PrintAdvisories(v, given...)
+			renderRepoHumanAs(a.Io.Out, rep, termui.NewStyles(a.Io.Out, a.Io.Color()), People(a, rep.Names, rep.Viewer), TerminalWidth(a))
+			PrintAdvisories(a, v, given...)
 			return nil
 		},
 	}

@@ -47,11 +47,11 @@ confirmed maintainer) assigns you, never by your own record alone.`,
 			if err != nil {
 				return err
 			}
-			if err := a.runMutation(cmd.Context(), intent, dryRun); err != nil {
+			if err := runMutation(a, cmd.Context(), intent, dryRun); err != nil {
 				return err
 			}
 			if !dryRun && !moderator { // hooks guard pushes, which a moderator does not make
-				a.HooksTip()
+				HooksTip(a)
 			}
 			return nil
 		},

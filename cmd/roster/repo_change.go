@@ -21,7 +21,7 @@ import (
 // (discover with complete evidence, preview, recheck, sign, publish, read
 // back, verify) and renders what it did. Never a prompt; --dry-run stops
 // after the preview.
-func (a *Factory) runMutation(ctx context.Context, intent preflight.Intent, dryRun bool) error {
+func runMutation(a *Factory, ctx context.Context, intent preflight.Intent, dryRun bool) error {
 	// The preview names people: their profiles are asked alongside the
 	// discovery's deletion round (no round of their own).
 	a.Profiles = true
@@ -37,10 +37,10 @@ func (a *Factory) runMutation(ctx context.Context, intent preflight.Intent, dryR
 	a.Run.Progress = progress
 	p := membership.Pipeline{
 		Discover: func(ctx context.Context) (*RepoView, error) {
-			return a.LoadRepoToWrite(ctx, intent.Subject, intent.Lead)
+			return LoadRepoToWrite(a, ctx, intent.Subject, intent.Lead)
 		},
 		Again: func(ctx context.Context, prev *RepoView, also ...nostr.Filter) (*RepoView, error) {
-			return a.ReloadRepo(ctx, prev, []string{intent.Subject, intent.Lead}, also...)
+			return ReloadRepo(a, ctx, prev, []string{intent.Subject, intent.Lead}, also...)
 		},
 		Reask: func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
 			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner, Progress: progress.Update})
@@ -54,7 +54,7 @@ func (a *Factory) runMutation(ctx context.Context, intent preflight.Intent, dryR
 			defer pool.Close()
 			return pool.Deliver(ctx, relays, evt, o)
 		},
-		Lock:          a.changeLock,
+		Lock:          func(p0 context.Context, p1 string) (func(), error) { return changeLock(a, p0, p1) },
 		Availability:  a.CheckAvailability,
 		BeforeRecheck: a.Seams.BeforeRecheck,
 		AfterPublish:  a.Seams.AfterPublish,
@@ -67,20 +67,20 @@ func (a *Factory) runMutation(ctx context.Context, intent preflight.Intent, dryR
 	progress.Done()
 	a.Run.Progress = nil
 	if f := (*membership.Failure)(nil); errors.As(err, &f) {
-		a.keepPublished(f.Outcome)
+		keepPublished(a, f.Outcome)
 	} else if err == nil {
-		a.keepPublished(o)
+		keepPublished(a, o)
 	}
 	if err != nil {
-		return a.mutationFailure(intent, err)
+		return mutationFailure(a, intent, err)
 	}
 	if o.Refusal != nil {
-		return a.refusalError(o.Before, intent, o.Refusal)
+		return refusalError(a, o.Before, intent, o.Refusal)
 	}
 	out := report.NewMutation(o.Before, o.Plan, dryRun)
 	if intent.Action == preflight.ActAccept && !dryRun {
 		LinkAcceptedCheckout(o.Before, out)
-		a.RecordConfirmation(ctx, s, o.Before)
+		RecordConfirmation(a, ctx, s, o.Before)
 	}
 	recordDelivery(out, o)
 	out.Verified = o.Verified
@@ -96,7 +96,7 @@ func (a *Factory) runMutation(ctx context.Context, intent preflight.Intent, dryR
 				Command: &suggest.Command{Argv: []string{"roster", "repo", "--repo", gitstate.NostrURL(o.Switch.To, o.Switch.Hints)}}})
 		}
 	}
-	return a.finishMutation(o.Before, o.Plan, out)
+	return finishMutation(a, o.Before, o.Plan, out)
 }
 
 // recordDelivery copies what each relay said into the result.
@@ -118,7 +118,7 @@ func recordDelivery(out *report.Mutation, o *membership.Outcome) {
 // mutationFailure renders what stopped the pipeline: its own failures, a
 // signer error, or the discovery's exit error with the change itself put
 // first among the commands to run.
-func (a *Factory) mutationFailure(intent preflight.Intent, err error) error {
+func mutationFailure(a *Factory, intent preflight.Intent, err error) error {
 	var (
 		f  *membership.Failure
 		se *membership.SignerError
@@ -127,7 +127,7 @@ func (a *Factory) mutationFailure(intent preflight.Intent, err error) error {
 	case errors.As(err, &se):
 		return SignerError(se.Err)
 	case !errors.As(err, &f):
-		return a.withMutationRetry(err, intent)
+		return withMutationRetry(a, err, intent)
 	}
 	var v *RepoView
 	out := &report.Mutation{}
@@ -137,17 +137,17 @@ func (a *Factory) mutationFailure(intent preflight.Intent, err error) error {
 	}
 	switch f.Kind {
 	case membership.KindConcurrentChange:
-		return a.mutationError(v, &ExitError{Code: ExitRefused, Kind: f.Kind, Err: errors.New(f.Message),
+		return mutationError(a, v, &ExitError{Code: ExitRefused, Kind: f.Kind, Err: errors.New(f.Message),
 			Details:  map[string]any{"changed": f.Changed},
 			Commands: []suggest.Command{intent.Suggest()}})
 	case membership.KindSignerMismatch:
 		return &ExitError{Code: ExitFailure, Kind: f.Kind, Err: errors.New(f.Message)}
 	case membership.KindPublishFailed:
-		return a.mutationError(v, &ExitError{Code: ExitFailure, Kind: f.Kind, Err: errors.New(f.Message),
+		return mutationError(a, v, &ExitError{Code: ExitFailure, Kind: f.Kind, Err: errors.New(f.Message),
 			Details:  map[string]any{"relays": out.Relays},
 			Commands: []suggest.Command{intent.Suggest()}})
 	case membership.KindLocalRefs:
-		return a.mutationError(v, &ExitError{Code: ExitRefused, Kind: f.Kind, Err: errors.New(f.Message),
+		return mutationError(a, v, &ExitError{Code: ExitRefused, Kind: f.Kind, Err: errors.New(f.Message),
 			Commands: []suggest.Command{suggest.Git("fsck").Because("what is damaged in this checkout"), intent.Suggest().Because("once the refs read again")}})
 	case membership.KindObjectsUnavailable, membership.KindObjectsUnknown:
 		code := ExitRefused
@@ -159,18 +159,18 @@ func (a *Factory) mutationFailure(intent preflight.Intent, err error) error {
 		if af := f.Availability.Failure(); af != nil {
 			terminal = "cannot publish this change: " + strings.Join(termtext.Lines(af.Lines), "\n")
 		}
-		return a.mutationError(v, &ExitError{Code: code, Kind: f.Kind, Err: errors.New(f.Message), Terminal: terminal,
+		return mutationError(a, v, &ExitError{Code: code, Kind: f.Kind, Err: errors.New(f.Message), Terminal: terminal,
 			Details:  gitstate.AvailabilityDetails(*f.Availability),
 			Commands: f.Commands})
 	case membership.KindGitConfig:
 		return &ExitError{Code: ExitFailure, Kind: f.Kind, Err: errors.New(f.Message),
 			Commands: []suggest.Command{suggest.Git("config", "nostr.repo", gitstate.EncodeNaddr(f.Switch.To, f.Switch.Hints))}}
 	case membership.KindInconsistentRead:
-		return a.mutationError(v, &ExitError{Code: ExitIncomplete, Kind: f.Kind, Err: errors.New(f.Message),
+		return mutationError(a, v, &ExitError{Code: ExitIncomplete, Kind: f.Kind, Err: errors.New(f.Message),
 			Details:  map[string]any{"relays": OrEmptySlice(f.Relays)},
 			Commands: f.Commands})
 	case membership.KindInterrupted:
-		return a.interruptedMutation(v, out, f)
+		return interruptedMutation(a, v, out, f)
 	case membership.KindStatePublishFailed:
 		// The announcement was never sent: the membership is unchanged. A
 		// state event some relays accepted may be in effect there.
@@ -178,13 +178,13 @@ func (a *Factory) mutationFailure(intent preflight.Intent, err error) error {
 		if len(out.Published) > 0 {
 			code = ExitUnverified
 		}
-		return a.mutationErrorPublished(v, out, &ExitError{Code: code, Kind: f.Kind, Err: errors.New(f.Message),
+		return mutationErrorPublished(a, v, out, &ExitError{Code: code, Kind: f.Kind, Err: errors.New(f.Message),
 			Details:  map[string]any{"published": out.Published, "relays": out.Relays, "problems": OrEmptySlice(f.Problems)},
 			Commands: f.Commands})
 	case membership.KindPartlyPublished:
 		// The state event is stored, the announcement is not: exit 6,
 		// saying both, with commands that each preview before publishing.
-		return a.mutationErrorPublished(v, out, &ExitError{Code: ExitUnverified, Kind: f.Kind, Err: errors.New(f.Message),
+		return mutationErrorPublished(a, v, out, &ExitError{Code: ExitUnverified, Kind: f.Kind, Err: errors.New(f.Message),
 			Terminal: termtext.Line(f.Message),
 			Details: map[string]any{"published": out.Published, "relays": out.Relays, "state_published": out.StatePublished,
 				"changed": OrEmptySlice(f.Changed), "problems": OrEmptySlice(f.Problems)},
@@ -192,7 +192,7 @@ func (a *Factory) mutationFailure(intent preflight.Intent, err error) error {
 	case membership.KindSuperseded:
 		// The rerun is the useful next step: it previews the version that
 		// won and applies the change to it.
-		return a.mutationErrorPublished(v, out, &ExitError{Code: ExitUnverified, Kind: f.Kind,
+		return mutationErrorPublished(a, v, out, &ExitError{Code: ExitUnverified, Kind: f.Kind,
 			Err:      fmt.Errorf("%s:\n  %s", f.Message, strings.Join(f.Problems, "\n  ")),
 			Details:  map[string]any{"published": out.Published, "relays": out.Relays, "superseded_by": f.Superseded},
 			Commands: f.Commands})
@@ -208,7 +208,7 @@ func (a *Factory) mutationFailure(intent preflight.Intent, err error) error {
 		}
 		// Each problem is one line, and may quote a relay's OK message.
 		const unverified = "%s:\n  %s\nit is in effect where it was stored; rerunning the change does not republish it"
-		return a.mutationErrorPublished(v, out, &ExitError{Code: ExitUnverified, Kind: f.Kind,
+		return mutationErrorPublished(a, v, out, &ExitError{Code: ExitUnverified, Kind: f.Kind,
 			Err:      fmt.Errorf(unverified, f.Message, strings.Join(f.Problems, "\n  ")),
 			Terminal: fmt.Sprintf(unverified, termtext.Line(f.Message), strings.Join(termtext.Lines(f.Problems), "\n  ")),
 			Details:  map[string]any{"published": out.Published, "relays": out.Relays, "problems": f.Problems},
@@ -222,7 +222,7 @@ func (a *Factory) mutationFailure(intent preflight.Intent, err error) error {
 // the read's own suggestions are `roster repo` reads, and the user wants to
 // retry the change.
 // An --offline suggestion is dropped: a membership change refuses --offline.
-func (a *Factory) withMutationRetry(err error, intent preflight.Intent) error {
+func withMutationRetry(a *Factory, err error, intent preflight.Intent) error {
 	var ee *ExitError
 	if !errors.As(err, &ee) || ee.Printed {
 		return err
@@ -250,41 +250,41 @@ func (a *Factory) withMutationRetry(err error, intent preflight.Intent) error {
 
 // refusalError turns a preflight refusal into exit 3 (exit 2 for
 // contradictory flags); "nothing-to-change" is success with a message.
-func (a *Factory) refusalError(v *RepoView, intent preflight.Intent, r *preflight.Refusal) error {
+func refusalError(a *Factory, v *RepoView, intent preflight.Intent, r *preflight.Refusal) error {
 	if r.Code == "nothing-to-change" {
 		if a.Opts.JSON {
 			out := report.NewMutation(v, nil, false)
-			out.Action, out.Command, out.Verified = string(intent.Action), a.Selectors().Apply(intent.Suggest()).Line(), true
+			out.Action, out.Command, out.Verified = string(intent.Action), Selectors(a).Apply(intent.Suggest()).Line(), true
 			out.Guidance = append(out.Guidance, r.Message)
 			if intent.Action == preflight.ActAccept {
 				LinkAcceptedCheckout(v, out)
-				out.Guidance = append(out.Guidance, suggest.Texts(out.Advice, a.Selectors())...)
+				out.Guidance = append(out.Guidance, suggest.Texts(out.Advice, Selectors(a))...)
 			}
 			return WriteJSON(a, out)
 		}
-		fmt.Fprintln(a.Io.Out, a.ViewPeople(v).Prose(r.Message))
+		fmt.Fprintln(a.Io.Out, ViewPeople(a, v).Prose(r.Message))
 		if intent.Action == preflight.ActAccept {
 			out := &report.Mutation{}
 			LinkAcceptedCheckout(v, out)
-			a.PrintLinked(out)
+			PrintLinked(a, out)
 			for _, g := range out.Advice {
-				fmt.Fprintf(a.Io.Out, "%s\n", termtext.Line(g.Text(a.Selectors())))
+				fmt.Fprintf(a.Io.Out, "%s\n", termtext.Line(g.Text(Selectors(a))))
 			}
 		}
-		a.PrintAdvisories(v)
+		PrintAdvisories(a, v)
 		return nil
 	}
 	code := ExitRefused
 	if r.Usage {
 		code = ExitUsage
 	}
-	return a.mutationError(v, &ExitError{Code: code, Kind: r.Code, Err: errors.New(r.Message), Details: r.Details, Commands: r.Commands})
+	return mutationError(a, v, &ExitError{Code: code, Kind: r.Code, Err: errors.New(r.Message), Details: r.Details, Commands: r.Commands})
 }
 
 // mutationError prints a refusal or failure with the people fields (JSON)
 // or the message, commands and advisories (human), and returns its code.
-func (a *Factory) mutationError(v *RepoView, ee *ExitError) error {
-	return a.mutationErrorPublished(v, nil, ee)
+func mutationError(a *Factory, v *RepoView, ee *ExitError) error {
+	return mutationErrorPublished(a, v, nil, ee)
 }
 
 // mutationErrorPublished is mutationError after something was published:
@@ -294,7 +294,7 @@ func (a *Factory) mutationError(v *RepoView, ee *ExitError) error {
 // Without a view (the change stopped while it discovered, before any
 // repository was read) there is nothing to show but the error: the error
 // object alone, as for any read that found nothing.
-func (a *Factory) mutationErrorPublished(v *RepoView, sent *report.Mutation, ee *ExitError) error {
+func mutationErrorPublished(a *Factory, v *RepoView, sent *report.Mutation, ee *ExitError) error {
 	if v == nil {
 		PrintError(a, ee)
 		if !a.Opts.JSON && (ee.Code == ExitRefused || ee.Code == ExitUsage) {
@@ -303,7 +303,7 @@ func (a *Factory) mutationErrorPublished(v *RepoView, sent *report.Mutation, ee 
 		ee.Printed = true
 		return ee
 	}
-	cmds := a.Render(ee.Commands)
+	cmds := Render(a, ee.Commands)
 	if a.Opts.JSON {
 		out := report.NewMutation(v, nil, false)
 		if sent != nil {
@@ -318,11 +318,11 @@ func (a *Factory) mutationErrorPublished(v *RepoView, sent *report.Mutation, ee 
 			fmt.Fprintf(a.Io.Err, "roster: %s\n", HumanMessage(AsExitError(err)))
 		}
 	} else {
-		a.PrintHumanErrorAs(ee, cmds, a.ViewPeople(v))
+		PrintHumanErrorAs(a, ee, cmds, ViewPeople(a, v))
 		if ee.Code == ExitRefused || ee.Code == ExitUsage {
 			fmt.Fprintln(a.Io.Err, "nothing was published")
 		}
-		a.PrintAdvisories(v)
+		PrintAdvisories(a, v)
 	}
 	ee.Printed = true
 	return ee
@@ -332,7 +332,7 @@ func (a *Factory) mutationErrorPublished(v *RepoView, sent *report.Mutation, ee 
 // the change published (the read-back, verified like any fetch): the next
 // write then knows that version even while a relay still answers with the
 // one it replaced (discovery.NewerKnown), instead of building on it.
-func (a *Factory) keepPublished(o *membership.Outcome) {
+func keepPublished(a *Factory, o *membership.Outcome) {
 	if o == nil || o.Delivery == nil || o.Delivery.ReadBack == nil {
 		return
 	}

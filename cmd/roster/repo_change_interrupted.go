@@ -15,7 +15,7 @@ import (
 // `published`, each relay's answer in `relays` and the read that shows
 // whether it is in effect. Sent to none: exit 4 (deadline) or 130
 // (interrupt), nothing was published.
-func (a *Factory) interruptedMutation(v *RepoView, out *report.Mutation, f *membership.Failure) error {
+func interruptedMutation(a *Factory, v *RepoView, out *report.Mutation, f *membership.Failure) error {
 	kind, why := "interrupted", "interrupted: "
 	code := ExitInterrupted
 	if errors.Is(f.Err, context.DeadlineExceeded) {
@@ -27,10 +27,10 @@ func (a *Factory) interruptedMutation(v *RepoView, out *report.Mutation, f *memb
 	}
 	ee := &ExitError{Code: code, Kind: kind, Err: errors.New(why + f.Message), Details: details, Commands: f.Commands}
 	if len(f.Sent) == 0 {
-		return a.mutationError(v, ee.OneLine())
+		return mutationError(a, v, ee.OneLine())
 	}
 	ee.Code = ExitUnverified
 	details["published"], details["relays"] = out.Published, out.Relays
 	ee.Terminal = why + strings.ReplaceAll(f.Message, "\n", " ")
-	return a.mutationErrorPublished(v, out, ee.OneLine())
+	return mutationErrorPublished(a, v, out, ee.OneLine())
 }

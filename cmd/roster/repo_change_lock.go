@@ -23,7 +23,7 @@ const changeLockWait = 2 * time.Minute
 // changeLock is membership.Pipeline.Lock: a lock file per coordinate in
 // the cache directory (locks/<hash>.lock, created once, never removed). A
 // home where it cannot be made (an unwritable cache) gets no lock.
-func (a *Factory) changeLock(ctx context.Context, address string) (func(), error) {
+func changeLock(a *Factory, ctx context.Context, address string) (func(), error) {
 	dir, err := a.CacheDir()
 	if err != nil {
 		return func() {}, nil

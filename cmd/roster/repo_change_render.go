@@ -13,8 +13,8 @@ import (
 )
 
 // finishMutation prints the result (JSON or human) and the advisories.
-func (a *Factory) finishMutation(v *RepoView, plan *preflight.Plan, out *report.Mutation) error {
-	sel := a.Selectors()
+func finishMutation(a *Factory, v *RepoView, plan *preflight.Plan, out *report.Mutation) error {
+	sel := Selectors(a)
 	if plan != nil {
 		out.Command = sel.Apply(plan.Intent.Suggest()).Line()
 	}
@@ -46,7 +46,7 @@ func (a *Factory) finishMutation(v *RepoView, plan *preflight.Plan, out *report.
 		id.NIP05 = l.Name
 		out.Names[l.Npub] = id
 	}
-	renderPlan(a, plan, a.People(out.Names, ViewerNpub(v)))
+	renderPlan(a, plan, People(a, out.Names, ViewerNpub(v)))
 	if len(out.Published) > 0 {
 		fmt.Fprintf(w, "%s %s to %d relay(s), read back from each\n", verb, strings.Join(out.Published, " "), len(out.Relays))
 	} else if out.DryRun {
@@ -58,9 +58,9 @@ func (a *Factory) finishMutation(v *RepoView, plan *preflight.Plan, out *report.
 			fmt.Fprintf(w, "remote(s) now pointing at the lead: %s\n", termtext.Line(strings.Join(out.SwitchedRemotes, ", ")))
 		}
 	}
-	a.PrintLinked(out)
+	PrintLinked(a, out)
 	if out.Share != nil {
-		who := a.People(out.Names, ViewerNpub(v)).Of(plan.Intent.Subject)
+		who := People(a, out.Names, ViewerNpub(v)).Of(plan.Intent.Subject)
 		fmt.Fprintf(w, "send %s the repository and the command to accept:\n  %s\n  %s\n", who,
 			termtext.Line(out.Share.URL), termtext.Line(out.Share.AcceptCommand))
 		if out.Share.CloneURL != "" {
@@ -72,7 +72,7 @@ func (a *Factory) finishMutation(v *RepoView, plan *preflight.Plan, out *report.
 	}
 	if len(out.Advice) > 0 {
 		fmt.Fprintln(w, "next:")
-		for _, g := range GuidanceLines(namedAdvice(out.Advice, a.People(out.Names, ViewerNpub(v))), sel) {
+		for _, g := range GuidanceLines(namedAdvice(out.Advice, People(a, out.Names, ViewerNpub(v))), sel) {
 			fmt.Fprintf(w, "  %s\n", termtext.Line(g))
 		}
 	}
@@ -87,7 +87,7 @@ func (a *Factory) finishMutation(v *RepoView, plan *preflight.Plan, out *report.
 				given = append(given, *g.Command)
 			}
 		}
-		a.PrintAdvisories(after, given...)
+		PrintAdvisories(a, after, given...)
 	}
 	return nil
 }

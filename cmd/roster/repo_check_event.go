@@ -69,7 +69,7 @@ which its author asserts (time_source in JSON).`,
   roster repo check-event <state event id> --repo nostr://npub1.../my-repo   # kind 30618
   git log --format=%b | grep -o 'nevent1[a-z0-9]*' | roster repo check-event --stdin --json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := a.CheckCIFormat(format); err != nil {
+			if err := CheckCIFormat(a, format); err != nil {
 				return err
 			}
 			texts := args
@@ -94,14 +94,14 @@ which its author asserts (time_source in JSON).`,
 				}
 				refs = append(refs, ref)
 			}
-			results, err := a.checkEvents(cmd.Context(), refs)
+			results, err := checkEvents(a, cmd.Context(), refs)
 			if err != nil {
 				return err
 			}
 			if len(results) == 1 && !stdin {
-				return a.reportOneCheck(cmd.Context(), results[0], format)
+				return reportOneCheck(a, cmd.Context(), results[0], format)
 			}
-			return a.reportChecks(cmd.Context(), results, format)
+			return reportChecks(a, cmd.Context(), results, format)
 		},
 	}
 	cmd.Flags().BoolVar(&stdin, "stdin", false, "also read references from stdin, one per line (blank lines and # comments skipped)")
@@ -133,7 +133,7 @@ func readRefLines(r io.Reader) ([]string, error) {
 
 // reportOneCheck is the single-reference output: the document (or the
 // error) as before, exit 0, 5 or the error's code.
-func (a *Factory) reportOneCheck(ctx context.Context, r eventcheck.Result, format string) error {
+func reportOneCheck(a *Factory, ctx context.Context, r eventcheck.Result, format string) error {
 	if r.Err != nil {
 		return checkEventErr(r.Ref, r.Err)
 	}
@@ -145,9 +145,9 @@ func (a *Factory) reportOneCheck(ctx context.Context, r eventcheck.Result, forma
 		}
 	case format == FormatGitHub:
 		ghCheckEvent(a.Io.Out, doc)
-		a.AppendStepSummary(checkEventsMarkdown([]*report.CheckEvent{doc}, nil))
+		AppendStepSummary(a, checkEventsMarkdown([]*report.CheckEvent{doc}, nil))
 	default:
-		a.renderCheckEvents(ctx, []*report.CheckEvent{doc})
+		renderCheckEvents(a, ctx, []*report.CheckEvent{doc})
 		fmt.Fprintln(a.Io.Out, timeSourceNote)
 	}
 	if !doc.Authorized {
@@ -165,7 +165,7 @@ var exitRank = map[int]int{ExitOK: 0, ExitUsage: 1, ExitIncomplete: 2, ExitUnhea
 
 // reportChecks prints one verdict per reference (JSON lines with --json)
 // and exits with the worst one's code.
-func (a *Factory) reportChecks(ctx context.Context, results []eventcheck.Result, format string) error {
+func reportChecks(a *Factory, ctx context.Context, results []eventcheck.Result, format string) error {
 	worst := ExitOK
 	var docs []*report.CheckEvent
 	var failed []*ExitError
@@ -179,13 +179,13 @@ func (a *Factory) reportChecks(ctx context.Context, results []eventcheck.Result,
 			case a.Opts.JSON:
 				if err := EncodeJSONTo(a.ErrorOut(), struct {
 					Error JsonErrorBody `json:"error"`
-				}{JsonErrorBody{Code: ee.Kind, Message: ee.Err.Error(), Details: OrEmptyMap(ee.Details), Commands: OrEmptySlice(a.Render(ee.Commands))}}, false); err != nil {
+				}{JsonErrorBody{Code: ee.Kind, Message: ee.Err.Error(), Details: OrEmptyMap(ee.Details), Commands: OrEmptySlice(Render(a, ee.Commands))}}, false); err != nil {
 					return err
 				}
 			case format == FormatGitHub:
 				GhCommand(a.Io.Out, "warning", "roster: check-event "+r.Ref.ID, ee.Err.Error())
 			default:
-				a.PrintHumanError(ee, a.Render(ee.Commands))
+				PrintHumanError(a, ee, Render(a, ee.Commands))
 			}
 		} else {
 			doc := report.CheckEventOf(r.Verdict)
@@ -209,9 +209,9 @@ func (a *Factory) reportChecks(ctx context.Context, results []eventcheck.Result,
 	switch {
 	case a.Opts.JSON:
 	case format == FormatGitHub:
-		a.AppendStepSummary(checkEventsMarkdown(docs, failed))
+		AppendStepSummary(a, checkEventsMarkdown(docs, failed))
 	default:
-		a.renderCheckEvents(ctx, docs)
+		renderCheckEvents(a, ctx, docs)
 		authorized := 0
 		for _, d := range docs {
 			if d.Authorized {
@@ -239,7 +239,7 @@ func countAuthorized(docs []*report.CheckEvent) int {
 }
 
 // renderCheckEvents prints each verdict, a blank line between them.
-func (a *Factory) renderCheckEvents(ctx context.Context, docs []*report.CheckEvent) {
+func renderCheckEvents(a *Factory, ctx context.Context, docs []*report.CheckEvent) {
 	var who []string
 	for _, d := range docs {
 		who = append(who, d.Event.Npub)
@@ -247,12 +247,12 @@ func (a *Factory) renderCheckEvents(ctx context.Context, docs []*report.CheckEve
 			who = append(who, d.Target.Npub)
 		}
 	}
-	pt := a.PeopleShown(ctx, nil, who...)
+	pt := PeopleShown(a, ctx, nil, who...)
 	for i, d := range docs {
 		if i > 0 {
 			fmt.Fprintln(a.Io.Out)
 		}
-		renderCheckEventHuman(a.Io.Out, d, termui.NewStyles(a.Io.Out, a.Io.Color()), pt, a.TerminalWidth())
+		renderCheckEventHuman(a.Io.Out, d, termui.NewStyles(a.Io.Out, a.Io.Color()), pt, TerminalWidth(a))
 	}
 }
 
@@ -290,7 +290,7 @@ func checkEventsMarkdown(docs []*report.CheckEvent, failed []*ExitError) string 
 
 // checkEvents runs the eventcheck pipeline with the user's relays, cache
 // and clock for every reference at once.
-func (a *Factory) checkEvents(ctx context.Context, refs []eventcheck.Ref) ([]eventcheck.Result, error) {
+func checkEvents(a *Factory, ctx context.Context, refs []eventcheck.Ref) ([]eventcheck.Result, error) {
 	relays := relaypool.NormalizeRelays(a.DefaultRelays())
 	if len(a.Opts.Relays) == 0 {
 		for _, ref := range refs {
@@ -309,14 +309,14 @@ func (a *Factory) checkEvents(ctx context.Context, refs []eventcheck.Ref) ([]eve
 			return relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner})
 		},
 		Discover: func(ctx context.Context, sel gitstate.Selection) (*discovery.View, error) {
-			src, done := a.RepoSource(a.DiscoveryRelays(sel), nil)
+			src, done := a.RepoSource(DiscoveryRelays(a, sel), nil)
 			v, err := discovery.Load(ctx, src, sel, nil, CompleteEvidence, a.ViewerPubkey(), a.Io.Now().Unix())
 			done()
-			return a.RepoViewErr(v, err)
+			return RepoViewErr(a, v, err)
 		},
 	}
 	if a.Opts.Repo != "" {
-		sel, _, err := a.SelectCoordinate(ctx)
+		sel, _, err := SelectCoordinate(a, ctx)
 		if err != nil {
 			return nil, err
 		}

@@ -12,7 +12,7 @@ import (
 
 // selectCoordinate resolves the selected coordinate in the spec's order.
 // Outside a Git checkout only --repo can name one.
-func (a *Factory) SelectCoordinate(ctx context.Context) (gitstate.Selection, *gitstate.Checkout, error) {
+func SelectCoordinate(a *Factory, ctx context.Context) (gitstate.Selection, *gitstate.Checkout, error) {
 	var sel gitstate.Selection
 	co, err := gitstate.Open(a.Io.Dir)
 	switch {
@@ -40,7 +40,7 @@ func (a *Factory) SelectCoordinate(ctx context.Context) (gitstate.Selection, *gi
 			ee.Commands = []suggest.Command{suggest.Roster("repo", "--repo", "<naddr|nostr://npub/identifier>"), suggest.Git("config", "nostr.repo", "<naddr>")}
 		}
 		if ee.Kind == "usage" {
-			ee.Commands = a.coordinateUsageCommands(co != nil)
+			ee.Commands = coordinateUsageCommands(a, co != nil)
 		}
 		return sel, co, ee
 	}
@@ -86,7 +86,7 @@ func ambiguityChoices(amb *gitstate.AmbiguousError) ([]suggest.Command, map[stri
 // coordinateUsageCommands are the ways to name a repository correctly after
 // --repo (or a checkout's configuration) named one badly. A bare
 // "npub1.../identifier" gets its nostr:// spelling.
-func (a *Factory) coordinateUsageCommands(inCheckout bool) []suggest.Command {
+func coordinateUsageCommands(a *Factory, inCheckout bool) []suggest.Command {
 	var cmds []suggest.Command
 	if owner, id, ok := strings.Cut(a.Opts.Repo, "/"); ok && id != "" && !strings.Contains(owner, ":") &&
 		(strings.HasPrefix(owner, "npub1") || len(owner) == 64) {

@@ -60,7 +60,7 @@ shown in the preview.`,
 				if err != nil {
 					return err
 				}
-				return a.runMutation(cmd.Context(), intent, dryRun)
+				return runMutation(a, cmd.Context(), intent, dryRun)
 			}
 			if err := a.ResolvePubkeyArgs(cmd.Context(), map[string]*string{"add-maintainer": &add,
 				"remove-maintainer": &remove, "lead-maintainer": &lead, "acknowledge-maintainer-change": &ack,
@@ -77,7 +77,7 @@ shown in the preview.`,
 			if intent, err = withRewind(intent, rewind); err != nil {
 				return err
 			}
-			return a.runMutation(cmd.Context(), intent, dryRun)
+			return runMutation(a, cmd.Context(), intent, dryRun)
 		},
 	}
 	f := cmd.Flags()

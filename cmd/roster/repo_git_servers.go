@@ -51,7 +51,7 @@ type listRefs func(ctx context.Context, url string) (gitstate.Advertised, error)
 // component serves, all at once within the command's --timeout, and
 // compares it with the resolved state. Nothing when there is no state or
 // no server to list.
-func (a *Factory) GitServers(ctx context.Context, v *RepoView) []report.GitServer {
+func GitServers(a *Factory, ctx context.Context, v *RepoView) []report.GitServer {
 	out := []report.GitServer{}
 	if v == nil || v.State == nil {
 		return out

@@ -45,7 +45,7 @@ same nodes and edges as --json (roster.repo-graph/v1).`,
 				return UsageErr("--format %q: want tree, dot or mermaid", format)
 			}
 			a.Profiles = true
-			v, err := a.LoadRepo(cmd.Context(), PartialEvidence)
+			v, err := LoadRepo(a, cmd.Context(), PartialEvidence)
 			if err != nil {
 				return err
 			}
@@ -53,14 +53,14 @@ same nodes and edges as --json (roster.repo-graph/v1).`,
 			if a.Opts.JSON {
 				return WriteJSON(a, g)
 			}
-			pt := a.People(g.Names, g.Viewer)
+			pt := People(a, g.Names, g.Viewer)
 			switch format {
 			case "dot":
 				renderGraphDOT(a.Io.Out, g, NewPeopleText(g.Names, "", true))
 			case "mermaid":
 				renderGraphMermaid(a.Io.Out, g, NewPeopleText(g.Names, "", true))
 			default:
-				renderGraphTree(a.Io.Out, g, pt, a.TerminalWidth())
+				renderGraphTree(a.Io.Out, g, pt, TerminalWidth(a))
 			}
 			return nil
 		},

@@ -65,12 +65,12 @@ the objects to tell), or unreachable. --no-git-servers skips it.`,
 			if strict != "" && strict != strictMaintainers && strict != strictAll {
 				return UsageErr("--strict=%s: use --strict (warnings the current maintainers can act on fail) or --strict=all (every warning fails)", strict)
 			}
-			if err := a.CheckCIFormat(format); err != nil {
+			if err := CheckCIFormat(a, format); err != nil {
 				return err
 			}
 			// The human findings name people; the JSON carries npubs only.
 			a.Profiles = !a.Opts.JSON
-			v, err := a.LoadRepo(cmd.Context(), CompleteEvidence)
+			v, err := LoadRepo(a, cmd.Context(), CompleteEvidence)
 			if err != nil {
 				return err
 			}
@@ -81,7 +81,7 @@ the objects to tell), or unreachable. --no-git-servers skips it.`,
 				h.StrictScope = &strict
 			}
 			if !noGitServers {
-				h.GitServers = a.GitServers(cmd.Context(), v)
+				h.GitServers = GitServers(a, cmd.Context(), v)
 				h.Findings = append(h.Findings, GitServerFindings(h.GitServers)...)
 			}
 			var gating int
@@ -89,7 +89,7 @@ the objects to tell), or unreachable. --no-git-servers skips it.`,
 			h.GatingWarnings = gating
 			unreachable := UnreachableServers(h.GitServers)
 			h.Healthy = h.Errors == 0 && (strict == "" || gating == 0)
-			pt := a.People(rep.Names, rep.Viewer)
+			pt := People(a, rep.Names, rep.Viewer)
 			switch {
 			case a.Opts.JSON:
 				if err := WriteJSON(a, h); err != nil {
@@ -97,10 +97,10 @@ the objects to tell), or unreachable. --no-git-servers skips it.`,
 				}
 			case format == FormatGitHub:
 				renderHealthGitHub(a.Io.Out, h, rep, pt)
-				a.AppendStepSummary(healthSummaryMarkdown(h, rep, pt))
+				AppendStepSummary(a, healthSummaryMarkdown(h, rep, pt))
 			default:
-				renderHealthHuman(a.Io.Out, h, termui.NewStyles(a.Io.Out, a.Io.Color()), pt, a.TerminalWidth())
-				a.PrintAdvisories(v)
+				renderHealthHuman(a.Io.Out, h, termui.NewStyles(a.Io.Out, a.Io.Color()), pt, TerminalWidth(a))
+				PrintAdvisories(a, v)
 			}
 			if !h.Healthy {
 				return &ExitError{Code: ExitUnhealthy, Kind: "unhealthy", Printed: true,

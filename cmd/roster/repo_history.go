@@ -31,7 +31,7 @@ lowest pubkey. Copies that disagree with it are listed under it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a.Profiles = true
-			v, err := a.LoadRepo(cmd.Context(), PartialEvidence)
+			v, err := LoadRepo(a, cmd.Context(), PartialEvidence)
 			if err != nil {
 				return err
 			}
@@ -39,7 +39,7 @@ lowest pubkey. Copies that disagree with it are listed under it.`,
 			if a.Opts.JSON {
 				return WriteJSON(a, h)
 			}
-			renderHistory(a.Io.Out, h, a.People(h.Names, h.Viewer), a.TerminalWidth())
+			renderHistory(a.Io.Out, h, People(a, h.Names, h.Viewer), TerminalWidth(a))
 			return nil
 		},
 	}

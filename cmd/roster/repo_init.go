@@ -180,7 +180,7 @@ func reportRepoInit(a *Factory, res RepoInitResult, notReadBack, relays []string
 				suggest.Roster("repo").With(relayWords(relays)...)}}
 		if a.Opts.JSON {
 			// The result is the useful part; the error rides along in it.
-			res.Error = &JsonErrorBody{Code: ee.Kind, Message: ee.Err.Error(), Details: ee.Details, Commands: a.Render(ee.Commands)}
+			res.Error = &JsonErrorBody{Code: ee.Kind, Message: ee.Err.Error(), Details: ee.Details, Commands: Render(a, ee.Commands)}
 			if err := WriteJSON(a, res); err != nil {
 				return err
 			}
@@ -194,7 +194,7 @@ func reportRepoInit(a *Factory, res RepoInitResult, notReadBack, relays []string
 		return WriteJSON(a, res)
 	}
 	renderRepoInit(a, res)
-	a.HooksTip()
+	HooksTip(a)
 	return nil
 }
 

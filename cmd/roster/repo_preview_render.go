@@ -15,7 +15,7 @@ import (
 // tag each change writes. Then what the state seam did and did not check.
 func renderPlan(a *Factory, plan *preflight.Plan, pt PeopleText) {
 	w := a.Io.Out
-	p := &termui.Lines{W: w, Width: a.TerminalWidth()}
+	p := &termui.Lines{W: w, Width: TerminalWidth(a)}
 	if len(a.Lookups) > 0 {
 		fmt.Fprintln(w, "looked up:")
 	}

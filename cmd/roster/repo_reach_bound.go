@@ -11,7 +11,7 @@ import (
 // reachBoundErr is exit 4: a write's announcements reach more people than
 // discovery.MaxWriteReach, so its evidence cannot be complete within the
 // bound. It names the person whose announcement names the most people.
-func (a *Factory) reachBoundErr(e *discovery.ReachBound) *ExitError {
+func reachBoundErr(a *Factory, e *discovery.ReachBound) *ExitError {
 	who := ""
 	if e.Widest != "" {
 		who = fmt.Sprintf(" (%s's announcement alone names %d)", graph.Npub(e.Widest), e.Names)

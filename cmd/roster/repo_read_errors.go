@@ -16,7 +16,7 @@ import (
 // saying that the cache alone (--offline) cannot prove anything is latest.
 // Its commands ask the same relays again (the renderer adds the user's
 // --repo and --relay); only a different-relay suggestion names its own.
-func (a *Factory) incompleteErr(v *RepoView) *ExitError {
+func incompleteErr(a *Factory, v *RepoView) *ExitError {
 	repo := suggest.Roster("repo")
 	// Retries rerun the read that failed (repo state, graph, history...).
 	again, offline := repo, true
@@ -100,7 +100,7 @@ func plainWebsocketInstead(url, reason string) (string, bool) {
 }
 
 // notFoundErr is exit 4 saying what was searched and what to try.
-func (a *Factory) notFoundErr(v *RepoView) *ExitError {
+func notFoundErr(a *Factory, v *RepoView) *ExitError {
 	c := v.Coordinate()
 	where := "relays " + strings.Join(v.Relays, ", ")
 	here := suggest.Roster("repo", "--repo", gitstate.NostrURL(c, nil))
@@ -125,7 +125,7 @@ func (a *Factory) notFoundErr(v *RepoView) *ExitError {
 // staleErr is exit 4: the relays answered with an older version of an
 // announcement or state than this machine verified before, so a change
 // built on their answer would drop the newer one.
-func (a *Factory) staleErr(e *discovery.Stale) *ExitError {
+func staleErr(a *Factory, e *discovery.Stale) *ExitError {
 	var which []string
 	ids := []string{}
 	for _, n := range e.Newer {

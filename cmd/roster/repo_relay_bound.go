@@ -15,7 +15,7 @@ import (
 // and state event that decides the change. The relays it would still have
 // asked come from events (validated URLs, still untrusted text): the
 // terminal gets them escaped.
-func (a *Factory) relayBoundErr(e *discovery.RelayBound) *ExitError {
+func relayBoundErr(a *Factory, e *discovery.RelayBound) *ExitError {
 	s := e.Search
 	wanted := e.Wanted
 	shown := wanted

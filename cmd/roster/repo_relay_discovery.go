@@ -16,7 +16,7 @@ import (
 // document's) while they fit the bound every relay source shares: the
 // hints bring the relays asked to at most discovery.MaxWriteRelays, the
 // first hints first. The user's own relays are always asked.
-func (a *Factory) DiscoveryRelays(sel gitstate.Selection) []string {
+func DiscoveryRelays(a *Factory, sel gitstate.Selection) []string {
 	if len(a.Opts.Relays) > 0 {
 		return relaypool.NormalizeRelays(a.Opts.Relays)
 	}
@@ -33,7 +33,7 @@ func (a *Factory) DiscoveryRelays(sel gitstate.Selection) []string {
 }
 
 // noRelaysErr: the selection has no relay to ask.
-func (a *Factory) noRelaysErr(sel gitstate.Selection) *ExitError {
+func noRelaysErr(a *Factory, sel gitstate.Selection) *ExitError {
 	return &ExitError{Code: ExitUsage, Kind: "no-relays",
 		Err: fmt.Errorf("no relays to ask for %s: the coordinate carries no relay hints, no --relay was given, ROSTER_RELAYS is unset and config.yaml lists no relays", DisplayCoord(sel.Coordinate)),
 		Commands: []suggest.Command{suggest.Roster("repo").With("--relay", "wss://<relay>"), suggest.Shell("export ROSTER_RELAYS=wss://<relay>,wss://<relay>"),

@@ -53,10 +53,10 @@ unreachable; docs/ci.md); --no-git-servers skips it.`,
   roster repo state publish --dry-run`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := a.CheckCIFormat(format); err != nil {
+			if err := CheckCIFormat(a, format); err != nil {
 				return err
 			}
-			v, err := a.LoadRepo(cmd.Context(), PartialEvidence)
+			v, err := LoadRepo(a, cmd.Context(), PartialEvidence)
 			if err != nil {
 				return err
 			}
@@ -69,7 +69,7 @@ unreachable; docs/ci.md); --no-git-servers skips it.`,
 			rep := report.StateFromView(v, cmp)
 			rep.GitServers = []report.GitServer{}
 			if !noGitServers {
-				rep.GitServers = a.GitServers(cmd.Context(), v)
+				rep.GitServers = GitServers(a, cmd.Context(), v)
 			}
 			if a.Opts.JSON {
 				return WriteJSON(a, rep)
@@ -82,7 +82,7 @@ unreachable; docs/ci.md); --no-git-servers skips it.`,
 			if rep.State != nil {
 				who = append(who, rep.State.Author)
 			}
-			renderStateHuman(a.Io.Out, rep, a.PeopleShown(cmd.Context(), v.Relays, who...), a.TerminalWidth(), a.Selectors())
+			renderStateHuman(a.Io.Out, rep, PeopleShown(a, cmd.Context(), v.Relays, who...), TerminalWidth(a), Selectors(a))
 			renderStateGitServers(a.Io.Out, rep.GitServers)
 			return nil
 		},
@@ -246,7 +246,7 @@ repository is resolved again: the state in effect must be the one published
   roster repo state publish --force   # replace diverged or removed refs deliberately`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.runStatePublish(cmd.Context(), statepub.Options{Force: force, DryRun: dryRun})
+			return runStatePublish(a, cmd.Context(), statepub.Options{Force: force, DryRun: dryRun})
 		},
 	}
 	cmd.Flags().BoolVar(&force, "force", false, "publish refs that do not descend from the resolved ones, and remove resolved refs this checkout lacks")
@@ -254,7 +254,7 @@ repository is resolved again: the state in effect must be the one published
 	return cmd
 }
 
-func (a *Factory) runStatePublish(ctx context.Context, opts statepub.Options) error {
+func runStatePublish(a *Factory, ctx context.Context, opts statepub.Options) error {
 	if a.Opts.Offline {
 		return UsageErr("--offline cannot be used to publish state: it needs complete answers from the relays")
 	}
@@ -263,7 +263,7 @@ func (a *Factory) runStatePublish(ctx context.Context, opts statepub.Options) er
 		return err
 	}
 	p := statepub.Pipeline{
-		Discover: func(ctx context.Context) (*RepoView, error) { return a.LoadRepoToWrite(ctx) },
+		Discover: func(ctx context.Context) (*RepoView, error) { return LoadRepoToWrite(a, ctx) },
 		Now:      a.Io.Now,
 		Signer:   s,
 		Deliver: func(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
@@ -273,7 +273,7 @@ func (a *Factory) runStatePublish(ctx context.Context, opts statepub.Options) er
 		},
 		Availability: a.CheckAvailability,
 		Again: func(ctx context.Context, prev *RepoView) (*RepoView, error) {
-			return a.ReloadRepo(ctx, prev, nil)
+			return ReloadRepo(a, ctx, prev, nil)
 		},
 		Reask: func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
 			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner})
@@ -285,7 +285,7 @@ func (a *Factory) runStatePublish(ctx context.Context, opts statepub.Options) er
 	}
 	o, err := p.Run(ctx, opts)
 	if err != nil {
-		return a.statePublishFailure(err, opts)
+		return statePublishFailure(a, err, opts)
 	}
 	out := report.StatePublishOf(o, opts)
 	if a.Opts.JSON {
@@ -332,7 +332,7 @@ func renderStatePublishHuman(a *Factory, o *statepub.Outcome, out report.StatePu
 }
 
 // statePublishFailure maps the pipeline's failures to exit codes.
-func (a *Factory) statePublishFailure(err error, opts statepub.Options) error {
+func statePublishFailure(a *Factory, err error, opts statepub.Options) error {
 	var (
 		f  *statepub.Failure
 		se *statepub.SignerError

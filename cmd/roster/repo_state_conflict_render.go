@@ -17,7 +17,7 @@ const forceHeading = "or keep your current branches and tags and replace the oth
 // `repo state publish`): the message, the other commands, then those
 // words right above the --force command. It reports false, printing
 // nothing, for any other error, which printHumanErrorAs prints as it is.
-func (a *Factory) printForceLast(ee *ExitError, pt PeopleText) bool {
+func printForceLast(a *Factory, ee *ExitError, pt PeopleText) bool {
 	words, _ := ee.Details["force_words"].(string)
 	n := len(ee.Commands)
 	if words == "" || n == 0 || !ee.Commands[n-1].Has("--force") {
@@ -34,7 +34,7 @@ func (a *Factory) printForceLast(ee *ExitError, pt PeopleText) bool {
 		return false
 	}
 	fmt.Fprintf(a.Io.Err, "roster: %s\n", pt.Prose(msg))
-	for _, c := range a.Render(ee.Commands[:n-1]) {
+	for _, c := range Render(a, ee.Commands[:n-1]) {
 		fmt.Fprintf(a.Io.Err, "  run: %s\n", termtext.Line(c))
 	}
 	if heading != "" {
@@ -45,6 +45,6 @@ func (a *Factory) printForceLast(ee *ExitError, pt PeopleText) bool {
 	if i := strings.Index(force.Comment, ": would "); i >= 0 {
 		force.Comment = force.Comment[:i] // the words are right above it
 	}
-	fmt.Fprintf(a.Io.Err, "  run: %s\n", termtext.Line(a.Selectors().Render(force)))
+	fmt.Fprintf(a.Io.Err, "  run: %s\n", termtext.Line(Selectors(a).Render(force)))
 	return true
 }

@@ -89,5 +89,5 @@ func renderStateGitHub(a *Factory, rep report.StateReport) {
 		GhCommand(w, "warning", "roster: git server "+s.Verdict, msg)
 	}
 	md.WriteString("\n")
-	a.AppendStepSummary(md.String())
+	AppendStepSummary(a, md.String())
 }

@@ -25,9 +25,9 @@ const (
 // A read the --deadline or an interrupt ended is not a partial view: it
 // returns the context's error, which the root reports as `deadline` (exit
 // 4) or `interrupted` (exit 130) naming the phase, as documented.
-func (a *Factory) LoadRepo(ctx context.Context, need discovery.Evidence, reach ...string) (*RepoView, error) {
-	v, err := a.discoverFor(ctx, need, false, reach...)
-	v, err = a.RepoViewErr(v, err)
+func LoadRepo(a *Factory, ctx context.Context, need discovery.Evidence, reach ...string) (*RepoView, error) {
+	v, err := discoverFor(a, ctx, need, false, reach...)
+	v, err = RepoViewErr(a, v, err)
 	if err == nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -39,27 +39,27 @@ func (a *Factory) LoadRepo(ctx context.Context, need discovery.Evidence, reach .
 // announcement lists and the NIP-65 write relays of the viewer and of
 // reach, in rounds until none is new, within discovery's bounds), and a
 // cache that can keep what the write publishes (discovery.Source.Publishes).
-func (a *Factory) LoadRepoToWrite(ctx context.Context, reach ...string) (*RepoView, error) {
-	v, err := a.discoverFor(ctx, CompleteEvidence, true, reach...)
-	return a.RepoViewErr(v, err)
+func LoadRepoToWrite(a *Factory, ctx context.Context, reach ...string) (*RepoView, error) {
+	v, err := discoverFor(a, ctx, CompleteEvidence, true, reach...)
+	return RepoViewErr(a, v, err)
 }
 
 // discover is loadRepo with discovery's own errors (*discovery.Incomplete,
 // *NotFound, *NoRelays, *CacheError), for a caller that decides on them
 // itself (the pre-push guard); a coordinate that cannot be selected is
 // already an exit error.
-func (a *Factory) Discover(ctx context.Context, need discovery.Evidence, reach ...string) (*RepoView, error) {
-	return a.discoverFor(ctx, need, false, reach...)
+func Discover(a *Factory, ctx context.Context, need discovery.Evidence, reach ...string) (*RepoView, error) {
+	return discoverFor(a, ctx, need, false, reach...)
 }
 
 // discoverFor is discover; publishes marks a write's read
 // (discovery.Source.Publishes and Write).
-func (a *Factory) discoverFor(ctx context.Context, need discovery.Evidence, publishes bool, reach ...string) (*RepoView, error) {
-	sel, co, err := a.SelectCoordinate(ctx)
+func discoverFor(a *Factory, ctx context.Context, need discovery.Evidence, publishes bool, reach ...string) (*RepoView, error) {
+	sel, co, err := SelectCoordinate(a, ctx)
 	if err != nil {
 		return nil, err
 	}
-	relays := a.DiscoveryRelays(sel)
+	relays := DiscoveryRelays(a, sel)
 	if a.Run.Phase == "" {
 		a.Run.Phase = "discovering" // a read's one phase; a write names its own
 	}
@@ -75,7 +75,7 @@ func (a *Factory) discoverFor(ctx context.Context, need discovery.Evidence, publ
 // write's recheck and re-read. also adds filters to that request (the read-back after publishing); the
 // view comes back with the error whenever relays answered, so the
 // read-back can still say what each relay returned.
-func (a *Factory) ReloadRepo(ctx context.Context, prev *RepoView, reach []string, also ...nostr.Filter) (*RepoView, error) {
+func ReloadRepo(a *Factory, ctx context.Context, prev *RepoView, reach []string, also ...nostr.Filter) (*RepoView, error) {
 	src, done := a.RepoSource(prev.Relays, reach)
 	v, err := discovery.Again(ctx, src, prev, a.Io.Now().Unix(), also...)
 	done()
@@ -86,7 +86,7 @@ func (a *Factory) ReloadRepo(ctx context.Context, prev *RepoView, reach []string
 		if v == nil && errors.As(err, &stale) {
 			v = stale.View
 		}
-		_, err = a.RepoViewErr(v, err)
+		_, err = RepoViewErr(a, v, err)
 		return v, err
 	}
 	return v, nil
@@ -94,7 +94,7 @@ func (a *Factory) ReloadRepo(ctx context.Context, prev *RepoView, reach []string
 
 // repoViewErr turns what discovery could not do into exit errors that say
 // what to run next.
-func (a *Factory) RepoViewErr(v *RepoView, err error) (*RepoView, error) {
+func RepoViewErr(a *Factory, v *RepoView, err error) (*RepoView, error) {
 	var (
 		incomplete *discovery.Incomplete
 		notFound   *discovery.NotFound
@@ -108,17 +108,17 @@ func (a *Factory) RepoViewErr(v *RepoView, err error) (*RepoView, error) {
 	case err == nil:
 		return v, nil
 	case errors.As(err, &bound):
-		return nil, a.relayBoundErr(bound)
+		return nil, relayBoundErr(a, bound)
 	case errors.As(err, &reachB):
-		return nil, a.reachBoundErr(reachB)
+		return nil, reachBoundErr(a, reachB)
 	case errors.As(err, &stale):
-		return nil, a.staleErr(stale)
+		return nil, staleErr(a, stale)
 	case errors.As(err, &incomplete):
-		return nil, a.incompleteErr(incomplete.View)
+		return nil, incompleteErr(a, incomplete.View)
 	case errors.As(err, &notFound):
-		return nil, a.notFoundErr(notFound.View)
+		return nil, notFoundErr(a, notFound.View)
 	case errors.As(err, &noRelays):
-		return nil, a.noRelaysErr(noRelays.Selection)
+		return nil, noRelaysErr(a, noRelays.Selection)
 	case errors.As(err, &cacheFail):
 		var ee *ExitError
 		if errors.As(cacheFail.Err, &ee) {

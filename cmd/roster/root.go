@@ -270,11 +270,11 @@ func RunWith(args []string, s *IoStreams, sm Seams) int {
 // an interrupt (main cancels ctx on SIGINT and SIGTERM) stops relay waits.
 func RunContext(ctx context.Context, args []string, s *IoStreams, sm Seams) int {
 	a := &Factory{Io: s, Seams: sm}
-	return a.Execute(ctx, NewRootCmdFor(a, args), args)
+	return Execute(a, ctx, NewRootCmdFor(a, args), args)
 }
 
 // execute runs root (a's command tree) with args and returns the exit code.
-func (a *Factory) Execute(ctx context.Context, root *cobra.Command, args []string) int {
+func Execute(a *Factory, ctx context.Context, root *cobra.Command, args []string) int {
 	if len(args) > 1 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
 		// Completing a flag name offers only the global flags the command reads.
 		if target, _, err := root.Find(args[1:]); err == nil {

@@ -29,7 +29,7 @@ func runTree(t *testing.T, whole bool, args ...string) result {
 	if whole {
 		root = NewRootCmd(a)
 	}
-	code := a.Execute(context.Background(), root, args)
+	code := Execute(a, context.Background(), root, args)
 	// Temporary directories differ between the two runs.
 	clean := func(s string) string { return strings.ReplaceAll(s, home, "<home>") }
 	return result{Out: clean(out.String()), Err: clean(errb.String()), Code: code}

@@ -13,12 +13,12 @@ func DisplayCoord(c graph.Coordinate) string {
 // selectors are the user's --repo, --relay and --home, which every
 // suggested command repeats where it uses them (suggest.Selectors.Apply):
 // the one place suggestions become text.
-func (a *Factory) Selectors() suggest.Selectors {
+func Selectors(a *Factory) suggest.Selectors {
 	return suggest.Selectors{Repo: a.Opts.Repo, Relays: a.Opts.Relays, Home: a.Opts.Home}
 }
 
 // render is the suggestions as the user pastes them, each once.
-func (a *Factory) Render(cmds []suggest.Command) []string { return a.Selectors().RenderAll(cmds) }
+func Render(a *Factory, cmds []suggest.Command) []string { return Selectors(a).RenderAll(cmds) }
 
 // shellQuote returns s as one shell word (suggest.Quote).
 func shellQuote(s string) string { return suggest.Quote(s) }

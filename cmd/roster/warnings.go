@@ -16,11 +16,11 @@ import (
 // those whose closing command the "next:" section already gives: after a
 // handover the lead-pointer advisory would repeat `roster repo follow-lead`
 // right below the guidance that says it.
-func (a *Factory) PrintAdvisories(v *RepoView, given ...suggest.Command) {
+func PrintAdvisories(a *Factory, v *RepoView, given ...suggest.Command) {
 	if a.Opts.JSON {
 		return
 	}
-	pt := a.ViewPeople(v)
+	pt := ViewPeople(a, v)
 	var kept []suggest.Block
 	for _, b := range graph.Advisories(v.Resolution, v.Viewer) {
 		if !repeats(b, given) {
@@ -33,7 +33,7 @@ func (a *Factory) PrintAdvisories(v *RepoView, given ...suggest.Command) {
 		}
 		// An advisory spans lines of graph's own; the coordinates and
 		// commands in it may carry an announcement's identifier.
-		text := pt.ProseBlock(g.head, a.Selectors())
+		text := pt.ProseBlock(g.head, Selectors(a))
 		if len(g.Also) > 0 {
 			text += "\nthe same command also takes care of this:"
 			for _, b := range g.Also {
@@ -102,11 +102,11 @@ func Statement(b suggest.Block) string {
 }
 
 // viewPeople names the people of v in human output.
-func (a *Factory) ViewPeople(v *RepoView) PeopleText {
+func ViewPeople(a *Factory, v *RepoView) PeopleText {
 	if v == nil {
-		return a.People(nil, "")
+		return People(a, nil, "")
 	}
-	return a.People(report.NamesOf(v.Profiles), ViewerNpub(v))
+	return People(a, report.NamesOf(v.Profiles), ViewerNpub(v))
 }
 
 // repeats reports whether the block ends with a command the guidance gives

@@ -54,7 +54,7 @@ bunker, keyring or ncryptsec. With no signer it exits 2 and says how to log in.`
 			fmt.Fprintln(a.Io.Out, res.Npub)
 			fmt.Fprintf(a.Io.Out, "  pubkey   %s\n", res.Pubkey)
 			home, _ := a.DataDir()
-			FitLine(a.Io.Out, a.TerminalWidth(), 11, fmt.Sprintf("  backend  %s (%s)", res.Backend, describeBackend(acct, home)))
+			FitLine(a.Io.Out, TerminalWidth(a), 11, fmt.Sprintf("  backend  %s (%s)", res.Backend, describeBackend(acct, home)))
 			return nil
 		},
 	}

@@ -53,7 +53,7 @@ cannot be reached, the last verified projection is shown marked stale.`,
   roster workspace show --owner npub1... --relay wss://relay.example --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ws, err := a.openWorkspace(cmd.Context(), owner, suggest.Roster("workspace", "show"))
+			ws, err := openWorkspace(a, cmd.Context(), owner, suggest.Roster("workspace", "show"))
 			if err != nil {
 				return err
 			}
@@ -103,7 +103,7 @@ grant is sent.`,
 			if !sections.ValidGrantRole(r) {
 				return UsageErr("--role %q: use viewer, mover or manager", role)
 			}
-			return a.workspaceWrite(cmd.Context(), "", "grant", sections.ActionGrant,
+			return workspaceWrite(a, cmd.Context(), "", "grant", sections.ActionGrant,
 				func(ctx context.Context, ws *sections.Session, cur *sections.Current) (sections.Body, error) {
 					return cur.W.GrantBody(ctx, ws.Signer, grantee, r)
 				},
@@ -142,7 +142,7 @@ up and shown before anything is sent.`,
 				return UsageErr("%v", err)
 			}
 			var epoch int64
-			return a.workspaceWrite(cmd.Context(), "", "revoke", sections.ActionRevoke,
+			return workspaceWrite(a, cmd.Context(), "", "revoke", sections.ActionRevoke,
 				func(ctx context.Context, ws *sections.Session, cur *sections.Current) (sections.Body, error) {
 					epoch = cur.W.KeyEpoch
 					return cur.W.RevokeBody(ctx, ws.Signer, gone)
@@ -173,7 +173,7 @@ func newWorkspaceMoveCmd(a *Factory) *cobra.Command {
 				return UsageErr("move needs --to <section>")
 			}
 			var section string
-			return a.workspaceWrite(cmd.Context(), owner, "move", sections.ActionMove,
+			return workspaceWrite(a, cmd.Context(), owner, "move", sections.ActionMove,
 				func(_ context.Context, _ *sections.Session, cur *sections.Current) (sections.Body, error) {
 					b, err := cur.W.MoveBody(channel, to)
 					if err == nil {

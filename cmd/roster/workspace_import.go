@@ -42,7 +42,7 @@ matching migration marker; it never writes the legacy blob.`,
   roster workspace import --relay wss://relay.example --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.workspaceMigrate(cmd.Context(), "import", "roster.workspace.import/v1", "imported legacy channel-sections event",
+			return workspaceMigrate(a, cmd.Context(), "import", "roster.workspace.import/v1", "imported legacy channel-sections event",
 				func(ctx context.Context, ws *wsSession) (*sections.ImportResult, error) { return ws.Import(ctx) })
 		},
 	}
@@ -63,7 +63,7 @@ Add sections with ` + "`workspace section add`" + `.`,
   roster workspace section add Projects --relay wss://relay.example`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.workspaceMigrate(cmd.Context(), "create", "roster.workspace.create/v1", "created an empty workspace from channel-sections event",
+			return workspaceMigrate(a, cmd.Context(), "create", "roster.workspace.create/v1", "created an empty workspace from channel-sections event",
 				func(ctx context.Context, ws *wsSession) (*sections.ImportResult, error) { return ws.Create(ctx) })
 		},
 	}
@@ -72,12 +72,12 @@ Add sections with ` + "`workspace section add`" + `.`,
 // workspaceMigrate runs an import-shaped pipeline (import, or create, which
 // imports an empty blob it publishes) and renders its result; verb names
 // the command, schema its JSON, what the source event in the human line.
-func (a *Factory) workspaceMigrate(ctx context.Context, verb, schema, what string,
+func workspaceMigrate(a *Factory, ctx context.Context, verb, schema, what string,
 	run func(context.Context, *wsSession) (*sections.ImportResult, error)) error {
 	if a.Opts.Offline {
 		return UsageErr("`workspace %s` submits a command to the relay; drop --offline", verb)
 	}
-	ws, err := a.openWorkspace(ctx, "", suggest.Roster("workspace", verb))
+	ws, err := openWorkspace(a, ctx, "", suggest.Roster("workspace", verb))
 	if err != nil {
 		return err
 	}

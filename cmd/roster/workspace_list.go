@@ -44,7 +44,7 @@ say). Exit 4 when the relay does not answer.`,
   roster workspace list --relay wss://relay.example --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ws, err := a.openWorkspace(cmd.Context(), "", suggest.Roster("workspace", "list"))
+			ws, err := openWorkspace(a, cmd.Context(), "", suggest.Roster("workspace", "list"))
 			if err != nil {
 				return err
 			}
@@ -70,7 +70,7 @@ say). Exit 4 when the relay does not answer.`,
 			for _, l := range out.Workspaces {
 				who = append(who, l.Owner.Npub)
 			}
-			pt, width := a.PeopleShown(cmd.Context(), []string{ws.Relay}, who...), a.TerminalWidth()
+			pt, width := PeopleShown(a, cmd.Context(), []string{ws.Relay}, who...), TerminalWidth(a)
 			FitLine(w, width, 4, fmt.Sprintf("workspaces on %s that name %s as a reader: %d", termtext.Line(ws.Community), pt.Of(out.You.Npub), len(out.Workspaces)))
 			for _, l := range out.Workspaces {
 				FitLine(w, width, 4, fmt.Sprintf("  %s  you: %s, revision %d", pt.Of(l.Owner.Npub), l.Role, l.Revision))

@@ -102,7 +102,7 @@ func RenderWorkspace(a *Factory, v WsJSON) {
 	for _, r := range v.Readers {
 		who = append(who, r.Npub)
 	}
-	pt, width := a.PeopleShown(context.Background(), nil, who...), a.TerminalWidth()
+	pt, width := PeopleShown(a, context.Background(), nil, who...), TerminalWidth(a)
 	FitLine(out, width, 4, fmt.Sprintf("workspace of %s on %s", pt.Of(v.Owner.Npub), termtext.Line(v.Community)))
 	fmt.Fprintf(out, "  revision %d, layout revision %d, key epoch %d; you are %s\n", v.Revision, v.LayoutRevision, v.KeyEpoch, orNone(v.You.Role))
 	if v.Stale {

@@ -38,7 +38,7 @@ func newWorkspaceSectionCmd(a *Factory) *cobra.Command {
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			var id string
-			return a.workspaceWrite(c.Context(), owner, "section add", sections.ActionManage,
+			return workspaceWrite(a, c.Context(), owner, "section add", sections.ActionManage,
 				func(_ context.Context, _ *sections.Session, cur *sections.Current) (sections.Body, error) {
 					b, err := cur.W.AddBody(args[0], iconPtr(c, nil))
 					if err == nil {
@@ -60,7 +60,7 @@ func newWorkspaceSectionCmd(a *Factory) *cobra.Command {
 		Args:    cobra.ExactArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
 			var id string
-			return a.workspaceWrite(c.Context(), owner, "section rename", sections.ActionManage,
+			return workspaceWrite(a, c.Context(), owner, "section rename", sections.ActionManage,
 				func(_ context.Context, _ *sections.Session, cur *sections.Current) (sections.Body, error) {
 					sec, err := cur.W.FindSection(args[0])
 					if err != nil {
@@ -86,7 +86,7 @@ func newWorkspaceSectionCmd(a *Factory) *cobra.Command {
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			var ids []string
-			return a.workspaceWrite(c.Context(), owner, "section reorder", sections.ActionManage,
+			return workspaceWrite(a, c.Context(), owner, "section reorder", sections.ActionManage,
 				func(_ context.Context, _ *sections.Session, cur *sections.Current) (sections.Body, error) {
 					b, err := cur.W.ReorderBody(args)
 					if err == nil {
@@ -104,7 +104,7 @@ func newWorkspaceSectionCmd(a *Factory) *cobra.Command {
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			var id string
-			return a.workspaceWrite(c.Context(), owner, "section remove", sections.ActionManage,
+			return workspaceWrite(a, c.Context(), owner, "section remove", sections.ActionManage,
 				func(_ context.Context, _ *sections.Session, cur *sections.Current) (sections.Body, error) {
 					b, err := cur.W.RemoveBody(args[0])
 					if err == nil {
@@ -149,7 +149,7 @@ nothing is refused before signing.`,
 				return UsageErr("--to %d: positions count from 1, as `roster workspace show` numbers sections", to.Position)
 			}
 			var ids []string
-			return a.workspaceWrite(c.Context(), *owner, "section move", sections.ActionManage,
+			return workspaceWrite(a, c.Context(), *owner, "section move", sections.ActionManage,
 				func(_ context.Context, _ *sections.Session, cur *sections.Current) (sections.Body, error) {
 					b, err := cur.W.MoveSectionBody(args[0], to)
 					if err == nil {

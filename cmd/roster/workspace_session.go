@@ -24,7 +24,7 @@ type wsSession struct {
 
 // openWorkspace builds the session. A workspace lives on exactly one relay
 // (the community derives from the relay's host), so exactly one --relay.
-func (a *Factory) openWorkspace(ctx context.Context, ownerFlag string, example suggest.Command) (*wsSession, error) {
+func openWorkspace(a *Factory, ctx context.Context, ownerFlag string, example suggest.Command) (*wsSession, error) {
 	relays := relaypool.NormalizeRelays(a.DefaultRelays())
 	if len(relays) != 1 {
 		return nil, &ExitError{Code: ExitUsage, Kind: "one-relay",

@@ -26,7 +26,7 @@ section is refused before anything is signed.`,
 			if err != nil {
 				return UsageErr("%v", err)
 			}
-			return a.workspaceWrite(cmd.Context(), owner, "unassign", sections.ActionMove,
+			return workspaceWrite(a, cmd.Context(), owner, "unassign", sections.ActionMove,
 				func(_ context.Context, _ *sections.Session, cur *sections.Current) (sections.Body, error) {
 					return cur.W.UnassignBody(channel)
 				},

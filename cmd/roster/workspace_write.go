@@ -27,12 +27,12 @@ type WsChangeJSON struct {
 
 // workspaceWrite opens the workspace, writes one command (see
 // sections.Session.Write) and renders the result.
-func (a *Factory) workspaceWrite(ctx context.Context, ownerFlag, verb string, action sections.Action,
+func workspaceWrite(a *Factory, ctx context.Context, ownerFlag, verb string, action sections.Action,
 	build func(context.Context, *sections.Session, *sections.Current) (sections.Body, error), applied func(*sections.Current) bool) error {
 	if a.Opts.Offline {
 		return UsageErr("`workspace %s` submits a command to the relay; drop --offline", verb)
 	}
-	ws, err := a.openWorkspace(ctx, ownerFlag, suggest.Roster("workspace", verb))
+	ws, err := openWorkspace(a, ctx, ownerFlag, suggest.Roster("workspace", verb))
 	if err != nil {
 		return err
 	}
