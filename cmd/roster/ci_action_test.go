@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"gopkg.in/yaml.v3"
 )
 
@@ -108,7 +109,7 @@ func TestActionHealthStepAnnotatesAndGates(t *testing.T) {
 	for _, c := range []struct {
 		strict, verdict string
 		code            int
-	}{{"true", "notice", ExitOK}, {"all", "error", ExitUnhealthy}, {"false", "notice", ExitOK}} {
+	}{{"true", "notice", cmdutil.ExitOK}, {"all", "error", cmdutil.ExitUnhealthy}, {"false", "notice", cmdutil.ExitOK}} {
 		out, code, outputs, summary := runActionStep(t, health, inputs(c.strict))
 		if code != c.code || !strings.Contains(outputs, "exit-code="+strconv.Itoa(c.code)) {
 			t.Fatalf("strict=%s: exit %d (want %d), outputs %q:\n%s", c.strict, code, c.code, outputs, out)
@@ -128,7 +129,7 @@ func TestActionHealthStepAnnotatesAndGates(t *testing.T) {
 		}
 	}
 	out, code, _, _ := runActionStep(t, health, inputs("maybe"))
-	if code != ExitUsage || len(parseWorkflowCommands(t, out)) != 1 {
+	if code != cmdutil.ExitUsage || len(parseWorkflowCommands(t, out)) != 1 {
 		t.Fatalf("strict=maybe: exit %d:\n%s", code, out)
 	}
 	// The build step uses a given binary as it is, without building.

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // schemaName matches a roster JSON schema name such as "roster.repo/v2".
@@ -81,7 +83,7 @@ func TestSmallCommandsJSONNameTheirSchema(t *testing.T) {
 		var v struct {
 			Schema string `json:"schema"`
 		}
-		if r.Code != ExitOK || json.Unmarshal([]byte(r.Out), &v) != nil || v.Schema != want ||
+		if r.Code != cmdutil.ExitOK || json.Unmarshal([]byte(r.Out), &v) != nil || v.Schema != want ||
 			!strings.HasPrefix(strings.TrimSpace(r.Out), `{`+"\n"+`  "schema": "`+want+`"`) {
 			t.Errorf("%v: exit %d, want schema %s first:\n%s%s", args, r.Code, want, r.Out, r.Err)
 		}

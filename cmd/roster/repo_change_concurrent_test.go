@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (recheck before signing: re-read every announcement id the preview
@@ -24,7 +25,7 @@ func TestConcurrentDeletionBetweenPreviewAndPublishAborts(t *testing.T) {
 	mine := func() int { return len(w.relays[0].Stored(nostr.Filter{Authors: []string{alice.pk}})) }
 	stored := mine()
 	r := w.run(alice, alice, 3000, "repo", "edit", "--add-maintainer", carol.npub(), "--json")
-	if r.Code != ExitRefused || !strings.Contains(r.Out, `"code": "concurrent-change"`) || !strings.Contains(r.Out, "rerun the command") ||
+	if r.Code != cmdutil.ExitRefused || !strings.Contains(r.Out, `"code": "concurrent-change"`) || !strings.Contains(r.Out, "rerun the command") ||
 		!strings.Contains(r.Out, "deletion") {
 		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}

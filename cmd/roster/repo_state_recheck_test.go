@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // stateWithBob is a stateScene where Bob is a confirmed co-maintainer, and
@@ -40,7 +42,7 @@ func TestStatePublishRechecksAndDoesNotDropAConcurrentState(t *testing.T) {
 		t.Fatal(err, r.Out, r.Err)
 	}
 	e, _ := m["error"].(map[string]any)
-	if r.Code != ExitRefused || e == nil || e["code"] != "concurrent-change" {
+	if r.Code != cmdutil.ExitRefused || e == nil || e["code"] != "concurrent-change" {
 		t.Fatalf("exit %d\n%s", r.Code, r.Out)
 	}
 	if msg := e["message"].(string); !strings.Contains(msg, "repository state of "+bob.npub()) || !strings.Contains(msg, "nothing was published") {
@@ -81,7 +83,7 @@ func TestStatePublishConfirmsWhatResolvesAfterPublishing(t *testing.T) {
 				t.Fatal(err, r.Out, r.Err)
 			}
 			e, _ := m["error"].(map[string]any)
-			if r.Code != ExitUnverified || e == nil || e["code"] != c.code || !strings.Contains(e["message"].(string), bobs.ID) {
+			if r.Code != cmdutil.ExitUnverified || e == nil || e["code"] != c.code || !strings.Contains(e["message"].(string), bobs.ID) {
 				t.Fatalf("exit %d\n%s", r.Code, r.Out)
 			}
 			if pub, _ := e["details"].(map[string]any)["published"].([]any); len(pub) != 1 {
