@@ -23,7 +23,7 @@ import (
 func NewProjectCmd(a *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "project",
-		Short: "Read relay-signed Project State (NIP-PC) and change a project's related channels",
+		Short: "NIP-PC projects: create, show, list, update, relate channels and delete",
 		Long: `A project's identity (kind 30621) is signed by its owner; its effective state
 (kind 30623) is signed by the relay that hosts its community, which also
 applies related-channel changes (kind 47010). The project owner may always
