@@ -63,11 +63,12 @@ func newCacheInfoCmd(a *cmdutil.Factory) *cobra.Command {
 				out.Info = cache.EmptyInfo(path)
 				return printCacheInfo(a, out)
 			}
-			c, err := a.OpenCacheIn(home)
+			s, err := a.Store("")
 			if err != nil {
 				return cacheOpenErr(err)
 			}
-			defer c.Close()
+			defer s.Close()
+			c := s.C
 			info, err := c.Info()
 			if err != nil {
 				return cacheOpenErr(err)

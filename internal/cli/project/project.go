@@ -4,11 +4,9 @@
 package project
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
-	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
@@ -66,7 +64,7 @@ its revision is the "rev" tag. Exit 4 when no relay has a valid projection.`,
 					return err
 				}
 			} else {
-				pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: func(p0 context.Context, p1 *nostr.Event) error { return render.ProjectLazyAuth(a, p0, p1) }})
+				pool := a.Pool(cmdutil.AuthLazy)
 				defer pool.Close()
 				rd = projects.Read(cmd.Context(), pool, relays, c)
 				projectCachePut(a, rd)
