@@ -51,5 +51,6 @@ incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
 	// Each read lives in its own file (repo_<name>.go); add one line here.
 	// The writes are added by newRepoTree.
 	cmd.AddCommand(newRepoGraphCmd(a), newRepoHistoryCmd(a))
+	cmdutil.AddFlags(cmd, &a.Opts, cmdutil.OutputFlags|cmdutil.RepoFlag|cmdutil.NetworkFlags|cmdutil.HomeFlag)
 	return cmd
 }
