@@ -170,13 +170,9 @@ func projectIdentityWrite(ctx context.Context, a *cmdutil.Factory, verb, arg str
 	if a.Opts.Offline {
 		return cmdutil.UsageErr("`project %s` publishes to the relay; drop --offline", verb)
 	}
-	s, err := a.Signer(ctx)
+	s, me, err := a.SignerAndPubkey(ctx)
 	if err != nil {
 		return err
-	}
-	me, err := s.PublicKey(ctx)
-	if err != nil {
-		return cmdutil.SignerError(err)
 	}
 	var c projects.Coordinate
 	if bareOnly {
@@ -187,7 +183,7 @@ func projectIdentityWrite(ctx context.Context, a *cmdutil.Factory, verb, arg str
 	} else if c, err = projectOwnArg(arg, me); err != nil {
 		return err
 	}
-	pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: s.SignEvent})
+	pool := a.Pool(cmdutil.AuthLazy)
 	defer pool.Close()
 	res, err := write(ctx, projects.IdentityInput{Relays: pool, Publish: pipeline.PoolPublish(pool), Sign: s.SignEvent,
 		Signer: me, Relay: relays[0], Coord: c, Now: func() nostr.Timestamp { return cmdutil.NostrNow(a) }})

@@ -4,13 +4,11 @@
 package project
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr/nip19"
 
-	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
@@ -35,6 +33,8 @@ project's live home channel (a NIP-29 group on the same relay).`,
 	}
 	cmd.AddCommand(newProjectShowCmd(a), newProjectChangeCmd(a, true), newProjectChangeCmd(a, false),
 		newProjectCreateCmd(a), newProjectUpdateCmd(a), newProjectDeleteCmd(a), newProjectListCmd(a))
+	// Every command of it reads relays and prints JSON.
+	cmdutil.AddLeafFlags(cmd, &a.Opts, cmdutil.OutputFlags|cmdutil.NetworkFlags|cmdutil.HomeFlag)
 	render.AddFullFlag(cmd, a)
 	return cmd
 }
@@ -68,7 +68,7 @@ its revision is the "rev" tag. Exit 4 when no relay has a valid projection.`,
 					return err
 				}
 			} else {
-				pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: func(p0 context.Context, p1 *nostr.Event) error { return render.ProjectLazyAuth(a, p0, p1) }})
+				pool := a.Pool(cmdutil.AuthLazy)
 				defer pool.Close()
 				rd = projects.Read(cmd.Context(), pool, relays, c)
 				projectCachePut(a, rd)

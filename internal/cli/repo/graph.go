@@ -46,8 +46,7 @@ same nodes and edges as --json (roster.repo-graph/v1).`,
 			default:
 				return cmdutil.UsageErr("--format %q: want tree, dot or mermaid", format)
 			}
-			a.Profiles = true
-			v, err := LoadRepo(a, cmd.Context(), PartialEvidence)
+			v, err := LoadRepoWith(a, cmd.Context(), cmdutil.SourceOptions{Profiles: true}, PartialEvidence)
 			if err != nil {
 				return err
 			}

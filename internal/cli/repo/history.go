@@ -32,8 +32,7 @@ lowest pubkey. Copies that disagree with it are listed under it.`,
   roster repo history --repo nostr://npub1.../my-repo --relay wss://relay.example`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a.Profiles = true
-			v, err := LoadRepo(a, cmd.Context(), PartialEvidence)
+			v, err := LoadRepoWith(a, cmd.Context(), cmdutil.SourceOptions{Profiles: true}, PartialEvidence)
 			if err != nil {
 				return err
 			}

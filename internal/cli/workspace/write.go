@@ -31,11 +31,11 @@ type WsChangeJSON struct {
 // workspaceWrite opens the workspace, writes one command (see
 // sections.Session.Write) and renders the result.
 func workspaceWrite(a *cmdutil.Factory, ctx context.Context, ownerFlag, verb string, action sections.Action,
-	build func(context.Context, *sections.Session, *sections.Current) (sections.Body, error), applied func(*sections.Current) bool) error {
+	build func(context.Context, *sections.Session, *sections.Current) (sections.Body, error), applied func(*sections.Current) bool, lookups ...cmdutil.Nip05Lookup) error {
 	if a.Opts.Offline {
 		return cmdutil.UsageErr("`workspace %s` submits a command to the relay; drop --offline", verb)
 	}
-	ws, err := openWorkspace(a, ctx, ownerFlag, suggest.Roster("workspace", verb))
+	ws, err := openWorkspace(a, ctx, ownerFlag, suggest.Roster("workspace", verb), lookups...)
 	if err != nil {
 		return err
 	}
@@ -47,7 +47,7 @@ func workspaceWrite(a *cmdutil.Factory, ctx context.Context, ownerFlag, verb str
 	before, after := res.Before.W.Revision, res.After.W.Revision
 	out := WsChangeJSON{Schema: "roster.workspace.change/v1", Command: verb, Kind: res.Event.Kind, EventID: res.Event.ID,
 		ActionID: res.Command.ActionID, CommandHash: res.Command.Hash, RevisionBefore: before, Revision: after, Workspace: ws.view(res.After),
-		NIP05Lookups: a.LookupsJSON()}
+		NIP05Lookups: ws.lookups.JSON()}
 	if a.Opts.JSON {
 		return cmdutil.WriteJSON(a, out)
 	}
