@@ -124,8 +124,8 @@ func ProjectRepositoryOf(address, relay string, m discovery.Many, strict, all bo
 // NotReadRepository is the entry of a member beyond discovery.MaxMany.
 func NotReadRepository(address, relay string, c graph.Coordinate) ProjectRepository {
 	return ProjectRepository{Address: address, Relay: relay, Status: RepositoryNotRead,
-		Reason:     "the project names more member repositories than one read covers; only the first ones (by address) were read",
-		Coordinate: Coordinate{Kind: c.Kind, Pubkey: c.Pubkey, Npub: graph.Npub(c.Pubkey), Identifier: c.Identifier, Naddr: gitstate.EncodeNaddr(c, hints(relay))},
+		Reason:      "the project names more member repositories than one read covers; only the first ones (by address) were read",
+		Coordinate:  Coordinate{Kind: c.Kind, Pubkey: c.Pubkey, Npub: graph.Npub(c.Pubkey), Identifier: c.Identifier, Naddr: gitstate.EncodeNaddr(c, hints(relay))},
 		Maintainers: []Member{}, Findings: []Finding{}, Health: RepositoryHealth{Verdict: VerdictUnknown}}
 }
 
