@@ -222,3 +222,31 @@ func TestProjectMemberRepositoriesAreEditedByTheOwnerOnly(t *testing.T) {
 		t.Fatalf("after --force-unresolved: %+v", st.Document.Members)
 	}
 }
+
+// Rule: `project create --add-repo` writes each repository's `a` tag after
+// roster's own tags (an naddr's first relay hint as the tag's hint), and an
+// unresolved one is refused with nothing stored and the command that adds
+// it anyway.
+func TestProjectCreateWritesItsMemberRepositories(t *testing.T) {
+	t.Parallel()
+	w := newPCWorld(t)
+	alpha := w.memberRepo("alpha", false)
+	naddr := gitstate.EncodeNaddr(graph.NewCoordinate(pubOf(t, prLeadSK), "alpha"), []string{w.relay.URL()})
+	w.coord.D = "fresh"
+	r := w.as(pcOwnerSK, "project", "create", "fresh", "--name", "Fresh", "--add-repo", naddr, "--json")
+	if r.Code != cmdutil.ExitOK {
+		t.Fatalf("create: exit %d: %s %s", r.Code, r.Out, r.Err)
+	}
+	got := w.relay.Stored(nostr.Filter{Kinds: []int{projects.KindIdentity}, Authors: []string{w.coord.Owner}, Tags: nostr.TagMap{"d": {"fresh"}}})
+	if want := (nostr.Tags{{"d", "fresh"}, {"name", "Fresh"}, {"a", alpha, w.relay.URL()}}); len(got) != 1 || !reflect.DeepEqual(got[0].Tags, want) {
+		t.Fatalf("created identity %v, want tags %q", got, want)
+	}
+	r = w.as(pcOwnerSK, "project", "create", "other", "--name", "Other", "--add-repo", "30617:"+pubOf(t, prCoSK)+":nowhere", "--json")
+	e := decodeOut[errorOut](t, r)
+	if r.Code != cmdutil.ExitRefused || e.Error.Code != "repository-unresolved" || len(e.Error.Commands) < 2 || !strings.Contains(e.Error.Commands[1], "--force-unresolved") {
+		t.Fatalf("unresolved create: exit %d: %+v", r.Code, e)
+	}
+	if n := len(w.relay.Stored(nostr.Filter{Kinds: []int{projects.KindIdentity}, Tags: nostr.TagMap{"d": {"other"}}})); n != 0 {
+		t.Fatalf("%d identities stored for the refused create", n)
+	}
+}

@@ -65,9 +65,9 @@ func (f *projectFieldFlags) withRepos(ctx context.Context, a *cmdutil.Factory, o
 
 // check sets in's CheckRepos: the repositories an edit adds must resolve,
 // unless --force-unresolved.
-func (f *projectFieldFlags) check(a *cmdutil.Factory, in *projects.IdentityInput) {
+func (f *projectFieldFlags) check(a *cmdutil.Factory, verb string, in *projects.IdentityInput) {
 	if !f.repos.force {
-		in.CheckRepos = projectRepoCheck(a, in.Relay)
+		in.CheckRepos = projectRepoCheck(a, verb, in.Relay, in.Coord)
 	}
 }
 
@@ -123,7 +123,7 @@ a deleted one is recreated at the next revision.`,
 				return err
 			}
 			return projectIdentityWrite(cmd.Context(), a, "create", args[0], true, func(ctx context.Context, in projects.IdentityInput) (*projects.IdentityResult, error) {
-				f.check(a, &in)
+				f.check(a, "create", &in)
 				return projects.Create(ctx, in, fl)
 			})
 		},
@@ -161,7 +161,7 @@ is refused before signing (exit 3, not-owner).`,
 				return cmdutil.UsageErr("project update needs at least one of --name, --description, --home, --add-repo, --remove-repo")
 			}
 			return projectIdentityWrite(cmd.Context(), a, "update", args[0], false, func(ctx context.Context, in projects.IdentityInput) (*projects.IdentityResult, error) {
-				f.check(a, &in)
+				f.check(a, "update", &in)
 				return projects.Update(ctx, in, fl)
 			})
 		},

@@ -102,7 +102,7 @@ func projectRepoArg(ctx context.Context, a *cmdutil.Factory, flag, s string) (pr
 // (projects.IdentityInput.CheckRepos): one discovery of them all on relay
 // and their hints; one the relays that answered do not hold is refused
 // (repository-unresolved, exit 3), one no relay answered for is exit 4.
-func projectRepoCheck(a *cmdutil.Factory, relay string) func(context.Context, []projects.Member) error {
+func projectRepoCheck(a *cmdutil.Factory, verb, relay string, c projects.Coordinate) func(context.Context, []projects.Member) error {
 	return func(ctx context.Context, add []projects.Member) error {
 		many, err := projectReadRepos(ctx, a, []string{relay}, add, discovery.Partial)
 		if err != nil {
@@ -123,7 +123,11 @@ func projectRepoCheck(a *cmdutil.Factory, relay string) func(context.Context, []
 				silent = append(silent, add[i].Address)
 			}
 		}
-		retry := suggest.Roster("project", "update", "<project>", "--add-repo", first.Address, "--force-unresolved")
+		argv := []string{"project", verb, c.String()}
+		if verb == "create" {
+			argv = []string{"project", verb, c.D, "--name", "<name>"}
+		}
+		retry := suggest.Roster(append(argv, "--add-repo", first.Address, "--force-unresolved", "--relay", relay)...)
 		if len(missing) > 0 {
 			return &pipeline.Error{Class: pipeline.Refused, Code: "repository-unresolved",
 				Msg: fmt.Sprintf("refused before signing, nothing was published: no relay asked holds an announcement of %s, so the project would name a repository nobody can read; check the coordinate, or add it anyway with --force-unresolved",
