@@ -512,10 +512,14 @@ func metadataTags(cur nostr.Tags, edit MetadataEdit) (nostr.Tags, []string) {
 			return
 		}
 		out = slices.DeleteFunc(out, func(t nostr.Tag) bool { return len(t) > 0 && t[0] == name })
-		if *v != "" {
+		switch {
+		case *v != "" && i < 0:
+			out = append(out, nostr.Tag{name, *v})
+			changes = append(changes, fmt.Sprintf("%s %q", name, *v))
+		case *v != "":
 			out = append(out, nostr.Tag{name, *v})
 			changes = append(changes, fmt.Sprintf("%s %q (was %q)", name, *v, old))
-		} else {
+		default:
 			changes = append(changes, fmt.Sprintf("%s removed (was %q)", name, old))
 		}
 	}
