@@ -69,6 +69,7 @@ var GlobalFlagUse = func() map[string]map[string]bool {
 	m["repo check-event"] = flagSet(outputFlags, []string{"relay", "timeout", "deadline"}, home, repo)
 	for _, c := range []string{"project show", "project relate", "project unrelate", "group show",
 		"project create", "project update", "project delete", "project list", "group list", "group members", "group join", "group leave", "workspace create", "workspace list",
+		"group create", "group edit", "group add", "group remove", "group invite", "group delete-event", "group delete",
 		"workspace show", "workspace import", "workspace grant", "workspace revoke", "workspace move", "workspace unassign",
 		"workspace section add", "workspace section remove", "workspace section rename", "workspace section reorder", "workspace section move"} {
 		m[c] = flagSet(outputFlags, networkFlags, home)

@@ -30,7 +30,9 @@ related channels.`,
 		Example: `  roster group show 99999999-9999-4999-8999-999999999999 --relay wss://relay.example
   roster group show my-group --relay wss://relay.example --json`,
 	}
-	cmd.AddCommand(newGroupShowCmd(a), newGroupListCmd(a), newGroupMembersCmd(a), newGroupJoinCmd(a), newGroupLeaveCmd(a))
+	cmd.AddCommand(newGroupShowCmd(a), newGroupListCmd(a), newGroupMembersCmd(a), newGroupJoinCmd(a), newGroupLeaveCmd(a),
+		newGroupCreateCmd(a), newGroupEditCmd(a), newGroupAddCmd(a), newGroupRemoveCmd(a), newGroupInviteCmd(a),
+		newGroupDeleteEventCmd(a), newGroupDeleteCmd(a))
 	render.AddFullFlag(cmd, a)
 	return cmd
 }
