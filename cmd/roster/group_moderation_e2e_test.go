@@ -141,7 +141,7 @@ func TestGroupCreateEditAndDeleteAreVerifiedByTheRelaySigned39000(t *testing.T) 
 func TestGroupCreateUnderAParentYouDoNotAdministerSendsNothing(t *testing.T) {
 	t.Parallel()
 	w := newPCWorld(t)
-	w.ok(pcOwnerSK, "group", "create", w.relay.URL()+"'tech", "--name", "Tech")
+	w.ok(pcOwnerSK, "group", "create", "tech", "--name", "Tech") // the one --relay hosts it
 	r := w.as(pcStrangerSK, "group", "create", w.relay.URL()+"'nostr", "--parent", "tech", "--json")
 	if r.Code != cmdutil.ExitRefused || errorBody(t, r).Code != "parent-not-admin" {
 		t.Fatalf("exit %d %s", r.Code, r.Out)
@@ -217,6 +217,14 @@ func TestGroupInviteCodeJoinsAClosedGroupFromAnotherHomeOnce(t *testing.T) {
 	w := newPCWorld(t)
 	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
 	w.group(pcOwnerSK, grouprelay.KindEditMetadata, nostr.Tag{"closed"})
+	// Closed: without a code the relay only queues the join, with a wrong
+	// one it refuses it.
+	if r := w.as(pcAdminSK, "group", "join", pcHome, "--json"); r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, `"outcome": "pending"`) {
+		t.Fatalf("a join without a code: exit %d %s", r.Code, r.Out)
+	}
+	if msg := w.refusedBy(pcAdminSK, "group", "join", pcHome, "--code", "guess"); !strings.Contains(msg, "invite code is not valid") {
+		t.Fatalf("a wrong code: %s", msg)
+	}
 	inv := w.ok(pcOwnerSK, "group", "invite", pcHome)
 	ref, err := groups.ParseRef(inv.Share)
 	if err != nil || ref.Invite == "" || ref.Relay != w.relay.URL() || ref.ID != pcHome {
