@@ -185,6 +185,13 @@ func TestGroupAddRoleChangeAndRemoveAreVerifiedByTheRelaysRecord(t *testing.T) {
 	if got := w.relay.Stored(nostr.Filter{Kinds: []int{grouprelay.KindPutUser}, Tags: nostr.TagMap{"p": {pubOf(t, pcStrangerSK)}}}); len(got) != 0 {
 		t.Fatal("the refused 9000 was stored")
 	}
+	msg = w.refusedBy(pcAdminSK, "group", "remove", pcHome, w.npubOf(pcOwnerSK))
+	if !strings.Contains(msg, "remove-user (kind 9001) needs the role owner or admin") {
+		t.Fatalf("the relay's reason for a moderator's remove: %s", msg)
+	}
+	if r := w.relayState(pcHome).RolesOf(pubOf(t, pcOwnerSK)); len(r) != 1 || r[0] != "owner" {
+		t.Fatalf("a refused remove changed the owner's roles: %v", r)
+	}
 	change := w.ok(pcOwnerSK, "group", "add", pcHome, mod, "--role", "admin")
 	if !strings.HasPrefix(change.Preview[0], "changes "+mod+"'s roles from role moderator to role admin") {
 		t.Fatalf("preview %v", change.Preview)
@@ -195,6 +202,10 @@ func TestGroupAddRoleChangeAndRemoveAreVerifiedByTheRelaysRecord(t *testing.T) {
 	same := w.ok(pcOwnerSK, "group", "add", pcHome, mod, "--role", "admin")
 	if !same.NothingToChange || len(same.Steps) != 0 {
 		t.Fatalf("the same roles again %+v", same)
+	}
+	// An admin may not remove an owner (the relay's policy).
+	if msg := w.refusedBy(pcAdminSK, "group", "remove", pcHome, w.npubOf(pcOwnerSK)); !strings.Contains(msg, "only an owner") {
+		t.Fatalf("an admin's removal of the owner: %s", msg)
 	}
 	rm := w.ok(pcOwnerSK, "group", "remove", pcHome, mod)
 	if rm.TargetAfter == nil || rm.TargetAfter.Member || rm.TargetAfter.Basis != "remove-user" {
