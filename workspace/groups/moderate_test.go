@@ -221,3 +221,26 @@ func TestInviteThenJoinOnceThenDeleteTheGroup(t *testing.T) {
 		t.Fatalf("delete %+v", del)
 	}
 }
+
+// Rule (nip-29.md 9002 "all the fields of group-metadata"): edit carries
+// every tag of the current 39000, those roster has no flag for included
+// (supported_kinds, livekit, banner), so only what was asked changes.
+func TestEditKeepsMetadataTagsRosterHasNoFlagFor(t *testing.T) {
+	w := newModWorld(t)
+	w.must(gOwnerSK, groups.ModerationInput{Action: groups.ActCreate})
+	extra := testkeys.Sign(t, gOwnerSK, &nostr.Event{Kind: groups.KindEditMetadata, CreatedAt: nostr.Now(), Tags: nostr.Tags{{"h", gID},
+		{"name", "Old"}, {"supported_kinds", "9", "11"}, {"livekit"}, {"banner", "https://b.example/x.png"}}})
+	if err := w.relay.PublishAs(extra.PubKey, extra); err != nil {
+		t.Fatal(err)
+	}
+	res := w.must(gOwnerSK, groups.ModerationInput{Action: groups.ActEdit, Edit: groups.MetadataEdit{Name: str("New"), Private: yes()}})
+	sent := res.Steps[0].Event.Tags
+	for _, want := range [][]string{{"supported_kinds", "9", "11"}, {"livekit"}, {"banner", "https://b.example/x.png"}, {"name", "New"}, {"private"}} {
+		if sent.GetFirst(want) == nil || len(*sent.GetFirst(want)) != len(want) {
+			t.Errorf("the 9002 lacks %v: %v", want, sent)
+		}
+	}
+	if m := res.After.Metadata; m.Name != "New" || !m.Private || m.Banner != "https://b.example/x.png" {
+		t.Fatalf("after %+v", m)
+	}
+}
