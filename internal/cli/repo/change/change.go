@@ -96,7 +96,7 @@ func runMutation(a *cmdutil.Factory, ctx context.Context, intent preflight.Inten
 		out.SwitchedRemotes = append(out.SwitchedRemotes, o.Switch.Remotes...)
 		if !o.Switch.InCheckout {
 			out.Advice = append(out.Advice, suggest.Guidance{
-				Whats:   []string{"no checkout here to switch; select the lead's coordinate from now on"},
+				Whats:   []suggest.Block{suggest.Text("no checkout here to switch; select the lead's coordinate from now on")},
 				Command: &suggest.Command{Argv: []string{"roster", "repo", "--repo", gitstate.NostrURL(o.Switch.To, o.Switch.Hints)}}})
 		}
 	}
@@ -266,7 +266,7 @@ func refusalError(a *cmdutil.Factory, v *repo.RepoView, intent preflight.Intent,
 			}
 			return cmdutil.WriteJSON(a, out)
 		}
-		fmt.Fprintln(a.Io.Out, repo.ViewPeople(a, v).Prose(r.Message))
+		fmt.Fprintln(a.Io.Out, repo.ViewPeople(a, v).Text(r.MessageText()))
 		if intent.Action == preflight.ActAccept {
 			out := &report.Mutation{}
 			repo.LinkAcceptedCheckout(v, out)
@@ -322,7 +322,8 @@ func mutationErrorPublished(a *cmdutil.Factory, v *repo.RepoView, sent *report.M
 			fmt.Fprintf(a.Io.Err, "roster: %s\n", cmdutil.HumanMessage(cmdutil.AsExitError(err)))
 		}
 	} else {
-		render.PrintHumanErrorAs(a, ee, cmds, repo.ViewPeople(a, v))
+		pt := repo.ViewPeople(a, v)
+		render.PrintHumanErrorAs(a, ee, pt.Named(render.Selectors(a)).RenderAll(ee.Commands), pt)
 		if ee.Code == cmdutil.ExitRefused || ee.Code == cmdutil.ExitUsage {
 			fmt.Fprintln(a.Io.Err, "nothing was published")
 		}
