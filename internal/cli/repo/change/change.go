@@ -266,13 +266,14 @@ func refusalError(a *cmdutil.Factory, v *repo.RepoView, intent preflight.Intent,
 			}
 			return cmdutil.WriteJSON(a, out)
 		}
-		fmt.Fprintln(a.Io.Out, repo.ViewPeople(a, v).Text(r.MessageText()))
+		pt := repo.ViewPeople(a, v)
+		fmt.Fprintln(a.Io.Out, pt.Text(r.MessageText()))
 		if intent.Action == preflight.ActAccept {
 			out := &report.Mutation{}
 			repo.LinkAcceptedCheckout(v, out)
 			repo.PrintLinked(a, out)
 			for _, g := range out.Advice {
-				fmt.Fprintf(a.Io.Out, "%s\n", termtext.Line(g.Text(render.Selectors(a))))
+				fmt.Fprintf(a.Io.Out, "%s\n", termtext.Line(g.Text(pt.Named(render.Selectors(a)))))
 			}
 		}
 		repo.PrintAdvisories(a, v)
@@ -282,7 +283,9 @@ func refusalError(a *cmdutil.Factory, v *repo.RepoView, intent preflight.Intent,
 	if r.Usage {
 		code = cmdutil.ExitUsage
 	}
-	return mutationError(a, v, &cmdutil.ExitError{Code: code, Kind: r.Code, Err: errors.New(r.Message), Details: r.Details, Commands: r.Commands})
+	// Err is the refusal itself: its message's parts name people
+	// (render.PeopleText.Message).
+	return mutationError(a, v, &cmdutil.ExitError{Code: code, Kind: r.Code, Err: r, Details: r.Details, Commands: r.Commands})
 }
 
 // mutationError prints a refusal or failure with the people fields (JSON)
