@@ -210,11 +210,17 @@ func mutationFailure(a *cmdutil.Factory, intent preflight.Intent, err error) err
 				cmds = append(cmds, suggest.Roster("repo").With("--relay", r.URL).Because("what "+r.URL+" serves now"))
 			}
 		}
-		// Each problem is one line, and may quote a relay's OK message.
+		// Each problem is one line, and may quote a relay's OK message; the
+		// people a problem names are named (its parts).
 		const unverified = "%s:\n  %s\nit is in effect where it was stored; rerunning the change does not republish it"
+		pt := repo.ViewPeople(a, v)
+		named := make([]string, len(f.Problems))
+		for i := range f.Problems {
+			named[i] = termtext.Line(pt.Text(f.ProblemText(i)))
+		}
 		return mutationErrorPublished(a, v, out, &cmdutil.ExitError{Code: cmdutil.ExitUnverified, Kind: f.Kind,
 			Err:      fmt.Errorf(unverified, f.Message, strings.Join(f.Problems, "\n  ")),
-			Terminal: fmt.Sprintf(unverified, termtext.Line(f.Message), strings.Join(termtext.Lines(f.Problems), "\n  ")),
+			Terminal: fmt.Sprintf(unverified, termtext.Line(f.Message), strings.Join(named, "\n  ")),
 			Details:  map[string]any{"published": out.Published, "relays": out.Relays, "problems": f.Problems},
 			Commands: cmds})
 	}
