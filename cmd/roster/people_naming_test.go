@@ -115,6 +115,7 @@ func TestEveryReadNamesPeopleOneWay(t *testing.T) {
 		t.Parallel()
 		w := newPCWorld(t)
 		w.group(pcOwnerSK, grouprelay.KindCreateGroup)
+		w.group(pcOwnerSK, grouprelay.KindEditMetadata, nostr.Tag{"name", "home-room"})
 		w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
 		w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
 		publish(t, w.relay.URL(), namedProfile(t, pcOwnerSK, "olive"), namedProfile(t, pcAdminSK, "adam"))
@@ -123,7 +124,16 @@ func TestEveryReadNamesPeopleOneWay(t *testing.T) {
 		owner, admin := graph.Npub(w.coord.Owner), graph.Npub(pubOf(t, pcAdminSK))
 		checkNamedOneWay(t, inv, map[string]string{admin: "adam"}, append([]string{"group", "show", pcHome}, relay...)...)
 		checkNamedOneWay(t, inv, map[string]string{admin: "adam"}, append([]string{"group", "members", pcHome}, relay...)...)
-		checkNamedOneWay(t, inv, map[string]string{owner: "olive"}, append([]string{"project", "show", w.coord.String()}, relay...)...)
+		show := append([]string{"project", "show", w.coord.String()}, relay...)
+		checkNamedOneWay(t, inv, map[string]string{owner: "olive"}, show...)
+		// The home channel by its relay-signed name: the id short on a
+		// terminal, whole in a pipe.
+		if tty := fitRun(t, inv, true, "200", show...); !strings.Contains(tty, "home channel  #home-room ("+pcHome[:4]+"…"+pcHome[len(pcHome)-4:]+")") {
+			t.Fatalf("project show on a terminal does not name the home channel:\n%s", tty)
+		}
+		if piped := fitRun(t, inv, false, "200", show...); !strings.Contains(piped, "home channel  #home-room ("+pcHome+")") {
+			t.Fatalf("project show in a pipe does not name the home channel:\n%s", piped)
+		}
 	})
 	t.Run("workspace show and list", func(t *testing.T) {
 		t.Parallel()

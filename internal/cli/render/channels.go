@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"slices"
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/termtext"
@@ -23,6 +24,7 @@ type ChannelText struct {
 // With --json nothing is read (JSON carries the ids).
 func ChannelsShown(a *cmdutil.Factory, ctx context.Context, relays []string, ids ...string) ChannelText {
 	ct := ChannelText{names: map[string]string{}, short: a.Io.OutTTY && !a.Full}
+	relays = slices.DeleteFunc(slices.Clone(relays), func(r string) bool { return r == "" })
 	if a.Opts.JSON || len(ids) == 0 || len(relays) == 0 {
 		return ct
 	}

@@ -34,6 +34,9 @@ func PeopleShown(a *cmdutil.Factory, ctx context.Context, relays []string, who .
 			hexes = append(hexes, w)
 		}
 	}
+	if len(hexes) == 0 {
+		return People(a, nil, "")
+	}
 	if len(relays) == 0 {
 		relays = a.DefaultRelays()
 	}
