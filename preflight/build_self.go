@@ -206,7 +206,7 @@ func buildLeave(d *draft, v *view) *Refusal {
 	if !hasIndexedRoles(d.tags) {
 		if v.lead == d.author {
 			return refuse("lead-cannot-leave",
-				say("the legacy maintainer listings infer you (%s) as lead; leaving would leave the repository without its roster", who(d.author)),
+				say("the legacy maintainer listings infer you (%s) as lead; leaving would leave the repository without its roster", npub(d.author)),
 				"make the lead explicit and hand it over first: a confirmed maintainer prepares with --lead-maintainer <their npub>, then you point to them").
 				run(handOverTo.By(suggest.Say("the new lead")), handOverTo)
 		}

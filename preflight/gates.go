@@ -109,7 +109,7 @@ func leadPathRefusal(v *view) *Refusal {
 
 func notMaintainerRefusal(v *view, author string) *Refusal {
 	return refuse("not-a-maintainer",
-		say("you (%s) are not a confirmed maintainer of this repository", who(author)),
+		say("you (%s) are not a confirmed maintainer of this repository", npub(author)),
 		"only confirmed maintainers change its roster").
 		with("you", npub(author)).with("confirmed", npubs(v.confirmed))
 }
