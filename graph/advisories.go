@@ -38,8 +38,8 @@ func Advisories(r *Resolution, viewer string) []suggest.Block {
 		case viewer == "" || f.Author != viewer:
 			// Everything below is about the viewer's own announcement.
 		case f.Code == CodeRemovedByLead:
-			out = append(out, suggest.Block{say(fmt.Sprintf("error: %s no longer lists you as a maintainer of this repository\nupdate your announcement and retain its history with: ",
-				Npub(f.Subject))), run(CommandFollowLead())})
+			out = append(out, append(sayf("error: %s no longer lists you as a maintainer of this repository\nupdate your announcement and retain its history with: ",
+				who(f.Subject)), run(CommandFollowLead())))
 		case f.Code == CodeIndirectLeadPointer:
 			out = append(out, suggest.Block{say(fmt.Sprintf("your maintainer announcement still reaches %s through %s\npoint directly to the lead with: ",
 				coordShorthand(r.Lead, id), coordShorthand(f.Subject, id))), run(CommandFollowLead())})
@@ -131,6 +131,7 @@ func coordShorthand(pubkey, identifier string) string {
 // projectionWarning is the spec's compatibility-roster warning for the
 // viewer's own announcement, naming both sides of the mismatch.
 func projectionWarning(a *Announcement) suggest.Block {
+	var out suggest.Block
 	var b strings.Builder
 	b.WriteString("your repository announcement has an inconsistent `maintainers` compatibility tag\n")
 	b.WriteString("indexed `M` and `m` roles are authoritative\n")
@@ -140,10 +141,16 @@ func projectionWarning(a *Announcement) suggest.Block {
 			b.WriteString("\n")
 		}
 		if len(missing) > 0 {
-			b.WriteString("missing active roles: " + strings.Join(Npubs(missing), " ") + "\n")
+			b.WriteString("missing active roles: ")
+			out = append(append(out, suggest.Say(b.String())), suggest.People(Npubs(missing), " ")...)
+			b.Reset()
+			b.WriteString("\n")
 		}
 		if len(extra) > 0 {
-			b.WriteString("listed without an active role: " + strings.Join(Npubs(extra), " ") + "\n")
+			b.WriteString("listed without an active role: ")
+			out = append(append(out, suggest.Say(b.String())), suggest.People(Npubs(extra), " ")...)
+			b.Reset()
+			b.WriteString("\n")
 		}
 		if !a.HasLegacyTag {
 			b.WriteString("\nthe `maintainers` tag is missing\n")
@@ -152,8 +159,8 @@ func projectionWarning(a *Announcement) suggest.Block {
 		}
 	}
 	b.WriteString("\nrepair only the compatibility tag with:\n  ")
-	return suggest.Block{suggest.Say(b.String()), suggest.Run(CommandFixMaintainers()),
-		suggest.Say("\n\nthis repair does not add or remove active maintainers")}
+	return append(out, suggest.Say(b.String()), suggest.Run(CommandFixMaintainers()),
+		suggest.Say("\n\nthis repair does not add or remove active maintainers"))
 }
 
 // thirdPartyWarning: a co-maintainer's active assignment of a third party in
@@ -162,7 +169,7 @@ func projectionWarning(a *Announcement) suggest.Block {
 // moderator), as the finding's own command.
 func thirdPartyWarning(r *Resolution, viewer string, f Finding) suggest.Block {
 	say, run := suggest.Say, suggest.Run
-	subject, lead := Npub(f.Subject), Npub(r.Lead)
+	subject, lead := who(f.Subject), who(r.Lead)
 	assigners := assignersOf(r, f.Subject)
 	role := RoleModerator
 	for _, x := range assigners {
@@ -176,23 +183,23 @@ func thirdPartyWarning(r *Resolution, viewer string, f Finding) suggest.Block {
 	covered, cover := LeadCovers(r.Announcements[r.Lead], role, f.Subject), CommandCover(role, f.Subject)
 	if viewer != r.Lead {
 		if covered {
-			return suggest.Block{say(fmt.Sprintf("your announcement directly assigns %s in a lead-shaped repository\nlet %s manage the co-maintainer roster by running:\n  ",
-				subject, lead)), run(CommandFollowLead())}
+			return append(sayf("your announcement directly assigns %s in a lead-shaped repository\nlet %s manage the co-maintainer roster by running:\n  ",
+				subject, lead), run(CommandFollowLead()))
 		}
-		return suggest.Block{say(fmt.Sprintf("your announcement directly assigns %s, but the lead does not\nask %s to run:\n  ", subject, lead)),
-			run(cover), say("\nthen repair your announcement with:\n  "), run(CommandFollowLead())}
+		return append(sayf("your announcement directly assigns %s, but the lead does not\nask %s to run:\n  ", subject, lead),
+			run(cover), say("\nthen repair your announcement with:\n  "), run(CommandFollowLead()))
 	}
 	// The viewer is the lead: name every co-maintainer assigning the subject.
 	var b suggest.Block
 	if !covered {
-		b = append(b, say(fmt.Sprintf("first retain %s through the lead roster with:\n  ", subject)), run(cover))
+		b = append(append(b, sayf("first retain %s through the lead roster with:\n  ", subject)...), run(cover))
 	}
 	for _, x := range assigners {
 		if len(b) > 0 {
 			b = append(b, say("\n"))
 		}
-		b = append(b, say(fmt.Sprintf("%s directly assigns %s instead of following your lead roster\nask %s to repair their announcement with:\n  ",
-			Npub(x), subject, Npub(x))), run(CommandFollowLead()))
+		b = append(append(b, sayf("%s directly assigns %s instead of following your lead roster\nask %s to repair their announcement with:\n  ",
+			who(x), subject, who(x))...), run(CommandFollowLead()))
 	}
 	return b
 }
@@ -233,7 +240,7 @@ func acknowledgementWarning(acks []PendingAck, viewer string) suggest.Block {
 		if len(b) > 0 {
 			b = append(b, suggest.Say("\n"))
 		}
-		b = append(b, suggest.Say(fmt.Sprintf("%s %s at %s.", Npub(p.Pubkey), what, HumanTime(p.Time))))
+		b = append(b, sayf("%s %s at %s.", who(p.Pubkey), what, HumanTime(p.Time))...)
 		if p.Command.Equal(CommandFollowLead()) {
 			followLead = true
 			continue

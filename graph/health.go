@@ -20,7 +20,31 @@ type Finding struct {
 	Subject  string           `json:"subject,omitempty"` // the person the finding is about, if any
 	Message  string           `json:"message"`
 	Command  *suggest.Command `json:"command,omitempty"`
+	// Text is Message as parts, the people it names as values
+	// (suggest.Who) for the human renderer to name; Message is its plain
+	// text. MessageText falls back to Message when they disagree.
+	Text suggest.Block `json:"-"`
 }
+
+// MessageText is the message as parts: Text while it says Message, else
+// Message as plain text.
+func (f Finding) MessageText() suggest.Block {
+	if f.Text != nil && f.Text.String() == f.Message {
+		return f.Text
+	}
+	return suggest.Text(f.Message)
+}
+
+// said sets the finding's message from its parts.
+func (f Finding) said(t suggest.Block) Finding {
+	f.Text, f.Message = t, t.String()
+	return f
+}
+
+// who is the person pubkey as a value messages name.
+func who(pubkey string) suggest.Person { return suggest.Person(Npub(pubkey)) }
+
+var sayf = suggest.Sayf
 
 // Severities.
 const (
@@ -61,11 +85,11 @@ func (h *healthInput) severity(author string) string {
 }
 
 // whose phrases an announcement's owner relative to the viewer.
-func (h *healthInput) whose(author string) string {
+func (h *healthInput) whose(author string) suggest.Block {
 	if author == h.viewer {
-		return "your announcement"
+		return suggest.Text("your announcement")
 	}
-	return "the announcement by " + Npub(author)
+	return sayf("the announcement by %s", who(author))
 }
 
 func healthOf(h *healthInput) []Finding {
@@ -82,9 +106,8 @@ func healthOf(h *healthInput) []Finding {
 	for _, p := range h.pending {
 		out = append(out, Finding{
 			Severity: SeverityWarning, Code: CodePendingAcknowledgement, Author: p.Author, Subject: p.Pubkey,
-			Message: ackMessage(h, p),
 			Command: ptr(p.Command),
-		})
+		}.said(ackMessage(h, p)))
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -143,8 +166,7 @@ func (h *healthInput) recordFindings(p *participant) []Finding {
 		case r.Problem == ProblemSelfDefer:
 			out = append(out, h.selfDeferFinding(p, i))
 		case !r.Valid:
-			out = append(out, Finding{Severity: h.severity(a.Author), Code: CodeMalformedRoleRecord, Author: a.Author, Subject: r.Subject,
-				Message: fmt.Sprintf("%s has an unparseable role record %q (%s); it carries no role semantics and must be corrected manually", h.whose(a.Author), strings.Join(r.Raw, ","), r.Problem)})
+			out = append(out, Finding{Severity: h.severity(a.Author), Code: CodeMalformedRoleRecord, Author: a.Author, Subject: r.Subject}.said(sayf("%s has an unparseable role record %q (%s); it carries no role semantics and must be corrected manually", h.whose(a.Author), strings.Join(r.Raw, ","), r.Problem)))
 		}
 	}
 	if hasDuplicateRecords(a) {
@@ -157,20 +179,20 @@ func (h *healthInput) recordFindings(p *participant) []Finding {
 // tag differs from its indexed roles.
 func (h *healthInput) projectionFinding(a *Announcement) Finding {
 	missing, extra, _ := ProjectionDiff(a)
-	msg := fmt.Sprintf("%s has an inconsistent `maintainers` compatibility tag; indexed `M` and `m` roles are authoritative", h.whose(a.Author))
+	msg := sayf("%s has an inconsistent `maintainers` compatibility tag; indexed `M` and `m` roles are authoritative", h.whose(a.Author))
 	if !a.HasLegacyTag {
-		msg += "; the tag is missing"
+		msg = sayf("%s; the tag is missing", msg)
 	} else if a.LegacyTags > 1 {
-		msg += fmt.Sprintf("; it appears %d times", a.LegacyTags)
+		msg = sayf("%s; it appears %d times", msg, a.LegacyTags)
 	}
 	if len(missing) > 0 {
-		msg += "; missing active roles: " + npubs(missing)
+		msg = sayf("%s; missing active roles: %s", msg, suggest.People(Npubs(missing), " "))
 	}
 	if len(extra) > 0 {
-		msg += "; listed without an active role: " + npubs(extra)
+		msg = sayf("%s; listed without an active role: %s", msg, suggest.People(Npubs(extra), " "))
 	}
 	return Finding{Severity: h.severity(a.Author), Code: CodeProjectionMismatch, Author: a.Author,
-		Message: msg + "; this repair does not add or remove active maintainers", Command: ptr(CommandFixMaintainers())}
+		Command: ptr(CommandFixMaintainers())}.said(sayf("%s; this repair does not add or remove active maintainers", msg))
 }
 
 // duplicateFindings reports each (subject, letter) that has more than one
@@ -196,8 +218,7 @@ func (h *healthInput) duplicateFindings(a *Announcement) []Finding {
 		}
 		if n := j - i; n > 1 {
 			k := keys[i]
-			out = append(out, Finding{Severity: h.severity(a.Author), Code: CodeDuplicateRoleRecord, Author: a.Author, Subject: k.subject,
-				Message: fmt.Sprintf("%s has %d %q records for %s; a pubkey may have one record per role letter", h.whose(a.Author), n, string(k.letter), Npub(k.subject))})
+			out = append(out, Finding{Severity: h.severity(a.Author), Code: CodeDuplicateRoleRecord, Author: a.Author, Subject: k.subject}.said(sayf("%s has %d %q records for %s; a pubkey may have one record per role letter", h.whose(a.Author), n, string(k.letter), who(k.subject))))
 		}
 		i = j
 	}
@@ -212,16 +233,15 @@ func (h *healthInput) selfDeferFinding(p *participant, i int) Finding {
 	raw := strings.Join(r.Raw, ",")
 	if a.SupersededSelfDefer(i) {
 		f.Severity = SeverityWarning
-		f.Message = fmt.Sprintf("%s ends its own role record %q in defer; a later active self-role supersedes it for current authority, but the earlier interval stays unresolved until the author signs a numeric end", h.whose(a.Author), raw)
-		return f
+		return f.said(sayf("%s ends its own role record %q in defer; a later active self-role supersedes it for current authority, but the earlier interval stays unresolved until the author signs a numeric end", h.whose(a.Author), raw))
 	}
 	f.Severity = h.severity(a.Author)
-	f.Message = fmt.Sprintf("%s ends its own role record %q in defer; a self-role cannot be deferred, so its author has no current role until it is repaired or replaced", h.whose(a.Author), raw)
+	msg := sayf("%s ends its own role record %q in defer; a self-role cannot be deferred, so its author has no current role until it is repaired or replaced", h.whose(a.Author), raw)
 	if h.simpleAcceptRepair(p, r) {
-		f.Message += "; accept the current invitation to publish a valid acceptance"
+		msg = sayf("%s; accept the current invitation to publish a valid acceptance", msg)
 		f.Command = ptr(CommandAccept())
 	}
-	return f
+	return f.said(msg)
 }
 
 // simpleAcceptRepair: acceptance may combine with the repair only for one
@@ -268,21 +288,21 @@ func (h *healthInput) invitedForAccept(author string) bool {
 
 func (h *healthInput) leadFindings() []Finding {
 	lr := h.lr
-	path := npubs(lr.path)
+	path := suggest.People(Npubs(lr.path), " ")
 	switch lr.source {
 	case LeadPending:
-		f := Finding{Severity: SeverityError, Code: CodeLeadPending, Author: lr.failAt,
-			Message: fmt.Sprintf("the lead pointer path %s is pending: %s (%s); no maintainer authority is seeded from this coordinate", path, lr.reason, Npub(lr.failAt))}
+		f := Finding{Severity: SeverityError, Code: CodeLeadPending, Author: lr.failAt}
+		msg := sayf("the lead pointer path %s is pending: %s (%s); no maintainer authority is seeded from this coordinate", path, lr.reason, who(lr.failAt))
 		if len(lr.missing) > 0 {
 			// The target completes the roster one add at a time; a standing
 			// acceptance confirms immediately.
-			f.Message += fmt.Sprintf("; ask %s to list each of them, starting with: %s", Npub(lr.failAt), CommandAddMaintainer(lr.missing[0]))
+			msg = sayf("%s; ask %s to list each of them, starting with: %s", msg, who(lr.failAt), CommandAddMaintainer(lr.missing[0]))
 			f.Command = ptr(CommandAddMaintainer(lr.missing[0]))
 		}
-		return []Finding{f}
+		return []Finding{f.said(msg)}
 	case LeadConflict:
-		return []Finding{{Severity: SeverityError, Code: CodeLeadConflict, Author: lr.failAt,
-			Message: fmt.Sprintf("the lead pointer path %s conflicts: %s (%s); no maintainer authority is seeded from this coordinate until a signer publishes a valid replacement", path, lr.reason, Npub(lr.failAt))}}
+		return []Finding{Finding{Severity: SeverityError, Code: CodeLeadConflict, Author: lr.failAt}.said(
+			sayf("the lead pointer path %s conflicts: %s (%s); no maintainer authority is seeded from this coordinate until a signer publishes a valid replacement", path, lr.reason, who(lr.failAt)))}
 	case LeadExplicit:
 		if lr.lead != h.selected {
 			return []Finding{{Severity: SeverityWarning, Code: CodeFollowLead, Author: h.selected, Subject: lr.lead,
@@ -318,12 +338,12 @@ func (h *healthInput) thirdPartyFindings() []Finding {
 			co := Finding{Severity: h.severity(x), Code: CodeThirdPartyAssignment, Author: x, Subject: s, Command: ptr(CommandFollowLead())}
 			ld := Finding{Severity: h.severity(lead), Code: CodeThirdPartyAssignment, Author: lead, Subject: s}
 			if LeadCovers(h.parts[lead].ann, role, s) {
-				co.Message = fmt.Sprintf("%s directly assigns %s in a lead-shaped repository; let %s manage the co-maintainer roster", h.whose(x), Npub(s), Npub(lead))
-				ld.Message = fmt.Sprintf("%s directly assigns %s instead of following the lead roster; ask %s to repair their announcement with: %s", Npub(x), Npub(s), Npub(x), CommandFollowLead())
+				co = co.said(sayf("%s directly assigns %s in a lead-shaped repository; let %s manage the co-maintainer roster", h.whose(x), who(s), who(lead)))
+				ld = ld.said(sayf("%s directly assigns %s instead of following the lead roster; ask %s to repair their announcement with: %s", who(x), who(s), who(x), CommandFollowLead()))
 				ld.Command = ptr(CommandFollowLead())
 			} else {
-				co.Message = fmt.Sprintf("%s directly assigns %s, but the lead does not; ask %s to run: %s; then repair the announcement", h.whose(x), Npub(s), Npub(lead), cover)
-				ld.Message = fmt.Sprintf("%s directly assigns %s instead of following the lead roster; first retain %s through the lead roster with: %s; then ask %s to run: %s", Npub(x), Npub(s), Npub(s), cover, Npub(x), CommandFollowLead())
+				co = co.said(sayf("%s directly assigns %s, but the lead does not; ask %s to run: %s; then repair the announcement", h.whose(x), who(s), who(lead), cover))
+				ld = ld.said(sayf("%s directly assigns %s instead of following the lead roster; first retain %s through the lead roster with: %s; then ask %s to run: %s", who(x), who(s), who(s), cover, who(x), CommandFollowLead()))
 				ld.Command = ptr(cover)
 			}
 			out = append(out, co, ld)
@@ -373,13 +393,13 @@ func (h *healthInput) removedFindings() []Finding {
 		if !standing {
 			continue
 		}
-		who := Npub(author)
+		removed := suggest.Block{suggest.Who(Npub(author))}
 		if author == h.viewer {
-			who = "you"
+			removed = suggest.Text("you")
 		}
 		out = append(out, Finding{Severity: h.severity(author), Code: CodeRemovedByLead, Author: author, Subject: lead,
-			Message: fmt.Sprintf("%s no longer lists %s as a maintainer of this repository; update the announcement and retain its history with: %s", Npub(lead), who, CommandFollowLead()),
-			Command: ptr(CommandFollowLead())})
+			Command: ptr(CommandFollowLead())}.said(
+			sayf("%s no longer lists %s as a maintainer of this repository; update the announcement and retain its history with: %s", who(lead), removed, CommandFollowLead())))
 	}
 	return out
 }
@@ -396,8 +416,8 @@ func (h *healthInput) indirectFindings() []Finding {
 		t, n := h.parts[x].ann.SingleLeadTarget()
 		if n == 1 && t != lead && t != x {
 			out = append(out, Finding{Severity: SeverityWarning, Code: CodeIndirectLeadPointer, Author: x, Subject: t,
-				Message: fmt.Sprintf("%s still reaches %s/%s through %s/%s; point directly to the lead", h.whose(x), Npub(lead), h.identifier, Npub(t), h.identifier),
-				Command: ptr(CommandFollowLead())})
+				Command: ptr(CommandFollowLead())}.said(
+				sayf("%s still reaches %s/%s through %s/%s; point directly to the lead", h.whose(x), Npub(lead), h.identifier, Npub(t), h.identifier)))
 		}
 	}
 	return out
@@ -407,13 +427,13 @@ func (h *healthInput) indirectFindings() []Finding {
 func npubs(pks []string) string { return strings.Join(Npubs(pks), " ") }
 
 // ackMessage follows the spec's guidance text for an observed transition.
-func ackMessage(h *healthInput, p PendingAck) string {
+func ackMessage(h *healthInput, p PendingAck) suggest.Block {
 	what := p.Phrase()
-	where := "your replicated membership history"
+	where := suggest.Text("your replicated membership history")
 	if p.Author != h.viewer {
-		where = "the replicated membership history of " + Npub(p.Author)
+		where = sayf("the replicated membership history of %s", who(p.Author))
 	}
-	return fmt.Sprintf("%s %s at %s; record this in %s", Npub(p.Pubkey), what, HumanTime(p.Time), where)
+	return sayf("%s %s at %s; record this in %s", who(p.Pubkey), what, HumanTime(p.Time), where)
 }
 
 // hasDuplicateRecords is the allocation-free pre-check for the usual short

@@ -54,6 +54,10 @@ type Failure struct {
 	Changed []string
 	// Problems are the verification problems (unverified).
 	Problems []string
+	// ProblemTexts are Problems as parts where a rule built them so (the
+	// people they name are values, suggest.Who): ProblemText uses one only
+	// while it says exactly its problem.
+	ProblemTexts []suggest.Block
 	// Switch is the attempted checkout switch (git-config).
 	Switch *Switch
 	// Superseded maps each relay keeping a newer version of the coordinate
@@ -127,4 +131,22 @@ func stoppedAfterSending(ctx context.Context, out *Outcome, evt *nostr.Event, ph
 		"check what the relays resolve before running the change again", phase, evt.ID, strings.Join(f.Sent, ", "))
 	f.Commands = []suggest.Command{suggest.Roster("repo").Because("check whether the change is in effect")}
 	return f
+}
+
+// ProblemText is problem i as parts: ProblemTexts[i] while it says exactly
+// Problems[i], else the problem as plain text.
+func (f *Failure) ProblemText(i int) suggest.Block {
+	if i < len(f.ProblemTexts) && f.ProblemTexts[i].String() == f.Problems[i] {
+		return f.ProblemTexts[i]
+	}
+	return suggest.Text(f.Problems[i])
+}
+
+// plainTexts are blocks as their plain text, in order.
+func plainTexts(bs []suggest.Block) []string {
+	out := make([]string, len(bs))
+	for i, b := range bs {
+		out[i] = b.String()
+	}
+	return out
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/suggest"
 )
 
 // The last re-read. Relays offer no compare-and-swap, and the recheck's
@@ -85,7 +86,8 @@ func (p Pipeline) confirmAfterCut(ctx context.Context, out *Outcome, evt *nostr.
 		out.Verified = false
 		return superseded(out, evt, won)
 	}
-	if lost := LostEffects(out.Plan, final.Resolution); len(lost) > 0 {
+	if lostTexts := lostEffects(out.Plan, final.Resolution); len(lostTexts) > 0 {
+		lost := plainTexts(lostTexts)
 		out.Verified = false
 		out.After = final
 		if won := arrivedSince(out, evt, final); len(won) > 0 {
@@ -93,7 +95,7 @@ func (p Pipeline) confirmAfterCut(ctx context.Context, out *Outcome, evt *nostr.
 			f.Problems = append(f.Problems, lost...)
 			return f
 		}
-		return &Failure{Kind: KindUnverified, Outcome: out, Problems: lost,
+		return &Failure{Kind: KindUnverified, Outcome: out, Problems: lost, ProblemTexts: lostTexts,
 			Message: fmt.Sprintf("published %s, but re-read after the cut window the change is no longer in effect", evt.ID)}
 	}
 	out.After = final
@@ -180,17 +182,23 @@ func carriesChange(w, before, evt *nostr.Event) bool {
 // moderator role, and the lead it sets) that r no longer shows, one line
 // each. Empty: the change is in effect in r.
 func LostEffects(plan *preflight.Plan, r *graph.Resolution) []string {
+	return plainTexts(lostEffects(plan, r))
+}
+
+// lostEffects are LostEffects as parts, the people they name as values.
+func lostEffects(plan *preflight.Plan, r *graph.Resolution) []suggest.Block {
 	if plan == nil || plan.After == nil || r == nil {
 		return nil
 	}
 	listed := func(ms []graph.Member, pk string) bool {
 		return slices.ContainsFunc(ms, func(m graph.Member) bool { return m.Pubkey == pk })
 	}
-	var out []string
+	var out []suggest.Block
+	who := func(pk string) suggest.Part { return suggest.Who(graph.Npub(pk)) }
 	sim := plan.Sim
 	for _, pk := range sim.NewlyConfirmed {
 		if !r.Confirmed(pk) {
-			out = append(out, graph.Npub(pk)+" is not a confirmed maintainer")
+			out = append(out, suggest.Block{who(pk), suggest.Say(" is not a confirmed maintainer")})
 		}
 	}
 	// An invitation, to either role, stands while the invitee is listed
@@ -198,33 +206,41 @@ func LostEffects(plan *preflight.Plan, r *graph.Resolution) []string {
 	for _, pk := range sim.NewlyInvited {
 		if listed(plan.After.Maintainers, pk) && !listed(r.Maintainers, pk) ||
 			listed(plan.After.Moderators, pk) && !listed(r.Moderators, pk) {
-			out = append(out, graph.Npub(pk)+" is not invited")
+			out = append(out, suggest.Block{who(pk), suggest.Say(" is not invited")})
 		}
 	}
 	for _, pk := range sim.Lost {
 		if r.Confirmed(pk) {
-			out = append(out, graph.Npub(pk)+" is still a confirmed maintainer")
+			out = append(out, suggest.Block{who(pk), suggest.Say(" is still a confirmed maintainer")})
 		}
 	}
 	for _, pk := range sim.InvitationsWithdrawn {
 		if listed(r.Maintainers, pk) && !listed(plan.After.Maintainers, pk) ||
 			listed(r.Moderators, pk) && !listed(plan.After.Moderators, pk) {
-			out = append(out, graph.Npub(pk)+"'s invitation is not withdrawn")
+			out = append(out, suggest.Block{who(pk), suggest.Say("'s invitation is not withdrawn")})
 		}
 	}
 	for _, pk := range sim.ModeratorsGained {
 		if !listed(r.Moderators, pk) {
-			out = append(out, graph.Npub(pk)+" is not a moderator")
+			out = append(out, suggest.Block{who(pk), suggest.Say(" is not a moderator")})
 		}
 	}
 	for _, pk := range sim.ModeratorsLost {
 		if listed(r.Moderators, pk) {
-			out = append(out, graph.Npub(pk)+" is still a moderator")
+			out = append(out, suggest.Block{who(pk), suggest.Say(" is still a moderator")})
 		}
 	}
 	if plan.Before != nil && plan.Before.Lead != plan.After.Lead && r.Lead != plan.After.Lead {
-		out = append(out, "the lead is "+dash(graph.Npub(r.Lead))+", not "+dash(graph.Npub(plan.After.Lead)))
+		out = append(out, suggest.Sayf("the lead is %s, not %s", dashWho(r.Lead), dashWho(plan.After.Lead)))
 	}
-	sort.Strings(out)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].String() < out[j].String() })
 	return out
+}
+
+// dashWho is the person pubkey as a message part, "-" for nobody.
+func dashWho(pubkey string) any {
+	if pubkey == "" {
+		return "-"
+	}
+	return suggest.Person(graph.Npub(pubkey))
 }

@@ -23,7 +23,7 @@ import (
 // It returns what it compared, for the preview's checked list.
 func compareActions(in Input, before, after *graph.Resolution) (string, *Refusal) {
 	if in.ActionsDropped > 0 {
-		lines := []string{
+		lines := []any{
 			fmt.Sprintf("the relays hold more role-scoped events by this repository's people than roster compares (%d left out: too big, or older than the newest it compares)",
 				in.ActionsDropped),
 			"so it cannot tell whether this change would newly authorize one",
@@ -63,7 +63,7 @@ func compareActions(in Input, before, after *graph.Resolution) (string, *Refusal
 	if len(changes) == 0 {
 		return checked, nil
 	}
-	lines := []string{"this change would newly authorize role-scoped events that change a current result:"}
+	lines := []any{"this change would newly authorize role-scoped events that change a current result:"}
 	var details []map[string]any
 	var cmds []suggest.Command
 	seen := map[string]bool{}
@@ -75,7 +75,7 @@ func compareActions(in Input, before, after *graph.Resolution) (string, *Refusal
 			if !e.Newly {
 				how = "no longer authorized"
 			}
-			lines = append(lines, fmt.Sprintf("    %s: kind %d event %s by %s, %s", how, e.Kind, e.ID, npub(e.Author), time.Unix(e.CreatedAt, 0).UTC().Format(time.RFC3339)))
+			lines = append(lines, say("    %s: kind %d event %s by %s, %s", how, e.Kind, e.ID, who(e.Author), time.Unix(e.CreatedAt, 0).UTC().Format(time.RFC3339)))
 			evs = append(evs, map[string]any{"id": e.ID, "kind": e.Kind, "author": npub(e.Author), "created_at": e.CreatedAt, "newly_authorized": e.Newly})
 			if !seen[e.ID] && len(cmds) < 3 {
 				seen[e.ID] = true

@@ -23,7 +23,7 @@ func buildFollowLead(d *draft, v *view) *Refusal {
 	if v.isConfirmed(d.author) {
 		if r, ok, _ := d.find("M", d.author); ok && r.active() {
 			return refuse("self-declared-lead",
-				fmt.Sprintf("your announcement declares you lead, but this checkout's lead path resolves to %s", npub(lead)),
+				say("your announcement declares you lead, but this checkout's lead path resolves to %s", who(lead)),
 				fmt.Sprintf("to hand the lead to them run: %s", Intent{Action: ActLead, Lead: lead}.Command())).
 				run(Intent{Action: ActLead, Lead: lead}.Suggest())
 		}

@@ -1,7 +1,6 @@
 package preflight
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/roster-cli/roster/graph"
@@ -46,7 +45,7 @@ func buildAddModerator(d *draft, v *view, in Intent, dest destination) *Refusal 
 	x := in.Subject
 	if v.isConfirmed(x) {
 		return refuse("already-maintainer",
-			fmt.Sprintf("%s is a confirmed maintainer, who already holds every moderator power; a moderator role would add nothing", npub(x))).with("pubkey", npub(x))
+			say("%s is a confirmed maintainer, who already holds every moderator power; a moderator role would add nothing", who(x))).with("pubkey", npub(x))
 	}
 	if r := applyGovernance(d, dest); r != nil {
 		return r
@@ -67,10 +66,10 @@ func buildAddModerator(d *draft, v *view, in Intent, dest destination) *Refusal 
 	}
 	if ok && r.active() {
 		if v.isModerator(x) {
-			return refuse("already-moderator", fmt.Sprintf("%s is already a confirmed moderator you assign", npub(x))).with("pubkey", npub(x))
+			return refuse("already-moderator", say("%s is already a confirmed moderator you assign", who(x))).with("pubkey", npub(x))
 		}
 		return refuse("already-invited",
-			fmt.Sprintf("you already assign %s as moderator; they are invited until they acknowledge with: roster repo accept --moderator", npub(x))).with("pubkey", npub(x))
+			say("you already assign %s as moderator; they are invited until they acknowledge with: roster repo accept --moderator", who(x))).with("pubkey", npub(x))
 	}
 	if err := d.start("o", x); err != nil {
 		return refuse("history-blocks-change", err.Error())
@@ -93,7 +92,7 @@ func buildRemoveModerator(d *draft, v *view, in Intent, dest destination) *Refus
 		return refuse("ambiguous-history", err.Error())
 	}
 	if !ok || !r.active() {
-		return refuse("not-listed", fmt.Sprintf("your announcement does not actively assign %s as moderator; there is no relationship of yours to remove", npub(x))).
+		return refuse("not-listed", say("your announcement does not actively assign %s as moderator; there is no relationship of yours to remove", who(x))).
 			with("pubkey", npub(x)).run(suggest.Roster("repo").Because("who moderates it, and who assigns whom"))
 	}
 	if err := d.end("o", x); err != nil {
@@ -113,19 +112,19 @@ func buildAcceptModerator(d *draft, v *view) *Refusal {
 	case v.isModerator(me):
 		return refuse("already-moderator", "you are already a confirmed moderator of this repository; there is nothing to accept")
 	case !v.isModInvited(me):
-		add, who := Intent{Action: ActAddModerator, Subject: me}, "a maintainer"
+		add, asked := Intent{Action: ActAddModerator, Subject: me}, suggest.Text("a maintainer")
 		switch {
 		case v.leadShaped() && v.lead != "":
-			who = "the lead " + npub(v.lead)
+			asked = say("the lead %s", who(v.lead))
 		case v.leadSource == graph.LeadLegacyInferred && v.lead != "":
 			add.Lead = v.lead
 		default:
 			add.NoLead = true
 		}
 		r := refuse("not-invited", "nobody who can assign moderators here assigns you; there is no moderator role to accept",
-			"ask "+who+" to assign you with: "+add.Command()).run(add.Suggest().By(who))
+			say("ask %s to assign you with: %s", asked, add.Command())).run(add.Suggest().By(asked...))
 		if v.isInvited(me) {
-			r.Message += "\nyou are invited as a maintainer: accept that with: roster repo accept"
+			r.addLines("you are invited as a maintainer: accept that with: roster repo accept")
 			r.run(graph.CommandAccept())
 		}
 		return r
@@ -157,7 +156,7 @@ func classifyModerator(v *view, p *Plan, in Input) *Refusal {
 			v.isModInvited(named) && !slices.Contains(s.InvitationsWithdrawn, named)
 		if !covering && !slices.Contains(s.NewlyInvited, named) && !slices.Contains(s.ModeratorsGained, named) {
 			return refuse("add-has-no-effect",
-				fmt.Sprintf("assigning %s would neither invite nor confirm them as moderator in the resolved repository", npub(named)),
+				say("assigning %s would neither invite nor confirm them as moderator in the resolved repository", who(named)),
 				"their own announcement may carry an invalid self-role; ask them to check it").with("pubkey", npub(named))
 		}
 		return unexpected(s, []string{named}, nil)
@@ -207,11 +206,11 @@ func moderatorRetainedRefusal(in Intent, after *graph.Resolution, author, status
 		}
 	}
 	own := Intent{Action: ActRemoveModerator, Subject: named, NoLead: in.NoLead, Lead: in.Lead}.Suggest()
-	lines := []string{fmt.Sprintf("cannot remove %s as moderator: they stay %s through another maintainer's active assignment", npub(named), status)}
+	lines := []any{say("cannot remove %s as moderator: they stay %s through another maintainer's active assignment", who(named), status)}
 	var cmds []suggest.Command
 	for _, a := range assigners {
-		lines = append(lines, fmt.Sprintf("  %s assigns %s (o)", npub(a), npub(named)))
-		cmds = append(cmds, own.By(npub(a)))
+		lines = append(lines, say("  %s assigns %s (o)", who(a), who(named)))
+		cmds = append(cmds, own.ByPerson(npub(a)))
 	}
 	lines = append(lines, "if they should go, ask each of them to withdraw their own assignment with:", "  "+own.Line(), "then retry your removal as a separate command")
 	return refuse("removal-retained", lines...).with("pubkey", npub(named)).with("assigners", npubs(assigners)).

@@ -30,7 +30,7 @@ func buildAdd(d *draft, v *view, in Intent, dest destination) *Refusal {
 		return selfAddRefusal(v, x)
 	}
 	if v.isConfirmed(x) && v.lists(d.author, x) {
-		return refuse("already-maintainer", fmt.Sprintf("%s is already a confirmed maintainer you list", npub(x))).with("pubkey", npub(x))
+		return refuse("already-maintainer", say("%s is already a confirmed maintainer you list", who(x))).with("pubkey", npub(x))
 	}
 	if r := applyGovernance(d, dest); r != nil {
 		return r
@@ -38,10 +38,10 @@ func buildAdd(d *draft, v *view, in Intent, dest destination) *Refusal {
 	if r, ok, err := d.find("m", x); err != nil {
 		return refuse("ambiguous-history", err.Error())
 	} else if ok && r.active() {
-		return refuse("already-invited", fmt.Sprintf("you already list %s; they are invited until they accept with: roster repo accept", npub(x))).with("pubkey", npub(x))
+		return refuse("already-invited", say("you already list %s; they are invited until they accept with: roster repo accept", who(x))).with("pubkey", npub(x))
 	}
 	if r, ok, _ := d.find("M", x); ok && r.active() {
-		return refuse("already-listed", fmt.Sprintf("%s is already your active lead pointer", npub(x)))
+		return refuse("already-listed", say("%s is already your active lead pointer", who(x)))
 	}
 	if err := d.start("m", x); err != nil {
 		return refuse("history-blocks-change", err.Error())
@@ -83,7 +83,7 @@ func buildRemove(d *draft, v *view, in Intent, dest destination) *Refusal {
 	}
 	if r, ok, _ := d.find("M", x); ok && r.active() {
 		return refuse("remove-lead-pointer",
-			fmt.Sprintf("%s is your lead; --remove-maintainer does not change the lead", npub(x)),
+			say("%s is your lead; --remove-maintainer does not change the lead", who(x)),
 			"change the lead with its own command first:").run(Intent{Action: ActLead, Lead: d.author}.Suggest())
 	}
 	r, ok, err := d.find("m", x)
@@ -91,7 +91,7 @@ func buildRemove(d *draft, v *view, in Intent, dest destination) *Refusal {
 		return refuse("ambiguous-history", err.Error())
 	}
 	if !ok || !r.active() {
-		return refuse("not-listed", fmt.Sprintf("your announcement does not actively list %s; there is no relationship of yours to remove", npub(x))).
+		return refuse("not-listed", say("your announcement does not actively list %s; there is no relationship of yours to remove", who(x))).
 			with("pubkey", npub(x)).run(suggest.Roster("repo").Because("who maintains it, and who lists whom"))
 	}
 	if err := d.end("m", x); err != nil {
@@ -200,12 +200,12 @@ func buildLeadOther(d *draft, v *view, lead string) *Refusal {
 	}
 	if !v.declaresSelfLead(lead) {
 		return refuse("lead-not-prepared",
-			fmt.Sprintf("%s has not prepared to lead: their announcement has no active self-M with the complete roster", npub(lead)),
-			fmt.Sprintf("ask %s to run:", npub(lead)),
+			say("%s has not prepared to lead: their announcement has no active self-M with the complete roster", who(lead)),
+			say("ask %s to run:", who(lead)),
 			"  "+Intent{Action: ActLead, Lead: lead}.Command(),
 			"then rerun this command").
 			with("proposed_lead", npub(lead)).
-			run(Intent{Action: ActLead, Lead: lead}.Suggest().By(npub(lead)))
+			run(Intent{Action: ActLead, Lead: lead}.Suggest().ByPerson(npub(lead)))
 	}
 	return becomeCoMaintainer(d, lead, true)
 }

@@ -1,7 +1,6 @@
 package preflight
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -24,7 +23,7 @@ func buildAcknowledge(d *draft, v *view, in Intent) *Refusal {
 	}
 	if ack == nil {
 		r := refuse("nothing-to-acknowledge",
-			fmt.Sprintf("there is no pending membership transition of %s for you to record", npub(in.Subject))).with("pubkey", npub(in.Subject))
+			say("there is no pending membership transition of %s for you to record", who(in.Subject))).with("pubkey", npub(in.Subject))
 		// The transitions that are pending for you, if any, are what you
 		// probably meant; else `roster repo` shows the pending list.
 		for _, a := range v.acks {
@@ -48,7 +47,7 @@ func buildAcknowledge(d *draft, v *view, in Intent) *Refusal {
 	}
 	if !ok || !r.active() {
 		return refuse("nothing-to-acknowledge",
-			fmt.Sprintf("your announcement has no active assignment of %s in which to record the transition", npub(in.Subject)))
+			say("your announcement has no active assignment of %s in which to record the transition", who(in.Subject)))
 	}
 	switch ack.Transition {
 	case graph.TransitionStart:
@@ -57,7 +56,7 @@ func buildAcknowledge(d *draft, v *view, in Intent) *Refusal {
 			starts = []int64{ack.Time}
 		} else {
 			if len(starts) > 1 && starts[len(starts)-2] > ack.Time {
-				return refuse("history-blocks-change", fmt.Sprintf("the acceptance time %s precedes the previous end %s of your record for %s", graph.HumanTime(ack.Time), graph.HumanTime(starts[len(starts)-2]), npub(in.Subject)))
+				return refuse("history-blocks-change", say("the acceptance time %s precedes the previous end %s of your record for %s", graph.HumanTime(ack.Time), graph.HumanTime(starts[len(starts)-2]), who(in.Subject)))
 			}
 			starts[len(starts)-1] = ack.Time
 		}
@@ -69,7 +68,7 @@ func buildAcknowledge(d *draft, v *view, in Intent) *Refusal {
 			return refuse("history-blocks-change", err.Error())
 		}
 	default:
-		return refuse("nothing-to-acknowledge", fmt.Sprintf("unknown transition %q for %s", ack.Transition, npub(in.Subject)))
+		return refuse("nothing-to-acknowledge", say("unknown transition %q for %s", ack.Transition, who(in.Subject)))
 	}
 	return nil
 }
@@ -87,17 +86,17 @@ func buildAccept(d *draft, v *view) *Refusal {
 	if !v.isInvited(d.author) {
 		// A leadless repository has no lead to ask: any maintainer invites
 		// (with the governance choice every leadless add needs).
-		add, who := Intent{Action: ActAdd, Subject: d.author}, "a maintainer"
+		add, asked := Intent{Action: ActAdd, Subject: d.author}, suggest.Text("a maintainer")
 		switch {
 		case v.leadSource == graph.LeadNone || v.leadSource == graph.LeadExplicitNone:
 			add.NoLead = true
 		case v.lead != "" && v.leadSource == graph.LeadLegacyInferred:
-			add.Lead, who = v.lead, "the lead "+npub(v.lead) // the legacy lead confirms the lead view
+			add.Lead, asked = v.lead, say("the lead %s", who(v.lead)) // the legacy lead confirms the lead view
 		case v.lead != "":
-			who = "the lead " + npub(v.lead)
+			asked = say("the lead %s", who(v.lead))
 		}
 		return refuse("not-invited", "no confirmed maintainer of this repository actively lists you; there is no invitation to accept",
-			"ask "+who+" to invite you with: "+add.Command()).run(add.Suggest().By(who))
+			say("ask %s to invite you with: %s", asked, add.Command())).run(add.Suggest().By(asked...))
 	}
 	if r, ok, _ := d.find("M", d.author); ok && r.active() {
 		return refuse("own-lead-declaration",
@@ -207,9 +206,9 @@ func buildLeave(d *draft, v *view) *Refusal {
 	if !hasIndexedRoles(d.tags) {
 		if v.lead == d.author {
 			return refuse("lead-cannot-leave",
-				fmt.Sprintf("the legacy maintainer listings infer you (%s) as lead; leaving would leave the repository without its roster", npub(d.author)),
+				say("the legacy maintainer listings infer you (%s) as lead; leaving would leave the repository without its roster", npub(d.author)),
 				"make the lead explicit and hand it over first: a confirmed maintainer prepares with --lead-maintainer <their npub>, then you point to them").
-				run(handOverTo.By("the new lead"), handOverTo)
+				run(handOverTo.By(suggest.Say("the new lead")), handOverTo)
 		}
 		lead := ""
 		if v.leadShaped() || v.leadSource == graph.LeadLegacyInferred {
@@ -223,7 +222,7 @@ func buildLeave(d *draft, v *view) *Refusal {
 		return refuse("lead-cannot-leave",
 			"you are the lead (an active self-M); leaving would leave the repository without its roster",
 			"transfer the lead first: a confirmed maintainer prepares with --lead-maintainer <their npub>, then you point to them").
-			run(handOverTo.By("the new lead"), handOverTo)
+			run(handOverTo.By(suggest.Say("the new lead")), handOverTo)
 	}
 	ended := false
 	for _, letter := range []string{"m", "o"} {

@@ -1,7 +1,6 @@
 package preflight
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -29,7 +28,7 @@ func classify(v *view, p *Plan, in Input) *Refusal {
 			slices.Contains(v.invited, named) && !slices.Contains(s.InvitationsWithdrawn, named)
 		if !covering && !slices.Contains(s.NewlyInvited, named) && !slices.Contains(s.NewlyConfirmed, named) {
 			return refuse("add-has-no-effect",
-				fmt.Sprintf("listing %s would neither invite nor confirm them in the resolved repository", npub(named)),
+				say("listing %s would neither invite nor confirm them in the resolved repository", who(named)),
 				"their own announcement may have ended their role or carry an invalid self-role; ask them to check it").with("pubkey", npub(named))
 		}
 		return unexpected(s, []string{named}, nil)
@@ -96,7 +95,7 @@ func classify(v *view, p *Plan, in Input) *Refusal {
 // who may become invited/confirmed) and allowedOut (who may stop being a
 // maintainer or invitee), and a lead path the change would break.
 func unexpected(s Simulation, allowedIn, allowedOut []string) *Refusal {
-	var lines []string
+	var lines []any
 	details := map[string]any{}
 	add := func(label, key string, people []string) {
 		if len(people) > 0 {
@@ -111,14 +110,14 @@ func unexpected(s Simulation, allowedIn, allowedOut []string) *Refusal {
 	add("would make a moderator of", "moderators_gained", minus(s.ModeratorsGained, allowedIn))
 	add("would end the moderator role of", "moderators_lost", minus(s.ModeratorsLost, allowedOut))
 	if broken := s.LeadAfter.Source == "pending" || s.LeadAfter.Source == "conflict"; broken && s.LeadBefore.Source != s.LeadAfter.Source {
-		lines = append(lines, fmt.Sprintf("would leave the lead path %s: %s", s.LeadAfter.Source, join(npubs(s.LeadAfter.Path), " -> ")))
+		lines = append(lines, say("would leave the lead path %s: %s", s.LeadAfter.Source, people(s.LeadAfter.Path, " -> ")))
 		details["lead_after"] = s.LeadAfter
 	}
 	if len(lines) == 0 {
 		return nil
 	}
-	r := refuse("unexpected-membership-change", append([]string{"this change would do more than its name says:"}, indent(lines)...)...)
-	r.Message += "\nnothing was published; make each of these changes deliberately with its own command"
+	r := refuse("unexpected-membership-change", append([]any{"this change would do more than its name says:"}, indent(lines)...)...)
+	r.addLines("nothing was published; make each of these changes deliberately with its own command")
 	r.Details = details
 	return r
 }
@@ -132,11 +131,11 @@ func unexpected(s Simulation, allowedIn, allowedOut []string) *Refusal {
 // same command, governance choice included.
 func retainedRefusal(in Intent, edges []Edge, lead string) *Refusal {
 	named := in.Subject
-	lines := []string{fmt.Sprintf("cannot remove %s: they stay confirmed through another real relationship", npub(named))}
+	lines := []any{say("cannot remove %s: they stay confirmed through another real relationship", who(named))}
 	var cmds []suggest.Command
 	var authors []string
 	for _, e := range edges {
-		lines = append(lines, fmt.Sprintf("  %s -> %s (active assignment by %s)", npub(e.From), npub(e.To), npub(e.From)))
+		lines = append(lines, say("  %s -> %s (active assignment by %s)", who(e.From), who(e.To), who(e.From)))
 		authors = append(authors, e.From)
 	}
 	lines = append(lines, "this removal would report success while they remain a maintainer; roster refuses instead")
@@ -146,7 +145,7 @@ func retainedRefusal(in Intent, edges []Edge, lead string) *Refusal {
 			"  roster repo follow-lead",
 			"and retry the removal as a separate command once their edge is historical-only")
 		for _, a := range authors {
-			cmds = append(cmds, graph.CommandFollowLead().By(npub(a)))
+			cmds = append(cmds, graph.CommandFollowLead().ByPerson(npub(a)))
 		}
 	} else {
 		own := Intent{Action: ActRemove, Subject: named, NoLead: true}.Suggest()
@@ -155,7 +154,7 @@ func retainedRefusal(in Intent, edges []Edge, lead string) *Refusal {
 			"  "+own.Line(),
 			"then retry your removal as a separate command")
 		for _, a := range authors {
-			cmds = append(cmds, own.By(npub(a)))
+			cmds = append(cmds, own.ByPerson(npub(a)))
 		}
 	}
 	cmds = append(cmds, withoutForce(in).Suggest())
@@ -168,8 +167,8 @@ func retainedRefusal(in Intent, edges []Edge, lead string) *Refusal {
 // intended person explicitly." The remedy commands carry gov's governance
 // choice (a leadless repository needs --no-lead-maintainer on each).
 func partitionRefusal(named string, others []string, what string, gov Intent) *Refusal {
-	lines := []string{fmt.Sprintf("%s %s would also disconnect these maintainers from the repository graph:", what, npub(named))}
-	lines = append(lines, indent(npubs(others))...)
+	lines := []any{say("%s %s would also disconnect these maintainers from the repository graph:", what, who(named))}
+	lines = append(lines, indentPeople(others)...)
 	lines = append(lines, "add a relationship that should retain them first, or remove each intended person with its own command")
 	var cmds []suggest.Command
 	for _, o := range others {
@@ -183,21 +182,22 @@ func partitionRefusal(named string, others []string, what string, gov Intent) *R
 
 // transferRefusal is the spec's prepare-first/remove-first lead transfer error.
 func transferRefusal(lead string, lost, withdrawn []string) *Refusal {
-	lines := []string{fmt.Sprintf("cannot transfer the lead to %s because their active roster would", npub(lead))}
+	would := "withdraw maintainer invitations:"
 	if len(lost) > 0 {
-		lines[0] += " remove confirmed maintainers from the repository graph:"
-		lines = append(lines, indent(npubs(lost))...)
-	} else {
-		lines[0] += " withdraw maintainer invitations:"
+		would = "remove confirmed maintainers from the repository graph:"
+	}
+	lines := []any{say("cannot transfer the lead to %s because their active roster would %s", who(lead), would)}
+	if len(lost) > 0 {
+		lines = append(lines, indentPeople(lost)...)
 	}
 	if len(withdrawn) > 0 {
 		if len(lost) > 0 {
 			lines = append(lines, "", "it would also withdraw these maintainer invitations:")
 		}
-		lines = append(lines, indent(npubs(withdrawn))...)
+		lines = append(lines, indentPeople(withdrawn)...)
 	}
-	prepare := Intent{Action: ActLead, Lead: lead}.Suggest().By(npub(lead))
-	lines = append(lines, "", fmt.Sprintf("ask %s to publish the complete lead roster before retrying:", npub(lead)), "  "+prepare.String(), "",
+	prepare := Intent{Action: ActLead, Lead: lead}.Suggest().ByPerson(npub(lead))
+	lines = append(lines, "", say("ask %s to publish the complete lead roster before retrying:", who(lead)), cmdLine(prepare), "",
 		"or explicitly remove each person before changing the lead:")
 	cmds := []suggest.Command{prepare}
 	for _, p := range append(append([]string{}, lost...), withdrawn...) {
@@ -214,22 +214,22 @@ func transferRefusal(lead string, lost, withdrawn []string) *Refusal {
 // joinRefusal: an add or accept that would confirm anybody beyond the named
 // person is a repository join; --force cannot change that.
 func joinRefusal(v *view, p *Plan, named string) *Refusal {
-	verb := fmt.Sprintf("cannot add %s safely", npub(named))
+	verb := say("cannot add %s safely", who(named))
 	if p.Intent.Action == ActAccept {
-		verb = "cannot accept this maintainer invitation safely"
+		verb = suggest.Text("cannot accept this maintainer invitation safely")
 	}
-	lines := []string{verb, "", "this change would join another same-identifier repository; its active relationships would also import:"}
+	lines := []any{verb, "", "this change would join another same-identifier repository; its active relationships would also import:"}
 	var imported []map[string]any
 	for _, im := range p.Sim.Imported {
 		for _, e := range im.Edges {
-			lines = append(lines, fmt.Sprintf("  %s via %s -> %s", npub(im.Pubkey), npub(e.From), npub(e.To)))
+			lines = append(lines, say("  %s via %s -> %s", who(im.Pubkey), who(e.From), who(e.To)))
 		}
 		if len(im.Edges) == 0 {
-			lines = append(lines, "  "+npub(im.Pubkey))
+			lines = append(lines, indentPeople([]string{im.Pubkey})...)
 		}
 		imported = append(imported, map[string]any{"pubkey": npub(im.Pubkey), "edges": edgeDetails(im.Edges)})
 	}
-	lines = append(lines, "", fmt.Sprintf("ask %s to preserve their repository under a new identifier or reconcile its membership and state with this repository before retrying", npub(named)),
+	lines = append(lines, "", say("ask %s to preserve their repository under a new identifier or reconcile its membership and state with this repository before retrying", who(named)),
 		"--force is not available for a repository join")
 	return refuse("repository-join", lines...).with("pubkey", npub(named)).with("imported", imported).
 		with("component_before", npubs(p.Before.Component)).with("component_after", npubs(p.After.Component))
@@ -254,9 +254,9 @@ func identityGate(v *view, p *Plan, in Input) *Refusal {
 	if !confirming {
 		return nil
 	}
-	lines := []string{"cannot confirm this maintainer safely: the repositories' identity differs"}
+	lines := []any{"cannot confirm this maintainer safely: the repositories' identity differs"}
 	for _, c := range p.Sim.Identity {
-		lines = append(lines, fmt.Sprintf("  %-6s %s's announcement: %s; this repository: %s", c.Field, npub(c.Who), c.Before, c.After))
+		lines = append(lines, say("  %-6s %s's announcement: %s; this repository: %s", c.Field, who(c.Who), c.Before, c.After))
 	}
 	lines = append(lines, "preserve the fork under a new identifier or reconcile both repositories first",
 		"--force cannot override an earliest-unique-commit or fork-identity conflict")
@@ -273,7 +273,7 @@ func followLeadSwitch(v *view, p *Plan, in Input, afterEvents []*nostr.Event) *R
 	rooted := graph.Resolve(afterEvents, target, in.Now, graph.Options{Viewer: in.Author})
 	if !slices.Equal(rooted.Component, p.After.Component) {
 		return refuse("lead-view-differs",
-			fmt.Sprintf("the lead's coordinate %s resolves a different maintainer set than this checkout's view", npub(v.lead)),
+			say("the lead's coordinate %s resolves a different maintainer set than this checkout's view", who(v.lead)),
 			"this checkout: "+join(npubs(p.After.Component), " "),
 			"the lead's:    "+join(npubs(rooted.Component), " "),
 			"roster does not switch the checkout until both views agree; rerun later").
@@ -281,7 +281,7 @@ func followLeadSwitch(v *view, p *Plan, in Input, afterEvents []*nostr.Event) *R
 	}
 	if in.ReadState != nil && !sameState(in.readState(graph.SelectState(afterEvents, rooted)), in.readState(graph.SelectState(afterEvents, p.After))) {
 		return refuse("lead-view-differs",
-			fmt.Sprintf("the lead's coordinate %s resolves different Git state than this checkout's view", npub(v.lead)),
+			say("the lead's coordinate %s resolves different Git state than this checkout's view", who(v.lead)),
 			"roster does not switch the checkout until both views agree; rerun later")
 	}
 	p.SwitchTo = &target
@@ -352,12 +352,12 @@ func (v *view) missingFromRoster(lead string) (confirmed, invited []string) {
 // first acknowledges the retained view".
 func staleTransferRefusal(v *view, lead string, stale []string) *Refusal {
 	prepare := Intent{Action: ActLead, Lead: lead}.Suggest()
-	lines := []string{fmt.Sprintf("cannot transfer the lead to %s yet: their roster does not record when these maintainers became confirmed:", npub(lead))}
+	lines := []any{say("cannot transfer the lead to %s yet: their roster does not record when these maintainers became confirmed:", who(lead))}
 	for _, p := range stale {
-		lines = append(lines, fmt.Sprintf("  %s (effective start %s)", npub(p), graph.HumanTime(v.eff[p])))
+		lines = append(lines, say("  %s (effective start %s)", who(p), graph.HumanTime(v.eff[p])))
 	}
-	lines = append(lines, fmt.Sprintf("ask %s to acknowledge the retained history by preparing again from a checkout that selects %s's coordinate (the view these starts come from):", npub(lead), npub(v.selected)), "  "+prepare.Line(),
+	lines = append(lines, say("ask %s to acknowledge the retained history by preparing again from a checkout that selects %s's coordinate (the view these starts come from):", who(lead), who(v.selected)), "  "+prepare.Line(),
 		"then rerun this command; --force is not available for a lead transfer")
 	return refuse("lead-history-incomplete", lines...).with("proposed_lead", npub(lead)).with("stale", npubs(stale)).
-		run(prepare.By(npub(lead)), prepare)
+		run(prepare.ByPerson(npub(lead)), prepare)
 }

@@ -1,8 +1,9 @@
 package preflight
 
 import (
-	"fmt"
 	"slices"
+
+	"github.com/roster-cli/roster/suggest"
 
 	"github.com/roster-cli/roster/graph"
 )
@@ -71,11 +72,11 @@ func confirmationOf(s Simulation, named string, mine, theirs *graph.Announcement
 }
 
 // standingAcceptanceNote is the preview's and guidance's sentence for it.
-func standingAcceptanceNote(named string, c *Confirmation) string {
+func standingAcceptanceNote(named string, c *Confirmation) suggest.Block {
 	accepted := "an untimed acceptance"
 	if c.AcceptedAt > 0 {
 		accepted = "their acceptance from " + graph.HumanTime(c.AcceptedAt)
 	}
-	return fmt.Sprintf("%s is confirmed again by %s of your earlier assignment, which you closed at %s; they never recorded that removal, so no new acceptance is needed",
-		npub(named), accepted, graph.HumanTime(c.ClosedAt))
+	return say("%s is confirmed again by %s of your earlier assignment, which you closed at %s; they never recorded that removal, so no new acceptance is needed",
+		who(named), accepted, graph.HumanTime(c.ClosedAt))
 }

@@ -122,7 +122,7 @@ func build(v *view, in Input, p *Plan) (*draft, *Refusal) {
 		return nil, followLeadPrecheck(v)
 	default:
 		return nil, refuse("no-announcement",
-			fmt.Sprintf("you (%s) have no announcement for this repository; there is nothing of yours to change", npub(in.Author)))
+			say("you (%s) have no announcement for this repository; there is nothing of yours to change", npub(in.Author)))
 	}
 	d := newDraft(in.Author, in.Now, base)
 	var r *Refusal

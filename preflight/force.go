@@ -16,7 +16,7 @@ import (
 
 // forceNotAvailable refuses --force on anything but add and accept.
 func forceNotAvailable(it Intent) *Refusal {
-	lines := []string{
+	lines := []any{
 		fmt.Sprintf("--force is not available for %s", it.Action),
 		"--force only ever keeps the command runner's repository state on an add or accept whose sole conflict is kind 30618 state;",
 		"it never overrides membership, lead, identity, history or authorization checks",

@@ -1,9 +1,10 @@
 package preflight
 
 import (
-	"github.com/roster-cli/roster/suggest"
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/suggest"
 )
 
 // Rule (--force is refused for everything except the state-only case, which

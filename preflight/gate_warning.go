@@ -1,9 +1,6 @@
 package preflight
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/suggest"
 )
@@ -31,8 +28,8 @@ func thirdPartyGateWarning(v *view, in Input) []suggest.Guidance {
 	}
 	cover := v.coverIntent(subject, subjects[0])
 	return []suggest.Guidance{{
-		Whats: []string{fmt.Sprintf("%s's announcement actively assigns %s itself (a third-party role ngit never writes for a co-maintainer): once %s is confirmed, every edit of yours is refused except the adds that cover them, one at a time, until %s runs roster repo follow-lead",
-			npub(subject), strings.Join(npubs(subjects), ", "), npub(subject), npub(subject))},
+		Whats: []suggest.Block{say("%s's announcement actively assigns %s itself (a third-party role ngit never writes for a co-maintainer): once %s is confirmed, every edit of yours is refused except the adds that cover them, one at a time, until %s runs roster repo follow-lead",
+			who(subject), people(subjects, ", "), who(subject), who(subject))},
 		Command: ptrCommand(cover.Suggest().Because("the first add that covers it"))}}
 }
 

@@ -3,6 +3,8 @@ package preflight
 import (
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/suggest"
 )
 
 // Rule (every command warns the lead of a co-maintainer's active
@@ -20,7 +22,7 @@ func TestAddPreviewWarnsThatTheInviteesThirdPartyAssignmentWillGateTheLead(t *te
 	}
 	var said string
 	for _, g := range p.Guidance {
-		said += strings.Join(g.Whats, " ")
+		said += suggest.Join(g.Whats, " ").String()
 		if g.Command != nil {
 			said += " | " + g.Command.Line()
 		}

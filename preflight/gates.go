@@ -35,7 +35,7 @@ func governance(v *view, author string, in Intent) (destination, *Refusal) {
 		}
 		if in.NoLead {
 			return 0, refuse("lead-exists",
-				fmt.Sprintf("this repository has an explicit lead (%s); --no-lead-maintainer cannot remove an existing lead", npub(v.lead)),
+				say("this repository has an explicit lead (%s); --no-lead-maintainer cannot remove an existing lead", who(v.lead)),
 				"converting a lead repository to leadless governance needs a separate transition workflow that roster does not offer",
 				"rerun without --no-lead-maintainer to keep the lead:").
 				with("lead", npub(v.lead)).run(withoutGovernance(in).Suggest())
@@ -59,7 +59,7 @@ func governance(v *view, author string, in Intent) (destination, *Refusal) {
 			"or keep the repository leadless with: --no-lead-maintainer").
 			with("lead_source", string(v.leadSource))
 		if v.leadSource == graph.LeadLegacyInferred && v.lead != "" {
-			r.Message += fmt.Sprintf("\nthe legacy maintainer listings infer %s as lead", npub(v.lead))
+			r.addLines(say("the legacy maintainer listings infer %s as lead", who(v.lead)))
 			r.with("legacy_inferred_lead", npub(v.lead))
 			lead := in
 			lead.Lead = v.lead
@@ -85,12 +85,12 @@ func governance(v *view, author string, in Intent) (destination, *Refusal) {
 		return destLead, nil
 	}
 	return 0, refuse("one-decision-per-command",
-		fmt.Sprintf("naming %s lead makes you a co-maintainer, and a co-maintainer does not change the roster", npub(in.Lead)),
-		fmt.Sprintf("%s first prepares as lead with the complete roster; then point to them and ask them to make this change:", npub(in.Lead))).
+		say("naming %s lead makes you a co-maintainer, and a co-maintainer does not change the roster", who(in.Lead)),
+		say("%s first prepares as lead with the complete roster; then point to them and ask them to make this change:", who(in.Lead))).
 		with("proposed_lead", npub(in.Lead)).
-		run(Intent{Action: ActLead, Lead: in.Lead}.Suggest().By(npub(in.Lead)),
+		run(Intent{Action: ActLead, Lead: in.Lead}.Suggest().ByPerson(npub(in.Lead)),
 			Intent{Action: ActLead, Lead: in.Lead}.Suggest(),
-			withoutGovernance(in).Suggest().By(npub(in.Lead)))
+			withoutGovernance(in).Suggest().ByPerson(npub(in.Lead)))
 }
 
 func withoutGovernance(in Intent) Intent {
@@ -100,7 +100,7 @@ func withoutGovernance(in Intent) Intent {
 
 func leadPathRefusal(v *view) *Refusal {
 	return refuse("lead-path-unresolved",
-		fmt.Sprintf("the lead path from the selected coordinate is %s: %s", v.leadSource, join(npubs(v.leadPath), " -> ")),
+		say("the lead path from the selected coordinate is %s: %s", v.leadSource, people(v.leadPath, " -> ")),
 		"membership and lead changes that depend on that path are blocked, and --no-lead-maintainer does not override it",
 		"ask the signer of the failing pointer to publish a valid lead declaration, then rerun",
 		"inspect the path (lead_source, lead_path) with: roster repo").
@@ -109,14 +109,14 @@ func leadPathRefusal(v *view) *Refusal {
 
 func notMaintainerRefusal(v *view, author string) *Refusal {
 	return refuse("not-a-maintainer",
-		fmt.Sprintf("you (%s) are not a confirmed maintainer of this repository", npub(author)),
+		say("you (%s) are not a confirmed maintainer of this repository", npub(author)),
 		"only confirmed maintainers change its roster").
 		with("you", npub(author)).with("confirmed", npubs(v.confirmed))
 }
 
 func leadNotConfirmedRefusal(lead string) *Refusal {
 	return refuse("lead-not-confirmed",
-		fmt.Sprintf("%s is not a confirmed maintainer; the proposed lead must join and accept first", npub(lead))).
+		say("%s is not a confirmed maintainer; the proposed lead must join and accept first", who(lead))).
 		with("proposed_lead", npub(lead))
 }
 
@@ -127,10 +127,10 @@ func onlyLeadRefusal(v *view, in Intent) *Refusal {
 		ActAddModerator: "add moderators to", ActRemoveModerator: "remove moderators from"}[in.Action]
 	return refuse("only-lead-manages-roster",
 		fmt.Sprintf("only the resolved lead should %s this repository", verb),
-		fmt.Sprintf("ask %s to run:", npub(v.lead)),
+		say("ask %s to run:", who(v.lead)),
 		"  "+withoutGovernance(in).Command()).
 		with("lead", npub(v.lead)).
-		run(withoutGovernance(in).Suggest().By(npub(v.lead)))
+		run(withoutGovernance(in).Suggest().ByPerson(npub(v.lead)))
 }
 
 // thirdPartyAssignments returns a confirmed co-maintainer's active third-party maintainer and
@@ -204,11 +204,11 @@ func thirdPartyGate(v *view, author string, in Intent) *Refusal {
 	}
 	sort.Strings(offenders)
 	r := refuse("co-maintainer-third-party-assignment")
-	var lines []string
+	var lines []any
 	var adds []suggest.Command
 	for _, c := range offenders {
-		lines = append(lines, fmt.Sprintf("%s directly assigns %s instead of following your lead roster",
-			npub(c), join(npubs(v.thirdPartyAssignments(c)), " ")))
+		lines = append(lines, say("%s directly assigns %s instead of following your lead roster",
+			who(c), people(v.thirdPartyAssignments(c), " ")))
 		for _, add := range uncovered[c] {
 			cmd := add.Suggest()
 			if !slices.ContainsFunc(adds, cmd.Equal) {
@@ -222,9 +222,9 @@ func thirdPartyGate(v *view, author string, in Intent) *Refusal {
 	}
 	lines = append(lines, "ask each of them to repair their announcement with:", "  roster repo follow-lead",
 		"until then the only repository edit you can make is the add of an uncovered subject")
-	r.Message = joinLines(lines)
+	r.addLines(lines...)
 	r.with("co_maintainers", npubs(offenders))
-	return r.run(append(adds, graph.CommandFollowLead().By(join(npubs(offenders), ", ")))...)
+	return r.run(append(adds, graph.CommandFollowLead().By(suggest.People(npubs(offenders), ", ")...))...)
 }
 
 func coMaintainerAssignsRefusal(v *view, author string, subjects []string) *Refusal {
@@ -236,22 +236,22 @@ func coMaintainerAssignsRefusal(v *view, author string, subjects []string) *Refu
 	}
 	r := refuse("third-party-assignment").with("subjects", npubs(subjects)).with("lead", npub(v.lead))
 	if len(uncovered) == 0 {
-		r.Message = joinLines([]string{
-			fmt.Sprintf("your announcement directly assigns %s in a lead-shaped repository", join(npubs(subjects), " ")),
-			fmt.Sprintf("let %s manage the co-maintainer roster by running:", npub(v.lead)),
-			"  roster repo follow-lead"})
+		r.addLines(
+			say("your announcement directly assigns %s in a lead-shaped repository", people(subjects, " ")),
+			say("let %s manage the co-maintainer roster by running:", who(v.lead)),
+			"  roster repo follow-lead")
 		return r.run(graph.CommandFollowLead())
 	}
-	lines := []string{fmt.Sprintf("your announcement directly assigns %s, but the lead does not", join(npubs(uncovered), " ")),
-		fmt.Sprintf("ask %s to run:", npub(v.lead))}
+	lines := []any{say("your announcement directly assigns %s, but the lead does not", people(uncovered, " ")),
+		say("ask %s to run:", who(v.lead))}
 	var cmds []suggest.Command
 	for _, s := range uncovered {
 		c := v.coverIntent(author, s).Suggest()
 		lines = append(lines, "  "+c.Line())
-		cmds = append(cmds, c.By(npub(v.lead)))
+		cmds = append(cmds, c.ByPerson(npub(v.lead)))
 	}
 	lines = append(lines, "then repair your announcement with:", "  roster repo follow-lead")
-	r.Message = joinLines(lines)
+	r.addLines(lines...)
 	r.with("uncovered", npubs(uncovered))
 	return r.run(append(cmds, graph.CommandFollowLead())...)
 }
@@ -281,7 +281,7 @@ func projectionGate(author string, v *view, in Intent) *Refusal {
 	if in.Action == ActFix {
 		return nil
 	}
-	lines := []string{"your repository announcement has an inconsistent `maintainers` compatibility tag",
+	lines := []any{"your repository announcement has an inconsistent `maintainers` compatibility tag",
 		"indexed `M` and `m` roles are authoritative", ""}
 	if len(missing) > 0 {
 		lines = append(lines, "missing active roles: "+join(npubs(missing), " "))

@@ -1,7 +1,6 @@
 package preflight
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/roster-cli/roster/graph"
@@ -14,9 +13,9 @@ import (
 // here is ever run or published automatically.
 func guidance(v *view, p *Plan, in Input) []suggest.Advice {
 	var out []suggest.Advice
-	note := func(what ...string) {
+	note := func(what ...any) {
 		for _, w := range what {
-			out = append(out, suggest.Note(w))
+			out = append(out, suggest.Note(lineBlock(w)))
 		}
 	}
 	it := in.Intent
@@ -33,7 +32,7 @@ func guidance(v *view, p *Plan, in Input) []suggest.Advice {
 	}
 	followers := func() {
 		if o := others(); len(o) > 0 && lead != "" {
-			out = append(out, suggest.Do(fmt.Sprintf("other co-maintainers (%s) should record this in their history", join(npubs(o), " ")), graph.CommandFollowLead()))
+			out = append(out, suggest.Do(say("other co-maintainers (%s) should record this in their history", people(o, " ")), graph.CommandFollowLead()))
 		}
 	}
 	switch it.Action {
@@ -42,34 +41,34 @@ func guidance(v *view, p *Plan, in Input) []suggest.Advice {
 			note(standingAcceptanceNote(it.Subject, c))
 		}
 		if slices.Contains(s.NewlyConfirmed, it.Subject) {
-			note(fmt.Sprintf("%s already acknowledged this repository, so they are confirmed immediately", npub(it.Subject)),
-				fmt.Sprintf("before %s pushes, their client must fetch this repository and compare their local refs with its state", npub(it.Subject)))
+			note(say("%s already acknowledged this repository, so they are confirmed immediately", who(it.Subject)),
+				say("before %s pushes, their client must fetch this repository and compare their local refs with its state", who(it.Subject)))
 			followers()
 		} else {
-			out = append(out, suggest.Do(fmt.Sprintf("%s is invited; they have no maintainer authority until they accept", npub(it.Subject)), graph.CommandAccept()))
+			out = append(out, suggest.Do(say("%s is invited; they have no maintainer authority until they accept", who(it.Subject)), graph.CommandAccept()))
 		}
 	case ActRemove:
-		note(fmt.Sprintf("%s is no longer a maintainer; their commands will report the removal and direct them to: %s", npub(it.Subject), graph.CommandFollowLead().Line()))
+		note(say("%s is no longer a maintainer; their commands will report the removal and direct them to: %s", who(it.Subject), graph.CommandFollowLead().Line()))
 		followers()
 	case ActAccept:
 		if lead != "" && lead != in.Author {
-			out = append(out, suggest.Do(fmt.Sprintf("%s will be asked to record your acceptance", npub(lead)), graph.CommandAcknowledge(in.Author)))
+			out = append(out, suggest.Do(say("%s will be asked to record your acceptance", who(lead)), graph.CommandAcknowledge(in.Author)))
 		}
 		followers()
 		note("before you push, fetch the repository and compare your local branches with its state")
 	case ActAddModerator:
 		if slices.Contains(s.ModeratorsGained, it.Subject) {
-			note(fmt.Sprintf("%s already acknowledged a moderator role here, so they are a confirmed moderator now", npub(it.Subject)))
+			note(say("%s already acknowledged a moderator role here, so they are a confirmed moderator now", who(it.Subject)))
 			followers()
 		} else {
-			out = append(out, suggest.Do(fmt.Sprintf("%s is invited as moderator; they have no moderator authority until they acknowledge it", npub(it.Subject)), graph.CommandAcceptModerator()))
+			out = append(out, suggest.Do(say("%s is invited as moderator; they have no moderator authority until they acknowledge it", who(it.Subject)), graph.CommandAcceptModerator()))
 		}
 	case ActRemoveModerator:
 		what := "is no longer a moderator"
 		if !slices.Contains(s.ModeratorsLost, it.Subject) {
 			what = "is no longer invited as moderator"
 		}
-		note(fmt.Sprintf("%s %s; they end their own acknowledgement with: %s", npub(it.Subject), what, suggest.Roster("repo", "leave").Line()))
+		note(say("%s %s; they end their own acknowledgement with: %s", who(it.Subject), what, suggest.Roster("repo", "leave").Line()))
 		followers()
 	case ActAcceptModerator:
 		note("you are a confirmed moderator: you may publish status, label, subject and cover-note events, never repository state or merges")
@@ -82,31 +81,31 @@ func guidance(v *view, p *Plan, in Input) []suggest.Advice {
 		}
 		note("you are no longer a maintainer; your coordinate keeps forwarding to the lead")
 		if lead != "" {
-			out = append(out, suggest.Do(fmt.Sprintf("%s will be asked to record your departure", npub(lead)), graph.CommandAcknowledge(in.Author)))
+			out = append(out, suggest.Do(say("%s will be asked to record your departure", who(lead)), graph.CommandAcknowledge(in.Author)))
 		}
 		followers()
 	case ActLead:
 		if it.Lead == in.Author {
 			// One self-contained line (the --json list is read line by line).
-			current := "the current lead"
+			current := suggest.Text("the current lead")
 			if s.LeadBefore.Lead != "" && s.LeadBefore.Lead != in.Author {
-				current += " " + npub(s.LeadBefore.Lead)
+				current = say("the current lead %s", who(s.LeadBefore.Lead))
 			}
-			out = append(out, suggest.Do(fmt.Sprintf("you are prepared to lead; %s can now point to you", current),
+			out = append(out, suggest.Do(say("you are prepared to lead; %s can now point to you", current),
 				Intent{Action: ActLead, Lead: in.Author}.Suggest()))
 		} else {
-			out = append(out, suggest.Do(fmt.Sprintf("you are now a co-maintainer of %s; switch this checkout to the lead", npub(it.Lead)), graph.CommandFollowLead()))
+			out = append(out, suggest.Do(say("you are now a co-maintainer of %s; switch this checkout to the lead", who(it.Lead)), graph.CommandFollowLead()))
 			followers()
 		}
 	case ActFollowLead:
 		if p.SwitchTo != nil {
 			// Said of the author: outside a checkout nothing local switches.
-			note(fmt.Sprintf("you now follow the lead %s", npub(p.SwitchTo.Pubkey)))
+			note(say("you now follow the lead %s", who(p.SwitchTo.Pubkey)))
 		}
 	}
 	for _, a := range s.PendingAcknowledgements {
 		if a.Author == in.Author {
-			out = append(out, suggest.Do(fmt.Sprintf("record the %s of %s", a.Transition, npub(a.Pubkey)), a.Command))
+			out = append(out, suggest.Do(say("record the %s of %s", a.Transition, who(a.Pubkey)), a.Command))
 		}
 	}
 	return out

@@ -1,8 +1,6 @@
 package preflight
 
 import (
-	"strings"
-
 	"github.com/roster-cli/roster/suggest"
 )
 
@@ -32,19 +30,18 @@ func GuidanceText(gs []suggest.Guidance, sel suggest.Selectors) []string {
 // into "record the start of A and the end of B", keeping the other advice
 // (in order) around it. The parts are preflight's own phrases (guidance
 // builds them), never text read back from a rendering.
-func mergeRecordAdvice(whats []string) []string {
+func mergeRecordAdvice(whats []suggest.Block) []suggest.Block {
 	const prefix = "record the "
-	var records, out []string
+	var records, out []suggest.Block
 	at := -1
 	for _, w := range whats {
-		if strings.HasPrefix(w, prefix) {
+		if rest, ok := w.TrimPrefix(prefix); ok {
 			if at < 0 {
 				at = len(out)
-				out = append(out, "")
+				out = append(out, nil)
 			}
-			rest := strings.TrimPrefix(w, prefix)
 			if len(records) > 0 {
-				rest = "the " + rest
+				rest = append(suggest.Block{suggest.Say("the ")}, rest...)
 			}
 			records = append(records, rest)
 			continue
@@ -52,15 +49,15 @@ func mergeRecordAdvice(whats []string) []string {
 		out = append(out, w)
 	}
 	if at >= 0 {
-		out[at] = prefix + joinAnd(records)
+		out[at] = append(suggest.Block{suggest.Say(prefix)}, joinAnd(records)...)
 	}
 	return out
 }
 
 // joinAnd joins "a", "b", "c" as "a, b and c".
-func joinAnd(parts []string) string {
+func joinAnd(parts []suggest.Block) suggest.Block {
 	if len(parts) <= 1 {
-		return strings.Join(parts, "")
+		return suggest.Join(parts, "")
 	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	return suggest.Join([]suggest.Block{suggest.Join(parts[:len(parts)-1], ", "), parts[len(parts)-1]}, " and ")
 }

@@ -25,12 +25,12 @@ func withPublishedState(r *Refusal, in StateInput) *Refusal {
 	}
 	replaced := DiffStates(in.Own, in.Before)
 	kept := DiffStates(in.Before, in.Own)
-	lines := []string{"", fmt.Sprintf("your published state %s differs from the repository you would join; accepting makes it eligible:", in.Own.EventID),
+	lines := []any{"", fmt.Sprintf("your published state %s differs from the repository you would join; accepting makes it eligible:", in.Own.EventID),
 		"  to align it (publish the aligned state on your own coordinate):"}
 	lines = append(lines, indent(indent(renderRefActions(replaced)))...)
 	lines = append(lines, "  keeping it would change the joined repository:")
 	lines = append(lines, indent(indent(renderRefActions(kept)))...)
-	r.Message += "\n" + joinLines(lines)
+	r.addLines(lines...)
 	return r.with("published_state", map[string]any{"event_id": in.Own.EventID, "replaced": replaced, "kept": kept})
 }
 

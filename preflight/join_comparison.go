@@ -24,7 +24,7 @@ func withJoinComparison(r *Refusal, in Input, before, after *graph.Resolution, a
 	joined := DiffStates(si.Before, si.After)
 	inverse := DiffStates(si.After, si.Before)
 	imported := []map[string]any{}
-	lines := []string{"", "repository state: " + describeState(si.Before) + " before, " + describeState(si.After) + " after the join"}
+	lines := []any{"", say("repository state: %s before, %s after the join", describeState(si.Before), describeState(si.After))}
 	if len(joined) > 0 {
 		lines = append(lines, "  the join would change:")
 		lines = append(lines, indent(indent(renderRefActions(joined)))...)
@@ -37,7 +37,7 @@ func withJoinComparison(r *Refusal, in Input, before, after *graph.Resolution, a
 		d := DiffStates(st, si.After)
 		imported = append(imported, map[string]any{"pubkey": npub(im.Pubkey), "event_id": st.EventID, "to_joined": d})
 		if len(d) > 0 {
-			lines = append(lines, fmt.Sprintf("  %s's state %s against the joined state:", npub(im.Pubkey), st.EventID))
+			lines = append(lines, say("  %s's state %s against the joined state:", who(im.Pubkey), st.EventID))
 			lines = append(lines, indent(indent(renderRefActions(d)))...)
 		}
 	}
@@ -48,7 +48,7 @@ func withJoinComparison(r *Refusal, in Input, before, after *graph.Resolution, a
 	if len(history) > 0 {
 		lines = append(lines, fmt.Sprintf("history: %d role transition(s) of the joined component would stay unacknowledged", len(history)))
 	}
-	r.Message += "\n" + joinLines(lines)
+	r.addLines(lines...)
 	return r.with("state", map[string]any{"before": si.Before, "after": si.After, "join_would": joined, "inverse": inverse, "imported_states": imported}).
 		with("history", history)
 }

@@ -45,8 +45,8 @@ func forceRewinds(c StateComparison, in StateInput, mine *ResolvedState) (StateC
 	if len(unnamed) == 0 {
 		return c, nil
 	}
-	who := fmt.Sprintf("%s, %s", npub(in.Before.Author), ago(in.Now, in.BeforeAt))
-	lines := []string{"--force would rewind the state the repository resolves now, which this checkout does not contain:"}
+	who := say("%s, %s", who(in.Before.Author), ago(in.Now, in.BeforeAt))
+	lines := []any{"--force would rewind the state the repository resolves now, which this checkout does not contain:"}
 	var names []string
 	for _, a := range unnamed {
 		switch a.Action {

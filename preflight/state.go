@@ -138,7 +138,7 @@ func CompareState(in StateInput) (StateComparison, *Refusal) {
 	c := StateComparison{Before: in.Before, After: in.After, Checked: []string{}, NotChecked: slices.Clone(stateNotChecked),
 		Align: []RefAction{}, ForceWould: []RefAction{}, ForceCurrent: []RefAction{}, Eligibility: eligibilityChanges(in.EligibleBefore, in.EligibleAfter)}
 	c.Checked = append(c.Checked,
-		fmt.Sprintf("the selected component's resolved state before (%s) and after (%s) the change: default branch and complete ref/OID map", describeState(in.Before), describeState(in.After)),
+		fmt.Sprintf("the selected component's resolved state before (%s) and after (%s) the change: default branch and complete ref/OID map", describeState(in.Before).String(), describeState(in.After).String()),
 		fmt.Sprintf("every state candidate with deletion requests applied (%d candidate(s) before, %d after, %d deletion request(s) read)", len(in.EligibleBefore), len(in.EligibleAfter), in.Deletions))
 	switch in.Action {
 	case ActRemove:
@@ -169,7 +169,7 @@ func compareJoin(c StateComparison, in StateInput) (StateComparison, *Refusal) {
 		why = "the post-change resolved state differs from the current one"
 	}
 	for _, p := range in.Newly {
-		c.Checked = append(c.Checked, fmt.Sprintf("%s's latest state event (%s), published before confirmation, against the post-change state", npub(p.Pubkey), describeState(p.State)))
+		c.Checked = append(c.Checked, fmt.Sprintf("%s's latest state event (%s), published before confirmation, against the post-change state", npub(p.Pubkey), describeState(p.State).String()))
 		if p.State != nil && !sameState(p.State, in.After) && why == "" {
 			why, displaced = npub(p.Pubkey)+"'s existing repository state differs from the joined state", p.State
 		}
@@ -244,7 +244,7 @@ func compareJoin(c StateComparison, in StateInput) (StateComparison, *Refusal) {
 func handoff(c StateComparison, in StateInput) (StateComparison, *Refusal) {
 	if sameState(in.Before, in.After) {
 		c.Checked = append(c.Checked, fmt.Sprintf("%s authored the state event %s that supplies the resolved state; after the removal %s supplies the same state, so no handoff is needed",
-			npub(in.Removed), in.Before.EventID, describeState(in.After)))
+			npub(in.Removed), in.Before.EventID, describeState(in.After).String()))
 		return c, nil
 	}
 	if in.Blocker != "" {
@@ -259,7 +259,7 @@ func handoff(c StateComparison, in StateInput) (StateComparison, *Refusal) {
 
 func leavingStateAuthor(in StateInput) *Refusal {
 	return refuse("state-author-leaving",
-		fmt.Sprintf("you authored the current state (%s): once you leave it is no longer eligible, and the repository would resolve %s instead", in.Before.EventID, describeState(in.After)),
+		say("you authored the current state (%s): once you leave it is no longer eligible, and the repository would resolve %s instead", in.Before.EventID, describeState(in.After)),
 		"ask the lead to publish it under their key with `roster repo state publish`, then leave").
 		with("state_event", in.Before.EventID).
 		run(Intent{Action: ActLeave}.Suggest().Because("once a remaining maintainer published the same state"))
@@ -267,7 +267,7 @@ func leavingStateAuthor(in StateInput) *Refusal {
 
 func stateChangeRefusal(in StateInput) *Refusal {
 	return refuse("state-change",
-		fmt.Sprintf("cannot %s: it would change the repository's resolved state from %s to %s", in.Action, describeState(in.Before), describeState(in.After)),
+		say("cannot %s: it would change the repository's resolved state from %s to %s", in.Action, describeState(in.Before), describeState(in.After)),
 		"a membership change never changes the repository state; publish the state you want with `roster repo state publish` first, then rerun").
 		with("before", in.Before).with("after", in.After)
 }
@@ -289,7 +289,7 @@ func stateRefusal(in StateInput, c StateComparison, why string, checkout *Checko
 	if in.Action == ActAccept {
 		verb = "accept this maintainer invitation"
 	}
-	lines := []string{fmt.Sprintf("cannot %s: repository state differs", verb), why, "",
+	lines := []any{fmt.Sprintf("cannot %s: repository state differs", verb), why, "",
 		"to align the repository you control before retrying:"}
 	if len(c.Align) == 0 {
 		lines = append(lines, "  (your branches and tags already match; only the published state differs)")
@@ -316,7 +316,7 @@ func stateRefusal(in StateInput, c StateComparison, why string, checkout *Checko
 	if checkout == nil {
 		lines = append(lines, "--force needs your checkout: run it there")
 	}
-	r.Message = strings.Join(lines, "\n")
+	r.addLines(lines...)
 	return r
 }
 
@@ -407,14 +407,14 @@ func eligibilityChanges(before, after []*ResolvedState) []EligibilityChange {
 	return out
 }
 
-func describeState(s *ResolvedState) string {
+func describeState(s *ResolvedState) suggest.Block {
 	switch {
 	case s == nil:
-		return "no state"
+		return suggest.Text("no state")
 	case s.EventID == "":
-		return fmt.Sprintf("a new state by %s with %d ref(s)", npub(s.Author), len(s.Refs))
+		return say("a new state by %s with %d ref(s)", who(s.Author), len(s.Refs))
 	}
-	return fmt.Sprintf("%s by %s, %d ref(s)", s.EventID, npub(s.Author), len(s.Refs))
+	return say("%s by %s, %d ref(s)", s.EventID, who(s.Author), len(s.Refs))
 }
 
 // trackedText names the branches counted through remote-tracking branches

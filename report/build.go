@@ -88,7 +88,7 @@ func metadataOf(r *graph.Resolution) Metadata {
 }
 
 func FindingOf(f graph.Finding) Finding {
-	out := Finding{Severity: string(f.Severity), Code: f.Code, Message: f.Message}
+	out := Finding{Severity: string(f.Severity), Code: f.Code, Message: f.Message, Text: f.MessageText()}
 	if f.Author != "" {
 		a := graph.Npub(f.Author)
 		out.Author = &a

@@ -5,6 +5,8 @@
 // speaks hex, people get npubs here.
 package report
 
+import "github.com/roster-cli/roster/suggest"
+
 // RepoSchema is the JSON schema name printed by `roster repo --json`.
 const RepoSchema = "roster.repo/v2"
 
@@ -83,6 +85,18 @@ type Finding struct {
 	// a current maintainer (finding_actor.go).
 	Actor             string `json:"actor"`
 	ActorIsMaintainer bool   `json:"actor_is_maintainer"`
+	// Text is Message as parts (graph.Finding.Text): the people it names
+	// are values the human renderer names. Not in JSON.
+	Text suggest.Block `json:"-"`
+}
+
+// MessageText is the message as parts: Text while it says Message, else
+// Message as plain text.
+func (f Finding) MessageText() suggest.Block {
+	if f.Text != nil && f.Text.String() == f.Message {
+		return f.Text
+	}
+	return suggest.Text(f.Message)
 }
 
 type Lifecycle struct {

@@ -1,24 +1,34 @@
 package suggest
 
-import "strings"
-
 // Advice is one piece of guidance: what to do and, when a command does it,
 // that command.
 type Advice struct {
-	What    string
+	What    Block
 	Command *Command
 }
 
+// Words are what advice says: plain text, or a block naming people.
+type Words interface{ string | Block }
+
+func words[W Words](w W) Block {
+	switch v := any(w).(type) {
+	case Block:
+		return v
+	default:
+		return Text(any(w).(string))
+	}
+}
+
 // Do is advice carried out by cmd.
-func Do(what string, cmd Command) Advice { return Advice{What: what, Command: &cmd} }
+func Do[W Words](what W, cmd Command) Advice { return Advice{What: words(what), Command: &cmd} }
 
 // Note is advice without a command.
-func Note(what string) Advice { return Advice{What: what} }
+func Note[W Words](what W) Advice { return Advice{What: words(what)} }
 
 // Guidance is advice that shares one command: several people or facts
 // that the same command takes care of, each said once.
 type Guidance struct {
-	Whats   []string
+	Whats   []Block
 	Command *Command
 }
 
@@ -32,7 +42,7 @@ func Group(advice []Advice) []Guidance {
 	var out []Guidance
 	seenWhat := map[string]bool{}
 	for _, a := range advice {
-		key := a.What
+		key := a.What.String()
 		if a.Command != nil {
 			key += "\x00" + a.Command.String()
 		}
@@ -53,7 +63,7 @@ func Group(advice []Advice) []Guidance {
 				continue
 			}
 		}
-		out = append(out, Guidance{Whats: []string{a.What}, Command: a.Command})
+		out = append(out, Guidance{Whats: []Block{a.What}, Command: a.Command})
 	}
 	return out
 }
@@ -61,7 +71,7 @@ func Group(advice []Advice) []Guidance {
 // Text is the one-line form: "<what>; also <what> with: <command>", or the
 // what alone when there is no command.
 func (g Guidance) Text(sel Selectors) string {
-	what := strings.Join(g.Whats, GuidanceSeparator)
+	what := Join(g.Whats, GuidanceSeparator).Render(Selectors{Name: sel.Name})
 	if g.Command == nil {
 		return what
 	}

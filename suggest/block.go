@@ -7,10 +7,12 @@ import "strings"
 // the user's selectors.
 type Block []Part
 
-// Part is a piece of a Block: Text, or a Command when Command is set.
+// Part is a piece of a Block: Text, a Command when Command is set, or a
+// person when Person is set.
 type Part struct {
 	Text    string
 	Command *Command
+	Person  Person
 }
 
 // Say is a text part.
@@ -23,13 +25,24 @@ func Run(c Command) Part { return Part{Command: &c} }
 func (b Block) Render(sel Selectors) string {
 	var s strings.Builder
 	for _, p := range b {
-		if p.Command != nil {
+		switch {
+		case p.Command != nil:
 			s.WriteString(sel.Render(*p.Command))
-		} else {
+		case p.Person != "":
+			s.WriteString(sel.name(p.Person))
+		default:
 			s.WriteString(p.Text)
 		}
 	}
 	return s.String()
+}
+
+// name is how sel names a person.
+func (s Selectors) name(p Person) string {
+	if s.Name != nil {
+		return s.Name(string(p))
+	}
+	return string(p)
 }
 
 // Closing is the command the block ends with, nil when it ends in text.

@@ -25,9 +25,9 @@ type Command struct {
 	// suggestion adds to the command it repeats ("--timeout 30s", a relay
 	// of its own to check).
 	Tail []string
-	// RunBy names who must run it when that is not the user: an npub, or a
-	// description such as "the new lead".
-	RunBy string
+	// RunBy names who must run it when that is not the user: a person
+	// (Who), or a description such as "the new lead".
+	RunBy Block
 	// Comment says what the command is for, shown after it.
 	Comment string
 	// Pinned keeps the command exactly as written: no --repo, --relay or
@@ -54,7 +54,10 @@ func Git(words ...string) Command {
 }
 
 // By returns c to be run by who.
-func (c Command) By(who string) Command { c.RunBy = who; return c }
+func (c Command) By(who ...Part) Command { c.RunBy = Block(who); return c }
+
+// ByPerson returns c to be run by the person npub.
+func (c Command) ByPerson(npub string) Command { return c.By(Who(npub)) }
 
 // Because returns c with its comment.
 func (c Command) Because(why string) Command { c.Comment = why; return c }
@@ -87,14 +90,14 @@ func (c Command) Has(flag string) bool {
 // Equal reports whether two suggestions are the same command for the same
 // person; the comment does not count.
 func (c Command) Equal(d Command) bool {
-	return slices.Equal(c.Words(), d.Words()) && c.Raw == d.Raw && c.RunBy == d.RunBy
+	return slices.Equal(c.Words(), d.Words()) && c.Raw == d.Raw && c.RunBy.String() == d.RunBy.String()
 }
 
 // Extends reports whether c is d with more words after d's (the same
 // command, perhaps with more flags), for the same person.
 func (c Command) Extends(d Command) bool {
 	cw, dw := c.Words(), d.Words()
-	return c.Raw == "" && d.Raw == "" && c.RunBy == d.RunBy && len(dw) > 0 &&
+	return c.Raw == "" && d.Raw == "" && c.RunBy.String() == d.RunBy.String() && len(dw) > 0 &&
 		len(cw) >= len(dw) && slices.Equal(cw[:len(dw)], dw)
 }
 
@@ -120,14 +123,16 @@ func (c Command) Line() string {
 
 // String renders c without selectors: "<command>  # run by <who>" or
 // "<command>  # <comment>".
-func (c Command) String() string { return c.Line() + c.trailer() }
+func (c Command) String() string { return c.Line() + c.trailer(Selectors{}) }
 
-func (c Command) trailer() string {
+// trailer is the comment after the command, its runner named by sel.
+func (c Command) trailer(sel Selectors) string {
+	by := Block(c.RunBy).Render(sel)
 	switch {
-	case c.RunBy != "" && c.Comment != "":
-		return "  # run by " + c.RunBy + ", " + c.Comment
-	case c.RunBy != "":
-		return "  # run by " + c.RunBy
+	case by != "" && c.Comment != "":
+		return "  # run by " + by + ", " + c.Comment
+	case by != "":
+		return "  # run by " + by
 	case c.Comment != "":
 		return "  # " + c.Comment
 	}

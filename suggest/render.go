@@ -11,6 +11,9 @@ type Selectors struct {
 	Repo   string
 	Relays []string
 	Home   string
+	// Name names a person (an npub) in human output; nil leaves the npub
+	// (JSON, and the plain text of a message).
+	Name func(npub string) string
 }
 
 // Apply returns c with the selectors it lacks and uses, placed after its
@@ -52,7 +55,10 @@ var readsRelays = map[string]bool{"repo": true, "project": true, "workspace": tr
 var homeless = map[string]bool{"version": true, "completion": true, "help": true, "dev": true}
 
 // Render is c with the selectors, as the text people paste.
-func (s Selectors) Render(c Command) string { return s.Apply(c).String() }
+func (s Selectors) Render(c Command) string {
+	c = s.Apply(c)
+	return c.Line() + c.trailer(s)
+}
 
 // RenderAll renders each command once: a command equal to an earlier one
 // (same words, same person) is dropped.

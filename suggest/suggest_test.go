@@ -34,9 +34,9 @@ func TestWhoRunsItAndWhyFollowTheCommand(t *testing.T) {
 		c    Command
 		want string
 	}{
-		{c.By("npub1bob"), "roster repo follow-lead  # run by npub1bob"},
+		{c.ByPerson("npub1bob"), "roster repo follow-lead  # run by npub1bob"},
 		{c.Because("the lead's coordinate"), "roster repo follow-lead  # the lead's coordinate"},
-		{c.By("npub1bob").Because("once"), "roster repo follow-lead  # run by npub1bob, once"},
+		{c.ByPerson("npub1bob").Because("once"), "roster repo follow-lead  # run by npub1bob, once"},
 	} {
 		if got := tc.c.String(); got != tc.want {
 			t.Errorf("got %q, want %q", got, tc.want)
@@ -51,7 +51,7 @@ func TestSelectorsGoToTheCommandsThatUseThem(t *testing.T) {
 		want string
 	}{
 		{Roster("repo", "accept"), "roster repo accept --repo origin --relay ws://a --relay ws://b --home /tmp/h"},
-		{Roster("repo", "edit", "--add-maintainer", "npub1c").By("npub1a"),
+		{Roster("repo", "edit", "--add-maintainer", "npub1c").ByPerson("npub1a"),
 			"roster repo edit --add-maintainer npub1c --repo origin --relay ws://a --relay ws://b --home /tmp/h  # run by npub1a"},
 		// a deliberate single-relay check keeps its relay, after the selectors
 		{Roster("repo").With("--relay", "ws://c"), "roster repo --repo origin --home /tmp/h --relay ws://c"},
@@ -77,7 +77,7 @@ func TestSelectorsGoToTheCommandsThatUseThem(t *testing.T) {
 }
 
 func TestEqualSuggestionsAreRenderedOnce(t *testing.T) {
-	a := Roster("repo", "follow-lead").By("npub1b")
+	a := Roster("repo", "follow-lead").ByPerson("npub1b")
 	got := Selectors{}.RenderAll([]Command{a, Roster("repo"), a.Because("again"), Roster("repo", "follow-lead")})
 	want := []string{"roster repo follow-lead  # run by npub1b", "roster repo", "roster repo follow-lead"}
 	if !slices.Equal(got, want) {
@@ -104,7 +104,7 @@ func TestACommandInJSONIsItsText(t *testing.T) {
 	b, err := json.Marshal(struct {
 		C Command  `json:"c"`
 		P *Command `json:"p,omitempty"`
-	}{C: Roster("repo", "accept").By("npub1a")})
+	}{C: Roster("repo", "accept").ByPerson("npub1a")})
 	if err != nil || string(b) != `{"c":"roster repo accept  # run by npub1a"}` {
 		t.Fatalf("%s %v", b, err)
 	}
@@ -112,7 +112,7 @@ func TestACommandInJSONIsItsText(t *testing.T) {
 
 func TestExtendsIsTheSameCommandWithMoreWords(t *testing.T) {
 	fl := Roster("repo", "follow-lead")
-	if !fl.With("--repo", "x").Extends(fl) || !fl.Extends(fl) || Roster("repo").Extends(fl) || fl.By("b").Extends(fl) {
+	if !fl.With("--repo", "x").Extends(fl) || !fl.Extends(fl) || Roster("repo").Extends(fl) || fl.By(Say("b")).Extends(fl) {
 		t.Fatal("Extends")
 	}
 }

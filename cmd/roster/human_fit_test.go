@@ -55,8 +55,8 @@ func checkHumanRule(t *testing.T, env invocation, npub string, args ...string) s
 	if strings.Contains(piped, "…") || (npub != "" && !strings.Contains(piped, npub)) {
 		t.Fatalf("%v piped: want whole npubs:\n%s", args, piped)
 	}
-	// A terminal adds "(you)" after the signer; nothing else differs.
-	if wide := fitRun(t, env, true, "100000", append(args, "--full")...); strings.ReplaceAll(wide, " (you)", "") != piped {
+	// Names and "(you)" are the same in a pipe: nothing differs.
+	if wide := fitRun(t, env, true, "100000", append(args, "--full")...); wide != piped {
 		t.Fatalf("%v piped differs from an unwrapped terminal with --full:\n%s\n---\n%s", args, piped, wide)
 	}
 	if j1, j2 := fitRun(t, env, true, "80", append(args, "--json")...), fitRun(t, env, false, "80", append(args, "--json")...); j1 != j2 {
@@ -148,10 +148,10 @@ func TestHumanReadsFitTheTerminalWithShortNpubs(t *testing.T) {
 	})
 }
 
-// Rule (names for every person shown): on a terminal, project, workspace
-// and group reads name people from their verified kind 0 profiles, with
-// "(you)" for the signer; a pipe keeps the npubs alone.
-func TestProjectAndGroupReadsNamePeopleOnATerminal(t *testing.T) {
+// Rule (names for every person shown): project, workspace and group reads
+// name people from their verified kind 0 profiles, with "(you)" for the
+// signer, on a terminal (npubs short) and in a pipe (npubs whole).
+func TestProjectAndGroupReadsNamePeople(t *testing.T) {
 	t.Parallel()
 	w := newPCWorld(t)
 	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
@@ -175,7 +175,7 @@ func TestProjectAndGroupReadsNamePeopleOnATerminal(t *testing.T) {
 	if !strings.Contains(group, "adam ("+shortNpubForTest(admin)+")") {
 		t.Fatalf("group show on a terminal does not name the admin:\n%s", group)
 	}
-	if piped := fitRun(t, env, false, "120", append([]string{"project", "show", w.coord.String()}, relay...)...); strings.Contains(piped, "olive") || !strings.Contains(piped, owner) {
+	if piped := fitRun(t, env, false, "120", append([]string{"project", "show", w.coord.String()}, relay...)...); !strings.Contains(piped, "olive ("+owner+") (you)") {
 		t.Fatalf("project show piped:\n%s", piped)
 	}
 }

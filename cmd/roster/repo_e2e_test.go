@@ -56,7 +56,7 @@ func TestRepoLeadShapedRepository(t *testing.T) {
 	if h.Code != cmdutil.ExitOK {
 		t.Fatalf("human exit %d: %s", h.Code, h.Err)
 	}
-	for _, s := range []string{"selected         " + alice.npub() + "/proj", "lead             " + alice.npub() + "  (explicit)",
+	for _, s := range []string{"selected         proj by " + alice.npub(), "lead             " + alice.npub() + "  (explicit)",
 		carol.npub() + "  invited", "moderators       " + dave.npub() + "  confirmed", "complete         yes"} {
 		if !strings.Contains(h.Out, s) {
 			t.Fatalf("human output lacks %q:\n%s", s, h.Out)

@@ -124,10 +124,10 @@ func TestHumanOutputAnswersFourQuestionsFirst(t *testing.T) {
 	repo.RenderRepoHuman(&buf, sampleReport(), termui.Styles{})
 	out := buf.String()
 	order := []string{
-		"selected         npub1alice/my-repo",   // 1. selected coordinate
-		"lead             npub1bob  (explicit)", // 2. lead and source
-		"npub1carol  invited",                   // 3. confirmed, invited
-		"moderators       npub1dave  confirmed", //    moderators
+		"selected         my-repo by npub1alice", // 1. selected coordinate
+		"lead             npub1bob  (explicit)",  // 2. lead and source
+		"npub1carol  invited",                    // 3. confirmed, invited
+		"moderators       npub1dave  confirmed",  //    moderators
 		"npub1bob records it with: roster repo edit --acknowledge-maintainer-change npub1erin", // 4. pending acknowledgements
 		"the lead coordinate is nostr://npub1bob/my-repo",                                      //    coordinate to follow
 		"name             My Project",                                                          // then metadata

@@ -50,7 +50,7 @@ func TestFoldByCommandKeepsOtherCommands(t *testing.T) {
 		{say("d\nfirst: "), run(other), say("\nthen: "), run(follow)},
 	}
 	gs := repo.FoldByCommand(bs)
-	if len(gs) != 3 || len(gs[0].Also) != 1 || repo.Statement(gs[0].Also[0]) != "b\nsync" || len(gs[1].Also) != 0 || len(gs[2].Also) != 0 {
+	if len(gs) != 3 || len(gs[0].Also) != 1 || repo.Statement(gs[0].Also[0]).String() != "b\nsync" || len(gs[1].Also) != 0 || len(gs[2].Also) != 0 {
 		t.Fatalf("folded %+v", gs)
 	}
 }

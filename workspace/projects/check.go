@@ -152,7 +152,7 @@ func ChangeSuggestions(c Coordinate, patch Patch, relay, runBy string) []suggest
 			argv := append([]string{"project", part.verb, c.String()}, part.channels...)
 			cmd := suggest.Roster(append(argv, "--relay", relay)...)
 			if runBy != "" {
-				cmd = cmd.By("the project owner " + graph.Npub(runBy))
+				cmd = cmd.By(suggest.Say("the project owner "), suggest.Who(graph.Npub(runBy)))
 			}
 			out = append(out, cmd)
 		}

@@ -101,7 +101,7 @@ func TestChangeRefusesAStrangerAndSuggestsTheOwnersChange(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 	want := projects.ChangeSuggestions(w.coord, patch, w.relay.URL(), w.coord.Owner)
-	if len(pe.Next) != 1 || pe.Next[0].RunBy != "the project owner "+graph.Npub(w.coord.Owner) || !pe.Next[0].Equal(want[0]) ||
+	if len(pe.Next) != 1 || pe.Next[0].RunBy.String() != "the project owner "+graph.Npub(w.coord.Owner) || !pe.Next[0].Equal(want[0]) ||
 		!slices.Equal(want[0].Argv, []string{"roster", "project", "relate", w.coord.String(), pChanA, "--relay", w.relay.URL()}) {
 		t.Fatalf("suggestions %+v", pe.Next)
 	}

@@ -137,8 +137,8 @@ func (s *Session) Sync(ctx context.Context) (*SyncResult, error) {
 		details := map[string]any{"owner": s.ownerNpub(), "relay": s.Relay, "relay_self": s.Self}
 		if s.Me != s.Owner {
 			owner := graph.Npub(s.Owner)
-			grant := suggest.Roster("workspace", "grant", graph.Npub(s.Me), "--role", string(RoleViewer), "--relay", s.Relay).By(owner)
-			next = []suggest.Command{imp.By(owner).Because("once"), grant.Because("to let you read")}
+			grant := suggest.Roster("workspace", "grant", graph.Npub(s.Me), "--role", string(RoleViewer), "--relay", s.Relay).ByPerson(owner)
+			next = []suggest.Command{imp.ByPerson(owner).Because("once"), grant.Because("to let you read")}
 			if rev, ok := s.readBefore(); ok {
 				// The workspace exists and was shown to this reader: only
 				// a new grant by the owner can help, never an import.

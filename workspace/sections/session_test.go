@@ -86,13 +86,13 @@ func TestSyncWithoutProjectionSaysWhoMustRunWhat(t *testing.T) {
 	owner := testkeys.Pub(t, sOwnerSK)
 	_, err := session(t, r, sOwnerSK).Sync(context.Background())
 	pe := asPipelineError(t, err, "no-projection")
-	if pe.Class != pipeline.Incomplete || len(pe.Next) != 1 || !slices.Equal(pe.Next[0].Argv[:3], []string{"roster", "workspace", "import"}) || pe.Next[0].RunBy != "" {
+	if pe.Class != pipeline.Incomplete || len(pe.Next) != 1 || !slices.Equal(pe.Next[0].Argv[:3], []string{"roster", "workspace", "import"}) || pe.Next[0].RunBy != nil {
 		t.Fatalf("owner: %+v", pe.Next)
 	}
 	_, err = session(t, r, sViewerSK).Sync(context.Background())
 	pe = asPipelineError(t, err, "no-projection")
-	if len(pe.Next) != 2 || pe.Next[0].RunBy != graph.Npub(owner) || !slices.Contains(pe.Next[1].Argv, "grant") ||
-		!slices.Contains(pe.Next[1].Argv, string(sections.RoleViewer)) || pe.Next[1].RunBy != graph.Npub(owner) ||
+	if len(pe.Next) != 2 || pe.Next[0].RunBy.String() != graph.Npub(owner) || !slices.Contains(pe.Next[1].Argv, "grant") ||
+		!slices.Contains(pe.Next[1].Argv, string(sections.RoleViewer)) || pe.Next[1].RunBy.String() != graph.Npub(owner) ||
 		!slices.Contains(pe.Next[1].Argv, graph.Npub(testkeys.Pub(t, sViewerSK))) {
 		t.Fatalf("viewer: %+v", pe.Next)
 	}

@@ -233,7 +233,7 @@ func renderProjectHealthHuman(a *cmdutil.Factory, h projectHealthJSON, pt render
 			row("  lead        %s", pt.Of(r.Lead.Npub))
 		}
 		for _, f := range r.Findings {
-			row("  %-11s %s", f.Severity, pt.Prose(termtext.Line(f.Code+": "+f.Message)))
+			row("  %-11s %s", f.Severity, termtext.Line(f.Code)+": "+pt.Text(f.MessageText()))
 			row("              %s", render.ActorLine(f, pt))
 		}
 	}
@@ -258,7 +258,7 @@ func renderProjectHealthGitHub(w io.Writer, h projectHealthJSON, pt render.Peopl
 			continue
 		}
 		for _, f := range r.Findings {
-			render.GhCommand(w, render.GhSeverity(f.Severity), "roster: "+f.Code+" ("+r.Coordinate.Identifier+")", repositoryTitle(r)+": "+pt.Prose(f.Message)+"\n"+render.ActorLine(f, pt))
+			render.GhCommand(w, render.GhSeverity(f.Severity), "roster: "+f.Code+" ("+r.Coordinate.Identifier+")", repositoryTitle(r)+": "+pt.Text(f.MessageText())+"\n"+render.ActorLine(f, pt))
 		}
 	}
 	verdict := fmt.Sprintf("%d member repositories, %d unhealthy, %d not judged; %d error(s), %d warning(s)", len(h.Repositories), h.Unhealthy, h.Unresolved, h.Errors, h.Warnings)

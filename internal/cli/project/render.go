@@ -96,6 +96,14 @@ func projectRender(a *cmdutil.Factory, p ProjectJSON) {
 	// On a terminal npubs are short and long rows wrap between words;
 	// in a pipe both are as they always were.
 	pt, width := render.PeopleShown(a, context.Background(), nil, p.OwnerNpub), render.TerminalWidth(a)
+	var relays, channels []string
+	for _, r := range p.Relays {
+		relays = append(relays, r.URL)
+	}
+	if p.HomeChannel != nil {
+		channels = append(channels, *p.HomeChannel)
+	}
+	ct := render.ChannelsShown(a, context.Background(), relays, append(channels, p.RelatedChannels...)...)
 	row := func(format string, args ...any) { render.FitLine(w, width, 16, fmt.Sprintf(format, args...)) }
 	title := p.Name
 	if title == "" {
@@ -114,13 +122,13 @@ func projectRender(a *cmdutil.Factory, p ProjectJSON) {
 		}
 		row("  owner         %s", pt.Of(p.OwnerNpub))
 		if p.HomeChannel != nil {
-			row("  home channel  %s", termtext.Line(*p.HomeChannel))
+			row("  home channel  %s", ct.Of(*p.HomeChannel))
 		} else {
 			row("  home channel  none (only the owner may change related channels)")
 		}
 		row("  related       %d channel(s)", len(p.RelatedChannels))
 		for _, ch := range p.RelatedChannels {
-			row("    %s", termtext.Line(ch))
+			row("    %s", ct.Of(ch))
 		}
 		if p.Visibility != "" {
 			row("  visibility    %s", termtext.Line(p.Visibility))

@@ -11,14 +11,15 @@ import (
 	"github.com/roster-cli/roster/report"
 )
 
-// PeopleShown names the people a workspace, project or group read shows,
-// on a terminal: their kind 0 profiles are read as a repository read reads
-// them (the cache, and one request per relay for those it lacks fresh,
-// verified and cached, NIP-05 checked). In a pipe or JSON nothing is read
-// and npubs are printed in full, as they always were. who are npubs or
-// 64-hex keys.
+// PeopleShown names the people a workspace, project, group or event read
+// shows, in its human output (a terminal, a pipe or a file: one naming rule,
+// "name (npub1…)", the npub shortened on a terminal only): their kind 0
+// profiles are read as a repository read reads them (the cache, and one
+// request per relay for those it lacks fresh, verified and cached, NIP-05
+// checked). With --json nothing is read: JSON carries npubs. who are npubs
+// or 64-hex keys.
 func PeopleShown(a *cmdutil.Factory, ctx context.Context, relays []string, who ...string) PeopleText {
-	if !a.Io.OutTTY || a.Opts.JSON {
+	if a.Opts.JSON {
 		return People(a, nil, "")
 	}
 	var hexes []string
@@ -32,6 +33,9 @@ func PeopleShown(a *cmdutil.Factory, ctx context.Context, relays []string, who .
 		if len(w) == 64 {
 			hexes = append(hexes, w)
 		}
+	}
+	if len(hexes) == 0 {
+		return People(a, nil, "")
 	}
 	if len(relays) == 0 {
 		relays = a.DefaultRelays()

@@ -24,16 +24,11 @@ type PeopleText struct {
 	Viewer string `json:"-"` // npub, "" for nobody
 	short  bool
 	shared map[string]bool // names (folded) claimed by more than one npub
-	// prose: npubs in graph's and preflight's text are named too (on a
-	// terminal only, people_prose.go).
-	NameProse bool `json:"-"`
 }
 
 // People is the namer for this invocation's output of names.
 func People(a *cmdutil.Factory, names report.Names, viewer string) PeopleText {
-	pt := NewPeopleText(names, viewer, a.Io.OutTTY && !a.Full)
-	pt.NameProse = a.Io.OutTTY
-	return pt
+	return NewPeopleText(names, viewer, a.Io.OutTTY && !a.Full)
 }
 
 func NewPeopleText(names report.Names, viewer string, short bool) PeopleText {

@@ -24,7 +24,7 @@ func printForceLast(a *cmdutil.Factory, ee *cmdutil.ExitError, pt PeopleText) bo
 	if words == "" || n == 0 || !ee.Commands[n-1].Has("--force") {
 		return false
 	}
-	msg, said := cmdutil.HumanMessage(ee), termtext.Line(words)
+	msg, said := pt.Message(ee), termtext.Line(words)
 	heading := ""
 	switch {
 	case strings.HasSuffix(msg, "\n\n"+forceHeading+"\n"+said):
@@ -34,7 +34,7 @@ func printForceLast(a *cmdutil.Factory, ee *cmdutil.ExitError, pt PeopleText) bo
 	default:
 		return false
 	}
-	fmt.Fprintf(a.Io.Err, "roster: %s\n", pt.Prose(msg))
+	fmt.Fprintf(a.Io.Err, "roster: %s\n", msg)
 	for _, c := range Render(a, ee.Commands[:n-1]) {
 		fmt.Fprintf(a.Io.Err, "  run: %s\n", termtext.Line(c))
 	}

@@ -34,7 +34,7 @@ func LinkAcceptedCheckout(v *RepoView, out *report.Mutation) {
 	case errors.Is(err, gitstate.ErrNoCoordinate):
 		if err := v.Checkout.SetNostrRepo(naddr); err != nil {
 			out.Advice = append(out.Advice, suggest.Guidance{
-				Whats:   []string{"this checkout could not be linked to the repository (" + err.Error() + "); link it yourself"},
+				Whats:   []suggest.Block{suggest.Text("this checkout could not be linked to the repository (" + err.Error() + "); link it yourself")},
 				Command: ptr(suggest.Git("config", "nostr.repo", naddr))})
 			return
 		}
@@ -47,7 +47,7 @@ func LinkAcceptedCheckout(v *RepoView, out *report.Mutation) {
 			what = fmt.Sprintf("this checkout selects %s (from %s), which accept leaves as it is", render.DisplayCoord(own.Coordinate), own.Detail)
 		}
 		out.Advice = append(out.Advice, suggest.Guidance{
-			Whats:   []string{what + "; to work on the repository you accepted here, select it"},
+			Whats:   []suggest.Block{suggest.Text(what + "; to work on the repository you accepted here, select it")},
 			Command: ptr(suggest.Git("config", "nostr.repo", naddr))})
 	}
 }

@@ -39,7 +39,9 @@ func renderRepoHumanAs(w io.Writer, rep *report.Repo, st termui.Styles, pt rende
 
 	// 1. Which maintainer coordinate did this checkout select?
 	p.Row("repository", id)
-	p.Row("selected", pt.Of(rep.SelectedMaintainer)+"/"+id)
+	// The announcement of id by that maintainer: "my-repo by alice
+	// (npub1…) (you)", never "(you)/my-repo".
+	p.Row("selected", id+" by "+pt.Of(rep.SelectedMaintainer))
 	p.Note("the entry point, and the only key that can replace its announcement")
 
 	// 2. Who is the lead, and is that explicit, legacy-inferred or unresolved?
@@ -158,7 +160,7 @@ func renderHealthSummary(p *termui.Lines, rep *report.Repo, pt render.PeopleText
 		if underPending(f) {
 			continue
 		}
-		p.Note(pt.Prose(termtext.Line(f.Severity + " " + f.Code + ": " + f.Message)))
+		p.Note(termtext.Line(f.Severity + " " + f.Code + ": " + pt.Text(f.MessageText())))
 		if f.Command != nil {
 			p.Note("  " + render.ActorLine(f, pt))
 		}

@@ -35,12 +35,12 @@ func PrintAdvisories(a *cmdutil.Factory, v *RepoView, given ...suggest.Command) 
 		}
 		// An advisory spans lines of graph's own; the coordinates and
 		// commands in it may carry an announcement's identifier.
-		text := pt.ProseBlock(g.head, render.Selectors(a))
+		text := pt.Block(g.head, render.Selectors(a))
 		if len(g.Also) > 0 {
 			text += "\nthe same command also takes care of this:"
 			for _, b := range g.Also {
-				for _, l := range strings.Split(Statement(b), "\n") {
-					text += "\n  " + pt.Prose(l)
+				for _, l := range strings.Split(pt.Text(Statement(b)), "\n") {
+					text += "\n  " + l
 				}
 			}
 		}
@@ -89,20 +89,25 @@ func commandsOf(b suggest.Block) []suggest.Command {
 
 // Statement is a folded advisory's prose without its command: the text
 // before it, the lead-in ("... with:") ending in what it is for.
-func Statement(b suggest.Block) string {
-	var s strings.Builder
+func Statement(b suggest.Block) suggest.Block {
+	var out suggest.Block
 	for _, p := range b {
 		if p.Command == nil {
-			s.WriteString(p.Text)
+			out = append(out, p)
 		}
 	}
-	text := strings.TrimRight(s.String(), " \n")
-	for _, suffix := range []string{" with:", " by running:", " run:", ":"} {
-		if t, ok := strings.CutSuffix(text, suffix); ok {
-			return t
+	// The lead-in ends in the last text part (a person is never last).
+	if n := len(out); n > 0 && out[n-1].Person == "" {
+		text := strings.TrimRight(out[n-1].Text, " \n")
+		for _, suffix := range []string{" with:", " by running:", " run:", ":"} {
+			if t, ok := strings.CutSuffix(text, suffix); ok {
+				text = t
+				break
+			}
 		}
+		out[n-1] = suggest.Say(text)
 	}
-	return text
+	return out
 }
 
 // ViewPeople names the people of v in human output.

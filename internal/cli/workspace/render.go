@@ -105,6 +105,11 @@ func RenderWorkspace(a *cmdutil.Factory, v WsJSON) {
 		who = append(who, r.Npub)
 	}
 	pt, width := render.PeopleShown(a, context.Background(), nil, who...), render.TerminalWidth(a)
+	var channels []string
+	for _, s := range v.Sections {
+		channels = append(channels, s.Channels...)
+	}
+	ct := render.ChannelsShown(a, context.Background(), []string{v.Relay}, channels...)
 	render.FitLine(out, width, 4, fmt.Sprintf("workspace of %s on %s", pt.Of(v.Owner.Npub), termtext.Line(v.Community)))
 	fmt.Fprintf(out, "  revision %d, layout revision %d, key epoch %d; you are %s\n", v.Revision, v.LayoutRevision, v.KeyEpoch, orNone(v.You.Role))
 	if v.Stale {
@@ -127,7 +132,7 @@ func RenderWorkspace(a *cmdutil.Factory, v WsJSON) {
 		}
 		render.FitLine(out, width, 7, fmt.Sprintf("  %d. %s%s  %s", s.Rank+1, termtext.Line(s.Label), icon, termtext.Line(s.ID)))
 		for _, c := range s.Channels {
-			fmt.Fprintf(out, "       %s\n", termtext.Line(c))
+			fmt.Fprintf(out, "       %s\n", ct.Of(c))
 		}
 	}
 	fmt.Fprintln(out, "readers:")

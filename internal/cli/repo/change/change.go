@@ -95,7 +95,7 @@ func runMutation(a *cmdutil.Factory, ctx context.Context, intent preflight.Inten
 		out.SwitchedRemotes = append(out.SwitchedRemotes, o.Switch.Remotes...)
 		if !o.Switch.InCheckout {
 			out.Advice = append(out.Advice, suggest.Guidance{
-				Whats:   []string{"no checkout here to switch; select the lead's coordinate from now on"},
+				Whats:   []suggest.Block{suggest.Text("no checkout here to switch; select the lead's coordinate from now on")},
 				Command: &suggest.Command{Argv: []string{"roster", "repo", "--repo", gitstate.NostrURL(o.Switch.To, o.Switch.Hints)}}})
 		}
 	}
@@ -209,11 +209,17 @@ func mutationFailure(a *cmdutil.Factory, intent preflight.Intent, err error) err
 				cmds = append(cmds, suggest.Roster("repo").With("--relay", r.URL).Because("what "+r.URL+" serves now"))
 			}
 		}
-		// Each problem is one line, and may quote a relay's OK message.
+		// Each problem is one line, and may quote a relay's OK message; the
+		// people a problem names are named (its parts).
 		const unverified = "%s:\n  %s\nit is in effect where it was stored; rerunning the change does not republish it"
+		pt := repo.ViewPeople(a, v)
+		named := make([]string, len(f.Problems))
+		for i := range f.Problems {
+			named[i] = termtext.Line(pt.Text(f.ProblemText(i)))
+		}
 		return mutationErrorPublished(a, v, out, &cmdutil.ExitError{Code: cmdutil.ExitUnverified, Kind: f.Kind,
 			Err:      fmt.Errorf(unverified, f.Message, strings.Join(f.Problems, "\n  ")),
-			Terminal: fmt.Sprintf(unverified, termtext.Line(f.Message), strings.Join(termtext.Lines(f.Problems), "\n  ")),
+			Terminal: fmt.Sprintf(unverified, termtext.Line(f.Message), strings.Join(named, "\n  ")),
 			Details:  map[string]any{"published": out.Published, "relays": out.Relays, "problems": f.Problems},
 			Commands: cmds})
 	}
@@ -265,13 +271,14 @@ func refusalError(a *cmdutil.Factory, v *repo.RepoView, intent preflight.Intent,
 			}
 			return cmdutil.WriteJSON(a, out)
 		}
-		fmt.Fprintln(a.Io.Out, repo.ViewPeople(a, v).Prose(r.Message))
+		pt := repo.ViewPeople(a, v)
+		fmt.Fprintln(a.Io.Out, pt.Text(r.MessageText()))
 		if intent.Action == preflight.ActAccept {
 			out := &report.Mutation{}
 			repo.LinkAcceptedCheckout(v, out)
 			repo.PrintLinked(a, out)
 			for _, g := range out.Advice {
-				fmt.Fprintf(a.Io.Out, "%s\n", termtext.Line(g.Text(render.Selectors(a))))
+				fmt.Fprintf(a.Io.Out, "%s\n", termtext.Line(g.Text(pt.Named(render.Selectors(a)))))
 			}
 		}
 		repo.PrintAdvisories(a, v)
@@ -281,7 +288,9 @@ func refusalError(a *cmdutil.Factory, v *repo.RepoView, intent preflight.Intent,
 	if r.Usage {
 		code = cmdutil.ExitUsage
 	}
-	return mutationError(a, v, &cmdutil.ExitError{Code: code, Kind: r.Code, Err: errors.New(r.Message), Details: r.Details, Commands: r.Commands})
+	// Err is the refusal itself: its message's parts name people
+	// (render.PeopleText.Message).
+	return mutationError(a, v, &cmdutil.ExitError{Code: code, Kind: r.Code, Err: r, Details: r.Details, Commands: r.Commands})
 }
 
 // mutationError prints a refusal or failure with the people fields (JSON)
@@ -321,7 +330,8 @@ func mutationErrorPublished(a *cmdutil.Factory, v *repo.RepoView, sent *report.M
 			fmt.Fprintf(a.Io.Err, "roster: %s\n", cmdutil.HumanMessage(cmdutil.AsExitError(err)))
 		}
 	} else {
-		render.PrintHumanErrorAs(a, ee, cmds, repo.ViewPeople(a, v))
+		pt := repo.ViewPeople(a, v)
+		render.PrintHumanErrorAs(a, ee, pt.Named(render.Selectors(a)).RenderAll(ee.Commands), pt)
 		if ee.Code == cmdutil.ExitRefused || ee.Code == cmdutil.ExitUsage {
 			fmt.Fprintln(a.Io.Err, "nothing was published")
 		}

@@ -1,8 +1,6 @@
 package change
 
 import (
-	"fmt"
-
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/membership"
 	"github.com/roster-cli/roster/suggest"
@@ -16,7 +14,7 @@ import (
 func olderServedAdvice(o *membership.Outcome) []suggest.Guidance {
 	var out []suggest.Guidance
 	for _, s := range o.OlderServed {
-		out = append(out, suggest.Guidance{Whats: []string{fmt.Sprintf(
+		out = append(out, suggest.Guidance{Whats: []suggest.Block{suggest.Sayf(
 			"%s still serves the older version %s (created at %s) of this announcement by address beside %s (a cached or lagging answer): a reader asking it may see the replaced version; repo health names it while it lasts: republish the new version to it or stop using it",
 			s.Relay, s.Older.ID, graph.HumanTime(int64(s.Older.CreatedAt)), s.Newer.ID)}})
 	}

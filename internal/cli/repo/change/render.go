@@ -76,7 +76,7 @@ func finishMutation(a *cmdutil.Factory, v *repo.RepoView, plan *preflight.Plan, 
 	}
 	if len(out.Advice) > 0 {
 		fmt.Fprintln(w, "next:")
-		for _, g := range GuidanceLines(namedAdvice(out.Advice, render.People(a, out.Names, repo.ViewerNpub(v))), sel) {
+		for _, g := range GuidanceLines(out.Advice, render.People(a, out.Names, repo.ViewerNpub(v)).Named(sel)) {
 			fmt.Fprintf(w, "  %s\n", termtext.Line(g))
 		}
 	}
@@ -94,21 +94,6 @@ func finishMutation(a *cmdutil.Factory, v *repo.RepoView, plan *preflight.Plan, 
 		repo.PrintAdvisories(a, after, given...)
 	}
 	return nil
-}
-
-// namedAdvice is the advice with the people of its prose named (pt.Prose);
-// the commands stay as they are.
-func namedAdvice(gs []suggest.Guidance, pt render.PeopleText) []suggest.Guidance {
-	out := make([]suggest.Guidance, len(gs))
-	for i, g := range gs {
-		whats := make([]string, len(g.Whats))
-		for j, w := range g.Whats {
-			whats[j] = pt.Prose(w)
-		}
-		g.Whats = whats
-		out[i] = g
-	}
-	return out
 }
 
 func tagText(t nostr.Tag) string {
@@ -134,7 +119,7 @@ func GuidanceLines(gs []suggest.Guidance, sel suggest.Selectors) []string {
 		}
 		out = append(out, sel.Render(g.Command.Because("the same command, for each of:")))
 		for _, part := range g.Whats {
-			out = append(out, "  "+part)
+			out = append(out, "  "+part.Render(suggest.Selectors{Name: sel.Name}))
 		}
 	}
 	return out

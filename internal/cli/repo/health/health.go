@@ -157,9 +157,9 @@ func renderHealthHuman(w io.Writer, h *report.Health, st termui.Styles, pt rende
 		if f.Severity == "error" {
 			sev = st.Apply(st.Bad, "error")
 		}
-		p.Row(sev, pt.Prose(termtext.Line(f.Code+": "+f.Message)))
+		p.Row(sev, termtext.Line(f.Code+": "+pt.Text(f.MessageText())))
 		if f.Author != nil {
-			p.Note(pt.Prose("announcement of " + *f.Author))
+			p.Note("announcement of " + pt.Of(*f.Author))
 		}
 		p.NoteWhole(render.ActorLine(f, pt))
 		if n := strictNote(f, h); n != "" {
@@ -189,7 +189,7 @@ func renderHealthHuman(w io.Writer, h *report.Health, st termui.Styles, pt rende
 // verdict as a notice, or an error when unhealthy.
 func renderHealthGitHub(w io.Writer, h *report.Health, rep *report.Repo, pt render.PeopleText) {
 	for _, f := range h.Findings {
-		msg := pt.Prose(f.Message) + "\n" + render.ActorLine(f, pt)
+		msg := pt.Text(f.MessageText()) + "\n" + render.ActorLine(f, pt)
 		if n := strictNote(f, h); n != "" {
 			msg += "\n" + n
 		}
@@ -248,7 +248,7 @@ func healthSummaryMarkdown(h *report.Health, rep *report.Repo, pt render.PeopleT
 			if strictNote(f, h) != "" {
 				who += " (not a current maintainer: not counted by --strict)"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", render.MdText(f.Severity), render.MdCode(f.Code), render.MdText(pt.Prose(f.Message)), render.MdText(who), cmd)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", render.MdText(f.Severity), render.MdCode(f.Code), render.MdText(pt.Text(f.MessageText())), render.MdText(who), cmd)
 		}
 	}
 	if len(h.GitServers) > 0 {
