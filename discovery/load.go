@@ -87,6 +87,7 @@ func Load(ctx context.Context, src Source, sel gitstate.Selection, co *gitstate.
 // resolve resolves v.Events: the graph, then the state.
 func (v *View) resolve() {
 	v.Resolution = graph.Resolve(v.Events, v.Coordinate(), v.Now, graph.Options{Viewer: v.Viewer})
+	v.RoleLosses = graph.RoleLosses(v.Resolution, v.Events, v.LastComplete)
 	v.StateEvent, v.State = graph.SelectState(v.Events, v.Resolution), nil
 	if v.StateEvent != nil {
 		// An unparseable state event is reported as no state rather than
@@ -137,6 +138,7 @@ func readCached(src Source, v *View) error {
 	}
 	v.Events = InScope(evts, id)
 	v.Relays = []string{}
+	v.LastComplete = lastComplete(src, c, id)
 	readCachedPeople(c, src, v)
 	pin(c, v, append([]string{v.Viewer}, src.Reach...))
 	return nil
@@ -253,6 +255,7 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 			src.warn(fmt.Sprintf("could not update the local cache (%v); --offline will not see this read", err))
 		}
 		newer = NewerKnown(store, id, v.Events)
+		v.LastComplete = lastComplete(src, store, id)
 		pin(store, v, seeds)
 		store.Close()
 	}
@@ -260,6 +263,18 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 		return &Stale{View: v, Newer: newer}
 	}
 	return nil
+}
+
+// lastComplete reads the cache's last complete versions of the
+// identifier's announcements (cache.Cache.LastComplete); a cache that
+// cannot be read costs a warning and reports no damage.
+func lastComplete(src Source, store *cache.Cache, identifier string) []*nostr.Event {
+	evts, err := store.LastComplete(identifier)
+	if err != nil {
+		src.warn(fmt.Sprintf("could not read the earlier versions of announcements in the local cache (%v)", err))
+		return nil
+	}
+	return evts
 }
 
 // NewerKnown are the events the cache holds (verified before, roster's own
@@ -500,6 +515,7 @@ func Again(ctx context.Context, src Source, prev *View, now int64, also ...nostr
 			src.warn(fmt.Sprintf("could not update the local cache (%v); --offline will not see this read", err))
 		}
 		newer = NewerKnown(store, id, v.Events)
+		v.LastComplete = lastComplete(src, store, id)
 		pin(store, v, seeds)
 		store.Close()
 	}
