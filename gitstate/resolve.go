@@ -41,6 +41,10 @@ type Selection struct {
 	// names when --repo selected another one: --repo wins, and a write
 	// says so (Selection.From and the target line).
 	Disagrees []Candidate
+	// Via names, for SourceFlag, what gave the --repo value when it was
+	// not the flag itself: the environment variable ROSTER_REPO, set by
+	// the caller; "" is the flag.
+	Via string
 }
 
 // From says where the selection came from, in the words of the target line
@@ -50,10 +54,14 @@ type Selection struct {
 func (s Selection) From() string {
 	switch s.Source {
 	case SourceFlag:
-		if strings.HasPrefix(s.Detail, "remote ") {
-			return "--repo " + s.Detail
+		flag := "--repo"
+		if s.Via != "" {
+			flag = s.Via
 		}
-		return "--repo"
+		if strings.HasPrefix(s.Detail, "remote ") {
+			return flag + " " + s.Detail
+		}
+		return flag
 	case SourceGitConfig:
 		return "nostr.repo"
 	case SourceTrackedRemote, SourceOrigin, SourceSoleRemote:
