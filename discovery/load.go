@@ -262,6 +262,9 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 	if need == Complete && len(newer) > 0 {
 		return &Stale{View: v, Newer: newer}
 	}
+	if need == Complete && res.Complete {
+		askHistory(ctx, src, pool, v) // history.go: only for suspects, one round
+	}
 	return nil
 }
 
