@@ -144,3 +144,53 @@ func askHistory(ctx context.Context, src Source, pool *relaypool.Pool, v *View) 
 	res := pool.Fetch(ctx, relayURLs(v.Fetch), filters...)
 	v.LastComplete = append(v.LastComplete, EarlierComplete(v.Events, res.Events, v.Coordinate().Identifier)...)
 }
+
+// MaxCompleteSubjects bounds the people the last complete versions add to
+// a read's reach (RoleSubjects).
+const MaxCompleteSubjects = 32
+
+// RoleSubjects are the authors of the last complete versions and the
+// subjects of their role records (sorted, without duplicates, at most
+// MaxCompleteSubjects): the people a read reaches beyond its seeds so that
+// a republish that dropped role records hides nobody from the report and
+// the repair.
+func RoleSubjects(complete []*nostr.Event) []string {
+	set := map[string]bool{}
+	for _, e := range complete {
+		set[e.PubKey] = true
+		for _, t := range e.Tags {
+			if len(t) >= 2 && graph.IsRoleLetter(t[0]) && nostr.IsValid32ByteHex(t[1]) {
+				set[t[1]] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for pk := range set {
+		out = append(out, pk)
+	}
+	slices.Sort(out)
+	if len(out) > MaxCompleteSubjects {
+		out = out[:MaxCompleteSubjects]
+	}
+	return out
+}
+
+// verifyNamedByComplete checks the signatures of the events res holds by
+// the people the last complete versions name whom reach did not cover (a
+// republish that dropped its role records leaves them unreached; the
+// first read that sees it learns the complete version only when it stores
+// the answer), and takes them into v.Events. It reports whether any was
+// added.
+func verifyNamedByComplete(pool *relaypool.Pool, res *relaypool.FetchResult, v *View, reach []string) bool {
+	var extra []string
+	for _, pk := range RoleSubjects(v.LastComplete) {
+		if !slices.Contains(reach, pk) {
+			extra = append(extra, pk)
+		}
+	}
+	if len(extra) == 0 || !pool.VerifyAuthors(res, extra) {
+		return false
+	}
+	v.Events = InScope(res.Events, v.Coordinate().Identifier)
+	return true
+}

@@ -188,6 +188,12 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 	// same single round.
 	var known []graph.Coordinate
 	if store := openForFetch(src); store != nil {
+		// The people an announcement's last complete version names are
+		// reached too: a republish that dropped its role records must not
+		// hide them from the read that reports it, or from its repair.
+		if lc, err := store.LastComplete(id); err == nil {
+			seeds = append(seeds, RoleSubjects(lc)...)
+		}
 		known = CachedCoordinates(store, v.Coordinate(), seeds...)
 		store.Close()
 	}
@@ -256,6 +262,11 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 		}
 		newer = NewerKnown(store, id, v.Events)
 		v.LastComplete = lastComplete(src, store, id)
+		if verifyNamedByComplete(pool, res, v, reach) {
+			if err := store.PutVerified(res.Verified(v.Events)...); err != nil {
+				src.warn(fmt.Sprintf("could not update the local cache (%v); --offline will not see this read", err))
+			}
+		}
 		pin(store, v, seeds)
 		store.Close()
 	}
@@ -500,7 +511,7 @@ func Again(ctx context.Context, src Source, prev *View, now int64, also ...nostr
 		}
 		res = dropUnanswered(res, ev, &RelaySearch{})
 	}
-	seeds := append([]string{prev.Viewer}, src.Reach...)
+	seeds := append(append([]string{prev.Viewer}, src.Reach...), RoleSubjects(prev.LastComplete)...)
 	for _, f := range also {
 		seeds = append(seeds, f.Authors...)
 	}
