@@ -61,7 +61,7 @@ var GlobalFlagUse = func() map[string]map[string]bool {
 	for _, c := range []string{"hooks install", "hooks status", "hooks uninstall"} {
 		m[c] = flagSet(outputFlags, home, []string{"relay"})
 	}
-	for _, c := range []string{"repo", "repo health", "repo graph", "repo history", "repo init", "repo edit", "repo accept", "repo leave", "repo follow-lead", "repo state publish"} {
+	for _, c := range []string{"repo", "repo health", "repo graph", "repo history", "repo init", "repo edit", "repo accept", "repo leave", "repo follow-lead", "repo repair", "repo state publish"} {
 		m[c] = flagSet(outputFlags, networkFlags, home, repo)
 	}
 	// check-event finds its repository through the event (--repo overrides);
