@@ -266,6 +266,7 @@ func refusalError(a *cmdutil.Factory, v *repo.RepoView, intent preflight.Intent,
 			}
 			return cmdutil.WriteJSON(a, out)
 		}
+		repo.PrintTarget(a.Io.Out, v)
 		fmt.Fprintln(a.Io.Out, repo.ViewPeople(a, v).Prose(r.Message))
 		if intent.Action == preflight.ActAccept {
 			out := &report.Mutation{}
@@ -322,6 +323,7 @@ func mutationErrorPublished(a *cmdutil.Factory, v *repo.RepoView, sent *report.M
 			fmt.Fprintf(a.Io.Err, "roster: %s\n", cmdutil.HumanMessage(cmdutil.AsExitError(err)))
 		}
 	} else {
+		repo.PrintTarget(a.Io.Err, v)
 		render.PrintHumanErrorAs(a, ee, cmds, repo.ViewPeople(a, v))
 		if ee.Code == cmdutil.ExitRefused || ee.Code == cmdutil.ExitUsage {
 			fmt.Fprintln(a.Io.Err, "nothing was published")
