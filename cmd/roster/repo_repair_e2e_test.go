@@ -105,6 +105,11 @@ func TestANakStyleRepublishIsReportedByHealthAndUndoneByRepair(t *testing.T) {
 	if dry["action"] != "repair" || dry["dry_run"] != true || len(dry["published"].([]any)) != 0 {
 		t.Fatalf("dry run: %v %v %v", dry["action"], dry["dry_run"], dry["published"])
 	}
+	hd := w.run(alice, alice, 2500, "repo", "repair", "--dry-run")
+	if hd.Code != 0 || !strings.HasPrefix(hd.Out, "target repository: ") || !strings.Contains(hd.Out, "restores your own lead record") ||
+		!strings.Contains(hd.Out, "nothing was published") {
+		t.Fatalf("human dry run (exit %d):\n%s\n%s", hd.Code, hd.Out, hd.Err)
+	}
 	m := w.ok(alice, alice, 2600, "repo", "repair")
 	if len(m["published"].([]any)) != 1 || m["verified"] != true {
 		t.Fatalf("repair: published %v verified %v", m["published"], m["verified"])
