@@ -20,7 +20,7 @@ import (
 func NewGroupCmd(a *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "group",
-		Short: "Read NIP-29 group state signed by the relay that hosts the group",
+		Short: "NIP-29 groups on the relay that hosts them: read, join, leave and moderate",
 		Long: `A NIP-29 group lives on a relay, which signs its metadata (kind 39000),
 admins with roles (39001), members (39002) and supported roles (39003). roster
 reads only events signed by the relay's own NIP-11 "self" key, and a newer

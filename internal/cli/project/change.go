@@ -74,7 +74,11 @@ func projectChange(ctx context.Context, a *cmdutil.Factory, s signer.Signer, rel
 		fmt.Fprint(a.Io.Out, " (retried once after a concurrent change)")
 	}
 	// The related channels are the relay's projection: one line.
-	fmt.Fprintf(a.Io.Out, "\n  related channels: %s\n", termtext.Line(strings.Join(out.RelatedChannels, ", ")))
+	related := "none"
+	if len(out.RelatedChannels) > 0 {
+		related = strings.Join(out.RelatedChannels, ", ")
+	}
+	fmt.Fprintf(a.Io.Out, "\n  related channels: %s\n", termtext.Line(related))
 	return nil
 }
 

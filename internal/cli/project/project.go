@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nbd-wtf/go-nostr/nip19"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
@@ -21,7 +23,7 @@ import (
 func NewProjectCmd(a *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "project",
-		Short: "Read relay-signed Project State (NIP-PC) and change a project's related channels",
+		Short: "NIP-PC projects: create, show, list, update, relate channels and delete",
 		Long: `A project's identity (kind 30621) is signed by its owner; its effective state
 (kind 30623) is signed by the relay that hosts its community, which also
 applies related-channel changes (kind 47010). The project owner may always
@@ -112,11 +114,26 @@ func ProjectParseArg(s string) (projects.Coordinate, []string, error) {
 		}
 		return c, hints, nil
 	}
-	c, err := projects.ParseCoordinate(s)
+	c, err := projects.ParseCoordinate(ownerAsHex(s))
 	if err != nil {
-		return projects.Coordinate{}, nil, cmdutil.UsageErr("%v (pass 30621:<64 lowercase hex owner>:<d> or an naddr)", err)
+		return projects.Coordinate{}, nil, cmdutil.UsageErr("%v (pass 30621:<owner npub or 64 lowercase hex>:<d> or an naddr)", err)
 	}
 	return c, nil, nil
+}
+
+// ownerAsHex is s with an npub owner (30621:npub1…:d, what people have)
+// written as the hex the coordinate carries; anything else unchanged.
+func ownerAsHex(s string) string {
+	kind, rest, ok := strings.Cut(s, ":")
+	owner, d, ok2 := strings.Cut(rest, ":")
+	if !ok || !ok2 || !strings.HasPrefix(owner, "npub1") {
+		return s
+	}
+	prefix, v, err := nip19.Decode(owner)
+	if err != nil || prefix != "npub" {
+		return s
+	}
+	return kind + ":" + v.(string) + ":" + d
 }
 
 func newProjectChangeCmd(a *cmdutil.Factory, relate bool) *cobra.Command {

@@ -9,6 +9,7 @@ import (
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/sections"
 )
 
@@ -51,6 +52,24 @@ func workspaceWrite(a *cmdutil.Factory, ctx context.Context, ownerFlag, verb str
 		return cmdutil.WriteJSON(a, out)
 	}
 	fmt.Fprintf(a.Io.Out, "workspace %s: revision %d -> %d (event %s)\n", verb, before, after, res.Event.ID)
-	RenderWorkspace(a, out.Workspace)
+	// What changed, not the whole workspace again.
+	prev := ws.view(res.Before)
+	var who []string
+	for _, r := range append(prev.Readers, out.Workspace.Readers...) {
+		who = append(who, r.Npub)
+	}
+	pt, width := render.PeopleShown(a, ctx, nil, who...), render.TerminalWidth(a)
+	lines := changes(prev, out.Workspace, pt.Of)
+	if len(lines) == 0 {
+		lines = []string{"nothing a reader sees changed"}
+	}
+	for _, l := range lines {
+		render.FitLine(a.Io.Out, width, 4, "  "+l)
+	}
+	show := suggest.Roster("workspace", "show")
+	if ownerFlag != "" {
+		show = suggest.Roster("workspace", "show", "--owner", ownerFlag)
+	}
+	fmt.Fprintf(a.Io.Out, "the whole workspace: %s\n", termtext.Line(render.Selectors(a).Render(show)))
 	return nil
 }

@@ -17,7 +17,7 @@ func NewRepoEditCmd(a *cmdutil.Factory) *cobra.Command {
 	var meta *metadataFlags
 	cmd := &cobra.Command{
 		Use:   "edit",
-		Short: "Change one maintainer relationship: add, remove, choose the lead, record a transition",
+		Short: "Change one maintainer or moderator relationship, or the announcement's metadata",
 		Long: `roster repo edit changes exactly one relationship in your repository
 announcement, shows every consequence first, and refuses anything you did
 not ask for (nothing is published then, exit 3). There is no prompt: the
