@@ -49,12 +49,13 @@ var (
 	bucketProjections = []byte("projections") // caller's key -> event JSON
 	bucketAccess      = []byte("access")      // event id -> 8-byte big-endian tick of its last read or write
 	bucketPeople      = []byte("people")      // "checked:<pubkey>" -> 8-byte time; "nip05:<name>" -> NIP05Check JSON (people.go)
+	bucketComplete    = []byte("complete")    // "30617:pubkey:d" -> 8-byte tick + JSON of the last version with more role records (complete.go)
 	// allBuckets must exist in a schema 1 file; addedBuckets came later
 	// within schema 1 and are created when missing, so a file written by an
 	// older roster stays readable (and one written by this roster stays
 	// readable by the older one, which ignores them).
 	allBuckets   = [][]byte{bucketMeta, bucketEvents, bucketByKind, bucketLatest, bucketDeletions, bucketRelays, bucketProjections}
-	addedBuckets = [][]byte{bucketAccess, bucketPeople}
+	addedBuckets = [][]byte{bucketAccess, bucketPeople, bucketComplete}
 	keySchema    = []byte("schema")
 )
 

@@ -205,6 +205,9 @@ func putEvent(tx *bolt.Tx, e encoded, tick uint64, res *PutResult) error {
 				return nil
 			}
 			if cur != nil {
+				if err := keepComplete(tx, key, cur, evt, tick); err != nil {
+					return err
+				}
 				if err := deleteEvent(tx, cur.ID); err != nil {
 					return err
 				}

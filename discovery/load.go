@@ -87,6 +87,7 @@ func Load(ctx context.Context, src Source, sel gitstate.Selection, co *gitstate.
 // resolve resolves v.Events: the graph, then the state.
 func (v *View) resolve() {
 	v.Resolution = graph.Resolve(v.Events, v.Coordinate(), v.Now, graph.Options{Viewer: v.Viewer})
+	v.RoleLosses = graph.RoleLosses(v.Resolution, v.Events, v.LastComplete)
 	v.StateEvent, v.State = graph.SelectState(v.Events, v.Resolution), nil
 	if v.StateEvent != nil {
 		// An unparseable state event is reported as no state rather than
@@ -137,6 +138,7 @@ func readCached(src Source, v *View) error {
 	}
 	v.Events = InScope(evts, id)
 	v.Relays = []string{}
+	v.LastComplete = lastComplete(src, c, id)
 	readCachedPeople(c, src, v)
 	pin(c, v, append([]string{v.Viewer}, src.Reach...))
 	return nil
@@ -186,6 +188,12 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 	// same single round.
 	var known []graph.Coordinate
 	if store := openForFetch(src); store != nil {
+		// The people an announcement's last complete version names are
+		// reached too: a republish that dropped its role records must not
+		// hide them from the read that reports it, or from its repair.
+		if lc, err := store.LastComplete(id); err == nil {
+			seeds = append(seeds, RoleSubjects(lc)...)
+		}
 		known = CachedCoordinates(store, v.Coordinate(), seeds...)
 		store.Close()
 	}
@@ -253,13 +261,34 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 			src.warn(fmt.Sprintf("could not update the local cache (%v); --offline will not see this read", err))
 		}
 		newer = NewerKnown(store, id, v.Events)
+		v.LastComplete = lastComplete(src, store, id)
+		if verifyNamedByComplete(pool, res, v, reach) {
+			if err := store.PutVerified(res.Verified(v.Events)...); err != nil {
+				src.warn(fmt.Sprintf("could not update the local cache (%v); --offline will not see this read", err))
+			}
+		}
 		pin(store, v, seeds)
 		store.Close()
 	}
 	if need == Complete && len(newer) > 0 {
 		return &Stale{View: v, Newer: newer}
 	}
+	if need == Complete && res.Complete {
+		askHistory(ctx, src, pool, v) // history.go: only for suspects, one round
+	}
 	return nil
+}
+
+// lastComplete reads the cache's last complete versions of the
+// identifier's announcements (cache.Cache.LastComplete); a cache that
+// cannot be read costs a warning and reports no damage.
+func lastComplete(src Source, store *cache.Cache, identifier string) []*nostr.Event {
+	evts, err := store.LastComplete(identifier)
+	if err != nil {
+		src.warn(fmt.Sprintf("could not read the earlier versions of announcements in the local cache (%v)", err))
+		return nil
+	}
+	return evts
 }
 
 // NewerKnown are the events the cache holds (verified before, roster's own
@@ -482,7 +511,7 @@ func Again(ctx context.Context, src Source, prev *View, now int64, also ...nostr
 		}
 		res = dropUnanswered(res, ev, &RelaySearch{})
 	}
-	seeds := append([]string{prev.Viewer}, src.Reach...)
+	seeds := append(append([]string{prev.Viewer}, src.Reach...), RoleSubjects(prev.LastComplete)...)
 	for _, f := range also {
 		seeds = append(seeds, f.Authors...)
 	}
@@ -500,6 +529,7 @@ func Again(ctx context.Context, src Source, prev *View, now int64, also ...nostr
 			src.warn(fmt.Sprintf("could not update the local cache (%v); --offline will not see this read", err))
 		}
 		newer = NewerKnown(store, id, v.Events)
+		v.LastComplete = lastComplete(src, store, id)
 		pin(store, v, seeds)
 		store.Close()
 	}

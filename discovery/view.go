@@ -62,6 +62,15 @@ type View struct {
 	// Profiles are the people's kind 0 profiles by hex pubkey (profiles.go),
 	// when Source.People asked for them; nil otherwise.
 	Profiles map[string]Profile
+	// LastComplete are the last complete versions of the identifier's
+	// announcements the local cache keeps (cache.Cache.LastComplete): each
+	// the version a republish with fewer role records replaced.
+	LastComplete []*nostr.Event
+	// RoleLosses are the announcements of current or former maintainers
+	// that lost role records against their last complete version
+	// (graph.RoleLosses): the role-records-dropped findings and what
+	// `roster repo repair` restores.
+	RoleLosses []graph.RoleLoss
 }
 
 // Complete reports whether every relay answered. An offline read is never

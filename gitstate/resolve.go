@@ -37,6 +37,39 @@ type Selection struct {
 	// NIP05 is the maintainer's NIP-05 name when the coordinate was given
 	// that way and is not resolved yet.
 	NIP05 string
+	// Disagrees are the coordinates the checkout's git config nostr.repo
+	// names when --repo selected another one: --repo wins, and a write
+	// says so (Selection.From and the target line).
+	Disagrees []Candidate
+	// Via names, for SourceFlag, what gave the --repo value when it was
+	// not the flag itself: the environment variable ROSTER_REPO, set by
+	// the caller; "" is the flag.
+	Via string
+}
+
+// From says where the selection came from, in the words of the target line
+// (`target repository: <name> <naddr> (from …)`): "--repo", "nostr.repo",
+// "remote <name>" (the tracked remote, origin, or the sole nostr://
+// remote), or "maintainers.yaml".
+func (s Selection) From() string {
+	switch s.Source {
+	case SourceFlag:
+		flag := "--repo"
+		if s.Via != "" {
+			flag = s.Via
+		}
+		if strings.HasPrefix(s.Detail, "remote ") {
+			return flag + " " + s.Detail
+		}
+		return flag
+	case SourceGitConfig:
+		return "nostr.repo"
+	case SourceTrackedRemote, SourceOrigin, SourceSoleRemote:
+		return s.Detail
+	case SourceMaintainersYAML:
+		return "maintainers.yaml"
+	}
+	return s.Source
 }
 
 // NeedsNIP05 reports whether the pubkey still has to be looked up.
@@ -155,20 +188,26 @@ func (c *Checkout) ResolveCoordinate(repoFlag string) (Selection, error) {
 		if err != nil {
 			return Selection{}, err
 		}
+		var sel Selection
 		if ref.Remote == "" {
-			return Selection{Coordinate: ref.Coordinate, Relays: ref.Relays, NIP05: ref.NIP05, Source: SourceFlag, Detail: repoFlag}, nil
+			sel = Selection{Coordinate: ref.Coordinate, Relays: ref.Relays, NIP05: ref.NIP05, Source: SourceFlag, Detail: repoFlag}
+		} else {
+			if !cfg.hasRemote(ref.Remote) {
+				return Selection{}, fmt.Errorf("--repo %q: no such remote in %s (remotes: %s)", ref.Remote, c.dir, remoteNames(cfg))
+			}
+			cands, err := remoteCandidates(ref.Remote, cfg.getAll("remote."+ref.Remote+".url"))
+			if err != nil {
+				return Selection{}, err
+			}
+			if len(cands) == 0 {
+				return Selection{}, fmt.Errorf("--repo %q: remote %s has no nostr:// URL; pass an naddr or nostr:// URL instead", ref.Remote, ref.Remote)
+			}
+			if sel, err = pick(SourceFlag, cands); err != nil {
+				return Selection{}, err
+			}
 		}
-		if !cfg.hasRemote(ref.Remote) {
-			return Selection{}, fmt.Errorf("--repo %q: no such remote in %s (remotes: %s)", ref.Remote, c.dir, remoteNames(cfg))
-		}
-		cands, err := remoteCandidates(ref.Remote, cfg.getAll("remote."+ref.Remote+".url"))
-		if err != nil {
-			return Selection{}, err
-		}
-		if len(cands) == 0 {
-			return Selection{}, fmt.Errorf("--repo %q: remote %s has no nostr:// URL; pass an naddr or nostr:// URL instead", ref.Remote, ref.Remote)
-		}
-		return pick(SourceFlag, cands)
+		sel.Disagrees = disagreeingConfig(cfg, sel)
+		return sel, nil
 	}
 
 	// 1. git config nostr.repo: an naddr (ngit writes it without relays)
@@ -237,6 +276,24 @@ func (c *Checkout) ResolveCoordinate(repoFlag string) (Selection, error) {
 		}
 	}
 	return Selection{}, ErrNoCoordinate
+}
+
+// disagreeingConfig are the distinct coordinates git config nostr.repo
+// names other than sel's (a value that does not parse names none here:
+// --repo was given, so the checkout's selection is not read).
+func disagreeingConfig(cfg *repoConfig, sel Selection) []Candidate {
+	want := Candidate{Coordinate: sel.Coordinate, NIP05: sel.NIP05}.key()
+	seen := map[string]bool{}
+	var out []Candidate
+	for _, v := range cfg.getAll("nostr.repo") {
+		cand, err := nostrRepoCandidate(v)
+		if err != nil || cand.key() == want || seen[cand.key()] {
+			continue
+		}
+		seen[cand.key()] = true
+		out = append(out, cand)
+	}
+	return out
 }
 
 // trackedRemote is branch.<current>.remote, or "" when HEAD is detached or

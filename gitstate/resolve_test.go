@@ -56,6 +56,9 @@ func TestResolveOrderFlagBeatsEveryConfiguredCoordinate(t *testing.T) {
 		if tt.wantDetail == "" {
 			tt.want.Detail = tt.flag
 		}
+		// nostr.repo names another coordinate: --repo wins, and the
+		// selection says which coordinate it overrode.
+		tt.want.Disagrees = []Candidate{{Coordinate: coord(alicePK, "cfg"), From: "git config nostr.repo"}}
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Fatalf("--repo %s:\n got %+v\nwant %+v", tt.flag, got, tt.want)
 		}

@@ -139,7 +139,8 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 	}
 	out := &Outcome{Intent: intent, DryRun: dryRun, Before: v}
 	in := preflight.Input{Author: author, Selected: v.Coordinate(), Events: v.Events, Now: v.Now, Intent: intent,
-		ReadState: readState, Actions: v.Actions, ActionsDropped: v.ActionsDropped, ActionsLeftOut: v.ActionsOverLimit}
+		ReadState: readState, Actions: v.Actions, ActionsDropped: v.ActionsDropped, ActionsLeftOut: v.ActionsOverLimit,
+		LastComplete: v.LastComplete}
 	if v.Checkout != nil {
 		local, tracking, err := checkoutRefs(v)
 		switch {

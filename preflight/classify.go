@@ -17,6 +17,8 @@ func classify(v *view, p *Plan, in Input) *Refusal {
 	switch it.Action {
 	case ActAddModerator, ActRemoveModerator, ActAcceptModerator:
 		return classifyModerator(v, p, in)
+	case ActRepair:
+		return repairStatusRefusal(v, fromResolution(p.After, in.Author))
 	case ActAdd:
 		if len(s.Imported) > 0 {
 			return joinRefusal(v, p, named)

@@ -29,6 +29,8 @@ func validateIntent(in Intent) *Refusal {
 		return usage(fmt.Sprintf("--%s needs a pubkey (npub or 64-hex)", in.Action))
 	case in.Action == ActLead && in.Lead == "":
 		return usage("--lead-maintainer needs a pubkey (npub or 64-hex)")
+	case in.Action == ActRepair && (in.Lead != "" || in.NoLead || in.Subject != "" || in.Force):
+		return usage("repo repair is run alone: it restores your announcement's dropped role records and changes nothing else", graph.CommandRepair())
 	case in.Action == ActMetadata && (in.Subject != "" || in.Lead != "" || in.NoLead || in.Force):
 		return usage(MetadataAloneMessage)
 	case in.Action != ActMetadata && !in.Metadata.Empty():
@@ -159,6 +161,8 @@ func build(v *view, in Input, p *Plan) (*draft, *Refusal) {
 		}
 	case ActMetadata:
 		p.Fields = buildMetadata(d, it.Metadata)
+	case ActRepair:
+		r = buildRepair(d, in, p.Current)
 	default:
 		r = refuse("usage", fmt.Sprintf("unknown action %q", it.Action))
 	}

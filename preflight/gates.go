@@ -171,6 +171,9 @@ func (v *view) coverIntent(author, subject string) Intent {
 // third-party assignment: the co-maintainer may run only follow-lead; the lead
 // only the one-at-a-time adds that cover each subject.
 func thirdPartyGate(v *view, author string, in Intent) *Refusal {
+	if in.Action == ActRepair {
+		return nil // restores records as they were; repairStatusRefusal refuses any status it would change
+	}
 	if subjects := v.thirdPartyAssignments(author); len(subjects) > 0 && in.Action != ActFollowLead {
 		return coMaintainerAssignsRefusal(v, author, subjects)
 	}
@@ -278,8 +281,8 @@ func projectionGate(author string, v *view, in Intent) *Refusal {
 		}
 		return nil
 	}
-	if in.Action == ActFix {
-		return nil
+	if in.Action == ActFix || in.Action == ActRepair {
+		return nil // the repair writes the projection of what it restores
 	}
 	lines := []any{"your repository announcement has an inconsistent `maintainers` compatibility tag",
 		"indexed `M` and `m` roles are authoritative", ""}
@@ -308,7 +311,7 @@ func projectionGate(author string, v *view, in Intent) *Refusal {
 // separate repair, the client reports that fact instead of offering an
 // acceptance command".
 func selfRoleGate(author string, v *view, in Intent, now int64) *Refusal {
-	if in.Action == ActAccept || in.Action == ActFix {
+	if in.Action == ActAccept || in.Action == ActFix || in.Action == ActRepair {
 		return nil
 	}
 	evt := v.latest[author]

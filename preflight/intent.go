@@ -26,6 +26,10 @@ const (
 	// ActMetadata is a metadata-only edit of the author's own announcement
 	// (Intent.Metadata): never combined with a relationship change.
 	ActMetadata Action = "edit-metadata"
+	// ActRepair restores onto the author's current announcement the role
+	// records a client that does not keep them dropped, from the last
+	// complete version (Input.LastComplete): `roster repo repair`.
+	ActRepair Action = "repair"
 )
 
 // Intent is what the user asked for, already decoded to 64-hex pubkeys.
@@ -66,6 +70,8 @@ func (in Intent) Suggest() suggest.Command {
 		w = []string{"repo", "follow-lead"}
 	case ActMetadata:
 		w = append([]string{"repo", "edit"}, in.Metadata.flags()...)
+	case ActRepair:
+		w = []string{"repo", "repair"}
 	}
 	if in.Action != ActLead && in.Lead != "" {
 		w = append(w, "--lead-maintainer", npub(in.Lead))

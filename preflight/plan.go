@@ -50,6 +50,10 @@ type Input struct {
 	// ActionsLeftOut are the ids of the first events left out
 	// (discovery.View.ActionsOverLimit), for the refusal to name.
 	ActionsLeftOut []string
+	// LastComplete are the last complete versions of announcements this
+	// machine verified before a version with fewer role records replaced
+	// them (discovery.View.LastComplete): what ActRepair restores from.
+	LastComplete []*nostr.Event
 }
 
 func (in Input) readState(e *nostr.Event) *ResolvedState {

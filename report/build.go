@@ -47,6 +47,9 @@ func FromView(v *discovery.View) *Repo {
 	for _, f := range r.Health {
 		rep.Health = append(rep.Health, findingIn(r, f))
 	}
+	for _, l := range v.RoleLosses {
+		rep.Health = append(rep.Health, findingIn(r, l.Finding(v.Viewer)))
+	}
 	if r.RecommendedCoordinate != nil {
 		u := gitstate.NostrURL(*r.RecommendedCoordinate, nil)
 		rep.RecommendedCoordinate = &u

@@ -14,11 +14,13 @@ import (
 // after the change, the preview (before/after, changes, replacement tags,
 // simulation, state seam), what was published and what to do next.
 type Mutation struct {
-	Schema                         string       `json:"schema"`
-	Action                         string       `json:"action"`
-	Command                        string       `json:"command"`
-	DryRun                         bool         `json:"dry_run"`
-	Coordinate                     Coordinate   `json:"coordinate"`
+	Schema     string     `json:"schema"`
+	Action     string     `json:"action"`
+	Command    string     `json:"command"`
+	DryRun     bool       `json:"dry_run"`
+	Coordinate Coordinate `json:"coordinate"`
+	// Target names the repository the write selected and why (target.go).
+	Target                         *Target      `json:"target"`
 	SelectedMaintainer             string       `json:"selected_maintainer"`
 	People                                      // lead_maintainer ... moderators, as in roster.repo/v2
 	PendingHistoryAcknowledgements []PendingAck `json:"pending_history_acknowledgements"`
@@ -122,6 +124,8 @@ func NewMutation(v *discovery.View, plan *preflight.Plan, dryRun bool) *Mutation
 			Identifier: c.Identifier, Naddr: gitstate.EncodeNaddr(c, nil)},
 		SelectedMaintainer: graph.Npub(c.Pubkey), Published: []string{}, Relays: []relaypool.Delivered{}, SwitchedRemotes: []string{},
 		PendingHistoryAcknowledgements: []PendingAck{}, Guidance: []string{}, NIP05Lookups: []NIP05Lookup{}}
+	tg := TargetOf(v)
+	out.Target = &tg
 	out.Names = NamesOf(v.Profiles)
 	out.People = PeopleOf(r, out.Names)
 	for _, a := range r.PendingAcknowledgements {

@@ -98,10 +98,13 @@ func StateFromView(v *discovery.View, cmp *statepub.Comparison) StateReport {
 
 // StatePublish is roster.state-publish/v1.
 type StatePublish struct {
-	Schema       string                `json:"schema"`
-	DryRun       bool                  `json:"dry_run"`
-	Forced       bool                  `json:"forced"`
-	Coordinate   Coordinate            `json:"coordinate"`
+	Schema     string     `json:"schema"`
+	DryRun     bool       `json:"dry_run"`
+	Forced     bool       `json:"forced"`
+	Coordinate Coordinate `json:"coordinate"`
+	// Target names the repository the write selected and why (target.go);
+	// null when the publish stopped before it read the repository.
+	Target       *Target               `json:"target"`
 	Resolved     *StateEvent           `json:"resolved"`
 	Event        StatePublishEvent     `json:"event"`
 	Changes      []preflight.RefAction `json:"changes"`
@@ -135,6 +138,8 @@ func StatePublishOf(o *statepub.Outcome, opts statepub.Options) StatePublish {
 	}
 	if o.View != nil {
 		out.Coordinate, out.Resolved = CoordinateOf(o.View.Coordinate()), StateEventOf(o.View.State)
+		tg := TargetOf(o.View)
+		out.Target = &tg
 	}
 	if pl := o.Plan; pl != nil {
 		out.Event = StatePublishEvent{CreatedAt: pl.CreatedAt, Head: pl.Head, Refs: pl.Refs}

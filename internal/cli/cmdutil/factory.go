@@ -14,12 +14,16 @@ import (
 // globalOptions are the flags every command shares (docs/architecture.md
 // "Command-line contract").
 type globalOptions struct {
-	Relays  []string
-	Repo    string
-	JSON    bool
-	Offline bool
-	Timeout time.Duration
-	Home    string
+	Relays []string
+	Repo   string
+	// RepoFrom names what gave Repo when it was not --repo itself: the
+	// environment variable ROSTER_REPO (repo/env.go); "" is the flag. The
+	// selection carries it (gitstate.Selection.Via) into the target line.
+	RepoFrom string
+	JSON     bool
+	Offline  bool
+	Timeout  time.Duration
+	Home     string
 	// JQ and JSONFields select from the JSON output (json_output.go).
 	JQ         string
 	JSONFields []string

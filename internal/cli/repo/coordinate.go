@@ -45,6 +45,9 @@ func SelectCoordinate(a *cmdutil.Factory, ctx context.Context) (gitstate.Selecti
 		}
 		return sel, co, ee
 	}
+	if sel.Source == gitstate.SourceFlag {
+		sel.Via = a.Opts.RepoFrom // ROSTER_REPO stood for --repo: the target line says which
+	}
 	if sel.NeedsNIP05() {
 		if a.Opts.Offline {
 			return sel, co, &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "usage",

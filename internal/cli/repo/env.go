@@ -24,6 +24,6 @@ func ApplyRepoEnv(a *cmdutil.Factory, cmd *cobra.Command) {
 		return
 	}
 	if v := strings.TrimSpace(a.Io.Getenv(repoEnv)); v != "" {
-		a.Opts.Repo = v
+		a.Opts.Repo, a.Opts.RepoFrom = v, repoEnv
 	}
 }

@@ -22,6 +22,7 @@ func newRepoTree(a *cmdutil.Factory) *cobra.Command {
 		checkevent.NewRepoCheckEventCmd(a),
 		change.NewRepoInitCmd(a),
 		change.NewRepoEditCmd(a), change.NewRepoAcceptCmd(a), change.NewRepoLeaveCmd(a), change.NewRepoFollowLeadCmd(a),
+		change.NewRepoRepairCmd(a),
 	)
 	addRepoFlags(a, cmd)
 	return cmd

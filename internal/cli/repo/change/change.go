@@ -271,6 +271,7 @@ func refusalError(a *cmdutil.Factory, v *repo.RepoView, intent preflight.Intent,
 			}
 			return cmdutil.WriteJSON(a, out)
 		}
+		repo.PrintTarget(a.Io.Out, v)
 		pt := repo.ViewPeople(a, v)
 		fmt.Fprintln(a.Io.Out, pt.Text(r.MessageText()))
 		if intent.Action == preflight.ActAccept {
@@ -330,6 +331,7 @@ func mutationErrorPublished(a *cmdutil.Factory, v *repo.RepoView, sent *report.M
 			fmt.Fprintf(a.Io.Err, "roster: %s\n", cmdutil.HumanMessage(cmdutil.AsExitError(err)))
 		}
 	} else {
+		repo.PrintTarget(a.Io.Err, v)
 		pt := repo.ViewPeople(a, v)
 		render.PrintHumanErrorAs(a, ee, pt.Named(render.Selectors(a)).RenderAll(ee.Commands), pt)
 		if ee.Code == cmdutil.ExitRefused || ee.Code == cmdutil.ExitUsage {

@@ -181,6 +181,11 @@ func changeSentence(c preflight.RoleChange, author string, pt render.PeopleText)
 		return fmt.Sprintf("stops listing %s as a %s%s", who, role, until)
 	case "defer":
 		return fmt.Sprintf("keeps %s's %s history%s as a record only, without assigning them", who, role, from)
+	case "restore":
+		if self {
+			return fmt.Sprintf("restores your own %s record as your last complete announcement had it, %s", role, tagText(c.After))
+		}
+		return fmt.Sprintf("restores %s's %s record as your last complete announcement had it, %s", who, role, tagText(c.After))
 	case "set":
 		switch {
 		case end != "" && end != "defer":

@@ -40,6 +40,7 @@ func finishMutation(a *cmdutil.Factory, v *repo.RepoView, plan *preflight.Plan, 
 	if out.DryRun {
 		verb = "preview only (--dry-run): nothing was published"
 	}
+	repo.PrintTarget(w, v)
 	// Coordinates, commands, ref names and guidance may carry an
 	// announcement's identifier or relay URLs: each is one line.
 	fmt.Fprintf(w, "%s\n", termtext.Line(out.Command))

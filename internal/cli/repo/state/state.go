@@ -300,6 +300,7 @@ func runStatePublish(a *cmdutil.Factory, ctx context.Context, opts statepub.Opti
 
 func renderStatePublishHuman(a *cmdutil.Factory, o *statepub.Outcome, out report.StatePublish) {
 	w := a.Io.Out
+	repo.PrintTarget(w, o.View)
 	switch {
 	case o.Unchanged:
 		fmt.Fprintf(w, "your state %s already carries these refs; nothing to publish\n", termtext.Line(o.View.State.EventID))
@@ -365,6 +366,13 @@ func statePublishFailure(a *cmdutil.Factory, err error, opts statepub.Options) e
 	}
 	if f.Code == statepub.CodeConcurrentChange {
 		details["changed"] = f.Changed
+	}
+	if f.Outcome != nil && f.Outcome.View != nil {
+		// The target is named before the refusal as before a preview.
+		details["target"] = report.TargetOf(f.Outcome.View)
+		if !a.Opts.JSON {
+			repo.PrintTarget(a.Io.Err, f.Outcome.View)
+		}
 	}
 	// Each line may carry relay- or announcement-supplied text (clone
 	// URLs, event ids): it is escaped alone, so the only line breaks are
