@@ -93,7 +93,9 @@ func (p Pipeline) Resume(ctx context.Context, w journal.Write) (*Resumed, error)
 			return nil, err
 		}
 	}
-	r.Holding = w.Holding(sources(v))
+	// Which relays hold each event is what they return now: a relay that
+	// acknowledged the event may not keep it.
+	r.Holding = held(w, sources(v))
 	if err := resumeRecheck(r, v); err != nil {
 		return nil, err
 	}
@@ -165,6 +167,15 @@ func lockAddress(w journal.Write) string {
 		}
 	}
 	return w.First().Address
+}
+
+// held maps each event of w to the relays in sources that returned it.
+func held(w journal.Write, sources map[string][]string) map[string][]string {
+	out := map[string][]string{}
+	for _, e := range w.Entries {
+		out[e.Event.ID] = append([]string{}, sources[e.Event.ID]...)
+	}
+	return out
 }
 
 func sources(v *discovery.View) map[string][]string {
