@@ -311,7 +311,9 @@ func (d *Dir) Finish(write string) error {
 // never sent.
 type Problem struct {
 	File string
-	Err  error
+	// Address is the entry's address when the file still parses.
+	Address string
+	Err     error
 }
 
 // List reads every write in the journal, oldest first, and the files that
@@ -336,7 +338,7 @@ func (d *Dir) List() ([]Write, []Problem, error) {
 		}
 		e, err := d.read(filepath.Join(d.Root, n))
 		if err != nil {
-			problems = append(problems, Problem{File: filepath.Join(d.Root, n), Err: err})
+			problems = append(problems, Problem{File: filepath.Join(d.Root, n), Address: addressOf(filepath.Join(d.Root, n)), Err: err})
 			continue
 		}
 		w := byWrite[e.Write]
@@ -453,6 +455,23 @@ func (d *Dir) read(p string) (*Entry, error) {
 		return nil, errors.New("the file's name does not match its entry")
 	}
 	return &e, nil
+}
+
+// addressOf is the address a file that is not a valid entry still names
+// ("" when it does not parse).
+func addressOf(p string) string {
+	f, err := os.Open(p)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	var e struct {
+		Address string `json:"address"`
+	}
+	if json.NewDecoder(io.LimitReader(f, MaxEntryBytes)).Decode(&e) != nil {
+		return ""
+	}
+	return e.Address
 }
 
 // put writes e atomically and durably: a temporary file, fsync'd, renamed.
