@@ -417,6 +417,9 @@ func (d *Dir) names() ([]string, error) {
 	return out, nil
 }
 
+// File is the file of the write's seq-th event.
+func (d *Dir) File(write string, seq int) string { return d.path(write, seq) }
+
 func (d *Dir) path(write string, seq int) string {
 	return filepath.Join(d.Root, fmt.Sprintf("%s-%d.json", write, seq))
 }

@@ -39,6 +39,22 @@ func (d Dir) legacyPath(community, owner string) string {
 	return filepath.Join(d.Root, "nip-sw", safe(community), safe(owner), "import.json")
 }
 
+// Path is the file that keeps the pending import of owner's workspace in
+// community: its journal entry when there is one, else the file earlier
+// versions wrote.
+func (d Dir) Path(community, owner string) string {
+	addr := Address(community, owner)
+	j := d.journal()
+	if writes, _, err := j.List(); err == nil {
+		for _, w := range writes {
+			if w.Touches("", addr) {
+				return j.File(w.ID, 0)
+			}
+		}
+	}
+	return d.legacyPath(community, owner)
+}
+
 // Pending returns the stored import event, or nil when none is stored. A
 // journal file of this import that does not hold a validly signed event is
 // an error: it is never sent.
