@@ -25,6 +25,13 @@ func (r *Relay) rejectEvent(ctx context.Context, evt *nostr.Event) (bool, string
 		}
 		return true, "error: connection lost"
 	}
+	if hold := r.misbehaviour().HoldEvent; hold != nil && hold(evt) {
+		select {
+		case <-ctx.Done():
+		case <-r.closed:
+		}
+		return true, "error: connection lost"
+	}
 	if refuse := r.misbehaviour().RefuseEvent; refuse != nil {
 		if reason := refuse(evt); reason != "" {
 			return true, r.hostileReason(reason)

@@ -66,6 +66,11 @@ type Misbehaviour struct {
 	// OK, as a connection lost right after the EVENT was written: the
 	// client knows it sent the event and not whether it is stored.
 	DropEvent func(evt *nostr.Event) bool
+	// HoldEvent, when it returns true for a published event, never answers
+	// it: the relay waits until the connection closes (the client gave up
+	// or was killed) and then forgets the event, never storing it, like a
+	// relay still busy with an EVENT when the client goes away.
+	HoldEvent func(evt *nostr.Event) bool
 	// BadSignature: stored events it returns true for are served with
 	// their id and content intact and a signature that does not verify
 	// (a forged copy, as a hostile relay could serve of a real event).
