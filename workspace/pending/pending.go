@@ -23,7 +23,12 @@ import (
 
 // Dir stores one pending import per (community, owner) in the journal of
 // the data directory Root.
-type Dir struct{ Root string }
+type Dir struct {
+	Root string
+	// Relay is the relay the import is sent to, kept in the entry so that
+	// `roster pending resume` knows where to retry ("" when unknown).
+	Relay string
+}
 
 func (d Dir) journal() *journal.Dir { return journal.Open(d.Root) }
 
@@ -103,8 +108,14 @@ func (d Dir) Keep(community, owner string, evt *nostr.Event) error {
 	if err := d.Drop(community, owner); err != nil {
 		return err
 	}
+	var relays []string
+	cmd := []string{"workspace", "import"}
+	if d.Relay != "" {
+		relays = []string{d.Relay}
+		cmd = append(cmd, "--relay", d.Relay)
+	}
 	return d.journal().Begin([]journal.Entry{{
-		Pipeline: journal.PipelineWorkspace, Command: []string{"workspace", "import"},
+		Pipeline: journal.PipelineWorkspace, Command: cmd, Relays: relays,
 		Repo: Address(community, owner), Address: Address(community, owner), Event: evt,
 		Verify: journal.Verification{What: "the workspace's migration marker reads back (NIP-SW exact retry: the same event is sent again)"},
 	}})
