@@ -138,8 +138,8 @@ func (p Pipeline) journalEnd(out *Outcome, err error) error {
 // PendingCommands offer finishing or dropping an unfinished write.
 func PendingCommands(write string) []suggest.Command {
 	return []suggest.Command{
-		suggest.Roster("pending", "resume", short(write)).Pin().Because("recheck and send the same signed events to the relays that lack them"),
-		suggest.Roster("pending", "discard", short(write)).Pin().Because("forget the unfinished write (what relays hold stays there)"),
+		suggest.Roster("pending", "resume", short(write)).Because("recheck and send the same signed events to the relays that lack them"),
+		suggest.Roster("pending", "discard", short(write)).Because("forget the unfinished write (what relays hold stays there)"),
 	}
 }
 

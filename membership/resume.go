@@ -8,7 +8,6 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
-	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/journal"
 	"github.com/roster-cli/roster/preflight"
@@ -70,7 +69,7 @@ func (p Pipeline) Resume(ctx context.Context, w journal.Write) (*Resumed, error)
 	if !w.Complete() {
 		return nil, &ResumeFailure{Kind: KindPendingIncomplete, Resumed: r,
 			Message:  fmt.Sprintf("the journal holds %d of the write's events, not all of them; nothing was sent", len(w.Entries)),
-			Commands: []suggest.Command{suggest.Roster("pending", "discard", short(w.ID)).Pin().Because("forget the incomplete write")}}
+			Commands: []suggest.Command{suggest.Roster("pending", "discard", short(w.ID)).Because("forget the incomplete write")}}
 	}
 	if p.Lock != nil {
 		unlock, err := p.Lock(ctx, lockAddress(w))
@@ -270,25 +269,12 @@ func heldWords(r *Resumed) string {
 // rerunCommands are the intent run afresh (a new preview, signed after the
 // partial write) and the discard of the unfinished write.
 func rerunCommands(w journal.Write) []suggest.Command {
-	first := w.First()
-	rerun := suggest.Roster(first.Command...)
-	if c, ok := parseATag(first.Repo); ok {
-		rerun = rerun.With("--repo", gitstate.NostrURL(c, nil))
-	}
+	// The selectors (--repo, --relay) are the resume's own, which name the
+	// write's repository and relays.
 	return []suggest.Command{
-		rerun.Pin().Because("preview the repository as it is now and apply the change again"),
-		suggest.Roster("pending", "discard", short(w.ID)).Pin().Because("then forget the unfinished write"),
+		suggest.Roster(w.First().Command...).Because("preview the repository as it is now and apply the change again"),
+		suggest.Roster("pending", "discard", short(w.ID)).Because("then forget the unfinished write"),
 	}
-}
-
-// parseATag reads "30617:<hex>:<identifier>".
-func parseATag(a string) (graph.Coordinate, bool) {
-	parts := strings.SplitN(a, ":", 3)
-	if len(parts) != 3 || parts[0] != fmt.Sprint(graph.KindAnnouncement) {
-		return graph.Coordinate{}, false
-	}
-	c := graph.NewCoordinate(parts[1], parts[2])
-	return c, c.Valid()
 }
 
 // resumeVerify is the verification the write awaited: every relay holds

@@ -25,6 +25,9 @@ type runState struct {
 	cancel   context.CancelFunc
 	Phase    string       `json:"-"`
 	Progress progressLine `json:"-"`
+	// Journal is the id of the write this invocation left unfinished in
+	// the journal ("" when none): its error names it.
+	Journal string `json:"-"`
 }
 
 // progressLine is the part of termui.Progress discovery reuses.

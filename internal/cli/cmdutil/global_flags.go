@@ -54,6 +54,10 @@ var GlobalFlagUse = func() map[string]map[string]bool {
 		"login": flagSet(outputFlags, home), "logout": flagSet(outputFlags, home),
 		"whoami":     flagSet(outputFlags, home),
 		"cache info": flagSet(outputFlags, home), "cache clear": flagSet(outputFlags, home),
+		// The journal of unfinished writes lives in the home; listing and
+		// resuming ask the writes' relays.
+		"pending": flagSet(outputFlags, networkFlags, home), "pending resume": flagSet(outputFlags, networkFlags, home),
+		"pending discard": flagSet(outputFlags, home),
 	}
 	// The hooks bake --home and --relay into the files they write (status
 	// compares them). The hidden `hooks run` the hook files call is not in

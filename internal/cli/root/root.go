@@ -122,6 +122,7 @@ roster help formatting.`,
 		dev.NewDevCmd(a),
 		workspace.NewWorkspaceCmd(a),
 		hooks.NewHooksCmd(a),
+		newPendingTree(a),
 	)
 	rejectUnknownSubcommands(root)
 	explainArgErrors(root)
@@ -133,7 +134,7 @@ roster help formatting.`,
 // (newRootCmdFor); a group missing here is built with the whole tree.
 var CommandGroups = map[string]func(*cmdutil.Factory) *cobra.Command{
 	"version": help.NewVersionCmd, "login": account.NewLoginCmd, "logout": account.NewLogoutCmd, "whoami": account.NewWhoamiCmd,
-	"cache": cache.NewCacheCmd, "repo": newRepoTree, "project": project.NewProjectCmd, "group": group.NewGroupCmd,
+	"cache": cache.NewCacheCmd, "pending": newPendingTree, "repo": newRepoTree, "project": project.NewProjectCmd, "group": group.NewGroupCmd,
 	"dev": dev.NewDevCmd, "workspace": workspace.NewWorkspaceCmd, "hooks": hooks.NewHooksCmd,
 }
 
