@@ -130,7 +130,6 @@ func (p Pipeline) journalEnd(out *Outcome, err error) error {
 	if f, ok := err.(*Failure); ok {
 		f.Journal = out.Journal
 		f.Commands = append(f.Commands, PendingCommands(out.Journal)...)
-		f.Message += "; the signed events are kept in the journal of unfinished writes (" + short(out.Journal) + ")"
 	}
 	return err
 }

@@ -112,7 +112,6 @@ func (p Pipeline) journalEnd(out *Outcome, err error) error {
 	if f, ok := err.(*Failure); ok {
 		id := out.Journal[:12]
 		f.Journal = out.Journal
-		f.Lines = append(f.Lines, "the signed state event is kept in the journal of unfinished writes ("+id+")")
 		f.Commands = append(f.Commands,
 			suggest.Roster("pending", "resume", id).Because("recheck and send the same signed event to the relays that lack it"),
 			suggest.Roster("pending", "discard", id).Because("forget the unfinished write (what relays hold stays there)"))

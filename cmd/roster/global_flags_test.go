@@ -130,7 +130,7 @@ func TestEveryCommandDeclaresItsGlobalFlags(t *testing.T) {
 		for _, sub := range c.Commands() {
 			walk(sub)
 		}
-		if !c.HasParent() || c.Hidden || (c.HasSubCommands() && c.Name() != "repo" && c.Name() != "completion") {
+		if !c.HasParent() || c.Hidden || (c.HasSubCommands() && c.Name() != "repo" && c.Name() != "pending" && c.Name() != "completion") {
 			return
 		}
 		key := cmdutil.CommandKey(c)

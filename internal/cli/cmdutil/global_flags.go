@@ -55,8 +55,8 @@ var GlobalFlagUse = func() map[string]map[string]bool {
 		"whoami":     flagSet(outputFlags, home),
 		"cache info": flagSet(outputFlags, home), "cache clear": flagSet(outputFlags, home),
 		// The journal of unfinished writes lives in the home; listing and
-		// resuming ask the writes' relays.
-		"pending": flagSet(outputFlags, networkFlags, home), "pending resume": flagSet(outputFlags, networkFlags, home),
+		// resuming ask the relays each write recorded (no --relay).
+		"pending": flagSet(outputFlags, []string{"offline", "timeout", "deadline"}, home), "pending resume": flagSet(outputFlags, []string{"timeout", "deadline"}, home),
 		"pending discard": flagSet(outputFlags, home),
 	}
 	// The hooks bake --home and --relay into the files they write (status
