@@ -119,6 +119,11 @@ func TestAWriteInterruptedByADroppedConnectionIsResumedWithTheSameEvent(t *testi
 	if !slices.Equal(ev.Holding, []string{w.relays[0].URL()}) || !slices.Equal(ev.Lacking, []string{w.relays[1].URL()}) {
 		t.Fatalf("holding %v lacking %v", ev.Holding, ev.Lacking)
 	}
+	human := w.pendingCmd(1010, "pending")
+	if human.Code != cmdutil.ExitOK || !strings.Contains(human.Out, "lacking: "+w.relays[1].URL()) ||
+		!strings.Contains(human.Out, "run: roster pending resume "+write[:12]+" --home "+w.home["ROSTER_HOME"]) {
+		t.Fatalf("roster pending:\n%s\n%s", human.Out, human.Err)
+	}
 	// The next change of the coordinate says so before it signs anything.
 	dry := w.run(alice, alice, 1020, "repo", "edit", "--add-maintainer", carol.npub(), "--dry-run")
 	if !strings.Contains(dry.Err, "did not finish") || !strings.Contains(dry.Err, "roster pending resume "+write[:12]) {

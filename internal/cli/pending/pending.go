@@ -176,10 +176,10 @@ func listPending(a *cmdutil.Factory, ctx context.Context) error {
 
 // printPendingWrite is one write as `roster pending` shows it.
 func printPendingWrite(w io.Writer, pw report.PendingWrite, checked bool) {
-	fmt.Fprintf(w, "%s  %s\n", pw.ID[:12], termtext.Line(suggest.Quote(strings.Join(pw.Command, " "))))
+	fmt.Fprintf(w, "%s  %s\n", pw.ID[:12], termtext.Line(quoteWords(pw.Command)))
 	fmt.Fprintf(w, "  signed      %s\n", pw.Signed.UTC().Format("2006-01-02 15:04:05 UTC"))
 	fmt.Fprintf(w, "  repository  %s\n", termtext.Line(displayPendingRepo(pw.Repository)))
-	held := "holds"
+	held := "held by"
 	if !checked {
 		held = "acknowledged (recorded)"
 	}
@@ -349,4 +349,13 @@ func resumeWorkspaceImport(a *cmdutil.Factory, deps Deps, ctx context.Context, w
 	}
 	a.Opts.Relays = []string{relay}
 	return deps.RetryImport(a, ctx)
+}
+
+// quoteWords is a command's words as a shell takes them.
+func quoteWords(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = suggest.Quote(w)
+	}
+	return strings.Join(q, " ")
 }

@@ -20,7 +20,7 @@ func NoticeUnfinished(a *cmdutil.Factory, us []journal.Unfinished) {
 	for _, u := range us {
 		first := u.Write.First()
 		fmt.Fprintf(a.Io.Err, "roster: an earlier write of this repository did not finish: %s (%s), signed %s\n",
-			termtext.Line(suggest.Quote("roster "+strings.Join(first.Command, " "))), u.Write.ID[:12], first.Signed.UTC().Format("2006-01-02 15:04:05 UTC"))
+			termtext.Line(quoteWords(append([]string{"roster"}, first.Command...))), u.Write.ID[:12], first.Signed.UTC().Format("2006-01-02 15:04:05 UTC"))
 		for _, e := range u.Write.Entries {
 			line := fmt.Sprintf("  event %s (kind %d)", e.Event.ID, e.Event.Kind)
 			if h := u.Holding[e.Event.ID]; len(h) > 0 {
@@ -53,4 +53,13 @@ func WithJournal(err error, write string) error {
 		}
 	}
 	return err
+}
+
+// quoteWords is a command's words as a shell takes them.
+func quoteWords(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = suggest.Quote(w)
+	}
+	return strings.Join(q, " ")
 }
