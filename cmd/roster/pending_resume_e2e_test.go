@@ -129,6 +129,10 @@ func TestAWriteInterruptedByADroppedConnectionIsResumedWithTheSameEvent(t *testi
 	if !strings.Contains(dry.Err, "did not finish") || !strings.Contains(dry.Err, "roster pending resume "+write[:12]) {
 		t.Fatalf("the next change did not mention the unfinished write:\n%s", dry.Err)
 	}
+	// So does a read of it.
+	if read := w.run(alice, alice, 1025, "repo"); read.Code != cmdutil.ExitOK || !strings.Contains(read.Err, "did not finish") {
+		t.Fatalf("roster repo did not mention the unfinished write: exit %d\n%s", read.Code, read.Err)
+	}
 	r := w.pendingCmd(1030, "pending", "resume", write[:12], "--json")
 	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, `"verified": true`) {
 		t.Fatalf("resume: exit %d\n%s\n%s", r.Code, r.Out, r.Err)
