@@ -19,19 +19,18 @@ import (
 const ExitInterrupted = 130
 
 // runState is what one invocation records while it runs: the deadline it
-// set, the phase a write reached and the progress line a write shares.
+// set and the phase a write reached.
 type runState struct {
 	deadline context.Context // nil without --deadline
 	cancel   context.CancelFunc
-	Phase    string       `json:"-"`
-	Progress progressLine `json:"-"`
+	Phase    string `json:"-"`
 	// Journal is the id of the write this invocation left unfinished in
 	// the journal ("" when none): its error names it.
 	Journal string `json:"-"`
 }
 
-// progressLine is the part of termui.Progress discovery reuses.
-type progressLine interface {
+// ProgressLine is the part of termui.Progress discovery reuses.
+type ProgressLine interface {
 	Update(done, total int)
 	NextRound()
 	Phase(name string)

@@ -64,6 +64,9 @@ than on the message. docs/exit-codes.md lists every code.
 
 const EnvironmentTopic = `Environment variables
 
+  ROSTER_DEBUG       1: log each relay request and a summary of its answer
+                     to stderr, as --debug does (never content, signatures
+                     or keys).
   ROSTER_HOME        one directory for everything: config.yaml, the account
                      record and key files, the cache (cache.db). --home wins
                      over it. Unset: the XDG directories below.

@@ -60,29 +60,30 @@ relays hold stays there.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return listPending(a, cmd.Context()) },
 	}
 	cmd.AddCommand(newPendingResumeCmd(a, deps), newPendingDiscardCmd(a))
-	return cmd
+	// Listing and resuming ask the relays each write recorded (no --relay).
+	return cmdutil.AddFlags(cmd, &a.Opts, cmdutil.OutputFlags|cmdutil.OfflineFlag|cmdutil.TimeoutFlag|cmdutil.DeadlineFlag|cmdutil.HomeFlag)
 }
 
 func newPendingResumeCmd(a *cmdutil.Factory, deps Deps) *cobra.Command {
-	return &cobra.Command{
+	return cmdutil.AddFlags(&cobra.Command{
 		Use:   "resume <id>",
 		Short: "Recheck an unfinished write and send its same signed events to the relays that lack them",
 		Example: `  roster pending resume 3f2a9c81d0e4
   roster pending resume 3f2a9c81d0e4 --json   # roster.pending-resume/v1`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return resumePending(a, deps, cmd.Context(), args[0]) },
-	}
+	}, &a.Opts, cmdutil.OutputFlags|cmdutil.TimeoutFlag|cmdutil.DeadlineFlag|cmdutil.HomeFlag)
 }
 
 func newPendingDiscardCmd(a *cmdutil.Factory) *cobra.Command {
-	return &cobra.Command{
+	return cmdutil.AddFlags(&cobra.Command{
 		Use:   "discard <id>",
 		Short: "Forget an unfinished write (what relays hold stays there)",
 		Example: `  roster pending discard 3f2a9c81d0e4
   roster pending discard 3f2a9c81d0e4 --json  # roster.pending-discard/v1`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return discardPending(a, args[0]) },
-	}
+	}, &a.Opts, cmdutil.OutputFlags|cmdutil.HomeFlag)
 }
 
 // findPending is the write id names, or pending-not-found.

@@ -29,8 +29,7 @@ incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
   roster repo --offline            # from the local cache, no network`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a.Profiles = true
-			v, err := LoadRepo(a, cmd.Context(), PartialEvidence)
+			v, err := LoadRepoWith(a, cmd.Context(), cmdutil.SourceOptions{Profiles: true}, PartialEvidence)
 			if err != nil {
 				return err
 			}
@@ -53,5 +52,6 @@ incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
 	// Each read lives in its own file (repo_<name>.go); add one line here.
 	// The writes are added by newRepoTree.
 	cmd.AddCommand(newRepoGraphCmd(a), newRepoHistoryCmd(a))
+	cmdutil.AddFlags(cmd, &a.Opts, cmdutil.OutputFlags|cmdutil.RepoFlag|cmdutil.NetworkFlags|cmdutil.HomeFlag)
 	return cmd
 }
