@@ -19,6 +19,19 @@ func (r *Relay) rejectEvent(ctx context.Context, evt *nostr.Event) (bool, string
 	if r.opts.RequireAuth && authed == "" {
 		return true, r.hostileReason(authRequired)
 	}
+	if drop := r.misbehaviour().DropEvent; drop != nil && drop(evt) {
+		if ws := khatru.GetConnection(ctx); ws != nil {
+			r.breakConnection(ws)
+		}
+		return true, "error: connection lost"
+	}
+	if hold := r.misbehaviour().HoldEvent; hold != nil && hold(evt) {
+		select {
+		case <-ctx.Done():
+		case <-r.closed:
+		}
+		return true, "error: connection lost"
+	}
 	if refuse := r.misbehaviour().RefuseEvent; refuse != nil {
 		if reason := refuse(evt); reason != "" {
 			return true, r.hostileReason(reason)

@@ -61,6 +61,16 @@ type Misbehaviour struct {
 	// serves and stores another's (a racing edit released inside a
 	// writer's cut window).
 	DelayRelease func(evt *nostr.Event) time.Duration
+	// DropEvent, when it returns true for a published event, closes the
+	// connection the EVENT came on before the relay stores it or answers
+	// OK, as a connection lost right after the EVENT was written: the
+	// client knows it sent the event and not whether it is stored.
+	DropEvent func(evt *nostr.Event) bool
+	// HoldEvent, when it returns true for a published event, never answers
+	// it: the relay waits until the connection closes (the client gave up
+	// or was killed) and then forgets the event, never storing it, like a
+	// relay still busy with an EVENT when the client goes away.
+	HoldEvent func(evt *nostr.Event) bool
 	// BadSignature: stored events it returns true for are served with
 	// their id and content intact and a signature that does not verify
 	// (a forged copy, as a hostile relay could serve of a real event).

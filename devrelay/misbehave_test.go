@@ -312,3 +312,61 @@ func TestMisbehaviourBreaksMidStream(t *testing.T) {
 	}
 	eventually(t, "the relay to count the connection closed", func() bool { return r.Connections() == 0 })
 }
+
+// DropEvent loses the connection right after the EVENT: no OK comes back
+// and the relay does not store the event.
+func TestMisbehaviourDropsTheConnectionAfterTheEvent(t *testing.T) {
+	r := start(t, Options{Misbehave: Misbehaviour{DropEvent: func(*nostr.Event) bool { return true }}})
+	evt := nostr.Event{Kind: 1, CreatedAt: nostr.Now(), Content: "x"}
+	if err := evt.Sign(strings.Repeat("31", 32)); err != nil {
+		t.Fatal(err)
+	}
+	c := dialRaw(t, r)
+	c.send([]any{"EVENT", evt})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for {
+		msg, err := c.next(ctx)
+		if err != nil {
+			break
+		}
+		if len(msg) > 0 && string(msg[0]) != `"AUTH"` {
+			t.Fatalf("the relay answered %s; want the connection closed", msg)
+		}
+	}
+	if ctx.Err() != nil {
+		t.Fatal("the connection stayed open")
+	}
+	if got := r.Stored(nostr.Filter{IDs: []string{evt.ID}}); len(got) != 0 {
+		t.Fatalf("the dropped event was stored: %v", got)
+	}
+}
+
+// HoldEvent never answers the EVENT and, once the client's connection is
+// gone, has not stored it.
+func TestMisbehaviourHoldsTheEventUntilTheClientGoesAway(t *testing.T) {
+	r := start(t, Options{Misbehave: Misbehaviour{HoldEvent: func(*nostr.Event) bool { return true }}})
+	evt := nostr.Event{Kind: 1, CreatedAt: nostr.Now(), Content: "x"}
+	if err := evt.Sign(strings.Repeat("31", 32)); err != nil {
+		t.Fatal(err)
+	}
+	c := dialRaw(t, r)
+	c.send([]any{"EVENT", evt})
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	for {
+		msg, err := c.next(ctx)
+		if err != nil {
+			break
+		}
+		if len(msg) > 0 && string(msg[0]) == `"OK"` {
+			t.Fatalf("the relay answered %s", msg)
+		}
+	}
+	c.c.CloseNow()
+	eventually(t, "the relay to count the connection closed", func() bool { return r.Connections() == 0 })
+	r.SetMisbehaviour(Misbehaviour{})
+	if got := r.Stored(nostr.Filter{IDs: []string{evt.ID}}); len(got) != 0 {
+		t.Fatalf("the held event was stored: %v", got)
+	}
+}

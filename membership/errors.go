@@ -76,7 +76,11 @@ type Failure struct {
 	Commands []suggest.Command
 	// Availability is the object check (objects-unavailable, objects-unknown).
 	Availability *gitstate.Availability
-	Err          error
+	// Journal is the change's unfinished write kept in the journal (its
+	// signed events may be stored on some relays): `roster pending
+	// resume` finishes it. "" when nothing was kept.
+	Journal string
+	Err     error
 }
 
 func (f *Failure) Error() string { return f.Message }

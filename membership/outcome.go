@@ -56,18 +56,26 @@ func (p Pipeline) signAndPublish(ctx context.Context, out *Outcome, cut *relaypo
 			return stopped(ctx, out, PhaseRechecking, err)
 		}
 	}
+	write, err := p.journalBegin(out, state, evt)
+	if err != nil {
+		return err
+	}
 	if state != nil {
 		if err := ctx.Err(); err != nil {
 			return stopped(ctx, out, PhasePublishingState, err)
 		}
-		if err := p.deliverState(ctx, out, state); err != nil {
+		if err := p.deliverState(ctx, out, state, p.answered(write, 0)); err != nil {
 			return err
 		}
 	}
 	if evt == nil {
 		return nil
 	}
-	return afterState(out, p.publish(ctx, out, evt))
+	seq := 0
+	if state != nil {
+		seq = 1
+	}
+	return afterState(out, p.publish(ctx, out, evt, p.answered(write, seq)))
 }
 
 // stateStored says whether the state event the change published first is

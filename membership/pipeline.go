@@ -17,6 +17,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/journal"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/signer"
@@ -62,6 +63,14 @@ type Pipeline struct {
 	// own bound (then ErrLocked) or until ctx ends; Run holds it from the
 	// recheck to the last re-read (lockCoordinate).
 	Lock func(ctx context.Context, address string) (unlock func(), err error)
+	// Journal keeps every event the change signs from before the first
+	// relay is sent it until the change is verified (nil: none).
+	Journal *journal.Dir
+	// Notice, when set, is told the journal's unfinished writes that touch
+	// the coordinate, after discovery and before anything is signed: a
+	// change never signs another event for the coordinate without saying
+	// so. They are also in Outcome.Unfinished.
+	Notice func([]journal.Unfinished)
 }
 
 // The phases of a change, in order, as Phase and Failure.Phase name them.
@@ -121,6 +130,12 @@ type Outcome struct {
 	// address or to a repeated filter) beside it; the change may still be
 	// verified (noteOlderServed).
 	OlderServed []relaypool.OlderVersion
+	// Unfinished are the journal's unfinished writes touching the
+	// coordinate when the change started.
+	Unfinished []journal.Unfinished
+	// Journal is the id of the change's own write in the journal while it
+	// is unfinished ("" once verified, or when nothing was kept).
+	Journal string
 }
 
 // Run previews intent and, unless dryRun, publishes it. A refusal is an
@@ -137,7 +152,10 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 	if err != nil {
 		return nil, stopped(ctx, &Outcome{Intent: intent, DryRun: dryRun}, PhaseDiscovering, err)
 	}
-	out := &Outcome{Intent: intent, DryRun: dryRun, Before: v}
+	out := &Outcome{Intent: intent, DryRun: dryRun, Before: v, Unfinished: unfinishedFor(p.Journal, v, author)}
+	if len(out.Unfinished) > 0 && p.Notice != nil {
+		p.Notice(out.Unfinished)
+	}
 	in := preflight.Input{Author: author, Selected: v.Coordinate(), Events: v.Events, Now: v.Now, Intent: intent,
 		ReadState: readState, Actions: v.Actions, ActionsDropped: v.ActionsDropped, ActionsLeftOut: v.ActionsOverLimit,
 		LastComplete: v.LastComplete}
@@ -192,7 +210,7 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 		return nil, stopped(ctx, out, PhaseRechecking, err)
 	}
 
-	if err := p.signAndPublish(ctx, out, cut, &reasks); err != nil {
+	if err := p.journalEnd(out, p.signAndPublish(ctx, out, cut, &reasks)); err != nil {
 		return nil, err
 	}
 	if out.Plan.SwitchTo != nil {

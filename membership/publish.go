@@ -21,14 +21,14 @@ import (
 // and re-resolves the repository to check it equals the preview (signAll
 // signed it). Failures after the first relay accepted the event are
 // Unverified or Superseded.
-func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event) error {
+func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event, answered func(relaypool.PublishReport)) error {
 	if err := ctx.Err(); err != nil {
 		return stopped(ctx, out, PhasePublishing, err)
 	}
 	p.phase(PhasePublishing)
 	phase := PhasePublishing
 	var accepted time.Time // when the relays had answered the EVENT
-	opts := relaypool.DeliverOptions{BeforeReadBack: func() {
+	opts := relaypool.DeliverOptions{Answered: answered, BeforeReadBack: func() {
 		accepted = time.Now()
 		phase = PhaseReadingBack
 		p.phase(PhaseReadingBack)

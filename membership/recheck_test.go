@@ -178,7 +178,7 @@ func TestReplacementRefusedForANewerVersionIsAConcurrentChange(t *testing.T) {
 	if err := evt.Sign(testSecret); err != nil {
 		t.Fatal(err)
 	}
-	err := p.publish(context.Background(), out, evt)
+	err := p.publish(context.Background(), out, evt, nil)
 	var f *Failure
 	if !errors.As(err, &f) || f.Kind != KindConcurrentChange || len(out.Published) != 0 {
 		t.Fatalf("got %v, published %v; want a concurrent change with nothing published", err, out.Published)

@@ -55,10 +55,10 @@ func (p Pipeline) signState(ctx context.Context, out *Outcome) (*nostr.Event, er
 // it back. Unless every relay accepted and returned it the announcement is
 // not sent, so the membership is unchanged; what was stored is said
 // (exit 6 when any relay keeps it).
-func (p Pipeline) deliverState(ctx context.Context, out *Outcome, evt *nostr.Event) error {
+func (p Pipeline) deliverState(ctx context.Context, out *Outcome, evt *nostr.Event, answered func(relaypool.PublishReport)) error {
 	pub := out.Plan.State.Publish
 	p.phase(PhasePublishingState)
-	d := p.Deliver(ctx, out.Before.PublishRelays(), evt, relaypool.DeliverOptions{})
+	d := p.Deliver(ctx, out.Before.PublishRelays(), evt, relaypool.DeliverOptions{Answered: answered})
 	out.State = evt
 	out.StateDelivery = d
 	if d.Accepted > 0 {

@@ -28,10 +28,19 @@ type PublishReport struct {
 // (or why there was none). A relay that demands NIP-42 authentication is
 // answered with Options.Auth, when set, and the event is sent once more.
 func (p *Pool) Publish(ctx context.Context, relays []string, evt *nostr.Event) []PublishReport {
+	return p.publish(ctx, relays, evt, nil)
+}
+
+// publish is Publish telling answered of each relay's report as it comes
+// (from the relays' goroutines).
+func (p *Pool) publish(ctx context.Context, relays []string, evt *nostr.Event, answered func(PublishReport)) []PublishReport {
 	relays = NormalizeRelays(relays)
 	out := make([]PublishReport, len(relays))
 	p.each(relays, func(i int, url string) {
 		out[i] = p.publishOne(ctx, url, evt)
+		if answered != nil {
+			answered(out[i])
+		}
 	})
 	return out
 }
@@ -145,6 +154,10 @@ type DeliverOptions struct {
 	// discovery.Again) instead of a round of its own; it may add filters,
 	// never drop one. A nil result is a read-back nobody answered.
 	ReadBack func(ctx context.Context, relays []string, filters []nostr.Filter) *FetchResult
+	// Answered, when set, is told each relay's answer to the EVENT as it
+	// arrives, from the publishing goroutines (the journal records each
+	// relay's OK before the others have answered).
+	Answered func(PublishReport)
 }
 
 // Deliver publishes evt to every relay and, once at least one accepted it,
@@ -155,7 +168,7 @@ type DeliverOptions struct {
 func (p *Pool) Deliver(ctx context.Context, relays []string, evt *nostr.Event, opts DeliverOptions) *Delivery {
 	d := &Delivery{Relays: []Delivered{}}
 	replied := false
-	for _, r := range p.Publish(ctx, relays, evt) {
+	for _, r := range p.publish(ctx, relays, evt, opts.Answered) {
 		d.Relays = append(d.Relays, Delivered{URL: r.URL, OK: r.OK, Message: r.Message, Sent: r.Sent, Replied: r.Replied})
 		if r.OK {
 			d.Accepted++

@@ -23,6 +23,7 @@ import (
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/journal"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/signer"
@@ -55,6 +56,12 @@ type Pipeline struct {
 	// between publishing and read-back (tests publish a concurrent state
 	// there); nil otherwise.
 	BeforeRecheck, AfterPublish func()
+	// Journal keeps the signed event from before the first relay is sent
+	// it until it is verified (nil: none). Notice, when set, is told the
+	// journal's unfinished writes touching the repository before anything
+	// is signed (also in Outcome.Unfinished).
+	Journal *journal.Dir
+	Notice  func([]journal.Unfinished)
 }
 
 // Options are the user's choices.
@@ -116,6 +123,11 @@ type Outcome struct {
 	Delivery *relaypool.Delivery
 	Verified bool
 	After    *discovery.View
+	// Unfinished are the journal's unfinished writes touching the
+	// repository when the command started; Journal the id of this
+	// publication's own unfinished write ("" once verified).
+	Unfinished []journal.Unfinished
+	Journal    string
 }
 
 // Class says how a failure ends the command.
@@ -169,6 +181,8 @@ type Failure struct {
 	// ForceWords says what the offered --force would remove or rewind
 	// (not-a-descendant, ref-removed), in words.
 	ForceWords string
+	// Journal is the unfinished write kept in the journal ("" when none).
+	Journal string
 	// Changed are the events that changed since the plan
 	// (concurrent-change), as people say them.
 	Changed []string
@@ -202,7 +216,10 @@ func (p Pipeline) Run(ctx context.Context, opts Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Outcome{View: v, DryRun: opts.DryRun}
+	out := &Outcome{View: v, DryRun: opts.DryRun, Unfinished: p.unfinished(v, author)}
+	if len(out.Unfinished) > 0 && p.Notice != nil {
+		p.Notice(out.Unfinished)
+	}
 	if v.Checkout == nil {
 		return nil, &Failure{Code: CodeNoCheckout, Class: Usage, Outcome: out,
 			Lines: []string{"repo state publish publishes a checkout's branches and tags: run it inside the Git checkout of this repository"}}
@@ -232,7 +249,7 @@ func (p Pipeline) Run(ctx context.Context, opts Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	return out, p.publish(ctx, out, cut)
+	return out, p.journalEnd(out, p.publish(ctx, out, cut))
 }
 
 // plan compares, checks descent, checks objects and dates the event.
@@ -371,7 +388,10 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, cut *relaypool.Fetc
 			Lines: []string{"the signer signed with a different key than it reported; nothing was published"}}
 	}
 	out.Event = evt
-	d := p.Deliver(ctx, v.PublishRelays(), evt, relaypool.DeliverOptions{BeforeReadBack: p.AfterPublish})
+	if err := p.journalBegin(out, evt); err != nil {
+		return err
+	}
+	d := p.Deliver(ctx, v.PublishRelays(), evt, relaypool.DeliverOptions{BeforeReadBack: p.AfterPublish, Answered: p.answered(out)})
 	out.Delivery = d
 	if d.Accepted == 0 {
 		return &Failure{Code: CodePublishFailed, Class: Failed, Outcome: out,

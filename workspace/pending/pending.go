@@ -1,9 +1,12 @@
 // Package pending keeps a signed NIP-SW import command on disk between
 // attempts, so a retry after a lost answer sends the exact same event (same
 // action id, key envelope, ciphertexts, id and signature) instead of a new
-// one. It is not the cache: `roster cache clear` must not make a retry mint
-// a second import, so the files live in the data directory (with the
-// login's), outside the cache directory.
+// one. It is an entry of the journal of unfinished writes (package journal,
+// `<data dir>/journal`), the same one every repository write keeps its
+// signed events in, so `roster pending` lists it beside them. It is not the
+// cache: `roster cache clear` must not make a retry mint a second import,
+// so the files live in the data directory (with the login's), outside the
+// cache directory.
 package pending
 
 import (
@@ -15,22 +18,72 @@ import (
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/journal"
 )
 
-// Dir stores one pending import per (community, owner) under Root.
-type Dir struct{ Root string }
+// Dir stores one pending import per (community, owner) in the journal of
+// the data directory Root.
+type Dir struct {
+	Root string
+	// Relay is the relay the import is sent to, kept in the entry so that
+	// `roster pending resume` knows where to retry ("" when unknown).
+	Relay string
+}
 
-// Path is where the pending import of owner's workspace in community lives:
-// <root>/nip-sw/<community>/<owner>/import.json.
-func (d Dir) Path(community, owner string) string {
+func (d Dir) journal() *journal.Dir { return journal.Open(d.Root) }
+
+// Address is the journal address of owner's workspace import in community.
+func Address(community, owner string) string {
+	return "nip-sw:" + strings.ToLower(community) + ":" + strings.ToLower(owner)
+}
+
+// legacyPath is where earlier versions kept the pending import:
+// <root>/nip-sw/<community>/<owner>/import.json. It is still read (and
+// moved into the journal by the next Keep or Drop).
+func (d Dir) legacyPath(community, owner string) string {
 	return filepath.Join(d.Root, "nip-sw", safe(community), safe(owner), "import.json")
 }
 
+// Path is the file that keeps the pending import of owner's workspace in
+// community: its journal entry when there is one, else the file earlier
+// versions wrote.
+func (d Dir) Path(community, owner string) string {
+	addr := Address(community, owner)
+	j := d.journal()
+	if writes, _, err := j.List(); err == nil {
+		for _, w := range writes {
+			if w.Touches("", addr) {
+				return j.File(w.ID, 0)
+			}
+		}
+	}
+	return d.legacyPath(community, owner)
+}
+
 // Pending returns the stored import event, or nil when none is stored. A
-// file that does not hold a validly signed event is an error: it is never
-// sent.
+// journal file of this import that does not hold a validly signed event is
+// an error: it is never sent.
 func (d Dir) Pending(community, owner string) (*nostr.Event, error) {
-	p := d.Path(community, owner)
+	addr := Address(community, owner)
+	writes, problems, err := d.journal().List()
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range writes {
+		if w.Touches("", addr) {
+			return w.First().Event, nil
+		}
+	}
+	for _, p := range problems {
+		if p.Address == addr {
+			return nil, fmt.Errorf("%s: %w", p.File, p.Err)
+		}
+	}
+	return d.legacy(community, owner)
+}
+
+func (d Dir) legacy(community, owner string) (*nostr.Event, error) {
+	p := d.legacyPath(community, owner)
 	b, err := os.ReadFile(p)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -49,42 +102,41 @@ func (d Dir) Pending(community, owner string) (*nostr.Event, error) {
 }
 
 // Keep stores evt (mode 0600, directories 0700: it carries the owner's key
-// envelope) atomically: a crash leaves the old file or the new one.
+// envelope) durably before it is sent, replacing the import kept before
+// for the same workspace.
 func (d Dir) Keep(community, owner string, evt *nostr.Event) error {
-	p := d.Path(community, owner)
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+	if err := d.Drop(community, owner); err != nil {
 		return err
 	}
-	b, err := json.Marshal(evt)
-	if err != nil {
-		return err
+	var relays []string
+	cmd := []string{"workspace", "import"}
+	if d.Relay != "" {
+		relays = []string{d.Relay}
+		cmd = append(cmd, "--relay", d.Relay)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".import-*.json")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), p)
+	return d.journal().Begin([]journal.Entry{{
+		Pipeline: journal.PipelineWorkspace, Command: cmd, Relays: relays,
+		Repo: Address(community, owner), Address: Address(community, owner), Event: evt,
+		Verify: journal.Verification{What: "the workspace's migration marker reads back (NIP-SW exact retry: the same event is sent again)"},
+	}})
 }
 
 // Drop removes the stored import (none stored is not an error).
 func (d Dir) Drop(community, owner string) error {
-	err := os.Remove(d.Path(community, owner))
+	addr := Address(community, owner)
+	j := d.journal()
+	writes, _, err := j.List()
+	if err != nil {
+		return err
+	}
+	for _, w := range writes {
+		if w.Touches("", addr) {
+			if err := j.Finish(w.ID); err != nil {
+				return err
+			}
+		}
+	}
+	err = os.Remove(d.legacyPath(community, owner))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}

@@ -24,6 +24,9 @@ type runState struct {
 	deadline context.Context // nil without --deadline
 	cancel   context.CancelFunc
 	Phase    string `json:"-"`
+	// Journal is the id of the write this invocation left unfinished in
+	// the journal ("" when none): its error names it.
+	Journal string `json:"-"`
 }
 
 // ProgressLine is the part of termui.Progress discovery reuses.

@@ -34,6 +34,7 @@ incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
 				return err
 			}
 			rep := report.FromView(v)
+			noticeUnfinished(a, v)
 			if a.Opts.JSON {
 				return cmdutil.WriteJSON(a, rep)
 			}

@@ -113,7 +113,7 @@ roster help formatting.`,
 // builds it alone (NewRootCmdFor).
 var CommandGroups = map[string]func(*cmdutil.Factory) *cobra.Command{
 	"version": help.NewVersionCmd, "login": account.NewLoginCmd, "logout": account.NewLogoutCmd, "whoami": account.NewWhoamiCmd,
-	"cache": cache.NewCacheCmd, "repo": newRepoTree, "project": project.NewProjectCmd, "group": group.NewGroupCmd,
+	"cache": cache.NewCacheCmd, "pending": newPendingTree, "repo": newRepoTree, "project": project.NewProjectCmd, "group": group.NewGroupCmd,
 	"dev": dev.NewDevCmd, "workspace": workspace.NewWorkspaceCmd, "hooks": hooks.NewHooksCmd,
 }
 

@@ -68,7 +68,7 @@ func openWorkspace(a *cmdutil.Factory, ctx context.Context, ownerFlag string, ex
 		// The kept import lives with the login's files, not in the cache
 		// directory: clearing the cache must not make a retry mint a
 		// second import.
-		ws.Pending = pending.Dir{Root: data}
+		ws.Pending = pending.Dir{Root: data, Relay: relays[0]}
 	}
 	if store, err := a.Store("reading without the local cache"); err == nil {
 		ws.cache, ws.Store = store.C, store

@@ -13,6 +13,7 @@ import (
 	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/internal/cli/repo"
 	"github.com/roster-cli/roster/internal/termui"
+	"github.com/roster-cli/roster/journal"
 	"github.com/roster-cli/roster/membership"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/relaypool"
@@ -66,6 +67,8 @@ func runMutation(a *cmdutil.Factory, ctx context.Context, intent preflight.Inten
 			a.Run.Phase = name
 			progress.Phase(name)
 		},
+		Journal: a.Journal(),
+		Notice:  func(us []journal.Unfinished) { progress.Done(); render.NoticeUnfinished(a, us) },
 	}
 	o, err := p.Run(ctx, intent, dryRun)
 	progress.Done()
@@ -75,6 +78,9 @@ func runMutation(a *cmdutil.Factory, ctx context.Context, intent preflight.Inten
 		keepPublished(a, o)
 	}
 	if err != nil {
+		if f := (*membership.Failure)(nil); errors.As(err, &f) {
+			a.Run.Journal = f.Journal
+		}
 		return mutationFailure(a, intent, err)
 	}
 	if o.Refusal != nil {
@@ -308,6 +314,7 @@ func mutationError(a *cmdutil.Factory, v *repo.RepoView, ee *cmdutil.ExitError) 
 // repository was read) there is nothing to show but the error: the error
 // object alone, as for any read that found nothing.
 func mutationErrorPublished(a *cmdutil.Factory, v *repo.RepoView, sent *report.Mutation, ee *cmdutil.ExitError) error {
+	render.WithJournal(ee, a.Run.Journal)
 	if v == nil {
 		render.PrintError(a, ee)
 		if !a.Opts.JSON && (ee.Code == cmdutil.ExitRefused || ee.Code == cmdutil.ExitUsage) {

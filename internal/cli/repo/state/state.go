@@ -14,6 +14,7 @@ import (
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/internal/cli/repo"
+	"github.com/roster-cli/roster/journal"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/report"
@@ -285,9 +286,15 @@ func runStatePublish(a *cmdutil.Factory, ctx context.Context, opts statepub.Opti
 		},
 		BeforeRecheck: a.Seams.BeforeRecheck,
 		AfterPublish:  a.Seams.AfterPublish,
+		Journal:       a.Journal(),
+		Notice:        func(us []journal.Unfinished) { render.NoticeUnfinished(a, us) },
 	}
 	o, err := p.Run(ctx, opts)
 	if err != nil {
+		var f *statepub.Failure
+		if errors.As(err, &f) {
+			return render.WithJournal(statePublishFailure(a, err, opts), f.Journal)
+		}
 		return statePublishFailure(a, err, opts)
 	}
 	out := report.StatePublishOf(o, opts)

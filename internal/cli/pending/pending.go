@@ -1,0 +1,362 @@
+package pending
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/journal"
+	"github.com/roster-cli/roster/membership"
+	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/report"
+	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
+	"github.com/spf13/cobra"
+)
+
+// Deps are what resuming needs from the other nouns, passed in by root:
+// the repository read of a write (repo.LoadRepoToWrite, repo.ReloadRepo),
+// the membership change's lock (change.Lock) and the workspace import's
+// exact retry (workspace.RetryImport).
+type Deps struct {
+	LoadRepoToWrite func(a *cmdutil.Factory, ctx context.Context, reach ...string) (*discovery.View, error)
+	ReloadRepo      func(a *cmdutil.Factory, ctx context.Context, prev *discovery.View, reach []string, also ...nostr.Filter) (*discovery.View, error)
+	Lock            func(a *cmdutil.Factory, ctx context.Context, address string) (func(), error)
+	RetryImport     func(a *cmdutil.Factory, ctx context.Context) error
+}
+
+// NewPendingCmd is `roster pending [resume|discard <id>]`: the journal of
+// unfinished writes.
+func NewPendingCmd(a *cmdutil.Factory, deps Deps) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "pending",
+		Short: "List the writes that did not finish, and resume or discard them",
+		Long: `Every event roster signs is kept in the journal of unfinished writes
+(<data dir>/journal) from before the first relay is sent it until the
+write is verified. A write that was interrupted (a lost connection, a
+kill, exit 6) stays there. roster pending lists each one with the relays
+that hold its events and those that lack them (asked by id; with
+--offline, what the journal recorded).
+
+roster pending resume <id> reruns the write's recheck and, when nothing
+changed and the events are still within the relays' 15-minute acceptance
+window, sends the same signed events to the relays that lack them and
+verifies; otherwise it sends nothing (exit 3) and offers the original
+command to rerun. roster pending discard <id> forgets a write; what the
+relays hold stays there.`,
+		Example: `  roster pending                        # the unfinished writes and who holds their events
+  roster pending --json                 # roster.pending/v1
+  roster pending resume 3f2a9c81d0e4    # finish one: recheck, then send the same events
+  roster pending discard 3f2a9c81d0e4   # forget one`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return listPending(a, cmd.Context()) },
+	}
+	cmd.AddCommand(newPendingResumeCmd(a, deps), newPendingDiscardCmd(a))
+	// Listing and resuming ask the relays each write recorded (no --relay).
+	return cmdutil.AddFlags(cmd, &a.Opts, cmdutil.OutputFlags|cmdutil.OfflineFlag|cmdutil.TimeoutFlag|cmdutil.DeadlineFlag|cmdutil.HomeFlag)
+}
+
+func newPendingResumeCmd(a *cmdutil.Factory, deps Deps) *cobra.Command {
+	return cmdutil.AddFlags(&cobra.Command{
+		Use:   "resume <id>",
+		Short: "Recheck an unfinished write and send its same signed events to the relays that lack them",
+		Example: `  roster pending resume 3f2a9c81d0e4
+  roster pending resume 3f2a9c81d0e4 --json   # roster.pending-resume/v1`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return resumePending(a, deps, cmd.Context(), args[0]) },
+	}, &a.Opts, cmdutil.OutputFlags|cmdutil.TimeoutFlag|cmdutil.DeadlineFlag|cmdutil.HomeFlag)
+}
+
+func newPendingDiscardCmd(a *cmdutil.Factory) *cobra.Command {
+	return cmdutil.AddFlags(&cobra.Command{
+		Use:   "discard <id>",
+		Short: "Forget an unfinished write (what relays hold stays there)",
+		Example: `  roster pending discard 3f2a9c81d0e4
+  roster pending discard 3f2a9c81d0e4 --json  # roster.pending-discard/v1`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return discardPending(a, args[0]) },
+	}, &a.Opts, cmdutil.OutputFlags|cmdutil.HomeFlag)
+}
+
+// findPending is the write id names, or pending-not-found.
+func findPending(a *cmdutil.Factory, id string) (*journal.Dir, *journal.Write, error) {
+	j := a.Journal()
+	if j == nil {
+		return nil, nil, &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "pending-not-found", Err: errors.New("no data directory: there is no journal of unfinished writes")}
+	}
+	w, err := j.Find(id)
+	if err != nil {
+		return nil, nil, &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "pending-not-found", Err: err,
+			Commands: []suggest.Command{suggest.Roster("pending").Because("list the unfinished writes")}}
+	}
+	if w == nil {
+		return nil, nil, &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "pending-not-found", Err: fmt.Errorf("%q names no unfinished write", id),
+			Commands: []suggest.Command{suggest.Roster("pending").Because("list the unfinished writes")}}
+	}
+	return j, w, nil
+}
+
+// holdingNow asks each write's relays for its events by id (one request per
+// relay for all the writes); nil with --offline.
+func holdingNow(a *cmdutil.Factory, ctx context.Context, writes []journal.Write) map[string][]string {
+	if a.Opts.Offline || len(writes) == 0 {
+		return nil
+	}
+	var relays, ids []string
+	seen := map[string]bool{}
+	for _, w := range writes {
+		for _, e := range w.Entries {
+			ids = append(ids, e.Event.ID)
+			for _, u := range e.Relays {
+				if !seen[u] {
+					seen[u] = true
+					relays = append(relays, u)
+				}
+			}
+		}
+	}
+	pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner})
+	defer pool.Close()
+	held, _ := pool.ReadBack(ctx, relays, ids)
+	return held
+}
+
+func listPending(a *cmdutil.Factory, ctx context.Context) error {
+	out := report.Pending{Schema: report.PendingSchema, Writes: []report.PendingWrite{}, Unreadable: []report.PendingProblem{}}
+	j := a.Journal()
+	var writes []journal.Write
+	if j != nil {
+		var problems []journal.Problem
+		var err error
+		writes, problems, err = j.List()
+		if err != nil {
+			return err
+		}
+		for _, p := range problems {
+			out.Unreadable = append(out.Unreadable, report.PendingProblem{File: p.File, Problem: p.Err.Error()})
+		}
+	}
+	held := holdingNow(a, ctx, writes)
+	out.Checked = held != nil || len(writes) == 0 && !a.Opts.Offline
+	for _, w := range writes {
+		h := held
+		if h == nil {
+			h = w.Holding(nil)
+		}
+		out.Writes = append(out.Writes, report.PendingWriteOf(w, h, a.Io.Now()))
+	}
+	if a.Opts.JSON {
+		return cmdutil.WriteJSON(a, out)
+	}
+	wr := a.Io.Out
+	if len(out.Writes) == 0 && len(out.Unreadable) == 0 {
+		fmt.Fprintln(wr, "no unfinished writes")
+		return nil
+	}
+	fmt.Fprintf(wr, "%d unfinished write(s):\n", len(out.Writes))
+	for _, w := range out.Writes {
+		fmt.Fprintln(wr)
+		printPendingWrite(wr, w, out.Checked)
+		for _, c := range render.Render(a, membership.PendingCommands(w.ID)) {
+			fmt.Fprintf(wr, "  run: %s\n", termtext.Line(c))
+		}
+	}
+	for _, p := range out.Unreadable {
+		fmt.Fprintf(wr, "unreadable journal file (never sent): %s: %s\n", termtext.Line(p.File), termtext.Line(p.Problem))
+	}
+	return nil
+}
+
+// printPendingWrite is one write as `roster pending` shows it.
+func printPendingWrite(w io.Writer, pw report.PendingWrite, checked bool) {
+	fmt.Fprintf(w, "%s  %s\n", pw.ID[:12], termtext.Line(quoteWords(pw.Command)))
+	fmt.Fprintf(w, "  signed      %s\n", pw.Signed.UTC().Format("2006-01-02 15:04:05 UTC"))
+	fmt.Fprintf(w, "  repository  %s\n", termtext.Line(displayPendingRepo(pw.Repository)))
+	held := "held by"
+	if !checked {
+		held = "acknowledged (recorded)"
+	}
+	for i, e := range pw.Events {
+		line := fmt.Sprintf("  event %d/%d  %s (kind %d)", i+1, len(pw.Events), e.ID, e.Kind)
+		if len(e.Holding) > 0 {
+			line += "; " + held + ": " + strings.Join(e.Holding, ", ")
+		}
+		if len(e.Lacking) > 0 {
+			line += "; lacking: " + strings.Join(e.Lacking, ", ")
+		}
+		if e.Expired {
+			line += "; past the 15-minute acceptance window"
+		}
+		fmt.Fprintln(w, termtext.Line(line))
+	}
+	fmt.Fprintf(w, "  awaits      %s\n", pw.Awaits)
+}
+
+// displayPendingRepo shows a repository coordinate as a nostr:// URL.
+func displayPendingRepo(repo string) string {
+	parts := strings.SplitN(repo, ":", 3)
+	if len(parts) == 3 && parts[0] == fmt.Sprint(graph.KindAnnouncement) {
+		return gitstate.NostrURL(graph.NewCoordinate(parts[1], parts[2]), nil)
+	}
+	return repo
+}
+
+func discardPending(a *cmdutil.Factory, id string) error {
+	j, w, err := findPending(a, id)
+	if err != nil {
+		return err
+	}
+	pw := report.PendingWriteOf(*w, nil, a.Io.Now())
+	if err := j.Finish(w.ID); err != nil {
+		return err
+	}
+	if a.Opts.JSON {
+		return cmdutil.WriteJSON(a, report.PendingDiscard{Schema: report.PendingDiscardSchema, Discarded: pw})
+	}
+	fmt.Fprintf(a.Io.Out, "discarded the unfinished write %s; what relays already hold stays there\n", w.ID[:12])
+	printPendingWrite(a.Io.Out, pw, false)
+	return nil
+}
+
+// resumePending finishes one unfinished write.
+func resumePending(a *cmdutil.Factory, deps Deps, ctx context.Context, id string) error {
+	j, w, err := findPending(a, id)
+	if err != nil {
+		return err
+	}
+	first := w.First()
+	if first.Pipeline == journal.PipelineWorkspace {
+		return resumeWorkspaceImport(a, deps, ctx, *w)
+	}
+	c, ok := coordinateOf(first.Repo)
+	if !ok {
+		return &cmdutil.ExitError{Code: cmdutil.ExitFailure, Kind: "pending-incomplete", Err: fmt.Errorf("the unfinished write %s names no repository roster can read (%q)", w.ID[:12], first.Repo)}
+	}
+	// The write's repository and, unless --relay says otherwise, its relays.
+	a.Opts.Repo = gitstate.NostrURL(c, nil)
+	if len(a.Opts.Relays) == 0 {
+		a.Opts.Relays = relaypool.NormalizeRelays(first.Relays)
+	}
+	reach := previewAuthors(*w)
+	p := membership.Pipeline{
+		Discover: func(ctx context.Context) (*discovery.View, error) { return deps.LoadRepoToWrite(a, ctx, reach...) },
+		Again: func(ctx context.Context, prev *discovery.View, also ...nostr.Filter) (*discovery.View, error) {
+			return deps.ReloadRepo(a, ctx, prev, reach, also...)
+		},
+		Now:     a.Io.Now,
+		Journal: j,
+		Deliver: func(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
+			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner})
+			defer pool.Close()
+			return pool.Deliver(ctx, relays, evt, o)
+		},
+		Lock: func(ctx context.Context, addr string) (func(), error) { return deps.Lock(a, ctx, addr) },
+	}
+	r, err := p.Resume(ctx, *w)
+	var rf *membership.ResumeFailure
+	if errors.As(err, &rf) {
+		return resumeFailure(a, rf)
+	}
+	if err != nil {
+		return err
+	}
+	out := report.PendingResume{Schema: report.PendingResumeSchema, Write: report.PendingWriteOf(*w, r.Holding, a.Io.Now()),
+		Sent: map[string][]relaypool.Delivered{}, Verified: r.Verified}
+	for id, d := range r.Sent {
+		out.Sent[id] = d.Relays
+	}
+	if a.Opts.JSON {
+		return cmdutil.WriteJSON(a, out)
+	}
+	wr := a.Io.Out
+	for _, e := range out.Write.Events {
+		if d, ok := r.Sent[e.ID]; ok {
+			var to []string
+			for _, x := range d.Relays {
+				to = append(to, x.URL)
+			}
+			fmt.Fprintln(wr, termtext.Line(fmt.Sprintf("sent %s (kind %d) again to %s", e.ID, e.Kind, strings.Join(to, ", "))))
+		} else {
+			fmt.Fprintln(wr, termtext.Line(fmt.Sprintf("%s (kind %d) was already held by every relay", e.ID, e.Kind)))
+		}
+	}
+	fmt.Fprintf(wr, "verified: %s; the write %s is finished\n", out.Write.Awaits, w.ID[:12])
+	return nil
+}
+
+// resumeFailure renders a resume that sent nothing or was not verified.
+func resumeFailure(a *cmdutil.Factory, rf *membership.ResumeFailure) error {
+	code := cmdutil.ExitRefused
+	switch rf.Kind {
+	case membership.KindUnverified, membership.KindPublishFailed:
+		code = cmdutil.ExitUnverified
+	}
+	details := map[string]any{"changed": cmdutil.OrEmptySlice(rf.Changed), "problems": cmdutil.OrEmptySlice(rf.Problems)}
+	if rf.Resumed != nil {
+		details["write"] = rf.Resumed.Write.ID
+		details["holding"] = rf.Resumed.Holding
+	}
+	return &cmdutil.ExitError{Code: code, Kind: rf.Kind, Err: errors.New(rf.Message), Terminal: termtext.Line(rf.Message),
+		Details: details, Commands: rf.Commands}
+}
+
+// coordinateOf reads "30617:<hex>:<identifier>".
+func coordinateOf(a string) (graph.Coordinate, bool) {
+	parts := strings.SplitN(a, ":", 3)
+	if len(parts) != 3 || parts[0] != fmt.Sprint(graph.KindAnnouncement) {
+		return graph.Coordinate{}, false
+	}
+	c := graph.NewCoordinate(parts[1], parts[2])
+	return c, c.Valid()
+}
+
+// previewAuthors are the authors whose events the write's preview used: a
+// resume's discovery reaches them, as the write's did.
+func previewAuthors(w journal.Write) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, e := range w.Entries {
+		for k := range e.Preview {
+			kind, pk, _ := strings.Cut(k, ":")
+			if kind != "5" && !seen[pk] {
+				seen[pk] = true
+				out = append(out, pk)
+			}
+		}
+	}
+	return out
+}
+
+// resumeWorkspaceImport resends a kept workspace import as the exact retry
+// `roster workspace import` makes.
+func resumeWorkspaceImport(a *cmdutil.Factory, deps Deps, ctx context.Context, w journal.Write) error {
+	relay := ""
+	if len(w.First().Relays) > 0 {
+		relay = w.First().Relays[0]
+	}
+	if len(a.Opts.Relays) > 0 {
+		relay = a.Opts.Relays[0]
+	}
+	if relay == "" {
+		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "usage", Err: fmt.Errorf("the kept workspace import %s does not name its relay: give it with --relay", w.ID[:12])}
+	}
+	a.Opts.Relays = []string{relay}
+	return deps.RetryImport(a, ctx)
+}
+
+// quoteWords is a command's words as a shell takes them.
+func quoteWords(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = suggest.Quote(w)
+	}
+	return strings.Join(q, " ")
+}
