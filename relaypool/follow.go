@@ -36,7 +36,9 @@ var ErrFollowClosed = errors.New("the relay closed the subscription")
 // bounded by the pool's Timeout; the subscription itself has no deadline.
 // The connection is not shared with the pool's other operations and is
 // closed when Follow returns. A request over MaxREQBytes is refused: a live
-// subscription is one REQ.
+// subscription is one REQ. A relay may take a "limit": 0 filter without
+// asking for authentication and then withhold what the reader may not see
+// anonymously: where the reads need NIP-42, use AuthFirst.
 func (p *Pool) Follow(ctx context.Context, url string, filters []nostr.Filter, opts FollowOptions) error {
 	url = firstOr(NormalizeRelays([]string{url}), url)
 	if groups := splitREQ(filters, MaxREQBytes); len(groups) > 1 {
