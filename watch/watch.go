@@ -92,8 +92,9 @@ type Options struct {
 	// MinBackoff and MaxBackoff bound the reconnect delays (defaults above).
 	MinBackoff, MaxBackoff time.Duration
 	// Resolved, when set, is called after every resolution with whether it
-	// was emitted (tests observe the re-reads through it).
-	Resolved func(emitted bool)
+	// was emitted and how many live events it was handed (tests observe the
+	// re-reads through it).
+	Resolved func(emitted bool, live int)
 }
 
 // Run resolves once and emits the answer (an error there is returned as
@@ -121,7 +122,7 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	if o.Resolved != nil {
-		o.Resolved(true)
+		o.Resolved(true, 0)
 	}
 	last := ans.Fingerprint
 	fctx, stop := context.WithCancel(ctx)
@@ -136,14 +137,15 @@ func Run(ctx context.Context, o Options) error {
 			return nil
 		case <-w.kick:
 		}
-		ans, err := o.Resolve(ctx, w.liveEvents())
+		live := w.liveEvents()
+		ans, err := o.Resolve(ctx, live)
 		if ctx.Err() != nil {
 			return nil
 		}
 		if err != nil {
 			o.Warn("re-reading after a change failed (the last answer stands): " + err.Error())
 			if o.Resolved != nil {
-				o.Resolved(false)
+				o.Resolved(false, len(live))
 			}
 			continue
 		}
@@ -156,7 +158,7 @@ func Run(ctx context.Context, o Options) error {
 		}
 		w.follow(fctx, ans.Follow)
 		if o.Resolved != nil {
-			o.Resolved(emitted)
+			o.Resolved(emitted, len(live))
 		}
 	}
 }

@@ -82,7 +82,7 @@ func start(t *testing.T, relays []*devrelay.Relay, opts watch.Options) *scene {
 		s.warns = append(s.warns, msg)
 		s.mu.Unlock()
 	}
-	opts.Resolved = func(bool) {
+	opts.Resolved = func(bool, int) {
 		s.mu.Lock()
 		s.resolves++
 		s.mu.Unlock()
