@@ -12,9 +12,9 @@
 //   - ids already seen are remembered up to MaxSeen (oldest forgotten first),
 //     so a repeated event costs an id hash, not a signature check nor a
 //     re-read;
-//   - at most MaxLive recent events, none over MaxLiveBytes, are kept to be
-//     handed to the resolver (oldest dropped first); a bigger or dropped event
-//     still causes its re-read;
+//   - at most MaxLive recent events, none over MaxLiveBytes and MaxLiveTotal
+//     bytes together, are kept to be handed to the resolver (oldest dropped
+//     first); a bigger or dropped event still causes its re-read;
 //   - events that arrive while a re-read runs are not queued: they set one
 //     flag, and one more re-read follows, so a relay flooding events costs at
 //     most one read at a time, never a backlog.
@@ -38,7 +38,8 @@ const (
 	MaxRelays    = 64
 	MaxSeen      = 4096
 	MaxLive      = 256
-	MaxLiveBytes = 256 << 10
+	MaxLiveBytes = 64 << 10
+	MaxLiveTotal = 4 << 20
 )
 
 // Default reconnect backoff: the first retry after MinBackoff, doubling up
@@ -176,9 +177,10 @@ type watcher struct {
 	o    Options
 	kick chan struct{} // one pending re-read, however many events asked
 
-	mu   sync.Mutex
-	seen *seenSet
-	live []*nostr.Event
+	mu        sync.Mutex
+	seen      *seenSet
+	live      []*nostr.Event
+	liveBytes int
 
 	wg        sync.WaitGroup
 	followers map[string]*follower // by relay URL; only Run's goroutine
@@ -203,12 +205,16 @@ func (w *watcher) fresh(id string) bool {
 
 func (w *watcher) event(v verified.Event) {
 	e := v.Event()
-	if e != nil && size(e) <= MaxLiveBytes {
+	if n := size(e); e != nil && n <= MaxLiveBytes {
 		w.mu.Lock()
 		w.live = append(w.live, e)
-		if len(w.live) > MaxLive {
-			w.live = slices.Delete(w.live, 0, len(w.live)-MaxLive)
+		w.liveBytes += n
+		drop := 0
+		for len(w.live)-drop > MaxLive || w.liveBytes > MaxLiveTotal {
+			w.liveBytes -= size(w.live[drop])
+			drop++
 		}
+		w.live = slices.Delete(w.live, 0, drop)
 		w.mu.Unlock()
 	}
 	w.changed()
@@ -221,6 +227,9 @@ func (w *watcher) liveEvents() []*nostr.Event {
 }
 
 func size(e *nostr.Event) int {
+	if e == nil {
+		return 0
+	}
 	n := len(e.Content) + 64*4
 	for _, t := range e.Tags {
 		for _, v := range t {

@@ -401,3 +401,69 @@ func TestLiveEventsAreBoundedAndDeduplicated(t *testing.T) {
 }
 
 func verifiedOf(e *nostr.Event) (verified.Event, bool) { return verified.Check(e) }
+
+// Rule: the live events kept for the resolver are bounded in bytes too
+// (MaxLiveTotal), and an event over MaxLiveBytes is not kept at all.
+func TestLiveEventsAreBoundedInBytes(t *testing.T) {
+	big := strings.Repeat("x", 60<<10)
+	evts := make([]*nostr.Event, 100)
+	for i := range evts {
+		evts[i] = note(t, "stranger", int64(1000+i), big)
+	}
+	huge := note(t, "stranger", 5000, strings.Repeat("y", watch.MaxLiveBytes+1))
+	evts = append(evts, huge)
+	var mu sync.Mutex
+	var last []*nostr.Event
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- watch.Run(ctx, watch.Options{
+			Resolve: func(_ context.Context, live []*nostr.Event) (watch.Answer, error) {
+				mu.Lock()
+				last = live
+				mu.Unlock()
+				return watch.Answer{Fingerprint: "same", Follow: watch.Follow{Relays: []string{"ws://127.0.0.1:1"}, Filters: []nostr.Filter{topic}}}, nil
+			},
+			Emit: func(watch.Answer) error { return nil },
+			Subscribe: func(ctx context.Context, _ string, _ []nostr.Filter, o relaypool.FollowOptions) error {
+				o.Open()
+				for _, e := range evts {
+					if o.Fresh(e.ID) {
+						v, _ := verifiedOf(e)
+						o.Event(v)
+					}
+				}
+				<-ctx.Done()
+				return nil
+			},
+		})
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		ok := len(last) > 0 && last[len(last)-1].ID == evts[99].ID
+		mu.Unlock()
+		if ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the resolver never got the newest kept event")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, e := range last {
+		total += len(e.Content)
+		if e.ID == huge.ID {
+			t.Fatal("an event over MaxLiveBytes was kept")
+		}
+	}
+	if total > watch.MaxLiveTotal || len(last) == 0 || len(last) >= 100 {
+		t.Fatalf("%d live events of %d bytes kept, want at most %d bytes", len(last), total, watch.MaxLiveTotal)
+	}
+}
