@@ -12,10 +12,12 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/nbd-wtf/go-nostr/nip46"
-	"github.com/zalando/go-keyring"
-
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/account"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/repo/change"
 	"github.com/roster-cli/roster/signer"
+	"github.com/zalando/go-keyring"
 )
 
 // startTestBunker runs go-nostr's NIP-46 signer side in-process over relayURL,
@@ -83,13 +85,13 @@ func TestBunkerLoginSignsARepoInitAnnouncementEndToEnd(t *testing.T) {
 	env := homeEnv(t)
 
 	r := invocation{Env: env}.roster(t, "login", "--bunker", bunkerURL, "--json")
-	var login loginResult
+	var login account.LoginResult
 	decodeJSON(t, r, &login)
 	if r.Code != 0 || login.Backend != "bunker" || login.Pubkey != user.pubkey || strings.Contains(orEmpty(login.Bunker), "one-time-s3cret") || !strings.HasPrefix(orEmpty(login.Bunker), "bunker://") {
 		t.Fatalf("exit %d login %+v err %q", r.Code, login, r.Err)
 	}
 	who := invocation{Env: env}.roster(t, "whoami", "--json")
-	var w whoamiResult
+	var w account.WhoamiResult
 	decodeJSON(t, who, &w)
 	if w.Backend != "bunker" || w.Npub != user.npub {
 		t.Fatalf("whoami %+v", w)
@@ -100,7 +102,7 @@ func TestBunkerLoginSignsARepoInitAnnouncementEndToEnd(t *testing.T) {
 	if r.Code != 0 {
 		t.Fatalf("repo init via bunker: exit %d out %s err %s", r.Code, r.Out, r.Err)
 	}
-	var res repoInitResult
+	var res change.RepoInitResult
 	decodeJSON(t, r, &res)
 	stored := initStoredAnnouncements(repoRelays[0], user.pubkey)
 	if len(stored) != 1 || stored[0].ID != res.Event.ID || res.Backend != "bunker" || stored[0].Tags.Find("r")[1] != root {
@@ -115,9 +117,9 @@ func TestBunkerLoginSignsARepoInitAnnouncementEndToEnd(t *testing.T) {
 
 	// The bunker's NIP-44 paths: a peer's ciphertext decrypts to its
 	// plaintext, and the bunker's ciphertext is readable by the peer.
-	a := &app{io: &ioStreams{In: strings.NewReader(""), Out: new(strings.Builder), Err: new(strings.Builder),
+	a := &cmdutil.Factory{Io: &cmdutil.IoStreams{In: strings.NewReader(""), Out: new(strings.Builder), Err: new(strings.Builder),
 		Getenv: func(k string) string { return env[k] }}}
-	s, err := a.signer(context.Background())
+	s, err := a.Signer(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +156,7 @@ func TestBunkerLoginSignsARepoInitAnnouncementEndToEnd(t *testing.T) {
 	}
 
 	out := invocation{Env: env}.roster(t, "logout", "--json")
-	var lo logoutResult
+	var lo account.LogoutResult
 	decodeJSON(t, out, &lo)
 	if !lo.LoggedOut || orEmpty(lo.Backend) != "bunker" || orEmpty(lo.BunkerClientPubkey) == "" {
 		t.Fatalf("logout %+v", lo)
@@ -175,7 +177,7 @@ func TestBunkerLoginWithAWrongSecretIsRefused(t *testing.T) {
 	if r.Code == 0 || !strings.Contains(r.Err, "unauthorized") || strings.Contains(r.Err, "secret=wrong") {
 		t.Fatalf("exit %d err %q", r.Code, r.Err)
 	}
-	if w := (invocation{Env: env}).roster(t, "whoami"); w.Code != exitUsage {
+	if w := (invocation{Env: env}).roster(t, "whoami"); w.Code != cmdutil.ExitUsage {
 		t.Fatalf("whoami after refused login: exit %d", w.Code)
 	}
 }
@@ -193,7 +195,7 @@ func TestSwitchingToABunkerThenLogoutLeavesNoSecretInTheKeyring(t *testing.T) {
 		t.Fatalf("login --nsec: %d %s", r.Code, r.Err)
 	}
 	r := invocation{Env: env}.roster(t, "login", "--bunker", bunkerURL, "--json")
-	var login loginResult
+	var login account.LoginResult
 	decodeJSON(t, r, &login)
 	if r.Code != 0 || login.Backend != "bunker" {
 		t.Fatalf("login --bunker: %d %s %s", r.Code, r.Out, r.Err)

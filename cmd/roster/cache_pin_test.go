@@ -9,6 +9,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/cache"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // bigEventsRepository is Eve's "big": she lists n maintainers, and each of them
@@ -43,7 +44,7 @@ func bigEventsRepository(t *testing.T, n int) (person, []*nostr.Event) {
 func TestAnotherRepositorysBigEventsDoNotEvictTheHomesRepository(t *testing.T) {
 	t.Parallel()
 	w := newMutWorld(t, 1)
-	w.seams.cacheMaxBytes = 4 << 20
+	w.seams.CacheMaxBytes = 4 << 20
 	base := alice.announce(t, w.id, 100)
 	w.seed(base)
 	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
@@ -51,10 +52,10 @@ func TestAnotherRepositorysBigEventsDoNotEvictTheHomesRepository(t *testing.T) {
 	publish(t, w.relays[0].URL(), big...)
 	r := invocation{Env: withKey(w.home, alice), Dir: w.dir, Seams: w.seams}.roster(t,
 		"repo", "--repo", eve.naddr("big"), "--relay", w.relays[0].URL(), "--home", w.home["ROSTER_HOME"], "--timeout", "10s", "--json")
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("reading the big repository: exit %d\n%s", r.Code, r.Err)
 	}
-	c, err := cache.OpenWith(w.home["ROSTER_HOME"], cache.Options{MaxBytes: w.seams.cacheMaxBytes})
+	c, err := cache.OpenWith(w.home["ROSTER_HOME"], cache.Options{MaxBytes: w.seams.CacheMaxBytes})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestAnotherRepositorysBigEventsDoNotEvictTheHomesRepository(t *testing.T) {
 
 	off := w.run(alice, alice, 1100, "repo", "--offline", "--json")
 	var view map[string]any
-	if off.Code != exitOK || json.Unmarshal([]byte(off.Out), &view) != nil || !strings.Contains(off.Out, bob.npub()) {
+	if off.Code != cmdutil.ExitOK || json.Unmarshal([]byte(off.Out), &view) != nil || !strings.Contains(off.Out, bob.npub()) {
 		t.Fatalf("--offline after the big read: exit %d\n%s%s", off.Code, off.Out, off.Err)
 	}
 
@@ -80,7 +81,7 @@ func TestAnotherRepositorysBigEventsDoNotEvictTheHomesRepository(t *testing.T) {
 	w.relays[0].Inject(base)
 	before := w.storedCount()
 	stale := w.run(alice, alice, 1200, "repo", "edit", "--add-maintainer", carol.npub(), "--json", "--timeout", "5s")
-	if stale.Code != exitIncomplete || !strings.Contains(stale.Out, `"code": "stale-relays"`) || w.storedCount() != before {
+	if stale.Code != cmdutil.ExitIncomplete || !strings.Contains(stale.Out, `"code": "stale-relays"`) || w.storedCount() != before {
 		t.Fatalf("exit %d against a relay serving the replaced version, want 4 stale-relays and nothing stored\n%s%s", stale.Code, stale.Out, stale.Err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/roster-cli/roster/cache"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/writedeny"
 )
 
@@ -21,7 +22,7 @@ func denyCacheWrites(t *testing.T, w *mutWorld) {
 		return
 	}
 	t.Log("this machine denies no write (root without chattr +i): the cache is opened read-only through the seam")
-	w.seams.cacheReadOnly = true
+	w.seams.CacheReadOnly = true
 }
 
 // Rule (docs/cache.md "Read-only"): a cache roster may not write is read:
@@ -43,7 +44,7 @@ func TestAReadOnlyCacheIsReadAndAWriteIsRefusedNamingHome(t *testing.T) {
 			if denied {
 				denyCacheWrites(t, w)
 			} else {
-				w.seams.cacheReadOnly = true
+				w.seams.CacheReadOnly = true
 			}
 			readOnlyCacheIsRead(t, w)
 		})
@@ -56,12 +57,12 @@ func readOnlyCacheIsRead(t *testing.T, w *mutWorld) {
 	var view struct {
 		Lead string `json:"lead_maintainer"`
 	}
-	if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &view) != nil || view.Lead != alice.npub() {
+	if r.Code != cmdutil.ExitOK || json.Unmarshal([]byte(r.Out), &view) != nil || view.Lead != alice.npub() {
 		t.Fatalf("--offline on a read-only cache: exit %d out %s err %s", r.Code, r.Out, r.Err)
 	}
 
 	r = w.run(alice, alice, 2200, "repo", "--json")
-	if r.Code != exitOK || !strings.Contains(r.Err, "read-only") || !strings.Contains(r.Err, "--home") {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Err, "read-only") || !strings.Contains(r.Err, "--home") {
 		t.Fatalf("a relay read on a read-only cache: exit %d err %q", r.Code, r.Err)
 	}
 	if strings.Contains(r.Err, "cache clear") {
@@ -69,25 +70,25 @@ func readOnlyCacheIsRead(t *testing.T, w *mutWorld) {
 	}
 
 	r = invocation{Env: w.home, Seams: w.seams}.roster(t, "cache", "info", "--home", w.home["ROSTER_HOME"])
-	if r.Code != exitOK || !strings.Contains(r.Out, "read-only:") || !strings.Contains(r.Out, "events:") {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "read-only:") || !strings.Contains(r.Out, "events:") {
 		t.Fatalf("cache info on a read-only cache: exit %d out %s err %s", r.Code, r.Out, r.Err)
 	}
 
 	// A health check reads with complete evidence but publishes nothing:
 	// the read-only cache is compared with, not refused.
 	r = w.run(alice, alice, 2200, "repo", "health", "--json")
-	if r.Code != exitOK || strings.Contains(r.Out, "cache-read-only") {
+	if r.Code != cmdutil.ExitOK || strings.Contains(r.Out, "cache-read-only") {
 		t.Fatalf("repo health on a read-only cache: exit %d out %s err %s", r.Code, r.Out, r.Err)
 	}
 
-	m := w.refused(alice, alice, 2300, exitFailure, "cache-read-only", "repo", "edit", "--add-maintainer", carol.npub())
+	m := w.refused(alice, alice, 2300, cmdutil.ExitFailure, "cache-read-only", "repo", "edit", "--add-maintainer", carol.npub())
 	msg := m["error"].(map[string]any)["message"].(string)
 	if !strings.Contains(msg, "read-only") || !strings.Contains(msg, "--home") || !strings.Contains(msg, "keeps what it publishes") {
 		t.Fatalf("message %q", msg)
 	}
 	before := w.storedCount()
 	r = w.run(alice, alice, 2300, "repo", "edit", "--add-maintainer", carol.npub())
-	if r.Code != exitFailure || !strings.Contains(r.Err, "read-only") || !strings.Contains(r.Err, "--home") || w.storedCount() != before {
+	if r.Code != cmdutil.ExitFailure || !strings.Contains(r.Err, "read-only") || !strings.Contains(r.Err, "--home") || w.storedCount() != before {
 		t.Fatalf("text: exit %d err %q", r.Code, r.Err)
 	}
 	for _, c := range toStrings(m["error"].(map[string]any)["commands"]) {

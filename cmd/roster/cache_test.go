@@ -12,6 +12,8 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/cache"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -47,7 +49,7 @@ type cacheInfoOut struct {
 
 func decodeCacheInfo(t *testing.T, r result) cacheInfoOut {
 	t.Helper()
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\nout %s\nerr %s", r.Code, r.Out, r.Err)
 	}
 	var out cacheInfoOut
@@ -84,7 +86,7 @@ func TestCacheInfoJSONCountsWhatTheCacheHolds(t *testing.T) {
 
 	// --home beats ROSTER_HOME; the human form names the file and counts.
 	r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t, "--home", home, "cache", "info")
-	if r.Code != exitOK || !strings.Contains(r.Out, cache.Path(home)) || !strings.Contains(r.Out, "events:      3") || !strings.Contains(r.Out, "kind 30617") {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, cache.Path(home)) || !strings.Contains(r.Out, "events:      3") || !strings.Contains(r.Out, "kind 30617") {
 		t.Fatalf("exit %d out %q err %q", r.Code, r.Out, r.Err)
 	}
 }
@@ -130,7 +132,7 @@ func TestCacheInfoShowsTheCapEvictionsAndSkippedOversized(t *testing.T) {
 		fmt.Sprintf("evicted:     %d (least recently read", want.Evicted),
 		fmt.Sprintf("oversized:   1 skipped (events over %d bytes", cache.MaxEventBytes),
 	} {
-		if r.Code != exitOK || !strings.Contains(r.Out, line) {
+		if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, line) {
 			t.Fatalf("human output lacks %q: exit %d\n%s%s", line, r.Code, r.Out, r.Err)
 		}
 	}
@@ -157,7 +159,7 @@ func TestCacheInfoOnCorruptFileNamesTheWayOut(t *testing.T) {
 	}
 	env := map[string]string{"ROSTER_HOME": home}
 	r := invocation{Env: env}.roster(t, "cache", "info", "--json")
-	if r.Code != exitFailure {
+	if r.Code != cmdutil.ExitFailure {
 		t.Fatalf("exit %d out %s", r.Code, r.Out)
 	}
 	var body struct {
@@ -176,11 +178,11 @@ func TestCacheInfoOnCorruptFileNamesTheWayOut(t *testing.T) {
 		t.Fatalf("error %+v", body.Error)
 	}
 	r = invocation{Env: env}.roster(t, "cache", "info")
-	if r.Code != exitFailure || !strings.Contains(r.Err, cache.Path(home)) || !strings.Contains(r.Err, "run: roster cache clear") {
+	if r.Code != cmdutil.ExitFailure || !strings.Contains(r.Err, cache.Path(home)) || !strings.Contains(r.Err, "run: roster cache clear") {
 		t.Fatalf("human: exit %d err %q", r.Code, r.Err)
 	}
 	// The way out works.
-	if r := (invocation{Env: env}).roster(t, "cache", "clear"); r.Code != exitOK {
+	if r := (invocation{Env: env}).roster(t, "cache", "clear"); r.Code != cmdutil.ExitOK {
 		t.Fatalf("clear: exit %d err %q", r.Code, r.Err)
 	}
 	decodeCacheInfo(t, invocation{Env: env}.roster(t, "cache", "info", "--json"))
@@ -201,7 +203,7 @@ func TestCacheInfoOnNewerSchemaNamesTheWayOut(t *testing.T) {
 	_ = db.Update(func(tx *bolt.Tx) error { return tx.Bucket([]byte("meta")).Put([]byte("schema"), []byte("99")) })
 	db.Close()
 	r := invocation{Env: map[string]string{"ROSTER_HOME": home}}.roster(t, "cache", "info")
-	if r.Code != exitFailure || !strings.Contains(r.Err, "schema version 99") || !strings.Contains(r.Err, "roster cache clear") || !strings.Contains(r.Err, "--home") {
+	if r.Code != cmdutil.ExitFailure || !strings.Contains(r.Err, "schema version 99") || !strings.Contains(r.Err, "roster cache clear") || !strings.Contains(r.Err, "--home") {
 		t.Fatalf("exit %d err %q", r.Code, r.Err)
 	}
 }
@@ -221,7 +223,7 @@ func TestCacheClearRemovesTheFile(t *testing.T) {
 		Path    string `json:"path"`
 		Removed bool   `json:"removed"`
 	}
-	if err := json.Unmarshal([]byte(r.Out), &out); err != nil || r.Code != exitOK {
+	if err := json.Unmarshal([]byte(r.Out), &out); err != nil || r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d out %q: %v", r.Code, r.Out, err)
 	}
 	if out.Schema != "roster.cache-clear/v1" || out.Path != cache.Path(home) || !out.Removed {
@@ -231,11 +233,11 @@ func TestCacheClearRemovesTheFile(t *testing.T) {
 		t.Fatalf("file still there: %v", err)
 	}
 	r = invocation{Env: env}.roster(t, "cache", "clear", "--json")
-	if err := json.Unmarshal([]byte(r.Out), &out); err != nil || r.Code != exitOK || out.Removed {
+	if err := json.Unmarshal([]byte(r.Out), &out); err != nil || r.Code != cmdutil.ExitOK || out.Removed {
 		t.Fatalf("second clear: exit %d out %q", r.Code, r.Out)
 	}
 	r = invocation{Env: env}.roster(t, "cache", "clear")
-	if r.Code != exitOK || !strings.Contains(r.Out, "nothing to remove") {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "nothing to remove") {
 		t.Fatalf("human clear: exit %d out %q", r.Code, r.Out)
 	}
 }
@@ -257,7 +259,7 @@ func TestCacheDefaultsToTheXDGCacheDirectory(t *testing.T) {
 		{map[string]string{"XDG_CACHE_HOME": xdg, "HOME": home}, filepath.Join(xdg, "roster")},
 		{map[string]string{"HOME": home}, filepath.Join(home, ".cache", "roster")},
 	} {
-		if _, r := repoJSONRun(t, invocation{Env: c.env}, "--repo", alice.naddr("proj"), "--relay", relays[0].URL()); r.Code != exitOK {
+		if _, r := repoJSONRun(t, invocation{Env: c.env}, "--repo", alice.naddr("proj"), "--relay", relays[0].URL()); r.Code != cmdutil.ExitOK {
 			t.Fatalf("read with %v: exit %d: %s", c.env, r.Code, r.Err)
 		}
 		if _, err := os.Stat(cache.Path(c.want)); err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // strangersFlood makes a relay add n strangers' events, newer than
@@ -66,7 +67,7 @@ func TestStrangersIssuesOnACappedRelayDoNotHideANewlyAuthorizedStatus(t *testing
 	t.Parallel()
 	w, issue, closed := bobLedHisOwnRepository(t, true)
 	w.relays[0].SetMisbehaviour(strfryLike(900))
-	m := w.refused(alice, alice, 1000, exitRefused, "newly-authorized-action", "repo", "edit", "--add-maintainer", bob.npub())
+	m := w.refused(alice, alice, 1000, cmdutil.ExitRefused, "newly-authorized-action", "repo", "edit", "--add-maintainer", bob.npub())
 	msg := m["error"].(map[string]any)["message"].(string)
 	for _, want := range []string{closed.ID, issue.ID} {
 		if !strings.Contains(msg, want) {

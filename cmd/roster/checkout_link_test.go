@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Accept links the checkout: run with --repo in a checkout that selects no
@@ -23,7 +24,7 @@ func TestAcceptLinksACheckoutThatSelectsNoCoordinate(t *testing.T) {
 	w.dir = gitCheckout(t)
 
 	r := w.run(bob, alice, 2000, "repo", "accept")
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("accept: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	if n := strings.Count(r.Out, "this checkout is now linked to the repository: git config nostr.repo naddr1"); n != 1 {
@@ -41,7 +42,7 @@ func TestAcceptLinksACheckoutThatSelectsNoCoordinate(t *testing.T) {
 		t.Fatalf("nostr.repo selects %+v, want %v with the relay %s as hint", sel, alice.coord(w.id), w.relays[0].URL())
 	}
 	inv := invocation{Env: withKey(w.home, bob), Dir: w.dir, Now: time.Unix(2100, 0)}
-	if r := inv.roster(t, "repo", "--json"); r.Code != exitOK {
+	if r := inv.roster(t, "repo", "--json"); r.Code != cmdutil.ExitOK {
 		t.Fatalf("roster repo in the linked checkout (no --repo, no --relay): exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 }
@@ -80,8 +81,8 @@ func TestHooksInstallRefusesACheckoutWithNoCoordinate(t *testing.T) {
 	dir := gitCheckout(t)
 	inv := invocation{Env: homeEnv(t), Dir: dir}
 	r := inv.roster(t, "hooks", "install", "--json")
-	if r.Code != exitUsage {
-		t.Fatalf("hooks install: exit %d, want %d\n%s%s", r.Code, exitUsage, r.Out, r.Err)
+	if r.Code != cmdutil.ExitUsage {
+		t.Fatalf("hooks install: exit %d, want %d\n%s%s", r.Code, cmdutil.ExitUsage, r.Out, r.Err)
 	}
 	var m map[string]any
 	if err := json.Unmarshal([]byte(r.Out), &m); err != nil {

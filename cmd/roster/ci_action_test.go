@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"gopkg.in/yaml.v3"
 )
 
 // actionStep is one step of the composite action in action.yml.
@@ -109,7 +109,7 @@ func TestActionHealthStepAnnotatesAndGates(t *testing.T) {
 	for _, c := range []struct {
 		strict, verdict string
 		code            int
-	}{{"true", "notice", exitOK}, {"all", "error", exitUnhealthy}, {"false", "notice", exitOK}} {
+	}{{"true", "notice", cmdutil.ExitOK}, {"all", "error", cmdutil.ExitUnhealthy}, {"false", "notice", cmdutil.ExitOK}} {
 		out, code, outputs, summary := runActionStep(t, health, inputs(c.strict))
 		if code != c.code || !strings.Contains(outputs, "exit-code="+strconv.Itoa(c.code)) {
 			t.Fatalf("strict=%s: exit %d (want %d), outputs %q:\n%s", c.strict, code, c.code, outputs, out)
@@ -129,7 +129,7 @@ func TestActionHealthStepAnnotatesAndGates(t *testing.T) {
 		}
 	}
 	out, code, _, _ := runActionStep(t, health, inputs("maybe"))
-	if code != exitUsage || len(parseWorkflowCommands(t, out)) != 1 {
+	if code != cmdutil.ExitUsage || len(parseWorkflowCommands(t, out)) != 1 {
 		t.Fatalf("strict=maybe: exit %d:\n%s", code, out)
 	}
 	// The build step uses a given binary as it is, without building.

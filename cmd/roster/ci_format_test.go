@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/render"
 )
 
 // workflowCommand is one parsed GitHub Actions workflow command.
@@ -117,7 +119,7 @@ func TestHealthFormatGitHubIsWellFormedWorkflowCommands(t *testing.T) {
 			t.Fatalf("%s: removal annotation %+v:\n%s", strict, removal, r.Out)
 		}
 		want := "notice"
-		if r.Code != exitOK {
+		if r.Code != cmdutil.ExitOK {
 			want = "error"
 		}
 		if verdict == nil || verdict.Command != want {
@@ -141,7 +143,7 @@ func TestGitHubWorkflowCommandEscapesHostileText(t *testing.T) {
 	t.Parallel()
 	var b strings.Builder
 	hostile := "50% done:\r\n::error::pwned, really\n"
-	ghCommand(&b, "warning", "t:i,t%le\n::x", hostile)
+	render.GhCommand(&b, "warning", "t:i,t%le\n::x", hostile)
 	cmds := parseWorkflowCommands(t, b.String())
 	if len(cmds) != 1 || cmds[0].Props["title"] != `t:i,t%le\n::x` || cmds[0].Message != `50% done:\r`+"\n"+`::error::pwned, really`+"\n" {
 		t.Fatalf("parsed %+v from %q", cmds, b.String())

@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
-
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // repo init writes a clone URL other people can fetch from: origin's
@@ -22,7 +22,7 @@ func TestRepoInitAnnouncesAnSCPOriginAsSSHURL(t *testing.T) {
 	env := homeEnv(t)
 	env["ROSTER_SECRET_KEY"] = k.nsec
 	r := invocation{Env: env, Dir: dir, Now: time.Unix(1750000000, 0)}.roster(t, append([]string{"repo", "init", "--json"}, initRelayFlags(relays)...)...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	stored := initStoredAnnouncements(relays[0], k.pubkey)
@@ -48,8 +48,8 @@ func TestRepoInitRefusesALocalPathOriginAndWritesAnExplicitOneAsFileURL(t *testi
 	env["ROSTER_SECRET_KEY"] = k.nsec
 	inv := invocation{Env: env, Dir: dir, Now: time.Unix(1750000000, 0)}
 	r := inv.roster(t, append([]string{"repo", "init", "--json"}, initRelayFlags(relays)...)...)
-	if r.Code != exitUsage {
-		t.Fatalf("init with a path origin: exit %d, want %d\n%s%s", r.Code, exitUsage, r.Out, r.Err)
+	if r.Code != cmdutil.ExitUsage {
+		t.Fatalf("init with a path origin: exit %d, want %d\n%s%s", r.Code, cmdutil.ExitUsage, r.Out, r.Err)
 	}
 	var res initJSON
 	decodeJSON(t, r, &res)
@@ -60,7 +60,7 @@ func TestRepoInitRefusesALocalPathOriginAndWritesAnExplicitOneAsFileURL(t *testi
 		t.Fatalf("a refused init published %d announcement(s)", n)
 	}
 	r = inv.roster(t, append([]string{"repo", "init", "--json", "--clone", bareDir}, initRelayFlags(relays)...)...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("init --clone <path>: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	stored := initStoredAnnouncements(relays[0], k.pubkey)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Colour follows NO_COLOR, CLICOLOR, CLICOLOR_FORCE and TERM=dumb (roster
@@ -35,7 +36,7 @@ func TestRepoOutputColourFollowsTheEnvironment(t *testing.T) {
 		}
 		r := invocation{Env: env, OutTTY: c.tty, ErrTTY: c.tty, Dir: t.TempDir()}.roster(t,
 			"repo", "--repo", alice.naddr("proj"), "--relay", relay.URL(), "--timeout", "5s")
-		if r.Code != exitOK {
+		if r.Code != cmdutil.ExitOK {
 			t.Fatalf("%s: exit %d, stderr %q", c.name, r.Code, r.Err)
 		}
 		if got := strings.Contains(r.Out, "\x1b["); got != c.colour {

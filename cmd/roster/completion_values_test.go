@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // completions runs `roster __complete args...` in-process and returns the
@@ -13,7 +15,7 @@ import (
 func completions(t *testing.T, inv invocation, args ...string) ([]string, string) {
 	t.Helper()
 	r := inv.roster(t, append([]string{"__complete"}, args...)...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("__complete %v: exit %d %q", args, r.Code, r.Err)
 	}
 	var values []string

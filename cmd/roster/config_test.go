@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (relay sources): relays come from --relay, else ROSTER_RELAYS/config. With neither
@@ -50,7 +51,7 @@ func TestMalformedConfigIsUsageErrorNamingTheFile(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := invocation{Env: map[string]string{"ROSTER_HOME": home}}.roster(t, "whoami")
-			if r.Code != exitUsage || !strings.Contains(r.Err, path) || !strings.Contains(r.Err, "relays") {
+			if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, path) || !strings.Contains(r.Err, "relays") {
 				t.Fatalf("exit %d err %q", r.Code, r.Err)
 			}
 		})
@@ -63,7 +64,7 @@ func TestEmptyConfigIsNoConfig(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, "config.yaml"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := loadConfig(home)
+	cfg, err := cmdutil.LoadConfig(home)
 	if err != nil || len(cfg.Relays) != 0 {
 		t.Fatalf("empty config.yaml: %+v, %v", cfg, err)
 	}

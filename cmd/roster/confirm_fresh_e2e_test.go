@@ -7,13 +7,15 @@ import (
 	"testing"
 
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/hooks"
 )
 
 // freshFetchMarkers lists the markers under the home's data directory.
 func freshFetchMarkers(t *testing.T, w *hookWorld) []string {
 	t.Helper()
 	var out []string
-	root := filepath.Join(w.env["ROSTER_HOME"], freshFetchDir)
+	root := filepath.Join(w.env["ROSTER_HOME"], hooks.FreshFetchDir)
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			out = append(out, p)
@@ -42,7 +44,7 @@ func TestPushAfterConfirmationNeedsAFreshFetchOfTheAcceptedState(t *testing.T) {
 		alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), maintainersTag(alice, bob)),
 		alice.state(t, "proj", 1003, accepted))
 	r := w.roster(append([]string{"repo", "accept"}, relayArgs(w.relays)...)...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("accept: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	markers := freshFetchMarkers(t, w)

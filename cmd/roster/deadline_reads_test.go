@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (docs/usage.md "How long a command can take": --deadline caps the
@@ -22,7 +24,7 @@ func TestADeadlineThatEndsAReadIsExit4Deadline(t *testing.T) {
 		r := w.run(alice, alice, 1000, append(cmd, "--timeout", "10s", "--deadline", "400ms", "--json")...)
 		took := time.Since(start)
 		_, e := mutationJSON(t, r)
-		if r.Code != exitIncomplete || e == nil || e["code"] != "deadline" {
+		if r.Code != cmdutil.ExitIncomplete || e == nil || e["code"] != "deadline" {
 			t.Fatalf("roster %s --deadline 400ms: exit %d error %v, want 4 deadline\n%s", strings.Join(cmd, " "), r.Code, e, r.Out)
 		}
 		if d, _ := e["details"].(map[string]any); d["phase"] != "discovering" || d["deadline"] != "400ms" {
@@ -34,7 +36,7 @@ func TestADeadlineThatEndsAReadIsExit4Deadline(t *testing.T) {
 	}
 	// Without a deadline the same read waits for the relay and succeeds.
 	w.relays[1].SetSlow(0)
-	if r := w.run(alice, alice, 1000, "repo", "--deadline", "30s", "--json"); r.Code != exitOK {
+	if r := w.run(alice, alice, 1000, "repo", "--deadline", "30s", "--json"); r.Code != cmdutil.ExitOK {
 		t.Fatalf("roster repo with a generous deadline: exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
 }

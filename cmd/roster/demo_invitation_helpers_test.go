@@ -6,8 +6,9 @@ import (
 	"time"
 
 	"github.com/nbd-wtf/go-nostr/nip19"
-
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/dev"
 )
 
 // carolPreviewsAcceptance runs `roster repo accept --dry-run` as Carol in a
@@ -16,7 +17,7 @@ import (
 // acceptance too. extra adds flags such as --json.
 func carolPreviewsAcceptance(t *testing.T, extra ...string) result {
 	t.Helper()
-	relay := devrelay.StartN(t, 1, devrelay.Options{Authorities: devRelayAuthorities()})[0]
+	relay := devrelay.StartN(t, 1, devrelay.Options{Authorities: dev.DevRelayAuthorities()})[0]
 	// The demo's objects on a real Git server: a membership change checks
 	// every state OID is advertised by the component's clone servers.
 	work := newGitWork(t)
@@ -42,7 +43,7 @@ func carolPreviewsAcceptance(t *testing.T, extra ...string) result {
 func nextSection(t *testing.T, r result) string {
 	t.Helper()
 	_, next, ok := strings.Cut(r.Out, "\nnext:\n")
-	if r.Code != exitOK || !ok {
+	if r.Code != cmdutil.ExitOK || !ok {
 		t.Fatalf("exit %d, no next: section\n%s%s", r.Code, r.Out, r.Err)
 	}
 	return next

@@ -6,6 +6,11 @@ import (
 	"time"
 
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/dev"
+	"github.com/roster-cli/roster/internal/cli/group"
+	"github.com/roster-cli/roster/internal/cli/project"
+	"github.com/roster-cli/roster/internal/cli/workspace"
 )
 
 // The demo seeds everything the README tour reads: every tour command runs
@@ -13,8 +18,8 @@ import (
 // runs, and exits 0 with the seeded state.
 func TestDemoSeedServesEveryTourCommand(t *testing.T) {
 	t.Parallel()
-	relay := devrelay.StartN(t, 1, devrelay.Options{Authorities: devRelayAuthorities()})[0]
-	demo, cleanup, err := seedDemo(relay, time.Now(), func(msg string) { t.Fatal(msg) })
+	relay := devrelay.StartN(t, 1, devrelay.Options{Authorities: dev.DevRelayAuthorities()})[0]
+	demo, cleanup, err := dev.SeedDemo(relay, time.Now(), func(msg string) { t.Fatal(msg) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,13 +28,13 @@ func TestDemoSeedServesEveryTourCommand(t *testing.T) {
 		t.Helper()
 		env := map[string]string{"ROSTER_SECRET_KEY": devrelay.DemoKey(name), "ROSTER_HOME": t.TempDir()}
 		r := invocation{Env: env, Dir: t.TempDir()}.roster(t, append(args, "--relay", relay.URL(), "--timeout", "5s")...)
-		if r.Code != exitOK {
+		if r.Code != cmdutil.ExitOK {
 			t.Fatalf("roster %v as %s: exit %d\nout: %s\nerr: %s", args, name, r.Code, r.Out, r.Err)
 		}
 		return r
 	}
 
-	ws := decodeOut[wsJSON](t, as("alice", "workspace", "show", "--json"))
+	ws := decodeOut[workspace.WsJSON](t, as("alice", "workspace", "show", "--json"))
 	if len(ws.Sections) != 2 || ws.Sections[0].Label != "Maintainers" || ws.Sections[1].Label != "Reading" {
 		t.Errorf("workspace sections %+v", ws.Sections)
 	}
@@ -37,21 +42,21 @@ func TestDemoSeedServesEveryTourCommand(t *testing.T) {
 		t.Errorf("bob, granted mover, does not see the sections:\n%s", text)
 	}
 
-	pj := decodeOut[projectJSON](t, as("carol", "project", "show", demo.Project.Naddr, "--json"))
+	pj := decodeOut[project.ProjectJSON](t, as("carol", "project", "show", demo.Project.Naddr, "--json"))
 	if pj.Coordinate != demo.Project.Coordinate || pj.HomeChannel == nil || *pj.HomeChannel != devrelay.DemoHomeChannel || len(pj.RelatedChannels) != 1 {
 		t.Errorf("project %+v", pj)
 	}
 
-	g := decodeOut[groupJSON](t, as("carol", "group", "show", demo.Group.ID, "--json"))
+	g := decodeOut[group.GroupJSON](t, as("carol", "group", "show", demo.Group.ID, "--json"))
 	if len(g.Relays) != 1 || !g.Relays[0].Live || len(g.Relays[0].Group.Admins) != 2 {
 		t.Errorf("group %+v", g.Relays)
 	}
 
 	ref := relay.URL() + "'" + demo.Group.ID
-	if j := decodeOut[groupRequestJSON](t, as("dave", "group", "join", ref, "--save", "--json")); j.Outcome != "joined" || j.List.Status != "saved" {
+	if j := decodeOut[group.GroupRequestJSON](t, as("dave", "group", "join", ref, "--save", "--json")); j.Outcome != "joined" || j.List.Status != "saved" {
 		t.Errorf("join %+v", j)
 	}
-	if m := decodeOut[groupMembersJSON](t, as("dave", "group", "members", ref, "--json")); len(m.Relays) != 1 || len(m.Relays[0].Members) != 5 {
+	if m := decodeOut[group.GroupMembersJSON](t, as("dave", "group", "members", ref, "--json")); len(m.Relays) != 1 || len(m.Relays[0].Members) != 5 {
 		t.Errorf("members %+v", m.Relays)
 	}
 
@@ -78,7 +83,7 @@ func TestDemoSeedServesEveryTourCommand(t *testing.T) {
 	env := map[string]string{"ROSTER_SECRET_KEY": devrelay.DemoKey("bob"), "ROSTER_HOME": t.TempDir()}
 	before := relay.EventCount()
 	r := invocation{Env: env, Dir: t.TempDir()}.roster(t, "repo", "edit", "--add-maintainer", demoNpub(t, "erin"), "--repo", demo.Naddr, "--relay", relay.URL(), "--timeout", "5s")
-	if r.Code != exitRefused || !strings.Contains(r.Err, "only the resolved lead should add maintainers") || relay.EventCount() != before {
+	if r.Code != cmdutil.ExitRefused || !strings.Contains(r.Err, "only the resolved lead should add maintainers") || relay.EventCount() != before {
 		t.Errorf("bob's add: exit %d (want 3), relay events %d -> %d:\n%s", r.Code, before, relay.EventCount(), r.Err)
 	}
 }

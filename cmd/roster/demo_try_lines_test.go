@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/dev"
 )
 
 // The demo carries the tour: every try: line the banner prints runs as
@@ -20,33 +22,33 @@ import (
 // after his removal not, exit 5).
 func TestDemoTryLinesRunAsPrinted(t *testing.T) {
 	t.Parallel()
-	relay := devrelay.StartN(t, 1, devrelay.Options{Authorities: devRelayAuthorities()})[0]
-	demo, cleanup, err := seedDemo(relay, time.Now(), func(msg string) { t.Fatal(msg) })
+	relay := devrelay.StartN(t, 1, devrelay.Options{Authorities: dev.DevRelayAuthorities()})[0]
+	demo, cleanup, err := dev.SeedDemo(relay, time.Now(), func(msg string) { t.Fatal(msg) })
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(cleanup)
-	started := devRelayStarted{URL: relay.URL(), Naddr: demo.Naddr, ProjectNaddr: demo.Project.Naddr, GroupID: demo.Group.ID,
+	started := dev.DevRelayStarted{URL: relay.URL(), Naddr: demo.Naddr, ProjectNaddr: demo.Project.Naddr, GroupID: demo.Group.ID,
 		CloneURL: demo.CloneURL, StatusByMaintainer: demo.Issue.ByMaintainer, StatusByRemoved: demo.Issue.ByRemoved}
-	lines := demoTryLines(started, demo)
+	lines := dev.DemoTryLines(started, demo)
 	if len(lines) < 15 || !strings.HasPrefix(lines[0], "git clone") {
 		t.Fatalf("try lines %q: want the clone line first and one per tour command", lines)
 	}
 	sawCheck := map[int]bool{}
 	for _, line := range lines {
-		want := exitOK
+		want := cmdutil.ExitOK
 		if m := regexp.MustCompile(`\(exit (\d)\)`).FindStringSubmatch(line); m != nil {
 			want, _ = strconv.Atoi(m[1])
 		}
 		out := runTryLine(t, line, t.TempDir(), want)
 		if strings.Contains(line, "check-event") {
 			sawCheck[want] = true
-			if want == exitUnhealthy && !strings.Contains(out, "not authorized") {
+			if want == cmdutil.ExitUnhealthy && !strings.Contains(out, "not authorized") {
 				t.Errorf("dave's status verdict is not \"not authorized\":\n%s", out)
 			}
 		}
 	}
-	if !sawCheck[exitOK] || !sawCheck[exitUnhealthy] {
+	if !sawCheck[cmdutil.ExitOK] || !sawCheck[cmdutil.ExitUnhealthy] {
 		t.Fatalf("the try lines do not show both check-event verdicts: %v", sawCheck)
 	}
 }
@@ -74,7 +76,7 @@ func runTryLine(t *testing.T, line, cwd string, want int) string {
 		words := shellWords(t, step)
 		code := want
 		if i < len(steps)-1 {
-			code = exitOK
+			code = cmdutil.ExitOK
 		}
 		switch words[0] {
 		case "cd":

@@ -14,6 +14,9 @@ import (
 	"github.com/nbd-wtf/go-nostr/nip19"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/dev"
+	cliroot "github.com/roster-cli/roster/internal/cli/root"
 	"github.com/roster-cli/roster/relaypool"
 )
 
@@ -47,10 +50,10 @@ type devRelayRun struct {
 func startDevRelayCmd(t *testing.T, args ...string) *devRelayRun {
 	t.Helper()
 	run := &devRelayRun{out: &syncBuffer{}, err: &syncBuffer{}, done: make(chan struct{})}
-	s := &ioStreams{In: strings.NewReader(""), Out: run.out, Err: run.err,
+	s := &cmdutil.IoStreams{In: strings.NewReader(""), Out: run.out, Err: run.err,
 		Getenv: func(string) string { return "" }, Now: time.Now}
-	a := &app{io: s}
-	root := newRootCmd(a)
+	a := &cmdutil.Factory{Io: s}
+	root := cliroot.NewRootCmd(a)
 	root.SetArgs(args)
 	ctx, cancel := context.WithCancel(context.Background())
 	run.stop = cancel
@@ -137,7 +140,7 @@ func TestDevRelaySeedDemoJSONServesTheDemoRepositoryUntilStopped(t *testing.T) {
 		{"project", "show", started.ProjectNaddr},
 		{"group", "show", started.GroupID},
 	} {
-		if r := (invocation{Env: env}).roster(t, append(args, "--relay", started.URL, "--timeout", "5s")...); r.Code != exitOK {
+		if r := (invocation{Env: env}).roster(t, append(args, "--relay", started.URL, "--timeout", "5s")...); r.Code != cmdutil.ExitOK {
 			t.Errorf("roster %v against the banner: exit %d %s", args, r.Code, r.Err)
 		}
 	}
@@ -187,7 +190,7 @@ func TestDevRelayDemoIsReadableByRosterRepo(t *testing.T) {
 	}
 	env := map[string]string{"ROSTER_HOME": t.TempDir(), "HOME": t.TempDir()}
 	r := invocation{Env: env}.roster(t, "repo", "--repo", naddr, "--relay", url, "--json", "--timeout", "5s")
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("roster repo exit %d\nstdout %s\nstderr %s", r.Code, r.Out, r.Err)
 	}
 	var repo map[string]any
@@ -219,7 +222,7 @@ func TestDevRelayRequireAuthRefusesAnonymousReads(t *testing.T) {
 func TestDevRelayUnknownSeedIsUsageError(t *testing.T) {
 	t.Parallel()
 	r := invocation{Env: map[string]string{}}.roster(t, "dev", "relay", "--addr", "127.0.0.1:0", "--seed", "nope")
-	if r.Code != exitUsage || !strings.Contains(r.Err, "--seed demo") {
+	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "--seed demo") {
 		t.Fatalf("exit %d stderr %q", r.Code, r.Err)
 	}
 }
@@ -232,7 +235,7 @@ func TestDevRelayBusyPortNamesTheWayOut(t *testing.T) {
 	}
 	defer ln.Close()
 	r := invocation{Env: map[string]string{}}.roster(t, "dev", "relay", "--addr", ln.Addr().String())
-	if r.Code != exitFailure || !strings.Contains(r.Err, "--addr 127.0.0.1:0") {
+	if r.Code != cmdutil.ExitFailure || !strings.Contains(r.Err, "--addr 127.0.0.1:0") {
 		t.Fatalf("exit %d stderr %q", r.Code, r.Err)
 	}
 }
@@ -288,7 +291,7 @@ func TestDevRelayRunsTheWorkspaceProjectAndGroupAuthorities(t *testing.T) {
 func TestDevRelayAuthoritiesClaimEachKindOnce(t *testing.T) {
 	t.Parallel()
 	seen := map[int]bool{}
-	for _, a := range devRelayAuthorities() {
+	for _, a := range dev.DevRelayAuthorities() {
 		for _, k := range a.Kinds() {
 			if seen[k] {
 				t.Fatalf("kind %d is claimed twice", k)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/account"
 	"github.com/roster-cli/roster/signer"
 )
 
@@ -78,7 +79,7 @@ func TestConcurrentFirstRunsNeverLoseTheKey(t *testing.T) {
 		}
 		wg.Wait()
 		for i := range procs {
-			var who whoamiResult
+			var who account.WhoamiResult
 			if codes[i] != 0 || json.Unmarshal([]byte(outs[i]), &who) != nil || who.Npub != k.npub {
 				t.Fatalf("trial %d: process %d exit %d out %s err %q", trial, i, codes[i], outs[i], errs[i])
 			}

@@ -9,7 +9,8 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
-
+	"github.com/roster-cli/roster/internal/cli/account"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/writedeny"
 	"github.com/roster-cli/roster/signer"
 )
@@ -34,9 +35,9 @@ func loginNcryptsec(t *testing.T, env map[string]string, k testKey) {
 // passphrase, signs as k: the key is readable where roster looks.
 func signsAs(t *testing.T, env map[string]string, k testKey) {
 	t.Helper()
-	a := &app{io: &ioStreams{In: strings.NewReader("pass phrase\n"), Out: new(strings.Builder), Err: new(strings.Builder),
-		Getenv: func(key string) string { return env[key] }}, seams: noKeyring}
-	s, err := a.signer(context.Background())
+	a := &cmdutil.Factory{Io: &cmdutil.IoStreams{In: strings.NewReader("pass phrase\n"), Out: new(strings.Builder), Err: new(strings.Builder),
+		Getenv: func(key string) string { return env[key] }}, Seams: noKeyring}
+	s, err := a.Signer(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestKeysConfigAndCacheLiveInTheirXDGDirectories(t *testing.T) {
 		t.Fatal(err)
 	}
 	r = invocation{Env: env}.roster(t, "repo", "--offline")
-	if r.Code != exitUsage || !strings.Contains(r.Err, "config.yaml") {
+	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "config.yaml") {
 		t.Fatalf("a bad config.yaml in the config directory: exit %d err %q", r.Code, r.Err)
 	}
 
@@ -127,7 +128,7 @@ func TestAnOldHomesKeyAndConfigAreMovedOnceWithANotice(t *testing.T) {
 	old := oldHome(t, home, k)
 
 	r := invocation{Env: env, Seams: noKeyring}.roster(t, "whoami", "--json")
-	var who whoamiResult
+	var who account.WhoamiResult
 	decodeJSON(t, r, &who)
 	if r.Code != 0 || who.Npub != k.npub {
 		t.Fatalf("whoami exit %d out %s err %q", r.Code, r.Out, r.Err)
@@ -177,7 +178,7 @@ func TestAMoveThatFailsPartWayKeepsTheKeyReadable(t *testing.T) {
 	}
 
 	r := invocation{Env: env, Seams: noKeyring}.roster(t, "whoami", "--json")
-	var who whoamiResult
+	var who account.WhoamiResult
 	decodeJSON(t, r, &who)
 	if r.Code != 0 || who.Npub != k.npub || who.Backend != "ncryptsec" {
 		t.Fatalf("whoami exit %d out %s err %q", r.Code, r.Out, r.Err)
@@ -217,7 +218,7 @@ func TestALoginIntoAnUnwritableHomeNamesThePermissionAndHome(t *testing.T) {
 	}
 	writedeny.MustDeny(t, env["ROSTER_HOME"])
 	r := invocation{Env: env, Stdin: k.nsec + "\npass phrase\npass phrase\n", Seams: noKeyring}.roster(t, "login", "--nsec", "--json")
-	if r.Code != exitFailure || !strings.Contains(r.Out, `"code": "not-permitted"`) || !strings.Contains(r.Out, "--home") || strings.Contains(r.Out, "roster login") {
+	if r.Code != cmdutil.ExitFailure || !strings.Contains(r.Out, `"code": "not-permitted"`) || !strings.Contains(r.Out, "--home") || strings.Contains(r.Out, "roster login") {
 		t.Fatalf("exit %d out %s err %q", r.Code, r.Out, r.Err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // forgedOn lists the ids a read's JSON says relay u served forged copies of.
@@ -42,7 +43,7 @@ func TestForgedCopiesOnTheFirstRelayDoNotHideTheValidOnesOfTheSecond(t *testing.
 		t.Fatalf("Alice is not a maintainer in the read: %v", got)
 	}
 	human := w.run(alice, alice, 500, "repo")
-	if human.Code != exitOK || !strings.Contains(human.Out, "forged copies (bad signature) of "+ann.ID) {
+	if human.Code != cmdutil.ExitOK || !strings.Contains(human.Out, "forged copies (bad signature) of "+ann.ID) {
 		t.Fatalf("exit %d; the human read does not name the forged copy:\n%s%s", human.Code, human.Out, human.Err)
 	}
 	w.ok(alice, alice, 500, "repo", "health")
@@ -50,7 +51,7 @@ func TestForgedCopiesOnTheFirstRelayDoNotHideTheValidOnesOfTheSecond(t *testing.
 	// the hostile relay serves it back only forged, which is said (exit 6,
 	// published but not verified there), never taken for a valid copy.
 	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--json")
-	if r.Code != exitUnverified || !strings.Contains(r.Out, hostile.URL()+" accepted it but returned it on read-back only as a forged copy") || strings.Contains(r.Out, w.relays[1].URL()+" accepted") {
+	if r.Code != cmdutil.ExitUnverified || !strings.Contains(r.Out, hostile.URL()+" accepted it but returned it on read-back only as a forged copy") || strings.Contains(r.Out, w.relays[1].URL()+" accepted") {
 		t.Fatalf("exit %d, want 6 naming only the hostile relay's forged read-back\n%s%s", r.Code, r.Out, r.Err)
 	}
 	w.wantLatest(alice, role("M", alice), role("m", bob, "1000"), projection(alice, bob))

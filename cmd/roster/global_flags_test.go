@@ -6,9 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
-
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	cliroot "github.com/roster-cli/roster/internal/cli/root"
 	"github.com/roster-cli/roster/suggest"
+	"github.com/spf13/cobra"
 )
 
 // A global flag given to a command that would ignore it is a usage error
@@ -42,7 +43,7 @@ func TestGlobalFlagAGivenCommandIgnoresIsRefused(t *testing.T) {
 		r := invocation{Env: homeEnv(t), Dir: t.TempDir()}.roster(t, c.args...)
 		cmd := "roster " + c.cmd
 		text := r.Err + r.Out // with --json the error is JSON on stdout (with --jq on stderr)
-		if r.Code != exitUsage || !strings.Contains(text, cmd+" does not take "+c.flag+" (") || !strings.Contains(text, cmd+" --help") {
+		if r.Code != cmdutil.ExitUsage || !strings.Contains(text, cmd+" does not take "+c.flag+" (") || !strings.Contains(text, cmd+" --help") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q (want %s refused by %s)", c.args, r.Code, r.Out, r.Err, c.flag, cmd)
 		}
 	}
@@ -57,7 +58,7 @@ func TestGlobalFlagAGivenCommandIgnoresIsRefused(t *testing.T) {
 			} `json:"details"`
 		} `json:"error"`
 	}
-	if r.Code != exitUsage || json.Unmarshal([]byte(r.Out), &e) != nil || e.Error.Code != "usage" ||
+	if r.Code != cmdutil.ExitUsage || json.Unmarshal([]byte(r.Out), &e) != nil || e.Error.Code != "usage" ||
 		e.Error.Details.Command != "roster version" || !slices.Equal(e.Error.Details.Flags, []string{"--offline", "--repo"}) {
 		t.Errorf("--json refusal: exit %d %q", r.Code, r.Out)
 	}
@@ -76,7 +77,7 @@ func TestGlobalFlagACommandReadsIsAccepted(t *testing.T) {
 		{"version", "--jq", ".schema"},
 	} {
 		r := invocation{Env: map[string]string{}}.roster(t, args...)
-		if r.Code != exitOK && !(args[0] == "whoami" && r.Code == exitUsage && strings.Contains(r.Out, "no-signer")) {
+		if r.Code != cmdutil.ExitOK && !(args[0] == "whoami" && r.Code == cmdutil.ExitUsage && strings.Contains(r.Out, "no-signer")) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, r.Code, r.Out, r.Err)
 		}
 	}
@@ -84,7 +85,7 @@ func TestGlobalFlagACommandReadsIsAccepted(t *testing.T) {
 	// relay (exit 4), not on the flags.
 	r := invocation{Env: homeEnv(t), Dir: t.TempDir()}.roster(t, "repo", "health", "--repo", alice.naddr("proj"),
 		"--relay", "ws://127.0.0.1:1", "--timeout", "2s", "--home", t.TempDir(), "--json")
-	if r.Code != exitIncomplete {
+	if r.Code != cmdutil.ExitIncomplete {
 		t.Errorf("repo health with every global flag: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
 	}
 }
@@ -120,8 +121,8 @@ func TestHelpListsOnlyTheGlobalFlagsACommandReads(t *testing.T) {
 // and the table names no command that does not exist.
 func TestEveryCommandDeclaresItsGlobalFlags(t *testing.T) {
 	t.Parallel()
-	a := &app{io: &ioStreams{Getenv: func(string) string { return "" }}}
-	root := newRootCmd(a)
+	a := &cmdutil.Factory{Io: &cmdutil.IoStreams{Getenv: func(string) string { return "" }}}
+	root := cliroot.NewRootCmd(a)
 	root.InitDefaultHelpCmd()
 	seen := map[string]bool{}
 	var walk func(c *cobra.Command)
@@ -132,14 +133,14 @@ func TestEveryCommandDeclaresItsGlobalFlags(t *testing.T) {
 		if !c.HasParent() || c.Hidden || (c.HasSubCommands() && c.Name() != "repo" && c.Name() != "completion") {
 			return
 		}
-		key := commandKey(c)
+		key := cmdutil.CommandKey(c)
 		seen[key] = true
-		if _, ok := globalFlagUse[key]; !ok {
+		if _, ok := cmdutil.GlobalFlagUse[key]; !ok {
 			t.Errorf("%s does not declare which global flags it reads (globalFlagUse)", c.CommandPath())
 		}
 	}
 	walk(root)
-	for key := range globalFlagUse {
+	for key := range cmdutil.GlobalFlagUse {
 		if !seen[key] {
 			t.Errorf("globalFlagUse names %q, which is no command", key)
 		}
@@ -152,7 +153,7 @@ func TestEveryCommandDeclaresItsGlobalFlags(t *testing.T) {
 func TestGlobalFlagUseMatchesSuggestedSelectors(t *testing.T) {
 	t.Parallel()
 	sel := suggest.Selectors{Repo: "origin", Relays: []string{"wss://r.example"}, Home: "/h"}
-	for key, use := range globalFlagUse {
+	for key, use := range cmdutil.GlobalFlagUse {
 		got := sel.Apply(suggest.Roster(strings.Fields(key)...))
 		for _, f := range []string{"repo", "relay", "home"} {
 			if got.Has("--"+f) != use[f] {

@@ -6,6 +6,8 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/group"
 )
 
 func TestGroupShowReadsRelaySignedRolesAndIgnoresForgeries(t *testing.T) {
@@ -22,10 +24,10 @@ func TestGroupShowReadsRelaySignedRolesAndIgnoresForgeries(t *testing.T) {
 	w.relay.Inject(forged)
 
 	r := w.as(pcStrangerSK, "group", "show", pcHome, "--json")
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d %s %s", r.Code, r.Out, r.Err)
 	}
-	out := decodeOut[groupJSON](t, r)
+	out := decodeOut[group.GroupJSON](t, r)
 	if out.Schema != "roster.group/v1" || len(out.Relays) != 1 || !out.Complete {
 		t.Fatalf("%+v", out)
 	}
@@ -41,12 +43,12 @@ func TestGroupShowReadsRelaySignedRolesAndIgnoresForgeries(t *testing.T) {
 	}
 	// The stranger is still refused a project change through that channel.
 	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
-	if r := w.as(pcStrangerSK, "project", "relate", w.coord.String(), pcChanA); r.Code != exitRefused {
+	if r := w.as(pcStrangerSK, "project", "relate", w.coord.String(), pcChanA); r.Code != cmdutil.ExitRefused {
 		t.Fatalf("forged admin was authorized: exit %d %s", r.Code, r.Err)
 	}
 
 	text := w.as(pcOwnerSK, "group", "show", pcHome)
-	if text.Code != exitOK || !strings.Contains(text.Out, "Home (live)") || !strings.Contains(text.Out, "ignored  kind 39001") {
+	if text.Code != cmdutil.ExitOK || !strings.Contains(text.Out, "Home (live)") || !strings.Contains(text.Out, "ignored  kind 39001") {
 		t.Fatalf("text output:\n%s", text.Out)
 	}
 }
@@ -57,12 +59,12 @@ func TestGroupShowAfterRemovalAndDeletion(t *testing.T) {
 	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
 	w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
 	w.group(pcOwnerSK, grouprelay.KindRemoveUser, nostr.Tag{"p", pubOf(t, pcAdminSK)})
-	g := decodeOut[groupJSON](t, w.as(pcOwnerSK, "group", "show", pcHome, "--json")).Relays[0]
+	g := decodeOut[group.GroupJSON](t, w.as(pcOwnerSK, "group", "show", pcHome, "--json")).Relays[0]
 	if g.Group.RolesOf(pubOf(t, pcAdminSK)) != nil || len(g.Group.Members) != 1 {
 		t.Fatalf("removed admin still listed: %+v", g.Group)
 	}
 	w.group(pcOwnerSK, grouprelay.KindDeleteGroup)
-	g = decodeOut[groupJSON](t, w.as(pcOwnerSK, "group", "show", pcHome, "--json")).Relays[0]
+	g = decodeOut[group.GroupJSON](t, w.as(pcOwnerSK, "group", "show", pcHome, "--json")).Relays[0]
 	if g.Live || !g.Group.Metadata.Deleted || len(g.Group.Admins) != 0 {
 		t.Fatalf("deleted group %+v", g)
 	}
@@ -72,11 +74,11 @@ func TestGroupShowUnknownGroupIsNotFound(t *testing.T) {
 	t.Parallel()
 	w := newPCWorld(t)
 	r := w.as(pcOwnerSK, "group", "show", "no-such-group")
-	if r.Code != exitIncomplete || !strings.Contains(r.Err, "no relay-signed state") {
+	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Err, "no relay-signed state") {
 		t.Fatalf("exit %d %s", r.Code, r.Err)
 	}
 	r = invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t, "group", "show", "x")
-	if r.Code != exitUsage {
+	if r.Code != cmdutil.ExitUsage {
 		t.Fatalf("no relays: exit %d %s", r.Code, r.Err)
 	}
 }

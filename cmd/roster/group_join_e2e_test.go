@@ -8,6 +8,9 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/group"
+	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/workspace/groups"
 )
 
@@ -28,10 +31,10 @@ func TestGroupJoinAndLeaveAnOpenGroup(t *testing.T) {
 	me := pubOf(t, pcStrangerSK)
 
 	r := w.as(pcStrangerSK, "group", "join", pcHome, "--reason", "hello", "--json")
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d %s %s", r.Code, r.Out, r.Err)
 	}
-	out := decodeOut[groupRequestJSON](t, r)
+	out := decodeOut[group.GroupRequestJSON](t, r)
 	if out.Schema != "roster.group.join/v1" || out.Outcome != groups.OutcomeJoined || !out.Sent || !out.Accepted || out.Code ||
 		out.Before.Member || out.Before.Basis != "none" || !out.After.Member || out.After.Basis != "put-user" || out.Relay != w.relay.URL() {
 		t.Fatalf("%+v", out)
@@ -56,7 +59,7 @@ func TestGroupJoinAndLeaveAnOpenGroup(t *testing.T) {
 	prev := &nostr.Event{Kind: groups.KindGroupsList, CreatedAt: nostr.Now() - 100, Content: "private-items",
 		Tags: nostr.Tags{{"group", "other", "wss://elsewhere.example", "Other"}, {"r", "wss://elsewhere.example"}}}
 	w.mustPublish(pcStrangerSK, prev)
-	again := decodeOut[groupRequestJSON](t, w.as(pcStrangerSK, "group", "join", w.relay.URL()+"'"+pcHome, "--save", "--json"))
+	again := decodeOut[group.GroupRequestJSON](t, w.as(pcStrangerSK, "group", "join", w.relay.URL()+"'"+pcHome, "--save", "--json"))
 	if again.Outcome != groups.OutcomeAlreadyMember || again.Sent || again.List.Status != "saved" || again.List.Previous != prev.ID {
 		t.Fatalf("%+v", again)
 	}
@@ -72,12 +75,12 @@ func TestGroupJoinAndLeaveAnOpenGroup(t *testing.T) {
 		t.Fatalf("10009 tags\n got %s\nwant %s", gotTags, wantTags)
 	}
 
-	mine := decodeOut[groupMineJSON](t, w.as(pcStrangerSK, "group", "list", "--mine", "--json"))
+	mine := decodeOut[group.GroupMineJSON](t, w.as(pcStrangerSK, "group", "list", "--mine", "--json"))
 	if mine.Schema != "roster.group.mine/v1" || mine.EventID != list[0].ID || len(mine.Groups) != 2 || mine.Groups[1].ID != pcHome {
 		t.Fatalf("%+v", mine)
 	}
 
-	left := decodeOut[groupRequestJSON](t, w.as(pcStrangerSK, "group", "leave", pcHome, "--save", "--json"))
+	left := decodeOut[group.GroupRequestJSON](t, w.as(pcStrangerSK, "group", "leave", pcHome, "--save", "--json"))
 	if left.Schema != "roster.group.leave/v1" || left.Outcome != groups.OutcomeLeft || !left.Sent || left.After.Member || left.After.Basis != "remove-user" ||
 		left.List.Status != "saved" {
 		t.Fatalf("%+v", left)
@@ -90,12 +93,12 @@ func TestGroupJoinAndLeaveAnOpenGroup(t *testing.T) {
 	if gotTags, _ := json.Marshal(list[0].Tags); len(list) != 1 || string(gotTags) != string(prevTags) || list[0].Content != prev.Content {
 		t.Fatalf("10009 after leave %s", gotTags)
 	}
-	gone := decodeOut[groupRequestJSON](t, w.as(pcStrangerSK, "group", "leave", pcHome, "--json"))
+	gone := decodeOut[group.GroupRequestJSON](t, w.as(pcStrangerSK, "group", "leave", pcHome, "--json"))
 	if gone.Outcome != groups.OutcomeNotMember || gone.Sent || gone.List.Status != "unchanged" {
 		t.Fatalf("%+v", gone)
 	}
 	text := w.as(pcStrangerSK, "group", "join", pcHome)
-	if text.Code != exitOK || !strings.Contains(text.Out, "joined") || !strings.Contains(text.Out, "admitted you: kind 9000") ||
+	if text.Code != cmdutil.ExitOK || !strings.Contains(text.Out, "joined") || !strings.Contains(text.Out, "admitted you: kind 9000") ||
 		!strings.Contains(text.Out, "--save") {
 		t.Fatalf("text:\n%s%s", text.Out, text.Err)
 	}
@@ -112,7 +115,7 @@ func TestGroupJoinClosedGroupPendingRefusedAndInvited(t *testing.T) {
 	w.group(pcOwnerSK, grouprelay.KindEditMetadata, nostr.Tag{"name", "Closed"}, nostr.Tag{"closed"})
 	me := pubOf(t, pcStrangerSK)
 
-	p := decodeOut[groupRequestJSON](t, w.as(pcStrangerSK, "group", "join", pcHome, "--save", "--json"))
+	p := decodeOut[group.GroupRequestJSON](t, w.as(pcStrangerSK, "group", "join", pcHome, "--save", "--json"))
 	if p.Outcome != groups.OutcomePending || !p.Sent || !p.Accepted || p.After.Member || p.List.Status != "skipped" ||
 		!strings.Contains(p.Explanation, "queued for an admin's approval") {
 		t.Fatalf("%+v", p)
@@ -123,7 +126,7 @@ func TestGroupJoinClosedGroupPendingRefusedAndInvited(t *testing.T) {
 
 	r := w.as(pcStrangerSK, "group", "join", pcHome, "--code", "guess", "--json")
 	e := errorBody(t, r)
-	if r.Code != exitRefused || e.Code != "relay-rejected" || e.Details["prefix"] != "restricted" || !strings.Contains(e.Message, "invite code is not valid") {
+	if r.Code != cmdutil.ExitRefused || e.Code != "relay-rejected" || e.Details["prefix"] != "restricted" || !strings.Contains(e.Message, "invite code is not valid") {
 		t.Fatalf("exit %d %+v", r.Code, e)
 	}
 	if n := len(w.storedKind(grouprelay.KindJoinRequest, me)); n != 1 {
@@ -136,13 +139,13 @@ func TestGroupJoinClosedGroupPendingRefusedAndInvited(t *testing.T) {
 		t.Fatal(err)
 	}
 	stale, _ := groups.Naddr(pcHome, w.relay.URL(), pubOf(t, pcAdminSK), "")
-	if r := w.as(pcStrangerSK, "group", "show", stale); r.Code != exitOK || !strings.Contains(r.Err, "warning: the naddr names relay key "+pubOf(t, pcAdminSK)) {
+	if r := w.as(pcStrangerSK, "group", "show", stale); r.Code != cmdutil.ExitOK || !strings.Contains(r.Err, "warning: the naddr names relay key "+pubOf(t, pcAdminSK)) {
 		t.Fatalf("naddr of another key: exit %d %s", r.Code, r.Err)
 	}
-	if r := w.as(pcStrangerSK, "group", "join", naddr, "--code", "other"); r.Code != exitUsage {
+	if r := w.as(pcStrangerSK, "group", "join", naddr, "--code", "other"); r.Code != cmdutil.ExitUsage {
 		t.Fatalf("two different codes: exit %d %s", r.Code, r.Err)
 	}
-	in := decodeOut[groupRequestJSON](t, w.as(pcStrangerSK, "group", "join", naddr, "--json"))
+	in := decodeOut[group.GroupRequestJSON](t, w.as(pcStrangerSK, "group", "join", naddr, "--json"))
 	if in.Outcome != groups.OutcomeJoined || !in.Code {
 		t.Fatalf("%+v", in)
 	}
@@ -158,7 +161,7 @@ func TestGroupJoinClosedGroupPendingRefusedAndInvited(t *testing.T) {
 
 	// The owner is the last owner: the relay refuses the leave, exit 3.
 	r = w.as(pcOwnerSK, "group", "leave", pcHome, "--json")
-	if e := errorBody(t, r); r.Code != exitRefused || e.Details["prefix"] != "restricted" {
+	if e := errorBody(t, r); r.Code != cmdutil.ExitRefused || e.Details["prefix"] != "restricted" {
 		t.Fatalf("exit %d %+v", r.Code, e)
 	}
 	if n := len(w.storedKind(grouprelay.KindLeaveRequest, pubOf(t, pcOwnerSK))); n != 0 {
@@ -177,10 +180,10 @@ func TestGroupMembersListsRolesFromTheRelaySignedLists(t *testing.T) {
 	naddr, _ := groups.Naddr(pcHome, w.relay.URL(), w.relay.Self(), "")
 	for _, ref := range []string{pcHome, w.relay.URL() + "'" + pcHome, naddr} {
 		r := w.as(swViewerSK, "group", "members", ref, "--json")
-		if r.Code != exitOK {
+		if r.Code != cmdutil.ExitOK {
 			t.Fatalf("%s: exit %d %s %s", ref, r.Code, r.Out, r.Err)
 		}
-		out := decodeOut[groupMembersJSON](t, r)
+		out := decodeOut[group.GroupMembersJSON](t, r)
 		if out.Schema != "roster.group.members/v1" || out.ID != pcHome || len(out.Relays) != 1 {
 			t.Fatalf("%+v", out)
 		}
@@ -197,15 +200,15 @@ func TestGroupMembersListsRolesFromTheRelaySignedLists(t *testing.T) {
 		}
 	}
 	text := w.as(swViewerSK, "group", "members", pcHome)
-	if text.Code != exitOK || !strings.Contains(text.Out, ": 3\n") || !strings.Contains(text.Out, "  admin\n") || !strings.Contains(text.Out, "  member\n") {
+	if text.Code != cmdutil.ExitOK || !strings.Contains(text.Out, ": 3\n") || !strings.Contains(text.Out, "  admin\n") || !strings.Contains(text.Out, "  member\n") {
 		t.Fatalf("text:\n%s", text.Out)
 	}
-	if r := w.as(swViewerSK, "group", "members", "a'b'c"); r.Code != exitUsage {
+	if r := w.as(swViewerSK, "group", "members", "a'b'c"); r.Code != cmdutil.ExitUsage {
 		t.Fatalf("bad reference: exit %d", r.Code)
 	}
 }
 
-func (w *pcWorld) npubOf(sk string) string { return wsPerson(pubOf(w.t, sk), "").Npub }
+func (w *pcWorld) npubOf(sk string) string { return render.WsPerson(pubOf(w.t, sk), "").Npub }
 
 // Rule (nip-29.md "Subgroups"): group show draws the relay's subgroup tree
 // from its signed 39000s (parent and ordered child tags), marking the group.
@@ -223,10 +226,10 @@ func TestGroupShowDrawsTheSubgroupTree(t *testing.T) {
 	edit("nip29", nostr.Tag{"name", "NIP-29"}, nostr.Tag{"parent", "nostr"})
 	r := w.as(pcOwnerSK, "group", "show", "nostr")
 	want := "  subgroups (this relay's tree; * is this group)\n      tech  Tech\n      * nostr  Nostr\n          nip29  NIP-29\n"
-	if r.Code != exitOK || !strings.Contains(r.Out, want) {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, want) {
 		t.Fatalf("exit %d\n%s", r.Code, r.Out)
 	}
-	g := decodeOut[groupJSON](t, w.as(pcOwnerSK, "group", "show", "nostr", "--json")).Relays[0].Group.Metadata
+	g := decodeOut[group.GroupJSON](t, w.as(pcOwnerSK, "group", "show", "nostr", "--json")).Relays[0].Group.Metadata
 	if g.Parent != "tech" || strings.Join(g.Children, ",") != "nip29" {
 		t.Fatalf("%+v", g)
 	}
@@ -243,11 +246,11 @@ func TestGroupJoinOnARelayThatRequiresAuth(t *testing.T) {
 	w := newPCWorldWith(t, true)
 	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
 	r := w.as(pcAdminSK, "group", "join", pcHome, "--json")
-	if out := decodeOut[groupRequestJSON](t, r); r.Code != exitOK || out.Outcome != groups.OutcomeJoined {
+	if out := decodeOut[group.GroupRequestJSON](t, r); r.Code != cmdutil.ExitOK || out.Outcome != groups.OutcomeJoined {
 		t.Fatalf("exit %d %+v %s", r.Code, out, r.Err)
 	}
 	r = w.as(pcStrangerSK, "group", "leave", pcHome, "--json")
-	if out := decodeOut[groupRequestJSON](t, r); r.Code != exitOK || out.Outcome != groups.OutcomeNotMember || out.Sent {
+	if out := decodeOut[group.GroupRequestJSON](t, r); r.Code != cmdutil.ExitOK || out.Outcome != groups.OutcomeNotMember || out.Sent {
 		t.Fatalf("exit %d %+v", r.Code, out)
 	}
 	if n := len(w.storedKind(grouprelay.KindLeaveRequest, pubOf(t, pcStrangerSK))); n != 0 {
@@ -267,10 +270,10 @@ func TestGroupJoinMapsTheRelaysRefusals(t *testing.T) {
 		reason, code, prefix string
 		exit                 int
 	}{
-		{"restricted: your request is pending review by an admin", "", "", exitOK},
-		{"restricted: payment required", "relay-rejected", "restricted", exitRefused},
-		{"auth-required: we only admit authenticated users", "relay-rejected", "auth-required", exitRefused},
-		{"rate-limited: slow down", "rate-limited", "", exitIncomplete},
+		{"restricted: your request is pending review by an admin", "", "", cmdutil.ExitOK},
+		{"restricted: payment required", "relay-rejected", "restricted", cmdutil.ExitRefused},
+		{"auth-required: we only admit authenticated users", "relay-rejected", "auth-required", cmdutil.ExitRefused},
+		{"rate-limited: slow down", "rate-limited", "", cmdutil.ExitIncomplete},
 	} {
 		w.relay.SetMisbehaviour(devrelay.Misbehaviour{RefuseEvent: func(evt *nostr.Event) string {
 			if evt.Kind == grouprelay.KindJoinRequest {
@@ -282,8 +285,8 @@ func TestGroupJoinMapsTheRelaysRefusals(t *testing.T) {
 		if r.Code != c.exit {
 			t.Fatalf("%q: exit %d %s", c.reason, r.Code, r.Out)
 		}
-		if c.exit == exitOK {
-			out := decodeOut[groupRequestJSON](t, r)
+		if c.exit == cmdutil.ExitOK {
+			out := decodeOut[group.GroupRequestJSON](t, r)
 			if out.Outcome != groups.OutcomePending || out.Accepted || out.Message != c.reason || !strings.Contains(out.Explanation, "pending review") {
 				t.Fatalf("%+v", out)
 			}
@@ -310,7 +313,7 @@ func TestGroupJoinRefusesToPickAForkItself(t *testing.T) {
 	env := map[string]string{"ROSTER_SECRET_KEY": pcStrangerSK, "ROSTER_HOME": t.TempDir()}
 	r := invocation{Env: env}.roster(t, "group", "join", pcHome, "--relay", a.relay.URL(), "--relay", b.relay.URL(), "--timeout", "5s", "--json")
 	e := errorBody(t, r)
-	if r.Code != exitUsage || e.Code != groups.CodeAmbiguous || len(e.Commands) != 2 ||
+	if r.Code != cmdutil.ExitUsage || e.Code != groups.CodeAmbiguous || len(e.Commands) != 2 ||
 		!strings.Contains(e.Commands[0]+e.Commands[1], a.relay.URL()) || !strings.Contains(e.Commands[0]+e.Commands[1], b.relay.URL()) {
 		t.Fatalf("exit %d %+v", r.Code, e)
 	}
@@ -320,7 +323,7 @@ func TestGroupJoinRefusesToPickAForkItself(t *testing.T) {
 		}
 	}
 	r = invocation{Env: env}.roster(t, "group", "join", b.relay.URL()+"'"+pcHome, "--relay", a.relay.URL(), "--timeout", "5s", "--json")
-	if out := decodeOut[groupRequestJSON](t, r); r.Code != exitOK || out.Relay != b.relay.URL() || len(a.storedKind(grouprelay.KindJoinRequest, pubOf(t, pcStrangerSK))) != 0 {
+	if out := decodeOut[group.GroupRequestJSON](t, r); r.Code != cmdutil.ExitOK || out.Relay != b.relay.URL() || len(a.storedKind(grouprelay.KindJoinRequest, pubOf(t, pcStrangerSK))) != 0 {
 		t.Fatalf("exit %d %+v", r.Code, out)
 	}
 }
@@ -336,23 +339,23 @@ func TestGroupJoinAnsweredDuplicateIsAMemberAndNotesTheDisagreement(t *testing.T
 	w := newPCWorld(t)
 	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
 	me := pubOf(t, pcStrangerSK)
-	if r := w.as(pcStrangerSK, "group", "join", pcHome, "--json"); r.Code != exitOK {
+	if r := w.as(pcStrangerSK, "group", "join", pcHome, "--json"); r.Code != cmdutil.ExitOK {
 		t.Fatalf("first join: exit %d %s %s", r.Code, r.Out, r.Err)
 	}
 	w.relay.SetMisbehaviour(devrelay.Misbehaviour{Withhold: func(e *nostr.Event) bool {
 		return e.Kind == grouprelay.KindPutUser || e.Kind == groups.KindMembers
 	}})
 	r := w.as(pcStrangerSK, "group", "join", pcHome, "--json")
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("join answered duplicate: exit %d %s %s", r.Code, r.Out, r.Err)
 	}
-	out := decodeOut[groupRequestJSON](t, r)
+	out := decodeOut[group.GroupRequestJSON](t, r)
 	if out.Outcome != groups.OutcomeAlreadyMember || !out.Sent || out.Accepted || !strings.HasPrefix(out.Message, "duplicate:") ||
 		!strings.Contains(out.Note, "39002") || !strings.Contains(out.Note, "partial") {
 		t.Fatalf("%+v", out)
 	}
 	human := w.as(pcStrangerSK, "group", "join", pcHome)
-	if human.Code != exitOK || !strings.Contains(human.Out, "already-member") || !strings.Contains(human.Out, "note: ") {
+	if human.Code != cmdutil.ExitOK || !strings.Contains(human.Out, "already-member") || !strings.Contains(human.Out, "note: ") {
 		t.Fatalf("exit %d:\n%s%s", human.Code, human.Out, human.Err)
 	}
 
@@ -361,7 +364,7 @@ func TestGroupJoinAnsweredDuplicateIsAMemberAndNotesTheDisagreement(t *testing.T
 	w.relay.SetMisbehaviour(devrelay.Misbehaviour{})
 	// Dated after the relay's 9000 (the same second would be a tie).
 	w.mustPublish(pcOwnerSK, &nostr.Event{Kind: grouprelay.KindRemoveUser, CreatedAt: nostr.Now() + 5, Tags: nostr.Tags{{"h", pcHome}, {"p", me}}})
-	if r := w.as(pcStrangerSK, "group", "join", pcHome, "--json"); r.Code != exitOK || decodeOut[groupRequestJSON](t, r).Outcome != groups.OutcomeJoined {
+	if r := w.as(pcStrangerSK, "group", "join", pcHome, "--json"); r.Code != cmdutil.ExitOK || decodeOut[group.GroupRequestJSON](t, r).Outcome != groups.OutcomeJoined {
 		t.Fatalf("re-join: exit %d %s %s", r.Code, r.Out, r.Err)
 	}
 	puts := w.relay.Stored(nostr.Filter{Kinds: []int{grouprelay.KindPutUser}, Tags: nostr.TagMap{"p": {me}}})
@@ -372,7 +375,7 @@ func TestGroupJoinAnsweredDuplicateIsAMemberAndNotesTheDisagreement(t *testing.T
 	w.relay.SetMisbehaviour(devrelay.Misbehaviour{Withhold: func(e *nostr.Event) bool {
 		return hidden[e.ID] || e.Kind == groups.KindMembers
 	}})
-	out = decodeOut[groupRequestJSON](t, w.as(pcStrangerSK, "group", "join", pcHome, "--json"))
+	out = decodeOut[group.GroupRequestJSON](t, w.as(pcStrangerSK, "group", "join", pcHome, "--json"))
 	if out.Outcome != groups.OutcomeAlreadyMember || out.Before.Basis != "remove-user" || !strings.Contains(out.Note, "9001") ||
 		!strings.Contains(out.Note, out.After.EventID) {
 		t.Fatalf("%+v", out)

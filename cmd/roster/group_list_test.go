@@ -6,6 +6,8 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/group"
 )
 
 // group list lists the groups whose 39000 the relay itself signed; a
@@ -20,7 +22,7 @@ func TestGroupListListsRelaySignedGroupsOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.relay.Inject(forged)
-	out := decodeOut[groupListJSON](t, w.as(pcStrangerSK, "group", "list", "--json"))
+	out := decodeOut[group.GroupListJSON](t, w.as(pcStrangerSK, "group", "list", "--json"))
 	if out.Schema != "roster.group.list/v1" || !out.Complete || len(out.Relays) != 1 {
 		t.Fatalf("%+v", out)
 	}
@@ -29,7 +31,7 @@ func TestGroupListListsRelaySignedGroupsOnly(t *testing.T) {
 		t.Fatalf("groups %+v rejected %d", r.Groups, r.Rejected)
 	}
 	text := w.as(pcStrangerSK, "group", "list")
-	if text.Code != exitOK || !strings.Contains(text.Out, pcHome+"  Home (live)") || !strings.Contains(text.Out, "ignored 1 kind 39000") {
+	if text.Code != cmdutil.ExitOK || !strings.Contains(text.Out, pcHome+"  Home (live)") || !strings.Contains(text.Out, "ignored 1 kind 39000") {
 		t.Fatalf("exit %d\n%s", text.Code, text.Out)
 	}
 }
@@ -55,10 +57,10 @@ func TestGroupShowMeReadsMembershipAndRoles(t *testing.T) {
 		{swViewerSK, "none", false, ""},
 	} {
 		r := w.as(c.sk, "group", "show", pcHome, "--me", "--json")
-		if r.Code != exitOK {
+		if r.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d %s %s", r.Code, r.Out, r.Err)
 		}
-		out := decodeOut[groupMeJSON](t, r)
+		out := decodeOut[group.GroupMeJSON](t, r)
 		m := out.Relays[0].Membership
 		if out.Schema != "roster.group.me/v1" || out.You.Pubkey != pubOf(t, c.sk) || m == nil || m.Member != c.member || m.Basis != c.basis ||
 			strings.Join(m.Roles, ",") != c.roles {
@@ -66,7 +68,7 @@ func TestGroupShowMeReadsMembershipAndRoles(t *testing.T) {
 		}
 	}
 	text := w.as(pcAdminSK, "group", "show", pcHome, "--me")
-	if text.Code != exitOK || !strings.Contains(text.Out, "  member  (latest kind 9000 put-user") || !strings.Contains(text.Out, "roles    admin") {
+	if text.Code != cmdutil.ExitOK || !strings.Contains(text.Out, "  member  (latest kind 9000 put-user") || !strings.Contains(text.Out, "roles    admin") {
 		t.Fatalf("exit %d\n%s", text.Code, text.Out)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/group"
 	"github.com/roster-cli/roster/workspace/groups"
 )
 
@@ -28,7 +30,7 @@ func TestGroupRelayDownLooksForMovesThroughCachedAdminsLists(t *testing.T) {
 		return invocation{Env: env}.roster(t, append(args, "--relay", lists.URL(), "--timeout", "5s")...)
 	}
 	ref := w.relay.URL() + "'" + pcHome
-	if r := run("group", "show", ref, "--json"); r.Code != exitOK {
+	if r := run("group", "show", ref, "--json"); r.Code != cmdutil.ExitOK {
 		t.Fatalf("first read: exit %d %s %s", r.Code, r.Out, r.Err)
 	}
 	// The admin's list now names the group on another relay.
@@ -43,7 +45,7 @@ func TestGroupRelayDownLooksForMovesThroughCachedAdminsLists(t *testing.T) {
 
 	r := run("group", "show", ref, "--json")
 	e := errorBody(t, r)
-	if r.Code != exitIncomplete || e.Code != "incomplete" || !strings.Contains(e.Message, "may have moved or been forked") ||
+	if r.Code != cmdutil.ExitIncomplete || e.Code != "incomplete" || !strings.Contains(e.Message, "may have moved or been forked") ||
 		!strings.Contains(e.Message, moved) || !strings.Contains(e.Message, "(admin)") {
 		t.Fatalf("exit %d %+v", r.Code, e)
 	}
@@ -56,13 +58,13 @@ func TestGroupRelayDownLooksForMovesThroughCachedAdminsLists(t *testing.T) {
 		t.Fatalf("commands %q", e.Commands)
 	}
 	text := run("group", "members", ref)
-	if text.Code != exitIncomplete || !strings.Contains(text.Err, "may have moved or been forked: groups lists name it on "+moved) {
+	if text.Code != cmdutil.ExitIncomplete || !strings.Contains(text.Err, "may have moved or been forked: groups lists name it on "+moved) {
 		t.Fatalf("exit %d\n%s", text.Code, text.Err)
 	}
 
 	// A join to the unreachable relay sends nothing and points there too.
 	r = run("group", "join", ref, "--json")
-	if e := errorBody(t, r); r.Code != exitIncomplete || !strings.Contains(e.Message, "may have moved or been forked") {
+	if e := errorBody(t, r); r.Code != cmdutil.ExitIncomplete || !strings.Contains(e.Message, "may have moved or been forked") {
 		t.Fatalf("join: exit %d %+v", r.Code, e)
 	}
 
@@ -78,13 +80,13 @@ func TestGroupRelayDownLooksForMovesThroughCachedAdminsLists(t *testing.T) {
 	r = run("group", "show", ref, "--me", "--json")
 	e = errorBody(t, r)
 	found, _ = e.Details["moves"].(map[string]any)["found"].([]any)
-	if r.Code != exitIncomplete || len(found) != 2 || found[0].(map[string]any)["relay"] != moved || found[1].(map[string]any)["relay"] != "ws://fork.example" {
+	if r.Code != cmdutil.ExitIncomplete || len(found) != 2 || found[0].(map[string]any)["relay"] != moved || found[1].(map[string]any)["relay"] != "ws://fork.example" {
 		t.Fatalf("exit %d %+v", r.Code, e.Details["moves"])
 	}
 
 	// Without a cached read there are no admins to ask: it says so.
 	fresh := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t, "group", "show", ref, "--relay", lists.URL(), "--timeout", "5s", "--json")
-	if e := errorBody(t, fresh); fresh.Code != exitIncomplete || !strings.Contains(e.Message, "the admins are not cached") {
+	if e := errorBody(t, fresh); fresh.Code != cmdutil.ExitIncomplete || !strings.Contains(e.Message, "the admins are not cached") {
 		t.Fatalf("exit %d %+v", fresh.Code, e)
 	}
 }
@@ -98,10 +100,10 @@ func TestGroupJoinFromMovesTheListEntry(t *testing.T) {
 	const old = "wss://old.example"
 	prev := &nostr.Event{Kind: groups.KindGroupsList, CreatedAt: nostr.Now() - 10, Tags: nostr.Tags{{"group", pcHome, old}, {"group", "other", old, "Other"}}}
 	w.mustPublish(pcStrangerSK, prev)
-	if r := w.as(pcStrangerSK, "group", "join", pcHome, "--from", old); r.Code != exitUsage {
+	if r := w.as(pcStrangerSK, "group", "join", pcHome, "--from", old); r.Code != cmdutil.ExitUsage {
 		t.Fatalf("--from without --save: exit %d", r.Code)
 	}
-	out := decodeOut[groupRequestJSON](t, w.as(pcStrangerSK, "group", "join", w.relay.URL()+"'"+pcHome, "--save", "--from", old, "--json"))
+	out := decodeOut[group.GroupRequestJSON](t, w.as(pcStrangerSK, "group", "join", w.relay.URL()+"'"+pcHome, "--save", "--from", old, "--json"))
 	if out.Outcome != groups.OutcomeJoined || out.List.Status != "saved" {
 		t.Fatalf("%+v", out)
 	}
@@ -123,16 +125,16 @@ func TestGroupShowOfflineFromTheCache(t *testing.T) {
 	run := func(args ...string) result {
 		return invocation{Env: map[string]string{"ROSTER_HOME": home}}.roster(t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
 	}
-	if r := run("group", "show", pcHome, "--offline", "--json"); r.Code != exitIncomplete || errorBody(t, r).Code != "offline-miss" {
+	if r := run("group", "show", pcHome, "--offline", "--json"); r.Code != cmdutil.ExitIncomplete || errorBody(t, r).Code != "offline-miss" {
 		t.Fatalf("exit %d %s", r.Code, r.Out)
 	}
-	if r := run("group", "show", pcHome); r.Code != exitOK {
+	if r := run("group", "show", pcHome); r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d %s", r.Code, r.Err)
 	}
 	w.relay.Stop()
 	r := run("group", "show", pcHome, "--offline", "--json")
-	out := decodeOut[groupJSON](t, r)
-	if r.Code != exitOK || out.Complete || len(out.Relays) != 1 || out.Relays[0].Status != "cache" || !out.Relays[0].Live ||
+	out := decodeOut[group.GroupJSON](t, r)
+	if r.Code != cmdutil.ExitOK || out.Complete || len(out.Relays) != 1 || out.Relays[0].Status != "cache" || !out.Relays[0].Live ||
 		out.Relays[0].Group.Metadata.Name != "Home" || out.Relays[0].Group.RolesOf(pubOf(t, pcOwnerSK)) == nil {
 		t.Fatalf("exit %d %+v", r.Code, out)
 	}

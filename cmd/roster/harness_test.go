@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/root"
 )
 
 // result is what one in-process invocation of roster produced.
@@ -22,7 +25,7 @@ type invocation struct {
 	Now   time.Time // zero = time.Now
 	// Seams are the invocation's test hooks (a concurrent change, a
 	// keyring that is not there).
-	Seams seams
+	Seams cmdutil.Seams
 	// OutTTY and ErrTTY make stdout and stderr look like terminals.
 	OutTTY, ErrTTY bool
 	// Ctx is the root context (main's signal-aware one); nil is
@@ -35,7 +38,7 @@ func (inv invocation) roster(t *testing.T, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
 	env := inv.Env
-	s := &ioStreams{
+	s := &cmdutil.IoStreams{
 		In:     strings.NewReader(inv.Stdin),
 		Out:    &out,
 		Err:    &errb,
@@ -53,15 +56,15 @@ func (inv invocation) roster(t *testing.T, args ...string) result {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	code := runContext(ctx, args, s, inv.Seams)
+	code := root.RunContext(ctx, args, s, inv.Seams)
 	return result{Out: out.String(), Err: errb.String(), Code: code}
 }
 
 func TestUnknownFlagIsUsageError(t *testing.T) {
 	t.Parallel()
 	r := invocation{Env: map[string]string{}}.roster(t, "--no-such-flag")
-	if r.Code != exitUsage {
-		t.Fatalf("exit %d, want %d (stderr %q)", r.Code, exitUsage, r.Err)
+	if r.Code != cmdutil.ExitUsage {
+		t.Fatalf("exit %d, want %d (stderr %q)", r.Code, cmdutil.ExitUsage, r.Err)
 	}
 	if !strings.Contains(r.Err, "no-such-flag") {
 		t.Fatalf("stderr %q does not name the flag", r.Err)
@@ -71,7 +74,7 @@ func TestUnknownFlagIsUsageError(t *testing.T) {
 func TestJSONErrorGoesToStdout(t *testing.T) {
 	t.Parallel()
 	r := invocation{Env: map[string]string{}}.roster(t, "--json", "no-such-command")
-	if r.Code != exitUsage || !strings.Contains(r.Out, `"code": "usage"`) {
+	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Out, `"code": "usage"`) {
 		t.Fatalf("exit %d out %q", r.Code, r.Out)
 	}
 }

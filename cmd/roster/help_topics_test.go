@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	clihelp "github.com/roster-cli/roster/internal/cli/help"
 )
 
 // `roster help <topic>` prints the topic: exit codes, environment
@@ -20,7 +23,7 @@ func TestHelpTopicsPrintTheirText(t *testing.T) {
 	}
 	for topic, parts := range want {
 		r := invocation{Env: map[string]string{}}.roster(t, "help", topic)
-		if r.Code != exitOK {
+		if r.Code != cmdutil.ExitOK {
 			t.Errorf("help %s: exit %d %q", topic, r.Code, r.Err)
 		}
 		for _, p := range parts {
@@ -30,11 +33,11 @@ func TestHelpTopicsPrintTheirText(t *testing.T) {
 		}
 	}
 	r := invocation{Env: map[string]string{}}.roster(t, "help")
-	if r.Code != exitOK || !strings.Contains(r.Out, "roster help exit-codes") {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "roster help exit-codes") {
 		t.Errorf("roster help does not point at the topics: exit %d\n%s", r.Code, r.Out)
 	}
 	r = invocation{Env: map[string]string{}}.roster(t, "help", "repo", "health")
-	if r.Code != exitOK || !strings.Contains(r.Out, "roster repo health [flags]") {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "roster repo health [flags]") {
 		t.Errorf("help repo health: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 }
@@ -44,20 +47,20 @@ func TestHelpTopicsPrintTheirText(t *testing.T) {
 func TestUnknownHelpTopicIsUsageErrorListingTheTopics(t *testing.T) {
 	t.Parallel()
 	r := invocation{Env: map[string]string{}}.roster(t, "help", "nosuch")
-	if r.Code != exitUsage || !strings.Contains(r.Err, `no help topic or command "nosuch"`) ||
+	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, `no help topic or command "nosuch"`) ||
 		!strings.Contains(r.Err, "help topics: environment, exit-codes, formatting") || !strings.Contains(r.Err, "run: roster help\n") {
 		t.Errorf("help nosuch: exit %d %q", r.Code, r.Err)
 	}
 	r = invocation{Env: map[string]string{}}.roster(t, "help", "exit-code")
-	if r.Code != exitUsage || !strings.Contains(r.Err, "did you mean exit-codes?") || !strings.Contains(r.Err, "run: roster help exit-codes") {
+	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "did you mean exit-codes?") || !strings.Contains(r.Err, "run: roster help exit-codes") {
 		t.Errorf("help exit-code: exit %d %q", r.Code, r.Err)
 	}
 	r = invocation{Env: map[string]string{}}.roster(t, "help", "repo", "helth")
-	if r.Code != exitUsage || !strings.Contains(r.Err, "did you mean health?") || !strings.Contains(r.Err, "run: roster help repo health") {
+	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "did you mean health?") || !strings.Contains(r.Err, "run: roster help repo health") {
 		t.Errorf("help repo helth: exit %d %q", r.Code, r.Err)
 	}
 	r = invocation{Env: map[string]string{}}.roster(t, "help", "formating")
-	if r.Code != exitUsage || !strings.Contains(r.Err, "did you mean formatting?") {
+	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "did you mean formatting?") {
 		t.Errorf("help formating: exit %d %q", r.Code, r.Err)
 	}
 }
@@ -76,15 +79,15 @@ func TestExitCodeTopicMatchesDocs(t *testing.T) {
 		code, _ := strconv.Atoi(m[1])
 		docs[code] = strings.ReplaceAll(m[2], "`", "")
 	}
-	if len(docs) != len(exitCodeMeanings) {
-		t.Errorf("docs/exit-codes.md lists %d exit codes, the topic %d", len(docs), len(exitCodeMeanings))
+	if len(docs) != len(clihelp.ExitCodeMeanings) {
+		t.Errorf("docs/exit-codes.md lists %d exit codes, the topic %d", len(docs), len(clihelp.ExitCodeMeanings))
 	}
-	for _, e := range exitCodeMeanings {
+	for _, e := range clihelp.ExitCodeMeanings {
 		if docs[e.Code] != e.Meaning {
 			t.Errorf("exit %d: docs say %q, the topic %q", e.Code, docs[e.Code], e.Meaning)
 		}
 	}
-	for _, c := range []int{exitOK, exitFailure, exitUsage, exitRefused, exitIncomplete, exitUnhealthy, exitUnverified} {
+	for _, c := range []int{cmdutil.ExitOK, cmdutil.ExitFailure, cmdutil.ExitUsage, cmdutil.ExitRefused, cmdutil.ExitIncomplete, cmdutil.ExitUnhealthy, cmdutil.ExitUnverified} {
 		if _, ok := docs[c]; !ok {
 			t.Errorf("exit %d is not documented", c)
 		}
@@ -126,7 +129,7 @@ func TestEnvironmentTopicNamesEveryVariableRead(t *testing.T) {
 		if strings.HasPrefix(name, "ROSTER_TEST_") {
 			continue
 		}
-		if !strings.Contains(environmentTopic, name+" ") && !strings.Contains(environmentTopic, name+"\n") {
+		if !strings.Contains(clihelp.EnvironmentTopic, name+" ") && !strings.Contains(clihelp.EnvironmentTopic, name+"\n") {
 			t.Errorf("%s reads %s, which roster help environment does not describe", path, name)
 		}
 	}
@@ -162,7 +165,7 @@ func TestUnknownSubcommandSuggestsAtEveryLevel(t *testing.T) {
 		{[]string{"vresion"}, "version", "roster version --help"},
 	} {
 		r := invocation{Env: homeEnv(t), Dir: t.TempDir()}.roster(t, c.args...)
-		if r.Code != exitUsage || !strings.Contains(r.Err, "did you mean "+c.mean+"?") || !strings.Contains(r.Err, "run: "+c.help+"\n") {
+		if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "did you mean "+c.mean+"?") || !strings.Contains(r.Err, "run: "+c.help+"\n") {
 			t.Errorf("%v: exit %d, stderr %q", c.args, r.Code, r.Err)
 		}
 	}

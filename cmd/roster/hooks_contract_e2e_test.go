@@ -11,6 +11,7 @@ import (
 	"github.com/roster-cli/roster/cache"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/hooks"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (the pre-push hook contract, githooks(5): pre-push reads
@@ -125,7 +126,7 @@ func TestHooksPrePushStaysWithinItsBudgetWithASilentRelayAndALockedCache(t *test
 	if took > budget+500*time.Millisecond {
 		t.Fatalf("the guard took %s, budget %s:\n%s", took, budget, r.Err)
 	}
-	if r.Code != exitOK || !strings.Contains(r.Err, "not a Nostr publication") {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Err, "not a Nostr publication") {
 		t.Fatalf("exit %d after %s:\n%s", r.Code, took, r.Err)
 	}
 }

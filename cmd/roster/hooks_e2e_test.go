@@ -10,6 +10,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // runAsRoster makes this test binary act as the roster binary. `roster
@@ -22,7 +23,7 @@ const runAsRoster = "ROSTER_TEST_RUN_AS_ROSTER"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(runAsRoster) == "1" {
-		os.Exit(runMain(seams{}))
+		os.Exit(runMain(cmdutil.Seams{}))
 	}
 	os.Exit(m.Run())
 }
@@ -89,7 +90,7 @@ func (w *hookWorld) mustGit(dir string, args ...string) string {
 // the checkout would, so the warning hooks have something to read offline.
 func (w *hookWorld) cache() {
 	w.t.Helper()
-	if r := w.roster(append([]string{"repo"}, relayArgs(w.relays)...)...); r.Code != exitOK {
+	if r := w.roster(append([]string{"repo"}, relayArgs(w.relays)...)...); r.Code != cmdutil.ExitOK {
 		w.t.Fatalf("roster repo: exit %d\n%s", r.Code, r.Err)
 	}
 }
@@ -97,7 +98,7 @@ func (w *hookWorld) cache() {
 func (w *hookWorld) install(args ...string) result {
 	w.t.Helper()
 	r := w.roster(append([]string{"hooks", "install"}, args...)...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		w.t.Fatalf("roster hooks install: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	return r
@@ -348,7 +349,7 @@ func TestHooksChainAForeignHook(t *testing.T) {
 	}
 
 	r = w.roster("hooks", "uninstall", "--json")
-	if r.Code != exitOK || !strings.Contains(r.Out, `"schema": "roster.hooks-uninstall/v1"`) || !strings.Contains(r.Out, `"action": "restored"`) {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, `"schema": "roster.hooks-uninstall/v1"`) || !strings.Contains(r.Out, `"action": "restored"`) {
 		t.Fatalf("uninstall: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	for name, content := range map[string]string{"post-checkout": postCheckout, "pre-push": prePush} {
@@ -375,7 +376,7 @@ func TestHooksInstallRefusesAnUnchainableHookAndHonoursCoreHooksPath(t *testing.
 		t.Fatal(err)
 	}
 	r := w.roster("hooks", "install")
-	if r.Code != exitRefused || !strings.Contains(r.Err, filepath.Join(dir, "post-merge")+" is a symbolic link to /usr/share/shared-hook") {
+	if r.Code != cmdutil.ExitRefused || !strings.Contains(r.Err, filepath.Join(dir, "post-merge")+" is a symbolic link to /usr/share/shared-hook") {
 		t.Fatalf("exit %d\n%s", r.Code, r.Err)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
@@ -393,7 +394,7 @@ func TestHooksInstallRefusesAnUnchainableHookAndHonoursCoreHooksPath(t *testing.
 	}
 	os.Remove(filepath.Join(dir, "post-merge"))
 	r = w.roster("hooks", "install", "--json")
-	if r.Code != exitOK || !strings.Contains(r.Out, `"core_hooks_path": "tools/hooks"`) || !strings.Contains(r.Out, `"hooks_dir": "`+dir+`"`) {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, `"core_hooks_path": "tools/hooks"`) || !strings.Contains(r.Out, `"hooks_dir": "`+dir+`"`) {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "pre-push")); err != nil {
@@ -409,24 +410,24 @@ func TestRepoInitAndAcceptMentionHooksInstallOnce(t *testing.T) {
 	w := newHookWorld(t, alice)
 	init := append([]string{"repo", "init", "--identifier", "proj"}, relayArgs(w.relays)...)
 	r := w.roster(init...)
-	if r.Code != exitOK || strings.Count(r.Out+r.Err, tip) != 1 || !strings.Contains(r.Err, "tip: ") {
+	if r.Code != cmdutil.ExitOK || strings.Count(r.Out+r.Err, tip) != 1 || !strings.Contains(r.Err, "tip: ") {
 		t.Fatalf("init: exit %d, want one tip\nstdout:\n%s\nstderr:\n%s", r.Code, r.Out, r.Err)
 	}
 	t.Logf("init:\n%s%s", r.Out, r.Err)
 	if !strings.Contains(r.Err, tip+" --relay "+w.relays[0].URL()) {
 		t.Fatalf("the tip does not carry --relay, which the hooks would need:\n%s", r.Err)
 	}
-	if r = w.roster(append(init, "--json")...); r.Code != exitOK || strings.Contains(r.Out+r.Err, tip) {
+	if r = w.roster(append(init, "--json")...); r.Code != cmdutil.ExitOK || strings.Contains(r.Out+r.Err, tip) {
 		t.Fatalf("init --json: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	w.install(relayArgs(w.relays)...)
-	if r = w.roster(init...); r.Code != exitOK || strings.Contains(r.Out+r.Err, tip) {
+	if r = w.roster(init...); r.Code != cmdutil.ExitOK || strings.Contains(r.Out+r.Err, tip) {
 		t.Fatalf("init with the hooks installed: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 
 	b := newHookWorld(t, bob, alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), maintainersTag(alice, bob)))
 	r = b.roster(append([]string{"repo", "accept"}, relayArgs(b.relays)...)...)
-	if r.Code != exitOK || strings.Count(r.Out+r.Err, tip) != 1 {
+	if r.Code != cmdutil.ExitOK || strings.Count(r.Out+r.Err, tip) != 1 {
 		t.Fatalf("accept: exit %d, want one tip\nstdout:\n%s\nstderr:\n%s", r.Code, r.Out, r.Err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // hostileWorld is a mutWorld whose relays misbehave as m says.
@@ -72,10 +73,10 @@ func TestASecondEditAgainstAFilterCachingRelayNeverDropsTheFirst(t *testing.T) {
 	for refused := 0; ; refused++ {
 		before := w.storedCount()
 		r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", carol.npub(), "--json")
-		if r.Code == exitOK {
+		if r.Code == cmdutil.ExitOK {
 			break
 		}
-		if r.Code != exitIncomplete || !strings.Contains(r.Out, `"code": "stale-relays"`) || w.storedCount() != before {
+		if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Out, `"code": "stale-relays"`) || w.storedCount() != before {
 			t.Fatalf("exit %d while the relay serves a stale answer, want 4 stale-relays with nothing stored\n%s%s", r.Code, r.Out, r.Err)
 		}
 		if time.Now().After(deadline) {

@@ -9,6 +9,7 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // fitRun runs args as inv on a fake terminal of cols columns (ttyOut) or
@@ -21,7 +22,7 @@ func fitRun(t *testing.T, inv invocation, ttyOut bool, cols string, args ...stri
 	}
 	inv.Env, inv.OutTTY = e, ttyOut
 	r := inv.roster(t, args...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("roster %v (tty %v): exit %d\n%s%s", args, ttyOut, r.Code, r.Out, r.Err)
 	}
 	return r.Out

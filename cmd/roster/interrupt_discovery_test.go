@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // rosterProcess starts this test binary as the roster binary (runAsRoster)
@@ -62,9 +64,9 @@ func wantStoppedWhileDiscovering(t *testing.T, how string, code int, stdout, std
 	}
 	r := result{Code: code, Out: stdout, Err: stderr}
 	m, e := mutationJSON(t, r)
-	wantCode := exitInterrupted
+	wantCode := cmdutil.ExitInterrupted
 	if kind == "deadline" {
-		wantCode = exitIncomplete
+		wantCode = cmdutil.ExitIncomplete
 	}
 	if code != wantCode || e == nil || e["code"] != kind {
 		t.Fatalf("%s: exit %d error %v, want %d %s\n%s\n%s", how, code, e, wantCode, kind, stdout, stderr)
@@ -102,7 +104,7 @@ func TestADeadlineWhileAChangeDiscoversIsExit4Deadline(t *testing.T) {
 
 	// The human form says it on stderr.
 	r = w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--timeout", "10s", "--deadline", "300ms")
-	if r.Code != exitIncomplete || !strings.Contains(r.Err, "--deadline of 300ms passed") || !strings.Contains(r.Err, "discovering") ||
+	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Err, "--deadline of 300ms passed") || !strings.Contains(r.Err, "discovering") ||
 		!strings.Contains(r.Err, "nothing was published") || strings.Contains(r.Err, "goroutine ") {
 		t.Fatalf("human: exit %d stderr:\n%s", r.Code, r.Err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // --jq runs a jq expression over the JSON a command prints and implies
@@ -15,11 +16,11 @@ import (
 func TestJQSelectsFromTheCommandsJSON(t *testing.T) {
 	t.Parallel()
 	r := invocation{Env: map[string]string{}}.roster(t, "version", "--jq", ".go")
-	if r.Code != exitOK || r.Out != runtime.Version()+"\n" {
+	if r.Code != cmdutil.ExitOK || r.Out != runtime.Version()+"\n" {
 		t.Errorf("--jq .go: exit %d %q %q", r.Code, r.Out, r.Err)
 	}
 	r = invocation{Env: map[string]string{}}.roster(t, "version", "--jq", ".schema, .dirty, {go}")
-	if want := "roster.version/v2\nfalse\n{\n  \"go\": \"" + runtime.Version() + "\"\n}\n"; r.Code != exitOK || r.Out != want {
+	if want := "roster.version/v2\nfalse\n{\n  \"go\": \"" + runtime.Version() + "\"\n}\n"; r.Code != cmdutil.ExitOK || r.Out != want {
 		t.Errorf("several results: exit %d %q, want %q", r.Code, r.Out, want)
 	}
 }
@@ -32,15 +33,15 @@ func TestJQAndJSONFieldsOnARepositoryRead(t *testing.T) {
 	publish(t, relay.URL(), leadShaped(t, "proj")...)
 	base := []string{"--repo", alice.naddr("proj"), "--relay", relay.URL(), "--timeout", "5s"}
 	r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, append([]string{"repo", "--jq", `.maintainers[] | select(.status == "confirmed") | .npub`}, base...)...)
-	if r.Code != exitOK || len(strings.Fields(r.Out)) != 2 || !strings.Contains(r.Out, alice.npub()+"\n") || !strings.Contains(r.Out, bob.npub()+"\n") {
+	if r.Code != cmdutil.ExitOK || len(strings.Fields(r.Out)) != 2 || !strings.Contains(r.Out, alice.npub()+"\n") || !strings.Contains(r.Out, bob.npub()+"\n") {
 		t.Errorf("repo --jq: exit %d %q %q", r.Code, r.Out, r.Err)
 	}
 	r = invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, append([]string{"repo", "--json-fields", "lead_maintainer,complete"}, base...)...)
-	if want := "{\n  \"lead_maintainer\": \"" + alice.npub() + "\",\n  \"complete\": true\n}\n"; r.Code != exitOK || r.Out != want {
+	if want := "{\n  \"lead_maintainer\": \"" + alice.npub() + "\",\n  \"complete\": true\n}\n"; r.Code != cmdutil.ExitOK || r.Out != want {
 		t.Errorf("repo --json-fields: exit %d %q, want %q (stderr %q)", r.Code, r.Out, want, r.Err)
 	}
 	r = invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, append([]string{"repo", "health", "--strict", "--jq", ".healthy"}, base...)...)
-	if r.Code != exitOK && r.Code != exitUnhealthy || (r.Out != "true\n" && r.Out != "false\n") {
+	if r.Code != cmdutil.ExitOK && r.Code != cmdutil.ExitUnhealthy || (r.Out != "true\n" && r.Out != "false\n") {
 		t.Errorf("repo health --jq: exit %d %q %q", r.Code, r.Out, r.Err)
 	}
 }
@@ -58,12 +59,12 @@ func TestJQErrorsAreUsageErrorsNamingTheExpression(t *testing.T) {
 			Details map[string]any `json:"details"`
 		} `json:"error"`
 	}
-	if r.Code != exitUsage || r.Out != "" || json.Unmarshal([]byte(r.Err), &e) != nil || e.Error.Code != "usage" ||
+	if r.Code != cmdutil.ExitUsage || r.Out != "" || json.Unmarshal([]byte(r.Err), &e) != nil || e.Error.Code != "usage" ||
 		!strings.HasPrefix(e.Error.Message, "--jq '.maintainers[': ") || e.Error.Details["jq"] != ".maintainers[" {
 		t.Errorf("parse error: exit %d %q %q", r.Code, r.Out, r.Err)
 	}
 	r = invocation{Env: map[string]string{}}.roster(t, "version", "--jq", ".version | tonumber")
-	if r.Code != exitUsage || r.Out != "" || !strings.Contains(r.Err, `--jq '.version | tonumber': `) || strings.Contains(r.Err, "roster.version") {
+	if r.Code != cmdutil.ExitUsage || r.Out != "" || !strings.Contains(r.Err, `--jq '.version | tonumber': `) || strings.Contains(r.Err, "roster.version") {
 		t.Errorf("run-time error: exit %d %q %q", r.Code, r.Out, r.Err)
 	}
 }
@@ -73,20 +74,20 @@ func TestJQErrorsAreUsageErrorsNamingTheExpression(t *testing.T) {
 func TestJSONFieldsSelectTopLevelFields(t *testing.T) {
 	t.Parallel()
 	r := invocation{Env: map[string]string{}}.roster(t, "version", "--json-fields", "go,schema")
-	if want := "{\n  \"go\": \"" + runtime.Version() + "\",\n  \"schema\": \"roster.version/v2\"\n}\n"; r.Code != exitOK || r.Out != want {
+	if want := "{\n  \"go\": \"" + runtime.Version() + "\",\n  \"schema\": \"roster.version/v2\"\n}\n"; r.Code != cmdutil.ExitOK || r.Out != want {
 		t.Errorf("exit %d %q, want %q", r.Code, r.Out, want)
 	}
 	r = invocation{Env: map[string]string{}}.roster(t, "version", "--json-fields", "go,nosuch")
-	if r.Code != exitUsage || r.Out != "" || !strings.Contains(r.Err, "no field nosuch in this output; its fields are schema, version, commit, dirty, go") {
+	if r.Code != cmdutil.ExitUsage || r.Out != "" || !strings.Contains(r.Err, "no field nosuch in this output; its fields are schema, version, commit, dirty, go") {
 		t.Errorf("unknown field: exit %d %q %q", r.Code, r.Out, r.Err)
 	}
 	r = invocation{Env: map[string]string{}}.roster(t, "version", "--json-fields", ",")
-	if r.Code != exitUsage || r.Out != "" || !strings.Contains(r.Err, "--json-fields names no field") {
+	if r.Code != cmdutil.ExitUsage || r.Out != "" || !strings.Contains(r.Err, "--json-fields names no field") {
 		t.Errorf("empty list: exit %d %q %q", r.Code, r.Out, r.Err)
 	}
 	// Both: fields first, then the expression.
 	r = invocation{Env: map[string]string{}}.roster(t, "version", "--json-fields", "schema", "--jq", "keys[]")
-	if r.Code != exitOK || r.Out != "schema\n" {
+	if r.Code != cmdutil.ExitOK || r.Out != "schema\n" {
 		t.Errorf("--json-fields with --jq: exit %d %q %q", r.Code, r.Out, r.Err)
 	}
 }
@@ -104,21 +105,21 @@ func TestSelectedOutputSendsTheErrorObjectToStderr(t *testing.T) {
 	}
 	r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, "repo", "--jq", ".lead_maintainer", "--json-fields", "complete")
 	var e errDoc
-	if r.Code != exitUsage || r.Out != "" || json.Unmarshal([]byte(r.Err), &e) != nil || e.Error.Code != "no-coordinate" || len(e.Error.Commands) == 0 {
+	if r.Code != cmdutil.ExitUsage || r.Out != "" || json.Unmarshal([]byte(r.Err), &e) != nil || e.Error.Code != "no-coordinate" || len(e.Error.Commands) == 0 {
 		t.Errorf("--jq with --json-fields: exit %d stdout %q stderr %q", r.Code, r.Out, r.Err)
 	}
 	for _, sel := range [][]string{{"--jq", ".complete"}, {"--json-fields", "complete"}} {
 		args := append([]string{"repo", "--relay", "ws://127.0.0.1:1", "--repo", alice.naddr("proj")}, sel...)
 		r = invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, args...)
 		e = errDoc{}
-		if r.Code != exitIncomplete || r.Out != "" || json.Unmarshal([]byte(r.Err), &e) != nil || e.Error.Code != "incomplete" {
+		if r.Code != cmdutil.ExitIncomplete || r.Out != "" || json.Unmarshal([]byte(r.Err), &e) != nil || e.Error.Code != "incomplete" {
 			t.Errorf("%v: exit %d stdout %q stderr %q", sel, r.Code, r.Out, r.Err)
 		}
 	}
 	// Plain --json: the error object stays on stdout, stderr stays empty.
 	r = invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, "repo", "--relay", "ws://127.0.0.1:1", "--repo", alice.naddr("proj"), "--json")
 	e = errDoc{}
-	if r.Code != exitIncomplete || json.Unmarshal([]byte(r.Out), &e) != nil || e.Error.Code != "incomplete" || r.Err != "" {
+	if r.Code != cmdutil.ExitIncomplete || json.Unmarshal([]byte(r.Out), &e) != nil || e.Error.Code != "incomplete" || r.Err != "" {
 		t.Errorf("--json: exit %d stdout %q stderr %q", r.Code, r.Out, r.Err)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // schemaName matches a roster JSON schema name such as "roster.repo/v2".
@@ -21,9 +23,21 @@ func TestEverySchemaIsListedInDocsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
+	// The command tree: main here, the commands under internal/cli.
+	var files []string
+	for _, dir := range []string{".", filepath.Join("..", "..", "internal", "cli")} {
+		err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") {
+				files = append(files, p)
+			}
+			if os.IsNotExist(err) {
+				return filepath.SkipDir
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 	found := map[string]string{}
 	for _, f := range files {
@@ -69,7 +83,7 @@ func TestSmallCommandsJSONNameTheirSchema(t *testing.T) {
 		var v struct {
 			Schema string `json:"schema"`
 		}
-		if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &v) != nil || v.Schema != want ||
+		if r.Code != cmdutil.ExitOK || json.Unmarshal([]byte(r.Out), &v) != nil || v.Schema != want ||
 			!strings.HasPrefix(strings.TrimSpace(r.Out), `{`+"\n"+`  "schema": "`+want+`"`) {
 			t.Errorf("%v: exit %d, want schema %s first:\n%s%s", args, r.Code, want, r.Out, r.Err)
 		}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	cliroot "github.com/roster-cli/roster/internal/cli/root"
 )
 
 // `--json a,b` selects the named top-level fields as --json-fields does,
@@ -19,7 +21,7 @@ func TestJSONWithFieldNamesSelectsThoseFields(t *testing.T) {
 		r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, append(append([]string{"repo"}, sel...), base...)...)
 		var got map[string]json.RawMessage
 		var lead string
-		if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &got) != nil || len(got) != 2 ||
+		if r.Code != cmdutil.ExitOK || json.Unmarshal([]byte(r.Out), &got) != nil || len(got) != 2 ||
 			json.Unmarshal(got["lead_maintainer"], &lead) != nil || lead != alice.npub() || got["maintainers"] == nil {
 			t.Errorf("%v: exit %d %q %q", sel, r.Code, r.Out, r.Err)
 		}
@@ -29,7 +31,7 @@ func TestJSONWithFieldNamesSelectsThoseFields(t *testing.T) {
 		Schema   string `json:"schema"`
 		Complete bool   `json:"complete"`
 	}
-	if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &whole) != nil || whole.Schema != "roster.repo/v2" || !whole.Complete {
+	if r.Code != cmdutil.ExitOK || json.Unmarshal([]byte(r.Out), &whole) != nil || whole.Schema != "roster.repo/v2" || !whole.Complete {
 		t.Errorf("bare --json: exit %d %q %q", r.Code, r.Out, r.Err)
 	}
 }
@@ -40,7 +42,7 @@ func TestJSONWithFieldNamesSelectsThoseFields(t *testing.T) {
 // meaning; --json=true stays the bool.
 func TestJSONTakesTheNextArgumentOnlyWhenItNamesFields(t *testing.T) {
 	t.Parallel()
-	root := newRootCmdFor(&app{io: &ioStreams{}}, []string{"repo"})
+	root := cliroot.NewRootCmdFor(&cmdutil.Factory{Io: &cmdutil.IoStreams{}}, []string{"repo"})
 	for _, c := range []struct{ in, want []string }{
 		{[]string{"repo", "--json", "lead_maintainer,complete"}, []string{"repo", "--json-fields", "lead_maintainer,complete"}},
 		{[]string{"repo", "--json=complete"}, []string{"repo", "--json-fields=complete"}},
@@ -53,7 +55,7 @@ func TestJSONTakesTheNextArgumentOnlyWhenItNamesFields(t *testing.T) {
 		{[]string{"repo", "health", "--json", "healthy,errors"}, []string{"repo", "health", "--json-fields", "healthy,errors"}},
 		{[]string{"repo", "--", "--json", "complete"}, []string{"repo", "--", "--json", "complete"}},
 	} {
-		if got := jsonValueArgs(root, c.in); !slices.Equal(got, c.want) {
+		if got := cliroot.JsonValueArgs(root, c.in); !slices.Equal(got, c.want) {
 			t.Errorf("%q: %q, want %q", c.in, got, c.want)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // failingKeyring fails every call with err, as go-keyring does on a
@@ -25,14 +27,14 @@ func TestNoKeyringServiceIsNamedPlainly(t *testing.T) {
 	} {
 		k := newTestKey(t)
 		r := invocation{Env: homeEnv(t), Stdin: k.nsec + "\nhunter2 hunter2\nhunter2 hunter2\n",
-			Seams: seams{keyring: failingKeyring{errors.New(raw)}}}.roster(t, "login", "--nsec")
-		if r.Code != exitOK || !strings.Contains(r.Err, "no keyring service is running") || !strings.Contains(r.Err, "GNOME Keyring") ||
+			Seams: cmdutil.Seams{Keyring: failingKeyring{errors.New(raw)}}}.roster(t, "login", "--nsec")
+		if r.Code != cmdutil.ExitOK || !strings.Contains(r.Err, "no keyring service is running") || !strings.Contains(r.Err, "GNOME Keyring") ||
 			strings.Contains(r.Err, "dbus-launch") || strings.Contains(r.Err, ".service files") {
 			t.Errorf("%s: exit %d, stderr %q", raw, r.Code, r.Err)
 		}
 	}
 	// Any other keyring failure keeps its own words.
-	if err := keyringWords(errors.New("permission denied")); err.Error() != "permission denied" {
+	if err := cmdutil.KeyringWords(errors.New("permission denied")); err.Error() != "permission denied" {
 		t.Errorf("other failure reworded: %v", err)
 	}
 }

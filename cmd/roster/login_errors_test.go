@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule: a new passphrase typed twice differently is the user's input: exit
@@ -14,7 +16,7 @@ func TestLoginPassphraseMismatchIsUsageErrorWithRetry(t *testing.T) {
 	r := invocation{Env: homeEnv(t), Stdin: k.nsec + "\none\ntwo\n", Seams: noKeyring}.roster(t, "login", "--nsec", "--json")
 	e := errorBody(t, r)
 	cmds := strings.Join(e.Commands, "\n")
-	if r.Code != exitUsage || e.Code != "passphrase-mismatch" || !strings.HasPrefix(cmds, "roster login --nsec") || strings.Contains(cmds, "whoami") {
+	if r.Code != cmdutil.ExitUsage || e.Code != "passphrase-mismatch" || !strings.HasPrefix(cmds, "roster login --nsec") || strings.Contains(cmds, "whoami") {
 		t.Fatalf("exit %d %+v", r.Code, e)
 	}
 }
@@ -26,7 +28,7 @@ func TestLoginEmptyPassphraseIsUsageErrorWithRetry(t *testing.T) {
 	r := invocation{Env: homeEnv(t), Stdin: "\n", Seams: noKeyring}.roster(t, "login", "--generate", "--json")
 	e := errorBody(t, r)
 	cmds := strings.Join(e.Commands, "\n")
-	if r.Code != exitUsage || e.Code != "empty-passphrase" || !strings.HasPrefix(cmds, "roster login --generate") || strings.Contains(cmds, "whoami") {
+	if r.Code != cmdutil.ExitUsage || e.Code != "empty-passphrase" || !strings.HasPrefix(cmds, "roster login --generate") || strings.Contains(cmds, "whoami") {
 		t.Fatalf("exit %d %+v", r.Code, e)
 	}
 }
@@ -42,7 +44,7 @@ func TestLoginUnreachableBunkerNamesTheBunkerAndTheRetry(t *testing.T) {
 	r := invocation{Env: homeEnv(t)}.roster(t, "login", "--bunker", u, "--json")
 	e := errorBody(t, r)
 	cmds := strings.Join(e.Commands, "\n")
-	if r.Code != exitFailure || e.Code != "bunker-unreachable" || !strings.Contains(e.Message, "bunker://"+remote) ||
+	if r.Code != cmdutil.ExitFailure || e.Code != "bunker-unreachable" || !strings.Contains(e.Message, "bunker://"+remote) ||
 		!strings.Contains(e.Message, "online") || !strings.Contains(cmds, "roster login --bunker 'bunker://"+remote) || strings.Contains(cmds, "whoami") {
 		t.Fatalf("exit %d %+v", r.Code, e)
 	}

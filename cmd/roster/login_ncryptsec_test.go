@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/signer"
 )
 
@@ -21,23 +22,23 @@ func TestLoginImportsAnNcryptsec(t *testing.T) {
 	}
 	env := homeEnv(t)
 	r := invocation{Env: env, Stdin: nc + "\nwrong\n"}.roster(t, "login", "--ncryptsec", "--json")
-	if e := errorBody(t, r); r.Code != exitUsage || e.Code != "wrong-passphrase" {
+	if e := errorBody(t, r); r.Code != cmdutil.ExitUsage || e.Code != "wrong-passphrase" {
 		t.Fatalf("wrong passphrase: exit %d %+v", r.Code, e)
 	}
-	if w := (invocation{Env: env}).roster(t, "whoami"); w.Code != exitUsage {
+	if w := (invocation{Env: env}).roster(t, "whoami"); w.Code != cmdutil.ExitUsage {
 		t.Fatalf("a refused import left an account: exit %d %s", w.Code, w.Out)
 	}
 	r = invocation{Env: env, Stdin: nc + "\ncorrect horse\n"}.roster(t, "login", "--ncryptsec", "--json")
 	var res struct {
 		Npub string `json:"npub"`
 	}
-	if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &res) != nil || res.Npub != k.npub {
+	if r.Code != cmdutil.ExitOK || json.Unmarshal([]byte(r.Out), &res) != nil || res.Npub != k.npub {
 		t.Fatalf("import: exit %d out %s err %s", r.Code, r.Out, r.Err)
 	}
 	if strings.Contains(r.Out+r.Err, nc) || strings.Contains(r.Out+r.Err, k.nsec) {
 		t.Fatal("a secret was echoed")
 	}
-	if w := (invocation{Env: env}).roster(t, "whoami", "--json"); w.Code != exitOK || !strings.Contains(w.Out, k.npub) {
+	if w := (invocation{Env: env}).roster(t, "whoami", "--json"); w.Code != cmdutil.ExitOK || !strings.Contains(w.Out, k.npub) {
 		t.Fatalf("whoami after the import: exit %d %s", w.Code, w.Out)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/root"
 	"github.com/roster-cli/roster/signer"
 )
 
@@ -27,10 +29,10 @@ func TestNcryptsecPassphraseIsReadFromTheTerminalWithoutEcho(t *testing.T) {
 	const pass = "correct horse battery"
 	master, slave := openPty(t)
 	var out, errb syncBuffer
-	s := &ioStreams{In: slave, Out: &out, Err: &errb, InTTY: true,
+	s := &cmdutil.IoStreams{In: slave, Out: &out, Err: &errb, InTTY: true,
 		Getenv: func(key string) string { return env[key] }, Now: time.Now}
 	done := make(chan int, 1)
-	go func() { done <- runWith([]string{"login", "--nsec"}, s, noKeyring) }()
+	go func() { done <- root.RunWith([]string{"login", "--nsec"}, s, noKeyring) }()
 	typeAtPrompt(t, master, slave, &errb, "secret key: ", 1, k.nsec)
 	typeAtPrompt(t, master, slave, &errb, "New passphrase for the roster key", 1, pass)
 	typeAtPrompt(t, master, slave, &errb, "Repeat the passphrase", 1, pass)
@@ -51,9 +53,9 @@ func TestNcryptsecPassphraseIsReadFromTheTerminalWithoutEcho(t *testing.T) {
 	}
 
 	// A signing command unlocks the file with a passphrase typed at the terminal.
-	a := &app{io: &ioStreams{In: slave, Out: &out, Err: &errb, InTTY: true,
+	a := &cmdutil.Factory{Io: &cmdutil.IoStreams{In: slave, Out: &out, Err: &errb, InTTY: true,
 		Getenv: func(key string) string { return env[key] }, Now: time.Now}}
-	sg, err := a.signer(context.Background())
+	sg, err := a.Signer(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

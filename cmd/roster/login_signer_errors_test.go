@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Errors tell the user the next command to run (docs/architecture.md "Rules of
@@ -19,7 +21,7 @@ func TestBadSecretKeyNamesTheNextCommandWithoutTheKey(t *testing.T) {
 	}
 
 	r := invocation{Env: homeEnv(t), Stdin: typo + "\n"}.roster(t, "login", "--nsec")
-	if r.Code != exitUsage || !strings.Contains(r.Err, "run: roster login --nsec") || strings.Contains(r.Out+r.Err, typo) {
+	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "run: roster login --nsec") || strings.Contains(r.Out+r.Err, typo) {
 		t.Fatalf("login with a typo: exit %d out %q err %q", r.Code, r.Out, r.Err)
 	}
 
@@ -27,10 +29,10 @@ func TestBadSecretKeyNamesTheNextCommandWithoutTheKey(t *testing.T) {
 	env["ROSTER_SECRET_KEY"] = typo
 	r = invocation{Env: env}.roster(t, "whoami", "--json")
 	var body struct {
-		Error jsonErrorBody `json:"error"`
+		Error cmdutil.JsonErrorBody `json:"error"`
 	}
 	decodeJSON(t, r, &body)
-	if r.Code != exitUsage || body.Error.Code != "bad-secret-key" || strings.Contains(r.Out+r.Err, typo) {
+	if r.Code != cmdutil.ExitUsage || body.Error.Code != "bad-secret-key" || strings.Contains(r.Out+r.Err, typo) {
 		t.Fatalf("bad ROSTER_SECRET_KEY: exit %d out %q err %q", r.Code, r.Out, r.Err)
 	}
 	if !strings.Contains(strings.Join(body.Error.Commands, "\n"), "unset ROSTER_SECRET_KEY") {
@@ -46,7 +48,7 @@ func TestLoginWithoutPassphraseOnStdinIsUsageError(t *testing.T) {
 	k := newTestKey(t)
 	r := invocation{Env: homeEnv(t), Stdin: k.nsec + "\n", Seams: noKeyring}.roster(t, "login", "--nsec", "--json")
 	e := errorBody(t, r)
-	if r.Code != exitUsage || e.Code != "no-input" || !strings.Contains(strings.Join(e.Commands, "\n"), "| roster login --nsec") {
+	if r.Code != cmdutil.ExitUsage || e.Code != "no-input" || !strings.Contains(strings.Join(e.Commands, "\n"), "| roster login --nsec") {
 		t.Fatalf("exit %d %+v", r.Code, e)
 	}
 	if strings.Contains(r.Out+r.Err, k.nsec) {
@@ -60,7 +62,7 @@ func TestLoginWithMalformedBunkerURLIsUsageError(t *testing.T) {
 	t.Parallel()
 	for _, u := range []string{"notabunker", "bunker://abc?relay=ws://127.0.0.1:1&secret=s3cr3t-value"} {
 		r := invocation{Env: homeEnv(t)}.roster(t, "login", "--bunker", u)
-		if r.Code != exitUsage || !strings.Contains(r.Err, "run: roster login --bunker 'bunker://<64-hex remote signer pubkey>") ||
+		if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "run: roster login --bunker 'bunker://<64-hex remote signer pubkey>") ||
 			strings.Contains(r.Out+r.Err, "s3cr3t-value") {
 			t.Errorf("%s: exit %d err %q", u, r.Code, r.Err)
 		}

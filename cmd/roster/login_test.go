@@ -9,9 +9,10 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
-	"github.com/zalando/go-keyring"
-
+	"github.com/roster-cli/roster/internal/cli/account"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/signer"
+	"github.com/zalando/go-keyring"
 )
 
 func homeEnv(t *testing.T) map[string]string {
@@ -24,7 +25,7 @@ func TestNoSignerFailsWithExit2AndSaysHowToLogIn(t *testing.T) {
 	t.Parallel()
 	env := homeEnv(t)
 	r := invocation{Env: env}.roster(t, "whoami")
-	if r.Code != exitUsage || !strings.Contains(r.Err, "roster login --nsec") || !strings.Contains(r.Err, "ROSTER_SECRET_KEY") {
+	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "roster login --nsec") || !strings.Contains(r.Err, "ROSTER_SECRET_KEY") {
 		t.Fatalf("exit %d stderr %q", r.Code, r.Err)
 	}
 	r = invocation{Env: env}.roster(t, "whoami", "--json")
@@ -35,16 +36,16 @@ func TestNoSignerFailsWithExit2AndSaysHowToLogIn(t *testing.T) {
 		} `json:"error"`
 	}
 	decodeJSON(t, r, &body)
-	if r.Code != exitUsage || body.Error.Code != "no-signer" || len(body.Error.Commands) == 0 || body.Error.Commands[0] != "roster login --nsec" {
+	if r.Code != cmdutil.ExitUsage || body.Error.Code != "no-signer" || len(body.Error.Commands) == 0 || body.Error.Commands[0] != "roster login --nsec" {
 		t.Fatalf("exit %d body %+v", r.Code, body)
 	}
 
 	// The function every signing command calls gives the same error.
-	a := &app{io: &ioStreams{In: strings.NewReader(""), Out: new(strings.Builder), Err: new(strings.Builder),
+	a := &cmdutil.Factory{Io: &cmdutil.IoStreams{In: strings.NewReader(""), Out: new(strings.Builder), Err: new(strings.Builder),
 		Getenv: func(k string) string { return env[k] }}}
-	_, err := a.signer(context.Background())
-	var ee *exitError
-	if !errors.As(err, &ee) || ee.Code != exitUsage || ee.Kind != "no-signer" || !strings.Contains(ee.Error(), "roster login") {
+	_, err := a.Signer(context.Background())
+	var ee *cmdutil.ExitError
+	if !errors.As(err, &ee) || ee.Code != cmdutil.ExitUsage || ee.Kind != "no-signer" || !strings.Contains(ee.Error(), "roster login") {
 		t.Fatalf("a.signer: %#v", err)
 	}
 }
@@ -58,7 +59,7 @@ func TestLoginNsecFromStdinThenWhoamiThenLogout(t *testing.T) {
 	k := newTestKey(t)
 	env := homeEnv(t)
 	r := invocation{Env: env, Stdin: k.nsec + "\n"}.roster(t, "login", "--nsec", "--json")
-	var login loginResult
+	var login account.LoginResult
 	decodeJSON(t, r, &login)
 	if r.Code != 0 || login.Schema != "roster.login/v1" || login.Npub != k.npub || login.Pubkey != k.pubkey || login.Backend != "keyring" || orEmpty(login.Nsec) != "" {
 		t.Fatalf("exit %d login %+v stderr %q", r.Code, login, r.Err)
@@ -73,9 +74,9 @@ func TestLoginNsecFromStdinThenWhoamiThenLogout(t *testing.T) {
 	}
 
 	r = invocation{Env: env}.roster(t, "whoami", "--json")
-	var who whoamiResult
+	var who account.WhoamiResult
 	decodeJSON(t, r, &who)
-	if r.Code != 0 || who != (whoamiResult{Schema: "roster.whoami/v1", Npub: k.npub, Pubkey: k.pubkey, Backend: "keyring"}) {
+	if r.Code != 0 || who != (account.WhoamiResult{Schema: "roster.whoami/v1", Npub: k.npub, Pubkey: k.pubkey, Backend: "keyring"}) {
 		t.Fatalf("exit %d whoami %+v", r.Code, who)
 	}
 	r = invocation{Env: env}.roster(t, "whoami")
@@ -84,7 +85,7 @@ func TestLoginNsecFromStdinThenWhoamiThenLogout(t *testing.T) {
 	}
 
 	r = invocation{Env: env}.roster(t, "logout", "--json")
-	var out logoutResult
+	var out account.LogoutResult
 	decodeJSON(t, r, &out)
 	if r.Code != 0 || !out.LoggedOut || orEmpty(out.Npub) != k.npub || orEmpty(out.Backend) != "keyring" {
 		t.Fatalf("logout %+v", out)
@@ -95,7 +96,7 @@ func TestLoginNsecFromStdinThenWhoamiThenLogout(t *testing.T) {
 	if _, err := os.Stat(acctFile); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("account file survives logout: %v", err)
 	}
-	if r := (invocation{Env: env}).roster(t, "whoami"); r.Code != exitUsage {
+	if r := (invocation{Env: env}).roster(t, "whoami"); r.Code != cmdutil.ExitUsage {
 		t.Fatalf("whoami after logout: exit %d", r.Code)
 	}
 	if r := (invocation{Env: env}).roster(t, "logout"); r.Code != 0 || !strings.Contains(r.Out, "Not logged in") {
@@ -120,7 +121,7 @@ func TestLoginNeverTakesTheSecretFromArgvNorEchoesIt(t *testing.T) {
 		{"--json", "login", "--nsec=" + k.nsec},
 	} {
 		r := invocation{Env: env}.roster(t, args...)
-		if r.Code != exitUsage {
+		if r.Code != cmdutil.ExitUsage {
 			t.Fatalf("%d args: exit %d, want 2", len(args), r.Code)
 		}
 		if leaks := secretLeaks(t, k, map[string]string{"stdout": r.Out, "stderr": r.Err}, env["ROSTER_HOME"]); len(leaks) > 0 {
@@ -136,7 +137,7 @@ func TestLoginNeedsExactlyOneMode(t *testing.T) {
 	t.Parallel()
 	env := homeEnv(t)
 	for _, args := range [][]string{{"login"}, {"login", "--nsec", "--generate"}, {"login", "--nsec", "--show-secret"}} {
-		if r := (invocation{Env: env}).roster(t, args...); r.Code != exitUsage {
+		if r := (invocation{Env: env}).roster(t, args...); r.Code != cmdutil.ExitUsage {
 			t.Fatalf("%v: exit %d", args, r.Code)
 		}
 	}
@@ -167,7 +168,7 @@ func TestLoginGenerateShowsTheNsecOnlyWithShowSecret(t *testing.T) {
 	}
 
 	r = invocation{Env: env}.roster(t, "login", "--generate", "--show-secret", "--json")
-	var res loginResult
+	var res account.LoginResult
 	decodeJSON(t, r, &res)
 	if r.Code != 0 || !res.Generated || !strings.HasPrefix(orEmpty(res.Nsec), "nsec1") || !strings.Contains(r.Err, "only time") {
 		t.Fatalf("exit %d %+v err %q", r.Code, res, r.Err)
@@ -208,16 +209,16 @@ func TestLoginWithoutKeyringServiceStoresAnNcryptsecFile(t *testing.T) {
 		t.Fatalf("file does not open to the key: %v", err)
 	}
 	who := invocation{Env: env, Seams: noKeyring}.roster(t, "whoami", "--json")
-	var res whoamiResult
+	var res account.WhoamiResult
 	decodeJSON(t, who, &res)
 	if res.Backend != "ncryptsec" || res.Npub != k.npub {
 		t.Fatalf("whoami %+v", res)
 	}
 
 	// A signing command asks for the passphrase and signs as the account.
-	a := &app{io: &ioStreams{In: strings.NewReader("hunter2 hunter2\n"), Out: new(strings.Builder), Err: new(strings.Builder),
+	a := &cmdutil.Factory{Io: &cmdutil.IoStreams{In: strings.NewReader("hunter2 hunter2\n"), Out: new(strings.Builder), Err: new(strings.Builder),
 		Getenv: func(key string) string { return env[key] }}}
-	s, err := a.signer(context.Background())
+	s, err := a.Signer(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +250,7 @@ func TestLoginRefusesToReplaceAnotherAccountWithExit3(t *testing.T) {
 	}
 	t.Cleanup(func() { invocation{Env: env}.roster(t, "logout") })
 	r := invocation{Env: env, Stdin: second.hex}.roster(t, "login", "--nsec")
-	if r.Code != exitRefused || !strings.Contains(r.Err, first.npub) || !strings.Contains(r.Err, "roster logout") {
+	if r.Code != cmdutil.ExitRefused || !strings.Contains(r.Err, first.npub) || !strings.Contains(r.Err, "roster logout") {
 		t.Fatalf("exit %d err %q", r.Code, r.Err)
 	}
 	if _, err := keyring.Get(signer.KeyringService, second.npub); err == nil {
@@ -265,7 +266,7 @@ func TestWhoamiWithRosterSecretKeyShowsTheEnvBackend(t *testing.T) {
 		env := homeEnv(t)
 		env["ROSTER_SECRET_KEY"] = secret
 		r := invocation{Env: env}.roster(t, "whoami", "--json")
-		var who whoamiResult
+		var who account.WhoamiResult
 		decodeJSON(t, r, &who)
 		if r.Code != 0 || who.Backend != "env" || who.Pubkey != k.pubkey || who.Npub != k.npub {
 			t.Fatalf("exit %d %+v", r.Code, who)
@@ -274,7 +275,7 @@ func TestWhoamiWithRosterSecretKeyShowsTheEnvBackend(t *testing.T) {
 	env := homeEnv(t)
 	env["ROSTER_SECRET_KEY"] = "nsec1garbage" + k.hex[:8]
 	r := invocation{Env: env}.roster(t, "whoami")
-	if r.Code != exitUsage || strings.Contains(r.Err, k.hex[:8]) {
+	if r.Code != cmdutil.ExitUsage || strings.Contains(r.Err, k.hex[:8]) {
 		t.Fatalf("bad ROSTER_SECRET_KEY: exit %d err %q", r.Code, r.Err)
 	}
 }
@@ -294,11 +295,11 @@ func TestLoginRejectsAMalformedKeyWithoutRepeatingIt(t *testing.T) {
 	typo := k.nsec[:len(k.nsec)-1] + last
 	for _, args := range [][]string{{"login", "--nsec"}, {"login", "--nsec", "--json"}} {
 		r := invocation{Env: env, Stdin: typo + "\n"}.roster(t, args...)
-		if r.Code != exitUsage || strings.Contains(r.Out+r.Err, typo) || strings.Contains(r.Out+r.Err, k.nsec[10:40]) {
+		if r.Code != cmdutil.ExitUsage || strings.Contains(r.Out+r.Err, typo) || strings.Contains(r.Out+r.Err, k.nsec[10:40]) {
 			t.Fatalf("exit %d out %q err %q", r.Code, r.Out, r.Err)
 		}
 	}
-	if r := (invocation{Env: env}).roster(t, "login", "--nsec"); r.Code != exitUsage || !strings.Contains(r.Err, "stdin ended") {
+	if r := (invocation{Env: env}).roster(t, "login", "--nsec"); r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "stdin ended") {
 		t.Fatalf("empty stdin: exit %d err %q", r.Code, r.Err)
 	}
 }

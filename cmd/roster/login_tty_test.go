@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/root"
 )
 
 // Rule (login --nsec on a terminal): the key is read from a no-echo prompt. The key typed on a real pseudo-terminal is accepted and the
@@ -19,10 +22,10 @@ func TestLoginNsecPromptOnATerminalDoesNotEcho(t *testing.T) {
 	master, slave := openPty(t)
 	var out bytes.Buffer
 	var errb syncBuffer
-	s := &ioStreams{In: slave, Out: &out, Err: &errb, InTTY: true,
+	s := &cmdutil.IoStreams{In: slave, Out: &out, Err: &errb, InTTY: true,
 		Getenv: func(key string) string { return env[key] }, Now: time.Now}
 	done := make(chan int, 1)
-	go func() { done <- run([]string{"login", "--nsec"}, s) }()
+	go func() { done <- root.Run([]string{"login", "--nsec"}, s) }()
 
 	// Type only once the prompt is shown and the terminal's echo is off.
 	typeAtPrompt(t, master, slave, &errb, "nsec or hex secret key: ", 1, k.nsec)

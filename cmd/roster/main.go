@@ -7,15 +7,18 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/root"
 )
 
-func main() { os.Exit(runMain(seams{})) }
+func main() { os.Exit(runMain(cmdutil.Seams{})) }
 
 // runMain runs the command line of this process. One signal-aware root
 // context: an interrupt (SIGINT, SIGTERM) cancels relay waits and the
 // command returns through its ordinary error path.
-func runMain(sm seams) int {
+func runMain(sm cmdutil.Seams) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return runContext(ctx, os.Args[1:], newSystemIO(), sm)
+	return root.RunContext(ctx, os.Args[1:], cmdutil.NewSystemIO(), sm)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // nip05RelaysServer answers /.well-known/nostr.json for name, listing pk
@@ -48,7 +49,7 @@ func TestANIP05DocumentsRelaysShareTheRelayBound(t *testing.T) {
 	client := nip05RelaysServer(t, "alice", alice.pk, dead)
 	env := testEnv(t)
 	env["ROSTER_RELAYS"] = rl.URL()
-	inv := invocation{Env: env, Seams: seams{http: client}}
+	inv := invocation{Env: env, Seams: cmdutil.Seams{Http: client}}
 	start := time.Now()
 	r := inv.roster(t, "repo", "--repo", "nostr://alice@example.com/proj", "--json", "--timeout", "2s")
 	took := time.Since(start)

@@ -7,9 +7,10 @@ import (
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
-
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/repo/change"
 )
 
 // No change, no event: a metadata edit whose new tag set equals the current
@@ -21,7 +22,7 @@ func TestMetadataEditWithTheSameTagSetPublishesNothing(t *testing.T) {
 	w.seed(alice.announce(t, w.id, 100, nostr.Tag{"t", "go"}, nostr.Tag{"t", "cli"}))
 	before := w.storedCount()
 	r := w.run(alice, alice, 1000, "repo", "edit", "--hashtag", "cli", "--hashtag", "go")
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	if !strings.Contains(r.Out, "nothing to change") {
@@ -44,15 +45,15 @@ func TestRepoInitRerunWithTheSameTagsPublishesNothing(t *testing.T) {
 	env["ROSTER_SECRET_KEY"] = k.nsec
 	args := append([]string{"repo", "init", "--clone", "https://git.example/widget.git"}, initRelayFlags(relays)...)
 	inv := invocation{Env: env, Dir: dir, Now: time.Unix(1750000000, 0)}
-	if r := inv.roster(t, args...); r.Code != exitOK {
+	if r := inv.roster(t, args...); r.Code != cmdutil.ExitOK {
 		t.Fatalf("first init: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	inv.Now = time.Unix(1750000100, 0)
 	r := inv.roster(t, append(args, "--json")...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("second init: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
-	var res repoInitResult
+	var res change.RepoInitResult
 	decodeJSON(t, r, &res)
 	if !res.Unchanged || len(res.Published) != 0 || res.GitConfig.NostrRepo == nil {
 		t.Fatalf("rerun: unchanged %v published %v nostr.repo %v", res.Unchanged, res.Published, res.GitConfig.NostrRepo)
@@ -60,7 +61,7 @@ func TestRepoInitRerunWithTheSameTagsPublishesNothing(t *testing.T) {
 	if n := len(relays[0].Stored(nostr.Filter{Kinds: []int{graph.KindAnnouncement}})); n != 1 {
 		t.Fatalf("relay stores %d announcements after an unchanged rerun, want 1", n)
 	}
-	if r := inv.roster(t, args...); r.Code != exitOK || !strings.Contains(r.Out, "nothing to change") {
+	if r := inv.roster(t, args...); r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "nothing to change") {
 		t.Fatalf("third init (human): exit %d\n%s", r.Code, r.Out)
 	}
 }

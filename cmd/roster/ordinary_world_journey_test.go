@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
-
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // The ordinary world, end to end: three people, each with their own roster
@@ -142,8 +142,8 @@ func TestOrdinaryWorldSCPOriginOnAnUnreachableHost(t *testing.T) {
 	}
 	st := a.mustPaste("roster repo state")
 	pub := a.paste(printedCommand(t, st.Out, "branch main is only in this checkout"))
-	if pub.Code != exitIncomplete {
-		t.Fatalf("state publish against an unreachable ssh host: exit %d, want %d\n%s%s", pub.Code, exitIncomplete, pub.Out, pub.Err)
+	if pub.Code != cmdutil.ExitIncomplete {
+		t.Fatalf("state publish against an unreachable ssh host: exit %d, want %d\n%s%s", pub.Code, cmdutil.ExitIncomplete, pub.Out, pub.Err)
 	}
 	for _, want := range []string{"ssh://git@unreachable.invalid/o/widget.git", "host unknown", "nothing was published"} {
 		if !strings.Contains(pub.Err, want) {

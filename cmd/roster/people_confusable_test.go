@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/report"
 )
 
@@ -28,7 +30,7 @@ func TestConfusableNamesAreShownWithFullNpubs(t *testing.T) {
 	env["COLUMNS"] = "200"
 	inv := invocation{Env: env, OutTTY: true}
 	r := inv.roster(t, "repo", "--repo", alice.naddr("proj"), "--relay", rl.URL(), "--timeout", "3s")
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	flat := strings.Join(strings.Fields(r.Out), " ")
@@ -58,7 +60,7 @@ func TestOnlyDeceptiveOrSharedNamesGetTheFullNpub(t *testing.T) {
 		bob.npub():   report.Identity{Name: "Ольга"},
 		carol.npub(): report.Identity{Name: "c\u0430rol"},
 	}
-	pt := newPeopleText(names, "", true)
+	pt := render.NewPeopleText(names, "", true)
 	if got := pt.Of(alice.npub()); got != "alice ("+shortNpubForTest(alice.npub())+")" {
 		t.Errorf("alice: %q", got)
 	}

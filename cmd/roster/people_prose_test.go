@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/report"
 )
 
@@ -40,7 +42,7 @@ func TestProseNamesPeopleOnATerminalOnly(t *testing.T) {
 	short := shortNpubForTest(bob.npub())
 
 	r := consistent.runAs(true, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
-	if r.Code != exitRefused {
+	if r.Code != cmdutil.ExitRefused {
 		t.Fatalf("exit %d: %s%s", r.Code, r.Out, r.Err)
 	}
 	if !strings.Contains(r.Err, "you already list bob ("+short+")") {
@@ -93,8 +95,8 @@ func TestProseNamesPeopleOnATerminalOnly(t *testing.T) {
 // coordinates and URLs are never rewritten.
 func TestProseKeepsCommandsAndCoordinates(t *testing.T) {
 	t.Parallel()
-	pt := newPeopleText(report.Names{bob.npub(): report.Identity{Name: "bob"}}, alice.npub(), true)
-	pt.prose = true
+	pt := render.NewPeopleText(report.Names{bob.npub(): report.Identity{Name: "bob"}}, alice.npub(), true)
+	pt.NameProse = true
 	b, a := bob.npub(), alice.npub()
 	cases := map[string]string{
 		"ask " + b + " to run: roster repo edit --add-maintainer " + b + "; then repair": "ask bob (" + shortNpubForTest(b) + ") to run: roster repo edit --add-maintainer " + b + "; then repair",
@@ -107,7 +109,7 @@ func TestProseKeepsCommandsAndCoordinates(t *testing.T) {
 			t.Errorf("Prose(%q)\n got %q\nwant %q", in, got, want)
 		}
 	}
-	pt.prose = false
+	pt.NameProse = false
 	if in := "ask " + b; pt.Prose(in) != in {
 		t.Errorf("off a terminal the prose changed")
 	}
@@ -120,7 +122,7 @@ func TestGuidanceNamesPeopleOnATerminal(t *testing.T) {
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100), bob.profile(t, 50, map[string]any{"name": "bob"}))
 	r := w.runAs(true, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--dry-run")
-	if r.Code != exitOK || !strings.Contains(r.Out, "next:\n  bob ("+shortNpubForTest(bob.npub())+") is invited;") {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "next:\n  bob ("+shortNpubForTest(bob.npub())+") is invited;") {
 		t.Fatalf("exit %d:\n%s%s", r.Code, r.Out, r.Err)
 	}
 	r = w.runAs(true, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--dry-run", "--json")

@@ -7,6 +7,8 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/project"
 )
 
 // NIP-29's 39000 and 39001 are optional. A relay that does not serve them
@@ -22,10 +24,10 @@ func TestProjectChangeWithoutGroupStateLetsTheRelayDecide(t *testing.T) {
 	w.relay.SetMisbehaviour(devrelay.Misbehaviour{Withhold: func(e *nostr.Event) bool { return e.Kind == 39000 || e.Kind == 39001 }})
 
 	r := w.as(pcAdminSK, "project", "relate", w.coord.String(), pcChanA, "--json")
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d %s %s", r.Code, r.Out, r.Err)
 	}
-	out := decodeOut[projectChangeJSON](t, r)
+	out := decodeOut[project.ProjectChangeJSON](t, r)
 	if out.Schema != "roster.project.change/v2" || out.Authority.Basis != "unverifiable" ||
 		!strings.Contains(out.Authority.Note, "cannot verify the home channel's roles") || !strings.Contains(out.Authority.Note, "kind 39000") {
 		t.Fatalf("authority %+v", out.Authority)
@@ -35,7 +37,7 @@ func TestProjectChangeWithoutGroupStateLetsTheRelayDecide(t *testing.T) {
 	}
 	// Human output says so on stderr.
 	text := w.as(pcAdminSK, "project", "unrelate", w.coord.String(), pcChanA)
-	if text.Code != exitOK || !strings.Contains(text.Err, "note: cannot verify the home channel's roles") {
+	if text.Code != cmdutil.ExitOK || !strings.Contains(text.Err, "note: cannot verify the home channel's roles") {
 		t.Fatalf("exit %d\n%s", text.Code, text.Err)
 	}
 }
@@ -49,7 +51,7 @@ func TestProjectChangeUnverifiableAndRefusedByTheRelay(t *testing.T) {
 	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome}) // no such group on the relay
 	r := w.as(pcStrangerSK, "project", "relate", w.coord.String(), pcChanA, "--json")
 	e := decodeOut[errorOut](t, r)
-	if r.Code != exitRefused || e.Error.Code != "relay-rejected" || e.Error.Details["prefix"] != "restricted" ||
+	if r.Code != cmdutil.ExitRefused || e.Error.Code != "relay-rejected" || e.Error.Details["prefix"] != "restricted" ||
 		!strings.Contains(e.Error.Message, "cannot verify the home channel's roles") {
 		t.Fatalf("exit %d %s", r.Code, r.Out)
 	}
@@ -70,7 +72,7 @@ func TestProjectArchivedHomeChannelOnlyWhenTrue(t *testing.T) {
 	for _, c := range []struct {
 		value string
 		code  int
-	}{{"false", exitOK}, {"true", exitRefused}} {
+	}{{"false", cmdutil.ExitOK}, {"true", cmdutil.ExitRefused}} {
 		w := newPCWorld(t)
 		w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
 		w.group(pcOwnerSK, grouprelay.KindCreateGroup)
@@ -80,14 +82,14 @@ func TestProjectArchivedHomeChannelOnlyWhenTrue(t *testing.T) {
 		if r.Code != c.code {
 			t.Fatalf("archived=%s: exit %d %s", c.value, r.Code, r.Out)
 		}
-		if c.code == exitRefused {
+		if c.code == cmdutil.ExitRefused {
 			if e := decodeOut[errorOut](t, r); e.Error.Code != "not-authorized" || !strings.Contains(e.Error.Message, "archived or deleted") {
 				t.Fatalf("archived=true: %s", r.Out)
 			}
 			if w.storedCommands() != 0 {
 				t.Fatal("signed and submitted despite the archived channel")
 			}
-		} else if out := decodeOut[projectChangeJSON](t, r); out.Authority.Basis != "home-channel-role" {
+		} else if out := decodeOut[project.ProjectChangeJSON](t, r); out.Authority.Basis != "home-channel-role" {
 			t.Fatalf("archived=false: authority %+v", out.Authority)
 		}
 	}

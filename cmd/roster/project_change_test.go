@@ -7,6 +7,8 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/project"
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
@@ -20,7 +22,7 @@ func TestProjectRefusalNamesTheOwnersCommandRunnableAsPrinted(t *testing.T) {
 	w.group(pcOwnerSK, grouprelay.KindCreateGroup) // the channel's roles are readable: roster refuses itself
 	r := w.as(pcAdminSK, "project", "relate", w.coord.String(), pcChanA, "--json")
 	e := decodeOut[errorOut](t, r)
-	if r.Code != exitRefused || e.Error.Code != "not-authorized" || len(e.Error.Commands) == 0 {
+	if r.Code != cmdutil.ExitRefused || e.Error.Code != "not-authorized" || len(e.Error.Commands) == 0 {
 		t.Fatalf("exit %d: %s %s", r.Code, r.Out, r.Err)
 	}
 	want := "roster project relate " + w.coord.String() + " " + pcChanA + " --relay " + w.relay.URL() + "  # run by the project owner " + gitstate.EncodeNpub(w.coord.Owner)
@@ -30,7 +32,7 @@ func TestProjectRefusalNamesTheOwnersCommandRunnableAsPrinted(t *testing.T) {
 	cmd, _, _ := strings.Cut(e.Error.Commands[0], "  #")
 	args := strings.Fields(strings.TrimPrefix(cmd, "roster "))
 	args = args[:len(args)-2] // w.as adds --relay itself
-	if r := w.as(pcOwnerSK, args...); r.Code != exitOK {
+	if r := w.as(pcOwnerSK, args...); r.Code != cmdutil.ExitOK {
 		t.Fatalf("the owner running %q: exit %d\n%s%s", cmd, r.Code, r.Out, r.Err)
 	}
 	if st := w.stored(); !st.Document.Related(pcChanA) {
@@ -44,7 +46,7 @@ func TestProjectChangeCommandsQuoteTheCoordinate(t *testing.T) {
 	t.Parallel()
 	c := projects.Coordinate{Owner: strings.Repeat("ab", 32), D: "it's mine"}
 	p := projects.Patch{Add: []string{pcChanA}, Remove: []string{pcHome}}
-	got := strings.Join(projectChangeCommands(c, p, "ws://r", "x"), "\n")
+	got := strings.Join(project.ProjectChangeCommands(c, p, "ws://r", "x"), "\n")
 	coord := `'30621:` + strings.Repeat("ab", 32) + `:it'\''s mine'`
 	want := "roster project relate " + coord + " " + pcChanA + " --relay ws://r  # x\n" +
 		"roster project unrelate " + coord + " " + pcHome + " --relay ws://r  # x"
@@ -60,7 +62,7 @@ func TestGroupShowUnnamedGroup(t *testing.T) {
 	w := newPCWorld(t)
 	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
 	r := w.as(pcOwnerSK, "group", "show", pcHome)
-	if r.Code != exitOK || !strings.Contains(r.Out, "  name     - (live)\n") {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "  name     - (live)\n") {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 }

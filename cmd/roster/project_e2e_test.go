@@ -10,6 +10,8 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/project"
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
@@ -18,10 +20,10 @@ func TestProjectOwnerRelatesAChannel(t *testing.T) {
 	w := newPCWorld(t)
 	w.identity(nostr.Now() - 10)
 	r := w.as(pcOwnerSK, "project", "relate", w.coord.String(), strings.ToUpper(pcChanA), "--json")
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s %s", r.Code, r.Out, r.Err)
 	}
-	out := decodeOut[projectChangeJSON](t, r)
+	out := decodeOut[project.ProjectChangeJSON](t, r)
 	if out.ExpectedRevision != 1 || out.Revision != 2 || out.Retried || len(out.Published) != 1 ||
 		fmt.Sprint(out.RelatedChannels) != fmt.Sprint([]string{pcChanA}) || out.Actor != w.coord.Owner {
 		t.Fatalf("result %+v", out)
@@ -31,7 +33,7 @@ func TestProjectOwnerRelatesAChannel(t *testing.T) {
 		t.Fatalf("relay holds %+v", st)
 	}
 	// show reads the same state back, with the revision from the rev tag.
-	show := decodeOut[projectJSON](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
+	show := decodeOut[project.ProjectJSON](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
 	if show.Schema != "roster.project/v1" || show.Revision != 2 || show.Deleted || show.D != "demo:with:colons" ||
 		show.Address != w.coord.Address() || show.Projection.Signer != w.relay.Self() || !show.Complete ||
 		len(show.RelatedChannels) != 1 || show.Relays[0].Projection != "valid" {
@@ -44,7 +46,7 @@ func TestProjectUnrelateRemovesAChannel(t *testing.T) {
 	w := newPCWorld(t)
 	w.identity(nostr.Now()-10, nostr.Tag{"buzz-related-channel", pcChanA}, nostr.Tag{"buzz-related-channel", pcChanB})
 	r := w.as(pcOwnerSK, "project", "unrelate", w.coord.String(), pcChanA)
-	if r.Code != exitOK || !strings.Contains(r.Out, "revision 1 -> 2") {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "revision 1 -> 2") {
 		t.Fatalf("exit %d: %s %s", r.Code, r.Out, r.Err)
 	}
 	if st := w.stored(); st.Document.Related(pcChanA) || !st.Document.Related(pcChanB) {
@@ -59,7 +61,7 @@ func TestProjectHomeChannelAdminRelatesAChannel(t *testing.T) {
 	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
 	w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
 	r := w.as(pcAdminSK, "project", "relate", w.coord.String(), pcChanA, "--json")
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s %s", r.Code, r.Out, r.Err)
 	}
 	if st := w.stored(); st.Revision != 2 || !st.Document.Related(pcChanA) {
@@ -77,7 +79,7 @@ func TestProjectRemovedAdminIsRefusedByRosterAndByTheRelay(t *testing.T) {
 	before := w.stored()
 
 	r := w.as(pcAdminSK, "project", "relate", w.coord.String(), pcChanA, "--json")
-	if r.Code != exitRefused {
+	if r.Code != cmdutil.ExitRefused {
 		t.Fatalf("exit %d: %s %s", r.Code, r.Out, r.Err)
 	}
 	e := decodeOut[errorOut](t, r)
@@ -116,7 +118,7 @@ func TestProjectStrangerIsToldWhoMayChangeAProjectWithoutHomeChannel(t *testing.
 	w := newPCWorld(t)
 	w.identity(nostr.Now() - 10)
 	r := w.as(pcStrangerSK, "project", "relate", w.coord.String(), pcChanA)
-	if r.Code != exitRefused || !strings.Contains(r.Err, "no home channel") || !strings.Contains(r.Err, gitstate.EncodeNpub(w.coord.Owner)) {
+	if r.Code != cmdutil.ExitRefused || !strings.Contains(r.Err, "no home channel") || !strings.Contains(r.Err, gitstate.EncodeNpub(w.coord.Owner)) {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	if w.storedCommands() != 0 {
@@ -138,7 +140,7 @@ func TestProjectChangesTheRelayWouldRejectAreRefusedBeforeSigning(t *testing.T) 
 	}
 	for _, tc := range cases {
 		r := w.as(pcOwnerSK, append(append([]string{"project"}, tc.args...), "--json")...)
-		if r.Code != exitRefused || decodeOut[errorOut](t, r).Error.Code != tc.code {
+		if r.Code != cmdutil.ExitRefused || decodeOut[errorOut](t, r).Error.Code != tc.code {
 			t.Errorf("%v: exit %d %s", tc.args, r.Code, r.Out)
 		}
 	}
@@ -159,14 +161,14 @@ func TestProjectUsageErrors(t *testing.T) {
 		{"project", "relate", "30621:" + owner + ":demo"},
 	}
 	for _, args := range cases {
-		if r := w.as(pcOwnerSK, args...); r.Code != exitUsage {
+		if r := w.as(pcOwnerSK, args...); r.Code != cmdutil.ExitUsage {
 			t.Errorf("%v: exit %d %s", args, r.Code, r.Err)
 		}
 	}
 	// A change goes to exactly one relay: the community hosting the project.
 	r := invocation{Env: map[string]string{"ROSTER_SECRET_KEY": pcOwnerSK, "ROSTER_HOME": t.TempDir()}}.roster(t,
 		"project", "relate", w.coord.String(), pcChanA, "--relay", w.relay.URL(), "--relay", "ws://127.0.0.1:1")
-	if r.Code != exitUsage || !strings.Contains(r.Err, "exactly one --relay") {
+	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "exactly one --relay") {
 		t.Fatalf("two relays: exit %d %s", r.Code, r.Err)
 	}
 }
@@ -175,7 +177,7 @@ func TestProjectShowUnknownProjectIsNotFound(t *testing.T) {
 	t.Parallel()
 	w := newPCWorld(t)
 	r := w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json")
-	if r.Code != exitIncomplete || decodeOut[errorOut](t, r).Error.Code != "not-found" {
+	if r.Code != cmdutil.ExitIncomplete || decodeOut[errorOut](t, r).Error.Code != "not-found" {
 		t.Fatalf("exit %d %s", r.Code, r.Out)
 	}
 }
@@ -192,7 +194,7 @@ func TestProjectShowIgnoresProjectionsNotSignedByRelaySelf(t *testing.T) {
 	}
 	w.relay.Inject(forged)
 	r := w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json")
-	if r.Code != exitIncomplete || !strings.Contains(r.Out, "not the relay identity") {
+	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Out, "not the relay identity") {
 		t.Fatalf("forged projection: exit %d %s", r.Code, r.Out)
 	}
 }
@@ -213,7 +215,7 @@ func TestProjectShowTwoProjectionsFromOneRelayAreAmbiguous(t *testing.T) {
 	}
 	w.relay.Inject(&dup)
 	r := w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json")
-	if r.Code != exitIncomplete || !strings.Contains(r.Out, `"projection": "ambiguous"`) {
+	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Out, `"projection": "ambiguous"`) {
 		t.Fatalf("two candidates: exit %d %s", r.Code, r.Out)
 	}
 }
@@ -230,7 +232,7 @@ func TestProjectShowIgnoresAnUnknownStateVersion(t *testing.T) {
 	}
 	w.relay.Inject(evt)
 	r := w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json")
-	if r.Code != exitIncomplete || !strings.Contains(r.Out, `"projection": "unknown-version"`) {
+	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Out, `"projection": "unknown-version"`) {
 		t.Fatalf("v2 projection: exit %d %s", r.Code, r.Out)
 	}
 }
@@ -273,10 +275,10 @@ func TestProjectConcurrentChangesAgainstOneRevision(t *testing.T) {
 	}
 	retried, first := 0, 0
 	for _, r := range results {
-		if r.Code != exitOK {
+		if r.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d: %s %s", r.Code, r.Out, r.Err)
 		}
-		out := decodeOut[projectChangeJSON](t, r)
+		out := decodeOut[project.ProjectChangeJSON](t, r)
 		if out.Retried {
 			retried++
 			if out.ExpectedRevision != 2 || out.Revision != 3 {
@@ -309,7 +311,7 @@ func TestProjectConflictThatPersistsIsReported(t *testing.T) {
 		w.relateFirst(extra[attempt], nostr.Now())
 	}
 	r := w.as(pcOwnerSK, "project", "relate", w.coord.String(), pcChanA, "--json")
-	if r.Code != exitRefused || decodeOut[errorOut](t, r).Error.Code != "conflict" {
+	if r.Code != cmdutil.ExitRefused || decodeOut[errorOut](t, r).Error.Code != "conflict" {
 		t.Fatalf("exit %d %s", r.Code, r.Out)
 	}
 	if st := w.stored(); st.Revision != 3 || st.Document.Related(pcChanA) {
@@ -322,24 +324,24 @@ func TestProjectDeletionAndRecreationKeepRevisionsIncreasing(t *testing.T) {
 	w := newPCWorld(t)
 	now := nostr.Now()
 	w.identity(now - 100)
-	if r := w.as(pcOwnerSK, "project", "relate", w.coord.String(), pcChanA); r.Code != exitOK {
+	if r := w.as(pcOwnerSK, "project", "relate", w.coord.String(), pcChanA); r.Code != cmdutil.ExitOK {
 		t.Fatalf("relate: %d %s", r.Code, r.Err)
 	}
 	w.mustPublish(pcOwnerSK, &nostr.Event{Kind: 5, CreatedAt: now - 50, Tags: nostr.Tags{{"a", w.coord.String()}}})
-	show := decodeOut[projectJSON](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
+	show := decodeOut[project.ProjectJSON](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
 	if !show.Deleted || show.Revision != 3 || len(show.ProjectTags) != 0 {
 		t.Fatalf("after deletion %+v", show)
 	}
 	r := w.as(pcOwnerSK, "project", "relate", w.coord.String(), pcChanB, "--json")
-	if r.Code != exitRefused || decodeOut[errorOut](t, r).Error.Code != "project-deleted" {
+	if r.Code != cmdutil.ExitRefused || decodeOut[errorOut](t, r).Error.Code != "project-deleted" {
 		t.Fatalf("change to a deleted project: exit %d %s", r.Code, r.Out)
 	}
 	w.identity(now - 10)
-	show = decodeOut[projectJSON](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
+	show = decodeOut[project.ProjectJSON](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
 	if show.Deleted || show.Revision != 4 || len(show.RelatedChannels) != 0 {
 		t.Fatalf("after recreation %+v", show)
 	}
-	out := decodeOut[projectChangeJSON](t, w.as(pcOwnerSK, "project", "relate", w.coord.String(), pcChanB, "--json"))
+	out := decodeOut[project.ProjectChangeJSON](t, w.as(pcOwnerSK, "project", "relate", w.coord.String(), pcChanB, "--json"))
 	if out.Revision != 5 {
 		t.Fatalf("after recreation and a change %+v", out)
 	}
@@ -349,9 +351,9 @@ func TestProjectShowHumanOutputAndNaddr(t *testing.T) {
 	t.Parallel()
 	w := newPCWorld(t)
 	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome}, nostr.Tag{"description", "a demo"})
-	show := decodeOut[projectJSON](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
+	show := decodeOut[project.ProjectJSON](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
 	r := w.as(pcOwnerSK, "project", "show", show.Naddr)
-	if r.Code != exitOK || !strings.Contains(r.Out, "revision      1") || !strings.Contains(r.Out, pcHome) ||
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "revision      1") || !strings.Contains(r.Out, pcHome) ||
 		!strings.Contains(r.Out, "a demo") {
 		t.Fatalf("exit %d:\n%s%s", r.Code, r.Out, r.Err)
 	}
@@ -363,22 +365,22 @@ func TestProjectShowOfflineReadsTheVerifiedCache(t *testing.T) {
 	w.identity(nostr.Now()-10, nostr.Tag{"buzz-related-channel", pcChanA})
 	inv := invocation{Env: map[string]string{"ROSTER_SECRET_KEY": pcOwnerSK, "ROSTER_HOME": t.TempDir()}}
 	url := w.relay.URL()
-	if r := inv.roster(t, "project", "show", w.coord.String(), "--relay", url, "--json"); r.Code != exitOK {
+	if r := inv.roster(t, "project", "show", w.coord.String(), "--relay", url, "--json"); r.Code != cmdutil.ExitOK {
 		t.Fatalf("online: exit %d %s", r.Code, r.Out)
 	}
 	w.relay.Stop()
 	r := inv.roster(t, "project", "show", w.coord.String(), "--relay", url, "--offline", "--json")
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("offline: exit %d %s %s", r.Code, r.Out, r.Err)
 	}
-	out := decodeOut[projectJSON](t, r)
+	out := decodeOut[project.ProjectJSON](t, r)
 	if out.Revision != 1 || out.Complete || out.Relays[0].Status != "cache" || out.Projection.Signer != w.relay.Self() ||
 		len(out.RelatedChannels) != 1 {
 		t.Fatalf("offline %+v", out)
 	}
 	other := projects.Coordinate{Owner: w.coord.Owner, D: "never-read"}
 	r = inv.roster(t, "project", "show", other.String(), "--relay", url, "--offline", "--json")
-	if r.Code != exitIncomplete || decodeOut[errorOut](t, r).Error.Code != "offline-miss" {
+	if r.Code != cmdutil.ExitIncomplete || decodeOut[errorOut](t, r).Error.Code != "offline-miss" {
 		t.Fatalf("offline miss: exit %d %s", r.Code, r.Out)
 	}
 }
@@ -389,16 +391,16 @@ func TestProjectCommandsAuthenticateWhenTheRelayDemandsNIP42(t *testing.T) {
 	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
 	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
 	w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
-	if r := w.as(pcAdminSK, "project", "relate", w.coord.String(), pcChanA, "--json"); r.Code != exitOK {
+	if r := w.as(pcAdminSK, "project", "relate", w.coord.String(), pcChanA, "--json"); r.Code != cmdutil.ExitOK {
 		t.Fatalf("relate: exit %d %s %s", r.Code, r.Out, r.Err)
 	}
-	if r := w.as(pcStrangerSK, "group", "show", pcHome, "--json"); r.Code != exitOK {
+	if r := w.as(pcStrangerSK, "group", "show", pcHome, "--json"); r.Code != cmdutil.ExitOK {
 		t.Fatalf("group show: exit %d %s %s", r.Code, r.Out, r.Err)
 	}
 	// Without any signer the relay's auth-required answer is reported, not hidden.
 	r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t,
 		"project", "show", w.coord.String(), "--relay", w.relay.URL(), "--json")
-	if r.Code != exitIncomplete || !strings.Contains(r.Out, "auth-required") {
+	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Out, "auth-required") {
 		t.Fatalf("unauthenticated show: exit %d %s", r.Code, r.Out)
 	}
 	if st := w.stored(); st.Revision != 2 {
@@ -423,7 +425,7 @@ func TestProjectShowIgnoresAForgeryBesideTheValidProjection(t *testing.T) {
 	}
 	w.relay.Inject(forged)
 	r := w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json")
-	if r.Code != exitOK || !strings.Contains(r.Out, valid.EventID) || strings.Contains(r.Out, forged.ID) {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, valid.EventID) || strings.Contains(r.Out, forged.ID) {
 		t.Fatalf("a forgery beside the valid projection: exit %d %s %s", r.Code, r.Out, r.Err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/devrelay/pcrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
@@ -113,5 +114,5 @@ func (w *pcWorld) storedCommands() int {
 func (w *pcWorld) as(sk string, args ...string) result {
 	w.t.Helper()
 	env := map[string]string{"ROSTER_SECRET_KEY": sk, "ROSTER_HOME": w.t.TempDir()}
-	return invocation{Env: env, Seams: seams{projectBeforeSign: w.beforeSign, http: w.http}}.roster(w.t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
+	return invocation{Env: env, Seams: cmdutil.Seams{ProjectBeforeSign: w.beforeSign, Http: w.http}}.roster(w.t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
 }

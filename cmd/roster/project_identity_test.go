@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/project"
 )
 
 // storedIdentity is the relay's current kind 30621 of the world's project,
@@ -27,14 +29,14 @@ func TestProjectCreatePublishesTheOwnerSignedIdentity(t *testing.T) {
 	w := newPCWorld(t)
 	w.coord.D = "fresh"
 	r := w.as(pcOwnerSK, "project", "create", "fresh", "--name", "Fresh", "--description", "from nothing", "--home", strings.ToUpper(pcHome), "--json")
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
-	out := decodeOut[projectIdentityJSON](t, r)
+	out := decodeOut[project.ProjectIdentityJSON](t, r)
 	if out.Schema != "roster.project.identity/v1" || out.Command != "create" || out.Revision != 1 || out.RevisionBefore != 0 || out.Kind != 30621 {
 		t.Fatalf("%+v", out)
 	}
-	if c, hints, err := projectParseArg(out.Naddr); err != nil || c != w.coord || len(hints) != 1 || hints[0] != w.relay.URL() {
+	if c, hints, err := project.ProjectParseArg(out.Naddr); err != nil || c != w.coord || len(hints) != 1 || hints[0] != w.relay.URL() {
 		t.Fatalf("naddr %s: %v %v %v", out.Naddr, c, hints, err)
 	}
 	ident := w.storedIdentity()
@@ -52,7 +54,7 @@ func TestProjectCreatePublishesTheOwnerSignedIdentity(t *testing.T) {
 	}
 	// Creating it again is refused before signing.
 	again := w.as(pcOwnerSK, "project", "create", "fresh", "--name", "Again", "--json")
-	if e := decodeOut[errorOut](t, again); again.Code != exitRefused || e.Error.Code != "project-exists" || !strings.Contains(strings.Join(e.Error.Commands, "\n"), "project update") {
+	if e := decodeOut[errorOut](t, again); again.Code != cmdutil.ExitRefused || e.Error.Code != "project-exists" || !strings.Contains(strings.Join(e.Error.Commands, "\n"), "project update") {
 		t.Fatalf("second create: exit %d %s", again.Code, again.Out)
 	}
 	if w.stored().Revision != 1 {
@@ -70,13 +72,13 @@ func TestProjectUpdateKeepsOtherTagsAndOnlyTheOwnerMay(t *testing.T) {
 	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome}, nostr.Tag{"x-extension", "kept", "verbatim"}, nostr.Tag{"description", "old"})
 	w.group(pcOwnerSK, 9007)
 	w.group(pcOwnerSK, 9000, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
-	if r := w.as(pcAdminSK, "project", "relate", w.coord.String(), pcChanA); r.Code != exitOK {
+	if r := w.as(pcAdminSK, "project", "relate", w.coord.String(), pcChanA); r.Code != cmdutil.ExitOK {
 		t.Fatalf("admin relate: exit %d %s", r.Code, r.Err)
 	}
 	before := w.stored()
 	for _, sk := range []string{pcAdminSK, pcStrangerSK} {
 		r := w.as(sk, "project", "update", w.coord.String(), "--name", "Hijacked", "--json")
-		if e := decodeOut[errorOut](t, r); r.Code != exitRefused || e.Error.Code != "not-owner" {
+		if e := decodeOut[errorOut](t, r); r.Code != cmdutil.ExitRefused || e.Error.Code != "not-owner" {
 			t.Fatalf("non-owner update: exit %d %s", r.Code, r.Out)
 		}
 	}
@@ -84,10 +86,10 @@ func TestProjectUpdateKeepsOtherTagsAndOnlyTheOwnerMay(t *testing.T) {
 		t.Fatal("a refused update changed the project")
 	}
 	r := w.as(pcOwnerSK, "project", "update", w.coord.String(), "--name", "Renamed", "--description", "new", "--json")
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("owner update: exit %d %s %s", r.Code, r.Out, r.Err)
 	}
-	out := decodeOut[projectIdentityJSON](t, r)
+	out := decodeOut[project.ProjectIdentityJSON](t, r)
 	if out.RevisionBefore != before.Revision || out.Revision != before.Revision+1 {
 		t.Fatalf("revisions %d -> %d", out.RevisionBefore, out.Revision)
 	}
@@ -105,7 +107,7 @@ func TestProjectUpdateKeepsOtherTagsAndOnlyTheOwnerMay(t *testing.T) {
 		t.Fatalf("state after update %+v", st.Document)
 	}
 	// --home "" removes the home channel, and nothing else.
-	if r := w.as(pcOwnerSK, "project", "update", w.coord.String(), "--home", ""); r.Code != exitOK {
+	if r := w.as(pcOwnerSK, "project", "update", w.coord.String(), "--home", ""); r.Code != cmdutil.ExitOK {
 		t.Fatalf("remove home: exit %d %s", r.Code, r.Err)
 	}
 	if st := w.stored(); st.Document.HomeChannel != "" || st.Document.Name != "Renamed" {
@@ -119,14 +121,14 @@ func TestProjectDeleteTombstonesAndCreateRecreates(t *testing.T) {
 	t.Parallel()
 	w := newPCWorld(t)
 	w.identity(nostr.Now() - 10)
-	if r := w.as(pcStrangerSK, "project", "delete", w.coord.String()); r.Code != exitRefused || !strings.Contains(r.Err, "only the project owner") {
+	if r := w.as(pcStrangerSK, "project", "delete", w.coord.String()); r.Code != cmdutil.ExitRefused || !strings.Contains(r.Err, "only the project owner") {
 		t.Fatalf("outsider delete: exit %d %s", r.Code, r.Err)
 	}
 	r := w.as(pcOwnerSK, "project", "delete", w.coord.String(), "--json")
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("delete: exit %d %s %s", r.Code, r.Out, r.Err)
 	}
-	out := decodeOut[projectIdentityJSON](t, r)
+	out := decodeOut[project.ProjectIdentityJSON](t, r)
 	if out.Kind != nostr.KindDeletion || !out.Project.Deleted || out.Revision != 2 {
 		t.Fatalf("%+v", out)
 	}
@@ -138,10 +140,10 @@ func TestProjectDeleteTombstonesAndCreateRecreates(t *testing.T) {
 		t.Fatal("the relay did not tombstone the project")
 	}
 	// Deleting or updating the tombstone is refused; create recreates it.
-	if r := w.as(pcOwnerSK, "project", "update", w.coord.String(), "--name", "x", "--json"); decodeOut[errorOut](t, r).Error.Code != "project-deleted" || r.Code != exitRefused {
+	if r := w.as(pcOwnerSK, "project", "update", w.coord.String(), "--name", "x", "--json"); decodeOut[errorOut](t, r).Error.Code != "project-deleted" || r.Code != cmdutil.ExitRefused {
 		t.Fatalf("update of a deleted project: exit %d %s", r.Code, r.Out)
 	}
-	if r := w.as(pcOwnerSK, "project", "create", w.coord.D, "--name", "Back"); r.Code != exitOK {
+	if r := w.as(pcOwnerSK, "project", "create", w.coord.D, "--name", "Back"); r.Code != cmdutil.ExitOK {
 		t.Fatalf("recreate: exit %d %s", r.Code, r.Err)
 	}
 	if st := w.stored(); st.Deleted || st.Revision != 3 || st.Document.Name != "Back" {

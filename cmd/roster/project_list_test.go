@@ -5,6 +5,9 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/project"
+	"github.com/roster-cli/roster/internal/cli/render"
 )
 
 // project list: the owner's projects (an npub accepted for --owner), and,
@@ -16,36 +19,36 @@ func TestProjectListOwnersAndHomeChannelAdmins(t *testing.T) {
 	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
 	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
 	w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
-	if r := w.as(pcOwnerSK, "project", "create", "second", "--name", "Second"); r.Code != exitOK {
+	if r := w.as(pcOwnerSK, "project", "create", "second", "--name", "Second"); r.Code != cmdutil.ExitOK {
 		t.Fatalf("create: exit %d %s", r.Code, r.Err)
 	}
 
-	byNpub := decodeOut[projectListJSON](t, w.as(pcStrangerSK, "project", "list", "--owner", demoNpubOf(t, pcOwnerSK), "--json"))
+	byNpub := decodeOut[project.ProjectListJSON](t, w.as(pcStrangerSK, "project", "list", "--owner", demoNpubOf(t, pcOwnerSK), "--json"))
 	if byNpub.Schema != "roster.project.list/v2" || len(byNpub.Projects) != 2 || !byNpub.Complete {
 		t.Fatalf("owner's projects %+v", byNpub)
 	}
 	for _, p := range byNpub.Projects {
-		c, hints, err := projectParseArg(p.Naddr)
+		c, hints, err := project.ProjectParseArg(p.Naddr)
 		if err != nil || c.String() != p.Coordinate || len(hints) != 1 || hints[0] != w.relay.URL() || !p.State || p.Why[0] != "owner" {
 			t.Fatalf("listed %+v (%v %v)", p, hints, err)
 		}
 	}
 
-	admin := decodeOut[projectListJSON](t, w.as(pcAdminSK, "project", "list", "--json"))
+	admin := decodeOut[project.ProjectListJSON](t, w.as(pcAdminSK, "project", "list", "--json"))
 	if len(admin.Projects) != 1 || admin.Projects[0].Coordinate != w.coord.String() || admin.Projects[0].Why[0] != "home-channel-admin" ||
 		admin.Projects[0].HomeChannel == nil || *admin.Projects[0].HomeChannel != pcHome {
 		t.Fatalf("admin's list %+v", admin.Projects)
 	}
-	mine := decodeOut[projectListJSON](t, w.as(pcOwnerSK, "project", "list", "--json"))
+	mine := decodeOut[project.ProjectListJSON](t, w.as(pcOwnerSK, "project", "list", "--json"))
 	if len(mine.Projects) != 2 || len(mine.Projects[0].Why)+len(mine.Projects[1].Why) != 3 { // the home channel's owner too
 		t.Fatalf("owner's own list %+v", mine.Projects)
 	}
-	if out := decodeOut[projectListJSON](t, w.as(pcStrangerSK, "project", "list", "--json")); len(out.Projects) != 0 {
+	if out := decodeOut[project.ProjectListJSON](t, w.as(pcStrangerSK, "project", "list", "--json")); len(out.Projects) != 0 {
 		t.Fatalf("outsider lists %+v", out.Projects)
 	}
-	if r := w.as(pcStrangerSK, "project", "list"); r.Code != exitOK {
+	if r := w.as(pcStrangerSK, "project", "list"); r.Code != cmdutil.ExitOK {
 		t.Fatalf("text: exit %d %s", r.Code, r.Err)
 	}
 }
 
-func demoNpubOf(t *testing.T, sk string) string { return wsPerson(pubOf(t, sk), "").Npub }
+func demoNpubOf(t *testing.T, sk string) string { return render.WsPerson(pubOf(t, sk), "").Npub }

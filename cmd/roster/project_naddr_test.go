@@ -7,7 +7,8 @@ import (
 
 	"github.com/btcsuite/btcd/btcutil/bech32"
 	"github.com/nbd-wtf/go-nostr/nip19"
-
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/project"
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
@@ -28,7 +29,7 @@ func TestProjectShowRefusesAnNaddrWithAShortKindWithoutPanicking(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t, "project", "show", naddr, "--relay", "ws://127.0.0.1:1")
-	if r.Code != exitUsage || !strings.Contains(r.Err, "is not a valid naddr") {
+	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "is not a valid naddr") {
 		t.Fatalf("exit %d %s", r.Code, r.Err)
 	}
 }
@@ -42,12 +43,12 @@ func TestProjectNaddrNamesTheProjectAndItsRelayHints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, hints, err := projectParseArg(naddr)
+	c, hints, err := project.ProjectParseArg(naddr)
 	if err != nil || c != (projects.Coordinate{Owner: owner, D: "demo"}) || !slices.Equal(hints, []string{"wss://relay.example"}) {
 		t.Fatalf("%+v %v %v", c, hints, err)
 	}
 	other, _ := nip19.EncodeEntity(owner, 30617, "demo", nil)
-	if _, _, err := projectParseArg(other); err == nil || !strings.Contains(err.Error(), "not a kind 30621 project") {
+	if _, _, err := project.ProjectParseArg(other); err == nil || !strings.Contains(err.Error(), "not a kind 30621 project") {
 		t.Fatalf("kind 30617 naddr: %v", err)
 	}
 }

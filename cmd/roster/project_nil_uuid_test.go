@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // One UUID rule (workspace/channelid): the nil UUID names no channel, so it
@@ -22,7 +23,7 @@ func TestProjectNilUUIDIsNeverAChannel(t *testing.T) {
 		{"project", "update", w.coord.String(), "--home", nilUUID},
 	} {
 		r := w.as(pcOwnerSK, append(args, "--json")...)
-		if e := decodeOut[errorOut](t, r); r.Code != exitUsage || !strings.Contains(e.Error.Message, "nil UUID") {
+		if e := decodeOut[errorOut](t, r); r.Code != cmdutil.ExitUsage || !strings.Contains(e.Error.Message, "nil UUID") {
 			t.Errorf("%v: exit %d %s", args[:2], r.Code, r.Out)
 		}
 	}

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // deadRelay refuses connections: nothing listens on port 1.
@@ -16,7 +18,7 @@ func TestProjectShowUnreachableRelayIsIncompleteNotNotFound(t *testing.T) {
 	w := newPCWorld(t)
 	env := map[string]string{"ROSTER_HOME": t.TempDir()}
 	r := invocation{Env: env}.roster(t, "project", "show", w.coord.String(), "--relay", deadRelay, "--json", "--timeout", "5s")
-	if r.Code != exitIncomplete {
+	if r.Code != cmdutil.ExitIncomplete {
 		t.Fatalf("exit %d, want 4: %s %s", r.Code, r.Out, r.Err)
 	}
 	e := errorBody(t, r)
@@ -30,13 +32,13 @@ func TestProjectShowUnreachableRelayIsIncompleteNotNotFound(t *testing.T) {
 	// One relay answered without the project, the other did not answer:
 	// still incomplete, since the silent one may host it.
 	r = invocation{Env: env}.roster(t, "project", "show", w.coord.String(), "--relay", w.relay.URL(), "--relay", deadRelay, "--json", "--timeout", "5s")
-	if e := errorBody(t, r); r.Code != exitIncomplete || e.Code != "incomplete" || !strings.Contains(e.Message, "not every relay answered") ||
+	if e := errorBody(t, r); r.Code != cmdutil.ExitIncomplete || e.Code != "incomplete" || !strings.Contains(e.Message, "not every relay answered") ||
 		!strings.Contains(e.Commands[0], "--relay "+w.relay.URL()+" --relay "+deadRelay) {
 		t.Fatalf("exit %d: %+v", r.Code, e)
 	}
 	// Every relay answered and none has it: that is not-found.
 	r = invocation{Env: env}.roster(t, "project", "show", w.coord.String(), "--relay", w.relay.URL(), "--json", "--timeout", "5s")
-	if e := errorBody(t, r); r.Code != exitIncomplete || e.Code != "not-found" {
+	if e := errorBody(t, r); r.Code != cmdutil.ExitIncomplete || e.Code != "not-found" {
 		t.Fatalf("exit %d: %+v", r.Code, e)
 	}
 }
@@ -48,7 +50,7 @@ func TestRelayOutcomeDoesNotStutter(t *testing.T) {
 	t.Parallel()
 	r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t, "project", "show",
 		"30621:"+strings.Repeat("ab", 32)+":x", "--relay", deadRelay, "--timeout", "5s")
-	if r.Code != exitIncomplete || !strings.Contains(r.Err, "connection refused: nothing listens at this address") || strings.Contains(r.Err, "WebSocket dial") || strings.Contains(r.Err, "failed failed") {
+	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Err, "connection refused: nothing listens at this address") || strings.Contains(r.Err, "WebSocket dial") || strings.Contains(r.Err, "failed failed") {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	for _, c := range []struct{ status, reason, want string }{
@@ -56,10 +58,10 @@ func TestRelayOutcomeDoesNotStutter(t *testing.T) {
 		{"timeout", "no answer before the timeout", "timeout: no answer before the timeout"},
 		{"closed", "", "closed"},
 	} {
-		if got := relayOutcome(c.status, c.reason); got != c.want {
+		if got := cmdutil.RelayOutcome(c.status, c.reason); got != c.want {
 			t.Errorf("relayOutcome(%q, %q) = %q, want %q", c.status, c.reason, got, c.want)
 		}
-		if got := relayFailure("ws://r", c.status, c.reason); got != "ws://r: "+c.want {
+		if got := cmdutil.RelayFailure("ws://r", c.status, c.reason); got != "ws://r: "+c.want {
 			t.Errorf("relayFailure(ws://r, %q, %q) = %q, want %q", c.status, c.reason, got, "ws://r: "+c.want)
 		}
 	}

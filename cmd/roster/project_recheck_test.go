@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (NIP-PC expected revision: on a `conflict:` reply, re-read the
@@ -25,7 +26,7 @@ func TestProjectRetryAfterConflictRechecksThePatch(t *testing.T) {
 	}
 	r := w.as(pcOwnerSK, "project", "relate", w.coord.String(), pcChanA, "--json")
 	e := decodeOut[errorOut](t, r)
-	if r.Code != exitRefused || e.Error.Code != "already-related" || !strings.Contains(e.Error.Message, "nothing was published") {
+	if r.Code != cmdutil.ExitRefused || e.Error.Code != "already-related" || !strings.Contains(e.Error.Message, "nothing was published") {
 		t.Fatalf("exit %d %+v\n%s\n%s", r.Code, e.Error, r.Out, r.Err)
 	}
 	if st := w.stored(); st.Revision != 2 || w.storedCommands() != 1 {

@@ -6,6 +6,9 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/project"
+	"github.com/roster-cli/roster/internal/cli/workspace"
 )
 
 // Rule (every pubkey argument may be a NIP-05 name): workspace grant and
@@ -26,11 +29,11 @@ func TestWorkspaceGrantAndRevokeAcceptANIP05Name(t *testing.T) {
 	if !strings.HasPrefix(r.Out, looked) {
 		t.Fatalf("the key is not shown first:\n%s", r.Out)
 	}
-	if v := decodeOut[wsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json")); v.You.Role != "viewer" {
+	if v := decodeOut[workspace.WsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json")); v.You.Role != "viewer" {
 		t.Fatalf("the grant did not reach the looked-up key: %+v", v.You)
 	}
 
-	out := decodeOut[wsChangeJSON](t, w.mustAs(swOwnerSK, "workspace", "revoke", "Viewer@Example.com", "--json"))
+	out := decodeOut[workspace.WsChangeJSON](t, w.mustAs(swOwnerSK, "workspace", "revoke", "Viewer@Example.com", "--json"))
 	if len(out.NIP05Lookups) != 1 || out.NIP05Lookups[0].Name != "viewer@example.com" || out.NIP05Lookups[0].Npub != w.npub(swViewerSK) {
 		t.Fatalf("nip05_lookups %+v", out.NIP05Lookups)
 	}
@@ -42,7 +45,7 @@ func TestWorkspaceGrantAndRevokeAcceptANIP05Name(t *testing.T) {
 
 	before := w.stored().Revision
 	r = w.as(swOwnerSK, "workspace", "grant", "nobody@example.com")
-	if r.Code != exitIncomplete || !strings.Contains(r.Err, "nobody@example.com") || !strings.Contains(r.Err, "nothing was published") {
+	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Err, "nobody@example.com") || !strings.Contains(r.Err, "nothing was published") {
 		t.Fatalf("unknown name: exit %d %s", r.Code, r.Err)
 	}
 	if w.stored().Revision != before {
@@ -65,21 +68,21 @@ func TestProjectListOwnerAcceptsANIP05Name(t *testing.T) {
 	home := t.TempDir()
 	run := func(args ...string) result {
 		env := map[string]string{"ROSTER_SECRET_KEY": pcStrangerSK, "ROSTER_HOME": home}
-		return invocation{Env: env, Seams: seams{http: client}}.roster(t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
+		return invocation{Env: env, Seams: cmdutil.Seams{Http: client}}.roster(t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
 	}
-	out := decodeOut[projectListJSON](t, run("project", "list", "--owner", "owner@example.com", "--json"))
+	out := decodeOut[project.ProjectListJSON](t, run("project", "list", "--owner", "owner@example.com", "--json"))
 	if len(out.Projects) != 1 || out.Owner == nil || *out.Owner != demoNpubOf(t, pcOwnerSK) ||
 		len(out.NIP05Lookups) != 1 || out.NIP05Lookups[0].Npub != demoNpubOf(t, pcOwnerSK) {
 		t.Fatalf("list %+v", out)
 	}
 	r := run("project", "list", "--owner", "owner@example.com")
-	if r.Code != exitOK || !strings.HasPrefix(r.Out, "looked up: owner@example.com is "+demoNpubOf(t, pcOwnerSK)) {
+	if r.Code != cmdutil.ExitOK || !strings.HasPrefix(r.Out, "looked up: owner@example.com is "+demoNpubOf(t, pcOwnerSK)) {
 		t.Fatalf("exit %d:\n%s%s", r.Code, r.Out, r.Err)
 	}
 	if n := lookups.Load(); n != 1 {
 		t.Fatalf("%d lookups, want 1 (the second read uses the cache)", n)
 	}
-	if r := run("project", "list", "--owner", "nobody@example.com"); r.Code != exitIncomplete || !strings.Contains(r.Err, "nobody@example.com") {
+	if r := run("project", "list", "--owner", "nobody@example.com"); r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Err, "nobody@example.com") {
 		t.Fatalf("unknown name: exit %d %s", r.Code, r.Err)
 	}
 }

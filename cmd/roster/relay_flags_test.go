@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (flags mean something): a --relay, ROSTER_RELAYS or config.yaml
@@ -28,7 +30,7 @@ func TestBadRelayValuesAreUsageErrors(t *testing.T) {
 			env[k] = v
 		}
 		r := invocation{Env: env, Dir: t.TempDir()}.roster(t, append([]string{"repo", "--repo", repo}, c.args...)...)
-		if r.Code != exitUsage || !strings.Contains(r.Err, c.want) {
+		if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, c.want) {
 			t.Errorf("%v %v: exit %d, stderr %q; want 2 saying %q", c.env, c.args, r.Code, r.Err, c.want)
 		}
 		// The way out is the same command with a relay URL, a whole command.
@@ -38,7 +40,7 @@ func TestBadRelayValuesAreUsageErrors(t *testing.T) {
 	}
 	env := testEnv(t)
 	env["ROSTER_RELAYS"] = "ftp://x"
-	if r := (invocation{Env: env}).roster(t, "version"); r.Code != exitOK {
+	if r := (invocation{Env: env}).roster(t, "version"); r.Code != cmdutil.ExitOK {
 		t.Errorf("roster version with a bad ROSTER_RELAYS: exit %d %s", r.Code, r.Err)
 	}
 }

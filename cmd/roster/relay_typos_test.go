@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (relay values are either valid or refused): a mistyped relay next
@@ -35,7 +37,7 @@ func TestAMistypedRelayIsRefusedNotDropped(t *testing.T) {
 			reqs, events := w.relays[0].ReqCount(), w.relays[0].EventCount()
 			r := invocation{Env: env, Dir: t.TempDir()}.roster(t, args...)
 			said := r.Out + r.Err
-			if r.Code != exitUsage || !strings.Contains(said, name) || !strings.Contains(said, bad) || !strings.Contains(said, "is not a relay URL") {
+			if r.Code != cmdutil.ExitUsage || !strings.Contains(said, name) || !strings.Contains(said, bad) || !strings.Contains(said, "is not a relay URL") {
 				t.Errorf("%s %s: exit %d\n%s%s\nwant 2 naming %s and %q", where, bad, r.Code, r.Out, r.Err, name, bad)
 			}
 			if w.relays[0].ReqCount() != reqs || w.relays[0].EventCount() != events {

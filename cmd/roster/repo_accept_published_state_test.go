@@ -6,6 +6,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (an invitee is never left without a step): Bob's checkout already
@@ -23,7 +24,7 @@ func TestInviteeWhoseOnlyDifferenceIsHisPublishedStateIsOfferedAStepThatWorks(t 
 	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
 	co := s.clone()
 	w.dir = co.dir
-	m := w.refused(bob, alice, 2000, exitRefused, "state-conflict", "repo", "accept")
+	m := w.refused(bob, alice, 2000, cmdutil.ExitRefused, "state-conflict", "repo", "accept")
 	e := m["error"].(map[string]any)
 	d := e["details"].(map[string]any)
 	ps, _ := d["published_state"].(map[string]any)
@@ -41,7 +42,7 @@ func TestInviteeWhoseOnlyDifferenceIsHisPublishedStateIsOfferedAStepThatWorks(t 
 		t.Fatalf("first command %v, want the state publish on Bob's own coordinate", cmds)
 	}
 	r := invocation{Env: withKey(w.home, bob), Dir: co.dir}.roster(t, append([]string{"repo", "state", "publish", "--repo", own, "--force", "--json", "--timeout", "5s", "--home", w.home["ROSTER_HOME"]}, relayArgs(w.relays)...)...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("state publish on his own coordinate: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	w.ok(bob, alice, 2100, "repo", "accept")

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // gitCheckout makes a real `git` checkout with one commit and returns its
@@ -45,7 +47,7 @@ func TestAcceptInACheckoutWithUnreadableRefsIsRefused(t *testing.T) {
 	if err := os.WriteFile(packed, append(data, []byte("not-an-object-id refs/heads/broken\n")...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m := w.refused(bob, alice, 2000, exitRefused, "local-refs-unreadable", "repo", "accept")
+	m := w.refused(bob, alice, 2000, cmdutil.ExitRefused, "local-refs-unreadable", "repo", "accept")
 	msg := m["error"].(map[string]any)["message"].(string)
 	if !strings.Contains(msg, ".git/packed-refs") || !strings.Contains(msg, "nothing was published") {
 		t.Fatalf("message %q does not name the file or say nothing was published", msg)

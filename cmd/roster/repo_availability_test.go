@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // coMaintainers seeds Alice leading with Bob confirmed, Alice's
@@ -74,7 +75,7 @@ func TestRemovalThatDropsTheOnlyServerHoldingTheObjects(t *testing.T) {
 
 	w := newMutWorld(t, 1)
 	coMaintainers(t, w, alicesServer, bobsServer, main)
-	m := w.refused(alice, alice, 1000, exitRefused, "objects-unavailable", "repo", "edit", "--remove-maintainer", bob.npub())
+	m := w.refused(alice, alice, 1000, cmdutil.ExitRefused, "objects-unavailable", "repo", "edit", "--remove-maintainer", bob.npub())
 	msg := m["error"].(map[string]any)["message"].(string)
 	if !strings.Contains(msg, "refs/heads/main at "+main+": "+alicesServer+" does not serve it") ||
 		!strings.Contains(msg, "only the Git server(s) this change drops serve them: "+bobsServer) {
@@ -130,7 +131,7 @@ func TestStatePublishToAnUnreachableSSHServerNamesItAndTheCause(t *testing.T) {
 	scp := fmt.Sprintf("[git@127.0.0.1:%d]:o/r.git", port)
 	s.w.seed(alice.announce(t, s.w.id, 200, nostr.Tag{"clone", scp}))
 	s.clone.commit("new work")
-	m := s.w.refused(alice, alice, 1000, exitIncomplete, "objects-unknown", "repo", "state", "publish")
+	m := s.w.refused(alice, alice, 1000, cmdutil.ExitIncomplete, "objects-unknown", "repo", "state", "publish")
 	msg := m["error"].(map[string]any)["message"].(string)
 	want := fmt.Sprintf("ssh://git@127.0.0.1:%d/o/r.git (announced as %s) unreachable: connection refused", port, scp)
 	if !strings.Contains(msg, want) || strings.Contains(msg, "is not a") {
@@ -161,7 +162,7 @@ func TestStatePublishObjectCheckIsBoundByTimeout(t *testing.T) {
 	s.w.seed(alice.announce(t, s.w.id, 300, nostr.Tag{"clone", hang.URL + "/r.git"}))
 	s.clone.commit("more work")
 	start = time.Now()
-	m := s.w.refused(alice, alice, 2000, exitIncomplete, "objects-unknown", "repo", "state", "publish", "--timeout", "1s")
+	m := s.w.refused(alice, alice, 2000, cmdutil.ExitIncomplete, "objects-unknown", "repo", "state", "publish", "--timeout", "1s")
 	if el := time.Since(start); el > 6*time.Second {
 		t.Fatalf("took %v with --timeout 1s", el)
 	}
@@ -180,7 +181,7 @@ func TestStatePublishNotesServersItDidNotCount(t *testing.T) {
 	s.clone.commit("new work")
 	s.clone.git("push", "-q", s.bare.dir, "main")
 	r := s.w.run(alice, alice, 1000, "repo", "state", "publish")
-	if r.Code != exitOK || !strings.Contains(r.Out, "note: "+ftp+" not asked (unsupported-url)") {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "note: "+ftp+" not asked (unsupported-url)") {
 		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
 }

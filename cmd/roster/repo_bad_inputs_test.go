@@ -11,13 +11,14 @@ import (
 
 	"github.com/roster-cli/roster/cache"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // errorBody decodes a --json error object.
-func errorBody(t *testing.T, r result) jsonErrorBody {
+func errorBody(t *testing.T, r result) cmdutil.JsonErrorBody {
 	t.Helper()
 	var body struct {
-		Error jsonErrorBody `json:"error"`
+		Error cmdutil.JsonErrorBody `json:"error"`
 	}
 	if err := json.Unmarshal([]byte(r.Out), &body); err != nil || body.Error.Code == "" {
 		t.Fatalf("stdout is not a JSON error (%v): %q (stderr %q)", err, r.Out, r.Err)
@@ -43,8 +44,8 @@ func TestMalformedRepoFlagNamesTheSpellingsThatWork(t *testing.T) {
 	for name, repo := range cases {
 		t.Run(name, func(t *testing.T) {
 			r := invocation{Env: testEnv(t), Dir: outside}.roster(t, "repo", "--json", "--repo", repo, "--relay", "ws://127.0.0.1:1")
-			if r.Code != exitUsage {
-				t.Fatalf("exit %d, want %d: %s %s", r.Code, exitUsage, r.Out, r.Err)
+			if r.Code != cmdutil.ExitUsage {
+				t.Fatalf("exit %d, want %d: %s %s", r.Code, cmdutil.ExitUsage, r.Out, r.Err)
 			}
 			e := errorBody(t, r)
 			cmds := strings.Join(e.Commands, "\n")
@@ -77,8 +78,8 @@ func TestRelayFailureCommandsKeepTheRepoFlag(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := invocation{Env: testEnv(t), Dir: outside}.roster(t, "repo", "--json", "--timeout", "1s", "--repo", naddr, "--relay", c.url)
-			if r.Code != exitIncomplete {
-				t.Fatalf("exit %d, want %d: %s %s", r.Code, exitIncomplete, r.Out, r.Err)
+			if r.Code != cmdutil.ExitIncomplete {
+				t.Fatalf("exit %d, want %d: %s %s", r.Code, cmdutil.ExitIncomplete, r.Out, r.Err)
 			}
 			e := errorBody(t, r)
 			if e.Code != "incomplete" || !strings.Contains(e.Message, c.url+": "+c.status) {
@@ -95,7 +96,7 @@ func TestRelayFailureCommandsKeepTheRepoFlag(t *testing.T) {
 		})
 	}
 	r := invocation{Env: testEnv(t), Dir: outside}.roster(t, "repo", "--repo", naddr)
-	if r.Code != exitUsage || !strings.Contains(r.Err, "run: roster repo --repo "+naddr+" --relay wss://<relay>") {
+	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "run: roster repo --repo "+naddr+" --relay wss://<relay>") {
 		t.Fatalf("no relays: exit %d:\n%s", r.Code, r.Err)
 	}
 }
@@ -112,12 +113,12 @@ func TestRepoWithCorruptCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := invocation{Env: env}.roster(t, "repo", "--repo", alice.naddr("proj"), "--relay", relays[0].URL())
-	if r.Code != exitOK || !strings.Contains(r.Err, "roster cache clear") || !strings.Contains(r.Out, "complete         yes") {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Err, "roster cache clear") || !strings.Contains(r.Out, "complete         yes") {
 		t.Fatalf("network read with a corrupt cache: exit %d\nstdout %s\nstderr %s", r.Code, r.Out, r.Err)
 	}
 	r = invocation{Env: env}.roster(t, "repo", "--json", "--offline", "--repo", alice.naddr("proj"))
 	e := errorBody(t, r)
-	if r.Code != exitFailure || e.Code != "cache-corrupt" || e.Details["path"] != filepath.Join(env["ROSTER_HOME"], "cache.db") || len(e.Commands) == 0 || e.Commands[0] != "roster cache clear" {
+	if r.Code != cmdutil.ExitFailure || e.Code != "cache-corrupt" || e.Details["path"] != filepath.Join(env["ROSTER_HOME"], "cache.db") || len(e.Commands) == 0 || e.Commands[0] != "roster cache clear" {
 		t.Fatalf("--offline with a corrupt cache: exit %d %+v", r.Code, e)
 	}
 }
@@ -153,7 +154,7 @@ func TestRepoWithADamagedCacheIsNeverReportedLocked(t *testing.T) {
 	start := time.Now()
 	r := invocation{Env: env}.roster(t, "repo", "--repo", alice.naddr("proj"), "--relay", relays[0].URL())
 	took := time.Since(start)
-	if r.Code != exitOK || !strings.Contains(r.Err, "roster cache clear") || strings.Contains(r.Err, "locked") {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Err, "roster cache clear") || strings.Contains(r.Err, "locked") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.Code, r.Out, r.Err)
 	}
 	if took >= cache.DefaultOpenTimeout {
@@ -172,7 +173,7 @@ func TestIncompleteHealthRetryKeepsTheRelayFlags(t *testing.T) {
 	naddr := alice.naddr("proj")
 	r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, "repo", "health", "--json", "--timeout", "2s", "--repo", naddr,
 		"--relay", up.URL(), "--relay", down.URL())
-	if r.Code != exitIncomplete {
+	if r.Code != cmdutil.ExitIncomplete {
 		t.Fatalf("exit %d: %s %s", r.Code, r.Out, r.Err)
 	}
 	e := errorBody(t, r)
@@ -199,7 +200,7 @@ func TestAmbiguousCheckoutOffersOneCommandPerCandidate(t *testing.T) {
 	r := invocation{Env: testEnv(t), Dir: dir}.roster(t, "repo", "--json", "--relay", "ws://127.0.0.1:1")
 	e := errorBody(t, r)
 	cmds := strings.Join(e.Commands, "\n")
-	if r.Code != exitUsage || e.Code != "ambiguous-coordinate" ||
+	if r.Code != cmdutil.ExitUsage || e.Code != "ambiguous-coordinate" ||
 		!strings.Contains(cmds, "roster repo --repo nostr://"+alice.npub()+"/proj") ||
 		!strings.Contains(cmds, "roster repo --repo nostr://"+bob.npub()+"/proj") ||
 		!strings.Contains(cmds, "git config nostr.repo "+alice.naddr("proj")) {
@@ -220,12 +221,12 @@ func TestWssHintToAPlainRelayOffersWs(t *testing.T) {
 	repo := "nostr://" + alice.npub() + "/" + hostport + "/proj"
 	r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, "repo", "--json", "--timeout", "3s", "--repo", repo)
 	e := errorBody(t, r)
-	if r.Code != exitIncomplete || !strings.Contains(e.Message, "it speaks plain ws://, not wss://") || len(e.Commands) == 0 ||
+	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(e.Message, "it speaks plain ws://, not wss://") || len(e.Commands) == 0 ||
 		!strings.HasPrefix(e.Commands[0], "roster repo --repo "+repo+" --relay ws://"+hostport+"  #") {
 		t.Fatalf("exit %d %+v", r.Code, e)
 	}
 	// The offered command works.
-	if r := (invocation{Env: testEnv(t), Dir: t.TempDir()}).roster(t, "repo", "--repo", repo, "--relay", "ws://"+hostport); r.Code != exitOK {
+	if r := (invocation{Env: testEnv(t), Dir: t.TempDir()}).roster(t, "repo", "--repo", repo, "--relay", "ws://"+hostport); r.Code != cmdutil.ExitOK {
 		t.Fatalf("the offered retry fails: exit %d %s", r.Code, r.Err)
 	}
 }
@@ -241,7 +242,7 @@ func TestBadNostrRepoConfigNamesTheFix(t *testing.T) {
 		}
 	}
 	r := invocation{Env: testEnv(t), Dir: dir}.roster(t, "repo", "--relay", "ws://127.0.0.1:1")
-	if r.Code != exitUsage || !strings.Contains(r.Err, "run: git config nostr.repo <naddr>") || !strings.Contains(r.Err, "run: git config --unset nostr.repo") {
+	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "run: git config nostr.repo <naddr>") || !strings.Contains(r.Err, "run: git config --unset nostr.repo") {
 		t.Fatalf("exit %d:\n%s", r.Code, r.Err)
 	}
 }
@@ -252,7 +253,7 @@ func TestOfflineWithEmptyCacheSaysToFetchFirst(t *testing.T) {
 	t.Parallel()
 	r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, "repo", "--json", "--offline", "--repo", alice.naddr("proj"), "--relay", "ws://127.0.0.1:1")
 	e := errorBody(t, r)
-	if r.Code != exitIncomplete || e.Code != "not-found" || e.Details["offline"] != true || len(e.Commands) != 1 ||
+	if r.Code != cmdutil.ExitIncomplete || e.Code != "not-found" || e.Details["offline"] != true || len(e.Commands) != 1 ||
 		!strings.HasPrefix(e.Commands[0], "roster repo --repo nostr://"+alice.npub()+"/proj --relay ws://127.0.0.1:1  # without --offline") {
 		t.Fatalf("exit %d %+v", r.Code, e)
 	}

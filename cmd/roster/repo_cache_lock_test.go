@@ -6,6 +6,7 @@ import (
 
 	"github.com/roster-cli/roster/cache"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // bbolt locks the cache file while it is open. A read waiting on slow relays
@@ -36,7 +37,7 @@ func TestRepoDoesNotHoldTheCacheLockWhileWaitingOnRelays(t *testing.T) {
 	}
 	c.Close()
 	r := <-done
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	c, err = cache.Open(env["ROSTER_HOME"])

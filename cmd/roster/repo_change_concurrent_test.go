@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (recheck before signing: re-read every announcement id the preview
@@ -17,14 +18,14 @@ import (
 func TestConcurrentDeletionBetweenPreviewAndPublishAborts(t *testing.T) {
 	t.Parallel()
 	w := twoMaintainers(t)
-	w.seams.beforeRecheck = func() {
+	w.seams.BeforeRecheck = func() {
 		w.seed(bob.sign(t, nostr.KindDeletion, 2500, nostr.Tag{"a", "30617:" + bob.pk + ":" + w.id}))
 	}
 	// The relay applies the deletion to Bob's events, so count Alice's.
 	mine := func() int { return len(w.relays[0].Stored(nostr.Filter{Authors: []string{alice.pk}})) }
 	stored := mine()
 	r := w.run(alice, alice, 3000, "repo", "edit", "--add-maintainer", carol.npub(), "--json")
-	if r.Code != exitRefused || !strings.Contains(r.Out, `"code": "concurrent-change"`) || !strings.Contains(r.Out, "rerun the command") ||
+	if r.Code != cmdutil.ExitRefused || !strings.Contains(r.Out, `"code": "concurrent-change"`) || !strings.Contains(r.Out, "rerun the command") ||
 		!strings.Contains(r.Out, "deletion") {
 		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}

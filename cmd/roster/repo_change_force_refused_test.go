@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // "Force stays refused, publishing nothing, for joins, identity/history
@@ -25,7 +26,7 @@ func TestForceIsRefusedForARepositoryJoin(t *testing.T) {
 		dave.announce(t, w.id, 300, role("m", bob, "300"), role("m", dave, "300"), maintainersTag(bob, dave)),
 		bob.state(t, w.id, 400, s.mainB))
 	w.dir = s.alice.dir
-	m := w.refused(alice, alice, 1000, exitRefused, "repository-join", "repo", "edit", "--add-maintainer", bob.npub(), "--force")
+	m := w.refused(alice, alice, 1000, cmdutil.ExitRefused, "repository-join", "repo", "edit", "--add-maintainer", bob.npub(), "--force")
 	if msg := m["error"].(map[string]any)["message"].(string); !strings.Contains(msg, "--force is not available for a repository join") {
 		t.Fatal(msg)
 	}
@@ -40,7 +41,7 @@ func TestForceIsRefusedForAnIdentityConflict(t *testing.T) {
 		bob.announce(t, w.id, 200, nostr.Tag{"r", s.mainB, "euc"}, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)),
 		bob.state(t, w.id, 300, s.mainB))
 	w.dir = s.alice.dir
-	w.refused(alice, alice, 1000, exitRefused, "identity-conflict", "repo", "edit", "--add-maintainer", bob.npub(), "--force")
+	w.refused(alice, alice, 1000, cmdutil.ExitRefused, "identity-conflict", "repo", "edit", "--add-maintainer", bob.npub(), "--force")
 }
 
 // "--force fixes the intended state direction; it does not waive this
@@ -53,9 +54,9 @@ func TestForceDoesNotWaiveTheRecheck(t *testing.T) {
 	w.seed(bob.announce(t, w.id, 200, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)), bob.state(t, w.id, 300, s.mainB))
 	w.dir = s.alice.dir
 	newer := bob.state(t, w.id, 500, s.mainA)
-	w.seams.beforeRecheck = func() { w.seed(newer) }
+	w.seams.BeforeRecheck = func() { w.seed(newer) }
 	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--force", "--json")
-	if r.Code != exitRefused || !strings.Contains(r.Out, `"concurrent-change"`) {
+	if r.Code != cmdutil.ExitRefused || !strings.Contains(r.Out, `"concurrent-change"`) {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	if got := s.stored(alice); len(got) != 1 {
@@ -71,7 +72,7 @@ func TestForceIsRefusedWhenNoOrderAfterEveryCandidateExists(t *testing.T) {
 	w := s.w
 	w.seed(bob.announce(t, w.id, 200, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)), bob.state(t, w.id, math.MaxInt64, s.mainB))
 	w.dir = s.alice.dir
-	w.refused(alice, alice, 1000, exitRefused, "state-order-impossible", "repo", "edit", "--add-maintainer", bob.npub(), "--force")
+	w.refused(alice, alice, 1000, cmdutil.ExitRefused, "state-order-impossible", "repo", "edit", "--add-maintainer", bob.npub(), "--force")
 }
 
 // "--force cannot turn incomplete discovery into evidence that overwriting
@@ -82,7 +83,7 @@ func TestForceIsRefusedOnIncompleteDiscovery(t *testing.T) {
 	w := s.w
 	w.seed(bob.announce(t, w.id, 200, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)), bob.state(t, w.id, 300, s.mainB))
 	w.dir = s.alice.dir
-	w.refused(alice, alice, 1000, exitIncomplete, "incomplete", "repo", "edit", "--add-maintainer", bob.npub(), "--force", "--relay", "ws://127.0.0.1:1")
+	w.refused(alice, alice, 1000, cmdutil.ExitIncomplete, "incomplete", "repo", "edit", "--add-maintainer", bob.npub(), "--force", "--relay", "ws://127.0.0.1:1")
 }
 
 // "Verification compares state too": a state event that lands after the
@@ -93,9 +94,9 @@ func TestVerificationComparesTheReReadState(t *testing.T) {
 	s := newJoinScene(t)
 	w := s.w
 	late := alice.state(t, w.id, 900, s.mainB)
-	w.seams.afterPublish = func() { w.seed(late) }
+	w.seams.AfterPublish = func() { w.seed(late) }
 	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--json")
-	if r.Code != exitUnverified || !strings.Contains(r.Out, late.ID) {
+	if r.Code != cmdutil.ExitUnverified || !strings.Contains(r.Out, late.ID) {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (never date an event so far ahead that it locks the next edit out):
@@ -15,7 +17,7 @@ func TestABaseFarAheadOfTheClockRefusesTheChangeEndToEnd(t *testing.T) {
 	w := newMutWorld(t, 1)
 	base := alice.announce(t, w.id, math.MaxInt64-2)
 	w.seed(base)
-	m := w.refused(alice, alice, 1000, exitRefused, "base-in-the-future", "repo", "edit", "--add-maintainer", bob.npub())
+	m := w.refused(alice, alice, 1000, cmdutil.ExitRefused, "base-in-the-future", "repo", "edit", "--add-maintainer", bob.npub())
 	e := m["error"].(map[string]any)
 	if msg := e["message"].(string); !strings.Contains(msg, base.ID) || !strings.Contains(msg, "after this machine's clock") {
 		t.Fatalf("message does not name %s and why:\n%s", base.ID, msg)

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (errors and advice name the next command, each once): the --json
@@ -14,7 +16,7 @@ import (
 func TestMutationJSONGuidanceNamesEachCommandOnce(t *testing.T) {
 	t.Parallel()
 	r := carolPreviewsAcceptance(t, "--json")
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	var m struct {
@@ -80,7 +82,7 @@ func TestFollowLeadOutsideACheckoutDoesNotClaimACheckoutSwitched(t *testing.T) {
 	t.Parallel()
 	w := handedOver(t)
 	r := w.run(alice, alice, 5000, "repo", "follow-lead")
-	if r.Code != exitOK || strings.Contains(r.Out, "this checkout") || !strings.Contains(r.Out, "roster repo --repo nostr://"+bob.npub()+"/"+w.id) {
+	if r.Code != cmdutil.ExitOK || strings.Contains(r.Out, "this checkout") || !strings.Contains(r.Out, "roster repo --repo nostr://"+bob.npub()+"/"+w.id) {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 }
@@ -92,7 +94,7 @@ func TestFollowLeadNothingToChangeOutsideACheckout(t *testing.T) {
 	w := handedOver(t)
 	w.ok(alice, alice, 5000, "repo", "follow-lead")
 	r := w.run(alice, bob, 5100, "repo", "follow-lead")
-	if r.Code != exitOK || !strings.Contains(r.Out, "nothing to change") || strings.Contains(r.Out+r.Err, "this checkout") {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "nothing to change") || strings.Contains(r.Out+r.Err, "this checkout") {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 }

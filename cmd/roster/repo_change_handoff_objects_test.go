@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (a handoff blocked by an unfetchable state names the way out): Bob's
@@ -18,7 +20,7 @@ func TestHandoffBlockedByUnfetchableObjectsNamesTheWayOut(t *testing.T) {
 	co := s.clone()
 	unpushed := co.commit("bob's work nobody serves")
 	w.seed(bob.state(t, w.id, 2200, unpushed))
-	m := w.refused(alice, alice, 3000, exitRefused, "objects-unavailable", "repo", "edit", "--remove-maintainer", bob.npub())
+	m := w.refused(alice, alice, 3000, cmdutil.ExitRefused, "objects-unavailable", "repo", "edit", "--remove-maintainer", bob.npub())
 	e := m["error"].(map[string]any)
 	msg := e["message"].(string)
 	if !strings.Contains(msg, "roster repo state publish --force") || !strings.Contains(msg, "rerun the removal") {

@@ -10,6 +10,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // mutWorld is an end-to-end membership scene: in-process devrelay relays,
@@ -23,7 +24,7 @@ type mutWorld struct {
 	dir    string // a directory outside any Git checkout
 	// seams are given to every invocation (a concurrent change between
 	// preview and recheck, a relay silenced after publishing).
-	seams seams
+	seams cmdutil.Seams
 }
 
 func newMutWorld(t *testing.T, n int) *mutWorld {
@@ -69,9 +70,9 @@ func (w *mutWorld) run(p person, sel person, now int64, args ...string) result {
 	return invocation{Env: withKey(w.home, p), Dir: w.dir, Now: time.Unix(now, 0), Seams: w.seams}.roster(w.t, full...)
 }
 
-// selectors is what roster adds to the commands it suggests after a run by
+// Selectors is what roster adds to the commands it suggests after a run by
 // w.run selecting sel: the same --repo, --relay and --home flags.
-func (w *mutWorld) selectors(sel person) string {
+func (w *mutWorld) Selectors(sel person) string {
 	return " " + strings.Join(append(append([]string{"--repo", sel.naddr(w.id)}, relayArgs(w.relays)...), "--home", w.home["ROSTER_HOME"]), " ")
 }
 
@@ -114,7 +115,7 @@ func carrySelectors(t *testing.T, cmds []string, repo string, relays []string, h
 func (w *mutWorld) ok(p, sel person, now int64, args ...string) map[string]any {
 	w.t.Helper()
 	r := w.run(p, sel, now, append(args, "--json")...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		w.t.Fatalf("roster %s as %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), p.name, r.Code, r.Out, r.Err)
 	}
 	var m map[string]any

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Human output: the preview, what was published, and the next step; a
@@ -12,7 +14,7 @@ func TestMembershipHumanOutput(t *testing.T) {
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100))
 	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	// One sentence per change and per consequence, in words, dates not epochs.
@@ -29,11 +31,11 @@ func TestMembershipHumanOutput(t *testing.T) {
 	}
 	// --verbose adds the tag each change writes.
 	r = w.run(alice, alice, 1050, "repo", "edit", "--add-maintainer", carol.npub(), "--dry-run", "--verbose")
-	if r.Code != exitOK || !strings.Contains(r.Out, `tag ["m", "`+carol.pk+`", "1050"] (start m)`) {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, `tag ["m", "`+carol.pk+`", "1050"] (start m)`) {
 		t.Fatalf("exit %d, --verbose lacks the tag:\n%s%s", r.Code, r.Out, r.Err)
 	}
 	r = w.run(bob, alice, 1100, "repo", "edit", "--add-maintainer", carol.npub())
-	if r.Code != exitRefused || r.Out != "" {
+	if r.Code != cmdutil.ExitRefused || r.Out != "" {
 		t.Fatalf("exit %d, stdout %q", r.Code, r.Out)
 	}
 	for _, s := range []string{"only the resolved lead should add maintainers to this repository", "ask " + alice.npub() + " to run:",
@@ -44,7 +46,7 @@ func TestMembershipHumanOutput(t *testing.T) {
 	}
 	// Never a prompt: nothing is read from stdin, and an offline write is refused.
 	r = w.run(alice, alice, 1200, "repo", "edit", "--add-maintainer", carol.npub(), "--offline")
-	if r.Code != exitUsage || !strings.Contains(r.Err, "--offline cannot be used for a membership change") {
+	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "--offline cannot be used for a membership change") {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/filelock"
 )
 
@@ -33,7 +34,7 @@ func TestAChangeWaitsForTheHomesLockOnItsCoordinate(t *testing.T) {
 	before := w.storedCount()
 	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--deadline", "2s", "--json")
 	_, e := mutationJSON(t, r)
-	if d, _ := e["details"].(map[string]any); r.Code != exitIncomplete || e["code"] != "deadline" || d["phase"] != "rechecking" {
+	if d, _ := e["details"].(map[string]any); r.Code != cmdutil.ExitIncomplete || e["code"] != "deadline" || d["phase"] != "rechecking" {
 		t.Fatalf("exit %d %v, want 4 deadline while rechecking (waiting for the lock)\n%s", r.Code, e, r.Out)
 	}
 	if w.storedCount() != before {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // lostUpdateTrials is how many times each race below is run; the trials of
@@ -23,7 +24,7 @@ type racer struct {
 	as      person
 	home    string
 	args    []string
-	seams   seams
+	seams   cmdutil.Seams
 	present func(r *devrelay.Relay, id string) bool
 	res     result
 }
@@ -50,19 +51,19 @@ func raceOnce(t *testing.T, relay *devrelay.Relay, id string, racers []*racer) [
 	for _, rc := range racers {
 		code := errorCode(rc.res.Out)
 		switch {
-		case rc.res.Code == exitOK:
+		case rc.res.Code == cmdutil.ExitOK:
 			if !strings.Contains(rc.res.Out, `"verified": true`) {
 				bad = append(bad, fmt.Sprintf("%s %s: exit 0 without verified: true", id, rc.name))
 			} else if !rc.present(relay, id) {
 				bad = append(bad, fmt.Sprintf("%s: %s exited 0 verified, but its change is absent afterwards (silently lost)", id, rc.name))
 			}
-		case rc.res.Code == exitRefused:
+		case rc.res.Code == cmdutil.ExitRefused:
 			// Refused before signing: concurrent-change, or a preview of
 			// the other's edit that refuses (Carol no longer invited).
-		case rc.res.Code == exitIncomplete && (code == "stale-relays" || code == "inconsistent-read"):
+		case rc.res.Code == cmdutil.ExitIncomplete && (code == "stale-relays" || code == "inconsistent-read"):
 			// Refused before signing: the home already verified a newer
 			// version than the relay serves, or no consistent cut.
-		case rc.res.Code == exitUnverified && code == "superseded":
+		case rc.res.Code == cmdutil.ExitUnverified && code == "superseded":
 			// It names the winner and offers the intent to rerun first
 			// (never signed again by itself).
 			m, e := mutationJSON(t, rc.res)
@@ -72,7 +73,7 @@ func raceOnce(t *testing.T, relay *devrelay.Relay, id string, racers []*racer) [
 			if len(won) == 0 || len(cmds) == 0 || !strings.HasPrefix(cmds[0], "roster "+strings.Join(rc.args, " ")) || len(toStrings(m["published"])) != 1 {
 				bad = append(bad, fmt.Sprintf("%s %s: superseded without the winner, the rerun first or the one event published: %v %v %v", id, rc.name, won, cmds, m["published"]))
 			}
-		case rc.res.Code == exitUnverified && code == "unverified":
+		case rc.res.Code == cmdutil.ExitUnverified && code == "unverified":
 		default:
 			bad = append(bad, fmt.Sprintf("%s %s: exit %d %q, want 0, 3, 4 (refused before signing) or 6\n%s\n%s", id, rc.name, rc.res.Code, code, rc.res.Out, rc.res.Err))
 		}
@@ -120,7 +121,7 @@ func raceTrials(t *testing.T, name string, relay *devrelay.Relay, setup func(i i
 }
 
 // adds is a racer adding who to Alice's roster as Alice.
-func adds(who person, home string, sm seams) *racer {
+func adds(who person, home string, sm cmdutil.Seams) *racer {
 	return &racer{name: "the add of " + who.name, as: alice, home: home, seams: sm,
 		args: []string{"repo", "edit", "--add-maintainer", who.npub()},
 		present: func(r *devrelay.Relay, id string) bool {
@@ -170,8 +171,8 @@ func TestAnEditReleasedInsideTheCutWindowIsNeverSilentlyLost(t *testing.T) {
 			}})
 			raceTrials(t, "release-"+hold.String(), relay, func(_ int, id string) []*racer {
 				publish(t, relay.URL(), alice.announce(t, id, 100))
-				carols := adds(carol, t.TempDir(), seams{})
-				daves := adds(dave, t.TempDir(), seams{beforeRecheck: func() {
+				carols := adds(carol, t.TempDir(), cmdutil.Seams{})
+				daves := adds(dave, t.TempDir(), cmdutil.Seams{BeforeRecheck: func() {
 					// Dave's recheck waits for Carol's EVENT to reach the
 					// relay (held there), or gives up after 5 s.
 					select {
@@ -201,7 +202,7 @@ func TestThreeEditsBySameKeyNeverLoseAnExit0Change(t *testing.T) {
 		if i%2 == 0 {
 			homes[1], homes[2] = homes[0], homes[0] // one home
 		}
-		return []*racer{adds(carol, homes[0], seams{}), adds(dave, homes[1], seams{}), adds(erin, homes[2], seams{})}
+		return []*racer{adds(carol, homes[0], cmdutil.Seams{}), adds(dave, homes[1], cmdutil.Seams{}), adds(erin, homes[2], cmdutil.Seams{})}
 	})
 }
 
@@ -221,7 +222,7 @@ func TestAWithdrawalRacingAnAcceptanceNeverLeavesAnExit0ChangeUndone(t *testing.
 		env := withKey(testEnv(t), alice)
 		env["ROSTER_HOME"] = home
 		inv := invocation{Env: env, Dir: t.TempDir(), Now: time.Unix(1000, 0)}
-		if r := inv.roster(t, "--repo", alice.naddr(id), "--relay", relay.URL(), "--home", home, "repo", "edit", "--add-maintainer", carol.npub(), "--json"); r.Code != exitOK {
+		if r := inv.roster(t, "--repo", alice.naddr(id), "--relay", relay.URL(), "--home", home, "repo", "edit", "--add-maintainer", carol.npub(), "--json"); r.Code != cmdutil.ExitOK {
 			t.Errorf("%s: inviting Carol: exit %d\n%s\n%s", id, r.Code, r.Out, r.Err)
 		}
 		withdraw := &racer{name: "Alice's withdrawal", as: alice, home: home,

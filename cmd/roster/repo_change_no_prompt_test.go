@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (after every command, the spec's guidance is printed: never an
@@ -30,7 +32,7 @@ func TestGuidanceIsNeverAPromptOrAnAutomaticPublish(t *testing.T) {
 			before := w.storedCount()
 			full := append([]string{"--repo", alice.naddr(w.id), "--timeout", "5s"}, relayArgs(w.relays)...)
 			r := invocation{Env: withKey(w.home, c.who), Dir: w.dir, Now: time.Unix(4300, 0), Stdin: "y\ny\ny\n"}.roster(t, append(full, args...)...)
-			if r.Code != exitOK {
+			if r.Code != cmdutil.ExitOK {
 				t.Fatalf("%s %v: exit %d\n%s\n%s", c.who.name, args, r.Code, r.Out, r.Err)
 			}
 			if !strings.Contains(r.Out+r.Err, c.want) {

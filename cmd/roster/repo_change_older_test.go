@@ -9,6 +9,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (a write verified against a relay that still serves the replaced
@@ -29,7 +30,7 @@ func TestAWriteVerifiedAgainstARelayStillServingTheOldVersionSaysSo(t *testing.T
 		var text string
 		if human {
 			r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
-			if r.Code != exitOK {
+			if r.Code != cmdutil.ExitOK {
 				t.Fatalf("exit %d, want 0\n%s%s", r.Code, r.Out, r.Err)
 			}
 			text = r.Out

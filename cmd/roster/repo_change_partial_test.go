@@ -9,6 +9,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // forcedAddScene: Bob acknowledges Alice and his newer state differs, so
@@ -38,7 +39,7 @@ func TestForcedStateStoredAndAnnouncementRefusedSaysWhatWasPublished(t *testing.
 	}})
 	events := w.relays[0].EventCount()
 	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--force", "--json")
-	if r.Code != exitUnverified {
+	if r.Code != cmdutil.ExitUnverified {
 		t.Fatalf("exit %d, want 6\n%s%s", r.Code, r.Out, r.Err)
 	}
 	var m map[string]any
@@ -90,7 +91,7 @@ func TestForcedStateStoredAndAnnouncementRefusedSaysWhatWasPublished(t *testing.
 		return ""
 	}})
 	h := w.run(alice, alice, 1001, "repo", "edit", "--add-maintainer", bob.npub(), "--force")
-	if h.Code != exitUnverified || strings.Contains(h.Err, "nothing was published") || !strings.Contains(h.Err, "the membership did not") {
+	if h.Code != cmdutil.ExitUnverified || strings.Contains(h.Err, "nothing was published") || !strings.Contains(h.Err, "the membership did not") {
 		t.Fatalf("human output after a stored state: %s", h.Err)
 	}
 }
@@ -104,9 +105,9 @@ func TestStateArrivingAfterTheForcedStateIsReportedWithBothEvents(t *testing.T) 
 	s := forcedAddScene(t)
 	w := s.w
 	late := bob.state(t, w.id, 5000, s.mainB)
-	w.seams.afterPublish = func() { w.seed(late) }
+	w.seams.AfterPublish = func() { w.seed(late) }
 	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--force", "--json")
-	if r.Code != exitUnverified {
+	if r.Code != cmdutil.ExitUnverified {
 		t.Fatalf("exit %d, want 6\n%s%s", r.Code, r.Out, r.Err)
 	}
 	var m map[string]any

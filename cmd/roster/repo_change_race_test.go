@@ -12,6 +12,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // raceDelay is how long relay 1 holds Alice's first command's recheck: long
@@ -46,7 +47,7 @@ func TestConcurrentEditsNeverBothSucceedWithOneInvitationLost(t *testing.T) {
 			publish(t, r.URL(), alice.announce(t, ts[i].id, 100))
 		}
 	}
-	run := func(id, home string, relays []*devrelay.Relay, sm seams, add person) result {
+	run := func(id, home string, relays []*devrelay.Relay, sm cmdutil.Seams, add person) result {
 		args := append([]string{"--repo", alice.naddr(id), "--timeout", "5s", "--home", home}, relayArgs(relays)...)
 		args = append(args, "repo", "edit", "--add-maintainer", add.npub(), "--json")
 		env := withKey(testEnv(t), alice)
@@ -72,12 +73,12 @@ func TestConcurrentEditsNeverBothSucceedWithOneInvitationLost(t *testing.T) {
 			}
 			daveDone := make(chan struct{})
 			var recheck time.Time
-			sm := seams{beforeRecheck: func() {
+			sm := cmdutil.Seams{BeforeRecheck: func() {
 				recheck = time.Now()
 				relays[0].DelayNext(recheckOf, raceDelay)
 				go func() {
 					defer close(daveDone)
-					tr.dave = run(tr.id, homes[i][1], relays[1:], seams{}, dave)
+					tr.dave = run(tr.id, homes[i][1], relays[1:], cmdutil.Seams{}, dave)
 					tr.daveFinished = time.Since(recheck)
 				}()
 			}}
@@ -105,7 +106,7 @@ func TestConcurrentEditsNeverBothSucceedWithOneInvitationLost(t *testing.T) {
 			code := errorCode(c.r.Out)
 			outcomes[fmt.Sprintf("%s: exit %d %s", c.name, c.r.Code, code)]++
 			switch c.r.Code {
-			case exitOK:
+			case cmdutil.ExitOK:
 				succeeded++
 				if !strings.Contains(c.r.Out, `"verified": true`) {
 					t.Errorf("%s %s: exit 0 without verified: true\n%s", tr.id, c.name, c.r.Out)
@@ -116,11 +117,11 @@ func TestConcurrentEditsNeverBothSucceedWithOneInvitationLost(t *testing.T) {
 							tr.id, c.name, r.URL(), c.invite.name)
 					}
 				}
-			case exitRefused:
+			case cmdutil.ExitRefused:
 				if code != "concurrent-change" {
 					t.Errorf("%s %s: exit 3 with %q, want concurrent-change\n%s", tr.id, c.name, code, c.r.Out)
 				}
-			case exitUnverified:
+			case cmdutil.ExitUnverified:
 				if code != "superseded" && code != "unverified" {
 					t.Errorf("%s %s: exit 6 with %q\n%s", tr.id, c.name, code, c.r.Out)
 				}

@@ -2,13 +2,14 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/roster-cli/roster/report"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/report"
 )
 
 // Rule (errors name the next command): both governance choices at once is
@@ -19,9 +20,9 @@ func TestWriteRefusalsNameTheNextCommand(t *testing.T) {
 	t.Parallel()
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100))
-	sel := w.selectors(alice)
+	sel := w.Selectors(alice)
 
-	m := w.refused(alice, alice, 1000, exitUsage, "usage", "repo", "edit", "--add-maintainer", bob.npub(),
+	m := w.refused(alice, alice, 1000, cmdutil.ExitUsage, "usage", "repo", "edit", "--add-maintainer", bob.npub(),
 		"--lead-maintainer", alice.npub(), "--no-lead-maintainer")
 	cmds := toStrings(m["error"].(map[string]any)["commands"])
 	add := "roster repo edit --add-maintainer " + bob.npub()
@@ -31,7 +32,7 @@ func TestWriteRefusalsNameTheNextCommand(t *testing.T) {
 		t.Errorf("commands\n%s\nwant\n%s", strings.Join(cmds, "\n"), strings.Join(want, "\n"))
 	}
 
-	m = w.refused(alice, alice, 1000, exitRefused, "not-listed", "repo", "edit", "--remove-maintainer", carol.npub())
+	m = w.refused(alice, alice, 1000, cmdutil.ExitRefused, "not-listed", "repo", "edit", "--remove-maintainer", carol.npub())
 	cmds = toStrings(m["error"].(map[string]any)["commands"])
 	if len(cmds) != 1 || !strings.HasPrefix(cmds[0], "roster repo"+sel+"  #") {
 		t.Errorf("not-listed commands %q, want roster repo%s with a comment", cmds, sel)
@@ -48,7 +49,7 @@ func TestUnreachableRelayMutationSuggestsRetryingTheChange(t *testing.T) {
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100))
 	dead := "ws://127.0.0.1:1"
-	m := w.refused(alice, alice, 1000, exitIncomplete, "incomplete", "repo", "edit", "--add-maintainer", bob.npub(), "--relay", dead)
+	m := w.refused(alice, alice, 1000, cmdutil.ExitIncomplete, "incomplete", "repo", "edit", "--add-maintainer", bob.npub(), "--relay", dead)
 	cmds := toStrings(m["error"].(map[string]any)["commands"])
 	want := "roster repo edit --add-maintainer " + bob.npub() + " --repo " + alice.naddr(w.id) + " " + strings.Join(relayArgs(w.relays), " ") +
 		" --relay " + dead + " --home " + w.home["ROSTER_HOME"] + " --timeout 30s  #"
@@ -72,7 +73,7 @@ func TestDroppingRelayMutationIsUnverified(t *testing.T) {
 	w.seed(alice.announce(t, w.id, 100))
 	publish(t, dropping.URL(), alice.announce(t, w.id, 100))
 	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--relay", dropping.URL())
-	if r.Code != exitUnverified || !strings.Contains(r.Err, dropping.URL()+" accepted it but did not return it on read-back") {
+	if r.Code != cmdutil.ExitUnverified || !strings.Contains(r.Err, dropping.URL()+" accepted it but did not return it on read-back") {
 		t.Fatalf("exit %d, want 6 naming %s\n%s%s", r.Code, dropping.URL(), r.Out, r.Err)
 	}
 	// The advice is accurate: no "rerun, it is idempotent" (a rerun is
@@ -80,7 +81,7 @@ func TestDroppingRelayMutationIsUnverified(t *testing.T) {
 	if strings.Contains(r.Err, "idempotent") || !strings.Contains(r.Err, "roster repo --repo "+alice.naddr(w.id)+" --home "+w.home["ROSTER_HOME"]+" --relay "+dropping.URL()+"  #") {
 		t.Errorf("unverified advice:\n%s", r.Err)
 	}
-	if r2 := w.run(alice, alice, 1100, "repo", "edit", "--add-maintainer", bob.npub(), "--relay", dropping.URL()); r2.Code != exitRefused {
+	if r2 := w.run(alice, alice, 1100, "repo", "edit", "--add-maintainer", bob.npub(), "--relay", dropping.URL()); r2.Code != cmdutil.ExitRefused {
 		t.Errorf("rerun: exit %d, want 3 (already invited)\n%s", r2.Code, r2.Err)
 	}
 	if got := w.latest(alice); !strings.Contains(got, `["m","bob","1000"]`) {
@@ -99,7 +100,7 @@ func TestNoRelayMutationSuggestsTheChangeWithRelay(t *testing.T) {
 	var m struct {
 		Error report.Error `json:"error"`
 	}
-	if err := json.Unmarshal([]byte(r.Out), &m); err != nil || r.Code != exitUsage || m.Error.Code != "no-relays" {
+	if err := json.Unmarshal([]byte(r.Out), &m); err != nil || r.Code != cmdutil.ExitUsage || m.Error.Code != "no-relays" {
 		t.Fatalf("exit %d, err %v\n%s%s", r.Code, err, r.Out, r.Err)
 	}
 	want := "roster repo accept --repo " + naddr + " --relay wss://<relay>  #"
@@ -123,9 +124,9 @@ func TestLeadlessGovernanceChoiceSuggestsBothChoices(t *testing.T) {
 	w.seed(alice.announce(t, w.id, 100))
 	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--no-lead-maintainer")
 	w.ok(bob, alice, 2000, "repo", "accept")
-	m := w.refused(alice, alice, 3000, exitRefused, "governance-choice-required", "repo", "edit", "--add-maintainer", carol.npub())
+	m := w.refused(alice, alice, 3000, cmdutil.ExitRefused, "governance-choice-required", "repo", "edit", "--add-maintainer", carol.npub())
 	cmds := toStrings(m["error"].(map[string]any)["commands"])
-	self := "roster repo edit --add-maintainer " + carol.npub() + " --lead-maintainer " + alice.npub() + w.selectors(alice)
+	self := "roster repo edit --add-maintainer " + carol.npub() + " --lead-maintainer " + alice.npub() + w.Selectors(alice)
 	if len(cmds) != 2 || !strings.HasPrefix(cmds[0], self+"  #") || !strings.Contains(cmds[1], " --no-lead-maintainer") {
 		t.Fatalf("commands %q, want the self-lead and the leadless choice", cmds)
 	}
@@ -142,10 +143,10 @@ func TestSelfAddByAMaintainerDoesNotSuggestAccept(t *testing.T) {
 	t.Parallel()
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100))
-	m := w.refused(alice, alice, 1000, exitRefused, "self-add", "repo", "edit", "--add-maintainer", alice.npub())
+	m := w.refused(alice, alice, 1000, cmdutil.ExitRefused, "self-add", "repo", "edit", "--add-maintainer", alice.npub())
 	e := m["error"].(map[string]any)
 	cmds := toStrings(e["commands"])
-	if strings.Contains(e["message"].(string), "accept") || len(cmds) != 1 || !strings.HasPrefix(cmds[0], "roster repo"+w.selectors(alice)+"  #") {
+	if strings.Contains(e["message"].(string), "accept") || len(cmds) != 1 || !strings.HasPrefix(cmds[0], "roster repo"+w.Selectors(alice)+"  #") {
 		t.Fatalf("message %q, commands %q", e["message"], cmds)
 	}
 }
@@ -159,7 +160,7 @@ func TestSelfAddInALeadlessRepositoryIsASelfAddNotAGovernanceChoice(t *testing.T
 	w.seed(alice.announce(t, w.id, 100))
 	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--no-lead-maintainer")
 	w.ok(bob, alice, 2000, "repo", "accept")
-	w.refused(alice, alice, 3000, exitRefused, "self-add", "repo", "edit", "--add-maintainer", alice.npub())
+	w.refused(alice, alice, 3000, cmdutil.ExitRefused, "self-add", "repo", "edit", "--add-maintainer", alice.npub())
 }
 
 // Rule (errors name the next command): acknowledging a transition that is
@@ -171,15 +172,15 @@ func TestAcknowledgeNothingPendingNamesWhatIsPending(t *testing.T) {
 	w.seed(alice.announce(t, w.id, 100))
 	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
 	w.ok(bob, alice, 2000, "repo", "accept")
-	m := w.refused(alice, alice, 3000, exitRefused, "nothing-to-acknowledge", "repo", "edit", "--acknowledge-maintainer-change", carol.npub())
+	m := w.refused(alice, alice, 3000, cmdutil.ExitRefused, "nothing-to-acknowledge", "repo", "edit", "--acknowledge-maintainer-change", carol.npub())
 	cmds := toStrings(m["error"].(map[string]any)["commands"])
-	want := "roster repo edit --acknowledge-maintainer-change " + bob.npub() + w.selectors(alice) + "  # the start of " + bob.npub()
+	want := "roster repo edit --acknowledge-maintainer-change " + bob.npub() + w.Selectors(alice) + "  # the start of " + bob.npub()
 	if len(cmds) != 1 || cmds[0] != want {
 		t.Fatalf("commands %q, want [%q]", cmds, want)
 	}
 	w.ok(alice, alice, 3100, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
-	m = w.refused(alice, alice, 3200, exitRefused, "nothing-to-acknowledge", "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
-	if cmds := toStrings(m["error"].(map[string]any)["commands"]); len(cmds) != 1 || !strings.HasPrefix(cmds[0], "roster repo"+w.selectors(alice)+"  #") {
+	m = w.refused(alice, alice, 3200, cmdutil.ExitRefused, "nothing-to-acknowledge", "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
+	if cmds := toStrings(m["error"].(map[string]any)["commands"]); len(cmds) != 1 || !strings.HasPrefix(cmds[0], "roster repo"+w.Selectors(alice)+"  #") {
 		t.Fatalf("nothing pending: commands %q", cmds)
 	}
 }
@@ -203,9 +204,9 @@ func TestNotInvitedAcceptNamesWhoInvitesAndHow(t *testing.T) {
 			w := newMutWorld(t, 1)
 			w.seed(alice.announce(t, w.id, 100))
 			w.ok(alice, alice, 1000, append([]string{"repo", "edit", "--add-maintainer", bob.npub()}, c.flags...)...)
-			m := w.refused(dave, alice, 2000, exitRefused, "not-invited", "repo", "accept")
+			m := w.refused(dave, alice, 2000, cmdutil.ExitRefused, "not-invited", "repo", "accept")
 			cmds := toStrings(m["error"].(map[string]any)["commands"])
-			want := strings.Replace(c.want, "{sel}", w.selectors(alice), 1)
+			want := strings.Replace(c.want, "{sel}", w.Selectors(alice), 1)
 			if len(cmds) != 1 || cmds[0] != want {
 				t.Fatalf("commands %q, want [%q]", cmds, want)
 			}
@@ -257,11 +258,11 @@ func TestAWriteWithAnUnreadableCacheFailsClosed(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(w.home["ROSTER_HOME"], "cache.db"), []byte(strings.Repeat("not a bolt file ", 400)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	m := w.refused(alice, alice, 1000, exitFailure, "cache-corrupt", "repo", "edit", "--add-maintainer", bob.npub())
+	m := w.refused(alice, alice, 1000, cmdutil.ExitFailure, "cache-corrupt", "repo", "edit", "--add-maintainer", bob.npub())
 	if cmds := toStrings(m["error"].(map[string]any)["commands"]); len(cmds) == 0 || !strings.HasPrefix(cmds[0], "roster cache clear --home ") {
 		t.Fatalf("commands %q, want roster cache clear --home first", cmds)
 	}
-	if r := w.run(alice, alice, 1000, "repo"); r.Code != exitOK || !strings.Contains(r.Err, "reading without the local cache") {
+	if r := w.run(alice, alice, 1000, "repo"); r.Code != cmdutil.ExitOK || !strings.Contains(r.Err, "reading without the local cache") {
 		t.Fatalf("a read with an unreadable cache: exit %d\n%s", r.Code, r.Err)
 	}
 }

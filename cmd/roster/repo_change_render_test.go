@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/repo/change"
 	"github.com/roster-cli/roster/suggest"
 )
 
@@ -41,7 +42,7 @@ func TestGuidanceLinesKeepUnsharedAdviceAsWritten(t *testing.T) {
 	fl := suggest.Roster("repo", "follow-lead")
 	in := suggest.Group([]suggest.Advice{suggest.Do("a will be asked", suggest.Roster("x")), suggest.Note("fetch before you push"),
 		suggest.Note("fetch before you push"), suggest.Do("bob records it", fl), suggest.Do("carol records it", fl)})
-	got := strings.Join(guidanceLines(in, suggest.Selectors{Repo: "origin"}), "\n")
+	got := strings.Join(change.GuidanceLines(in, suggest.Selectors{Repo: "origin"}), "\n")
 	want := "a will be asked with: roster x\nfetch before you push\n" +
 		"roster repo follow-lead --repo origin  # the same command, for each of:\n  bob records it\n  carol records it"
 	if got != want {

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (--force is guarded against the state in effect as well as the
@@ -28,7 +30,7 @@ func TestStaleForceDoesNotRewindACoMaintainersState(t *testing.T) {
 		bob.state(t, w.id, 2600, s.mainB))
 
 	w.dir = s.alice.dir
-	m := w.refused(alice, alice, 3000, exitRefused, "force-rewinds", "repo", "edit", "--add-maintainer", bob.npub(), "--force")
+	m := w.refused(alice, alice, 3000, cmdutil.ExitRefused, "force-rewinds", "repo", "edit", "--add-maintainer", bob.npub(), "--force")
 	e := m["error"].(map[string]any)
 	msg := e["message"].(string)
 	if !strings.Contains(msg, "rewinds refs/heads/main from "+x2+" ("+carol.npub()) || !strings.Contains(msg, "to "+s.mainA) {
@@ -68,7 +70,7 @@ func TestRewindNeedsForceAndAFullRef(t *testing.T) {
 		{"repo", "edit", "--add-maintainer", bob.npub(), "--force", "--rewind", "main"},
 	} {
 		r := w.run(alice, alice, 1000, args...)
-		if r.Code != exitUsage || !strings.Contains(r.Err, "--rewind") {
+		if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "--rewind") {
 			t.Errorf("%v: exit %d %s", args, r.Code, r.Err)
 		}
 	}

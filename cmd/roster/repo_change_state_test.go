@@ -9,6 +9,7 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // joinScene is a repository with real Git objects for membership changes
@@ -86,7 +87,7 @@ func TestForcedAddPublishesTheRunnersCompleteStateBeforeTheAnnouncement(t *testi
 	w := s.w
 	w.seed(bob.announce(t, w.id, 200, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)), bob.state(t, w.id, 300, s.mainB))
 	w.dir = s.alice.dir
-	m := w.refused(alice, alice, 1000, exitRefused, "state-conflict", "repo", "edit", "--add-maintainer", bob.npub())
+	m := w.refused(alice, alice, 1000, cmdutil.ExitRefused, "state-conflict", "repo", "edit", "--add-maintainer", bob.npub())
 	e := m["error"].(map[string]any)
 	d := e["details"].(map[string]any)
 	if !jsonEqual(d["align"], []any{refAction("update", "refs/heads/main", s.mainA, s.mainB)}) ||
@@ -133,7 +134,7 @@ func TestConfirmingAddRefusesWhenTheInvitingStateWouldDiscardTheInviteesOlderSta
 	s := newJoinScene(t)
 	w := s.w
 	w.seed(bob.state(t, w.id, 50, s.mainB), bob.announce(t, w.id, 200, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)))
-	m := w.refused(alice, alice, 1000, exitRefused, "state-conflict", "repo", "edit", "--add-maintainer", bob.npub())
+	m := w.refused(alice, alice, 1000, cmdutil.ExitRefused, "state-conflict", "repo", "edit", "--add-maintainer", bob.npub())
 	d := m["error"].(map[string]any)["details"].(map[string]any)
 	if !jsonEqual(d["align"], []any{refAction("update", "refs/heads/main", s.mainA, s.mainB)}) {
 		t.Fatalf("align %v", d["align"])
@@ -166,13 +167,13 @@ func TestForcedAcceptChecksObjectsThenPublishesTheCheckoutsState(t *testing.T) {
 	co := s.clone()
 	mainC := co.commit("bob's unpublished work")
 	w.dir = co.dir
-	m := w.refused(bob, alice, 2000, exitRefused, "state-conflict", "repo", "accept")
+	m := w.refused(bob, alice, 2000, cmdutil.ExitRefused, "state-conflict", "repo", "accept")
 	d := m["error"].(map[string]any)["details"].(map[string]any)
 	if !jsonEqual(d["align"], []any{refAction("update", "refs/heads/main", mainC, s.mainA)}) ||
 		!jsonEqual(d["force_would"], []any{refAction("update", "refs/heads/main", s.mainA, mainC)}) {
 		t.Fatalf("directions %v", d)
 	}
-	w.refused(bob, alice, 2000, exitRefused, "objects-unavailable", "repo", "accept", "--force")
+	w.refused(bob, alice, 2000, cmdutil.ExitRefused, "objects-unavailable", "repo", "accept", "--force")
 
 	co.pushTo(s.bare, "main:refs/heads/bob-local")
 	m = w.ok(bob, alice, 2000, "repo", "accept", "--force")
@@ -235,7 +236,7 @@ func TestRemovalIsNeverPublishedWhenTheHandoffFails(t *testing.T) {
 		return ""
 	}})
 	r := w.run(alice, alice, 3000, "repo", "edit", "--remove-maintainer", bob.npub(), "--json")
-	if r.Code != exitFailure || !strings.Contains(r.Out, `"state-publish-failed"`) || !strings.Contains(r.Out, "the membership is unchanged") {
+	if r.Code != cmdutil.ExitFailure || !strings.Contains(r.Out, `"state-publish-failed"`) || !strings.Contains(r.Out, "the membership is unchanged") {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	if after := w.latest(alice); after != before {
@@ -267,7 +268,7 @@ func TestLeaveByTheStateAuthorIsRefusedWithItsOwnCode(t *testing.T) {
 	s := acceptedBob(t)
 	w := s.w
 	w.seed(bob.state(t, w.id, 2200, s.mainB))
-	m := w.refused(bob, alice, 3000, exitRefused, "state-author-leaving", "repo", "leave")
+	m := w.refused(bob, alice, 3000, cmdutil.ExitRefused, "state-author-leaving", "repo", "leave")
 	msg := m["error"].(map[string]any)["message"].(string)
 	if !strings.Contains(msg, "you authored the current state") || !strings.Contains(msg, "roster repo state publish") || strings.Contains(msg, "--force") {
 		t.Fatal(msg)
@@ -320,7 +321,7 @@ func TestConfirmingAddAfterTheInvitingStateWasDeletedActivatesTheInviteesOlderSt
 	if st := s.resolvedState(900); st != nil {
 		t.Fatalf("the deleted state is still resolved: %v", st)
 	}
-	m := w.refused(alice, alice, 1000, exitRefused, "state-conflict", "repo", "edit", "--add-maintainer", bob.npub())
+	m := w.refused(alice, alice, 1000, cmdutil.ExitRefused, "state-conflict", "repo", "edit", "--add-maintainer", bob.npub())
 	d := m["error"].(map[string]any)["details"].(map[string]any)
 	if !jsonEqual(d["align"], []any{refAction("add", "refs/heads/main", "", s.mainB)}) {
 		t.Fatalf("align %v", d["align"])

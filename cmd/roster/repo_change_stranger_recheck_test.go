@@ -19,7 +19,7 @@ func TestStrangersAnnouncementsBetweenPreviewAndRecheckAreNoConcurrentChange(t *
 	w := newMutWorld(t, 2)
 	w.seed(alice.announce(t, w.id, 100))
 	sybils := testkeys.Sybils(t, w.id, 2000)
-	w.seams.beforeRecheck = func() {
+	w.seams.BeforeRecheck = func() {
 		for _, e := range sybils {
 			w.relays[1].Inject(e)
 		}
@@ -38,7 +38,7 @@ func TestConcurrentChangeMessageIsBounded(t *testing.T) {
 	w.seed(alice.announce(t, w.id, 100, role("M", alice), role("m", bob, "50"), role("m", carol, "50"), role("m", dave, "50"),
 		maintainersTag(alice, bob, carol, dave)))
 	people := []person{bob, carol, dave}
-	w.seams.beforeRecheck = func() {
+	w.seams.BeforeRecheck = func() {
 		for i, p := range people {
 			w.seed(p.announce(t, w.id, int64(200+i), role("M", alice, "50"), role("m", p, "50")), p.state(t, w.id, int64(300+i), strings.Repeat("ab", 20)))
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (after publishing: read back, re-resolve and check the result equals
@@ -18,11 +19,11 @@ func TestPublishWhoseReResolutionDiffersFromThePreviewIsExit6(t *testing.T) {
 	t.Parallel()
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100))
-	w.seams.afterPublish = func() {
+	w.seams.AfterPublish = func() {
 		w.seed(bob.announce(t, w.id, 1000, role("M", alice, "1000"), role("m", bob, "1000"), maintainersTag(alice, bob)))
 	}
 	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--json")
-	if r.Code != exitUnverified || !strings.Contains(r.Out, `"code": "unverified"`) ||
+	if r.Code != cmdutil.ExitUnverified || !strings.Contains(r.Out, `"code": "unverified"`) ||
 		!strings.Contains(r.Out, "the maintainers resolved differ from the preview") {
 		t.Fatalf("exit %d, want 6 naming the difference\n%s\n%s", r.Code, r.Out, r.Err)
 	}
@@ -41,11 +42,11 @@ func TestPublishWhoseReResolutionDiffersFromThePreviewIsExit6(t *testing.T) {
 func TestUnverifiedPublishJSONCarriesPublishedAndRelays(t *testing.T) {
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100))
-	w.seams.afterPublish = func() {
+	w.seams.AfterPublish = func() {
 		w.seed(bob.announce(t, w.id, 1000, role("M", alice, "1000"), role("m", bob, "1000"), maintainersTag(alice, bob)))
 	}
 	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--json")
-	if r.Code != exitUnverified {
+	if r.Code != cmdutil.ExitUnverified {
 		t.Fatalf("exit %d, want 6\n%s\n%s", r.Code, r.Out, r.Err)
 	}
 	stored := latestAnnouncement(w.relays[0], alice, w.id)
@@ -78,9 +79,9 @@ func TestPublishSupersededByAnotherEditIsExit6NamingTheWinner(t *testing.T) {
 	w := newMutWorld(t, 2)
 	w.seed(alice.announce(t, w.id, 100))
 	winner := alice.announce(t, w.id, 5000, nostr.Tag{"name", "edited elsewhere"})
-	w.seams.afterPublish = func() { w.seed(winner) }
+	w.seams.AfterPublish = func() { w.seed(winner) }
 	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--json")
-	if r.Code != exitUnverified || errorCode(r.Out) != "superseded" {
+	if r.Code != cmdutil.ExitUnverified || errorCode(r.Out) != "superseded" {
 		t.Fatalf("exit %d %q, want 6 superseded\n%s\n%s", r.Code, errorCode(r.Out), r.Out, r.Err)
 	}
 	var m struct {
@@ -110,9 +111,9 @@ func TestPublishSupersededByAnotherEditIsExit6NamingTheWinner(t *testing.T) {
 		t.Fatalf("published %v, relays %+v, superseded_by %v: want our id, both relays, each keeping %s", m.Published, m.Relays, won, winner.ID)
 	}
 	// Human output says the same on stderr.
-	w.seams.afterPublish = func() { w.seed(alice.announce(t, w.id, 9000, nostr.Tag{"name", "edited again"})) }
+	w.seams.AfterPublish = func() { w.seed(alice.announce(t, w.id, 9000, nostr.Tag{"name", "edited again"})) }
 	h := w.run(alice, alice, 6000, "repo", "edit", "--add-maintainer", carol.npub())
-	if h.Code != exitUnverified || !strings.Contains(h.Err, "may have been superseded") || !strings.Contains(h.Err, "run: roster repo edit --add-maintainer "+carol.npub()) {
+	if h.Code != cmdutil.ExitUnverified || !strings.Contains(h.Err, "may have been superseded") || !strings.Contains(h.Err, "run: roster repo edit --add-maintainer "+carol.npub()) {
 		t.Fatalf("exit %d\n%s", h.Code, h.Err)
 	}
 }
@@ -125,7 +126,7 @@ func TestBaseDatedAtTheLargestTimeRefusesTheChangeEndToEnd(t *testing.T) {
 	w := newMutWorld(t, 1)
 	base := alice.announce(t, w.id, math.MaxInt64)
 	w.seed(base)
-	m := w.refused(alice, alice, 1000, exitRefused, "base-in-the-future", "repo", "edit", "--add-maintainer", bob.npub())
+	m := w.refused(alice, alice, 1000, cmdutil.ExitRefused, "base-in-the-future", "repo", "edit", "--add-maintainer", bob.npub())
 	e := m["error"].(map[string]any)
 	if msg := e["message"].(string); !strings.Contains(msg, base.ID) || !strings.Contains(msg, "unusable") {
 		t.Fatalf("message does not name %s and why:\n%s", base.ID, msg)

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // maintainers.md "Normal two-person workflow", all six steps, end to end:
@@ -33,7 +35,7 @@ func TestTwoPersonWorkflowEndToEnd(t *testing.T) {
 	// 4. Alice's next command shows the acknowledgement guidance (roster
 	// repo in its pending rows, once); no prompt.
 	r := w.run(alice, alice, 2500, "repo")
-	if r.Code != exitOK || !strings.Contains(r.Out, "roster repo edit --acknowledge-maintainer-change "+bob.npub()) {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "roster repo edit --acknowledge-maintainer-change "+bob.npub()) {
 		t.Fatalf("lead guidance missing (exit %d):\n%s%s", r.Code, r.Out, r.Err)
 	}
 	w.ok(alice, alice, 3000, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
@@ -46,7 +48,7 @@ func TestTwoPersonWorkflowEndToEnd(t *testing.T) {
 	}
 
 	// 6. A co-maintainer asks the lead to change the roster.
-	e := w.refused(bob, alice, 3200, exitRefused, "only-lead-manages-roster", "repo", "edit", "--add-maintainer", carol.npub())
+	e := w.refused(bob, alice, 3200, cmdutil.ExitRefused, "only-lead-manages-roster", "repo", "edit", "--add-maintainer", carol.npub())
 	if !strings.Contains(e["error"].(map[string]any)["message"].(string), "ask "+alice.npub()+" to run:") {
 		t.Fatalf("refusal: %v", e)
 	}

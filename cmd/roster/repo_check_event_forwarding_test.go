@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (check-event resolves the repository an event names, following its
@@ -28,7 +29,7 @@ func TestCheckEventOfAForwardingCoordinateJudgesInTheLeadsResolution(t *testing.
 				Start int64 `json:"start"`
 			} `json:"interval"`
 		}
-		if err := json.Unmarshal([]byte(r.Out), &doc); err != nil || r.Code != exitOK || !doc.Authorized {
+		if err := json.Unmarshal([]byte(r.Out), &doc); err != nil || r.Code != cmdutil.ExitOK || !doc.Authorized {
 			t.Fatalf("%v: exit %d:\n%s%s", args, r.Code, r.Out, r.Err)
 		}
 		if doc.Interval == nil || doc.Interval.Start != 2000 {

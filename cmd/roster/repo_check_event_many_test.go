@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (check-event, many events in one process): references from --stdin
@@ -32,7 +33,7 @@ func TestCheckEventStdinAsksEachRelayOnceForTheEvents(t *testing.T) {
 	full := append([]string{"repo", "check-event", "--stdin", "--json", "--timeout", "5s", "--home", w.home["ROSTER_HOME"]}, relayArgs(w.relays)...)
 	inv := invocation{Env: w.home, Dir: w.dir, Now: time.Unix(10_000, 0), Stdin: "# statuses\n" + strings.Join(lines, "\n") + "\n\n"}
 	r := inv.roster(t, full...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d:\n%s%s", r.Code, r.Out, r.Err)
 	}
 	out := strings.Split(strings.TrimSpace(r.Out), "\n")
@@ -73,18 +74,18 @@ func TestCheckEventStdinAsksEachRelayOnceForTheEvents(t *testing.T) {
 	missing := strings.Repeat("ab", 32)
 	base := append([]string{"repo", "check-event", "--timeout", "5s", "--home", w.home["ROSTER_HOME"]}, relayArgs(w.relays)...)
 	r = inv.roster(t, append(base, lines[0], missing)...)
-	if r.Code != exitIncomplete || strings.Count(r.Out, "created_at, which its author asserts") != 1 {
+	if r.Code != cmdutil.ExitIncomplete || strings.Count(r.Out, "created_at, which its author asserts") != 1 {
 		t.Fatalf("missing: exit %d, want 4:\n%s%s", r.Code, r.Out, r.Err)
 	}
 	r = inv.roster(t, append(base, lines[0], missing, outsider.ID, "--json")...)
-	if r.Code != exitUnhealthy || strings.Count(strings.TrimSpace(r.Out), "\n") != 2 || !strings.Contains(r.Out, `"code":"incomplete"`) {
+	if r.Code != cmdutil.ExitUnhealthy || strings.Count(strings.TrimSpace(r.Out), "\n") != 2 || !strings.Contains(r.Out, `"code":"incomplete"`) {
 		t.Fatalf("outsider: exit %d, want 5 with three JSON lines:\n%s%s", r.Code, r.Out, r.Err)
 	}
 	// --format github: a notice per authorized event, an error per
 	// unauthorized one, well-formed; the same exit code.
 	r = inv.roster(t, append(base, lines[0], outsider.ID, "--format", "github")...)
 	cmds := parseWorkflowCommands(t, r.Out)
-	if r.Code != exitUnhealthy || len(cmds) != 2 || cmds[0].Command != "notice" || cmds[1].Command != "error" ||
+	if r.Code != cmdutil.ExitUnhealthy || len(cmds) != 2 || cmds[0].Command != "notice" || cmds[1].Command != "error" ||
 		!strings.Contains(cmds[1].Message, "not authorized") {
 		t.Fatalf("--format github: exit %d:\n%s%s", r.Code, r.Out, r.Err)
 	}

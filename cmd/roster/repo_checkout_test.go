@@ -5,6 +5,7 @@ import (
 
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // maintainers.md "Coordinates and repository data": inside a checkout with
@@ -16,7 +17,7 @@ func TestRepoInCheckoutSelectsNostrRepoAndUsesItsRelayHint(t *testing.T) {
 	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
 	dir, _ := checkoutSelecting(t, gitstate.EncodeNaddr(bob.coord("proj"), []string{relays[0].URL()}))
 	m, r := repoJSONRun(t, invocation{Env: testEnv(t), Dir: dir})
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	if m["selected_maintainer"] != bob.npub() || m["lead_maintainer"] != alice.npub() || m["complete"] != true {

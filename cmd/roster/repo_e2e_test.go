@@ -6,6 +6,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // maintainers.md "Inspecting a repository" and docs/json.md roster.repo/v2: the
@@ -18,7 +19,7 @@ func TestRepoLeadShapedRepository(t *testing.T) {
 	}
 	env := testEnv(t)
 	m, r := repoJSONRun(t, invocation{Env: env}, append([]string{"--repo", alice.naddr("proj")}, relayArgs(relays)...)...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.Code, r.Out, r.Err)
 	}
 	if m["schema"] != "roster.repo/v2" || m["selected_maintainer"] != alice.npub() || m["lead_maintainer"] != alice.npub() ||
@@ -52,7 +53,7 @@ func TestRepoLeadShapedRepository(t *testing.T) {
 
 	// The human view of the same read answers the four questions first.
 	h := invocation{Env: env}.roster(t, append([]string{"repo", "--timeout", "3s", "--repo", alice.naddr("proj")}, relayArgs(relays)...)...)
-	if h.Code != exitOK {
+	if h.Code != cmdutil.ExitOK {
 		t.Fatalf("human exit %d: %s", h.Code, h.Err)
 	}
 	for _, s := range []string{"selected         " + alice.npub() + "/proj", "lead             " + alice.npub() + "  (explicit)",
@@ -75,7 +76,7 @@ func TestRepoFromCoMaintainerCoordinate(t *testing.T) {
 	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
 	env := testEnv(t)
 	m, r := repoJSONRun(t, invocation{Env: env}, "--repo", bob.naddr("proj"), "--relay", relays[0].URL())
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	if m["selected_maintainer"] != bob.npub() || m["lead_maintainer"] != alice.npub() || m["lead_source"] != "explicit" {
@@ -98,7 +99,7 @@ func TestRepoFromCoMaintainerCoordinate(t *testing.T) {
 	h := invocation{Env: env}.roster(t, "repo", "--repo", bob.naddr("proj"), "--relay", relays[0].URL())
 	want := "this checkout uses " + bob.npub() + "/proj; its lead pointer resolves to " + alice.npub() + "/proj\n" +
 		"switch to the lead with: roster repo follow-lead"
-	if h.Code != exitOK || !strings.Contains(h.Err, want) {
+	if h.Code != cmdutil.ExitOK || !strings.Contains(h.Err, want) {
 		t.Fatalf("exit %d, stderr lacks the follow-lead warning:\n%s", h.Code, h.Err)
 	}
 	// "warn after every human-facing repository command": health too.
@@ -122,7 +123,7 @@ func TestRepoOneOfThreeRelaysDown(t *testing.T) {
 	env := testEnv(t)
 	args := append([]string{"--repo", alice.naddr("proj")}, relayArgs(relays)...)
 	m, r := repoJSONRun(t, invocation{Env: env}, args...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("partial read exit %d, want 0: %s", r.Code, r.Err)
 	}
 	if m["complete"] != false {
@@ -137,12 +138,12 @@ func TestRepoOneOfThreeRelaysDown(t *testing.T) {
 	}
 
 	h := invocation{Env: env}.roster(t, append([]string{"repo", "--timeout", "3s"}, args...)...)
-	if h.Code != exitOK || !strings.Contains(h.Out, "no: partial answer, "+down+" did not answer") {
+	if h.Code != cmdutil.ExitOK || !strings.Contains(h.Out, "no: partial answer, "+down+" did not answer") {
 		t.Fatalf("exit %d; human output does not name the failed relay:\n%s", h.Code, h.Out)
 	}
 
 	hc := invocation{Env: env}.roster(t, append([]string{"repo", "health", "--timeout", "3s"}, args...)...)
-	if hc.Code != exitIncomplete || !strings.Contains(hc.Err, down) {
+	if hc.Code != cmdutil.ExitIncomplete || !strings.Contains(hc.Err, down) {
 		t.Fatalf("health exit %d, want 4 naming %s:\n%s", hc.Code, down, hc.Err)
 	}
 }
@@ -165,7 +166,7 @@ func TestRepoIgnoresForgedEvents(t *testing.T) {
 	relays[1].Inject(tampered)
 
 	m, r := repoJSONRun(t, invocation{Env: testEnv(t)}, append([]string{"--repo", alice.naddr("proj")}, relayArgs(relays)...)...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	got := memberStatuses(t, m["maintainers"])
@@ -189,7 +190,7 @@ func TestRepoNewerAnnouncementWinsAcrossRelays(t *testing.T) {
 	publish(t, relays[1].URL(), newer, accept)
 
 	m, r := repoJSONRun(t, invocation{Env: testEnv(t)}, append([]string{"--repo", alice.naddr("proj")}, relayArgs(relays)...)...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	if m["lead_source"] != "explicit" || memberStatuses(t, m["maintainers"])[bob.npub()] != "confirmed" {
@@ -214,7 +215,7 @@ func TestRepoOfflineAfterFetch(t *testing.T) {
 	}
 	env := testEnv(t)
 	online, r := repoJSONRun(t, invocation{Env: env}, append([]string{"--repo", alice.naddr("proj")}, relayArgs(relays)...)...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("online exit %d: %s", r.Code, r.Err)
 	}
 	reqs := relays[0].ReqCount() + relays[1].ReqCount()
@@ -222,7 +223,7 @@ func TestRepoOfflineAfterFetch(t *testing.T) {
 		rl.Stop()
 	}
 	offline, r := repoJSONRun(t, invocation{Env: env}, "--offline", "--repo", alice.naddr("proj"))
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("offline exit %d: %s", r.Code, r.Err)
 	}
 	if offline["complete"] != false || len(offline["relays"].([]any)) != 0 {
@@ -239,7 +240,7 @@ func TestRepoOfflineAfterFetch(t *testing.T) {
 
 	// A coordinate the cache never saw: exit 4, saying to go online.
 	_, miss := repoJSONRun(t, invocation{Env: env}, "--offline", "--repo", carol.naddr("proj"))
-	if miss.Code != exitIncomplete || !strings.Contains(miss.Out, "local cache") || !strings.Contains(miss.Out, "without --offline") {
+	if miss.Code != cmdutil.ExitIncomplete || !strings.Contains(miss.Out, "local cache") || !strings.Contains(miss.Out, "without --offline") {
 		t.Fatalf("offline miss exit %d:\n%s", miss.Code, miss.Out)
 	}
 }
@@ -258,7 +259,7 @@ func TestRepoColdDiscoverySendsOneReqPerRelay(t *testing.T) {
 	env := testEnv(t)
 	env["ROSTER_RELAYS"] = strings.Join(devrelay.URLs(relays), ",")
 	_, r := repoJSONRun(t, invocation{Env: env}, "--repo", alice.naddr("proj"))
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	// One discovery REQ, and one for the people's profiles (a cold cache
@@ -282,7 +283,7 @@ func TestRepoAnnouncedRelayCostsOneMoreRoundOnlyThere(t *testing.T) {
 	env := testEnv(t)
 	env["ROSTER_RELAYS"] = relays[0].URL() + "," + relays[1].URL()
 	m, r := repoJSONRun(t, invocation{Env: env}, "--repo", alice.naddr("proj"))
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	counts := []int{relays[0].ReqCount(), relays[1].ReqCount(), relays[2].ReqCount()}
@@ -302,7 +303,7 @@ func TestRepoCoordinateNotFound(t *testing.T) {
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
 	r := invocation{Env: testEnv(t)}.roster(t, "repo", "--repo", alice.naddr("nope"), "--relay", relays[0].URL())
-	if r.Code != exitIncomplete {
+	if r.Code != cmdutil.ExitIncomplete {
 		t.Fatalf("exit %d, want 4: %s", r.Code, r.Err)
 	}
 	for _, s := range []string{"no repository announcement found", `d="nope"`, relays[0].URL(), "run:"} {
@@ -311,7 +312,7 @@ func TestRepoCoordinateNotFound(t *testing.T) {
 		}
 	}
 	j := invocation{Env: testEnv(t)}.roster(t, "repo", "--json", "--repo", alice.naddr("nope"), "--relay", relays[0].URL())
-	if j.Code != exitIncomplete || !strings.Contains(j.Out, `"code": "not-found"`) {
+	if j.Code != cmdutil.ExitIncomplete || !strings.Contains(j.Out, `"code": "not-found"`) {
 		t.Fatalf("json exit %d:\n%s", j.Code, j.Out)
 	}
 }
@@ -320,7 +321,7 @@ func TestRepoCoordinateNotFound(t *testing.T) {
 func TestRepoWithoutRelaysIsUsageError(t *testing.T) {
 	t.Parallel()
 	r := invocation{Env: testEnv(t)}.roster(t, "repo", "--repo", alice.naddr("proj"))
-	if r.Code != exitUsage || !strings.Contains(r.Err, "--relay") || !strings.Contains(r.Err, "ROSTER_RELAYS") {
+	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "--relay") || !strings.Contains(r.Err, "ROSTER_RELAYS") {
 		t.Fatalf("exit %d:\n%s", r.Code, r.Err)
 	}
 }
@@ -329,7 +330,7 @@ func TestRepoWithoutRelaysIsUsageError(t *testing.T) {
 func TestRepoOutsideCheckoutWithoutRepoFlag(t *testing.T) {
 	t.Parallel()
 	r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, "repo")
-	if r.Code != exitUsage || !strings.Contains(r.Err, "--repo") {
+	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "--repo") {
 		t.Fatalf("exit %d:\n%s", r.Code, r.Err)
 	}
 }
@@ -355,7 +356,7 @@ func TestRepoNoRelayAnsweredIsNotNotFound(t *testing.T) {
 		r.Stop()
 	}
 	r := invocation{Env: testEnv(t)}.roster(t, append([]string{"repo", "--timeout", "2s", "--repo", alice.naddr("proj")}, relayArgs(relays)...)...)
-	if r.Code != exitIncomplete || !strings.Contains(r.Err, "no relay answered") || strings.Contains(r.Err, "no repository announcement found") ||
+	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Err, "no relay answered") || strings.Contains(r.Err, "no repository announcement found") ||
 		!strings.Contains(r.Err, relays[0].URL()+": failed") || !strings.Contains(r.Err, relays[1].URL()+": failed") ||
 		strings.Contains(r.Err, "failed failed") || strings.Contains(r.Err, "failed: failed") {
 		t.Fatalf("exit %d:\n%s", r.Code, r.Err)
@@ -377,7 +378,7 @@ func TestRepoAuthRequiredRelay(t *testing.T) {
 	args := []string{"--repo", alice.naddr("proj"), "--relay", open[0].URL(), "--relay", guarded[0].URL()}
 
 	m, r := repoJSONRun(t, invocation{Env: testEnv(t)}, args...)
-	if r.Code != exitOK || m["complete"] != false || relayStatuses(t, m["relays"])[guarded[0].URL()] != "closed" {
+	if r.Code != cmdutil.ExitOK || m["complete"] != false || relayStatuses(t, m["relays"])[guarded[0].URL()] != "closed" {
 		t.Fatalf("without a signer: exit %d\n%s", r.Code, r.Out)
 	}
 	h := invocation{Env: testEnv(t)}.roster(t, append([]string{"repo", "--timeout", "3s"}, args...)...)
@@ -386,7 +387,7 @@ func TestRepoAuthRequiredRelay(t *testing.T) {
 	}
 
 	m, r = repoJSONRun(t, invocation{Env: withKey(testEnv(t), erin)}, args...)
-	if r.Code != exitOK || m["complete"] != true || relayStatuses(t, m["relays"])[guarded[0].URL()] != "ok" {
+	if r.Code != cmdutil.ExitOK || m["complete"] != true || relayStatuses(t, m["relays"])[guarded[0].URL()] != "ok" {
 		t.Fatalf("with a signer: exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
 }
@@ -401,7 +402,7 @@ func TestRepoStateFromInviteeIsNotAuthoritative(t *testing.T) {
 	evts := append(leadShaped(t, "proj"), carol.state(t, "proj", 9000, strings.Repeat("cd", 20)))
 	publish(t, relays[0].URL(), evts...)
 	m, r := repoJSONRun(t, invocation{Env: testEnv(t)}, "--repo", alice.naddr("proj"), "--relay", relays[0].URL())
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	st := m["state"].(map[string]any)
@@ -426,7 +427,7 @@ func TestRepoDeletedStateIsSkipped(t *testing.T) {
 		relays[0].Inject(e)
 	}
 	m, r := repoJSONRun(t, invocation{Env: testEnv(t)}, "--repo", alice.naddr("proj"), "--relay", relays[0].URL())
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	if st := m["state"].(map[string]any); st["author"] != bob.npub() {
@@ -450,7 +451,7 @@ func TestRepoDeletedAndArchivedCoordinatesStayReadable(t *testing.T) {
 
 	m, r := repoJSONRun(t, invocation{Env: testEnv(t)}, "--repo", alice.naddr("proj"), "--relay", relays[0].URL())
 	lc := m["lifecycle"].(map[string]any)
-	if r.Code != exitOK || lc["status"] != "deleted" || lc["actor"] != alice.npub() || lc["time"] != float64(2000) ||
+	if r.Code != cmdutil.ExitOK || lc["status"] != "deleted" || lc["actor"] != alice.npub() || lc["time"] != float64(2000) ||
 		len(m["maintainers"].([]any)) != 0 || m["lead_maintainer"] != nil {
 		t.Fatalf("deleted coordinate: exit %d\n%s", r.Code, r.Out)
 	}
@@ -462,7 +463,7 @@ func TestRepoDeletedAndArchivedCoordinatesStayReadable(t *testing.T) {
 
 	m, r = repoJSONRun(t, invocation{Env: testEnv(t)}, "--repo", carol.naddr("old"), "--relay", relays[0].URL())
 	lc = m["lifecycle"].(map[string]any)
-	if r.Code != exitOK || lc["status"] != "archived" || lc["actor"] != carol.npub() || lc["time"] != float64(400) {
+	if r.Code != cmdutil.ExitOK || lc["status"] != "archived" || lc["actor"] != carol.npub() || lc["time"] != float64(400) {
 		t.Fatalf("archived coordinate: exit %d\n%s", r.Code, r.Out)
 	}
 }
@@ -476,7 +477,7 @@ func TestNoRelayAnsweredRetriesTheSameRead(t *testing.T) {
 		args := []string{"repo", sub, "--timeout", "2s", "--repo", alice.naddr("proj"), "--relay", "ws://127.0.0.1:1", "--json"}
 		r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, args...)
 		e := errorBody(t, r)
-		if r.Code != exitIncomplete || len(e.Commands) == 0 {
+		if r.Code != cmdutil.ExitIncomplete || len(e.Commands) == 0 {
 			t.Fatalf("repo %s: exit %d %+v", sub, r.Code, e)
 		}
 		for _, c := range e.Commands {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // gateCase is one refusal of a membership write gate (maintainers.md's
@@ -219,7 +220,7 @@ func TestEveryGateRefusalEndToEnd(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			w := c.setup(t)
-			m := w.refused(c.who, c.sel, c.now, exitRefused, c.code, c.args...)
+			m := w.refused(c.who, c.sel, c.now, cmdutil.ExitRefused, c.code, c.args...)
 			e := m["error"].(map[string]any)
 			msg := e["message"].(string)
 			for _, s := range c.message {
@@ -237,7 +238,7 @@ func TestEveryGateRefusalEndToEnd(t *testing.T) {
 			// relays this one was run with (outside a checkout it would
 			// fail without --repo); the rest must be what the gate says.
 			cmds := toStrings(e["commands"])
-			sel := w.selectors(c.sel)
+			sel := w.Selectors(c.sel)
 			for i, got := range cmds {
 				if strings.HasPrefix(got, "roster ") && !strings.Contains(got, sel) {
 					t.Errorf("command %q lacks %q", got, sel)
@@ -251,7 +252,7 @@ func TestEveryGateRefusalEndToEnd(t *testing.T) {
 			}
 			// The human form says the same and that nothing was published.
 			r := w.run(c.who, c.sel, c.now, c.args...)
-			if r.Code != exitRefused || !strings.Contains(r.Err, "nothing was published") || !strings.Contains(r.Err, strings.SplitN(msg, "\n", 2)[0]) {
+			if r.Code != cmdutil.ExitRefused || !strings.Contains(r.Err, "nothing was published") || !strings.Contains(r.Err, strings.SplitN(msg, "\n", 2)[0]) {
 				t.Errorf("human refusal: exit %d\n%s", r.Code, r.Err)
 			}
 		})

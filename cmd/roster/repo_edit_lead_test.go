@@ -6,6 +6,7 @@ import (
 
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // threeMaintainers runs the real commands up to Alice leading, Bob and Carol
@@ -29,7 +30,7 @@ func TestLeadTransferWithCoMaintainerFollowingEndToEnd(t *testing.T) {
 	t.Parallel()
 	w := threeMaintainers(t)
 	// Alice cannot hand over before Bob prepared.
-	w.refused(alice, alice, 3900, exitRefused, "lead-not-prepared", "repo", "edit", "--lead-maintainer", bob.npub())
+	w.refused(alice, alice, 3900, cmdutil.ExitRefused, "lead-not-prepared", "repo", "edit", "--lead-maintainer", bob.npub())
 
 	w.ok(bob, bob, 4000, "repo", "edit", "--lead-maintainer", bob.npub())
 	w.wantLatest(bob, bare("clone"), bare("web"), bare("relays"), projection(alice, bob, carol),
@@ -92,14 +93,14 @@ func TestLeadlessRepositoryEndToEnd(t *testing.T) {
 	w.wantLatest(alice, role("m", bob, "1000"), projection(bob))
 	w.ok(bob, alice, 2000, "repo", "accept")
 	w.wantLatest(bob, bare("clone"), bare("web"), bare("relays"), projection(alice, bob), role("m", alice, "2000"), role("m", bob, "2000"))
-	m := w.refused(bob, alice, 2500, exitRefused, "governance-choice-required", "repo", "edit", "--add-maintainer", carol.npub())
+	m := w.refused(bob, alice, 2500, cmdutil.ExitRefused, "governance-choice-required", "repo", "edit", "--add-maintainer", carol.npub())
 	if !strings.Contains(m["error"].(map[string]any)["message"].(string), "a lead maintainer must be assigned for this membership change") {
 		t.Fatal(m)
 	}
 	w.ok(bob, alice, 2600, "repo", "edit", "--add-maintainer", carol.npub(), "--no-lead-maintainer")
 	w.wantLatest(bob, bare("clone"), bare("web"), bare("relays"), projection(alice, bob, carol), role("m", alice, "2000"), role("m", bob, "2000"), role("m", carol, "2600"))
-	w.refused(alice, alice, 2700, exitUsage, "usage", "repo", "edit", "--add-maintainer", dave.npub(), "--no-lead-maintainer", "--lead-maintainer", alice.npub())
-	w.refused(bob, alice, 2800, exitRefused, "no-lead-to-follow", "repo", "follow-lead")
+	w.refused(alice, alice, 2700, cmdutil.ExitUsage, "usage", "repo", "edit", "--add-maintainer", dave.npub(), "--no-lead-maintainer", "--lead-maintainer", alice.npub())
+	w.refused(bob, alice, 2800, cmdutil.ExitRefused, "no-lead-to-follow", "repo", "follow-lead")
 }
 
 func toStrings(v any) []string {

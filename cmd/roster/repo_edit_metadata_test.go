@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule: repo edit --name/--description/--web/--clone/--relays/--hashtag
@@ -29,7 +31,7 @@ func TestRepoEditMetadataReplacesOnlyTheNamedFields(t *testing.T) {
 
 	// The membership is unchanged, and bob still reads alice as lead.
 	r := w.run(bob, alice, 3100, "repo", "--json")
-	if r.Code != exitOK || !strings.Contains(r.Out, `"lead_maintainer": "`+alice.npub()+`"`) {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, `"lead_maintainer": "`+alice.npub()+`"`) {
 		t.Fatalf("repo after the edit: exit %d out %s", r.Code, r.Out)
 	}
 
@@ -37,7 +39,7 @@ func TestRepoEditMetadataReplacesOnlyTheNamedFields(t *testing.T) {
 	// each field with before and after.
 	n := w.storedCount()
 	r = w.run(alice, alice, 3200, "repo", "edit", "--name", "Widget", "--dry-run")
-	if r.Code != exitOK || w.storedCount() != n || !strings.Contains(r.Out, "metadata of your announcement:") ||
+	if r.Code != cmdutil.ExitOK || w.storedCount() != n || !strings.Contains(r.Out, "metadata of your announcement:") ||
 		!strings.Contains(r.Out, `name        ["name", "Test my-repo"] -> ["name", "Widget"]`) {
 		t.Fatalf("dry run: exit %d out %s err %s", r.Code, r.Out, r.Err)
 	}
@@ -56,7 +58,7 @@ func TestRepoEditMetadataReplacesOnlyTheNamedFields(t *testing.T) {
 	w.ok(alice, alice, 3400, "repo", "edit", "--clone", "https://alice.example/x.git")
 	w.ok(bob, alice, 3401, "repo", "edit", "--description", "Bob's words", "--clone", "https://bob.example/x.git")
 	r = w.run(alice, alice, 3500, "repo")
-	if r.Code != exitOK || !strings.Contains(r.Out, "Bob's words") || strings.Contains(r.Out, "Makes widgets") ||
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "Bob's words") || strings.Contains(r.Out, "Makes widgets") ||
 		!strings.Contains(r.Out, "https://alice.example/x.git") || !strings.Contains(r.Out, "https://bob.example/x.git") {
 		t.Fatalf("repo: exit %d out %s", r.Code, r.Out)
 	}
@@ -79,12 +81,12 @@ func TestRepoEditMetadataIsNeverCombinedWithAMembershipChange(t *testing.T) {
 		{"--hashtag", "two words"},
 		{"--name", ""},
 	} {
-		m := w.refused(alice, alice, 3000, exitUsage, "usage", append([]string{"repo", "edit"}, args...)...)
+		m := w.refused(alice, alice, 3000, cmdutil.ExitUsage, "usage", append([]string{"repo", "edit"}, args...)...)
 		if args[0] == "--name" && len(args) > 2 && !strings.Contains(m["error"].(map[string]any)["message"].(string), "without a membership change") {
 			t.Errorf("%v: %v", args, m)
 		}
 	}
-	w.refused(carol, alice, 3000, exitRefused, "no-announcement", "repo", "edit", "--description", "mine")
+	w.refused(carol, alice, 3000, cmdutil.ExitRefused, "no-announcement", "repo", "edit", "--description", "mine")
 }
 
 // The metadata flags never complete file names; --relays completes the
@@ -108,7 +110,7 @@ func TestRepoEditMetadataFlagsCompleteNoFileNames(t *testing.T) {
 func TestRepoEditWithoutAChangeNamesTheMetadataFlags(t *testing.T) {
 	t.Parallel()
 	r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, "repo", "edit", "--repo", alice.naddr("proj"), "--relay", "ws://127.0.0.1:1")
-	if r.Code != exitUsage || !strings.Contains(r.Err, "--add-maintainer") || !strings.Contains(r.Err, "--name, --description, --web, --clone, --relays, --hashtag") {
+	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "--add-maintainer") || !strings.Contains(r.Err, "--name, --description, --web, --clone, --relays, --hashtag") {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 }

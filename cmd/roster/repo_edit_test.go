@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // maintainers.md "Removal, replicated history, and reinvitation": standing
@@ -44,7 +45,7 @@ func TestLeaveAndReinvitationEndToEnd(t *testing.T) {
 	w.ok(bob, alice, 6000, "repo", "leave")
 	w.wantLatest(bob, bare("clone"), bare("web"), bare("relays"), projection(alice), role("M", alice, "2000"), role("m", bob, "2000", "6000"), role("m", carol, "3000", "defer"))
 	// The lead cannot leave.
-	w.refused(alice, alice, 6100, exitRefused, "lead-cannot-leave", "repo", "leave")
+	w.refused(alice, alice, 6100, cmdutil.ExitRefused, "lead-cannot-leave", "repo", "leave")
 }
 
 // maintainers.md "Legacy migration", with ngit-shaped announcements.
@@ -55,7 +56,7 @@ func TestLegacyMigrationEndToEnd(t *testing.T) {
 		alice.announce(t, w.id, 100, maintainersTag(alice, bob), nostr.Tag{"alt", "git repository: x"}),
 		bob.announce(t, w.id, 110, maintainersTag(bob, alice)),
 	)
-	w.refused(alice, alice, 1000, exitRefused, "governance-choice-required", "repo", "edit", "--add-maintainer", carol.npub())
+	w.refused(alice, alice, 1000, cmdutil.ExitRefused, "governance-choice-required", "repo", "edit", "--add-maintainer", carol.npub())
 	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", carol.npub(), "--lead-maintainer", alice.npub())
 	w.wantLatest(alice, role("M", alice), role("m", bob), role("m", carol, "1000"), projection(alice, bob, carol), nostr.Tag{"alt", "git repository: x"})
 	w.ok(bob, alice, 1100, "repo", "follow-lead")
@@ -68,14 +69,14 @@ func TestFixMaintainersEndToEnd(t *testing.T) {
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100, role("M", alice), role("m", bob, "50"), role("m", carol, "60", "defer"),
 		role("m", dave, "10", "20"), maintainersTag(alice, carol, dave), nostr.Tag{"x-unknown", "kept"}))
-	m := w.refused(alice, alice, 1000, exitRefused, "maintainers-projection-mismatch", "repo", "edit", "--add-maintainer", erin.npub())
+	m := w.refused(alice, alice, 1000, cmdutil.ExitRefused, "maintainers-projection-mismatch", "repo", "edit", "--add-maintainer", erin.npub())
 	msg := m["error"].(map[string]any)["message"].(string)
 	for _, s := range []string{"missing active roles: " + bob.npub(), "listed without an active role:", carol.npub(), dave.npub(), "roster repo edit --fix-maintainers"} {
 		if !strings.Contains(msg, s) {
 			t.Fatalf("message lacks %q:\n%s", s, msg)
 		}
 	}
-	w.refused(alice, alice, 1000, exitUsage, "usage", "repo", "edit", "--fix-maintainers", "--no-lead-maintainer")
+	w.refused(alice, alice, 1000, cmdutil.ExitUsage, "usage", "repo", "edit", "--fix-maintainers", "--no-lead-maintainer")
 	w.ok(alice, alice, 1000, "repo", "edit", "--fix-maintainers")
 	w.wantLatest(alice, role("M", alice), role("m", bob, "50"), role("m", carol, "60", "defer"), role("m", dave, "10", "20"),
 		projection(alice, bob), nostr.Tag{"x-unknown", "kept"})
@@ -92,9 +93,9 @@ func TestThirdPartyAssignmentRepairEndToEnd(t *testing.T) {
 		bob.announce(t, w.id, 2500, role("M", alice, "2000"), role("m", bob, "2000"), role("m", carol, "2500"), maintainersTag(alice, bob, carol)),
 		carol.announce(t, w.id, 2600, role("M", bob, "2600"), role("m", carol, "2600"), maintainersTag(bob, carol)),
 	)
-	w.refused(bob, alice, 2700, exitRefused, "third-party-assignment", "repo", "follow-lead")
-	w.refused(bob, alice, 2700, exitRefused, "third-party-assignment", "repo", "leave")
-	w.refused(alice, alice, 2700, exitRefused, "co-maintainer-third-party-assignment", "repo", "edit", "--remove-maintainer", bob.npub())
+	w.refused(bob, alice, 2700, cmdutil.ExitRefused, "third-party-assignment", "repo", "follow-lead")
+	w.refused(bob, alice, 2700, cmdutil.ExitRefused, "third-party-assignment", "repo", "leave")
+	w.refused(alice, alice, 2700, cmdutil.ExitRefused, "co-maintainer-third-party-assignment", "repo", "edit", "--remove-maintainer", bob.npub())
 	w.ok(alice, alice, 2800, "repo", "edit", "--add-maintainer", carol.npub())
 	w.ok(bob, alice, 2900, "repo", "follow-lead")
 	w.wantLatest(bob, role("M", alice, "2000"), role("m", bob, "2000"), role("m", carol, "2800", "defer"), projection(alice, bob))

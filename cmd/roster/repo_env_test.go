@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // ROSTER_REPO selects the repository as --repo does; --repo wins over it,
@@ -22,7 +24,7 @@ func TestRosterRepoEnvSelectsTheRepositoryAndRepoFlagWins(t *testing.T) {
 	var e errDoc
 	// Outside a checkout nothing else selects a coordinate: without the
 	// variable this is no-coordinate; with it, the relays are asked for it.
-	if r.Code != exitIncomplete || json.Unmarshal([]byte(r.Out), &e) != nil || e.Error.Code != "incomplete" ||
+	if r.Code != cmdutil.ExitIncomplete || json.Unmarshal([]byte(r.Out), &e) != nil || e.Error.Code != "incomplete" ||
 		!strings.Contains(e.Error.Message, alice.npub()+"/proj") {
 		t.Errorf("ROSTER_REPO: exit %d %q %q", r.Code, r.Out, r.Err)
 	}
@@ -31,16 +33,16 @@ func TestRosterRepoEnvSelectsTheRepositoryAndRepoFlagWins(t *testing.T) {
 	env["ROSTER_REPO"] = "garbage:/x"
 	r = invocation{Env: env, Dir: t.TempDir()}.roster(t, "repo", "--relay", "ws://127.0.0.1:1", "--json")
 	e = errDoc{}
-	if r.Code != exitUsage || json.Unmarshal([]byte(r.Out), &e) != nil || !strings.Contains(e.Error.Message, "garbage:/x") {
+	if r.Code != cmdutil.ExitUsage || json.Unmarshal([]byte(r.Out), &e) != nil || !strings.Contains(e.Error.Message, "garbage:/x") {
 		t.Errorf("bad ROSTER_REPO: exit %d %q %q", r.Code, r.Out, r.Err)
 	}
 	r = invocation{Env: env, Dir: t.TempDir()}.roster(t, "repo", "--relay", "ws://127.0.0.1:1", "--json", "--repo", alice.naddr("proj"))
 	e = errDoc{}
-	if r.Code != exitIncomplete || json.Unmarshal([]byte(r.Out), &e) != nil || e.Error.Code != "incomplete" || strings.Contains(r.Out, "garbage") {
+	if r.Code != cmdutil.ExitIncomplete || json.Unmarshal([]byte(r.Out), &e) != nil || e.Error.Code != "incomplete" || strings.Contains(r.Out, "garbage") {
 		t.Errorf("--repo over ROSTER_REPO: exit %d %q %q", r.Code, r.Out, r.Err)
 	}
 	r = invocation{Env: env}.roster(t, "version", "--json")
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Errorf("version with ROSTER_REPO set: exit %d %q %q", r.Code, r.Out, r.Err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/workspace/testkeys"
 )
 
@@ -160,7 +161,7 @@ func repoJSONRun(t *testing.T, inv invocation, args ...string) (map[string]any, 
 	t.Helper()
 	r := inv.roster(t, append([]string{"repo", "--json", "--timeout", "3s"}, args...)...)
 	var m map[string]any
-	if r.Code == exitOK {
+	if r.Code == cmdutil.ExitOK {
 		if err := json.Unmarshal([]byte(r.Out), &m); err != nil {
 			t.Fatalf("stdout is not JSON (%v):\n%s\nstderr: %s", err, r.Out, r.Err)
 		}

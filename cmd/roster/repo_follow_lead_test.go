@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // maintainers.md "Transferring the lead": follow-lead "switches the local
@@ -20,7 +21,7 @@ func TestFollowLeadKeepsTheCheckoutsRelayHint(t *testing.T) {
 	hint := []string{w.relays[0].URL()}
 	dir, co := checkoutSelecting(t, gitstate.EncodeNaddr(alice.coord(w.id), hint))
 	inv := invocation{Env: withKey(w.home, alice), Dir: dir, Now: time.Unix(5000, 0)}
-	if r := inv.roster(t, "repo", "follow-lead"); r.Code != exitOK {
+	if r := inv.roster(t, "repo", "follow-lead"); r.Code != cmdutil.ExitOK {
 		t.Fatalf("follow-lead: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	sel, err := co.ResolveCoordinate("")
@@ -30,7 +31,7 @@ func TestFollowLeadKeepsTheCheckoutsRelayHint(t *testing.T) {
 	if sel.Coordinate != bob.coord(w.id) || !slices.Equal(sel.Relays, hint) {
 		t.Fatalf("nostr.repo selects %v with hints %v, want %v with %v", sel.Coordinate, sel.Relays, bob.coord(w.id), hint)
 	}
-	if r := inv.roster(t, "repo"); r.Code != exitOK {
+	if r := inv.roster(t, "repo"); r.Code != cmdutil.ExitOK {
 		t.Fatalf("roster repo in the followed checkout: exit %d\n%s", r.Code, r.Err)
 	}
 }

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/internal/cli/repo"
 )
 
 // Rule (a Git server compared with the published state, ref by ref): a ref
@@ -36,9 +39,9 @@ func TestCompareGitServerVerdicts(t *testing.T) {
 		{"ahead and behind", map[string]string{"refs/heads/main": "v2"}, "diverged", "refs/heads/main ahead, refs/tags/v1 missing"},
 		{"unknown", map[string]string{"refs/heads/main": "x", "refs/tags/v1": "t1"}, "differs", "refs/heads/main unknown"},
 	} {
-		s := compareGitServer("file:///srv", state, c.served, isAncestor)
-		if s.Verdict != c.verdict || refList(s.Refs) != c.refs {
-			t.Errorf("%s: %s (%s), want %s (%s)", c.name, s.Verdict, refList(s.Refs), c.verdict, c.refs)
+		s := repo.CompareGitServer("file:///srv", state, c.served, isAncestor)
+		if s.Verdict != c.verdict || repo.RefList(s.Refs) != c.refs {
+			t.Errorf("%s: %s (%s), want %s (%s)", c.name, s.Verdict, repo.RefList(s.Refs), c.verdict, c.refs)
 		}
 		if (s.Command == nil) != (c.verdict == "matches") {
 			t.Errorf("%s: command %v", c.name, s.Command)
@@ -46,8 +49,8 @@ func TestCompareGitServerVerdicts(t *testing.T) {
 	}
 	// Outside a checkout main's direction is unknown; the missing tag
 	// still makes the server behind.
-	if s := compareGitServer("u", state, map[string]string{"refs/heads/main": "v2"}, nil); s.Verdict != "behind-or-rewound" || refList(s.Refs) != "refs/heads/main unknown, refs/tags/v1 missing" {
-		t.Errorf("no checkout: %s (%s)", s.Verdict, refList(s.Refs))
+	if s := repo.CompareGitServer("u", state, map[string]string{"refs/heads/main": "v2"}, nil); s.Verdict != "behind-or-rewound" || repo.RefList(s.Refs) != "refs/heads/main unknown, refs/tags/v1 missing" {
+		t.Errorf("no checkout: %s (%s)", s.Verdict, repo.RefList(s.Refs))
 	}
 }
 
@@ -55,7 +58,7 @@ func TestCompareGitServerVerdicts(t *testing.T) {
 // and HTML syntax in a name or message is escaped, and a code span cannot
 // be closed early or end a table cell.
 func TestMarkdownTextEscapesMarkup(t *testing.T) {
-	got := mdText("[click](https://evil.example) <img src=x> **bold** | cell")
+	got := render.MdText("[click](https://evil.example) <img src=x> **bold** | cell")
 	// Drop every backslash escape: what is left must hold no markup.
 	var bare strings.Builder
 	for i := 0; i < len(got); i++ {
@@ -68,7 +71,7 @@ func TestMarkdownTextEscapesMarkup(t *testing.T) {
 	if strings.ContainsAny(bare.String(), "[]()<>*|") {
 		t.Fatalf("mdText left markup unescaped: %q", got)
 	}
-	if c := mdCode("a`b|c\nd"); strings.Count(c, "`") != 2 || strings.Contains(c, "b|") || strings.Contains(c, "\n") {
+	if c := render.MdCode("a`b|c\nd"); strings.Count(c, "`") != 2 || strings.Contains(c, "b|") || strings.Contains(c, "\n") {
 		t.Fatalf("mdCode: %q", c)
 	}
 }

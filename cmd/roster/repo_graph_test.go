@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // graphWorld is a repository with every kind of edge: Alice leads and
@@ -34,7 +35,7 @@ func graphWorld(t *testing.T) *devrelay.Relay {
 func runGraph(t *testing.T, rl *devrelay.Relay, inv invocation, args ...string) string {
 	t.Helper()
 	r := inv.roster(t, append([]string{"repo", "graph", "--repo", alice.naddr("proj"), "--relay", rl.URL(), "--timeout", "3s"}, args...)...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s%s", r.Code, r.Out, r.Err)
 	}
 	return r.Out
@@ -161,7 +162,7 @@ func TestRepoHistoryListsFormerMaintainersAndConflictingCopies(t *testing.T) {
 	t.Parallel()
 	rl := graphWorld(t)
 	r := invocation{Env: testEnv(t)}.roster(t, "repo", "history", "--json", "--repo", alice.naddr("proj"), "--relay", rl.URL(), "--timeout", "3s")
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s%s", r.Code, r.Out, r.Err)
 	}
 	var h struct {

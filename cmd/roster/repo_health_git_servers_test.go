@@ -8,6 +8,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 type gitServersDoc struct {
@@ -69,7 +70,7 @@ func TestHealthGitServerPushedButUnpublishedIsAhead(t *testing.T) {
 	t.Parallel()
 	relay, work := serverWorld(t, first, second)
 	r, d := serverHealth(t, relay, work)
-	if r.Code != exitOK || len(d.GitServers) != 1 {
+	if r.Code != cmdutil.ExitOK || len(d.GitServers) != 1 {
 		t.Fatalf("exit %d:\n%s%s", r.Code, r.Out, r.Err)
 	}
 	s := d.GitServers[0]
@@ -80,10 +81,10 @@ func TestHealthGitServerPushedButUnpublishedIsAhead(t *testing.T) {
 	if len(d.Findings) != 1 || d.Findings[0].Code != "git-server-ahead" {
 		t.Fatalf("findings %+v", d.Findings)
 	}
-	if r, _ := serverHealth(t, relay, work, "--strict"); r.Code != exitUnhealthy {
+	if r, _ := serverHealth(t, relay, work, "--strict"); r.Code != cmdutil.ExitUnhealthy {
 		t.Fatalf("--strict exit %d, want 5:\n%s", r.Code, r.Out)
 	}
-	if r, d := serverHealth(t, relay, work, "--strict", "--no-git-servers"); r.Code != exitOK || len(d.GitServers) != 0 {
+	if r, d := serverHealth(t, relay, work, "--strict", "--no-git-servers"); r.Code != cmdutil.ExitOK || len(d.GitServers) != 0 {
 		t.Fatalf("--no-git-servers exit %d:\n%s", r.Code, r.Out)
 	}
 }
@@ -121,11 +122,11 @@ func TestHealthGitServerMatchesAndUnreachable(t *testing.T) {
 	// serverWorld pushed to its own server; push the same to url.
 	work.git("push", "-q", strings.TrimPrefix(url, "file://"), "main:refs/heads/main")
 	r, d := serverHealth(t, relay, work)
-	if r.Code != exitOK || len(d.GitServers) != 2 || d.GitServers[0].Verdict != "matches" || d.GitServers[1].Verdict != "unreachable" || len(d.Findings) != 0 {
+	if r.Code != cmdutil.ExitOK || len(d.GitServers) != 2 || d.GitServers[0].Verdict != "matches" || d.GitServers[1].Verdict != "unreachable" || len(d.Findings) != 0 {
 		t.Fatalf("exit %d:\n%s%s", r.Code, r.Out, r.Err)
 	}
 	r = invocation{Env: testEnv(t), Dir: work.dir}.roster(t, "repo", "health", "--strict", "--repo", alice.naddr("proj"), "--relay", relay)
-	if r.Code != exitIncomplete || !strings.Contains(r.Err, gone) {
+	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Err, gone) {
 		t.Fatalf("--strict exit %d, want 4 naming %s:\n%s%s", r.Code, gone, r.Out, r.Err)
 	}
 }
@@ -140,11 +141,11 @@ func TestRepoStateShowsTheGitServersAndFormatGitHub(t *testing.T) {
 	base := []string{"repo", "state", "--repo", alice.naddr("proj"), "--relay", relay}
 	r := inv.roster(t, append(base, "--json")...)
 	var d gitServersDoc
-	if err := json.Unmarshal([]byte(r.Out), &d); err != nil || r.Code != exitOK || len(d.GitServers) != 1 || d.GitServers[0].Verdict != "behind-or-rewound" {
+	if err := json.Unmarshal([]byte(r.Out), &d); err != nil || r.Code != cmdutil.ExitOK || len(d.GitServers) != 1 || d.GitServers[0].Verdict != "behind-or-rewound" {
 		t.Fatalf("exit %d %v:\n%s%s", r.Code, err, r.Out, r.Err)
 	}
 	r = inv.roster(t, append(base, "--format", "github")...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("--format github exit %d:\n%s%s", r.Code, r.Out, r.Err)
 	}
 	found := false
@@ -157,7 +158,7 @@ func TestRepoStateShowsTheGitServersAndFormatGitHub(t *testing.T) {
 		t.Fatalf("no behind-or-rewound warning:\n%s", r.Out)
 	}
 	r = inv.roster(t, append(base, "--no-git-servers")...)
-	if r.Code != exitOK || strings.Contains(r.Out, "git servers compared") {
+	if r.Code != cmdutil.ExitOK || strings.Contains(r.Out, "git servers compared") {
 		t.Fatalf("--no-git-servers exit %d:\n%s", r.Code, r.Out)
 	}
 }

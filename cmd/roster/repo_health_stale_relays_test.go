@@ -7,6 +7,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (a relay serving an old version is a health finding): beside an
@@ -27,14 +28,14 @@ func TestHealthNamesARelayServingAnOlderAnnouncement(t *testing.T) {
 		return invocation{Env: testEnv(t)}.roster(t, append([]string{"repo", "health", "--repo", alice.naddr("proj"),
 			"--relay", relays[0].URL(), "--relay", relays[1].URL(), "--no-git-servers"}, args...)...)
 	}
-	if r := health("--strict"); r.Code != exitOK || strings.Contains(r.Out, "stale-relays") {
+	if r := health("--strict"); r.Code != cmdutil.ExitOK || strings.Contains(r.Out, "stale-relays") {
 		t.Fatalf("both relays serve the current version: exit %d, want 0 without stale-relays\n%s%s", r.Code, r.Out, r.Err)
 	}
 
 	relays[1].Inject(previous)
 	relays[1].SetMisbehaviour(devrelay.Misbehaviour{Withhold: func(e *nostr.Event) bool { return e.ID == current[0].ID }})
 	r := health("--json")
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d without --strict, want 0 (a warning)\n%s%s", r.Code, r.Out, r.Err)
 	}
 	var h struct {
@@ -68,7 +69,7 @@ func TestHealthNamesARelayServingAnOlderAnnouncement(t *testing.T) {
 	if len(stale) != 1 {
 		t.Fatalf("%d stale-relays findings, want 1 (the stale relay, Alice's announcement):\n%s", len(stale), r.Out)
 	}
-	if r := health("--strict"); r.Code != exitUnhealthy || !strings.Contains(r.Out, "stale-relays: the relay "+relays[1].URL()) {
+	if r := health("--strict"); r.Code != cmdutil.ExitUnhealthy || !strings.Contains(r.Out, "stale-relays: the relay "+relays[1].URL()) {
 		t.Fatalf("--strict with a stale relay: exit %d, want 5 naming it\n%s%s", r.Code, r.Out, r.Err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // removalDone is a lead-shaped repository after alice removed carol, with
@@ -69,14 +70,14 @@ func TestHealthStrictCountsOnlyWhatCurrentMaintainersCanDo(t *testing.T) {
 		args []string
 		code int
 	}{
-		{"no key --strict", testEnv(t), []string{"--strict"}, exitOK},
-		{"alice --strict", withKey(testEnv(t), alice), []string{"--strict"}, exitOK},
-		{"bob --strict", withKey(testEnv(t), bob), []string{"--strict"}, exitOK},
-		{"carol", withKey(testEnv(t), carol), nil, exitUnhealthy},
-		{"carol --strict", withKey(testEnv(t), carol), []string{"--strict"}, exitUnhealthy},
-		{"no key --strict=all", testEnv(t), []string{"--strict=all"}, exitUnhealthy},
-		{"no key --strict=true", testEnv(t), []string{"--strict=true"}, exitOK},
-		{"carol --strict=false", withKey(testEnv(t), carol), []string{"--strict=false"}, exitUnhealthy},
+		{"no key --strict", testEnv(t), []string{"--strict"}, cmdutil.ExitOK},
+		{"alice --strict", withKey(testEnv(t), alice), []string{"--strict"}, cmdutil.ExitOK},
+		{"bob --strict", withKey(testEnv(t), bob), []string{"--strict"}, cmdutil.ExitOK},
+		{"carol", withKey(testEnv(t), carol), nil, cmdutil.ExitUnhealthy},
+		{"carol --strict", withKey(testEnv(t), carol), []string{"--strict"}, cmdutil.ExitUnhealthy},
+		{"no key --strict=all", testEnv(t), []string{"--strict=all"}, cmdutil.ExitUnhealthy},
+		{"no key --strict=true", testEnv(t), []string{"--strict=true"}, cmdutil.ExitOK},
+		{"carol --strict=false", withKey(testEnv(t), carol), []string{"--strict=false"}, cmdutil.ExitUnhealthy},
 	} {
 		r := run(c.env, append(c.args, "--json")...)
 		if r.Code != c.code {
@@ -99,7 +100,7 @@ func TestHealthStrictCountsOnlyWhatCurrentMaintainersCanDo(t *testing.T) {
 	}
 	// The human output says whose move it is.
 	r := run(testEnv(t), "--strict")
-	if r.Code != exitOK || !strings.Contains(r.Out, carol.npub()+" should run: roster repo follow-lead") ||
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, carol.npub()+" should run: roster repo follow-lead") ||
 		!strings.Contains(r.Out, "not counted by --strict") {
 		t.Fatalf("no key --strict: exit %d:\n%s%s", r.Code, r.Out, r.Err)
 	}
@@ -109,7 +110,7 @@ func TestHealthStrictCountsOnlyWhatCurrentMaintainersCanDo(t *testing.T) {
 	}
 	// roster repo's health rows say whose move it is too.
 	r = invocation{Env: testEnv(t)}.roster(t, "repo", "--repo", alice.naddr("proj"), "--relay", relays[0].URL())
-	if r.Code != exitOK || !strings.Contains(r.Out, carol.npub()+" should run: roster repo follow-lead") {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, carol.npub()+" should run: roster repo follow-lead") {
 		t.Fatalf("roster repo: exit %d:\n%s%s", r.Code, r.Out, r.Err)
 	}
 }
@@ -123,7 +124,7 @@ func TestHealthStrictFailsUntilMaintainersActWithAndWithoutKey(t *testing.T) {
 	publish(t, relays[0].URL(), removalDone(t, false)...)
 	for _, env := range []map[string]string{testEnv(t), withKey(testEnv(t), alice), withKey(testEnv(t), bob)} {
 		r := invocation{Env: env}.roster(t, "repo", "health", "--strict", "--json", "--no-git-servers", "--repo", alice.naddr("proj"), "--relay", relays[0].URL())
-		if r.Code != exitUnhealthy {
+		if r.Code != cmdutil.ExitUnhealthy {
 			t.Fatalf("exit %d, want 5:\n%s%s", r.Code, r.Out, r.Err)
 		}
 		gating := false

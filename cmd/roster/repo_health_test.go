@@ -7,6 +7,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // mismatched is a lead-shaped repository whose lead announcement has a
@@ -29,7 +30,7 @@ func healthRun(t *testing.T, env map[string]string, events []*nostr.Event, args 
 func TestHealthHealthyRepositoryExits0(t *testing.T) {
 	t.Parallel()
 	r := healthRun(t, testEnv(t), leadShaped(t, "proj"))
-	if r.Code != exitOK || !strings.Contains(r.Out, "healthy: 0 error(s), 0 warning(s)") {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "healthy: 0 error(s), 0 warning(s)") {
 		t.Fatalf("exit %d:\n%s%s", r.Code, r.Out, r.Err)
 	}
 }
@@ -40,7 +41,7 @@ func TestHealthHealthyRepositoryExits0(t *testing.T) {
 func TestHealthErrorFindingExits5(t *testing.T) {
 	t.Parallel()
 	r := healthRun(t, withKey(testEnv(t), alice), mismatched(t), "--json")
-	if r.Code != exitUnhealthy {
+	if r.Code != cmdutil.ExitUnhealthy {
 		t.Fatalf("exit %d, want 5:\n%s%s", r.Code, r.Out, r.Err)
 	}
 	var h struct {
@@ -71,11 +72,11 @@ func TestHealthErrorFindingExits5(t *testing.T) {
 func TestHealthWarningsPassUnlessStrict(t *testing.T) {
 	t.Parallel()
 	env := testEnv(t) // nobody signed in: the mismatch is a warning for the viewer
-	if r := healthRun(t, env, mismatched(t)); r.Code != exitOK || !strings.Contains(r.Out, "maintainers-projection-mismatch") {
+	if r := healthRun(t, env, mismatched(t)); r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "maintainers-projection-mismatch") {
 		t.Fatalf("exit %d, want 0 listing the warning:\n%s%s", r.Code, r.Out, r.Err)
 	}
 	r := healthRun(t, env, mismatched(t), "--strict")
-	if r.Code != exitUnhealthy || !strings.Contains(r.Out, "--strict") {
+	if r.Code != cmdutil.ExitUnhealthy || !strings.Contains(r.Out, "--strict") {
 		t.Fatalf("--strict exit %d, want 5:\n%s%s", r.Code, r.Out, r.Err)
 	}
 }
@@ -91,7 +92,7 @@ func TestHealthIncompleteEvidenceExits4(t *testing.T) {
 	relays[1].SetSilent(true)
 	r := invocation{Env: testEnv(t)}.roster(t, "repo", "health", "--json", "--timeout", "300ms",
 		"--repo", alice.naddr("proj"), "--relay", relays[0].URL(), "--relay", relays[1].URL())
-	if r.Code != exitIncomplete || !strings.Contains(r.Out, `"code": "incomplete"`) || !strings.Contains(r.Out, `"status": "timeout"`) {
+	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Out, `"code": "incomplete"`) || !strings.Contains(r.Out, `"status": "timeout"`) {
 		t.Fatalf("exit %d, want 4 with an incomplete error naming the timeout:\n%s", r.Code, r.Out)
 	}
 }
@@ -104,11 +105,11 @@ func TestHealthOfflineIsIncompleteEvidence(t *testing.T) {
 	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
 	env := testEnv(t)
 	fetch := invocation{Env: env}.roster(t, "repo", "--repo", alice.naddr("proj"), "--relay", relays[0].URL())
-	if fetch.Code != exitOK {
+	if fetch.Code != cmdutil.ExitOK {
 		t.Fatalf("fetch exit %d: %s", fetch.Code, fetch.Err)
 	}
 	r := invocation{Env: env}.roster(t, "repo", "health", "--offline", "--repo", alice.naddr("proj"))
-	if r.Code != exitIncomplete || !strings.Contains(r.Err, "without --offline") && strings.Contains(r.Err, "cache") {
+	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Err, "without --offline") && strings.Contains(r.Err, "cache") {
 		t.Fatalf("exit %d, want 4:\n%s", r.Code, r.Err)
 	}
 }

@@ -12,10 +12,11 @@ import (
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
-
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/repo/change"
 )
 
 // initTestCheckout creates a Git checkout named dirName with one commit and
@@ -67,7 +68,7 @@ func (swallowAnnouncements) View(_ devrelay.Env, _ string, evt *nostr.Event) *no
 // initJSON is what repo init --json prints: a result (with "error" on exit
 // 6) or, on a refusal, only {"error": ...}.
 type initJSON struct {
-	repoInitResult
+	change.RepoInitResult
 	Error struct {
 		Code     string   `json:"code"`
 		Commands []string `json:"commands"`
@@ -92,7 +93,7 @@ func TestRepoInitAnnouncesAFreshOnePersonRepositoryInNgitTagOrder(t *testing.T) 
 	if r.Code != 0 {
 		t.Fatalf("exit %d out %s err %s", r.Code, r.Out, r.Err)
 	}
-	var res repoInitResult
+	var res change.RepoInitResult
 	decodeJSON(t, r, &res)
 	urls := devrelay.URLs(relays)
 	want := nostr.Tags{
@@ -201,7 +202,7 @@ func TestRepoInitRefusesToOverwriteADifferentAnnouncement(t *testing.T) {
 			r := invocation{Env: env, Dir: dir}.roster(t, append([]string{"repo", "init", "--json"}, initRelayFlags(relays)...)...)
 			var body initJSON
 			decodeJSON(t, r, &body)
-			if r.Code != exitRefused || body.Error.Code != "announcement-exists" || !strings.Contains(r.Out, "repo edit") {
+			if r.Code != cmdutil.ExitRefused || body.Error.Code != "announcement-exists" || !strings.Contains(r.Out, "repo edit") {
 				t.Fatalf("exit %d out %s", r.Code, r.Out)
 			}
 			stored := initStoredAnnouncements(relays[0], k.pubkey)
@@ -241,7 +242,7 @@ func TestRepoInitRefreshesAnIdenticalIdentityKeepingOtherTags(t *testing.T) {
 	if r.Code != 0 {
 		t.Fatalf("exit %d out %s err %s", r.Code, r.Out, r.Err)
 	}
-	var res repoInitResult
+	var res change.RepoInitResult
 	decodeJSON(t, r, &res)
 	stored := initStoredAnnouncements(relays[0], k.pubkey)
 	if len(stored) != 1 || stored[0].ID != res.Event.ID || res.Replaces == nil || *res.Replaces != prev.ID {
@@ -286,7 +287,7 @@ func TestRepoInitEarliestUniqueCommitIsTheCommitRTagNotAURL(t *testing.T) {
 	if r.Code != 0 {
 		t.Fatalf("same euc commit refused: exit %d out %s err %s", r.Code, r.Out, r.Err)
 	}
-	var res repoInitResult
+	var res change.RepoInitResult
 	decodeJSON(t, r, &res)
 	if res.Replaces == nil || *res.Replaces != prev.ID {
 		t.Fatalf("result %+v", res)
@@ -316,7 +317,7 @@ func TestRepoInitExits6WhenARelayDropsTheEvent(t *testing.T) {
 	r := invocation{Env: env, Dir: dir}.roster(t, append([]string{"repo", "init", "--json"}, initRelayFlags(all)...)...)
 	var body initJSON
 	decodeJSON(t, r, &body)
-	if r.Code != exitUnverified || body.Error.Code != "unverified" || body.Verified || len(body.Published) != 1 || body.Published[0] != body.Event.ID {
+	if r.Code != cmdutil.ExitUnverified || body.Error.Code != "unverified" || body.Verified || len(body.Published) != 1 || body.Published[0] != body.Event.ID {
 		t.Fatalf("exit %d out %s", r.Code, r.Out)
 	}
 	rs := body.Relays
@@ -330,7 +331,7 @@ func TestRepoInitExits6WhenARelayDropsTheEvent(t *testing.T) {
 		t.Fatal("nostr.repo not written although a relay holds the announcement")
 	}
 	text := invocation{Env: env, Dir: dir}.roster(t, append([]string{"repo", "init"}, initRelayFlags(all)...)...)
-	if text.Code != exitUnverified || !strings.Contains(text.Err, dropping[0].URL()) || !strings.Contains(text.Out, "NOT returned") {
+	if text.Code != cmdutil.ExitUnverified || !strings.Contains(text.Err, dropping[0].URL()) || !strings.Contains(text.Out, "NOT returned") {
 		t.Fatalf("text: exit %d out %q err %q", text.Code, text.Out, text.Err)
 	}
 }
@@ -345,7 +346,7 @@ func TestRepoInitAuthenticatesToRelaysThatRequireNIP42(t *testing.T) {
 	env := homeEnv(t)
 	env["ROSTER_SECRET_KEY"] = k.nsec
 	r := invocation{Env: env, Dir: dir}.roster(t, append([]string{"repo", "init", "--json"}, initRelayFlags(relays)...)...)
-	var res repoInitResult
+	var res change.RepoInitResult
 	decodeJSON(t, r, &res)
 	if r.Code != 0 || !res.Verified {
 		t.Fatalf("exit %d out %s err %s", r.Code, r.Out, r.Err)
@@ -367,7 +368,7 @@ func TestRepoInitExits4WhenARelayDoesNotAnswerTheCheck(t *testing.T) {
 	env["ROSTER_SECRET_KEY"] = k.nsec
 	r := invocation{Env: env, Dir: dir}.roster(t, append([]string{"repo", "init", "--timeout", "300ms"}, initRelayFlags(relays)...)...)
 	// The silent relay is named the way every other command names one.
-	if r.Code != exitIncomplete || !strings.Contains(r.Err, relays[1].URL()+": timeout: no answer before the timeout") {
+	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Err, relays[1].URL()+": timeout: no answer before the timeout") {
 		t.Fatalf("exit %d err %q", r.Code, r.Err)
 	}
 	if n := len(initStoredAnnouncements(relays[0], k.pubkey)); n != 0 {
@@ -376,7 +377,7 @@ func TestRepoInitExits4WhenARelayDoesNotAnswerTheCheck(t *testing.T) {
 	// The same error code as every other command's incomplete evidence.
 	j := invocation{Env: env, Dir: dir}.roster(t, append([]string{"repo", "init", "--json", "--timeout", "300ms"}, initRelayFlags(relays)...)...)
 	retry := "roster repo init --relay " + relays[0].URL() + " --relay " + relays[1].URL() + " --timeout 30s"
-	if j.Code != exitIncomplete || !strings.Contains(j.Out, `"code": "incomplete"`) || !strings.Contains(j.Out, retry) {
+	if j.Code != cmdutil.ExitIncomplete || !strings.Contains(j.Out, `"code": "incomplete"`) || !strings.Contains(j.Out, retry) {
 		t.Fatalf("--json: exit %d out %q", j.Code, j.Out)
 	}
 }
@@ -406,7 +407,7 @@ func TestRepoInitUsageErrors(t *testing.T) {
 		r := invocation{Env: c.env, Dir: c.dir}.roster(t, append([]string{"repo", "init", "--json"}, c.args...)...)
 		var body initJSON
 		decodeJSON(t, r, &body)
-		if r.Code != exitUsage || body.Error.Code != c.kind {
+		if r.Code != cmdutil.ExitUsage || body.Error.Code != c.kind {
 			t.Fatalf("%s: exit %d out %s", name, r.Code, r.Out)
 		}
 	}
@@ -444,11 +445,11 @@ func TestRepoInitRefusedSuggestsTheMetadataEditThatRunsAsPasted(t *testing.T) {
 			edit = strings.SplitN(c, "  #", 2)[0]
 		}
 	}
-	if r.Code != exitRefused || edit == "" || !strings.Contains(edit, "--relay "+relays[0].URL()) {
+	if r.Code != cmdutil.ExitRefused || edit == "" || !strings.Contains(edit, "--relay "+relays[0].URL()) {
 		t.Fatalf("exit %d commands %v", r.Code, body.Error.Commands)
 	}
 	r = invocation{Env: env, Dir: t.TempDir(), Now: time.Unix(1700000100, 0)}.roster(t, strings.Fields(edit)[1:]...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("the suggested edit: exit %d out %s err %s", r.Code, r.Out, r.Err)
 	}
 	stored := initStoredAnnouncements(relays[0], k.pubkey)

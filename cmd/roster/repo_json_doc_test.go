@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // docsRepoExample returns the ```json example of the `roster repo --json`
@@ -42,7 +44,7 @@ func TestDocsJSONRepoExampleMatchesThePrintedShape(t *testing.T) {
 		t.Fatalf("the documented example is not JSON: %v\n%s", err, example)
 	}
 	var buf bytes.Buffer
-	if err := encodeJSON(&buf, sampleReport()); err != nil {
+	if err := cmdutil.EncodeJSON(&buf, sampleReport()); err != nil {
 		t.Fatal(err)
 	}
 	var out map[string]json.RawMessage

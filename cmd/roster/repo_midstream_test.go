@@ -6,6 +6,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (a partial read never passes a guess for a fact): Alice invited
@@ -22,7 +23,7 @@ func TestAMidStreamBreakDoesNotShowAConfirmedPersonAsPlainlyInvited(t *testing.T
 	publish(t, w.relays[1].URL(), bob.announce(t, w.id, 1500, role("M", alice, "1000"), role("m", bob, "1000"), maintainersTag(alice, bob)))
 	w.relays[1].SetMisbehaviour(devrelay.Misbehaviour{BreakAfter: 1, Withhold: func(e *nostr.Event) bool { return e.PubKey == bob.pk }})
 	r := w.run(carol, alice, 3000, "repo")
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	flat := strings.Join(strings.Fields(r.Out), " ")
@@ -30,7 +31,7 @@ func TestAMidStreamBreakDoesNotShowAConfirmedPersonAsPlainlyInvited(t *testing.T
 		t.Fatalf("Bob is shown as plainly invited on a partial read:\n%s", r.Out)
 	}
 	j := w.run(carol, alice, 3000, "repo", "--json")
-	if j.Code != exitOK || !strings.Contains(j.Out, `"complete": false`) {
+	if j.Code != cmdutil.ExitOK || !strings.Contains(j.Out, `"complete": false`) {
 		t.Fatalf("exit %d\n%.2000s", j.Code, j.Out)
 	}
 }

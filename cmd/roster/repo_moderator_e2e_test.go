@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // maintainers.md "Moderators", end to end against devrelay: the lead's
@@ -20,11 +21,11 @@ func TestModeratorWorkflowEndToEnd(t *testing.T) {
 	alicesBase := []nostr.Tag{role("M", alice), role("m", bob, "2000"), projection(alice, bob)}
 
 	// Refusals before anything is assigned.
-	w.refused(bob, alice, 2150, exitRefused, "only-lead-manages-roster", "repo", "edit", "--add-moderator", dave.npub())
-	w.refused(dave, alice, 2150, exitRefused, "not-invited", "repo", "accept", "--moderator")
-	w.refused(alice, alice, 2150, exitRefused, "already-maintainer", "repo", "edit", "--add-moderator", bob.npub())
-	w.refused(alice, alice, 2150, exitRefused, "not-listed", "repo", "edit", "--remove-moderator", dave.npub())
-	w.refused(alice, alice, 2150, exitUsage, "usage", "repo", "edit", "--add-moderator", dave.npub(), "--add-maintainer", carol.npub())
+	w.refused(bob, alice, 2150, cmdutil.ExitRefused, "only-lead-manages-roster", "repo", "edit", "--add-moderator", dave.npub())
+	w.refused(dave, alice, 2150, cmdutil.ExitRefused, "not-invited", "repo", "accept", "--moderator")
+	w.refused(alice, alice, 2150, cmdutil.ExitRefused, "already-maintainer", "repo", "edit", "--add-moderator", bob.npub())
+	w.refused(alice, alice, 2150, cmdutil.ExitRefused, "not-listed", "repo", "edit", "--remove-moderator", dave.npub())
+	w.refused(alice, alice, 2150, cmdutil.ExitUsage, "usage", "repo", "edit", "--add-moderator", dave.npub(), "--add-maintainer", carol.npub())
 
 	// Invitation.
 	m := w.ok(alice, alice, 2200, "repo", "edit", "--add-moderator", dave.npub())
@@ -35,7 +36,7 @@ func TestModeratorWorkflowEndToEnd(t *testing.T) {
 	if m["action"] != "add-moderator" || !strings.Contains(strings.Join(toStrings(m["guidance"]), "\n"), "roster repo accept --moderator") {
 		t.Fatalf("action and guidance: %v %v", m["action"], m["guidance"])
 	}
-	w.refused(alice, alice, 2250, exitRefused, "already-invited", "repo", "edit", "--add-moderator", dave.npub())
+	w.refused(alice, alice, 2250, cmdutil.ExitRefused, "already-invited", "repo", "edit", "--add-moderator", dave.npub())
 
 	// Acceptance: only an active self-o, from the repository's shared fields
 	// (a first announcement: ngit's tag order, clone, web and relays empty).
@@ -47,9 +48,9 @@ func TestModeratorWorkflowEndToEnd(t *testing.T) {
 	if got := members(t, m); got["dave"] != "" {
 		t.Fatalf("a moderator is no maintainer: %v", got)
 	}
-	w.refused(dave, alice, 2350, exitRefused, "already-moderator", "repo", "accept", "--moderator")
+	w.refused(dave, alice, 2350, cmdutil.ExitRefused, "already-moderator", "repo", "accept", "--moderator")
 	// Bob, a co-maintainer, is asked to copy the moderator interval, said as such.
-	if r := w.run(bob, alice, 2350, "repo"); r.Code != exitOK || !strings.Contains(r.Out, dave.npub()+" started their moderator role at") {
+	if r := w.run(bob, alice, 2350, "repo"); r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, dave.npub()+" started their moderator role at") {
 		t.Fatalf("bob's pending copy:\n%s%s", r.Out, r.Err)
 	}
 
@@ -59,12 +60,12 @@ func TestModeratorWorkflowEndToEnd(t *testing.T) {
 	if sim := simulationOf(t, m); !slices.Equal(toStrings(sim["moderators_lost"]), []string{dave.npub()}) {
 		t.Fatalf("moderators lost: %v", sim)
 	}
-	w.refused(alice, alice, 2450, exitRefused, "not-listed", "repo", "edit", "--remove-moderator", dave.npub())
+	w.refused(alice, alice, 2450, cmdutil.ExitRefused, "not-listed", "repo", "edit", "--remove-moderator", dave.npub())
 
 	// leave ends the self-o.
 	w.ok(dave, alice, 2500, "repo", "leave")
 	w.wantLatest(dave, bare("clone"), bare("web"), bare("relays"), maintainersTag(), role("o", dave, "2300", "2500"))
-	w.refused(dave, alice, 2550, exitRefused, "no-active-role", "repo", "leave")
+	w.refused(dave, alice, 2550, cmdutil.ExitRefused, "no-active-role", "repo", "leave")
 }
 
 // "Health and gates agree": Bob, a confirmed co-maintainer, carries an
@@ -81,19 +82,19 @@ func TestThirdPartyModeratorAssignmentRunsToACleanEndEndToEnd(t *testing.T) {
 		dave.announce(t, w.id, 2550, role("o", dave, "2550"), maintainersTag()),
 	)
 	plainCover := "roster repo edit --add-moderator " + dave.npub()
-	cover := plainCover + w.selectors(alice)
+	cover := plainCover + w.Selectors(alice)
 
-	e := w.refused(alice, alice, 2600, exitRefused, "co-maintainer-third-party-assignment", "repo", "edit", "--add-maintainer", carol.npub())
+	e := w.refused(alice, alice, 2600, cmdutil.ExitRefused, "co-maintainer-third-party-assignment", "repo", "edit", "--add-maintainer", carol.npub())
 	if cmds := toStrings(e["error"].(map[string]any)["commands"]); len(cmds) == 0 || cmds[0] != cover {
 		t.Fatalf("the gate's first command is the moderator cover:\n%v", cmds)
 	}
-	w.refused(alice, alice, 2600, exitRefused, "co-maintainer-third-party-assignment", "repo", "edit", "--add-maintainer", dave.npub())
-	w.refused(bob, alice, 2600, exitRefused, "third-party-assignment", "repo", "follow-lead")
+	w.refused(alice, alice, 2600, cmdutil.ExitRefused, "co-maintainer-third-party-assignment", "repo", "edit", "--add-maintainer", dave.npub())
+	w.refused(bob, alice, 2600, cmdutil.ExitRefused, "third-party-assignment", "repo", "follow-lead")
 
 	// Health reports it to the lead as an error with the same cover.
 	h := w.run(alice, alice, 2600, "repo", "health", "--json")
-	if h.Code != exitUnhealthy {
-		t.Fatalf("repo health: exit %d, want %d\n%s%s", h.Code, exitUnhealthy, h.Out, h.Err)
+	if h.Code != cmdutil.ExitUnhealthy {
+		t.Fatalf("repo health: exit %d, want %d\n%s%s", h.Code, cmdutil.ExitUnhealthy, h.Out, h.Err)
 	}
 	f := findingOf(t, h.Out, "third-party-assignment", alice)
 	if f == nil || f["severity"] != "error" || f["command"] != plainCover {
@@ -103,11 +104,11 @@ func TestThirdPartyModeratorAssignmentRunsToACleanEndEndToEnd(t *testing.T) {
 		t.Fatalf("bob's finding, seen by alice: %v\n%s", f, h.Out)
 	}
 	human := w.run(alice, alice, 2600, "repo", "health")
-	if human.Code != exitUnhealthy || !strings.Contains(human.Out, "unhealthy: 1 error(s)") ||
+	if human.Code != cmdutil.ExitUnhealthy || !strings.Contains(human.Out, "unhealthy: 1 error(s)") ||
 		!strings.Contains(human.Out, "--add-moderator "+dave.npub()) || strings.Contains(human.Out, "--add-maintainer "+dave.npub()) {
 		t.Fatalf("human health:\n%s%s", human.Out, human.Err)
 	}
-	if hb := w.run(bob, alice, 2600, "repo", "health", "--json"); hb.Code != exitUnhealthy || findingOf(t, hb.Out, "third-party-assignment", bob)["severity"] != "error" {
+	if hb := w.run(bob, alice, 2600, "repo", "health", "--json"); hb.Code != cmdutil.ExitUnhealthy || findingOf(t, hb.Out, "third-party-assignment", bob)["severity"] != "error" {
 		t.Fatalf("bob's health:\n%s", hb.Out)
 	}
 
@@ -118,12 +119,12 @@ func TestThirdPartyModeratorAssignmentRunsToACleanEndEndToEnd(t *testing.T) {
 		t.Fatalf("moderators gained: %v", sim)
 	}
 	// Still gated until Bob converges.
-	w.refused(alice, alice, 2750, exitRefused, "co-maintainer-third-party-assignment", "repo", "edit", "--add-maintainer", carol.npub())
+	w.refused(alice, alice, 2750, cmdutil.ExitRefused, "co-maintainer-third-party-assignment", "repo", "edit", "--add-maintainer", carol.npub())
 
 	w.ok(bob, alice, 2800, "repo", "follow-lead")
 	w.wantLatest(bob, role("M", alice, "2000"), role("m", bob, "2000"), role("o", dave, "2700", "defer"), projection(alice, bob))
 
-	if h := w.run(alice, alice, 2850, "repo", "health", "--json"); h.Code != exitOK || findingOf(t, h.Out, "third-party-assignment", alice) != nil {
+	if h := w.run(alice, alice, 2850, "repo", "health", "--json"); h.Code != cmdutil.ExitOK || findingOf(t, h.Out, "third-party-assignment", alice) != nil {
 		t.Fatalf("after the repair: exit %d\n%s", h.Code, h.Out)
 	}
 	w.ok(alice, alice, 2900, "repo", "edit", "--add-maintainer", carol.npub())

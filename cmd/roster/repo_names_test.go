@@ -16,6 +16,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // profile is p's kind 0 event with content.
@@ -97,9 +98,9 @@ func TestRepoJSONNamesPeopleFromVerifiedProfiles(t *testing.T) {
 	t.Parallel()
 	rl, client, lookups := namesWorld(t)
 	env := testEnv(t)
-	inv := invocation{Env: env, Seams: seams{http: client}}
+	inv := invocation{Env: env, Seams: cmdutil.Seams{Http: client}}
 	m, r := repoJSONRun(t, inv, "--repo", alice.naddr("proj"), "--relay", rl.URL())
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	ms := membersByNpub(t, m["maintainers"])
@@ -138,7 +139,7 @@ func TestRepoJSONNamesPeopleFromVerifiedProfiles(t *testing.T) {
 
 	// A warm read: profiles and NIP-05 answers come from the cache.
 	m2, r := repoJSONRun(t, inv, "--repo", alice.naddr("proj"), "--relay", rl.URL())
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("second exit %d: %s", r.Code, r.Err)
 	}
 	if rl.ReqCount() != 5 || lookups.Load() != 2 {
@@ -149,7 +150,7 @@ func TestRepoJSONNamesPeopleFromVerifiedProfiles(t *testing.T) {
 	}
 	// Offline, too.
 	m3, r := repoJSONRun(t, inv, "--repo", alice.naddr("proj"), "--offline")
-	if r.Code != exitOK || !jsonEqual(m["maintainers"], m3["maintainers"]) {
+	if r.Code != cmdutil.ExitOK || !jsonEqual(m["maintainers"], m3["maintainers"]) {
 		t.Fatalf("offline read differs (exit %d):\n%v\n%v", r.Code, m["maintainers"], m3["maintainers"])
 	}
 }
@@ -165,9 +166,9 @@ func TestRepoHumanNamesFitTheTerminal(t *testing.T) {
 		env := withKey(testEnv(t), dave)
 		env["COLUMNS"] = cols
 		env["NO_COLOR"] = "1"
-		inv := invocation{Env: env, Seams: seams{http: client}, OutTTY: true}
+		inv := invocation{Env: env, Seams: cmdutil.Seams{Http: client}, OutTTY: true}
 		r := inv.roster(t, "repo", "--repo", alice.naddr("proj"), "--relay", rl.URL(), "--timeout", "3s")
-		if r.Code != exitOK {
+		if r.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d: %s", r.Code, r.Err)
 		}
 		out := strings.ReplaceAll(r.Out, rl.URL(), "ws://relay.test")
@@ -188,14 +189,14 @@ func TestRepoHumanNamesFitTheTerminal(t *testing.T) {
 	// --full: whole npubs on a terminal too; a pipe always gets them whole.
 	env := withKey(testEnv(t), dave)
 	env["NO_COLOR"] = "1"
-	for _, inv := range []invocation{{Env: env, Seams: seams{http: client}, OutTTY: true}, {Env: env, Seams: seams{http: client}}} {
+	for _, inv := range []invocation{{Env: env, Seams: cmdutil.Seams{Http: client}, OutTTY: true}, {Env: env, Seams: cmdutil.Seams{Http: client}}} {
 		args := []string{"repo", "--repo", alice.naddr("proj"), "--relay", rl.URL(), "--timeout", "3s"}
 		if inv.OutTTY {
 			args = append(args, "--full")
 		}
 		r := inv.roster(t, args...)
 		flat := strings.Join(strings.Fields(r.Out), " ")
-		if r.Code != exitOK || !strings.Contains(flat, dave.npub()+" (you)") || strings.Contains(r.Out, "…") {
+		if r.Code != cmdutil.ExitOK || !strings.Contains(flat, dave.npub()+" (you)") || strings.Contains(r.Out, "…") {
 			t.Fatalf("tty %v: want full npubs:\n%s%s", inv.OutTTY, r.Out, r.Err)
 		}
 	}
@@ -242,10 +243,10 @@ func TestRepoEditAcceptsANIP05NameAndShowsTheKey(t *testing.T) {
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100))
 	client, lookups := nip05Server(t, map[string]string{"bob": bob.pk})
-	w.seams.http = client
+	w.seams.Http = client
 
 	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", "bob@example.com", "--dry-run")
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s%s", r.Code, r.Out, r.Err)
 	}
 	if !strings.Contains(r.Out, "bob@example.com is "+bob.npub()+": its domain lists that key") ||
@@ -269,7 +270,7 @@ func TestRepoEditAcceptsANIP05NameAndShowsTheKey(t *testing.T) {
 
 	before := w.relays[0].EventCount()
 	r = w.run(alice, alice, 1100, "repo", "edit", "--add-maintainer", "nobody@example.com")
-	if r.Code != exitIncomplete || !strings.Contains(r.Err, "nobody@example.com") || !strings.Contains(r.Err, "nothing was published") {
+	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Err, "nobody@example.com") || !strings.Contains(r.Err, "nothing was published") {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	if w.relays[0].EventCount() != before {
@@ -295,7 +296,7 @@ func TestRepoEditAddGivesAPasteReadyAcceptCommand(t *testing.T) {
 			Accept string `json:"accept_command"`
 		} `json:"share"`
 	}
-	if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &out) != nil || out.Share == nil {
+	if r.Code != cmdutil.ExitOK || json.Unmarshal([]byte(r.Out), &out) != nil || out.Share == nil {
 		t.Fatalf("exit %d, no share:\n%s%s", r.Code, r.Out, r.Err)
 	}
 	hint := strings.TrimPrefix(w.relays[0].URL(), "ws://")
@@ -308,7 +309,7 @@ func TestRepoEditAddGivesAPasteReadyAcceptCommand(t *testing.T) {
 	}
 	// Bob pastes it: his own home, his key, no --relay.
 	acc := invocation{Env: withKey(testEnv(t), bob), Dir: w.dir, Now: time.Unix(2000, 0)}.roster(t, append(words[1:], "--json")...)
-	if acc.Code != exitOK {
+	if acc.Code != cmdutil.ExitOK {
 		t.Fatalf("the pasted accept failed: exit %d\n%s%s", acc.Code, acc.Out, acc.Err)
 	}
 	m, _ := repoJSONRun(t, invocation{Env: testEnv(t), Now: time.Unix(2100, 0)}, "--repo", out.Share.URL)
@@ -317,7 +318,7 @@ func TestRepoEditAddGivesAPasteReadyAcceptCommand(t *testing.T) {
 	}
 	// A moderator invitation's accept command accepts the moderator role.
 	r = w.run(alice, alice, 2500, "repo", "edit", "--add-moderator", dave.npub(), "--dry-run", "--json")
-	if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &out) != nil || out.Share == nil ||
+	if r.Code != cmdutil.ExitOK || json.Unmarshal([]byte(r.Out), &out) != nil || out.Share == nil ||
 		out.Share.Accept != "roster repo accept --moderator --repo "+out.Share.URL {
 		t.Fatalf("moderator share: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
@@ -344,7 +345,7 @@ func TestRepoInitGivesTheShareURL(t *testing.T) {
 			Accept string `json:"accept_command"`
 		} `json:"share"`
 	}
-	if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &out) != nil {
+	if r.Code != cmdutil.ExitOK || json.Unmarshal([]byte(r.Out), &out) != nil {
 		t.Fatalf("exit %d:\n%s%s", r.Code, r.Out, r.Err)
 	}
 	want := "nostr://" + alice.npub() + "/ws:%2F%2F" + strings.TrimPrefix(relays[0].URL(), "ws://") + "/widget"

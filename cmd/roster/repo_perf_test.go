@@ -11,6 +11,8 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/root"
 )
 
 // bigRepository is a lead-shaped repository with n confirmed maintainers:
@@ -46,12 +48,12 @@ func bigSetup(t testing.TB) (args []string, relays []*devrelay.Relay) {
 // benchmarks) once and returns the wall time and decoded output.
 func timeRepo(t testing.TB, env map[string]string, args ...string) (time.Duration, map[string]any) {
 	var out, errb bytes.Buffer
-	s := &ioStreams{In: strings.NewReader(""), Out: &out, Err: &errb, Getenv: func(k string) string { return env[k] }, Now: time.Now}
+	s := &cmdutil.IoStreams{In: strings.NewReader(""), Out: &out, Err: &errb, Getenv: func(k string) string { return env[k] }, Now: time.Now}
 	start := time.Now()
-	code := run(args, s)
+	code := root.Run(args, s)
 	d := time.Since(start)
 	r := result{Out: out.String(), Err: errb.String(), Code: code}
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	var m map[string]any

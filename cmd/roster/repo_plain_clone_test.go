@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // cloneScene is an ordinary multi-branch repository: Alice's checkout has
@@ -86,7 +87,7 @@ func TestAcceptPreviewNamesTheTrackedBranches(t *testing.T) {
 	s := newCloneScene(t)
 	s.w.dir = s.plainClone().dir
 	r := s.w.run(bob, alice, 2000, "repo", "accept", "--dry-run")
-	if r.Code != exitOK || !strings.Contains(r.Out, "refs/heads/dev (origin/dev)") {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "refs/heads/dev (origin/dev)") {
 		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
 }
@@ -99,7 +100,7 @@ func TestRemoteTrackingBranchesOfAnUnadvertisedRemoteDoNotCount(t *testing.T) {
 	co := s.plainClone()
 	co.git("remote", "set-url", "origin", "file://"+filepath.Join(t.TempDir(), "elsewhere.git"))
 	s.w.dir = co.dir
-	m := s.w.refused(bob, alice, 2000, exitRefused, "state-conflict", "repo", "accept")
+	m := s.w.refused(bob, alice, 2000, cmdutil.ExitRefused, "state-conflict", "repo", "accept")
 	d := m["error"].(map[string]any)["details"].(map[string]any)
 	if !jsonEqual(d["align"], []any{refAction("add", "refs/heads/dev", "", s.dev)}) {
 		t.Fatalf("align %v", d["align"])
@@ -119,7 +120,7 @@ func TestStaleLocalBranchesAreFastForwardedBeforeForceIsOffered(t *testing.T) {
 	co.git("reset", "-q", "--hard", s.base)
 	co.git("branch", "dev", s.base)
 	s.w.dir = co.dir
-	m := s.w.refused(bob, alice, 2000, exitRefused, "state-conflict", "repo", "accept")
+	m := s.w.refused(bob, alice, 2000, cmdutil.ExitRefused, "state-conflict", "repo", "accept")
 	e := m["error"].(map[string]any)
 	d := e["details"].(map[string]any)
 	if !jsonEqual(d["align"], []any{refAction("update", "refs/heads/dev", s.base, s.dev), refAction("update", "refs/heads/main", s.base, s.main)}) {
@@ -145,7 +146,7 @@ func TestStaleLocalBranchesAreFastForwardedBeforeForceIsOffered(t *testing.T) {
 			force = i
 		}
 	}
-	if r.Code != exitRefused || force < 1 || lines[force-1] != words || strings.Contains(strings.Join(lines[force+1:], "\n"), "run:") {
+	if r.Code != cmdutil.ExitRefused || force < 1 || lines[force-1] != words || strings.Contains(strings.Join(lines[force+1:], "\n"), "run:") {
 		t.Fatalf("exit %d; --force must come last, its loss right above it:\n%s", r.Code, r.Err)
 	}
 	if strings.Index(r.Err, "run: git merge --ff-only origin/main") > strings.Index(r.Err, words) {
@@ -169,7 +170,7 @@ func TestForceSaysWhichBranchItWouldRemoveFromTheState(t *testing.T) {
 	co := s.plainClone()
 	co.git("update-ref", "-d", "refs/remotes/origin/dev")
 	s.w.dir = co.dir
-	m := s.w.refused(bob, alice, 2000, exitRefused, "state-conflict", "repo", "accept")
+	m := s.w.refused(bob, alice, 2000, cmdutil.ExitRefused, "state-conflict", "repo", "accept")
 	e := m["error"].(map[string]any)
 	if d := e["details"].(map[string]any); d["force_words"] != "--force would remove branch dev from the repository state" {
 		t.Fatalf("force_words %v", d["force_words"])

@@ -7,15 +7,17 @@ import (
 	"time"
 
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/root"
 )
 
 // runWithTTY runs roster with stderr reported as a terminal or not.
 func runWithTTY(t *testing.T, env map[string]string, errTTY bool, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	s := &ioStreams{In: strings.NewReader(""), Out: &out, Err: &errb, Getenv: func(k string) string { return env[k] },
+	s := &cmdutil.IoStreams{In: strings.NewReader(""), Out: &out, Err: &errb, Getenv: func(k string) string { return env[k] },
 		Now: time.Now, ErrTTY: errTTY}
-	code = run(args, s)
+	code = root.Run(args, s)
 	return out.String(), errb.String(), code
 }
 
@@ -30,7 +32,7 @@ func TestProgressOnlyOnTerminalStderr(t *testing.T) {
 	args := append([]string{"repo", "--json", "--repo", alice.naddr("proj")}, relayArgs(relays)...)
 
 	out, errs, code := runWithTTY(t, testEnv(t), true, args...)
-	if code != exitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	if !strings.Contains(errs, "reading relays: 2 of 2 done") || !strings.HasSuffix(errs, "\r\x1b[K") {
@@ -41,7 +43,7 @@ func TestProgressOnlyOnTerminalStderr(t *testing.T) {
 	}
 
 	_, errs, code = runWithTTY(t, testEnv(t), false, args...)
-	if code != exitOK || errs != "" {
+	if code != cmdutil.ExitOK || errs != "" {
 		t.Fatalf("non-TTY stderr must stay empty, exit %d: %q", code, errs)
 	}
 }
@@ -54,7 +56,7 @@ func TestProgressDoesNotCountASilentRelayAsAnswered(t *testing.T) {
 	relays[1].SetSilent(true)
 	args := append([]string{"repo", "--timeout", "1s", "--repo", alice.naddr("proj")}, relayArgs(relays)...)
 	_, errs, code := runWithTTY(t, testEnv(t), true, args...)
-	if code != exitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	if strings.Contains(errs, "2 of 2 answered") || !strings.Contains(errs, "reading relays: 2 of 2 done") {

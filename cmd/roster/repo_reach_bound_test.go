@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (a write's evidence is bounded, and an exceeded bound is a named
@@ -39,7 +40,7 @@ func TestAnInviteeNamingThousandsIsABoundedNamedRefusal(t *testing.T) {
 		w.relays[0].Inject(e)
 	}
 	start := time.Now()
-	m := w.refused(alice, alice, 1000, exitIncomplete, "reach-bound", "repo", "edit", "--add-maintainer", carol.npub())
+	m := w.refused(alice, alice, 1000, cmdutil.ExitIncomplete, "reach-bound", "repo", "edit", "--add-maintainer", carol.npub())
 	if took := time.Since(start); took > 10*time.Second {
 		t.Fatalf("the refusal took %v", took)
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (reads and writes agree on a deleted state; graph.EligibleStates):
@@ -29,7 +30,7 @@ func TestReadsTreatADeletedStateAsWritesDo(t *testing.T) {
 	for _, read := range []string{"cold", "warm"} {
 		doc, r := repoJSONRun(t, invocation{Env: env}, args...)
 		st, _ := doc["state"].(map[string]any)
-		if r.Code != exitOK || st == nil || st["event_id"] != older.ID {
+		if r.Code != cmdutil.ExitOK || st == nil || st["event_id"] != older.ID {
 			t.Fatalf("%s roster repo: exit %d, state %v, want alice's %s (bob deleted his):\n%s", read, r.Code, doc["state"], older.ID, r.Err)
 		}
 		s := invocation{Env: env}.roster(t, append([]string{"repo", "state", "--json", "--no-git-servers"}, args...)...)
@@ -39,7 +40,7 @@ func TestReadsTreatADeletedStateAsWritesDo(t *testing.T) {
 			} `json:"state"`
 		}
 		decodeJSON(t, s, &sd)
-		if s.Code != exitOK || sd.State == nil || sd.State.EventID != older.ID {
+		if s.Code != cmdutil.ExitOK || sd.State == nil || sd.State.EventID != older.ID {
 			t.Fatalf("%s roster repo state: exit %d:\n%s%s", read, s.Code, s.Out, s.Err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // docs/cache.md "Deletions on a plain read": a read asks each relay once
@@ -30,7 +31,7 @@ func TestRepoReadIsOneRoundAndLaterReadsCoverCachedAuthorsDeletions(t *testing.T
 	env := testEnv(t)
 	args := []string{"--repo", alice.naddr("proj"), "--relay", rl.URL()}
 	first, r := repoJSONRun(t, invocation{Env: env}, args...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("first read exit %d: %s", r.Code, r.Err)
 	}
 	// Discovery, the profiles (a cold cache has none) and the state
@@ -43,7 +44,7 @@ func TestRepoReadIsOneRoundAndLaterReadsCoverCachedAuthorsDeletions(t *testing.T
 	}
 
 	second, r := repoJSONRun(t, invocation{Env: env}, args...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("second read exit %d: %s", r.Code, r.Err)
 	}
 	if n := rl.ReqCount(); n != 5 {
@@ -55,7 +56,7 @@ func TestRepoReadIsOneRoundAndLaterReadsCoverCachedAuthorsDeletions(t *testing.T
 
 	cold := testEnv(t)
 	h := invocation{Env: cold}.roster(t, append([]string{"repo", "health", "--json", "--timeout", "3s"}, args...)...)
-	if h.Code == exitIncomplete || h.Code == exitFailure {
+	if h.Code == cmdutil.ExitIncomplete || h.Code == cmdutil.ExitFailure {
 		t.Fatalf("health exit %d: %s%s", h.Code, h.Out, h.Err)
 	}
 	if n := rl.ReqCount(); n != 7 {

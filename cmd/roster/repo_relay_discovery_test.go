@@ -6,6 +6,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (relay sources): relays come from --relay, else ROSTER_RELAYS/config
@@ -30,7 +31,7 @@ func TestRelayFlagReplacesRelayDiscovery(t *testing.T) {
 	e := testEnv(t)
 	e["ROSTER_RELAYS"] = env.URL()
 	m, r := repoJSONRun(t, invocation{Env: e}, "--repo", naddr, "--relay", flag.URL())
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	if got := counts(); got[0] != 2 || got[1] != 0 || got[2] != 0 || got[3] != 0 {
@@ -43,7 +44,7 @@ func TestRelayFlagReplacesRelayDiscovery(t *testing.T) {
 	e = testEnv(t)
 	e["ROSTER_RELAYS"] = env.URL()
 	m, r = repoJSONRun(t, invocation{Env: e}, "--repo", naddr)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	// Profiles are asked of the relays of the first round (env and hint).

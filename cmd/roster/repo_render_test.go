@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/roster-cli/roster/report"
 	"strings"
 	"testing"
 
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/repo"
 	"github.com/roster-cli/roster/internal/termui"
+	"github.com/roster-cli/roster/report"
 )
 
 // sampleReport is a lead-shaped repository selected through a co-maintainer,
@@ -53,7 +55,7 @@ func sampleReport() *report.Repo {
 func TestRepoJSONKeysFollowDesignOrder(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
-	if err := encodeJSON(&buf, sampleReport()); err != nil {
+	if err := cmdutil.EncodeJSON(&buf, sampleReport()); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"schema", "coordinate", "selected_maintainer", "lead_maintainer", "lead_source", "lead_path",
@@ -81,7 +83,7 @@ func TestRepoJSONNullsAndEmptyArrays(t *testing.T) {
 		PendingHistoryAcknowledgements: []report.PendingAck{}, Health: []report.Finding{},
 		Relays: []report.Relay{}, Lifecycle: report.Lifecycle{Status: "active"}}
 	var buf bytes.Buffer
-	if err := encodeJSON(&buf, rep); err != nil {
+	if err := cmdutil.EncodeJSON(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
 	var m map[string]any
@@ -106,7 +108,7 @@ func TestRepoJSONDoesNotEscapeAngleBrackets(t *testing.T) {
 	rep := sampleReport()
 	rep.Health[0].Message = "missing active roles: <bob>"
 	var buf bytes.Buffer
-	if err := encodeJSON(&buf, rep); err != nil {
+	if err := cmdutil.EncodeJSON(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "<bob>") {
@@ -119,7 +121,7 @@ func TestRepoJSONDoesNotEscapeAngleBrackets(t *testing.T) {
 func TestHumanOutputAnswersFourQuestionsFirst(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
-	renderRepoHuman(&buf, sampleReport(), termui.Styles{})
+	repo.RenderRepoHuman(&buf, sampleReport(), termui.Styles{})
 	out := buf.String()
 	order := []string{
 		"selected         npub1alice/my-repo",   // 1. selected coordinate
@@ -149,7 +151,7 @@ func TestHumanOutputAnswersFourQuestionsFirst(t *testing.T) {
 func TestHumanOutputNamesFailedRelays(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
-	renderRepoHuman(&buf, sampleReport(), termui.Styles{})
+	repo.RenderRepoHuman(&buf, sampleReport(), termui.Styles{})
 	out := buf.String()
 	if !strings.Contains(out, "ws://two  failed, 0 event(s): connection refused") ||
 		!strings.Contains(out, "no: partial answer, ws://two did not answer") {
@@ -161,8 +163,8 @@ func TestHumanOutputNamesFailedRelays(t *testing.T) {
 func TestHumanOutputPlainWithoutColorStyledWithColor(t *testing.T) {
 	t.Parallel()
 	var plain, styled bytes.Buffer
-	renderRepoHuman(&plain, sampleReport(), termui.NewStyles(&plain, false))
-	renderRepoHuman(&styled, sampleReport(), termui.NewStyles(&styled, true))
+	repo.RenderRepoHuman(&plain, sampleReport(), termui.NewStyles(&plain, false))
+	repo.RenderRepoHuman(&styled, sampleReport(), termui.NewStyles(&styled, true))
 	if strings.Contains(plain.String(), "\x1b[") {
 		t.Fatalf("plain output has ANSI escapes:\n%q", plain.String())
 	}
@@ -179,13 +181,13 @@ func TestColorOnlyOnTTYWithoutNoColor(t *testing.T) {
 		want    bool
 	}{{true, "", true}, {false, "", false}, {true, "1", false}}
 	for _, c := range cases {
-		s := &ioStreams{OutTTY: c.tty, Getenv: func(k string) string {
+		s := &cmdutil.IoStreams{OutTTY: c.tty, Getenv: func(k string) string {
 			if k == "NO_COLOR" {
 				return c.noColor
 			}
 			return ""
 		}}
-		if got := s.color(); got != c.want {
+		if got := s.Color(); got != c.want {
 			t.Errorf("tty=%v NO_COLOR=%q: color()=%v, want %v", c.tty, c.noColor, got, c.want)
 		}
 	}
@@ -227,7 +229,7 @@ func TestLeadSourceTextCoversAllSevenResults(t *testing.T) {
 		graph.LeadConflict:       "unresolved",
 	}
 	for src, word := range want {
-		got := leadSourceText(string(src))
+		got := repo.LeadSourceText(string(src))
 		if got == string(src) && src != graph.LeadExplicit || !strings.Contains(got, word) {
 			t.Errorf("%s -> %q, want words containing %q", src, got, word)
 		}

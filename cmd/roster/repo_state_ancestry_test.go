@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // refStatuses are checkout.refs of `roster repo state --json` by ref.
@@ -109,7 +111,7 @@ func TestRepoStateAndStatePublishAgree(t *testing.T) {
 	co.git("tag", "-d", "v1")
 	s.w.dir = co.dir
 	preview := s.w.ok(alice, alice, 1000, "repo", "state")["checkout"].(map[string]any)["publish"].(map[string]any)
-	refused := s.w.refused(alice, alice, 1000, exitRefused, "ref-removed", "repo", "state", "publish", "--dry-run")
+	refused := s.w.refused(alice, alice, 1000, cmdutil.ExitRefused, "ref-removed", "repo", "state", "publish", "--dry-run")
 	forced := s.w.ok(alice, alice, 1000, "repo", "state", "publish", "--force", "--dry-run")
 	// An annotated tag's action carries the tag object, as git names it.
 	wantChanges := []string{"add refs/heads/extra  " + s.main, "remove refs/tags/v1 " + s.tag}
@@ -136,7 +138,7 @@ func TestRefusedStatePublishSaysWhatForceWouldRemoveRightAboveIt(t *testing.T) {
 	s.alice.git("tag", "-d", "v1")
 	s.w.dir = s.alice.dir
 	words := "--force would remove tag v1 from the repository state"
-	m := s.w.refused(alice, alice, 1000, exitRefused, "ref-removed", "repo", "state", "publish")
+	m := s.w.refused(alice, alice, 1000, cmdutil.ExitRefused, "ref-removed", "repo", "state", "publish")
 	e := m["error"].(map[string]any)
 	cmds := toStrings(e["commands"])
 	if e["details"].(map[string]any)["force_words"] != words || !strings.Contains(cmds[len(cmds)-1], "--force") ||
@@ -146,7 +148,7 @@ func TestRefusedStatePublishSaysWhatForceWouldRemoveRightAboveIt(t *testing.T) {
 	r := s.w.run(alice, alice, 1000, "repo", "state", "publish")
 	lines := strings.Split(strings.TrimSpace(r.Err), "\n")
 	n := len(lines)
-	if r.Code != exitRefused || n < 3 || lines[n-2] != words || !strings.HasPrefix(lines[n-1], "  run: roster repo state publish ") ||
+	if r.Code != cmdutil.ExitRefused || n < 3 || lines[n-2] != words || !strings.HasPrefix(lines[n-1], "  run: roster repo state publish ") ||
 		!strings.Contains(lines[n-1], "--force") || !strings.Contains(r.Err, "nothing was published") {
 		t.Fatalf("exit %d\n%s", r.Code, r.Err)
 	}
@@ -179,7 +181,7 @@ func TestRepoStateAndStatePublishAgreeOnARepointedTag(t *testing.T) {
 	co.git("tag", "-f", "v1", s.main)
 	s.w.dir = co.dir
 	preview := s.w.ok(alice, alice, 1000, "repo", "state")["checkout"].(map[string]any)["publish"].(map[string]any)
-	refused := s.w.refused(alice, alice, 1000, exitRefused, "not-a-descendant", "repo", "state", "publish", "--dry-run")
+	refused := s.w.refused(alice, alice, 1000, cmdutil.ExitRefused, "not-a-descendant", "repo", "state", "publish", "--dry-run")
 	rewrites := refused["error"].(map[string]any)["details"].(map[string]any)["rewrites"]
 	if len(preview["rewrites"].([]any)) != 1 || !jsonEqual(preview["rewrites"], rewrites) {
 		t.Fatalf("repo state %v, state publish %v", preview["rewrites"], rewrites)

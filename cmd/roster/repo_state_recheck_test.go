@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // stateWithBob is a stateScene where Bob is a confirmed co-maintainer, and
@@ -32,7 +34,7 @@ func TestStatePublishRechecksAndDoesNotDropAConcurrentState(t *testing.T) {
 	c3 := s.work.commit("bob's c3")
 	s.work.pushTo(s.bare, "main:refs/heads/bob")
 	bobs := bob.state(t, s.w.id, 900, c3)
-	s.w.seams.beforeRecheck = func() { s.w.seed(bobs) }
+	s.w.seams.BeforeRecheck = func() { s.w.seed(bobs) }
 	before := len(s.storedStates())
 	r := s.w.run(alice, alice, 1000, "repo", "state", "publish", "--json")
 	var m map[string]any
@@ -40,7 +42,7 @@ func TestStatePublishRechecksAndDoesNotDropAConcurrentState(t *testing.T) {
 		t.Fatal(err, r.Out, r.Err)
 	}
 	e, _ := m["error"].(map[string]any)
-	if r.Code != exitRefused || e == nil || e["code"] != "concurrent-change" {
+	if r.Code != cmdutil.ExitRefused || e == nil || e["code"] != "concurrent-change" {
 		t.Fatalf("exit %d\n%s", r.Code, r.Out)
 	}
 	if msg := e["message"].(string); !strings.Contains(msg, "repository state of "+bob.npub()) || !strings.Contains(msg, "nothing was published") {
@@ -50,7 +52,7 @@ func TestStatePublishRechecksAndDoesNotDropAConcurrentState(t *testing.T) {
 	if got := len(s.storedStates()); got != before+1 {
 		t.Fatalf("%d state events stored, want only Bob's one more", got-before)
 	}
-	s.w.seams.beforeRecheck = nil
+	s.w.seams.BeforeRecheck = nil
 	s.w.dir = t.TempDir()
 	if st := s.stateOf(carol, 1001)["state"].(map[string]any); st["event_id"] != bobs.ID {
 		t.Fatalf("a third reader resolves %v, want Bob's %s", st["event_id"], bobs.ID)
@@ -74,14 +76,14 @@ func TestStatePublishConfirmsWhatResolvesAfterPublishing(t *testing.T) {
 			c3 := s.work.commit("bob's c3")
 			s.work.pushTo(s.bare, "main:refs/heads/bob")
 			bobs := bob.state(t, s.w.id, c.created, c3)
-			s.w.seams.afterPublish = func() { s.w.seed(bobs) }
+			s.w.seams.AfterPublish = func() { s.w.seed(bobs) }
 			r := s.w.run(alice, alice, 1000, "repo", "state", "publish", "--json")
 			var m map[string]any
 			if err := json.Unmarshal([]byte(r.Out), &m); err != nil {
 				t.Fatal(err, r.Out, r.Err)
 			}
 			e, _ := m["error"].(map[string]any)
-			if r.Code != exitUnverified || e == nil || e["code"] != c.code || !strings.Contains(e["message"].(string), bobs.ID) {
+			if r.Code != cmdutil.ExitUnverified || e == nil || e["code"] != c.code || !strings.Contains(e["message"].(string), bobs.ID) {
 				t.Fatalf("exit %d\n%s", r.Code, r.Out)
 			}
 			if pub, _ := e["details"].(map[string]any)["published"].([]any); len(pub) != 1 {

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (a tag is never a fast-forward): re-pointing the annotated tag v1 to
@@ -15,7 +17,7 @@ func TestStatePublishOfARepointedTagNeedsForce(t *testing.T) {
 	next := s.clone.commit("next")
 	s.clone.git("tag", "-f", "-a", "-m", "v1 again", "v1", next)
 	s.clone.git("push", "-q", "--force", s.cloneURL, "main", "refs/tags/v1")
-	m := s.w.refused(alice, alice, 1000, exitRefused, "not-a-descendant", "repo", "state", "publish")
+	m := s.w.refused(alice, alice, 1000, cmdutil.ExitRefused, "not-a-descendant", "repo", "state", "publish")
 	if msg := m["error"].(map[string]any)["message"].(string); !strings.Contains(msg, "refs/tags/v1") || !strings.Contains(msg, "a tag that already exists would be re-pointed") {
 		t.Fatal(msg)
 	}

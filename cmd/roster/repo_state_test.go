@@ -10,6 +10,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // stateScene is a repository with real Git objects: Alice's announcement
@@ -102,7 +103,7 @@ func TestRepoStateShowsAlignmentBothWays(t *testing.T) {
 		t.Errorf("force_would\n got %q\nwant %q", got, wantForce)
 	}
 	r := s.w.run(alice, alice, 1000, "repo", "state")
-	if r.Code != exitOK || !strings.Contains(r.Out, "main is 1 commit ahead of the published state: roster repo state publish") ||
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "main is 1 commit ahead of the published state: roster repo state publish") ||
 		strings.Contains(r.Out, "from "+ahead+" to "+s.mainOID) || !strings.Contains(r.Out, "roster repo state publish would:") ||
 		!strings.Contains(r.Out, "update branch refs/heads/main from "+s.mainOID+" to "+ahead) {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
@@ -123,7 +124,7 @@ func TestRepoStateInACheckoutWithUnreadableRefsFailsClosed(t *testing.T) {
 	var m map[string]any
 	_ = json.Unmarshal([]byte(r.Out), &m)
 	e, _ := m["error"].(map[string]any)
-	if r.Code != exitRefused || e["code"] != "local-refs-unreadable" || !strings.Contains(str(e["message"]), ".git/packed-refs") {
+	if r.Code != cmdutil.ExitRefused || e["code"] != "local-refs-unreadable" || !strings.Contains(str(e["message"]), ".git/packed-refs") {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 }
@@ -187,7 +188,7 @@ func TestStatePublishRefusesNonDescendantAndDeletionWithoutForce(t *testing.T) {
 	rewritten := s.clone.commit("rewritten history")
 	s.clone.git("branch", "-f", "main", rewritten)
 	s.clone.git("push", "-q", "--force", s.cloneURL, "main")
-	m := s.w.refused(alice, alice, 1000, exitRefused, "not-a-descendant", "repo", "state", "publish")
+	m := s.w.refused(alice, alice, 1000, cmdutil.ExitRefused, "not-a-descendant", "repo", "state", "publish")
 	msg := m["error"].(map[string]any)["message"].(string)
 	if !strings.Contains(msg, "refs/heads/main") || !strings.Contains(msg, rewritten+" does not descend from "+s.mainOID) {
 		t.Fatal(msg)
@@ -197,7 +198,7 @@ func TestStatePublishRefusesNonDescendantAndDeletionWithoutForce(t *testing.T) {
 	s.clone.git("checkout", "-q", "main")
 	s.clone.git("branch", "-D", "rewrite")
 	s.clone.git("update-ref", "-d", "refs/remotes/origin/dev")
-	m = s.w.refused(alice, alice, 1000, exitRefused, "ref-removed", "repo", "state", "publish")
+	m = s.w.refused(alice, alice, 1000, cmdutil.ExitRefused, "ref-removed", "repo", "state", "publish")
 	if msg := m["error"].(map[string]any)["message"].(string); !strings.Contains(msg, "remove branch refs/heads/dev") {
 		t.Fatal(msg)
 	}
@@ -217,7 +218,7 @@ func TestStatePublishRefusesObjectsNoServerAdvertises(t *testing.T) {
 	t.Parallel()
 	s := newStateScene(t)
 	local := s.clone.commit("not pushed")
-	m := s.w.refused(alice, alice, 1000, exitRefused, "objects-unavailable", "repo", "state", "publish")
+	m := s.w.refused(alice, alice, 1000, cmdutil.ExitRefused, "objects-unavailable", "repo", "state", "publish")
 	e := m["error"].(map[string]any)
 	if !strings.Contains(e["message"].(string), "refs/heads/main at "+local) ||
 		!strings.Contains(strings.Join(toStrings(e["commands"]), "\n"), "git push "+s.cloneURL+" refs/heads/main") {
@@ -225,14 +226,14 @@ func TestStatePublishRefusesObjectsNoServerAdvertises(t *testing.T) {
 	}
 	// Alice's announcement now advertises only a server that is not there.
 	s.w.seed(alice.announce(t, s.w.id, 200, nostr.Tag{"clone", "file://" + filepath.Join(t.TempDir(), "gone.git")}))
-	s.w.refused(alice, alice, 1000, exitIncomplete, "objects-unknown", "repo", "state", "publish")
+	s.w.refused(alice, alice, 1000, cmdutil.ExitIncomplete, "objects-unknown", "repo", "state", "publish")
 }
 
 // Only a confirmed maintainer publishes state.
 func TestStatePublishByANonMaintainerIsRefused(t *testing.T) {
 	t.Parallel()
 	s := newStateScene(t)
-	s.w.refused(bob, alice, 1000, exitRefused, "not-a-maintainer", "repo", "state", "publish")
+	s.w.refused(bob, alice, 1000, cmdutil.ExitRefused, "not-a-maintainer", "repo", "state", "publish")
 }
 
 // maintainers.md: "state OIDs that cannot be fetched from the post-change
@@ -250,14 +251,14 @@ func TestMembershipAddWhoseStateNamesAnUnavailableCommitIsRefused(t *testing.T) 
 		nostr.Tag{"HEAD", "ref: refs/heads/main"}),
 		bob.announce(t, s.w.id, 130, role("M", alice, "130"), role("m", bob, "130"), maintainersTag(alice, bob), nostr.Tag{"clone", bobsServer}))
 	s.w.dir = t.TempDir() // outside any checkout
-	m := s.w.refused(alice, alice, 1000, exitRefused, "objects-unavailable", "repo", "edit", "--add-maintainer", bob.npub())
+	m := s.w.refused(alice, alice, 1000, cmdutil.ExitRefused, "objects-unavailable", "repo", "edit", "--add-maintainer", bob.npub())
 	e := m["error"].(map[string]any)
 	if !strings.Contains(e["message"].(string), "refs/heads/main at "+unpushed+": none of "+s.cloneURL+", "+bobsServer+" serves it") ||
 		!strings.Contains(strings.Join(toStrings(e["commands"]), "\n"), "git push "+s.cloneURL+" refs/heads/main") {
 		t.Fatalf("%v", e)
 	}
 	// The preview says so too.
-	s.w.refused(alice, alice, 1000, exitRefused, "objects-unavailable", "repo", "edit", "--add-maintainer", bob.npub(), "--dry-run")
+	s.w.refused(alice, alice, 1000, cmdutil.ExitRefused, "objects-unavailable", "repo", "edit", "--add-maintainer", bob.npub(), "--dry-run")
 	s.work.pushTo(s.bare, "main")
 	ok := s.w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
 	checked := strings.Join(toStrings(ok["preview"].(map[string]any)["state"].(map[string]any)["checked"]), "\n")

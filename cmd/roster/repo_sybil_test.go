@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/workspace/testkeys"
 )
 
@@ -38,10 +39,10 @@ func TestSybilAnnouncementsDoNotBreakReadsOrWrites(t *testing.T) {
 	w.t = t
 	read := w.run(alice, alice, 1000, "repo", "--json")
 	var m map[string]any
-	if read.Code != exitOK || json.Unmarshal([]byte(read.Out), &m) != nil || m["complete"] != true {
+	if read.Code != cmdutil.ExitOK || json.Unmarshal([]byte(read.Out), &m) != nil || m["complete"] != true {
 		t.Fatalf("cold read: exit %d, complete %v\n%s\n%.3000s", read.Code, m["complete"], read.Err, read.Out)
 	}
-	if h := w.run(alice, alice, 1000, "repo", "health", "--json"); h.Code == exitIncomplete {
+	if h := w.run(alice, alice, 1000, "repo", "health", "--json"); h.Code == cmdutil.ExitIncomplete {
 		t.Fatalf("repo health: exit 4 (incomplete evidence)\n%s", h.Out)
 	}
 	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--dry-run")

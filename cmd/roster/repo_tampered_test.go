@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
-
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // A relay serving forged or altered events: roster ignores them (every event
@@ -20,7 +20,7 @@ func TestRepoNamesARelayThatServedTamperedEvents(t *testing.T) {
 	relays[0].Inject(tampered)
 
 	r := invocation{Env: testEnv(t)}.roster(t, "repo", "--repo", alice.naddr("proj"), "--relay", relays[0].URL())
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	if !strings.Contains(r.Out, relays[0].URL()+"  ok, 4 event(s), 1 ignored (bad id, signature or filter)") {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // readAs runs `roster repo` (human) against one relay holding events, as viewer.
@@ -22,7 +23,7 @@ func readAs(t *testing.T, viewer *person, selected person, events ...*nostr.Even
 		env = withKey(env, *viewer)
 	}
 	r := invocation{Env: env}.roster(t, "repo", "--repo", selected.naddr("proj"), "--relay", relays[0].URL())
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	sel := " --repo " + selected.naddr("proj") + " --relay " + relays[0].URL()
@@ -249,8 +250,8 @@ func TestAdvisoryWarningsFollowEveryReadCommandButNotJSON(t *testing.T) {
 		args []string
 		code int
 	}{
-		{[]string{"repo"}, exitOK},
-		{[]string{"repo", "health"}, exitUnhealthy}, // the removal is an error for carol
+		{[]string{"repo"}, cmdutil.ExitOK},
+		{[]string{"repo", "health"}, cmdutil.ExitUnhealthy}, // the removal is an error for carol
 	} {
 		r := invocation{Env: env}.roster(t, append(c.args, base...)...)
 		if r.Code != c.code || !strings.Contains(r.Err, warning) {
@@ -293,7 +294,7 @@ func TestAdvisoryCommandsCarryTheRepoAndRelayFlags(t *testing.T) {
 	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
 	r := invocation{Env: withKey(testEnv(t), carol)}.roster(t, "repo", "--repo", alice.naddr("proj"), "--relay", relays[0].URL())
 	want := "accept with: roster repo accept --repo " + alice.naddr("proj") + " --relay " + relays[0].URL()
-	if r.Code != exitOK || !strings.Contains(r.Err, want) {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Err, want) {
 		t.Fatalf("exit %d; stderr lacks %q:\n%s", r.Code, want, r.Err)
 	}
 }

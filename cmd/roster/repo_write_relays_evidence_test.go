@@ -9,6 +9,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (relays learned from people nobody the write involves reaches are
@@ -30,7 +31,7 @@ func TestAnUnrelatedAnnouncementsDeadRelayDoesNotBlockAWrite(t *testing.T) {
 	if took := time.Since(start); took > 10*time.Second {
 		t.Fatalf("took %v", took)
 	}
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d, want 0\n%s%s", r.Code, r.Out, r.Err)
 	}
 	if live.ReqCount() == 0 {
@@ -62,7 +63,7 @@ func TestAnEvidenceOnlyRelaySilentInTheRecheckDoesNotBlockAWrite(t *testing.T) {
 	live := s.others[0]
 	publish(t, s.home.URL(), alice.announce(t, s.id, 100),
 		dave.announce(t, s.id, 200, role("M", dave), nostr.Tag{"relays", live.URL()}))
-	if r := s.run(alice, 999, "repo", "edit", "--add-maintainer", carol.npub(), "--dry-run", "--json"); r.Code != exitOK {
+	if r := s.run(alice, 999, "repo", "edit", "--add-maintainer", carol.npub(), "--dry-run", "--json"); r.Code != cmdutil.ExitOK {
 		t.Fatalf("dry run: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	preview := live.ReqCount()
@@ -77,7 +78,7 @@ func TestAnEvidenceOnlyRelaySilentInTheRecheckDoesNotBlockAWrite(t *testing.T) {
 		return ""
 	}})
 	r := s.run(alice, 1000, "repo", "edit", "--add-maintainer", carol.npub(), "--json")
-	if r.Code != exitOK || !strings.Contains(r.Out, `"verified": true`) {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, `"verified": true`) {
 		t.Fatalf("exit %d, want 0 and verified\n%s%s", r.Code, r.Out, r.Err)
 	}
 	if live.ReqCount() <= 2*preview {

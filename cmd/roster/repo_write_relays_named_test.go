@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (a named person's unreachable relay stays incomplete evidence, and
@@ -21,7 +22,7 @@ func TestAnInviteesDeadRelayIsANamedIncompleteRefusal(t *testing.T) {
 	publish(t, s.home.URL(), alice.announce(t, s.id, 100, role("M", alice), role("m", bob, "100"), maintainersTag(alice, bob)),
 		bob.announce(t, s.id, 200, role("M", alice, "100"), role("m", bob, "100"), nostr.Tag{"relays", dead}))
 	start := time.Now()
-	e := s.refusedJSON(alice, 1000, exitIncomplete, "incomplete", "repo", "edit", "--add-maintainer", carol.npub())
+	e := s.refusedJSON(alice, 1000, cmdutil.ExitIncomplete, "incomplete", "repo", "edit", "--add-maintainer", carol.npub())
 	if took := time.Since(start); took > 10*time.Second {
 		t.Fatalf("took %v", took)
 	}
@@ -59,7 +60,7 @@ func TestARelayListOverTheBoundIsANamedRefusal(t *testing.T) {
 	}
 	publish(t, s.home.URL(), alice.announce(t, s.id, 100, role("M", alice), role("m", bob, "100"), maintainersTag(alice, bob)),
 		bob.announce(t, s.id, 200, role("M", alice, "100"), role("m", bob, "100"), maintainersTag(alice, bob)), list)
-	e := s.refusedJSON(alice, 1000, exitIncomplete, "relay-bound", "repo", "edit", "--remove-maintainer", bob.npub())
+	e := s.refusedJSON(alice, 1000, cmdutil.ExitIncomplete, "relay-bound", "repo", "edit", "--remove-maintainer", bob.npub())
 	if n := sink.ReqCount(); n != 0 {
 		t.Fatalf("the relays past the bound got %d REQs", n)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // writeRelayScene is Alice's repository read through ROSTER_RELAYS (not
@@ -101,7 +102,7 @@ func TestAddAsksTheRelaysTheInviteesAnnouncementLists(t *testing.T) {
 		bob.announce(t, s.id, 200, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob), nostr.Tag{"relays", bobs.URL()}))
 	publish(t, bobs.URL(), bob.state(t, s.id, 300, oidB))
 
-	e := s.refusedJSON(alice, 1000, exitRefused, "state-conflict", "repo", "edit", "--add-maintainer", bob.npub())
+	e := s.refusedJSON(alice, 1000, cmdutil.ExitRefused, "state-conflict", "repo", "edit", "--add-maintainer", bob.npub())
 	if msg := e["message"].(string); !strings.Contains(msg, "update branch refs/heads/main from "+oidA+" to "+oidB) {
 		t.Fatalf("the refusal does not reflect Bob's state on his own relay:\n%s", msg)
 	}
@@ -133,7 +134,7 @@ func TestAddFindsTheInviteeThroughHisNIP65WriteRelay(t *testing.T) {
 	publish(t, write.URL(), bob.announce(t, s.id, 200, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)),
 		bob.state(t, s.id, 300, oidB))
 
-	e := s.refusedJSON(alice, 1000, exitRefused, "state-conflict", "repo", "edit", "--add-maintainer", bob.npub())
+	e := s.refusedJSON(alice, 1000, cmdutil.ExitRefused, "state-conflict", "repo", "edit", "--add-maintainer", bob.npub())
 	if msg := e["message"].(string); !strings.Contains(msg, oidB) {
 		t.Fatalf("the refusal does not reflect Bob's state on his write relay:\n%s", msg)
 	}
@@ -154,11 +155,11 @@ func TestWritePreviewSaysWhichRelaysWereAsked(t *testing.T) {
 	carols := s.others[0]
 	publish(t, s.home.URL(), alice.announce(t, s.id, 100), carol.sign(t, 10002, 50, nostr.Tag{"r", carols.URL()}))
 	h := s.run(alice, 999, "repo", "edit", "--add-maintainer", carol.npub(), "--dry-run")
-	if h.Code != exitOK || !strings.Contains(h.Out, "relays asked: 2") {
+	if h.Code != cmdutil.ExitOK || !strings.Contains(h.Out, "relays asked: 2") {
 		t.Fatalf("human preview lacks the relays asked: exit %d\n%s%s", h.Code, h.Out, h.Err)
 	}
 	r := s.run(alice, 1000, "repo", "edit", "--add-maintainer", carol.npub(), "--json")
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	checked := previewChecked(t, r.Out)
@@ -196,7 +197,7 @@ func TestWriteThatHitsTheRelayBoundExits4AndPublishesNothing(t *testing.T) {
 		many = append(many, fmt.Sprintf("%s/r%02d", sink.URL(), i))
 	}
 	publish(t, s.home.URL(), alice.announce(t, s.id, 100), bob.announce(t, s.id, 200, role("M", alice, "200"), role("m", bob, "200"), many))
-	e := s.refusedJSON(alice, 1000, exitIncomplete, "relay-bound", "repo", "edit", "--add-maintainer", bob.npub())
+	e := s.refusedJSON(alice, 1000, cmdutil.ExitIncomplete, "relay-bound", "repo", "edit", "--add-maintainer", bob.npub())
 	if n := sink.ReqCount(); n != 0 {
 		t.Fatalf("the relays past the bound got %d REQs", n)
 	}
@@ -209,7 +210,7 @@ func TestWriteThatHitsTheRelayBoundExits4AndPublishesNothing(t *testing.T) {
 		t.Fatalf("commands %s, want the change with --relay", cmds)
 	}
 	h := s.run(alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
-	if h.Code != exitIncomplete || !strings.Contains(h.Err, "more than 32 relays") || !strings.Contains(h.Err, "nothing was decided or published") {
+	if h.Code != cmdutil.ExitIncomplete || !strings.Contains(h.Err, "more than 32 relays") || !strings.Contains(h.Err, "nothing was decided or published") {
 		t.Fatalf("exit %d, stderr:\n%s", h.Code, h.Err)
 	}
 	// `repo state publish` discovers the same way (its discovery comes
@@ -217,7 +218,7 @@ func TestWriteThatHitsTheRelayBoundExits4AndPublishesNothing(t *testing.T) {
 	// the 40 relays.
 	sp := newWriteRelayScene(t, 1)
 	publish(t, sp.home.URL(), alice.announce(t, sp.id, 100, many))
-	sp.refusedJSON(alice, 1000, exitIncomplete, "relay-bound", "repo", "state", "publish")
+	sp.refusedJSON(alice, 1000, cmdutil.ExitIncomplete, "relay-bound", "repo", "state", "publish")
 	if n := sink.ReqCount(); n != 0 {
 		t.Fatalf("state publish asked the relays past the bound: %d REQs", n)
 	}
@@ -257,7 +258,7 @@ func TestRoundTripsOfAWriteThatLearnsRelays(t *testing.T) {
 	publish(t, r2.URL(), carol.announce(t, s.id, 90, nostr.Tag{"relays", r3.URL()}))
 	mark := markTraffic(append([]*devrelay.Relay{s.home}, s.others...))
 	r := s.run(alice, 1000, "repo", "edit", "--add-maintainer", carol.npub(), "--json")
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	got := mark.since()
@@ -281,7 +282,7 @@ func TestAcceptAsksTheInviteesOwnWriteRelay(t *testing.T) {
 	publish(t, s.home.URL(), alice.announce(t, s.id, 100, role("M", alice), role("m", bob, "100"), maintainersTag(alice, bob)),
 		alice.state(t, s.id, 110, oidA), bob.sign(t, 10002, 40, nostr.Tag{"r", write.URL()}))
 	publish(t, write.URL(), bob.state(t, s.id, 50, oidB))
-	e := s.refusedJSON(bob, 2000, exitRefused, "state-conflict", "repo", "accept")
+	e := s.refusedJSON(bob, 2000, cmdutil.ExitRefused, "state-conflict", "repo", "accept")
 	if msg := e["message"].(string); !strings.Contains(msg, oidB) {
 		t.Fatalf("the refusal does not reflect Bob's state on his write relay:\n%s", msg)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (only the component's own role-scoped events count toward the
@@ -41,7 +42,7 @@ func TestAMaintainersOversizedRoleScopedEventIsNamedInTheRefusal(t *testing.T) {
 	issue := erin.sign(t, 1621, 200, a)
 	note := alice.sign(t, 1624, 300, a, nostr.Tag{"e", issue.ID, "", "root"}, nostr.Tag{"body", strings.Repeat("y", 300<<10)})
 	w.seed(alice.announce(t, w.id, 100), issue, note)
-	m := w.refused(alice, alice, 1000, exitRefused, "role-actions-over-limit", "repo", "edit", "--add-maintainer", bob.npub())
+	m := w.refused(alice, alice, 1000, cmdutil.ExitRefused, "role-actions-over-limit", "repo", "edit", "--add-maintainer", bob.npub())
 	e := m["error"].(map[string]any)
 	if msg := e["message"].(string); !strings.Contains(msg, "left out: "+note.ID) || !strings.Contains(msg, "delete it (NIP-09)") {
 		t.Errorf("message does not name the event or say what to do:\n%s", msg)

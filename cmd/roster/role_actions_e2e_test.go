@@ -9,6 +9,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/nbd-wtf/go-nostr/nip19"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // bobLedHisOwnRepository seeds the join of maintainers.md "Pre-existing
@@ -36,7 +37,7 @@ func bobLedHisOwnRepository(t *testing.T, status bool) (w *mutWorld, issue, clos
 // nothing is stored.
 func TestJoinThatNewlyAuthorizesAnOldStatusIsRefusedAndStoresNothing(t *testing.T) {
 	w, issue, closed := bobLedHisOwnRepository(t, true)
-	m := w.refused(alice, alice, 1000, exitRefused, "newly-authorized-action", "repo", "edit", "--add-maintainer", bob.npub())
+	m := w.refused(alice, alice, 1000, cmdutil.ExitRefused, "newly-authorized-action", "repo", "edit", "--add-maintainer", bob.npub())
 	e := m["error"].(map[string]any)
 	msg := e["message"].(string)
 	for _, want := range []string{closed.ID, issue.ID, bob.npub(), "status open -> closed", "1970-01-01T00:01:10Z"} {
@@ -53,7 +54,7 @@ func TestJoinThatNewlyAuthorizesAnOldStatusIsRefusedAndStoresNothing(t *testing.
 	}
 	// The human refusal says the same on stderr, exit 3.
 	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
-	if r.Code != exitRefused || !strings.Contains(r.Err, closed.ID) || !strings.Contains(r.Err, "newly authorized") {
+	if r.Code != cmdutil.ExitRefused || !strings.Contains(r.Err, closed.ID) || !strings.Contains(r.Err, "newly authorized") {
 		t.Fatalf("exit %d\n%s", r.Code, r.Err)
 	}
 }
@@ -130,7 +131,7 @@ func TestCheckEventAnswersWithTheRoleAtCreatedAt(t *testing.T) {
 
 	var doc map[string]any
 	r := w.checkEvent(inRole.ID, "--json")
-	if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &doc) != nil {
+	if r.Code != cmdutil.ExitOK || json.Unmarshal([]byte(r.Out), &doc) != nil {
 		t.Fatalf("in role: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	iv, _ := doc["interval"].(map[string]any)
@@ -143,13 +144,13 @@ func TestCheckEventAnswersWithTheRoleAtCreatedAt(t *testing.T) {
 	}
 	// Human output: dates, not epochs.
 	r = w.checkEvent(inRole.ID)
-	if r.Code != exitOK || !strings.Contains(r.Out, "1970-01-01 00:41:40 UTC") || !strings.Contains(r.Out, "authorized: current maintainer role, from 1970-01-01 00:33:20 UTC, still open") {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "1970-01-01 00:41:40 UTC") || !strings.Contains(r.Out, "authorized: current maintainer role, from 1970-01-01 00:33:20 UTC, still open") {
 		t.Fatalf("human:\n%s%s", r.Out, r.Err)
 	}
 
 	nevent, _ := nip19.EncodeEvent(own.ID, relayURLs(w), own.PubKey)
 	r = w.checkEvent(nevent, "--json")
-	if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &doc) != nil || doc["by"] != "target-author" {
+	if r.Code != cmdutil.ExitOK || json.Unmarshal([]byte(r.Out), &doc) != nil || doc["by"] != "target-author" {
 		t.Fatalf("author: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 
@@ -159,12 +160,12 @@ func TestCheckEventAnswersWithTheRoleAtCreatedAt(t *testing.T) {
 	}{{early, "before-effective-start"}, {outsider, "no-role-at-that-time"}} {
 		note, _ := nip19.EncodeNote(c.evt.ID)
 		r = w.checkEvent(note, "--json")
-		if r.Code != exitUnhealthy || json.Unmarshal([]byte(r.Out), &doc) != nil || doc["authorized"] != false || doc["reason"] != c.reason {
+		if r.Code != cmdutil.ExitUnhealthy || json.Unmarshal([]byte(r.Out), &doc) != nil || doc["authorized"] != false || doc["reason"] != c.reason {
 			t.Fatalf("%s: exit %d\n%s%s", c.reason, r.Code, r.Out, r.Err)
 		}
 	}
 	r = w.checkEvent(strings.Repeat("ab", 32), "--json")
-	if r.Code != exitIncomplete || !strings.Contains(r.Out, `"incomplete"`) {
+	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Out, `"incomplete"`) {
 		t.Fatalf("missing event: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 }
@@ -178,7 +179,7 @@ func TestCheckEventWithARelayDownIsIncomplete(t *testing.T) {
 	dead := "ws://127.0.0.1:1"
 	full := append([]string{"repo", "check-event", st.ID, "--json", "--timeout", "2s", "--home", w.home["ROSTER_HOME"], "--relay", dead}, relayArgs(w.relays)...)
 	r := invocation{Env: w.home, Dir: w.dir, Now: time.Unix(10_000, 0)}.roster(t, full...)
-	if r.Code != exitIncomplete {
+	if r.Code != cmdutil.ExitIncomplete {
 		t.Fatalf("exit %d, want 4\n%s%s", r.Code, r.Out, r.Err)
 	}
 }
@@ -202,20 +203,20 @@ func TestCheckEventModeratorStatusYesStateNo(t *testing.T) {
 	w.seed(issue, status, daveState)
 	var doc map[string]any
 	r := w.checkEvent(status.ID, "--json")
-	if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &doc) != nil || doc["role"] != "moderator" || doc["action"] != "status" {
+	if r.Code != cmdutil.ExitOK || json.Unmarshal([]byte(r.Out), &doc) != nil || doc["role"] != "moderator" || doc["action"] != "status" {
 		t.Fatalf("moderator status: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	// State names only an identifier: the repository must be given.
-	if r = w.checkEvent(daveState.ID, "--json"); r.Code != exitUsage || !strings.Contains(r.Out, `"no-coordinate"`) {
+	if r = w.checkEvent(daveState.ID, "--json"); r.Code != cmdutil.ExitUsage || !strings.Contains(r.Out, `"no-coordinate"`) {
 		t.Fatalf("state without --repo: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	r = w.checkEvent(daveState.ID, "--json", "--repo", alice.naddr(w.id))
-	if r.Code != exitUnhealthy || json.Unmarshal([]byte(r.Out), &doc) != nil || doc["action"] != "state" || doc["reason"] != "not-confirmed" {
+	if r.Code != cmdutil.ExitUnhealthy || json.Unmarshal([]byte(r.Out), &doc) != nil || doc["action"] != "state" || doc["reason"] != "not-confirmed" {
 		t.Fatalf("moderator state: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	for _, e := range w.relays[0].Stored(nostr.Filter{Kinds: []int{30618}, Authors: []string{bob.pk}}) {
 		r = w.checkEvent(e.ID, "--json", "--repo", alice.naddr(w.id))
-		if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &doc) != nil || doc["role"] != "maintainer" {
+		if r.Code != cmdutil.ExitOK || json.Unmarshal([]byte(r.Out), &doc) != nil || doc["role"] != "maintainer" {
 			t.Fatalf("maintainer state: exit %d\n%s%s", r.Code, r.Out, r.Err)
 		}
 	}
@@ -227,11 +228,11 @@ func TestCheckEventModeratorStatusYesStateNo(t *testing.T) {
 func TestRoleScopedEventBetweenPreviewAndSigningAborts(t *testing.T) {
 	w, issue, _ := bobLedHisOwnRepository(t, false)
 	late := bob.sign(t, 1632, 70, nostr.Tag{"a", "30617:" + bob.pk + ":" + w.id}, nostr.Tag{"e", issue.ID, "", "root"})
-	w.seams.beforeRecheck = func() { w.seed(late) }
+	w.seams.BeforeRecheck = func() { w.seed(late) }
 	mine := func() int { return len(w.relays[0].Stored(nostr.Filter{Authors: []string{alice.pk}})) }
 	stored := mine()
 	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--json")
-	if r.Code != exitRefused || !strings.Contains(r.Out, `"code": "concurrent-change"`) || !strings.Contains(r.Out, "role-scoped event "+late.ID) {
+	if r.Code != cmdutil.ExitRefused || !strings.Contains(r.Out, `"code": "concurrent-change"`) || !strings.Contains(r.Out, "role-scoped event "+late.ID) {
 		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
 	if mine() != stored {

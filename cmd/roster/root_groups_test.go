@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	cliroot "github.com/roster-cli/roster/internal/cli/root"
 	"github.com/spf13/cobra"
 )
 
@@ -17,19 +19,19 @@ func runTree(t *testing.T, whole bool, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
 	home := t.TempDir()
-	s := &ioStreams{In: strings.NewReader(""), Out: &out, Err: &errb, Now: time.Now, Dir: t.TempDir(),
+	s := &cmdutil.IoStreams{In: strings.NewReader(""), Out: &out, Err: &errb, Now: time.Now, Dir: t.TempDir(),
 		Getenv: func(k string) string {
 			if k == "ROSTER_HOME" {
 				return home
 			}
 			return ""
 		}}
-	a := &app{io: s}
-	root := newRootCmdFor(a, args)
+	a := &cmdutil.Factory{Io: s}
+	root := cliroot.NewRootCmdFor(a, args)
 	if whole {
-		root = newRootCmd(a)
+		root = cliroot.NewRootCmd(a)
 	}
-	code := a.execute(context.Background(), root, args)
+	code := cliroot.Execute(a, context.Background(), root, args)
 	// Temporary directories differ between the two runs.
 	clean := func(s string) string { return strings.ReplaceAll(s, home, "<home>") }
 	return result{Out: clean(out.String()), Err: clean(errb.String()), Code: code}
@@ -42,12 +44,12 @@ func runTree(t *testing.T, whole bool, args ...string) result {
 // And every group of the whole tree can be built alone.
 func TestACommandGroupBuiltAloneBehavesAsInTheWholeTree(t *testing.T) {
 	t.Parallel()
-	whole := newRootCmd(&app{io: &ioStreams{Getenv: func(string) string { return "" }}})
+	whole := cliroot.NewRootCmd(&cmdutil.Factory{Io: &cmdutil.IoStreams{Getenv: func(string) string { return "" }}})
 	for _, g := range whole.Commands() {
 		if g.Name() == "completion" || g.Name() == "help" {
 			continue
 		}
-		if commandGroups[g.Name()] == nil {
+		if cliroot.CommandGroups[g.Name()] == nil {
 			t.Errorf("group %q is not in commandGroups: every command of it builds the whole tree at start-up", g.Name())
 		}
 	}
@@ -64,14 +66,14 @@ func TestACommandGroupBuiltAloneBehavesAsInTheWholeTree(t *testing.T) {
 		}
 	}
 	for _, g := range whole.Commands() {
-		if commandGroups[g.Name()] != nil {
+		if cliroot.CommandGroups[g.Name()] != nil {
 			walk(g, nil)
 		}
 	}
 	cases = append(cases, []string{"--json", "--repo", "repo", "version"}, []string{"--timeout", "0s", "repo", "--help"},
 		[]string{"--deadline", "1m", "repo", "health", "--help"}, []string{"repo", "helth"}, []string{"repo", "edit", "--timeout", "soon"})
 	for _, args := range cases {
-		if commandGroup(args) == nil {
+		if cliroot.CommandGroup(args) == nil {
 			t.Fatalf("%v: not built alone", args)
 		}
 		alone, all := runTree(t, false, args...), runTree(t, true, args...)
@@ -103,7 +105,7 @@ func TestCommandGroupSkipsRootFlagsAndDefersEverythingElse(t *testing.T) {
 		{[]string{"--", "repo"}, false},
 		{[]string{"--repo"}, false},
 	} {
-		if got := commandGroup(c.args) != nil; got != c.want {
+		if got := cliroot.CommandGroup(c.args) != nil; got != c.want {
 			t.Errorf("commandGroup(%q) built alone: %v, want %v", c.args, got, c.want)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	cliroot "github.com/roster-cli/roster/internal/cli/root"
 	"github.com/spf13/cobra"
 )
 
@@ -14,8 +16,8 @@ import (
 // completion command is included: it is part of the contract.
 func TestEveryCommandHelpHasShortAndExample(t *testing.T) {
 	t.Parallel()
-	a := &app{io: &ioStreams{Getenv: func(string) string { return "" }}}
-	root := newRootCmd(a)
+	a := &cmdutil.Factory{Io: &cmdutil.IoStreams{Getenv: func(string) string { return "" }}}
+	root := cliroot.NewRootCmd(a)
 	root.InitDefaultCompletionCmd()
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
@@ -41,7 +43,7 @@ func TestCompletionPrintsAScriptForEachShell(t *testing.T) {
 	t.Parallel()
 	for shell, marker := range map[string]string{"bash": "bash completion", "zsh": "#compdef roster", "fish": "complete -c roster", "powershell": "Register-ArgumentCompleter"} {
 		r := invocation{Env: map[string]string{}}.roster(t, "completion", shell)
-		if r.Code != exitOK || !strings.Contains(r.Out, marker) {
+		if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, marker) {
 			t.Errorf("completion %s: exit %d, stdout lacks %q (stderr %q)", shell, r.Code, marker, r.Err)
 		}
 	}
@@ -55,8 +57,8 @@ func TestReadmeTourCoversEveryCommandGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &app{io: &ioStreams{Getenv: func(string) string { return "" }}}
-	root := newRootCmd(a)
+	a := &cmdutil.Factory{Io: &cmdutil.IoStreams{Getenv: func(string) string { return "" }}}
+	root := cliroot.NewRootCmd(a)
 	var paths []string
 	for _, c := range root.Commands() {
 		if c.Hidden || c.Name() == "help" || c.Name() == "version" {

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // docs/json.md: "`<`, `>` and `&` are printed literally, not escaped", and the
@@ -11,8 +13,8 @@ import (
 func TestJSONErrorPrintsLiteralAnglesAndAmpersands(t *testing.T) {
 	t.Parallel()
 	r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}, Dir: t.TempDir()}.roster(t, "repo", "--json")
-	if r.Code != exitUsage {
-		t.Fatalf("exit %d, want %d; out %q err %q", r.Code, exitUsage, r.Out, r.Err)
+	if r.Code != cmdutil.ExitUsage {
+		t.Fatalf("exit %d, want %d; out %q err %q", r.Code, cmdutil.ExitUsage, r.Out, r.Err)
 	}
 	if strings.Contains(r.Out, `\u003c`) || strings.Contains(r.Out, `\u0026`) {
 		t.Fatalf("error JSON escapes <, > or &:\n%s", r.Out)
@@ -39,8 +41,8 @@ func TestJSONErrorFieldsInDocumentedOrder(t *testing.T) {
 func TestWriteJSONPrintsLiteralAnglesAndAmpersands(t *testing.T) {
 	t.Parallel()
 	var out strings.Builder
-	a := &app{io: &ioStreams{Out: &out}}
-	if err := writeJSON(a, map[string]string{"command": "a <b> && c"}); err != nil {
+	a := &cmdutil.Factory{Io: &cmdutil.IoStreams{Out: &out}}
+	if err := cmdutil.WriteJSON(a, map[string]string{"command": "a <b> && c"}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), `"a <b> && c"`) {

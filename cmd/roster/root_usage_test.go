@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // A typo in a subcommand is a usage error (exit 2, docs/exit-codes.md), not the
@@ -13,12 +15,12 @@ func TestUnknownSubcommandOfAGroupIsUsageError(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{{"cache", "clera"}, {"dev", "relais"}, {"workspace", "shwo"}, {"project", "shwo"}, {"group", "shwo"}} {
 		r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t, args...)
-		if r.Code != exitUsage || !strings.Contains(r.Err, "unknown command") || !strings.Contains(r.Err, "run: roster "+args[0]+" --help") {
+		if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "unknown command") || !strings.Contains(r.Err, "run: roster "+args[0]+" --help") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, r.Code, r.Out, r.Err)
 		}
 	}
 	r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t, "cache")
-	if r.Code != exitOK || !strings.Contains(r.Out, "roster cache [command]") {
+	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "roster cache [command]") {
 		t.Errorf("a group without arguments still shows its help: exit %d, %q", r.Code, r.Out)
 	}
 }
@@ -28,7 +30,7 @@ func TestUsageErrorsNameTheHelpCommand(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{{"repo", "bogus"}, {"whoami", "--bogus"}, {"repo", "health", "--strict=maybe"}} {
 		r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t, args...)
-		if r.Code != exitUsage || !strings.Contains(r.Err, "  run: roster ") || !strings.Contains(r.Err, " --help") {
+		if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "  run: roster ") || !strings.Contains(r.Err, " --help") {
 			t.Errorf("%v: exit %d, stderr %q", args, r.Code, r.Err)
 		}
 	}
@@ -40,7 +42,7 @@ func TestNonPositiveTimeoutIsUsageError(t *testing.T) {
 	t.Parallel()
 	for _, d := range []string{"0s", "-1s"} {
 		r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}, Dir: t.TempDir()}.roster(t, "repo", "--timeout", d, "--repo", alice.naddr("proj"), "--relay", "ws://127.0.0.1:1")
-		if r.Code != exitUsage || !strings.Contains(r.Err, "--timeout must be a positive duration") {
+		if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "--timeout must be a positive duration") {
 			t.Errorf("--timeout %s: exit %d, stderr %q", d, r.Code, r.Err)
 		}
 	}
@@ -58,7 +60,7 @@ func TestHomeThatIsAFileIsUsageError(t *testing.T) {
 	env := map[string]string{"ROSTER_HOME": file}
 	for _, args := range [][]string{{"whoami"}, {"cache", "info"}, {"repo", "--offline", "--repo", alice.naddr("proj")}} {
 		r := invocation{Env: env, Dir: t.TempDir()}.roster(t, args...)
-		if r.Code != exitUsage || !strings.Contains(r.Err, "is a file, not a directory: pass --home <directory>") {
+		if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "is a file, not a directory: pass --home <directory>") {
 			t.Errorf("%v: exit %d, stderr %q", args, r.Code, r.Err)
 		}
 	}

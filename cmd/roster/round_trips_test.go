@@ -8,6 +8,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // traffic is what one relay received during a command: its REQs (each
@@ -83,12 +84,12 @@ func TestRoundTripsPerCommand(t *testing.T) {
 		reqs, events int
 		exit         int
 	}{
-		{"repo (discovery, profiles)", alice, 200, []string{"repo"}, 2, 0, exitOK},
-		{"repo health", alice, 200, []string{"repo", "health"}, 2, 0, exitOK},
-		{"repo edit --add-maintainer --dry-run (discovery, deletions, profiles)", alice, 300, []string{"repo", "edit", "--add-maintainer", bob.npub(), "--dry-run"}, 3, 0, exitOK},
-		{"repo edit --add-maintainer", alice, 1000, []string{"repo", "edit", "--add-maintainer", bob.npub()}, 6, 1, exitOK},
-		{"repo accept", bob, 2000, []string{"repo", "accept"}, 6, 1, exitOK},
-		{"repo edit --add-maintainer (a confirmed co-maintainer's events and deletions too)", alice, 3000, []string{"repo", "edit", "--add-maintainer", carol.npub()}, 6, 1, exitOK},
+		{"repo (discovery, profiles)", alice, 200, []string{"repo"}, 2, 0, cmdutil.ExitOK},
+		{"repo health", alice, 200, []string{"repo", "health"}, 2, 0, cmdutil.ExitOK},
+		{"repo edit --add-maintainer --dry-run (discovery, deletions, profiles)", alice, 300, []string{"repo", "edit", "--add-maintainer", bob.npub(), "--dry-run"}, 3, 0, cmdutil.ExitOK},
+		{"repo edit --add-maintainer", alice, 1000, []string{"repo", "edit", "--add-maintainer", bob.npub()}, 6, 1, cmdutil.ExitOK},
+		{"repo accept", bob, 2000, []string{"repo", "accept"}, 6, 1, cmdutil.ExitOK},
+		{"repo edit --add-maintainer (a confirmed co-maintainer's events and deletions too)", alice, 3000, []string{"repo", "edit", "--add-maintainer", carol.npub()}, 6, 1, cmdutil.ExitOK},
 	}
 	for _, c := range cases {
 		mark := markTraffic(w.relays)
@@ -118,7 +119,7 @@ func TestRoundTripsOfRepoInit(t *testing.T) {
 	env["ROSTER_SECRET_KEY"] = k.nsec
 	mark := markTraffic(relays)
 	r := invocation{Env: env, Dir: dir}.roster(t, append([]string{"repo", "init", "--json"}, initRelayFlags(relays)...)...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	wantTraffic(t, "repo init", mark.since(), 2, 1)

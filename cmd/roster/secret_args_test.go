@@ -7,9 +7,10 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
-	"github.com/spf13/cobra"
-
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	cliroot "github.com/roster-cli/roster/internal/cli/root"
 	"github.com/roster-cli/roster/signer"
+	"github.com/spf13/cobra"
 )
 
 // A secret key given where a pubkey goes (an nsec, an ncryptsec, a bunker
@@ -70,13 +71,13 @@ func TestSecretKeyArgumentIsRefusedAndNeverEchoed(t *testing.T) {
 					argv = append(argv, "--json")
 				}
 				r := invocation{Env: env}.roster(t, argv...)
-				if r.Code != exitUsage {
+				if r.Code != cmdutil.ExitUsage {
 					t.Fatalf("%v: exit %d, want 2; err %q", argv[:2], r.Code, r.Err)
 				}
 				msg := r.Err
 				if asJSON {
 					var body struct {
-						Error jsonErrorBody `json:"error"`
+						Error cmdutil.JsonErrorBody `json:"error"`
 					}
 					if err := json.Unmarshal([]byte(r.Out), &body); err != nil {
 						t.Fatalf("%s %s: stdout is not JSON: %v", s.kind, p.where, err)
@@ -110,16 +111,16 @@ func TestHexPubkeyArgumentIsNotTakenForASecret(t *testing.T) {
 	t.Parallel()
 	k := newTestKey(t)
 	root := func() *cobra.Command {
-		return newRootCmdFor(&app{io: &ioStreams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}}, nil)
+		return cliroot.NewRootCmdFor(&cmdutil.Factory{Io: &cmdutil.IoStreams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}}, nil)
 	}
-	if se := refuseSecretArguments(root(), []string{"repo", "edit", "--add-maintainer", k.hex}); se != nil {
+	if se := cliroot.RefuseSecretArguments(root(), []string{"repo", "edit", "--add-maintainer", k.hex}); se != nil {
 		t.Fatalf("hex refused: %v", se)
 	}
 	bunkerURL := "bunker://" + k.pubkey + "?relay=wss://relay.example&secret=0123456789abcdef"
-	if se := refuseSecretArguments(root(), []string{"login", "--bunker", bunkerURL}); se != nil {
+	if se := cliroot.RefuseSecretArguments(root(), []string{"login", "--bunker", bunkerURL}); se != nil {
 		t.Fatalf("login --bunker refused: %v", se)
 	}
-	if se := refuseSecretArguments(root(), []string{"repo", "edit", "--add-maintainer", k.npub}); se != nil {
+	if se := cliroot.RefuseSecretArguments(root(), []string{"repo", "edit", "--add-maintainer", k.npub}); se != nil {
 		t.Fatalf("npub refused: %v", se)
 	}
 }

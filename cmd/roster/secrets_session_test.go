@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // sessionStep is one command of a secrets session.
@@ -48,8 +49,8 @@ func repoInitSteps(relay string) []sessionStep {
 		// A read fills the cache in ROSTER_HOME, which the grep covers.
 		{args: []string{"repo", "--relay", relay, "--json"}},
 		{args: []string{"repo", "health", "--relay", relay}},
-		{args: []string{"--json", "repo", "init", "--relay", relay, "--identifier", "bad id"}, code: exitUsage},
-		{args: []string{"repo", "init", "--no-such-flag"}, code: exitUsage},
+		{args: []string{"--json", "repo", "init", "--relay", relay, "--identifier", "bad id"}, code: cmdutil.ExitUsage},
+		{args: []string{"repo", "init", "--no-such-flag"}, code: cmdutil.ExitUsage},
 	}
 }
 
@@ -66,7 +67,7 @@ func TestSecretsSessionWithRosterSecretKeyLeaksNothing(t *testing.T) {
 		steps := []sessionStep{
 			{args: []string{"whoami"}},
 			{args: []string{"whoami", "--json"}},
-			{args: []string{"login", "--nsec"}, stdin: "", code: exitUsage},
+			{args: []string{"login", "--nsec"}, stdin: "", code: cmdutil.ExitUsage},
 		}
 		steps = append(steps, repoInitSteps(relay.URL())...)
 		steps = append(steps, sessionStep{args: []string{"logout"}}, sessionStep{args: []string{"logout", "--json"}})
@@ -88,14 +89,14 @@ func TestSecretsSessionWithKeyringLoginLeaksNothing(t *testing.T) {
 		{args: []string{"whoami"}},
 		{args: []string{"--json", "whoami"}},
 		{args: []string{"login", "--nsec", "--json"}, stdin: k.hex + "\n"},
-		{args: []string{"login", "--nsec", k.nsec}, code: exitUsage},
-		{args: []string{"login", "--nsec=" + k.hex, "--json"}, code: exitUsage},
+		{args: []string{"login", "--nsec", k.nsec}, code: cmdutil.ExitUsage},
+		{args: []string{"login", "--nsec=" + k.hex, "--json"}, code: cmdutil.ExitUsage},
 	}
 	steps = append(steps, repoInitSteps(relay.URL())...)
 	steps = append(steps,
 		sessionStep{args: []string{"logout", "--json"}},
-		sessionStep{args: []string{"whoami", "--json"}, code: exitUsage},
-		sessionStep{args: []string{"repo", "init", "--relay", relay.URL()}, code: exitUsage},
+		sessionStep{args: []string{"whoami", "--json"}, code: cmdutil.ExitUsage},
+		sessionStep{args: []string{"repo", "init", "--relay", relay.URL()}, code: cmdutil.ExitUsage},
 	)
 	runSecretsSession(t, k, env, dir, steps)
 }

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
-
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // The share block after an invitation gives the invitee a way to clone
@@ -32,7 +32,7 @@ func TestInvitationShareCarriesTheCloneAndAcceptLines(t *testing.T) {
 	w2 := newMutWorld(t, 1)
 	w2.seed(alice.announce(t, w2.id, 100, nostr.Tag{"clone", "https://git.example/alice/my-repo.git"}))
 	r := w2.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	for _, want := range []string{"  git clone https://git.example/alice/my-repo.git my-repo\n", "  cd my-repo && roster repo accept --repo nostr://"} {
@@ -53,7 +53,7 @@ func TestRepoInitShareCarriesTheCloneLine(t *testing.T) {
 	env["ROSTER_SECRET_KEY"] = k.nsec
 	r := invocation{Env: env, Dir: dir, Now: time.Unix(1750000000, 0)}.roster(t,
 		append([]string{"repo", "init", "--clone", "https://git.example/widget.git"}, initRelayFlags(relays)...)...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	for _, want := range []string{"clone it with: git clone https://git.example/widget.git\n", "    git clone https://git.example/widget.git widget\n", "    cd widget && roster repo accept --repo nostr://"} {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // One invocation opens its signer once: concurrent callers (one NIP-42
@@ -19,15 +20,15 @@ func TestSignerIsOpenedOncePerInvocation(t *testing.T) {
 		t.Fatalf("login: %d %s", r.Code, r.Err)
 	}
 	// Exactly one passphrase line: a second read would hit the end of stdin.
-	a := &app{io: &ioStreams{In: strings.NewReader("pw\n"), Out: new(strings.Builder), Err: new(strings.Builder),
-		Getenv: func(key string) string { return env[key] }}, seams: noKeyring}
+	a := &cmdutil.Factory{Io: &cmdutil.IoStreams{In: strings.NewReader("pw\n"), Out: new(strings.Builder), Err: new(strings.Builder),
+		Getenv: func(key string) string { return env[key] }}, Seams: noKeyring}
 	var wg sync.WaitGroup
 	errs := make(chan error, 4)
 	for i := 0; i < 4; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s, err := a.signer(context.Background())
+			s, err := a.Signer(context.Background())
 			if err != nil {
 				errs <- err
 				return

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/nbd-wtf/go-nostr/nip19"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // noKeyringService is a machine without a Secret Service: every call fails
@@ -23,7 +24,7 @@ func (noKeyringService) Set(string, string, string) error   { return errNoSessio
 func (noKeyringService) Delete(string, string) error        { return errNoSessionBus }
 
 // noKeyring gives an invocation a machine without a keyring service.
-var noKeyring = seams{keyring: noKeyringService{}}
+var noKeyring = cmdutil.Seams{Keyring: noKeyringService{}}
 
 // testKey is a fresh secret key in the three forms tests need.
 type testKey struct{ hex, nsec, pubkey, npub string }

@@ -7,6 +7,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (no lost update against a relay serving the version a write
@@ -30,7 +31,7 @@ func TestAWriteThroughARelayServingTheReplacedVersionIsStale(t *testing.T) {
 	w.relays[0].SetMisbehaviour(devrelay.Misbehaviour{Withhold: func(e *nostr.Event) bool { return current[e.ID] }})
 	before := w.storedCount()
 	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", carol.npub(), "--json")
-	if r.Code != exitIncomplete || !strings.Contains(r.Out, `"code": "stale-relays"`) || w.storedCount() != before {
+	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Out, `"code": "stale-relays"`) || w.storedCount() != before {
 		t.Fatalf("exit %d while the relay serves the replaced version, want 4 stale-relays with nothing stored\n%s%s", r.Code, r.Out, r.Err)
 	}
 	w.relays[0].SetMisbehaviour(devrelay.Misbehaviour{})

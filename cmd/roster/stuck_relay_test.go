@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // handshakeBlackHole accepts TCP connections and never answers the
@@ -56,7 +57,7 @@ func TestARelayThatNeverCompletesTheHandshakeCostsOneTimeout(t *testing.T) {
 	start := time.Now()
 	r := inv.roster(t, "repo", "--repo", alice.naddr("proj"), "--relay", rl.URL(), "--relay", stuck, "--timeout", timeout.String(), "--json")
 	took := time.Since(start)
-	if r.Code != exitIncomplete && r.Code != exitOK {
+	if r.Code != cmdutil.ExitIncomplete && r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	if took > timeout+time.Second { // two timeouts (dialled again for the profiles) would be 4 s

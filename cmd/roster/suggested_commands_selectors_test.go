@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // Rule (errors and advice name the next command, copy-pasteable): outside
@@ -18,7 +20,7 @@ func TestMutationSuggestedCommandsRunAsPrinted(t *testing.T) {
 	w := newMutWorld(t, 1)
 	w.seed(alice.announce(t, w.id, 100))
 	m := w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
-	sel := w.selectors(alice)
+	sel := w.Selectors(alice)
 	if got := m["command"]; got != "roster repo edit --add-maintainer "+bob.npub()+sel {
 		t.Errorf("command %q lacks the selectors %q", got, sel)
 	}
@@ -38,7 +40,7 @@ func TestMutationSuggestedCommandsRunAsPrinted(t *testing.T) {
 	}
 
 	// Bob is not the lead: the refusal names Alice's command with the selectors.
-	m = w.refused(bob, alice, 4000, exitRefused, "only-lead-manages-roster", "repo", "edit", "--add-maintainer", carol.npub())
+	m = w.refused(bob, alice, 4000, cmdutil.ExitRefused, "only-lead-manages-roster", "repo", "edit", "--add-maintainer", carol.npub())
 	for _, c := range toStrings(m["error"].(map[string]any)["commands"]) {
 		if strings.HasPrefix(c, "roster ") && !strings.Contains(c, sel) {
 			t.Errorf("refusal command %q lacks %q", c, sel)
@@ -64,7 +66,7 @@ func runSuggested(t *testing.T, w *mutWorld, p person, now int64, command string
 	t.Helper()
 	args := append(strings.Fields(strings.TrimPrefix(command, "roster ")), "--json")
 	r := invocation{Env: withKey(w.home, p), Dir: w.dir, Now: time.Unix(now, 0)}.roster(t, args...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("%q as %s: exit %d\n%s%s", command, p.name, r.Code, r.Out, r.Err)
 	}
 	var m map[string]any

@@ -12,9 +12,12 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/nbd-wtf/go-nostr"
-
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/group"
+	"github.com/roster-cli/roster/internal/cli/project"
+	"github.com/roster-cli/roster/internal/cli/workspace"
 	"github.com/roster-cli/roster/termtext"
 )
 
@@ -125,7 +128,7 @@ func TestRelayAndAnnouncementTextCannotForgeLinesInRepoOutput(t *testing.T) {
 	args := []string{"--repo", alice.naddr(id), "--relay", good.URL(), "--relay", evil, "--timeout", "5s"}
 
 	r := inv.roster(t, append([]string{"repo"}, args...)...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
 	assertTerminalSafe(t, "repo stdout", r.Out)
@@ -142,7 +145,7 @@ func TestRelayAndAnnouncementTextCannotForgeLinesInRepoOutput(t *testing.T) {
 
 	// repo health needs every relay: exit 4, and the error quotes the reason.
 	r = inv.roster(t, append([]string{"repo", "health"}, args...)...)
-	if r.Code != exitIncomplete {
+	if r.Code != cmdutil.ExitIncomplete {
 		t.Fatalf("health exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
 	assertTerminalSafe(t, "health stderr", r.Err)
@@ -154,7 +157,7 @@ func TestRelayAndAnnouncementTextCannotForgeLinesInRepoOutput(t *testing.T) {
 	// JSON carries the relay's text exactly.
 	r = inv.roster(t, append([]string{"repo", "health", "--json"}, args...)...)
 	e := errorBody(t, r)
-	if r.Code != exitIncomplete || !strings.Contains(e.Message, evil+": closed: "+forgedReason) {
+	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(e.Message, evil+": closed: "+forgedReason) {
 		t.Fatalf("exit %d, JSON message %q", r.Code, e.Message)
 	}
 	var reasons []string
@@ -177,7 +180,7 @@ func TestRelayOKMessageCannotForgeLinesAfterAPublish(t *testing.T) {
 	}
 	// The relay that refuses the event leaves the publish unverified (exit 6).
 	r := run("repo", "edit", "--add-maintainer", bob.npub())
-	if r.Code != exitUnverified {
+	if r.Code != cmdutil.ExitUnverified {
 		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
 	assertTerminalSafe(t, "edit stdout", r.Out)
@@ -194,7 +197,7 @@ func TestRelayOKMessageCannotForgeLinesAfterAPublish(t *testing.T) {
 			Details map[string]any `json:"details"`
 		} `json:"error"`
 	}
-	if err := json.Unmarshal([]byte(r.Out), &out); err != nil || r.Code != exitUnverified {
+	if err := json.Unmarshal([]byte(r.Out), &out); err != nil || r.Code != cmdutil.ExitUnverified {
 		t.Fatalf("exit %d (%v)\n%s", r.Code, err, r.Out)
 	}
 	if !strings.Contains(out.Error.Message, evil+" did not accept it: "+forgedReason) {
@@ -208,7 +211,7 @@ func TestRelayOKMessageCannotForgeLinesInRepoInit(t *testing.T) {
 	dir, _ := initTestCheckout(t, "widget")
 	env := withKey(testEnv(t), alice)
 	r := invocation{Env: env, Dir: dir}.roster(t, "repo", "init", "--relay", good.URL(), "--relay", evil, "--timeout", "5s")
-	if r.Code != exitUnverified {
+	if r.Code != cmdutil.ExitUnverified {
 		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
 	assertTerminalSafe(t, "init stdout", r.Out)
@@ -233,7 +236,7 @@ func TestRelayAndEventTextCannotForgeLinesInProjectAndGroupOutput(t *testing.T) 
 	}
 
 	r := as("project", "show", w.coord.String())
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("project show exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
 	assertTerminalSafe(t, "project stdout", r.Out)
@@ -241,7 +244,7 @@ func TestRelayAndEventTextCannotForgeLinesInProjectAndGroupOutput(t *testing.T) 
 	if !strings.Contains(r.Out, `\x1b[2J\x1b[HWidget\r\nlead`) || !strings.Contains(r.Out, `closed: blocked: no\n  lead npub1attacker`) {
 		t.Fatalf("project stdout lacks the escaped texts:\n%s", r.Out)
 	}
-	p := decodeOut[projectJSON](t, as("project", "show", w.coord.String(), "--json"))
+	p := decodeOut[project.ProjectJSON](t, as("project", "show", w.coord.String(), "--json"))
 	if p.Name != hostileName || p.Description != hostileDesc {
 		t.Fatalf("JSON name %q description %q, want the originals", p.Name, p.Description)
 	}
@@ -254,14 +257,14 @@ func TestRelayAndEventTextCannotForgeLinesInProjectAndGroupOutput(t *testing.T) 
 	}
 
 	r = as("group", "show", pcHome)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("group show exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
 	assertTerminalSafe(t, "group stdout", r.Out)
 	if !strings.Contains(r.Out, `name     \x1b[2J\x1b[HWidget\r\nlead`) || !strings.Contains(r.Out, `closed: blocked: no\n  lead npub1attacker`) {
 		t.Fatalf("group stdout lacks the escaped texts:\n%s", r.Out)
 	}
-	g := decodeOut[groupJSON](t, as("group", "show", pcHome, "--json"))
+	g := decodeOut[group.GroupJSON](t, as("group", "show", pcHome, "--json"))
 	if m := g.Relays[0].Group.Metadata; m == nil || m.Name != hostileName || m.About != hostileDesc || g.Relays[1].Reason != forgedReason {
 		t.Fatalf("JSON group %+v", g.Relays)
 	}
@@ -269,7 +272,7 @@ func TestRelayAndEventTextCannotForgeLinesInProjectAndGroupOutput(t *testing.T) 
 	// A project no answering relay holds: the outage error lists the
 	// hostile relay's reason on its own escaped line.
 	r = as("project", "show", "30621:"+strings.Repeat("ab", 32)+":nothing")
-	if r.Code != exitIncomplete {
+	if r.Code != cmdutil.ExitIncomplete {
 		t.Fatalf("exit %d\n%s", r.Code, r.Err)
 	}
 	assertTerminalSafe(t, "project outage stderr", r.Err)
@@ -284,7 +287,7 @@ func TestBunkerRelayReasonCannotForgeLinesInLoginErrors(t *testing.T) {
 	bunker := "bunker://" + newTestKey(t).pubkey + "?relay=" + evil + "&secret=s"
 	env := homeEnv(t)
 	r := invocation{Env: env}.roster(t, "login", "--bunker", bunker)
-	if r.Code != exitFailure {
+	if r.Code != cmdutil.ExitFailure {
 		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
 	assertTerminalSafe(t, "login stderr", r.Err)
@@ -301,11 +304,11 @@ func TestBunkerRelayReasonCannotForgeLinesInLoginErrors(t *testing.T) {
 // keeps roster's line breaks and tabs and loses every other control.
 func TestHumanErrorMessageEscapesControlsAndKeepsRostersLayout(t *testing.T) {
 	raw := "two lines:\n  first\tok\r\x1b[2Ksecond \u202eevil"
-	ee := &exitError{Err: errors.New(raw)}
-	if got, want := humanMessage(ee), "two lines:\n  first\tok\\r\\x1b[2Ksecond \\u202eevil"; got != want {
+	ee := &cmdutil.ExitError{Err: errors.New(raw)}
+	if got, want := cmdutil.HumanMessage(ee), "two lines:\n  first\tok\\r\\x1b[2Ksecond \\u202eevil"; got != want {
 		t.Fatalf("humanMessage = %q, want %q", got, want)
 	}
-	if got, want := humanMessage(ee.oneLine()), `two lines:\n  first\tok\r\x1b[2Ksecond \u202eevil`; got != want {
+	if got, want := cmdutil.HumanMessage(ee.OneLine()), `two lines:\n  first\tok\r\x1b[2Ksecond \u202eevil`; got != want {
 		t.Fatalf("one-line humanMessage = %q, want %q", got, want)
 	}
 	if ee.Err.Error() != raw {
@@ -316,9 +319,9 @@ func TestHumanErrorMessageEscapesControlsAndKeepsRostersLayout(t *testing.T) {
 func TestWorkspaceRenderEscapesSectionText(t *testing.T) {
 	var out strings.Builder
 	icon := "\x1b[5m"
-	a := &app{io: &ioStreams{Out: &out}}
-	renderWorkspace(a, wsJSON{Community: "wss://c.example", Stale: true, StaleReason: "closed: " + forgedReason,
-		Sections: []wsSectionJSON{{ID: "s1", Label: hostileName, Icon: &icon, Channels: []string{hostileClone}}},
+	a := &cmdutil.Factory{Io: &cmdutil.IoStreams{Out: &out}}
+	workspace.RenderWorkspace(a, workspace.WsJSON{Community: "wss://c.example", Stale: true, StaleReason: "closed: " + forgedReason,
+		Sections: []workspace.WsSectionJSON{{ID: "s1", Label: hostileName, Icon: &icon, Channels: []string{hostileClone}}},
 		Rejected: []string{forgedReason}})
 	assertTerminalSafe(t, "workspace stdout", out.String())
 	if !strings.Contains(out.String(), `1. \x1b[2J\x1b[HWidget\r\nlead`) || !strings.Contains(out.String(), `[\x1b[5m]`) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // slowWorld is a repository Alice leads on n relays that answer every REQ
@@ -105,7 +106,7 @@ func TestACommandTakesAtMostItsDocumentedRoundsOfTimeout(t *testing.T) {
 		start := time.Now()
 		r := w.run(alice, alice, 1000, append(c.args, "--timeout", timeout.String(), "--json")...)
 		took := time.Since(start)
-		if r.Code != exitOK {
+		if r.Code != cmdutil.ExitOK {
 			t.Fatalf("roster %s: exit %d\n%s\n%s", strings.Join(c.args, " "), r.Code, r.Out, r.Err)
 		}
 		if got := log.rounds(start); got != c.rounds {
@@ -140,12 +141,12 @@ func TestAnInterruptAfterPublishingReportsTheEventAndItsRelays(t *testing.T) {
 	w.seed(alice.announce(t, w.id, 100))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	w.seams.afterPublish = cancel
+	w.seams.AfterPublish = cancel
 	args := append([]string{"--repo", alice.naddr(w.id), "--timeout", "5s", "--home", w.home["ROSTER_HOME"]}, relayArgs(w.relays)...)
 	args = append(args, "repo", "edit", "--add-maintainer", bob.npub(), "--json")
 	r := invocation{Env: withKey(w.home, alice), Dir: w.dir, Now: time.Unix(1000, 0), Seams: w.seams, Ctx: ctx}.roster(t, args...)
 	m, e := mutationJSON(t, r)
-	if r.Code != exitUnverified || e == nil || e["code"] != "interrupted" {
+	if r.Code != cmdutil.ExitUnverified || e == nil || e["code"] != "interrupted" {
 		t.Fatalf("exit %d error %v, want 6 interrupted\n%s", r.Code, e, r.Out)
 	}
 	published := toStrings(m["published"])
@@ -180,8 +181,8 @@ func TestAnInterruptAfterPublishingReportsTheEventAndItsRelays(t *testing.T) {
 	defer cancel2()
 	args = append([]string{"--repo", alice.naddr(w2.id), "--home", w2.home["ROSTER_HOME"]}, relayArgs(w2.relays)...)
 	args = append(args, "repo", "edit", "--add-maintainer", bob.npub())
-	r = invocation{Env: withKey(w2.home, alice), Dir: w2.dir, Now: time.Unix(1000, 0), Seams: seams{afterPublish: cancel2}, Ctx: ctx2}.roster(t, args...)
-	if r.Code != exitUnverified || !strings.Contains(r.Err, "interrupted") || !strings.Contains(r.Err, "may be in effect") ||
+	r = invocation{Env: withKey(w2.home, alice), Dir: w2.dir, Now: time.Unix(1000, 0), Seams: cmdutil.Seams{AfterPublish: cancel2}, Ctx: ctx2}.roster(t, args...)
+	if r.Code != cmdutil.ExitUnverified || !strings.Contains(r.Err, "interrupted") || !strings.Contains(r.Err, "may be in effect") ||
 		!strings.Contains(r.Err, "run: roster repo ") || strings.Contains(r.Err, "nothing was published") {
 		t.Fatalf("exit %d stderr:\n%s", r.Code, r.Err)
 	}
@@ -198,9 +199,9 @@ func TestAnInterruptBeforePublishingPublishesNothing(t *testing.T) {
 	before := w.storedCount()
 	args := append([]string{"--repo", alice.naddr(w.id), "--home", w.home["ROSTER_HOME"]}, relayArgs(w.relays)...)
 	args = append(args, "repo", "edit", "--add-maintainer", bob.npub(), "--json")
-	r := invocation{Env: withKey(w.home, alice), Dir: w.dir, Now: time.Unix(1000, 0), Seams: seams{beforeRecheck: cancel}, Ctx: ctx}.roster(t, args...)
+	r := invocation{Env: withKey(w.home, alice), Dir: w.dir, Now: time.Unix(1000, 0), Seams: cmdutil.Seams{BeforeRecheck: cancel}, Ctx: ctx}.roster(t, args...)
 	m, e := mutationJSON(t, r)
-	if r.Code != exitInterrupted || e == nil || e["code"] != "interrupted" || len(toStrings(m["published"])) != 0 {
+	if r.Code != cmdutil.ExitInterrupted || e == nil || e["code"] != "interrupted" || len(toStrings(m["published"])) != 0 {
 		t.Fatalf("exit %d %v, want 130 interrupted, nothing published\n%s", r.Code, e, r.Out)
 	}
 	if msg, _ := e["message"].(string); !strings.Contains(msg, "nothing was published") {
@@ -222,7 +223,7 @@ func TestDeadlineStopsAReadWithTheCodeDeadline(t *testing.T) {
 	r := w.run(alice, alice, 1000, "repo", "health", "--timeout", "10s", "--deadline", "300ms", "--json")
 	took := time.Since(start)
 	_, e := mutationJSON(t, r)
-	if r.Code != exitIncomplete || e == nil || e["code"] != "deadline" {
+	if r.Code != cmdutil.ExitIncomplete || e == nil || e["code"] != "deadline" {
 		t.Fatalf("exit %d %v, want 4 deadline\n%s", r.Code, e, r.Out)
 	}
 	if d, _ := e["details"].(map[string]any); d["phase"] != "discovering" {
@@ -231,7 +232,7 @@ func TestDeadlineStopsAReadWithTheCodeDeadline(t *testing.T) {
 	if took > 3*time.Second {
 		t.Fatalf("took %v with --deadline 300ms", took)
 	}
-	if r := w.run(alice, alice, 1000, "repo", "--deadline", "-1s"); r.Code != exitUsage {
+	if r := w.run(alice, alice, 1000, "repo", "--deadline", "-1s"); r.Code != cmdutil.ExitUsage {
 		t.Fatalf("--deadline -1s: exit %d", r.Code)
 	}
 }
@@ -245,7 +246,7 @@ func TestDeadlineAfterPublishingSaysWhatWasSent(t *testing.T) {
 	w.relays[0].DelayNext(func(f nostr.Filter) bool { return len(f.IDs) > 0 }, 8*time.Second)
 	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--timeout", "10s", "--deadline", "2s", "--json")
 	m, e := mutationJSON(t, r)
-	if r.Code != exitUnverified || e == nil || e["code"] != "deadline" {
+	if r.Code != cmdutil.ExitUnverified || e == nil || e["code"] != "deadline" {
 		t.Fatalf("exit %d %v, want 6 deadline\n%s", r.Code, e, r.Out)
 	}
 	details, _ := e["details"].(map[string]any)

@@ -5,6 +5,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // A wrong number of arguments names the missing (or extra) argument and
@@ -22,7 +24,7 @@ func TestArgumentCountErrorsNameTheArgument(t *testing.T) {
 		{[]string{"project", "relate", "naddr1x"}, []string{"missing <channel-uuid>"}},
 	} {
 		r := invocation{Env: homeEnv(t)}.roster(t, c.args...)
-		if r.Code != exitUsage || strings.Contains(r.Err, "arg(s)") {
+		if r.Code != cmdutil.ExitUsage || strings.Contains(r.Err, "arg(s)") {
 			t.Errorf("%v: exit %d, stderr %q", c.args, r.Code, r.Err)
 		}
 		for _, p := range c.parts {
@@ -48,7 +50,7 @@ func TestFlagValueErrorsInPlainWords(t *testing.T) {
 		{[]string{"repo", "health", "--strict=maybe"}, "--strict=maybe: use --strict (warnings the current maintainers can act on fail) or --strict=all"},
 	} {
 		r := invocation{Env: homeEnv(t)}.roster(t, c.args...)
-		if r.Code != exitUsage || !strings.Contains(r.Err, c.want) || strings.Contains(r.Err, "time: ") || strings.Contains(r.Err, "strconv") {
+		if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, c.want) || strings.Contains(r.Err, "time: ") || strings.Contains(r.Err, "strconv") {
 			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, r.Code, r.Err, c.want)
 		}
 	}
@@ -64,7 +66,7 @@ func TestRelayURLOfAWebServerIsNamedPlainly(t *testing.T) {
 	defer srv.Close()
 	url := "ws" + strings.TrimPrefix(srv.URL, "http")
 	r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, "repo", "health", "--repo", alice.naddr("proj"), "--relay", url, "--timeout", "5s")
-	if r.Code != exitIncomplete || !strings.Contains(r.Err, url+": failed: answered HTTP 200, not a websocket: is this a relay URL?") ||
+	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Err, url+": failed: answered HTTP 200, not a websocket: is this a relay URL?") ||
 		strings.Contains(r.Err, "handshake") {
 		t.Errorf("exit %d, stderr %q", r.Code, r.Err)
 	}

@@ -6,6 +6,9 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/help"
 )
 
 // roster.version/v2 carries what the Go toolchain records: the module
@@ -15,21 +18,21 @@ import (
 func TestVersionReadsTheBuildInformation(t *testing.T) {
 	t.Parallel()
 	rev := "0123456789abcdef0123456789abcdef01234567"
-	installed := buildVersion(&debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Version: "v1.2.3"}}, true)
+	installed := help.BuildVersion(&debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Version: "v1.2.3"}}, true)
 	if installed.Version != "v1.2.3" || installed.Commit != nil || installed.Dirty || installed.Go != "go1.26.0" {
 		t.Errorf("go install build: %+v", installed)
 	}
-	checkout := buildVersion(&debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Version: "(devel)"},
+	checkout := help.BuildVersion(&debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Version: "(devel)"},
 		Settings: []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: rev}, {Key: "vcs.modified", Value: "true"}}}, true)
 	if checkout.Version != "devel" || checkout.Commit == nil || *checkout.Commit != rev || !checkout.Dirty {
 		t.Errorf("checkout build: %+v", checkout)
 	}
 	var b strings.Builder
-	printVersion(&b, checkout)
+	help.PrintVersion(&b, checkout)
 	if want := "roster devel\ncommit " + rev + " (with uncommitted changes)\nbuilt with go1.26.0\n"; b.String() != want {
 		t.Errorf("human form %q, want %q", b.String(), want)
 	}
-	if none := buildVersion(nil, false); none.Version != "devel" || none.Commit != nil {
+	if none := help.BuildVersion(nil, false); none.Version != "devel" || none.Commit != nil {
 		t.Errorf("no build info: %+v", none)
 	}
 }
@@ -40,7 +43,7 @@ func TestVersionCommandAndFlagAgree(t *testing.T) {
 	t.Parallel()
 	r := invocation{Env: map[string]string{}}.roster(t, "version", "--json")
 	var v map[string]any
-	if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &v) != nil {
+	if r.Code != cmdutil.ExitOK || json.Unmarshal([]byte(r.Out), &v) != nil {
 		t.Fatalf("version --json: exit %d %q %q", r.Code, r.Out, r.Err)
 	}
 	for _, k := range []string{"schema", "version", "commit", "dirty", "go"} {
@@ -53,7 +56,7 @@ func TestVersionCommandAndFlagAgree(t *testing.T) {
 	}
 	human := invocation{Env: map[string]string{}}.roster(t, "version")
 	flag := invocation{Env: map[string]string{}}.roster(t, "--version")
-	if human.Code != exitOK || flag.Code != exitOK || flag.Out != human.Out || !strings.HasPrefix(flag.Out, "roster ") {
+	if human.Code != cmdutil.ExitOK || flag.Code != cmdutil.ExitOK || flag.Out != human.Out || !strings.HasPrefix(flag.Out, "roster ") {
 		t.Errorf("--version: exit %d %q, version: exit %d %q", flag.Code, flag.Out, human.Code, human.Out)
 	}
 }

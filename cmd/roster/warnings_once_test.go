@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/repo"
 	"github.com/roster-cli/roster/suggest"
 )
 
@@ -18,7 +20,7 @@ func TestAdvisoriesSharingACommandPrintItOnce(t *testing.T) {
 	// Alice's checkout still selects her coordinate (follow-lead) and her
 	// history lacks Carol's acceptance (synchronized by follow-lead too).
 	r := w.run(alice, alice, 6000, "repo")
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	if n := strings.Count(r.Err, "roster repo follow-lead"); n != 1 {
@@ -47,8 +49,8 @@ func TestFoldByCommandKeepsOtherCommands(t *testing.T) {
 		{say("c\nrun: "), run(other)},
 		{say("d\nfirst: "), run(other), say("\nthen: "), run(follow)},
 	}
-	gs := foldByCommand(bs)
-	if len(gs) != 3 || len(gs[0].also) != 1 || statement(gs[0].also[0]) != "b\nsync" || len(gs[1].also) != 0 || len(gs[2].also) != 0 {
+	gs := repo.FoldByCommand(bs)
+	if len(gs) != 3 || len(gs[0].Also) != 1 || repo.Statement(gs[0].Also[0]) != "b\nsync" || len(gs[1].Also) != 0 || len(gs[2].Also) != 0 {
 		t.Fatalf("folded %+v", gs)
 	}
 }

@@ -7,13 +7,15 @@ import (
 	"testing"
 
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/account"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // jsonObject decodes a command's --json stdout as one object.
 func jsonObject(t *testing.T, r result) map[string]any {
 	t.Helper()
 	var m map[string]any
-	if r.Code != exitOK || json.Unmarshal([]byte(r.Out), &m) != nil {
+	if r.Code != cmdutil.ExitOK || json.Unmarshal([]byte(r.Out), &m) != nil {
 		t.Fatalf("exit %d, not a JSON object: %s %s", r.Code, r.Out, r.Err)
 	}
 	return m
@@ -88,7 +90,7 @@ func TestAccountJSONPrintsEveryDocumentedFieldNullWhenItDoesNotApply(t *testing.
 func TestAccountJSONDoesNotEscapeTheBunkerURL(t *testing.T) {
 	t.Parallel()
 	var b strings.Builder
-	err := writeJSON(&app{io: &ioStreams{Out: &b}}, whoamiResult{Schema: "roster.whoami/v1", Bunker: nullIfEmpty("bunker://x?relay=a&relay=b")})
+	err := cmdutil.WriteJSON(&cmdutil.Factory{Io: &cmdutil.IoStreams{Out: &b}}, account.WhoamiResult{Schema: "roster.whoami/v1", Bunker: account.NullIfEmpty("bunker://x?relay=a&relay=b")})
 	if err != nil || !strings.Contains(b.String(), `"bunker://x?relay=a&relay=b"`) {
 		t.Fatalf("%s %v", b.String(), err)
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/workspace"
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/workspace/sections"
 )
@@ -18,11 +20,11 @@ func TestWorkspaceCreateImportsAnEmptySourceWhenThereIsNoLegacyBlob(t *testing.T
 	t.Parallel()
 	w := newSWWorld(t)
 	// Without a blob, import says what to run instead.
-	if r := w.as(swOwnerSK, "workspace", "import", "--json"); r.Code != exitIncomplete ||
+	if r := w.as(swOwnerSK, "workspace", "import", "--json"); r.Code != cmdutil.ExitIncomplete ||
 		!strings.Contains(strings.Join(decodeOut[errorOut](t, r).Error.Commands, "\n"), "roster workspace create") {
 		t.Fatalf("import without a blob: exit %d %s", r.Code, r.Out)
 	}
-	out := decodeOut[wsImportJSON](t, w.mustAs(swOwnerSK, "workspace", "create", "--json"))
+	out := decodeOut[workspace.WsImportJSON](t, w.mustAs(swOwnerSK, "workspace", "create", "--json"))
 	if out.Workspace.Revision != 1 || len(out.Workspace.Sections) != 0 || !out.Switched || out.Workspace.Migration == nil ||
 		out.Workspace.Migration.SourceEventID != out.SourceEventID {
 		t.Fatalf("create result %+v", out)
@@ -41,7 +43,7 @@ func TestWorkspaceCreateImportsAnEmptySourceWhenThereIsNoLegacyBlob(t *testing.T
 	}
 	w.mustAs(swOwnerSK, "workspace", "section", "add", "Inbox")
 	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swViewerSK))
-	v := decodeOut[wsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	v := decodeOut[workspace.WsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
 	if v.You.Role != "viewer" || len(v.Sections) != 1 || v.Sections[0].Label != "Inbox" {
 		t.Fatalf("viewer sees %+v", v)
 	}
@@ -49,7 +51,7 @@ func TestWorkspaceCreateImportsAnEmptySourceWhenThereIsNoLegacyBlob(t *testing.T
 	// second legacy event is ever written.
 	for _, verb := range []string{"create", "import"} {
 		r := w.as(swOwnerSK, "workspace", verb, "--json")
-		if e := decodeOut[errorOut](t, r); r.Code != exitRefused || e.Error.Code != "already-imported" {
+		if e := decodeOut[errorOut](t, r); r.Code != cmdutil.ExitRefused || e.Error.Code != "already-imported" {
 			t.Fatalf("%s after create: exit %d %s", verb, r.Code, r.Out)
 		}
 	}
@@ -66,7 +68,7 @@ func TestWorkspaceCreateRefusesWhenALegacyBlobExists(t *testing.T) {
 	legacy := w.publishLegacy()
 	r := w.as(swOwnerSK, "workspace", "create", "--json")
 	e := decodeOut[errorOut](t, r)
-	if r.Code != exitRefused || e.Error.Code != "legacy-exists" || !strings.Contains(e.Error.Message, legacy.ID) ||
+	if r.Code != cmdutil.ExitRefused || e.Error.Code != "legacy-exists" || !strings.Contains(e.Error.Message, legacy.ID) ||
 		!strings.Contains(strings.Join(e.Error.Commands, "\n"), "roster workspace import") {
 		t.Fatalf("exit %d %s", r.Code, r.Out)
 	}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/cache"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/workspace"
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/workspace/sections"
 	"github.com/roster-cli/roster/workspace/sections/sectionstest"
@@ -27,7 +29,7 @@ func TestWorkspaceOwnerImportsGrantsAndDelegatesMoveAndRevoke(t *testing.T) {
 	fx := sectionstest.Load(t).Canonicalization.LegacyPlaintext
 	lg := sectionstest.Load(t).Legacy(t)
 
-	imp := decodeOut[wsImportJSON](t, w.mustAs(swOwnerSK, "workspace", "import", "--json"))
+	imp := decodeOut[workspace.WsImportJSON](t, w.mustAs(swOwnerSK, "workspace", "import", "--json"))
 	if !imp.Switched || imp.SourceEventID != legacy.ID || imp.SourceHash != fx.SHA256 || imp.Workspace.Revision != 1 ||
 		imp.Workspace.Migration == nil || imp.Workspace.Migration.SourceHash != fx.SHA256 {
 		t.Fatalf("import result %+v", imp)
@@ -39,7 +41,7 @@ func TestWorkspaceOwnerImportsGrantsAndDelegatesMoveAndRevoke(t *testing.T) {
 		t.Fatalf("commands reached ordinary storage: %d", n)
 	}
 	// Once the marker exists, a second import is refused before signing.
-	if r := w.as(swOwnerSK, "workspace", "import"); r.Code != exitRefused || !strings.Contains(r.Err, "already imported") {
+	if r := w.as(swOwnerSK, "workspace", "import"); r.Code != cmdutil.ExitRefused || !strings.Contains(r.Err, "already imported") {
 		t.Fatalf("second import: exit %d %s", r.Code, r.Err)
 	}
 
@@ -47,13 +49,13 @@ func TestWorkspaceOwnerImportsGrantsAndDelegatesMoveAndRevoke(t *testing.T) {
 	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swMoverSK), "--role", "mover")
 	w.mustAs(swOwnerSK, "workspace", "section", "add", "Beta", "--icon", "star")
 
-	v := decodeOut[wsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	v := decodeOut[workspace.WsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
 	if v.You.Role != "viewer" || len(v.Sections) != 2 || v.Sections[0].Label != lg.Name || v.Sections[0].Icon == nil ||
 		*v.Sections[0].Icon != lg.Icon || v.Sections[1].Label != "Beta" || len(v.Sections[0].Channels) != 1 {
 		t.Fatalf("viewer's decrypted view %+v", v)
 	}
 
-	mv := decodeOut[wsChangeJSON](t, w.mustAs(swMoverSK, "workspace", "move", lg.Channel, "--to", "Beta", "--owner", w.ownerNpub(), "--json"))
+	mv := decodeOut[workspace.WsChangeJSON](t, w.mustAs(swMoverSK, "workspace", "move", lg.Channel, "--to", "Beta", "--owner", w.ownerNpub(), "--json"))
 	if mv.Kind != sections.KindMove || mv.Revision != mv.RevisionBefore+1 || len(mv.Workspace.Sections[1].Channels) != 1 {
 		t.Fatalf("move result %+v", mv)
 	}
@@ -64,7 +66,7 @@ func TestWorkspaceOwnerImportsGrantsAndDelegatesMoveAndRevoke(t *testing.T) {
 	before := w.stored().Revision
 	r := w.as(swViewerSK, "workspace", "move", lg.Channel, "--to", lg.Name, "--owner", w.ownerNpub(), "--json")
 	e := decodeOut[errorOut](t, r)
-	if r.Code != exitRefused || e.Error.Code != "role-refused" || !strings.Contains(e.Error.Message, "viewer") ||
+	if r.Code != cmdutil.ExitRefused || e.Error.Code != "role-refused" || !strings.Contains(e.Error.Message, "viewer") ||
 		!strings.Contains(e.Error.Message, "Nothing was signed") {
 		t.Fatalf("viewer move: exit %d %+v", r.Code, e)
 	}
@@ -76,7 +78,7 @@ func TestWorkspaceOwnerImportsGrantsAndDelegatesMoveAndRevoke(t *testing.T) {
 	s, _ := signer.NewKeySigner(swViewerSK, "env")
 	offline := swViewerWorkspace(t, w, s)
 
-	rv := decodeOut[wsChangeJSON](t, w.mustAs(swOwnerSK, "workspace", "revoke", w.npub(swViewerSK), "--json"))
+	rv := decodeOut[workspace.WsChangeJSON](t, w.mustAs(swOwnerSK, "workspace", "revoke", w.npub(swViewerSK), "--json"))
 	if rv.Workspace.KeyEpoch != 2 {
 		t.Fatalf("revoke did not rotate the key: epoch %d", rv.Workspace.KeyEpoch)
 	}
@@ -86,7 +88,7 @@ func TestWorkspaceOwnerImportsGrantsAndDelegatesMoveAndRevoke(t *testing.T) {
 		}
 	}
 	r = w.as(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json")
-	if e := decodeOut[errorOut](t, r); r.Code != exitIncomplete || e.Error.Code != "no-projection" {
+	if e := decodeOut[errorOut](t, r); r.Code != cmdutil.ExitIncomplete || e.Error.Code != "no-projection" {
 		t.Fatalf("revoked viewer reads: exit %d %s", r.Code, r.Out)
 	}
 	mvBody, err := offline.MoveBody(lg.Channel, offline.Sections[0].ID)
@@ -99,7 +101,7 @@ func TestWorkspaceOwnerImportsGrantsAndDelegatesMoveAndRevoke(t *testing.T) {
 		t.Fatalf("revoked reader's command: %v", err)
 	}
 	// The mover still reads, under the new key.
-	mvView := decodeOut[wsJSON](t, w.mustAs(swMoverSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	mvView := decodeOut[workspace.WsJSON](t, w.mustAs(swMoverSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
 	if mvView.KeyEpoch != 2 || mvView.Sections[0].Label != lg.Name {
 		t.Fatalf("mover after rotation %+v", mvView)
 	}
@@ -123,14 +125,14 @@ func TestWorkspaceMoverCannotManageButManagerCan(t *testing.T) {
 	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swMoverSK), "--role", "mover")
 	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swManagerSK), "--role", "manager")
 	r := w.as(swMoverSK, "workspace", "section", "add", "Gamma", "--owner", w.ownerNpub())
-	if r.Code != exitRefused || !strings.Contains(r.Err, "mover") || !strings.Contains(r.Err, "--role manager") {
+	if r.Code != cmdutil.ExitRefused || !strings.Contains(r.Err, "mover") || !strings.Contains(r.Err, "--role manager") {
 		t.Fatalf("mover manages: exit %d %s", r.Code, r.Err)
 	}
 	w.mustAs(swManagerSK, "workspace", "section", "add", "Gamma", "--owner", w.ownerNpub())
 	w.mustAs(swManagerSK, "workspace", "section", "rename", "Gamma", "Delta", "--owner", w.ownerNpub())
 	first := sectionstest.Load(t).Legacy(t).Name
 	w.mustAs(swManagerSK, "workspace", "section", "reorder", "Delta", first, "--owner", w.ownerNpub())
-	out := decodeOut[wsChangeJSON](t, w.mustAs(swManagerSK, "workspace", "section", "remove", first, "--owner", w.ownerNpub(), "--json"))
+	out := decodeOut[workspace.WsChangeJSON](t, w.mustAs(swManagerSK, "workspace", "section", "remove", first, "--owner", w.ownerNpub(), "--json"))
 	if len(out.Workspace.Sections) != 1 || out.Workspace.Sections[0].Label != "Delta" || len(out.Workspace.Assignments) != 0 {
 		t.Fatalf("after remove %+v", out.Workspace)
 	}
@@ -139,7 +141,7 @@ func TestWorkspaceMoverCannotManageButManagerCan(t *testing.T) {
 		t.Fatalf("human show:\n%s", h.Out)
 	}
 	r = w.as(swManagerSK, "workspace", "grant", w.npub(swViewerSK), "--owner", w.ownerNpub())
-	if r.Code != exitUsage { // grant has no --owner: only the owner grants in their own workspace
+	if r.Code != cmdutil.ExitUsage { // grant has no --owner: only the owner grants in their own workspace
 		t.Fatalf("grant --owner: exit %d", r.Code)
 	}
 }
@@ -166,11 +168,11 @@ func TestWorkspaceStaleProjectionIsIgnored(t *testing.T) {
 		t.Fatal(err)
 	}
 	community, _ := sections.CanonicalCommunity(w.relay.URL())
-	if err := c.PutProjection(workspaceCacheKey(community, owner, owner), newer); err != nil {
+	if err := c.PutProjection(workspace.WorkspaceCacheKey(community, owner, owner), newer); err != nil {
 		t.Fatal(err)
 	}
 	c.Close()
-	v := decodeOut[wsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--json"))
+	v := decodeOut[workspace.WsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--json"))
 	if v.Decision != "ignore" || v.Revision != 9 || v.ProjectionEventID != newer.ID {
 		t.Fatalf("stale relay projection was not ignored: decision %s revision %d", v.Decision, v.Revision)
 	}
@@ -181,11 +183,11 @@ func TestWorkspaceRevisionGapTriggersRefetch(t *testing.T) {
 	t.Parallel()
 	w := importedWorld(t)
 	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swViewerSK))
-	first := decodeOut[wsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	first := decodeOut[workspace.WsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
 	w.mustAs(swOwnerSK, "workspace", "section", "add", "Beta")
 	w.mustAs(swOwnerSK, "workspace", "section", "add", "Gamma")
 	reqs := w.relay.ReqCount()
-	v := decodeOut[wsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	v := decodeOut[workspace.WsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
 	if v.Decision != "refetch" || !v.Refetched || v.Revision != first.Revision+2 || len(v.Sections) != 3 {
 		t.Fatalf("gap: decision %s refetched %v revision %d (was %d)", v.Decision, v.Refetched, v.Revision, first.Revision)
 	}
@@ -193,7 +195,7 @@ func TestWorkspaceRevisionGapTriggersRefetch(t *testing.T) {
 	// The next revision is accepted without a refetch: one REQ fewer.
 	w.mustAs(swOwnerSK, "workspace", "section", "add", "Delta")
 	reqs = w.relay.ReqCount()
-	v = decodeOut[wsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	v = decodeOut[workspace.WsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
 	if v.Decision != "accept" || v.Refetched {
 		t.Fatalf("next revision: %s %v", v.Decision, v.Refetched)
 	}
@@ -216,14 +218,14 @@ func TestWorkspaceProjectionNotSignedByRelaySelfIsRejected(t *testing.T) {
 	forged := &nostr.Event{Kind: stored.Kind, CreatedAt: stored.CreatedAt + 5, Tags: stored.Tags, Content: string(content)}
 	_ = forged.Sign(swForgerSK)
 	w.relay.SetExtra(forged)
-	v := decodeOut[wsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--json"))
+	v := decodeOut[workspace.WsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--json"))
 	if v.Revision != 1 || v.ProjectionEventID != stored.ID || len(v.Rejected) != 1 || !strings.Contains(v.Rejected[0], "projection-signer") {
 		t.Fatalf("forged projection: revision %d rejected %v", v.Revision, v.Rejected)
 	}
 	c, _ := cache.Open(w.homes[swOwnerSK])
 	defer c.Close()
 	community, _ := sections.CanonicalCommunity(w.relay.URL())
-	if got, _ := c.Projection(workspaceCacheKey(community, owner, owner)); got == nil || got.ID != stored.ID {
+	if got, _ := c.Projection(workspace.WorkspaceCacheKey(community, owner, owner)); got == nil || got.ID != stored.ID {
 		t.Fatalf("cache holds %v", got)
 	}
 }
@@ -236,15 +238,15 @@ func TestWorkspaceOutageShowsStaleCacheAndRefusesWrites(t *testing.T) {
 	w.mustAs(swOwnerSK, "workspace", "show")
 	w.relay.Stop()
 	t.Cleanup(func() { _ = w.relay.Start() })
-	v := decodeOut[wsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--json"))
+	v := decodeOut[workspace.WsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--json"))
 	if !v.Stale || v.StaleReason == "" || v.Revision != 1 || v.Sections[0].Label != sectionstest.Load(t).Legacy(t).Name {
 		t.Fatalf("outage view %+v", v)
 	}
-	if v := decodeOut[wsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--offline", "--json")); !v.Stale || v.Revision != 1 {
+	if v := decodeOut[workspace.WsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--offline", "--json")); !v.Stale || v.Revision != 1 {
 		t.Fatalf("--offline view %+v", v)
 	}
 	r := w.as(swOwnerSK, "workspace", "section", "add", "Beta")
-	if r.Code != exitIncomplete || !strings.Contains(r.Err, "stale") {
+	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Err, "stale") {
 		t.Fatalf("write from a stale projection: exit %d %s", r.Code, r.Err)
 	}
 	if h := w.mustAs(swOwnerSK, "workspace", "show"); !strings.Contains(h.Out, "STALE") {
@@ -265,27 +267,27 @@ func TestWorkspaceUsageErrors(t *testing.T) {
 		{[]string{"workspace", "move", anyChannel}, "--to"},
 		{[]string{"workspace", "show", "--owner", "zzz"}, "--owner"},
 	} {
-		if r := w.as(swOwnerSK, c.args...); r.Code != exitUsage || !strings.Contains(r.Err, c.want) {
+		if r := w.as(swOwnerSK, c.args...); r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, c.want) {
 			t.Errorf("%v: exit %d %s", c.args, r.Code, r.Err)
 		}
 	}
 	// No relay, and no signer.
 	home := t.TempDir()
 	r := invocation{Env: map[string]string{"ROSTER_SECRET_KEY": swOwnerSK, "ROSTER_HOME": home}}.roster(t, "workspace", "show")
-	if r.Code != exitUsage || !strings.Contains(r.Err, "exactly one --relay") {
+	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "exactly one --relay") {
 		t.Fatalf("no relay: exit %d %s", r.Code, r.Err)
 	}
 	r = invocation{Env: map[string]string{"ROSTER_HOME": home}}.roster(t, "workspace", "show", "--relay", w.relay.URL())
-	if r.Code != exitUsage || !strings.Contains(r.Out+r.Err, "signer") {
+	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Out+r.Err, "signer") {
 		t.Fatalf("no signer: exit %d %s", r.Code, r.Err)
 	}
 	// Before any import, show says what to run.
 	r = w.as(swOwnerSK, "workspace", "show")
-	if r.Code != exitIncomplete || !strings.Contains(r.Err, "roster workspace import") {
+	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Err, "roster workspace import") {
 		t.Fatalf("no workspace: exit %d %s", r.Code, r.Err)
 	}
 	// Import without a legacy blob.
-	if r := w.as(swOwnerSK, "workspace", "import"); r.Code != exitIncomplete || !strings.Contains(r.Err, "channel-sections") {
+	if r := w.as(swOwnerSK, "workspace", "import"); r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Err, "channel-sections") {
 		t.Fatalf("import without legacy: exit %d %s", r.Code, r.Err)
 	}
 }
@@ -296,7 +298,7 @@ func TestWorkspaceHelpHasExamples(t *testing.T) {
 		{"workspace", "revoke"}, {"workspace", "move"}, {"workspace", "unassign"}, {"workspace", "section"}, {"workspace", "section", "add"}, {"workspace", "section", "move"},
 		{"workspace", "section", "rename"}, {"workspace", "section", "reorder"}, {"workspace", "section", "remove"}} {
 		r := invocation{Env: map[string]string{}}.roster(t, append(sub, "--help")...)
-		if r.Code != exitOK || !strings.Contains(r.Out, "Examples:") || !strings.Contains(r.Out, "roster workspace") {
+		if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "Examples:") || !strings.Contains(r.Out, "roster workspace") {
 			t.Errorf("%v --help: exit %d\n%s", sub, r.Code, r.Out)
 		}
 	}

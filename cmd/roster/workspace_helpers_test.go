@@ -10,6 +10,8 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/swrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/workspace/sections"
 	"github.com/roster-cli/roster/workspace/sections/sectionstest"
@@ -67,14 +69,14 @@ func (w *swWorld) as(sk string, args ...string) result {
 		w.homes[sk] = home
 	}
 	env := map[string]string{"ROSTER_SECRET_KEY": sk, "ROSTER_HOME": home}
-	return invocation{Env: env, Seams: seams{http: w.http}}.roster(w.t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
+	return invocation{Env: env, Seams: cmdutil.Seams{Http: w.http}}.roster(w.t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
 }
 
 // mustAs is as, failing the test unless roster exits 0.
 func (w *swWorld) mustAs(sk string, args ...string) result {
 	w.t.Helper()
 	r := w.as(sk, args...)
-	if r.Code != exitOK {
+	if r.Code != cmdutil.ExitOK {
 		w.t.Fatalf("roster %v as %s: exit %d\nout: %s\nerr: %s", args, pubOf(w.t, sk)[:8], r.Code, r.Out, r.Err)
 	}
 	return r
@@ -147,7 +149,7 @@ type errorOut struct {
 }
 
 func (w *swWorld) ownerNpub() string {
-	return wsPerson(pubOf(w.t, swOwnerSK), "").Npub
+	return render.WsPerson(pubOf(w.t, swOwnerSK), "").Npub
 }
 
-func (w *swWorld) npub(sk string) string { return wsPerson(pubOf(w.t, sk), "").Npub }
+func (w *swWorld) npub(sk string) string { return render.WsPerson(pubOf(w.t, sk), "").Npub }

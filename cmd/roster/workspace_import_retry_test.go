@@ -9,9 +9,10 @@ import (
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
-
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/swrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/workspace"
 	"github.com/roster-cli/roster/workspace/pending"
 	"github.com/roster-cli/roster/workspace/sections"
 )
@@ -67,7 +68,7 @@ func firstImportTimesOut(t *testing.T, w *swWorld) string {
 	w.homes[swOwnerSK] = home
 	r := invocation{Env: map[string]string{"ROSTER_SECRET_KEY": swOwnerSK, "ROSTER_HOME": home}}.
 		roster(t, "workspace", "import", "--json", "--relay", w.relay.URL(), "--timeout", "1s")
-	if e := decodeOut[errorOut](t, r); r.Code != exitUnverified || e.Error.Code != "unconfirmed" ||
+	if e := decodeOut[errorOut](t, r); r.Code != cmdutil.ExitUnverified || e.Error.Code != "unconfirmed" ||
 		len(e.Error.Commands) == 0 || !strings.HasPrefix(e.Error.Commands[0], "roster workspace import --relay "+w.relay.URL()+" ") {
 		t.Fatalf("first import: exit %d %s", r.Code, r.Out)
 	}
@@ -103,11 +104,11 @@ func TestWorkspaceImportRetryReplaysTheExactSignedCommand(t *testing.T) {
 	legacy := w.publishLegacy()
 	kept := firstImportTimesOut(t, w)
 	// The kept import is not in the cache: clearing it changes nothing.
-	if r := (invocation{Env: map[string]string{"ROSTER_HOME": w.homes[swOwnerSK]}}).roster(t, "cache", "clear"); r.Code != exitOK {
+	if r := (invocation{Env: map[string]string{"ROSTER_HOME": w.homes[swOwnerSK]}}).roster(t, "cache", "clear"); r.Code != cmdutil.ExitOK {
 		t.Fatalf("cache clear: exit %d %s", r.Code, r.Err)
 	}
 
-	out := decodeOut[wsImportJSON](t, w.mustAs(swOwnerSK, "workspace", "import", "--json"))
+	out := decodeOut[workspace.WsImportJSON](t, w.mustAs(swOwnerSK, "workspace", "import", "--json"))
 	sent := l.imports()
 	if len(sent) != 2 || sent[0] != sent[1] {
 		t.Fatalf("the retry did not send the first attempt's bytes:\n%v", sent)
@@ -124,7 +125,7 @@ func TestWorkspaceImportRetryReplaysTheExactSignedCommand(t *testing.T) {
 		t.Fatalf("the kept import outlived its marker: %v", err)
 	}
 	// Done: another run is the ordinary second import, refused.
-	if r := w.as(swOwnerSK, "workspace", "import"); r.Code != exitRefused {
+	if r := w.as(swOwnerSK, "workspace", "import"); r.Code != cmdutil.ExitRefused {
 		t.Fatalf("import after the marker: exit %d %s", r.Code, r.Err)
 	}
 }
@@ -141,7 +142,7 @@ func TestWorkspaceImportRetryAfterLostOKFinishesWithoutASecondImport(t *testing.
 	waitStored(t, w, 1)
 
 	events := w.relay.EventCount()
-	out := decodeOut[wsImportJSON](t, w.mustAs(swOwnerSK, "workspace", "import", "--json"))
+	out := decodeOut[workspace.WsImportJSON](t, w.mustAs(swOwnerSK, "workspace", "import", "--json"))
 	var first nostr.Event
 	_ = first.UnmarshalJSON([]byte(l.imports()[0]))
 	if !out.Switched || !out.Resumed || out.Replayed || out.EventID != first.ID || out.ActionID != first.Tags.GetFirst([]string{"action", ""}).Value() {

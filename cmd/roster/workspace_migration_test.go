@@ -8,6 +8,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/swrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/workspace/sections"
 	"github.com/roster-cli/roster/workspace/strictjson"
 )
@@ -46,7 +47,7 @@ func TestWorkspaceImportSwitchesOnlyOnMatchingMarker(t *testing.T) {
 	w := newSWWorldWith(t, markerSwap{swrelay.New(swrelay.Options{})})
 	w.publishLegacy()
 	r := w.as(swOwnerSK, "workspace", "import", "--json")
-	if r.Code != exitUnverified {
+	if r.Code != cmdutil.ExitUnverified {
 		t.Fatalf("import against a mismatched marker: exit %d\nout: %s\nerr: %s", r.Code, r.Out, r.Err)
 	}
 	e := decodeOut[errorOut](t, r)

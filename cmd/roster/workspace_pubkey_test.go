@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/internal/cli/render"
 )
 
 // docs/architecture.md "Command-line contract": "Pubkeys are accepted as
@@ -12,7 +13,7 @@ import (
 func TestWorkspacePubkeyAcceptsNpubAndHex(t *testing.T) {
 	t.Parallel()
 	hex := strings.Repeat("ab", 32)
-	npub := wsPerson(hex, "").Npub
+	npub := render.WsPerson(hex, "").Npub
 	for _, in := range []string{hex, strings.ToUpper(hex), npub, " " + npub + " "} {
 		if got, err := gitstate.DecodePubkey(in); err != nil || got != hex {
 			t.Errorf("%q -> %q, %v", in, got, err)

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // A revoked reader is told that only the owner can grant access again (the
@@ -17,7 +19,7 @@ func TestWorkspaceRevokedReaderIsPointedAtTheOwnersGrant(t *testing.T) {
 	} {
 		r := w.as(swForgerSK, args...)
 		e := decodeOut[errorOut](t, r)
-		if r.Code != exitIncomplete || e.Error.Code != "no-projection" || e.Error.Details["revoked"] != true ||
+		if r.Code != cmdutil.ExitIncomplete || e.Error.Code != "no-projection" || e.Error.Details["revoked"] != true ||
 			!strings.Contains(e.Error.Message, "revoked") || !strings.Contains(e.Error.Message, "Only the owner") {
 			t.Fatalf("%v: exit %d %+v", args[:2], r.Code, e.Error)
 		}
@@ -28,7 +30,7 @@ func TestWorkspaceRevokedReaderIsPointedAtTheOwnersGrant(t *testing.T) {
 	}
 	r := w.as(swOutsiderSK, "workspace", "show", "--owner", w.ownerNpub(), "--json")
 	e := decodeOut[errorOut](t, r)
-	if r.Code != exitIncomplete || e.Error.Details["revoked"] != nil || len(e.Error.Commands) != 2 ||
+	if r.Code != cmdutil.ExitIncomplete || e.Error.Details["revoked"] != nil || len(e.Error.Commands) != 2 ||
 		!strings.Contains(e.Error.Commands[0], "workspace import") || !strings.Contains(e.Error.Commands[1], "workspace grant") {
 		t.Fatalf("outsider: exit %d %+v", r.Code, e.Error)
 	}

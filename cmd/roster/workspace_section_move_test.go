@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/workspace"
 	"github.com/roster-cli/roster/workspace/sections/sectionstest"
 )
 
@@ -18,7 +20,7 @@ func TestWorkspaceSectionMoveSendsTheCompleteOrder(t *testing.T) {
 	for _, l := range []string{"Beta", "Gamma", "Delta"} {
 		w.mustAs(swOwnerSK, "workspace", "section", "add", l)
 	}
-	labels := func(out wsChangeJSON) string {
+	labels := func(out workspace.WsChangeJSON) string {
 		var ls []string
 		for _, s := range out.Workspace.Sections {
 			ls = append(ls, s.Label)
@@ -32,10 +34,10 @@ func TestWorkspaceSectionMoveSendsTheCompleteOrder(t *testing.T) {
 		exit int
 		code string
 	}{
-		{"mover", swMoverSK, exitRefused, "role-refused"},
-		{"viewer", swViewerSK, exitRefused, "role-refused"},
-		{"revoked reader", swForgerSK, exitIncomplete, "no-projection"},
-		{"outsider", swOutsiderSK, exitIncomplete, "no-projection"},
+		{"mover", swMoverSK, cmdutil.ExitRefused, "role-refused"},
+		{"viewer", swViewerSK, cmdutil.ExitRefused, "role-refused"},
+		{"revoked reader", swForgerSK, cmdutil.ExitIncomplete, "no-projection"},
+		{"outsider", swOutsiderSK, cmdutil.ExitIncomplete, "no-projection"},
 	} {
 		r := w.as(c.sk, "workspace", "section", "move", "Delta", "--to", "1", "--owner", w.ownerNpub(), "--json")
 		if e := decodeOut[errorOut](t, r); r.Code != c.exit || e.Error.Code != c.code {
@@ -46,7 +48,7 @@ func TestWorkspaceSectionMoveSendsTheCompleteOrder(t *testing.T) {
 		t.Fatalf("a refused section move changed the relay's state (revision %d -> %d)", before.Revision, st.Revision)
 	}
 
-	out := decodeOut[wsChangeJSON](t, w.mustAs(swManagerSK, "workspace", "section", "move", "Delta", "--to", "1", "--owner", w.ownerNpub(), "--json"))
+	out := decodeOut[workspace.WsChangeJSON](t, w.mustAs(swManagerSK, "workspace", "section", "move", "Delta", "--to", "1", "--owner", w.ownerNpub(), "--json"))
 	if got, want := labels(out), "Delta,"+first+",Beta,Gamma"; got != want || out.Command != "section move" || out.Revision != before.Revision+1 {
 		t.Fatalf("--to 1: %s (revision %d), want %s", got, out.Revision, want)
 	}
@@ -54,11 +56,11 @@ func TestWorkspaceSectionMoveSendsTheCompleteOrder(t *testing.T) {
 	if st.Sections[0].ID != out.Workspace.Sections[0].ID || st.LayoutRevision != before.LayoutRevision+1 {
 		t.Fatalf("relay order %+v", st.Sections)
 	}
-	out = decodeOut[wsChangeJSON](t, w.mustAs(swOwnerSK, "workspace", "section", "move", first, "--after", "Gamma", "--json"))
+	out = decodeOut[workspace.WsChangeJSON](t, w.mustAs(swOwnerSK, "workspace", "section", "move", first, "--after", "Gamma", "--json"))
 	if got, want := labels(out), "Delta,Beta,Gamma,"+first; got != want {
 		t.Fatalf("--after: %s, want %s", got, want)
 	}
-	out = decodeOut[wsChangeJSON](t, w.mustAs(swOwnerSK, "workspace", "section", "move", "Gamma", "--before", "Delta", "--json"))
+	out = decodeOut[workspace.WsChangeJSON](t, w.mustAs(swOwnerSK, "workspace", "section", "move", "Gamma", "--before", "Delta", "--json"))
 	if got, want := labels(out), "Gamma,Delta,Beta,"+first; got != want {
 		t.Fatalf("--before: %s, want %s", got, want)
 	}
@@ -68,12 +70,12 @@ func TestWorkspaceSectionMoveSendsTheCompleteOrder(t *testing.T) {
 		exit int
 		want string
 	}{
-		{[]string{"Gamma", "--to", "1"}, exitRefused, "already at position 1"},
-		{[]string{"Gamma", "--to", "9"}, exitUsage, "between 1 and 4"},
-		{[]string{"Gamma", "--to", "0"}, exitUsage, "count from 1"},
-		{[]string{"Gamma"}, exitUsage, "exactly one of"},
-		{[]string{"Gamma", "--to", "2", "--before", "Beta"}, exitUsage, "exactly one of"},
-		{[]string{"Nope", "--to", "2"}, exitUsage, "no section"},
+		{[]string{"Gamma", "--to", "1"}, cmdutil.ExitRefused, "already at position 1"},
+		{[]string{"Gamma", "--to", "9"}, cmdutil.ExitUsage, "between 1 and 4"},
+		{[]string{"Gamma", "--to", "0"}, cmdutil.ExitUsage, "count from 1"},
+		{[]string{"Gamma"}, cmdutil.ExitUsage, "exactly one of"},
+		{[]string{"Gamma", "--to", "2", "--before", "Beta"}, cmdutil.ExitUsage, "exactly one of"},
+		{[]string{"Nope", "--to", "2"}, cmdutil.ExitUsage, "no section"},
 	} {
 		r := w.as(swOwnerSK, append([]string{"workspace", "section", "move"}, c.args...)...)
 		if r.Code != c.exit || !strings.Contains(r.Err, c.want) {

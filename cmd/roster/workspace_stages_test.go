@@ -8,6 +8,8 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/swrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/workspace"
 	"github.com/roster-cli/roster/workspace/sections"
 )
 
@@ -33,14 +35,14 @@ func TestWorkspaceStageOneRelayRefusesMoverGrant(t *testing.T) {
 	w.publishLegacy()
 	w.mustAs(swOwnerSK, "workspace", "import")
 	r := w.as(swOwnerSK, "workspace", "grant", w.npub(swMoverSK), "--role", "mover", "--json")
-	if e := decodeOut[errorOut](t, r); r.Code != exitRefused || e.Error.Code != "relay-rejected" {
+	if e := decodeOut[errorOut](t, r); r.Code != cmdutil.ExitRefused || e.Error.Code != "relay-rejected" {
 		t.Fatalf("mover grant on a Stage 1 relay: exit %d %s", r.Code, r.Out)
 	}
 	if got := w.stored(); got.Revision != 1 {
 		t.Fatalf("a refused grant changed the workspace: revision %d", got.Revision)
 	}
 	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swViewerSK))
-	v := decodeOut[wsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	v := decodeOut[workspace.WsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
 	if v.You.Role != "viewer" {
 		t.Fatalf("the default grant role is %q, want viewer", v.You.Role)
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/workspace"
 	"github.com/roster-cli/roster/workspace/sections"
 	"github.com/roster-cli/roster/workspace/sections/sectionstest"
 )
@@ -42,9 +44,9 @@ func TestWorkspaceUnassignIsAMoveWithNoSection(t *testing.T) {
 		exit int
 		code string
 	}{
-		{"viewer", swViewerSK, exitRefused, "role-refused"},
-		{"revoked reader", swForgerSK, exitIncomplete, "no-projection"},
-		{"outsider", swOutsiderSK, exitIncomplete, "no-projection"},
+		{"viewer", swViewerSK, cmdutil.ExitRefused, "role-refused"},
+		{"revoked reader", swForgerSK, cmdutil.ExitIncomplete, "no-projection"},
+		{"outsider", swOutsiderSK, cmdutil.ExitIncomplete, "no-projection"},
 	} {
 		r := w.as(c.sk, "workspace", "unassign", ch, "--owner", w.ownerNpub(), "--json")
 		if e := decodeOut[errorOut](t, r); r.Code != c.exit || e.Error.Code != c.code {
@@ -55,7 +57,7 @@ func TestWorkspaceUnassignIsAMoveWithNoSection(t *testing.T) {
 		t.Fatalf("a refused unassign changed the relay's state: %+v", st)
 	}
 
-	out := decodeOut[wsChangeJSON](t, w.mustAs(swMoverSK, "workspace", "unassign", strings.ToUpper(ch), "--owner", w.ownerNpub(), "--json"))
+	out := decodeOut[workspace.WsChangeJSON](t, w.mustAs(swMoverSK, "workspace", "unassign", strings.ToUpper(ch), "--owner", w.ownerNpub(), "--json"))
 	if out.Command != "unassign" || out.Kind != sections.KindMove || out.Revision != before.Revision+1 || len(out.Workspace.Assignments) != 0 {
 		t.Fatalf("unassign result %+v", out)
 	}
@@ -64,7 +66,7 @@ func TestWorkspaceUnassignIsAMoveWithNoSection(t *testing.T) {
 		t.Fatalf("relay state after unassign: %+v", st)
 	}
 	r := w.as(swOwnerSK, "workspace", "unassign", ch, "--json")
-	if e := decodeOut[errorOut](t, r); r.Code != exitRefused || e.Error.Code != "invalid-command" || !strings.Contains(e.Error.Message, "in no section") {
+	if e := decodeOut[errorOut](t, r); r.Code != cmdutil.ExitRefused || e.Error.Code != "invalid-command" || !strings.Contains(e.Error.Message, "in no section") {
 		t.Fatalf("unassign of a channel in no section: exit %d %s", r.Code, r.Out)
 	}
 	w.mustAs(swOwnerSK, "workspace", "move", ch, "--to", sectionstest.Load(t).Legacy(t).Name)
@@ -72,7 +74,7 @@ func TestWorkspaceUnassignIsAMoveWithNoSection(t *testing.T) {
 	if st := w.stored(); len(st.Assignments) != 0 || st.Revision != before.Revision+3 {
 		t.Fatalf("owner's unassign: %+v", st)
 	}
-	if r := w.as(swOwnerSK, "workspace", "unassign", "00000000-0000-0000-0000-000000000000"); r.Code != exitUsage || !strings.Contains(r.Err, "nil UUID") {
+	if r := w.as(swOwnerSK, "workspace", "unassign", "00000000-0000-0000-0000-000000000000"); r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "nil UUID") {
 		t.Fatalf("nil channel: exit %d %s", r.Code, r.Err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/swrelay"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
 // nip-sw.md: "The relay publishes a revisioned projection only to the
@@ -39,7 +40,7 @@ func TestWorkspaceNoProjectionNamesWhoRunsWhat(t *testing.T) {
 	w := newSWWorld(t)
 	r := w.as(swOwnerSK, "workspace", "show", "--json")
 	e := decodeOut[errorOut](t, r)
-	if r.Code != exitIncomplete || e.Error.Code != "no-projection" {
+	if r.Code != cmdutil.ExitIncomplete || e.Error.Code != "no-projection" {
 		t.Fatalf("owner: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	if len(e.Error.Commands) != 1 || !strings.HasPrefix(e.Error.Commands[0], "roster workspace import --relay "+w.relay.URL()) {
@@ -48,7 +49,7 @@ func TestWorkspaceNoProjectionNamesWhoRunsWhat(t *testing.T) {
 	r = w.as(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json")
 	e = decodeOut[errorOut](t, r)
 	viewer := graph.Npub(pubOf(t, swViewerSK))
-	if r.Code != exitIncomplete || len(e.Error.Commands) != 2 ||
+	if r.Code != cmdutil.ExitIncomplete || len(e.Error.Commands) != 2 ||
 		!strings.HasPrefix(e.Error.Commands[1], "roster workspace grant "+viewer+" --role viewer") ||
 		!strings.HasSuffix(e.Error.Commands[1], "# run by "+w.ownerNpub()+", to let you read") {
 		t.Errorf("viewer: exit %d, commands %q", r.Code, e.Error.Commands)
@@ -68,8 +69,8 @@ func TestWorkspaceWriteMisfitsNameTheShowCommand(t *testing.T) {
 		code int
 		kind string
 	}{
-		{[]string{"workspace", "move", strings.Repeat("1", 8) + "-1111-4111-8111-111111111111", "--to", "Nope"}, exitUsage, "usage"},
-		{[]string{"workspace", "revoke", w.npub(swViewerSK)}, exitRefused, "invalid-command"},
+		{[]string{"workspace", "move", strings.Repeat("1", 8) + "-1111-4111-8111-111111111111", "--to", "Nope"}, cmdutil.ExitUsage, "usage"},
+		{[]string{"workspace", "revoke", w.npub(swViewerSK)}, cmdutil.ExitRefused, "invalid-command"},
 	} {
 		r := w.as(swOwnerSK, append(c.args, "--json")...)
 		e := decodeOut[errorOut](t, r)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/workspace/pending"
 	"github.com/roster-cli/roster/workspace/sections"
 	"github.com/roster-cli/roster/workspace/sections/sectionstest"
@@ -20,9 +21,9 @@ var okPrefixCases = []struct {
 	exit   int
 	code   string
 }{
-	{"conflict: another change committed first", exitRefused, "conflict"},
-	{"rate-limited: slow down", exitIncomplete, "rate-limited"},
-	{"restricted: not for you", exitRefused, "relay-rejected"},
+	{"conflict: another change committed first", cmdutil.ExitRefused, "conflict"},
+	{"rate-limited: slow down", cmdutil.ExitIncomplete, "rate-limited"},
+	{"restricted: not for you", cmdutil.ExitRefused, "relay-rejected"},
 }
 
 func TestWorkspaceWriteMapsOKPrefixesToExitCodes(t *testing.T) {

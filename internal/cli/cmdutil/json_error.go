@@ -1,0 +1,10 @@
+package cmdutil
+
+// JsonErrorBody is the docs/json.md error object {code, message, details,
+// commands}; a struct, not a map, so the fields print in that order.
+type JsonErrorBody struct {
+	Code     string         `json:"code"`
+	Message  string         `json:"message"`
+	Details  map[string]any `json:"details"`
+	Commands []string       `json:"commands"`
+}

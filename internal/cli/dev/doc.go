@@ -1,0 +1,3 @@
+// Package dev holds `roster dev relay`, an embedded relay with seeded
+// scenes for trying roster and for tests.
+package dev

@@ -1,0 +1,71 @@
+// `roster group list --mine`: the signer's kind 10009 groups list.
+
+package group
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
+	"github.com/roster-cli/roster/workspace/groups"
+)
+
+// GroupMineJSON is `group list --mine --json` (roster.group.mine/v1).
+type GroupMineJSON struct {
+	Schema string              `json:"schema"`
+	You    render.WsPersonJSON `json:"you"`
+	// EventID and CreatedAt are the newest 10009's (empty: none found).
+	EventID   string             `json:"event_id,omitempty"`
+	CreatedAt int64              `json:"created_at,omitempty"`
+	Groups    []groups.ListEntry `json:"groups"`
+	Relays    []string           `json:"relays"`
+	Complete  bool               `json:"complete"`
+}
+
+func groupListMine(ctx context.Context, a *cmdutil.Factory, relays []string) error {
+	s, err := a.Signer(ctx)
+	if err != nil {
+		return err
+	}
+	me, err := s.PublicKey(ctx)
+	if err != nil {
+		return cmdutil.SignerError(err)
+	}
+	pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: s.SignEvent})
+	defer pool.Close()
+	lists, complete := groups.Lists(ctx, pool, relays, []string{me})
+	evt := lists[me]
+	out := GroupMineJSON{Schema: "roster.group.mine/v1", You: render.WsPerson(me, ""), Groups: groups.EntriesOf(evt), Relays: relays, Complete: complete}
+	if evt == nil && !complete {
+		return cmdutil.RelayOutageErr("your kind 10009 groups list", 0, []string{"some relay asked did not answer"},
+			[]suggest.Command{suggest.Roster("group", "list", "--mine").With("--timeout", "30s").Because("retry once the relays are back")},
+			map[string]any{"relays": relays})
+	}
+	if evt != nil {
+		out.EventID, out.CreatedAt = evt.ID, int64(evt.CreatedAt)
+	}
+	if a.Opts.JSON {
+		return cmdutil.WriteJSON(a, out)
+	}
+	w := a.Io.Out
+	if evt == nil {
+		fmt.Fprintln(w, "no kind 10009 groups list of yours on the relays asked; roster group join <group> --save starts one")
+		return nil
+	}
+	fmt.Fprintf(w, "your groups (kind 10009 %s): %d\n", evt.ID, len(out.Groups))
+	for _, g := range out.Groups {
+		name := ""
+		if g.Name != "" {
+			name = "  " + termtext.Line(g.Name)
+		}
+		fmt.Fprintf(w, "  %s'%s%s\n", termtext.Line(g.Relay), termtext.Line(g.ID), name)
+	}
+	if !complete {
+		fmt.Fprintln(w, "  (not every relay answered: a newer version may be on one that did not)")
+	}
+	return nil
+}

@@ -1,0 +1,2 @@
+// Package help holds the help topics and `roster version`.
+package help

@@ -1,0 +1,90 @@
+// The --offline cache of verified Project State, one entry per relay.
+
+package project
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
+	"github.com/roster-cli/roster/workspace/projects"
+)
+
+// projectCachePut keeps each relay's verified projection and NIP-11 document
+// for --offline (projects.Keep). The cache is an accelerator: failures cost
+// a warning.
+func projectCachePut(a *cmdutil.Factory, rd projects.ReadResult) {
+	if rd.Best == nil && len(rd.Relays) == 0 {
+		return
+	}
+	home, err := a.CacheDir()
+	if err != nil {
+		return
+	}
+	store, err := a.OpenCacheIn(home)
+	if err != nil {
+		fmt.Fprintf(a.Io.Err, "roster: warning: %v; --offline will not see this read\n", err)
+		return
+	}
+	defer store.Close()
+	for _, p := range projects.Keep(cmdutil.CacheStore{C: store, A: a}, rd) {
+		fmt.Fprintf(a.Io.Err, "roster: warning: %s\n", termtext.Line(p))
+	}
+}
+
+// projectReadCached answers --offline from the cache (projects.ReadStore).
+func projectReadCached(a *cmdutil.Factory, relays []string, c projects.Coordinate) (projects.ReadResult, error) {
+	home, err := a.CacheDir()
+	if err != nil {
+		return projects.ReadResult{}, cmdutil.UsageErr("%v", err)
+	}
+	store, err := a.OpenCacheIn(home)
+	if err != nil {
+		return projects.ReadResult{}, &cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "offline-miss",
+			Err: fmt.Errorf("--offline needs the local cache: %v", err), Commands: []suggest.Command{suggest.Roster("project", "show", c.String())}}
+	}
+	defer store.Close()
+	out := projects.ReadStore(cmdutil.CacheStore{C: store, A: a}, relays, c)
+	if out.Best == nil {
+		return out, &cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "offline-miss",
+			Err:      fmt.Errorf("no cached state for project %s from %s; read it online once", c, strings.Join(relays, ", ")),
+			Commands: []suggest.Command{suggest.Roster("project", "show", c.String())}}
+	}
+	return out, nil
+}
+
+// projectOutageFallback is `project show` during an outage, as `workspace
+// show` does it: when no relay that answered holds a valid projection and
+// some relay did not answer, the last verified projection cached from a
+// silent relay is shown (verified again against that relay's cached self),
+// marked stale. It never becomes the basis of a change: relate and unrelate
+// read live. ok is false when the cache has nothing for those relays.
+func projectOutageFallback(a *cmdutil.Factory, c projects.Coordinate, rd projects.ReadResult) (out projects.ReadResult, reason string, ok bool) {
+	_, silent := rd.Failures()
+	if rd.Best != nil || len(silent) == 0 {
+		return rd, "", false
+	}
+	home, err := a.CacheDir()
+	if err != nil {
+		return rd, "", false
+	}
+	store, err := a.OpenCacheIn(home)
+	if err != nil {
+		return rd, "", false
+	}
+	defer store.Close()
+	var urls, why []string
+	for _, r := range silent {
+		urls = append(urls, r.URL)
+		why = append(why, cmdutil.RelayFailure(r.URL, r.Status, r.Reason))
+	}
+	cached := projects.ReadStore(cmdutil.CacheStore{C: store, A: a}, urls, c)
+	if cached.Best == nil {
+		return rd, "", false
+	}
+	// Keep the live outcome of every relay asked; only the state is cached.
+	cached.Relays, cached.Complete = rd.Relays, rd.Complete
+	return cached, strings.Join(why, "; "), true
+}

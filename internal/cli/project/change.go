@@ -1,0 +1,89 @@
+// `roster project relate|unrelate`: one call to projects.Change, rendered.
+
+package project
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/signer"
+	"github.com/roster-cli/roster/termtext"
+	"github.com/roster-cli/roster/workspace/pipeline"
+	"github.com/roster-cli/roster/workspace/projects"
+)
+
+// ProjectChangeJSON is the result of relate/unrelate (schema
+// roster.project.change/v2: v1 and authority).
+type ProjectChangeJSON struct {
+	Schema           string   `json:"schema"`
+	Coordinate       string   `json:"coordinate"`
+	Relay            string   `json:"relay"`
+	Actor            string   `json:"actor"`
+	ActorNpub        string   `json:"actor_npub"`
+	Add              []string `json:"add"`
+	Remove           []string `json:"remove"`
+	ExpectedRevision int64    `json:"expected_revision"`
+	Revision         int64    `json:"revision"`
+	RelatedChannels  []string `json:"related_channels"`
+	Published        []string `json:"published"`
+	Retried          bool     `json:"retried"`
+	// Authority is how roster checked, before signing, that you may make
+	// the change.
+	Authority projectAuthorityJSON `json:"authority"`
+}
+
+// projectAuthorityJSON is projects.CheckResult.
+type projectAuthorityJSON struct {
+	Basis string `json:"basis"` // owner | home-channel-role | unverifiable
+	Note  string `json:"note,omitempty"`
+}
+
+// projectChange submits one change on relay and renders the result.
+func projectChange(ctx context.Context, a *cmdutil.Factory, s signer.Signer, relay string, c projects.Coordinate, patch projects.Patch, verb string) error {
+	actor, err := s.PublicKey(ctx)
+	if err != nil {
+		return cmdutil.SignerError(err)
+	}
+	pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: s.SignEvent})
+	defer pool.Close()
+	res, err := projects.Change(ctx, projects.ChangeInput{Relays: pool, Publish: pipeline.PoolPublish(pool), Sign: s.SignEvent,
+		Actor: actor, Relay: relay, Coord: c, Patch: patch, Now: func() nostr.Timestamp { return cmdutil.NostrNow(a) }, BeforeSign: a.Seams.ProjectBeforeSign})
+	if err != nil {
+		return render.PipelineErr(err)
+	}
+	projectCachePut(a, res.After)
+	after := res.After.Best
+	out := ProjectChangeJSON{Schema: "roster.project.change/v2", Coordinate: c.String(), Relay: relay, Actor: actor, ActorNpub: gitstate.EncodeNpub(actor),
+		Add: patch.Add, Remove: patch.Remove, ExpectedRevision: res.Before.Revision, Revision: after.Revision,
+		RelatedChannels: cmdutil.OrEmptySlice(after.Document.RelatedChannels), Published: []string{res.EventID}, Retried: res.Retried,
+		Authority: projectAuthorityJSON{Basis: res.Authority.Basis, Note: res.Authority.Note}}
+	if a.Opts.JSON {
+		return cmdutil.WriteJSON(a, out)
+	}
+	if out.Authority.Note != "" {
+		fmt.Fprintf(a.Io.Err, "roster: note: %s\n", termtext.Line(out.Authority.Note))
+	}
+	fmt.Fprintf(a.Io.Out, "%sd %d channel(s) for %s: revision %d -> %d", verb, len(patch.Add)+len(patch.Remove), termtext.Line(c.String()), res.Before.Revision, after.Revision)
+	if out.Retried {
+		fmt.Fprint(a.Io.Out, " (retried once after a concurrent change)")
+	}
+	// The related channels are the relay's projection: one line.
+	fmt.Fprintf(a.Io.Out, "\n  related channels: %s\n", termtext.Line(strings.Join(out.RelatedChannels, ", ")))
+	return nil
+}
+
+// ProjectChangeCommands is the change as the roster commands that make it,
+// as printed, each with comment.
+func ProjectChangeCommands(c projects.Coordinate, patch projects.Patch, relay, comment string) []string {
+	var cmds []string
+	for _, s := range projects.ChangeSuggestions(c, patch, relay, "") {
+		cmds = append(cmds, s.Because(comment).String())
+	}
+	return cmds
+}

@@ -1,0 +1,234 @@
+// `roster project create|update|delete`: the owner's kind 30621 identity,
+// one call to projects.Create, Update or Delete, rendered.
+
+package project
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/nbd-wtf/go-nostr/nip19"
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
+	"github.com/roster-cli/roster/workspace/pipeline"
+	"github.com/roster-cli/roster/workspace/projects"
+	"github.com/spf13/cobra"
+)
+
+// ProjectIdentityJSON is the result of create, update and delete (schema
+// roster.project.identity/v1).
+type ProjectIdentityJSON struct {
+	Schema         string      `json:"schema"`
+	Command        string      `json:"command"`
+	Coordinate     string      `json:"coordinate"`
+	Naddr          string      `json:"naddr"`
+	Relay          string      `json:"relay"`
+	Owner          string      `json:"owner"`
+	OwnerNpub      string      `json:"owner_npub"`
+	EventID        string      `json:"event_id"`
+	Kind           int         `json:"kind"`
+	RevisionBefore int64       `json:"revision_before"`
+	Revision       int64       `json:"revision"`
+	Project        ProjectJSON `json:"project"`
+}
+
+type projectFieldFlags struct {
+	name, description, home string
+}
+
+func (f *projectFieldFlags) register(cmd *cobra.Command, create bool) {
+	cmd.Flags().StringVar(&f.name, "name", "", "the project's display name (NIP-MP name tag)")
+	cmd.Flags().StringVar(&f.description, "description", "", "a one-line description")
+	homeHelp := `the home channel: a NIP-29 group id (UUID) on the same relay, whose owners and admins may change related channels`
+	if !create {
+		homeHelp += `; --home "" removes it`
+	}
+	cmd.Flags().StringVar(&f.home, "home", "", homeHelp)
+}
+
+// fields turns the flags the user set into projects.Fields.
+func (f *projectFieldFlags) fields(cmd *cobra.Command) (projects.Fields, error) {
+	var out projects.Fields
+	if cmd.Flags().Changed("name") {
+		out.Name = &f.name
+	}
+	if cmd.Flags().Changed("description") {
+		out.Description = &f.description
+	}
+	if cmd.Flags().Changed("home") {
+		h := f.home
+		if h != "" {
+			u, err := projects.NormalizeUUID(h)
+			if err != nil {
+				return out, cmdutil.UsageErr("--home: %v", err)
+			}
+			h = u
+		}
+		out.Home = &h
+	}
+	return out, nil
+}
+
+func newProjectCreateCmd(a *cmdutil.Factory) *cobra.Command {
+	var f projectFieldFlags
+	cmd := &cobra.Command{
+		Use:   "create <d> --name <name> [--home <channel-uuid>]",
+		Short: "Create your project: publish its owner-signed kind 30621 identity",
+		Long: `Publishes the first kind 30621 identity of the project 30621:<you>:<d> to the one
+relay that hosts its community; the relay materializes it at revision 1 and
+signs its Project State (kind 30623), which roster reads back. roster writes
+the tags d, name, description and buzz-channel (the home channel), in that
+order (docs/projects.md). A live project at that coordinate is refused
+(exit 3, project-exists: use update); a deleted one is recreated at the next
+revision.`,
+		Example: `  roster project create my-project --name "My project" --relay wss://relay.example
+  roster project create my-project --name "My project" --home 99999999-9999-4999-8999-999999999999 --relay wss://relay.example --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fl, err := f.fields(cmd)
+			if err != nil {
+				return err
+			}
+			if fl.Name == nil || *fl.Name == "" {
+				return cmdutil.UsageErr("project create needs --name")
+			}
+			return projectIdentityWrite(cmd.Context(), a, "create", args[0], true, func(ctx context.Context, in projects.IdentityInput) (*projects.IdentityResult, error) {
+				return projects.Create(ctx, in, fl)
+			})
+		},
+	}
+	f.register(cmd, true)
+	return cmd
+}
+
+func newProjectUpdateCmd(a *cmdutil.Factory) *cobra.Command {
+	var f projectFieldFlags
+	cmd := &cobra.Command{
+		Use:   "update <naddr|coordinate|d> [--name ...] [--description ...] [--home ...]",
+		Short: "Update your project: publish a newer kind 30621, every other tag kept",
+		Long: `Reads the relay's Project State and the current identity it names, replaces
+the fields you set (in place; --home "" removes the home channel), keeps every
+other tag byte for byte and in order, dates it after the current identity and
+publishes it. The relay keeps the collaboratively related channels. Owner
+only: anyone else is refused before signing (exit 3, not-owner).`,
+		Example: `  roster project update my-project --name "New name" --relay wss://relay.example
+  roster project update naddr1... --home "" --relay wss://relay.example --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fl, err := f.fields(cmd)
+			if err != nil {
+				return err
+			}
+			if fl.Empty() {
+				return cmdutil.UsageErr("project update needs at least one of --name, --description, --home")
+			}
+			return projectIdentityWrite(cmd.Context(), a, "update", args[0], false, func(ctx context.Context, in projects.IdentityInput) (*projects.IdentityResult, error) {
+				return projects.Update(ctx, in, fl)
+			})
+		},
+	}
+	f.register(cmd, false)
+	return cmd
+}
+
+func newProjectDeleteCmd(a *cmdutil.Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "delete <naddr|coordinate|d>",
+		Short: "Delete your project: a NIP-09 deletion of its kind 30621 identity",
+		Long: `Publishes a kind 5 deletion naming the identity by address and by id; the relay
+turns the project into a tombstone at the next revision, which roster reads
+back. Member repositories and channels are not deleted. A later
+` + "`project create`" + ` recreates the project. Owner only.`,
+		Example: `  roster project delete my-project --relay wss://relay.example
+  roster project delete naddr1... --relay wss://relay.example --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return projectIdentityWrite(cmd.Context(), a, "delete", args[0], false, func(ctx context.Context, in projects.IdentityInput) (*projects.IdentityResult, error) {
+				return projects.Delete(ctx, in)
+			})
+		},
+	}
+}
+
+// projectIdentityWrite resolves the project (a bare d is yours), opens the
+// signer and one relay, runs write and renders its result.
+func projectIdentityWrite(ctx context.Context, a *cmdutil.Factory, verb, arg string, bareOnly bool,
+	write func(context.Context, projects.IdentityInput) (*projects.IdentityResult, error)) error {
+	relays := relaypool.NormalizeRelays(a.DefaultRelays())
+	if len(relays) != 1 {
+		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "one-relay",
+			Err:      fmt.Errorf("a project's identity is materialized by the one relay that hosts its community; pass exactly one --relay (got %d)", len(relays)),
+			Commands: []suggest.Command{suggest.Roster("project", verb, arg).With("--relay", "wss://<relay hosting the project>")}}
+	}
+	if a.Opts.Offline {
+		return cmdutil.UsageErr("`project %s` publishes to the relay; drop --offline", verb)
+	}
+	s, err := a.Signer(ctx)
+	if err != nil {
+		return err
+	}
+	me, err := s.PublicKey(ctx)
+	if err != nil {
+		return cmdutil.SignerError(err)
+	}
+	var c projects.Coordinate
+	if bareOnly {
+		c = projects.Coordinate{Owner: me, D: arg}
+		if err := c.Validate(); err != nil {
+			return cmdutil.UsageErr("%v", err)
+		}
+	} else if c, err = projectOwnArg(arg, me); err != nil {
+		return err
+	}
+	pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: s.SignEvent})
+	defer pool.Close()
+	res, err := write(ctx, projects.IdentityInput{Relays: pool, Publish: pipeline.PoolPublish(pool), Sign: s.SignEvent,
+		Signer: me, Relay: relays[0], Coord: c, Now: func() nostr.Timestamp { return cmdutil.NostrNow(a) }})
+	if err != nil {
+		return render.PipelineErr(err)
+	}
+	projectCachePut(a, res.After)
+	out := ProjectIdentityJSON{Schema: "roster.project.identity/v1", Command: verb, Coordinate: c.String(),
+		Naddr: projectNaddr(c, relays[0]), Relay: relays[0], Owner: c.Owner, OwnerNpub: gitstate.EncodeNpub(c.Owner),
+		EventID: res.Event.ID, Kind: res.Event.Kind, Revision: res.After.Best.Revision, Project: projectView(c, res.After)}
+	if res.Before != nil {
+		out.RevisionBefore = res.Before.Revision
+	}
+	if a.Opts.JSON {
+		return cmdutil.WriteJSON(a, out)
+	}
+	fmt.Fprintf(a.Io.Out, "project %s: %sd, revision %d -> %d (event %s)\n  naddr: %s\n", termtext.Line(c.String()), verb,
+		out.RevisionBefore, out.Revision, res.Event.ID, out.Naddr)
+	projectRender(a, out.Project)
+	return nil
+}
+
+// projectOwnArg reads a project named by naddr, coordinate, or a bare d
+// (the signer's own project).
+func projectOwnArg(arg, me string) (projects.Coordinate, error) {
+	if c, _, err := ProjectParseArg(arg); err == nil {
+		return c, nil
+	} else if len(arg) > 6 && (arg[:6] == "naddr1" || arg[:6] == "30621:") {
+		return c, err
+	}
+	c := projects.Coordinate{Owner: me, D: arg}
+	if err := c.Validate(); err != nil {
+		return c, cmdutil.UsageErr("%v", err)
+	}
+	return c, nil
+}
+
+// projectNaddr is the project's kind 30621 naddr with relay as its hint.
+func projectNaddr(c projects.Coordinate, relay string) string {
+	var hints []string
+	if relay != "" {
+		hints = []string{relay}
+	}
+	n, _ := nip19.EncodeEntity(c.Owner, projects.KindIdentity, c.D, hints)
+	return n
+}

@@ -1,0 +1,161 @@
+// `roster project list`: one call to projects.List, rendered.
+
+package project
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
+	"github.com/roster-cli/roster/workspace/projects"
+	"github.com/spf13/cobra"
+)
+
+// ProjectListJSON is `project list --json` (schema roster.project.list/v2).
+type ProjectListJSON struct {
+	Schema    string               `json:"schema"`
+	Owner     *string              `json:"owner"` // npub, or null
+	Admin     *string              `json:"admin"` // npub, or null
+	Projects  []projectListedJSON  `json:"projects"`
+	Relays    []projects.RelayRead `json:"relays"`
+	Complete  bool                 `json:"complete"`
+	Truncated []string             `json:"truncated"`
+	// NIP05Lookups: --owner given as a NIP-05 name, and its key.
+	NIP05Lookups []cmdutil.Nip05Lookup `json:"nip05_lookups"`
+}
+
+type projectListedJSON struct {
+	Coordinate    string   `json:"coordinate"`
+	Naddr         string   `json:"naddr"`
+	Relay         string   `json:"relay"`
+	Why           []string `json:"why"`
+	OwnerNpub     string   `json:"owner_npub"`
+	Name          string   `json:"name"`
+	HomeChannel   *string  `json:"home_channel"`
+	Revision      int64    `json:"revision"`
+	Deleted       bool     `json:"deleted"`
+	State         bool     `json:"state"`
+	IdentityEvent string   `json:"identity_event,omitempty"`
+}
+
+func newProjectListCmd(a *cmdutil.Factory) *cobra.Command {
+	var owner string
+	cmd := &cobra.Command{
+		Use:   "list [--owner npub]",
+		Short: "List your projects and those whose home channel you administer",
+		Long: `Without --owner (needs a signer): your projects (your kind 30621 identities on
+each relay) and the projects whose home channel you are an owner or admin of
+(the relay-signed 39001 naming you, matched against the relay's signed
+Project States; at most 500 states are asked per relay, and a relay that
+returns that many is listed under "truncated"). With --owner: that owner's
+projects. Each printed naddr carries the relay as its hint.`,
+		Example: `  roster project list --relay wss://relay.example
+  roster project list --owner npub1... --relay wss://relay.example --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			relays := relaypool.NormalizeRelays(a.DefaultRelays())
+			if len(relays) == 0 {
+				return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "no-relays",
+					Err:      fmt.Errorf("no relay to ask for projects: pass --relay or set ROSTER_RELAYS"),
+					Commands: []suggest.Command{suggest.Roster("project", "list").With("--relay", "wss://<relay>")}}
+			}
+			if a.Opts.Offline {
+				return cmdutil.UsageErr("`project list` asks the relays; drop --offline")
+			}
+			var ownerHex, adminHex string
+			if owner != "" {
+				arg, err := a.ResolvePubkeyArg(ctx, "--owner", owner, false, suggest.Roster("project", "list", "--owner", "<npub>"))
+				if err != nil {
+					return err
+				}
+				pk, err := gitstate.DecodePubkey(arg)
+				if err != nil {
+					return cmdutil.UsageErr("--owner: %v", err)
+				}
+				ownerHex = pk
+				a.PrintLookups()
+			} else {
+				s, err := a.Signer(ctx)
+				if err != nil {
+					return err
+				}
+				me, err := s.PublicKey(ctx)
+				if err != nil {
+					return cmdutil.SignerError(err)
+				}
+				ownerHex, adminHex = me, me
+			}
+			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: func(p0 context.Context, p1 *nostr.Event) error { return render.ProjectLazyAuth(a, p0, p1) }})
+			defer pool.Close()
+			res := projects.List(ctx, pool, relays, ownerHex, adminHex)
+			out := ProjectListJSON{Schema: "roster.project.list/v2", Projects: []projectListedJSON{}, Relays: res.Relays,
+				Complete: res.Complete, Truncated: cmdutil.OrEmptySlice(res.Truncated), NIP05Lookups: a.LookupsJSON()}
+			if ownerHex != "" {
+				n := gitstate.EncodeNpub(ownerHex)
+				out.Owner = &n
+			}
+			if adminHex != "" {
+				n := gitstate.EncodeNpub(adminHex)
+				out.Admin = &n
+			}
+			answered := 0
+			var failed []string
+			for _, r := range res.Relays {
+				if r.Status == relaypool.StatusOK {
+					answered++
+				} else {
+					failed = append(failed, cmdutil.RelayFailure(r.URL, r.Status, r.Reason))
+				}
+			}
+			if answered == 0 {
+				return cmdutil.RelayOutageErr("the projects", answered, failed, []suggest.Command{
+					suggest.Roster("project", "list").With("--timeout", "30s").Because("retry once the relay is back")}, map[string]any{"relays": res.Relays})
+			}
+			for _, l := range res.Projects {
+				p := projectListedJSON{Coordinate: l.Coordinate.String(), Naddr: projectNaddr(l.Coordinate, l.Relay), Relay: l.Relay,
+					Why: l.Why, OwnerNpub: gitstate.EncodeNpub(l.Coordinate.Owner), IdentityEvent: l.IdentityEvent}
+				if st := l.State; st != nil {
+					p.State, p.Revision, p.Deleted, p.Name = true, st.Revision, st.Deleted, st.Document.Name
+					if h := st.Document.HomeChannel; h != "" {
+						p.HomeChannel = &h
+					}
+				}
+				out.Projects = append(out.Projects, p)
+			}
+			if a.Opts.JSON {
+				return cmdutil.WriteJSON(a, out)
+			}
+			w := a.Io.Out
+			width := render.TerminalWidth(a) // rows wrap between words on a terminal
+			fmt.Fprintf(w, "projects: %d\n", len(out.Projects))
+			for _, p := range out.Projects {
+				state := fmt.Sprintf("revision %d", p.Revision)
+				switch {
+				case !p.State:
+					state = "no relay-signed state"
+				case p.Deleted:
+					state = fmt.Sprintf("deleted at revision %d", p.Revision)
+				}
+				render.FitLine(w, width, 4, fmt.Sprintf("  %s  %s (%s; %s)", termtext.Line(p.Coordinate), termtext.Line(p.Name), state, strings.Join(p.Why, ", ")))
+				fmt.Fprintf(w, "    %s\n", p.Naddr)
+			}
+			for _, f := range failed {
+				render.FitLine(w, width, 4, "  relay "+termtext.Line(f))
+			}
+			for _, t := range out.Truncated {
+				render.FitLine(w, width, 4, fmt.Sprintf("  %s returned %d Project States: projects by home channel beyond them are not listed", termtext.Line(t), projects.MaxListedStates))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&owner, "owner", "", "list this owner's projects (npub, hex or NIP-05 name@domain; default: yours and those whose home channel you administer)")
+	return cmd
+}

@@ -1,0 +1,179 @@
+// Command wiring of `roster project`: flags, arguments and the choice of
+// read path; reading, checking and changing live in workspace/projects.
+
+package project
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/workspace/projects"
+	"github.com/spf13/cobra"
+)
+
+func NewProjectCmd(a *cmdutil.Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "project",
+		Short: "Read relay-signed Project State (NIP-PC) and change a project's related channels",
+		Long: `A project's identity (kind 30621) is signed by its owner; its effective state
+(kind 30623) is signed by the relay that hosts its community, which also
+applies related-channel changes (kind 47010). The project owner may always
+change related channels; anyone else only as an active owner or admin of the
+project's live home channel (a NIP-29 group on the same relay).`,
+		Example: `  roster project show 30621:<owner-hex>:my-project --relay wss://relay.example
+  roster project relate 30621:<owner-hex>:my-project 11111111-1111-4111-8111-111111111111 --relay wss://relay.example
+  roster project unrelate 30621:<owner-hex>:my-project 11111111-1111-4111-8111-111111111111 --relay wss://relay.example --json`,
+	}
+	cmd.AddCommand(newProjectShowCmd(a), newProjectChangeCmd(a, true), newProjectChangeCmd(a, false),
+		newProjectCreateCmd(a), newProjectUpdateCmd(a), newProjectDeleteCmd(a), newProjectListCmd(a))
+	render.AddFullFlag(cmd, a)
+	return cmd
+}
+
+func newProjectShowCmd(a *cmdutil.Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "show <naddr|coordinate>",
+		Short: "Show a project's relay-signed state",
+		Long: `Reads the kind 30623 Project State for one project from every relay and keeps
+only projections signed by the relay's own NIP-11 "self" key, with the
+requested coordinate in their "a" tag. The newest valid projection is shown;
+its revision is the "rev" tag. Exit 4 when no relay has a valid projection.`,
+		Example: `  roster project show 30621:<owner-hex>:my-project --relay wss://relay.example
+  roster project show naddr1... --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, hints, err := ProjectParseArg(args[0])
+			if err != nil {
+				return err
+			}
+			relays := a.DefaultRelays()
+			if len(relays) == 0 {
+				relays = hints
+			}
+			if len(relays) == 0 {
+				return projectNoRelays(c)
+			}
+			var rd projects.ReadResult
+			if a.Opts.Offline {
+				if rd, err = projectReadCached(a, relays, c); err != nil {
+					return err
+				}
+			} else {
+				pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: func(p0 context.Context, p1 *nostr.Event) error { return render.ProjectLazyAuth(a, p0, p1) }})
+				defer pool.Close()
+				rd = projects.Read(cmd.Context(), pool, relays, c)
+				projectCachePut(a, rd)
+			}
+			staleReason := ""
+			if a.Opts.Offline {
+				staleReason = "--offline: the cached state was not compared with any relay"
+			} else {
+				var stale bool
+				if rd, staleReason, stale = projectOutageFallback(a, c, rd); stale && staleReason == "" {
+					staleReason = "the relays did not answer"
+				}
+			}
+			if rd.Best == nil {
+				return projectNotFound(a, args[0], c, rd)
+			}
+			out := projectView(c, rd)
+			out.Stale, out.StaleReason = staleReason != "", staleReason
+			if a.Opts.JSON {
+				return cmdutil.WriteJSON(a, out)
+			}
+			projectRender(a, out)
+			return nil
+		},
+	}
+}
+
+// ProjectParseArg accepts a coordinate 30621:<owner-hex>:<d> or an naddr of
+// kind 30621 (whose relay hints are returned). The naddr is read by
+// gitstate.DecodeAddress, not nip19.Decode, which panics on hostile input.
+func ProjectParseArg(s string) (projects.Coordinate, []string, error) {
+	if strings.HasPrefix(s, "naddr1") {
+		addr, hints, err := gitstate.DecodeAddress(s)
+		if err != nil || addr.Kind == 0 || addr.Identifier == "" {
+			return projects.Coordinate{}, nil, cmdutil.UsageErr("%q is not a valid naddr", s)
+		}
+		if addr.Kind != projects.KindIdentity {
+			return projects.Coordinate{}, nil, cmdutil.UsageErr("naddr points at a kind %d event, not a kind 30621 project", addr.Kind)
+		}
+		c := projects.Coordinate{Owner: addr.Pubkey, D: addr.Identifier}
+		if err := c.Validate(); err != nil {
+			return projects.Coordinate{}, nil, cmdutil.UsageErr("%v", err)
+		}
+		return c, hints, nil
+	}
+	c, err := projects.ParseCoordinate(s)
+	if err != nil {
+		return projects.Coordinate{}, nil, cmdutil.UsageErr("%v (pass 30621:<64 lowercase hex owner>:<d> or an naddr)", err)
+	}
+	return c, nil, nil
+}
+
+func newProjectChangeCmd(a *cmdutil.Factory, relate bool) *cobra.Command {
+	use, short, verb := "relate", "Relate channels to a project (kind 47010)", "relate"
+	if !relate {
+		use, short, verb = "unrelate", "Unrelate channels from a project (kind 47010)", "unrelate"
+	}
+	return &cobra.Command{
+		Use:   use + " <coordinate|naddr> <channel-uuid>...",
+		Short: short,
+		Long: `Signs and submits one kind 47010 change against the project's current revision
+on exactly one relay (the community that hosts it). Before signing, roster
+re-checks what the relay will: the project is live, the channels are not the
+home channel, are not already related (relate) or are related (unrelate), at
+most 64 related channels remain, and you are the owner or an active owner or
+admin of the project's live home channel. A refusal exits 3 and publishes
+nothing. If another change commits first (a "conflict:" reply), roster
+re-reads the state, re-checks and retries once.`,
+		Example: fmt.Sprintf(`  roster project %[1]s 30621:<owner-hex>:my-project 11111111-1111-4111-8111-111111111111 --relay wss://relay.example
+  roster project %[1]s naddr1... <uuid> <uuid> --relay wss://relay.example --json`, verb),
+		Args: cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, _, err := ProjectParseArg(args[0])
+			if err != nil {
+				return err
+			}
+			var chans []string
+			for _, s := range args[1:] {
+				u, err := projects.NormalizeUUID(s)
+				if err != nil {
+					return cmdutil.UsageErr("%v", err)
+				}
+				chans = append(chans, u)
+			}
+			var patch projects.Patch
+			if relate {
+				patch, err = projects.NewPatch(chans, nil)
+			} else {
+				patch, err = projects.NewPatch(nil, chans)
+			}
+			if err != nil {
+				return cmdutil.UsageErr("%v", err)
+			}
+			relays := relaypool.NormalizeRelays(a.DefaultRelays())
+			if len(relays) != 1 {
+				return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "one-relay",
+					Err:      fmt.Errorf("a project change is committed by the one relay that hosts the project's community; pass exactly one --relay (got %d)", len(relays)),
+					Commands: []suggest.Command{suggest.Roster(append([]string{"project", verb, c.String()}, chans...)...).With("--relay", "wss://<relay hosting the project>")}}
+			}
+			if a.Opts.Offline {
+				return cmdutil.UsageErr("a project change needs the relay; drop --offline")
+			}
+			s, err := a.Signer(cmd.Context())
+			if err != nil {
+				return err
+			}
+			return projectChange(cmd.Context(), a, s, relays[0], c, patch, verb)
+		},
+	}
+}

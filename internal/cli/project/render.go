@@ -1,0 +1,163 @@
+// Rendering `roster project show` (JSON and human) and its read errors.
+
+package project
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
+	"github.com/roster-cli/roster/workspace/projects"
+)
+
+// ProjectJSON is `roster project show --json` (schema roster.project/v1).
+type ProjectJSON struct {
+	Schema          string               `json:"schema"`
+	Coordinate      string               `json:"coordinate"`
+	Owner           string               `json:"owner"`
+	OwnerNpub       string               `json:"owner_npub"`
+	D               string               `json:"d"`
+	Address         string               `json:"address"`
+	Naddr           string               `json:"naddr"`
+	Revision        int64                `json:"revision"`
+	Deleted         bool                 `json:"deleted"`
+	Name            string               `json:"name"`
+	Description     string               `json:"description"`
+	HomeChannel     *string              `json:"home_channel"`
+	RelatedChannels []string             `json:"related_channels"`
+	Visibility      string               `json:"visibility"`
+	Members         []projects.Member    `json:"members"`
+	UnknownTags     [][]string           `json:"unknown_tags"`
+	ProjectTags     [][]string           `json:"project_tags"`
+	Projection      projectEventJSON     `json:"projection"`
+	Relays          []projects.RelayRead `json:"relays"`
+	Complete        bool                 `json:"complete"`
+	// Stale: no relay that answered has the project and the shown state is
+	// the last verified one cached from a relay that did not answer.
+	Stale       bool   `json:"stale"`
+	StaleReason string `json:"stale_reason"`
+}
+
+type projectEventJSON struct {
+	EventID       string `json:"event_id"`
+	CreatedAt     int64  `json:"created_at"`
+	Relay         string `json:"relay"`
+	Signer        string `json:"signer"`
+	IdentityEvent string `json:"identity_event"`
+	ChangeEvent   string `json:"change_event"`
+}
+
+func projectView(c projects.Coordinate, rd projects.ReadResult) ProjectJSON {
+	st := rd.Best
+	// The naddr carries the relay that served the shown state as its hint.
+	naddr := projectNaddr(c, rd.BestURL)
+	out := ProjectJSON{
+		Schema: "roster.project/v1", Coordinate: c.String(), Owner: c.Owner, OwnerNpub: gitstate.EncodeNpub(c.Owner),
+		D: c.D, Address: c.Address(), Naddr: naddr, Revision: st.Revision, Deleted: st.Deleted,
+		Name: st.Document.Name, Description: st.Document.Description, Visibility: st.Document.Visibility,
+		RelatedChannels: cmdutil.OrEmptySlice(st.Document.RelatedChannels), Members: st.Document.Members,
+		UnknownTags: st.Document.Unknown, ProjectTags: st.ProjectTags,
+		Projection: projectEventJSON{EventID: st.EventID, CreatedAt: int64(st.CreatedAt), Relay: rd.BestURL,
+			Signer: st.Signer, IdentityEvent: st.IdentityEvent, ChangeEvent: st.ChangeEvent},
+		Relays: rd.Relays, Complete: rd.Complete,
+	}
+	if st.Document.HomeChannel != "" {
+		h := st.Document.HomeChannel
+		out.HomeChannel = &h
+	}
+	if out.Members == nil {
+		out.Members = []projects.Member{}
+	}
+	if out.UnknownTags == nil {
+		out.UnknownTags = [][]string{}
+	}
+	if out.ProjectTags == nil {
+		out.ProjectTags = [][]string{}
+	}
+	return out
+}
+
+// projectRender prints the human view. The name, description, channels,
+// visibility, addresses and relay reasons are the relay's or the owner's
+// text: each is printed through termtext.Line, so it stays on its row.
+func projectRender(a *cmdutil.Factory, p ProjectJSON) {
+	w := a.Io.Out
+	// On a terminal npubs are short and long rows wrap between words;
+	// in a pipe both are as they always were.
+	pt, width := render.PeopleShown(a, context.Background(), nil, p.OwnerNpub), render.TerminalWidth(a)
+	row := func(format string, args ...any) { render.FitLine(w, width, 16, fmt.Sprintf(format, args...)) }
+	title := p.Name
+	if title == "" {
+		title = p.D
+	}
+	row("%s  (%s)", termtext.Line(title), termtext.Line(p.Coordinate))
+	if p.Stale {
+		row("  STALE: this is the last verified cached state (%s); it is not used for a change", termtext.Line(p.StaleReason))
+	}
+	if p.Deleted {
+		row("  DELETED at revision %d; its owner can recreate it by publishing a new kind 30621 identity", p.Revision)
+	} else {
+		row("  revision      %d", p.Revision)
+		if p.Description != "" {
+			row("  description   %s", termtext.Line(p.Description))
+		}
+		row("  owner         %s", pt.Of(p.OwnerNpub))
+		if p.HomeChannel != nil {
+			row("  home channel  %s", termtext.Line(*p.HomeChannel))
+		} else {
+			row("  home channel  none (only the owner may change related channels)")
+		}
+		row("  related       %d channel(s)", len(p.RelatedChannels))
+		for _, ch := range p.RelatedChannels {
+			row("    %s", termtext.Line(ch))
+		}
+		if p.Visibility != "" {
+			row("  visibility    %s", termtext.Line(p.Visibility))
+		}
+		for _, m := range p.Members {
+			row("  repository    %s", termtext.Line(m.Address))
+		}
+	}
+	row("  signed by     %s (relay self) at %s, event %s", p.Projection.Signer, graph.HumanTime(p.Projection.CreatedAt), p.Projection.EventID)
+	for _, r := range p.Relays {
+		line := fmt.Sprintf("  relay %s: %s, projection %s", termtext.Line(r.URL), termtext.Line(cmdutil.RelayOutcome(r.Status, r.Reason)), r.Projection)
+		if r.Error != "" {
+			line += " (" + termtext.Line(r.Error) + ")"
+		}
+		render.FitLine(w, width, 4, line)
+	}
+}
+
+func projectNoRelays(c projects.Coordinate) *cmdutil.ExitError {
+	return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "no-relays",
+		Err:      fmt.Errorf("no relay to ask for project %s: pass --relay or set ROSTER_RELAYS", c),
+		Commands: []suggest.Command{suggest.Roster("project", "show", c.String(), "--relay", "wss://<relay>")}}
+}
+
+// projectNotFound is exit 4: no relay holds a valid projection. While a
+// relay asked did not answer, that is incomplete evidence, not "not found".
+// arg is the project as the user named it, for the commands to retry.
+func projectNotFound(a *cmdutil.Factory, arg string, c projects.Coordinate, rd projects.ReadResult) *cmdutil.ExitError {
+	details := map[string]any{"coordinate": c.String(), "address": c.Address(), "relays": rd.Relays}
+	show := suggest.Roster("project", "show", arg)
+	if answered, failed := cmdutil.ProjectRelayFailures(rd); len(failed) > 0 {
+		return cmdutil.RelayOutageErr("project "+c.String(), answered, failed, []suggest.Command{
+			show.With("--timeout", "30s").Because("retry once the relay is back; give slow relays longer"),
+			show.With("--relay", "wss://<another relay hosting the project>"),
+			show.With("--offline").Because("what an earlier read cached")}, details)
+	}
+	return projectMissing(c, rd, show)
+}
+
+// projectMissing is exit 4 "not-found": every relay asked answered, and none
+// holds a valid projection. show is the command that reads the project.
+func projectMissing(c projects.Coordinate, rd projects.ReadResult, show suggest.Command) *cmdutil.ExitError {
+	ee := render.PipelineErr(projects.NotFound(c, rd)).(*cmdutil.ExitError)
+	ee.Commands = []suggest.Command{show.With("--relay", "wss://<relay hosting the project>")}
+	return ee
+}

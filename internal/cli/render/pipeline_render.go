@@ -1,0 +1,51 @@
+// Rendering the typed errors and suggested commands of the workspace
+// pipelines (workspace/projects, workspace/sections) into exitError.
+
+package render
+
+import (
+	"context"
+	"errors"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/workspace/pipeline"
+)
+
+// pipelineExit maps a pipeline outcome class to its exit code.
+var pipelineExit = map[pipeline.Class]int{
+	pipeline.Failure:    cmdutil.ExitFailure,
+	pipeline.Usage:      cmdutil.ExitUsage,
+	pipeline.Refused:    cmdutil.ExitRefused,
+	pipeline.Incomplete: cmdutil.ExitIncomplete,
+	pipeline.Unverified: cmdutil.ExitUnverified,
+}
+
+// PipelineErr renders what a pipeline returned: a *pipeline.Error becomes
+// its exitError, a signer failure the signer's, anything else is returned
+// as is.
+func PipelineErr(err error) error {
+	var pe *pipeline.Error
+	var se *pipeline.SignerError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &se):
+		return cmdutil.SignerError(se.Err)
+	case errors.As(err, &pe):
+		// A pipeline's message is one sentence that may quote a relay's
+		// reply ("... refused the change: <message>").
+		return (&cmdutil.ExitError{Code: pipelineExit[pe.Class], Kind: pe.Code, Err: pe, Details: pe.Details, Commands: pe.Next}).OneLine()
+	}
+	return err
+}
+
+// ProjectLazyAuth answers a relay's NIP-42 challenge on reads, opening the signer
+// only when a relay asks.
+func ProjectLazyAuth(a *cmdutil.Factory, ctx context.Context, evt *nostr.Event) error {
+	s, err := a.Signer(ctx)
+	if err != nil {
+		return err
+	}
+	return s.SignEvent(ctx, evt)
+}

@@ -1,0 +1,275 @@
+package change
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/announce"
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/hooks"
+	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/report"
+	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
+	"github.com/spf13/cobra"
+)
+
+type repoInitOptions struct {
+	identifier, name, description string
+	clone, web                    []string
+	setOrigin                     bool
+}
+
+func NewRepoInitCmd(a *cmdutil.Factory) *cobra.Command {
+	var o repoInitOptions
+	cmd := &cobra.Command{
+		Use:   "init",
+		Short: "Announce this checkout as a repository on Nostr (kind 30617)",
+		Long: `init signs a kind 30617 announcement of the current checkout with your key
+and publishes it to the chosen relays (--relay, else ROSTER_RELAYS, else
+config.yaml's relays): d (from
+--identifier or the directory name), r <root-commit> euc, name, description,
+clone, web, relays and alt, in the order ngit writes them. A fresh one-person
+repository carries no M/m/o role tags and no maintainers tag: its author is the
+implicit sole maintainer.
+
+It first fetches your existing announcement of the same identifier from every
+relay (all must answer, else exit 4). If one exists with a different root
+commit, fork links or maintainers, init refuses (exit 3): changing an
+announcement is 'roster repo edit'. An announcement that agrees on those is
+refreshed, keeping every tag init does not write.
+
+After publishing it reads the event back from every relay and reports each;
+exit 6 when any relay does not return it. It then sets git config nostr.repo
+to the repository's naddr and, with --set-origin, points origin at its
+nostr:// URL.`,
+		Example: `  roster repo init --relay wss://relay.example --description "What it does"
+  roster repo init --identifier my-repo --name "My Project" --clone https://git.example/my-repo.git --set-origin
+  ROSTER_RELAYS=wss://a.example,wss://b.example roster repo init --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runRepoInit(cmd.Context(), a, o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.identifier, "identifier", "", "repository identifier (d tag); default: the directory name")
+	f.StringVar(&o.name, "name", "", "human-readable name; default: the directory name")
+	f.StringVar(&o.description, "description", "", "one-line description")
+	f.StringArrayVar(&o.clone, "clone", nil, "clone URL (repeatable); default: origin's URL when it is not nostr://")
+	f.StringArrayVar(&o.web, "web", nil, "web page URL (repeatable)")
+	f.BoolVar(&o.setOrigin, "set-origin", false, "also point the origin remote at the repository's nostr:// URL")
+	return cmd
+}
+
+// repoInitSchema is the JSON of `roster repo init`. v2 names a relay's
+// answer as every publishing command does (relaypool.Delivered: "ok", not
+// v1's "accepted"); docs/json.md.
+const repoInitSchema = "roster.repo-init/v3"
+
+// RepoInitResult is roster.repo-init/v3.
+type RepoInitResult struct {
+	Schema     string                `json:"schema"`
+	Coordinate repoInitCoord         `json:"coordinate"`
+	Published  []string              `json:"published"`
+	Replaces   *string               `json:"replaces"`
+	Event      *nostr.Event          `json:"event"`
+	Relays     []relaypool.Delivered `json:"relays"`
+	Verified   bool                  `json:"verified"`
+	// Unchanged: your announcement already had these tags; nothing was
+	// published (event is that announcement).
+	Unchanged bool           `json:"unchanged"`
+	GitConfig repoInitConfig `json:"git_config"`
+	Backend   string         `json:"signer_backend"`
+	// Share is the nostr:// URL to send a co-maintainer (with a relay that
+	// returned the announcement as hint) and the command they accept with.
+	Share *report.Share `json:"share"`
+	// Error is set when the result is not a success (exit 6): what was
+	// published is still reported.
+	Error *cmdutil.JsonErrorBody `json:"error,omitempty"`
+}
+
+type repoInitCoord struct {
+	Kind       int    `json:"kind"`
+	Pubkey     string `json:"pubkey"`
+	Npub       string `json:"npub"`
+	Identifier string `json:"identifier"`
+	Naddr      string `json:"naddr"`
+}
+
+type repoInitConfig struct {
+	NostrRepo *string `json:"nostr.repo"`
+	Origin    *string `json:"origin"`
+}
+
+func runRepoInit(ctx context.Context, a *cmdutil.Factory, o repoInitOptions) error {
+	if a.Opts.Offline {
+		return cmdutil.UsageErr("repo init publishes to relays; it cannot run with --offline")
+	}
+	co, err := gitstate.Open(a.Io.Dir)
+	if err != nil {
+		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "not-a-checkout", Err: err}
+	}
+	relays := relaypool.NormalizeRelays(a.DefaultRelays())
+	pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner})
+	defer pool.Close()
+	p := announce.Pipeline{Checkout: co, Signer: a.Signer, Relays: relays, Pool: pool, Now: a.Io.Now}
+	res, err := p.Run(ctx, announce.Request{Identifier: o.identifier, Name: o.name, Description: o.description,
+		Clone: o.clone, Web: o.web, SetOrigin: o.setOrigin})
+	var (
+		ae *announce.Error
+		se *announce.SignerError
+	)
+	switch {
+	case errors.As(err, &se):
+		var ee *cmdutil.ExitError
+		if errors.As(se.Err, &ee) {
+			return ee // a.signer's own exit error (no signer, wrong passphrase)
+		}
+		return cmdutil.SignerError(se.Err)
+	case errors.As(err, &ae):
+		return announceErr(ae)
+	case err != nil && res == nil:
+		return err
+	}
+	s, err2 := a.Signer(ctx) // opened already: the announcement is signed
+	if err2 != nil {
+		return err2
+	}
+	out := RepoInitResult{Schema: repoInitSchema, Backend: s.Backend(), Published: []string{}, Replaces: res.Replaces,
+		Event: res.Event, Relays: res.Delivery.Relays, Verified: res.Verified,
+		GitConfig: repoInitConfig{NostrRepo: res.NostrRepo, Origin: res.Origin},
+		Coordinate: repoInitCoord{Kind: res.Coordinate.Kind, Pubkey: res.Coordinate.Pubkey, Npub: graph.Npub(res.Coordinate.Pubkey),
+			Identifier: res.Coordinate.Identifier, Naddr: res.Naddr}}
+	out.Unchanged = res.Unchanged
+	if res.Delivery.Accepted > 0 || res.Unchanged {
+		if !res.Unchanged {
+			out.Published = []string{res.Event.ID}
+		}
+		out.Share = report.ShareOf(res.Coordinate, report.HintRelay(res.Delivery.Relays, relays)).WithClone(res.Coordinate, cloneTagURLs(res.Event))
+	}
+	if err != nil {
+		return err // the checkout's configuration could not be written
+	}
+	return reportRepoInit(a, out, res.NotReadBack(), relays)
+}
+
+// announceErr is the exit error of what stopped an announcement.
+func announceErr(e *announce.Error) *cmdutil.ExitError {
+	ee := &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: e.Kind, Err: errors.New(e.Msg), Details: e.Details, Commands: e.Commands}
+	switch e.Kind {
+	case announce.KindIncomplete:
+		ee.Code = cmdutil.ExitIncomplete
+		ee.Err = fmt.Errorf("%s:\n  %s", e.Msg, strings.Join(unanswered(e.Fetch), "\n  "))
+		// Relay reasons stay on their own line on a terminal.
+		ee.Terminal = fmt.Sprintf("%s:\n  %s", e.Msg, strings.Join(termtext.Lines(unanswered(e.Fetch)), "\n  "))
+	case announce.KindExists:
+		ee.Code = cmdutil.ExitRefused
+	}
+	return ee
+}
+
+// reportRepoInit prints the result. A publish some relay did not return is
+// exit 6; with --json its error rides along inside the result.
+func reportRepoInit(a *cmdutil.Factory, res RepoInitResult, notReadBack, relays []string) error {
+	if !res.Verified {
+		ee := &cmdutil.ExitError{Code: cmdutil.ExitUnverified, Kind: "unverified",
+			Err:     fmt.Errorf("published %s, but %s did not return it on read-back", res.Event.ID, strings.Join(notReadBack, ", ")),
+			Details: map[string]any{"published": res.Published, "relays": res.Relays},
+			Commands: []suggest.Command{suggest.Roster("repo", "init").With(relayWords(notReadBack)...),
+				suggest.Roster("repo").With(relayWords(relays)...)}}
+		if a.Opts.JSON {
+			// The result is the useful part; the error rides along in it.
+			res.Error = &cmdutil.JsonErrorBody{Code: ee.Kind, Message: ee.Err.Error(), Details: ee.Details, Commands: render.Render(a, ee.Commands)}
+			if err := cmdutil.WriteJSON(a, res); err != nil {
+				return err
+			}
+			ee.Printed = true
+			return ee
+		}
+		renderRepoInit(a, res)
+		return ee
+	}
+	if a.Opts.JSON {
+		return cmdutil.WriteJSON(a, res)
+	}
+	renderRepoInit(a, res)
+	hooks.HooksTip(a)
+	return nil
+}
+
+// unanswered lists the relays that did not answer, one relayFailure each.
+func unanswered(res *relaypool.FetchResult) []string {
+	var out []string
+	for _, r := range res.Relays {
+		if r.Status != relaypool.StatusOK {
+			out = append(out, cmdutil.RelayFailure(r.URL, r.Status, r.Reason))
+		}
+	}
+	return out
+}
+
+// relayWords are `--relay <url>` for each relay.
+func relayWords(relays []string) []string {
+	out := make([]string, 0, 2*len(relays))
+	for _, r := range relays {
+		out = append(out, "--relay", r)
+	}
+	return out
+}
+
+func renderRepoInit(a *cmdutil.Factory, res RepoInitResult) {
+	w := a.Io.Out
+	verb := "Announced"
+	if res.Replaces != nil {
+		verb = "Re-announced"
+	}
+	if res.Unchanged {
+		fmt.Fprintf(w, "nothing to change: your announcement of %s (event %s) already says this; nothing was published\n", termtext.Line(res.Coordinate.Identifier), res.Event.ID)
+	} else {
+		fmt.Fprintf(w, "%s %s as %s (event %s, signed via %s)\n", verb, termtext.Line(res.Coordinate.Identifier), res.Coordinate.Npub, res.Event.ID, res.Backend)
+	}
+	for _, r := range res.Relays {
+		status := "accepted, read back"
+		switch {
+		case !r.OK:
+			status = "refused: " + termtext.Line(r.Message)
+		case !r.ReadBack:
+			status = "accepted, NOT returned on read-back"
+		}
+		fmt.Fprintf(w, "  %-40s %s\n", termtext.Line(r.URL), status)
+	}
+	if res.GitConfig.NostrRepo != nil {
+		fmt.Fprintf(w, "git config nostr.repo = %s\n", termtext.Line(*res.GitConfig.NostrRepo))
+	}
+	if res.GitConfig.Origin != nil {
+		fmt.Fprintf(w, "git remote origin     = %s\n", termtext.Line(*res.GitConfig.Origin))
+	}
+	if res.Share != nil {
+		fmt.Fprintf(w, "share this repository: %s\n", termtext.Line(res.Share.URL))
+		if res.Share.CloneURL != "" {
+			fmt.Fprintf(w, "  clone it with: git clone %s\n", termtext.Line(suggest.Quote(res.Share.CloneURL)))
+		}
+		fmt.Fprintf(w, "  someone you invite (roster repo edit --add-maintainer <npub>) pastes:\n")
+		for _, l := range res.Share.Paste {
+			fmt.Fprintf(w, "    %s\n", termtext.Line(l))
+		}
+	}
+}
+
+// cloneTagURLs are an announcement's clone URLs, in order.
+func cloneTagURLs(e *nostr.Event) []string {
+	var out []string
+	if e == nil {
+		return nil
+	}
+	for _, t := range e.Tags {
+		if len(t) >= 2 && t[0] == "clone" {
+			out = append(out, t[1:]...)
+		}
+	}
+	return out
+}

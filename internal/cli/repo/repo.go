@@ -1,0 +1,56 @@
+package repo
+
+import (
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/internal/termui"
+	"github.com/roster-cli/roster/report"
+	"github.com/spf13/cobra"
+)
+
+// NewRepoCmd is `roster repo`: itself the read, and the parent of every
+// repository subcommand.
+func NewRepoCmd(a *cmdutil.Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "repo",
+		Short: "Show who maintains the repository, who leads it, and what to do next",
+		Long: `roster repo reads the repository this checkout points at (or --repo) from
+its relays and answers, in order: which maintainer coordinate is selected;
+who the lead is and whether that is explicit, legacy-inferred or unresolved;
+who is confirmed, invited or a moderator; and whether any history
+acknowledgement or lead coordinate is waiting for you. Then it shows the
+announcement's metadata, the resolved Git state and what each relay said.
+
+A read that only some relays answered still succeeds: it is marked
+incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
+		Example: `  roster repo
+  roster repo --json
+  roster repo --repo nostr://npub1.../my-repo --relay wss://relay.example
+  roster repo --offline            # from the local cache, no network`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a.Profiles = true
+			v, err := LoadRepo(a, cmd.Context(), PartialEvidence)
+			if err != nil {
+				return err
+			}
+			rep := report.FromView(v)
+			if a.Opts.JSON {
+				return cmdutil.WriteJSON(a, rep)
+			}
+			// Each pending action once: the commands the pending rows give
+			// are left out of the health list and the advisories.
+			given := pendingCommands(v)
+			rep.Shown = commandLines(given)
+			renderRepoHumanAs(a.Io.Out, rep, termui.NewStyles(a.Io.Out, a.Io.Color()), render.People(a, rep.Names, rep.Viewer), render.TerminalWidth(a))
+			PrintAdvisories(a, v, given...)
+			return nil
+		},
+	}
+	cmd.PersistentFlags().BoolVar(&a.Full, "full", false, "print npubs in full on a terminal too (pipes and --json always get them in full)")
+	cmd.PersistentFlags().BoolVar(&a.Verbose, "verbose", false, "show the exact tags a membership preview writes")
+	// Each read lives in its own file (repo_<name>.go); add one line here.
+	// The writes are added by newRepoTree.
+	cmd.AddCommand(newRepoGraphCmd(a), newRepoHistoryCmd(a))
+	return cmd
+}

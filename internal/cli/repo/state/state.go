@@ -1,0 +1,394 @@
+package state
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/internal/cli/repo"
+	"github.com/roster-cli/roster/preflight"
+	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/report"
+	"github.com/roster-cli/roster/statepub"
+	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
+	"github.com/spf13/cobra"
+)
+
+// NewRepoStateCmd is `roster repo state`: the resolved kind 30618 state
+// and, in a checkout, how the checkout differs from it, both ways.
+func NewRepoStateCmd(a *cmdutil.Factory) *cobra.Command {
+	var format string
+	var noGitServers bool
+	cmd := &cobra.Command{
+		Use:   "state",
+		Short: "Show the repository's resolved Git state and how this checkout differs from it",
+		Long: `roster repo state shows the kind 30618 state in effect: the newest state
+event from a confirmed maintainer (deleted ones skipped), its HEAD and refs.
+
+In a checkout it compares each branch and tag with the state by ancestry,
+in the checkout's own object store (nothing is fetched): a branch ahead of
+the published state (publish it: roster repo state publish), behind it
+(fast-forward it: git merge --ff-only origin/<branch>), diverged (both tips
+shown), only in this checkout, or only in the published state (git fetch).
+A state branch this checkout has only as a remote-tracking branch at the
+same commit (a plain git clone) is aligned: the remote-tracking branches
+that count are those of the nostr:// remote naming the repository and of
+every remote whose URL is one of the repository's advertised clone URLs.
+Then what 'roster repo state publish' would change in the state, computed
+by the code publish runs, marking what it refuses without --force. The
+default branch is compared with the state's HEAD, not with the branch
+checked out.
+
+Each advertised clone server is listed and compared with the state too
+(git_servers: matches, ahead, behind-or-rewound, diverged, differs,
+unreachable; docs/ci.md); --no-git-servers skips it.`,
+		Example: `  roster repo state
+  roster repo state --json
+  roster repo state publish --dry-run`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := render.CheckCIFormat(a, format); err != nil {
+				return err
+			}
+			v, err := repo.LoadRepo(a, cmd.Context(), repo.PartialEvidence)
+			if err != nil {
+				return err
+			}
+			var cmp *statepub.Comparison
+			if v.Checkout != nil {
+				if cmp, err = statepub.CompareCheckout(v); err != nil {
+					return localRefsErr(err)
+				}
+			}
+			rep := report.StateFromView(v, cmp)
+			rep.GitServers = []report.GitServer{}
+			if !noGitServers {
+				rep.GitServers = repo.GitServers(a, cmd.Context(), v)
+			}
+			if a.Opts.JSON {
+				return cmdutil.WriteJSON(a, rep)
+			}
+			if format == render.FormatGitHub {
+				renderStateGitHub(a, rep)
+				return nil
+			}
+			var who []string
+			if rep.State != nil {
+				who = append(who, rep.State.Author)
+			}
+			renderStateHuman(a.Io.Out, rep, render.PeopleShown(a, cmd.Context(), v.Relays, who...), render.TerminalWidth(a), render.Selectors(a))
+			renderStateGitServers(a.Io.Out, rep.GitServers)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&noGitServers, "no-git-servers", false, "do not list the advertised Git servers or compare them with the state")
+	render.AddCIFormatFlag(cmd, &format)
+	cmd.AddCommand(newRepoStatePublishCmd(a))
+	return cmd
+}
+
+// localRefsErr is the refusal when the checkout's refs cannot be read
+// completely (exit 3), naming the fix.
+func localRefsErr(err error) error {
+	return &cmdutil.ExitError{Code: cmdutil.ExitRefused, Kind: statepub.CodeLocalRefs,
+		Err:      fmt.Errorf("cannot compare this checkout with the repository state: %w", err),
+		Commands: []suggest.Command{suggest.Git("fsck").Because("what is damaged in this checkout")}}
+}
+
+// renderStateHuman names the state's author by pt and wraps rows to width
+// between words (0: never), so no ref name, hash or path is broken.
+func renderStateHuman(w io.Writer, rep report.StateReport, pt render.PeopleText, width int, sel suggest.Selectors) {
+	if rep.State == nil {
+		fmt.Fprintln(w, "state:   none (no confirmed maintainer has published a kind 30618 state)")
+	} else {
+		s := rep.State
+		render.FitLine(w, width, 9, fmt.Sprintf("state:   %s by %s", termtext.Line(s.EventID), pt.Of(s.Author)))
+		fmt.Fprintf(w, "HEAD:    %s\n", orDash(termtext.Line(s.Head)))
+		for _, k := range sortedKeys(s.Refs) {
+			render.FitLine(w, width, 4, fmt.Sprintf("  %s  %s", termtext.Line(k), termtext.Line(s.Refs[k])))
+		}
+	}
+	if !rep.Complete {
+		fmt.Fprintln(w, "(incomplete: not every relay answered; a newer state may exist)")
+	}
+	c := rep.Checkout
+	if c == nil {
+		fmt.Fprintln(w, "no checkout here: run inside the repository's checkout to compare its refs")
+		return
+	}
+	if rep.State != nil && c.Aligned {
+		render.FitLine(w, width, 4, fmt.Sprintf("this checkout (%s) is aligned with the state", c.Dir))
+	} else if rep.State != nil {
+		render.FitLine(w, width, 4, fmt.Sprintf("this checkout (%s) compared with the published state:", c.Dir))
+	}
+	for _, l := range refStatusLines(c, sel) {
+		render.FitLine(w, width, 4, "  "+l)
+	}
+	if len(c.Tracked) > 0 {
+		parts := make([]string, len(c.Tracked))
+		for i, k := range c.Tracked {
+			parts[i] = fmt.Sprintf("%s (%s)", termtext.Line(k), termtext.Line(c.TrackedBy[k]))
+		}
+		render.FitLine(w, width, 4, "aligned through remote-tracking branches: "+strings.Join(parts, ", "))
+	}
+	renderPublishPreview(w, width, c.Publish)
+}
+
+// refStatusLines say each ref that differs in Git's words (ahead, behind,
+// diverged, only here, only published), each with the command that deals
+// with it, and the default branch when it differs.
+func refStatusLines(c *report.CheckoutCompare, sel suggest.Selectors) []string {
+	var out []string
+	for _, r := range c.Refs {
+		name, kind := termtext.Line(strings.TrimPrefix(r.Ref, "refs/heads/")), "branch"
+		if strings.HasPrefix(r.Ref, "refs/tags/") {
+			name, kind = termtext.Line(strings.TrimPrefix(r.Ref, "refs/tags/")), "tag"
+		}
+		var l string
+		switch r.Status {
+		case statepub.RefSame:
+			continue
+		case statepub.RefAhead:
+			l = fmt.Sprintf("%s is %s ahead of the published state", name, commits(r.Ahead))
+		case statepub.RefBehind:
+			l = fmt.Sprintf("%s is %s behind the published state", name, commits(r.Behind))
+		case statepub.RefDiverged:
+			l = fmt.Sprintf("%s has diverged from the published state: this checkout at %s (%s of its own), the state at %s (%s of its own)",
+				name, termtext.Line(r.Local), commits(r.Ahead), termtext.Line(r.Published), commits(r.Behind))
+		case statepub.RefDiffers:
+			l = fmt.Sprintf("%s %s differs: this checkout at %s, the state at %s", kind, name, termtext.Line(r.Local), termtext.Line(r.Published))
+		case statepub.RefUnknown:
+			l = fmt.Sprintf("%s cannot be compared with the published %s: %s", name, termtext.Line(r.Published), termtext.Line(r.Reason))
+		case statepub.RefOnlyLocal:
+			l = fmt.Sprintf("%s %s is only in this checkout (at %s)", kind, name, termtext.Line(r.Local))
+		case statepub.RefOnlyPublished:
+			l = fmt.Sprintf("%s %s is only in the published state (at %s)", kind, name, termtext.Line(r.Published))
+		}
+		if r.Next != nil {
+			l += ": " + termtext.Line(sel.Apply(*r.Next).Line())
+		}
+		out = append(out, l)
+	}
+	for _, a := range c.Align {
+		if a.Action == "set-default-branch" {
+			out = append(out, fmt.Sprintf("the published default branch is %s; this checkout's would be %s", termtext.Line(a.To), termtext.Line(orDash(a.From))))
+		}
+	}
+	return out
+}
+
+func commits(n int) string {
+	if n == 1 {
+		return "1 commit"
+	}
+	return fmt.Sprintf("%d commits", n)
+}
+
+// renderPublishPreview is what `roster repo state publish` would do: the
+// changes, and those it refuses without --force with the reason (the
+// computation publish runs).
+func renderPublishPreview(w io.Writer, width int, p report.StatePublishPreview) {
+	if len(p.Changes) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "roster repo state publish would:")
+	needs := map[string]string{}
+	for _, r := range p.Rewrites {
+		needs[r.Action+" "+r.Ref] = r.Reason
+	}
+	for _, c := range p.Changes {
+		l := "  " + termtext.Line(preflight.RenderRefActions([]preflight.RefAction{c})[0])
+		if why, ok := needs[c.Action+" "+c.Ref]; ok {
+			l += " (only with --force: " + termtext.Line(why) + ")"
+		}
+		render.FitLine(w, width, 4, l)
+	}
+	if len(p.Rewrites) > 0 {
+		fmt.Fprintln(w, "without --force it refuses, publishing nothing")
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// newRepoStatePublishCmd is `roster repo state publish`.
+func newRepoStatePublishCmd(a *cmdutil.Factory) *cobra.Command {
+	var force, dryRun bool
+	cmd := &cobra.Command{
+		Use:   "publish",
+		Short: "Publish this checkout's branches and tags as the repository state (kind 30618)",
+		Long: `roster repo state publish signs this checkout's branches and tags as a kind
+30618 state event in ngit's shape and publishes it to the repository's
+relays. Only a confirmed maintainer may. State branches the checkout has
+only as remote-tracking branches at the state's commit (of the nostr://
+remote, or of a remote whose URL is an advertised clone URL) are kept.
+
+It refuses (exit 3, nothing published): a ref whose new commit does not
+descend from the resolved one, and the removal of a resolved ref, unless
+--force; a ref whose object no Git server of the repository advertises (it
+names the git push that fixes it); a checkout whose refs cannot be read.
+When no Git server could be listed it is exit 4. The event is dated after
+every state event it replaces, read back from every relay, and the
+repository is resolved again: the state in effect must be the one published
+(exit 6 otherwise).`,
+		Example: `  roster repo state publish --dry-run
+  roster repo state publish
+  roster repo state publish --force   # replace diverged or removed refs deliberately`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runStatePublish(a, cmd.Context(), statepub.Options{Force: force, DryRun: dryRun})
+		},
+	}
+	cmd.Flags().BoolVar(&force, "force", false, "publish refs that do not descend from the resolved ones, and remove resolved refs this checkout lacks")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "show what would be published; publish nothing")
+	return cmd
+}
+
+func runStatePublish(a *cmdutil.Factory, ctx context.Context, opts statepub.Options) error {
+	if a.Opts.Offline {
+		return cmdutil.UsageErr("--offline cannot be used to publish state: it needs complete answers from the relays")
+	}
+	s, err := a.Signer(ctx)
+	if err != nil {
+		return err
+	}
+	p := statepub.Pipeline{
+		Discover: func(ctx context.Context) (*repo.RepoView, error) { return repo.LoadRepoToWrite(a, ctx) },
+		Now:      a.Io.Now,
+		Signer:   s,
+		Deliver: func(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
+			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner})
+			defer pool.Close()
+			return pool.Deliver(ctx, relays, evt, o)
+		},
+		Availability: a.CheckAvailability,
+		Again: func(ctx context.Context, prev *repo.RepoView) (*repo.RepoView, error) {
+			return repo.ReloadRepo(a, ctx, prev, nil)
+		},
+		Reask: func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
+			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner})
+			defer pool.Close()
+			return pool.Reask(ctx, prev, relays)
+		},
+		BeforeRecheck: a.Seams.BeforeRecheck,
+		AfterPublish:  a.Seams.AfterPublish,
+	}
+	o, err := p.Run(ctx, opts)
+	if err != nil {
+		return statePublishFailure(a, err, opts)
+	}
+	out := report.StatePublishOf(o, opts)
+	if a.Opts.JSON {
+		return cmdutil.WriteJSON(a, out)
+	}
+	renderStatePublishHuman(a, o, out)
+	return nil
+}
+
+func renderStatePublishHuman(a *cmdutil.Factory, o *statepub.Outcome, out report.StatePublish) {
+	w := a.Io.Out
+	switch {
+	case o.Unchanged:
+		fmt.Fprintf(w, "your state %s already carries these refs; nothing to publish\n", termtext.Line(o.View.State.EventID))
+		return
+	case o.DryRun:
+		fmt.Fprintln(w, "dry run: would publish this state (nothing was published)")
+	default:
+		fmt.Fprintf(w, "published state %s, read back and resolved\n", out.Event.ID)
+	}
+	fmt.Fprintf(w, "HEAD:    %s\n", orDash(out.Event.Head))
+	for _, k := range sortedKeys(out.Event.Refs) {
+		fmt.Fprintf(w, "  %s  %s\n", k, out.Event.Refs[k])
+	}
+	if len(out.Changes) == 0 {
+		fmt.Fprintln(w, "changes to the resolved state: none (same refs, signed by you)")
+	} else {
+		fmt.Fprintln(w, "changes to the resolved state:")
+		for _, l := range preflight.RenderRefActions(out.Changes) {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	if o.Plan != nil {
+		for _, l := range o.Plan.Availability.Notes() {
+			fmt.Fprintf(w, "note: %s\n", termtext.Line(l))
+		}
+	}
+	if o.Plan != nil && o.Plan.Forced && len(o.Plan.Rewrites) > 0 {
+		fmt.Fprintf(w, "--force: %d ref(s) replaced that did not descend or were removed\n", len(o.Plan.Rewrites))
+	}
+	for _, r := range out.Relays {
+		fmt.Fprintf(w, "relay %s: ok=%v read_back=%v %s\n", r.URL, r.OK, r.ReadBack, termtext.Line(r.Message))
+	}
+}
+
+// statePublishFailure maps the pipeline's failures to exit codes.
+func statePublishFailure(a *cmdutil.Factory, err error, opts statepub.Options) error {
+	var (
+		f  *statepub.Failure
+		se *statepub.SignerError
+	)
+	switch {
+	case errors.As(err, &se):
+		return cmdutil.SignerError(se.Err)
+	case !errors.As(err, &f):
+		return err
+	}
+	code := map[statepub.Class]int{statepub.Refused: cmdutil.ExitRefused, statepub.Incomplete: cmdutil.ExitIncomplete,
+		statepub.Unverified: cmdutil.ExitUnverified, statepub.Failed: cmdutil.ExitFailure, statepub.Usage: cmdutil.ExitUsage}[f.Class]
+	lines := append(append([]string{}, f.Lines...), indentLines(f.Problems)...)
+	details := map[string]any{}
+	switch {
+	case f.Availability != nil:
+		details = gitstate.AvailabilityDetails(*f.Availability)
+	case len(f.Rewrites) > 0:
+		details["rewrites"], details["force_words"] = f.Rewrites, f.ForceWords
+	}
+	if f.Code == statepub.CodeUnverified || f.Code == statepub.CodePublishFailed || f.Code == statepub.CodeSuperseded {
+		res := report.StatePublishOf(f.Outcome, opts)
+		details["published"], details["relays"] = res.Published, res.Relays
+		if f.Code != statepub.CodePublishFailed {
+			details["problems"] = f.Problems
+		}
+	}
+	if f.Code == statepub.CodeConcurrentChange {
+		details["changed"] = f.Changed
+	}
+	// Each line may carry relay- or announcement-supplied text (clone
+	// URLs, event ids): it is escaped alone, so the only line breaks are
+	// roster's.
+	terminal := termtext.Lines(lines)
+	if code == cmdutil.ExitRefused || code == cmdutil.ExitIncomplete || code == cmdutil.ExitUsage {
+		// Before the --force words, which stay last: right above --force.
+		at := len(lines)
+		if f.ForceWords != "" && at > 0 && lines[at-1] == f.ForceWords {
+			at--
+		}
+		lines = slices.Insert(lines, at, "nothing was published")
+		terminal = slices.Insert(terminal, at, "nothing was published")
+	}
+	return &cmdutil.ExitError{Code: code, Kind: f.Code, Err: errors.New(strings.Join(lines, "\n")), Details: details, Commands: f.Commands,
+		Terminal: strings.Join(terminal, "\n")}
+}
+
+func indentLines(ls []string) []string {
+	out := make([]string, 0, len(ls))
+	for _, l := range ls {
+		out = append(out, "  "+l)
+	}
+	return out
+}
+
+func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }

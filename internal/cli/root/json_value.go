@@ -1,0 +1,124 @@
+package root
+
+import (
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/roster-cli/roster/internal/cli/account"
+	"github.com/roster-cli/roster/internal/cli/cache"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/help"
+	"github.com/roster-cli/roster/report"
+	"github.com/spf13/cobra"
+)
+
+// `--json a,b` selects fields as `--json-fields a,b` does, as gh's --json
+// takes them. --json stays a bool flag (bare --json is the whole object),
+// so the value is recognized here, before cobra parses the arguments
+// (jsonValueArgs), only in two forms:
+//
+//   - `--json=a,b` (any value but a bool literal such as true or false);
+//   - `--json a,b` where the next argument is a comma list in which every
+//     name is a top-level field of the command's object (jsonFieldsOf) and
+//     none is a subcommand's name: `roster repo check-event --json
+//     nevent1...` and `roster repo --json health` keep their meaning.
+//
+// The second form is known only for the commands of jsonFieldsOf; for the
+// others the `--json=a,b` form (or --json-fields) selects.
+
+// jsonDocTypes are the commands whose object's fields `--json a,b` knows.
+var jsonDocTypes = map[string]reflect.Type{
+	"repo":         reflect.TypeOf(report.Repo{}),
+	"repo health":  reflect.TypeOf(report.Health{}),
+	"repo graph":   reflect.TypeOf(report.Graph{}),
+	"repo history": reflect.TypeOf(report.History{}),
+	"version":      reflect.TypeOf(help.VersionJSON{}),
+	"whoami":       reflect.TypeOf(account.WhoamiResult{}),
+	"cache info":   reflect.TypeOf(cache.CacheInfoJSON{}),
+}
+
+// jsonFieldsOf is the set of top-level JSON field names of each command of
+// jsonDocTypes, read from the types' json tags once.
+var jsonFieldsOf = sync.OnceValue(func() map[string]map[string]bool {
+	m := map[string]map[string]bool{}
+	for cmd, t := range jsonDocTypes {
+		m[cmd] = map[string]bool{}
+		addJSONFields(m[cmd], t)
+	}
+	return m
+})
+
+func addJSONFields(set map[string]bool, t reflect.Type) {
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case tag == "-":
+		case f.Anonymous && tag == "" && f.Type.Kind() == reflect.Struct:
+			addJSONFields(set, f.Type)
+		case tag != "":
+			set[tag] = true
+		case f.IsExported():
+			set[f.Name] = true
+		}
+	}
+}
+
+// jsonBoolValues are the values pflag's bool --json=V accepts.
+var jsonBoolValues = map[string]bool{"1": true, "0": true, "t": true, "f": true, "T": true, "F": true,
+	"true": true, "false": true, "TRUE": true, "FALSE": true, "True": true, "False": true}
+
+// JsonValueArgs rewrites a --json that carries field names into
+// --json-fields; every other argument is returned as given.
+func JsonValueArgs(root *cobra.Command, args []string) []string {
+	var out []string
+	var words []string // the command's words so far
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		switch {
+		case arg == "--":
+			return append(out, args[i:]...)
+		case strings.HasPrefix(arg, "--json="):
+			if v := strings.TrimPrefix(arg, "--json="); !jsonBoolValues[v] {
+				arg = "--json-fields=" + v
+			}
+		case arg == "--json" && i+1 < len(args) && namesFields(root, words, args[i+1]):
+			out = append(out, "--json-fields", args[i+1])
+			i++
+			continue
+		case rootValueFlags[arg] && i+1 < len(args):
+			out = append(out, arg, args[i+1])
+			i++
+			continue
+		case !strings.HasPrefix(arg, "-"):
+			words = append(words, arg)
+		}
+		out = append(out, arg)
+	}
+	return out
+}
+
+// namesFields is whether next is a comma list of top-level fields of the
+// object of the command words names, none of them its subcommand.
+func namesFields(root *cobra.Command, words []string, next string) bool {
+	cmd, _, err := root.Find(words)
+	if err != nil || cmd == nil {
+		return false
+	}
+	fields := jsonFieldsOf()[cmdutil.CommandKey(cmd)]
+	if fields == nil {
+		return false
+	}
+	for _, name := range strings.Split(next, ",") {
+		if !fields[name] {
+			return false
+		}
+		for _, sub := range cmd.Commands() {
+			if sub.Name() == name || sub.HasAlias(name) {
+				return false
+			}
+		}
+	}
+	return true
+}

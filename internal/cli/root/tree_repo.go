@@ -1,0 +1,27 @@
+package root
+
+import (
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/repo"
+	"github.com/roster-cli/roster/internal/cli/repo/change"
+	"github.com/roster-cli/roster/internal/cli/repo/checkevent"
+	"github.com/roster-cli/roster/internal/cli/repo/health"
+	"github.com/roster-cli/roster/internal/cli/repo/state"
+	"github.com/spf13/cobra"
+)
+
+// newRepoTree is roster repo with its subcommands: the repo package builds
+// the command and its graph and history reads; health, state, check-event
+// and the membership changes live in packages of their own that import
+// repo, and are added here.
+func newRepoTree(a *cmdutil.Factory) *cobra.Command {
+	cmd := repo.NewRepoCmd(a)
+	cmd.AddCommand(
+		health.NewRepoHealthCmd(a),
+		state.NewRepoStateCmd(a),
+		checkevent.NewRepoCheckEventCmd(a),
+		change.NewRepoInitCmd(a),
+		change.NewRepoEditCmd(a), change.NewRepoAcceptCmd(a), change.NewRepoLeaveCmd(a), change.NewRepoFollowLeadCmd(a),
+	)
+	return cmd
+}

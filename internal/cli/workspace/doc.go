@@ -1,0 +1,3 @@
+// Package workspace holds `roster workspace` (NIP-SW): create, import,
+// show, list, sections and revocation.
+package workspace

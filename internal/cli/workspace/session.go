@@ -1,0 +1,92 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/cache"
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/workspace/pending"
+	"github.com/roster-cli/roster/workspace/pipeline"
+	"github.com/roster-cli/roster/workspace/sections"
+)
+
+// wsSession is one workspace command's sections.Session with the pool and
+// cache that cmd opened for it.
+type wsSession struct {
+	*sections.Session
+	pool  *relaypool.Pool
+	cache *cache.Cache // nil when the cache cannot be opened
+}
+
+// openWorkspace builds the session. A workspace lives on exactly one relay
+// (the community derives from the relay's host), so exactly one --relay.
+func openWorkspace(a *cmdutil.Factory, ctx context.Context, ownerFlag string, example suggest.Command) (*wsSession, error) {
+	relays := relaypool.NormalizeRelays(a.DefaultRelays())
+	if len(relays) != 1 {
+		return nil, &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "one-relay",
+			Err:      fmt.Errorf("a workspace belongs to the one relay whose host is its community; pass exactly one --relay (got %d)", len(relays)),
+			Commands: []suggest.Command{example.With("--relay", "wss://<community relay>")}}
+	}
+	community, err := sections.CanonicalCommunity(relays[0])
+	if err != nil {
+		return nil, cmdutil.UsageErr("%v", err)
+	}
+	s, err := a.Signer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	me, err := s.PublicKey(ctx)
+	if err != nil {
+		return nil, cmdutil.SignerError(err)
+	}
+	owner := me
+	if ownerFlag != "" {
+		if ownerFlag, err = a.ResolvePubkeyArg(ctx, "--owner", ownerFlag, false, example.With("--owner", "<npub>")); err != nil {
+			return nil, err
+		}
+		if owner, err = gitstate.DecodePubkey(ownerFlag); err != nil {
+			return nil, cmdutil.UsageErr("--owner: %v", err)
+		}
+	}
+	// The keys NIP-05 names resolved to (the owner's, a grantee's), shown
+	// before anything is read or sent.
+	a.PrintLookups()
+	// AuthFirst: the projection is delivered only to the owner and active
+	// grantees, and a relay that does not refuse anonymous REQs withholds
+	// it silently; answer its NIP-42 challenge before asking.
+	pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: s.SignEvent, AuthFirst: true})
+	ws := &wsSession{pool: pool, Session: &sections.Session{Relays: pool, Publish: pipeline.PoolPublish(pool), Signer: s, Now: func() nostr.Timestamp { return cmdutil.NostrNow(a) },
+		Offline: a.Opts.Offline, Me: me, Owner: owner, Relay: relays[0], Community: community}}
+	if data, err := a.DataDir(); err == nil {
+		// The kept import lives with the login's files, not in the cache
+		// directory: clearing the cache must not make a retry mint a
+		// second import.
+		ws.Pending = pending.Dir{Root: data}
+	}
+	if home, err := a.CacheDir(); err == nil {
+		if c, err := a.OpenCacheIn(home); err == nil {
+			ws.cache = c
+			ws.Store = cmdutil.CacheStore{C: c, A: a}
+		} else {
+			fmt.Fprintf(a.Io.Err, "roster: warning: %v; reading without the local cache\n", err)
+		}
+	}
+	ws.Connect(ctx)
+	return ws, nil
+}
+
+func (ws *wsSession) close() {
+	ws.pool.Close()
+	if ws.cache != nil {
+		_ = ws.cache.Close()
+	}
+}
+
+func WorkspaceCacheKey(community, owner, reader string) string {
+	return sections.CacheKey(community, owner, reader)
+}

@@ -1,0 +1,199 @@
+package workspace
+
+import (
+	"context"
+
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/workspace/channelid"
+	"github.com/roster-cli/roster/workspace/sections"
+	"github.com/spf13/cobra"
+)
+
+// NewWorkspaceCmd is `roster workspace`: NIP-SW owner-scoped channel-section
+// workspaces (docs/workspaces.md).
+func NewWorkspaceCmd(a *cmdutil.Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "workspace",
+		Short: "Channel-section workspaces (NIP-SW): show, import, grant, revoke, move, unassign, sections",
+		Long: `A workspace is one owner's channel sections on one relay (the community). The
+relay is the authority: it applies typed, signed commands and publishes a
+relay-signed projection (kind 30623) to the owner and the people they granted.
+Section labels and icons are encrypted with a workspace key that only readers
+hold; the relay sees structure, never names.
+
+Roles: a viewer reads; a mover also moves channels; a manager also adds,
+renames, reorders and removes sections; only the owner imports, grants and
+revokes. Every command needs exactly one --relay and a signer.`,
+		Example: `  roster workspace import --relay wss://relay.example
+  roster workspace grant npub1... --role mover --relay wss://relay.example
+  roster workspace show --owner npub1... --relay wss://relay.example --json
+  roster workspace move 3f1c...-uuid --to Projects --owner npub1... --relay wss://relay.example
+  roster workspace unassign 3f1c...-uuid --owner npub1... --relay wss://relay.example
+  roster workspace section move Archive --to 1 --relay wss://relay.example`,
+	}
+	cmd.AddCommand(newWorkspaceShowCmd(a), newWorkspaceImportCmd(a), newWorkspaceCreateCmd(a), newWorkspaceListCmd(a), newWorkspaceGrantCmd(a),
+		newWorkspaceRevokeCmd(a), newWorkspaceMoveCmd(a), newWorkspaceUnassignCmd(a), newWorkspaceSectionCmd(a))
+	render.AddFullFlag(cmd, a)
+	return cmd
+}
+
+func newWorkspaceShowCmd(a *cmdutil.Factory) *cobra.Command {
+	var owner string
+	cmd := &cobra.Command{
+		Use:   "show",
+		Short: "Show a workspace's sections, assignments and readers, decrypted",
+		Long: `Reads the relay's projection over an authenticated connection, verifies it
+(signature, signer = the relay's NIP-11 self, kind, owner, version), applies
+the revision rules against the cached one (older: ignored; a gap: full
+refetch), decrypts labels with your key envelope and caches it. If the relay
+cannot be reached, the last verified projection is shown marked stale.`,
+		Example: `  roster workspace show --relay wss://relay.example                 # your own workspace
+  roster workspace show --owner npub1... --relay wss://relay.example # one you were granted
+  roster workspace show --owner npub1... --relay wss://relay.example --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ws, err := openWorkspace(a, cmd.Context(), owner, suggest.Roster("workspace", "show"))
+			if err != nil {
+				return err
+			}
+			defer ws.close()
+			cur, err := ws.Load(cmd.Context())
+			if err != nil {
+				return render.PipelineErr(err)
+			}
+			v := ws.view(cur)
+			if a.Opts.JSON {
+				return cmdutil.WriteJSON(a, v)
+			}
+			RenderWorkspace(a, v)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&owner, "owner", "", "the workspace owner (npub, hex or NIP-05 name@domain; default: you)")
+	return cmd
+}
+
+func newWorkspaceGrantCmd(a *cmdutil.Factory) *cobra.Command {
+	var role string
+	cmd := &cobra.Command{
+		Use:   "grant <npub>",
+		Short: "Grant a person viewer, mover or manager access to your workspace (kind 9051)",
+		Long: `Owner only. Wraps the current workspace key for the grantee with NIP-44 and
+signs a grant; the relay installs the grant and the envelope in one
+transaction. Granting again changes the role.
+
+<npub> may also be a 64-hex key or a NIP-05 name (bob@example.com): the
+name is looked up first and the key it resolved to printed before the
+grant is sent.`,
+		Example: `  roster workspace grant npub1... --relay wss://relay.example                # viewer
+  roster workspace grant bob@example.com --relay wss://relay.example        # NIP-05: looked up, shown first
+  roster workspace grant npub1... --role mover --relay wss://relay.example --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			arg, err := a.ResolvePubkeyArg(cmd.Context(), "<npub>", args[0], true, suggest.Roster("workspace", "grant", "<npub>"))
+			if err != nil {
+				return err
+			}
+			grantee, err := gitstate.DecodePubkey(arg)
+			if err != nil {
+				return cmdutil.UsageErr("%v", err)
+			}
+			r := sections.Role(role)
+			if !sections.ValidGrantRole(r) {
+				return cmdutil.UsageErr("--role %q: use viewer, mover or manager", role)
+			}
+			return workspaceWrite(a, cmd.Context(), "", "grant", sections.ActionGrant,
+				func(ctx context.Context, ws *sections.Session, cur *sections.Current) (sections.Body, error) {
+					return cur.W.GrantBody(ctx, ws.Signer, grantee, r)
+				},
+				func(after *sections.Current) bool {
+					// A relay that publishes no role tags shows the grantee
+					// as a reader of unknown role.
+					got := after.W.Readers[grantee]
+					return got == r || got == sections.RoleReader
+				})
+		},
+	}
+	cmd.Flags().StringVar(&role, "role", string(sections.RoleViewer), "viewer | mover | manager")
+	return cmd
+}
+
+func newWorkspaceRevokeCmd(a *cmdutil.Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "revoke <npub>",
+		Short: "Revoke a person's access and rotate the workspace key (kind 9052)",
+		Long: `Owner only. Creates a new workspace key at the next epoch, re-encrypts every
+section's label and icon with it, and wraps it for you and every remaining
+reader, never for the revoked one. The relay cuts the revoked reader's live
+subscriptions at once. Revocation cannot erase what they already read.
+
+<npub> may also be a 64-hex key or a NIP-05 name (bob@example.com), looked
+up and shown before anything is sent.`,
+		Example: `  roster workspace revoke npub1... --relay wss://relay.example`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			arg, err := a.ResolvePubkeyArg(cmd.Context(), "<npub>", args[0], true, suggest.Roster("workspace", "revoke", "<npub>"))
+			if err != nil {
+				return err
+			}
+			gone, err := gitstate.DecodePubkey(arg)
+			if err != nil {
+				return cmdutil.UsageErr("%v", err)
+			}
+			var epoch int64
+			return workspaceWrite(a, cmd.Context(), "", "revoke", sections.ActionRevoke,
+				func(ctx context.Context, ws *sections.Session, cur *sections.Current) (sections.Body, error) {
+					epoch = cur.W.KeyEpoch
+					return cur.W.RevokeBody(ctx, ws.Signer, gone)
+				},
+				func(after *sections.Current) bool {
+					_, still := after.W.Readers[gone]
+					return !still && after.W.KeyEpoch == epoch+1
+				})
+		},
+	}
+}
+
+func newWorkspaceMoveCmd(a *cmdutil.Factory) *cobra.Command {
+	var owner, to string
+	cmd := &cobra.Command{
+		Use:   "move <channel-uuid> --to <section>",
+		Short: "Move a channel into a section (kind 9053; owner, mover, manager)",
+		Long:  `The section is named by its label (as shown by ` + "`roster workspace show`" + `) or its id.`,
+		Example: `  roster workspace move 3f1c2d4e-0000-4000-8000-000000000001 --to Projects --relay wss://relay.example
+  roster workspace move <channel-uuid> --to <section-uuid> --owner npub1... --relay wss://relay.example --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			channel, err := channelid.Parse(args[0])
+			if err != nil {
+				return cmdutil.UsageErr("%v", err)
+			}
+			if to == "" {
+				return cmdutil.UsageErr("move needs --to <section>")
+			}
+			var section string
+			return workspaceWrite(a, cmd.Context(), owner, "move", sections.ActionMove,
+				func(_ context.Context, _ *sections.Session, cur *sections.Current) (sections.Body, error) {
+					b, err := cur.W.MoveBody(channel, to)
+					if err == nil {
+						section = *b.SectionID
+					}
+					return b, err
+				},
+				func(after *sections.Current) bool {
+					for _, as := range after.W.Assignments {
+						if as.ChannelID == channel {
+							return as.SectionID == section
+						}
+					}
+					return false
+				})
+		},
+	}
+	cmd.Flags().StringVar(&owner, "owner", "", "the workspace owner (npub, hex or NIP-05 name@domain; default: you)")
+	cmd.Flags().StringVar(&to, "to", "", "destination section: label or id")
+	return cmd
+}

@@ -1,0 +1,56 @@
+// Every workspace command after import: one call to Session.Write, rendered.
+
+package workspace
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/workspace/sections"
+)
+
+// WsChangeJSON is a write's result (schema roster.workspace.change/v1).
+type WsChangeJSON struct {
+	Schema         string `json:"schema"`
+	Command        string `json:"command"`
+	Kind           int    `json:"kind"`
+	EventID        string `json:"event_id"`
+	ActionID       string `json:"action_id"`
+	CommandHash    string `json:"command_hash"`
+	RevisionBefore int64  `json:"revision_before"`
+	Revision       int64  `json:"revision"`
+	Workspace      WsJSON `json:"workspace"`
+	// NIP05Lookups are the NIP-05 names given for pubkeys and their keys.
+	NIP05Lookups []cmdutil.Nip05Lookup `json:"nip05_lookups"`
+}
+
+// workspaceWrite opens the workspace, writes one command (see
+// sections.Session.Write) and renders the result.
+func workspaceWrite(a *cmdutil.Factory, ctx context.Context, ownerFlag, verb string, action sections.Action,
+	build func(context.Context, *sections.Session, *sections.Current) (sections.Body, error), applied func(*sections.Current) bool) error {
+	if a.Opts.Offline {
+		return cmdutil.UsageErr("`workspace %s` submits a command to the relay; drop --offline", verb)
+	}
+	ws, err := openWorkspace(a, ctx, ownerFlag, suggest.Roster("workspace", verb))
+	if err != nil {
+		return err
+	}
+	defer ws.close()
+	res, err := ws.Write(ctx, sections.Write{Verb: verb, Action: action, Build: build, Applied: applied})
+	if err != nil {
+		return render.PipelineErr(err)
+	}
+	before, after := res.Before.W.Revision, res.After.W.Revision
+	out := WsChangeJSON{Schema: "roster.workspace.change/v1", Command: verb, Kind: res.Event.Kind, EventID: res.Event.ID,
+		ActionID: res.Command.ActionID, CommandHash: res.Command.Hash, RevisionBefore: before, Revision: after, Workspace: ws.view(res.After),
+		NIP05Lookups: a.LookupsJSON()}
+	if a.Opts.JSON {
+		return cmdutil.WriteJSON(a, out)
+	}
+	fmt.Fprintf(a.Io.Out, "workspace %s: revision %d -> %d (event %s)\n", verb, before, after, res.Event.ID)
+	RenderWorkspace(a, out.Workspace)
+	return nil
+}
