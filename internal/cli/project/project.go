@@ -38,13 +38,18 @@ project's live home channel (a NIP-29 group on the same relay).`,
 }
 
 func newProjectShowCmd(a *cmdutil.Factory) *cobra.Command {
-	return &cobra.Command{
+	var watching bool
+	cmd := &cobra.Command{
 		Use:   "show <naddr|coordinate>",
 		Short: "Show a project's relay-signed state",
 		Long: `Reads the kind 30623 Project State for one project from every relay and keeps
 only projections signed by the relay's own NIP-11 "self" key, with the
 requested coordinate in their "a" tag. The newest valid projection is shown;
-its revision is the "rev" tag. Exit 4 when no relay has a valid projection.`,
+its revision is the "rev" tag. Exit 4 when no relay has a valid projection.
+
+With --watch it stays: one live subscription per relay on the Project State,
+and the project is printed again each time the shown state changes (with
+--json, one document per line). Ctrl-C ends it (exit 0).`,
 		Example: `  roster project show 30621:<owner-hex>:my-project --relay wss://relay.example
   roster project show naddr1... --json`,
 		Args: cobra.ExactArgs(1),
@@ -59,6 +64,9 @@ its revision is the "rev" tag. Exit 4 when no relay has a valid projection.`,
 			}
 			if len(relays) == 0 {
 				return projectNoRelays(c)
+			}
+			if watching {
+				return watchProject(cmd.Context(), a, args[0], c, relays)
 			}
 			var rd projects.ReadResult
 			if a.Opts.Offline {
@@ -92,6 +100,8 @@ its revision is the "rev" tag. Exit 4 when no relay has a valid projection.`,
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&watching, "watch", false, cmdutil.WatchHelp)
+	return cmd
 }
 
 // ProjectParseArg accepts a coordinate 30621:<owner-hex>:<d> or an naddr of
