@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
@@ -212,4 +213,62 @@ func TestRepoWatchEndsWithExit0AtItsDeadline(t *testing.T) {
 	if took := time.Since(start); took < 700*time.Millisecond || took > 5*time.Second {
 		t.Fatalf("the watch ended after %v, want its deadline of 700ms", took)
 	}
+}
+
+// Rule (docs/PERFORMANCE.md, round trips): a watch holds one subscription
+// per relay, sent with "limit": 0, and a change that reaches nobody new
+// costs the read again, warm: one REQ.
+func TestRepoWatchRoundTrips(t *testing.T) {
+	t.Parallel()
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	home := testEnv(t)
+	run := startWatch(t, home, w.dir, repoWatchArgs(w, home["ROSTER_HOME"], "--json")...)
+	run.docs(1, 10*time.Second)
+	settled := run.settled(1, w.relays...)
+	r := w.relays[0]
+	before := r.ReqCount()
+	live := 0
+	for _, req := range r.Requests() {
+		if len(req) > 0 && req[0].LimitZero {
+			live++
+			for _, f := range req {
+				if !f.LimitZero {
+					t.Fatalf("a live subscription's filter asks for stored events: %v", req)
+				}
+			}
+		}
+	}
+	if live != 1 {
+		t.Fatalf("%d live subscriptions sent, want 1", live)
+	}
+	// Alice names herself lead: the answer changes (lead_source), the people
+	// followed do not.
+	w.seed(alice.announce(t, w.id, 200, role("M", alice)))
+	docs := run.docs(2, 5*time.Second)
+	if docs[1]["lead_source"] == docs[0]["lead_source"] {
+		t.Fatalf("the change was not printed: %v", docs[1]["lead_source"])
+	}
+	waitFor(t, "the re-read's end", 5*time.Second, func() bool { return len(run.resolutions()) > settled })
+	if got := r.ReqCount() - before; got != 1 {
+		t.Fatalf("%d REQs for one change, want 1 (the read again, warm)", got)
+	}
+}
+
+// Rule (--watch, human): the view is printed again when only what the human
+// view shows changes (the announcement's description), though roster.repo/v2
+// does not carry it.
+func TestRepoWatchReprintsAMetadataChange(t *testing.T) {
+	t.Parallel()
+	w := newMutWorld(t, 1)
+	w.seed(alice.announce(t, w.id, 100))
+	home := testEnv(t)
+	run := startWatch(t, home, w.dir, repoWatchArgs(w, home["ROSTER_HOME"])...)
+	waitFor(t, "the first view", 10*time.Second, func() bool { return strings.Contains(run.out.String(), "complete ") })
+	run.settled(1, w.relays...)
+	w.seed(alice.announce(t, w.id, 200, nostr.Tag{"description", "now described"}))
+	waitFor(t, "the view printed again", 5*time.Second, func() bool {
+		_, after, ok := strings.Cut(run.out.String(), "--- changed at ")
+		return ok && strings.Contains(after, "now described")
+	})
 }

@@ -40,7 +40,16 @@ func watchRepo(a *cmdutil.Factory, ctx context.Context) error {
 		}
 		rep := report.FromView(v)
 		// What each relay answered is how the read went, not the answer.
-		fp, err := watch.Fingerprint(rep, "relays", "complete")
+		// The human view also shows the announcement's metadata, which
+		// roster.repo/v2 does not carry.
+		var doc any = rep
+		if !a.Opts.JSON {
+			doc = struct {
+				Doc  *report.Repo    `json:"doc"`
+				Meta report.Metadata `json:"meta"`
+			}{rep, rep.Meta}
+		}
+		fp, err := watch.Fingerprint(doc, "relays", "complete")
 		if err != nil {
 			return watch.Answer{}, err
 		}
