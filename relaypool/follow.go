@@ -38,7 +38,9 @@ var ErrFollowClosed = errors.New("the relay closed the subscription")
 // closed when Follow returns. A request over MaxREQBytes is refused: a live
 // subscription is one REQ. A relay may take a "limit": 0 filter without
 // asking for authentication and then withhold what the reader may not see
-// anonymously: where the reads need NIP-42, use AuthFirst.
+// anonymously, so Follow answers the relay's NIP-42 challenge before
+// subscribing with AuthFirst, and also, when the pool has Auth, on a relay
+// whose NIP-11 document says auth_required.
 func (p *Pool) Follow(ctx context.Context, url string, filters []nostr.Filter, opts FollowOptions) error {
 	url = firstOr(NormalizeRelays([]string{url}), url)
 	if groups := splitREQ(filters, MaxREQBytes); len(groups) > 1 {
@@ -54,7 +56,7 @@ func (p *Pool) Follow(ctx context.Context, url string, filters []nostr.Filter, o
 		return err
 	}
 	defer c.close()
-	if p.opts.AuthFirst && p.opts.Auth != nil {
+	if p.authFirst(dctx, url) {
 		if err := c.authenticateFirst(dctx, p.opts.Auth); err != nil {
 			cancel()
 			if ctx.Err() != nil {
@@ -126,4 +128,20 @@ func firstOr(list []string, or string) string {
 		return list[0]
 	}
 	return or
+}
+
+// authFirst reports whether Follow authenticates before subscribing to
+// url: always with AuthFirst; with Auth alone when the relay's NIP-11
+// limitation says auth_required (a read would have been refused with
+// auth-required and answered it; a "limit": 0 subscription is not
+// refused, only starved).
+func (p *Pool) authFirst(ctx context.Context, url string) bool {
+	if p.opts.Auth == nil {
+		return false
+	}
+	if p.opts.AuthFirst {
+		return true
+	}
+	info, err := p.RelayInfo(ctx, url)
+	return err == nil && info.Limitation != nil && info.Limitation.AuthRequired
 }

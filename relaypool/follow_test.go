@@ -15,16 +15,24 @@ import (
 )
 
 // Rule: Follow keeps one subscription open and hands over the events
-// published after it opened, checked, on a relay that demands NIP-42
-// (answered as Fetch answers it); a "limit": 0 filter brings no stored
-// events.
+// published after it opened, checked, on a relay that demands NIP-42: it
+// answers the challenge first with AuthFirst, and without it when the
+// relay's NIP-11 says auth_required (a "limit": 0 subscription is never
+// refused with auth-required, only starved); a "limit": 0 filter brings
+// no stored events.
 func TestFollowDeliversLiveEventsAfterAuthenticating(t *testing.T) {
+	for _, first := range []bool{true, false} {
+		followAuthenticated(t, first)
+	}
+}
+
+func followAuthenticated(t *testing.T, authFirst bool) {
 	r := devrelay.StartN(t, 1, devrelay.Options{RequireAuth: true})[0]
 	old := announcement(t, "alice", "repo", 100)
 	if err := r.Publish(old); err != nil {
 		t.Fatal(err)
 	}
-	pool := relaypool.New(relaypool.Options{Timeout: 2 * time.Second, Auth: signer("reader"), AuthFirst: true})
+	pool := relaypool.New(relaypool.Options{Timeout: 2 * time.Second, Auth: signer("reader"), AuthFirst: authFirst})
 	defer pool.Close()
 	var mu sync.Mutex
 	var got []string
