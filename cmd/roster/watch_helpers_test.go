@@ -115,10 +115,11 @@ func (w *watchRun) settled(n int, relays ...*devrelay.Relay) int {
 	return len(w.resolutions())
 }
 
-// lines are the complete lines on stdout so far.
+// outLines are the complete lines of output so far (a line still being
+// written is left out).
 func outLines(s string) []string {
-	s = strings.TrimSuffix(s, "\n")
-	if i := strings.LastIndex(s+"\n", "\n"); s == "" || i < 0 {
+	s = strings.TrimSuffix(s[:strings.LastIndex(s, "\n")+1], "\n")
+	if s == "" {
 		return nil
 	}
 	return strings.Split(s, "\n")
@@ -130,11 +131,7 @@ func (w *watchRun) docs(n int, within time.Duration) []map[string]any {
 	w.t.Helper()
 	var lines []string
 	waitFor(w.t, "watch output", within, func() bool {
-		out := w.out.String()
-		if !strings.HasSuffix(out, "\n") {
-			out = out[:strings.LastIndex(out, "\n")+1]
-		}
-		lines = outLines(out)
+		lines = outLines(w.out.String())
 		select {
 		case code := <-w.code:
 			w.code <- code
