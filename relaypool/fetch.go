@@ -139,7 +139,9 @@ func (p *Pool) fetchOne(ctx context.Context, url string, filters []nostr.Filter,
 	defer cancel()
 	c, err := p.conn(ctx, url)
 	if err != nil {
-		return failure(ctx, rep, err), nil, nil
+		rep = failure(ctx, rep, err)
+		p.debugf("answer %s: %s%s", url, rep.Status, reasonSuffix(rep.Reason))
+		return rep, nil, nil
 	}
 	if p.opts.AuthFirst && p.opts.Auth != nil {
 		if err := c.authenticateFirst(ctx, p.opts.Auth); err != nil {
@@ -160,7 +162,11 @@ func (p *Pool) fetchOne(ctx context.Context, url string, filters []nostr.Filter,
 	}
 	for _, group := range groups {
 		a.group = openFilters(group)
+		start := time.Now()
+		p.debugf("REQ %s %s", url, filtersSummary(group))
 		rep = p.reqOne(ctx, c, group, rep, a)
+		p.debugf("answer %s: %s, %d event(s), %d dropped%s in %s%s", url, rep.Status, rep.Events, rep.Dropped,
+			map[bool]string{true: ", capped"}[rep.Capped], time.Since(start).Round(time.Millisecond), reasonSuffix(rep.Reason))
 		if rep.Status != StatusOK {
 			break
 		}
@@ -285,6 +291,7 @@ func (p *Pool) reqOne(ctx context.Context, c *conn, filters []nostr.Filter, rep 
 			reason := cleanText(e.Reason)
 			if isAuthRequired(e.Reason) && p.opts.Auth != nil && !triedAuth {
 				triedAuth = true
+				p.debugf("AUTH %s: the relay asked for NIP-42 authentication (%s)", c.url, reason)
 				if err := c.authenticate(ctx, p.opts.Auth); err != nil {
 					rep.Status, rep.Reason = StatusClosed, cleanText(fmt.Sprintf("%s (authentication failed: %v)", reason, err))
 					return true
@@ -372,4 +379,12 @@ func (r *FetchResult) Verified(events []*nostr.Event) []verified.Event {
 		}
 	}
 	return out
+}
+
+// reasonSuffix is ": reason" for a debug line, or nothing.
+func reasonSuffix(reason string) string {
+	if reason == "" {
+		return ""
+	}
+	return ": " + reason
 }

@@ -44,6 +44,11 @@ type Options struct {
 	// anonymous REQ without refusing it. A relay that sends no challenge
 	// within AuthWait is read anonymously.
 	AuthFirst bool
+	// Debug, when set, receives one line per request sent and per answer
+	// (roster --debug): the relay, the filters in a few words, how the
+	// relay answered and how long it took; for a publish the event's kind
+	// and id and the relay's OK. Never content, signatures or secrets.
+	Debug func(line string)
 }
 
 // AuthWait bounds how long AuthFirst waits for a relay's challenge. Relays

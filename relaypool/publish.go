@@ -43,6 +43,7 @@ func (p *Pool) publishOne(ctx context.Context, url string, evt *nostr.Event) Pub
 	c, err := p.conn(ctx, url)
 	if err != nil {
 		rep.Message = describe(ctx, err)
+		p.debugf("EVENT %s kind %d id %s… not sent%s", url, evt.Kind, short(evt.ID), reasonSuffix(rep.Message))
 		return rep
 	}
 	if p.opts.AuthFirst && p.opts.Auth != nil {
@@ -52,6 +53,7 @@ func (p *Pool) publishOne(ctx context.Context, url string, evt *nostr.Event) Pub
 		}
 	}
 	for attempt := 0; ; attempt++ {
+		p.debugf("EVENT %s kind %d id %s…", url, evt.Kind, short(evt.ID))
 		ok, written, err := c.send(ctx, evt.ID, &nostr.EventEnvelope{Event: *evt})
 		rep.Sent = rep.Sent || written
 		if err != nil {
@@ -59,6 +61,7 @@ func (p *Pool) publishOne(ctx context.Context, url string, evt *nostr.Event) Pub
 			return rep
 		}
 		if !ok.OK && isAuthRequired(ok.Reason) && p.opts.Auth != nil && attempt == 0 {
+			p.debugf("AUTH %s: the relay asked for NIP-42 authentication (%s)", url, cleanText(ok.Reason))
 			if err := c.authenticate(ctx, p.opts.Auth); err != nil {
 				rep.Message = cleanText(fmt.Sprintf("%s (authentication failed: %v)", ok.Reason, err))
 				return rep
@@ -66,6 +69,7 @@ func (p *Pool) publishOne(ctx context.Context, url string, evt *nostr.Event) Pub
 			continue
 		}
 		rep.OK, rep.Message, rep.Replied = ok.OK, cleanText(ok.Reason), true
+		p.debugf("OK %s id %s…: accepted %v%s", url, short(evt.ID), ok.OK, reasonSuffix(rep.Message))
 		return rep
 	}
 }

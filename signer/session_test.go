@@ -144,8 +144,9 @@ func TestNoKeyringFallsBackToNcryptsecFile(t *testing.T) {
 	if acct.Backend != BackendNcryptsec {
 		t.Fatalf("backend %q, want ncryptsec", acct.Backend)
 	}
-	if len(notices) != 1 || !strings.Contains(notices[0], KeyFile) {
-		t.Fatalf("notices %q: want one naming the key file", notices)
+	// Two short lines: why there is no keyring, and where the key goes.
+	if len(notices) != 2 || !strings.Contains(notices[0], "no usable OS keyring") || !strings.Contains(notices[1], KeyFile) {
+		t.Fatalf("notices %q: want the keyring's failure, then the key file", notices)
 	}
 	path := filepath.Join(home, KeyFile)
 	st, err := os.Stat(path)

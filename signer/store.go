@@ -190,7 +190,8 @@ func storeSecret(env Env, skHex, account, file string, generated bool) (string, 
 		return BackendKeyring, nil
 	}
 	path := filepath.Join(env.Home, file)
-	env.notice("%v; storing the key encrypted with a passphrase (NIP-49) in %s", kerr, path)
+	env.notice("%v", kerr)
+	env.notice("storing the key encrypted with a passphrase (NIP-49) in %s", path)
 	if env.Passphrase == nil {
 		return "", errors.New("no OS keyring and no terminal to read a passphrase from: use ROSTER_SECRET_KEY, or log in from a terminal")
 	}

@@ -146,7 +146,8 @@ func TestHooksRepeatWarningsAfterGitCommands(t *testing.T) {
 			t.Fatalf("install output lacks %q:\n%s", want, r.Out)
 		}
 	}
-	warning := "error: " + alice.npub() + " no longer lists you as a maintainer of this repository\n" +
+	// Prefixed "roster: ", so that in Git's output it is not read as Git's.
+	warning := "roster: error: " + alice.npub() + " no longer lists you as a maintainer of this repository\n" +
 		"update your announcement and retain its history with: roster repo follow-lead"
 	steps := [][]string{
 		{"checkout", "-q", "-b", "topic"},

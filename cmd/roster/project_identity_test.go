@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -28,7 +29,7 @@ func TestProjectCreatePublishesTheOwnerSignedIdentity(t *testing.T) {
 	t.Parallel()
 	w := newPCWorld(t)
 	w.coord.D = "fresh"
-	r := w.as(pcOwnerSK, "project", "create", "fresh", "--name", "Fresh", "--description", "from nothing", "--home", strings.ToUpper(pcHome), "--json")
+	r := w.as(pcOwnerSK, "project", "create", "fresh", "--name", "Fresh", "--description", "from nothing", "--home-channel", strings.ToUpper(pcHome), "--json")
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
@@ -106,12 +107,12 @@ func TestProjectUpdateKeepsOtherTagsAndOnlyTheOwnerMay(t *testing.T) {
 	if st.Document.Name != "Renamed" || !st.Document.Related(pcChanA) || ident.ID != st.IdentityEvent {
 		t.Fatalf("state after update %+v", st.Document)
 	}
-	// --home "" removes the home channel, and nothing else.
-	if r := w.as(pcOwnerSK, "project", "update", w.coord.String(), "--home", ""); r.Code != cmdutil.ExitOK {
+	// --home-channel "" removes the home channel, and nothing else.
+	if r := w.as(pcOwnerSK, "project", "update", w.coord.String(), "--home-channel", ""); r.Code != cmdutil.ExitOK {
 		t.Fatalf("remove home: exit %d %s", r.Code, r.Err)
 	}
 	if st := w.stored(); st.Document.HomeChannel != "" || st.Document.Name != "Renamed" {
-		t.Fatalf("after --home \"\": %+v", st.Document)
+		t.Fatalf("after --home-channel \"\": %+v", st.Document)
 	}
 }
 
@@ -148,5 +149,26 @@ func TestProjectDeleteTombstonesAndCreateRecreates(t *testing.T) {
 	}
 	if st := w.stored(); st.Deleted || st.Revision != 3 || st.Document.Name != "Back" {
 		t.Fatalf("recreated %+v", st)
+	}
+}
+
+// The project's home channel is --home-channel, so roster's own --home
+// (its home directory) works on project create and update as everywhere.
+func TestProjectCommandsTakeRostersHomeAndTheHomeChannelApart(t *testing.T) {
+	t.Parallel()
+	w := newPCWorld(t)
+	w.coord.D = "homes"
+	home := t.TempDir()
+	r := w.as(pcOwnerSK, "project", "create", "homes", "--name", "Homes", "--home-channel", pcHome, "--home", home, "--json")
+	if r.Code != cmdutil.ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Out, r.Err)
+	}
+	out := decodeOut[project.ProjectIdentityJSON](t, r)
+	if out.Project.HomeChannel == nil || *out.Project.HomeChannel != pcHome {
+		t.Fatalf("home channel %v, want %q", out.Project.HomeChannel, pcHome)
+	}
+	entries, err := os.ReadDir(home)
+	if err != nil || len(entries) == 0 {
+		t.Fatalf("--home %s was not used as roster's home: %v %v", home, entries, err)
 	}
 }

@@ -20,7 +20,7 @@ func TestProjectNilUUIDIsNeverAChannel(t *testing.T) {
 	for _, args := range [][]string{
 		{"project", "relate", w.coord.String(), nilUUID},
 		{"project", "unrelate", w.coord.String(), nilUUID},
-		{"project", "update", w.coord.String(), "--home", nilUUID},
+		{"project", "update", w.coord.String(), "--home-channel", nilUUID},
 	} {
 		r := w.as(pcOwnerSK, append(args, "--json")...)
 		if e := decodeOut[errorOut](t, r); r.Code != cmdutil.ExitUsage || !strings.Contains(e.Error.Message, "nil UUID") {

@@ -69,6 +69,10 @@ func TestWorkspaceUnassignIsAMoveWithNoSection(t *testing.T) {
 	if e := decodeOut[errorOut](t, r); r.Code != cmdutil.ExitRefused || e.Error.Code != "invalid-command" || !strings.Contains(e.Error.Message, "in no section") {
 		t.Fatalf("unassign of a channel in no section: exit %d %s", r.Code, r.Out)
 	}
+	// The rule's slug is the details' business, not the sentence's.
+	if e := decodeOut[errorOut](t, r); strings.Contains(e.Error.Message, "channel-unassigned") || e.Error.Details["rule"] != "channel-unassigned" {
+		t.Fatalf("the message carries the rule slug, or details.rule lacks it: %s", r.Out)
+	}
 	w.mustAs(swOwnerSK, "workspace", "move", ch, "--to", sectionstest.Load(t).Legacy(t).Name)
 	w.mustAs(swOwnerSK, "workspace", "unassign", ch)
 	if st := w.stored(); len(st.Assignments) != 0 || st.Revision != before.Revision+3 {

@@ -1,6 +1,7 @@
 package sections
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -16,6 +17,16 @@ type RuleError struct {
 }
 
 func (e *RuleError) Error() string { return e.Rule + ": " + e.Msg }
+
+// ruleMessage is err's message for a person: a RuleError without its
+// slug (the slug is for relays' OK messages and for details.rule).
+func ruleMessage(err error) string {
+	var re *RuleError
+	if errors.As(err, &re) {
+		return re.Msg
+	}
+	return err.Error()
+}
 
 func ruleErr(rule, format string, a ...any) error {
 	return &RuleError{Rule: rule, Msg: fmt.Sprintf(format, a...)}

@@ -47,7 +47,7 @@ func (s *Session) Import(ctx context.Context) (*ImportResult, error) {
 	}
 	src, err := NewestLegacy(ctx, s.Signer, s.Me, fr.Events)
 	if err != nil {
-		return nil, &pipeline.Error{Class: pipeline.Incomplete, Code: "no-legacy", Err: err, Msg: fmt.Sprintf("%v; nothing to import", err),
+		return nil, &pipeline.Error{Class: pipeline.Incomplete, Code: "no-legacy", Err: err, Msg: fmt.Sprintf("%s; nothing to import", ruleMessage(err)),
 			Next: []suggest.Command{suggest.Roster("workspace", "create", "--relay", s.Relay).Because("start an empty workspace instead")}}
 	}
 	return s.importSource(ctx, src)

@@ -62,7 +62,7 @@ func (s *Session) Write(ctx context.Context, wr Write) (*WriteResult, error) {
 		list := s.show().Because("its sections, channels and readers")
 		var re *RuleError
 		if errors.As(err, &re) {
-			return nil, &pipeline.Error{Class: pipeline.Refused, Code: "invalid-command", Err: err, Msg: fmt.Sprintf("%v; nothing was signed", err),
+			return nil, &pipeline.Error{Class: pipeline.Refused, Code: "invalid-command", Err: err, Msg: fmt.Sprintf("%s; nothing was signed", re.Msg),
 				Details: map[string]any{"rule": re.Rule}, Next: []suggest.Command{list}}
 		}
 		return nil, &pipeline.Error{Class: pipeline.Usage, Code: "usage", Err: err, Msg: err.Error(), Next: []suggest.Command{list}}

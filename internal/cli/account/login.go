@@ -58,7 +58,10 @@ ROSTER_SECRET_KEY, when set, takes precedence over any login.`,
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error { return runLogin(cmd.Context(), a, o) },
 	}
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		if uf := cmdutil.UnknownFlagError(c, err); uf != nil {
+			return uf
+		}
 		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "usage", Err: errors.New(cmdutil.RedactSecrets(err.Error()) +
 			" (--nsec takes no value: type the key at the prompt or pipe it on stdin)")}
 	})
@@ -68,6 +71,7 @@ ROSTER_SECRET_KEY, when set, takes precedence over any login.`,
 	f.StringVar(&o.bunker, "bunker", "", "log in through a NIP-46 remote signer (bunker:// URL)")
 	f.BoolVar(&o.generate, "generate", false, "generate a new key")
 	f.BoolVar(&o.showSecret, "show-secret", false, "with --generate: print the new nsec, this one time")
+	cmdutil.AddFlags(cmd, &a.Opts, cmdutil.OutputFlags|cmdutil.HomeFlag)
 	return cmd
 }
 
@@ -234,7 +238,7 @@ func describeBackend(acct signer.Account, home string) string {
 }
 
 func NewLogoutCmd(a *cmdutil.Factory) *cobra.Command {
-	return &cobra.Command{
+	return cmdutil.AddFlags(&cobra.Command{
 		Use:   "logout",
 		Short: "Remove the stored key (keyring entry or ncryptsec file) and the active account",
 		Long: `logout deletes the logged-in account's secret from wherever roster stored it
@@ -246,7 +250,7 @@ environment, not in roster: unset it yourself.`,
   roster logout --json   # {"schema":"roster.logout/v1","logged_out":true,...}`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error { return runLogout(a) },
-	}
+	}, &a.Opts, cmdutil.OutputFlags|cmdutil.HomeFlag)
 }
 
 // LogoutResult is roster.logout/v1: every documented field, null when it

@@ -29,7 +29,7 @@ func NullIfEmpty(s string) *string {
 }
 
 func NewWhoamiCmd(a *cmdutil.Factory) *cobra.Command {
-	return &cobra.Command{
+	return cmdutil.AddFlags(&cobra.Command{
 		Use:   "whoami",
 		Short: "Show the active signer: npub, hex pubkey and where the key lives",
 		Long: `whoami shows who roster signs as, without unlocking the key (no passphrase
@@ -59,5 +59,5 @@ bunker, keyring or ncryptsec. With no signer it exits 2 and says how to log in.`
 			render.FitLine(a.Io.Out, render.TerminalWidth(a), 11, fmt.Sprintf("  backend  %s (%s)", res.Backend, describeBackend(acct, home)))
 			return nil
 		},
-	}
+	}, &a.Opts, cmdutil.OutputFlags|cmdutil.HomeFlag)
 }

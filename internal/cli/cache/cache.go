@@ -44,7 +44,7 @@ type CacheInfoJSON struct {
 }
 
 func newCacheInfoCmd(a *cmdutil.Factory) *cobra.Command {
-	return &cobra.Command{
+	return cmdutil.AddFlags(&cobra.Command{
 		Use:   "info",
 		Short: "Show where the cache is and what it holds",
 		Example: `  roster cache info
@@ -63,11 +63,12 @@ func newCacheInfoCmd(a *cmdutil.Factory) *cobra.Command {
 				out.Info = cache.EmptyInfo(path)
 				return printCacheInfo(a, out)
 			}
-			c, err := a.OpenCacheIn(home)
+			s, err := a.Store("")
 			if err != nil {
 				return cacheOpenErr(err)
 			}
-			defer c.Close()
+			defer s.Close()
+			c := s.C
 			info, err := c.Info()
 			if err != nil {
 				return cacheOpenErr(err)
@@ -75,7 +76,7 @@ func newCacheInfoCmd(a *cmdutil.Factory) *cobra.Command {
 			out.Exists, out.Info, out.readOnly = true, info, c.ReadOnly()
 			return printCacheInfo(a, out)
 		},
-	}
+	}, &a.Opts, cmdutil.OutputFlags|cmdutil.HomeFlag)
 }
 
 func printCacheInfo(a *cmdutil.Factory, out CacheInfoJSON) error {
@@ -117,7 +118,7 @@ func printCacheInfo(a *cmdutil.Factory, out CacheInfoJSON) error {
 }
 
 func newCacheClearCmd(a *cmdutil.Factory) *cobra.Command {
-	return &cobra.Command{
+	return cmdutil.AddFlags(&cobra.Command{
 		Use:   "clear",
 		Short: "Delete the cache file (it is rebuilt from relays on the next read)",
 		Example: `  roster cache clear
@@ -144,7 +145,7 @@ func newCacheClearCmd(a *cmdutil.Factory) *cobra.Command {
 			}
 			return nil
 		},
-	}
+	}, &a.Opts, cmdutil.OutputFlags|cmdutil.HomeFlag)
 }
 
 // cacheOpenErr turns a cache.Error into an exit error carrying the commands

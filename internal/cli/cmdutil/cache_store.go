@@ -14,6 +14,14 @@ type CacheStore struct {
 	A *Factory     `json:"-"`
 }
 
+// Close closes the cache (nothing when it was not opened).
+func (s CacheStore) Close() error {
+	if s.C == nil {
+		return nil
+	}
+	return s.C.Close()
+}
+
 func (s CacheStore) PutProjection(key string, evt *nostr.Event) error {
 	return s.C.PutProjection(key, evt)
 }

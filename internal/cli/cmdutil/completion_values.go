@@ -16,14 +16,21 @@ import (
 // --seed the dev relay's seeds. None of them completes file names.
 
 func RegisterFlagCompletions(a *Factory, root *cobra.Command) {
-	_ = root.RegisterFlagCompletionFunc("repo", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	repo := func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		return repoCompletions(a), cobra.ShellCompDirectiveNoFileComp
-	})
-	_ = root.RegisterFlagCompletionFunc("relay", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	}
+	relay := func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		return RelayCompletions(a), cobra.ShellCompDirectiveNoFileComp
-	})
+	}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
+		// --repo and --relay are each command's own (flags.go).
+		if c.LocalNonPersistentFlags().Lookup("repo") != nil {
+			_ = c.RegisterFlagCompletionFunc("repo", repo)
+		}
+		if c.LocalNonPersistentFlags().Lookup("relay") != nil {
+			_ = c.RegisterFlagCompletionFunc("relay", relay)
+		}
 		if c.LocalNonPersistentFlags().Lookup("role") != nil {
 			_ = c.RegisterFlagCompletionFunc("role", fixedCompletions(roleCompletions()))
 		}

@@ -19,16 +19,15 @@ import (
 const ExitInterrupted = 130
 
 // runState is what one invocation records while it runs: the deadline it
-// set, the phase a write reached and the progress line a write shares.
+// set and the phase a write reached.
 type runState struct {
 	deadline context.Context // nil without --deadline
 	cancel   context.CancelFunc
-	Phase    string       `json:"-"`
-	Progress progressLine `json:"-"`
+	Phase    string `json:"-"`
 }
 
-// progressLine is the part of termui.Progress discovery reuses.
-type progressLine interface {
+// ProgressLine is the part of termui.Progress discovery reuses.
+type ProgressLine interface {
 	Update(done, total int)
 	NextRound()
 	Phase(name string)

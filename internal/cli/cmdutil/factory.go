@@ -53,13 +53,6 @@ type Factory struct {
 	// Full prints npubs in full on a terminal too (repo --full); verbose
 	// adds the tags a membership preview writes (repo --verbose).
 	Full, Verbose bool `json:"-"`
-	// Profiles asks the relays for the kind 0 profiles of the people a
-	// read shows (the reads that name people set it); otherwise names
-	// come from the cache alone.
-	Profiles bool `json:"-"`
-	// Lookups are the NIP-05 names pubkey arguments were given as
-	// (pubkey_args.go), for the preview.
-	Lookups []Nip05Lookup `json:"-"`
 	// CacheWait bounds how long this invocation waits for the cache's
 	// lock (0: cache.DefaultOpenTimeout); the pre-push guard shortens it.
 	CacheWait time.Duration `json:"-"`

@@ -37,8 +37,9 @@ type noKeyringServiceError struct {
 }
 
 func (e *noKeyringServiceError) Error() string {
-	return "no keyring service is running (" + e.why + "): start your desktop's keyring (GNOME Keyring, KWallet, KeePassXC's Secret Service), " +
-		"or run roster under dbus-run-session with one; without it roster login keeps the key in a passphrase-protected file, and ROSTER_SECRET_KEY works in scripts"
+	// Short: login prints it each time it falls back to the ncryptsec
+	// file, and says that fallback itself.
+	return "no keyring service is running (" + e.why + "; start GNOME Keyring, KWallet or KeePassXC, or use dbus-run-session)"
 }
 
 func (e *noKeyringServiceError) Unwrap() error { return e.err }

@@ -1,11 +1,9 @@
 package cmdutil
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
-	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/cache"
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/internal/termui"
@@ -14,42 +12,70 @@ import (
 	"github.com/roster-cli/roster/termtext"
 )
 
+// SourceOptions are what one read asks of its discovery source.
+type SourceOptions struct {
+	// Profiles asks the relays for the kind 0 profiles of the people the
+	// read shows (the reads that name people); otherwise names come from
+	// the cache alone.
+	Profiles bool
+	// Progress is the progress line the read reports on (a write's one
+	// line for all its phases); nil: the source starts its own.
+	Progress ProgressLine
+}
+
 // RepoSource is the discovery source of relays with the user's cache,
 // timeout and progress line; done erases a progress line it started.
-func (a *Factory) RepoSource(relays []string, reach []string) (discovery.Source, func()) {
-	progress, done := a.Run.Progress, func() {}
+func (a *Factory) RepoSource(relays []string, reach []string, o SourceOptions) (discovery.Source, func()) {
+	progress, done := o.Progress, func() {}
 	if progress == nil {
 		p := termui.NewProgress(a.Io.Err, a.Io.progress() && !a.Opts.Offline && len(relays) > 0)
 		progress, done = p, p.Done
 	}
 	return discovery.Source{
-		Relays:  relays,
-		Pinned:  len(a.Opts.Relays) > 0,
-		Offline: a.Opts.Offline,
-		Pool: func() *relaypool.Pool {
-			return relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner, Progress: progress.Update})
-		},
+		Relays:    relays,
+		Pinned:    len(a.Opts.Relays) > 0,
+		Offline:   a.Opts.Offline,
+		Pool:      func() *relaypool.Pool { return a.Pool(AuthLazy, progress.Update) },
 		OpenCache: a.OpenCache,
 		Warn:      func(msg string) { fmt.Fprintf(a.Io.Err, "roster: warning: %s\n", termtext.Line(msg)) },
 		NextRound: progress.NextRound,
 		Reach:     reach,
-		People:    &discovery.People{Fetch: a.Profiles, HTTP: a.HttpClient(), Timeout: a.Opts.Timeout},
+		People:    &discovery.People{Fetch: o.Profiles, HTTP: a.HttpClient(), Timeout: a.Opts.Timeout},
 	}, done
 }
 
-// OpenCache opens the cache in the cache directory; a bad directory is a
-// usage error.
+// OpenCache opens the cache in the cache directory (Store without a
+// warning), as discovery asks for it.
 func (a *Factory) OpenCache() (*cache.Cache, error) {
-	home, err := a.CacheDir()
-	if err != nil {
-		return nil, &ExitError{Code: ExitUsage, Kind: "usage", Err: err}
-	}
-	return a.OpenCacheIn(home)
+	s, err := a.Store("")
+	return s.C, err
 }
 
-// OpenCacheIn opens the cache in dir: read-only when it cannot be written
-// (cache.Open decides; the test seam forces it).
-func (a *Factory) OpenCacheIn(dir string) (*cache.Cache, error) {
+// Store opens the cache in the cache directory as the pipelines' store:
+// read-only when it cannot be written (cache.Open decides; the test seam
+// forces it). It is the one way a command opens the cache; what a failure
+// means is the caller's: warn, when not "", is said on stderr after the
+// reason ("roster: warning: <reason>; <warn>"), and the error is returned
+// either way. A cache directory roster cannot name is a usage error and
+// never a warning (the commands that need the directories report it).
+// Close the store when done.
+func (a *Factory) Store(warn string) (CacheStore, error) {
+	home, err := a.CacheDir()
+	if err != nil {
+		return CacheStore{}, &ExitError{Code: ExitUsage, Kind: "usage", Err: err}
+	}
+	c, err := a.openCacheIn(home)
+	if err != nil {
+		if warn != "" {
+			fmt.Fprintf(a.Io.Err, "roster: warning: %v; %s\n", err, warn)
+		}
+		return CacheStore{}, err
+	}
+	return CacheStore{C: c, A: a}, nil
+}
+
+// openCacheIn opens the cache in dir.
+func (a *Factory) openCacheIn(dir string) (*cache.Cache, error) {
 	if a.Abandoned.Load() {
 		return nil, errors.New("the pre-push guard's budget ran out")
 	}
@@ -69,15 +95,4 @@ func (a *Factory) ViewerPubkey() string {
 		return ""
 	}
 	return acct.Pubkey
-}
-
-// AuthSigner answers a relay's NIP-42 challenge. The signer is opened only
-// when a relay asks, so reads never prompt otherwise; without one the relay
-// is reported as closed: auth-required.
-func (a *Factory) AuthSigner(ctx context.Context, evt *nostr.Event) error {
-	s, err := a.Signer(ctx)
-	if err != nil {
-		return err
-	}
-	return s.SignEvent(ctx, evt)
 }

@@ -69,6 +69,7 @@ line:
 	cmd.Flags().StringVar(&f.addr, "addr", "127.0.0.1:7777", "address to listen on (port 0 picks a free port)")
 	cmd.Flags().StringVar(&f.seed, "seed", "", `publish sample data: "demo"`)
 	cmd.Flags().BoolVar(&f.requireAuth, "require-auth", false, "refuse REQ and EVENT from clients that have not authenticated (NIP-42)")
+	cmdutil.AddFlags(cmd, &a.Opts, cmdutil.OutputFlags)
 	return cmd
 }
 

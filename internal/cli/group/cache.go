@@ -47,17 +47,12 @@ func groupCacheRelay(a *cmdutil.Factory, rrs ...groups.RelayRead) {
 
 // withCache runs f on the opened cache, or warns that it cannot.
 func withCache(a *cmdutil.Factory, f func(cmdutil.CacheStore)) {
-	home, err := a.CacheDir()
+	store, err := a.Store("group state is not cached")
 	if err != nil {
-		return
-	}
-	store, err := a.OpenCacheIn(home)
-	if err != nil {
-		fmt.Fprintf(a.Io.Err, "roster: warning: %v; group state is not cached\n", err)
 		return
 	}
 	defer store.Close()
-	f(cmdutil.CacheStore{C: store, A: a})
+	f(store)
 }
 
 // groupMoveSearch runs the migration check for the relays of rd that did

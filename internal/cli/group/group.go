@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/internal/termui"
@@ -20,7 +19,7 @@ import (
 func NewGroupCmd(a *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "group",
-		Short: "Read NIP-29 group state signed by the relay that hosts the group",
+		Short: "NIP-29 groups on the relay that hosts them: read, join, leave and moderate",
 		Long: `A NIP-29 group lives on a relay, which signs its metadata (kind 39000),
 admins with roles (39001), members (39002) and supported roles (39003). roster
 reads only events signed by the relay's own NIP-11 "self" key, and a newer
@@ -31,6 +30,8 @@ related channels.`,
   roster group show my-group --relay wss://relay.example --json`,
 	}
 	cmd.AddCommand(newGroupShowCmd(a), newGroupListCmd(a), newGroupMembersCmd(a), newGroupJoinCmd(a), newGroupLeaveCmd(a))
+	// Every command of it reads relays and prints JSON.
+	cmdutil.AddLeafFlags(cmd, &a.Opts, cmdutil.OutputFlags|cmdutil.NetworkFlags|cmdutil.HomeFlag)
 	render.AddFullFlag(cmd, a)
 	return cmd
 }
@@ -94,7 +95,7 @@ a change (with --json, one document per line). Ctrl-C ends it (exit 0).
 			if a.Opts.Offline {
 				return groupShowOffline(a, ref, relays)
 			}
-			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: func(p0 context.Context, p1 *nostr.Event) error { return render.ProjectLazyAuth(a, p0, p1) }})
+			pool := a.Pool(cmdutil.AuthLazy)
 			defer pool.Close()
 			ctx := cmd.Context()
 			if me {

@@ -160,15 +160,11 @@ func groupRequest(ctx context.Context, a *cmdutil.Factory, arg string, kind int,
 	} else if ref.Invite != "" && ref.Invite != code {
 		return cmdutil.UsageErr("--code %q differs from the reference's ?invite=%s; give one", code, ref.Invite)
 	}
-	s, err := a.Signer(ctx)
+	s, me, err := a.SignerAndPubkey(ctx)
 	if err != nil {
 		return err
 	}
-	me, err := s.PublicKey(ctx)
-	if err != nil {
-		return cmdutil.SignerError(err)
-	}
-	pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: s.SignEvent})
+	pool := a.Pool(cmdutil.AuthLazy)
 	defer pool.Close()
 	in := groups.RequestInput{Relays: pool, Publish: pipeline.PoolPublish(pool), Sign: s.SignEvent, Me: me,
 		Ask: relays, Host: ref.Relay, ID: ref.ID, Code: code, Reason: reason, Now: func() nostr.Timestamp { return cmdutil.NostrNow(a) }}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/internal/termui"
@@ -57,7 +56,7 @@ version any relay asked returned. join and leave --save keep it up to date.`,
 			if mine {
 				return groupListMine(cmd.Context(), a, relays)
 			}
-			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: func(p0 context.Context, p1 *nostr.Event) error { return render.ProjectLazyAuth(a, p0, p1) }})
+			pool := a.Pool(cmdutil.AuthLazy)
 			defer pool.Close()
 			rl := groups.List(cmd.Context(), pool, relays)
 			out := GroupListJSON{Schema: "roster.group.list/v1", Relays: rl.Relays, Complete: rl.Complete}
@@ -127,13 +126,9 @@ type groupMeRelay struct {
 // groupShowMe reads the viewer's membership of group id on every relay.
 func groupShowMe(ctx context.Context, a *cmdutil.Factory, pool *relaypool.Pool, relays []string, ref groups.Ref) error {
 	id := ref.ID
-	s, err := a.Signer(ctx)
+	_, me, err := a.SignerAndPubkey(ctx)
 	if err != nil {
 		return err
-	}
-	me, err := s.PublicKey(ctx)
-	if err != nil {
-		return cmdutil.SignerError(err)
 	}
 	rd := groups.ReadMember(ctx, pool, relays, id, me)
 	out := GroupMeJSON{Schema: "roster.group.me/v1", ID: id, You: render.WsPerson(me, ""), Complete: rd.Complete, Relays: []groupMeRelay{}}

@@ -3,15 +3,12 @@
 package group
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
-	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
-	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/groups"
 	"github.com/spf13/cobra"
@@ -65,7 +62,7 @@ signed state for the group.
 			if a.Opts.Offline {
 				return cmdutil.UsageErr("group state is relay-authoritative and is not read from the cache; drop --offline")
 			}
-			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: func(p0 context.Context, p1 *nostr.Event) error { return render.ProjectLazyAuth(a, p0, p1) }})
+			pool := a.Pool(cmdutil.AuthLazy)
 			defer pool.Close()
 			rd := groups.Read(cmd.Context(), pool, relays, ref.ID)
 			groupCachePut(a, rd)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
-	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/groups"
@@ -27,15 +26,11 @@ type GroupMineJSON struct {
 }
 
 func groupListMine(ctx context.Context, a *cmdutil.Factory, relays []string) error {
-	s, err := a.Signer(ctx)
+	_, me, err := a.SignerAndPubkey(ctx)
 	if err != nil {
 		return err
 	}
-	me, err := s.PublicKey(ctx)
-	if err != nil {
-		return cmdutil.SignerError(err)
-	}
-	pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: s.SignEvent})
+	pool := a.Pool(cmdutil.AuthLazy)
 	defer pool.Close()
 	lists, complete := groups.Lists(ctx, pool, relays, []string{me})
 	evt := lists[me]

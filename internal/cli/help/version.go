@@ -70,7 +70,7 @@ func PrintVersion(w io.Writer, v VersionJSON) {
 }
 
 func NewVersionCmd(a *cmdutil.Factory) *cobra.Command {
-	return &cobra.Command{
+	return cmdutil.AddFlags(&cobra.Command{
 		Use:   "version",
 		Short: "Print roster's version, commit and Go version",
 		Long: `Print the version the Go toolchain recorded in this binary: the module
@@ -89,5 +89,5 @@ as roster --version.`,
 			PrintVersion(a.Io.Out, v)
 			return nil
 		},
-	}
+	}, &a.Opts, cmdutil.OutputFlags)
 }

@@ -77,7 +77,7 @@ type hooksStatusJSON struct {
 }
 
 func newHooksInstallCmd(a *cmdutil.Factory) *cobra.Command {
-	return &cobra.Command{
+	return cmdutil.AddFlags(&cobra.Command{
 		Use:   "install",
 		Short: "Install roster's Git hooks in this checkout, chaining to the ones there",
 		Long: `roster hooks install writes post-checkout, post-merge, post-rewrite and
@@ -137,11 +137,11 @@ only hooks whose content would change.`,
 			fmt.Fprintf(a.Io.Out, "the hooks run %s\n", termtext.Line(strings.Join(append([]string{bin}, t.config.Flags...), " ")))
 			return nil
 		},
-	}
+	}, &a.Opts, cmdutil.OutputFlags|cmdutil.RelayFlags|cmdutil.HomeFlag)
 }
 
 func newHooksUninstallCmd(a *cmdutil.Factory) *cobra.Command {
-	return &cobra.Command{
+	return cmdutil.AddFlags(&cobra.Command{
 		Use:   "uninstall",
 		Short: "Remove roster's Git hooks and restore the hooks they chained",
 		Long: `roster hooks uninstall removes the hooks roster wrote (recognised by their
@@ -179,11 +179,11 @@ Hooks that are not roster's are left alone.`,
 			renderHooks(a, out.hooksDirJSON, lines)
 			return nil
 		},
-	}
+	}, &a.Opts, cmdutil.OutputFlags|cmdutil.RelayFlags|cmdutil.HomeFlag)
 }
 
 func newHooksStatusCmd(a *cmdutil.Factory) *cobra.Command {
-	return &cobra.Command{
+	return cmdutil.AddFlags(&cobra.Command{
 		Use:   "status",
 		Short: "Show which hooks are roster's, chained, foreign or missing",
 		Long: `roster hooks status lists each hook roster installs: roster (roster's),
@@ -232,7 +232,7 @@ update it.`,
 			}
 			return nil
 		},
-	}
+	}, &a.Opts, cmdutil.OutputFlags|cmdutil.RelayFlags|cmdutil.HomeFlag)
 }
 
 // hooksTarget is the checkout's hooks directory, what is in it, and the
@@ -327,7 +327,7 @@ func notChainableErr(nc *hooks.NotChainable) *cmdutil.ExitError {
 // newHooksRunCmd is what the hook files call. Hidden: its contract is the
 // hook scripts', not a user's.
 func newHooksRunCmd(a *cmdutil.Factory) *cobra.Command {
-	return &cobra.Command{
+	return cmdutil.AddFlags(&cobra.Command{
 		Use:    "run <hook> [hook arguments...]",
 		Short:  "Run roster's part of a Git hook (called by the installed hooks)",
 		Hidden: true,
@@ -337,7 +337,7 @@ func newHooksRunCmd(a *cmdutil.Factory) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runHook(a, cmd.Context(), args[0])
 		},
-	}
+	}, &a.Opts, cmdutil.OutputFlags|cmdutil.RepoFlag|cmdutil.NetworkFlags|cmdutil.HomeFlag)
 }
 
 // runHook prints the advisories for the checkout's selected coordinate

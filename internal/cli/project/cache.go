@@ -3,6 +3,7 @@
 package project
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -19,34 +20,28 @@ func projectCachePut(a *cmdutil.Factory, rd projects.ReadResult) {
 	if rd.Best == nil && len(rd.Relays) == 0 {
 		return
 	}
-	home, err := a.CacheDir()
+	store, err := a.Store("--offline will not see this read")
 	if err != nil {
-		return
-	}
-	store, err := a.OpenCacheIn(home)
-	if err != nil {
-		fmt.Fprintf(a.Io.Err, "roster: warning: %v; --offline will not see this read\n", err)
 		return
 	}
 	defer store.Close()
-	for _, p := range projects.Keep(cmdutil.CacheStore{C: store, A: a}, rd) {
+	for _, p := range projects.Keep(store, rd) {
 		fmt.Fprintf(a.Io.Err, "roster: warning: %s\n", termtext.Line(p))
 	}
 }
 
 // projectReadCached answers --offline from the cache (projects.ReadStore).
 func projectReadCached(a *cmdutil.Factory, relays []string, c projects.Coordinate) (projects.ReadResult, error) {
-	home, err := a.CacheDir()
-	if err != nil {
-		return projects.ReadResult{}, cmdutil.UsageErr("%v", err)
+	store, err := a.Store("")
+	if dirErr := (*cmdutil.ExitError)(nil); errors.As(err, &dirErr) {
+		return projects.ReadResult{}, err
 	}
-	store, err := a.OpenCacheIn(home)
 	if err != nil {
 		return projects.ReadResult{}, &cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "offline-miss",
 			Err: fmt.Errorf("--offline needs the local cache: %v", err), Commands: []suggest.Command{suggest.Roster("project", "show", c.String())}}
 	}
 	defer store.Close()
-	out := projects.ReadStore(cmdutil.CacheStore{C: store, A: a}, relays, c)
+	out := projects.ReadStore(store, relays, c)
 	if out.Best == nil {
 		return out, &cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "offline-miss",
 			Err:      fmt.Errorf("no cached state for project %s from %s; read it online once", c, strings.Join(relays, ", ")),
@@ -66,11 +61,7 @@ func projectOutageFallback(a *cmdutil.Factory, c projects.Coordinate, rd project
 	if rd.Best != nil || len(silent) == 0 {
 		return rd, "", false
 	}
-	home, err := a.CacheDir()
-	if err != nil {
-		return rd, "", false
-	}
-	store, err := a.OpenCacheIn(home)
+	store, err := a.Store("")
 	if err != nil {
 		return rd, "", false
 	}
@@ -80,7 +71,7 @@ func projectOutageFallback(a *cmdutil.Factory, c projects.Coordinate, rd project
 		urls = append(urls, r.URL)
 		why = append(why, cmdutil.RelayFailure(r.URL, r.Status, r.Reason))
 	}
-	cached := projects.ReadStore(cmdutil.CacheStore{C: store, A: a}, urls, c)
+	cached := projects.ReadStore(store, urls, c)
 	if cached.Best == nil {
 		return rd, "", false
 	}

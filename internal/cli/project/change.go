@@ -11,7 +11,6 @@ import (
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
-	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/pipeline"
@@ -46,11 +45,11 @@ type projectAuthorityJSON struct {
 
 // projectChange submits one change on relay and renders the result.
 func projectChange(ctx context.Context, a *cmdutil.Factory, s signer.Signer, relay string, c projects.Coordinate, patch projects.Patch, verb string) error {
-	actor, err := s.PublicKey(ctx)
+	_, actor, err := a.SignerAndPubkey(ctx) // s, opened already
 	if err != nil {
-		return cmdutil.SignerError(err)
+		return err
 	}
-	pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: s.SignEvent})
+	pool := a.Pool(cmdutil.AuthLazy)
 	defer pool.Close()
 	res, err := projects.Change(ctx, projects.ChangeInput{Relays: pool, Publish: pipeline.PoolPublish(pool), Sign: s.SignEvent,
 		Actor: actor, Relay: relay, Coord: c, Patch: patch, Now: func() nostr.Timestamp { return cmdutil.NostrNow(a) }, BeforeSign: a.Seams.ProjectBeforeSign})
@@ -74,7 +73,11 @@ func projectChange(ctx context.Context, a *cmdutil.Factory, s signer.Signer, rel
 		fmt.Fprint(a.Io.Out, " (retried once after a concurrent change)")
 	}
 	// The related channels are the relay's projection: one line.
-	fmt.Fprintf(a.Io.Out, "\n  related channels: %s\n", termtext.Line(strings.Join(out.RelatedChannels, ", ")))
+	related := "none"
+	if len(out.RelatedChannels) > 0 {
+		related = strings.Join(out.RelatedChannels, ", ")
+	}
+	fmt.Fprintf(a.Io.Out, "\n  related channels: %s\n", termtext.Line(related))
 	return nil
 }
 

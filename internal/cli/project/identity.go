@@ -46,9 +46,11 @@ func (f *projectFieldFlags) register(cmd *cobra.Command, create bool) {
 	cmd.Flags().StringVar(&f.description, "description", "", "a one-line description")
 	homeHelp := `the home channel: a NIP-29 group id (UUID) on the same relay, whose owners and admins may change related channels`
 	if !create {
-		homeHelp += `; --home "" removes it`
+		homeHelp += `; --home-channel "" removes it`
 	}
-	cmd.Flags().StringVar(&f.home, "home", "", homeHelp)
+	// Not --home: that is roster's home directory, which these commands
+	// take like every other.
+	cmd.Flags().StringVar(&f.home, "home-channel", "", homeHelp)
 }
 
 // fields turns the flags the user set into projects.Fields.
@@ -60,12 +62,12 @@ func (f *projectFieldFlags) fields(cmd *cobra.Command) (projects.Fields, error) 
 	if cmd.Flags().Changed("description") {
 		out.Description = &f.description
 	}
-	if cmd.Flags().Changed("home") {
+	if cmd.Flags().Changed("home-channel") {
 		h := f.home
 		if h != "" {
 			u, err := projects.NormalizeUUID(h)
 			if err != nil {
-				return out, cmdutil.UsageErr("--home: %v", err)
+				return out, cmdutil.UsageErr("--home-channel: %v", err)
 			}
 			h = u
 		}
@@ -77,7 +79,7 @@ func (f *projectFieldFlags) fields(cmd *cobra.Command) (projects.Fields, error) 
 func newProjectCreateCmd(a *cmdutil.Factory) *cobra.Command {
 	var f projectFieldFlags
 	cmd := &cobra.Command{
-		Use:   "create <d> --name <name> [--home <channel-uuid>]",
+		Use:   "create <d> --name <name> [--home-channel <channel-uuid>]",
 		Short: "Create your project: publish its owner-signed kind 30621 identity",
 		Long: `Publishes the first kind 30621 identity of the project 30621:<you>:<d> to the one
 relay that hosts its community; the relay materializes it at revision 1 and
@@ -87,7 +89,7 @@ order (docs/projects.md). A live project at that coordinate is refused
 (exit 3, project-exists: use update); a deleted one is recreated at the next
 revision.`,
 		Example: `  roster project create my-project --name "My project" --relay wss://relay.example
-  roster project create my-project --name "My project" --home 99999999-9999-4999-8999-999999999999 --relay wss://relay.example --json`,
+  roster project create my-project --name "My project" --home-channel 99999999-9999-4999-8999-999999999999 --relay wss://relay.example --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fl, err := f.fields(cmd)
@@ -109,15 +111,15 @@ revision.`,
 func newProjectUpdateCmd(a *cmdutil.Factory) *cobra.Command {
 	var f projectFieldFlags
 	cmd := &cobra.Command{
-		Use:   "update <naddr|coordinate|d> [--name ...] [--description ...] [--home ...]",
+		Use:   "update <naddr|coordinate|d> [--name ...] [--description ...] [--home-channel ...]",
 		Short: "Update your project: publish a newer kind 30621, every other tag kept",
 		Long: `Reads the relay's Project State and the current identity it names, replaces
-the fields you set (in place; --home "" removes the home channel), keeps every
+the fields you set (in place; --home-channel "" removes the home channel), keeps every
 other tag byte for byte and in order, dates it after the current identity and
 publishes it. The relay keeps the collaboratively related channels. Owner
 only: anyone else is refused before signing (exit 3, not-owner).`,
 		Example: `  roster project update my-project --name "New name" --relay wss://relay.example
-  roster project update naddr1... --home "" --relay wss://relay.example --json`,
+  roster project update naddr1... --home-channel "" --relay wss://relay.example --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fl, err := f.fields(cmd)
@@ -125,7 +127,7 @@ only: anyone else is refused before signing (exit 3, not-owner).`,
 				return err
 			}
 			if fl.Empty() {
-				return cmdutil.UsageErr("project update needs at least one of --name, --description, --home")
+				return cmdutil.UsageErr("project update needs at least one of --name, --description, --home-channel")
 			}
 			return projectIdentityWrite(cmd.Context(), a, "update", args[0], false, func(ctx context.Context, in projects.IdentityInput) (*projects.IdentityResult, error) {
 				return projects.Update(ctx, in, fl)
@@ -168,13 +170,9 @@ func projectIdentityWrite(ctx context.Context, a *cmdutil.Factory, verb, arg str
 	if a.Opts.Offline {
 		return cmdutil.UsageErr("`project %s` publishes to the relay; drop --offline", verb)
 	}
-	s, err := a.Signer(ctx)
+	s, me, err := a.SignerAndPubkey(ctx)
 	if err != nil {
 		return err
-	}
-	me, err := s.PublicKey(ctx)
-	if err != nil {
-		return cmdutil.SignerError(err)
 	}
 	var c projects.Coordinate
 	if bareOnly {
@@ -185,7 +183,7 @@ func projectIdentityWrite(ctx context.Context, a *cmdutil.Factory, verb, arg str
 	} else if c, err = projectOwnArg(arg, me); err != nil {
 		return err
 	}
-	pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: s.SignEvent})
+	pool := a.Pool(cmdutil.AuthLazy)
 	defer pool.Close()
 	res, err := write(ctx, projects.IdentityInput{Relays: pool, Publish: pipeline.PoolPublish(pool), Sign: s.SignEvent,
 		Signer: me, Relay: relays[0], Coord: c, Now: func() nostr.Timestamp { return cmdutil.NostrNow(a) }})

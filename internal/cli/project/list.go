@@ -3,11 +3,9 @@
 package project
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
-	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
@@ -71,8 +69,9 @@ projects. Each printed naddr carries the relay as its hint.`,
 				return cmdutil.UsageErr("`project list` asks the relays; drop --offline")
 			}
 			var ownerHex, adminHex string
+			var lookups cmdutil.Lookups
 			if owner != "" {
-				arg, err := a.ResolvePubkeyArg(ctx, "--owner", owner, false, suggest.Roster("project", "list", "--owner", "<npub>"))
+				arg, l, err := a.ResolvePubkeyArg(ctx, "--owner", owner, false, suggest.Roster("project", "list", "--owner", "<npub>"))
 				if err != nil {
 					return err
 				}
@@ -80,24 +79,20 @@ projects. Each printed naddr carries the relay as its hint.`,
 				if err != nil {
 					return cmdutil.UsageErr("--owner: %v", err)
 				}
-				ownerHex = pk
-				a.PrintLookups()
+				ownerHex, lookups = pk, l
+				a.PrintLookups(lookups)
 			} else {
-				s, err := a.Signer(ctx)
+				_, me, err := a.SignerAndPubkey(ctx)
 				if err != nil {
 					return err
 				}
-				me, err := s.PublicKey(ctx)
-				if err != nil {
-					return cmdutil.SignerError(err)
-				}
 				ownerHex, adminHex = me, me
 			}
-			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: func(p0 context.Context, p1 *nostr.Event) error { return render.ProjectLazyAuth(a, p0, p1) }})
+			pool := a.Pool(cmdutil.AuthLazy)
 			defer pool.Close()
 			res := projects.List(ctx, pool, relays, ownerHex, adminHex)
 			out := ProjectListJSON{Schema: "roster.project.list/v2", Projects: []projectListedJSON{}, Relays: res.Relays,
-				Complete: res.Complete, Truncated: cmdutil.OrEmptySlice(res.Truncated), NIP05Lookups: a.LookupsJSON()}
+				Complete: res.Complete, Truncated: cmdutil.OrEmptySlice(res.Truncated), NIP05Lookups: lookups.JSON()}
 			if ownerHex != "" {
 				n := gitstate.EncodeNpub(ownerHex)
 				out.Owner = &n

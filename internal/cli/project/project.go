@@ -4,11 +4,11 @@
 package project
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
-	"github.com/nbd-wtf/go-nostr"
+	"github.com/nbd-wtf/go-nostr/nip19"
+
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
@@ -21,7 +21,7 @@ import (
 func NewProjectCmd(a *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "project",
-		Short: "Read relay-signed Project State (NIP-PC) and change a project's related channels",
+		Short: "NIP-PC projects: create, show, list, update, relate channels and delete",
 		Long: `A project's identity (kind 30621) is signed by its owner; its effective state
 (kind 30623) is signed by the relay that hosts its community, which also
 applies related-channel changes (kind 47010). The project owner may always
@@ -33,6 +33,8 @@ project's live home channel (a NIP-29 group on the same relay).`,
 	}
 	cmd.AddCommand(newProjectShowCmd(a), newProjectChangeCmd(a, true), newProjectChangeCmd(a, false),
 		newProjectCreateCmd(a), newProjectUpdateCmd(a), newProjectDeleteCmd(a), newProjectListCmd(a))
+	// Every command of it reads relays and prints JSON.
+	cmdutil.AddLeafFlags(cmd, &a.Opts, cmdutil.OutputFlags|cmdutil.NetworkFlags|cmdutil.HomeFlag)
 	render.AddFullFlag(cmd, a)
 	return cmd
 }
@@ -74,7 +76,7 @@ and the project is printed again each time the shown state changes (with
 					return err
 				}
 			} else {
-				pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: func(p0 context.Context, p1 *nostr.Event) error { return render.ProjectLazyAuth(a, p0, p1) }})
+				pool := a.Pool(cmdutil.AuthLazy)
 				defer pool.Close()
 				rd = projects.Read(cmd.Context(), pool, relays, c)
 				projectCachePut(a, rd)
@@ -122,11 +124,26 @@ func ProjectParseArg(s string) (projects.Coordinate, []string, error) {
 		}
 		return c, hints, nil
 	}
-	c, err := projects.ParseCoordinate(s)
+	c, err := projects.ParseCoordinate(ownerAsHex(s))
 	if err != nil {
-		return projects.Coordinate{}, nil, cmdutil.UsageErr("%v (pass 30621:<64 lowercase hex owner>:<d> or an naddr)", err)
+		return projects.Coordinate{}, nil, cmdutil.UsageErr("%v (pass 30621:<owner npub or 64 lowercase hex>:<d> or an naddr)", err)
 	}
 	return c, nil, nil
+}
+
+// ownerAsHex is s with an npub owner (30621:npub1…:d, what people have)
+// written as the hex the coordinate carries; anything else unchanged.
+func ownerAsHex(s string) string {
+	kind, rest, ok := strings.Cut(s, ":")
+	owner, d, ok2 := strings.Cut(rest, ":")
+	if !ok || !ok2 || !strings.HasPrefix(owner, "npub1") {
+		return s
+	}
+	prefix, v, err := nip19.Decode(owner)
+	if err != nil || prefix != "npub" {
+		return s
+	}
+	return kind + ":" + v.(string) + ":" + d
 }
 
 func newProjectChangeCmd(a *cmdutil.Factory, relate bool) *cobra.Command {

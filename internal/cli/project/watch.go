@@ -6,8 +6,6 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/render"
-	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/watch"
 	"github.com/roster-cli/roster/workspace/projects"
 )
@@ -24,7 +22,7 @@ func watchProject(ctx context.Context, a *cmdutil.Factory, arg string, c project
 	if err := a.WatchFlagErr(); err != nil {
 		return err
 	}
-	pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: func(ctx context.Context, evt *nostr.Event) error { return render.ProjectLazyAuth(a, ctx, evt) }})
+	pool := a.Pool(cmdutil.AuthLazy)
 	defer pool.Close()
 	first := true
 	resolve := func(ctx context.Context, _ []*nostr.Event) (watch.Answer, error) {

@@ -36,8 +36,7 @@ func PeopleShown(a *cmdutil.Factory, ctx context.Context, relays []string, who .
 	if len(relays) == 0 {
 		relays = a.DefaultRelays()
 	}
-	a.Profiles = true
-	src, done := a.RepoSource(relays, nil)
+	src, done := a.RepoSource(relays, nil, cmdutil.SourceOptions{Profiles: true})
 	defer done()
 	profiles := discovery.ReadProfiles(ctx, src, relays, hexes, a.Io.Now().Unix())
 	viewer := ""

@@ -4,10 +4,8 @@
 package render
 
 import (
-	"context"
 	"errors"
 
-	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/workspace/pipeline"
 )
@@ -38,14 +36,4 @@ func PipelineErr(err error) error {
 		return (&cmdutil.ExitError{Code: pipelineExit[pe.Class], Kind: pe.Code, Err: pe, Details: pe.Details, Commands: pe.Next}).OneLine()
 	}
 	return err
-}
-
-// ProjectLazyAuth answers a relay's NIP-42 challenge on reads, opening the signer
-// only when a relay asks.
-func ProjectLazyAuth(a *cmdutil.Factory, ctx context.Context, evt *nostr.Event) error {
-	s, err := a.Signer(ctx)
-	if err != nil {
-		return err
-	}
-	return s.SignEvent(ctx, evt)
 }

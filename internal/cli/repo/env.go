@@ -17,7 +17,7 @@ const repoEnv = "ROSTER_REPO"
 // ApplyRepoEnv sets --repo from ROSTER_REPO when cmd reads a repository and
 // no --repo was given. An empty or blank value is unset.
 func ApplyRepoEnv(a *cmdutil.Factory, cmd *cobra.Command) {
-	if uses, _ := cmdutil.UsesGlobalFlag(cmd, "repo"); !uses {
+	if !cmdutil.Reads(cmd, "repo") {
 		return
 	}
 	if f := cmd.Flags().Lookup("repo"); f != nil && f.Changed {

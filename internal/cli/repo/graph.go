@@ -46,8 +46,7 @@ same nodes and edges as --json (roster.repo-graph/v1).`,
 			default:
 				return cmdutil.UsageErr("--format %q: want tree, dot or mermaid", format)
 			}
-			a.Profiles = true
-			v, err := LoadRepo(a, cmd.Context(), PartialEvidence)
+			v, err := LoadRepoWith(a, cmd.Context(), cmdutil.SourceOptions{Profiles: true}, PartialEvidence)
 			if err != nil {
 				return err
 			}
@@ -132,7 +131,12 @@ func renderGraphTree(w io.Writer, g *report.Graph, pt render.PeopleText, width i
 				who = "self"
 			}
 			text := fmt.Sprintf("%s %s", e.Letter, who)
-			if e.To != e.From {
+			switch {
+			case e.To != e.From && e.Kind == "ended":
+				// What the record was, then: "was a maintainer from … until …",
+				// not "no current role from … until …".
+				text += "  was " + letterRole(e.Letter)
+			case e.To != e.From:
 				text += "  " + roleWord(nodes[e.To].Role)
 			}
 			text += edgeWhen(e)
@@ -184,6 +188,19 @@ func roleWord(role string) string {
 		return "no current role"
 	}
 	return role
+}
+
+// letterRole is the role a record's letter gives, with its article.
+func letterRole(letter string) string {
+	switch letter {
+	case "M":
+		return "the lead"
+	case "m":
+		return "a maintainer"
+	case "o":
+		return "a moderator"
+	}
+	return letter
 }
 
 // edgeWhen is an edge's dates and kind in words.

@@ -32,8 +32,7 @@ lowest pubkey. Copies that disagree with it are listed under it.`,
   roster repo history --repo nostr://npub1.../my-repo --relay wss://relay.example`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a.Profiles = true
-			v, err := LoadRepo(a, cmd.Context(), PartialEvidence)
+			v, err := LoadRepoWith(a, cmd.Context(), cmdutil.SourceOptions{Profiles: true}, PartialEvidence)
 			if err != nil {
 				return err
 			}
@@ -51,14 +50,41 @@ lowest pubkey. Copies that disagree with it are listed under it.`,
 // each role's intervals with their source, then disagreeing copies.
 func renderHistory(w io.Writer, h *report.History, pt render.PeopleText, width int) {
 	p := &termui.Lines{W: w, Width: width}
-	fmt.Fprintf(w, "history of %s (selected: %s)\n", termtext.Line(h.Coordinate.Identifier), pt.Of(h.Coordinate.Npub))
+	// Whose record it is: once for the whole history when one author
+	// recorded every role (the usual case: the lead's), else once per
+	// person, else once per role.
+	var all []report.HistoryRole
+	for _, person := range h.People {
+		all = append(all, person.Roles...)
+	}
+	everyone := sharedSource(all)
+	header := fmt.Sprintf("history of %s (selected: %s)", termtext.Line(h.Coordinate.Identifier), pt.Of(h.Coordinate.Npub))
+	if everyone != "" {
+		header += ", as " + pt.Of(everyone) + "'s record has it"
+	}
+	render.FitLine(w, width, 2, header)
 	if len(h.People) == 0 {
 		fmt.Fprintln(w, "no role records")
 		return
 	}
 	for _, person := range h.People {
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "%s  now: %s\n", pt.Of(person.Npub), roleWord(person.Current))
+		// Whose record it is, once per person when one author recorded
+		// every role, else once per role.
+		shared := sharedSource(person.Roles)
+		by := ""
+		if everyone != "" {
+			shared = everyone
+		} else if shared != "" {
+			by = "  (" + pt.Of(shared) + "'s record)"
+		}
+		fmt.Fprintf(w, "%s  now: %s%s\n", pt.Of(person.Npub), roleWord(person.Current), by)
+		source := func(r report.HistoryRole) string {
+			if shared != "" {
+				return ""
+			}
+			return "  (" + pt.Of(r.Source) + "'s record)"
+		}
 		for _, r := range person.Roles {
 			for i, iv := range r.Intervals {
 				label := ""
@@ -70,10 +96,13 @@ func renderHistory(w io.Writer, h *report.History, pt render.PeopleText, width i
 					// An invitation is not effective membership yet.
 					text = strings.Replace(text, ", still current", ", invited: not yet accepted", 1)
 				}
-				p.Row(label, text+"  ("+pt.Of(r.Source)+"'s record)")
+				if i == 0 {
+					text += source(r)
+				}
+				p.Row(label, text)
 			}
 			if len(r.Intervals) == 0 {
-				p.Row("  "+r.Role, "no interval ("+pt.Of(r.Source)+"'s record)")
+				p.Row("  "+r.Role, "no interval"+source(r))
 			}
 			if r.Conflict {
 				for _, c := range r.Copies {
@@ -86,9 +115,25 @@ func renderHistory(w io.Writer, h *report.History, pt render.PeopleText, width i
 	}
 }
 
+// sharedSource is the one author whose record every role comes from, or
+// "" when the roles come from several.
+func sharedSource(roles []report.HistoryRole) string {
+	if len(roles) == 0 {
+		return ""
+	}
+	for _, r := range roles[1:] {
+		if r.Source != roles[0].Source {
+			return ""
+		}
+	}
+	return roles[0].Source
+}
+
 // historyIntervalText is an interval in words, its end's evidence named.
+// A record without a start (a creator's own M record) holds from the
+// start of the repository's history.
 func historyIntervalText(iv report.HistoryInterval) string {
-	from := "from an unknown time"
+	from := "from the start (the record gives no date)"
 	if iv.From != nil {
 		from = "from " + graph.HumanTime(*iv.From)
 	}

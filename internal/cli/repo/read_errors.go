@@ -24,7 +24,7 @@ func incompleteErr(a *cmdutil.Factory, v *RepoView) *cmdutil.ExitError {
 	again, offline := repo, true
 	if c := a.Running; c != nil && repoReads[c.CommandPath()] {
 		again = suggest.Roster(strings.Fields(strings.TrimPrefix(c.CommandPath(), "roster "))...)
-		offline, _ = cmdutil.UsesGlobalFlag(c, "offline")
+		offline = cmdutil.Reads(c, "offline")
 	}
 	if v.Offline {
 		return &cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "incomplete",

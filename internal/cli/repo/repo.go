@@ -38,8 +38,7 @@ an event that changes nothing prints nothing. Ctrl-C ends it (exit 0).`,
 			if watching {
 				return watchRepo(a, cmd.Context())
 			}
-			a.Profiles = true
-			v, err := LoadRepo(a, cmd.Context(), PartialEvidence)
+			v, err := LoadRepoWith(a, cmd.Context(), cmdutil.SourceOptions{Profiles: true}, PartialEvidence)
 			if err != nil {
 				return err
 			}
@@ -62,5 +61,6 @@ an event that changes nothing prints nothing. Ctrl-C ends it (exit 0).`,
 	// Each read lives in its own file (repo_<name>.go); add one line here.
 	// The writes are added by newRepoTree.
 	cmd.AddCommand(newRepoGraphCmd(a), newRepoHistoryCmd(a))
+	cmdutil.AddFlags(cmd, &a.Opts, cmdutil.OutputFlags|cmdutil.RepoFlag|cmdutil.NetworkFlags|cmdutil.HomeFlag)
 	return cmd
 }

@@ -27,7 +27,14 @@ const (
 // returns the context's error, which the root reports as `deadline` (exit
 // 4) or `interrupted` (exit 130) naming the phase, as documented.
 func LoadRepo(a *cmdutil.Factory, ctx context.Context, need discovery.Evidence, reach ...string) (*RepoView, error) {
-	v, err := discoverFor(a, ctx, need, false, reach...)
+	return LoadRepoWith(a, ctx, cmdutil.SourceOptions{}, need, reach...)
+}
+
+// LoadRepoWith is LoadRepo asking what read says of the source: the
+// profiles of the people shown (a read that names people), the progress
+// line to report on.
+func LoadRepoWith(a *cmdutil.Factory, ctx context.Context, read cmdutil.SourceOptions, need discovery.Evidence, reach ...string) (*RepoView, error) {
+	v, err := discoverFor(a, ctx, read, need, false, reach...)
 	v, err = RepoViewErr(a, v, err)
 	if err == nil && ctx.Err() != nil {
 		return nil, ctx.Err()
@@ -41,7 +48,13 @@ func LoadRepo(a *cmdutil.Factory, ctx context.Context, need discovery.Evidence, 
 // reach, in rounds until none is new, within discovery's bounds), and a
 // cache that can keep what the write publishes (discovery.Source.Publishes).
 func LoadRepoToWrite(a *cmdutil.Factory, ctx context.Context, reach ...string) (*RepoView, error) {
-	v, err := discoverFor(a, ctx, CompleteEvidence, true, reach...)
+	return LoadRepoToWriteWith(a, ctx, cmdutil.SourceOptions{}, reach...)
+}
+
+// LoadRepoToWriteWith is LoadRepoToWrite with read's source options (a
+// membership change: profiles for its preview, its one progress line).
+func LoadRepoToWriteWith(a *cmdutil.Factory, ctx context.Context, read cmdutil.SourceOptions, reach ...string) (*RepoView, error) {
+	v, err := discoverFor(a, ctx, read, CompleteEvidence, true, reach...)
 	return RepoViewErr(a, v, err)
 }
 
@@ -50,12 +63,12 @@ func LoadRepoToWrite(a *cmdutil.Factory, ctx context.Context, reach ...string) (
 // itself (the pre-push guard); a coordinate that cannot be selected is
 // already an exit error.
 func Discover(a *cmdutil.Factory, ctx context.Context, need discovery.Evidence, reach ...string) (*RepoView, error) {
-	return discoverFor(a, ctx, need, false, reach...)
+	return discoverFor(a, ctx, cmdutil.SourceOptions{}, need, false, reach...)
 }
 
 // discoverFor is discover; publishes marks a write's read
 // (discovery.Source.Publishes and Write).
-func discoverFor(a *cmdutil.Factory, ctx context.Context, need discovery.Evidence, publishes bool, reach ...string) (*RepoView, error) {
+func discoverFor(a *cmdutil.Factory, ctx context.Context, read cmdutil.SourceOptions, need discovery.Evidence, publishes bool, reach ...string) (*RepoView, error) {
 	sel, co, err := SelectCoordinate(a, ctx)
 	if err != nil {
 		return nil, err
@@ -64,7 +77,7 @@ func discoverFor(a *cmdutil.Factory, ctx context.Context, need discovery.Evidenc
 	if a.Run.Phase == "" {
 		a.Run.Phase = "discovering" // a read's one phase; a write names its own
 	}
-	src, done := a.RepoSource(relays, reach)
+	src, done := a.RepoSource(relays, reach, read)
 	src.Publishes = publishes
 	src.Write = publishes
 	v, err := discovery.Load(ctx, src, sel, co, need, a.ViewerPubkey(), a.Io.Now().Unix())
@@ -75,9 +88,10 @@ func discoverFor(a *cmdutil.Factory, ctx context.Context, need discovery.Evidenc
 // ReloadRepo asks prev's relays again in one round (discovery.Again): a
 // write's recheck and re-read. also adds filters to that request (the read-back after publishing); the
 // view comes back with the error whenever relays answered, so the
-// read-back can still say what each relay returned.
-func ReloadRepo(a *cmdutil.Factory, ctx context.Context, prev *RepoView, reach []string, also ...nostr.Filter) (*RepoView, error) {
-	src, done := a.RepoSource(prev.Relays, reach)
+// read-back can still say what each relay returned. read is the write's
+// source options (LoadRepoToWriteWith).
+func ReloadRepo(a *cmdutil.Factory, ctx context.Context, read cmdutil.SourceOptions, prev *RepoView, reach []string, also ...nostr.Filter) (*RepoView, error) {
+	src, done := a.RepoSource(prev.Relays, reach, read)
 	v, err := discovery.Again(ctx, src, prev, a.Io.Now().Unix(), also...)
 	done()
 	if err != nil {

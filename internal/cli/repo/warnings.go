@@ -44,7 +44,9 @@ func PrintAdvisories(a *cmdutil.Factory, v *RepoView, given ...suggest.Command) 
 				}
 			}
 		}
-		fmt.Fprintln(a.Io.Err, termtext.Block(text))
+		// "roster: " first, as every other line roster writes to stderr:
+		// in a Git hook an advisory that began "error:" would read as Git's.
+		fmt.Fprintln(a.Io.Err, "roster: "+termtext.Block(text))
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/internal/termui"
-	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/watch"
 )
@@ -27,11 +26,10 @@ func watchRepo(a *cmdutil.Factory, ctx context.Context) error {
 	if err := a.WatchFlagErr(); err != nil {
 		return err
 	}
-	a.Profiles = true
-	pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner})
+	pool := a.Pool(cmdutil.AuthLazy)
 	defer pool.Close()
 	resolve := func(ctx context.Context, live []*nostr.Event) (watch.Answer, error) {
-		v, err := LoadRepo(a, ctx, PartialEvidence)
+		v, err := LoadRepoWith(a, ctx, cmdutil.SourceOptions{Profiles: true}, PartialEvidence)
 		if err != nil {
 			return watch.Answer{}, err
 		}

@@ -87,7 +87,7 @@ func JsonValueArgs(root *cobra.Command, args []string) []string {
 			out = append(out, "--json-fields", args[i+1])
 			i++
 			continue
-		case rootValueFlags[arg] && i+1 < len(args):
+		case i+1 < len(args) && takesValue(commandOf(root, words), arg):
 			out = append(out, arg, args[i+1])
 			i++
 			continue
@@ -97,6 +97,15 @@ func JsonValueArgs(root *cobra.Command, args []string) []string {
 		out = append(out, arg)
 	}
 	return out
+}
+
+// commandOf is the command words name, nil when they name none.
+func commandOf(root *cobra.Command, words []string) *cobra.Command {
+	cmd, _, err := root.Find(words)
+	if err != nil {
+		return nil
+	}
+	return cmd
 }
 
 // namesFields is whether next is a comma list of top-level fields of the

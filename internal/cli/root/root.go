@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
-	"time"
 
 	"github.com/roster-cli/roster/internal/cli/account"
 	"github.com/roster-cli/roster/internal/cli/cache"
@@ -55,9 +56,6 @@ roster help formatting.`,
 		DisableSuggestions: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			a.Running = cmd
-			if err := cmdutil.RefuseUnusedGlobalFlags(cmd); err != nil {
-				return err
-			}
 			repo.ApplyRepoEnv(a, cmd) // repo/env.go
 			if err := a.StartDeadline(cmd); err != nil {
 				return err
@@ -65,7 +63,7 @@ roster help formatting.`,
 			if err := cmdutil.PrepareOutput(a); err != nil {
 				return err
 			}
-			if err := checkGlobalFlags(a); err != nil {
+			if err := checkGlobalFlags(a, cmd); err != nil {
 				return err
 			}
 			return checkRelaySettings(a, cmd)
@@ -81,21 +79,9 @@ roster help formatting.`,
 	root.SetIn(a.Io.In)
 	root.SetOut(a.Io.Out)
 	root.SetErr(a.Io.Err)
-	pf := root.PersistentFlags()
-	pf.StringArrayVar(&a.Opts.Relays, "relay", nil, "relay URL (repeatable; replaces relay discovery)")
-	pf.StringVar(&a.Opts.Repo, "repo", "", "repository: remote name, naddr or nostr:// URL")
-	pf.BoolVar(&a.Opts.JSON, "json", false, "print machine-readable JSON (roster help formatting)")
-	pf.StringVar(&a.Opts.JQ, "jq", "", "print what a jq `expression` selects from the JSON (implies --json)")
-	pf.StringSliceVar(&a.Opts.JSONFields, "json-fields", nil, "print only these top-level `fields` of the JSON, comma-separated (implies --json)")
-	pf.BoolVar(&a.Opts.Offline, "offline", false, "answer from the local cache only")
-	pf.DurationVar(&a.Opts.Timeout, "timeout", 10*time.Second, "network timeout per relay")
-	pf.DurationVar(&a.Opts.Deadline, "deadline", 0, "cap on the whole command's wall time (default: none; see docs/usage.md)")
-	pf.StringVar(&a.Opts.Home, "home", "", "one directory for config, login and cache (default $ROSTER_HOME, else the XDG directories)")
-	defaultHelp := root.HelpFunc()
-	root.SetHelpFunc(func(c *cobra.Command, args []string) {
-		cmdutil.HideUnusedGlobalFlags(c)
-		defaultHelp(c, args)
-	})
+	// The flags commands share (--json, --repo, --relay, ...) are added by
+	// the commands that read them (cmdutil/flags.go); the root has none.
+	a.Opts.Timeout = cmdutil.DefaultTimeout
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return flagError(cmd, err) })
 
 	if build := CommandGroup(args); build != nil {
@@ -112,45 +98,46 @@ roster help formatting.`,
 	addCompletionExamples(root)
 	root.SetHelpCommand(help.NewHelpCmd(a, root))
 
-	// Each command group lives in its own file; add one line per group here.
-	root.AddCommand(
-		help.NewVersionCmd(a),
-		account.NewLoginCmd(a), account.NewLogoutCmd(a), account.NewWhoamiCmd(a),
-		cache.NewCacheCmd(a),
-		newRepoTree(a),
-		project.NewProjectCmd(a), group.NewGroupCmd(a),
-		dev.NewDevCmd(a),
-		workspace.NewWorkspaceCmd(a),
-		hooks.NewHooksCmd(a),
-	)
+	// Each command group lives in its own file; add it to CommandGroups.
+	for _, name := range groupOrder {
+		root.AddCommand(CommandGroups[name](a))
+	}
 	rejectUnknownSubcommands(root)
 	explainArgErrors(root)
 	cmdutil.RegisterFlagCompletions(a, root)
 	return root
 }
 
-// CommandGroups are the groups an invocation may build alone
-// (newRootCmdFor); a group missing here is built with the whole tree.
+// CommandGroups are the command groups under the root, the one list of
+// them: the whole tree is all of them, and an invocation that names one
+// builds it alone (NewRootCmdFor).
 var CommandGroups = map[string]func(*cmdutil.Factory) *cobra.Command{
 	"version": help.NewVersionCmd, "login": account.NewLoginCmd, "logout": account.NewLogoutCmd, "whoami": account.NewWhoamiCmd,
 	"cache": cache.NewCacheCmd, "repo": newRepoTree, "project": project.NewProjectCmd, "group": group.NewGroupCmd,
 	"dev": dev.NewDevCmd, "workspace": workspace.NewWorkspaceCmd, "hooks": hooks.NewHooksCmd,
 }
 
-// rootValueFlags are the root flags that take their value as the next
-// argument.
-var rootValueFlags = map[string]bool{"--relay": true, "--repo": true, "--jq": true, "--json-fields": true,
-	"--timeout": true, "--deadline": true, "--home": true}
+// groupOrder is the order the whole tree adds CommandGroups in (cobra
+// sorts help by name; the order only decides which is built first).
+var groupOrder = func() []string {
+	names := make([]string, 0, len(CommandGroups))
+	for n := range CommandGroups {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}()
 
 // CommandGroup is the builder of the group args name first, skipping the
-// root's flags before it; nil when args name no group of commandGroups.
+// shared flags before it (cmdutil.SharedFlags says which take a value);
+// nil when args name no group of CommandGroups.
 func CommandGroup(args []string) func(*cmdutil.Factory) *cobra.Command {
 	for i := 0; i < len(args); i++ {
 		switch arg := args[i]; {
 		case arg == "--":
 			return nil
 		case strings.HasPrefix(arg, "-"):
-			if rootValueFlags[arg] {
+			if sharedTakesValue(arg) {
 				i++
 			}
 		default:
@@ -160,10 +147,50 @@ func CommandGroup(args []string) func(*cmdutil.Factory) *cobra.Command {
 	return nil
 }
 
-// checkGlobalFlags rejects global flag values no command can use. It runs
+// sharedTakesValue is whether arg is a shared flag (cmdutil.SharedFlags)
+// given without "=" that takes the next argument as its value.
+func sharedTakesValue(arg string) bool {
+	if !strings.HasPrefix(arg, "--") || strings.Contains(arg, "=") {
+		return false
+	}
+	f := cmdutil.SharedFlags().Lookup(strings.TrimPrefix(arg, "--"))
+	return f != nil && f.NoOptDefVal == ""
+}
+
+// HoistLeadingFlags moves the shared flags given before the command's
+// name (`roster --offline hooks run ...`, as the installed hook files call
+// it; `roster --json repo`) after it, before any "--": the command parses
+// them as its own, and one it does not read is its unknown flag. Other
+// arguments keep their order.
+func HoistLeadingFlags(args []string) []string {
+	i := 0
+	for i < len(args) {
+		arg := args[i]
+		if !strings.HasPrefix(arg, "--") || arg == "--" || cmdutil.SharedFlags().Lookup(strings.SplitN(arg[2:], "=", 2)[0]) == nil {
+			break
+		}
+		if sharedTakesValue(arg) {
+			i++
+		}
+		i++
+	}
+	if i == 0 || i >= len(args) {
+		return args
+	}
+	lead, rest := args[:i], args[i:]
+	j := slices.Index(rest, "--")
+	if j < 0 {
+		j = len(rest)
+	}
+	out := make([]string, 0, len(args))
+	out = append(append(append(out, rest[:j]...), lead...), rest[j:]...)
+	return out
+}
+
+// checkGlobalFlags rejects shared flag values no command can use. It runs
 // before every command (root's PersistentPreRunE).
-func checkGlobalFlags(a *cmdutil.Factory) error {
-	if a.Opts.Timeout <= 0 {
+func checkGlobalFlags(a *cmdutil.Factory, cmd *cobra.Command) error {
+	if cmdutil.Reads(cmd, "timeout") && a.Opts.Timeout <= 0 {
 		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "usage",
 			Err:      fmt.Errorf("--timeout must be a positive duration, not %s", a.Opts.Timeout),
 			Commands: []suggest.Command{{Argv: []string{"--timeout", "30s"}, Comment: "or leave it out for the default, 10s"}}}
@@ -181,7 +208,7 @@ func checkGlobalFlags(a *cmdutil.Factory) error {
 // config.yaml's relays (the first that is set is the one used). Exit 2
 // naming the setting and the value.
 func checkRelaySettings(a *cmdutil.Factory, cmd *cobra.Command) error {
-	if uses, known := cmdutil.UsesGlobalFlag(cmd, "relay"); known && !uses {
+	if !cmdutil.Reads(cmd, "relay") {
 		return nil
 	}
 	var where string
@@ -286,11 +313,8 @@ func RunContext(ctx context.Context, args []string, s *cmdutil.IoStreams, sm cmd
 
 // Execute runs root (a's command tree) with args and returns the exit code.
 func Execute(a *cmdutil.Factory, ctx context.Context, root *cobra.Command, args []string) int {
-	if len(args) > 1 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
-		// Completing a flag name offers only the global flags the command reads.
-		if target, _, err := root.Find(args[1:]); err == nil {
-			cmdutil.HideUnusedGlobalFlags(target)
-		}
+	if len(args) == 0 || (args[0] != cobra.ShellCompRequestCmd && args[0] != cobra.ShellCompNoDescRequestCmd) {
+		args = HoistLeadingFlags(args)
 	}
 	var cmd *cobra.Command
 	var err error

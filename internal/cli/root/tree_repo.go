@@ -23,5 +23,21 @@ func newRepoTree(a *cmdutil.Factory) *cobra.Command {
 		change.NewRepoInitCmd(a),
 		change.NewRepoEditCmd(a), change.NewRepoAcceptCmd(a), change.NewRepoLeaveCmd(a), change.NewRepoFollowLeadCmd(a),
 	)
+	addRepoFlags(a, cmd)
 	return cmd
+}
+
+// addRepoFlags gives every command under roster repo the flags a
+// repository command reads: --repo, the relay flags, --home and the
+// output flags. check-event needs every relay's answer, so never
+// --offline.
+func addRepoFlags(a *cmdutil.Factory, parent *cobra.Command) {
+	for _, c := range parent.Commands() {
+		set := cmdutil.OutputFlags | cmdutil.RepoFlag | cmdutil.NetworkFlags | cmdutil.HomeFlag
+		if c.Name() == "check-event" {
+			set &^= cmdutil.OfflineFlag
+		}
+		cmdutil.AddFlags(c, &a.Opts, set)
+		addRepoFlags(a, c)
+	}
 }

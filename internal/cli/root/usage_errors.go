@@ -99,6 +99,9 @@ var badFlagValue = sync.OnceValue(func() *regexp.Regexp {
 // unit, a boolean that is not one. Anything else keeps pflag's text.
 func flagError(cmd *cobra.Command, err error) *cmdutil.ExitError {
 	ee := &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "usage", Err: err}
+	if uf := cmdutil.UnknownFlagError(cmd, err); uf != nil {
+		return uf
+	}
 	m := badFlagValue().FindStringSubmatch(err.Error())
 	if m == nil {
 		return ee

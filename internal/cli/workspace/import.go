@@ -65,7 +65,7 @@ Add sections with ` + "`workspace section add`" + `.`,
   roster workspace section add Projects --relay wss://relay.example`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return workspaceMigrate(a, cmd.Context(), "create", "roster.workspace.create/v1", "created an empty workspace from channel-sections event",
+			return workspaceMigrate(a, cmd.Context(), "create", "roster.workspace.create/v1", "created an empty workspace; its migration source is the empty channel-sections event roster published,",
 				func(ctx context.Context, ws *wsSession) (*sections.ImportResult, error) { return ws.Create(ctx) })
 		},
 	}

@@ -114,7 +114,7 @@ func RenderWorkspace(a *cmdutil.Factory, v WsJSON) {
 		fmt.Fprintln(out, "  (a revision gap triggered a full refetch)")
 	}
 	if v.Migration != nil {
-		render.FitLine(out, width, 4, fmt.Sprintf("  migrated from legacy event %s (hash %s)", v.Migration.SourceEventID, v.Migration.SourceHash))
+		render.FitLine(out, width, 4, fmt.Sprintf("  migration source: channel-sections event %s (hash %s)", v.Migration.SourceEventID, v.Migration.SourceHash))
 	}
 	fmt.Fprintln(out, "sections:")
 	if len(v.Sections) == 0 {

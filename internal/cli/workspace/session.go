@@ -21,11 +21,15 @@ type wsSession struct {
 	*sections.Session
 	pool  *relaypool.Pool
 	cache *cache.Cache // nil when the cache cannot be opened
+	// lookups are the NIP-05 names the arguments were given as (the
+	// owner's, a grantee's), for the result.
+	lookups cmdutil.Lookups
 }
 
 // openWorkspace builds the session. A workspace lives on exactly one relay
 // (the community derives from the relay's host), so exactly one --relay.
-func openWorkspace(a *cmdutil.Factory, ctx context.Context, ownerFlag string, example suggest.Command) (*wsSession, error) {
+// lookups are the NIP-05 names the command's arguments were resolved from.
+func openWorkspace(a *cmdutil.Factory, ctx context.Context, ownerFlag string, example suggest.Command, lookups ...cmdutil.Nip05Lookup) (*wsSession, error) {
 	relays := relaypool.NormalizeRelays(a.DefaultRelays())
 	if len(relays) != 1 {
 		return nil, &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "one-relay",
@@ -36,31 +40,29 @@ func openWorkspace(a *cmdutil.Factory, ctx context.Context, ownerFlag string, ex
 	if err != nil {
 		return nil, cmdutil.UsageErr("%v", err)
 	}
-	s, err := a.Signer(ctx)
+	s, me, err := a.SignerAndPubkey(ctx)
 	if err != nil {
 		return nil, err
 	}
-	me, err := s.PublicKey(ctx)
-	if err != nil {
-		return nil, cmdutil.SignerError(err)
-	}
 	owner := me
 	if ownerFlag != "" {
-		if ownerFlag, err = a.ResolvePubkeyArg(ctx, "--owner", ownerFlag, false, example.With("--owner", "<npub>")); err != nil {
+		var l cmdutil.Lookups
+		if ownerFlag, l, err = a.ResolvePubkeyArg(ctx, "--owner", ownerFlag, false, example.With("--owner", "<npub>")); err != nil {
 			return nil, err
 		}
+		lookups = append(lookups, l...)
 		if owner, err = gitstate.DecodePubkey(ownerFlag); err != nil {
 			return nil, cmdutil.UsageErr("--owner: %v", err)
 		}
 	}
 	// The keys NIP-05 names resolved to (the owner's, a grantee's), shown
 	// before anything is read or sent.
-	a.PrintLookups()
+	a.PrintLookups(lookups)
 	// AuthFirst: the projection is delivered only to the owner and active
 	// grantees, and a relay that does not refuse anonymous REQs withholds
 	// it silently; answer its NIP-42 challenge before asking.
-	pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: s.SignEvent, AuthFirst: true})
-	ws := &wsSession{pool: pool, Session: &sections.Session{Relays: pool, Publish: pipeline.PoolPublish(pool), Signer: s, Now: func() nostr.Timestamp { return cmdutil.NostrNow(a) },
+	pool := a.Pool(cmdutil.AuthFirst)
+	ws := &wsSession{pool: pool, lookups: lookups, Session: &sections.Session{Relays: pool, Publish: pipeline.PoolPublish(pool), Signer: s, Now: func() nostr.Timestamp { return cmdutil.NostrNow(a) },
 		Offline: a.Opts.Offline, Me: me, Owner: owner, Relay: relays[0], Community: community}}
 	if data, err := a.DataDir(); err == nil {
 		// The kept import lives with the login's files, not in the cache
@@ -68,13 +70,8 @@ func openWorkspace(a *cmdutil.Factory, ctx context.Context, ownerFlag string, ex
 		// second import.
 		ws.Pending = pending.Dir{Root: data}
 	}
-	if home, err := a.CacheDir(); err == nil {
-		if c, err := a.OpenCacheIn(home); err == nil {
-			ws.cache = c
-			ws.Store = cmdutil.CacheStore{C: c, A: a}
-		} else {
-			fmt.Fprintf(a.Io.Err, "roster: warning: %v; reading without the local cache\n", err)
-		}
+	if store, err := a.Store("reading without the local cache"); err == nil {
+		ws.cache, ws.Store = store.C, store
 	}
 	ws.Connect(ctx)
 	return ws, nil

@@ -36,6 +36,8 @@ revokes. Every command needs exactly one --relay and a signer.`,
 	}
 	cmd.AddCommand(newWorkspaceShowCmd(a), newWorkspaceImportCmd(a), newWorkspaceCreateCmd(a), newWorkspaceListCmd(a), newWorkspaceGrantCmd(a),
 		newWorkspaceRevokeCmd(a), newWorkspaceMoveCmd(a), newWorkspaceUnassignCmd(a), newWorkspaceSectionCmd(a))
+	// Every command of it reads relays and prints JSON.
+	cmdutil.AddLeafFlags(cmd, &a.Opts, cmdutil.OutputFlags|cmdutil.NetworkFlags|cmdutil.HomeFlag)
 	render.AddFullFlag(cmd, a)
 	return cmd
 }
@@ -107,7 +109,7 @@ grant is sent.`,
   roster workspace grant npub1... --role mover --relay wss://relay.example --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			arg, err := a.ResolvePubkeyArg(cmd.Context(), "<npub>", args[0], true, suggest.Roster("workspace", "grant", "<npub>"))
+			arg, lookups, err := a.ResolvePubkeyArg(cmd.Context(), "<npub>", args[0], true, suggest.Roster("workspace", "grant", "<npub>"))
 			if err != nil {
 				return err
 			}
@@ -128,7 +130,7 @@ grant is sent.`,
 					// as a reader of unknown role.
 					got := after.W.Readers[grantee]
 					return got == r || got == sections.RoleReader
-				})
+				}, lookups...)
 		},
 	}
 	cmd.Flags().StringVar(&role, "role", string(sections.RoleViewer), "viewer | mover | manager")
@@ -149,7 +151,7 @@ up and shown before anything is sent.`,
 		Example: `  roster workspace revoke npub1... --relay wss://relay.example`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			arg, err := a.ResolvePubkeyArg(cmd.Context(), "<npub>", args[0], true, suggest.Roster("workspace", "revoke", "<npub>"))
+			arg, lookups, err := a.ResolvePubkeyArg(cmd.Context(), "<npub>", args[0], true, suggest.Roster("workspace", "revoke", "<npub>"))
 			if err != nil {
 				return err
 			}
@@ -166,7 +168,7 @@ up and shown before anything is sent.`,
 				func(after *sections.Current) bool {
 					_, still := after.W.Readers[gone]
 					return !still && after.W.KeyEpoch == epoch+1
-				})
+				}, lookups...)
 		},
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/sections"
 )
 
@@ -30,11 +31,11 @@ type WsChangeJSON struct {
 // workspaceWrite opens the workspace, writes one command (see
 // sections.Session.Write) and renders the result.
 func workspaceWrite(a *cmdutil.Factory, ctx context.Context, ownerFlag, verb string, action sections.Action,
-	build func(context.Context, *sections.Session, *sections.Current) (sections.Body, error), applied func(*sections.Current) bool) error {
+	build func(context.Context, *sections.Session, *sections.Current) (sections.Body, error), applied func(*sections.Current) bool, lookups ...cmdutil.Nip05Lookup) error {
 	if a.Opts.Offline {
 		return cmdutil.UsageErr("`workspace %s` submits a command to the relay; drop --offline", verb)
 	}
-	ws, err := openWorkspace(a, ctx, ownerFlag, suggest.Roster("workspace", verb))
+	ws, err := openWorkspace(a, ctx, ownerFlag, suggest.Roster("workspace", verb), lookups...)
 	if err != nil {
 		return err
 	}
@@ -46,11 +47,29 @@ func workspaceWrite(a *cmdutil.Factory, ctx context.Context, ownerFlag, verb str
 	before, after := res.Before.W.Revision, res.After.W.Revision
 	out := WsChangeJSON{Schema: "roster.workspace.change/v1", Command: verb, Kind: res.Event.Kind, EventID: res.Event.ID,
 		ActionID: res.Command.ActionID, CommandHash: res.Command.Hash, RevisionBefore: before, Revision: after, Workspace: ws.view(res.After),
-		NIP05Lookups: a.LookupsJSON()}
+		NIP05Lookups: ws.lookups.JSON()}
 	if a.Opts.JSON {
 		return cmdutil.WriteJSON(a, out)
 	}
 	fmt.Fprintf(a.Io.Out, "workspace %s: revision %d -> %d (event %s)\n", verb, before, after, res.Event.ID)
-	RenderWorkspace(a, out.Workspace)
+	// What changed, not the whole workspace again.
+	prev := ws.view(res.Before)
+	var who []string
+	for _, r := range append(prev.Readers, out.Workspace.Readers...) {
+		who = append(who, r.Npub)
+	}
+	pt, width := render.PeopleShown(a, ctx, nil, who...), render.TerminalWidth(a)
+	lines := changes(prev, out.Workspace, pt.Of)
+	if len(lines) == 0 {
+		lines = []string{"nothing a reader sees changed"}
+	}
+	for _, l := range lines {
+		render.FitLine(a.Io.Out, width, 4, "  "+l)
+	}
+	show := suggest.Roster("workspace", "show")
+	if ownerFlag != "" {
+		show = suggest.Roster("workspace", "show", "--owner", ownerFlag)
+	}
+	fmt.Fprintf(a.Io.Out, "the whole workspace: %s\n", termtext.Line(render.Selectors(a).Render(show)))
 	return nil
 }

@@ -49,7 +49,7 @@ confirmed maintainer) assigns you, never by your own record alone.`,
 			if err != nil {
 				return err
 			}
-			if err := runMutation(a, cmd.Context(), intent, dryRun); err != nil {
+			if err := runMutation(a, cmd.Context(), intent, dryRun, nil); err != nil {
 				return err
 			}
 			if !dryRun && !moderator { // hooks guard pushes, which a moderator does not make

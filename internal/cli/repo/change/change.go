@@ -24,11 +24,9 @@ import (
 // runMutation runs one membership change through the membership pipeline
 // (discover with complete evidence, preview, recheck, sign, publish, read
 // back, verify) and renders what it did. Never a prompt; --dry-run stops
-// after the preview.
-func runMutation(a *cmdutil.Factory, ctx context.Context, intent preflight.Intent, dryRun bool) error {
-	// The preview names people: their profiles are asked alongside the
-	// discovery's deletion round (no round of their own).
-	a.Profiles = true
+// after the preview. lookups are the NIP-05 names the arguments were given
+// as (the preview shows them).
+func runMutation(a *cmdutil.Factory, ctx context.Context, intent preflight.Intent, dryRun bool, lookups cmdutil.Lookups) error {
 	if a.Opts.Offline {
 		return cmdutil.UsageErr("--offline cannot be used for a membership change: it needs complete answers from the relays (a cached event is not proof that it is still the latest)")
 	}
@@ -36,25 +34,27 @@ func runMutation(a *cmdutil.Factory, ctx context.Context, intent preflight.Inten
 	if err != nil {
 		return err
 	}
-	// One progress line for the whole change, naming its phase.
+	// One progress line for the whole change, naming its phase. The
+	// preview names people: their profiles are asked alongside the
+	// discovery's deletion round (no round of their own).
 	progress := termui.NewProgress(a.Io.Err, a.Io.ErrTTY)
-	a.Run.Progress = progress
+	read := cmdutil.SourceOptions{Profiles: true, Progress: progress}
 	p := membership.Pipeline{
 		Discover: func(ctx context.Context) (*repo.RepoView, error) {
-			return repo.LoadRepoToWrite(a, ctx, intent.Subject, intent.Lead)
+			return repo.LoadRepoToWriteWith(a, ctx, read, intent.Subject, intent.Lead)
 		},
 		Again: func(ctx context.Context, prev *repo.RepoView, also ...nostr.Filter) (*repo.RepoView, error) {
-			return repo.ReloadRepo(a, ctx, prev, []string{intent.Subject, intent.Lead}, also...)
+			return repo.ReloadRepo(a, ctx, read, prev, []string{intent.Subject, intent.Lead}, also...)
 		},
 		Reask: func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
-			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner, Progress: progress.Update})
+			pool := a.Pool(cmdutil.AuthLazy, progress.Update)
 			defer pool.Close()
 			return pool.Reask(ctx, prev, relays)
 		},
 		Now:    a.Io.Now,
 		Signer: s,
 		Deliver: func(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
-			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner, Progress: progress.Update})
+			pool := a.Pool(cmdutil.AuthLazy, progress.Update)
 			defer pool.Close()
 			return pool.Deliver(ctx, relays, evt, o)
 		},
@@ -69,7 +69,6 @@ func runMutation(a *cmdutil.Factory, ctx context.Context, intent preflight.Inten
 	}
 	o, err := p.Run(ctx, intent, dryRun)
 	progress.Done()
-	a.Run.Progress = nil
 	if f := (*membership.Failure)(nil); errors.As(err, &f) {
 		keepPublished(a, f.Outcome)
 	} else if err == nil {
@@ -100,7 +99,7 @@ func runMutation(a *cmdutil.Factory, ctx context.Context, intent preflight.Inten
 				Command: &suggest.Command{Argv: []string{"roster", "repo", "--repo", gitstate.NostrURL(o.Switch.To, o.Switch.Hints)}}})
 		}
 	}
-	return finishMutation(a, o.Before, o.Plan, out)
+	return finishMutation(a, o.Before, o.Plan, out, lookups)
 }
 
 // recordDelivery copies what each relay said into the result.
@@ -341,12 +340,12 @@ func keepPublished(a *cmdutil.Factory, o *membership.Outcome) {
 		return
 	}
 	rb := o.Delivery.ReadBack
-	store, err := a.OpenCache()
+	store, err := a.Store("")
 	if err != nil {
 		return // the cache is an accelerator; the read already warned
 	}
 	defer store.Close()
-	if err := store.PutVerified(rb.Verified(rb.Events)...); err != nil {
+	if err := store.C.PutVerified(rb.Verified(rb.Events)...); err != nil {
 		fmt.Fprintf(a.Io.Err, "roster: warning: could not keep the published event in the local cache (%v)\n", err)
 	}
 }

@@ -17,7 +17,7 @@ func NewRepoEditCmd(a *cmdutil.Factory) *cobra.Command {
 	var meta *metadataFlags
 	cmd := &cobra.Command{
 		Use:   "edit",
-		Short: "Change one maintainer relationship: add, remove, choose the lead, record a transition",
+		Short: "Change one maintainer or moderator relationship, or the announcement's metadata",
 		Long: `roster repo edit changes exactly one relationship in your repository
 announcement, shows every consequence first, and refuses anything you did
 not ask for (nothing is published then, exit 3). There is no prompt: the
@@ -61,11 +61,12 @@ shown in the preview.`,
 				if err != nil {
 					return err
 				}
-				return runMutation(a, cmd.Context(), intent, dryRun)
+				return runMutation(a, cmd.Context(), intent, dryRun, nil)
 			}
-			if err := a.ResolvePubkeyArgs(cmd.Context(), map[string]*string{"add-maintainer": &add,
+			lookups, err := a.ResolvePubkeyArgs(cmd.Context(), map[string]*string{"add-maintainer": &add,
 				"remove-maintainer": &remove, "lead-maintainer": &lead, "acknowledge-maintainer-change": &ack,
-				"add-moderator": &mod.add, "remove-moderator": &mod.remove}); err != nil {
+				"add-moderator": &mod.add, "remove-moderator": &mod.remove})
+			if err != nil {
 				return err
 			}
 			intent, err := editIntent(add, remove, lead, ack, noLead, fix, force)
@@ -78,7 +79,7 @@ shown in the preview.`,
 			if intent, err = withRewind(intent, rewind); err != nil {
 				return err
 			}
-			return runMutation(a, cmd.Context(), intent, dryRun)
+			return runMutation(a, cmd.Context(), intent, dryRun, lookups)
 		},
 	}
 	f := cmd.Flags()

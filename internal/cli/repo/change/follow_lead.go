@@ -28,7 +28,7 @@ without a role only get the local switch.`,
   roster repo follow-lead --dry-run --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runMutation(a, cmd.Context(), preflight.Intent{Action: preflight.ActFollowLead}, dryRun)
+			return runMutation(a, cmd.Context(), preflight.Intent{Action: preflight.ActFollowLead}, dryRun, nil)
 		},
 	}
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "preview only; publish nothing")

@@ -114,7 +114,7 @@ func runRepoInit(ctx context.Context, a *cmdutil.Factory, o repoInitOptions) err
 		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "not-a-checkout", Err: err}
 	}
 	relays := relaypool.NormalizeRelays(a.DefaultRelays())
-	pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner})
+	pool := a.Pool(cmdutil.AuthLazy)
 	defer pool.Close()
 	p := announce.Pipeline{Checkout: co, Signer: a.Signer, Relays: relays, Pool: pool, Now: a.Io.Now}
 	res, err := p.Run(ctx, announce.Request{Identifier: o.identifier, Name: o.name, Description: o.description,

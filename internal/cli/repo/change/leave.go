@@ -20,7 +20,7 @@ disconnect other maintainers, it refuses (exit 3) and names them.`,
   roster repo leave --dry-run`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runMutation(a, cmd.Context(), preflight.Intent{Action: preflight.ActLeave}, dryRun)
+			return runMutation(a, cmd.Context(), preflight.Intent{Action: preflight.ActLeave}, dryRun, nil)
 		},
 	}
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "preview only; publish nothing")

@@ -16,13 +16,13 @@ import (
 // renderPlan prints the preview in words: one sentence per change to the
 // announcement and per consequence, people by name; --verbose adds the
 // tag each change writes. Then what the state seam did and did not check.
-func renderPlan(a *cmdutil.Factory, plan *preflight.Plan, pt render.PeopleText) {
+func renderPlan(a *cmdutil.Factory, plan *preflight.Plan, pt render.PeopleText, lookups cmdutil.Lookups) {
 	w := a.Io.Out
 	p := &termui.Lines{W: w, Width: render.TerminalWidth(a)}
-	if len(a.Lookups) > 0 {
+	if len(lookups) > 0 {
 		fmt.Fprintln(w, "looked up:")
 	}
-	for _, l := range a.Lookups {
+	for _, l := range lookups {
 		// In full: this is where the user checks which key a name meant.
 		sentence(w, p, fmt.Sprintf("%s is %s: its domain lists that key for the name", termtext.Line(l.Name), l.Npub))
 	}

@@ -16,13 +16,14 @@ import (
 )
 
 // finishMutation prints the result (JSON or human) and the advisories.
-func finishMutation(a *cmdutil.Factory, v *repo.RepoView, plan *preflight.Plan, out *report.Mutation) error {
+// lookups are the NIP-05 names the arguments were given as.
+func finishMutation(a *cmdutil.Factory, v *repo.RepoView, plan *preflight.Plan, out *report.Mutation, lookups cmdutil.Lookups) error {
 	sel := render.Selectors(a)
 	if plan != nil {
 		out.Command = sel.Apply(plan.Intent.Suggest()).Line()
 	}
 	out.Guidance = append(out.Guidance, suggest.Texts(out.Advice, sel)...)
-	for _, l := range a.Lookups {
+	for _, l := range lookups {
 		out.NIP05Lookups = append(out.NIP05Lookups, report.NIP05Lookup{Name: l.Name, Npub: l.Npub})
 	}
 	if plan != nil && plan.Intent.Action == preflight.ActAdd {
@@ -43,13 +44,13 @@ func finishMutation(a *cmdutil.Factory, v *repo.RepoView, plan *preflight.Plan, 
 	// announcement's identifier or relay URLs: each is one line.
 	fmt.Fprintf(w, "%s\n", termtext.Line(out.Command))
 	fmt.Fprintf(w, "repository  %s\n", termtext.Line(render.DisplayCoord(v.Coordinate())))
-	for _, l := range a.Lookups {
+	for _, l := range lookups {
 		// A name looked up for a pubkey argument is verified by that lookup.
 		id := out.Names[l.Npub]
 		id.NIP05 = l.Name
 		out.Names[l.Npub] = id
 	}
-	renderPlan(a, plan, render.People(a, out.Names, repo.ViewerNpub(v)))
+	renderPlan(a, plan, render.People(a, out.Names, repo.ViewerNpub(v)), lookups)
 	if len(out.Published) > 0 {
 		fmt.Fprintf(w, "%s %s to %d relay(s), read back from each\n", verb, strings.Join(out.Published, " "), len(out.Relays))
 	} else if out.DryRun {

@@ -309,10 +309,10 @@ func checkEvents(a *cmdutil.Factory, ctx context.Context, refs []eventcheck.Ref)
 	p := eventcheck.Pipeline{
 		Relays: relays,
 		Pool: func() *relaypool.Pool {
-			return relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner})
+			return a.Pool(cmdutil.AuthLazy)
 		},
 		Discover: func(ctx context.Context, sel gitstate.Selection) (*discovery.View, error) {
-			src, done := a.RepoSource(clirepo.DiscoveryRelays(a, sel), nil)
+			src, done := a.RepoSource(clirepo.DiscoveryRelays(a, sel), nil, cmdutil.SourceOptions{})
 			v, err := discovery.Load(ctx, src, sel, nil, clirepo.CompleteEvidence, a.ViewerPubkey(), a.Io.Now().Unix())
 			done()
 			return clirepo.RepoViewErr(a, v, err)

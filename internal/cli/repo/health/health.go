@@ -72,8 +72,7 @@ the objects to tell), or unreachable. --no-git-servers skips it.`,
 				return err
 			}
 			// The human findings name people; the JSON carries npubs only.
-			a.Profiles = !a.Opts.JSON
-			v, err := repo.LoadRepo(a, cmd.Context(), repo.CompleteEvidence)
+			v, err := repo.LoadRepoWith(a, cmd.Context(), cmdutil.SourceOptions{Profiles: !a.Opts.JSON}, repo.CompleteEvidence)
 			if err != nil {
 				return err
 			}

@@ -270,16 +270,16 @@ func runStatePublish(a *cmdutil.Factory, ctx context.Context, opts statepub.Opti
 		Now:      a.Io.Now,
 		Signer:   s,
 		Deliver: func(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
-			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner})
+			pool := a.Pool(cmdutil.AuthLazy)
 			defer pool.Close()
 			return pool.Deliver(ctx, relays, evt, o)
 		},
 		Availability: a.CheckAvailability,
 		Again: func(ctx context.Context, prev *repo.RepoView) (*repo.RepoView, error) {
-			return repo.ReloadRepo(a, ctx, prev, nil)
+			return repo.ReloadRepo(a, ctx, cmdutil.SourceOptions{}, prev, nil)
 		},
 		Reask: func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
-			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner})
+			pool := a.Pool(cmdutil.AuthLazy)
 			defer pool.Close()
 			return pool.Reask(ctx, prev, relays)
 		},

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/roster-cli/roster/workspace/sections/sectionstest"
+)
+
+// A workspace write says what it changed (a reader granted, a section
+// added, a channel moved), not the whole workspace again, and points at
+// `workspace show` for the rest.
+func TestAWorkspaceWriteSaysWhatChangedNotTheWholeWorkspace(t *testing.T) {
+	t.Parallel()
+	w := importedWorld(t)
+	bob := w.npub(swViewerSK)
+	r := w.mustAs(swOwnerSK, "workspace", "grant", bob, "--role", "viewer")
+	for _, want := range []string{"workspace grant: revision ", "can now read it as viewer", "the whole workspace: roster workspace show"} {
+		if !strings.Contains(r.Out, want) {
+			t.Errorf("grant output lacks %q:\n%s", want, r.Out)
+		}
+	}
+	if strings.Contains(r.Out, "sections:") || strings.Contains(r.Out, "readers:") {
+		t.Errorf("grant reprinted the whole workspace:\n%s", r.Out)
+	}
+	r = w.mustAs(swOwnerSK, "workspace", "section", "add", "Projects")
+	if !strings.Contains(r.Out, "section added: Projects") || strings.Count(r.Out, "\n") > 4 {
+		t.Errorf("section add output:\n%s", r.Out)
+	}
+	ch := sectionstest.Load(t).Legacy(t).Channel
+	r = w.mustAs(swOwnerSK, "workspace", "move", ch, "--to", "Projects")
+	if !strings.Contains(r.Out, "channel "+ch+": moved from ") || !strings.Contains(r.Out, " to Projects") {
+		t.Errorf("move output:\n%s", r.Out)
+	}
+}
+
+// A workspace roster created from nothing does not claim to have migrated
+// a legacy event.
+func TestACreatedWorkspaceDoesNotSayItMigratedALegacyEvent(t *testing.T) {
+	t.Parallel()
+	w := newSWWorld(t)
+	r := w.mustAs(swOwnerSK, "workspace", "create")
+	if strings.Contains(r.Out, "migrated") || !strings.Contains(r.Out, "created an empty workspace") {
+		t.Fatalf("create output:\n%s", r.Out)
+	}
+}
