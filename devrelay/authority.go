@@ -45,6 +45,9 @@ type Env struct {
 	Query func(ctx context.Context, f nostr.Filter) []*nostr.Event
 	// Evict closes every live subscription of pubkey now (revocation).
 	Evict func(pubkey string)
+	// Delete removes the stored event with this id and refuses it if it is
+	// published again (a moderator's deletion, NIP-29 kind 9005).
+	Delete func(id string)
 }
 
 // IDLookup is implemented by authorities whose View synthesizes

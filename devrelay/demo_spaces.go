@@ -101,6 +101,19 @@ func seedSpaces(r *Relay, now time.Time, info *DemoInfo, pk map[string]string) e
 		}
 	}
 	info.Group = DemoGroup{ID: DemoHomeChannel, Admins: []string{"alice:owner", "bob:admin"}}
+	// The workspace's other channels exist too: the relay's NIP-29 groups
+	// are its channel table, and a NIP-SW import may only assign channels
+	// that exist there.
+	for _, ch := range []struct{ id, name string }{{DemoRelatedChannel, "roster-demo-related"}, {DemoReadingChannel, "roster-demo-reading"}} {
+		for _, e := range []*nostr.Event{
+			{Kind: 9007, Tags: nostr.Tags{{"h", ch.id}}},
+			{Kind: 9002, Tags: nostr.Tags{{"h", ch.id}, {"name", ch.name}}},
+		} {
+			if err := publish("alice", e); err != nil {
+				return err
+			}
+		}
+	}
 
 	// The project: alice's identity, the group as home channel, one related
 	// channel and the demo repository as member.

@@ -8,17 +8,13 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/nbd-wtf/go-nostr/nip19"
 	"github.com/roster-cli/roster/devrelay"
-	"github.com/roster-cli/roster/devrelay/grouprelay"
-	"github.com/roster-cli/roster/devrelay/pcrelay"
-	"github.com/roster-cli/roster/devrelay/swrelay"
+	"github.com/roster-cli/roster/devrelay/reference"
 	"github.com/roster-cli/roster/graph"
 )
 
 // startDemoRelay is a relay with the authorities `roster dev relay` runs.
 func startDemoRelay(t *testing.T) *devrelay.Relay {
-	g := grouprelay.New()
-	return devrelay.StartN(t, 1, devrelay.Options{Authorities: []devrelay.Authority{
-		swrelay.New(swrelay.Options{}), pcrelay.New(pcrelay.Options{Groups: g, LeaveStateKind: true}), g}})[0]
+	return devrelay.StartN(t, 1, devrelay.Options{Authorities: reference.Authorities()})[0]
 }
 
 // The demo must be the repository the issue describes, resolved by the real

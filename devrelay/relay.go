@@ -233,6 +233,7 @@ func (r *Relay) env() Env {
 		Now:       nostr.Now,
 		Query:     func(_ context.Context, f nostr.Filter) []*nostr.Event { return r.store.query(f) },
 		Evict:     r.evict,
+		Delete:    r.store.remove,
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 var (
 	errDeleted = errors.New("blocked: this event was deleted by its author (NIP-09)")
 	errOlder   = errors.New("duplicate: a newer event for this address is already stored")
+	errRemoved = errors.New("blocked: this event was deleted by a group moderator")
 )
 
 // store wraps eventstore's slicestore, which is not goroutine-safe, with one
@@ -26,6 +27,8 @@ var (
 type store struct {
 	mu sync.Mutex
 	ss slicestore.SliceStore
+	// removed are ids an authority deleted (remove); they are not stored again.
+	removed map[string]bool
 }
 
 func newStore() *store {
@@ -70,6 +73,19 @@ func (s *store) queryLocked(f nostr.Filter) []*nostr.Event {
 	return out
 }
 
+// remove deletes the event with this id, and refuses it from now on.
+func (s *store) remove(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.removed == nil {
+		s.removed = map[string]bool{}
+	}
+	s.removed[id] = true
+	for _, e := range s.queryLocked(nostr.Filter{IDs: []string{id}}) {
+		_ = s.ss.DeleteEvent(context.Background(), e)
+	}
+}
+
 // inject stores evt as is: no validation, no replacement, no deletion check.
 func (s *store) inject(evt *nostr.Event) {
 	s.mu.Lock()
@@ -84,6 +100,9 @@ func (s *store) save(evt *nostr.Event) (stored bool, err error) {
 	defer s.mu.Unlock()
 	if evt.Kind != nostr.KindDeletion && s.deletedLocked(evt) {
 		return false, errDeleted
+	}
+	if s.removed[evt.ID] {
+		return false, errRemoved
 	}
 	if nostr.IsReplaceableKind(evt.Kind) || nostr.IsAddressableKind(evt.Kind) {
 		prev := s.queryLocked(addressFilter(evt))

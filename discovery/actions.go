@@ -105,6 +105,18 @@ func TargetFilters(identifier string, ids, authors []string) []nostr.Filter {
 // (a capped or limited answer left them out), so such an event is never
 // compared without its target; nothing is sent when none is missing.
 func askMissingTargets(ctx context.Context, src Source, pool *relaypool.Pool, res *relaypool.FetchResult, identifier string, authors []string) *relaypool.FetchResult {
+	ids := missingTargets(res, identifier, authors)
+	if len(ids) == 0 {
+		return res
+	}
+	src.nextRound()
+	return pool.Ask(ctx, res, relayURLs(res), TargetFilters(identifier, ids, authors)...)
+}
+
+// missingTargets are the ids (at most MaxActionEvents, sorted) of the
+// targets the component's role-scoped events in res name that no relay
+// returned.
+func missingTargets(res *relaypool.FetchResult, identifier string, authors []string) []string {
 	coords, member := coordinateSet(identifier, authors), memberSet(authors)
 	needed := map[string]bool{}
 	for _, e := range res.Events {
@@ -123,14 +135,13 @@ func askMissingTargets(ctx context.Context, src Source, pool *relaypool.Pool, re
 		}
 	}
 	if len(needed) == 0 {
-		return res
+		return nil
 	}
 	ids := sortedSet(needed)
 	if len(ids) > MaxActionEvents {
 		ids = ids[:MaxActionEvents]
 	}
-	src.nextRound()
-	return pool.Ask(ctx, res, relayURLs(res), TargetFilters(identifier, ids, authors)...)
+	return ids
 }
 
 // collectActions checks the signatures the selection needs beyond the

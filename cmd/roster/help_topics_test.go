@@ -161,7 +161,7 @@ func TestUnknownSubcommandSuggestsAtEveryLevel(t *testing.T) {
 		{[]string{"cache", "clera"}, "clear", "roster cache clear --help"},
 		{[]string{"workspace", "shwo"}, "show", "roster workspace show --help"},
 		{[]string{"workspace", "section", "remvoe"}, "remove", "roster workspace section remove --help"},
-		{[]string{"helth"}, "repo health", "roster repo health --help"},
+		{[]string{"helth"}, "project health or repo health", "roster repo health --help"},
 		{[]string{"vresion"}, "version", "roster version --help"},
 	} {
 		r := invocation{Env: homeEnv(t), Dir: t.TempDir()}.roster(t, c.args...)

@@ -34,7 +34,7 @@ func TestProjectOwnerRelatesAChannel(t *testing.T) {
 	}
 	// show reads the same state back, with the revision from the rev tag.
 	show := decodeOut[project.ProjectJSON](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
-	if show.Schema != "roster.project/v1" || show.Revision != 2 || show.Deleted || show.D != "demo:with:colons" ||
+	if show.Schema != "roster.project/v2" || show.Revision != 2 || show.Deleted || show.D != "demo:with:colons" ||
 		show.Address != w.coord.Address() || show.Projection.Signer != w.relay.Self() || !show.Complete ||
 		len(show.RelatedChannels) != 1 || show.Relays[0].Projection != "valid" {
 		t.Fatalf("show %+v", show)

@@ -18,7 +18,7 @@ func TestProjectShowWatchPrintsANewRevision(t *testing.T) {
 	env := map[string]string{"ROSTER_SECRET_KEY": pcStrangerSK, "ROSTER_HOME": t.TempDir()}
 	run := startWatch(t, env, t.TempDir(), "project", "show", w.coord.String(), "--watch", "--json", "--relay", w.relay.URL(), "--timeout", "5s")
 	first := run.docs(1, 10*time.Second)[0]
-	if first["schema"] != "roster.project/v1" || first["revision"] != float64(1) {
+	if first["schema"] != "roster.project/v2" || first["revision"] != float64(1) {
 		t.Fatalf("first document %v", first)
 	}
 	run.settled(1, w.relay)

@@ -1,27 +1,39 @@
 // Package grouprelay is a minimal reference NIP-29 moderation authority for
 // devrelay: 9007 create-group, 9000 put-user (with roles), 9001 remove-user,
-// 9002 edit-metadata, 9008 delete-group and 9009 create-invite, the users'
-// 9021 join and 9022 leave requests, producing relay-signed 39000 metadata,
-// 39001 admins, 39002 members and 39003 roles, and a relay-signed 9000 or 9001
-// for every membership change a request makes. It is the home-channel role
-// source for the NIP-PC authority (devrelay/pcrelay).
+// 9002 edit-metadata, 9005 delete-event, 9008 delete-group and 9009
+// create-invite, the users' 9021 join and 9022 leave requests, producing
+// relay-signed 39000 metadata, 39001 admins, 39002 members and 39003 roles,
+// and a relay-signed 9000 or 9001 for every membership change a request
+// makes. Its groups are the relay's channel table (ChannelExists, for
+// NIP-SW), and it is the home-channel role source for the NIP-PC authority
+// (devrelay/pcrelay).
 //
-// Policy (NIP-29 leaves it to the relay): the relay key and a group's `owner`
-// and `admin` members may moderate; only an owner may grant or take the
-// `owner` role, remove an owner or delete the group. A deleted group's id
-// cannot be created again, and its state is replaced by a tombstone (39000
-// with a `deleted` tag, empty 39001 and 39002) so no cache can resurrect it.
+// Policy (NIP-29 leaves it to the relay; policy.go, advertised in 39003 with
+// descriptions): the relay key may do anything; an `owner` everything an
+// admin may, plus granting or taking the `owner` role, removing an owner and
+// deleting the group; an `admin` puts and removes non-owners, edits
+// metadata, deletes events and creates invites; a `moderator` deletes
+// events and creates invites. Other role names are kept and listed in
+// 39001 but give nothing. A refusal names the kind, the roles that may send
+// it and the sender's roles. A deleted group's id cannot be created again,
+// and its state is replaced by a tombstone (39000 with a `deleted` tag,
+// empty 39001 and 39002) so no cache can resurrect it. A moderation event
+// may carry `previous` references; each must name a stored event of the
+// group (nip-29.md "Timeline references"). A 9005 removes ordinary events
+// of the group (never moderation events) and refuses them from then on.
 //
 // Join and leave (nip-29.md "User-related group management events"): a join
 // to an open group, or to a closed one with a code a moderator created by
 // 9009, makes the requester a member (a relay-signed 9000); a member's join
 // is refused `duplicate:`; a join to a closed group without a code is stored
 // and queued for a moderator's 9000 (the request is accepted, the person is
-// not a member yet); an unknown code is refused `restricted:`. A leave
-// removes the member (a relay-signed 9001); the group's last owner cannot
-// leave (`restricted:`), and a non-member's leave is `invalid:`. Codes stay
-// valid until the group is deleted. Each relay-signed 9000/9001 is dated
-// after the person's previous membership change, so the latest one decides.
+// not a member yet); an unknown code is refused `restricted:`. A code admits
+// one person: a second join with it is refused `restricted:`, and a code is
+// never issued twice (`duplicate:`). A leave removes the member (a
+// relay-signed 9001); the group's last owner cannot leave (`restricted:`),
+// and a non-member's leave is `invalid:`. Codes end when the group is
+// deleted. Each relay-signed 9000/9001 is dated after the person's previous
+// membership change, so the latest one decides.
 //
 // Subgroups (nip-29.md "Subgroups"): a 9002 with one `parent` tag makes the
 // group a child of that group, if it exists, the sender is its admin (owner
@@ -30,7 +42,7 @@
 // `child` tags; a 9002 to a group with children must list them all as
 // `child` tags (in the order wanted). A deleted parent's children become
 // roots. The relay advertises `nip29.subgroups` in NIP-11 only if devrelay
-// does; event deletion is not implemented.
+// does.
 package grouprelay
 
 import (
@@ -58,12 +70,6 @@ const (
 	KindLeaveRequest = 9022
 )
 
-// Roles this relay gives meaning to, advertised in 39003.
-var supportedRoles = [][2]string{
-	{projects.RoleOwner, "full control of the group, and of projects whose home channel it is"},
-	{projects.RoleAdmin, "moderates members and metadata, and changes projects whose home channel it is"},
-}
-
 // Authority is the NIP-29 state machine. Create it with New.
 type Authority struct {
 	mu sync.Mutex
@@ -81,7 +87,9 @@ type group struct {
 	order    []string            // members in the order they were first added
 	deleted  bool
 	lastSent map[int]nostr.Timestamp // created_at of the last 3900x per kind
-	invites  map[string]bool         // 9009 codes
+	// invites are the 9009 codes, each true once a join has used it: a
+	// code admits one person.
+	invites map[string]bool
 	// lastChange is the created_at of each person's latest 9000/9001.
 	lastChange map[string]nostr.Timestamp
 	// parent is the parent group's id ("" for a root); children the
@@ -98,7 +106,7 @@ var _ devrelay.Authority = (*Authority)(nil)
 // Kinds are the moderation commands plus the relay-only state kinds, which
 // clients may never submit.
 func (a *Authority) Kinds() []int {
-	return []int{KindPutUser, KindRemoveUser, KindEditMetadata, KindCreateGroup, KindDeleteGroup,
+	return []int{KindPutUser, KindRemoveUser, KindEditMetadata, KindDeleteEvent, KindCreateGroup, KindDeleteGroup,
 		KindCreateInvite, KindJoinRequest, KindLeaveRequest, groups.KindMetadata, groups.KindAdmins, groups.KindMembers, groups.KindRoles}
 }
 
@@ -176,10 +184,12 @@ func (a *Authority) Ingest(_ context.Context, env devrelay.Env, _ string, evt *n
 	case KindLeaveRequest:
 		return a.leave(env, evt, g)
 	}
-	moderator := master || g.has(evt.PubKey, projects.RoleOwner) || g.has(evt.PubKey, projects.RoleAdmin)
+	if ok, why := g.may(evt.PubKey, master, evt.Kind); !ok {
+		return nil, fmt.Errorf("restricted: %s", why)
+	}
 	owner := master || g.has(evt.PubKey, projects.RoleOwner)
-	if !moderator {
-		return nil, fmt.Errorf("restricted: only an owner or admin of group %s may send kind %d", id, evt.Kind)
+	if err := a.checkPrevious(env, evt, id); err != nil {
+		return nil, err
 	}
 	switch evt.Kind {
 	case KindPutUser:
@@ -208,7 +218,12 @@ func (a *Authority) Ingest(_ context.Context, env devrelay.Env, _ string, evt *n
 		if code == "" {
 			return nil, fmt.Errorf("invalid: create-invite needs a code tag")
 		}
-		g.invites[code] = true
+		if _, known := g.invites[code]; known {
+			return nil, fmt.Errorf("duplicate: invite code %q already exists in group %s (codes are single-use and never reissued)", code, id)
+		}
+		g.invites[code] = false
+	case KindDeleteEvent:
+		return a.deleteEvent(env, evt, g)
 	case KindEditMetadata:
 		var meta [][]string
 		for _, t := range evt.Tags {
@@ -279,8 +294,8 @@ func (a *Authority) emit(env devrelay.Env, cmd *nostr.Event, g *group) ([]*nostr
 		}
 	}
 	rolesTags := nostr.Tags{d}
-	for _, r := range supportedRoles {
-		rolesTags = append(rolesTags, nostr.Tag{"role", r[0], r[1]})
+	for _, r := range rolePolicy {
+		rolesTags = append(rolesTags, nostr.Tag{"role", r.name, r.description})
 	}
 	out := []*nostr.Event{cmd}
 	for _, st := range []struct {
@@ -331,4 +346,15 @@ func sortedSet(in []string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// ChannelExists reports whether group id exists in community and is not
+// deleted: the relay's channel table, as NIP-SW's imports (9050) and moves
+// (9053) need it ("channels ... exist in the same community, and are not
+// deleted"). An archived group still exists. It is swrelay.Options.Channels.
+func (a *Authority) ChannelExists(community, id string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	g := a.groups[groupKey{community, id}]
+	return g != nil && !g.deleted
 }

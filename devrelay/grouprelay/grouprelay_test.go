@@ -76,7 +76,7 @@ func TestCreateGroupMakesTheCreatorItsOwner(t *testing.T) {
 	ok(t, f.send(ownerSK, KindCreateGroup))
 	st := f.read()
 	if !st.Live() || len(st.RolesOf(pub(t, ownerSK))) != 1 || st.RolesOf(pub(t, ownerSK))[0] != "owner" ||
-		len(st.Members) != 1 || len(st.Roles) != 2 || len(st.Sources) != 4 || len(st.Rejected) != 0 {
+		len(st.Members) != 1 || len(st.Roles) != 3 || len(st.Sources) != 4 || len(st.Rejected) != 0 {
 		t.Fatalf("state %+v", st)
 	}
 	refused(t, f.send(adminSK, KindCreateGroup), "duplicate:")

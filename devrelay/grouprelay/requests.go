@@ -15,12 +15,18 @@ func (a *Authority) join(env devrelay.Env, evt *nostr.Event, g *group) ([]*nostr
 		return nil, fmt.Errorf("duplicate: %s is already a member of group %s", who, g.id)
 	}
 	code := tagValue(evt.Tags, "code")
+	used, known := g.invites[code]
 	switch {
-	case code != "" && !g.invites[code]:
+	case code != "" && !known:
 		return nil, fmt.Errorf("restricted: the invite code is not valid for group %s; ask an admin for a new one", g.id)
+	case code != "" && used:
+		return nil, fmt.Errorf("restricted: the invite code was already used to join group %s (a code admits one person); ask an admin for a new one", g.id)
 	case code == "" && g.closed():
 		// Kept for a moderator to answer with a 9000: accepted, not admitted.
 		return []*nostr.Event{evt}, nil
+	}
+	if code != "" {
+		g.invites[code] = true
 	}
 	g.put(who, nil)
 	return a.transition(env, evt, g, KindPutUser, who)

@@ -72,13 +72,16 @@ type Rejection struct {
 
 // State is one group's state as one relay signed it.
 type State struct {
-	ID       string      `json:"id"`
-	Metadata *Metadata   `json:"metadata"` // nil without a valid 39000
-	Admins   []Admin     `json:"admins"`
-	Members  []string    `json:"members"`
-	Roles    []Role      `json:"roles"`
-	Sources  []Source    `json:"sources"`
-	Rejected []Rejection `json:"rejected"`
+	ID       string    `json:"id"`
+	Metadata *Metadata `json:"metadata"` // nil without a valid 39000
+	Admins   []Admin   `json:"admins"`
+	Members  []string  `json:"members"`
+	Roles    []Role    `json:"roles"`
+	// MemberRoles are roles the 39002 gives members (Buzz's relay writes
+	// them there); RolesOf uses them for a pubkey the 39001 does not list.
+	MemberRoles map[string][]string `json:"member_roles,omitempty"`
+	Sources     []Source            `json:"sources"`
+	Rejected    []Rejection         `json:"rejected"`
 	// Events are the verified events Sources name, for the cache.
 	Events []*nostr.Event `json:"-"`
 }
@@ -147,7 +150,7 @@ func Build(id, relaySelf string, events []*nostr.Event) State {
 		case KindAdmins:
 			st.Admins = readAdmins(e.Tags)
 		case KindMembers:
-			st.Members = readMembers(e.Tags)
+			st.Members, st.MemberRoles = readMembers(e.Tags)
 		case KindRoles:
 			st.Roles = readRoles(e.Tags)
 		}
@@ -195,23 +198,21 @@ func readMetadata(tags nostr.Tags) *Metadata {
 	return m
 }
 
-// readAdmins reads ["p", pubkey, role...]; a pubkey listed twice keeps the
-// union of its roles in first-seen order.
+// readAdmins reads ["p", pubkey, role...] (nip-29.md) and Buzz's shape, a
+// `p` tag followed by separate ["role", r] tags (pairedRoles); a pubkey
+// listed twice keeps the union of its roles in first-seen order.
 func readAdmins(tags nostr.Tags) []Admin {
 	out := []Admin{}
 	at := map[string]int{}
-	for _, t := range tags {
-		if len(t) < 2 || t[0] != "p" || !nostr.IsValid32ByteHex(t[1]) {
-			continue
-		}
-		i, ok := at[t[1]]
+	for _, pr := range pairedRoles(tags) {
+		i, ok := at[pr.Pubkey]
 		if !ok {
 			i = len(out)
-			at[t[1]] = i
-			out = append(out, Admin{Pubkey: t[1], Roles: []string{}})
+			at[pr.Pubkey] = i
+			out = append(out, Admin{Pubkey: pr.Pubkey, Roles: []string{}})
 		}
-		for _, r := range t[2:] {
-			if r != "" && !slices.Contains(out[i].Roles, r) {
+		for _, r := range pr.Roles {
+			if !slices.Contains(out[i].Roles, r) {
 				out[i].Roles = append(out[i].Roles, r)
 			}
 		}
@@ -219,14 +220,59 @@ func readAdmins(tags nostr.Tags) []Admin {
 	return out
 }
 
-func readMembers(tags nostr.Tags) []string {
-	out := []string{}
+// pairedRoles reads each valid `p` tag with its roles: those inside the tag
+// (nip-29.md: ["p", pubkey, role...]) and, as Buzz's relay writes them,
+// separate ["role", r] tags that directly follow it (["p", pubkey],
+// ["role", "owner"], ["role", "admin"], ["p", ...]). A `role` tag is paired
+// only when that is unambiguous: right after a `p` tag or after another
+// `role` tag that is; one after any other tag (or before the first `p`) is
+// ignored. Only 39001 and 39002 are read this way: 39003's `role` tags list
+// the roles the relay supports.
+func pairedRoles(tags nostr.Tags) []Admin {
+	out := []Admin{}
+	cur := -1 // the entry the next role tag would belong to
 	for _, t := range tags {
-		if len(t) >= 2 && t[0] == "p" && nostr.IsValid32ByteHex(t[1]) && !slices.Contains(out, t[1]) {
-			out = append(out, t[1])
+		switch {
+		case len(t) >= 2 && t[0] == "p" && nostr.IsValid32ByteHex(t[1]):
+			a := Admin{Pubkey: t[1], Roles: []string{}}
+			for _, r := range t[2:] {
+				if r != "" && !slices.Contains(a.Roles, r) {
+					a.Roles = append(a.Roles, r)
+				}
+			}
+			out = append(out, a)
+			cur = len(out) - 1
+		case len(t) >= 2 && t[0] == "role" && cur >= 0:
+			if r := t[1]; r != "" && !slices.Contains(out[cur].Roles, r) {
+				out[cur].Roles = append(out[cur].Roles, r)
+			}
+		default:
+			cur = -1
 		}
 	}
 	return out
+}
+
+// readMembers reads the 39002's pubkeys, and the roles it gives them
+// (inside the p tag or, Buzz's shape, in role tags after it; NIP-29 puts
+// roles in 39001 only).
+func readMembers(tags nostr.Tags) ([]string, map[string][]string) {
+	out := []string{}
+	roles := map[string][]string{}
+	for _, pr := range pairedRoles(tags) {
+		if !slices.Contains(out, pr.Pubkey) {
+			out = append(out, pr.Pubkey)
+		}
+		for _, r := range pr.Roles {
+			if !slices.Contains(roles[pr.Pubkey], r) {
+				roles[pr.Pubkey] = append(roles[pr.Pubkey], r)
+			}
+		}
+	}
+	if len(roles) == 0 {
+		roles = nil
+	}
+	return out, roles
 }
 
 func readRoles(tags nostr.Tags) []Role {
@@ -249,12 +295,16 @@ func (s State) Live() bool {
 	return s.Metadata != nil && !s.Metadata.Archived && !s.Metadata.Deleted
 }
 
-// RolesOf returns pubkey's roles from the current 39001 (nil when none).
+// RolesOf returns pubkey's roles from the current 39001, or, when it does
+// not list pubkey, those the 39002 gives (nil when none).
 func (s State) RolesOf(pubkey string) []string {
 	for _, a := range s.Admins {
 		if a.Pubkey == pubkey {
 			return a.Roles
 		}
+	}
+	if r := s.MemberRoles[pubkey]; len(r) > 0 {
+		return r
 	}
 	return nil
 }

@@ -24,10 +24,15 @@ type Fields struct {
 	Name        *string
 	Description *string
 	Home        *string
+	// Repos adds and removes member repositories (`a` tags,
+	// repositories.go).
+	Repos RepositoryEdit
 }
 
-// Empty reports whether no field is set.
-func (f Fields) Empty() bool { return f.Name == nil && f.Description == nil && f.Home == nil }
+// Empty reports whether no field is set and no repository is edited.
+func (f Fields) Empty() bool {
+	return f.Name == nil && f.Description == nil && f.Home == nil && f.Repos.Empty()
+}
 
 // IdentityInput is one owner write of a project on the one relay that
 // hosts its community.
@@ -42,6 +47,10 @@ type IdentityInput struct {
 	Relay  string
 	Coord  Coordinate
 	Now    func() nostr.Timestamp
+	// CheckRepos, when set, is asked before signing about the member
+	// repositories an edit adds (Fields.Repos.Add): an error refuses the
+	// write (a repository that does not resolve). nil checks nothing.
+	CheckRepos func(context.Context, []Member) error
 }
 
 // IdentityResult is a write the relay committed and the read-back shows.
@@ -104,6 +113,31 @@ func UpdateTags(old nostr.Tags, f Fields) nostr.Tags {
 	return out
 }
 
+// editRepos applies the repository edit to tags and asks CheckRepos about
+// the repositories it adds, before anything is signed.
+func (in IdentityInput) editRepos(ctx context.Context, tags nostr.Tags, e RepositoryEdit) (nostr.Tags, error) {
+	if e.Empty() {
+		return tags, nil
+	}
+	out, err := EditRepositories(tags, e)
+	if err != nil {
+		if pe, ok := err.(*pipeline.Error); ok {
+			if pe.Details == nil {
+				pe.Details = map[string]any{}
+			}
+			pe.Details["coordinate"] = in.Coord.String()
+			pe.Next = []suggest.Command{showOn(in.Coord, in.Relay)}
+		}
+		return nil, err
+	}
+	if len(e.Add) > 0 && in.CheckRepos != nil {
+		if err := in.CheckRepos(ctx, e.Add); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // notOwner refuses an identity write by anyone but the owner.
 func (in IdentityInput) notOwner(verb string) error {
 	if in.Signer == in.Coord.Owner {
@@ -150,7 +184,11 @@ func Create(ctx context.Context, in IdentityInput, f Fields) (*IdentityResult, e
 			at = del.CreatedAt + 1
 		}
 	}
-	evt := &nostr.Event{Kind: KindIdentity, CreatedAt: at, Tags: IdentityTags(c.D, f)}
+	tags, err := in.editRepos(ctx, IdentityTags(c.D, f), f.Repos)
+	if err != nil {
+		return nil, err
+	}
+	evt := &nostr.Event{Kind: KindIdentity, CreatedAt: at, Tags: tags}
 	if _, err := ParseDocument(tagsOf(evt)); err != nil {
 		return nil, &pipeline.Error{Class: pipeline.Usage, Code: "usage", Err: err, Msg: err.Error()}
 	}
@@ -173,7 +211,11 @@ func Update(ctx context.Context, in IdentityInput, f Fields) (*IdentityResult, e
 	if at <= ident.CreatedAt {
 		at = ident.CreatedAt + 1
 	}
-	evt := &nostr.Event{Kind: KindIdentity, CreatedAt: at, Tags: UpdateTags(ident.Tags, f), Content: ident.Content}
+	tags, err := in.editRepos(ctx, UpdateTags(ident.Tags, f), f.Repos)
+	if err != nil {
+		return nil, err
+	}
+	evt := &nostr.Event{Kind: KindIdentity, CreatedAt: at, Tags: tags, Content: ident.Content}
 	if _, err := ParseDocument(tagsOf(evt)); err != nil {
 		return nil, &pipeline.Error{Class: pipeline.Usage, Code: "usage", Err: err, Msg: err.Error()}
 	}
@@ -203,8 +245,11 @@ func Delete(ctx context.Context, in IdentityInput) (*IdentityResult, error) {
 	return in.submit(ctx, st, evt, "the deletion", func(after *State) bool { return after.Deleted })
 }
 
-// currentIdentity reads the live Project State and the identity event it
-// names, from the same relay.
+// currentIdentity reads the live Project State and the owner's latest
+// identity, from the same relay: the one the state names (its `identity`
+// e tag) or a newer one of the owner at the same address that the state
+// does not show yet, whichever is newer. A write is built on it, never on
+// the state's project_tags, which carry the related channels others added.
 func (in IdentityInput) currentIdentity(ctx context.Context, verb string) (*State, *nostr.Event, error) {
 	c, relay := in.Coord, in.Relay
 	rd, err := Current(ctx, in.Relays, relay, c)
@@ -218,8 +263,8 @@ func (in IdentityInput) currentIdentity(ctx context.Context, verb string) (*Stat
 			Details: map[string]any{"coordinate": c.String(), "revision": st.Revision},
 			Next:    []suggest.Command{suggest.Roster("project", "create", c.D, "--name", "<name>", "--relay", relay)}}
 	}
-	ident := fetchOne(ctx, in.Relays, relay, st.IdentityEvent, KindIdentity)
-	if ident == nil || ident.PubKey != c.Owner {
+	ident := latestIdentity(ctx, in.Relays, relay, c, st.IdentityEvent)
+	if ident == nil {
 		return nil, nil, &pipeline.Error{Class: pipeline.Incomplete, Code: "identity-missing",
 			Msg:     fmt.Sprintf("%s's Project State names identity %s, but the relay does not serve that owner-signed event, so roster cannot %s what it does not see; nothing was published", relay, st.IdentityEvent, verb),
 			Details: map[string]any{"coordinate": c.String(), "identity_event": st.IdentityEvent},
@@ -230,6 +275,30 @@ func (in IdentityInput) currentIdentity(ctx context.Context, verb string) (*Stat
 			Msg: fmt.Sprintf("%s serves identity %s but it does not verify (%v); nothing was published", relay, ident.ID, err)}
 	}
 	return st, ident, nil
+}
+
+// latestIdentity asks relay, in one request, for the identity id and for
+// the owner's kind 30621 at c's address, and returns the newest that is
+// owner-signed, verifies and names c (nil when none does).
+func latestIdentity(ctx context.Context, r pipeline.Relays, relay string, c Coordinate, id string) *nostr.Event {
+	filters := []nostr.Filter{{Kinds: []int{KindIdentity}, Authors: []string{c.Owner}, Tags: nostr.TagMap{"d": {c.D}}}}
+	if id != "" {
+		filters = append(filters, nostr.Filter{IDs: []string{id}, Kinds: []int{KindIdentity}})
+	}
+	var best *nostr.Event
+	for _, e := range r.Fetch(ctx, []string{relay}, filters...).Events {
+		if e.Kind != KindIdentity || e.PubKey != c.Owner {
+			continue
+		}
+		ident, err := ParseIdentity(e)
+		if err != nil || ident.Coordinate != c {
+			continue
+		}
+		if best == nil || e.CreatedAt > best.CreatedAt || e.CreatedAt == best.CreatedAt && e.ID < best.ID {
+			best = e
+		}
+	}
+	return best
 }
 
 // fetchOne asks relay for the event id of kind; nil when it is not served

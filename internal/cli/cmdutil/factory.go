@@ -25,6 +25,8 @@ type globalOptions struct {
 	JSONFields []string
 	// Deadline caps the whole command's wall time (deadline.go); 0: none.
 	Deadline time.Duration
+	// Debug logs the relay requests and answers to stderr (pool.go).
+	Debug bool
 }
 
 // Factory is the state one invocation of roster shares across its commands:

@@ -37,9 +37,11 @@ func AddRepoFlag(cmd *cobra.Command, o *globalOptions) {
 }
 
 // AddRelayFlags adds --relay (repeatable): the relays to ask instead of
-// the discovered ones.
+// the discovered ones; and --debug, the request log of the relays the
+// command talks to (ROSTER_DEBUG=1 too).
 func AddRelayFlags(cmd *cobra.Command, o *globalOptions) {
 	cmd.Flags().StringArrayVar(&o.Relays, "relay", nil, "relay URL (repeatable; replaces relay discovery)")
+	cmd.Flags().BoolVar(&o.Debug, "debug", false, "log each relay request and a summary of its answer to stderr (never secrets; also ROSTER_DEBUG=1)")
 }
 
 // AddOfflineFlag adds --offline: answer from the local cache only.
@@ -109,9 +111,8 @@ const (
 )
 
 // AddFlags adds the shared flags of set to cmd (the helpers above) and
-// returns cmd. A flag of that name the command defines itself (project
-// create's --home is the project's home channel) is kept: the command
-// does not read the shared one.
+// returns cmd. A flag of that name the command defines itself is kept:
+// the command does not read the shared one.
 func AddFlags(cmd *cobra.Command, o *globalOptions, set Flags) *cobra.Command {
 	for _, h := range []struct {
 		f    Flags

@@ -2,6 +2,9 @@ package cmdutil
 
 import (
 	"context"
+	"fmt"
+
+	"github.com/roster-cli/roster/termtext"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/relaypool"
@@ -39,6 +42,10 @@ func (a *Factory) Pool(auth Auth, progress ...func(done, total int)) *relaypool.
 	}
 	if len(progress) > 0 {
 		o.Progress = progress[0]
+	}
+	if a.Opts.Debug || a.Io.Getenv("ROSTER_DEBUG") == "1" {
+		errw := a.Io.Err
+		o.Debug = func(line string) { fmt.Fprintf(errw, "roster: debug: %s\n", termtext.Line(line)) }
 	}
 	return relaypool.New(o)
 }

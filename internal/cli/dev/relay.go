@@ -8,9 +8,7 @@ import (
 	"time"
 
 	"github.com/roster-cli/roster/devrelay"
-	"github.com/roster-cli/roster/devrelay/grouprelay"
-	"github.com/roster-cli/roster/devrelay/pcrelay"
-	"github.com/roster-cli/roster/devrelay/swrelay"
+	"github.com/roster-cli/roster/devrelay/reference"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/suggest"
@@ -74,18 +72,11 @@ line:
 }
 
 // DevRelayAuthorities are the reference relay-side authorities the dev relay
-// runs, so workspace, project and group commands can be tried against it.
-// NIP-SW and NIP-PC both allocate kind 30623; only one authority may claim a
-// kind, so the NIP-SW authority claims it (rejecting every client-submitted
-// 30623, which neither spec allows) and NIP-PC leaves it.
-func DevRelayAuthorities() []devrelay.Authority {
-	groups := grouprelay.New()
-	return []devrelay.Authority{
-		swrelay.New(swrelay.Options{}),
-		pcrelay.New(pcrelay.Options{Groups: groups, LeaveStateKind: true}),
-		groups,
-	}
-}
+// runs, so workspace, project and group commands can be tried against it:
+// devrelay/reference wires them (the NIP-29 groups are the NIP-SW channel
+// table that imports and moves are checked against, and NIP-PC's home
+// channels; NIP-SW claims kind 30623, NIP-PC leaves it).
+func DevRelayAuthorities() []devrelay.Authority { return reference.Authorities() }
 
 // DevRelayStarted is the --json line printed once the relay listens
 // (roster.dev-relay/v1, docs/json.md).

@@ -56,6 +56,10 @@ func DemoTryLines(s DevRelayStarted, demo devrelay.DemoInfo) []string {
 		as("alice")+suggest.Roster("workspace", "show", "--relay", s.URL).Line(),
 		suggest.Roster("project", "show", s.ProjectNaddr, "--relay", s.URL).Line(),
 		suggest.Roster("group", "show", s.GroupID, "--relay", s.URL).Line(),
+		// Alice owns the demo group: she can give erin a role and mint
+		// an invite code (previewed).
+		as("alice")+suggest.Roster("group", "add", s.GroupID, npub("erin"), "--role", "moderator", "--dry-run", "--relay", s.URL).Line(),
+		as("alice")+suggest.Roster("group", "invite", s.GroupID, "--dry-run", "--relay", s.URL).Line(),
 		// Dave is not in the demo group: he can join it (and save it to
 		// his kind 10009 groups list).
 		as("dave")+suggest.Roster("group", "join", s.GroupID, "--save", "--relay", s.URL).Line())

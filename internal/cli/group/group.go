@@ -29,7 +29,9 @@ related channels.`,
 		Example: `  roster group show 99999999-9999-4999-8999-999999999999 --relay wss://relay.example
   roster group show my-group --relay wss://relay.example --json`,
 	}
-	cmd.AddCommand(newGroupShowCmd(a), newGroupListCmd(a), newGroupMembersCmd(a), newGroupJoinCmd(a), newGroupLeaveCmd(a))
+	cmd.AddCommand(newGroupShowCmd(a), newGroupListCmd(a), newGroupMembersCmd(a), newGroupJoinCmd(a), newGroupLeaveCmd(a),
+		newGroupCreateCmd(a), newGroupEditCmd(a), newGroupAddCmd(a), newGroupRemoveCmd(a), newGroupInviteCmd(a),
+		newGroupDeleteEventCmd(a), newGroupDeleteCmd(a))
 	// Every command of it reads relays and prints JSON.
 	cmdutil.AddLeafFlags(cmd, &a.Opts, cmdutil.OutputFlags|cmdutil.NetworkFlags|cmdutil.HomeFlag)
 	render.AddFullFlag(cmd, a)

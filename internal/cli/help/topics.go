@@ -25,7 +25,7 @@ var ExitCodeMeanings = []struct {
 	{cmdutil.ExitUsage, "usage: bad flag, argument, npub or coordinate; no signer configured"},
 	{cmdutil.ExitRefused, "refused by a safety check; nothing was published"},
 	{cmdutil.ExitIncomplete, "not enough evidence (relays incomplete, coordinate not found); nothing was published"},
-	{cmdutil.ExitUnhealthy, "repo health found errors (with --strict also warnings the current maintainers can act on); repo check-event: the event's author was not authorized"},
+	{cmdutil.ExitUnhealthy, "repo health found errors (with --strict also warnings the current maintainers can act on), project health in a member repository; repo check-event: the event's author was not authorized"},
 	{cmdutil.ExitUnverified, "published, but read-back verification did not complete (also: stopped by --deadline or an interrupt after the event was sent to a relay)"},
 	{cmdutil.ExitInterrupted, "interrupted (SIGINT, SIGTERM) before anything was sent"},
 }
@@ -64,6 +64,9 @@ than on the message. docs/exit-codes.md lists every code.
 
 const EnvironmentTopic = `Environment variables
 
+  ROSTER_DEBUG       1: log each relay request and a summary of its answer
+                     to stderr, as --debug does (never content, signatures
+                     or keys).
   ROSTER_HOME        one directory for everything: config.yaml, the account
                      record and key files, the cache (cache.db). --home wins
                      over it. Unset: the XDG directories below.

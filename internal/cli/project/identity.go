@@ -39,6 +39,7 @@ type ProjectIdentityJSON struct {
 
 type projectFieldFlags struct {
 	name, description, home string
+	repos                   projectRepoFlags
 }
 
 func (f *projectFieldFlags) register(cmd *cobra.Command, create bool) {
@@ -51,6 +52,25 @@ func (f *projectFieldFlags) register(cmd *cobra.Command, create bool) {
 	// Not --home: that is roster's home directory, which these commands
 	// take like every other.
 	cmd.Flags().StringVar(&f.home, "home-channel", "", homeHelp)
+	f.repos.register(cmd, !create)
+}
+
+// withRepos adds the member-repository edit of the flags to out.
+func (f *projectFieldFlags) withRepos(ctx context.Context, a *cmdutil.Factory, out *projects.Fields) error {
+	e, err := f.repos.edit(ctx, a)
+	if err != nil {
+		return err
+	}
+	out.Repos = e
+	return nil
+}
+
+// check sets in's CheckRepos: the repositories an edit adds must resolve,
+// unless --force-unresolved.
+func (f *projectFieldFlags) check(a *cmdutil.Factory, verb string, in *projects.IdentityInput) {
+	if !f.repos.force {
+		in.CheckRepos = projectRepoCheck(a, verb, in.Relay, in.Coord)
+	}
 }
 
 // fields turns the flags the user set into projects.Fields.
@@ -79,15 +99,17 @@ func (f *projectFieldFlags) fields(cmd *cobra.Command) (projects.Fields, error) 
 func newProjectCreateCmd(a *cmdutil.Factory) *cobra.Command {
 	var f projectFieldFlags
 	cmd := &cobra.Command{
-		Use:   "create <d> --name <name> [--home-channel <channel-uuid>]",
+		Use:   "create <d> --name <name> [--home-channel <channel-uuid>] [--add-repo <repo>]...",
 		Short: "Create your project: publish its owner-signed kind 30621 identity",
 		Long: `Publishes the first kind 30621 identity of the project 30621:<you>:<d> to the one
 relay that hosts its community; the relay materializes it at revision 1 and
 signs its Project State (kind 30623), which roster reads back. roster writes
 the tags d, name, description and buzz-channel (the home channel), in that
-order (docs/projects.md). A live project at that coordinate is refused
-(exit 3, project-exists: use update); a deleted one is recreated at the next
-revision.`,
+order (docs/projects.md), then one "a" tag per --add-repo (a member
+repository: an naddr, a nostr:// URL or 30617:<hex>:<d>; one that no relay
+holds an announcement of is refused unless --force-unresolved). A live
+project at that coordinate is refused (exit 3, project-exists: use update);
+a deleted one is recreated at the next revision.`,
 		Example: `  roster project create my-project --name "My project" --relay wss://relay.example
   roster project create my-project --name "My project" --home-channel 99999999-9999-4999-8999-999999999999 --relay wss://relay.example --json`,
 		Args: cobra.ExactArgs(1),
@@ -99,7 +121,11 @@ revision.`,
 			if fl.Name == nil || *fl.Name == "" {
 				return cmdutil.UsageErr("project create needs --name")
 			}
+			if err := f.withRepos(cmd.Context(), a, &fl); err != nil {
+				return err
+			}
 			return projectIdentityWrite(cmd.Context(), a, "create", args[0], true, func(ctx context.Context, in projects.IdentityInput) (*projects.IdentityResult, error) {
+				f.check(a, "create", &in)
 				return projects.Create(ctx, in, fl)
 			})
 		},
@@ -111,13 +137,17 @@ revision.`,
 func newProjectUpdateCmd(a *cmdutil.Factory) *cobra.Command {
 	var f projectFieldFlags
 	cmd := &cobra.Command{
-		Use:   "update <naddr|coordinate|d> [--name ...] [--description ...] [--home-channel ...]",
+		Use:   "update <naddr|coordinate|d> [--name ...] [--description ...] [--home-channel ...] [--add-repo|--remove-repo <repo>]...",
 		Short: "Update your project: publish a newer kind 30621, every other tag kept",
-		Long: `Reads the relay's Project State and the current identity it names, replaces
-the fields you set (in place; --home-channel "" removes the home channel), keeps every
-other tag byte for byte and in order, dates it after the current identity and
-publishes it. The relay keeps the collaboratively related channels. Owner
-only: anyone else is refused before signing (exit 3, not-owner).`,
+		Long: `Reads the relay's Project State and the owner's latest identity (the one it
+names, or a newer one of the owner at the same address), replaces the fields
+you set (in place; --home-channel "" removes the home channel), adds and removes
+member repositories ("a" tags: --add-repo appends, --remove-repo drops every
+tag naming it; an added one must resolve unless --force-unresolved), keeps
+every other tag byte for byte and in order, dates it after the current
+identity and publishes it. The relay keeps the collaboratively related
+channels; they are never copied into the identity. Owner only: anyone else
+is refused before signing (exit 3, not-owner).`,
 		Example: `  roster project update my-project --name "New name" --relay wss://relay.example
   roster project update naddr1... --home-channel "" --relay wss://relay.example --json`,
 		Args: cobra.ExactArgs(1),
@@ -126,10 +156,14 @@ only: anyone else is refused before signing (exit 3, not-owner).`,
 			if err != nil {
 				return err
 			}
+			if err := f.withRepos(cmd.Context(), a, &fl); err != nil {
+				return err
+			}
 			if fl.Empty() {
-				return cmdutil.UsageErr("project update needs at least one of --name, --description, --home-channel")
+				return cmdutil.UsageErr("project update needs at least one of --name, --description, --home-channel, --add-repo, --remove-repo")
 			}
 			return projectIdentityWrite(cmd.Context(), a, "update", args[0], false, func(ctx context.Context, in projects.IdentityInput) (*projects.IdentityResult, error) {
+				f.check(a, "update", &in)
 				return projects.Update(ctx, in, fl)
 			})
 		},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr/nip19"
 
+	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
@@ -29,9 +30,11 @@ change related channels; anyone else only as an active owner or admin of the
 project's live home channel (a NIP-29 group on the same relay).`,
 		Example: `  roster project show 30621:<owner-hex>:my-project --relay wss://relay.example
   roster project relate 30621:<owner-hex>:my-project 11111111-1111-4111-8111-111111111111 --relay wss://relay.example
-  roster project unrelate 30621:<owner-hex>:my-project 11111111-1111-4111-8111-111111111111 --relay wss://relay.example --json`,
+  roster project unrelate 30621:<owner-hex>:my-project 11111111-1111-4111-8111-111111111111 --relay wss://relay.example --json
+  roster project update my-project --add-repo nostr://<npub>/<repo> --relay wss://relay.example
+  roster project health 30621:<owner-hex>:my-project --strict --relay wss://relay.example`,
 	}
-	cmd.AddCommand(newProjectShowCmd(a), newProjectChangeCmd(a, true), newProjectChangeCmd(a, false),
+	cmd.AddCommand(newProjectShowCmd(a), newProjectHealthCmd(a), newProjectChangeCmd(a, true), newProjectChangeCmd(a, false),
 		newProjectCreateCmd(a), newProjectUpdateCmd(a), newProjectDeleteCmd(a), newProjectListCmd(a))
 	// Every command of it reads relays and prints JSON.
 	cmdutil.AddLeafFlags(cmd, &a.Opts, cmdutil.OutputFlags|cmdutil.NetworkFlags|cmdutil.HomeFlag)
@@ -48,6 +51,11 @@ func newProjectShowCmd(a *cmdutil.Factory) *cobra.Command {
 only projections signed by the relay's own NIP-11 "self" key, with the
 requested coordinate in their "a" tag. The newest valid projection is shown;
 its revision is the "rev" tag. Exit 4 when no relay has a valid projection.
+
+Then the member repositories (its "a" tags), all in one discovery (each
+round one request per relay for all of them; at most 16 are read): each
+one's lead, confirmed maintainers and health verdict, as 'roster repo'
+reads them. 'roster project health' is the CI gate.
 
 With --watch it stays: one live subscription per relay on the Project State,
 and the project is printed again each time the shown state changes (with
@@ -95,6 +103,15 @@ and the project is printed again each time the shown state changes (with
 			}
 			out := projectView(c, rd)
 			out.Stale, out.StaleReason = staleReason != "", staleReason
+			var members []projects.Member
+			if !rd.Best.Deleted {
+				members = rd.Best.Document.Members
+			}
+			repos, err := projectRepositories(cmd.Context(), a, relays, members, discovery.Partial, true, false, false)
+			if err != nil {
+				return err
+			}
+			out.Schema, out.Repositories = projectShowSchema, &repos
 			if a.Opts.JSON {
 				return cmdutil.WriteJSON(a, out)
 			}

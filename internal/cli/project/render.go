@@ -10,12 +10,14 @@ import (
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
-// ProjectJSON is `roster project show --json` (schema roster.project/v1).
+// ProjectJSON is `roster project show --json` (schema roster.project/v2,
+// with Repositories) and the project of the identity writes (v1, without).
 type ProjectJSON struct {
 	Schema          string               `json:"schema"`
 	Coordinate      string               `json:"coordinate"`
@@ -41,6 +43,10 @@ type ProjectJSON struct {
 	// the last verified one cached from a relay that did not answer.
 	Stale       bool   `json:"stale"`
 	StaleReason string `json:"stale_reason"`
+	// Repositories are the member repositories read (project show,
+	// roster.project/v2); nil, and absent, in the identity writes'
+	// roster.project/v1.
+	Repositories *[]report.ProjectRepository `json:"repositories,omitempty"`
 }
 
 type projectEventJSON struct {
@@ -119,8 +125,12 @@ func projectRender(a *cmdutil.Factory, p ProjectJSON) {
 		if p.Visibility != "" {
 			row("  visibility    %s", termtext.Line(p.Visibility))
 		}
-		for _, m := range p.Members {
-			row("  repository    %s", termtext.Line(m.Address))
+		if p.Repositories == nil {
+			for _, m := range p.Members {
+				row("  repository    %s", termtext.Line(m.Address))
+			}
+		} else {
+			renderProjectRepositories(a, row, *p.Repositories)
 		}
 	}
 	row("  signed by     %s (relay self) at %s, event %s", p.Projection.Signer, graph.HumanTime(p.Projection.CreatedAt), p.Projection.EventID)

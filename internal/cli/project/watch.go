@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/watch"
 	"github.com/roster-cli/roster/workspace/projects"
@@ -36,6 +37,18 @@ func watchProject(ctx context.Context, a *cmdutil.Factory, arg string, c project
 		}
 		first = false
 		out := projectView(c, rd)
+		// The member repositories, read as the one-shot show reads them;
+		// the watch follows the Project State, so a repository's own
+		// change shows with the next change of the project.
+		var members []projects.Member
+		if !rd.Best.Deleted {
+			members = rd.Best.Document.Members
+		}
+		repos, err := projectRepositories(ctx, a, relays, members, discovery.Partial, true, false, false)
+		if err != nil {
+			return watch.Answer{}, err
+		}
+		out.Schema, out.Repositories = projectShowSchema, &repos
 		fp, err := watch.Fingerprint(out, watchTransport...)
 		if err != nil {
 			return watch.Answer{}, err

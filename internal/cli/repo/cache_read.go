@@ -1,26 +1,8 @@
 package repo
 
 import (
-	"errors"
-	"fmt"
-
-	"github.com/roster-cli/roster/cache"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/suggest"
 )
 
-// cacheErr turns a cache failure into an exit error carrying the cache's
-// own way out (clear it, wait for the lock, use another --home).
-func cacheErr(prefix string, err error) *cmdutil.ExitError {
-	ee := &cmdutil.ExitError{Code: cmdutil.ExitFailure, Kind: "cache", Err: fmt.Errorf("%s: %w", prefix, err),
-		Commands: []suggest.Command{suggest.Roster("cache", "info")}}
-	var ce *cache.Error
-	if errors.As(err, &ce) {
-		// The same codes as `roster cache info` (docs/cache.md), so a
-		// script handles a bad cache one way whichever command met it.
-		ee.Kind = "cache-" + string(ce.Reason)
-		ee.Details = map[string]any{"path": ce.Path}
-		ee.Commands = append(ce.Commands(), ee.Commands...)
-	}
-	return ee
-}
+// cacheErr turns a cache failure into an exit error (cmdutil.CacheErr).
+func cacheErr(prefix string, err error) *cmdutil.ExitError { return cmdutil.CacheErr(prefix, err) }

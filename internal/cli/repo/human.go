@@ -160,7 +160,7 @@ func renderHealthSummary(p *termui.Lines, rep *report.Repo, pt render.PeopleText
 		}
 		p.Note(pt.Prose(termtext.Line(f.Severity + " " + f.Code + ": " + f.Message)))
 		if f.Command != nil {
-			p.Note("  " + ActorLine(f, pt))
+			p.Note("  " + render.ActorLine(f, pt))
 		}
 	}
 }

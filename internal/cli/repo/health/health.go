@@ -161,7 +161,7 @@ func renderHealthHuman(w io.Writer, h *report.Health, st termui.Styles, pt rende
 		if f.Author != nil {
 			p.Note(pt.Prose("announcement of " + *f.Author))
 		}
-		p.NoteWhole(repo.ActorLine(f, pt))
+		p.NoteWhole(render.ActorLine(f, pt))
 		if n := strictNote(f, h); n != "" {
 			p.Note(n)
 		}
@@ -189,7 +189,7 @@ func renderHealthHuman(w io.Writer, h *report.Health, st termui.Styles, pt rende
 // verdict as a notice, or an error when unhealthy.
 func renderHealthGitHub(w io.Writer, h *report.Health, rep *report.Repo, pt render.PeopleText) {
 	for _, f := range h.Findings {
-		msg := pt.Prose(f.Message) + "\n" + repo.ActorLine(f, pt)
+		msg := pt.Prose(f.Message) + "\n" + render.ActorLine(f, pt)
 		if n := strictNote(f, h); n != "" {
 			msg += "\n" + n
 		}
@@ -244,7 +244,7 @@ func healthSummaryMarkdown(h *report.Health, rep *report.Repo, pt render.PeopleT
 			if f.Command != nil {
 				cmd = render.MdCode(*f.Command)
 			}
-			who := repo.ActorText(f, pt)
+			who := render.ActorText(f, pt)
 			if strictNote(f, h) != "" {
 				who += " (not a current maintainer: not counted by --strict)"
 			}

@@ -1,17 +1,16 @@
-package repo
+package render
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/termtext"
 )
 
 // ActorLine is "carol (npub…) should run: roster repo follow-lead", or
 // "carol (npub…) should repair it by hand" when there is no command.
-func ActorLine(f report.Finding, pt render.PeopleText) string {
+func ActorLine(f report.Finding, pt PeopleText) string {
 	who := ActorText(f, pt)
 	verb := "should"
 	if who == "any maintainer" {
@@ -25,7 +24,7 @@ func ActorLine(f report.Finding, pt render.PeopleText) string {
 
 // ActorText is who should act on a finding, for a person reading it:
 // "you", a named person, or "any maintainer".
-func ActorText(f report.Finding, pt render.PeopleText) string {
+func ActorText(f report.Finding, pt PeopleText) string {
 	switch {
 	case f.Actor == "" || f.Actor == report.ActorAnyMaintainer:
 		return "any maintainer"

@@ -1,0 +1,295 @@
+// `roster project health`: `repo health` across every member repository
+// of a project, read in one discovery; and the member rows of `project
+// show`.
+
+package project
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/render"
+
+	"github.com/spf13/cobra"
+
+	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/report"
+	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/termtext"
+	"github.com/roster-cli/roster/workspace/projects"
+)
+
+const (
+	projectShowSchema   = "roster.project/v2"
+	projectHealthSchema = "roster.project-health/v1"
+)
+
+// --strict scopes, as `repo health` has them.
+const (
+	strictMaintainers = "maintainers"
+	strictAll         = "all"
+)
+
+// projectHealthJSON is `roster project health --json`.
+type projectHealthJSON struct {
+	Schema         string                     `json:"schema"`
+	Coordinate     string                     `json:"coordinate"`
+	Naddr          string                     `json:"naddr"`
+	Revision       int64                      `json:"revision"`
+	Deleted        bool                       `json:"deleted"`
+	Strict         bool                       `json:"strict"`
+	StrictScope    *string                    `json:"strict_scope"`
+	Healthy        bool                       `json:"healthy"`
+	Unhealthy      int                        `json:"unhealthy"`
+	Unresolved     int                        `json:"unresolved"`
+	Errors         int                        `json:"errors"`
+	Warnings       int                        `json:"warnings"`
+	GatingWarnings int                        `json:"gating_warnings"`
+	Repositories   []report.ProjectRepository `json:"repositories"`
+	Relays         []projects.RelayRead       `json:"relays"`
+	Complete       bool                       `json:"complete"`
+}
+
+func newProjectHealthCmd(a *cmdutil.Factory) *cobra.Command {
+	var strict, format string
+	cmd := &cobra.Command{
+		Use:   "health <naddr|coordinate>",
+		Short: "Check every member repository's health for CI (exit 0 healthy, 5 unhealthy, 4 incomplete)",
+		Long: `Reads the project's relay-signed state, then every member repository (its "a"
+tags, at most 16) in one discovery with complete evidence (each round one
+request per relay for all of them), and judges each as 'roster repo health'
+does (its maintainer-graph findings; the Git servers are compared by
+'roster repo health' in each repository's checkout, not here):
+
+  0  every member repository is healthy (warnings allowed unless --strict)
+  5  a member repository has an error finding; with --strict also a warning
+     its current maintainers can act on; with --strict=all any warning
+  4  the project was not found, or a member repository could not be judged:
+     a relay did not answer, no relay holds its announcement, or it is
+     beyond the 16 read`,
+		Example: `  roster project health 30621:<owner-hex>:my-project --relay wss://relay.example
+  roster project health naddr1... --strict --format github   # in GitHub Actions`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch strict {
+			case "true":
+				strict = strictMaintainers
+			case "false":
+				strict = ""
+			}
+			if strict != "" && strict != strictMaintainers && strict != strictAll {
+				return cmdutil.UsageErr("--strict=%s: use --strict (warnings the current maintainers can act on fail) or --strict=all (every warning fails)", strict)
+			}
+			if err := render.CheckCIFormat(a, format); err != nil {
+				return err
+			}
+			if a.Opts.Offline {
+				return cmdutil.UsageErr("project health needs every relay's answer; drop --offline")
+			}
+			c, hints, err := ProjectParseArg(args[0])
+			if err != nil {
+				return err
+			}
+			relays := a.DefaultRelays()
+			if len(relays) == 0 {
+				relays = hints
+			}
+			if len(relays) == 0 {
+				return projectNoRelays(c)
+			}
+			pool := a.Pool(cmdutil.AuthLazy)
+			rd := projects.Read(cmd.Context(), pool, relays, c)
+			pool.Close()
+			projectCachePut(a, rd)
+			if rd.Best == nil {
+				return projectNotFound(a, args[0], c, rd)
+			}
+			var members []projects.Member
+			if !rd.Best.Deleted {
+				members = rd.Best.Document.Members
+			}
+			repos, err := projectRepositories(cmd.Context(), a, relays, members, discovery.Complete, !a.Opts.JSON, strict != "", strict == strictAll)
+			if err != nil {
+				return err
+			}
+			h := projectHealthJSON{Schema: projectHealthSchema, Coordinate: c.String(), Naddr: projectNaddr(c, rd.BestURL),
+				Revision: rd.Best.Revision, Deleted: rd.Best.Deleted, Strict: strict != "", Repositories: repos,
+				Relays: rd.Relays, Complete: rd.Complete}
+			if strict != "" {
+				h.StrictScope = &strict
+			}
+			for _, r := range repos {
+				h.Errors += r.Health.Errors
+				h.Warnings += r.Health.Warnings
+				h.GatingWarnings += r.Health.GatingWarnings
+				switch {
+				case r.Status != report.RepositoryResolved:
+					h.Unresolved++
+				case r.Health.Verdict == report.VerdictUnhealthy:
+					h.Unhealthy++
+				}
+			}
+			h.Healthy = h.Unhealthy == 0 && h.Unresolved == 0
+			pt := render.People(a, projectNames(repos), "")
+			switch {
+			case a.Opts.JSON:
+				if err := cmdutil.WriteJSON(a, h); err != nil {
+					return err
+				}
+			case format == render.FormatGitHub:
+				renderProjectHealthGitHub(a.Io.Out, h, pt)
+				render.AppendStepSummary(a, projectHealthMarkdown(h, pt))
+			default:
+				renderProjectHealthHuman(a, h, pt)
+			}
+			verdict := fmt.Sprintf("project health: %d of %d member repositories unhealthy, %d not judged; %d error(s), %d warning(s)",
+				h.Unhealthy, len(repos), h.Unresolved, h.Errors, h.Warnings)
+			switch {
+			case h.Unhealthy > 0:
+				return &cmdutil.ExitError{Code: cmdutil.ExitUnhealthy, Kind: "unhealthy", Printed: true, Err: fmt.Errorf("%s", verdict)}
+			case h.Unresolved > 0:
+				return &cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "project-repositories-incomplete", Printed: true, Err: fmt.Errorf("%s", verdict),
+					Details:  map[string]any{"repositories": unresolvedAddresses(repos)},
+					Commands: []suggest.Command{suggest.Roster("project", "show", args[0]).Because("see what each relay holds of the repositories"), suggest.Roster("project", "health", args[0]).With("--timeout", "30s").Because("give slow relays longer")}}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&strict, "strict", "", "fail (exit 5) on warnings the current maintainers can act on too; --strict=all: on every warning")
+	cmd.Flags().Lookup("strict").NoOptDefVal = strictMaintainers
+	render.AddCIFormatFlag(cmd, &format)
+	return cmd
+}
+
+func unresolvedAddresses(repos []report.ProjectRepository) []string {
+	var out []string
+	for _, r := range repos {
+		if r.Status != report.RepositoryResolved {
+			out = append(out, r.Address)
+		}
+	}
+	return out
+}
+
+// projectNames are every member's people's names together.
+func projectNames(repos []report.ProjectRepository) report.Names {
+	out := report.Names{}
+	for _, r := range repos {
+		for k, v := range r.Names {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// repositoryVerdict is one member's verdict in words.
+func repositoryVerdict(r report.ProjectRepository) string {
+	if r.Status != report.RepositoryResolved {
+		return r.Status + ": " + r.Reason
+	}
+	return fmt.Sprintf("%s (%d error(s), %d warning(s))", r.Health.Verdict, r.Health.Errors, r.Health.Warnings)
+}
+
+// repositoryTitle is how a member is named in one line.
+func repositoryTitle(r report.ProjectRepository) string {
+	return r.Coordinate.Npub + "/" + r.Coordinate.Identifier
+}
+
+// renderProjectRepositories prints the member rows of `project show`:
+// each repository with its verdict, lead and confirmed maintainers.
+func renderProjectRepositories(a *cmdutil.Factory, row func(string, ...any), repos []report.ProjectRepository) {
+	pt := render.People(a, projectNames(repos), "")
+	row("  repositories  %d", len(repos))
+	for _, r := range repos {
+		row("  repository    %s  %s", termtext.Line(repositoryTitle(r)), termtext.Line(repositoryVerdict(r)))
+		if r.Status != report.RepositoryResolved {
+			continue
+		}
+		if r.Lead != nil {
+			row("    lead        %s", pt.Of(r.Lead.Npub))
+		} else {
+			row("    lead        none")
+		}
+		var names []string
+		for _, m := range r.Maintainers {
+			names = append(names, pt.Of(m.Npub))
+		}
+		row("    maintainers %s", strings.Join(names, ", "))
+	}
+}
+
+// renderProjectHealthHuman lists each member with its verdict and
+// findings, then the project's verdict.
+func renderProjectHealthHuman(a *cmdutil.Factory, h projectHealthJSON, pt render.PeopleText) {
+	w := a.Io.Out
+	width := render.TerminalWidth(a)
+	row := func(format string, args ...any) { render.FitLine(w, width, 16, fmt.Sprintf(format, args...)) }
+	row("project       %s", termtext.Line(h.Coordinate))
+	for _, r := range h.Repositories {
+		row("repository    %s  %s", termtext.Line(repositoryTitle(r)), termtext.Line(repositoryVerdict(r)))
+		if r.Lead != nil {
+			row("  lead        %s", pt.Of(r.Lead.Npub))
+		}
+		for _, f := range r.Findings {
+			row("  %-11s %s", f.Severity, pt.Prose(termtext.Line(f.Code+": "+f.Message)))
+			row("              %s", render.ActorLine(f, pt))
+		}
+	}
+	verdict := "healthy"
+	if !h.Healthy {
+		verdict = "unhealthy"
+		if h.Unhealthy == 0 {
+			verdict = "not judged"
+		}
+	}
+	row("verdict       %s: %d member repositories, %d unhealthy, %d not judged; %d error(s), %d warning(s)",
+		verdict, len(h.Repositories), h.Unhealthy, h.Unresolved, h.Errors, h.Warnings)
+}
+
+// renderProjectHealthGitHub prints a workflow command per finding (titled
+// with the repository), one error per member that could not be judged, and
+// the verdict.
+func renderProjectHealthGitHub(w io.Writer, h projectHealthJSON, pt render.PeopleText) {
+	for _, r := range h.Repositories {
+		if r.Status != report.RepositoryResolved {
+			render.GhCommand(w, "error", "roster: repository "+r.Status+" ("+r.Coordinate.Identifier+")", repositoryTitle(r)+": "+r.Reason)
+			continue
+		}
+		for _, f := range r.Findings {
+			render.GhCommand(w, render.GhSeverity(f.Severity), "roster: "+f.Code+" ("+r.Coordinate.Identifier+")", repositoryTitle(r)+": "+pt.Prose(f.Message)+"\n"+render.ActorLine(f, pt))
+		}
+	}
+	verdict := fmt.Sprintf("%d member repositories, %d unhealthy, %d not judged; %d error(s), %d warning(s)", len(h.Repositories), h.Unhealthy, h.Unresolved, h.Errors, h.Warnings)
+	if h.Healthy {
+		render.GhCommand(w, "notice", "roster: project health", h.Coordinate+" is healthy: "+verdict)
+	} else {
+		render.GhCommand(w, "error", "roster: project health", h.Coordinate+" is not healthy: "+verdict)
+	}
+}
+
+// projectHealthMarkdown is the job summary: one row per member.
+func projectHealthMarkdown(h projectHealthJSON, pt render.PeopleText) string {
+	var b strings.Builder
+	verdict := "healthy"
+	if !h.Healthy {
+		verdict = "not healthy"
+	}
+	fmt.Fprintf(&b, "## roster project health: %s\n\nProject %s: %d member repositories, %d unhealthy, %d not judged\n\n",
+		render.MdText(verdict), render.MdCode(h.Coordinate), len(h.Repositories), h.Unhealthy, h.Unresolved)
+	b.WriteString("| repository | lead | maintainers | verdict |\n| --- | --- | --- | --- |\n")
+	for _, r := range h.Repositories {
+		lead := ""
+		if r.Lead != nil {
+			lead = pt.Of(r.Lead.Npub)
+		}
+		var names []string
+		for _, m := range r.Maintainers {
+			names = append(names, pt.Of(m.Npub))
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", render.MdCode(repositoryTitle(r)), render.MdText(lead), render.MdText(strings.Join(names, ", ")), render.MdText(repositoryVerdict(r)))
+	}
+	b.WriteString("\n")
+	return b.String()
+}
