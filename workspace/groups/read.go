@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/nbd-wtf/go-nostr"
-
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/workspace/pipeline"
 )
@@ -52,11 +50,7 @@ func ReadMember(ctx context.Context, r pipeline.Relays, relays []string, id, me 
 
 func read(ctx context.Context, r pipeline.Relays, relays []string, id, me string) ReadResult {
 	infos := pipeline.RelaySelves(ctx, r, relays)
-	filters := []nostr.Filter{{Kinds: StateKinds, Tags: nostr.TagMap{"d": {id}}}}
-	if me != "" {
-		filters = append(filters, nostr.Filter{Kinds: []int{KindPutUser, KindRemoveUser}, Tags: nostr.TagMap{"h": {id}, "p": {me}}})
-	}
-	res := r.Fetch(ctx, relays, filters...)
+	res := r.Fetch(ctx, relays, ReadFilters(id, me)...)
 	out := ReadResult{Complete: res.Complete, Fetch: res}
 	for i, rep := range res.Relays {
 		rr := RelayRead{URL: rep.URL, Status: rep.Status, Reason: rep.Reason, Self: infos[i].Self, Info: infos[i].Doc}

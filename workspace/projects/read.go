@@ -59,7 +59,7 @@ type ReadResult struct {
 func Read(ctx context.Context, r pipeline.Relays, urls []string, c Coordinate) ReadResult {
 	urls = relaypool.NormalizeRelays(urls)
 	infos := pipeline.RelaySelves(ctx, r, urls)
-	res := r.Fetch(ctx, urls, nostr.Filter{Kinds: []int{KindState}, Tags: nostr.TagMap{"d": {c.Address()}}})
+	res := r.Fetch(ctx, urls, ReadFilters(c)...)
 	out := ReadResult{Complete: res.Complete}
 	for i, rep := range res.Relays {
 		rr := RelayRead{URL: rep.URL, Status: rep.Status, Reason: rep.Reason, Self: infos[i].Self, Projection: ProjectionNone, Info: infos[i].Doc}

@@ -99,9 +99,7 @@ func (s *Session) fetchProjection(ctx context.Context) ([]*nostr.Event, error) {
 	if s.infoErr != nil {
 		return nil, s.infoErr
 	}
-	// NIP-SW's d=<owner>, and Buzz relay's d=<owner>:<reader> for this reader.
-	f := nostr.Filter{Kinds: []int{KindProjection}, Tags: nostr.TagMap{"d": {s.Owner, BuzzD(s.Owner, s.Me)}}}
-	res := s.Relays.Fetch(ctx, []string{s.Relay}, f)
+	res := s.Relays.Fetch(ctx, []string{s.Relay}, s.ProjectionFilters()...)
 	if !res.Complete {
 		r := res.Relays[0]
 		return nil, fmt.Errorf("%s did not answer (%s)", s.Relay, pipeline.Outcome(r.Status, r.Reason))

@@ -88,6 +88,10 @@ type Seams struct {
 	// Http replaces http.DefaultClient for NIP-05 lookups (a test's TLS
 	// server).
 	Http *http.Client `json:"-"`
+	// WatchResolved is called after each resolution of a --watch read,
+	// with whether it was printed and how many live events it was handed
+	// (watch.Options.Resolved).
+	WatchResolved func(printed bool, live int) `json:"-"`
 }
 
 // HttpClient is the client of NIP-05 lookups.

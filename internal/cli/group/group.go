@@ -48,7 +48,7 @@ type GroupJSON struct {
 }
 
 func newGroupShowCmd(a *cmdutil.Factory) *cobra.Command {
-	var me bool
+	var me, watching bool
 	cmd := &cobra.Command{
 		Use:   "show <group>",
 		Short: "Show a group's relay-signed metadata, admins, members and roles",
@@ -66,6 +66,10 @@ With --offline it answers from the local cache (each relay's last verified
 state, checked again against its cached NIP-11 self; status "cache",
 complete false); exit 4 offline-miss when nothing is cached.
 
+With --watch it stays: one live subscription per relay on the group's
+relay-signed state, and the group is printed again each time a relay signs
+a change (with --json, one document per line). Ctrl-C ends it (exit 0).
+
 ` + groupRefHelp,
 		Example: `  roster group show 99999999-9999-4999-8999-999999999999 --relay wss://relay.example
   roster group show 99999999-9999-4999-8999-999999999999 --relay wss://relay.example --json
@@ -79,6 +83,14 @@ complete false); exit 4 offline-miss when nothing is cached.
 				return err
 			}
 			id := ref.ID
+			if watching {
+				if err := a.WatchFlagErr(); err != nil {
+					return err
+				}
+				if me {
+					return cmdutil.UsageErr("--watch follows the group's relay-signed state; drop --me to follow it")
+				}
+			}
 			if a.Opts.Offline && me {
 				return cmdutil.UsageErr("--me reads the 9000/9001 events naming you, which the cache does not keep; drop --offline")
 			}
@@ -90,6 +102,9 @@ complete false); exit 4 offline-miss when nothing is cached.
 			ctx := cmd.Context()
 			if me {
 				return groupShowMe(ctx, a, pool, relays, ref)
+			}
+			if watching {
+				return watchGroup(ctx, a, pool, ref, relays)
 			}
 			rd := groups.Read(ctx, pool, relays, id)
 			out := GroupJSON{Schema: "roster.group/v1", ID: id, Complete: rd.Complete, Relays: rd.Relays}
@@ -106,6 +121,7 @@ complete false); exit 4 offline-miss when nothing is cached.
 		},
 	}
 	cmd.Flags().BoolVar(&me, "me", false, "show your membership and roles (needs a signer)")
+	cmd.Flags().BoolVar(&watching, "watch", false, cmdutil.WatchHelp)
 	return cmd
 }
 

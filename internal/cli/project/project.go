@@ -43,7 +43,8 @@ project's live home channel (a NIP-29 group on the same relay).`,
 }
 
 func newProjectShowCmd(a *cmdutil.Factory) *cobra.Command {
-	return &cobra.Command{
+	var watching bool
+	cmd := &cobra.Command{
 		Use:   "show <naddr|coordinate>",
 		Short: "Show a project's relay-signed state",
 		Long: `Reads the kind 30623 Project State for one project from every relay and keeps
@@ -54,7 +55,11 @@ its revision is the "rev" tag. Exit 4 when no relay has a valid projection.
 Then the member repositories (its "a" tags), all in one discovery (each
 round one request per relay for all of them; at most 16 are read): each
 one's lead, confirmed maintainers and health verdict, as 'roster repo'
-reads them. 'roster project health' is the CI gate.`,
+reads them. 'roster project health' is the CI gate.
+
+With --watch it stays: one live subscription per relay on the Project State,
+and the project is printed again each time the shown state changes (with
+--json, one document per line). Ctrl-C ends it (exit 0).`,
 		Example: `  roster project show 30621:<owner-hex>:my-project --relay wss://relay.example
   roster project show naddr1... --json`,
 		Args: cobra.ExactArgs(1),
@@ -69,6 +74,9 @@ reads them. 'roster project health' is the CI gate.`,
 			}
 			if len(relays) == 0 {
 				return projectNoRelays(c)
+			}
+			if watching {
+				return watchProject(cmd.Context(), a, args[0], c, relays)
 			}
 			var rd projects.ReadResult
 			if a.Opts.Offline {
@@ -111,6 +119,8 @@ reads them. 'roster project health' is the CI gate.`,
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&watching, "watch", false, cmdutil.WatchHelp)
+	return cmd
 }
 
 // ProjectParseArg accepts a coordinate 30621:<owner-hex>:<d> or an naddr of

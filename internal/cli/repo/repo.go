@@ -11,6 +11,7 @@ import (
 // NewRepoCmd is `roster repo`: itself the read, and the parent of every
 // repository subcommand.
 func NewRepoCmd(a *cmdutil.Factory) *cobra.Command {
+	var watching bool
 	cmd := &cobra.Command{
 		Use:   "repo",
 		Short: "Show who maintains the repository, who leads it, and what to do next",
@@ -22,13 +23,21 @@ acknowledgement or lead coordinate is waiting for you. Then it shows the
 announcement's metadata, the resolved Git state and what each relay said.
 
 A read that only some relays answered still succeeds: it is marked
-incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
+incomplete and names the relays that failed. Use 'roster repo health' in CI.
+
+With --watch it stays: one live subscription per relay, and the answer is
+printed again each time it changes (with --json, one document per line);
+an event that changes nothing prints nothing. Ctrl-C ends it (exit 0).`,
 		Example: `  roster repo
   roster repo --json
   roster repo --repo nostr://npub1.../my-repo --relay wss://relay.example
-  roster repo --offline            # from the local cache, no network`,
+  roster repo --offline            # from the local cache, no network
+  roster repo --watch --json       # one document per line, each time the answer changes`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if watching {
+				return watchRepo(a, cmd.Context())
+			}
 			v, err := LoadRepoWith(a, cmd.Context(), cmdutil.SourceOptions{Profiles: true}, PartialEvidence)
 			if err != nil {
 				return err
@@ -47,6 +56,7 @@ incomplete and names the relays that failed. Use 'roster repo health' in CI.`,
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&watching, "watch", false, cmdutil.WatchHelp)
 	cmd.PersistentFlags().BoolVar(&a.Full, "full", false, "print npubs in full on a terminal too (pipes and --json always get them in full)")
 	cmd.PersistentFlags().BoolVar(&a.Verbose, "verbose", false, "show the exact tags a membership preview writes")
 	// Each read lives in its own file (repo_<name>.go); add one line here.

@@ -44,6 +44,7 @@ revokes. Every command needs exactly one --relay and a signer.`,
 
 func newWorkspaceShowCmd(a *cmdutil.Factory) *cobra.Command {
 	var owner string
+	var watching bool
 	cmd := &cobra.Command{
 		Use:   "show",
 		Short: "Show a workspace's sections, assignments and readers, decrypted",
@@ -51,17 +52,29 @@ func newWorkspaceShowCmd(a *cmdutil.Factory) *cobra.Command {
 (signature, signer = the relay's NIP-11 self, kind, owner, version), applies
 the revision rules against the cached one (older: ignored; a gap: full
 refetch), decrypts labels with your key envelope and caches it. If the relay
-cannot be reached, the last verified projection is shown marked stale.`,
+cannot be reached, the last verified projection is shown marked stale.
+
+With --watch it stays: one live subscription on the relay, authenticated as
+you, and the workspace is printed again each time a new projection changes
+it (with --json, one document per line). Ctrl-C ends it (exit 0).`,
 		Example: `  roster workspace show --relay wss://relay.example                 # your own workspace
   roster workspace show --owner npub1... --relay wss://relay.example # one you were granted
   roster workspace show --owner npub1... --relay wss://relay.example --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if watching {
+				if err := a.WatchFlagErr(); err != nil {
+					return err
+				}
+			}
 			ws, err := openWorkspace(a, cmd.Context(), owner, suggest.Roster("workspace", "show"))
 			if err != nil {
 				return err
 			}
 			defer ws.close()
+			if watching {
+				return watchWorkspace(cmd.Context(), a, ws)
+			}
 			cur, err := ws.Load(cmd.Context())
 			if err != nil {
 				return render.PipelineErr(err)
@@ -75,6 +88,7 @@ cannot be reached, the last verified projection is shown marked stale.`,
 		},
 	}
 	cmd.Flags().StringVar(&owner, "owner", "", "the workspace owner (npub, hex or NIP-05 name@domain; default: you)")
+	cmd.Flags().BoolVar(&watching, "watch", false, cmdutil.WatchHelp)
 	return cmd
 }
 
