@@ -139,7 +139,7 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 	}
 	out := &Outcome{Intent: intent, DryRun: dryRun, Before: v}
 	in := preflight.Input{Author: author, Selected: v.Coordinate(), Events: v.Events, Now: v.Now, Intent: intent,
-		ReadState: readState, Actions: v.Actions, ActionsDropped: v.ActionsDropped, ActionsLeftOut: v.ActionsOverLimit}
+		Actions: v.Actions, ActionsDropped: v.ActionsDropped, ActionsLeftOut: v.ActionsOverLimit}
 	if v.Checkout != nil {
 		local, tracking, err := checkoutRefs(v)
 		switch {
@@ -203,16 +203,6 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 		out.Switch = sw
 	}
 	return out, nil
-}
-
-// readState reads a kind 30618 event for preflight (nil when it is not a
-// valid state event, which then supplies no state).
-func readState(evt *nostr.Event) *preflight.ResolvedState {
-	st, err := gitstate.ParseState(evt)
-	if err != nil {
-		return nil
-	}
-	return &preflight.ResolvedState{EventID: st.EventID, Author: st.Author, Head: st.Head, Refs: st.Refs}
 }
 
 // checkoutRefs are the checkout's complete local ref map and the
