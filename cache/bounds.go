@@ -250,11 +250,7 @@ func (c *Cache) usedBytes(held bool) (int64, error) {
 		defer c.mu.RUnlock()
 	}
 	err := c.db.View(func(tx *bolt.Tx) error { size = tx.Size(); return nil })
-	// Stats().FreeAlloc is set only when a write transaction ends; the free
-	// and pending page counts are also right before the first one (opening
-	// reads the freelist), which a session that has only read has not had.
-	st := c.db.Stats()
-	return size - int64(st.FreePageN+st.PendingPageN)*int64(c.pageSize), err
+	return size - int64(c.db.Stats().FreeAlloc), err
 }
 
 // evict deletes the least recently read (or written) events until about
@@ -437,7 +433,7 @@ func (c *Cache) compactLocked() error {
 		_ = dir.Close()
 	}
 	old := c.db
-	c.db, c.pageSize = dst, dst.Info().PageSize
+	c.db = dst
 	return old.Close()
 }
 

@@ -68,9 +68,6 @@ type Cache struct {
 	path     string
 	maxBytes int64
 	timeout  time.Duration
-	// pageSize is db's page size, read once when db is opened or swapped
-	// (bbolt's Info races with a write transaction growing the map).
-	pageSize int
 
 	reads reads // pending read records, written with the next write or on Close
 
@@ -141,7 +138,7 @@ func OpenWith(home string, o Options) (*Cache, error) {
 	if err != nil {
 		return nil, classifyOpenError(path, err)
 	}
-	c := &Cache{db: db, path: path, maxBytes: maxBytes, timeout: timeout, pageSize: db.Info().PageSize}
+	c := &Cache{db: db, path: path, maxBytes: maxBytes, timeout: timeout}
 	if err := c.checkSchema(); err != nil {
 		_ = db.Close()
 		return nil, err
@@ -186,7 +183,7 @@ func openReadOnly(path string, o Options, why error) (*Cache, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes
 	}
-	c := &Cache{db: db, path: path, maxBytes: max(maxBytes, MinMaxBytes), timeout: timeout, pageSize: db.Info().PageSize,
+	c := &Cache{db: db, path: path, maxBytes: max(maxBytes, MinMaxBytes), timeout: timeout,
 		readOnly: &Error{Path: path, Reason: ReasonReadOnly, Err: why}}
 	if err := c.checkSchemaReadOnly(); err != nil {
 		_ = db.Close()
@@ -293,40 +290,7 @@ func classifyOpenError(path string, err error) error {
 }
 
 // checkSchema initializes an empty file and refuses files it cannot read.
-// A file that needs nothing written (the usual case: this roster made it)
-// is checked in a read transaction, so opening it commits nothing and
-// waits on no fdatasync; only a file to initialize or migrate is written.
 func (c *Cache) checkSchema() error {
-	current := false
-	if err := c.view(func(tx *bolt.Tx) error {
-		current = false
-		meta := tx.Bucket(bucketMeta)
-		if meta == nil || tx.Bucket(bucketAccess) == nil {
-			return nil
-		}
-		for _, b := range addedBuckets {
-			if tx.Bucket(b) == nil {
-				return nil
-			}
-		}
-		v, err := strconv.Atoi(string(meta.Get(keySchema)))
-		if err != nil || v < 1 || v > SchemaVersion {
-			return nil // the write transaction below says what is wrong
-		}
-		for _, b := range allBuckets {
-			if tx.Bucket(b) == nil {
-				return nil
-			}
-		}
-		c.reads.clock = getCounter(meta, keyClock)
-		current = true
-		return nil
-	}); err != nil {
-		return err
-	}
-	if current {
-		return nil
-	}
 	return c.update(func(tx *bolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
 		if meta == nil {
