@@ -13,7 +13,7 @@ RELAY_PKGS := ./cmd/roster ./devrelay/... ./golden ./interop
 INTEROP_DEPS := interop/node_modules/.package-lock.json
 BIN := bin/roster
 
-.PHONY: test vet fmtcheck modcheck build demo bench fuzz lint clean interop-deps
+.PHONY: test vet fmtcheck modcheck build demo bench startup fuzz lint clean interop-deps
 
 build:
 	$(GO) build -o $(BIN) ./cmd/roster
@@ -56,6 +56,13 @@ demo: build
 # loopback Git servers, and cold vs warm `roster repo --json`. Figures and how to read them: docs/PERFORMANCE.md.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./graph ./relaypool ./cache ./gitstate ./cmd/roster
+
+# Start-up: a warm `roster repo --offline --json` against `git rev-parse HEAD`,
+# side by side (docs/PERFORMANCE.md "Start-up"; the Go benchmark
+# BenchmarkStartupRepoOfflineVersusGitRevParse measures the same, CPU time too).
+STARTUP_RUNS ?= 50
+startup: build
+	./scripts/startup.sh $(BIN) $(STARTUP_RUNS)
 
 FUZZTIME ?= 20s
 fuzz:

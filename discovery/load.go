@@ -92,7 +92,7 @@ func (v *View) resolve() {
 	if v.StateEvent != nil {
 		// An unparseable state event is reported as no state rather than
 		// failing the whole read.
-		if st, err := gitstate.ParseState(v.StateEvent); err == nil {
+		if st, err := graph.ParseState(v.StateEvent); err == nil {
 			v.State = st
 		} else {
 			v.StateEvent = nil

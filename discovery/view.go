@@ -53,7 +53,7 @@ type View struct {
 	// StateEvent is the resolved kind 30618 event and State its parse; nil
 	// when no confirmed maintainer published usable state.
 	StateEvent *nostr.Event
-	State      *gitstate.State
+	State      *graph.State
 	// Viewer is the signed-in user's hex pubkey, or "" when nobody is.
 	Viewer string
 	// Now is the clock reading the resolution used (Unix seconds).

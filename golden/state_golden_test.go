@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nbd-wtf/go-nostr"
-	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/preflight"
 )
@@ -65,14 +63,6 @@ type stateRecord struct {
 	Changed []string                   `json:"changed,omitempty"`
 }
 
-func readState(e *nostr.Event) *preflight.ResolvedState {
-	st, err := gitstate.ParseState(e)
-	if err != nil {
-		return nil
-	}
-	return &preflight.ResolvedState{EventID: st.EventID, Author: st.Author, Head: st.Head, Refs: st.Refs}
-}
-
 func TestStateGolden(t *testing.T) {
 	files, err := filepath.Glob("testdata/state/*.json")
 	if err != nil || len(files) == 0 {
@@ -105,7 +95,7 @@ func runStateScenario(t *testing.T, file string, ss *StateScenario) {
 		t.Fatal(err)
 	}
 	in := preflight.Input{Author: Pubkey(ss.Author), Selected: graph.NewCoordinate(Pubkey(ss.Selected), base.identifier()),
-		Events: events, Now: ss.Now, ReadState: readState, LocalRefs: ss.LocalRefs, Tracking: originTracking(ss.Tracking),
+		Events: events, Now: ss.Now, LocalRefs: ss.LocalRefs, Tracking: originTracking(ss.Tracking),
 		Intent: preflight.Intent{Action: preflight.Action(ss.Intent.Action), Subject: aliasPubkey(ss.Intent.Subject),
 			Lead: aliasPubkey(ss.Intent.Lead), NoLead: ss.Intent.NoLead, Force: ss.Intent.Force}}
 	plan, refusal := preflight.Prepare(in)

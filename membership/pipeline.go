@@ -157,7 +157,7 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 		p.Notice(out.Unfinished)
 	}
 	in := preflight.Input{Author: author, Selected: v.Coordinate(), Events: v.Events, Now: v.Now, Intent: intent,
-		ReadState: readState, Actions: v.Actions, ActionsDropped: v.ActionsDropped, ActionsLeftOut: v.ActionsOverLimit,
+		Actions: v.Actions, ActionsDropped: v.ActionsDropped, ActionsLeftOut: v.ActionsOverLimit,
 		LastComplete: v.LastComplete}
 	if v.Checkout != nil {
 		local, tracking, err := checkoutRefs(v)
@@ -222,16 +222,6 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 		out.Switch = sw
 	}
 	return out, nil
-}
-
-// readState reads a kind 30618 event for preflight (nil when it is not a
-// valid state event, which then supplies no state).
-func readState(evt *nostr.Event) *preflight.ResolvedState {
-	st, err := gitstate.ParseState(evt)
-	if err != nil {
-		return nil
-	}
-	return &preflight.ResolvedState{EventID: st.EventID, Author: st.Author, Head: st.Head, Refs: st.Refs}
 }
 
 // checkoutRefs are the checkout's complete local ref map and the

@@ -281,7 +281,7 @@ func followLeadSwitch(v *view, p *Plan, in Input, afterEvents []*nostr.Event) *R
 			"roster does not switch the checkout until both views agree; rerun later").
 			with("selected_component", npubs(p.After.Component)).with("lead_component", npubs(rooted.Component))
 	}
-	if in.ReadState != nil && !sameState(in.readState(graph.SelectState(afterEvents, rooted)), in.readState(graph.SelectState(afterEvents, p.After))) {
+	if !sameState(in.readState(graph.SelectState(afterEvents, rooted)), in.readState(graph.SelectState(afterEvents, p.After))) {
 		return refuse("lead-view-differs",
 			say("the lead's coordinate %s resolves different Git state than this checkout's view", who(v.lead)),
 			"roster does not switch the checkout until both views agree; rerun later")
@@ -296,9 +296,6 @@ func stateInput(in Input, before, after *graph.Resolution, afterEvents []*nostr.
 		Contained: in.Contained, Rewind: in.Intent.Rewinds(), Now: in.Now}
 	if in.Intent.Action == ActRemove {
 		si.Removed = in.Intent.Subject
-	}
-	if in.ReadState == nil {
-		return si
 	}
 	beforeEvt := graph.SelectState(in.Events, before)
 	si.Before = in.readState(beforeEvt)

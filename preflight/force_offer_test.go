@@ -22,7 +22,7 @@ func TestForceIsOfferedLastWithItsLossInWords(t *testing.T) {
 	}
 	accept := func(w *world, local map[string]string, tracking []TrackingRef) *Refusal {
 		_, r := Prepare(Input{Author: pk("bob"), Selected: graph.NewCoordinate(pk("alice"), repoID), Events: w.events, Now: 2000,
-			Intent: Intent{Action: ActAccept}, ReadState: testReadState, LocalRefs: local, Tracking: tracking})
+			Intent: Intent{Action: ActAccept}, LocalRefs: local, Tracking: tracking})
 		return r
 	}
 	confirmingAdd := func() *Refusal {

@@ -17,7 +17,7 @@ import (
 // histories the join would leave unacknowledged (`history`). Nothing here
 // changes the refusal; --force stays unavailable.
 func withJoinComparison(r *Refusal, in Input, before, after *graph.Resolution, afterEvents []*nostr.Event, v *view, p *Plan) *Refusal {
-	if r == nil || r.Code != "repository-join" || in.ReadState == nil {
+	if r == nil || r.Code != "repository-join" {
 		return r
 	}
 	si := stateInput(in, before, after, afterEvents, v)

@@ -37,11 +37,6 @@ type Input struct {
 	// descends from it); a ref missing is not contained. Only --force
 	// reads it (ForceRewinds); nil outside a checkout.
 	Contained map[string]bool
-	// ReadState reads a kind 30618 event's default branch and ref map
-	// (gitstate.ParseState); nil when it cannot be read. Which event a
-	// resolution selects is graph.SelectState, the read pipeline's rule, so
-	// preview and read agree. A nil ReadState makes every state nil.
-	ReadState func(*nostr.Event) *ResolvedState
 	// Actions are the verified role-scoped events and their targets
 	// (discovery.View.Actions); ActionsDropped counts those discovery's
 	// bounds left out (any makes the comparison impossible).
@@ -56,11 +51,20 @@ type Input struct {
 	LastComplete []*nostr.Event
 }
 
+// readState reads a kind 30618 event's default branch and ref map
+// (graph.ParseState, the read pipeline's parser); nil for no event or one
+// that is not a valid state event, which then supplies no state. Which
+// event a resolution selects is graph.SelectState, the read pipeline's
+// rule, so preview and read agree.
 func (in Input) readState(e *nostr.Event) *ResolvedState {
-	if e == nil || in.ReadState == nil {
+	if e == nil {
 		return nil
 	}
-	return in.ReadState(e)
+	st, err := graph.ParseState(e)
+	if err != nil {
+		return nil
+	}
+	return &ResolvedState{EventID: st.EventID, Author: st.Author, Head: st.Head, Refs: st.Refs}
 }
 
 // Plan is a previewed mutation the command may sign: the replacement

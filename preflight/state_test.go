@@ -10,21 +10,6 @@ import (
 	"github.com/roster-cli/roster/graph"
 )
 
-// testReadState reads a state event's HEAD and refs the way gitstate does
-// for valid events.
-func testReadState(e *nostr.Event) *ResolvedState {
-	s := &ResolvedState{EventID: e.ID, Author: e.PubKey, Refs: map[string]string{}}
-	for _, t := range e.Tags {
-		switch {
-		case len(t) >= 2 && t[0] == "HEAD":
-			s.Head = strings.TrimPrefix(t[1], "ref: ")
-		case len(t) >= 2 && strings.HasPrefix(t[0], "refs/"):
-			s.Refs[t[0]] = t[1]
-		}
-	}
-	return s
-}
-
 func (w *world) state(author string, created int64, refs ...[]string) {
 	evt := &nostr.Event{Kind: graph.KindState, CreatedAt: nostr.Timestamp(created), Tags: nostr.Tags{{"d", repoID}}}
 	for _, r := range refs {
@@ -38,7 +23,7 @@ func (w *world) state(author string, created int64, refs ...[]string) {
 
 func (w *world) prepareState(author string, now int64, it Intent, local map[string]string) (*Plan, *Refusal) {
 	return Prepare(Input{Author: pk(author), Selected: graph.NewCoordinate(pk("alice"), repoID), Events: w.events, Now: now,
-		Intent: it, ReadState: testReadState, LocalRefs: local})
+		Intent: it, LocalRefs: local})
 }
 
 const oidA, oidB = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
@@ -239,7 +224,7 @@ func TestAcceptCountsTrackedBranchesAsAligned(t *testing.T) {
 	w.run("alice", "alice", 1000, Intent{Action: ActAdd, Subject: pk("bob")})
 	local := map[string]string{"HEAD": "ref: refs/heads/main", "refs/heads/main": oidA}
 	in := Input{Author: pk("bob"), Selected: graph.NewCoordinate(pk("alice"), repoID), Events: w.events, Now: 2000,
-		Intent: Intent{Action: ActAccept}, ReadState: testReadState, LocalRefs: local, Tracking: []TrackingRef{{Remote: "origin", Ref: "refs/heads/dev", OID: oidB}}}
+		Intent: Intent{Action: ActAccept}, LocalRefs: local, Tracking: []TrackingRef{{Remote: "origin", Ref: "refs/heads/dev", OID: oidB}}}
 	if _, r := Prepare(in); r != nil {
 		t.Fatalf("a plain clone was refused: %s", r.Message)
 	}

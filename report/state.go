@@ -70,7 +70,7 @@ func CoordinateOf(c graph.Coordinate) Coordinate {
 
 // StateEventOf is s with its author as an npub and its refs copied; nil
 // for no state.
-func StateEventOf(s *gitstate.State) *StateEvent {
+func StateEventOf(s *graph.State) *StateEvent {
 	if s == nil {
 		return nil
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/roster-cli/roster/workspace/testkeys"
 )
 
-func stateView(t *testing.T, st *gitstate.State) *discovery.View {
+func stateView(t *testing.T, st *graph.State) *discovery.View {
 	t.Helper()
 	pk, _ := nostr.GetPublicKey(testkeys.Named("report-test-", "alice"))
 	return &discovery.View{Selection: gitstate.Selection{Coordinate: graph.NewCoordinate(pk, "p")}, State: st, Offline: true}
@@ -42,7 +42,7 @@ func TestStateReportOutsideACheckoutHasNullCheckoutAndState(t *testing.T) {
 func TestStateReportNamesTheAuthorByNpubAndCopiesTheRefs(t *testing.T) {
 	pk, _ := nostr.GetPublicKey(testkeys.Named("report-test-", "bob"))
 	refs := map[string]string{"refs/heads/main": "aa"}
-	st := &gitstate.State{EventID: "e1", Author: pk, CreatedAt: 7, Head: "refs/heads/main", Refs: refs}
+	st := &graph.State{EventID: "e1", Author: pk, CreatedAt: 7, Head: "refs/heads/main", Refs: refs}
 	rep := StateFromView(stateView(t, st), nil)
 	if rep.State.Author != graph.Npub(pk) || rep.State.CreatedAt != 7 || rep.State.Refs["refs/heads/main"] != "aa" {
 		t.Fatalf("%+v", rep.State)

@@ -22,7 +22,7 @@ func git(t *testing.T, dir string, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
-func checkoutView(t *testing.T, st *gitstate.State) (*discovery.View, string) {
+func checkoutView(t *testing.T, st *graph.State) (*discovery.View, string) {
 	t.Helper()
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")
@@ -47,7 +47,7 @@ func TestACheckoutMatchingTheResolvedStateIsAligned(t *testing.T) {
 	if cmp.Aligned() || cmp.Resolved != nil || len(cmp.Alignment.ForceWould) == 0 {
 		t.Fatalf("no state: aligned=%v force_would=%v", cmp.Aligned(), cmp.Alignment.ForceWould)
 	}
-	v.State = &gitstate.State{EventID: "e1", Author: strings.Repeat("a", 64), Head: "refs/heads/main", Refs: map[string]string{"refs/heads/main": oid}}
+	v.State = &graph.State{EventID: "e1", Author: strings.Repeat("a", 64), Head: "refs/heads/main", Refs: map[string]string{"refs/heads/main": oid}}
 	if cmp, err = statepub.CompareCheckout(v); err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestACheckoutMatchingTheResolvedStateIsAligned(t *testing.T) {
 func TestACheckoutBehindTheStateListsTheUpdateToAlign(t *testing.T) {
 	v, oid := checkoutView(t, nil)
 	other := strings.Repeat("b", 40)
-	v.State = &gitstate.State{EventID: "e1", Head: "refs/heads/main", Refs: map[string]string{"refs/heads/main": other}}
+	v.State = &graph.State{EventID: "e1", Head: "refs/heads/main", Refs: map[string]string{"refs/heads/main": other}}
 	cmp, err := statepub.CompareCheckout(v)
 	if err != nil {
 		t.Fatal(err)

@@ -84,15 +84,16 @@ func (a *Factory) openCacheIn(dir string) (*cache.Cache, error) {
 
 // ViewerPubkey is whose announcement the advisory warnings are about: the
 // ROSTER_SECRET_KEY or logged-in pubkey, found without unlocking anything
-// (no passphrase prompt, no bunker round trip). Nobody signed in is "".
+// (no passphrase prompt, no bunker round trip, no keyring lookup:
+// signer.Viewer). Nobody signed in is "".
 func (a *Factory) ViewerPubkey() string {
 	env, err := a.SignerEnv(NewSecretReader(a))
 	if err != nil {
 		return ""
 	}
-	acct, err := signer.Identify(env)
+	pk, err := signer.Viewer(env)
 	if err != nil {
 		return ""
 	}
-	return acct.Pubkey
+	return pk
 }

@@ -1,4 +1,4 @@
-package gitstate
+package graph
 
 import (
 	"reflect"
@@ -15,8 +15,11 @@ const (
 	oidC = "abcdefabcdefabcdefabcdefabcdefabcdefabcd"
 )
 
+// stateAuthor is any pubkey: ParseState does not check signatures.
+var stateAuthor = strings.Repeat("a", 64)
+
 func stateEvent(tags ...nostr.Tag) *nostr.Event {
-	return &nostr.Event{ID: strings.Repeat("e", 64), PubKey: alicePK, CreatedAt: 1700000000, Kind: 30618, Tags: tags}
+	return &nostr.Event{ID: strings.Repeat("e", 64), PubKey: stateAuthor, CreatedAt: 1700000000, Kind: 30618, Tags: tags}
 }
 
 func TestParseStateAsNgitWritesIt(t *testing.T) {
@@ -36,7 +39,7 @@ func TestParseStateAsNgitWritesIt(t *testing.T) {
 	if s.Head != "refs/heads/main" || !reflect.DeepEqual(s.Refs, want) || len(s.Invalid) != 0 {
 		t.Fatalf("got %+v", s)
 	}
-	if s.Identifier != "my-repo" || s.Author != alicePK || s.EventID != evt.ID || s.CreatedAt != 1700000000 {
+	if s.Identifier != "my-repo" || s.Author != stateAuthor || s.EventID != evt.ID || s.CreatedAt != 1700000000 {
 		t.Fatalf("metadata %+v", s)
 	}
 }
