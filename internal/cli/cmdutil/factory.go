@@ -11,8 +11,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// globalOptions are the flags every command shares (docs/architecture.md
-// "Command-line contract").
+// globalOptions are the values of the flags several commands share, bound
+// by the helpers of flags.go on the commands that read them
+// (docs/architecture.md "The Factory and the flag helpers").
 type globalOptions struct {
 	Relays []string
 	Repo   string

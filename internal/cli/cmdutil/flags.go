@@ -108,6 +108,8 @@ const (
 	// NetworkFlags are a relay reader's: --relay, --offline, --timeout,
 	// --deadline.
 	NetworkFlags = RelayFlags | OfflineFlag | TimeoutFlag | DeadlineFlag
+	// RepoCommandFlags are what every command under roster repo reads.
+	RepoCommandFlags = OutputFlags | RepoFlag | NetworkFlags | HomeFlag
 )
 
 // AddFlags adds the shared flags of set to cmd (the helpers above) and

@@ -1,6 +1,8 @@
 package repo
 
 import (
+	"context"
+
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/internal/termui"
@@ -10,7 +12,19 @@ import (
 
 // NewRepoCmd is `roster repo`: itself the read, and the parent of every
 // repository subcommand.
-func NewRepoCmd(a *cmdutil.Factory) *cobra.Command {
+func NewRepoCmd(a *cmdutil.Factory) *cobra.Command { return NewCmdRepo(a, nil) }
+
+// RepoOptions are `roster repo` as its flags gave it: --full and --verbose
+// (which its subcommands inherit) and the shared flags, in Factory.Opts.
+type RepoOptions struct {
+	Factory       *cmdutil.Factory
+	Full, Verbose bool
+}
+
+// NewCmdRepo builds roster repo; runF, when given, runs instead of the read
+// with the parsed options (tests).
+func NewCmdRepo(a *cmdutil.Factory, runF func(context.Context, *RepoOptions) error) *cobra.Command {
+	o := &RepoOptions{Factory: a}
 	var watching bool
 	cmd := &cobra.Command{
 		Use:   "repo",
@@ -35,6 +49,10 @@ an event that changes nothing prints nothing. Ctrl-C ends it (exit 0).`,
   roster repo --watch --json       # one document per line, each time the answer changes`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.Full, o.Verbose = a.Full, a.Verbose
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
 			if watching {
 				return watchRepo(a, cmd.Context())
 			}

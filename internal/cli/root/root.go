@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
@@ -159,10 +158,11 @@ func sharedTakesValue(arg string) bool {
 
 // HoistLeadingFlags moves the shared flags given before the command's
 // name (`roster --offline hooks run ...`, as the installed hook files call
-// it; `roster --json repo`) after it, before any "--": the command parses
-// them as its own, and one it does not read is its unknown flag. Other
-// arguments keep their order.
-func HoistLeadingFlags(args []string) []string {
+// it; `roster --json repo`) right after the command's words: the command
+// parses them as its own, and one it does not read is its unknown flag.
+// Every argument keeps its order otherwise (a repeated --relay stays in
+// the order given).
+func HoistLeadingFlags(root *cobra.Command, args []string) []string {
 	i := 0
 	for i < len(args) {
 		arg := args[i]
@@ -178,13 +178,27 @@ func HoistLeadingFlags(args []string) []string {
 		return args
 	}
 	lead, rest := args[:i], args[i:]
-	j := slices.Index(rest, "--")
-	if j < 0 {
-		j = len(rest)
+	j := 0 // past the command's words
+	for c := root; j < len(rest); j++ {
+		sub := subcommand(c, rest[j])
+		if sub == nil {
+			break
+		}
+		c = sub
 	}
 	out := make([]string, 0, len(args))
 	out = append(append(append(out, rest[:j]...), lead...), rest[j:]...)
 	return out
+}
+
+// subcommand is c's subcommand named (or aliased) name, nil when none is.
+func subcommand(c *cobra.Command, name string) *cobra.Command {
+	for _, sub := range c.Commands() {
+		if sub.Name() == name || sub.HasAlias(name) {
+			return sub
+		}
+	}
+	return nil
 }
 
 // checkGlobalFlags rejects shared flag values no command can use. It runs
@@ -313,14 +327,14 @@ func RunContext(ctx context.Context, args []string, s *cmdutil.IoStreams, sm cmd
 
 // Execute runs root (a's command tree) with args and returns the exit code.
 func Execute(a *cmdutil.Factory, ctx context.Context, root *cobra.Command, args []string) int {
-	if len(args) == 0 || (args[0] != cobra.ShellCompRequestCmd && args[0] != cobra.ShellCompNoDescRequestCmd) {
-		args = HoistLeadingFlags(args)
-	}
 	var cmd *cobra.Command
 	var err error
-	if se := RefuseSecretArguments(root, args); se != nil { // secret_args.go
+	if se := RefuseSecretArguments(root, args); se != nil { // secret_args.go: positions as typed
 		err = se
 	} else {
+		if len(args) == 0 || (args[0] != cobra.ShellCompRequestCmd && args[0] != cobra.ShellCompNoDescRequestCmd) {
+			args = HoistLeadingFlags(root, args)
+		}
 		args = JsonValueArgs(root, args) // json_value.go: --json a,b
 		root.SetArgs(args)
 		cmd, err = root.ExecuteContextC(ctx)

@@ -34,7 +34,7 @@ func newRepoTree(a *cmdutil.Factory) *cobra.Command {
 // --offline.
 func addRepoFlags(a *cmdutil.Factory, parent *cobra.Command) {
 	for _, c := range parent.Commands() {
-		set := cmdutil.OutputFlags | cmdutil.RepoFlag | cmdutil.NetworkFlags | cmdutil.HomeFlag
+		set := cmdutil.RepoCommandFlags
 		if c.Name() == "check-event" {
 			set &^= cmdutil.OfflineFlag
 		}

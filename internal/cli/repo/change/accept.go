@@ -1,6 +1,8 @@
 package change
 
 import (
+	"context"
+
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/hooks"
 	"github.com/roster-cli/roster/preflight"
@@ -9,9 +11,28 @@ import (
 
 // NewRepoAcceptCmd is `roster repo accept`: the canonical acceptance of the
 // offered co-maintainer role, nothing more.
-func NewRepoAcceptCmd(a *cmdutil.Factory) *cobra.Command {
-	var force, dryRun, moderator bool
-	var rewind []string
+func NewRepoAcceptCmd(a *cmdutil.Factory) *cobra.Command { return NewCmdAccept(a, nil) }
+
+// AcceptOptions are `roster repo accept` as its flags gave it.
+type AcceptOptions struct {
+	Factory                  *cmdutil.Factory
+	Force, DryRun, Moderator bool
+	Rewind                   []string
+}
+
+// Intent is the change accept asks for; a bad --rewind is exit 2.
+func (o *AcceptOptions) Intent() (preflight.Intent, error) {
+	intent := preflight.Intent{Action: preflight.ActAccept, Force: o.Force}
+	if o.Moderator {
+		intent.Action = preflight.ActAcceptModerator
+	}
+	return withRewind(intent, o.Rewind)
+}
+
+// NewCmdAccept builds repo accept; runF, when given, runs instead of the
+// change with the parsed options (tests).
+func NewCmdAccept(a *cmdutil.Factory, runF func(context.Context, *AcceptOptions) error) *cobra.Command {
+	o := &AcceptOptions{Factory: a}
 	cmd := &cobra.Command{
 		Use:   "accept",
 		Short: "Accept the maintainer (or, with --moderator, moderator) invitation of the selected repository",
@@ -41,26 +62,25 @@ confirmed maintainer) assigns you, never by your own record alone.`,
   roster repo accept --moderator`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			intent := preflight.Intent{Action: preflight.ActAccept, Force: force}
-			if moderator {
-				intent.Action = preflight.ActAcceptModerator
+			if runF != nil {
+				return runF(cmd.Context(), o)
 			}
-			intent, err := withRewind(intent, rewind)
+			intent, err := o.Intent()
 			if err != nil {
 				return err
 			}
-			if err := runMutation(a, cmd.Context(), intent, dryRun, nil); err != nil {
+			if err := runMutation(a, cmd.Context(), intent, o.DryRun, nil); err != nil {
 				return err
 			}
-			if !dryRun && !moderator { // hooks guard pushes, which a moderator does not make
+			if !o.DryRun && !o.Moderator { // hooks guard pushes, which a moderator does not make
 				hooks.HooksTip(a)
 			}
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&force, "force", false, "state-only conflicts: keep this checkout's branches and tags")
-	cmd.Flags().StringArrayVar(&rewind, "rewind", nil, "with --force: a ref it may rewind in the state in effect (repeatable)")
-	cmd.Flags().BoolVar(&moderator, "moderator", false, "acknowledge the moderator role you are assigned (an active self-o)")
-	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "preview only; publish nothing")
-	return cmd
+	cmd.Flags().BoolVar(&o.Force, "force", false, "state-only conflicts: keep this checkout's branches and tags")
+	cmd.Flags().StringArrayVar(&o.Rewind, "rewind", nil, "with --force: a ref it may rewind in the state in effect (repeatable)")
+	cmd.Flags().BoolVar(&o.Moderator, "moderator", false, "acknowledge the moderator role you are assigned (an active self-o)")
+	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "preview only; publish nothing")
+	return cmdutil.AddFlags(cmd, &a.Opts, cmdutil.RepoCommandFlags)
 }

@@ -1,6 +1,8 @@
 package change
 
 import (
+	"context"
+
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/preflight"
@@ -9,12 +11,28 @@ import (
 
 // NewRepoEditCmd is `roster repo edit`: one relationship change (plus, when
 // required, one governance choice) previewed, checked and published.
-func NewRepoEditCmd(a *cmdutil.Factory) *cobra.Command {
-	var add, remove, lead, ack string
-	var mod moderatorFlags
-	var noLead, fix, force, dryRun bool
-	var rewind []string
-	var meta *metadataFlags
+func NewRepoEditCmd(a *cmdutil.Factory) *cobra.Command { return NewCmdEdit(a, nil) }
+
+// EditOptions are `roster repo edit` as its flags gave it, before any
+// NIP-05 name among them is looked up.
+type EditOptions struct {
+	Factory *cmdutil.Factory
+	// The relationship flags, as given (npub, hex or name@domain).
+	AddMaintainer, RemoveMaintainer, LeadMaintainer, Acknowledge string
+	AddModerator, RemoveModerator                                string
+	NoLead, FixMaintainers, Force, DryRun                        bool
+	Rewind                                                       []string
+	// Metadata is a metadata edit (--name, --description, ...): then
+	// the relationship flags are refused.
+	Metadata bool
+	meta     *metadataFlags
+	cmd      *cobra.Command
+}
+
+// NewCmdEdit builds repo edit; runF, when given, runs instead of the
+// change with the parsed options (tests).
+func NewCmdEdit(a *cmdutil.Factory, runF func(context.Context, *EditOptions) error) *cobra.Command {
+	o := &EditOptions{Factory: a}
 	cmd := &cobra.Command{
 		Use:   "edit",
 		Short: "Change one maintainer or moderator relationship, or the announcement's metadata",
@@ -56,45 +74,58 @@ shown in the preview.`,
   roster repo edit --lead-maintainer npub1bob... --dry-run --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if meta.given(cmd) { // edit_metadata.go
-				intent, err := meta.intent(cmd)
-				if err != nil {
-					return err
-				}
-				return runMutation(a, cmd.Context(), intent, dryRun, nil)
+			o.Metadata, o.cmd = o.meta.given(cmd), cmd // edit_metadata.go
+			if runF != nil {
+				return runF(cmd.Context(), o)
 			}
-			lookups, err := a.ResolvePubkeyArgs(cmd.Context(), map[string]*string{"add-maintainer": &add,
-				"remove-maintainer": &remove, "lead-maintainer": &lead, "acknowledge-maintainer-change": &ack,
-				"add-moderator": &mod.add, "remove-moderator": &mod.remove})
-			if err != nil {
-				return err
-			}
-			intent, err := editIntent(add, remove, lead, ack, noLead, fix, force)
-			if mod.set() {
-				intent, err = mod.intent(add != "" || remove != "" || ack != "" || fix, lead, noLead, force)
-			}
-			if err != nil {
-				return err
-			}
-			if intent, err = withRewind(intent, rewind); err != nil {
-				return err
-			}
-			return runMutation(a, cmd.Context(), intent, dryRun, lookups)
+			return editRun(cmd.Context(), o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVar(&rewind, "rewind", nil, "with --force: a ref it may rewind in the state in effect (repeatable)")
-	f.StringVar(&add, "add-maintainer", "", "invite one maintainer (npub, hex or NIP-05 name@domain)")
-	f.StringVar(&remove, "remove-maintainer", "", "withdraw your relationship to one maintainer")
-	f.StringVar(&lead, "lead-maintainer", "", "declare the lead (yourself to prepare, or the prepared lead)")
-	mod.register(f)
-	f.BoolVar(&noLead, "no-lead-maintainer", false, "keep the repository leadless for this add or remove")
-	f.StringVar(&ack, "acknowledge-maintainer-change", "", "record an observed acceptance or departure")
-	f.BoolVar(&fix, "fix-maintainers", false, "repair only the maintainers compatibility tag")
-	f.BoolVar(&force, "force", false, "state-only conflicts on add: keep this checkout's branches and tags")
-	f.BoolVar(&dryRun, "dry-run", false, "preview only; publish nothing")
-	meta = addMetadataFlags(a, cmd)
-	return cmd
+	f.StringArrayVar(&o.Rewind, "rewind", nil, "with --force: a ref it may rewind in the state in effect (repeatable)")
+	f.StringVar(&o.AddMaintainer, "add-maintainer", "", "invite one maintainer (npub, hex or NIP-05 name@domain)")
+	f.StringVar(&o.RemoveMaintainer, "remove-maintainer", "", "withdraw your relationship to one maintainer")
+	f.StringVar(&o.LeadMaintainer, "lead-maintainer", "", "declare the lead (yourself to prepare, or the prepared lead)")
+	registerModeratorFlags(f, &o.AddModerator, &o.RemoveModerator)
+	f.BoolVar(&o.NoLead, "no-lead-maintainer", false, "keep the repository leadless for this add or remove")
+	f.StringVar(&o.Acknowledge, "acknowledge-maintainer-change", "", "record an observed acceptance or departure")
+	f.BoolVar(&o.FixMaintainers, "fix-maintainers", false, "repair only the maintainers compatibility tag")
+	f.BoolVar(&o.Force, "force", false, "state-only conflicts on add: keep this checkout's branches and tags")
+	f.BoolVar(&o.DryRun, "dry-run", false, "preview only; publish nothing")
+	o.meta = addMetadataFlags(a, cmd)
+	return cmdutil.AddFlags(cmd, &a.Opts, cmdutil.RepoCommandFlags)
+}
+
+// editRun looks up the NIP-05 names among the flags, maps them to one
+// intent and runs the change.
+func editRun(ctx context.Context, o *EditOptions) error {
+	a := o.Factory
+	if o.Metadata {
+		intent, err := o.meta.intent(o.cmd)
+		if err != nil {
+			return err
+		}
+		return runMutation(a, ctx, intent, o.DryRun, nil)
+	}
+	add, remove, lead, ack := o.AddMaintainer, o.RemoveMaintainer, o.LeadMaintainer, o.Acknowledge
+	mod := moderatorFlags{add: o.AddModerator, remove: o.RemoveModerator}
+	lookups, err := a.ResolvePubkeyArgs(ctx, map[string]*string{"add-maintainer": &add,
+		"remove-maintainer": &remove, "lead-maintainer": &lead, "acknowledge-maintainer-change": &ack,
+		"add-moderator": &mod.add, "remove-moderator": &mod.remove})
+	if err != nil {
+		return err
+	}
+	intent, err := editIntent(add, remove, lead, ack, o.NoLead, o.FixMaintainers, o.Force)
+	if mod.set() {
+		intent, err = mod.intent(add != "" || remove != "" || ack != "" || o.FixMaintainers, lead, o.NoLead, o.Force)
+	}
+	if err != nil {
+		return err
+	}
+	if intent, err = withRewind(intent, o.Rewind); err != nil {
+		return err
+	}
+	return runMutation(a, ctx, intent, o.DryRun, lookups)
 }
 
 // editIntent maps the flags to one intent; more than one relationship

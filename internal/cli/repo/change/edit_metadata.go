@@ -80,9 +80,10 @@ func (m *metadataFlags) given(cmd *cobra.Command) bool {
 // usage error: metadata is changed alone.
 func (m *metadataFlags) intent(cmd *cobra.Command) (preflight.Intent, error) {
 	var others []string
-	own := cmd.LocalNonPersistentFlags() // repo edit's flags, not the global ones
+	// repo edit's own flags, not the shared ones (--json, --repo, ...).
+	own, shared := cmd.LocalNonPersistentFlags(), cmdutil.SharedFlags()
 	cmd.Flags().Visit(func(fl *pflag.Flag) {
-		if own.Lookup(fl.Name) != nil && fl.Name != "dry-run" && !slices.Contains(metadataFlagNames, fl.Name) {
+		if own.Lookup(fl.Name) != nil && shared.Lookup(fl.Name) == nil && fl.Name != "dry-run" && !slices.Contains(metadataFlagNames, fl.Name) {
 			others = append(others, "--"+fl.Name)
 		}
 	})

@@ -12,9 +12,10 @@ import (
 // maintainer change (--lead-maintainer as the choice, --no-lead-maintainer).
 type moderatorFlags struct{ add, remove string }
 
-func (m *moderatorFlags) register(f *pflag.FlagSet) {
-	f.StringVar(&m.add, "add-moderator", "", "assign one moderator (npub, hex or NIP-05 name@domain)")
-	f.StringVar(&m.remove, "remove-moderator", "", "withdraw your assignment of one moderator")
+// registerModeratorFlags adds the two flags, bound to add and remove.
+func registerModeratorFlags(f *pflag.FlagSet, add, remove *string) {
+	f.StringVar(add, "add-moderator", "", "assign one moderator (npub, hex or NIP-05 name@domain)")
+	f.StringVar(remove, "remove-moderator", "", "withdraw your assignment of one moderator")
 }
 
 func (m *moderatorFlags) set() bool { return m.add != "" || m.remove != "" }

@@ -1,6 +1,8 @@
 package change
 
 import (
+	"context"
+
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/spf13/cobra"
@@ -8,8 +10,23 @@ import (
 
 // NewRepoFollowLeadCmd is `roster repo follow-lead`: history sync, a direct
 // pointer to the resolved lead, and the checkout anchored at the lead.
-func NewRepoFollowLeadCmd(a *cmdutil.Factory) *cobra.Command {
-	var dryRun bool
+func NewRepoFollowLeadCmd(a *cmdutil.Factory) *cobra.Command { return NewCmdFollowLead(a, nil) }
+
+// FollowLeadOptions are `roster repo follow-lead` as its flags gave it.
+type FollowLeadOptions struct {
+	Factory *cmdutil.Factory
+	DryRun  bool
+}
+
+// Intent is the change follow-lead asks for.
+func (o *FollowLeadOptions) Intent() preflight.Intent {
+	return preflight.Intent{Action: preflight.ActFollowLead}
+}
+
+// NewCmdFollowLead builds repo follow-lead; runF, when given, runs instead
+// of the change with the parsed options (tests).
+func NewCmdFollowLead(a *cmdutil.Factory, runF func(context.Context, *FollowLeadOptions) error) *cobra.Command {
+	o := &FollowLeadOptions{Factory: a}
 	cmd := &cobra.Command{
 		Use:   "follow-lead",
 		Short: "Sync your membership history, point directly to the lead, and select the lead's coordinate",
@@ -28,9 +45,12 @@ without a role only get the local switch.`,
   roster repo follow-lead --dry-run --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runMutation(a, cmd.Context(), preflight.Intent{Action: preflight.ActFollowLead}, dryRun, nil)
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return runMutation(a, cmd.Context(), o.Intent(), o.DryRun, nil)
 		},
 	}
-	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "preview only; publish nothing")
-	return cmd
+	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "preview only; publish nothing")
+	return cmdutil.AddFlags(cmd, &a.Opts, cmdutil.RepoCommandFlags)
 }

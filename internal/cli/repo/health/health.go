@@ -1,6 +1,7 @@
 package health
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -24,9 +25,22 @@ const (
 // on an error finding (or, with --strict, a warning the maintainers can act
 // on), 4 when a relay did not answer, because an unhealthy repository must
 // not pass on partial evidence.
-func NewRepoHealthCmd(a *cmdutil.Factory) *cobra.Command {
-	var strict, format string
-	var noGitServers bool
+func NewRepoHealthCmd(a *cmdutil.Factory) *cobra.Command { return NewCmdHealth(a, nil) }
+
+// HealthOptions are `roster repo health` as its flags gave it.
+type HealthOptions struct {
+	Factory *cmdutil.Factory
+	// Strict is "", "maintainers" (--strict) or "all" (--strict=all).
+	Strict string
+	// Format is --format: "text" (the default) or "github".
+	Format       string
+	NoGitServers bool
+}
+
+// NewCmdHealth builds repo health; runF, when given, runs instead of the
+// check with the parsed and checked options (tests).
+func NewCmdHealth(a *cmdutil.Factory, runF func(context.Context, *HealthOptions) error) *cobra.Command {
+	o := &HealthOptions{Factory: a}
 	cmd := &cobra.Command{
 		Use:   "health",
 		Short: "Check repository health for CI (exit 0 healthy, 5 unhealthy, 4 incomplete)",
@@ -59,66 +73,76 @@ the objects to tell), or unreachable. --no-git-servers skips it.`,
   roster repo health --strict --format github   # in GitHub Actions`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			switch strict { // --strict=true and =false, as when it was a boolean flag
+			switch o.Strict { // --strict=true and =false, as when it was a boolean flag
 			case "true":
-				strict = strictMaintainers
+				o.Strict = strictMaintainers
 			case "false":
-				strict = ""
+				o.Strict = ""
 			}
-			if strict != "" && strict != strictMaintainers && strict != strictAll {
-				return cmdutil.UsageErr("--strict=%s: use --strict (warnings the current maintainers can act on fail) or --strict=all (every warning fails)", strict)
+			if o.Strict != "" && o.Strict != strictMaintainers && o.Strict != strictAll {
+				return cmdutil.UsageErr("--strict=%s: use --strict (warnings the current maintainers can act on fail) or --strict=all (every warning fails)", o.Strict)
 			}
-			if err := render.CheckCIFormat(a, format); err != nil {
+			if err := render.CheckCIFormat(a, o.Format); err != nil {
 				return err
 			}
-			// The human findings name people; the JSON carries npubs only.
-			v, err := repo.LoadRepoWith(a, cmd.Context(), cmdutil.SourceOptions{Profiles: !a.Opts.JSON}, repo.CompleteEvidence)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(cmd.Context(), o)
 			}
-			rep := report.FromView(v)
-			h := &report.Health{Schema: report.HealthSchema, Coordinate: rep.Coordinate, Strict: strict != "",
-				Findings: append(rep.Health, staleRelayFindings(v)...), Relays: rep.Relays, Complete: rep.Complete, GitServers: []report.GitServer{}}
-			if strict != "" {
-				h.StrictScope = &strict
-			}
-			if !noGitServers {
-				h.GitServers = repo.GitServers(a, cmd.Context(), v)
-				h.Findings = append(h.Findings, repo.GitServerFindings(h.GitServers)...)
-			}
-			var gating int
-			h.Errors, h.Warnings, gating = report.CountFindings(h.Findings, strict == strictAll)
-			h.GatingWarnings = gating
-			unreachable := repo.UnreachableServers(h.GitServers)
-			h.Healthy = h.Errors == 0 && (strict == "" || gating == 0)
-			pt := render.People(a, rep.Names, rep.Viewer)
-			switch {
-			case a.Opts.JSON:
-				if err := cmdutil.WriteJSON(a, h); err != nil {
-					return err
-				}
-			case format == render.FormatGitHub:
-				renderHealthGitHub(a.Io.Out, h, rep, pt)
-				render.AppendStepSummary(a, healthSummaryMarkdown(h, rep, pt))
-			default:
-				renderHealthHuman(a.Io.Out, h, termui.NewStyles(a.Io.Out, a.Io.Color()), pt, render.TerminalWidth(a))
-				repo.PrintAdvisories(a, v)
-			}
-			if !h.Healthy {
-				return &cmdutil.ExitError{Code: cmdutil.ExitUnhealthy, Kind: "unhealthy", Printed: true,
-					Err: fmt.Errorf("repository health: %d error(s), %d warning(s)", h.Errors, h.Warnings)}
-			}
-			if strict != "" && len(unreachable) > 0 {
-				return gitServersIncompleteErr(unreachable)
-			}
-			return nil
+			return healthRun(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().StringVar(&strict, "strict", "", "fail (exit 5) on warnings the current maintainers can act on too; --strict=all: on every warning")
+	cmd.Flags().StringVar(&o.Strict, "strict", "", "fail (exit 5) on warnings the current maintainers can act on too; --strict=all: on every warning")
 	cmd.Flags().Lookup("strict").NoOptDefVal = strictMaintainers
-	cmd.Flags().BoolVar(&noGitServers, "no-git-servers", false, "do not list the advertised Git servers or compare them with the published state")
-	render.AddCIFormatFlag(cmd, &format)
-	return cmd
+	cmd.Flags().BoolVar(&o.NoGitServers, "no-git-servers", false, "do not list the advertised Git servers or compare them with the published state")
+	render.AddCIFormatFlag(cmd, &o.Format)
+	return cmdutil.AddFlags(cmd, &a.Opts, cmdutil.RepoCommandFlags)
+}
+
+// healthRun reads the repository with complete evidence and reports its
+// findings, with the exit code for CI.
+func healthRun(ctx context.Context, o *HealthOptions) error {
+	a, strict, format, noGitServers := o.Factory, o.Strict, o.Format, o.NoGitServers
+	// The human findings name people; the JSON carries npubs only.
+	v, err := repo.LoadRepoWith(a, ctx, cmdutil.SourceOptions{Profiles: !a.Opts.JSON}, repo.CompleteEvidence)
+	if err != nil {
+		return err
+	}
+	rep := report.FromView(v)
+	h := &report.Health{Schema: report.HealthSchema, Coordinate: rep.Coordinate, Strict: strict != "",
+		Findings: append(rep.Health, staleRelayFindings(v)...), Relays: rep.Relays, Complete: rep.Complete, GitServers: []report.GitServer{}}
+	if strict != "" {
+		h.StrictScope = &strict
+	}
+	if !noGitServers {
+		h.GitServers = repo.GitServers(a, ctx, v)
+		h.Findings = append(h.Findings, repo.GitServerFindings(h.GitServers)...)
+	}
+	var gating int
+	h.Errors, h.Warnings, gating = report.CountFindings(h.Findings, strict == strictAll)
+	h.GatingWarnings = gating
+	unreachable := repo.UnreachableServers(h.GitServers)
+	h.Healthy = h.Errors == 0 && (strict == "" || gating == 0)
+	pt := render.People(a, rep.Names, rep.Viewer)
+	switch {
+	case a.Opts.JSON:
+		if err := cmdutil.WriteJSON(a, h); err != nil {
+			return err
+		}
+	case format == render.FormatGitHub:
+		renderHealthGitHub(a.Io.Out, h, rep, pt)
+		render.AppendStepSummary(a, healthSummaryMarkdown(h, rep, pt))
+	default:
+		renderHealthHuman(a.Io.Out, h, termui.NewStyles(a.Io.Out, a.Io.Color()), pt, render.TerminalWidth(a))
+		repo.PrintAdvisories(a, v)
+	}
+	if !h.Healthy {
+		return &cmdutil.ExitError{Code: cmdutil.ExitUnhealthy, Kind: "unhealthy", Printed: true,
+			Err: fmt.Errorf("repository health: %d error(s), %d warning(s)", h.Errors, h.Warnings)}
+	}
+	if strict != "" && len(unreachable) > 0 {
+		return gitServersIncompleteErr(unreachable)
+	}
+	return nil
 }
 
 // gitServersIncompleteErr is --strict's exit 4 when an advertised Git

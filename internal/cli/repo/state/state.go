@@ -26,9 +26,20 @@ import (
 
 // NewRepoStateCmd is `roster repo state`: the resolved kind 30618 state
 // and, in a checkout, how the checkout differs from it, both ways.
-func NewRepoStateCmd(a *cmdutil.Factory) *cobra.Command {
-	var format string
-	var noGitServers bool
+func NewRepoStateCmd(a *cmdutil.Factory) *cobra.Command { return NewCmdState(a, nil) }
+
+// StateOptions are `roster repo state` as its flags gave it.
+type StateOptions struct {
+	Factory *cmdutil.Factory
+	// Format is --format: "text" (the default) or "github".
+	Format       string
+	NoGitServers bool
+}
+
+// NewCmdState builds repo state (and its publish subcommand); runF, when
+// given, runs instead of the read with the parsed options (tests).
+func NewCmdState(a *cmdutil.Factory, runF func(context.Context, *StateOptions) error) *cobra.Command {
+	o := &StateOptions{Factory: a}
 	cmd := &cobra.Command{
 		Use:   "state",
 		Short: "Show the repository's resolved Git state and how this checkout differs from it",
@@ -57,9 +68,13 @@ unreachable; docs/ci.md); --no-git-servers skips it.`,
   roster repo state publish --dry-run`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := render.CheckCIFormat(a, format); err != nil {
+			if err := render.CheckCIFormat(a, o.Format); err != nil {
 				return err
 			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			format, noGitServers := o.Format, o.NoGitServers
 			v, err := repo.LoadRepo(a, cmd.Context(), repo.PartialEvidence)
 			if err != nil {
 				return err
@@ -91,10 +106,10 @@ unreachable; docs/ci.md); --no-git-servers skips it.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&noGitServers, "no-git-servers", false, "do not list the advertised Git servers or compare them with the state")
-	render.AddCIFormatFlag(cmd, &format)
+	cmd.Flags().BoolVar(&o.NoGitServers, "no-git-servers", false, "do not list the advertised Git servers or compare them with the state")
+	render.AddCIFormatFlag(cmd, &o.Format)
 	cmd.AddCommand(newRepoStatePublishCmd(a))
-	return cmd
+	return cmdutil.AddFlags(cmd, &a.Opts, cmdutil.RepoCommandFlags)
 }
 
 // localRefsErr is the refusal when the checkout's refs cannot be read

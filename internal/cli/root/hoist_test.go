@@ -1,0 +1,29 @@
+package root_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/root"
+)
+
+// Rule (shared flags may stand before the command's name, as installed
+// hook files call `roster --offline hooks run ...`): they move right after
+// the command's words, in the order given; anything else stays put.
+func TestLeadingSharedFlagsMoveAfterTheCommandWords(t *testing.T) {
+	t.Parallel()
+	tree := root.NewRootCmd(&cmdutil.Factory{Io: &cmdutil.IoStreams{Getenv: func(string) string { return "" }}})
+	for _, c := range []struct{ in, want []string }{
+		{[]string{"--relay", "wss://a", "--offline", "repo", "edit", "--relay", "wss://b", "--", "x"},
+			[]string{"repo", "edit", "--relay", "wss://a", "--offline", "--relay", "wss://b", "--", "x"}},
+		{[]string{"--timeout=5s", "hooks", "run", "pre-push", "--", "origin"}, []string{"hooks", "run", "--timeout=5s", "pre-push", "--", "origin"}},
+		{[]string{"--json"}, []string{"--json"}},
+		{[]string{"--no-such-flag", "repo"}, []string{"--no-such-flag", "repo"}},
+		{[]string{"repo", "--json"}, []string{"repo", "--json"}},
+	} {
+		if got := root.HoistLeadingFlags(tree, c.in); !slices.Equal(got, c.want) {
+			t.Errorf("%v: %v, want %v", c.in, got, c.want)
+		}
+	}
+}
