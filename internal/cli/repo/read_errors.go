@@ -67,12 +67,23 @@ func incompleteErr(a *cmdutil.Factory, v *RepoView) *cmdutil.ExitError {
 			safe = append(safe, termtext.Line(line)+hint)
 		}
 	}
+	// A longer --timeout helps only a relay that timed out, not one that
+	// refused the connection or closed the request.
+	timedOut := false
+	for _, r := range v.Fetch.Relays {
+		timedOut = timedOut || r.Status == relaypool.StatusTimeout
+	}
 	what := "not every relay answered, so the evidence for %s is incomplete; nothing was decided:\n  %s"
-	cmds := []suggest.Command{repo.Because("a read shows the partial answer and which relays failed"),
-		suggest.Roster("repo", "health").With("--timeout", "30s").Because("give slow relays longer")}
+	cmds := []suggest.Command{repo.Because("a read shows the partial answer and which relays failed")}
+	if timedOut {
+		cmds = append(cmds, suggest.Roster("repo", "health").With("--timeout", "30s").Because("give slow relays longer"))
+	}
 	if v.Answered() == 0 {
 		what = "no relay answered, so nothing is known about %s:\n  %s"
-		cmds = []suggest.Command{again.With("--relay", "wss://<a relay that answers>"), again.With("--timeout", "30s").Because("give slow relays longer")}
+		cmds = []suggest.Command{again.With("--relay", "wss://<a relay that answers>")}
+		if timedOut {
+			cmds = append(cmds, again.With("--timeout", "30s").Because("give slow relays longer"))
+		}
 		if offline {
 			cmds = append(cmds, again.With("--offline").Because("what an earlier read cached"))
 		}
