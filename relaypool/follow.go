@@ -92,10 +92,14 @@ func (p *Pool) Follow(ctx context.Context, url string, filters []nostr.Filter, o
 			if !nostr.Filters(filters).Match(&evt) || !evt.CheckID() {
 				continue
 			}
-			if opts.Fresh != nil && !opts.Fresh(evt.ID) {
+			// The signature first: a forged copy must not mark the id as
+			// seen, or the genuine event from another relay would be
+			// skipped as a repeat.
+			v, ok := verified.Check(&evt)
+			if !ok || (opts.Fresh != nil && !opts.Fresh(evt.ID)) {
 				continue
 			}
-			if v, ok := verified.Check(&evt); ok && opts.Event != nil {
+			if opts.Event != nil {
 				opts.Event(v)
 			}
 		case *nostr.EOSEEnvelope:
