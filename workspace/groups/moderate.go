@@ -582,6 +582,11 @@ func verify(ctx context.Context, res *ModerationResult, in ModerationInput, rela
 		return unverified("re-reading the group there did not complete")
 	}
 	h := reads[0]
+	if h.Error != "" {
+		// Without the relay's key (NIP-11 self) no relay-signed event
+		// counts, and an absence would read as a confirmed deletion.
+		return unverified("its relay-signed state could not be checked: %s", h.Error)
+	}
 	res.After = h.Group
 	st := h.Group
 	switch in.Action {
