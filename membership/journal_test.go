@@ -215,6 +215,10 @@ func TestAMultiEventWriteResumesInOrderWithTheIntermediateRecheck(t *testing.T) 
 	if !errors.As(err, &rf) || rf.Kind != KindConcurrentChange {
 		t.Fatalf("resume with a change between the events: %v", err)
 	}
+	// The state event was stored: the failure says so, never "nothing was sent".
+	if strings.Contains(rf.Message, "nothing was sent") || !strings.Contains(rf.Message, "this resume sent the event "+w2.published[0].ID) {
+		t.Fatalf("the message hides what was stored: %s", rf.Message)
+	}
 	if len(w2.published) != 1 || w2.published[0].Kind != graph.KindState {
 		t.Fatalf("sent %v, want only the state event", w2.published)
 	}

@@ -2,8 +2,10 @@ package membership
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -127,10 +129,10 @@ func (p Pipeline) Resume(ctx context.Context, w journal.Write) (*Resumed, error)
 			// nothing changed since.
 			next, err := p.again(ctx, v)
 			if err != nil {
-				return nil, err
+				return nil, sentThen(r, w.ID, err)
 			}
 			if err := resumeRecheck(r, next); err != nil {
-				return nil, err
+				return nil, sentThen(r, w.ID, err)
 			}
 			v = next
 		}
@@ -314,4 +316,34 @@ func resumeVerify(w journal.Write, after *discovery.View) []string {
 		problems = append(problems, "the repository does not resolve the state event "+want.State)
 	}
 	return problems
+}
+
+// sentThen is a failure of the intermediate recheck once this resume has
+// sent an event: not "nothing was sent" but what was sent and that the
+// rest was not, the write still unfinished (the command exits 6 when
+// Resumed.Sent is not empty). The holdings read before sending are out of
+// date by then, so they are not repeated.
+func sentThen(r *Resumed, write string, err error) error {
+	if len(r.Sent) == 0 {
+		return err
+	}
+	var sent []string
+	for id, d := range r.Sent {
+		sent = append(sent, fmt.Sprintf("the event %s to %d relay(s)", id, d.Accepted))
+	}
+	sort.Strings(sent)
+	done := "this resume sent " + strings.Join(sent, ", ") + "; "
+	var rf *ResumeFailure
+	if errors.As(err, &rf) {
+		out := *rf
+		if why, _, ok := strings.Cut(rf.Message, "; nothing was sent."); ok {
+			out.Message = done + "then " + why + ", so the next event was not sent. Rerun the command to preview the current state: it orders after the partial write"
+		} else {
+			out.Message = done + "then " + rf.Message
+		}
+		return &out
+	}
+	return &ResumeFailure{Kind: KindUnverified, Resumed: r,
+		Message:  done + "then the recheck before the next event failed (" + err.Error() + "), so it was not sent; the write stays unfinished",
+		Commands: PendingCommands(write)}
 }

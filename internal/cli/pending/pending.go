@@ -295,8 +295,11 @@ func resumePending(a *cmdutil.Factory, deps Deps, ctx context.Context, id string
 // resumeFailure renders a resume that sent nothing or was not verified.
 func resumeFailure(a *cmdutil.Factory, rf *membership.ResumeFailure) error {
 	code := cmdutil.ExitRefused
-	switch rf.Kind {
-	case membership.KindUnverified, membership.KindPublishFailed:
+	switch {
+	case rf.Kind == membership.KindUnverified, rf.Kind == membership.KindPublishFailed:
+		code = cmdutil.ExitUnverified
+	case rf.Resumed != nil && len(rf.Resumed.Sent) > 0:
+		// Something was sent before the stop: not a refusal (exit 3).
 		code = cmdutil.ExitUnverified
 	}
 	details := map[string]any{"changed": cmdutil.OrEmptySlice(rf.Changed), "problems": cmdutil.OrEmptySlice(rf.Problems)}
