@@ -83,6 +83,7 @@ type projectPreview struct {
 	lines   []string
 	facts   any
 	confirm string
+	reason  string // signer_membership, when confirm is set
 }
 
 // homeStanding is what the project's relay says about one channel.
@@ -225,7 +226,15 @@ func homePreview(ctx context.Context, a *cmdutil.Factory, r pipeline.Relays, rel
 			facts.SignerMembership = "not-member"
 		}
 		facts.ConfirmationNeeded = true
-		p.confirm = fmt.Sprintf("you are not a member of %s on %s", ct.Of(home), relay)
+		switch facts.SignerMembership {
+		case "no-channel":
+			p.confirm = fmt.Sprintf("there is no channel %s on %s, so you are no member of it", ct.Of(home), relay)
+		case "unknown":
+			p.confirm = fmt.Sprintf("roster could not check that you are a member of %s on %s", ct.Of(home), relay)
+		default:
+			p.confirm = fmt.Sprintf("you are not a member of %s on %s", ct.Of(home), relay)
+		}
+		p.reason = facts.SignerMembership
 		lines = append(lines, p.confirm+": binding the project to it needs --yes (or a yes on a terminal)")
 	}
 	p.lines = lines
@@ -306,17 +315,17 @@ func projectPreviewStep(ctx context.Context, a *cmdutil.Factory, in projects.Ide
 	if p.confirm == "" || f.yes {
 		return false, nil
 	}
-	return false, confirmBinding(a, p.confirm, retry)
+	return false, confirmBinding(a, p.confirm, p.reason, retry)
 }
 
 // confirmBinding asks on a terminal whether to bind the project to a
 // channel the signer is not a member of; off one (or with --json) it
 // refuses, naming the fix.
-func confirmBinding(a *cmdutil.Factory, why string, retry suggest.Command) error {
+func confirmBinding(a *cmdutil.Factory, why, reason string, retry suggest.Command) error {
 	msg := why + ": its owners and admins would be able to change this project's related channels"
 	if !a.Io.InTTY || a.Opts.JSON {
 		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "confirmation-required", Commands: []suggest.Command{retry.Because("bind it anyway")},
-			Details: map[string]any{"reason": "not-a-member"},
+			Details: map[string]any{"signer_membership": reason},
 			Err:     fmt.Errorf("%s, and there is no terminal to confirm it on; nothing was published: add --yes", msg)}
 	}
 	fmt.Fprintf(a.Io.Err, "%s. Bind the project to it anyway? [y/N] ", termtext.Line(msg))
@@ -325,7 +334,7 @@ func confirmBinding(a *cmdutil.Factory, why string, retry suggest.Command) error
 		return nil
 	}
 	return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "confirmation-required", Commands: []suggest.Command{retry.Because("bind it anyway")},
-		Details: map[string]any{"reason": "not-a-member"},
+		Details: map[string]any{"signer_membership": reason},
 		Err:     fmt.Errorf("not confirmed; nothing was published")}
 }
 
@@ -395,7 +404,7 @@ func createStep(a *cmdutil.Factory, home string, yes bool, retry suggest.Command
 		if p.confirm == "" || yes {
 			return false, nil
 		}
-		return false, confirmBinding(a, p.confirm, retry)
+		return false, confirmBinding(a, p.confirm, p.reason, retry)
 	}
 }
 
