@@ -69,7 +69,7 @@ does (its maintainer-graph findings; the Git servers are compared by
   4  the project was not found, a relay did not answer for the project
      itself, or a member repository could not be judged: a relay did not
      answer, no relay holds its announcement, or it is beyond the 16 read`,
-		Example: `  roster project health 30621:<owner-hex>:my-project --relay wss://relay.example
+		Example: `  roster project health 30621:<owner-npub>:my-project --relay wss://relay.example
   roster project health naddr1... --strict --format github   # in GitHub Actions`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
