@@ -57,6 +57,10 @@ const (
 	PipelineMembership = "membership"
 	PipelineState      = "state-publish"
 	PipelineWorkspace  = "nip-sw"
+	// PipelineAnnounce is `repo init`'s announcement: its recheck compares
+	// only the author's own announcement of the identifier, which is all
+	// init reads.
+	PipelineAnnounce = "repo-init"
 )
 
 // Entry is one signed event of a write and what finishing the write needs.

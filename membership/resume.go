@@ -213,6 +213,15 @@ func resumeRecheck(r *Resumed, v *discovery.View) error {
 	stored := w.Entries[len(w.Entries)-1].Preview
 	events := discovery.InScope(v.Events, v.Coordinate().Identifier)
 	fresh := preflight.Fingerprint(events)
+	if w.First().Pipeline == journal.PipelineAnnounce {
+		// repo init read only the author's own announcement.
+		k := fmt.Sprintf("%d:%s", graph.KindAnnouncement, author)
+		only := map[string]string{}
+		if id, ok := fresh[k]; ok {
+			only[k] = id
+		}
+		fresh = only
+	}
 	reach := map[string]bool{v.Coordinate().Pubkey: true, author: true}
 	for _, pk := range graph.Reachable(events, v.Coordinate(), author) {
 		reach[pk] = true
