@@ -152,3 +152,37 @@ func TestRepoInitStopsBeforeSigningWhenItsJournalCannotBeRead(t *testing.T) {
 		t.Fatalf("the refused init reached the relay: %d events", n)
 	}
 }
+
+// Rule (every signed event is journaled until verified): a first
+// announcement that no relay kept (the only relay lost the connection
+// after the EVENT) is resumed by init's own recheck, every relay answering
+// and none holding another announcement of the identifier, and the same
+// signed event is sent.
+func TestAFirstAnnouncementNoRelayKeptIsResumedWithTheSameEvent(t *testing.T) {
+	t.Parallel()
+	k := newTestKey(t)
+	relays := devrelay.StartN(t, 1, devrelay.Options{})
+	relays[0].SetMisbehaviour(devrelay.Misbehaviour{DropEvent: func(e *nostr.Event) bool { return e.Kind == graph.KindAnnouncement }})
+	dir, _ := initTestCheckout(t, "widget")
+	env := homeEnv(t)
+	env["ROSTER_SECRET_KEY"] = k.nsec
+	r := invocation{Env: env, Dir: dir, Now: time.Unix(1750000000, 0)}.roster(t, append([]string{"repo", "init", "--json", "--timeout", "5s"}, initRelayFlags(relays)...)...)
+	var body struct {
+		Event *nostr.Event `json:"event"`
+	}
+	_ = json.Unmarshal([]byte(r.Out), &body)
+	if r.Code != cmdutil.ExitUnverified || body.Event == nil || len(journalFiles(t, env["ROSTER_HOME"])) != 1 {
+		t.Fatalf("init on a relay that drops it: exit %d\n%s\n%s", r.Code, r.Out, r.Err)
+	}
+	relays[0].SetMisbehaviour(devrelay.Misbehaviour{})
+	res := invocation{Env: env, Dir: dir, Now: time.Unix(1750000010, 0)}.roster(t, "pending", "resume", body.Event.ID[:12], "--timeout", "5s")
+	if res.Code != cmdutil.ExitOK || !strings.Contains(res.Out, "is finished") {
+		t.Fatalf("resume: exit %d\n%s\n%s", res.Code, res.Out, res.Err)
+	}
+	if got := relays[0].Stored(nostr.Filter{IDs: []string{body.Event.ID}}); len(got) != 1 || got[0].Sig != body.Event.Sig {
+		t.Fatalf("the relay holds %v, want the original event", got)
+	}
+	if files := journalFiles(t, env["ROSTER_HOME"]); len(files) != 0 {
+		t.Fatalf("the resumed write stays in the journal: %v", files)
+	}
+}

@@ -286,6 +286,12 @@ func resumePending(a *cmdutil.Factory, deps Deps, ctx context.Context, id string
 		Lock: func(ctx context.Context, addr string) (func(), error) { return deps.Lock(a, ctx, addr) },
 	}
 	r, err := p.Resume(ctx, *w)
+	var ee *cmdutil.ExitError
+	if first.Pipeline == journal.PipelineAnnounce && len(first.Preview) == 0 && errors.As(err, &ee) && ee.Kind == "not-found" {
+		// A first announcement that no relay holds: the repository read
+		// finds nothing to recheck against, which init's own check does.
+		return resumeFirstAnnouncement(a, ctx, j, *w)
+	}
 	var rf *membership.ResumeFailure
 	if errors.As(err, &rf) {
 		return resumeFailure(a, rf)
