@@ -192,7 +192,14 @@ func (w Write) Holding(sources map[string][]string) map[string][]string {
 type Dir struct {
 	Root string
 	mu   *sync.Mutex
+	// err is why there is no journal where there must be one (Unavailable).
+	err error
 }
+
+// Unavailable is the journal of a data directory that cannot be found:
+// every write (Begin) and every read (List, Touching) fails with err, so a
+// write stops instead of signing unjournaled.
+func Unavailable(err error) *Dir { return &Dir{err: err} }
 
 // Open returns the journal kept in the data directory data.
 func Open(data string) *Dir {
@@ -222,6 +229,9 @@ func (e *FullError) Unwrap() error { return ErrFull }
 // Signed), each durably, before any of their events is sent. It refuses an
 // entry over the bounds and a write the journal has no room for.
 func (d *Dir) Begin(entries []Entry) error {
+	if d != nil && d.err != nil && len(entries) > 0 {
+		return d.err
+	}
 	if d == nil || d.Root == "" || len(entries) == 0 {
 		return nil
 	}
@@ -357,6 +367,9 @@ type UnreadableError struct {
 }
 
 func (e *UnreadableError) Error() string {
+	if e.Err != nil && e.Root == "" {
+		return fmt.Sprintf("%v (%v): give roster a home it can write (--home or ROSTER_HOME), then run the command again", ErrUnreadable, e.Err)
+	}
 	if e.Err != nil {
 		return fmt.Sprintf("%v (%v): fix the permissions of %s (it must be readable and writable by you, mode 0700), then run the command again", ErrUnreadable, e.Err, e.Root)
 	}
@@ -386,6 +399,9 @@ func shortID(id string) string {
 // are not valid entries (too big, not JSON, another version, an event whose
 // id or signature does not verify).
 func (d *Dir) List() ([]Write, []Problem, error) {
+	if d != nil && d.err != nil {
+		return nil, nil, d.err
+	}
 	if d == nil || d.Root == "" {
 		return nil, nil, nil
 	}

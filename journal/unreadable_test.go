@@ -96,3 +96,17 @@ func TestDiscardForgetsAnUnreadableEntry(t *testing.T) {
 		t.Fatalf("left behind: %v", names)
 	}
 }
+
+// Rule (the journal fails closed): without a data directory there is no
+// journal to keep a write in, so Begin refuses and Touching is an error:
+// a write stops instead of signing unjournaled.
+func TestAnUnavailableJournalRefusesWritesAndReads(t *testing.T) {
+	d := Unavailable(errors.New("no data directory: $HOME is not set"))
+	if err := d.Begin([]Entry{{Relays: []string{"ws://a"}, Event: signed(t, 30617, "r", 1)}}); err == nil {
+		t.Fatal("an unavailable journal took a write")
+	}
+	_, err := d.Touching("30617:" + strings.Repeat("a", 64) + ":r")
+	if !errors.Is(err, ErrUnreadable) || !strings.Contains(err.Error(), "--home") {
+		t.Fatalf("touching an unavailable journal: %v", err)
+	}
+}

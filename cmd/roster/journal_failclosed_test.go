@@ -64,6 +64,10 @@ func TestAnUnreadableJournalEntryStopsAWriteUntilDiscarded(t *testing.T) {
 		t.Fatalf("roster pending:\n%s\n%s", human.Out, human.Err)
 	}
 
+	if res := w.pendingCmd(1015, "pending", "resume", id[:12]); res.Code != cmdutil.ExitFailure || !strings.Contains(res.Err, "cannot be resumed") ||
+		!strings.Contains(res.Err, "roster pending discard "+id[:12]) {
+		t.Fatalf("resume of an unreadable entry: exit %d\n%s\n%s", res.Code, res.Out, res.Err)
+	}
 	if d := w.pendingCmd(1020, "pending", "discard", id[:12]); d.Code != cmdutil.ExitOK || !strings.Contains(d.Out, corrupt) {
 		t.Fatalf("discard: exit %d\n%s\n%s", d.Code, d.Out, d.Err)
 	}
@@ -72,5 +76,32 @@ func TestAnUnreadableJournalEntryStopsAWriteUntilDiscarded(t *testing.T) {
 	}
 	if r := w.run(alice, alice, 1030, "repo", "edit", "--add-maintainer", bob.npub()); r.Code != cmdutil.ExitOK {
 		t.Fatalf("edit once the journal reads: exit %d\n%s\n%s", r.Code, r.Out, r.Err)
+	}
+}
+
+// Rule (the journal fails closed): `repo state publish` whose journal
+// holds an entry it cannot read, naming the repository, signs nothing
+// (exit 1, journal-unreadable) and names the file; the relay is untouched.
+func TestStatePublishStopsBeforeSigningWhenItsJournalCannotBeRead(t *testing.T) {
+	t.Parallel()
+	s := newStateScene(t)
+	s.clone.commit("next")
+	s.clone.git("push", "-q", s.cloneURL, "main")
+	dir := filepath.Join(s.w.home["ROSTER_HOME"], "journal")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// Another version's entry of this repository: readable JSON, not an
+	// entry this roster reads.
+	bad := filepath.Join(dir, strings.Repeat("ef", 32)+"-0.json")
+	if err := os.WriteFile(bad, []byte(`{"version":2,"repo":"`+alice.coord(s.w.id).ATag()+`"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := s.w.refused(alice, alice, 1000, cmdutil.ExitFailure, "journal-unreadable", "repo", "state", "publish")
+	if msg, _ := m["error"].(map[string]any)["message"].(string); !strings.Contains(msg, bad) || !strings.Contains(msg, "nothing was signed") {
+		t.Fatalf("message: %v", m["error"])
+	}
+	if n := len(s.storedStates()); n != 1 {
+		t.Fatalf("the relay stores %d state events, want the seeded one", n)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -99,6 +100,16 @@ func findPending(a *cmdutil.Factory, id string) (*journal.Dir, *journal.Write, e
 			Commands: []suggest.Command{suggest.Roster("pending").Because("list the unfinished writes")}}
 	}
 	if w == nil {
+		if _, problems, err := j.List(); err == nil {
+			for _, p := range problems {
+				if p.Write != "" && len(id) >= 8 && strings.HasPrefix(p.Write, strings.ToLower(id)) || filepath.Base(p.File) == id {
+					// Never sent: an entry that cannot be read cannot be resumed.
+					return nil, nil, &cmdutil.ExitError{Code: cmdutil.ExitFailure, Kind: "journal-unreadable",
+						Err:      fmt.Errorf("%q is a journal file that cannot be read (%s: %v), so it cannot be resumed; nothing was sent", id, p.File, p.Err),
+						Commands: []suggest.Command{suggest.Roster("pending", "discard", track.Short(p.ID())).Because("forget it (fix its permissions instead if it is a readable entry of yours)")}}
+				}
+			}
+		}
 		return nil, nil, &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "pending-not-found", Err: fmt.Errorf("%q names no unfinished write", id),
 			Commands: []suggest.Command{suggest.Roster("pending").Because("list the unfinished writes")}}
 	}
