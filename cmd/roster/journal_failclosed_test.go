@@ -14,7 +14,8 @@ import (
 // Rule (the journal fails closed): a journal entry that cannot be read may
 // be an unfinished write of the repository, so a change stops before
 // signing (exit 1, journal-unreadable) naming the file and the command that
-// forgets it, and the relays are untouched; `roster pending` reports the
+// forgets it, and the relays are untouched; a read says so on stderr and
+// goes on; `roster pending` reports the
 // file (never skipping it) with that command; once it is discarded the
 // change goes ahead.
 func TestAnUnreadableJournalEntryStopsAWriteUntilDiscarded(t *testing.T) {
@@ -47,6 +48,11 @@ func TestAnUnreadableJournalEntryStopsAWriteUntilDiscarded(t *testing.T) {
 	}
 	if got := len(w.relays[0].Stored(nostr.Filter{})); got != before {
 		t.Fatalf("the refused change reached the relay: %d events, %d before", got, before)
+	}
+
+	// A read says so and goes on.
+	if read := w.run(alice, alice, 1005, "repo"); read.Code != cmdutil.ExitOK || !strings.Contains(read.Err, corrupt) {
+		t.Fatalf("roster repo with an unreadable journal entry: exit %d\n%s", read.Code, read.Err)
 	}
 
 	var listed struct {

@@ -1,11 +1,13 @@
 package repo
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/journal"
 	"github.com/roster-cli/roster/journal/track"
 	"github.com/roster-cli/roster/termtext"
 )
@@ -30,6 +32,11 @@ func noticeUnfinished(a *cmdutil.Factory, v *RepoView) {
 		sources = v.Fetch.Sources
 	}
 	us, err := track.Check(a.Journal(), sources, c.ATag(), addrs...)
+	var ue *journal.UnreadableError
+	if errors.As(err, &ue) && ue.Root == "" {
+		// No data directory: no journal to read (a write says so).
+		err = nil
+	}
 	if err != nil {
 		fmt.Fprintf(a.Io.Err, "roster: %s\n", termtext.Line(err.Error()))
 	}
