@@ -96,8 +96,8 @@ const (
 	// KindJournalUnreadable: the journal of unfinished writes cannot be
 	// read (nothing was signed); KindJournal: the signed announcement could
 	// not be kept in it (nothing was published).
-	KindJournalUnreadable = "journal-unreadable"
-	KindJournal           = "journal-unwritable"
+	KindJournalUnreadable = track.CodeUnreadable
+	KindJournal           = track.CodeUnwritable
 )
 
 // Error is what stopped an announcement before anything was published.

@@ -14,13 +14,13 @@ import (
 // KindJournal: the signed events could not be written to the journal of
 // unfinished writes before sending (an unwritable data directory, a full
 // journal); nothing was published.
-const KindJournal = "journal-unwritable"
+const KindJournal = track.CodeUnwritable
 
 // KindJournalUnreadable: the journal of unfinished writes, or a file in
 // it that may be an unfinished write of this coordinate, cannot be read, so
 // the change cannot tell whether it would sign a second event beside an
 // unfinished one; nothing was signed.
-const KindJournalUnreadable = "journal-unreadable"
+const KindJournalUnreadable = track.CodeUnreadable
 
 // unfinishedFor lists the journal's writes touching v's coordinate or the
 // author's announcement or state of its identifier. It fails closed: a

@@ -14,12 +14,12 @@ import (
 
 // CodeJournal: the signed state event could not be written to the journal
 // of unfinished writes before sending; nothing was published.
-const CodeJournal = "journal-unwritable"
+const CodeJournal = track.CodeUnwritable
 
 // CodeJournalUnreadable: the journal of unfinished writes, or a file in it
 // that may be an unfinished write of this repository, cannot be read;
 // nothing was signed.
-const CodeJournalUnreadable = "journal-unreadable"
+const CodeJournalUnreadable = track.CodeUnreadable
 
 // unfinished lists the journal's writes touching the repository or the
 // author's state address. It fails closed: a journal that cannot be read

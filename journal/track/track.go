@@ -28,6 +28,14 @@ import (
 	"github.com/roster-cli/roster/suggest"
 )
 
+// The error codes every pipeline gives a journal that stops a write
+// (docs/exit-codes.md, exit 1): Unreadable before signing (Check failed),
+// Unwritable after signing and before sending (Begin failed).
+const (
+	CodeUnreadable = "journal-unreadable"
+	CodeUnwritable = "journal-unwritable"
+)
+
 // Check lists the journal's unfinished writes that touch repository
 // coordinate repo ("" when the write has none) or one of addresses, each
 // with the relays known to hold its events (sources: event id to the

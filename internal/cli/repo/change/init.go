@@ -199,7 +199,13 @@ func reportRepoInit(a *cmdutil.Factory, res RepoInitResult, notReadBack, relays 
 			Details: map[string]any{"published": res.Published, "relays": res.Relays},
 			Commands: []suggest.Command{suggest.Roster("repo", "init").With(relayWords(notReadBack)...),
 				suggest.Roster("repo").With(relayWords(relays)...)}}
-		_ = render.WithJournal(ee, write)
+		if write != "" {
+			// The signed announcement is kept: resuming sends the same
+			// bytes, where rerunning init would sign a second one.
+			ee.Commands = []suggest.Command{suggest.Roster("repo").With(relayWords(relays)...)}
+			_ = render.WithJournal(ee, write)
+			ee.Commands = append(ee.Commands[1:], ee.Commands[0])
+		}
 		if a.Opts.JSON {
 			// The result is the useful part; the error rides along in it.
 			res.Error = &cmdutil.JsonErrorBody{Code: ee.Kind, Message: ee.Err.Error(), Details: ee.Details, Commands: render.Render(a, ee.Commands)}
