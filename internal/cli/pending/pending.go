@@ -19,6 +19,7 @@ import (
 	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
+	"github.com/roster-cli/roster/workspace/groups"
 	"github.com/spf13/cobra"
 )
 
@@ -235,6 +236,9 @@ func resumePending(a *cmdutil.Factory, deps Deps, ctx context.Context, id string
 	first := w.First()
 	if first.Pipeline == journal.PipelineWorkspace {
 		return resumeWorkspaceImport(a, deps, ctx, *w)
+	}
+	if first.Pipeline == groups.PipelineGroups {
+		return resumeGroupWrite(a, ctx, j, *w)
 	}
 	c, ok := coordinateOf(first.Repo)
 	if !ok {
