@@ -180,7 +180,11 @@ func listPending(a *cmdutil.Factory, ctx context.Context) error {
 func printPendingWrite(w io.Writer, pw report.PendingWrite, checked bool) {
 	fmt.Fprintf(w, "%s  %s\n", pw.ID[:12], termtext.Line(quoteWords(pw.Command)))
 	fmt.Fprintf(w, "  signed      %s\n", pw.Signed.UTC().Format("2006-01-02 15:04:05 UTC"))
-	fmt.Fprintf(w, "  repository  %s\n", termtext.Line(displayPendingRepo(pw.Repository)))
+	if group, ok := strings.CutPrefix(pw.Repository, "nip-29:"); ok {
+		fmt.Fprintf(w, "  group       %s\n", termtext.Line(group))
+	} else {
+		fmt.Fprintf(w, "  repository  %s\n", termtext.Line(displayPendingRepo(pw.Repository)))
+	}
 	held := "held by"
 	if !checked {
 		held = "acknowledged (recorded)"
