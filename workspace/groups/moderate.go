@@ -436,8 +436,16 @@ func send(ctx context.Context, res *ModerationResult, in ModerationInput, host h
 				first := res.Steps[0].Event
 				rej.Class, rej.Code = pipeline.Unverified, CodeCreatedPartly
 				rej.Details["stored"] = first.ID
-				rej.Msg = fmt.Sprintf("group %s WAS created on %s: it accepted the create-group (kind 9007 %s); but %s, so the group has no metadata yet. The signed edit-metadata (kind 9002 %s) is kept: roster pending resume sends it again",
-					in.ID, host.URL, first.ID, lowerFirst(rej.Msg), st.Event.ID)
+				said := "no answer"
+				if rep.Message != "" {
+					said = rep.Message
+				}
+				how := "did not answer the edit-metadata (kind 9002 %s: %s), so it may not have the group's metadata"
+				if rej.Code == pipeline.CodeRateLimited {
+					how = "rate-limited the edit-metadata (kind 9002 %s: %s), so the group has no metadata yet"
+				}
+				rej.Msg = fmt.Sprintf("group %s WAS created on %s: it accepted the create-group (kind 9007 %s); but it "+how+". The signed edit-metadata is kept: roster pending resume sends it again",
+					in.ID, host.URL, first.ID, st.Event.ID, said)
 				rej.Next = nil
 			}
 			return rej
@@ -448,13 +456,6 @@ func send(ctx context.Context, res *ModerationResult, in ModerationInput, host h
 		}
 	}
 	return nil
-}
-
-func lowerFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToLower(s[:1]) + s[1:]
 }
 
 // checkParent: nip-29.md "Relays MUST reject any kind:9002 carrying
