@@ -204,3 +204,35 @@ func TestAnInterruptedJoinIsResumedWithTheSameRequest(t *testing.T) {
 		t.Fatal("the resumed join did not make the stranger a member")
 	}
 }
+
+// Rule (multi-event writes resume in their order): a create whose 9007 is
+// lost with the connection is exit 6 with both signed events journaled and
+// nothing stored; the resume sends the 9007, rechecks, then the 9002, both
+// with their original ids, and the group is as asked.
+func TestACreateLostBeforeItsCreateGroupResumesBothEventsInOrder(t *testing.T) {
+	t.Parallel()
+	w := newJournaledGroups(t)
+	w.relay.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: func(e *nostr.Event) bool { return e.Kind == grouprelay.KindCreateGroup }})
+	r := w.in(pcOwnerSK, 0, "group", "create", w.relay.URL()+"'pizza", "--name", "Pizza", "--json")
+	w.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+	e := errorBody(t, r)
+	write, _ := e.Details["journal"].(string)
+	if r.Code != cmdutil.ExitUnverified || e.Code != "unconfirmed" || len(write) != 64 || len(w.storedIDs(grouprelay.KindCreateGroup)) != 0 {
+		t.Fatalf("create with its 9007 lost: exit %d %+v", r.Code, e)
+	}
+	p := w.pending(10)
+	if len(p.Writes) != 1 || len(p.Writes[0].Events) != 2 || len(p.Writes[0].Events[0].Holding)+len(p.Writes[0].Events[1].Holding) != 0 {
+		t.Fatalf("pending: %+v", p)
+	}
+	res := w.in(pcOwnerSK, 30, "pending", "resume", write[:12])
+	if res.Code != cmdutil.ExitOK || !strings.Contains(res.Out, "sent "+write+" (kind 9007) again") {
+		t.Fatalf("resume: exit %d\n%s\n%s", res.Code, res.Out, res.Err)
+	}
+	creates, edits := w.storedIDs(grouprelay.KindCreateGroup), w.storedIDs(grouprelay.KindEditMetadata)
+	if len(creates) != 1 || creates[0] != write || len(edits) != 1 || edits[0] != p.Writes[0].Events[1].ID {
+		t.Fatalf("stored 9007s %v and 9002s %v, want the journal's", creates, edits)
+	}
+	if st := w.relayState("pizza"); st.Metadata == nil || st.Metadata.Name != "Pizza" {
+		t.Fatalf("after the resume: %+v", st.Metadata)
+	}
+}
