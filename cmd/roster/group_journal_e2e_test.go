@@ -236,3 +236,21 @@ func TestACreateLostBeforeItsCreateGroupResumesBothEventsInOrder(t *testing.T) {
 		t.Fatalf("after the resume: %+v", st.Metadata)
 	}
 }
+
+// Rule (nip-29.md "Late publication": relays should refuse events dated
+// hours ago): past the 15-minute acceptance window the resume sends
+// nothing (exit 3 pending-expired) and offers the rerun, here the edit of
+// the created group's metadata.
+func TestAGroupWritePastTheAcceptanceWindowIsNotSentAgain(t *testing.T) {
+	t.Parallel()
+	w := newJournaledGroups(t)
+	write := interruptedCreate(t, w, devrelay.Misbehaviour{DropEvent: func(e *nostr.Event) bool { return e.Kind == grouprelay.KindEditMetadata }})
+	r := w.in(pcOwnerSK, 16*60, "pending", "resume", write[:12], "--json")
+	e := errorBody(t, r)
+	if r.Code != cmdutil.ExitRefused || e.Code != "pending-expired" || len(e.Commands) == 0 || !strings.HasPrefix(e.Commands[0], "roster group edit ") {
+		t.Fatalf("a late resume: exit %d %+v", r.Code, e)
+	}
+	if got := w.storedIDs(grouprelay.KindEditMetadata); len(got) != 0 {
+		t.Fatalf("a late resume sent its 9002: %v", got)
+	}
+}
