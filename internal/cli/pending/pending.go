@@ -21,6 +21,7 @@ import (
 	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
+	"github.com/roster-cli/roster/workspace/groups"
 	"github.com/spf13/cobra"
 )
 
@@ -195,7 +196,11 @@ func listPending(a *cmdutil.Factory, ctx context.Context) error {
 func printPendingWrite(w io.Writer, pw report.PendingWrite, checked bool) {
 	fmt.Fprintf(w, "%s  %s\n", pw.ID[:12], termtext.Line(quoteWords(pw.Command)))
 	fmt.Fprintf(w, "  signed      %s\n", pw.Signed.UTC().Format("2006-01-02 15:04:05 UTC"))
-	fmt.Fprintf(w, "  repository  %s\n", termtext.Line(displayPendingRepo(pw.Repository)))
+	if group, ok := strings.CutPrefix(pw.Repository, "nip-29:"); ok {
+		fmt.Fprintf(w, "  group       %s\n", termtext.Line(group))
+	} else {
+		fmt.Fprintf(w, "  repository  %s\n", termtext.Line(displayPendingRepo(pw.Repository)))
+	}
 	held := "held by"
 	if !checked {
 		held = "acknowledged (recorded)"
@@ -271,6 +276,9 @@ func resumePending(a *cmdutil.Factory, deps Deps, ctx context.Context, id string
 	first := w.First()
 	if first.Pipeline == journal.PipelineWorkspace {
 		return resumeWorkspaceImport(a, deps, ctx, *w)
+	}
+	if first.Pipeline == groups.PipelineGroups {
+		return resumeGroupWrite(a, ctx, j, *w)
 	}
 	c, ok := coordinateOf(first.Repo)
 	if !ok {
