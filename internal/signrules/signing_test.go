@@ -9,8 +9,8 @@ import (
 )
 
 // step is one link of the path from a signing site to the journal: the
-// function Func of File calls Calls ("track.Begin", or ".journalBegin" for
-// a method on any receiver).
+// function Func of File calls Calls ("track.Begin", ".journalBegin" for a
+// method on any receiver, or "begin" for a function of the same package).
 type step struct{ File, Func, Calls string }
 
 // allowed is what a signing site may be. Exactly one of Journaled, Exempt
@@ -54,12 +54,22 @@ var allowedSites = map[site]allowed{
 	{"workspace/projects/publish.go", "IdentityInput.submit"}:    {Pending: "jws: the kind 30621 project identity and its NIP-09 deletion"},
 	{"internal/cli/project/change.go", "projectChange"}:          {Pending: "jws: passes the signer to projects.Change"},
 	{"internal/cli/project/identity.go", "projectIdentityWrite"}: {Pending: "jws: passes the signer to the project identity writes"},
-	// NIP-29.
-	{"workspace/groups/moderate.go", "Moderate"}:        {Pending: "jgrp: moderation events 9000-9009"},
-	{"workspace/groups/request.go", "request"}:          {Pending: "jgrp: join and leave requests 9021/9022"},
-	{"internal/cli/group/join.go", "groupRequest"}:      {Pending: "jgrp: passes the signer to groups.Join/Leave"},
-	{"internal/cli/group/join.go", "groupListChange"}:   {Pending: "jgrp: the kind 10009 groups list"},
-	{"internal/cli/group/moderate.go", "groupModerate"}: {Pending: "jgrp: passes the signer to groups.Moderate"},
+	// NIP-29: every moderation step is signed before the first is sent
+	// and kept together (workspace/groups/journal.go begin → journal.Dir.Begin).
+	{"workspace/groups/moderate.go", "Prepared.Send"}: {Journaled: []step{
+		{"workspace/groups/moderate.go", "Prepared.Send", "beginModeration"}, {"workspace/groups/journal.go", "beginModeration", "begin"},
+		{"workspace/groups/journal.go", "begin", ".Begin"}}},
+	{"workspace/groups/request.go", "request"}: {Journaled: []step{
+		{"workspace/groups/request.go", "request", "begin"}, {"workspace/groups/journal.go", "begin", ".Begin"}}},
+	{"workspace/groups/save.go", "SaveList"}: {Journaled: []step{
+		{"workspace/groups/save.go", "SaveList", "begin"}, {"workspace/groups/journal.go", "begin", ".Begin"}}},
+	{"internal/cli/group/join.go", "groupRequest"}: {Journaled: []step{
+		{"internal/cli/group/join.go", "groupRequest", "groups.Join"}, {"internal/cli/group/join.go", "groupRequest", "groups.Leave"},
+		{"workspace/groups/request.go", "Join", "request"}, {"workspace/groups/request.go", "Leave", "request"}}},
+	{"internal/cli/group/join.go", "groupListChange"}: {Journaled: []step{
+		{"internal/cli/group/join.go", "groupListChange", "groups.SaveList"}}},
+	{"internal/cli/group/moderate.go", "groupModerate"}: {Journaled: []step{
+		{"internal/cli/group/moderate.go", "groupModerate", ".Send"}}},
 
 	// Not writes the journal keeps.
 	{"internal/cli/cmdutil/pool.go", "Factory.AuthSigner"}:      {Exempt: "NIP-42 AUTH (kind 22242): a per-connection challenge answer, never published or resent"},
