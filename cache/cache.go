@@ -305,7 +305,13 @@ func classifyOpenError(path string, err error) error {
 }
 
 // checkSchema initializes an empty file and refuses files it cannot read.
+// A file that already holds this schema and every bucket is checked in a
+// read transaction (schemaReady): a write transaction that changes nothing
+// still writes bbolt's meta page and syncs the file twice, on every open.
 func (c *Cache) checkSchema() error {
+	if ready, err := c.schemaReady(); err != nil || ready {
+		return err
+	}
 	return c.update(func(tx *bolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
 		if meta == nil {
@@ -358,6 +364,46 @@ func (c *Cache) checkSchema() error {
 		c.reads.clock = getCounter(meta, keyClock)
 		return nil
 	})
+}
+
+// schemaReady reports whether the file holds this schema with every bucket,
+// so opening it writes nothing; an error is a file that cannot be used. It
+// then begins and rolls back one write transaction, which writes nothing
+// either: bbolt counts the free pages (Stats().FreeAlloc, which usedBytes
+// and so eviction rely on) only when a write transaction ends.
+func (c *Cache) schemaReady() (bool, error) {
+	ready := false
+	err := c.view(func(tx *bolt.Tx) error {
+		meta := tx.Bucket(bucketMeta)
+		if meta == nil {
+			return nil
+		}
+		v, err := strconv.Atoi(string(meta.Get(keySchema)))
+		if err != nil || v < 1 {
+			return &Error{Path: c.path, Reason: ReasonCorrupt, Err: fmt.Errorf("unreadable schema version %q", meta.Get(keySchema))}
+		}
+		if v > SchemaVersion {
+			return &Error{Path: c.path, Reason: ReasonNewerSchema, Schema: v}
+		}
+		for _, b := range append(append([][]byte(nil), allBuckets...), addedBuckets...) {
+			if tx.Bucket(b) == nil {
+				return nil
+			}
+		}
+		c.reads.clock = getCounter(meta, keyClock)
+		ready = true
+		return nil
+	})
+	if err != nil || !ready {
+		return false, err
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	tx, err := c.db.Begin(true)
+	if err != nil {
+		return false, c.corrupt(err)
+	}
+	return true, tx.Rollback()
 }
 
 // checkSchemaReadOnly is checkSchema for a file it may not write: one it

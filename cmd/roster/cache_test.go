@@ -95,6 +95,7 @@ func TestCacheInfoJSONCountsWhatTheCacheHolds(t *testing.T) {
 // size, how many events were evicted to stay under it and how many were
 // skipped for being over the event size limit.
 func TestCacheInfoShowsTheCapEvictionsAndSkippedOversized(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	c, err := cache.OpenWith(home, cache.Options{MaxBytes: cache.MinMaxBytes}) // small enough to evict
 	if err != nil {

@@ -77,6 +77,7 @@ func TestRelayFailureCommandsKeepTheRepoFlag(t *testing.T) {
 		"never answers":      {silent.URL(), "timeout"},
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			r := invocation{Env: testEnv(t), Dir: outside}.roster(t, "repo", "--json", "--timeout", "1s", "--repo", naddr, "--relay", c.url)
 			if r.Code != cmdutil.ExitIncomplete {
 				t.Fatalf("exit %d, want %d: %s %s", r.Code, cmdutil.ExitIncomplete, r.Out, r.Err)

@@ -14,6 +14,7 @@ import (
 // resolution: authorized, as with --repo of the lead; the interval starts
 // at his effective start (his acceptance), not at the invitation.
 func TestCheckEventOfAForwardingCoordinateJudgesInTheLeadsResolution(t *testing.T) {
+	t.Parallel()
 	w, issue := checkEventWorld(t)
 	w.ok(bob, alice, 5000, "repo", "leave")
 	w.ok(alice, alice, 5100, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())

@@ -15,6 +15,7 @@ import (
 // gets a verdict (JSON lines with --json, each saying its time rests on the
 // event's own created_at), and the exit code is the worst verdict's.
 func TestCheckEventStdinAsksEachRelayOnceForTheEvents(t *testing.T) {
+	t.Parallel()
 	w, issue := checkEventWorld(t)
 	a := nostr.Tag{"a", "30617:" + alice.pk + ":" + w.id}
 	root := nostr.Tag{"e", issue.ID, "", "root"}

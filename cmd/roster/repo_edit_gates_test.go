@@ -219,6 +219,7 @@ func TestEveryGateRefusalEndToEnd(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			w := c.setup(t)
 			m := w.refused(c.who, c.sel, c.now, cmdutil.ExitRefused, c.code, c.args...)
 			e := m["error"].(map[string]any)

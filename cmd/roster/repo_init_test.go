@@ -189,6 +189,7 @@ func TestRepoInitRefusesToOverwriteADifferentAnnouncement(t *testing.T) {
 	}
 	for name, tags := range cases {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			relays := devrelay.StartN(t, 1, devrelay.Options{})
 			prev := &nostr.Event{Kind: 30617, CreatedAt: 1700000000, Tags: tags}
 			if err := prev.Sign(k.hex); err != nil {

@@ -36,6 +36,7 @@ func bobLedHisOwnRepository(t *testing.T, status bool) (w *mutWorld, issue, clos
 // newly-authorized-action naming the event, its author and the result, and
 // nothing is stored.
 func TestJoinThatNewlyAuthorizesAnOldStatusIsRefusedAndStoresNothing(t *testing.T) {
+	t.Parallel()
 	w, issue, closed := bobLedHisOwnRepository(t, true)
 	m := w.refused(alice, alice, 1000, cmdutil.ExitRefused, "newly-authorized-action", "repo", "edit", "--add-maintainer", bob.npub())
 	e := m["error"].(map[string]any)
@@ -65,6 +66,7 @@ func TestJoinThatNewlyAuthorizesAnOldStatusIsRefusedAndStoresNothing(t *testing.
 // filter rode in the deletion round's request, so the add costs no extra
 // round trip for it.
 func TestJoinWithoutRoleScopedChangesComparesThemInTheSameRequests(t *testing.T) {
+	t.Parallel()
 	w, issue, _ := bobLedHisOwnRepository(t, false)
 	// Alice's own status counts before and after alike.
 	w.seed(alice.sign(t, 1631, 90, nostr.Tag{"a", "30617:" + alice.pk + ":" + w.id}, nostr.Tag{"e", issue.ID, "", "root"}))
@@ -120,6 +122,7 @@ func (w *mutWorld) checkEvent(args ...string) result {
 // the acceptance's effective start and for an outsider's; 4 for an event no
 // relay holds.
 func TestCheckEventAnswersWithTheRoleAtCreatedAt(t *testing.T) {
+	t.Parallel()
 	w, issue := checkEventWorld(t)
 	a := nostr.Tag{"a", "30617:" + alice.pk + ":" + w.id}
 	root := nostr.Tag{"e", issue.ID, "", "root"}
@@ -173,6 +176,7 @@ func TestCheckEventAnswersWithTheRoleAtCreatedAt(t *testing.T) {
 // A relay that does not answer the repository's discovery is incomplete
 // evidence: exit 4, never a verdict.
 func TestCheckEventWithARelayDownIsIncomplete(t *testing.T) {
+	t.Parallel()
 	w, issue := checkEventWorld(t)
 	st := bob.sign(t, 1631, 2500, nostr.Tag{"a", "30617:" + alice.pk + ":" + w.id}, nostr.Tag{"e", issue.ID, "", "root"})
 	w.seed(st)
@@ -195,6 +199,7 @@ func relayURLs(w *mutWorld) []string {
 // A moderator's status counts from their effective start; their kind 30618
 // state never does (exit 5, not-confirmed), a confirmed maintainer's does.
 func TestCheckEventModeratorStatusYesStateNo(t *testing.T) {
+	t.Parallel()
 	w := newMutWorld(t, 1)
 	w.seed(leadShaped(t, w.id)...)
 	issue := erin.sign(t, 1621, 300, nostr.Tag{"a", "30617:" + alice.pk + ":" + w.id})
@@ -226,6 +231,7 @@ func TestCheckEventModeratorStatusYesStateNo(t *testing.T) {
 // preview and signing (Bob's old-dated status), is a concurrent change:
 // the add aborts before signing and nothing is stored.
 func TestRoleScopedEventBetweenPreviewAndSigningAborts(t *testing.T) {
+	t.Parallel()
 	w, issue, _ := bobLedHisOwnRepository(t, false)
 	late := bob.sign(t, 1632, 70, nostr.Tag{"a", "30617:" + bob.pk + ":" + w.id}, nostr.Tag{"e", issue.ID, "", "root"})
 	w.seams.BeforeRecheck = func() { w.seed(late) }

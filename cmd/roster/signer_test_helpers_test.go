@@ -23,8 +23,12 @@ func (noKeyringService) Get(string, string) (string, error) { return "", errNoSe
 func (noKeyringService) Set(string, string, string) error   { return errNoSessionBus }
 func (noKeyringService) Delete(string, string) error        { return errNoSessionBus }
 
-// noKeyring gives an invocation a machine without a keyring service.
-var noKeyring = cmdutil.Seams{Keyring: noKeyringService{}}
+// noKeyring gives an invocation a machine without a keyring service. The
+// ncryptsec files its logins write cost 2^4 scrypt rounds instead of 2^16
+// (signer.DefaultScryptLogN, which the signer package's tests cover): the
+// files and their passphrases work alike, and each open no longer costs a
+// 64 MiB scrypt run.
+var noKeyring = cmdutil.Seams{Keyring: noKeyringService{}, ScryptLogN: 4}
 
 // testKey is a fresh secret key in the three forms tests need.
 type testKey struct{ hex, nsec, pubkey, npub string }

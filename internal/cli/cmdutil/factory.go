@@ -96,6 +96,10 @@ type Seams struct {
 	// Http replaces http.DefaultClient for NIP-05 lookups (a test's TLS
 	// server).
 	Http *http.Client `json:"-"`
+	// ScryptLogN is the NIP-49 cost of the ncryptsec files this invocation
+	// writes (signer.Env.ScryptLogN; 0: signer.DefaultScryptLogN), so the
+	// tests that log in do not each pay 64 MiB scrypt rounds.
+	ScryptLogN uint8 `json:"-"`
 	// CacheWait replaces the cache lock's open timeout (Factory.CacheWait),
 	// so a test can tell waiting for a lock from not waiting at all.
 	CacheWait time.Duration `json:"-"`

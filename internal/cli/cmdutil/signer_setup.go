@@ -135,6 +135,7 @@ func (a *Factory) SignerEnv(r *secretReader) (signer.Env, error) {
 		SecretKey:  a.Io.Getenv("ROSTER_SECRET_KEY"),
 		Keyring:    a.keyring(),
 		Passphrase: r.Read,
+		ScryptLogN: a.Seams.ScryptLogN,
 		// The URL and notices come from the bunker: one line each.
 		OnAuthURL: func(u string) {
 			fmt.Fprintf(errw, "roster: the bunker asks you to approve this request at %s\n", termtext.Line(u))
