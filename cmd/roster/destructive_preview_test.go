@@ -340,3 +340,29 @@ func TestGroupLeaveDryRunSaysWhatLeavingLoses(t *testing.T) {
 		t.Fatalf("after leaving, the former admin could still relate: exit %d %s", r.Code, r.Out)
 	}
 }
+
+// Rule: on a terminal, binding a project to a channel the signer is not a
+// member of asks; anything but yes publishes nothing (exit 2), a typed y
+// binds it.
+func TestProjectHomeChannelBindingWithoutMembershipAsksOnATerminal(t *testing.T) {
+	t.Parallel()
+	w := homeWorld(t, pcAdminSK)
+	w.identity(nostr.Now() - 10)
+	tty := func(answer string) result {
+		env := map[string]string{"ROSTER_SECRET_KEY": pcOwnerSK, "ROSTER_HOME": t.TempDir()}
+		return invocation{Env: env, InTTY: true, Stdin: answer}.roster(t, "project", "update", w.coord.String(), "--home-channel", pcHome,
+			"--relay", w.relay.URL(), "--timeout", "5s")
+	}
+	events := w.relay.EventCount()
+	no := tty("n\n")
+	if no.Code != cmdutil.ExitUsage || !strings.Contains(no.Err, "Bind the project to it anyway? [y/N]") || !strings.Contains(no.Err, "not confirmed") {
+		t.Fatalf("answer n: exit %d\n%s%s", no.Code, no.Out, no.Err)
+	}
+	untouched(t, "the unconfirmed binding", events, w.relay.EventCount())
+	if yes := tty("y\n"); yes.Code != cmdutil.ExitOK {
+		t.Fatalf("answer y: exit %d\n%s%s", yes.Code, yes.Out, yes.Err)
+	}
+	if st := w.stored(); st.Document.HomeChannel != pcHome {
+		t.Fatalf("home channel %q after y", st.Document.HomeChannel)
+	}
+}

@@ -26,8 +26,9 @@ type invocation struct {
 	// Seams are the invocation's test hooks (a concurrent change, a
 	// keyring that is not there).
 	Seams cmdutil.Seams
-	// OutTTY and ErrTTY make stdout and stderr look like terminals.
-	OutTTY, ErrTTY bool
+	// OutTTY and ErrTTY make stdout and stderr look like terminals; InTTY
+	// stdin (Stdin is then what the user types).
+	OutTTY, ErrTTY, InTTY bool
 	// Ctx is the root context (main's signal-aware one); nil is
 	// context.Background. Cancelling it is an interrupt.
 	Ctx context.Context
@@ -47,6 +48,7 @@ func (inv invocation) roster(t *testing.T, args ...string) result {
 		Dir:    inv.Dir,
 		OutTTY: inv.OutTTY,
 		ErrTTY: inv.ErrTTY,
+		InTTY:  inv.InTTY,
 	}
 	if !inv.Now.IsZero() {
 		now := inv.Now

@@ -35,7 +35,7 @@ func PrintConsequences(a *cmdutil.Factory, command string, lines []string, dryRu
 	if dryRun {
 		fmt.Fprintf(w, "dry run of %s: nothing was signed or sent; it would do this:\n", command)
 	} else {
-		fmt.Fprintf(w, "%s:\n", command)
+		fmt.Fprintf(w, "%s does this:\n", command)
 	}
 	for _, l := range lines {
 		FitLine(w, width, 4, "  "+l)
