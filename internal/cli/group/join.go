@@ -118,6 +118,7 @@ groups lists point elsewhere).
 
 func newGroupLeaveCmd(a *cmdutil.Factory) *cobra.Command {
 	var o groupRequestOpts
+	var dryRun bool
 	cmd := &cobra.Command{
 		Use:   "leave <group>",
 		Short: "Ask the relay hosting a group to remove you (kind 9022)",
@@ -131,16 +132,37 @@ that accepts but still lists you is exit 6 (still-member).
 Your kind 10009 groups list is then offered the removal, or updated with
 --save (every other entry kept byte for byte).
 
+Before the request is sent, roster says what leaving loses: your roles
+there, the projects it is the home channel of whose related channels your
+role lets you change, reading a private group, and whether joining again
+needs an invite (a closed group). --dry-run prints only that and sends
+nothing.
+
 ` + groupRefHelp,
-		Example: `  roster group leave "relay.example'99999999-9999-4999-8999-999999999999"
+		Example: `  roster group leave "relay.example'99999999-9999-4999-8999-999999999999" --dry-run
+  roster group leave "relay.example'99999999-9999-4999-8999-999999999999"
   roster group leave my-group --relay wss://relay.example --save --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if dryRun || !a.Opts.JSON {
+				p, err := groupLeavePreview(cmd.Context(), a, args[0], o.save)
+				switch {
+				case dryRun && err != nil:
+					return err
+				case dryRun:
+					return render.EmitPreview(a, p)
+				case err == nil && len(p.Consequences) > 1:
+					// What leaving loses, before the request is sent (a
+					// failed read is reported by the request itself).
+					render.PrintConsequences(a, "group leave", p.Consequences, false)
+				}
+			}
 			return groupRequest(cmd, a, args[0], groups.KindLeaveRequest, o)
 		},
 	}
 	cmd.Flags().StringVar(&o.reason, "reason", "", "a reason for the admins (the request's content)")
 	cmd.Flags().BoolVar(&o.save, "save", false, "also remove the group from your kind 10009 groups list")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "say what leaving the group loses; sign and send nothing")
 	return cmd
 }
 
@@ -176,7 +198,9 @@ func groupRequest(cmd *cobra.Command, a *cmdutil.Factory, arg string, kind int, 
 		group = relays[0] + "'" + ref.ID
 	}
 	in.Command = commandWords(cmd, verb, group)
-	noticeUnfinished(a, relays, ref.ID)
+	if err := noticeUnfinished(a, relays, ref.ID, false); err != nil {
+		return err
+	}
 	var res groups.RequestResult
 	if kind == groups.KindJoinRequest {
 		res, err = groups.Join(ctx, in)
