@@ -133,6 +133,9 @@ func calls(files map[string]*ast.File, rel, fn, callee string) bool {
 		}
 		ast.Inspect(fd, func(n ast.Node) bool {
 			if c, ok := n.(*ast.CallExpr); ok {
+				if id, ok := c.Fun.(*ast.Ident); ok && !strings.Contains(callee, ".") && id.Name == callee {
+					found = true
+				}
 				if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == name {
 					if id, ok := sel.X.(*ast.Ident); pkg == "" || ok && id.Name == pkg {
 						found = true

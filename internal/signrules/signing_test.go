@@ -9,8 +9,8 @@ import (
 )
 
 // step is one link of the path from a signing site to the journal: the
-// function Func of File calls Calls ("track.Begin", or ".journalBegin" for
-// a method on any receiver).
+// function Func of File calls Calls ("track.Begin", ".journalBegin" for a
+// method on any receiver, or "begin" for a function of the same package).
 type step struct{ File, Func, Calls string }
 
 // allowed is what a signing site may be. Exactly one of Journaled, Exempt
@@ -54,15 +54,16 @@ var allowedSites = map[site]allowed{
 	{"workspace/projects/publish.go", "IdentityInput.submit"}:    {Pending: "jws: the kind 30621 project identity and its NIP-09 deletion"},
 	{"internal/cli/project/change.go", "projectChange"}:          {Pending: "jws: passes the signer to projects.Change"},
 	{"internal/cli/project/identity.go", "projectIdentityWrite"}: {Pending: "jws: passes the signer to the project identity writes"},
-	// NIP-29.
-	// NIP-29: the moderation events 9000-9009 (every step signed before
-	// the first is sent), the join and leave requests 9021/9022 and the
-	// kind 10009 groups list.
+	// NIP-29: every moderation step is signed before the first is sent
+	// and kept together (journal/track.Begin); the join and leave
+	// requests 9021/9022 and the kind 10009 groups list likewise.
 	{"workspace/groups/moderate.go", "Prepared.Send"}: {Journaled: []step{{"workspace/groups/moderate.go", "Prepared.Send", "track.Begin"}}},
 	{"workspace/groups/request.go", "request"}:        {Journaled: []step{{"workspace/groups/request.go", "request", "track.Begin"}}},
 	{"workspace/groups/save.go", "SaveList"}:          {Journaled: []step{{"workspace/groups/save.go", "SaveList", "track.Begin"}}},
 	{"internal/cli/group/join.go", "groupRequest"}: {Journaled: []step{
-		{"internal/cli/group/join.go", "groupRequest", "groups.Join"}, {"workspace/groups/request.go", "request", "track.Begin"}}},
+		{"internal/cli/group/join.go", "groupRequest", "groups.Join"}, {"internal/cli/group/join.go", "groupRequest", "groups.Leave"},
+		{"workspace/groups/request.go", "Join", "request"}, {"workspace/groups/request.go", "Leave", "request"},
+		{"workspace/groups/request.go", "request", "track.Begin"}}},
 	{"internal/cli/group/join.go", "groupListChange"}: {Journaled: []step{
 		{"internal/cli/group/join.go", "groupListChange", "groups.SaveList"}, {"workspace/groups/save.go", "SaveList", "track.Begin"}}},
 	{"internal/cli/group/moderate.go", "groupModerate"}: {Journaled: []step{
