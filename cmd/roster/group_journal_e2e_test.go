@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -252,5 +254,28 @@ func TestAGroupWritePastTheAcceptanceWindowIsNotSentAgain(t *testing.T) {
 	}
 	if got := w.storedIDs(grouprelay.KindEditMetadata); len(got) != 0 {
 		t.Fatalf("a late resume sent its 9002: %v", got)
+	}
+}
+
+// Rule (the journal fails closed): a journal file that cannot be read may
+// be an unfinished write of the group, so a group write stops before
+// signing (exit 1 journal-unreadable) and the relay is sent nothing.
+func TestAnUnreadableJournalStopsAGroupWriteBeforeSigning(t *testing.T) {
+	t.Parallel()
+	w := newJournaledGroups(t)
+	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
+	dir := filepath.Join(w.home, "journal")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, strings.Repeat("ab", 32)+"-0.json"), []byte(`{"version":1,"rep`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := w.in(pcOwnerSK, 0, "group", "add", w.relay.URL()+"'"+pcHome, w.npubOf(pcAdminSK), "--json")
+	if e := errorBody(t, r); r.Code != cmdutil.ExitFailure || e.Code != "journal-unreadable" {
+		t.Fatalf("a group write with an unreadable journal: exit %d %+v", r.Code, e)
+	}
+	if got := w.storedKind(grouprelay.KindPutUser, pubOf(t, pcOwnerSK)); len(got) != 0 {
+		t.Fatalf("the write sent its 9000: %v", got)
 	}
 }

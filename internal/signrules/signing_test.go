@@ -55,21 +55,19 @@ var allowedSites = map[site]allowed{
 	{"internal/cli/project/change.go", "projectChange"}:          {Pending: "jws: passes the signer to projects.Change"},
 	{"internal/cli/project/identity.go", "projectIdentityWrite"}: {Pending: "jws: passes the signer to the project identity writes"},
 	// NIP-29: every moderation step is signed before the first is sent
-	// and kept together (workspace/groups/journal.go begin → journal.Dir.Begin).
-	{"workspace/groups/moderate.go", "Prepared.Send"}: {Journaled: []step{
-		{"workspace/groups/moderate.go", "Prepared.Send", "beginModeration"}, {"workspace/groups/journal.go", "beginModeration", "begin"},
-		{"workspace/groups/journal.go", "begin", ".Begin"}}},
-	{"workspace/groups/request.go", "request"}: {Journaled: []step{
-		{"workspace/groups/request.go", "request", "begin"}, {"workspace/groups/journal.go", "begin", ".Begin"}}},
-	{"workspace/groups/save.go", "SaveList"}: {Journaled: []step{
-		{"workspace/groups/save.go", "SaveList", "begin"}, {"workspace/groups/journal.go", "begin", ".Begin"}}},
+	// and kept together (journal/track.Begin); the join and leave
+	// requests 9021/9022 and the kind 10009 groups list likewise.
+	{"workspace/groups/moderate.go", "Prepared.Send"}: {Journaled: []step{{"workspace/groups/moderate.go", "Prepared.Send", "track.Begin"}}},
+	{"workspace/groups/request.go", "request"}:        {Journaled: []step{{"workspace/groups/request.go", "request", "track.Begin"}}},
+	{"workspace/groups/save.go", "SaveList"}:          {Journaled: []step{{"workspace/groups/save.go", "SaveList", "track.Begin"}}},
 	{"internal/cli/group/join.go", "groupRequest"}: {Journaled: []step{
 		{"internal/cli/group/join.go", "groupRequest", "groups.Join"}, {"internal/cli/group/join.go", "groupRequest", "groups.Leave"},
-		{"workspace/groups/request.go", "Join", "request"}, {"workspace/groups/request.go", "Leave", "request"}}},
+		{"workspace/groups/request.go", "Join", "request"}, {"workspace/groups/request.go", "Leave", "request"},
+		{"workspace/groups/request.go", "request", "track.Begin"}}},
 	{"internal/cli/group/join.go", "groupListChange"}: {Journaled: []step{
-		{"internal/cli/group/join.go", "groupListChange", "groups.SaveList"}}},
+		{"internal/cli/group/join.go", "groupListChange", "groups.SaveList"}, {"workspace/groups/save.go", "SaveList", "track.Begin"}}},
 	{"internal/cli/group/moderate.go", "groupModerate"}: {Journaled: []step{
-		{"internal/cli/group/moderate.go", "groupModerate", ".Send"}}},
+		{"internal/cli/group/moderate.go", "groupModerate", ".Send"}, {"workspace/groups/moderate.go", "Prepared.Send", "track.Begin"}}},
 
 	// Not writes the journal keeps.
 	{"internal/cli/cmdutil/pool.go", "Factory.AuthSigner"}:      {Exempt: "NIP-42 AUTH (kind 22242): a per-connection challenge answer, never published or resent"},

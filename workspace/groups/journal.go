@@ -8,6 +8,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/roster-cli/roster/journal"
+	"github.com/roster-cli/roster/journal/track"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/pipeline"
 )
@@ -16,10 +17,6 @@ import (
 // the moderation events 9000-9009, the join and leave requests 9021/9022
 // and the kind 10009 groups list a --save publishes.
 const PipelineGroups = "nip-29"
-
-// CodeJournal: the signed events could not be kept in the journal of
-// unfinished writes before sending; nothing was sent.
-const CodeJournal = "journal-unwritable"
 
 // Address is the journal address of group id on relay: every write to the
 // group names it, so the next command on the group is told of an
@@ -31,26 +28,26 @@ func ListAddress(pubkey string) string { return fmt.Sprintf("%d:%s:", KindGroups
 
 // Unfinished are the journal's writes about group id on any of relays
 // (its moderation events, requests and the groups lists saved for it),
-// with the relays the journal recorded as holding their events.
-func Unfinished(j *journal.Dir, relays []string, id string) []journal.Unfinished {
-	if j == nil {
-		return nil
-	}
+// with the relays the journal recorded as holding their events. It fails
+// closed (track.Check): a journal that cannot be read, or a file in it that
+// may be such a write, is an error that must stop the write before it
+// signs.
+func Unfinished(j *journal.Dir, relays []string, id string) ([]journal.Unfinished, error) {
 	seen := map[string]bool{}
 	var out []journal.Unfinished
 	for _, r := range relays {
-		writes, err := j.Touching(Address(r, id), Address(r, id))
+		us, err := track.Check(j, nil, Address(r, id), Address(r, id))
 		if err != nil {
-			return out
+			return out, err
 		}
-		for _, w := range writes {
-			if !seen[w.ID] {
-				seen[w.ID] = true
-				out = append(out, journal.Unfinished{Write: w, Holding: w.Holding(nil)})
+		for _, u := range us {
+			if !seen[u.Write.ID] {
+				seen[u.Write.ID] = true
+				out = append(out, u)
 			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 // fingerprint is what a write relied on, as the journal keeps it: the
@@ -96,27 +93,22 @@ func entries(in ModerationInput, host hostRead, what string, events ...*nostr.Ev
 	return out
 }
 
-// begin writes the entries to the journal before the first event is sent;
-// a journal that cannot take them stops the write (nothing sent).
-func begin(j *journal.Dir, es []journal.Entry, rerun suggest.Command) (string, error) {
-	if j == nil || len(es) == 0 {
-		return "", nil
-	}
-	if err := j.Begin(es); err != nil {
-		return "", &pipeline.Error{Class: pipeline.Failure, Code: CodeJournal, Err: err,
-			Next: []suggest.Command{suggest.Roster("pending").Because("see the unfinished writes"), rerun.Because("run it again once the journal can be written")},
-			Msg:  "cannot keep the signed events in the journal of unfinished writes before sending them, so nothing was sent: " + err.Error()}
-	}
-	return es[0].Event.ID, nil
+// journalErr is a journal that could not take a write's signed events
+// (track.Begin failed): nothing was sent.
+func journalErr(err error, rerun suggest.Command) error {
+	return &pipeline.Error{Class: pipeline.Failure, Code: track.CodeUnwritable, Err: err,
+		Next: []suggest.Command{suggest.Roster("pending").Because("see the unfinished writes"), rerun.Because("run it again once the journal can be written")},
+		Msg:  "cannot keep the signed events in the journal of unfinished writes before sending them, so nothing was sent: " + err.Error()}
 }
 
-// beginModeration journals a moderation command's signed steps.
-func beginModeration(in ModerationInput, host hostRead, steps []Step) (string, error) {
+// moderationEntries are the journal entries of a moderation command's
+// signed steps.
+func moderationEntries(in ModerationInput, host hostRead, steps []Step) []journal.Entry {
 	var evs []*nostr.Event
 	for _, s := range steps {
 		evs = append(evs, s.Event)
 	}
-	return begin(in.Journal, entries(in, host, awaits(in.Action), evs...), suggest.Roster(in.Command...))
+	return entries(in, host, awaits(in.Action), evs...)
 }
 
 // awaits is the verification a moderation command's journal entry awaits.

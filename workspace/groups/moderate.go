@@ -11,6 +11,7 @@ import (
 
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/journal"
+	"github.com/roster-cli/roster/journal/track"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/pipeline"
 )
@@ -397,11 +398,11 @@ func (p *Prepared) Send(ctx context.Context) (ModerationResult, error) {
 			return res, pipeline.Signed(err)
 		}
 	}
-	write, err := beginModeration(in, host, res.Steps)
+	kept, err := track.Begin(in.Journal, moderationEntries(in, host, res.Steps))
 	if err != nil {
-		return res, err
+		return res, journalErr(err, suggest.Roster(in.Command...))
 	}
-	res.Journal = write
+	res.Journal = kept.ID
 	err = send(ctx, &res, in, host)
 	if err == nil {
 		again, complete := readHost(ctx, in.Relays, []string{host.URL}, in.ID, readSpec{target: in.Target, eventID: in.EventID, parent: parent, selves: []pipeline.RelaySelf{host.info}})

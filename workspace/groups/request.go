@@ -9,6 +9,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/roster-cli/roster/journal"
+	"github.com/roster-cli/roster/journal/track"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/pipeline"
@@ -148,10 +149,11 @@ func request(ctx context.Context, in RequestInput, kind int) (RequestResult, err
 	}
 	act := map[int]Action{KindJoinRequest: actJoin, KindLeaveRequest: actLeave}[kind]
 	mi := ModerationInput{ID: in.ID, Command: in.Command, Journal: in.Journal}
-	write, err := begin(in.Journal, entries(mi, hr, awaits(act), evt), suggest.Roster(in.Command...))
+	kept, err := track.Begin(in.Journal, entries(mi, hr, awaits(act), evt))
 	if err != nil {
-		return res, err
+		return res, journalErr(err, suggest.Roster(in.Command...))
 	}
+	write := kept.ID
 	rep := in.Publish(ctx, host.URL, evt)
 	if rep.OK && write != "" {
 		_ = in.Journal.Acked(write, 0, host.URL)

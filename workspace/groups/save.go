@@ -8,6 +8,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/roster-cli/roster/journal"
+	"github.com/roster-cli/roster/journal/track"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/pipeline"
@@ -114,12 +115,13 @@ func SaveList(ctx context.Context, in ListInput) (ListChange, error) {
 	if prev != nil {
 		preview = map[string]string{"list": prev.ID, "list-at": fmt.Sprint(int64(prev.CreatedAt))}
 	}
-	write, err := begin(in.Journal, []journal.Entry{{Pipeline: PipelineGroups, Command: save.Words()[1:], Repo: Address(res.Relay, in.ID),
+	kept, err := track.Begin(in.Journal, []journal.Entry{{Pipeline: PipelineGroups, Command: save.Words()[1:], Repo: Address(res.Relay, in.ID),
 		Address: ListAddress(in.Me), Relays: listRelays, Preview: preview, Event: next,
-		Verify: journal.Verification{What: "a relay returns the new groups list (kind 10009) and none keeps a newer one"}}}, save)
+		Verify: journal.Verification{What: "a relay returns the new groups list (kind 10009) and none keeps a newer one"}}})
 	if err != nil {
-		return up, err
+		return up, journalErr(err, save)
 	}
+	write := kept.ID
 	var answered func(relaypool.PublishReport)
 	if in.Journal != nil && write != "" {
 		answered = func(r relaypool.PublishReport) {

@@ -198,7 +198,9 @@ func groupRequest(cmd *cobra.Command, a *cmdutil.Factory, arg string, kind int, 
 		group = relays[0] + "'" + ref.ID
 	}
 	in.Command = commandWords(cmd, verb, group)
-	noticeUnfinished(a, relays, ref.ID)
+	if err := noticeUnfinished(a, relays, ref.ID, false); err != nil {
+		return err
+	}
 	var res groups.RequestResult
 	if kind == groups.KindJoinRequest {
 		res, err = groups.Join(ctx, in)

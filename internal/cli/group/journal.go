@@ -5,6 +5,7 @@
 package group
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -13,6 +14,8 @@ import (
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/journal"
+	"github.com/roster-cli/roster/journal/track"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/groups"
@@ -58,9 +61,24 @@ func commandWords(cmd *cobra.Command, verb, group string, args ...string) []stri
 
 // noticeUnfinished says on stderr, before a group write signs anything,
 // which unfinished writes of the journal concern the same group, the
-// relays known to hold their events, and how to resume or discard them.
-func noticeUnfinished(a *cmdutil.Factory, relays []string, id string) {
-	for _, u := range groups.Unfinished(a.Journal(), relays, id) {
+// relays known to hold their events, and how to resume or discard them. A
+// journal that cannot be read stops the write (journal-unreadable, exit
+// 1); a preview (dryRun) only says so. Without a data directory there is
+// no journal to read: the write stops when it would keep its events.
+func noticeUnfinished(a *cmdutil.Factory, relays []string, id string, dryRun bool) error {
+	us, err := groups.Unfinished(a.Journal(), relays, id)
+	var ue *journal.UnreadableError
+	if errors.As(err, &ue) && ue.Root == "" {
+		err = nil
+	}
+	if err != nil && !dryRun {
+		return &cmdutil.ExitError{Code: cmdutil.ExitFailure, Kind: track.CodeUnreadable, Err: err,
+			Commands: []suggest.Command{suggest.Roster("pending").Because("list the unfinished writes and the unreadable files")}}
+	}
+	if err != nil {
+		fmt.Fprintf(a.Io.Err, "roster: %s\n", termtext.Line(err.Error()))
+	}
+	for _, u := range us {
 		first := u.Write.First()
 		words := make([]string, 0, len(first.Command)+1)
 		for _, w := range append([]string{"roster"}, first.Command...) {
@@ -81,4 +99,5 @@ func noticeUnfinished(a *cmdutil.Factory, relays []string, id string) {
 			fmt.Fprintf(a.Io.Err, "  run: %s\n", termtext.Line(c))
 		}
 	}
+	return nil
 }

@@ -350,7 +350,9 @@ func groupModerate(cmd *cobra.Command, a *cmdutil.Factory, arg string, in groups
 	in.Ask, in.Host, in.ID, in.Reason, in.DryRun = relays, ref.Relay, ref.ID, o.reason, o.dryRun
 	in.Now = func() nostr.Timestamp { return cmdutil.NostrNow(a) }
 	in.Journal = a.Journal()
-	noticeUnfinished(a, relays, ref.ID)
+	if err := noticeUnfinished(a, relays, ref.ID, o.dryRun); err != nil {
+		return err
+	}
 	p, err := groups.Prepare(ctx, in)
 	res := p.Result
 	if err != nil {
