@@ -277,7 +277,7 @@ func refusalError(a *cmdutil.Factory, v *repo.RepoView, intent preflight.Intent,
 			}
 			return cmdutil.WriteJSON(a, out)
 		}
-		repo.PrintTarget(a.Io.Out, v)
+		repo.PrintTargetFit(a.Io.Out, render.TerminalWidth(a), v)
 		pt := repo.ViewPeople(a, v)
 		fmt.Fprintln(a.Io.Out, pt.Text(r.MessageText()))
 		if intent.Action == preflight.ActAccept {
