@@ -44,6 +44,7 @@ func (p Pipeline) checkObjects(ctx context.Context, out *Outcome) error {
 		return nil
 	}
 	st.NotChecked = slices.DeleteFunc(slices.Clone(st.NotChecked), func(s string) bool { return s == fetchability })
+	st.Counted.ServersAsked = true
 	if st.After == nil || len(st.After.Refs) == 0 {
 		st.Checked = append(slices.Clone(st.Checked), "fetchability of post-change OIDs (the post-change state names none)")
 		return nil
@@ -54,10 +55,12 @@ func (p Pipeline) checkObjects(ctx context.Context, out *Outcome) error {
 	sameState := st.Publish == nil && st.Before != nil && st.Before.Head == st.After.Head && maps.Equal(st.Before.Refs, st.After.Refs)
 	dropped, added := serverDiff(before, after)
 	if sameState && len(dropped) == 0 && len(added) == 0 {
+		st.Counted.Servers, st.Counted.ServersSame = len(after), true
 		st.Checked = append(slices.Clone(st.Checked), fmt.Sprintf("fetchability not asked again: the resolved state and the component's %d Git server(s) stay as they were", len(after)))
 		return nil
 	}
 	a := p.Availability(ctx, after, st.After.Refs)
+	st.Counted.Servers = len(a.Servers)
 	st.Checked = append(slices.Clone(st.Checked), fmt.Sprintf("every post-change OID served by the post-change component's Git servers (%d ref(s), %d server(s) advertised)", len(a.Refs), len(a.Servers)))
 	f := a.Failure()
 	if f == nil {

@@ -18,6 +18,7 @@ func noteRelays(out *Outcome, v *discovery.View) {
 	s := v.Search
 	if out.Plan != nil {
 		out.Plan.State.Checked = append([]string{s.Checked()}, slices.Clone(out.Plan.State.Checked)...)
+		out.Plan.State.Counted.Relays = len(s.Asked)
 	}
 	if out.Refusal != nil && out.Refusal.Details != nil {
 		learned := []map[string]any{}

@@ -126,6 +126,23 @@ type StateComparison struct {
 	// Publish is the state event published before the announcement (nil:
 	// none). With it, After is the state it will supply (no event id yet).
 	Publish *StatePublication `json:"publish"`
+	// Counted is what Checked covers, counted for the one line of evidence
+	// a person reads; Checked stays the full evidence.
+	Counted EvidenceCount `json:"-"`
+}
+
+// EvidenceCount is a preview's evidence in numbers: the relays asked and
+// the Git servers asked for the post-change objects.
+type EvidenceCount struct {
+	// Relays is how many relays the discovery asked (0: not recorded).
+	Relays int
+	// Servers is how many Git servers were asked for the post-change
+	// objects; ServersSame is true when they were not asked again because
+	// the resolved state and the servers stay as they were.
+	Servers     int
+	ServersSame bool
+	// ServersAsked: the object check ran (either way above).
+	ServersAsked bool
 }
 
 var stateNotChecked = []string{

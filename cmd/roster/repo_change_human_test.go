@@ -7,8 +7,10 @@ import (
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
-// Human output: the preview, what was published, and the next step; a
-// refusal goes to stderr with the commands and "nothing was published".
+// Human output: the consequence, one line of evidence, what was published,
+// and the next step; --verbose adds the announcement's records and the full
+// evidence; a refusal goes to stderr with the commands and "nothing was
+// published".
 func TestMembershipHumanOutput(t *testing.T) {
 	t.Parallel()
 	w := newMutWorld(t, 1)
@@ -17,22 +19,29 @@ func TestMembershipHumanOutput(t *testing.T) {
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
-	// One sentence per change and per consequence, in words, dates not epochs.
-	for _, s := range []string{"your announcement:", "  - records you explicitly as the lead (you were the implicit sole maintainer)",
-		"  - lists " + bob.npub() + " as a maintainer from 1970-01-01 00:16:40 UTC",
-		"  - " + bob.npub() + " becomes an invited maintainer", "(implicit: the sole maintainer)", "to " + alice.npub() + " (you) (explicit)", "not checked yet:", "published ",
-		bob.npub() + " is invited; they have no maintainer authority until they accept with: roster repo accept"} {
+	// One sentence per consequence, in words; one line of evidence; the
+	// published event labelled; no empty "not checked" label.
+	for _, s := range []string{"  - " + bob.npub() + " becomes an invited maintainer", "(implicit: the sole maintainer)", "to " + alice.npub() + " (you) (explicit)",
+		"checked: 1 relay, repository state", "— nothing changed since the preview", "published: announcement ",
+		"send " + bob.npub() + " the repository and the command to accept:", "\n  roster repo accept --repo nostr://"} {
 		if !strings.Contains(r.Out, s) {
 			t.Fatalf("stdout lacks %q:\n%s", s, r.Out)
 		}
 	}
-	if strings.Contains(r.Out, `["m"`) || strings.Contains(r.Out, "materialize") {
-		t.Fatalf("tag-level detail without --verbose:\n%s", r.Out)
+	// The share says how Bob accepts: next: does not say it again.
+	for _, s := range []string{`["m"`, "materialize", "not checked", "relays asked:", "your announcement:", "is invited; they have no maintainer authority"} {
+		if strings.Contains(r.Out, s) {
+			t.Fatalf("%q without --verbose:\n%s", s, r.Out)
+		}
 	}
-	// --verbose adds the tag each change writes.
+	// --verbose adds each change to the announcement, in words and with the
+	// tag it writes, dates not epochs, and the full evidence.
 	r = w.run(alice, alice, 1050, "repo", "edit", "--add-maintainer", carol.npub(), "--dry-run", "--verbose")
-	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, `tag ["m", "`+carol.pk+`", "1050"] (start m)`) {
-		t.Fatalf("exit %d, --verbose lacks the tag:\n%s%s", r.Code, r.Out, r.Err)
+	for _, s := range []string{"your announcement:", "  - lists " + carol.npub() + " as a maintainer from 1970-01-01 00:17:30 UTC",
+		`tag ["m", "` + carol.pk + `", "1050"] (start m)`, "consequences:", "evidence:", "  - relays asked: 1"} {
+		if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, s) {
+			t.Fatalf("exit %d, --verbose lacks %q:\n%s%s", r.Code, s, r.Out, r.Err)
+		}
 	}
 	r = w.run(bob, alice, 1100, "repo", "edit", "--add-maintainer", carol.npub())
 	if r.Code != cmdutil.ExitRefused || r.Out != "" {

@@ -80,13 +80,13 @@ func TestAPlainCloneOfTheAdvertisedServerAccepts(t *testing.T) {
 	}
 }
 
-// The human preview of that acceptance names the branches it counted
-// through remote-tracking branches.
+// The human preview of that acceptance names, in its full evidence
+// (--verbose), the branches it counted through remote-tracking branches.
 func TestAcceptPreviewNamesTheTrackedBranches(t *testing.T) {
 	t.Parallel()
 	s := newCloneScene(t)
 	s.w.dir = s.plainClone().dir
-	r := s.w.run(bob, alice, 2000, "repo", "accept", "--dry-run")
+	r := s.w.run(bob, alice, 2000, "repo", "accept", "--dry-run", "--verbose")
 	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "refs/heads/dev (origin/dev)") {
 		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}

@@ -155,8 +155,11 @@ func TestWritePreviewSaysWhichRelaysWereAsked(t *testing.T) {
 	carols := s.others[0]
 	publish(t, s.home.URL(), alice.announce(t, s.id, 100), carol.sign(t, 10002, 50, nostr.Tag{"r", carols.URL()}))
 	h := s.run(alice, 999, "repo", "edit", "--add-maintainer", carol.npub(), "--dry-run")
-	if h.Code != cmdutil.ExitOK || !strings.Contains(h.Out, "relays asked: 2") {
+	if h.Code != cmdutil.ExitOK || !strings.Contains(h.Out, "checked: 2 relays, ") {
 		t.Fatalf("human preview lacks the relays asked: exit %d\n%s%s", h.Code, h.Out, h.Err)
+	}
+	if h := s.run(alice, 999, "repo", "edit", "--add-maintainer", carol.npub(), "--dry-run", "--verbose"); h.Code != cmdutil.ExitOK || !strings.Contains(h.Out, "relays asked: 2") {
+		t.Fatalf("--verbose lacks which relays were asked: exit %d\n%s%s", h.Code, h.Out, h.Err)
 	}
 	r := s.run(alice, 1000, "repo", "edit", "--add-maintainer", carol.npub(), "--json")
 	if r.Code != cmdutil.ExitOK {

@@ -59,8 +59,9 @@ type Factory struct {
 	Run runState `json:"-"`
 	// moves are the directories once an old home's files moved (dirs.go).
 	moves dirMoves
-	// Full prints npubs in full on a terminal too (repo --full); verbose
-	// adds the tags a membership preview writes (repo --verbose).
+	// Full prints npubs in full on a terminal too (repo --full); Verbose
+	// adds the full evidence to a write's preview (the --verbose of the
+	// writes that take it, render.AddVerboseFlag).
 	Full, Verbose bool `json:"-"`
 	// CacheWait bounds how long this invocation waits for the cache's
 	// lock (0: cache.DefaultOpenTimeout); the pre-push guard shortens it.

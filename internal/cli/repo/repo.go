@@ -14,11 +14,12 @@ import (
 // repository subcommand.
 func NewRepoCmd(a *cmdutil.Factory) *cobra.Command { return NewCmdRepo(a, nil) }
 
-// RepoOptions are `roster repo` as its flags gave it: --full and --verbose
-// (which its subcommands inherit) and the shared flags, in Factory.Opts.
+// RepoOptions are `roster repo` as its flags gave it: --full (which its
+// subcommands inherit) and the shared flags, in Factory.Opts. --verbose is
+// only on the writes whose previews it lengthens (render.AddVerboseFlag).
 type RepoOptions struct {
-	Factory       *cmdutil.Factory
-	Full, Verbose bool
+	Factory *cmdutil.Factory
+	Full    bool
 }
 
 // NewCmdRepo builds roster repo; runF, when given, runs instead of the read
@@ -49,7 +50,7 @@ an event that changes nothing prints nothing. Ctrl-C ends it (exit 0).`,
   roster repo --watch --json       # one document per line, each time the answer changes`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.Full, o.Verbose = a.Full, a.Verbose
+			o.Full = a.Full
 			if runF != nil {
 				return runF(cmd.Context(), o)
 			}
@@ -76,7 +77,6 @@ an event that changes nothing prints nothing. Ctrl-C ends it (exit 0).`,
 	}
 	cmd.Flags().BoolVar(&watching, "watch", false, cmdutil.WatchHelp)
 	cmd.PersistentFlags().BoolVar(&a.Full, "full", false, "print npubs in full on a terminal too (pipes and --json always get them in full)")
-	cmd.PersistentFlags().BoolVar(&a.Verbose, "verbose", false, "show the exact tags a membership preview writes")
 	// Each read lives in its own file (repo_<name>.go); add one line here.
 	// The writes are added by newRepoTree.
 	cmd.AddCommand(newRepoGraphCmd(a), newRepoHistoryCmd(a))

@@ -3,7 +3,10 @@ package repo
 import (
 	"fmt"
 	"io"
+	"strings"
 
+	"github.com/charmbracelet/lipgloss"
+	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/report"
 )
 
@@ -11,11 +14,22 @@ import (
 // repository it writes to and where that choice came from: `target
 // repository: <name> <naddr> (from …)`, then a note for each coordinate the
 // checkout's nostr.repo names that --repo overrode (report.Target).
-func PrintTarget(w io.Writer, v *RepoView) {
+func PrintTarget(w io.Writer, v *RepoView) { PrintTargetFit(w, 0, v) }
+
+// PrintTargetFit is PrintTarget fitted to a terminal width columns wide
+// (0: a pipe, unchanged): a target line too wide puts the naddr, which is
+// never broken, on a row of its own under the name and the source.
+func PrintTargetFit(w io.Writer, width int, v *RepoView) {
 	if v == nil {
 		return
 	}
-	for _, l := range report.TargetOf(v).Lines() {
-		fmt.Fprintln(w, l)
+	t := report.TargetOf(v)
+	for i, l := range t.Lines() {
+		if i == 0 && width > 0 && lipgloss.Width(l) > width {
+			render.FitLine(w, width, 2, strings.TrimSuffix(l, " "+t.Naddr+" (from "+t.From+")")+" (from "+t.From+")")
+			fmt.Fprintf(w, "  %s\n", t.Naddr)
+			continue
+		}
+		render.FitLine(w, width, 2, l)
 	}
 }

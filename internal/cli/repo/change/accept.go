@@ -82,5 +82,6 @@ confirmed maintainer) assigns you, never by your own record alone.`,
 	cmd.Flags().StringArrayVar(&o.Rewind, "rewind", nil, "with --force: a ref it may rewind in the state in effect (repeatable)")
 	cmd.Flags().BoolVar(&o.Moderator, "moderator", false, "acknowledge the moderator role you are assigned (an active self-o)")
 	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "preview only; publish nothing")
+	addVerbose(cmd, a)
 	return cmdutil.AddFlags(cmd, &a.Opts, cmdutil.RepoCommandFlags)
 }

@@ -277,15 +277,23 @@ func refusalError(a *cmdutil.Factory, v *repo.RepoView, intent preflight.Intent,
 			}
 			return cmdutil.WriteJSON(a, out)
 		}
-		repo.PrintTarget(a.Io.Out, v)
+		repo.PrintTargetFit(a.Io.Out, render.TerminalWidth(a), v)
 		pt := repo.ViewPeople(a, v)
-		fmt.Fprintln(a.Io.Out, pt.Text(r.MessageText()))
+		render.FitLine(a.Io.Out, render.TerminalWidth(a), 2, pt.Text(r.MessageText()))
 		if intent.Action == preflight.ActAccept {
 			out := &report.Mutation{}
 			repo.LinkAcceptedCheckout(v, out)
 			repo.PrintLinked(a, out)
 			for _, g := range out.Advice {
-				fmt.Fprintf(a.Io.Out, "%s\n", termtext.Line(g.Text(pt.Named(render.Selectors(a)))))
+				line := termtext.Line(g.Text(pt.Named(render.Selectors(a))))
+				if width := render.TerminalWidth(a); width > 0 && len([]rune(line)) > width {
+					// Fitted to the terminal, the command whole on its own row.
+					for _, l := range guidanceRows([]suggest.Guidance{g}, pt.Named(render.Selectors(a)), width) {
+						fmt.Fprintln(a.Io.Out, strings.TrimPrefix(l, "  "))
+					}
+					continue
+				}
+				fmt.Fprintln(a.Io.Out, line)
 			}
 		}
 		repo.PrintAdvisories(a, v)

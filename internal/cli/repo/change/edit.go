@@ -94,6 +94,7 @@ shown in the preview.`,
 	f.BoolVar(&o.Force, "force", false, "state-only conflicts on add: keep this checkout's branches and tags")
 	f.BoolVar(&o.DryRun, "dry-run", false, "preview only; publish nothing")
 	o.meta = addMetadataFlags(a, cmd)
+	addVerbose(cmd, a)
 	return cmdutil.AddFlags(cmd, &a.Opts, cmdutil.RepoCommandFlags)
 }
 

@@ -83,7 +83,7 @@ func (m *metadataFlags) intent(cmd *cobra.Command) (preflight.Intent, error) {
 	// repo edit's own flags, not the shared ones (--json, --repo, ...).
 	own, shared := cmd.LocalNonPersistentFlags(), cmdutil.SharedFlags()
 	cmd.Flags().Visit(func(fl *pflag.Flag) {
-		if own.Lookup(fl.Name) != nil && shared.Lookup(fl.Name) == nil && fl.Name != "dry-run" && !slices.Contains(metadataFlagNames, fl.Name) {
+		if own.Lookup(fl.Name) != nil && shared.Lookup(fl.Name) == nil && fl.Name != "dry-run" && fl.Name != "verbose" && !slices.Contains(metadataFlagNames, fl.Name) {
 			others = append(others, "--"+fl.Name)
 		}
 	})

@@ -52,5 +52,6 @@ without a role only get the local switch.`,
 		},
 	}
 	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "preview only; publish nothing")
+	addVerbose(cmd, a)
 	return cmdutil.AddFlags(cmd, &a.Opts, cmdutil.RepoCommandFlags)
 }

@@ -247,15 +247,16 @@ func relayWords(relays []string) []string {
 }
 
 func renderRepoInit(a *cmdutil.Factory, res RepoInitResult) {
-	w := a.Io.Out
+	// Rows wrap at the terminal's width; a command to paste stays whole.
+	w, width := a.Io.Out, render.TerminalWidth(a)
 	verb := "Announced"
 	if res.Replaces != nil {
 		verb = "Re-announced"
 	}
 	if res.Unchanged {
-		fmt.Fprintf(w, "nothing to change: your announcement of %s (event %s) already says this; nothing was published\n", termtext.Line(res.Coordinate.Identifier), res.Event.ID)
+		render.FitLine(w, width, 2, fmt.Sprintf("nothing to change: your announcement of %s (event %s) already says this; nothing was published", termtext.Line(res.Coordinate.Identifier), res.Event.ID))
 	} else {
-		fmt.Fprintf(w, "%s %s as %s (event %s, signed via %s)\n", verb, termtext.Line(res.Coordinate.Identifier), res.Coordinate.Npub, res.Event.ID, res.Backend)
+		render.FitLine(w, width, 2, fmt.Sprintf("%s %s as %s (event %s, signed via %s)", verb, termtext.Line(res.Coordinate.Identifier), res.Coordinate.Npub, res.Event.ID, res.Backend))
 	}
 	for _, r := range res.Relays {
 		status := "accepted, read back"
@@ -265,20 +266,20 @@ func renderRepoInit(a *cmdutil.Factory, res RepoInitResult) {
 		case !r.ReadBack:
 			status = "accepted, NOT returned on read-back"
 		}
-		fmt.Fprintf(w, "  %-40s %s\n", termtext.Line(r.URL), status)
+		render.FitLine(w, width, 4, fmt.Sprintf("  %-40s %s", termtext.Line(r.URL), status))
 	}
 	if res.GitConfig.NostrRepo != nil {
-		fmt.Fprintf(w, "git config nostr.repo = %s\n", termtext.Line(*res.GitConfig.NostrRepo))
+		render.FitLine(w, width, 2, "git config nostr.repo = "+termtext.Line(*res.GitConfig.NostrRepo))
 	}
 	if res.GitConfig.Origin != nil {
-		fmt.Fprintf(w, "git remote origin     = %s\n", termtext.Line(*res.GitConfig.Origin))
+		render.FitLine(w, width, 2, "git remote origin     = "+termtext.Line(*res.GitConfig.Origin))
 	}
 	if res.Share != nil {
-		fmt.Fprintf(w, "share this repository: %s\n", termtext.Line(res.Share.URL))
+		render.FitLine(w, width, 2, "share this repository: "+termtext.Line(res.Share.URL))
 		if res.Share.CloneURL != "" {
 			fmt.Fprintf(w, "  clone it with: git clone %s\n", termtext.Line(suggest.Quote(res.Share.CloneURL)))
 		}
-		fmt.Fprintf(w, "  someone you invite (roster repo edit --add-maintainer <npub>) pastes:\n")
+		render.FitLine(w, width, 4, "  someone you invite (roster repo edit --add-maintainer <npub>) pastes:")
 		for _, l := range res.Share.Paste {
 			fmt.Fprintf(w, "    %s\n", termtext.Line(l))
 		}

@@ -42,5 +42,6 @@ disconnect other maintainers, it refuses (exit 3) and names them.`,
 		},
 	}
 	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "preview only; publish nothing")
+	addVerbose(cmd, a)
 	return cmdutil.AddFlags(cmd, &a.Opts, cmdutil.RepoCommandFlags)
 }

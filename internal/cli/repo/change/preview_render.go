@@ -11,14 +11,24 @@ import (
 	"github.com/roster-cli/roster/internal/termui"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/termtext"
+	"github.com/spf13/cobra"
 )
 
-// renderPlan prints the preview in words: one sentence per change to the
-// announcement and per consequence, people by name; --verbose adds the
-// tag each change writes. Then what the state seam did and did not check.
-func renderPlan(a *cmdutil.Factory, plan *preflight.Plan, pt render.PeopleText, lookups cmdutil.Lookups) {
+// addVerbose is the --verbose of a membership write.
+func addVerbose(cmd *cobra.Command, a *cmdutil.Factory) {
+	render.AddVerboseFlag(cmd, a, "also show each change to your announcement with the tag it writes, and the full evidence: relays and rounds, state candidates, role-scoped results, what each relay said")
+}
+
+// renderPlan prints the preview in words: what changes for whom, one
+// sentence each, people by name; then one line of evidence and what was
+// not checked, only when something was not. --verbose adds each change to
+// the announcement (with the tag it writes), the lead when it stays, and
+// the full evidence. rechecked: the change was published after its
+// recheck found nothing changed since the preview.
+func renderPlan(a *cmdutil.Factory, plan *preflight.Plan, pt render.PeopleText, lookups cmdutil.Lookups, rechecked bool) {
 	w := a.Io.Out
-	p := &termui.Lines{W: w, Width: render.TerminalWidth(a)}
+	width := render.TerminalWidth(a)
+	p := &termui.Lines{W: w, Width: width}
 	if len(lookups) > 0 {
 		fmt.Fprintln(w, "looked up:")
 	}
@@ -29,23 +39,38 @@ func renderPlan(a *cmdutil.Factory, plan *preflight.Plan, pt render.PeopleText, 
 	if len(plan.Fields) > 0 {
 		fmt.Fprintln(w, "metadata of your announcement:")
 		for _, c := range plan.Fields {
-			fmt.Fprintf(w, "  %-11s %s -> %s\n", c.Field, fieldText(c.Before), fieldText(c.After))
+			render.FitLine(w, width, 4, fmt.Sprintf("  %-11s %s -> %s", c.Field, fieldText(c.Before), fieldText(c.After)))
 		}
 	}
-	if len(plan.Changes)+len(plan.OtherTags) > 0 {
+	s := plan.Sim
+	roles := len(s.NewlyInvited)+len(s.NewlyConfirmed)+len(s.Lost)+len(s.InvitationsWithdrawn)+len(s.ModeratorsGained)+len(s.ModeratorsLost) > 0 || s.Confirmation != nil
+	// The announcement's records are the consequence when nobody's role
+	// changes (a repair, a history correction); otherwise the
+	// consequences below say it in people's words and they are detail.
+	records := a.Verbose || !roles && len(plan.Fields) == 0 && plan.State.Publish == nil
+	if records && len(plan.Changes)+len(plan.OtherTags) > 0 {
 		fmt.Fprintln(w, "your announcement:")
 		for _, c := range plan.Changes {
 			sentence(w, p, changeSentence(c, plan.Author, pt))
 			if a.Verbose {
-				fmt.Fprintf(w, "      tag %s (%s %s)\n", tagText(c.After), c.Action, c.Letter)
+				render.FitLine(w, width, 8, fmt.Sprintf("      tag %s (%s %s)", tagText(c.After), c.Action, c.Letter))
 			}
 		}
+		list := false // the maintainers list's rewrite, said once without --verbose
 		for _, e := range plan.OtherTags {
-			sentence(w, p, otherTagSentence(e, pt))
+			switch {
+			case a.Verbose || len(e.Tag) == 0 || e.Tag[0] != "maintainers":
+				sentence(w, p, otherTagSentence(e, pt))
+			case !list && len(plan.Changes) == 0:
+				list = true
+				sentence(w, p, "rewrites the maintainers list (for clients that read only it)")
+			}
 		}
 	}
-	s := plan.Sim
-	fmt.Fprintln(w, "consequences:")
+	// Under a section above, the consequences have a heading of their own.
+	if len(lookups) > 0 || len(plan.Fields) > 0 || records && len(plan.Changes)+len(plan.OtherTags) > 0 {
+		fmt.Fprintln(w, "consequences:")
+	}
 	each := func(people []string, format string) {
 		for _, pk := range people {
 			sentence(w, p, fmt.Sprintf(format, pt.Of(pk)))
@@ -76,10 +101,11 @@ func renderPlan(a *cmdutil.Factory, plan *preflight.Plan, pt render.PeopleText, 
 	each(s.ModeratorsGained, "%s becomes a moderator")
 	each(s.ModeratorsLost, "%s is no longer a moderator")
 	before, after := leadText(s.LeadBefore, pt), leadText(s.LeadAfter, pt)
-	if before == after {
-		sentence(w, p, "the lead stays "+after)
-	} else {
+	switch {
+	case before != after:
 		sentence(w, p, "the lead changes from "+before+" to "+after)
+	case a.Verbose:
+		sentence(w, p, "the lead stays "+after)
 	}
 	if plan.SwitchTo != nil {
 		sentence(w, p, fmt.Sprintf("the selected coordinate becomes %s (was %s)", termtext.Line(render.DisplayCoord(s.SelectedAfter)), termtext.Line(render.DisplayCoord(s.SelectedBefore))))
@@ -92,15 +118,16 @@ func renderPlan(a *cmdutil.Factory, plan *preflight.Plan, pt render.PeopleText, 
 		sentence(w, p, fmt.Sprintf("%s (%d ref(s), default branch %s); it is published before the announcement", what, len(pub.Refs), termui.Dash(pub.Head)))
 		if pub.Reason == preflight.PublishForce {
 			for _, l := range preflight.RenderRefActions(plan.State.ForceWould) {
-				fmt.Fprintf(w, "      %s\n", termtext.Line(l))
+				render.FitLine(w, width, 8, "      "+termtext.Line(l))
 			}
 		}
 	}
-	if len(s.NewlyInvited)+len(s.NewlyConfirmed)+len(s.Lost)+len(s.InvitationsWithdrawn)+len(s.ModeratorsGained)+len(s.ModeratorsLost) == 0 && s.Confirmation == nil {
+	if !roles {
 		sentence(w, p, "nobody gains or loses a role")
 	}
-	fmt.Fprintf(w, "state check: %s\n", termtext.Line(joinSemi(plan.State.Checked)))
-	fmt.Fprintf(w, "not checked yet: %s\n", termtext.Line(joinSemi(plan.State.NotChecked)))
+	c := plan.State.Counted
+	render.PrintEvidence(a, render.Evidence{Relays: c.Relays, State: true, Servers: c.Servers, ServersSame: c.ServersSame, Rechecked: rechecked},
+		plan.State.Checked, plan.State.NotChecked)
 }
 
 // sentence prints one bulleted sentence, wrapped to the terminal.
@@ -112,17 +139,6 @@ func sentence(w io.Writer, p *termui.Lines, text string) {
 			fmt.Fprintf(w, "    %s\n", l)
 		}
 	}
-}
-
-func joinSemi(parts []string) string {
-	out := ""
-	for i, s := range parts {
-		if i > 0 {
-			out += "; "
-		}
-		out += s
-	}
-	return out
 }
 
 // leadText is a lead and its source in the words roster repo uses.

@@ -10,6 +10,7 @@ import (
 	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/internal/cli/repo"
 	"github.com/roster-cli/roster/preflight"
+	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
@@ -35,50 +36,59 @@ func finishMutation(a *cmdutil.Factory, v *repo.RepoView, plan *preflight.Plan, 
 	if a.Opts.JSON {
 		return cmdutil.WriteJSON(a, out)
 	}
-	w := a.Io.Out
-	verb := "published"
-	if out.DryRun {
-		verb = "preview only (--dry-run): nothing was published"
-	}
-	repo.PrintTarget(w, v)
+	w, width := a.Io.Out, render.TerminalWidth(a)
+	repo.PrintTargetFit(w, width, v)
 	// Coordinates, commands, ref names and guidance may carry an
 	// announcement's identifier or relay URLs: each is one line.
 	fmt.Fprintf(w, "%s\n", termtext.Line(out.Command))
-	fmt.Fprintf(w, "repository  %s\n", termtext.Line(render.DisplayCoord(v.Coordinate())))
+	if a.Verbose {
+		render.FitLine(w, width, 2, "repository  "+termtext.Line(render.DisplayCoord(v.Coordinate())))
+	}
 	for _, l := range lookups {
 		// A name looked up for a pubkey argument is verified by that lookup.
 		id := out.Names[l.Npub]
 		id.NIP05 = l.Name
 		out.Names[l.Npub] = id
 	}
-	renderPlan(a, plan, render.People(a, out.Names, repo.ViewerNpub(v)), lookups)
+	pt := render.People(a, out.Names, repo.ViewerNpub(v))
+	renderPlan(a, plan, pt, lookups, !out.DryRun && len(out.Published) > 0)
 	if len(out.Published) > 0 {
-		fmt.Fprintf(w, "%s %s to %d relay(s), read back from each\n", verb, strings.Join(out.Published, " "), len(out.Relays))
+		render.FitLine(w, width, 2, fmt.Sprintf("%s to %s, read back from each", render.Published(a, publishedLabels(out)), render.Count(len(out.Relays), "relay", "relays")))
+		if a.Verbose {
+			for _, r := range out.Relays {
+				render.FitLine(w, width, 4, "  "+relayText(r))
+			}
+		}
 	} else if out.DryRun {
-		fmt.Fprintln(w, verb)
+		fmt.Fprintln(w, "preview only (--dry-run): nothing was published")
 	}
 	if out.SwitchedTo != nil && v.Checkout != nil { // outside a checkout the guidance says what to select
-		fmt.Fprintf(w, "this checkout now selects %s\n", termtext.Line(*out.SwitchedTo))
+		render.FitLine(w, width, 2, "this checkout now selects "+termtext.Line(*out.SwitchedTo))
 		if len(out.SwitchedRemotes) > 0 {
-			fmt.Fprintf(w, "remote(s) now pointing at the lead: %s\n", termtext.Line(strings.Join(out.SwitchedRemotes, ", ")))
+			render.FitLine(w, width, 2, "remote(s) now pointing at the lead: "+termtext.Line(strings.Join(out.SwitchedRemotes, ", ")))
 		}
 	}
 	repo.PrintLinked(a, out)
+	advice := out.Advice
 	if out.Share != nil {
-		who := render.People(a, out.Names, repo.ViewerNpub(v)).Of(plan.Intent.Subject)
-		fmt.Fprintf(w, "send %s the repository and the command to accept:\n  %s\n  %s\n", who,
-			termtext.Line(out.Share.URL), termtext.Line(out.Share.AcceptCommand))
-		if out.Share.CloneURL != "" {
-			fmt.Fprintf(w, "%s pastes, in a terminal (clone, then accept in the clone):\n", who)
+		who := pt.Of(plan.Intent.Subject)
+		if out.Share.CloneURL != "" && len(out.Share.Paste) > 0 {
+			// The lines to paste carry the repository and the accept command.
+			render.FitLine(w, width, 2, who+" pastes, in a terminal (clone, then accept in the clone):")
 			for _, l := range out.Share.Paste {
 				fmt.Fprintf(w, "  %s\n", termtext.Line(l))
 			}
+		} else {
+			render.FitLine(w, width, 2, "send "+who+" the repository and the command to accept:")
+			fmt.Fprintf(w, "  %s\n  %s\n", termtext.Line(out.Share.URL), termtext.Line(out.Share.AcceptCommand))
 		}
+		// The invitee's accept, said above, is not said again.
+		advice = withoutInviteeAccept(advice)
 	}
-	if len(out.Advice) > 0 {
+	if len(advice) > 0 {
 		fmt.Fprintln(w, "next:")
-		for _, g := range GuidanceLines(out.Advice, render.People(a, out.Names, repo.ViewerNpub(v)).Named(sel)) {
-			fmt.Fprintf(w, "  %s\n", termtext.Line(g))
+		for _, g := range guidanceRows(advice, pt.Named(sel), width) {
+			fmt.Fprintln(w, g)
 		}
 	}
 	after := out.ResolvedAfter
@@ -95,6 +105,73 @@ func finishMutation(a *cmdutil.Factory, v *repo.RepoView, plan *preflight.Plan, 
 		repo.PrintAdvisories(a, after, given...)
 	}
 	return nil
+}
+
+// publishedLabels names each published event: the state event a change
+// published first, the announcement(s) after it.
+func publishedLabels(out *report.Mutation) [][2]string {
+	var l [][2]string
+	for _, id := range out.Published {
+		what := "announcement"
+		if out.StatePublished != nil && out.StatePublished.EventID == id {
+			what = "state"
+		}
+		l = append(l, [2]string{what, id})
+	}
+	return l
+}
+
+// relayText is what one relay said (--verbose).
+func relayText(r relaypool.Delivered) string {
+	line := fmt.Sprintf("relay %s: ok=%v read_back=%v", termtext.Line(r.URL), r.OK, r.ReadBack)
+	if r.Message != "" {
+		line += " " + termtext.Line(r.Message)
+	}
+	return line
+}
+
+// withoutInviteeAccept leaves out the advice whose command the invitee
+// runs to accept: the share printed it, with the lines to paste.
+func withoutInviteeAccept(gs []suggest.Guidance) []suggest.Guidance {
+	var out []suggest.Guidance
+	for _, g := range gs {
+		if g.Command != nil && len(g.Whats) == 1 && len(g.Command.Argv) > 2 && g.Command.Argv[1] == "repo" && g.Command.Argv[2] == "accept" {
+			continue
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// guidanceRows are GuidanceLines fitted to the terminal: a row too wide
+// is wrapped between words, except its command, which goes whole on a row
+// of its own to paste.
+func guidanceRows(gs []suggest.Guidance, sel suggest.Selectors, width int) []string {
+	var rows []string
+	var b strings.Builder
+	for _, g := range gs {
+		if width > 0 && g.Command != nil && len(g.Whats) < 2 {
+			line := termtext.Line(g.Text(sel))
+			if len([]rune(line))+2 > width {
+				what := termtext.Line(suggest.Join(g.Whats, suggest.GuidanceSeparator).Render(suggest.Selectors{Name: sel.Name}))
+				b.Reset()
+				render.FitLine(&b, width, 4, "  "+what+" with:")
+				rows = append(rows, strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")...)
+				rows = append(rows, "    "+termtext.Line(sel.Render(*g.Command)))
+				continue
+			}
+		}
+		for _, l := range GuidanceLines([]suggest.Guidance{g}, sel) {
+			if strings.HasPrefix(l, "roster ") {
+				rows = append(rows, "  "+termtext.Line(l)) // a command stays whole, to paste
+				continue
+			}
+			b.Reset()
+			render.FitLine(&b, width, 4, "  "+termtext.Line(l))
+			rows = append(rows, strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")...)
+		}
+	}
+	return rows
 }
 
 func tagText(t nostr.Tag) string {

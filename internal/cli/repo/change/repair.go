@@ -36,5 +36,6 @@ is repaired.`,
 		},
 	}
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "preview only; publish nothing")
+	addVerbose(cmd, a)
 	return cmd
 }

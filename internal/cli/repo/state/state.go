@@ -270,6 +270,7 @@ repository is resolved again: the state in effect must be the one published
 	}
 	cmd.Flags().BoolVar(&force, "force", false, "publish refs that do not descend from the resolved ones, and remove resolved refs this checkout lacks")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "show what would be published; publish nothing")
+	render.AddVerboseFlag(cmd, a, "also list the refs the event carries and what each relay said")
 	return cmd
 }
 
@@ -320,40 +321,57 @@ func runStatePublish(a *cmdutil.Factory, ctx context.Context, opts statepub.Opti
 	return nil
 }
 
+// renderStatePublishHuman says what publishing changes in the resolved
+// state, then one line of evidence and which event was published;
+// --verbose adds the refs the event carries and what each relay said.
 func renderStatePublishHuman(a *cmdutil.Factory, o *statepub.Outcome, out report.StatePublish) {
-	w := a.Io.Out
-	repo.PrintTarget(w, o.View)
-	switch {
-	case o.Unchanged:
-		fmt.Fprintf(w, "your state %s already carries these refs; nothing to publish\n", termtext.Line(o.View.State.EventID))
+	w, width := a.Io.Out, render.TerminalWidth(a)
+	repo.PrintTargetFit(w, width, o.View)
+	if o.Unchanged {
+		render.FitLine(w, width, 2, fmt.Sprintf("your state %s already carries these refs; nothing to publish", termtext.Line(o.View.State.EventID)))
 		return
-	case o.DryRun:
-		fmt.Fprintln(w, "dry run: would publish this state (nothing was published)")
-	default:
-		fmt.Fprintf(w, "published state %s, read back and resolved\n", out.Event.ID)
 	}
-	fmt.Fprintf(w, "HEAD:    %s\n", orDash(out.Event.Head))
-	for _, k := range sortedKeys(out.Event.Refs) {
-		fmt.Fprintf(w, "  %s  %s\n", k, out.Event.Refs[k])
+	render.FitLine(w, width, 2, fmt.Sprintf("this checkout's %s become the repository state, signed by you (default branch %s)",
+		render.Count(len(out.Event.Refs), "ref", "refs"), termtext.Line(orDash(strings.TrimPrefix(out.Event.Head, "ref: ")))))
+	if a.Verbose {
+		render.FitLine(w, width, 2, "HEAD:    "+termtext.Line(orDash(out.Event.Head)))
+		for _, k := range sortedKeys(out.Event.Refs) {
+			render.FitLine(w, width, 4, "  "+termtext.Line(k)+"  "+out.Event.Refs[k])
+		}
 	}
 	if len(out.Changes) == 0 {
 		fmt.Fprintln(w, "changes to the resolved state: none (same refs, signed by you)")
 	} else {
 		fmt.Fprintln(w, "changes to the resolved state:")
 		for _, l := range preflight.RenderRefActions(out.Changes) {
-			fmt.Fprintf(w, "  %s\n", l)
-		}
-	}
-	if o.Plan != nil {
-		for _, l := range o.Plan.Availability.Notes() {
-			fmt.Fprintf(w, "note: %s\n", termtext.Line(l))
+			render.FitLine(w, width, 4, "  "+termtext.Line(l))
 		}
 	}
 	if o.Plan != nil && o.Plan.Forced && len(o.Plan.Rewrites) > 0 {
-		fmt.Fprintf(w, "--force: %d ref(s) replaced that did not descend or were removed\n", len(o.Plan.Rewrites))
+		render.FitLine(w, width, 2, fmt.Sprintf("--force: %d ref(s) replaced that did not descend or were removed", len(o.Plan.Rewrites)))
 	}
-	for _, r := range out.Relays {
-		fmt.Fprintf(w, "relay %s: ok=%v read_back=%v %s\n", r.URL, r.OK, r.ReadBack, termtext.Line(r.Message))
+	ev := render.Evidence{Relays: len(o.View.Relays), State: true, Rechecked: !o.DryRun && o.Event != nil}
+	if o.View.Search != nil {
+		ev.Relays = len(o.View.Search.Asked)
+	}
+	var notes []string
+	if o.Plan != nil {
+		ev.Servers = len(o.Plan.Availability.Servers)
+		notes = o.Plan.Availability.Notes()
+	}
+	render.FitLine(w, width, 2, ev.Line())
+	for _, l := range notes {
+		render.FitLine(w, width, 2, "note: "+termtext.Line(l))
+	}
+	if o.DryRun {
+		fmt.Fprintln(w, "preview only (--dry-run): nothing was published")
+		return
+	}
+	render.FitLine(w, width, 2, fmt.Sprintf("%s to %s, read back and resolved", render.Published(a, [][2]string{{"state", out.Event.ID}}), render.Count(len(out.Relays), "relay", "relays")))
+	if a.Verbose {
+		for _, r := range out.Relays {
+			render.FitLine(w, width, 4, fmt.Sprintf("  relay %s: ok=%v read_back=%v %s", r.URL, r.OK, r.ReadBack, termtext.Line(r.Message)))
+		}
 	}
 }
 
