@@ -6,6 +6,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/journal"
 	"github.com/roster-cli/roster/relaypool"
@@ -93,10 +94,8 @@ func (p Pipeline) journalBegin(out *Outcome, events ...*nostr.Event) (string, er
 		return "", nil
 	}
 	if err := p.Journal.Begin(entries); err != nil {
-		return "", &Failure{Kind: KindJournal, Outcome: out, Err: err,
-			Message: "cannot keep the signed events in the journal of unfinished writes before sending them, so nothing was published: " + err.Error(),
-			Commands: []suggest.Command{suggest.Roster("pending").Because("see the unfinished writes"),
-				out.Intent.Suggest().Because("run the change again once the journal can be written")}}
+		return "", &Failure{Failure: failure.Failure{Code: KindJournal, Class: failure.Unexpected, Err: err, Msg: "cannot keep the signed events in the journal of unfinished writes before sending them, so nothing was published: " + err.Error(), Next: []suggest.Command{suggest.Roster("pending").Because("see the unfinished writes"),
+			out.Intent.Suggest().Because("run the change again once the journal can be written")}}, Outcome: out}
 	}
 	out.Journal = entries[0].Event.ID
 	return out.Journal, nil
@@ -129,7 +128,7 @@ func (p Pipeline) journalEnd(out *Outcome, err error) error {
 	}
 	if f, ok := err.(*Failure); ok {
 		f.Journal = out.Journal
-		f.Commands = append(f.Commands, PendingCommands(out.Journal)...)
+		f.Next = append(f.Next, PendingCommands(out.Journal)...)
 	}
 	return err
 }

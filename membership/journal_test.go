@@ -73,7 +73,7 @@ func TestResumeSendsTheSameEventAfterTheStoredRecheck(t *testing.T) {
 	p.Deliver = journaled(t, w, j, &held)
 	_, err := p.Run(context.Background(), addBob(t), false)
 	var f *Failure
-	if !errors.As(err, &f) || f.Kind != KindUnverified || f.Journal == "" {
+	if !errors.As(err, &f) || f.Code != KindUnverified || f.Journal == "" {
 		t.Fatalf("run: %v, want unverified with the write kept", err)
 	}
 	writes, _, _ := j.List()

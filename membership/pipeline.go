@@ -16,6 +16,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/journal"
 	"github.com/roster-cli/roster/preflight"
@@ -173,8 +174,7 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 			// state it would activate, and --force publishes it: a
 			// comparison that cannot be made is a refusal, never a skipped
 			// check.
-			return nil, &Failure{Kind: KindLocalRefs, Outcome: &Outcome{Intent: intent, Before: v}, Err: err,
-				Message: "cannot compare this checkout's branches and tags with the repository state, so nothing was published: " + err.Error()}
+			return nil, &Failure{Failure: failure.Failure{Code: KindLocalRefs, Class: failure.Refused, Err: err, Msg: "cannot compare this checkout's branches and tags with the repository state, so nothing was published: " + err.Error()}, Outcome: &Outcome{Intent: intent, Before: v}}
 		}
 	}
 	out.Plan, out.Refusal = preflight.Prepare(in)

@@ -56,7 +56,7 @@ func TestRecheckAsksAgainTheRelaysThatAnsweredLongBeforeTheSlowest(t *testing.T)
 	}}
 	_, err := p.recheck(context.Background(), previewed(base), res, relaypool.LatestAnswer(res), ptr(cutRounds))
 	var f *Failure
-	if !errors.As(err, &f) || f.Kind != KindConcurrentChange {
+	if !errors.As(err, &f) || f.Code != KindConcurrentChange {
 		t.Fatalf("got %v, want a concurrent change", err)
 	}
 	if len(asked) != 1 || !slices.Equal(asked[0], []string{"wss://fast"}) {
@@ -96,7 +96,7 @@ func TestRecheckFailsClosedWhenTheRelaysNeverAnswerTogether(t *testing.T) {
 	}}
 	_, err := p.recheck(context.Background(), previewed(base), res, relaypool.LatestAnswer(res), ptr(cutRounds))
 	var f *Failure
-	if !errors.As(err, &f) || f.Kind != KindInconsistentRead || len(f.Commands) == 0 {
+	if !errors.As(err, &f) || f.Code != KindInconsistentRead || len(f.Next) == 0 {
 		t.Fatalf("got %v, want inconsistent-read with the rerun", err)
 	}
 	if reasks != cutRounds {
@@ -107,7 +107,7 @@ func TestRecheckFailsClosedWhenTheRelaysNeverAnswerTogether(t *testing.T) {
 	// change makes at most cutRounds re-asks in all.
 	reasks = 0
 	left := 1
-	if _, err := p.recheck(context.Background(), previewed(base), res, relaypool.LatestAnswer(res), &left); !errors.As(err, &f) || f.Kind != KindInconsistentRead {
+	if _, err := p.recheck(context.Background(), previewed(base), res, relaypool.LatestAnswer(res), &left); !errors.As(err, &f) || f.Code != KindInconsistentRead {
 		t.Fatalf("got %v, want inconsistent-read", err)
 	}
 	if reasks != 1 || left != 0 {
@@ -155,7 +155,7 @@ func TestAnAgedCutIsTakenAgainBeforePublishing(t *testing.T) {
 	p.Now = func() time.Time { return time.Unix(300, 0) }
 	err := p.signAndPublish(context.Background(), out, cut, ptr(cutRounds))
 	var f *Failure
-	if !errors.As(err, &f) || f.Kind != KindConcurrentChange || delivered {
+	if !errors.As(err, &f) || f.Code != KindConcurrentChange || delivered {
 		t.Fatalf("got %v (delivered %v), want a concurrent change before publishing", err, delivered)
 	}
 	if !slices.Equal(asked, []string{"wss://a", "wss://b"}) {
@@ -180,7 +180,7 @@ func TestReplacementRefusedForANewerVersionIsAConcurrentChange(t *testing.T) {
 	}
 	err := p.publish(context.Background(), out, evt, nil)
 	var f *Failure
-	if !errors.As(err, &f) || f.Kind != KindConcurrentChange || len(out.Published) != 0 {
+	if !errors.As(err, &f) || f.Code != KindConcurrentChange || len(out.Published) != 0 {
 		t.Fatalf("got %v, published %v; want a concurrent change with nothing published", err, out.Published)
 	}
 }

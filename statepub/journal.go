@@ -6,6 +6,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/journal"
 	"github.com/roster-cli/roster/preflight"
@@ -77,9 +78,7 @@ func (p Pipeline) journalBegin(out *Outcome, evt *nostr.Event) error {
 		Verify: journal.Verification{What: "every relay keeps the event and the repository resolves it as its state", State: evt.ID},
 	}})
 	if err != nil {
-		return &Failure{Code: CodeJournal, Class: Failed, Outcome: out, Err: err,
-			Lines:    []string{"cannot keep the signed state event in the journal of unfinished writes before sending it, so nothing was published: " + err.Error()},
-			Commands: []suggest.Command{suggest.Roster("pending").Because("see the unfinished writes"), publishCmd(out.Plan.Forced)}}
+		return &Failure{Failure: failure.Failure{Code: CodeJournal, Class: Failed, Err: err, Next: []suggest.Command{suggest.Roster("pending").Because("see the unfinished writes"), publishCmd(out.Plan.Forced)}}, Outcome: out, Lines: []string{"cannot keep the signed state event in the journal of unfinished writes before sending it, so nothing was published: " + err.Error()}}
 	}
 	out.Journal = evt.ID
 	return nil
@@ -112,7 +111,7 @@ func (p Pipeline) journalEnd(out *Outcome, err error) error {
 	if f, ok := err.(*Failure); ok {
 		id := out.Journal[:12]
 		f.Journal = out.Journal
-		f.Commands = append(f.Commands,
+		f.Next = append(f.Next,
 			suggest.Roster("pending", "resume", id).Because("recheck and send the same signed event to the relays that lack it"),
 			suggest.Roster("pending", "discard", id).Because("forget the unfinished write (what relays hold stays there)"))
 	}

@@ -98,6 +98,7 @@ func TestThePureCoreImportsOnlyWhatTheArchitectureAllows(t *testing.T) {
 		"workspace/channelid":  {},
 		"workspace/pending":    {"journal"},
 		"journal":              {},
+		"failure":              {"suggest"},
 		"graph":                {"suggest"},
 		"actions":              {"graph"},
 		"preflight":            {"graph", "actions", "suggest"},

@@ -369,8 +369,7 @@ func statePublishFailure(a *cmdutil.Factory, err error, opts statepub.Options) e
 	case !errors.As(err, &f):
 		return err
 	}
-	code := map[statepub.Class]int{statepub.Refused: cmdutil.ExitRefused, statepub.Incomplete: cmdutil.ExitIncomplete,
-		statepub.Unverified: cmdutil.ExitUnverified, statepub.Failed: cmdutil.ExitFailure, statepub.Usage: cmdutil.ExitUsage}[f.Class]
+	code := cmdutil.ExitCode(f.Class)
 	lines := append(append([]string{}, f.Lines...), indentLines(f.Problems)...)
 	details := map[string]any{}
 	switch {
@@ -409,7 +408,7 @@ func statePublishFailure(a *cmdutil.Factory, err error, opts statepub.Options) e
 		lines = slices.Insert(lines, at, "nothing was published")
 		terminal = slices.Insert(terminal, at, "nothing was published")
 	}
-	return &cmdutil.ExitError{Code: code, Kind: f.Code, Err: errors.New(strings.Join(lines, "\n")), Details: details, Commands: f.Commands,
+	return &cmdutil.ExitError{Code: code, Kind: f.Code, Err: errors.New(strings.Join(lines, "\n")), Details: details, Commands: f.Next,
 		Terminal: strings.Join(terminal, "\n")}
 }
 
