@@ -16,6 +16,7 @@ import (
 	"github.com/nbd-wtf/go-nostr/nip19"
 	"github.com/roster-cli/roster/actions"
 	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool"
@@ -87,31 +88,29 @@ type Verdict struct {
 }
 
 // Incomplete is evidence the check could not get: the event, its
-// repository or (for an author with no role) its target.
+// repository or (for an author with no role) its target (class
+// incomplete, code "incomplete").
 type Incomplete struct {
-	Reason string
+	failure.Failure
 	// Verdict is what was established so far (nil before the event was found).
 	Verdict *Verdict
 	// Fetch is the relays' answer to the event request.
 	Fetch *relaypool.FetchResult
 }
 
-func (e *Incomplete) Error() string { return e.Reason }
-
 // NotAnAction: the event is not a status, label, subject, cover note or
-// repository state.
-type NotAnAction struct{ Event *nostr.Event }
-
-func (e *NotAnAction) Error() string {
-	return fmt.Sprintf("event %s is kind %d, not a status (1630-1633), a #t or #subject label (1985), a cover note (1624) or repository state (30618)", e.Event.ID, e.Event.Kind)
+// repository state (class usage, code "usage").
+type NotAnAction struct {
+	failure.Failure
+	Event *nostr.Event
 }
 
 // NeedsRepository: a kind 30618 state event names no repository beyond its
-// identifier, so the check needs one given (Pipeline.Selected).
-type NeedsRepository struct{ Event *nostr.Event }
-
-func (e *NeedsRepository) Error() string {
-	return fmt.Sprintf("event %s is repository state (kind 30618), which names its repository only by identifier %q: say which repository to check it against with --repo", e.Event.ID, e.Event.Tags.GetD())
+// identifier, so the check needs one given (Pipeline.Selected; class
+// usage, code "no-coordinate").
+type NeedsRepository struct {
+	failure.Failure
+	Event *nostr.Event
 }
 
 // MaxRefs bounds how many events one CheckMany call checks (the
@@ -215,7 +214,7 @@ func idFilters(ids []string, kinds []int) []nostr.Filter {
 // selection (views).
 func (p Pipeline) judge(ctx context.Context, relays []string, res *relaypool.FetchResult, evt *nostr.Event, ref Ref, targets []*nostr.Event, views map[string]viewResult) (*Verdict, error) {
 	if evt == nil {
-		return nil, &Incomplete{Reason: fmt.Sprintf("no relay asked holds event %s", ref.ID), Fetch: res}
+		return nil, incomplete(ref, fmt.Sprintf("no relay asked holds event %s", ref.ID), nil, res)
 	}
 	v := &Verdict{Event: evt}
 	act, ok := actions.ActionOf(evt)
@@ -226,7 +225,7 @@ func (p Pipeline) judge(ctx context.Context, relays []string, res *relaypool.Fet
 		act, ok = graph.ActionState, true
 	}
 	if !ok {
-		return nil, &NotAnAction{Event: evt}
+		return nil, notAnAction(ref, evt)
 	}
 	v.Action = act
 	if refs := actions.TargetRefs(evt); len(refs) > 0 && !state {
@@ -238,7 +237,7 @@ func (p Pipeline) judge(ctx context.Context, relays []string, res *relaypool.Fet
 		// author's own coordinate would ask the author whether they may: the
 		// repository must be given (--repo).
 		if p.Selected == nil {
-			return nil, &NeedsRepository{Event: evt}
+			return nil, needsRepository(ref, evt)
 		}
 		coords = []graph.Coordinate{graph.NewCoordinate(evt.PubKey, evt.Tags.GetD())}
 	}
@@ -246,7 +245,7 @@ func (p Pipeline) judge(ctx context.Context, relays []string, res *relaypool.Fet
 		coords = actions.RepositoryRefs(v.Target)
 	}
 	if len(coords) == 0 {
-		return nil, &Incomplete{Reason: fmt.Sprintf("event %s names no repository (no `a` tag 30617:<pubkey>:<identifier>, on it or on its root target)", evt.ID), Verdict: v, Fetch: res}
+		return nil, incomplete(ref, fmt.Sprintf("event %s names no repository (no `a` tag 30617:<pubkey>:<identifier>, on it or on its root target)", evt.ID), v, res)
 	}
 	sel := gitstate.Selection{Coordinate: coords[0], Relays: relays, Source: "event"}
 	if p.Selected != nil {
@@ -279,7 +278,7 @@ func (p Pipeline) judge(ctx context.Context, relays []string, res *relaypool.Fet
 	v.Authorized = v.Grant.Authorized || v.TargetAuthor
 	if !v.Authorized && v.Target == nil && len(actions.TargetRefs(evt)) > 0 {
 		// Without the target nobody can tell whether the author wrote it.
-		return nil, &Incomplete{Reason: fmt.Sprintf("the author has no role covering the event's time, and its target %s was not found to tell whether they wrote it", actions.TargetRefs(evt)[0]), Verdict: v, Fetch: res}
+		return nil, incomplete(ref, fmt.Sprintf("the author has no role covering the event's time, and its target %s was not found to tell whether they wrote it", actions.TargetRefs(evt)[0]), v, res)
 	}
 	return v, nil
 }

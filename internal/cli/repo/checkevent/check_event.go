@@ -11,6 +11,7 @@ import (
 
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/eventcheck"
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
@@ -335,29 +336,14 @@ func checkEvents(a *cmdutil.Factory, ctx context.Context, refs []eventcheck.Ref)
 }
 
 // checkEventErr turns what the pipeline could not do for ref into an exit
-// error.
+// error: the pipeline's own failures (incomplete, not an action, needs a
+// repository) by their class, a discovery's exit error named for ref.
 func checkEventErr(ref eventcheck.Ref, err error) error {
-	var inc *eventcheck.Incomplete
-	var notAction *eventcheck.NotAnAction
-	var needsRepo *eventcheck.NeedsRepository
 	var ee *cmdutil.ExitError
+	if f := failure.Of(err); f != nil {
+		return cmdutil.FailureError(f)
+	}
 	switch {
-	case errors.As(err, &inc):
-		details := map[string]any{"event": ref.ID}
-		if inc.Fetch != nil {
-			rel := []map[string]any{}
-			for _, r := range inc.Fetch.Relays {
-				rel = append(rel, map[string]any{"url": r.URL, "status": r.Status, "reason": r.Reason, "events": r.Events})
-			}
-			details["relays"] = rel
-		}
-		return &cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "incomplete", Err: errors.New(inc.Reason), Details: details,
-			Commands: []suggest.Command{suggest.Roster("repo", "check-event", ref.ID).With("--relay", "wss://<relay holding it>").Because("ask a relay that holds the event")}}
-	case errors.As(err, &needsRepo):
-		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "no-coordinate", Err: err, Details: map[string]any{"event": ref.ID, "identifier": needsRepo.Event.Tags.GetD()},
-			Commands: []suggest.Command{suggest.Roster("repo", "check-event", ref.ID).With("--repo", "<naddr|nostr://npub/identifier>")}}
-	case errors.As(err, &notAction):
-		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "usage", Err: err, Details: map[string]any{"event": ref.ID, "kind": notAction.Event.Kind}}
 	case errors.As(err, &ee):
 		// One repository's failure is shared by its events: each gets its
 		// own copy naming it.
