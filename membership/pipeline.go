@@ -35,17 +35,21 @@ type Pipeline struct {
 	// which adds the read-back's filters (also) to its request. It returns
 	// the view with its error whenever relays answered. nil means Discover
 	// is run again instead (every round, and a read-back of its own).
+	//
+	// Discover and Again stay functions: the command selects the
+	// coordinate (the checkout, --repo), chooses the relays and turns what
+	// discovery could not do into its own errors, which this pipeline
+	// quotes in its problems; a value could not carry that selection.
 	Again func(ctx context.Context, prev *discovery.View, also ...nostr.Filter) (*discovery.View, error)
-	// Reask asks some relays of an earlier read again, with every filter it
-	// asked (relaypool.Pool.Reask): how the recheck makes its cut
-	// consistent.
-	Reask func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult
+	// Relays publishes the events and reads them back (Deliver), and asks
+	// some relays of an earlier read again with every filter it asked
+	// (Reask), how the recheck makes its cut consistent: a
+	// *relaypool.Pool, or relaypool.Fresh for a pool per operation.
+	Relays Relays
 	// Now is the clock the replacement is dated by when it is signed.
 	Now func() time.Time
 	// Signer signs the replacement announcement.
 	Signer signer.Signer
-	// Deliver publishes an event to relays and reads it back.
-	Deliver func(ctx context.Context, relays []string, evt *nostr.Event, opts relaypool.DeliverOptions) *relaypool.Delivery
 	// Availability checks that Git servers advertise every OID of a state
 	// (gitstate.CheckAvailability). When set, a preview whose post-change
 	// resolved state names OIDs is checked against the post-change
@@ -72,6 +76,14 @@ type Pipeline struct {
 	// change never signs another event for the coordinate without saying
 	// so. They are also in Outcome.Unfinished.
 	Notice func([]journal.Unfinished)
+}
+
+// Relays is what a write says to relays after discovery: publish with
+// read-back, and re-ask for a consistent cut. *relaypool.Pool and
+// relaypool.Fresh are Relays.
+type Relays interface {
+	Deliver(ctx context.Context, relays []string, evt *nostr.Event, opts relaypool.DeliverOptions) *relaypool.Delivery
+	Reask(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult
 }
 
 // The phases of a change, in order, as Phase and Failure.Phase name them.

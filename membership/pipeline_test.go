@@ -82,7 +82,7 @@ func (w *world) pipeline(t *testing.T) Pipeline {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Pipeline{Discover: w.view, Signer: s, Deliver: w.deliver, Now: func() time.Time { return time.Unix(2000, 0) }}
+	return Pipeline{Discover: w.view, Signer: s, Relays: relayFuncs{deliver: w.deliver}, Now: func() time.Time { return time.Unix(2000, 0) }}
 }
 
 func addBob(t *testing.T) preflight.Intent {
@@ -253,4 +253,25 @@ func TestTheReReadAfterPublishingIsTheReadBacksRequest(t *testing.T) {
 		len(asked[2]) != 1 || asked[2][0].Since == nil || len(asked[2][0].IDs) != 0 {
 		t.Fatalf("discovered %d times, asked again %v; want one discovery, the recheck, the read-back by id, then the address after the cut window", discovered, asked)
 	}
+}
+
+// relayFuncs are a test's relays: Deliver and Reask as functions (a nil
+// one is never asked: the test fails if it is).
+type relayFuncs struct {
+	deliver func(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery
+	reask   func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult
+}
+
+func (r relayFuncs) Deliver(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
+	if r.deliver == nil {
+		panic("the test's relays were asked to publish")
+	}
+	return r.deliver(ctx, relays, evt, o)
+}
+
+func (r relayFuncs) Reask(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
+	if r.reask == nil {
+		panic("the test's relays were asked again")
+	}
+	return r.reask(ctx, prev, relays)
 }

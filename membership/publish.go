@@ -57,7 +57,7 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event, a
 			return after.Fetch
 		}
 	}
-	d := p.Deliver(ctx, out.Before.PublishRelays(), evt, opts)
+	d := p.Relays.Deliver(ctx, out.Before.PublishRelays(), evt, opts)
 	out.Delivery = d
 	if ctx.Err() != nil {
 		// Interrupted or past the deadline: report what was sent, verify

@@ -48,7 +48,7 @@ func (p Pipeline) recheck(ctx context.Context, out *Outcome, res *relaypool.Fetc
 		// command refused --offline before it got here.
 		return nil, nil
 	}
-	res, err := relaypool.Cut(ctx, res, ref, left, p.Reask)
+	res, err := relaypool.Cut(ctx, res, ref, left, p.Relays.Reask)
 	if ce, ok := err.(*relaypool.CutError); ok {
 		return nil, inconsistentRead(out, ce.Relays, ce.Error())
 	}

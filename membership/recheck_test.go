@@ -49,11 +49,11 @@ func TestRecheckAsksAgainTheRelaysThatAnsweredLongBeforeTheSlowest(t *testing.T)
 	res := &relaypool.FetchResult{Events: []*nostr.Event{base}, Complete: true,
 		Relays: []relaypool.RelayReport{report("wss://fast", t0), report("wss://near", t0.Add(3*time.Second-CutWindow/2)), report("wss://slow", t0.Add(3*time.Second))}}
 	var asked [][]string
-	p := Pipeline{Reask: func(_ context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
+	p := Pipeline{Relays: relayFuncs{reask: func(_ context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
 		asked = append(asked, relays)
 		return &relaypool.FetchResult{Events: []*nostr.Event{base, other}, Complete: true,
 			Relays: []relaypool.RelayReport{report("wss://fast", t0.Add(3*time.Second+time.Millisecond)), prev.Relays[1], prev.Relays[2]}}
-	}}
+	}}}
 	_, err := p.recheck(context.Background(), previewed(base), res, relaypool.LatestAnswer(res), ptr(cutRounds))
 	var f *Failure
 	if !errors.As(err, &f) || f.Code != KindConcurrentChange {
@@ -81,7 +81,7 @@ func TestRecheckFailsClosedWhenTheRelaysNeverAnswerTogether(t *testing.T) {
 	res := &relaypool.FetchResult{Events: []*nostr.Event{base}, Complete: true,
 		Relays: []relaypool.RelayReport{report("wss://a", t0), report("wss://b", t0.Add(time.Second))}}
 	reasks := 0
-	p := Pipeline{Reask: func(_ context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
+	p := Pipeline{Relays: relayFuncs{reask: func(_ context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
 		reasks++
 		// Whoever is asked again answers a second after the others.
 		next := &relaypool.FetchResult{Events: prev.Events, Complete: true}
@@ -93,7 +93,7 @@ func TestRecheckFailsClosedWhenTheRelaysNeverAnswerTogether(t *testing.T) {
 			next.Relays = append(next.Relays, r)
 		}
 		return next
-	}}
+	}}}
 	_, err := p.recheck(context.Background(), previewed(base), res, relaypool.LatestAnswer(res), ptr(cutRounds))
 	var f *Failure
 	if !errors.As(err, &f) || f.Code != KindInconsistentRead || len(f.Next) == 0 {
@@ -140,16 +140,16 @@ func TestAnAgedCutIsTakenAgainBeforePublishing(t *testing.T) {
 	var asked []string
 	delivered := false
 	p := Pipeline{Signer: instantSigner{},
-		Reask: func(_ context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
+		Relays: relayFuncs{reask: func(_ context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
 			asked = append(asked, relays...)
 			now := time.Now()
 			return &relaypool.FetchResult{Events: []*nostr.Event{base, other}, Complete: true,
 				Relays: []relaypool.RelayReport{report("wss://a", now), report("wss://b", now)}}
 		},
-		Deliver: func(context.Context, []string, *nostr.Event, relaypool.DeliverOptions) *relaypool.Delivery {
-			delivered = true
-			return &relaypool.Delivery{}
-		}}
+			deliver: func(context.Context, []string, *nostr.Event, relaypool.DeliverOptions) *relaypool.Delivery {
+				delivered = true
+				return &relaypool.Delivery{}
+			}}}
 	out := previewed(base)
 	out.Plan.Tags = nostr.Tags{{"d", "repo"}}
 	p.Now = func() time.Time { return time.Unix(300, 0) }
@@ -170,9 +170,9 @@ func TestAnAgedCutIsTakenAgainBeforePublishing(t *testing.T) {
 func TestReplacementRefusedForANewerVersionIsAConcurrentChange(t *testing.T) {
 	base := announcement(t, 100)
 	p := Pipeline{Signer: instantSigner{},
-		Deliver: func(context.Context, []string, *nostr.Event, relaypool.DeliverOptions) *relaypool.Delivery {
+		Relays: relayFuncs{deliver: func(context.Context, []string, *nostr.Event, relaypool.DeliverOptions) *relaypool.Delivery {
 			return &relaypool.Delivery{Relays: []relaypool.Delivered{{URL: "wss://a", Message: "duplicate: a newer event for this address is already stored", SupersededBy: "f00d"}}}
-		}}
+		}}}
 	out := previewed(base)
 	evt := &nostr.Event{Kind: graph.KindAnnouncement, CreatedAt: 300, Tags: nostr.Tags{{"d", "repo"}}}
 	if err := evt.Sign(testSecret); err != nil {

@@ -112,7 +112,7 @@ func (p Pipeline) Resume(ctx context.Context, w journal.Write) (*Resumed, error)
 	for i, e := range w.Entries {
 		missing := lacking(e, r.Holding)
 		if len(missing) > 0 {
-			d := p.Deliver(ctx, missing, e.Event, relaypool.DeliverOptions{Answered: p.answered(w.ID, e.Seq)})
+			d := p.Relays.Deliver(ctx, missing, e.Event, relaypool.DeliverOptions{Answered: p.answered(w.ID, e.Seq)})
 			r.Sent[e.Event.ID] = d
 			if problems := d.Problems(); d.Accepted == 0 || len(problems) > 0 {
 				kind := KindUnverified

@@ -58,7 +58,7 @@ func (p Pipeline) signState(ctx context.Context, out *Outcome) (*nostr.Event, er
 func (p Pipeline) deliverState(ctx context.Context, out *Outcome, evt *nostr.Event, answered func(relaypool.PublishReport)) error {
 	pub := out.Plan.State.Publish
 	p.phase(PhasePublishingState)
-	d := p.Deliver(ctx, out.Before.PublishRelays(), evt, relaypool.DeliverOptions{Answered: answered})
+	d := p.Relays.Deliver(ctx, out.Before.PublishRelays(), evt, relaypool.DeliverOptions{Answered: answered})
 	out.State = evt
 	out.StateDelivery = d
 	if d.Accepted > 0 {

@@ -63,7 +63,7 @@ func (p Pipeline) recheck(ctx context.Context, out *Outcome) (*relaypool.FetchRe
 		return nil, nil
 	}
 	left := cutRounds
-	res, err = relaypool.Cut(ctx, res, relaypool.LatestAnswer(res), &left, p.Reask)
+	res, err = relaypool.Cut(ctx, res, relaypool.LatestAnswer(res), &left, p.Relays.Reask)
 	if ce, ok := err.(*relaypool.CutError); ok {
 		return nil, &Failure{Failure: failure.Failure{Code: CodeInconsistentRead, Class: Incomplete, Next: []suggest.Command{publishCmd(out.Plan.Forced).Because("retry; nothing was published")}}, Outcome: out, Lines: []string{ce.Error() + "; rerun the command"}}
 	}

@@ -41,18 +41,20 @@ type Pipeline struct {
 	Now func() time.Time
 	// Signer signs it.
 	Signer signer.Signer
-	// Deliver publishes an event to relays and reads it back.
-	Deliver func(ctx context.Context, relays []string, evt *nostr.Event, opts relaypool.DeliverOptions) *relaypool.Delivery
+	// Relays publishes the event and reads it back (Deliver), and asks
+	// some relays of a read again (Reask), how the recheck makes its cut
+	// consistent: a *relaypool.Pool, or relaypool.Fresh for a pool per
+	// operation.
+	Relays Relays
 	// Availability checks that Git servers serve every OID
 	// (gitstate.CheckAvailability); the command bounds it by its time
 	// budget.
 	Availability func(ctx context.Context, servers []gitstate.Server, oids map[string]string) gitstate.Availability
 	// Again asks the relays of an earlier discovery once more, in one
 	// round (discovery.Again), for the recheck; nil runs Discover again.
-	// Reask asks some relays of a read again (relaypool.Pool.Reask): how
-	// the recheck makes its cut consistent.
+	// Discover and Again stay functions: the command selects the
+	// coordinate and the checkout and words discovery's errors.
 	Again func(ctx context.Context, prev *discovery.View) (*discovery.View, error)
-	Reask func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult
 	// BeforeRecheck runs between the plan and the recheck, AfterPublish
 	// between publishing and read-back (tests publish a concurrent state
 	// there); nil otherwise.
@@ -63,6 +65,14 @@ type Pipeline struct {
 	// is signed (also in Outcome.Unfinished).
 	Journal *journal.Dir
 	Notice  func([]journal.Unfinished)
+}
+
+// Relays is what the publication says to relays after discovery:
+// publish with read-back, and re-ask for a consistent cut.
+// *relaypool.Pool and relaypool.Fresh are Relays.
+type Relays interface {
+	Deliver(ctx context.Context, relays []string, evt *nostr.Event, opts relaypool.DeliverOptions) *relaypool.Delivery
+	Reask(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult
 }
 
 // Options are the user's choices.
@@ -382,7 +392,7 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, cut *relaypool.Fetc
 	if err := p.journalBegin(out, evt); err != nil {
 		return err
 	}
-	d := p.Deliver(ctx, v.PublishRelays(), evt, relaypool.DeliverOptions{BeforeReadBack: p.AfterPublish, Answered: p.answered(out)})
+	d := p.Relays.Deliver(ctx, v.PublishRelays(), evt, relaypool.DeliverOptions{BeforeReadBack: p.AfterPublish, Answered: p.answered(out)})
 	out.Delivery = d
 	if d.Accepted == 0 {
 		return &Failure{Failure: failure.Failure{Code: CodePublishFailed, Class: Failed, Next: []suggest.Command{publishCmd(pl.Forced)}}, Outcome: out, Lines: []string{fmt.Sprintf("no relay accepted the state event %s; nothing was published", evt.ID)}}

@@ -47,18 +47,9 @@ func runMutation(a *cmdutil.Factory, ctx context.Context, intent preflight.Inten
 		Again: func(ctx context.Context, prev *repo.RepoView, also ...nostr.Filter) (*repo.RepoView, error) {
 			return repo.ReloadRepo(a, ctx, read, prev, []string{intent.Subject, intent.Lead}, also...)
 		},
-		Reask: func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
-			pool := a.Pool(cmdutil.AuthLazy, progress.Update)
-			defer pool.Close()
-			return pool.Reask(ctx, prev, relays)
-		},
-		Now:    a.Io.Now,
-		Signer: s,
-		Deliver: func(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
-			pool := a.Pool(cmdutil.AuthLazy, progress.Update)
-			defer pool.Close()
-			return pool.Deliver(ctx, relays, evt, o)
-		},
+		Relays:        relaypool.Fresh(func() *relaypool.Pool { return a.Pool(cmdutil.AuthLazy, progress.Update) }),
+		Now:           a.Io.Now,
+		Signer:        s,
 		Lock:          func(p0 context.Context, p1 string) (func(), error) { return changeLock(a, p0, p1) },
 		Availability:  a.CheckAvailability,
 		BeforeRecheck: a.Seams.BeforeRecheck,

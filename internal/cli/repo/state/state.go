@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
@@ -282,22 +281,13 @@ func runStatePublish(a *cmdutil.Factory, ctx context.Context, opts statepub.Opti
 		return err
 	}
 	p := statepub.Pipeline{
-		Discover: func(ctx context.Context) (*repo.RepoView, error) { return repo.LoadRepoToWrite(a, ctx) },
-		Now:      a.Io.Now,
-		Signer:   s,
-		Deliver: func(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
-			pool := a.Pool(cmdutil.AuthLazy)
-			defer pool.Close()
-			return pool.Deliver(ctx, relays, evt, o)
-		},
+		Discover:     func(ctx context.Context) (*repo.RepoView, error) { return repo.LoadRepoToWrite(a, ctx) },
+		Now:          a.Io.Now,
+		Signer:       s,
+		Relays:       relaypool.Fresh(func() *relaypool.Pool { return a.Pool(cmdutil.AuthLazy) }),
 		Availability: a.CheckAvailability,
 		Again: func(ctx context.Context, prev *repo.RepoView) (*repo.RepoView, error) {
 			return repo.ReloadRepo(a, ctx, cmdutil.SourceOptions{}, prev, nil)
-		},
-		Reask: func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
-			pool := a.Pool(cmdutil.AuthLazy)
-			defer pool.Close()
-			return pool.Reask(ctx, prev, relays)
 		},
 		BeforeRecheck: a.Seams.BeforeRecheck,
 		AfterPublish:  a.Seams.AfterPublish,
