@@ -58,10 +58,13 @@ type Pipeline struct {
 	Availability func(ctx context.Context, servers []gitstate.Server, oids map[string]string) gitstate.Availability
 	// BeforeRecheck runs between the preview and the pre-signing recheck,
 	// AfterPublish between publishing and read-back. Tests set them to
-	// publish a concurrent change or silence a relay; nil otherwise.
+	// publish a concurrent change or silence a relay; nil otherwise. They
+	// stay functions: they are moments inside Run, which no value given
+	// before it could reach.
 	BeforeRecheck, AfterPublish func()
 	// Phase, when set, is told each phase as it starts (Phase* constants):
-	// for a progress display. nil is fine.
+	// for a progress display. nil is fine. An observer, so a function: the
+	// pipeline asks nothing of it.
 	Phase func(phase string)
 	// Lock, when set, takes the home's lock on address (the coordinate the
 	// change replaces, "30617:<author>:<identifier>"), waiting within its
@@ -74,7 +77,8 @@ type Pipeline struct {
 	// Notice, when set, is told the journal's unfinished writes that touch
 	// the coordinate, after discovery and before anything is signed: a
 	// change never signs another event for the coordinate without saying
-	// so. They are also in Outcome.Unfinished.
+	// so. They are also in Outcome.Unfinished. An observer, as Phase (the
+	// command says them before its progress line goes on).
 	Notice func([]journal.Unfinished)
 }
 

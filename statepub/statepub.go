@@ -57,7 +57,7 @@ type Pipeline struct {
 	Again func(ctx context.Context, prev *discovery.View) (*discovery.View, error)
 	// BeforeRecheck runs between the plan and the recheck, AfterPublish
 	// between publishing and read-back (tests publish a concurrent state
-	// there); nil otherwise.
+	// there); nil otherwise. Moments inside Run, so functions.
 	BeforeRecheck, AfterPublish func()
 	// Journal keeps the signed event from before the first relay is sent
 	// it until it is verified (nil: none). Notice, when set, is told the
