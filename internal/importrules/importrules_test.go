@@ -101,7 +101,7 @@ func TestThePureCoreImportsOnlyWhatTheArchitectureAllows(t *testing.T) {
 		"failure":              {"suggest"},
 		"graph":                {"suggest"},
 		"actions":              {"graph"},
-		"preflight":            {"graph", "actions", "suggest"},
+		"preflight":            {"graph", "actions", "suggest", "failure"},
 		"hooks":                {"graph", "suggest", "termtext"},
 	}
 	external := map[string][]string{

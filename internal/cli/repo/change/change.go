@@ -276,10 +276,7 @@ func refusalError(a *cmdutil.Factory, v *repo.RepoView, intent preflight.Intent,
 		repo.PrintAdvisories(a, v)
 		return nil
 	}
-	code := cmdutil.ExitRefused
-	if r.Usage {
-		code = cmdutil.ExitUsage
-	}
+	code := cmdutil.ExitCode(r.Class())
 	// Err is the refusal itself: its message's parts name people
 	// (render.PeopleText.Message).
 	return mutationError(a, v, &cmdutil.ExitError{Code: code, Kind: r.Code, Err: r, Details: r.Details, Commands: r.Commands})
