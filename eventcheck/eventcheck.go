@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/nbd-wtf/go-nostr/nip19"
@@ -54,11 +55,16 @@ type Pipeline struct {
 	// Relays are asked for the event and its target (the user's relays
 	// plus the reference's hints).
 	Relays []string
-	// Pool opens a relay pool; the pipeline closes it.
-	Pool func() *relaypool.Pool
-	// Discover resolves the repository at sel with complete evidence
-	// (discovery.Load); its errors are returned unchanged.
-	Discover func(ctx context.Context, sel gitstate.Selection) (*discovery.View, error)
+	// Source is how repositories are read: the check resolves each one it
+	// needs with discovery.Load, complete evidence, asking the source's
+	// relays (plus the coordinate's hints unless they are pinned:
+	// discovery.SelectionRelays); its pool also asks for the events.
+	// What discovery could not do is returned as discovery's own errors.
+	Source discovery.Source
+	// Viewer is whose announcement discovery's advisories are about; Now
+	// the clock the resolutions are made at.
+	Viewer string
+	Now    func() time.Time
 	// Selected, when set (--repo), is the repository to check the event
 	// against instead of the one it names; the event must name a
 	// coordinate with the same identifier.
@@ -152,7 +158,7 @@ func (p Pipeline) CheckMany(ctx context.Context, refs []Ref) []Result {
 		}
 	}
 	relays = relaypool.NormalizeRelays(relays)
-	pool := p.Pool()
+	pool := p.Source.Pool()
 	defer pool.Close()
 	res := pool.Fetch(ctx, relays, idFilters(ids, nil)...)
 	events := map[string]*nostr.Event{}
@@ -193,7 +199,9 @@ func (p Pipeline) discoverOnce(ctx context.Context, sel gitstate.Selection, view
 	key := sel.Coordinate.Pubkey + ":" + sel.Coordinate.Identifier
 	vr, seen := views[key]
 	if !seen {
-		vr.view, vr.err = p.Discover(ctx, sel)
+		src := p.Source
+		src.Relays = discovery.SelectionRelays(src.Relays, src.Pinned, sel)
+		vr.view, vr.err = discovery.Load(ctx, src, sel, nil, discovery.Complete, p.Viewer, p.Now().Unix())
 		views[key] = vr
 	}
 	return vr.view, vr.err

@@ -14,7 +14,7 @@ import (
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/eventcheck"
 	"github.com/roster-cli/roster/failure"
-	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool"
 )
 
@@ -29,16 +29,14 @@ func key(t *testing.T, name string) (secret, pubkey string) {
 	return secret, pubkey
 }
 
-// pipelineOn is the check against one in-process relay; its discovery
-// must not be reached by these checks (they stop before a repository).
-func pipelineOn(t *testing.T, relay *devrelay.Relay) eventcheck.Pipeline {
+// pipelineOn is the check against one in-process relay, which also holds
+// the repositories it resolves (the user's one relay, pinned).
+func pipelineOn(relay *devrelay.Relay) eventcheck.Pipeline {
 	return eventcheck.Pipeline{
 		Relays: []string{relay.URL()},
-		Pool:   func() *relaypool.Pool { return relaypool.New(relaypool.Options{Timeout: 5 * time.Second}) },
-		Discover: func(context.Context, gitstate.Selection) (*discovery.View, error) {
-			t.Error("the check resolved a repository it should not have reached")
-			return nil, context.Canceled
-		},
+		Source: discovery.Source{Relays: []string{relay.URL()}, Pinned: true,
+			Pool: func() *relaypool.Pool { return relaypool.New(relaypool.Options{Timeout: 5 * time.Second}) }},
+		Now: time.Now,
 	}
 }
 
@@ -68,7 +66,7 @@ func TestTheCheckEventPipelineFailsWithClassedFailures(t *testing.T) {
 		}
 	}
 	missing := strings.Repeat("ab", 32)
-	p := pipelineOn(t, relay)
+	p := pipelineOn(relay)
 	ctx := context.Background()
 	results := p.CheckMany(ctx, []eventcheck.Ref{{ID: missing}, {ID: note.ID}, {ID: state.ID}})
 
@@ -94,4 +92,37 @@ func asIncomplete(err error, into **eventcheck.Incomplete) bool {
 	i, ok := err.(*eventcheck.Incomplete)
 	*into = i
 	return ok
+}
+
+// Rule (the pipeline reads the repository itself): a status by the lone
+// maintainer of the repository its `a` tag names is authorized; the check
+// resolved that repository through discovery on the relay it was given.
+func TestTheCheckEventPipelineResolvesTheRepositoryItNames(t *testing.T) {
+	relay, err := devrelay.New(devrelay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := relay.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(relay.Close)
+	sk, pk := key(t, "alice")
+	ann := &nostr.Event{Kind: graph.KindAnnouncement, CreatedAt: 50,
+		Tags: nostr.Tags{{"d", "widgets"}, {"name", "Widgets"}, {"M", pk}, {"maintainers", pk}}}
+	status := &nostr.Event{Kind: 1631, CreatedAt: 100, Tags: nostr.Tags{{"e", strings.Repeat("cd", 32), "", "root"}, {"a", "30617:" + pk + ":widgets"}}}
+	for _, e := range []*nostr.Event{ann, status} {
+		if err := e.Sign(sk); err != nil {
+			t.Fatal(err)
+		}
+		if err := relay.Publish(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v, err := pipelineOn(relay).Check(context.Background(), eventcheck.Ref{ID: status.ID})
+	if err != nil {
+		t.Fatalf("check: %v", err)
+	}
+	if !v.Authorized || v.View == nil || v.Coordinate != graph.NewCoordinate(pk, "widgets") || v.View.Resolution.Lead != pk {
+		t.Fatalf("verdict %+v, want alice's status authorized by the repository she leads", v)
+	}
 }
