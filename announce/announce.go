@@ -19,6 +19,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/journal"
@@ -115,10 +116,7 @@ func (e *Error) Error() string { return e.Msg }
 func (e *Error) Unwrap() error { return e.Err }
 
 // SignerError is the signer failing to give its key or a signature.
-type SignerError struct{ Err error }
-
-func (e *SignerError) Error() string { return e.Err.Error() }
-func (e *SignerError) Unwrap() error { return e.Err }
+type SignerError = failure.SignerError
 
 // Run announces the checkout.
 func (p Pipeline) Run(ctx context.Context, req Request) (*Result, error) {

@@ -11,11 +11,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/nbd-wtf/go-nostr/nip19"
 	"github.com/roster-cli/roster/actions"
 	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool"
@@ -53,11 +55,16 @@ type Pipeline struct {
 	// Relays are asked for the event and its target (the user's relays
 	// plus the reference's hints).
 	Relays []string
-	// Pool opens a relay pool; the pipeline closes it.
-	Pool func() *relaypool.Pool
-	// Discover resolves the repository at sel with complete evidence
-	// (discovery.Load); its errors are returned unchanged.
-	Discover func(ctx context.Context, sel gitstate.Selection) (*discovery.View, error)
+	// Source is how repositories are read: the check resolves each one it
+	// needs with discovery.Load, complete evidence, asking the source's
+	// relays (plus the coordinate's hints unless they are pinned:
+	// discovery.SelectionRelays); its pool also asks for the events.
+	// What discovery could not do is returned as discovery's own errors.
+	Source discovery.Source
+	// Viewer is whose announcement discovery's advisories are about; Now
+	// the clock the resolutions are made at.
+	Viewer string
+	Now    func() time.Time
 	// Selected, when set (--repo), is the repository to check the event
 	// against instead of the one it names; the event must name a
 	// coordinate with the same identifier.
@@ -87,31 +94,29 @@ type Verdict struct {
 }
 
 // Incomplete is evidence the check could not get: the event, its
-// repository or (for an author with no role) its target.
+// repository or (for an author with no role) its target (class
+// incomplete, code "incomplete").
 type Incomplete struct {
-	Reason string
+	failure.Failure
 	// Verdict is what was established so far (nil before the event was found).
 	Verdict *Verdict
 	// Fetch is the relays' answer to the event request.
 	Fetch *relaypool.FetchResult
 }
 
-func (e *Incomplete) Error() string { return e.Reason }
-
 // NotAnAction: the event is not a status, label, subject, cover note or
-// repository state.
-type NotAnAction struct{ Event *nostr.Event }
-
-func (e *NotAnAction) Error() string {
-	return fmt.Sprintf("event %s is kind %d, not a status (1630-1633), a #t or #subject label (1985), a cover note (1624) or repository state (30618)", e.Event.ID, e.Event.Kind)
+// repository state (class usage, code "usage").
+type NotAnAction struct {
+	failure.Failure
+	Event *nostr.Event
 }
 
 // NeedsRepository: a kind 30618 state event names no repository beyond its
-// identifier, so the check needs one given (Pipeline.Selected).
-type NeedsRepository struct{ Event *nostr.Event }
-
-func (e *NeedsRepository) Error() string {
-	return fmt.Sprintf("event %s is repository state (kind 30618), which names its repository only by identifier %q: say which repository to check it against with --repo", e.Event.ID, e.Event.Tags.GetD())
+// identifier, so the check needs one given (Pipeline.Selected; class
+// usage, code "no-coordinate").
+type NeedsRepository struct {
+	failure.Failure
+	Event *nostr.Event
 }
 
 // MaxRefs bounds how many events one CheckMany call checks (the
@@ -153,7 +158,7 @@ func (p Pipeline) CheckMany(ctx context.Context, refs []Ref) []Result {
 		}
 	}
 	relays = relaypool.NormalizeRelays(relays)
-	pool := p.Pool()
+	pool := p.Source.Pool()
 	defer pool.Close()
 	res := pool.Fetch(ctx, relays, idFilters(ids, nil)...)
 	events := map[string]*nostr.Event{}
@@ -194,7 +199,9 @@ func (p Pipeline) discoverOnce(ctx context.Context, sel gitstate.Selection, view
 	key := sel.Coordinate.Pubkey + ":" + sel.Coordinate.Identifier
 	vr, seen := views[key]
 	if !seen {
-		vr.view, vr.err = p.Discover(ctx, sel)
+		src := p.Source
+		src.Relays = discovery.SelectionRelays(src.Relays, src.Pinned, sel)
+		vr.view, vr.err = discovery.Load(ctx, src, sel, nil, discovery.Complete, p.Viewer, p.Now().Unix())
 		views[key] = vr
 	}
 	return vr.view, vr.err
@@ -215,7 +222,7 @@ func idFilters(ids []string, kinds []int) []nostr.Filter {
 // selection (views).
 func (p Pipeline) judge(ctx context.Context, relays []string, res *relaypool.FetchResult, evt *nostr.Event, ref Ref, targets []*nostr.Event, views map[string]viewResult) (*Verdict, error) {
 	if evt == nil {
-		return nil, &Incomplete{Reason: fmt.Sprintf("no relay asked holds event %s", ref.ID), Fetch: res}
+		return nil, incomplete(ref, fmt.Sprintf("no relay asked holds event %s", ref.ID), nil, res)
 	}
 	v := &Verdict{Event: evt}
 	act, ok := actions.ActionOf(evt)
@@ -226,7 +233,7 @@ func (p Pipeline) judge(ctx context.Context, relays []string, res *relaypool.Fet
 		act, ok = graph.ActionState, true
 	}
 	if !ok {
-		return nil, &NotAnAction{Event: evt}
+		return nil, notAnAction(ref, evt)
 	}
 	v.Action = act
 	if refs := actions.TargetRefs(evt); len(refs) > 0 && !state {
@@ -238,7 +245,7 @@ func (p Pipeline) judge(ctx context.Context, relays []string, res *relaypool.Fet
 		// author's own coordinate would ask the author whether they may: the
 		// repository must be given (--repo).
 		if p.Selected == nil {
-			return nil, &NeedsRepository{Event: evt}
+			return nil, needsRepository(ref, evt)
 		}
 		coords = []graph.Coordinate{graph.NewCoordinate(evt.PubKey, evt.Tags.GetD())}
 	}
@@ -246,7 +253,7 @@ func (p Pipeline) judge(ctx context.Context, relays []string, res *relaypool.Fet
 		coords = actions.RepositoryRefs(v.Target)
 	}
 	if len(coords) == 0 {
-		return nil, &Incomplete{Reason: fmt.Sprintf("event %s names no repository (no `a` tag 30617:<pubkey>:<identifier>, on it or on its root target)", evt.ID), Verdict: v, Fetch: res}
+		return nil, incomplete(ref, fmt.Sprintf("event %s names no repository (no `a` tag 30617:<pubkey>:<identifier>, on it or on its root target)", evt.ID), v, res)
 	}
 	sel := gitstate.Selection{Coordinate: coords[0], Relays: relays, Source: "event"}
 	if p.Selected != nil {
@@ -279,7 +286,7 @@ func (p Pipeline) judge(ctx context.Context, relays []string, res *relaypool.Fet
 	v.Authorized = v.Grant.Authorized || v.TargetAuthor
 	if !v.Authorized && v.Target == nil && len(actions.TargetRefs(evt)) > 0 {
 		// Without the target nobody can tell whether the author wrote it.
-		return nil, &Incomplete{Reason: fmt.Sprintf("the author has no role covering the event's time, and its target %s was not found to tell whether they wrote it", actions.TargetRefs(evt)[0]), Verdict: v, Fetch: res}
+		return nil, incomplete(ref, fmt.Sprintf("the author has no role covering the event's time, and its target %s was not found to tell whether they wrote it", actions.TargetRefs(evt)[0]), v, res)
 	}
 	return v, nil
 }

@@ -3,6 +3,7 @@ package membership
 import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/actions"
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool"
 )
@@ -45,7 +46,6 @@ func namesComponent(e *nostr.Event, identifier string, member map[string]bool) b
 }
 
 func roleActionsChanged(out *Outcome, changed []string) *Failure {
-	return &Failure{Kind: KindConcurrentChange, Outcome: out, Changed: changed,
-		Message: "the repository changed after the preview (" + changedSummary(changed) +
-			"); nothing was published: rerun the command to preview the current state"}
+	return &Failure{Failure: failure.Failure{Code: KindConcurrentChange, Class: failure.Refused, Msg: "the repository changed after the preview (" + changedSummary(changed) +
+		"); nothing was published: rerun the command to preview the current state"}, Outcome: out, Changed: changed}
 }

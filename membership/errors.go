@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/suggest"
@@ -19,7 +20,7 @@ const (
 	KindConcurrentChange = "concurrent-change"
 	// KindSignerMismatch: the signer signed with another key than the
 	// preview's author; nothing was published.
-	KindSignerMismatch = "signer"
+	KindSignerMismatch = "signer-mismatch"
 	// KindPublishFailed: no relay accepted the event; nothing was published.
 	KindPublishFailed = "publish-failed"
 	// KindUnverified: published, but the read-back or the re-resolution
@@ -43,10 +44,11 @@ const (
 	KindInterrupted = "interrupted"
 )
 
-// Failure is a change that was stopped, or published and not verified.
+// Failure is a change that was stopped, or published and not verified:
+// the one failure type (failure.Failure: class, code, message, commands)
+// with the change's own facts.
 type Failure struct {
-	Kind    string
-	Message string
+	failure.Failure
 	// Outcome is what had happened so far (the preview, the delivery).
 	Outcome *Outcome
 	// Changed are the fingerprint keys that changed (concurrent-change),
@@ -71,32 +73,21 @@ type Failure struct {
 	// Sent are the relays the EVENT was written to before an interrupt
 	// (interrupted): it may be in effect there. Empty: nothing was sent.
 	Sent []string
-	// Commands are what to run next, in order (the rerun of the intent
-	// first); cmd renders them with the user's selectors.
-	Commands []suggest.Command
 	// Availability is the object check (objects-unavailable, objects-unknown).
 	Availability *gitstate.Availability
 	// Journal is the change's unfinished write kept in the journal (its
 	// signed events may be stored on some relays): `roster pending
 	// resume` finishes it. "" when nothing was kept.
 	Journal string
-	Err     error
 }
 
-func (f *Failure) Error() string { return f.Message }
-func (f *Failure) Unwrap() error { return f.Err }
-
 // SignerError is the signer failing to give its key or a signature.
-type SignerError struct{ Err error }
-
-func (e *SignerError) Error() string { return e.Err.Error() }
-func (e *SignerError) Unwrap() error { return e.Err }
+type SignerError = failure.SignerError
 
 func concurrentChange(out *Outcome, keys []string) *Failure {
 	changed := preflight.DescribeFingerprintKeys(keys)
-	return &Failure{Kind: KindConcurrentChange, Outcome: out, Changed: changed,
-		Message: "the repository changed after the preview (" + changedSummary(changed) +
-			"); nothing was published: rerun the command to preview the current state"}
+	return &Failure{Failure: failure.Failure{Code: KindConcurrentChange, Class: failure.Refused, Msg: "the repository changed after the preview (" + changedSummary(changed) +
+		"); nothing was published: rerun the command to preview the current state"}, Outcome: out, Changed: changed}
 }
 
 // stopped turns err into an interrupted Failure when ctx ended (an
@@ -106,16 +97,14 @@ func stopped(ctx context.Context, out *Outcome, phase string, err error) error {
 	if ctx.Err() == nil {
 		return err
 	}
-	return &Failure{Kind: KindInterrupted, Outcome: out, Phase: phase, Err: ctx.Err(),
-		Message:  fmt.Sprintf("stopped while %s; nothing was published", phase),
-		Commands: []suggest.Command{out.Intent.Suggest().Because("run the change again; nothing was published")}}
+	return &Failure{Failure: failure.Failure{Code: KindInterrupted, Class: failure.Interrupted, Err: ctx.Err(), Msg: fmt.Sprintf("stopped while %s; nothing was published", phase), Next: []suggest.Command{out.Intent.Suggest().Because("run the change again; nothing was published")}}, Outcome: out, Phase: phase}
 }
 
 // stoppedAfterSending is the interrupted Failure after the EVENT may have
 // reached relays: which relays it was written to, and the read that shows
 // whether it is in effect. An EVENT no relay was sent is nothing published.
 func stoppedAfterSending(ctx context.Context, out *Outcome, evt *nostr.Event, phase string) *Failure {
-	f := &Failure{Kind: KindInterrupted, Outcome: out, Phase: phase, Err: ctx.Err()}
+	f := &Failure{Failure: failure.Failure{Code: KindInterrupted, Class: failure.Interrupted, Err: ctx.Err()}, Outcome: out, Phase: phase}
 	if out.Delivery != nil {
 		for _, r := range out.Delivery.Relays {
 			if r.Sent {
@@ -124,16 +113,17 @@ func stoppedAfterSending(ctx context.Context, out *Outcome, evt *nostr.Event, ph
 		}
 	}
 	if len(f.Sent) == 0 {
-		f.Message = fmt.Sprintf("stopped while %s; the replacement announcement %s was sent to no relay, so nothing was published", phase, evt.ID)
-		f.Commands = []suggest.Command{out.Intent.Suggest().Because("run the change again; nothing was published")}
+		f.Msg = fmt.Sprintf("stopped while %s; the replacement announcement %s was sent to no relay, so nothing was published", phase, evt.ID)
+		f.Next = []suggest.Command{out.Intent.Suggest().Because("run the change again; nothing was published")}
 		return f
 	}
 	if !slices.Contains(out.Published, evt.ID) {
 		out.Published = append(out.Published, evt.ID)
 	}
-	f.Message = fmt.Sprintf("stopped while %s, after the replacement announcement %s was sent to %s: it may be in effect there; "+
+	f.Class = failure.Unverified
+	f.Msg = fmt.Sprintf("stopped while %s, after the replacement announcement %s was sent to %s: it may be in effect there; "+
 		"check what the relays resolve before running the change again", phase, evt.ID, strings.Join(f.Sent, ", "))
-	f.Commands = []suggest.Command{suggest.Roster("repo").Because("check whether the change is in effect")}
+	f.Next = []suggest.Command{suggest.Roster("repo").Because("check whether the change is in effect")}
 	return f
 }
 

@@ -74,18 +74,9 @@ func ExamplePipeline_Run() {
 		Again: func(ctx context.Context, prev *discovery.View, also ...nostr.Filter) (*discovery.View, error) {
 			return discovery.Again(ctx, src, prev, now().Unix(), also...)
 		},
-		Reask: func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
-			pool := src.Pool()
-			defer pool.Close()
-			return pool.Reask(ctx, prev, relays)
-		},
+		Relays: relaypool.Fresh(src.Pool),
 		Now:    now,
 		Signer: key,
-		Deliver: func(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
-			pool := src.Pool()
-			defer pool.Close()
-			return pool.Deliver(ctx, relays, evt, o)
-		},
 	}
 
 	out, err := p.Run(context.Background(), preflight.Intent{Action: preflight.ActAdd, Subject: bob}, false)

@@ -14,16 +14,16 @@ import (
 // then needs no handoff.
 func handoffWayOut(out *Outcome, f *Failure) *Failure {
 	pub := out.Plan.State.Publish
-	if pub == nil || pub.Reason != preflight.PublishHandoff || f.Kind != KindObjectsUnavailable {
+	if pub == nil || pub.Reason != preflight.PublishHandoff || f.Code != KindObjectsUnavailable {
 		return f
 	}
-	f.Message += "\nthe removal must hand the repository state on, and it names objects no remaining Git server serves: " +
+	f.Msg += "\nthe removal must hand the repository state on, and it names objects no remaining Git server serves: " +
 		"fetch them (from the removed maintainer's server or a clone that has them) and push them to a remaining server, " +
 		"or publish a state the remaining servers serve with `roster repo state publish --force`, then rerun the removal"
-	f.Commands = append([]suggest.Command{
+	f.Next = append([]suggest.Command{
 		suggest.Git("fetch", "<a server or clone that has them>").Because("get the objects the state names"),
-	}, f.Commands...)
-	f.Commands = append(f.Commands,
+	}, f.Next...)
+	f.Next = append(f.Next,
 		suggest.Roster("repo", "state", "publish", "--force").Because("or publish a state the remaining servers serve, then rerun the removal"))
 	return f
 }

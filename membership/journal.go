@@ -5,6 +5,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/journal"
 	"github.com/roster-cli/roster/journal/track"
@@ -36,10 +37,10 @@ func unfinishedFor(j *journal.Dir, v *discovery.View, author string) ([]journal.
 
 // journalUnreadable is the failure of a change whose journal cannot be read.
 func journalUnreadable(out *Outcome, err error) *Failure {
-	return &Failure{Kind: KindJournalUnreadable, Outcome: out, Err: err,
-		Message: "cannot tell whether an earlier write of this repository did not finish, so nothing was signed: " + err.Error(),
-		Commands: []suggest.Command{suggest.Roster("pending").Because("list the unfinished writes and the journal files that cannot be read"),
-			out.Intent.Suggest().Because("run the change again once the journal can be read")}}
+	return &Failure{Failure: failure.Failure{Code: KindJournalUnreadable, Class: failure.Unexpected, Err: err,
+		Msg: "cannot tell whether an earlier write of this repository did not finish, so nothing was signed: " + err.Error(),
+		Next: []suggest.Command{suggest.Roster("pending").Because("list the unfinished writes and the journal files that cannot be read"),
+			out.Intent.Suggest().Because("run the change again once the journal can be read")}}, Outcome: out}
 }
 
 // journalEntries are the entries of the events a change is about to send
@@ -82,10 +83,10 @@ func journalEntries(out *Outcome, events ...*nostr.Event) []journal.Entry {
 func (p Pipeline) journalBegin(out *Outcome, events ...*nostr.Event) (*track.Write, error) {
 	w, err := track.Begin(p.Journal, journalEntries(out, events...))
 	if err != nil {
-		return w, &Failure{Kind: KindJournal, Outcome: out, Err: err,
-			Message: "cannot keep the signed events in the journal of unfinished writes before sending them, so nothing was published: " + err.Error(),
-			Commands: []suggest.Command{suggest.Roster("pending").Because("see the unfinished writes"),
-				out.Intent.Suggest().Because("run the change again once the journal can be written")}}
+		return w, &Failure{Failure: failure.Failure{Code: KindJournal, Class: failure.Unexpected, Err: err,
+			Msg: "cannot keep the signed events in the journal of unfinished writes before sending them, so nothing was published: " + err.Error(),
+			Next: []suggest.Command{suggest.Roster("pending").Because("see the unfinished writes"),
+				out.Intent.Suggest().Because("run the change again once the journal can be written")}}, Outcome: out}
 	}
 	out.Journal, out.kept = w.ID, w
 	return w, nil
@@ -105,7 +106,7 @@ func (p Pipeline) journalEnd(out *Outcome, err error) error {
 	}
 	if f, ok := err.(*Failure); ok {
 		f.Journal = out.Journal
-		f.Commands = append(f.Commands, PendingCommands(out.Journal)...)
+		f.Next = append(f.Next, PendingCommands(out.Journal)...)
 	}
 	return err
 }

@@ -47,7 +47,7 @@ func TestASignedEventIsJournaledBeforeSendingAndForgottenOnceVerified(t *testing
 	var held []bool
 	p := w.pipeline(t)
 	p.Journal = j
-	p.Deliver = journaled(t, w, j, &held)
+	p.Relays = relayFuncs{deliver: journaled(t, w, j, &held)}
 	out, err := p.Run(context.Background(), addBob(t), false)
 	if err != nil || !out.Verified {
 		t.Fatalf("run: %v", err)
@@ -70,10 +70,10 @@ func TestResumeSendsTheSameEventAfterTheStoredRecheck(t *testing.T) {
 	var held []bool
 	p := w.pipeline(t)
 	p.Journal = j
-	p.Deliver = journaled(t, w, j, &held)
+	p.Relays = relayFuncs{deliver: journaled(t, w, j, &held)}
 	_, err := p.Run(context.Background(), addBob(t), false)
 	var f *Failure
-	if !errors.As(err, &f) || f.Kind != KindUnverified || f.Journal == "" {
+	if !errors.As(err, &f) || f.Code != KindUnverified || f.Journal == "" {
 		t.Fatalf("run: %v, want unverified with the write kept", err)
 	}
 	writes, _, _ := j.List()
@@ -107,7 +107,7 @@ func TestResumeSendsNothingAfterACompetingEditOrPastTheWindow(t *testing.T) {
 	var held []bool
 	p := w.pipeline(t)
 	p.Journal = j
-	p.Deliver = journaled(t, w, j, &held)
+	p.Relays = relayFuncs{deliver: journaled(t, w, j, &held)}
 	if _, err := p.Run(context.Background(), addBob(t), false); err == nil {
 		t.Fatal("the change verified on a relay that keeps nothing")
 	}
@@ -202,14 +202,14 @@ func TestAMultiEventWriteResumesInOrderWithTheIntermediateRecheck(t *testing.T) 
 	p2 := w2.pipeline(t)
 	p2.Journal, p2.Discover = j2, withState(w2)
 	write2 := twoEventWrite(t, w2, j2)
-	p2.Deliver = func(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
+	p2.Relays = relayFuncs{deliver: func(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
 		d := w2.deliver(ctx, relays, evt, o)
 		if evt.Kind == graph.KindState {
 			// Alice's edit from another machine lands between the two events.
 			w2.events = append(w2.events, announce(t, aliceSK, 1995, nostr.Tag{"description", "edited elsewhere"}))
 		}
 		return d
-	}
+	}}
 	_, err = p2.Resume(context.Background(), write2)
 	var rf *ResumeFailure
 	if !errors.As(err, &rf) || rf.Kind != KindConcurrentChange {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/suggest"
 )
@@ -33,9 +34,7 @@ func (p Pipeline) lockCoordinate(ctx context.Context, out *Outcome) (unlock func
 	case ctx.Err() != nil:
 		return nil, stopped(ctx, out, PhaseRechecking, ctx.Err())
 	case errors.Is(err, ErrLocked):
-		return nil, &Failure{Kind: KindConcurrentChange, Outcome: out, Err: err,
-			Message:  err.Error() + "; nothing was published: rerun the command once it has finished, to preview what it did",
-			Commands: []suggest.Command{out.Intent.Suggest().Because("preview the repository as the other command left it")}}
+		return nil, &Failure{Failure: failure.Failure{Code: KindConcurrentChange, Class: failure.Refused, Err: err, Msg: err.Error() + "; nothing was published: rerun the command once it has finished, to preview what it did", Next: []suggest.Command{out.Intent.Suggest().Because("preview the repository as the other command left it")}}, Outcome: out}
 	}
 	return none, nil
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/gitstate"
 )
 
@@ -92,13 +93,11 @@ func (p Pipeline) checkObjects(ctx context.Context, out *Outcome) error {
 		}
 		lines = append(slices.Clone(lines), "only the Git server(s) this change drops serve them: "+strings.Join(alone, ", ")+"; push them to a server that stays, then rerun")
 	}
-	kind := KindObjectsUnavailable
+	kind, class := KindObjectsUnavailable, failure.Refused
 	if f.Evidence {
-		kind = KindObjectsUnknown
+		kind, class = KindObjectsUnknown, failure.Incomplete
 	}
-	return handoffWayOut(out, &Failure{Kind: kind, Outcome: out, Availability: &a,
-		Message:  "cannot publish this change: " + strings.Join(lines, "\n"),
-		Commands: append(f.Commands, out.Intent.Suggest().Because("once every object can be fetched"))})
+	return handoffWayOut(out, &Failure{Failure: failure.Failure{Code: kind, Class: class, Msg: "cannot publish this change: " + strings.Join(lines, "\n"), Next: append(f.Commands, out.Intent.Suggest().Because("once every object can be fetched"))}, Outcome: out, Availability: &a})
 }
 
 // servedByDropped are the dropped servers that serve any of refs' objects.

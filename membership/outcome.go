@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
@@ -43,8 +44,7 @@ func (p Pipeline) signAndPublish(ctx context.Context, out *Outcome, cut *relaypo
 			return stopped(ctx, out, PhaseSigning, &SignerError{Err: err})
 		}
 		if evt.PubKey != out.Plan.Author {
-			return &Failure{Kind: KindSignerMismatch, Outcome: out,
-				Message: "the signer signed with a different key than the preview used; nothing was published"}
+			return &Failure{Failure: failure.Failure{Code: KindSignerMismatch, Class: failure.Unexpected, Msg: "the signer signed with a different key than the preview used; nothing was published"}, Outcome: out}
 		}
 	}
 	// A slow signer (a bunker) ages the cut: ask again before publishing
@@ -94,16 +94,14 @@ func afterState(out *Outcome, err error) error {
 		return err
 	}
 	stored := storedState(out)
-	switch f.Kind {
+	switch f.Code {
 	case KindPublishFailed, KindConcurrentChange:
 		why := "no relay accepted the announcement"
-		if f.Kind == KindConcurrentChange {
+		if f.Code == KindConcurrentChange {
 			why = "another edit of your announcement came first (" + strings.Join(f.Changed, ", ") + "), so no relay stored yours"
 		}
-		return &Failure{Kind: KindPartlyPublished, Outcome: out, Changed: f.Changed, Problems: f.Problems,
-			Message: fmt.Sprintf("published %s, but %s: the repository state changed and the membership did not. %s",
-				stored, why, recoveryWords(out)),
-			Commands: recovery(out)}
+		return &Failure{Failure: failure.Failure{Code: KindPartlyPublished, Class: failure.Unverified, Msg: fmt.Sprintf("published %s, but %s: the repository state changed and the membership did not. %s",
+			stored, why, recoveryWords(out)), Next: recovery(out)}, Outcome: out, Changed: f.Changed, Problems: f.Problems}
 	case KindInterrupted:
 		if len(f.Sent) == 0 {
 			for _, r := range out.StateDelivery.Relays {
@@ -111,13 +109,16 @@ func afterState(out *Outcome, err error) error {
 					f.Sent = append(f.Sent, r.URL)
 				}
 			}
-			f.Message = fmt.Sprintf("stopped while %s, after %s; the announcement was sent to no relay: the repository state changed and the membership did not. %s",
+			f.Msg = fmt.Sprintf("stopped while %s, after %s; the announcement was sent to no relay: the repository state changed and the membership did not. %s",
 				f.Phase, stored, recoveryWords(out))
-			f.Commands = recovery(out)
+			f.Next = recovery(out)
+		}
+		if len(f.Sent) > 0 {
+			f.Class = failure.Unverified
 		}
 		return f
 	default:
-		f.Message += "; before it, " + stored
+		f.Msg += "; before it, " + stored
 		return f
 	}
 }

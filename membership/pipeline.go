@@ -16,6 +16,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/journal"
 	"github.com/roster-cli/roster/journal/track"
@@ -35,17 +36,21 @@ type Pipeline struct {
 	// which adds the read-back's filters (also) to its request. It returns
 	// the view with its error whenever relays answered. nil means Discover
 	// is run again instead (every round, and a read-back of its own).
+	//
+	// Discover and Again stay functions: the command selects the
+	// coordinate (the checkout, --repo), chooses the relays and turns what
+	// discovery could not do into its own errors, which this pipeline
+	// quotes in its problems; a value could not carry that selection.
 	Again func(ctx context.Context, prev *discovery.View, also ...nostr.Filter) (*discovery.View, error)
-	// Reask asks some relays of an earlier read again, with every filter it
-	// asked (relaypool.Pool.Reask): how the recheck makes its cut
-	// consistent.
-	Reask func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult
+	// Relays publishes the events and reads them back (Deliver), and asks
+	// some relays of an earlier read again with every filter it asked
+	// (Reask), how the recheck makes its cut consistent: a
+	// *relaypool.Pool, or relaypool.Fresh for a pool per operation.
+	Relays Relays
 	// Now is the clock the replacement is dated by when it is signed.
 	Now func() time.Time
 	// Signer signs the replacement announcement.
 	Signer signer.Signer
-	// Deliver publishes an event to relays and reads it back.
-	Deliver func(ctx context.Context, relays []string, evt *nostr.Event, opts relaypool.DeliverOptions) *relaypool.Delivery
 	// Availability checks that Git servers advertise every OID of a state
 	// (gitstate.CheckAvailability). When set, a preview whose post-change
 	// resolved state names OIDs is checked against the post-change
@@ -54,10 +59,13 @@ type Pipeline struct {
 	Availability func(ctx context.Context, servers []gitstate.Server, oids map[string]string) gitstate.Availability
 	// BeforeRecheck runs between the preview and the pre-signing recheck,
 	// AfterPublish between publishing and read-back. Tests set them to
-	// publish a concurrent change or silence a relay; nil otherwise.
+	// publish a concurrent change or silence a relay; nil otherwise. They
+	// stay functions: they are moments inside Run, which no value given
+	// before it could reach.
 	BeforeRecheck, AfterPublish func()
 	// Phase, when set, is told each phase as it starts (Phase* constants):
-	// for a progress display. nil is fine.
+	// for a progress display. nil is fine. An observer, so a function: the
+	// pipeline asks nothing of it.
 	Phase func(phase string)
 	// Lock, when set, takes the home's lock on address (the coordinate the
 	// change replaces, "30617:<author>:<identifier>"), waiting within its
@@ -70,8 +78,17 @@ type Pipeline struct {
 	// Notice, when set, is told the journal's unfinished writes that touch
 	// the coordinate, after discovery and before anything is signed: a
 	// change never signs another event for the coordinate without saying
-	// so. They are also in Outcome.Unfinished.
+	// so. They are also in Outcome.Unfinished. An observer, as Phase (the
+	// command says them before its progress line goes on).
 	Notice func([]journal.Unfinished)
+}
+
+// Relays is what a write says to relays after discovery: publish with
+// read-back, and re-ask for a consistent cut. *relaypool.Pool and
+// relaypool.Fresh are Relays.
+type Relays interface {
+	Deliver(ctx context.Context, relays []string, evt *nostr.Event, opts relaypool.DeliverOptions) *relaypool.Delivery
+	Reask(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult
 }
 
 // The phases of a change, in order, as Phase and Failure.Phase name them.
@@ -178,8 +195,7 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 			// state it would activate, and --force publishes it: a
 			// comparison that cannot be made is a refusal, never a skipped
 			// check.
-			return nil, &Failure{Kind: KindLocalRefs, Outcome: &Outcome{Intent: intent, Before: v}, Err: err,
-				Message: "cannot compare this checkout's branches and tags with the repository state, so nothing was published: " + err.Error()}
+			return nil, &Failure{Failure: failure.Failure{Code: KindLocalRefs, Class: failure.Refused, Err: err, Msg: "cannot compare this checkout's branches and tags with the repository state, so nothing was published: " + err.Error()}, Outcome: &Outcome{Intent: intent, Before: v}}
 		}
 	}
 	out.Plan, out.Refusal = preflight.Prepare(in)

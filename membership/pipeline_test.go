@@ -82,7 +82,7 @@ func (w *world) pipeline(t *testing.T) Pipeline {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Pipeline{Discover: w.view, Signer: s, Deliver: w.deliver, Now: func() time.Time { return time.Unix(2000, 0) }}
+	return Pipeline{Discover: w.view, Signer: s, Relays: relayFuncs{deliver: w.deliver}, Now: func() time.Time { return time.Unix(2000, 0) }}
 }
 
 func addBob(t *testing.T) preflight.Intent {
@@ -116,7 +116,7 @@ func TestAConcurrentChangeBeforeSigningPublishesNothing(t *testing.T) {
 	p.BeforeRecheck = func() { w.events = []*nostr.Event{announce(t, aliceSK, 150, nostr.Tag{"description", "changed"})} }
 	_, err := p.Run(context.Background(), addBob(t), false)
 	var f *Failure
-	if !errors.As(err, &f) || f.Kind != KindConcurrentChange || len(f.Changed) != 1 || len(w.published) != 0 {
+	if !errors.As(err, &f) || f.Code != KindConcurrentChange || len(f.Changed) != 1 || len(w.published) != 0 {
 		t.Fatalf("%v; published %d", err, len(w.published))
 	}
 }
@@ -127,12 +127,12 @@ func TestAPublishNoRelayKeptIsNotSuccess(t *testing.T) {
 	w := &world{t: t, events: []*nostr.Event{announce(t, aliceSK, 100)}}
 	_, err := w.pipeline(t).Run(context.Background(), addBob(t), false)
 	var f *Failure
-	if !errors.As(err, &f) || f.Kind != KindPublishFailed {
+	if !errors.As(err, &f) || f.Code != KindPublishFailed {
 		t.Fatalf("no relay accepting: %v", err)
 	}
 	w = &world{t: t, events: []*nostr.Event{announce(t, aliceSK, 100)}, accept: true}
 	_, err = w.pipeline(t).Run(context.Background(), addBob(t), false)
-	if !errors.As(err, &f) || f.Kind != KindUnverified || len(f.Problems) == 0 || len(f.Outcome.Published) != 1 {
+	if !errors.As(err, &f) || f.Code != KindUnverified || len(f.Problems) == 0 || len(f.Outcome.Published) != 1 {
 		t.Fatalf("accepted, not kept: %v", err)
 	}
 }
@@ -150,7 +150,7 @@ func TestAReResolutionThatDiffersFromThePreviewIsUnverified(t *testing.T) {
 	}
 	_, err := p.Run(context.Background(), addBob(t), false)
 	var f *Failure
-	if !errors.As(err, &f) || f.Kind != KindUnverified {
+	if !errors.As(err, &f) || f.Code != KindUnverified {
 		t.Fatalf("%v", err)
 	}
 }
@@ -183,14 +183,14 @@ func TestAnInterruptAfterSendingReportsWhatWasSent(t *testing.T) {
 	p.Discover = func(ctx context.Context) (*discovery.View, error) { reads++; return discover(ctx) }
 	_, err := p.Run(ctx, addBob(t), false)
 	var f *Failure
-	if !errors.As(err, &f) || f.Kind != KindInterrupted || !errors.Is(f.Err, context.Canceled) {
+	if !errors.As(err, &f) || f.Code != KindInterrupted || !errors.Is(f.Err, context.Canceled) {
 		t.Fatalf("%v, want an interrupted failure", err)
 	}
 	if f.Phase != PhaseReadingBack || len(f.Sent) != 1 || f.Sent[0] != "ws://r" || len(f.Outcome.Published) != 1 || f.Outcome.Published[0] != w.published[0].ID {
 		t.Fatalf("phase %q sent %v published %v", f.Phase, f.Sent, f.Outcome.Published)
 	}
-	if len(f.Commands) == 0 || f.Commands[0].Argv[1] != "repo" {
-		t.Fatalf("commands %+v, want the read that checks it", f.Commands)
+	if len(f.Next) == 0 || f.Next[0].Argv[1] != "repo" {
+		t.Fatalf("commands %+v, want the read that checks it", f.Next)
 	}
 	if reads != 2 {
 		t.Fatalf("%d discoveries, want 2 (preview, recheck; no re-read after the interrupt)", reads)
@@ -218,11 +218,11 @@ func TestAnInterruptBeforeSendingPublishesNothing(t *testing.T) {
 	}
 	_, err := p.Run(ctx, addBob(t), false)
 	var f *Failure
-	if !errors.As(err, &f) || f.Kind != KindInterrupted || f.Phase != PhaseRechecking || len(f.Sent) != 0 || len(w.published) != 0 {
+	if !errors.As(err, &f) || f.Code != KindInterrupted || f.Phase != PhaseRechecking || len(f.Sent) != 0 || len(w.published) != 0 {
 		t.Fatalf("%v (published %d), want interrupted while rechecking, nothing sent", err, len(w.published))
 	}
-	if !strings.Contains(f.Message, "nothing was published") {
-		t.Fatalf("message %q", f.Message)
+	if !strings.Contains(f.Msg, "nothing was published") {
+		t.Fatalf("message %q", f.Msg)
 	}
 }
 
@@ -253,4 +253,25 @@ func TestTheReReadAfterPublishingIsTheReadBacksRequest(t *testing.T) {
 		len(asked[2]) != 1 || asked[2][0].Since == nil || len(asked[2][0].IDs) != 0 {
 		t.Fatalf("discovered %d times, asked again %v; want one discovery, the recheck, the read-back by id, then the address after the cut window", discovered, asked)
 	}
+}
+
+// relayFuncs are a test's relays: Deliver and Reask as functions (a nil
+// one is never asked: the test fails if it is).
+type relayFuncs struct {
+	deliver func(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery
+	reask   func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult
+}
+
+func (r relayFuncs) Deliver(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
+	if r.deliver == nil {
+		panic("the test's relays were asked to publish")
+	}
+	return r.deliver(ctx, relays, evt, o)
+}
+
+func (r relayFuncs) Reask(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
+	if r.reask == nil {
+		panic("the test's relays were asked again")
+	}
+	return r.reask(ctx, prev, relays)
 }

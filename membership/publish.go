@@ -11,6 +11,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
@@ -56,7 +57,7 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event, a
 			return after.Fetch
 		}
 	}
-	d := p.Deliver(ctx, out.Before.PublishRelays(), evt, opts)
+	d := p.Relays.Deliver(ctx, out.Before.PublishRelays(), evt, opts)
 	out.Delivery = d
 	if ctx.Err() != nil {
 		// Interrupted or past the deadline: report what was sent, verify
@@ -73,8 +74,7 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event, a
 		return superseded(out, evt, won)
 	}
 	if d.Accepted == 0 {
-		return &Failure{Kind: KindPublishFailed, Outcome: out,
-			Message: fmt.Sprintf("no relay accepted the replacement announcement %s; nothing was published", evt.ID)}
+		return &Failure{Failure: failure.Failure{Code: KindPublishFailed, Class: failure.Unexpected, Msg: fmt.Sprintf("no relay accepted the replacement announcement %s; nothing was published", evt.ID)}, Outcome: out}
 	}
 	out.Published = append(out.Published, evt.ID)
 	problems := d.Problems()
@@ -112,8 +112,7 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event, a
 		}
 	}
 	if len(problems) > 0 {
-		return &Failure{Kind: KindUnverified, Outcome: out, Problems: problems,
-			Message: fmt.Sprintf("published %s, but verification did not complete", evt.ID)}
+		return &Failure{Failure: failure.Failure{Code: KindUnverified, Class: failure.Unverified, Msg: fmt.Sprintf("published %s, but verification did not complete", evt.ID)}, Outcome: out, Problems: problems}
 	}
 	out.Verified = true
 	if accepted.IsZero() {
@@ -151,14 +150,11 @@ func superseded(out *Outcome, evt *nostr.Event, won map[string]string) *Failure 
 		winners[won[r]] = true
 	}
 	ids := slices.Sorted(maps.Keys(winners))
-	return &Failure{Kind: KindSuperseded, Outcome: out, Superseded: won,
-		Problems: where,
-		Message: fmt.Sprintf("published %s, but the change may have been superseded by another edit: the announcement that won is %s, not yours; "+
-			"rerun the change to preview the announcement now in effect and apply it again", evt.ID, strings.Join(ids, ", ")),
-		Commands: []suggest.Command{
-			out.Intent.Suggest().Because("preview the announcement that won and apply the change to it"),
-			suggest.Roster("repo").Because("see what the relays now resolve"),
-		}}
+	return &Failure{Failure: failure.Failure{Code: KindSuperseded, Class: failure.Unverified, Msg: fmt.Sprintf("published %s, but the change may have been superseded by another edit: the announcement that won is %s, not yours; "+
+		"rerun the change to preview the announcement now in effect and apply it again", evt.ID, strings.Join(ids, ", ")), Next: []suggest.Command{
+		out.Intent.Suggest().Because("preview the announcement that won and apply the change to it"),
+		suggest.Roster("repo").Because("see what the relays now resolve"),
+	}}, Outcome: out, Superseded: won, Problems: where}
 }
 
 // DiffersFromPreview compares the re-resolved repository with the preview's

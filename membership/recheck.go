@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
@@ -47,7 +48,7 @@ func (p Pipeline) recheck(ctx context.Context, out *Outcome, res *relaypool.Fetc
 		// command refused --offline before it got here.
 		return nil, nil
 	}
-	res, err := relaypool.Cut(ctx, res, ref, left, p.Reask)
+	res, err := relaypool.Cut(ctx, res, ref, left, p.Relays.Reask)
 	if ce, ok := err.(*relaypool.CutError); ok {
 		return nil, inconsistentRead(out, ce.Relays, ce.Error())
 	}
@@ -65,7 +66,5 @@ func (p Pipeline) recheck(ctx context.Context, out *Outcome, res *relaypool.Fetc
 }
 
 func inconsistentRead(out *Outcome, relays []string, why string) *Failure {
-	return &Failure{Kind: KindInconsistentRead, Outcome: out, Relays: relays,
-		Message:  why + "; nothing was published: rerun the command",
-		Commands: []suggest.Command{out.Intent.Suggest().Because("retry the change; nothing was published")}}
+	return &Failure{Failure: failure.Failure{Code: KindInconsistentRead, Class: failure.Incomplete, Msg: why + "; nothing was published: rerun the command", Next: []suggest.Command{out.Intent.Suggest().Because("retry the change; nothing was published")}}, Outcome: out, Relays: relays}
 }

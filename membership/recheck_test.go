@@ -49,14 +49,14 @@ func TestRecheckAsksAgainTheRelaysThatAnsweredLongBeforeTheSlowest(t *testing.T)
 	res := &relaypool.FetchResult{Events: []*nostr.Event{base}, Complete: true,
 		Relays: []relaypool.RelayReport{report("wss://fast", t0), report("wss://near", t0.Add(3*time.Second-CutWindow/2)), report("wss://slow", t0.Add(3*time.Second))}}
 	var asked [][]string
-	p := Pipeline{Reask: func(_ context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
+	p := Pipeline{Relays: relayFuncs{reask: func(_ context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
 		asked = append(asked, relays)
 		return &relaypool.FetchResult{Events: []*nostr.Event{base, other}, Complete: true,
 			Relays: []relaypool.RelayReport{report("wss://fast", t0.Add(3*time.Second+time.Millisecond)), prev.Relays[1], prev.Relays[2]}}
-	}}
+	}}}
 	_, err := p.recheck(context.Background(), previewed(base), res, relaypool.LatestAnswer(res), ptr(cutRounds))
 	var f *Failure
-	if !errors.As(err, &f) || f.Kind != KindConcurrentChange {
+	if !errors.As(err, &f) || f.Code != KindConcurrentChange {
 		t.Fatalf("got %v, want a concurrent change", err)
 	}
 	if len(asked) != 1 || !slices.Equal(asked[0], []string{"wss://fast"}) {
@@ -81,7 +81,7 @@ func TestRecheckFailsClosedWhenTheRelaysNeverAnswerTogether(t *testing.T) {
 	res := &relaypool.FetchResult{Events: []*nostr.Event{base}, Complete: true,
 		Relays: []relaypool.RelayReport{report("wss://a", t0), report("wss://b", t0.Add(time.Second))}}
 	reasks := 0
-	p := Pipeline{Reask: func(_ context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
+	p := Pipeline{Relays: relayFuncs{reask: func(_ context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
 		reasks++
 		// Whoever is asked again answers a second after the others.
 		next := &relaypool.FetchResult{Events: prev.Events, Complete: true}
@@ -93,10 +93,10 @@ func TestRecheckFailsClosedWhenTheRelaysNeverAnswerTogether(t *testing.T) {
 			next.Relays = append(next.Relays, r)
 		}
 		return next
-	}}
+	}}}
 	_, err := p.recheck(context.Background(), previewed(base), res, relaypool.LatestAnswer(res), ptr(cutRounds))
 	var f *Failure
-	if !errors.As(err, &f) || f.Kind != KindInconsistentRead || len(f.Commands) == 0 {
+	if !errors.As(err, &f) || f.Code != KindInconsistentRead || len(f.Next) == 0 {
 		t.Fatalf("got %v, want inconsistent-read with the rerun", err)
 	}
 	if reasks != cutRounds {
@@ -107,7 +107,7 @@ func TestRecheckFailsClosedWhenTheRelaysNeverAnswerTogether(t *testing.T) {
 	// change makes at most cutRounds re-asks in all.
 	reasks = 0
 	left := 1
-	if _, err := p.recheck(context.Background(), previewed(base), res, relaypool.LatestAnswer(res), &left); !errors.As(err, &f) || f.Kind != KindInconsistentRead {
+	if _, err := p.recheck(context.Background(), previewed(base), res, relaypool.LatestAnswer(res), &left); !errors.As(err, &f) || f.Code != KindInconsistentRead {
 		t.Fatalf("got %v, want inconsistent-read", err)
 	}
 	if reasks != 1 || left != 0 {
@@ -140,22 +140,22 @@ func TestAnAgedCutIsTakenAgainBeforePublishing(t *testing.T) {
 	var asked []string
 	delivered := false
 	p := Pipeline{Signer: instantSigner{},
-		Reask: func(_ context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
+		Relays: relayFuncs{reask: func(_ context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
 			asked = append(asked, relays...)
 			now := time.Now()
 			return &relaypool.FetchResult{Events: []*nostr.Event{base, other}, Complete: true,
 				Relays: []relaypool.RelayReport{report("wss://a", now), report("wss://b", now)}}
 		},
-		Deliver: func(context.Context, []string, *nostr.Event, relaypool.DeliverOptions) *relaypool.Delivery {
-			delivered = true
-			return &relaypool.Delivery{}
-		}}
+			deliver: func(context.Context, []string, *nostr.Event, relaypool.DeliverOptions) *relaypool.Delivery {
+				delivered = true
+				return &relaypool.Delivery{}
+			}}}
 	out := previewed(base)
 	out.Plan.Tags = nostr.Tags{{"d", "repo"}}
 	p.Now = func() time.Time { return time.Unix(300, 0) }
 	err := p.signAndPublish(context.Background(), out, cut, ptr(cutRounds))
 	var f *Failure
-	if !errors.As(err, &f) || f.Kind != KindConcurrentChange || delivered {
+	if !errors.As(err, &f) || f.Code != KindConcurrentChange || delivered {
 		t.Fatalf("got %v (delivered %v), want a concurrent change before publishing", err, delivered)
 	}
 	if !slices.Equal(asked, []string{"wss://a", "wss://b"}) {
@@ -170,9 +170,9 @@ func TestAnAgedCutIsTakenAgainBeforePublishing(t *testing.T) {
 func TestReplacementRefusedForANewerVersionIsAConcurrentChange(t *testing.T) {
 	base := announcement(t, 100)
 	p := Pipeline{Signer: instantSigner{},
-		Deliver: func(context.Context, []string, *nostr.Event, relaypool.DeliverOptions) *relaypool.Delivery {
+		Relays: relayFuncs{deliver: func(context.Context, []string, *nostr.Event, relaypool.DeliverOptions) *relaypool.Delivery {
 			return &relaypool.Delivery{Relays: []relaypool.Delivered{{URL: "wss://a", Message: "duplicate: a newer event for this address is already stored", SupersededBy: "f00d"}}}
-		}}
+		}}}
 	out := previewed(base)
 	evt := &nostr.Event{Kind: graph.KindAnnouncement, CreatedAt: 300, Tags: nostr.Tags{{"d", "repo"}}}
 	if err := evt.Sign(testSecret); err != nil {
@@ -180,7 +180,7 @@ func TestReplacementRefusedForANewerVersionIsAConcurrentChange(t *testing.T) {
 	}
 	err := p.publish(context.Background(), out, evt, nil)
 	var f *Failure
-	if !errors.As(err, &f) || f.Kind != KindConcurrentChange || len(out.Published) != 0 {
+	if !errors.As(err, &f) || f.Code != KindConcurrentChange || len(out.Published) != 0 {
 		t.Fatalf("got %v, published %v; want a concurrent change with nothing published", err, out.Published)
 	}
 }

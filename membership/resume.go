@@ -113,7 +113,7 @@ func (p Pipeline) Resume(ctx context.Context, w journal.Write) (*Resumed, error)
 	for i, e := range w.Entries {
 		missing := lacking(e, r.Holding)
 		if len(missing) > 0 {
-			d := p.Deliver(ctx, missing, e.Event, relaypool.DeliverOptions{Answered: track.Kept(p.Journal, w.ID).Answered(e.Seq)})
+			d := p.Relays.Deliver(ctx, missing, e.Event, relaypool.DeliverOptions{Answered: track.Kept(p.Journal, w.ID).Answered(e.Seq)})
 			r.Sent[e.Event.ID] = d
 			if problems := d.Problems(); d.Accepted == 0 || len(problems) > 0 {
 				kind := KindUnverified

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/preflight"
@@ -43,8 +44,7 @@ func (p Pipeline) signState(ctx context.Context, out *Outcome) (*nostr.Event, er
 		return nil, stopped(ctx, out, PhaseSigning, &SignerError{Err: err})
 	}
 	if evt.PubKey != out.Plan.Author {
-		return nil, &Failure{Kind: KindSignerMismatch, Outcome: out,
-			Message: "the signer signed with a different key than the preview used; nothing was published"}
+		return nil, &Failure{Failure: failure.Failure{Code: KindSignerMismatch, Class: failure.Unexpected, Msg: "the signer signed with a different key than the preview used; nothing was published"}, Outcome: out}
 	}
 	// The verification expects the repository to resolve this event.
 	out.Plan.State.After.EventID = evt.ID
@@ -58,7 +58,7 @@ func (p Pipeline) signState(ctx context.Context, out *Outcome) (*nostr.Event, er
 func (p Pipeline) deliverState(ctx context.Context, out *Outcome, evt *nostr.Event, answered func(relaypool.PublishReport)) error {
 	pub := out.Plan.State.Publish
 	p.phase(PhasePublishingState)
-	d := p.Deliver(ctx, out.Before.PublishRelays(), evt, relaypool.DeliverOptions{Answered: answered})
+	d := p.Relays.Deliver(ctx, out.Before.PublishRelays(), evt, relaypool.DeliverOptions{Answered: answered})
 	out.State = evt
 	out.StateDelivery = d
 	if d.Accepted > 0 {
@@ -66,34 +66,37 @@ func (p Pipeline) deliverState(ctx context.Context, out *Outcome, evt *nostr.Eve
 	}
 	what := "the state event " + evt.ID + " (" + describePublication(pub) + ")"
 	if ctx.Err() != nil {
-		f := &Failure{Kind: KindInterrupted, Outcome: out, Phase: PhasePublishingState, Err: ctx.Err()}
+		f := &Failure{Failure: failure.Failure{Code: KindInterrupted, Class: failure.Interrupted, Err: ctx.Err()}, Outcome: out, Phase: PhasePublishingState}
 		for _, r := range d.Relays {
 			if r.Sent {
 				f.Sent = append(f.Sent, r.URL)
 			}
 		}
 		if len(f.Sent) == 0 {
-			f.Message = fmt.Sprintf("stopped while %s; %s was sent to no relay, so nothing was published", PhasePublishingState, what)
-			f.Commands = []suggest.Command{out.Intent.Suggest().Because("run the change again; nothing was published")}
+			f.Msg = fmt.Sprintf("stopped while %s; %s was sent to no relay, so nothing was published", PhasePublishingState, what)
+			f.Next = []suggest.Command{out.Intent.Suggest().Because("run the change again; nothing was published")}
 			return f
 		}
 		if !slices.Contains(out.Published, evt.ID) {
 			out.Published = append(out.Published, evt.ID)
 		}
-		f.Message = fmt.Sprintf("stopped while %s, after %s was sent to %s: it may be in effect there; the announcement was not sent, so the membership is unchanged",
+		f.Class = failure.Unverified
+		f.Msg = fmt.Sprintf("stopped while %s, after %s was sent to %s: it may be in effect there; the announcement was not sent, so the membership is unchanged",
 			PhasePublishingState, what, strings.Join(f.Sent, ", "))
-		f.Commands = recovery(out)
+		f.Next = recovery(out)
 		return f
 	}
 	if problems := d.Problems(); d.Accepted == 0 || len(problems) > 0 {
 		msg := "no relay accepted " + what + "; nothing was published, so the membership is unchanged"
 		cmds := []suggest.Command{out.Intent.Suggest().Because("retry once the relays accept events")}
+		class := failure.Unexpected
 		if d.Accepted > 0 {
+			class = failure.Unverified // the state event is stored where it was accepted
 			msg = "not every relay accepted and returned " + what + ": " + strings.Join(problems, "; ") +
 				"; the announcement was not sent, so the membership is unchanged, but the state event is stored where it was accepted"
 			cmds = recovery(out)
 		}
-		return &Failure{Kind: KindStatePublishFailed, Outcome: out, Problems: problems, Message: msg, Commands: cmds}
+		return &Failure{Failure: failure.Failure{Code: KindStatePublishFailed, Class: class, Msg: msg, Next: cmds}, Outcome: out, Problems: problems}
 	}
 	// The frontier now holds the published state.
 	out.Plan.Fingerprint["30618:"+evt.PubKey] = evt.ID

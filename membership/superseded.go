@@ -10,6 +10,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/relaypool"
@@ -74,9 +75,7 @@ func (p Pipeline) confirmAfterCut(ctx context.Context, out *Outcome, evt *nostr.
 		if err != nil {
 			why = err.Error()
 		}
-		return &Failure{Kind: KindUnverified, Outcome: out,
-			Problems: []string{"re-reading the repository after the cut window failed, so another edit released meanwhile cannot be ruled out: " + why},
-			Message:  fmt.Sprintf("published %s, but verification did not complete", evt.ID)}
+		return &Failure{Failure: failure.Failure{Code: KindUnverified, Class: failure.Unverified, Msg: fmt.Sprintf("published %s, but verification did not complete", evt.ID)}, Outcome: out, Problems: []string{"re-reading the repository after the cut window failed, so another edit released meanwhile cannot be ruled out: " + why}}
 	}
 	noteOlderServed(out, final.Fetch, evt)
 	// What verification saw stays in: a relay answering from a cache must
@@ -95,8 +94,7 @@ func (p Pipeline) confirmAfterCut(ctx context.Context, out *Outcome, evt *nostr.
 			f.Problems = append(f.Problems, lost...)
 			return f
 		}
-		return &Failure{Kind: KindUnverified, Outcome: out, Problems: lost, ProblemTexts: lostTexts,
-			Message: fmt.Sprintf("published %s, but re-read after the cut window the change is no longer in effect", evt.ID)}
+		return &Failure{Failure: failure.Failure{Code: KindUnverified, Class: failure.Unverified, Msg: fmt.Sprintf("published %s, but re-read after the cut window the change is no longer in effect", evt.ID)}, Outcome: out, Problems: lost, ProblemTexts: lostTexts}
 	}
 	out.After = final
 	return nil

@@ -44,14 +44,14 @@ func TestAnEditReleasedAfterVerifyingThatLacksTheChangeIsSuperseded(t *testing.T
 	})
 	out, err := p.Run(context.Background(), addBob(t), false)
 	var f *Failure
-	if !errors.As(err, &f) || f.Kind != KindSuperseded || f.Superseded["ws://r"] != winner.ID {
+	if !errors.As(err, &f) || f.Code != KindSuperseded || f.Superseded["ws://r"] != winner.ID {
 		t.Fatalf("%+v %v, want superseded by %s", out, err, winner.ID)
 	}
 	if *reads != 4 || len(w.published) != 1 || f.Outcome.Verified || len(f.Outcome.Published) != 1 {
 		t.Fatalf("reads %d, published %d, verified %v", *reads, len(w.published), f.Outcome.Verified)
 	}
-	if !strings.Contains(f.Message, winner.ID) || len(f.Commands) == 0 || !strings.Contains(f.Commands[0].Line(), "--add-maintainer") {
-		t.Fatalf("message %q commands %v: want the winner named and the rerun first", f.Message, f.Commands)
+	if !strings.Contains(f.Msg, winner.ID) || len(f.Next) == 0 || !strings.Contains(f.Next[0].Line(), "--add-maintainer") {
+		t.Fatalf("message %q commands %v: want the winner named and the rerun first", f.Msg, f.Next)
 	}
 }
 
@@ -104,7 +104,7 @@ func TestTheHomesLockIsHeldFromTheRecheckToTheLastReread(t *testing.T) {
 	p.Lock = func(context.Context, string) (func(), error) { return nil, ErrLocked }
 	_, err := p.Run(context.Background(), addBob(t), false)
 	var f *Failure
-	if !errors.As(err, &f) || f.Kind != KindConcurrentChange || len(w.published) != 0 || !strings.Contains(f.Message, "nothing was published") {
+	if !errors.As(err, &f) || f.Code != KindConcurrentChange || len(w.published) != 0 || !strings.Contains(f.Msg, "nothing was published") {
 		t.Fatalf("%v (published %d), want concurrent-change with nothing published", err, len(w.published))
 	}
 }

@@ -2,6 +2,7 @@ package membership
 
 import (
 	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 )
@@ -36,8 +37,7 @@ func switchCheckout(v *discovery.View, to graph.Coordinate) (*Switch, error) {
 	sw.InCheckout = true
 	remotes, err := v.Checkout.FollowCoordinate(v.Coordinate(), to, sw.Hints)
 	if err != nil {
-		return nil, &Failure{Kind: KindGitConfig, Switch: sw, Err: err,
-			Message: "switch the checkout to " + gitstate.NostrURL(to, nil) + ": " + err.Error()}
+		return nil, &Failure{Failure: failure.Failure{Code: KindGitConfig, Class: failure.Unexpected, Err: err, Msg: "switch the checkout to " + gitstate.NostrURL(to, nil) + ": " + err.Error()}, Switch: sw}
 	}
 	sw.Remotes = append(sw.Remotes, remotes...)
 	return sw, nil

@@ -1,6 +1,7 @@
 package preflight
 
 import (
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/suggest"
 )
@@ -22,6 +23,15 @@ type Refusal struct {
 }
 
 func (r *Refusal) Error() string { return r.Message }
+
+// Class is how the refusal ends the command, as every pipeline failure's
+// class does: usage for contradictory flags, refused otherwise.
+func (r *Refusal) Class() failure.Class {
+	if r.Usage {
+		return failure.Usage
+	}
+	return failure.Refused
+}
 
 // MessageText is the message as parts: Text when it still says Message,
 // else Message as plain text.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/journal"
 	"github.com/roster-cli/roster/journal/track"
@@ -37,10 +38,10 @@ func (p Pipeline) unfinished(v *discovery.View, author string) ([]journal.Unfini
 // journalUnreadable is the failure of a publication whose journal cannot
 // be read.
 func journalUnreadable(out *Outcome, force bool, err error) *Failure {
-	return &Failure{Code: CodeJournalUnreadable, Class: Failed, Outcome: out, Err: err,
-		Lines: []string{"cannot tell whether an earlier write of this repository did not finish, so nothing was signed: " + err.Error()},
-		Commands: []suggest.Command{suggest.Roster("pending").Because("list the unfinished writes and the journal files that cannot be read"),
-			publishCmd(force).Because("run it again once the journal can be read")}}
+	return &Failure{Failure: failure.Failure{Code: CodeJournalUnreadable, Class: Failed, Err: err,
+		Next: []suggest.Command{suggest.Roster("pending").Because("list the unfinished writes and the journal files that cannot be read"),
+			publishCmd(force).Because("run it again once the journal can be read")}}, Outcome: out,
+		Lines: []string{"cannot tell whether an earlier write of this repository did not finish, so nothing was signed: " + err.Error()}}
 }
 
 // journalBegin writes the signed state event to the journal before it is
@@ -58,9 +59,7 @@ func (p Pipeline) journalBegin(out *Outcome, evt *nostr.Event) error {
 		Verify: journal.Verification{What: "every relay keeps the event and the repository resolves it as its state", State: evt.ID},
 	}})
 	if err != nil {
-		return &Failure{Code: CodeJournal, Class: Failed, Outcome: out, Err: err,
-			Lines:    []string{"cannot keep the signed state event in the journal of unfinished writes before sending it, so nothing was published: " + err.Error()},
-			Commands: []suggest.Command{suggest.Roster("pending").Because("see the unfinished writes"), publishCmd(out.Plan.Forced)}}
+		return &Failure{Failure: failure.Failure{Code: CodeJournal, Class: Failed, Err: err, Next: []suggest.Command{suggest.Roster("pending").Because("see the unfinished writes"), publishCmd(out.Plan.Forced)}}, Outcome: out, Lines: []string{"cannot keep the signed state event in the journal of unfinished writes before sending it, so nothing was published: " + err.Error()}}
 	}
 	out.Journal, out.kept = w.ID, w
 	return nil
@@ -78,7 +77,7 @@ func (p Pipeline) journalEnd(out *Outcome, err error) error {
 	}
 	if f, ok := err.(*Failure); ok {
 		f.Journal = out.Journal
-		f.Commands = append(f.Commands, track.Commands(out.Journal)...)
+		f.Next = append(f.Next, track.Commands(out.Journal)...)
 	}
 	return err
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/relaypool"
@@ -62,11 +63,9 @@ func (p Pipeline) recheck(ctx context.Context, out *Outcome) (*relaypool.FetchRe
 		return nil, nil
 	}
 	left := cutRounds
-	res, err = relaypool.Cut(ctx, res, relaypool.LatestAnswer(res), &left, p.Reask)
+	res, err = relaypool.Cut(ctx, res, relaypool.LatestAnswer(res), &left, p.Relays.Reask)
 	if ce, ok := err.(*relaypool.CutError); ok {
-		return nil, &Failure{Code: CodeInconsistentRead, Class: Incomplete, Outcome: out,
-			Lines:    []string{ce.Error() + "; rerun the command"},
-			Commands: []suggest.Command{publishCmd(out.Plan.Forced).Because("retry; nothing was published")}}
+		return nil, &Failure{Failure: failure.Failure{Code: CodeInconsistentRead, Class: Incomplete, Next: []suggest.Command{publishCmd(out.Plan.Forced).Because("retry; nothing was published")}}, Outcome: out, Lines: []string{ce.Error() + "; rerun the command"}}
 	}
 	if err != nil {
 		return nil, err
@@ -75,10 +74,8 @@ func (p Pipeline) recheck(ctx context.Context, out *Outcome) (*relaypool.FetchRe
 	changed := preflight.FingerprintChanges(preflight.Fingerprint(out.View.Events), preflight.Fingerprint(discovery.InScope(res.Events, id)))
 	if len(changed) > 0 {
 		words := preflight.DescribeFingerprintKeys(changed)
-		return nil, &Failure{Code: CodeConcurrentChange, Class: Refused, Outcome: out, Changed: words,
-			Lines: []string{"the repository changed after the preview (" + strings.Join(words, ", ") + "): rerun the command to compare this checkout with the current state"},
-			Commands: []suggest.Command{suggest.Roster("repo", "state").Because("compare this checkout with the state now in effect"),
-				publishCmd(out.Plan.Forced).Because("once this checkout holds what you mean to publish")}}
+		return nil, &Failure{Failure: failure.Failure{Code: CodeConcurrentChange, Class: Refused, Next: []suggest.Command{suggest.Roster("repo", "state").Because("compare this checkout with the state now in effect"),
+			publishCmd(out.Plan.Forced).Because("once this checkout holds what you mean to publish")}}, Outcome: out, Changed: words, Lines: []string{"the repository changed after the preview (" + strings.Join(words, ", ") + "): rerun the command to compare this checkout with the current state"}}
 	}
 	return res, nil
 }

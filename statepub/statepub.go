@@ -21,6 +21,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/journal"
@@ -41,21 +42,23 @@ type Pipeline struct {
 	Now func() time.Time
 	// Signer signs it.
 	Signer signer.Signer
-	// Deliver publishes an event to relays and reads it back.
-	Deliver func(ctx context.Context, relays []string, evt *nostr.Event, opts relaypool.DeliverOptions) *relaypool.Delivery
+	// Relays publishes the event and reads it back (Deliver), and asks
+	// some relays of a read again (Reask), how the recheck makes its cut
+	// consistent: a *relaypool.Pool, or relaypool.Fresh for a pool per
+	// operation.
+	Relays Relays
 	// Availability checks that Git servers serve every OID
 	// (gitstate.CheckAvailability); the command bounds it by its time
 	// budget.
 	Availability func(ctx context.Context, servers []gitstate.Server, oids map[string]string) gitstate.Availability
 	// Again asks the relays of an earlier discovery once more, in one
 	// round (discovery.Again), for the recheck; nil runs Discover again.
-	// Reask asks some relays of a read again (relaypool.Pool.Reask): how
-	// the recheck makes its cut consistent.
+	// Discover and Again stay functions: the command selects the
+	// coordinate and the checkout and words discovery's errors.
 	Again func(ctx context.Context, prev *discovery.View) (*discovery.View, error)
-	Reask func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult
 	// BeforeRecheck runs between the plan and the recheck, AfterPublish
 	// between publishing and read-back (tests publish a concurrent state
-	// there); nil otherwise.
+	// there); nil otherwise. Moments inside Run, so functions.
 	BeforeRecheck, AfterPublish func()
 	// Journal keeps the signed event from before the first relay is sent
 	// it until it is verified (nil: none). Notice, when set, is told the
@@ -63,6 +66,14 @@ type Pipeline struct {
 	// is signed (also in Outcome.Unfinished).
 	Journal *journal.Dir
 	Notice  func([]journal.Unfinished)
+}
+
+// Relays is what the publication says to relays after discovery:
+// publish with read-back, and re-ask for a consistent cut.
+// *relaypool.Pool and relaypool.Fresh are Relays.
+type Relays interface {
+	Deliver(ctx context.Context, relays []string, evt *nostr.Event, opts relaypool.DeliverOptions) *relaypool.Delivery
+	Reask(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult
 }
 
 // Options are the user's choices.
@@ -132,20 +143,20 @@ type Outcome struct {
 	kept       *track.Write
 }
 
-// Class says how a failure ends the command.
-type Class int
+// Class says how a failure ends the command (failure.Class).
+type Class = failure.Class
 
 const (
 	// Refused: a safety check stopped it, nothing published (exit 3).
-	Refused Class = iota
+	Refused = failure.Refused
 	// Incomplete: not enough evidence, nothing published (exit 4).
-	Incomplete
+	Incomplete = failure.Incomplete
 	// Unverified: published, not verified (exit 6).
-	Unverified
+	Unverified = failure.Unverified
 	// Failed: could not publish (exit 1).
-	Failed
+	Failed = failure.Unexpected
 	// Usage: run where it cannot work (exit 2).
-	Usage
+	Usage = failure.Usage
 )
 
 // Failure codes.
@@ -166,15 +177,14 @@ const (
 )
 
 // Failure is a publication that was stopped, or published and not
-// verified.
+// verified: the one failure type (failure.Failure: class, code, commands)
+// with the publication's own facts. Its message is Lines joined.
 type Failure struct {
-	Code  string
-	Class Class
+	failure.Failure
 	// Lines are the message, one line each (roster's line breaks; the
 	// values in them may come from relays and must be escaped alone).
-	Lines    []string
-	Commands []suggest.Command
-	Outcome  *Outcome
+	Lines   []string
+	Outcome *Outcome
 	// Rewrites (not-a-descendant, ref-removed), Availability
 	// (objects-*), Problems (unverified) are the facts.
 	Rewrites     []Rewrite
@@ -188,17 +198,18 @@ type Failure struct {
 	// Changed are the events that changed since the plan
 	// (concurrent-change), as people say them.
 	Changed []string
-	Err     error
 }
 
 func (f *Failure) Error() string { return strings.Join(f.Lines, "\n") }
-func (f *Failure) Unwrap() error { return f.Err }
+
+// Base is the failure.Failure with its message, Lines joined (failure.Of).
+func (f *Failure) Base() *failure.Failure {
+	f.Msg = f.Error()
+	return &f.Failure
+}
 
 // SignerError is the signer failing to give its key or a signature.
-type SignerError struct{ Err error }
-
-func (e *SignerError) Error() string { return e.Err.Error() }
-func (e *SignerError) Unwrap() error { return e.Err }
+type SignerError = failure.SignerError
 
 func publishCmd(force bool) suggest.Command {
 	c := suggest.Roster("repo", "state", "publish")
@@ -226,14 +237,11 @@ func (p Pipeline) Run(ctx context.Context, opts Options) (*Outcome, error) {
 		p.Notice(out.Unfinished)
 	}
 	if v.Checkout == nil {
-		return nil, &Failure{Code: CodeNoCheckout, Class: Usage, Outcome: out,
-			Lines: []string{"repo state publish publishes a checkout's branches and tags: run it inside the Git checkout of this repository"}}
+		return nil, &Failure{Failure: failure.Failure{Code: CodeNoCheckout, Class: Usage}, Outcome: out, Lines: []string{"repo state publish publishes a checkout's branches and tags: run it inside the Git checkout of this repository"}}
 	}
 	if !v.Resolution.Confirmed(author) {
-		return nil, &Failure{Code: CodeNotMaintainer, Class: Refused, Outcome: out,
-			Lines: []string{fmt.Sprintf("%s is not a confirmed maintainer of %s: only confirmed maintainers publish repository state (moderators, invitees and others do not)",
-				graph.Npub(author), gitstate.NostrURL(v.Coordinate(), nil))},
-			Commands: []suggest.Command{suggest.Roster("repo").Because("who maintains this repository")}}
+		return nil, &Failure{Failure: failure.Failure{Code: CodeNotMaintainer, Class: Refused, Next: []suggest.Command{suggest.Roster("repo").Because("who maintains this repository")}}, Outcome: out, Lines: []string{fmt.Sprintf("%s is not a confirmed maintainer of %s: only confirmed maintainers publish repository state (moderators, invitees and others do not)",
+			graph.Npub(author), gitstate.NostrURL(v.Coordinate(), nil))}}
 	}
 	plan, err := p.plan(ctx, v, author, opts)
 	out.Plan = plan
@@ -263,16 +271,13 @@ func (p Pipeline) plan(ctx context.Context, v *discovery.View, author string, op
 	pl.Resolved = resolvedState(v)
 	cmp, err := compare(v)
 	if err != nil {
-		return pl, &Failure{Code: CodeLocalRefs, Class: Refused, Err: err,
-			Lines:    []string{"cannot read this checkout's branches, tags, remotes and remote-tracking branches, so nothing was published: " + err.Error()},
-			Commands: []suggest.Command{suggest.Git("fsck").Because("what is damaged in this checkout"), publishCmd(opts.Force).Because("once the refs read again")}}
+		return pl, &Failure{Failure: failure.Failure{Code: CodeLocalRefs, Class: Refused, Err: err, Next: []suggest.Command{suggest.Git("fsck").Because("what is damaged in this checkout"), publishCmd(opts.Force).Because("once the refs read again")}}, Lines: []string{"cannot read this checkout's branches, tags, remotes and remote-tracking branches, so nothing was published: " + err.Error()}}
 	}
 	al := cmp.Alignment
 	pl.Remote, pl.Remotes = cmp.Remote, cmp.Remotes
 	pl.Head, pl.Refs, pl.Tracked, pl.TrackedBy, pl.Changes, pl.Rewrites = al.Head, al.Refs, al.Tracked, al.TrackedBy, cmp.Changes, cmp.Rewrites
 	if len(pl.Refs) == 0 {
-		return pl, &Failure{Code: CodeNoRefs, Class: Refused,
-			Lines: []string{"this checkout has no branches or tags to publish: commit, then rerun"}}
+		return pl, &Failure{Failure: failure.Failure{Code: CodeNoRefs, Class: Refused}, Lines: []string{"this checkout has no branches or tags to publish: commit, then rerun"}}
 	}
 	if pl.unchanged() {
 		// The author's own state already says this: nothing to sign, and
@@ -291,9 +296,7 @@ func (p Pipeline) plan(ctx context.Context, v *discovery.View, author string, op
 			class = Incomplete
 		}
 		a := pl.Availability
-		return pl, &Failure{Code: f.Code, Class: class, Availability: &a,
-			Lines:    append([]string{"cannot publish this state:"}, f.Lines...),
-			Commands: append(f.Commands, publishCmd(opts.Force).Because("once every object can be fetched"))}
+		return pl, &Failure{Failure: failure.Failure{Code: f.Code, Class: class, Next: append(f.Commands, publishCmd(opts.Force).Because("once every object can be fetched"))}, Availability: &a, Lines: append([]string{"cannot publish this state:"}, f.Lines...)}
 	}
 	var blocker *nostr.Event
 	pl.NotBefore, blocker = notBefore(v, author, p.Now().Unix())
@@ -302,9 +305,8 @@ func (p Pipeline) plan(ctx context.Context, v *discovery.View, author string, op
 		if int64(blocker.CreatedAt) != math.MaxInt64 {
 			why = fmt.Sprintf("more than %d minutes after this machine's clock: a state after it would be dated that far ahead, which relays refuse and which pushes every later state towards the largest time an event can carry (if the clock is wrong, fix it)", preflight.MaxFutureSkew/60)
 		}
-		return pl, &Failure{Code: CodeBaseInTheFuture, Class: Refused,
-			Lines: []string{fmt.Sprintf("state event %s is dated created_at %d, %s", blocker.ID, int64(blocker.CreatedAt), why),
-				"ask its author to delete it with a NIP-09 deletion request naming its id, then rerun"}}
+		return pl, &Failure{Failure: failure.Failure{Code: CodeBaseInTheFuture, Class: Refused}, Lines: []string{fmt.Sprintf("state event %s is dated created_at %d, %s", blocker.ID, int64(blocker.CreatedAt), why),
+			"ask its author to delete it with a NIP-09 deletion request naming its id, then rerun"}}
 	}
 	pl.CreatedAt = max(p.Now().Unix(), pl.NotBefore)
 	return pl, nil
@@ -338,7 +340,7 @@ func rewriteRefusal(pl *Plan) *Failure {
 	}
 	cmds = append(cmds, suggest.Roster("repo", "state").Because("what to change in this checkout to match"),
 		publishCmd(true).Because("replace the resolved refs with this checkout's: "+strings.TrimPrefix(words, "--force ")))
-	return &Failure{Code: code, Class: Refused, Lines: lines, Commands: cmds, Rewrites: pl.Rewrites, ForceWords: words}
+	return &Failure{Failure: failure.Failure{Code: code, Class: Refused, Next: cmds}, Lines: lines, Rewrites: pl.Rewrites, ForceWords: words}
 }
 
 // notBefore is one second after every candidate state event of the
@@ -389,19 +391,16 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, cut *relaypool.Fetc
 		return &SignerError{Err: err}
 	}
 	if evt.PubKey != pl.Author {
-		return &Failure{Code: CodeSignerMismatched, Class: Failed, Outcome: out,
-			Lines: []string{"the signer signed with a different key than it reported; nothing was published"}}
+		return &Failure{Failure: failure.Failure{Code: CodeSignerMismatched, Class: Failed}, Outcome: out, Lines: []string{"the signer signed with a different key than it reported; nothing was published"}}
 	}
 	out.Event = evt
 	if err := p.journalBegin(out, evt); err != nil {
 		return err
 	}
-	d := p.Deliver(ctx, v.PublishRelays(), evt, relaypool.DeliverOptions{BeforeReadBack: p.AfterPublish, Answered: out.kept.Answered(0)})
+	d := p.Relays.Deliver(ctx, v.PublishRelays(), evt, relaypool.DeliverOptions{BeforeReadBack: p.AfterPublish, Answered: out.kept.Answered(0)})
 	out.Delivery = d
 	if d.Accepted == 0 {
-		return &Failure{Code: CodePublishFailed, Class: Failed, Outcome: out,
-			Lines:    []string{fmt.Sprintf("no relay accepted the state event %s; nothing was published", evt.ID)},
-			Commands: []suggest.Command{publishCmd(pl.Forced)}}
+		return &Failure{Failure: failure.Failure{Code: CodePublishFailed, Class: Failed, Next: []suggest.Command{publishCmd(pl.Forced)}}, Outcome: out, Lines: []string{fmt.Sprintf("no relay accepted the state event %s; nothing was published", evt.ID)}}
 	}
 	problems := d.Problems()
 	after, err := p.Discover(ctx)
@@ -414,17 +413,13 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, cut *relaypool.Fetc
 		out.After = after
 		c, ps := confirm(evt, cut, after)
 		if c == CodeSuperseded {
-			return &Failure{Code: CodeSuperseded, Class: Unverified, Outcome: out, Problems: append(problems, ps...),
-				Lines: []string{fmt.Sprintf("published state %s, but it was superseded:", evt.ID)},
-				Commands: []suggest.Command{suggest.Roster("repo", "state").Because("compare this checkout with the state that won"),
-					publishCmd(pl.Forced).Because("once this checkout holds what you mean to publish")}}
+			return &Failure{Failure: failure.Failure{Code: CodeSuperseded, Class: Unverified, Next: []suggest.Command{suggest.Roster("repo", "state").Because("compare this checkout with the state that won"),
+				publishCmd(pl.Forced).Because("once this checkout holds what you mean to publish")}}, Outcome: out, Problems: append(problems, ps...), Lines: []string{fmt.Sprintf("published state %s, but it was superseded:", evt.ID)}}
 		}
 		problems = append(problems, ps...)
 	}
 	if len(problems) > 0 {
-		return &Failure{Code: CodeUnverified, Class: Unverified, Outcome: out, Problems: problems,
-			Lines:    []string{fmt.Sprintf("published state %s, but verification did not complete:", evt.ID)},
-			Commands: []suggest.Command{suggest.Roster("repo", "state").Because("what the relays now resolve")}}
+		return &Failure{Failure: failure.Failure{Code: CodeUnverified, Class: Unverified, Next: []suggest.Command{suggest.Roster("repo", "state").Because("what the relays now resolve")}}, Outcome: out, Problems: problems, Lines: []string{fmt.Sprintf("published state %s, but verification did not complete:", evt.ID)}}
 	}
 	out.Verified = true
 	return nil

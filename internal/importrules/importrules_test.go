@@ -98,9 +98,10 @@ func TestThePureCoreImportsOnlyWhatTheArchitectureAllows(t *testing.T) {
 		"workspace/channelid":  {},
 		"workspace/pending":    {"journal"},
 		"journal":              {},
+		"failure":              {"suggest"},
 		"graph":                {"suggest"},
 		"actions":              {"graph"},
-		"preflight":            {"graph", "actions", "suggest"},
+		"preflight":            {"graph", "actions", "suggest", "failure"},
 		"hooks":                {"graph", "suggest", "termtext"},
 	}
 	external := map[string][]string{

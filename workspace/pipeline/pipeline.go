@@ -10,59 +10,39 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/relaypool"
-	"github.com/roster-cli/roster/suggest"
 )
 
-// Class is what kind of outcome an Error is; the caller maps it to its
-// exit code.
-type Class int
+// Class is what kind of outcome an Error is (failure.Class); the caller
+// maps it to its exit code.
+type Class = failure.Class
 
 const (
 	// Failure is unexpected (a projection that verifies but cannot be opened).
-	Failure Class = iota
+	Failure = failure.Unexpected
 	// Usage is an argument that does not fit what the relay holds.
-	Usage
+	Usage = failure.Usage
 	// Refused is refused before signing, or by the relay: nothing committed.
-	Refused
+	Refused = failure.Refused
 	// Incomplete is not enough evidence (a relay did not answer, nothing
 	// found): nothing was published.
-	Incomplete
+	Incomplete = failure.Incomplete
 	// Unverified is published, but the read-back did not confirm it.
-	Unverified
+	Unverified = failure.Unverified
 )
 
-// Error is a pipeline's refusal or failure, with what a caller needs to
-// render it: a stable machine code, the message, structured details and the
-// commands to run next.
-type Error struct {
-	Class Class
-	// Code is the stable machine code ("not-authorized", "conflict", ...).
-	Code    string
-	Msg     string
-	Details map[string]any
-	Next    []suggest.Command
-	// Err is the underlying cause, if any.
-	Err error
-}
-
-func (e *Error) Error() string { return e.Msg }
-func (e *Error) Unwrap() error { return e.Err }
+// Error is a pipeline's refusal or failure, the one failure type of every
+// pipeline (failure.Failure): a class, a stable machine code, the message,
+// structured details and the commands to run next.
+type Error = failure.Failure
 
 // SignerError is a failure of the signer (none configured, locked, refused):
 // the caller renders it like any other signer failure.
-type SignerError struct{ Err error }
-
-func (e *SignerError) Error() string { return e.Err.Error() }
-func (e *SignerError) Unwrap() error { return e.Err }
+type SignerError = failure.SignerError
 
 // Signed wraps a signer failure; nil stays nil.
-func Signed(err error) error {
-	if err == nil {
-		return nil
-	}
-	return &SignerError{Err: err}
-}
+func Signed(err error) error { return failure.Signed(err) }
 
 // Publish submits evt to relay and reports the relay's OK. It is the only
 // way the pipelines publish, so the caller decides how (PoolPublish, or a

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/spf13/cobra"
@@ -75,20 +76,8 @@ ROSTER_SECRET_KEY, when set, takes precedence over any login.`,
 	return cmd
 }
 
-// LoginResult is roster.login/v1. Like whoami and logout it always prints
-// every documented field, null when it does not apply.
-type LoginResult struct {
-	Schema    string  `json:"schema"`
-	Npub      string  `json:"npub"`
-	Pubkey    string  `json:"pubkey"`
-	Backend   string  `json:"backend"`
-	Bunker    *string `json:"bunker"`
-	Generated bool    `json:"generated"`
-	// Nsec is set only for --generate --show-secret.
-	Nsec *string `json:"nsec"`
-	// EnvKeyOverrides is true when ROSTER_SECRET_KEY is set and so wins.
-	EnvKeyOverrides bool `json:"env_key_overrides"`
-}
+// LoginResult is roster.login/v1 (report.Login).
+type LoginResult = report.Login
 
 func runLogin(ctx context.Context, a *cmdutil.Factory, o loginOptions) error {
 	modes := 0
@@ -253,18 +242,8 @@ environment, not in roster: unset it yourself.`,
 	}, &a.Opts, cmdutil.OutputFlags|cmdutil.HomeFlag)
 }
 
-// LogoutResult is roster.logout/v1: every documented field, null when it
-// does not apply (npub and backend when nobody was logged in,
-// bunker_client_pubkey unless the login was a bunker's).
-type LogoutResult struct {
-	Schema    string  `json:"schema"`
-	LoggedOut bool    `json:"logged_out"`
-	Npub      *string `json:"npub"`
-	Backend   *string `json:"backend"`
-	// BunkerClientPubkey is the client key the bunker may still authorize.
-	BunkerClientPubkey *string `json:"bunker_client_pubkey"`
-	EnvKeyStillSet     bool    `json:"env_key_still_set"`
-}
+// LogoutResult is roster.logout/v1 (report.Logout).
+type LogoutResult = report.Logout
 
 func runLogout(a *cmdutil.Factory) error {
 	env, err := a.SignerEnv(cmdutil.NewSecretReader(a))

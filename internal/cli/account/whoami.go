@@ -5,20 +5,13 @@ import (
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/signer"
 	"github.com/spf13/cobra"
 )
 
-// WhoamiResult is roster.whoami/v1. Every documented field is always
-// printed, null when it does not apply (bunker, for a key that is not a
-// bunker's), so scripts see one stable shape.
-type WhoamiResult struct {
-	Schema  string  `json:"schema"`
-	Npub    string  `json:"npub"`
-	Pubkey  string  `json:"pubkey"`
-	Backend string  `json:"backend"`
-	Bunker  *string `json:"bunker"`
-}
+// WhoamiResult is roster.whoami/v1 (report.Whoami).
+type WhoamiResult = report.Whoami
 
 // NullIfEmpty is a JSON null for a field that does not apply.
 func NullIfEmpty(s string) *string {

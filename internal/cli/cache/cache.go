@@ -9,6 +9,7 @@ import (
 
 	"github.com/roster-cli/roster/cache"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/spf13/cobra"
 )
@@ -33,15 +34,8 @@ settings are kept elsewhere (roster help environment).`,
 	return cmd
 }
 
-// CacheInfoJSON is `roster cache info --json` (schema roster.cache-info/v2).
-type CacheInfoJSON struct {
-	Schema string `json:"schema"`
-	Exists bool   `json:"exists"`
-	cache.Info
-	// readOnly is why the file was opened read-only (text output only:
-	// the v2 schema has no field for it).
-	readOnly error
-}
+// CacheInfoJSON is `roster cache info --json` (report.CacheInfo).
+type CacheInfoJSON = report.CacheInfo
 
 func newCacheInfoCmd(a *cmdutil.Factory) *cobra.Command {
 	return cmdutil.AddFlags(&cobra.Command{
@@ -73,7 +67,7 @@ func newCacheInfoCmd(a *cmdutil.Factory) *cobra.Command {
 			if err != nil {
 				return cacheOpenErr(err)
 			}
-			out.Exists, out.Info, out.readOnly = true, info, c.ReadOnly()
+			out.Exists, out.Info, out.ReadOnly = true, info, c.ReadOnly()
 			return printCacheInfo(a, out)
 		},
 	}, &a.Opts, cmdutil.OutputFlags|cmdutil.HomeFlag)
@@ -89,8 +83,8 @@ func printCacheInfo(a *cmdutil.Factory, out CacheInfoJSON) error {
 		return nil
 	}
 	fmt.Fprintf(w, "cache:       %s\n", out.Path)
-	if out.readOnly != nil {
-		fmt.Fprintf(w, "read-only:   %v\n", out.readOnly)
+	if out.ReadOnly != nil {
+		fmt.Fprintf(w, "read-only:   %v\n", out.ReadOnly)
 	}
 	fmt.Fprintf(w, "size:        %d bytes (cap %d)\n", out.SizeBytes, out.MaxSizeBytes)
 	fmt.Fprintf(w, "schema:      %d\n", out.Info.Schema)
@@ -159,10 +153,5 @@ func cacheOpenErr(err error) error {
 	return err
 }
 
-// cacheClearJSON is `roster cache clear --json`; a struct so that `schema`
-// prints first, as in every other command's object.
-type cacheClearJSON struct {
-	Schema  string `json:"schema"`
-	Path    string `json:"path"`
-	Removed bool   `json:"removed"`
-}
+// cacheClearJSON is `roster cache clear --json` (report.CacheClear).
+type cacheClearJSON = report.CacheClear

@@ -6,27 +6,15 @@ import (
 	"runtime/debug"
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/report"
 	"github.com/spf13/cobra"
 )
 
 // versionSchema is `roster version --json` (docs/json.md).
 const versionSchema = "roster.version/v2"
 
-// VersionJSON is roster.version/v2: what the Go toolchain recorded in the
-// binary (runtime/debug.ReadBuildInfo).
-type VersionJSON struct {
-	Schema string `json:"schema"`
-	// Version is the module version `go install ...@v1.2.3` records, the
-	// pseudo-version a build in a checkout gets, or "devel".
-	Version string `json:"version"`
-	// Commit is vcs.revision, null when the build recorded none (`go
-	// install ...@version` builds from the module zip, without Git).
-	Commit *string `json:"commit"`
-	// Dirty is vcs.modified: the checkout had uncommitted changes.
-	Dirty bool `json:"dirty"`
-	// Go is the toolchain that built the binary ("go1.26.0").
-	Go string `json:"go"`
-}
+// VersionJSON is roster.version/v2 (report.Version).
+type VersionJSON = report.Version
 
 // BuildVersion reads bi (ok is ReadBuildInfo's second result).
 func BuildVersion(bi *debug.BuildInfo, ok bool) VersionJSON {

@@ -16,6 +16,7 @@ import (
 	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/internal/cli/repo"
 	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/spf13/cobra"
@@ -53,28 +54,6 @@ const (
 	hooksUninstallSchema = "roster.hooks-uninstall/v1"
 	hooksStatusSchema    = "roster.hooks-status/v1"
 )
-
-// hooksDirJSON starts every hooks command's object (docs/json.md).
-type hooksDirJSON struct {
-	Schema        string  `json:"schema"`
-	HooksDir      string  `json:"hooks_dir"`
-	CoreHooksPath *string `json:"core_hooks_path"`
-}
-
-// hooksChangeJSON is roster.hooks-install/v1 (with binary and flags) and
-// roster.hooks-uninstall/v1.
-type hooksChangeJSON struct {
-	hooksDirJSON
-	Binary *string        `json:"binary,omitempty"`
-	Flags  []string       `json:"flags,omitempty"`
-	Hooks  []hooks.Action `json:"hooks"`
-}
-
-// hooksStatusJSON is roster.hooks-status/v1.
-type hooksStatusJSON struct {
-	hooksDirJSON
-	Hooks []hooks.SlotStatus `json:"hooks"`
-}
 
 func newHooksInstallCmd(a *cmdutil.Factory) *cobra.Command {
 	return cmdutil.AddFlags(&cobra.Command{
@@ -118,7 +97,7 @@ only hooks whose content would change.`,
 			if bin == "" {
 				bin = "roster"
 			}
-			out := hooksChangeJSON{hooksDirJSON: t.json(hooksInstallSchema), Binary: &bin, Flags: cmdutil.OrEmptySlice(t.config.Flags), Hooks: hooks.Actions(steps)}
+			out := report.HooksChange{HooksTarget: t.json(hooksInstallSchema), Binary: &bin, Flags: cmdutil.OrEmptySlice(t.config.Flags), Hooks: hooks.Actions(steps)}
 			if a.Opts.JSON {
 				return cmdutil.WriteJSON(a, out)
 			}
@@ -133,7 +112,7 @@ only hooks whose content would change.`,
 				}
 				lines = append(lines, [2]string{h.Name, d})
 			}
-			renderHooks(a, out.hooksDirJSON, lines)
+			renderHooks(a, out.HooksTarget, lines)
 			fmt.Fprintf(a.Io.Out, "the hooks run %s\n", termtext.Line(strings.Join(append([]string{bin}, t.config.Flags...), " ")))
 			return nil
 		},
@@ -159,7 +138,7 @@ Hooks that are not roster's are left alone.`,
 			if err := hooks.Apply(t.dir.Path, steps); err != nil {
 				return &cmdutil.ExitError{Code: cmdutil.ExitFailure, Kind: "failure", Err: err, Commands: []suggest.Command{suggest.Roster("hooks", "status")}}
 			}
-			out := hooksChangeJSON{hooksDirJSON: t.json(hooksUninstallSchema), Hooks: hooks.Actions(steps)}
+			out := report.HooksChange{HooksTarget: t.json(hooksUninstallSchema), Hooks: hooks.Actions(steps)}
 			if a.Opts.JSON {
 				return cmdutil.WriteJSON(a, out)
 			}
@@ -176,7 +155,7 @@ Hooks that are not roster's are left alone.`,
 				}
 				lines = append(lines, [2]string{h.Name, d})
 			}
-			renderHooks(a, out.hooksDirJSON, lines)
+			renderHooks(a, out.HooksTarget, lines)
 			return nil
 		},
 	}, &a.Opts, cmdutil.OutputFlags|cmdutil.RelayFlags|cmdutil.HomeFlag)
@@ -201,7 +180,7 @@ update it.`,
 				return err
 			}
 			statuses, update := hooks.Statuses(t.slots, t.config.Binary)
-			out := hooksStatusJSON{hooksDirJSON: t.json(hooksStatusSchema), Hooks: statuses}
+			out := report.HooksStatus{HooksTarget: t.json(hooksStatusSchema), Hooks: statuses}
 			if a.Opts.JSON {
 				return cmdutil.WriteJSON(a, out)
 			}
@@ -223,7 +202,7 @@ update it.`,
 				}
 				lines = append(lines, [2]string{h.Name, d})
 			}
-			renderHooks(a, out.hooksDirJSON, lines)
+			renderHooks(a, out.HooksTarget, lines)
 			if calls != "" {
 				fmt.Fprintf(a.Io.Out, "the hooks run %s\n", termtext.Line(calls))
 			}
@@ -243,8 +222,8 @@ type hooksTarget struct {
 	config hooks.Config
 }
 
-func (t hooksTarget) json(schema string) hooksDirJSON {
-	out := hooksDirJSON{Schema: schema, HooksDir: t.dir.Path}
+func (t hooksTarget) json(schema string) report.HooksTarget {
+	out := report.HooksTarget{Schema: schema, HooksDir: t.dir.Path}
 	if t.dir.HooksPath != "" {
 		out.CoreHooksPath = &t.dir.HooksPath
 	}
@@ -295,7 +274,7 @@ func hookConfig(a *cmdutil.Factory) (hooks.Config, error) {
 
 // renderHooks prints the hooks directory, then one line per hook: its
 // name and what happened to it or what it is.
-func renderHooks(a *cmdutil.Factory, out hooksDirJSON, lines [][2]string) {
+func renderHooks(a *cmdutil.Factory, out report.HooksTarget, lines [][2]string) {
 	w := a.Io.Out
 	where := out.HooksDir
 	if out.CoreHooksPath != nil {

@@ -297,11 +297,9 @@ func resumePending(a *cmdutil.Factory, deps Deps, ctx context.Context, id string
 		},
 		Now:     a.Io.Now,
 		Journal: j,
-		Deliver: func(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
-			pool := relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner})
-			defer pool.Close()
-			return pool.Deliver(ctx, relays, evt, o)
-		},
+		Relays: relaypool.Fresh(func() *relaypool.Pool {
+			return relaypool.New(relaypool.Options{Timeout: a.Opts.Timeout, Auth: a.AuthSigner})
+		}),
 		Lock: func(ctx context.Context, addr string) (func(), error) { return deps.Lock(a, ctx, addr) },
 	}
 	r, err := p.Resume(ctx, *w)

@@ -10,15 +10,6 @@ import (
 	"github.com/roster-cli/roster/workspace/pipeline"
 )
 
-// pipelineExit maps a pipeline outcome class to its exit code.
-var pipelineExit = map[pipeline.Class]int{
-	pipeline.Failure:    cmdutil.ExitFailure,
-	pipeline.Usage:      cmdutil.ExitUsage,
-	pipeline.Refused:    cmdutil.ExitRefused,
-	pipeline.Incomplete: cmdutil.ExitIncomplete,
-	pipeline.Unverified: cmdutil.ExitUnverified,
-}
-
 // PipelineErr renders what a pipeline returned: a *pipeline.Error becomes
 // its exitError, a signer failure the signer's, anything else is returned
 // as is.
@@ -33,7 +24,7 @@ func PipelineErr(err error) error {
 	case errors.As(err, &pe):
 		// A pipeline's message is one sentence that may quote a relay's
 		// reply ("... refused the change: <message>").
-		return (&cmdutil.ExitError{Code: pipelineExit[pe.Class], Kind: pe.Code, Err: pe, Details: pe.Details, Commands: pe.Next}).OneLine()
+		return cmdutil.FailureError(pe).OneLine()
 	}
 	return err
 }

@@ -2,13 +2,11 @@ package repo
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
-	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
 )
 
@@ -17,21 +15,13 @@ import (
 // coordinate's relay hints (an naddr's, a nostr:// URL's, a NIP-05
 // document's) while they fit the bound every relay source shares: the
 // hints bring the relays asked to at most discovery.MaxWriteRelays, the
-// first hints first. The user's own relays are always asked.
+// first hints first (discovery.SelectionRelays). The user's own relays
+// are always asked.
 func DiscoveryRelays(a *cmdutil.Factory, sel gitstate.Selection) []string {
 	if len(a.Opts.Relays) > 0 {
-		return relaypool.NormalizeRelays(a.Opts.Relays)
+		return discovery.SelectionRelays(a.Opts.Relays, true, sel)
 	}
-	out := relaypool.NormalizeRelays(a.DefaultRelays())
-	for _, h := range relaypool.NormalizeRelays(sel.Relays) {
-		if len(out) >= discovery.MaxWriteRelays {
-			break
-		}
-		if !slices.Contains(out, h) {
-			out = append(out, h)
-		}
-	}
-	return out
+	return discovery.SelectionRelays(a.DefaultRelays(), false, sel)
 }
 
 // noRelaysErr: the selection has no relay to ask.

@@ -47,18 +47,9 @@ func runMutation(a *cmdutil.Factory, ctx context.Context, intent preflight.Inten
 		Again: func(ctx context.Context, prev *repo.RepoView, also ...nostr.Filter) (*repo.RepoView, error) {
 			return repo.ReloadRepo(a, ctx, read, prev, []string{intent.Subject, intent.Lead}, also...)
 		},
-		Reask: func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
-			pool := a.Pool(cmdutil.AuthLazy, progress.Update)
-			defer pool.Close()
-			return pool.Reask(ctx, prev, relays)
-		},
-		Now:    a.Io.Now,
-		Signer: s,
-		Deliver: func(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
-			pool := a.Pool(cmdutil.AuthLazy, progress.Update)
-			defer pool.Close()
-			return pool.Deliver(ctx, relays, evt, o)
-		},
+		Relays:        relaypool.Fresh(func() *relaypool.Pool { return a.Pool(cmdutil.AuthLazy, progress.Update) }),
+		Now:           a.Io.Now,
+		Signer:        s,
 		Lock:          func(p0 context.Context, p1 string) (func(), error) { return changeLock(a, p0, p1) },
 		Availability:  a.CheckAvailability,
 		BeforeRecheck: a.Seams.BeforeRecheck,
@@ -144,67 +135,61 @@ func mutationFailure(a *cmdutil.Factory, intent preflight.Intent, err error) err
 		v = f.Outcome.Before
 		recordDelivery(out, f.Outcome)
 	}
-	switch f.Kind {
+	code := cmdutil.ExitCode(f.Class)
+	switch f.Code {
 	case membership.KindConcurrentChange:
-		return mutationError(a, v, &cmdutil.ExitError{Code: cmdutil.ExitRefused, Kind: f.Kind, Err: errors.New(f.Message),
+		return mutationError(a, v, &cmdutil.ExitError{Code: code, Kind: f.Code, Err: errors.New(f.Msg),
 			Details:  map[string]any{"changed": f.Changed},
 			Commands: []suggest.Command{intent.Suggest()}})
 	case membership.KindSignerMismatch:
-		return &cmdutil.ExitError{Code: cmdutil.ExitFailure, Kind: f.Kind, Err: errors.New(f.Message)}
+		return &cmdutil.ExitError{Code: code, Kind: f.Code, Err: errors.New(f.Msg)}
 	case membership.KindPublishFailed:
-		return mutationError(a, v, &cmdutil.ExitError{Code: cmdutil.ExitFailure, Kind: f.Kind, Err: errors.New(f.Message),
+		return mutationError(a, v, &cmdutil.ExitError{Code: code, Kind: f.Code, Err: errors.New(f.Msg),
 			Details:  map[string]any{"relays": out.Relays},
 			Commands: []suggest.Command{intent.Suggest()}})
 	case membership.KindLocalRefs:
-		return mutationError(a, v, &cmdutil.ExitError{Code: cmdutil.ExitRefused, Kind: f.Kind, Err: errors.New(f.Message),
+		return mutationError(a, v, &cmdutil.ExitError{Code: code, Kind: f.Code, Err: errors.New(f.Msg),
 			Commands: []suggest.Command{suggest.Git("fsck").Because("what is damaged in this checkout"), intent.Suggest().Because("once the refs read again")}})
 	case membership.KindObjectsUnavailable, membership.KindObjectsUnknown:
-		code := cmdutil.ExitRefused
-		if f.Kind == membership.KindObjectsUnknown {
-			code = cmdutil.ExitIncomplete
-		}
 		// Clone URLs come from announcements: each line is escaped alone.
-		terminal := f.Message
+		terminal := f.Msg
 		if af := f.Availability.Failure(); af != nil {
 			terminal = "cannot publish this change: " + strings.Join(termtext.Lines(af.Lines), "\n")
 		}
-		return mutationError(a, v, &cmdutil.ExitError{Code: code, Kind: f.Kind, Err: errors.New(f.Message), Terminal: terminal,
+		return mutationError(a, v, &cmdutil.ExitError{Code: code, Kind: f.Code, Err: errors.New(f.Msg), Terminal: terminal,
 			Details:  gitstate.AvailabilityDetails(*f.Availability),
-			Commands: f.Commands})
+			Commands: f.Next})
 	case membership.KindGitConfig:
-		return &cmdutil.ExitError{Code: cmdutil.ExitFailure, Kind: f.Kind, Err: errors.New(f.Message),
+		return &cmdutil.ExitError{Code: code, Kind: f.Code, Err: errors.New(f.Msg),
 			Commands: []suggest.Command{suggest.Git("config", "nostr.repo", gitstate.EncodeNaddr(f.Switch.To, f.Switch.Hints))}}
 	case membership.KindInconsistentRead:
-		return mutationError(a, v, &cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: f.Kind, Err: errors.New(f.Message),
+		return mutationError(a, v, &cmdutil.ExitError{Code: code, Kind: f.Code, Err: errors.New(f.Msg),
 			Details:  map[string]any{"relays": cmdutil.OrEmptySlice(f.Relays)},
-			Commands: f.Commands})
+			Commands: f.Next})
 	case membership.KindInterrupted:
 		return interruptedMutation(a, v, out, f)
 	case membership.KindStatePublishFailed:
 		// The announcement was never sent: the membership is unchanged. A
-		// state event some relays accepted may be in effect there.
-		code := cmdutil.ExitFailure
-		if len(out.Published) > 0 {
-			code = cmdutil.ExitUnverified
-		}
-		return mutationErrorPublished(a, v, out, &cmdutil.ExitError{Code: code, Kind: f.Kind, Err: errors.New(f.Message),
+		// state event some relays accepted may be in effect there (exit 6,
+		// the pipeline's class).
+		return mutationErrorPublished(a, v, out, &cmdutil.ExitError{Code: code, Kind: f.Code, Err: errors.New(f.Msg),
 			Details:  map[string]any{"published": out.Published, "relays": out.Relays, "problems": cmdutil.OrEmptySlice(f.Problems)},
-			Commands: f.Commands})
+			Commands: f.Next})
 	case membership.KindPartlyPublished:
 		// The state event is stored, the announcement is not: exit 6,
 		// saying both, with commands that each preview before publishing.
-		return mutationErrorPublished(a, v, out, &cmdutil.ExitError{Code: cmdutil.ExitUnverified, Kind: f.Kind, Err: errors.New(f.Message),
-			Terminal: termtext.Line(f.Message),
+		return mutationErrorPublished(a, v, out, &cmdutil.ExitError{Code: code, Kind: f.Code, Err: errors.New(f.Msg),
+			Terminal: termtext.Line(f.Msg),
 			Details: map[string]any{"published": out.Published, "relays": out.Relays, "state_published": out.StatePublished,
 				"changed": cmdutil.OrEmptySlice(f.Changed), "problems": cmdutil.OrEmptySlice(f.Problems)},
-			Commands: f.Commands})
+			Commands: f.Next})
 	case membership.KindSuperseded:
 		// The rerun is the useful next step: it previews the version that
 		// won and applies the change to it.
-		return mutationErrorPublished(a, v, out, &cmdutil.ExitError{Code: cmdutil.ExitUnverified, Kind: f.Kind,
-			Err:      fmt.Errorf("%s:\n  %s", f.Message, strings.Join(f.Problems, "\n  ")),
+		return mutationErrorPublished(a, v, out, &cmdutil.ExitError{Code: code, Kind: f.Code,
+			Err:      fmt.Errorf("%s:\n  %s", f.Msg, strings.Join(f.Problems, "\n  ")),
 			Details:  map[string]any{"published": out.Published, "relays": out.Relays, "superseded_by": f.Superseded},
-			Commands: f.Commands})
+			Commands: f.Next})
 	case membership.KindUnverified:
 		// Rerunning the change would not republish it: where it was stored
 		// it is already in effect, so the rerun is refused as already done.
@@ -223,13 +208,13 @@ func mutationFailure(a *cmdutil.Factory, intent preflight.Intent, err error) err
 		for i := range f.Problems {
 			named[i] = termtext.Line(pt.Text(f.ProblemText(i)))
 		}
-		return mutationErrorPublished(a, v, out, &cmdutil.ExitError{Code: cmdutil.ExitUnverified, Kind: f.Kind,
-			Err:      fmt.Errorf(unverified, f.Message, strings.Join(f.Problems, "\n  ")),
-			Terminal: fmt.Sprintf(unverified, termtext.Line(f.Message), strings.Join(named, "\n  ")),
+		return mutationErrorPublished(a, v, out, &cmdutil.ExitError{Code: code, Kind: f.Code,
+			Err:      fmt.Errorf(unverified, f.Msg, strings.Join(f.Problems, "\n  ")),
+			Terminal: fmt.Sprintf(unverified, termtext.Line(f.Msg), strings.Join(named, "\n  ")),
 			Details:  map[string]any{"published": out.Published, "relays": out.Relays, "problems": f.Problems},
 			Commands: cmds})
 	}
-	return &cmdutil.ExitError{Code: cmdutil.ExitFailure, Kind: f.Kind, Err: errors.New(f.Message), Commands: f.Commands}
+	return &cmdutil.ExitError{Code: code, Kind: f.Code, Err: errors.New(f.Msg), Commands: f.Next}
 }
 
 // withMutationRetry puts the change itself first among the commands of an
@@ -299,10 +284,7 @@ func refusalError(a *cmdutil.Factory, v *repo.RepoView, intent preflight.Intent,
 		repo.PrintAdvisories(a, v)
 		return nil
 	}
-	code := cmdutil.ExitRefused
-	if r.Usage {
-		code = cmdutil.ExitUsage
-	}
+	code := cmdutil.ExitCode(r.Class())
 	// Err is the refusal itself: its message's parts name people
 	// (render.PeopleText.Message).
 	return mutationError(a, v, &cmdutil.ExitError{Code: code, Kind: r.Code, Err: r, Details: r.Details, Commands: r.Commands})

@@ -19,20 +19,22 @@ import (
 // (interrupt), nothing was published.
 func interruptedMutation(a *cmdutil.Factory, v *repo.RepoView, out *report.Mutation, f *membership.Failure) error {
 	kind, why := "interrupted", "interrupted: "
-	code := cmdutil.ExitInterrupted
+	code := cmdutil.ExitCode(f.Class) // 130, or 6 once the event was sent
 	if errors.Is(f.Err, context.DeadlineExceeded) {
-		kind, why, code = "deadline", fmt.Sprintf("the --deadline of %s passed: ", a.Opts.Deadline), cmdutil.ExitIncomplete
+		kind, why = "deadline", fmt.Sprintf("the --deadline of %s passed: ", a.Opts.Deadline)
+		if code == cmdutil.ExitInterrupted {
+			code = cmdutil.ExitIncomplete // a deadline that stopped a write before it sent anything
+		}
 	}
 	details := map[string]any{"phase": f.Phase, "sent_to": cmdutil.OrEmptySlice(f.Sent)}
 	if kind == "deadline" {
 		details["deadline"] = a.Opts.Deadline.String()
 	}
-	ee := &cmdutil.ExitError{Code: code, Kind: kind, Err: errors.New(why + f.Message), Details: details, Commands: f.Commands}
+	ee := &cmdutil.ExitError{Code: code, Kind: kind, Err: errors.New(why + f.Msg), Details: details, Commands: f.Next}
 	if len(f.Sent) == 0 {
 		return mutationError(a, v, ee.OneLine())
 	}
-	ee.Code = cmdutil.ExitUnverified
 	details["published"], details["relays"] = out.Published, out.Relays
-	ee.Terminal = why + strings.ReplaceAll(f.Message, "\n", " ")
+	ee.Terminal = why + strings.ReplaceAll(f.Msg, "\n", " ")
 	return mutationErrorPublished(a, v, out, ee.OneLine())
 }

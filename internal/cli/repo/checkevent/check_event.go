@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/eventcheck"
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
@@ -156,7 +156,7 @@ func readRefLines(r io.Reader) ([]string, error) {
 // error) as before, exit 0, 5 or the error's code.
 func reportOneCheck(a *cmdutil.Factory, ctx context.Context, r eventcheck.Result, format string) error {
 	if r.Err != nil {
-		return checkEventErr(r.Ref, r.Err)
+		return checkEventErr(a, r.Ref, r.Err)
 	}
 	doc := report.CheckEventOf(r.Verdict)
 	switch {
@@ -193,7 +193,7 @@ func reportChecks(a *cmdutil.Factory, ctx context.Context, results []eventcheck.
 	for _, r := range results {
 		code := cmdutil.ExitOK
 		if r.Err != nil {
-			ee := cmdutil.AsExitError(checkEventErr(r.Ref, r.Err))
+			ee := cmdutil.AsExitError(checkEventErr(a, r.Ref, r.Err))
 			code = ee.Code
 			failed = append(failed, ee)
 			switch {
@@ -324,18 +324,11 @@ func checkEvents(a *cmdutil.Factory, ctx context.Context, refs []eventcheck.Ref)
 			Err:      fmt.Errorf("no relays to ask for event %s: the reference carries no relay hints, no --relay was given, ROSTER_RELAYS is unset and config.yaml in the roster home lists no relays", ref.ID),
 			Commands: []suggest.Command{suggest.Roster("repo", "check-event", ref.ID).With("--relay", "wss://<relay>")}}
 	}
-	p := eventcheck.Pipeline{
-		Relays: relays,
-		Pool: func() *relaypool.Pool {
-			return a.Pool(cmdutil.AuthLazy)
-		},
-		Discover: func(ctx context.Context, sel gitstate.Selection) (*discovery.View, error) {
-			src, done := a.RepoSource(clirepo.DiscoveryRelays(a, sel), nil, cmdutil.SourceOptions{})
-			v, err := discovery.Load(ctx, src, sel, nil, clirepo.CompleteEvidence, a.ViewerPubkey(), a.Io.Now().Unix())
-			done()
-			return clirepo.RepoViewErr(a, v, err)
-		},
-	}
+	// The user's relays; each repository's read adds its coordinate's
+	// hints unless --relay pins them.
+	src, done := a.RepoSource(clirepo.DiscoveryRelays(a, gitstate.Selection{}), nil, cmdutil.SourceOptions{})
+	defer done()
+	p := eventcheck.Pipeline{Relays: relays, Source: src, Viewer: a.ViewerPubkey(), Now: a.Io.Now}
 	if a.Opts.Repo != "" {
 		sel, _, err := clirepo.SelectCoordinate(a, ctx)
 		if err != nil {
@@ -353,29 +346,16 @@ func checkEvents(a *cmdutil.Factory, ctx context.Context, refs []eventcheck.Ref)
 }
 
 // checkEventErr turns what the pipeline could not do for ref into an exit
-// error.
-func checkEventErr(ref eventcheck.Ref, err error) error {
-	var inc *eventcheck.Incomplete
-	var notAction *eventcheck.NotAnAction
-	var needsRepo *eventcheck.NeedsRepository
+// error: the pipeline's own failures (incomplete, not an action, needs a
+// repository) by their class, what discovery could not do as every
+// repository read says it, named for ref.
+func checkEventErr(a *cmdutil.Factory, ref eventcheck.Ref, err error) error {
 	var ee *cmdutil.ExitError
+	if f := failure.Of(err); f != nil {
+		return cmdutil.FailureError(f)
+	}
+	_, err = clirepo.RepoViewErr(a, nil, err)
 	switch {
-	case errors.As(err, &inc):
-		details := map[string]any{"event": ref.ID}
-		if inc.Fetch != nil {
-			rel := []map[string]any{}
-			for _, r := range inc.Fetch.Relays {
-				rel = append(rel, map[string]any{"url": r.URL, "status": r.Status, "reason": r.Reason, "events": r.Events})
-			}
-			details["relays"] = rel
-		}
-		return &cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "incomplete", Err: errors.New(inc.Reason), Details: details,
-			Commands: []suggest.Command{suggest.Roster("repo", "check-event", ref.ID).With("--relay", "wss://<relay holding it>").Because("ask a relay that holds the event")}}
-	case errors.As(err, &needsRepo):
-		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "no-coordinate", Err: err, Details: map[string]any{"event": ref.ID, "identifier": needsRepo.Event.Tags.GetD()},
-			Commands: []suggest.Command{suggest.Roster("repo", "check-event", ref.ID).With("--repo", "<naddr|nostr://npub/identifier>")}}
-	case errors.As(err, &notAction):
-		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "usage", Err: err, Details: map[string]any{"event": ref.ID, "kind": notAction.Event.Kind}}
 	case errors.As(err, &ee):
 		// One repository's failure is shared by its events: each gets its
 		// own copy naming it.

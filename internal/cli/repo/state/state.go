@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
@@ -283,22 +282,13 @@ func runStatePublish(a *cmdutil.Factory, ctx context.Context, opts statepub.Opti
 		return err
 	}
 	p := statepub.Pipeline{
-		Discover: func(ctx context.Context) (*repo.RepoView, error) { return repo.LoadRepoToWrite(a, ctx) },
-		Now:      a.Io.Now,
-		Signer:   s,
-		Deliver: func(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
-			pool := a.Pool(cmdutil.AuthLazy)
-			defer pool.Close()
-			return pool.Deliver(ctx, relays, evt, o)
-		},
+		Discover:     func(ctx context.Context) (*repo.RepoView, error) { return repo.LoadRepoToWrite(a, ctx) },
+		Now:          a.Io.Now,
+		Signer:       s,
+		Relays:       relaypool.Fresh(func() *relaypool.Pool { return a.Pool(cmdutil.AuthLazy) }),
 		Availability: a.CheckAvailability,
 		Again: func(ctx context.Context, prev *repo.RepoView) (*repo.RepoView, error) {
 			return repo.ReloadRepo(a, ctx, cmdutil.SourceOptions{}, prev, nil)
-		},
-		Reask: func(ctx context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
-			pool := a.Pool(cmdutil.AuthLazy)
-			defer pool.Close()
-			return pool.Reask(ctx, prev, relays)
 		},
 		BeforeRecheck: a.Seams.BeforeRecheck,
 		AfterPublish:  a.Seams.AfterPublish,
@@ -387,8 +377,7 @@ func statePublishFailure(a *cmdutil.Factory, err error, opts statepub.Options) e
 	case !errors.As(err, &f):
 		return err
 	}
-	code := map[statepub.Class]int{statepub.Refused: cmdutil.ExitRefused, statepub.Incomplete: cmdutil.ExitIncomplete,
-		statepub.Unverified: cmdutil.ExitUnverified, statepub.Failed: cmdutil.ExitFailure, statepub.Usage: cmdutil.ExitUsage}[f.Class]
+	code := cmdutil.ExitCode(f.Class)
 	lines := append(append([]string{}, f.Lines...), indentLines(f.Problems)...)
 	details := map[string]any{}
 	switch {
@@ -427,7 +416,7 @@ func statePublishFailure(a *cmdutil.Factory, err error, opts statepub.Options) e
 		lines = slices.Insert(lines, at, "nothing was published")
 		terminal = slices.Insert(terminal, at, "nothing was published")
 	}
-	return &cmdutil.ExitError{Code: code, Kind: f.Code, Err: errors.New(strings.Join(lines, "\n")), Details: details, Commands: f.Commands,
+	return &cmdutil.ExitError{Code: code, Kind: f.Code, Err: errors.New(strings.Join(lines, "\n")), Details: details, Commands: f.Next,
 		Terminal: strings.Join(terminal, "\n")}
 }
 
