@@ -46,8 +46,8 @@ func TestAChangeStopsBeforeSigningWhenItsJournalCannotBeRead(t *testing.T) {
 	p.Signer = countingSigner{Signer: p.Signer, signed: &n}
 	_, err := p.Run(context.Background(), addBob(t), false)
 	var f *Failure
-	if !errors.As(err, &f) || f.Kind != KindJournalUnreadable || !errors.Is(err, journal.ErrUnreadable) ||
-		!strings.Contains(f.Message, corrupt) || !strings.Contains(f.Message, "roster pending discard "+strings.Repeat("a", 12)) {
+	if !errors.As(err, &f) || f.Code != KindJournalUnreadable || !errors.Is(err, journal.ErrUnreadable) ||
+		!strings.Contains(f.Msg, corrupt) || !strings.Contains(f.Msg, "roster pending discard "+strings.Repeat("a", 12)) {
 		t.Fatalf("run with a corrupt journal: %v", err)
 	}
 	if n != 0 || len(w.published) != 0 {
@@ -71,7 +71,7 @@ func TestAResumeWhoseReReadHasNoRelayAnswersIsUnverified(t *testing.T) {
 	var held []bool
 	p := w.pipeline(t)
 	p.Journal = j
-	p.Deliver = journaled(t, w, j, &held)
+	p.Relays = relayFuncs{deliver: journaled(t, w, j, &held)}
 	if _, err := p.Run(context.Background(), addBob(t), false); err == nil {
 		t.Fatal("the change verified on a relay that keeps nothing")
 	}
