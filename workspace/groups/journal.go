@@ -176,20 +176,11 @@ func withPending(err error, write string) error {
 	return pe
 }
 
-// PendingCommands offer finishing or dropping an unfinished write.
-func PendingCommands(write string) []suggest.Command {
-	return []suggest.Command{
-		suggest.Roster("pending", "resume", short(write)).Because("recheck and send the same signed events to the relay that lacks them"),
-		suggest.Roster("pending", "discard", short(write)).Because("forget the unfinished write (what the relay holds stays there)"),
-	}
-}
+// PendingCommands offer finishing or dropping an unfinished write (the
+// commands every pipeline offers, track.Commands).
+func PendingCommands(write string) []suggest.Command { return track.Commands(write) }
 
-func short(id string) string {
-	if len(id) > 12 {
-		return id[:12]
-	}
-	return id
-}
+func short(id string) string { return track.Short(id) }
 
 // describeKey says a fingerprint key in words.
 func describeKey(k string) string {
