@@ -19,6 +19,8 @@ import (
 	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
+	"github.com/roster-cli/roster/workspace/projects"
+	"github.com/roster-cli/roster/workspace/sections"
 	"github.com/spf13/cobra"
 )
 
@@ -31,6 +33,10 @@ type Deps struct {
 	ReloadRepo      func(a *cmdutil.Factory, ctx context.Context, prev *discovery.View, reach []string, also ...nostr.Filter) (*discovery.View, error)
 	Lock            func(a *cmdutil.Factory, ctx context.Context, address string) (func(), error)
 	RetryImport     func(a *cmdutil.Factory, ctx context.Context) error
+	// ResumeWorkspace and ResumeProject finish a workspace command and a
+	// project write (workspace.ResumeCommand, project.ResumeProject); nil
+	// answers: the event was not sent again.
+	ResumeWorkspace, ResumeProject func(a *cmdutil.Factory, ctx context.Context, w journal.Write) ([]relaypool.Delivered, error)
 }
 
 // NewPendingCmd is `roster pending [resume|discard <id>]`: the journal of
@@ -148,8 +154,10 @@ func listPending(a *cmdutil.Factory, ctx context.Context) error {
 	out.Checked = held != nil || len(writes) == 0 && !a.Opts.Offline
 	for _, w := range writes {
 		h := held
-		if h == nil {
-			h = w.Holding(nil)
+		if h == nil || oneRelayWrite(w) {
+			// The relay of a workspace or project write does not serve
+			// the commands it governs: what it acknowledged counts too.
+			h = w.Holding(held)
 		}
 		out.Writes = append(out.Writes, report.PendingWriteOf(w, h, a.Io.Now()))
 	}
@@ -233,8 +241,13 @@ func resumePending(a *cmdutil.Factory, deps Deps, ctx context.Context, id string
 		return err
 	}
 	first := w.First()
-	if first.Pipeline == journal.PipelineWorkspace {
+	switch first.Pipeline {
+	case journal.PipelineWorkspace:
 		return resumeWorkspaceImport(a, deps, ctx, *w)
+	case sections.PipelineCommand:
+		return resumeOneEvent(a, ctx, *w, deps.ResumeWorkspace)
+	case projects.PipelineProject:
+		return resumeOneEvent(a, ctx, *w, deps.ResumeProject)
 	}
 	c, ok := coordinateOf(first.Repo)
 	if !ok {

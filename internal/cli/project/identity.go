@@ -219,8 +219,11 @@ func projectIdentityWrite(ctx context.Context, a *cmdutil.Factory, verb, arg str
 	}
 	pool := a.Pool(cmdutil.AuthLazy)
 	defer pool.Close()
+	j := a.Journal()
+	noticeUnfinished(a, j, c)
 	res, err := write(ctx, projects.IdentityInput{Relays: pool, Publish: pipeline.PoolPublish(pool), Sign: s.SignEvent,
-		Signer: me, Relay: relays[0], Coord: c, Now: func() nostr.Timestamp { return cmdutil.NostrNow(a) }})
+		Signer: me, Relay: relays[0], Coord: c, Now: func() nostr.Timestamp { return cmdutil.NostrNow(a) },
+		Journal: j, Rerun: a.RerunWords()})
 	if err != nil {
 		return render.PipelineErr(err)
 	}
