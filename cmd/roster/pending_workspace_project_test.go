@@ -151,6 +151,10 @@ func TestAnInterruptedSectionWriteIsResumedAsTheExactSameCommand(t *testing.T) {
 	if !strings.Contains(next.Err, "an earlier write of this workspace did not finish") || !strings.Contains(next.Err, "roster pending resume "+write[:12]) {
 		t.Fatalf("the next write did not mention the unfinished write:\n%s", next.Err)
 	}
+	// So does a read of it.
+	if read := w.as(swOwnerSK, "workspace", "show"); read.Code != cmdutil.ExitOK || !strings.Contains(read.Err, "did not finish") {
+		t.Fatalf("workspace show did not mention the unfinished write: exit %d\n%s", read.Code, read.Err)
+	}
 	rev := w.stored().Revision
 	r := pendingIn(t, home, swOwnerSK, "pending", "resume", write[:12], "--json")
 	out := decodeOut[pendingResumeJSON](t, r)
@@ -229,6 +233,9 @@ func TestAnInterruptedProjectUpdateIsResumedWithTheSameEvent(t *testing.T) {
 	next := w.asIn(home, pcStrangerSK, "project", "update", w.coord.String(), "--name", "x")
 	if !strings.Contains(next.Err, "an earlier write of this project did not finish") || !strings.Contains(next.Err, "roster pending resume "+write[:12]) {
 		t.Fatalf("the next write did not mention the unfinished write:\n%s", next.Err)
+	}
+	if read := w.asIn(home, pcOwnerSK, "project", "show", w.coord.String()); read.Code != cmdutil.ExitOK || !strings.Contains(read.Err, "did not finish") {
+		t.Fatalf("project show did not mention the unfinished write: exit %d\n%s", read.Code, read.Err)
 	}
 	r := pendingIn(t, home, pcOwnerSK, "pending", "resume", write[:12], "--json")
 	out := decodeOut[pendingResumeJSON](t, r)

@@ -75,6 +75,7 @@ and the project is printed again each time the shown state changes (with
 			if len(relays) == 0 {
 				return projectNoRelays(c)
 			}
+			noticeUnfinished(a, a.Journal(), c)
 			if watching {
 				return watchProject(cmd.Context(), a, args[0], c, relays)
 			}
