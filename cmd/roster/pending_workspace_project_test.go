@@ -290,3 +290,33 @@ func TestAResumedProjectWriteOutsideTheDriftWindowIsNotSent(t *testing.T) {
 		t.Fatal("the expired resume changed the project")
 	}
 }
+
+// Rule (every event roster signs is journaled): the empty channel-sections
+// event `workspace create` publishes as its migration source is kept until
+// the relay's OK; a lost answer is resumed with the same event, after which
+// `workspace import` makes the workspace from it.
+func TestAnInterruptedWorkspaceCreateKeepsItsSourceEventAndResumesIt(t *testing.T) {
+	t.Parallel()
+	w := newSWWorld(t)
+	w.relay.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: func(e *nostr.Event) bool { return e.Kind == sections.KindLegacy }})
+	r := w.as(swOwnerSK, "workspace", "create", "--json")
+	w.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+	home := w.homes[swOwnerSK]
+	write := interruptedWrite(t, r, home, swOwnerSK, w.relay.URL())
+	if stores(w.relay, write) {
+		t.Fatal("the dropped event is stored")
+	}
+	res := pendingIn(t, home, swOwnerSK, "pending", "resume", write[:12], "--json")
+	if out := decodeOut[pendingResumeJSON](t, res); res.Code != cmdutil.ExitOK || !out.Verified || len(out.Sent[write]) != 1 {
+		t.Fatalf("resume: exit %d\n%s\n%s", res.Code, res.Out, res.Err)
+	}
+	if !stores(w.relay, write) || len(journalFiles(t, home)) != 0 {
+		t.Fatal("the relay does not store the original source event, or the journal kept it")
+	}
+	imp := decodeOut[struct {
+		SourceEventID string `json:"source_event_id"`
+	}](t, w.mustAs(swOwnerSK, "workspace", "import", "--json"))
+	if imp.SourceEventID != write {
+		t.Fatalf("imported %s, want the resumed source %s", imp.SourceEventID, write)
+	}
+}

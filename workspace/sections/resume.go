@@ -5,6 +5,7 @@ package sections
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -41,6 +42,16 @@ func (s *Session) journalEntry(verb string, revision int64, evt *nostr.Event, cm
 		Verify: journal.Verification{What: fmt.Sprintf("the workspace's projection advances past revision %d (the %s command; NIP-SW exact retry: the same event is sent again)", revision, verb)}}
 }
 
+// sourceEntry is what the journal keeps of the empty channel-sections
+// event `workspace create` publishes as its migration source, until the
+// relay's OK.
+func (s *Session) sourceEntry(evt *nostr.Event) journal.Entry {
+	addr := JournalAddress(s.Community, s.Owner)
+	return journal.Entry{Pipeline: PipelineCommand, Command: s.Rerun, Repo: addr, Address: addr + ":" + LegacyD,
+		Relays: []string{s.Relay}, Preview: map[string]string{previewRevision: "0"}, Event: evt,
+		Verify: journal.Verification{What: "the relay keeps the empty channel-sections event (then `roster workspace import` imports it)"}}
+}
+
 // ResumeResult is a resumed command the projection shows.
 type ResumeResult struct {
 	Event *nostr.Event
@@ -59,6 +70,9 @@ type ResumeResult struct {
 // must advance. Any other revision is a concurrent change: nothing is sent.
 // The entry is removed once the write is verified.
 func (s *Session) Resume(ctx context.Context, e journal.Entry, now time.Time) (*ResumeResult, error) {
+	if e.Event.Kind == KindLegacy {
+		return s.resumeSource(ctx, e, now)
+	}
 	base, err := strconv.ParseInt(e.Preview[previewRevision], 10, 64)
 	if err != nil {
 		return nil, &pipeline.Error{Class: pipeline.Failure, Code: "pending-incomplete",
@@ -103,4 +117,49 @@ func (s *Session) Resume(ctx context.Context, e journal.Entry, now time.Time) (*
 			Msg: fmt.Sprintf("%s accepted the command (event %s) again but its projection does not show it yet", s.Relay, e.Event.ID)}
 	}
 	return done(after, true)
+}
+
+// resumeSource finishes the empty channel-sections event of an interrupted
+// `workspace create`: done when the relay serves it; sent again only while
+// the relay shows no workspace and no other channel-sections event of the
+// owner, inside the acceptance window.
+func (s *Session) resumeSource(ctx context.Context, e journal.Entry, now time.Time) (*ResumeResult, error) {
+	held := pipeline.Held(e)
+	done := func(sent bool) (*ResumeResult, error) {
+		if s.Journal != nil {
+			_ = s.Journal.Finish(e.Write)
+		}
+		return &ResumeResult{Event: e.Event, Sent: sent}, nil
+	}
+	fr, err := s.fetchLegacy(ctx, "create")
+	if err != nil {
+		return nil, err
+	}
+	for _, got := range fr.Events {
+		if got.ID == e.Event.ID {
+			return done(false)
+		}
+	}
+	for _, got := range fr.Events {
+		if got.Kind == KindLegacy && got.PubKey == s.Me && got.Tags.GetD() == LegacyD {
+			return nil, pipeline.Changed(e, held, fmt.Sprintf("%s holds another channel-sections event of yours (%s)", s.Relay, got.ID), s.show())
+		}
+	}
+	if err := s.revisionZero(ctx); err != nil {
+		var pe *pipeline.Error
+		if errors.As(err, &pe) && pe.Code == "already-imported" {
+			return nil, pipeline.Changed(e, held, "the workspace was imported", s.show())
+		}
+		return nil, err
+	}
+	if journal.Expired(e.Event, now) {
+		return nil, pipeline.Expired(e, held, s.show())
+	}
+	rep := s.Publish(ctx, s.Relay, e.Event)
+	details := map[string]any{"relay": s.Relay, "event_id": e.Event.ID, "journal": e.Write}
+	if pe := pipeline.Rejection(rep, s.Relay, "the empty channel-sections event", details, nil); pe != nil {
+		pe.Next = append(pe.Next, pipeline.PendingCommands(e.Write)...)
+		return nil, pe
+	}
+	return done(true)
 }
