@@ -199,7 +199,7 @@ func TestAResumedSectionWriteIsRefusedAfterACompetingChange(t *testing.T) {
 func (w *pcWorld) asIn(home, sk string, args ...string) result {
 	w.t.Helper()
 	env := map[string]string{"ROSTER_SECRET_KEY": sk, "ROSTER_HOME": home}
-	return invocation{Env: env}.roster(w.t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
+	return invocation{Env: env, Seams: cmdutil.Seams{ProjectBeforeSign: w.beforeSign}}.roster(w.t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
 }
 
 // interruptedProjectUpdate: the owner renames the project and the relay
@@ -318,5 +318,43 @@ func TestAnInterruptedWorkspaceCreateKeepsItsSourceEventAndResumesIt(t *testing.
 	}](t, w.mustAs(swOwnerSK, "workspace", "import", "--json"))
 	if imp.SourceEventID != write {
 		t.Fatalf("imported %s, want the resumed source %s", imp.SourceEventID, write)
+	}
+}
+
+// Rule (a NIP-PC change is an exact replay only against its expected
+// revision): a relate whose connection drops after the EVENT is resumed
+// with the same kind 47010 change; a relate whose first attempt the relay
+// refused with conflict: leaves nothing in the journal (nothing committed).
+func TestAnInterruptedRelateIsResumedAndARefusedAttemptLeavesNoEntry(t *testing.T) {
+	t.Parallel()
+	w := newPCWorld(t)
+	w.identity(nostr.Now() - 10)
+	home := t.TempDir()
+	w.relay.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: func(e *nostr.Event) bool { return e.Kind == 47010 }})
+	r := w.asIn(home, pcOwnerSK, "project", "relate", w.coord.String(), pcChanA, "--json")
+	w.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+	write := interruptedWrite(t, r, home, pcOwnerSK, w.relay.URL())
+	res := pendingIn(t, home, pcOwnerSK, "pending", "resume", write[:12], "--json")
+	if out := decodeOut[pendingResumeJSON](t, res); res.Code != cmdutil.ExitOK || !out.Verified || len(out.Sent[write]) != 1 {
+		t.Fatalf("resume: exit %d\n%s\n%s", res.Code, res.Out, res.Err)
+	}
+	if st := w.stored(); st.ChangeEvent != write || !st.Document.Related(pcChanA) {
+		t.Fatalf("the relay's Project State %+v does not show the original change %s", st, write)
+	}
+	// Another client's change lands before roster's first attempt: the
+	// relay refuses it with conflict:, roster retries once and succeeds.
+	w.beforeSign = func(attempt int) {
+		if attempt == 0 {
+			w.relateFirst(pcChanC, nostr.Now())
+		}
+	}
+	ok := w.asIn(home, pcOwnerSK, "project", "relate", w.coord.String(), pcChanB, "--json")
+	if out := decodeOut[struct {
+		Retried bool `json:"retried"`
+	}](t, ok); ok.Code != cmdutil.ExitOK || !out.Retried {
+		t.Fatalf("relate with a conflict: exit %d\n%s\n%s", ok.Code, ok.Out, ok.Err)
+	}
+	if files := journalFiles(t, home); len(files) != 0 {
+		t.Fatalf("the journal keeps %v after a verified relate", files)
 	}
 }

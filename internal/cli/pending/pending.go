@@ -56,8 +56,10 @@ roster pending resume <id> reruns the write's recheck and, when nothing
 changed and the events are still within the relays' 15-minute acceptance
 window, sends the same signed events to the relays that lack them and
 verifies; otherwise it sends nothing (exit 3) and offers the original
-command to rerun. roster pending discard <id> forgets a write; what the
-relays hold stays there.`,
+command to rerun. A workspace command is resent only while the workspace
+is at the revision it was built on, a project event only while the
+Project State is the one it was built on. roster pending discard <id>
+forgets a write; what the relays hold stays there.`,
 		Example: `  roster pending                        # the unfinished writes and who holds their events
   roster pending --json                 # roster.pending/v1
   roster pending resume 3f2a9c81d0e4    # finish one: recheck, then send the same events
