@@ -87,13 +87,13 @@ type ResumeResult struct {
 func Resume(ctx context.Context, in ResumeInput, e journal.Entry) (*ResumeResult, error) {
 	c, err := ParseCoordinate(e.Repo)
 	if err != nil || len(e.Relays) != 1 {
-		return nil, &pipeline.Error{Class: pipeline.Failure, Code: "pending-incomplete",
+		return nil, &pipeline.Error{Class: pipeline.Refused, Code: "pending-incomplete",
 			Msg: fmt.Sprintf("the unfinished write %s names no project and relay roster can read (%q); nothing was sent", e.Write, e.Repo)}
 	}
 	relay := e.Relays[0]
 	base, err := strconv.ParseInt(e.Preview[previewRevision], 10, 64)
 	if err != nil {
-		return nil, &pipeline.Error{Class: pipeline.Failure, Code: "pending-incomplete",
+		return nil, &pipeline.Error{Class: pipeline.Refused, Code: "pending-incomplete",
 			Msg: fmt.Sprintf("the unfinished write %s does not say which Project State it was built on; nothing was sent", e.Write)}
 	}
 	show := showOn(c, relay)

@@ -75,7 +75,7 @@ func (s *Session) Resume(ctx context.Context, e journal.Entry, now time.Time) (*
 	}
 	base, err := strconv.ParseInt(e.Preview[previewRevision], 10, 64)
 	if err != nil {
-		return nil, &pipeline.Error{Class: pipeline.Failure, Code: "pending-incomplete",
+		return nil, &pipeline.Error{Class: pipeline.Refused, Code: "pending-incomplete",
 			Msg: fmt.Sprintf("the unfinished write %s does not say which revision its command was built on; nothing was sent", e.Write)}
 	}
 	cur, err := s.Load(ctx)

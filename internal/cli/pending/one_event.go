@@ -27,7 +27,7 @@ func resumeOneEvent(a *cmdutil.Factory, ctx context.Context, w journal.Write,
 	resume func(*cmdutil.Factory, context.Context, journal.Write) ([]relaypool.Delivered, error)) error {
 	e := w.First()
 	if resume == nil || len(w.Entries) != 1 {
-		return &cmdutil.ExitError{Code: cmdutil.ExitFailure, Kind: "pending-incomplete",
+		return &cmdutil.ExitError{Code: cmdutil.ExitRefused, Kind: "pending-incomplete",
 			Err: fmt.Errorf("the unfinished write %s cannot be resumed by this roster", w.ID[:12])}
 	}
 	sent, err := resume(a, ctx, w)

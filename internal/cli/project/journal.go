@@ -52,7 +52,7 @@ func ResumeProject(a *cmdutil.Factory, ctx context.Context, w journal.Write) ([]
 		return nil, err
 	}
 	if me != e.Event.PubKey {
-		return nil, &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "signer",
+		return nil, &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "usage",
 			Err: fmt.Errorf("the unfinished write %s was signed by %s; you are %s", w.ID[:12], graph.Npub(e.Event.PubKey), graph.Npub(me))}
 	}
 	pool := a.Pool(cmdutil.AuthLazy)

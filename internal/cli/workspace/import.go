@@ -84,6 +84,7 @@ func workspaceMigrate(a *cmdutil.Factory, ctx context.Context, verb, schema, wha
 		return err
 	}
 	defer ws.close()
+	noticeUnfinished(a, ws)
 	res, err := run(ctx, ws)
 	if err != nil {
 		return render.PipelineErr(err)

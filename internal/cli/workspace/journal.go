@@ -43,7 +43,7 @@ func ResumeCommand(a *cmdutil.Factory, ctx context.Context, w journal.Write) ([]
 	e := w.First()
 	owner := ownerOf(e.Repo)
 	if owner == "" || len(e.Relays) != 1 {
-		return nil, &cmdutil.ExitError{Code: cmdutil.ExitFailure, Kind: "pending-incomplete",
+		return nil, &cmdutil.ExitError{Code: cmdutil.ExitRefused, Kind: "pending-incomplete",
 			Err: fmt.Errorf("the unfinished write %s names no workspace roster can read (%q)", w.ID[:12], e.Repo)}
 	}
 	a.Opts.Relays = []string{e.Relays[0]}
@@ -53,7 +53,7 @@ func ResumeCommand(a *cmdutil.Factory, ctx context.Context, w journal.Write) ([]
 	}
 	defer ws.close()
 	if ws.Me != e.Event.PubKey {
-		return nil, &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "signer",
+		return nil, &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "usage",
 			Err: fmt.Errorf("the unfinished write %s was signed by %s and is read with that key; you are %s", w.ID[:12], graph.Npub(e.Event.PubKey), graph.Npub(ws.Me))}
 	}
 	if ws.Journal == nil {
