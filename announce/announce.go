@@ -21,6 +21,8 @@ import (
 
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/journal"
+	"github.com/roster-cli/roster/journal/track"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/suggest"
@@ -33,6 +35,9 @@ type Request struct {
 	Clone, Web                    []string
 	// SetOrigin also points origin at the repository's nostr:// URL.
 	SetOrigin bool
+	// DryRun reads and builds the announcement and stops before signing:
+	// Result.Event is the unsigned event that would be published.
+	DryRun bool
 }
 
 // Pipeline is what an announcement needs from the outside world.
@@ -45,6 +50,12 @@ type Pipeline struct {
 	Relays []string
 	Pool   *relaypool.Pool
 	Now    func() time.Time
+	// Journal keeps the signed announcement from before the first relay is
+	// sent it until every relay returns it (nil: none). Notice, when set,
+	// is told the journal's unfinished writes of the coordinate before
+	// anything is signed.
+	Journal *journal.Dir
+	Notice  func([]journal.Unfinished)
 }
 
 // Result is what was announced.
@@ -64,6 +75,14 @@ type Result struct {
 	// NostrRepo and Origin are what the checkout's configuration was set to
 	// (nil when unchanged: nothing is pointed at a coordinate no relay holds).
 	NostrRepo, Origin *string
+	// DryRun: nothing was signed or published; Event is the unsigned
+	// announcement that would be (its id and signature empty).
+	DryRun bool
+	// Unfinished are the journal's unfinished writes of the coordinate;
+	// Journal the id of this announcement's own unfinished write ("" once
+	// every relay returned it, or when no relay can hold it).
+	Unfinished []journal.Unfinished
+	Journal    string
 }
 
 // Error kinds: the stable codes of what stopped an announcement.
@@ -74,12 +93,18 @@ const (
 	KindIncomplete = "incomplete" // a relay did not answer the existing-announcement check
 	KindExists     = "announcement-exists"
 	KindLocalClone = "local-clone-url" // usage: origin is a local path nobody else can clone from
+	// KindJournalUnreadable: the journal of unfinished writes cannot be
+	// read (nothing was signed); KindJournal: the signed announcement could
+	// not be kept in it (nothing was published).
+	KindJournalUnreadable = track.CodeUnreadable
+	KindJournal           = track.CodeUnwritable
 )
 
 // Error is what stopped an announcement before anything was published.
 type Error struct {
 	Kind     string
 	Msg      string
+	Err      error
 	Details  map[string]any
 	Commands []suggest.Command
 	// Fetch is the existing-announcement check (KindIncomplete).
@@ -87,6 +112,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string { return e.Msg }
+func (e *Error) Unwrap() error { return e.Err }
 
 // SignerError is the signer failing to give its key or a signature.
 type SignerError struct{ Err error }
@@ -163,7 +189,19 @@ func (p Pipeline) Run(ctx context.Context, req Request) (*Result, error) {
 	}
 	tags := announcementTags(id, root, name, req.Description, clone, req.Web, p.Relays)
 	created := nostr.Timestamp(p.Now().Unix())
-	res := &Result{Coordinate: coord}
+	res := &Result{Coordinate: coord, DryRun: req.DryRun}
+	// An unfinished write of this coordinate is said before anything is
+	// signed; a journal that cannot be read stops init (it fails closed).
+	us, err := track.Check(p.Journal, existing.Sources, coord.ATag(), coord.ATag())
+	if err != nil {
+		return nil, &Error{Kind: KindJournalUnreadable, Err: err,
+			Msg:      "cannot tell whether an earlier write of this repository did not finish, so nothing was signed: " + err.Error(),
+			Commands: []suggest.Command{suggest.Roster("pending").Because("list the unfinished writes and the journal files that cannot be read"), req.command(id)}}
+	}
+	res.Unfinished = us
+	if len(us) > 0 && p.Notice != nil {
+		p.Notice(us)
+	}
 	if prev != nil {
 		if why := identityDifference(prev, pk, root); why != "" {
 			return nil, &Error{Kind: KindExists,
@@ -185,27 +223,80 @@ func (p Pipeline) Run(ctx context.Context, req Request) (*Result, error) {
 			res.Replaces, res.Event, res.Unchanged, res.Verified = nil, prev, true, true
 			res.Delivery = &relaypool.Delivery{}
 			res.Naddr = gitstate.EncodeNaddr(coord, p.Relays)
+			if req.DryRun {
+				return res, nil
+			}
 			return res, p.pointCheckout(res, coord, req.SetOrigin)
 		}
 	}
-	evt := &nostr.Event{Kind: graph.KindAnnouncement, CreatedAt: created, Tags: tags, Content: ""}
+	evt := &nostr.Event{Kind: graph.KindAnnouncement, PubKey: pk, CreatedAt: created, Tags: tags, Content: ""}
+	res.Naddr = gitstate.EncodeNaddr(coord, p.Relays)
+	if req.DryRun {
+		// The preview: exactly the event that would be signed, unsigned.
+		res.Event = evt
+		res.Delivery = &relaypool.Delivery{}
+		return res, nil
+	}
 	if err := s.SignEvent(ctx, evt); err != nil {
 		return nil, &SignerError{Err: err}
 	}
 	res.Event = evt
-	res.Delivery = p.Pool.Deliver(ctx, p.Relays, evt, relaypool.DeliverOptions{})
+	w, err := track.Begin(p.Journal, []journal.Entry{p.entry(req, id, coord, prev, evt)})
+	if err != nil {
+		return nil, &Error{Kind: KindJournal, Err: err,
+			Msg: "cannot keep the signed announcement in the journal of unfinished writes before sending it, so nothing was published: " + err.Error(),
+			Commands: []suggest.Command{suggest.Roster("pending").Because("see the unfinished writes"),
+				req.command(id).Because("run it again once the journal can be written")}}
+	}
+	res.Delivery = p.Pool.Deliver(ctx, p.Relays, evt, relaypool.DeliverOptions{Answered: w.Answered(0)})
 	res.Verified = len(res.Delivery.Relays) > 0
 	held := false
 	for _, r := range res.Delivery.Relays {
 		res.Verified = res.Verified && r.ReadBack
 		held = held || r.ReadBack
 	}
-	res.Naddr = gitstate.EncodeNaddr(coord, p.Relays)
+	if w.End(res.Verified, track.MayBeStored(res.Delivery)) {
+		res.Journal = w.ID
+	}
 	if held {
 		// Point the checkout at the coordinate once any relay holds it.
 		return res, p.pointCheckout(res, coord, req.SetOrigin)
 	}
 	return res, nil
+}
+
+// entry is the journal entry of the signed announcement: the command that
+// reruns init, the relays, the one event init's check read (the author's
+// previous announcement of the identifier, or none) and the verification.
+func (p Pipeline) entry(req Request, id string, coord graph.Coordinate, prev, evt *nostr.Event) journal.Entry {
+	preview := map[string]string{}
+	if prev != nil {
+		preview[fmt.Sprintf("%d:%s", graph.KindAnnouncement, prev.PubKey)] = prev.ID
+	}
+	return journal.Entry{Pipeline: journal.PipelineAnnounce, Command: req.command(id).Words()[1:],
+		Repo: coord.ATag(), Address: coord.ATag(), Relays: p.Relays, Preview: preview, Event: evt,
+		Verify: journal.Verification{What: "every relay returns the announcement as the latest version of its address"}}
+}
+
+// command is the init that reruns req (announcing identifier id).
+func (req Request) command(id string) suggest.Command {
+	c := suggest.Roster("repo", "init", "--identifier", id)
+	if req.Name != "" {
+		c = c.With("--name", req.Name)
+	}
+	if req.Description != "" {
+		c = c.With("--description", req.Description)
+	}
+	for _, u := range req.Clone {
+		c = c.With("--clone", u)
+	}
+	for _, u := range req.Web {
+		c = c.With("--web", u)
+	}
+	if req.SetOrigin {
+		c = c.With("--set-origin")
+	}
+	return c
 }
 
 // pointCheckout sets git config nostr.repo to the coordinate and, with

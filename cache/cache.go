@@ -10,6 +10,8 @@
 //
 // Open a Cache once per invocation and Close it: bbolt locks the file, and a
 // second Open (even in the same process) waits for the lock until its timeout.
+// A caller that needs the file while another part of the same invocation has
+// it open takes a Hold on the open Cache instead of opening it again.
 package cache
 
 import (
@@ -20,6 +22,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -59,13 +62,24 @@ var (
 	keySchema    = []byte("schema")
 )
 
-// Cache is an open cache file.
+// Cache is a handle on an open cache file: the one Open returned, or one
+// Hold added. Closing the last handle closes the file.
 type Cache struct {
+	*file
+	// released is set by this handle's Close: a second Close of the same
+	// handle releases nothing more.
+	released atomic.Bool
+}
+
+// file is the open cache file its handles share.
+type file struct {
 	// mu is held shared by every transaction and exclusively to swap db
 	// for its compacted copy, and to close it.
-	mu       sync.RWMutex
-	db       *bolt.DB
-	closed   bool
+	mu     sync.RWMutex
+	db     *bolt.DB
+	closed bool
+	// handles counts the handles not closed yet (guarded by mu).
+	handles  int
 	path     string
 	maxBytes int64
 	timeout  time.Duration
@@ -139,7 +153,7 @@ func OpenWith(home string, o Options) (*Cache, error) {
 	if err != nil {
 		return nil, classifyOpenError(path, err)
 	}
-	c := &Cache{db: db, path: path, maxBytes: maxBytes, timeout: timeout}
+	c := &Cache{file: &file{db: db, path: path, maxBytes: maxBytes, timeout: timeout, handles: 1}}
 	if err := c.checkSchema(); err != nil {
 		_ = db.Close()
 		return nil, err
@@ -184,8 +198,8 @@ func openReadOnly(path string, o Options, why error) (*Cache, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes
 	}
-	c := &Cache{db: db, path: path, maxBytes: max(maxBytes, MinMaxBytes), timeout: timeout,
-		readOnly: &Error{Path: path, Reason: ReasonReadOnly, Err: why}}
+	c := &Cache{file: &file{db: db, path: path, maxBytes: max(maxBytes, MinMaxBytes), timeout: timeout, handles: 1,
+		readOnly: &Error{Path: path, Reason: ReasonReadOnly, Err: why}}}
 	if err := c.checkSchemaReadOnly(); err != nil {
 		_ = db.Close()
 		return nil, err
@@ -375,9 +389,20 @@ func (c *Cache) checkSchemaReadOnly() error {
 // FilePath is the file this cache lives in.
 func (c *Cache) FilePath() string { return c.path }
 
-// Close records what was read (for eviction, docs/cache.md "Size") and
-// releases the file lock. Closing twice is harmless.
+// Close releases this handle; closing the last handle records what was read
+// (for eviction, docs/cache.md "Size") and releases the file lock. Closing
+// twice is harmless.
 func (c *Cache) Close() error {
+	if !c.released.CompareAndSwap(false, true) {
+		return nil
+	}
+	c.mu.Lock()
+	c.handles--
+	last := c.handles == 0
+	c.mu.Unlock()
+	if !last {
+		return nil
+	}
 	flushErr := c.flushReads()
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -386,6 +411,22 @@ func (c *Cache) Close() error {
 	}
 	c.closed = true
 	return errors.Join(flushErr, c.db.Close())
+}
+
+// Hold is one more handle on the open file, for a part of the same
+// invocation that needs the cache while another part has it open: opening
+// the file again would wait for the invocation's own lock until the open
+// timeout. Each handle is closed on its own; closing the last one writes the
+// pending reads and closes the file. ok is false once every handle was
+// closed (then open the file again).
+func (c *Cache) Hold() (h *Cache, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed || c.handles == 0 {
+		return nil, false
+	}
+	c.handles++
+	return &Cache{file: c.file}, true
 }
 
 // Clear removes <home>/cache.db. A missing file is not an error. It does not

@@ -197,9 +197,13 @@ func LoadMany(ctx context.Context, src Source, sels []gitstate.Selection, need E
 		}
 		for i, v := range views {
 			newer[i] = NewerKnown(store, v.Coordinate().Identifier, v.Events)
+			v.LastComplete = lastComplete(src, store, v.Coordinate().Identifier)
 			pin(store, v, seeds)
 		}
 		store.Close()
+	}
+	if need == Complete && res.Complete {
+		askHistoryMany(ctx, src, pool, views) // as Load does: only for suspects, one round for all
 	}
 	for i, v := range views {
 		out[i] = Many{Selection: sels[i], View: v}
@@ -285,5 +289,27 @@ func coverReachedMany(ctx context.Context, src Source, pool *relaypool.Pool, res
 		src.nextRound()
 		res = pool.Ask(ctx, res, capped, filters...)
 		settleMany(pool, res, repos, seeds)
+	}
+}
+
+// askHistoryMany is askHistory for every repository of a LoadMany at once:
+// one round asks the relays that answered for every repository's suspects'
+// earlier versions, so a member repository's role-records-dropped finding
+// is reported by `project health` as `repo health` reports it.
+func askHistoryMany(ctx context.Context, src Source, pool *relaypool.Pool, views []*View) {
+	var filters []nostr.Filter
+	for _, v := range views {
+		id := v.Coordinate().Identifier
+		if suspects := HistorySuspects(v.Events, v.LastComplete, id); len(suspects) > 0 {
+			filters = append(filters, HistoryFilters(v.Events, id, suspects)...)
+		}
+	}
+	if len(filters) == 0 || len(views) == 0 {
+		return
+	}
+	src.nextRound()
+	res := pool.Fetch(ctx, relayURLs(views[0].Fetch), filters...)
+	for _, v := range views {
+		v.LastComplete = append(v.LastComplete, EarlierComplete(v.Events, res.Events, v.Coordinate().Identifier)...)
 	}
 }

@@ -57,6 +57,10 @@ const (
 	PipelineMembership = "membership"
 	PipelineState      = "state-publish"
 	PipelineWorkspace  = "nip-sw"
+	// PipelineAnnounce is `repo init`'s announcement: its recheck compares
+	// only the author's own announcement of the identifier, which is all
+	// init reads.
+	PipelineAnnounce = "repo-init"
 )
 
 // Entry is one signed event of a write and what finishing the write needs.
@@ -188,7 +192,14 @@ func (w Write) Holding(sources map[string][]string) map[string][]string {
 type Dir struct {
 	Root string
 	mu   *sync.Mutex
+	// err is why there is no journal where there must be one (Unavailable).
+	err error
 }
+
+// Unavailable is the journal of a data directory that cannot be found:
+// every write (Begin) and every read (List, Touching) fails with err, so a
+// write stops instead of signing unjournaled.
+func Unavailable(err error) *Dir { return &Dir{err: err} }
 
 // Open returns the journal kept in the data directory data.
 func Open(data string) *Dir {
@@ -218,6 +229,9 @@ func (e *FullError) Unwrap() error { return ErrFull }
 // Signed), each durably, before any of their events is sent. It refuses an
 // entry over the bounds and a write the journal has no room for.
 func (d *Dir) Begin(entries []Entry) error {
+	if d != nil && d.err != nil && len(entries) > 0 {
+		return d.err
+	}
 	if d == nil || d.Root == "" || len(entries) == 0 {
 		return nil
 	}
@@ -311,15 +325,83 @@ func (d *Dir) Finish(write string) error {
 // never sent.
 type Problem struct {
 	File string
-	// Address is the entry's address when the file still parses.
+	// Write is the write the file's name says it belongs to ("" when the
+	// name is not <write>-<seq>.json); Repo and Address are the entry's
+	// when the file still parses as JSON.
+	Write   string
+	Repo    string
 	Address string
 	Err     error
+}
+
+// ID is how `roster pending discard` names the file: its write's id, else
+// the file's name.
+func (p Problem) ID() string {
+	if p.Write != "" {
+		return p.Write
+	}
+	return filepath.Base(p.File)
+}
+
+// Touches reports whether the unreadable file may be an entry of a write
+// of repo or one of addresses: it names one of them, or it names neither
+// a repository nor an address that can be told apart (it does not parse).
+func (p Problem) Touches(repo string, addresses ...string) bool {
+	if p.Repo == "" && p.Address == "" {
+		return true
+	}
+	return repo != "" && p.Repo == repo || slices.Contains(addresses, p.Address)
+}
+
+// ErrUnreadable is a journal, or a journal file, that cannot be read: a
+// write it may concern stops before signing anything.
+var ErrUnreadable = errors.New("the journal of unfinished writes cannot be read")
+
+// UnreadableError says what of the journal could not be read: the
+// directory itself (Err), or the files that may hold an unfinished write
+// of the coordinate a command is about to change (Problems).
+type UnreadableError struct {
+	Root     string
+	Err      error
+	Problems []Problem
+}
+
+func (e *UnreadableError) Error() string {
+	if e.Err != nil && e.Root == "" {
+		return fmt.Sprintf("%v (%v): give roster a home it can write (--home or ROSTER_HOME), then run the command again", ErrUnreadable, e.Err)
+	}
+	if e.Err != nil {
+		return fmt.Sprintf("%v (%v): fix the permissions of %s (it must be readable and writable by you, mode 0700), then run the command again", ErrUnreadable, e.Err, e.Root)
+	}
+	parts := make([]string, 0, len(e.Problems))
+	for _, p := range e.Problems {
+		parts = append(parts, fmt.Sprintf("%s (%v)", p.File, p.Err))
+	}
+	fix := "fix its permissions if it is yours, or forget it with `roster pending discard " + shortID(e.Problems[0].ID()) + "`"
+	if len(e.Problems) > 1 {
+		fix = "fix their permissions if they are yours, or forget each with `roster pending discard <id>` (`roster pending` lists them)"
+	}
+	return fmt.Sprintf("%v: %s may hold an unfinished write of this coordinate; %s, then run the command again",
+		ErrUnreadable, strings.Join(parts, ", "), fix)
+}
+
+func (e *UnreadableError) Unwrap() error { return ErrUnreadable }
+
+// shortID is a write's id as commands name it (a file name stays whole).
+func shortID(id string) string {
+	if hex64(id) {
+		return id[:12]
+	}
+	return id
 }
 
 // List reads every write in the journal, oldest first, and the files that
 // are not valid entries (too big, not JSON, another version, an event whose
 // id or signature does not verify).
 func (d *Dir) List() ([]Write, []Problem, error) {
+	if d != nil && d.err != nil {
+		return nil, nil, d.err
+	}
 	if d == nil || d.Root == "" {
 		return nil, nil, nil
 	}
@@ -333,12 +415,12 @@ func (d *Dir) List() ([]Write, []Problem, error) {
 	var order []string
 	for i, n := range names {
 		if i >= 2*MaxEntries {
-			problems = append(problems, Problem{File: filepath.Join(d.Root, n), Err: fmt.Errorf("more than %d files in the journal; not read", 2*MaxEntries)})
+			problems = append(problems, Problem{File: filepath.Join(d.Root, n), Write: writeOfName(n), Err: fmt.Errorf("more than %d files in the journal; not read", 2*MaxEntries)})
 			continue
 		}
 		e, err := d.read(filepath.Join(d.Root, n))
 		if err != nil {
-			problems = append(problems, Problem{File: filepath.Join(d.Root, n), Address: addressOf(filepath.Join(d.Root, n)), Err: err})
+			problems = append(problems, problemOf(filepath.Join(d.Root, n), err))
 			continue
 		}
 		w := byWrite[e.Write]
@@ -382,11 +464,14 @@ func (d *Dir) Find(id string) (*Write, error) {
 }
 
 // Touching are the writes that concern repository coordinate repo or one
-// of addresses.
+// of addresses. It fails closed: a journal directory that cannot be read,
+// or a file that cannot be read as an entry and may be one of such a write
+// (it names the coordinate or an address, or it does not parse), is an
+// *UnreadableError, and the writes it did read are returned beside it.
 func (d *Dir) Touching(repo string, addresses ...string) ([]Write, error) {
-	writes, _, err := d.List()
+	writes, problems, err := d.List()
 	if err != nil {
-		return nil, err
+		return nil, &UnreadableError{Root: d.Root, Err: err}
 	}
 	var out []Write
 	for _, w := range writes {
@@ -394,7 +479,56 @@ func (d *Dir) Touching(repo string, addresses ...string) ([]Write, error) {
 			out = append(out, w)
 		}
 	}
+	var touching []Problem
+	for _, p := range problems {
+		if p.Touches(repo, addresses...) {
+			touching = append(touching, p)
+		}
+	}
+	if len(touching) > 0 {
+		return out, &UnreadableError{Root: d.Root, Problems: touching}
+	}
 	return out, nil
+}
+
+// Discard removes an unfinished write (by its id or an unambiguous prefix
+// of at least 8 hex digits, as Find) or, when no write is named, the
+// journal files that cannot be read and carry that write id (or that file
+// name): what `roster pending discard` forgets. It returns the write it
+// removed, or the unreadable files, or neither when id names nothing.
+func (d *Dir) Discard(id string) (*Write, []Problem, error) {
+	w, err := d.Find(id)
+	if err != nil || w != nil {
+		if w != nil {
+			err = d.Finish(w.ID)
+		}
+		return w, nil, err
+	}
+	_, problems, err := d.List()
+	if err != nil {
+		return nil, nil, err
+	}
+	var found []Problem
+	writes := map[string]bool{}
+	for _, p := range problems {
+		if p.Write == id || filepath.Base(p.File) == id || p.Write != "" && len(id) >= 8 && strings.HasPrefix(p.Write, strings.ToLower(id)) {
+			found = append(found, p)
+			writes[p.ID()] = true
+		}
+	}
+	if len(writes) > 1 {
+		return nil, nil, fmt.Errorf("%q names %d unreadable journal entries; give more of the id", id, len(writes))
+	}
+	defer d.lock()()
+	for _, p := range found {
+		if err := os.Remove(p.File); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, nil, err
+		}
+	}
+	if len(found) > 0 {
+		return nil, found, syncDir(d.Root)
+	}
+	return nil, nil, nil
 }
 
 // names are the entry files (<write>-<seq>.json), sorted.
@@ -460,21 +594,34 @@ func (d *Dir) read(p string) (*Entry, error) {
 	return &e, nil
 }
 
-// addressOf is the address a file that is not a valid entry still names
-// ("" when it does not parse).
-func addressOf(p string) string {
-	f, err := os.Open(p)
-	if err != nil {
-		return ""
+// problemOf is the Problem of a file that is not a valid entry: its write
+// id from its name, and the repository and address it still names ("" when
+// it does not parse).
+func problemOf(p string, err error) Problem {
+	pr := Problem{File: p, Write: writeOfName(filepath.Base(p)), Err: err}
+	f, oerr := os.Open(p)
+	if oerr != nil {
+		return pr
 	}
 	defer f.Close()
 	var e struct {
+		Repo    string `json:"repo"`
 		Address string `json:"address"`
 	}
-	if json.NewDecoder(io.LimitReader(f, MaxEntryBytes)).Decode(&e) != nil {
+	if json.NewDecoder(io.LimitReader(f, MaxEntryBytes)).Decode(&e) == nil {
+		pr.Repo, pr.Address = e.Repo, e.Address
+	}
+	return pr
+}
+
+// writeOfName is the write id of a file named <write>-<seq>.json ("" for
+// any other name).
+func writeOfName(n string) string {
+	w, _, ok := strings.Cut(n, "-")
+	if !ok || !hex64(w) {
 		return ""
 	}
-	return e.Address
+	return w
 }
 
 // put writes e atomically and durably: a temporary file, fsync'd, renamed.

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
-	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/journal/track"
 )
 
 // MaxChangedShown bounds the changed events a concurrent-change message
@@ -21,34 +21,18 @@ const MaxChangedShown = 5
 // do not would otherwise refuse every write, with a message naming each.
 // A deletion counts when its author is reachable.
 func reachableChanges(out *Outcome, fresh []*nostr.Event, keys []string) []string {
-	sel := out.Before.Coordinate()
 	all := append(append([]*nostr.Event(nil), out.Before.Events...), fresh...)
+	return track.Reachable(all, out.Before.Coordinate(), keys, reachSeeds(out)...)
+}
+
+// reachSeeds are the people a change starts the reach from: the viewer,
+// the intent's subject and lead, and the signing author.
+func reachSeeds(out *Outcome) []string {
 	seeds := []string{out.Before.Viewer, out.Intent.Subject, out.Intent.Lead}
 	if out.Plan != nil {
 		seeds = append(seeds, out.Plan.Author)
 	}
-	member := map[string]bool{sel.Pubkey: true}
-	for _, pk := range graph.Reachable(all, sel, seeds...) {
-		member[pk] = true
-	}
-	author := map[string]string{}
-	for _, e := range all {
-		if e.Kind == nostr.KindDeletion {
-			author[e.ID] = e.PubKey
-		}
-	}
-	var kept []string
-	for _, k := range keys {
-		kind, rest, _ := strings.Cut(k, ":")
-		pk := rest
-		if kind == "5" {
-			pk = author[rest]
-		}
-		if member[pk] {
-			kept = append(kept, k)
-		}
-	}
-	return kept
+	return seeds
 }
 
 // changedSummary is changed as a message says it: all of them when few,

@@ -2,42 +2,44 @@ package membership
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/journal"
-	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/journal/track"
 	"github.com/roster-cli/roster/suggest"
 )
 
 // KindJournal: the signed events could not be written to the journal of
 // unfinished writes before sending (an unwritable data directory, a full
 // journal); nothing was published.
-const KindJournal = "journal-unwritable"
+const KindJournal = track.CodeUnwritable
+
+// KindJournalUnreadable: the journal of unfinished writes, or a file in
+// it that may be an unfinished write of this coordinate, cannot be read, so
+// the change cannot tell whether it would sign a second event beside an
+// unfinished one; nothing was signed.
+const KindJournalUnreadable = track.CodeUnreadable
 
 // unfinishedFor lists the journal's writes touching v's coordinate or the
-// author's announcement of its identifier.
-func unfinishedFor(j *journal.Dir, v *discovery.View, author string) []journal.Unfinished {
+// author's announcement or state of its identifier. It fails closed: a
+// journal that cannot be read stops the change before anything is signed.
+func unfinishedFor(j *journal.Dir, v *discovery.View, author string) ([]journal.Unfinished, error) {
 	if j == nil || v == nil {
-		return nil
+		return nil, nil
 	}
 	c := v.Coordinate()
-	writes, err := j.Touching(c.ATag(), fmt.Sprintf("%d:%s:%s", graph.KindAnnouncement, author, c.Identifier),
+	return track.Check(j, sources(v), c.ATag(), fmt.Sprintf("%d:%s:%s", graph.KindAnnouncement, author, c.Identifier),
 		fmt.Sprintf("%d:%s:%s", graph.KindState, author, c.Identifier))
-	if err != nil || len(writes) == 0 {
-		return nil
-	}
-	var sources map[string][]string
-	if v.Fetch != nil {
-		sources = v.Fetch.Sources
-	}
-	out := make([]journal.Unfinished, 0, len(writes))
-	for _, w := range writes {
-		out = append(out, journal.Unfinished{Write: w, Holding: w.Holding(sources)})
-	}
-	return out
+}
+
+// journalUnreadable is the failure of a change whose journal cannot be read.
+func journalUnreadable(out *Outcome, err error) *Failure {
+	return &Failure{Kind: KindJournalUnreadable, Outcome: out, Err: err,
+		Message: "cannot tell whether an earlier write of this repository did not finish, so nothing was signed: " + err.Error(),
+		Commands: []suggest.Command{suggest.Roster("pending").Because("list the unfinished writes and the journal files that cannot be read"),
+			out.Intent.Suggest().Because("run the change again once the journal can be read")}}
 }
 
 // journalEntries are the entries of the events a change is about to send
@@ -49,14 +51,7 @@ func journalEntries(out *Outcome, events ...*nostr.Event) []journal.Entry {
 	if len(cmd) > 0 && cmd[0] == "roster" {
 		cmd = cmd[1:]
 	}
-	keys := make([]string, 0, len(out.Plan.Fingerprint))
-	for k := range out.Plan.Fingerprint {
-		keys = append(keys, k)
-	}
-	preview := map[string]string{}
-	for _, k := range reachableChanges(out, nil, keys) {
-		preview[k] = out.Plan.Fingerprint[k]
-	}
+	preview := track.Preview(out.Plan.Fingerprint, out.Before.Events, out.Before.Coordinate(), reachSeeds(out)...)
 	ver := journal.Verification{
 		What: "every relay keeps the event as the latest version of its address and the repository resolves as previewed",
 	}
@@ -84,34 +79,16 @@ func journalEntries(out *Outcome, events ...*nostr.Event) []journal.Entry {
 
 // journalBegin writes the change's signed events to the journal before the
 // first is sent; a journal that cannot take them stops the change.
-func (p Pipeline) journalBegin(out *Outcome, events ...*nostr.Event) (string, error) {
-	if p.Journal == nil {
-		return "", nil
-	}
-	entries := journalEntries(out, events...)
-	if len(entries) == 0 {
-		return "", nil
-	}
-	if err := p.Journal.Begin(entries); err != nil {
-		return "", &Failure{Kind: KindJournal, Outcome: out, Err: err,
+func (p Pipeline) journalBegin(out *Outcome, events ...*nostr.Event) (*track.Write, error) {
+	w, err := track.Begin(p.Journal, journalEntries(out, events...))
+	if err != nil {
+		return w, &Failure{Kind: KindJournal, Outcome: out, Err: err,
 			Message: "cannot keep the signed events in the journal of unfinished writes before sending them, so nothing was published: " + err.Error(),
 			Commands: []suggest.Command{suggest.Roster("pending").Because("see the unfinished writes"),
 				out.Intent.Suggest().Because("run the change again once the journal can be written")}}
 	}
-	out.Journal = entries[0].Event.ID
-	return out.Journal, nil
-}
-
-// answered records each relay's OK of the write's seq-th event.
-func (p Pipeline) answered(write string, seq int) func(relaypool.PublishReport) {
-	if p.Journal == nil || write == "" {
-		return nil
-	}
-	return func(r relaypool.PublishReport) {
-		if r.OK {
-			_ = p.Journal.Acked(write, seq, r.URL)
-		}
-	}
+	out.Journal, out.kept = w.ID, w
+	return w, nil
 }
 
 // journalEnd removes the change's entries once it was verified, or when
@@ -119,11 +96,10 @@ func (p Pipeline) answered(write string, seq int) func(relaypool.PublishReport) 
 // every relay that was refused it); otherwise the entries stay and the
 // failure says how to finish or drop the write.
 func (p Pipeline) journalEnd(out *Outcome, err error) error {
-	if p.Journal == nil || out == nil || out.Journal == "" {
+	if out == nil || out.kept == nil {
 		return err
 	}
-	if err == nil || !mayBeStored(out.StateDelivery) && !mayBeStored(out.Delivery) {
-		_ = p.Journal.Finish(out.Journal)
+	if !out.kept.End(err == nil, track.MayBeStored(out.StateDelivery, out.Delivery)) {
 		out.Journal = ""
 		return err
 	}
@@ -134,35 +110,12 @@ func (p Pipeline) journalEnd(out *Outcome, err error) error {
 	return err
 }
 
-// PendingCommands offer finishing or dropping an unfinished write.
-func PendingCommands(write string) []suggest.Command {
-	return []suggest.Command{
-		suggest.Roster("pending", "resume", short(write)).Because("recheck and send the same signed events to the relays that lack them"),
-		suggest.Roster("pending", "discard", short(write)).Because("forget the unfinished write (what relays hold stays there)"),
-	}
-}
+// PendingCommands offer finishing or dropping an unfinished write
+// (track.Commands).
+func PendingCommands(write string) []suggest.Command { return track.Commands(write) }
 
 // short is a write's id as commands name it.
-func short(id string) string {
-	if len(id) > 12 {
-		return id[:12]
-	}
-	return id
-}
-
-// mayBeStored reports whether some relay may hold the delivered event: it
-// accepted it, or it was sent the EVENT and did not refuse it.
-func mayBeStored(d *relaypool.Delivery) bool {
-	if d == nil {
-		return false
-	}
-	for _, r := range d.Relays {
-		if r.OK || r.Sent && !r.Replied || r.Replied && strings.HasPrefix(r.Message, "duplicate:") {
-			return true
-		}
-	}
-	return false
-}
+func short(id string) string { return track.Short(id) }
 
 // memberWords are members as the journal keeps them: "<hex>:<status>".
 func memberWords(ms []graph.Member) []string {

@@ -64,7 +64,7 @@ func (p Pipeline) signAndPublish(ctx context.Context, out *Outcome, cut *relaypo
 		if err := ctx.Err(); err != nil {
 			return stopped(ctx, out, PhasePublishingState, err)
 		}
-		if err := p.deliverState(ctx, out, state, p.answered(write, 0)); err != nil {
+		if err := p.deliverState(ctx, out, state, write.Answered(0)); err != nil {
 			return err
 		}
 	}
@@ -75,7 +75,7 @@ func (p Pipeline) signAndPublish(ctx context.Context, out *Outcome, cut *relaypo
 	if state != nil {
 		seq = 1
 	}
-	return afterState(out, p.publish(ctx, out, evt, p.answered(write, seq)))
+	return afterState(out, p.publish(ctx, out, evt, write.Answered(seq)))
 }
 
 // stateStored says whether the state event the change published first is

@@ -18,6 +18,7 @@ import (
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/journal"
+	"github.com/roster-cli/roster/journal/track"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/signer"
@@ -136,6 +137,7 @@ type Outcome struct {
 	// Journal is the id of the change's own write in the journal while it
 	// is unfinished ("" once verified, or when nothing was kept).
 	Journal string
+	kept    *track.Write
 }
 
 // Run previews intent and, unless dryRun, publishes it. A refusal is an
@@ -152,7 +154,10 @@ func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool)
 	if err != nil {
 		return nil, stopped(ctx, &Outcome{Intent: intent, DryRun: dryRun}, PhaseDiscovering, err)
 	}
-	out := &Outcome{Intent: intent, DryRun: dryRun, Before: v, Unfinished: unfinishedFor(p.Journal, v, author)}
+	out := &Outcome{Intent: intent, DryRun: dryRun, Before: v}
+	if out.Unfinished, err = unfinishedFor(p.Journal, v, author); err != nil {
+		return nil, journalUnreadable(out, err)
+	}
 	if len(out.Unfinished) > 0 && p.Notice != nil {
 		p.Notice(out.Unfinished)
 	}

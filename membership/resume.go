@@ -12,6 +12,7 @@ import (
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/journal"
+	"github.com/roster-cli/roster/journal/track"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
@@ -112,7 +113,7 @@ func (p Pipeline) Resume(ctx context.Context, w journal.Write) (*Resumed, error)
 	for i, e := range w.Entries {
 		missing := lacking(e, r.Holding)
 		if len(missing) > 0 {
-			d := p.Deliver(ctx, missing, e.Event, relaypool.DeliverOptions{Answered: p.answered(w.ID, e.Seq)})
+			d := p.Deliver(ctx, missing, e.Event, relaypool.DeliverOptions{Answered: track.Kept(p.Journal, w.ID).Answered(e.Seq)})
 			r.Sent[e.Event.ID] = d
 			if problems := d.Problems(); d.Accepted == 0 || len(problems) > 0 {
 				kind := KindUnverified
@@ -212,6 +213,15 @@ func resumeRecheck(r *Resumed, v *discovery.View) error {
 	stored := w.Entries[len(w.Entries)-1].Preview
 	events := discovery.InScope(v.Events, v.Coordinate().Identifier)
 	fresh := preflight.Fingerprint(events)
+	if w.First().Pipeline == journal.PipelineAnnounce {
+		// repo init read only the author's own announcement.
+		k := fmt.Sprintf("%d:%s", graph.KindAnnouncement, author)
+		only := map[string]string{}
+		if id, ok := fresh[k]; ok {
+			only[k] = id
+		}
+		fresh = only
+	}
 	reach := map[string]bool{v.Coordinate().Pubkey: true, author: true}
 	for _, pk := range graph.Reachable(events, v.Coordinate(), author) {
 		reach[pk] = true
@@ -285,10 +295,14 @@ func rerunCommands(w journal.Write) []suggest.Command {
 func resumeVerify(w journal.Write, after *discovery.View) []string {
 	var problems []string
 	for _, e := range w.Entries {
+		if after.Fetch == nil {
+			// A comparison that could not be made is a failure, never a
+			// pass: without the relays' answers nothing says they hold it.
+			problems = append(problems, fmt.Sprintf("the re-read carries no relay's answer, so whether %s holds %s could not be checked",
+				strings.Join(relaypool.NormalizeRelays(e.Relays), ", "), e.Event.ID))
+			continue
+		}
 		for _, u := range relaypool.NormalizeRelays(e.Relays) {
-			if after.Fetch == nil {
-				break
-			}
 			if !slices.Contains(after.Fetch.Sources[e.Event.ID], u) {
 				problems = append(problems, fmt.Sprintf("%s does not return %s", u, e.Event.ID))
 				continue

@@ -89,13 +89,14 @@ func (p *Pool) Follow(ctx context.Context, url string, filters []nostr.Filter, o
 		switch e := env.(type) {
 		case *nostr.EventEnvelope:
 			evt := e.Event
-			if !nostr.Filters(filters).Match(&evt) || !evt.CheckID() {
+			if !evt.CheckID() {
 				continue
 			}
-			// The signature first: a forged copy must not mark the id as
-			// seen, or the genuine event from another relay would be
-			// skipped as a repeat.
-			v, ok := verified.Check(&evt)
+			// The signature first (through the pool's memo, as every read
+			// checks it): a forged copy must not mark the id as seen, or
+			// the genuine event from another relay would be skipped as a
+			// repeat.
+			v, ok := p.verify(&evt, filters)
 			if !ok || (opts.Fresh != nil && !opts.Fresh(evt.ID)) {
 				continue
 			}

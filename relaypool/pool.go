@@ -72,7 +72,11 @@ type Pool struct {
 	// connection or its websocket handshake never completed): the pool
 	// does not dial them again, so such a relay costs one timeout per
 	// command, not one per operation (the profiles, a follow-up round).
-	stuck  map[string]error
+	stuck map[string]error
+	// infos are the NIP-11 documents this pool read (RelayInfo), by
+	// normalized URL: a relay's document is asked for once per command,
+	// however many reconnects, re-reads and verifications need it.
+	infos  map[string]*RelayInfo
 	closed bool
 }
 

@@ -42,11 +42,36 @@ const maxInfoBytes = 1 << 20
 
 // RelayInfo fetches url's NIP-11 document over HTTP(S) (ws:// becomes
 // http://, wss:// becomes https://). `self` is kept only if it is 64 hex.
+// A document read once is kept for the pool's life (one command): a
+// failure is not kept, so a later call asks again.
 func (p *Pool) RelayInfo(ctx context.Context, url string) (*RelayInfo, error) {
 	ws := nostr.NormalizeURL(url)
 	if ws == "" {
 		return nil, fmt.Errorf("%q is not a relay URL", url)
 	}
+	p.mu.Lock()
+	known := p.infos[ws]
+	p.mu.Unlock()
+	if known != nil {
+		c := *known
+		return &c, nil
+	}
+	info, err := p.fetchRelayInfo(ctx, ws)
+	if err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	if p.infos == nil {
+		p.infos = map[string]*RelayInfo{}
+	}
+	p.infos[ws] = info
+	p.mu.Unlock()
+	c := *info
+	return &c, nil
+}
+
+// fetchRelayInfo asks ws's HTTP(S) endpoint for its NIP-11 document.
+func (p *Pool) fetchRelayInfo(ctx context.Context, ws string) (*RelayInfo, error) {
 	httpURL := "http" + strings.TrimPrefix(ws, "ws")
 	ctx, cancel := context.WithTimeout(ctx, p.opts.Timeout)
 	defer cancel()

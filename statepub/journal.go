@@ -2,42 +2,45 @@ package statepub
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/journal"
+	"github.com/roster-cli/roster/journal/track"
 	"github.com/roster-cli/roster/preflight"
-	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
 )
 
 // CodeJournal: the signed state event could not be written to the journal
 // of unfinished writes before sending; nothing was published.
-const CodeJournal = "journal-unwritable"
+const CodeJournal = track.CodeUnwritable
+
+// CodeJournalUnreadable: the journal of unfinished writes, or a file in it
+// that may be an unfinished write of this repository, cannot be read;
+// nothing was signed.
+const CodeJournalUnreadable = track.CodeUnreadable
 
 // unfinished lists the journal's writes touching the repository or the
-// author's state address.
-func (p Pipeline) unfinished(v *discovery.View, author string) []journal.Unfinished {
-	if p.Journal == nil {
-		return nil
-	}
+// author's state address. It fails closed: a journal that cannot be read
+// stops the publication before anything is signed.
+func (p Pipeline) unfinished(v *discovery.View, author string) ([]journal.Unfinished, error) {
 	c := v.Coordinate()
-	writes, err := p.Journal.Touching(c.ATag(), fmt.Sprintf("%d:%s:%s", graph.KindState, author, c.Identifier),
-		fmt.Sprintf("%d:%s:%s", graph.KindAnnouncement, author, c.Identifier))
-	if err != nil {
-		return nil
-	}
 	var sources map[string][]string
 	if v.Fetch != nil {
 		sources = v.Fetch.Sources
 	}
-	var out []journal.Unfinished
-	for _, w := range writes {
-		out = append(out, journal.Unfinished{Write: w, Holding: w.Holding(sources)})
-	}
-	return out
+	return track.Check(p.Journal, sources, c.ATag(), fmt.Sprintf("%d:%s:%s", graph.KindState, author, c.Identifier),
+		fmt.Sprintf("%d:%s:%s", graph.KindAnnouncement, author, c.Identifier))
+}
+
+// journalUnreadable is the failure of a publication whose journal cannot
+// be read.
+func journalUnreadable(out *Outcome, force bool, err error) *Failure {
+	return &Failure{Code: CodeJournalUnreadable, Class: Failed, Outcome: out, Err: err,
+		Lines: []string{"cannot tell whether an earlier write of this repository did not finish, so nothing was signed: " + err.Error()},
+		Commands: []suggest.Command{suggest.Roster("pending").Because("list the unfinished writes and the journal files that cannot be read"),
+			publishCmd(force).Because("run it again once the journal can be read")}}
 }
 
 // journalBegin writes the signed state event to the journal before it is
@@ -45,32 +48,10 @@ func (p Pipeline) unfinished(v *discovery.View, author string) []journal.Unfinis
 // state candidates and deletions of the authors the repository reaches)
 // and the verification (the repository resolves this event).
 func (p Pipeline) journalBegin(out *Outcome, evt *nostr.Event) error {
-	if p.Journal == nil {
-		return nil
-	}
 	v := out.View
 	cmd := publishCmd(out.Plan.Forced).Words()[1:]
-	reach := map[string]bool{v.Coordinate().Pubkey: true, out.Plan.Author: true}
-	for _, pk := range graph.Reachable(v.Events, v.Coordinate(), out.Plan.Author) {
-		reach[pk] = true
-	}
-	deleter := map[string]string{}
-	for _, e := range v.Events {
-		if e.Kind == nostr.KindDeletion {
-			deleter[e.ID] = e.PubKey
-		}
-	}
-	preview := map[string]string{}
-	for k, id := range preflight.Fingerprint(v.Events) {
-		kind, pk, _ := strings.Cut(k, ":")
-		if kind == "5" {
-			pk = deleter[pk]
-		}
-		if reach[pk] {
-			preview[k] = id
-		}
-	}
-	err := p.Journal.Begin([]journal.Entry{{
+	preview := track.Preview(preflight.Fingerprint(v.Events), v.Events, v.Coordinate(), out.Plan.Author)
+	w, err := track.Begin(p.Journal, []journal.Entry{{
 		Pipeline: journal.PipelineState, Command: cmd, Repo: v.Coordinate().ATag(),
 		Address: fmt.Sprintf("%d:%s:%s", graph.KindState, evt.PubKey, v.Coordinate().Identifier),
 		Relays:  v.PublishRelays(), Preview: preview, Event: evt,
@@ -81,53 +62,23 @@ func (p Pipeline) journalBegin(out *Outcome, evt *nostr.Event) error {
 			Lines:    []string{"cannot keep the signed state event in the journal of unfinished writes before sending it, so nothing was published: " + err.Error()},
 			Commands: []suggest.Command{suggest.Roster("pending").Because("see the unfinished writes"), publishCmd(out.Plan.Forced)}}
 	}
-	out.Journal = evt.ID
+	out.Journal, out.kept = w.ID, w
 	return nil
-}
-
-// answered records each relay's OK in the journal.
-func (p Pipeline) answered(out *Outcome) func(relaypool.PublishReport) {
-	if p.Journal == nil || out.Journal == "" {
-		return nil
-	}
-	write := out.Journal
-	return func(r relaypool.PublishReport) {
-		if r.OK {
-			_ = p.Journal.Acked(write, 0, r.URL)
-		}
-	}
 }
 
 // journalEnd removes the entry once verified or when no relay can hold the
 // event; otherwise the failure names the unfinished write.
 func (p Pipeline) journalEnd(out *Outcome, err error) error {
-	if p.Journal == nil || out == nil || out.Journal == "" {
+	if out == nil || out.kept == nil {
 		return err
 	}
-	if err == nil || !mayBeStored(out.Delivery) {
-		_ = p.Journal.Finish(out.Journal)
+	if !out.kept.End(err == nil, track.MayBeStored(out.Delivery)) {
 		out.Journal = ""
 		return err
 	}
 	if f, ok := err.(*Failure); ok {
-		id := out.Journal[:12]
 		f.Journal = out.Journal
-		f.Commands = append(f.Commands,
-			suggest.Roster("pending", "resume", id).Because("recheck and send the same signed event to the relays that lack it"),
-			suggest.Roster("pending", "discard", id).Because("forget the unfinished write (what relays hold stays there)"))
+		f.Commands = append(f.Commands, track.Commands(out.Journal)...)
 	}
 	return err
-}
-
-// mayBeStored reports whether some relay may hold the delivered event.
-func mayBeStored(d *relaypool.Delivery) bool {
-	if d == nil {
-		return false
-	}
-	for _, r := range d.Relays {
-		if r.OK || r.Sent && !r.Replied || r.Replied && strings.HasPrefix(r.Message, "duplicate:") {
-			return true
-		}
-	}
-	return false
 }

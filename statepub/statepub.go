@@ -24,6 +24,7 @@ import (
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/journal"
+	"github.com/roster-cli/roster/journal/track"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/signer"
@@ -128,6 +129,7 @@ type Outcome struct {
 	// publication's own unfinished write ("" once verified).
 	Unfinished []journal.Unfinished
 	Journal    string
+	kept       *track.Write
 }
 
 // Class says how a failure ends the command.
@@ -216,7 +218,10 @@ func (p Pipeline) Run(ctx context.Context, opts Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Outcome{View: v, DryRun: opts.DryRun, Unfinished: p.unfinished(v, author)}
+	out := &Outcome{View: v, DryRun: opts.DryRun}
+	if out.Unfinished, err = p.unfinished(v, author); err != nil {
+		return nil, journalUnreadable(out, opts.Force, err)
+	}
 	if len(out.Unfinished) > 0 && p.Notice != nil {
 		p.Notice(out.Unfinished)
 	}
@@ -391,7 +396,7 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, cut *relaypool.Fetc
 	if err := p.journalBegin(out, evt); err != nil {
 		return err
 	}
-	d := p.Deliver(ctx, v.PublishRelays(), evt, relaypool.DeliverOptions{BeforeReadBack: p.AfterPublish, Answered: p.answered(out)})
+	d := p.Deliver(ctx, v.PublishRelays(), evt, relaypool.DeliverOptions{BeforeReadBack: p.AfterPublish, Answered: out.kept.Answered(0)})
 	out.Delivery = d
 	if d.Accepted == 0 {
 		return &Failure{Code: CodePublishFailed, Class: Failed, Outcome: out,

@@ -137,10 +137,14 @@ func TestEveryReadNamesPeopleOneWay(t *testing.T) {
 	})
 	t.Run("workspace show and list", func(t *testing.T) {
 		t.Parallel()
-		w := importedWorld(t)
+		// The profile is on the relay before the import names the owner:
+		// a profile asked for and absent stays absent for an hour.
+		w := newSWWorld(t)
 		if err := w.relay.PublishAs(pubOf(t, swOwnerSK), namedProfile(t, swOwnerSK, "owen")); err != nil {
 			t.Fatal(err)
 		}
+		w.publishLegacy()
+		w.mustAs(swOwnerSK, "workspace", "import")
 		inv := invocation{Env: map[string]string{"ROSTER_SECRET_KEY": swOwnerSK, "ROSTER_HOME": w.homes[swOwnerSK]}}
 		relay := []string{"--relay", w.relay.URL(), "--timeout", "5s"}
 		checkNamedOneWay(t, inv, map[string]string{w.ownerNpub(): "owen"}, append([]string{"workspace", "show"}, relay...)...)

@@ -29,7 +29,7 @@ func TestProjectCreatePublishesTheOwnerSignedIdentity(t *testing.T) {
 	t.Parallel()
 	w := newPCWorld(t)
 	w.coord.D = "fresh"
-	r := w.as(pcOwnerSK, "project", "create", "fresh", "--name", "Fresh", "--description", "from nothing", "--home-channel", strings.ToUpper(pcHome), "--json")
+	r := w.as(pcOwnerSK, "project", "create", "fresh", "--name", "Fresh", "--description", "from nothing", "--home-channel", strings.ToUpper(pcHome), "--yes", "--json")
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
@@ -159,7 +159,7 @@ func TestProjectCommandsTakeRostersHomeAndTheHomeChannelApart(t *testing.T) {
 	w := newPCWorld(t)
 	w.coord.D = "homes"
 	home := t.TempDir()
-	r := w.as(pcOwnerSK, "project", "create", "homes", "--name", "Homes", "--home-channel", pcHome, "--home", home, "--json")
+	r := w.as(pcOwnerSK, "project", "create", "homes", "--name", "Homes", "--home-channel", pcHome, "--yes", "--home", home, "--json")
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}

@@ -250,3 +250,19 @@ func TestProjectCreateWritesItsMemberRepositories(t *testing.T) {
 		t.Fatalf("%d identities stored for the refused create", n)
 	}
 }
+
+// Rule (a comparison that could not be made is a failure, not a pass): a
+// relay that does not answer for the project itself may hold a newer
+// revision listing other repositories, so `project health` of a project
+// whose members were all judged healthy still exits 4 (incomplete) and
+// prints the health object.
+func TestProjectHealthWithAnUnansweredProjectReadIsIncomplete(t *testing.T) {
+	t.Parallel()
+	w := newPCWorld(t)
+	w.identity(nostr.Now() - 10)
+	r := w.as(pcStrangerSK, "project", "health", w.coord.String(), "--json", "--relay", "ws://127.0.0.1:1")
+	out := decodeOut[projectHealthOut](t, r)
+	if r.Code != cmdutil.ExitIncomplete || out.Unresolved != 0 || out.Unhealthy != 0 {
+		t.Fatalf("exit %d: %+v\n%s", r.Code, out, r.Err)
+	}
+}

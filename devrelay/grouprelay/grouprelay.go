@@ -58,16 +58,17 @@ import (
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
-// Moderation kinds handled (nip-29.md "Group state -- or moderation").
+// Moderation kinds handled (nip-29.md "Group state -- or moderation"), as
+// workspace/groups declares them.
 const (
-	KindPutUser      = 9000
-	KindRemoveUser   = 9001
-	KindEditMetadata = 9002
-	KindCreateGroup  = 9007
-	KindDeleteGroup  = 9008
-	KindCreateInvite = 9009
-	KindJoinRequest  = 9021
-	KindLeaveRequest = 9022
+	KindPutUser      = groups.KindPutUser
+	KindRemoveUser   = groups.KindRemoveUser
+	KindEditMetadata = groups.KindEditMetadata
+	KindCreateGroup  = groups.KindCreateGroup
+	KindDeleteGroup  = groups.KindDeleteGroup
+	KindCreateInvite = groups.KindCreateInvite
+	KindJoinRequest  = groups.KindJoinRequest
+	KindLeaveRequest = groups.KindLeaveRequest
 )
 
 // Authority is the NIP-29 state machine. Create it with New.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/roster-cli/roster/workspace/groups"
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
@@ -13,7 +14,7 @@ import (
 const RoleModerator = "moderator"
 
 // KindDeleteEvent is the 9005 delete-event moderation kind.
-const KindDeleteEvent = 9005
+const KindDeleteEvent = groups.KindDeleteEvent
 
 // rolePolicy is what each role this relay gives meaning to may send
 // (nip-29.md leaves "what each role is capable of" to the relay). Beyond the
@@ -29,12 +30,6 @@ var rolePolicy = []struct {
 		[]int{KindPutUser, KindRemoveUser, KindEditMetadata, KindDeleteEvent, KindCreateInvite}},
 	{RoleModerator, "deletes events (kind 9005) and creates invite codes (9009)",
 		[]int{KindDeleteEvent, KindCreateInvite}},
-}
-
-var kindNames = map[int]string{
-	KindPutUser: "put-user", KindRemoveUser: "remove-user", KindEditMetadata: "edit-metadata",
-	KindDeleteEvent: "delete-event", KindCreateGroup: "create-group", KindDeleteGroup: "delete-group",
-	KindCreateInvite: "create-invite",
 }
 
 // may reports whether pubkey (or the relay key, master) may send kind in g,
@@ -60,5 +55,5 @@ func (g *group) may(pubkey string, master bool, kind int) (bool, string) {
 	} else if len(roles) > 0 {
 		who = fmt.Sprintf("your roles in group %s (%s) do not allow it", g.id, strings.Join(roles, ", "))
 	}
-	return false, fmt.Sprintf("%s (kind %d) needs the role %s: %s", kindNames[kind], kind, strings.Join(able, " or "), who)
+	return false, fmt.Sprintf("%s (kind %d) needs the role %s: %s", groups.StepName(kind), kind, strings.Join(able, " or "), who)
 }

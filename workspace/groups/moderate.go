@@ -10,6 +10,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/journal"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/pipeline"
 )
@@ -42,12 +43,16 @@ const (
 // OK-prefix codes and the join/leave codes CodeNotFound, CodeIncomplete,
 // CodeAmbiguous and CodeNotLive).
 const (
-	CodeGroupExists      = "group-exists"       // create: the relay already has state for the id
-	CodeNeedsHost        = "group-relay-needed" // create: several relays asked and none named
-	CodeParentNotAdmin   = "parent-not-admin"   // --parent: the parent is missing, or the signer is not in its 39001
-	CodeEventNotFound    = "event-not-found"    // delete-event: the relay does not serve the event
-	CodeEventNotInGroup  = "event-not-in-group" // delete-event: the event has no h tag for this group
-	CodeMetadataRefused  = "create-metadata-refused"
+	CodeGroupExists     = "group-exists"       // create: the relay already has state for the id
+	CodeNeedsHost       = "group-relay-needed" // create: several relays asked and none named
+	CodeParentNotAdmin  = "parent-not-admin"   // --parent: the parent is missing, or the signer is not in its 39001
+	CodeEventNotFound   = "event-not-found"    // delete-event: the relay does not serve the event
+	CodeEventNotInGroup = "event-not-in-group" // delete-event: the event has no h tag for this group
+	CodeMetadataRefused = "create-metadata-refused"
+	// CodeCreatedPartly: create's 9007 was accepted and its 9002 was
+	// rate-limited or not answered: the group exists, its metadata is
+	// kept in the journal.
+	CodeCreatedPartly    = "group-created-partly"
 	CodeModerationUnsure = "unverified" // accepted, but the relay-signed state does not show it
 )
 
@@ -89,6 +94,11 @@ type ModerationInput struct {
 	Reason  string
 	// DryRun previews and sends nothing.
 	DryRun bool
+	// Journal keeps the signed events from before the first is sent until
+	// they are verified (nil: none); Command is the command that made the
+	// write, as words after "roster", for a rerun.
+	Journal *journal.Dir
+	Command []string
 }
 
 // Step is one event the command sends (create sends two).
@@ -104,6 +114,10 @@ type Step struct {
 	Accepted    bool   `json:"accepted"`
 	Message     string `json:"message,omitempty"`
 	Explanation string `json:"explanation,omitempty"`
+	// Unconfirmed: sent and not answered (it may be stored); Retry: not
+	// accepted, and not refused for good (rate-limited, or unanswered).
+	Unconfirmed bool `json:"-"`
+	Retry       bool `json:"-"`
 }
 
 // ModerationResult is what a moderation command did, or would do.
@@ -135,70 +149,110 @@ type ModerationResult struct {
 	TargetAfter  *Membership `json:"target_after,omitempty"`
 	// Naddr is the group's address; with a code, the one to share.
 	Naddr string `json:"naddr,omitempty"`
+	// Journal is the write's id in the journal while it is unfinished.
+	Journal string `json:"-"`
 }
 
 // hostRead is the hosting relay's answer to the command's one read.
 type hostRead struct {
 	RelayRead
+	// info is the relay's NIP-11 answer, reused by the verification.
+	info   pipeline.RelaySelf
 	Parent *State
 	Target *Membership
 	Event  *nostr.Event
 	// Recent are the group's recent events (for previous references).
 	Recent []*nostr.Event
+	// Mods are the group's moderation events and join and leave requests
+	// the relay served (at most maxRecent, the newest): what the journal's
+	// recheck compares.
+	Mods []*nostr.Event
+	// served is everything the relay returned.
+	served []*nostr.Event
 }
 
 // maxRecent is how many of the group's recent events are read for
 // `previous` references (nip-29.md: "any event in the last 50 events").
 const maxRecent = 50
 
-// readHost reads, in one request per relay, the group's state, the
-// person's 9000/9001, the event to delete, the parent's state and the
-// group's recent events.
-func readHost(ctx context.Context, in ModerationInput, relays []string, parent string) ([]hostRead, bool) {
-	infos := pipeline.RelaySelves(ctx, in.Relays, relays)
-	filters := []nostr.Filter{{Kinds: StateKinds, Tags: nostr.TagMap{"d": {in.ID}}},
-		{Tags: nostr.TagMap{"h": {in.ID}}, Limit: maxRecent}}
-	if in.Target != "" {
-		filters = append(filters, nostr.Filter{Kinds: []int{KindPutUser, KindRemoveUser}, Tags: nostr.TagMap{"h": {in.ID}, "p": {in.Target}}})
+// readSpec is what a read of the hosting relay asks for besides the
+// group's state: the person's 9000/9001, the event to delete, the parent's
+// state, the recent events, the moderation events and events by id; selves
+// are NIP-11 answers already read.
+type readSpec struct {
+	target, eventID, parent string
+	recent, mods            bool
+	ids                     []string
+	selves                  []pipeline.RelaySelf
+}
+
+// modKinds are the moderation kinds (nip-29.md: 9000-9020) and the join
+// and leave requests.
+var modKinds = func() []int {
+	var k []int
+	for i := 9000; i <= 9022; i++ {
+		k = append(k, i)
 	}
-	if in.EventID != "" {
-		filters = append(filters, nostr.Filter{IDs: []string{in.EventID}})
+	return k
+}()
+
+// readHost reads, in one request per relay (readWith, as every read of a
+// group), the group's state and what spec asks for.
+func readHost(ctx context.Context, r pipeline.Relays, relays []string, id string, spec readSpec) ([]hostRead, bool) {
+	infos := spec.selves
+	if len(infos) != len(relays) {
+		infos = pipeline.RelaySelves(ctx, r, relays)
 	}
-	if parent != "" {
-		filters = append(filters, nostr.Filter{Kinds: StateKinds, Tags: nostr.TagMap{"d": {parent}}})
+	var extra []nostr.Filter
+	if spec.recent {
+		extra = append(extra, nostr.Filter{Tags: nostr.TagMap{"h": {id}}, Limit: maxRecent})
 	}
-	res := in.Relays.Fetch(ctx, relays, filters...)
+	if spec.mods {
+		extra = append(extra, nostr.Filter{Kinds: modKinds, Tags: nostr.TagMap{"h": {id}}, Limit: maxRecent})
+	}
+	if spec.eventID != "" {
+		extra = append(extra, nostr.Filter{IDs: []string{spec.eventID}})
+	}
+	if spec.parent != "" {
+		extra = append(extra, nostr.Filter{Kinds: StateKinds, Tags: nostr.TagMap{"d": {spec.parent}}})
+	}
+	if len(spec.ids) > 0 {
+		extra = append(extra, nostr.Filter{IDs: spec.ids})
+	}
+	rd, served := readWith(ctx, r, relays, infos, id, spec.target, extra...)
 	var out []hostRead
-	for i, rep := range res.Relays {
-		evs := pipeline.EventsFrom(res, rep.URL)
-		rr := RelayRead{URL: rep.URL, Status: rep.Status, Reason: rep.Reason, Self: infos[i].Self, Info: infos[i].Doc}
-		if infos[i].Err != nil {
-			rr.Error = infos[i].UnknownSigner()
+	for i, rr := range rd.Relays {
+		h := hostRead{RelayRead: rr, Target: rr.Me, served: served[i]}
+		if i < len(infos) {
+			h.info = infos[i]
 		}
-		st := Build(in.ID, infos[i].Self, evs)
-		rr.Group, rr.Found, rr.Live = &st, len(st.Sources) > 0, st.Live()
-		h := hostRead{RelayRead: rr}
-		if parent != "" {
-			p := Build(parent, infos[i].Self, evs)
+		h.Me = nil
+		if spec.parent != "" {
+			p := Build(spec.parent, rr.Self, served[i])
 			h.Parent = &p
 		}
-		if in.Target != "" {
-			m := MembershipOf(in.ID, in.Target, st, evs)
-			h.Target = &m
-		}
-		for _, e := range evs {
-			if in.EventID != "" && e.ID == in.EventID && e.CheckID() {
-				if ok, err := e.CheckSignature(); err == nil && ok {
-					h.Event = e
-				}
+		for _, e := range served[i] {
+			if !e.CheckID() {
+				continue
 			}
-			if tagValue(e.Tags, "h") == in.ID {
-				h.Recent = append(h.Recent, e)
+			if ok, err := e.CheckSignature(); err != nil || !ok {
+				continue
+			}
+			if spec.eventID != "" && e.ID == spec.eventID {
+				h.Event = e
+			}
+			if tagValue(e.Tags, "h") == id {
+				if spec.recent {
+					h.Recent = append(h.Recent, e)
+				}
+				if spec.mods && slices.Contains(modKinds, e.Kind) {
+					h.Mods = append(h.Mods, e)
+				}
 			}
 		}
 		out = append(out, h)
 	}
-	return out, res.Complete
+	return out, rd.Complete
 }
 
 // previous returns up to three timeline references (nip-29.md "Timeline
@@ -230,6 +284,36 @@ func previous(recent []*nostr.Event, me string) []string {
 // the new 39000, for a deleted event its absence, for a deleted group its
 // 39000.
 func Moderate(ctx context.Context, in ModerationInput) (ModerationResult, error) {
+	p, err := Prepare(ctx, in)
+	if err != nil || p.Result.NothingToChange || in.DryRun {
+		return p.Result, err
+	}
+	return p.Send(ctx)
+}
+
+// Prepared is a moderation command read and previewed, not yet signed:
+// Result holds the preview, Send signs and sends it. A command that asks
+// before sending (group delete) shows Result, then calls Send: the group
+// is read once.
+type Prepared struct {
+	Result ModerationResult
+	// Command, when set, replaces the input's Command in the journal
+	// (the caller knows the hosting relay once the group is read).
+	Command []string
+	in      ModerationInput
+	host    hostRead
+	parent  string
+}
+
+// Prepare reads the group on the relay hosting it and previews the
+// command (Moderate without the sending).
+func Prepare(ctx context.Context, in ModerationInput) (*Prepared, error) {
+	res, host, parent, err := prepare(ctx, in)
+	return &Prepared{Result: res, in: in, host: host, parent: parent}, err
+}
+
+func prepare(ctx context.Context, in ModerationInput) (ModerationResult, hostRead, string, error) {
+	var host hostRead
 	res := ModerationResult{Action: in.Action, ID: in.ID, DryRun: in.DryRun, SignerRoles: []string{}, RelayRoles: []Role{}, Steps: []Step{}, Preview: []string{}}
 	parent := ""
 	if in.Edit.Parent != nil {
@@ -240,19 +324,18 @@ func Moderate(ctx context.Context, in ModerationInput) (ModerationResult, error)
 		ask = []string{in.Host}
 	}
 	if in.Action == ActCreate && len(ask) != 1 {
-		return res, &pipeline.Error{Class: pipeline.Usage, Code: CodeNeedsHost, Details: map[string]any{"id": in.ID, "relays": ask},
+		return res, host, parent, &pipeline.Error{Class: pipeline.Usage, Code: CodeNeedsHost, Details: map[string]any{"id": in.ID, "relays": ask},
 			Msg: fmt.Sprintf("a group is created on one relay, and %d are configured; name it as <relay>'%s", len(ask), in.ID)}
 	}
-	reads, complete := readHost(ctx, in, ask, parent)
-	var host hostRead
+	reads, complete := readHost(ctx, in.Relays, ask, in.ID, readSpec{target: in.Target, eventID: in.EventID, parent: parent, recent: true, mods: true})
 	if in.Action == ActCreate {
 		host = reads[0]
 		if host.Status != "ok" || !complete {
-			return res, &pipeline.Error{Class: pipeline.Incomplete, Code: CodeIncomplete, Details: map[string]any{"relay": host.URL, "id": in.ID},
+			return res, host, parent, &pipeline.Error{Class: pipeline.Incomplete, Code: CodeIncomplete, Details: map[string]any{"relay": host.URL, "id": in.ID},
 				Msg: fmt.Sprintf("%s did not answer (%s), so roster cannot tell whether group %s exists there; nothing was sent", host.URL, pipeline.Outcome(host.Status, host.Reason), in.ID)}
 		}
 		if host.Error != "" {
-			return res, &pipeline.Error{Class: pipeline.Incomplete, Code: CodeIncomplete, Details: map[string]any{"relay": host.URL, "id": in.ID},
+			return res, host, parent, &pipeline.Error{Class: pipeline.Incomplete, Code: CodeIncomplete, Details: map[string]any{"relay": host.URL, "id": in.ID},
 				Msg: fmt.Sprintf("%s: %s; nothing was sent", host.URL, host.Error)}
 		}
 		if host.Found {
@@ -260,7 +343,7 @@ func Moderate(ctx context.Context, in ModerationInput) (ModerationResult, error)
 			if !host.Live {
 				state = "existed (it is archived or deleted)"
 			}
-			return res, &pipeline.Error{Class: pipeline.Refused, Code: CodeGroupExists, Details: map[string]any{"relay": host.URL, "id": in.ID},
+			return res, host, parent, &pipeline.Error{Class: pipeline.Refused, Code: CodeGroupExists, Details: map[string]any{"relay": host.URL, "id": in.ID},
 				Next: []suggest.Command{suggest.Roster("group", "show", host.URL+"'"+in.ID)},
 				Msg:  fmt.Sprintf("group %s %s on %s, so roster sends no create-group", in.ID, state, host.URL)}
 		}
@@ -271,7 +354,7 @@ func Moderate(ctx context.Context, in ModerationInput) (ModerationResult, error)
 		}
 		rr, err := hostOf(ReadResult{Relays: rrs, Complete: complete}, in.ID, string(in.Action))
 		if err != nil {
-			return res, err
+			return res, host, parent, err
 		}
 		for _, r := range reads {
 			if r.URL == rr.URL {
@@ -279,7 +362,7 @@ func Moderate(ctx context.Context, in ModerationInput) (ModerationResult, error)
 			}
 		}
 		if !host.Live {
-			return res, &pipeline.Error{Class: pipeline.Refused, Code: CodeNotLive, Details: map[string]any{"relay": host.URL, "id": in.ID},
+			return res, host, parent, &pipeline.Error{Class: pipeline.Refused, Code: CodeNotLive, Details: map[string]any{"relay": host.URL, "id": in.ID},
 				Msg: fmt.Sprintf("group %s on %s is archived or deleted, so roster sends no %s", in.ID, host.URL, in.Action)}
 		}
 		res.Before = host.Group
@@ -290,39 +373,89 @@ func Moderate(ctx context.Context, in ModerationInput) (ModerationResult, error)
 	res.Naddr, _ = Naddr(in.ID, host.URL, host.Self, "")
 	if parent != "" {
 		if err := checkParent(host, in.Me, parent, in.ID); err != nil {
-			return res, err
+			return res, host, parent, err
 		}
 	}
 	if err := plan(&res, in, host); err != nil {
-		return res, err
+		return res, host, parent, err
 	}
-	if res.NothingToChange || in.DryRun {
-		return res, nil
+	return res, host, parent, nil
+}
+
+// Send signs every step, keeps them in the journal, sends them in order to
+// the hosting relay and verifies the command by re-reading it.
+func (p *Prepared) Send(ctx context.Context) (ModerationResult, error) {
+	res, in, host, parent := p.Result, p.in, p.host, p.parent
+	res.DryRun = false
+	if p.Command != nil {
+		in.Command = p.Command
 	}
+	// Every step is signed before the first is sent, so the journal holds
+	// the whole write before any relay is sent a part of it.
 	for i := range res.Steps {
-		st := &res.Steps[i]
-		if err := in.Sign(ctx, st.Event); err != nil {
+		if err := in.Sign(ctx, res.Steps[i].Event); err != nil {
 			return res, pipeline.Signed(err)
 		}
+	}
+	write, err := beginModeration(in, host, res.Steps)
+	if err != nil {
+		return res, err
+	}
+	res.Journal = write
+	err = send(ctx, &res, in, host)
+	if err == nil {
+		again, complete := readHost(ctx, in.Relays, []string{host.URL}, in.ID, readSpec{target: in.Target, eventID: in.EventID, parent: parent, selves: []pipeline.RelaySelf{host.info}})
+		err = verify(&res, in, again, complete)
+	}
+	return res, endModeration(in.Journal, &res, err)
+}
+
+// send publishes the signed steps in order to the hosting relay and reads
+// each OK; the first one not accepted stops the write.
+func send(ctx context.Context, res *ModerationResult, in ModerationInput, host hostRead) error {
+	for i := range res.Steps {
+		st := &res.Steps[i]
 		rep := in.Publish(ctx, host.URL, st.Event)
 		st.Sent, st.Accepted, st.Message = true, rep.OK, rep.Message
+		if rep.OK && in.Journal != nil && res.Journal != "" {
+			_ = in.Journal.Acked(res.Journal, i, host.URL)
+		}
 		what := fmt.Sprintf("the %s (kind %d) for group %s", st.Name, st.Kind, in.ID)
 		details := map[string]any{"relay": host.URL, "id": in.ID, "event_id": st.Event.ID, "kind": st.Kind}
 		if rej := pipeline.Rejection(rep, host.URL, what, details, []suggest.Command{suggest.Roster("group", "show", host.URL+"'"+in.ID)}); rej != nil {
 			st.Explanation = rej.Msg
+			st.Unconfirmed = rej.Class == pipeline.Unverified
+			st.Retry = rej.Class != pipeline.Refused
 			if i > 0 && rej.Class == pipeline.Refused {
 				rej.Code = CodeMetadataRefused
 				rej.Msg = fmt.Sprintf("group %s was created on %s, but %s; set it with roster group edit", in.ID, host.URL, rej.Msg)
 				rej.Next = []suggest.Command{suggest.Roster("group", "edit", host.URL+"'"+in.ID).Because("set the metadata again")}
+			} else if i > 0 {
+				// The group exists: a rate-limited or unanswered 9002 is
+				// not a failure of the create, and its signed event is kept.
+				first := res.Steps[0].Event
+				rej.Class, rej.Code = pipeline.Unverified, CodeCreatedPartly
+				rej.Details["stored"] = first.ID
+				said := "no answer"
+				if rep.Message != "" {
+					said = rep.Message
+				}
+				how := "did not answer the edit-metadata (kind 9002 %s: %s), so it may not have the group's metadata"
+				if rej.Code == pipeline.CodeRateLimited {
+					how = "rate-limited the edit-metadata (kind 9002 %s: %s), so the group has no metadata yet"
+				}
+				rej.Msg = fmt.Sprintf("group %s WAS created on %s: it accepted the create-group (kind 9007 %s); but it "+how+". The signed edit-metadata is kept: roster pending resume sends it again",
+					in.ID, host.URL, first.ID, st.Event.ID, said)
+				rej.Next = nil
 			}
-			return res, rej
+			return rej
 		}
 		st.Explanation = fmt.Sprintf("%s accepted %s", host.URL, what)
 		if rep.Message != "" {
 			st.Explanation += fmt.Sprintf(" (it said: %s)", rep.Message)
 		}
 	}
-	return res, verify(ctx, &res, in, host.URL, parent)
+	return nil
 }
 
 // checkParent: nip-29.md "Relays MUST reject any kind:9002 carrying
@@ -363,8 +496,13 @@ func after(t *Membership, e *nostr.Event) *nostr.Event {
 	return e
 }
 
+// stepNames are nip-29.md's names of the moderation kinds (its table).
 var stepNames = map[int]string{KindPutUser: "put-user", KindRemoveUser: "remove-user", KindEditMetadata: "edit-metadata",
 	KindDeleteEvent: "delete-event", KindCreateGroup: "create-group", KindDeleteGroup: "delete-group", KindCreateInvite: "create-invite"}
+
+// StepName is nip-29.md's name of moderation kind ("put-user"); "" for
+// another kind. The reference relay names kinds with it too.
+func StepName(kind int) string { return stepNames[kind] }
 
 func (r *ModerationResult) step(e *nostr.Event) {
 	r.Steps = append(r.Steps, Step{Kind: e.Kind, Name: stepNames[e.Kind], Event: e})
@@ -567,9 +705,10 @@ func metadataTags(cur nostr.Tags, edit MetadataEdit) (nostr.Tags, []string) {
 	return out, changes
 }
 
-// verify re-reads the relay after the command.
-func verify(ctx context.Context, res *ModerationResult, in ModerationInput, relay, parent string) error {
-	reads, complete := readHost(ctx, in, []string{relay}, parent)
+// verify checks the command against reads, the relay re-read after it
+// (with the NIP-11 answer of the first read).
+func verify(res *ModerationResult, in ModerationInput, reads []hostRead, complete bool) error {
+	relay := res.Relay
 	show := suggest.Roster("group", "show", relay+"'"+in.ID)
 	details := map[string]any{"relay": relay, "id": in.ID}
 	last := res.Steps[len(res.Steps)-1]
@@ -686,3 +825,9 @@ func metadataDiff(got *Metadata, edit MetadataEdit) string {
 	text("parent", edit.Parent, got.Parent)
 	return strings.Join(diffs, ", ")
 }
+
+// The requests, as the journal names their writes' actions.
+const (
+	actJoin  Action = "join"
+	actLeave Action = "leave"
+)

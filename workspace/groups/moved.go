@@ -2,11 +2,16 @@ package groups
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
 
+	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/pipeline"
 )
 
@@ -33,6 +38,57 @@ type MoveSearch struct {
 	Asked    []string   `json:"asked"`
 	Complete bool       `json:"complete"`
 	Found    []Sighting `json:"found"`
+	// ID is the group looked for.
+	ID string `json:"-"`
+}
+
+// SearchMoves is the migration check of a read in which some of the
+// group's relays did not answer (read): LookForMoves for those relays, with
+// the admins store (nil: none) cached, on the lookup relays, for me (""
+// for nobody).
+func SearchMoves(ctx context.Context, r pipeline.Relays, store pipeline.Store, read []RelayRead, lookup []string, id, me string) MoveSearch {
+	var down []string
+	for _, rr := range read {
+		if rr.Status != relaypool.StatusOK {
+			down = append(down, rr.URL)
+		}
+	}
+	return LookForMoves(ctx, r, store, down, relaypool.NormalizeRelays(lookup), id, me)
+}
+
+// Advice is what the check found, in words (one line), and the commands
+// that read the group where the lists point and move your membership
+// there, in the order of Found.
+func (ms MoveSearch) Advice() (string, []suggest.Command) {
+	var words []string
+	var cmds []suggest.Command
+	for _, s := range ms.Found {
+		var who []string
+		for _, p := range s.ListedBy {
+			tag := graph.Npub(p)
+			if slices.Contains(s.Admins, p) {
+				tag += " (admin)"
+			}
+			who = append(who, tag)
+		}
+		words = append(words, fmt.Sprintf("%s (kind 10009 of %s)", s.Relay, strings.Join(who, ", ")))
+		ref := s.Relay + "'" + ms.ID
+		join := suggest.Roster("group", "join", ref, "--save")
+		if len(ms.Unreachable) == 1 {
+			join = join.With("--from", ms.Unreachable[0])
+		}
+		cmds = append(cmds, suggest.Roster("group", "show", ref).Because("read the group where the lists point"),
+			join.Because("move your membership there and update your kind 10009"))
+	}
+	switch {
+	case len(ms.Found) > 0:
+		return fmt.Sprintf("the group may have moved or been forked: groups lists name it on %s", strings.Join(words, "; ")), cmds
+	case len(ms.Admins) == 0 && len(ms.Asked) > 0:
+		return fmt.Sprintf("no kind 10009 list read from %s names the group elsewhere (the admins are not cached: only your own list was checked, if you are signed in)", strings.Join(ms.Asked, ", ")), cmds
+	case len(ms.Asked) > 0:
+		return fmt.Sprintf("no kind 10009 list of the group's %d cached admin(s) read from %s names it elsewhere", len(ms.Admins), strings.Join(ms.Asked, ", ")), cmds
+	}
+	return "no other relay to look for the group's admins' kind 10009 lists on: pass --relay with relays they use", cmds
 }
 
 // LookForMoves reads, from the lookup relays, the kind 10009 of the group's
@@ -40,7 +96,7 @@ type MoveSearch struct {
 // (when not ""), and reports every relay their entries for group id name
 // other than the unreachable ones.
 func LookForMoves(ctx context.Context, r pipeline.Relays, store pipeline.Store, unreachable, lookup []string, id, me string) MoveSearch {
-	out := MoveSearch{Unreachable: append([]string{}, unreachable...), Admins: []string{}, Asked: []string{}, Found: []Sighting{}, Complete: true}
+	out := MoveSearch{Unreachable: append([]string{}, unreachable...), Admins: []string{}, Asked: []string{}, Found: []Sighting{}, Complete: true, ID: id}
 	for _, u := range unreachable {
 		if store == nil {
 			break

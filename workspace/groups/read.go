@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/nbd-wtf/go-nostr"
+
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/workspace/pipeline"
 )
@@ -49,24 +51,43 @@ func ReadMember(ctx context.Context, r pipeline.Relays, relays []string, id, me 
 }
 
 func read(ctx context.Context, r pipeline.Relays, relays []string, id, me string) ReadResult {
-	infos := pipeline.RelaySelves(ctx, r, relays)
-	res := r.Fetch(ctx, relays, ReadFilters(id, me)...)
+	out, _ := readWith(ctx, r, relays, nil, id, me)
+	return out
+}
+
+// readWith is the one read of a group: each relay's NIP-11 self (selves,
+// when the caller already read them, in the order of relays), then one
+// request per relay for ReadFilters(id, me) and extra. It also returns what
+// each relay served, in the order of ReadResult.Relays.
+func readWith(ctx context.Context, r pipeline.Relays, relays []string, selves []pipeline.RelaySelf, id, me string, extra ...nostr.Filter) (ReadResult, [][]*nostr.Event) {
+	infos := selves
+	if len(infos) != len(relays) {
+		infos = pipeline.RelaySelves(ctx, r, relays)
+	}
+	res := r.Fetch(ctx, relays, append(ReadFilters(id, me), extra...)...)
 	out := ReadResult{Complete: res.Complete, Fetch: res}
+	var served [][]*nostr.Event
 	for i, rep := range res.Relays {
-		rr := RelayRead{URL: rep.URL, Status: rep.Status, Reason: rep.Reason, Self: infos[i].Self, Info: infos[i].Doc}
-		if infos[i].Err != nil {
-			rr.Error = infos[i].UnknownSigner()
+		info := pipeline.RelaySelf{}
+		if i < len(infos) {
+			info = infos[i]
 		}
-		st := Build(id, infos[i].Self, pipeline.EventsFrom(res, rep.URL))
+		evs := pipeline.EventsFrom(res, rep.URL)
+		rr := RelayRead{URL: rep.URL, Status: rep.Status, Reason: rep.Reason, Self: info.Self, Info: info.Doc}
+		if info.Err != nil {
+			rr.Error = info.UnknownSigner()
+		}
+		st := Build(id, info.Self, evs)
 		rr.Group = &st
 		rr.Found = len(st.Sources) > 0
 		rr.Live = st.Live()
 		if me != "" {
-			m := MembershipOf(id, me, st, pipeline.EventsFrom(res, rep.URL))
+			m := MembershipOf(id, me, st, evs)
 			rr.Me = &m
 		}
 		out.Found = out.Found || rr.Found
 		out.Relays = append(out.Relays, rr)
+		served = append(served, evs)
 	}
-	return out
+	return out, served
 }

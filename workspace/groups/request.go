@@ -2,11 +2,14 @@ package groups
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
 
+	"github.com/roster-cli/roster/journal"
+	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/pipeline"
 )
@@ -51,6 +54,10 @@ type RequestInput struct {
 	Code   string
 	Reason string
 	Now    func() nostr.Timestamp
+	// Journal keeps the signed request until it is verified (nil: none);
+	// Command is the command that made it, as words after "roster".
+	Journal *journal.Dir
+	Command []string
 }
 
 // RequestResult is what a request did.
@@ -75,6 +82,8 @@ type RequestResult struct {
 	// not complete. A 39002 may be partial, so this is never read as
 	// non-membership.
 	Note string
+	// Journal is the request's write id while it is unfinished.
+	Journal string
 }
 
 // Join sends a kind 9021 join request to the relay hosting the group,
@@ -98,10 +107,23 @@ func request(ctx context.Context, in RequestInput, kind int) (RequestResult, err
 	if in.Host != "" {
 		ask = []string{in.Host}
 	}
-	before := ReadMember(ctx, in.Relays, ask, in.ID, in.Me)
-	host, err := hostOf(before, in.ID, verb)
+	// The membership, and the group's moderation events the journal's
+	// recheck compares, in one read.
+	reads, complete := readHost(ctx, in.Relays, ask, in.ID, readSpec{target: in.Me, mods: true})
+	rrs := make([]RelayRead, len(reads))
+	for i, r := range reads {
+		rrs[i] = r.RelayRead
+		rrs[i].Me = r.Target
+	}
+	host, err := hostOf(ReadResult{Relays: rrs, Complete: complete}, in.ID, verb)
 	if err != nil {
 		return RequestResult{}, err
+	}
+	var hr hostRead
+	for _, r := range reads {
+		if r.URL == host.URL {
+			hr = r
+		}
 	}
 	res := RequestResult{Kind: kind, Relay: host.URL, Before: *host.Me, After: *host.Me, Read: host}
 	show := suggest.Roster("group", "show", host.URL+"'"+in.ID, "--me")
@@ -124,8 +146,36 @@ func request(ctx context.Context, in RequestInput, kind int) (RequestResult, err
 	if err := in.Sign(ctx, evt); err != nil {
 		return res, pipeline.Signed(err)
 	}
+	act := map[int]Action{KindJoinRequest: actJoin, KindLeaveRequest: actLeave}[kind]
+	mi := ModerationInput{ID: in.ID, Command: in.Command, Journal: in.Journal}
+	write, err := begin(in.Journal, entries(mi, hr, awaits(act), evt), suggest.Roster(in.Command...))
+	if err != nil {
+		return res, err
+	}
 	rep := in.Publish(ctx, host.URL, evt)
+	if rep.OK && write != "" {
+		_ = in.Journal.Acked(write, 0, host.URL)
+	}
 	res.Sent, res.Event, res.Accepted, res.Message = true, evt, rep.OK, rep.Message
+	res, err = answer(ctx, in, kind, res, rep, show, what)
+	// The journal entry ends when the relay's answer is final: accepted and
+	// re-read, or refused. A request that may be stored and was not read
+	// back stays, for roster pending resume.
+	var pe *pipeline.Error
+	if write != "" {
+		if errors.As(err, &pe) && pe.Class == pipeline.Unverified && (rep.OK || !rep.Replied) {
+			res.Journal = write
+			return res, withPending(err, write)
+		}
+		_ = in.Journal.Finish(write)
+	}
+	return res, err
+}
+
+// answer reads the relay's OK to a request and re-reads the membership.
+func answer(ctx context.Context, in RequestInput, kind int, res RequestResult, rep relaypool.PublishReport, show suggest.Command, what string) (RequestResult, error) {
+	host := res.Read
+	evt := res.Event
 	details := map[string]any{"relay": host.URL, "id": in.ID, "event_id": evt.ID}
 	if !rep.OK {
 		prefix, _, _ := strings.Cut(rep.Message, ":")

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/workspace/strictjson"
 )
@@ -96,7 +97,7 @@ func NewestLegacy(ctx context.Context, s signer.Signer, owner string, events []*
 	if lastErr != nil {
 		return nil, ruleErr("legacy-missing", "no valid kind %d d=%s event: the newest failed with: %v", KindLegacy, LegacyD, lastErr)
 	}
-	return nil, ruleErr("legacy-missing", "no kind %d d=%s event by %s", KindLegacy, LegacyD, owner)
+	return nil, ruleErr("legacy-missing", "no kind %d d=%s event by %s", KindLegacy, LegacyD, graph.Npub(owner))
 }
 
 // legacySections orders legacy sections by (order, id) into ranks 0..n-1.

@@ -2,9 +2,11 @@ package cmdutil
 
 import (
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/roster-cli/roster/cache"
 	"github.com/roster-cli/roster/internal/jsonout"
 	"github.com/roster-cli/roster/settings"
 	"github.com/roster-cli/roster/signer"
@@ -66,6 +68,11 @@ type Factory struct {
 	// Abandoned is set when the pre-push guard's budget ran out: the
 	// discovery it left behind opens no cache any more.
 	Abandoned atomic.Bool `json:"-"`
+	// cacheOpen is the cache file this invocation opened last (in
+	// cacheDir), held again by later opens while it is open (source.go).
+	cacheMu   sync.Mutex
+	cacheOpen *cache.Cache
+	cacheDir  string
 }
 
 // Seams are the points a test may set on one invocation, so independent
@@ -89,6 +96,9 @@ type Seams struct {
 	// Http replaces http.DefaultClient for NIP-05 lookups (a test's TLS
 	// server).
 	Http *http.Client `json:"-"`
+	// CacheWait replaces the cache lock's open timeout (Factory.CacheWait),
+	// so a test can tell waiting for a lock from not waiting at all.
+	CacheWait time.Duration `json:"-"`
 	// WatchResolved is called after each resolution of a --watch read,
 	// with whether it was printed and how many live events it was handed
 	// (watch.Options.Resolved).

@@ -74,12 +74,33 @@ func (a *Factory) Store(warn string) (CacheStore, error) {
 	return CacheStore{C: c, A: a}, nil
 }
 
-// openCacheIn opens the cache in dir.
+// openCacheIn opens the cache in dir, or, while another part of this
+// invocation has it open (a workspace session naming people, a discovery
+// reading profiles), holds that open file (cache.Cache.Hold): bbolt locks
+// the file for its opener, so opening it a second time would wait for the
+// invocation's own lock until the open timeout and then go on without the
+// cache.
 func (a *Factory) openCacheIn(dir string) (*cache.Cache, error) {
 	if a.Abandoned.Load() {
 		return nil, errors.New("the pre-push guard's budget ran out")
 	}
-	return cache.OpenWith(dir, cache.Options{ReadOnly: a.Seams.CacheReadOnly, MaxBytes: a.Seams.CacheMaxBytes, Timeout: a.CacheWait})
+	a.cacheMu.Lock()
+	defer a.cacheMu.Unlock()
+	if a.cacheOpen != nil && a.cacheDir == dir {
+		if c, ok := a.cacheOpen.Hold(); ok {
+			return c, nil
+		}
+	}
+	wait := a.CacheWait
+	if a.Seams.CacheWait > 0 {
+		wait = a.Seams.CacheWait
+	}
+	c, err := cache.OpenWith(dir, cache.Options{ReadOnly: a.Seams.CacheReadOnly, MaxBytes: a.Seams.CacheMaxBytes, Timeout: wait})
+	if err != nil {
+		return nil, err
+	}
+	a.cacheOpen, a.cacheDir = c, dir
+	return c, nil
 }
 
 // ViewerPubkey is whose announcement the advisory warnings are about: the

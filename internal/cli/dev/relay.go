@@ -168,11 +168,14 @@ func printDevRelay(a *cmdutil.Factory, s DevRelayStarted, demo devrelay.DemoInfo
 }
 
 // SeedDemo seeds r with the demo, its Git objects in a bare repository made
-// for it (gitstate.DemoRepository) and advertised over file://, so that a
-// previewed change can check every object the demo's state names. Without
-// the git command the demo advertises no reachable server, and warn says
-// that changes will then stop at the object check. cleanup removes the
-// repository.
+// for it (gitstate.DemoRepository) and served over smart HTTP on loopback
+// (gitstate.ServeSmartHTTP), as a forge serves a clone URL, so that a
+// previewed change checks every object the demo's state names the way it
+// does a user's, and the demo's clone is an ordinary `git clone` of an
+// http:// URL. Without git http-backend the repository is advertised over
+// file:// (warn says so); without the git command the demo advertises no
+// reachable server, and warn says that changes will then stop at the
+// object check. cleanup stops the server and removes the repository.
 func SeedDemo(r *devrelay.Relay, now time.Time, warn func(string)) (devrelay.DemoInfo, func(), error) {
 	dir, err := os.MkdirTemp("", "roster-demo-git-")
 	if err != nil {
@@ -184,6 +187,11 @@ func SeedDemo(r *devrelay.Relay, now time.Time, warn func(string)) (devrelay.Dem
 		warn(fmt.Sprintf("%v; the demo's Git objects are on no reachable server, so previewed changes stop at the object check", err))
 		demo, err := devrelay.SeedDemo(r, now)
 		return demo, cleanup, err
+	}
+	if httpURL, stop, err := gitstate.ServeSmartHTTP(strings.TrimPrefix(url, "file://")); err != nil {
+		warn(fmt.Sprintf("%v; the demo's Git repository is advertised over file:// instead", err))
+	} else {
+		url, cleanup = httpURL, func() { stop(); os.RemoveAll(dir) }
 	}
 	demo, err := devrelay.SeedDemoWith(r, now, devrelay.DemoGit{CloneURL: url, Refs: refs})
 	return demo, cleanup, err

@@ -254,7 +254,7 @@ func groupReadErr(ctx context.Context, a *cmdutil.Factory, pool *relaypool.Pool,
 	}
 	if !rd.Complete {
 		e := groupOutage(a, ref, rd.Fetch, GroupJSON{Schema: "roster.group/v1", ID: id, Relays: rd.Relays, Complete: rd.Complete})
-		return withMoves(e, id, groupMoveSearch(ctx, a, pool, rd.Relays, id, me))
+		return withMoves(e, groupMoveSearch(ctx, a, pool, rd.Relays, id, me))
 	}
 	return &cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "not-found",
 		Err:      fmt.Errorf("no relay-signed state for group %s on %s", id, strings.Join(relays, ", ")),

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
@@ -107,7 +106,7 @@ groups lists point elsewhere).
 			if o.from != "" && !o.save {
 				return cmdutil.UsageErr("--from changes your kind 10009 groups list, so it needs --save")
 			}
-			return groupRequest(cmd.Context(), a, args[0], groups.KindJoinRequest, o)
+			return groupRequest(cmd, a, args[0], groups.KindJoinRequest, o)
 		},
 	}
 	cmd.Flags().StringVar(&o.code, "code", "", "the invite code to send in the join request's code tag")
@@ -119,6 +118,7 @@ groups lists point elsewhere).
 
 func newGroupLeaveCmd(a *cmdutil.Factory) *cobra.Command {
 	var o groupRequestOpts
+	var dryRun bool
 	cmd := &cobra.Command{
 		Use:   "leave <group>",
 		Short: "Ask the relay hosting a group to remove you (kind 9022)",
@@ -132,20 +132,42 @@ that accepts but still lists you is exit 6 (still-member).
 Your kind 10009 groups list is then offered the removal, or updated with
 --save (every other entry kept byte for byte).
 
+Before the request is sent, roster says what leaving loses: your roles
+there, the projects it is the home channel of whose related channels your
+role lets you change, reading a private group, and whether joining again
+needs an invite (a closed group). --dry-run prints only that and sends
+nothing.
+
 ` + groupRefHelp,
-		Example: `  roster group leave "relay.example'99999999-9999-4999-8999-999999999999"
+		Example: `  roster group leave "relay.example'99999999-9999-4999-8999-999999999999" --dry-run
+  roster group leave "relay.example'99999999-9999-4999-8999-999999999999"
   roster group leave my-group --relay wss://relay.example --save --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return groupRequest(cmd.Context(), a, args[0], groups.KindLeaveRequest, o)
+			if dryRun || !a.Opts.JSON {
+				p, err := groupLeavePreview(cmd.Context(), a, args[0], o.save)
+				switch {
+				case dryRun && err != nil:
+					return err
+				case dryRun:
+					return render.EmitPreview(a, p)
+				case err == nil && len(p.Consequences) > 1:
+					// What leaving loses, before the request is sent (a
+					// failed read is reported by the request itself).
+					render.PrintConsequences(a, "group leave", p.Consequences, false)
+				}
+			}
+			return groupRequest(cmd, a, args[0], groups.KindLeaveRequest, o)
 		},
 	}
 	cmd.Flags().StringVar(&o.reason, "reason", "", "a reason for the admins (the request's content)")
 	cmd.Flags().BoolVar(&o.save, "save", false, "also remove the group from your kind 10009 groups list")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "say what leaving the group loses; sign and send nothing")
 	return cmd
 }
 
-func groupRequest(ctx context.Context, a *cmdutil.Factory, arg string, kind int, o groupRequestOpts) error {
+func groupRequest(cmd *cobra.Command, a *cmdutil.Factory, arg string, kind int, o groupRequestOpts) error {
+	ctx := cmd.Context()
 	code, reason := o.code, o.reason
 	verb := map[int]string{groups.KindJoinRequest: "join", groups.KindLeaveRequest: "leave"}[kind]
 	ref, relays, err := groupTarget(a, arg, verb)
@@ -167,7 +189,16 @@ func groupRequest(ctx context.Context, a *cmdutil.Factory, arg string, kind int,
 	pool := a.Pool(cmdutil.AuthLazy)
 	defer pool.Close()
 	in := groups.RequestInput{Relays: pool, Publish: pipeline.PoolPublish(pool), Sign: s.SignEvent, Me: me,
-		Ask: relays, Host: ref.Relay, ID: ref.ID, Code: code, Reason: reason, Now: func() nostr.Timestamp { return cmdutil.NostrNow(a) }}
+		Ask: relays, Host: ref.Relay, ID: ref.ID, Code: code, Reason: reason, Now: func() nostr.Timestamp { return cmdutil.NostrNow(a) },
+		Journal: a.Journal()}
+	group := ref.ID
+	if ref.Relay != "" {
+		group = ref.Relay + "'" + ref.ID
+	} else if len(relays) == 1 {
+		group = relays[0] + "'" + ref.ID
+	}
+	in.Command = commandWords(cmd, verb, group)
+	noticeUnfinished(a, relays, ref.ID)
 	var res groups.RequestResult
 	if kind == groups.KindJoinRequest {
 		res, err = groups.Join(ctx, in)
@@ -179,7 +210,7 @@ func groupRequest(ctx context.Context, a *cmdutil.Factory, arg string, kind int,
 		// The hosting relay may be down for good: the migration check.
 		read, _ := pe.Details["relays"].([]groups.RelayRead)
 		if e, ok := render.PipelineErr(err).(*cmdutil.ExitError); ok {
-			return withMoves(e, ref.ID, groupMoveSearch(ctx, a, pool, read, ref.ID, me))
+			return withMoves(e, groupMoveSearch(ctx, a, pool, read, ref.ID, me))
 		}
 	}
 	if err != nil {
@@ -247,62 +278,15 @@ func groupExplain(res groups.RequestResult) string {
 }
 
 // groupListChange offers or (save) publishes the kind 10009 that matches the
-// outcome: the group's entry added after a join, removed after a leave.
+// outcome (groups.SaveList), its offer rendered with your flags.
 func groupListChange(ctx context.Context, a *cmdutil.Factory, pool *relaypool.Pool, s signer.Signer, me string,
 	res groups.RequestResult, ref groups.Ref, name string, o groupRequestOpts) (groupListUpdate, error) {
-	up := groupListUpdate{Status: "unchanged", Relays: []relaypool.Delivered{}, Commands: []string{}}
-	if res.Outcome == groups.OutcomePending {
-		up.Status = "skipped"
-		return up, nil
+	ch, err := groups.SaveList(ctx, groups.ListInput{Relays: pool, Deliver: pool, Sign: s.SignEvent, Me: me,
+		Now: func() nostr.Timestamp { return cmdutil.NostrNow(a) }, Journal: a.Journal(), Request: res, ID: ref.ID, Name: name,
+		ListRelays: a.DefaultRelays(), From: o.from, Save: o.save})
+	up := groupListUpdate{Status: ch.Status, Previous: ch.Previous, EventID: ch.EventID, Relays: ch.Relays, Commands: []string{}}
+	if ch.Offer != nil {
+		up.Commands = render.Render(a, []suggest.Command{*ch.Offer})
 	}
-	listRelays := relaypool.NormalizeRelays(append(append([]string{}, a.DefaultRelays()...), res.Relay))
-	lists, complete := groups.Lists(ctx, pool, listRelays, []string{me})
-	prev := lists[me]
-	if prev != nil {
-		up.Previous = prev.ID
-	}
-	var next *nostr.Event
-	var changed bool
-	if res.Kind == groups.KindJoinRequest {
-		next, changed = groups.WithEntryFrom(prev, groups.ListEntry{ID: ref.ID, Relay: res.Relay, Name: name}, o.from, cmdutil.NostrNow(a))
-	} else {
-		next, changed = groups.WithoutEntry(prev, ref.ID, res.Relay, cmdutil.NostrNow(a))
-	}
-	verb := map[int]string{groups.KindJoinRequest: "join", groups.KindLeaveRequest: "leave"}[res.Kind]
-	if !changed {
-		return up, nil
-	}
-	if !o.save {
-		up.Status = "offered"
-		up.Commands = render.Render(a, []suggest.Command{suggest.Roster("group", verb, res.Relay+"'"+ref.ID, "--save").Because("update your kind 10009 groups list")})
-		return up, nil
-	}
-	if !complete {
-		// A replaceable list built on a partial read could drop a newer
-		// version a silent relay holds.
-		return up, &cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "incomplete",
-			Err:      fmt.Errorf("the %s is done, but not every relay answered for your kind 10009 groups list, so it was not rewritten (a newer version may be on a relay that did not answer)", verb),
-			Details:  map[string]any{"relays": listRelays, "outcome": res.Outcome},
-			Commands: []suggest.Command{suggest.Roster("group", verb, res.Relay+"'"+ref.ID, "--save").With("--timeout", "30s")}}
-	}
-	if err := s.SignEvent(ctx, next); err != nil {
-		return up, cmdutil.SignerError(err)
-	}
-	d := pool.Deliver(ctx, listRelays, next, relaypool.DeliverOptions{})
-	up.Relays, up.EventID = d.Relays, next.ID
-	backed := false
-	var problems []string
-	for _, r := range d.Relays {
-		backed = backed || r.OK && r.ReadBack
-		if !r.OK || !r.ReadBack {
-			problems = append(problems, cmdutil.RelayFailure(r.URL, "not saved", r.Message))
-		}
-	}
-	if !backed {
-		return up, &cmdutil.ExitError{Code: cmdutil.ExitUnverified, Kind: "unverified",
-			Err:     fmt.Errorf("the %s is done, but no relay accepted and returned your new kind 10009 groups list: %s", verb, strings.Join(problems, "; ")),
-			Details: map[string]any{"event_id": next.ID, "relays": d.Relays, "outcome": res.Outcome}}
-	}
-	up.Status = "saved"
-	return up, nil
+	return up, render.PipelineErr(err)
 }

@@ -5,7 +5,6 @@ package group
 
 import (
 	"bufio"
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -120,7 +119,7 @@ kind 39001 lists you).
   roster group create my-group --relay wss://relay.example --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return groupModerate(cmd.Context(), a, args[0], groups.ModerationInput{Action: groups.ActCreate, Edit: o.meta.edit(cmd)}, o, "")
+			return groupModerate(cmd, a, args[0], groups.ModerationInput{Action: groups.ActCreate, Edit: o.meta.edit(cmd)}, o, "")
 		},
 	}
 	addGroupMetaFlags(cmd, &o.meta)
@@ -151,7 +150,7 @@ current values sends nothing.
 			if e == (groups.MetadataEdit{}) {
 				return cmdutil.UsageErr("group edit changes nothing without a flag: give --name, --about, --picture, --banner, --private, --closed, --restricted, --hidden or --parent")
 			}
-			return groupModerate(cmd.Context(), a, args[0], groups.ModerationInput{Action: groups.ActEdit, Edit: e}, o, "")
+			return groupModerate(cmd, a, args[0], groups.ModerationInput{Action: groups.ActEdit, Edit: e}, o, "")
 		},
 	}
 	addGroupMetaFlags(cmd, &o.meta)
@@ -179,7 +178,7 @@ Adding someone with the roles they have sends nothing.
   roster group add my-group npub1...            # makes an admin a plain member`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return groupModerate(cmd.Context(), a, args[0], groups.ModerationInput{Action: groups.ActPutUser, Roles: o.roles}, o, args[1])
+			return groupModerate(cmd, a, args[0], groups.ModerationInput{Action: groups.ActPutUser, Roles: o.roles}, o, args[1])
 		},
 	}
 	cmd.Flags().StringArrayVar(&o.roles, "role", nil, "a role to give (repeat for several; the relay's roles are shown before sending)")
@@ -203,7 +202,7 @@ naming them (and the member list, 39002, where the relay publishes one).
   roster group remove my-group npub1... --reason spam --json`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return groupModerate(cmd.Context(), a, args[0], groups.ModerationInput{Action: groups.ActRemoveUser}, o, args[1])
+			return groupModerate(cmd, a, args[0], groups.ModerationInput{Action: groups.ActRemoveUser}, o, args[1])
 		},
 	}
 	addGroupModFlags(cmd, &o)
@@ -238,7 +237,7 @@ relay's OK is the evidence.
 				}
 				code = hex.EncodeToString(b)
 			}
-			return groupModerate(cmd.Context(), a, args[0], groups.ModerationInput{Action: groups.ActInvite, Code: code}, o, "")
+			return groupModerate(cmd, a, args[0], groups.ModerationInput{Action: groups.ActInvite, Code: code}, o, "")
 		},
 	}
 	cmd.Flags().StringVar(&o.code, "code", "", "the invite code (default: 16 random hex characters)")
@@ -267,7 +266,7 @@ must carry the group's h tag.
 			if err != nil {
 				return cmdutil.UsageErr("%v", err)
 			}
-			return groupModerate(cmd.Context(), a, args[0], groups.ModerationInput{Action: groups.ActDeleteEvent, EventID: id}, o, "")
+			return groupModerate(cmd, a, args[0], groups.ModerationInput{Action: groups.ActDeleteEvent, EventID: id}, o, "")
 		},
 	}
 	addGroupModFlags(cmd, &o)
@@ -291,7 +290,7 @@ the group id on a terminal (off a terminal, --yes is required), sends a kind
   roster group delete my-group --dry-run`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return groupModerate(cmd.Context(), a, args[0], groups.ModerationInput{Action: groups.ActDeleteGroup}, o, "")
+			return groupModerate(cmd, a, args[0], groups.ModerationInput{Action: groups.ActDeleteGroup}, o, "")
 		},
 	}
 	cmd.Flags().BoolVar(&o.yes, "yes", false, "delete without asking (needed off a terminal)")
@@ -317,7 +316,8 @@ func parseEventRef(s string) (string, error) {
 	return "", fmt.Errorf("%q is not an event: give an nevent1..., a note1... or the 64-hex event id", s)
 }
 
-func groupModerate(ctx context.Context, a *cmdutil.Factory, arg string, in groups.ModerationInput, o groupModOpts, person string) error {
+func groupModerate(cmd *cobra.Command, a *cmdutil.Factory, arg string, in groups.ModerationInput, o groupModOpts, person string) error {
+	ctx := cmd.Context()
 	verb := string(in.Action)
 	ref, relays, err := groupTarget(a, arg, verb)
 	if err != nil {
@@ -349,21 +349,36 @@ func groupModerate(ctx context.Context, a *cmdutil.Factory, arg string, in group
 	in.Relays, in.Publish, in.Sign, in.Me = pool, pipeline.PoolPublish(pool), s.SignEvent, me
 	in.Ask, in.Host, in.ID, in.Reason, in.DryRun = relays, ref.Relay, ref.ID, o.reason, o.dryRun
 	in.Now = func() nostr.Timestamp { return cmdutil.NostrNow(a) }
-	if in.Action == groups.ActDeleteGroup && !o.dryRun && !o.yes {
-		// Preview, then ask: the deletion is not undone.
-		in.DryRun = true
-		res, err := groups.Moderate(ctx, in)
+	in.Journal = a.Journal()
+	noticeUnfinished(a, relays, ref.ID)
+	p, err := groups.Prepare(ctx, in)
+	res := p.Result
+	if err != nil {
+		return groupModErr(a, res, err)
+	}
+	if !res.NothingToChange && !o.dryRun {
+		if in.Action == groups.ActDeleteGroup && !o.yes {
+			// Preview, then ask: the deletion is not undone. The group was
+			// read once; Send signs what was previewed.
+			if err := groupConfirmDelete(a, res, ref); err != nil {
+				return err
+			}
+		}
+		var args []string
+		if person != "" {
+			args = append(args, person)
+		}
+		if in.Action == groups.ActDeleteEvent {
+			args = append(args, in.EventID)
+		}
+		p.Command = commandWords(cmd, verb, res.Relay+"'"+ref.ID, args...)
+		if in.Action == groups.ActDeleteGroup && !o.yes {
+			p.Command = append(p.Command, "--yes")
+		}
+		res, err = p.Send(ctx)
 		if err != nil {
 			return groupModErr(a, res, err)
 		}
-		if err := groupConfirmDelete(a, res, ref); err != nil {
-			return err
-		}
-		in.DryRun = false
-	}
-	res, err := groups.Moderate(ctx, in)
-	if err != nil {
-		return groupModErr(a, res, err)
 	}
 	out := groupModerationJSON{Schema: "roster.group.moderation/v1", Signer: render.WsPerson(me, ""), ModerationResult: res, NIP05Lookups: lookups.JSON()}
 	if in.Target != "" {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -14,11 +15,13 @@ import (
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/journal"
+	"github.com/roster-cli/roster/journal/track"
 	"github.com/roster-cli/roster/membership"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
+	"github.com/roster-cli/roster/workspace/groups"
 	"github.com/roster-cli/roster/workspace/projects"
 	"github.com/roster-cli/roster/workspace/sections"
 	"github.com/spf13/cobra"
@@ -106,6 +109,16 @@ func findPending(a *cmdutil.Factory, id string) (*journal.Dir, *journal.Write, e
 			Commands: []suggest.Command{suggest.Roster("pending").Because("list the unfinished writes")}}
 	}
 	if w == nil {
+		if _, problems, err := j.List(); err == nil {
+			for _, p := range problems {
+				if p.Write != "" && len(id) >= 8 && strings.HasPrefix(p.Write, strings.ToLower(id)) || filepath.Base(p.File) == id {
+					// Never sent: an entry that cannot be read cannot be resumed.
+					return nil, nil, &cmdutil.ExitError{Code: cmdutil.ExitFailure, Kind: "journal-unreadable",
+						Err:      fmt.Errorf("%q is a journal file that cannot be read (%s: %v), so it cannot be resumed; nothing was sent", id, p.File, p.Err),
+						Commands: []suggest.Command{suggest.Roster("pending", "discard", track.Short(p.ID())).Because("forget it (fix its permissions instead if it is a readable entry of yours)")}}
+				}
+			}
+		}
 		return nil, nil, &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "pending-not-found", Err: fmt.Errorf("%q names no unfinished write", id),
 			Commands: []suggest.Command{suggest.Roster("pending").Because("list the unfinished writes")}}
 	}
@@ -141,12 +154,12 @@ func listPending(a *cmdutil.Factory, ctx context.Context) error {
 	out := report.Pending{Schema: report.PendingSchema, Writes: []report.PendingWrite{}, Unreadable: []report.PendingProblem{}}
 	j := a.Journal()
 	var writes []journal.Write
+	var problems []journal.Problem
 	if j != nil {
-		var problems []journal.Problem
 		var err error
 		writes, problems, err = j.List()
 		if err != nil {
-			return err
+			return &cmdutil.ExitError{Code: cmdutil.ExitFailure, Kind: "journal-unreadable", Err: &journal.UnreadableError{Root: j.Root, Err: err}}
 		}
 		for _, p := range problems {
 			out.Unreadable = append(out.Unreadable, report.PendingProblem{File: p.File, Problem: p.Err.Error()})
@@ -175,12 +188,16 @@ func listPending(a *cmdutil.Factory, ctx context.Context) error {
 	for _, w := range out.Writes {
 		fmt.Fprintln(wr)
 		printPendingWrite(wr, w, out.Checked)
-		for _, c := range render.Render(a, membership.PendingCommands(w.ID)) {
+		for _, c := range render.Render(a, track.Commands(w.ID)) {
 			fmt.Fprintf(wr, "  run: %s\n", termtext.Line(c))
 		}
 	}
-	for _, p := range out.Unreadable {
-		fmt.Fprintf(wr, "unreadable journal file (never sent): %s: %s\n", termtext.Line(p.File), termtext.Line(p.Problem))
+	for _, p := range problems {
+		fmt.Fprintf(wr, "unreadable journal file (never sent): %s: %s\n", termtext.Line(p.File), termtext.Line(p.Err.Error()))
+		fmt.Fprintln(wr, "  a write of the coordinate it names (any coordinate, when it names none) stops before signing until it is fixed or forgotten")
+		for _, c := range render.Render(a, []suggest.Command{suggest.Roster("pending", "discard", track.Short(p.ID())).Because("forget it (fix its permissions instead if it is a readable entry of yours)")}) {
+			fmt.Fprintf(wr, "  run: %s\n", termtext.Line(c))
+		}
 	}
 	return nil
 }
@@ -189,7 +206,11 @@ func listPending(a *cmdutil.Factory, ctx context.Context) error {
 func printPendingWrite(w io.Writer, pw report.PendingWrite, checked bool) {
 	fmt.Fprintf(w, "%s  %s\n", pw.ID[:12], termtext.Line(quoteWords(pw.Command)))
 	fmt.Fprintf(w, "  signed      %s\n", pw.Signed.UTC().Format("2006-01-02 15:04:05 UTC"))
-	fmt.Fprintf(w, "  repository  %s\n", termtext.Line(displayPendingRepo(pw.Repository)))
+	if group, ok := strings.CutPrefix(pw.Repository, "nip-29:"); ok {
+		fmt.Fprintf(w, "  group       %s\n", termtext.Line(group))
+	} else {
+		fmt.Fprintf(w, "  repository  %s\n", termtext.Line(displayPendingRepo(pw.Repository)))
+	}
 	held := "held by"
 	if !checked {
 		held = "acknowledged (recorded)"
@@ -219,15 +240,35 @@ func displayPendingRepo(repo string) string {
 	return repo
 }
 
+// discardPending forgets a write, or the journal files that cannot be read
+// and carry id (their write's id, or their file name).
 func discardPending(a *cmdutil.Factory, id string) error {
-	j, w, err := findPending(a, id)
-	if err != nil {
+	j := a.Journal()
+	if j == nil {
+		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "pending-not-found", Err: errors.New("no data directory: there is no journal of unfinished writes")}
+	}
+	w, problems, err := j.Discard(id)
+	switch {
+	case err != nil && w == nil && problems == nil:
+		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "pending-not-found", Err: err,
+			Commands: []suggest.Command{suggest.Roster("pending").Because("list the unfinished writes")}}
+	case err != nil:
 		return err
+	case w == nil && len(problems) == 0:
+		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "pending-not-found", Err: fmt.Errorf("%q names no unfinished write", id),
+			Commands: []suggest.Command{suggest.Roster("pending").Because("list the unfinished writes")}}
+	case w == nil:
+		// Unreadable files: discarded carries only the id they were named by.
+		if a.Opts.JSON {
+			return cmdutil.WriteJSON(a, report.PendingDiscard{Schema: report.PendingDiscardSchema,
+				Discarded: report.PendingWrite{ID: problems[0].ID(), Command: []string{}, Events: []report.PendingEvent{}}})
+		}
+		for _, p := range problems {
+			fmt.Fprintf(a.Io.Out, "removed the unreadable journal file %s; what relays already hold stays there\n", termtext.Line(p.File))
+		}
+		return nil
 	}
 	pw := report.PendingWriteOf(*w, nil, a.Io.Now())
-	if err := j.Finish(w.ID); err != nil {
-		return err
-	}
 	if a.Opts.JSON {
 		return cmdutil.WriteJSON(a, report.PendingDiscard{Schema: report.PendingDiscardSchema, Discarded: pw})
 	}
@@ -250,6 +291,9 @@ func resumePending(a *cmdutil.Factory, deps Deps, ctx context.Context, id string
 		return resumeOneEvent(a, ctx, *w, deps.ResumeWorkspace)
 	case projects.PipelineProject:
 		return resumeOneEvent(a, ctx, *w, deps.ResumeProject)
+	}
+	if first.Pipeline == groups.PipelineGroups {
+		return resumeGroupWrite(a, ctx, j, *w)
 	}
 	c, ok := coordinateOf(first.Repo)
 	if !ok {
@@ -276,6 +320,12 @@ func resumePending(a *cmdutil.Factory, deps Deps, ctx context.Context, id string
 		Lock: func(ctx context.Context, addr string) (func(), error) { return deps.Lock(a, ctx, addr) },
 	}
 	r, err := p.Resume(ctx, *w)
+	var ee *cmdutil.ExitError
+	if first.Pipeline == journal.PipelineAnnounce && len(first.Preview) == 0 && errors.As(err, &ee) && ee.Kind == "not-found" {
+		// A first announcement that no relay holds: the repository read
+		// finds nothing to recheck against, which init's own check does.
+		return resumeFirstAnnouncement(a, ctx, j, *w)
+	}
 	var rf *membership.ResumeFailure
 	if errors.As(err, &rf) {
 		return resumeFailure(a, rf)

@@ -66,10 +66,10 @@ does (its maintainer-graph findings; the Git servers are compared by
   0  every member repository is healthy (warnings allowed unless --strict)
   5  a member repository has an error finding; with --strict also a warning
      its current maintainers can act on; with --strict=all any warning
-  4  the project was not found, or a member repository could not be judged:
-     a relay did not answer, no relay holds its announcement, or it is
-     beyond the 16 read`,
-		Example: `  roster project health 30621:<owner-hex>:my-project --relay wss://relay.example
+  4  the project was not found, a relay did not answer for the project
+     itself, or a member repository could not be judged: a relay did not
+     answer, no relay holds its announcement, or it is beyond the 16 read`,
+		Example: `  roster project health 30621:<owner-npub>:my-project --relay wss://relay.example
   roster project health naddr1... --strict --format github   # in GitHub Actions`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -153,6 +153,14 @@ does (its maintainer-graph findings; the Git servers are compared by
 				return &cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "project-repositories-incomplete", Printed: true, Err: fmt.Errorf("%s", verdict),
 					Details:  map[string]any{"repositories": unresolvedAddresses(repos)},
 					Commands: []suggest.Command{suggest.Roster("project", "show", args[0]).Because("see what each relay holds of the repositories"), suggest.Roster("project", "health", args[0]).With("--timeout", "30s").Because("give slow relays longer")}}
+			case !rd.Complete:
+				// A relay that did not answer for the project may hold a
+				// newer revision listing other repositories: the members
+				// judged are not known to be the project's.
+				return &cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "incomplete", Printed: true,
+					Err:      fmt.Errorf("%s; but not every relay answered for the project itself, so a newer revision may list other repositories", verdict),
+					Details:  map[string]any{"relays": rd.Relays},
+					Commands: []suggest.Command{suggest.Roster("project", "show", args[0]).Because("see what each relay answered")}}
 			}
 			return nil
 		},

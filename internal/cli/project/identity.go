@@ -98,6 +98,7 @@ func (f *projectFieldFlags) fields(cmd *cobra.Command) (projects.Fields, error) 
 
 func newProjectCreateCmd(a *cmdutil.Factory) *cobra.Command {
 	var f projectFieldFlags
+	var pf projectPreviewFlags
 	cmd := &cobra.Command{
 		Use:   "create <d> --name <name> [--home-channel <channel-uuid>] [--add-repo <repo>]...",
 		Short: "Create your project: publish its owner-signed kind 30621 identity",
@@ -124,18 +125,24 @@ a deleted one is recreated at the next revision.`,
 			if err := f.withRepos(cmd.Context(), a, &fl); err != nil {
 				return err
 			}
+			var pre []identityPreStep
+			if fl.Home != nil && *fl.Home != "" {
+				pre = append(pre, createStep(a, *fl.Home, pf.yes, retryWithYes(cmd, args)))
+			}
 			return projectIdentityWrite(cmd.Context(), a, "create", args[0], true, func(ctx context.Context, in projects.IdentityInput) (*projects.IdentityResult, error) {
 				f.check(a, "create", &in)
 				return projects.Create(ctx, in, fl)
-			})
+			}, pre...)
 		},
 	}
 	f.register(cmd, true)
+	cmd.Flags().BoolVar(&pf.yes, "yes", false, "bind the project to a home channel you are not a member of without asking (needed off a terminal)")
 	return cmd
 }
 
 func newProjectUpdateCmd(a *cmdutil.Factory) *cobra.Command {
 	var f projectFieldFlags
+	var pf projectPreviewFlags
 	cmd := &cobra.Command{
 		Use:   "update <naddr|coordinate|d> [--name ...] [--description ...] [--home-channel ...] [--add-repo|--remove-repo <repo>]...",
 		Short: "Update your project: publish a newer kind 30621, every other tag kept",
@@ -162,18 +169,24 @@ is refused before signing (exit 3, not-owner).`,
 			if fl.Empty() {
 				return cmdutil.UsageErr("project update needs at least one of --name, --description, --home-channel, --add-repo, --remove-repo")
 			}
+			var pre []identityPreStep
+			if pf.dryRun || fl.Home != nil {
+				pre = append(pre, updateStep(a, pf, fl, retryWithYes(cmd, args)))
+			}
 			return projectIdentityWrite(cmd.Context(), a, "update", args[0], false, func(ctx context.Context, in projects.IdentityInput) (*projects.IdentityResult, error) {
 				f.check(a, "update", &in)
 				return projects.Update(ctx, in, fl)
-			})
+			}, pre...)
 		},
 	}
 	f.register(cmd, false)
+	pf.register(cmd, "say what the update changes, and with --home-channel who gains and who loses authority over the related channels; sign and publish nothing", true)
 	return cmd
 }
 
 func newProjectDeleteCmd(a *cmdutil.Factory) *cobra.Command {
-	return &cobra.Command{
+	var pf projectPreviewFlags
+	cmd := &cobra.Command{
 		Use:   "delete <naddr|coordinate|d>",
 		Short: "Delete your project: a NIP-09 deletion of its kind 30621 identity",
 		Long: `Publishes a kind 5 deletion naming the identity by address and by id; the relay
@@ -186,15 +199,17 @@ back. Member repositories and channels are not deleted. A later
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return projectIdentityWrite(cmd.Context(), a, "delete", args[0], false, func(ctx context.Context, in projects.IdentityInput) (*projects.IdentityResult, error) {
 				return projects.Delete(ctx, in)
-			})
+			}, deleteStep(a, pf))
 		},
 	}
+	pf.register(cmd, "say what the deletion removes; sign and publish nothing", false)
+	return cmd
 }
 
 // projectIdentityWrite resolves the project (a bare d is yours), opens the
 // signer and one relay, runs write and renders its result.
 func projectIdentityWrite(ctx context.Context, a *cmdutil.Factory, verb, arg string, bareOnly bool,
-	write func(context.Context, projects.IdentityInput) (*projects.IdentityResult, error)) error {
+	write func(context.Context, projects.IdentityInput) (*projects.IdentityResult, error), pre ...identityPreStep) error {
 	relays := relaypool.NormalizeRelays(a.DefaultRelays())
 	if len(relays) != 1 {
 		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "one-relay",
@@ -221,9 +236,15 @@ func projectIdentityWrite(ctx context.Context, a *cmdutil.Factory, verb, arg str
 	defer pool.Close()
 	j := a.Journal()
 	noticeUnfinished(a, j, c)
-	res, err := write(ctx, projects.IdentityInput{Relays: pool, Publish: pipeline.PoolPublish(pool), Sign: s.SignEvent,
+	in := projects.IdentityInput{Relays: pool, Publish: pipeline.PoolPublish(pool), Sign: s.SignEvent,
 		Signer: me, Relay: relays[0], Coord: c, Now: func() nostr.Timestamp { return cmdutil.NostrNow(a) },
-		Journal: j, Rerun: a.RerunWords()})
+		Journal: j, Rerun: a.RerunWords()}
+	for _, step := range pre {
+		if stop, err := step(ctx, in); stop || err != nil {
+			return err
+		}
+	}
+	res, err := write(ctx, in)
 	if err != nil {
 		return render.PipelineErr(err)
 	}

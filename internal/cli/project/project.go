@@ -22,17 +22,18 @@ import (
 func NewProjectCmd(a *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "project",
-		Short: "NIP-PC projects: create, show, list, update, relate channels and delete",
+		Short: "NIP-PC projects: create, show, list, health, update, relate channels and delete",
 		Long: `A project's identity (kind 30621) is signed by its owner; its effective state
 (kind 30623) is signed by the relay that hosts its community, which also
 applies related-channel changes (kind 47010). The project owner may always
 change related channels; anyone else only as an active owner or admin of the
 project's live home channel (a NIP-29 group on the same relay).`,
-		Example: `  roster project show 30621:<owner-hex>:my-project --relay wss://relay.example
-  roster project relate 30621:<owner-hex>:my-project 11111111-1111-4111-8111-111111111111 --relay wss://relay.example
-  roster project unrelate 30621:<owner-hex>:my-project 11111111-1111-4111-8111-111111111111 --relay wss://relay.example --json
+		Example: `  roster project show 30621:<owner-npub>:my-project --relay wss://relay.example
+  roster project relate 30621:<owner-npub>:my-project 11111111-1111-4111-8111-111111111111 --relay wss://relay.example
+  roster project unrelate 30621:<owner-npub>:my-project 11111111-1111-4111-8111-111111111111 --relay wss://relay.example --json
   roster project update my-project --add-repo nostr://<npub>/<repo> --relay wss://relay.example
-  roster project health 30621:<owner-hex>:my-project --strict --relay wss://relay.example`,
+  roster project delete my-project --dry-run --relay wss://relay.example
+  roster project health 30621:<owner-npub>:my-project --strict --relay wss://relay.example`,
 	}
 	cmd.AddCommand(newProjectShowCmd(a), newProjectHealthCmd(a), newProjectChangeCmd(a, true), newProjectChangeCmd(a, false),
 		newProjectCreateCmd(a), newProjectUpdateCmd(a), newProjectDeleteCmd(a), newProjectListCmd(a))
@@ -60,7 +61,7 @@ reads them. 'roster project health' is the CI gate.
 With --watch it stays: one live subscription per relay on the Project State,
 and the project is printed again each time the shown state changes (with
 --json, one document per line). Ctrl-C ends it (exit 0).`,
-		Example: `  roster project show 30621:<owner-hex>:my-project --relay wss://relay.example
+		Example: `  roster project show 30621:<owner-npub>:my-project --relay wss://relay.example
   roster project show naddr1... --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -180,7 +181,7 @@ most 64 related channels remain, and you are the owner or an active owner or
 admin of the project's live home channel. A refusal exits 3 and publishes
 nothing. If another change commits first (a "conflict:" reply), roster
 re-reads the state, re-checks and retries once.`,
-		Example: fmt.Sprintf(`  roster project %[1]s 30621:<owner-hex>:my-project 11111111-1111-4111-8111-111111111111 --relay wss://relay.example
+		Example: fmt.Sprintf(`  roster project %[1]s 30621:<owner-npub>:my-project 11111111-1111-4111-8111-111111111111 --relay wss://relay.example
   roster project %[1]s naddr1... <uuid> <uuid> --relay wss://relay.example --json`, verb),
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {

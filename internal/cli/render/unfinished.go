@@ -8,7 +8,7 @@ import (
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/journal"
-	"github.com/roster-cli/roster/membership"
+	"github.com/roster-cli/roster/journal/track"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 )
@@ -36,7 +36,7 @@ func NoticeUnfinishedOf(a *cmdutil.Factory, what string, us []journal.Unfinished
 			}
 			fmt.Fprintln(a.Io.Err, termtext.Line(line))
 		}
-		for _, c := range Render(a, membership.PendingCommands(u.Write.ID)) {
+		for _, c := range Render(a, track.Commands(u.Write.ID)) {
 			fmt.Fprintf(a.Io.Err, "  run: %s\n", termtext.Line(c))
 		}
 	}
@@ -53,7 +53,7 @@ func WithJournal(err error, write string) error {
 		ee.Details = map[string]any{}
 	}
 	ee.Details["journal"] = write
-	for _, c := range membership.PendingCommands(write) {
+	for _, c := range track.Commands(write) {
 		if !slices.ContainsFunc(ee.Commands, func(x suggest.Command) bool { return slices.Equal(x.Words(), c.Words()) }) {
 			ee.Commands = append(ee.Commands, c)
 		}

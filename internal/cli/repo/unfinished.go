@@ -1,21 +1,24 @@
 package repo
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/journal"
+	"github.com/roster-cli/roster/journal/track"
+	"github.com/roster-cli/roster/termtext"
 )
 
 // noticeUnfinished says on stderr which unfinished writes of this home's
 // journal touch the repository read (its coordinate, or the viewer's own
 // announcement or state of its identifier), with the relays whose answer
-// carried their events.
+// carried their events; and, when the journal cannot be read, that it
+// cannot, naming the file and the fix (a read goes on; a write stops).
 func noticeUnfinished(a *cmdutil.Factory, v *RepoView) {
-	j := a.Journal()
-	if j == nil || v == nil {
+	if v == nil {
 		return
 	}
 	c := v.Coordinate()
@@ -24,17 +27,20 @@ func noticeUnfinished(a *cmdutil.Factory, v *RepoView) {
 		addrs = append(addrs, fmt.Sprintf("%d:%s:%s", graph.KindAnnouncement, v.Viewer, c.Identifier),
 			fmt.Sprintf("%d:%s:%s", graph.KindState, v.Viewer, c.Identifier))
 	}
-	writes, err := j.Touching(c.ATag(), addrs...)
-	if err != nil || len(writes) == 0 {
-		return
-	}
 	var sources map[string][]string
 	if v.Fetch != nil {
 		sources = v.Fetch.Sources
 	}
-	us := make([]journal.Unfinished, 0, len(writes))
-	for _, w := range writes {
-		us = append(us, journal.Unfinished{Write: w, Holding: w.Holding(sources)})
+	us, err := track.Check(a.Journal(), sources, c.ATag(), addrs...)
+	var ue *journal.UnreadableError
+	if errors.As(err, &ue) && ue.Root == "" {
+		// No data directory: no journal to read (a write says so).
+		err = nil
 	}
-	render.NoticeUnfinished(a, us)
+	if err != nil {
+		fmt.Fprintf(a.Io.Err, "roster: %s\n", termtext.Line(err.Error()))
+	}
+	if len(us) > 0 {
+		render.NoticeUnfinished(a, us)
+	}
 }

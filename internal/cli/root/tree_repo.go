@@ -30,15 +30,14 @@ func newRepoTree(a *cmdutil.Factory) *cobra.Command {
 
 // addRepoFlags gives every command under roster repo the flags a
 // repository command reads: --repo, the relay flags, --home and the
-// output flags. check-event needs every relay's answer, so never
-// --offline.
+// output flags. check-event takes --offline to refuse it with its reason
+// (a verdict needs every relay's answer).
 func addRepoFlags(a *cmdutil.Factory, parent *cobra.Command) {
 	for _, c := range parent.Commands() {
-		set := cmdutil.RepoCommandFlags
+		cmdutil.AddFlags(c, &a.Opts, cmdutil.RepoCommandFlags)
 		if c.Name() == "check-event" {
-			set &^= cmdutil.OfflineFlag
+			c.Flags().Lookup("offline").Usage = "refused: a verdict needs every relay's answer, never the local cache alone"
 		}
-		cmdutil.AddFlags(c, &a.Opts, set)
 		addRepoFlags(a, c)
 	}
 }

@@ -98,24 +98,35 @@ func newWorkspaceSectionCmd(a *cmdutil.Factory) *cobra.Command {
 				func(after *sections.Current) bool { return sameOrder(after.W.Sections, ids) })
 		},
 	}
+	var dryRun bool
 	remove := &cobra.Command{
-		Use:     "remove <section>",
-		Short:   "Remove a section; its channels become unassigned",
-		Example: `  roster workspace section remove Archive --relay wss://relay.example`,
-		Args:    cobra.ExactArgs(1),
+		Use:   "remove <section>",
+		Short: "Remove a section; its channels become unassigned",
+		Long: `Removes the section for every reader; the channels in it become unassigned
+(in no section). Before it signs, roster names the section and each channel
+that becomes unassigned; --dry-run prints only that and sends nothing.`,
+		Example: `  roster workspace section remove Archive --dry-run --relay wss://relay.example
+  roster workspace section remove Archive --relay wss://relay.example`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			consequence := removeConsequence(a, args[0])
+			if dryRun {
+				return workspaceDryRun(a, c.Context(), owner, "section remove", sections.ActionManage, consequence)
+			}
 			var id string
 			return workspaceWrite(a, c.Context(), owner, "section remove", sections.ActionManage,
-				func(_ context.Context, _ *sections.Session, cur *sections.Current) (sections.Body, error) {
-					b, err := cur.W.RemoveBody(args[0])
-					if err == nil {
-						id = b.SectionID
-					}
-					return b, err
-				},
+				previewing(a, "section remove", consequence,
+					func(_ context.Context, _ *sections.Session, cur *sections.Current) (sections.Body, error) {
+						b, err := cur.W.RemoveBody(args[0])
+						if err == nil {
+							id = b.SectionID
+						}
+						return b, err
+					}),
 				func(after *sections.Current) bool { _, err := after.W.FindSection(id); return err != nil })
 		},
 	}
+	remove.Flags().BoolVar(&dryRun, "dry-run", false, "name the section and the channels that become unassigned; sign and send nothing")
 	cmd.AddCommand(add, rename, reorder, newWorkspaceSectionMoveCmd(a, &owner), remove)
 	return cmd
 }

@@ -139,7 +139,8 @@ grant is sent.`,
 }
 
 func newWorkspaceRevokeCmd(a *cmdutil.Factory) *cobra.Command {
-	return &cobra.Command{
+	var dryRun bool
+	cmd := &cobra.Command{
 		Use:   "revoke <npub>",
 		Short: "Revoke a person's access and rotate the workspace key (kind 9052)",
 		Long: `Owner only. Creates a new workspace key at the next epoch, re-encrypts every
@@ -148,9 +149,15 @@ reader, never for the revoked one. The relay cuts the revoked reader's live
 subscriptions at once. Revocation cannot erase what they already read.
 
 <npub> may also be a 64-hex key or a NIP-05 name (bob@example.com), looked
-up and shown before anything is sent.`,
-		Example: `  roster workspace revoke npub1... --relay wss://relay.example`,
-		Args:    cobra.ExactArgs(1),
+up and shown before anything is sent.
+
+Before it signs, roster says what the revocation takes away from whom: the
+person's role and what it let them do, the key epoch that follows and the
+readers the new key is wrapped for. --dry-run prints only that and sends
+nothing.`,
+		Example: `  roster workspace revoke npub1... --dry-run --relay wss://relay.example
+  roster workspace revoke npub1... --relay wss://relay.example`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			arg, lookups, err := a.ResolvePubkeyArg(cmd.Context(), "<npub>", args[0], true, suggest.Roster("workspace", "revoke", "<npub>"))
 			if err != nil {
@@ -160,18 +167,25 @@ up and shown before anything is sent.`,
 			if err != nil {
 				return cmdutil.UsageErr("%v", err)
 			}
+			consequence := revokeConsequence(a, gone)
+			if dryRun {
+				return workspaceDryRun(a, cmd.Context(), "", "revoke", sections.ActionRevoke, consequence, lookups...)
+			}
 			var epoch int64
 			return workspaceWrite(a, cmd.Context(), "", "revoke", sections.ActionRevoke,
-				func(ctx context.Context, ws *sections.Session, cur *sections.Current) (sections.Body, error) {
-					epoch = cur.W.KeyEpoch
-					return cur.W.RevokeBody(ctx, ws.Signer, gone)
-				},
+				previewing(a, "revoke", consequence,
+					func(ctx context.Context, ws *sections.Session, cur *sections.Current) (sections.Body, error) {
+						epoch = cur.W.KeyEpoch
+						return cur.W.RevokeBody(ctx, ws.Signer, gone)
+					}),
 				func(after *sections.Current) bool {
 					_, still := after.W.Readers[gone]
 					return !still && after.W.KeyEpoch == epoch+1
 				}, lookups...)
 		},
 	}
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "say what the revocation takes away from whom; sign and send nothing")
+	return cmd
 }
 
 func newWorkspaceMoveCmd(a *cmdutil.Factory) *cobra.Command {

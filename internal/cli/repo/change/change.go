@@ -229,7 +229,7 @@ func mutationFailure(a *cmdutil.Factory, intent preflight.Intent, err error) err
 			Details:  map[string]any{"published": out.Published, "relays": out.Relays, "problems": f.Problems},
 			Commands: cmds})
 	}
-	return &cmdutil.ExitError{Code: cmdutil.ExitFailure, Kind: f.Kind, Err: errors.New(f.Message)}
+	return &cmdutil.ExitError{Code: cmdutil.ExitFailure, Kind: f.Kind, Err: errors.New(f.Message), Commands: f.Commands}
 }
 
 // withMutationRetry puts the change itself first among the commands of an

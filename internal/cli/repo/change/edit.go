@@ -37,7 +37,7 @@ func NewCmdEdit(a *cmdutil.Factory, runF func(context.Context, *EditOptions) err
 		Use:   "edit",
 		Short: "Change one maintainer or moderator relationship, or the announcement's metadata",
 		Long: `roster repo edit changes exactly one relationship in your repository
-announcement, shows every consequence first, and refuses anything you did
+announcement, or its metadata (below), shows every consequence first, and refuses anything you did
 not ask for (nothing is published then, exit 3). There is no prompt: the
 command either publishes what it previewed or explains why not.
 
@@ -71,7 +71,8 @@ shown in the preview.`,
   roster repo edit --add-maintainer npub1carol... --no-lead-maintainer
   roster repo edit --add-moderator npub1dave...
   roster repo edit --remove-moderator npub1dave... --dry-run --json
-  roster repo edit --lead-maintainer npub1bob... --dry-run --json`,
+  roster repo edit --lead-maintainer npub1bob... --dry-run --json
+  roster repo edit --description 'Makes widgets' --dry-run          # metadata only`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.Metadata, o.cmd = o.meta.given(cmd), cmd // edit_metadata.go

@@ -13,6 +13,7 @@ import (
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/hooks"
 	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/journal"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
@@ -23,7 +24,7 @@ import (
 type repoInitOptions struct {
 	identifier, name, description string
 	clone, web                    []string
-	setOrigin                     bool
+	setOrigin, dryRun             bool
 }
 
 func NewRepoInitCmd(a *cmdutil.Factory) *cobra.Command {
@@ -48,10 +49,18 @@ refreshed, keeping every tag init does not write.
 After publishing it reads the event back from every relay and reports each;
 exit 6 when any relay does not return it. It then sets git config nostr.repo
 to the repository's naddr and, with --set-origin, points origin at its
-nostr:// URL.`,
+nostr:// URL.
+
+The signed announcement is kept in the journal of unfinished writes
+(roster pending) from before the first relay is sent it until every relay
+returns it: an interrupted init is finished with roster pending resume.
+With --dry-run init reads your existing announcement as above and prints
+the announcement it would sign (its tags and the relays), signing and
+publishing nothing and leaving the checkout's configuration alone.`,
 		Example: `  roster repo init --relay wss://relay.example --description "What it does"
   roster repo init --identifier my-repo --name "My Project" --clone https://git.example/my-repo.git --set-origin
-  ROSTER_RELAYS=wss://a.example,wss://b.example roster repo init --json`,
+  ROSTER_RELAYS=wss://a.example,wss://b.example roster repo init --json
+  roster repo init --relay wss://relay.example --dry-run --json   # roster.repo-init-preview/v1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runRepoInit(cmd.Context(), a, o) },
 	}
@@ -62,6 +71,7 @@ nostr:// URL.`,
 	f.StringArrayVar(&o.clone, "clone", nil, "clone URL (repeatable); default: origin's URL when it is not nostr://")
 	f.StringArrayVar(&o.web, "web", nil, "web page URL (repeatable)")
 	f.BoolVar(&o.setOrigin, "set-origin", false, "also point the origin remote at the repository's nostr:// URL")
+	f.BoolVar(&o.dryRun, "dry-run", false, "show the announcement (tags, relays) that would be published; sign and publish nothing")
 	return cmd
 }
 
@@ -116,9 +126,10 @@ func runRepoInit(ctx context.Context, a *cmdutil.Factory, o repoInitOptions) err
 	relays := relaypool.NormalizeRelays(a.DefaultRelays())
 	pool := a.Pool(cmdutil.AuthLazy)
 	defer pool.Close()
-	p := announce.Pipeline{Checkout: co, Signer: a.Signer, Relays: relays, Pool: pool, Now: a.Io.Now}
+	p := announce.Pipeline{Checkout: co, Signer: a.Signer, Relays: relays, Pool: pool, Now: a.Io.Now,
+		Journal: a.Journal(), Notice: func(us []journal.Unfinished) { render.NoticeUnfinished(a, us) }}
 	res, err := p.Run(ctx, announce.Request{Identifier: o.identifier, Name: o.name, Description: o.description,
-		Clone: o.clone, Web: o.web, SetOrigin: o.setOrigin})
+		Clone: o.clone, Web: o.web, SetOrigin: o.setOrigin, DryRun: o.dryRun})
 	var (
 		ae *announce.Error
 		se *announce.SignerError
@@ -134,6 +145,9 @@ func runRepoInit(ctx context.Context, a *cmdutil.Factory, o repoInitOptions) err
 		return announceErr(ae)
 	case err != nil && res == nil:
 		return err
+	}
+	if res.DryRun {
+		return reportInitPreview(a, res, relays, o.setOrigin)
 	}
 	s, err2 := a.Signer(ctx) // opened already: the announcement is signed
 	if err2 != nil {
@@ -154,7 +168,7 @@ func runRepoInit(ctx context.Context, a *cmdutil.Factory, o repoInitOptions) err
 	if err != nil {
 		return err // the checkout's configuration could not be written
 	}
-	return reportRepoInit(a, out, res.NotReadBack(), relays)
+	return reportRepoInit(a, out, res.NotReadBack(), relays, res.Journal)
 }
 
 // announceErr is the exit error of what stopped an announcement.
@@ -168,19 +182,30 @@ func announceErr(e *announce.Error) *cmdutil.ExitError {
 		ee.Terminal = fmt.Sprintf("%s:\n  %s", e.Msg, strings.Join(termtext.Lines(unanswered(e.Fetch)), "\n  "))
 	case announce.KindExists:
 		ee.Code = cmdutil.ExitRefused
+	case announce.KindJournal, announce.KindJournalUnreadable:
+		ee.Code = cmdutil.ExitFailure
 	}
 	return ee
 }
 
 // reportRepoInit prints the result. A publish some relay did not return is
 // exit 6; with --json its error rides along inside the result.
-func reportRepoInit(a *cmdutil.Factory, res RepoInitResult, notReadBack, relays []string) error {
+// A kept journal entry (write) is named in the error with the commands
+// that resume or discard it.
+func reportRepoInit(a *cmdutil.Factory, res RepoInitResult, notReadBack, relays []string, write string) error {
 	if !res.Verified {
 		ee := &cmdutil.ExitError{Code: cmdutil.ExitUnverified, Kind: "unverified",
 			Err:     fmt.Errorf("published %s, but %s did not return it on read-back", res.Event.ID, strings.Join(notReadBack, ", ")),
 			Details: map[string]any{"published": res.Published, "relays": res.Relays},
 			Commands: []suggest.Command{suggest.Roster("repo", "init").With(relayWords(notReadBack)...),
 				suggest.Roster("repo").With(relayWords(relays)...)}}
+		if write != "" {
+			// The signed announcement is kept: resuming sends the same
+			// bytes, where rerunning init would sign a second one.
+			ee.Commands = []suggest.Command{suggest.Roster("repo").With(relayWords(relays)...)}
+			_ = render.WithJournal(ee, write)
+			ee.Commands = append(ee.Commands[1:], ee.Commands[0])
+		}
 		if a.Opts.JSON {
 			// The result is the useful part; the error rides along in it.
 			res.Error = &cmdutil.JsonErrorBody{Code: ee.Kind, Message: ee.Err.Error(), Details: ee.Details, Commands: render.Render(a, ee.Commands)}

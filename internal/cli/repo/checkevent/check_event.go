@@ -72,6 +72,9 @@ which its author asserts (time_source in JSON).`,
   roster repo check-event <state event id> --repo nostr://npub1.../my-repo   # kind 30618
   git log --format=%b | grep -o 'nevent1[a-z0-9]*' | roster repo check-event --stdin --json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if a.Opts.Offline {
+				return offlineRefusal(args, stdin)
+			}
 			if err := render.CheckCIFormat(a, format); err != nil {
 				return err
 			}
@@ -110,6 +113,21 @@ which its author asserts (time_source in JSON).`,
 	cmd.Flags().BoolVar(&stdin, "stdin", false, "also read references from stdin, one per line (blank lines and # comments skipped)")
 	render.AddCIFormatFlag(cmd, &format)
 	return cmd
+}
+
+// offlineRefusal is --offline's refusal: a verdict CI acts on needs every
+// relay's answer, and the cache has neither the event nor proof that what
+// it has is the latest.
+func offlineRefusal(args []string, stdin bool) error {
+	again := append([]string{"repo", "check-event"}, args...)
+	if stdin {
+		again = append(again, "--stdin")
+	}
+	return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "usage",
+		Err: errors.New("check-event gives a verdict CI acts on, which needs every relay's answer: the local cache keeps no status, label, subject or cover note to check, " +
+			"and cannot prove that the repository's announcements and deletions are still the latest (a removal or deletion on any relay changes the verdict); drop --offline"),
+		Details:  map[string]any{"flags": []string{"--offline"}},
+		Commands: []suggest.Command{suggest.Roster(again...).Because("the same, asking the relays")}}
 }
 
 // readRefLines reads --stdin's references: one per line, blank lines and

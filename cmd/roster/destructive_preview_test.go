@@ -1,0 +1,342 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay/grouprelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/workspace/sections"
+	"github.com/roster-cli/roster/workspace/sections/sectionstest"
+)
+
+// previewOut is a --dry-run preview's JSON (roster.preview/v1) with the
+// facts left to each test.
+type previewOut[F any] struct {
+	render.PreviewJSON
+	Facts F `json:"facts"`
+}
+
+// untouched fails the test when the relay received any event since before
+// (EventCount counts every EVENT a client sent, accepted or not).
+func untouched(t *testing.T, what string, before, after int) {
+	t.Helper()
+	if after != before {
+		t.Fatalf("%s sent %d event(s) to the relay; a dry run sends none", what, after-before)
+	}
+}
+
+// homeWorld is a project world whose home channel pcHome exists, created
+// by creator (its owner) with the home-channel admin as admin.
+func homeWorld(t *testing.T, creator string) *pcWorld {
+	t.Helper()
+	w := newPCWorld(t)
+	w.group(creator, grouprelay.KindCreateGroup)
+	w.group(creator, grouprelay.KindEditMetadata, nostr.Tag{"name", "roster-home"})
+	w.group(creator, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
+	return w
+}
+
+// Rule: `project delete --dry-run` says that the deletion cannot be undone
+// and what it removes (the home channel, the related channels, the member
+// repositories), publishes nothing and exits 0; the deletion run after it
+// makes the tombstone at the revision the preview named.
+func TestProjectDeleteDryRunSaysItCannotBeUndoneAndWhatItRemoves(t *testing.T) {
+	t.Parallel()
+	w := homeWorld(t, pcOwnerSK)
+	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
+	if r := w.as(pcAdminSK, "project", "relate", w.coord.String(), pcChanA); r.Code != cmdutil.ExitOK {
+		t.Fatalf("relate: exit %d %s", r.Code, r.Err)
+	}
+	before, events := w.stored(), w.relay.EventCount()
+	text := w.as(pcOwnerSK, "project", "delete", w.coord.String(), "--dry-run")
+	if text.Code != cmdutil.ExitOK {
+		t.Fatalf("dry run: exit %d\n%s%s", text.Code, text.Out, text.Err)
+	}
+	for _, want := range []string{"nothing was signed or sent", "cannot be undone", "#roster-home (" + pcHome + ")", pcChanA,
+		"the related channels others added do not come back", "not deleted"} {
+		if !strings.Contains(text.Out, want) {
+			t.Errorf("the preview does not say %q:\n%s", want, text.Out)
+		}
+	}
+	js := w.as(pcOwnerSK, "project", "delete", w.coord.String(), "--dry-run", "--json")
+	p := decodeOut[previewOut[projectDeleteFactsOut]](t, js)
+	if js.Code != cmdutil.ExitOK || p.Schema != render.PreviewSchema || !p.DryRun || p.Command != "project delete" || p.Facts.Undoable ||
+		p.Facts.Revision != before.Revision || p.Facts.RevisionAfter != before.Revision+1 || len(p.Facts.RelatedChannels) != 1 || p.Facts.RelatedChannels[0] != pcChanA ||
+		p.Facts.HomeChannel == nil || *p.Facts.HomeChannel != pcHome || len(p.Consequences) == 0 {
+		t.Fatalf("exit %d %+v", js.Code, p)
+	}
+	untouched(t, "project delete --dry-run", events, w.relay.EventCount())
+	if st := w.stored(); st.Revision != before.Revision || st.Deleted {
+		t.Fatalf("a dry run changed the project: %+v", st)
+	}
+	// The deletion itself does what the preview said.
+	if r := w.as(pcOwnerSK, "project", "delete", w.coord.String()); r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "cannot be undone") {
+		t.Fatalf("delete: exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+	if st := w.stored(); !st.Deleted || st.Revision != p.Facts.RevisionAfter {
+		t.Fatalf("after delete %+v, want a tombstone at revision %d", st, p.Facts.RevisionAfter)
+	}
+}
+
+type projectDeleteFactsOut struct {
+	Revision        int64    `json:"revision"`
+	RevisionAfter   int64    `json:"revision_after"`
+	HomeChannel     *string  `json:"home_channel"`
+	RelatedChannels []string `json:"related_channels"`
+	Undoable        bool     `json:"undoable"`
+}
+
+type projectHomeFactsOut struct {
+	HomeBefore      *string `json:"home_channel_before"`
+	HomeAfter       *string `json:"home_channel_after"`
+	MayChangeBefore []struct {
+		Pubkey string   `json:"pubkey"`
+		Roles  []string `json:"roles"`
+	} `json:"may_change_before"`
+	MayChangeAfter []struct {
+		Pubkey string   `json:"pubkey"`
+		Roles  []string `json:"roles"`
+	} `json:"may_change_after"`
+	SignerMembership   string `json:"signer_membership"`
+	ConfirmationNeeded bool   `json:"confirmation_needed"`
+}
+
+// Rule: `project update --home-channel --dry-run` names who will be able
+// to change the project's related channels (the channel's owners and
+// admins, by name and role, the channel by its relay-signed name) and
+// publishes nothing; the update after it binds the channel, and the admin
+// it named may then change the related channels.
+func TestProjectHomeChannelDryRunNamesWhoGainsAuthority(t *testing.T) {
+	t.Parallel()
+	w := homeWorld(t, pcOwnerSK)
+	w.identity(nostr.Now() - 10)
+	admin := pubOf(t, pcAdminSK)
+	adminNpub := render.WsPerson(admin, "").Npub
+	before, events := w.stored(), w.relay.EventCount()
+	text := w.as(pcOwnerSK, "project", "update", w.coord.String(), "--home-channel", pcHome, "--dry-run")
+	if text.Code != cmdutil.ExitOK {
+		t.Fatalf("dry run: exit %d\n%s%s", text.Code, text.Out, text.Err)
+	}
+	// No profiles here: people are their npubs.
+	if !strings.Contains(text.Out, adminNpub+" (admin)") || !strings.Contains(text.Out, "(owner) and ") ||
+		!strings.Contains(text.Out, "of #roster-home ("+pcHome+") will be able to change this project's related channels") {
+		t.Fatalf("the preview does not name who gains authority:\n%s", text.Out)
+	}
+	js := w.as(pcOwnerSK, "project", "update", w.coord.String(), "--home-channel", pcHome, "--dry-run", "--json")
+	p := decodeOut[previewOut[projectHomeFactsOut]](t, js)
+	gains := map[string]string{}
+	for _, m := range p.Facts.MayChangeAfter {
+		gains[m.Pubkey] = strings.Join(m.Roles, ",")
+	}
+	if js.Code != cmdutil.ExitOK || p.Command != "project update" || p.Facts.HomeBefore != nil || p.Facts.HomeAfter == nil || *p.Facts.HomeAfter != pcHome ||
+		gains[admin] != "admin" || gains[w.coord.Owner] != "owner" || p.Facts.SignerMembership != "member" || p.Facts.ConfirmationNeeded {
+		t.Fatalf("exit %d %+v", js.Code, p)
+	}
+	untouched(t, "project update --home-channel --dry-run", events, w.relay.EventCount())
+	if st := w.stored(); st.Revision != before.Revision || st.Document.HomeChannel != "" {
+		t.Fatalf("a dry run changed the project: %+v", st.Document)
+	}
+	// The owner is a member of the channel: no --yes needed in a pipe.
+	if r := w.as(pcOwnerSK, "project", "update", w.coord.String(), "--home-channel", pcHome); r.Code != cmdutil.ExitOK {
+		t.Fatalf("update: exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+	if st := w.stored(); st.Document.HomeChannel != pcHome {
+		t.Fatalf("home channel %q", st.Document.HomeChannel)
+	}
+	if r := w.as(pcAdminSK, "project", "relate", w.coord.String(), pcChanA); r.Code != cmdutil.ExitOK {
+		t.Fatalf("the admin the preview named could not relate: exit %d %s", r.Code, r.Err)
+	}
+	// Removing the home channel again says who loses authority.
+	lose := w.as(pcOwnerSK, "project", "update", w.coord.String(), "--home-channel", "", "--dry-run")
+	if lose.Code != cmdutil.ExitOK || !strings.Contains(lose.Out, adminNpub+" (admin) of the current home channel #roster-home") ||
+		!strings.Contains(lose.Out, "will no longer be able to change them") {
+		t.Fatalf("exit %d\n%s", lose.Code, lose.Out)
+	}
+}
+
+// Rule: binding a project to a home channel the signer is not a member of
+// is refused off a terminal without --yes (exit 2, confirmation-required,
+// the fix named), publishing nothing; --dry-run says so and exits 0; with
+// --yes the binding is published.
+func TestProjectHomeChannelBindingWithoutMembershipNeedsYesInAPipe(t *testing.T) {
+	t.Parallel()
+	w := homeWorld(t, pcAdminSK) // the owner is no member of the channel
+	w.identity(nostr.Now() - 10)
+	before, events := w.stored(), w.relay.EventCount()
+	dry := w.as(pcOwnerSK, "project", "update", w.coord.String(), "--home-channel", pcHome, "--dry-run", "--json")
+	p := decodeOut[previewOut[projectHomeFactsOut]](t, dry)
+	if dry.Code != cmdutil.ExitOK || !p.Facts.ConfirmationNeeded || p.Facts.SignerMembership != "not-member" {
+		t.Fatalf("dry run: exit %d %+v", dry.Code, p)
+	}
+	r := w.as(pcOwnerSK, "project", "update", w.coord.String(), "--home-channel", pcHome, "--json")
+	e := decodeOut[errorOut](t, r)
+	if r.Code != cmdutil.ExitUsage || e.Error.Code != "confirmation-required" || !strings.Contains(e.Error.Message, "add --yes") ||
+		len(e.Error.Commands) != 1 || !strings.Contains(e.Error.Commands[0], "--home-channel "+pcHome+" --yes") {
+		t.Fatalf("exit %d %s", r.Code, r.Out)
+	}
+	human := w.as(pcOwnerSK, "project", "update", w.coord.String(), "--home-channel", pcHome)
+	if human.Code != cmdutil.ExitUsage || !strings.Contains(human.Err, "you are not a member of #roster-home ("+pcHome+")") || !strings.Contains(human.Err, "--yes") {
+		t.Fatalf("exit %d\n%s%s", human.Code, human.Out, human.Err)
+	}
+	untouched(t, "the refused binding", events, w.relay.EventCount())
+	if st := w.stored(); st.Revision != before.Revision || st.Document.HomeChannel != "" {
+		t.Fatalf("the refused binding changed the project: %+v", st.Document)
+	}
+	if r := w.as(pcOwnerSK, "project", "update", w.coord.String(), "--home-channel", pcHome, "--yes"); r.Code != cmdutil.ExitOK {
+		t.Fatalf("--yes: exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+	if st := w.stored(); st.Document.HomeChannel != pcHome {
+		t.Fatalf("home channel %q after --yes", st.Document.HomeChannel)
+	}
+}
+
+type wsRevokeFactsOut struct {
+	Revoked struct {
+		Pubkey string `json:"pubkey"`
+		Role   string `json:"role"`
+	} `json:"revoked"`
+	Remaining []struct {
+		Pubkey string `json:"pubkey"`
+	} `json:"remaining_readers"`
+	KeyEpochBefore int64 `json:"key_epoch_before"`
+	KeyEpochAfter  int64 `json:"key_epoch_after"`
+}
+
+// Rule (nip-sw.md "Revoke and rotate"): `workspace revoke --dry-run` says
+// what the revocation takes away from whom (the person, their role and
+// what it let them do), the key epoch that follows and who keeps the key,
+// and sends nothing; the revocation after it does what it said.
+func TestWorkspaceRevokeDryRunSaysWhatItTakesAwayFromWhom(t *testing.T) {
+	t.Parallel()
+	w := importedWorld(t)
+	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swMoverSK), "--role", "mover")
+	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swViewerSK), "--role", "viewer")
+	before, events := w.stored(), w.relay.EventCount()
+	text := w.mustAs(swOwnerSK, "workspace", "revoke", w.npub(swMoverSK), "--dry-run")
+	for _, want := range []string{w.npub(swMoverSK) + " (mover) loses access", "move channels", "from epoch 1 to 2",
+		"the 1 remaining reader(s): " + w.npub(swViewerSK) + " (viewer)", "cannot be erased"} {
+		if !strings.Contains(text.Out, want) {
+			t.Errorf("the preview does not say %q:\n%s", want, text.Out)
+		}
+	}
+	p := decodeOut[previewOut[wsRevokeFactsOut]](t, w.mustAs(swOwnerSK, "workspace", "revoke", w.npub(swMoverSK), "--dry-run", "--json"))
+	if p.Command != "workspace revoke" || p.Facts.Revoked.Pubkey != pubOf(t, swMoverSK) || p.Facts.Revoked.Role != "mover" ||
+		p.Facts.KeyEpochAfter != before.KeyEpoch+1 || len(p.Facts.Remaining) != 1 || p.Facts.Remaining[0].Pubkey != pubOf(t, swViewerSK) {
+		t.Fatalf("%+v", p)
+	}
+	untouched(t, "workspace revoke --dry-run", events, w.relay.EventCount())
+	if st := w.stored(); st.Revision != before.Revision || st.KeyEpoch != before.KeyEpoch {
+		t.Fatalf("a dry run changed the workspace: revision %d, epoch %d", st.Revision, st.KeyEpoch)
+	}
+	// Someone without a grant is refused as the revocation would refuse it.
+	if r := w.as(swOwnerSK, "workspace", "revoke", w.npub(swOutsiderSK), "--dry-run", "--json"); r.Code != cmdutil.ExitRefused ||
+		decodeOut[errorOut](t, r).Error.Code != "invalid-command" {
+		t.Fatalf("revoking an outsider: exit %d %s", r.Code, r.Out)
+	}
+	real := w.mustAs(swOwnerSK, "workspace", "revoke", w.npub(swMoverSK))
+	if !strings.Contains(real.Out, "(mover) loses access") {
+		t.Fatalf("the revocation does not say what it takes away before acting:\n%s", real.Out)
+	}
+	st := w.stored()
+	if st.KeyEpoch != p.Facts.KeyEpochAfter {
+		t.Fatalf("epoch %d after the revocation, the preview said %d", st.KeyEpoch, p.Facts.KeyEpochAfter)
+	}
+	for _, tag := range w.relay.Stored(nostr.Filter{Kinds: []int{sections.KindProjection}})[0].Tags {
+		if len(tag) > 1 && tag[0] == "p" && tag[1] == pubOf(t, swMoverSK) {
+			t.Fatal("the revoked mover is still a reader of the projection")
+		}
+	}
+}
+
+type wsRemoveFactsOut struct {
+	Section struct {
+		ID    string `json:"id"`
+		Label string `json:"label"`
+	} `json:"section"`
+	Unassigned []string `json:"unassigned_channels"`
+}
+
+// Rule (nip-sw.md, kind 9054): `workspace section remove --dry-run` names
+// the section and every channel that becomes unassigned, and sends nothing;
+// the removal after it leaves exactly those channels in no section.
+func TestWorkspaceSectionRemoveDryRunNamesTheChannelsThatBecomeUnassigned(t *testing.T) {
+	t.Parallel()
+	w := importedWorld(t)
+	lf := sectionstest.Load(t).Legacy(t)
+	before, events := w.stored(), w.relay.EventCount()
+	var inSection []string
+	for _, as := range before.Assignments {
+		if as.SectionID == lf.ChannelTo {
+			inSection = append(inSection, as.ChannelID)
+		}
+	}
+	if len(inSection) == 0 {
+		t.Fatal("the fixture assigns no channel to the section")
+	}
+	text := w.mustAs(swOwnerSK, "workspace", "section", "remove", lf.ChannelTo, "--dry-run")
+	if !strings.Contains(text.Out, "become unassigned") || !strings.Contains(text.Out, lf.Channel) || !strings.Contains(text.Out, "nothing was signed or sent") {
+		t.Fatalf("the preview does not name the channels that become unassigned:\n%s", text.Out)
+	}
+	p := decodeOut[previewOut[wsRemoveFactsOut]](t, w.mustAs(swOwnerSK, "workspace", "section", "remove", lf.ChannelTo, "--dry-run", "--json"))
+	if p.Command != "workspace section remove" || p.Facts.Section.ID != lf.ChannelTo || strings.Join(p.Facts.Unassigned, ",") != strings.Join(inSection, ",") {
+		t.Fatalf("%+v, want unassigned %v", p, inSection)
+	}
+	untouched(t, "workspace section remove --dry-run", events, w.relay.EventCount())
+	if st := w.stored(); st.Revision != before.Revision || len(st.Assignments) != len(before.Assignments) {
+		t.Fatalf("a dry run changed the workspace: %+v", st)
+	}
+	w.mustAs(swOwnerSK, "workspace", "section", "remove", lf.ChannelTo)
+	for _, as := range w.stored().Assignments {
+		for _, ch := range p.Facts.Unassigned {
+			if as.ChannelID == ch {
+				t.Fatalf("channel %s is still assigned after the removal", ch)
+			}
+		}
+	}
+}
+
+type groupLeaveFactsOut struct {
+	WouldSend bool     `json:"would_send"`
+	RolesLost []string `json:"roles_lost"`
+	HomeOf    []string `json:"home_channel_of"`
+}
+
+// Rule (nip-29.md "leave request"): `group leave --dry-run` says what
+// leaving loses (the roles, the projects whose home channel it is and whose
+// related channels the role lets one change) and sends nothing; the leave
+// after it removes the member.
+func TestGroupLeaveDryRunSaysWhatLeavingLoses(t *testing.T) {
+	t.Parallel()
+	w := homeWorld(t, pcOwnerSK)
+	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
+	events := w.relay.EventCount()
+	text := w.as(pcAdminSK, "group", "leave", pcHome, "--dry-run")
+	if text.Code != cmdutil.ExitOK {
+		t.Fatalf("dry run: exit %d\n%s%s", text.Code, text.Out, text.Err)
+	}
+	for _, want := range []string{"leaves #roster-home (" + pcHome + ")", "you lose your role(s) there: admin", "home channel of 1 project(s)", "Demo (" + w.coord.String() + ")"} {
+		if !strings.Contains(text.Out, want) {
+			t.Errorf("the preview does not say %q:\n%s", want, text.Out)
+		}
+	}
+	js := w.as(pcAdminSK, "group", "leave", pcHome, "--dry-run", "--json")
+	p := decodeOut[previewOut[groupLeaveFactsOut]](t, js)
+	if js.Code != cmdutil.ExitOK || p.Command != "group leave" || !p.Facts.WouldSend || strings.Join(p.Facts.RolesLost, ",") != "admin" ||
+		len(p.Facts.HomeOf) != 1 || p.Facts.HomeOf[0] != w.coord.String() {
+		t.Fatalf("exit %d %+v", js.Code, p)
+	}
+	untouched(t, "group leave --dry-run", events, w.relay.EventCount())
+	if n := len(w.storedKind(grouprelay.KindLeaveRequest, pubOf(t, pcAdminSK))); n != 0 {
+		t.Fatalf("a dry run stored %d leave request(s)", n)
+	}
+	real := w.as(pcAdminSK, "group", "leave", pcHome)
+	if real.Code != cmdutil.ExitOK || !strings.Contains(real.Out, "you lose your role(s) there: admin") || !strings.Contains(real.Out, "left") {
+		t.Fatalf("leave: exit %d\n%s%s", real.Code, real.Out, real.Err)
+	}
+	if r := w.as(pcAdminSK, "project", "relate", w.coord.String(), pcChanA, "--json"); r.Code != cmdutil.ExitRefused {
+		t.Fatalf("after leaving, the former admin could still relate: exit %d %s", r.Code, r.Out)
+	}
+}

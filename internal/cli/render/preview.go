@@ -1,0 +1,57 @@
+// The consequence preview of a destructive write (project delete, project
+// update --home-channel, workspace revoke, workspace section remove, group
+// leave): what it takes away from whom, in people's words, printed before
+// the write acts, and alone with --dry-run.
+
+package render
+
+import (
+	"fmt"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+)
+
+// PreviewSchema is the schema of a --dry-run preview's JSON document.
+const PreviewSchema = "roster.preview/v1"
+
+// PreviewJSON is a destructive write's consequence (docs/json.md). With
+// --dry-run it is the whole output; nothing is signed or sent.
+type PreviewJSON struct {
+	Schema  string `json:"schema"`
+	Command string `json:"command"` // "project delete", "workspace revoke", ...
+	DryRun  bool   `json:"dry_run"`
+	Relay   string `json:"relay"`
+	// Consequences are the sentences the human output prints (people and
+	// channels as a pipe names them).
+	Consequences []string `json:"consequences"`
+	// Facts are the command's own structured facts (docs/json.md).
+	Facts any `json:"facts"`
+}
+
+// PrintConsequences writes the consequence sentences, each wrapped at
+// $COLUMNS, under a heading saying whether the write follows.
+func PrintConsequences(a *cmdutil.Factory, command string, lines []string, dryRun bool) {
+	w, width := a.Io.Out, TerminalWidth(a)
+	if dryRun {
+		fmt.Fprintf(w, "dry run of %s: nothing was signed or sent; it would do this:\n", command)
+	} else {
+		fmt.Fprintf(w, "%s:\n", command)
+	}
+	for _, l := range lines {
+		FitLine(w, width, 4, "  "+l)
+	}
+}
+
+// EmitPreview prints a --dry-run preview: the JSON document, or the
+// sentences.
+func EmitPreview(a *cmdutil.Factory, p PreviewJSON) error {
+	p.Schema, p.DryRun = PreviewSchema, true
+	if p.Consequences == nil {
+		p.Consequences = []string{}
+	}
+	if a.Opts.JSON {
+		return cmdutil.WriteJSON(a, p)
+	}
+	PrintConsequences(a, p.Command, p.Consequences, true)
+	return nil
+}
