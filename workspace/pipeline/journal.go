@@ -12,6 +12,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/roster-cli/roster/journal"
+	"github.com/roster-cli/roster/journal/track"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
 )
@@ -21,7 +22,11 @@ const (
 	// CodeJournal: the signed event could not be written to the journal
 	// before sending (an unwritable data directory, a full journal);
 	// nothing was published (exit 1).
-	CodeJournal = "journal-unwritable"
+	CodeJournal = track.CodeUnwritable
+	// CodeJournalUnreadable: the journal could not be read before signing,
+	// so roster cannot tell whether an earlier write of the coordinate is
+	// unfinished; nothing was signed (exit 1).
+	CodeJournalUnreadable = track.CodeUnreadable
 	// CodeConcurrentChange: a resume's recheck found that the state the
 	// write was built on changed since; nothing was sent (exit 3).
 	CodeConcurrentChange = "concurrent-change"
@@ -30,25 +35,25 @@ const (
 	CodePendingExpired = "pending-expired"
 )
 
-// Kept is one signed event in the journal (nil: no journal).
-type Kept struct {
-	j     *journal.Dir
-	write string
-}
+// Kept is one signed event in the journal (journal/track's Write of one
+// event; nil: no journal).
+type Kept struct{ w *track.Write }
 
 // Keep writes e (one event, its command, relays, fingerprint and
-// verification) to j before the event is sent. A nil j keeps nothing. A
-// journal that cannot take it stops the write before anything is sent.
+// verification) to j before the event is sent (track.Begin). A nil j
+// keeps nothing. A journal that cannot take it stops the write before
+// anything is sent.
 func Keep(j *journal.Dir, e journal.Entry) (*Kept, error) {
 	if j == nil {
 		return nil, nil
 	}
-	if err := j.Begin([]journal.Entry{e}); err != nil {
+	w, err := track.Begin(j, []journal.Entry{e})
+	if err != nil {
 		return nil, &Error{Class: Failure, Code: CodeJournal, Err: err,
 			Msg:  "cannot keep the signed event in the journal of unfinished writes before sending it, so nothing was published: " + err.Error(),
 			Next: []suggest.Command{suggest.Roster("pending").Because("see the unfinished writes")}}
 	}
-	return &Kept{j: j, write: e.Event.ID}, nil
+	return &Kept{w: w}, nil
 }
 
 // ID is the write's id ("" for no journal).
@@ -56,13 +61,13 @@ func (k *Kept) ID() string {
 	if k == nil {
 		return ""
 	}
-	return k.write
+	return k.w.ID
 }
 
 // Answered records rep in the journal when the relay accepted the event.
 func (k *Kept) Answered(rep relaypool.PublishReport) {
 	if k != nil && rep.OK {
-		_ = k.j.Acked(k.write, 0, rep.URL)
+		k.w.Acked(0, rep.URL)
 	}
 }
 
@@ -71,11 +76,7 @@ func (k *Kept) Answered(rep relaypool.PublishReport) {
 // entry stays and err, a *Error, names it (details.journal) and offers
 // `roster pending resume` and `discard`.
 func (k *Kept) End(rep relaypool.PublishReport, err error) error {
-	if k == nil {
-		return err
-	}
-	if err == nil || !MayHold(rep) {
-		_ = k.j.Finish(k.write)
+	if k == nil || !k.w.End(err == nil, MayHold(rep)) {
 		return err
 	}
 	if pe, ok := err.(*Error); ok {
@@ -83,11 +84,24 @@ func (k *Kept) End(rep relaypool.PublishReport, err error) error {
 		for key, v := range pe.Details {
 			d[key] = v
 		}
-		d["journal"] = k.write
+		d["journal"] = k.w.ID
 		pe.Details = d
-		pe.Next = append(pe.Next, PendingCommands(k.write)...)
+		pe.Next = append(pe.Next, PendingCommands(k.w.ID)...)
 	}
 	return err
+}
+
+// Unfinished lists the journal's unfinished writes that touch the
+// coordinate addr (track.Check): before a write signs, an error (a journal
+// or entry that cannot be read) must stop it, as every pipeline's does.
+func Unfinished(j *journal.Dir, addr string) ([]journal.Unfinished, error) {
+	us, err := track.Check(j, nil, addr)
+	if err != nil {
+		return us, &Error{Class: Failure, Code: CodeJournalUnreadable, Err: err,
+			Msg:  err.Error() + "; nothing was signed",
+			Next: []suggest.Command{suggest.Roster("pending").Because("see the unfinished writes and the files that cannot be read")}}
+	}
+	return us, nil
 }
 
 // MayHold reports whether the relay may hold the event rep reports on: it

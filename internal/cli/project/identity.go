@@ -235,7 +235,9 @@ func projectIdentityWrite(ctx context.Context, a *cmdutil.Factory, verb, arg str
 	pool := a.Pool(cmdutil.AuthLazy)
 	defer pool.Close()
 	j := a.Journal()
-	noticeUnfinished(a, j, c)
+	if err := noticeUnfinished(a, j, c); err != nil {
+		return err
+	}
 	in := projects.IdentityInput{Relays: pool, Publish: pipeline.PoolPublish(pool), Sign: s.SignEvent,
 		Signer: me, Relay: relays[0], Coord: c, Now: func() nostr.Timestamp { return cmdutil.NostrNow(a) },
 		Journal: j, Rerun: a.RerunWords()}

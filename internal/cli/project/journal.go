@@ -18,20 +18,15 @@ import (
 )
 
 // noticeUnfinished says on stderr, before a write of project c signs
-// anything, which unfinished writes of the journal touch it.
-func noticeUnfinished(a *cmdutil.Factory, j *journal.Dir, c projects.Coordinate) {
-	if j == nil {
-		return
-	}
-	writes, err := j.Touching(c.String())
-	if err != nil || len(writes) == 0 {
-		return
-	}
-	us := make([]journal.Unfinished, 0, len(writes))
-	for _, w := range writes {
-		us = append(us, journal.Unfinished{Write: w, Holding: w.Holding(nil)})
-	}
+// anything, which unfinished writes of the journal touch it. A journal
+// that cannot be read is an error: a write stops before signing.
+func noticeUnfinished(a *cmdutil.Factory, j *journal.Dir, c projects.Coordinate) error {
+	us, err := pipeline.Unfinished(j, c.String())
 	render.NoticeUnfinishedOf(a, "project", us)
+	if err != nil {
+		return render.PipelineErr(err)
+	}
+	return nil
 }
 
 // ResumeProject finishes an unfinished project write for `roster pending

@@ -5,7 +5,6 @@ package workspace
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -15,24 +14,20 @@ import (
 	"github.com/roster-cli/roster/journal"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/workspace/pipeline"
 	"github.com/roster-cli/roster/workspace/sections"
 )
 
 // noticeUnfinished says on stderr, before a write of the workspace signs
-// anything, which unfinished writes of the journal touch it.
-func noticeUnfinished(a *cmdutil.Factory, ws *wsSession) {
-	if ws.Journal == nil {
-		return
-	}
-	writes, err := ws.Journal.Touching(sections.JournalAddress(ws.Community, ws.Owner))
-	if err != nil || len(writes) == 0 {
-		return
-	}
-	us := make([]journal.Unfinished, 0, len(writes))
-	for _, w := range writes {
-		us = append(us, journal.Unfinished{Write: w, Holding: w.Holding(nil)})
-	}
+// anything, which unfinished writes of the journal touch it. A journal
+// that cannot be read is an error: a write stops before signing.
+func noticeUnfinished(a *cmdutil.Factory, ws *wsSession) error {
+	us, err := pipeline.Unfinished(ws.Journal, sections.JournalAddress(ws.Community, ws.Owner))
 	render.NoticeUnfinishedOf(a, "workspace", us)
+	if err != nil {
+		return render.PipelineErr(err)
+	}
+	return nil
 }
 
 // ResumeCommand finishes an unfinished workspace command for `roster
@@ -55,9 +50,6 @@ func ResumeCommand(a *cmdutil.Factory, ctx context.Context, w journal.Write) ([]
 	if ws.Me != e.Event.PubKey {
 		return nil, &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "usage",
 			Err: fmt.Errorf("the unfinished write %s was signed by %s and is read with that key; you are %s", w.ID[:12], graph.Npub(e.Event.PubKey), graph.Npub(ws.Me))}
-	}
-	if ws.Journal == nil {
-		return nil, errors.New("no data directory: there is no journal of unfinished writes")
 	}
 	res, err := ws.Resume(ctx, e, a.Io.Now())
 	if err != nil {
