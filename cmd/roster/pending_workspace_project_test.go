@@ -358,3 +358,27 @@ func TestAnInterruptedRelateIsResumedAndARefusedAttemptLeavesNoEntry(t *testing.
 		t.Fatalf("the journal keeps %v after a verified relate", files)
 	}
 }
+
+// Rule (the journal fails closed): a journal file that cannot be read may
+// be an unfinished write of this project, so a project write stops before
+// signing (exit 1, journal-unreadable) and the relay is untouched.
+func TestAProjectWriteStopsBeforeSigningOnAnUnreadableJournal(t *testing.T) {
+	t.Parallel()
+	w := newPCWorld(t)
+	w.identity(nostr.Now() - 10)
+	before := w.stored()
+	home := t.TempDir()
+	if err := os.MkdirAll(home+"/journal", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(home+"/journal/"+strings.Repeat("ab", 32)+"-0.json", []byte("not an entry"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := w.asIn(home, pcOwnerSK, "project", "update", w.coord.String(), "--name", "Renamed", "--json")
+	if e := decodeOut[errorOut](t, r); r.Code != cmdutil.ExitFailure || e.Error.Code != "journal-unreadable" {
+		t.Fatalf("update with an unreadable journal: exit %d\n%s\n%s", r.Code, r.Out, r.Err)
+	}
+	if st := w.stored(); st.Revision != before.Revision || st.IdentityEvent != before.IdentityEvent {
+		t.Fatal("the refused update changed the project")
+	}
+}
