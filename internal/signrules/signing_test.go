@@ -45,15 +45,28 @@ var allowedSites = map[site]allowed{
 	{"statepub/statepub.go", "Pipeline.publish"}: {Journaled: []step{
 		{"statepub/statepub.go", "Pipeline.publish", ".journalBegin"}, {"statepub/journal.go", "Pipeline.journalBegin", "track.Begin"}}},
 
-	// NIP-SW: the import is journaled (workspace/pending), the other
-	// commands are not yet.
-	{"workspace/sections/write.go", "Session.SignCommand"}: {Pending: "jws: NIP-SW commands 9050-9054 (the import, signed here too, is kept by workspace/pending.Dir.Keep, journal.Begin; the section and grant commands are not yet)"},
-	{"workspace/sections/legacy.go", "NewLegacySource"}:    {Pending: "jws: the empty kind 30078 event `workspace create` publishes before its import"},
-	// NIP-PC.
-	{"workspace/projects/submit.go", "Change"}:                   {Pending: "jws: the kind 47010 project change command"},
-	{"workspace/projects/publish.go", "IdentityInput.submit"}:    {Pending: "jws: the kind 30621 project identity and its NIP-09 deletion"},
-	{"internal/cli/project/change.go", "projectChange"}:          {Pending: "jws: passes the signer to projects.Change"},
-	{"internal/cli/project/identity.go", "projectIdentityWrite"}: {Pending: "jws: passes the signer to the project identity writes"},
+	// NIP-SW: the import is kept by workspace/pending, every other command
+	// and the empty source event of `workspace create` by pipeline.Keep.
+	{"workspace/sections/write.go", "Session.SignCommand"}: {Journaled: []step{
+		{"workspace/sections/write.go", "Session.submit", ".SignCommand"}, {"workspace/sections/write.go", "Session.submit", "pipeline.Keep"},
+		{"workspace/pipeline/journal.go", "Keep", "track.Begin"},
+		{"workspace/sections/importer.go", "Session.importSource", ".SignCommand"}, {"workspace/sections/importer.go", "Session.importSource", ".Keep"},
+		{"workspace/pending/pending.go", "Dir.Keep", ".Begin"}}},
+	{"workspace/sections/legacy.go", "NewLegacySource"}: {Journaled: []step{
+		{"workspace/sections/importer.go", "Session.Create", "pipeline.Keep"}, {"workspace/pipeline/journal.go", "Keep", "track.Begin"}}},
+	// NIP-PC: the change, the identity and its deletion, by pipeline.Keep.
+	{"workspace/projects/submit.go", "Change"}: {Journaled: []step{
+		{"workspace/projects/submit.go", "Change", "pipeline.Keep"}, {"workspace/pipeline/journal.go", "Keep", "track.Begin"}}},
+	{"workspace/projects/publish.go", "IdentityInput.submit"}: {Journaled: []step{
+		{"workspace/projects/publish.go", "IdentityInput.submit", "pipeline.Keep"}, {"workspace/pipeline/journal.go", "Keep", "track.Begin"}}},
+	{"internal/cli/project/change.go", "projectChange"}: {Journaled: []step{
+		{"internal/cli/project/change.go", "projectChange", "projects.Change"},
+		{"workspace/projects/submit.go", "Change", "pipeline.Keep"}, {"workspace/pipeline/journal.go", "Keep", "track.Begin"}}},
+	{"internal/cli/project/identity.go", "projectIdentityWrite"}: {Journaled: []step{
+		{"internal/cli/project/identity.go", "newProjectCreateCmd", "projects.Create"}, {"workspace/projects/publish.go", "Create", ".submit"},
+		{"internal/cli/project/identity.go", "newProjectUpdateCmd", "projects.Update"}, {"workspace/projects/publish.go", "Update", ".submit"},
+		{"internal/cli/project/identity.go", "newProjectDeleteCmd", "projects.Delete"}, {"workspace/projects/publish.go", "Delete", ".submit"},
+		{"workspace/projects/publish.go", "IdentityInput.submit", "pipeline.Keep"}, {"workspace/pipeline/journal.go", "Keep", "track.Begin"}}},
 	// NIP-29: every moderation step is signed before the first is sent
 	// and kept together (journal/track.Begin); the join and leave
 	// requests 9021/9022 and the kind 10009 groups list likewise.

@@ -13,6 +13,8 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/journal"
+	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/pipeline"
 )
@@ -51,6 +53,11 @@ type IdentityInput struct {
 	// repositories an edit adds (Fields.Repos.Add): an error refuses the
 	// write (a repository that does not resolve). nil checks nothing.
 	CheckRepos func(context.Context, []Member) error
+	// Journal keeps the signed event from before it is sent until the
+	// read-back shows it (nil: none is kept); Rerun is the command that
+	// made the write, as words after "roster", kept with it.
+	Journal *journal.Dir
+	Rerun   []string
 }
 
 // IdentityResult is a write the relay committed and the read-back shows.
@@ -327,9 +334,23 @@ func (in IdentityInput) submit(ctx context.Context, before *State, evt *nostr.Ev
 		return nil, &pipeline.Error{Class: pipeline.Refused, Code: "not-owner",
 			Msg: fmt.Sprintf("the signer signed as %s, not the project owner %s; nothing was published", graph.Npub(evt.PubKey), graph.Npub(c.Owner))}
 	}
+	kept, err := pipeline.Keep(in.Journal, journalEntry(c, relay, in.Rerun, before, evt, what))
+	if err != nil {
+		return nil, err
+	}
+	rep := in.Publish(ctx, relay, evt)
+	kept.Answered(rep)
+	res, err := in.confirm(ctx, before, evt, what, applied, rep)
+	return res, kept.End(rep, err)
+}
+
+// confirm classifies the relay's answer and reads the Project State back
+// until applied shows the write at a newer revision.
+func (in IdentityInput) confirm(ctx context.Context, before *State, evt *nostr.Event, what string, applied func(*State) bool, rep relaypool.PublishReport) (*IdentityResult, error) {
+	c, relay := in.Coord, in.Relay
 	details := map[string]any{"coordinate": c.String(), "relay": relay, "event_id": evt.ID}
 	show := []suggest.Command{showOn(c, relay)}
-	if e := pipeline.Rejection(in.Publish(ctx, relay, evt), relay, what, details, show); e != nil {
+	if e := pipeline.Rejection(rep, relay, what, details, show); e != nil {
 		return nil, e
 	}
 	after, err := Current(ctx, in.Relays, relay, c)

@@ -83,9 +83,19 @@ func (s *Session) Create(ctx context.Context) (*ImportResult, error) {
 	if err != nil {
 		return nil, pipeline.Signed(err)
 	}
+	// Kept until the relay's OK: a lost answer is resumed with this event.
+	kept, err := pipeline.Keep(s.Journal, s.sourceEntry(src.Event))
+	if err != nil {
+		return nil, err
+	}
 	details := map[string]any{"relay": s.Relay, "event_id": src.Event.ID}
-	if e := pipeline.Rejection(s.Publish(ctx, s.Relay, src.Event), s.Relay, "the empty channel-sections event", details, nil); e != nil {
-		return nil, e
+	rep := s.Publish(ctx, s.Relay, src.Event)
+	var rejected error
+	if e := pipeline.Rejection(rep, s.Relay, "the empty channel-sections event", details, nil); e != nil {
+		rejected = e
+	}
+	if err := kept.End(rep, rejected); err != nil {
+		return nil, err
 	}
 	return s.importSource(ctx, src)
 }

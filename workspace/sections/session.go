@@ -8,6 +8,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/journal"
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/pipeline"
@@ -41,6 +42,11 @@ type Session struct {
 	// Pending keeps the signed import between attempts (nil: a retry signs
 	// a new one).
 	Pending PendingImports
+	// Journal keeps every other command from before it is sent until the
+	// read-back shows it (nil: none is kept); Rerun is the command that
+	// made the write, as words after "roster", kept with it.
+	Journal *journal.Dir
+	Rerun   []string
 
 	Me        string // the signer's pubkey
 	Owner     string // the workspace owner

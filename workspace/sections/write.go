@@ -12,6 +12,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/pipeline"
 )
@@ -107,7 +108,21 @@ func (s *Session) submit(ctx context.Context, wr Write, cur *Current, body Body)
 	if err != nil {
 		return nil, err
 	}
+	// Kept in the journal before the relay is sent it: a lost answer is
+	// resumed with this exact event (NIP-SW's exact retry).
+	kept, err := pipeline.Keep(s.Journal, s.journalEntry(wr.Verb, cur.W.Revision, evt, cmd))
+	if err != nil {
+		return nil, err
+	}
 	rep := s.Publish(ctx, s.Relay, evt)
+	kept.Answered(rep)
+	res, err := s.confirm(ctx, wr, cur, evt, cmd, rep)
+	return res, kept.End(rep, err)
+}
+
+// confirm classifies the relay's answer and reads the projection back
+// until it shows the command.
+func (s *Session) confirm(ctx context.Context, wr Write, cur *Current, evt *nostr.Event, cmd *Command, rep relaypool.PublishReport) (*WriteResult, error) {
 	details := map[string]any{"relay": s.Relay, "event_id": evt.ID, "action_id": cmd.ActionID}
 	show := []suggest.Command{s.show()}
 	if e := pipeline.Rejection(rep, s.Relay, "the "+wr.Verb+" command", details, show); e != nil {

@@ -22,6 +22,8 @@ import (
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/groups"
+	"github.com/roster-cli/roster/workspace/projects"
+	"github.com/roster-cli/roster/workspace/sections"
 	"github.com/spf13/cobra"
 )
 
@@ -34,6 +36,10 @@ type Deps struct {
 	ReloadRepo      func(a *cmdutil.Factory, ctx context.Context, prev *discovery.View, reach []string, also ...nostr.Filter) (*discovery.View, error)
 	Lock            func(a *cmdutil.Factory, ctx context.Context, address string) (func(), error)
 	RetryImport     func(a *cmdutil.Factory, ctx context.Context) error
+	// ResumeWorkspace and ResumeProject finish a workspace command and a
+	// project write (workspace.ResumeCommand, project.ResumeProject); nil
+	// answers: the event was not sent again.
+	ResumeWorkspace, ResumeProject func(a *cmdutil.Factory, ctx context.Context, w journal.Write) ([]relaypool.Delivered, error)
 }
 
 // NewPendingCmd is `roster pending [resume|discard <id>]`: the journal of
@@ -53,8 +59,10 @@ roster pending resume <id> reruns the write's recheck and, when nothing
 changed and the events are still within the relays' 15-minute acceptance
 window, sends the same signed events to the relays that lack them and
 verifies; otherwise it sends nothing (exit 3) and offers the original
-command to rerun. roster pending discard <id> forgets a write; what the
-relays hold stays there.`,
+command to rerun. A workspace command is resent only while the workspace
+is at the revision it was built on, a project event only while the
+Project State is the one it was built on. roster pending discard <id>
+forgets a write; what the relays hold stays there.`,
 		Example: `  roster pending                        # the unfinished writes and who holds their events
   roster pending --json                 # roster.pending/v1
   roster pending resume 3f2a9c81d0e4    # finish one: recheck, then send the same events
@@ -161,8 +169,10 @@ func listPending(a *cmdutil.Factory, ctx context.Context) error {
 	out.Checked = held != nil || len(writes) == 0 && !a.Opts.Offline
 	for _, w := range writes {
 		h := held
-		if h == nil {
-			h = w.Holding(nil)
+		if h == nil || oneRelayWrite(w) {
+			// The relay of a workspace or project write does not serve
+			// the commands it governs: what it acknowledged counts too.
+			h = w.Holding(held)
 		}
 		out.Writes = append(out.Writes, report.PendingWriteOf(w, h, a.Io.Now()))
 	}
@@ -274,8 +284,13 @@ func resumePending(a *cmdutil.Factory, deps Deps, ctx context.Context, id string
 		return err
 	}
 	first := w.First()
-	if first.Pipeline == journal.PipelineWorkspace {
+	switch first.Pipeline {
+	case journal.PipelineWorkspace:
 		return resumeWorkspaceImport(a, deps, ctx, *w)
+	case sections.PipelineCommand:
+		return resumeOneEvent(a, ctx, *w, deps.ResumeWorkspace)
+	case projects.PipelineProject:
+		return resumeOneEvent(a, ctx, *w, deps.ResumeProject)
 	}
 	if first.Pipeline == groups.PipelineGroups {
 		return resumeGroupWrite(a, ctx, j, *w)

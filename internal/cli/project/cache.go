@@ -50,15 +50,15 @@ func projectReadCached(a *cmdutil.Factory, relays []string, c projects.Coordinat
 	return out, nil
 }
 
-// projectOutageFallback is `project show` during an outage, as `workspace
-// show` does it: when no relay that answered holds a valid projection and
-// some relay did not answer, the last verified projection cached from a
-// silent relay is shown (verified again against that relay's cached self),
-// marked stale. It never becomes the basis of a change: relate and unrelate
-// read live. ok is false when the cache has nothing for those relays.
+// projectOutageFallback is `project show` during an outage
+// (projects.OutageFallback on the cache): the last verified projection
+// cached from a silent relay, marked stale, when no relay that answered
+// holds one. It never becomes the basis of a change.
 func projectOutageFallback(a *cmdutil.Factory, c projects.Coordinate, rd projects.ReadResult) (out projects.ReadResult, reason string, ok bool) {
-	_, silent := rd.Failures()
-	if rd.Best != nil || len(silent) == 0 {
+	if rd.Best != nil {
+		return rd, "", false
+	}
+	if _, silent := rd.Failures(); len(silent) == 0 {
 		return rd, "", false
 	}
 	store, err := a.Store("")
@@ -66,16 +66,5 @@ func projectOutageFallback(a *cmdutil.Factory, c projects.Coordinate, rd project
 		return rd, "", false
 	}
 	defer store.Close()
-	var urls, why []string
-	for _, r := range silent {
-		urls = append(urls, r.URL)
-		why = append(why, cmdutil.RelayFailure(r.URL, r.Status, r.Reason))
-	}
-	cached := projects.ReadStore(store, urls, c)
-	if cached.Best == nil {
-		return rd, "", false
-	}
-	// Keep the live outcome of every relay asked; only the state is cached.
-	cached.Relays, cached.Complete = rd.Relays, rd.Complete
-	return cached, strings.Join(why, "; "), true
+	return projects.OutageFallback(store, c, rd)
 }

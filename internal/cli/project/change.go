@@ -51,8 +51,13 @@ func projectChange(ctx context.Context, a *cmdutil.Factory, s signer.Signer, rel
 	}
 	pool := a.Pool(cmdutil.AuthLazy)
 	defer pool.Close()
+	j := a.Journal()
+	if err := noticeUnfinished(a, j, c); err != nil {
+		return err
+	}
 	res, err := projects.Change(ctx, projects.ChangeInput{Relays: pool, Publish: pipeline.PoolPublish(pool), Sign: s.SignEvent,
-		Actor: actor, Relay: relay, Coord: c, Patch: patch, Now: func() nostr.Timestamp { return cmdutil.NostrNow(a) }, BeforeSign: a.Seams.ProjectBeforeSign})
+		Actor: actor, Relay: relay, Coord: c, Patch: patch, Now: func() nostr.Timestamp { return cmdutil.NostrNow(a) }, BeforeSign: a.Seams.ProjectBeforeSign,
+		Journal: j, Rerun: a.RerunWords()})
 	if err != nil {
 		return render.PipelineErr(err)
 	}

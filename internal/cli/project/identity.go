@@ -234,8 +234,13 @@ func projectIdentityWrite(ctx context.Context, a *cmdutil.Factory, verb, arg str
 	}
 	pool := a.Pool(cmdutil.AuthLazy)
 	defer pool.Close()
+	j := a.Journal()
+	if err := noticeUnfinished(a, j, c); err != nil {
+		return err
+	}
 	in := projects.IdentityInput{Relays: pool, Publish: pipeline.PoolPublish(pool), Sign: s.SignEvent,
-		Signer: me, Relay: relays[0], Coord: c, Now: func() nostr.Timestamp { return cmdutil.NostrNow(a) }}
+		Signer: me, Relay: relays[0], Coord: c, Now: func() nostr.Timestamp { return cmdutil.NostrNow(a) },
+		Journal: j, Rerun: a.RerunWords()}
 	for _, step := range pre {
 		if stop, err := step(ctx, in); stop || err != nil {
 			return err

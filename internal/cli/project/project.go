@@ -76,6 +76,7 @@ and the project is printed again each time the shown state changes (with
 			if len(relays) == 0 {
 				return projectNoRelays(c)
 			}
+			_ = noticeUnfinished(a, a.Journal(), c) // a read: an unreadable journal stops writes only
 			if watching {
 				return watchProject(cmd.Context(), a, args[0], c, relays)
 			}

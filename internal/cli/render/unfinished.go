@@ -17,9 +17,15 @@ import (
 // unfinished writes of the journal touch the same repository, the relays
 // known to hold their events, and how to resume or discard them.
 func NoticeUnfinished(a *cmdutil.Factory, us []journal.Unfinished) {
+	NoticeUnfinishedOf(a, "repository", us)
+}
+
+// NoticeUnfinishedOf is NoticeUnfinished for a write of what ("workspace",
+// "project").
+func NoticeUnfinishedOf(a *cmdutil.Factory, what string, us []journal.Unfinished) {
 	for _, u := range us {
 		first := u.Write.First()
-		fmt.Fprintf(a.Io.Err, "roster: an earlier write of this repository did not finish: %s (%s), signed %s\n",
+		fmt.Fprintf(a.Io.Err, "roster: an earlier write of this %s did not finish: %s (%s), signed %s\n", what,
 			termtext.Line(quoteWords(append([]string{"roster"}, first.Command...))), u.Write.ID[:12], first.Signed.UTC().Format("2006-01-02 15:04:05 UTC"))
 		for _, e := range u.Write.Entries {
 			line := fmt.Sprintf("  event %s (kind %d)", e.Event.ID, e.Event.Kind)

@@ -6,6 +6,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/pending"
+	"github.com/roster-cli/roster/internal/cli/project"
 	"github.com/roster-cli/roster/internal/cli/repo"
 	"github.com/roster-cli/roster/internal/cli/repo/change"
 	"github.com/roster-cli/roster/internal/cli/workspace"
@@ -19,5 +20,6 @@ func newPendingTree(a *cmdutil.Factory) *cobra.Command {
 		return repo.ReloadRepo(a, ctx, cmdutil.SourceOptions{}, prev, reach, also...)
 	}
 	return pending.NewPendingCmd(a, pending.Deps{LoadRepoToWrite: repo.LoadRepoToWrite, ReloadRepo: reload,
-		Lock: change.Lock, RetryImport: workspace.RetryImport})
+		Lock: change.Lock, RetryImport: workspace.RetryImport,
+		ResumeWorkspace: workspace.ResumeCommand, ResumeProject: project.ResumeProject})
 }

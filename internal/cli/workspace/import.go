@@ -84,6 +84,9 @@ func workspaceMigrate(a *cmdutil.Factory, ctx context.Context, verb, schema, wha
 		return err
 	}
 	defer ws.close()
+	if err := noticeUnfinished(a, ws); err != nil {
+		return err
+	}
 	res, err := run(ctx, ws)
 	if err != nil {
 		return render.PipelineErr(err)

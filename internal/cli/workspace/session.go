@@ -70,6 +70,10 @@ func openWorkspace(a *cmdutil.Factory, ctx context.Context, ownerFlag string, ex
 		// second import.
 		ws.Pending = pending.Dir{Root: data, Relay: relays[0]}
 	}
+	// Every other command is kept in the journal of unfinished writes from
+	// before it is sent until the read-back shows it (without a data
+	// directory the journal refuses, and the write stops before sending).
+	ws.Journal, ws.Rerun = a.Journal(), a.RerunWords()
 	if store, err := a.Store("reading without the local cache"); err == nil {
 		ws.cache, ws.Store = store.C, store
 	}

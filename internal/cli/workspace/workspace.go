@@ -72,6 +72,7 @@ it (with --json, one document per line). Ctrl-C ends it (exit 0).`,
 				return err
 			}
 			defer ws.close()
+			_ = noticeUnfinished(a, ws) // a read: an unreadable journal stops writes only
 			if watching {
 				return watchWorkspace(cmd.Context(), a, ws)
 			}

@@ -40,6 +40,9 @@ func workspaceWrite(a *cmdutil.Factory, ctx context.Context, ownerFlag, verb str
 		return err
 	}
 	defer ws.close()
+	if err := noticeUnfinished(a, ws); err != nil {
+		return err
+	}
 	res, err := ws.Write(ctx, sections.Write{Verb: verb, Action: action, Build: build, Applied: applied})
 	if err != nil {
 		return render.PipelineErr(err)
