@@ -206,7 +206,7 @@ func TestNotInvitedAcceptNamesWhoInvitesAndHow(t *testing.T) {
 			w.ok(alice, alice, 1000, append([]string{"repo", "edit", "--add-maintainer", bob.npub()}, c.flags...)...)
 			m := w.refused(dave, alice, 2000, cmdutil.ExitRefused, "not-invited", "repo", "accept")
 			cmds := toStrings(m["error"].(map[string]any)["commands"])
-			want := strings.Replace(c.want, "{sel}", w.Selectors(alice), 1)
+			want := strings.Replace(c.want, "{sel}", w.SelectorsForOthers(alice), 1)
 			if len(cmds) != 1 || cmds[0] != want {
 				t.Fatalf("commands %q, want [%q]", cmds, want)
 			}
