@@ -22,8 +22,8 @@ import (
 // what the person would type.
 //
 // Suggestions that cannot be pasted in a test are listed in
-// unpastedSuggestions with the reason; every other kind of suggestion has
-// a row in suggestionRows.
+// unpastedSuggestions with the reason, those other tests paste in
+// pastedElsewhere with the test; the others have a row in suggestionRows.
 func TestEveryPrintedCommandMovesForward(t *testing.T) {
 	t.Parallel()
 	for _, row := range suggestionRows {
@@ -35,6 +35,11 @@ func TestEveryPrintedCommandMovesForward(t *testing.T) {
 	for _, u := range unpastedSuggestions {
 		if u.where == "" || u.why == "" {
 			t.Errorf("unpasted suggestion %q lacks where it is built or why it is not pasted", u.name)
+		}
+	}
+	for _, p := range pastedElsewhere {
+		if !strings.HasPrefix(p.test, "Test") {
+			t.Errorf("suggestion %q names no test that pastes it", p.name)
 		}
 	}
 }
@@ -62,7 +67,32 @@ var unpastedSuggestions = []struct{ name, where, why string }{
 	{"ls -l / chmod +x / rm <hook>", "hooks/files.go", "inspect or change a user's own hook files"},
 }
 
+// pastedElsewhere are suggestions other tests already paste as printed,
+// as the person they are for; each is named with that test.
+var pastedElsewhere = []struct{ name, test string }{
+	{"guidance: the invitee's roster repo accept, the lead's acknowledgement", "TestMutationSuggestedCommandsRunAsPrinted"},
+	{"follow-lead outside a checkout: roster repo --repo <the lead's coordinate>", "TestFollowLeadOutsideACheckoutSuggestsAWholeCommand"},
+	{"not-invited: the lead's (or a maintainer's) add, run by them", "TestNotInvitedAcceptNamesWhoInvitesAndHow"},
+	{"a refused relate: the project owner's relate", "TestProjectRefusalNamesTheOwnersCommandRunnableAsPrinted"},
+	{"repo init over an existing announcement: the metadata edit", "TestRepoInitRefusedSuggestsTheMetadataEditThatRunsAsPasted"},
+	{"roster dev relay's try: lines", "TestDemoTryLinesRunAsPrinted"},
+	{"pending resume and the rerun after a competing edit", "TestResumeAfterACompetingEditSendsNothingAndOffersTheRerun"},
+	{"a whole journey's share, clone and accept lines", "TestOrdinaryWorldJourney"},
+}
+
 var suggestionRows = []suggestionRow{
+	{"an invited viewer's advisory: accept", func(t *testing.T) {
+		s := newSuggestScene(t)
+		s.mustRoster(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub(), "--repo", s.naddr, "--relay", s.relay.URL())
+		r := s.roster(t, s.bob, "repo", "--repo", s.naddr, "--relay", s.relay.URL())
+		if r.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+		}
+		c := printedCommand(t, r.Err, "roster repo accept")
+		if got := s.wantFurther(t, r, s.bob, c); got.Code != cmdutil.ExitOK {
+			t.Fatalf("bob pasting %q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
+		}
+	}},
 	{"repo health with no relay answering", func(t *testing.T) {
 		s := newSuggestScene(t)
 		r := s.roster(t, s.alice, "repo", "health", "--repo", s.naddr, "--relay", "ws://127.0.0.1:1", "--json")
