@@ -16,8 +16,8 @@ type Selectors struct {
 	Home   string
 	// Shared is the repository as anyone can name it (a nostr:// URL or an
 	// naddr), "" when none was resolved: a command for another person
-	// carries it as --repo, since the user's own --repo may be a remote
-	// name or a path only their checkout knows.
+	// carries it as --repo instead of the user's --repo when that is a
+	// remote name or a path only their checkout knows.
 	Shared string
 	// Me is the user's npub, "" when nobody is signed in: a command whose
 	// RunBy names only them is theirs.
@@ -37,8 +37,8 @@ type Selectors struct {
 //
 // A command for another person (RunBy names someone other than Me) runs
 // in that person's own roster home with their own key: it carries the
-// repository (a --repo that names a coordinate, else Shared) and the
-// relays, never the user's --home.
+// repository (a --repo that names a coordinate, else Shared for a remote
+// name or path) and the relays, never the user's --home.
 func (s Selectors) Apply(c Command) Command {
 	if c.Pinned || !c.IsRoster() || len(c.Argv) < 2 {
 		return c
@@ -46,7 +46,9 @@ func (s Selectors) Apply(c Command) Command {
 	group := c.Argv[1]
 	own := s.isMine(c.RunBy)
 	repo := s.Repo
-	if !own && !portableRepo(repo) {
+	if !own && repo != "" && !portableRepo(repo) {
+		// A remote name or path of the user's checkout: the coordinate
+		// instead (no --repo at all stays none: each runs in their clone).
 		repo = s.Shared
 	}
 	var add []string
