@@ -177,7 +177,7 @@ func (p Pipeline) Run(ctx context.Context, req Request) (*Result, error) {
 		return nil, &Error{Kind: KindIncomplete, Fetch: existing,
 			Msg:      fmt.Sprintf("cannot tell whether you already announced %q, since not every relay answered; nothing was published", id),
 			Details:  map[string]any{"relays": existing.Relays},
-			Commands: []suggest.Command{suggest.Roster("repo", "init").With("--timeout", "30s"), suggest.Roster("repo", "init").With("--relay", "<a relay that answers>")}}
+			Commands: retryInit(existing)}
 	}
 	var prev *nostr.Event
 	for _, e := range existing.Events {
@@ -376,4 +376,18 @@ func heldByAll(sources, relays []string) bool {
 		}
 	}
 	return len(relays) > 0
+}
+
+// retryInit is what to run when not every relay answered: a longer
+// --timeout only when a relay timed out (it does not help one that refused
+// the connection), and other relays.
+func retryInit(fr *relaypool.FetchResult) []suggest.Command {
+	var cmds []suggest.Command
+	for _, r := range fr.Relays {
+		if r.Status == relaypool.StatusTimeout {
+			cmds = append(cmds, suggest.Roster("repo", "init").With("--timeout", "30s").Because("give slow relays longer"))
+			break
+		}
+	}
+	return append(cmds, suggest.Roster("repo", "init").With("--relay", "<a relay that answers>"))
 }

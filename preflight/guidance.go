@@ -32,7 +32,7 @@ func guidance(v *view, p *Plan, in Input) []suggest.Advice {
 	}
 	followers := func() {
 		if o := others(); len(o) > 0 && lead != "" {
-			out = append(out, suggest.Do(say("other co-maintainers (%s) should record this in their history", people(o, " ")), graph.CommandFollowLead()))
+			out = append(out, suggest.Do(say("other co-maintainers (%s) should record this in their history", people(o, " ")), graph.CommandFollowLead().By(people(o, ", ")...)))
 		}
 	}
 	switch it.Action {
@@ -45,14 +45,14 @@ func guidance(v *view, p *Plan, in Input) []suggest.Advice {
 				say("before %s pushes, their client must fetch this repository and compare their local refs with its state", who(it.Subject)))
 			followers()
 		} else {
-			out = append(out, suggest.Do(say("%s is invited; they have no maintainer authority until they accept", who(it.Subject)), graph.CommandAccept()))
+			out = append(out, suggest.Do(say("%s is invited; they have no maintainer authority until they accept", who(it.Subject)), graph.CommandAccept().ByPerson(npub(it.Subject))))
 		}
 	case ActRemove:
 		note(say("%s is no longer a maintainer; their commands will report the removal and direct them to: %s", who(it.Subject), graph.CommandFollowLead().Line()))
 		followers()
 	case ActAccept:
 		if lead != "" && lead != in.Author {
-			out = append(out, suggest.Do(say("%s will be asked to record your acceptance", who(lead)), graph.CommandAcknowledge(in.Author)))
+			out = append(out, suggest.Do(say("%s will be asked to record your acceptance", who(lead)), graph.CommandAcknowledge(in.Author).ByPerson(npub(lead))))
 		}
 		followers()
 		note("before you push, fetch the repository and compare your local branches with its state")
@@ -61,7 +61,7 @@ func guidance(v *view, p *Plan, in Input) []suggest.Advice {
 			note(say("%s already acknowledged a moderator role here, so they are a confirmed moderator now", who(it.Subject)))
 			followers()
 		} else {
-			out = append(out, suggest.Do(say("%s is invited as moderator; they have no moderator authority until they acknowledge it", who(it.Subject)), graph.CommandAcceptModerator()))
+			out = append(out, suggest.Do(say("%s is invited as moderator; they have no moderator authority until they acknowledge it", who(it.Subject)), graph.CommandAcceptModerator().ByPerson(npub(it.Subject))))
 		}
 	case ActRemoveModerator:
 		what := "is no longer a moderator"
@@ -81,18 +81,19 @@ func guidance(v *view, p *Plan, in Input) []suggest.Advice {
 		}
 		note("you are no longer a maintainer; your coordinate keeps forwarding to the lead")
 		if lead != "" {
-			out = append(out, suggest.Do(say("%s will be asked to record your departure", who(lead)), graph.CommandAcknowledge(in.Author)))
+			out = append(out, suggest.Do(say("%s will be asked to record your departure", who(lead)), graph.CommandAcknowledge(in.Author).ByPerson(npub(lead))))
 		}
 		followers()
 	case ActLead:
 		if it.Lead == in.Author {
 			// One self-contained line (the --json list is read line by line).
 			current := suggest.Text("the current lead")
+			point := Intent{Action: ActLead, Lead: in.Author}.Suggest().By(suggest.Say("the current lead"))
 			if s.LeadBefore.Lead != "" && s.LeadBefore.Lead != in.Author {
 				current = say("the current lead %s", who(s.LeadBefore.Lead))
+				point = point.ByPerson(npub(s.LeadBefore.Lead))
 			}
-			out = append(out, suggest.Do(say("you are prepared to lead; %s can now point to you", current),
-				Intent{Action: ActLead, Lead: in.Author}.Suggest()))
+			out = append(out, suggest.Do(say("you are prepared to lead; %s can now point to you", current), point))
 		} else {
 			out = append(out, suggest.Do(say("you are now a co-maintainer of %s; switch this checkout to the lead", who(it.Lead)), graph.CommandFollowLead()))
 			followers()

@@ -8,11 +8,12 @@ import (
 	"github.com/roster-cli/roster/suggest"
 )
 
-// Rule (errors and advice name the next command, each once): the guidance
-// of a plan — what --json prints as "guidance" — names `roster repo
-// follow-lead` once, with everyone it concerns. Carol accepts in a
-// three-person repository: bob must follow her acceptance, and her own
-// history lacks bob's start; both are the same command.
+// Rule (errors and advice name the next command, each once, for the person
+// who runs it): the guidance of a plan — what --json prints as "guidance" —
+// names `roster repo follow-lead` once for each person who runs it. Carol
+// accepts in a three-person repository: bob must follow her acceptance (his
+// command, run by him), and her own history lacks bob's start (her
+// command).
 func TestGuidanceNamesEachCommandOnce(t *testing.T) {
 	w := &world{t: t}
 	w.announce("alice", 100, []string{"name", "My Project"})
@@ -22,20 +23,29 @@ func TestGuidanceNamesEachCommandOnce(t *testing.T) {
 	w.run("alice", "alice", 4000, Intent{Action: ActAdd, Subject: pk("carol")})
 	p := w.run("carol", "alice", 5000, Intent{Action: ActAccept})
 
-	var follow []string
-	for _, g := range p.Guidance {
-		if g.Command != nil && g.Command.Equal(graph.CommandFollowLead()) {
-			follow = append(follow, g.Text(suggest.Selectors{}))
-		}
-	}
-	if len(follow) != 1 {
-		t.Fatalf("roster repo follow-lead named on %d lines, want 1:\n%s", len(follow), guidanceText(p))
-	}
 	bob := npub(pk("bob"))
-	for _, want := range []string{"other co-maintainers (" + bob + ")", "record the start of " + bob, suggest.GuidanceSeparator} {
-		if !strings.Contains(follow[0], want) {
-			t.Errorf("the follow-lead line lacks %q: %s", want, follow[0])
+	var own, bobs []string
+	for _, g := range p.Guidance {
+		if g.Command == nil || g.Command.Line() != graph.CommandFollowLead().Line() {
+			continue
 		}
+		switch by := g.Command.RunBy.String(); by {
+		case "":
+			own = append(own, g.Text(suggest.Selectors{}))
+		case bob:
+			bobs = append(bobs, g.Text(suggest.Selectors{}))
+		default:
+			t.Errorf("follow-lead run by %q: %s", by, g.Text(suggest.Selectors{}))
+		}
+	}
+	if len(own) != 1 || len(bobs) != 1 {
+		t.Fatalf("roster repo follow-lead named %d times for carol and %d for bob, want once each:\n%s", len(own), len(bobs), guidanceText(p))
+	}
+	if want := "other co-maintainers (" + bob + ")"; !strings.Contains(bobs[0], want) || !strings.HasSuffix(bobs[0], "  # run by "+bob) {
+		t.Errorf("bob's follow-lead line lacks %q or his name as its runner: %s", want, bobs[0])
+	}
+	if want := "record the start of " + bob; !strings.Contains(own[0], want) || strings.Contains(own[0], "# run by") {
+		t.Errorf("carol's own follow-lead line lacks %q or names another runner: %s", want, own[0])
 	}
 	seen := map[string]bool{}
 	for _, g := range GuidanceText(p.Guidance, suggest.Selectors{}) {

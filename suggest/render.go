@@ -1,6 +1,9 @@
 package suggest
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Selectors are the flags the user chose for the repository, the relays and
 // the roster home. A suggested roster command repeats them: outside a
@@ -11,6 +14,14 @@ type Selectors struct {
 	Repo   string
 	Relays []string
 	Home   string
+	// Shared is the repository as anyone can name it (a nostr:// URL or an
+	// naddr), "" when none was resolved: a command for another person
+	// carries it as --repo instead of the user's --repo when that is a
+	// remote name or a path only their checkout knows.
+	Shared string
+	// Me is the user's npub, "" when nobody is signed in: a command whose
+	// RunBy names only them is theirs.
+	Me string
 	// Name names a person (an npub) in human output; nil leaves the npub
 	// (JSON, and the plain text of a message).
 	Name func(npub string) string
@@ -23,21 +34,33 @@ type Selectors struct {
 // that uses the roster home; each only when c does not name that flag
 // itself (a command naming its own relay is a deliberate check of that
 // relay, one naming its own repository means that one).
+//
+// A command for another person (RunBy names someone other than Me) runs
+// in that person's own roster home with their own key: it carries the
+// repository (a --repo that names a coordinate, else Shared for a remote
+// name or path) and the relays, never the user's --home.
 func (s Selectors) Apply(c Command) Command {
 	if c.Pinned || !c.IsRoster() || len(c.Argv) < 2 {
 		return c
 	}
 	group := c.Argv[1]
+	own := s.isMine(c.RunBy)
+	repo := s.Repo
+	if !own && repo != "" && !portableRepo(repo) {
+		// A remote name or path of the user's checkout: the coordinate
+		// instead (no --repo at all stays none: each runs in their clone).
+		repo = s.Shared
+	}
 	var add []string
-	if s.Repo != "" && group == "repo" && !c.Has("--repo") {
-		add = append(add, "--repo", s.Repo)
+	if repo != "" && group == "repo" && !c.Has("--repo") {
+		add = append(add, "--repo", repo)
 	}
 	if len(s.Relays) > 0 && readsRelays[group] && !c.Has("--relay") {
 		for _, r := range s.Relays {
 			add = append(add, "--relay", r)
 		}
 	}
-	if s.Home != "" && !homeless[group] && !c.Has("--home") {
+	if own && s.Home != "" && !homeless[group] && !c.Has("--home") {
 		add = append(add, "--home", s.Home)
 	}
 	if len(add) == 0 {
@@ -45,6 +68,24 @@ func (s Selectors) Apply(c Command) Command {
 	}
 	c.Argv = append(slices.Clip(c.Argv), add...)
 	return c
+}
+
+// isMine reports whether a command run by who is the user's own: nobody
+// named, or only the user.
+func (s Selectors) isMine(who Block) bool {
+	if len(who) == 0 {
+		return true
+	}
+	return s.Me != "" && len(who) == 1 && who[0].Person == Person(s.Me)
+}
+
+// ForOther reports whether c is a command for someone else than the user.
+func (s Selectors) ForOther(c Command) bool { return !s.isMine(c.RunBy) }
+
+// portableRepo reports whether a --repo value names the repository itself
+// (an naddr or a nostr:// URL), not a remote or path of one checkout.
+func portableRepo(repo string) bool {
+	return strings.HasPrefix(repo, "naddr1") || strings.HasPrefix(repo, "nostr://")
 }
 
 // readsRelays are the command groups that ask relays (hooks: the relays

@@ -51,8 +51,10 @@ func TestSelectorsGoToTheCommandsThatUseThem(t *testing.T) {
 		want string
 	}{
 		{Roster("repo", "accept"), "roster repo accept --repo origin --relay ws://a --relay ws://b --home /tmp/h"},
+		// a command for another person: their own home, and no remote name
+		// of the user's checkout
 		{Roster("repo", "edit", "--add-maintainer", "npub1c").ByPerson("npub1a"),
-			"roster repo edit --add-maintainer npub1c --repo origin --relay ws://a --relay ws://b --home /tmp/h  # run by npub1a"},
+			"roster repo edit --add-maintainer npub1c --relay ws://a --relay ws://b  # run by npub1a"},
 		// a deliberate single-relay check keeps its relay, after the selectors
 		{Roster("repo").With("--relay", "ws://c"), "roster repo --repo origin --home /tmp/h --relay ws://c"},
 		// what a suggestion adds follows the command it repeats
@@ -127,5 +129,34 @@ func TestABlockRendersItsCommandsInPlaceWithSelectors(t *testing.T) {
 	}
 	if c := (Block{Say("accept with: "), Run(Roster("repo", "accept"))}).Closing(); c == nil || !c.Equal(Roster("repo", "accept")) {
 		t.Fatalf("closing %v", c)
+	}
+}
+
+// Rule (a command for another person carries only what that person
+// needs): it runs in their own roster home with their own key, so it gets
+// the repository as anyone names it and the relays, never the user's
+// --home; a command run by the user alone keeps every selector.
+func TestACommandForAnotherPersonCarriesTheRepositoryAndRelaysOnly(t *testing.T) {
+	accept := Roster("repo", "accept")
+	for _, tc := range []struct {
+		sel  Selectors
+		c    Command
+		want string
+	}{
+		{Selectors{Repo: "naddr1x", Relays: []string{"ws://a"}, Home: "/home/alice/.roster", Me: "npub1alice"},
+			accept.ByPerson("npub1bob"), "roster repo accept --repo naddr1x --relay ws://a  # run by npub1bob"},
+		// a remote name means nothing in bob's checkout: the shared coordinate instead
+		{Selectors{Repo: "origin", Shared: "nostr://npub1alice/x", Home: "/h", Me: "npub1alice"},
+			accept.ByPerson("npub1bob"), "roster repo accept --repo nostr://npub1alice/x  # run by npub1bob"},
+		{Selectors{Repo: "origin", Home: "/h"}, accept.By(Say("the new lead")), "roster repo accept  # run by the new lead"},
+		// the user's own command, even when it names them
+		{Selectors{Repo: "origin", Home: "/h", Me: "npub1alice"}, accept.ByPerson("npub1alice"),
+			"roster repo accept --repo origin --home /h  # run by npub1alice"},
+		{Selectors{Relays: []string{"ws://a"}, Home: "/h", Me: "npub1alice"}, Roster("workspace", "grant", "npub1bob").ByPerson("npub1carol"),
+			"roster workspace grant npub1bob --relay ws://a  # run by npub1carol"},
+	} {
+		if got := tc.sel.Render(tc.c); got != tc.want {
+			t.Errorf("got  %q\nwant %q", got, tc.want)
+		}
 	}
 }

@@ -33,8 +33,9 @@ func TestBadRelayValuesAreUsageErrors(t *testing.T) {
 		if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, c.want) {
 			t.Errorf("%v %v: exit %d, stderr %q; want 2 saying %q", c.env, c.args, r.Code, r.Err, c.want)
 		}
-		// The way out is the same command with a relay URL, a whole command.
-		if !strings.Contains(r.Err, "run: roster repo --relay wss://<relay>") {
+		// The way out is the same command with a relay URL, a whole
+		// command that keeps the user's --repo.
+		if !strings.Contains(r.Err, "run: roster repo --repo "+repo+" --relay wss://<relay>") {
 			t.Errorf("%v %v: the suggestion is not the command with a relay: %q", c.env, c.args, r.Err)
 		}
 	}

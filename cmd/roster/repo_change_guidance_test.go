@@ -8,11 +8,13 @@ import (
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
-// Rule (errors and advice name the next command, each once): the --json
-// "guidance" of a membership preview names `roster repo follow-lead` once,
-// like the human "next:" section, instead of once per person. Carol
-// accepts her invitation in the demo repository: alice's history is pending
-// bob's start and dave's end, and bob must follow her acceptance too.
+// Rule (errors and advice name the next command, each once for each person
+// who runs it): the --json "guidance" of a membership preview names `roster
+// repo follow-lead` once for Carol and once for Bob (whose command it is,
+// so it says so), like the human "next:" section, instead of once per
+// transition. Carol accepts her invitation in the demo repository: her
+// history is pending bob's start and dave's end, and bob must follow her
+// acceptance too.
 func TestMutationJSONGuidanceNamesEachCommandOnce(t *testing.T) {
 	t.Parallel()
 	r := carolPreviewsAcceptance(t, "--json")
@@ -26,8 +28,11 @@ func TestMutationJSONGuidanceNamesEachCommandOnce(t *testing.T) {
 		t.Fatalf("not JSON: %v\n%s", err, r.Out)
 	}
 	all := strings.Join(m.Guidance, "\n")
-	if n := strings.Count(all, "roster repo follow-lead"); n != 1 {
-		t.Fatalf("roster repo follow-lead named %d times in the JSON guidance:\n%s", n, all)
+	if n := strings.Count(all, "roster repo follow-lead"); n != 2 {
+		t.Fatalf("roster repo follow-lead named %d times in the JSON guidance, want once for carol and once for bob:\n%s", n, all)
+	}
+	if n := strings.Count(all, "  # run by "+demoNpub(t, "bob")); n != 1 {
+		t.Fatalf("bob's follow-lead is not said to be his:\n%s", all)
 	}
 	for _, name := range []string{"bob", "dave"} {
 		if npub := demoNpub(t, name); !strings.Contains(all, npub) {
@@ -43,14 +48,27 @@ func TestMutationJSONGuidanceNamesEachCommandOnce(t *testing.T) {
 	}
 }
 
-// Rule (guidance is accurate): a shared command's parts concern different
-// people — Carol's own history and Bob's, which only Bob can record — so
-// the human "next:" heading does not say one run covers them.
+// Rule (guidance is accurate): a command's parts concern different people —
+// Carol's own history and Bob's, which only Bob can record — so the human
+// "next:" section gives Bob's its own line, run by him, and does not say
+// one run covers them.
 func TestSharedGuidanceCommandDoesNotClaimOneRunCoversEveryone(t *testing.T) {
 	t.Parallel()
 	next := nextSection(t, carolPreviewsAcceptance(t))
-	if strings.Contains(next, "run once") || !strings.Contains(next, "# the same command, for each of:") {
+	if strings.Contains(next, "run once") {
 		t.Fatalf("next: section:\n%s", next)
+	}
+	bobs := false
+	for _, l := range strings.Split(next, "\n") {
+		if strings.Contains(l, "roster repo follow-lead") && strings.Contains(l, "# run by bob (") {
+			bobs = true
+			if strings.Contains(l, "record the start") {
+				t.Errorf("bob's line claims to record carol's history: %s", l)
+			}
+		}
+	}
+	if !bobs {
+		t.Fatalf("no follow-lead line run by bob in the next: section:\n%s", next)
 	}
 }
 

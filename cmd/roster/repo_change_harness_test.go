@@ -76,10 +76,18 @@ func (w *mutWorld) Selectors(sel person) string {
 	return " " + strings.Join(append(append([]string{"--repo", sel.naddr(w.id)}, relayArgs(w.relays)...), "--home", w.home["ROSTER_HOME"]), " ")
 }
 
+// SelectorsForOthers is what roster adds to a command it suggests for
+// another person after a run by w.run selecting sel: the repository and
+// relays, not the runner's --home.
+func (w *mutWorld) SelectorsForOthers(sel person) string {
+	return " " + strings.Join(append([]string{"--repo", sel.naddr(w.id)}, relayArgs(w.relays)...), " ")
+}
+
 // carrySelectors checks the rule that a suggested roster command runs as
 // printed: each `roster repo` command repeats the user's --repo (unless it
 // names another repository), --relay (unless it names its own relay) and
-// --home; other roster commands the flags they use.
+// --home (unless it is for another person, who runs it in their own home);
+// other roster commands the flags they use.
 func carrySelectors(t *testing.T, cmds []string, repo string, relays []string, home string) {
 	t.Helper()
 	for _, c := range cmds {
@@ -101,8 +109,13 @@ func carrySelectors(t *testing.T, cmds []string, repo string, relays []string, h
 		if words[1] == "repo" && has("--repo", "") && !has("--repo", repo) && !strings.Contains(c, "nostr://") && !strings.Contains(c, "<") {
 			t.Errorf("%q names another repository than --repo %s", c, repo)
 		}
-		if home != "" && !has("--home", home) {
+		// A command for another person runs in their own home.
+		forOther := strings.Contains(c, "  # run by ")
+		if home != "" && !forOther && !has("--home", home) {
 			t.Errorf("%q lacks --home %s", c, home)
+		}
+		if forOther && has("--home", "") {
+			t.Errorf("%q, for another person, carries the runner's --home", c)
 		}
 		readsRelays := words[1] == "repo" || words[1] == "project" || words[1] == "workspace" || words[1] == "group" || words[1] == "hooks"
 		if len(relays) > 0 && readsRelays && !has("--relay", "") {

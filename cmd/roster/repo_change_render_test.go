@@ -9,15 +9,16 @@ import (
 )
 
 // Rule (errors and advice name the next command): the "next:" advice of a
-// membership preview names each command once, with everyone it concerns,
-// instead of one `roster repo follow-lead` line per person. Carol accepts
-// her invitation in the demo repository: alice's history is pending bob's
-// start and dave's end, and bob must follow her acceptance too.
+// membership preview names each command once for each person who runs it,
+// with everything it records, instead of one `roster repo follow-lead` line
+// per transition. Carol accepts her invitation in the demo repository: her
+// history is pending bob's start and dave's end (one command of hers), and
+// bob must follow her acceptance too (his, run by him).
 func TestMembershipPreviewNamesEachGuidanceCommandOnce(t *testing.T) {
 	t.Parallel()
 	next := nextSection(t, carolPreviewsAcceptance(t))
-	if n := strings.Count(next, "roster repo follow-lead"); n != 1 {
-		t.Fatalf("roster repo follow-lead named %d times:\n%s", n, next)
+	if n := strings.Count(next, "roster repo follow-lead"); n != 2 {
+		t.Fatalf("roster repo follow-lead named %d times, want once for carol and once for bob:\n%s", n, next)
 	}
 	for _, name := range []string{"bob", "dave"} {
 		if npub := demoNpub(t, name); !strings.Contains(next, npub) {

@@ -9,12 +9,14 @@ import (
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
-// Rule (errors and advice name the next command, copy-pasteable): outside
-// a checkout, the commands a membership change suggests carry the --repo
-// and --relay the user needed. Alice invites Bob by --repo; the guidance's
-// `roster repo accept` is what Bob runs, verbatim, from a directory that is
-// no checkout; his guidance's acknowledgement is what Alice runs, verbatim.
-// A refusal's commands carry them too.
+// Rule (errors and advice name the next command, copy-pasteable, for the
+// person who runs it): outside a checkout, the commands a membership change
+// suggests carry the --repo and --relay the user needed; one for another
+// person carries only those (never the runner's --home) and names its
+// runner. Alice invites Bob by --repo; the guidance's `roster repo accept`
+// is what Bob runs, verbatim, from a directory that is no checkout, in his
+// own roster home; his guidance's acknowledgement is what Alice runs,
+// verbatim. A refusal's commands carry them too.
 func TestMutationSuggestedCommandsRunAsPrinted(t *testing.T) {
 	t.Parallel()
 	w := newMutWorld(t, 1)
@@ -24,15 +26,16 @@ func TestMutationSuggestedCommandsRunAsPrinted(t *testing.T) {
 	if got := m["command"]; got != "roster repo edit --add-maintainer "+bob.npub()+sel {
 		t.Errorf("command %q lacks the selectors %q", got, sel)
 	}
+	forOthers := strings.TrimSuffix(sel, " --home "+w.home["ROSTER_HOME"])
 	accept := suggested(t, m, "roster repo accept")
-	if !strings.HasSuffix(accept, sel) {
-		t.Fatalf("suggested accept %q lacks %q", accept, sel)
+	if want := forOthers + "  # run by " + bob.npub(); !strings.HasSuffix(accept, want) {
+		t.Fatalf("suggested accept %q does not end %q", accept, want)
 	}
 
-	m = runSuggested(t, w, bob, 2000, accept)
+	m = runSuggestedIn(t, w, testEnv(t), bob, 2000, accept)
 	ack := suggested(t, m, "roster repo edit --acknowledge-maintainer-change "+bob.npub())
-	if !strings.HasSuffix(ack, sel) {
-		t.Fatalf("suggested acknowledgement %q lacks %q", ack, sel)
+	if want := forOthers + "  # run by " + alice.npub(); !strings.HasSuffix(ack, want) {
+		t.Fatalf("suggested acknowledgement %q does not end %q", ack, want)
 	}
 	runSuggested(t, w, alice, 3000, ack)
 	if got := w.latest(alice); !strings.Contains(got, `["m","bob","2000"]`) {
@@ -42,8 +45,8 @@ func TestMutationSuggestedCommandsRunAsPrinted(t *testing.T) {
 	// Bob is not the lead: the refusal names Alice's command with the selectors.
 	m = w.refused(bob, alice, 4000, cmdutil.ExitRefused, "only-lead-manages-roster", "repo", "edit", "--add-maintainer", carol.npub())
 	for _, c := range toStrings(m["error"].(map[string]any)["commands"]) {
-		if strings.HasPrefix(c, "roster ") && !strings.Contains(c, sel) {
-			t.Errorf("refusal command %q lacks %q", c, sel)
+		if strings.HasPrefix(c, "roster ") && !strings.Contains(c, forOthers) {
+			t.Errorf("refusal command %q lacks %q", c, forOthers)
 		}
 	}
 }
@@ -61,11 +64,18 @@ func suggested(t *testing.T, m map[string]any, prefix string) string {
 }
 
 // runSuggested runs a printed command word by word as p, in w's directory
-// (not a checkout), and requires success.
+// (not a checkout) and w's roster home, and requires success.
 func runSuggested(t *testing.T, w *mutWorld, p person, now int64, command string) map[string]any {
 	t.Helper()
+	return runSuggestedIn(t, w, w.home, p, now, command)
+}
+
+// runSuggestedIn is runSuggested in the roster home of env.
+func runSuggestedIn(t *testing.T, w *mutWorld, env map[string]string, p person, now int64, command string) map[string]any {
+	t.Helper()
+	command, _, _ = strings.Cut(command, "  # ")
 	args := append(strings.Fields(strings.TrimPrefix(command, "roster ")), "--json")
-	r := invocation{Env: withKey(w.home, p), Dir: w.dir, Now: time.Unix(now, 0)}.roster(t, args...)
+	r := invocation{Env: withKey(env, p), Dir: w.dir, Now: time.Unix(now, 0)}.roster(t, args...)
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("%q as %s: exit %d\n%s%s", command, p.name, r.Code, r.Out, r.Err)
 	}

@@ -283,7 +283,7 @@ func TestWorkspaceUsageErrors(t *testing.T) {
 	}
 	// Before any import, show says what to run.
 	r = w.as(swOwnerSK, "workspace", "show")
-	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Err, "roster workspace import") {
+	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Err, "roster workspace create") {
 		t.Fatalf("no workspace: exit %d %s", r.Code, r.Err)
 	}
 	// Import without a legacy blob.

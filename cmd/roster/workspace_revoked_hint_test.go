@@ -31,7 +31,7 @@ func TestWorkspaceRevokedReaderIsPointedAtTheOwnersGrant(t *testing.T) {
 	r := w.as(swOutsiderSK, "workspace", "show", "--owner", w.ownerNpub(), "--json")
 	e := decodeOut[errorOut](t, r)
 	if r.Code != cmdutil.ExitIncomplete || e.Error.Details["revoked"] != nil || len(e.Error.Commands) != 2 ||
-		!strings.Contains(e.Error.Commands[0], "workspace import") || !strings.Contains(e.Error.Commands[1], "workspace grant") {
+		!strings.Contains(e.Error.Commands[0], "workspace create") || !strings.Contains(e.Error.Commands[1], "workspace grant") {
 		t.Fatalf("outsider: exit %d %+v", r.Code, e.Error)
 	}
 }

@@ -33,8 +33,9 @@ func TestWorkspaceReadsAuthenticateOnARelayThatDoesNotRequireAuth(t *testing.T) 
 }
 
 // Rule (errors name the next command, for the person who runs it): with no
-// projection yet, the owner is told to import — not to grant themselves a
-// viewer role; somebody else is told which commands the owner runs, named.
+// projection yet, the owner is told to create the workspace — not to grant
+// themselves a viewer role, nor to import what may not exist; somebody else
+// is told which commands the owner runs, named.
 func TestWorkspaceNoProjectionNamesWhoRunsWhat(t *testing.T) {
 	t.Parallel()
 	w := newSWWorld(t)
@@ -43,15 +44,16 @@ func TestWorkspaceNoProjectionNamesWhoRunsWhat(t *testing.T) {
 	if r.Code != cmdutil.ExitIncomplete || e.Error.Code != "no-projection" {
 		t.Fatalf("owner: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
-	if len(e.Error.Commands) != 1 || !strings.HasPrefix(e.Error.Commands[0], "roster workspace import --relay "+w.relay.URL()) {
-		t.Errorf("owner's commands %q, want only the import", e.Error.Commands)
+	if len(e.Error.Commands) != 1 || !strings.HasPrefix(e.Error.Commands[0], "roster workspace create --relay "+w.relay.URL()) {
+		t.Errorf("owner's commands %q, want only the create", e.Error.Commands)
 	}
 	r = w.as(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json")
 	e = decodeOut[errorOut](t, r)
 	viewer := graph.Npub(pubOf(t, swViewerSK))
 	if r.Code != cmdutil.ExitIncomplete || len(e.Error.Commands) != 2 ||
 		!strings.HasPrefix(e.Error.Commands[1], "roster workspace grant "+viewer+" --role viewer") ||
-		!strings.HasSuffix(e.Error.Commands[1], "# run by "+w.ownerNpub()+", to let you read") {
+		!strings.HasPrefix(e.Error.Commands[0], "roster workspace create") || !strings.Contains(e.Error.Commands[0], "# run by "+w.ownerNpub()) ||
+		!strings.Contains(e.Error.Commands[1], "# run by "+w.ownerNpub()+", to let you read") {
 		t.Errorf("viewer: exit %d, commands %q", r.Code, e.Error.Commands)
 	}
 }

@@ -113,7 +113,7 @@ func (p Patch) Apply(related []string) []string {
 // channels. It returns a *Refusal.
 func (p Patch) Check(deleted bool, doc Document) error {
 	if deleted {
-		return &Refusal{Code: "project-deleted", Msg: "the project is deleted; only its owner can recreate it by publishing a new kind 30621 identity"}
+		return &Refusal{Code: "project-deleted", Msg: "the project is deleted; only its owner can recreate it, with roster project create (a new kind 30621 identity)"}
 	}
 	for _, c := range p.Add {
 		if c == doc.HomeChannel {

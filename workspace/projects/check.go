@@ -49,10 +49,15 @@ func Check(ctx context.Context, r pipeline.Relays, relay, self, actor string, st
 	if err := patch.Check(st.Deleted, st.Document); err != nil {
 		var ref *Refusal
 		errors.As(err, &ref)
+		next := []suggest.Command{showOn(c, relay)}
+		if st.Deleted {
+			// Only a new identity brings it back: the owner's create.
+			next = []suggest.Command{suggest.Roster("project", "create", c.D, "--name", "<name>", "--relay", relay).ByPerson(graph.Npub(c.Owner)).Because("recreate it")}
+		}
 		return CheckResult{}, &pipeline.Error{Class: pipeline.Refused, Code: ref.Code, Err: err,
 			Msg:     fmt.Sprintf("refused before signing, nothing was published: %v", err),
 			Details: map[string]any{"coordinate": c.String(), "revision": st.Revision, "related_channels": orEmpty(st.Document.RelatedChannels)},
-			Next:    []suggest.Command{showOn(c, relay)}}
+			Next:    next}
 	}
 	if actor == c.Owner {
 		return CheckResult{Basis: BasisOwner}, nil

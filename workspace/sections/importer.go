@@ -132,7 +132,7 @@ func (s *Session) fetchLegacy(ctx context.Context, verb string) (*relaypool.Fetc
 		return nil, &pipeline.Error{Class: pipeline.Incomplete, Code: "incomplete",
 			Msg:     fmt.Sprintf("%s did not answer for your legacy channel-sections event (%s); nothing was published", s.Relay, pipeline.Outcome(r.Status, r.Reason)),
 			Details: map[string]any{"relay": s.Relay, "status": r.Status, "reason": r.Reason},
-			Next:    []suggest.Command{suggest.Roster("workspace", verb, "--relay", s.Relay, "--timeout", "30s").Because("retry once the relay is back")}}
+			Next:    []suggest.Command{retryOn(suggest.Roster("workspace", verb, "--relay", s.Relay), r.Status)}}
 	}
 	return fr, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 
+	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/pipeline"
 )
@@ -51,7 +52,7 @@ func (s *Session) List(ctx context.Context) (*ListResult, error) {
 		return nil, &pipeline.Error{Class: pipeline.Incomplete, Code: "incomplete",
 			Msg:     fmt.Sprintf("%s did not answer (%s), so roster cannot list your workspaces", s.Relay, pipeline.Outcome(r.Status, r.Reason)),
 			Details: map[string]any{"relay": s.Relay, "status": r.Status, "reason": r.Reason},
-			Next:    []suggest.Command{suggest.Roster("workspace", "list", "--relay", s.Relay, "--timeout", "30s").Because("retry once the relay is back")}}
+			Next:    []suggest.Command{retryOn(suggest.Roster("workspace", "list", "--relay", s.Relay), r.Status)}}
 	}
 	out := &ListResult{Workspaces: []Listed{}, Rejected: []string{}}
 	best := map[string]Listed{}
@@ -98,4 +99,13 @@ func isProjectState(evt *nostr.Event) bool {
 		}
 	}
 	return false
+}
+
+// retryOn is c to retry once the relay is back, with a longer --timeout
+// only when the relay timed out (it does not help one that refused).
+func retryOn(c suggest.Command, status string) suggest.Command {
+	if status == relaypool.StatusTimeout {
+		c = c.With("--timeout", "30s")
+	}
+	return c.Because("retry once the relay is back")
 }

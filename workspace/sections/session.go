@@ -134,15 +134,21 @@ func (s *Session) Sync(ctx context.Context) (*SyncResult, error) {
 		return res, nil
 	}
 	if errors.Is(err, ErrNoProjection) {
-		// The owner needs no grant: only the import can be missing.
-		imp := suggest.Roster("workspace", "import", "--relay", s.Relay)
-		next := []suggest.Command{imp.Because("you, the owner, once")}
+		// The owner needs no grant: only the workspace can be missing.
+		// create starts it (and, when a legacy channel-sections event
+		// exists, refuses and points to import, which migrates it).
+		create := suggest.Roster("workspace", "create", "--relay", s.Relay)
+		next := []suggest.Command{create.Because("start your workspace (create says when you have a legacy one to import instead)")}
 		msg := fmt.Sprintf("%s: %v", s.Relay, err)
 		details := map[string]any{"owner": s.ownerNpub(), "relay": s.Relay, "relay_self": s.Self}
 		if s.Me != s.Owner {
+			// Someone else's workspace: only its owner can help, by
+			// granting this reader a role (once they have a workspace).
 			owner := graph.Npub(s.Owner)
 			grant := suggest.Roster("workspace", "grant", graph.Npub(s.Me), "--role", string(RoleViewer), "--relay", s.Relay).ByPerson(owner)
-			next = []suggest.Command{imp.ByPerson(owner).Because("once"), grant.Because("to let you read")}
+			msg = fmt.Sprintf("%s: %v: the owner has no workspace there, or has not granted you a role in it", s.Relay, err)
+			next = []suggest.Command{create.ByPerson(owner).Because("if they have no workspace there yet"),
+				grant.Because("to let you read; they choose the role")}
 			if rev, ok := s.readBefore(); ok {
 				// The workspace exists and was shown to this reader: only
 				// a new grant by the owner can help, never an import.

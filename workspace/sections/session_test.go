@@ -79,19 +79,20 @@ func asPipelineError(t *testing.T, err error, code string) *pipeline.Error {
 	return pe
 }
 
-// Rule: before the import the owner is told to import; anyone else is told
-// the owner must import and grant them.
+// Rule: with no workspace the owner is told to create it (create points to
+// import when a legacy event exists); anyone else is told the owner must
+// create it and grant them, both the owner's commands.
 func TestSyncWithoutProjectionSaysWhoMustRunWhat(t *testing.T) {
 	r := startSW(t)
 	owner := testkeys.Pub(t, sOwnerSK)
 	_, err := session(t, r, sOwnerSK).Sync(context.Background())
 	pe := asPipelineError(t, err, "no-projection")
-	if pe.Class != pipeline.Incomplete || len(pe.Next) != 1 || !slices.Equal(pe.Next[0].Argv[:3], []string{"roster", "workspace", "import"}) || pe.Next[0].RunBy != nil {
+	if pe.Class != pipeline.Incomplete || len(pe.Next) != 1 || !slices.Equal(pe.Next[0].Argv[:3], []string{"roster", "workspace", "create"}) || pe.Next[0].RunBy != nil {
 		t.Fatalf("owner: %+v", pe.Next)
 	}
 	_, err = session(t, r, sViewerSK).Sync(context.Background())
 	pe = asPipelineError(t, err, "no-projection")
-	if len(pe.Next) != 2 || pe.Next[0].RunBy.String() != graph.Npub(owner) || !slices.Contains(pe.Next[1].Argv, "grant") ||
+	if len(pe.Next) != 2 || pe.Next[0].RunBy.String() != graph.Npub(owner) || !slices.Contains(pe.Next[0].Argv, "create") || !slices.Contains(pe.Next[1].Argv, "grant") ||
 		!slices.Contains(pe.Next[1].Argv, string(sections.RoleViewer)) || pe.Next[1].RunBy.String() != graph.Npub(owner) ||
 		!slices.Contains(pe.Next[1].Argv, graph.Npub(testkeys.Pub(t, sViewerSK))) {
 		t.Fatalf("viewer: %+v", pe.Next)

@@ -66,6 +66,10 @@ type Factory struct {
 	// CacheWait bounds how long this invocation waits for the cache's
 	// lock (0: cache.DefaultOpenTimeout); the pre-push guard shortens it.
 	CacheWait time.Duration `json:"-"`
+	// SharedRepo is the selected repository as other people name it (a
+	// nostr:// URL with its relay hints), set once a repo command selected
+	// one: the --repo of the commands it suggests to someone else.
+	SharedRepo string `json:"-"`
 	// Abandoned is set when the pre-push guard's budget ran out: the
 	// discovery it left behind opens no cache any more.
 	Abandoned atomic.Bool `json:"-"`

@@ -211,9 +211,12 @@ back. Member repositories and channels are not deleted. A later
 func projectIdentityWrite(ctx context.Context, a *cmdutil.Factory, verb, arg string, bareOnly bool,
 	write func(context.Context, projects.IdentityInput) (*projects.IdentityResult, error), pre ...identityPreStep) error {
 	relays := relaypool.NormalizeRelays(a.DefaultRelays())
+	if len(relays) == 0 && !bareOnly {
+		relays = naddrRelay(arg)
+	}
 	if len(relays) != 1 {
 		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "one-relay",
-			Err:      fmt.Errorf("a project's identity is materialized by the one relay that hosts its community; pass exactly one --relay (got %d)", len(relays)),
+			Err:      fmt.Errorf("a project's identity is materialized by the one relay that hosts its community; pass exactly one --relay, or an naddr with its relay hint (got %d)", len(relays)),
 			Commands: []suggest.Command{suggest.Roster("project", verb, arg).With("--relay", "wss://<relay hosting the project>")}}
 	}
 	if a.Opts.Offline {
@@ -289,4 +292,18 @@ func projectNaddr(c projects.Coordinate, relay string) string {
 	}
 	n, _ := nip19.EncodeEntity(c.Owner, projects.KindIdentity, c.D, hints)
 	return n
+}
+
+// naddrRelay is the first relay hint of a project naddr (the relay roster
+// printed it for), as the one relay a write uses when none is given; nil
+// for any other argument or an naddr without hints.
+func naddrRelay(arg string) []string {
+	if len(arg) <= 6 || arg[:6] != "naddr1" {
+		return nil
+	}
+	_, hints, err := ProjectParseArg(arg)
+	if err != nil || len(hints) == 0 {
+		return nil
+	}
+	return relaypool.NormalizeRelays(hints[:1])
 }

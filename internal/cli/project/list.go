@@ -111,8 +111,15 @@ projects. Each printed naddr carries the relay as its hint.`,
 				}
 			}
 			if answered == 0 {
+				retry := suggest.Roster("project", "list")
+				for _, r := range res.Relays {
+					if r.Status == relaypool.StatusTimeout {
+						retry = retry.With("--timeout", "30s")
+						break
+					}
+				}
 				return cmdutil.RelayOutageErr("the projects", answered, failed, []suggest.Command{
-					suggest.Roster("project", "list").With("--timeout", "30s").Because("retry once the relay is back")}, map[string]any{"relays": res.Relays})
+					retry.Because("retry once the relay is back")}, map[string]any{"relays": res.Relays})
 			}
 			for _, l := range res.Projects {
 				p := projectListedJSON{Coordinate: l.Coordinate.String(), Naddr: projectNaddr(l.Coordinate, l.Relay), Relay: l.Relay,

@@ -207,6 +207,9 @@ re-reads the state, re-checks and retries once.`,
 				return cmdutil.UsageErr("%v", err)
 			}
 			relays := relaypool.NormalizeRelays(a.DefaultRelays())
+			if len(relays) == 0 {
+				relays = naddrRelay(args[0])
+			}
 			if len(relays) != 1 {
 				return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "one-relay",
 					Err:      fmt.Errorf("a project change is committed by the one relay that hosts the project's community; pass exactly one --relay (got %d)", len(relays)),

@@ -114,7 +114,8 @@ func projectRender(a *cmdutil.Factory, p ProjectJSON) {
 		row("  STALE: this is the last verified cached state (%s); it is not used for a change", termtext.Line(p.StaleReason))
 	}
 	if p.Deleted {
-		row("  DELETED at revision %d; its owner can recreate it by publishing a new kind 30621 identity", p.Revision)
+		row("  DELETED at revision %d; its owner recreates it with: %s", p.Revision,
+			pt.Named(render.Selectors(a)).Render(projectRecreate(p.D, p.Owner, relays)))
 	} else {
 		row("  revision      %d", p.Revision)
 		if p.Description != "" {
@@ -178,4 +179,14 @@ func projectMissing(c projects.Coordinate, rd projects.ReadResult, show suggest.
 	ee := render.PipelineErr(projects.NotFound(c, rd)).(*cmdutil.ExitError)
 	ee.Commands = []suggest.Command{show.With("--relay", "wss://<relay hosting the project>")}
 	return ee
+}
+
+// projectRecreate is `roster project create` of a deleted project, on the
+// relay that showed it, run by its owner.
+func projectRecreate(d, owner string, relays []string) suggest.Command {
+	c := suggest.Roster("project", "create", d, "--name", "<name>")
+	if len(relays) > 0 {
+		c = c.With("--relay", relays[0])
+	}
+	return c.ByPerson(graph.Npub(owner))
 }

@@ -13,9 +13,14 @@ func DisplayCoord(c graph.Coordinate) string {
 
 // Selectors are the user's --repo, --relay and --home, which every
 // suggested command repeats where it uses them (suggest.Selectors.Apply):
-// the one place suggestions become text.
+// the one place suggestions become text. A command for someone else gets
+// the repository and the relays, never the user's --home.
 func Selectors(a *cmdutil.Factory) suggest.Selectors {
-	return suggest.Selectors{Repo: a.Opts.Repo, Relays: a.Opts.Relays, Home: a.Opts.Home}
+	sel := suggest.Selectors{Repo: a.Opts.Repo, Relays: a.Opts.Relays, Home: a.Opts.Home, Shared: a.SharedRepo}
+	if pk := a.ViewerPubkey(); pk != "" {
+		sel.Me = graph.Npub(pk)
+	}
+	return sel
 }
 
 // Render is the suggestions as the user pastes them, each once.

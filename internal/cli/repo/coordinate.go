@@ -77,7 +77,7 @@ func ambiguityChoices(amb *gitstate.AmbiguousError) ([]suggest.Command, map[stri
 			continue // a NIP-05 candidate has no key yet
 		}
 		seen[c.Coordinate.ATag()] = true
-		url := gitstate.NostrURL(c.Coordinate, nil)
+		url := gitstate.NostrURL(c.Coordinate, c.Relays) // its relay hints say where to ask
 		cmds = append(cmds, suggest.Roster("repo", "--repo", url).Because(c.From),
 			suggest.Git("config", "nostr.repo", gitstate.EncodeNaddr(c.Coordinate, c.Relays)).Because("choose it for good"))
 	}

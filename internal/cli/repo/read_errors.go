@@ -24,7 +24,9 @@ func incompleteErr(a *cmdutil.Factory, v *RepoView) *cmdutil.ExitError {
 	again, offline := repo, true
 	if c := a.Running; c != nil && repoReads[c.CommandPath()] {
 		again = suggest.Roster(strings.Fields(strings.TrimPrefix(c.CommandPath(), "roster "))...)
-		offline = cmdutil.Reads(c, "offline")
+		// Health decides only on complete evidence, which the cache
+		// alone never is: offline it fails the same way.
+		offline = cmdutil.Reads(c, "offline") && c.CommandPath() != "roster repo health"
 	}
 	if v.Offline {
 		return &cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "incomplete",
@@ -116,7 +118,9 @@ func plainWebsocketInstead(url, reason string) (string, bool) {
 func notFoundErr(a *cmdutil.Factory, v *RepoView) *cmdutil.ExitError {
 	c := v.Coordinate()
 	where := "relays " + strings.Join(v.Relays, ", ")
-	here := suggest.Roster("repo", "--repo", gitstate.NostrURL(c, nil))
+	// The selection's relay hints stay: without them an offline miss's
+	// "fetch it from relays" would have no relay to ask.
+	here := suggest.Roster("repo", "--repo", gitstate.NostrURL(c, v.Selection.Relays))
 	cmds := []suggest.Command{
 		here.With("--relay", "wss://<a relay that has it>").Because("ask other relays"),
 		suggest.Roster("repo", "--repo", "nostr://<npub>/<identifier>").Because("check the author and the identifier"),
@@ -126,7 +130,12 @@ func notFoundErr(a *cmdutil.Factory, v *RepoView) *cmdutil.ExitError {
 		cmds = []suggest.Command{here.Because("without --offline: fetch it from relays first")}
 	} else if v.Fetch != nil && !v.Fetch.Complete {
 		where += " (not all of them answered)"
-		cmds = append([]suggest.Command{here.With("--timeout", "30s").Because("give the silent relays longer")}, cmds...)
+		for _, r := range v.Fetch.Relays {
+			if r.Status == relaypool.StatusTimeout {
+				cmds = append([]suggest.Command{here.With("--timeout", "30s").Because("give the silent relays longer")}, cmds...)
+				break
+			}
+		}
 	}
 	return (&cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "not-found",
 		Err: fmt.Errorf("no repository announcement found for %s (kind %d, d=%q, author %s) in %s",

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
@@ -73,6 +74,7 @@ func discoverFor(a *cmdutil.Factory, ctx context.Context, read cmdutil.SourceOpt
 	if err != nil {
 		return nil, err
 	}
+	a.SharedRepo = gitstate.NostrURL(sel.Coordinate, sel.Relays)
 	relays := DiscoveryRelays(a, sel)
 	if a.Run.Phase == "" {
 		a.Run.Phase = "discovering" // a read's one phase; a write names its own

@@ -53,7 +53,7 @@ roster help formatting.`,
 		SilenceErrors: true,
 		// Suggestions are roster's own (unknownCommandError), at every level.
 		DisableSuggestions: true,
-		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			a.Running = cmd
 			repo.ApplyRepoEnv(a, cmd) // repo/env.go
 			if err := a.StartDeadline(cmd); err != nil {
@@ -65,7 +65,7 @@ roster help formatting.`,
 			if err := checkGlobalFlags(a, cmd); err != nil {
 				return err
 			}
-			return checkRelaySettings(a, cmd)
+			return checkRelaySettings(a, cmd, args)
 		},
 	}
 	// --version prints what `roster version` prints.
@@ -220,8 +220,9 @@ func checkGlobalFlags(a *cmdutil.Factory, cmd *cobra.Command) error {
 // checkRelaySettings refuses, for a command that reads relays, a relay
 // value it would drop or mangle: --relay, else ROSTER_RELAYS, else
 // config.yaml's relays (the first that is set is the one used). Exit 2
-// naming the setting and the value.
-func checkRelaySettings(a *cmdutil.Factory, cmd *cobra.Command) error {
+// naming the setting and the value. The command it suggests is the same
+// one (its arguments, and the user's --repo and --home) with a relay URL.
+func checkRelaySettings(a *cmdutil.Factory, cmd *cobra.Command, args []string) error {
 	if !cmdutil.Reads(cmd, "relay") {
 		return nil
 	}
@@ -239,7 +240,8 @@ func checkRelaySettings(a *cmdutil.Factory, cmd *cobra.Command) error {
 	}
 	if err := settings.CheckRelays(where, values); err != nil {
 		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "usage", Err: err,
-			Commands: []suggest.Command{{Argv: append(strings.Fields(cmd.CommandPath()), "--relay", "wss://<relay>"), Comment: "a relay URL: ws://host[:port] or wss://host", Pinned: true}}}
+			Commands: []suggest.Command{suggest.Command{Argv: append(strings.Fields(cmd.CommandPath()), args...)}.
+				With("--relay", "wss://<relay>").Because("a relay URL: ws://host[:port] or wss://host")}}
 	}
 	return nil
 }

@@ -233,7 +233,11 @@ func withMutationRetry(a *cmdutil.Factory, err error, intent preflight.Intent) e
 		// A longer timeout would not help: naming the relays does.
 		cmds = []suggest.Command{intent.Suggest().With("--relay", "wss://<relay>").Because("the change, asking exactly the relays you name (--relay replaces relay discovery); nothing was published")}
 	case ee.Code == cmdutil.ExitIncomplete:
-		cmds = []suggest.Command{intent.Suggest().With("--timeout", "30s").Because("retry the change once every relay answers; nothing was published")}
+		retry := intent.Suggest()
+		if timedOut(ee.Details) {
+			retry = retry.With("--timeout", "30s") // it helps only a relay that timed out
+		}
+		cmds = []suggest.Command{retry.Because("retry the change once every relay answers; nothing was published")}
 	case ee.Kind == "no-relays":
 		cmds = []suggest.Command{intent.Suggest().With("--relay", "wss://<relay>").Because("the change, on the relays that carry the repository")}
 	default:
@@ -372,4 +376,16 @@ func recordState(out *report.Mutation, o *membership.Outcome) {
 		ps.Relays = append(ps.Relays, o.StateDelivery.Relays...)
 	}
 	out.StatePublished = ps
+}
+
+// timedOut reports whether an error's relays (details "relays") include one
+// that timed out: only then does a longer --timeout help.
+func timedOut(details map[string]any) bool {
+	rs, _ := details["relays"].([]map[string]any)
+	for _, r := range rs {
+		if r["status"] == relaypool.StatusTimeout {
+			return true
+		}
+	}
+	return false
 }

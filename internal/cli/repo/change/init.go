@@ -120,6 +120,16 @@ func runRepoInit(ctx context.Context, a *cmdutil.Factory, o repoInitOptions) err
 		return cmdutil.UsageErr("repo init publishes to relays; it cannot run with --offline")
 	}
 	co, err := gitstate.Open(a.Io.Dir)
+	if errors.Is(err, gitstate.ErrNotARepository) {
+		// init announces the checkout it runs in and takes no --repo.
+		// The line is shell (cd, then init), so it is rendered here with
+		// the user's selectors.
+		initLine := render.Selectors(a).Apply(suggest.Roster("repo", "init")).Line()
+		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "not-a-checkout",
+			Err: errors.New("not inside a Git checkout: repo init announces the checkout it runs in, so run it in your clone"),
+			Commands: []suggest.Command{suggest.Shell("cd <your clone> && " + initLine),
+				suggest.Git("init").Because("or make this directory a repository, commit, then run roster repo init")}}
+	}
 	if err != nil {
 		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "not-a-checkout", Err: err}
 	}
