@@ -6,6 +6,7 @@ import (
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/relaypool"
 )
 
 // Statuses of a project's member repository (ProjectRepository.Status).
@@ -48,6 +49,9 @@ type ProjectRepository struct {
 	Complete bool      `json:"complete"`
 	// Names are the people's profile names (human output).
 	Names Names `json:"-"`
+	// TimedOut: a relay asked about it gave no answer before the timeout,
+	// so a longer --timeout may resolve it (a refused connection would not).
+	TimedOut bool `json:"-"`
 }
 
 // RepositoryHealth is one repository's verdict as `repo health` gives it:
@@ -75,6 +79,10 @@ func ProjectRepositoryOf(address, relay string, m discovery.Many, strict, all bo
 	var nf *discovery.NotFound
 	var inc *discovery.Incomplete
 	var st *discovery.Stale
+	out.TimedOut = timedOut(m.View)
+	if errors.As(m.Err, &inc) {
+		out.TimedOut = out.TimedOut || timedOut(inc.View)
+	}
 	switch {
 	case errors.As(m.Err, &nf):
 		out.Status, out.Reason = RepositoryNotFound, "no relay asked holds an announcement of this repository"
@@ -136,4 +144,18 @@ func hints(relay string) []string {
 		return []string{u}
 	}
 	return nil
+}
+
+// timedOut reports whether a relay of v's fetch gave no answer before the
+// timeout.
+func timedOut(v *discovery.View) bool {
+	if v == nil || v.Fetch == nil {
+		return false
+	}
+	for _, r := range v.Fetch.Relays {
+		if r.Status == relaypool.StatusTimeout {
+			return true
+		}
+	}
+	return false
 }

@@ -152,7 +152,7 @@ does (its maintainer-graph findings; the Git servers are compared by
 			case h.Unresolved > 0:
 				return &cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "project-repositories-incomplete", Printed: true, Err: fmt.Errorf("%s", verdict),
 					Details:  map[string]any{"repositories": unresolvedAddresses(repos)},
-					Commands: []suggest.Command{suggest.Roster("project", "show", args[0]).Because("see what each relay holds of the repositories"), suggest.Roster("project", "health", args[0]).With("--timeout", "30s").Because("give slow relays longer")}}
+					Commands: unresolvedCommands(args[0], repos)}
 			case !rd.Complete:
 				// A relay that did not answer for the project may hold a
 				// newer revision listing other repositories: the members
@@ -169,6 +169,20 @@ does (its maintainer-graph findings; the Git servers are compared by
 	cmd.Flags().Lookup("strict").NoOptDefVal = strictMaintainers
 	render.AddCIFormatFlag(cmd, &format)
 	return cmd
+}
+
+// unresolvedCommands are what to run when a member was not judged: see what
+// the relays hold and, only when a relay timed out (a longer --timeout
+// helps no relay that refused the connection or holds nothing), the same
+// health with more time.
+func unresolvedCommands(arg string, repos []report.ProjectRepository) []suggest.Command {
+	cmds := []suggest.Command{suggest.Roster("project", "show", arg).Because("see what each relay holds of the repositories")}
+	for _, r := range repos {
+		if r.Status != report.RepositoryResolved && r.TimedOut {
+			return append(cmds, suggest.Roster("project", "health", arg).With("--timeout", "30s").Because("give slow relays longer"))
+		}
+	}
+	return cmds
 }
 
 func unresolvedAddresses(repos []report.ProjectRepository) []string {
