@@ -73,7 +73,7 @@ which its author asserts (time_source in JSON).`,
   git log --format=%b | grep -o 'nevent1[a-z0-9]*' | roster repo check-event --stdin --json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if a.Opts.Offline {
-				return offlineRefusal(args, stdin)
+				return offlineRefusal(args, stdin, len(a.DefaultRelays()) == 0)
 			}
 			if err := render.CheckCIFormat(a, format); err != nil {
 				return err
@@ -117,11 +117,15 @@ which its author asserts (time_source in JSON).`,
 
 // offlineRefusal is --offline's refusal: a verdict CI acts on needs every
 // relay's answer, and the cache has neither the event nor proof that what
-// it has is the latest.
-func offlineRefusal(args []string, stdin bool) error {
+// it has is the latest. Without a relay configured the command asking
+// the relays names one to ask: the references' hints may not be enough.
+func offlineRefusal(args []string, stdin, noRelays bool) error {
 	again := append([]string{"repo", "check-event"}, args...)
 	if stdin {
 		again = append(again, "--stdin")
+	}
+	if noRelays {
+		again = append(again, "--relay", "wss://<relay>")
 	}
 	return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "usage",
 		Err: errors.New("check-event gives a verdict CI acts on, which needs every relay's answer: the local cache keeps no status, label, subject or cover note to check, " +

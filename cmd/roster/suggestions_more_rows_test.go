@@ -1,0 +1,101 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+)
+
+// More rows of TestEveryPrintedCommandMovesForward, each provoking one
+// suggestion site of suggestionSites.
+func init() { suggestionRows = append(suggestionRows, moreSuggestionRows...) }
+
+var moreSuggestionRows = []suggestionRow{
+	{"check-event of an event no relay asked holds: a relay holding it", func(t *testing.T) {
+		s := newSuggestScene(t)
+		holder := devrelay.StartN(t, 1, devrelay.Options{})[0]
+		st := alice.state(t, s.id, 200, strings.Repeat("a", 40))
+		publish(t, holder.URL(), alice.announce(t, s.id, 100))
+		publish(t, holder.URL(), st)
+		r := s.roster(t, s.alice, "repo", "check-event", st.ID, "--repo", s.naddr, "--relay", s.relay.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitIncomplete, "incomplete")
+		c := commandStarting(t, e.Commands, "roster repo check-event "+st.ID)
+		s.fill["wss://<relay holding it>"] = holder.URL()
+		s.wantFurther(t, r, s.alice, c)
+	}},
+	{"check-event of repository state without --repo: the --repo it needs", func(t *testing.T) {
+		s := newSuggestScene(t)
+		st := alice.state(t, s.id, 200, strings.Repeat("a", 40))
+		publish(t, s.relay.URL(), st)
+		r := s.roster(t, s.alice, "repo", "check-event", st.ID, "--relay", s.relay.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitUsage, "no-coordinate")
+		c := commandStarting(t, e.Commands, "roster repo check-event "+st.ID)
+		s.fill["<naddr|nostr://npub/identifier>"] = s.naddr
+		s.wantFurther(t, r, s.alice, c)
+	}},
+	{"check-event --offline: the same, asking the relays", func(t *testing.T) {
+		s := newSuggestScene(t)
+		st := alice.state(t, s.id, 200, strings.Repeat("a", 40))
+		publish(t, s.relay.URL(), st)
+		hinted := gitstate.EncodeNaddr(alice.coord(s.id), []string{s.relay.URL()})
+		r := s.roster(t, s.alice, "repo", "check-event", st.ID, "--repo", hinted, "--offline", "--json")
+		e := wantError(t, r, cmdutil.ExitUsage, "usage")
+		c := commandStarting(t, e.Commands, "roster repo check-event "+st.ID)
+		if strings.Contains(c, "--offline") {
+			t.Fatalf("the suggestion keeps --offline: %q", c)
+		}
+		s.wantFurther(t, r, s.alice, c)
+	}},
+	{"project show with no relay to ask: --relay", func(t *testing.T) {
+		w := newPCWorld(t)
+		w.identity(nostr.Now() - 10)
+		env := map[string]string{"ROSTER_HOME": t.TempDir()}
+		r := invocation{Env: env}.roster(t, "project", "show", w.coord.String(), "--json")
+		e := wantError(t, r, cmdutil.ExitUsage, "no-relays")
+		c := commandStarting(t, e.Commands, "roster project show")
+		line := strings.ReplaceAll(c, "wss://<relay>", w.relay.URL())
+		if got := (invocation{Env: env}).roster(t, append(shellWords(t, line)[1:], "--json")...); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", line, got.Code, got.Out, got.Err)
+		}
+	}},
+	{"an invalid --jq: the formatting help", func(t *testing.T) {
+		s := newSuggestScene(t)
+		r := s.roster(t, s.alice, "repo", "--repo", s.naddr, "--relay", s.relay.URL(), "--jq", ".[")
+		var e errorOut
+		if err := json.Unmarshal([]byte(r.Err), &e); err != nil || r.Code != cmdutil.ExitUsage || len(e.Error.Commands) == 0 {
+			t.Fatalf("exit %d %v\n%s%s", r.Code, err, r.Out, r.Err)
+		}
+		for _, c := range e.Error.Commands {
+			got := s.roster(t, s.alice, shellWords(t, c)[1:]...)
+			if got.Code != cmdutil.ExitOK || !strings.Contains(got.Out, "--jq") {
+				t.Errorf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
+			}
+		}
+	}},
+	{"an unknown help topic: the topic meant", func(t *testing.T) {
+		s := newSuggestScene(t)
+		r := s.roster(t, s.alice, "help", "formating")
+		if r.Code != cmdutil.ExitUsage {
+			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+		}
+		pasted := 0
+		for _, l := range strings.Split(r.Out+r.Err, "\n") {
+			l = strings.TrimPrefix(strings.TrimSpace(l), "run: ")
+			if !strings.HasPrefix(l, "roster help") {
+				continue
+			}
+			pasted++
+			if got := s.roster(t, s.alice, shellWords(t, l)[1:]...); got.Code != cmdutil.ExitOK {
+				t.Errorf("%q: exit %d\n%s%s", l, got.Code, got.Out, got.Err)
+			}
+		}
+		if pasted < 2 || !strings.Contains(r.Out+r.Err, "roster help formatting") {
+			t.Fatalf("no roster help formatting suggested:\n%s%s", r.Out, r.Err)
+		}
+	}},
+}
