@@ -98,4 +98,53 @@ var moreSuggestionRows = []suggestionRow{
 			t.Fatalf("no roster help formatting suggested:\n%s%s", r.Out, r.Err)
 		}
 	}},
+	{"pending resume or discard of an unknown id: the list", func(t *testing.T) {
+		s := newSuggestScene(t)
+		for _, verb := range []string{"resume", "discard"} {
+			r := s.roster(t, s.alice, "pending", verb, "abcdef", "--json")
+			e := wantError(t, r, cmdutil.ExitUsage, "pending-not-found")
+			if got := s.wantFurther(t, r, s.alice, commandStarting(t, e.Commands, "roster pending")); got.Code != cmdutil.ExitOK {
+				t.Fatalf("%s: exit %d\n%s%s", verb, got.Code, got.Out, got.Err)
+			}
+		}
+	}},
+	{"a --repo remote name outside a checkout: the nostr:// URL or the naddr", func(t *testing.T) {
+		s := newSuggestScene(t)
+		r := s.roster(t, s.alice, "repo", "--repo", "origin", "--relay", s.relay.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitUsage, "usage")
+		s.fill["nostr://<npub>/<identifier>"] = gitstate.NostrURL(alice.coord(s.id), nil)
+		s.fill["naddr1..."] = s.naddr
+		for _, c := range []string{commandStarting(t, e.Commands, "roster repo --repo nostr://"), commandStarting(t, e.Commands, "roster repo --repo naddr1")} {
+			if got := s.wantFurther(t, r, s.alice, c); got.Code != cmdutil.ExitOK {
+				t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
+			}
+		}
+	}},
+	{"removing a maintainer one does not list: who maintains it", func(t *testing.T) {
+		s := newSuggestScene(t)
+		r := s.roster(t, s.alice, "repo", "edit", "--remove-maintainer", bob.npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitRefused, "not-listed")
+		if got := s.wantFurther(t, r, s.alice, commandStarting(t, e.Commands, "roster repo --repo")); got.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+		if n := len(s.relay.Stored(nostr.Filter{Kinds: []int{30617}})); n != 1 {
+			t.Fatalf("the refused edit left %d announcements", n)
+		}
+	}},
+	{"group show with no relay to ask: --relay", func(t *testing.T) {
+		s := newSuggestScene(t)
+		r := s.roster(t, s.alice, "group", "show", "abc", "--json")
+		e := wantError(t, r, cmdutil.ExitUsage, "no-relays")
+		s.wantFurther(t, r, s.alice, commandStarting(t, e.Commands, "roster group show abc"))
+	}},
+	{"workspace create over a workspace already there: show it", func(t *testing.T) {
+		w := newSWWorld(t)
+		w.mustAs(swOwnerSK, "workspace", "create")
+		r := w.as(swOwnerSK, "workspace", "create", "--json")
+		e := wantError(t, r, cmdutil.ExitRefused, "already-imported")
+		c := commandStarting(t, e.Commands, "roster workspace show")
+		if got := pasteWorkspace(t, w, swOwnerSK, c); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
+		}
+	}},
 }
