@@ -206,9 +206,14 @@ func listPending(a *cmdutil.Factory, ctx context.Context) error {
 func printPendingWrite(w io.Writer, pw report.PendingWrite, checked bool) {
 	fmt.Fprintf(w, "%s  %s\n", pw.ID[:12], termtext.Line(quoteWords(pw.Command)))
 	fmt.Fprintf(w, "  signed      %s\n", pw.Signed.UTC().Format("2006-01-02 15:04:05 UTC"))
-	if group, ok := strings.CutPrefix(pw.Repository, "nip-29:"); ok {
+	switch group, isGroup := strings.CutPrefix(pw.Repository, "nip-29:"); {
+	case isGroup:
 		fmt.Fprintf(w, "  group       %s\n", termtext.Line(group))
-	} else {
+	case pw.Pipeline == journal.PipelineWorkspace || pw.Pipeline == sections.PipelineCommand:
+		fmt.Fprintf(w, "  workspace   %s\n", termtext.Line(pw.Repository))
+	case pw.Pipeline == projects.PipelineProject:
+		fmt.Fprintf(w, "  project     %s\n", termtext.Line(pw.Repository))
+	default:
 		fmt.Fprintf(w, "  repository  %s\n", termtext.Line(displayPendingRepo(pw.Repository)))
 	}
 	held := "held by"
