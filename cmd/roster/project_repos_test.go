@@ -266,3 +266,18 @@ func TestProjectHealthWithAnUnansweredProjectReadIsIncomplete(t *testing.T) {
 		t.Fatalf("exit %d: %+v\n%s", r.Code, out, r.Err)
 	}
 }
+
+// Rule (an incomplete verdict says why and what to run next): the human
+// report of `project health` whose project read was incomplete says that
+// not every relay answered for the project and prints the command to see
+// what each relay answered, since the report stands in for the error.
+func TestProjectHealthSaysWhyItIsIncompleteAndWhatToRunNext(t *testing.T) {
+	t.Parallel()
+	w := newPCWorld(t)
+	w.identity(nostr.Now() - 10)
+	r := w.as(pcStrangerSK, "project", "health", w.coord.String(), "--relay", "ws://127.0.0.1:1")
+	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Out, "not every relay answered for the project itself") ||
+		!strings.Contains(r.Out, "next:") || !strings.Contains(r.Out, "roster project show") {
+		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+	}
+}

@@ -146,21 +146,31 @@ does (its maintainer-graph findings; the Git servers are compared by
 			}
 			verdict := fmt.Sprintf("project health: %d of %d member repositories unhealthy, %d not judged; %d error(s), %d warning(s)",
 				h.Unhealthy, len(repos), h.Unresolved, h.Errors, h.Warnings)
+			// The report is printed, so the error is not printed again: in
+			// human output, what it adds (why the verdict is incomplete,
+			// what to run next) follows the report here.
+			explained := func(ee *cmdutil.ExitError, why string) error {
+				if !a.Opts.JSON && format != render.FormatGitHub {
+					renderProjectHealthNext(a, why, ee.Commands)
+				}
+				return ee
+			}
 			switch {
 			case h.Unhealthy > 0:
 				return &cmdutil.ExitError{Code: cmdutil.ExitUnhealthy, Kind: "unhealthy", Printed: true, Err: fmt.Errorf("%s", verdict)}
 			case h.Unresolved > 0:
-				return &cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "project-repositories-incomplete", Printed: true, Err: fmt.Errorf("%s", verdict),
+				return explained(&cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "project-repositories-incomplete", Printed: true, Err: fmt.Errorf("%s", verdict),
 					Details:  map[string]any{"repositories": unresolvedAddresses(repos)},
-					Commands: unresolvedCommands(args[0], repos)}
+					Commands: unresolvedCommands(args[0], repos)}, "")
 			case !rd.Complete:
 				// A relay that did not answer for the project may hold a
 				// newer revision listing other repositories: the members
 				// judged are not known to be the project's.
-				return &cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "incomplete", Printed: true,
-					Err:      fmt.Errorf("%s; but not every relay answered for the project itself, so a newer revision may list other repositories", verdict),
+				const why = "not every relay answered for the project itself, so a newer revision may list other repositories"
+				return explained(&cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "incomplete", Printed: true,
+					Err:      fmt.Errorf("%s; but %s", verdict, why),
 					Details:  map[string]any{"relays": rd.Relays},
-					Commands: []suggest.Command{suggest.Roster("project", "show", args[0]).Because("see what each relay answered")}}
+					Commands: []suggest.Command{suggest.Roster("project", "show", args[0]).Because("see what each relay answered")}}, why)
 			}
 			return nil
 		},
@@ -268,6 +278,19 @@ func renderProjectHealthHuman(a *cmdutil.Factory, h projectHealthJSON, pt render
 	}
 	row("verdict       %s: %d member repositories, %d unhealthy, %d not judged; %d error(s), %d warning(s)",
 		verdict, len(h.Repositories), h.Unhealthy, h.Unresolved, h.Errors, h.Warnings)
+}
+
+// renderProjectHealthNext follows the human report of an incomplete
+// verdict with why it is incomplete (when the rows do not say it) and the
+// commands to run next.
+func renderProjectHealthNext(a *cmdutil.Factory, why string, cmds []suggest.Command) {
+	width := render.TerminalWidth(a)
+	if why != "" {
+		render.FitLine(a.Io.Out, width, 16, "incomplete    "+why)
+	}
+	for _, c := range render.Render(a, cmds) {
+		render.FitLine(a.Io.Out, width, 16, "next:         "+termtext.Line(c))
+	}
 }
 
 // renderProjectHealthGitHub prints a workflow command per finding (titled
