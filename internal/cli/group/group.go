@@ -266,8 +266,9 @@ func groupReadErr(ctx context.Context, a *cmdutil.Factory, pool *relaypool.Pool,
 // and a relay that did not answer may host it.
 func groupOutage(a *cmdutil.Factory, ref groups.Ref, res *relaypool.FetchResult, out GroupJSON) *cmdutil.ExitError {
 	id := ref.ID
-	answered, failed := 0, []string{}
+	answered, failed, statuses := 0, []string{}, []string{}
 	for _, r := range res.Relays {
+		statuses = append(statuses, r.Status)
 		if r.Status == relaypool.StatusOK {
 			answered++
 		} else {
@@ -275,7 +276,7 @@ func groupOutage(a *cmdutil.Factory, ref groups.Ref, res *relaypool.FetchResult,
 		}
 	}
 	show := suggest.Roster("group", "show", ref.String())
-	cmds := []suggest.Command{show.With("--timeout", "30s").Because("retry once the relay is back; give slow relays longer")}
+	cmds := []suggest.Command{cmdutil.RetryLater(show, statuses...)}
 	if ref.Relay == "" {
 		cmds = append(cmds, show.With("--relay", "wss://<another relay hosting the group>"))
 	}

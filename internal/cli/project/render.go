@@ -165,8 +165,12 @@ func projectNotFound(a *cmdutil.Factory, arg string, c projects.Coordinate, rd p
 	details := map[string]any{"coordinate": c.String(), "address": c.Address(), "relays": rd.Relays}
 	show := suggest.Roster("project", "show", arg)
 	if answered, failed := cmdutil.ProjectRelayFailures(rd); len(failed) > 0 {
+		statuses := make([]string, len(rd.Relays))
+		for i, r := range rd.Relays {
+			statuses[i] = r.Status
+		}
 		return cmdutil.RelayOutageErr("project "+c.String(), answered, failed, []suggest.Command{
-			show.With("--timeout", "30s").Because("retry once the relay is back; give slow relays longer"),
+			cmdutil.RetryLater(show, statuses...),
 			show.With("--relay", "wss://<another relay hosting the project>"),
 			show.With("--offline").Because("what an earlier read cached")}, details)
 	}
