@@ -262,7 +262,7 @@ func TestProjectHealthWithAnUnansweredProjectReadIsIncomplete(t *testing.T) {
 	w.identity(nostr.Now() - 10)
 	r := w.as(pcStrangerSK, "project", "health", w.coord.String(), "--json", "--relay", "ws://127.0.0.1:1")
 	out := decodeOut[projectHealthOut](t, r)
-	if r.Code != cmdutil.ExitIncomplete || out.Unresolved != 0 || out.Unhealthy != 0 {
+	if r.Code != cmdutil.ExitIncomplete || out.Unresolved != 0 || out.Unhealthy != 0 || out.Healthy {
 		t.Fatalf("exit %d: %+v\n%s", r.Code, out, r.Err)
 	}
 }

@@ -131,7 +131,9 @@ does (its maintainer-graph findings; the Git servers are compared by
 					h.Unhealthy++
 				}
 			}
-			h.Healthy = h.Unhealthy == 0 && h.Unresolved == 0
+			// A relay that did not answer for the project may hold other
+			// members: the verdict is not "healthy" then.
+			h.Healthy = h.Unhealthy == 0 && h.Unresolved == 0 && rd.Complete
 			pt := render.People(a, projectNames(repos), "")
 			switch {
 			case a.Opts.JSON:
