@@ -145,7 +145,9 @@ func (p Pipeline) Resume(ctx context.Context, w journal.Write) (*Resumed, error)
 		after, err = p.Discover(ctx)
 	}
 	if err != nil {
-		return nil, err
+		// The events were sent: say what was stored, not the read's
+		// "nothing was published".
+		return nil, sentThen(r, w.ID, err)
 	}
 	r.After = after
 	if problems := resumeVerify(w, after); len(problems) > 0 {
