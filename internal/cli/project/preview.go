@@ -356,7 +356,11 @@ func retryWithYes(cmd *cobra.Command, args []string) suggest.Command {
 			return
 		}
 		if fl.Value.Type() == "bool" {
-			words = append(words, "--"+fl.Name)
+			if fl.Value.String() == "true" {
+				words = append(words, "--"+fl.Name)
+			} else {
+				words = append(words, "--"+fl.Name+"=false")
+			}
 			return
 		}
 		words = append(words, "--"+fl.Name, fl.Value.String())
