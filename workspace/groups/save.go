@@ -219,7 +219,9 @@ func resumeList(ctx context.Context, in ResumeInput, w journal.Write, r Resumed)
 	}
 	after, err := read()
 	if err != nil {
-		return r, withPending(err, w.ID)
+		// The list may have been sent: say so (unverified), not the read's
+		// "nothing was sent".
+		return r, withPending(sentThen(err, r, w), w.ID)
 	}
 	if len(after.Sources[evt.ID]) == 0 {
 		return r, withPending(&pipeline.Error{Class: pipeline.Unverified, Code: CodeModerationUnsure, Details: details,
