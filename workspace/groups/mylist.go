@@ -44,11 +44,21 @@ func EntriesOf(evt *nostr.Event) []ListEntry {
 // lowest id: NIP-01's replaceable order). complete is false when a relay
 // did not answer.
 func Lists(ctx context.Context, r pipeline.Relays, relays, authors []string) (lists map[string]*nostr.Event, complete bool) {
+	lists, _, complete = ListsRead(ctx, r, relays, authors)
+	return lists, complete
+}
+
+// ListsRead is Lists with each relay's status ("ok", "timeout", ...), so
+// a caller can tell a relay that timed out from one that refused.
+func ListsRead(ctx context.Context, r pipeline.Relays, relays, authors []string) (lists map[string]*nostr.Event, statuses []string, complete bool) {
 	lists = map[string]*nostr.Event{}
 	if len(authors) == 0 || len(relays) == 0 {
-		return lists, true
+		return lists, nil, true
 	}
 	res := r.Fetch(ctx, relays, nostr.Filter{Kinds: []int{KindGroupsList}, Authors: authors})
+	for _, rr := range res.Relays {
+		statuses = append(statuses, rr.Status)
+	}
 	for _, e := range res.Events {
 		if e.Kind != KindGroupsList || !slices.Contains(authors, e.PubKey) || !e.CheckID() {
 			continue
@@ -60,7 +70,7 @@ func Lists(ctx context.Context, r pipeline.Relays, relays, authors []string) (li
 			lists[e.PubKey] = e
 		}
 	}
-	return lists, res.Complete
+	return lists, statuses, res.Complete
 }
 
 // WithEntry is prev (my current 10009, nil for none) with a group tag for

@@ -3,6 +3,7 @@ package groups
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -76,7 +77,7 @@ func SaveList(ctx context.Context, in ListInput) (ListChange, error) {
 		return up, nil
 	}
 	listRelays := relaypool.NormalizeRelays(append(append([]string{}, in.ListRelays...), res.Relay))
-	lists, complete := Lists(ctx, in.Relays, listRelays, []string{in.Me})
+	lists, statuses, complete := ListsRead(ctx, in.Relays, listRelays, []string{in.Me})
 	prev := lists[in.Me]
 	if prev != nil {
 		up.Previous = prev.ID
@@ -105,7 +106,7 @@ func SaveList(ctx context.Context, in ListInput) (ListChange, error) {
 	if !complete {
 		return up, &pipeline.Error{Class: pipeline.Incomplete, Code: CodeIncomplete,
 			Details: map[string]any{"relays": listRelays, "outcome": res.Outcome},
-			Next:    []suggest.Command{save.With("--timeout", "30s")},
+			Next:    []suggest.Command{retryLater(save, statuses)},
 			Msg:     fmt.Sprintf("the %s is done, but not every relay answered for your kind 10009 groups list, so it was not rewritten (a newer version may be on a relay that did not answer)", verb)}
 	}
 	if err := in.Sign(ctx, next); err != nil {
@@ -268,4 +269,14 @@ func containsRelay(list []string, u string) bool {
 		}
 	}
 	return false
+}
+
+// retryLater is again to run once the relays are back: with a longer
+// --timeout only when one of them timed out, since more time does not help
+// a relay that refused the connection or closed the request.
+func retryLater(again suggest.Command, statuses []string) suggest.Command {
+	if slices.Contains(statuses, relaypool.StatusTimeout) {
+		return again.With("--timeout", "30s").Because("retry once the relays are back; give slow relays longer")
+	}
+	return again.Because("retry once the relays are back")
 }

@@ -60,8 +60,9 @@ version any relay asked returned. join and leave --save keep it up to date.`,
 			defer pool.Close()
 			rl := groups.List(cmd.Context(), pool, relays)
 			out := GroupListJSON{Schema: "roster.group.list/v1", Relays: rl.Relays, Complete: rl.Complete}
-			answered, failed := 0, []string{}
+			answered, failed, statuses := 0, []string{}, []string{}
 			for _, r := range rl.Relays {
+				statuses = append(statuses, r.Status)
 				if r.Status == relaypool.StatusOK {
 					answered++
 				} else {
@@ -71,7 +72,7 @@ version any relay asked returned. join and leave --save keep it up to date.`,
 			if answered == 0 {
 				show := suggest.Roster("group", "list")
 				return cmdutil.RelayOutageErr("the groups", answered, failed, []suggest.Command{
-					show.With("--timeout", "30s").Because("retry once the relay is back")}, map[string]any{"relays": out.Relays})
+					cmdutil.RetryLater(show, statuses...)}, map[string]any{"relays": out.Relays})
 			}
 			if a.Opts.JSON {
 				return cmdutil.WriteJSON(a, out)

@@ -32,12 +32,12 @@ func groupListMine(ctx context.Context, a *cmdutil.Factory, relays []string) err
 	}
 	pool := a.Pool(cmdutil.AuthLazy)
 	defer pool.Close()
-	lists, complete := groups.Lists(ctx, pool, relays, []string{me})
+	lists, statuses, complete := groups.ListsRead(ctx, pool, relays, []string{me})
 	evt := lists[me]
 	out := GroupMineJSON{Schema: "roster.group.mine/v1", You: render.WsPerson(me, ""), Groups: groups.EntriesOf(evt), Relays: relays, Complete: complete}
 	if evt == nil && !complete {
 		return cmdutil.RelayOutageErr("your kind 10009 groups list", 0, []string{"some relay asked did not answer"},
-			[]suggest.Command{suggest.Roster("group", "list", "--mine").With("--timeout", "30s").Because("retry once the relays are back")},
+			[]suggest.Command{cmdutil.RetryLater(suggest.Roster("group", "list", "--mine"), statuses...)},
 			map[string]any{"relays": relays})
 	}
 	if evt != nil {
