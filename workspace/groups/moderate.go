@@ -430,7 +430,7 @@ func send(ctx context.Context, res *ModerationResult, in ModerationInput, host h
 			if i > 0 && rej.Class == pipeline.Refused {
 				rej.Code = CodeMetadataRefused
 				rej.Msg = fmt.Sprintf("group %s was created on %s, but %s; set it with roster group edit", in.ID, host.URL, rej.Msg)
-				rej.Next = []suggest.Command{suggest.Roster("group", "edit", host.URL+"'"+in.ID).Because("set the metadata again")}
+				rej.Next = []suggest.Command{suggest.Roster(editInstead(in.Command, host.URL+"'"+in.ID)...).Because("set the metadata again")}
 			} else if i > 0 {
 				// The group exists: a rate-limited or unanswered 9002 is
 				// not a failure of the create, and its signed event is kept.
@@ -832,3 +832,14 @@ const (
 	actJoin  Action = "join"
 	actLeave Action = "leave"
 )
+
+// editInstead is a create's command (after "roster") as the edit of the
+// group it created, naming the group as ref and keeping the metadata
+// flags: the group exists, and an edit without a flag changes nothing.
+func editInstead(command []string, ref string) []string {
+	words := []string{"group", "edit", ref}
+	if len(command) > 3 && command[0] == "group" && command[1] == "create" {
+		words = append(words, command[3:]...)
+	}
+	return words
+}
