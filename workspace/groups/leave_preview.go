@@ -20,7 +20,7 @@ func PreviewLeave(ctx context.Context, in RequestInput) (RequestResult, error) {
 	if in.Host != "" {
 		ask = []string{in.Host}
 	}
-	host, err := hostOf(ReadMember(ctx, in.Relays, ask, in.ID, in.Me), in.ID, "leave")
+	host, err := hostOf(ReadMember(ctx, in.Relays, ask, in.ID, in.Me), in.ID, "leave", in.Command)
 	if err != nil {
 		return RequestResult{}, err
 	}

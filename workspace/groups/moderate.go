@@ -353,7 +353,7 @@ func prepare(ctx context.Context, in ModerationInput) (ModerationResult, hostRea
 		for i, r := range reads {
 			rrs[i] = r.RelayRead
 		}
-		rr, err := hostOf(ReadResult{Relays: rrs, Complete: complete}, in.ID, string(in.Action))
+		rr, err := hostOf(ReadResult{Relays: rrs, Complete: complete}, in.ID, string(in.Action), in.Command)
 		if err != nil {
 			return res, host, parent, err
 		}

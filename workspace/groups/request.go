@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -116,7 +117,7 @@ func request(ctx context.Context, in RequestInput, kind int) (RequestResult, err
 		rrs[i] = r.RelayRead
 		rrs[i].Me = r.Target
 	}
-	host, err := hostOf(ReadResult{Relays: rrs, Complete: complete}, in.ID, verb)
+	host, err := hostOf(ReadResult{Relays: rrs, Complete: complete}, in.ID, verb, in.Command)
 	if err != nil {
 		return RequestResult{}, err
 	}
@@ -243,15 +244,31 @@ func duplicateNote(relay string, after ReadResult) string {
 // hostOf picks the one relay that hosts the group among those read: a
 // request goes to the relay that enforces the group's rules, and the same
 // id on two relays is two groups (a fork).
-func hostOf(rd ReadResult, id, verb string) (RelayRead, error) {
+//
+// command is the command as typed, after "roster" (nil: `group <verb>
+// <id>`): the commands it suggests are that command, every argument and
+// flag kept, naming the group as each hosting relay has it, and the retry
+// gives slow relays a longer --timeout only when one timed out.
+func hostOf(rd ReadResult, id, verb string, command []string) (RelayRead, error) {
 	var found []RelayRead
 	var failed []string
+	var statuses []string
 	for _, r := range rd.Relays {
 		if r.Found {
 			found = append(found, r)
 		} else if r.Status != "ok" {
 			failed = append(failed, r.URL+" ("+pipeline.Outcome(r.Status, r.Reason)+")")
+			statuses = append(statuses, r.Status)
 		}
+	}
+	// again is the command naming the group as group.
+	again := func(group string) suggest.Command {
+		if len(command) < 3 || command[0] != "group" {
+			return suggest.Roster("group", verb, group)
+		}
+		words := slices.Clone(command)
+		words[2] = group
+		return suggest.Roster(words...)
 	}
 	details := map[string]any{"id": id, "relays": rd.Relays}
 	switch {
@@ -262,13 +279,13 @@ func hostOf(rd ReadResult, id, verb string) (RelayRead, error) {
 		var urls []string
 		for _, r := range found {
 			urls = append(urls, r.URL)
-			next = append(next, suggest.Roster("group", verb, r.URL+"'"+id).Because("the group as "+r.URL+" hosts it"))
+			next = append(next, again(r.URL+"'"+id).Because("the group as "+r.URL+" hosts it"))
 		}
 		return RelayRead{}, &pipeline.Error{Class: pipeline.Usage, Code: CodeAmbiguous, Details: details, Next: next,
 			Msg: fmt.Sprintf("group %s is hosted by %d relays (%s), each a group of its own; name one as <relay>'%s", id, len(found), strings.Join(urls, ", "), id)}
 	case len(failed) > 0:
 		return RelayRead{}, &pipeline.Error{Class: pipeline.Incomplete, Code: CodeIncomplete, Details: details,
-			Next: []suggest.Command{suggest.Roster("group", verb, id).With("--timeout", "30s").Because("retry once the relay is back")},
+			Next: []suggest.Command{retryLater(again(id), statuses)},
 			Msg:  fmt.Sprintf("no relay that answered hosts group %s, and %s did not answer; nothing was sent", id, strings.Join(failed, ", "))}
 	}
 	return RelayRead{}, &pipeline.Error{Class: pipeline.Incomplete, Code: CodeNotFound, Details: details,

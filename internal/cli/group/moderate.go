@@ -331,7 +331,7 @@ func groupModerate(cmd *cobra.Command, a *cmdutil.Factory, arg string, in groups
 	}
 	var lookups cmdutil.Lookups
 	if person != "" {
-		pk, l, err := a.ResolvePubkeyArg(ctx, "<npub>", person, true, suggest.Roster("group", verb, ref.String(), "<npub>"))
+		pk, l, err := a.ResolvePubkeyArg(ctx, "<npub>", person, true, suggest.Roster(commandWords(cmd, verb, ref.String(), "<npub>")...))
 		lookups = l
 		if err != nil {
 			return err
@@ -353,6 +353,16 @@ func groupModerate(cmd *cobra.Command, a *cmdutil.Factory, arg string, in groups
 	if err := noticeUnfinished(a, relays, ref.ID, o.dryRun); err != nil {
 		return err
 	}
+	var args []string
+	if person != "" {
+		args = append(args, person)
+	}
+	if in.Action == groups.ActDeleteEvent {
+		args = append(args, in.EventID)
+	}
+	// The command as typed: what the suggestions of a read that finds no
+	// single hosting relay repeat.
+	in.Command = commandWords(cmd, verb, ref.String(), args...)
 	p, err := groups.Prepare(ctx, in)
 	res := p.Result
 	if err != nil {
@@ -362,16 +372,10 @@ func groupModerate(cmd *cobra.Command, a *cmdutil.Factory, arg string, in groups
 		if in.Action == groups.ActDeleteGroup && !o.yes {
 			// Preview, then ask: the deletion is not undone. The group was
 			// read once; Send signs what was previewed.
-			if err := groupConfirmDelete(a, res, ref); err != nil {
+			retry := suggest.Roster(append(commandWords(cmd, verb, ref.String()), "--yes")...)
+			if err := groupConfirmDelete(a, res, ref, retry); err != nil {
 				return err
 			}
-		}
-		var args []string
-		if person != "" {
-			args = append(args, person)
-		}
-		if in.Action == groups.ActDeleteEvent {
-			args = append(args, in.EventID)
 		}
 		p.Command = commandWords(cmd, verb, res.Relay+"'"+ref.ID, args...)
 		if in.Action == groups.ActDeleteGroup && !o.yes {
@@ -479,8 +483,8 @@ func groupModRender(a *cmdutil.Factory, out groupModerationJSON) {
 
 // groupConfirmDelete shows the preview and asks for the group id on a
 // terminal; off one, --yes is required.
-func groupConfirmDelete(a *cmdutil.Factory, res groups.ModerationResult, ref groups.Ref) error {
-	retry := suggest.Roster("group", "delete", ref.String(), "--yes")
+// retry is the same command with --yes, its intent flags (--reason) kept.
+func groupConfirmDelete(a *cmdutil.Factory, res groups.ModerationResult, ref groups.Ref, retry suggest.Command) error {
 	if !a.Opts.JSON {
 		groupModHeader(a, res)
 	}
