@@ -1,0 +1,613 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/devrelay/grouprelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/suggest"
+	"github.com/roster-cli/roster/workspace/groups"
+)
+
+// Rows of TestEveryPrintedCommandMovesForward for the group commands
+// (internal/cli/group, workspace/groups): each provokes a suggestion
+// through the real command against a NIP-29 relay and pastes it as the
+// person it is for, in that person's own roster home with their own key.
+func init() { suggestionRows = append(suggestionRows, rgrpRows...) }
+
+// grpScene is a NIP-29 relay (pcWorld) and a roster home per key, kept
+// across the commands of a row (the journal and the cache live there), on
+// one clock.
+type grpScene struct {
+	*pcWorld
+	homes map[string]string
+	now   int64
+	fill  map[string]string
+}
+
+func newGrpScene(t *testing.T) *grpScene {
+	t.Helper()
+	return &grpScene{pcWorld: newPCWorld(t), homes: map[string]string{}, now: time.Now().Unix(), fill: map[string]string{}}
+}
+
+// home is sk's own roster home.
+func (g *grpScene) home(sk string) string {
+	if h, ok := g.homes[sk]; ok {
+		return h
+	}
+	h := g.t.TempDir()
+	g.homes[sk] = h
+	return h
+}
+
+// bare runs roster as sk in sk's home, after seconds past the scene's
+// clock, with the arguments alone.
+func (g *grpScene) bare(sk string, after int64, args ...string) result {
+	g.t.Helper()
+	env := map[string]string{"ROSTER_HOME": g.home(sk)}
+	if sk != "" {
+		env["ROSTER_SECRET_KEY"] = sk
+	}
+	return invocation{Env: env, Now: time.Unix(g.now+after, 0), Seams: cmdutil.Seams{Http: g.http}}.roster(g.t, append(args, "--timeout", "5s")...)
+}
+
+// on runs roster as sk asking the scene's relay (--relay).
+func (g *grpScene) on(sk string, args ...string) result {
+	g.t.Helper()
+	return g.bare(sk, 0, append(args, "--relay", g.relay.URL())...)
+}
+
+// paste runs line as printed (placeholders filled, the comment dropped,
+// --json added) as sk in sk's home, after seconds, and requires it to get
+// further than before.
+func (g *grpScene) paste(t *testing.T, before result, sk string, after int64, line string) result {
+	t.Helper()
+	for k, v := range g.fill {
+		line = strings.ReplaceAll(line, k, v)
+	}
+	line, _, _ = strings.Cut(line, "  # ")
+	words := posixWords(t, line)
+	if len(words) < 2 || words[0] != "roster" {
+		t.Fatalf("not a roster command: %q", line)
+	}
+	env := map[string]string{"ROSTER_HOME": g.home(sk), "ROSTER_SECRET_KEY": sk}
+	got := invocation{Env: env, Now: time.Unix(g.now+after, 0), Seams: cmdutil.Seams{Http: g.http}}.roster(t, append(words[1:], "--json")...)
+	requireFurther(t, line, before, step{Code: got.Code, Out: got.Out, Err: got.Err})
+	return got
+}
+
+// pasteOK is paste that must succeed.
+func (g *grpScene) pasteOK(t *testing.T, before result, sk string, after int64, line string) result {
+	t.Helper()
+	got := g.paste(t, before, sk, after, line)
+	if got.Code != cmdutil.ExitOK {
+		t.Fatalf("pasting %q: exit %d\n%s%s", line, got.Code, got.Out, got.Err)
+	}
+	return got
+}
+
+// homeGroup creates the scene's home channel (pcHome), the owner its
+// admin.
+func (g *grpScene) homeGroup() string {
+	g.group(pcOwnerSK, grouprelay.KindCreateGroup)
+	return g.relay.URL() + "'" + pcHome
+}
+
+// refuseReads makes the relay close every REQ (a relay that does not
+// answer, without waiting for a timeout) until cleared.
+func refuseReads(r *devrelay.Relay) {
+	r.SetMisbehaviour(devrelay.Misbehaviour{RefuseREQ: func(nostr.Filter) string { return "error: down for maintenance" }})
+}
+
+// noTimeout fails when a command for a relay that refused (not one that
+// timed out) suggests a longer --timeout.
+func noTimeout(t *testing.T, cmds []string) {
+	t.Helper()
+	for _, c := range cmds {
+		if strings.Contains(c, "--timeout") {
+			t.Errorf("a relay that closed the request, not one that timed out, gets a longer --timeout: %q", c)
+		}
+	}
+}
+
+// posixWords splits a printed command as a POSIX shell does the forms
+// roster prints: words plain or single-quoted, and a backslashed quote
+// outside quotes (the middle of a quoted word that holds a quote).
+func posixWords(t *testing.T, s string) []string {
+	t.Helper()
+	var words []string
+	var cur strings.Builder
+	in, started := false, false
+	rs := []rune(s)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		switch {
+		case r == '\'':
+			in, started = !in, true
+		case r == '\\' && !in && i+1 < len(rs):
+			i++
+			cur.WriteRune(rs[i])
+			started = true
+		case r == ' ' && !in:
+			if started {
+				words = append(words, cur.String())
+				cur.Reset()
+				started = false
+			}
+		default:
+			cur.WriteRune(r)
+			started = true
+		}
+	}
+	if in {
+		t.Fatalf("unbalanced quote in %q", s)
+	}
+	if started {
+		words = append(words, cur.String())
+	}
+	return words
+}
+
+// unansweredAfter makes r accept events but, once it accepted one of kind,
+// close every REQ: the write is stored and its re-read does not complete.
+func unansweredAfter(r *devrelay.Relay, kind int) {
+	var sent atomic.Bool
+	r.SetMisbehaviour(devrelay.Misbehaviour{
+		RefuseEvent: func(e *nostr.Event) string {
+			if e.Kind == kind {
+				sent.Store(true)
+			}
+			return ""
+		},
+		RefuseREQ: func(nostr.Filter) string {
+			if sent.Load() {
+				return "error: down for maintenance"
+			}
+			return ""
+		},
+	})
+}
+
+// refuseKind makes r refuse events of kind with reason.
+func refuseKind(r *devrelay.Relay, kind int, reason string) {
+	r.SetMisbehaviour(devrelay.Misbehaviour{RefuseEvent: func(e *nostr.Event) string {
+		if e.Kind == kind {
+			return reason
+		}
+		return ""
+	}})
+}
+
+// brokenJournal makes sk's journal a dangling symlink: reading it finds
+// no write, and keeping one fails (the directory cannot be made). The
+// returned func repairs it.
+func (g *grpScene) brokenJournal(sk string) func() {
+	g.t.Helper()
+	dir := filepath.Join(g.home(sk), "journal")
+	if err := os.Symlink(filepath.Join(g.t.TempDir(), "gone", "journal"), dir); err != nil {
+		g.t.Fatal(err)
+	}
+	return func() {
+		if err := os.Remove(dir); err != nil {
+			g.t.Fatal(err)
+		}
+	}
+}
+
+// members are the relay's members of pcHome, by the relay-signed state.
+func (g *grpScene) isMember(sk string) bool {
+	return slices.Contains(g.relayState(pcHome).Members, pubOf(g.t, sk))
+}
+
+var rgrpRows = []suggestionRow{
+	{"group show with the relay not answering: the same once it is back, or another relay", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.homeGroup()
+		refuseReads(g.relay)
+		r := g.on(pcStrangerSK, "group", "show", pcHome, "--json")
+		e := wantError(t, r, cmdutil.ExitIncomplete, "incomplete")
+		noTimeout(t, e.Commands)
+		g.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+		g.pasteOK(t, r, pcStrangerSK, 0, commandStarting(t, e.Commands, "roster group show "+pcHome+" --relay"))
+		g.fill["wss://<another relay hosting the group>"] = g.relay.URL()
+		g.pasteOK(t, r, pcStrangerSK, 0, commandStarting(t, e.Commands, "roster group show "+pcHome+" --relay wss://<another"))
+	}},
+	{"group show of a group the relay asked does not hold: the relay hosting it", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.homeGroup()
+		empty := devrelay.StartN(t, 1, devrelay.Options{})[0]
+		r := g.bare(pcStrangerSK, 0, "group", "show", pcHome, "--relay", empty.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitIncomplete, "not-found")
+		g.fill["wss://<relay hosting the group>"] = g.relay.URL()
+		g.pasteOK(t, r, pcStrangerSK, 0, commandStarting(t, e.Commands, "roster group show "+pcHome))
+	}},
+	{"group show --offline with nothing cached: the online read", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.homeGroup()
+		r := g.on(pcStrangerSK, "group", "show", pcHome, "--offline", "--json")
+		e := wantError(t, r, cmdutil.ExitIncomplete, "offline-miss")
+		c := commandStarting(t, e.Commands, "roster group show "+pcHome)
+		if strings.Contains(c, "--offline") {
+			t.Fatalf("the online read keeps --offline: %q", c)
+		}
+		g.pasteOK(t, r, pcStrangerSK, 0, c)
+		// Now cached: the offline read answers.
+		if again := g.on(pcStrangerSK, "group", "show", pcHome, "--offline", "--json"); again.Code != cmdutil.ExitOK {
+			t.Fatalf("offline after the online read: exit %d\n%s%s", again.Code, again.Out, again.Err)
+		}
+	}},
+	{"a group write with an unreadable journal: roster pending lists the unreadable file", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.homeGroup()
+		dir := filepath.Join(g.home(pcOwnerSK), "journal")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		bad := filepath.Join(dir, strings.Repeat("ab", 32)+"-0.json")
+		if err := os.WriteFile(bad, []byte(`{"version":1,"rep`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r := g.on(pcOwnerSK, "group", "add", pcHome, g.npubOf(pcAdminSK), "--json")
+		e := wantError(t, r, cmdutil.ExitFailure, "journal-unreadable")
+		got := g.paste(t, r, pcOwnerSK, 0, commandStarting(t, e.Commands, "roster pending"))
+		if !strings.Contains(got.Out+got.Err, filepath.Base(bad)) {
+			t.Fatalf("roster pending does not name the unreadable file:\n%s%s", got.Out, got.Err)
+		}
+	}},
+	{"a group command after an unfinished write: the notice's resume", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.relay.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: func(e *nostr.Event) bool { return e.Kind == grouprelay.KindEditMetadata }})
+		r := g.bare(pcOwnerSK, 0, "group", "create", g.relay.URL()+"'pizza", "--name", "Pizza", "--json")
+		g.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+		wantError(t, r, cmdutil.ExitUnverified, "group-created-partly")
+		next := g.bare(pcOwnerSK, 10, "group", "edit", g.relay.URL()+"'pizza", "--about", "later", "--dry-run")
+		var resume string
+		for _, l := range strings.Split(next.Err, "\n") {
+			if l = strings.TrimSpace(l); strings.HasPrefix(l, "run: roster pending resume") {
+				resume = strings.TrimPrefix(l, "run: ")
+			}
+		}
+		if resume == "" {
+			t.Fatalf("no resume in the notice:\n%s", next.Err)
+		}
+		g.pasteOK(t, r, pcOwnerSK, 20, resume)
+		if n := len(g.relay.Stored(nostr.Filter{Kinds: []int{grouprelay.KindEditMetadata}, Tags: nostr.TagMap{"h": {"pizza"}}})); n != 1 {
+			t.Fatalf("after the resume the relay stores %d edit-metadata", n)
+		}
+	}},
+	{"group show --me of a group the relay does not hold: the groups it hosts", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.homeGroup()
+		r := g.on(pcStrangerSK, "group", "show", "nosuch", "--me", "--json")
+		e := wantError(t, r, cmdutil.ExitIncomplete, "not-found")
+		got := g.pasteOK(t, r, pcStrangerSK, 0, commandStarting(t, e.Commands, "roster group list"))
+		if !strings.Contains(got.Out, pcHome) {
+			t.Fatalf("the list does not show the group the relay hosts:\n%s", got.Out)
+		}
+	}},
+	{"group list with no relay to ask: --relay", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.homeGroup()
+		r := g.bare(pcStrangerSK, 0, "group", "list", "--json")
+		e := wantError(t, r, cmdutil.ExitUsage, "no-relays")
+		g.fill["wss://<relay>"] = g.relay.URL()
+		g.pasteOK(t, r, pcStrangerSK, 0, commandStarting(t, e.Commands, "roster group list"))
+	}},
+	{"group list with the relay not answering: the same once it is back", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.homeGroup()
+		refuseReads(g.relay)
+		r := g.on(pcStrangerSK, "group", "list", "--json")
+		e := wantError(t, r, cmdutil.ExitIncomplete, "incomplete")
+		noTimeout(t, e.Commands)
+		g.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+		g.pasteOK(t, r, pcStrangerSK, 0, commandStarting(t, e.Commands, "roster group list"))
+	}},
+	{"group list --mine with the relay not answering: the same once it is back", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.homeGroup()
+		refuseReads(g.relay)
+		r := g.on(pcStrangerSK, "group", "list", "--mine", "--json")
+		e := wantError(t, r, cmdutil.ExitIncomplete, "incomplete")
+		noTimeout(t, e.Commands)
+		g.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+		g.pasteOK(t, r, pcStrangerSK, 0, commandStarting(t, e.Commands, "roster group list --mine"))
+	}},
+	{"group delete without --yes: the same with --yes", func(t *testing.T) {
+		g := newGrpScene(t)
+		ref := g.homeGroup()
+		r := g.on(pcOwnerSK, "group", "delete", ref, "--reason", "closing down", "--json")
+		e := wantError(t, r, cmdutil.ExitUsage, "confirmation-required")
+		c := commandStarting(t, e.Commands, "roster group delete")
+		if !strings.Contains(c, "--reason 'closing down'") {
+			t.Errorf("the retry drops the --reason: %q", c)
+		}
+		g.pasteOK(t, r, pcOwnerSK, 0, c)
+		if st := g.relayState(pcHome); st.Metadata == nil || !st.Metadata.Deleted {
+			t.Fatalf("the relay's state after the pasted delete: %+v", st.Metadata)
+		}
+	}},
+	{"group add of a person no key names: the npub", func(t *testing.T) {
+		g := newGrpScene(t)
+		ref := g.homeGroup()
+		g.http, _ = nip05Server(t, map[string]string{})
+		r := g.on(pcOwnerSK, "group", "add", ref, "adam@example.com", "--role", "admin", "--json")
+		e := wantError(t, r, cmdutil.ExitIncomplete, "nip05")
+		g.fill["<npub>"] = g.npubOf(pcAdminSK)
+		c := commandStarting(t, e.Commands, "roster group add")
+		if !strings.Contains(c, "--role admin") {
+			t.Errorf("the retry drops --role: %q", c)
+		}
+		g.pasteOK(t, r, pcOwnerSK, 0, c)
+		if roles := g.relayState(pcHome).RolesOf(pubOf(t, pcAdminSK)); !slices.Contains(roles, "admin") {
+			t.Fatalf("the pasted add did not give the role: %v", roles)
+		}
+	}},
+	{"group invite: the invitee's join, in their own home", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.homeGroup()
+		g.group(pcOwnerSK, grouprelay.KindEditMetadata, nostr.Tag{"closed"})
+		inv := g.ok(pcOwnerSK, "group", "invite", pcHome)
+		got := g.pasteOK(t, result{Code: cmdutil.ExitRefused}, pcStrangerSK, 0, inv.JoinCommand)
+		if !strings.Contains(got.Out, `"outcome": "joined"`) {
+			t.Fatalf("the invitee is not admitted:\n%s", got.Out)
+		}
+	}},
+	{"a group moderation whose journal cannot be written: the rerun once it can", func(t *testing.T) {
+		g := newGrpScene(t)
+		ref := g.homeGroup()
+		repair := g.brokenJournal(pcOwnerSK)
+		r := g.on(pcOwnerSK, "group", "add", ref, g.npubOf(pcAdminSK), "--role", "admin", "--json")
+		e := wantError(t, r, cmdutil.ExitFailure, "journal-unwritable")
+		if g.isMember(pcAdminSK) {
+			t.Fatal("a write that could not be journaled was sent")
+		}
+		g.pasteOK(t, r, pcOwnerSK, 0, commandStarting(t, e.Commands, "roster pending"))
+		repair()
+		g.pasteOK(t, r, pcOwnerSK, 0, commandStarting(t, e.Commands, "roster group add"))
+		if roles := g.relayState(pcHome).RolesOf(pubOf(t, pcAdminSK)); !slices.Contains(roles, "admin") {
+			t.Fatalf("the rerun did not give the role: %v", roles)
+		}
+	}},
+	{"a group join whose journal cannot be written: the rerun once it can", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.homeGroup()
+		repair := g.brokenJournal(pcStrangerSK)
+		r := g.on(pcStrangerSK, "group", "join", pcHome, "--json")
+		e := wantError(t, r, cmdutil.ExitFailure, "journal-unwritable")
+		repair()
+		g.pasteOK(t, r, pcStrangerSK, 0, commandStarting(t, e.Commands, "roster group join"))
+		if !g.isMember(pcStrangerSK) {
+			t.Fatal("the rerun did not join")
+		}
+	}},
+	{"a member's group join --save whose journal cannot be written: the save once it can", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.homeGroup()
+		g.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcStrangerSK)})
+		repair := g.brokenJournal(pcStrangerSK)
+		r := g.on(pcStrangerSK, "group", "join", pcHome, "--save", "--json")
+		e := wantError(t, r, cmdutil.ExitFailure, "journal-unwritable")
+		repair()
+		g.pasteOK(t, r, pcStrangerSK, 0, commandStarting(t, e.Commands, "roster group join"))
+		if got := g.storedKind(10009, pubOf(t, pcStrangerSK)); len(got) != 1 {
+			t.Fatalf("the save stored %d groups lists", len(got))
+		}
+	}},
+	{"group create of a group the relay already hosts: show it", func(t *testing.T) {
+		g := newGrpScene(t)
+		ref := g.homeGroup()
+		r := g.on(pcOwnerSK, "group", "create", ref, "--name", "Again", "--json")
+		e := wantError(t, r, cmdutil.ExitRefused, "group-exists")
+		g.pasteOK(t, r, pcOwnerSK, 0, commandStarting(t, e.Commands, "roster group show"))
+	}},
+	{"group create under a parent one does not administer: the parent's admins", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.homeGroup()
+		r := g.on(pcStrangerSK, "group", "create", g.relay.URL()+"'sub", "--parent", pcHome, "--json")
+		e := wantError(t, r, cmdutil.ExitRefused, "parent-not-admin")
+		got := g.pasteOK(t, r, pcStrangerSK, 0, commandStarting(t, e.Commands, "roster group show"))
+		if !strings.Contains(got.Out, pubOf(t, pcOwnerSK)) {
+			t.Fatalf("the parent's show does not list its admin:\n%s", got.Out)
+		}
+	}},
+	{"a group moderation the relay refuses: the group as the relay has it", func(t *testing.T) {
+		g := newGrpScene(t)
+		ref := g.homeGroup()
+		refuseKind(g.relay, grouprelay.KindPutUser, "blocked: no new members today")
+		r := g.on(pcOwnerSK, "group", "add", ref, g.npubOf(pcAdminSK), "--json")
+		e := wantError(t, r, cmdutil.ExitRefused, "relay-rejected")
+		g.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+		g.pasteOK(t, r, pcOwnerSK, 0, commandStarting(t, e.Commands, "roster group show"))
+	}},
+	{"a group create whose metadata the relay refuses: the edit that sets it", func(t *testing.T) {
+		g := newGrpScene(t)
+		refuseKind(g.relay, grouprelay.KindEditMetadata, "blocked: names are reviewed")
+		r := g.bare(pcOwnerSK, 0, "group", "create", g.relay.URL()+"'pizza", "--name", "Pizza", "--closed", "--json")
+		e := wantError(t, r, cmdutil.ExitRefused, "create-metadata-refused")
+		g.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+		g.pasteOK(t, r, pcOwnerSK, 0, commandStarting(t, e.Commands, "roster group edit"))
+		st := groups.Build("pizza", g.relay.Self(), g.relay.Stored(nostr.Filter{Kinds: groups.StateKinds, Tags: nostr.TagMap{"d": {"pizza"}}}))
+		if st.Metadata == nil || st.Metadata.Name != "Pizza" || !st.Metadata.Closed {
+			t.Fatalf("the pasted edit did not set the metadata: %+v", st.Metadata)
+		}
+	}},
+	{"a group moderation that does not read back: show the group", func(t *testing.T) {
+		g := newGrpScene(t)
+		ref := g.homeGroup()
+		unansweredAfter(g.relay, grouprelay.KindPutUser)
+		r := g.on(pcOwnerSK, "group", "add", ref, g.npubOf(pcAdminSK), "--json")
+		e := wantError(t, r, cmdutil.ExitUnverified, "unverified")
+		g.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+		g.pasteOK(t, r, pcOwnerSK, 0, commandStarting(t, e.Commands, "roster group show"))
+	}},
+	{"a group join the relay refuses: your membership there", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.homeGroup()
+		refuseKind(g.relay, grouprelay.KindJoinRequest, "blocked: you are banned")
+		r := g.on(pcStrangerSK, "group", "join", pcHome, "--json")
+		e := wantError(t, r, cmdutil.ExitRefused, "relay-rejected")
+		got := g.pasteOK(t, r, pcStrangerSK, 0, commandStarting(t, e.Commands, "roster group show"))
+		if !strings.Contains(got.Out, `"member": false`) {
+			t.Fatalf("the membership read does not say not a member:\n%s", got.Out)
+		}
+	}},
+	{"a group join that does not read back: your membership there", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.homeGroup()
+		unansweredAfter(g.relay, grouprelay.KindJoinRequest)
+		r := g.on(pcStrangerSK, "group", "join", pcHome, "--json")
+		e := wantError(t, r, cmdutil.ExitUnverified, "unverified")
+		g.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+		got := g.pasteOK(t, r, pcStrangerSK, 0, commandStarting(t, e.Commands, "roster group show"))
+		if !strings.Contains(got.Out, `"member": true`) {
+			t.Fatalf("the membership read does not show the join:\n%s", got.Out)
+		}
+	}},
+	{"a group moderation of an id two relays host: the command on the one meant", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.homeGroup()
+		fork := newPCWorld(t)
+		fork.group(pcOwnerSK, grouprelay.KindCreateGroup)
+		r := g.bare(pcOwnerSK, 0, "group", "add", pcHome, g.npubOf(pcAdminSK), "--role", "admin", "--relay", g.relay.URL(), "--relay", fork.relay.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitUsage, "ambiguous-group")
+		g.pasteOK(t, r, pcOwnerSK, 0, commandStarting(t, e.Commands, "roster group add "+suggest.Quote(g.relay.URL()+"'"+pcHome)))
+		if roles := g.relayState(pcHome).RolesOf(pubOf(t, pcAdminSK)); !slices.Contains(roles, "admin") {
+			t.Fatalf("the pasted add did not give the role on the relay meant: %v", roles)
+		}
+	}},
+	{"a group join of an id no relay hosts: the groups they host", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.homeGroup()
+		r := g.on(pcStrangerSK, "group", "join", "nosuch", "--json")
+		e := wantError(t, r, cmdutil.ExitIncomplete, "not-found")
+		got := g.pasteOK(t, r, pcStrangerSK, 0, commandStarting(t, e.Commands, "roster group list"))
+		if !strings.Contains(got.Out, pcHome) {
+			t.Fatalf("the list does not show the hosted group:\n%s", got.Out)
+		}
+	}},
+	{"a group join with the relay not answering: the same once it is back", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.homeGroup()
+		refuseReads(g.relay)
+		r := g.on(pcStrangerSK, "group", "join", pcHome, "--reason", "hi", "--json")
+		e := wantError(t, r, cmdutil.ExitIncomplete, "incomplete")
+		noTimeout(t, e.Commands)
+		g.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+		c := commandStarting(t, e.Commands, "roster group join")
+		if !strings.Contains(c, "--reason hi") {
+			t.Errorf("the retry drops --reason: %q", c)
+		}
+		g.pasteOK(t, r, pcStrangerSK, 0, c)
+		if !g.isMember(pcStrangerSK) {
+			t.Fatal("the pasted retry did not join")
+		}
+	}},
+	{"a group join --save with a list relay not answering: the save once it is back", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.homeGroup()
+		lists := devrelay.StartN(t, 1, devrelay.Options{})[0]
+		refuseReads(lists)
+		r := g.bare(pcStrangerSK, 0, "group", "join", g.relay.URL()+"'"+pcHome, "--save", "--relay", lists.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitIncomplete, "incomplete")
+		noTimeout(t, e.Commands)
+		lists.SetMisbehaviour(devrelay.Misbehaviour{})
+		g.pasteOK(t, r, pcStrangerSK, 0, commandStarting(t, e.Commands, "roster group join"))
+		if got := lists.Stored(nostr.Filter{Kinds: []int{10009}, Authors: []string{pubOf(t, pcStrangerSK)}}); len(got) != 1 {
+			t.Fatalf("the list relay stores %d groups lists", len(got))
+		}
+	}},
+	{"a group whose relay is down and whose admins list it elsewhere: read and join it there", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.homeGroup()
+		g.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
+		moved := newPCWorld(t)
+		moved.group(pcOwnerSK, grouprelay.KindCreateGroup)
+		lists := devrelay.StartN(t, 1, devrelay.Options{})[0]
+		ref := g.relay.URL() + "'" + pcHome
+		if r := g.bare(pcStrangerSK, 0, "group", "show", ref, "--relay", lists.URL(), "--json"); r.Code != cmdutil.ExitOK {
+			t.Fatalf("first read: exit %d %s %s", r.Code, r.Out, r.Err)
+		}
+		list := &nostr.Event{Kind: groups.KindGroupsList, CreatedAt: nostr.Now(), Tags: nostr.Tags{{"group", pcHome, moved.relay.URL()}}}
+		if err := list.Sign(pcAdminSK); err != nil {
+			t.Fatal(err)
+		}
+		if err := lists.Publish(list); err != nil {
+			t.Fatal(err)
+		}
+		g.relay.Stop()
+		r := g.bare(pcStrangerSK, 0, "group", "show", ref, "--relay", lists.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitIncomplete, "incomplete")
+		there := suggest.Quote(moved.relay.URL() + "'" + pcHome)
+		g.pasteOK(t, r, pcStrangerSK, 0, commandStarting(t, e.Commands, "roster group show "+there))
+		g.pasteOK(t, r, pcStrangerSK, 0, commandStarting(t, e.Commands, "roster group join "+there))
+		if !slices.Contains(moved.relayState(pcHome).Members, pubOf(t, pcStrangerSK)) {
+			t.Fatal("the pasted join did not make the stranger a member where the group moved")
+		}
+	}},
+	{"a group write whose journal lost an event: discard it", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.relay.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: func(e *nostr.Event) bool { return e.Kind == grouprelay.KindCreateGroup }})
+		r := g.bare(pcOwnerSK, 0, "group", "create", g.relay.URL()+"'pizza", "--name", "Pizza", "--json")
+		g.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+		write, _ := errorBody(t, r).Details["journal"].(string)
+		if r.Code != cmdutil.ExitUnverified || len(write) != 64 {
+			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+		}
+		if err := os.Remove(filepath.Join(g.home(pcOwnerSK), "journal", write+"-1.json")); err != nil {
+			t.Fatal(err)
+		}
+		res := g.bare(pcOwnerSK, 10, "pending", "resume", write[:12], "--json")
+		e := wantError(t, res, cmdutil.ExitRefused, "pending-incomplete")
+		g.pasteOK(t, res, pcOwnerSK, 10, commandStarting(t, e.Commands, "roster pending discard"))
+		if files := journalFiles(t, g.home(pcOwnerSK)); len(files) != 0 {
+			t.Fatalf("the discard left %v", files)
+		}
+	}},
+	{"a resumed group write whose group changed meanwhile: the rerun, then the discard", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.relay.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: func(e *nostr.Event) bool { return e.Kind == grouprelay.KindEditMetadata }})
+		r := g.bare(pcOwnerSK, 0, "group", "create", g.relay.URL()+"'pizza", "--name", "Pizza", "--closed", "--json")
+		g.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+		write, _ := errorBody(t, r).Details["journal"].(string)
+		if r.Code != cmdutil.ExitUnverified || len(write) != 64 {
+			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+		}
+		g.mustPublish(pcOwnerSK, &nostr.Event{Kind: grouprelay.KindEditMetadata, CreatedAt: nostr.Now(), Tags: nostr.Tags{{"h", "pizza"}, {"name", "Elsewhere"}}})
+		res := g.bare(pcOwnerSK, 10, "pending", "resume", write[:12], "--json")
+		e := wantError(t, res, cmdutil.ExitRefused, "concurrent-change")
+		g.pasteOK(t, res, pcOwnerSK, 20, commandStarting(t, e.Commands, "roster group edit"))
+		g.pasteOK(t, res, pcOwnerSK, 30, commandStarting(t, e.Commands, "roster pending discard"))
+		st := groups.Build("pizza", g.relay.Self(), g.relay.Stored(nostr.Filter{Kinds: groups.StateKinds, Tags: nostr.TagMap{"d": {"pizza"}}}))
+		if st.Metadata == nil || st.Metadata.Name != "Pizza" || !st.Metadata.Closed {
+			t.Fatalf("after the rerun: %+v", st.Metadata)
+		}
+	}},
+	{"a resumed group join that does not read back: your membership there", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.homeGroup()
+		g.relay.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: func(e *nostr.Event) bool { return e.Kind == grouprelay.KindJoinRequest }})
+		r := g.bare(pcStrangerSK, 0, "group", "join", g.relay.URL()+"'"+pcHome, "--json")
+		write, _ := errorBody(t, r).Details["journal"].(string)
+		if r.Code != cmdutil.ExitUnverified || len(write) != 64 {
+			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+		}
+		unansweredAfter(g.relay, grouprelay.KindJoinRequest)
+		res := g.bare(pcStrangerSK, 10, "pending", "resume", write[:12], "--json")
+		e := wantError(t, res, cmdutil.ExitUnverified, "unverified")
+		g.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+		got := g.pasteOK(t, res, pcStrangerSK, 20, commandStarting(t, e.Commands, "roster group show"))
+		if !strings.Contains(got.Out, `"member": true`) {
+			t.Fatalf("the membership read does not show the resumed join:\n%s", got.Out)
+		}
+	}},
+}
