@@ -356,8 +356,11 @@ var rgrpRows = []suggestionRow{
 		g := newGrpScene(t)
 		g.homeGroup()
 		g.group(pcOwnerSK, grouprelay.KindEditMetadata, nostr.Tag{"closed"})
+		// Without the code the relay refuses the invitee.
+		before := g.on(pcStrangerSK, "group", "join", pcHome, "--code", "guess", "--json")
+		wantError(t, before, cmdutil.ExitRefused, "relay-rejected")
 		inv := g.ok(pcOwnerSK, "group", "invite", pcHome)
-		got := g.pasteOK(t, result{Code: cmdutil.ExitRefused}, pcStrangerSK, 0, inv.JoinCommand)
+		got := g.pasteOK(t, before, pcStrangerSK, 0, inv.JoinCommand)
 		if !strings.Contains(got.Out, `"outcome": "joined"`) {
 			t.Fatalf("the invitee is not admitted:\n%s", got.Out)
 		}
@@ -608,6 +611,40 @@ var rgrpRows = []suggestionRow{
 		got := g.pasteOK(t, res, pcStrangerSK, 20, commandStarting(t, e.Commands, "roster group show"))
 		if !strings.Contains(got.Out, `"member": true`) {
 			t.Fatalf("the membership read does not show the resumed join:\n%s", got.Out)
+		}
+	}},
+	{"a resumed group write past the acceptance window: the rerun", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.relay.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: func(e *nostr.Event) bool { return e.Kind == grouprelay.KindEditMetadata }})
+		r := g.bare(pcOwnerSK, 0, "group", "create", g.relay.URL()+"'pizza", "--name", "Pizza", "--json")
+		g.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+		write, _ := errorBody(t, r).Details["journal"].(string)
+		if r.Code != cmdutil.ExitUnverified || len(write) != 64 {
+			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+		}
+		res := g.bare(pcOwnerSK, 16*60, "pending", "resume", write[:12], "--json")
+		e := wantError(t, res, cmdutil.ExitRefused, "pending-expired")
+		g.pasteOK(t, res, pcOwnerSK, 16*60+10, commandStarting(t, e.Commands, "roster group edit"))
+		st := groups.Build("pizza", g.relay.Self(), g.relay.Stored(nostr.Filter{Kinds: groups.StateKinds, Tags: nostr.TagMap{"d": {"pizza"}}}))
+		if st.Metadata == nil || st.Metadata.Name != "Pizza" {
+			t.Fatalf("after the rerun: %+v", st.Metadata)
+		}
+	}},
+	{"a group leave the relay accepts but still counts you in: your membership there", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.homeGroup()
+		g.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcStrangerSK)})
+		// The relay's removal and its new member list are not served: its
+		// record still makes the leaver a member.
+		g.relay.SetMisbehaviour(devrelay.Misbehaviour{Withhold: func(e *nostr.Event) bool {
+			return e.Kind == grouprelay.KindRemoveUser || e.Kind == 39002
+		}})
+		r := g.on(pcStrangerSK, "group", "leave", pcHome, "--json")
+		e := wantError(t, r, cmdutil.ExitUnverified, "still-member")
+		g.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+		got := g.pasteOK(t, r, pcStrangerSK, 0, commandStarting(t, e.Commands, "roster group show"))
+		if !strings.Contains(got.Out, `"member": false`) {
+			t.Fatalf("the membership read does not show the leave:\n%s", got.Out)
 		}
 	}},
 }
