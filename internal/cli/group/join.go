@@ -145,7 +145,13 @@ nothing.
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if dryRun || !a.Opts.JSON {
-				p, err := groupLeavePreview(cmd.Context(), a, args[0], o.save)
+				// The preview's own suggestions (a fork, an outage) repeat
+				// it as a preview: pasting one never leaves.
+				var command []string
+				if dryRun {
+					command = append(commandWords(cmd, "leave", args[0]), "--dry-run")
+				}
+				p, err := groupLeavePreview(cmd.Context(), a, args[0], o.save, command)
 				switch {
 				case dryRun && err != nil:
 					return err

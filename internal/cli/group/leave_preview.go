@@ -45,7 +45,7 @@ type groupLeaveFacts struct {
 
 // groupLeavePreview reads the group as leave would and says what leaving
 // it loses. Nothing is signed or sent.
-func groupLeavePreview(ctx context.Context, a *cmdutil.Factory, arg string, save bool) (render.PreviewJSON, error) {
+func groupLeavePreview(ctx context.Context, a *cmdutil.Factory, arg string, save bool, command []string) (render.PreviewJSON, error) {
 	ref, relays, err := groupTarget(a, arg, "leave")
 	if err != nil {
 		return render.PreviewJSON{}, err
@@ -60,7 +60,7 @@ func groupLeavePreview(ctx context.Context, a *cmdutil.Factory, arg string, save
 	pool := a.Pool(cmdutil.AuthLazy)
 	defer pool.Close()
 	res, err := groups.PreviewLeave(ctx, groups.RequestInput{Relays: pool, Publish: pipeline.PoolPublish(pool), Me: me, Ask: relays, Host: ref.Relay, ID: ref.ID,
-		Now: func() nostr.Timestamp { return cmdutil.NostrNow(a) }})
+		Command: command, Now: func() nostr.Timestamp { return cmdutil.NostrNow(a) }})
 	if err != nil {
 		return render.PreviewJSON{}, render.PipelineErr(err)
 	}

@@ -363,6 +363,11 @@ func groupModerate(cmd *cobra.Command, a *cmdutil.Factory, arg string, in groups
 	// The command as typed: what the suggestions of a read that finds no
 	// single hosting relay repeat.
 	in.Command = commandWords(cmd, verb, ref.String(), args...)
+	if o.dryRun {
+		// A preview's suggestions preview too; the command journaled
+		// before sending is built again below, without it.
+		in.Command = append(in.Command, "--dry-run")
+	}
 	p, err := groups.Prepare(ctx, in)
 	res := p.Result
 	if err != nil {
