@@ -647,4 +647,37 @@ var rgrpRows = []suggestionRow{
 			t.Fatalf("the membership read does not show the leave:\n%s", got.Out)
 		}
 	}},
+	{"a group leave --dry-run of an id two relays host: the preview on the one meant", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.homeGroup()
+		g.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcStrangerSK)})
+		fork := newPCWorld(t)
+		fork.group(pcOwnerSK, grouprelay.KindCreateGroup)
+		r := g.bare(pcStrangerSK, 0, "group", "leave", pcHome, "--dry-run", "--relay", g.relay.URL(), "--relay", fork.relay.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitUsage, "ambiguous-group")
+		c := commandStarting(t, e.Commands, "roster group leave "+suggest.Quote(g.relay.URL()+"'"+pcHome))
+		if !strings.Contains(c, "--dry-run") {
+			t.Errorf("a preview's suggestion is the leave itself: %q", c)
+		}
+		g.pasteOK(t, r, pcStrangerSK, 0, c)
+		if !g.isMember(pcStrangerSK) || len(g.storedKind(grouprelay.KindLeaveRequest, pubOf(t, pcStrangerSK))) != 0 {
+			t.Fatal("pasting a preview's suggestion left the group")
+		}
+	}},
+	{"a group add --dry-run of an id two relays host: the preview on the one meant", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.homeGroup()
+		fork := newPCWorld(t)
+		fork.group(pcOwnerSK, grouprelay.KindCreateGroup)
+		r := g.bare(pcOwnerSK, 0, "group", "add", pcHome, g.npubOf(pcAdminSK), "--dry-run", "--relay", g.relay.URL(), "--relay", fork.relay.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitUsage, "ambiguous-group")
+		c := commandStarting(t, e.Commands, "roster group add "+suggest.Quote(g.relay.URL()+"'"+pcHome))
+		if !strings.Contains(c, "--dry-run") {
+			t.Errorf("a preview's suggestion is the write itself: %q", c)
+		}
+		g.pasteOK(t, r, pcOwnerSK, 0, c)
+		if g.isMember(pcAdminSK) {
+			t.Fatal("pasting a preview's suggestion sent the add")
+		}
+	}},
 }
