@@ -353,7 +353,7 @@ var suggestionSites = map[suggestionSite]siteCoverage{
 	{"workspace/groups/resume.go", "Resume"}:                             {Rows: []string{"a group write whose journal lost an event: discard it"}},
 	{"workspace/groups/resume.go", "rerun"}:                              {Rows: []string{"a resumed group write whose group changed meanwhile: the rerun, then the discard", "a resumed group write past the acceptance window: the rerun"}},
 	{"workspace/groups/resume.go", "verifyRequest"}:                      {Rows: []string{"a resumed group join that does not read back: your membership there"}},
-	{"workspace/groups/save.go", "SaveList"}:                             {Rows: []string{"a group join --save with a list relay not answering: the save once it is back", "a member's group join --save whose journal cannot be written: the save once it can"}},
+	{"workspace/groups/save.go", "SaveList"}:                             {Rows: []string{"a group join --save with a list relay not answering: the save once it is back", "a member's group join --save whose journal cannot be written: the save once it can", "a group join and leave without --save: the groups list update they offer"}},
 	{"workspace/pipeline/journal.go", "Keep"}:                            {NotYet: "a workspace write kept in the journal"},
 	{"workspace/pipeline/journal.go", "PendingCommands"}:                 {NotYet: "an unfinished workspace write's resume and discard"},
 	{"workspace/pipeline/journal.go", "Unfinished"}:                      {NotYet: "a workspace command with an unfinished write"},

@@ -680,4 +680,26 @@ var rgrpRows = []suggestionRow{
 			t.Fatal("pasting a preview's suggestion sent the add")
 		}
 	}},
+	{"a group join and leave without --save: the groups list update they offer", func(t *testing.T) {
+		g := newGrpScene(t)
+		g.homeGroup()
+		for _, verb := range []string{"join", "leave"} {
+			out := decodeOut[struct {
+				List struct {
+					Status   string   `json:"status"`
+					Commands []string `json:"commands"`
+				} `json:"list"`
+			}](t, g.on(pcStrangerSK, "group", verb, pcHome, "--json"))
+			if out.List.Status != "offered" || len(out.List.Commands) != 1 {
+				t.Fatalf("%s: list %+v", verb, out.List)
+			}
+			got := g.pasteOK(t, result{}, pcStrangerSK, 0, out.List.Commands[0])
+			if !strings.Contains(got.Out, `"status": "saved"`) {
+				t.Fatalf("%s: pasting %q did not save the list:\n%s", verb, out.List.Commands[0], got.Out)
+			}
+		}
+		if list := g.storedKind(10009, pubOf(t, pcStrangerSK)); len(list) != 1 || len(list[0].Tags) != 0 {
+			t.Fatalf("after the join's and the leave's saves: %v", list)
+		}
+	}},
 }
