@@ -1,0 +1,227 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/workspace"
+	"github.com/roster-cli/roster/journal"
+	"github.com/roster-cli/roster/signer"
+	"github.com/roster-cli/roster/workspace/sections"
+	"github.com/roster-cli/roster/workspace/sections/sectionstest"
+)
+
+// The rows of TestEveryPrintedCommandMovesForward for the workspace
+// commands (internal/cli/workspace, workspace/pipeline, workspace/sections):
+// each provokes a suggestion through the real command, pastes it as printed
+// as the person it is for, in their own home with their own key, and
+// checks that it gets further.
+func init() { suggestionRows = append(suggestionRows, wsRows...) }
+
+// The fixture's section and channel (importedWorld).
+const (
+	wsAlpha   = "aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa"
+	wsChannel = "cccccccc-cccc-4ccc-8ccc-cccccccccccc"
+)
+
+var wsRows = []suggestionRow{
+	{"a workspace write with a full journal: roster pending", func(t *testing.T) {
+		w := importedWorld(t)
+		home := w.homes[swOwnerSK]
+		fillJournal(t, home, w.relay.URL())
+		r := w.as(swOwnerSK, "workspace", "section", "add", "Later", "--json")
+		e := wantError(t, r, cmdutil.ExitFailure, "journal-unwritable")
+		c := commandStarting(t, e.Commands, "roster pending")
+		got := wsMustPaste(t, w, swOwnerSK, c, "--json")
+		if p := decodeOut[pendingJSON](t, got); len(p.Writes) != journal.MaxEntries {
+			t.Fatalf("%q lists %d writes", c, len(p.Writes))
+		}
+	}},
+	{"an interrupted workspace write: pending resume", func(t *testing.T) {
+		w, e := wsInterrupted(t)
+		c := commandStarting(t, e.Commands, "roster pending resume")
+		if out := decodeOut[pendingResumeJSON](t, wsMustPaste(t, w, swOwnerSK, c, "--json")); !out.Verified {
+			t.Fatalf("%q did not finish the write: %+v", c, out)
+		}
+		if !slices.ContainsFunc(w.stored().Sections, func(s sections.ProjectedSection) bool { return s.ID != wsAlpha }) {
+			t.Fatal("the resumed section add is not in the workspace")
+		}
+	}},
+	{"an interrupted workspace write: pending discard", func(t *testing.T) {
+		w, e := wsInterrupted(t)
+		c := commandStarting(t, e.Commands, "roster pending discard")
+		wsMustPaste(t, w, swOwnerSK, c)
+		if files := journalFiles(t, w.homes[swOwnerSK]); len(files) != 0 {
+			t.Fatalf("%q left %v", c, files)
+		}
+	}},
+	{"a resumed workspace write after a competing change: rerun, show, discard", func(t *testing.T) {
+		w, e := wsInterrupted(t)
+		w.mustAs(swOwnerSK, "workspace", "section", "add", "Competing")
+		r := wsPaste(t, w, swOwnerSK, commandStarting(t, e.Commands, "roster pending resume"), "--json")
+		cmds := wantError(t, r, cmdutil.ExitRefused, "concurrent-change").Commands
+		rerun := commandStarting(t, cmds, "roster workspace section add Later")
+		out := decodeOut[workspace.WsChangeJSON](t, wsMustPaste(t, w, swOwnerSK, rerun, "--json"))
+		if !slices.ContainsFunc(out.Workspace.Sections, func(s workspace.WsSectionJSON) bool { return s.Label == "Later" }) {
+			t.Fatalf("%q added no section Later", rerun)
+		}
+		wsMustPaste(t, w, swOwnerSK, commandStarting(t, cmds, "roster workspace show"))
+		wsMustPaste(t, w, swOwnerSK, commandStarting(t, cmds, "roster pending discard"))
+	}},
+}
+
+// wsNoRelayRetry runs args as sk with no relay at all and returns the
+// command the one-relay refusal offers, its relay filled in.
+func wsNoRelayRetry(t *testing.T, w *swWorld, sk string, args ...string) string {
+	t.Helper()
+	if _, ok := w.homes[sk]; !ok {
+		w.homes[sk] = t.TempDir()
+	}
+	env := map[string]string{"ROSTER_SECRET_KEY": sk, "ROSTER_HOME": w.homes[sk]}
+	r := invocation{Env: env}.roster(t, append(args, "--json")...)
+	e := wantError(t, r, cmdutil.ExitUsage, "one-relay")
+	c := commandStarting(t, e.Commands, "roster "+strings.Join(args[:2], " "))
+	if !strings.Contains(c, "wss://<community relay>") {
+		t.Fatalf("%v: the retry names no relay to fill in: %q", args, c)
+	}
+	return wsFill(c, map[string]string{"wss://<community relay>": w.relay.URL()})
+}
+
+// wsFill fills the placeholders of a printed command.
+func wsFill(line string, fill map[string]string) string {
+	for k, v := range fill {
+		line = strings.ReplaceAll(line, k, v)
+	}
+	return line
+}
+
+// wsPaste pastes line as printed (its "  # " comment left out, extra
+// appended: --json to read the outcome) as sk, in their own home with
+// their own key; any placeholder left unfilled is a failure.
+func wsPaste(t *testing.T, w *swWorld, sk, line string, extra ...string) result {
+	t.Helper()
+	line, _, _ = strings.Cut(line, "  # ")
+	if strings.Contains(line, "<") {
+		t.Fatalf("a placeholder is left in %q", line)
+	}
+	if _, ok := w.homes[sk]; !ok {
+		w.homes[sk] = t.TempDir()
+	}
+	words := shellWords(t, line)
+	if len(words) < 2 || words[0] != "roster" {
+		t.Fatalf("not a roster command: %q", line)
+	}
+	env := map[string]string{"ROSTER_SECRET_KEY": sk, "ROSTER_HOME": w.homes[sk]}
+	return invocation{Env: env, Seams: cmdutil.Seams{Http: w.http}}.roster(t, append(words[1:], extra...)...)
+}
+
+// wsMustPaste is wsPaste, requiring success.
+func wsMustPaste(t *testing.T, w *swWorld, sk, line string, extra ...string) result {
+	t.Helper()
+	r := wsPaste(t, w, sk, line, extra...)
+	if r.Code != cmdutil.ExitOK {
+		t.Fatalf("pasting %q: exit %d\n%s%s", line, r.Code, r.Out, r.Err)
+	}
+	return r
+}
+
+// refuseKind makes a relay refuse every REQ for kind.
+func refuseKind(kind int) func(nostr.Filter) string {
+	return func(f nostr.Filter) string {
+		if slices.Contains(f.Kinds, kind) {
+			return "error: the database is down"
+		}
+		return ""
+	}
+}
+
+// wsLegacyUnanswered: `workspace <verb>` (import, create) with the relay
+// refusing the request for the owner's legacy event prints its retry,
+// which, pasted once the relay answers, migrates the workspace.
+func wsLegacyUnanswered(t *testing.T, verb string) {
+	t.Helper()
+	w := newSWWorld(t)
+	if verb == "import" {
+		w.publishLegacy()
+	}
+	w.relay.SetMisbehaviour(devrelay.Misbehaviour{RefuseREQ: refuseKind(sections.KindLegacy)})
+	r := w.as(swOwnerSK, "workspace", verb, "--json")
+	c := commandStarting(t, wantError(t, r, cmdutil.ExitIncomplete, "incomplete").Commands, "roster workspace "+verb)
+	w.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+	wsMustPaste(t, w, swOwnerSK, c)
+	if st := w.stored(); st.Migration == nil {
+		t.Fatalf("%q left no migration marker", c)
+	}
+}
+
+// wsInterrupted is an imported workspace whose owner's section add lost
+// its connection right after the EVENT: the error it printed.
+func wsInterrupted(t *testing.T) (*swWorld, struct {
+	Code, Message string
+	Commands      []string
+}) {
+	t.Helper()
+	w := importedWorld(t)
+	w.relay.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: func(e *nostr.Event) bool { return e.Kind == sections.KindManage }})
+	r := w.as(swOwnerSK, "workspace", "section", "add", "Later", "--json")
+	w.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+	return w, wantError(t, r, cmdutil.ExitUnverified, "unconfirmed")
+}
+
+// wsPublishLegacy stores another legacy channel-sections blob of the
+// owner (the fixture's plaintext) created at created.
+func wsPublishLegacy(t *testing.T, w *swWorld, created nostr.Timestamp) {
+	t.Helper()
+	s, err := signer.NewKeySigner(swOwnerSK, "env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, err := s.Encrypt(context.Background(), string(sectionstest.Load(t).Canonicalization.LegacyPlaintext.Input), pubOf(t, swOwnerSK))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evt := &nostr.Event{Kind: sections.KindLegacy, CreatedAt: created, Tags: nostr.Tags{{"d", sections.LegacyD}}, Content: ct}
+	if err := evt.Sign(swOwnerSK); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.relay.PublishAs(evt.PubKey, evt); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fillJournal fills the journal in home with unfinished writes of another
+// workspace, one event each, up to its bound (written as the journal
+// writes them, without its fsyncs: nothing here needs to survive a crash).
+func fillJournal(t *testing.T, home, relay string) {
+	t.Helper()
+	dir := filepath.Join(home, "journal")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	addr := "nip-sw:elsewhere.example:" + pubOf(t, swForgerSK)
+	now := nostr.Now() // once: each event its own second, so its own id
+	for i := range journal.MaxEntries {
+		evt := &nostr.Event{Kind: sections.KindManage, CreatedAt: now - nostr.Timestamp(i), Tags: nostr.Tags{}, Content: "{}"}
+		if err := evt.Sign(swOwnerSK); err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(journal.Entry{Version: journal.Version, Write: evt.ID, Of: 1, Pipeline: sections.PipelineCommand,
+			Command: []string{"workspace", "section", "add", "X"}, Repo: addr, Address: addr + ":" + evt.ID, Relays: []string{relay},
+			Event: evt, Signed: time.Now().UTC()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, evt.ID+"-0.json"), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
