@@ -34,6 +34,76 @@ const (
 )
 
 var wsRows = []suggestionRow{
+	{"a workspace write with the relay not answering: the cached workspace", func(t *testing.T) {
+		w := importedWorld(t)
+		w.relay.SetMisbehaviour(devrelay.Misbehaviour{RefuseREQ: refuseKind(sections.KindProjection)})
+		r := w.as(swOwnerSK, "workspace", "section", "add", "Later", "--json")
+		c := commandStarting(t, wantError(t, r, cmdutil.ExitIncomplete, "stale").Commands, "roster workspace show")
+		// The relay still does not answer: the last verified workspace, marked stale.
+		if got := decodeOut[workspace.WsJSON](t, wsMustPaste(t, w, swOwnerSK, c, "--json")); !got.Stale || len(got.Sections) == 0 {
+			t.Fatalf("%q: %+v", c, got)
+		}
+	}},
+	{"a move to a section the workspace lacks: show lists them", func(t *testing.T) {
+		w := importedWorld(t)
+		r := w.as(swOwnerSK, "workspace", "move", wsChannel, "--to", "Nowhere", "--json")
+		e := decodeOut[errorOut](t, r)
+		if r.Code == cmdutil.ExitOK {
+			t.Fatalf("a move to no section succeeded: %s", r.Out)
+		}
+		c := commandStarting(t, e.Error.Commands, "roster workspace show")
+		got := decodeOut[workspace.WsJSON](t, wsMustPaste(t, w, swOwnerSK, c, "--json"))
+		if !slices.ContainsFunc(got.Sections, func(s workspace.WsSectionJSON) bool { return s.ID == wsAlpha }) {
+			t.Fatalf("%q lists no section: %+v", c, got.Sections)
+		}
+	}},
+	{"workspace list with the relay not answering: the same once it is back", func(t *testing.T) {
+		w := importedWorld(t)
+		w.relay.SetMisbehaviour(devrelay.Misbehaviour{RefuseREQ: refuseKind(sections.KindProjection)})
+		r := w.as(swOwnerSK, "workspace", "list", "--json")
+		c := commandStarting(t, wantError(t, r, cmdutil.ExitIncomplete, "incomplete").Commands, "roster workspace list")
+		w.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+		if got := decodeOut[workspace.WsListJSON](t, wsMustPaste(t, w, swOwnerSK, c, "--json")); len(got.Workspaces) != 1 {
+			t.Fatalf("%q lists %d workspaces", c, len(got.Workspaces))
+		}
+	}},
+	{"workspace import with the relay not answering for the legacy event: the same once it is back", func(t *testing.T) {
+		wsLegacyUnanswered(t, "import")
+	}},
+	{"workspace create with the relay not answering for the legacy event: the same once it is back", func(t *testing.T) {
+		wsLegacyUnanswered(t, "create")
+	}},
+	{"workspace import whose answer is lost: the same import again, then show", func(t *testing.T) {
+		w := newSWWorld(t)
+		w.publishLegacy()
+		w.relay.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: func(e *nostr.Event) bool { return e.Kind == sections.KindImport }})
+		r := w.as(swOwnerSK, "workspace", "import", "--json")
+		e := wantError(t, r, cmdutil.ExitUnverified, "unconfirmed")
+		w.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+		retry := commandStarting(t, e.Commands, "roster workspace import")
+		if out := decodeOut[workspace.WsImportJSON](t, wsMustPaste(t, w, swOwnerSK, retry, "--json")); !out.Replayed {
+			t.Fatalf("%q did not send the kept import again: %+v", retry, out)
+		}
+		wsMustPaste(t, w, swOwnerSK, commandStarting(t, e.Commands, "roster workspace show"))
+	}},
+	{"a kept import another import overtook: show the workspace", func(t *testing.T) {
+		w := newSWWorld(t)
+		w.publishLegacy()
+		w.relay.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: func(e *nostr.Event) bool { return e.Kind == sections.KindImport }})
+		wantError(t, w.as(swOwnerSK, "workspace", "import", "--json"), cmdutil.ExitUnverified, "unconfirmed")
+		w.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+		// Meanwhile the owner edits the blob and imports it from another machine.
+		wsPublishLegacy(t, w, nostr.Now()-50)
+		other := invocation{Env: map[string]string{"ROSTER_SECRET_KEY": swOwnerSK, "ROSTER_HOME": t.TempDir()}}
+		if r := other.roster(t, "workspace", "import", "--relay", w.relay.URL(), "--timeout", "5s"); r.Code != cmdutil.ExitOK {
+			t.Fatalf("the other import: exit %d\n%s%s", r.Code, r.Out, r.Err)
+		}
+		r := w.as(swOwnerSK, "workspace", "import", "--json")
+		c := commandStarting(t, wantError(t, r, cmdutil.ExitRefused, "already-imported").Commands, "roster workspace show")
+		if got := decodeOut[workspace.WsJSON](t, wsMustPaste(t, w, swOwnerSK, c, "--json")); got.Migration == nil {
+			t.Fatalf("%q: %+v", c, got)
+		}
+	}},
 	{"a workspace write with a full journal: roster pending", func(t *testing.T) {
 		w := importedWorld(t)
 		home := w.homes[swOwnerSK]
