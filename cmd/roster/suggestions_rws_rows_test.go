@@ -34,6 +34,62 @@ const (
 )
 
 var wsRows = []suggestionRow{
+	{"workspace list by a grantee: each workspace's show", func(t *testing.T) {
+		w := importedWorld(t)
+		w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swViewerSK))
+		list := decodeOut[workspace.WsListJSON](t, w.mustAs(swViewerSK, "workspace", "list", "--json"))
+		if len(list.Workspaces) != 1 {
+			t.Fatalf("listed %d workspaces", len(list.Workspaces))
+		}
+		got := decodeOut[workspace.WsJSON](t, wsMustPaste(t, w, swViewerSK, list.Workspaces[0].Show, "--json"))
+		if got.Owner.Npub != w.ownerNpub() || len(got.Sections) == 0 {
+			t.Fatalf("%q shows %+v", list.Workspaces[0].Show, got)
+		}
+	}},
+	{"workspace list naming nobody: start yours with create", func(t *testing.T) {
+		w := newSWWorld(t)
+		r := w.mustAs(swOwnerSK, "workspace", "list")
+		_, c, ok := strings.Cut(r.Out, "none: start yours with ")
+		if !ok {
+			t.Fatalf("no create offered:\n%s", r.Out)
+		}
+		c, _, _ = strings.Cut(c, "\n")
+		wsMustPaste(t, w, swOwnerSK, c)
+		w.mustAs(swOwnerSK, "workspace", "show")
+	}},
+	{"revoking someone who holds no grant: show the readers", func(t *testing.T) {
+		w := importedWorld(t)
+		for _, dry := range [][]string{nil, {"--dry-run"}} {
+			r := w.as(swOwnerSK, append([]string{"workspace", "revoke", w.npub(swMoverSK), "--json"}, dry...)...)
+			c := commandStarting(t, wantError(t, r, cmdutil.ExitRefused, "invalid-command").Commands, "roster workspace show")
+			got := decodeOut[workspace.WsJSON](t, wsMustPaste(t, w, swOwnerSK, c, "--json"))
+			if len(got.Readers) == 0 {
+				t.Fatalf("%q lists no reader", c)
+			}
+		}
+	}},
+	{"a workspace write: the whole workspace's show", func(t *testing.T) {
+		w := importedWorld(t)
+		w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swMoverSK), "--role", "mover")
+		for _, p := range []struct {
+			sk   string
+			args []string
+		}{
+			{swOwnerSK, []string{"workspace", "section", "add", "Later", "--home", w.homes[swOwnerSK]}},
+			{swMoverSK, []string{"workspace", "move", wsChannel, "--to", "Later", "--owner", w.ownerNpub()}},
+		} {
+			r := w.mustAs(p.sk, p.args...)
+			_, c, ok := strings.Cut(r.Out, "the whole workspace: ")
+			if !ok {
+				t.Fatalf("%v prints no show line:\n%s", p.args, r.Out)
+			}
+			c, _, _ = strings.Cut(c, "\n")
+			got := decodeOut[workspace.WsJSON](t, wsMustPaste(t, w, p.sk, c, "--json"))
+			if got.Owner.Npub != w.ownerNpub() || !slices.ContainsFunc(got.Sections, func(s workspace.WsSectionJSON) bool { return s.Label == "Later" }) {
+				t.Fatalf("%q does not show the written workspace: %+v", c, got)
+			}
+		}
+	}},
 	{"a workspace write with the relay not answering: the cached workspace", func(t *testing.T) {
 		w := importedWorld(t)
 		w.relay.SetMisbehaviour(devrelay.Misbehaviour{RefuseREQ: refuseKind(sections.KindProjection)})
