@@ -375,5 +375,5 @@ var suggestionSites = map[suggestionSite]siteCoverage{
 	{"workspace/sections/list.go", "Session.List"}:                       {Rows: []string{"workspace list with the relay not answering: the same once it is back"}},
 	{"workspace/sections/session.go", "Session.Sync"}:                    {Rows: []string{"workspace show with no workspace: the owner creates it", "workspace show by a reader without a grant: the owner's grant", "workspace show of an owner who has none yet: their create, then their grant"}},
 	{"workspace/sections/session.go", "Session.show"}:                    {Rows: []string{"a workspace write with the relay not answering: the cached workspace", "a move to a section the workspace lacks: show lists them"}},
-	{"workspace/sections/write.go", "Session.RoleRefusal"}:               {NotYet: "a workspace write by someone without the role"},
+	{"workspace/sections/write.go", "Session.RoleRefusal"}:               {Rows: []string{"a workspace move by a viewer: the owner's grant, run by the owner"}},
 }

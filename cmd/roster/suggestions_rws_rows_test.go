@@ -34,6 +34,24 @@ const (
 )
 
 var wsRows = []suggestionRow{
+	{"a workspace move by a viewer: the owner's grant, run by the owner", func(t *testing.T) {
+		w := importedWorld(t)
+		viewer := w.npub(swViewerSK)
+		w.mustAs(swOwnerSK, "workspace", "grant", viewer)
+		w.mustAs(swOwnerSK, "workspace", "section", "add", "Later")
+		w.homes[swViewerSK] = t.TempDir()
+		move := []string{"workspace", "move", wsChannel, "--to", "Later", "--owner", w.ownerNpub()}
+		r := w.as(swViewerSK, append(move, "--home", w.homes[swViewerSK], "--json")...)
+		c := commandStarting(t, wantError(t, r, cmdutil.ExitRefused, "role-refused").Commands, "roster workspace grant "+viewer)
+		if !strings.Contains(c, "  # run by "+w.ownerNpub()) {
+			t.Errorf("the grant does not say it is the owner's: %q", c)
+		}
+		if strings.Contains(c, "--home") {
+			t.Errorf("the owner's grant carries the viewer's --home: %q", c)
+		}
+		wsMustPaste(t, w, swOwnerSK, c)
+		w.mustAs(swViewerSK, move...)
+	}},
 	{"workspace list by a grantee: each workspace's show", func(t *testing.T) {
 		w := importedWorld(t)
 		w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swViewerSK))
