@@ -357,7 +357,7 @@ var suggestionSites = map[suggestionSite]siteCoverage{
 	{"workspace/groups/save.go", "SaveList"}:                             {NotYet: "group save not confirmed"},
 	{"workspace/pipeline/journal.go", "Keep"}:                            {Rows: []string{"a workspace write with a full journal: roster pending"}},
 	{"workspace/pipeline/journal.go", "PendingCommands"}:                 {Rows: []string{"an interrupted workspace write: pending resume", "an interrupted workspace write: pending discard"}},
-	{"workspace/pipeline/journal.go", "Unfinished"}:                      {NotYet: "a workspace command with an unfinished write"},
+	{"workspace/pipeline/journal.go", "Unfinished"}:                      {Rows: []string{"a workspace write with an unreadable journal entry: roster pending lists it", "a workspace write whose journal is not a directory: no roster pending, which fails the same way"}},
 	{"workspace/pipeline/journal.go", "resumeNext"}:                      {Rows: []string{"a resumed workspace write after a competing change: rerun, show, discard"}},
 	{"workspace/projects/check.go", "ChangeSuggestions"}:                 {Elsewhere: "TestProjectRefusalNamesTheOwnersCommandRunnableAsPrinted"},
 	{"workspace/projects/check.go", "Check"}:                             {NotYet: "a project change refused by the check"},

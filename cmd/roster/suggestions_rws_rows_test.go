@@ -190,6 +190,42 @@ var wsRows = []suggestionRow{
 			t.Fatalf("%q lists %d writes", c, len(p.Writes))
 		}
 	}},
+	{"a workspace write with an unreadable journal entry: roster pending lists it", func(t *testing.T) {
+		w := importedWorld(t)
+		jd := filepath.Join(w.homes[swOwnerSK], "journal")
+		if err := os.MkdirAll(jd, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(jd, "torn.json"), []byte("{"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r := w.as(swOwnerSK, "workspace", "section", "add", "Later", "--json")
+		c := commandStarting(t, wantError(t, r, cmdutil.ExitFailure, "journal-unreadable").Commands, "roster pending")
+		got := wsMustPaste(t, w, swOwnerSK, c, "--json")
+		if !strings.Contains(got.Out, "torn.json") {
+			t.Fatalf("%q does not list the unreadable file:\n%s", c, got.Out)
+		}
+	}},
+	{"a workspace write whose journal is not a directory: no roster pending, which fails the same way", func(t *testing.T) {
+		w := importedWorld(t)
+		home := w.homes[swOwnerSK]
+		if err := os.RemoveAll(filepath.Join(home, "journal")); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(home, "journal"), []byte("not a directory"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r := w.as(swOwnerSK, "workspace", "section", "add", "Later", "--json")
+		e := wantError(t, r, cmdutil.ExitFailure, "journal-unreadable")
+		if !strings.Contains(e.Message, filepath.Join(home, "journal")) {
+			t.Errorf("the message does not name the journal to fix: %s", e.Message)
+		}
+		// Whatever is offered must get further than this failure.
+		for _, c := range e.Commands {
+			got := wsPaste(t, w, swOwnerSK, c, "--json")
+			requireFurther(t, c, r, step{Code: got.Code, Out: got.Out, Err: got.Err})
+		}
+	}},
 	{"an interrupted workspace write: pending resume", func(t *testing.T) {
 		w, e := wsInterrupted(t)
 		c := commandStarting(t, e.Commands, "roster pending resume")
