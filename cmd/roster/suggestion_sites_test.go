@@ -298,7 +298,7 @@ var suggestionSites = map[suggestionSite]siteCoverage{
 	{"internal/cli/root/root.go", "checkRelaySettings"}:                  {Rows: []string{"a relay-URL typo keeps the user's --repo"}},
 	{"internal/cli/root/root.go", "unknownCommandError"}:                 {Rows: []string{"an unknown subcommand: the one meant, with --help"}},
 	{"internal/cli/workspace/import.go", "workspaceMigrate"}:             {NotYet: "workspace import's next steps"},
-	{"internal/cli/workspace/journal.go", "ResumeCommand"}:               {NotYet: "a workspace write left unfinished"},
+	{"internal/cli/workspace/journal.go", "ResumeCommand"}:               {Rows: []string{"pending resume of a workspace write naming no relay roster can read: discard it"}},
 	{"internal/cli/workspace/list.go", "newWorkspaceListCmd"}:            {Rows: []string{"workspace list by a grantee: each workspace's show", "workspace list naming nobody: start yours with create"}},
 	{"internal/cli/workspace/preview.go", "invalidCommand"}:              {Rows: []string{"revoking someone who holds no grant: show the readers"}},
 	{"internal/cli/workspace/preview.go", "workspaceDryRun"}:             {NotYet: "a workspace change's --dry-run"},

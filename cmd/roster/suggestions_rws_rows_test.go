@@ -257,6 +257,31 @@ var wsRows = []suggestionRow{
 		wsMustPaste(t, w, swOwnerSK, commandStarting(t, cmds, "roster workspace show"))
 		wsMustPaste(t, w, swOwnerSK, commandStarting(t, cmds, "roster pending discard"))
 	}},
+	{"pending resume of a workspace write naming no relay roster can read: discard it", func(t *testing.T) {
+		w, e := wsInterrupted(t)
+		files := journalFiles(t, w.homes[swOwnerSK])
+		if len(files) != 1 {
+			t.Fatalf("journal files %v", files)
+		}
+		b, err := os.ReadFile(files[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var entry map[string]any
+		if err := json.Unmarshal(b, &entry); err != nil {
+			t.Fatal(err)
+		}
+		entry["relays"] = []string{"not a relay"}
+		if b, err = json.Marshal(entry); err != nil || os.WriteFile(files[0], b, 0o600) != nil {
+			t.Fatal(err)
+		}
+		r := wsPaste(t, w, swOwnerSK, commandStarting(t, e.Commands, "roster pending resume"), "--json")
+		c := commandStarting(t, wantError(t, r, cmdutil.ExitRefused, "pending-incomplete").Commands, "roster pending discard")
+		wsMustPaste(t, w, swOwnerSK, c)
+		if files := journalFiles(t, w.homes[swOwnerSK]); len(files) != 0 {
+			t.Fatalf("%q left %v", c, files)
+		}
+	}},
 }
 
 // wsNoRelayRetry runs args as sk with no relay at all and returns the
