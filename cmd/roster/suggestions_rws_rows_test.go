@@ -13,6 +13,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/internal/cli/workspace"
 	"github.com/roster-cli/roster/journal"
 	"github.com/roster-cli/roster/signer"
@@ -34,6 +35,79 @@ const (
 )
 
 var wsRows = []suggestionRow{
+	{"a workspace write given no --relay: the command as typed, with one", func(t *testing.T) {
+		w := importedWorld(t)
+		viewer := w.npub(swViewerSK)
+		w.mustAs(swOwnerSK, "workspace", "grant", viewer)
+		rev := w.stored().Revision
+		// A preview stays a preview, a role stays the role asked for.
+		dry := wsNoRelayRetry(t, w, swOwnerSK, "workspace", "revoke", viewer, "--dry-run")
+		if !strings.Contains(dry, "--dry-run") {
+			t.Fatalf("the retry of a --dry-run drops it: %q", dry)
+		}
+		if got := wsPaste(t, w, swOwnerSK, dry); got.Code != cmdutil.ExitOK || w.stored().Revision != rev {
+			t.Fatalf("%q: exit %d, revision %d -> %d\n%s%s", dry, got.Code, rev, w.stored().Revision, got.Out, got.Err)
+		}
+		grant := wsNoRelayRetry(t, w, swOwnerSK, "workspace", "grant", viewer, "--role", "mover")
+		out := decodeOut[workspace.WsChangeJSON](t, wsMustPaste(t, w, swOwnerSK, grant, "--json"))
+		if !slices.ContainsFunc(out.Workspace.Readers, func(r render.WsPersonJSON) bool { return r.Npub == viewer && r.Role == "mover" }) {
+			t.Fatalf("%q did not make %s a mover: %+v", grant, viewer, out.Workspace.Readers)
+		}
+		add := wsNoRelayRetry(t, w, swOwnerSK, "workspace", "section", "add", "Later")
+		out = decodeOut[workspace.WsChangeJSON](t, wsMustPaste(t, w, swOwnerSK, add, "--json"))
+		if !slices.ContainsFunc(out.Workspace.Sections, func(s workspace.WsSectionJSON) bool { return s.Label == "Later" }) {
+			t.Fatalf("%q added no section Later: %+v", add, out.Workspace.Sections)
+		}
+	}},
+	{"a workspace read or move by a grantee given no --relay: the command as typed, with one", func(t *testing.T) {
+		w := importedWorld(t)
+		w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swMoverSK), "--role", "mover")
+		w.mustAs(swOwnerSK, "workspace", "section", "add", "Later")
+		show := wsNoRelayRetry(t, w, swMoverSK, "workspace", "show", "--owner", w.ownerNpub())
+		if got := decodeOut[workspace.WsJSON](t, wsMustPaste(t, w, swMoverSK, show, "--json")); got.Owner.Npub != w.ownerNpub() {
+			t.Fatalf("%q shows the workspace of %s", show, got.Owner.Npub)
+		}
+		move := wsNoRelayRetry(t, w, swMoverSK, "workspace", "move", wsChannel, "--to", "Later", "--owner", w.ownerNpub())
+		wsMustPaste(t, w, swMoverSK, move)
+		list := wsNoRelayRetry(t, w, swMoverSK, "workspace", "list")
+		if got := decodeOut[workspace.WsListJSON](t, wsMustPaste(t, w, swMoverSK, list, "--json")); len(got.Workspaces) != 1 {
+			t.Fatalf("%q lists %d workspaces", list, len(got.Workspaces))
+		}
+	}},
+	{"workspace import given two relays: import on the one", func(t *testing.T) {
+		w := newSWWorld(t)
+		w.publishLegacy()
+		other := devrelay.StartN(t, 1, devrelay.Options{})[0]
+		r := w.as(swOwnerSK, "workspace", "import", "--relay", other.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitUsage, "one-relay")
+		c := commandStarting(t, e.Commands, "roster workspace import")
+		wsMustPaste(t, w, swOwnerSK, strings.ReplaceAll(c, "wss://<community relay>", w.relay.URL()))
+		if st := w.stored(); st.Migration == nil {
+			t.Fatalf("the pasted import left no migration marker: %+v", st)
+		}
+	}},
+	{"a NIP-05 name that does not resolve: the command as typed, with the npub", func(t *testing.T) {
+		w := importedWorld(t)
+		w.mustAs(swOwnerSK, "workspace", "section", "add", "Later")
+		w.http, _ = nip05Server(t, map[string]string{})
+		viewer := w.npub(swViewerSK)
+		fill := map[string]string{"<npub>": viewer}
+		r := w.as(swOwnerSK, "workspace", "grant", "viewer@example.com", "--role", "mover", "--json")
+		grant := commandStarting(t, wantError(t, r, cmdutil.ExitIncomplete, "nip05").Commands, "roster workspace grant")
+		out := decodeOut[workspace.WsChangeJSON](t, wsMustPaste(t, w, swOwnerSK, wsFill(grant, fill), "--json"))
+		if !slices.ContainsFunc(out.Workspace.Readers, func(r render.WsPersonJSON) bool { return r.Npub == viewer && r.Role == "mover" }) {
+			t.Fatalf("%q did not grant the mover role it was typed with: %+v", grant, out.Workspace.Readers)
+		}
+		rev := w.stored().Revision
+		r = w.as(swOwnerSK, "workspace", "revoke", "viewer@example.com", "--dry-run", "--json")
+		dry := commandStarting(t, wantError(t, r, cmdutil.ExitIncomplete, "nip05").Commands, "roster workspace revoke")
+		if got := wsPaste(t, w, swOwnerSK, wsFill(dry, fill)); got.Code != cmdutil.ExitOK || w.stored().Revision != rev {
+			t.Fatalf("%q: exit %d, revision %d -> %d (a dry run must stay one)\n%s%s", dry, got.Code, rev, w.stored().Revision, got.Out, got.Err)
+		}
+		r = w.as(swViewerSK, "workspace", "move", wsChannel, "--to", "Later", "--owner", "owner@example.com", "--json")
+		move := commandStarting(t, wantError(t, r, cmdutil.ExitIncomplete, "nip05").Commands, "roster workspace move")
+		wsMustPaste(t, w, swViewerSK, wsFill(move, map[string]string{"<npub>": w.ownerNpub()}))
+	}},
 	{"a workspace move by a viewer: the owner's grant, run by the owner", func(t *testing.T) {
 		w := importedWorld(t)
 		viewer := w.npub(swViewerSK)

@@ -48,7 +48,7 @@ func ResumeCommand(a *cmdutil.Factory, ctx context.Context, w journal.Write) ([]
 			Commands: []suggest.Command{suggest.Roster("pending", "discard", w.ID[:12]).Because("forget it (what relays hold stays there)")}}
 	}
 	a.Opts.Relays = relays
-	ws, err := openWorkspace(a, ctx, owner, suggest.Roster("pending", "resume", w.ID[:12]))
+	ws, err := openWorkspace(a, ctx, owner)
 	if err != nil {
 		return nil, err
 	}
