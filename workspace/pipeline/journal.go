@@ -5,6 +5,7 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -96,12 +97,18 @@ func (k *Kept) End(rep relaypool.PublishReport, err error) error {
 // or entry that cannot be read) must stop it, as every pipeline's does.
 func Unfinished(j *journal.Dir, addr string) ([]journal.Unfinished, error) {
 	us, err := track.Check(j, nil, addr)
-	if err != nil {
-		return us, &Error{Class: Failure, Code: CodeJournalUnreadable, Err: err,
-			Msg:  err.Error() + "; nothing was signed",
-			Next: []suggest.Command{suggest.Roster("pending").Because("see the unfinished writes and the files that cannot be read")}}
+	if err == nil {
+		return us, nil
 	}
-	return us, nil
+	e := &Error{Class: Failure, Code: CodeJournalUnreadable, Err: err, Msg: err.Error() + "; nothing was signed"}
+	// `roster pending` lists the files that cannot be read; a journal
+	// directory that cannot be read stops it the same way, so it is
+	// offered only when the directory reads.
+	var ue *journal.UnreadableError
+	if !errors.As(err, &ue) || ue.Err == nil {
+		e.Next = []suggest.Command{suggest.Roster("pending").Because("see the unfinished writes and the files that cannot be read")}
+	}
+	return us, e
 }
 
 // MayHold reports whether the relay may hold the event rep reports on: it

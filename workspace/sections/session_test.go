@@ -138,7 +138,7 @@ func TestImportWriteAndRoleRefusal(t *testing.T) {
 		}})
 	pe := asPipelineError(t, err, "role-refused")
 	if built || pe.Class != pipeline.Refused || len(pe.Next) != 1 || !slices.Contains(pe.Next[0].Argv, "grant") ||
-		!strings.Contains(pe.Next[0].Comment, graph.Npub(testkeys.Pub(t, sOwnerSK))) || !slices.Contains(pe.Next[0].Argv, string(sections.RoleManager)) {
+		!strings.Contains(pe.Next[0].RunBy.String(), graph.Npub(testkeys.Pub(t, sOwnerSK))) || !slices.Contains(pe.Next[0].Argv, string(sections.RoleManager)) {
 		t.Fatalf("built %v, refusal %+v", built, pe)
 	}
 }

@@ -95,8 +95,10 @@ func (s *Session) RoleRefusal(role Role, action Action, verb string) *pipeline.E
 		if action == ActionManage {
 			need = RoleManager
 		}
+		// The owner's command, run in their own home: it names whose it
+		// is and carries none of the refused person's own settings.
 		e.Next = []suggest.Command{suggest.Roster("workspace", "grant", graph.Npub(s.Me), "--role", string(need), "--relay", s.Relay).
-			Because("for the owner " + graph.Npub(s.Owner) + " to run")}
+			ByPerson(graph.Npub(s.Owner)).Because("ask the owner to run it")}
 	}
 	return e
 }

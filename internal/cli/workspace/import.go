@@ -6,7 +6,6 @@ import (
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
-	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/sections"
 	"github.com/spf13/cobra"
 )
@@ -79,7 +78,7 @@ func workspaceMigrate(a *cmdutil.Factory, ctx context.Context, verb, schema, wha
 	if a.Opts.Offline {
 		return cmdutil.UsageErr("`workspace %s` submits a command to the relay; drop --offline", verb)
 	}
-	ws, err := openWorkspace(a, ctx, "", suggest.Roster("workspace", verb))
+	ws, err := openWorkspace(a, ctx, "")
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
@@ -37,12 +38,17 @@ func noticeUnfinished(a *cmdutil.Factory, ws *wsSession) error {
 func ResumeCommand(a *cmdutil.Factory, ctx context.Context, w journal.Write) ([]relaypool.Delivered, error) {
 	e := w.First()
 	owner := ownerOf(e.Repo)
-	if owner == "" || len(e.Relays) != 1 {
+	// The workspace and its one relay come from the entry alone (pending
+	// resume takes no --relay): an entry naming neither cannot be resumed,
+	// only forgotten.
+	relays := relaypool.NormalizeRelays(e.Relays)
+	if owner == "" || len(e.Relays) != 1 || len(relays) != 1 {
 		return nil, &cmdutil.ExitError{Code: cmdutil.ExitRefused, Kind: "pending-incomplete",
-			Err: fmt.Errorf("the unfinished write %s names no workspace roster can read (%q)", w.ID[:12], e.Repo)}
+			Err:      fmt.Errorf("the unfinished write %s names no workspace roster can read (%q on %q); nothing was sent", w.ID[:12], e.Repo, e.Relays),
+			Commands: []suggest.Command{suggest.Roster("pending", "discard", w.ID[:12]).Because("forget it (what relays hold stays there)")}}
 	}
-	a.Opts.Relays = []string{e.Relays[0]}
-	ws, err := openWorkspace(a, ctx, owner, suggest.Roster("pending", "resume", w.ID[:12]))
+	a.Opts.Relays = relays
+	ws, err := openWorkspace(a, ctx, owner)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +74,7 @@ func ownerOf(addr string) string {
 	if !strings.HasPrefix(addr, "nip-sw:") || i < 0 {
 		return ""
 	}
-	if pk := addr[i+1:]; len(pk) == 64 {
+	if pk := addr[i+1:]; nostr.IsValid32ByteHex(pk) {
 		return pk
 	}
 	return ""

@@ -46,7 +46,7 @@ say). Exit 4 when the relay does not answer.`,
   roster workspace list --relay wss://relay.example --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ws, err := openWorkspace(a, cmd.Context(), "", suggest.Roster("workspace", "list"))
+			ws, err := openWorkspace(a, cmd.Context(), "")
 			if err != nil {
 				return err
 			}

@@ -64,7 +64,7 @@ func workspaceDryRun(a *cmdutil.Factory, ctx context.Context, ownerFlag, verb st
 	if a.Opts.Offline {
 		return cmdutil.UsageErr("`workspace %s --dry-run` previews against the relay's current workspace; drop --offline", verb)
 	}
-	ws, err := openWorkspace(a, ctx, ownerFlag, suggest.Roster("workspace", verb), lookups...)
+	ws, err := openWorkspace(a, ctx, ownerFlag, lookups...)
 	if err != nil {
 		return err
 	}

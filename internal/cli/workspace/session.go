@@ -29,12 +29,14 @@ type wsSession struct {
 // openWorkspace builds the session. A workspace lives on exactly one relay
 // (the community derives from the relay's host), so exactly one --relay.
 // lookups are the NIP-05 names the command's arguments were resolved from.
-func openWorkspace(a *cmdutil.Factory, ctx context.Context, ownerFlag string, example suggest.Command, lookups ...cmdutil.Nip05Lookup) (*wsSession, error) {
+// A refusal of the relays or of --owner offers the command as typed with
+// that input to fill in (typedRetry).
+func openWorkspace(a *cmdutil.Factory, ctx context.Context, ownerFlag string, lookups ...cmdutil.Nip05Lookup) (*wsSession, error) {
 	relays := relaypool.NormalizeRelays(a.DefaultRelays())
 	if len(relays) != 1 {
 		return nil, &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "one-relay",
 			Err:      fmt.Errorf("a workspace belongs to the one relay whose host is its community; pass exactly one --relay (got %d)", len(relays)),
-			Commands: []suggest.Command{example.With("--relay", "wss://<community relay>")}}
+			Commands: []suggest.Command{typedRetry(a, nil).With("--relay", "wss://<community relay>")}}
 	}
 	community, err := sections.CanonicalCommunity(relays[0])
 	if err != nil {
@@ -47,7 +49,7 @@ func openWorkspace(a *cmdutil.Factory, ctx context.Context, ownerFlag string, ex
 	owner := me
 	if ownerFlag != "" {
 		var l cmdutil.Lookups
-		if ownerFlag, l, err = a.ResolvePubkeyArg(ctx, "--owner", ownerFlag, false, example.With("--owner", "<npub>")); err != nil {
+		if ownerFlag, l, err = a.ResolvePubkeyArg(ctx, "--owner", ownerFlag, false, typedRetry(a, map[string]string{"--owner": "<npub>"})); err != nil {
 			return nil, err
 		}
 		lookups = append(lookups, l...)

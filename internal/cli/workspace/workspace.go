@@ -6,7 +6,6 @@ import (
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
-	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/workspace/channelid"
 	"github.com/roster-cli/roster/workspace/sections"
 	"github.com/spf13/cobra"
@@ -67,7 +66,7 @@ it (with --json, one document per line). Ctrl-C ends it (exit 0).`,
 					return err
 				}
 			}
-			ws, err := openWorkspace(a, cmd.Context(), owner, suggest.Roster("workspace", "show"))
+			ws, err := openWorkspace(a, cmd.Context(), owner)
 			if err != nil {
 				return err
 			}
@@ -110,7 +109,7 @@ grant is sent.`,
   roster workspace grant npub1... --role mover --relay wss://relay.example --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			arg, lookups, err := a.ResolvePubkeyArg(cmd.Context(), "<npub>", args[0], true, suggest.Roster("workspace", "grant", "<npub>"))
+			arg, lookups, err := a.ResolvePubkeyArg(cmd.Context(), "<npub>", args[0], true, typedRetry(a, map[string]string{"0": "<npub>"}))
 			if err != nil {
 				return err
 			}
@@ -159,7 +158,7 @@ nothing.`,
   roster workspace revoke npub1... --relay wss://relay.example`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			arg, lookups, err := a.ResolvePubkeyArg(cmd.Context(), "<npub>", args[0], true, suggest.Roster("workspace", "revoke", "<npub>"))
+			arg, lookups, err := a.ResolvePubkeyArg(cmd.Context(), "<npub>", args[0], true, typedRetry(a, map[string]string{"0": "<npub>"}))
 			if err != nil {
 				return err
 			}

@@ -35,7 +35,7 @@ func workspaceWrite(a *cmdutil.Factory, ctx context.Context, ownerFlag, verb str
 	if a.Opts.Offline {
 		return cmdutil.UsageErr("`workspace %s` submits a command to the relay; drop --offline", verb)
 	}
-	ws, err := openWorkspace(a, ctx, ownerFlag, suggest.Roster("workspace", verb), lookups...)
+	ws, err := openWorkspace(a, ctx, ownerFlag, lookups...)
 	if err != nil {
 		return err
 	}

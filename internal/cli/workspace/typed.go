@@ -1,0 +1,67 @@
+// The command being run, as its user typed it: what a refusal of one of
+// its inputs (no or several --relay, a NIP-05 name that did not resolve)
+// offers to run again with that input fixed.
+
+package workspace
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/suggest"
+	"github.com/spf13/pflag"
+)
+
+// typedLeftOut are the flags a retry leaves out: how the result is shown
+// and how long to wait are not what is retried, and --relay and --home are
+// added back by the renderer (suggest.Selectors) unless the retry names
+// its own.
+var typedLeftOut = []string{"json", "jq", "json-fields", "timeout", "deadline", "verbose", "relay", "home"}
+
+// typedRetry is the running command as typed (its words, arguments and
+// flags but typedLeftOut, --dry-run included: a retried preview stays a
+// preview), with the values set names replaced: an argument by its
+// position ("0"), a flag by its name ("--owner"). A placeholder such as
+// "<npub>" is what the user fills in. Without a running command it is
+// `roster workspace --help`.
+func typedRetry(a *cmdutil.Factory, set map[string]string) suggest.Command {
+	cmd := a.Running
+	if cmd == nil {
+		return suggest.Roster("workspace", "--help")
+	}
+	words := strings.Fields(cmd.CommandPath())[1:]
+	for i, arg := range cmd.Flags().Args() {
+		if v, ok := set[strconv.Itoa(i)]; ok {
+			arg = v
+		}
+		words = append(words, arg)
+	}
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if slices.Contains(typedLeftOut, f.Name) {
+			return
+		}
+		flag := "--" + f.Name
+		if v, ok := set[flag]; ok {
+			words = append(words, flag, v)
+			return
+		}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			for _, v := range sv.GetSlice() {
+				words = append(words, flag, v)
+			}
+			return
+		}
+		if f.Value.Type() == "bool" {
+			if f.Value.String() == "true" {
+				words = append(words, flag)
+			} else {
+				words = append(words, flag+"=false")
+			}
+			return
+		}
+		words = append(words, flag, f.Value.String())
+	})
+	return suggest.Roster(words...)
+}
