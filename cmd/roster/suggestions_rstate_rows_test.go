@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
@@ -93,5 +96,82 @@ var rstateRows = []suggestionRow{
 		c := commandStarting(t, cmds, "roster project show")
 		wantHealthNext(t, w, cmds, args...)
 		pasteAs(t, pcStrangerSK, r, c)
+	}},
+	{"project show --offline with nothing cached: read it online", func(t *testing.T) {
+		w := newPCWorld(t)
+		w.identity(nostr.Now() - 10)
+		r := w.as(pcStrangerSK, "project", "show", w.coord.String(), "--offline", "--json")
+		e := wantError(t, r, cmdutil.ExitIncomplete, "offline-miss")
+		c := commandStarting(t, e.Commands, "roster project show")
+		if strings.Contains(c, "--offline") {
+			t.Errorf("the suggestion keeps --offline: %q", c)
+		}
+		if got := pasteAs(t, pcStrangerSK, r, c); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
+		}
+	}},
+	{"project create, update and delete given two relays: the one hosting the project", func(t *testing.T) {
+		w := newPCWorld(t)
+		other := devrelay.StartN(t, 1, devrelay.Options{})[0]
+		for _, args := range [][]string{
+			{"project", "create", "fresh", "--name", "Fresh"},
+			{"project", "update", w.coord.String(), "--name", "Renamed"},
+			{"project", "delete", w.coord.String()},
+		} {
+			if args[1] == "update" {
+				w.identity(nostr.Now() - 10)
+			}
+			r := w.as(pcOwnerSK, append(args, "--relay", other.URL(), "--json")...)
+			e := wantError(t, r, cmdutil.ExitUsage, "one-relay")
+			c := commandStarting(t, e.Commands, "roster project "+args[1])
+			line := strings.ReplaceAll(c, "wss://<relay hosting the project>", w.relay.URL())
+			if got := pasteAs(t, pcOwnerSK, r, line); got.Code != cmdutil.ExitOK {
+				t.Fatalf("%q: exit %d\n%s%s", line, got.Code, got.Out, got.Err)
+			}
+		}
+		if st := w.stored(); !st.Deleted {
+			t.Fatalf("the pasted delete left %+v", st)
+		}
+	}},
+	{"project list with no relay to ask: --relay", func(t *testing.T) {
+		w := newPCWorld(t)
+		w.identity(nostr.Now() - 10)
+		env := map[string]string{"ROSTER_HOME": t.TempDir(), "ROSTER_SECRET_KEY": pcOwnerSK}
+		r := invocation{Env: env}.roster(t, "project", "list", "--json")
+		e := wantError(t, r, cmdutil.ExitUsage, "no-relays")
+		c := strings.ReplaceAll(commandStarting(t, e.Commands, "roster project list"), "wss://<relay>", w.relay.URL())
+		if got := pasteAs(t, pcOwnerSK, r, c); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
+		}
+	}},
+	{"project list whose relay timed out: the retry, with longer", func(t *testing.T) {
+		w := newPCWorld(t)
+		w.identity(nostr.Now() - 10)
+		w.relay.SetMisbehaviour(devrelay.Misbehaviour{DelayREQ: devrelay.NthREQ(1, 3*time.Second)})
+		env := map[string]string{"ROSTER_HOME": t.TempDir(), "ROSTER_SECRET_KEY": pcOwnerSK}
+		r := invocation{Env: env}.roster(t, "project", "list", "--relay", w.relay.URL(), "--timeout", "300ms", "--json")
+		e := decodeOut[errorOut](t, r)
+		if r.Code != cmdutil.ExitIncomplete {
+			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+		}
+		c := commandStarting(t, e.Error.Commands, "roster project list")
+		if !strings.Contains(c, "--timeout 30s") {
+			t.Errorf("a timed-out relay does not get longer: %q", c)
+		}
+		w.relay.SetMisbehaviour(devrelay.Misbehaviour{}) // the relay is back
+		if got := pasteAs(t, pcOwnerSK, r, c); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
+		}
+	}},
+	{"project list --owner whose NIP-05 lookup fails: --owner <npub>", func(t *testing.T) {
+		w := newPCWorld(t)
+		w.identity(nostr.Now() - 10)
+		r := w.as(pcStrangerSK, "project", "list", "--owner", "owner@127.0.0.1:1", "--json")
+		e := decodeOut[errorOut](t, r)
+		c := commandStarting(t, e.Error.Commands, "roster project list --owner")
+		c = strings.ReplaceAll(c, "<npub>", gitstate.EncodeNpub(w.coord.Owner))
+		if got := pasteAs(t, pcStrangerSK, r, c); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
+		}
 	}},
 }

@@ -338,9 +338,19 @@ func confirmBinding(a *cmdutil.Factory, why, reason string, retry suggest.Comman
 		Err:     fmt.Errorf("not confirmed; nothing was published")}
 }
 
-// retryWithYes is the command as typed (its words, its arguments and the
-// project fields it sets) with --yes.
+// retryWithYes is the command as typed with --yes.
 func retryWithYes(cmd *cobra.Command, args []string) suggest.Command {
+	return suggest.Roster(append(typedWords(cmd, args), "--yes")...)
+}
+
+// asTyped is the command as typed (the renderer adds the shared flags).
+func asTyped(cmd *cobra.Command, args []string) suggest.Command {
+	return suggest.Roster(typedWords(cmd, args)...)
+}
+
+// typedWords are the words of the command as typed: its words, its
+// arguments and the project fields it sets.
+func typedWords(cmd *cobra.Command, args []string) []string {
 	words := append(strings.Fields(strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")), args...)
 	cmd.Flags().Visit(func(fl *pflag.Flag) {
 		// The project's own fields; the renderer adds the shared flags.
@@ -365,7 +375,7 @@ func retryWithYes(cmd *cobra.Command, args []string) suggest.Command {
 		}
 		words = append(words, "--"+fl.Name, fl.Value.String())
 	})
-	return suggest.Roster(append(words, "--yes")...)
+	return words
 }
 
 // identityPreStep runs before an identity write builds and signs its event
