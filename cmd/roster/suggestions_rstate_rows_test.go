@@ -174,4 +174,138 @@ var rstateRows = []suggestionRow{
 			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
 		}
 	}},
+	{"binding a project to a channel one is no member of, in a pipe: the same with --yes", func(t *testing.T) {
+		w := homeWorld(t, pcAdminSK) // the owner is no member of the channel
+		for _, args := range [][]string{
+			{"project", "create", "bound", "--name", "Bound", "--home-channel", pcHome},
+			{"project", "update", w.coord.String(), "--home-channel", pcHome},
+		} {
+			if args[1] == "update" {
+				w.identity(nostr.Now() - 10)
+			}
+			r := w.as(pcOwnerSK, append(args, "--json")...)
+			e := wantError(t, r, cmdutil.ExitUsage, "confirmation-required")
+			c := commandStarting(t, e.Commands, "roster project "+args[1])
+			if got := pasteAs(t, pcOwnerSK, r, c); got.Code != cmdutil.ExitOK {
+				t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
+			}
+		}
+		if st := w.stored(); st.Document.HomeChannel != pcHome {
+			t.Fatalf("home channel %q after the pasted --yes", st.Document.HomeChannel)
+		}
+	}},
+	{"project update --add-repo of a repository no relay holds: look it up, or add it anyway", func(t *testing.T) {
+		w := newPCWorld(t)
+		w.identity(nostr.Now() - 10)
+		missing := "30617:" + pubOf(t, prLeadSK) + ":nowhere"
+		r := w.as(pcOwnerSK, "project", "update", w.coord.String(), "--add-repo", missing, "--json")
+		e := wantError(t, r, cmdutil.ExitRefused, "repository-unresolved")
+		look := commandStarting(t, e.Commands, "roster repo --repo nostr://")
+		pasteAs(t, pcStrangerSK, r, look) // not found, said so: a read, not this refusal
+		retry := commandStarting(t, e.Commands, "roster project update")
+		if got := pasteAs(t, pcOwnerSK, r, retry); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", retry, got.Code, got.Out, got.Err)
+		}
+		if st := w.stored(); len(st.Document.Members) != 1 {
+			t.Fatalf("members after the pasted retry: %+v", st.Document.Members)
+		}
+	}},
+	{"project show of a deleted project: its owner's create line", func(t *testing.T) {
+		w := newPCWorld(t)
+		w.identity(nostr.Now() - 10)
+		if r := w.as(pcOwnerSK, "project", "delete", w.coord.String(), "--json"); r.Code != cmdutil.ExitOK {
+			t.Fatalf("delete: exit %d\n%s%s", r.Code, r.Out, r.Err)
+		}
+		r := w.as(pcStrangerSK, "project", "show", w.coord.String())
+		_, line, ok := strings.Cut(r.Out, "its owner recreates it with: ")
+		line, _, _ = strings.Cut(line, "\n")
+		if !ok || !strings.Contains(line, "# run by") {
+			t.Fatalf("no create line for its owner:\n%s%s", r.Out, r.Err)
+		}
+		line = strings.ReplaceAll(line, "<name>", "Again")
+		if got := pasteAs(t, pcOwnerSK, r, line); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", line, got.Code, got.Out, got.Err)
+		}
+		if st := w.stored(); st.Deleted || st.Document.Name != "Again" {
+			t.Fatalf("relay holds %+v", st)
+		}
+	}},
+	{"project relate of a channel already related: project show", func(t *testing.T) {
+		w := newPCWorld(t)
+		w.identity(nostr.Now() - 10)
+		w.relateFirst(pcChanA, nostr.Now()-5)
+		r := w.as(pcOwnerSK, "project", "relate", w.coord.String(), pcChanA, "--json")
+		e := decodeOut[errorOut](t, r)
+		if r.Code != cmdutil.ExitRefused {
+			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+		}
+		c := commandStarting(t, e.Error.Commands, "roster project show")
+		if got := pasteAs(t, pcOwnerSK, r, c); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
+		}
+	}},
+	{"project relate by a stranger to a project with a home channel: the channel's members", func(t *testing.T) {
+		w := homeWorld(t, pcOwnerSK)
+		w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
+		r := w.as(pcStrangerSK, "project", "relate", w.coord.String(), pcChanA, "--json")
+		e := wantError(t, r, cmdutil.ExitRefused, "not-authorized")
+		c := commandStarting(t, e.Commands, "roster group show "+pcHome)
+		if got := pasteAs(t, pcStrangerSK, r, c); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
+		}
+	}},
+	{"project create over a live project: update it, or show it", func(t *testing.T) {
+		w := newPCWorld(t)
+		w.identity(nostr.Now() - 10)
+		r := w.as(pcOwnerSK, "project", "create", w.coord.D, "--name", "Again", "--json")
+		e := wantError(t, r, cmdutil.ExitRefused, "project-exists")
+		show := commandStarting(t, e.Commands, "roster project show")
+		if got := pasteAs(t, pcOwnerSK, r, show); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", show, got.Code, got.Out, got.Err)
+		}
+		update := strings.ReplaceAll(commandStarting(t, e.Commands, "roster project update"), "<name>", "Again")
+		if got := pasteAs(t, pcOwnerSK, r, update); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", update, got.Code, got.Out, got.Err)
+		}
+		if st := w.stored(); st.Document.Name != "Again" {
+			t.Fatalf("relay holds %+v", st.Document)
+		}
+	}},
+	{"project update on a relay that does not hold it: show it on the one hosting it", func(t *testing.T) {
+		w := newPCWorld(t)
+		w.identity(nostr.Now() - 10)
+		empty := devrelay.StartN(t, 1, devrelay.Options{})[0]
+		env := map[string]string{"ROSTER_HOME": t.TempDir(), "ROSTER_SECRET_KEY": pcOwnerSK}
+		r := invocation{Env: env}.roster(t, "project", "update", w.coord.String(), "--name", "Renamed", "--relay", empty.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitIncomplete, "not-found")
+		c := strings.ReplaceAll(commandStarting(t, e.Commands, "roster project show"), "wss://<relay hosting the project>", w.relay.URL())
+		if got := pasteAs(t, pcOwnerSK, r, c); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
+		}
+	}},
+	{"project update by someone not its owner: project show", func(t *testing.T) {
+		w := newPCWorld(t)
+		w.identity(nostr.Now() - 10)
+		r := w.as(pcStrangerSK, "project", "update", w.coord.String(), "--name", "Mine", "--json")
+		e := wantError(t, r, cmdutil.ExitRefused, "not-owner")
+		c := commandStarting(t, e.Commands, "roster project show")
+		if got := pasteAs(t, pcStrangerSK, r, c); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
+		}
+	}},
+	{"a project change the relay does not confirm: project show", func(t *testing.T) {
+		w := newPCWorld(t)
+		w.identity(nostr.Now() - 10)
+		w.relay.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: func(e *nostr.Event) bool { return e.Kind == 47010 }})
+		r := w.as(pcOwnerSK, "project", "relate", w.coord.String(), pcChanA, "--json")
+		w.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+		e := decodeOut[errorOut](t, r)
+		if r.Code != cmdutil.ExitUnverified {
+			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+		}
+		c := commandStarting(t, e.Error.Commands, "roster project show")
+		if got := pasteAs(t, pcOwnerSK, r, c); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
+		}
+	}},
 }
