@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -308,4 +310,165 @@ var rstateRows = []suggestionRow{
 			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
 		}
 	}},
+	{"repo state of a branch ahead of the published state: publish it", func(t *testing.T) {
+		s := newStateRowScene(t)
+		s.clone.commit("ahead")
+		s.clone.git("push", "-q", "origin", "main")
+		r := s.w.run(alice, alice, 1000, "repo", "state")
+		c := stateLineCommand(t, r, "main is 1 commit ahead of the published state: ")
+		if got := s.paste(t, alice, r, c); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
+		}
+	}},
+	{"repo state of a published commit this checkout lacks: fetch it, then fast-forward", func(t *testing.T) {
+		s := newStateRowScene(t)
+		next := s.work.commit("published elsewhere")
+		s.work.pushTo(s.bare, "main")
+		s.w.seed(alice.state(t, s.w.id, 500, next))
+		r := s.w.run(alice, alice, 1000, "repo", "state")
+		fetch := stateLineCommand(t, r, "main cannot be compared with the published "+next)
+		if got := s.paste(t, alice, r, fetch); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", fetch, got.Code, got.Out, got.Err)
+		}
+		r = s.w.run(alice, alice, 1000, "repo", "state")
+		merge := stateLineCommand(t, r, "main is 1 commit behind the published state: ")
+		if got := s.paste(t, alice, r, merge); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", merge, got.Code, got.Out, got.Err)
+		}
+		if got := s.clone.rev("main"); got != next {
+			t.Fatalf("main at %s after the pasted fast-forward, want %s", got, next)
+		}
+	}},
+	{"repo state in a checkout whose refs cannot be read: git fsck, then publish", func(t *testing.T) {
+		s := newStateRowScene(t)
+		packed := filepath.Join(s.clone.dir, ".git", "packed-refs")
+		good, _ := os.ReadFile(packed)
+		if err := os.WriteFile(packed, append(append([]byte{}, good...), []byte("not-an-object-id refs/heads/broken\n")...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := s.w.run(alice, alice, 1000, "repo", "state", "--json")
+		e := wantError(t, r, cmdutil.ExitRefused, "local-refs-unreadable")
+		s.paste(t, alice, r, commandStarting(t, e.Commands, "git fsck")) // says what is damaged
+		p := s.w.run(alice, alice, 1000, "repo", "state", "publish", "--json")
+		e = wantError(t, p, cmdutil.ExitRefused, "local-refs-unreadable")
+		s.paste(t, alice, p, commandStarting(t, e.Commands, "git fsck"))
+		publish := commandStarting(t, e.Commands, "roster repo state publish")
+		if err := os.WriteFile(packed, good, 0o644); err != nil { // repaired, as fsck said
+			t.Fatal(err)
+		}
+		if got := s.paste(t, alice, p, publish); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", publish, got.Code, got.Out, got.Err)
+		}
+	}},
+	{"repo state publish by someone who maintains nothing: who does", func(t *testing.T) {
+		s := newStateRowScene(t)
+		r := s.w.run(bob, alice, 1000, "repo", "state", "publish", "--json")
+		e := wantError(t, r, cmdutil.ExitRefused, "not-a-maintainer")
+		c := commandStarting(t, e.Commands, "roster repo")
+		if got := s.paste(t, bob, r, c); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
+		}
+	}},
+	{"repo state publish of a commit no Git server serves: push it, then publish", func(t *testing.T) {
+		s := newStateRowScene(t)
+		local := s.clone.commit("not pushed")
+		r := s.w.run(alice, alice, 1000, "repo", "state", "publish", "--json")
+		e := wantError(t, r, cmdutil.ExitRefused, "objects-unavailable")
+		push := commandStarting(t, e.Commands, "git push")
+		if got := s.paste(t, alice, r, push); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", push, got.Code, got.Out, got.Err)
+		}
+		if got := s.bare.rev("main"); got != local {
+			t.Fatalf("the server's main is %s after the pasted push, want %s", got, local)
+		}
+		publish := commandStarting(t, e.Commands, "roster repo state publish")
+		if got := s.paste(t, alice, r, publish); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", publish, got.Code, got.Out, got.Err)
+		}
+	}},
+	{"repo state publish of a repository that advertises no Git server: advertise one", func(t *testing.T) {
+		s := newStateRowScene(t)
+		s.w.seed(alice.announce(t, s.w.id, 200))   // no clone URL any more
+		s.clone.git("branch", "dev", "origin/dev") // origin's tracking branches count no more
+		s.clone.commit("next")
+		s.clone.git("push", "-q", "origin", "main")
+		r := s.w.run(alice, alice, 1000, "repo", "state", "publish", "--json")
+		e := wantError(t, r, cmdutil.ExitRefused, "objects-unavailable")
+		c := strings.ReplaceAll(commandStarting(t, e.Commands, "roster repo"), "<git-server-url>", s.cloneURL)
+		if got := s.paste(t, alice, r, c); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
+		}
+		publish := commandStarting(t, e.Commands, "roster repo state publish")
+		if got := s.paste(t, alice, r, publish); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", publish, got.Code, got.Out, got.Err)
+		}
+	}},
+	{"repo state publish of a rewritten history: fetch, compare, or --force", func(t *testing.T) {
+		s := newStateRowScene(t)
+		s.clone.git("checkout", "-q", "--orphan", "rewrite")
+		rewritten := s.clone.commit("rewritten history")
+		s.clone.git("branch", "-f", "main", rewritten)
+		s.clone.git("checkout", "-q", "main")
+		s.clone.git("branch", "-D", "rewrite")
+		s.clone.git("push", "-q", "--force", s.cloneURL, "main:refs/heads/rewritten")
+		r := s.w.run(alice, alice, 1000, "repo", "state", "publish", "--json")
+		e := wantError(t, r, cmdutil.ExitRefused, "not-a-descendant")
+		if got := s.paste(t, alice, r, commandStarting(t, e.Commands, "git fetch")); got.Code != cmdutil.ExitOK {
+			t.Fatalf("git fetch: exit %d\n%s", got.Code, got.Out)
+		}
+		if got := s.paste(t, alice, r, commandStarting(t, e.Commands, "roster repo state --")); got.Code != cmdutil.ExitOK {
+			t.Fatalf("repo state: exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+		force := commandStarting(t, e.Commands, "roster repo state publish")
+		if !strings.Contains(force, " --force") {
+			t.Fatalf("no --force: %q", force)
+		}
+		if got := s.paste(t, alice, r, force); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", force, got.Code, got.Out, got.Err)
+		}
+	}},
+}
+
+// stateRowScene is stateScene whose checkout's origin is the advertised
+// Git server itself (a plain git clone, so a printed git fetch of it runs
+// in a test, where no git-remote-nostr is installed).
+type stateRowScene struct{ *stateScene }
+
+func newStateRowScene(t *testing.T) stateRowScene {
+	t.Helper()
+	s := newStateScene(t)
+	s.clone.git("remote", "set-url", "origin", s.cloneURL)
+	return stateRowScene{s}
+}
+
+// paste runs line as p in the checkout, with p's key and the world's home.
+func (s stateRowScene) paste(t *testing.T, p person, before result, line string) step {
+	t.Helper()
+	line, _, _ = strings.Cut(line, "  # ")
+	if strings.HasPrefix(line, "roster ") {
+		line += " --json"
+	}
+	u := &shellUser{t: t, who: p, env: withKey(s.w.home, p), cwd: s.clone.dir, clock: newSceneClock()}
+	got := u.paste(line)
+	requireFurther(t, line, before, got)
+	return got
+}
+
+// stateLineCommand is the command after the line of repo state's human
+// output that starts with what (once trimmed), up to the command.
+func stateLineCommand(t *testing.T, r result, what string) string {
+	t.Helper()
+	for _, l := range strings.Split(r.Out, "\n") {
+		l = strings.TrimSpace(l)
+		if !strings.HasPrefix(l, what) {
+			continue
+		}
+		for _, start := range []string{": roster ", ": git "} {
+			if i := strings.LastIndex(l, start); i >= 0 {
+				return l[i+2:]
+			}
+		}
+	}
+	t.Fatalf("no line %q with a command: exit %d\n%s%s", what, r.Code, r.Out, r.Err)
+	return ""
 }
