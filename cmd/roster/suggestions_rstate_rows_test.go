@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +12,9 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/journal"
 )
 
 // Rows of TestEveryPrintedCommandMovesForward for repository state
@@ -427,6 +430,158 @@ var rstateRows = []suggestionRow{
 			t.Fatalf("%q: exit %d\n%s%s", force, got.Code, got.Out, got.Err)
 		}
 	}},
+	{"repo state with a Git server behind the state, then ahead of it: push, then publish", func(t *testing.T) {
+		s := newStateRowScene(t)
+		next := s.clone.commit("published, not pushed")
+		s.w.seed(alice.sign(t, graph.KindState, 500, nostr.Tag{"d", s.w.id}, nostr.Tag{"refs/heads/main", next},
+			nostr.Tag{"refs/heads/dev", s.devOID}, nostr.Tag{"refs/tags/v1", s.tagOID}, nostr.Tag{"refs/tags/v1^{}", s.mainOID},
+			nostr.Tag{"HEAD", "ref: refs/heads/main"}))
+		r := s.w.run(alice, alice, 1000, "repo", "state", "--json")
+		push := gitServerCommand(t, r, "behind-or-rewound")
+		if got := s.paste(t, alice, r, push); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s", push, got.Code, got.Out)
+		}
+		if got := s.bare.rev("main"); got != next {
+			t.Fatalf("the server's main is %s after the pasted push, want %s", got, next)
+		}
+		s.clone.commit("pushed, not published")
+		s.clone.git("push", "-q", "origin", "main")
+		r = s.w.run(alice, alice, 1000, "repo", "state", "--json")
+		publish := gitServerCommand(t, r, "ahead")
+		if got := s.paste(t, alice, r, publish); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", publish, got.Code, got.Out, got.Err)
+		}
+	}},
+	{"repo state with a Git server serving commits this checkout lacks: fetch it", func(t *testing.T) {
+		s := newStateRowScene(t)
+		elsewhere := s.work.commit("pushed from elsewhere")
+		s.work.git("push", "-q", "--force", s.cloneURL, "main")
+		r := s.w.run(alice, alice, 1000, "repo", "state", "--json")
+		fetch := gitServerCommand(t, r, "differs")
+		if got := s.paste(t, alice, r, fetch); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s", fetch, got.Code, got.Out)
+		}
+		if r := s.w.run(alice, alice, 1000, "repo", "state", "--json"); gitServerVerdict(t, r) != "ahead" {
+			t.Fatalf("after fetching %s the server is not told ahead:\n%s", elsewhere, r.Out)
+		}
+	}},
+	{"repo state with a Git server diverged from the state: compare", func(t *testing.T) {
+		s := newStateRowScene(t)
+		s.work.git("checkout", "-q", "--orphan", "other")
+		s.work.commit("another history")
+		s.work.git("push", "-q", "--force", s.cloneURL, "other:main")
+		s.clone.git("fetch", "-q", "origin")
+		r := s.w.run(alice, alice, 1000, "repo", "state", "--json")
+		c := gitServerCommand(t, r, "diverged")
+		if got := s.paste(t, alice, r, c); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
+		}
+	}},
+	{"repo state publish with a journal that cannot be read: pending, then publish", func(t *testing.T) {
+		s := newStateRowScene(t)
+		s.clone.commit("next")
+		s.clone.git("push", "-q", "origin", "main")
+		dir := filepath.Join(s.w.home["ROSTER_HOME"], "journal")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		bad := filepath.Join(dir, strings.Repeat("ef", 32)+"-0.json")
+		if err := os.WriteFile(bad, []byte(`{"version":2,"repo":"`+alice.coord(s.w.id).ATag()+`"}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r := s.w.run(alice, alice, 1000, "repo", "state", "publish", "--json")
+		e := wantError(t, r, cmdutil.ExitFailure, "journal-unreadable")
+		pending := s.paste(t, alice, r, commandStarting(t, e.Commands, "roster pending"))
+		if pending.Code != cmdutil.ExitOK || !strings.Contains(pending.Out, bad) {
+			t.Fatalf("roster pending does not name %s: exit %d\n%s%s", bad, pending.Code, pending.Out, pending.Err)
+		}
+		s.paste(t, alice, r, "roster pending discard "+strings.Repeat("ef", 6)) // what pending says to run
+		publish := commandStarting(t, e.Commands, "roster repo state publish")
+		if got := s.paste(t, alice, r, publish); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", publish, got.Code, got.Out, got.Err)
+		}
+	}},
+	{"repo state publish with a full journal: pending, then publish", func(t *testing.T) {
+		s := newStateRowScene(t)
+		s.clone.commit("next")
+		s.clone.git("push", "-q", "origin", "main")
+		dir := filepath.Join(s.w.home["ROSTER_HOME"], "journal")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		// Entries of another version and another repository: not read,
+		// not this repository's, and yet they fill the journal.
+		var files []string
+		for i := range journal.MaxEntries {
+			f := filepath.Join(dir, fmt.Sprintf("%064x-0.json", i+1))
+			files = append(files, f)
+			if err := os.WriteFile(f, []byte(`{"version":99,"repo":"30617:`+bob.pk+`:elsewhere"}`), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r := s.w.run(alice, alice, 1000, "repo", "state", "publish", "--json")
+		e := wantError(t, r, cmdutil.ExitFailure, "journal-unwritable")
+		if got := s.paste(t, alice, r, commandStarting(t, e.Commands, "roster pending")); got.Code != cmdutil.ExitOK {
+			t.Fatalf("roster pending: exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+		for _, f := range files { // made room, as pending says
+			os.Remove(f)
+		}
+		publish := commandStarting(t, e.Commands, "roster repo state publish")
+		if got := s.paste(t, alice, r, publish); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", publish, got.Code, got.Out, got.Err)
+		}
+	}},
+	{"repo state publish whose recheck sees a newer state: compare, then publish", func(t *testing.T) {
+		s := newStateRowScene(t)
+		s.clone.commit("next")
+		s.clone.git("push", "-q", "origin", "main")
+		s.w.seams.BeforeRecheck = func() { s.w.seed(alice.state(t, s.w.id, 900, s.mainOID)) }
+		r := s.w.run(alice, alice, 1000, "repo", "state", "publish", "--json")
+		s.w.seams.BeforeRecheck = nil
+		e := wantError(t, r, cmdutil.ExitRefused, "concurrent-change")
+		if got := s.paste(t, alice, r, commandStarting(t, e.Commands, "roster repo state --")); got.Code != cmdutil.ExitOK {
+			t.Fatalf("repo state: exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+		publish := commandStarting(t, e.Commands, "roster repo state publish")
+		if got := s.paste(t, alice, r, publish); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", publish, got.Code, got.Out, got.Err)
+		}
+	}},
+	{"repo state publish no relay accepts: the same, once one does", func(t *testing.T) {
+		s := newStateRowScene(t)
+		s.clone.commit("next")
+		s.clone.git("push", "-q", "origin", "main")
+		s.w.relays[0].SetMisbehaviour(devrelay.Misbehaviour{RefuseEvent: func(e *nostr.Event) string {
+			if e.Kind == graph.KindState {
+				return "blocked: not now"
+			}
+			return ""
+		}})
+		r := s.w.run(alice, alice, 1000, "repo", "state", "publish", "--json")
+		s.w.relays[0].SetMisbehaviour(devrelay.Misbehaviour{})
+		e := wantError(t, r, cmdutil.ExitFailure, "publish-failed")
+		publish := commandStarting(t, e.Commands, "roster repo state publish")
+		if got := s.paste(t, alice, r, publish); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", publish, got.Code, got.Out, got.Err)
+		}
+	}},
+	{"repo state publish superseded by a newer state: compare, then publish", func(t *testing.T) {
+		s := newStateRowScene(t)
+		s.clone.commit("next")
+		s.clone.git("push", "-q", "origin", "main")
+		s.w.seams.AfterPublish = func() { s.w.seed(alice.state(t, s.w.id, 5000, s.mainOID)) }
+		r := s.w.run(alice, alice, 1000, "repo", "state", "publish", "--json")
+		s.w.seams.AfterPublish = nil
+		e := wantError(t, r, cmdutil.ExitUnverified, "superseded")
+		if got := s.paste(t, alice, r, commandStarting(t, e.Commands, "roster repo state --")); got.Code != cmdutil.ExitOK {
+			t.Fatalf("repo state: exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+		publish := commandStarting(t, e.Commands, "roster repo state publish")
+		if got := s.paste(t, alice, r, publish); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", publish, got.Code, got.Out, got.Err)
+		}
+	}},
 }
 
 // stateRowScene is stateScene whose checkout's origin is the advertised
@@ -471,4 +626,34 @@ func stateLineCommand(t *testing.T, r result, what string) string {
 	}
 	t.Fatalf("no line %q with a command: exit %d\n%s%s", what, r.Code, r.Out, r.Err)
 	return ""
+}
+
+// gitServerCommand is the command repo state --json gives the one Git
+// server, whose verdict must be verdict.
+func gitServerCommand(t *testing.T, r result, verdict string) string {
+	t.Helper()
+	var m struct {
+		GitServers []struct {
+			Verdict string  `json:"verdict"`
+			Command *string `json:"command"`
+		} `json:"git_servers"`
+	}
+	if err := json.Unmarshal([]byte(r.Out), &m); err != nil || len(m.GitServers) != 1 || m.GitServers[0].Verdict != verdict || m.GitServers[0].Command == nil {
+		t.Fatalf("want one Git server %s with a command: exit %d %v\n%s%s", verdict, r.Code, err, r.Out, r.Err)
+	}
+	return *m.GitServers[0].Command
+}
+
+// gitServerVerdict is the one Git server's verdict in repo state --json.
+func gitServerVerdict(t *testing.T, r result) string {
+	t.Helper()
+	var m struct {
+		GitServers []struct {
+			Verdict string `json:"verdict"`
+		} `json:"git_servers"`
+	}
+	if err := json.Unmarshal([]byte(r.Out), &m); err != nil || len(m.GitServers) != 1 {
+		t.Fatalf("want one Git server: exit %d %v\n%s%s", r.Code, err, r.Out, r.Err)
+	}
+	return m.GitServers[0].Verdict
 }
