@@ -54,7 +54,7 @@ func (a Availability) Failure() *AvailabilityFailure {
 		}
 		f.Lines = append(f.Lines, serverLines(a)...)
 		f.Lines = append(f.Lines, "add a clone URL others can fetch from (https://, ssh://, git://) to your announcement, push these refs to that server, then rerun")
-		f.Commands = []suggest.Command{suggest.Roster("repo", "init", "--clone", "<git-server-url>").Because("advertise the Git server that serves these objects")}
+		f.Commands = []suggest.Command{suggest.Roster("repo", "edit", "--clone", "<git-server-url>").Because("advertise the Git server that serves these objects in your announcement")}
 		return f
 	case a.Verdict == Missing:
 		f := &AvailabilityFailure{Code: ObjectsUnavailable, Missing: a.Missing,

@@ -50,6 +50,9 @@ type projectHealthJSON struct {
 	Repositories   []report.ProjectRepository `json:"repositories"`
 	Relays         []projects.RelayRead       `json:"relays"`
 	Complete       bool                       `json:"complete"`
+	// Commands are what to run next when the verdict is incomplete (a
+	// member not judged, a relay silent about the project); [] otherwise.
+	Commands []string `json:"commands"`
 }
 
 func newProjectHealthCmd(a *cmdutil.Factory) *cobra.Command {
@@ -134,6 +137,23 @@ does (its maintainer-graph findings; the Git servers are compared by
 			// A relay that did not answer for the project may hold other
 			// members: the verdict is not "healthy" then.
 			h.Healthy = h.Unhealthy == 0 && h.Unresolved == 0 && rd.Complete
+			// An incomplete verdict says why (when the rows do not) and
+			// what to run next, in every output: the report is printed, so
+			// the error that ends the command is not.
+			var why string
+			var next []suggest.Command
+			switch {
+			case h.Unhealthy > 0:
+			case h.Unresolved > 0:
+				next = unresolvedCommands(args[0], repos)
+			case !rd.Complete:
+				// A relay that did not answer for the project may hold a
+				// newer revision listing other repositories: the members
+				// judged are not known to be the project's.
+				why = "not every relay answered for the project itself, so a newer revision may list other repositories"
+				next = []suggest.Command{suggest.Roster("project", "show", args[0]).Because("see what each relay answered")}
+			}
+			h.Commands = append([]string{}, render.Render(a, next)...)
 			pt := render.People(a, projectNames(repos), "")
 			switch {
 			case a.Opts.JSON:
@@ -141,38 +161,23 @@ does (its maintainer-graph findings; the Git servers are compared by
 					return err
 				}
 			case format == render.FormatGitHub:
-				renderProjectHealthGitHub(a.Io.Out, h, pt)
+				renderProjectHealthGitHub(a.Io.Out, h, pt, why)
 				render.AppendStepSummary(a, projectHealthMarkdown(h, pt))
 			default:
 				renderProjectHealthHuman(a, h, pt)
+				renderProjectHealthNext(a, why, h.Commands)
 			}
 			verdict := fmt.Sprintf("project health: %d of %d member repositories unhealthy, %d not judged; %d error(s), %d warning(s)",
 				h.Unhealthy, len(repos), h.Unresolved, h.Errors, h.Warnings)
-			// The report is printed, so the error is not printed again: in
-			// human output, what it adds (why the verdict is incomplete,
-			// what to run next) follows the report here.
-			explained := func(ee *cmdutil.ExitError, why string) error {
-				if !a.Opts.JSON && format != render.FormatGitHub {
-					renderProjectHealthNext(a, why, ee.Commands)
-				}
-				return ee
-			}
 			switch {
 			case h.Unhealthy > 0:
 				return &cmdutil.ExitError{Code: cmdutil.ExitUnhealthy, Kind: "unhealthy", Printed: true, Err: fmt.Errorf("%s", verdict)}
 			case h.Unresolved > 0:
-				return explained(&cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "project-repositories-incomplete", Printed: true, Err: fmt.Errorf("%s", verdict),
-					Details:  map[string]any{"repositories": unresolvedAddresses(repos)},
-					Commands: unresolvedCommands(args[0], repos)}, "")
+				return &cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "project-repositories-incomplete", Printed: true, Err: fmt.Errorf("%s", verdict),
+					Details: map[string]any{"repositories": unresolvedAddresses(repos)}, Commands: next}
 			case !rd.Complete:
-				// A relay that did not answer for the project may hold a
-				// newer revision listing other repositories: the members
-				// judged are not known to be the project's.
-				const why = "not every relay answered for the project itself, so a newer revision may list other repositories"
-				return explained(&cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "incomplete", Printed: true,
-					Err:      fmt.Errorf("%s; but %s", verdict, why),
-					Details:  map[string]any{"relays": rd.Relays},
-					Commands: []suggest.Command{suggest.Roster("project", "show", args[0]).Because("see what each relay answered")}}, why)
+				return &cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "incomplete", Printed: true,
+					Err: fmt.Errorf("%s; but %s", verdict, why), Details: map[string]any{"relays": rd.Relays}, Commands: next}
 			}
 			return nil
 		},
@@ -285,20 +290,21 @@ func renderProjectHealthHuman(a *cmdutil.Factory, h projectHealthJSON, pt render
 // renderProjectHealthNext follows the human report of an incomplete
 // verdict with why it is incomplete (when the rows do not say it) and the
 // commands to run next.
-func renderProjectHealthNext(a *cmdutil.Factory, why string, cmds []suggest.Command) {
+func renderProjectHealthNext(a *cmdutil.Factory, why string, cmds []string) {
 	width := render.TerminalWidth(a)
 	if why != "" {
 		render.FitLine(a.Io.Out, width, 16, "incomplete    "+why)
 	}
-	for _, c := range render.Render(a, cmds) {
+	for _, c := range cmds {
 		render.FitLine(a.Io.Out, width, 16, "next:         "+termtext.Line(c))
 	}
 }
 
 // renderProjectHealthGitHub prints a workflow command per finding (titled
-// with the repository), one error per member that could not be judged, and
-// the verdict.
-func renderProjectHealthGitHub(w io.Writer, h projectHealthJSON, pt render.PeopleText) {
+// with the repository), one error per member that could not be judged, the
+// verdict, and for an incomplete verdict a notice with why (when the rows
+// do not say it) and the commands to run next.
+func renderProjectHealthGitHub(w io.Writer, h projectHealthJSON, pt render.PeopleText, why string) {
 	for _, r := range h.Repositories {
 		if r.Status != report.RepositoryResolved {
 			render.GhCommand(w, "error", "roster: repository "+r.Status+" ("+r.Coordinate.Identifier+")", repositoryTitle(r)+": "+r.Reason)
@@ -313,6 +319,13 @@ func renderProjectHealthGitHub(w io.Writer, h projectHealthJSON, pt render.Peopl
 		render.GhCommand(w, "notice", "roster: project health", h.Coordinate+" is healthy: "+verdict)
 	} else {
 		render.GhCommand(w, "error", "roster: project health", h.Coordinate+" is not healthy: "+verdict)
+	}
+	if len(h.Commands) > 0 {
+		msg := "run next:\n" + strings.Join(h.Commands, "\n")
+		if why != "" {
+			msg = why + "; " + msg
+		}
+		render.GhCommand(w, "notice", "roster: next", msg)
 	}
 }
 

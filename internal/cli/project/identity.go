@@ -129,7 +129,7 @@ a deleted one is recreated at the next revision.`,
 			if fl.Home != nil && *fl.Home != "" {
 				pre = append(pre, createStep(a, *fl.Home, pf.yes, retryWithYes(cmd, args)))
 			}
-			return projectIdentityWrite(cmd.Context(), a, "create", args[0], true, func(ctx context.Context, in projects.IdentityInput) (*projects.IdentityResult, error) {
+			return projectIdentityWrite(cmd.Context(), a, "create", args[0], asTyped(cmd, args), true, func(ctx context.Context, in projects.IdentityInput) (*projects.IdentityResult, error) {
 				f.check(a, "create", &in)
 				return projects.Create(ctx, in, fl)
 			}, pre...)
@@ -173,7 +173,7 @@ is refused before signing (exit 3, not-owner).`,
 			if pf.dryRun || fl.Home != nil {
 				pre = append(pre, updateStep(a, pf, fl, retryWithYes(cmd, args)))
 			}
-			return projectIdentityWrite(cmd.Context(), a, "update", args[0], false, func(ctx context.Context, in projects.IdentityInput) (*projects.IdentityResult, error) {
+			return projectIdentityWrite(cmd.Context(), a, "update", args[0], asTyped(cmd, args), false, func(ctx context.Context, in projects.IdentityInput) (*projects.IdentityResult, error) {
 				f.check(a, "update", &in)
 				return projects.Update(ctx, in, fl)
 			}, pre...)
@@ -197,7 +197,7 @@ back. Member repositories and channels are not deleted. A later
   roster project delete naddr1... --relay wss://relay.example --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return projectIdentityWrite(cmd.Context(), a, "delete", args[0], false, func(ctx context.Context, in projects.IdentityInput) (*projects.IdentityResult, error) {
+			return projectIdentityWrite(cmd.Context(), a, "delete", args[0], asTyped(cmd, args), false, func(ctx context.Context, in projects.IdentityInput) (*projects.IdentityResult, error) {
 				return projects.Delete(ctx, in)
 			}, deleteStep(a, pf))
 		},
@@ -207,8 +207,10 @@ back. Member repositories and channels are not deleted. A later
 }
 
 // projectIdentityWrite resolves the project (a bare d is yours), opens the
-// signer and one relay, runs write and renders its result.
-func projectIdentityWrite(ctx context.Context, a *cmdutil.Factory, verb, arg string, bareOnly bool,
+// signer and one relay, runs write and renders its result. typed is the
+// command as typed (asTyped), which the one-relay refusal offers again
+// with the relay to name.
+func projectIdentityWrite(ctx context.Context, a *cmdutil.Factory, verb, arg string, typed suggest.Command, bareOnly bool,
 	write func(context.Context, projects.IdentityInput) (*projects.IdentityResult, error), pre ...identityPreStep) error {
 	relays := relaypool.NormalizeRelays(a.DefaultRelays())
 	if len(relays) == 0 && !bareOnly {
@@ -217,7 +219,7 @@ func projectIdentityWrite(ctx context.Context, a *cmdutil.Factory, verb, arg str
 	if len(relays) != 1 {
 		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "one-relay",
 			Err:      fmt.Errorf("a project's identity is materialized by the one relay that hosts its community; pass exactly one --relay, or an naddr with its relay hint (got %d)", len(relays)),
-			Commands: []suggest.Command{suggest.Roster("project", verb, arg).With("--relay", "wss://<relay hosting the project>")}}
+			Commands: []suggest.Command{typed.With("--relay", "wss://<relay hosting the project>")}}
 	}
 	if a.Opts.Offline {
 		return cmdutil.UsageErr("`project %s` publishes to the relay; drop --offline", verb)

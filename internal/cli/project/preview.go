@@ -296,26 +296,23 @@ func deletePreview(ctx context.Context, a *cmdutil.Factory, relay string, st *pr
 
 // projectPreviewStep runs before an identity write signs: it reads what
 // the write would act on, prints the consequence (human output), and with
-// --dry-run emits it as the whole output (stop). A binding that needs
-// confirmation asks on a terminal and is refused off one without --yes.
+// --dry-run emits it as the whole output (stop). It returns the preview,
+// whose binding the caller confirms (confirmBinding).
 func projectPreviewStep(ctx context.Context, a *cmdutil.Factory, in projects.IdentityInput, verb string, f projectPreviewFlags,
-	preview func(*projects.State) projectPreview, retry suggest.Command) (stop bool, err error) {
+	preview func(*projects.State) projectPreview) (p projectPreview, stop bool, err error) {
 	st, err := projects.PreviewIdentity(ctx, in, verb)
 	if err != nil {
-		return true, render.PipelineErr(err)
+		return p, true, render.PipelineErr(err)
 	}
-	p := preview(st)
+	p = preview(st)
 	command := "project " + verb
 	if f.dryRun {
-		return true, render.EmitPreview(a, render.PreviewJSON{Command: command, Relay: in.Relay, Consequences: p.lines, Facts: p.facts})
+		return p, true, render.EmitPreview(a, render.PreviewJSON{Command: command, Relay: in.Relay, Consequences: p.lines, Facts: p.facts})
 	}
 	if !a.Opts.JSON {
 		render.PrintConsequences(a, command, p.lines, false)
 	}
-	if p.confirm == "" || f.yes {
-		return false, nil
-	}
-	return false, confirmBinding(a, p.confirm, p.reason, retry)
+	return p, false, nil
 }
 
 // confirmBinding asks on a terminal whether to bind the project to a
@@ -338,9 +335,19 @@ func confirmBinding(a *cmdutil.Factory, why, reason string, retry suggest.Comman
 		Err:     fmt.Errorf("not confirmed; nothing was published")}
 }
 
-// retryWithYes is the command as typed (its words, its arguments and the
-// project fields it sets) with --yes.
+// retryWithYes is the command as typed with --yes.
 func retryWithYes(cmd *cobra.Command, args []string) suggest.Command {
+	return suggest.Roster(append(typedWords(cmd, args), "--yes")...)
+}
+
+// asTyped is the command as typed (the renderer adds the shared flags).
+func asTyped(cmd *cobra.Command, args []string) suggest.Command {
+	return suggest.Roster(typedWords(cmd, args)...)
+}
+
+// typedWords are the words of the command as typed: its words, its
+// arguments and the project fields it sets.
+func typedWords(cmd *cobra.Command, args []string) []string {
 	words := append(strings.Fields(strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")), args...)
 	cmd.Flags().Visit(func(fl *pflag.Flag) {
 		// The project's own fields; the renderer adds the shared flags.
@@ -365,7 +372,7 @@ func retryWithYes(cmd *cobra.Command, args []string) suggest.Command {
 		}
 		words = append(words, "--"+fl.Name, fl.Value.String())
 	})
-	return suggest.Roster(append(words, "--yes")...)
+	return words
 }
 
 // identityPreStep runs before an identity write builds and signs its event
@@ -376,9 +383,10 @@ type identityPreStep func(ctx context.Context, in projects.IdentityInput) (stop 
 // deleteStep previews a delete.
 func deleteStep(a *cmdutil.Factory, f projectPreviewFlags) identityPreStep {
 	return func(ctx context.Context, in projects.IdentityInput) (bool, error) {
-		return projectPreviewStep(ctx, a, in, "delete", f, func(st *projects.State) projectPreview {
+		_, stop, err := projectPreviewStep(ctx, a, in, "delete", f, func(st *projects.State) projectPreview {
 			return deletePreview(ctx, a, in.Relay, st)
-		}, suggest.Command{})
+		})
+		return stop, err
 	}
 }
 
@@ -386,14 +394,18 @@ func deleteStep(a *cmdutil.Factory, f projectPreviewFlags) identityPreStep {
 // --home-channel who gains and who loses authority.
 func updateStep(a *cmdutil.Factory, f projectPreviewFlags, fl projects.Fields, retry suggest.Command) identityPreStep {
 	return func(ctx context.Context, in projects.IdentityInput) (bool, error) {
-		return projectPreviewStep(ctx, a, in, "update", f, func(st *projects.State) projectPreview {
+		p, stop, err := projectPreviewStep(ctx, a, in, "update", f, func(st *projects.State) projectPreview {
 			p := projectPreview{facts: map[string]any{"coordinate": st.Coordinate.String(), "revision": st.Revision}}
 			if fl.Home != nil {
 				p = homePreview(ctx, a, in.Relays, in.Relay, in.Signer, st, *fl.Home)
 			}
 			p.lines = append(fieldLines(st.Document, fl), p.lines...)
 			return p
-		}, retry)
+		})
+		if stop || err != nil || p.confirm == "" || f.yes {
+			return stop, err
+		}
+		return false, confirmBinding(a, p.confirm, p.reason, retry)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 )
@@ -76,11 +77,16 @@ func GitServers(a *cmdutil.Factory, ctx context.Context, v *RepoView) []report.G
 	if v.Checkout != nil {
 		isAncestor = v.Checkout.IsAncestor
 	}
-	return compareGitServers(ctx, urls, v.State.Refs, gitstate.ListRemoteRefs, isAncestor)
+	// A repair command carries the repository and relays this read used,
+	// as every printed command does.
+	sel := render.Selectors(a)
+	line := func(c suggest.Command) string { return sel.Apply(c).Line() }
+	return compareGitServers(ctx, urls, v.State.Refs, gitstate.ListRemoteRefs, isAncestor, line)
 }
 
-// compareGitServers lists every server in parallel and compares each.
-func compareGitServers(ctx context.Context, urls []string, state map[string]string, list listRefs, isAncestor func(string, string) (bool, error)) []report.GitServer {
+// compareGitServers lists every server in parallel and compares each;
+// line renders the repair commands.
+func compareGitServers(ctx context.Context, urls []string, state map[string]string, list listRefs, isAncestor func(string, string) (bool, error), line func(suggest.Command) string) []report.GitServer {
 	out := make([]report.GitServer, len(urls))
 	var wg sync.WaitGroup
 	for i, u := range urls {
@@ -97,7 +103,7 @@ func compareGitServers(ctx context.Context, urls []string, state map[string]stri
 				out[i] = report.GitServer{URL: u, Verdict: serverUnreachble, Reason: &reason, Refs: []report.GitServerRef{}}
 				return
 			}
-			out[i] = CompareGitServer(u, state, adv.Refs, isAncestor)
+			out[i] = compareGitServer(u, state, adv.Refs, isAncestor, line)
 		}()
 	}
 	wg.Wait()
@@ -113,8 +119,19 @@ func comparedRef(ref string) bool {
 
 // CompareGitServer compares one server's refs with the state's. Ancestry
 // comes from isAncestor (this checkout's object store; nil outside one):
-// where it cannot tell, the ref is unknown.
+// where it cannot tell, the ref is unknown. The repair command is as
+// built, without the runner's selectors.
 func CompareGitServer(url string, state, served map[string]string, isAncestor func(string, string) (bool, error)) report.GitServer {
+	return compareGitServer(url, state, served, isAncestor, suggest.Command.String)
+}
+
+// compareGitServer is CompareGitServer with the repair command rendered
+// by line.
+func compareGitServer(url string, state, served map[string]string, isAncestor func(string, string) (bool, error), line func(suggest.Command) string) report.GitServer {
+	cmdPtr := func(c suggest.Command) *string {
+		s := line(c)
+		return &s
+	}
 	s := report.GitServer{URL: url, Refs: []report.GitServerRef{}}
 	names := map[string]bool{}
 	for r := range state {
@@ -212,11 +229,6 @@ func refAncestry(state, server string, isAncestor func(string, string) (bool, er
 		return refBehind
 	}
 	return refDiverged
-}
-
-func cmdPtr(c suggest.Command) *string {
-	s := c.String()
-	return &s
 }
 
 // GitServerFindings are the health findings of the servers that do not
