@@ -12,11 +12,16 @@ RELAY_PKGS := ./cmd/roster ./devrelay/... ./golden ./interop
 # lockfile, so repeated runs reuse it (better-sqlite3 compiles for minutes).
 INTEROP_DEPS := interop/node_modules/.package-lock.json
 BIN := bin/roster
+# A static build (no cgo): no dynamic loader or libc start-up in every
+# roster process (docs/PERFORMANCE.md, "Start-up, fourth pass"). Host names
+# then resolve through /etc/hosts and DNS only (Go's own resolver), not
+# through NSS modules such as mDNS; `make build CGO_ENABLED=1` builds with cgo.
+CGO_ENABLED ?= 0
 
 .PHONY: test vet fmtcheck modcheck build demo bench startup fuzz lint clean interop-deps
 
 build:
-	$(GO) build -o $(BIN) ./cmd/roster
+	CGO_ENABLED=$(CGO_ENABLED) $(GO) build -o $(BIN) ./cmd/roster
 
 vet:
 	$(GO) vet $(PKGS)

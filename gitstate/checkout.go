@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/go-git/go-git/v5"
 )
 
 // ErrNotARepository is returned by Open when dir is not inside a Git checkout.
@@ -17,7 +15,7 @@ var ErrNotARepository = errors.New("not inside a Git checkout: run roster in a c
 // command when go-git cannot open its format (see Open).
 type Checkout struct {
 	// repo is nil when the git command reads this checkout.
-	repo *git.Repository
+	repo *gitRepo
 	// root is the work-tree root ("" for a bare repository).
 	root string
 	dir  string
@@ -45,12 +43,12 @@ func Open(dir string) (*Checkout, error) {
 	if err != nil {
 		return nil, err
 	}
-	repo, err := git.PlainOpenWithOptions(abs, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
-	if errors.Is(err, git.ErrRepositoryNotExists) {
-		// DetectDotGit only looks for a .git entry; a bare repository is the directory itself.
-		repo, err = git.PlainOpen(abs)
+	repo, root, err := openGitRepo(abs, true)
+	if errors.Is(err, errRepositoryNotExists) {
+		// Detection only looks for a .git entry; a bare repository is the directory itself.
+		repo, root, err = openGitRepo(abs, false)
 	}
-	if errors.Is(err, git.ErrRepositoryNotExists) {
+	if errors.Is(err, errRepositoryNotExists) {
 		return nil, fmt.Errorf("%s: %w", abs, ErrNotARepository)
 	}
 	if goGitRefuses(err) {
@@ -60,8 +58,8 @@ func Open(dir string) (*Checkout, error) {
 		return nil, fmt.Errorf("open Git repository at %s: %w", abs, err)
 	}
 	c := &Checkout{repo: repo, dir: abs, gitDir: abs, objectFormat: "sha1"}
-	if wt, err := repo.Worktree(); err == nil {
-		c.root = wt.Filesystem.Root()
+	if root != "" {
+		c.root = root
 		c.dir = c.root
 		if c.gitDir, err = dotGitDir(c.root); err != nil {
 			return nil, err
@@ -74,9 +72,9 @@ func Open(dir string) (*Checkout, error) {
 // goGitRefuses reports whether go-git's open error is about the repository
 // format, which the git command may well read.
 func goGitRefuses(err error) bool {
-	return errors.Is(err, git.ErrUnknownExtension) ||
-		errors.Is(err, git.ErrUnsupportedExtensionRepositoryFormatVersion) ||
-		errors.Is(err, git.ErrUnsupportedRepositoryFormatVersion)
+	return errors.Is(err, errUnknownExtension) ||
+		errors.Is(err, errUnsupportedExtensionRepositoryFormatVersion) ||
+		errors.Is(err, errUnsupportedRepositoryFormatVersion)
 }
 
 // openWithGit opens a checkout go-git refused, asking git where its

@@ -15,7 +15,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
 	"github.com/go-git/go-git/v5/plumbing/transport"
-	"github.com/go-git/go-git/v5/plumbing/transport/client"
+	gitproto "github.com/go-git/go-git/v5/plumbing/transport/git"
 	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
 )
 
@@ -119,7 +119,9 @@ func serverEndpoint(raw string) (*transport.Endpoint, error) {
 
 // ListRemoteRefs lists the refs the Git server at rawURL advertises
 // (git ls-remote, with peeled tags), anonymously; ssh:// URLs are listed by
-// the git command with BatchMode ssh (netEnv). An existing empty
+// the git command with BatchMode ssh (netEnv), and file:// URLs by the git
+// command too (go-git's file transport ran git-upload-pack anyway, and
+// linking it brought go-git's server and OpenPGP code into the binary). An existing empty
 // repository is listed with no refs. It returns when ctx is done even if
 // the transport ignores ctx (go-git's git:// dial does): the abandoned
 // attempt then ends on its own. Every error is an *UnreachableError.
@@ -128,9 +130,11 @@ func ListRemoteRefs(ctx context.Context, rawURL string) (Advertised, error) {
 	if err != nil {
 		return Advertised{}, &UnreachableError{URL: rawURL, Reason: ReasonUnsupported, Err: err}
 	}
-	if ep.Protocol == "ssh" {
-		// The git command, so that the user's ssh (GIT_SSH_COMMAND,
-		// core.sshCommand, ~/.ssh/config, the agent) is what connects.
+	if ep.Protocol == "ssh" || ep.Protocol == "file" {
+		// The git command: for ssh, so that the user's ssh
+		// (GIT_SSH_COMMAND, core.sshCommand, ~/.ssh/config, the agent)
+		// is what connects; for file, because it is what go-git's file
+		// transport ran (git-upload-pack) anyway.
 		return lsRemoteCLI(ctx, rawURL)
 	}
 	type result struct {
@@ -173,18 +177,18 @@ func ListRemoteRefs(ctx context.Context, rawURL string) (Advertised, error) {
 }
 
 // advertisedRefs opens an upload-pack session and reads the advertisement.
-// HTTP goes through a client of its own that bounds the body; the other
-// schemes use go-git's registered transports.
+// HTTP goes through a client of its own that bounds the body; git:// goes
+// through go-git's git protocol client (imported alone: go-git's client
+// package would link every transport, ssh among them).
 func advertisedRefs(ctx context.Context, ep *transport.Endpoint) (*packp.AdvRefs, error) {
 	var tr transport.Transport
 	switch ep.Protocol {
 	case "http", "https":
 		tr = githttp.NewClient(&http.Client{Transport: limitedBodies{http.DefaultTransport}})
+	case "git":
+		tr = gitproto.DefaultClient
 	default:
-		var err error
-		if tr, err = client.NewClient(ep); err != nil {
-			return nil, err
-		}
+		return nil, fmt.Errorf("no go-git transport for %s://", ep.Protocol)
 	}
 	sess, err := tr.NewUploadPackSession(ep, nil)
 	if err != nil {

@@ -33,21 +33,22 @@ func (c *Checkout) RootCommit() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("read HEAD: %w", err)
 	}
-	commit, err := c.repo.CommitObject(head.Hash())
+	commit := head.Hash()
+	parents, err := c.repo.commitParents(commit)
 	if err != nil {
-		return "", fmt.Errorf("read HEAD commit %s: %w", head.Hash(), err)
+		return "", fmt.Errorf("read HEAD commit %s: %w", commit, err)
 	}
-	for commit.NumParents() > 0 {
-		parent, err := commit.Parent(0)
+	for len(parents) > 0 {
+		next, err := c.repo.commitParents(parents[0])
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
-			return "", shallowError(commit.Hash.String(), commit.ParentHashes[0].String())
+			return "", shallowError(commit.String(), parents[0].String())
 		}
 		if err != nil {
 			return "", fmt.Errorf("walk first parents: %w", err)
 		}
-		commit = parent
+		commit, parents = parents[0], next
 	}
-	return commit.Hash.String(), nil
+	return commit.String(), nil
 }
 
 func shallowError(commit, parent string) error {
@@ -132,7 +133,7 @@ func (c *Checkout) head() (value string, detached bool, err error) {
 		}
 		return strings.TrimSpace(string(out)), true, nil
 	}
-	head, err := c.repo.Reference(plumbing.HEAD, false)
+	head, err := c.repo.Reference(plumbing.HEAD)
 	switch {
 	case errors.Is(err, plumbing.ErrReferenceNotFound):
 		return "", false, nil
@@ -246,19 +247,19 @@ func (c *Checkout) localRefsViaGit() (map[string]string, error) {
 // peel follows annotated tag objects to the object they finally name. It
 // reports false for a lightweight tag (nothing to peel).
 func (c *Checkout) peel(h plumbing.Hash) (string, bool) {
-	tag, err := c.repo.TagObject(h)
+	target, typ, err := c.repo.tagTarget(h)
 	if err != nil {
 		return "", false
 	}
 	for i := 0; i < 32; i++ { // bounded: tag chains are short; cycles are impossible but cheap to guard
-		if tag.TargetType != plumbing.TagObject {
-			return tag.Target.String(), true
+		if typ != plumbing.TagObject {
+			return target.String(), true
 		}
-		next, err := c.repo.TagObject(tag.Target)
+		next, nextType, err := c.repo.tagTarget(target)
 		if err != nil {
-			return tag.Target.String(), true
+			return target.String(), true
 		}
-		tag = next
+		target, typ = next, nextType
 	}
-	return tag.Target.String(), true
+	return target.String(), true
 }

@@ -25,7 +25,9 @@ import (
 func BenchmarkStartupRepoOfflineVersusGitRevParse(b *testing.B) {
 	dir := b.TempDir()
 	bin := filepath.Join(dir, "roster")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0") // as `make build` builds it
+	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
 	env := append(os.Environ(), "ROSTER_HOME="+filepath.Join(dir, "home"), "ROSTER_RELAYS=", "ROSTER_SECRET_KEY=")

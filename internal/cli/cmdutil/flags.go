@@ -27,7 +27,7 @@ func AddOutputFlags(cmd *cobra.Command, o *globalOptions) {
 	f := cmd.Flags()
 	f.BoolVar(&o.JSON, "json", false, "print machine-readable JSON (roster help formatting)")
 	f.StringVar(&o.JQ, "jq", "", "print what a jq `expression` selects from the JSON (implies --json)")
-	f.StringSliceVar(&o.JSONFields, "json-fields", nil, "print only these top-level `fields` of the JSON, comma-separated (implies --json)")
+	StringSliceVar(f, &o.JSONFields, "json-fields", "print only these top-level `fields` of the JSON, comma-separated (implies --json)")
 }
 
 // AddRepoFlag adds --repo: which repository (the checkout's remote
@@ -40,7 +40,7 @@ func AddRepoFlag(cmd *cobra.Command, o *globalOptions) {
 // the discovered ones; and --debug, the request log of the relays the
 // command talks to (ROSTER_DEBUG=1 too).
 func AddRelayFlags(cmd *cobra.Command, o *globalOptions) {
-	cmd.Flags().StringArrayVar(&o.Relays, "relay", nil, "relay URL (repeatable; replaces relay discovery)")
+	StringArrayVar(cmd.Flags(), &o.Relays, "relay", "relay URL (repeatable; replaces relay discovery)")
 	cmd.Flags().BoolVar(&o.Debug, "debug", false, "log each relay request and a summary of its answer to stderr (never secrets; also ROSTER_DEBUG=1)")
 }
 

@@ -79,7 +79,7 @@ confirmed maintainer) assigns you, never by your own record alone.`,
 		},
 	}
 	cmd.Flags().BoolVar(&o.Force, "force", false, "state-only conflicts: keep this checkout's branches and tags")
-	cmd.Flags().StringArrayVar(&o.Rewind, "rewind", nil, "with --force: a ref it may rewind in the state in effect (repeatable)")
+	cmdutil.StringArrayVar(cmd.Flags(), &o.Rewind, "rewind", "with --force: a ref it may rewind in the state in effect (repeatable)")
 	cmd.Flags().BoolVar(&o.Moderator, "moderator", false, "acknowledge the moderator role you are assigned (an active self-o)")
 	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "preview only; publish nothing")
 	addVerbose(cmd, a)

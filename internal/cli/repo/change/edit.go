@@ -83,7 +83,7 @@ shown in the preview.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVar(&o.Rewind, "rewind", nil, "with --force: a ref it may rewind in the state in effect (repeatable)")
+	cmdutil.StringArrayVar(f, &o.Rewind, "rewind", "with --force: a ref it may rewind in the state in effect (repeatable)")
 	f.StringVar(&o.AddMaintainer, "add-maintainer", "", "invite one maintainer (npub, hex or NIP-05 name@domain)")
 	f.StringVar(&o.RemoveMaintainer, "remove-maintainer", "", "withdraw your relationship to one maintainer")
 	f.StringVar(&o.LeadMaintainer, "lead-maintainer", "", "declare the lead (yourself to prepare, or the prepared lead)")

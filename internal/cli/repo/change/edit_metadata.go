@@ -46,10 +46,10 @@ func addMetadataFlags(a *cmdutil.Factory, cmd *cobra.Command) *metadataFlags {
 	f := cmd.Flags()
 	f.StringVar(&m.name, "name", "", "replace your announcement's name (metadata only)")
 	f.StringVar(&m.description, "description", "", "replace its description (metadata only)")
-	f.StringArrayVar(&m.web, "web", nil, "replace its web URLs (repeatable; \"\" clears)")
-	f.StringArrayVar(&m.clone, "clone", nil, "replace your clone URLs (repeatable; \"\" clears)")
-	f.StringArrayVar(&m.relays, "relays", nil, "replace your relays (repeatable; \"\" clears)")
-	f.StringArrayVar(&m.hashes, "hashtag", nil, "replace its hashtags (repeatable; \"\" clears)")
+	cmdutil.StringArrayVar(f, &m.web, "web", "replace its web URLs (repeatable; \"\" clears)")
+	cmdutil.StringArrayVar(f, &m.clone, "clone", "replace your clone URLs (repeatable; \"\" clears)")
+	cmdutil.StringArrayVar(f, &m.relays, "relays", "replace your relays (repeatable; \"\" clears)")
+	cmdutil.StringArrayVar(f, &m.hashes, "hashtag", "replace its hashtags (repeatable; \"\" clears)")
 	for _, n := range metadataFlagNames {
 		if n != "relays" {
 			_ = cmd.RegisterFlagCompletionFunc(n, cobra.NoFileCompletions)

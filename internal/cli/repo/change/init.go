@@ -68,8 +68,8 @@ publishing nothing and leaving the checkout's configuration alone.`,
 	f.StringVar(&o.identifier, "identifier", "", "repository identifier (d tag); default: the directory name")
 	f.StringVar(&o.name, "name", "", "human-readable name; default: the directory name")
 	f.StringVar(&o.description, "description", "", "one-line description")
-	f.StringArrayVar(&o.clone, "clone", nil, "clone URL (repeatable); default: origin's URL when it is not nostr://")
-	f.StringArrayVar(&o.web, "web", nil, "web page URL (repeatable)")
+	cmdutil.StringArrayVar(f, &o.clone, "clone", "clone URL (repeatable); default: origin's URL when it is not nostr://")
+	cmdutil.StringArrayVar(f, &o.web, "web", "web page URL (repeatable)")
 	f.BoolVar(&o.setOrigin, "set-origin", false, "also point the origin remote at the repository's nostr:// URL")
 	f.BoolVar(&o.dryRun, "dry-run", false, "show the announcement (tags, relays) that would be published; sign and publish nothing")
 	return cmd
