@@ -1,0 +1,273 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/internal/cli/cmdutil"
+)
+
+// Rows of TestEveryPrintedCommandMovesForward for the membership sites:
+// the graph's commands, preflight's refusals and guidance, the membership
+// pipeline's failures and the journal's resume lines, each provoked through
+// the real repo command and pasted as the person it is for.
+func init() { suggestionRows = append(suggestionRows, rmembRows...) }
+
+// newLeadScene is newSuggestScene holding leadShaped's repository (Alice
+// leads, Bob confirmed, Carol invited, Dave a confirmed moderator) as
+// "widget"; carol, dave and erin get homes of their own from s.as.
+func newLeadScene(t *testing.T) *suggestScene {
+	t.Helper()
+	s := newSuggestScene(t)
+	publish(t, s.relay.URL(), leadShaped(t, s.id)...)
+	return s
+}
+
+// as is a person of the scene with a roster home, key and directory of
+// their own (alice and bob are the scene's).
+func (s *suggestScene) as(t *testing.T, p person) suggestPerson {
+	t.Helper()
+	switch p.name {
+	case alice.name:
+		return s.alice
+	case bob.name:
+		return s.bob
+	}
+	env := withKey(testEnv(t), p)
+	return suggestPerson{who: p, home: env["ROSTER_HOME"], env: env, dir: t.TempDir()}
+}
+
+// change runs a repo command as p on the scene's repository and relay,
+// with --json.
+func (s *suggestScene) change(t *testing.T, p suggestPerson, args ...string) result {
+	t.Helper()
+	return s.roster(t, p, append(args, "--repo", s.naddr, "--relay", s.relay.URL(), "--json")...)
+}
+
+// refusedWith runs s.change and requires the exit and error code; it
+// returns the result and the roster commands of the error.
+func (s *suggestScene) refusedWith(t *testing.T, p suggestPerson, code int, errCode string, args ...string) (result, []string) {
+	t.Helper()
+	r := s.change(t, p, args...)
+	e := wantError(t, r, code, errCode)
+	cmds := rosterCommands(e.Commands)
+	if len(cmds) == 0 {
+		t.Fatalf("%v: no roster command suggested:\n%s", args, r.Out)
+	}
+	return r, cmds
+}
+
+// wantOK is wantFurther requiring success.
+func (s *suggestScene) wantOK(t *testing.T, before result, p suggestPerson, line string) step {
+	t.Helper()
+	got := s.wantFurther(t, before, p, line)
+	if got.Code != cmdutil.ExitOK {
+		t.Fatalf("%s pasting %q: exit %d\n%s%s", p.who.name, line, got.Code, got.Out, got.Err)
+	}
+	return got
+}
+
+// before runs a repo command as p on the scene's repository and relay,
+// dated k minutes after two hours ago: before anything pasted (the paste's
+// clock starts an hour ago), so a pasted change replaces it.
+func (s *suggestScene) before(t *testing.T, p suggestPerson, k int, args ...string) result {
+	t.Helper()
+	at := time.Now().Add(-2*time.Hour + time.Duration(k)*time.Minute)
+	r := invocation{Env: p.env, Dir: p.dir, Now: at}.roster(t, append(args, "--repo", s.naddr, "--relay", s.relay.URL())...)
+	if r.Code != cmdutil.ExitOK {
+		t.Fatalf("%v: exit %d\n%s%s", args, r.Code, r.Out, r.Err)
+	}
+	return r
+}
+
+// events is how many events the scene's relay stores.
+func (s *suggestScene) events() int { return len(s.relay.Stored(nostr.Filter{})) }
+
+var rmembRows = []suggestionRow{
+	{"adding oneself as a confirmed maintainer: who maintains it", func(t *testing.T) {
+		s := newLeadScene(t)
+		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "self-add", "repo", "edit", "--add-maintainer", alice.npub())
+		s.wantOK(t, r, s.alice, commandStarting(t, cmds, "roster repo --repo"))
+	}},
+	{"an invitee adding themselves: repo accept", func(t *testing.T) {
+		s := newLeadScene(t)
+		carolP := s.as(t, carol)
+		r, cmds := s.refusedWith(t, carolP, cmdutil.ExitRefused, "self-add", "repo", "edit", "--add-maintainer", carol.npub())
+		s.wantOK(t, r, carolP, commandStarting(t, cmds, "roster repo accept"))
+	}},
+	{"a maintainer appointing themselves moderator: who moderates it", func(t *testing.T) {
+		s := newLeadScene(t)
+		for _, p := range []person{alice, dave, erin} {
+			pp := s.as(t, p)
+			r, cmds := s.refusedWith(t, pp, cmdutil.ExitRefused, "self-add", "repo", "edit", "--add-moderator", p.npub())
+			s.wantOK(t, r, pp, commandStarting(t, cmds, "roster repo --repo"))
+		}
+	}},
+	{"an invited moderator appointing themselves: accept --moderator", func(t *testing.T) {
+		s := newLeadScene(t)
+		s.before(t, s.alice, 1, "repo", "edit", "--add-moderator", erin.npub())
+		erinP := s.as(t, erin)
+		r, cmds := s.refusedWith(t, erinP, cmdutil.ExitRefused, "self-add", "repo", "edit", "--add-moderator", erin.npub())
+		s.wantOK(t, r, erinP, commandStarting(t, cmds, "roster repo accept --moderator"))
+		after := s.mustRoster(t, erinP, "repo", "--repo", s.naddr, "--relay", s.relay.URL(), "--json")
+		if !strings.Contains(after.Out, erin.npub()) {
+			t.Fatalf("erin is no moderator after accepting:\n%s", after.Out)
+		}
+	}},
+	{"removing a moderator one does not assign: who moderates it", func(t *testing.T) {
+		s := newLeadScene(t)
+		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "not-listed", "repo", "edit", "--remove-moderator", erin.npub())
+		s.wantOK(t, r, s.alice, commandStarting(t, cmds, "roster repo --repo"))
+	}},
+	{"the lead removing themselves as moderator: repo leave, which says how to hand over", func(t *testing.T) {
+		s := newLeadScene(t)
+		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "self-remove", "repo", "edit", "--remove-moderator", alice.npub())
+		s.wantFurther(t, r, s.alice, commandStarting(t, cmds, "roster repo leave"))
+	}},
+	{"a leadless maintainer removing themselves: repo leave", func(t *testing.T) {
+		s := newSuggestScene(t)
+		s.before(t, s.alice, 1, "repo", "edit", "--add-maintainer", bob.npub(), "--no-lead-maintainer")
+		s.before(t, s.bob, 2, "repo", "accept")
+		r, cmds := s.refusedWith(t, s.bob, cmdutil.ExitRefused, "self-remove", "repo", "edit", "--remove-maintainer", bob.npub(), "--no-lead-maintainer")
+		s.wantOK(t, r, s.bob, commandStarting(t, cmds, "roster repo leave"))
+	}},
+	{"the lead leaving: the new lead prepares, then the lead points to them", func(t *testing.T) {
+		s := newLeadScene(t)
+		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "lead-cannot-leave", "repo", "leave")
+		var theirs, mine string
+		for _, c := range cmds {
+			if strings.Contains(c, "  # run by ") {
+				theirs = c
+			} else {
+				mine = c
+			}
+		}
+		if theirs == "" || mine == "" || strings.Contains(theirs, "--home") {
+			t.Fatalf("want the new lead's command and the lead's own: %q", cmds)
+		}
+		s.fill["<npub>"] = bob.npub()
+		s.wantOK(t, r, s.bob, theirs)
+		s.wantOK(t, r, s.alice, mine)
+		if got := s.change(t, s.alice, "repo", "leave"); errorCode(got.Out) == "lead-cannot-leave" {
+			t.Fatalf("alice still cannot leave:\n%s", got.Out)
+		}
+	}},
+	{"the legacy lead leaving: the lead made explicit first", func(t *testing.T) {
+		s := newSuggestScene(t)
+		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "lead-cannot-leave", "repo", "leave")
+		s.fill["<npub>"] = alice.npub()
+		for _, c := range cmds {
+			if !strings.Contains(c, "  # run by ") {
+				s.wantOK(t, r, s.alice, c)
+			}
+		}
+	}},
+	{"leaving with no role: who maintains it", func(t *testing.T) {
+		s := newLeadScene(t)
+		erinP := s.as(t, erin)
+		r := s.change(t, erinP, "repo", "leave")
+		e := decodeOut[errorOut](t, r)
+		if r.Code == cmdutil.ExitOK {
+			t.Fatalf("a stranger left: %s", r.Out)
+		}
+		for _, c := range rosterCommands(e.Error.Commands) {
+			s.wantFurther(t, r, erinP, c)
+		}
+	}},
+	{"acknowledging someone with no pending transition: the pending ones", func(t *testing.T) {
+		s := newLeadScene(t)
+		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "nothing-to-acknowledge", "repo", "edit", "--acknowledge-maintainer-change", erin.npub())
+		s.wantOK(t, r, s.alice, commandStarting(t, cmds, "roster repo --repo"))
+		carolP := s.as(t, carol)
+		s.before(t, carolP, 1, "repo", "accept")
+		r, cmds = s.refusedWith(t, s.alice, cmdutil.ExitRefused, "nothing-to-acknowledge", "repo", "edit", "--acknowledge-maintainer-change", erin.npub())
+		s.wantOK(t, r, s.alice, commandStarting(t, cmds, "roster repo edit --acknowledge-maintainer-change "+carol.npub()))
+	}},
+	{"repo repair with nothing to repair: repo health", func(t *testing.T) {
+		s := newLeadScene(t)
+		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "nothing-to-repair", "repo", "repair")
+		s.wantOK(t, r, s.alice, commandStarting(t, cmds, "roster repo health"))
+	}},
+	{"a co-maintainer's third-party maintainer: the lead's add, then their follow-lead", func(t *testing.T) {
+		s := newLeadScene(t)
+		publish(t, s.relay.URL(),
+			bob.announce(t, s.id, 1500, role("M", alice, "200"), role("m", bob, "200"), role("m", erin, "1500"), maintainersTag(alice, bob, erin)),
+			erin.announce(t, s.id, 1550, role("M", bob, "1550"), role("m", erin, "1550"), maintainersTag(bob, erin)))
+		r := s.change(t, s.alice, "repo", "edit", "--add-maintainer", dave.npub())
+		e := wantError(t, r, cmdutil.ExitRefused, "co-maintainer-third-party-assignment")
+		s.wantOK(t, r, s.alice, commandStarting(t, e.Commands, "roster repo edit --add-maintainer "+erin.npub()))
+		s.wantOK(t, r, s.bob, commandStarting(t, e.Commands, "roster repo follow-lead"))
+		s.wantOK(t, r, s.alice, strings.Join(shellWords(t, "roster repo edit --add-maintainer "+dave.npub()+" --repo "+s.naddr+" --relay "+s.relay.URL()), " "))
+	}},
+	{"a change given --force where it means nothing: the same without it", func(t *testing.T) {
+		s := newLeadScene(t)
+		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "force-not-available", "repo", "edit", "--remove-maintainer", carol.npub(), "--force")
+		c := commandStarting(t, cmds, "roster repo edit --remove-maintainer "+carol.npub())
+		if strings.Contains(c, "--force") {
+			t.Fatalf("the rerun keeps --force: %q", c)
+		}
+		s.wantOK(t, r, s.alice, c)
+	}},
+	{"removing an invitee: the other co-maintainers' follow-lead", func(t *testing.T) {
+		s := newLeadScene(t)
+		r := s.change(t, s.alice, "repo", "edit", "--remove-maintainer", carol.npub())
+		if r.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+		}
+		c := guidanceCommand(t, r, "roster repo follow-lead")
+		if !strings.Contains(c, "  # run by ") || strings.Contains(c, "--home") {
+			t.Fatalf("not bob's own command: %q", c)
+		}
+		s.wantOK(t, r, s.bob, c)
+	}},
+	{"a co-maintainer preparing to lead: the lead points to them, then follows", func(t *testing.T) {
+		s := newLeadScene(t)
+		r := s.change(t, s.bob, "repo", "edit", "--lead-maintainer", bob.npub())
+		if r.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+		}
+		point := guidanceCommand(t, r, "roster repo edit --lead-maintainer "+bob.npub())
+		got := s.wantOK(t, r, s.alice, point)
+		follow := guidanceCommand(t, result{Code: got.Code, Out: got.Out, Err: got.Err}, "roster repo follow-lead")
+		s.wantFurther(t, result{Code: got.Code, Out: got.Out}, s.alice, follow)
+	}},
+	{"a change over an announcement dated far ahead: roster repo, and the rerun once it is deleted", func(t *testing.T) {
+		s := newSuggestScene(t)
+		future := alice.announce(t, s.id, nostr.Now().Time().Unix()+86400)
+		publish(t, s.relay.URL(), future)
+		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "base-in-the-future", "repo", "edit", "--add-maintainer", bob.npub())
+		s.wantOK(t, r, s.alice, commandStarting(t, cmds, "roster repo --repo"))
+		// The message's remedy: a NIP-09 deletion of that id.
+		publish(t, s.relay.URL(), alice.sign(t, nostr.KindDeletion, nostr.Now().Time().Unix()-60, nostr.Tag{"e", future.ID}))
+		publish(t, s.relay.URL(), alice.announce(t, s.id, 200))
+		s.wantFurther(t, r, s.alice, commandStarting(t, cmds, "roster repo edit --add-maintainer "+bob.npub()))
+	}},
+	{"a change on a conflicting lead path: roster repo", func(t *testing.T) {
+		s := newSuggestScene(t)
+		publish(t, s.relay.URL(),
+			alice.announce(t, s.id, 1000, role("M", bob, "100"), role("m", alice, "100"), projection(alice, bob)),
+			bob.announce(t, s.id, 1010, role("M", alice, "110"), role("m", bob, "110"), projection(alice, bob)))
+		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "lead-path-unresolved", "repo", "edit", "--add-maintainer", carol.npub(), "--no-lead-maintainer")
+		s.wantFurther(t, r, s.alice, commandStarting(t, cmds, "roster repo --repo"))
+	}},
+}
+
+// guidanceCommand is the command of a change's --json guidance line
+// "... with: <prefix>...".
+func guidanceCommand(t *testing.T, r result, prefix string) string {
+	t.Helper()
+	var m struct {
+		Guidance []string `json:"guidance"`
+	}
+	_ = json.Unmarshal([]byte(r.Out), &m)
+	for _, g := range m.Guidance {
+		if _, cmd, ok := strings.Cut(g, " with: "); ok && strings.HasPrefix(cmd, prefix) {
+			return cmd
+		}
+	}
+	t.Fatalf("no guidance names %q:\n%s", prefix, r.Out)
+	return ""
+}
