@@ -186,10 +186,60 @@ var rmembRows = []suggestionRow{
 		r, cmds = s.refusedWith(t, s.alice, cmdutil.ExitRefused, "nothing-to-acknowledge", "repo", "edit", "--acknowledge-maintainer-change", erin.npub())
 		s.wantOK(t, r, s.alice, commandStarting(t, cmds, "roster repo edit --acknowledge-maintainer-change "+carol.npub()))
 	}},
+	{"health's repair of the maintainers tag, pasted outside a checkout", func(t *testing.T) {
+		s := newSuggestScene(t)
+		publish(t, s.relay.URL(),
+			alice.announce(t, s.id, 1000, role("M", alice), role("m", bob, "200"), maintainersTag(alice, carol)),
+			bob.announce(t, s.id, 1001, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)))
+		r := s.roster(t, s.alice, "repo", "health", "--repo", s.naddr, "--relay", s.relay.URL())
+		if r.Code != cmdutil.ExitUnhealthy {
+			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+		}
+		s.wantOK(t, r, s.alice, shouldRun(t, r.Out, "you", "roster repo edit --fix-maintainers"))
+		if got := s.roster(t, s.alice, "repo", "health", "--repo", s.naddr, "--relay", s.relay.URL()); got.Code != cmdutil.ExitOK {
+			t.Fatalf("still unhealthy after the repair: exit %d\n%s", got.Code, got.Out)
+		}
+	}},
+	{"health's repo repair of a republish that dropped role records", func(t *testing.T) {
+		s := newSuggestScene(t)
+		publish(t, s.relay.URL(),
+			alice.announce(t, s.id, 1000, role("M", alice), role("m", bob, "200"), maintainersTag(alice, bob)),
+			bob.announce(t, s.id, 1001, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)))
+		s.mustRoster(t, s.alice, "repo", "--repo", s.naddr, "--relay", s.relay.URL()) // keeps the complete version
+		publish(t, s.relay.URL(), alice.announce(t, s.id, 1100, maintainersTag(alice, bob), nostr.Tag{"web", "https://example.invalid/w"}))
+		r := s.roster(t, s.alice, "repo", "health", "--repo", s.naddr, "--relay", s.relay.URL())
+		if r.Code != cmdutil.ExitUnhealthy {
+			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+		}
+		s.wantOK(t, r, s.alice, shouldRun(t, r.Out, "you", "roster repo repair"))
+		if got := s.roster(t, s.alice, "repo", "health", "--repo", s.naddr, "--relay", s.relay.URL()); got.Code != cmdutil.ExitOK {
+			t.Fatalf("still unhealthy after the repair: exit %d\n%s", got.Code, got.Out)
+		}
+	}},
 	{"repo repair with nothing to repair: repo health", func(t *testing.T) {
 		s := newLeadScene(t)
 		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "nothing-to-repair", "repo", "repair")
 		s.wantOK(t, r, s.alice, commandStarting(t, cmds, "roster repo health"))
+	}},
+	{"a co-maintainer's third-party moderator: the lead's cover, then their follow-lead", func(t *testing.T) {
+		s := newLeadScene(t)
+		publish(t, s.relay.URL(),
+			bob.announce(t, s.id, 1500, role("M", alice, "200"), role("m", bob, "200"), role("o", erin, "1500"), maintainersTag(alice, bob)),
+			erin.announce(t, s.id, 1550, role("o", erin, "1550"), maintainersTag()))
+		r := s.roster(t, s.alice, "repo", "health", "--repo", s.naddr, "--relay", s.relay.URL())
+		if r.Code != cmdutil.ExitUnhealthy {
+			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+		}
+		cover := shouldRun(t, r.Out, "you", "roster repo edit --add-moderator "+erin.npub())
+		follow := shouldRun(t, r.Out, bob.npub(), "roster repo follow-lead")
+		if strings.Contains(follow, "--home") {
+			t.Errorf("bob's command carries alice's home: %q", follow)
+		}
+		s.wantOK(t, r, s.alice, cover)
+		s.wantOK(t, r, s.bob, follow)
+		if got := s.roster(t, s.alice, "repo", "health", "--repo", s.naddr, "--relay", s.relay.URL()); got.Code != cmdutil.ExitOK {
+			t.Fatalf("still unhealthy: exit %d\n%s", got.Code, got.Out)
+		}
 	}},
 	{"a co-maintainer's third-party maintainer: the lead's add, then their follow-lead", func(t *testing.T) {
 		s := newLeadScene(t)
@@ -253,6 +303,20 @@ var rmembRows = []suggestionRow{
 		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "lead-path-unresolved", "repo", "edit", "--add-maintainer", carol.npub(), "--no-lead-maintainer")
 		s.wantFurther(t, r, s.alice, commandStarting(t, cmds, "roster repo --repo"))
 	}},
+}
+
+// shouldRun is the command of the human health line "<who> should run:
+// <cmd>" whose command starts with prefix.
+func shouldRun(t *testing.T, out, who, prefix string) string {
+	t.Helper()
+	for _, l := range strings.Split(out, "\n") {
+		_, cmd, ok := strings.Cut(l, " should run: ")
+		if ok && strings.Contains(l, who) && strings.HasPrefix(cmd, prefix) {
+			return strings.TrimSpace(cmd)
+		}
+	}
+	t.Fatalf("no line says %s should run %q:\n%s", who, prefix, out)
+	return ""
 }
 
 // guidanceCommand is the command of a change's --json guidance line
