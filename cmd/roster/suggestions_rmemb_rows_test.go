@@ -1,13 +1,20 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/journal"
 )
 
 // Rows of TestEveryPrintedCommandMovesForward for the membership sites:
@@ -303,6 +310,195 @@ var rmembRows = []suggestionRow{
 		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "lead-path-unresolved", "repo", "edit", "--add-maintainer", carol.npub(), "--no-lead-maintainer")
 		s.wantFurther(t, r, s.alice, commandStarting(t, cmds, "roster repo --repo"))
 	}},
+	{"a change interrupted after sending: roster repo, then the resume", func(t *testing.T) {
+		s := newSuggestScene(t)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		r := invocation{Env: s.alice.env, Dir: s.alice.dir, Ctx: ctx, Now: time.Now().Add(-2 * time.Hour), Seams: cmdutil.Seams{AfterPublish: cancel}}.
+			roster(t, "repo", "edit", "--add-maintainer", bob.npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitUnverified, "interrupted")
+		s.wantOK(t, r, s.alice, commandStarting(t, e.Commands, "roster repo --repo"))
+		s.wantOK(t, r, s.alice, commandStarting(t, e.Commands, "roster pending resume "))
+	}},
+	{"a change a relay lost the connection over: pending resume", func(t *testing.T) {
+		s := newSuggestScene(t)
+		second := devrelay.StartN(t, 1, devrelay.Options{})[0]
+		publish(t, second.URL(), alice.announce(t, s.id, 100))
+		second.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: aliceAnnouncementOf(s.id)})
+		r := s.roster(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--relay", second.URL(), "--json")
+		e := decodeOut[errorOut](t, r)
+		if r.Code != cmdutil.ExitUnverified {
+			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+		}
+		second.SetMisbehaviour(devrelay.Misbehaviour{})
+		s.wantOK(t, r, s.alice, commandStarting(t, e.Error.Commands, "roster pending resume "))
+		if n := len(second.Stored(nostr.Filter{Kinds: []int{30617}, Authors: []string{alice.pk}})); n != 1 || len(journalFiles(t, s.alice.home)) != 0 {
+			t.Fatalf("the resume did not finish the write: %d announcement(s), journal %v", n, journalFiles(t, s.alice.home))
+		}
+	}},
+	{"a change a relay lost the connection over: pending discard", func(t *testing.T) {
+		s := newSuggestScene(t)
+		second := devrelay.StartN(t, 1, devrelay.Options{})[0]
+		publish(t, second.URL(), alice.announce(t, s.id, 100))
+		second.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: aliceAnnouncementOf(s.id)})
+		r := s.roster(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--relay", second.URL(), "--json")
+		e := decodeOut[errorOut](t, r)
+		s.wantOK(t, r, s.alice, commandStarting(t, e.Error.Commands, "roster pending discard "))
+		if files := journalFiles(t, s.alice.home); len(files) != 0 {
+			t.Fatalf("the journal still holds %v", files)
+		}
+	}},
+	{"a change whose journal directory cannot be read: the rerun once it can, never a pending that fails alike", func(t *testing.T) {
+		s := newSuggestScene(t)
+		jdir := filepath.Join(s.alice.home, "journal")
+		if err := os.WriteFile(jdir, []byte("not a directory"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r := s.change(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub())
+		e := wantError(t, r, cmdutil.ExitFailure, "journal-unreadable")
+		rerun := commandStarting(t, e.Commands, "roster repo edit --add-maintainer")
+		for _, c := range rosterCommands(e.Commands) {
+			if c != rerun {
+				s.wantFurther(t, r, s.alice, c)
+			}
+		}
+		if err := os.Remove(jdir); err != nil {
+			t.Fatal(err)
+		}
+		s.wantOK(t, r, s.alice, rerun)
+	}},
+	{"a change the full journal cannot take: pending, a discard, then the rerun", func(t *testing.T) {
+		s := newSuggestScene(t)
+		j := journal.Open(s.alice.home)
+		for i := range journal.MaxEntries {
+			id := fmt.Sprintf("other-%d", i)
+			evt := alice.announce(t, id, 100)
+			if err := j.Begin([]journal.Entry{{Pipeline: journal.PipelineMembership, Command: []string{"repo", "edit", "--fix-maintainers"},
+				Repo: alice.coord(id).ATag(), Address: alice.coord(id).ATag(), Relays: []string{s.relay.URL()}, Event: evt}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r := s.change(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub())
+		e := wantError(t, r, cmdutil.ExitFailure, "journal-unwritable")
+		got := s.wantOK(t, r, s.alice, commandStarting(t, e.Commands, "roster pending"))
+		var listed pendingJSON
+		if err := json.Unmarshal([]byte(got.Out), &listed); err != nil || len(listed.Writes) != journal.MaxEntries {
+			t.Fatalf("roster pending: %v\n%s", err, got.Out)
+		}
+		s.wantOK(t, r, s.alice, "roster pending discard "+listed.Writes[0].ID[:12])
+		s.wantOK(t, r, s.alice, commandStarting(t, e.Commands, "roster repo edit --add-maintainer"))
+	}},
+	{"a change with an unreadable journal entry: pending lists it, the rerun once it is gone", func(t *testing.T) {
+		s := newSuggestScene(t)
+		jdir := filepath.Join(s.alice.home, "journal")
+		bad := filepath.Join(jdir, strings.Repeat("ab", 32)+".json")
+		if err := os.MkdirAll(jdir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(bad, []byte("{not json"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r := s.change(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub())
+		e := decodeOut[errorOut](t, r)
+		if r.Code == cmdutil.ExitOK || len(e.Error.Commands) == 0 {
+			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+		}
+		got := s.wantFurther(t, r, s.alice, commandStarting(t, e.Error.Commands, "roster pending"))
+		if !strings.Contains(got.Out+got.Err, filepath.Base(bad)) {
+			t.Errorf("roster pending does not name the unreadable file:\n%s%s", got.Out, got.Err)
+		}
+		if err := os.Remove(bad); err != nil {
+			t.Fatal(err)
+		}
+		s.wantOK(t, r, s.alice, commandStarting(t, e.Error.Commands, "roster repo edit --add-maintainer"))
+	}},
+	{"a change superseded by a competing edit: the rerun over the winner", func(t *testing.T) {
+		s := newSuggestScene(t)
+		at := time.Now().Add(-2 * time.Hour)
+		competing := func() {
+			publish(t, s.relay.URL(), alice.announce(t, s.id, at.Unix()+30, nostr.Tag{"description", "edited elsewhere"}))
+		}
+		r := invocation{Env: s.alice.env, Dir: s.alice.dir, Now: at, Seams: cmdutil.Seams{AfterPublish: competing}}.
+			roster(t, "repo", "edit", "--add-maintainer", bob.npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitUnverified, "superseded")
+		s.wantOK(t, r, s.alice, commandStarting(t, e.Commands, "roster repo edit --add-maintainer "+bob.npub()))
+		s.wantOK(t, r, s.alice, commandStarting(t, e.Commands, "roster repo --repo"))
+	}},
+	{"a change given --force with no state conflict: the same without it", func(t *testing.T) {
+		s := newSuggestScene(t)
+		r := s.change(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub(), "--force")
+		e := decodeOut[errorOut](t, r)
+		if r.Code == cmdutil.ExitOK {
+			t.Fatalf("--force was taken:\n%s", r.Out)
+		}
+		c := commandStarting(t, e.Error.Commands, "roster repo edit --add-maintainer "+bob.npub())
+		if strings.Contains(c, "--force") {
+			t.Fatalf("the rerun keeps --force: %q", c)
+		}
+		s.wantOK(t, r, s.alice, c)
+	}},
+	{"an add over a conflicting state: the --force rerun from the checkout", func(t *testing.T) {
+		js := forcedAddScene(t)
+		r := js.w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--json")
+		e := wantError(t, r, cmdutil.ExitRefused, "state-conflict")
+		c := commandStarting(t, e.Commands, "roster repo edit --add-maintainer "+bob.npub()+" --force")
+		if got := pasteInWorld(t, js.w, r, alice, js.alice.dir, c); got.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+	}},
+	{"a forced state stored and the announcement refused: the rerun and repo state", func(t *testing.T) {
+		js := forcedAddScene(t)
+		js.w.relays[0].SetMisbehaviour(devrelay.Misbehaviour{RefuseEvent: func(evt *nostr.Event) string {
+			if evt.Kind == graph.KindAnnouncement {
+				return "blocked: announcements are closed today"
+			}
+			return ""
+		}})
+		r := js.w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--force", "--json")
+		e := wantError(t, r, cmdutil.ExitUnverified, "partly-published")
+		js.w.relays[0].SetMisbehaviour(devrelay.Misbehaviour{})
+		for _, prefix := range []string{"roster repo state --repo", "roster repo edit --add-maintainer " + bob.npub()} {
+			c := commandStarting(t, e.Commands, prefix)
+			if got := pasteInWorld(t, js.w, r, alice, js.alice.dir, c); got.Code != cmdutil.ExitOK {
+				t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
+			}
+		}
+	}},
+	{"an invitee whose published state differs: publish on their own coordinate, then accept", func(t *testing.T) {
+		js := newJoinScene(t)
+		w := js.w
+		w.seed(bob.announce(t, w.id, 200, nostr.Tag{"clone", js.url}), bob.state(t, w.id, 300, js.mainB))
+		w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+		co := js.clone()
+		w.dir = co.dir
+		r := w.run(bob, alice, 2000, "repo", "accept", "--json")
+		e := wantError(t, r, cmdutil.ExitRefused, "state-conflict")
+		publishOwn := commandStarting(t, e.Commands, "roster repo state publish --repo nostr://")
+		if got := pasteInWorld(t, w, r, bob, co.dir, publishOwn); got.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+		accept := commandStarting(t, e.Commands, "roster repo accept")
+		if got := pasteInWorld(t, w, r, bob, co.dir, accept); got.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+	}},
+	{"a handoff blocked by objects no server has: publish a served state, then the removal", func(t *testing.T) {
+		js := acceptedBob(t)
+		w := js.w
+		co := js.clone()
+		unpushed := co.commit("bob's work nobody serves")
+		w.seed(bob.state(t, w.id, 2200, unpushed))
+		r := w.run(alice, alice, 3000, "repo", "edit", "--remove-maintainer", bob.npub(), "--json")
+		e := wantError(t, r, cmdutil.ExitRefused, "objects-unavailable")
+		publishServed := commandStarting(t, e.Commands, "roster repo state publish --force")
+		if got := pasteInWorld(t, w, r, alice, js.alice.dir, publishServed); got.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+		removal := commandStarting(t, e.Commands, "roster repo edit --remove-maintainer "+bob.npub())
+		if got := pasteInWorld(t, w, r, alice, js.alice.dir, removal); got.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+	}},
 }
 
 // shouldRun is the command of the human health line "<who> should run:
@@ -334,4 +530,19 @@ func guidanceCommand(t *testing.T, r result, prefix string) string {
 	}
 	t.Fatalf("no guidance names %q:\n%s", prefix, r.Out)
 	return ""
+}
+
+// pasteInWorld pastes line as p in dir with p's key and w's roster home
+// (the home w.run gives everyone, which the printed command names), and
+// requires it to get further than before.
+func pasteInWorld(t *testing.T, w *mutWorld, before result, p person, dir, line string) step {
+	t.Helper()
+	line, _, _ = strings.Cut(line, "  # ")
+	if strings.HasPrefix(line, "roster ") && !strings.Contains(line, "&&") {
+		line += " --json"
+	}
+	u := &shellUser{t: t, who: p, env: withKey(w.home, p), cwd: dir, clock: newSceneClock()}
+	got := u.paste(line)
+	requireFurther(t, line, before, got)
+	return got
 }
