@@ -499,6 +499,98 @@ var rmembRows = []suggestionRow{
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 	}},
+	{"a change every relay refused: the rerun once they accept", func(t *testing.T) {
+		s := newSuggestScene(t)
+		s.relay.SetMisbehaviour(devrelay.Misbehaviour{RefuseEvent: func(evt *nostr.Event) string {
+			if evt.Kind == graph.KindAnnouncement {
+				return "blocked: announcements are closed today"
+			}
+			return ""
+		}})
+		r := s.change(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub())
+		e := wantError(t, r, cmdutil.ExitFailure, "publish-failed")
+		s.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+		s.wantOK(t, r, s.alice, commandStarting(t, e.Commands, "roster repo edit --add-maintainer "+bob.npub()))
+	}},
+	{"a change a relay did not read back: what each relay serves now", func(t *testing.T) {
+		s := newSuggestScene(t)
+		second := devrelay.StartN(t, 1, devrelay.Options{})[0]
+		publish(t, second.URL(), alice.announce(t, s.id, 100))
+		second.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: aliceAnnouncementOf(s.id)})
+		r := s.roster(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--relay", second.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitUnverified, "unverified")
+		second.SetMisbehaviour(devrelay.Misbehaviour{})
+		var perRelay string
+		for _, c := range e.Commands {
+			if strings.HasSuffix(c, "  # what "+second.URL()+" serves now") {
+				perRelay = c
+			}
+		}
+		if perRelay == "" || !strings.Contains(perRelay, "--repo "+s.naddr) {
+			t.Fatalf("no read of %s alone: %q", second.URL(), e.Commands)
+		}
+		for _, c := range []string{commandStarting(t, e.Commands, "roster repo --repo"), perRelay} {
+			s.wantOK(t, r, s.alice, c)
+		}
+	}},
+	{"a change another edit overtook before the recheck: the rerun", func(t *testing.T) {
+		s := newSuggestScene(t)
+		at := time.Now().Add(-2 * time.Hour)
+		competing := func() {
+			publish(t, s.relay.URL(), alice.announce(t, s.id, at.Unix()-30, nostr.Tag{"description", "edited elsewhere"}))
+		}
+		r := invocation{Env: s.alice.env, Dir: s.alice.dir, Now: at, Seams: cmdutil.Seams{BeforeRecheck: competing}}.
+			roster(t, "repo", "edit", "--add-maintainer", bob.npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--json")
+		e := decodeOut[errorOut](t, r)
+		if r.Code == cmdutil.ExitOK {
+			t.Fatalf("the change went through over a competing edit:\n%s", r.Out)
+		}
+		s.wantOK(t, r, s.alice, commandStarting(t, e.Error.Commands, "roster repo edit --add-maintainer "+bob.npub()))
+	}},
+	{"a join that newly authorizes an old status: check-event of it", func(t *testing.T) {
+		s := newSuggestScene(t)
+		a := nostr.Tag{"a", "30617:" + bob.pk + ":" + s.id}
+		issue := erin.sign(t, 1621, 60, a, nostr.Tag{"subject", "it breaks"})
+		closed := bob.sign(t, 1632, 70, a, nostr.Tag{"e", issue.ID, "", "root"})
+		publish(t, s.relay.URL(),
+			bob.announce(t, s.id, 100, role("M", bob, "50", "100"), role("M", alice, "100"), role("m", bob, "100"), maintainersTag(alice, bob)),
+			issue, closed)
+		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "newly-authorized-action", "repo", "edit", "--add-maintainer", bob.npub())
+		got := s.wantFurther(t, r, s.alice, commandStarting(t, cmds, "roster repo check-event "+closed.ID))
+		if !strings.Contains(got.Out, closed.ID) {
+			t.Fatalf("check-event does not speak of %s:\n%s", closed.ID, got.Out)
+		}
+	}},
+	{"pending resume of a write the journal holds only part of: discard it", func(t *testing.T) {
+		s := newSuggestScene(t)
+		second := devrelay.StartN(t, 1, devrelay.Options{})[0]
+		publish(t, second.URL(), alice.announce(t, s.id, 100))
+		second.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: aliceAnnouncementOf(s.id)})
+		s.roster(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--relay", second.URL(), "--json")
+		second.SetMisbehaviour(devrelay.Misbehaviour{})
+		files := journalFiles(t, s.alice.home)
+		if len(files) != 1 {
+			t.Fatalf("journal %v", files)
+		}
+		b, err := os.ReadFile(files[0])
+		if err != nil || !strings.Contains(string(b), `"of":1`) {
+			t.Fatalf("entry %v: %s", err, b)
+		}
+		// A write of two events whose second entry is gone.
+		if err := os.WriteFile(files[0], []byte(strings.Replace(string(b), `"of":1`, `"of":2`, 1)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		id := strings.TrimSuffix(filepath.Base(files[0]), "-0.json")
+		r := s.roster(t, s.alice, "pending", "resume", id[:12], "--json")
+		e := decodeOut[errorOut](t, r)
+		if r.Code == cmdutil.ExitOK {
+			t.Fatalf("an incomplete write was resumed:\n%s", r.Out)
+		}
+		s.wantOK(t, r, s.alice, commandStarting(t, e.Error.Commands, "roster pending discard "+id[:12]))
+		if left := journalFiles(t, s.alice.home); len(left) != 0 {
+			t.Fatalf("journal still holds %v", left)
+		}
+	}},
 }
 
 // shouldRun is the command of the human health line "<who> should run:
