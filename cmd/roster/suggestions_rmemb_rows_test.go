@@ -90,9 +90,6 @@ func (s *suggestScene) before(t *testing.T, p suggestPerson, k int, args ...stri
 	return r
 }
 
-// events is how many events the scene's relay stores.
-func (s *suggestScene) events() int { return len(s.relay.Stored(nostr.Filter{})) }
-
 var rmembRows = []suggestionRow{
 	{"adding oneself as a confirmed maintainer: who maintains it", func(t *testing.T) {
 		s := newLeadScene(t)
