@@ -261,6 +261,9 @@ func fetch(ctx context.Context, src Source, v *View, need Evidence) error {
 			src.warn(fmt.Sprintf("could not update the local cache (%v); --offline will not see this read", err))
 		}
 		newer = NewerKnown(store, id, v.Events)
+		if len(newer) > 0 && deletionsOfNewer(ctx, pool, res, store, newer) {
+			newer = NewerKnown(store, id, v.Events)
+		}
 		v.LastComplete = lastComplete(src, store, id)
 		if verifyNamedByComplete(pool, res, v, reach) {
 			if err := store.PutVerified(res.Verified(v.Events)...); err != nil {
@@ -291,6 +294,41 @@ func lastComplete(src Source, store *cache.Cache, identifier string) []*nostr.Ev
 	return evts
 }
 
+// deletionsOfNewer asks the relays, in one more round, for their authors'
+// NIP-09 deletions of the newer cached events by id, and keeps the verified
+// ones in the cache: a version its author deleted is not one a lagging
+// relay hides (base-in-the-future tells the user to delete it just so). It
+// reports whether any was kept.
+func deletionsOfNewer(ctx context.Context, pool *relaypool.Pool, res *relaypool.FetchResult, store *cache.Cache, newer []*nostr.Event) bool {
+	ids, authors := make([]string, 0, len(newer)), map[string]bool{}
+	for _, e := range newer {
+		ids = append(ids, e.ID)
+		authors[e.PubKey] = true
+	}
+	who := sortedSet(authors)
+	got := pool.Ask(ctx, res, relaysOf(res), nostr.Filter{Kinds: []int{graph.KindDeletion}, Authors: who, Tags: nostr.TagMap{"e": ids}})
+	// The answer's signatures are checked for these authors only (the
+	// pool defers the rest), which makes their events part of it.
+	pool.VerifyAuthors(got, who)
+	var dels []*nostr.Event
+	for _, e := range got.Events {
+		if e.Kind == graph.KindDeletion && authors[e.PubKey] {
+			dels = append(dels, e)
+		}
+	}
+	kept := got.Verified(dels)
+	return len(kept) > 0 && store.PutVerified(kept...) == nil
+}
+
+// relaysOf are the relays res asked.
+func relaysOf(res *relaypool.FetchResult) []string {
+	out := make([]string, 0, len(res.Relays))
+	for _, r := range res.Relays {
+		out = append(out, r.URL)
+	}
+	return out
+}
+
 // NewerKnown are the events the cache holds (verified before, roster's own
 // publications among them) that are newer versions of an address the
 // relays just answered with an older version of. A relay that answers a
@@ -318,7 +356,7 @@ func NewerKnown(store *cache.Cache, identifier string, events []*nostr.Event) []
 	var out []*nostr.Event
 	for _, c := range known {
 		k := graph.Coordinate{Kind: c.Kind, Pubkey: c.PubKey, Identifier: identifier}.ATag()
-		if cur := latest[k]; cur != nil && c.ID != cur.ID && graph.Newer(c, cur) {
+		if cur := latest[k]; cur != nil && c.ID != cur.ID && graph.Newer(c, cur) && !deletedByAuthor(store, c) {
 			out = append(out, c)
 		}
 	}
@@ -529,6 +567,9 @@ func Again(ctx context.Context, src Source, prev *View, now int64, also ...nostr
 			src.warn(fmt.Sprintf("could not update the local cache (%v); --offline will not see this read", err))
 		}
 		newer = NewerKnown(store, id, v.Events)
+		if len(newer) > 0 && deletionsOfNewer(ctx, pool, res, store, newer) {
+			newer = NewerKnown(store, id, v.Events)
+		}
 		v.LastComplete = lastComplete(src, store, id)
 		pin(store, v, seeds)
 		store.Close()
@@ -544,4 +585,19 @@ func Again(ctx context.Context, src Source, prev *View, now int64, also ...nostr
 	}
 	v.resolve()
 	return v, nil
+}
+
+// deletedByAuthor reports whether the cache holds a deletion request by e's
+// own author naming e's id.
+func deletedByAuthor(store *cache.Cache, e *nostr.Event) bool {
+	dels, err := store.DeletedBy(e.ID)
+	if err != nil {
+		return false
+	}
+	for _, d := range dels {
+		if d.PubKey == e.PubKey {
+			return true
+		}
+	}
+	return false
 }

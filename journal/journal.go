@@ -371,7 +371,7 @@ func (e *UnreadableError) Error() string {
 		return fmt.Sprintf("%v (%v): give roster a home it can write (--home or ROSTER_HOME), then run the command again", ErrUnreadable, e.Err)
 	}
 	if e.Err != nil {
-		return fmt.Sprintf("%v (%v): fix the permissions of %s (it must be readable and writable by you, mode 0700), then run the command again", ErrUnreadable, e.Err, e.Root)
+		return fmt.Sprintf("%v (%v): fix the permissions of %s (it must be a directory readable and writable by you, mode 0700), then run the command again", ErrUnreadable, e.Err, e.Root)
 	}
 	parts := make([]string, 0, len(e.Problems))
 	for _, p := range e.Problems {

@@ -1,6 +1,7 @@
 package membership
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/nbd-wtf/go-nostr"
@@ -36,11 +37,18 @@ func unfinishedFor(j *journal.Dir, v *discovery.View, author string) ([]journal.
 }
 
 // journalUnreadable is the failure of a change whose journal cannot be read.
+// `roster pending` lists and discards journal files that cannot be read; a
+// journal directory that cannot be read at all fails it the same way, so
+// then only the change itself is named, for once the journal is fixed.
 func journalUnreadable(out *Outcome, err error) *Failure {
+	var next []suggest.Command
+	if ue := (*journal.UnreadableError)(nil); !errors.As(err, &ue) || ue.Err == nil {
+		next = append(next, suggest.Roster("pending").Because("list the unfinished writes and the journal files that cannot be read"))
+	}
+	next = append(next, out.Intent.Suggest().Because("run the change again once the journal can be read"))
 	return &Failure{Failure: failure.Failure{Code: KindJournalUnreadable, Class: failure.Unexpected, Err: err,
-		Msg: "cannot tell whether an earlier write of this repository did not finish, so nothing was signed: " + err.Error(),
-		Next: []suggest.Command{suggest.Roster("pending").Because("list the unfinished writes and the journal files that cannot be read"),
-			out.Intent.Suggest().Because("run the change again once the journal can be read")}}, Outcome: out}
+		Msg:  "cannot tell whether an earlier write of this repository did not finish, so nothing was signed: " + err.Error(),
+		Next: next}, Outcome: out}
 }
 
 // journalEntries are the entries of the events a change is about to send

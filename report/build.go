@@ -99,6 +99,8 @@ func FindingOf(f graph.Finding) Finding {
 	if f.Command != nil {
 		c := f.Command.String()
 		out.Command = &c
+		s := *f.Command
+		out.Suggested = &s
 	}
 	return out
 }

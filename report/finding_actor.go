@@ -20,6 +20,11 @@ func findingIn(r *graph.Resolution, f graph.Finding) Finding {
 	default:
 		out.Actor = graph.Npub(f.Author)
 		out.ActorIsMaintainer = r != nil && r.Confirmed(f.Author)
+		if out.Suggested != nil && len(out.Suggested.RunBy) == 0 {
+			// The author runs it: in their own home when that is not the reader.
+			c := out.Suggested.ByPerson(out.Actor)
+			out.Suggested = &c
+		}
 	}
 	return out
 }

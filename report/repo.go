@@ -88,6 +88,13 @@ type Finding struct {
 	// Text is Message as parts (graph.Finding.Text): the people it names
 	// are values the human renderer names. Not in JSON.
 	Text suggest.Block `json:"-"`
+	// Suggested is Command as a value, for Actor to run (nil when there is
+	// nothing to run or the command was built as text). Not in JSON.
+	Suggested *suggest.Command `json:"-"`
+	// Pasted is Command with the reader's --repo, --relay and (for their
+	// own command) --home, as human output prints it (render.PasteFindings);
+	// "" prints Command. Not in JSON, which keeps the bare command.
+	Pasted string `json:"-"`
 }
 
 // MessageText is the message as parts: Text while it says Message, else

@@ -132,7 +132,7 @@ func TestHealthFormatGitHubIsWellFormedWorkflowCommands(t *testing.T) {
 	}
 	s := string(md)
 	if strings.Count(s, "## roster repository health") != 3 || !strings.Contains(s, "Maintainer (confirmed)") ||
-		!strings.Contains(s, "`roster repo follow-lead`") || !strings.Contains(s, "| removed") && !strings.Contains(s, "`removed-by-lead`") {
+		!strings.Contains(s, "`roster repo follow-lead --repo ") || !strings.Contains(s, "| removed") && !strings.Contains(s, "`removed-by-lead`") {
 		t.Fatalf("job summary:\n%s", s)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/roster-cli/roster/report"
+	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 )
 
@@ -19,7 +20,23 @@ func ActorLine(f report.Finding, pt PeopleText) string {
 	if f.Command == nil {
 		return fmt.Sprintf("%s %s repair it by hand", who, verb)
 	}
-	return fmt.Sprintf("%s %s run: %s", who, verb, termtext.Line(*f.Command))
+	cmd := *f.Command
+	if f.Pasted != "" {
+		cmd = f.Pasted
+	}
+	return fmt.Sprintf("%s %s run: %s", who, verb, termtext.Line(cmd))
+}
+
+// PasteFindings sets each finding's Pasted: its command with the reader's
+// selectors (sel.Apply), so that "should run:" runs as printed outside a
+// checkout too; a command for another person carries the repository and
+// relays, never the reader's --home.
+func PasteFindings(fs []report.Finding, sel suggest.Selectors) {
+	for i := range fs {
+		if fs[i].Suggested != nil {
+			fs[i].Pasted = sel.Apply(*fs[i].Suggested).Line()
+		}
+	}
 }
 
 // ActorText is who should act on a finding, for a person reading it:

@@ -70,6 +70,7 @@ an event that changes nothing prints nothing. Ctrl-C ends it (exit 0).`,
 			// are left out of the health list and the advisories.
 			given := pendingCommands(v)
 			rep.Shown = commandLines(given)
+			render.PasteFindings(rep.Health, render.Selectors(a))
 			renderRepoHumanAs(a.Io.Out, rep, termui.NewStyles(a.Io.Out, a.Io.Color()), render.People(a, rep.Names, rep.Viewer), render.TerminalWidth(a))
 			PrintAdvisories(a, v, given...)
 			return nil

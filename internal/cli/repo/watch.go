@@ -61,6 +61,7 @@ func watchRepo(a *cmdutil.Factory, ctx context.Context) error {
 			rep := *w.rep
 			given := pendingCommands(w.v)
 			rep.Shown = commandLines(given)
+			render.PasteFindings(rep.Health, render.Selectors(a))
 			renderRepoHumanAs(a.Io.Out, &rep, termui.NewStyles(a.Io.Out, a.Io.Color()), render.People(a, rep.Names, rep.Viewer), render.TerminalWidth(a))
 			PrintAdvisories(a, w.v, given...)
 		})

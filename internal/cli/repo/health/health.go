@@ -120,6 +120,7 @@ func healthRun(ctx context.Context, o *HealthOptions) error {
 	var gating int
 	h.Errors, h.Warnings, gating = report.CountFindings(h.Findings, strict == strictAll)
 	h.GatingWarnings = gating
+	render.PasteFindings(h.Findings, render.Selectors(a))
 	unreachable := repo.UnreachableServers(h.GitServers)
 	h.Healthy = h.Errors == 0 && (strict == "" || gating == 0)
 	pt := render.People(a, rep.Names, rep.Viewer)
@@ -265,7 +266,9 @@ func healthSummaryMarkdown(h *report.Health, rep *report.Repo, pt render.PeopleT
 		b.WriteString("\n| severity | code | finding | who | command |\n| --- | --- | --- | --- | --- |\n")
 		for _, f := range h.Findings {
 			cmd := ""
-			if f.Command != nil {
+			if f.Pasted != "" {
+				cmd = render.MdCode(f.Pasted)
+			} else if f.Command != nil {
 				cmd = render.MdCode(*f.Command)
 			}
 			who := render.ActorText(f, pt)
