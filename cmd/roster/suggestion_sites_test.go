@@ -212,9 +212,9 @@ func testFuncs(t *testing.T) map[string]bool {
 // suggestionSites is every site that builds a suggestion and how it is
 // shown to move forward.
 var suggestionSites = map[suggestionSite]siteCoverage{
-	{"announce/announce.go", "Pipeline.Run"}:                             {NotYet: "repo init refusals: no relays, an unreachable relay, a publish not confirmed"},
-	{"announce/announce.go", "Request.command"}:                          {NotYet: "the rerun of an interrupted repo init"},
-	{"announce/announce.go", "retryInit"}:                                {NotYet: "repo init whose announcement did not read back"},
+	{"announce/announce.go", "Pipeline.Run"}:                             {Rows: []string{"repo init in a checkout without commits: commit, then init", "repo init with no relays: --relay", "repo init with origin a local path: a --clone others can use", "repo init with an unreadable journal entry: pending, its discard, then init", "repo init with a full journal: pending, then init once a write is forgotten"}},
+	{"announce/announce.go", "Request.command"}:                          {Rows: []string{"repo init with an unreadable journal entry: pending, its discard, then init", "repo init with a full journal: pending, then init once a write is forgotten", "an interrupted first repo init resumed too late: init again, then discard"}},
+	{"announce/announce.go", "retryInit"}:                                {Rows: []string{"repo init with a relay not answering: another relay"}},
 	{"announce/tags.go", "editInstead"}:                                  {Elsewhere: "TestRepoInitRefusedSuggestsTheMetadataEditThatRunsAsPasted"},
 	{"cache/errors.go", "Error.Commands"}:                                {NotYet: "a cache that cannot be opened or read (cache info)"},
 	{"eventcheck/failures.go", "incomplete"}:                             {Rows: []string{"check-event of an event no relay asked holds: a relay holding it"}},
@@ -260,10 +260,10 @@ var suggestionSites = map[suggestionSite]siteCoverage{
 	{"internal/cli/hooks/hooks.go", "findHooksTarget"}:                   {NotYet: "hooks install outside a checkout"},
 	{"internal/cli/hooks/hooks.go", "newHooksInstallCmd"}:                {NotYet: "hooks install over foreign hooks"},
 	{"internal/cli/hooks/hooks.go", "newHooksUninstallCmd"}:              {NotYet: "hooks uninstall of hooks roster did not install"},
-	{"internal/cli/pending/announce.go", "resumeFirstAnnouncement"}:      {NotYet: "pending resume of an interrupted repo init"},
+	{"internal/cli/pending/announce.go", "resumeFirstAnnouncement"}:      {Rows: []string{"an interrupted first repo init resumed too late: init again, then discard"}},
 	{"internal/cli/pending/pending.go", "discardPending"}:                {Rows: []string{"pending resume or discard of an unknown id: the list"}},
 	{"internal/cli/pending/pending.go", "findPending"}:                   {Rows: []string{"pending resume or discard of an unknown id: the list"}},
-	{"internal/cli/pending/pending.go", "listPending"}:                   {NotYet: "pending with an unreadable journal entry"},
+	{"internal/cli/pending/pending.go", "listPending"}:                   {Rows: []string{"repo init with an unreadable journal entry: pending, its discard, then init"}},
 	{"internal/cli/project/cache.go", "projectReadCached"}:               {NotYet: "project show --offline with nothing cached"},
 	{"internal/cli/project/health.go", "newProjectHealthCmd"}:            {NotYet: "project health with an unjudged member or an incomplete project read (the commands are built but, Printed, never rendered)"},
 	{"internal/cli/project/health.go", "unresolvedCommands"}:             {NotYet: "project health with an unjudged member (built, but the error is Printed and its commands never rendered)"},

@@ -1,9 +1,17 @@
 package main
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/journal"
 )
 
 // Rows of TestEveryPrintedCommandMovesForward for repo init and its
@@ -21,6 +29,18 @@ func inClone(t *testing.T, p suggestPerson) (suggestPerson, *gitWork) {
 }
 
 var rrepoRows = []suggestionRow{
+	{"repo init in a checkout without commits: commit, then init", func(t *testing.T) {
+		s := newSuggestScene(t)
+		g := newGitWork(t)
+		p := s.alice
+		p.dir = g.dir
+		r := s.roster(t, p, "repo", "init", "--relay", s.relay.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitUsage, "no-commits")
+		s.wantFurther(t, r, p, commandStarting(t, e.Commands, "git commit"))
+		if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster repo init")); got.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+	}},
 	{"repo init with no relays: --relay", func(t *testing.T) {
 		s := newSuggestScene(t)
 		p, _ := inClone(t, s.alice)
@@ -30,4 +50,119 @@ var rrepoRows = []suggestionRow{
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 	}},
+	{"repo init with origin a local path: a --clone others can use", func(t *testing.T) {
+		s := newSuggestScene(t)
+		p, g := inClone(t, s.alice)
+		g.git("remote", "add", "origin", t.TempDir())
+		r := s.roster(t, p, "repo", "init", "--relay", s.relay.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitUsage, "local-clone-url")
+		_, url := newBareServer(t)
+		s.fill["https://<git server>/<repo>.git"] = url
+		if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster repo init --clone")); got.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+	}},
+	{"repo init with a relay not answering: another relay", func(t *testing.T) {
+		s := newSuggestScene(t)
+		p, _ := inClone(t, s.alice)
+		r := s.roster(t, p, "repo", "init", "--relay", "ws://127.0.0.1:1", "--json")
+		e := wantError(t, r, cmdutil.ExitIncomplete, "incomplete")
+		for _, c := range e.Commands {
+			if strings.Contains(c, "--timeout") {
+				t.Errorf("a refused connection suggests a longer --timeout: %q", c)
+			}
+		}
+		s.fill["<a relay that answers>"] = s.relay.URL()
+		if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster repo init --relay")); got.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+	}},
+	{"repo init with an unreadable journal entry: pending, its discard, then init", func(t *testing.T) {
+		s := newSuggestScene(t)
+		p, _ := inClone(t, s.alice)
+		corruptJournalEntry(t, p.home)
+		r := s.roster(t, p, "repo", "init", "--identifier", "gadget", "--relay", s.relay.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitFailure, "journal-unreadable")
+		list := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster pending"))
+		if list.Code != cmdutil.ExitOK {
+			t.Fatalf("roster pending: exit %d\n%s%s", list.Code, list.Out, list.Err)
+		}
+		// The human list names the discard of the unreadable file.
+		human := s.roster(t, p, "pending")
+		discard := printedCommand(t, human.Out, "roster pending discard")
+		if got := s.wantFurther(t, r, p, discard); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", discard, got.Code, got.Out, got.Err)
+		}
+		if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster repo init --identifier gadget")); got.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+	}},
+	{"repo init with a full journal: pending, then init once a write is forgotten", func(t *testing.T) {
+		s := newSuggestScene(t)
+		p, _ := inClone(t, s.alice)
+		id := fillJournal(t, p.home)
+		r := s.roster(t, p, "repo", "init", "--identifier", "gadget", "--relay", s.relay.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitFailure, "journal-unwritable")
+		if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster pending")); got.Code != cmdutil.ExitOK {
+			t.Fatalf("roster pending: exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+		s.mustRoster(t, p, "pending", "discard", id[:12])
+		if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster repo init --identifier gadget")); got.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+	}},
+	{"an interrupted first repo init resumed too late: init again, then discard", func(t *testing.T) {
+		s := newSuggestScene(t)
+		p, _ := inClone(t, s.alice)
+		s.relay.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: func(e *nostr.Event) bool { return e.Kind == 30617 }})
+		// Signed half an hour ago, past the relays' acceptance window.
+		r := invocation{Env: p.env, Dir: p.dir, Now: time.Now().Add(-30 * time.Minute)}.roster(t, "repo", "init", "--identifier", "gadget", "--relay", s.relay.URL(), "--json")
+		if r.Code != cmdutil.ExitUnverified {
+			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+		}
+		s.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+		resume := commandStarting(t, decodeOut[errorOut](t, r).Error.Commands, "roster pending resume")
+		got := s.roster(t, p, append(shellWords(t, strings.SplitN(resume, "  # ", 2)[0])[1:], "--json")...)
+		e := wantError(t, got, cmdutil.ExitRefused, "pending-expired")
+		if c := commandStarting(t, e.Commands, "roster repo init"); !strings.Contains(c, "# run init again") || !strings.Contains(c, "--relay "+s.relay.URL()) {
+			t.Errorf("not init's own rerun, with its relays: %q", c)
+		}
+		if again := s.wantFurther(t, got, p, commandStarting(t, e.Commands, "roster repo init")); again.Code != cmdutil.ExitOK {
+			t.Fatalf("init again: exit %d\n%s%s", again.Code, again.Out, again.Err)
+		}
+		if d := s.wantFurther(t, got, p, commandStarting(t, e.Commands, "roster pending discard")); d.Code != cmdutil.ExitOK {
+			t.Fatalf("discard: exit %d\n%s%s", d.Code, d.Out, d.Err)
+		}
+	}},
+}
+
+// corruptJournalEntry puts a journal file into home that does not parse,
+// so it may be an unfinished write of any coordinate.
+func corruptJournalEntry(t *testing.T, home string) {
+	t.Helper()
+	dir := filepath.Join(home, "journal")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, strings.Repeat("b", 64)+"-0.json"), []byte(`{"version":1,"repo":`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fillJournal fills home's journal with one unfinished write of bob's
+// (another coordinate) of as many events as the journal holds, and
+// returns its id.
+func fillJournal(t *testing.T, home string) string {
+	t.Helper()
+	var entries []journal.Entry
+	for i := range journal.MaxEntries {
+		evt := bob.announce(t, fmt.Sprintf("other-%d", i), 100)
+		c := bob.coord(evt.Tags.GetD()).ATag()
+		entries = append(entries, journal.Entry{Pipeline: journal.PipelineAnnounce, Command: []string{"repo", "init"},
+			Repo: c, Address: c, Relays: []string{"ws://127.0.0.1:1"}, Event: evt})
+	}
+	if err := journal.Open(home).Begin(entries); err != nil {
+		t.Fatal(err)
+	}
+	return entries[0].Event.ID
 }
