@@ -243,7 +243,7 @@ var suggestionSites = map[suggestionSite]siteCoverage{
 	{"internal/cli/cmdutil/pubkey_args.go", "Factory.ResolvePubkeyArgs"}: {NotYet: "a person argument that is neither npub, hex nor a resolvable name"},
 	{"internal/cli/cmdutil/signer_setup.go", ""}:                         {Unpasted: "roster login --nsec/--bunker/--generate read a secret from a terminal or reach a remote signer (login_tty_test.go and bunker_e2e_test.go run them)"},
 	{"internal/cli/cmdutil/signer_setup.go", "signerExitError"}:          {Unpasted: "roster login and logout forms that read a secret from a terminal, a pipeline feeding one, or a remote signer"},
-	{"internal/cli/dev/relay.go", "runDevRelay"}:                         {NotYet: "dev relay refused (address in use, bad flags)"},
+	{"internal/cli/dev/relay.go", "devRelayFlags.again"}:                 {Rows: []string{"dev relay on a busy port: a free one, keeping --require-auth", "dev relay with an unknown seed: the demo, on the address given"}},
 	{"internal/cli/dev/relay_try.go", "DemoTryLines"}:                    {Elsewhere: "TestDemoTryLinesRunAsPrinted"},
 	{"internal/cli/group/group.go", "groupOutage"}:                       {NotYet: "a group command with the group relay not answering"},
 	{"internal/cli/group/group.go", "groupReadErr"}:                      {NotYet: "a group read that fails"},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,6 +135,29 @@ var rrepoRows = []suggestionRow{
 			t.Fatalf("discard: exit %d\n%s%s", d.Code, d.Out, d.Err)
 		}
 	}},
+	{"dev relay on a busy port: a free one, keeping --require-auth", func(t *testing.T) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		r := invocation{Env: map[string]string{}}.roster(t, "dev", "relay", "--addr", ln.Addr().String(), "--require-auth", "--json")
+		e := wantError(t, r, cmdutil.ExitFailure, "listen")
+		c := commandStarting(t, e.Commands, "roster dev relay")
+		if !strings.Contains(c, "--require-auth") {
+			t.Errorf("the way out drops --require-auth: %q", c)
+		}
+		pasteDevRelay(t, c)
+	}},
+	{"dev relay with an unknown seed: the demo, on the address given", func(t *testing.T) {
+		r := invocation{Env: map[string]string{}}.roster(t, "dev", "relay", "--addr", "127.0.0.1:0", "--seed", "nope", "--json")
+		e := wantError(t, r, cmdutil.ExitUsage, "usage")
+		c := commandStarting(t, e.Commands, "roster dev relay --seed demo")
+		if !strings.Contains(c, "--addr 127.0.0.1:0") {
+			t.Errorf("the way out drops --addr (the default port may be taken): %q", c)
+		}
+		pasteDevRelay(t, c)
+	}},
 }
 
 // corruptJournalEntry puts a journal file into home that does not parse,
@@ -165,4 +189,15 @@ func fillJournal(t *testing.T, home string) string {
 		t.Fatal(err)
 	}
 	return entries[0].Event.ID
+}
+
+// pasteDevRelay runs a printed roster dev relay command until it listens
+// (it runs until interrupted), which is getting further than a refusal.
+func pasteDevRelay(t *testing.T, line string) {
+	t.Helper()
+	line, _, _ = strings.Cut(line, "  # ")
+	run := startDevRelayCmd(t, append(shellWords(t, line)[1:], "--json")...)
+	if out := run.waitOutput(t, `"url"`); !strings.Contains(out, "ws://127.0.0.1:") {
+		t.Fatalf("%q: %s", line, out)
+	}
 }
