@@ -135,6 +135,40 @@ var rrepoRows = []suggestionRow{
 			t.Fatalf("discard: exit %d\n%s%s", d.Code, d.Out, d.Err)
 		}
 	}},
+	{"a cache that does not parse: clear it", func(t *testing.T) {
+		s := newSuggestScene(t)
+		if err := os.WriteFile(filepath.Join(s.alice.home, "cache.db"), []byte("not a database at all, but long enough to look like one"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r := s.roster(t, s.alice, "cache", "info", "--json")
+		e := wantError(t, r, cmdutil.ExitFailure, "cache-corrupt")
+		if got := s.wantFurther(t, r, s.alice, commandStarting(t, e.Commands, "roster cache clear")); got.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+	}},
+	{"a repo read whose cache does not parse: clear it, and cache info", func(t *testing.T) {
+		s := newSuggestScene(t)
+		if err := os.WriteFile(filepath.Join(s.alice.home, "cache.db"), []byte("not a database at all, but long enough to look like one"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r := s.roster(t, s.alice, "repo", "--repo", s.naddr, "--offline", "--json")
+		e := wantError(t, r, cmdutil.ExitFailure, "cache-corrupt")
+		// In the order printed: clear it, then see what the cache holds.
+		for _, c := range []string{commandStarting(t, e.Commands, "roster cache clear"), commandStarting(t, e.Commands, "roster cache info")} {
+			if got := s.wantFurther(t, r, s.alice, c); got.Code != cmdutil.ExitOK {
+				t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
+			}
+		}
+	}},
+	{"a NIP-05 name that does not resolve: the npub instead", func(t *testing.T) {
+		s := newSuggestScene(t)
+		r := s.roster(t, s.alice, "repo", "edit", "--add-maintainer", "bob@nowhere.invalid", "--repo", s.naddr, "--relay", s.relay.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitIncomplete, "nip05")
+		s.fill["<npub>"] = bob.npub()
+		if got := s.wantFurther(t, r, s.alice, commandStarting(t, e.Commands, "roster repo edit --add-maintainer")); got.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+	}},
 	{"dev relay on a busy port: a free one, keeping --require-auth", func(t *testing.T) {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
