@@ -284,7 +284,7 @@ var suggestionSites = map[suggestionSite]siteCoverage{
 	{"internal/cli/repo/checkevent/check_event.go", "offlineRefusal"}:    {Rows: []string{"check-event --offline: the same, asking the relays"}},
 	{"internal/cli/repo/checkout_link.go", "HooksNeedCoordinate"}:        {NotYet: "hooks in a checkout with no coordinate linked"},
 	{"internal/cli/repo/checkout_link.go", "LinkAcceptedCheckout"}:       {NotYet: "repo accept in a checkout whose remote differs"},
-	{"internal/cli/repo/coordinate.go", "SelectCoordinate"}:              {NotYet: "a repo command in a checkout with no, or several, coordinates"},
+	{"internal/cli/repo/coordinate.go", "SelectCoordinate"}:              {Rows: []string{"a repo read outside a checkout without --repo: the --repo, or the clone"}},
 	{"internal/cli/repo/coordinate.go", "ambiguityChoices"}:              {NotYet: "a checkout whose remotes name several repositories"},
 	{"internal/cli/repo/coordinate.go", "coordinateUsageCommands"}:       {Rows: []string{"a --repo remote name outside a checkout: the nostr:// URL or the naddr"}},
 	{"internal/cli/repo/git_servers.go", "CompareGitServer"}:             {NotYet: "repo state with a git server behind or unreachable"},

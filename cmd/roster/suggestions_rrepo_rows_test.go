@@ -192,6 +192,20 @@ var rrepoRows = []suggestionRow{
 		}
 		pasteDevRelay(t, c)
 	}},
+	{"a repo read outside a checkout without --repo: the --repo, or the clone", func(t *testing.T) {
+		s := newSuggestScene(t)
+		r := s.roster(t, s.alice, "repo", "--relay", s.relay.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitUsage, "no-coordinate")
+		_, g := inClone(t, s.alice)
+		g.git("config", "nostr.repo", s.naddr)
+		s.fill["<naddr|nostr://npub/identifier>"] = s.naddr
+		s.fill["<your clone>"] = g.dir
+		for _, c := range []string{commandStarting(t, e.Commands, "roster repo --repo"), commandStarting(t, e.Commands, "cd <your clone> && roster repo")} {
+			if got := s.wantFurther(t, r, s.alice, c); got.Code != cmdutil.ExitOK {
+				t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
+			}
+		}
+	}},
 }
 
 // corruptJournalEntry puts a journal file into home that does not parse,
