@@ -192,6 +192,28 @@ var rrepoRows = []suggestionRow{
 		}
 		pasteDevRelay(t, c)
 	}},
+	{"repo init that a relay refuses: init again, or read the repository", func(t *testing.T) {
+		s := newSuggestScene(t)
+		p, _ := inClone(t, s.alice)
+		s.relay.SetMisbehaviour(devrelay.Misbehaviour{RefuseEvent: func(e *nostr.Event) string {
+			if e.Kind == 30617 {
+				return "blocked: not today"
+			}
+			return ""
+		}})
+		r := s.roster(t, p, "repo", "init", "--identifier", "gadget", "--relay", s.relay.URL(), "--json")
+		if r.Code != cmdutil.ExitUnverified {
+			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+		}
+		s.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+		cmds := decodeOut[errorOut](t, r).Error.Commands
+		if got := s.wantFurther(t, r, p, commandStarting(t, cmds, "roster repo init")); got.Code != cmdutil.ExitOK {
+			t.Fatalf("init again: exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+		if got := s.wantFurther(t, r, p, commandStarting(t, cmds, "roster repo --relay")); got.Code != cmdutil.ExitOK {
+			t.Fatalf("read: exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+	}},
 	{"a repo read outside a checkout without --repo: the --repo, or the clone", func(t *testing.T) {
 		s := newSuggestScene(t)
 		r := s.roster(t, s.alice, "repo", "--relay", s.relay.URL(), "--json")
@@ -204,6 +226,131 @@ var rrepoRows = []suggestionRow{
 			if got := s.wantFurther(t, r, s.alice, c); got.Code != cmdutil.ExitOK {
 				t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
 			}
+		}
+	}},
+	{"a repo read in a checkout that names no repository: --repo, or link it", func(t *testing.T) {
+		s := newSuggestScene(t)
+		p, _ := inClone(t, s.alice)
+		r := s.roster(t, p, "repo", "--relay", s.relay.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitUsage, "no-coordinate")
+		s.fill["<naddr|nostr://npub/identifier>"] = s.naddr
+		s.fill["<naddr>"] = s.naddr
+		if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster repo --repo")); got.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+		s.wantFurther(t, r, p, commandStarting(t, e.Commands, "git config nostr.repo"))
+		if got := s.roster(t, p, "repo", "--relay", s.relay.URL()); got.Code != cmdutil.ExitOK {
+			t.Fatalf("the linked checkout: exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+	}},
+	{"a NIP-05 coordinate that does not resolve: the naddr instead", func(t *testing.T) {
+		s := newSuggestScene(t)
+		r := s.roster(t, s.alice, "repo", "--repo", "nostr://alice@nowhere.invalid/widget", "--relay", s.relay.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitIncomplete, "nip05")
+		s.fill["<naddr|nostr://npub/identifier>"] = s.naddr
+		if got := s.wantFurther(t, r, s.alice, commandStarting(t, e.Commands, "roster repo --repo")); got.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+	}},
+	{"a NIP-05 coordinate --offline: the naddr --offline, or the lookup", func(t *testing.T) {
+		s := newSuggestScene(t)
+		s.mustRoster(t, s.alice, "repo", "--repo", s.naddr, "--relay", s.relay.URL()) // caches it
+		r := s.roster(t, s.alice, "repo", "--repo", "nostr://alice@nowhere.invalid/widget", "--offline", "--json")
+		e := wantError(t, r, cmdutil.ExitUsage, "usage")
+		s.fill["<naddr|nostr://npub/identifier>"] = s.naddr
+		if got := s.wantFurther(t, r, s.alice, commandStarting(t, e.Commands, "roster repo --repo <naddr|nostr://npub/identifier> --offline")); got.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+		s.wantFurther(t, r, s.alice, commandStarting(t, e.Commands, "roster repo --repo nostr://alice@"))
+	}},
+	{"a checkout whose remotes name two repositories: each, and choosing one", func(t *testing.T) {
+		s := newSuggestScene(t)
+		publish(t, s.relay.URL(), bob.announce(t, "widget", 100))
+		p, g := inClone(t, s.alice)
+		g.git("remote", "add", "mine", "nostr://"+alice.npub()+"/widget")
+		g.git("remote", "add", "upstream", "nostr://"+bob.npub()+"/widget")
+		r := s.roster(t, p, "repo", "--relay", s.relay.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitUsage, "ambiguous-coordinate")
+		if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster repo --repo nostr://"+bob.npub())); got.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+		s.wantFurther(t, r, p, commandStarting(t, e.Commands, "git config nostr.repo"))
+		if got := s.roster(t, p, "repo", "--relay", s.relay.URL()); got.Code != cmdutil.ExitOK {
+			t.Fatalf("the chosen repository: exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+	}},
+	{"repo accept in a checkout that selects another repository: select the accepted one", func(t *testing.T) {
+		s := newSuggestScene(t)
+		s.mustRoster(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub(), "--repo", s.naddr, "--relay", s.relay.URL())
+		p, g := inClone(t, s.bob)
+		g.git("config", "nostr.repo", bob.naddr("elsewhere"))
+		r := s.roster(t, p, "repo", "accept", "--repo", s.naddr, "--relay", s.relay.URL())
+		if r.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+		}
+		c := printedCommand(t, r.Out+r.Err, "git config nostr.repo")
+		s.wantFurther(t, r, p, c)
+		if got := s.roster(t, p, "repo", "--relay", s.relay.URL()); got.Code != cmdutil.ExitOK || !strings.Contains(got.Out, "widget") {
+			t.Fatalf("the accepted repository: exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+	}},
+	{"hooks install in a checkout that names no repository: link it, then install", func(t *testing.T) {
+		s := newSuggestScene(t)
+		p, _ := inClone(t, s.alice)
+		r := s.roster(t, p, "hooks", "install", "--relay", s.relay.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitUsage, "no-coordinate")
+		s.fill["<naddr|nostr-url>"] = s.naddr
+		s.wantFurther(t, r, p, commandStarting(t, e.Commands, "git config nostr.repo"))
+		if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster hooks install")); got.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+	}},
+	{"a change through a relay serving an older version: the read", func(t *testing.T) {
+		s := newSuggestScene(t)
+		old := alice.announce(t, s.id, 100)
+		s.mustRoster(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub(), "--repo", s.naddr, "--relay", s.relay.URL())
+		current := map[string]bool{}
+		for _, e := range s.relay.Stored(nostr.Filter{Kinds: []int{30617}, Authors: []string{alice.pk}}) {
+			current[e.ID] = true
+		}
+		s.relay.Inject(old)
+		s.relay.SetMisbehaviour(devrelay.Misbehaviour{Withhold: func(e *nostr.Event) bool { return current[e.ID] }})
+		r := s.roster(t, s.alice, "repo", "edit", "--add-maintainer", carol.npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitIncomplete, "stale-relays")
+		s.wantFurther(t, r, s.alice, commandStarting(t, e.Commands, "roster repo --repo"))
+	}},
+	{"a change whose relays are more than the bound: the read, and the change with --relay", func(t *testing.T) {
+		s := newSuggestScene(t)
+		many := nostr.Tag{"relays"}
+		for i := range 40 {
+			many = append(many, fmt.Sprintf("ws://127.0.0.1:1/r%02d", i))
+		}
+		publish(t, s.relay.URL(), bob.announce(t, s.id, 200, role("M", alice, "200"), role("m", bob, "200"), many))
+		p := s.alice
+		p.env = map[string]string{"ROSTER_RELAYS": s.relay.URL()}
+		for k, v := range s.alice.env {
+			if k != "ROSTER_RELAYS" {
+				p.env[k] = v
+			}
+		}
+		r := s.roster(t, p, "repo", "edit", "--add-maintainer", bob.npub(), "--repo", s.naddr, "--json")
+		e := wantError(t, r, cmdutil.ExitIncomplete, "relay-bound")
+		s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster repo --repo"))
+		if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster repo edit --add-maintainer")); got.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+	}},
+	{"a change whose announcements name more people than the bound: the graph", func(t *testing.T) {
+		s := newSuggestScene(t)
+		tags := []nostr.Tag{role("M", alice, "200"), role("m", bob, "200")}
+		for i := range 600 {
+			tags = append(tags, nostr.Tag{"m", fmt.Sprintf("%064x", i+1), "200"})
+		}
+		publish(t, s.relay.URL(), alice.announce(t, s.id, 150, role("M", alice), role("m", bob, "150"), maintainersTag(alice, bob)), bob.announce(t, s.id, 200, tags...))
+		r := s.roster(t, s.alice, "repo", "edit", "--add-maintainer", carol.npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitIncomplete, "reach-bound")
+		if got := s.wantFurther(t, r, s.alice, commandStarting(t, e.Commands, "roster repo graph")); got.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 	}},
 }
