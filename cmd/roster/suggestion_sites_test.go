@@ -257,7 +257,7 @@ var suggestionSites = map[suggestionSite]siteCoverage{
 	{"internal/cli/group/ref.go", "groupTarget"}:                         {Rows: []string{"group show with no relay to ask: --relay"}},
 	{"internal/cli/help/topics.go", "unknownHelpTopic"}:                  {Rows: []string{"an unknown help topic: the topic meant"}},
 	{"internal/cli/hooks/hooks.go", "HooksTip"}:                          {NotYet: "a checkout without roster's hooks installed (the tip)"},
-	{"internal/cli/hooks/hooks.go", "findHooksTarget"}:                   {NotYet: "hooks install outside a checkout"},
+	{"internal/cli/hooks/hooks.go", "findHooksTarget"}:                   {Rows: []string{"hooks install outside a checkout: in the clone, with the same relays"}},
 	{"internal/cli/hooks/hooks.go", "newHooksInstallCmd"}:                {NotYet: "hooks install over foreign hooks"},
 	{"internal/cli/hooks/hooks.go", "newHooksUninstallCmd"}:              {NotYet: "hooks uninstall of hooks roster did not install"},
 	{"internal/cli/pending/announce.go", "resumeFirstAnnouncement"}:      {Rows: []string{"an interrupted first repo init resumed too late: init again, then discard"}},

@@ -353,6 +353,21 @@ var rrepoRows = []suggestionRow{
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 	}},
+	{"hooks install outside a checkout: in the clone, with the same relays", func(t *testing.T) {
+		s := newSuggestScene(t)
+		r := s.roster(t, s.alice, "hooks", "install", "--relay", s.relay.URL(), "--json")
+		e := wantError(t, r, cmdutil.ExitUsage, "not-a-checkout")
+		_, g := inClone(t, s.alice)
+		g.git("config", "nostr.repo", s.naddr)
+		s.fill["<your clone>"] = g.dir
+		c := commandStarting(t, e.Commands, "cd <your clone> && roster hooks install")
+		if !strings.Contains(c, "--relay "+s.relay.URL()) {
+			t.Errorf("the install in the clone drops --relay, which the hooks would ask: %q", c)
+		}
+		if got := s.wantFurther(t, r, s.alice, c); got.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+	}},
 }
 
 // corruptJournalEntry puts a journal file into home that does not parse,
