@@ -368,6 +368,60 @@ var rrepoRows = []suggestionRow{
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 	}},
+	{"hooks install or uninstall where the hooks directory cannot be made: hooks status", func(t *testing.T) {
+		s := newSuggestScene(t)
+		p, g := inClone(t, s.alice)
+		g.git("config", "nostr.repo", s.naddr)
+		// A directory nobody can create, not even root: one in procfs.
+		g.git("config", "core.hooksPath", "/proc/self/fdinfo/hooks")
+		for _, verb := range []string{"install", "uninstall"} {
+			r := s.roster(t, p, "hooks", verb, "--json")
+			e := wantError(t, r, cmdutil.ExitFailure, "failure")
+			if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster hooks status")); got.Code != cmdutil.ExitOK {
+				t.Fatalf("%s: exit %d\n%s%s", verb, got.Code, got.Out, got.Err)
+			}
+		}
+	}},
+	{"repo init in a checkout without roster's hooks: the tip's install", func(t *testing.T) {
+		s := newSuggestScene(t)
+		p, _ := inClone(t, s.alice)
+		r := s.roster(t, p, "repo", "init", "--relay", s.relay.URL())
+		if r.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+		}
+		c := printedCommand(t, r.Err, "tip:")
+		if got := s.wantFurther(t, r, p, c); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
+		}
+		if again := s.roster(t, p, "repo", "init", "--relay", s.relay.URL()); strings.Contains(again.Err, "tip:") {
+			t.Fatalf("the tip is still given after its install:\n%s", again.Err)
+		}
+	}},
+	{"hooks status with a hook not current: the update", func(t *testing.T) {
+		s := newSuggestScene(t)
+		p, g := inClone(t, s.alice)
+		g.git("config", "nostr.repo", s.naddr)
+		s.mustRoster(t, p, "hooks", "install", "--relay", s.relay.URL())
+		hook := filepath.Join(g.dir, ".git", "hooks", "pre-push")
+		b, err := os.ReadFile(hook)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(hook, append(b, []byte("# an older version\n")...), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		r := s.roster(t, p, "hooks", "status")
+		c := printedCommand(t, r.Out, "update with:")
+		if !strings.Contains(c, "--relay "+s.relay.URL()) {
+			t.Errorf("the update drops the hooks' --relay: %q", c)
+		}
+		if got := s.wantFurther(t, r, p, c); got.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
+		}
+		if again := s.roster(t, p, "hooks", "status"); strings.Contains(again.Out, "update with:") {
+			t.Fatalf("still not current after the update:\n%s", again.Out)
+		}
+	}},
 }
 
 // corruptJournalEntry puts a journal file into home that does not parse,
