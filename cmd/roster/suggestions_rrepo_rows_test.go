@@ -422,6 +422,33 @@ var rrepoRows = []suggestionRow{
 			t.Fatalf("still not current after the update:\n%s", again.Out)
 		}
 	}},
+	{"check-event with no relay to ask: the same with --relay", func(t *testing.T) {
+		s := newSuggestScene(t)
+		st := alice.state(t, s.id, 200, strings.Repeat("a", 40))
+		publish(t, s.relay.URL(), st)
+		r := s.roster(t, s.alice, "repo", "check-event", st.ID, "--repo", s.naddr, "--json")
+		e := wantError(t, r, cmdutil.ExitUsage, "no-relays")
+		s.wantFurther(t, r, s.alice, commandStarting(t, e.Commands, "roster repo check-event "+st.ID))
+	}},
+	{"login with no way chosen, or a passphrase typed differently: the login, typed right", func(t *testing.T) {
+		// Each is pasted by someone not logged in yet, in a home of their own.
+		paste := func(before result, line, stdin string) {
+			t.Helper()
+			line, _, _ = strings.Cut(line, "  # ")
+			got := invocation{Env: homeEnv(t), Stdin: stdin, Seams: noKeyring}.roster(t, append(shellWords(t, line)[1:], "--json")...)
+			requireFurther(t, line, before, step{Code: got.Code, Out: got.Out, Err: got.Err})
+			if got.Code != cmdutil.ExitOK {
+				t.Fatalf("%q: exit %d\n%s%s", line, got.Code, got.Out, got.Err)
+			}
+		}
+		r := invocation{Env: homeEnv(t), Seams: noKeyring}.roster(t, "login", "--json")
+		e := wantError(t, r, cmdutil.ExitUsage, "usage")
+		paste(r, commandStarting(t, e.Commands, "roster login --generate"), "same\nsame\n")
+		paste(r, commandStarting(t, e.Commands, "roster login --nsec"), newTestKey(t).nsec+"\nsame\nsame\n")
+		r = invocation{Env: homeEnv(t), Stdin: "one\ntwo\n", Seams: noKeyring}.roster(t, "login", "--generate", "--json")
+		e = wantError(t, r, cmdutil.ExitUsage, "passphrase-mismatch")
+		paste(r, commandStarting(t, e.Commands, "roster login --generate"), "same\nsame\n")
+	}},
 }
 
 // corruptJournalEntry puts a journal file into home that does not parse,
