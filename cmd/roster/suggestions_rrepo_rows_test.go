@@ -11,6 +11,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/journal"
 )
@@ -449,6 +450,60 @@ var rrepoRows = []suggestionRow{
 		e = wantError(t, r, cmdutil.ExitUsage, "passphrase-mismatch")
 		paste(r, commandStarting(t, e.Commands, "roster login --generate"), "same\nsame\n")
 	}},
+	{"a pre-push by a maintainer the lead removed: follow the lead, or a repository of one's own", func(t *testing.T) {
+		s := newSuggestScene(t)
+		publish(t, s.relay.URL(), removal(t)...)
+		c := personIn(t, carol)
+		g := newGitWork(t)
+		g.commit("work")
+		g.git("config", "nostr.repo", gitstate.EncodeNaddr(alice.coord("proj"), []string{s.relay.URL()}))
+		c.dir = g.dir
+		r := prePush(t, c, g, "--relay", s.relay.URL())
+		e := wantError(t, r, cmdutil.ExitRefused, "push-removed-by-lead")
+		s.wantFurther(t, r, c, commandStarting(t, e.Commands, "roster repo follow-lead"))
+		s.fill["<new-identifier>"] = "carols-proj"
+		if got := s.wantFurther(t, r, c, commandStarting(t, e.Commands, "roster repo init --identifier")); got.Code != cmdutil.ExitOK {
+			t.Fatalf("init: exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+	}},
+	{"a pre-push of a ref that does not build on the accepted state: merge it, then push", func(t *testing.T) {
+		s := newSuggestScene(t)
+		p, g := inClone(t, s.bob)
+		g.git("checkout", "-q", "-b", "accepted")
+		accepted := g.commit("accepted")
+		g.git("checkout", "-q", "main")
+		g.commit("mine")
+		publish(t, s.relay.URL(),
+			alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), maintainersTag(alice, bob)),
+			bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)),
+			alice.state(t, "proj", 1003, accepted))
+		g.git("config", "nostr.repo", gitstate.EncodeNaddr(alice.coord("proj"), []string{s.relay.URL()}))
+		r := prePush(t, p, g, "--relay", s.relay.URL())
+		e := wantError(t, r, cmdutil.ExitRefused, "push-not-descended")
+		s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster repo state"))
+		s.wantFurther(t, r, p, commandStarting(t, e.Commands, "git merge "+accepted))
+		if again := prePush(t, p, g, "--relay", s.relay.URL()); again.Code != cmdutil.ExitOK {
+			t.Fatalf("the push after the merge: exit %d\n%s%s", again.Code, again.Out, again.Err)
+		}
+	}},
+	{"a first push after a confirmation with the relay silent: repo state once it answers", func(t *testing.T) {
+		s := newSuggestScene(t)
+		p, g := inClone(t, s.bob)
+		head := g.rev("HEAD")
+		publish(t, s.relay.URL(),
+			alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), maintainersTag(alice, bob)),
+			alice.state(t, "proj", 1003, head))
+		naddr := gitstate.EncodeNaddr(alice.coord("proj"), []string{s.relay.URL()})
+		s.mustRoster(t, p, "repo", "accept", "--repo", naddr, "--relay", s.relay.URL())
+		g.git("config", "nostr.repo", naddr)
+		s.relay.SetSilent(true)
+		r := prePush(t, p, g, "--relay", s.relay.URL(), "--timeout", "1s")
+		e := wantError(t, r, cmdutil.ExitRefused, "push-needs-fresh-fetch")
+		s.relay.SetSilent(false)
+		if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster repo state")); got.Code != cmdutil.ExitOK {
+			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
+		}
+	}},
 }
 
 // corruptJournalEntry puts a journal file into home that does not parse,
@@ -491,4 +546,18 @@ func pasteDevRelay(t *testing.T, line string) {
 	if out := run.waitOutput(t, `"url"`); !strings.Contains(out, "ws://127.0.0.1:") {
 		t.Fatalf("%q: %s", line, out)
 	}
+}
+
+// personIn is who with a roster home and key of their own.
+func personIn(t *testing.T, who person) suggestPerson {
+	env := withKey(testEnv(t), who)
+	return suggestPerson{who: who, home: env["ROSTER_HOME"], env: env, dir: t.TempDir()}
+}
+
+// prePush runs roster's pre-push hook as p in g, pushing g's main, as Git
+// runs it (the hook's words, the refs on stdin).
+func prePush(t *testing.T, p suggestPerson, g *gitWork, flags ...string) result {
+	t.Helper()
+	stdin := "refs/heads/main " + g.rev("HEAD") + " refs/heads/main " + strings.Repeat("0", 40) + "\n"
+	return invocation{Env: p.env, Dir: g.dir, Stdin: stdin}.roster(t, append(flags, "--json", "hooks", "run", "pre-push", "--", "server", "file:///srv")...)
 }
