@@ -260,7 +260,7 @@ var suggestionSites = map[suggestionSite]siteCoverage{
 	{"internal/cli/hooks/hooks.go", "findHooksTarget"}:                   {Rows: []string{"hooks install outside a checkout: in the clone, with the same relays"}},
 	{"internal/cli/hooks/hooks.go", "newHooksInstallCmd"}:                {Rows: []string{"hooks install or uninstall where the hooks directory cannot be made: hooks status"}},
 	{"internal/cli/hooks/hooks.go", "newHooksUninstallCmd"}:              {Rows: []string{"hooks install or uninstall where the hooks directory cannot be made: hooks status"}},
-	{"internal/cli/pending/announce.go", "resumeFirstAnnouncement"}:      {Rows: []string{"an interrupted first repo init resumed too late: init again, then discard"}},
+	{"internal/cli/pending/announce.go", "resumeFirstAnnouncement"}:      {Rows: []string{"an interrupted first repo init resumed too late: init again, then discard", "an interrupted first repo init resumed while a relay refuses the recheck: resume once it is back, no --timeout"}},
 	{"internal/cli/pending/pending.go", "discardPending"}:                {Rows: []string{"pending resume or discard of an unknown id: the list"}},
 	{"internal/cli/pending/pending.go", "findPending"}:                   {Rows: []string{"pending resume or discard of an unknown id: the list"}},
 	{"internal/cli/pending/pending.go", "listPending"}:                   {Rows: []string{"repo init with an unreadable journal entry: pending, its discard, then init"}},

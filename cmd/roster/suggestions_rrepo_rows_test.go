@@ -136,6 +136,37 @@ var rrepoRows = []suggestionRow{
 			t.Fatalf("discard: exit %d\n%s%s", d.Code, d.Out, d.Err)
 		}
 	}},
+	{"an interrupted first repo init resumed while a relay refuses the recheck: resume once it is back, no --timeout", func(t *testing.T) {
+		s := newSuggestScene(t)
+		p, _ := inClone(t, s.alice)
+		s.relay.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: func(e *nostr.Event) bool { return e.Kind == 30617 }})
+		r := s.roster(t, p, "repo", "init", "--identifier", "gadget", "--relay", s.relay.URL(), "--json")
+		if r.Code != cmdutil.ExitUnverified {
+			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
+		}
+		// The repository read finds nothing; init's own recheck (the
+		// author's announcements of the identifier) is refused.
+		s.relay.SetMisbehaviour(devrelay.Misbehaviour{RefuseREQ: func(f nostr.Filter) string {
+			if len(f.Kinds) == 1 && len(f.Authors) == 1 && f.Tags["d"] != nil && f.Until == nil && f.Limit == 0 {
+				return "blocked: not now"
+			}
+			return ""
+		}})
+		resume := commandStarting(t, decodeOut[errorOut](t, r).Error.Commands, "roster pending resume")
+		got := s.roster(t, p, append(shellWords(t, strings.SplitN(resume, "  # ", 2)[0])[1:], "--json")...)
+		e := wantError(t, got, cmdutil.ExitIncomplete, "incomplete")
+		c := commandStarting(t, e.Commands, "roster pending resume")
+		if strings.Contains(c, "--timeout") {
+			t.Errorf("a refused request suggests a longer --timeout: %q", c)
+		}
+		s.relay.SetMisbehaviour(devrelay.Misbehaviour{})
+		if again := s.wantFurther(t, got, p, c); again.Code != cmdutil.ExitOK {
+			t.Fatalf("%q: exit %d\n%s%s", c, again.Code, again.Out, again.Err)
+		}
+		if n := len(s.relay.Stored(nostr.Filter{Kinds: []int{30617}, Authors: []string{alice.pk}, Tags: nostr.TagMap{"d": {"gadget"}}})); n != 1 {
+			t.Fatalf("the relay holds %d announcements of gadget after the resume", n)
+		}
+	}},
 	{"a cache that does not parse: clear it", func(t *testing.T) {
 		s := newSuggestScene(t)
 		if err := os.WriteFile(filepath.Join(s.alice.home, "cache.db"), []byte("not a database at all, but long enough to look like one"), 0o600); err != nil {
