@@ -145,7 +145,7 @@ func (p Pipeline) Run(ctx context.Context, req Request) (*Result, error) {
 	if len(p.Relays) == 0 {
 		return nil, &Error{Kind: KindNoRelays,
 			Msg:      "no relays to announce to: pass --relay wss://... (repeatable), set ROSTER_RELAYS, or list relays in config.yaml (~/.config/roster, or --home)",
-			Commands: []suggest.Command{suggest.Roster("repo", "init", "--relay", "wss://relay.example")}}
+			Commands: []suggest.Command{suggest.Roster("repo", "init", "--relay", "wss://<relay>")}}
 	}
 	clone, explicit := req.Clone, req.Clone != nil
 	if !explicit {

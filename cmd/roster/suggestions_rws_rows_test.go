@@ -255,7 +255,7 @@ var wsRows = []suggestionRow{
 	{"a workspace write with a full journal: roster pending", func(t *testing.T) {
 		w := importedWorld(t)
 		home := w.homes[swOwnerSK]
-		fillJournal(t, home, w.relay.URL())
+		fillWorkspaceJournal(t, home, w.relay.URL())
 		r := w.as(swOwnerSK, "workspace", "section", "add", "Later", "--json")
 		e := wantError(t, r, cmdutil.ExitFailure, "journal-unwritable")
 		c := commandStarting(t, e.Commands, "roster pending")
@@ -477,10 +477,10 @@ func wsPublishLegacy(t *testing.T, w *swWorld, created nostr.Timestamp) {
 	}
 }
 
-// fillJournal fills the journal in home with unfinished writes of another
+// fillWorkspaceJournal fills the journal in home with unfinished writes of another
 // workspace, one event each, up to its bound (written as the journal
 // writes them, without its fsyncs: nothing here needs to survive a crash).
-func fillJournal(t *testing.T, home, relay string) {
+func fillWorkspaceJournal(t *testing.T, home, relay string) {
 	t.Helper()
 	dir := filepath.Join(home, "journal")
 	if err := os.MkdirAll(dir, 0o700); err != nil {

@@ -64,12 +64,15 @@ line:
 		// The root context ends on SIGINT and SIGTERM (main).
 		RunE: func(cmd *cobra.Command, _ []string) error { return runDevRelay(cmd.Context(), a, f) },
 	}
-	cmd.Flags().StringVar(&f.addr, "addr", "127.0.0.1:7777", "address to listen on (port 0 picks a free port)")
+	cmd.Flags().StringVar(&f.addr, "addr", devRelayDefaultAddr, "address to listen on (port 0 picks a free port)")
 	cmd.Flags().StringVar(&f.seed, "seed", "", `publish sample data: "demo"`)
 	cmd.Flags().BoolVar(&f.requireAuth, "require-auth", false, "refuse REQ and EVENT from clients that have not authenticated (NIP-42)")
 	cmdutil.AddFlags(cmd, &a.Opts, cmdutil.OutputFlags)
 	return cmd
 }
+
+// devRelayDefaultAddr is where the dev relay listens without --addr.
+const devRelayDefaultAddr = "127.0.0.1:7777"
 
 // DevRelayAuthorities are the reference relay-side authorities the dev relay
 // runs, so workspace, project and group commands can be tried against it:
@@ -103,10 +106,27 @@ type DevRelayStarted struct {
 	Try                []string `json:"try,omitempty"`
 }
 
+// again is the dev relay f asks for, with seed and the address addr: the
+// way out of a refusal keeps the other flags the user gave (an --addr
+// other than the default, whose port may be taken; --require-auth).
+func (f devRelayFlags) again(seed, addr string) suggest.Command {
+	c := suggest.Roster("dev", "relay")
+	if seed != "" {
+		c = c.With("--seed", seed)
+	}
+	if addr != devRelayDefaultAddr {
+		c = c.With("--addr", addr)
+	}
+	if f.requireAuth {
+		c = c.With("--require-auth")
+	}
+	return c
+}
+
 func runDevRelay(ctx context.Context, a *cmdutil.Factory, f devRelayFlags) error {
 	if f.seed != "" && f.seed != "demo" {
 		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "usage", Err: fmt.Errorf("unknown seed %q: the only seed is \"demo\"", f.seed),
-			Commands: []suggest.Command{suggest.Roster("dev", "relay", "--seed", "demo")}}
+			Commands: []suggest.Command{f.again("demo", f.addr)}}
 	}
 	r, err := devrelay.New(devrelay.Options{Addr: f.addr, RequireAuth: f.requireAuth, Authorities: DevRelayAuthorities()})
 	if err != nil {
@@ -114,7 +134,7 @@ func runDevRelay(ctx context.Context, a *cmdutil.Factory, f devRelayFlags) error
 	}
 	if err := r.Start(); err != nil {
 		return &cmdutil.ExitError{Code: cmdutil.ExitFailure, Kind: "listen", Err: err,
-			Commands: []suggest.Command{suggest.Roster("dev", "relay", "--addr", "127.0.0.1:0").Because("any free port")}}
+			Commands: []suggest.Command{f.again(f.seed, "127.0.0.1:0").Because("any free port")}}
 	}
 	defer r.Close()
 	started := DevRelayStarted{Schema: "roster.dev-relay/v1", URL: r.URL(), Self: r.Self()}

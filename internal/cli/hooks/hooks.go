@@ -234,9 +234,12 @@ func findHooksTarget(a *cmdutil.Factory) (hooksTarget, error) {
 	var t hooksTarget
 	co, err := gitstate.Open(a.Io.Dir)
 	if errors.Is(err, gitstate.ErrNotARepository) {
+		// The line is shell (cd, then install), so it is rendered here
+		// with the user's selectors: the --relay and --home the hooks carry.
+		install := render.Selectors(a).Apply(suggest.Roster("hooks", "install")).Line()
 		return t, &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "not-a-checkout",
 			Err:      fmt.Errorf("%s is not inside a Git checkout: Git hooks belong to a checkout, so run roster hooks inside one", dirName(a)),
-			Commands: []suggest.Command{suggest.Shell("cd <your clone> && roster hooks install")}}
+			Commands: []suggest.Command{suggest.Shell("cd <your clone> && " + install)}}
 	}
 	if err != nil {
 		return t, err

@@ -32,9 +32,14 @@ func resumeFirstAnnouncement(a *cmdutil.Factory, ctx context.Context, j *journal
 	defer pool.Close()
 	got := pool.Fetch(ctx, relays, nostr.Filter{Kinds: []int{graph.KindAnnouncement}, Authors: []string{evt.PubKey}, Tags: nostr.TagMap{"d": []string{evt.Tags.GetD()}}})
 	if !got.Complete {
+		// A longer --timeout only when a relay timed out (cmdutil.RetryLater).
+		var statuses []string
+		for _, r := range got.Relays {
+			statuses = append(statuses, r.Status)
+		}
 		return &cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "incomplete",
 			Err:      fmt.Errorf("cannot recheck the unfinished write %s, since not every relay answered; nothing was sent", track.Short(w.ID)),
-			Commands: []suggest.Command{suggest.Roster("pending", "resume", track.Short(w.ID)).With("--timeout", "30s")}}
+			Commands: []suggest.Command{cmdutil.RetryLater(suggest.Roster("pending", "resume", track.Short(w.ID)), statuses...)}}
 	}
 	holding := map[string][]string{evt.ID: got.Sources[evt.ID]}
 	for _, other := range got.Events {

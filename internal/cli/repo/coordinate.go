@@ -8,6 +8,7 @@ import (
 
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/suggest"
 )
 
@@ -20,9 +21,12 @@ func SelectCoordinate(a *cmdutil.Factory, ctx context.Context) (gitstate.Selecti
 	case errors.Is(err, gitstate.ErrNotARepository):
 		co = nil
 		if a.Opts.Repo == "" {
+			// The line is shell (cd, then roster repo), so it is rendered
+			// here with the user's selectors (--relay, --home).
+			here := render.Selectors(a).Apply(suggest.Roster("repo")).Line()
 			return sel, nil, &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "no-coordinate",
 				Err:      fmt.Errorf("not inside a Git checkout, and no --repo given: roster does not know which repository to read"),
-				Commands: []suggest.Command{suggest.Roster("repo", "--repo", "<naddr|nostr://npub/identifier>"), suggest.Shell("cd <your clone> && roster repo")}}
+				Commands: []suggest.Command{suggest.Roster("repo", "--repo", "<naddr|nostr://npub/identifier>"), suggest.Shell("cd <your clone> && " + here)}}
 		}
 		sel, err = gitstate.ResolveWithoutCheckout(a.Opts.Repo)
 	case err != nil:
