@@ -16,9 +16,8 @@ import (
 // suggest.Roster, suggest.Git or suggest.Shell, or a suggest.Command
 // literal — is a site (file, enclosing function), and each site is listed
 // in suggestionSites with exactly one of: the suggestionRows rows that
-// provoke and paste what it builds, the other test that pastes it, why it
-// cannot be pasted, or NotYet: what would provoke it (a backlog, never
-// counted as done). A site missing from the table, a row naming a site
+// provoke and paste what it builds, the other test that pastes it, or why
+// it cannot be pasted. A site missing from the table, a row naming a site
 // that builds no suggestion any more, a row name suggestionRows lacks and
 // a test that does not exist all fail.
 func TestEverySuggestionSiteIsPastedOrAccountedFor(t *testing.T) {
@@ -37,22 +36,22 @@ func TestEverySuggestionSiteIsPastedOrAccountedFor(t *testing.T) {
 	}
 	sort.Strings(missing)
 	for _, m := range missing {
-		t.Errorf("%s builds a suggestion and is not in suggestionSites (name the row or test that pastes it, why it cannot be pasted, or NotYet: what provokes it)", m)
+		t.Errorf("%s builds a suggestion and is not in suggestionSites (write the row that provokes and pastes it, name the test that does, or say why it cannot be pasted)", m)
 	}
-	var counts [4]int
+	var counts [3]int
 	for s, c := range suggestionSites {
 		if !found[s] {
 			t.Errorf("suggestionSites names %s %s, which builds no suggestion", s.File, s.Func)
 		}
 		set := 0
-		for i, ok := range []bool{len(c.Rows) > 0, c.Elsewhere != "", c.Unpasted != "", c.NotYet != ""} {
+		for i, ok := range []bool{len(c.Rows) > 0, c.Elsewhere != "", c.Unpasted != ""} {
 			if ok {
 				set++
 				counts[i]++
 			}
 		}
 		if set != 1 {
-			t.Errorf("%s %s: want exactly one of Rows, Elsewhere, Unpasted, NotYet, got %+v", s.File, s.Func, c)
+			t.Errorf("%s %s: want exactly one of Rows, Elsewhere, Unpasted, got %+v", s.File, s.Func, c)
 		}
 		for _, r := range c.Rows {
 			if !rows[r] {
@@ -63,8 +62,8 @@ func TestEverySuggestionSiteIsPastedOrAccountedFor(t *testing.T) {
 			t.Errorf("%s %s: no test %s in cmd/roster", s.File, s.Func, c.Elsewhere)
 		}
 	}
-	t.Logf("%d suggestion sites: %d pasted by suggestionRows, %d by other tests, %d not pastable, %d not yet provoked",
-		len(found), counts[0], counts[1], counts[2], counts[3])
+	t.Logf("%d suggestion sites: %d pasted by suggestionRows, %d by other tests, %d not pastable",
+		len(found), counts[0], counts[1], counts[2])
 }
 
 // suggestionSite is one place that builds a suggestion: the file, relative
@@ -81,8 +80,6 @@ type siteCoverage struct {
 	Elsewhere string
 	// Unpasted is why no test can paste it.
 	Unpasted string
-	// NotYet is what provokes it: a row still to write.
-	NotYet string
 }
 
 // suggestionSitesInCode are the sites of the module's non-test code, but

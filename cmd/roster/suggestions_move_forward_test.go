@@ -62,7 +62,7 @@ var unpastedSuggestions = []struct{ name, where, why string }{
 		"a flag to add to the command just typed, not a command of its own"},
 	{"roster pending resume|discard <id>", "membership/journal.go PendingCommands",
 		"needs a write interrupted between signing and publishing; pending_resume_e2e_test.go pastes them"},
-	{"git fetch/merge/branch -f to align refs, git fsck", "preflight/state.go, hooks/guard.go, internal/cli/repo/state/state.go",
+	{"git fetch/merge/branch -f to align refs (repo state's own git fetch, merge --ff-only and fsck are pasted by rows)", "preflight/state.go, hooks/guard.go",
 		"Git commands that change a checkout's refs or inspect a damaged one; repo_state_test.go and hooks_e2e_test.go cover them"},
 	{"ls -l / chmod +x / rm <hook>", "hooks/files.go", "inspect or change a user's own hook files"},
 }
