@@ -1,8 +1,8 @@
-package cmdutil
+package report
 
-// JsonErrorBody is the docs/json.md error object {code, message, details,
+// ErrorBody is the docs/json.md error object {code, message, details,
 // commands}; a struct, not a map, so the fields print in that order.
-type JsonErrorBody struct {
+type ErrorBody struct {
 	Code     string         `json:"code"`
 	Message  string         `json:"message"`
 	Details  map[string]any `json:"details"`
