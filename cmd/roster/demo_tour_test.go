@@ -9,8 +9,8 @@ import (
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/dev"
 	"github.com/roster-cli/roster/internal/cli/group"
-	"github.com/roster-cli/roster/internal/cli/project"
 	"github.com/roster-cli/roster/internal/cli/workspace"
+	"github.com/roster-cli/roster/report"
 )
 
 // The demo seeds everything the README tour reads: every tour command runs
@@ -42,7 +42,7 @@ func TestDemoSeedServesEveryTourCommand(t *testing.T) {
 		t.Errorf("bob, granted mover, does not see the sections:\n%s", text)
 	}
 
-	pj := decodeOut[project.ProjectJSON](t, as("carol", "project", "show", demo.Project.Naddr, "--json"))
+	pj := decodeOut[report.Project](t, as("carol", "project", "show", demo.Project.Naddr, "--json"))
 	if pj.Coordinate != demo.Project.Coordinate || pj.HomeChannel == nil || *pj.HomeChannel != devrelay.DemoHomeChannel || len(pj.RelatedChannels) != 1 {
 		t.Errorf("project %+v", pj)
 	}

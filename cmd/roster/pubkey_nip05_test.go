@@ -7,8 +7,8 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/project"
 	"github.com/roster-cli/roster/internal/cli/workspace"
+	"github.com/roster-cli/roster/report"
 )
 
 // Rule (every pubkey argument may be a NIP-05 name): workspace grant and
@@ -70,7 +70,7 @@ func TestProjectListOwnerAcceptsANIP05Name(t *testing.T) {
 		env := map[string]string{"ROSTER_SECRET_KEY": pcStrangerSK, "ROSTER_HOME": home}
 		return invocation{Env: env, Seams: cmdutil.Seams{Http: client}}.roster(t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
 	}
-	out := decodeOut[project.ProjectListJSON](t, run("project", "list", "--owner", "owner@example.com", "--json"))
+	out := decodeOut[report.ProjectList](t, run("project", "list", "--owner", "owner@example.com", "--json"))
 	if len(out.Projects) != 1 || out.Owner == nil || *out.Owner != demoNpubOf(t, pcOwnerSK) ||
 		len(out.NIP05Lookups) != 1 || out.NIP05Lookups[0].Npub != demoNpubOf(t, pcOwnerSK) {
 		t.Fatalf("list %+v", out)

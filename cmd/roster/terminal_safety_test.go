@@ -16,8 +16,8 @@ import (
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/group"
-	"github.com/roster-cli/roster/internal/cli/project"
 	"github.com/roster-cli/roster/internal/cli/workspace"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/termtext"
 )
 
@@ -244,7 +244,7 @@ func TestRelayAndEventTextCannotForgeLinesInProjectAndGroupOutput(t *testing.T) 
 	if !strings.Contains(r.Out, `\x1b[2J\x1b[HWidget\r\nlead`) || !strings.Contains(r.Out, `closed: blocked: no\n  lead npub1attacker`) {
 		t.Fatalf("project stdout lacks the escaped texts:\n%s", r.Out)
 	}
-	p := decodeOut[project.ProjectJSON](t, as("project", "show", w.coord.String(), "--json"))
+	p := decodeOut[report.Project](t, as("project", "show", w.coord.String(), "--json"))
 	if p.Name != hostileName || p.Description != hostileDesc {
 		t.Fatalf("JSON name %q description %q, want the originals", p.Name, p.Description)
 	}

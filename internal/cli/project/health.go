@@ -5,6 +5,7 @@
 package project
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -32,27 +33,8 @@ const (
 	strictAll         = "all"
 )
 
-// projectHealthJSON is `roster project health --json`.
-type projectHealthJSON struct {
-	Schema         string                     `json:"schema"`
-	Coordinate     string                     `json:"coordinate"`
-	Naddr          string                     `json:"naddr"`
-	Revision       int64                      `json:"revision"`
-	Deleted        bool                       `json:"deleted"`
-	Strict         bool                       `json:"strict"`
-	StrictScope    *string                    `json:"strict_scope"`
-	Healthy        bool                       `json:"healthy"`
-	Unhealthy      int                        `json:"unhealthy"`
-	Unresolved     int                        `json:"unresolved"`
-	Errors         int                        `json:"errors"`
-	Warnings       int                        `json:"warnings"`
-	GatingWarnings int                        `json:"gating_warnings"`
-	Repositories   []report.ProjectRepository `json:"repositories"`
-	Relays         []projects.RelayRead       `json:"relays"`
-	Complete       bool                       `json:"complete"`
-}
-
-func newProjectHealthCmd(a *cmdutil.Factory) *cobra.Command {
+func NewCmdHealth(a *cmdutil.Factory, runF func(context.Context, *HealthOptions) error) *cobra.Command {
+	o := &HealthOptions{Factory: a}
 	var strict, format string
 	cmd := &cobra.Command{
 		Use:   "health <naddr|coordinate>",
@@ -92,6 +74,10 @@ does (its maintainer-graph findings; the Git servers are compared by
 			if err != nil {
 				return err
 			}
+			if runF != nil {
+				o.Arg, o.Coordinate, o.Hints, o.Strict, o.Format = args[0], c, hints, strict, format
+				return runF(cmd.Context(), o)
+			}
 			relays := a.DefaultRelays()
 			if len(relays) == 0 {
 				relays = hints
@@ -114,7 +100,7 @@ does (its maintainer-graph findings; the Git servers are compared by
 			if err != nil {
 				return err
 			}
-			h := projectHealthJSON{Schema: projectHealthSchema, Coordinate: c.String(), Naddr: projectNaddr(c, rd.BestURL),
+			h := report.ProjectHealth{Schema: projectHealthSchema, Coordinate: c.String(), Naddr: projectNaddr(c, rd.BestURL),
 				Revision: rd.Best.Revision, Deleted: rd.Best.Deleted, Strict: strict != "", Repositories: repos,
 				Relays: rd.Relays, Complete: rd.Complete}
 			if strict != "" {
@@ -256,7 +242,7 @@ func renderProjectRepositories(a *cmdutil.Factory, row func(string, ...any), rep
 
 // renderProjectHealthHuman lists each member with its verdict and
 // findings, then the project's verdict.
-func renderProjectHealthHuman(a *cmdutil.Factory, h projectHealthJSON, pt render.PeopleText) {
+func renderProjectHealthHuman(a *cmdutil.Factory, h report.ProjectHealth, pt render.PeopleText) {
 	w := a.Io.Out
 	width := render.TerminalWidth(a)
 	row := func(format string, args ...any) { render.FitLine(w, width, 16, fmt.Sprintf(format, args...)) }
@@ -298,7 +284,7 @@ func renderProjectHealthNext(a *cmdutil.Factory, why string, cmds []suggest.Comm
 // renderProjectHealthGitHub prints a workflow command per finding (titled
 // with the repository), one error per member that could not be judged, and
 // the verdict.
-func renderProjectHealthGitHub(w io.Writer, h projectHealthJSON, pt render.PeopleText) {
+func renderProjectHealthGitHub(w io.Writer, h report.ProjectHealth, pt render.PeopleText) {
 	for _, r := range h.Repositories {
 		if r.Status != report.RepositoryResolved {
 			render.GhCommand(w, "error", "roster: repository "+r.Status+" ("+r.Coordinate.Identifier+")", repositoryTitle(r)+": "+r.Reason)
@@ -317,7 +303,7 @@ func renderProjectHealthGitHub(w io.Writer, h projectHealthJSON, pt render.Peopl
 }
 
 // projectHealthMarkdown is the job summary: one row per member.
-func projectHealthMarkdown(h projectHealthJSON, pt render.PeopleText) string {
+func projectHealthMarkdown(h report.ProjectHealth, pt render.PeopleText) string {
 	var b strings.Builder
 	verdict := "healthy"
 	if !h.Healthy {
