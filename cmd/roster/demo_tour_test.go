@@ -8,7 +8,6 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/dev"
-	"github.com/roster-cli/roster/internal/cli/group"
 	"github.com/roster-cli/roster/internal/cli/workspace"
 	"github.com/roster-cli/roster/report"
 )
@@ -47,16 +46,16 @@ func TestDemoSeedServesEveryTourCommand(t *testing.T) {
 		t.Errorf("project %+v", pj)
 	}
 
-	g := decodeOut[group.GroupJSON](t, as("carol", "group", "show", demo.Group.ID, "--json"))
+	g := decodeOut[report.Group](t, as("carol", "group", "show", demo.Group.ID, "--json"))
 	if len(g.Relays) != 1 || !g.Relays[0].Live || len(g.Relays[0].Group.Admins) != 2 {
 		t.Errorf("group %+v", g.Relays)
 	}
 
 	ref := relay.URL() + "'" + demo.Group.ID
-	if j := decodeOut[group.GroupRequestJSON](t, as("dave", "group", "join", ref, "--save", "--json")); j.Outcome != "joined" || j.List.Status != "saved" {
+	if j := decodeOut[report.GroupRequest](t, as("dave", "group", "join", ref, "--save", "--json")); j.Outcome != "joined" || j.List.Status != "saved" {
 		t.Errorf("join %+v", j)
 	}
-	if m := decodeOut[group.GroupMembersJSON](t, as("dave", "group", "members", ref, "--json")); len(m.Relays) != 1 || len(m.Relays[0].Members) != 5 {
+	if m := decodeOut[report.GroupMembers](t, as("dave", "group", "members", ref, "--json")); len(m.Relays) != 1 || len(m.Relays[0].Members) != 5 {
 		t.Errorf("members %+v", m.Relays)
 	}
 

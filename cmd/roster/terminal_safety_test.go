@@ -15,7 +15,6 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/group"
 	"github.com/roster-cli/roster/internal/cli/workspace"
 	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/termtext"
@@ -264,7 +263,7 @@ func TestRelayAndEventTextCannotForgeLinesInProjectAndGroupOutput(t *testing.T) 
 	if !strings.Contains(r.Out, `name     \x1b[2J\x1b[HWidget\r\nlead`) || !strings.Contains(r.Out, `closed: blocked: no\n  lead npub1attacker`) {
 		t.Fatalf("group stdout lacks the escaped texts:\n%s", r.Out)
 	}
-	g := decodeOut[group.GroupJSON](t, as("group", "show", pcHome, "--json"))
+	g := decodeOut[report.Group](t, as("group", "show", pcHome, "--json"))
 	if m := g.Relays[0].Group.Metadata; m == nil || m.Name != hostileName || m.About != hostileDesc || g.Relays[1].Reason != forgedReason {
 		t.Fatalf("JSON group %+v", g.Relays)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/groups"
@@ -307,7 +308,7 @@ func projectPreviewStep(ctx context.Context, a *cmdutil.Factory, in projects.Ide
 	p := preview(st)
 	command := "project " + verb
 	if f.dryRun {
-		return true, render.EmitPreview(a, render.PreviewJSON{Command: command, Relay: in.Relay, Consequences: p.lines, Facts: p.facts})
+		return true, render.EmitPreview(a, report.ConsequencePreview{Command: command, Relay: in.Relay, Consequences: p.lines, Facts: p.facts})
 	}
 	if !a.Opts.JSON {
 		render.PrintConsequences(a, command, p.lines, false)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/spf13/cobra"
@@ -14,23 +15,23 @@ import (
 
 // WsListJSON is `workspace list --json` (schema roster.workspace.list/v1).
 type WsListJSON struct {
-	Schema     string              `json:"schema"`
-	Relay      string              `json:"relay"`
-	RelaySelf  string              `json:"relay_self"`
-	Community  string              `json:"community"`
-	You        render.WsPersonJSON `json:"you"`
-	Workspaces []wsListedJSON      `json:"workspaces"`
-	Rejected   []string            `json:"rejected"`
+	Schema     string                 `json:"schema"`
+	Relay      string                 `json:"relay"`
+	RelaySelf  string                 `json:"relay_self"`
+	Community  string                 `json:"community"`
+	You        report.WorkspacePerson `json:"you"`
+	Workspaces []wsListedJSON         `json:"workspaces"`
+	Rejected   []string               `json:"rejected"`
 }
 
 type wsListedJSON struct {
-	Owner             render.WsPersonJSON `json:"owner"`
-	Role              string              `json:"role"`
-	Revision          int64               `json:"revision"`
-	LayoutRevision    int64               `json:"layout_revision"`
-	KeyEpoch          int64               `json:"key_epoch"`
-	ProjectionEventID string              `json:"projection_event_id"`
-	Show              string              `json:"show"`
+	Owner             report.WorkspacePerson `json:"owner"`
+	Role              string                 `json:"role"`
+	Revision          int64                  `json:"revision"`
+	LayoutRevision    int64                  `json:"layout_revision"`
+	KeyEpoch          int64                  `json:"key_epoch"`
+	ProjectionEventID string                 `json:"projection_event_id"`
+	Show              string                 `json:"show"`
 }
 
 func newWorkspaceListCmd(a *cmdutil.Factory) *cobra.Command {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/pipeline"
@@ -21,21 +22,21 @@ import (
 
 // wsRevokeFacts are `workspace revoke --dry-run --json`'s facts.
 type wsRevokeFacts struct {
-	Owner          render.WsPersonJSON   `json:"owner"`
-	Revoked        render.WsPersonJSON   `json:"revoked"`
-	Remaining      []render.WsPersonJSON `json:"remaining_readers"`
-	KeyEpochBefore int64                 `json:"key_epoch_before"`
-	KeyEpochAfter  int64                 `json:"key_epoch_after"`
-	Sections       int                   `json:"sections_reencrypted"`
-	Revision       int64                 `json:"revision"`
+	Owner          report.WorkspacePerson   `json:"owner"`
+	Revoked        report.WorkspacePerson   `json:"revoked"`
+	Remaining      []report.WorkspacePerson `json:"remaining_readers"`
+	KeyEpochBefore int64                    `json:"key_epoch_before"`
+	KeyEpochAfter  int64                    `json:"key_epoch_after"`
+	Sections       int                      `json:"sections_reencrypted"`
+	Revision       int64                    `json:"revision"`
 }
 
 // wsRemoveFacts are `workspace section remove --dry-run --json`'s facts.
 type wsRemoveFacts struct {
-	Owner      render.WsPersonJSON `json:"owner"`
-	Section    WsSectionJSON       `json:"section"`
-	Unassigned []string            `json:"unassigned_channels"`
-	Revision   int64               `json:"revision"`
+	Owner      report.WorkspacePerson `json:"owner"`
+	Section    WsSectionJSON          `json:"section"`
+	Unassigned []string               `json:"unassigned_channels"`
+	Revision   int64                  `json:"revision"`
 }
 
 // wsConsequence says what a write would do to the current workspace: the
@@ -85,7 +86,7 @@ func workspaceDryRun(a *cmdutil.Factory, ctx context.Context, ownerFlag, verb st
 	if err != nil {
 		return render.PipelineErr(err)
 	}
-	return render.EmitPreview(a, render.PreviewJSON{Command: "workspace " + verb, Relay: ws.Relay, Consequences: lines, Facts: facts})
+	return render.EmitPreview(a, report.ConsequencePreview{Command: "workspace " + verb, Relay: ws.Relay, Consequences: lines, Facts: facts})
 }
 
 // roleLoses is what a reader of role can no longer do once revoked.
@@ -129,7 +130,7 @@ func revokeConsequence(a *cmdutil.Factory, gone string) wsConsequence {
 		sort.Strings(remaining)
 		pt := render.PeopleShown(a, ctx, nil, append([]string{gone, w.Owner}, remaining...)...)
 		facts := wsRevokeFacts{Owner: render.WsPerson(w.Owner, sections.RoleOwner), Revoked: render.WsPerson(gone, role),
-			Remaining: []render.WsPersonJSON{}, KeyEpochBefore: w.KeyEpoch, KeyEpochAfter: w.KeyEpoch + 1, Sections: len(w.Sections), Revision: w.Revision}
+			Remaining: []report.WorkspacePerson{}, KeyEpochBefore: w.KeyEpoch, KeyEpochAfter: w.KeyEpoch + 1, Sections: len(w.Sections), Revision: w.Revision}
 		var kept []string
 		for _, pk := range remaining {
 			facts.Remaining = append(facts.Remaining, render.WsPerson(pk, w.Readers[pk]))

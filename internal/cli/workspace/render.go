@@ -7,6 +7,7 @@ import (
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/sections"
 )
@@ -25,15 +26,15 @@ type WsJSON struct {
 	Relay             string                         `json:"relay"`
 	RelaySelf         string                         `json:"relay_self"`
 	Community         string                         `json:"community"`
-	Owner             render.WsPersonJSON            `json:"owner"`
-	You               render.WsPersonJSON            `json:"you"`
+	Owner             report.WorkspacePerson         `json:"owner"`
+	You               report.WorkspacePerson         `json:"you"`
 	Revision          int64                          `json:"revision"`
 	LayoutRevision    int64                          `json:"layout_revision"`
 	KeyEpoch          int64                          `json:"key_epoch"`
 	Migration         *sections.Migration            `json:"migration"`
 	Sections          []WsSectionJSON                `json:"sections"`
 	Assignments       []sections.ProjectedAssignment `json:"assignments"`
-	Readers           []render.WsPersonJSON          `json:"readers"`
+	Readers           []report.WorkspacePerson       `json:"readers"`
 	ProjectionEventID string                         `json:"projection_event_id"`
 	// Decision is the revision rule applied to the relay's answer
 	// (accept, ignore, refetch); empty when the relay was not read.
@@ -51,7 +52,7 @@ func (ws *wsSession) view(cur *sections.Current) WsJSON {
 	out := WsJSON{Schema: "roster.workspace/v1", Relay: ws.Relay, RelaySelf: ws.Self, Community: ws.Community,
 		Owner: render.WsPerson(ws.Owner, sections.RoleOwner), You: render.WsPerson(ws.Me, cur.Role),
 		Revision: w.Revision, LayoutRevision: w.LayoutRevision, KeyEpoch: w.KeyEpoch, Migration: w.Migration,
-		Sections: []WsSectionJSON{}, Assignments: orEmptyAssignments(w.Assignments), Readers: []render.WsPersonJSON{},
+		Sections: []WsSectionJSON{}, Assignments: orEmptyAssignments(w.Assignments), Readers: []report.WorkspacePerson{},
 		ProjectionEventID: cur.Sync.Verified.Event.ID, Decision: string(cur.Sync.Decision),
 		Refetched: cur.Sync.Refetched, Stale: cur.Sync.Stale, Rejected: []string{}}
 	if cur.Sync.FetchErr != nil {
