@@ -8,7 +8,6 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/dev"
-	"github.com/roster-cli/roster/internal/cli/workspace"
 	"github.com/roster-cli/roster/report"
 )
 
@@ -33,7 +32,7 @@ func TestDemoSeedServesEveryTourCommand(t *testing.T) {
 		return r
 	}
 
-	ws := decodeOut[workspace.WsJSON](t, as("alice", "workspace", "show", "--json"))
+	ws := decodeOut[report.Workspace](t, as("alice", "workspace", "show", "--json"))
 	if len(ws.Sections) != 2 || ws.Sections[0].Label != "Maintainers" || ws.Sections[1].Label != "Reading" {
 		t.Errorf("workspace sections %+v", ws.Sections)
 	}

@@ -7,7 +7,6 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/workspace"
 	"github.com/roster-cli/roster/report"
 )
 
@@ -29,11 +28,11 @@ func TestWorkspaceGrantAndRevokeAcceptANIP05Name(t *testing.T) {
 	if !strings.HasPrefix(r.Out, looked) {
 		t.Fatalf("the key is not shown first:\n%s", r.Out)
 	}
-	if v := decodeOut[workspace.WsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json")); v.You.Role != "viewer" {
+	if v := decodeOut[report.Workspace](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json")); v.You.Role != "viewer" {
 		t.Fatalf("the grant did not reach the looked-up key: %+v", v.You)
 	}
 
-	out := decodeOut[workspace.WsChangeJSON](t, w.mustAs(swOwnerSK, "workspace", "revoke", "Viewer@Example.com", "--json"))
+	out := decodeOut[report.WorkspaceChange](t, w.mustAs(swOwnerSK, "workspace", "revoke", "Viewer@Example.com", "--json"))
 	if len(out.NIP05Lookups) != 1 || out.NIP05Lookups[0].Name != "viewer@example.com" || out.NIP05Lookups[0].Npub != w.npub(swViewerSK) {
 		t.Fatalf("nip05_lookups %+v", out.NIP05Lookups)
 	}

@@ -319,8 +319,8 @@ func TestWorkspaceRenderEscapesSectionText(t *testing.T) {
 	var out strings.Builder
 	icon := "\x1b[5m"
 	a := &cmdutil.Factory{Io: &cmdutil.IoStreams{Out: &out}}
-	workspace.RenderWorkspace(a, workspace.WsJSON{Community: "wss://c.example", Stale: true, StaleReason: "closed: " + forgedReason,
-		Sections: []workspace.WsSectionJSON{{ID: "s1", Label: hostileName, Icon: &icon, Channels: []string{hostileClone}}},
+	workspace.RenderWorkspace(a, report.Workspace{Community: "wss://c.example", Stale: true, StaleReason: "closed: " + forgedReason,
+		Sections: []report.WorkspaceSection{{ID: "s1", Label: hostileName, Icon: &icon, Channels: []string{hostileClone}}},
 		Rejected: []string{forgedReason}})
 	assertTerminalSafe(t, "workspace stdout", out.String())
 	if !strings.Contains(out.String(), `1. \x1b[2J\x1b[HWidget\r\nlead`) || !strings.Contains(out.String(), `[\x1b[5m]`) {

@@ -33,10 +33,10 @@ type wsRevokeFacts struct {
 
 // wsRemoveFacts are `workspace section remove --dry-run --json`'s facts.
 type wsRemoveFacts struct {
-	Owner      report.WorkspacePerson `json:"owner"`
-	Section    WsSectionJSON          `json:"section"`
-	Unassigned []string               `json:"unassigned_channels"`
-	Revision   int64                  `json:"revision"`
+	Owner      report.WorkspacePerson  `json:"owner"`
+	Section    report.WorkspaceSection `json:"section"`
+	Unassigned []string                `json:"unassigned_channels"`
+	Revision   int64                   `json:"revision"`
 }
 
 // wsConsequence says what a write would do to the current workspace: the
@@ -171,7 +171,7 @@ func removeConsequence(a *cmdutil.Factory, ref string) wsConsequence {
 		ct := render.ChannelsShown(a, ctx, []string{ws.Relay}, chans...)
 		pt := render.PeopleShown(a, ctx, nil, w.Owner)
 		facts := wsRemoveFacts{Owner: render.WsPerson(w.Owner, sections.RoleOwner),
-			Section: WsSectionJSON{ID: sec.ID, Rank: sec.Rank, Label: sec.Label, Icon: sec.Icon, Channels: []string{}}, Unassigned: []string{}, Revision: w.Revision}
+			Section: report.WorkspaceSection{ID: sec.ID, Rank: sec.Rank, Label: sec.Label, Icon: sec.Icon, Channels: []string{}}, Unassigned: []string{}, Revision: w.Revision}
 		facts.Unassigned = append(facts.Unassigned, chans...)
 		facts.Section.Channels = append(facts.Section.Channels, chans...)
 		label := termtext.Line(sec.Label)

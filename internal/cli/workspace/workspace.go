@@ -34,15 +34,15 @@ revokes. Every command needs exactly one --relay and a signer.`,
   roster workspace unassign 3f1c...-uuid --owner npub1... --relay wss://relay.example
   roster workspace section move Archive --to 1 --relay wss://relay.example`,
 	}
-	cmd.AddCommand(newWorkspaceShowCmd(a), newWorkspaceImportCmd(a), newWorkspaceCreateCmd(a), newWorkspaceListCmd(a), newWorkspaceGrantCmd(a),
-		newWorkspaceRevokeCmd(a), newWorkspaceMoveCmd(a), newWorkspaceUnassignCmd(a), newWorkspaceSectionCmd(a))
+	cmd.AddCommand(NewCmdShow(a, nil), NewCmdImport(a, nil), NewCmdCreate(a, nil), NewCmdList(a, nil), NewCmdGrant(a, nil),
+		NewCmdRevoke(a, nil), NewCmdMove(a, nil), NewCmdUnassign(a, nil), NewCmdSection(a, nil))
 	// Every command of it reads relays and prints JSON.
 	cmdutil.AddLeafFlags(cmd, &a.Opts, cmdutil.OutputFlags|cmdutil.NetworkFlags|cmdutil.HomeFlag)
 	render.AddFullFlag(cmd, a)
 	return cmd
 }
 
-func newWorkspaceShowCmd(a *cmdutil.Factory) *cobra.Command {
+func NewCmdShow(a *cmdutil.Factory, runF func(context.Context, *ShowOptions) error) *cobra.Command {
 	var owner string
 	var watching bool
 	cmd := &cobra.Command{
@@ -66,6 +66,9 @@ it (with --json, one document per line). Ctrl-C ends it (exit 0).`,
 				if err := a.WatchFlagErr(); err != nil {
 					return err
 				}
+			}
+			if runF != nil {
+				return runF(cmd.Context(), &ShowOptions{Factory: a, Owner: owner, Watch: watching})
 			}
 			ws, err := openWorkspace(a, cmd.Context(), owner, suggest.Roster("workspace", "show"))
 			if err != nil {
@@ -93,7 +96,7 @@ it (with --json, one document per line). Ctrl-C ends it (exit 0).`,
 	return cmd
 }
 
-func newWorkspaceGrantCmd(a *cmdutil.Factory) *cobra.Command {
+func NewCmdGrant(a *cmdutil.Factory, runF func(context.Context, *GrantOptions) error) *cobra.Command {
 	var role string
 	cmd := &cobra.Command{
 		Use:   "grant <npub>",
@@ -110,6 +113,13 @@ grant is sent.`,
   roster workspace grant npub1... --role mover --relay wss://relay.example --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			r := sections.Role(role)
+			if !sections.ValidGrantRole(r) {
+				return cmdutil.UsageErr("--role %q: use viewer, mover or manager", role)
+			}
+			if runF != nil {
+				return runF(cmd.Context(), &GrantOptions{Factory: a, Person: args[0], Role: r})
+			}
 			arg, lookups, err := a.ResolvePubkeyArg(cmd.Context(), "<npub>", args[0], true, suggest.Roster("workspace", "grant", "<npub>"))
 			if err != nil {
 				return err
@@ -117,10 +127,6 @@ grant is sent.`,
 			grantee, err := gitstate.DecodePubkey(arg)
 			if err != nil {
 				return cmdutil.UsageErr("%v", err)
-			}
-			r := sections.Role(role)
-			if !sections.ValidGrantRole(r) {
-				return cmdutil.UsageErr("--role %q: use viewer, mover or manager", role)
 			}
 			return workspaceWrite(a, cmd.Context(), "", "grant", sections.ActionGrant,
 				func(ctx context.Context, ws *sections.Session, cur *sections.Current) (sections.Body, error) {
@@ -138,7 +144,7 @@ grant is sent.`,
 	return cmd
 }
 
-func newWorkspaceRevokeCmd(a *cmdutil.Factory) *cobra.Command {
+func NewCmdRevoke(a *cmdutil.Factory, runF func(context.Context, *RevokeOptions) error) *cobra.Command {
 	var dryRun bool
 	cmd := &cobra.Command{
 		Use:   "revoke <npub>",
@@ -159,6 +165,9 @@ nothing.`,
   roster workspace revoke npub1... --relay wss://relay.example`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), &RevokeOptions{Factory: a, Person: args[0], DryRun: dryRun})
+			}
 			arg, lookups, err := a.ResolvePubkeyArg(cmd.Context(), "<npub>", args[0], true, suggest.Roster("workspace", "revoke", "<npub>"))
 			if err != nil {
 				return err
@@ -188,7 +197,7 @@ nothing.`,
 	return cmd
 }
 
-func newWorkspaceMoveCmd(a *cmdutil.Factory) *cobra.Command {
+func NewCmdMove(a *cmdutil.Factory, runF func(context.Context, *MoveOptions) error) *cobra.Command {
 	var owner, to string
 	cmd := &cobra.Command{
 		Use:   "move <channel-uuid> --to <section>",
@@ -204,6 +213,9 @@ func newWorkspaceMoveCmd(a *cmdutil.Factory) *cobra.Command {
 			}
 			if to == "" {
 				return cmdutil.UsageErr("move needs --to <section>")
+			}
+			if runF != nil {
+				return runF(cmd.Context(), &MoveOptions{Factory: a, Owner: owner, Channel: channel, To: to})
 			}
 			var section string
 			return workspaceWrite(a, cmd.Context(), owner, "move", sections.ActionMove,
