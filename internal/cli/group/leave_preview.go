@@ -22,28 +22,6 @@ import (
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
-// groupLeaveFacts are `group leave --dry-run --json`'s facts.
-type groupLeaveFacts struct {
-	ID    string                 `json:"id"`
-	Name  string                 `json:"name,omitempty"`
-	Relay string                 `json:"relay"`
-	You   report.WorkspacePerson `json:"you"`
-	// WouldSend: a kind 9022 would be sent (you are a member).
-	WouldSend  bool              `json:"would_send"`
-	Membership groups.Membership `json:"membership"`
-	RolesLost  []string          `json:"roles_lost"`
-	// OnlyOwner: you are the group's only owner (the reference relay
-	// refuses the last owner's leave).
-	OnlyOwner bool `json:"only_owner"`
-	// HomeOf are the projects whose home channel this group is and whose
-	// related channels your role lets you change: after leaving you cannot.
-	HomeOf  []string `json:"home_channel_of"`
-	Private bool     `json:"private"`
-	Closed  bool     `json:"closed"`
-	// ListEntry: with --save, the group's entry leaves your kind 10009 list.
-	ListEntry bool `json:"list_entry_removed"`
-}
-
 // groupLeavePreview reads the group as leave would and says what leaving
 // it loses. Nothing is signed or sent.
 func groupLeavePreview(ctx context.Context, a *cmdutil.Factory, arg string, save bool) (report.ConsequencePreview, error) {
@@ -71,7 +49,7 @@ func groupLeavePreview(ctx context.Context, a *cmdutil.Factory, arg string, save
 
 func groupLeaveConsequence(ctx context.Context, a *cmdutil.Factory, pool *relaypool.Pool, ref groups.Ref, me string, res groups.RequestResult, save bool) report.ConsequencePreview {
 	g := res.Read.Group
-	facts := groupLeaveFacts{ID: ref.ID, Relay: res.Relay, You: render.WsPerson(me, ""), WouldSend: res.Outcome == "",
+	facts := report.GroupLeaveFacts{ID: ref.ID, Relay: res.Relay, You: render.WsPerson(me, ""), WouldSend: res.Outcome == "",
 		Membership: res.Before, RolesLost: []string{}, HomeOf: []string{}, ListEntry: save && res.Outcome == ""}
 	if g != nil && g.Metadata != nil {
 		facts.Name, facts.Private, facts.Closed = g.Metadata.Name, g.Metadata.Private, g.Metadata.Closed

@@ -20,25 +20,6 @@ import (
 	"github.com/roster-cli/roster/workspace/sections"
 )
 
-// wsRevokeFacts are `workspace revoke --dry-run --json`'s facts.
-type wsRevokeFacts struct {
-	Owner          report.WorkspacePerson   `json:"owner"`
-	Revoked        report.WorkspacePerson   `json:"revoked"`
-	Remaining      []report.WorkspacePerson `json:"remaining_readers"`
-	KeyEpochBefore int64                    `json:"key_epoch_before"`
-	KeyEpochAfter  int64                    `json:"key_epoch_after"`
-	Sections       int                      `json:"sections_reencrypted"`
-	Revision       int64                    `json:"revision"`
-}
-
-// wsRemoveFacts are `workspace section remove --dry-run --json`'s facts.
-type wsRemoveFacts struct {
-	Owner      report.WorkspacePerson  `json:"owner"`
-	Section    report.WorkspaceSection `json:"section"`
-	Unassigned []string                `json:"unassigned_channels"`
-	Revision   int64                   `json:"revision"`
-}
-
 // wsConsequence says what a write would do to the current workspace: the
 // sentences and the facts, or the refusal the write would give.
 type wsConsequence func(ctx context.Context, ws *sections.Session, cur *sections.Current) ([]string, any, error)
@@ -129,7 +110,7 @@ func revokeConsequence(a *cmdutil.Factory, gone string) wsConsequence {
 		}
 		sort.Strings(remaining)
 		pt := render.PeopleShown(a, ctx, nil, append([]string{gone, w.Owner}, remaining...)...)
-		facts := wsRevokeFacts{Owner: render.WsPerson(w.Owner, sections.RoleOwner), Revoked: render.WsPerson(gone, role),
+		facts := report.WorkspaceRevokeFacts{Owner: render.WsPerson(w.Owner, sections.RoleOwner), Revoked: render.WsPerson(gone, role),
 			Remaining: []report.WorkspacePerson{}, KeyEpochBefore: w.KeyEpoch, KeyEpochAfter: w.KeyEpoch + 1, Sections: len(w.Sections), Revision: w.Revision}
 		var kept []string
 		for _, pk := range remaining {
@@ -170,7 +151,7 @@ func removeConsequence(a *cmdutil.Factory, ref string) wsConsequence {
 		sort.Strings(chans)
 		ct := render.ChannelsShown(a, ctx, []string{ws.Relay}, chans...)
 		pt := render.PeopleShown(a, ctx, nil, w.Owner)
-		facts := wsRemoveFacts{Owner: render.WsPerson(w.Owner, sections.RoleOwner),
+		facts := report.WorkspaceRemoveFacts{Owner: render.WsPerson(w.Owner, sections.RoleOwner),
 			Section: report.WorkspaceSection{ID: sec.ID, Rank: sec.Rank, Label: sec.Label, Icon: sec.Icon, Channels: []string{}}, Unassigned: []string{}, Revision: w.Revision}
 		facts.Unassigned = append(facts.Unassigned, chans...)
 		facts.Section.Channels = append(facts.Section.Channels, chans...)
