@@ -8,3 +8,9 @@ type ErrorBody struct {
 	Details  map[string]any `json:"details"`
 	Commands []string       `json:"commands"`
 }
+
+// ErrorDocument is what a failed command prints with --json: {"error":
+// {...}} (docs/json.md).
+type ErrorDocument struct {
+	Error ErrorBody `json:"error"`
+}

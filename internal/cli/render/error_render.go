@@ -15,9 +15,7 @@ import (
 func PrintError(a *cmdutil.Factory, ee *cmdutil.ExitError) {
 	if a.Opts.JSON {
 		// Unfiltered: the error object is what a script branches on.
-		_ = cmdutil.EncodeJSON(a.ErrorOut(), struct {
-			Error report.ErrorBody `json:"error"`
-		}{report.ErrorBody{
+		_ = cmdutil.EncodeJSON(a.ErrorOut(), report.ErrorDocument{Error: report.ErrorBody{
 			Code:     ee.Kind,
 			Message:  ee.Err.Error(),
 			Details:  cmdutil.OrEmptyMap(ee.Details),

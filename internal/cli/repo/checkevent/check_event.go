@@ -219,9 +219,7 @@ func reportChecks(a *cmdutil.Factory, ctx context.Context, results []eventcheck.
 			failed = append(failed, ee)
 			switch {
 			case a.Opts.JSON:
-				if err := cmdutil.EncodeJSONTo(a.ErrorOut(), struct {
-					Error report.ErrorBody `json:"error"`
-				}{report.ErrorBody{Code: ee.Kind, Message: ee.Err.Error(), Details: cmdutil.OrEmptyMap(ee.Details), Commands: cmdutil.OrEmptySlice(render.Render(a, ee.Commands))}}, false); err != nil {
+				if err := cmdutil.EncodeJSONTo(a.ErrorOut(), report.ErrorDocument{Error: report.ErrorBody{Code: ee.Kind, Message: ee.Err.Error(), Details: cmdutil.OrEmptyMap(ee.Details), Commands: cmdutil.OrEmptySlice(render.Render(a, ee.Commands))}}, false); err != nil {
 					return err
 				}
 			case format == render.FormatGitHub:
