@@ -39,6 +39,8 @@ related channels.`,
 	return cmd
 }
 
+// NewCmdShow builds `roster group show`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdShow(a *cmdutil.Factory, runF func(context.Context, *ShowOptions) error) *cobra.Command {
 	var me, watching bool
 	cmd := &cobra.Command{

@@ -30,6 +30,8 @@ type groupRequestOpts struct {
 	save bool
 }
 
+// NewCmdJoin builds `roster group join`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdJoin(a *cmdutil.Factory, runF func(context.Context, *RequestOptions) error) *cobra.Command {
 	var o groupRequestOpts
 	cmd := &cobra.Command{
@@ -82,6 +84,8 @@ groups lists point elsewhere).
 	return cmd
 }
 
+// NewCmdLeave builds `roster group leave`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdLeave(a *cmdutil.Factory, runF func(context.Context, *RequestOptions) error) *cobra.Command {
 	var o groupRequestOpts
 	var dryRun bool

@@ -19,6 +19,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// NewCmdList builds `roster group list`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdList(a *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
 	var mine bool
 	cmd := &cobra.Command{

@@ -16,6 +16,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// NewCmdMembers builds `roster group members`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdMembers(a *cmdutil.Factory, runF func(context.Context, *MembersOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "members <group>",

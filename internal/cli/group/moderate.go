@@ -89,6 +89,8 @@ func addGroupModFlags(cmd *cobra.Command, o *groupModOpts) {
 	cmd.Flags().StringVar(&o.reason, "reason", "", "a reason, sent as the event's content")
 }
 
+// NewCmdCreate builds `roster group create`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdCreate(a *cmdutil.Factory, runF func(context.Context, *ModerateOptions) error) *cobra.Command {
 	var o groupModOpts
 	cmd := &cobra.Command{
@@ -115,6 +117,8 @@ kind 39001 lists you).
 	return cmd
 }
 
+// NewCmdEdit builds `roster group edit`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdEdit(a *cmdutil.Factory, runF func(context.Context, *ModerateOptions) error) *cobra.Command {
 	var o groupModOpts
 	cmd := &cobra.Command{
@@ -146,6 +150,8 @@ current values sends nothing.
 	return cmd
 }
 
+// NewCmdAdd builds `roster group add`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdAdd(a *cmdutil.Factory, runF func(context.Context, *ModerateOptions) error) *cobra.Command {
 	var o groupModOpts
 	cmd := &cobra.Command{
@@ -174,6 +180,8 @@ Adding someone with the roles they have sends nothing.
 	return cmd
 }
 
+// NewCmdRemove builds `roster group remove`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdRemove(a *cmdutil.Factory, runF func(context.Context, *ModerateOptions) error) *cobra.Command {
 	var o groupModOpts
 	cmd := &cobra.Command{
@@ -197,6 +205,8 @@ naming them (and the member list, 39002, where the relay publishes one).
 	return cmd
 }
 
+// NewCmdInvite builds `roster group invite`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdInvite(a *cmdutil.Factory, runF func(context.Context, *ModerateOptions) error) *cobra.Command {
 	var o groupModOpts
 	cmd := &cobra.Command{
@@ -233,6 +243,8 @@ relay's OK is the evidence.
 	return cmd
 }
 
+// NewCmdDeleteEvent builds `roster group delete-event`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdDeleteEvent(a *cmdutil.Factory, runF func(context.Context, *ModerateOptions) error) *cobra.Command {
 	var o groupModOpts
 	cmd := &cobra.Command{
@@ -261,6 +273,8 @@ must carry the group's h tag.
 	return cmd
 }
 
+// NewCmdDelete builds `roster group delete`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdDelete(a *cmdutil.Factory, runF func(context.Context, *ModerateOptions) error) *cobra.Command {
 	var o groupModOpts
 	cmd := &cobra.Command{

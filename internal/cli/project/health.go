@@ -33,6 +33,8 @@ const (
 	strictAll         = "all"
 )
 
+// NewCmdHealth builds `roster project health`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdHealth(a *cmdutil.Factory, runF func(context.Context, *HealthOptions) error) *cobra.Command {
 	o := &HealthOptions{Factory: a}
 	var strict, format string

@@ -80,6 +80,8 @@ func (f *projectFieldFlags) fields(cmd *cobra.Command) (projects.Fields, error) 
 	return out, nil
 }
 
+// NewCmdCreate builds `roster project create`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdCreate(a *cmdutil.Factory, runF func(context.Context, *IdentityOptions) error) *cobra.Command {
 	o := &IdentityOptions{Factory: a}
 	var f projectFieldFlags
@@ -129,6 +131,8 @@ a deleted one is recreated at the next revision.`,
 	return cmd
 }
 
+// NewCmdUpdate builds `roster project update`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdUpdate(a *cmdutil.Factory, runF func(context.Context, *IdentityOptions) error) *cobra.Command {
 	o := &IdentityOptions{Factory: a}
 	var f projectFieldFlags
@@ -178,6 +182,8 @@ is refused before signing (exit 3, not-owner).`,
 	return cmd
 }
 
+// NewCmdDelete builds `roster project delete`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdDelete(a *cmdutil.Factory, runF func(context.Context, *IdentityOptions) error) *cobra.Command {
 	o := &IdentityOptions{Factory: a}
 	var pf projectPreviewFlags

@@ -18,6 +18,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// NewCmdList builds `roster project list`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdList(a *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
 	o := &ListOptions{Factory: a}
 	var owner string

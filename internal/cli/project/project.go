@@ -44,6 +44,8 @@ project's live home channel (a NIP-29 group on the same relay).`,
 	return cmd
 }
 
+// NewCmdShow builds `roster project show`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdShow(a *cmdutil.Factory, runF func(context.Context, *ShowOptions) error) *cobra.Command {
 	o := &ShowOptions{Factory: a}
 	var watching bool

@@ -12,6 +12,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// NewCmdImport builds `roster workspace import`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdImport(a *cmdutil.Factory, runF func(context.Context, *MigrateOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "import",
@@ -34,6 +36,8 @@ matching migration marker; it never writes the legacy blob.`,
 	}
 }
 
+// NewCmdCreate builds `roster workspace create`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdCreate(a *cmdutil.Factory, runF func(context.Context, *MigrateOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "create",

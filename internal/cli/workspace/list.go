@@ -14,6 +14,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// NewCmdList builds `roster workspace list`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdList(a *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "list",

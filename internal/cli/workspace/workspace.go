@@ -42,6 +42,8 @@ revokes. Every command needs exactly one --relay and a signer.`,
 	return cmd
 }
 
+// NewCmdShow builds `roster workspace show`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdShow(a *cmdutil.Factory, runF func(context.Context, *ShowOptions) error) *cobra.Command {
 	var owner string
 	var watching bool
@@ -96,6 +98,8 @@ it (with --json, one document per line). Ctrl-C ends it (exit 0).`,
 	return cmd
 }
 
+// NewCmdGrant builds `roster workspace grant`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdGrant(a *cmdutil.Factory, runF func(context.Context, *GrantOptions) error) *cobra.Command {
 	var role string
 	cmd := &cobra.Command{
@@ -144,6 +148,8 @@ grant is sent.`,
 	return cmd
 }
 
+// NewCmdRevoke builds `roster workspace revoke`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdRevoke(a *cmdutil.Factory, runF func(context.Context, *RevokeOptions) error) *cobra.Command {
 	var dryRun bool
 	cmd := &cobra.Command{
@@ -197,6 +203,8 @@ nothing.`,
 	return cmd
 }
 
+// NewCmdMove builds `roster workspace move`; runF, when given, runs instead of
+// the command with the parsed options (tests).
 func NewCmdMove(a *cmdutil.Factory, runF func(context.Context, *MoveOptions) error) *cobra.Command {
 	var owner, to string
 	cmd := &cobra.Command{
