@@ -65,15 +65,7 @@ ROSTER_SECRET_KEY, when set, takes precedence over any login.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.check(); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(cmd.Context(), o)
-			}
-			return runLogin(cmd.Context(), a, o)
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runLogin(cmd.Context(), a, o, runF) },
 	}
 	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		if uf := cmdutil.UnknownFlagError(c, err); uf != nil {
@@ -95,9 +87,10 @@ ROSTER_SECRET_KEY, when set, takes precedence over any login.`,
 // LoginResult is roster.login/v1 (report.Login).
 type LoginResult = report.Login
 
-// check refuses the flag combinations login cannot act on: exactly one
-// way to log in, and --show-secret only with --generate.
-func (o *LoginOptions) check() error {
+// runLogin refuses the flag combinations login cannot act on (exactly one
+// way to log in, --show-secret only with --generate), then runs runF when
+// given, else the login.
+func runLogin(ctx context.Context, a *cmdutil.Factory, o *LoginOptions, runF func(context.Context, *LoginOptions) error) error {
 	modes := 0
 	for _, on := range []bool{o.Nsec, o.Ncryptsec, o.Generate, o.Bunker != ""} {
 		if on {
@@ -112,10 +105,9 @@ func (o *LoginOptions) check() error {
 	if o.ShowSecret && !o.Generate {
 		return cmdutil.UsageErr("--show-secret only applies to --generate (roster shows no other key)")
 	}
-	return nil
-}
-
-func runLogin(ctx context.Context, a *cmdutil.Factory, o *LoginOptions) error {
+	if runF != nil {
+		return runF(ctx, o)
+	}
 	r := cmdutil.NewSecretReader(a)
 	env, err := a.SignerEnv(r)
 	if err != nil {

@@ -67,16 +67,7 @@ line:
   roster dev relay --addr 127.0.0.1:0 --json   # a free port, machine-readable`,
 		Args: cobra.NoArgs,
 		// The root context ends on SIGINT and SIGTERM (main).
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if f.Seed != "" && f.Seed != "demo" {
-				return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "usage", Err: fmt.Errorf("unknown seed %q: the only seed is \"demo\"", f.Seed),
-					Commands: []suggest.Command{suggest.Roster("dev", "relay", "--seed", "demo")}}
-			}
-			if runF != nil {
-				return runF(cmd.Context(), f)
-			}
-			return runDevRelay(cmd.Context(), a, f)
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runDevRelay(cmd.Context(), a, f, runF) },
 	}
 	cmd.Flags().StringVar(&f.Addr, "addr", "127.0.0.1:7777", "address to listen on (port 0 picks a free port)")
 	cmd.Flags().StringVar(&f.Seed, "seed", "", `publish sample data: "demo"`)
@@ -92,7 +83,14 @@ line:
 // channels; NIP-SW claims kind 30623, NIP-PC leaves it).
 func DevRelayAuthorities() []devrelay.Authority { return reference.Authorities() }
 
-func runDevRelay(ctx context.Context, a *cmdutil.Factory, f *RelayOptions) error {
+func runDevRelay(ctx context.Context, a *cmdutil.Factory, f *RelayOptions, runF func(context.Context, *RelayOptions) error) error {
+	if f.Seed != "" && f.Seed != "demo" {
+		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "usage", Err: fmt.Errorf("unknown seed %q: the only seed is \"demo\"", f.Seed),
+			Commands: []suggest.Command{suggest.Roster("dev", "relay", "--seed", "demo")}}
+	}
+	if runF != nil {
+		return runF(ctx, f)
+	}
 	r, err := devrelay.New(devrelay.Options{Addr: f.Addr, RequireAuth: f.RequireAuth, Authorities: DevRelayAuthorities()})
 	if err != nil {
 		return err

@@ -22,6 +22,10 @@ import (
 // NewCmdList builds `roster group list`; runF, when given, runs instead of
 // the command with the parsed options (tests).
 func NewCmdList(a *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
+	return newGroupListCmd(a, runF)
+}
+
+func newGroupListCmd(a *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
 	var mine bool
 	cmd := &cobra.Command{
 		Use:   "list",

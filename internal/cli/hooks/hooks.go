@@ -58,6 +58,10 @@ const (
 // NewCmdInstall builds hooks install; runF, when given, runs instead of
 // the install with the parsed options (tests).
 func NewCmdInstall(a *cmdutil.Factory, runF func(context.Context, *Options) error) *cobra.Command {
+	return newHooksInstallCmd(a, runF)
+}
+
+func newHooksInstallCmd(a *cmdutil.Factory, runF func(context.Context, *Options) error) *cobra.Command {
 	return cmdutil.AddFlags(&cobra.Command{
 		Use:   "install",
 		Short: "Install roster's Git hooks in this checkout, chaining to the ones there",
@@ -126,6 +130,10 @@ only hooks whose content would change.`,
 
 // NewCmdUninstall builds hooks uninstall, as NewCmdInstall.
 func NewCmdUninstall(a *cmdutil.Factory, runF func(context.Context, *Options) error) *cobra.Command {
+	return newHooksUninstallCmd(a, runF)
+}
+
+func newHooksUninstallCmd(a *cmdutil.Factory, runF func(context.Context, *Options) error) *cobra.Command {
 	return cmdutil.AddFlags(&cobra.Command{
 		Use:   "uninstall",
 		Short: "Remove roster's Git hooks and restore the hooks they chained",

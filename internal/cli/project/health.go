@@ -36,6 +36,10 @@ const (
 // NewCmdHealth builds `roster project health`; runF, when given, runs instead of
 // the command with the parsed options (tests).
 func NewCmdHealth(a *cmdutil.Factory, runF func(context.Context, *HealthOptions) error) *cobra.Command {
+	return newProjectHealthCmd(a, runF)
+}
+
+func newProjectHealthCmd(a *cmdutil.Factory, runF func(context.Context, *HealthOptions) error) *cobra.Command {
 	o := &HealthOptions{Factory: a}
 	var strict, format string
 	cmd := &cobra.Command{

@@ -21,6 +21,10 @@ import (
 // NewCmdList builds `roster project list`; runF, when given, runs instead of
 // the command with the parsed options (tests).
 func NewCmdList(a *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
+	return newProjectListCmd(a, runF)
+}
+
+func newProjectListCmd(a *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
 	o := &ListOptions{Factory: a}
 	var owner string
 	cmd := &cobra.Command{

@@ -17,6 +17,10 @@ import (
 // NewCmdList builds `roster workspace list`; runF, when given, runs instead of
 // the command with the parsed options (tests).
 func NewCmdList(a *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
+	return newWorkspaceListCmd(a, runF)
+}
+
+func newWorkspaceListCmd(a *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "list",
 		Short: "List the workspaces on the relay whose projection names you as a reader",

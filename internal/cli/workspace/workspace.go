@@ -45,6 +45,10 @@ revokes. Every command needs exactly one --relay and a signer.`,
 // NewCmdShow builds `roster workspace show`; runF, when given, runs instead of
 // the command with the parsed options (tests).
 func NewCmdShow(a *cmdutil.Factory, runF func(context.Context, *ShowOptions) error) *cobra.Command {
+	return newWorkspaceShowCmd(a, runF)
+}
+
+func newWorkspaceShowCmd(a *cmdutil.Factory, runF func(context.Context, *ShowOptions) error) *cobra.Command {
 	var owner string
 	var watching bool
 	cmd := &cobra.Command{
@@ -101,6 +105,10 @@ it (with --json, one document per line). Ctrl-C ends it (exit 0).`,
 // NewCmdGrant builds `roster workspace grant`; runF, when given, runs instead of
 // the command with the parsed options (tests).
 func NewCmdGrant(a *cmdutil.Factory, runF func(context.Context, *GrantOptions) error) *cobra.Command {
+	return newWorkspaceGrantCmd(a, runF)
+}
+
+func newWorkspaceGrantCmd(a *cmdutil.Factory, runF func(context.Context, *GrantOptions) error) *cobra.Command {
 	var role string
 	cmd := &cobra.Command{
 		Use:   "grant <npub>",
@@ -151,6 +159,10 @@ grant is sent.`,
 // NewCmdRevoke builds `roster workspace revoke`; runF, when given, runs instead of
 // the command with the parsed options (tests).
 func NewCmdRevoke(a *cmdutil.Factory, runF func(context.Context, *RevokeOptions) error) *cobra.Command {
+	return newWorkspaceRevokeCmd(a, runF)
+}
+
+func newWorkspaceRevokeCmd(a *cmdutil.Factory, runF func(context.Context, *RevokeOptions) error) *cobra.Command {
 	var dryRun bool
 	cmd := &cobra.Command{
 		Use:   "revoke <npub>",
