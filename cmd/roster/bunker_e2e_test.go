@@ -15,7 +15,7 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/account"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/repo/change"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/signer"
 	"github.com/zalando/go-keyring"
 )
@@ -102,7 +102,7 @@ func TestBunkerLoginSignsARepoInitAnnouncementEndToEnd(t *testing.T) {
 	if r.Code != 0 {
 		t.Fatalf("repo init via bunker: exit %d out %s err %s", r.Code, r.Out, r.Err)
 	}
-	var res change.RepoInitResult
+	var res report.RepoInit
 	decodeJSON(t, r, &res)
 	stored := initStoredAnnouncements(repoRelays[0], user.pubkey)
 	if len(stored) != 1 || stored[0].ID != res.Event.ID || res.Backend != "bunker" || stored[0].Tags.Find("r")[1] != root {

@@ -8,9 +8,7 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/dev"
-	"github.com/roster-cli/roster/internal/cli/group"
-	"github.com/roster-cli/roster/internal/cli/project"
-	"github.com/roster-cli/roster/internal/cli/workspace"
+	"github.com/roster-cli/roster/report"
 )
 
 // The demo seeds everything the README tour reads: every tour command runs
@@ -34,7 +32,7 @@ func TestDemoSeedServesEveryTourCommand(t *testing.T) {
 		return r
 	}
 
-	ws := decodeOut[workspace.WsJSON](t, as("alice", "workspace", "show", "--json"))
+	ws := decodeOut[report.Workspace](t, as("alice", "workspace", "show", "--json"))
 	if len(ws.Sections) != 2 || ws.Sections[0].Label != "Maintainers" || ws.Sections[1].Label != "Reading" {
 		t.Errorf("workspace sections %+v", ws.Sections)
 	}
@@ -42,21 +40,21 @@ func TestDemoSeedServesEveryTourCommand(t *testing.T) {
 		t.Errorf("bob, granted mover, does not see the sections:\n%s", text)
 	}
 
-	pj := decodeOut[project.ProjectJSON](t, as("carol", "project", "show", demo.Project.Naddr, "--json"))
+	pj := decodeOut[report.Project](t, as("carol", "project", "show", demo.Project.Naddr, "--json"))
 	if pj.Coordinate != demo.Project.Coordinate || pj.HomeChannel == nil || *pj.HomeChannel != devrelay.DemoHomeChannel || len(pj.RelatedChannels) != 1 {
 		t.Errorf("project %+v", pj)
 	}
 
-	g := decodeOut[group.GroupJSON](t, as("carol", "group", "show", demo.Group.ID, "--json"))
+	g := decodeOut[report.Group](t, as("carol", "group", "show", demo.Group.ID, "--json"))
 	if len(g.Relays) != 1 || !g.Relays[0].Live || len(g.Relays[0].Group.Admins) != 2 {
 		t.Errorf("group %+v", g.Relays)
 	}
 
 	ref := relay.URL() + "'" + demo.Group.ID
-	if j := decodeOut[group.GroupRequestJSON](t, as("dave", "group", "join", ref, "--save", "--json")); j.Outcome != "joined" || j.List.Status != "saved" {
+	if j := decodeOut[report.GroupRequest](t, as("dave", "group", "join", ref, "--save", "--json")); j.Outcome != "joined" || j.List.Status != "saved" {
 		t.Errorf("join %+v", j)
 	}
-	if m := decodeOut[group.GroupMembersJSON](t, as("dave", "group", "members", ref, "--json")); len(m.Relays) != 1 || len(m.Relays[0].Members) != 5 {
+	if m := decodeOut[report.GroupMembers](t, as("dave", "group", "members", ref, "--json")); len(m.Relays) != 1 || len(m.Relays[0].Members) != 5 {
 		t.Errorf("members %+v", m.Relays)
 	}
 

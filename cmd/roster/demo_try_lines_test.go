@@ -12,6 +12,7 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/dev"
+	"github.com/roster-cli/roster/report"
 )
 
 // The demo carries the tour: every try: line the banner prints runs as
@@ -28,7 +29,7 @@ func TestDemoTryLinesRunAsPrinted(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(cleanup)
-	started := dev.DevRelayStarted{URL: relay.URL(), Naddr: demo.Naddr, ProjectNaddr: demo.Project.Naddr, GroupID: demo.Group.ID,
+	started := report.DevRelay{URL: relay.URL(), Naddr: demo.Naddr, ProjectNaddr: demo.Project.Naddr, GroupID: demo.Group.ID,
 		CloneURL: demo.CloneURL, StatusByMaintainer: demo.Issue.ByMaintainer, StatusByRemoved: demo.Issue.ByRemoved}
 	lines := dev.DemoTryLines(started, demo)
 	if len(lines) < 15 || !strings.HasPrefix(lines[0], "git clone") {

@@ -8,6 +8,7 @@ import (
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/workspace/sections"
 	"github.com/roster-cli/roster/workspace/sections/sectionstest"
 )
@@ -15,7 +16,7 @@ import (
 // previewOut is a --dry-run preview's JSON (roster.preview/v1) with the
 // facts left to each test.
 type previewOut[F any] struct {
-	render.PreviewJSON
+	report.ConsequencePreview
 	Facts F `json:"facts"`
 }
 
@@ -63,7 +64,7 @@ func TestProjectDeleteDryRunSaysItCannotBeUndoneAndWhatItRemoves(t *testing.T) {
 	}
 	js := w.as(pcOwnerSK, "project", "delete", w.coord.String(), "--dry-run", "--json")
 	p := decodeOut[previewOut[projectDeleteFactsOut]](t, js)
-	if js.Code != cmdutil.ExitOK || p.Schema != render.PreviewSchema || !p.DryRun || p.Command != "project delete" || p.Facts.Undoable ||
+	if js.Code != cmdutil.ExitOK || p.Schema != report.ConsequencePreviewSchema || !p.DryRun || p.Command != "project delete" || p.Facts.Undoable ||
 		p.Facts.Revision != before.Revision || p.Facts.RevisionAfter != before.Revision+1 || len(p.Facts.RelatedChannels) != 1 || p.Facts.RelatedChannels[0] != pcChanA ||
 		p.Facts.HomeChannel == nil || *p.Facts.HomeChannel != pcHome || len(p.Consequences) == 0 {
 		t.Fatalf("exit %d %+v", js.Code, p)

@@ -7,7 +7,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/group"
+	"github.com/roster-cli/roster/report"
 )
 
 func TestGroupShowReadsRelaySignedRolesAndIgnoresForgeries(t *testing.T) {
@@ -27,7 +27,7 @@ func TestGroupShowReadsRelaySignedRolesAndIgnoresForgeries(t *testing.T) {
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d %s %s", r.Code, r.Out, r.Err)
 	}
-	out := decodeOut[group.GroupJSON](t, r)
+	out := decodeOut[report.Group](t, r)
 	if out.Schema != "roster.group/v1" || len(out.Relays) != 1 || !out.Complete {
 		t.Fatalf("%+v", out)
 	}
@@ -59,12 +59,12 @@ func TestGroupShowAfterRemovalAndDeletion(t *testing.T) {
 	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
 	w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
 	w.group(pcOwnerSK, grouprelay.KindRemoveUser, nostr.Tag{"p", pubOf(t, pcAdminSK)})
-	g := decodeOut[group.GroupJSON](t, w.as(pcOwnerSK, "group", "show", pcHome, "--json")).Relays[0]
+	g := decodeOut[report.Group](t, w.as(pcOwnerSK, "group", "show", pcHome, "--json")).Relays[0]
 	if g.Group.RolesOf(pubOf(t, pcAdminSK)) != nil || len(g.Group.Members) != 1 {
 		t.Fatalf("removed admin still listed: %+v", g.Group)
 	}
 	w.group(pcOwnerSK, grouprelay.KindDeleteGroup)
-	g = decodeOut[group.GroupJSON](t, w.as(pcOwnerSK, "group", "show", pcHome, "--json")).Relays[0]
+	g = decodeOut[report.Group](t, w.as(pcOwnerSK, "group", "show", pcHome, "--json")).Relays[0]
 	if g.Live || !g.Group.Metadata.Deleted || len(g.Group.Admins) != 0 {
 		t.Fatalf("deleted group %+v", g)
 	}

@@ -9,8 +9,8 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/group"
 	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/workspace/groups"
 )
 
@@ -34,7 +34,7 @@ func TestGroupJoinAndLeaveAnOpenGroup(t *testing.T) {
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d %s %s", r.Code, r.Out, r.Err)
 	}
-	out := decodeOut[group.GroupRequestJSON](t, r)
+	out := decodeOut[report.GroupRequest](t, r)
 	if out.Schema != "roster.group.join/v1" || out.Outcome != groups.OutcomeJoined || !out.Sent || !out.Accepted || out.Code ||
 		out.Before.Member || out.Before.Basis != "none" || !out.After.Member || out.After.Basis != "put-user" || out.Relay != w.relay.URL() {
 		t.Fatalf("%+v", out)
@@ -59,7 +59,7 @@ func TestGroupJoinAndLeaveAnOpenGroup(t *testing.T) {
 	prev := &nostr.Event{Kind: groups.KindGroupsList, CreatedAt: nostr.Now() - 100, Content: "private-items",
 		Tags: nostr.Tags{{"group", "other", "wss://elsewhere.example", "Other"}, {"r", "wss://elsewhere.example"}}}
 	w.mustPublish(pcStrangerSK, prev)
-	again := decodeOut[group.GroupRequestJSON](t, w.as(pcStrangerSK, "group", "join", w.relay.URL()+"'"+pcHome, "--save", "--json"))
+	again := decodeOut[report.GroupRequest](t, w.as(pcStrangerSK, "group", "join", w.relay.URL()+"'"+pcHome, "--save", "--json"))
 	if again.Outcome != groups.OutcomeAlreadyMember || again.Sent || again.List.Status != "saved" || again.List.Previous != prev.ID {
 		t.Fatalf("%+v", again)
 	}
@@ -75,12 +75,12 @@ func TestGroupJoinAndLeaveAnOpenGroup(t *testing.T) {
 		t.Fatalf("10009 tags\n got %s\nwant %s", gotTags, wantTags)
 	}
 
-	mine := decodeOut[group.GroupMineJSON](t, w.as(pcStrangerSK, "group", "list", "--mine", "--json"))
+	mine := decodeOut[report.GroupMine](t, w.as(pcStrangerSK, "group", "list", "--mine", "--json"))
 	if mine.Schema != "roster.group.mine/v1" || mine.EventID != list[0].ID || len(mine.Groups) != 2 || mine.Groups[1].ID != pcHome {
 		t.Fatalf("%+v", mine)
 	}
 
-	left := decodeOut[group.GroupRequestJSON](t, w.as(pcStrangerSK, "group", "leave", pcHome, "--save", "--json"))
+	left := decodeOut[report.GroupRequest](t, w.as(pcStrangerSK, "group", "leave", pcHome, "--save", "--json"))
 	if left.Schema != "roster.group.leave/v1" || left.Outcome != groups.OutcomeLeft || !left.Sent || left.After.Member || left.After.Basis != "remove-user" ||
 		left.List.Status != "saved" {
 		t.Fatalf("%+v", left)
@@ -93,7 +93,7 @@ func TestGroupJoinAndLeaveAnOpenGroup(t *testing.T) {
 	if gotTags, _ := json.Marshal(list[0].Tags); len(list) != 1 || string(gotTags) != string(prevTags) || list[0].Content != prev.Content {
 		t.Fatalf("10009 after leave %s", gotTags)
 	}
-	gone := decodeOut[group.GroupRequestJSON](t, w.as(pcStrangerSK, "group", "leave", pcHome, "--json"))
+	gone := decodeOut[report.GroupRequest](t, w.as(pcStrangerSK, "group", "leave", pcHome, "--json"))
 	if gone.Outcome != groups.OutcomeNotMember || gone.Sent || gone.List.Status != "unchanged" {
 		t.Fatalf("%+v", gone)
 	}
@@ -115,7 +115,7 @@ func TestGroupJoinClosedGroupPendingRefusedAndInvited(t *testing.T) {
 	w.group(pcOwnerSK, grouprelay.KindEditMetadata, nostr.Tag{"name", "Closed"}, nostr.Tag{"closed"})
 	me := pubOf(t, pcStrangerSK)
 
-	p := decodeOut[group.GroupRequestJSON](t, w.as(pcStrangerSK, "group", "join", pcHome, "--save", "--json"))
+	p := decodeOut[report.GroupRequest](t, w.as(pcStrangerSK, "group", "join", pcHome, "--save", "--json"))
 	if p.Outcome != groups.OutcomePending || !p.Sent || !p.Accepted || p.After.Member || p.List.Status != "skipped" ||
 		!strings.Contains(p.Explanation, "queued for an admin's approval") {
 		t.Fatalf("%+v", p)
@@ -145,7 +145,7 @@ func TestGroupJoinClosedGroupPendingRefusedAndInvited(t *testing.T) {
 	if r := w.as(pcStrangerSK, "group", "join", naddr, "--code", "other"); r.Code != cmdutil.ExitUsage {
 		t.Fatalf("two different codes: exit %d %s", r.Code, r.Err)
 	}
-	in := decodeOut[group.GroupRequestJSON](t, w.as(pcStrangerSK, "group", "join", naddr, "--json"))
+	in := decodeOut[report.GroupRequest](t, w.as(pcStrangerSK, "group", "join", naddr, "--json"))
 	if in.Outcome != groups.OutcomeJoined || !in.Code {
 		t.Fatalf("%+v", in)
 	}
@@ -183,7 +183,7 @@ func TestGroupMembersListsRolesFromTheRelaySignedLists(t *testing.T) {
 		if r.Code != cmdutil.ExitOK {
 			t.Fatalf("%s: exit %d %s %s", ref, r.Code, r.Out, r.Err)
 		}
-		out := decodeOut[group.GroupMembersJSON](t, r)
+		out := decodeOut[report.GroupMembers](t, r)
 		if out.Schema != "roster.group.members/v1" || out.ID != pcHome || len(out.Relays) != 1 {
 			t.Fatalf("%+v", out)
 		}
@@ -229,7 +229,7 @@ func TestGroupShowDrawsTheSubgroupTree(t *testing.T) {
 	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, want) {
 		t.Fatalf("exit %d\n%s", r.Code, r.Out)
 	}
-	g := decodeOut[group.GroupJSON](t, w.as(pcOwnerSK, "group", "show", "nostr", "--json")).Relays[0].Group.Metadata
+	g := decodeOut[report.Group](t, w.as(pcOwnerSK, "group", "show", "nostr", "--json")).Relays[0].Group.Metadata
 	if g.Parent != "tech" || strings.Join(g.Children, ",") != "nip29" {
 		t.Fatalf("%+v", g)
 	}
@@ -246,11 +246,11 @@ func TestGroupJoinOnARelayThatRequiresAuth(t *testing.T) {
 	w := newPCWorldWith(t, true)
 	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
 	r := w.as(pcAdminSK, "group", "join", pcHome, "--json")
-	if out := decodeOut[group.GroupRequestJSON](t, r); r.Code != cmdutil.ExitOK || out.Outcome != groups.OutcomeJoined {
+	if out := decodeOut[report.GroupRequest](t, r); r.Code != cmdutil.ExitOK || out.Outcome != groups.OutcomeJoined {
 		t.Fatalf("exit %d %+v %s", r.Code, out, r.Err)
 	}
 	r = w.as(pcStrangerSK, "group", "leave", pcHome, "--json")
-	if out := decodeOut[group.GroupRequestJSON](t, r); r.Code != cmdutil.ExitOK || out.Outcome != groups.OutcomeNotMember || out.Sent {
+	if out := decodeOut[report.GroupRequest](t, r); r.Code != cmdutil.ExitOK || out.Outcome != groups.OutcomeNotMember || out.Sent {
 		t.Fatalf("exit %d %+v", r.Code, out)
 	}
 	if n := len(w.storedKind(grouprelay.KindLeaveRequest, pubOf(t, pcStrangerSK))); n != 0 {
@@ -286,7 +286,7 @@ func TestGroupJoinMapsTheRelaysRefusals(t *testing.T) {
 			t.Fatalf("%q: exit %d %s", c.reason, r.Code, r.Out)
 		}
 		if c.exit == cmdutil.ExitOK {
-			out := decodeOut[group.GroupRequestJSON](t, r)
+			out := decodeOut[report.GroupRequest](t, r)
 			if out.Outcome != groups.OutcomePending || out.Accepted || out.Message != c.reason || !strings.Contains(out.Explanation, "pending review") {
 				t.Fatalf("%+v", out)
 			}
@@ -323,7 +323,7 @@ func TestGroupJoinRefusesToPickAForkItself(t *testing.T) {
 		}
 	}
 	r = invocation{Env: env}.roster(t, "group", "join", b.relay.URL()+"'"+pcHome, "--relay", a.relay.URL(), "--timeout", "5s", "--json")
-	if out := decodeOut[group.GroupRequestJSON](t, r); r.Code != cmdutil.ExitOK || out.Relay != b.relay.URL() || len(a.storedKind(grouprelay.KindJoinRequest, pubOf(t, pcStrangerSK))) != 0 {
+	if out := decodeOut[report.GroupRequest](t, r); r.Code != cmdutil.ExitOK || out.Relay != b.relay.URL() || len(a.storedKind(grouprelay.KindJoinRequest, pubOf(t, pcStrangerSK))) != 0 {
 		t.Fatalf("exit %d %+v", r.Code, out)
 	}
 }
@@ -349,7 +349,7 @@ func TestGroupJoinAnsweredDuplicateIsAMemberAndNotesTheDisagreement(t *testing.T
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("join answered duplicate: exit %d %s %s", r.Code, r.Out, r.Err)
 	}
-	out := decodeOut[group.GroupRequestJSON](t, r)
+	out := decodeOut[report.GroupRequest](t, r)
 	if out.Outcome != groups.OutcomeAlreadyMember || !out.Sent || out.Accepted || !strings.HasPrefix(out.Message, "duplicate:") ||
 		!strings.Contains(out.Note, "39002") || !strings.Contains(out.Note, "partial") {
 		t.Fatalf("%+v", out)
@@ -364,7 +364,7 @@ func TestGroupJoinAnsweredDuplicateIsAMemberAndNotesTheDisagreement(t *testing.T
 	w.relay.SetMisbehaviour(devrelay.Misbehaviour{})
 	// Dated after the relay's 9000 (the same second would be a tie).
 	w.mustPublish(pcOwnerSK, &nostr.Event{Kind: grouprelay.KindRemoveUser, CreatedAt: nostr.Now() + 5, Tags: nostr.Tags{{"h", pcHome}, {"p", me}}})
-	if r := w.as(pcStrangerSK, "group", "join", pcHome, "--json"); r.Code != cmdutil.ExitOK || decodeOut[group.GroupRequestJSON](t, r).Outcome != groups.OutcomeJoined {
+	if r := w.as(pcStrangerSK, "group", "join", pcHome, "--json"); r.Code != cmdutil.ExitOK || decodeOut[report.GroupRequest](t, r).Outcome != groups.OutcomeJoined {
 		t.Fatalf("re-join: exit %d %s %s", r.Code, r.Out, r.Err)
 	}
 	puts := w.relay.Stored(nostr.Filter{Kinds: []int{grouprelay.KindPutUser}, Tags: nostr.TagMap{"p": {me}}})
@@ -375,7 +375,7 @@ func TestGroupJoinAnsweredDuplicateIsAMemberAndNotesTheDisagreement(t *testing.T
 	w.relay.SetMisbehaviour(devrelay.Misbehaviour{Withhold: func(e *nostr.Event) bool {
 		return hidden[e.ID] || e.Kind == groups.KindMembers
 	}})
-	out = decodeOut[group.GroupRequestJSON](t, w.as(pcStrangerSK, "group", "join", pcHome, "--json"))
+	out = decodeOut[report.GroupRequest](t, w.as(pcStrangerSK, "group", "join", pcHome, "--json"))
 	if out.Outcome != groups.OutcomeAlreadyMember || out.Before.Basis != "remove-user" || !strings.Contains(out.Note, "9001") ||
 		!strings.Contains(out.Note, out.After.EventID) {
 		t.Fatalf("%+v", out)

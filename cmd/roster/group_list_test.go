@@ -7,7 +7,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/group"
+	"github.com/roster-cli/roster/report"
 )
 
 // group list lists the groups whose 39000 the relay itself signed; a
@@ -22,7 +22,7 @@ func TestGroupListListsRelaySignedGroupsOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.relay.Inject(forged)
-	out := decodeOut[group.GroupListJSON](t, w.as(pcStrangerSK, "group", "list", "--json"))
+	out := decodeOut[report.GroupList](t, w.as(pcStrangerSK, "group", "list", "--json"))
 	if out.Schema != "roster.group.list/v1" || !out.Complete || len(out.Relays) != 1 {
 		t.Fatalf("%+v", out)
 	}
@@ -60,7 +60,7 @@ func TestGroupShowMeReadsMembershipAndRoles(t *testing.T) {
 		if r.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d %s %s", r.Code, r.Out, r.Err)
 		}
-		out := decodeOut[group.GroupMeJSON](t, r)
+		out := decodeOut[report.GroupMe](t, r)
 		m := out.Relays[0].Membership
 		if out.Schema != "roster.group.me/v1" || out.You.Pubkey != pubOf(t, c.sk) || m == nil || m.Member != c.member || m.Basis != c.basis ||
 			strings.Join(m.Roles, ",") != c.roles {

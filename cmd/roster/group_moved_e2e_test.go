@@ -9,7 +9,7 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/group"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/workspace/groups"
 )
 
@@ -103,7 +103,7 @@ func TestGroupJoinFromMovesTheListEntry(t *testing.T) {
 	if r := w.as(pcStrangerSK, "group", "join", pcHome, "--from", old); r.Code != cmdutil.ExitUsage {
 		t.Fatalf("--from without --save: exit %d", r.Code)
 	}
-	out := decodeOut[group.GroupRequestJSON](t, w.as(pcStrangerSK, "group", "join", w.relay.URL()+"'"+pcHome, "--save", "--from", old, "--json"))
+	out := decodeOut[report.GroupRequest](t, w.as(pcStrangerSK, "group", "join", w.relay.URL()+"'"+pcHome, "--save", "--from", old, "--json"))
 	if out.Outcome != groups.OutcomeJoined || out.List.Status != "saved" {
 		t.Fatalf("%+v", out)
 	}
@@ -133,7 +133,7 @@ func TestGroupShowOfflineFromTheCache(t *testing.T) {
 	}
 	w.relay.Stop()
 	r := run("group", "show", pcHome, "--offline", "--json")
-	out := decodeOut[group.GroupJSON](t, r)
+	out := decodeOut[report.Group](t, r)
 	if r.Code != cmdutil.ExitOK || out.Complete || len(out.Relays) != 1 || out.Relays[0].Status != "cache" || !out.Relays[0].Live ||
 		out.Relays[0].Group.Metadata.Name != "Home" || out.Relays[0].Group.RolesOf(pubOf(t, pcOwnerSK)) == nil {
 		t.Fatalf("exit %d %+v", r.Code, out)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/report"
 )
 
 // Errors tell the user the next command to run (docs/architecture.md "Rules of
@@ -29,7 +30,7 @@ func TestBadSecretKeyNamesTheNextCommandWithoutTheKey(t *testing.T) {
 	env["ROSTER_SECRET_KEY"] = typo
 	r = invocation{Env: env}.roster(t, "whoami", "--json")
 	var body struct {
-		Error cmdutil.JsonErrorBody `json:"error"`
+		Error report.ErrorBody `json:"error"`
 	}
 	decodeJSON(t, r, &body)
 	if r.Code != cmdutil.ExitUsage || body.Error.Code != "bad-secret-key" || strings.Contains(r.Out+r.Err, typo) {

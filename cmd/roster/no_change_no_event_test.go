@@ -10,7 +10,7 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/repo/change"
+	"github.com/roster-cli/roster/report"
 )
 
 // No change, no event: a metadata edit whose new tag set equals the current
@@ -53,7 +53,7 @@ func TestRepoInitRerunWithTheSameTagsPublishesNothing(t *testing.T) {
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("second init: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
-	var res change.RepoInitResult
+	var res report.RepoInit
 	decodeJSON(t, r, &res)
 	if !res.Unchanged || len(res.Published) != 0 || res.GitConfig.NostrRepo == nil {
 		t.Fatalf("rerun: unchanged %v published %v nostr.repo %v", res.Unchanged, res.Published, res.GitConfig.NostrRepo)

@@ -9,7 +9,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay/swrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/workspace"
+	"github.com/roster-cli/roster/report"
 )
 
 // Rule (NIP-SW commands resume as exact retries): a workspace import whose
@@ -35,7 +35,7 @@ func TestAKeptWorkspaceImportIsListedAndResumedAsAnExactRetry(t *testing.T) {
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("resume: exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
-	out := decodeOut[workspace.WsImportJSON](t, r)
+	out := decodeOut[report.WorkspaceImport](t, r)
 	sent := l.imports()
 	var first nostr.Event
 	_ = first.UnmarshalJSON([]byte(sent[0]))

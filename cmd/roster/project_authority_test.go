@@ -8,7 +8,7 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/project"
+	"github.com/roster-cli/roster/report"
 )
 
 // NIP-29's 39000 and 39001 are optional. A relay that does not serve them
@@ -27,7 +27,7 @@ func TestProjectChangeWithoutGroupStateLetsTheRelayDecide(t *testing.T) {
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d %s %s", r.Code, r.Out, r.Err)
 	}
-	out := decodeOut[project.ProjectChangeJSON](t, r)
+	out := decodeOut[report.ProjectChange](t, r)
 	if out.Schema != "roster.project.change/v2" || out.Authority.Basis != "unverifiable" ||
 		!strings.Contains(out.Authority.Note, "cannot verify the home channel's roles") || !strings.Contains(out.Authority.Note, "kind 39000") {
 		t.Fatalf("authority %+v", out.Authority)
@@ -89,7 +89,7 @@ func TestProjectArchivedHomeChannelOnlyWhenTrue(t *testing.T) {
 			if w.storedCommands() != 0 {
 				t.Fatal("signed and submitted despite the archived channel")
 			}
-		} else if out := decodeOut[project.ProjectChangeJSON](t, r); out.Authority.Basis != "home-channel-role" {
+		} else if out := decodeOut[report.ProjectChange](t, r); out.Authority.Basis != "home-channel-role" {
 			t.Fatalf("archived=false: authority %+v", out.Authority)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/project"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
@@ -23,7 +23,7 @@ func TestProjectOwnerRelatesAChannel(t *testing.T) {
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s %s", r.Code, r.Out, r.Err)
 	}
-	out := decodeOut[project.ProjectChangeJSON](t, r)
+	out := decodeOut[report.ProjectChange](t, r)
 	if out.ExpectedRevision != 1 || out.Revision != 2 || out.Retried || len(out.Published) != 1 ||
 		fmt.Sprint(out.RelatedChannels) != fmt.Sprint([]string{pcChanA}) || out.Actor != w.coord.Owner {
 		t.Fatalf("result %+v", out)
@@ -33,7 +33,7 @@ func TestProjectOwnerRelatesAChannel(t *testing.T) {
 		t.Fatalf("relay holds %+v", st)
 	}
 	// show reads the same state back, with the revision from the rev tag.
-	show := decodeOut[project.ProjectJSON](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
+	show := decodeOut[report.Project](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
 	if show.Schema != "roster.project/v2" || show.Revision != 2 || show.Deleted || show.D != "demo:with:colons" ||
 		show.Address != w.coord.Address() || show.Projection.Signer != w.relay.Self() || !show.Complete ||
 		len(show.RelatedChannels) != 1 || show.Relays[0].Projection != "valid" {
@@ -278,7 +278,7 @@ func TestProjectConcurrentChangesAgainstOneRevision(t *testing.T) {
 		if r.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d: %s %s", r.Code, r.Out, r.Err)
 		}
-		out := decodeOut[project.ProjectChangeJSON](t, r)
+		out := decodeOut[report.ProjectChange](t, r)
 		if out.Retried {
 			retried++
 			if out.ExpectedRevision != 2 || out.Revision != 3 {
@@ -328,7 +328,7 @@ func TestProjectDeletionAndRecreationKeepRevisionsIncreasing(t *testing.T) {
 		t.Fatalf("relate: %d %s", r.Code, r.Err)
 	}
 	w.mustPublish(pcOwnerSK, &nostr.Event{Kind: 5, CreatedAt: now - 50, Tags: nostr.Tags{{"a", w.coord.String()}}})
-	show := decodeOut[project.ProjectJSON](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
+	show := decodeOut[report.Project](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
 	if !show.Deleted || show.Revision != 3 || len(show.ProjectTags) != 0 {
 		t.Fatalf("after deletion %+v", show)
 	}
@@ -337,11 +337,11 @@ func TestProjectDeletionAndRecreationKeepRevisionsIncreasing(t *testing.T) {
 		t.Fatalf("change to a deleted project: exit %d %s", r.Code, r.Out)
 	}
 	w.identity(now - 10)
-	show = decodeOut[project.ProjectJSON](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
+	show = decodeOut[report.Project](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
 	if show.Deleted || show.Revision != 4 || len(show.RelatedChannels) != 0 {
 		t.Fatalf("after recreation %+v", show)
 	}
-	out := decodeOut[project.ProjectChangeJSON](t, w.as(pcOwnerSK, "project", "relate", w.coord.String(), pcChanB, "--json"))
+	out := decodeOut[report.ProjectChange](t, w.as(pcOwnerSK, "project", "relate", w.coord.String(), pcChanB, "--json"))
 	if out.Revision != 5 {
 		t.Fatalf("after recreation and a change %+v", out)
 	}
@@ -351,7 +351,7 @@ func TestProjectShowHumanOutputAndNaddr(t *testing.T) {
 	t.Parallel()
 	w := newPCWorld(t)
 	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome}, nostr.Tag{"description", "a demo"})
-	show := decodeOut[project.ProjectJSON](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
+	show := decodeOut[report.Project](t, w.as(pcOwnerSK, "project", "show", w.coord.String(), "--json"))
 	r := w.as(pcOwnerSK, "project", "show", show.Naddr)
 	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "revision      1") || !strings.Contains(r.Out, pcHome) ||
 		!strings.Contains(r.Out, "a demo") {
@@ -373,7 +373,7 @@ func TestProjectShowOfflineReadsTheVerifiedCache(t *testing.T) {
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("offline: exit %d %s %s", r.Code, r.Out, r.Err)
 	}
-	out := decodeOut[project.ProjectJSON](t, r)
+	out := decodeOut[report.Project](t, r)
 	if out.Revision != 1 || out.Complete || out.Relays[0].Status != "cache" || out.Projection.Signer != w.relay.Self() ||
 		len(out.RelatedChannels) != 1 {
 		t.Fatalf("offline %+v", out)

@@ -8,6 +8,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/project"
+	"github.com/roster-cli/roster/report"
 )
 
 // storedIdentity is the relay's current kind 30621 of the world's project,
@@ -33,7 +34,7 @@ func TestProjectCreatePublishesTheOwnerSignedIdentity(t *testing.T) {
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
-	out := decodeOut[project.ProjectIdentityJSON](t, r)
+	out := decodeOut[report.ProjectIdentity](t, r)
 	if out.Schema != "roster.project.identity/v1" || out.Command != "create" || out.Revision != 1 || out.RevisionBefore != 0 || out.Kind != 30621 {
 		t.Fatalf("%+v", out)
 	}
@@ -90,7 +91,7 @@ func TestProjectUpdateKeepsOtherTagsAndOnlyTheOwnerMay(t *testing.T) {
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("owner update: exit %d %s %s", r.Code, r.Out, r.Err)
 	}
-	out := decodeOut[project.ProjectIdentityJSON](t, r)
+	out := decodeOut[report.ProjectIdentity](t, r)
 	if out.RevisionBefore != before.Revision || out.Revision != before.Revision+1 {
 		t.Fatalf("revisions %d -> %d", out.RevisionBefore, out.Revision)
 	}
@@ -129,7 +130,7 @@ func TestProjectDeleteTombstonesAndCreateRecreates(t *testing.T) {
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("delete: exit %d %s %s", r.Code, r.Out, r.Err)
 	}
-	out := decodeOut[project.ProjectIdentityJSON](t, r)
+	out := decodeOut[report.ProjectIdentity](t, r)
 	if out.Kind != nostr.KindDeletion || !out.Project.Deleted || out.Revision != 2 {
 		t.Fatalf("%+v", out)
 	}
@@ -163,7 +164,7 @@ func TestProjectCommandsTakeRostersHomeAndTheHomeChannelApart(t *testing.T) {
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
-	out := decodeOut[project.ProjectIdentityJSON](t, r)
+	out := decodeOut[report.ProjectIdentity](t, r)
 	if out.Project.HomeChannel == nil || *out.Project.HomeChannel != pcHome {
 		t.Fatalf("home channel %v, want %q", out.Project.HomeChannel, pcHome)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/project"
 	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/report"
 )
 
 // project list: the owner's projects (an npub accepted for --owner), and,
@@ -23,7 +24,7 @@ func TestProjectListOwnersAndHomeChannelAdmins(t *testing.T) {
 		t.Fatalf("create: exit %d %s", r.Code, r.Err)
 	}
 
-	byNpub := decodeOut[project.ProjectListJSON](t, w.as(pcStrangerSK, "project", "list", "--owner", demoNpubOf(t, pcOwnerSK), "--json"))
+	byNpub := decodeOut[report.ProjectList](t, w.as(pcStrangerSK, "project", "list", "--owner", demoNpubOf(t, pcOwnerSK), "--json"))
 	if byNpub.Schema != "roster.project.list/v2" || len(byNpub.Projects) != 2 || !byNpub.Complete {
 		t.Fatalf("owner's projects %+v", byNpub)
 	}
@@ -34,16 +35,16 @@ func TestProjectListOwnersAndHomeChannelAdmins(t *testing.T) {
 		}
 	}
 
-	admin := decodeOut[project.ProjectListJSON](t, w.as(pcAdminSK, "project", "list", "--json"))
+	admin := decodeOut[report.ProjectList](t, w.as(pcAdminSK, "project", "list", "--json"))
 	if len(admin.Projects) != 1 || admin.Projects[0].Coordinate != w.coord.String() || admin.Projects[0].Why[0] != "home-channel-admin" ||
 		admin.Projects[0].HomeChannel == nil || *admin.Projects[0].HomeChannel != pcHome {
 		t.Fatalf("admin's list %+v", admin.Projects)
 	}
-	mine := decodeOut[project.ProjectListJSON](t, w.as(pcOwnerSK, "project", "list", "--json"))
+	mine := decodeOut[report.ProjectList](t, w.as(pcOwnerSK, "project", "list", "--json"))
 	if len(mine.Projects) != 2 || len(mine.Projects[0].Why)+len(mine.Projects[1].Why) != 3 { // the home channel's owner too
 		t.Fatalf("owner's own list %+v", mine.Projects)
 	}
-	if out := decodeOut[project.ProjectListJSON](t, w.as(pcStrangerSK, "project", "list", "--json")); len(out.Projects) != 0 {
+	if out := decodeOut[report.ProjectList](t, w.as(pcStrangerSK, "project", "list", "--json")); len(out.Projects) != 0 {
 		t.Fatalf("outsider lists %+v", out.Projects)
 	}
 	if r := w.as(pcStrangerSK, "project", "list"); r.Code != cmdutil.ExitOK {

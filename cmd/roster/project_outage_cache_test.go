@@ -6,7 +6,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/project"
+	"github.com/roster-cli/roster/report"
 )
 
 // As `workspace show` does ("during relay outage, the last verified cache
@@ -23,7 +23,7 @@ func TestProjectShowDuringAnOutageShowsTheStaleCache(t *testing.T) {
 		env := map[string]string{"ROSTER_SECRET_KEY": pcOwnerSK, "ROSTER_HOME": home}
 		return invocation{Env: env}.roster(t, append(args, "--relay", w.relay.URL(), "--timeout", "2s")...)
 	}
-	live := decodeOut[project.ProjectJSON](t, run("project", "show", w.coord.String(), "--json"))
+	live := decodeOut[report.Project](t, run("project", "show", w.coord.String(), "--json"))
 	if live.Stale || live.Revision < 1 {
 		t.Fatalf("live read %+v", live)
 	}
@@ -33,12 +33,12 @@ func TestProjectShowDuringAnOutageShowsTheStaleCache(t *testing.T) {
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("outage: exit %d %s %s", r.Code, r.Out, r.Err)
 	}
-	v := decodeOut[project.ProjectJSON](t, r)
+	v := decodeOut[report.Project](t, r)
 	if !v.Stale || !strings.Contains(v.StaleReason, w.relay.URL()) || v.Revision != live.Revision ||
 		v.Projection.EventID != live.Projection.EventID || v.Complete {
 		t.Fatalf("outage view %+v", v)
 	}
-	if v := decodeOut[project.ProjectJSON](t, run("project", "show", w.coord.String(), "--offline", "--json")); !v.Stale || v.Revision != live.Revision {
+	if v := decodeOut[report.Project](t, run("project", "show", w.coord.String(), "--offline", "--json")); !v.Stale || v.Revision != live.Revision {
 		t.Fatalf("--offline view %+v", v)
 	}
 	if h := run("project", "show", w.coord.String()); h.Code != cmdutil.ExitOK || !strings.Contains(h.Out, "STALE") {

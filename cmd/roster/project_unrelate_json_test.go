@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/nbd-wtf/go-nostr"
-	"github.com/roster-cli/roster/internal/cli/project"
+	"github.com/roster-cli/roster/report"
 )
 
 // Rule (every project command has --json): `project unrelate --json` prints
@@ -14,7 +14,7 @@ func TestProjectUnrelatePrintsJSON(t *testing.T) {
 	t.Parallel()
 	w := newPCWorld(t)
 	w.identity(nostr.Now()-10, nostr.Tag{"buzz-related-channel", pcChanA}, nostr.Tag{"buzz-related-channel", pcChanB})
-	out := decodeOut[project.ProjectChangeJSON](t, w.as(pcOwnerSK, "project", "unrelate", w.coord.String(), pcChanA, "--json"))
+	out := decodeOut[report.ProjectChange](t, w.as(pcOwnerSK, "project", "unrelate", w.coord.String(), pcChanA, "--json"))
 	if out.Schema != "roster.project.change/v2" || out.Coordinate != w.coord.String() || len(out.Add) != 0 ||
 		len(out.Remove) != 1 || out.Remove[0] != pcChanA || out.ExpectedRevision != 1 || out.Revision != 2 ||
 		len(out.RelatedChannels) != 1 || out.RelatedChannels[0] != pcChanB || len(out.Published) != 1 || out.Retried {

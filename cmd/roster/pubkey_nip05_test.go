@@ -7,8 +7,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/project"
-	"github.com/roster-cli/roster/internal/cli/workspace"
+	"github.com/roster-cli/roster/report"
 )
 
 // Rule (every pubkey argument may be a NIP-05 name): workspace grant and
@@ -29,11 +28,11 @@ func TestWorkspaceGrantAndRevokeAcceptANIP05Name(t *testing.T) {
 	if !strings.HasPrefix(r.Out, looked) {
 		t.Fatalf("the key is not shown first:\n%s", r.Out)
 	}
-	if v := decodeOut[workspace.WsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json")); v.You.Role != "viewer" {
+	if v := decodeOut[report.Workspace](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json")); v.You.Role != "viewer" {
 		t.Fatalf("the grant did not reach the looked-up key: %+v", v.You)
 	}
 
-	out := decodeOut[workspace.WsChangeJSON](t, w.mustAs(swOwnerSK, "workspace", "revoke", "Viewer@Example.com", "--json"))
+	out := decodeOut[report.WorkspaceChange](t, w.mustAs(swOwnerSK, "workspace", "revoke", "Viewer@Example.com", "--json"))
 	if len(out.NIP05Lookups) != 1 || out.NIP05Lookups[0].Name != "viewer@example.com" || out.NIP05Lookups[0].Npub != w.npub(swViewerSK) {
 		t.Fatalf("nip05_lookups %+v", out.NIP05Lookups)
 	}
@@ -70,7 +69,7 @@ func TestProjectListOwnerAcceptsANIP05Name(t *testing.T) {
 		env := map[string]string{"ROSTER_SECRET_KEY": pcStrangerSK, "ROSTER_HOME": home}
 		return invocation{Env: env, Seams: cmdutil.Seams{Http: client}}.roster(t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
 	}
-	out := decodeOut[project.ProjectListJSON](t, run("project", "list", "--owner", "owner@example.com", "--json"))
+	out := decodeOut[report.ProjectList](t, run("project", "list", "--owner", "owner@example.com", "--json"))
 	if len(out.Projects) != 1 || out.Owner == nil || *out.Owner != demoNpubOf(t, pcOwnerSK) ||
 		len(out.NIP05Lookups) != 1 || out.NIP05Lookups[0].Npub != demoNpubOf(t, pcOwnerSK) {
 		t.Fatalf("list %+v", out)

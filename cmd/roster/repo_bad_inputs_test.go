@@ -12,13 +12,14 @@ import (
 	"github.com/roster-cli/roster/cache"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/report"
 )
 
 // errorBody decodes a --json error object.
-func errorBody(t *testing.T, r result) cmdutil.JsonErrorBody {
+func errorBody(t *testing.T, r result) report.ErrorBody {
 	t.Helper()
 	var body struct {
-		Error cmdutil.JsonErrorBody `json:"error"`
+		Error report.ErrorBody `json:"error"`
 	}
 	if err := json.Unmarshal([]byte(r.Out), &body); err != nil || body.Error.Code == "" {
 		t.Fatalf("stdout is not a JSON error (%v): %q (stderr %q)", err, r.Out, r.Err)

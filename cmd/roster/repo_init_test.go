@@ -16,7 +16,7 @@ import (
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/repo/change"
+	"github.com/roster-cli/roster/report"
 )
 
 // initTestCheckout creates a Git checkout named dirName with one commit and
@@ -68,7 +68,7 @@ func (swallowAnnouncements) View(_ devrelay.Env, _ string, evt *nostr.Event) *no
 // initJSON is what repo init --json prints: a result (with "error" on exit
 // 6) or, on a refusal, only {"error": ...}.
 type initJSON struct {
-	change.RepoInitResult
+	report.RepoInit
 	Error struct {
 		Code     string   `json:"code"`
 		Commands []string `json:"commands"`
@@ -93,7 +93,7 @@ func TestRepoInitAnnouncesAFreshOnePersonRepositoryInNgitTagOrder(t *testing.T) 
 	if r.Code != 0 {
 		t.Fatalf("exit %d out %s err %s", r.Code, r.Out, r.Err)
 	}
-	var res change.RepoInitResult
+	var res report.RepoInit
 	decodeJSON(t, r, &res)
 	urls := devrelay.URLs(relays)
 	want := nostr.Tags{
@@ -243,7 +243,7 @@ func TestRepoInitRefreshesAnIdenticalIdentityKeepingOtherTags(t *testing.T) {
 	if r.Code != 0 {
 		t.Fatalf("exit %d out %s err %s", r.Code, r.Out, r.Err)
 	}
-	var res change.RepoInitResult
+	var res report.RepoInit
 	decodeJSON(t, r, &res)
 	stored := initStoredAnnouncements(relays[0], k.pubkey)
 	if len(stored) != 1 || stored[0].ID != res.Event.ID || res.Replaces == nil || *res.Replaces != prev.ID {
@@ -288,7 +288,7 @@ func TestRepoInitEarliestUniqueCommitIsTheCommitRTagNotAURL(t *testing.T) {
 	if r.Code != 0 {
 		t.Fatalf("same euc commit refused: exit %d out %s err %s", r.Code, r.Out, r.Err)
 	}
-	var res change.RepoInitResult
+	var res report.RepoInit
 	decodeJSON(t, r, &res)
 	if res.Replaces == nil || *res.Replaces != prev.ID {
 		t.Fatalf("result %+v", res)
@@ -347,7 +347,7 @@ func TestRepoInitAuthenticatesToRelaysThatRequireNIP42(t *testing.T) {
 	env := homeEnv(t)
 	env["ROSTER_SECRET_KEY"] = k.nsec
 	r := invocation{Env: env, Dir: dir}.roster(t, append([]string{"repo", "init", "--json"}, initRelayFlags(relays)...)...)
-	var res change.RepoInitResult
+	var res report.RepoInit
 	decodeJSON(t, r, &res)
 	if r.Code != 0 || !res.Verified {
 		t.Fatalf("exit %d out %s err %s", r.Code, r.Out, r.Err)

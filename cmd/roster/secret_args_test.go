@@ -9,6 +9,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	cliroot "github.com/roster-cli/roster/internal/cli/root"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/signer"
 	"github.com/spf13/cobra"
 )
@@ -77,7 +78,7 @@ func TestSecretKeyArgumentIsRefusedAndNeverEchoed(t *testing.T) {
 				msg := r.Err
 				if asJSON {
 					var body struct {
-						Error cmdutil.JsonErrorBody `json:"error"`
+						Error report.ErrorBody `json:"error"`
 					}
 					if err := json.Unmarshal([]byte(r.Out), &body); err != nil {
 						t.Fatalf("%s %s: stdout is not JSON: %v", s.kind, p.where, err)

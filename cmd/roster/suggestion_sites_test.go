@@ -240,7 +240,7 @@ var suggestionSites = map[suggestionSite]siteCoverage{
 	{"internal/cli/cmdutil/pubkey_args.go", "Factory.ResolvePubkeyArgs"}: {Rows: []string{"a NIP-05 name that does not resolve: the npub instead"}},
 	{"internal/cli/cmdutil/signer_setup.go", ""}:                         {Unpasted: "roster login --nsec/--bunker/--generate read a secret from a terminal or reach a remote signer (login_tty_test.go and bunker_e2e_test.go run them)"},
 	{"internal/cli/cmdutil/signer_setup.go", "signerExitError"}:          {Unpasted: "roster login and logout forms that read a secret from a terminal, a pipeline feeding one, or a remote signer"},
-	{"internal/cli/dev/relay.go", "devRelayFlags.again"}:                 {Rows: []string{"dev relay on a busy port: a free one, keeping --require-auth", "dev relay with an unknown seed: the demo, on the address given"}},
+	{"internal/cli/dev/relay.go", "RelayOptions.again"}:                  {Rows: []string{"dev relay on a busy port: a free one, keeping --require-auth", "dev relay with an unknown seed: the demo, on the address given"}},
 	{"internal/cli/dev/relay_try.go", "DemoTryLines"}:                    {Elsewhere: "TestDemoTryLinesRunAsPrinted"},
 	{"internal/cli/group/group.go", "groupOutage"}:                       {Rows: []string{"group show with the relay not answering: the same once it is back, or another relay"}},
 	{"internal/cli/group/group.go", "groupReadErr"}:                      {Rows: []string{"group show of a group the relay asked does not hold: the relay hosting it"}},

@@ -13,9 +13,8 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/render"
-	"github.com/roster-cli/roster/internal/cli/workspace"
 	"github.com/roster-cli/roster/journal"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/workspace/sections"
 	"github.com/roster-cli/roster/workspace/sections/sectionstest"
@@ -49,13 +48,13 @@ var wsRows = []suggestionRow{
 			t.Fatalf("%q: exit %d, revision %d -> %d\n%s%s", dry, got.Code, rev, w.stored().Revision, got.Out, got.Err)
 		}
 		grant := wsNoRelayRetry(t, w, swOwnerSK, "workspace", "grant", viewer, "--role", "mover")
-		out := decodeOut[workspace.WsChangeJSON](t, wsMustPaste(t, w, swOwnerSK, grant, "--json"))
-		if !slices.ContainsFunc(out.Workspace.Readers, func(r render.WsPersonJSON) bool { return r.Npub == viewer && r.Role == "mover" }) {
+		out := decodeOut[report.WorkspaceChange](t, wsMustPaste(t, w, swOwnerSK, grant, "--json"))
+		if !slices.ContainsFunc(out.Workspace.Readers, func(r report.WorkspacePerson) bool { return r.Npub == viewer && r.Role == "mover" }) {
 			t.Fatalf("%q did not make %s a mover: %+v", grant, viewer, out.Workspace.Readers)
 		}
 		add := wsNoRelayRetry(t, w, swOwnerSK, "workspace", "section", "add", "Later")
-		out = decodeOut[workspace.WsChangeJSON](t, wsMustPaste(t, w, swOwnerSK, add, "--json"))
-		if !slices.ContainsFunc(out.Workspace.Sections, func(s workspace.WsSectionJSON) bool { return s.Label == "Later" }) {
+		out = decodeOut[report.WorkspaceChange](t, wsMustPaste(t, w, swOwnerSK, add, "--json"))
+		if !slices.ContainsFunc(out.Workspace.Sections, func(s report.WorkspaceSection) bool { return s.Label == "Later" }) {
 			t.Fatalf("%q added no section Later: %+v", add, out.Workspace.Sections)
 		}
 	}},
@@ -64,13 +63,13 @@ var wsRows = []suggestionRow{
 		w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swMoverSK), "--role", "mover")
 		w.mustAs(swOwnerSK, "workspace", "section", "add", "Later")
 		show := wsNoRelayRetry(t, w, swMoverSK, "workspace", "show", "--owner", w.ownerNpub())
-		if got := decodeOut[workspace.WsJSON](t, wsMustPaste(t, w, swMoverSK, show, "--json")); got.Owner.Npub != w.ownerNpub() {
+		if got := decodeOut[report.Workspace](t, wsMustPaste(t, w, swMoverSK, show, "--json")); got.Owner.Npub != w.ownerNpub() {
 			t.Fatalf("%q shows the workspace of %s", show, got.Owner.Npub)
 		}
 		move := wsNoRelayRetry(t, w, swMoverSK, "workspace", "move", wsChannel, "--to", "Later", "--owner", w.ownerNpub())
 		wsMustPaste(t, w, swMoverSK, move)
 		list := wsNoRelayRetry(t, w, swMoverSK, "workspace", "list")
-		if got := decodeOut[workspace.WsListJSON](t, wsMustPaste(t, w, swMoverSK, list, "--json")); len(got.Workspaces) != 1 {
+		if got := decodeOut[report.WorkspaceList](t, wsMustPaste(t, w, swMoverSK, list, "--json")); len(got.Workspaces) != 1 {
 			t.Fatalf("%q lists %d workspaces", list, len(got.Workspaces))
 		}
 	}},
@@ -94,8 +93,8 @@ var wsRows = []suggestionRow{
 		fill := map[string]string{"<npub>": viewer}
 		r := w.as(swOwnerSK, "workspace", "grant", "viewer@example.com", "--role", "mover", "--json")
 		grant := commandStarting(t, wantError(t, r, cmdutil.ExitIncomplete, "nip05").Commands, "roster workspace grant")
-		out := decodeOut[workspace.WsChangeJSON](t, wsMustPaste(t, w, swOwnerSK, wsFill(grant, fill), "--json"))
-		if !slices.ContainsFunc(out.Workspace.Readers, func(r render.WsPersonJSON) bool { return r.Npub == viewer && r.Role == "mover" }) {
+		out := decodeOut[report.WorkspaceChange](t, wsMustPaste(t, w, swOwnerSK, wsFill(grant, fill), "--json"))
+		if !slices.ContainsFunc(out.Workspace.Readers, func(r report.WorkspacePerson) bool { return r.Npub == viewer && r.Role == "mover" }) {
 			t.Fatalf("%q did not grant the mover role it was typed with: %+v", grant, out.Workspace.Readers)
 		}
 		rev := w.stored().Revision
@@ -129,11 +128,11 @@ var wsRows = []suggestionRow{
 	{"workspace list by a grantee: each workspace's show", func(t *testing.T) {
 		w := importedWorld(t)
 		w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swViewerSK))
-		list := decodeOut[workspace.WsListJSON](t, w.mustAs(swViewerSK, "workspace", "list", "--json"))
+		list := decodeOut[report.WorkspaceList](t, w.mustAs(swViewerSK, "workspace", "list", "--json"))
 		if len(list.Workspaces) != 1 {
 			t.Fatalf("listed %d workspaces", len(list.Workspaces))
 		}
-		got := decodeOut[workspace.WsJSON](t, wsMustPaste(t, w, swViewerSK, list.Workspaces[0].Show, "--json"))
+		got := decodeOut[report.Workspace](t, wsMustPaste(t, w, swViewerSK, list.Workspaces[0].Show, "--json"))
 		if got.Owner.Npub != w.ownerNpub() || len(got.Sections) == 0 {
 			t.Fatalf("%q shows %+v", list.Workspaces[0].Show, got)
 		}
@@ -154,7 +153,7 @@ var wsRows = []suggestionRow{
 		for _, dry := range [][]string{nil, {"--dry-run"}} {
 			r := w.as(swOwnerSK, append([]string{"workspace", "revoke", w.npub(swMoverSK), "--json"}, dry...)...)
 			c := commandStarting(t, wantError(t, r, cmdutil.ExitRefused, "invalid-command").Commands, "roster workspace show")
-			got := decodeOut[workspace.WsJSON](t, wsMustPaste(t, w, swOwnerSK, c, "--json"))
+			got := decodeOut[report.Workspace](t, wsMustPaste(t, w, swOwnerSK, c, "--json"))
 			if len(got.Readers) == 0 {
 				t.Fatalf("%q lists no reader", c)
 			}
@@ -176,8 +175,8 @@ var wsRows = []suggestionRow{
 				t.Fatalf("%v prints no show line:\n%s", p.args, r.Out)
 			}
 			c, _, _ = strings.Cut(c, "\n")
-			got := decodeOut[workspace.WsJSON](t, wsMustPaste(t, w, p.sk, c, "--json"))
-			if got.Owner.Npub != w.ownerNpub() || !slices.ContainsFunc(got.Sections, func(s workspace.WsSectionJSON) bool { return s.Label == "Later" }) {
+			got := decodeOut[report.Workspace](t, wsMustPaste(t, w, p.sk, c, "--json"))
+			if got.Owner.Npub != w.ownerNpub() || !slices.ContainsFunc(got.Sections, func(s report.WorkspaceSection) bool { return s.Label == "Later" }) {
 				t.Fatalf("%q does not show the written workspace: %+v", c, got)
 			}
 		}
@@ -188,7 +187,7 @@ var wsRows = []suggestionRow{
 		r := w.as(swOwnerSK, "workspace", "section", "add", "Later", "--json")
 		c := commandStarting(t, wantError(t, r, cmdutil.ExitIncomplete, "stale").Commands, "roster workspace show")
 		// The relay still does not answer: the last verified workspace, marked stale.
-		if got := decodeOut[workspace.WsJSON](t, wsMustPaste(t, w, swOwnerSK, c, "--json")); !got.Stale || len(got.Sections) == 0 {
+		if got := decodeOut[report.Workspace](t, wsMustPaste(t, w, swOwnerSK, c, "--json")); !got.Stale || len(got.Sections) == 0 {
 			t.Fatalf("%q: %+v", c, got)
 		}
 	}},
@@ -200,8 +199,8 @@ var wsRows = []suggestionRow{
 			t.Fatalf("a move to no section succeeded: %s", r.Out)
 		}
 		c := commandStarting(t, e.Error.Commands, "roster workspace show")
-		got := decodeOut[workspace.WsJSON](t, wsMustPaste(t, w, swOwnerSK, c, "--json"))
-		if !slices.ContainsFunc(got.Sections, func(s workspace.WsSectionJSON) bool { return s.ID == wsAlpha }) {
+		got := decodeOut[report.Workspace](t, wsMustPaste(t, w, swOwnerSK, c, "--json"))
+		if !slices.ContainsFunc(got.Sections, func(s report.WorkspaceSection) bool { return s.ID == wsAlpha }) {
 			t.Fatalf("%q lists no section: %+v", c, got.Sections)
 		}
 	}},
@@ -211,7 +210,7 @@ var wsRows = []suggestionRow{
 		r := w.as(swOwnerSK, "workspace", "list", "--json")
 		c := commandStarting(t, wantError(t, r, cmdutil.ExitIncomplete, "incomplete").Commands, "roster workspace list")
 		w.relay.SetMisbehaviour(devrelay.Misbehaviour{})
-		if got := decodeOut[workspace.WsListJSON](t, wsMustPaste(t, w, swOwnerSK, c, "--json")); len(got.Workspaces) != 1 {
+		if got := decodeOut[report.WorkspaceList](t, wsMustPaste(t, w, swOwnerSK, c, "--json")); len(got.Workspaces) != 1 {
 			t.Fatalf("%q lists %d workspaces", c, len(got.Workspaces))
 		}
 	}},
@@ -229,7 +228,7 @@ var wsRows = []suggestionRow{
 		e := wantError(t, r, cmdutil.ExitUnverified, "unconfirmed")
 		w.relay.SetMisbehaviour(devrelay.Misbehaviour{})
 		retry := commandStarting(t, e.Commands, "roster workspace import")
-		if out := decodeOut[workspace.WsImportJSON](t, wsMustPaste(t, w, swOwnerSK, retry, "--json")); !out.Replayed {
+		if out := decodeOut[report.WorkspaceImport](t, wsMustPaste(t, w, swOwnerSK, retry, "--json")); !out.Replayed {
 			t.Fatalf("%q did not send the kept import again: %+v", retry, out)
 		}
 		wsMustPaste(t, w, swOwnerSK, commandStarting(t, e.Commands, "roster workspace show"))
@@ -248,7 +247,7 @@ var wsRows = []suggestionRow{
 		}
 		r := w.as(swOwnerSK, "workspace", "import", "--json")
 		c := commandStarting(t, wantError(t, r, cmdutil.ExitRefused, "already-imported").Commands, "roster workspace show")
-		if got := decodeOut[workspace.WsJSON](t, wsMustPaste(t, w, swOwnerSK, c, "--json")); got.Migration == nil {
+		if got := decodeOut[report.Workspace](t, wsMustPaste(t, w, swOwnerSK, c, "--json")); got.Migration == nil {
 			t.Fatalf("%q: %+v", c, got)
 		}
 	}},
@@ -324,8 +323,8 @@ var wsRows = []suggestionRow{
 		r := wsPaste(t, w, swOwnerSK, commandStarting(t, e.Commands, "roster pending resume"), "--json")
 		cmds := wantError(t, r, cmdutil.ExitRefused, "concurrent-change").Commands
 		rerun := commandStarting(t, cmds, "roster workspace section add Later")
-		out := decodeOut[workspace.WsChangeJSON](t, wsMustPaste(t, w, swOwnerSK, rerun, "--json"))
-		if !slices.ContainsFunc(out.Workspace.Sections, func(s workspace.WsSectionJSON) bool { return s.Label == "Later" }) {
+		out := decodeOut[report.WorkspaceChange](t, wsMustPaste(t, w, swOwnerSK, rerun, "--json"))
+		if !slices.ContainsFunc(out.Workspace.Sections, func(s report.WorkspaceSection) bool { return s.Label == "Later" }) {
 			t.Fatalf("%q added no section Later", rerun)
 		}
 		wsMustPaste(t, w, swOwnerSK, commandStarting(t, cmds, "roster workspace show"))

@@ -15,9 +15,8 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/group"
-	"github.com/roster-cli/roster/internal/cli/project"
 	"github.com/roster-cli/roster/internal/cli/workspace"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/termtext"
 )
 
@@ -244,7 +243,7 @@ func TestRelayAndEventTextCannotForgeLinesInProjectAndGroupOutput(t *testing.T) 
 	if !strings.Contains(r.Out, `\x1b[2J\x1b[HWidget\r\nlead`) || !strings.Contains(r.Out, `closed: blocked: no\n  lead npub1attacker`) {
 		t.Fatalf("project stdout lacks the escaped texts:\n%s", r.Out)
 	}
-	p := decodeOut[project.ProjectJSON](t, as("project", "show", w.coord.String(), "--json"))
+	p := decodeOut[report.Project](t, as("project", "show", w.coord.String(), "--json"))
 	if p.Name != hostileName || p.Description != hostileDesc {
 		t.Fatalf("JSON name %q description %q, want the originals", p.Name, p.Description)
 	}
@@ -264,7 +263,7 @@ func TestRelayAndEventTextCannotForgeLinesInProjectAndGroupOutput(t *testing.T) 
 	if !strings.Contains(r.Out, `name     \x1b[2J\x1b[HWidget\r\nlead`) || !strings.Contains(r.Out, `closed: blocked: no\n  lead npub1attacker`) {
 		t.Fatalf("group stdout lacks the escaped texts:\n%s", r.Out)
 	}
-	g := decodeOut[group.GroupJSON](t, as("group", "show", pcHome, "--json"))
+	g := decodeOut[report.Group](t, as("group", "show", pcHome, "--json"))
 	if m := g.Relays[0].Group.Metadata; m == nil || m.Name != hostileName || m.About != hostileDesc || g.Relays[1].Reason != forgedReason {
 		t.Fatalf("JSON group %+v", g.Relays)
 	}
@@ -320,8 +319,8 @@ func TestWorkspaceRenderEscapesSectionText(t *testing.T) {
 	var out strings.Builder
 	icon := "\x1b[5m"
 	a := &cmdutil.Factory{Io: &cmdutil.IoStreams{Out: &out}}
-	workspace.RenderWorkspace(a, workspace.WsJSON{Community: "wss://c.example", Stale: true, StaleReason: "closed: " + forgedReason,
-		Sections: []workspace.WsSectionJSON{{ID: "s1", Label: hostileName, Icon: &icon, Channels: []string{hostileClone}}},
+	workspace.RenderWorkspace(a, report.Workspace{Community: "wss://c.example", Stale: true, StaleReason: "closed: " + forgedReason,
+		Sections: []report.WorkspaceSection{{ID: "s1", Label: hostileName, Icon: &icon, Channels: []string{hostileClone}}},
 		Rejected: []string{forgedReason}})
 	assertTerminalSafe(t, "workspace stdout", out.String())
 	if !strings.Contains(out.String(), `1. \x1b[2J\x1b[HWidget\r\nlead`) || !strings.Contains(out.String(), `[\x1b[5m]`) {

@@ -7,7 +7,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/swrelay"
-	"github.com/roster-cli/roster/internal/cli/workspace"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/workspace/sections"
 	"github.com/roster-cli/roster/workspace/sections/sectionstest"
 	"github.com/roster-cli/roster/workspace/strictjson"
@@ -47,18 +47,18 @@ func TestWorkspaceReadsBuzzOwnerReaderProjections(t *testing.T) {
 	t.Parallel()
 	w := newSWWorldWith(t, buzzShape{swrelay.New(swrelay.Options{})})
 	w.publishLegacy()
-	imp := decodeOut[workspace.WsImportJSON](t, w.mustAs(swOwnerSK, "workspace", "import", "--json"))
+	imp := decodeOut[report.WorkspaceImport](t, w.mustAs(swOwnerSK, "workspace", "import", "--json"))
 	if !imp.Switched || imp.Workspace.Revision != 1 {
 		t.Fatalf("import through a Buzz-shaped relay %+v", imp)
 	}
 	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swViewerSK))
 	owner := pubOf(t, swOwnerSK)
 	lg := sectionstest.Load(t).Legacy(t)
-	v := decodeOut[workspace.WsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	v := decodeOut[report.Workspace](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
 	if v.Revision != 2 || v.Sections[0].Label != lg.Name || v.You.Role != "reader" || len(v.Rejected) != 0 {
 		t.Fatalf("viewer's view %+v", v)
 	}
-	l := decodeOut[workspace.WsListJSON](t, w.mustAs(swViewerSK, "workspace", "list", "--json"))
+	l := decodeOut[report.WorkspaceList](t, w.mustAs(swViewerSK, "workspace", "list", "--json"))
 	if len(l.Workspaces) != 1 || l.Workspaces[0].Owner.Pubkey != owner || len(l.Rejected) != 0 {
 		t.Fatalf("viewer's list %+v", l)
 	}
@@ -82,12 +82,12 @@ func TestWorkspaceReadsBuzzOwnerReaderProjections(t *testing.T) {
 		return e
 	}
 	w.relay.SetExtra(mk(swRelaySK, pubOf(t, swViewerSK)), mk(swForgerSK, owner))
-	v = decodeOut[workspace.WsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--json"))
+	v = decodeOut[report.Workspace](t, w.mustAs(swOwnerSK, "workspace", "show", "--json"))
 	if v.Revision != 2 || len(v.Rejected) != 1 || !strings.Contains(v.Rejected[0], "projection-signer") {
 		t.Fatalf("owner's view with a mismatched and a forged copy: revision %d rejected %v", v.Revision, v.Rejected)
 	}
 	w.relay.SetExtra()
-	mv := decodeOut[workspace.WsChangeJSON](t, w.mustAs(swOwnerSK, "workspace", "section", "add", "Beta", "--json"))
+	mv := decodeOut[report.WorkspaceChange](t, w.mustAs(swOwnerSK, "workspace", "section", "add", "Beta", "--json"))
 	if mv.Revision != 3 || len(mv.Workspace.Sections) != 2 {
 		t.Fatalf("write through a Buzz-shaped relay %+v", mv)
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/workspace"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/workspace/sections"
 )
@@ -24,7 +24,7 @@ func TestWorkspaceCreateImportsAnEmptySourceWhenThereIsNoLegacyBlob(t *testing.T
 		!strings.Contains(strings.Join(decodeOut[errorOut](t, r).Error.Commands, "\n"), "roster workspace create") {
 		t.Fatalf("import without a blob: exit %d %s", r.Code, r.Out)
 	}
-	out := decodeOut[workspace.WsImportJSON](t, w.mustAs(swOwnerSK, "workspace", "create", "--json"))
+	out := decodeOut[report.WorkspaceImport](t, w.mustAs(swOwnerSK, "workspace", "create", "--json"))
 	if out.Workspace.Revision != 1 || len(out.Workspace.Sections) != 0 || !out.Switched || out.Workspace.Migration == nil ||
 		out.Workspace.Migration.SourceEventID != out.SourceEventID {
 		t.Fatalf("create result %+v", out)
@@ -43,7 +43,7 @@ func TestWorkspaceCreateImportsAnEmptySourceWhenThereIsNoLegacyBlob(t *testing.T
 	}
 	w.mustAs(swOwnerSK, "workspace", "section", "add", "Inbox")
 	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swViewerSK))
-	v := decodeOut[workspace.WsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	v := decodeOut[report.Workspace](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
 	if v.You.Role != "viewer" || len(v.Sections) != 1 || v.Sections[0].Label != "Inbox" {
 		t.Fatalf("viewer sees %+v", v)
 	}

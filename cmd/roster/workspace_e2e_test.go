@@ -9,6 +9,7 @@ import (
 	"github.com/roster-cli/roster/cache"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/workspace"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/workspace/sections"
 	"github.com/roster-cli/roster/workspace/sections/sectionstest"
@@ -29,7 +30,7 @@ func TestWorkspaceOwnerImportsGrantsAndDelegatesMoveAndRevoke(t *testing.T) {
 	fx := sectionstest.Load(t).Canonicalization.LegacyPlaintext
 	lg := sectionstest.Load(t).Legacy(t)
 
-	imp := decodeOut[workspace.WsImportJSON](t, w.mustAs(swOwnerSK, "workspace", "import", "--json"))
+	imp := decodeOut[report.WorkspaceImport](t, w.mustAs(swOwnerSK, "workspace", "import", "--json"))
 	if !imp.Switched || imp.SourceEventID != legacy.ID || imp.SourceHash != fx.SHA256 || imp.Workspace.Revision != 1 ||
 		imp.Workspace.Migration == nil || imp.Workspace.Migration.SourceHash != fx.SHA256 {
 		t.Fatalf("import result %+v", imp)
@@ -49,13 +50,13 @@ func TestWorkspaceOwnerImportsGrantsAndDelegatesMoveAndRevoke(t *testing.T) {
 	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swMoverSK), "--role", "mover")
 	w.mustAs(swOwnerSK, "workspace", "section", "add", "Beta", "--icon", "star")
 
-	v := decodeOut[workspace.WsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	v := decodeOut[report.Workspace](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
 	if v.You.Role != "viewer" || len(v.Sections) != 2 || v.Sections[0].Label != lg.Name || v.Sections[0].Icon == nil ||
 		*v.Sections[0].Icon != lg.Icon || v.Sections[1].Label != "Beta" || len(v.Sections[0].Channels) != 1 {
 		t.Fatalf("viewer's decrypted view %+v", v)
 	}
 
-	mv := decodeOut[workspace.WsChangeJSON](t, w.mustAs(swMoverSK, "workspace", "move", lg.Channel, "--to", "Beta", "--owner", w.ownerNpub(), "--json"))
+	mv := decodeOut[report.WorkspaceChange](t, w.mustAs(swMoverSK, "workspace", "move", lg.Channel, "--to", "Beta", "--owner", w.ownerNpub(), "--json"))
 	if mv.Kind != sections.KindMove || mv.Revision != mv.RevisionBefore+1 || len(mv.Workspace.Sections[1].Channels) != 1 {
 		t.Fatalf("move result %+v", mv)
 	}
@@ -78,7 +79,7 @@ func TestWorkspaceOwnerImportsGrantsAndDelegatesMoveAndRevoke(t *testing.T) {
 	s, _ := signer.NewKeySigner(swViewerSK, "env")
 	offline := swViewerWorkspace(t, w, s)
 
-	rv := decodeOut[workspace.WsChangeJSON](t, w.mustAs(swOwnerSK, "workspace", "revoke", w.npub(swViewerSK), "--json"))
+	rv := decodeOut[report.WorkspaceChange](t, w.mustAs(swOwnerSK, "workspace", "revoke", w.npub(swViewerSK), "--json"))
 	if rv.Workspace.KeyEpoch != 2 {
 		t.Fatalf("revoke did not rotate the key: epoch %d", rv.Workspace.KeyEpoch)
 	}
@@ -101,7 +102,7 @@ func TestWorkspaceOwnerImportsGrantsAndDelegatesMoveAndRevoke(t *testing.T) {
 		t.Fatalf("revoked reader's command: %v", err)
 	}
 	// The mover still reads, under the new key.
-	mvView := decodeOut[workspace.WsJSON](t, w.mustAs(swMoverSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	mvView := decodeOut[report.Workspace](t, w.mustAs(swMoverSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
 	if mvView.KeyEpoch != 2 || mvView.Sections[0].Label != lg.Name {
 		t.Fatalf("mover after rotation %+v", mvView)
 	}
@@ -132,7 +133,7 @@ func TestWorkspaceMoverCannotManageButManagerCan(t *testing.T) {
 	w.mustAs(swManagerSK, "workspace", "section", "rename", "Gamma", "Delta", "--owner", w.ownerNpub())
 	first := sectionstest.Load(t).Legacy(t).Name
 	w.mustAs(swManagerSK, "workspace", "section", "reorder", "Delta", first, "--owner", w.ownerNpub())
-	out := decodeOut[workspace.WsChangeJSON](t, w.mustAs(swManagerSK, "workspace", "section", "remove", first, "--owner", w.ownerNpub(), "--json"))
+	out := decodeOut[report.WorkspaceChange](t, w.mustAs(swManagerSK, "workspace", "section", "remove", first, "--owner", w.ownerNpub(), "--json"))
 	if len(out.Workspace.Sections) != 1 || out.Workspace.Sections[0].Label != "Delta" || len(out.Workspace.Assignments) != 0 {
 		t.Fatalf("after remove %+v", out.Workspace)
 	}
@@ -172,7 +173,7 @@ func TestWorkspaceStaleProjectionIsIgnored(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Close()
-	v := decodeOut[workspace.WsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--json"))
+	v := decodeOut[report.Workspace](t, w.mustAs(swOwnerSK, "workspace", "show", "--json"))
 	if v.Decision != "ignore" || v.Revision != 9 || v.ProjectionEventID != newer.ID {
 		t.Fatalf("stale relay projection was not ignored: decision %s revision %d", v.Decision, v.Revision)
 	}
@@ -183,11 +184,11 @@ func TestWorkspaceRevisionGapTriggersRefetch(t *testing.T) {
 	t.Parallel()
 	w := importedWorld(t)
 	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swViewerSK))
-	first := decodeOut[workspace.WsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	first := decodeOut[report.Workspace](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
 	w.mustAs(swOwnerSK, "workspace", "section", "add", "Beta")
 	w.mustAs(swOwnerSK, "workspace", "section", "add", "Gamma")
 	reqs := w.relay.ReqCount()
-	v := decodeOut[workspace.WsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	v := decodeOut[report.Workspace](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
 	if v.Decision != "refetch" || !v.Refetched || v.Revision != first.Revision+2 || len(v.Sections) != 3 {
 		t.Fatalf("gap: decision %s refetched %v revision %d (was %d)", v.Decision, v.Refetched, v.Revision, first.Revision)
 	}
@@ -195,7 +196,7 @@ func TestWorkspaceRevisionGapTriggersRefetch(t *testing.T) {
 	// The next revision is accepted without a refetch: one REQ fewer.
 	w.mustAs(swOwnerSK, "workspace", "section", "add", "Delta")
 	reqs = w.relay.ReqCount()
-	v = decodeOut[workspace.WsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	v = decodeOut[report.Workspace](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
 	if v.Decision != "accept" || v.Refetched {
 		t.Fatalf("next revision: %s %v", v.Decision, v.Refetched)
 	}
@@ -218,7 +219,7 @@ func TestWorkspaceProjectionNotSignedByRelaySelfIsRejected(t *testing.T) {
 	forged := &nostr.Event{Kind: stored.Kind, CreatedAt: stored.CreatedAt + 5, Tags: stored.Tags, Content: string(content)}
 	_ = forged.Sign(swForgerSK)
 	w.relay.SetExtra(forged)
-	v := decodeOut[workspace.WsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--json"))
+	v := decodeOut[report.Workspace](t, w.mustAs(swOwnerSK, "workspace", "show", "--json"))
 	if v.Revision != 1 || v.ProjectionEventID != stored.ID || len(v.Rejected) != 1 || !strings.Contains(v.Rejected[0], "projection-signer") {
 		t.Fatalf("forged projection: revision %d rejected %v", v.Revision, v.Rejected)
 	}
@@ -238,11 +239,11 @@ func TestWorkspaceOutageShowsStaleCacheAndRefusesWrites(t *testing.T) {
 	w.mustAs(swOwnerSK, "workspace", "show")
 	w.relay.Stop()
 	t.Cleanup(func() { _ = w.relay.Start() })
-	v := decodeOut[workspace.WsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--json"))
+	v := decodeOut[report.Workspace](t, w.mustAs(swOwnerSK, "workspace", "show", "--json"))
 	if !v.Stale || v.StaleReason == "" || v.Revision != 1 || v.Sections[0].Label != sectionstest.Load(t).Legacy(t).Name {
 		t.Fatalf("outage view %+v", v)
 	}
-	if v := decodeOut[workspace.WsJSON](t, w.mustAs(swOwnerSK, "workspace", "show", "--offline", "--json")); !v.Stale || v.Revision != 1 {
+	if v := decodeOut[report.Workspace](t, w.mustAs(swOwnerSK, "workspace", "show", "--offline", "--json")); !v.Stale || v.Revision != 1 {
 		t.Fatalf("--offline view %+v", v)
 	}
 	r := w.as(swOwnerSK, "workspace", "section", "add", "Beta")

@@ -12,7 +12,7 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/swrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/workspace"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/workspace/pending"
 	"github.com/roster-cli/roster/workspace/sections"
 )
@@ -108,7 +108,7 @@ func TestWorkspaceImportRetryReplaysTheExactSignedCommand(t *testing.T) {
 		t.Fatalf("cache clear: exit %d %s", r.Code, r.Err)
 	}
 
-	out := decodeOut[workspace.WsImportJSON](t, w.mustAs(swOwnerSK, "workspace", "import", "--json"))
+	out := decodeOut[report.WorkspaceImport](t, w.mustAs(swOwnerSK, "workspace", "import", "--json"))
 	sent := l.imports()
 	if len(sent) != 2 || sent[0] != sent[1] {
 		t.Fatalf("the retry did not send the first attempt's bytes:\n%v", sent)
@@ -142,7 +142,7 @@ func TestWorkspaceImportRetryAfterLostOKFinishesWithoutASecondImport(t *testing.
 	waitStored(t, w, 1)
 
 	events := w.relay.EventCount()
-	out := decodeOut[workspace.WsImportJSON](t, w.mustAs(swOwnerSK, "workspace", "import", "--json"))
+	out := decodeOut[report.WorkspaceImport](t, w.mustAs(swOwnerSK, "workspace", "import", "--json"))
 	var first nostr.Event
 	_ = first.UnmarshalJSON([]byte(l.imports()[0]))
 	if !out.Switched || !out.Resumed || out.Replayed || out.EventID != first.ID || out.ActionID != first.Tags.GetFirst([]string{"action", ""}).Value() {

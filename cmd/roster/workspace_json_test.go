@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"github.com/roster-cli/roster/internal/cli/workspace"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/workspace/sections"
 	"github.com/roster-cli/roster/workspace/sections/sectionstest"
 )
@@ -18,7 +18,7 @@ func TestWorkspaceGrantAndSectionCommandsPrintJSON(t *testing.T) {
 	t.Parallel()
 	w := importedWorld(t)
 	first := sectionstest.Load(t).Legacy(t).Name
-	check := func(what string, out workspace.WsChangeJSON, kind int) workspace.WsChangeJSON {
+	check := func(what string, out report.WorkspaceChange, kind int) report.WorkspaceChange {
 		t.Helper()
 		if out.Schema != "roster.workspace.change/v1" || out.Kind != kind || out.EventID == "" || out.ActionID == "" ||
 			out.CommandHash == "" || out.Revision != out.RevisionBefore+1 || out.Workspace.Revision != out.Revision {
@@ -29,7 +29,7 @@ func TestWorkspaceGrantAndSectionCommandsPrintJSON(t *testing.T) {
 		}
 		return out
 	}
-	g := check("grant", decodeOut[workspace.WsChangeJSON](t, w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swMoverSK), "--role", "mover", "--json")), sections.KindGrant)
+	g := check("grant", decodeOut[report.WorkspaceChange](t, w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swMoverSK), "--role", "mover", "--json")), sections.KindGrant)
 	found := false
 	for _, r := range g.Workspace.Readers {
 		found = found || (r.Pubkey == pubOf(t, swMoverSK) && r.Role == "mover")
@@ -37,15 +37,15 @@ func TestWorkspaceGrantAndSectionCommandsPrintJSON(t *testing.T) {
 	if !found {
 		t.Fatalf("grant: mover not among readers %+v", g.Workspace.Readers)
 	}
-	a := check("section add", decodeOut[workspace.WsChangeJSON](t, w.mustAs(swOwnerSK, "workspace", "section", "add", "Beta", "--json")), sections.KindManage)
+	a := check("section add", decodeOut[report.WorkspaceChange](t, w.mustAs(swOwnerSK, "workspace", "section", "add", "Beta", "--json")), sections.KindManage)
 	if len(a.Workspace.Sections) != 2 || a.Workspace.Sections[1].Label != "Beta" {
 		t.Fatalf("section add: %+v", a.Workspace.Sections)
 	}
-	rn := check("section rename", decodeOut[workspace.WsChangeJSON](t, w.mustAs(swOwnerSK, "workspace", "section", "rename", "Beta", "Gamma", "--json")), sections.KindManage)
+	rn := check("section rename", decodeOut[report.WorkspaceChange](t, w.mustAs(swOwnerSK, "workspace", "section", "rename", "Beta", "Gamma", "--json")), sections.KindManage)
 	if rn.Workspace.Sections[1].Label != "Gamma" {
 		t.Fatalf("section rename: %+v", rn.Workspace.Sections)
 	}
-	ro := check("section reorder", decodeOut[workspace.WsChangeJSON](t, w.mustAs(swOwnerSK, "workspace", "section", "reorder", "Gamma", first, "--json")), sections.KindManage)
+	ro := check("section reorder", decodeOut[report.WorkspaceChange](t, w.mustAs(swOwnerSK, "workspace", "section", "reorder", "Gamma", first, "--json")), sections.KindManage)
 	if ro.Workspace.Sections[0].Label != "Gamma" || ro.Workspace.Sections[1].Label != first || ro.Workspace.LayoutRevision != rn.Workspace.LayoutRevision+1 {
 		t.Fatalf("section reorder: %+v layout %d -> %d", ro.Workspace.Sections, rn.Workspace.LayoutRevision, ro.Workspace.LayoutRevision)
 	}

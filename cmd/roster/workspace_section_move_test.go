@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/workspace"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/workspace/sections/sectionstest"
 )
 
@@ -20,7 +20,7 @@ func TestWorkspaceSectionMoveSendsTheCompleteOrder(t *testing.T) {
 	for _, l := range []string{"Beta", "Gamma", "Delta"} {
 		w.mustAs(swOwnerSK, "workspace", "section", "add", l)
 	}
-	labels := func(out workspace.WsChangeJSON) string {
+	labels := func(out report.WorkspaceChange) string {
 		var ls []string
 		for _, s := range out.Workspace.Sections {
 			ls = append(ls, s.Label)
@@ -48,7 +48,7 @@ func TestWorkspaceSectionMoveSendsTheCompleteOrder(t *testing.T) {
 		t.Fatalf("a refused section move changed the relay's state (revision %d -> %d)", before.Revision, st.Revision)
 	}
 
-	out := decodeOut[workspace.WsChangeJSON](t, w.mustAs(swManagerSK, "workspace", "section", "move", "Delta", "--to", "1", "--owner", w.ownerNpub(), "--json"))
+	out := decodeOut[report.WorkspaceChange](t, w.mustAs(swManagerSK, "workspace", "section", "move", "Delta", "--to", "1", "--owner", w.ownerNpub(), "--json"))
 	if got, want := labels(out), "Delta,"+first+",Beta,Gamma"; got != want || out.Command != "section move" || out.Revision != before.Revision+1 {
 		t.Fatalf("--to 1: %s (revision %d), want %s", got, out.Revision, want)
 	}
@@ -56,11 +56,11 @@ func TestWorkspaceSectionMoveSendsTheCompleteOrder(t *testing.T) {
 	if st.Sections[0].ID != out.Workspace.Sections[0].ID || st.LayoutRevision != before.LayoutRevision+1 {
 		t.Fatalf("relay order %+v", st.Sections)
 	}
-	out = decodeOut[workspace.WsChangeJSON](t, w.mustAs(swOwnerSK, "workspace", "section", "move", first, "--after", "Gamma", "--json"))
+	out = decodeOut[report.WorkspaceChange](t, w.mustAs(swOwnerSK, "workspace", "section", "move", first, "--after", "Gamma", "--json"))
 	if got, want := labels(out), "Delta,Beta,Gamma,"+first; got != want {
 		t.Fatalf("--after: %s, want %s", got, want)
 	}
-	out = decodeOut[workspace.WsChangeJSON](t, w.mustAs(swOwnerSK, "workspace", "section", "move", "Gamma", "--before", "Delta", "--json"))
+	out = decodeOut[report.WorkspaceChange](t, w.mustAs(swOwnerSK, "workspace", "section", "move", "Gamma", "--before", "Delta", "--json"))
 	if got, want := labels(out), "Gamma,Delta,Beta,"+first; got != want {
 		t.Fatalf("--before: %s, want %s", got, want)
 	}

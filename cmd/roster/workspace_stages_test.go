@@ -9,7 +9,7 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/swrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/workspace"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/workspace/sections"
 )
 
@@ -42,7 +42,7 @@ func TestWorkspaceStageOneRelayRefusesMoverGrant(t *testing.T) {
 		t.Fatalf("a refused grant changed the workspace: revision %d", got.Revision)
 	}
 	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swViewerSK))
-	v := decodeOut[workspace.WsJSON](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
+	v := decodeOut[report.Workspace](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json"))
 	if v.You.Role != "viewer" {
 		t.Fatalf("the default grant role is %q, want viewer", v.You.Role)
 	}

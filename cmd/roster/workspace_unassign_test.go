@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/workspace"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/workspace/sections"
 	"github.com/roster-cli/roster/workspace/sections/sectionstest"
 )
@@ -57,7 +57,7 @@ func TestWorkspaceUnassignIsAMoveWithNoSection(t *testing.T) {
 		t.Fatalf("a refused unassign changed the relay's state: %+v", st)
 	}
 
-	out := decodeOut[workspace.WsChangeJSON](t, w.mustAs(swMoverSK, "workspace", "unassign", strings.ToUpper(ch), "--owner", w.ownerNpub(), "--json"))
+	out := decodeOut[report.WorkspaceChange](t, w.mustAs(swMoverSK, "workspace", "unassign", strings.ToUpper(ch), "--owner", w.ownerNpub(), "--json"))
 	if out.Command != "unassign" || out.Kind != sections.KindMove || out.Revision != before.Revision+1 || len(out.Workspace.Assignments) != 0 {
 		t.Fatalf("unassign result %+v", out)
 	}

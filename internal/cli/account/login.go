@@ -13,13 +13,21 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type loginOptions struct {
-	nsec, ncryptsec, generate, showSecret bool
-	bunker                                string
+// NewLoginCmd is `roster login`.
+func NewLoginCmd(a *cmdutil.Factory) *cobra.Command { return NewCmdLogin(a, nil) }
+
+// LoginOptions are `roster login` as its flags gave it; the secret is read
+// only when it runs.
+type LoginOptions struct {
+	Factory                               *cmdutil.Factory
+	Nsec, Ncryptsec, Generate, ShowSecret bool
+	Bunker                                string
 }
 
-func NewLoginCmd(a *cmdutil.Factory) *cobra.Command {
-	var o loginOptions
+// NewCmdLogin builds login; runF, when given, runs instead of the login
+// with the parsed options (tests).
+func NewCmdLogin(a *cmdutil.Factory, runF func(context.Context, *LoginOptions) error) *cobra.Command {
+	o := &LoginOptions{Factory: a}
 	cmd := &cobra.Command{
 		Use:   "login",
 		Short: "Store your key (OS keyring, or a NIP-46 bunker) and make it the active signer",
@@ -57,7 +65,7 @@ ROSTER_SECRET_KEY, when set, takes precedence over any login.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, _ []string) error { return runLogin(cmd.Context(), a, o) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return runLogin(cmd.Context(), a, o, runF) },
 	}
 	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		if uf := cmdutil.UnknownFlagError(c, err); uf != nil {
@@ -67,11 +75,11 @@ ROSTER_SECRET_KEY, when set, takes precedence over any login.`,
 			" (--nsec takes no value: type the key at the prompt or pipe it on stdin)")}
 	})
 	f := cmd.Flags()
-	f.BoolVar(&o.nsec, "nsec", false, "read an nsec or hex secret key from a no-echo prompt, or from stdin")
-	f.BoolVar(&o.ncryptsec, "ncryptsec", false, "import a NIP-49 ncryptsec (then its passphrase) from a prompt, or from stdin")
-	f.StringVar(&o.bunker, "bunker", "", "log in through a NIP-46 remote signer (bunker:// URL)")
-	f.BoolVar(&o.generate, "generate", false, "generate a new key")
-	f.BoolVar(&o.showSecret, "show-secret", false, "with --generate: print the new nsec, this one time")
+	f.BoolVar(&o.Nsec, "nsec", false, "read an nsec or hex secret key from a no-echo prompt, or from stdin")
+	f.BoolVar(&o.Ncryptsec, "ncryptsec", false, "import a NIP-49 ncryptsec (then its passphrase) from a prompt, or from stdin")
+	f.StringVar(&o.Bunker, "bunker", "", "log in through a NIP-46 remote signer (bunker:// URL)")
+	f.BoolVar(&o.Generate, "generate", false, "generate a new key")
+	f.BoolVar(&o.ShowSecret, "show-secret", false, "with --generate: print the new nsec, this one time")
 	cmdutil.AddFlags(cmd, &a.Opts, cmdutil.OutputFlags|cmdutil.HomeFlag)
 	return cmd
 }
@@ -79,9 +87,12 @@ ROSTER_SECRET_KEY, when set, takes precedence over any login.`,
 // LoginResult is roster.login/v1 (report.Login).
 type LoginResult = report.Login
 
-func runLogin(ctx context.Context, a *cmdutil.Factory, o loginOptions) error {
+// runLogin refuses the flag combinations login cannot act on (exactly one
+// way to log in, --show-secret only with --generate), then runs runF when
+// given, else the login.
+func runLogin(ctx context.Context, a *cmdutil.Factory, o *LoginOptions, runF func(context.Context, *LoginOptions) error) error {
 	modes := 0
-	for _, on := range []bool{o.nsec, o.ncryptsec, o.generate, o.bunker != ""} {
+	for _, on := range []bool{o.Nsec, o.Ncryptsec, o.Generate, o.Bunker != ""} {
 		if on {
 			modes++
 		}
@@ -91,8 +102,11 @@ func runLogin(ctx context.Context, a *cmdutil.Factory, o loginOptions) error {
 			Err:      errors.New("choose exactly one of --nsec, --ncryptsec, --bunker <url> or --generate"),
 			Commands: []suggest.Command{suggest.Roster("login", "--nsec"), suggest.Roster("login", "--bunker", "bunker://..."), suggest.Roster("login", "--generate")}}
 	}
-	if o.showSecret && !o.generate {
+	if o.ShowSecret && !o.Generate {
 		return cmdutil.UsageErr("--show-secret only applies to --generate (roster shows no other key)")
+	}
+	if runF != nil {
+		return runF(ctx, o)
 	}
 	r := cmdutil.NewSecretReader(a)
 	env, err := a.SignerEnv(r)
@@ -102,7 +116,7 @@ func runLogin(ctx context.Context, a *cmdutil.Factory, o loginOptions) error {
 	var acct signer.Account
 	res := LoginResult{Schema: "roster.login/v1", EnvKeyOverrides: env.SecretKey != ""}
 	switch {
-	case o.nsec:
+	case o.Nsec:
 		secret, err := r.Read("nsec or hex secret key")
 		if err != nil {
 			return cmdutil.UsageErr("%v", err)
@@ -110,7 +124,7 @@ func runLogin(ctx context.Context, a *cmdutil.Factory, o loginOptions) error {
 		if acct, err = signer.StoreKey(env, secret, false); err != nil {
 			return loginError(err, o)
 		}
-	case o.ncryptsec:
+	case o.Ncryptsec:
 		nc, err := r.Read("ncryptsec")
 		if err != nil {
 			return cmdutil.UsageErr("%v", err)
@@ -118,13 +132,13 @@ func runLogin(ctx context.Context, a *cmdutil.Factory, o loginOptions) error {
 		if acct, err = signer.ImportNcryptsec(env, nc); err != nil {
 			return loginError(err, o)
 		}
-	case o.generate:
+	case o.Generate:
 		sk := signer.GenerateKey()
-		if acct, err = signer.StoreKey(env, sk, !o.showSecret); err != nil {
+		if acct, err = signer.StoreKey(env, sk, !o.ShowSecret); err != nil {
 			return loginError(err, o)
 		}
 		res.Generated = true
-		if o.showSecret {
+		if o.ShowSecret {
 			nsec, err := signer.EncodeNsec(sk)
 			if err != nil {
 				return err
@@ -134,11 +148,11 @@ func runLogin(ctx context.Context, a *cmdutil.Factory, o loginOptions) error {
 	default:
 		// A malformed URL is the user's input (exit 2), checked before any
 		// network; the message never repeats the URL, which holds a secret.
-		if _, err := signer.ParseBunkerURL(o.bunker); err != nil {
+		if _, err := signer.ParseBunkerURL(o.Bunker); err != nil {
 			return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "usage", Err: err,
 				Commands: []suggest.Command{suggest.Roster("login", "--bunker", "bunker://<64-hex remote signer pubkey>?relay=wss://<relay>&secret=<one-time secret>").Because("as your bunker shows it")}}
 		}
-		if acct, err = signer.StoreBunker(ctx, env, o.bunker); err != nil {
+		if acct, err = signer.StoreBunker(ctx, env, o.Bunker); err != nil {
 			return loginError(err, o)
 		}
 	}
@@ -167,16 +181,16 @@ func runLogin(ctx context.Context, a *cmdutil.Factory, o loginOptions) error {
 // to retry: a new passphrase typed empty or twice differently. A bunker that
 // could not be connected names the bunker (redacted: never its secret) and
 // what to check. Anything else is signerError's.
-func loginError(err error, o loginOptions) error {
+func loginError(err error, o *LoginOptions) error {
 	retry := suggest.Roster("login", "--nsec")
 	switch {
-	case o.generate && o.showSecret:
+	case o.Generate && o.ShowSecret:
 		retry = suggest.Roster("login", "--generate", "--show-secret")
-	case o.generate:
+	case o.Generate:
 		retry = suggest.Roster("login", "--generate")
-	case o.ncryptsec:
+	case o.Ncryptsec:
 		retry = suggest.Roster("login", "--ncryptsec")
-	case o.bunker != "":
+	case o.Bunker != "":
 		retry = suggest.Roster("login", "--bunker", "<bunker URL, as your bunker shows it>")
 	}
 	var bce *signer.BunkerConnectError
@@ -226,7 +240,17 @@ func describeBackend(acct signer.Account, home string) string {
 	return acct.Backend
 }
 
-func NewLogoutCmd(a *cmdutil.Factory) *cobra.Command {
+// NewLogoutCmd is `roster logout`.
+func NewLogoutCmd(a *cmdutil.Factory) *cobra.Command { return NewCmdLogout(a, nil) }
+
+// LogoutOptions are `roster logout`: only the shared flags.
+type LogoutOptions struct {
+	Factory *cmdutil.Factory
+}
+
+// NewCmdLogout builds logout; runF, when given, runs instead of the logout
+// with the parsed options (tests).
+func NewCmdLogout(a *cmdutil.Factory, runF func(context.Context, *LogoutOptions) error) *cobra.Command {
 	return cmdutil.AddFlags(&cobra.Command{
 		Use:   "logout",
 		Short: "Remove the stored key (keyring entry or ncryptsec file) and the active account",
@@ -238,7 +262,12 @@ environment, not in roster: unset it yourself.`,
 		Example: `  roster logout
   roster logout --json   # {"schema":"roster.logout/v1","logged_out":true,...}`,
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error { return runLogout(a) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), &LogoutOptions{Factory: a})
+			}
+			return runLogout(a)
+		},
 	}, &a.Opts, cmdutil.OutputFlags|cmdutil.HomeFlag)
 }
 

@@ -1,6 +1,7 @@
 package account
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
@@ -21,7 +22,16 @@ func NullIfEmpty(s string) *string {
 	return &s
 }
 
-func NewWhoamiCmd(a *cmdutil.Factory) *cobra.Command {
+func NewWhoamiCmd(a *cmdutil.Factory) *cobra.Command { return NewCmdWhoami(a, nil) }
+
+// WhoamiOptions are `roster whoami`: only the shared flags.
+type WhoamiOptions struct {
+	Factory *cmdutil.Factory
+}
+
+// NewCmdWhoami builds whoami; runF, when given, runs instead of the read
+// with the parsed options (tests).
+func NewCmdWhoami(a *cmdutil.Factory, runF func(context.Context, *WhoamiOptions) error) *cobra.Command {
 	return cmdutil.AddFlags(&cobra.Command{
 		Use:   "whoami",
 		Short: "Show the active signer: npub, hex pubkey and where the key lives",
@@ -31,7 +41,10 @@ bunker, keyring or ncryptsec. With no signer it exits 2 and says how to log in.`
 		Example: `  roster whoami
   roster whoami --json   # {"schema":"roster.whoami/v1","npub":"npub1...","pubkey":"<hex>","backend":"keyring"}`,
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), &WhoamiOptions{Factory: a})
+			}
 			env, err := a.SignerEnv(cmdutil.NewSecretReader(a))
 			if err != nil {
 				return err

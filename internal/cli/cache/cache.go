@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -30,14 +31,21 @@ settings are kept elsewhere (roster help environment).`,
   roster cache clear           # delete it; the next read fetches from relays again`,
 		Args: cobra.NoArgs,
 	}
-	cmd.AddCommand(newCacheInfoCmd(a), newCacheClearCmd(a))
+	cmd.AddCommand(NewCmdInfo(a, nil), NewCmdClear(a, nil))
 	return cmd
 }
 
 // CacheInfoJSON is `roster cache info --json` (report.CacheInfo).
 type CacheInfoJSON = report.CacheInfo
 
-func newCacheInfoCmd(a *cmdutil.Factory) *cobra.Command {
+// Options are `roster cache info` or `clear`: only the shared flags.
+type Options struct {
+	Factory *cmdutil.Factory
+}
+
+// NewCmdInfo builds cache info; runF, when given, runs instead of the read
+// with the parsed options (tests).
+func NewCmdInfo(a *cmdutil.Factory, runF func(context.Context, *Options) error) *cobra.Command {
 	return cmdutil.AddFlags(&cobra.Command{
 		Use:   "info",
 		Short: "Show where the cache is and what it holds",
@@ -46,6 +54,9 @@ func newCacheInfoCmd(a *cmdutil.Factory) *cobra.Command {
   roster cache info --home /tmp/roster     # another cache directory`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), &Options{Factory: a})
+			}
 			home, err := a.CacheDir()
 			if err != nil {
 				return cmdutil.UsageErr("%v", err)
@@ -111,7 +122,9 @@ func printCacheInfo(a *cmdutil.Factory, out CacheInfoJSON) error {
 	return nil
 }
 
-func newCacheClearCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdClear builds cache clear; runF, when given, runs instead of the
+// clearing with the parsed options (tests).
+func NewCmdClear(a *cmdutil.Factory, runF func(context.Context, *Options) error) *cobra.Command {
 	return cmdutil.AddFlags(&cobra.Command{
 		Use:   "clear",
 		Short: "Delete the cache file (it is rebuilt from relays on the next read)",
@@ -119,6 +132,9 @@ func newCacheClearCmd(a *cmdutil.Factory) *cobra.Command {
   roster cache clear --json   # roster.cache-clear/v1: {"path":..., "removed": true}`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), &Options{Factory: a})
+			}
 			home, err := a.CacheDir()
 			if err != nil {
 				return cmdutil.UsageErr("%v", err)

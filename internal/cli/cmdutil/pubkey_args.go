@@ -9,16 +9,15 @@ import (
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 )
 
 // Nip05Lookup is a pubkey argument given as a NIP-05 name and the key its
 // domain lists for it; the preview shows it before anything is published.
-type Nip05Lookup struct {
-	Name string `json:"name"`
-	Npub string `json:"npub"`
-}
+// Its JSON (nip05_lookups) is report's.
+type Nip05Lookup = report.NIP05Lookup
 
 // Lookups are the NIP-05 names pubkey arguments were given as and the
 // keys their domains listed: the argument resolver returns them and the

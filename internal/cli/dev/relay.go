@@ -11,6 +11,7 @@ import (
 	"github.com/roster-cli/roster/devrelay/reference"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/spf13/cobra"
 )
@@ -23,18 +24,22 @@ func NewDevCmd(a *cmdutil.Factory) *cobra.Command {
 		Example: `  roster dev relay --seed demo                  # a local relay with a demo repository
   roster dev relay --addr 127.0.0.1:0 --json    # a free port, machine-readable`,
 	}
-	dev.AddCommand(newDevRelayCmd(a))
+	dev.AddCommand(NewCmdRelay(a, nil))
 	return dev
 }
 
-type devRelayFlags struct {
-	addr        string
-	seed        string
-	requireAuth bool
+// RelayOptions are `roster dev relay` as its flags gave it.
+type RelayOptions struct {
+	Factory     *cmdutil.Factory
+	Addr        string
+	Seed        string // "" or "demo"
+	RequireAuth bool
 }
 
-func newDevRelayCmd(a *cmdutil.Factory) *cobra.Command {
-	var f devRelayFlags
+// NewCmdRelay builds dev relay; runF, when given, runs instead of the relay
+// with the parsed options (tests).
+func NewCmdRelay(a *cmdutil.Factory, runF func(context.Context, *RelayOptions) error) *cobra.Command {
+	f := &RelayOptions{Factory: a}
 	cmd := &cobra.Command{
 		Use:   "relay",
 		Short: "Run a local Nostr relay (optionally seeded with a demo repository)",
@@ -62,11 +67,11 @@ line:
   roster dev relay --addr 127.0.0.1:0 --json   # a free port, machine-readable`,
 		Args: cobra.NoArgs,
 		// The root context ends on SIGINT and SIGTERM (main).
-		RunE: func(cmd *cobra.Command, _ []string) error { return runDevRelay(cmd.Context(), a, f) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return runDevRelay(cmd.Context(), a, f, runF) },
 	}
-	cmd.Flags().StringVar(&f.addr, "addr", devRelayDefaultAddr, "address to listen on (port 0 picks a free port)")
-	cmd.Flags().StringVar(&f.seed, "seed", "", `publish sample data: "demo"`)
-	cmd.Flags().BoolVar(&f.requireAuth, "require-auth", false, "refuse REQ and EVENT from clients that have not authenticated (NIP-42)")
+	cmd.Flags().StringVar(&f.Addr, "addr", devRelayDefaultAddr, "address to listen on (port 0 picks a free port)")
+	cmd.Flags().StringVar(&f.Seed, "seed", "", `publish sample data: "demo"`)
+	cmd.Flags().BoolVar(&f.RequireAuth, "require-auth", false, "refuse REQ and EVENT from clients that have not authenticated (NIP-42)")
 	cmdutil.AddFlags(cmd, &a.Opts, cmdutil.OutputFlags)
 	return cmd
 }
@@ -81,35 +86,10 @@ const devRelayDefaultAddr = "127.0.0.1:7777"
 // channels; NIP-SW claims kind 30623, NIP-PC leaves it).
 func DevRelayAuthorities() []devrelay.Authority { return reference.Authorities() }
 
-// DevRelayStarted is the --json line printed once the relay listens
-// (roster.dev-relay/v1, docs/json.md).
-type DevRelayStarted struct {
-	Schema     string                `json:"schema"`
-	URL        string                `json:"url"`
-	Self       string                `json:"self"`
-	Naddr      string                `json:"naddr,omitempty"`
-	Coordinate string                `json:"coordinate,omitempty"`
-	People     []devrelay.DemoPerson `json:"people,omitempty"`
-	// The relay-authoritative demo state (--seed demo): the workspace
-	// owner (npub), the project's naddr (kind 30621, this relay as hint)
-	// and coordinate, and the NIP-29 group id (the project's home channel).
-	WorkspaceOwner    string `json:"workspace_owner,omitempty"`
-	ProjectNaddr      string `json:"project_naddr,omitempty"`
-	ProjectCoordinate string `json:"project_coordinate,omitempty"`
-	GroupID           string `json:"group_id,omitempty"`
-	// CloneURL is the demo's Git server; StatusByMaintainer and
-	// StatusByRemoved the nevents of alice's and dave's statuses on
-	// carol's issue; Try the banner's try: lines.
-	CloneURL           string   `json:"clone_url,omitempty"`
-	StatusByMaintainer string   `json:"status_by_maintainer,omitempty"`
-	StatusByRemoved    string   `json:"status_by_removed_maintainer,omitempty"`
-	Try                []string `json:"try,omitempty"`
-}
-
 // again is the dev relay f asks for, with seed and the address addr: the
 // way out of a refusal keeps the other flags the user gave (an --addr
 // other than the default, whose port may be taken; --require-auth).
-func (f devRelayFlags) again(seed, addr string) suggest.Command {
+func (f *RelayOptions) again(seed, addr string) suggest.Command {
 	c := suggest.Roster("dev", "relay")
 	if seed != "" {
 		c = c.With("--seed", seed)
@@ -117,35 +97,41 @@ func (f devRelayFlags) again(seed, addr string) suggest.Command {
 	if addr != devRelayDefaultAddr {
 		c = c.With("--addr", addr)
 	}
-	if f.requireAuth {
+	if f.RequireAuth {
 		c = c.With("--require-auth")
 	}
 	return c
 }
 
-func runDevRelay(ctx context.Context, a *cmdutil.Factory, f devRelayFlags) error {
-	if f.seed != "" && f.seed != "demo" {
-		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "usage", Err: fmt.Errorf("unknown seed %q: the only seed is \"demo\"", f.seed),
-			Commands: []suggest.Command{f.again("demo", f.addr)}}
+func runDevRelay(ctx context.Context, a *cmdutil.Factory, f *RelayOptions, runF func(context.Context, *RelayOptions) error) error {
+	if f.Seed != "" && f.Seed != "demo" {
+		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "usage", Err: fmt.Errorf("unknown seed %q: the only seed is \"demo\"", f.Seed),
+			Commands: []suggest.Command{f.again("demo", f.Addr)}}
 	}
-	r, err := devrelay.New(devrelay.Options{Addr: f.addr, RequireAuth: f.requireAuth, Authorities: DevRelayAuthorities()})
+	if runF != nil {
+		return runF(ctx, f)
+	}
+	r, err := devrelay.New(devrelay.Options{Addr: f.Addr, RequireAuth: f.RequireAuth, Authorities: DevRelayAuthorities()})
 	if err != nil {
 		return err
 	}
 	if err := r.Start(); err != nil {
 		return &cmdutil.ExitError{Code: cmdutil.ExitFailure, Kind: "listen", Err: err,
-			Commands: []suggest.Command{f.again(f.seed, "127.0.0.1:0").Because("any free port")}}
+			Commands: []suggest.Command{f.again(f.Seed, "127.0.0.1:0").Because("any free port")}}
 	}
 	defer r.Close()
-	started := DevRelayStarted{Schema: "roster.dev-relay/v1", URL: r.URL(), Self: r.Self()}
+	started := report.DevRelay{Schema: "roster.dev-relay/v1", URL: r.URL(), Self: r.Self()}
 	var demo devrelay.DemoInfo
-	if f.seed == "demo" {
+	if f.Seed == "demo" {
 		var cleanup func()
 		if demo, cleanup, err = SeedDemo(r, a.Io.Now(), func(msg string) { fmt.Fprintf(a.Io.Err, "roster dev relay: %s\n", msg) }); err != nil {
 			return err
 		}
 		defer cleanup()
-		started.Naddr, started.Coordinate, started.People = demo.Naddr, demo.Coordinate.ATag(), demo.People
+		started.Naddr, started.Coordinate = demo.Naddr, demo.Coordinate.ATag()
+		for _, p := range demo.People {
+			started.People = append(started.People, report.DevRelayPerson{Name: p.Name, Role: p.Role, Pubkey: p.Pubkey, Npub: p.Npub})
+		}
 		started.WorkspaceOwner, started.ProjectNaddr, started.ProjectCoordinate, started.GroupID =
 			demo.Workspace.Owner, demo.Project.Naddr, demo.Project.Coordinate, demo.Group.ID
 		started.CloneURL, started.StatusByMaintainer, started.StatusByRemoved = demo.CloneURL, demo.Issue.ByMaintainer, demo.Issue.ByRemoved
@@ -165,7 +151,7 @@ func runDevRelay(ctx context.Context, a *cmdutil.Factory, f devRelayFlags) error
 	return nil
 }
 
-func printDevRelay(a *cmdutil.Factory, s DevRelayStarted, demo devrelay.DemoInfo) {
+func printDevRelay(a *cmdutil.Factory, s report.DevRelay, demo devrelay.DemoInfo) {
 	out := a.Io.Out
 	fmt.Fprintf(out, "relay listening on %s\n", s.URL)
 	fmt.Fprintf(out, "relay pubkey (NIP-11 self): %s\n", s.Self)

@@ -2,6 +2,7 @@ package dev
 
 import (
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 )
 
@@ -13,7 +14,7 @@ const demoCloneDir = "roster-demo"
 // published), as one of the demo's people where it needs a key, and first
 // the line that clones the announced URL and links the checkout. Each is
 // paste-ready in a POSIX shell.
-func DemoTryLines(s DevRelayStarted, demo devrelay.DemoInfo) []string {
+func DemoTryLines(s report.DevRelay, demo devrelay.DemoInfo) []string {
 	as := func(name string) string {
 		return "ROSTER_SECRET_KEY=$(printf roster-demo-" + name + " | sha256sum | cut -c1-64) "
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/internal/termui"
 	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/groups"
@@ -29,25 +30,18 @@ related channels.`,
 		Example: `  roster group show 99999999-9999-4999-8999-999999999999 --relay wss://relay.example
   roster group show my-group --relay wss://relay.example --json`,
 	}
-	cmd.AddCommand(newGroupShowCmd(a), newGroupListCmd(a), newGroupMembersCmd(a), newGroupJoinCmd(a), newGroupLeaveCmd(a),
-		newGroupCreateCmd(a), newGroupEditCmd(a), newGroupAddCmd(a), newGroupRemoveCmd(a), newGroupInviteCmd(a),
-		newGroupDeleteEventCmd(a), newGroupDeleteCmd(a))
+	cmd.AddCommand(NewCmdShow(a, nil), NewCmdList(a, nil), NewCmdMembers(a, nil), NewCmdJoin(a, nil), NewCmdLeave(a, nil),
+		NewCmdCreate(a, nil), NewCmdEdit(a, nil), NewCmdAdd(a, nil), NewCmdRemove(a, nil), NewCmdInvite(a, nil),
+		NewCmdDeleteEvent(a, nil), NewCmdDelete(a, nil))
 	// Every command of it reads relays and prints JSON.
 	cmdutil.AddLeafFlags(cmd, &a.Opts, cmdutil.OutputFlags|cmdutil.NetworkFlags|cmdutil.HomeFlag)
 	render.AddFullFlag(cmd, a)
 	return cmd
 }
 
-// GroupJSON is `roster group show --json` (schema roster.group/v1). Groups
-// are per relay (a fork keeps the id), so each relay's state is listed.
-type GroupJSON struct {
-	Schema   string             `json:"schema"`
-	ID       string             `json:"id"`
-	Relays   []groups.RelayRead `json:"relays"`
-	Complete bool               `json:"complete"`
-}
-
-func newGroupShowCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdShow builds `roster group show`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdShow(a *cmdutil.Factory, runF func(context.Context, *ShowOptions) error) *cobra.Command {
 	var me, watching bool
 	cmd := &cobra.Command{
 		Use:   "show <group>",
@@ -94,6 +88,9 @@ a change (with --json, one document per line). Ctrl-C ends it (exit 0).
 			if a.Opts.Offline && me {
 				return cmdutil.UsageErr("--me reads the 9000/9001 events naming you, which the cache does not keep; drop --offline")
 			}
+			if runF != nil {
+				return runF(cmd.Context(), &ShowOptions{Factory: a, Ref: ref, Relays: relays, Me: me, Watch: watching})
+			}
 			if a.Opts.Offline {
 				return groupShowOffline(a, ref, relays)
 			}
@@ -107,7 +104,7 @@ a change (with --json, one document per line). Ctrl-C ends it (exit 0).
 				return watchGroup(ctx, a, pool, ref, relays)
 			}
 			rd := groups.Read(ctx, pool, relays, id)
-			out := GroupJSON{Schema: "roster.group/v1", ID: id, Complete: rd.Complete, Relays: rd.Relays}
+			out := report.Group{Schema: "roster.group/v1", ID: id, Complete: rd.Complete, Relays: rd.Relays}
 			groupCachePut(a, rd)
 			groupSelfWarning(a, ref, rd.Relays...)
 			if err := groupReadErr(ctx, a, pool, ref, relays, rd, ""); err != nil {
@@ -128,7 +125,7 @@ a change (with --json, one document per line). Ctrl-C ends it (exit 0).
 // groupRender prints each relay's view. The metadata, role names, relay
 // reasons and rejection reasons are the relay's or the group members' text:
 // each is printed through termtext.Line, so it stays on its row.
-func groupRender(a *cmdutil.Factory, g GroupJSON, trees map[string]groups.TreeNode) {
+func groupRender(a *cmdutil.Factory, g report.Group, trees map[string]groups.TreeNode) {
 	w := a.Io.Out
 	// On a terminal npubs are short and long rows wrap between words;
 	// in a pipe both are as they always were.
@@ -197,7 +194,7 @@ func groupShowOffline(a *cmdutil.Factory, ref groups.Ref, relays []string) error
 			Err:      fmt.Errorf("no cached state for group %s from %s; read it online once", ref.ID, strings.Join(relays, ", ")),
 			Commands: []suggest.Command{suggest.Roster("group", "show", ref.String())}}
 	}
-	out := GroupJSON{Schema: "roster.group/v1", ID: ref.ID, Relays: rd.Relays, Complete: false}
+	out := report.Group{Schema: "roster.group/v1", ID: ref.ID, Relays: rd.Relays, Complete: false}
 	if a.Opts.JSON {
 		return cmdutil.WriteJSON(a, out)
 	}
@@ -253,7 +250,7 @@ func groupReadErr(ctx context.Context, a *cmdutil.Factory, pool *relaypool.Pool,
 		return nil
 	}
 	if !rd.Complete {
-		e := groupOutage(a, ref, rd.Fetch, GroupJSON{Schema: "roster.group/v1", ID: id, Relays: rd.Relays, Complete: rd.Complete})
+		e := groupOutage(a, ref, rd.Fetch, report.Group{Schema: "roster.group/v1", ID: id, Relays: rd.Relays, Complete: rd.Complete})
 		return withMoves(e, groupMoveSearch(ctx, a, pool, rd.Relays, id, me))
 	}
 	return &cmdutil.ExitError{Code: cmdutil.ExitIncomplete, Kind: "not-found",
@@ -264,7 +261,7 @@ func groupReadErr(ctx context.Context, a *cmdutil.Factory, pool *relaypool.Pool,
 
 // groupOutage is exit 4 "incomplete": no relay that answered has the group,
 // and a relay that did not answer may host it.
-func groupOutage(a *cmdutil.Factory, ref groups.Ref, res *relaypool.FetchResult, out GroupJSON) *cmdutil.ExitError {
+func groupOutage(a *cmdutil.Factory, ref groups.Ref, res *relaypool.FetchResult, out report.Group) *cmdutil.ExitError {
 	id := ref.ID
 	answered, failed, statuses := 0, []string{}, []string{}
 	for _, r := range res.Relays {

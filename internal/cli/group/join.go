@@ -12,6 +12,7 @@ import (
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
@@ -19,44 +20,6 @@ import (
 	"github.com/roster-cli/roster/workspace/pipeline"
 	"github.com/spf13/cobra"
 )
-
-// GroupRequestJSON is `group join --json` (roster.group.join/v1) and `group
-// leave --json` (roster.group.leave/v1).
-type GroupRequestJSON struct {
-	Schema string              `json:"schema"`
-	ID     string              `json:"id"`
-	Relay  string              `json:"relay"`
-	You    render.WsPersonJSON `json:"you"`
-	// Outcome is joined | pending | already-member (join), left |
-	// not-a-member (leave); Explanation says it in words.
-	Outcome     string `json:"outcome"`
-	Explanation string `json:"explanation"`
-	// Note: the relay's records disagree with its duplicate: answer
-	// (groups.RequestResult.Note); omitted when they agree.
-	Note string `json:"note,omitempty"`
-	// Sent: a 9021/9022 was signed and sent (event_id); accepted and
-	// message are the relay's OK answer.
-	Sent     bool              `json:"sent"`
-	EventID  string            `json:"event_id,omitempty"`
-	Code     bool              `json:"code"`
-	Accepted bool              `json:"accepted"`
-	Message  string            `json:"message,omitempty"`
-	Before   groups.Membership `json:"before"`
-	After    groups.Membership `json:"after"`
-	List     groupListUpdate   `json:"list"`
-}
-
-// groupListUpdate is what happened to your kind 10009 list.
-type groupListUpdate struct {
-	// Status: saved | unchanged (already as wanted, or nothing to change) |
-	// offered (run commands[0] to save it) | skipped (a pending join).
-	Status   string                `json:"status"`
-	Previous string                `json:"previous,omitempty"`
-	EventID  string                `json:"event_id,omitempty"`
-	Relays   []relaypool.Delivered `json:"relays"`
-	// Commands are rendered with your --relay, --home, ... flags.
-	Commands []string `json:"commands"`
-}
 
 // groupRequestOpts are join's and leave's flags.
 type groupRequestOpts struct {
@@ -67,7 +30,9 @@ type groupRequestOpts struct {
 	save bool
 }
 
-func newGroupJoinCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdJoin builds `roster group join`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdJoin(a *cmdutil.Factory, runF func(context.Context, *RequestOptions) error) *cobra.Command {
 	var o groupRequestOpts
 	cmd := &cobra.Command{
 		Use:   "join <group>",
@@ -106,6 +71,9 @@ groups lists point elsewhere).
 			if o.from != "" && !o.save {
 				return cmdutil.UsageErr("--from changes your kind 10009 groups list, so it needs --save")
 			}
+			if runF != nil {
+				return runF(cmd.Context(), o.options(a, args[0], false, false))
+			}
 			return groupRequest(cmd, a, args[0], groups.KindJoinRequest, o)
 		},
 	}
@@ -116,7 +84,9 @@ groups lists point elsewhere).
 	return cmd
 }
 
-func newGroupLeaveCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdLeave builds `roster group leave`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdLeave(a *cmdutil.Factory, runF func(context.Context, *RequestOptions) error) *cobra.Command {
 	var o groupRequestOpts
 	var dryRun bool
 	cmd := &cobra.Command{
@@ -144,6 +114,9 @@ nothing.
   roster group leave my-group --relay wss://relay.example --save --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), o.options(a, args[0], true, dryRun))
+			}
 			if dryRun || !a.Opts.JSON {
 				// The preview's own suggestions (a fork, an outage) repeat
 				// it as a preview: pasting one never leaves.
@@ -226,7 +199,7 @@ func groupRequest(cmd *cobra.Command, a *cmdutil.Factory, arg string, kind int, 
 	}
 	groupCacheRelay(a, res.Read)
 	groupSelfWarning(a, ref, res.Read)
-	out := GroupRequestJSON{Schema: "roster.group." + verb + "/v1", ID: ref.ID, Relay: res.Relay, You: render.WsPerson(me, ""),
+	out := report.GroupRequest{Schema: "roster.group." + verb + "/v1", ID: ref.ID, Relay: res.Relay, You: render.WsPerson(me, ""),
 		Outcome: res.Outcome, Explanation: groupExplain(res), Note: res.Note, Sent: res.Sent, Code: res.Sent && code != "" && kind == groups.KindJoinRequest,
 		Accepted: res.Accepted, Message: res.Message, Before: res.Before, After: res.After}
 	if res.Event != nil {
@@ -288,11 +261,11 @@ func groupExplain(res groups.RequestResult) string {
 // groupListChange offers or (save) publishes the kind 10009 that matches the
 // outcome (groups.SaveList), its offer rendered with your flags.
 func groupListChange(ctx context.Context, a *cmdutil.Factory, pool *relaypool.Pool, s signer.Signer, me string,
-	res groups.RequestResult, ref groups.Ref, name string, o groupRequestOpts) (groupListUpdate, error) {
+	res groups.RequestResult, ref groups.Ref, name string, o groupRequestOpts) (report.GroupListUpdate, error) {
 	ch, err := groups.SaveList(ctx, groups.ListInput{Relays: pool, Deliver: pool, Sign: s.SignEvent, Me: me,
 		Now: func() nostr.Timestamp { return cmdutil.NostrNow(a) }, Journal: a.Journal(), Request: res, ID: ref.ID, Name: name,
 		ListRelays: a.DefaultRelays(), From: o.from, Save: o.save})
-	up := groupListUpdate{Status: ch.Status, Previous: ch.Previous, EventID: ch.EventID, Relays: ch.Relays, Commands: []string{}}
+	up := report.GroupListUpdate{Status: ch.Status, Previous: ch.Previous, EventID: ch.EventID, Relays: ch.Relays, Commands: []string{}}
 	if ch.Offer != nil {
 		up.Commands = render.Render(a, []suggest.Command{*ch.Offer})
 	}

@@ -15,62 +15,41 @@ import (
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/groups"
 	"github.com/roster-cli/roster/workspace/pipeline"
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
-// groupLeaveFacts are `group leave --dry-run --json`'s facts.
-type groupLeaveFacts struct {
-	ID    string              `json:"id"`
-	Name  string              `json:"name,omitempty"`
-	Relay string              `json:"relay"`
-	You   render.WsPersonJSON `json:"you"`
-	// WouldSend: a kind 9022 would be sent (you are a member).
-	WouldSend  bool              `json:"would_send"`
-	Membership groups.Membership `json:"membership"`
-	RolesLost  []string          `json:"roles_lost"`
-	// OnlyOwner: you are the group's only owner (the reference relay
-	// refuses the last owner's leave).
-	OnlyOwner bool `json:"only_owner"`
-	// HomeOf are the projects whose home channel this group is and whose
-	// related channels your role lets you change: after leaving you cannot.
-	HomeOf  []string `json:"home_channel_of"`
-	Private bool     `json:"private"`
-	Closed  bool     `json:"closed"`
-	// ListEntry: with --save, the group's entry leaves your kind 10009 list.
-	ListEntry bool `json:"list_entry_removed"`
-}
-
 // groupLeavePreview reads the group as leave would and says what leaving
 // it loses. Nothing is signed or sent.
-func groupLeavePreview(ctx context.Context, a *cmdutil.Factory, arg string, save bool, command []string) (render.PreviewJSON, error) {
+func groupLeavePreview(ctx context.Context, a *cmdutil.Factory, arg string, save bool, command []string) (report.ConsequencePreview, error) {
 	ref, relays, err := groupTarget(a, arg, "leave")
 	if err != nil {
-		return render.PreviewJSON{}, err
+		return report.ConsequencePreview{}, err
 	}
 	if a.Opts.Offline {
-		return render.PreviewJSON{}, cmdutil.UsageErr("a leave preview reads the relay hosting the group; drop --offline")
+		return report.ConsequencePreview{}, cmdutil.UsageErr("a leave preview reads the relay hosting the group; drop --offline")
 	}
 	_, me, err := a.SignerAndPubkey(ctx)
 	if err != nil {
-		return render.PreviewJSON{}, err
+		return report.ConsequencePreview{}, err
 	}
 	pool := a.Pool(cmdutil.AuthLazy)
 	defer pool.Close()
 	res, err := groups.PreviewLeave(ctx, groups.RequestInput{Relays: pool, Publish: pipeline.PoolPublish(pool), Me: me, Ask: relays, Host: ref.Relay, ID: ref.ID,
 		Command: command, Now: func() nostr.Timestamp { return cmdutil.NostrNow(a) }})
 	if err != nil {
-		return render.PreviewJSON{}, render.PipelineErr(err)
+		return report.ConsequencePreview{}, render.PipelineErr(err)
 	}
 	groupCacheRelay(a, res.Read)
 	return groupLeaveConsequence(ctx, a, pool, ref, me, res, save), nil
 }
 
-func groupLeaveConsequence(ctx context.Context, a *cmdutil.Factory, pool *relaypool.Pool, ref groups.Ref, me string, res groups.RequestResult, save bool) render.PreviewJSON {
+func groupLeaveConsequence(ctx context.Context, a *cmdutil.Factory, pool *relaypool.Pool, ref groups.Ref, me string, res groups.RequestResult, save bool) report.ConsequencePreview {
 	g := res.Read.Group
-	facts := groupLeaveFacts{ID: ref.ID, Relay: res.Relay, You: render.WsPerson(me, ""), WouldSend: res.Outcome == "",
+	facts := report.GroupLeaveFacts{ID: ref.ID, Relay: res.Relay, You: render.WsPerson(me, ""), WouldSend: res.Outcome == "",
 		Membership: res.Before, RolesLost: []string{}, HomeOf: []string{}, ListEntry: save && res.Outcome == ""}
 	if g != nil && g.Metadata != nil {
 		facts.Name, facts.Private, facts.Closed = g.Metadata.Name, g.Metadata.Private, g.Metadata.Closed
@@ -78,7 +57,7 @@ func groupLeaveConsequence(ctx context.Context, a *cmdutil.Factory, pool *relayp
 	ct := render.ChannelsShown(a, ctx, []string{res.Relay}, ref.ID)
 	pt := render.PeopleShown(a, ctx, []string{res.Relay}, me)
 	name := ct.Of(ref.ID)
-	out := render.PreviewJSON{Command: "group leave", Relay: res.Relay, Facts: &facts}
+	out := report.ConsequencePreview{Command: "group leave", Relay: res.Relay, Facts: &facts}
 	if !facts.WouldSend {
 		out.Consequences = []string{fmt.Sprintf("%s is not a member of %s on %s, so no leave request would be sent", pt.Of(me), name, termtext.Line(res.Relay))}
 		return out

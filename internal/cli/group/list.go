@@ -12,20 +12,20 @@ import (
 	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/internal/termui"
 	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/groups"
 	"github.com/spf13/cobra"
 )
 
-// GroupListJSON is `group list --json` (schema roster.group.list/v1).
-type GroupListJSON struct {
-	Schema   string             `json:"schema"`
-	Relays   []groups.RelayList `json:"relays"`
-	Complete bool               `json:"complete"`
+// NewCmdList builds `roster group list`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdList(a *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
+	return newGroupListCmd(a, runF)
 }
 
-func newGroupListCmd(a *cmdutil.Factory) *cobra.Command {
+func newGroupListCmd(a *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
 	var mine bool
 	cmd := &cobra.Command{
 		Use:   "list",
@@ -53,13 +53,16 @@ version any relay asked returned. join and leave --save keep it up to date.`,
 			if a.Opts.Offline {
 				return cmdutil.UsageErr("group state is relay-authoritative and is not read from the cache; drop --offline")
 			}
+			if runF != nil {
+				return runF(cmd.Context(), &ListOptions{Factory: a, Relays: relays, Mine: mine})
+			}
 			if mine {
 				return groupListMine(cmd.Context(), a, relays)
 			}
 			pool := a.Pool(cmdutil.AuthLazy)
 			defer pool.Close()
 			rl := groups.List(cmd.Context(), pool, relays)
-			out := GroupListJSON{Schema: "roster.group.list/v1", Relays: rl.Relays, Complete: rl.Complete}
+			out := report.GroupList{Schema: "roster.group.list/v1", Relays: rl.Relays, Complete: rl.Complete}
 			answered, failed, statuses := 0, []string{}, []string{}
 			for _, r := range rl.Relays {
 				statuses = append(statuses, r.Status)
@@ -104,26 +107,6 @@ version any relay asked returned. join and leave --save keep it up to date.`,
 	return cmd
 }
 
-// GroupMeJSON is `group show --me --json` (schema roster.group.me/v1).
-type GroupMeJSON struct {
-	Schema   string              `json:"schema"`
-	ID       string              `json:"id"`
-	You      render.WsPersonJSON `json:"you"`
-	Relays   []groupMeRelay      `json:"relays"`
-	Complete bool                `json:"complete"`
-}
-
-type groupMeRelay struct {
-	URL        string             `json:"url"`
-	Status     string             `json:"status"`
-	Reason     string             `json:"reason,omitempty"`
-	Self       string             `json:"self,omitempty"`
-	Error      string             `json:"error,omitempty"`
-	Found      bool               `json:"found"`
-	Live       bool               `json:"live"`
-	Membership *groups.Membership `json:"membership"`
-}
-
 // groupShowMe reads the viewer's membership of group id on every relay.
 func groupShowMe(ctx context.Context, a *cmdutil.Factory, pool *relaypool.Pool, relays []string, ref groups.Ref) error {
 	id := ref.ID
@@ -132,9 +115,9 @@ func groupShowMe(ctx context.Context, a *cmdutil.Factory, pool *relaypool.Pool, 
 		return err
 	}
 	rd := groups.ReadMember(ctx, pool, relays, id, me)
-	out := GroupMeJSON{Schema: "roster.group.me/v1", ID: id, You: render.WsPerson(me, ""), Complete: rd.Complete, Relays: []groupMeRelay{}}
+	out := report.GroupMe{Schema: "roster.group.me/v1", ID: id, You: render.WsPerson(me, ""), Complete: rd.Complete, Relays: []report.GroupMeRelay{}}
 	for _, r := range rd.Relays {
-		out.Relays = append(out.Relays, groupMeRelay{URL: r.URL, Status: r.Status, Reason: r.Reason, Self: r.Self, Error: r.Error,
+		out.Relays = append(out.Relays, report.GroupMeRelay{URL: r.URL, Status: r.Status, Reason: r.Reason, Self: r.Self, Error: r.Error,
 			Found: r.Found, Live: r.Live, Membership: r.Me})
 	}
 	groupCachePut(a, rd)

@@ -3,43 +3,22 @@
 package group
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/groups"
 	"github.com/spf13/cobra"
 )
 
-// GroupMembersJSON is `group members --json` (schema roster.group.members/v1).
-type GroupMembersJSON struct {
-	Schema   string              `json:"schema"`
-	ID       string              `json:"id"`
-	Relays   []groupMembersRelay `json:"relays"`
-	Complete bool                `json:"complete"`
-}
-
-type groupMembersRelay struct {
-	URL     string            `json:"url"`
-	Status  string            `json:"status"`
-	Reason  string            `json:"reason,omitempty"`
-	Self    string            `json:"self,omitempty"`
-	Error   string            `json:"error,omitempty"`
-	Found   bool              `json:"found"`
-	Live    bool              `json:"live"`
-	Members []groupMemberJSON `json:"members"`
-	Sources []groups.Source   `json:"sources"`
-}
-
-type groupMemberJSON struct {
-	groups.Member
-	Npub string `json:"npub"`
-}
-
-func newGroupMembersCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdMembers builds `roster group members`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdMembers(a *cmdutil.Factory, runF func(context.Context, *MembersOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "members <group>",
 		Short: "List a group's members and their roles (relay-signed 39002 and 39001)",
@@ -62,6 +41,9 @@ signed state for the group.
 			if a.Opts.Offline {
 				return cmdutil.UsageErr("group state is relay-authoritative and is not read from the cache; drop --offline")
 			}
+			if runF != nil {
+				return runF(cmd.Context(), &MembersOptions{Factory: a, Ref: ref, Relays: relays})
+			}
 			pool := a.Pool(cmdutil.AuthLazy)
 			defer pool.Close()
 			rd := groups.Read(cmd.Context(), pool, relays, ref.ID)
@@ -69,12 +51,12 @@ signed state for the group.
 			if err := groupReadErr(cmd.Context(), a, pool, ref, relays, rd, ""); err != nil {
 				return err
 			}
-			out := GroupMembersJSON{Schema: "roster.group.members/v1", ID: ref.ID, Complete: rd.Complete, Relays: []groupMembersRelay{}}
+			out := report.GroupMembers{Schema: "roster.group.members/v1", ID: ref.ID, Complete: rd.Complete, Relays: []report.GroupMembersRelay{}}
 			for _, r := range rd.Relays {
-				mr := groupMembersRelay{URL: r.URL, Status: r.Status, Reason: r.Reason, Self: r.Self, Error: r.Error, Found: r.Found, Live: r.Live,
-					Members: []groupMemberJSON{}, Sources: r.Group.Sources}
+				mr := report.GroupMembersRelay{URL: r.URL, Status: r.Status, Reason: r.Reason, Self: r.Self, Error: r.Error, Found: r.Found, Live: r.Live,
+					Members: []report.GroupMember{}, Sources: r.Group.Sources}
 				for _, m := range groups.MembersOf(*r.Group) {
-					mr.Members = append(mr.Members, groupMemberJSON{Member: m, Npub: graph.Npub(m.Pubkey)})
+					mr.Members = append(mr.Members, report.GroupMember{Member: m, Npub: graph.Npub(m.Pubkey)})
 				}
 				out.Relays = append(out.Relays, mr)
 			}

@@ -8,22 +8,11 @@ import (
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/groups"
 )
-
-// GroupMineJSON is `group list --mine --json` (roster.group.mine/v1).
-type GroupMineJSON struct {
-	Schema string              `json:"schema"`
-	You    render.WsPersonJSON `json:"you"`
-	// EventID and CreatedAt are the newest 10009's (empty: none found).
-	EventID   string             `json:"event_id,omitempty"`
-	CreatedAt int64              `json:"created_at,omitempty"`
-	Groups    []groups.ListEntry `json:"groups"`
-	Relays    []string           `json:"relays"`
-	Complete  bool               `json:"complete"`
-}
 
 func groupListMine(ctx context.Context, a *cmdutil.Factory, relays []string) error {
 	_, me, err := a.SignerAndPubkey(ctx)
@@ -34,7 +23,7 @@ func groupListMine(ctx context.Context, a *cmdutil.Factory, relays []string) err
 	defer pool.Close()
 	lists, statuses, complete := groups.ListsRead(ctx, pool, relays, []string{me})
 	evt := lists[me]
-	out := GroupMineJSON{Schema: "roster.group.mine/v1", You: render.WsPerson(me, ""), Groups: groups.EntriesOf(evt), Relays: relays, Complete: complete}
+	out := report.GroupMine{Schema: "roster.group.mine/v1", You: render.WsPerson(me, ""), Groups: groups.EntriesOf(evt), Relays: relays, Complete: complete}
 	if evt == nil && !complete {
 		return cmdutil.RelayOutageErr("your kind 10009 groups list", 0, []string{"some relay asked did not answer"},
 			[]suggest.Command{cmdutil.RetryLater(suggest.Roster("group", "list", "--mine"), statuses...)},

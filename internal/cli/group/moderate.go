@@ -5,6 +5,7 @@ package group
 
 import (
 	"bufio"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -19,25 +20,12 @@ import (
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/groups"
 	"github.com/roster-cli/roster/workspace/pipeline"
 )
-
-// groupModerationJSON is every moderation command's --json
-// (roster.group.moderation/v1, docs/groups.md).
-type groupModerationJSON struct {
-	Schema string              `json:"schema"`
-	Signer render.WsPersonJSON `json:"signer"`
-	groups.ModerationResult
-	Target       *render.WsPersonJSON  `json:"target,omitempty"`
-	Code         string                `json:"code,omitempty"`
-	Share        string                `json:"share,omitempty"`
-	JoinCommand  string                `json:"join_command,omitempty"`
-	Metadata     *groups.Metadata      `json:"metadata,omitempty"`
-	NIP05Lookups []cmdutil.Nip05Lookup `json:"nip05_lookups"`
-}
 
 // groupModOpts are the flags the moderation commands share, and each one's.
 type groupModOpts struct {
@@ -101,7 +89,9 @@ func addGroupModFlags(cmd *cobra.Command, o *groupModOpts) {
 	cmd.Flags().StringVar(&o.reason, "reason", "", "a reason, sent as the event's content")
 }
 
-func newGroupCreateCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdCreate builds `roster group create`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdCreate(a *cmdutil.Factory, runF func(context.Context, *ModerateOptions) error) *cobra.Command {
 	var o groupModOpts
 	cmd := &cobra.Command{
 		Use:   "create <relay>'<group-id>",
@@ -119,7 +109,7 @@ kind 39001 lists you).
   roster group create my-group --relay wss://relay.example --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return groupModerate(cmd, a, args[0], groups.ModerationInput{Action: groups.ActCreate, Edit: o.meta.edit(cmd)}, o, "")
+			return moderate(cmd, a, runF, args[0], groups.ModerationInput{Action: groups.ActCreate, Edit: o.meta.edit(cmd)}, o, "")
 		},
 	}
 	addGroupMetaFlags(cmd, &o.meta)
@@ -127,7 +117,9 @@ kind 39001 lists you).
 	return cmd
 }
 
-func newGroupEditCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdEdit builds `roster group edit`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdEdit(a *cmdutil.Factory, runF func(context.Context, *ModerateOptions) error) *cobra.Command {
 	var o groupModOpts
 	cmd := &cobra.Command{
 		Use:   "edit <group>",
@@ -150,7 +142,7 @@ current values sends nothing.
 			if e == (groups.MetadataEdit{}) {
 				return cmdutil.UsageErr("group edit changes nothing without a flag: give --name, --about, --picture, --banner, --private, --closed, --restricted, --hidden or --parent")
 			}
-			return groupModerate(cmd, a, args[0], groups.ModerationInput{Action: groups.ActEdit, Edit: e}, o, "")
+			return moderate(cmd, a, runF, args[0], groups.ModerationInput{Action: groups.ActEdit, Edit: e}, o, "")
 		},
 	}
 	addGroupMetaFlags(cmd, &o.meta)
@@ -158,7 +150,9 @@ current values sends nothing.
 	return cmd
 }
 
-func newGroupAddCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdAdd builds `roster group add`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdAdd(a *cmdutil.Factory, runF func(context.Context, *ModerateOptions) error) *cobra.Command {
 	var o groupModOpts
 	cmd := &cobra.Command{
 		Use:   "add <group> <npub|nip05>",
@@ -178,7 +172,7 @@ Adding someone with the roles they have sends nothing.
   roster group add my-group npub1...            # makes an admin a plain member`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return groupModerate(cmd, a, args[0], groups.ModerationInput{Action: groups.ActPutUser, Roles: o.roles}, o, args[1])
+			return moderate(cmd, a, runF, args[0], groups.ModerationInput{Action: groups.ActPutUser, Roles: o.roles}, o, args[1])
 		},
 	}
 	cmd.Flags().StringArrayVar(&o.roles, "role", nil, "a role to give (repeat for several; the relay's roles are shown before sending)")
@@ -186,7 +180,9 @@ Adding someone with the roles they have sends nothing.
 	return cmd
 }
 
-func newGroupRemoveCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdRemove builds `roster group remove`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdRemove(a *cmdutil.Factory, runF func(context.Context, *ModerateOptions) error) *cobra.Command {
 	var o groupModOpts
 	cmd := &cobra.Command{
 		Use:   "remove <group> <npub|nip05>",
@@ -202,14 +198,16 @@ naming them (and the member list, 39002, where the relay publishes one).
   roster group remove my-group npub1... --reason spam --json`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return groupModerate(cmd, a, args[0], groups.ModerationInput{Action: groups.ActRemoveUser}, o, args[1])
+			return moderate(cmd, a, runF, args[0], groups.ModerationInput{Action: groups.ActRemoveUser}, o, args[1])
 		},
 	}
 	addGroupModFlags(cmd, &o)
 	return cmd
 }
 
-func newGroupInviteCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdInvite builds `roster group invite`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdInvite(a *cmdutil.Factory, runF func(context.Context, *ModerateOptions) error) *cobra.Command {
 	var o groupModOpts
 	cmd := &cobra.Command{
 		Use:   "invite <group>",
@@ -237,7 +235,7 @@ relay's OK is the evidence.
 				}
 				code = hex.EncodeToString(b)
 			}
-			return groupModerate(cmd, a, args[0], groups.ModerationInput{Action: groups.ActInvite, Code: code}, o, "")
+			return moderate(cmd, a, runF, args[0], groups.ModerationInput{Action: groups.ActInvite, Code: code}, o, "")
 		},
 	}
 	cmd.Flags().StringVar(&o.code, "code", "", "the invite code (default: 16 random hex characters)")
@@ -245,7 +243,9 @@ relay's OK is the evidence.
 	return cmd
 }
 
-func newGroupDeleteEventCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdDeleteEvent builds `roster group delete-event`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdDeleteEvent(a *cmdutil.Factory, runF func(context.Context, *ModerateOptions) error) *cobra.Command {
 	var o groupModOpts
 	cmd := &cobra.Command{
 		Use:   "delete-event <group> <nevent|id>",
@@ -266,14 +266,16 @@ must carry the group's h tag.
 			if err != nil {
 				return cmdutil.UsageErr("%v", err)
 			}
-			return groupModerate(cmd, a, args[0], groups.ModerationInput{Action: groups.ActDeleteEvent, EventID: id}, o, "")
+			return moderate(cmd, a, runF, args[0], groups.ModerationInput{Action: groups.ActDeleteEvent, EventID: id}, o, "")
 		},
 	}
 	addGroupModFlags(cmd, &o)
 	return cmd
 }
 
-func newGroupDeleteCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdDelete builds `roster group delete`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdDelete(a *cmdutil.Factory, runF func(context.Context, *ModerateOptions) error) *cobra.Command {
 	var o groupModOpts
 	cmd := &cobra.Command{
 		Use:   "delete <group>",
@@ -290,7 +292,7 @@ the group id on a terminal (off a terminal, --yes is required), sends a kind
   roster group delete my-group --dry-run`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return groupModerate(cmd, a, args[0], groups.ModerationInput{Action: groups.ActDeleteGroup}, o, "")
+			return moderate(cmd, a, runF, args[0], groups.ModerationInput{Action: groups.ActDeleteGroup}, o, "")
 		},
 	}
 	cmd.Flags().BoolVar(&o.yes, "yes", false, "delete without asking (needed off a terminal)")
@@ -391,7 +393,7 @@ func groupModerate(cmd *cobra.Command, a *cmdutil.Factory, arg string, in groups
 			return groupModErr(a, res, err)
 		}
 	}
-	out := groupModerationJSON{Schema: "roster.group.moderation/v1", Signer: render.WsPerson(me, ""), ModerationResult: res, NIP05Lookups: lookups.JSON()}
+	out := report.GroupModeration{Schema: "roster.group.moderation/v1", Signer: render.WsPerson(me, ""), ModerationResult: res, NIP05Lookups: lookups.JSON()}
 	if in.Target != "" {
 		t := render.WsPerson(in.Target, "")
 		out.Target = &t
@@ -457,7 +459,7 @@ func groupModHeader(a *cmdutil.Factory, res groups.ModerationResult) {
 	}
 }
 
-func groupModRender(a *cmdutil.Factory, out groupModerationJSON) {
+func groupModRender(a *cmdutil.Factory, out report.GroupModeration) {
 	w := a.Io.Out
 	res := out.ModerationResult
 	groupModHeader(a, res)

@@ -7,13 +7,14 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/watch"
 	"github.com/roster-cli/roster/workspace/groups"
 )
 
 // watched is one answer of `group show --watch`.
 type watched struct {
-	out   GroupJSON
+	out   report.Group
 	trees map[string]groups.TreeNode
 }
 
@@ -35,7 +36,7 @@ func watchGroup(ctx context.Context, a *cmdutil.Factory, pool *relaypool.Pool, r
 		} else if !rd.Found {
 			return watch.Answer{}, errors.New("no relay answered with the group's relay-signed state")
 		}
-		out := GroupJSON{Schema: "roster.group/v1", ID: id, Complete: rd.Complete, Relays: rd.Relays}
+		out := report.Group{Schema: "roster.group/v1", ID: id, Complete: rd.Complete, Relays: rd.Relays}
 		fp, err := watch.Fingerprint(out, cmdutil.WatchTransport...)
 		if err != nil {
 			return watch.Answer{}, err

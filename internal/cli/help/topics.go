@@ -1,6 +1,7 @@
 package help
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -170,6 +171,19 @@ func topicNames() []string {
 // is roster's help, with a topic that topic, with a command path that
 // command's help, and anything else exit 2 with what exists.
 func NewHelpCmd(a *cmdutil.Factory, root *cobra.Command) *cobra.Command {
+	return NewCmdHelp(a, root, nil)
+}
+
+// HelpOptions are `roster help` as its arguments gave it: the command path
+// or topic asked for.
+type HelpOptions struct {
+	Factory *cmdutil.Factory
+	Args    []string
+}
+
+// NewCmdHelp builds roster help for root; runF, when given, runs instead
+// of printing with the parsed options (tests).
+func NewCmdHelp(a *cmdutil.Factory, root *cobra.Command, runF func(context.Context, *HelpOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "help [command | topic]",
 		Short: "Help about any command, or a topic: " + strings.Join(topicNames(), ", "),
@@ -202,6 +216,9 @@ Every command also takes --help.`,
 			return out, cobra.ShellCompDirectiveNoFileComp
 		},
 		RunE: func(c *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(c.Context(), &HelpOptions{Factory: a, Args: args})
+			}
 			if len(args) == 0 {
 				return root.Help()
 			}

@@ -1,6 +1,7 @@
 package help
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -57,7 +58,16 @@ func PrintVersion(w io.Writer, v VersionJSON) {
 	}
 }
 
-func NewVersionCmd(a *cmdutil.Factory) *cobra.Command {
+func NewVersionCmd(a *cmdutil.Factory) *cobra.Command { return NewCmdVersion(a, nil) }
+
+// VersionOptions are `roster version`: only the output flags.
+type VersionOptions struct {
+	Factory *cmdutil.Factory
+}
+
+// NewCmdVersion builds roster version; runF, when given, runs instead of
+// printing with the parsed options (tests).
+func NewCmdVersion(a *cmdutil.Factory, runF func(context.Context, *VersionOptions) error) *cobra.Command {
 	return cmdutil.AddFlags(&cobra.Command{
 		Use:   "version",
 		Short: "Print roster's version, commit and Go version",
@@ -70,6 +80,9 @@ as roster --version.`,
   roster version --json   # {"schema": "roster.version/v2", "version": "...", "commit": ..., "dirty": false, "go": "go1.26.0"}`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), &VersionOptions{Factory: a})
+			}
 			v := CurrentVersion()
 			if a.Opts.JSON {
 				return cmdutil.WriteJSON(a, v)

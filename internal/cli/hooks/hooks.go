@@ -45,7 +45,7 @@ roster's hook runs it first; uninstall puts it back.`,
   roster hooks uninstall         # remove roster's hooks, restore the ones it chained`,
 		Args: cobra.NoArgs,
 	}
-	cmd.AddCommand(newHooksInstallCmd(a), newHooksUninstallCmd(a), newHooksStatusCmd(a), newHooksRunCmd(a))
+	cmd.AddCommand(NewCmdInstall(a, nil), NewCmdUninstall(a, nil), NewCmdStatus(a, nil), NewCmdRun(a, nil))
 	return cmd
 }
 
@@ -55,7 +55,13 @@ const (
 	hooksStatusSchema    = "roster.hooks-status/v1"
 )
 
-func newHooksInstallCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdInstall builds hooks install; runF, when given, runs instead of
+// the install with the parsed options (tests).
+func NewCmdInstall(a *cmdutil.Factory, runF func(context.Context, *Options) error) *cobra.Command {
+	return newHooksInstallCmd(a, runF)
+}
+
+func newHooksInstallCmd(a *cmdutil.Factory, runF func(context.Context, *Options) error) *cobra.Command {
 	return cmdutil.AddFlags(&cobra.Command{
 		Use:   "install",
 		Short: "Install roster's Git hooks in this checkout, chaining to the ones there",
@@ -74,7 +80,10 @@ only hooks whose content would change.`,
   roster hooks install --relay wss://relay.example   # the relays pre-push asks
   roster hooks install --json                        # roster.hooks-install/v1`,
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), &Options{Factory: a, Verb: "install"})
+			}
 			t, err := findHooksTarget(a)
 			if err != nil {
 				return err
@@ -119,7 +128,12 @@ only hooks whose content would change.`,
 	}, &a.Opts, cmdutil.OutputFlags|cmdutil.RelayFlags|cmdutil.HomeFlag)
 }
 
-func newHooksUninstallCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdUninstall builds hooks uninstall, as NewCmdInstall.
+func NewCmdUninstall(a *cmdutil.Factory, runF func(context.Context, *Options) error) *cobra.Command {
+	return newHooksUninstallCmd(a, runF)
+}
+
+func newHooksUninstallCmd(a *cmdutil.Factory, runF func(context.Context, *Options) error) *cobra.Command {
 	return cmdutil.AddFlags(&cobra.Command{
 		Use:   "uninstall",
 		Short: "Remove roster's Git hooks and restore the hooks they chained",
@@ -129,7 +143,10 @@ Hooks that are not roster's are left alone.`,
 		Example: `  roster hooks uninstall
   roster hooks uninstall --json    # roster.hooks-uninstall/v1`,
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), &Options{Factory: a, Verb: "uninstall"})
+			}
 			t, err := findHooksTarget(a)
 			if err != nil {
 				return err
@@ -161,7 +178,8 @@ Hooks that are not roster's are left alone.`,
 	}, &a.Opts, cmdutil.OutputFlags|cmdutil.RelayFlags|cmdutil.HomeFlag)
 }
 
-func newHooksStatusCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdStatus builds hooks status, as NewCmdInstall.
+func NewCmdStatus(a *cmdutil.Factory, runF func(context.Context, *Options) error) *cobra.Command {
 	return cmdutil.AddFlags(&cobra.Command{
 		Use:   "status",
 		Short: "Show which hooks are roster's, chained, foreign or missing",
@@ -174,7 +192,10 @@ update it.`,
 		Example: `  roster hooks status
   roster hooks status --json       # roster.hooks-status/v1`,
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), &Options{Factory: a, Verb: "status"})
+			}
 			t, err := findHooksTarget(a)
 			if err != nil {
 				return err
@@ -306,9 +327,10 @@ func notChainableErr(nc *hooks.NotChainable) *cmdutil.ExitError {
 		Commands: cmds}
 }
 
-// newHooksRunCmd is what the hook files call. Hidden: its contract is the
-// hook scripts', not a user's.
-func newHooksRunCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdRun is what the hook files call. Hidden: its contract is the hook
+// scripts', not a user's. runF, when given, runs instead of the hook with
+// the parsed options (tests).
+func NewCmdRun(a *cmdutil.Factory, runF func(context.Context, *Options) error) *cobra.Command {
 	return cmdutil.AddFlags(&cobra.Command{
 		Use:    "run <hook> [hook arguments...]",
 		Short:  "Run roster's part of a Git hook (called by the installed hooks)",
@@ -317,6 +339,12 @@ func newHooksRunCmd(a *cmdutil.Factory) *cobra.Command {
   git push   # pre-push runs: roster --timeout 5s hooks run pre-push -- <remote> <url>`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if !hooks.Known(args[0]) {
+				return cmdutil.UsageErr("unknown hook %q: roster runs %s", args[0], strings.Join(hooks.Names, ", "))
+			}
+			if runF != nil {
+				return runF(cmd.Context(), &Options{Factory: a, Verb: "run", Hook: args[0], HookArgs: args[1:]})
+			}
 			return runHook(a, cmd.Context(), args[0])
 		},
 	}, &a.Opts, cmdutil.OutputFlags|cmdutil.RepoFlag|cmdutil.NetworkFlags|cmdutil.HomeFlag)
@@ -326,9 +354,6 @@ func newHooksRunCmd(a *cmdutil.Factory) *cobra.Command {
 // (warning hooks: from the cache alone, always exit 0), or runs the
 // pre-push guard. A hook never draws a progress line.
 func runHook(a *cmdutil.Factory, ctx context.Context, name string) error {
-	if !hooks.Known(name) {
-		return cmdutil.UsageErr("unknown hook %q: roster runs %s", name, strings.Join(hooks.Names, ", "))
-	}
 	a.Io.ErrTTY = false
 	if hooks.Warns(name) {
 		a.Opts.Offline = true // a warning hook never waits on relays

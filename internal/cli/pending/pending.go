@@ -44,7 +44,20 @@ type Deps struct {
 
 // NewPendingCmd is `roster pending [resume|discard <id>]`: the journal of
 // unfinished writes.
-func NewPendingCmd(a *cmdutil.Factory, deps Deps) *cobra.Command {
+func NewPendingCmd(a *cmdutil.Factory, deps Deps) *cobra.Command { return NewCmdPending(a, deps, nil) }
+
+// Options are `roster pending`, `pending resume` and `pending discard` as
+// their arguments gave them: Verb is list, resume or discard, ID the
+// write's id (resume, discard).
+type Options struct {
+	Factory *cmdutil.Factory
+	Verb    string
+	ID      string
+}
+
+// NewCmdPending builds roster pending and its subcommands; runF, when
+// given, runs instead of each with the parsed options (tests).
+func NewCmdPending(a *cmdutil.Factory, deps Deps, runF func(context.Context, *Options) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "pending",
 		Short: "List the writes that did not finish, and resume or discard them",
@@ -68,32 +81,49 @@ forgets a write; what the relays hold stays there.`,
   roster pending resume 3f2a9c81d0e4    # finish one: recheck, then send the same events
   roster pending discard 3f2a9c81d0e4   # forget one`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return listPending(a, cmd.Context()) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), &Options{Factory: a, Verb: "list"})
+			}
+			return listPending(a, cmd.Context())
+		},
 	}
-	cmd.AddCommand(newPendingResumeCmd(a, deps), newPendingDiscardCmd(a))
+	cmd.AddCommand(NewCmdResume(a, deps, runF), NewCmdDiscard(a, runF))
 	// Listing and resuming ask the relays each write recorded (no --relay).
 	return cmdutil.AddFlags(cmd, &a.Opts, cmdutil.OutputFlags|cmdutil.OfflineFlag|cmdutil.TimeoutFlag|cmdutil.DeadlineFlag|cmdutil.HomeFlag)
 }
 
-func newPendingResumeCmd(a *cmdutil.Factory, deps Deps) *cobra.Command {
+// NewCmdResume builds pending resume, as NewCmdPending.
+func NewCmdResume(a *cmdutil.Factory, deps Deps, runF func(context.Context, *Options) error) *cobra.Command {
 	return cmdutil.AddFlags(&cobra.Command{
 		Use:   "resume <id>",
 		Short: "Recheck an unfinished write and send its same signed events to the relays that lack them",
 		Example: `  roster pending resume 3f2a9c81d0e4
   roster pending resume 3f2a9c81d0e4 --json   # roster.pending-resume/v1`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error { return resumePending(a, deps, cmd.Context(), args[0]) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), &Options{Factory: a, Verb: "resume", ID: args[0]})
+			}
+			return resumePending(a, deps, cmd.Context(), args[0])
+		},
 	}, &a.Opts, cmdutil.OutputFlags|cmdutil.TimeoutFlag|cmdutil.DeadlineFlag|cmdutil.HomeFlag)
 }
 
-func newPendingDiscardCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdDiscard builds pending discard, as NewCmdPending.
+func NewCmdDiscard(a *cmdutil.Factory, runF func(context.Context, *Options) error) *cobra.Command {
 	return cmdutil.AddFlags(&cobra.Command{
 		Use:   "discard <id>",
 		Short: "Forget an unfinished write (what relays hold stays there)",
 		Example: `  roster pending discard 3f2a9c81d0e4
   roster pending discard 3f2a9c81d0e4 --json  # roster.pending-discard/v1`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error { return discardPending(a, args[0]) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), &Options{Factory: a, Verb: "discard", ID: args[0]})
+			}
+			return discardPending(a, args[0])
+		},
 	}, &a.Opts, cmdutil.OutputFlags|cmdutil.HomeFlag)
 }
 

@@ -11,37 +11,12 @@ import (
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/signer"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/pipeline"
 	"github.com/roster-cli/roster/workspace/projects"
 )
-
-// ProjectChangeJSON is the result of relate/unrelate (schema
-// roster.project.change/v2: v1 and authority).
-type ProjectChangeJSON struct {
-	Schema           string   `json:"schema"`
-	Coordinate       string   `json:"coordinate"`
-	Relay            string   `json:"relay"`
-	Actor            string   `json:"actor"`
-	ActorNpub        string   `json:"actor_npub"`
-	Add              []string `json:"add"`
-	Remove           []string `json:"remove"`
-	ExpectedRevision int64    `json:"expected_revision"`
-	Revision         int64    `json:"revision"`
-	RelatedChannels  []string `json:"related_channels"`
-	Published        []string `json:"published"`
-	Retried          bool     `json:"retried"`
-	// Authority is how roster checked, before signing, that you may make
-	// the change.
-	Authority projectAuthorityJSON `json:"authority"`
-}
-
-// projectAuthorityJSON is projects.CheckResult.
-type projectAuthorityJSON struct {
-	Basis string `json:"basis"` // owner | home-channel-role | unverifiable
-	Note  string `json:"note,omitempty"`
-}
 
 // projectChange submits one change on relay and renders the result.
 func projectChange(ctx context.Context, a *cmdutil.Factory, s signer.Signer, relay string, c projects.Coordinate, patch projects.Patch, verb string) error {
@@ -63,10 +38,10 @@ func projectChange(ctx context.Context, a *cmdutil.Factory, s signer.Signer, rel
 	}
 	projectCachePut(a, res.After)
 	after := res.After.Best
-	out := ProjectChangeJSON{Schema: "roster.project.change/v2", Coordinate: c.String(), Relay: relay, Actor: actor, ActorNpub: gitstate.EncodeNpub(actor),
+	out := report.ProjectChange{Schema: "roster.project.change/v2", Coordinate: c.String(), Relay: relay, Actor: actor, ActorNpub: gitstate.EncodeNpub(actor),
 		Add: patch.Add, Remove: patch.Remove, ExpectedRevision: res.Before.Revision, Revision: after.Revision,
 		RelatedChannels: cmdutil.OrEmptySlice(after.Document.RelatedChannels), Published: []string{res.EventID}, Retried: res.Retried,
-		Authority: projectAuthorityJSON{Basis: res.Authority.Basis, Note: res.Authority.Note}}
+		Authority: report.ProjectAuthority{Basis: res.Authority.Basis, Note: res.Authority.Note}}
 	if a.Opts.JSON {
 		return cmdutil.WriteJSON(a, out)
 	}

@@ -5,6 +5,7 @@
 package project
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -32,30 +33,14 @@ const (
 	strictAll         = "all"
 )
 
-// projectHealthJSON is `roster project health --json`.
-type projectHealthJSON struct {
-	Schema         string                     `json:"schema"`
-	Coordinate     string                     `json:"coordinate"`
-	Naddr          string                     `json:"naddr"`
-	Revision       int64                      `json:"revision"`
-	Deleted        bool                       `json:"deleted"`
-	Strict         bool                       `json:"strict"`
-	StrictScope    *string                    `json:"strict_scope"`
-	Healthy        bool                       `json:"healthy"`
-	Unhealthy      int                        `json:"unhealthy"`
-	Unresolved     int                        `json:"unresolved"`
-	Errors         int                        `json:"errors"`
-	Warnings       int                        `json:"warnings"`
-	GatingWarnings int                        `json:"gating_warnings"`
-	Repositories   []report.ProjectRepository `json:"repositories"`
-	Relays         []projects.RelayRead       `json:"relays"`
-	Complete       bool                       `json:"complete"`
-	// Commands are what to run next when the verdict is incomplete (a
-	// member not judged, a relay silent about the project); [] otherwise.
-	Commands []string `json:"commands"`
+// NewCmdHealth builds `roster project health`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdHealth(a *cmdutil.Factory, runF func(context.Context, *HealthOptions) error) *cobra.Command {
+	return newProjectHealthCmd(a, runF)
 }
 
-func newProjectHealthCmd(a *cmdutil.Factory) *cobra.Command {
+func newProjectHealthCmd(a *cmdutil.Factory, runF func(context.Context, *HealthOptions) error) *cobra.Command {
+	o := &HealthOptions{Factory: a}
 	var strict, format string
 	cmd := &cobra.Command{
 		Use:   "health <naddr|coordinate>",
@@ -95,6 +80,10 @@ does (its maintainer-graph findings; the Git servers are compared by
 			if err != nil {
 				return err
 			}
+			if runF != nil {
+				o.Arg, o.Coordinate, o.Hints, o.Strict, o.Format = args[0], c, hints, strict, format
+				return runF(cmd.Context(), o)
+			}
 			relays := a.DefaultRelays()
 			if len(relays) == 0 {
 				relays = hints
@@ -117,7 +106,7 @@ does (its maintainer-graph findings; the Git servers are compared by
 			if err != nil {
 				return err
 			}
-			h := projectHealthJSON{Schema: projectHealthSchema, Coordinate: c.String(), Naddr: projectNaddr(c, rd.BestURL),
+			h := report.ProjectHealth{Schema: projectHealthSchema, Coordinate: c.String(), Naddr: projectNaddr(c, rd.BestURL),
 				Revision: rd.Best.Revision, Deleted: rd.Best.Deleted, Strict: strict != "", Repositories: repos,
 				Relays: rd.Relays, Complete: rd.Complete}
 			if strict != "" {
@@ -261,7 +250,7 @@ func renderProjectRepositories(a *cmdutil.Factory, row func(string, ...any), rep
 
 // renderProjectHealthHuman lists each member with its verdict and
 // findings, then the project's verdict.
-func renderProjectHealthHuman(a *cmdutil.Factory, h projectHealthJSON, pt render.PeopleText) {
+func renderProjectHealthHuman(a *cmdutil.Factory, h report.ProjectHealth, pt render.PeopleText) {
 	w := a.Io.Out
 	width := render.TerminalWidth(a)
 	row := func(format string, args ...any) { render.FitLine(w, width, 16, fmt.Sprintf(format, args...)) }
@@ -304,7 +293,7 @@ func renderProjectHealthNext(a *cmdutil.Factory, why string, cmds []string) {
 // with the repository), one error per member that could not be judged, the
 // verdict, and for an incomplete verdict a notice with why (when the rows
 // do not say it) and the commands to run next.
-func renderProjectHealthGitHub(w io.Writer, h projectHealthJSON, pt render.PeopleText, why string) {
+func renderProjectHealthGitHub(w io.Writer, h report.ProjectHealth, pt render.PeopleText, why string) {
 	for _, r := range h.Repositories {
 		if r.Status != report.RepositoryResolved {
 			render.GhCommand(w, "error", "roster: repository "+r.Status+" ("+r.Coordinate.Identifier+")", repositoryTitle(r)+": "+r.Reason)
@@ -330,7 +319,7 @@ func renderProjectHealthGitHub(w io.Writer, h projectHealthJSON, pt render.Peopl
 }
 
 // projectHealthMarkdown is the job summary: one row per member.
-func projectHealthMarkdown(h projectHealthJSON, pt render.PeopleText) string {
+func projectHealthMarkdown(h report.ProjectHealth, pt render.PeopleText) string {
 	var b strings.Builder
 	verdict := "healthy"
 	if !h.Healthy {

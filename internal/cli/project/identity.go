@@ -13,29 +13,13 @@ import (
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/pipeline"
 	"github.com/roster-cli/roster/workspace/projects"
 	"github.com/spf13/cobra"
 )
-
-// ProjectIdentityJSON is the result of create, update and delete (schema
-// roster.project.identity/v1).
-type ProjectIdentityJSON struct {
-	Schema         string      `json:"schema"`
-	Command        string      `json:"command"`
-	Coordinate     string      `json:"coordinate"`
-	Naddr          string      `json:"naddr"`
-	Relay          string      `json:"relay"`
-	Owner          string      `json:"owner"`
-	OwnerNpub      string      `json:"owner_npub"`
-	EventID        string      `json:"event_id"`
-	Kind           int         `json:"kind"`
-	RevisionBefore int64       `json:"revision_before"`
-	Revision       int64       `json:"revision"`
-	Project        ProjectJSON `json:"project"`
-}
 
 type projectFieldFlags struct {
 	name, description, home string
@@ -96,7 +80,10 @@ func (f *projectFieldFlags) fields(cmd *cobra.Command) (projects.Fields, error) 
 	return out, nil
 }
 
-func newProjectCreateCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdCreate builds `roster project create`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdCreate(a *cmdutil.Factory, runF func(context.Context, *IdentityOptions) error) *cobra.Command {
+	o := &IdentityOptions{Factory: a}
 	var f projectFieldFlags
 	var pf projectPreviewFlags
 	cmd := &cobra.Command{
@@ -122,6 +109,10 @@ a deleted one is recreated at the next revision.`,
 			if fl.Name == nil || *fl.Name == "" {
 				return cmdutil.UsageErr("project create needs --name")
 			}
+			if runF != nil {
+				o.set(args[0], fl, &f, pf)
+				return runF(cmd.Context(), o)
+			}
 			if err := f.withRepos(cmd.Context(), a, &fl); err != nil {
 				return err
 			}
@@ -140,7 +131,10 @@ a deleted one is recreated at the next revision.`,
 	return cmd
 }
 
-func newProjectUpdateCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdUpdate builds `roster project update`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdUpdate(a *cmdutil.Factory, runF func(context.Context, *IdentityOptions) error) *cobra.Command {
+	o := &IdentityOptions{Factory: a}
 	var f projectFieldFlags
 	var pf projectPreviewFlags
 	cmd := &cobra.Command{
@@ -163,6 +157,10 @@ is refused before signing (exit 3, not-owner).`,
 			if err != nil {
 				return err
 			}
+			if runF != nil {
+				o.set(args[0], fl, &f, pf)
+				return runF(cmd.Context(), o)
+			}
 			if err := f.withRepos(cmd.Context(), a, &fl); err != nil {
 				return err
 			}
@@ -184,7 +182,10 @@ is refused before signing (exit 3, not-owner).`,
 	return cmd
 }
 
-func newProjectDeleteCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdDelete builds `roster project delete`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdDelete(a *cmdutil.Factory, runF func(context.Context, *IdentityOptions) error) *cobra.Command {
+	o := &IdentityOptions{Factory: a}
 	var pf projectPreviewFlags
 	cmd := &cobra.Command{
 		Use:   "delete <naddr|coordinate|d>",
@@ -197,6 +198,10 @@ back. Member repositories and channels are not deleted. A later
   roster project delete naddr1... --relay wss://relay.example --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				o.set(args[0], projects.Fields{}, nil, pf)
+				return runF(cmd.Context(), o)
+			}
 			return projectIdentityWrite(cmd.Context(), a, "delete", args[0], asTyped(cmd, args), false, func(ctx context.Context, in projects.IdentityInput) (*projects.IdentityResult, error) {
 				return projects.Delete(ctx, in)
 			}, deleteStep(a, pf))
@@ -256,7 +261,7 @@ func projectIdentityWrite(ctx context.Context, a *cmdutil.Factory, verb, arg str
 		return render.PipelineErr(err)
 	}
 	projectCachePut(a, res.After)
-	out := ProjectIdentityJSON{Schema: "roster.project.identity/v1", Command: verb, Coordinate: c.String(),
+	out := report.ProjectIdentity{Schema: "roster.project.identity/v1", Command: verb, Coordinate: c.String(),
 		Naddr: projectNaddr(c, relays[0]), Relay: relays[0], Owner: c.Owner, OwnerNpub: gitstate.EncodeNpub(c.Owner),
 		EventID: res.Event.ID, Kind: res.Event.Kind, Revision: res.After.Best.Revision, Project: projectView(c, res.After)}
 	if res.Before != nil {

@@ -3,6 +3,7 @@
 package project
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -10,40 +11,21 @@ import (
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
 	"github.com/roster-cli/roster/relaypool"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/projects"
 	"github.com/spf13/cobra"
 )
 
-// ProjectListJSON is `project list --json` (schema roster.project.list/v2).
-type ProjectListJSON struct {
-	Schema    string               `json:"schema"`
-	Owner     *string              `json:"owner"` // npub, or null
-	Admin     *string              `json:"admin"` // npub, or null
-	Projects  []projectListedJSON  `json:"projects"`
-	Relays    []projects.RelayRead `json:"relays"`
-	Complete  bool                 `json:"complete"`
-	Truncated []string             `json:"truncated"`
-	// NIP05Lookups: --owner given as a NIP-05 name, and its key.
-	NIP05Lookups []cmdutil.Nip05Lookup `json:"nip05_lookups"`
+// NewCmdList builds `roster project list`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdList(a *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
+	return newProjectListCmd(a, runF)
 }
 
-type projectListedJSON struct {
-	Coordinate    string   `json:"coordinate"`
-	Naddr         string   `json:"naddr"`
-	Relay         string   `json:"relay"`
-	Why           []string `json:"why"`
-	OwnerNpub     string   `json:"owner_npub"`
-	Name          string   `json:"name"`
-	HomeChannel   *string  `json:"home_channel"`
-	Revision      int64    `json:"revision"`
-	Deleted       bool     `json:"deleted"`
-	State         bool     `json:"state"`
-	IdentityEvent string   `json:"identity_event,omitempty"`
-}
-
-func newProjectListCmd(a *cmdutil.Factory) *cobra.Command {
+func newProjectListCmd(a *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
+	o := &ListOptions{Factory: a}
 	var owner string
 	cmd := &cobra.Command{
 		Use:   "list [--owner npub]",
@@ -68,6 +50,10 @@ projects. Each printed naddr carries the relay as its hint.`,
 			if a.Opts.Offline {
 				return cmdutil.UsageErr("`project list` asks the relays; drop --offline")
 			}
+			if runF != nil {
+				o.Owner = owner
+				return runF(ctx, o)
+			}
 			var ownerHex, adminHex string
 			var lookups cmdutil.Lookups
 			if owner != "" {
@@ -91,7 +77,7 @@ projects. Each printed naddr carries the relay as its hint.`,
 			pool := a.Pool(cmdutil.AuthLazy)
 			defer pool.Close()
 			res := projects.List(ctx, pool, relays, ownerHex, adminHex)
-			out := ProjectListJSON{Schema: "roster.project.list/v2", Projects: []projectListedJSON{}, Relays: res.Relays,
+			out := report.ProjectList{Schema: "roster.project.list/v2", Projects: []report.ProjectListed{}, Relays: res.Relays,
 				Complete: res.Complete, Truncated: cmdutil.OrEmptySlice(res.Truncated), NIP05Lookups: lookups.JSON()}
 			if ownerHex != "" {
 				n := gitstate.EncodeNpub(ownerHex)
@@ -122,7 +108,7 @@ projects. Each printed naddr carries the relay as its hint.`,
 					retry.Because("retry once the relay is back")}, map[string]any{"relays": res.Relays})
 			}
 			for _, l := range res.Projects {
-				p := projectListedJSON{Coordinate: l.Coordinate.String(), Naddr: projectNaddr(l.Coordinate, l.Relay), Relay: l.Relay,
+				p := report.ProjectListed{Coordinate: l.Coordinate.String(), Naddr: projectNaddr(l.Coordinate, l.Relay), Relay: l.Relay,
 					Why: l.Why, OwnerNpub: gitstate.EncodeNpub(l.Coordinate.Owner), IdentityEvent: l.IdentityEvent}
 				if st := l.State; st != nil {
 					p.State, p.Revision, p.Deleted, p.Name = true, st.Revision, st.Deleted, st.Document.Name

@@ -16,6 +16,7 @@ import (
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/groups"
@@ -37,46 +38,6 @@ func (f *projectPreviewFlags) register(cmd *cobra.Command, dryHelp string, yes b
 	}
 }
 
-// projectAuthorityPerson is someone who may change a project's related
-// channels, with why.
-type projectAuthorityPerson struct {
-	Npub   string   `json:"npub"`
-	Pubkey string   `json:"pubkey"`
-	Roles  []string `json:"roles"`
-}
-
-// projectHomeFacts are `project update --home-channel --dry-run --json`'s
-// (and create's) facts.
-type projectHomeFacts struct {
-	Coordinate string  `json:"coordinate"`
-	Revision   int64   `json:"revision"`
-	HomeBefore *string `json:"home_channel_before"`
-	HomeAfter  *string `json:"home_channel_after"`
-	// MayChangeBefore and MayChangeAfter are the owners and admins of the
-	// old and the new home channel, as its relay-signed admin list (kind
-	// 39001) names them; the project owner may always.
-	MayChangeBefore []projectAuthorityPerson `json:"may_change_before"`
-	MayChangeAfter  []projectAuthorityPerson `json:"may_change_after"`
-	// SignerMembership is the signer's standing in the new home channel:
-	// member | not-member | no-channel | unknown (the relay did not answer).
-	SignerMembership string `json:"signer_membership"`
-	// ConfirmationNeeded: the write asks for --yes (a terminal prompt).
-	ConfirmationNeeded bool `json:"confirmation_needed"`
-}
-
-// projectDeleteFacts are `project delete --dry-run --json`'s facts.
-type projectDeleteFacts struct {
-	Coordinate      string   `json:"coordinate"`
-	Revision        int64    `json:"revision"`
-	RevisionAfter   int64    `json:"revision_after"`
-	Name            string   `json:"name"`
-	Description     string   `json:"description"`
-	HomeChannel     *string  `json:"home_channel"`
-	RelatedChannels []string `json:"related_channels"`
-	Repositories    []string `json:"repositories"`
-	Undoable        bool     `json:"undoable"`
-}
-
 // projectPreview is one write's consequence: the sentences, the facts,
 // and whether the write must be confirmed (why, for the refusal).
 type projectPreview struct {
@@ -92,14 +53,14 @@ type homeStanding struct {
 	answered bool
 	found    bool
 	live     bool
-	admins   []projectAuthorityPerson // owners and admins only
+	admins   []report.ProjectAuthorityPerson // owners and admins only
 	member   bool
 	noAdmins bool // the relay serves no admin list for it
 }
 
 // readHome reads channel id on relay, with the signer's membership.
 func readHome(ctx context.Context, r pipeline.Relays, relay, id, me string) homeStanding {
-	hs := homeStanding{id: id, admins: []projectAuthorityPerson{}}
+	hs := homeStanding{id: id, admins: []report.ProjectAuthorityPerson{}}
 	rd := groups.ReadMember(ctx, r, []string{relay}, id, me)
 	if !rd.Complete || len(rd.Relays) != 1 {
 		return hs
@@ -121,7 +82,7 @@ func readHome(ctx context.Context, r pipeline.Relays, relay, id, me string) home
 			}
 		}
 		if len(roles) > 0 {
-			hs.admins = append(hs.admins, projectAuthorityPerson{Npub: gitstate.EncodeNpub(ad.Pubkey), Pubkey: ad.Pubkey, Roles: roles})
+			hs.admins = append(hs.admins, report.ProjectAuthorityPerson{Npub: gitstate.EncodeNpub(ad.Pubkey), Pubkey: ad.Pubkey, Roles: roles})
 		}
 	}
 	return hs
@@ -129,16 +90,16 @@ func readHome(ctx context.Context, r pipeline.Relays, relay, id, me string) home
 
 // mayChange is who of hs gets authority: its owners and admins while the
 // channel is live.
-func (hs homeStanding) mayChange() []projectAuthorityPerson {
+func (hs homeStanding) mayChange() []report.ProjectAuthorityPerson {
 	if !hs.live {
-		return []projectAuthorityPerson{}
+		return []report.ProjectAuthorityPerson{}
 	}
 	return hs.admins
 }
 
 // peopleRoles names each person with their roles: "alice (npub1…)
 // (owner) and bob (npub1…) (admin)".
-func peopleRoles(pt render.PeopleText, ps []projectAuthorityPerson) string {
+func peopleRoles(pt render.PeopleText, ps []report.ProjectAuthorityPerson) string {
 	var out []string
 	for _, p := range ps {
 		out = append(out, fmt.Sprintf("%s (%s)", pt.Of(p.Npub), strings.Join(p.Roles, ", ")))
@@ -156,7 +117,7 @@ func peopleRoles(pt render.PeopleText, ps []projectAuthorityPerson) string {
 // does to who may change st's related channels.
 func homePreview(ctx context.Context, a *cmdutil.Factory, r pipeline.Relays, relay, me string, st *projects.State, home string) projectPreview {
 	c, old := st.Coordinate, st.Document.HomeChannel
-	facts := projectHomeFacts{Coordinate: c.String(), Revision: st.Revision, MayChangeBefore: []projectAuthorityPerson{}, MayChangeAfter: []projectAuthorityPerson{}, SignerMembership: "member"}
+	facts := report.ProjectHomeFacts{Coordinate: c.String(), Revision: st.Revision, MayChangeBefore: []report.ProjectAuthorityPerson{}, MayChangeAfter: []report.ProjectAuthorityPerson{}, SignerMembership: "member"}
 	if old != "" {
 		facts.HomeBefore = &old
 	}
@@ -173,7 +134,7 @@ func homePreview(ctx context.Context, a *cmdutil.Factory, r pipeline.Relays, rel
 		facts.MayChangeAfter = after.mayChange()
 	}
 	var who []string
-	for _, p := range append(append([]projectAuthorityPerson{}, facts.MayChangeBefore...), facts.MayChangeAfter...) {
+	for _, p := range append(append([]report.ProjectAuthorityPerson{}, facts.MayChangeBefore...), facts.MayChangeAfter...) {
 		who = append(who, p.Npub)
 	}
 	pt := render.PeopleShown(a, ctx, []string{relay}, append(who, me)...)
@@ -200,15 +161,15 @@ func homePreview(ctx context.Context, a *cmdutil.Factory, r pipeline.Relays, rel
 		lines = append(lines, fmt.Sprintf("%s has no owner or admin: only %s will be able to change its related channels until someone is made one", ct.Of(home), you))
 	default:
 		besides := ""
-		if !slices.ContainsFunc(after.admins, func(x projectAuthorityPerson) bool { return x.Pubkey == c.Owner }) {
+		if !slices.ContainsFunc(after.admins, func(x report.ProjectAuthorityPerson) bool { return x.Pubkey == c.Owner }) {
 			besides = ", besides " + strings.TrimSuffix(you, ",")
 		}
 		lines = append(lines, fmt.Sprintf("%s of %s will be able to change this project's related channels%s", peopleRoles(pt, after.admins), ct.Of(home), besides))
 	}
 	if old != "" && old != home {
-		var lost []projectAuthorityPerson
+		var lost []report.ProjectAuthorityPerson
 		for _, b := range facts.MayChangeBefore {
-			if !slices.ContainsFunc(facts.MayChangeAfter, func(x projectAuthorityPerson) bool { return x.Pubkey == b.Pubkey }) && b.Pubkey != c.Owner {
+			if !slices.ContainsFunc(facts.MayChangeAfter, func(x report.ProjectAuthorityPerson) bool { return x.Pubkey == b.Pubkey }) && b.Pubkey != c.Owner {
 				lost = append(lost, b)
 			}
 		}
@@ -244,7 +205,7 @@ func homePreview(ctx context.Context, a *cmdutil.Factory, r pipeline.Relays, rel
 // deletePreview is what deleting st removes.
 func deletePreview(ctx context.Context, a *cmdutil.Factory, relay string, st *projects.State) projectPreview {
 	c, doc := st.Coordinate, st.Document
-	facts := projectDeleteFacts{Coordinate: c.String(), Revision: st.Revision, RevisionAfter: st.Revision + 1, Name: doc.Name, Description: doc.Description,
+	facts := report.ProjectDeleteFacts{Coordinate: c.String(), Revision: st.Revision, RevisionAfter: st.Revision + 1, Name: doc.Name, Description: doc.Description,
 		RelatedChannels: append([]string{}, doc.RelatedChannels...), Repositories: []string{}}
 	chans := append([]string{}, doc.RelatedChannels...)
 	if doc.HomeChannel != "" {
@@ -307,7 +268,7 @@ func projectPreviewStep(ctx context.Context, a *cmdutil.Factory, in projects.Ide
 	p = preview(st)
 	command := "project " + verb
 	if f.dryRun {
-		return p, true, render.EmitPreview(a, render.PreviewJSON{Command: command, Relay: in.Relay, Consequences: p.lines, Facts: p.facts})
+		return p, true, render.EmitPreview(a, report.ConsequencePreview{Command: command, Relay: in.Relay, Consequences: p.lines, Facts: p.facts})
 	}
 	if !a.Opts.JSON {
 		render.PrintConsequences(a, command, p.lines, false)

@@ -4,6 +4,7 @@
 package project
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -35,15 +36,18 @@ project's live home channel (a NIP-29 group on the same relay).`,
   roster project delete my-project --dry-run --relay wss://relay.example
   roster project health 30621:<owner-npub>:my-project --strict --relay wss://relay.example`,
 	}
-	cmd.AddCommand(newProjectShowCmd(a), newProjectHealthCmd(a), newProjectChangeCmd(a, true), newProjectChangeCmd(a, false),
-		newProjectCreateCmd(a), newProjectUpdateCmd(a), newProjectDeleteCmd(a), newProjectListCmd(a))
+	cmd.AddCommand(NewCmdShow(a, nil), NewCmdHealth(a, nil), NewCmdRelate(a, nil), NewCmdUnrelate(a, nil),
+		NewCmdCreate(a, nil), NewCmdUpdate(a, nil), NewCmdDelete(a, nil), NewCmdList(a, nil))
 	// Every command of it reads relays and prints JSON.
 	cmdutil.AddLeafFlags(cmd, &a.Opts, cmdutil.OutputFlags|cmdutil.NetworkFlags|cmdutil.HomeFlag)
 	render.AddFullFlag(cmd, a)
 	return cmd
 }
 
-func newProjectShowCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdShow builds `roster project show`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdShow(a *cmdutil.Factory, runF func(context.Context, *ShowOptions) error) *cobra.Command {
+	o := &ShowOptions{Factory: a}
 	var watching bool
 	cmd := &cobra.Command{
 		Use:   "show <naddr|coordinate>",
@@ -68,6 +72,10 @@ and the project is printed again each time the shown state changes (with
 			c, hints, err := ProjectParseArg(args[0])
 			if err != nil {
 				return err
+			}
+			if runF != nil {
+				o.Arg, o.Coordinate, o.Hints, o.Watch = args[0], c, hints, watching
+				return runF(cmd.Context(), o)
 			}
 			relays := a.DefaultRelays()
 			if len(relays) == 0 {
@@ -165,7 +173,8 @@ func ownerAsHex(s string) string {
 	return kind + ":" + v.(string) + ":" + d
 }
 
-func newProjectChangeCmd(a *cmdutil.Factory, relate bool) *cobra.Command {
+func newProjectChangeCmd(a *cmdutil.Factory, relate bool, runF func(context.Context, *ChangeOptions) error) *cobra.Command {
+	o := &ChangeOptions{Factory: a, Relate: relate}
 	use, short, verb := "relate", "Relate channels to a project (kind 47010)", "relate"
 	if !relate {
 		use, short, verb = "unrelate", "Unrelate channels from a project (kind 47010)", "unrelate"
@@ -205,6 +214,10 @@ re-reads the state, re-checks and retries once.`,
 			}
 			if err != nil {
 				return cmdutil.UsageErr("%v", err)
+			}
+			if runF != nil {
+				o.Arg, o.Coordinate, o.Channels, o.Patch = args[0], c, chans, patch
+				return runF(cmd.Context(), o)
 			}
 			relays := relaypool.NormalizeRelays(a.DefaultRelays())
 			if len(relays) == 0 {

@@ -16,59 +16,17 @@ import (
 	"github.com/roster-cli/roster/workspace/projects"
 )
 
-// ProjectJSON is `roster project show --json` (schema roster.project/v2,
-// with Repositories) and the project of the identity writes (v1, without).
-type ProjectJSON struct {
-	Schema          string               `json:"schema"`
-	Coordinate      string               `json:"coordinate"`
-	Owner           string               `json:"owner"`
-	OwnerNpub       string               `json:"owner_npub"`
-	D               string               `json:"d"`
-	Address         string               `json:"address"`
-	Naddr           string               `json:"naddr"`
-	Revision        int64                `json:"revision"`
-	Deleted         bool                 `json:"deleted"`
-	Name            string               `json:"name"`
-	Description     string               `json:"description"`
-	HomeChannel     *string              `json:"home_channel"`
-	RelatedChannels []string             `json:"related_channels"`
-	Visibility      string               `json:"visibility"`
-	Members         []projects.Member    `json:"members"`
-	UnknownTags     [][]string           `json:"unknown_tags"`
-	ProjectTags     [][]string           `json:"project_tags"`
-	Projection      projectEventJSON     `json:"projection"`
-	Relays          []projects.RelayRead `json:"relays"`
-	Complete        bool                 `json:"complete"`
-	// Stale: no relay that answered has the project and the shown state is
-	// the last verified one cached from a relay that did not answer.
-	Stale       bool   `json:"stale"`
-	StaleReason string `json:"stale_reason"`
-	// Repositories are the member repositories read (project show,
-	// roster.project/v2); nil, and absent, in the identity writes'
-	// roster.project/v1.
-	Repositories *[]report.ProjectRepository `json:"repositories,omitempty"`
-}
-
-type projectEventJSON struct {
-	EventID       string `json:"event_id"`
-	CreatedAt     int64  `json:"created_at"`
-	Relay         string `json:"relay"`
-	Signer        string `json:"signer"`
-	IdentityEvent string `json:"identity_event"`
-	ChangeEvent   string `json:"change_event"`
-}
-
-func projectView(c projects.Coordinate, rd projects.ReadResult) ProjectJSON {
+func projectView(c projects.Coordinate, rd projects.ReadResult) report.Project {
 	st := rd.Best
 	// The naddr carries the relay that served the shown state as its hint.
 	naddr := projectNaddr(c, rd.BestURL)
-	out := ProjectJSON{
+	out := report.Project{
 		Schema: "roster.project/v1", Coordinate: c.String(), Owner: c.Owner, OwnerNpub: gitstate.EncodeNpub(c.Owner),
 		D: c.D, Address: c.Address(), Naddr: naddr, Revision: st.Revision, Deleted: st.Deleted,
 		Name: st.Document.Name, Description: st.Document.Description, Visibility: st.Document.Visibility,
 		RelatedChannels: cmdutil.OrEmptySlice(st.Document.RelatedChannels), Members: st.Document.Members,
 		UnknownTags: st.Document.Unknown, ProjectTags: st.ProjectTags,
-		Projection: projectEventJSON{EventID: st.EventID, CreatedAt: int64(st.CreatedAt), Relay: rd.BestURL,
+		Projection: report.ProjectProjection{EventID: st.EventID, CreatedAt: int64(st.CreatedAt), Relay: rd.BestURL,
 			Signer: st.Signer, IdentityEvent: st.IdentityEvent, ChangeEvent: st.ChangeEvent},
 		Relays: rd.Relays, Complete: rd.Complete,
 	}
@@ -91,7 +49,7 @@ func projectView(c projects.Coordinate, rd projects.ReadResult) ProjectJSON {
 // projectRender prints the human view. The name, description, channels,
 // visibility, addresses and relay reasons are the relay's or the owner's
 // text: each is printed through termtext.Line, so it stays on its row.
-func projectRender(a *cmdutil.Factory, p ProjectJSON) {
+func projectRender(a *cmdutil.Factory, p report.Project) {
 	w := a.Io.Out
 	// On a terminal npubs are short and long rows wrap between words;
 	// in a pipe both are as they always were.

@@ -7,6 +7,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/watch"
 	"github.com/roster-cli/roster/workspace/projects"
 )
@@ -58,5 +59,5 @@ func watchProject(ctx context.Context, a *cmdutil.Factory, arg string, c project
 	}
 	return a.RunWatch(ctx, pool, resolve,
 		func(ans watch.Answer) any { return ans.Value },
-		func(ans watch.Answer) { projectRender(a, ans.Value.(ProjectJSON)) })
+		func(ans watch.Answer) { projectRender(a, ans.Value.(report.Project)) })
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 )
@@ -14,9 +15,7 @@ import (
 func PrintError(a *cmdutil.Factory, ee *cmdutil.ExitError) {
 	if a.Opts.JSON {
 		// Unfiltered: the error object is what a script branches on.
-		_ = cmdutil.EncodeJSON(a.ErrorOut(), struct {
-			Error cmdutil.JsonErrorBody `json:"error"`
-		}{cmdutil.JsonErrorBody{
+		_ = cmdutil.EncodeJSON(a.ErrorOut(), report.ErrorDocument{Error: report.ErrorBody{
 			Code:     ee.Kind,
 			Message:  ee.Err.Error(),
 			Details:  cmdutil.OrEmptyMap(ee.Details),

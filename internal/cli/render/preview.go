@@ -9,24 +9,8 @@ import (
 	"fmt"
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/report"
 )
-
-// PreviewSchema is the schema of a --dry-run preview's JSON document.
-const PreviewSchema = "roster.preview/v1"
-
-// PreviewJSON is a destructive write's consequence (docs/json.md). With
-// --dry-run it is the whole output; nothing is signed or sent.
-type PreviewJSON struct {
-	Schema  string `json:"schema"`
-	Command string `json:"command"` // "project delete", "workspace revoke", ...
-	DryRun  bool   `json:"dry_run"`
-	Relay   string `json:"relay"`
-	// Consequences are the sentences the human output prints (people and
-	// channels as a pipe names them).
-	Consequences []string `json:"consequences"`
-	// Facts are the command's own structured facts (docs/json.md).
-	Facts any `json:"facts"`
-}
 
 // PrintConsequences writes the consequence sentences, each wrapped at
 // $COLUMNS, under a heading saying whether the write follows.
@@ -44,8 +28,8 @@ func PrintConsequences(a *cmdutil.Factory, command string, lines []string, dryRu
 
 // EmitPreview prints a --dry-run preview: the JSON document, or the
 // sentences.
-func EmitPreview(a *cmdutil.Factory, p PreviewJSON) error {
-	p.Schema, p.DryRun = PreviewSchema, true
+func EmitPreview(a *cmdutil.Factory, p report.ConsequencePreview) error {
+	p.Schema, p.DryRun = report.ConsequencePreviewSchema, true
 	if p.Consequences == nil {
 		p.Consequences = []string{}
 	}

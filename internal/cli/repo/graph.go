@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -15,11 +16,18 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// newRepoGraphCmd is `roster repo graph`: who lists whom, as a tree on the
-// terminal or as a diagram's source.
-func newRepoGraphCmd(a *cmdutil.Factory) *cobra.Command {
-	var history bool
-	var format string
+// GraphOptions are `roster repo graph` as its flags gave it.
+type GraphOptions struct {
+	Factory *cmdutil.Factory
+	History bool   // --history: also the defer copies and ended records
+	Format  string // tree, dot or mermaid
+}
+
+// NewCmdGraph is `roster repo graph`: who lists whom, as a tree on the
+// terminal or as a diagram's source; runF, when given, runs instead of the
+// read with the parsed options (tests).
+func NewCmdGraph(a *cmdutil.Factory, runF func(context.Context, *GraphOptions) error) *cobra.Command {
+	o := &GraphOptions{Factory: a}
 	cmd := &cobra.Command{
 		Use:   "graph",
 		Short: "Draw who lists whom: the lead path, maintainers, invitations and moderators",
@@ -41,21 +49,24 @@ same nodes and edges as --json (roster.repo-graph/v1).`,
   roster repo graph --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			switch format {
+			switch o.Format {
 			case "tree", "dot", "mermaid":
 			default:
-				return cmdutil.UsageErr("--format %q: want tree, dot or mermaid", format)
+				return cmdutil.UsageErr("--format %q: want tree, dot or mermaid", o.Format)
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
 			}
 			v, err := LoadRepoWith(a, cmd.Context(), cmdutil.SourceOptions{Profiles: true}, PartialEvidence)
 			if err != nil {
 				return err
 			}
-			g := report.GraphOf(v, history)
+			g := report.GraphOf(v, o.History)
 			if a.Opts.JSON {
 				return cmdutil.WriteJSON(a, g)
 			}
 			pt := render.People(a, g.Names, g.Viewer)
-			switch format {
+			switch o.Format {
 			case "dot":
 				renderGraphDOT(a.Io.Out, g, render.NewPeopleText(g.Names, "", true))
 			case "mermaid":
@@ -66,8 +77,8 @@ same nodes and edges as --json (roster.repo-graph/v1).`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&history, "history", false, "also draw history-only (defer) copies and ended records")
-	cmd.Flags().StringVar(&format, "format", "tree", "tree, dot (Graphviz) or mermaid")
+	cmd.Flags().BoolVar(&o.History, "history", false, "also draw history-only (defer) copies and ended records")
+	cmd.Flags().StringVar(&o.Format, "format", "tree", "tree, dot (Graphviz) or mermaid")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"tree", "dot", "mermaid"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }

@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -14,9 +15,17 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// newRepoHistoryCmd is `roster repo history`: who held which role when,
-// former maintainers included.
-func newRepoHistoryCmd(a *cmdutil.Factory) *cobra.Command {
+// HistoryOptions are `roster repo history` as its flags gave it: only the
+// shared ones, in Factory.Opts.
+type HistoryOptions struct {
+	Factory *cmdutil.Factory
+}
+
+// NewCmdHistory is `roster repo history`: who held which role when, former
+// maintainers included; runF, when given, runs instead of the read with the
+// parsed options (tests).
+func NewCmdHistory(a *cmdutil.Factory, runF func(context.Context, *HistoryOptions) error) *cobra.Command {
+	o := &HistoryOptions{Factory: a}
 	return &cobra.Command{
 		Use:   "history",
 		Short: "List each person's effective role intervals, former maintainers included",
@@ -32,6 +41,9 @@ lowest pubkey. Copies that disagree with it are listed under it.`,
   roster repo history --repo nostr://npub1.../my-repo --relay wss://relay.example`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
 			v, err := LoadRepoWith(a, cmd.Context(), cmdutil.SourceOptions{Profiles: true}, PartialEvidence)
 			if err != nil {
 				return err

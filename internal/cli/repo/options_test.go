@@ -35,3 +35,48 @@ func TestRepoFlagsParseIntoOptions(t *testing.T) {
 		t.Errorf("repo --strict: %v, ran with %+v", err, o)
 	}
 }
+
+// Rule (flags are parsed without relays): repo graph's --history and
+// --format land in its options; a --format it cannot draw is exit 2 before
+// anything is read. repo history takes no argument.
+func TestGraphAndHistoryFlagsParseIntoOptions(t *testing.T) {
+	t.Parallel()
+	f := func() *cmdutil.Factory {
+		return &cmdutil.Factory{Io: &cmdutil.IoStreams{Out: io.Discard, Err: io.Discard, Getenv: func(string) string { return "" }}}
+	}
+	graph := func(args ...string) (*repo.GraphOptions, error) {
+		var got *repo.GraphOptions
+		cmd := repo.NewCmdGraph(f(), func(_ context.Context, o *repo.GraphOptions) error { got = o; return nil })
+		cmd.SetArgs(args)
+		cmd.SetOut(io.Discard)
+		cmd.SetErr(io.Discard)
+		return got, cmd.ExecuteContext(context.Background())
+	}
+	for _, tc := range []struct {
+		args    []string
+		history bool
+		format  string
+	}{{nil, false, "tree"}, {[]string{"--history"}, true, "tree"}, {[]string{"--format", "dot"}, false, "dot"},
+		{[]string{"--format", "mermaid", "--history"}, true, "mermaid"}} {
+		if o, err := graph(tc.args...); err != nil || o.History != tc.history || o.Format != tc.format {
+			t.Errorf("graph %v: %v, %+v", tc.args, err, o)
+		}
+	}
+	if o, err := graph("--format", "svg"); cmdutil.AsExitError(err).Code != cmdutil.ExitUsage || o != nil {
+		t.Errorf("graph --format svg: %v, ran with %+v", err, o)
+	}
+	history := func(args ...string) (*repo.HistoryOptions, error) {
+		var got *repo.HistoryOptions
+		cmd := repo.NewCmdHistory(f(), func(_ context.Context, o *repo.HistoryOptions) error { got = o; return nil })
+		cmd.SetArgs(args)
+		cmd.SetOut(io.Discard)
+		cmd.SetErr(io.Discard)
+		return got, cmd.ExecuteContext(context.Background())
+	}
+	if o, err := history(); err != nil || o == nil || o.Factory == nil {
+		t.Errorf("history: %v, %+v", err, o)
+	}
+	if o, err := history("extra"); err == nil || o != nil {
+		t.Errorf("history extra: %v, ran with %+v", err, o)
+	}
+}

@@ -80,7 +80,7 @@ an event that changes nothing prints nothing. Ctrl-C ends it (exit 0).`,
 	cmd.PersistentFlags().BoolVar(&a.Full, "full", false, "print npubs in full on a terminal too (pipes and --json always get them in full)")
 	// Each read lives in its own file (repo_<name>.go); add one line here.
 	// The writes are added by newRepoTree.
-	cmd.AddCommand(newRepoGraphCmd(a), newRepoHistoryCmd(a))
+	cmd.AddCommand(NewCmdGraph(a, nil), NewCmdHistory(a, nil))
 	cmdutil.AddFlags(cmd, &a.Opts, cmdutil.OutputFlags|cmdutil.RepoFlag|cmdutil.NetworkFlags|cmdutil.HomeFlag)
 	return cmd
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/termtext"
 )
 
@@ -12,9 +13,9 @@ import (
 // a workspace: sections added, removed, renamed or reordered, channels
 // assigned, moved or unassigned, readers granted, revoked or given another
 // role. A write prints these instead of the whole workspace again.
-func changes(before, after WsJSON, name func(npub string) string) []string {
+func changes(before, after report.Workspace, name func(npub string) string) []string {
 	var out []string
-	label := func(v WsJSON, id string) string {
+	label := func(v report.Workspace, id string) string {
 		for _, s := range v.Sections {
 			if s.ID == id {
 				return termtext.Line(s.Label)
@@ -22,11 +23,11 @@ func changes(before, after WsJSON, name func(npub string) string) []string {
 		}
 		return termtext.Line(id)
 	}
-	was := map[string]WsSectionJSON{}
+	was := map[string]report.WorkspaceSection{}
 	for _, s := range before.Sections {
 		was[s.ID] = s
 	}
-	now := map[string]WsSectionJSON{}
+	now := map[string]report.WorkspaceSection{}
 	for _, s := range after.Sections {
 		now[s.ID] = s
 		old, ok := was[s.ID]
@@ -89,7 +90,7 @@ func changes(before, after WsJSON, name func(npub string) string) []string {
 	return out
 }
 
-func sectionOrder(v WsJSON) string {
+func sectionOrder(v report.Workspace) string {
 	labels := make([]string, len(v.Sections))
 	for i, s := range v.Sections {
 		labels[i] = fmt.Sprintf("%d. %s", i+1, termtext.Line(s.Label))
@@ -97,7 +98,7 @@ func sectionOrder(v WsJSON) string {
 	return strings.Join(labels, ", ")
 }
 
-func assignments(v WsJSON) map[string]string {
+func assignments(v report.Workspace) map[string]string {
 	out := map[string]string{}
 	for _, s := range v.Sections {
 		for _, c := range s.Channels {

@@ -6,31 +6,14 @@ import (
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/workspace/sections"
 	"github.com/spf13/cobra"
 )
 
-// WsImportJSON is `workspace import --json` (schema roster.workspace.import/v1).
-type WsImportJSON struct {
-	Schema        string `json:"schema"`
-	SourceEventID string `json:"source_event_id"`
-	SourceHash    string `json:"source_hash"`
-	EventID       string `json:"event_id"`
-	ActionID      string `json:"action_id"`
-	CommandHash   string `json:"command_hash"`
-	// Switched is true once the migration marker read back matches: from now
-	// on the relay's projection is the authority and the legacy blob is a
-	// read-only rollback artifact that roster never writes.
-	Switched bool `json:"switched"`
-	// Resumed: this run finished an earlier attempt's import, kept signed
-	// under the roster home; Replayed: it sent that exact event again
-	// (false: the relay already showed its marker).
-	Resumed   bool   `json:"resumed"`
-	Replayed  bool   `json:"replayed"`
-	Workspace WsJSON `json:"workspace"`
-}
-
-func newWorkspaceImportCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdImport builds `roster workspace import`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdImport(a *cmdutil.Factory, runF func(context.Context, *MigrateOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "import",
 		Short: "Migrate your legacy channel-sections blob into a relay workspace (kind 9050)",
@@ -43,13 +26,18 @@ matching migration marker; it never writes the legacy blob.`,
   roster workspace import --relay wss://relay.example --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), &MigrateOptions{Factory: a, Verb: "import"})
+			}
 			return workspaceMigrate(a, cmd.Context(), "import", "roster.workspace.import/v1", "imported legacy channel-sections event",
 				func(ctx context.Context, ws *wsSession) (*sections.ImportResult, error) { return ws.Import(ctx) })
 		},
 	}
 }
 
-func newWorkspaceCreateCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdCreate builds `roster workspace create`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdCreate(a *cmdutil.Factory, runF func(context.Context, *MigrateOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "create",
 		Short: "Start an empty workspace when you have no legacy channel-sections blob (kind 9050)",
@@ -64,6 +52,9 @@ Add sections with ` + "`workspace section add`" + `.`,
   roster workspace section add Projects --relay wss://relay.example`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), &MigrateOptions{Factory: a, Verb: "create"})
+			}
 			return workspaceMigrate(a, cmd.Context(), "create", "roster.workspace.create/v1", "created an empty workspace; its migration source is the empty channel-sections event roster published,",
 				func(ctx context.Context, ws *wsSession) (*sections.ImportResult, error) { return ws.Create(ctx) })
 		},
@@ -90,7 +81,7 @@ func workspaceMigrate(a *cmdutil.Factory, ctx context.Context, verb, schema, wha
 	if err != nil {
 		return render.PipelineErr(err)
 	}
-	out := WsImportJSON{Schema: schema, SourceEventID: res.SourceEventID, SourceHash: res.SourceHash,
+	out := report.WorkspaceImport{Schema: schema, SourceEventID: res.SourceEventID, SourceHash: res.SourceHash,
 		EventID: res.Event.ID, ActionID: res.Command.ActionID, CommandHash: res.Command.Hash, Switched: true,
 		Resumed: res.Resumed, Replayed: res.Replayed, Workspace: ws.view(res.After)}
 	if a.Opts.JSON {

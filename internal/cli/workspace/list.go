@@ -3,37 +3,24 @@
 package workspace
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/spf13/cobra"
 )
 
-// WsListJSON is `workspace list --json` (schema roster.workspace.list/v1).
-type WsListJSON struct {
-	Schema     string              `json:"schema"`
-	Relay      string              `json:"relay"`
-	RelaySelf  string              `json:"relay_self"`
-	Community  string              `json:"community"`
-	You        render.WsPersonJSON `json:"you"`
-	Workspaces []wsListedJSON      `json:"workspaces"`
-	Rejected   []string            `json:"rejected"`
+// NewCmdList builds `roster workspace list`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdList(a *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
+	return newWorkspaceListCmd(a, runF)
 }
 
-type wsListedJSON struct {
-	Owner             render.WsPersonJSON `json:"owner"`
-	Role              string              `json:"role"`
-	Revision          int64               `json:"revision"`
-	LayoutRevision    int64               `json:"layout_revision"`
-	KeyEpoch          int64               `json:"key_epoch"`
-	ProjectionEventID string              `json:"projection_event_id"`
-	Show              string              `json:"show"`
-}
-
-func newWorkspaceListCmd(a *cmdutil.Factory) *cobra.Command {
+func newWorkspaceListCmd(a *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "list",
 		Short: "List the workspaces on the relay whose projection names you as a reader",
@@ -46,6 +33,9 @@ say). Exit 4 when the relay does not answer.`,
   roster workspace list --relay wss://relay.example --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), &ListOptions{Factory: a})
+			}
 			ws, err := openWorkspace(a, cmd.Context(), "")
 			if err != nil {
 				return err
@@ -55,11 +45,11 @@ say). Exit 4 when the relay does not answer.`,
 			if err != nil {
 				return render.PipelineErr(err)
 			}
-			out := WsListJSON{Schema: "roster.workspace.list/v1", Relay: ws.Relay, RelaySelf: ws.Self, Community: ws.Community,
-				You: render.WsPerson(ws.Me, ""), Workspaces: []wsListedJSON{}, Rejected: res.Rejected}
+			out := report.WorkspaceList{Schema: "roster.workspace.list/v1", Relay: ws.Relay, RelaySelf: ws.Self, Community: ws.Community,
+				You: render.WsPerson(ws.Me, ""), Workspaces: []report.WorkspaceListed{}, Rejected: res.Rejected}
 			for _, l := range res.Workspaces {
 				show := suggest.Roster("workspace", "show", "--owner", render.WsPerson(l.Owner, "").Npub, "--relay", ws.Relay).String()
-				out.Workspaces = append(out.Workspaces, wsListedJSON{Owner: render.WsPerson(l.Owner, "owner"), Role: string(l.Role),
+				out.Workspaces = append(out.Workspaces, report.WorkspaceListed{Owner: render.WsPerson(l.Owner, "owner"), Role: string(l.Role),
 					Revision: l.Revision, LayoutRevision: l.LayoutRevision, KeyEpoch: l.KeyEpoch, ProjectionEventID: l.EventID, Show: show})
 			}
 			if a.Opts.JSON {

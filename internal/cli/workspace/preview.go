@@ -13,30 +13,12 @@ import (
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/pipeline"
 	"github.com/roster-cli/roster/workspace/sections"
 )
-
-// wsRevokeFacts are `workspace revoke --dry-run --json`'s facts.
-type wsRevokeFacts struct {
-	Owner          render.WsPersonJSON   `json:"owner"`
-	Revoked        render.WsPersonJSON   `json:"revoked"`
-	Remaining      []render.WsPersonJSON `json:"remaining_readers"`
-	KeyEpochBefore int64                 `json:"key_epoch_before"`
-	KeyEpochAfter  int64                 `json:"key_epoch_after"`
-	Sections       int                   `json:"sections_reencrypted"`
-	Revision       int64                 `json:"revision"`
-}
-
-// wsRemoveFacts are `workspace section remove --dry-run --json`'s facts.
-type wsRemoveFacts struct {
-	Owner      render.WsPersonJSON `json:"owner"`
-	Section    WsSectionJSON       `json:"section"`
-	Unassigned []string            `json:"unassigned_channels"`
-	Revision   int64               `json:"revision"`
-}
 
 // wsConsequence says what a write would do to the current workspace: the
 // sentences and the facts, or the refusal the write would give.
@@ -85,7 +67,7 @@ func workspaceDryRun(a *cmdutil.Factory, ctx context.Context, ownerFlag, verb st
 	if err != nil {
 		return render.PipelineErr(err)
 	}
-	return render.EmitPreview(a, render.PreviewJSON{Command: "workspace " + verb, Relay: ws.Relay, Consequences: lines, Facts: facts})
+	return render.EmitPreview(a, report.ConsequencePreview{Command: "workspace " + verb, Relay: ws.Relay, Consequences: lines, Facts: facts})
 }
 
 // roleLoses is what a reader of role can no longer do once revoked.
@@ -128,8 +110,8 @@ func revokeConsequence(a *cmdutil.Factory, gone string) wsConsequence {
 		}
 		sort.Strings(remaining)
 		pt := render.PeopleShown(a, ctx, nil, append([]string{gone, w.Owner}, remaining...)...)
-		facts := wsRevokeFacts{Owner: render.WsPerson(w.Owner, sections.RoleOwner), Revoked: render.WsPerson(gone, role),
-			Remaining: []render.WsPersonJSON{}, KeyEpochBefore: w.KeyEpoch, KeyEpochAfter: w.KeyEpoch + 1, Sections: len(w.Sections), Revision: w.Revision}
+		facts := report.WorkspaceRevokeFacts{Owner: render.WsPerson(w.Owner, sections.RoleOwner), Revoked: render.WsPerson(gone, role),
+			Remaining: []report.WorkspacePerson{}, KeyEpochBefore: w.KeyEpoch, KeyEpochAfter: w.KeyEpoch + 1, Sections: len(w.Sections), Revision: w.Revision}
 		var kept []string
 		for _, pk := range remaining {
 			facts.Remaining = append(facts.Remaining, render.WsPerson(pk, w.Readers[pk]))
@@ -169,8 +151,8 @@ func removeConsequence(a *cmdutil.Factory, ref string) wsConsequence {
 		sort.Strings(chans)
 		ct := render.ChannelsShown(a, ctx, []string{ws.Relay}, chans...)
 		pt := render.PeopleShown(a, ctx, nil, w.Owner)
-		facts := wsRemoveFacts{Owner: render.WsPerson(w.Owner, sections.RoleOwner),
-			Section: WsSectionJSON{ID: sec.ID, Rank: sec.Rank, Label: sec.Label, Icon: sec.Icon, Channels: []string{}}, Unassigned: []string{}, Revision: w.Revision}
+		facts := report.WorkspaceRemoveFacts{Owner: render.WsPerson(w.Owner, sections.RoleOwner),
+			Section: report.WorkspaceSection{ID: sec.ID, Rank: sec.Rank, Label: sec.Label, Icon: sec.Icon, Channels: []string{}}, Unassigned: []string{}, Revision: w.Revision}
 		facts.Unassigned = append(facts.Unassigned, chans...)
 		facts.Section.Channels = append(facts.Section.Channels, chans...)
 		label := termtext.Line(sec.Label)

@@ -7,51 +7,17 @@ import (
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/sections"
 )
 
-type WsSectionJSON struct {
-	ID       string   `json:"id"`
-	Rank     int      `json:"rank"`
-	Label    string   `json:"label"`
-	Icon     *string  `json:"icon"`
-	Channels []string `json:"channels"`
-}
-
-// WsJSON is `roster workspace show --json` (schema roster.workspace/v1).
-type WsJSON struct {
-	Schema            string                         `json:"schema"`
-	Relay             string                         `json:"relay"`
-	RelaySelf         string                         `json:"relay_self"`
-	Community         string                         `json:"community"`
-	Owner             render.WsPersonJSON            `json:"owner"`
-	You               render.WsPersonJSON            `json:"you"`
-	Revision          int64                          `json:"revision"`
-	LayoutRevision    int64                          `json:"layout_revision"`
-	KeyEpoch          int64                          `json:"key_epoch"`
-	Migration         *sections.Migration            `json:"migration"`
-	Sections          []WsSectionJSON                `json:"sections"`
-	Assignments       []sections.ProjectedAssignment `json:"assignments"`
-	Readers           []render.WsPersonJSON          `json:"readers"`
-	ProjectionEventID string                         `json:"projection_event_id"`
-	// Decision is the revision rule applied to the relay's answer
-	// (accept, ignore, refetch); empty when the relay was not read.
-	Decision  string `json:"decision"`
-	Refetched bool   `json:"refetched"`
-	// Stale: the relay could not be read; this is the last verified cached
-	// projection, shown but never used for a write.
-	Stale       bool     `json:"stale"`
-	StaleReason string   `json:"stale_reason,omitempty"`
-	Rejected    []string `json:"rejected"`
-}
-
-func (ws *wsSession) view(cur *sections.Current) WsJSON {
+func (ws *wsSession) view(cur *sections.Current) report.Workspace {
 	w := cur.W
-	out := WsJSON{Schema: "roster.workspace/v1", Relay: ws.Relay, RelaySelf: ws.Self, Community: ws.Community,
+	out := report.Workspace{Schema: "roster.workspace/v1", Relay: ws.Relay, RelaySelf: ws.Self, Community: ws.Community,
 		Owner: render.WsPerson(ws.Owner, sections.RoleOwner), You: render.WsPerson(ws.Me, cur.Role),
 		Revision: w.Revision, LayoutRevision: w.LayoutRevision, KeyEpoch: w.KeyEpoch, Migration: w.Migration,
-		Sections: []WsSectionJSON{}, Assignments: orEmptyAssignments(w.Assignments), Readers: []render.WsPersonJSON{},
+		Sections: []report.WorkspaceSection{}, Assignments: orEmptyAssignments(w.Assignments), Readers: []report.WorkspacePerson{},
 		ProjectionEventID: cur.Sync.Verified.Event.ID, Decision: string(cur.Sync.Decision),
 		Refetched: cur.Sync.Refetched, Stale: cur.Sync.Stale, Rejected: []string{}}
 	if cur.Sync.FetchErr != nil {
@@ -61,7 +27,7 @@ func (ws *wsSession) view(cur *sections.Current) WsJSON {
 		out.Rejected = append(out.Rejected, r.Error())
 	}
 	for _, s := range w.Sections {
-		sec := WsSectionJSON{ID: s.ID, Rank: s.Rank, Label: s.Label, Icon: s.Icon, Channels: []string{}}
+		sec := report.WorkspaceSection{ID: s.ID, Rank: s.Rank, Label: s.Label, Icon: s.Icon, Channels: []string{}}
 		for _, a := range w.Assignments {
 			if a.SectionID == s.ID {
 				sec.Channels = append(sec.Channels, a.ChannelID)
@@ -96,7 +62,7 @@ func orEmptyAssignments(a []sections.ProjectedAssignment) []sections.ProjectedAs
 // RenderWorkspace prints the human view. Section labels, icons, ids and
 // channels are the workspace owner's text, and the stale and rejection
 // reasons may quote the relay: each is printed through termtext.Line.
-func RenderWorkspace(a *cmdutil.Factory, v WsJSON) {
+func RenderWorkspace(a *cmdutil.Factory, v report.Workspace) {
 	out := a.Io.Out
 	// On a terminal npubs are short and long rows wrap between words;
 	// in a pipe both are as they always were.

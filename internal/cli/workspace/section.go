@@ -11,7 +11,7 @@ import (
 // newWorkspaceSectionCmd is `roster workspace section add|rename|reorder|remove`
 // (kind 9054): each subcommand writes one manage command and checks that the
 // projection shows it.
-func newWorkspaceSectionCmd(a *cmdutil.Factory) *cobra.Command {
+func NewCmdSection(a *cmdutil.Factory, runF func(context.Context, *SectionOptions) error) *cobra.Command {
 	var owner, icon string
 	cmd := &cobra.Command{
 		Use:   "section",
@@ -38,6 +38,9 @@ func newWorkspaceSectionCmd(a *cmdutil.Factory) *cobra.Command {
 		Example: `  roster workspace section add Projects --icon folder --relay wss://relay.example`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(c.Context(), &SectionOptions{Factory: a, Verb: "add", Owner: owner, Args: args, Icon: iconPtr(c, nil)})
+			}
 			var id string
 			return workspaceWrite(a, c.Context(), owner, "section add", sections.ActionManage,
 				func(_ context.Context, _ *sections.Session, cur *sections.Current) (sections.Body, error) {
@@ -60,6 +63,9 @@ func newWorkspaceSectionCmd(a *cmdutil.Factory) *cobra.Command {
 		Example: `  roster workspace section rename Projects "Active projects" --relay wss://relay.example`,
 		Args:    cobra.ExactArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(c.Context(), &SectionOptions{Factory: a, Verb: "rename", Owner: owner, Args: args, Icon: iconPtr(c, nil)})
+			}
 			var id string
 			return workspaceWrite(a, c.Context(), owner, "section rename", sections.ActionManage,
 				func(_ context.Context, _ *sections.Session, cur *sections.Current) (sections.Body, error) {
@@ -86,6 +92,9 @@ func newWorkspaceSectionCmd(a *cmdutil.Factory) *cobra.Command {
 		Example: `  roster workspace section reorder Inbox Projects Archive --relay wss://relay.example`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(c.Context(), &SectionOptions{Factory: a, Verb: "reorder", Owner: owner, Args: args})
+			}
 			var ids []string
 			return workspaceWrite(a, c.Context(), owner, "section reorder", sections.ActionManage,
 				func(_ context.Context, _ *sections.Session, cur *sections.Current) (sections.Body, error) {
@@ -109,6 +118,9 @@ that becomes unassigned; --dry-run prints only that and sends nothing.`,
   roster workspace section remove Archive --relay wss://relay.example`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(c.Context(), &SectionOptions{Factory: a, Verb: "remove", Owner: owner, Args: args, DryRun: dryRun})
+			}
 			consequence := removeConsequence(a, args[0])
 			if dryRun {
 				return workspaceDryRun(a, c.Context(), owner, "section remove", sections.ActionManage, consequence)
@@ -127,14 +139,14 @@ that becomes unassigned; --dry-run prints only that and sends nothing.`,
 		},
 	}
 	remove.Flags().BoolVar(&dryRun, "dry-run", false, "name the section and the channels that become unassigned; sign and send nothing")
-	cmd.AddCommand(add, rename, reorder, newWorkspaceSectionMoveCmd(a, &owner), remove)
+	cmd.AddCommand(add, rename, reorder, newWorkspaceSectionMoveCmd(a, &owner, runF), remove)
 	return cmd
 }
 
 // newWorkspaceSectionMoveCmd is `workspace section move`: one section to a
 // new place, sent as the complete reorder NIP-SW needs (built from the
 // current projection), so nobody has to name every section.
-func newWorkspaceSectionMoveCmd(a *cmdutil.Factory, owner *string) *cobra.Command {
+func newWorkspaceSectionMoveCmd(a *cmdutil.Factory, owner *string, runF func(context.Context, *SectionOptions) error) *cobra.Command {
 	var to sections.Placement
 	c := &cobra.Command{
 		Use:   "move <section> --to <position> | --before <section> | --after <section>",
@@ -159,6 +171,9 @@ nothing is refused before signing.`,
 			}
 			if c.Flags().Changed("to") && to.Position < 1 {
 				return cmdutil.UsageErr("--to %d: positions count from 1, as `roster workspace show` numbers sections", to.Position)
+			}
+			if runF != nil {
+				return runF(c.Context(), &SectionOptions{Factory: a, Verb: "move", Owner: *owner, Args: args, Placement: to})
 			}
 			var ids []string
 			return workspaceWrite(a, c.Context(), *owner, "section move", sections.ActionManage,

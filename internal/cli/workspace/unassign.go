@@ -11,7 +11,7 @@ import (
 
 // newWorkspaceUnassignCmd is `roster workspace unassign`: a kind 9053 move
 // with a null section_id, which takes a channel out of its section.
-func newWorkspaceUnassignCmd(a *cmdutil.Factory) *cobra.Command {
+func NewCmdUnassign(a *cmdutil.Factory, runF func(context.Context, *UnassignOptions) error) *cobra.Command {
 	var owner string
 	cmd := &cobra.Command{
 		Use:   "unassign <channel-uuid>",
@@ -26,6 +26,9 @@ section is refused before anything is signed.`,
 			channel, err := channelid.Parse(args[0])
 			if err != nil {
 				return cmdutil.UsageErr("%v", err)
+			}
+			if runF != nil {
+				return runF(cmd.Context(), &UnassignOptions{Factory: a, Owner: owner, Channel: channel})
 			}
 			return workspaceWrite(a, cmd.Context(), owner, "unassign", sections.ActionMove,
 				func(_ context.Context, _ *sections.Session, cur *sections.Current) (sections.Body, error) {

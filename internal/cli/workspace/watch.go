@@ -6,6 +6,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/watch"
 )
 
@@ -34,5 +35,5 @@ func watchWorkspace(ctx context.Context, a *cmdutil.Factory, ws *wsSession) erro
 	}
 	return a.RunWatch(ctx, ws.pool, resolve,
 		func(ans watch.Answer) any { return ans.Value },
-		func(ans watch.Answer) { RenderWorkspace(a, ans.Value.(WsJSON)) })
+		func(ans watch.Answer) { RenderWorkspace(a, ans.Value.(report.Workspace)) })
 }

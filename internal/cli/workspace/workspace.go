@@ -33,15 +33,21 @@ revokes. Every command needs exactly one --relay and a signer.`,
   roster workspace unassign 3f1c...-uuid --owner npub1... --relay wss://relay.example
   roster workspace section move Archive --to 1 --relay wss://relay.example`,
 	}
-	cmd.AddCommand(newWorkspaceShowCmd(a), newWorkspaceImportCmd(a), newWorkspaceCreateCmd(a), newWorkspaceListCmd(a), newWorkspaceGrantCmd(a),
-		newWorkspaceRevokeCmd(a), newWorkspaceMoveCmd(a), newWorkspaceUnassignCmd(a), newWorkspaceSectionCmd(a))
+	cmd.AddCommand(NewCmdShow(a, nil), NewCmdImport(a, nil), NewCmdCreate(a, nil), NewCmdList(a, nil), NewCmdGrant(a, nil),
+		NewCmdRevoke(a, nil), NewCmdMove(a, nil), NewCmdUnassign(a, nil), NewCmdSection(a, nil))
 	// Every command of it reads relays and prints JSON.
 	cmdutil.AddLeafFlags(cmd, &a.Opts, cmdutil.OutputFlags|cmdutil.NetworkFlags|cmdutil.HomeFlag)
 	render.AddFullFlag(cmd, a)
 	return cmd
 }
 
-func newWorkspaceShowCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdShow builds `roster workspace show`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdShow(a *cmdutil.Factory, runF func(context.Context, *ShowOptions) error) *cobra.Command {
+	return newWorkspaceShowCmd(a, runF)
+}
+
+func newWorkspaceShowCmd(a *cmdutil.Factory, runF func(context.Context, *ShowOptions) error) *cobra.Command {
 	var owner string
 	var watching bool
 	cmd := &cobra.Command{
@@ -65,6 +71,9 @@ it (with --json, one document per line). Ctrl-C ends it (exit 0).`,
 				if err := a.WatchFlagErr(); err != nil {
 					return err
 				}
+			}
+			if runF != nil {
+				return runF(cmd.Context(), &ShowOptions{Factory: a, Owner: owner, Watch: watching})
 			}
 			ws, err := openWorkspace(a, cmd.Context(), owner)
 			if err != nil {
@@ -92,7 +101,13 @@ it (with --json, one document per line). Ctrl-C ends it (exit 0).`,
 	return cmd
 }
 
-func newWorkspaceGrantCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdGrant builds `roster workspace grant`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdGrant(a *cmdutil.Factory, runF func(context.Context, *GrantOptions) error) *cobra.Command {
+	return newWorkspaceGrantCmd(a, runF)
+}
+
+func newWorkspaceGrantCmd(a *cmdutil.Factory, runF func(context.Context, *GrantOptions) error) *cobra.Command {
 	var role string
 	cmd := &cobra.Command{
 		Use:   "grant <npub>",
@@ -109,6 +124,13 @@ grant is sent.`,
   roster workspace grant npub1... --role mover --relay wss://relay.example --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			r := sections.Role(role)
+			if !sections.ValidGrantRole(r) {
+				return cmdutil.UsageErr("--role %q: use viewer, mover or manager", role)
+			}
+			if runF != nil {
+				return runF(cmd.Context(), &GrantOptions{Factory: a, Person: args[0], Role: r})
+			}
 			arg, lookups, err := a.ResolvePubkeyArg(cmd.Context(), "<npub>", args[0], true, typedRetry(a, map[string]string{"0": "<npub>"}))
 			if err != nil {
 				return err
@@ -116,10 +138,6 @@ grant is sent.`,
 			grantee, err := gitstate.DecodePubkey(arg)
 			if err != nil {
 				return cmdutil.UsageErr("%v", err)
-			}
-			r := sections.Role(role)
-			if !sections.ValidGrantRole(r) {
-				return cmdutil.UsageErr("--role %q: use viewer, mover or manager", role)
 			}
 			return workspaceWrite(a, cmd.Context(), "", "grant", sections.ActionGrant,
 				func(ctx context.Context, ws *sections.Session, cur *sections.Current) (sections.Body, error) {
@@ -137,7 +155,13 @@ grant is sent.`,
 	return cmd
 }
 
-func newWorkspaceRevokeCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdRevoke builds `roster workspace revoke`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdRevoke(a *cmdutil.Factory, runF func(context.Context, *RevokeOptions) error) *cobra.Command {
+	return newWorkspaceRevokeCmd(a, runF)
+}
+
+func newWorkspaceRevokeCmd(a *cmdutil.Factory, runF func(context.Context, *RevokeOptions) error) *cobra.Command {
 	var dryRun bool
 	cmd := &cobra.Command{
 		Use:   "revoke <npub>",
@@ -158,6 +182,9 @@ nothing.`,
   roster workspace revoke npub1... --relay wss://relay.example`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), &RevokeOptions{Factory: a, Person: args[0], DryRun: dryRun})
+			}
 			arg, lookups, err := a.ResolvePubkeyArg(cmd.Context(), "<npub>", args[0], true, typedRetry(a, map[string]string{"0": "<npub>"}))
 			if err != nil {
 				return err
@@ -187,7 +214,9 @@ nothing.`,
 	return cmd
 }
 
-func newWorkspaceMoveCmd(a *cmdutil.Factory) *cobra.Command {
+// NewCmdMove builds `roster workspace move`; runF, when given, runs instead of
+// the command with the parsed options (tests).
+func NewCmdMove(a *cmdutil.Factory, runF func(context.Context, *MoveOptions) error) *cobra.Command {
 	var owner, to string
 	cmd := &cobra.Command{
 		Use:   "move <channel-uuid> --to <section>",
@@ -203,6 +232,9 @@ func newWorkspaceMoveCmd(a *cmdutil.Factory) *cobra.Command {
 			}
 			if to == "" {
 				return cmdutil.UsageErr("move needs --to <section>")
+			}
+			if runF != nil {
+				return runF(cmd.Context(), &MoveOptions{Factory: a, Owner: owner, Channel: channel, To: to})
 			}
 			var section string
 			return workspaceWrite(a, cmd.Context(), owner, "move", sections.ActionMove,

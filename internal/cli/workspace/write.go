@@ -8,25 +8,11 @@ import (
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/roster-cli/roster/termtext"
 	"github.com/roster-cli/roster/workspace/sections"
 )
-
-// WsChangeJSON is a write's result (schema roster.workspace.change/v1).
-type WsChangeJSON struct {
-	Schema         string `json:"schema"`
-	Command        string `json:"command"`
-	Kind           int    `json:"kind"`
-	EventID        string `json:"event_id"`
-	ActionID       string `json:"action_id"`
-	CommandHash    string `json:"command_hash"`
-	RevisionBefore int64  `json:"revision_before"`
-	Revision       int64  `json:"revision"`
-	Workspace      WsJSON `json:"workspace"`
-	// NIP05Lookups are the NIP-05 names given for pubkeys and their keys.
-	NIP05Lookups []cmdutil.Nip05Lookup `json:"nip05_lookups"`
-}
 
 // workspaceWrite opens the workspace, writes one command (see
 // sections.Session.Write) and renders the result.
@@ -48,7 +34,7 @@ func workspaceWrite(a *cmdutil.Factory, ctx context.Context, ownerFlag, verb str
 		return render.PipelineErr(err)
 	}
 	before, after := res.Before.W.Revision, res.After.W.Revision
-	out := WsChangeJSON{Schema: "roster.workspace.change/v1", Command: verb, Kind: res.Event.Kind, EventID: res.Event.ID,
+	out := report.WorkspaceChange{Schema: "roster.workspace.change/v1", Command: verb, Kind: res.Event.Kind, EventID: res.Event.ID,
 		ActionID: res.Command.ActionID, CommandHash: res.Command.Hash, RevisionBefore: before, Revision: after, Workspace: ws.view(res.After),
 		NIP05Lookups: ws.lookups.JSON()}
 	if a.Opts.JSON {

@@ -21,14 +21,21 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type repoInitOptions struct {
-	identifier, name, description string
-	clone, web                    []string
-	setOrigin, dryRun             bool
+// NewRepoInitCmd is `roster repo init`: announce this checkout (kind 30617).
+func NewRepoInitCmd(a *cmdutil.Factory) *cobra.Command { return NewCmdInit(a, nil) }
+
+// InitOptions are `roster repo init` as its flags gave it.
+type InitOptions struct {
+	Factory                       *cmdutil.Factory
+	Identifier, Name, Description string
+	Clone, Web                    []string
+	SetOrigin, DryRun             bool
 }
 
-func NewRepoInitCmd(a *cmdutil.Factory) *cobra.Command {
-	var o repoInitOptions
+// NewCmdInit builds repo init; runF, when given, runs instead of the
+// announcement with the parsed options (tests).
+func NewCmdInit(a *cmdutil.Factory, runF func(context.Context, *InitOptions) error) *cobra.Command {
+	o := &InitOptions{Factory: a}
 	cmd := &cobra.Command{
 		Use:   "init",
 		Short: "Announce this checkout as a repository on Nostr (kind 30617)",
@@ -62,63 +69,28 @@ publishing nothing and leaving the checkout's configuration alone.`,
   ROSTER_RELAYS=wss://a.example,wss://b.example roster repo init --json
   roster repo init --relay wss://relay.example --dry-run --json   # roster.repo-init-preview/v1`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runRepoInit(cmd.Context(), a, o) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if a.Opts.Offline {
+				return cmdutil.UsageErr("repo init publishes to relays; it cannot run with --offline")
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return runRepoInit(cmd.Context(), a, o)
+		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.identifier, "identifier", "", "repository identifier (d tag); default: the directory name")
-	f.StringVar(&o.name, "name", "", "human-readable name; default: the directory name")
-	f.StringVar(&o.description, "description", "", "one-line description")
-	cmdutil.StringArrayVar(f, &o.clone, "clone", "clone URL (repeatable); default: origin's URL when it is not nostr://")
-	cmdutil.StringArrayVar(f, &o.web, "web", "web page URL (repeatable)")
-	f.BoolVar(&o.setOrigin, "set-origin", false, "also point the origin remote at the repository's nostr:// URL")
-	f.BoolVar(&o.dryRun, "dry-run", false, "show the announcement (tags, relays) that would be published; sign and publish nothing")
-	return cmd
+	f.StringVar(&o.Identifier, "identifier", "", "repository identifier (d tag); default: the directory name")
+	f.StringVar(&o.Name, "name", "", "human-readable name; default: the directory name")
+	f.StringVar(&o.Description, "description", "", "one-line description")
+	cmdutil.StringArrayVar(f, &o.Clone, "clone", "clone URL (repeatable); default: origin's URL when it is not nostr://")
+	cmdutil.StringArrayVar(f, &o.Web, "web", "web page URL (repeatable)")
+	f.BoolVar(&o.SetOrigin, "set-origin", false, "also point the origin remote at the repository's nostr:// URL")
+	f.BoolVar(&o.DryRun, "dry-run", false, "show the announcement (tags, relays) that would be published; sign and publish nothing")
+	return cmdutil.AddFlags(cmd, &a.Opts, cmdutil.RepoCommandFlags)
 }
 
-// repoInitSchema is the JSON of `roster repo init`. v2 names a relay's
-// answer as every publishing command does (relaypool.Delivered: "ok", not
-// v1's "accepted"); docs/json.md.
-const repoInitSchema = "roster.repo-init/v3"
-
-// RepoInitResult is roster.repo-init/v3.
-type RepoInitResult struct {
-	Schema     string                `json:"schema"`
-	Coordinate repoInitCoord         `json:"coordinate"`
-	Published  []string              `json:"published"`
-	Replaces   *string               `json:"replaces"`
-	Event      *nostr.Event          `json:"event"`
-	Relays     []relaypool.Delivered `json:"relays"`
-	Verified   bool                  `json:"verified"`
-	// Unchanged: your announcement already had these tags; nothing was
-	// published (event is that announcement).
-	Unchanged bool           `json:"unchanged"`
-	GitConfig repoInitConfig `json:"git_config"`
-	Backend   string         `json:"signer_backend"`
-	// Share is the nostr:// URL to send a co-maintainer (with a relay that
-	// returned the announcement as hint) and the command they accept with.
-	Share *report.Share `json:"share"`
-	// Error is set when the result is not a success (exit 6): what was
-	// published is still reported.
-	Error *cmdutil.JsonErrorBody `json:"error,omitempty"`
-}
-
-type repoInitCoord struct {
-	Kind       int    `json:"kind"`
-	Pubkey     string `json:"pubkey"`
-	Npub       string `json:"npub"`
-	Identifier string `json:"identifier"`
-	Naddr      string `json:"naddr"`
-}
-
-type repoInitConfig struct {
-	NostrRepo *string `json:"nostr.repo"`
-	Origin    *string `json:"origin"`
-}
-
-func runRepoInit(ctx context.Context, a *cmdutil.Factory, o repoInitOptions) error {
-	if a.Opts.Offline {
-		return cmdutil.UsageErr("repo init publishes to relays; it cannot run with --offline")
-	}
+func runRepoInit(ctx context.Context, a *cmdutil.Factory, o *InitOptions) error {
 	co, err := gitstate.Open(a.Io.Dir)
 	if errors.Is(err, gitstate.ErrNotARepository) {
 		// init announces the checkout it runs in and takes no --repo.
@@ -138,8 +110,8 @@ func runRepoInit(ctx context.Context, a *cmdutil.Factory, o repoInitOptions) err
 	defer pool.Close()
 	p := announce.Pipeline{Checkout: co, Signer: a.Signer, Relays: relays, Pool: pool, Now: a.Io.Now,
 		Journal: a.Journal(), Notice: func(us []journal.Unfinished) { render.NoticeUnfinished(a, us) }}
-	res, err := p.Run(ctx, announce.Request{Identifier: o.identifier, Name: o.name, Description: o.description,
-		Clone: o.clone, Web: o.web, SetOrigin: o.setOrigin, DryRun: o.dryRun})
+	res, err := p.Run(ctx, announce.Request{Identifier: o.Identifier, Name: o.Name, Description: o.Description,
+		Clone: o.Clone, Web: o.Web, SetOrigin: o.SetOrigin, DryRun: o.DryRun})
 	var (
 		ae *announce.Error
 		se *announce.SignerError
@@ -157,16 +129,16 @@ func runRepoInit(ctx context.Context, a *cmdutil.Factory, o repoInitOptions) err
 		return err
 	}
 	if res.DryRun {
-		return reportInitPreview(a, res, relays, o.setOrigin)
+		return reportInitPreview(a, res, relays, o.SetOrigin)
 	}
 	s, err2 := a.Signer(ctx) // opened already: the announcement is signed
 	if err2 != nil {
 		return err2
 	}
-	out := RepoInitResult{Schema: repoInitSchema, Backend: s.Backend(), Published: []string{}, Replaces: res.Replaces,
+	out := report.RepoInit{Schema: report.RepoInitSchema, Backend: s.Backend(), Published: []string{}, Replaces: res.Replaces,
 		Event: res.Event, Relays: res.Delivery.Relays, Verified: res.Verified,
-		GitConfig: repoInitConfig{NostrRepo: res.NostrRepo, Origin: res.Origin},
-		Coordinate: repoInitCoord{Kind: res.Coordinate.Kind, Pubkey: res.Coordinate.Pubkey, Npub: graph.Npub(res.Coordinate.Pubkey),
+		GitConfig: report.RepoInitGitConfig{NostrRepo: res.NostrRepo, Origin: res.Origin},
+		Coordinate: report.RepoInitCoordinate{Kind: res.Coordinate.Kind, Pubkey: res.Coordinate.Pubkey, Npub: graph.Npub(res.Coordinate.Pubkey),
 			Identifier: res.Coordinate.Identifier, Naddr: res.Naddr}}
 	out.Unchanged = res.Unchanged
 	if res.Delivery.Accepted > 0 || res.Unchanged {
@@ -202,7 +174,7 @@ func announceErr(e *announce.Error) *cmdutil.ExitError {
 // exit 6; with --json its error rides along inside the result.
 // A kept journal entry (write) is named in the error with the commands
 // that resume or discard it.
-func reportRepoInit(a *cmdutil.Factory, res RepoInitResult, notReadBack, relays []string, write string) error {
+func reportRepoInit(a *cmdutil.Factory, res report.RepoInit, notReadBack, relays []string, write string) error {
 	if !res.Verified {
 		ee := &cmdutil.ExitError{Code: cmdutil.ExitUnverified, Kind: "unverified",
 			Err:     fmt.Errorf("published %s, but %s did not return it on read-back", res.Event.ID, strings.Join(notReadBack, ", ")),
@@ -218,7 +190,7 @@ func reportRepoInit(a *cmdutil.Factory, res RepoInitResult, notReadBack, relays 
 		}
 		if a.Opts.JSON {
 			// The result is the useful part; the error rides along in it.
-			res.Error = &cmdutil.JsonErrorBody{Code: ee.Kind, Message: ee.Err.Error(), Details: ee.Details, Commands: render.Render(a, ee.Commands)}
+			res.Error = &report.ErrorBody{Code: ee.Kind, Message: ee.Err.Error(), Details: ee.Details, Commands: render.Render(a, ee.Commands)}
 			if err := cmdutil.WriteJSON(a, res); err != nil {
 				return err
 			}
@@ -256,7 +228,7 @@ func relayWords(relays []string) []string {
 	return out
 }
 
-func renderRepoInit(a *cmdutil.Factory, res RepoInitResult) {
+func renderRepoInit(a *cmdutil.Factory, res report.RepoInit) {
 	// Rows wrap at the terminal's width; a command to paste stays whole.
 	w, width := a.Io.Out, render.TerminalWidth(a)
 	verb := "Announced"

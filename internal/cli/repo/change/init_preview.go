@@ -4,43 +4,19 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/announce"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/termtext"
 )
 
-// repoInitPreviewSchema is the JSON of `roster repo init --dry-run`.
-const repoInitPreviewSchema = "roster.repo-init-preview/v1"
-
-// RepoInitPreview is roster.repo-init-preview/v1: what init would publish,
-// nothing signed or sent.
-type RepoInitPreview struct {
-	Schema     string        `json:"schema"`
-	DryRun     bool          `json:"dry_run"`
-	Coordinate repoInitCoord `json:"coordinate"`
-	// Event is the announcement that would be signed: kind, pubkey,
-	// created_at, tags and content; id and sig are empty.
-	Event *nostr.Event `json:"event"`
-	// Relays are where it would be published.
-	Relays []string `json:"relays"`
-	// Replaces is the id of your earlier announcement it would replace.
-	Replaces *string `json:"replaces"`
-	// Unchanged: your announcement already says this; init would publish
-	// nothing.
-	Unchanged bool `json:"unchanged"`
-	// GitConfig is what the checkout's configuration would be set to once
-	// a relay holds the announcement.
-	GitConfig repoInitConfig `json:"git_config"`
-}
-
 // reportInitPreview prints what init would publish.
 func reportInitPreview(a *cmdutil.Factory, res *announce.Result, relays []string, setOrigin bool) error {
-	out := RepoInitPreview{Schema: repoInitPreviewSchema, DryRun: true, Event: res.Event, Relays: append([]string{}, relays...),
+	out := report.RepoInitPreview{Schema: report.RepoInitPreviewSchema, DryRun: true, Event: res.Event, Relays: append([]string{}, relays...),
 		Replaces: res.Replaces, Unchanged: res.Unchanged,
-		Coordinate: repoInitCoord{Kind: res.Coordinate.Kind, Pubkey: res.Coordinate.Pubkey, Npub: graph.Npub(res.Coordinate.Pubkey),
+		Coordinate: report.RepoInitCoordinate{Kind: res.Coordinate.Kind, Pubkey: res.Coordinate.Pubkey, Npub: graph.Npub(res.Coordinate.Pubkey),
 			Identifier: res.Coordinate.Identifier, Naddr: res.Naddr}}
 	naddr := res.Naddr
 	out.GitConfig.NostrRepo = &naddr

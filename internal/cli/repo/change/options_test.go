@@ -88,3 +88,36 @@ func TestLeaveAndFollowLeadParseOnlyTheirFlags(t *testing.T) {
 		t.Errorf("leave --strict: %v, ran with %+v", err, l)
 	}
 }
+
+// Rule: repo init's flags land in its options as given (the directory
+// name and origin's URL are defaults filled in only when it runs);
+// --offline is refused before anything is read, as init publishes.
+func TestInitFlagsParseIntoOptions(t *testing.T) {
+	t.Parallel()
+	o, f, err := parse(t, change.NewCmdInit, "--identifier", "my-repo", "--name", "My Project", "--description", "d",
+		"--clone", "https://a.example/r.git", "--clone", "https://b.example/r.git", "--web", "https://w.example",
+		"--set-origin", "--dry-run", "--relay", "wss://r.example")
+	if err != nil || o.Identifier != "my-repo" || o.Name != "My Project" || o.Description != "d" ||
+		!slices.Equal(o.Clone, []string{"https://a.example/r.git", "https://b.example/r.git"}) ||
+		!slices.Equal(o.Web, []string{"https://w.example"}) || !o.SetOrigin || !o.DryRun || len(f.Opts.Relays) != 1 {
+		t.Errorf("init: %v, %+v", err, o)
+	}
+	if o, _, err := parse(t, change.NewCmdInit); err != nil || o.DryRun || o.SetOrigin || o.Clone != nil {
+		t.Errorf("init without flags: %v, %+v", err, o)
+	}
+	if o, _, err := parse(t, change.NewCmdInit, "--offline"); cmdutil.AsExitError(err).Code != cmdutil.ExitUsage || o != nil {
+		t.Errorf("init --offline: %v, ran with %+v", err, o)
+	}
+}
+
+// Rule: repo repair asks for the repair and takes --dry-run, no argument.
+func TestRepairFlagsParseIntoOptions(t *testing.T) {
+	t.Parallel()
+	o, _, err := parse(t, change.NewCmdRepair, "--dry-run", "--verbose")
+	if err != nil || !o.DryRun || o.Intent().Action != preflight.ActRepair {
+		t.Errorf("repair: %v, %+v", err, o)
+	}
+	if o, _, err := parse(t, change.NewCmdRepair, "npub1x"); err == nil || o != nil {
+		t.Errorf("repair npub1x: %v, ran with %+v", err, o)
+	}
+}

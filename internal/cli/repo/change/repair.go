@@ -1,6 +1,8 @@
 package change
 
 import (
+	"context"
+
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/preflight"
 	"github.com/spf13/cobra"
@@ -8,8 +10,23 @@ import (
 
 // NewRepoRepairCmd is `roster repo repair`: restore the role records a
 // client that does not keep them dropped from your announcement.
-func NewRepoRepairCmd(a *cmdutil.Factory) *cobra.Command {
-	var dryRun bool
+func NewRepoRepairCmd(a *cmdutil.Factory) *cobra.Command { return NewCmdRepair(a, nil) }
+
+// RepairOptions are `roster repo repair` as its flags gave it.
+type RepairOptions struct {
+	Factory *cmdutil.Factory
+	DryRun  bool
+}
+
+// Intent is the change repair asks for.
+func (o *RepairOptions) Intent() preflight.Intent {
+	return preflight.Intent{Action: preflight.ActRepair}
+}
+
+// NewCmdRepair builds repo repair; runF, when given, runs instead of the
+// change with the parsed options (tests).
+func NewCmdRepair(a *cmdutil.Factory, runF func(context.Context, *RepairOptions) error) *cobra.Command {
+	o := &RepairOptions{Factory: a}
 	cmd := &cobra.Command{
 		Use:   "repair",
 		Short: "Restore the role records another client dropped from your announcement",
@@ -32,10 +49,13 @@ is repaired.`,
   roster repo repair`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runMutation(a, cmd.Context(), preflight.Intent{Action: preflight.ActRepair}, dryRun, nil)
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return runMutation(a, cmd.Context(), o.Intent(), o.DryRun, nil)
 		},
 	}
-	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "preview only; publish nothing")
+	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "preview only; publish nothing")
 	addVerbose(cmd, a)
-	return cmd
+	return cmdutil.AddFlags(cmd, &a.Opts, cmdutil.RepoCommandFlags)
 }

@@ -28,9 +28,21 @@ import (
 // whether a status, label, subject or cover note's author was authorized
 // at its created_at under its repository's resolution (exit 0 yes, 5 no, 4
 // evidence incomplete).
-func NewRepoCheckEventCmd(a *cmdutil.Factory) *cobra.Command {
-	var stdin bool
-	var format string
+func NewRepoCheckEventCmd(a *cmdutil.Factory) *cobra.Command { return NewCmdCheckEvent(a, nil) }
+
+// CheckEventOptions are `roster repo check-event` as its flags and
+// arguments gave it, --stdin's lines not yet read.
+type CheckEventOptions struct {
+	Factory *cmdutil.Factory
+	Args    []string // the references given as arguments
+	Stdin   bool     // --stdin: also one reference per line from stdin
+	Format  string   // --format: text or github
+}
+
+// NewCmdCheckEvent builds repo check-event; runF, when given, runs instead
+// of the check with the parsed options (tests).
+func NewCmdCheckEvent(a *cmdutil.Factory, runF func(context.Context, *CheckEventOptions) error) *cobra.Command {
+	o := &CheckEventOptions{Factory: a}
 	cmd := &cobra.Command{
 		Use:   "check-event <nevent|note1|hex id>...",
 		Short: "Was an event's author authorized for it at its time? (exit 0 yes, 5 no, 4 incomplete)",
@@ -73,11 +85,16 @@ which its author asserts (time_source in JSON).`,
   git log --format=%b | grep -o 'nevent1[a-z0-9]*' | roster repo check-event --stdin --json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if a.Opts.Offline {
-				return offlineRefusal(args, stdin, len(a.DefaultRelays()) == 0)
+				return offlineRefusal(args, o.Stdin, len(a.DefaultRelays()) == 0)
 			}
-			if err := render.CheckCIFormat(a, format); err != nil {
+			if err := render.CheckCIFormat(a, o.Format); err != nil {
 				return err
 			}
+			o.Args = args
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			stdin, format := o.Stdin, o.Format
 			texts := args
 			if stdin {
 				lines, err := readRefLines(a.Io.In)
@@ -110,9 +127,9 @@ which its author asserts (time_source in JSON).`,
 			return reportChecks(a, cmd.Context(), results, format)
 		},
 	}
-	cmd.Flags().BoolVar(&stdin, "stdin", false, "also read references from stdin, one per line (blank lines and # comments skipped)")
-	render.AddCIFormatFlag(cmd, &format)
-	return cmd
+	cmd.Flags().BoolVar(&o.Stdin, "stdin", false, "also read references from stdin, one per line (blank lines and # comments skipped)")
+	render.AddCIFormatFlag(cmd, &o.Format)
+	return cmdutil.AddFlags(cmd, &a.Opts, cmdutil.RepoCommandFlags)
 }
 
 // offlineRefusal is --offline's refusal: a verdict CI acts on needs every
@@ -202,9 +219,7 @@ func reportChecks(a *cmdutil.Factory, ctx context.Context, results []eventcheck.
 			failed = append(failed, ee)
 			switch {
 			case a.Opts.JSON:
-				if err := cmdutil.EncodeJSONTo(a.ErrorOut(), struct {
-					Error cmdutil.JsonErrorBody `json:"error"`
-				}{cmdutil.JsonErrorBody{Code: ee.Kind, Message: ee.Err.Error(), Details: cmdutil.OrEmptyMap(ee.Details), Commands: cmdutil.OrEmptySlice(render.Render(a, ee.Commands))}}, false); err != nil {
+				if err := cmdutil.EncodeJSONTo(a.ErrorOut(), report.ErrorDocument{Error: report.ErrorBody{Code: ee.Kind, Message: ee.Err.Error(), Details: cmdutil.OrEmptyMap(ee.Details), Commands: cmdutil.OrEmptySlice(render.Render(a, ee.Commands))}}, false); err != nil {
 					return err
 				}
 			case format == render.FormatGitHub:

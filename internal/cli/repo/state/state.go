@@ -107,7 +107,7 @@ unreachable; docs/ci.md); --no-git-servers skips it.`,
 	}
 	cmd.Flags().BoolVar(&o.NoGitServers, "no-git-servers", false, "do not list the advertised Git servers or compare them with the state")
 	render.AddCIFormatFlag(cmd, &o.Format)
-	cmd.AddCommand(newRepoStatePublishCmd(a))
+	cmd.AddCommand(NewCmdPublish(a, nil))
 	return cmdutil.AddFlags(cmd, &a.Opts, cmdutil.RepoCommandFlags)
 }
 
@@ -239,9 +239,16 @@ func orDash(s string) string {
 	return s
 }
 
-// newRepoStatePublishCmd is `roster repo state publish`.
-func newRepoStatePublishCmd(a *cmdutil.Factory) *cobra.Command {
-	var force, dryRun bool
+// PublishOptions are `roster repo state publish` as its flags gave it.
+type PublishOptions struct {
+	Factory       *cmdutil.Factory
+	Force, DryRun bool
+}
+
+// NewCmdPublish is `roster repo state publish`; runF, when given, runs
+// instead of the publish with the parsed options (tests).
+func NewCmdPublish(a *cmdutil.Factory, runF func(context.Context, *PublishOptions) error) *cobra.Command {
+	o := &PublishOptions{Factory: a}
 	cmd := &cobra.Command{
 		Use:   "publish",
 		Short: "Publish this checkout's branches and tags as the repository state (kind 30618)",
@@ -264,19 +271,22 @@ repository is resolved again: the state in effect must be the one published
   roster repo state publish --force   # replace diverged or removed refs deliberately`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runStatePublish(a, cmd.Context(), statepub.Options{Force: force, DryRun: dryRun})
+			if a.Opts.Offline {
+				return cmdutil.UsageErr("--offline cannot be used to publish state: it needs complete answers from the relays")
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return runStatePublish(a, cmd.Context(), statepub.Options{Force: o.Force, DryRun: o.DryRun})
 		},
 	}
-	cmd.Flags().BoolVar(&force, "force", false, "publish refs that do not descend from the resolved ones, and remove resolved refs this checkout lacks")
-	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "show what would be published; publish nothing")
+	cmd.Flags().BoolVar(&o.Force, "force", false, "publish refs that do not descend from the resolved ones, and remove resolved refs this checkout lacks")
+	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "show what would be published; publish nothing")
 	render.AddVerboseFlag(cmd, a, "also list the refs the event carries and what each relay said")
-	return cmd
+	return cmdutil.AddFlags(cmd, &a.Opts, cmdutil.RepoCommandFlags)
 }
 
 func runStatePublish(a *cmdutil.Factory, ctx context.Context, opts statepub.Options) error {
-	if a.Opts.Offline {
-		return cmdutil.UsageErr("--offline cannot be used to publish state: it needs complete answers from the relays")
-	}
 	s, err := a.Signer(ctx)
 	if err != nil {
 		return err
