@@ -60,7 +60,10 @@ func (p Pipeline) recheck(ctx context.Context, out *Outcome) (*relaypool.FetchRe
 	}
 	res := fresh.Fetch
 	if res == nil {
-		return nil, nil
+		// No relay answer to compare with the plan (a read from the cache
+		// alone): the recheck did not happen, so nothing is signed.
+		return nil, &Failure{Failure: failure.Failure{Code: CodeInconsistentRead, Class: Incomplete, Next: []suggest.Command{publishCmd(out.Plan.Forced).Because("retry once the relays answer; nothing was published")}}, Outcome: out,
+			Lines: []string{"the recheck before signing got no answer from the relays to compare with the preview, so nothing was published: rerun the command"}}
 	}
 	left := cutRounds
 	res, err = relaypool.Cut(ctx, res, relaypool.LatestAnswer(res), &left, p.Relays.Reask)
@@ -77,6 +80,7 @@ func (p Pipeline) recheck(ctx context.Context, out *Outcome) (*relaypool.FetchRe
 		return nil, &Failure{Failure: failure.Failure{Code: CodeConcurrentChange, Class: Refused, Next: []suggest.Command{suggest.Roster("repo", "state").Because("compare this checkout with the state now in effect"),
 			publishCmd(out.Plan.Forced).Because("once this checkout holds what you mean to publish")}}, Outcome: out, Changed: words, Lines: []string{"the repository changed after the preview (" + strings.Join(words, ", ") + "): rerun the command to compare this checkout with the current state"}}
 	}
+	out.Rechecked = true
 	return res, nil
 }
 

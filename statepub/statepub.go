@@ -133,8 +133,12 @@ type Outcome struct {
 	// Event is the signed event (nil on a dry run or when unchanged).
 	Event    *nostr.Event
 	Delivery *relaypool.Delivery
-	Verified bool
-	After    *discovery.View
+	// Rechecked: the recheck before signing compared the relays' fresh
+	// answers with the plan and found nothing changed (false on a dry run,
+	// and when it could not compare: then nothing was published).
+	Rechecked bool
+	Verified  bool
+	After     *discovery.View
 	// Unfinished are the journal's unfinished writes touching the
 	// repository when the command started; Journal the id of this
 	// publication's own unfinished write ("" once verified).

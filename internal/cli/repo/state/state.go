@@ -340,7 +340,7 @@ func renderStatePublishHuman(a *cmdutil.Factory, o *statepub.Outcome, out report
 	if o.Plan != nil && o.Plan.Forced && len(o.Plan.Rewrites) > 0 {
 		render.FitLine(w, width, 2, fmt.Sprintf("--force: %d ref(s) replaced that did not descend or were removed", len(o.Plan.Rewrites)))
 	}
-	ev := render.Evidence{Relays: len(o.View.Relays), State: true, Rechecked: !o.DryRun && o.Event != nil}
+	ev := render.Evidence{Relays: len(o.View.Relays), State: true, Rechecked: o.Rechecked}
 	if o.View.Search != nil {
 		ev.Relays = len(o.View.Search.Asked)
 	}
