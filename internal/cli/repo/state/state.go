@@ -350,6 +350,9 @@ func renderStatePublishHuman(a *cmdutil.Factory, o *statepub.Outcome, out report
 		notes = o.Plan.Availability.Notes()
 	}
 	render.FitLine(w, width, 2, ev.Line())
+	if na := o.View.Search.NotAnswered(); na != "" {
+		render.FitLine(w, width, 2, "not checked: "+termtext.Line(na))
+	}
 	for _, l := range notes {
 		render.FitLine(w, width, 2, "note: "+termtext.Line(l))
 	}
