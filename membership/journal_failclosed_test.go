@@ -80,13 +80,13 @@ func TestAResumeWhoseReReadHasNoRelayAnswersIsUnverified(t *testing.T) {
 		t.Fatalf("journal: %v", writes)
 	}
 	w.keep = true
-	p.Discover = func(ctx context.Context) (*discovery.View, error) {
+	p.Read = readFuncs{load: func(ctx context.Context) (*discovery.View, error) {
 		v, err := w.view(ctx)
 		if v != nil {
 			v.Fetch = nil
 		}
 		return v, err
-	}
+	}}
 	_, err := p.Resume(context.Background(), writes[0])
 	var rf *ResumeFailure
 	if !errors.As(err, &rf) || rf.Kind != KindUnverified || len(rf.Problems) == 0 || !strings.Contains(rf.Problems[0], "could not be checked") {

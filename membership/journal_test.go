@@ -187,7 +187,7 @@ func TestAMultiEventWriteResumesInOrderWithTheIntermediateRecheck(t *testing.T) 
 	w := &world{t: t, events: []*nostr.Event{announce(t, aliceSK, 100)}, accept: true, keep: true}
 	j := journal.Open(t.TempDir())
 	p := w.pipeline(t)
-	p.Journal, p.Discover = j, withState(w)
+	p.Journal, p.Read = j, readFuncs{load: withState(w)}
 	write := twoEventWrite(t, w, j)
 	r, err := p.Resume(context.Background(), write)
 	if err != nil || !r.Verified {
@@ -200,7 +200,7 @@ func TestAMultiEventWriteResumesInOrderWithTheIntermediateRecheck(t *testing.T) 
 	w2 := &world{t: t, events: []*nostr.Event{announce(t, aliceSK, 100)}, accept: true, keep: true}
 	j2 := journal.Open(t.TempDir())
 	p2 := w2.pipeline(t)
-	p2.Journal, p2.Discover = j2, withState(w2)
+	p2.Journal, p2.Read = j2, readFuncs{load: withState(w2)}
 	write2 := twoEventWrite(t, w2, j2)
 	p2.Relays = relayFuncs{deliver: func(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
 		d := w2.deliver(ctx, relays, evt, o)

@@ -64,9 +64,10 @@ func (f *ResumeFailure) Error() string { return f.Message }
 // only when none changed and every event some relay lacks is still inside
 // the acceptance window, sends the same signed bytes to the relays that
 // lack them, in the write's order, rechecking between events; then it
-// verifies what the write awaited and removes the entry. Discover must read
-// the repository w names (w.First().Repo) with complete evidence, and
-// Deliver, Now and, when set, Again and Lock are used as by Run.
+// verifies what the write awaited and removes the entry. Read must read
+// the repository w names (w.First().Repo), made a write's, with the
+// authors its preview used in reach; Relays, Now and, when set, Lock are
+// used as by Run.
 func (p Pipeline) Resume(ctx context.Context, w journal.Write) (*Resumed, error) {
 	r := &Resumed{Write: w, Sent: map[string]*relaypool.Delivery{}}
 	if !w.Complete() {
@@ -81,15 +82,15 @@ func (p Pipeline) Resume(ctx context.Context, w journal.Write) (*Resumed, error)
 		}
 		defer unlock()
 	}
-	v, err := p.Discover(ctx)
+	v, err := p.discover(ctx)
 	if err != nil {
 		return nil, err
 	}
 	ids := w.EventIDs()
-	if p.Again != nil && v.Fetch != nil {
+	if v.Fetch != nil {
 		// Ask by id too: which relays hold each event, whatever the
 		// discovery filters return.
-		if v2, err := p.Again(ctx, v, nostr.Filter{IDs: ids}); err == nil {
+		if v2, err := p.again(ctx, v, nostr.Filter{IDs: ids}); err == nil {
 			v = v2
 		} else {
 			return nil, err
@@ -138,12 +139,7 @@ func (p Pipeline) Resume(ctx context.Context, w journal.Write) (*Resumed, error)
 			v = next
 		}
 	}
-	var after *discovery.View
-	if p.Again != nil && v.Fetch != nil {
-		after, err = p.Again(ctx, v, nostr.Filter{IDs: ids})
-	} else {
-		after, err = p.Discover(ctx)
-	}
+	after, err := p.again(ctx, v, nostr.Filter{IDs: ids})
 	if err != nil {
 		// The events were sent: say what was stored, not the read's
 		// "nothing was published".

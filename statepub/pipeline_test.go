@@ -31,10 +31,6 @@ type scene struct {
 	alice     string
 	head      string
 	published func() []*nostr.Event
-	// src, sel and co are what the pipeline reads the repository with.
-	src discovery.Source
-	sel gitstate.Selection
-	co  *gitstate.Checkout
 }
 
 func run(t *testing.T, dir string, args ...string) string {
@@ -91,14 +87,8 @@ func newScene(t *testing.T) (*scene, statepub.Pipeline) {
 	src := discovery.Source{Relays: []string{relay.URL()}, Pinned: true,
 		Pool: func() *relaypool.Pool { return relaypool.New(relaypool.Options{Timeout: 5 * time.Second}) }}
 	sel := gitstate.Selection{Coordinate: graph.NewCoordinate(s.alice, "widgets")}
-	s.src, s.sel, s.co = src, sel, co
 	return s, statepub.Pipeline{
-		Discover: func(ctx context.Context) (*discovery.View, error) {
-			return discovery.Load(ctx, src, sel, co, discovery.Complete, s.alice, time.Now().Unix())
-		},
-		Again: func(ctx context.Context, prev *discovery.View) (*discovery.View, error) {
-			return discovery.Again(ctx, src, prev, time.Now().Unix())
-		},
+		Read:         discovery.Query{Source: src, Selection: sel, Checkout: co, Viewer: s.alice}.Write(),
 		Relays:       relaypool.Fresh(src.Pool),
 		Now:          time.Now,
 		Signer:       key,

@@ -36,12 +36,14 @@ const (
 	cutRounds = relaypool.CutRounds
 )
 
-// again is Again, or Discover without it.
+// discover is the publication's discovery: complete evidence, dated now.
+func (p Pipeline) discover(ctx context.Context) (*discovery.View, error) {
+	return p.Read.Load(ctx, discovery.Complete, p.Now().Unix())
+}
+
+// again asks prev's relays again, in one round (discovery.Query.Again).
 func (p Pipeline) again(ctx context.Context, prev *discovery.View) (*discovery.View, error) {
-	if p.Again == nil || prev.Fetch == nil {
-		return p.Discover(ctx)
-	}
-	return p.Again(ctx, prev)
+	return p.Read.Again(ctx, prev, p.Now().Unix())
 }
 
 // recheck is the membership pipeline's recheck for a state publication

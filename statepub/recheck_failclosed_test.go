@@ -3,35 +3,34 @@ package statepub_test
 import (
 	"context"
 	"testing"
-	"time"
 
-	"github.com/roster-cli/roster/cache"
+	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/statepub"
 )
 
+// answerless is a real read whose re-asks come back without the relays'
+// answers (View.Fetch): what a read from the cache alone gives.
+type answerless struct{ discovery.Query }
+
+func (q answerless) Again(ctx context.Context, prev *discovery.View, now int64, also ...nostr.Filter) (*discovery.View, error) {
+	v, err := q.Query.Again(ctx, prev, now, also...)
+	if v != nil {
+		v.Fetch = nil
+	}
+	return v, err
+}
+
 // Rule (fail closed: anything that changed since the preview aborts
-// before signing): a recheck that cannot read the relays again (the
-// repository read from the cache alone, with no relay answer to compare)
-// compared nothing, so it is not a recheck that found nothing changed:
-// the publication stops (incomplete, exit 4), nothing is published, and
-// no outcome claims it was rechecked.
+// before signing): a recheck whose read has no relay answer to compare
+// with the plan compared nothing, so it is not a recheck that found
+// nothing changed: the publication stops (incomplete, exit 4), nothing is
+// published, and no outcome claims it was rechecked.
 func TestARecheckThatCouldNotCompareStopsThePublication(t *testing.T) {
 	t.Parallel()
 	s, p := newScene(t)
-	dir := t.TempDir()
-	open := func() (*cache.Cache, error) { return cache.Open(dir) }
-	online := s.src
-	online.OpenCache = open
-	if _, err := discovery.Load(context.Background(), online, s.sel, s.co, discovery.Complete, s.alice, time.Now().Unix()); err != nil {
-		t.Fatalf("filling the cache: %v", err)
-	}
-	offline := s.src
-	offline.Offline, offline.OpenCache = true, open
-	p.Discover = func(ctx context.Context) (*discovery.View, error) {
-		return discovery.Load(ctx, offline, s.sel, s.co, discovery.Partial, s.alice, time.Now().Unix())
-	}
+	p.Read = answerless{p.Read.(discovery.Query)}
 	out, err := p.Run(context.Background(), statepub.Options{})
 	f := failure.Of(err)
 	if f == nil || f.Class != failure.Incomplete || f.Code != statepub.CodeInconsistentRead {

@@ -281,15 +281,17 @@ func runStatePublish(a *cmdutil.Factory, ctx context.Context, opts statepub.Opti
 	if err != nil {
 		return err
 	}
+	q, done, err := repo.WriteQuery(a, ctx, cmdutil.SourceOptions{})
+	if err != nil {
+		return err
+	}
+	defer done()
 	p := statepub.Pipeline{
-		Discover:     func(ctx context.Context) (*repo.RepoView, error) { return repo.LoadRepoToWrite(a, ctx) },
-		Now:          a.Io.Now,
-		Signer:       s,
-		Relays:       relaypool.Fresh(func() *relaypool.Pool { return a.Pool(cmdutil.AuthLazy) }),
-		Availability: a.CheckAvailability,
-		Again: func(ctx context.Context, prev *repo.RepoView) (*repo.RepoView, error) {
-			return repo.ReloadRepo(a, ctx, cmdutil.SourceOptions{}, prev, nil)
-		},
+		Read:          q,
+		Now:           a.Io.Now,
+		Signer:        s,
+		Relays:        relaypool.Fresh(func() *relaypool.Pool { return a.Pool(cmdutil.AuthLazy) }),
+		Availability:  a.CheckAvailability,
 		BeforeRecheck: a.Seams.BeforeRecheck,
 		AfterPublish:  a.Seams.AfterPublish,
 		Journal:       a.Journal(),
@@ -297,6 +299,8 @@ func runStatePublish(a *cmdutil.Factory, ctx context.Context, opts statepub.Opti
 	}
 	o, err := p.Run(ctx, opts)
 	if err != nil {
+		// What discovery could not do, in the read's words.
+		_, err = repo.RepoViewErr(a, nil, err)
 		var f *statepub.Failure
 		if errors.As(err, &f) {
 			return render.WithJournal(statePublishFailure(a, err, opts), f.Journal)
