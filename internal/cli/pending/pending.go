@@ -369,21 +369,14 @@ func resumePending(a *cmdutil.Factory, deps Deps, ctx context.Context, id string
 
 // resumeFailure renders a resume that sent nothing or was not verified.
 func resumeFailure(a *cmdutil.Factory, rf *membership.ResumeFailure) error {
-	code := cmdutil.ExitRefused
-	switch {
-	case rf.Kind == membership.KindUnverified, rf.Kind == membership.KindPublishFailed:
-		code = cmdutil.ExitUnverified
-	case rf.Resumed != nil && len(rf.Resumed.Sent) > 0:
-		// Something was sent before the stop: not a refusal (exit 3).
-		code = cmdutil.ExitUnverified
-	}
+	code := cmdutil.ExitCode(rf.Class)
 	details := map[string]any{"changed": cmdutil.OrEmptySlice(rf.Changed), "problems": cmdutil.OrEmptySlice(rf.Problems)}
 	if rf.Resumed != nil {
 		details["write"] = rf.Resumed.Write.ID
 		details["holding"] = rf.Resumed.Holding
 	}
-	return &cmdutil.ExitError{Code: code, Kind: rf.Kind, Err: errors.New(rf.Message), Terminal: termtext.Line(rf.Message),
-		Details: details, Commands: rf.Commands}
+	return &cmdutil.ExitError{Code: code, Kind: rf.Code, Err: errors.New(rf.Msg), Terminal: termtext.Line(rf.Msg),
+		Details: details, Commands: rf.Next}
 }
 
 // coordinateOf reads "30617:<hex>:<identifier>".
