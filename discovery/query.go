@@ -3,9 +3,11 @@ package discovery
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/gitstate"
+	"github.com/roster-cli/roster/relaypool"
 )
 
 // Query is one repository read as a value: where to ask (Source: relays,
@@ -66,3 +68,28 @@ type Reader interface {
 }
 
 var _ Reader = Query{}
+
+// Why is what a discovery could not do (err) in one line, naming the
+// relays that did not answer an incomplete read and why: how a write
+// pipeline quotes a failed re-read among its problems.
+func Why(err error) string {
+	var inc *Incomplete
+	if !errors.As(err, &inc) || inc.View == nil || inc.View.Fetch == nil {
+		return err.Error()
+	}
+	var failed []string
+	for _, r := range inc.View.Fetch.Relays {
+		if r.Status == relaypool.StatusOK {
+			continue
+		}
+		what := r.URL + " (" + r.Status
+		if r.Reason != "" {
+			what += ": " + r.Reason
+		}
+		failed = append(failed, what+")")
+	}
+	if len(failed) == 0 {
+		return err.Error()
+	}
+	return err.Error() + ": no answer from " + strings.Join(failed, ", ")
+}

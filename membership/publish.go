@@ -87,7 +87,7 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event, a
 			return stoppedAfterSending(ctx, out, evt, PhaseVerifying)
 		}
 		if afterErr != nil {
-			problems = append(problems, "re-reading the repository failed: "+afterErr.Error())
+			problems = append(problems, "re-reading the repository failed: "+discovery.Why(afterErr))
 		} else {
 			noteOlderServed(out, after.Fetch, evt)
 			// Resolve with what the read-back returned by id too: a relay

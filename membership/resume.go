@@ -369,6 +369,6 @@ func sentThen(r *Resumed, write string, err error) error {
 		return &out
 	}
 	return resumeFailed(failure.Unverified, KindUnverified, r,
-		done+"then the recheck before the next event failed ("+err.Error()+"), so it was not sent; the write stays unfinished",
+		done+"then the recheck before the next event failed ("+discovery.Why(err)+"), so it was not sent; the write stays unfinished",
 		PendingCommands(write))
 }

@@ -407,7 +407,7 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, cut *relaypool.Fetc
 	problems := d.Problems()
 	after, err := p.discover(ctx)
 	if err != nil {
-		problems = append(problems, "re-reading the repository failed: "+err.Error())
+		problems = append(problems, "re-reading the repository failed: "+discovery.Why(err))
 	} else {
 		if d.ReadBack != nil {
 			after = after.Including(d.ReadBack.Events)
