@@ -101,19 +101,20 @@ const (
 	KindJournal           = track.CodeUnwritable
 )
 
-// Error is what stopped an announcement before anything was published.
+// Error is what stopped an announcement before anything was published:
+// the one failure type (failure.Failure: class, code, message, details,
+// the commands to run next) with the existing-announcement check.
 type Error struct {
-	Kind     string
-	Msg      string
-	Err      error
-	Details  map[string]any
-	Commands []suggest.Command
+	failure.Failure
 	// Fetch is the existing-announcement check (KindIncomplete).
 	Fetch *relaypool.FetchResult
 }
 
-func (e *Error) Error() string { return e.Msg }
-func (e *Error) Unwrap() error { return e.Err }
+// fail is the Error of class with code and msg; next are the commands to
+// run next.
+func fail(class failure.Class, code, msg string, next ...suggest.Command) *Error {
+	return &Error{Failure: failure.Failure{Class: class, Code: code, Msg: msg, Next: next}}
+}
 
 // SignerError is the signer failing to give its key or a signature.
 type SignerError = failure.SignerError
@@ -123,9 +124,8 @@ func (p Pipeline) Run(ctx context.Context, req Request) (*Result, error) {
 	co := p.Checkout
 	root, err := co.RootCommit()
 	if errors.Is(err, gitstate.ErrNoCommits) {
-		return nil, &Error{Kind: KindNoCommits,
-			Msg:      "the checkout has no commits yet: the announcement names the root commit, so commit first",
-			Commands: []suggest.Command{suggest.Git("commit", "--allow-empty", "-m", "initial commit"), suggest.Roster("repo", "init")}}
+		return nil, fail(failure.Usage, KindNoCommits, "the checkout has no commits yet: the announcement names the root commit, so commit first",
+			suggest.Git("commit", "--allow-empty", "-m", "initial commit"), suggest.Roster("repo", "init"))
 	}
 	if err != nil {
 		return nil, err
@@ -136,16 +136,15 @@ func (p Pipeline) Run(ctx context.Context, req Request) (*Result, error) {
 		id = IdentifierFromDir(dirName)
 	}
 	if err := ValidIdentifier(id); err != nil {
-		return nil, &Error{Kind: KindUsage, Msg: err.Error()}
+		return nil, fail(failure.Usage, KindUsage, err.Error())
 	}
 	name := req.Name
 	if name == "" {
 		name = dirName
 	}
 	if len(p.Relays) == 0 {
-		return nil, &Error{Kind: KindNoRelays,
-			Msg:      "no relays to announce to: pass --relay wss://... (repeatable), set ROSTER_RELAYS, or list relays in config.yaml (~/.config/roster, or --home)",
-			Commands: []suggest.Command{suggest.Roster("repo", "init", "--relay", "wss://<relay>")}}
+		return nil, fail(failure.Usage, KindNoRelays, "no relays to announce to: pass --relay wss://... (repeatable), set ROSTER_RELAYS, or list relays in config.yaml (~/.config/roster, or --home)",
+			suggest.Roster("repo", "init", "--relay", "wss://<relay>"))
 	}
 	clone, explicit := req.Clone, req.Clone != nil
 	if !explicit {
@@ -153,9 +152,9 @@ func (p Pipeline) Run(ctx context.Context, req Request) (*Result, error) {
 	}
 	clone, err = CloneURLsToWrite(clone, explicit)
 	if err != nil {
-		e := &Error{Kind: KindUsage, Msg: err.Error(), Commands: []suggest.Command{suggest.Roster("repo", "init", "--clone", "https://<git server>/<repo>.git")}}
+		e := fail(failure.Usage, KindUsage, err.Error(), suggest.Roster("repo", "init", "--clone", "https://<git server>/<repo>.git"))
 		if le := (*LocalCloneError)(nil); errors.As(err, &le) {
-			e.Kind = KindLocalClone
+			e.Code = KindLocalClone
 			e.Details = map[string]any{"url": le.URL}
 		}
 		return nil, e
@@ -174,10 +173,9 @@ func (p Pipeline) Run(ctx context.Context, req Request) (*Result, error) {
 	// init must not silently replace one (that is repo edit's job).
 	existing := p.Pool.Fetch(ctx, p.Relays, nostr.Filter{Kinds: []int{graph.KindAnnouncement}, Authors: []string{pk}, Tags: nostr.TagMap{"d": []string{id}}})
 	if !existing.Complete {
-		return nil, &Error{Kind: KindIncomplete, Fetch: existing,
-			Msg:      fmt.Sprintf("cannot tell whether you already announced %q, since not every relay answered; nothing was published", id),
-			Details:  map[string]any{"relays": existing.Relays},
-			Commands: retryInit(existing)}
+		e := fail(failure.Incomplete, KindIncomplete, fmt.Sprintf("cannot tell whether you already announced %q, since not every relay answered; nothing was published", id), retryInit(existing)...)
+		e.Details, e.Fetch = map[string]any{"relays": existing.Relays}, existing
+		return nil, e
 	}
 	var prev *nostr.Event
 	for _, e := range existing.Events {
@@ -192,9 +190,10 @@ func (p Pipeline) Run(ctx context.Context, req Request) (*Result, error) {
 	// signed; a journal that cannot be read stops init (it fails closed).
 	us, err := track.Check(p.Journal, existing.Sources, coord.ATag(), coord.ATag())
 	if err != nil {
-		return nil, &Error{Kind: KindJournalUnreadable, Err: err,
-			Msg:      "cannot tell whether an earlier write of this repository did not finish, so nothing was signed: " + err.Error(),
-			Commands: []suggest.Command{suggest.Roster("pending").Because("list the unfinished writes and the journal files that cannot be read"), req.command(id)}}
+		e := fail(failure.Unexpected, KindJournalUnreadable, "cannot tell whether an earlier write of this repository did not finish, so nothing was signed: "+err.Error(),
+			suggest.Roster("pending").Because("list the unfinished writes and the journal files that cannot be read"), req.command(id))
+		e.Err = err
+		return nil, e
 	}
 	res.Unfinished = us
 	if len(us) > 0 && p.Notice != nil {
@@ -202,11 +201,11 @@ func (p Pipeline) Run(ctx context.Context, req Request) (*Result, error) {
 	}
 	if prev != nil {
 		if why := identityDifference(prev, pk, root); why != "" {
-			return nil, &Error{Kind: KindExists,
-				Msg: fmt.Sprintf("you already announced %q (event %s) and it differs in identity: %s; nothing was published. "+
-					"Change an existing announcement with roster repo edit, or announce under another --identifier", id, prev.ID, why),
-				Details:  map[string]any{"identifier": id, "event_id": prev.ID},
-				Commands: []suggest.Command{editInstead(req, gitstate.EncodeNaddr(coord, p.Relays)), suggest.Roster("repo", "init", "--identifier", id+"-2")}}
+			e := fail(failure.Refused, KindExists, fmt.Sprintf("you already announced %q (event %s) and it differs in identity: %s; nothing was published. "+
+				"Change an existing announcement with roster repo edit, or announce under another --identifier", id, prev.ID, why),
+				editInstead(req, gitstate.EncodeNaddr(coord, p.Relays)), suggest.Roster("repo", "init", "--identifier", id+"-2"))
+			e.Details = map[string]any{"identifier": id, "event_id": prev.ID}
+			return nil, e
 		}
 		// The carried tags (a sole-author maintainers tag, hashtags,
 		// upstreams, unknown tags) take their places in ngit's order.
@@ -241,10 +240,10 @@ func (p Pipeline) Run(ctx context.Context, req Request) (*Result, error) {
 	res.Event = evt
 	w, err := track.Begin(p.Journal, []journal.Entry{p.entry(req, id, coord, prev, evt)})
 	if err != nil {
-		return nil, &Error{Kind: KindJournal, Err: err,
-			Msg: "cannot keep the signed announcement in the journal of unfinished writes before sending it, so nothing was published: " + err.Error(),
-			Commands: []suggest.Command{suggest.Roster("pending").Because("see the unfinished writes"),
-				req.command(id).Because("run it again once the journal can be written")}}
+		e := fail(failure.Unexpected, KindJournal, "cannot keep the signed announcement in the journal of unfinished writes before sending it, so nothing was published: "+err.Error(),
+			suggest.Roster("pending").Because("see the unfinished writes"), req.command(id).Because("run it again once the journal can be written"))
+		e.Err = err
+		return nil, e
 	}
 	res.Delivery = p.Pool.Deliver(ctx, p.Relays, evt, relaypool.DeliverOptions{Answered: w.Answered(0)})
 	res.Verified = len(res.Delivery.Relays) > 0

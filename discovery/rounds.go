@@ -39,7 +39,10 @@ const MaxEvidenceAuthors = 16
 
 // RelaySearch is how a discovery chose its relays beyond the caller's.
 type RelaySearch struct {
-	// Asked are every relay asked, in the order asked.
+	// Asked are every relay asked whose answer the result holds, in the
+	// order asked: the relays that answered (a write's read is complete).
+	// An evidence-only relay that did not answer is not among them: it is
+	// in EvidenceUnanswered.
 	Asked []string `json:"asked"`
 	// Given counts the caller's relays (the user's, the coordinate's
 	// hints), the first of Asked.
@@ -62,6 +65,16 @@ type RelaySearch struct {
 	// Ignored counts entries of `relays` and `r` tags that were not
 	// ws:// or wss:// URLs with a host (RelayURL); they were not dialled.
 	Ignored int `json:"ignored"`
+}
+
+// NotAnswered is what a preview says among what it did not check: the
+// evidence-only relays that were asked and did not answer ("" when every
+// relay asked answered).
+func (s *RelaySearch) NotAnswered() string {
+	if s == nil || len(s.EvidenceUnanswered) == 0 {
+		return ""
+	}
+	return "evidence-only relays that did not answer: " + strings.Join(s.EvidenceUnanswered, ", ")
 }
 
 // Checked is the search as one line of a preview's `checked` list.

@@ -68,12 +68,9 @@ func ExamplePipeline_Run() {
 		panic(err)
 	}
 	p := membership.Pipeline{
-		Discover: func(ctx context.Context) (*discovery.View, error) {
-			return discovery.Load(ctx, src, sel, nil, discovery.Complete, alice, now().Unix())
-		},
-		Again: func(ctx context.Context, prev *discovery.View, also ...nostr.Filter) (*discovery.View, error) {
-			return discovery.Again(ctx, src, prev, now().Unix(), also...)
-		},
+		// The read is a value: the pipeline discovers, rechecks and
+		// re-reads with it itself.
+		Read:   discovery.Query{Source: src, Selection: sel, Viewer: alice}.Write(bob),
 		Relays: relaypool.Fresh(src.Pool),
 		Now:    now,
 		Signer: key,

@@ -80,16 +80,16 @@ func TestAResumeWhoseReReadHasNoRelayAnswersIsUnverified(t *testing.T) {
 		t.Fatalf("journal: %v", writes)
 	}
 	w.keep = true
-	p.Discover = func(ctx context.Context) (*discovery.View, error) {
+	p.Read = readFuncs{load: func(ctx context.Context) (*discovery.View, error) {
 		v, err := w.view(ctx)
 		if v != nil {
 			v.Fetch = nil
 		}
 		return v, err
-	}
+	}}
 	_, err := p.Resume(context.Background(), writes[0])
 	var rf *ResumeFailure
-	if !errors.As(err, &rf) || rf.Kind != KindUnverified || len(rf.Problems) == 0 || !strings.Contains(rf.Problems[0], "could not be checked") {
+	if !errors.As(err, &rf) || rf.Code != KindUnverified || len(rf.Problems) == 0 || !strings.Contains(rf.Problems[0], "could not be checked") {
 		t.Fatalf("resume with a re-read without relay answers: %v", err)
 	}
 	if left, _, _ := j.List(); len(left) != 1 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/journal"
 	"github.com/roster-cli/roster/preflight"
@@ -121,17 +122,17 @@ func TestResumeSendsNothingAfterACompetingEditOrPastTheWindow(t *testing.T) {
 	late.Now = func() time.Time { return time.Unix(2000, 0).Add(journal.AcceptanceWindow + time.Minute) }
 	_, err := late.Resume(context.Background(), writes[0])
 	var rf *ResumeFailure
-	if !errors.As(err, &rf) || rf.Kind != KindPendingExpired || len(w.published) != sent {
+	if !errors.As(err, &rf) || rf.Code != KindPendingExpired || rf.Class != failure.Refused || len(w.published) != sent {
 		t.Fatalf("late resume: %v, %d sent", err, len(w.published)-sent)
 	}
 
 	w.events = []*nostr.Event{announce(t, aliceSK, 1500, nostr.Tag{"description", "edited elsewhere"})}
 	_, err = p.Resume(context.Background(), writes[0])
-	if !errors.As(err, &rf) || rf.Kind != KindConcurrentChange || len(rf.Changed) != 1 || len(w.published) != sent {
+	if !errors.As(err, &rf) || rf.Code != KindConcurrentChange || rf.Class != failure.Refused || len(rf.Changed) != 1 || len(w.published) != sent {
 		t.Fatalf("resume after a competing edit: %v, %d sent", err, len(w.published)-sent)
 	}
-	if len(rf.Commands) == 0 || rf.Commands[0].Argv[1] != "repo" {
-		t.Fatalf("the refusal does not offer the rerun first: %v", rf.Commands)
+	if len(rf.Next) == 0 || rf.Next[0].Argv[1] != "repo" {
+		t.Fatalf("the refusal does not offer the rerun first: %v", rf.Next)
 	}
 	if left, _, _ := j.List(); len(left) != 1 {
 		t.Fatal("a refused resume dropped the entry")
@@ -187,7 +188,7 @@ func TestAMultiEventWriteResumesInOrderWithTheIntermediateRecheck(t *testing.T) 
 	w := &world{t: t, events: []*nostr.Event{announce(t, aliceSK, 100)}, accept: true, keep: true}
 	j := journal.Open(t.TempDir())
 	p := w.pipeline(t)
-	p.Journal, p.Discover = j, withState(w)
+	p.Journal, p.Read = j, readFuncs{load: withState(w)}
 	write := twoEventWrite(t, w, j)
 	r, err := p.Resume(context.Background(), write)
 	if err != nil || !r.Verified {
@@ -200,7 +201,7 @@ func TestAMultiEventWriteResumesInOrderWithTheIntermediateRecheck(t *testing.T) 
 	w2 := &world{t: t, events: []*nostr.Event{announce(t, aliceSK, 100)}, accept: true, keep: true}
 	j2 := journal.Open(t.TempDir())
 	p2 := w2.pipeline(t)
-	p2.Journal, p2.Discover = j2, withState(w2)
+	p2.Journal, p2.Read = j2, readFuncs{load: withState(w2)}
 	write2 := twoEventWrite(t, w2, j2)
 	p2.Relays = relayFuncs{deliver: func(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
 		d := w2.deliver(ctx, relays, evt, o)
@@ -212,12 +213,12 @@ func TestAMultiEventWriteResumesInOrderWithTheIntermediateRecheck(t *testing.T) 
 	}}
 	_, err = p2.Resume(context.Background(), write2)
 	var rf *ResumeFailure
-	if !errors.As(err, &rf) || rf.Kind != KindConcurrentChange {
+	if !errors.As(err, &rf) || rf.Code != KindConcurrentChange || rf.Class != failure.Unverified {
 		t.Fatalf("resume with a change between the events: %v", err)
 	}
 	// The state event was stored: the failure says so, never "nothing was sent".
-	if strings.Contains(rf.Message, "nothing was sent") || !strings.Contains(rf.Message, "this resume sent the event "+w2.published[0].ID) {
-		t.Fatalf("the message hides what was stored: %s", rf.Message)
+	if strings.Contains(rf.Msg, "nothing was sent") || !strings.Contains(rf.Msg, "this resume sent the event "+w2.published[0].ID) {
+		t.Fatalf("the message hides what was stored: %s", rf.Msg)
 	}
 	if len(w2.published) != 1 || w2.published[0].Kind != graph.KindState {
 		t.Fatalf("sent %v, want only the state event", w2.published)

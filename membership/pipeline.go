@@ -27,21 +27,17 @@ import (
 
 // Pipeline is what one membership change needs from the outside world.
 type Pipeline struct {
-	// Discover reads the repository with complete evidence (every relay
-	// answered). Its errors are returned unchanged: the caller made them.
-	Discover func(ctx context.Context) (*discovery.View, error)
-	// Again asks the relays of an earlier discovery once more, in one
-	// round carrying every filter its rounds asked (discovery.Again), with
-	// complete evidence: the recheck and the re-read after publishing,
-	// which adds the read-back's filters (also) to its request. It returns
-	// the view with its error whenever relays answered. nil means Discover
-	// is run again instead (every round, and a read-back of its own).
-	//
-	// Discover and Again stay functions: the command selects the
-	// coordinate (the checkout, --repo), chooses the relays and turns what
-	// discovery could not do into its own errors, which this pipeline
-	// quotes in its problems; a value could not carry that selection.
-	Again func(ctx context.Context, prev *discovery.View, also ...nostr.Filter) (*discovery.View, error)
+	// Read reads the repository the change edits: a discovery.Query with
+	// the source (relays, pool, cache, profiles), the selected coordinate,
+	// its checkout and the viewer, made a write's (Query.Write: complete
+	// evidence from everyone's relays, the change's subject and new lead
+	// in reach). The pipeline runs it itself: the preview's discovery
+	// (Load), the recheck and the re-read after publishing (Again, in one
+	// round carrying every filter the discovery asked, to which the
+	// re-read adds the read-back's). What discovery could not do comes
+	// back as its own typed errors (*discovery.Incomplete, ...), for the
+	// caller to word.
+	Read discovery.Reader
 	// Relays publishes the events and reads them back (Deliver), and asks
 	// some relays of an earlier read again with every filter it asked
 	// (Reask), how the recheck makes its cut consistent: a
@@ -109,12 +105,15 @@ func (p Pipeline) phase(name string) {
 	}
 }
 
-// again is Again, or Discover without it.
-func (p Pipeline) again(ctx context.Context, prev *discovery.View) (*discovery.View, error) {
-	if p.Again == nil || prev.Fetch == nil {
-		return p.Discover(ctx)
-	}
-	return p.Again(ctx, prev)
+// discover is the change's discovery: complete evidence, dated now.
+func (p Pipeline) discover(ctx context.Context) (*discovery.View, error) {
+	return p.Read.Load(ctx, discovery.Complete, p.Now().Unix())
+}
+
+// again asks prev's relays again (discovery.Query.Again), also adding
+// filters to that one request.
+func (p Pipeline) again(ctx context.Context, prev *discovery.View, also ...nostr.Filter) (*discovery.View, error) {
+	return p.Read.Again(ctx, prev, p.Now().Unix(), also...)
 }
 
 // Outcome is what a change did, or would do with DryRun.
@@ -159,15 +158,15 @@ type Outcome struct {
 
 // Run previews intent and, unless dryRun, publishes it. A refusal is an
 // Outcome with Refusal set, not an error; errors are *Failure (the change
-// was stopped or could not be verified), *SignerError, or the discovery's
-// own.
+// was stopped or could not be verified), *SignerError, or what discovery
+// could not do (its typed errors, unchanged).
 func (p Pipeline) Run(ctx context.Context, intent preflight.Intent, dryRun bool) (*Outcome, error) {
 	author, err := p.Signer.PublicKey(ctx)
 	if err != nil {
 		return nil, &SignerError{Err: err}
 	}
 	p.phase(PhaseDiscovering)
-	v, err := p.Discover(ctx)
+	v, err := p.discover(ctx)
 	if err != nil {
 		return nil, stopped(ctx, &Outcome{Intent: intent, DryRun: dryRun}, PhaseDiscovering, err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -55,7 +54,7 @@ func (w *world) view(ctx context.Context) (*discovery.View, error) {
 			Relays: []relaypool.RelayReport{{URL: "ws://r", Status: relaypool.StatusOK, Events: len(evs), Answered: time.Now()}}}}, nil
 }
 
-func (w *world) deliver(_ context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
+func (w *world) deliver(ctx context.Context, relays []string, evt *nostr.Event, o relaypool.DeliverOptions) *relaypool.Delivery {
 	d := &relaypool.Delivery{Relays: []relaypool.Delivered{{URL: relays[0], OK: w.accept, Message: "blocked: test", Sent: true}}}
 	if !w.accept {
 		return d
@@ -70,9 +69,9 @@ func (w *world) deliver(_ context.Context, relays []string, evt *nostr.Event, o 
 		d.Relays[0].ReadBack = true
 	}
 	d.ReadBack = &relaypool.FetchResult{Complete: true}
-	if o.ReadBack != nil {
+	if o.ReadBack != nil && ctx.Err() == nil {
 		// As relaypool.Deliver does: the caller makes the read-back request.
-		d.ReadBack = o.ReadBack(context.Background(), relays, []nostr.Filter{{IDs: []string{evt.ID}}})
+		d.ReadBack = o.ReadBack(ctx, relays, []nostr.Filter{{IDs: []string{evt.ID}}})
 	}
 	return d
 }
@@ -82,7 +81,7 @@ func (w *world) pipeline(t *testing.T) Pipeline {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Pipeline{Discover: w.view, Signer: s, Relays: relayFuncs{deliver: w.deliver}, Now: func() time.Time { return time.Unix(2000, 0) }}
+	return Pipeline{Read: readFuncs{load: w.view}, Signer: s, Relays: relayFuncs{deliver: w.deliver}, Now: func() time.Time { return time.Unix(2000, 0) }}
 }
 
 func addBob(t *testing.T) preflight.Intent {
@@ -105,19 +104,6 @@ func TestAChangeIsPublishedAsPreviewedAndVerified(t *testing.T) {
 	}
 	if got := w.published[0]; got.PubKey != testkeys.Pub(t, aliceSK) || !got.Tags.ContainsAny("m", []string{testkeys.Pub(t, bobSK)}) {
 		t.Fatalf("published %v", got)
-	}
-}
-
-// Rule (recheck before signing): an event the preview used that changed
-// before signing aborts with nothing published.
-func TestAConcurrentChangeBeforeSigningPublishesNothing(t *testing.T) {
-	w := &world{t: t, events: []*nostr.Event{announce(t, aliceSK, 100)}, accept: true, keep: true}
-	p := w.pipeline(t)
-	p.BeforeRecheck = func() { w.events = []*nostr.Event{announce(t, aliceSK, 150, nostr.Tag{"description", "changed"})} }
-	_, err := p.Run(context.Background(), addBob(t), false)
-	var f *Failure
-	if !errors.As(err, &f) || f.Code != KindConcurrentChange || len(f.Changed) != 1 || len(w.published) != 0 {
-		t.Fatalf("%v; published %d", err, len(w.published))
 	}
 }
 
@@ -179,8 +165,8 @@ func TestAnInterruptAfterSendingReportsWhatWasSent(t *testing.T) {
 	p.Phase = func(ph string) { phases = append(phases, ph) }
 	p.AfterPublish = cancel
 	reads := 0
-	discover := p.Discover
-	p.Discover = func(ctx context.Context) (*discovery.View, error) { reads++; return discover(ctx) }
+	discover := p.Read.(readFuncs).load
+	p.Read = readFuncs{load: func(ctx context.Context) (*discovery.View, error) { reads++; return discover(ctx) }}
 	_, err := p.Run(ctx, addBob(t), false)
 	var f *Failure
 	if !errors.As(err, &f) || f.Code != KindInterrupted || !errors.Is(f.Err, context.Canceled) {
@@ -201,31 +187,6 @@ func TestAnInterruptAfterSendingReportsWhatWasSent(t *testing.T) {
 	}
 }
 
-// Rule (an interrupt before anything was sent publishes nothing and says
-// so): cancelled between preview and recheck, the change stops there.
-func TestAnInterruptBeforeSendingPublishesNothing(t *testing.T) {
-	w := &world{t: t, events: []*nostr.Event{announce(t, aliceSK, 100)}, accept: true, keep: true}
-	p := w.pipeline(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	p.BeforeRecheck = cancel
-	discover := p.Discover
-	p.Discover = func(ctx context.Context) (*discovery.View, error) {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return discover(ctx)
-	}
-	_, err := p.Run(ctx, addBob(t), false)
-	var f *Failure
-	if !errors.As(err, &f) || f.Code != KindInterrupted || f.Phase != PhaseRechecking || len(f.Sent) != 0 || len(w.published) != 0 {
-		t.Fatalf("%v (published %d), want interrupted while rechecking, nothing sent", err, len(w.published))
-	}
-	if !strings.Contains(f.Msg, "nothing was published") {
-		t.Fatalf("message %q", f.Msg)
-	}
-}
-
 // Rule (reading back costs no round of its own): with Again, the re-read
 // after publishing is the read-back's request: Deliver's read-back filters
 // go to Again, which the recheck and the read-back call once each; the
@@ -236,15 +197,14 @@ func TestTheReReadAfterPublishingIsTheReadBacksRequest(t *testing.T) {
 	w := &world{t: t, events: []*nostr.Event{announce(t, aliceSK, 100)}, accept: true, keep: true}
 	p := w.pipeline(t)
 	var asked [][]nostr.Filter
-	p.Again = func(ctx context.Context, _ *discovery.View, also ...nostr.Filter) (*discovery.View, error) {
-		asked = append(asked, also)
-		return w.view(ctx)
-	}
 	discovered := 0
-	p.Discover = func(ctx context.Context) (*discovery.View, error) {
+	p.Read = readFuncs{load: func(ctx context.Context) (*discovery.View, error) {
 		discovered++
 		return w.view(ctx)
-	}
+	}, again: func(ctx context.Context, _ *discovery.View, also ...nostr.Filter) (*discovery.View, error) {
+		asked = append(asked, also)
+		return w.view(ctx)
+	}}
 	out, err := p.Run(context.Background(), addBob(t), false)
 	if err != nil || !out.Verified {
 		t.Fatalf("%+v %v", out, err)
@@ -253,6 +213,25 @@ func TestTheReReadAfterPublishingIsTheReadBacksRequest(t *testing.T) {
 		len(asked[2]) != 1 || asked[2][0].Since == nil || len(asked[2][0].IDs) != 0 {
 		t.Fatalf("discovered %d times, asked again %v; want one discovery, the recheck, the read-back by id, then the address after the cut window", discovered, asked)
 	}
+}
+
+// readFuncs are a test's reads of the repository: load answers every
+// discovery, and again every re-ask (load too when again is nil, or when
+// the earlier read has no relay answer to repeat).
+type readFuncs struct {
+	load  func(ctx context.Context) (*discovery.View, error)
+	again func(ctx context.Context, prev *discovery.View, also ...nostr.Filter) (*discovery.View, error)
+}
+
+func (r readFuncs) Load(ctx context.Context, _ discovery.Evidence, _ int64) (*discovery.View, error) {
+	return r.load(ctx)
+}
+
+func (r readFuncs) Again(ctx context.Context, prev *discovery.View, _ int64, also ...nostr.Filter) (*discovery.View, error) {
+	if r.again == nil || prev.Fetch == nil {
+		return r.load(ctx)
+	}
+	return r.again(ctx, prev, also...)
 }
 
 // relayFuncs are a test's relays: Deliver and Reask as functions (a nil

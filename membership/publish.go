@@ -47,10 +47,10 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event, a
 		afterErr error
 		reread   bool
 	)
-	if p.Again != nil && out.Before.Fetch != nil {
+	if out.Before.Fetch != nil {
 		opts.ReadBack = func(ctx context.Context, _ []string, filters []nostr.Filter) *relaypool.FetchResult {
 			reread = true
-			after, afterErr = p.Again(ctx, out.Before, filters...)
+			after, afterErr = p.again(ctx, out.Before, filters...)
 			if after == nil {
 				return nil
 			}
@@ -87,7 +87,7 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event, a
 			return stoppedAfterSending(ctx, out, evt, PhaseVerifying)
 		}
 		if afterErr != nil {
-			problems = append(problems, "re-reading the repository failed: "+afterErr.Error())
+			problems = append(problems, "re-reading the repository failed: "+discovery.Why(afterErr))
 		} else {
 			noteOlderServed(out, after.Fetch, evt)
 			// Resolve with what the read-back returned by id too: a relay

@@ -44,9 +44,10 @@ const cutRounds = relaypool.CutRounds
 // re-asks the change has left; each one spends one.
 func (p Pipeline) recheck(ctx context.Context, out *Outcome, res *relaypool.FetchResult, ref time.Time, left *int) (*relaypool.FetchResult, error) {
 	if res == nil {
-		// No relay read (offline): there is no cut to take, and the
-		// command refused --offline before it got here.
-		return nil, nil
+		// No relay answer (a read from the cache alone): nothing to
+		// compare with the preview, so the recheck did not happen and
+		// nothing is signed.
+		return nil, inconsistentRead(out, nil, "the recheck before signing got no answer from the relays to compare with the preview")
 	}
 	res, err := relaypool.Cut(ctx, res, ref, left, p.Relays.Reask)
 	if ce, ok := err.(*relaypool.CutError); ok {

@@ -18,7 +18,12 @@ func noteRelays(out *Outcome, v *discovery.View) {
 	s := v.Search
 	if out.Plan != nil {
 		out.Plan.State.Checked = append([]string{s.Checked()}, slices.Clone(out.Plan.State.Checked)...)
+		// Asked holds the relays that answered; the evidence-only ones
+		// that did not are said among what was not checked.
 		out.Plan.State.Counted.Relays = len(s.Asked)
+		if na := s.NotAnswered(); na != "" {
+			out.Plan.State.NotChecked = append(slices.Clone(out.Plan.State.NotChecked), na)
+		}
 	}
 	if out.Refusal != nil && out.Refusal.Details != nil {
 		learned := []map[string]any{}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/journal"
 	"github.com/roster-cli/roster/journal/track"
@@ -44,19 +45,23 @@ type Resumed struct {
 }
 
 // ResumeFailure is a resume that sent nothing (concurrent-change,
-// pending-expired, pending-incomplete) or sent and was not verified
-// (unverified, publish-failed). The entry stays in the journal.
+// pending-expired, pending-incomplete: refused) or sent and was not
+// verified (unverified, publish-failed, or any stop after this resume
+// sent an event: unverified). The entry stays in the journal. It is the
+// one failure type (failure.Failure: class, code, message, the commands
+// to run next) with the resume's own facts.
 type ResumeFailure struct {
-	Kind    string
-	Message string
+	failure.Failure
 	Resumed *Resumed
 	// Changed are the preview's events that changed (concurrent-change).
 	Changed  []string
 	Problems []string
-	Commands []suggest.Command
 }
 
-func (f *ResumeFailure) Error() string { return f.Message }
+// resumeFailed is the ResumeFailure of class with code and msg.
+func resumeFailed(class failure.Class, code string, r *Resumed, msg string, next []suggest.Command) *ResumeFailure {
+	return &ResumeFailure{Failure: failure.Failure{Class: class, Code: code, Msg: msg, Next: next}, Resumed: r}
+}
 
 // Resume finishes the unfinished write w: it reruns the original recheck
 // against the event ids the preview used (every announcement, kind 30618
@@ -64,15 +69,16 @@ func (f *ResumeFailure) Error() string { return f.Message }
 // only when none changed and every event some relay lacks is still inside
 // the acceptance window, sends the same signed bytes to the relays that
 // lack them, in the write's order, rechecking between events; then it
-// verifies what the write awaited and removes the entry. Discover must read
-// the repository w names (w.First().Repo) with complete evidence, and
-// Deliver, Now and, when set, Again and Lock are used as by Run.
+// verifies what the write awaited and removes the entry. Read must read
+// the repository w names (w.First().Repo), made a write's, with the
+// authors its preview used in reach; Relays, Now and, when set, Lock are
+// used as by Run.
 func (p Pipeline) Resume(ctx context.Context, w journal.Write) (*Resumed, error) {
 	r := &Resumed{Write: w, Sent: map[string]*relaypool.Delivery{}}
 	if !w.Complete() {
-		return nil, &ResumeFailure{Kind: KindPendingIncomplete, Resumed: r,
-			Message:  fmt.Sprintf("the journal holds %d of the write's events, not all of them; nothing was sent", len(w.Entries)),
-			Commands: []suggest.Command{suggest.Roster("pending", "discard", short(w.ID)).Because("forget the incomplete write")}}
+		return nil, resumeFailed(failure.Refused, KindPendingIncomplete, r,
+			fmt.Sprintf("the journal holds %d of the write's events, not all of them; nothing was sent", len(w.Entries)),
+			[]suggest.Command{suggest.Roster("pending", "discard", short(w.ID)).Because("forget the incomplete write")})
 	}
 	if p.Lock != nil {
 		unlock, err := p.Lock(ctx, lockAddress(w))
@@ -81,15 +87,15 @@ func (p Pipeline) Resume(ctx context.Context, w journal.Write) (*Resumed, error)
 		}
 		defer unlock()
 	}
-	v, err := p.Discover(ctx)
+	v, err := p.discover(ctx)
 	if err != nil {
 		return nil, err
 	}
 	ids := w.EventIDs()
-	if p.Again != nil && v.Fetch != nil {
+	if v.Fetch != nil {
 		// Ask by id too: which relays hold each event, whatever the
 		// discovery filters return.
-		if v2, err := p.Again(ctx, v, nostr.Filter{IDs: ids}); err == nil {
+		if v2, err := p.again(ctx, v, nostr.Filter{IDs: ids}); err == nil {
 			v = v2
 		} else {
 			return nil, err
@@ -104,10 +110,10 @@ func (p Pipeline) Resume(ctx context.Context, w journal.Write) (*Resumed, error)
 	now := p.Now()
 	for _, e := range w.Entries {
 		if len(lacking(e, r.Holding)) > 0 && journal.Expired(e.Event, now) {
-			return nil, &ResumeFailure{Kind: KindPendingExpired, Resumed: r,
-				Message: fmt.Sprintf("the event %s was signed at %s, more than %v ago, and relays refuse events that late; nothing was sent. %s",
+			return nil, resumeFailed(failure.Refused, KindPendingExpired, r,
+				fmt.Sprintf("the event %s was signed at %s, more than %v ago, and relays refuse events that late; nothing was sent. %s",
 					e.Event.ID, e.Event.CreatedAt.Time().UTC().Format("2006-01-02 15:04:05 UTC"), journal.AcceptanceWindow, heldWords(r)),
-				Commands: rerunCommands(w)}
+				rerunCommands(w))
 		}
 	}
 	for i, e := range w.Entries {
@@ -120,9 +126,11 @@ func (p Pipeline) Resume(ctx context.Context, w journal.Write) (*Resumed, error)
 				if d.Accepted == 0 {
 					kind = KindPublishFailed
 				}
-				return nil, &ResumeFailure{Kind: kind, Resumed: r, Problems: problems,
-					Message:  fmt.Sprintf("sent the event %s again to %s, but not every relay accepted and returned it; the write stays unfinished", e.Event.ID, strings.Join(missing, ", ")),
-					Commands: PendingCommands(w.ID)}
+				f := resumeFailed(failure.Unverified, kind, r,
+					fmt.Sprintf("sent the event %s again to %s, but not every relay accepted and returned it; the write stays unfinished", e.Event.ID, strings.Join(missing, ", ")),
+					PendingCommands(w.ID))
+				f.Problems = problems
+				return nil, f
 			}
 		}
 		if i < len(w.Entries)-1 {
@@ -138,12 +146,7 @@ func (p Pipeline) Resume(ctx context.Context, w journal.Write) (*Resumed, error)
 			v = next
 		}
 	}
-	var after *discovery.View
-	if p.Again != nil && v.Fetch != nil {
-		after, err = p.Again(ctx, v, nostr.Filter{IDs: ids})
-	} else {
-		after, err = p.Discover(ctx)
-	}
+	after, err := p.again(ctx, v, nostr.Filter{IDs: ids})
 	if err != nil {
 		// The events were sent: say what was stored, not the read's
 		// "nothing was published".
@@ -151,9 +154,11 @@ func (p Pipeline) Resume(ctx context.Context, w journal.Write) (*Resumed, error)
 	}
 	r.After = after
 	if problems := resumeVerify(w, after); len(problems) > 0 {
-		return nil, &ResumeFailure{Kind: KindUnverified, Resumed: r, Problems: problems,
-			Message:  "every relay was sent the write's events, but verification did not complete: " + strings.Join(problems, "; "),
-			Commands: append([]suggest.Command{suggest.Roster("repo").Because("see what the relays now resolve")}, PendingCommands(w.ID)...)}
+		f := resumeFailed(failure.Unverified, KindUnverified, r,
+			"every relay was sent the write's events, but verification did not complete: "+strings.Join(problems, "; "),
+			append([]suggest.Command{suggest.Roster("repo").Because("see what the relays now resolve")}, PendingCommands(w.ID)...))
+		f.Problems = problems
+		return nil, f
 	}
 	r.Verified = true
 	if p.Journal != nil {
@@ -260,10 +265,12 @@ func resumeRecheck(r *Resumed, v *discovery.View) error {
 		return nil
 	}
 	words := preflight.DescribeFingerprintKeys(changed)
-	return &ResumeFailure{Kind: KindConcurrentChange, Resumed: r, Changed: words,
-		Message: fmt.Sprintf("the repository changed after the unfinished write's preview (%s); nothing was sent. %s Rerun the command to preview the current state: it orders after the partial write",
+	f := resumeFailed(failure.Refused, KindConcurrentChange, r,
+		fmt.Sprintf("the repository changed after the unfinished write's preview (%s); nothing was sent. %s Rerun the command to preview the current state: it orders after the partial write",
 			changedSummary(words), heldWords(r)),
-		Commands: rerunCommands(w)}
+		rerunCommands(w))
+	f.Changed = words
+	return f
 }
 
 // heldWords says which relays already hold the write's events.
@@ -352,14 +359,16 @@ func sentThen(r *Resumed, write string, err error) error {
 	var rf *ResumeFailure
 	if errors.As(err, &rf) {
 		out := *rf
-		if why, _, ok := strings.Cut(rf.Message, "; nothing was sent."); ok {
-			out.Message = done + "then " + why + ", so the next event was not sent. Rerun the command to preview the current state: it orders after the partial write"
+		// Something was sent before the stop: not a refusal.
+		out.Class = failure.Unverified
+		if why, _, ok := strings.Cut(rf.Msg, "; nothing was sent."); ok {
+			out.Msg = done + "then " + why + ", so the next event was not sent. Rerun the command to preview the current state: it orders after the partial write"
 		} else {
-			out.Message = done + "then " + rf.Message
+			out.Msg = done + "then " + rf.Msg
 		}
 		return &out
 	}
-	return &ResumeFailure{Kind: KindUnverified, Resumed: r,
-		Message:  done + "then the recheck before the next event failed (" + err.Error() + "), so it was not sent; the write stays unfinished",
-		Commands: PendingCommands(write)}
+	return resumeFailed(failure.Unverified, KindUnverified, r,
+		done+"then the recheck before the next event failed ("+discovery.Why(err)+"), so it was not sent; the write stays unfinished",
+		PendingCommands(write))
 }

@@ -51,15 +51,7 @@ func (p Pipeline) confirmAfterCut(ctx context.Context, out *Outcome, evt *nostr.
 		f.Since = &since
 		also = append(also, f)
 	}
-	var (
-		final *discovery.View
-		err   error
-	)
-	if p.Again != nil {
-		final, err = p.Again(ctx, out.Before, also...)
-	} else {
-		final, err = p.Discover(ctx)
-	}
+	final, err := p.again(ctx, out.Before, also...)
 	if ctx.Err() != nil {
 		return stoppedAfterSending(ctx, out, evt, PhaseVerifying)
 	}

@@ -20,13 +20,13 @@ import (
 // edit inside the window would.
 func releasedAfterVerifying(p *Pipeline, w *world, next func() *nostr.Event) *int {
 	reads := 0
-	p.Discover = func(ctx context.Context) (*discovery.View, error) {
+	p.Read = readFuncs{load: func(ctx context.Context) (*discovery.View, error) {
 		reads++
 		if reads == 4 {
 			w.events = append(w.events, next())
 		}
 		return w.view(ctx)
-	}
+	}}
 	return &reads
 }
 
@@ -86,11 +86,11 @@ func TestTheHomesLockIsHeldFromTheRecheckToTheLastReread(t *testing.T) {
 		log = append(log, "lock "+address)
 		return func() { log = append(log, "unlock") }, nil
 	}
-	discover := p.Discover
-	p.Discover = func(ctx context.Context) (*discovery.View, error) {
+	discover := p.Read.(readFuncs).load
+	p.Read = readFuncs{load: func(ctx context.Context) (*discovery.View, error) {
 		log = append(log, "read")
 		return discover(ctx)
-	}
+	}}
 	if out, err := p.Run(context.Background(), addBob(t), false); err != nil || !out.Verified {
 		t.Fatalf("%+v %v", out, err)
 	}

@@ -88,12 +88,7 @@ func newScene(t *testing.T) (*scene, statepub.Pipeline) {
 		Pool: func() *relaypool.Pool { return relaypool.New(relaypool.Options{Timeout: 5 * time.Second}) }}
 	sel := gitstate.Selection{Coordinate: graph.NewCoordinate(s.alice, "widgets")}
 	return s, statepub.Pipeline{
-		Discover: func(ctx context.Context) (*discovery.View, error) {
-			return discovery.Load(ctx, src, sel, co, discovery.Complete, s.alice, time.Now().Unix())
-		},
-		Again: func(ctx context.Context, prev *discovery.View) (*discovery.View, error) {
-			return discovery.Again(ctx, src, prev, time.Now().Unix())
-		},
+		Read:         discovery.Query{Source: src, Selection: sel, Checkout: co, Viewer: s.alice}.Write(),
 		Relays:       relaypool.Fresh(src.Pool),
 		Now:          time.Now,
 		Signer:       key,

@@ -36,12 +36,14 @@ const (
 	cutRounds = relaypool.CutRounds
 )
 
-// again is Again, or Discover without it.
+// discover is the publication's discovery: complete evidence, dated now.
+func (p Pipeline) discover(ctx context.Context) (*discovery.View, error) {
+	return p.Read.Load(ctx, discovery.Complete, p.Now().Unix())
+}
+
+// again asks prev's relays again, in one round (discovery.Query.Again).
 func (p Pipeline) again(ctx context.Context, prev *discovery.View) (*discovery.View, error) {
-	if p.Again == nil || prev.Fetch == nil {
-		return p.Discover(ctx)
-	}
-	return p.Again(ctx, prev)
+	return p.Read.Again(ctx, prev, p.Now().Unix())
 }
 
 // recheck is the membership pipeline's recheck for a state publication
@@ -60,7 +62,10 @@ func (p Pipeline) recheck(ctx context.Context, out *Outcome) (*relaypool.FetchRe
 	}
 	res := fresh.Fetch
 	if res == nil {
-		return nil, nil
+		// No relay answer to compare with the plan (a read from the cache
+		// alone): the recheck did not happen, so nothing is signed.
+		return nil, &Failure{Failure: failure.Failure{Code: CodeInconsistentRead, Class: Incomplete, Next: []suggest.Command{publishCmd(out.Plan.Forced).Because("retry once the relays answer; nothing was published")}}, Outcome: out,
+			Lines: []string{"the recheck before signing got no answer from the relays to compare with the preview, so nothing was published: rerun the command"}}
 	}
 	left := cutRounds
 	res, err = relaypool.Cut(ctx, res, relaypool.LatestAnswer(res), &left, p.Relays.Reask)
@@ -77,6 +82,7 @@ func (p Pipeline) recheck(ctx context.Context, out *Outcome) (*relaypool.FetchRe
 		return nil, &Failure{Failure: failure.Failure{Code: CodeConcurrentChange, Class: Refused, Next: []suggest.Command{suggest.Roster("repo", "state").Because("compare this checkout with the state now in effect"),
 			publishCmd(out.Plan.Forced).Because("once this checkout holds what you mean to publish")}}, Outcome: out, Changed: words, Lines: []string{"the repository changed after the preview (" + strings.Join(words, ", ") + "): rerun the command to compare this checkout with the current state"}}
 	}
+	out.Rechecked = true
 	return res, nil
 }
 

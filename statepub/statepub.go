@@ -7,9 +7,9 @@
 // forced, checks every OID is advertised by the component's Git servers,
 // dates the event strictly after every candidate state event, signs,
 // publishes, reads back and re-resolves: the resolved state must be the
-// event published. The discovery, clock, signer, relays, availability
-// check and (through the discovery) the checkout are passed in; nothing
-// here renders.
+// event published. The read (a discovery.Query: source, coordinate,
+// checkout, viewer), clock, signer, relays and availability check are
+// passed in as values; nothing here renders.
 package statepub
 
 import (
@@ -34,10 +34,13 @@ import (
 
 // Pipeline is what one state publication needs from the outside world.
 type Pipeline struct {
-	// Discover reads the repository with complete evidence; its View's
-	// Checkout is the checkout whose refs are published. Its errors are
-	// returned unchanged.
-	Discover func(ctx context.Context) (*discovery.View, error)
+	// Read reads the repository: a discovery.Query (the source, the
+	// selected coordinate, the checkout whose refs are published, the
+	// viewer) made a write's (Query.Write). The pipeline runs it itself:
+	// the discovery, the recheck (Again) and the re-read after publishing.
+	// What discovery could not do comes back as its own typed errors
+	// (*discovery.Incomplete, ...), for the caller to word.
+	Read discovery.Reader
 	// Now dates the event.
 	Now func() time.Time
 	// Signer signs it.
@@ -51,11 +54,6 @@ type Pipeline struct {
 	// (gitstate.CheckAvailability); the command bounds it by its time
 	// budget.
 	Availability func(ctx context.Context, servers []gitstate.Server, oids map[string]string) gitstate.Availability
-	// Again asks the relays of an earlier discovery once more, in one
-	// round (discovery.Again), for the recheck; nil runs Discover again.
-	// Discover and Again stay functions: the command selects the
-	// coordinate and the checkout and words discovery's errors.
-	Again func(ctx context.Context, prev *discovery.View) (*discovery.View, error)
 	// BeforeRecheck runs between the plan and the recheck, AfterPublish
 	// between publishing and read-back (tests publish a concurrent state
 	// there); nil otherwise. Moments inside Run, so functions.
@@ -133,8 +131,12 @@ type Outcome struct {
 	// Event is the signed event (nil on a dry run or when unchanged).
 	Event    *nostr.Event
 	Delivery *relaypool.Delivery
-	Verified bool
-	After    *discovery.View
+	// Rechecked: the recheck before signing compared the relays' fresh
+	// answers with the plan and found nothing changed (false on a dry run,
+	// and when it could not compare: then nothing was published).
+	Rechecked bool
+	Verified  bool
+	After     *discovery.View
 	// Unfinished are the journal's unfinished writes touching the
 	// repository when the command started; Journal the id of this
 	// publication's own unfinished write ("" once verified).
@@ -225,7 +227,7 @@ func (p Pipeline) Run(ctx context.Context, opts Options) (*Outcome, error) {
 	if err != nil {
 		return nil, &SignerError{Err: err}
 	}
-	v, err := p.Discover(ctx)
+	v, err := p.discover(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -403,9 +405,9 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, cut *relaypool.Fetc
 		return &Failure{Failure: failure.Failure{Code: CodePublishFailed, Class: Failed, Next: []suggest.Command{publishCmd(pl.Forced)}}, Outcome: out, Lines: []string{fmt.Sprintf("no relay accepted the state event %s; nothing was published", evt.ID)}}
 	}
 	problems := d.Problems()
-	after, err := p.Discover(ctx)
+	after, err := p.discover(ctx)
 	if err != nil {
-		problems = append(problems, "re-reading the repository failed: "+err.Error())
+		problems = append(problems, "re-reading the repository failed: "+discovery.Why(err))
 	} else {
 		if d.ReadBack != nil {
 			after = after.Including(d.ReadBack.Events)

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
@@ -28,14 +27,18 @@ import (
 )
 
 // Deps are what resuming needs from the other nouns, passed in by root:
-// the repository read of a write (repo.LoadRepoToWrite, repo.ReloadRepo),
+// the repository read of a write and its errors' words (repo.WriteQuery,
+// repo.RepoViewErr),
 // the membership change's lock (change.Lock) and the workspace import's
 // exact retry (workspace.RetryImport).
 type Deps struct {
-	LoadRepoToWrite func(a *cmdutil.Factory, ctx context.Context, reach ...string) (*discovery.View, error)
-	ReloadRepo      func(a *cmdutil.Factory, ctx context.Context, prev *discovery.View, reach []string, also ...nostr.Filter) (*discovery.View, error)
-	Lock            func(a *cmdutil.Factory, ctx context.Context, address string) (func(), error)
-	RetryImport     func(a *cmdutil.Factory, ctx context.Context) error
+	// WriteQuery is the repository read the resumed write's pipeline runs
+	// (repo.WriteQuery), reach the authors its preview used; ReadError
+	// words what that read could not do (repo.RepoViewErr).
+	WriteQuery  func(a *cmdutil.Factory, ctx context.Context, reach ...string) (discovery.Query, func(), error)
+	ReadError   func(a *cmdutil.Factory, err error) error
+	Lock        func(a *cmdutil.Factory, ctx context.Context, address string) (func(), error)
+	RetryImport func(a *cmdutil.Factory, ctx context.Context) error
 	// ResumeWorkspace and ResumeProject finish a workspace command and a
 	// project write (workspace.ResumeCommand, project.ResumeProject); nil
 	// answers: the event was not sent again.
@@ -339,12 +342,13 @@ func resumePending(a *cmdutil.Factory, deps Deps, ctx context.Context, id string
 	if len(a.Opts.Relays) == 0 {
 		a.Opts.Relays = relaypool.NormalizeRelays(first.Relays)
 	}
-	reach := previewAuthors(*w)
+	q, done, err := deps.WriteQuery(a, ctx, previewAuthors(*w)...)
+	if err != nil {
+		return err
+	}
+	defer done()
 	p := membership.Pipeline{
-		Discover: func(ctx context.Context) (*discovery.View, error) { return deps.LoadRepoToWrite(a, ctx, reach...) },
-		Again: func(ctx context.Context, prev *discovery.View, also ...nostr.Filter) (*discovery.View, error) {
-			return deps.ReloadRepo(a, ctx, prev, reach, also...)
-		},
+		Read:    q,
 		Now:     a.Io.Now,
 		Journal: j,
 		Relays: relaypool.Fresh(func() *relaypool.Pool {
@@ -353,6 +357,9 @@ func resumePending(a *cmdutil.Factory, deps Deps, ctx context.Context, id string
 		Lock: func(ctx context.Context, addr string) (func(), error) { return deps.Lock(a, ctx, addr) },
 	}
 	r, err := p.Resume(ctx, *w)
+	if err != nil {
+		err = deps.ReadError(a, err)
+	}
 	var ee *cmdutil.ExitError
 	if first.Pipeline == journal.PipelineAnnounce && len(first.Preview) == 0 && errors.As(err, &ee) && ee.Kind == "not-found" {
 		// A first announcement that no relay holds: the repository read
@@ -392,21 +399,14 @@ func resumePending(a *cmdutil.Factory, deps Deps, ctx context.Context, id string
 
 // resumeFailure renders a resume that sent nothing or was not verified.
 func resumeFailure(a *cmdutil.Factory, rf *membership.ResumeFailure) error {
-	code := cmdutil.ExitRefused
-	switch {
-	case rf.Kind == membership.KindUnverified, rf.Kind == membership.KindPublishFailed:
-		code = cmdutil.ExitUnverified
-	case rf.Resumed != nil && len(rf.Resumed.Sent) > 0:
-		// Something was sent before the stop: not a refusal (exit 3).
-		code = cmdutil.ExitUnverified
-	}
+	code := cmdutil.ExitCode(rf.Class)
 	details := map[string]any{"changed": cmdutil.OrEmptySlice(rf.Changed), "problems": cmdutil.OrEmptySlice(rf.Problems)}
 	if rf.Resumed != nil {
 		details["write"] = rf.Resumed.Write.ID
 		details["holding"] = rf.Resumed.Holding
 	}
-	return &cmdutil.ExitError{Code: code, Kind: rf.Kind, Err: errors.New(rf.Message), Terminal: termtext.Line(rf.Message),
-		Details: details, Commands: rf.Commands}
+	return &cmdutil.ExitError{Code: code, Kind: rf.Code, Err: errors.New(rf.Msg), Terminal: termtext.Line(rf.Msg),
+		Details: details, Commands: rf.Next}
 }
 
 // coordinateOf reads "30617:<hex>:<identifier>".

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
@@ -43,20 +42,24 @@ func LoadRepoWith(a *cmdutil.Factory, ctx context.Context, read cmdutil.SourceOp
 	return v, err
 }
 
-// LoadRepoToWrite is loadRepo for a write: complete evidence from
-// everyone's relays (discovery.Source.Write: the relays every reached
-// announcement lists and the NIP-65 write relays of the viewer and of
-// reach, in rounds until none is new, within discovery's bounds), and a
-// cache that can keep what the write publishes (discovery.Source.Publishes).
-func LoadRepoToWrite(a *cmdutil.Factory, ctx context.Context, reach ...string) (*RepoView, error) {
-	return LoadRepoToWriteWith(a, ctx, cmdutil.SourceOptions{}, reach...)
-}
-
-// LoadRepoToWriteWith is LoadRepoToWrite with read's source options (a
-// membership change: profiles for its preview, its one progress line).
-func LoadRepoToWriteWith(a *cmdutil.Factory, ctx context.Context, read cmdutil.SourceOptions, reach ...string) (*RepoView, error) {
-	v, err := discoverFor(a, ctx, read, CompleteEvidence, true, reach...)
-	return RepoViewErr(a, v, err)
+// WriteQuery is the read a write pipeline runs itself (membership,
+// statepub): the selected coordinate and checkout, the relays to ask, the
+// source with read's options, the viewer, made a write's with reach
+// (discovery.Query.Write). done ends the source's progress line. What the
+// pipeline's discovery could not do comes back as discovery's own errors:
+// RepoViewErr words them.
+func WriteQuery(a *cmdutil.Factory, ctx context.Context, read cmdutil.SourceOptions, reach ...string) (q discovery.Query, done func(), err error) {
+	sel, co, err := SelectCoordinate(a, ctx)
+	if err != nil {
+		return discovery.Query{}, func() {}, err
+	}
+	a.SharedRepo = gitstate.NostrURL(sel.Coordinate, sel.Relays)
+	if a.Run.Phase == "" {
+		a.Run.Phase = "discovering" // a pipeline that names its phases sets its own
+	}
+	src, done := a.RepoSource(DiscoveryRelays(a, sel), nil, read)
+	q = discovery.Query{Source: src, Selection: sel, Checkout: co, Viewer: a.ViewerPubkey()}.Write(reach...)
+	return q, done, nil
 }
 
 // Discover is loadRepo with discovery's own errors (*discovery.Incomplete,
@@ -85,28 +88,6 @@ func discoverFor(a *cmdutil.Factory, ctx context.Context, read cmdutil.SourceOpt
 	v, err := discovery.Load(ctx, src, sel, co, need, a.ViewerPubkey(), a.Io.Now().Unix())
 	done()
 	return v, err
-}
-
-// ReloadRepo asks prev's relays again in one round (discovery.Again): a
-// write's recheck and re-read. also adds filters to that request (the read-back after publishing); the
-// view comes back with the error whenever relays answered, so the
-// read-back can still say what each relay returned. read is the write's
-// source options (LoadRepoToWriteWith).
-func ReloadRepo(a *cmdutil.Factory, ctx context.Context, read cmdutil.SourceOptions, prev *RepoView, reach []string, also ...nostr.Filter) (*RepoView, error) {
-	src, done := a.RepoSource(prev.Relays, reach, read)
-	v, err := discovery.Again(ctx, src, prev, a.Io.Now().Unix(), also...)
-	done()
-	if err != nil {
-		// A stale answer still says what each relay returned (a write's
-		// last re-read compares it with what it verified itself).
-		var stale *discovery.Stale
-		if v == nil && errors.As(err, &stale) {
-			v = stale.View
-		}
-		_, err = RepoViewErr(a, v, err)
-		return v, err
-	}
-	return v, nil
 }
 
 // RepoViewErr turns what discovery could not do into exit errors that say

@@ -3,7 +3,7 @@ package root
 import (
 	"context"
 
-	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/pending"
 	"github.com/roster-cli/roster/internal/cli/project"
@@ -16,10 +16,14 @@ import (
 // newPendingTree is `roster pending`, given what resuming needs from the
 // repository and workspace commands.
 func newPendingTree(a *cmdutil.Factory) *cobra.Command {
-	reload := func(a *cmdutil.Factory, ctx context.Context, prev *repo.RepoView, reach []string, also ...nostr.Filter) (*repo.RepoView, error) {
-		return repo.ReloadRepo(a, ctx, cmdutil.SourceOptions{}, prev, reach, also...)
+	query := func(a *cmdutil.Factory, ctx context.Context, reach ...string) (discovery.Query, func(), error) {
+		return repo.WriteQuery(a, ctx, cmdutil.SourceOptions{}, reach...)
 	}
-	return pending.NewPendingCmd(a, pending.Deps{LoadRepoToWrite: repo.LoadRepoToWrite, ReloadRepo: reload,
+	words := func(a *cmdutil.Factory, err error) error {
+		_, err = repo.RepoViewErr(a, nil, err)
+		return err
+	}
+	return pending.NewPendingCmd(a, pending.Deps{WriteQuery: query, ReadError: words,
 		Lock: change.Lock, RetryImport: workspace.RetryImport,
 		ResumeWorkspace: workspace.ResumeCommand, ResumeProject: project.ResumeProject})
 }

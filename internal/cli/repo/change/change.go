@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/hooks"
@@ -40,13 +39,13 @@ func runMutation(a *cmdutil.Factory, ctx context.Context, intent preflight.Inten
 	// discovery's deletion round (no round of their own).
 	progress := termui.NewProgress(a.Io.Err, a.Io.ErrTTY)
 	read := cmdutil.SourceOptions{Profiles: true, Progress: progress}
+	q, done, err := repo.WriteQuery(a, ctx, read, intent.Subject, intent.Lead)
+	if err != nil {
+		return err
+	}
+	defer done()
 	p := membership.Pipeline{
-		Discover: func(ctx context.Context) (*repo.RepoView, error) {
-			return repo.LoadRepoToWriteWith(a, ctx, read, intent.Subject, intent.Lead)
-		},
-		Again: func(ctx context.Context, prev *repo.RepoView, also ...nostr.Filter) (*repo.RepoView, error) {
-			return repo.ReloadRepo(a, ctx, read, prev, []string{intent.Subject, intent.Lead}, also...)
-		},
+		Read:          q,
 		Relays:        relaypool.Fresh(func() *relaypool.Pool { return a.Pool(cmdutil.AuthLazy, progress.Update) }),
 		Now:           a.Io.Now,
 		Signer:        s,
@@ -72,6 +71,8 @@ func runMutation(a *cmdutil.Factory, ctx context.Context, intent preflight.Inten
 		if f := (*membership.Failure)(nil); errors.As(err, &f) {
 			a.Run.Journal = f.Journal
 		}
+		// What discovery could not do, in the read's words.
+		_, err = repo.RepoViewErr(a, nil, err)
 		return mutationFailure(a, intent, err)
 	}
 	if o.Refusal != nil {

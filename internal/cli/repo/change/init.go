@@ -155,17 +155,11 @@ func runRepoInit(ctx context.Context, a *cmdutil.Factory, o *InitOptions) error 
 
 // announceErr is the exit error of what stopped an announcement.
 func announceErr(e *announce.Error) *cmdutil.ExitError {
-	ee := &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: e.Kind, Err: errors.New(e.Msg), Details: e.Details, Commands: e.Commands}
-	switch e.Kind {
-	case announce.KindIncomplete:
-		ee.Code = cmdutil.ExitIncomplete
+	ee := &cmdutil.ExitError{Code: cmdutil.ExitCode(e.Class), Kind: e.Code, Err: errors.New(e.Msg), Details: e.Details, Commands: e.Next}
+	if e.Code == announce.KindIncomplete {
 		ee.Err = fmt.Errorf("%s:\n  %s", e.Msg, strings.Join(unanswered(e.Fetch), "\n  "))
 		// Relay reasons stay on their own line on a terminal.
 		ee.Terminal = fmt.Sprintf("%s:\n  %s", e.Msg, strings.Join(termtext.Lines(unanswered(e.Fetch)), "\n  "))
-	case announce.KindExists:
-		ee.Code = cmdutil.ExitRefused
-	case announce.KindJournal, announce.KindJournalUnreadable:
-		ee.Code = cmdutil.ExitFailure
 	}
 	return ee
 }

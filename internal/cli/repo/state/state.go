@@ -291,15 +291,17 @@ func runStatePublish(a *cmdutil.Factory, ctx context.Context, opts statepub.Opti
 	if err != nil {
 		return err
 	}
+	q, done, err := repo.WriteQuery(a, ctx, cmdutil.SourceOptions{})
+	if err != nil {
+		return err
+	}
+	defer done()
 	p := statepub.Pipeline{
-		Discover:     func(ctx context.Context) (*repo.RepoView, error) { return repo.LoadRepoToWrite(a, ctx) },
-		Now:          a.Io.Now,
-		Signer:       s,
-		Relays:       relaypool.Fresh(func() *relaypool.Pool { return a.Pool(cmdutil.AuthLazy) }),
-		Availability: a.CheckAvailability,
-		Again: func(ctx context.Context, prev *repo.RepoView) (*repo.RepoView, error) {
-			return repo.ReloadRepo(a, ctx, cmdutil.SourceOptions{}, prev, nil)
-		},
+		Read:          q,
+		Now:           a.Io.Now,
+		Signer:        s,
+		Relays:        relaypool.Fresh(func() *relaypool.Pool { return a.Pool(cmdutil.AuthLazy) }),
+		Availability:  a.CheckAvailability,
 		BeforeRecheck: a.Seams.BeforeRecheck,
 		AfterPublish:  a.Seams.AfterPublish,
 		Journal:       a.Journal(),
@@ -307,6 +309,8 @@ func runStatePublish(a *cmdutil.Factory, ctx context.Context, opts statepub.Opti
 	}
 	o, err := p.Run(ctx, opts)
 	if err != nil {
+		// What discovery could not do, in the read's words.
+		_, err = repo.RepoViewErr(a, nil, err)
 		var f *statepub.Failure
 		if errors.As(err, &f) {
 			return render.WithJournal(statePublishFailure(a, err, opts), f.Journal)
@@ -350,7 +354,7 @@ func renderStatePublishHuman(a *cmdutil.Factory, o *statepub.Outcome, out report
 	if o.Plan != nil && o.Plan.Forced && len(o.Plan.Rewrites) > 0 {
 		render.FitLine(w, width, 2, fmt.Sprintf("--force: %d ref(s) replaced that did not descend or were removed", len(o.Plan.Rewrites)))
 	}
-	ev := render.Evidence{Relays: len(o.View.Relays), State: true, Rechecked: !o.DryRun && o.Event != nil}
+	ev := render.Evidence{Relays: len(o.View.Relays), State: true, Rechecked: o.Rechecked}
 	if o.View.Search != nil {
 		ev.Relays = len(o.View.Search.Asked)
 	}
@@ -360,6 +364,9 @@ func renderStatePublishHuman(a *cmdutil.Factory, o *statepub.Outcome, out report
 		notes = o.Plan.Availability.Notes()
 	}
 	render.FitLine(w, width, 2, ev.Line())
+	if na := o.View.Search.NotAnswered(); na != "" {
+		render.FitLine(w, width, 2, "not checked: "+termtext.Line(na))
+	}
 	for _, l := range notes {
 		render.FitLine(w, width, 2, "note: "+termtext.Line(l))
 	}
