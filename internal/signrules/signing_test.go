@@ -63,9 +63,9 @@ var allowedSites = map[site]allowed{
 		{"internal/cli/project/change.go", "projectChange", "projects.Change"},
 		{"workspace/projects/submit.go", "Change", "pipeline.Keep"}, {"workspace/pipeline/journal.go", "Keep", "track.Begin"}}},
 	{"internal/cli/project/identity.go", "projectIdentityWrite"}: {Journaled: []step{
-		{"internal/cli/project/identity.go", "newProjectCreateCmd", "projects.Create"}, {"workspace/projects/publish.go", "Create", ".submit"},
-		{"internal/cli/project/identity.go", "newProjectUpdateCmd", "projects.Update"}, {"workspace/projects/publish.go", "Update", ".submit"},
-		{"internal/cli/project/identity.go", "newProjectDeleteCmd", "projects.Delete"}, {"workspace/projects/publish.go", "Delete", ".submit"},
+		{"internal/cli/project/identity.go", "NewCmdCreate", "projects.Create"}, {"workspace/projects/publish.go", "Create", ".submit"},
+		{"internal/cli/project/identity.go", "NewCmdUpdate", "projects.Update"}, {"workspace/projects/publish.go", "Update", ".submit"},
+		{"internal/cli/project/identity.go", "NewCmdDelete", "projects.Delete"}, {"workspace/projects/publish.go", "Delete", ".submit"},
 		{"workspace/projects/publish.go", "IdentityInput.submit", "pipeline.Keep"}, {"workspace/pipeline/journal.go", "Keep", "track.Begin"}}},
 	// NIP-29: every moderation step is signed before the first is sent
 	// and kept together (journal/track.Begin); the join and leave
