@@ -1,5 +1,7 @@
 package report
 
+import "github.com/roster-cli/roster/suggest"
+
 // GitServer is one advertised clone server compared with the published
 // kind 30618 state (`git_servers` in roster.repo-health/v1 and
 // roster.state/v1; docs/json.md).
@@ -19,6 +21,9 @@ type GitServer struct {
 	Refs []GitServerRef `json:"refs"`
 	// Command is what repairs the drift (null for matches and unreachable).
 	Command *string `json:"command"`
+	// Suggested is the repair as a value: a finding built from this
+	// server carries it bare, to be pasted by the reader's selectors.
+	Suggested *suggest.Command `json:"-"`
 }
 
 // GitServerRef is one ref of the state compared with the server's value.

@@ -81,6 +81,15 @@ func TestHealthGitServerPushedButUnpublishedIsAhead(t *testing.T) {
 	if len(d.Findings) != 1 || d.Findings[0].Code != "git-server-ahead" {
 		t.Fatalf("findings %+v", d.Findings)
 	}
+	// A finding's command is bare, as every finding's is; the server's
+	// carries the read's repository and relays, never the runner's home.
+	if c := d.Findings[0].Command; c == nil || *c != "roster repo state publish" {
+		t.Fatalf("finding command %v, want the bare roster repo state publish", c)
+	}
+	if r, d := serverHealth(t, relay, work, "--home", t.TempDir()); r.Code != cmdutil.ExitOK || len(d.GitServers) != 1 ||
+		d.GitServers[0].Command == nil || strings.Contains(*d.GitServers[0].Command, "--home") {
+		t.Fatalf("with --home: exit %d, servers %+v\n%s%s", r.Code, d.GitServers, r.Out, r.Err)
+	}
 	if r, _ := serverHealth(t, relay, work, "--strict"); r.Code != cmdutil.ExitUnhealthy {
 		t.Fatalf("--strict exit %d, want 5:\n%s", r.Code, r.Out)
 	}

@@ -78,8 +78,10 @@ func GitServers(a *cmdutil.Factory, ctx context.Context, v *RepoView) []report.G
 		isAncestor = v.Checkout.IsAncestor
 	}
 	// A repair command carries the repository and relays this read used,
-	// as every printed command does.
+	// as every printed command does, but not the runner's --home: any
+	// maintainer may run it, and the JSON is read by others.
 	sel := render.Selectors(a)
+	sel.Home = ""
 	line := func(c suggest.Command) string { return sel.Apply(c).Line() }
 	return compareGitServers(ctx, urls, v.State.Refs, gitstate.ListRemoteRefs, isAncestor, line)
 }
@@ -128,11 +130,12 @@ func CompareGitServer(url string, state, served map[string]string, isAncestor fu
 // compareGitServer is CompareGitServer with the repair command rendered
 // by line.
 func compareGitServer(url string, state, served map[string]string, isAncestor func(string, string) (bool, error), line func(suggest.Command) string) report.GitServer {
-	cmdPtr := func(c suggest.Command) *string {
-		s := line(c)
-		return &s
-	}
 	s := report.GitServer{URL: url, Refs: []report.GitServerRef{}}
+	cmdPtr := func(c suggest.Command) *string {
+		s.Suggested = &c
+		l := line(c)
+		return &l
+	}
 	names := map[string]bool{}
 	for r := range state {
 		if comparedRef(r) {
@@ -251,8 +254,15 @@ func GitServerFindings(servers []report.GitServer) []report.Finding {
 		default:
 			continue
 		}
-		out = append(out, report.Finding{Severity: "warning", Code: code, Message: msg, Command: s.Command,
-			Actor: report.ActorAnyMaintainer, ActorIsMaintainer: true})
+		f := report.Finding{Severity: "warning", Code: code, Message: msg,
+			Actor: report.ActorAnyMaintainer, ActorIsMaintainer: true}
+		if s.Suggested != nil {
+			// Bare, as every finding's command is; the value is pasted
+			// with the reader's selectors where it is printed.
+			bare := s.Suggested.String()
+			f.Command, f.Suggested = &bare, s.Suggested
+		}
+		out = append(out, f)
 	}
 	return out
 }
