@@ -260,11 +260,23 @@ func (r *gitRepo) objectHeader(t plumbing.ObjectType, h plumbing.Hash, each func
 		return err
 	}
 	defer rd.Close()
+	return readHeader(rd, each)
+}
+
+// readHeader calls each for every header line of an object's content read
+// from rd, up to the blank line before the message or the end.
+func readHeader(rd io.Reader, each func(key, value string)) error {
 	br := bufio.NewReader(rd)
 	for {
 		line, err := br.ReadString('\n')
 		line = strings.TrimSuffix(line, "\n")
 		if line == "" {
+			// The blank line before the message, or the object's end; a
+			// stream broken off here is an error, not a header that ended
+			// (a parent line lost would make a non-root commit the root).
+			if err != nil && err != io.EOF {
+				return err
+			}
 			return nil
 		}
 		if line[0] != ' ' { // a continuation line (gpgsig, mergetag) belongs to the field before

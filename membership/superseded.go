@@ -65,7 +65,7 @@ func (p Pipeline) confirmAfterCut(ctx context.Context, out *Outcome, evt *nostr.
 	if err != nil || final == nil {
 		why := "no answer"
 		if err != nil {
-			why = err.Error()
+			why = discovery.Why(err)
 		}
 		return &Failure{Failure: failure.Failure{Code: KindUnverified, Class: failure.Unverified, Msg: fmt.Sprintf("published %s, but verification did not complete", evt.ID)}, Outcome: out, Problems: []string{"re-reading the repository after the cut window failed, so another edit released meanwhile cannot be ruled out: " + why}}
 	}
