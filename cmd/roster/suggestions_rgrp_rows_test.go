@@ -359,7 +359,13 @@ var rgrpRows = []suggestionRow{
 		// Without the code the relay refuses the invitee.
 		before := g.on(pcStrangerSK, "group", "join", pcHome, "--code", "guess", "--json")
 		wantError(t, before, cmdutil.ExitRefused, "relay-rejected")
-		inv := g.ok(pcOwnerSK, "group", "invite", pcHome)
+		// The owner runs with --home: the join printed for the invitee
+		// must not carry it.
+		ownerHome := t.TempDir()
+		inv := g.ok(pcOwnerSK, "group", "invite", pcHome, "--home", ownerHome)
+		if strings.Contains(inv.JoinCommand, "--home") || strings.Contains(inv.JoinCommand, ownerHome) {
+			t.Fatalf("the invitee's join carries the owner's home: %q", inv.JoinCommand)
+		}
 		got := g.pasteOK(t, before, pcStrangerSK, 0, inv.JoinCommand)
 		if !strings.Contains(got.Out, `"outcome": "joined"`) {
 			t.Fatalf("the invitee is not admitted:\n%s", got.Out)
