@@ -103,17 +103,24 @@ func runTryLine(t *testing.T, line, cwd string, want int) string {
 	return last
 }
 
-// shellWords splits a command line as a POSIX shell does for plain words
-// and single-quoted ones (what suggest.Quote writes).
+// shellWords splits a printed command as a POSIX shell does the forms
+// roster prints: words plain or single-quoted, and a backslashed quote
+// outside quotes (the middle of a quoted word that holds a quote).
 func shellWords(t *testing.T, s string) []string {
 	t.Helper()
 	var words []string
 	var cur strings.Builder
 	in, started := false, false
-	for _, r := range s {
+	rs := []rune(s)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
 		switch {
 		case r == '\'':
 			in, started = !in, true
+		case r == '\\' && !in && i+1 < len(rs):
+			i++
+			cur.WriteRune(rs[i])
+			started = true
 		case r == ' ' && !in:
 			if started {
 				words = append(words, cur.String())

@@ -75,7 +75,7 @@ func (g *grpScene) paste(t *testing.T, before result, sk string, after int64, li
 		line = strings.ReplaceAll(line, k, v)
 	}
 	line, _, _ = strings.Cut(line, "  # ")
-	words := posixWords(t, line)
+	words := shellWords(t, line)
 	if len(words) < 2 || words[0] != "roster" {
 		t.Fatalf("not a roster command: %q", line)
 	}
@@ -117,44 +117,6 @@ func noTimeout(t *testing.T, cmds []string) {
 			t.Errorf("a relay that closed the request, not one that timed out, gets a longer --timeout: %q", c)
 		}
 	}
-}
-
-// posixWords splits a printed command as a POSIX shell does the forms
-// roster prints: words plain or single-quoted, and a backslashed quote
-// outside quotes (the middle of a quoted word that holds a quote).
-func posixWords(t *testing.T, s string) []string {
-	t.Helper()
-	var words []string
-	var cur strings.Builder
-	in, started := false, false
-	rs := []rune(s)
-	for i := 0; i < len(rs); i++ {
-		r := rs[i]
-		switch {
-		case r == '\'':
-			in, started = !in, true
-		case r == '\\' && !in && i+1 < len(rs):
-			i++
-			cur.WriteRune(rs[i])
-			started = true
-		case r == ' ' && !in:
-			if started {
-				words = append(words, cur.String())
-				cur.Reset()
-				started = false
-			}
-		default:
-			cur.WriteRune(r)
-			started = true
-		}
-	}
-	if in {
-		t.Fatalf("unbalanced quote in %q", s)
-	}
-	if started {
-		words = append(words, cur.String())
-	}
-	return words
 }
 
 // unansweredAfter makes r accept events but, once it accepted one of kind,
