@@ -319,9 +319,7 @@ var rstateRows = []suggestionRow{
 		s.clone.git("push", "-q", "origin", "main")
 		r := s.w.run(alice, alice, 1000, "repo", "state")
 		c := stateLineCommand(t, r, "main is 1 commit ahead of the published state: ")
-		if got := s.paste(t, alice, r, c); got.Code != cmdutil.ExitOK {
-			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
-		}
+		s.pasteOK(t, alice, r, c)
 	}},
 	{"repo state of a published commit this checkout lacks: fetch it, then fast-forward", func(t *testing.T) {
 		s := newStateRowScene(t)
@@ -330,14 +328,10 @@ var rstateRows = []suggestionRow{
 		s.w.seed(alice.state(t, s.w.id, 500, next))
 		r := s.w.run(alice, alice, 1000, "repo", "state")
 		fetch := stateLineCommand(t, r, "main cannot be compared with the published "+next)
-		if got := s.paste(t, alice, r, fetch); got.Code != cmdutil.ExitOK {
-			t.Fatalf("%q: exit %d\n%s%s", fetch, got.Code, got.Out, got.Err)
-		}
+		s.pasteOK(t, alice, r, fetch)
 		r = s.w.run(alice, alice, 1000, "repo", "state")
 		merge := stateLineCommand(t, r, "main is 1 commit behind the published state: ")
-		if got := s.paste(t, alice, r, merge); got.Code != cmdutil.ExitOK {
-			t.Fatalf("%q: exit %d\n%s%s", merge, got.Code, got.Out, got.Err)
-		}
+		s.pasteOK(t, alice, r, merge)
 		if got := s.clone.rev("main"); got != next {
 			t.Fatalf("main at %s after the pasted fast-forward, want %s", got, next)
 		}
@@ -359,18 +353,14 @@ var rstateRows = []suggestionRow{
 		if err := os.WriteFile(packed, good, 0o644); err != nil { // repaired, as fsck said
 			t.Fatal(err)
 		}
-		if got := s.paste(t, alice, p, publish); got.Code != cmdutil.ExitOK {
-			t.Fatalf("%q: exit %d\n%s%s", publish, got.Code, got.Out, got.Err)
-		}
+		s.pasteOK(t, alice, p, publish)
 	}},
 	{"repo state publish by someone who maintains nothing: who does", func(t *testing.T) {
 		s := newStateRowScene(t)
 		r := s.w.run(bob, alice, 1000, "repo", "state", "publish", "--json")
 		e := wantError(t, r, cmdutil.ExitRefused, "not-a-maintainer")
 		c := commandStarting(t, e.Commands, "roster repo")
-		if got := s.paste(t, bob, r, c); got.Code != cmdutil.ExitOK {
-			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
-		}
+		s.pasteOK(t, bob, r, c)
 	}},
 	{"repo state publish of a commit no Git server serves: push it, then publish", func(t *testing.T) {
 		s := newStateRowScene(t)
@@ -378,16 +368,12 @@ var rstateRows = []suggestionRow{
 		r := s.w.run(alice, alice, 1000, "repo", "state", "publish", "--json")
 		e := wantError(t, r, cmdutil.ExitRefused, "objects-unavailable")
 		push := commandStarting(t, e.Commands, "git push")
-		if got := s.paste(t, alice, r, push); got.Code != cmdutil.ExitOK {
-			t.Fatalf("%q: exit %d\n%s%s", push, got.Code, got.Out, got.Err)
-		}
+		s.pasteOK(t, alice, r, push)
 		if got := s.bare.rev("main"); got != local {
 			t.Fatalf("the server's main is %s after the pasted push, want %s", got, local)
 		}
 		publish := commandStarting(t, e.Commands, "roster repo state publish")
-		if got := s.paste(t, alice, r, publish); got.Code != cmdutil.ExitOK {
-			t.Fatalf("%q: exit %d\n%s%s", publish, got.Code, got.Out, got.Err)
-		}
+		s.pasteOK(t, alice, r, publish)
 	}},
 	{"repo state publish of a repository that advertises no Git server: advertise one", func(t *testing.T) {
 		s := newStateRowScene(t)
@@ -398,13 +384,9 @@ var rstateRows = []suggestionRow{
 		r := s.w.run(alice, alice, 1000, "repo", "state", "publish", "--json")
 		e := wantError(t, r, cmdutil.ExitRefused, "objects-unavailable")
 		c := strings.ReplaceAll(commandStarting(t, e.Commands, "roster repo"), "<git-server-url>", s.cloneURL)
-		if got := s.paste(t, alice, r, c); got.Code != cmdutil.ExitOK {
-			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
-		}
+		s.pasteOK(t, alice, r, c)
 		publish := commandStarting(t, e.Commands, "roster repo state publish")
-		if got := s.paste(t, alice, r, publish); got.Code != cmdutil.ExitOK {
-			t.Fatalf("%q: exit %d\n%s%s", publish, got.Code, got.Out, got.Err)
-		}
+		s.pasteOK(t, alice, r, publish)
 	}},
 	{"repo state publish of a rewritten history: fetch, compare, or --force", func(t *testing.T) {
 		s := newStateRowScene(t)
@@ -416,19 +398,13 @@ var rstateRows = []suggestionRow{
 		s.clone.git("push", "-q", "--force", s.cloneURL, "main:refs/heads/rewritten")
 		r := s.w.run(alice, alice, 1000, "repo", "state", "publish", "--json")
 		e := wantError(t, r, cmdutil.ExitRefused, "not-a-descendant")
-		if got := s.paste(t, alice, r, commandStarting(t, e.Commands, "git fetch")); got.Code != cmdutil.ExitOK {
-			t.Fatalf("git fetch: exit %d\n%s", got.Code, got.Out)
-		}
-		if got := s.paste(t, alice, r, commandStarting(t, e.Commands, "roster repo state --")); got.Code != cmdutil.ExitOK {
-			t.Fatalf("repo state: exit %d\n%s%s", got.Code, got.Out, got.Err)
-		}
+		s.pasteOK(t, alice, r, commandStarting(t, e.Commands, "git fetch"))
+		s.pasteOK(t, alice, r, commandStarting(t, e.Commands, "roster repo state --"))
 		force := commandStarting(t, e.Commands, "roster repo state publish")
 		if !strings.Contains(force, " --force") {
 			t.Fatalf("no --force: %q", force)
 		}
-		if got := s.paste(t, alice, r, force); got.Code != cmdutil.ExitOK {
-			t.Fatalf("%q: exit %d\n%s%s", force, got.Code, got.Out, got.Err)
-		}
+		s.pasteOK(t, alice, r, force)
 	}},
 	{"repo state with a Git server behind the state, then ahead of it: push, then publish", func(t *testing.T) {
 		s := newStateRowScene(t)
@@ -438,9 +414,7 @@ var rstateRows = []suggestionRow{
 			nostr.Tag{"HEAD", "ref: refs/heads/main"}))
 		r := s.w.run(alice, alice, 1000, "repo", "state", "--json")
 		push := gitServerCommand(t, r, "behind-or-rewound")
-		if got := s.paste(t, alice, r, push); got.Code != cmdutil.ExitOK {
-			t.Fatalf("%q: exit %d\n%s", push, got.Code, got.Out)
-		}
+		s.pasteOK(t, alice, r, push)
 		if got := s.bare.rev("main"); got != next {
 			t.Fatalf("the server's main is %s after the pasted push, want %s", got, next)
 		}
@@ -448,9 +422,7 @@ var rstateRows = []suggestionRow{
 		s.clone.git("push", "-q", "origin", "main")
 		r = s.w.run(alice, alice, 1000, "repo", "state", "--json")
 		publish := gitServerCommand(t, r, "ahead")
-		if got := s.paste(t, alice, r, publish); got.Code != cmdutil.ExitOK {
-			t.Fatalf("%q: exit %d\n%s%s", publish, got.Code, got.Out, got.Err)
-		}
+		s.pasteOK(t, alice, r, publish)
 	}},
 	{"repo state with a Git server serving commits this checkout lacks: fetch it", func(t *testing.T) {
 		s := newStateRowScene(t)
@@ -458,9 +430,7 @@ var rstateRows = []suggestionRow{
 		s.work.git("push", "-q", "--force", s.cloneURL, "main")
 		r := s.w.run(alice, alice, 1000, "repo", "state", "--json")
 		fetch := gitServerCommand(t, r, "differs")
-		if got := s.paste(t, alice, r, fetch); got.Code != cmdutil.ExitOK {
-			t.Fatalf("%q: exit %d\n%s", fetch, got.Code, got.Out)
-		}
+		s.pasteOK(t, alice, r, fetch)
 		if r := s.w.run(alice, alice, 1000, "repo", "state", "--json"); gitServerVerdict(t, r) != "ahead" {
 			t.Fatalf("after fetching %s the server is not told ahead:\n%s", elsewhere, r.Out)
 		}
@@ -473,9 +443,7 @@ var rstateRows = []suggestionRow{
 		s.clone.git("fetch", "-q", "origin")
 		r := s.w.run(alice, alice, 1000, "repo", "state", "--json")
 		c := gitServerCommand(t, r, "diverged")
-		if got := s.paste(t, alice, r, c); got.Code != cmdutil.ExitOK {
-			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
-		}
+		s.pasteOK(t, alice, r, c)
 	}},
 	{"repo state publish with a journal that cannot be read: pending, then publish", func(t *testing.T) {
 		s := newStateRowScene(t)
@@ -497,9 +465,7 @@ var rstateRows = []suggestionRow{
 		}
 		s.paste(t, alice, r, "roster pending discard "+strings.Repeat("ef", 6)) // what pending says to run
 		publish := commandStarting(t, e.Commands, "roster repo state publish")
-		if got := s.paste(t, alice, r, publish); got.Code != cmdutil.ExitOK {
-			t.Fatalf("%q: exit %d\n%s%s", publish, got.Code, got.Out, got.Err)
-		}
+		s.pasteOK(t, alice, r, publish)
 	}},
 	{"repo state publish with a full journal: pending, then publish", func(t *testing.T) {
 		s := newStateRowScene(t)
@@ -521,16 +487,12 @@ var rstateRows = []suggestionRow{
 		}
 		r := s.w.run(alice, alice, 1000, "repo", "state", "publish", "--json")
 		e := wantError(t, r, cmdutil.ExitFailure, "journal-unwritable")
-		if got := s.paste(t, alice, r, commandStarting(t, e.Commands, "roster pending")); got.Code != cmdutil.ExitOK {
-			t.Fatalf("roster pending: exit %d\n%s%s", got.Code, got.Out, got.Err)
-		}
+		s.pasteOK(t, alice, r, commandStarting(t, e.Commands, "roster pending"))
 		for _, f := range files { // made room, as pending says
 			os.Remove(f)
 		}
 		publish := commandStarting(t, e.Commands, "roster repo state publish")
-		if got := s.paste(t, alice, r, publish); got.Code != cmdutil.ExitOK {
-			t.Fatalf("%q: exit %d\n%s%s", publish, got.Code, got.Out, got.Err)
-		}
+		s.pasteOK(t, alice, r, publish)
 	}},
 	{"repo state publish whose recheck sees a newer state: compare, then publish", func(t *testing.T) {
 		s := newStateRowScene(t)
@@ -540,13 +502,9 @@ var rstateRows = []suggestionRow{
 		r := s.w.run(alice, alice, 1000, "repo", "state", "publish", "--json")
 		s.w.seams.BeforeRecheck = nil
 		e := wantError(t, r, cmdutil.ExitRefused, "concurrent-change")
-		if got := s.paste(t, alice, r, commandStarting(t, e.Commands, "roster repo state --")); got.Code != cmdutil.ExitOK {
-			t.Fatalf("repo state: exit %d\n%s%s", got.Code, got.Out, got.Err)
-		}
+		s.pasteOK(t, alice, r, commandStarting(t, e.Commands, "roster repo state --"))
 		publish := commandStarting(t, e.Commands, "roster repo state publish")
-		if got := s.paste(t, alice, r, publish); got.Code != cmdutil.ExitOK {
-			t.Fatalf("%q: exit %d\n%s%s", publish, got.Code, got.Out, got.Err)
-		}
+		s.pasteOK(t, alice, r, publish)
 	}},
 	{"repo state publish no relay accepts: the same, once one does", func(t *testing.T) {
 		s := newStateRowScene(t)
@@ -562,9 +520,7 @@ var rstateRows = []suggestionRow{
 		s.w.relays[0].SetMisbehaviour(devrelay.Misbehaviour{})
 		e := wantError(t, r, cmdutil.ExitFailure, "publish-failed")
 		publish := commandStarting(t, e.Commands, "roster repo state publish")
-		if got := s.paste(t, alice, r, publish); got.Code != cmdutil.ExitOK {
-			t.Fatalf("%q: exit %d\n%s%s", publish, got.Code, got.Out, got.Err)
-		}
+		s.pasteOK(t, alice, r, publish)
 	}},
 	{"repo state publish superseded by a newer state: compare, then publish", func(t *testing.T) {
 		s := newStateRowScene(t)
@@ -574,13 +530,9 @@ var rstateRows = []suggestionRow{
 		r := s.w.run(alice, alice, 1000, "repo", "state", "publish", "--json")
 		s.w.seams.AfterPublish = nil
 		e := wantError(t, r, cmdutil.ExitUnverified, "superseded")
-		if got := s.paste(t, alice, r, commandStarting(t, e.Commands, "roster repo state --")); got.Code != cmdutil.ExitOK {
-			t.Fatalf("repo state: exit %d\n%s%s", got.Code, got.Out, got.Err)
-		}
+		s.pasteOK(t, alice, r, commandStarting(t, e.Commands, "roster repo state --"))
 		publish := commandStarting(t, e.Commands, "roster repo state publish")
-		if got := s.paste(t, alice, r, publish); got.Code != cmdutil.ExitOK {
-			t.Fatalf("%q: exit %d\n%s%s", publish, got.Code, got.Out, got.Err)
-		}
+		s.pasteOK(t, alice, r, publish)
 	}},
 }
 
@@ -606,6 +558,16 @@ func (s stateRowScene) paste(t *testing.T, p person, before result, line string)
 	u := &shellUser{t: t, who: p, env: withKey(s.w.home, p), cwd: s.clone.dir, clock: newSceneClock()}
 	got := u.paste(line)
 	requireFurther(t, line, before, got)
+	return got
+}
+
+// pasteOK is paste that must succeed.
+func (s stateRowScene) pasteOK(t *testing.T, p person, before result, line string) step {
+	t.Helper()
+	got := s.paste(t, p, before, line)
+	if got.Code != cmdutil.ExitOK {
+		t.Fatalf("pasting %q: exit %d\n%s%s", line, got.Code, got.Out, got.Err)
+	}
 	return got
 }
 
