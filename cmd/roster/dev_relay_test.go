@@ -15,6 +15,7 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/commands"
 	"github.com/roster-cli/roster/internal/cli/dev"
 	cliroot "github.com/roster-cli/roster/internal/cli/root"
 	"github.com/roster-cli/roster/relaypool"
@@ -53,7 +54,7 @@ func startDevRelayCmd(t *testing.T, args ...string) *devRelayRun {
 	s := &cmdutil.IoStreams{In: strings.NewReader(""), Out: run.out, Err: run.err,
 		Getenv: func(string) string { return "" }, Now: time.Now}
 	a := &cmdutil.Factory{Io: s}
-	root := cliroot.NewRootCmd(a)
+	root := cliroot.NewRootCmd(a, commands.All)
 	root.SetArgs(args)
 	ctx, cancel := context.WithCancel(context.Background())
 	run.stop = cancel

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/commands"
 	cliroot "github.com/roster-cli/roster/internal/cli/root"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/spf13/cobra"
@@ -125,7 +126,7 @@ func TestHelpListsOnlyTheGlobalFlagsACommandReads(t *testing.T) {
 func TestSuggestedSelectorsAreFlagsTheCommandTakes(t *testing.T) {
 	t.Parallel()
 	a := &cmdutil.Factory{Io: &cmdutil.IoStreams{Getenv: func(string) string { return "" }}}
-	root := cliroot.NewRootCmd(a)
+	root := cliroot.NewRootCmd(a, commands.All)
 	root.InitDefaultHelpCmd()
 	sel := suggest.Selectors{Repo: "origin", Relays: []string{"wss://r.example"}, Home: "/h"}
 	n := 0

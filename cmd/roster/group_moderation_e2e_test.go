@@ -12,6 +12,7 @@ import (
 
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/commands"
 	"github.com/roster-cli/roster/internal/cli/root"
 	"github.com/roster-cli/roster/workspace/groups"
 )
@@ -308,7 +309,7 @@ func TestGroupDeleteOnATerminalAsksForTheGroupID(t *testing.T) {
 		env := map[string]string{"ROSTER_SECRET_KEY": pcOwnerSK, "ROSTER_HOME": t.TempDir()}
 		s := &cmdutil.IoStreams{In: strings.NewReader(answer), Out: &out, Err: &errb, InTTY: true, Now: time.Now,
 			Getenv: func(k string) string { return env[k] }}
-		code := root.RunContext(context.Background(), []string{"group", "delete", pcHome, "--relay", w.relay.URL()}, s, cmdutil.Seams{})
+		code := root.RunContext(context.Background(), commands.All, []string{"group", "delete", pcHome, "--relay", w.relay.URL()}, s, cmdutil.Seams{})
 		return code, out.String() + errb.String()
 	}
 	if code, text := run("no\n"); code != cmdutil.ExitUsage || !strings.Contains(text, "type the group id") || !strings.Contains(text, "deletes group "+pcHome) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/commands"
 	"github.com/roster-cli/roster/internal/cli/root"
 )
 
@@ -58,7 +59,7 @@ func (inv invocation) roster(t *testing.T, args ...string) result {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	code := root.RunContext(ctx, args, s, inv.Seams)
+	code := root.RunContext(ctx, commands.All, args, s, inv.Seams)
 	return result{Out: out.String(), Err: errb.String(), Code: code}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/commands"
 	cliroot "github.com/roster-cli/roster/internal/cli/root"
 )
 
@@ -42,7 +43,7 @@ func TestJSONWithFieldNamesSelectsThoseFields(t *testing.T) {
 // meaning; --json=true stays the bool.
 func TestJSONTakesTheNextArgumentOnlyWhenItNamesFields(t *testing.T) {
 	t.Parallel()
-	root := cliroot.NewRootCmdFor(&cmdutil.Factory{Io: &cmdutil.IoStreams{}}, []string{"repo"})
+	root := cliroot.NewRootCmdFor(&cmdutil.Factory{Io: &cmdutil.IoStreams{}}, commands.All, []string{"repo"})
 	for _, c := range []struct{ in, want []string }{
 		{[]string{"repo", "--json", "lead_maintainer,complete"}, []string{"repo", "--json-fields", "lead_maintainer,complete"}},
 		{[]string{"repo", "--json=complete"}, []string{"repo", "--json-fields=complete"}},
@@ -55,7 +56,7 @@ func TestJSONTakesTheNextArgumentOnlyWhenItNamesFields(t *testing.T) {
 		{[]string{"repo", "health", "--json", "healthy,errors"}, []string{"repo", "health", "--json-fields", "healthy,errors"}},
 		{[]string{"repo", "--", "--json", "complete"}, []string{"repo", "--", "--json", "complete"}},
 	} {
-		if got := cliroot.JsonValueArgs(root, c.in); !slices.Equal(got, c.want) {
+		if got := commands.All.JsonValueArgs(root, c.in); !slices.Equal(got, c.want) {
 			t.Errorf("%q: %q, want %q", c.in, got, c.want)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/commands"
 	"github.com/roster-cli/roster/internal/cli/root"
 	"github.com/roster-cli/roster/signer"
 )
@@ -32,7 +33,9 @@ func TestNcryptsecPassphraseIsReadFromTheTerminalWithoutEcho(t *testing.T) {
 	s := &cmdutil.IoStreams{In: slave, Out: &out, Err: &errb, InTTY: true,
 		Getenv: func(key string) string { return env[key] }, Now: time.Now}
 	done := make(chan int, 1)
-	go func() { done <- root.RunWith([]string{"login", "--nsec"}, s, noKeyring) }()
+	go func() {
+		done <- root.RunContext(context.Background(), commands.All, []string{"login", "--nsec"}, s, noKeyring)
+	}()
 	typeAtPrompt(t, master, slave, &errb, "secret key: ", 1, k.nsec)
 	typeAtPrompt(t, master, slave, &errb, "New passphrase for the roster key", 1, pass)
 	typeAtPrompt(t, master, slave, &errb, "Repeat the passphrase", 1, pass)

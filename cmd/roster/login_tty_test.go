@@ -4,11 +4,13 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/commands"
 	"github.com/roster-cli/roster/internal/cli/root"
 )
 
@@ -25,7 +27,9 @@ func TestLoginNsecPromptOnATerminalDoesNotEcho(t *testing.T) {
 	s := &cmdutil.IoStreams{In: slave, Out: &out, Err: &errb, InTTY: true,
 		Getenv: func(key string) string { return env[key] }, Now: time.Now}
 	done := make(chan int, 1)
-	go func() { done <- root.Run([]string{"login", "--nsec"}, s) }()
+	go func() {
+		done <- root.RunContext(context.Background(), commands.All, []string{"login", "--nsec"}, s, cmdutil.Seams{})
+	}()
 
 	// Type only once the prompt is shown and the terminal's echo is off.
 	typeAtPrompt(t, master, slave, &errb, "nsec or hex secret key: ", 1, k.nsec)

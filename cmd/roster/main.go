@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/commands"
 	"github.com/roster-cli/roster/internal/cli/root"
 )
 
@@ -20,5 +21,5 @@ func main() { os.Exit(runMain(cmdutil.Seams{})) }
 func runMain(sm cmdutil.Seams) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return root.RunContext(ctx, os.Args[1:], cmdutil.NewSystemIO(), sm)
+	return root.RunContext(ctx, commands.All, os.Args[1:], cmdutil.NewSystemIO(), sm)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -12,6 +13,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/commands"
 	"github.com/roster-cli/roster/internal/cli/root"
 )
 
@@ -50,7 +52,7 @@ func timeRepo(t testing.TB, env map[string]string, args ...string) (time.Duratio
 	var out, errb bytes.Buffer
 	s := &cmdutil.IoStreams{In: strings.NewReader(""), Out: &out, Err: &errb, Getenv: func(k string) string { return env[k] }, Now: time.Now}
 	start := time.Now()
-	code := root.Run(args, s)
+	code := root.RunContext(context.Background(), commands.All, args, s, cmdutil.Seams{})
 	d := time.Since(start)
 	r := result{Out: out.String(), Err: errb.String(), Code: code}
 	if r.Code != cmdutil.ExitOK {

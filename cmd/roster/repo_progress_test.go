@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/commands"
 	"github.com/roster-cli/roster/internal/cli/root"
 )
 
@@ -17,7 +19,7 @@ func runWithTTY(t *testing.T, env map[string]string, errTTY bool, args ...string
 	var out, errb bytes.Buffer
 	s := &cmdutil.IoStreams{In: strings.NewReader(""), Out: &out, Err: &errb, Getenv: func(k string) string { return env[k] },
 		Now: time.Now, ErrTTY: errTTY}
-	code = root.Run(args, s)
+	code = root.RunContext(context.Background(), commands.All, args, s, cmdutil.Seams{})
 	return out.String(), errb.String(), code
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/commands"
 	cliroot "github.com/roster-cli/roster/internal/cli/root"
 	"github.com/spf13/cobra"
 )
@@ -27,11 +28,11 @@ func runTree(t *testing.T, whole bool, args ...string) result {
 			return ""
 		}}
 	a := &cmdutil.Factory{Io: s}
-	root := cliroot.NewRootCmdFor(a, args)
+	root := cliroot.NewRootCmdFor(a, commands.All, args)
 	if whole {
-		root = cliroot.NewRootCmd(a)
+		root = cliroot.NewRootCmd(a, commands.All)
 	}
-	code := cliroot.Execute(a, context.Background(), root, args)
+	code := cliroot.Execute(a, context.Background(), commands.All, root, args)
 	// Temporary directories differ between the two runs.
 	clean := func(s string) string { return strings.ReplaceAll(s, home, "<home>") }
 	return result{Out: clean(out.String()), Err: clean(errb.String()), Code: code}
@@ -44,12 +45,12 @@ func runTree(t *testing.T, whole bool, args ...string) result {
 // And every group of the whole tree can be built alone.
 func TestACommandGroupBuiltAloneBehavesAsInTheWholeTree(t *testing.T) {
 	t.Parallel()
-	whole := cliroot.NewRootCmd(&cmdutil.Factory{Io: &cmdutil.IoStreams{Getenv: func(string) string { return "" }}})
+	whole := cliroot.NewRootCmd(&cmdutil.Factory{Io: &cmdutil.IoStreams{Getenv: func(string) string { return "" }}}, commands.All)
 	for _, g := range whole.Commands() {
 		if g.Name() == "completion" || g.Name() == "help" {
 			continue
 		}
-		if cliroot.CommandGroups[g.Name()] == nil {
+		if commands.All[g.Name()].New == nil {
 			t.Errorf("group %q is not in commandGroups: every command of it builds the whole tree at start-up", g.Name())
 		}
 	}
@@ -66,14 +67,14 @@ func TestACommandGroupBuiltAloneBehavesAsInTheWholeTree(t *testing.T) {
 		}
 	}
 	for _, g := range whole.Commands() {
-		if cliroot.CommandGroups[g.Name()] != nil {
+		if commands.All[g.Name()].New != nil {
 			walk(g, nil)
 		}
 	}
 	cases = append(cases, []string{"--json", "--repo", "repo", "version"}, []string{"--timeout", "0s", "repo", "--help"},
 		[]string{"--deadline", "1m", "repo", "health", "--help"}, []string{"repo", "helth"}, []string{"repo", "edit", "--timeout", "soon"})
 	for _, args := range cases {
-		if cliroot.CommandGroup(args) == nil {
+		if commands.All.Group(args) == nil {
 			t.Fatalf("%v: not built alone", args)
 		}
 		alone, all := runTree(t, false, args...), runTree(t, true, args...)
@@ -105,7 +106,7 @@ func TestCommandGroupSkipsRootFlagsAndDefersEverythingElse(t *testing.T) {
 		{[]string{"--", "repo"}, false},
 		{[]string{"--repo"}, false},
 	} {
-		if got := cliroot.CommandGroup(c.args) != nil; got != c.want {
+		if got := commands.All.Group(c.args) != nil; got != c.want {
 			t.Errorf("commandGroup(%q) built alone: %v, want %v", c.args, got, c.want)
 		}
 	}

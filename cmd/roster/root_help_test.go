@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/commands"
 	cliroot "github.com/roster-cli/roster/internal/cli/root"
 	"github.com/spf13/cobra"
 )
@@ -17,7 +18,7 @@ import (
 func TestEveryCommandHelpHasShortAndExample(t *testing.T) {
 	t.Parallel()
 	a := &cmdutil.Factory{Io: &cmdutil.IoStreams{Getenv: func(string) string { return "" }}}
-	root := cliroot.NewRootCmd(a)
+	root := cliroot.NewRootCmd(a, commands.All)
 	root.InitDefaultCompletionCmd()
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
@@ -58,7 +59,7 @@ func TestReadmeTourCoversEveryCommandGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := &cmdutil.Factory{Io: &cmdutil.IoStreams{Getenv: func(string) string { return "" }}}
-	root := cliroot.NewRootCmd(a)
+	root := cliroot.NewRootCmd(a, commands.All)
 	var paths []string
 	for _, c := range root.Commands() {
 		if c.Hidden || c.Name() == "help" || c.Name() == "version" {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/commands"
 	cliroot "github.com/roster-cli/roster/internal/cli/root"
 	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/signer"
@@ -112,7 +113,7 @@ func TestHexPubkeyArgumentIsNotTakenForASecret(t *testing.T) {
 	t.Parallel()
 	k := newTestKey(t)
 	root := func() *cobra.Command {
-		return cliroot.NewRootCmdFor(&cmdutil.Factory{Io: &cmdutil.IoStreams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}}, nil)
+		return cliroot.NewRootCmdFor(&cmdutil.Factory{Io: &cmdutil.IoStreams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}}, commands.All, nil)
 	}
 	if se := cliroot.RefuseSecretArguments(root(), []string{"repo", "edit", "--add-maintainer", k.hex}); se != nil {
 		t.Fatalf("hex refused: %v", se)

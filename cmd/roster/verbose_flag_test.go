@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/commands"
 	cliroot "github.com/roster-cli/roster/internal/cli/root"
 	"github.com/spf13/cobra"
 )
@@ -14,7 +15,7 @@ import (
 func verboseCommands(t *testing.T) []string {
 	t.Helper()
 	a := &cmdutil.Factory{Io: &cmdutil.IoStreams{Getenv: func(string) string { return "" }}}
-	root := cliroot.NewRootCmd(a)
+	root := cliroot.NewRootCmd(a, commands.All)
 	root.InitDefaultHelpCmd()
 	var out []string
 	var walk func(c *cobra.Command)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/commands"
 	"github.com/roster-cli/roster/internal/cli/root"
 )
 
@@ -56,7 +57,7 @@ func startWatch(t *testing.T, env map[string]string, dir string, args ...string)
 		w.resolved = append(w.resolved, resolution{printed, live})
 		w.mu.Unlock()
 	}}
-	go func() { w.code <- root.RunContext(ctx, args, s, sm) }()
+	go func() { w.code <- root.RunContext(ctx, commands.All, args, s, sm) }()
 	t.Cleanup(func() {
 		cancel()
 		select {

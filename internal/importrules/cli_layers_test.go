@@ -7,10 +7,15 @@ import (
 
 // Rule (docs/architecture.md, "Import direction"): inside the command tree,
 // cmdutil imports no other internal/cli package, render imports only
-// cmdutil, no noun imports root, repo imports none of its subpackages, and
-// only root (and main) import the noun packages it assembles, except that a
-// repo subpackage or hooks may import repo, and repo/change hooks (an
-// accepted change tells the pre-push guard to fetch afresh).
+// cmdutil, root (which runs a tree) only those and help, no noun imports
+// root or commands, repo imports none of its subpackages, and only commands
+// (the command list, which main runs) imports the noun packages it
+// assembles, except that a repo subpackage or hooks may import repo,
+// repo/tree the repo subpackages it adds to roster repo, and repo/change
+// hooks (an accepted change tells the pre-push guard to fetch afresh). The
+// test harness clitest imports root and the bottom layers only, so that a
+// noun's tests build without the other nouns, and no production package
+// imports it.
 func TestTheCommandTreeIsLayered(t *testing.T) {
 	prod, _ := imports(t)
 	const cli = "internal/cli/"
@@ -28,8 +33,8 @@ func TestTheCommandTreeIsLayered(t *testing.T) {
 			}
 		}
 	}
-	if len(prod["internal/cli/root"]) == 0 {
-		t.Fatal("internal/cli/root not found: the walk is broken")
+	if len(prod["internal/cli/commands"]) == 0 {
+		t.Fatal("internal/cli/commands not found: the walk is broken")
 	}
 }
 
@@ -37,15 +42,27 @@ func TestTheCommandTreeIsLayered(t *testing.T) {
 // are relative to internal/cli.
 func layerViolation(from, to string) string {
 	switch {
+	case to == "clitest":
+		return "clitest is the end-to-end tests' harness; only tests import it"
 	case from == "cmdutil":
 		return "cmdutil is the bottom layer of the command tree"
 	case from == "render" && to != "cmdutil":
 		return "render imports only cmdutil"
+	case to == "commands":
+		return "only main imports the command list"
+	case to == "root" && (from == "commands" || from == "clitest"):
+		return ""
 	case to == "root":
-		return "only main imports root"
+		return "only main, the command list and the test harness import root"
 	case to == "cmdutil" || to == "render":
 		return ""
-	case from == "root":
+	case from == "root" && to == "help":
+		return "" // the root carries the help command and --version
+	case from == "root" || from == "clitest":
+		return "a tree is run without knowing its nouns; only commands assembles them"
+	case from == "commands":
+		return ""
+	case from == "repo/tree" && strings.HasPrefix(to, "repo"):
 		return ""
 	case to == "repo" && (strings.HasPrefix(from, "repo/") || from == "hooks"):
 		return ""
@@ -64,7 +81,9 @@ func TestLayerViolationCases(t *testing.T) {
 		ok       bool
 	}{
 		{"repo", "cmdutil", true}, {"repo/change", "repo", true}, {"hooks", "repo", true},
-		{"root", "group", true}, {"repo/change", "hooks", true}, {"hooks", "repo/change", false}, {"render", "cmdutil", true},
+		{"commands", "group", true}, {"root", "group", false}, {"root", "help", true}, {"clitest", "root", true},
+		{"clitest", "repo", false}, {"repo", "clitest", false}, {"group", "commands", false}, {"repo/tree", "repo/change", true},
+		{"repo/change", "hooks", true}, {"hooks", "repo/change", false}, {"render", "cmdutil", true},
 		{"cmdutil", "render", false}, {"render", "repo", false}, {"repo", "repo/change", false},
 		{"group", "project", false}, {"workspace", "root", false},
 	} {

@@ -20,7 +20,7 @@ type globalOptions struct {
 	Relays []string
 	Repo   string
 	// RepoFrom names what gave Repo when it was not --repo itself: the
-	// environment variable ROSTER_REPO (repo/env.go); "" is the flag. The
+	// environment variable ROSTER_REPO (repo_env.go); "" is the flag. The
 	// selection carries it (gitstate.Selection.Via) into the target line.
 	RepoFrom string
 	JSON     bool

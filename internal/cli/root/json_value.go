@@ -3,13 +3,8 @@ package root
 import (
 	"reflect"
 	"strings"
-	"sync"
 
-	"github.com/roster-cli/roster/internal/cli/account"
-	"github.com/roster-cli/roster/internal/cli/cache"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/help"
-	"github.com/roster-cli/roster/report"
 	"github.com/spf13/cobra"
 )
 
@@ -20,34 +15,21 @@ import (
 //
 //   - `--json=a,b` (any value but a bool literal such as true or false);
 //   - `--json a,b` where the next argument is a comma list in which every
-//     name is a top-level field of the command's object (jsonFieldsOf) and
+//     name is a top-level field of the command's object (Group.JSONDocs) and
 //     none is a subcommand's name: `roster repo check-event --json
 //     nevent1...` and `roster repo --json health` keep their meaning.
 //
-// The second form is known only for the commands of jsonFieldsOf; for the
+// The second form is known only for the commands whose group names their
+// object (Group.JSONDocs); for the
 // others the `--json=a,b` form (or --json-fields) selects.
 
-// jsonDocTypes are the commands whose object's fields `--json a,b` knows.
-var jsonDocTypes = map[string]reflect.Type{
-	"repo":         reflect.TypeOf(report.Repo{}),
-	"repo health":  reflect.TypeOf(report.Health{}),
-	"repo graph":   reflect.TypeOf(report.Graph{}),
-	"repo history": reflect.TypeOf(report.History{}),
-	"version":      reflect.TypeOf(help.VersionJSON{}),
-	"whoami":       reflect.TypeOf(account.WhoamiResult{}),
-	"cache info":   reflect.TypeOf(cache.CacheInfoJSON{}),
+// jsonFields is the set of top-level JSON field names of t, read from
+// its json tags.
+func jsonFields(t reflect.Type) map[string]bool {
+	set := map[string]bool{}
+	addJSONFields(set, t)
+	return set
 }
-
-// jsonFieldsOf is the set of top-level JSON field names of each command of
-// jsonDocTypes, read from the types' json tags once.
-var jsonFieldsOf = sync.OnceValue(func() map[string]map[string]bool {
-	m := map[string]map[string]bool{}
-	for cmd, t := range jsonDocTypes {
-		m[cmd] = map[string]bool{}
-		addJSONFields(m[cmd], t)
-	}
-	return m
-})
 
 func addJSONFields(set map[string]bool, t reflect.Type) {
 	for i := 0; i < t.NumField(); i++ {
@@ -71,7 +53,7 @@ var jsonBoolValues = map[string]bool{"1": true, "0": true, "t": true, "f": true,
 
 // JsonValueArgs rewrites a --json that carries field names into
 // --json-fields; every other argument is returned as given.
-func JsonValueArgs(root *cobra.Command, args []string) []string {
+func (t Tree) JsonValueArgs(root *cobra.Command, args []string) []string {
 	var out []string
 	var words []string // the command's words so far
 	for i := 0; i < len(args); i++ {
@@ -83,7 +65,7 @@ func JsonValueArgs(root *cobra.Command, args []string) []string {
 			if v := strings.TrimPrefix(arg, "--json="); !jsonBoolValues[v] {
 				arg = "--json-fields=" + v
 			}
-		case arg == "--json" && i+1 < len(args) && namesFields(root, words, args[i+1]):
+		case arg == "--json" && i+1 < len(args) && t.namesFields(root, words, args[i+1]):
 			out = append(out, "--json-fields", args[i+1])
 			i++
 			continue
@@ -110,15 +92,16 @@ func commandOf(root *cobra.Command, words []string) *cobra.Command {
 
 // namesFields is whether next is a comma list of top-level fields of the
 // object of the command words names, none of them its subcommand.
-func namesFields(root *cobra.Command, words []string, next string) bool {
+func (t Tree) namesFields(root *cobra.Command, words []string, next string) bool {
 	cmd, _, err := root.Find(words)
 	if err != nil || cmd == nil {
 		return false
 	}
-	fields := jsonFieldsOf()[cmdutil.CommandKey(cmd)]
-	if fields == nil {
+	doc := t.jsonDoc(cmdutil.CommandKey(cmd))
+	if doc == nil {
 		return false
 	}
+	fields := jsonFields(doc)
 	for _, name := range strings.Split(next, ",") {
 		if !fields[name] {
 			return false

@@ -5,31 +5,22 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
-	"github.com/roster-cli/roster/internal/cli/account"
-	"github.com/roster-cli/roster/internal/cli/cache"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/dev"
-	"github.com/roster-cli/roster/internal/cli/group"
 	"github.com/roster-cli/roster/internal/cli/help"
-	"github.com/roster-cli/roster/internal/cli/hooks"
-	"github.com/roster-cli/roster/internal/cli/project"
 	"github.com/roster-cli/roster/internal/cli/render"
-	"github.com/roster-cli/roster/internal/cli/repo"
-	"github.com/roster-cli/roster/internal/cli/workspace"
 	"github.com/roster-cli/roster/settings"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
-// NewRootCmd builds the whole command tree.
-func NewRootCmd(a *cmdutil.Factory) *cobra.Command { return NewRootCmdFor(a, nil) }
+// NewRootCmd builds the whole command tree of t.
+func NewRootCmd(a *cmdutil.Factory, t Tree) *cobra.Command { return NewRootCmdFor(a, t, nil) }
 
 // NewRootCmdFor builds the command tree an invocation with args needs: when
-// args name one of the command groups below, the root with that group
+// args name one of t's command groups, the root with that group
 // alone, because building every group's commands and flags (and cobra's
 // completion command) is start-up work the other groups' commands do not
 // need (docs/PERFORMANCE.md, "Start-up"). Anything else (no group, help,
@@ -37,7 +28,7 @@ func NewRootCmd(a *cmdutil.Factory) *cobra.Command { return NewRootCmdFor(a, nil
 // with suggestions from the whole tree) gets the whole tree. The group
 // behaves the same either way: its help, flags, errors and suggestions
 // only involve itself and the root.
-func NewRootCmdFor(a *cmdutil.Factory, args []string) *cobra.Command {
+func NewRootCmdFor(a *cmdutil.Factory, t Tree, args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "roster",
 		Short: "Maintainer graphs for Git repositories on Nostr, and relay-authoritative workspaces",
@@ -57,7 +48,7 @@ roster help formatting.`,
 		DisableSuggestions: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			a.Running = cmd
-			repo.ApplyRepoEnv(a, cmd) // repo/env.go
+			cmdutil.ApplyRepoEnv(a, cmd) // cmdutil/repo_env.go
 			if err := a.StartDeadline(cmd); err != nil {
 				return err
 			}
@@ -85,7 +76,7 @@ roster help formatting.`,
 	a.Opts.Timeout = cmdutil.DefaultTimeout
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return flagError(cmd, err) })
 
-	if build := CommandGroup(args); build != nil {
+	if build := t.Group(args); build != nil {
 		root.CompletionOptions.DisableDefaultCmd = true
 		root.SetHelpCommand(help.NewHelpCmd(a, root))
 		root.AddCommand(build(a))
@@ -99,9 +90,8 @@ roster help formatting.`,
 	addCompletionExamples(root)
 	root.SetHelpCommand(help.NewHelpCmd(a, root))
 
-	// Each command group lives in its own file; add it to CommandGroups.
-	for _, name := range groupOrder {
-		root.AddCommand(CommandGroups[name](a))
+	for _, name := range t.names() {
+		root.AddCommand(t[name].New(a))
 	}
 	rejectUnknownSubcommands(root)
 	explainArgErrors(root)
@@ -109,30 +99,10 @@ roster help formatting.`,
 	return root
 }
 
-// CommandGroups are the command groups under the root, the one list of
-// them: the whole tree is all of them, and an invocation that names one
-// builds it alone (NewRootCmdFor).
-var CommandGroups = map[string]func(*cmdutil.Factory) *cobra.Command{
-	"version": help.NewVersionCmd, "login": account.NewLoginCmd, "logout": account.NewLogoutCmd, "whoami": account.NewWhoamiCmd,
-	"cache": cache.NewCacheCmd, "pending": newPendingTree, "repo": newRepoTree, "project": project.NewProjectCmd, "group": group.NewGroupCmd,
-	"dev": dev.NewDevCmd, "workspace": workspace.NewWorkspaceCmd, "hooks": hooks.NewHooksCmd,
-}
-
-// groupOrder is the order the whole tree adds CommandGroups in (cobra
-// sorts help by name; the order only decides which is built first).
-var groupOrder = func() []string {
-	names := make([]string, 0, len(CommandGroups))
-	for n := range CommandGroups {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}()
-
-// CommandGroup is the builder of the group args name first, skipping the
-// shared flags before it (cmdutil.SharedFlags says which take a value);
-// nil when args name no group of CommandGroups.
-func CommandGroup(args []string) func(*cmdutil.Factory) *cobra.Command {
+// Group is the builder of the group args name first, skipping the shared
+// flags before it (cmdutil.SharedFlags says which take a value); nil when
+// args name no group of t.
+func (t Tree) Group(args []string) func(*cmdutil.Factory) *cobra.Command {
 	for i := 0; i < len(args); i++ {
 		switch arg := args[i]; {
 		case arg == "--":
@@ -142,7 +112,7 @@ func CommandGroup(args []string) func(*cmdutil.Factory) *cobra.Command {
 				i++
 			}
 		default:
-			return CommandGroups[arg]
+			return t[arg].New
 		}
 	}
 	return nil
@@ -313,24 +283,18 @@ func unknownCommandError(parent *cobra.Command, typed string) *cmdutil.ExitError
 		Commands: append(cmds, cmdutil.HelpFor(parent))}
 }
 
-// Run executes roster with args and returns the process exit code. Tests call
-// it in-process with their own streams.
-func Run(args []string, s *cmdutil.IoStreams) int { return RunWith(args, s, cmdutil.Seams{}) }
-
-// RunWith is run with test seams.
-func RunWith(args []string, s *cmdutil.IoStreams, sm cmdutil.Seams) int {
-	return RunContext(context.Background(), args, s, sm)
-}
-
-// RunContext runs roster under ctx: every command's cmd.Context() is it, so
+// RunContext runs the command line args with t's commands under ctx and
+// returns the process exit code: every command's cmd.Context() is ctx, so
 // an interrupt (main cancels ctx on SIGINT and SIGTERM) stops relay waits.
-func RunContext(ctx context.Context, args []string, s *cmdutil.IoStreams, sm cmdutil.Seams) int {
+// Tests call it in-process with their own streams and seams.
+func RunContext(ctx context.Context, t Tree, args []string, s *cmdutil.IoStreams, sm cmdutil.Seams) int {
 	a := &cmdutil.Factory{Io: s, Seams: sm}
-	return Execute(a, ctx, NewRootCmdFor(a, args), args)
+	return Execute(a, ctx, t, NewRootCmdFor(a, t, args), args)
 }
 
-// Execute runs root (a's command tree) with args and returns the exit code.
-func Execute(a *cmdutil.Factory, ctx context.Context, root *cobra.Command, args []string) int {
+// Execute runs root (a's command tree, built from t) with args and
+// returns the exit code.
+func Execute(a *cmdutil.Factory, ctx context.Context, t Tree, root *cobra.Command, args []string) int {
 	var cmd *cobra.Command
 	var err error
 	if se := RefuseSecretArguments(root, args); se != nil { // secret_args.go: positions as typed
@@ -339,7 +303,7 @@ func Execute(a *cmdutil.Factory, ctx context.Context, root *cobra.Command, args 
 		if len(args) == 0 || (args[0] != cobra.ShellCompRequestCmd && args[0] != cobra.ShellCompNoDescRequestCmd) {
 			args = HoistLeadingFlags(root, args)
 		}
-		args = JsonValueArgs(root, args) // json_value.go: --json a,b
+		args = t.JsonValueArgs(root, args) // json_value.go: --json a,b
 		root.SetArgs(args)
 		cmd, err = root.ExecuteContextC(ctx)
 	}

@@ -1,4 +1,4 @@
-package root
+package commands
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 
 // newPendingTree is `roster pending`, given what resuming needs from the
 // repository and workspace commands.
-func newPendingTree(a *cmdutil.Factory) *cobra.Command {
+func newPending(a *cmdutil.Factory) *cobra.Command {
 	query := func(a *cmdutil.Factory, ctx context.Context, reach ...string) (discovery.Query, func(), error) {
 		return repo.WriteQuery(a, ctx, cmdutil.SourceOptions{}, reach...)
 	}

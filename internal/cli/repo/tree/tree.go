@@ -1,20 +1,24 @@
-package root
+// Package tree assembles roster repo: the repo package builds the command
+// and its graph and history reads; health, state, check-event and the
+// membership changes live in packages of their own that import repo, and
+// are added to it here.
+package tree
 
 import (
+	"reflect"
+
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/repo"
 	"github.com/roster-cli/roster/internal/cli/repo/change"
 	"github.com/roster-cli/roster/internal/cli/repo/checkevent"
 	"github.com/roster-cli/roster/internal/cli/repo/health"
 	"github.com/roster-cli/roster/internal/cli/repo/state"
+	"github.com/roster-cli/roster/report"
 	"github.com/spf13/cobra"
 )
 
-// newRepoTree is roster repo with its subcommands: the repo package builds
-// the command and its graph and history reads; health, state, check-event
-// and the membership changes live in packages of their own that import
-// repo, and are added here.
-func newRepoTree(a *cmdutil.Factory) *cobra.Command {
+// New is roster repo with its subcommands.
+func New(a *cmdutil.Factory) *cobra.Command {
 	cmd := repo.NewRepoCmd(a)
 	cmd.AddCommand(
 		health.NewRepoHealthCmd(a),
@@ -40,4 +44,13 @@ func addRepoFlags(a *cmdutil.Factory, parent *cobra.Command) {
 		}
 		addRepoFlags(a, c)
 	}
+}
+
+// JSONDocs are the JSON objects of the repo commands whose top-level
+// fields `--json a,b` selects, by command path below the root.
+var JSONDocs = map[string]reflect.Type{
+	"repo":         reflect.TypeOf(report.Repo{}),
+	"repo health":  reflect.TypeOf(report.Health{}),
+	"repo graph":   reflect.TypeOf(report.Graph{}),
+	"repo history": reflect.TypeOf(report.History{}),
 }

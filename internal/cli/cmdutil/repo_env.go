@@ -1,9 +1,8 @@
-package repo
+package cmdutil
 
 import (
 	"strings"
 
-	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
 
@@ -14,10 +13,10 @@ import (
 // refused as a given --repo is: the environment is set for every command).
 const repoEnv = "ROSTER_REPO"
 
-// ApplyRepoEnv sets --repo from ROSTER_REPO when cmd reads a repository and
+// ApplyRepoEnv (run by the root before every command) sets --repo from ROSTER_REPO when cmd reads a repository and
 // no --repo was given. An empty or blank value is unset.
-func ApplyRepoEnv(a *cmdutil.Factory, cmd *cobra.Command) {
-	if !cmdutil.Reads(cmd, "repo") {
+func ApplyRepoEnv(a *Factory, cmd *cobra.Command) {
+	if !Reads(cmd, "repo") {
 		return
 	}
 	if f := cmd.Flags().Lookup("repo"); f != nil && f.Changed {
