@@ -3,10 +3,10 @@ GO ?= go
 PKGS := ./...
 # Packages whose tests start khatru relays and whose races would be khatru's
 # or go-nostr's own (khatru's listener code races under -race), so these run
-# without it. Everything else runs with -race, including relaypool: its tests
+# without it: the command tree's packages hold its end-to-end tests. Everything else runs with -race, including relaypool: its tests
 # start devrelay relays, but devrelay does its own delivery (not khatru's
 # racy broadcast), and the pool's concurrency is what -race should watch.
-RELAY_PKGS := ./cmd/roster ./devrelay/... ./golden ./interop
+RELAY_PKGS := ./cmd/roster ./internal/cli/... ./devrelay/... ./golden ./interop
 # The interop suite's JavaScript side (nostr-tools, @nostr-relay): installed
 # by `npm ci` only when interop/node_modules is missing or older than the
 # lockfile, so repeated runs reuse it (better-sqlite3 compiles for minutes).
@@ -52,7 +52,7 @@ $(INTEROP_DEPS): interop/package.json interop/package-lock.json
 # Each prints a package's lines when that package ends; the exit status is
 # non-zero when either group fails.
 test: vet fmtcheck modcheck $(INTEROP_DEPS)
-	@race=$$($(GO) list $(PKGS) | grep -v -E '/cmd/roster$$|/devrelay(/|$$)|/golden$$|/interop$$'); \
+	@race=$$($(GO) list $(PKGS) | grep -v -E '/cmd/roster$$|/internal/cli/|/devrelay(/|$$)|/golden$$|/interop$$'); \
 	relay=$$($(GO) list $(RELAY_PKGS) 2>/dev/null); \
 	echo "== go test (packages that start relays) and go test -race (the others), side by side"; \
 	$(GO) test -count=1 $$relay & relay_pid=$$!; \
@@ -67,7 +67,7 @@ demo: build
 # round trips and signature checks, cache writes, object availability on
 # loopback Git servers, and cold vs warm `roster repo --json`. Figures and how to read them: docs/PERFORMANCE.md.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./graph ./relaypool ./cache ./gitstate ./cmd/roster
+	$(GO) test -run '^$$' -bench . -benchmem ./graph ./relaypool ./cache ./gitstate ./cmd/roster ./internal/cli/repo
 
 # Start-up: a warm `roster repo --offline --json` against `git rev-parse HEAD`,
 # side by side (docs/PERFORMANCE.md "Start-up"; the Go benchmark

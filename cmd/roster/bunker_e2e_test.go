@@ -6,12 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
-	"github.com/nbd-wtf/go-nostr/nip46"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/account"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
@@ -20,91 +20,38 @@ import (
 	"github.com/zalando/go-keyring"
 )
 
-// startTestBunker runs go-nostr's NIP-46 signer side in-process over relayURL,
-// holding userSK. It authorizes a client that connects with secret, and only
-// such clients afterwards. It returns the bunker:// URL and a counter of the
-// sign_event requests it answered.
-func startTestBunker(t *testing.T, relayURL, userSK, secret string) (string, func() int) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	pk, _ := nostr.GetPublicKey(userSK)
-	ks := nip46.NewStaticKeySigner(userSK)
-	var mu sync.Mutex
-	authorized := map[string]bool{}
-	signed := 0
-	ks.AuthorizeRequest = func(_ bool, from, given string) bool {
-		mu.Lock()
-		defer mu.Unlock()
-		if given != "" && given == secret {
-			authorized[from] = true
-		}
-		return authorized[from]
-	}
-	r, err := nostr.RelayConnect(ctx, relayURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = r.Close() })
-	sub, err := r.Subscribe(ctx, nostr.Filters{{Kinds: []int{nostr.KindNostrConnect}, Tags: nostr.TagMap{"p": []string{pk}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	<-sub.EndOfStoredEvents
-	go func() {
-		for evt := range sub.Events {
-			req, _, resp, err := ks.HandleRequest(ctx, evt)
-			if err != nil {
-				continue
-			}
-			if req.Method == "sign_event" {
-				mu.Lock()
-				signed++
-				mu.Unlock()
-			}
-			_ = r.Publish(ctx, resp)
-		}
-	}()
-	count := func() int {
-		mu.Lock()
-		defer mu.Unlock()
-		return signed
-	}
-	return "bunker://" + pk + "?relay=" + relayURL + "&secret=" + secret, count
-}
-
 // Rule (NIP-46 bunker signer): an in-process bunker (go-nostr's signer side)
 // over a devrelay signs a repo init announcement end to end.
 func TestBunkerLoginSignsARepoInitAnnouncementEndToEnd(t *testing.T) {
 	t.Parallel()
-	signerTestKeyring(t)
-	user := newTestKey(t)
+	clitest.SignerTestKeyring(t)
+	user := clitest.NewTestKey(t)
 	bunkerRelay := devrelay.StartN(t, 1, devrelay.Options{})[0]
 	repoRelays := devrelay.StartN(t, 1, devrelay.Options{})
-	bunkerURL, signed := startTestBunker(t, bunkerRelay.URL(), user.hex, "one-time-s3cret")
-	env := homeEnv(t)
+	bunkerURL, signed := clitest.StartTestBunker(t, bunkerRelay.URL(), user.Hex, "one-time-s3cret")
+	env := clitest.HomeEnv(t)
 
-	r := invocation{Env: env}.roster(t, "login", "--bunker", bunkerURL, "--json")
+	r := clitest.Invocation{Env: env}.Roster(t, "login", "--bunker", bunkerURL, "--json")
 	var login account.LoginResult
-	decodeJSON(t, r, &login)
-	if r.Code != 0 || login.Backend != "bunker" || login.Pubkey != user.pubkey || strings.Contains(orEmpty(login.Bunker), "one-time-s3cret") || !strings.HasPrefix(orEmpty(login.Bunker), "bunker://") {
+	clitest.DecodeJSON(t, r, &login)
+	if r.Code != 0 || login.Backend != "bunker" || login.Pubkey != user.Pubkey || strings.Contains(clitest.OrEmpty(login.Bunker), "one-time-s3cret") || !strings.HasPrefix(clitest.OrEmpty(login.Bunker), "bunker://") {
 		t.Fatalf("exit %d login %+v err %q", r.Code, login, r.Err)
 	}
-	who := invocation{Env: env}.roster(t, "whoami", "--json")
+	who := clitest.Invocation{Env: env}.Roster(t, "whoami", "--json")
 	var w account.WhoamiResult
-	decodeJSON(t, who, &w)
-	if w.Backend != "bunker" || w.Npub != user.npub {
+	clitest.DecodeJSON(t, who, &w)
+	if w.Backend != "bunker" || w.Npub != user.Npub {
 		t.Fatalf("whoami %+v", w)
 	}
 
-	dir, root := initTestCheckout(t, "widget")
-	r = invocation{Env: env, Dir: dir}.roster(t, append([]string{"repo", "init", "--json"}, initRelayFlags(repoRelays)...)...)
+	dir, root := clitest.InitTestCheckout(t, "widget")
+	r = clitest.Invocation{Env: env, Dir: dir}.Roster(t, append([]string{"repo", "init", "--json"}, clitest.InitRelayFlags(repoRelays)...)...)
 	if r.Code != 0 {
 		t.Fatalf("repo init via bunker: exit %d out %s err %s", r.Code, r.Out, r.Err)
 	}
 	var res report.RepoInit
-	decodeJSON(t, r, &res)
-	stored := initStoredAnnouncements(repoRelays[0], user.pubkey)
+	clitest.DecodeJSON(t, r, &res)
+	stored := clitest.InitStoredAnnouncements(repoRelays[0], user.Pubkey)
 	if len(stored) != 1 || stored[0].ID != res.Event.ID || res.Backend != "bunker" || stored[0].Tags.Find("r")[1] != root {
 		t.Fatalf("stored %v result %+v", stored, res)
 	}
@@ -125,7 +72,7 @@ func TestBunkerLoginSignsARepoInitAnnouncementEndToEnd(t *testing.T) {
 	}
 	peer, _ := signer.NewKeySigner(nostr.GeneratePrivateKey(), "env")
 	peerPK, _ := peer.PublicKey(context.Background())
-	ct, _ := peer.Encrypt(context.Background(), "workspace key", user.pubkey)
+	ct, _ := peer.Encrypt(context.Background(), "workspace key", user.Pubkey)
 	if pt, err := s.Decrypt(context.Background(), ct, peerPK); err != nil || pt != "workspace key" {
 		t.Fatalf("bunker Decrypt: %q %v", pt, err)
 	}
@@ -133,11 +80,11 @@ func TestBunkerLoginSignsARepoInitAnnouncementEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pt, err := peer.Decrypt(context.Background(), back, user.pubkey); err != nil || pt != "reply" {
+	if pt, err := peer.Decrypt(context.Background(), back, user.Pubkey); err != nil || pt != "reply" {
 		t.Fatalf("peer reads %q %v", pt, err)
 	}
 
-	if leaks := secretLeaks(t, user, map[string]string{"login": r.Out + r.Err, "who": who.Out}, env["ROSTER_HOME"]); len(leaks) > 0 {
+	if leaks := clitest.SecretLeaks(t, user, map[string]string{"login": r.Out + r.Err, "who": who.Out}, env["ROSTER_HOME"]); len(leaks) > 0 {
 		t.Fatalf("user secret in %v", leaks)
 	}
 	// Nor is the bunker's one-time connection secret kept anywhere.
@@ -155,10 +102,10 @@ func TestBunkerLoginSignsARepoInitAnnouncementEndToEnd(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 
-	out := invocation{Env: env}.roster(t, "logout", "--json")
+	out := clitest.Invocation{Env: env}.Roster(t, "logout", "--json")
 	var lo account.LogoutResult
-	decodeJSON(t, out, &lo)
-	if !lo.LoggedOut || orEmpty(lo.Backend) != "bunker" || orEmpty(lo.BunkerClientPubkey) == "" {
+	clitest.DecodeJSON(t, out, &lo)
+	if !lo.LoggedOut || clitest.OrEmpty(lo.Backend) != "bunker" || clitest.OrEmpty(lo.BunkerClientPubkey) == "" {
 		t.Fatalf("logout %+v", lo)
 	}
 }
@@ -167,17 +114,17 @@ func TestBunkerLoginSignsARepoInitAnnouncementEndToEnd(t *testing.T) {
 // records no account.
 func TestBunkerLoginWithAWrongSecretIsRefused(t *testing.T) {
 	t.Parallel()
-	signerTestKeyring(t)
-	user := newTestKey(t)
+	clitest.SignerTestKeyring(t)
+	user := clitest.NewTestKey(t)
 	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
-	bunkerURL, _ := startTestBunker(t, relay.URL(), user.hex, "right")
-	env := homeEnv(t)
+	bunkerURL, _ := clitest.StartTestBunker(t, relay.URL(), user.Hex, "right")
+	env := clitest.HomeEnv(t)
 	wrong := strings.Replace(bunkerURL, "secret=right", "secret=wrong", 1)
-	r := invocation{Env: env}.roster(t, "login", "--bunker", wrong)
+	r := clitest.Invocation{Env: env}.Roster(t, "login", "--bunker", wrong)
 	if r.Code == 0 || !strings.Contains(r.Err, "unauthorized") || strings.Contains(r.Err, "secret=wrong") {
 		t.Fatalf("exit %d err %q", r.Code, r.Err)
 	}
-	if w := (invocation{Env: env}).roster(t, "whoami"); w.Code != cmdutil.ExitUsage {
+	if w := (clitest.Invocation{Env: env}).Roster(t, "whoami"); w.Code != cmdutil.ExitUsage {
 		t.Fatalf("whoami after refused login: exit %d", w.Code)
 	}
 }
@@ -186,30 +133,30 @@ func TestBunkerLoginWithAWrongSecretIsRefused(t *testing.T) {
 // after switching the same account from the keyring to a bunker.
 func TestSwitchingToABunkerThenLogoutLeavesNoSecretInTheKeyring(t *testing.T) {
 	t.Parallel()
-	signerTestKeyring(t)
-	user := newTestKey(t)
+	clitest.SignerTestKeyring(t)
+	user := clitest.NewTestKey(t)
 	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
-	bunkerURL, _ := startTestBunker(t, relay.URL(), user.hex, "s")
-	env := homeEnv(t)
-	if r := (invocation{Env: env, Stdin: user.nsec}).roster(t, "login", "--nsec"); r.Code != 0 {
+	bunkerURL, _ := clitest.StartTestBunker(t, relay.URL(), user.Hex, "s")
+	env := clitest.HomeEnv(t)
+	if r := (clitest.Invocation{Env: env, Stdin: user.Nsec}).Roster(t, "login", "--nsec"); r.Code != 0 {
 		t.Fatalf("login --nsec: %d %s", r.Code, r.Err)
 	}
-	r := invocation{Env: env}.roster(t, "login", "--bunker", bunkerURL, "--json")
+	r := clitest.Invocation{Env: env}.Roster(t, "login", "--bunker", bunkerURL, "--json")
 	var login account.LoginResult
-	decodeJSON(t, r, &login)
+	clitest.DecodeJSON(t, r, &login)
 	if r.Code != 0 || login.Backend != "bunker" {
 		t.Fatalf("login --bunker: %d %s %s", r.Code, r.Out, r.Err)
 	}
-	if _, err := keyring.Get(signer.KeyringService, user.npub); !errors.Is(err, keyring.ErrNotFound) {
+	if _, err := keyring.Get(signer.KeyringService, user.Npub); !errors.Is(err, keyring.ErrNotFound) {
 		t.Fatalf("the nsec stays in the keyring after switching to the bunker: %v", err)
 	}
-	if _, err := keyring.Get(signer.KeyringService, user.npub+"#bunker-client"); err != nil {
+	if _, err := keyring.Get(signer.KeyringService, user.Npub+"#bunker-client"); err != nil {
 		t.Fatalf("bunker client key not in the keyring: %v", err)
 	}
-	if r := (invocation{Env: env}).roster(t, "logout"); r.Code != 0 {
+	if r := (clitest.Invocation{Env: env}).Roster(t, "logout"); r.Code != 0 {
 		t.Fatalf("logout: %d", r.Code)
 	}
-	if _, err := keyring.Get(signer.KeyringService, user.npub+"#bunker-client"); !errors.Is(err, keyring.ErrNotFound) {
+	if _, err := keyring.Get(signer.KeyringService, user.Npub+"#bunker-client"); !errors.Is(err, keyring.ErrNotFound) {
 		t.Fatalf("bunker client key survives logout: %v", err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
@@ -25,21 +27,21 @@ func TestNoWorkspaceCommandWaitsForItsOwnCacheLock(t *testing.T) {
 	t.Parallel()
 	// The profiles are on the relay before the import reads them: a
 	// profile asked for and absent stays absent for discovery.ProfileMaxAge.
-	w := newSWWorld(t)
-	for sk, name := range map[string]string{swOwnerSK: "owen", swViewerSK: "vera"} {
-		if err := w.relay.PublishAs(pubOf(t, sk), namedProfile(t, sk, name)); err != nil {
+	w := clitest.NewSWWorld(t)
+	for sk, name := range map[string]string{clitest.SwOwnerSK: "owen", clitest.SwViewerSK: "vera"} {
+		if err := w.Relay.PublishAs(clitest.PubOf(t, sk), clitest.NamedProfile(t, sk, name)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	w.publishLegacy()
-	w.homes[swOwnerSK] = t.TempDir()
-	owner := "owen (" + w.ownerNpub() + ")"
-	viewer := "vera (" + w.npub(swViewerSK) + ")"
+	w.PublishLegacy()
+	w.Homes[clitest.SwOwnerSK] = t.TempDir()
+	owner := "owen (" + w.OwnerNpub() + ")"
+	viewer := "vera (" + w.Npub(clitest.SwViewerSK) + ")"
 	run := func(want []string, args ...string) {
 		t.Helper()
-		env := map[string]string{"ROSTER_SECRET_KEY": swOwnerSK, "ROSTER_HOME": w.homes[swOwnerSK]}
+		env := map[string]string{"ROSTER_SECRET_KEY": clitest.SwOwnerSK, "ROSTER_HOME": w.Homes[clitest.SwOwnerSK]}
 		start := time.Now()
-		r := invocation{Env: env, Seams: cmdutil.Seams{CacheWait: ownLockWait}}.roster(t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
+		r := clitest.Invocation{Env: env, Seams: cmdutil.Seams{CacheWait: ownLockWait}}.Roster(t, append(args, "--relay", w.Relay.URL(), "--timeout", "5s")...)
 		took := time.Since(start)
 		if r.Code != cmdutil.ExitOK {
 			t.Fatalf("%v: exit %d\n%s%s", args, r.Code, r.Out, r.Err)
@@ -58,7 +60,7 @@ func TestNoWorkspaceCommandWaitsForItsOwnCacheLock(t *testing.T) {
 	}
 	run([]string{owner}, "workspace", "import")
 	run([]string{owner}, "workspace", "show")
-	run([]string{viewer}, "workspace", "grant", w.npub(swViewerSK), "--role", "viewer")
+	run([]string{viewer}, "workspace", "grant", w.Npub(clitest.SwViewerSK), "--role", "viewer")
 	run([]string{owner, viewer}, "workspace", "show")
 	run([]string{owner, viewer}, "workspace", "show")
 	run([]string{owner}, "workspace", "list")

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/cache"
 	"github.com/roster-cli/roster/devrelay"
@@ -15,20 +17,20 @@ import (
 // bigEventsRepository is Eve's "big": she lists n maintainers, and each of them
 // announces it with a 200 KiB description, under the cache's per-event
 // limit, so a read of it caches n × 200 KiB.
-func bigEventsRepository(t *testing.T, n int) (person, []*nostr.Event) {
+func bigEventsRepository(t *testing.T, n int) (clitest.Person, []*nostr.Event) {
 	t.Helper()
-	eve := newPerson("eve of the big repository")
-	tags := []nostr.Tag{role("M", eve)}
-	var people []person
+	eve := clitest.NewPerson("eve of the big repository")
+	tags := []nostr.Tag{clitest.Role("M", eve)}
+	var people []clitest.Person
 	for i := range n {
-		p := newPerson(fmt.Sprintf("big repository maintainer %d", i))
+		p := clitest.NewPerson(fmt.Sprintf("big repository maintainer %d", i))
 		people = append(people, p)
-		tags = append(tags, role("m", p, "100"))
+		tags = append(tags, clitest.Role("m", p, "100"))
 	}
-	tags = append(tags, maintainersTag(append([]person{eve}, people...)...))
-	out := []*nostr.Event{eve.announce(t, "big", 100, tags...)}
+	tags = append(tags, clitest.MaintainersTag(append([]clitest.Person{eve}, people...)...))
+	out := []*nostr.Event{eve.Announce(t, "big", 100, tags...)}
 	for _, p := range people {
-		out = append(out, p.announce(t, "big", 101, role("M", eve, "100"), role("m", p, "100"),
+		out = append(out, p.Announce(t, "big", 101, clitest.Role("M", eve, "100"), clitest.Role("m", p, "100"),
 			nostr.Tag{"description", strings.Repeat("x", 200<<10)}))
 	}
 	return eve, out
@@ -43,19 +45,19 @@ func bigEventsRepository(t *testing.T, n int) (person, []*nostr.Event) {
 // nothing published.
 func TestAnotherRepositorysBigEventsDoNotEvictTheHomesRepository(t *testing.T) {
 	t.Parallel()
-	w := newMutWorld(t, 1)
-	w.seams.CacheMaxBytes = 4 << 20
-	base := alice.announce(t, w.id, 100)
-	w.seed(base)
-	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+	w := clitest.NewMutWorld(t, 1)
+	w.Seams.CacheMaxBytes = 4 << 20
+	base := clitest.Alice.Announce(t, w.Id, 100)
+	w.Seed(base)
+	w.Ok(clitest.Alice, clitest.Alice, 1000, "repo", "edit", "--add-maintainer", clitest.Bob.Npub())
 	eve, big := bigEventsRepository(t, 30)
-	publish(t, w.relays[0].URL(), big...)
-	r := invocation{Env: withKey(w.home, alice), Dir: w.dir, Seams: w.seams}.roster(t,
-		"repo", "--repo", eve.naddr("big"), "--relay", w.relays[0].URL(), "--home", w.home["ROSTER_HOME"], "--timeout", "10s", "--json")
+	clitest.Publish(t, w.Relays[0].URL(), big...)
+	r := clitest.Invocation{Env: clitest.WithKey(w.Home, clitest.Alice), Dir: w.Dir, Seams: w.Seams}.Roster(t,
+		"repo", "--repo", eve.Naddr("big"), "--relay", w.Relays[0].URL(), "--home", w.Home["ROSTER_HOME"], "--timeout", "10s", "--json")
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("reading the big repository: exit %d\n%s", r.Code, r.Err)
 	}
-	c, err := cache.OpenWith(w.home["ROSTER_HOME"], cache.Options{MaxBytes: w.seams.CacheMaxBytes})
+	c, err := cache.OpenWith(w.Home["ROSTER_HOME"], cache.Options{MaxBytes: w.Seams.CacheMaxBytes})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,23 +67,23 @@ func TestAnotherRepositorysBigEventsDoNotEvictTheHomesRepository(t *testing.T) {
 		t.Fatalf("the big repository evicted nothing (%+v, %v): the test does not overrun the cache", info, err)
 	}
 
-	off := w.run(alice, alice, 1100, "repo", "--offline", "--json")
+	off := w.Run(clitest.Alice, clitest.Alice, 1100, "repo", "--offline", "--json")
 	var view map[string]any
-	if off.Code != cmdutil.ExitOK || json.Unmarshal([]byte(off.Out), &view) != nil || !strings.Contains(off.Out, bob.npub()) {
+	if off.Code != cmdutil.ExitOK || json.Unmarshal([]byte(off.Out), &view) != nil || !strings.Contains(off.Out, clitest.Bob.Npub()) {
 		t.Fatalf("--offline after the big read: exit %d\n%s%s", off.Code, off.Out, off.Err)
 	}
 
 	// The relay now serves the version the edit replaced.
-	latest := w.relays[0].Stored(nostr.Filter{Kinds: []int{30617}, Authors: []string{alice.pk}, Tags: nostr.TagMap{"d": {w.id}}})
+	latest := w.Relays[0].Stored(nostr.Filter{Kinds: []int{30617}, Authors: []string{clitest.Alice.Pk}, Tags: nostr.TagMap{"d": {w.Id}}})
 	if len(latest) != 1 || latest[0].ID == base.ID {
 		t.Fatalf("stored %v", latest)
 	}
 	hidden := latest[0].ID
-	w.relays[0].SetMisbehaviour(devrelay.Misbehaviour{Withhold: func(e *nostr.Event) bool { return e.ID == hidden }})
-	w.relays[0].Inject(base)
-	before := w.storedCount()
-	stale := w.run(alice, alice, 1200, "repo", "edit", "--add-maintainer", carol.npub(), "--json", "--timeout", "5s")
-	if stale.Code != cmdutil.ExitIncomplete || !strings.Contains(stale.Out, `"code": "stale-relays"`) || w.storedCount() != before {
+	w.Relays[0].SetMisbehaviour(devrelay.Misbehaviour{Withhold: func(e *nostr.Event) bool { return e.ID == hidden }})
+	w.Relays[0].Inject(base)
+	before := w.StoredCount()
+	stale := w.Run(clitest.Alice, clitest.Alice, 1200, "repo", "edit", "--add-maintainer", clitest.Carol.Npub(), "--json", "--timeout", "5s")
+	if stale.Code != cmdutil.ExitIncomplete || !strings.Contains(stale.Out, `"code": "stale-relays"`) || w.StoredCount() != before {
 		t.Fatalf("exit %d against a relay serving the replaced version, want 4 stale-relays and nothing stored\n%s%s", stale.Code, stale.Out, stale.Err)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/cache"
 	"github.com/roster-cli/roster/devrelay"
@@ -16,18 +18,6 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 )
-
-func cacheTestEvent(t *testing.T, kind int, at int64, tags ...nostr.Tag) *nostr.Event {
-	t.Helper()
-	evt := &nostr.Event{Kind: kind, CreatedAt: nostr.Timestamp(at), Tags: nostr.Tags(tags)}
-	if evt.Tags == nil {
-		evt.Tags = nostr.Tags{}
-	}
-	if err := evt.Sign("0000000000000000000000000000000000000000000000000000000000000007"); err != nil {
-		t.Fatal(err)
-	}
-	return evt
-}
 
 type cacheInfoOut struct {
 	Schema        string         `json:"schema"`
@@ -47,7 +37,7 @@ type cacheInfoOut struct {
 	Skipped       uint64         `json:"skipped_oversized"`
 }
 
-func decodeCacheInfo(t *testing.T, r result) cacheInfoOut {
+func decodeCacheInfo(t *testing.T, r clitest.Result) cacheInfoOut {
 	t.Helper()
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\nout %s\nerr %s", r.Code, r.Out, r.Err)
@@ -66,9 +56,9 @@ func TestCacheInfoJSONCountsWhatTheCacheHolds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ann := cacheTestEvent(t, 30617, 100, nostr.Tag{"d", "r"})
-	st := cacheTestEvent(t, 30618, 100, nostr.Tag{"d", "r"})
-	del := cacheTestEvent(t, 5, 200, nostr.Tag{"e", st.ID})
+	ann := clitest.CacheTestEvent(t, 30617, 100, nostr.Tag{"d", "r"})
+	st := clitest.CacheTestEvent(t, 30618, 100, nostr.Tag{"d", "r"})
+	del := clitest.CacheTestEvent(t, 5, 200, nostr.Tag{"e", st.ID})
 	if err := c.Put(ann, st, del); err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +67,7 @@ func TestCacheInfoJSONCountsWhatTheCacheHolds(t *testing.T) {
 	}
 	c.Close()
 
-	out := decodeCacheInfo(t, invocation{Env: map[string]string{"ROSTER_HOME": home}}.roster(t, "cache", "info", "--json"))
+	out := decodeCacheInfo(t, clitest.Invocation{Env: map[string]string{"ROSTER_HOME": home}}.Roster(t, "cache", "info", "--json"))
 	if out.Schema != "roster.cache-info/v2" || !out.Exists || out.Path != cache.Path(home) || out.SchemaVersion != cache.SchemaVersion ||
 		out.Events != 3 || out.Kinds["30617"] != 1 || out.Kinds["30618"] != 1 || out.Kinds["5"] != 1 || out.Deletions != 1 ||
 		out.Addresses != 2 || len(out.Relays) != 1 || out.Relays[0] != "ws://127.0.0.1:7777" || out.SizeBytes <= 0 {
@@ -85,7 +75,7 @@ func TestCacheInfoJSONCountsWhatTheCacheHolds(t *testing.T) {
 	}
 
 	// --home beats ROSTER_HOME; the human form names the file and counts.
-	r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t, "--home", home, "cache", "info")
+	r := clitest.Invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.Roster(t, "--home", home, "cache", "info")
 	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, cache.Path(home)) || !strings.Contains(r.Out, "events:      3") || !strings.Contains(r.Out, "kind 30617") {
 		t.Fatalf("exit %d out %q err %q", r.Code, r.Out, r.Err)
 	}
@@ -109,7 +99,7 @@ func TestCacheInfoShowsTheCapEvictionsAndSkippedOversized(t *testing.T) {
 		}
 		flood = append(flood, evt)
 	}
-	huge := cacheTestEvent(t, 1, 100, nostr.Tag{"alt", strings.Repeat("y", cache.MaxEventBytes)})
+	huge := clitest.CacheTestEvent(t, 1, 100, nostr.Tag{"alt", strings.Repeat("y", cache.MaxEventBytes)})
 	if err := c.Put(append(flood, huge)...); err != nil {
 		t.Fatal(err)
 	}
@@ -122,12 +112,12 @@ func TestCacheInfoShowsTheCapEvictionsAndSkippedOversized(t *testing.T) {
 		t.Fatalf("setup: %+v", want)
 	}
 	env := map[string]string{"ROSTER_HOME": home}
-	out := decodeCacheInfo(t, invocation{Env: env}.roster(t, "cache", "info", "--json"))
+	out := decodeCacheInfo(t, clitest.Invocation{Env: env}.Roster(t, "cache", "info", "--json"))
 	if out.Schema != "roster.cache-info/v2" || out.MaxSizeBytes != cache.DefaultMaxBytes || out.MaxEventBytes != cache.MaxEventBytes ||
 		out.Evicted != want.Evicted || out.Skipped != 1 || out.Events != want.Events || out.Events == 0 || out.SizeBytes > cache.MinMaxBytes {
 		t.Fatalf("info %+v, want evicted %d, skipped 1, %d events", out, want.Evicted, want.Events)
 	}
-	r := invocation{Env: env}.roster(t, "cache", "info")
+	r := clitest.Invocation{Env: env}.Roster(t, "cache", "info")
 	for _, line := range []string{
 		fmt.Sprintf("(cap %d)", cache.DefaultMaxBytes),
 		fmt.Sprintf("evicted:     %d (least recently read", want.Evicted),
@@ -142,7 +132,7 @@ func TestCacheInfoShowsTheCapEvictionsAndSkippedOversized(t *testing.T) {
 func TestCacheInfoDoesNotCreateAMissingCache(t *testing.T) {
 	t.Parallel()
 	home := filepath.Join(t.TempDir(), "fresh")
-	out := decodeCacheInfo(t, invocation{Env: map[string]string{"ROSTER_HOME": home}}.roster(t, "cache", "info", "--json"))
+	out := decodeCacheInfo(t, clitest.Invocation{Env: map[string]string{"ROSTER_HOME": home}}.Roster(t, "cache", "info", "--json"))
 	if out.Exists || out.Path != cache.Path(home) || out.Events != 0 || out.MaxSizeBytes != cache.DefaultMaxBytes || out.MaxEventBytes != cache.MaxEventBytes {
 		t.Fatalf("info %+v", out)
 	}
@@ -159,7 +149,7 @@ func TestCacheInfoOnCorruptFileNamesTheWayOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := map[string]string{"ROSTER_HOME": home}
-	r := invocation{Env: env}.roster(t, "cache", "info", "--json")
+	r := clitest.Invocation{Env: env}.Roster(t, "cache", "info", "--json")
 	if r.Code != cmdutil.ExitFailure {
 		t.Fatalf("exit %d out %s", r.Code, r.Out)
 	}
@@ -178,15 +168,15 @@ func TestCacheInfoOnCorruptFileNamesTheWayOut(t *testing.T) {
 		!strings.Contains(body.Error.Message, cache.Path(home)) || body.Error.Details["path"] != cache.Path(home) {
 		t.Fatalf("error %+v", body.Error)
 	}
-	r = invocation{Env: env}.roster(t, "cache", "info")
+	r = clitest.Invocation{Env: env}.Roster(t, "cache", "info")
 	if r.Code != cmdutil.ExitFailure || !strings.Contains(r.Err, cache.Path(home)) || !strings.Contains(r.Err, "run: roster cache clear") {
 		t.Fatalf("human: exit %d err %q", r.Code, r.Err)
 	}
 	// The way out works.
-	if r := (invocation{Env: env}).roster(t, "cache", "clear"); r.Code != cmdutil.ExitOK {
+	if r := (clitest.Invocation{Env: env}).Roster(t, "cache", "clear"); r.Code != cmdutil.ExitOK {
 		t.Fatalf("clear: exit %d err %q", r.Code, r.Err)
 	}
-	decodeCacheInfo(t, invocation{Env: env}.roster(t, "cache", "info", "--json"))
+	decodeCacheInfo(t, clitest.Invocation{Env: env}.Roster(t, "cache", "info", "--json"))
 }
 
 func TestCacheInfoOnNewerSchemaNamesTheWayOut(t *testing.T) {
@@ -203,7 +193,7 @@ func TestCacheInfoOnNewerSchemaNamesTheWayOut(t *testing.T) {
 	}
 	_ = db.Update(func(tx *bolt.Tx) error { return tx.Bucket([]byte("meta")).Put([]byte("schema"), []byte("99")) })
 	db.Close()
-	r := invocation{Env: map[string]string{"ROSTER_HOME": home}}.roster(t, "cache", "info")
+	r := clitest.Invocation{Env: map[string]string{"ROSTER_HOME": home}}.Roster(t, "cache", "info")
 	if r.Code != cmdutil.ExitFailure || !strings.Contains(r.Err, "schema version 99") || !strings.Contains(r.Err, "roster cache clear") || !strings.Contains(r.Err, "--home") {
 		t.Fatalf("exit %d err %q", r.Code, r.Err)
 	}
@@ -218,7 +208,7 @@ func TestCacheClearRemovesTheFile(t *testing.T) {
 	}
 	c.Close()
 	env := map[string]string{"ROSTER_HOME": home}
-	r := invocation{Env: env}.roster(t, "cache", "clear", "--json")
+	r := clitest.Invocation{Env: env}.Roster(t, "cache", "clear", "--json")
 	var out struct {
 		Schema  string `json:"schema"`
 		Path    string `json:"path"`
@@ -233,11 +223,11 @@ func TestCacheClearRemovesTheFile(t *testing.T) {
 	if _, err := os.Stat(cache.Path(home)); !os.IsNotExist(err) {
 		t.Fatalf("file still there: %v", err)
 	}
-	r = invocation{Env: env}.roster(t, "cache", "clear", "--json")
+	r = clitest.Invocation{Env: env}.Roster(t, "cache", "clear", "--json")
 	if err := json.Unmarshal([]byte(r.Out), &out); err != nil || r.Code != cmdutil.ExitOK || out.Removed {
 		t.Fatalf("second clear: exit %d out %q", r.Code, r.Out)
 	}
-	r = invocation{Env: env}.roster(t, "cache", "clear")
+	r = clitest.Invocation{Env: env}.Roster(t, "cache", "clear")
 	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "nothing to remove") {
 		t.Fatalf("human clear: exit %d out %q", r.Code, r.Out)
 	}
@@ -251,7 +241,7 @@ func TestCacheClearRemovesTheFile(t *testing.T) {
 func TestCacheDefaultsToTheXDGCacheDirectory(t *testing.T) {
 	t.Parallel()
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
-	publish(t, relays[0].URL(), leadShaped(t, "proj")...)
+	clitest.Publish(t, relays[0].URL(), clitest.LeadShaped(t, "proj")...)
 	xdg, home := t.TempDir(), t.TempDir()
 	for _, c := range []struct {
 		env  map[string]string
@@ -260,13 +250,13 @@ func TestCacheDefaultsToTheXDGCacheDirectory(t *testing.T) {
 		{map[string]string{"XDG_CACHE_HOME": xdg, "HOME": home}, filepath.Join(xdg, "roster")},
 		{map[string]string{"HOME": home}, filepath.Join(home, ".cache", "roster")},
 	} {
-		if _, r := repoJSONRun(t, invocation{Env: c.env}, "--repo", alice.naddr("proj"), "--relay", relays[0].URL()); r.Code != cmdutil.ExitOK {
+		if _, r := clitest.RepoJSONRun(t, clitest.Invocation{Env: c.env}, "--repo", clitest.Alice.Naddr("proj"), "--relay", relays[0].URL()); r.Code != cmdutil.ExitOK {
 			t.Fatalf("read with %v: exit %d: %s", c.env, r.Code, r.Err)
 		}
 		if _, err := os.Stat(cache.Path(c.want)); err != nil {
 			t.Fatalf("with %v the read left no cache at %s: %v", c.env, cache.Path(c.want), err)
 		}
-		out := decodeCacheInfo(t, invocation{Env: c.env}.roster(t, "cache", "info", "--json"))
+		out := decodeCacheInfo(t, clitest.Invocation{Env: c.env}.Roster(t, "cache", "info", "--json"))
 		if !out.Exists || out.Path != cache.Path(c.want) || out.Kinds["30617"] == 0 {
 			t.Fatalf("with %v cache info %+v, want the read's events in %s", c.env, out, cache.Path(c.want))
 		}

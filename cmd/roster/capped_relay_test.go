@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
@@ -41,21 +43,21 @@ func strfryLike(newest int64) devrelay.Misbehaviour {
 // through.
 func TestStrangersAnnouncementsOnACappedRelayDoNotHideTheRepository(t *testing.T) {
 	t.Parallel()
-	w := twoMaintainers(t)
-	w.relays[0].SetMisbehaviour(strfryLike(2800))
+	w := clitest.TwoMaintainers(t)
+	w.Relays[0].SetMisbehaviour(strfryLike(2800))
 	for _, home := range []string{"fresh", "warm"} {
 		r := w
 		if home == "fresh" {
-			r = &mutWorld{t: t, relays: w.relays, id: w.id, home: testEnv(t), dir: t.TempDir()}
+			r = &clitest.MutWorld{T: t, Relays: w.Relays, Id: w.Id, Home: clitest.TestEnv(t), Dir: t.TempDir()}
 		}
-		read := r.ok(alice, alice, 3000, "repo")
-		if got := members(t, read); got["alice"] != "confirmed" || got["bob"] != "confirmed" {
+		read := r.Ok(clitest.Alice, clitest.Alice, 3000, "repo")
+		if got := clitest.Members(t, read); got["alice"] != "confirmed" || got["bob"] != "confirmed" {
 			t.Fatalf("%s home: members %v, want Alice and Bob confirmed\n%v", home, got, read)
 		}
 	}
-	w.ok(alice, alice, 3000, "repo", "health")
-	w.ok(alice, alice, 3000, "repo", "edit", "--add-maintainer", carol.npub())
-	w.wantLatest(alice, role("M", alice), role("m", bob, "2000"), role("m", carol, "3000"), projection(alice, bob, carol))
+	w.Ok(clitest.Alice, clitest.Alice, 3000, "repo", "health")
+	w.Ok(clitest.Alice, clitest.Alice, 3000, "repo", "edit", "--add-maintainer", clitest.Carol.Npub())
+	w.WantLatest(clitest.Alice, clitest.Role("M", clitest.Alice), clitest.Role("m", clitest.Bob, "2000"), clitest.Role("m", clitest.Carol, "3000"), clitest.Projection(clitest.Alice, clitest.Bob, clitest.Carol))
 }
 
 // Rule (a safety check never fails open on a capped relay): 600 newer
@@ -66,8 +68,8 @@ func TestStrangersAnnouncementsOnACappedRelayDoNotHideTheRepository(t *testing.T
 func TestStrangersIssuesOnACappedRelayDoNotHideANewlyAuthorizedStatus(t *testing.T) {
 	t.Parallel()
 	w, issue, closed := bobLedHisOwnRepository(t, true)
-	w.relays[0].SetMisbehaviour(strfryLike(900))
-	m := w.refused(alice, alice, 1000, cmdutil.ExitRefused, "newly-authorized-action", "repo", "edit", "--add-maintainer", bob.npub())
+	w.Relays[0].SetMisbehaviour(strfryLike(900))
+	m := w.Refused(clitest.Alice, clitest.Alice, 1000, cmdutil.ExitRefused, "newly-authorized-action", "repo", "edit", "--add-maintainer", clitest.Bob.Npub())
 	msg := m["error"].(map[string]any)["message"].(string)
 	for _, want := range []string{closed.ID, issue.ID} {
 		if !strings.Contains(msg, want) {
@@ -84,23 +86,23 @@ func TestStrangersIssuesOnACappedRelayDoNotHideANewlyAuthorizedStatus(t *testing
 // asks him by author in its first request.
 func TestACappedRelayCostsOneMoreRoundPerStepOfReachOnlyThere(t *testing.T) {
 	t.Parallel()
-	w := &mutWorld{t: t, relays: devrelay.StartN(t, 2, devrelay.Options{}), id: "my-repo", home: testEnv(t), dir: t.TempDir()}
-	w.seed(alice.announce(t, w.id, 100, role("M", alice), role("m", bob), maintainersTag(alice, bob)),
-		bob.announce(t, w.id, 100, role("M", alice), role("m", bob), maintainersTag(alice, bob)))
-	capped, honest := w.relays[0], w.relays[1]
+	w := &clitest.MutWorld{T: t, Relays: devrelay.StartN(t, 2, devrelay.Options{}), Id: "my-repo", Home: clitest.TestEnv(t), Dir: t.TempDir()}
+	w.Seed(clitest.Alice.Announce(t, w.Id, 100, clitest.Role("M", clitest.Alice), clitest.Role("m", clitest.Bob), clitest.MaintainersTag(clitest.Alice, clitest.Bob)),
+		clitest.Bob.Announce(t, w.Id, 100, clitest.Role("M", clitest.Alice), clitest.Role("m", clitest.Bob), clitest.MaintainersTag(clitest.Alice, clitest.Bob)))
+	capped, honest := w.Relays[0], w.Relays[1]
 	capped.SetMisbehaviour(strfryLike(900))
-	read := w.ok(alice, alice, 1000, "repo")
-	if got := members(t, read); got["bob"] != "confirmed" {
+	read := w.Ok(clitest.Alice, clitest.Alice, 1000, "repo")
+	if got := clitest.Members(t, read); got["bob"] != "confirmed" {
 		t.Fatalf("members %v", got)
 	}
 	if c, h := capped.ReqCount(), honest.ReqCount(); c != 3 || h != 2 {
 		t.Fatalf("REQs: capped relay %d, honest relay %d; want 3 (discovery, Bob by author, profiles) and 2", c, h)
 	}
 	last := capped.Requests()[1]
-	if len(last) != 2 || !slices.Equal(last[0].Authors, []string{bob.pk}) {
+	if len(last) != 2 || !slices.Equal(last[0].Authors, []string{clitest.Bob.Pk}) {
 		t.Fatalf("the capped relay's second request %v, want Bob's announcements and deletions by author", last)
 	}
-	w.ok(alice, alice, 1000, "repo")
+	w.Ok(clitest.Alice, clitest.Alice, 1000, "repo")
 	if c := capped.ReqCount(); c != 4 {
 		t.Fatalf("a warm read sent %d REQs to the capped relay, want 1", c-3)
 	}

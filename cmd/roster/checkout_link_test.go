@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
@@ -18,19 +20,19 @@ import (
 // `roster repo` there then works with no --repo and no --relay.
 func TestAcceptLinksACheckoutThatSelectsNoCoordinate(t *testing.T) {
 	t.Parallel()
-	w := newMutWorld(t, 1)
-	w.seed(alice.announce(t, w.id, 100))
-	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
-	w.dir = gitCheckout(t)
+	w := clitest.NewMutWorld(t, 1)
+	w.Seed(clitest.Alice.Announce(t, w.Id, 100))
+	w.Ok(clitest.Alice, clitest.Alice, 1000, "repo", "edit", "--add-maintainer", clitest.Bob.Npub())
+	w.Dir = clitest.GitCheckout(t)
 
-	r := w.run(bob, alice, 2000, "repo", "accept")
+	r := w.Run(clitest.Bob, clitest.Alice, 2000, "repo", "accept")
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("accept: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	if n := strings.Count(r.Out, "this checkout is now linked to the repository: git config nostr.repo naddr1"); n != 1 {
 		t.Fatalf("accept said %d times that it linked the checkout:\n%s", n, r.Out)
 	}
-	co, err := gitstate.Open(w.dir)
+	co, err := gitstate.Open(w.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,11 +40,11 @@ func TestAcceptLinksACheckoutThatSelectsNoCoordinate(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the checkout selects nothing after accept: %v", err)
 	}
-	if sel.Source != gitstate.SourceGitConfig || sel.Coordinate != alice.coord(w.id) || len(sel.Relays) != 1 || sel.Relays[0] != w.relays[0].URL() {
-		t.Fatalf("nostr.repo selects %+v, want %v with the relay %s as hint", sel, alice.coord(w.id), w.relays[0].URL())
+	if sel.Source != gitstate.SourceGitConfig || sel.Coordinate != clitest.Alice.Coord(w.Id) || len(sel.Relays) != 1 || sel.Relays[0] != w.Relays[0].URL() {
+		t.Fatalf("nostr.repo selects %+v, want %v with the relay %s as hint", sel, clitest.Alice.Coord(w.Id), w.Relays[0].URL())
 	}
-	inv := invocation{Env: withKey(w.home, bob), Dir: w.dir, Now: time.Unix(2100, 0)}
-	if r := inv.roster(t, "repo", "--json"); r.Code != cmdutil.ExitOK {
+	inv := clitest.Invocation{Env: clitest.WithKey(w.Home, clitest.Bob), Dir: w.Dir, Now: time.Unix(2100, 0)}
+	if r := inv.Roster(t, "repo", "--json"); r.Code != cmdutil.ExitOK {
 		t.Fatalf("roster repo in the linked checkout (no --repo, no --relay): exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 }
@@ -52,21 +54,21 @@ func TestAcceptLinksACheckoutThatSelectsNoCoordinate(t *testing.T) {
 // command for the user to run.
 func TestAcceptLeavesACheckoutSelectingAnotherCoordinate(t *testing.T) {
 	t.Parallel()
-	w := newMutWorld(t, 1)
-	w.seed(alice.announce(t, w.id, 100))
-	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
-	other := gitstate.EncodeNaddr(carol.coord("elsewhere"), nil)
-	dir, co := checkoutSelecting(t, other)
-	w.dir = dir
+	w := clitest.NewMutWorld(t, 1)
+	w.Seed(clitest.Alice.Announce(t, w.Id, 100))
+	w.Ok(clitest.Alice, clitest.Alice, 1000, "repo", "edit", "--add-maintainer", clitest.Bob.Npub())
+	other := gitstate.EncodeNaddr(clitest.Carol.Coord("elsewhere"), nil)
+	dir, co := clitest.CheckoutSelecting(t, other)
+	w.Dir = dir
 
-	m := w.ok(bob, alice, 2000, "repo", "accept")
+	m := w.Ok(clitest.Bob, clitest.Alice, 2000, "repo", "accept")
 	if m["linked"] != nil {
 		t.Fatalf("linked = %v in a checkout that selects another coordinate", m["linked"])
 	}
 	if got := co.NostrRepo(); len(got) != 1 || got[0] != other {
 		t.Fatalf("nostr.repo = %v, want it left at %s", got, other)
 	}
-	want := "git config nostr.repo " + gitstate.EncodeNaddr(alice.coord(w.id), []string{w.relays[0].URL()})
+	want := "git config nostr.repo " + gitstate.EncodeNaddr(clitest.Alice.Coord(w.Id), []string{w.Relays[0].URL()})
 	guidance, _ := json.Marshal(m["guidance"])
 	if !strings.Contains(string(guidance), want) {
 		t.Fatalf("guidance does not carry %q:\n%s", want, guidance)
@@ -78,9 +80,9 @@ func TestAcceptLeavesACheckoutSelectingAnotherCoordinate(t *testing.T) {
 // writes no hook, and names the command that links the checkout.
 func TestHooksInstallRefusesACheckoutWithNoCoordinate(t *testing.T) {
 	t.Parallel()
-	dir := gitCheckout(t)
-	inv := invocation{Env: homeEnv(t), Dir: dir}
-	r := inv.roster(t, "hooks", "install", "--json")
+	dir := clitest.GitCheckout(t)
+	inv := clitest.Invocation{Env: clitest.HomeEnv(t), Dir: dir}
+	r := inv.Roster(t, "hooks", "install", "--json")
 	if r.Code != cmdutil.ExitUsage {
 		t.Fatalf("hooks install: exit %d, want %d\n%s%s", r.Code, cmdutil.ExitUsage, r.Out, r.Err)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"gopkg.in/yaml.v3"
@@ -69,7 +71,7 @@ func runActionStep(t *testing.T, s actionStep, env map[string]string) (out strin
 	}
 	cmd := exec.Command(s.Shell, "-c", s.Run)
 	cmd.Dir = t.TempDir()
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), runAsRoster + "=1", "RUNNER_TEMP=" + dir,
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), clitest.RunAsRoster + "=1", "RUNNER_TEMP=" + dir,
 		"GITHUB_OUTPUT=" + outFile, "GITHUB_STEP_SUMMARY=" + sumFile, "ROSTER_BIN=" + exe}
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
@@ -100,10 +102,10 @@ func TestActionHealthStepAnnotatesAndGates(t *testing.T) {
 		t.Fatalf("action.yml has no sh step with id health: %+v", steps)
 	}
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
-	publish(t, relays[0].URL(), removalDone(t, true)...)
+	clitest.Publish(t, relays[0].URL(), clitest.RemovalDone(t, true)...)
 	inputs := func(strict string) map[string]string {
 		return map[string]string{"ROSTER_HOME": t.TempDir(), "HOME": t.TempDir(),
-			"ROSTER_ACTION_REPOSITORY": alice.naddr("proj"), "ROSTER_ACTION_RELAYS": relays[0].URL() + "\n",
+			"ROSTER_ACTION_REPOSITORY": clitest.Alice.Naddr("proj"), "ROSTER_ACTION_RELAYS": relays[0].URL() + "\n",
 			"ROSTER_ACTION_STRICT": strict, "ROSTER_ACTION_GIT_SERVERS": "true", "ROSTER_ACTION_TIMEOUT": "5s"}
 	}
 	for _, c := range []struct {
@@ -114,12 +116,12 @@ func TestActionHealthStepAnnotatesAndGates(t *testing.T) {
 		if code != c.code || !strings.Contains(outputs, "exit-code="+strconv.Itoa(c.code)) {
 			t.Fatalf("strict=%s: exit %d (want %d), outputs %q:\n%s", c.strict, code, c.code, outputs, out)
 		}
-		cmds := parseWorkflowCommands(t, out)
+		cmds := clitest.ParseWorkflowCommands(t, out)
 		var sawRemoval, sawVerdict bool
 		for _, w := range cmds {
 			switch w.Props["title"] {
 			case "roster: removed-by-lead":
-				sawRemoval = w.Command == "warning" && strings.Contains(w.Message, carol.npub()+" should run: roster repo follow-lead")
+				sawRemoval = w.Command == "warning" && strings.Contains(w.Message, clitest.Carol.Npub()+" should run: roster repo follow-lead")
 			case "roster: repository health":
 				sawVerdict = w.Command == c.verdict
 			}
@@ -129,7 +131,7 @@ func TestActionHealthStepAnnotatesAndGates(t *testing.T) {
 		}
 	}
 	out, code, _, _ := runActionStep(t, health, inputs("maybe"))
-	if code != cmdutil.ExitUsage || len(parseWorkflowCommands(t, out)) != 1 {
+	if code != cmdutil.ExitUsage || len(clitest.ParseWorkflowCommands(t, out)) != 1 {
 		t.Fatalf("strict=maybe: exit %d:\n%s", code, out)
 	}
 	// The build step uses a given binary as it is, without building.

@@ -3,84 +3,15 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/clitest"
 
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
 )
-
-// workflowCommand is one parsed GitHub Actions workflow command.
-type workflowCommand struct {
-	Command string
-	Props   map[string]string
-	Message string
-}
-
-var (
-	workflowLine = regexp.MustCompile(`^::([a-z-]+)(?: ([^:]*))?::(.*)$`)
-	workflowProp = regexp.MustCompile(`^([A-Za-z]+)=([^,:]*)$`)
-	// escapes the runner decodes; any other % sequence is a grammar error.
-	dataEscape = regexp.MustCompile(`%(25|0D|0A)|%`)
-	propEscape = regexp.MustCompile(`%(25|0D|0A|3A|2C)|%`)
-)
-
-// unescapeStrict decodes a workflow command value, failing on a "%" that
-// starts no escape the grammar knows.
-func unescapeStrict(t *testing.T, s string, re *regexp.Regexp) string {
-	t.Helper()
-	return re.ReplaceAllStringFunc(s, func(m string) string {
-		switch m {
-		case "%25":
-			return "%"
-		case "%0D":
-			return "\r"
-		case "%0A":
-			return "\n"
-		case "%3A":
-			return ":"
-		case "%2C":
-			return ","
-		}
-		t.Fatalf("unescaped %% in workflow command value %q", s)
-		return m
-	})
-}
-
-// parseWorkflowCommands is a strict parser of the workflow-command grammar
-// (::command key=value,key=value::message): every line of out must be one
-// of error, warning or notice, with well-formed, escaped properties and
-// message.
-func parseWorkflowCommands(t *testing.T, out string) []workflowCommand {
-	t.Helper()
-	var cmds []workflowCommand
-	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-		m := workflowLine.FindStringSubmatch(line)
-		if m == nil || strings.ContainsAny(line, "\r") {
-			t.Fatalf("not a workflow command: %q\n%s", line, out)
-		}
-		c := workflowCommand{Command: m[1], Props: map[string]string{}}
-		switch c.Command {
-		case "error", "warning", "notice":
-		default:
-			t.Fatalf("unexpected workflow command %q in %q", c.Command, line)
-		}
-		if m[2] != "" {
-			for _, p := range strings.Split(m[2], ",") {
-				pm := workflowProp.FindStringSubmatch(p)
-				if pm == nil {
-					t.Fatalf("malformed property %q in %q", p, line)
-				}
-				c.Props[pm[1]] = unescapeStrict(t, pm[2], propEscape)
-			}
-		}
-		c.Message = unescapeStrict(t, m[3], dataEscape)
-		cmds = append(cmds, c)
-	}
-	return cmds
-}
 
 // Rule (--format github): repo health prints GitHub Actions workflow
 // commands, values escaped as the command grammar requires (so text from
@@ -90,23 +21,23 @@ func parseWorkflowCommands(t *testing.T, out string) []workflowCommand {
 func TestHealthFormatGitHubIsWellFormedWorkflowCommands(t *testing.T) {
 	t.Parallel()
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
-	publish(t, relays[0].URL(), removalDone(t, true)...)
+	clitest.Publish(t, relays[0].URL(), clitest.RemovalDone(t, true)...)
 	summary := filepath.Join(t.TempDir(), "summary.md")
-	env := testEnv(t)
+	env := clitest.TestEnv(t)
 	env["GITHUB_STEP_SUMMARY"] = summary
-	base := []string{"repo", "health", "--no-git-servers", "--repo", alice.naddr("proj"), "--relay", relays[0].URL()}
+	base := []string{"repo", "health", "--no-git-servers", "--repo", clitest.Alice.Naddr("proj"), "--relay", relays[0].URL()}
 	for _, strict := range []string{"", "--strict", "--strict=all"} {
 		args := append([]string{}, base...)
 		if strict != "" {
 			args = append(args, strict)
 		}
-		plain := invocation{Env: testEnv(t)}.roster(t, args...)
-		r := invocation{Env: env}.roster(t, append(args, "--format", "github")...)
+		plain := clitest.Invocation{Env: clitest.TestEnv(t)}.Roster(t, args...)
+		r := clitest.Invocation{Env: env}.Roster(t, append(args, "--format", "github")...)
 		if r.Code != plain.Code {
 			t.Fatalf("%s: --format github exit %d, without it %d:\n%s%s", strict, r.Code, plain.Code, r.Out, r.Err)
 		}
-		cmds := parseWorkflowCommands(t, r.Out)
-		var removal, verdict *workflowCommand
+		cmds := clitest.ParseWorkflowCommands(t, r.Out)
+		var removal, verdict *clitest.WorkflowCommand
 		for i, c := range cmds {
 			switch c.Props["title"] {
 			case "roster: removed-by-lead":
@@ -115,7 +46,7 @@ func TestHealthFormatGitHubIsWellFormedWorkflowCommands(t *testing.T) {
 				verdict = &cmds[i]
 			}
 		}
-		if removal == nil || removal.Command != "warning" || !strings.Contains(removal.Message, carol.npub()+" should run: roster repo follow-lead") {
+		if removal == nil || removal.Command != "warning" || !strings.Contains(removal.Message, clitest.Carol.Npub()+" should run: roster repo follow-lead") {
 			t.Fatalf("%s: removal annotation %+v:\n%s", strict, removal, r.Out)
 		}
 		want := "notice"
@@ -144,7 +75,7 @@ func TestGitHubWorkflowCommandEscapesHostileText(t *testing.T) {
 	var b strings.Builder
 	hostile := "50% done:\r\n::error::pwned, really\n"
 	render.GhCommand(&b, "warning", "t:i,t%le\n::x", hostile)
-	cmds := parseWorkflowCommands(t, b.String())
+	cmds := clitest.ParseWorkflowCommands(t, b.String())
 	if len(cmds) != 1 || cmds[0].Props["title"] != `t:i,t%le\n::x` || cmds[0].Message != `50% done:\r`+"\n"+`::error::pwned, really`+"\n" {
 		t.Fatalf("parsed %+v from %q", cmds, b.String())
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
@@ -15,17 +17,17 @@ import (
 // scp-like URL (what GitHub shows) is announced as ssh://.
 func TestRepoInitAnnouncesAnSCPOriginAsSSHURL(t *testing.T) {
 	t.Parallel()
-	k := newTestKey(t)
+	k := clitest.NewTestKey(t)
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
-	dir, _ := initTestCheckout(t, "widget")
-	gitRun(t, dir, "remote", "add", "origin", "git@github.com:o/r.git")
-	env := homeEnv(t)
-	env["ROSTER_SECRET_KEY"] = k.nsec
-	r := invocation{Env: env, Dir: dir, Now: time.Unix(1750000000, 0)}.roster(t, append([]string{"repo", "init", "--json"}, initRelayFlags(relays)...)...)
+	dir, _ := clitest.InitTestCheckout(t, "widget")
+	clitest.GitRun(t, dir, "remote", "add", "origin", "git@github.com:o/r.git")
+	env := clitest.HomeEnv(t)
+	env["ROSTER_SECRET_KEY"] = k.Nsec
+	r := clitest.Invocation{Env: env, Dir: dir, Now: time.Unix(1750000000, 0)}.Roster(t, append([]string{"repo", "init", "--json"}, clitest.InitRelayFlags(relays)...)...)
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
-	stored := initStoredAnnouncements(relays[0], k.pubkey)
+	stored := clitest.InitStoredAnnouncements(relays[0], k.Pubkey)
 	if len(stored) != 1 {
 		t.Fatalf("stored %d announcements", len(stored))
 	}
@@ -39,31 +41,31 @@ func TestRepoInitAnnouncesAnSCPOriginAsSSHURL(t *testing.T) {
 // given explicitly with --clone, the path is announced as file://.
 func TestRepoInitRefusesALocalPathOriginAndWritesAnExplicitOneAsFileURL(t *testing.T) {
 	t.Parallel()
-	k := newTestKey(t)
+	k := clitest.NewTestKey(t)
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
-	dir, _ := initTestCheckout(t, "widget")
+	dir, _ := clitest.InitTestCheckout(t, "widget")
 	bareDir := t.TempDir()
-	gitRun(t, dir, "remote", "add", "origin", bareDir)
-	env := homeEnv(t)
-	env["ROSTER_SECRET_KEY"] = k.nsec
-	inv := invocation{Env: env, Dir: dir, Now: time.Unix(1750000000, 0)}
-	r := inv.roster(t, append([]string{"repo", "init", "--json"}, initRelayFlags(relays)...)...)
+	clitest.GitRun(t, dir, "remote", "add", "origin", bareDir)
+	env := clitest.HomeEnv(t)
+	env["ROSTER_SECRET_KEY"] = k.Nsec
+	inv := clitest.Invocation{Env: env, Dir: dir, Now: time.Unix(1750000000, 0)}
+	r := inv.Roster(t, append([]string{"repo", "init", "--json"}, clitest.InitRelayFlags(relays)...)...)
 	if r.Code != cmdutil.ExitUsage {
 		t.Fatalf("init with a path origin: exit %d, want %d\n%s%s", r.Code, cmdutil.ExitUsage, r.Out, r.Err)
 	}
-	var res initJSON
-	decodeJSON(t, r, &res)
+	var res clitest.InitJSON
+	clitest.DecodeJSON(t, r, &res)
 	if res.Error.Code != "local-clone-url" || len(res.Error.Commands) == 0 || !strings.Contains(strings.Join(res.Error.Commands, "\n"), "--clone https://") {
 		t.Fatalf("error %+v does not name the --clone https:// fix", res.Error)
 	}
-	if n := len(initStoredAnnouncements(relays[0], k.pubkey)); n != 0 {
+	if n := len(clitest.InitStoredAnnouncements(relays[0], k.Pubkey)); n != 0 {
 		t.Fatalf("a refused init published %d announcement(s)", n)
 	}
-	r = inv.roster(t, append([]string{"repo", "init", "--json", "--clone", bareDir}, initRelayFlags(relays)...)...)
+	r = inv.Roster(t, append([]string{"repo", "init", "--json", "--clone", bareDir}, clitest.InitRelayFlags(relays)...)...)
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("init --clone <path>: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
-	stored := initStoredAnnouncements(relays[0], k.pubkey)
+	stored := clitest.InitStoredAnnouncements(relays[0], k.Pubkey)
 	if len(stored) != 1 {
 		t.Fatalf("stored %d", len(stored))
 	}
@@ -75,11 +77,11 @@ func TestRepoInitRefusesALocalPathOriginAndWritesAnExplicitOneAsFileURL(t *testi
 // repo edit --clone writes the scp-like form as ssh://.
 func TestRepoEditCloneWritesSCPFormAsSSHURL(t *testing.T) {
 	t.Parallel()
-	w := newMutWorld(t, 1)
-	w.seed(alice.announce(t, w.id, 100))
-	w.ok(alice, alice, 1000, "repo", "edit", "--clone", "git@github.com:o/r.git")
+	w := clitest.NewMutWorld(t, 1)
+	w.Seed(clitest.Alice.Announce(t, w.Id, 100))
+	w.Ok(clitest.Alice, clitest.Alice, 1000, "repo", "edit", "--clone", "git@github.com:o/r.git")
 	var best *nostr.Event
-	for _, e := range w.relays[0].Stored(nostr.Filter{Kinds: []int{graph.KindAnnouncement}, Authors: []string{alice.pk}}) {
+	for _, e := range w.Relays[0].Stored(nostr.Filter{Kinds: []int{graph.KindAnnouncement}, Authors: []string{clitest.Alice.Pk}}) {
 		if best == nil || graph.Newer(e, best) {
 			best = e
 		}

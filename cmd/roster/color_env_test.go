@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
@@ -14,7 +16,7 @@ import (
 func TestRepoOutputColourFollowsTheEnvironment(t *testing.T) {
 	t.Parallel()
 	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
-	publish(t, relay.URL(), leadShaped(t, "proj")...)
+	clitest.Publish(t, relay.URL(), clitest.LeadShaped(t, "proj")...)
 	cases := []struct {
 		name        string
 		env         map[string]string
@@ -30,12 +32,12 @@ func TestRepoOutputColourFollowsTheEnvironment(t *testing.T) {
 		{"TERM=dumb", map[string]string{"TERM": "dumb"}, true, false, false},
 	}
 	for _, c := range cases {
-		env := testEnv(t)
+		env := clitest.TestEnv(t)
 		for k, v := range c.env {
 			env[k] = v
 		}
-		r := invocation{Env: env, OutTTY: c.tty, ErrTTY: c.tty, Dir: t.TempDir()}.roster(t,
-			"repo", "--repo", alice.naddr("proj"), "--relay", relay.URL(), "--timeout", "5s")
+		r := clitest.Invocation{Env: env, OutTTY: c.tty, ErrTTY: c.tty, Dir: t.TempDir()}.Roster(t,
+			"repo", "--repo", clitest.Alice.Naddr("proj"), "--relay", relay.URL(), "--timeout", "5s")
 		if r.Code != cmdutil.ExitOK {
 			t.Fatalf("%s: exit %d, stderr %q", c.name, r.Code, r.Err)
 		}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
@@ -20,7 +22,7 @@ func TestConfigRelaysAreUsedWhenNoFlagOrEnvironmentNamesOne(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := map[string]string{"ROSTER_HOME": home}
-	r := invocation{Env: env}.roster(t, "group", "show", "no-such-group", "--json")
+	r := clitest.Invocation{Env: env}.Roster(t, "group", "show", "no-such-group", "--json")
 	if relays[0].ReqCount() == 0 {
 		t.Fatalf("the relay of config.yaml was not asked (exit %d, out %s, err %s)", r.Code, r.Out, r.Err)
 	}
@@ -29,7 +31,7 @@ func TestConfigRelaysAreUsedWhenNoFlagOrEnvironmentNamesOne(t *testing.T) {
 	other := devrelay.StartN(t, 1, devrelay.Options{})
 	before := relays[0].ReqCount()
 	env["ROSTER_RELAYS"] = other[0].URL()
-	invocation{Env: env}.roster(t, "group", "show", "no-such-group", "--json")
+	clitest.Invocation{Env: env}.Roster(t, "group", "show", "no-such-group", "--json")
 	if relays[0].ReqCount() != before || other[0].ReqCount() == 0 {
 		t.Fatalf("ROSTER_RELAYS did not replace config.yaml's relays (config relay REQs %d -> %d, env relay %d)",
 			before, relays[0].ReqCount(), other[0].ReqCount())
@@ -50,7 +52,7 @@ func TestMalformedConfigIsUsageErrorNamingTheFile(t *testing.T) {
 			if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			r := invocation{Env: map[string]string{"ROSTER_HOME": home}}.roster(t, "whoami")
+			r := clitest.Invocation{Env: map[string]string{"ROSTER_HOME": home}}.Roster(t, "whoami")
 			if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, path) || !strings.Contains(r.Err, "relays") {
 				t.Fatalf("exit %d err %q", r.Code, r.Err)
 			}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
@@ -16,14 +18,14 @@ import (
 // `complete: false`.
 func TestADeadlineThatEndsAReadIsExit4Deadline(t *testing.T) {
 	t.Parallel()
-	w := newMutWorld(t, 2)
-	w.seed(alice.announce(t, w.id, 100))
-	w.relays[1].SetSlow(8 * time.Second)
+	w := clitest.NewMutWorld(t, 2)
+	w.Seed(clitest.Alice.Announce(t, w.Id, 100))
+	w.Relays[1].SetSlow(8 * time.Second)
 	for _, cmd := range [][]string{{"repo"}, {"repo", "history"}, {"repo", "graph"}} {
 		start := time.Now()
-		r := w.run(alice, alice, 1000, append(cmd, "--timeout", "10s", "--deadline", "400ms", "--json")...)
+		r := w.Run(clitest.Alice, clitest.Alice, 1000, append(cmd, "--timeout", "10s", "--deadline", "400ms", "--json")...)
 		took := time.Since(start)
-		_, e := mutationJSON(t, r)
+		_, e := clitest.MutationJSON(t, r)
 		if r.Code != cmdutil.ExitIncomplete || e == nil || e["code"] != "deadline" {
 			t.Fatalf("roster %s --deadline 400ms: exit %d error %v, want 4 deadline\n%s", strings.Join(cmd, " "), r.Code, e, r.Out)
 		}
@@ -35,8 +37,8 @@ func TestADeadlineThatEndsAReadIsExit4Deadline(t *testing.T) {
 		}
 	}
 	// Without a deadline the same read waits for the relay and succeeds.
-	w.relays[1].SetSlow(0)
-	if r := w.run(alice, alice, 1000, "repo", "--deadline", "30s", "--json"); r.Code != cmdutil.ExitOK {
+	w.Relays[1].SetSlow(0)
+	if r := w.Run(clitest.Alice, clitest.Alice, 1000, "repo", "--deadline", "30s", "--json"); r.Code != cmdutil.ExitOK {
 		t.Fatalf("roster repo with a generous deadline: exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
@@ -14,18 +16,18 @@ import (
 func TestDebugLogsRelayRequestsToStderrOnly(t *testing.T) {
 	t.Parallel()
 	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
-	publish(t, relay.URL(), leadShaped(t, "proj")...)
-	base := []string{"repo", "--repo", alice.naddr("proj"), "--relay", relay.URL(), "--timeout", "5s", "--jq", ".complete"}
-	plain := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, base...)
+	clitest.Publish(t, relay.URL(), clitest.LeadShaped(t, "proj")...)
+	base := []string{"repo", "--repo", clitest.Alice.Naddr("proj"), "--relay", relay.URL(), "--timeout", "5s", "--jq", ".complete"}
+	plain := clitest.Invocation{Env: clitest.TestEnv(t), Dir: t.TempDir()}.Roster(t, base...)
 	if plain.Code != cmdutil.ExitOK || strings.Contains(plain.Err, "debug:") {
 		t.Fatalf("without --debug: exit %d %q", plain.Code, plain.Err)
 	}
-	env := testEnv(t)
-	flag := invocation{Env: env, Dir: t.TempDir()}.roster(t, append(base, "--debug")...)
-	env2 := testEnv(t)
+	env := clitest.TestEnv(t)
+	flag := clitest.Invocation{Env: env, Dir: t.TempDir()}.Roster(t, append(base, "--debug")...)
+	env2 := clitest.TestEnv(t)
 	env2["ROSTER_DEBUG"] = "1"
-	byEnv := invocation{Env: env2, Dir: t.TempDir()}.roster(t, base...)
-	for name, r := range map[string]result{"--debug": flag, "ROSTER_DEBUG=1": byEnv} {
+	byEnv := clitest.Invocation{Env: env2, Dir: t.TempDir()}.Roster(t, base...)
+	for name, r := range map[string]clitest.Result{"--debug": flag, "ROSTER_DEBUG=1": byEnv} {
 		if r.Code != cmdutil.ExitOK || r.Out != plain.Out {
 			t.Errorf("%s: exit %d, stdout %q, want %q", name, r.Code, r.Out, plain.Out)
 		}

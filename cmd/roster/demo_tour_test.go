@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/dev"
@@ -22,17 +24,17 @@ func TestDemoSeedServesEveryTourCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(cleanup)
-	as := func(name string, args ...string) result {
+	as := func(name string, args ...string) clitest.Result {
 		t.Helper()
 		env := map[string]string{"ROSTER_SECRET_KEY": devrelay.DemoKey(name), "ROSTER_HOME": t.TempDir()}
-		r := invocation{Env: env, Dir: t.TempDir()}.roster(t, append(args, "--relay", relay.URL(), "--timeout", "5s")...)
+		r := clitest.Invocation{Env: env, Dir: t.TempDir()}.Roster(t, append(args, "--relay", relay.URL(), "--timeout", "5s")...)
 		if r.Code != cmdutil.ExitOK {
 			t.Fatalf("roster %v as %s: exit %d\nout: %s\nerr: %s", args, name, r.Code, r.Out, r.Err)
 		}
 		return r
 	}
 
-	ws := decodeOut[report.Workspace](t, as("alice", "workspace", "show", "--json"))
+	ws := clitest.DecodeOut[report.Workspace](t, as("alice", "workspace", "show", "--json"))
 	if len(ws.Sections) != 2 || ws.Sections[0].Label != "Maintainers" || ws.Sections[1].Label != "Reading" {
 		t.Errorf("workspace sections %+v", ws.Sections)
 	}
@@ -40,25 +42,25 @@ func TestDemoSeedServesEveryTourCommand(t *testing.T) {
 		t.Errorf("bob, granted mover, does not see the sections:\n%s", text)
 	}
 
-	pj := decodeOut[report.Project](t, as("carol", "project", "show", demo.Project.Naddr, "--json"))
+	pj := clitest.DecodeOut[report.Project](t, as("carol", "project", "show", demo.Project.Naddr, "--json"))
 	if pj.Coordinate != demo.Project.Coordinate || pj.HomeChannel == nil || *pj.HomeChannel != devrelay.DemoHomeChannel || len(pj.RelatedChannels) != 1 {
 		t.Errorf("project %+v", pj)
 	}
 
-	g := decodeOut[report.Group](t, as("carol", "group", "show", demo.Group.ID, "--json"))
+	g := clitest.DecodeOut[report.Group](t, as("carol", "group", "show", demo.Group.ID, "--json"))
 	if len(g.Relays) != 1 || !g.Relays[0].Live || len(g.Relays[0].Group.Admins) != 2 {
 		t.Errorf("group %+v", g.Relays)
 	}
 
 	ref := relay.URL() + "'" + demo.Group.ID
-	if j := decodeOut[report.GroupRequest](t, as("dave", "group", "join", ref, "--save", "--json")); j.Outcome != "joined" || j.List.Status != "saved" {
+	if j := clitest.DecodeOut[report.GroupRequest](t, as("dave", "group", "join", ref, "--save", "--json")); j.Outcome != "joined" || j.List.Status != "saved" {
 		t.Errorf("join %+v", j)
 	}
-	if m := decodeOut[report.GroupMembers](t, as("dave", "group", "members", ref, "--json")); len(m.Relays) != 1 || len(m.Relays[0].Members) != 5 {
+	if m := clitest.DecodeOut[report.GroupMembers](t, as("dave", "group", "members", ref, "--json")); len(m.Relays) != 1 || len(m.Relays[0].Members) != 5 {
 		t.Errorf("members %+v", m.Relays)
 	}
 
-	preview := as("alice", "repo", "edit", "--add-maintainer", demoNpub(t, "erin"), "--dry-run", "--repo", demo.Naddr)
+	preview := as("alice", "repo", "edit", "--add-maintainer", clitest.DemoNpub(t, "erin"), "--dry-run", "--repo", demo.Naddr)
 	if !strings.Contains(preview.Out, "dry run") && !strings.Contains(preview.Out, "nothing was published") {
 		t.Errorf("the preview says nothing of a dry run:\n%s", preview.Out)
 	}
@@ -80,7 +82,7 @@ func TestDemoSeedServesEveryTourCommand(t *testing.T) {
 	// The demo's refused change: bob, a co-maintainer, cannot add erin.
 	env := map[string]string{"ROSTER_SECRET_KEY": devrelay.DemoKey("bob"), "ROSTER_HOME": t.TempDir()}
 	before := relay.EventCount()
-	r := invocation{Env: env, Dir: t.TempDir()}.roster(t, "repo", "edit", "--add-maintainer", demoNpub(t, "erin"), "--repo", demo.Naddr, "--relay", relay.URL(), "--timeout", "5s")
+	r := clitest.Invocation{Env: env, Dir: t.TempDir()}.Roster(t, "repo", "edit", "--add-maintainer", clitest.DemoNpub(t, "erin"), "--repo", demo.Naddr, "--relay", relay.URL(), "--timeout", "5s")
 	if r.Code != cmdutil.ExitRefused || !strings.Contains(r.Err, "only the resolved lead should add maintainers") || relay.EventCount() != before {
 		t.Errorf("bob's add: exit %d (want 3), relay events %d -> %d:\n%s", r.Code, before, relay.EventCount(), r.Err)
 	}

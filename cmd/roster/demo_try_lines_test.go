@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/dev"
@@ -74,7 +76,7 @@ func runTryLine(t *testing.T, line, cwd string, want int) string {
 			env["ROSTER_SECRET_KEY"] = devrelay.DemoKey(m[1])
 			step = step[len(m[0]):]
 		}
-		words := shellWords(t, step)
+		words := clitest.ShellWords(t, step)
 		code := want
 		if i < len(steps)-1 {
 			code = cmdutil.ExitOK
@@ -91,7 +93,7 @@ func runTryLine(t *testing.T, line, cwd string, want int) string {
 			}
 			last = string(b)
 		case "roster":
-			r := invocation{Env: env, Dir: cwd}.roster(t, words[1:]...)
+			r := clitest.Invocation{Env: env, Dir: cwd}.Roster(t, words[1:]...)
 			if r.Code != code {
 				t.Fatalf("%s\n(step %q in %s): exit %d, want %d\nout: %s\nerr: %s", line, step, cwd, r.Code, code, r.Out, r.Err)
 			}
@@ -101,42 +103,4 @@ func runTryLine(t *testing.T, line, cwd string, want int) string {
 		}
 	}
 	return last
-}
-
-// shellWords splits a printed command as a POSIX shell does the forms
-// roster prints: words plain or single-quoted, and a backslashed quote
-// outside quotes (the middle of a quoted word that holds a quote).
-func shellWords(t *testing.T, s string) []string {
-	t.Helper()
-	var words []string
-	var cur strings.Builder
-	in, started := false, false
-	rs := []rune(s)
-	for i := 0; i < len(rs); i++ {
-		r := rs[i]
-		switch {
-		case r == '\'':
-			in, started = !in, true
-		case r == '\\' && !in && i+1 < len(rs):
-			i++
-			cur.WriteRune(rs[i])
-			started = true
-		case r == ' ' && !in:
-			if started {
-				words = append(words, cur.String())
-				cur.Reset()
-				started = false
-			}
-		default:
-			cur.WriteRune(r)
-			started = true
-		}
-	}
-	if in {
-		t.Fatalf("unbalanced quote in %q", s)
-	}
-	if started {
-		words = append(words, cur.String())
-	}
-	return words
 }

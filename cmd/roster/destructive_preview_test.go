@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
@@ -31,12 +33,12 @@ func untouched(t *testing.T, what string, before, after int) {
 
 // homeWorld is a project world whose home channel pcHome exists, created
 // by creator (its owner) with the home-channel admin as admin.
-func homeWorld(t *testing.T, creator string) *pcWorld {
+func homeWorld(t *testing.T, creator string) *clitest.PcWorld {
 	t.Helper()
-	w := newPCWorld(t)
-	w.group(creator, grouprelay.KindCreateGroup)
-	w.group(creator, grouprelay.KindEditMetadata, nostr.Tag{"name", "roster-home"})
-	w.group(creator, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
+	w := clitest.NewPCWorld(t)
+	w.Group(creator, grouprelay.KindCreateGroup)
+	w.Group(creator, grouprelay.KindEditMetadata, nostr.Tag{"name", "roster-home"})
+	w.Group(creator, grouprelay.KindPutUser, nostr.Tag{"p", clitest.PubOf(t, clitest.PcAdminSK), "admin"})
 	return w
 }
 
@@ -46,38 +48,38 @@ func homeWorld(t *testing.T, creator string) *pcWorld {
 // makes the tombstone at the revision the preview named.
 func TestProjectDeleteDryRunSaysItCannotBeUndoneAndWhatItRemoves(t *testing.T) {
 	t.Parallel()
-	w := homeWorld(t, pcOwnerSK)
-	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
-	if r := w.as(pcAdminSK, "project", "relate", w.coord.String(), pcChanA); r.Code != cmdutil.ExitOK {
+	w := homeWorld(t, clitest.PcOwnerSK)
+	w.Identity(nostr.Now()-10, nostr.Tag{"buzz-channel", clitest.PcHome})
+	if r := w.As(clitest.PcAdminSK, "project", "relate", w.Coord.String(), clitest.PcChanA); r.Code != cmdutil.ExitOK {
 		t.Fatalf("relate: exit %d %s", r.Code, r.Err)
 	}
-	before, events := w.stored(), w.relay.EventCount()
-	text := w.as(pcOwnerSK, "project", "delete", w.coord.String(), "--dry-run")
+	before, events := w.Stored(), w.Relay.EventCount()
+	text := w.As(clitest.PcOwnerSK, "project", "delete", w.Coord.String(), "--dry-run")
 	if text.Code != cmdutil.ExitOK {
 		t.Fatalf("dry run: exit %d\n%s%s", text.Code, text.Out, text.Err)
 	}
-	for _, want := range []string{"nothing was signed or sent", "cannot be undone", "#roster-home (" + pcHome + ")", pcChanA,
+	for _, want := range []string{"nothing was signed or sent", "cannot be undone", "#roster-home (" + clitest.PcHome + ")", clitest.PcChanA,
 		"the related channels others added do not come back", "not deleted"} {
 		if !strings.Contains(text.Out, want) {
 			t.Errorf("the preview does not say %q:\n%s", want, text.Out)
 		}
 	}
-	js := w.as(pcOwnerSK, "project", "delete", w.coord.String(), "--dry-run", "--json")
-	p := decodeOut[previewOut[projectDeleteFactsOut]](t, js)
+	js := w.As(clitest.PcOwnerSK, "project", "delete", w.Coord.String(), "--dry-run", "--json")
+	p := clitest.DecodeOut[previewOut[projectDeleteFactsOut]](t, js)
 	if js.Code != cmdutil.ExitOK || p.Schema != report.ConsequencePreviewSchema || !p.DryRun || p.Command != "project delete" || p.Facts.Undoable ||
-		p.Facts.Revision != before.Revision || p.Facts.RevisionAfter != before.Revision+1 || len(p.Facts.RelatedChannels) != 1 || p.Facts.RelatedChannels[0] != pcChanA ||
-		p.Facts.HomeChannel == nil || *p.Facts.HomeChannel != pcHome || len(p.Consequences) == 0 {
+		p.Facts.Revision != before.Revision || p.Facts.RevisionAfter != before.Revision+1 || len(p.Facts.RelatedChannels) != 1 || p.Facts.RelatedChannels[0] != clitest.PcChanA ||
+		p.Facts.HomeChannel == nil || *p.Facts.HomeChannel != clitest.PcHome || len(p.Consequences) == 0 {
 		t.Fatalf("exit %d %+v", js.Code, p)
 	}
-	untouched(t, "project delete --dry-run", events, w.relay.EventCount())
-	if st := w.stored(); st.Revision != before.Revision || st.Deleted {
+	untouched(t, "project delete --dry-run", events, w.Relay.EventCount())
+	if st := w.Stored(); st.Revision != before.Revision || st.Deleted {
 		t.Fatalf("a dry run changed the project: %+v", st)
 	}
 	// The deletion itself does what the preview said.
-	if r := w.as(pcOwnerSK, "project", "delete", w.coord.String()); r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "cannot be undone") {
+	if r := w.As(clitest.PcOwnerSK, "project", "delete", w.Coord.String()); r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "cannot be undone") {
 		t.Fatalf("delete: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
-	if st := w.stored(); !st.Deleted || st.Revision != p.Facts.RevisionAfter {
+	if st := w.Stored(); !st.Deleted || st.Revision != p.Facts.RevisionAfter {
 		t.Fatalf("after delete %+v, want a tombstone at revision %d", st, p.Facts.RevisionAfter)
 	}
 }
@@ -112,46 +114,46 @@ type projectHomeFactsOut struct {
 // it named may then change the related channels.
 func TestProjectHomeChannelDryRunNamesWhoGainsAuthority(t *testing.T) {
 	t.Parallel()
-	w := homeWorld(t, pcOwnerSK)
-	w.identity(nostr.Now() - 10)
-	admin := pubOf(t, pcAdminSK)
+	w := homeWorld(t, clitest.PcOwnerSK)
+	w.Identity(nostr.Now() - 10)
+	admin := clitest.PubOf(t, clitest.PcAdminSK)
 	adminNpub := render.WsPerson(admin, "").Npub
-	before, events := w.stored(), w.relay.EventCount()
-	text := w.as(pcOwnerSK, "project", "update", w.coord.String(), "--home-channel", pcHome, "--dry-run")
+	before, events := w.Stored(), w.Relay.EventCount()
+	text := w.As(clitest.PcOwnerSK, "project", "update", w.Coord.String(), "--home-channel", clitest.PcHome, "--dry-run")
 	if text.Code != cmdutil.ExitOK {
 		t.Fatalf("dry run: exit %d\n%s%s", text.Code, text.Out, text.Err)
 	}
 	// No profiles here: people are their npubs.
 	if !strings.Contains(text.Out, adminNpub+" (admin)") || !strings.Contains(text.Out, "(owner) and ") ||
-		!strings.Contains(text.Out, "of #roster-home ("+pcHome+") will be able to change this project's related channels") {
+		!strings.Contains(text.Out, "of #roster-home ("+clitest.PcHome+") will be able to change this project's related channels") {
 		t.Fatalf("the preview does not name who gains authority:\n%s", text.Out)
 	}
-	js := w.as(pcOwnerSK, "project", "update", w.coord.String(), "--home-channel", pcHome, "--dry-run", "--json")
-	p := decodeOut[previewOut[projectHomeFactsOut]](t, js)
+	js := w.As(clitest.PcOwnerSK, "project", "update", w.Coord.String(), "--home-channel", clitest.PcHome, "--dry-run", "--json")
+	p := clitest.DecodeOut[previewOut[projectHomeFactsOut]](t, js)
 	gains := map[string]string{}
 	for _, m := range p.Facts.MayChangeAfter {
 		gains[m.Pubkey] = strings.Join(m.Roles, ",")
 	}
-	if js.Code != cmdutil.ExitOK || p.Command != "project update" || p.Facts.HomeBefore != nil || p.Facts.HomeAfter == nil || *p.Facts.HomeAfter != pcHome ||
-		gains[admin] != "admin" || gains[w.coord.Owner] != "owner" || p.Facts.SignerMembership != "member" || p.Facts.ConfirmationNeeded {
+	if js.Code != cmdutil.ExitOK || p.Command != "project update" || p.Facts.HomeBefore != nil || p.Facts.HomeAfter == nil || *p.Facts.HomeAfter != clitest.PcHome ||
+		gains[admin] != "admin" || gains[w.Coord.Owner] != "owner" || p.Facts.SignerMembership != "member" || p.Facts.ConfirmationNeeded {
 		t.Fatalf("exit %d %+v", js.Code, p)
 	}
-	untouched(t, "project update --home-channel --dry-run", events, w.relay.EventCount())
-	if st := w.stored(); st.Revision != before.Revision || st.Document.HomeChannel != "" {
+	untouched(t, "project update --home-channel --dry-run", events, w.Relay.EventCount())
+	if st := w.Stored(); st.Revision != before.Revision || st.Document.HomeChannel != "" {
 		t.Fatalf("a dry run changed the project: %+v", st.Document)
 	}
 	// The owner is a member of the channel: no --yes needed in a pipe.
-	if r := w.as(pcOwnerSK, "project", "update", w.coord.String(), "--home-channel", pcHome); r.Code != cmdutil.ExitOK {
+	if r := w.As(clitest.PcOwnerSK, "project", "update", w.Coord.String(), "--home-channel", clitest.PcHome); r.Code != cmdutil.ExitOK {
 		t.Fatalf("update: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
-	if st := w.stored(); st.Document.HomeChannel != pcHome {
+	if st := w.Stored(); st.Document.HomeChannel != clitest.PcHome {
 		t.Fatalf("home channel %q", st.Document.HomeChannel)
 	}
-	if r := w.as(pcAdminSK, "project", "relate", w.coord.String(), pcChanA); r.Code != cmdutil.ExitOK {
+	if r := w.As(clitest.PcAdminSK, "project", "relate", w.Coord.String(), clitest.PcChanA); r.Code != cmdutil.ExitOK {
 		t.Fatalf("the admin the preview named could not relate: exit %d %s", r.Code, r.Err)
 	}
 	// Removing the home channel again says who loses authority.
-	lose := w.as(pcOwnerSK, "project", "update", w.coord.String(), "--home-channel", "", "--dry-run")
+	lose := w.As(clitest.PcOwnerSK, "project", "update", w.Coord.String(), "--home-channel", "", "--dry-run")
 	if lose.Code != cmdutil.ExitOK || !strings.Contains(lose.Out, adminNpub+" (admin) of the current home channel #roster-home") ||
 		!strings.Contains(lose.Out, "will no longer be able to change them") {
 		t.Fatalf("exit %d\n%s", lose.Code, lose.Out)
@@ -164,32 +166,32 @@ func TestProjectHomeChannelDryRunNamesWhoGainsAuthority(t *testing.T) {
 // --yes the binding is published.
 func TestProjectHomeChannelBindingWithoutMembershipNeedsYesInAPipe(t *testing.T) {
 	t.Parallel()
-	w := homeWorld(t, pcAdminSK) // the owner is no member of the channel
-	w.identity(nostr.Now() - 10)
-	before, events := w.stored(), w.relay.EventCount()
-	dry := w.as(pcOwnerSK, "project", "update", w.coord.String(), "--home-channel", pcHome, "--dry-run", "--json")
-	p := decodeOut[previewOut[projectHomeFactsOut]](t, dry)
+	w := homeWorld(t, clitest.PcAdminSK) // the owner is no member of the channel
+	w.Identity(nostr.Now() - 10)
+	before, events := w.Stored(), w.Relay.EventCount()
+	dry := w.As(clitest.PcOwnerSK, "project", "update", w.Coord.String(), "--home-channel", clitest.PcHome, "--dry-run", "--json")
+	p := clitest.DecodeOut[previewOut[projectHomeFactsOut]](t, dry)
 	if dry.Code != cmdutil.ExitOK || !p.Facts.ConfirmationNeeded || p.Facts.SignerMembership != "not-member" {
 		t.Fatalf("dry run: exit %d %+v", dry.Code, p)
 	}
-	r := w.as(pcOwnerSK, "project", "update", w.coord.String(), "--home-channel", pcHome, "--json")
-	e := decodeOut[errorOut](t, r)
+	r := w.As(clitest.PcOwnerSK, "project", "update", w.Coord.String(), "--home-channel", clitest.PcHome, "--json")
+	e := clitest.DecodeOut[clitest.ErrorOut](t, r)
 	if r.Code != cmdutil.ExitUsage || e.Error.Code != "confirmation-required" || !strings.Contains(e.Error.Message, "add --yes") ||
-		len(e.Error.Commands) != 1 || !strings.Contains(e.Error.Commands[0], "--home-channel "+pcHome+" --yes") {
+		len(e.Error.Commands) != 1 || !strings.Contains(e.Error.Commands[0], "--home-channel "+clitest.PcHome+" --yes") {
 		t.Fatalf("exit %d %s", r.Code, r.Out)
 	}
-	human := w.as(pcOwnerSK, "project", "update", w.coord.String(), "--home-channel", pcHome)
-	if human.Code != cmdutil.ExitUsage || !strings.Contains(human.Err, "you are not a member of #roster-home ("+pcHome+")") || !strings.Contains(human.Err, "--yes") {
+	human := w.As(clitest.PcOwnerSK, "project", "update", w.Coord.String(), "--home-channel", clitest.PcHome)
+	if human.Code != cmdutil.ExitUsage || !strings.Contains(human.Err, "you are not a member of #roster-home ("+clitest.PcHome+")") || !strings.Contains(human.Err, "--yes") {
 		t.Fatalf("exit %d\n%s%s", human.Code, human.Out, human.Err)
 	}
-	untouched(t, "the refused binding", events, w.relay.EventCount())
-	if st := w.stored(); st.Revision != before.Revision || st.Document.HomeChannel != "" {
+	untouched(t, "the refused binding", events, w.Relay.EventCount())
+	if st := w.Stored(); st.Revision != before.Revision || st.Document.HomeChannel != "" {
 		t.Fatalf("the refused binding changed the project: %+v", st.Document)
 	}
-	if r := w.as(pcOwnerSK, "project", "update", w.coord.String(), "--home-channel", pcHome, "--yes"); r.Code != cmdutil.ExitOK {
+	if r := w.As(clitest.PcOwnerSK, "project", "update", w.Coord.String(), "--home-channel", clitest.PcHome, "--yes"); r.Code != cmdutil.ExitOK {
 		t.Fatalf("--yes: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
-	if st := w.stored(); st.Document.HomeChannel != pcHome {
+	if st := w.Stored(); st.Document.HomeChannel != clitest.PcHome {
 		t.Fatalf("home channel %q after --yes", st.Document.HomeChannel)
 	}
 }
@@ -212,41 +214,41 @@ type wsRevokeFactsOut struct {
 // and sends nothing; the revocation after it does what it said.
 func TestWorkspaceRevokeDryRunSaysWhatItTakesAwayFromWhom(t *testing.T) {
 	t.Parallel()
-	w := importedWorld(t)
-	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swMoverSK), "--role", "mover")
-	w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swViewerSK), "--role", "viewer")
-	before, events := w.stored(), w.relay.EventCount()
-	text := w.mustAs(swOwnerSK, "workspace", "revoke", w.npub(swMoverSK), "--dry-run")
-	for _, want := range []string{w.npub(swMoverSK) + " (mover) loses access", "move channels", "from epoch 1 to 2",
-		"the 1 remaining reader(s): " + w.npub(swViewerSK) + " (viewer)", "cannot be erased"} {
+	w := clitest.ImportedWorld(t)
+	w.MustAs(clitest.SwOwnerSK, "workspace", "grant", w.Npub(clitest.SwMoverSK), "--role", "mover")
+	w.MustAs(clitest.SwOwnerSK, "workspace", "grant", w.Npub(clitest.SwViewerSK), "--role", "viewer")
+	before, events := w.Stored(), w.Relay.EventCount()
+	text := w.MustAs(clitest.SwOwnerSK, "workspace", "revoke", w.Npub(clitest.SwMoverSK), "--dry-run")
+	for _, want := range []string{w.Npub(clitest.SwMoverSK) + " (mover) loses access", "move channels", "from epoch 1 to 2",
+		"the 1 remaining reader(s): " + w.Npub(clitest.SwViewerSK) + " (viewer)", "cannot be erased"} {
 		if !strings.Contains(text.Out, want) {
 			t.Errorf("the preview does not say %q:\n%s", want, text.Out)
 		}
 	}
-	p := decodeOut[previewOut[wsRevokeFactsOut]](t, w.mustAs(swOwnerSK, "workspace", "revoke", w.npub(swMoverSK), "--dry-run", "--json"))
-	if p.Command != "workspace revoke" || p.Facts.Revoked.Pubkey != pubOf(t, swMoverSK) || p.Facts.Revoked.Role != "mover" ||
-		p.Facts.KeyEpochAfter != before.KeyEpoch+1 || len(p.Facts.Remaining) != 1 || p.Facts.Remaining[0].Pubkey != pubOf(t, swViewerSK) {
+	p := clitest.DecodeOut[previewOut[wsRevokeFactsOut]](t, w.MustAs(clitest.SwOwnerSK, "workspace", "revoke", w.Npub(clitest.SwMoverSK), "--dry-run", "--json"))
+	if p.Command != "workspace revoke" || p.Facts.Revoked.Pubkey != clitest.PubOf(t, clitest.SwMoverSK) || p.Facts.Revoked.Role != "mover" ||
+		p.Facts.KeyEpochAfter != before.KeyEpoch+1 || len(p.Facts.Remaining) != 1 || p.Facts.Remaining[0].Pubkey != clitest.PubOf(t, clitest.SwViewerSK) {
 		t.Fatalf("%+v", p)
 	}
-	untouched(t, "workspace revoke --dry-run", events, w.relay.EventCount())
-	if st := w.stored(); st.Revision != before.Revision || st.KeyEpoch != before.KeyEpoch {
+	untouched(t, "workspace revoke --dry-run", events, w.Relay.EventCount())
+	if st := w.Stored(); st.Revision != before.Revision || st.KeyEpoch != before.KeyEpoch {
 		t.Fatalf("a dry run changed the workspace: revision %d, epoch %d", st.Revision, st.KeyEpoch)
 	}
 	// Someone without a grant is refused as the revocation would refuse it.
-	if r := w.as(swOwnerSK, "workspace", "revoke", w.npub(swOutsiderSK), "--dry-run", "--json"); r.Code != cmdutil.ExitRefused ||
-		decodeOut[errorOut](t, r).Error.Code != "invalid-command" {
+	if r := w.As(clitest.SwOwnerSK, "workspace", "revoke", w.Npub(clitest.SwOutsiderSK), "--dry-run", "--json"); r.Code != cmdutil.ExitRefused ||
+		clitest.DecodeOut[clitest.ErrorOut](t, r).Error.Code != "invalid-command" {
 		t.Fatalf("revoking an outsider: exit %d %s", r.Code, r.Out)
 	}
-	real := w.mustAs(swOwnerSK, "workspace", "revoke", w.npub(swMoverSK))
+	real := w.MustAs(clitest.SwOwnerSK, "workspace", "revoke", w.Npub(clitest.SwMoverSK))
 	if !strings.Contains(real.Out, "(mover) loses access") {
 		t.Fatalf("the revocation does not say what it takes away before acting:\n%s", real.Out)
 	}
-	st := w.stored()
+	st := w.Stored()
 	if st.KeyEpoch != p.Facts.KeyEpochAfter {
 		t.Fatalf("epoch %d after the revocation, the preview said %d", st.KeyEpoch, p.Facts.KeyEpochAfter)
 	}
-	for _, tag := range w.relay.Stored(nostr.Filter{Kinds: []int{sections.KindProjection}})[0].Tags {
-		if len(tag) > 1 && tag[0] == "p" && tag[1] == pubOf(t, swMoverSK) {
+	for _, tag := range w.Relay.Stored(nostr.Filter{Kinds: []int{sections.KindProjection}})[0].Tags {
+		if len(tag) > 1 && tag[0] == "p" && tag[1] == clitest.PubOf(t, clitest.SwMoverSK) {
 			t.Fatal("the revoked mover is still a reader of the projection")
 		}
 	}
@@ -265,9 +267,9 @@ type wsRemoveFactsOut struct {
 // the removal after it leaves exactly those channels in no section.
 func TestWorkspaceSectionRemoveDryRunNamesTheChannelsThatBecomeUnassigned(t *testing.T) {
 	t.Parallel()
-	w := importedWorld(t)
+	w := clitest.ImportedWorld(t)
 	lf := sectionstest.Load(t).Legacy(t)
-	before, events := w.stored(), w.relay.EventCount()
+	before, events := w.Stored(), w.Relay.EventCount()
 	var inSection []string
 	for _, as := range before.Assignments {
 		if as.SectionID == lf.ChannelTo {
@@ -277,20 +279,20 @@ func TestWorkspaceSectionRemoveDryRunNamesTheChannelsThatBecomeUnassigned(t *tes
 	if len(inSection) == 0 {
 		t.Fatal("the fixture assigns no channel to the section")
 	}
-	text := w.mustAs(swOwnerSK, "workspace", "section", "remove", lf.ChannelTo, "--dry-run")
+	text := w.MustAs(clitest.SwOwnerSK, "workspace", "section", "remove", lf.ChannelTo, "--dry-run")
 	if !strings.Contains(text.Out, "become unassigned") || !strings.Contains(text.Out, lf.Channel) || !strings.Contains(text.Out, "nothing was signed or sent") {
 		t.Fatalf("the preview does not name the channels that become unassigned:\n%s", text.Out)
 	}
-	p := decodeOut[previewOut[wsRemoveFactsOut]](t, w.mustAs(swOwnerSK, "workspace", "section", "remove", lf.ChannelTo, "--dry-run", "--json"))
+	p := clitest.DecodeOut[previewOut[wsRemoveFactsOut]](t, w.MustAs(clitest.SwOwnerSK, "workspace", "section", "remove", lf.ChannelTo, "--dry-run", "--json"))
 	if p.Command != "workspace section remove" || p.Facts.Section.ID != lf.ChannelTo || strings.Join(p.Facts.Unassigned, ",") != strings.Join(inSection, ",") {
 		t.Fatalf("%+v, want unassigned %v", p, inSection)
 	}
-	untouched(t, "workspace section remove --dry-run", events, w.relay.EventCount())
-	if st := w.stored(); st.Revision != before.Revision || len(st.Assignments) != len(before.Assignments) {
+	untouched(t, "workspace section remove --dry-run", events, w.Relay.EventCount())
+	if st := w.Stored(); st.Revision != before.Revision || len(st.Assignments) != len(before.Assignments) {
 		t.Fatalf("a dry run changed the workspace: %+v", st)
 	}
-	w.mustAs(swOwnerSK, "workspace", "section", "remove", lf.ChannelTo)
-	for _, as := range w.stored().Assignments {
+	w.MustAs(clitest.SwOwnerSK, "workspace", "section", "remove", lf.ChannelTo)
+	for _, as := range w.Stored().Assignments {
 		for _, ch := range p.Facts.Unassigned {
 			if as.ChannelID == ch {
 				t.Fatalf("channel %s is still assigned after the removal", ch)
@@ -311,33 +313,33 @@ type groupLeaveFactsOut struct {
 // after it removes the member.
 func TestGroupLeaveDryRunSaysWhatLeavingLoses(t *testing.T) {
 	t.Parallel()
-	w := homeWorld(t, pcOwnerSK)
-	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
-	events := w.relay.EventCount()
-	text := w.as(pcAdminSK, "group", "leave", pcHome, "--dry-run")
+	w := homeWorld(t, clitest.PcOwnerSK)
+	w.Identity(nostr.Now()-10, nostr.Tag{"buzz-channel", clitest.PcHome})
+	events := w.Relay.EventCount()
+	text := w.As(clitest.PcAdminSK, "group", "leave", clitest.PcHome, "--dry-run")
 	if text.Code != cmdutil.ExitOK {
 		t.Fatalf("dry run: exit %d\n%s%s", text.Code, text.Out, text.Err)
 	}
-	for _, want := range []string{"leaves #roster-home (" + pcHome + ")", "you lose your role(s) there: admin", "home channel of 1 project(s)", "Demo (" + w.coord.String() + ")"} {
+	for _, want := range []string{"leaves #roster-home (" + clitest.PcHome + ")", "you lose your role(s) there: admin", "home channel of 1 project(s)", "Demo (" + w.Coord.String() + ")"} {
 		if !strings.Contains(text.Out, want) {
 			t.Errorf("the preview does not say %q:\n%s", want, text.Out)
 		}
 	}
-	js := w.as(pcAdminSK, "group", "leave", pcHome, "--dry-run", "--json")
-	p := decodeOut[previewOut[groupLeaveFactsOut]](t, js)
+	js := w.As(clitest.PcAdminSK, "group", "leave", clitest.PcHome, "--dry-run", "--json")
+	p := clitest.DecodeOut[previewOut[groupLeaveFactsOut]](t, js)
 	if js.Code != cmdutil.ExitOK || p.Command != "group leave" || !p.Facts.WouldSend || strings.Join(p.Facts.RolesLost, ",") != "admin" ||
-		len(p.Facts.HomeOf) != 1 || p.Facts.HomeOf[0] != w.coord.String() {
+		len(p.Facts.HomeOf) != 1 || p.Facts.HomeOf[0] != w.Coord.String() {
 		t.Fatalf("exit %d %+v", js.Code, p)
 	}
-	untouched(t, "group leave --dry-run", events, w.relay.EventCount())
-	if n := len(w.storedKind(grouprelay.KindLeaveRequest, pubOf(t, pcAdminSK))); n != 0 {
+	untouched(t, "group leave --dry-run", events, w.Relay.EventCount())
+	if n := len(w.StoredKind(grouprelay.KindLeaveRequest, clitest.PubOf(t, clitest.PcAdminSK))); n != 0 {
 		t.Fatalf("a dry run stored %d leave request(s)", n)
 	}
-	real := w.as(pcAdminSK, "group", "leave", pcHome)
+	real := w.As(clitest.PcAdminSK, "group", "leave", clitest.PcHome)
 	if real.Code != cmdutil.ExitOK || !strings.Contains(real.Out, "you lose your role(s) there: admin") || !strings.Contains(real.Out, "left") {
 		t.Fatalf("leave: exit %d\n%s%s", real.Code, real.Out, real.Err)
 	}
-	if r := w.as(pcAdminSK, "project", "relate", w.coord.String(), pcChanA, "--json"); r.Code != cmdutil.ExitRefused {
+	if r := w.As(clitest.PcAdminSK, "project", "relate", w.Coord.String(), clitest.PcChanA, "--json"); r.Code != cmdutil.ExitRefused {
 		t.Fatalf("after leaving, the former admin could still relate: exit %d %s", r.Code, r.Out)
 	}
 }
@@ -347,23 +349,23 @@ func TestGroupLeaveDryRunSaysWhatLeavingLoses(t *testing.T) {
 // binds it.
 func TestProjectHomeChannelBindingWithoutMembershipAsksOnATerminal(t *testing.T) {
 	t.Parallel()
-	w := homeWorld(t, pcAdminSK)
-	w.identity(nostr.Now() - 10)
-	tty := func(answer string) result {
-		env := map[string]string{"ROSTER_SECRET_KEY": pcOwnerSK, "ROSTER_HOME": t.TempDir()}
-		return invocation{Env: env, InTTY: true, Stdin: answer}.roster(t, "project", "update", w.coord.String(), "--home-channel", pcHome,
-			"--relay", w.relay.URL(), "--timeout", "5s")
+	w := homeWorld(t, clitest.PcAdminSK)
+	w.Identity(nostr.Now() - 10)
+	tty := func(answer string) clitest.Result {
+		env := map[string]string{"ROSTER_SECRET_KEY": clitest.PcOwnerSK, "ROSTER_HOME": t.TempDir()}
+		return clitest.Invocation{Env: env, InTTY: true, Stdin: answer}.Roster(t, "project", "update", w.Coord.String(), "--home-channel", clitest.PcHome,
+			"--relay", w.Relay.URL(), "--timeout", "5s")
 	}
-	events := w.relay.EventCount()
+	events := w.Relay.EventCount()
 	no := tty("n\n")
 	if no.Code != cmdutil.ExitUsage || !strings.Contains(no.Err, "Bind the project to it anyway? [y/N]") || !strings.Contains(no.Err, "not confirmed") {
 		t.Fatalf("answer n: exit %d\n%s%s", no.Code, no.Out, no.Err)
 	}
-	untouched(t, "the unconfirmed binding", events, w.relay.EventCount())
+	untouched(t, "the unconfirmed binding", events, w.Relay.EventCount())
 	if yes := tty("y\n"); yes.Code != cmdutil.ExitOK {
 		t.Fatalf("answer y: exit %d\n%s%s", yes.Code, yes.Out, yes.Err)
 	}
-	if st := w.stored(); st.Document.HomeChannel != pcHome {
+	if st := w.Stored(); st.Document.HomeChannel != clitest.PcHome {
 		t.Fatalf("home channel %q after y", st.Document.HomeChannel)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/dev"
@@ -21,9 +23,9 @@ func TestDevRelayMovesOnlyChannelsItsGroupsHold(t *testing.T) {
 	if _, err := devrelay.SeedDemo(relay, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	alice := func(args ...string) result {
+	alice := func(args ...string) clitest.Result {
 		env := map[string]string{"ROSTER_SECRET_KEY": devrelay.DemoKey("alice"), "ROSTER_HOME": t.TempDir()}
-		return invocation{Env: env}.roster(t, append(args, "--relay", relay.URL(), "--timeout", "5s")...)
+		return clitest.Invocation{Env: env}.Roster(t, append(args, "--relay", relay.URL(), "--timeout", "5s")...)
 	}
 	const missing = "0ddba110-0000-4000-8000-000000000009"
 	r := alice("workspace", "move", missing, "--to", "Reading")

@@ -1,105 +1,30 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/roster-cli/roster/internal/cli/clitest"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/nbd-wtf/go-nostr/nip19"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/commands"
 	"github.com/roster-cli/roster/internal/cli/dev"
-	cliroot "github.com/roster-cli/roster/internal/cli/root"
 	"github.com/roster-cli/roster/relaypool"
 )
-
-// syncBuffer is a bytes.Buffer safe to read while the command writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// devRelayRun runs `roster <args>` through the real command tree until the
-// returned stop is called (the in-process stand-in for Ctrl-C).
-type devRelayRun struct {
-	out, err *syncBuffer
-	done     chan struct{} // closed when the command has returned
-	result   error         // what it returned; read after done
-	stop     context.CancelFunc
-}
-
-func startDevRelayCmd(t *testing.T, args ...string) *devRelayRun {
-	t.Helper()
-	run := &devRelayRun{out: &syncBuffer{}, err: &syncBuffer{}, done: make(chan struct{})}
-	s := &cmdutil.IoStreams{In: strings.NewReader(""), Out: run.out, Err: run.err,
-		Getenv: func(string) string { return "" }, Now: time.Now}
-	a := &cmdutil.Factory{Io: s}
-	root := cliroot.NewRootCmd(a, commands.All)
-	root.SetArgs(args)
-	ctx, cancel := context.WithCancel(context.Background())
-	run.stop = cancel
-	go func() {
-		run.result = root.ExecuteContext(ctx)
-		close(run.done)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-run.done:
-		case <-time.After(10 * time.Second):
-			t.Error("roster dev relay did not stop within 10s of its context ending")
-		}
-	})
-	return run
-}
-
-// waitOutput waits until stdout holds a full line containing want.
-func (r *devRelayRun) waitOutput(t *testing.T, want string) string {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		out := r.out.String()
-		if i := strings.Index(out, want); i >= 0 && strings.Contains(out[i:], "\n") {
-			return out
-		}
-		select {
-		case <-r.done:
-			t.Fatalf("roster dev relay exited early (%v); stdout %q stderr %q", r.result, out, r.err.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no %q on stdout within 10s: %q", want, out)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
 
 // `roster dev relay --seed demo` runs the relay for people trying
 // roster without the internet; scripts read its URL and naddr from stdout.
 func TestDevRelaySeedDemoJSONServesTheDemoRepositoryUntilStopped(t *testing.T) {
 	t.Parallel()
-	run := startDevRelayCmd(t, "dev", "relay", "--addr", "127.0.0.1:0", "--seed", "demo", "--json")
-	line := run.waitOutput(t, "}")
+	run := clitest.StartDevRelayCmd(t, "dev", "relay", "--addr", "127.0.0.1:0", "--seed", "demo", "--json")
+	line := run.WaitOutput(t, "}")
 	var started struct {
 		URL, Self, Naddr, Coordinate string
 		WorkspaceOwner               string `json:"workspace_owner"`
@@ -141,16 +66,16 @@ func TestDevRelaySeedDemoJSONServesTheDemoRepositoryUntilStopped(t *testing.T) {
 		{"project", "show", started.ProjectNaddr},
 		{"group", "show", started.GroupID},
 	} {
-		if r := (invocation{Env: env}).roster(t, append(args, "--relay", started.URL, "--timeout", "5s")...); r.Code != cmdutil.ExitOK {
+		if r := (clitest.Invocation{Env: env}).Roster(t, append(args, "--relay", started.URL, "--timeout", "5s")...); r.Code != cmdutil.ExitOK {
 			t.Errorf("roster %v against the banner: exit %d %s", args, r.Code, r.Err)
 		}
 	}
 
-	run.stop()
+	run.Stop()
 	select {
-	case <-run.done:
-		if run.result != nil {
-			t.Fatalf("stopping returned %v", run.result)
+	case <-run.Done:
+		if run.Result != nil {
+			t.Fatalf("stopping returned %v", run.Result)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("roster dev relay did not stop")
@@ -170,8 +95,8 @@ func TestDevRelaySeedDemoJSONServesTheDemoRepositoryUntilStopped(t *testing.T) {
 // The demo is readable by `roster repo` end to end (what `make demo` runs).
 func TestDevRelayDemoIsReadableByRosterRepo(t *testing.T) {
 	t.Parallel()
-	run := startDevRelayCmd(t, "dev", "relay", "--addr", "127.0.0.1:0", "--seed", "demo")
-	out := run.waitOutput(t, "try: roster group show")
+	run := clitest.StartDevRelayCmd(t, "dev", "relay", "--addr", "127.0.0.1:0", "--seed", "demo")
+	out := run.WaitOutput(t, "try: roster group show")
 	for _, want := range []string{"try: roster repo --repo naddr1", "roster workspace show --relay ws://", "try: roster project show naddr1", "try: roster group show " + devrelay.DemoHomeChannel} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the human banner has no %q line:\n%s", want, out)
@@ -190,7 +115,7 @@ func TestDevRelayDemoIsReadableByRosterRepo(t *testing.T) {
 		t.Fatalf("human output must start with the URL and carry the naddr:\n%s", out)
 	}
 	env := map[string]string{"ROSTER_HOME": t.TempDir(), "HOME": t.TempDir()}
-	r := invocation{Env: env}.roster(t, "repo", "--repo", naddr, "--relay", url, "--json", "--timeout", "5s")
+	r := clitest.Invocation{Env: env}.Roster(t, "repo", "--repo", naddr, "--relay", url, "--json", "--timeout", "5s")
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("roster repo exit %d\nstdout %s\nstderr %s", r.Code, r.Out, r.Err)
 	}
@@ -207,9 +132,9 @@ func TestDevRelayDemoIsReadableByRosterRepo(t *testing.T) {
 
 func TestDevRelayRequireAuthRefusesAnonymousReads(t *testing.T) {
 	t.Parallel()
-	run := startDevRelayCmd(t, "dev", "relay", "--addr", "127.0.0.1:0", "--require-auth", "--json")
+	run := clitest.StartDevRelayCmd(t, "dev", "relay", "--addr", "127.0.0.1:0", "--require-auth", "--json")
 	var started struct{ URL string }
-	if err := json.Unmarshal([]byte(strings.TrimSpace(run.waitOutput(t, "}"))), &started); err != nil {
+	if err := json.Unmarshal([]byte(strings.TrimSpace(run.WaitOutput(t, "}"))), &started); err != nil {
 		t.Fatal(err)
 	}
 	pool := relaypool.New(relaypool.Options{Timeout: 5 * time.Second})
@@ -222,7 +147,7 @@ func TestDevRelayRequireAuthRefusesAnonymousReads(t *testing.T) {
 
 func TestDevRelayUnknownSeedIsUsageError(t *testing.T) {
 	t.Parallel()
-	r := invocation{Env: map[string]string{}}.roster(t, "dev", "relay", "--addr", "127.0.0.1:0", "--seed", "nope")
+	r := clitest.Invocation{Env: map[string]string{}}.Roster(t, "dev", "relay", "--addr", "127.0.0.1:0", "--seed", "nope")
 	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "--seed demo") {
 		t.Fatalf("exit %d stderr %q", r.Code, r.Err)
 	}
@@ -235,7 +160,7 @@ func TestDevRelayBusyPortNamesTheWayOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	r := invocation{Env: map[string]string{}}.roster(t, "dev", "relay", "--addr", ln.Addr().String())
+	r := clitest.Invocation{Env: map[string]string{}}.Roster(t, "dev", "relay", "--addr", ln.Addr().String())
 	if r.Code != cmdutil.ExitFailure || !strings.Contains(r.Err, "--addr 127.0.0.1:0") {
 		t.Fatalf("exit %d stderr %q", r.Code, r.Err)
 	}
@@ -246,8 +171,8 @@ func TestDevRelayBusyPortNamesTheWayOut(t *testing.T) {
 // refused, and a project identity is materialized into relay-signed state.
 func TestDevRelayRunsTheWorkspaceProjectAndGroupAuthorities(t *testing.T) {
 	t.Parallel()
-	run := startDevRelayCmd(t, "dev", "relay", "--addr", "127.0.0.1:0", "--json")
-	line := run.waitOutput(t, "}")
+	run := clitest.StartDevRelayCmd(t, "dev", "relay", "--addr", "127.0.0.1:0", "--json")
+	line := run.WaitOutput(t, "}")
 	var started struct{ URL, Self string }
 	if err := json.Unmarshal([]byte(strings.TrimSpace(line)), &started); err != nil {
 		t.Fatalf("stdout %q: %v", line, err)

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/internal/cli/account"
 	"github.com/roster-cli/roster/signer"
 )
@@ -40,7 +42,7 @@ func concurrentWhoamiTrials(t *testing.T) int {
 // temporary copy is left behind.
 func TestConcurrentFirstRunsNeverLoseTheKey(t *testing.T) {
 	t.Parallel()
-	k := newTestKey(t)
+	k := clitest.NewTestKey(t)
 	// One login (its key encrypted once), copied into each trial's old home.
 	_, seedHome := xdgEnv(t)
 	seed := oldHome(t, seedHome, k)
@@ -69,7 +71,7 @@ func TestConcurrentFirstRunsNeverLoseTheKey(t *testing.T) {
 		codes := make([]int, procs)
 		outs, errs := make([]string, procs), make([]string, procs)
 		for i := range procs {
-			cmd, stdout, stderr := rosterProcess(t, env, home, "whoami", "--json")
+			cmd, stdout, stderr := clitest.RosterProcess(t, env, home, "whoami", "--json")
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -80,7 +82,7 @@ func TestConcurrentFirstRunsNeverLoseTheKey(t *testing.T) {
 		wg.Wait()
 		for i := range procs {
 			var who account.WhoamiResult
-			if codes[i] != 0 || json.Unmarshal([]byte(outs[i]), &who) != nil || who.Npub != k.npub {
+			if codes[i] != 0 || json.Unmarshal([]byte(outs[i]), &who) != nil || who.Npub != k.Npub {
 				t.Fatalf("trial %d: process %d exit %d out %s err %q", trial, i, codes[i], outs[i], errs[i])
 			}
 		}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/internal/cli/account"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
@@ -23,9 +25,9 @@ func xdgEnv(t *testing.T) (map[string]string, string) {
 }
 
 // loginNcryptsec stores k as an ncryptsec file (no keyring) under env.
-func loginNcryptsec(t *testing.T, env map[string]string, k testKey) {
+func loginNcryptsec(t *testing.T, env map[string]string, k clitest.TestKey) {
 	t.Helper()
-	r := invocation{Env: env, Stdin: k.nsec + "\npass phrase\npass phrase\n", Seams: noKeyring}.roster(t, "login", "--nsec")
+	r := clitest.Invocation{Env: env, Stdin: k.Nsec + "\npass phrase\npass phrase\n", Seams: clitest.NoKeyring}.Roster(t, "login", "--nsec")
 	if r.Code != 0 {
 		t.Fatalf("login exit %d err %q", r.Code, r.Err)
 	}
@@ -33,10 +35,10 @@ func loginNcryptsec(t *testing.T, env map[string]string, k testKey) {
 
 // signsAs checks that the invocation's signer, unlocked with the
 // passphrase, signs as k: the key is readable where roster looks.
-func signsAs(t *testing.T, env map[string]string, k testKey) {
+func signsAs(t *testing.T, env map[string]string, k clitest.TestKey) {
 	t.Helper()
 	a := &cmdutil.Factory{Io: &cmdutil.IoStreams{In: strings.NewReader("pass phrase\n"), Out: new(strings.Builder), Err: new(strings.Builder),
-		Getenv: func(key string) string { return env[key] }}, Seams: noKeyring}
+		Getenv: func(key string) string { return env[key] }}, Seams: clitest.NoKeyring}
 	s, err := a.Signer(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +47,7 @@ func signsAs(t *testing.T, env map[string]string, k testKey) {
 	if err := s.SignEvent(context.Background(), &evt); err != nil {
 		t.Fatal(err)
 	}
-	if ok, _ := evt.CheckSignature(); !ok || evt.PubKey != k.pubkey {
+	if ok, _ := evt.CheckSignature(); !ok || evt.PubKey != k.Pubkey {
 		t.Fatal("not signed by the account")
 	}
 }
@@ -57,7 +59,7 @@ func signsAs(t *testing.T, env map[string]string, k testKey) {
 // keeps the key.
 func TestKeysConfigAndCacheLiveInTheirXDGDirectories(t *testing.T) {
 	t.Parallel()
-	k := newTestKey(t)
+	k := clitest.NewTestKey(t)
 	env, home := xdgEnv(t)
 	loginNcryptsec(t, env, k)
 	data := filepath.Join(home, ".local", "share", "roster")
@@ -71,7 +73,7 @@ func TestKeysConfigAndCacheLiveInTheirXDGDirectories(t *testing.T) {
 	}
 	signsAs(t, env, k)
 
-	r := invocation{Env: env}.roster(t, "cache", "info", "--json")
+	r := clitest.Invocation{Env: env}.Roster(t, "cache", "info", "--json")
 	if r.Code != 0 || !strings.Contains(r.Out, filepath.Join(home, ".cache", "roster", "cache.db")) {
 		t.Fatalf("cache info exit %d out %s", r.Code, r.Out)
 	}
@@ -85,7 +87,7 @@ func TestKeysConfigAndCacheLiveInTheirXDGDirectories(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(conf, "config.yaml"), []byte("relays: [ftp://x]\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r = invocation{Env: env}.roster(t, "repo", "--offline")
+	r = clitest.Invocation{Env: env}.Roster(t, "repo", "--offline")
 	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "config.yaml") {
 		t.Fatalf("a bad config.yaml in the config directory: exit %d err %q", r.Code, r.Err)
 	}
@@ -96,7 +98,7 @@ func TestKeysConfigAndCacheLiveInTheirXDGDirectories(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(home, "d", "roster", signer.KeyFile)); err != nil {
 		t.Fatalf("XDG_DATA_HOME ignored: %v", err)
 	}
-	one := homeEnv(t)
+	one := clitest.HomeEnv(t)
 	loginNcryptsec(t, one, k)
 	if _, err := os.Stat(filepath.Join(one["ROSTER_HOME"], signer.KeyFile)); err != nil {
 		t.Fatalf("ROSTER_HOME ignored: %v", err)
@@ -105,7 +107,7 @@ func TestKeysConfigAndCacheLiveInTheirXDGDirectories(t *testing.T) {
 
 // oldHome lays out what an earlier roster left in its single default home,
 // ~/.cache/roster: a login (made through ROSTER_HOME there) and a config.
-func oldHome(t *testing.T, home string, k testKey) string {
+func oldHome(t *testing.T, home string, k clitest.TestKey) string {
 	t.Helper()
 	old := filepath.Join(home, ".cache", "roster")
 	loginNcryptsec(t, map[string]string{"ROSTER_HOME": old}, k)
@@ -123,14 +125,14 @@ func oldHome(t *testing.T, home string, k testKey) string {
 // a notice on stderr; the next command moves nothing and says nothing.
 func TestAnOldHomesKeyAndConfigAreMovedOnceWithANotice(t *testing.T) {
 	t.Parallel()
-	k := newTestKey(t)
+	k := clitest.NewTestKey(t)
 	env, home := xdgEnv(t)
 	old := oldHome(t, home, k)
 
-	r := invocation{Env: env, Seams: noKeyring}.roster(t, "whoami", "--json")
+	r := clitest.Invocation{Env: env, Seams: clitest.NoKeyring}.Roster(t, "whoami", "--json")
 	var who account.WhoamiResult
-	decodeJSON(t, r, &who)
-	if r.Code != 0 || who.Npub != k.npub {
+	clitest.DecodeJSON(t, r, &who)
+	if r.Code != 0 || who.Npub != k.Npub {
 		t.Fatalf("whoami exit %d out %s err %q", r.Code, r.Out, r.Err)
 	}
 	data, conf := filepath.Join(home, ".local", "share", "roster"), filepath.Join(home, ".config", "roster")
@@ -152,7 +154,7 @@ func TestAnOldHomesKeyAndConfigAreMovedOnceWithANotice(t *testing.T) {
 		t.Fatalf("the move touched a file that is not the login's: %v", err)
 	}
 	signsAs(t, env, k)
-	r = invocation{Env: env, Seams: noKeyring}.roster(t, "whoami")
+	r = clitest.Invocation{Env: env, Seams: clitest.NoKeyring}.Roster(t, "whoami")
 	if r.Code != 0 || r.Err != "" {
 		t.Fatalf("second run: exit %d err %q", r.Code, r.Err)
 	}
@@ -165,7 +167,7 @@ func TestAnOldHomesKeyAndConfigAreMovedOnceWithANotice(t *testing.T) {
 // the obstacle is gone finishes the move.
 func TestAMoveThatFailsPartWayKeepsTheKeyReadable(t *testing.T) {
 	t.Parallel()
-	k := newTestKey(t)
+	k := clitest.NewTestKey(t)
 	env, home := xdgEnv(t)
 	old := oldHome(t, home, k)
 	data := filepath.Join(home, ".local", "share", "roster")
@@ -177,10 +179,10 @@ func TestAMoveThatFailsPartWayKeepsTheKeyReadable(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	r := invocation{Env: env, Seams: noKeyring}.roster(t, "whoami", "--json")
+	r := clitest.Invocation{Env: env, Seams: clitest.NoKeyring}.Roster(t, "whoami", "--json")
 	var who account.WhoamiResult
-	decodeJSON(t, r, &who)
-	if r.Code != 0 || who.Npub != k.npub || who.Backend != "ncryptsec" {
+	clitest.DecodeJSON(t, r, &who)
+	if r.Code != 0 || who.Npub != k.Npub || who.Backend != "ncryptsec" {
 		t.Fatalf("whoami exit %d out %s err %q", r.Code, r.Out, r.Err)
 	}
 	if !strings.Contains(r.Err, "could not move account.json from "+old+" to "+data) || !strings.Contains(r.Err, "still using "+old) {
@@ -197,7 +199,7 @@ func TestAMoveThatFailsPartWayKeepsTheKeyReadable(t *testing.T) {
 	if err := os.RemoveAll(blocker); err != nil {
 		t.Fatal(err)
 	}
-	r = invocation{Env: env, Seams: noKeyring}.roster(t, "whoami")
+	r = clitest.Invocation{Env: env, Seams: clitest.NoKeyring}.Roster(t, "whoami")
 	if r.Code != 0 || !strings.Contains(r.Err, "moved your login files") {
 		t.Fatalf("retry: exit %d err %q", r.Code, r.Err)
 	}
@@ -211,13 +213,13 @@ func TestAMoveThatFailsPartWayKeepsTheKeyReadable(t *testing.T) {
 // +i) the test fails naming what is missing (writedeny.MustDeny).
 func TestALoginIntoAnUnwritableHomeNamesThePermissionAndHome(t *testing.T) {
 	t.Parallel()
-	k := newTestKey(t)
-	env := homeEnv(t)
+	k := clitest.NewTestKey(t)
+	env := clitest.HomeEnv(t)
 	if err := os.MkdirAll(env["ROSTER_HOME"], 0o700); err != nil {
 		t.Fatal(err)
 	}
 	writedeny.MustDeny(t, env["ROSTER_HOME"])
-	r := invocation{Env: env, Stdin: k.nsec + "\npass phrase\npass phrase\n", Seams: noKeyring}.roster(t, "login", "--nsec", "--json")
+	r := clitest.Invocation{Env: env, Stdin: k.Nsec + "\npass phrase\npass phrase\n", Seams: clitest.NoKeyring}.Roster(t, "login", "--nsec", "--json")
 	if r.Code != cmdutil.ExitFailure || !strings.Contains(r.Out, `"code": "not-permitted"`) || !strings.Contains(r.Out, "--home") || strings.Contains(r.Out, "roster login") {
 		t.Fatalf("exit %d out %s err %q", r.Code, r.Out, r.Err)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/commands"
 	cliroot "github.com/roster-cli/roster/internal/cli/root"
@@ -42,7 +44,7 @@ func TestGlobalFlagAGivenCommandIgnoresIsRefused(t *testing.T) {
 		{[]string{"completion", "zsh", "--jq", ".x"}, "completion zsh", "--jq"},
 	}
 	for _, c := range cases {
-		r := invocation{Env: homeEnv(t), Dir: t.TempDir()}.roster(t, c.args...)
+		r := clitest.Invocation{Env: clitest.HomeEnv(t), Dir: t.TempDir()}.Roster(t, c.args...)
 		cmd := "roster " + c.cmd
 		text := r.Err + r.Out // with --json the error is JSON on stdout (with --jq on stderr)
 		if r.Code != cmdutil.ExitUsage || !strings.Contains(text, cmd+" does not take "+c.flag+":") || !strings.Contains(text, cmd+" --help") {
@@ -51,7 +53,7 @@ func TestGlobalFlagAGivenCommandIgnoresIsRefused(t *testing.T) {
 	}
 	// --json: the refusal is a usage error object naming the command and
 	// the first flag it does not take.
-	r := invocation{Env: homeEnv(t)}.roster(t, "version", "--json", "--repo", "garbage", "--offline")
+	r := clitest.Invocation{Env: clitest.HomeEnv(t)}.Roster(t, "version", "--json", "--repo", "garbage", "--offline")
 	var e struct {
 		Error struct {
 			Code    string `json:"code"`
@@ -79,14 +81,14 @@ func TestGlobalFlagACommandReadsIsAccepted(t *testing.T) {
 		{"version", "--json"},
 		{"version", "--jq", ".schema"},
 	} {
-		r := invocation{Env: map[string]string{}}.roster(t, args...)
+		r := clitest.Invocation{Env: map[string]string{}}.Roster(t, args...)
 		if r.Code != cmdutil.ExitOK && !(args[0] == "whoami" && r.Code == cmdutil.ExitUsage && strings.Contains(r.Out, "no-signer")) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, r.Code, r.Out, r.Err)
 		}
 	}
 	// A repository read takes all of them: it fails on the unreachable
 	// relay (exit 4), not on the flags.
-	r := invocation{Env: homeEnv(t), Dir: t.TempDir()}.roster(t, "repo", "health", "--repo", alice.naddr("proj"),
+	r := clitest.Invocation{Env: clitest.HomeEnv(t), Dir: t.TempDir()}.Roster(t, "repo", "health", "--repo", clitest.Alice.Naddr("proj"),
 		"--relay", "ws://127.0.0.1:1", "--timeout", "2s", "--home", t.TempDir(), "--json")
 	if r.Code != cmdutil.ExitIncomplete {
 		t.Errorf("repo health with every global flag: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
@@ -106,7 +108,7 @@ func TestHelpListsOnlyTheGlobalFlagsACommandReads(t *testing.T) {
 		{[]string{"workspace", "show", "--help"}, []string{"--relay", "--home"}, []string{"--repo"}},
 		{[]string{"completion", "bash", "--help"}, nil, []string{"--json", "--home", "--relay"}},
 	} {
-		r := invocation{Env: map[string]string{}}.roster(t, c.args...)
+		r := clitest.Invocation{Env: map[string]string{}}.Roster(t, c.args...)
 		for _, f := range c.has {
 			if !strings.Contains(r.Out, f+" ") {
 				t.Errorf("%v: help lacks %s:\n%s", c.args, f, r.Out)

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/roster-cli/roster/devrelay"
@@ -20,37 +22,37 @@ import (
 // journaledGroups is a group relay and one home, kept across commands (the
 // journal lives in the home's data directory).
 type journaledGroups struct {
-	*pcWorld
+	*clitest.PcWorld
 	home string
 	now  int64
 }
 
 func newJournaledGroups(t *testing.T) *journaledGroups {
-	return &journaledGroups{pcWorld: newPCWorld(t), home: t.TempDir(), now: time.Now().Unix()}
+	return &journaledGroups{PcWorld: clitest.NewPCWorld(t), home: t.TempDir(), now: time.Now().Unix()}
 }
 
 // in runs roster as sk in the world's home, at the world's clock plus
 // after seconds.
-func (w *journaledGroups) in(sk string, after int64, args ...string) result {
-	w.t.Helper()
+func (w *journaledGroups) in(sk string, after int64, args ...string) clitest.Result {
+	w.T.Helper()
 	env := map[string]string{"ROSTER_SECRET_KEY": sk, "ROSTER_HOME": w.home}
-	return invocation{Env: env, Now: time.Unix(w.now+after, 0)}.roster(w.t, append(args, "--timeout", "5s")...)
+	return clitest.Invocation{Env: env, Now: time.Unix(w.now+after, 0)}.Roster(w.T, append(args, "--timeout", "5s")...)
 }
 
 // pending is `roster pending --json` in the world's home.
-func (w *journaledGroups) pending(after int64) pendingJSON {
-	w.t.Helper()
-	r := w.in(pcOwnerSK, after, "pending", "--json")
-	var p pendingJSON
+func (w *journaledGroups) pending(after int64) clitest.PendingJSON {
+	w.T.Helper()
+	r := w.in(clitest.PcOwnerSK, after, "pending", "--json")
+	var p clitest.PendingJSON
 	if r.Code != cmdutil.ExitOK || json.Unmarshal([]byte(r.Out), &p) != nil || p.Schema != "roster.pending/v1" {
-		w.t.Fatalf("roster pending: exit %d\n%s\n%s", r.Code, r.Out, r.Err)
+		w.T.Fatalf("roster pending: exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
 	return p
 }
 
 func (w *journaledGroups) storedIDs(kind int) []string {
 	var ids []string
-	for _, e := range w.relay.Stored(nostr.Filter{Kinds: []int{kind}, Tags: nostr.TagMap{"h": {"pizza"}}}) {
+	for _, e := range w.Relay.Stored(nostr.Filter{Kinds: []int{kind}, Tags: nostr.TagMap{"h": {"pizza"}}}) {
 		ids = append(ids, e.ID)
 	}
 	return ids
@@ -63,10 +65,10 @@ func (w *journaledGroups) storedIDs(kind int) []string {
 // 9007) and returns the write's id.
 func interruptedCreate(t *testing.T, w *journaledGroups, mis devrelay.Misbehaviour) string {
 	t.Helper()
-	w.relay.SetMisbehaviour(mis)
-	r := w.in(pcOwnerSK, 0, "group", "create", w.relay.URL()+"'pizza", "--name", "Pizza", "--closed", "--json")
-	w.relay.SetMisbehaviour(devrelay.Misbehaviour{})
-	e := errorBody(t, r)
+	w.Relay.SetMisbehaviour(mis)
+	r := w.in(clitest.PcOwnerSK, 0, "group", "create", w.Relay.URL()+"'pizza", "--name", "Pizza", "--closed", "--json")
+	w.Relay.SetMisbehaviour(devrelay.Misbehaviour{})
+	e := clitest.ErrorBody(t, r)
 	creates := w.storedIDs(grouprelay.KindCreateGroup)
 	if r.Code != cmdutil.ExitUnverified || e.Code != "group-created-partly" || len(creates) != 1 {
 		t.Fatalf("create with its 9002 lost: exit %d, stored 9007s %v\n%s\n%s", r.Code, creates, r.Out, r.Err)
@@ -99,15 +101,15 @@ func TestAGroupCreateInterruptedAfterItsCreateGroupResumesWithTheSameEvents(t *t
 		t.Fatalf("pending: %+v", p)
 	}
 	ev := p.Writes[0].Events
-	if ev[0].ID != write || strings.Join(ev[0].Holding, ",") != w.relay.URL() || strings.Join(ev[1].Lacking, ",") != w.relay.URL() {
+	if ev[0].ID != write || strings.Join(ev[0].Holding, ",") != w.Relay.URL() || strings.Join(ev[1].Lacking, ",") != w.Relay.URL() {
 		t.Fatalf("pending events %+v", ev)
 	}
 	metadata := ev[1].ID
-	next := w.in(pcOwnerSK, 20, "group", "edit", w.relay.URL()+"'pizza", "--about", "later", "--dry-run")
+	next := w.in(clitest.PcOwnerSK, 20, "group", "edit", w.Relay.URL()+"'pizza", "--about", "later", "--dry-run")
 	if !strings.Contains(next.Err, "earlier write of this group did not finish") || !strings.Contains(next.Err, "roster pending resume "+write[:12]) {
 		t.Fatalf("the next command on the group did not mention the unfinished write:\n%s", next.Err)
 	}
-	r := w.in(pcOwnerSK, 30, "pending", "resume", write[:12], "--json")
+	r := w.in(clitest.PcOwnerSK, 30, "pending", "resume", write[:12], "--json")
 	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, `"verified": true`) {
 		t.Fatalf("resume: exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
@@ -117,10 +119,10 @@ func TestAGroupCreateInterruptedAfterItsCreateGroupResumesWithTheSameEvents(t *t
 	if got := w.storedIDs(grouprelay.KindCreateGroup); len(got) != 1 || got[0] != write {
 		t.Fatalf("the relay stores the 9007s %v, want the original %s", got, write)
 	}
-	if st := w.relayState("pizza"); !st.Live() || st.Metadata.Name != "Pizza" || !st.Metadata.Closed {
+	if st := w.RelayState("pizza"); !st.Live() || st.Metadata.Name != "Pizza" || !st.Metadata.Closed {
 		t.Fatalf("the relay-signed 39000 after the resume: %+v", st.Metadata)
 	}
-	if files := journalFiles(t, w.home); len(files) != 0 {
+	if files := clitest.JournalFiles(t, w.home); len(files) != 0 {
 		t.Fatalf("the resumed write stays in the journal: %v", files)
 	}
 }
@@ -137,10 +139,10 @@ func TestARateLimitedMetadataAfterTheCreateSaysTheGroupWasCreated(t *testing.T) 
 		}
 		return ""
 	}})
-	if r := w.in(pcOwnerSK, 30, "pending", "resume", write[:12]); r.Code != cmdutil.ExitOK {
+	if r := w.in(clitest.PcOwnerSK, 30, "pending", "resume", write[:12]); r.Code != cmdutil.ExitOK {
 		t.Fatalf("resume: exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
-	if st := w.relayState("pizza"); st.Metadata == nil || st.Metadata.Name != "Pizza" {
+	if st := w.RelayState("pizza"); st.Metadata == nil || st.Metadata.Name != "Pizza" {
 		t.Fatalf("after the resume: %+v", st.Metadata)
 	}
 }
@@ -154,17 +156,17 @@ func TestResumeAfterACompetingGroupChangeSendsNothingAndOffersTheRerun(t *testin
 	t.Parallel()
 	w := newJournaledGroups(t)
 	write := interruptedCreate(t, w, devrelay.Misbehaviour{DropEvent: func(e *nostr.Event) bool { return e.Kind == grouprelay.KindEditMetadata }})
-	w.mustPublish(pcOwnerSK, &nostr.Event{Kind: grouprelay.KindEditMetadata, CreatedAt: nostr.Now(), Tags: nostr.Tags{{"h", "pizza"}, {"name", "Pizza from elsewhere"}}})
+	w.MustPublish(clitest.PcOwnerSK, &nostr.Event{Kind: grouprelay.KindEditMetadata, CreatedAt: nostr.Now(), Tags: nostr.Tags{{"h", "pizza"}, {"name", "Pizza from elsewhere"}}})
 	other := w.storedIDs(grouprelay.KindEditMetadata)
-	r := w.in(pcOwnerSK, 30, "pending", "resume", write[:12], "--json")
-	e := errorBody(t, r)
+	r := w.in(clitest.PcOwnerSK, 30, "pending", "resume", write[:12], "--json")
+	e := clitest.ErrorBody(t, r)
 	if r.Code != cmdutil.ExitRefused || e.Code != "concurrent-change" {
 		t.Fatalf("resume after a competing edit: exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
-	if !strings.Contains(e.Message, write+" (kind 9007) is held by "+w.relay.URL()) || !strings.Contains(e.Message, other[0]) {
+	if !strings.Contains(e.Message, write+" (kind 9007) is held by "+w.Relay.URL()) || !strings.Contains(e.Message, other[0]) {
 		t.Fatalf("the refusal does not say what changed and who holds the event: %s", e.Message)
 	}
-	if len(e.Commands) < 2 || !strings.HasPrefix(e.Commands[0], "roster group edit "+suggest.Quote(w.relay.URL()+"'pizza")+" ") ||
+	if len(e.Commands) < 2 || !strings.HasPrefix(e.Commands[0], "roster group edit "+suggest.Quote(w.Relay.URL()+"'pizza")+" ") ||
 		!strings.Contains(e.Commands[0], " --name Pizza") || !strings.Contains(e.Commands[0], " --closed") ||
 		!strings.HasPrefix(e.Commands[1], "roster pending discard "+write[:12]) {
 		t.Fatalf("the refusal does not offer the rerun first: %v", e.Commands)
@@ -172,7 +174,7 @@ func TestResumeAfterACompetingGroupChangeSendsNothingAndOffersTheRerun(t *testin
 	if got := w.storedIDs(grouprelay.KindEditMetadata); len(got) != 1 || got[0] != other[0] {
 		t.Fatalf("a refused resume sent its 9002: %v", got)
 	}
-	if files := journalFiles(t, w.home); len(files) != 2 {
+	if files := clitest.JournalFiles(t, w.home); len(files) != 2 {
 		t.Fatalf("a refused resume dropped the entry: %v", files)
 	}
 }
@@ -183,26 +185,26 @@ func TestResumeAfterACompetingGroupChangeSendsNothingAndOffersTheRerun(t *testin
 func TestAnInterruptedJoinIsResumedWithTheSameRequest(t *testing.T) {
 	t.Parallel()
 	w := newJournaledGroups(t)
-	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
-	w.relay.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: func(e *nostr.Event) bool { return e.Kind == grouprelay.KindJoinRequest }})
-	r := w.in(pcStrangerSK, 0, "group", "join", w.relay.URL()+"'"+pcHome, "--json")
-	w.relay.SetMisbehaviour(devrelay.Misbehaviour{})
-	e := errorBody(t, r)
+	w.Group(clitest.PcOwnerSK, grouprelay.KindCreateGroup)
+	w.Relay.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: func(e *nostr.Event) bool { return e.Kind == grouprelay.KindJoinRequest }})
+	r := w.in(clitest.PcStrangerSK, 0, "group", "join", w.Relay.URL()+"'"+clitest.PcHome, "--json")
+	w.Relay.SetMisbehaviour(devrelay.Misbehaviour{})
+	e := clitest.ErrorBody(t, r)
 	write, _ := e.Details["journal"].(string)
 	if r.Code != cmdutil.ExitUnverified || len(write) != 64 {
 		t.Fatalf("join with a dropped connection: exit %d %+v", r.Code, e)
 	}
-	if got := w.storedKind(grouprelay.KindJoinRequest, pubOf(t, pcStrangerSK)); len(got) != 0 {
+	if got := w.StoredKind(grouprelay.KindJoinRequest, clitest.PubOf(t, clitest.PcStrangerSK)); len(got) != 0 {
 		t.Fatalf("the dropped join is stored: %v", got)
 	}
-	res := w.in(pcStrangerSK, 30, "pending", "resume", write[:12], "--json")
+	res := w.in(clitest.PcStrangerSK, 30, "pending", "resume", write[:12], "--json")
 	if res.Code != cmdutil.ExitOK || !strings.Contains(res.Out, `"verified": true`) {
 		t.Fatalf("resume: exit %d\n%s\n%s", res.Code, res.Out, res.Err)
 	}
-	if got := w.storedKind(grouprelay.KindJoinRequest, pubOf(t, pcStrangerSK)); len(got) != 1 || got[0].ID != write {
+	if got := w.StoredKind(grouprelay.KindJoinRequest, clitest.PubOf(t, clitest.PcStrangerSK)); len(got) != 1 || got[0].ID != write {
 		t.Fatalf("the relay stores the joins %v, want the original %s", got, write)
 	}
-	if !slices.Contains(w.relayState(pcHome).Members, pubOf(t, pcStrangerSK)) {
+	if !slices.Contains(w.RelayState(clitest.PcHome).Members, clitest.PubOf(t, clitest.PcStrangerSK)) {
 		t.Fatal("the resumed join did not make the stranger a member")
 	}
 }
@@ -214,10 +216,10 @@ func TestAnInterruptedJoinIsResumedWithTheSameRequest(t *testing.T) {
 func TestACreateLostBeforeItsCreateGroupResumesBothEventsInOrder(t *testing.T) {
 	t.Parallel()
 	w := newJournaledGroups(t)
-	w.relay.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: func(e *nostr.Event) bool { return e.Kind == grouprelay.KindCreateGroup }})
-	r := w.in(pcOwnerSK, 0, "group", "create", w.relay.URL()+"'pizza", "--name", "Pizza", "--json")
-	w.relay.SetMisbehaviour(devrelay.Misbehaviour{})
-	e := errorBody(t, r)
+	w.Relay.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: func(e *nostr.Event) bool { return e.Kind == grouprelay.KindCreateGroup }})
+	r := w.in(clitest.PcOwnerSK, 0, "group", "create", w.Relay.URL()+"'pizza", "--name", "Pizza", "--json")
+	w.Relay.SetMisbehaviour(devrelay.Misbehaviour{})
+	e := clitest.ErrorBody(t, r)
 	write, _ := e.Details["journal"].(string)
 	if r.Code != cmdutil.ExitUnverified || e.Code != "unconfirmed" || len(write) != 64 || len(w.storedIDs(grouprelay.KindCreateGroup)) != 0 {
 		t.Fatalf("create with its 9007 lost: exit %d %+v", r.Code, e)
@@ -226,7 +228,7 @@ func TestACreateLostBeforeItsCreateGroupResumesBothEventsInOrder(t *testing.T) {
 	if len(p.Writes) != 1 || len(p.Writes[0].Events) != 2 || len(p.Writes[0].Events[0].Holding)+len(p.Writes[0].Events[1].Holding) != 0 {
 		t.Fatalf("pending: %+v", p)
 	}
-	res := w.in(pcOwnerSK, 30, "pending", "resume", write[:12])
+	res := w.in(clitest.PcOwnerSK, 30, "pending", "resume", write[:12])
 	if res.Code != cmdutil.ExitOK || !strings.Contains(res.Out, "sent "+write+" (kind 9007) again") {
 		t.Fatalf("resume: exit %d\n%s\n%s", res.Code, res.Out, res.Err)
 	}
@@ -234,7 +236,7 @@ func TestACreateLostBeforeItsCreateGroupResumesBothEventsInOrder(t *testing.T) {
 	if len(creates) != 1 || creates[0] != write || len(edits) != 1 || edits[0] != p.Writes[0].Events[1].ID {
 		t.Fatalf("stored 9007s %v and 9002s %v, want the journal's", creates, edits)
 	}
-	if st := w.relayState("pizza"); st.Metadata == nil || st.Metadata.Name != "Pizza" {
+	if st := w.RelayState("pizza"); st.Metadata == nil || st.Metadata.Name != "Pizza" {
 		t.Fatalf("after the resume: %+v", st.Metadata)
 	}
 }
@@ -247,8 +249,8 @@ func TestAGroupWritePastTheAcceptanceWindowIsNotSentAgain(t *testing.T) {
 	t.Parallel()
 	w := newJournaledGroups(t)
 	write := interruptedCreate(t, w, devrelay.Misbehaviour{DropEvent: func(e *nostr.Event) bool { return e.Kind == grouprelay.KindEditMetadata }})
-	r := w.in(pcOwnerSK, 16*60, "pending", "resume", write[:12], "--json")
-	e := errorBody(t, r)
+	r := w.in(clitest.PcOwnerSK, 16*60, "pending", "resume", write[:12], "--json")
+	e := clitest.ErrorBody(t, r)
 	if r.Code != cmdutil.ExitRefused || e.Code != "pending-expired" || len(e.Commands) == 0 || !strings.HasPrefix(e.Commands[0], "roster group edit ") {
 		t.Fatalf("a late resume: exit %d %+v", r.Code, e)
 	}
@@ -263,7 +265,7 @@ func TestAGroupWritePastTheAcceptanceWindowIsNotSentAgain(t *testing.T) {
 func TestAnUnreadableJournalStopsAGroupWriteBeforeSigning(t *testing.T) {
 	t.Parallel()
 	w := newJournaledGroups(t)
-	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
+	w.Group(clitest.PcOwnerSK, grouprelay.KindCreateGroup)
 	dir := filepath.Join(w.home, "journal")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
@@ -271,11 +273,11 @@ func TestAnUnreadableJournalStopsAGroupWriteBeforeSigning(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, strings.Repeat("ab", 32)+"-0.json"), []byte(`{"version":1,"rep`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r := w.in(pcOwnerSK, 0, "group", "add", w.relay.URL()+"'"+pcHome, w.npubOf(pcAdminSK), "--json")
-	if e := errorBody(t, r); r.Code != cmdutil.ExitFailure || e.Code != "journal-unreadable" {
+	r := w.in(clitest.PcOwnerSK, 0, "group", "add", w.Relay.URL()+"'"+clitest.PcHome, w.NpubOf(clitest.PcAdminSK), "--json")
+	if e := clitest.ErrorBody(t, r); r.Code != cmdutil.ExitFailure || e.Code != "journal-unreadable" {
 		t.Fatalf("a group write with an unreadable journal: exit %d %+v", r.Code, e)
 	}
-	if got := w.storedKind(grouprelay.KindPutUser, pubOf(t, pcOwnerSK)); len(got) != 0 {
+	if got := w.StoredKind(grouprelay.KindPutUser, clitest.PubOf(t, clitest.PcOwnerSK)); len(got) != 0 {
 		t.Fatalf("the write sent its 9000: %v", got)
 	}
 }

@@ -1,71 +1,17 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/roster-cli/roster/internal/cli/clitest"
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
-	"github.com/roster-cli/roster/internal/cli/commands"
-	"github.com/roster-cli/roster/internal/cli/root"
 )
-
-// result is what one in-process invocation of roster produced.
-type result struct {
-	Out, Err string
-	Code     int
-}
-
-// invocation describes one run of the real command tree in-process.
-type invocation struct {
-	Env   map[string]string // the whole environment; nothing leaks in from the test process
-	Stdin string
-	Dir   string    // working directory for Git discovery
-	Now   time.Time // zero = time.Now
-	// Seams are the invocation's test hooks (a concurrent change, a
-	// keyring that is not there).
-	Seams cmdutil.Seams
-	// OutTTY and ErrTTY make stdout and stderr look like terminals; InTTY
-	// stdin (Stdin is then what the user types).
-	OutTTY, ErrTTY, InTTY bool
-	// Ctx is the root context (main's signal-aware one); nil is
-	// context.Background. Cancelling it is an interrupt.
-	Ctx context.Context
-}
-
-// roster runs the real command tree with args and returns its streams and exit code.
-func (inv invocation) roster(t *testing.T, args ...string) result {
-	t.Helper()
-	var out, errb bytes.Buffer
-	env := inv.Env
-	s := &cmdutil.IoStreams{
-		In:     strings.NewReader(inv.Stdin),
-		Out:    &out,
-		Err:    &errb,
-		Getenv: func(k string) string { return env[k] },
-		Now:    time.Now,
-		Dir:    inv.Dir,
-		OutTTY: inv.OutTTY,
-		ErrTTY: inv.ErrTTY,
-		InTTY:  inv.InTTY,
-	}
-	if !inv.Now.IsZero() {
-		now := inv.Now
-		s.Now = func() time.Time { return now }
-	}
-	ctx := inv.Ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	code := root.RunContext(ctx, commands.All, args, s, inv.Seams)
-	return result{Out: out.String(), Err: errb.String(), Code: code}
-}
 
 func TestUnknownFlagIsUsageError(t *testing.T) {
 	t.Parallel()
-	r := invocation{Env: map[string]string{}}.roster(t, "--no-such-flag")
+	r := clitest.Invocation{Env: map[string]string{}}.Roster(t, "--no-such-flag")
 	if r.Code != cmdutil.ExitUsage {
 		t.Fatalf("exit %d, want %d (stderr %q)", r.Code, cmdutil.ExitUsage, r.Err)
 	}
@@ -76,7 +22,7 @@ func TestUnknownFlagIsUsageError(t *testing.T) {
 
 func TestJSONErrorGoesToStdout(t *testing.T) {
 	t.Parallel()
-	r := invocation{Env: map[string]string{}}.roster(t, "--json", "no-such-command")
+	r := clitest.Invocation{Env: map[string]string{}}.Roster(t, "--json", "no-such-command")
 	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Out, `"code": "usage"`) {
 		t.Fatalf("exit %d out %q", r.Code, r.Out)
 	}

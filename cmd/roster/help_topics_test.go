@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	clihelp "github.com/roster-cli/roster/internal/cli/help"
 )
@@ -22,7 +24,7 @@ func TestHelpTopicsPrintTheirText(t *testing.T) {
 		"formatting":  {"--json ", "--jq <expression>", "--json-fields a,b", "exit 2"},
 	}
 	for topic, parts := range want {
-		r := invocation{Env: map[string]string{}}.roster(t, "help", topic)
+		r := clitest.Invocation{Env: map[string]string{}}.Roster(t, "help", topic)
 		if r.Code != cmdutil.ExitOK {
 			t.Errorf("help %s: exit %d %q", topic, r.Code, r.Err)
 		}
@@ -32,11 +34,11 @@ func TestHelpTopicsPrintTheirText(t *testing.T) {
 			}
 		}
 	}
-	r := invocation{Env: map[string]string{}}.roster(t, "help")
+	r := clitest.Invocation{Env: map[string]string{}}.Roster(t, "help")
 	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "roster help exit-codes") {
 		t.Errorf("roster help does not point at the topics: exit %d\n%s", r.Code, r.Out)
 	}
-	r = invocation{Env: map[string]string{}}.roster(t, "help", "repo", "health")
+	r = clitest.Invocation{Env: map[string]string{}}.Roster(t, "help", "repo", "health")
 	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "roster repo health [flags]") {
 		t.Errorf("help repo health: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
@@ -46,20 +48,20 @@ func TestHelpTopicsPrintTheirText(t *testing.T) {
 // topic there is.
 func TestUnknownHelpTopicIsUsageErrorListingTheTopics(t *testing.T) {
 	t.Parallel()
-	r := invocation{Env: map[string]string{}}.roster(t, "help", "nosuch")
+	r := clitest.Invocation{Env: map[string]string{}}.Roster(t, "help", "nosuch")
 	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, `no help topic or command "nosuch"`) ||
 		!strings.Contains(r.Err, "help topics: environment, exit-codes, formatting") || !strings.Contains(r.Err, "run: roster help\n") {
 		t.Errorf("help nosuch: exit %d %q", r.Code, r.Err)
 	}
-	r = invocation{Env: map[string]string{}}.roster(t, "help", "exit-code")
+	r = clitest.Invocation{Env: map[string]string{}}.Roster(t, "help", "exit-code")
 	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "did you mean exit-codes?") || !strings.Contains(r.Err, "run: roster help exit-codes") {
 		t.Errorf("help exit-code: exit %d %q", r.Code, r.Err)
 	}
-	r = invocation{Env: map[string]string{}}.roster(t, "help", "repo", "helth")
+	r = clitest.Invocation{Env: map[string]string{}}.Roster(t, "help", "repo", "helth")
 	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "did you mean health?") || !strings.Contains(r.Err, "run: roster help repo health") {
 		t.Errorf("help repo helth: exit %d %q", r.Code, r.Err)
 	}
-	r = invocation{Env: map[string]string{}}.roster(t, "help", "formating")
+	r = clitest.Invocation{Env: map[string]string{}}.Roster(t, "help", "formating")
 	if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "did you mean formatting?") {
 		t.Errorf("help formating: exit %d %q", r.Code, r.Err)
 	}
@@ -95,7 +97,7 @@ func TestExitCodeTopicMatchesDocs(t *testing.T) {
 }
 
 // The environment topic names every environment variable roster's own
-// code reads.
+// code reads (not the tests' harness, internal/cli/clitest).
 func TestEnvironmentTopicNamesEveryVariableRead(t *testing.T) {
 	t.Parallel()
 	read := regexp.MustCompile(`[Gg]etenv\("([A-Z_]+)"\)`)
@@ -104,7 +106,7 @@ func TestEnvironmentTopicNamesEveryVariableRead(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata") {
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata" || d.Name() == "clitest") {
 			return filepath.SkipDir
 		}
 		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
@@ -164,7 +166,7 @@ func TestUnknownSubcommandSuggestsAtEveryLevel(t *testing.T) {
 		{[]string{"helth"}, "project health or repo health", "roster repo health --help"},
 		{[]string{"vresion"}, "version", "roster version --help"},
 	} {
-		r := invocation{Env: homeEnv(t), Dir: t.TempDir()}.roster(t, c.args...)
+		r := clitest.Invocation{Env: clitest.HomeEnv(t), Dir: t.TempDir()}.Roster(t, c.args...)
 		if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "did you mean "+c.mean+"?") || !strings.Contains(r.Err, "run: "+c.help+"\n") {
 			t.Errorf("%v: exit %d, stderr %q", c.args, r.Code, r.Err)
 		}

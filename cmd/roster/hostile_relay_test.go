@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
@@ -13,9 +15,9 @@ import (
 )
 
 // hostileWorld is a mutWorld whose relays misbehave as m says.
-func hostileWorld(t *testing.T, n int, m devrelay.Misbehaviour) *mutWorld {
+func hostileWorld(t *testing.T, n int, m devrelay.Misbehaviour) *clitest.MutWorld {
 	t.Helper()
-	return &mutWorld{t: t, relays: devrelay.StartN(t, n, devrelay.Options{Misbehave: m}), id: "my-repo", home: testEnv(t), dir: t.TempDir()}
+	return &clitest.MutWorld{T: t, Relays: devrelay.StartN(t, n, devrelay.Options{Misbehave: m}), Id: "my-repo", Home: clitest.TestEnv(t), Dir: t.TempDir()}
 }
 
 // Rule (verification does not assume an identical filter returns fresh
@@ -26,12 +28,12 @@ func hostileWorld(t *testing.T, n int, m devrelay.Misbehaviour) *mutWorld {
 // by id, so repo edit is verified: exit 0, verified true.
 func TestRepoEditIsVerifiedAgainstAFilterCachingRelay(t *testing.T) {
 	w := hostileWorld(t, 2, devrelay.Misbehaviour{CacheFilters: time.Minute})
-	w.seed(alice.announce(t, w.id, 100))
-	out := w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+	w.Seed(clitest.Alice.Announce(t, w.Id, 100))
+	out := w.Ok(clitest.Alice, clitest.Alice, 1000, "repo", "edit", "--add-maintainer", clitest.Bob.Npub())
 	if out["verified"] != true {
 		t.Fatalf("verified %v, want true\n%v", out["verified"], out)
 	}
-	w.wantLatest(alice, role("M", alice), role("m", bob, "1000"), projection(alice, bob))
+	w.WantLatest(clitest.Alice, clitest.Role("M", clitest.Alice), clitest.Role("m", clitest.Bob, "1000"), clitest.Projection(clitest.Alice, clitest.Bob))
 }
 
 // Rule (a write's evidence covers whom it names): the deletion round asks
@@ -42,13 +44,13 @@ func TestRepoEditIsVerifiedAgainstAFilterCachingRelay(t *testing.T) {
 // deletion, exactly as a dry run and a real edit did before the deletion
 // round was narrowed.
 func TestAWriteAsksForItsSubjectsDeletions(t *testing.T) {
-	w := newMutWorld(t, 1)
-	bobState := bob.state(t, w.id, 50, "0123456789012345678901234567890123456789")
-	w.seed(alice.announce(t, w.id, 100), bob.announce(t, w.id, 40), bobState)
-	stateAddr := graph.Coordinate{Kind: graph.KindState, Pubkey: bob.pk, Identifier: w.id}.ATag()
-	w.seed(bob.sign(t, graph.KindDeletion, 60, nostr.Tag{"a", stateAddr}, nostr.Tag{"e", bobState.ID}))
-	w.relays[0].Inject(bobState)
-	out := w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--dry-run")
+	w := clitest.NewMutWorld(t, 1)
+	bobState := clitest.Bob.State(t, w.Id, 50, "0123456789012345678901234567890123456789")
+	w.Seed(clitest.Alice.Announce(t, w.Id, 100), clitest.Bob.Announce(t, w.Id, 40), bobState)
+	stateAddr := graph.Coordinate{Kind: graph.KindState, Pubkey: clitest.Bob.Pk, Identifier: w.Id}.ATag()
+	w.Seed(clitest.Bob.Sign(t, graph.KindDeletion, 60, nostr.Tag{"a", stateAddr}, nostr.Tag{"e", bobState.ID}))
+	w.Relays[0].Inject(bobState)
+	out := w.Ok(clitest.Alice, clitest.Alice, 1000, "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--dry-run")
 	if strings.Contains(fmt.Sprint(out["preview"]), bobState.ID) {
 		t.Fatalf("the preview used Bob's deleted state %s:\n%v", bobState.ID, out["preview"])
 	}
@@ -67,21 +69,21 @@ func TestASecondEditAgainstAFilterCachingRelayNeverDropsTheFirst(t *testing.T) {
 	// Longer than the whole first write (whose last re-read comes at least
 	// membership.CutWindow after its publish), so its answers are cached.
 	w := hostileWorld(t, 1, devrelay.Misbehaviour{CacheFilters: 1500 * time.Millisecond})
-	w.seed(alice.announce(t, w.id, 100))
-	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+	w.Seed(clitest.Alice.Announce(t, w.Id, 100))
+	w.Ok(clitest.Alice, clitest.Alice, 1000, "repo", "edit", "--add-maintainer", clitest.Bob.Npub())
 	deadline := time.Now().Add(10 * time.Second)
 	for refused := 0; ; refused++ {
-		before := w.storedCount()
-		r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", carol.npub(), "--json")
+		before := w.StoredCount()
+		r := w.Run(clitest.Alice, clitest.Alice, 1000, "repo", "edit", "--add-maintainer", clitest.Carol.Npub(), "--json")
 		if r.Code == cmdutil.ExitOK {
 			break
 		}
-		if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Out, `"code": "stale-relays"`) || w.storedCount() != before {
+		if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Out, `"code": "stale-relays"`) || w.StoredCount() != before {
 			t.Fatalf("exit %d while the relay serves a stale answer, want 4 stale-relays with nothing stored\n%s%s", r.Code, r.Out, r.Err)
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("the relay never served the newer version")
 		}
 	}
-	w.wantLatest(alice, role("M", alice), role("m", bob, "1000"), role("m", carol, "1000"), projection(alice, bob, carol))
+	w.WantLatest(clitest.Alice, clitest.Role("M", clitest.Alice), clitest.Role("m", clitest.Bob, "1000"), clitest.Role("m", clitest.Carol, "1000"), clitest.Projection(clitest.Alice, clitest.Bob, clitest.Carol))
 }

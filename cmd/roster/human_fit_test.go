@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
@@ -14,14 +16,14 @@ import (
 
 // fitRun runs args as inv on a fake terminal of cols columns (ttyOut) or
 // in a pipe, and fails unless roster exits 0.
-func fitRun(t *testing.T, inv invocation, ttyOut bool, cols string, args ...string) string {
+func fitRun(t *testing.T, inv clitest.Invocation, ttyOut bool, cols string, args ...string) string {
 	t.Helper()
 	e := map[string]string{"NO_COLOR": "1", "COLUMNS": cols}
 	for k, v := range inv.Env {
 		e[k] = v
 	}
 	inv.Env, inv.OutTTY = e, ttyOut
-	r := inv.roster(t, args...)
+	r := inv.Roster(t, args...)
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("roster %v (tty %v): exit %d\n%s%s", args, ttyOut, r.Code, r.Out, r.Err)
 	}
@@ -44,7 +46,7 @@ func checkFits(t *testing.T, out string, cols int) {
 // terminal the npubs are short and no row runs past the edge; --full gives
 // them whole; a pipe gets them whole, unwrapped, exactly as a terminal wide
 // enough with --full would; --json is the same on a terminal and in a pipe.
-func checkHumanRule(t *testing.T, env invocation, npub string, args ...string) string {
+func checkHumanRule(t *testing.T, env clitest.Invocation, npub string, args ...string) string {
 	t.Helper()
 	tty := fitRun(t, env, true, "80", args...)
 	checkFits(t, tty, 80)
@@ -67,9 +69,9 @@ func checkHumanRule(t *testing.T, env invocation, npub string, args ...string) s
 
 // checkShortNpubs: npub is short on the terminal outside suggested
 // commands, and whole with --full.
-func checkShortNpubs(t *testing.T, tty, npub string, env invocation, args ...string) {
+func checkShortNpubs(t *testing.T, tty, npub string, env clitest.Invocation, args ...string) {
 	t.Helper()
-	if !strings.Contains(tty, shortNpubForTest(npub)) {
+	if !strings.Contains(tty, clitest.ShortNpubForTest(npub)) {
 		t.Fatalf("%v on a terminal: want %s short:\n%s", args, npub, tty)
 	}
 	for _, line := range strings.Split(tty, "\n") {
@@ -87,30 +89,30 @@ func TestHumanReadsFitTheTerminalWithShortNpubs(t *testing.T) {
 	t.Parallel()
 	t.Run("project and group reads", func(t *testing.T) {
 		t.Parallel()
-		w := newPCWorld(t)
-		w.group(pcOwnerSK, grouprelay.KindCreateGroup)
-		w.group(pcOwnerSK, grouprelay.KindEditMetadata, nostr.Tag{"name", "Home"},
+		w := clitest.NewPCWorld(t)
+		w.Group(clitest.PcOwnerSK, grouprelay.KindCreateGroup)
+		w.Group(clitest.PcOwnerSK, grouprelay.KindEditMetadata, nostr.Tag{"name", "Home"},
 			nostr.Tag{"about", "the home channel of a project whose description is long enough to need a second line"})
-		w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
-		w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome},
+		w.Group(clitest.PcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", clitest.PubOf(t, clitest.PcAdminSK), "admin"})
+		w.Identity(nostr.Now()-10, nostr.Tag{"buzz-channel", clitest.PcHome},
 			nostr.Tag{"description", "a demo project with a description that runs well past the edge of an eighty-column terminal"})
-		env := invocation{Env: map[string]string{"ROSTER_SECRET_KEY": pcOwnerSK, "ROSTER_HOME": t.TempDir()}}
-		relay := []string{"--relay", w.relay.URL(), "--timeout", "5s"}
-		checkHumanRule(t, env, graph.Npub(w.coord.Owner), append([]string{"project", "show", w.coord.String()}, relay...)...)
-		checkHumanRule(t, env, graph.Npub(pubOf(t, pcAdminSK)), append([]string{"group", "show", pcHome}, relay...)...)
-		checkHumanRule(t, env, graph.Npub(pubOf(t, pcAdminSK)), append([]string{"group", "members", pcHome}, relay...)...)
-		checkHumanRule(t, env, graph.Npub(w.coord.Owner), append([]string{"group", "show", pcHome, "--me"}, relay...)...)
+		env := clitest.Invocation{Env: map[string]string{"ROSTER_SECRET_KEY": clitest.PcOwnerSK, "ROSTER_HOME": t.TempDir()}}
+		relay := []string{"--relay", w.Relay.URL(), "--timeout", "5s"}
+		checkHumanRule(t, env, graph.Npub(w.Coord.Owner), append([]string{"project", "show", w.Coord.String()}, relay...)...)
+		checkHumanRule(t, env, graph.Npub(clitest.PubOf(t, clitest.PcAdminSK)), append([]string{"group", "show", clitest.PcHome}, relay...)...)
+		checkHumanRule(t, env, graph.Npub(clitest.PubOf(t, clitest.PcAdminSK)), append([]string{"group", "members", clitest.PcHome}, relay...)...)
+		checkHumanRule(t, env, graph.Npub(w.Coord.Owner), append([]string{"group", "show", clitest.PcHome, "--me"}, relay...)...)
 		checkHumanRule(t, env, "", append([]string{"project", "list"}, relay...)...)
 		checkHumanRule(t, env, "", append([]string{"group", "list"}, relay...)...)
 	})
 	t.Run("workspace show and list", func(t *testing.T) {
 		t.Parallel()
-		w := importedWorld(t)
-		env := invocation{Env: map[string]string{"ROSTER_SECRET_KEY": swOwnerSK, "ROSTER_HOME": w.homes[swOwnerSK]}}
-		relay := []string{"--relay", w.relay.URL(), "--timeout", "5s"}
-		checkHumanRule(t, env, w.ownerNpub(), append([]string{"workspace", "show"}, relay...)...)
-		list := checkHumanRule(t, env, w.ownerNpub(), append([]string{"workspace", "list"}, relay...)...)
-		show := "roster workspace show --owner " + w.ownerNpub() + " --relay " + w.relay.URL()
+		w := clitest.ImportedWorld(t)
+		env := clitest.Invocation{Env: map[string]string{"ROSTER_SECRET_KEY": clitest.SwOwnerSK, "ROSTER_HOME": w.Homes[clitest.SwOwnerSK]}}
+		relay := []string{"--relay", w.Relay.URL(), "--timeout", "5s"}
+		checkHumanRule(t, env, w.OwnerNpub(), append([]string{"workspace", "show"}, relay...)...)
+		list := checkHumanRule(t, env, w.OwnerNpub(), append([]string{"workspace", "list"}, relay...)...)
+		show := "roster workspace show --owner " + w.OwnerNpub() + " --relay " + w.Relay.URL()
 		if !strings.Contains(list, "\n    "+show+"\n") {
 			t.Fatalf("the suggested show command is not whole on its line:\n%s", list)
 		}
@@ -118,28 +120,28 @@ func TestHumanReadsFitTheTerminalWithShortNpubs(t *testing.T) {
 	t.Run("repo state and health", func(t *testing.T) {
 		t.Parallel()
 		rl := devrelay.StartN(t, 1, devrelay.Options{})[0]
-		publish(t, rl.URL(), leadShaped(t, "proj")...)
-		env := invocation{Env: testEnv(t), Dir: t.TempDir()}
-		relay := []string{"--repo", alice.naddr("proj"), "--relay", rl.URL(), "--timeout", "5s"}
-		checkHumanRule(t, env, bob.npub(), append([]string{"repo", "state"}, relay...)...)
+		clitest.Publish(t, rl.URL(), clitest.LeadShaped(t, "proj")...)
+		env := clitest.Invocation{Env: clitest.TestEnv(t), Dir: t.TempDir()}
+		relay := []string{"--repo", clitest.Alice.Naddr("proj"), "--relay", rl.URL(), "--timeout", "5s"}
+		checkHumanRule(t, env, clitest.Bob.Npub(), append([]string{"repo", "state"}, relay...)...)
 		checkHumanRule(t, env, "", append([]string{"repo", "health"}, relay...)...)
 	})
 	t.Run("repo check-event", func(t *testing.T) {
 		t.Parallel()
-		w, issue := checkEventWorld(t)
-		status := bob.sign(t, 1631, 2500, nostr.Tag{"a", "30617:" + alice.pk + ":" + w.id}, nostr.Tag{"e", issue.ID, "", "root"})
-		w.seed(status)
-		inv := invocation{Env: w.home, Dir: w.dir, Now: time.Unix(10_000, 0)}
-		args := append([]string{"repo", "check-event", status.ID, "--timeout", "5s", "--home", w.home["ROSTER_HOME"]}, relayArgs(w.relays)...)
-		checkHumanRule(t, inv, bob.npub(), args...)
+		w, issue := clitest.CheckEventWorld(t)
+		status := clitest.Bob.Sign(t, 1631, 2500, nostr.Tag{"a", "30617:" + clitest.Alice.Pk + ":" + w.Id}, nostr.Tag{"e", issue.ID, "", "root"})
+		w.Seed(status)
+		inv := clitest.Invocation{Env: w.Home, Dir: w.Dir, Now: time.Unix(10_000, 0)}
+		args := append([]string{"repo", "check-event", status.ID, "--timeout", "5s", "--home", w.Home["ROSTER_HOME"]}, clitest.RelayArgs(w.Relays)...)
+		checkHumanRule(t, inv, clitest.Bob.Npub(), args...)
 	})
 	t.Run("whoami", func(t *testing.T) {
 		t.Parallel()
 		// The npub is the answer: whole even on a terminal, on its own line.
-		inv := invocation{Env: withKey(testEnv(t), alice)}
+		inv := clitest.Invocation{Env: clitest.WithKey(clitest.TestEnv(t), clitest.Alice)}
 		tty := fitRun(t, inv, true, "80", "whoami")
 		checkFits(t, tty, 80)
-		if !strings.HasPrefix(tty, alice.npub()+"\n") {
+		if !strings.HasPrefix(tty, clitest.Alice.Npub()+"\n") {
 			t.Fatalf("whoami on a terminal:\n%s", tty)
 		}
 		if piped, wide := fitRun(t, inv, false, "80", "whoami"), fitRun(t, inv, true, "100000", "whoami"); piped != wide {
@@ -153,29 +155,29 @@ func TestHumanReadsFitTheTerminalWithShortNpubs(t *testing.T) {
 // signer, on a terminal (npubs short) and in a pipe (npubs whole).
 func TestProjectAndGroupReadsNamePeople(t *testing.T) {
 	t.Parallel()
-	w := newPCWorld(t)
-	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
-	w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
-	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
-	for sk, name := range map[string]string{pcOwnerSK: "olive", pcAdminSK: "adam"} {
+	w := clitest.NewPCWorld(t)
+	w.Group(clitest.PcOwnerSK, grouprelay.KindCreateGroup)
+	w.Group(clitest.PcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", clitest.PubOf(t, clitest.PcAdminSK), "admin"})
+	w.Identity(nostr.Now()-10, nostr.Tag{"buzz-channel", clitest.PcHome})
+	for sk, name := range map[string]string{clitest.PcOwnerSK: "olive", clitest.PcAdminSK: "adam"} {
 		evt := &nostr.Event{Kind: 0, CreatedAt: nostr.Now() - 5, Tags: nostr.Tags{}, Content: `{"name":"` + name + `"}`}
 		if err := evt.Sign(sk); err != nil {
 			t.Fatal(err)
 		}
-		publish(t, w.relay.URL(), evt)
+		clitest.Publish(t, w.Relay.URL(), evt)
 	}
-	env := invocation{Env: map[string]string{"ROSTER_SECRET_KEY": pcOwnerSK, "ROSTER_HOME": t.TempDir()}}
-	relay := []string{"--relay", w.relay.URL(), "--timeout", "5s"}
-	owner, admin := graph.Npub(w.coord.Owner), graph.Npub(pubOf(t, pcAdminSK))
-	show := fitRun(t, env, true, "120", append([]string{"project", "show", w.coord.String()}, relay...)...)
-	if !strings.Contains(show, "olive ("+shortNpubForTest(owner)+") (you)") {
+	env := clitest.Invocation{Env: map[string]string{"ROSTER_SECRET_KEY": clitest.PcOwnerSK, "ROSTER_HOME": t.TempDir()}}
+	relay := []string{"--relay", w.Relay.URL(), "--timeout", "5s"}
+	owner, admin := graph.Npub(w.Coord.Owner), graph.Npub(clitest.PubOf(t, clitest.PcAdminSK))
+	show := fitRun(t, env, true, "120", append([]string{"project", "show", w.Coord.String()}, relay...)...)
+	if !strings.Contains(show, "olive ("+clitest.ShortNpubForTest(owner)+") (you)") {
 		t.Fatalf("project show on a terminal does not name the owner:\n%s", show)
 	}
-	group := fitRun(t, env, true, "120", append([]string{"group", "show", pcHome}, relay...)...)
-	if !strings.Contains(group, "adam ("+shortNpubForTest(admin)+")") {
+	group := fitRun(t, env, true, "120", append([]string{"group", "show", clitest.PcHome}, relay...)...)
+	if !strings.Contains(group, "adam ("+clitest.ShortNpubForTest(admin)+")") {
 		t.Fatalf("group show on a terminal does not name the admin:\n%s", group)
 	}
-	if piped := fitRun(t, env, false, "120", append([]string{"project", "show", w.coord.String()}, relay...)...); !strings.Contains(piped, "olive ("+owner+") (you)") {
+	if piped := fitRun(t, env, false, "120", append([]string{"project", "show", w.Coord.String()}, relay...)...); !strings.Contains(piped, "olive ("+owner+") (you)") {
 		t.Fatalf("project show piped:\n%s", piped)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
@@ -20,9 +22,9 @@ import (
 // change goes ahead.
 func TestAnUnreadableJournalEntryStopsAWriteUntilDiscarded(t *testing.T) {
 	t.Parallel()
-	w := newMutWorld(t, 1)
-	w.seed(alice.announce(t, w.id, 100))
-	dir := filepath.Join(w.home["ROSTER_HOME"], "journal")
+	w := clitest.NewMutWorld(t, 1)
+	w.Seed(clitest.Alice.Announce(t, w.Id, 100))
+	dir := filepath.Join(w.Home["ROSTER_HOME"], "journal")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -31,9 +33,9 @@ func TestAnUnreadableJournalEntryStopsAWriteUntilDiscarded(t *testing.T) {
 	if err := os.WriteFile(corrupt, []byte(`{"version":1,"repo":"30617:`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	before := len(w.relays[0].Stored(nostr.Filter{}))
+	before := len(w.Relays[0].Stored(nostr.Filter{}))
 
-	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--json")
+	r := w.Run(clitest.Alice, clitest.Alice, 1000, "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--json")
 	var doc struct {
 		Error struct {
 			Code     string   `json:"code"`
@@ -46,12 +48,12 @@ func TestAnUnreadableJournalEntryStopsAWriteUntilDiscarded(t *testing.T) {
 		!strings.Contains(doc.Error.Message, "roster pending discard "+id[:12]) || !strings.Contains(doc.Error.Message, "nothing was signed") {
 		t.Fatalf("edit with an unreadable journal entry: exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
-	if got := len(w.relays[0].Stored(nostr.Filter{})); got != before {
+	if got := len(w.Relays[0].Stored(nostr.Filter{})); got != before {
 		t.Fatalf("the refused change reached the relay: %d events, %d before", got, before)
 	}
 
 	// A read says so and goes on.
-	if read := w.run(alice, alice, 1005, "repo"); read.Code != cmdutil.ExitOK || !strings.Contains(read.Err, corrupt) {
+	if read := w.Run(clitest.Alice, clitest.Alice, 1005, "repo"); read.Code != cmdutil.ExitOK || !strings.Contains(read.Err, corrupt) {
 		t.Fatalf("roster repo with an unreadable journal entry: exit %d\n%s", read.Code, read.Err)
 	}
 
@@ -61,26 +63,26 @@ func TestAnUnreadableJournalEntryStopsAWriteUntilDiscarded(t *testing.T) {
 			Problem string `json:"problem"`
 		} `json:"unreadable"`
 	}
-	l := w.pendingCmd(1010, "pending", "--json", "--offline")
+	l := w.PendingCmd(1010, "pending", "--json", "--offline")
 	if err := json.Unmarshal([]byte(l.Out), &listed); err != nil || l.Code != cmdutil.ExitOK || len(listed.Unreadable) != 1 || listed.Unreadable[0].File != corrupt {
 		t.Fatalf("roster pending --json: exit %d %v\n%s", l.Code, err, l.Out)
 	}
-	human := w.pendingCmd(1010, "pending", "--offline")
+	human := w.PendingCmd(1010, "pending", "--offline")
 	if !strings.Contains(human.Out, "unreadable journal file (never sent): "+corrupt) || !strings.Contains(human.Out, "run: roster pending discard "+id[:12]) {
 		t.Fatalf("roster pending:\n%s\n%s", human.Out, human.Err)
 	}
 
-	if res := w.pendingCmd(1015, "pending", "resume", id[:12]); res.Code != cmdutil.ExitFailure || !strings.Contains(res.Err, "cannot be resumed") ||
+	if res := w.PendingCmd(1015, "pending", "resume", id[:12]); res.Code != cmdutil.ExitFailure || !strings.Contains(res.Err, "cannot be resumed") ||
 		!strings.Contains(res.Err, "roster pending discard "+id[:12]) {
 		t.Fatalf("resume of an unreadable entry: exit %d\n%s\n%s", res.Code, res.Out, res.Err)
 	}
-	if d := w.pendingCmd(1020, "pending", "discard", id[:12]); d.Code != cmdutil.ExitOK || !strings.Contains(d.Out, corrupt) {
+	if d := w.PendingCmd(1020, "pending", "discard", id[:12]); d.Code != cmdutil.ExitOK || !strings.Contains(d.Out, corrupt) {
 		t.Fatalf("discard: exit %d\n%s\n%s", d.Code, d.Out, d.Err)
 	}
 	if _, err := os.Stat(corrupt); !os.IsNotExist(err) {
 		t.Fatalf("the discarded file is still there: %v", err)
 	}
-	if r := w.run(alice, alice, 1030, "repo", "edit", "--add-maintainer", bob.npub()); r.Code != cmdutil.ExitOK {
+	if r := w.Run(clitest.Alice, clitest.Alice, 1030, "repo", "edit", "--add-maintainer", clitest.Bob.Npub()); r.Code != cmdutil.ExitOK {
 		t.Fatalf("edit once the journal reads: exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
 }
@@ -90,24 +92,24 @@ func TestAnUnreadableJournalEntryStopsAWriteUntilDiscarded(t *testing.T) {
 // (exit 1, journal-unreadable) and names the file; the relay is untouched.
 func TestStatePublishStopsBeforeSigningWhenItsJournalCannotBeRead(t *testing.T) {
 	t.Parallel()
-	s := newStateScene(t)
-	s.clone.commit("next")
-	s.clone.git("push", "-q", s.cloneURL, "main")
-	dir := filepath.Join(s.w.home["ROSTER_HOME"], "journal")
+	s := clitest.NewStateScene(t)
+	s.Clone.Commit("next")
+	s.Clone.Git("push", "-q", s.CloneURL, "main")
+	dir := filepath.Join(s.W.Home["ROSTER_HOME"], "journal")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
 	// Another version's entry of this repository: readable JSON, not an
 	// entry this roster reads.
 	bad := filepath.Join(dir, strings.Repeat("ef", 32)+"-0.json")
-	if err := os.WriteFile(bad, []byte(`{"version":2,"repo":"`+alice.coord(s.w.id).ATag()+`"}`), 0o600); err != nil {
+	if err := os.WriteFile(bad, []byte(`{"version":2,"repo":"`+clitest.Alice.Coord(s.W.Id).ATag()+`"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	m := s.w.refused(alice, alice, 1000, cmdutil.ExitFailure, "journal-unreadable", "repo", "state", "publish")
+	m := s.W.Refused(clitest.Alice, clitest.Alice, 1000, cmdutil.ExitFailure, "journal-unreadable", "repo", "state", "publish")
 	if msg, _ := m["error"].(map[string]any)["message"].(string); !strings.Contains(msg, bad) || !strings.Contains(msg, "nothing was signed") {
 		t.Fatalf("message: %v", m["error"])
 	}
-	if n := len(s.storedStates()); n != 1 {
+	if n := len(s.StoredStates()); n != 1 {
 		t.Fatalf("the relay stores %d state events, want the seeded one", n)
 	}
 }

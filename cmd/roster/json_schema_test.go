@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
@@ -70,16 +72,16 @@ func TestEverySchemaIsListedInDocsJSON(t *testing.T) {
 // The small commands' --json objects name their schema first.
 func TestSmallCommandsJSONNameTheirSchema(t *testing.T) {
 	t.Parallel()
-	k := newTestKey(t)
-	env := homeEnv(t)
-	env["ROSTER_SECRET_KEY"] = k.nsec
+	k := clitest.NewTestKey(t)
+	env := clitest.HomeEnv(t)
+	env["ROSTER_SECRET_KEY"] = k.Nsec
 	for want, args := range map[string][]string{
 		"roster.version/v2":     {"version", "--json"},
 		"roster.whoami/v1":      {"whoami", "--json"},
 		"roster.cache-info/v2":  {"cache", "info", "--json"},
 		"roster.cache-clear/v1": {"cache", "clear", "--json"},
 	} {
-		r := invocation{Env: env}.roster(t, args...)
+		r := clitest.Invocation{Env: env}.Roster(t, args...)
 		var v struct {
 			Schema string `json:"schema"`
 		}
@@ -88,11 +90,11 @@ func TestSmallCommandsJSONNameTheirSchema(t *testing.T) {
 			t.Errorf("%v: exit %d, want schema %s first:\n%s%s", args, r.Code, want, r.Out, r.Err)
 		}
 	}
-	run := startDevRelayCmd(t, "dev", "relay", "--addr", "127.0.0.1:0", "--json")
-	line := run.waitOutput(t, "}")
+	run := clitest.StartDevRelayCmd(t, "dev", "relay", "--addr", "127.0.0.1:0", "--json")
+	line := run.WaitOutput(t, "}")
 	if !strings.HasPrefix(line, `{"schema":"roster.dev-relay/v1",`) {
 		t.Errorf("dev relay --json: %q", line)
 	}
-	run.stop()
-	<-run.done
+	run.Stop()
+	<-run.Done
 }

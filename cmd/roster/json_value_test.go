@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/commands"
@@ -16,18 +18,18 @@ import (
 func TestJSONWithFieldNamesSelectsThoseFields(t *testing.T) {
 	t.Parallel()
 	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
-	publish(t, relay.URL(), leadShaped(t, "proj")...)
-	base := []string{"--repo", alice.naddr("proj"), "--relay", relay.URL(), "--timeout", "5s"}
+	clitest.Publish(t, relay.URL(), clitest.LeadShaped(t, "proj")...)
+	base := []string{"--repo", clitest.Alice.Naddr("proj"), "--relay", relay.URL(), "--timeout", "5s"}
 	for _, sel := range [][]string{{"--json", "lead_maintainer,maintainers"}, {"--json=lead_maintainer,maintainers"}} {
-		r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, append(append([]string{"repo"}, sel...), base...)...)
+		r := clitest.Invocation{Env: clitest.TestEnv(t), Dir: t.TempDir()}.Roster(t, append(append([]string{"repo"}, sel...), base...)...)
 		var got map[string]json.RawMessage
 		var lead string
 		if r.Code != cmdutil.ExitOK || json.Unmarshal([]byte(r.Out), &got) != nil || len(got) != 2 ||
-			json.Unmarshal(got["lead_maintainer"], &lead) != nil || lead != alice.npub() || got["maintainers"] == nil {
+			json.Unmarshal(got["lead_maintainer"], &lead) != nil || lead != clitest.Alice.Npub() || got["maintainers"] == nil {
 			t.Errorf("%v: exit %d %q %q", sel, r.Code, r.Out, r.Err)
 		}
 	}
-	r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, append([]string{"repo", "--json"}, base...)...)
+	r := clitest.Invocation{Env: clitest.TestEnv(t), Dir: t.TempDir()}.Roster(t, append([]string{"repo", "--json"}, base...)...)
 	var whole struct {
 		Schema   string `json:"schema"`
 		Complete bool   `json:"complete"`

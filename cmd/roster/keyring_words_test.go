@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
@@ -25,10 +27,10 @@ func TestNoKeyringServiceIsNamedPlainly(t *testing.T) {
 		`exec: "dbus-launch": executable file not found in $PATH`,
 		"The name org.freedesktop.secrets was not provided by any .service files",
 	} {
-		k := newTestKey(t)
-		env := homeEnv(t)
-		r := invocation{Env: env, Stdin: k.nsec + "\nhunter2 hunter2\nhunter2 hunter2\n",
-			Seams: cmdutil.Seams{Keyring: failingKeyring{errors.New(raw)}}}.roster(t, "login", "--nsec")
+		k := clitest.NewTestKey(t)
+		env := clitest.HomeEnv(t)
+		r := clitest.Invocation{Env: env, Stdin: k.Nsec + "\nhunter2 hunter2\nhunter2 hunter2\n",
+			Seams: cmdutil.Seams{Keyring: failingKeyring{errors.New(raw)}}}.Roster(t, "login", "--nsec")
 		if r.Code != cmdutil.ExitOK || !strings.Contains(r.Err, "no keyring service is running") || !strings.Contains(r.Err, "GNOME Keyring") ||
 			strings.Contains(r.Err, "dbus-launch") || strings.Contains(r.Err, ".service files") || longestLine(strings.ReplaceAll(r.Err, env["ROSTER_HOME"], "~")) > 200 {
 			t.Errorf("%s: exit %d, stderr %q", raw, r.Code, r.Err)

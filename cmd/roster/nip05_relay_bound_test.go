@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/discovery"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
@@ -41,17 +43,17 @@ func nip05RelaysServer(t *testing.T, name, pk string, relays []string) *http.Cli
 func TestANIP05DocumentsRelaysShareTheRelayBound(t *testing.T) {
 	t.Parallel()
 	rl := devrelay.StartN(t, 1, devrelay.Options{})[0]
-	publish(t, rl.URL(), leadShaped(t, "proj")...)
+	clitest.Publish(t, rl.URL(), clitest.LeadShaped(t, "proj")...)
 	var dead []string
 	for i := range 2001 {
 		dead = append(dead, fmt.Sprintf("ws://127.0.0.1:1/r%d", i))
 	}
-	client := nip05RelaysServer(t, "alice", alice.pk, dead)
-	env := testEnv(t)
+	client := nip05RelaysServer(t, "alice", clitest.Alice.Pk, dead)
+	env := clitest.TestEnv(t)
 	env["ROSTER_RELAYS"] = rl.URL()
-	inv := invocation{Env: env, Seams: cmdutil.Seams{Http: client}}
+	inv := clitest.Invocation{Env: env, Seams: cmdutil.Seams{Http: client}}
 	start := time.Now()
-	r := inv.roster(t, "repo", "--repo", "nostr://alice@example.com/proj", "--json", "--timeout", "2s")
+	r := inv.Roster(t, "repo", "--repo", "nostr://alice@example.com/proj", "--json", "--timeout", "2s")
 	took := time.Since(start)
 	var out struct {
 		Relays []struct {

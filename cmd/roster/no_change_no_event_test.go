@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
@@ -18,17 +20,17 @@ import (
 // nothing, says "nothing to change" and exits 0.
 func TestMetadataEditWithTheSameTagSetPublishesNothing(t *testing.T) {
 	t.Parallel()
-	w := newMutWorld(t, 1)
-	w.seed(alice.announce(t, w.id, 100, nostr.Tag{"t", "go"}, nostr.Tag{"t", "cli"}))
-	before := w.storedCount()
-	r := w.run(alice, alice, 1000, "repo", "edit", "--hashtag", "cli", "--hashtag", "go")
+	w := clitest.NewMutWorld(t, 1)
+	w.Seed(clitest.Alice.Announce(t, w.Id, 100, nostr.Tag{"t", "go"}, nostr.Tag{"t", "cli"}))
+	before := w.StoredCount()
+	r := w.Run(clitest.Alice, clitest.Alice, 1000, "repo", "edit", "--hashtag", "cli", "--hashtag", "go")
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	if !strings.Contains(r.Out, "nothing to change") {
 		t.Fatalf("output does not say nothing to change:\n%s", r.Out)
 	}
-	if got := w.storedCount(); got != before {
+	if got := w.StoredCount(); got != before {
 		t.Fatalf("relays store %d events, %d before: an unchanged tag set was published", got, before)
 	}
 }
@@ -38,30 +40,30 @@ func TestMetadataEditWithTheSameTagSetPublishesNothing(t *testing.T) {
 // and the checkout still selects the coordinate.
 func TestRepoInitRerunWithTheSameTagsPublishesNothing(t *testing.T) {
 	t.Parallel()
-	k := newTestKey(t)
+	k := clitest.NewTestKey(t)
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
-	dir, _ := initTestCheckout(t, "widget")
-	env := homeEnv(t)
-	env["ROSTER_SECRET_KEY"] = k.nsec
-	args := append([]string{"repo", "init", "--clone", "https://git.example/widget.git"}, initRelayFlags(relays)...)
-	inv := invocation{Env: env, Dir: dir, Now: time.Unix(1750000000, 0)}
-	if r := inv.roster(t, args...); r.Code != cmdutil.ExitOK {
+	dir, _ := clitest.InitTestCheckout(t, "widget")
+	env := clitest.HomeEnv(t)
+	env["ROSTER_SECRET_KEY"] = k.Nsec
+	args := append([]string{"repo", "init", "--clone", "https://git.example/widget.git"}, clitest.InitRelayFlags(relays)...)
+	inv := clitest.Invocation{Env: env, Dir: dir, Now: time.Unix(1750000000, 0)}
+	if r := inv.Roster(t, args...); r.Code != cmdutil.ExitOK {
 		t.Fatalf("first init: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	inv.Now = time.Unix(1750000100, 0)
-	r := inv.roster(t, append(args, "--json")...)
+	r := inv.Roster(t, append(args, "--json")...)
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("second init: exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
 	var res report.RepoInit
-	decodeJSON(t, r, &res)
+	clitest.DecodeJSON(t, r, &res)
 	if !res.Unchanged || len(res.Published) != 0 || res.GitConfig.NostrRepo == nil {
 		t.Fatalf("rerun: unchanged %v published %v nostr.repo %v", res.Unchanged, res.Published, res.GitConfig.NostrRepo)
 	}
 	if n := len(relays[0].Stored(nostr.Filter{Kinds: []int{graph.KindAnnouncement}})); n != 1 {
 		t.Fatalf("relay stores %d announcements after an unchanged rerun, want 1", n)
 	}
-	if r := inv.roster(t, args...); r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "nothing to change") {
+	if r := inv.Roster(t, args...); r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "nothing to change") {
 		t.Fatalf("third init (human): exit %d\n%s", r.Code, r.Out)
 	}
 }
@@ -72,20 +74,20 @@ func TestRepoInitRerunWithTheSameTagsPublishesNothing(t *testing.T) {
 // preview.changes or preview.other_tags.
 func TestFollowLeadPreviewNamesEveryTagItChanges(t *testing.T) {
 	t.Parallel()
-	w := twoMaintainers(t)
-	w.ok(alice, alice, 2200, "repo", "edit", "--add-maintainer", carol.npub())
-	w.ok(carol, alice, 2300, "repo", "accept")
-	w.ok(alice, alice, 2400, "repo", "edit", "--acknowledge-maintainer-change", carol.npub())
-	w.ok(bob, bob, 3000, "repo", "edit", "--lead-maintainer", bob.npub())
-	w.ok(alice, alice, 4000, "repo", "edit", "--lead-maintainer", bob.npub())
+	w := clitest.TwoMaintainers(t)
+	w.Ok(clitest.Alice, clitest.Alice, 2200, "repo", "edit", "--add-maintainer", clitest.Carol.Npub())
+	w.Ok(clitest.Carol, clitest.Alice, 2300, "repo", "accept")
+	w.Ok(clitest.Alice, clitest.Alice, 2400, "repo", "edit", "--acknowledge-maintainer-change", clitest.Carol.Npub())
+	w.Ok(clitest.Bob, clitest.Bob, 3000, "repo", "edit", "--lead-maintainer", clitest.Bob.Npub())
+	w.Ok(clitest.Alice, clitest.Alice, 4000, "repo", "edit", "--lead-maintainer", clitest.Bob.Npub())
 
-	old := latestEvent(t, w, carol)
-	m := w.ok(carol, carol, 5000, "repo", "follow-lead")
+	old := latestEvent(t, w, clitest.Carol)
+	m := w.Ok(clitest.Carol, clitest.Carol, 5000, "repo", "follow-lead")
 	published, _ := m["published"].([]any)
 	if len(published) != 1 {
 		t.Fatalf("follow-lead published %v, want one announcement", m["published"])
 	}
-	next := latestEvent(t, w, carol)
+	next := latestEvent(t, w, clitest.Carol)
 	preview := m["preview"].(map[string]any)
 	named := map[string]bool{}
 	var list []any
@@ -115,7 +117,7 @@ func TestFollowLeadPreviewNamesEveryTagItChanges(t *testing.T) {
 			t.Errorf("tag %s changed but the preview does not name it (changes %v, other_tags %v)", d, preview["changes"], preview["other_tags"])
 		}
 	}
-	r := w.run(carol, carol, 5000, "repo", "follow-lead", "--dry-run")
+	r := w.Run(clitest.Carol, clitest.Carol, 5000, "repo", "follow-lead", "--dry-run")
 	if strings.Contains(r.Out, "your announcement:") {
 		t.Fatalf("a second follow-lead still changes the announcement:\n%s", r.Out)
 	}
@@ -130,16 +132,16 @@ func containsTag(tags nostr.Tags, t nostr.Tag) bool {
 	return false
 }
 
-func latestEvent(t *testing.T, w *mutWorld, p person) *nostr.Event {
+func latestEvent(t *testing.T, w *clitest.MutWorld, p clitest.Person) *nostr.Event {
 	t.Helper()
 	var best *nostr.Event
-	for _, e := range w.relays[0].Stored(nostr.Filter{Kinds: []int{graph.KindAnnouncement}, Authors: []string{p.pk}}) {
+	for _, e := range w.Relays[0].Stored(nostr.Filter{Kinds: []int{graph.KindAnnouncement}, Authors: []string{p.Pk}}) {
 		if best == nil || graph.Newer(e, best) {
 			best = e
 		}
 	}
 	if best == nil {
-		t.Fatalf("no announcement of %s", p.name)
+		t.Fatalf("no announcement of %s", p.Name)
 	}
 	return best
 }

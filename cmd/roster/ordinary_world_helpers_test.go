@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/roster-cli/roster/internal/cli/clitest"
 )
 
 // smartHTTPServer is a bare repository served over Git's smart HTTP
@@ -55,7 +57,7 @@ func smartHTTPServer(t *testing.T) (string, string) {
 // nothing from the user's configuration, a fixed identity, and hooks
 // that dispatch into this test binary's command tree (runAsRoster).
 func gitEnv(extra map[string]string) []string {
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.TempDir(), runAsRoster + "=1",
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.TempDir(), clitest.RunAsRoster + "=1",
 		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0",
 		"GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com"}
 	for k, v := range extra {
@@ -86,7 +88,7 @@ func runGitIn(dir string, env map[string]string, args ...string) (string, error)
 // and the directory they are in.
 type shellUser struct {
 	t   *testing.T
-	who person
+	who clitest.Person
 	env map[string]string
 	cwd string
 	// clock, shared by everyone in a scene, dates each roster command 7 s
@@ -104,8 +106,8 @@ func (c *sceneClock) next() time.Time {
 	return c.now
 }
 
-func newShellUser(t *testing.T, p person, clock *sceneClock) *shellUser {
-	return &shellUser{t: t, who: p, env: withKey(testEnv(t), p), cwd: t.TempDir(), clock: clock}
+func newShellUser(t *testing.T, p clitest.Person, clock *sceneClock) *shellUser {
+	return &shellUser{t: t, who: p, env: clitest.WithKey(clitest.TestEnv(t), p), cwd: t.TempDir(), clock: clock}
 }
 
 func newSceneClock() *sceneClock {
@@ -130,7 +132,7 @@ func (u *shellUser) paste(line string) step {
 	}
 	var last step
 	for _, part := range strings.Split(strings.TrimSpace(line), " && ") {
-		words := shellWords(u.t, part)
+		words := clitest.ShellWords(u.t, part)
 		if len(words) == 0 {
 			u.t.Fatalf("empty command in %q", line)
 		}
@@ -152,7 +154,7 @@ func (u *shellUser) paste(line string) step {
 				}
 			}
 		case "roster":
-			r := invocation{Env: u.env, Dir: u.cwd, Now: u.clock.next()}.roster(u.t, words[1:]...)
+			r := clitest.Invocation{Env: u.env, Dir: u.cwd, Now: u.clock.next()}.Roster(u.t, words[1:]...)
 			last = step{Code: r.Code, Out: r.Out, Err: r.Err}
 		default:
 			u.t.Fatalf("%s: a command roster does not print: %q", line, part)
@@ -169,7 +171,7 @@ func (u *shellUser) mustPaste(line string) step {
 	u.t.Helper()
 	s := u.paste(line)
 	if s.Code != 0 {
-		u.t.Fatalf("%s, in %s: exit %d\nout: %s\nerr: %s", u.who.name, u.cwd, s.Code, s.Out, s.Err)
+		u.t.Fatalf("%s, in %s: exit %d\nout: %s\nerr: %s", u.who.Name, u.cwd, s.Code, s.Out, s.Err)
 	}
 	return s
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
@@ -30,13 +32,13 @@ func TestOrdinaryWorldJourney(t *testing.T) {
 	url, bare := smartHTTPServer(t)
 	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
 	clock := newSceneClock()
-	a, b, c := newShellUser(t, alice, clock), newShellUser(t, bob, clock), newShellUser(t, carol, clock)
+	a, b, c := newShellUser(t, clitest.Alice, clock), newShellUser(t, clitest.Bob, clock), newShellUser(t, clitest.Carol, clock)
 
 	// Alice: her own clone, every branch checked out once (so they are hers).
 	a.mustPaste("git clone -q " + url + " widget")
 	a.mustPaste("cd widget && git checkout -q dev && git checkout -q release-1.x && git checkout -q main")
 	init := a.mustPaste("roster repo init --relay " + relay.URL())
-	ann := latestOf(t, relay, alice.pk, graph.KindAnnouncement)
+	ann := latestOf(t, relay, clitest.Alice.Pk, graph.KindAnnouncement)
 	if cl := ann.Tags.Find("clone"); len(cl) != 2 || cl[1] != url {
 		t.Fatalf("announced clone tag %v, want the smart-HTTP URL %s", cl, url)
 	}
@@ -48,7 +50,7 @@ func TestOrdinaryWorldJourney(t *testing.T) {
 
 	st := a.mustPaste("roster repo state")
 	a.mustPaste(printedCommand(t, st.Out, "branch dev is only in this checkout"))
-	state := latestOf(t, relay, alice.pk, graph.KindState)
+	state := latestOf(t, relay, clitest.Alice.Pk, graph.KindState)
 	for _, ref := range []string{"refs/heads/main", "refs/heads/dev", "refs/heads/release-1.x", "refs/tags/v1.0", "refs/tags/v1.1"} {
 		if len(state.Tags.Find(ref)) < 2 {
 			t.Fatalf("alice's state lacks %s: %v", ref, state.Tags)
@@ -57,22 +59,22 @@ func TestOrdinaryWorldJourney(t *testing.T) {
 
 	// The invitations, and each invitee's paste in their own directory.
 	for _, u := range []*shellUser{b, c} {
-		add := a.mustPaste(strings.Replace(template[1], "<npub>", u.who.npub(), 1))
+		add := a.mustPaste(strings.Replace(template[1], "<npub>", u.who.Npub(), 1))
 		lines := printedAfter(t, add.Out, "pastes, in a terminal")
 		if len(lines) != 2 || !strings.HasPrefix(lines[0], "git clone "+url+" ") || !strings.Contains(lines[1], "roster repo accept --repo nostr://") {
-			t.Fatalf("%s's paste lines %q: want git clone of %s, then accept", u.who.name, lines, url)
+			t.Fatalf("%s's paste lines %q: want git clone of %s, then accept", u.who.Name, lines, url)
 		}
 		u.mustPaste(lines[0])
 		acc := u.mustPaste(lines[1])
 		if !strings.Contains(acc.Out, "this checkout is now linked to the repository: git config nostr.repo naddr1") {
-			t.Fatalf("%s's accept did not link the clone:\n%s", u.who.name, acc.Out)
+			t.Fatalf("%s's accept did not link the clone:\n%s", u.who.Name, acc.Out)
 		}
 		if r := u.mustPaste("roster repo --json"); !strings.Contains(r.Out, `"status": "confirmed"`) && !strings.Contains(r.Out, `"status":"confirmed"`) {
-			t.Fatalf("roster repo in %s's linked clone:\n%s", u.who.name, r.Out)
+			t.Fatalf("roster repo in %s's linked clone:\n%s", u.who.Name, r.Out)
 		}
 		hooks := u.mustPaste(printedCommand(t, acc.Err, "tip:"))
 		if !strings.Contains(hooks.Out, "pre-push       installed") {
-			t.Fatalf("%s's hooks:\n%s", u.who.name, hooks.Out)
+			t.Fatalf("%s's hooks:\n%s", u.who.Name, hooks.Out)
 		}
 		// The lead records the acceptance with the command accept printed.
 		a.mustPaste(printedCommand(t, acc.Out, "record your acceptance"))
@@ -89,16 +91,16 @@ func TestOrdinaryWorldJourney(t *testing.T) {
 	}
 	bst := b.mustPaste("roster repo state")
 	b.mustPaste(printedCommand(t, bst.Out, "main is 1 commit ahead of the published state"))
-	if s := latestOf(t, relay, bob.pk, graph.KindState); s.Tags.Find("refs/heads/main")[1] != bobTip {
+	if s := latestOf(t, relay, clitest.Bob.Pk, graph.KindState); s.Tags.Find("refs/heads/main")[1] != bobTip {
 		t.Fatalf("bob's state names main %v, want %s", s.Tags.Find("refs/heads/main"), bobTip)
 	}
 
 	// Removal with handoff: Alice republishes Bob's state, signed by her.
-	rm := a.mustPaste("roster repo edit --remove-maintainer " + bob.npub())
+	rm := a.mustPaste("roster repo edit --remove-maintainer " + clitest.Bob.Npub())
 	if !strings.Contains(rm.Out, "the same repository state is published again, signed by you") {
 		t.Fatalf("the removal does not hand the state over:\n%s", rm.Out)
 	}
-	if s := latestOf(t, relay, alice.pk, graph.KindState); s.Tags.Find("refs/heads/main")[1] != bobTip {
+	if s := latestOf(t, relay, clitest.Alice.Pk, graph.KindState); s.Tags.Find("refs/heads/main")[1] != bobTip {
 		t.Fatalf("alice's handoff state names main %v, want bob's %s", s.Tags.Find("refs/heads/main"), bobTip)
 	}
 
@@ -133,11 +135,11 @@ func TestOrdinaryWorldSCPOriginOnAnUnreachableHost(t *testing.T) {
 	t.Parallel()
 	url, _ := smartHTTPServer(t)
 	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
-	a := newShellUser(t, alice, newSceneClock())
+	a := newShellUser(t, clitest.Alice, newSceneClock())
 	a.mustPaste("git clone -q " + url + " widget")
 	a.mustPaste("cd widget && git remote set-url origin git@unreachable.invalid:o/widget.git")
 	a.mustPaste("roster repo init --relay " + relay.URL())
-	if cl := latestOf(t, relay, alice.pk, graph.KindAnnouncement).Tags.Find("clone"); len(cl) != 2 || cl[1] != "ssh://git@unreachable.invalid/o/widget.git" {
+	if cl := latestOf(t, relay, clitest.Alice.Pk, graph.KindAnnouncement).Tags.Find("clone"); len(cl) != 2 || cl[1] != "ssh://git@unreachable.invalid/o/widget.git" {
 		t.Fatalf("clone tag %v, want ssh://git@unreachable.invalid/o/widget.git", cl)
 	}
 	st := a.mustPaste("roster repo state")

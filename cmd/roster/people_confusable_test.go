@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
@@ -19,26 +21,26 @@ import (
 func TestConfusableNamesAreShownWithFullNpubs(t *testing.T) {
 	t.Parallel()
 	rl := devrelay.StartN(t, 1, devrelay.Options{})[0]
-	publish(t, rl.URL(), leadShaped(t, "proj")...)
-	publish(t, rl.URL(),
-		alice.profile(t, 500, map[string]any{"name": "alice"}),
-		bob.profile(t, 500, map[string]any{"name": "alice\u200b"}),
-		carol.profile(t, 500, map[string]any{"name": "\u0430lice"}),
-		dave.profile(t, 500, map[string]any{"name": "\u200b" + alice.npub()}))
-	env := testEnv(t)
+	clitest.Publish(t, rl.URL(), clitest.LeadShaped(t, "proj")...)
+	clitest.Publish(t, rl.URL(),
+		clitest.Alice.Profile(t, 500, map[string]any{"name": "alice"}),
+		clitest.Bob.Profile(t, 500, map[string]any{"name": "alice\u200b"}),
+		clitest.Carol.Profile(t, 500, map[string]any{"name": "\u0430lice"}),
+		clitest.Dave.Profile(t, 500, map[string]any{"name": "\u200b" + clitest.Alice.Npub()}))
+	env := clitest.TestEnv(t)
 	env["NO_COLOR"] = "1"
 	env["COLUMNS"] = "200"
-	inv := invocation{Env: env, OutTTY: true}
-	r := inv.roster(t, "repo", "--repo", alice.naddr("proj"), "--relay", rl.URL(), "--timeout", "3s")
+	inv := clitest.Invocation{Env: env, OutTTY: true}
+	r := inv.Roster(t, "repo", "--repo", clitest.Alice.Naddr("proj"), "--relay", rl.URL(), "--timeout", "3s")
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
 	flat := strings.Join(strings.Fields(r.Out), " ")
 	for _, want := range []string{
-		"alice (" + alice.npub() + ")",
-		`alice\u200b (` + bob.npub() + ")",
-		"\u0430lice (" + carol.npub() + ")",
-		`\u200b` + alice.npub() + " (" + dave.npub() + ")",
+		"alice (" + clitest.Alice.Npub() + ")",
+		`alice\u200b (` + clitest.Bob.Npub() + ")",
+		"\u0430lice (" + clitest.Carol.Npub() + ")",
+		`\u200b` + clitest.Alice.Npub() + " (" + clitest.Dave.Npub() + ")",
 	} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("want %q in:\n%s", want, r.Out)
@@ -56,18 +58,18 @@ func TestConfusableNamesAreShownWithFullNpubs(t *testing.T) {
 func TestOnlyDeceptiveOrSharedNamesGetTheFullNpub(t *testing.T) {
 	t.Parallel()
 	names := report.Names{
-		alice.npub(): report.Identity{Name: "alice"},
-		bob.npub():   report.Identity{Name: "Ольга"},
-		carol.npub(): report.Identity{Name: "c\u0430rol"},
+		clitest.Alice.Npub(): report.Identity{Name: "alice"},
+		clitest.Bob.Npub():   report.Identity{Name: "Ольга"},
+		clitest.Carol.Npub(): report.Identity{Name: "c\u0430rol"},
 	}
 	pt := render.NewPeopleText(names, "", true)
-	if got := pt.Of(alice.npub()); got != "alice ("+shortNpubForTest(alice.npub())+")" {
+	if got := pt.Of(clitest.Alice.Npub()); got != "alice ("+clitest.ShortNpubForTest(clitest.Alice.Npub())+")" {
 		t.Errorf("alice: %q", got)
 	}
-	if got := pt.Of(bob.npub()); got != "Ольга ("+shortNpubForTest(bob.npub())+")" {
+	if got := pt.Of(clitest.Bob.Npub()); got != "Ольга ("+clitest.ShortNpubForTest(clitest.Bob.Npub())+")" {
 		t.Errorf("Ольга: %q", got)
 	}
-	if got := pt.Of(carol.npub()); got != "c\u0430rol ("+carol.npub()+")" {
+	if got := pt.Of(clitest.Carol.Npub()); got != "c\u0430rol ("+clitest.Carol.Npub()+")" {
 		t.Errorf("mixed-script carol: %q", got)
 	}
 }

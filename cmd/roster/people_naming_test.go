@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
@@ -15,28 +17,18 @@ import (
 	"github.com/roster-cli/roster/suggest"
 )
 
-// namedProfile is sk's kind 0 profile naming it name.
-func namedProfile(t *testing.T, sk, name string) *nostr.Event {
-	t.Helper()
-	evt := &nostr.Event{Kind: 0, CreatedAt: nostr.Now() - 5, Tags: nostr.Tags{}, Content: `{"name":"` + name + `"}`}
-	if err := evt.Sign(sk); err != nil {
-		t.Fatal(err)
-	}
-	return evt
-}
-
 // checkNamedOneWay is the naming rule for one command's human output:
 // every person whose profile is known reads "name (npub1…)" — the npub
 // shortened on a terminal, whole in a pipe — and no line of the pipe shows
 // one of their npubs bare, except where an npub must paste as it is: a
 // suggested command, a coordinate ("npub1…/id") or a nostr:// URL.
-func checkNamedOneWay(t *testing.T, inv invocation, names map[string]string, args ...string) {
+func checkNamedOneWay(t *testing.T, inv clitest.Invocation, names map[string]string, args ...string) {
 	t.Helper()
 	tty := fitRun(t, inv, true, "200", args...)
 	piped := fitRun(t, inv, false, "200", args...)
 	for npub, name := range names {
-		if !strings.Contains(tty, name+" ("+shortNpubForTest(npub)+")") {
-			t.Fatalf("%v on a terminal does not read %q:\n%s", args, name+" ("+shortNpubForTest(npub)+")", tty)
+		if !strings.Contains(tty, name+" ("+clitest.ShortNpubForTest(npub)+")") {
+			t.Fatalf("%v on a terminal does not read %q:\n%s", args, name+" ("+clitest.ShortNpubForTest(npub)+")", tty)
 		}
 		if !strings.Contains(piped, name+" ("+npub+")") {
 			t.Fatalf("%v in a pipe does not read %q:\n%s", args, name+" ("+npub+")", piped)
@@ -81,57 +73,57 @@ func TestEveryReadNamesPeopleOneWay(t *testing.T) {
 	t.Run("repo, repo state and repo health", func(t *testing.T) {
 		t.Parallel()
 		rl := devrelay.StartN(t, 1, devrelay.Options{})[0]
-		publish(t, rl.URL(), leadShaped(t, "proj")...)
-		publish(t, rl.URL(), alice.profile(t, 50, map[string]any{"name": "alice"}), bob.profile(t, 50, map[string]any{"name": "bob"}))
-		inv := invocation{Env: testEnv(t), Dir: t.TempDir()}
-		relay := []string{"--repo", alice.naddr("proj"), "--relay", rl.URL(), "--timeout", "5s"}
-		names := map[string]string{alice.npub(): "alice", bob.npub(): "bob"}
+		clitest.Publish(t, rl.URL(), clitest.LeadShaped(t, "proj")...)
+		clitest.Publish(t, rl.URL(), clitest.Alice.Profile(t, 50, map[string]any{"name": "alice"}), clitest.Bob.Profile(t, 50, map[string]any{"name": "bob"}))
+		inv := clitest.Invocation{Env: clitest.TestEnv(t), Dir: t.TempDir()}
+		relay := []string{"--repo", clitest.Alice.Naddr("proj"), "--relay", rl.URL(), "--timeout", "5s"}
+		names := map[string]string{clitest.Alice.Npub(): "alice", clitest.Bob.Npub(): "bob"}
 		checkNamedOneWay(t, inv, names, append([]string{"repo"}, relay...)...)
-		checkNamedOneWay(t, inv, map[string]string{bob.npub(): "bob"}, append([]string{"repo", "state"}, relay...)...)
+		checkNamedOneWay(t, inv, map[string]string{clitest.Bob.Npub(): "bob"}, append([]string{"repo", "state"}, relay...)...)
 	})
 	t.Run("repo health", func(t *testing.T) {
 		t.Parallel()
-		w := proseWorld(t, alice)
-		r := w.runAs(false, alice, 1000, "repo", "health")
-		for _, want := range []string{"missing active roles: bob (" + bob.npub() + ")", "announcement of alice (" + alice.npub() + ") (you)"} {
+		w := proseWorld(t, clitest.Alice)
+		r := w.RunAs(false, clitest.Alice, 1000, "repo", "health")
+		for _, want := range []string{"missing active roles: bob (" + clitest.Bob.Npub() + ")", "announcement of alice (" + clitest.Alice.Npub() + ") (you)"} {
 			if !strings.Contains(r.Out, want) {
 				t.Fatalf("repo health in a pipe lacks %q:\n%s%s", want, r.Out, r.Err)
 			}
 		}
-		if l := bareNpubLine(r.Out, bob.npub(), "bob"); l != "" {
+		if l := bareNpubLine(r.Out, clitest.Bob.Npub(), "bob"); l != "" {
 			t.Fatalf("bob bare: %q", l)
 		}
 	})
 	t.Run("repo check-event", func(t *testing.T) {
 		t.Parallel()
-		w, issue := checkEventWorld(t)
-		status := bob.sign(t, 1631, 2500, nostr.Tag{"a", "30617:" + alice.pk + ":" + w.id}, nostr.Tag{"e", issue.ID, "", "root"})
-		w.seed(status, bob.profile(t, 50, map[string]any{"name": "bob"}))
-		inv := invocation{Env: w.home, Dir: w.dir, Now: time.Unix(10_000, 0)}
-		args := append([]string{"repo", "check-event", status.ID, "--timeout", "5s", "--home", w.home["ROSTER_HOME"]}, relayArgs(w.relays)...)
-		checkNamedOneWay(t, inv, map[string]string{bob.npub(): "bob"}, args...)
+		w, issue := clitest.CheckEventWorld(t)
+		status := clitest.Bob.Sign(t, 1631, 2500, nostr.Tag{"a", "30617:" + clitest.Alice.Pk + ":" + w.Id}, nostr.Tag{"e", issue.ID, "", "root"})
+		w.Seed(status, clitest.Bob.Profile(t, 50, map[string]any{"name": "bob"}))
+		inv := clitest.Invocation{Env: w.Home, Dir: w.Dir, Now: time.Unix(10_000, 0)}
+		args := append([]string{"repo", "check-event", status.ID, "--timeout", "5s", "--home", w.Home["ROSTER_HOME"]}, clitest.RelayArgs(w.Relays)...)
+		checkNamedOneWay(t, inv, map[string]string{clitest.Bob.Npub(): "bob"}, args...)
 	})
 	t.Run("group show and members, project show", func(t *testing.T) {
 		t.Parallel()
-		w := newPCWorld(t)
-		w.group(pcOwnerSK, grouprelay.KindCreateGroup)
-		w.group(pcOwnerSK, grouprelay.KindEditMetadata, nostr.Tag{"name", "home-room"})
-		w.group(pcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", pubOf(t, pcAdminSK), "admin"})
-		w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
-		publish(t, w.relay.URL(), namedProfile(t, pcOwnerSK, "olive"), namedProfile(t, pcAdminSK, "adam"))
-		inv := invocation{Env: map[string]string{"ROSTER_SECRET_KEY": pcOwnerSK, "ROSTER_HOME": t.TempDir()}}
-		relay := []string{"--relay", w.relay.URL(), "--timeout", "5s"}
-		owner, admin := graph.Npub(w.coord.Owner), graph.Npub(pubOf(t, pcAdminSK))
-		checkNamedOneWay(t, inv, map[string]string{admin: "adam"}, append([]string{"group", "show", pcHome}, relay...)...)
-		checkNamedOneWay(t, inv, map[string]string{admin: "adam"}, append([]string{"group", "members", pcHome}, relay...)...)
-		show := append([]string{"project", "show", w.coord.String()}, relay...)
+		w := clitest.NewPCWorld(t)
+		w.Group(clitest.PcOwnerSK, grouprelay.KindCreateGroup)
+		w.Group(clitest.PcOwnerSK, grouprelay.KindEditMetadata, nostr.Tag{"name", "home-room"})
+		w.Group(clitest.PcOwnerSK, grouprelay.KindPutUser, nostr.Tag{"p", clitest.PubOf(t, clitest.PcAdminSK), "admin"})
+		w.Identity(nostr.Now()-10, nostr.Tag{"buzz-channel", clitest.PcHome})
+		clitest.Publish(t, w.Relay.URL(), clitest.NamedProfile(t, clitest.PcOwnerSK, "olive"), clitest.NamedProfile(t, clitest.PcAdminSK, "adam"))
+		inv := clitest.Invocation{Env: map[string]string{"ROSTER_SECRET_KEY": clitest.PcOwnerSK, "ROSTER_HOME": t.TempDir()}}
+		relay := []string{"--relay", w.Relay.URL(), "--timeout", "5s"}
+		owner, admin := graph.Npub(w.Coord.Owner), graph.Npub(clitest.PubOf(t, clitest.PcAdminSK))
+		checkNamedOneWay(t, inv, map[string]string{admin: "adam"}, append([]string{"group", "show", clitest.PcHome}, relay...)...)
+		checkNamedOneWay(t, inv, map[string]string{admin: "adam"}, append([]string{"group", "members", clitest.PcHome}, relay...)...)
+		show := append([]string{"project", "show", w.Coord.String()}, relay...)
 		checkNamedOneWay(t, inv, map[string]string{owner: "olive"}, show...)
 		// The home channel by its relay-signed name: the id short on a
 		// terminal, whole in a pipe.
-		if tty := fitRun(t, inv, true, "200", show...); !strings.Contains(tty, "home channel  #home-room ("+pcHome[:4]+"…"+pcHome[len(pcHome)-4:]+")") {
+		if tty := fitRun(t, inv, true, "200", show...); !strings.Contains(tty, "home channel  #home-room ("+clitest.PcHome[:4]+"…"+clitest.PcHome[len(clitest.PcHome)-4:]+")") {
 			t.Fatalf("project show on a terminal does not name the home channel:\n%s", tty)
 		}
-		if piped := fitRun(t, inv, false, "200", show...); !strings.Contains(piped, "home channel  #home-room ("+pcHome+")") {
+		if piped := fitRun(t, inv, false, "200", show...); !strings.Contains(piped, "home channel  #home-room ("+clitest.PcHome+")") {
 			t.Fatalf("project show in a pipe does not name the home channel:\n%s", piped)
 		}
 	})
@@ -139,38 +131,29 @@ func TestEveryReadNamesPeopleOneWay(t *testing.T) {
 		t.Parallel()
 		// The profile is on the relay before the import names the owner:
 		// a profile asked for and absent stays absent for an hour.
-		w := newSWWorld(t)
-		if err := w.relay.PublishAs(pubOf(t, swOwnerSK), namedProfile(t, swOwnerSK, "owen")); err != nil {
+		w := clitest.NewSWWorld(t)
+		if err := w.Relay.PublishAs(clitest.PubOf(t, clitest.SwOwnerSK), clitest.NamedProfile(t, clitest.SwOwnerSK, "owen")); err != nil {
 			t.Fatal(err)
 		}
-		w.publishLegacy()
-		w.mustAs(swOwnerSK, "workspace", "import")
-		inv := invocation{Env: map[string]string{"ROSTER_SECRET_KEY": swOwnerSK, "ROSTER_HOME": w.homes[swOwnerSK]}}
-		relay := []string{"--relay", w.relay.URL(), "--timeout", "5s"}
-		checkNamedOneWay(t, inv, map[string]string{w.ownerNpub(): "owen"}, append([]string{"workspace", "show"}, relay...)...)
-		checkNamedOneWay(t, inv, map[string]string{w.ownerNpub(): "owen"}, append([]string{"workspace", "list"}, relay...)...)
+		w.PublishLegacy()
+		w.MustAs(clitest.SwOwnerSK, "workspace", "import")
+		inv := clitest.Invocation{Env: map[string]string{"ROSTER_SECRET_KEY": clitest.SwOwnerSK, "ROSTER_HOME": w.Homes[clitest.SwOwnerSK]}}
+		relay := []string{"--relay", w.Relay.URL(), "--timeout", "5s"}
+		checkNamedOneWay(t, inv, map[string]string{w.OwnerNpub(): "owen"}, append([]string{"workspace", "show"}, relay...)...)
+		checkNamedOneWay(t, inv, map[string]string{w.OwnerNpub(): "owen"}, append([]string{"workspace", "list"}, relay...)...)
 	})
 }
 
 // proseWorld: Alice leads and invites Bob, both with profiles; her
 // maintainers compatibility tag lists tag (leaving Bob out is a health
 // finding naming him).
-func proseWorld(t *testing.T, tag ...person) *mutWorld {
+func proseWorld(t *testing.T, tag ...clitest.Person) *clitest.MutWorld {
 	t.Helper()
-	w := newMutWorld(t, 1)
-	w.seed(alice.announce(t, w.id, 100, role("M", alice), role("m", bob, "90"), maintainersTag(tag...)),
-		alice.profile(t, 50, map[string]any{"name": "alice"}),
-		bob.profile(t, 50, map[string]any{"name": "bob"}))
+	w := clitest.NewMutWorld(t, 1)
+	w.Seed(clitest.Alice.Announce(t, w.Id, 100, clitest.Role("M", clitest.Alice), clitest.Role("m", clitest.Bob, "90"), clitest.MaintainersTag(tag...)),
+		clitest.Alice.Profile(t, 50, map[string]any{"name": "alice"}),
+		clitest.Bob.Profile(t, 50, map[string]any{"name": "bob"}))
 	return w
-}
-
-// runAs is w.run with stdout (and stderr) a terminal when tty.
-func (w *mutWorld) runAs(tty bool, p person, now int64, args ...string) result {
-	w.t.Helper()
-	full := append([]string{"--repo", p.naddr(w.id), "--timeout", "5s", "--home", w.home["ROSTER_HOME"]}, relayArgs(w.relays)...)
-	env := withKey(w.home, p)
-	env["NO_COLOR"], env["COLUMNS"] = "1", "200"
-	return invocation{Env: env, Dir: w.dir, Now: time.Unix(now, 0), Seams: w.seams, OutTTY: tty, ErrTTY: tty}.roster(w.t, append(full, args...)...)
 }
 
 // Rule (people are named from the message's parts, commands paste as they
@@ -181,10 +164,10 @@ func (w *mutWorld) runAs(tty bool, p person, now int64, args ...string) result {
 // on a terminal and in a pipe.
 func TestMessagesNamePeopleFromTheirParts(t *testing.T) {
 	t.Parallel()
-	w, consistent := proseWorld(t, alice), proseWorld(t, alice, bob)
-	short := shortNpubForTest(bob.npub())
+	w, consistent := proseWorld(t, clitest.Alice), proseWorld(t, clitest.Alice, clitest.Bob)
+	short := clitest.ShortNpubForTest(clitest.Bob.Npub())
 
-	r := consistent.runAs(true, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+	r := consistent.RunAs(true, clitest.Alice, 1000, "repo", "edit", "--add-maintainer", clitest.Bob.Npub())
 	if r.Code != cmdutil.ExitRefused {
 		t.Fatalf("exit %d: %s%s", r.Code, r.Out, r.Err)
 	}
@@ -196,35 +179,35 @@ func TestMessagesNamePeopleFromTheirParts(t *testing.T) {
 			t.Fatalf("a suggested command was shortened: %q", l)
 		}
 	}
-	r = consistent.runAs(false, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
-	if !strings.Contains(r.Err, "you already list bob ("+bob.npub()+");") {
+	r = consistent.RunAs(false, clitest.Alice, 1000, "repo", "edit", "--add-maintainer", clitest.Bob.Npub())
+	if !strings.Contains(r.Err, "you already list bob ("+clitest.Bob.Npub()+");") {
 		t.Fatalf("a pipe does not name bob with his whole npub:\n%s", r.Err)
 	}
 
-	r = w.runAs(true, alice, 1000, "repo", "health")
+	r = w.RunAs(true, clitest.Alice, 1000, "repo", "health")
 	// Rows wrap to the terminal between words: compare the words.
 	if flat := strings.Join(strings.Fields(r.Out), " "); !strings.Contains(flat, "missing active roles: bob ("+short+")") ||
-		!strings.Contains(flat, "announcement of alice ("+shortNpubForTest(alice.npub())+") (you)") {
+		!strings.Contains(flat, "announcement of alice ("+clitest.ShortNpubForTest(clitest.Alice.Npub())+") (you)") {
 		t.Fatalf("the health finding does not name the people:\n%s%s", r.Out, r.Err)
 	}
-	r = w.runAs(true, alice, 1000, "repo")
+	r = w.RunAs(true, clitest.Alice, 1000, "repo")
 	if !strings.Contains(strings.Join(strings.Fields(r.Out), " "), "missing active roles: bob ("+short+")") {
 		t.Fatalf("roster repo's health list does not name bob:\n%s", r.Out)
 	}
 	if !strings.Contains(r.Err, "missing active roles: bob ("+short+")") {
 		t.Fatalf("the advisory does not name bob:\n%s", r.Err)
 	}
-	r = w.runAs(true, alice, 1000, "repo", "health", "--full")
-	if !strings.Contains(strings.Join(strings.Fields(r.Out), " "), "missing active roles: bob ("+bob.npub()+")") || strings.Contains(r.Out, "…") {
+	r = w.RunAs(true, clitest.Alice, 1000, "repo", "health", "--full")
+	if !strings.Contains(strings.Join(strings.Fields(r.Out), " "), "missing active roles: bob ("+clitest.Bob.Npub()+")") || strings.Contains(r.Out, "…") {
 		t.Fatalf("--full:\n%s", r.Out)
 	}
-	r = w.runAs(false, alice, 1000, "repo", "health")
-	if !strings.Contains(r.Out, "missing active roles: bob ("+bob.npub()+")") {
+	r = w.RunAs(false, clitest.Alice, 1000, "repo", "health")
+	if !strings.Contains(r.Out, "missing active roles: bob ("+clitest.Bob.Npub()+")") {
 		t.Fatalf("a pipe does not name bob:\n%s", r.Out)
 	}
-	tty := w.runAs(true, alice, 1000, "repo", "health", "--json")
-	pipe := w.runAs(false, alice, 1000, "repo", "health", "--json")
-	if tty.Out != pipe.Out || strings.Contains(tty.Out, "bob (") || !strings.Contains(tty.Out, "missing active roles: "+bob.npub()) {
+	tty := w.RunAs(true, clitest.Alice, 1000, "repo", "health", "--json")
+	pipe := w.RunAs(false, clitest.Alice, 1000, "repo", "health", "--json")
+	if tty.Out != pipe.Out || strings.Contains(tty.Out, "bob (") || !strings.Contains(tty.Out, "missing active roles: "+clitest.Bob.Npub()) {
 		t.Fatalf("JSON changed, or names people:\n%s\n%s", tty.Out, pipe.Out)
 	}
 }
@@ -236,15 +219,15 @@ func TestMessagesNamePeopleFromTheirParts(t *testing.T) {
 // coordinate whole; the plain text (JSON) has the npub alone.
 func TestAMessageNamesItsPersonWhateverItsWording(t *testing.T) {
 	t.Parallel()
-	b, a := bob.npub(), alice.npub()
+	b, a := clitest.Bob.Npub(), clitest.Alice.Npub()
 	pt := render.NewPeopleText(report.Names{b: report.Identity{Name: "bob"}}, a, true)
 	for _, wording := range []string{"ask %s to run: %s (see %s)", "%s — whatever the rule says now; then %s; %s", "npub-looking %s%s%s"} {
 		msg := suggest.Sayf(wording, suggest.Person(b),
 			suggest.Run(suggest.Roster("repo", "edit", "--add-maintainer", b).ByPerson(a)), a+"/my-repo")
 		got := pt.Text(msg)
-		cmd := "roster repo edit --add-maintainer " + b + "  # run by " + shortNpubForTest(a) + " (you)"
+		cmd := "roster repo edit --add-maintainer " + b + "  # run by " + clitest.ShortNpubForTest(a) + " (you)"
 		want := strings.NewReplacer("%s", "\x00").Replace(wording)
-		want = strings.Replace(want, "\x00", "bob ("+shortNpubForTest(b)+")", 1)
+		want = strings.Replace(want, "\x00", "bob ("+clitest.ShortNpubForTest(b)+")", 1)
 		want = strings.Replace(want, "\x00", cmd, 1)
 		want = strings.Replace(want, "\x00", a+"/my-repo", 1)
 		if got != want {

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
@@ -39,10 +41,10 @@ func checkedLines(t *testing.T, out string) (checked, notChecked string) {
 // preview says what was not checked.
 func TestAChangesCheckedLineCountsOnlyRelaysThatAnswered(t *testing.T) {
 	t.Parallel()
-	s := newWriteRelayScene(t, 0)
-	publish(t, s.home.URL(), alice.announce(t, s.id, 100),
-		dave.announce(t, s.id, 200, role("M", dave), nostr.Tag{"relays", deadEvidenceRelay}))
-	r := s.run(alice, 1000, "repo", "edit", "--add-maintainer", carol.npub(), "--dry-run")
+	s := clitest.NewWriteRelayScene(t, 0)
+	clitest.Publish(t, s.Home.URL(), clitest.Alice.Announce(t, s.Id, 100),
+		clitest.Dave.Announce(t, s.Id, 200, clitest.Role("M", clitest.Dave), nostr.Tag{"relays", deadEvidenceRelay}))
+	r := s.Run(clitest.Alice, 1000, "repo", "edit", "--add-maintainer", clitest.Carol.Npub(), "--dry-run")
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d, want 0\n%s%s", r.Code, r.Out, r.Err)
 	}
@@ -59,16 +61,16 @@ func TestAChangesCheckedLineCountsOnlyRelaysThatAnswered(t *testing.T) {
 // the relays that answered and names the one that did not.
 func TestAStatePublishCheckedLineCountsOnlyRelaysThatAnswered(t *testing.T) {
 	t.Parallel()
-	s := newStateScene(t)
-	s.clone.commit("alice's next")
-	s.clone.git("push", "-q", s.cloneURL, "main")
-	s.w.seed(dave.announce(t, s.w.id, 150, role("M", dave), nostr.Tag{"relays", deadEvidenceRelay}))
+	s := clitest.NewStateScene(t)
+	s.Clone.Commit("alice's next")
+	s.Clone.Git("push", "-q", s.CloneURL, "main")
+	s.W.Seed(clitest.Dave.Announce(t, s.W.Id, 150, clitest.Role("M", clitest.Dave), nostr.Tag{"relays", deadEvidenceRelay}))
 	// The relays from ROSTER_RELAYS, not --relay: given relays are asked
 	// alone, and the evidence-only relay would not be asked at all.
-	env := withKey(s.w.home, alice)
-	env["ROSTER_RELAYS"] = s.w.relays[0].URL()
-	r := invocation{Env: env, Dir: s.w.dir, Now: time.Unix(1000, 0)}.roster(t,
-		"--repo", alice.naddr(s.w.id), "--timeout", "5s", "repo", "state", "publish", "--dry-run")
+	env := clitest.WithKey(s.W.Home, clitest.Alice)
+	env["ROSTER_RELAYS"] = s.W.Relays[0].URL()
+	r := clitest.Invocation{Env: env, Dir: s.W.Dir, Now: time.Unix(1000, 0)}.Roster(t,
+		"--repo", clitest.Alice.Naddr(s.W.Id), "--timeout", "5s", "repo", "state", "publish", "--dry-run")
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d, want 0\n%s%s", r.Code, r.Out, r.Err)
 	}

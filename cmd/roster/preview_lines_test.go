@@ -3,24 +3,9 @@ package main
 import (
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/cli/clitest"
 )
-
-// onTerminal runs args as p in the state scene on a terminal of cols
-// columns and fails unless roster exits 0; it returns stdout.
-func (s *stateScene) onTerminal(p person, now int64, cols string, args ...string) string {
-	s.w.t.Helper()
-	full := append([]string{"--repo", alice.naddr(s.w.id), "--timeout", "5s", "--home", s.w.home["ROSTER_HOME"]}, relayArgs(s.w.relays)...)
-	env := withKey(s.w.home, p)
-	env["COLUMNS"], env["NO_COLOR"] = cols, "1"
-	r := invocation{Env: env, Dir: s.w.dir, Now: time.Unix(now, 0), OutTTY: true}.roster(s.w.t, append(full, args...)...)
-	if r.Code != cmdutil.ExitOK {
-		s.w.t.Fatalf("roster %v as %s: exit %d\n%s%s", args, p.name, r.Code, r.Out, r.Err)
-	}
-	return r.Out
-}
 
 // pasteLine: a command to paste stays whole however wide it is.
 func pasteLine(line string) bool {
@@ -79,29 +64,29 @@ func TestWritePreviewIsShortAndFitsTheTerminal(t *testing.T) {
 	}{{"80", 80, 12}, {"60", 60, 16}} {
 		t.Run(tc.cols, func(t *testing.T) {
 			t.Parallel()
-			s := newStateScene(t)
+			s := clitest.NewStateScene(t)
 			c := tc.cols
 			check := func(what, out string) {
 				t.Helper()
 				checkShortPreview(t, what, out, tc.width, tc.maxLines)
 			}
-			check("add --dry-run", s.onTerminal(alice, 1000, c, "repo", "edit", "--add-maintainer", bob.npub(), "--dry-run"))
-			add := s.onTerminal(alice, 1010, c, "repo", "edit", "--add-maintainer", bob.npub())
+			check("add --dry-run", s.OnTerminal(clitest.Alice, 1000, c, "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--dry-run"))
+			add := s.OnTerminal(clitest.Alice, 1010, c, "repo", "edit", "--add-maintainer", clitest.Bob.Npub())
 			check("add", add)
 			if words := strings.Join(strings.Fields(add), " "); !strings.Contains(words, "published: announcement ") || !strings.Contains(words, "nothing changed since the preview") {
 				t.Errorf("add: want the published event labelled and the recheck said:\n%s", add)
 			}
-			check("accept --dry-run", s.onTerminal(bob, 1020, c, "repo", "accept", "--dry-run"))
-			check("accept", s.onTerminal(bob, 1030, c, "repo", "accept"))
-			s.w.ok(alice, alice, 1040, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
-			check("leave --dry-run", s.onTerminal(bob, 1050, c, "repo", "leave", "--dry-run"))
-			check("metadata edit --dry-run", s.onTerminal(alice, 1060, c, "repo", "edit", "--description", "Makes widgets", "--dry-run"))
-			check("metadata edit", s.onTerminal(alice, 1070, c, "repo", "edit", "--description", "Makes widgets"))
+			check("accept --dry-run", s.OnTerminal(clitest.Bob, 1020, c, "repo", "accept", "--dry-run"))
+			check("accept", s.OnTerminal(clitest.Bob, 1030, c, "repo", "accept"))
+			s.W.Ok(clitest.Alice, clitest.Alice, 1040, "repo", "edit", "--acknowledge-maintainer-change", clitest.Bob.Npub())
+			check("leave --dry-run", s.OnTerminal(clitest.Bob, 1050, c, "repo", "leave", "--dry-run"))
+			check("metadata edit --dry-run", s.OnTerminal(clitest.Alice, 1060, c, "repo", "edit", "--description", "Makes widgets", "--dry-run"))
+			check("metadata edit", s.OnTerminal(clitest.Alice, 1070, c, "repo", "edit", "--description", "Makes widgets"))
 
-			s.clone.commit("more work")
-			s.clone.git("push", "-q", s.cloneURL, "main")
-			check("state publish --dry-run", s.onTerminal(alice, 1080, c, "repo", "state", "publish", "--dry-run"))
-			pub := s.onTerminal(alice, 1090, c, "repo", "state", "publish")
+			s.Clone.Commit("more work")
+			s.Clone.Git("push", "-q", s.CloneURL, "main")
+			check("state publish --dry-run", s.OnTerminal(clitest.Alice, 1080, c, "repo", "state", "publish", "--dry-run"))
+			pub := s.OnTerminal(clitest.Alice, 1090, c, "repo", "state", "publish")
 			check("state publish", pub)
 			if !strings.Contains(pub, "published: state ") {
 				t.Errorf("state publish: want the published event labelled:\n%s", pub)
@@ -115,10 +100,10 @@ func TestWritePreviewIsShortAndFitsTheTerminal(t *testing.T) {
 // what each relay said after publishing; without it none of that.
 func TestWritePreviewVerboseGivesTheFullEvidence(t *testing.T) {
 	t.Parallel()
-	s := newStateScene(t)
-	short := s.onTerminal(alice, 1000, "80", "repo", "edit", "--add-maintainer", bob.npub(), "--dry-run")
-	long := s.onTerminal(alice, 1000, "80", "repo", "edit", "--add-maintainer", bob.npub(), "--dry-run", "--verbose")
-	for _, want := range []string{"evidence:", "relays asked: 1", "every state candidate", "role-scoped results", "your announcement:", `tag ["m",`, bob.pk} {
+	s := clitest.NewStateScene(t)
+	short := s.OnTerminal(clitest.Alice, 1000, "80", "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--dry-run")
+	long := s.OnTerminal(clitest.Alice, 1000, "80", "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--dry-run", "--verbose")
+	for _, want := range []string{"evidence:", "relays asked: 1", "every state candidate", "role-scoped results", "your announcement:", `tag ["m",`, clitest.Bob.Pk} {
 		if !strings.Contains(long, want) {
 			t.Errorf("--verbose lacks %q:\n%s", want, long)
 		}
@@ -126,8 +111,8 @@ func TestWritePreviewVerboseGivesTheFullEvidence(t *testing.T) {
 			t.Errorf("without --verbose: %q:\n%s", want, short)
 		}
 	}
-	pub := s.onTerminal(alice, 1100, "80", "repo", "edit", "--add-maintainer", bob.npub(), "--verbose")
-	if !strings.Contains(pub, "relay "+s.w.relays[0].URL()+": ok=true read_back=true") {
+	pub := s.OnTerminal(clitest.Alice, 1100, "80", "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--verbose")
+	if !strings.Contains(pub, "relay "+s.W.Relays[0].URL()+": ok=true read_back=true") {
 		t.Errorf("--verbose lacks what the relay said:\n%s", pub)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
@@ -16,38 +18,38 @@ import (
 // not list is exit 4 with nothing sent.
 func TestWorkspaceGrantAndRevokeAcceptANIP05Name(t *testing.T) {
 	t.Parallel()
-	w := newSWWorld(t)
-	w.publishLegacy()
-	w.mustAs(swOwnerSK, "workspace", "import")
-	viewer := pubOf(t, swViewerSK)
-	client, lookups := nip05Server(t, map[string]string{"viewer": viewer})
-	w.http = client
+	w := clitest.NewSWWorld(t)
+	w.PublishLegacy()
+	w.MustAs(clitest.SwOwnerSK, "workspace", "import")
+	viewer := clitest.PubOf(t, clitest.SwViewerSK)
+	client, lookups := clitest.Nip05Server(t, map[string]string{"viewer": viewer})
+	w.Http = client
 
-	r := w.mustAs(swOwnerSK, "workspace", "grant", "viewer@example.com", "--role", "viewer")
-	looked := "looked up: viewer@example.com is " + w.npub(swViewerSK) + ": its domain lists that key for the name\n"
+	r := w.MustAs(clitest.SwOwnerSK, "workspace", "grant", "viewer@example.com", "--role", "viewer")
+	looked := "looked up: viewer@example.com is " + w.Npub(clitest.SwViewerSK) + ": its domain lists that key for the name\n"
 	if !strings.HasPrefix(r.Out, looked) {
 		t.Fatalf("the key is not shown first:\n%s", r.Out)
 	}
-	if v := decodeOut[report.Workspace](t, w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json")); v.You.Role != "viewer" {
+	if v := clitest.DecodeOut[report.Workspace](t, w.MustAs(clitest.SwViewerSK, "workspace", "show", "--owner", w.OwnerNpub(), "--json")); v.You.Role != "viewer" {
 		t.Fatalf("the grant did not reach the looked-up key: %+v", v.You)
 	}
 
-	out := decodeOut[report.WorkspaceChange](t, w.mustAs(swOwnerSK, "workspace", "revoke", "Viewer@Example.com", "--json"))
-	if len(out.NIP05Lookups) != 1 || out.NIP05Lookups[0].Name != "viewer@example.com" || out.NIP05Lookups[0].Npub != w.npub(swViewerSK) {
+	out := clitest.DecodeOut[report.WorkspaceChange](t, w.MustAs(clitest.SwOwnerSK, "workspace", "revoke", "Viewer@Example.com", "--json"))
+	if len(out.NIP05Lookups) != 1 || out.NIP05Lookups[0].Name != "viewer@example.com" || out.NIP05Lookups[0].Npub != w.Npub(clitest.SwViewerSK) {
 		t.Fatalf("nip05_lookups %+v", out.NIP05Lookups)
 	}
 	for _, p := range out.Workspace.Readers {
-		if p.Npub == w.npub(swViewerSK) {
+		if p.Npub == w.Npub(clitest.SwViewerSK) {
 			t.Fatalf("still a reader after the revoke: %+v", out.Workspace.Readers)
 		}
 	}
 
-	before := w.stored().Revision
-	r = w.as(swOwnerSK, "workspace", "grant", "nobody@example.com")
+	before := w.Stored().Revision
+	r = w.As(clitest.SwOwnerSK, "workspace", "grant", "nobody@example.com")
 	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Err, "nobody@example.com") || !strings.Contains(r.Err, "nothing was published") {
 		t.Fatalf("unknown name: exit %d %s", r.Code, r.Err)
 	}
-	if w.stored().Revision != before {
+	if w.Stored().Revision != before {
 		t.Fatal("a failed lookup sent something")
 	}
 	if n := lookups.Load(); n != 3 { // a write asks the domain every time
@@ -59,23 +61,23 @@ func TestWorkspaceGrantAndRevokeAcceptANIP05Name(t *testing.T) {
 // cached answer (no second lookup) and shows the key it used.
 func TestProjectListOwnerAcceptsANIP05Name(t *testing.T) {
 	t.Parallel()
-	w := newPCWorld(t)
-	w.identity(nostr.Now()-10, nostr.Tag{"buzz-channel", pcHome})
-	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
-	client, lookups := nip05Server(t, map[string]string{"owner": pubOf(t, pcOwnerSK)})
-	w.http = client
+	w := clitest.NewPCWorld(t)
+	w.Identity(nostr.Now()-10, nostr.Tag{"buzz-channel", clitest.PcHome})
+	w.Group(clitest.PcOwnerSK, grouprelay.KindCreateGroup)
+	client, lookups := clitest.Nip05Server(t, map[string]string{"owner": clitest.PubOf(t, clitest.PcOwnerSK)})
+	w.Http = client
 	home := t.TempDir()
-	run := func(args ...string) result {
-		env := map[string]string{"ROSTER_SECRET_KEY": pcStrangerSK, "ROSTER_HOME": home}
-		return invocation{Env: env, Seams: cmdutil.Seams{Http: client}}.roster(t, append(args, "--relay", w.relay.URL(), "--timeout", "5s")...)
+	run := func(args ...string) clitest.Result {
+		env := map[string]string{"ROSTER_SECRET_KEY": clitest.PcStrangerSK, "ROSTER_HOME": home}
+		return clitest.Invocation{Env: env, Seams: cmdutil.Seams{Http: client}}.Roster(t, append(args, "--relay", w.Relay.URL(), "--timeout", "5s")...)
 	}
-	out := decodeOut[report.ProjectList](t, run("project", "list", "--owner", "owner@example.com", "--json"))
-	if len(out.Projects) != 1 || out.Owner == nil || *out.Owner != demoNpubOf(t, pcOwnerSK) ||
-		len(out.NIP05Lookups) != 1 || out.NIP05Lookups[0].Npub != demoNpubOf(t, pcOwnerSK) {
+	out := clitest.DecodeOut[report.ProjectList](t, run("project", "list", "--owner", "owner@example.com", "--json"))
+	if len(out.Projects) != 1 || out.Owner == nil || *out.Owner != clitest.DemoNpubOf(t, clitest.PcOwnerSK) ||
+		len(out.NIP05Lookups) != 1 || out.NIP05Lookups[0].Npub != clitest.DemoNpubOf(t, clitest.PcOwnerSK) {
 		t.Fatalf("list %+v", out)
 	}
 	r := run("project", "list", "--owner", "owner@example.com")
-	if r.Code != cmdutil.ExitOK || !strings.HasPrefix(r.Out, "looked up: owner@example.com is "+demoNpubOf(t, pcOwnerSK)) {
+	if r.Code != cmdutil.ExitOK || !strings.HasPrefix(r.Out, "looked up: owner@example.com is "+clitest.DemoNpubOf(t, clitest.PcOwnerSK)) {
 		t.Fatalf("exit %d:\n%s%s", r.Code, r.Out, r.Err)
 	}
 	if n := lookups.Load(); n != 1 {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
@@ -14,7 +16,7 @@ import (
 // reads no relay is not bothered by ROSTER_RELAYS.
 func TestBadRelayValuesAreUsageErrors(t *testing.T) {
 	t.Parallel()
-	repo := alice.naddr("proj")
+	repo := clitest.Alice.Naddr("proj")
 	for _, c := range []struct {
 		env  map[string]string
 		args []string
@@ -25,11 +27,11 @@ func TestBadRelayValuesAreUsageErrors(t *testing.T) {
 		{nil, []string{"--relay", "ftp://x"}, `--relay: "ftp://x" is not a relay URL: a relay speaks ws:// or wss://, not ftp://`},
 		{map[string]string{"ROSTER_RELAYS": " , "}, nil, "ROSTER_RELAYS is set but names no relay"},
 	} {
-		env := testEnv(t)
+		env := clitest.TestEnv(t)
 		for k, v := range c.env {
 			env[k] = v
 		}
-		r := invocation{Env: env, Dir: t.TempDir()}.roster(t, append([]string{"repo", "--repo", repo}, c.args...)...)
+		r := clitest.Invocation{Env: env, Dir: t.TempDir()}.Roster(t, append([]string{"repo", "--repo", repo}, c.args...)...)
 		if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, c.want) {
 			t.Errorf("%v %v: exit %d, stderr %q; want 2 saying %q", c.env, c.args, r.Code, r.Err, c.want)
 		}
@@ -39,9 +41,9 @@ func TestBadRelayValuesAreUsageErrors(t *testing.T) {
 			t.Errorf("%v %v: the suggestion is not the command with a relay: %q", c.env, c.args, r.Err)
 		}
 	}
-	env := testEnv(t)
+	env := clitest.TestEnv(t)
 	env["ROSTER_RELAYS"] = "ftp://x"
-	if r := (invocation{Env: env}).roster(t, "version"); r.Code != cmdutil.ExitOK {
+	if r := (clitest.Invocation{Env: env}).Roster(t, "version"); r.Code != cmdutil.ExitOK {
 		t.Errorf("roster version with a bad ROSTER_RELAYS: exit %d %s", r.Code, r.Err)
 	}
 }

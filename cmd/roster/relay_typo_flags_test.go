@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
@@ -17,7 +19,7 @@ func TestARelayTypoSuggestsTheUsersOwnCommandWithEveryFlag(t *testing.T) {
 	s := newSuggestScene(t)
 	r := s.roster(t, s.alice, "repo", "health", "--strict", "--repo", s.naddr, "--relay", "wss//typo.example", "--json")
 	e := wantError(t, r, cmdutil.ExitUsage, "usage")
-	c := commandStarting(t, e.Commands, "roster repo health")
+	c := clitest.CommandStarting(t, e.Commands, "roster repo health")
 	for _, want := range []string{"--strict", "--json", "--repo " + s.naddr, "--relay wss://<relay>"} {
 		if !strings.Contains(c, want) {
 			t.Errorf("the suggestion lacks %q: %q", want, c)

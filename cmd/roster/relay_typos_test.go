@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
@@ -15,13 +17,13 @@ import (
 // never dropped so that the write is decided on the other relays alone.
 func TestAMistypedRelayIsRefusedNotDropped(t *testing.T) {
 	t.Parallel()
-	w := newMutWorld(t, 1)
-	w.seed(alice.announce(t, w.id, 100))
-	good := w.relays[0].URL()
+	w := clitest.NewMutWorld(t, 1)
+	w.Seed(clitest.Alice.Announce(t, w.Id, 100))
+	good := w.Relays[0].URL()
 	for _, bad := range []string{"ws//127.0.0.1:7777", "ws://127.0.0.1:"} {
 		for _, where := range []string{"--relay", "ROSTER_RELAYS", "config.yaml"} {
-			env := withKey(testEnv(t), alice)
-			args := []string{"repo", "edit", "--add-maintainer", bob.npub(), "--repo", alice.naddr(w.id), "--json"}
+			env := clitest.WithKey(clitest.TestEnv(t), clitest.Alice)
+			args := []string{"repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--repo", clitest.Alice.Naddr(w.Id), "--json"}
 			name := where
 			switch where {
 			case "--relay":
@@ -34,13 +36,13 @@ func TestAMistypedRelayIsRefusedNotDropped(t *testing.T) {
 				}
 				name = "config.yaml relays"
 			}
-			reqs, events := w.relays[0].ReqCount(), w.relays[0].EventCount()
-			r := invocation{Env: env, Dir: t.TempDir()}.roster(t, args...)
+			reqs, events := w.Relays[0].ReqCount(), w.Relays[0].EventCount()
+			r := clitest.Invocation{Env: env, Dir: t.TempDir()}.Roster(t, args...)
 			said := r.Out + r.Err
 			if r.Code != cmdutil.ExitUsage || !strings.Contains(said, name) || !strings.Contains(said, bad) || !strings.Contains(said, "is not a relay URL") {
 				t.Errorf("%s %s: exit %d\n%s%s\nwant 2 naming %s and %q", where, bad, r.Code, r.Out, r.Err, name, bad)
 			}
-			if w.relays[0].ReqCount() != reqs || w.relays[0].EventCount() != events {
+			if w.Relays[0].ReqCount() != reqs || w.Relays[0].EventCount() != events {
 				t.Errorf("%s %s: the good relay was asked or written to", where, bad)
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
@@ -18,30 +20,30 @@ func TestRosterRepoEnvSelectsTheRepositoryAndRepoFlagWins(t *testing.T) {
 			Message string `json:"message"`
 		} `json:"error"`
 	}
-	env := testEnv(t)
-	env["ROSTER_REPO"] = alice.naddr("proj")
-	r := invocation{Env: env, Dir: t.TempDir()}.roster(t, "repo", "--relay", "ws://127.0.0.1:1", "--json")
+	env := clitest.TestEnv(t)
+	env["ROSTER_REPO"] = clitest.Alice.Naddr("proj")
+	r := clitest.Invocation{Env: env, Dir: t.TempDir()}.Roster(t, "repo", "--relay", "ws://127.0.0.1:1", "--json")
 	var e errDoc
 	// Outside a checkout nothing else selects a coordinate: without the
 	// variable this is no-coordinate; with it, the relays are asked for it.
 	if r.Code != cmdutil.ExitIncomplete || json.Unmarshal([]byte(r.Out), &e) != nil || e.Error.Code != "incomplete" ||
-		!strings.Contains(e.Error.Message, alice.npub()+"/proj") {
+		!strings.Contains(e.Error.Message, clitest.Alice.Npub()+"/proj") {
 		t.Errorf("ROSTER_REPO: exit %d %q %q", r.Code, r.Out, r.Err)
 	}
 
-	env = testEnv(t)
+	env = clitest.TestEnv(t)
 	env["ROSTER_REPO"] = "garbage:/x"
-	r = invocation{Env: env, Dir: t.TempDir()}.roster(t, "repo", "--relay", "ws://127.0.0.1:1", "--json")
+	r = clitest.Invocation{Env: env, Dir: t.TempDir()}.Roster(t, "repo", "--relay", "ws://127.0.0.1:1", "--json")
 	e = errDoc{}
 	if r.Code != cmdutil.ExitUsage || json.Unmarshal([]byte(r.Out), &e) != nil || !strings.Contains(e.Error.Message, "garbage:/x") {
 		t.Errorf("bad ROSTER_REPO: exit %d %q %q", r.Code, r.Out, r.Err)
 	}
-	r = invocation{Env: env, Dir: t.TempDir()}.roster(t, "repo", "--relay", "ws://127.0.0.1:1", "--json", "--repo", alice.naddr("proj"))
+	r = clitest.Invocation{Env: env, Dir: t.TempDir()}.Roster(t, "repo", "--relay", "ws://127.0.0.1:1", "--json", "--repo", clitest.Alice.Naddr("proj"))
 	e = errDoc{}
 	if r.Code != cmdutil.ExitIncomplete || json.Unmarshal([]byte(r.Out), &e) != nil || e.Error.Code != "incomplete" || strings.Contains(r.Out, "garbage") {
 		t.Errorf("--repo over ROSTER_REPO: exit %d %q %q", r.Code, r.Out, r.Err)
 	}
-	r = invocation{Env: env}.roster(t, "version", "--json")
+	r = clitest.Invocation{Env: env}.Roster(t, "version", "--json")
 	if r.Code != cmdutil.ExitOK {
 		t.Errorf("version with ROSTER_REPO set: exit %d %q %q", r.Code, r.Out, r.Err)
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
@@ -22,14 +24,14 @@ import (
 // init that follows publishes those very tags.
 func TestRepoInitDryRunPreviewsTheAnnouncementAndPublishesNothing(t *testing.T) {
 	t.Parallel()
-	k := newTestKey(t)
+	k := clitest.NewTestKey(t)
 	relays := devrelay.StartN(t, 2, devrelay.Options{})
-	dir, root := initTestCheckout(t, "widget")
-	env := homeEnv(t)
-	env["ROSTER_SECRET_KEY"] = k.nsec
+	dir, root := clitest.InitTestCheckout(t, "widget")
+	env := clitest.HomeEnv(t)
+	env["ROSTER_SECRET_KEY"] = k.Nsec
 	now := time.Unix(1750000000, 0)
-	args := append([]string{"repo", "init", "--description", "Makes widgets", "--clone", "https://git.example/widget.git"}, initRelayFlags(relays)...)
-	r := invocation{Env: env, Dir: dir, Now: now}.roster(t, append(args, "--dry-run", "--json")...)
+	args := append([]string{"repo", "init", "--description", "Makes widgets", "--clone", "https://git.example/widget.git"}, clitest.InitRelayFlags(relays)...)
+	r := clitest.Invocation{Env: env, Dir: dir, Now: now}.Roster(t, append(args, "--dry-run", "--json")...)
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("dry run: exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
@@ -42,7 +44,7 @@ func TestRepoInitDryRunPreviewsTheAnnouncementAndPublishesNothing(t *testing.T) 
 	if err := json.Unmarshal([]byte(r.Out), &p); err != nil || p.Schema != "roster.repo-init-preview/v1" || !p.DryRun || p.Event == nil {
 		t.Fatalf("preview: %v\n%s", err, r.Out)
 	}
-	if p.Event.Sig != "" || p.Event.Kind != graph.KindAnnouncement || p.Event.PubKey != k.pubkey || !slices.Equal(p.Relays, devrelay.URLs(relays)) ||
+	if p.Event.Sig != "" || p.Event.Kind != graph.KindAnnouncement || p.Event.PubKey != k.Pubkey || !slices.Equal(p.Relays, devrelay.URLs(relays)) ||
 		!slices.Equal(p.Event.Tags.Find("r"), nostr.Tag{"r", root, "euc"}) {
 		t.Fatalf("preview event %+v relays %v", p.Event, p.Relays)
 	}
@@ -51,22 +53,22 @@ func TestRepoInitDryRunPreviewsTheAnnouncementAndPublishesNothing(t *testing.T) 
 			t.Fatalf("%s stores %d events after a dry run", rel.URL(), n)
 		}
 	}
-	if naddr, _ := initTestGitConfig(t, dir); naddr != "" {
+	if naddr, _ := clitest.InitTestGitConfig(t, dir); naddr != "" {
 		t.Fatalf("a dry run set nostr.repo to %q", naddr)
 	}
-	if files := journalFiles(t, env["ROSTER_HOME"]); len(files) != 0 {
+	if files := clitest.JournalFiles(t, env["ROSTER_HOME"]); len(files) != 0 {
 		t.Fatalf("a dry run kept %v", files)
 	}
-	human := invocation{Env: env, Dir: dir, Now: now}.roster(t, append(args, "--dry-run")...)
+	human := clitest.Invocation{Env: env, Dir: dir, Now: now}.Roster(t, append(args, "--dry-run")...)
 	if human.Code != cmdutil.ExitOK || !strings.Contains(human.Out, "nothing signed or published") || !strings.Contains(human.Out, "tag  r "+root+" euc") {
 		t.Fatalf("human dry run: exit %d\n%s", human.Code, human.Out)
 	}
 
-	published := invocation{Env: env, Dir: dir, Now: now}.roster(t, args...)
+	published := clitest.Invocation{Env: env, Dir: dir, Now: now}.Roster(t, args...)
 	if published.Code != cmdutil.ExitOK {
 		t.Fatalf("init: exit %d\n%s\n%s", published.Code, published.Out, published.Err)
 	}
-	stored := initStoredAnnouncements(relays[0], k.pubkey)
+	stored := clitest.InitStoredAnnouncements(relays[0], k.Pubkey)
 	if len(stored) != 1 || !slices.EqualFunc(stored[0].Tags, p.Event.Tags, func(a, b nostr.Tag) bool { return slices.Equal(a, b) }) ||
 		stored[0].CreatedAt != p.Event.CreatedAt {
 		t.Fatalf("published %v, previewed %v", stored, p.Event)
@@ -80,14 +82,14 @@ func TestRepoInitDryRunPreviewsTheAnnouncementAndPublishesNothing(t *testing.T) 
 // event there and forgets the entry once every relay returns it.
 func TestAnInterruptedRepoInitIsResumedWithTheSameAnnouncement(t *testing.T) {
 	t.Parallel()
-	k := newTestKey(t)
+	k := clitest.NewTestKey(t)
 	relays := devrelay.StartN(t, 2, devrelay.Options{})
-	ours := func(e *nostr.Event) bool { return e.Kind == graph.KindAnnouncement && e.PubKey == k.pubkey }
+	ours := func(e *nostr.Event) bool { return e.Kind == graph.KindAnnouncement && e.PubKey == k.Pubkey }
 	relays[1].SetMisbehaviour(devrelay.Misbehaviour{DropEvent: ours})
-	dir, _ := initTestCheckout(t, "widget")
-	env := homeEnv(t)
-	env["ROSTER_SECRET_KEY"] = k.nsec
-	r := invocation{Env: env, Dir: dir, Now: time.Unix(1750000000, 0)}.roster(t, append([]string{"repo", "init", "--json", "--timeout", "5s"}, initRelayFlags(relays)...)...)
+	dir, _ := clitest.InitTestCheckout(t, "widget")
+	env := clitest.HomeEnv(t)
+	env["ROSTER_SECRET_KEY"] = k.Nsec
+	r := clitest.Invocation{Env: env, Dir: dir, Now: time.Unix(1750000000, 0)}.Roster(t, append([]string{"repo", "init", "--json", "--timeout", "5s"}, clitest.InitRelayFlags(relays)...)...)
 	var body struct {
 		Event *nostr.Event `json:"event"`
 		Error struct {
@@ -103,15 +105,15 @@ func TestAnInterruptedRepoInitIsResumedWithTheSameAnnouncement(t *testing.T) {
 		t.Fatalf("interrupted init: exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
 	relays[1].SetMisbehaviour(devrelay.Misbehaviour{})
-	if !stores(relays[0], write) || stores(relays[1], write) {
+	if !clitest.Stores(relays[0], write) || clitest.Stores(relays[1], write) {
 		t.Fatal("want the announcement on the first relay only")
 	}
 	at := time.Unix(1750000010, 0)
-	list := invocation{Env: env, Dir: dir, Now: at}.roster(t, "pending", "--timeout", "5s")
+	list := clitest.Invocation{Env: env, Dir: dir, Now: at}.Roster(t, "pending", "--timeout", "5s")
 	if list.Code != cmdutil.ExitOK || !strings.Contains(list.Out, write[:12]) || !strings.Contains(list.Out, "lacking: "+relays[1].URL()) {
 		t.Fatalf("roster pending: exit %d\n%s\n%s", list.Code, list.Out, list.Err)
 	}
-	res := invocation{Env: env, Dir: dir, Now: at}.roster(t, "pending", "resume", write[:12], "--json", "--timeout", "5s")
+	res := clitest.Invocation{Env: env, Dir: dir, Now: at}.Roster(t, "pending", "resume", write[:12], "--json", "--timeout", "5s")
 	if res.Code != cmdutil.ExitOK || !strings.Contains(res.Out, `"verified": true`) {
 		t.Fatalf("resume: exit %d\n%s\n%s", res.Code, res.Out, res.Err)
 	}
@@ -121,7 +123,7 @@ func TestAnInterruptedRepoInitIsResumedWithTheSameAnnouncement(t *testing.T) {
 			t.Fatalf("%s holds %v, want the original event", rel.URL(), got)
 		}
 	}
-	if files := journalFiles(t, env["ROSTER_HOME"]); len(files) != 0 {
+	if files := clitest.JournalFiles(t, env["ROSTER_HOME"]); len(files) != 0 {
 		t.Fatalf("the resumed write stays in the journal: %v", files)
 	}
 }
@@ -131,11 +133,11 @@ func TestAnInterruptedRepoInitIsResumedWithTheSameAnnouncement(t *testing.T) {
 // journal-unreadable), naming the file.
 func TestRepoInitStopsBeforeSigningWhenItsJournalCannotBeRead(t *testing.T) {
 	t.Parallel()
-	k := newTestKey(t)
+	k := clitest.NewTestKey(t)
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
-	dir, _ := initTestCheckout(t, "widget")
-	env := homeEnv(t)
-	env["ROSTER_SECRET_KEY"] = k.nsec
+	dir, _ := clitest.InitTestCheckout(t, "widget")
+	env := clitest.HomeEnv(t)
+	env["ROSTER_SECRET_KEY"] = k.Nsec
 	jdir := filepath.Join(env["ROSTER_HOME"], "journal")
 	if err := os.MkdirAll(jdir, 0o700); err != nil {
 		t.Fatal(err)
@@ -144,7 +146,7 @@ func TestRepoInitStopsBeforeSigningWhenItsJournalCannotBeRead(t *testing.T) {
 	if err := os.WriteFile(corrupt, []byte("{"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r := invocation{Env: env, Dir: dir}.roster(t, append([]string{"repo", "init"}, initRelayFlags(relays)...)...)
+	r := clitest.Invocation{Env: env, Dir: dir}.Roster(t, append([]string{"repo", "init"}, clitest.InitRelayFlags(relays)...)...)
 	if r.Code != cmdutil.ExitFailure || !strings.Contains(r.Err, corrupt) || !strings.Contains(r.Err, "nothing was signed") {
 		t.Fatalf("init with an unreadable journal: exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
@@ -160,29 +162,29 @@ func TestRepoInitStopsBeforeSigningWhenItsJournalCannotBeRead(t *testing.T) {
 // signed event is sent.
 func TestAFirstAnnouncementNoRelayKeptIsResumedWithTheSameEvent(t *testing.T) {
 	t.Parallel()
-	k := newTestKey(t)
+	k := clitest.NewTestKey(t)
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
 	relays[0].SetMisbehaviour(devrelay.Misbehaviour{DropEvent: func(e *nostr.Event) bool { return e.Kind == graph.KindAnnouncement }})
-	dir, _ := initTestCheckout(t, "widget")
-	env := homeEnv(t)
-	env["ROSTER_SECRET_KEY"] = k.nsec
-	r := invocation{Env: env, Dir: dir, Now: time.Unix(1750000000, 0)}.roster(t, append([]string{"repo", "init", "--json", "--timeout", "5s"}, initRelayFlags(relays)...)...)
+	dir, _ := clitest.InitTestCheckout(t, "widget")
+	env := clitest.HomeEnv(t)
+	env["ROSTER_SECRET_KEY"] = k.Nsec
+	r := clitest.Invocation{Env: env, Dir: dir, Now: time.Unix(1750000000, 0)}.Roster(t, append([]string{"repo", "init", "--json", "--timeout", "5s"}, clitest.InitRelayFlags(relays)...)...)
 	var body struct {
 		Event *nostr.Event `json:"event"`
 	}
 	_ = json.Unmarshal([]byte(r.Out), &body)
-	if r.Code != cmdutil.ExitUnverified || body.Event == nil || len(journalFiles(t, env["ROSTER_HOME"])) != 1 {
+	if r.Code != cmdutil.ExitUnverified || body.Event == nil || len(clitest.JournalFiles(t, env["ROSTER_HOME"])) != 1 {
 		t.Fatalf("init on a relay that drops it: exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
 	relays[0].SetMisbehaviour(devrelay.Misbehaviour{})
-	res := invocation{Env: env, Dir: dir, Now: time.Unix(1750000010, 0)}.roster(t, "pending", "resume", body.Event.ID[:12], "--timeout", "5s")
+	res := clitest.Invocation{Env: env, Dir: dir, Now: time.Unix(1750000010, 0)}.Roster(t, "pending", "resume", body.Event.ID[:12], "--timeout", "5s")
 	if res.Code != cmdutil.ExitOK || !strings.Contains(res.Out, "is finished") {
 		t.Fatalf("resume: exit %d\n%s\n%s", res.Code, res.Out, res.Err)
 	}
 	if got := relays[0].Stored(nostr.Filter{IDs: []string{body.Event.ID}}); len(got) != 1 || got[0].Sig != body.Event.Sig {
 		t.Fatalf("the relay holds %v, want the original event", got)
 	}
-	if files := journalFiles(t, env["ROSTER_HOME"]); len(files) != 0 {
+	if files := clitest.JournalFiles(t, env["ROSTER_HOME"]); len(files) != 0 {
 		t.Fatalf("the resumed write stays in the journal: %v", files)
 	}
 }

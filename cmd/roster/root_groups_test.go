@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/commands"
 	cliroot "github.com/roster-cli/roster/internal/cli/root"
@@ -16,7 +18,7 @@ import (
 
 // runTree runs args in-process against the whole command tree (whole) or
 // the tree runContext builds for them.
-func runTree(t *testing.T, whole bool, args ...string) result {
+func runTree(t *testing.T, whole bool, args ...string) clitest.Result {
 	t.Helper()
 	var out, errb bytes.Buffer
 	home := t.TempDir()
@@ -35,7 +37,7 @@ func runTree(t *testing.T, whole bool, args ...string) result {
 	code := cliroot.Execute(a, context.Background(), commands.All, root, args)
 	// Temporary directories differ between the two runs.
 	clean := func(s string) string { return strings.ReplaceAll(s, home, "<home>") }
-	return result{Out: clean(out.String()), Err: clean(errb.String()), Code: code}
+	return clitest.Result{Out: clean(out.String()), Err: clean(errb.String()), Code: code}
 }
 
 // Rule (start-up builds only the group it runs, docs/PERFORMANCE.md

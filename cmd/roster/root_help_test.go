@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/commands"
 	cliroot "github.com/roster-cli/roster/internal/cli/root"
@@ -43,7 +45,7 @@ func TestEveryCommandHelpHasShortAndExample(t *testing.T) {
 func TestCompletionPrintsAScriptForEachShell(t *testing.T) {
 	t.Parallel()
 	for shell, marker := range map[string]string{"bash": "bash completion", "zsh": "#compdef roster", "fish": "complete -c roster", "powershell": "Register-ArgumentCompleter"} {
-		r := invocation{Env: map[string]string{}}.roster(t, "completion", shell)
+		r := clitest.Invocation{Env: map[string]string{}}.Roster(t, "completion", shell)
 		if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, marker) {
 			t.Errorf("completion %s: exit %d, stdout lacks %q (stderr %q)", shell, r.Code, marker, r.Err)
 		}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
@@ -12,7 +14,7 @@ import (
 // that order. The outside-a-checkout error carries "<naddr|...>" and "&&".
 func TestJSONErrorPrintsLiteralAnglesAndAmpersands(t *testing.T) {
 	t.Parallel()
-	r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}, Dir: t.TempDir()}.roster(t, "repo", "--json")
+	r := clitest.Invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}, Dir: t.TempDir()}.Roster(t, "repo", "--json")
 	if r.Code != cmdutil.ExitUsage {
 		t.Fatalf("exit %d, want %d; out %q err %q", r.Code, cmdutil.ExitUsage, r.Out, r.Err)
 	}
@@ -26,7 +28,7 @@ func TestJSONErrorPrintsLiteralAnglesAndAmpersands(t *testing.T) {
 
 func TestJSONErrorFieldsInDocumentedOrder(t *testing.T) {
 	t.Parallel()
-	r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}, Dir: t.TempDir()}.roster(t, "repo", "--json")
+	r := clitest.Invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}, Dir: t.TempDir()}.Roster(t, "repo", "--json")
 	last := -1
 	for _, k := range []string{`"error"`, `"code"`, `"message"`, `"details"`, `"commands"`} {
 		i := strings.Index(r.Out, k)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
@@ -14,12 +16,12 @@ import (
 func TestUnknownSubcommandOfAGroupIsUsageError(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{{"cache", "clera"}, {"dev", "relais"}, {"workspace", "shwo"}, {"project", "shwo"}, {"group", "shwo"}} {
-		r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t, args...)
+		r := clitest.Invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.Roster(t, args...)
 		if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "unknown command") || !strings.Contains(r.Err, "run: roster "+args[0]+" --help") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, r.Code, r.Out, r.Err)
 		}
 	}
-	r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t, "cache")
+	r := clitest.Invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.Roster(t, "cache")
 	if r.Code != cmdutil.ExitOK || !strings.Contains(r.Out, "roster cache [command]") {
 		t.Errorf("a group without arguments still shows its help: exit %d, %q", r.Code, r.Out)
 	}
@@ -29,7 +31,7 @@ func TestUnknownSubcommandOfAGroupIsUsageError(t *testing.T) {
 func TestUsageErrorsNameTheHelpCommand(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{{"repo", "bogus"}, {"whoami", "--bogus"}, {"repo", "health", "--strict=maybe"}} {
-		r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.roster(t, args...)
+		r := clitest.Invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}}.Roster(t, args...)
 		if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "  run: roster ") || !strings.Contains(r.Err, " --help") {
 			t.Errorf("%v: exit %d, stderr %q", args, r.Code, r.Err)
 		}
@@ -41,7 +43,7 @@ func TestUsageErrorsNameTheHelpCommand(t *testing.T) {
 func TestNonPositiveTimeoutIsUsageError(t *testing.T) {
 	t.Parallel()
 	for _, d := range []string{"0s", "-1s"} {
-		r := invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}, Dir: t.TempDir()}.roster(t, "repo", "--timeout", d, "--repo", alice.naddr("proj"), "--relay", "ws://127.0.0.1:1")
+		r := clitest.Invocation{Env: map[string]string{"ROSTER_HOME": t.TempDir()}, Dir: t.TempDir()}.Roster(t, "repo", "--timeout", d, "--repo", clitest.Alice.Naddr("proj"), "--relay", "ws://127.0.0.1:1")
 		if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "--timeout must be a positive duration") {
 			t.Errorf("--timeout %s: exit %d, stderr %q", d, r.Code, r.Err)
 		}
@@ -58,8 +60,8 @@ func TestHomeThatIsAFileIsUsageError(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := map[string]string{"ROSTER_HOME": file}
-	for _, args := range [][]string{{"whoami"}, {"cache", "info"}, {"repo", "--offline", "--repo", alice.naddr("proj")}} {
-		r := invocation{Env: env, Dir: t.TempDir()}.roster(t, args...)
+	for _, args := range [][]string{{"whoami"}, {"cache", "info"}, {"repo", "--offline", "--repo", clitest.Alice.Naddr("proj")}} {
+		r := clitest.Invocation{Env: env, Dir: t.TempDir()}.Roster(t, args...)
 		if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "is a file, not a directory: pass --home <directory>") {
 			t.Errorf("%v: exit %d, stderr %q", args, r.Code, r.Err)
 		}

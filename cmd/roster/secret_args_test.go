@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/commands"
@@ -22,16 +24,16 @@ import (
 // argument are covered; hex stays accepted (it may be a pubkey).
 func TestSecretKeyArgumentIsRefusedAndNeverEchoed(t *testing.T) {
 	t.Parallel()
-	k := newTestKey(t)
-	ncryptsec, err := signer.SealNcryptsec(k.hex, "correct horse", 4, false)
+	k := clitest.NewTestKey(t)
+	ncryptsec, err := signer.SealNcryptsec(k.Hex, "correct horse", 4, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	bunkerSecret := nostr.GeneratePrivateKey()[:32]
-	bunkerURL := "bunker://" + k.pubkey + "?relay=wss%3A%2F%2Frelay.example&secret=" + bunkerSecret
+	bunkerURL := "bunker://" + k.Pubkey + "?relay=wss%3A%2F%2Frelay.example&secret=" + bunkerSecret
 	secrets := []struct{ kind, value, secret string }{
-		{"nsec", k.nsec, k.nsec},
-		{"nsec", strings.ToUpper(k.nsec), k.nsec},
+		{"nsec", k.Nsec, k.Nsec},
+		{"nsec", strings.ToUpper(k.Nsec), k.Nsec},
 		{"ncryptsec", ncryptsec, ncryptsec},
 		{"bunker secret", bunkerURL, bunkerSecret},
 	}
@@ -61,7 +63,7 @@ func TestSecretKeyArgumentIsRefusedAndNeverEchoed(t *testing.T) {
 		{"argument 2", func(v string) []string { return []string{v} }},
 		{"--bogus", func(v string) []string { return []string{"repo", "edit", "--bogus=" + v} }},
 	}
-	env := homeEnv(t)
+	env := clitest.HomeEnv(t)
 	for _, s := range secrets {
 		for _, p := range positions {
 			for _, asJSON := range []bool{false, true} {
@@ -72,7 +74,7 @@ func TestSecretKeyArgumentIsRefusedAndNeverEchoed(t *testing.T) {
 				if asJSON {
 					argv = append(argv, "--json")
 				}
-				r := invocation{Env: env}.roster(t, argv...)
+				r := clitest.Invocation{Env: env}.Roster(t, argv...)
 				if r.Code != cmdutil.ExitUsage {
 					t.Fatalf("%v: exit %d, want 2; err %q", argv[:2], r.Code, r.Err)
 				}
@@ -111,18 +113,18 @@ func TestSecretKeyArgumentIsRefusedAndNeverEchoed(t *testing.T) {
 // bunker URL is still what `roster login --bunker` takes.
 func TestHexPubkeyArgumentIsNotTakenForASecret(t *testing.T) {
 	t.Parallel()
-	k := newTestKey(t)
+	k := clitest.NewTestKey(t)
 	root := func() *cobra.Command {
 		return cliroot.NewRootCmdFor(&cmdutil.Factory{Io: &cmdutil.IoStreams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}}, commands.All, nil)
 	}
-	if se := cliroot.RefuseSecretArguments(root(), []string{"repo", "edit", "--add-maintainer", k.hex}); se != nil {
+	if se := cliroot.RefuseSecretArguments(root(), []string{"repo", "edit", "--add-maintainer", k.Hex}); se != nil {
 		t.Fatalf("hex refused: %v", se)
 	}
-	bunkerURL := "bunker://" + k.pubkey + "?relay=wss://relay.example&secret=0123456789abcdef"
+	bunkerURL := "bunker://" + k.Pubkey + "?relay=wss://relay.example&secret=0123456789abcdef"
 	if se := cliroot.RefuseSecretArguments(root(), []string{"login", "--bunker", bunkerURL}); se != nil {
 		t.Fatalf("login --bunker refused: %v", se)
 	}
-	if se := cliroot.RefuseSecretArguments(root(), []string{"repo", "edit", "--add-maintainer", k.npub}); se != nil {
+	if se := cliroot.RefuseSecretArguments(root(), []string{"repo", "edit", "--add-maintainer", k.Npub}); se != nil {
 		t.Fatalf("npub refused: %v", se)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
@@ -20,11 +22,11 @@ type sessionStep struct {
 
 // runSecretsSession runs steps and fails on any output, account file or cache
 // file containing k's secret in nsec or hex form.
-func runSecretsSession(t *testing.T, k testKey, env map[string]string, dir string, steps []sessionStep) {
+func runSecretsSession(t *testing.T, k clitest.TestKey, env map[string]string, dir string, steps []sessionStep) {
 	t.Helper()
 	outputs := map[string]string{}
 	for i, s := range steps {
-		r := invocation{Env: env, Stdin: s.stdin, Dir: dir}.roster(t, s.args...)
+		r := clitest.Invocation{Env: env, Stdin: s.stdin, Dir: dir}.Roster(t, s.args...)
 		if r.Code != s.code {
 			t.Fatalf("step %d roster %s: exit %d, want %d (stderr %q)", i, strings.Join(s.args, " "), r.Code, s.code, r.Err)
 		}
@@ -35,7 +37,7 @@ func runSecretsSession(t *testing.T, k testKey, env map[string]string, dir strin
 	if !sessionFilledACache(t, env["ROSTER_HOME"]) {
 		t.Fatalf("no cache file under %s: the grep would not cover the cache", env["ROSTER_HOME"])
 	}
-	if leaks := secretLeaks(t, k, outputs, env["ROSTER_HOME"], dir); len(leaks) > 0 {
+	if leaks := clitest.SecretLeaks(t, k, outputs, env["ROSTER_HOME"], dir); len(leaks) > 0 {
 		t.Fatalf("the secret key appears in: %v", leaks)
 	}
 }
@@ -58,12 +60,12 @@ func repoInitSteps(relay string) []sessionStep {
 // the cache): a session using ROSTER_SECRET_KEY, in nsec and hex form.
 func TestSecretsSessionWithRosterSecretKeyLeaksNothing(t *testing.T) {
 	t.Parallel()
-	k := newTestKey(t)
+	k := clitest.NewTestKey(t)
 	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
-	for _, form := range []string{k.nsec, k.hex, strings.ToUpper(k.hex)} {
-		env := homeEnv(t)
+	for _, form := range []string{k.Nsec, k.Hex, strings.ToUpper(k.Hex)} {
+		env := clitest.HomeEnv(t)
 		env["ROSTER_SECRET_KEY"] = form
-		dir, _ := initTestCheckout(t, "widget")
+		dir, _ := clitest.InitTestCheckout(t, "widget")
 		steps := []sessionStep{
 			{args: []string{"whoami"}},
 			{args: []string{"whoami", "--json"}},
@@ -79,18 +81,18 @@ func TestSecretsSessionWithRosterSecretKeyLeaksNothing(t *testing.T) {
 // session, go-keyring's mock elsewhere).
 func TestSecretsSessionWithKeyringLoginLeaksNothing(t *testing.T) {
 	t.Parallel()
-	signerTestKeyring(t)
-	k := newTestKey(t)
-	env := homeEnv(t)
+	clitest.SignerTestKeyring(t)
+	k := clitest.NewTestKey(t)
+	env := clitest.HomeEnv(t)
 	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
-	dir, _ := initTestCheckout(t, "widget")
+	dir, _ := clitest.InitTestCheckout(t, "widget")
 	steps := []sessionStep{
-		{args: []string{"login", "--nsec"}, stdin: k.nsec + "\n"},
+		{args: []string{"login", "--nsec"}, stdin: k.Nsec + "\n"},
 		{args: []string{"whoami"}},
 		{args: []string{"--json", "whoami"}},
-		{args: []string{"login", "--nsec", "--json"}, stdin: k.hex + "\n"},
-		{args: []string{"login", "--nsec", k.nsec}, code: cmdutil.ExitUsage},
-		{args: []string{"login", "--nsec=" + k.hex, "--json"}, code: cmdutil.ExitUsage},
+		{args: []string{"login", "--nsec", "--json"}, stdin: k.Hex + "\n"},
+		{args: []string{"login", "--nsec", k.Nsec}, code: cmdutil.ExitUsage},
+		{args: []string{"login", "--nsec=" + k.Hex, "--json"}, code: cmdutil.ExitUsage},
 	}
 	steps = append(steps, repoInitSteps(relay.URL())...)
 	steps = append(steps,

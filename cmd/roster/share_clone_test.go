@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
@@ -15,9 +17,9 @@ import (
 // to paste, clone then accept (inside the clone, which accept links).
 func TestInvitationShareCarriesTheCloneAndAcceptLines(t *testing.T) {
 	t.Parallel()
-	w := newMutWorld(t, 1)
-	w.seed(alice.announce(t, w.id, 100, nostr.Tag{"clone", "https://git.example/alice/my-repo.git", "https://mirror.example/my-repo.git"}))
-	m := w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+	w := clitest.NewMutWorld(t, 1)
+	w.Seed(clitest.Alice.Announce(t, w.Id, 100, nostr.Tag{"clone", "https://git.example/alice/my-repo.git", "https://mirror.example/my-repo.git"}))
+	m := w.Ok(clitest.Alice, clitest.Alice, 1000, "repo", "edit", "--add-maintainer", clitest.Bob.Npub())
 	share, _ := m["share"].(map[string]any)
 	if share == nil || share["clone_url"] != "https://git.example/alice/my-repo.git" {
 		t.Fatalf("share %v does not carry the first advertised clone URL", m["share"])
@@ -29,9 +31,9 @@ func TestInvitationShareCarriesTheCloneAndAcceptLines(t *testing.T) {
 	}
 
 	// The same lines on a terminal.
-	w2 := newMutWorld(t, 1)
-	w2.seed(alice.announce(t, w2.id, 100, nostr.Tag{"clone", "https://git.example/alice/my-repo.git"}))
-	r := w2.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+	w2 := clitest.NewMutWorld(t, 1)
+	w2.Seed(clitest.Alice.Announce(t, w2.Id, 100, nostr.Tag{"clone", "https://git.example/alice/my-repo.git"}))
+	r := w2.Run(clitest.Alice, clitest.Alice, 1000, "repo", "edit", "--add-maintainer", clitest.Bob.Npub())
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}
@@ -46,13 +48,13 @@ func TestInvitationShareCarriesTheCloneAndAcceptLines(t *testing.T) {
 // an invitee pastes.
 func TestRepoInitShareCarriesTheCloneLine(t *testing.T) {
 	t.Parallel()
-	k := newTestKey(t)
+	k := clitest.NewTestKey(t)
 	relays := devrelay.StartN(t, 1, devrelay.Options{})
-	dir, _ := initTestCheckout(t, "widget")
-	env := homeEnv(t)
-	env["ROSTER_SECRET_KEY"] = k.nsec
-	r := invocation{Env: env, Dir: dir, Now: time.Unix(1750000000, 0)}.roster(t,
-		append([]string{"repo", "init", "--clone", "https://git.example/widget.git"}, initRelayFlags(relays)...)...)
+	dir, _ := clitest.InitTestCheckout(t, "widget")
+	env := clitest.HomeEnv(t)
+	env["ROSTER_SECRET_KEY"] = k.Nsec
+	r := clitest.Invocation{Env: env, Dir: dir, Now: time.Unix(1750000000, 0)}.Roster(t,
+		append([]string{"repo", "init", "--clone", "https://git.example/widget.git"}, clitest.InitRelayFlags(relays)...)...)
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 	}

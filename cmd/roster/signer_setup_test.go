@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
@@ -14,14 +16,14 @@ import (
 // challenge per relay) share it, so an ncryptsec passphrase is read once.
 func TestSignerIsOpenedOncePerInvocation(t *testing.T) {
 	t.Parallel()
-	k := newTestKey(t)
-	env := homeEnv(t)
-	if r := (invocation{Env: env, Stdin: k.nsec + "\npw\npw\n", Seams: noKeyring}).roster(t, "login", "--nsec"); r.Code != 0 {
+	k := clitest.NewTestKey(t)
+	env := clitest.HomeEnv(t)
+	if r := (clitest.Invocation{Env: env, Stdin: k.Nsec + "\npw\npw\n", Seams: clitest.NoKeyring}).Roster(t, "login", "--nsec"); r.Code != 0 {
 		t.Fatalf("login: %d %s", r.Code, r.Err)
 	}
 	// Exactly one passphrase line: a second read would hit the end of stdin.
 	a := &cmdutil.Factory{Io: &cmdutil.IoStreams{In: strings.NewReader("pw\n"), Out: new(strings.Builder), Err: new(strings.Builder),
-		Getenv: func(key string) string { return env[key] }}, Seams: noKeyring}
+		Getenv: func(key string) string { return env[key] }}, Seams: clitest.NoKeyring}
 	var wg sync.WaitGroup
 	errs := make(chan error, 4)
 	for i := 0; i < 4; i++ {

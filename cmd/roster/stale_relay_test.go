@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
@@ -19,22 +21,22 @@ import (
 // survives Carol's.
 func TestAWriteThroughARelayServingTheReplacedVersionIsStale(t *testing.T) {
 	t.Parallel()
-	w := newMutWorld(t, 1)
-	old := alice.announce(t, w.id, 100)
-	w.seed(old)
-	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
+	w := clitest.NewMutWorld(t, 1)
+	old := clitest.Alice.Announce(t, w.Id, 100)
+	w.Seed(old)
+	w.Ok(clitest.Alice, clitest.Alice, 1000, "repo", "edit", "--add-maintainer", clitest.Bob.Npub())
 	current := map[string]bool{}
-	for _, e := range w.relays[0].Stored(nostr.Filter{Kinds: []int{graph.KindAnnouncement}, Authors: []string{alice.pk}}) {
+	for _, e := range w.Relays[0].Stored(nostr.Filter{Kinds: []int{graph.KindAnnouncement}, Authors: []string{clitest.Alice.Pk}}) {
 		current[e.ID] = true
 	}
-	w.relays[0].Inject(old)
-	w.relays[0].SetMisbehaviour(devrelay.Misbehaviour{Withhold: func(e *nostr.Event) bool { return current[e.ID] }})
-	before := w.storedCount()
-	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", carol.npub(), "--json")
-	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Out, `"code": "stale-relays"`) || w.storedCount() != before {
+	w.Relays[0].Inject(old)
+	w.Relays[0].SetMisbehaviour(devrelay.Misbehaviour{Withhold: func(e *nostr.Event) bool { return current[e.ID] }})
+	before := w.StoredCount()
+	r := w.Run(clitest.Alice, clitest.Alice, 1000, "repo", "edit", "--add-maintainer", clitest.Carol.Npub(), "--json")
+	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Out, `"code": "stale-relays"`) || w.StoredCount() != before {
 		t.Fatalf("exit %d while the relay serves the replaced version, want 4 stale-relays with nothing stored\n%s%s", r.Code, r.Out, r.Err)
 	}
-	w.relays[0].SetMisbehaviour(devrelay.Misbehaviour{})
-	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", carol.npub())
-	w.wantLatest(alice, role("M", alice), role("m", bob, "1000"), role("m", carol, "1000"), projection(alice, bob, carol))
+	w.Relays[0].SetMisbehaviour(devrelay.Misbehaviour{})
+	w.Ok(clitest.Alice, clitest.Alice, 1000, "repo", "edit", "--add-maintainer", clitest.Carol.Npub())
+	w.WantLatest(clitest.Alice, clitest.Role("M", clitest.Alice), clitest.Role("m", clitest.Bob, "1000"), clitest.Role("m", clitest.Carol, "1000"), clitest.Projection(clitest.Alice, clitest.Bob, clitest.Carol))
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/workspace/testkeys"
@@ -25,10 +27,10 @@ var (
 // my-repo and a status of Erin's own on each, signed once per test binary.
 func strangerIssuesAndStatuses(tb testing.TB) []*nostr.Event {
 	strangerLoadOnce.Do(func() {
-		a := nostr.Tag{"a", "30617:" + alice.pk + ":my-repo"}
+		a := nostr.Tag{"a", "30617:" + clitest.Alice.Pk + ":my-repo"}
 		for i := 0; i < strangerIssues; i++ {
-			issue := testkeys.Event(tb, erin.sk, 1621, int64(200+i), "spam", a)
-			strangerLoad = append(strangerLoad, issue, testkeys.Event(tb, erin.sk, 1632, int64(200+i), "", a, nostr.Tag{"e", issue.ID, "", "root"}))
+			issue := testkeys.Event(tb, clitest.Erin.Sk, 1621, int64(200+i), "spam", a)
+			strangerLoad = append(strangerLoad, issue, testkeys.Event(tb, clitest.Erin.Sk, 1632, int64(200+i), "", a, nostr.Tag{"e", issue.ID, "", "root"}))
 		}
 	})
 	return strangerLoad
@@ -45,12 +47,12 @@ func BenchmarkWriteBeside50kStrangerIssues(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		relays := devrelay.StartN(b, 1, devrelay.Options{})
-		publish(b, relays[0].URL(), alice.announce(b, "my-repo", 100))
+		clitest.Publish(b, relays[0].URL(), clitest.Alice.Announce(b, "my-repo", 100))
 		for _, e := range strangerIssuesAndStatuses(b) {
 			relays[0].Inject(e)
 		}
-		env := withKey(testEnv(b), alice)
-		args := append([]string{"repo", "edit", "--add-maintainer", bob.npub(), "--json", "--repo", alice.naddr("my-repo"), "--timeout", "120s"}, relayArgs(relays)...)
+		env := clitest.WithKey(clitest.TestEnv(b), clitest.Alice)
+		args := append([]string{"repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--json", "--repo", clitest.Alice.Naddr("my-repo"), "--timeout", "120s"}, clitest.RelayArgs(relays)...)
 		runtime.GC()
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
@@ -75,7 +77,7 @@ func BenchmarkWriteBeside50kStrangerIssues(b *testing.B) {
 			}
 		}()
 		b.StartTimer()
-		_, m := timeRepo(b, env, args...)
+		_, m := clitest.TimeRepo(b, env, args...)
 		b.StopTimer()
 		close(stop)
 		wg.Wait()

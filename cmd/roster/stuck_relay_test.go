@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
@@ -49,13 +51,13 @@ func handshakeBlackHole(t *testing.T) string {
 func TestARelayThatNeverCompletesTheHandshakeCostsOneTimeout(t *testing.T) {
 	t.Parallel()
 	rl := devrelay.StartN(t, 1, devrelay.Options{})[0]
-	publish(t, rl.URL(), leadShaped(t, "proj")...)
-	publish(t, rl.URL(), alice.profile(t, 500, map[string]any{"name": "alice"}))
+	clitest.Publish(t, rl.URL(), clitest.LeadShaped(t, "proj")...)
+	clitest.Publish(t, rl.URL(), clitest.Alice.Profile(t, 500, map[string]any{"name": "alice"}))
 	stuck := handshakeBlackHole(t)
-	inv := invocation{Env: testEnv(t)}
+	inv := clitest.Invocation{Env: clitest.TestEnv(t)}
 	const timeout = 2 * time.Second
 	start := time.Now()
-	r := inv.roster(t, "repo", "--repo", alice.naddr("proj"), "--relay", rl.URL(), "--relay", stuck, "--timeout", timeout.String(), "--json")
+	r := inv.Roster(t, "repo", "--repo", clitest.Alice.Naddr("proj"), "--relay", rl.URL(), "--relay", stuck, "--timeout", timeout.String(), "--json")
 	took := time.Since(start)
 	if r.Code != cmdutil.ExitIncomplete && r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/devrelay"
 )
 
@@ -18,13 +20,13 @@ func TestEveryReadRefusalSuggestionCarriesTheUsersSelectors(t *testing.T) {
 	t.Parallel()
 	live := devrelay.StartN(t, 1, devrelay.Options{})[0]
 	empty := devrelay.StartN(t, 1, devrelay.Options{})[0]
-	publish(t, live.URL(), leadShaped(t, "proj")...)
+	clitest.Publish(t, live.URL(), clitest.LeadShaped(t, "proj")...)
 	const dead = "ws://127.0.0.1:1"
 	corruptHome := t.TempDir()
 	if err := os.WriteFile(filepath.Join(corruptHome, "cache.db"), []byte(strings.Repeat("not a bolt file ", 400)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	repo := alice.naddr("proj")
+	repo := clitest.Alice.Naddr("proj")
 	for _, c := range []struct {
 		code   string
 		home   string
@@ -46,12 +48,12 @@ func TestEveryReadRefusalSuggestionCarriesTheUsersSelectors(t *testing.T) {
 			args = append(args, "--relay", r)
 		}
 		args = append(args, c.extra...)
-		r := invocation{Env: map[string]string{"HOME": t.TempDir()}}.roster(t, args...)
-		e := errorBody(t, r)
+		r := clitest.Invocation{Env: map[string]string{"HOME": t.TempDir()}}.Roster(t, args...)
+		e := clitest.ErrorBody(t, r)
 		if e.Code != c.code || len(e.Commands) == 0 {
 			t.Errorf("%v: code %s, commands %q, want %s with commands", args, e.Code, e.Commands, c.code)
 			continue
 		}
-		carrySelectors(t, e.Commands, repo, c.relays, c.home)
+		clitest.CarrySelectors(t, e.Commands, repo, c.relays, c.home)
 	}
 }

@@ -59,7 +59,7 @@ func TestEverySuggestionSiteIsPastedOrAccountedFor(t *testing.T) {
 			}
 		}
 		if c.Elsewhere != "" && !tests[c.Elsewhere] {
-			t.Errorf("%s %s: no test %s in cmd/roster", s.File, s.Func, c.Elsewhere)
+			t.Errorf("%s %s: no test %s among the end-to-end tests", s.File, s.Func, c.Elsewhere)
 		}
 	}
 	t.Logf("%d suggestion sites: %d pasted by suggestionRows, %d by other tests, %d not pastable",
@@ -76,7 +76,8 @@ type suggestionSite struct{ File, Func string }
 type siteCoverage struct {
 	// Rows are the suggestionRows rows that provoke and paste it.
 	Rows []string
-	// Elsewhere is the test in cmd/roster that pastes it as printed.
+	// Elsewhere is the end-to-end test (in cmd/roster or beside a noun)
+	// that pastes it as printed.
 	Elsewhere string
 	// Unpasted is why no test can paste it.
 	Unpasted string
@@ -186,9 +187,18 @@ func declName(fd *ast.FuncDecl) string {
 // testFuncs are the Test functions of this package's test files.
 func testFuncs(t *testing.T) map[string]bool {
 	t.Helper()
-	paths, err := filepath.Glob("*_test.go")
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no test files: %v", err)
+	// The end-to-end tests: these, and each noun's beside its code.
+	var paths []string
+	for _, dir := range []string{".", filepath.Join("..", "..", "internal", "cli")} {
+		err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(path, "_test.go") {
+				paths = append(paths, path)
+			}
+			return err
+		})
+		if err != nil || len(paths) == 0 {
+			t.Fatalf("no test files in %s: %v", dir, err)
+		}
 	}
 	out := map[string]bool{}
 	fset := token.NewFileSet()

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/gitstate"
@@ -83,7 +85,7 @@ var pastedElsewhere = []struct{ name, test string }{
 var suggestionRows = []suggestionRow{
 	{"an invited viewer's advisory: accept", func(t *testing.T) {
 		s := newSuggestScene(t)
-		s.mustRoster(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub(), "--repo", s.naddr, "--relay", s.relay.URL())
+		s.mustRoster(t, s.alice, "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--repo", s.naddr, "--relay", s.relay.URL())
 		r := s.roster(t, s.bob, "repo", "--repo", s.naddr, "--relay", s.relay.URL())
 		if r.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
@@ -106,7 +108,7 @@ var suggestionRows = []suggestionRow{
 	}},
 	{"an --offline cache miss keeps the naddr's relay hints", func(t *testing.T) {
 		s := newSuggestScene(t)
-		hinted := gitstate.EncodeNaddr(alice.coord(s.id), []string{s.relay.URL()})
+		hinted := gitstate.EncodeNaddr(clitest.Alice.Coord(s.id), []string{s.relay.URL()})
 		r := s.roster(t, s.alice, "repo", "--repo", hinted, "--offline", "--json")
 		e := wantError(t, r, cmdutil.ExitIncomplete, "not-found")
 		cmds := rosterCommands(e.Commands)
@@ -120,7 +122,7 @@ var suggestionRows = []suggestionRow{
 	}},
 	{"no relays to ask: --relay and --offline", func(t *testing.T) {
 		s := newSuggestScene(t)
-		url := gitstate.NostrURL(alice.coord(s.id), nil)
+		url := gitstate.NostrURL(clitest.Alice.Coord(s.id), nil)
 		s.mustRoster(t, s.alice, "repo", "--repo", url, "--relay", s.relay.URL()) // caches it
 		r := s.roster(t, s.alice, "repo", "--repo", url, "--json")
 		e := wantError(t, r, cmdutil.ExitUsage, "no-relays")
@@ -135,7 +137,7 @@ var suggestionRows = []suggestionRow{
 		empty := devrelay.StartN(t, 1, devrelay.Options{})[0]
 		r := s.roster(t, s.alice, "repo", "--repo", s.naddr, "--relay", empty.URL(), "--json")
 		e := wantError(t, r, cmdutil.ExitIncomplete, "not-found")
-		c := commandStarting(t, e.Commands, "roster repo --repo nostr://")
+		c := clitest.CommandStarting(t, e.Commands, "roster repo --repo nostr://")
 		if got := s.wantFurther(t, r, s.alice, c); got.Code != cmdutil.ExitOK {
 			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
 		}
@@ -148,7 +150,7 @@ var suggestionRows = []suggestionRow{
 			{"project", "list"},
 		} {
 			r := s.roster(t, s.alice, append(args, "--relay", "ws://127.0.0.1:1", "--json")...)
-			e := decodeOut[errorOut](t, r)
+			e := clitest.DecodeOut[clitest.ErrorOut](t, r)
 			for _, c := range e.Error.Commands {
 				if strings.Contains(c, "--timeout") {
 					t.Errorf("%v: a refused connection suggests a longer --timeout: %q", args, c)
@@ -156,7 +158,7 @@ var suggestionRows = []suggestionRow{
 			}
 		}
 		r := s.roster(t, s.alice, "repo", "--repo", s.naddr, "--relay", "ws://127.0.0.1:1", "--json")
-		c := commandStarting(t, decodeOut[errorOut](t, r).Error.Commands, "roster repo")
+		c := clitest.CommandStarting(t, clitest.DecodeOut[clitest.ErrorOut](t, r).Error.Commands, "roster repo")
 		if got := s.wantFurther(t, r, s.alice, c); got.Code != cmdutil.ExitOK {
 			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
 		}
@@ -165,7 +167,7 @@ var suggestionRows = []suggestionRow{
 		s := newSuggestScene(t)
 		r := s.roster(t, s.alice, "repo", "--repo", s.naddr, "--relay", "wss//typo.example", "--json")
 		e := wantError(t, r, cmdutil.ExitUsage, "usage")
-		c := commandStarting(t, e.Commands, "roster repo")
+		c := clitest.CommandStarting(t, e.Commands, "roster repo")
 		if !strings.Contains(c, "--repo "+s.naddr) {
 			t.Fatalf("the suggestion drops --repo: %q", c)
 		}
@@ -177,7 +179,7 @@ var suggestionRows = []suggestionRow{
 		s := newSuggestScene(t)
 		r := s.roster(t, s.alice, "repo", "helth", "--json")
 		e := wantError(t, r, cmdutil.ExitUsage, "usage")
-		c := commandStarting(t, e.Commands, "roster repo health")
+		c := clitest.CommandStarting(t, e.Commands, "roster repo health")
 		if got := s.wantFurther(t, r, s.alice, c); got.Code != cmdutil.ExitOK {
 			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
 		}
@@ -189,20 +191,20 @@ var suggestionRows = []suggestionRow{
 		if strings.Contains(e.Message, "--repo") {
 			t.Errorf("init takes no --repo, yet the message speaks of it: %s", e.Message)
 		}
-		clone := newGitWork(t)
-		clone.commit("first")
-		s.fill["<your clone>"] = clone.dir
-		c := commandStarting(t, e.Commands, "cd <your clone> && roster repo init")
+		clone := clitest.NewGitWork(t)
+		clone.Commit("first")
+		s.fill["<your clone>"] = clone.Dir
+		c := clitest.CommandStarting(t, e.Commands, "cd <your clone> && roster repo init")
 		if got := s.wantFurther(t, r, s.alice, c); got.Code != cmdutil.ExitOK {
 			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
 		}
-		if got := s.wantFurther(t, r, s.alice, commandStarting(t, e.Commands, "git init")); got.Code != cmdutil.ExitOK {
+		if got := s.wantFurther(t, r, s.alice, clitest.CommandStarting(t, e.Commands, "git init")); got.Code != cmdutil.ExitOK {
 			t.Fatalf("git init: exit %d %s", got.Code, got.Out)
 		}
 	}},
 	{"an invitation's human output: the invitee's accept command", func(t *testing.T) {
 		s := newSuggestScene(t)
-		r := s.roster(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--home", s.alice.home)
+		r := s.roster(t, s.alice, "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--home", s.alice.home)
 		if r.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 		}
@@ -223,7 +225,7 @@ var suggestionRows = []suggestionRow{
 		if strings.Contains(line, "--home") || strings.Contains(line, s.alice.home) {
 			t.Errorf("bob's command carries alice's home: %s", line)
 		}
-		if !strings.Contains(header, bob.npub()) && !strings.Contains(line, bob.npub()) {
+		if !strings.Contains(header, clitest.Bob.Npub()) && !strings.Contains(line, clitest.Bob.Npub()) {
 			t.Errorf("the command does not say it is bob's: %q / %q", header, line)
 		}
 		if got := s.wantFurther(t, r, s.bob, line); got.Code != cmdutil.ExitOK {
@@ -232,7 +234,7 @@ var suggestionRows = []suggestionRow{
 	}},
 	{"an invitation's share: the accept command sent to the invitee", func(t *testing.T) {
 		s := newSuggestScene(t)
-		r := s.roster(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--home", s.alice.home, "--json")
+		r := s.roster(t, s.alice, "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--home", s.alice.home, "--json")
 		var m struct {
 			Share struct {
 				AcceptCommand string `json:"accept_command"`
@@ -247,132 +249,132 @@ var suggestionRows = []suggestionRow{
 		}
 	}},
 	{"workspace show with no workspace: the owner creates it", func(t *testing.T) {
-		w := newSWWorld(t)
-		r := w.as(swOwnerSK, "workspace", "show", "--json")
+		w := clitest.NewSWWorld(t)
+		r := w.As(clitest.SwOwnerSK, "workspace", "show", "--json")
 		e := wantError(t, r, cmdutil.ExitIncomplete, "no-projection")
-		c := commandStarting(t, e.Commands, "roster workspace")
+		c := clitest.CommandStarting(t, e.Commands, "roster workspace")
 		if !strings.HasPrefix(c, "roster workspace create") {
 			t.Fatalf("the owner is not told to create the workspace: %q", e.Commands)
 		}
-		if got := pasteWorkspace(t, w, swOwnerSK, c); got.Code != cmdutil.ExitOK {
+		if got := pasteWorkspace(t, w, clitest.SwOwnerSK, c); got.Code != cmdutil.ExitOK {
 			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
 		}
-		w.mustAs(swOwnerSK, "workspace", "show")
+		w.MustAs(clitest.SwOwnerSK, "workspace", "show")
 	}},
 	{"workspace show by a reader without a grant: the owner's grant", func(t *testing.T) {
-		w := importedWorld(t)
-		r := w.as(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json")
+		w := clitest.ImportedWorld(t)
+		r := w.As(clitest.SwViewerSK, "workspace", "show", "--owner", w.OwnerNpub(), "--json")
 		e := wantError(t, r, cmdutil.ExitIncomplete, "no-projection")
 		for _, c := range e.Commands {
-			if !strings.Contains(c, "  # run by "+w.ownerNpub()) {
+			if !strings.Contains(c, "  # run by "+w.OwnerNpub()) {
 				t.Errorf("the reader is told to run a command of the owner's: %q", c)
 			}
 		}
-		grant := commandStarting(t, e.Commands, "roster workspace grant")
-		if got := pasteWorkspace(t, w, swOwnerSK, grant); got.Code != cmdutil.ExitOK {
+		grant := clitest.CommandStarting(t, e.Commands, "roster workspace grant")
+		if got := pasteWorkspace(t, w, clitest.SwOwnerSK, grant); got.Code != cmdutil.ExitOK {
 			t.Fatalf("the owner pasting %q: exit %d\n%s%s", grant, got.Code, got.Out, got.Err)
 		}
-		w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub())
+		w.MustAs(clitest.SwViewerSK, "workspace", "show", "--owner", w.OwnerNpub())
 	}},
 	{"workspace show of an owner who has none yet: their create, then their grant", func(t *testing.T) {
-		w := newSWWorld(t)
-		r := w.as(swViewerSK, "workspace", "show", "--owner", w.ownerNpub(), "--json")
+		w := clitest.NewSWWorld(t)
+		r := w.As(clitest.SwViewerSK, "workspace", "show", "--owner", w.OwnerNpub(), "--json")
 		e := wantError(t, r, cmdutil.ExitIncomplete, "no-projection")
 		for _, c := range e.Commands {
 			if strings.Contains(c, "workspace import") {
 				t.Errorf("a reader is told of the owner's import: %q", c)
 			}
 		}
-		for _, c := range []string{commandStarting(t, e.Commands, "roster workspace create"), commandStarting(t, e.Commands, "roster workspace grant")} {
-			if got := pasteWorkspace(t, w, swOwnerSK, c); got.Code != cmdutil.ExitOK {
+		for _, c := range []string{clitest.CommandStarting(t, e.Commands, "roster workspace create"), clitest.CommandStarting(t, e.Commands, "roster workspace grant")} {
+			if got := pasteWorkspace(t, w, clitest.SwOwnerSK, c); got.Code != cmdutil.ExitOK {
 				t.Fatalf("the owner pasting %q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
 			}
 		}
-		w.mustAs(swViewerSK, "workspace", "show", "--owner", w.ownerNpub())
+		w.MustAs(clitest.SwViewerSK, "workspace", "show", "--owner", w.OwnerNpub())
 	}},
 	{"workspace import with nothing to import: create", func(t *testing.T) {
-		w := newSWWorld(t)
-		r := w.as(swOwnerSK, "workspace", "import", "--json")
+		w := clitest.NewSWWorld(t)
+		r := w.As(clitest.SwOwnerSK, "workspace", "import", "--json")
 		e := wantError(t, r, cmdutil.ExitIncomplete, "no-legacy")
-		c := commandStarting(t, e.Commands, "roster workspace create")
-		if got := pasteWorkspace(t, w, swOwnerSK, c); got.Code != cmdutil.ExitOK {
+		c := clitest.CommandStarting(t, e.Commands, "roster workspace create")
+		if got := pasteWorkspace(t, w, clitest.SwOwnerSK, c); got.Code != cmdutil.ExitOK {
 			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
 		}
 	}},
 	{"workspace create over a legacy event: import", func(t *testing.T) {
-		w := newSWWorld(t)
-		w.publishLegacy()
-		r := w.as(swOwnerSK, "workspace", "create", "--json")
+		w := clitest.NewSWWorld(t)
+		w.PublishLegacy()
+		r := w.As(clitest.SwOwnerSK, "workspace", "create", "--json")
 		e := wantError(t, r, cmdutil.ExitRefused, "legacy-exists")
-		c := commandStarting(t, e.Commands, "roster workspace import")
-		if got := pasteWorkspace(t, w, swOwnerSK, c); got.Code != cmdutil.ExitOK {
+		c := clitest.CommandStarting(t, e.Commands, "roster workspace import")
+		if got := pasteWorkspace(t, w, clitest.SwOwnerSK, c); got.Code != cmdutil.ExitOK {
 			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
 		}
 	}},
 	{"project update and relate by the naddr roster printed, without --relay", func(t *testing.T) {
-		w := newPCWorld(t)
-		w.identity(nostr.Now() - 10)
+		w := clitest.NewPCWorld(t)
+		w.Identity(nostr.Now() - 10)
 		naddr := printedProjectNaddr(t, w)
-		env := map[string]string{"ROSTER_SECRET_KEY": pcOwnerSK, "ROSTER_HOME": t.TempDir()}
+		env := map[string]string{"ROSTER_SECRET_KEY": clitest.PcOwnerSK, "ROSTER_HOME": t.TempDir()}
 		for _, args := range [][]string{
 			{"project", "update", naddr, "--name", "Renamed", "--json"},
-			{"project", "relate", naddr, pcChanA, "--json"},
+			{"project", "relate", naddr, clitest.PcChanA, "--json"},
 		} {
-			if r := (invocation{Env: env}).roster(t, args...); r.Code != cmdutil.ExitOK {
+			if r := (clitest.Invocation{Env: env}).Roster(t, args...); r.Code != cmdutil.ExitOK {
 				t.Fatalf("%v: exit %d\n%s%s", args, r.Code, r.Out, r.Err)
 			}
 		}
-		if st := w.stored(); st.Document.Name != "Renamed" || !st.Document.Related(pcChanA) {
+		if st := w.Stored(); st.Document.Name != "Renamed" || !st.Document.Related(clitest.PcChanA) {
 			t.Fatalf("relay holds %+v", st.Document)
 		}
 	}},
 	{"project relate given two relays: the one hosting the project", func(t *testing.T) {
-		w := newPCWorld(t)
-		w.identity(nostr.Now() - 10)
+		w := clitest.NewPCWorld(t)
+		w.Identity(nostr.Now() - 10)
 		other := devrelay.StartN(t, 1, devrelay.Options{})[0]
-		r := w.as(pcOwnerSK, "project", "relate", w.coord.String(), pcChanA, "--relay", other.URL(), "--json")
+		r := w.As(clitest.PcOwnerSK, "project", "relate", w.Coord.String(), clitest.PcChanA, "--relay", other.URL(), "--json")
 		e := wantError(t, r, cmdutil.ExitUsage, "one-relay")
-		c := commandStarting(t, e.Commands, "roster project relate")
-		line := strings.ReplaceAll(c, "wss://<relay hosting the project>", w.relay.URL())
-		env := map[string]string{"ROSTER_SECRET_KEY": pcOwnerSK, "ROSTER_HOME": t.TempDir()}
-		got := invocation{Env: env}.roster(t, append(shellWords(t, line)[1:], "--json")...)
+		c := clitest.CommandStarting(t, e.Commands, "roster project relate")
+		line := strings.ReplaceAll(c, "wss://<relay hosting the project>", w.Relay.URL())
+		env := map[string]string{"ROSTER_SECRET_KEY": clitest.PcOwnerSK, "ROSTER_HOME": t.TempDir()}
+		got := clitest.Invocation{Env: env}.Roster(t, append(clitest.ShellWords(t, line)[1:], "--json")...)
 		if got.Code != cmdutil.ExitOK {
 			t.Fatalf("%q: exit %d\n%s%s", line, got.Code, got.Out, got.Err)
 		}
 	}},
 	{"project show of a project the relay does not hold: another relay", func(t *testing.T) {
-		w := newPCWorld(t)
-		w.identity(nostr.Now() - 10)
+		w := clitest.NewPCWorld(t)
+		w.Identity(nostr.Now() - 10)
 		empty := devrelay.StartN(t, 1, devrelay.Options{})[0]
 		env := map[string]string{"ROSTER_HOME": t.TempDir()}
-		r := invocation{Env: env}.roster(t, "project", "show", w.coord.String(), "--relay", empty.URL(), "--json")
+		r := clitest.Invocation{Env: env}.Roster(t, "project", "show", w.Coord.String(), "--relay", empty.URL(), "--json")
 		e := wantError(t, r, cmdutil.ExitIncomplete, "not-found")
-		c := commandStarting(t, e.Commands, "roster project show")
-		line, _, _ := strings.Cut(strings.ReplaceAll(c, "wss://<relay hosting the project>", w.relay.URL()), "  # ")
-		if got := (invocation{Env: env}).roster(t, append(shellWords(t, line)[1:], "--json")...); got.Code != cmdutil.ExitOK {
+		c := clitest.CommandStarting(t, e.Commands, "roster project show")
+		line, _, _ := strings.Cut(strings.ReplaceAll(c, "wss://<relay hosting the project>", w.Relay.URL()), "  # ")
+		if got := (clitest.Invocation{Env: env}).Roster(t, append(clitest.ShellWords(t, line)[1:], "--json")...); got.Code != cmdutil.ExitOK {
 			t.Fatalf("%q: exit %d\n%s%s", line, got.Code, got.Out, got.Err)
 		}
 	}},
 	{"a deleted project: its owner's roster project create", func(t *testing.T) {
-		w := newPCWorld(t)
-		w.identity(nostr.Now() - 10)
+		w := clitest.NewPCWorld(t)
+		w.Identity(nostr.Now() - 10)
 		naddr := printedProjectNaddr(t, w)
-		if r := w.as(pcOwnerSK, "project", "delete", naddr, "--json"); r.Code != cmdutil.ExitOK {
+		if r := w.As(clitest.PcOwnerSK, "project", "delete", naddr, "--json"); r.Code != cmdutil.ExitOK {
 			t.Fatalf("delete: exit %d\n%s%s", r.Code, r.Out, r.Err)
 		}
-		if r := w.as(pcStrangerSK, "project", "show", naddr); !strings.Contains(r.Out, "roster project create "+w.coord.D) {
+		if r := w.As(clitest.PcStrangerSK, "project", "show", naddr); !strings.Contains(r.Out, "roster project create "+w.Coord.D) {
 			t.Errorf("project show of a deleted project does not name roster project create:\n%s%s", r.Out, r.Err)
 		}
-		r := w.as(pcOwnerSK, "project", "relate", naddr, pcChanA, "--json")
+		r := w.As(clitest.PcOwnerSK, "project", "relate", naddr, clitest.PcChanA, "--json")
 		e := wantError(t, r, cmdutil.ExitRefused, "project-deleted")
-		c := commandStarting(t, e.Commands, "roster project create")
+		c := clitest.CommandStarting(t, e.Commands, "roster project create")
 		line, _, _ := strings.Cut(strings.ReplaceAll(c, "<name>", "Again"), "  # ")
-		env := map[string]string{"ROSTER_SECRET_KEY": pcOwnerSK, "ROSTER_HOME": t.TempDir()}
-		got := invocation{Env: env}.roster(t, append(shellWords(t, line)[1:], "--json")...)
+		env := map[string]string{"ROSTER_SECRET_KEY": clitest.PcOwnerSK, "ROSTER_HOME": t.TempDir()}
+		got := clitest.Invocation{Env: env}.Roster(t, append(clitest.ShellWords(t, line)[1:], "--json")...)
 		if got.Code != cmdutil.ExitOK {
 			t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
 		}
-		if st := w.stored(); st.Deleted || st.Document.Name != "Again" {
+		if st := w.Stored(); st.Deleted || st.Document.Name != "Again" {
 			t.Fatalf("relay holds %+v", st)
 		}
 	}},
@@ -390,7 +392,7 @@ type suggestScene struct {
 }
 
 type suggestPerson struct {
-	who  person
+	who  clitest.Person
 	home string
 	env  map[string]string
 	dir  string
@@ -399,13 +401,13 @@ type suggestPerson struct {
 func newSuggestScene(t *testing.T) *suggestScene {
 	t.Helper()
 	s := &suggestScene{relay: devrelay.StartN(t, 1, devrelay.Options{})[0], id: "widget"}
-	publish(t, s.relay.URL(), alice.announce(t, s.id, 100))
-	s.naddr = alice.naddr(s.id)
+	clitest.Publish(t, s.relay.URL(), clitest.Alice.Announce(t, s.id, 100))
+	s.naddr = clitest.Alice.Naddr(s.id)
 	for _, p := range []struct {
 		dst *suggestPerson
-		who person
-	}{{&s.alice, alice}, {&s.bob, bob}} {
-		env := withKey(testEnv(t), p.who)
+		who clitest.Person
+	}{{&s.alice, clitest.Alice}, {&s.bob, clitest.Bob}} {
+		env := clitest.WithKey(clitest.TestEnv(t), p.who)
 		*p.dst = suggestPerson{who: p.who, home: env["ROSTER_HOME"], env: env, dir: t.TempDir()}
 	}
 	u := s.relay.URL()
@@ -413,12 +415,12 @@ func newSuggestScene(t *testing.T) *suggestScene {
 	return s
 }
 
-func (s *suggestScene) roster(t *testing.T, p suggestPerson, args ...string) result {
+func (s *suggestScene) roster(t *testing.T, p suggestPerson, args ...string) clitest.Result {
 	t.Helper()
-	return invocation{Env: p.env, Dir: p.dir}.roster(t, args...)
+	return clitest.Invocation{Env: p.env, Dir: p.dir}.Roster(t, args...)
 }
 
-func (s *suggestScene) mustRoster(t *testing.T, p suggestPerson, args ...string) result {
+func (s *suggestScene) mustRoster(t *testing.T, p suggestPerson, args ...string) clitest.Result {
 	t.Helper()
 	r := s.roster(t, p, args...)
 	if r.Code != cmdutil.ExitOK {
@@ -429,7 +431,7 @@ func (s *suggestScene) mustRoster(t *testing.T, p suggestPerson, args ...string)
 
 // wantFurther pastes line (placeholders filled) as p, in p's directory and
 // home, and requires it to get further than before, the run that printed it.
-func (s *suggestScene) wantFurther(t *testing.T, before result, p suggestPerson, line string) step {
+func (s *suggestScene) wantFurther(t *testing.T, before clitest.Result, p suggestPerson, line string) step {
 	t.Helper()
 	for k, v := range s.fill {
 		line = strings.ReplaceAll(line, k, v)
@@ -448,7 +450,7 @@ func (s *suggestScene) wantFurther(t *testing.T, before result, p suggestPerson,
 
 // requireFurther: the pasted command succeeded, or failed otherwise than
 // the run that printed it, and not as a usage error.
-func requireFurther(t *testing.T, line string, before result, got step) {
+func requireFurther(t *testing.T, line string, before clitest.Result, got step) {
 	t.Helper()
 	if got.Code == cmdutil.ExitOK {
 		return
@@ -457,18 +459,18 @@ func requireFurther(t *testing.T, line string, before result, got step) {
 		t.Errorf("pasting %q is a usage error:\n%s%s", line, got.Out, got.Err)
 		return
 	}
-	if got.Code == before.Code && errorCode(got.Out) == errorCode(before.Out) {
-		t.Errorf("pasting %q fails the same way (exit %d, %q):\n%s%s", line, got.Code, errorCode(got.Out), got.Out, got.Err)
+	if got.Code == before.Code && clitest.ErrorCode(got.Out) == clitest.ErrorCode(before.Out) {
+		t.Errorf("pasting %q fails the same way (exit %d, %q):\n%s%s", line, got.Code, clitest.ErrorCode(got.Out), got.Out, got.Err)
 	}
 }
 
 // wantError requires exit code and the JSON error code, and returns the error.
-func wantError(t *testing.T, r result, code int, errCode string) struct {
+func wantError(t *testing.T, r clitest.Result, code int, errCode string) struct {
 	Code, Message string
 	Commands      []string
 } {
 	t.Helper()
-	e := decodeOut[errorOut](t, r)
+	e := clitest.DecodeOut[clitest.ErrorOut](t, r)
 	if r.Code != code || e.Error.Code != errCode {
 		t.Fatalf("exit %d %q, want %d %q\n%s%s", r.Code, e.Error.Code, code, errCode, r.Out, r.Err)
 	}
@@ -487,18 +489,6 @@ func rosterCommands(cmds []string) []string {
 		}
 	}
 	return out
-}
-
-// commandStarting is the first of cmds starting with prefix.
-func commandStarting(t *testing.T, cmds []string, prefix string) string {
-	t.Helper()
-	for _, c := range cmds {
-		if strings.HasPrefix(c, prefix) {
-			return c
-		}
-	}
-	t.Fatalf("no command starts with %q: %q", prefix, cmds)
-	return ""
 }
 
 // nextLine is the command on the human "next:" line that names cmd, with
@@ -520,23 +510,23 @@ func nextLine(t *testing.T, out, cmd string) string {
 
 // pasteWorkspace runs a printed workspace command as the person holding
 // sk, in their own home of w; --timeout as w.as gives it.
-func pasteWorkspace(t *testing.T, w *swWorld, sk, line string) result {
+func pasteWorkspace(t *testing.T, w *clitest.SwWorld, sk, line string) clitest.Result {
 	t.Helper()
 	line, _, _ = strings.Cut(line, "  # ")
-	home, ok := w.homes[sk]
+	home, ok := w.Homes[sk]
 	if !ok {
 		home = t.TempDir()
-		w.homes[sk] = home
+		w.Homes[sk] = home
 	}
 	env := map[string]string{"ROSTER_SECRET_KEY": sk, "ROSTER_HOME": home}
-	words := shellWords(t, line)
-	return invocation{Env: env, Seams: cmdutil.Seams{Http: w.http}}.roster(t, append(words[1:], "--timeout", "5s")...)
+	words := clitest.ShellWords(t, line)
+	return clitest.Invocation{Env: env, Seams: cmdutil.Seams{Http: w.Http}}.Roster(t, append(words[1:], "--timeout", "5s")...)
 }
 
 // printedProjectNaddr is the naddr `project show` prints for w's project.
-func printedProjectNaddr(t *testing.T, w *pcWorld) string {
+func printedProjectNaddr(t *testing.T, w *clitest.PcWorld) string {
 	t.Helper()
-	r := w.as(pcStrangerSK, "project", "show", w.coord.String(), "--json")
+	r := w.As(clitest.PcStrangerSK, "project", "show", w.Coord.String(), "--json")
 	var p struct {
 		Naddr string `json:"naddr"`
 	}

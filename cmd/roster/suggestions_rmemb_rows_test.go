@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/graph"
@@ -29,34 +31,34 @@ func init() { suggestionRows = append(suggestionRows, rmembRows...) }
 func newLeadScene(t *testing.T) *suggestScene {
 	t.Helper()
 	s := newSuggestScene(t)
-	publish(t, s.relay.URL(), leadShaped(t, s.id)...)
+	clitest.Publish(t, s.relay.URL(), clitest.LeadShaped(t, s.id)...)
 	return s
 }
 
 // as is a person of the scene with a roster home, key and directory of
 // their own (alice and bob are the scene's).
-func (s *suggestScene) as(t *testing.T, p person) suggestPerson {
+func (s *suggestScene) as(t *testing.T, p clitest.Person) suggestPerson {
 	t.Helper()
-	switch p.name {
-	case alice.name:
+	switch p.Name {
+	case clitest.Alice.Name:
 		return s.alice
-	case bob.name:
+	case clitest.Bob.Name:
 		return s.bob
 	}
-	env := withKey(testEnv(t), p)
+	env := clitest.WithKey(clitest.TestEnv(t), p)
 	return suggestPerson{who: p, home: env["ROSTER_HOME"], env: env, dir: t.TempDir()}
 }
 
 // change runs a repo command as p on the scene's repository and relay,
 // with --json.
-func (s *suggestScene) change(t *testing.T, p suggestPerson, args ...string) result {
+func (s *suggestScene) change(t *testing.T, p suggestPerson, args ...string) clitest.Result {
 	t.Helper()
 	return s.roster(t, p, append(args, "--repo", s.naddr, "--relay", s.relay.URL(), "--json")...)
 }
 
 // refusedWith runs s.change and requires the exit and error code; it
 // returns the result and the roster commands of the error.
-func (s *suggestScene) refusedWith(t *testing.T, p suggestPerson, code int, errCode string, args ...string) (result, []string) {
+func (s *suggestScene) refusedWith(t *testing.T, p suggestPerson, code int, errCode string, args ...string) (clitest.Result, []string) {
 	t.Helper()
 	r := s.change(t, p, args...)
 	e := wantError(t, r, code, errCode)
@@ -68,11 +70,11 @@ func (s *suggestScene) refusedWith(t *testing.T, p suggestPerson, code int, errC
 }
 
 // wantOK is wantFurther requiring success.
-func (s *suggestScene) wantOK(t *testing.T, before result, p suggestPerson, line string) step {
+func (s *suggestScene) wantOK(t *testing.T, before clitest.Result, p suggestPerson, line string) step {
 	t.Helper()
 	got := s.wantFurther(t, before, p, line)
 	if got.Code != cmdutil.ExitOK {
-		t.Fatalf("%s pasting %q: exit %d\n%s%s", p.who.name, line, got.Code, got.Out, got.Err)
+		t.Fatalf("%s pasting %q: exit %d\n%s%s", p.who.Name, line, got.Code, got.Out, got.Err)
 	}
 	return got
 }
@@ -80,10 +82,10 @@ func (s *suggestScene) wantOK(t *testing.T, before result, p suggestPerson, line
 // before runs a repo command as p on the scene's repository and relay,
 // dated k minutes after two hours ago: before anything pasted (the paste's
 // clock starts an hour ago), so a pasted change replaces it.
-func (s *suggestScene) before(t *testing.T, p suggestPerson, k int, args ...string) result {
+func (s *suggestScene) before(t *testing.T, p suggestPerson, k int, args ...string) clitest.Result {
 	t.Helper()
 	at := time.Now().Add(-2*time.Hour + time.Duration(k)*time.Minute)
-	r := invocation{Env: p.env, Dir: p.dir, Now: at}.roster(t, append(args, "--repo", s.naddr, "--relay", s.relay.URL())...)
+	r := clitest.Invocation{Env: p.env, Dir: p.dir, Now: at}.Roster(t, append(args, "--repo", s.naddr, "--relay", s.relay.URL())...)
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("%v: exit %d\n%s%s", args, r.Code, r.Out, r.Err)
 	}
@@ -93,50 +95,50 @@ func (s *suggestScene) before(t *testing.T, p suggestPerson, k int, args ...stri
 var rmembRows = []suggestionRow{
 	{"adding oneself as a confirmed maintainer: who maintains it", func(t *testing.T) {
 		s := newLeadScene(t)
-		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "self-add", "repo", "edit", "--add-maintainer", alice.npub())
-		s.wantOK(t, r, s.alice, commandStarting(t, cmds, "roster repo --repo"))
+		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "self-add", "repo", "edit", "--add-maintainer", clitest.Alice.Npub())
+		s.wantOK(t, r, s.alice, clitest.CommandStarting(t, cmds, "roster repo --repo"))
 	}},
 	{"an invitee adding themselves: repo accept", func(t *testing.T) {
 		s := newLeadScene(t)
-		carolP := s.as(t, carol)
-		r, cmds := s.refusedWith(t, carolP, cmdutil.ExitRefused, "self-add", "repo", "edit", "--add-maintainer", carol.npub())
-		s.wantOK(t, r, carolP, commandStarting(t, cmds, "roster repo accept"))
+		carolP := s.as(t, clitest.Carol)
+		r, cmds := s.refusedWith(t, carolP, cmdutil.ExitRefused, "self-add", "repo", "edit", "--add-maintainer", clitest.Carol.Npub())
+		s.wantOK(t, r, carolP, clitest.CommandStarting(t, cmds, "roster repo accept"))
 	}},
 	{"a maintainer appointing themselves moderator: who moderates it", func(t *testing.T) {
 		s := newLeadScene(t)
-		for _, p := range []person{alice, dave, erin} {
+		for _, p := range []clitest.Person{clitest.Alice, clitest.Dave, clitest.Erin} {
 			pp := s.as(t, p)
-			r, cmds := s.refusedWith(t, pp, cmdutil.ExitRefused, "self-add", "repo", "edit", "--add-moderator", p.npub())
-			s.wantOK(t, r, pp, commandStarting(t, cmds, "roster repo --repo"))
+			r, cmds := s.refusedWith(t, pp, cmdutil.ExitRefused, "self-add", "repo", "edit", "--add-moderator", p.Npub())
+			s.wantOK(t, r, pp, clitest.CommandStarting(t, cmds, "roster repo --repo"))
 		}
 	}},
 	{"an invited moderator appointing themselves: accept --moderator", func(t *testing.T) {
 		s := newLeadScene(t)
-		s.before(t, s.alice, 1, "repo", "edit", "--add-moderator", erin.npub())
-		erinP := s.as(t, erin)
-		r, cmds := s.refusedWith(t, erinP, cmdutil.ExitRefused, "self-add", "repo", "edit", "--add-moderator", erin.npub())
-		s.wantOK(t, r, erinP, commandStarting(t, cmds, "roster repo accept --moderator"))
+		s.before(t, s.alice, 1, "repo", "edit", "--add-moderator", clitest.Erin.Npub())
+		erinP := s.as(t, clitest.Erin)
+		r, cmds := s.refusedWith(t, erinP, cmdutil.ExitRefused, "self-add", "repo", "edit", "--add-moderator", clitest.Erin.Npub())
+		s.wantOK(t, r, erinP, clitest.CommandStarting(t, cmds, "roster repo accept --moderator"))
 		after := s.mustRoster(t, erinP, "repo", "--repo", s.naddr, "--relay", s.relay.URL(), "--json")
-		if !strings.Contains(after.Out, erin.npub()) {
+		if !strings.Contains(after.Out, clitest.Erin.Npub()) {
 			t.Fatalf("erin is no moderator after accepting:\n%s", after.Out)
 		}
 	}},
 	{"removing a moderator one does not assign: who moderates it", func(t *testing.T) {
 		s := newLeadScene(t)
-		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "not-listed", "repo", "edit", "--remove-moderator", erin.npub())
-		s.wantOK(t, r, s.alice, commandStarting(t, cmds, "roster repo --repo"))
+		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "not-listed", "repo", "edit", "--remove-moderator", clitest.Erin.Npub())
+		s.wantOK(t, r, s.alice, clitest.CommandStarting(t, cmds, "roster repo --repo"))
 	}},
 	{"the lead removing themselves as moderator: repo leave, which says how to hand over", func(t *testing.T) {
 		s := newLeadScene(t)
-		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "self-remove", "repo", "edit", "--remove-moderator", alice.npub())
-		s.wantFurther(t, r, s.alice, commandStarting(t, cmds, "roster repo leave"))
+		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "self-remove", "repo", "edit", "--remove-moderator", clitest.Alice.Npub())
+		s.wantFurther(t, r, s.alice, clitest.CommandStarting(t, cmds, "roster repo leave"))
 	}},
 	{"a leadless maintainer removing themselves: repo leave", func(t *testing.T) {
 		s := newSuggestScene(t)
-		s.before(t, s.alice, 1, "repo", "edit", "--add-maintainer", bob.npub(), "--no-lead-maintainer")
+		s.before(t, s.alice, 1, "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--no-lead-maintainer")
 		s.before(t, s.bob, 2, "repo", "accept")
-		r, cmds := s.refusedWith(t, s.bob, cmdutil.ExitRefused, "self-remove", "repo", "edit", "--remove-maintainer", bob.npub(), "--no-lead-maintainer")
-		s.wantOK(t, r, s.bob, commandStarting(t, cmds, "roster repo leave"))
+		r, cmds := s.refusedWith(t, s.bob, cmdutil.ExitRefused, "self-remove", "repo", "edit", "--remove-maintainer", clitest.Bob.Npub(), "--no-lead-maintainer")
+		s.wantOK(t, r, s.bob, clitest.CommandStarting(t, cmds, "roster repo leave"))
 	}},
 	{"the lead leaving: the new lead prepares, then the lead points to them", func(t *testing.T) {
 		s := newLeadScene(t)
@@ -152,17 +154,17 @@ var rmembRows = []suggestionRow{
 		if theirs == "" || mine == "" || strings.Contains(theirs, "--home") {
 			t.Fatalf("want the new lead's command and the lead's own: %q", cmds)
 		}
-		s.fill["<npub>"] = bob.npub()
+		s.fill["<npub>"] = clitest.Bob.Npub()
 		s.wantOK(t, r, s.bob, theirs)
 		s.wantOK(t, r, s.alice, mine)
-		if got := s.change(t, s.alice, "repo", "leave"); errorCode(got.Out) == "lead-cannot-leave" {
+		if got := s.change(t, s.alice, "repo", "leave"); clitest.ErrorCode(got.Out) == "lead-cannot-leave" {
 			t.Fatalf("alice still cannot leave:\n%s", got.Out)
 		}
 	}},
 	{"the legacy lead leaving: the lead made explicit first", func(t *testing.T) {
 		s := newSuggestScene(t)
 		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "lead-cannot-leave", "repo", "leave")
-		s.fill["<npub>"] = alice.npub()
+		s.fill["<npub>"] = clitest.Alice.Npub()
 		for _, c := range cmds {
 			if !strings.Contains(c, "  # run by ") {
 				s.wantOK(t, r, s.alice, c)
@@ -171,9 +173,9 @@ var rmembRows = []suggestionRow{
 	}},
 	{"leaving with no role: who maintains it", func(t *testing.T) {
 		s := newLeadScene(t)
-		erinP := s.as(t, erin)
+		erinP := s.as(t, clitest.Erin)
 		r := s.change(t, erinP, "repo", "leave")
-		e := decodeOut[errorOut](t, r)
+		e := clitest.DecodeOut[clitest.ErrorOut](t, r)
 		if r.Code == cmdutil.ExitOK {
 			t.Fatalf("a stranger left: %s", r.Out)
 		}
@@ -183,18 +185,18 @@ var rmembRows = []suggestionRow{
 	}},
 	{"acknowledging someone with no pending transition: the pending ones", func(t *testing.T) {
 		s := newLeadScene(t)
-		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "nothing-to-acknowledge", "repo", "edit", "--acknowledge-maintainer-change", erin.npub())
-		s.wantOK(t, r, s.alice, commandStarting(t, cmds, "roster repo --repo"))
-		carolP := s.as(t, carol)
+		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "nothing-to-acknowledge", "repo", "edit", "--acknowledge-maintainer-change", clitest.Erin.Npub())
+		s.wantOK(t, r, s.alice, clitest.CommandStarting(t, cmds, "roster repo --repo"))
+		carolP := s.as(t, clitest.Carol)
 		s.before(t, carolP, 1, "repo", "accept")
-		r, cmds = s.refusedWith(t, s.alice, cmdutil.ExitRefused, "nothing-to-acknowledge", "repo", "edit", "--acknowledge-maintainer-change", erin.npub())
-		s.wantOK(t, r, s.alice, commandStarting(t, cmds, "roster repo edit --acknowledge-maintainer-change "+carol.npub()))
+		r, cmds = s.refusedWith(t, s.alice, cmdutil.ExitRefused, "nothing-to-acknowledge", "repo", "edit", "--acknowledge-maintainer-change", clitest.Erin.Npub())
+		s.wantOK(t, r, s.alice, clitest.CommandStarting(t, cmds, "roster repo edit --acknowledge-maintainer-change "+clitest.Carol.Npub()))
 	}},
 	{"health's repair of the maintainers tag, pasted outside a checkout", func(t *testing.T) {
 		s := newSuggestScene(t)
-		publish(t, s.relay.URL(),
-			alice.announce(t, s.id, 1000, role("M", alice), role("m", bob, "200"), maintainersTag(alice, carol)),
-			bob.announce(t, s.id, 1001, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)))
+		clitest.Publish(t, s.relay.URL(),
+			clitest.Alice.Announce(t, s.id, 1000, clitest.Role("M", clitest.Alice), clitest.Role("m", clitest.Bob, "200"), clitest.MaintainersTag(clitest.Alice, clitest.Carol)),
+			clitest.Bob.Announce(t, s.id, 1001, clitest.Role("M", clitest.Alice, "200"), clitest.Role("m", clitest.Bob, "200"), clitest.MaintainersTag(clitest.Alice, clitest.Bob)))
 		r := s.roster(t, s.alice, "repo", "health", "--repo", s.naddr, "--relay", s.relay.URL())
 		if r.Code != cmdutil.ExitUnhealthy {
 			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
@@ -206,11 +208,11 @@ var rmembRows = []suggestionRow{
 	}},
 	{"health's repo repair of a republish that dropped role records", func(t *testing.T) {
 		s := newSuggestScene(t)
-		publish(t, s.relay.URL(),
-			alice.announce(t, s.id, 1000, role("M", alice), role("m", bob, "200"), maintainersTag(alice, bob)),
-			bob.announce(t, s.id, 1001, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)))
+		clitest.Publish(t, s.relay.URL(),
+			clitest.Alice.Announce(t, s.id, 1000, clitest.Role("M", clitest.Alice), clitest.Role("m", clitest.Bob, "200"), clitest.MaintainersTag(clitest.Alice, clitest.Bob)),
+			clitest.Bob.Announce(t, s.id, 1001, clitest.Role("M", clitest.Alice, "200"), clitest.Role("m", clitest.Bob, "200"), clitest.MaintainersTag(clitest.Alice, clitest.Bob)))
 		s.mustRoster(t, s.alice, "repo", "--repo", s.naddr, "--relay", s.relay.URL()) // keeps the complete version
-		publish(t, s.relay.URL(), alice.announce(t, s.id, 1100, maintainersTag(alice, bob), nostr.Tag{"web", "https://example.invalid/w"}))
+		clitest.Publish(t, s.relay.URL(), clitest.Alice.Announce(t, s.id, 1100, clitest.MaintainersTag(clitest.Alice, clitest.Bob), nostr.Tag{"web", "https://example.invalid/w"}))
 		r := s.roster(t, s.alice, "repo", "health", "--repo", s.naddr, "--relay", s.relay.URL())
 		if r.Code != cmdutil.ExitUnhealthy {
 			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
@@ -223,19 +225,19 @@ var rmembRows = []suggestionRow{
 	{"repo repair with nothing to repair: repo health", func(t *testing.T) {
 		s := newLeadScene(t)
 		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "nothing-to-repair", "repo", "repair")
-		s.wantOK(t, r, s.alice, commandStarting(t, cmds, "roster repo health"))
+		s.wantOK(t, r, s.alice, clitest.CommandStarting(t, cmds, "roster repo health"))
 	}},
 	{"a co-maintainer's third-party moderator: the lead's cover, then their follow-lead", func(t *testing.T) {
 		s := newLeadScene(t)
-		publish(t, s.relay.URL(),
-			bob.announce(t, s.id, 1500, role("M", alice, "200"), role("m", bob, "200"), role("o", erin, "1500"), maintainersTag(alice, bob)),
-			erin.announce(t, s.id, 1550, role("o", erin, "1550"), maintainersTag()))
+		clitest.Publish(t, s.relay.URL(),
+			clitest.Bob.Announce(t, s.id, 1500, clitest.Role("M", clitest.Alice, "200"), clitest.Role("m", clitest.Bob, "200"), clitest.Role("o", clitest.Erin, "1500"), clitest.MaintainersTag(clitest.Alice, clitest.Bob)),
+			clitest.Erin.Announce(t, s.id, 1550, clitest.Role("o", clitest.Erin, "1550"), clitest.MaintainersTag()))
 		r := s.roster(t, s.alice, "repo", "health", "--repo", s.naddr, "--relay", s.relay.URL())
 		if r.Code != cmdutil.ExitUnhealthy {
 			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 		}
-		cover := shouldRun(t, r.Out, "you", "roster repo edit --add-moderator "+erin.npub())
-		follow := shouldRun(t, r.Out, bob.npub(), "roster repo follow-lead")
+		cover := shouldRun(t, r.Out, "you", "roster repo edit --add-moderator "+clitest.Erin.Npub())
+		follow := shouldRun(t, r.Out, clitest.Bob.Npub(), "roster repo follow-lead")
 		if strings.Contains(follow, "--home") {
 			t.Errorf("bob's command carries alice's home: %q", follow)
 		}
@@ -247,19 +249,19 @@ var rmembRows = []suggestionRow{
 	}},
 	{"a co-maintainer's third-party maintainer: the lead's add, then their follow-lead", func(t *testing.T) {
 		s := newLeadScene(t)
-		publish(t, s.relay.URL(),
-			bob.announce(t, s.id, 1500, role("M", alice, "200"), role("m", bob, "200"), role("m", erin, "1500"), maintainersTag(alice, bob, erin)),
-			erin.announce(t, s.id, 1550, role("M", bob, "1550"), role("m", erin, "1550"), maintainersTag(bob, erin)))
-		r := s.change(t, s.alice, "repo", "edit", "--add-maintainer", dave.npub())
+		clitest.Publish(t, s.relay.URL(),
+			clitest.Bob.Announce(t, s.id, 1500, clitest.Role("M", clitest.Alice, "200"), clitest.Role("m", clitest.Bob, "200"), clitest.Role("m", clitest.Erin, "1500"), clitest.MaintainersTag(clitest.Alice, clitest.Bob, clitest.Erin)),
+			clitest.Erin.Announce(t, s.id, 1550, clitest.Role("M", clitest.Bob, "1550"), clitest.Role("m", clitest.Erin, "1550"), clitest.MaintainersTag(clitest.Bob, clitest.Erin)))
+		r := s.change(t, s.alice, "repo", "edit", "--add-maintainer", clitest.Dave.Npub())
 		e := wantError(t, r, cmdutil.ExitRefused, "co-maintainer-third-party-assignment")
-		s.wantOK(t, r, s.alice, commandStarting(t, e.Commands, "roster repo edit --add-maintainer "+erin.npub()))
-		s.wantOK(t, r, s.bob, commandStarting(t, e.Commands, "roster repo follow-lead"))
-		s.wantOK(t, r, s.alice, strings.Join(shellWords(t, "roster repo edit --add-maintainer "+dave.npub()+" --repo "+s.naddr+" --relay "+s.relay.URL()), " "))
+		s.wantOK(t, r, s.alice, clitest.CommandStarting(t, e.Commands, "roster repo edit --add-maintainer "+clitest.Erin.Npub()))
+		s.wantOK(t, r, s.bob, clitest.CommandStarting(t, e.Commands, "roster repo follow-lead"))
+		s.wantOK(t, r, s.alice, strings.Join(clitest.ShellWords(t, "roster repo edit --add-maintainer "+clitest.Dave.Npub()+" --repo "+s.naddr+" --relay "+s.relay.URL()), " "))
 	}},
 	{"a change given --force where it means nothing: the same without it", func(t *testing.T) {
 		s := newLeadScene(t)
-		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "force-not-available", "repo", "edit", "--remove-maintainer", carol.npub(), "--force")
-		c := commandStarting(t, cmds, "roster repo edit --remove-maintainer "+carol.npub())
+		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "force-not-available", "repo", "edit", "--remove-maintainer", clitest.Carol.Npub(), "--force")
+		c := clitest.CommandStarting(t, cmds, "roster repo edit --remove-maintainer "+clitest.Carol.Npub())
 		if strings.Contains(c, "--force") {
 			t.Fatalf("the rerun keeps --force: %q", c)
 		}
@@ -267,7 +269,7 @@ var rmembRows = []suggestionRow{
 	}},
 	{"removing an invitee: the other co-maintainers' follow-lead", func(t *testing.T) {
 		s := newLeadScene(t)
-		r := s.change(t, s.alice, "repo", "edit", "--remove-maintainer", carol.npub())
+		r := s.change(t, s.alice, "repo", "edit", "--remove-maintainer", clitest.Carol.Npub())
 		if r.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 		}
@@ -279,71 +281,71 @@ var rmembRows = []suggestionRow{
 	}},
 	{"a co-maintainer preparing to lead: the lead points to them, then follows", func(t *testing.T) {
 		s := newLeadScene(t)
-		r := s.change(t, s.bob, "repo", "edit", "--lead-maintainer", bob.npub())
+		r := s.change(t, s.bob, "repo", "edit", "--lead-maintainer", clitest.Bob.Npub())
 		if r.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 		}
-		point := guidanceCommand(t, r, "roster repo edit --lead-maintainer "+bob.npub())
+		point := guidanceCommand(t, r, "roster repo edit --lead-maintainer "+clitest.Bob.Npub())
 		got := s.wantOK(t, r, s.alice, point)
-		follow := guidanceCommand(t, result{Code: got.Code, Out: got.Out, Err: got.Err}, "roster repo follow-lead")
-		s.wantFurther(t, result{Code: got.Code, Out: got.Out}, s.alice, follow)
+		follow := guidanceCommand(t, clitest.Result{Code: got.Code, Out: got.Out, Err: got.Err}, "roster repo follow-lead")
+		s.wantFurther(t, clitest.Result{Code: got.Code, Out: got.Out}, s.alice, follow)
 	}},
 	{"a change over an announcement dated far ahead: roster repo, and the rerun once it is deleted", func(t *testing.T) {
 		s := newSuggestScene(t)
-		future := alice.announce(t, s.id, nostr.Now().Time().Unix()+86400)
-		publish(t, s.relay.URL(), future)
-		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "base-in-the-future", "repo", "edit", "--add-maintainer", bob.npub())
-		s.wantOK(t, r, s.alice, commandStarting(t, cmds, "roster repo --repo"))
+		future := clitest.Alice.Announce(t, s.id, nostr.Now().Time().Unix()+86400)
+		clitest.Publish(t, s.relay.URL(), future)
+		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "base-in-the-future", "repo", "edit", "--add-maintainer", clitest.Bob.Npub())
+		s.wantOK(t, r, s.alice, clitest.CommandStarting(t, cmds, "roster repo --repo"))
 		// The message's remedy: a NIP-09 deletion of that id.
-		publish(t, s.relay.URL(), alice.sign(t, nostr.KindDeletion, time.Now().Add(-3*time.Hour).Unix(), nostr.Tag{"e", future.ID}))
-		publish(t, s.relay.URL(), alice.announce(t, s.id, 200))
+		clitest.Publish(t, s.relay.URL(), clitest.Alice.Sign(t, nostr.KindDeletion, time.Now().Add(-3*time.Hour).Unix(), nostr.Tag{"e", future.ID}))
+		clitest.Publish(t, s.relay.URL(), clitest.Alice.Announce(t, s.id, 200))
 		// This machine verified the deleted version: its author's deletion
 		// says it is not the latest, so the rerun is no stale-relays.
-		s.wantOK(t, r, s.alice, commandStarting(t, cmds, "roster repo edit --add-maintainer "+bob.npub()))
+		s.wantOK(t, r, s.alice, clitest.CommandStarting(t, cmds, "roster repo edit --add-maintainer "+clitest.Bob.Npub()))
 	}},
 	{"a change on a conflicting lead path: roster repo", func(t *testing.T) {
 		s := newSuggestScene(t)
-		publish(t, s.relay.URL(),
-			alice.announce(t, s.id, 1000, role("M", bob, "100"), role("m", alice, "100"), projection(alice, bob)),
-			bob.announce(t, s.id, 1010, role("M", alice, "110"), role("m", bob, "110"), projection(alice, bob)))
-		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "lead-path-unresolved", "repo", "edit", "--add-maintainer", carol.npub(), "--no-lead-maintainer")
-		s.wantFurther(t, r, s.alice, commandStarting(t, cmds, "roster repo --repo"))
+		clitest.Publish(t, s.relay.URL(),
+			clitest.Alice.Announce(t, s.id, 1000, clitest.Role("M", clitest.Bob, "100"), clitest.Role("m", clitest.Alice, "100"), clitest.Projection(clitest.Alice, clitest.Bob)),
+			clitest.Bob.Announce(t, s.id, 1010, clitest.Role("M", clitest.Alice, "110"), clitest.Role("m", clitest.Bob, "110"), clitest.Projection(clitest.Alice, clitest.Bob)))
+		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "lead-path-unresolved", "repo", "edit", "--add-maintainer", clitest.Carol.Npub(), "--no-lead-maintainer")
+		s.wantFurther(t, r, s.alice, clitest.CommandStarting(t, cmds, "roster repo --repo"))
 	}},
 	{"a change interrupted after sending: roster repo, then the resume", func(t *testing.T) {
 		s := newSuggestScene(t)
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		r := invocation{Env: s.alice.env, Dir: s.alice.dir, Ctx: ctx, Now: time.Now().Add(-2 * time.Hour), Seams: cmdutil.Seams{AfterPublish: cancel}}.
-			roster(t, "repo", "edit", "--add-maintainer", bob.npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--json")
+		r := clitest.Invocation{Env: s.alice.env, Dir: s.alice.dir, Ctx: ctx, Now: time.Now().Add(-2 * time.Hour), Seams: cmdutil.Seams{AfterPublish: cancel}}.
+			Roster(t, "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--json")
 		e := wantError(t, r, cmdutil.ExitUnverified, "interrupted")
-		s.wantOK(t, r, s.alice, commandStarting(t, e.Commands, "roster repo --repo"))
-		s.wantOK(t, r, s.alice, commandStarting(t, e.Commands, "roster pending resume "))
+		s.wantOK(t, r, s.alice, clitest.CommandStarting(t, e.Commands, "roster repo --repo"))
+		s.wantOK(t, r, s.alice, clitest.CommandStarting(t, e.Commands, "roster pending resume "))
 	}},
 	{"a change a relay lost the connection over: pending resume", func(t *testing.T) {
 		s := newSuggestScene(t)
 		second := devrelay.StartN(t, 1, devrelay.Options{})[0]
-		publish(t, second.URL(), alice.announce(t, s.id, 100))
-		second.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: aliceAnnouncementOf(s.id)})
-		r := s.roster(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--relay", second.URL(), "--json")
-		e := decodeOut[errorOut](t, r)
+		clitest.Publish(t, second.URL(), clitest.Alice.Announce(t, s.id, 100))
+		second.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: clitest.AliceAnnouncementOf(s.id)})
+		r := s.roster(t, s.alice, "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--relay", second.URL(), "--json")
+		e := clitest.DecodeOut[clitest.ErrorOut](t, r)
 		if r.Code != cmdutil.ExitUnverified {
 			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 		}
 		second.SetMisbehaviour(devrelay.Misbehaviour{})
-		s.wantOK(t, r, s.alice, commandStarting(t, e.Error.Commands, "roster pending resume "))
-		if n := len(second.Stored(nostr.Filter{Kinds: []int{30617}, Authors: []string{alice.pk}})); n != 1 || len(journalFiles(t, s.alice.home)) != 0 {
-			t.Fatalf("the resume did not finish the write: %d announcement(s), journal %v", n, journalFiles(t, s.alice.home))
+		s.wantOK(t, r, s.alice, clitest.CommandStarting(t, e.Error.Commands, "roster pending resume "))
+		if n := len(second.Stored(nostr.Filter{Kinds: []int{30617}, Authors: []string{clitest.Alice.Pk}})); n != 1 || len(clitest.JournalFiles(t, s.alice.home)) != 0 {
+			t.Fatalf("the resume did not finish the write: %d announcement(s), journal %v", n, clitest.JournalFiles(t, s.alice.home))
 		}
 	}},
 	{"a change a relay lost the connection over: pending discard", func(t *testing.T) {
 		s := newSuggestScene(t)
 		second := devrelay.StartN(t, 1, devrelay.Options{})[0]
-		publish(t, second.URL(), alice.announce(t, s.id, 100))
-		second.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: aliceAnnouncementOf(s.id)})
-		r := s.roster(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--relay", second.URL(), "--json")
-		e := decodeOut[errorOut](t, r)
-		s.wantOK(t, r, s.alice, commandStarting(t, e.Error.Commands, "roster pending discard "))
-		if files := journalFiles(t, s.alice.home); len(files) != 0 {
+		clitest.Publish(t, second.URL(), clitest.Alice.Announce(t, s.id, 100))
+		second.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: clitest.AliceAnnouncementOf(s.id)})
+		r := s.roster(t, s.alice, "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--relay", second.URL(), "--json")
+		e := clitest.DecodeOut[clitest.ErrorOut](t, r)
+		s.wantOK(t, r, s.alice, clitest.CommandStarting(t, e.Error.Commands, "roster pending discard "))
+		if files := clitest.JournalFiles(t, s.alice.home); len(files) != 0 {
 			t.Fatalf("the journal still holds %v", files)
 		}
 	}},
@@ -353,9 +355,9 @@ var rmembRows = []suggestionRow{
 		if err := os.WriteFile(jdir, []byte("not a directory"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		r := s.change(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub())
+		r := s.change(t, s.alice, "repo", "edit", "--add-maintainer", clitest.Bob.Npub())
 		e := wantError(t, r, cmdutil.ExitFailure, "journal-unreadable")
-		rerun := commandStarting(t, e.Commands, "roster repo edit --add-maintainer")
+		rerun := clitest.CommandStarting(t, e.Commands, "roster repo edit --add-maintainer")
 		for _, c := range rosterCommands(e.Commands) {
 			if c != rerun {
 				s.wantFurther(t, r, s.alice, c)
@@ -371,21 +373,21 @@ var rmembRows = []suggestionRow{
 		j := journal.Open(s.alice.home)
 		for i := range journal.MaxEntries {
 			id := fmt.Sprintf("other-%d", i)
-			evt := alice.announce(t, id, 100)
+			evt := clitest.Alice.Announce(t, id, 100)
 			if err := j.Begin([]journal.Entry{{Pipeline: journal.PipelineMembership, Command: []string{"repo", "edit", "--fix-maintainers"},
-				Repo: alice.coord(id).ATag(), Address: alice.coord(id).ATag(), Relays: []string{s.relay.URL()}, Event: evt}}); err != nil {
+				Repo: clitest.Alice.Coord(id).ATag(), Address: clitest.Alice.Coord(id).ATag(), Relays: []string{s.relay.URL()}, Event: evt}}); err != nil {
 				t.Fatal(err)
 			}
 		}
-		r := s.change(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub())
+		r := s.change(t, s.alice, "repo", "edit", "--add-maintainer", clitest.Bob.Npub())
 		e := wantError(t, r, cmdutil.ExitFailure, "journal-unwritable")
-		got := s.wantOK(t, r, s.alice, commandStarting(t, e.Commands, "roster pending"))
-		var listed pendingJSON
+		got := s.wantOK(t, r, s.alice, clitest.CommandStarting(t, e.Commands, "roster pending"))
+		var listed clitest.PendingJSON
 		if err := json.Unmarshal([]byte(got.Out), &listed); err != nil || len(listed.Writes) != journal.MaxEntries {
 			t.Fatalf("roster pending: %v\n%s", err, got.Out)
 		}
 		s.wantOK(t, r, s.alice, "roster pending discard "+listed.Writes[0].ID[:12])
-		s.wantOK(t, r, s.alice, commandStarting(t, e.Commands, "roster repo edit --add-maintainer"))
+		s.wantOK(t, r, s.alice, clitest.CommandStarting(t, e.Commands, "roster repo edit --add-maintainer"))
 	}},
 	{"a change with an unreadable journal entry: pending lists it, the rerun once it is gone", func(t *testing.T) {
 		s := newSuggestScene(t)
@@ -397,104 +399,104 @@ var rmembRows = []suggestionRow{
 		if err := os.WriteFile(bad, []byte("{not json"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		r := s.change(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub())
-		e := decodeOut[errorOut](t, r)
+		r := s.change(t, s.alice, "repo", "edit", "--add-maintainer", clitest.Bob.Npub())
+		e := clitest.DecodeOut[clitest.ErrorOut](t, r)
 		if r.Code == cmdutil.ExitOK || len(e.Error.Commands) == 0 {
 			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 		}
-		got := s.wantFurther(t, r, s.alice, commandStarting(t, e.Error.Commands, "roster pending"))
+		got := s.wantFurther(t, r, s.alice, clitest.CommandStarting(t, e.Error.Commands, "roster pending"))
 		if !strings.Contains(got.Out+got.Err, filepath.Base(bad)) {
 			t.Errorf("roster pending does not name the unreadable file:\n%s%s", got.Out, got.Err)
 		}
 		if err := os.Remove(bad); err != nil {
 			t.Fatal(err)
 		}
-		s.wantOK(t, r, s.alice, commandStarting(t, e.Error.Commands, "roster repo edit --add-maintainer"))
+		s.wantOK(t, r, s.alice, clitest.CommandStarting(t, e.Error.Commands, "roster repo edit --add-maintainer"))
 	}},
 	{"a change superseded by a competing edit: the rerun over the winner", func(t *testing.T) {
 		s := newSuggestScene(t)
 		at := time.Now().Add(-2 * time.Hour)
 		competing := func() {
-			publish(t, s.relay.URL(), alice.announce(t, s.id, at.Unix()+30, nostr.Tag{"description", "edited elsewhere"}))
+			clitest.Publish(t, s.relay.URL(), clitest.Alice.Announce(t, s.id, at.Unix()+30, nostr.Tag{"description", "edited elsewhere"}))
 		}
-		r := invocation{Env: s.alice.env, Dir: s.alice.dir, Now: at, Seams: cmdutil.Seams{AfterPublish: competing}}.
-			roster(t, "repo", "edit", "--add-maintainer", bob.npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--json")
+		r := clitest.Invocation{Env: s.alice.env, Dir: s.alice.dir, Now: at, Seams: cmdutil.Seams{AfterPublish: competing}}.
+			Roster(t, "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--json")
 		e := wantError(t, r, cmdutil.ExitUnverified, "superseded")
-		s.wantOK(t, r, s.alice, commandStarting(t, e.Commands, "roster repo edit --add-maintainer "+bob.npub()))
-		s.wantOK(t, r, s.alice, commandStarting(t, e.Commands, "roster repo --repo"))
+		s.wantOK(t, r, s.alice, clitest.CommandStarting(t, e.Commands, "roster repo edit --add-maintainer "+clitest.Bob.Npub()))
+		s.wantOK(t, r, s.alice, clitest.CommandStarting(t, e.Commands, "roster repo --repo"))
 	}},
 	{"a change given --force with no state conflict: the same without it", func(t *testing.T) {
 		s := newSuggestScene(t)
-		r := s.change(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub(), "--force")
-		e := decodeOut[errorOut](t, r)
+		r := s.change(t, s.alice, "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--force")
+		e := clitest.DecodeOut[clitest.ErrorOut](t, r)
 		if r.Code == cmdutil.ExitOK {
 			t.Fatalf("--force was taken:\n%s", r.Out)
 		}
-		c := commandStarting(t, e.Error.Commands, "roster repo edit --add-maintainer "+bob.npub())
+		c := clitest.CommandStarting(t, e.Error.Commands, "roster repo edit --add-maintainer "+clitest.Bob.Npub())
 		if strings.Contains(c, "--force") {
 			t.Fatalf("the rerun keeps --force: %q", c)
 		}
 		s.wantOK(t, r, s.alice, c)
 	}},
 	{"an add over a conflicting state: the --force rerun from the checkout", func(t *testing.T) {
-		js := forcedAddScene(t)
-		r := js.w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--json")
+		js := clitest.ForcedAddScene(t)
+		r := js.W.Run(clitest.Alice, clitest.Alice, 1000, "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--json")
 		e := wantError(t, r, cmdutil.ExitRefused, "state-conflict")
-		c := commandStarting(t, e.Commands, "roster repo edit --add-maintainer "+bob.npub()+" --force")
-		if got := pasteInWorld(t, js.w, r, alice, js.alice.dir, c); got.Code != cmdutil.ExitOK {
+		c := clitest.CommandStarting(t, e.Commands, "roster repo edit --add-maintainer "+clitest.Bob.Npub()+" --force")
+		if got := pasteInWorld(t, js.W, r, clitest.Alice, js.Alice.Dir, c); got.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 	}},
 	{"a forced state stored and the announcement refused: the rerun and repo state", func(t *testing.T) {
-		js := forcedAddScene(t)
-		js.w.relays[0].SetMisbehaviour(devrelay.Misbehaviour{RefuseEvent: func(evt *nostr.Event) string {
+		js := clitest.ForcedAddScene(t)
+		js.W.Relays[0].SetMisbehaviour(devrelay.Misbehaviour{RefuseEvent: func(evt *nostr.Event) string {
 			if evt.Kind == graph.KindAnnouncement {
 				return "blocked: announcements are closed today"
 			}
 			return ""
 		}})
-		r := js.w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--force", "--json")
+		r := js.W.Run(clitest.Alice, clitest.Alice, 1000, "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--force", "--json")
 		e := wantError(t, r, cmdutil.ExitUnverified, "partly-published")
-		js.w.relays[0].SetMisbehaviour(devrelay.Misbehaviour{})
-		for _, prefix := range []string{"roster repo state --repo", "roster repo edit --add-maintainer " + bob.npub()} {
-			c := commandStarting(t, e.Commands, prefix)
-			if got := pasteInWorld(t, js.w, r, alice, js.alice.dir, c); got.Code != cmdutil.ExitOK {
+		js.W.Relays[0].SetMisbehaviour(devrelay.Misbehaviour{})
+		for _, prefix := range []string{"roster repo state --repo", "roster repo edit --add-maintainer " + clitest.Bob.Npub()} {
+			c := clitest.CommandStarting(t, e.Commands, prefix)
+			if got := pasteInWorld(t, js.W, r, clitest.Alice, js.Alice.Dir, c); got.Code != cmdutil.ExitOK {
 				t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
 			}
 		}
 	}},
 	{"an invitee whose published state differs: publish on their own coordinate, then accept", func(t *testing.T) {
-		js := newJoinScene(t)
-		w := js.w
-		w.seed(bob.announce(t, w.id, 200, nostr.Tag{"clone", js.url}), bob.state(t, w.id, 300, js.mainB))
-		w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
-		co := js.clone()
-		w.dir = co.dir
-		r := w.run(bob, alice, 2000, "repo", "accept", "--json")
+		js := clitest.NewJoinScene(t)
+		w := js.W
+		w.Seed(clitest.Bob.Announce(t, w.Id, 200, nostr.Tag{"clone", js.Url}), clitest.Bob.State(t, w.Id, 300, js.MainB))
+		w.Ok(clitest.Alice, clitest.Alice, 1000, "repo", "edit", "--add-maintainer", clitest.Bob.Npub())
+		co := js.Clone()
+		w.Dir = co.Dir
+		r := w.Run(clitest.Bob, clitest.Alice, 2000, "repo", "accept", "--json")
 		e := wantError(t, r, cmdutil.ExitRefused, "state-conflict")
-		publishOwn := commandStarting(t, e.Commands, "roster repo state publish --repo nostr://")
-		if got := pasteInWorld(t, w, r, bob, co.dir, publishOwn); got.Code != cmdutil.ExitOK {
+		publishOwn := clitest.CommandStarting(t, e.Commands, "roster repo state publish --repo nostr://")
+		if got := pasteInWorld(t, w, r, clitest.Bob, co.Dir, publishOwn); got.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
-		accept := commandStarting(t, e.Commands, "roster repo accept")
-		if got := pasteInWorld(t, w, r, bob, co.dir, accept); got.Code != cmdutil.ExitOK {
+		accept := clitest.CommandStarting(t, e.Commands, "roster repo accept")
+		if got := pasteInWorld(t, w, r, clitest.Bob, co.Dir, accept); got.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 	}},
 	{"a handoff blocked by objects no server has: publish a served state, then the removal", func(t *testing.T) {
-		js := acceptedBob(t)
-		w := js.w
-		co := js.clone()
-		unpushed := co.commit("bob's work nobody serves")
-		w.seed(bob.state(t, w.id, 2200, unpushed))
-		r := w.run(alice, alice, 3000, "repo", "edit", "--remove-maintainer", bob.npub(), "--json")
+		js := clitest.AcceptedBob(t)
+		w := js.W
+		co := js.Clone()
+		unpushed := co.Commit("bob's work nobody serves")
+		w.Seed(clitest.Bob.State(t, w.Id, 2200, unpushed))
+		r := w.Run(clitest.Alice, clitest.Alice, 3000, "repo", "edit", "--remove-maintainer", clitest.Bob.Npub(), "--json")
 		e := wantError(t, r, cmdutil.ExitRefused, "objects-unavailable")
-		publishServed := commandStarting(t, e.Commands, "roster repo state publish --force")
-		if got := pasteInWorld(t, w, r, alice, js.alice.dir, publishServed); got.Code != cmdutil.ExitOK {
+		publishServed := clitest.CommandStarting(t, e.Commands, "roster repo state publish --force")
+		if got := pasteInWorld(t, w, r, clitest.Alice, js.Alice.Dir, publishServed); got.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
-		removal := commandStarting(t, e.Commands, "roster repo edit --remove-maintainer "+bob.npub())
-		if got := pasteInWorld(t, w, r, alice, js.alice.dir, removal); got.Code != cmdutil.ExitOK {
+		removal := clitest.CommandStarting(t, e.Commands, "roster repo edit --remove-maintainer "+clitest.Bob.Npub())
+		if got := pasteInWorld(t, w, r, clitest.Alice, js.Alice.Dir, removal); got.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 	}},
@@ -506,17 +508,17 @@ var rmembRows = []suggestionRow{
 			}
 			return ""
 		}})
-		r := s.change(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub())
+		r := s.change(t, s.alice, "repo", "edit", "--add-maintainer", clitest.Bob.Npub())
 		e := wantError(t, r, cmdutil.ExitFailure, "publish-failed")
 		s.relay.SetMisbehaviour(devrelay.Misbehaviour{})
-		s.wantOK(t, r, s.alice, commandStarting(t, e.Commands, "roster repo edit --add-maintainer "+bob.npub()))
+		s.wantOK(t, r, s.alice, clitest.CommandStarting(t, e.Commands, "roster repo edit --add-maintainer "+clitest.Bob.Npub()))
 	}},
 	{"a change a relay did not read back: what each relay serves now", func(t *testing.T) {
 		s := newSuggestScene(t)
 		second := devrelay.StartN(t, 1, devrelay.Options{})[0]
-		publish(t, second.URL(), alice.announce(t, s.id, 100))
-		second.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: aliceAnnouncementOf(s.id)})
-		r := s.roster(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--relay", second.URL(), "--json")
+		clitest.Publish(t, second.URL(), clitest.Alice.Announce(t, s.id, 100))
+		second.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: clitest.AliceAnnouncementOf(s.id)})
+		r := s.roster(t, s.alice, "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--relay", second.URL(), "--json")
 		e := wantError(t, r, cmdutil.ExitUnverified, "unverified")
 		second.SetMisbehaviour(devrelay.Misbehaviour{})
 		var perRelay string
@@ -528,7 +530,7 @@ var rmembRows = []suggestionRow{
 		if perRelay == "" || !strings.Contains(perRelay, "--repo "+s.naddr) {
 			t.Fatalf("no read of %s alone: %q", second.URL(), e.Commands)
 		}
-		for _, c := range []string{commandStarting(t, e.Commands, "roster repo --repo"), perRelay} {
+		for _, c := range []string{clitest.CommandStarting(t, e.Commands, "roster repo --repo"), perRelay} {
 			s.wantOK(t, r, s.alice, c)
 		}
 	}},
@@ -536,26 +538,26 @@ var rmembRows = []suggestionRow{
 		s := newSuggestScene(t)
 		at := time.Now().Add(-2 * time.Hour)
 		competing := func() {
-			publish(t, s.relay.URL(), alice.announce(t, s.id, at.Unix()-30, nostr.Tag{"description", "edited elsewhere"}))
+			clitest.Publish(t, s.relay.URL(), clitest.Alice.Announce(t, s.id, at.Unix()-30, nostr.Tag{"description", "edited elsewhere"}))
 		}
-		r := invocation{Env: s.alice.env, Dir: s.alice.dir, Now: at, Seams: cmdutil.Seams{BeforeRecheck: competing}}.
-			roster(t, "repo", "edit", "--add-maintainer", bob.npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--json")
-		e := decodeOut[errorOut](t, r)
+		r := clitest.Invocation{Env: s.alice.env, Dir: s.alice.dir, Now: at, Seams: cmdutil.Seams{BeforeRecheck: competing}}.
+			Roster(t, "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--json")
+		e := clitest.DecodeOut[clitest.ErrorOut](t, r)
 		if r.Code == cmdutil.ExitOK {
 			t.Fatalf("the change went through over a competing edit:\n%s", r.Out)
 		}
-		s.wantOK(t, r, s.alice, commandStarting(t, e.Error.Commands, "roster repo edit --add-maintainer "+bob.npub()))
+		s.wantOK(t, r, s.alice, clitest.CommandStarting(t, e.Error.Commands, "roster repo edit --add-maintainer "+clitest.Bob.Npub()))
 	}},
 	{"a join that newly authorizes an old status: check-event of it", func(t *testing.T) {
 		s := newSuggestScene(t)
-		a := nostr.Tag{"a", "30617:" + bob.pk + ":" + s.id}
-		issue := erin.sign(t, 1621, 60, a, nostr.Tag{"subject", "it breaks"})
-		closed := bob.sign(t, 1632, 70, a, nostr.Tag{"e", issue.ID, "", "root"})
-		publish(t, s.relay.URL(),
-			bob.announce(t, s.id, 100, role("M", bob, "50", "100"), role("M", alice, "100"), role("m", bob, "100"), maintainersTag(alice, bob)),
+		a := nostr.Tag{"a", "30617:" + clitest.Bob.Pk + ":" + s.id}
+		issue := clitest.Erin.Sign(t, 1621, 60, a, nostr.Tag{"subject", "it breaks"})
+		closed := clitest.Bob.Sign(t, 1632, 70, a, nostr.Tag{"e", issue.ID, "", "root"})
+		clitest.Publish(t, s.relay.URL(),
+			clitest.Bob.Announce(t, s.id, 100, clitest.Role("M", clitest.Bob, "50", "100"), clitest.Role("M", clitest.Alice, "100"), clitest.Role("m", clitest.Bob, "100"), clitest.MaintainersTag(clitest.Alice, clitest.Bob)),
 			issue, closed)
-		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "newly-authorized-action", "repo", "edit", "--add-maintainer", bob.npub())
-		got := s.wantFurther(t, r, s.alice, commandStarting(t, cmds, "roster repo check-event "+closed.ID))
+		r, cmds := s.refusedWith(t, s.alice, cmdutil.ExitRefused, "newly-authorized-action", "repo", "edit", "--add-maintainer", clitest.Bob.Npub())
+		got := s.wantFurther(t, r, s.alice, clitest.CommandStarting(t, cmds, "roster repo check-event "+closed.ID))
 		if !strings.Contains(got.Out, closed.ID) {
 			t.Fatalf("check-event does not speak of %s:\n%s", closed.ID, got.Out)
 		}
@@ -563,11 +565,11 @@ var rmembRows = []suggestionRow{
 	{"pending resume of a write the journal holds only part of: discard it", func(t *testing.T) {
 		s := newSuggestScene(t)
 		second := devrelay.StartN(t, 1, devrelay.Options{})[0]
-		publish(t, second.URL(), alice.announce(t, s.id, 100))
-		second.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: aliceAnnouncementOf(s.id)})
-		s.roster(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--relay", second.URL(), "--json")
+		clitest.Publish(t, second.URL(), clitest.Alice.Announce(t, s.id, 100))
+		second.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: clitest.AliceAnnouncementOf(s.id)})
+		s.roster(t, s.alice, "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--relay", second.URL(), "--json")
 		second.SetMisbehaviour(devrelay.Misbehaviour{})
-		files := journalFiles(t, s.alice.home)
+		files := clitest.JournalFiles(t, s.alice.home)
 		if len(files) != 1 {
 			t.Fatalf("journal %v", files)
 		}
@@ -581,12 +583,12 @@ var rmembRows = []suggestionRow{
 		}
 		id := strings.TrimSuffix(filepath.Base(files[0]), "-0.json")
 		r := s.roster(t, s.alice, "pending", "resume", id[:12], "--json")
-		e := decodeOut[errorOut](t, r)
+		e := clitest.DecodeOut[clitest.ErrorOut](t, r)
 		if r.Code == cmdutil.ExitOK {
 			t.Fatalf("an incomplete write was resumed:\n%s", r.Out)
 		}
-		s.wantOK(t, r, s.alice, commandStarting(t, e.Error.Commands, "roster pending discard "+id[:12]))
-		if left := journalFiles(t, s.alice.home); len(left) != 0 {
+		s.wantOK(t, r, s.alice, clitest.CommandStarting(t, e.Error.Commands, "roster pending discard "+id[:12]))
+		if left := clitest.JournalFiles(t, s.alice.home); len(left) != 0 {
 			t.Fatalf("journal still holds %v", left)
 		}
 	}},
@@ -608,7 +610,7 @@ func shouldRun(t *testing.T, out, who, prefix string) string {
 
 // guidanceCommand is the command of a change's --json guidance line
 // "... with: <prefix>...".
-func guidanceCommand(t *testing.T, r result, prefix string) string {
+func guidanceCommand(t *testing.T, r clitest.Result, prefix string) string {
 	t.Helper()
 	var m struct {
 		Guidance []string `json:"guidance"`
@@ -626,13 +628,13 @@ func guidanceCommand(t *testing.T, r result, prefix string) string {
 // pasteInWorld pastes line as p in dir with p's key and w's roster home
 // (the home w.run gives everyone, which the printed command names), and
 // requires it to get further than before.
-func pasteInWorld(t *testing.T, w *mutWorld, before result, p person, dir, line string) step {
+func pasteInWorld(t *testing.T, w *clitest.MutWorld, before clitest.Result, p clitest.Person, dir, line string) step {
 	t.Helper()
 	line, _, _ = strings.Cut(line, "  # ")
 	if strings.HasPrefix(line, "roster ") && !strings.Contains(line, "&&") {
 		line += " --json"
 	}
-	u := &shellUser{t: t, who: p, env: withKey(w.home, p), cwd: dir, clock: newSceneClock()}
+	u := &shellUser{t: t, who: p, env: clitest.WithKey(w.Home, p), cwd: dir, clock: newSceneClock()}
 	got := u.paste(line)
 	requireFurther(t, line, before, got)
 	return got

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/gitstate"
@@ -22,24 +24,24 @@ import (
 func init() { suggestionRows = append(suggestionRows, rrepoRows...) }
 
 // inClone is p working in a fresh checkout with one commit.
-func inClone(t *testing.T, p suggestPerson) (suggestPerson, *gitWork) {
+func inClone(t *testing.T, p suggestPerson) (suggestPerson, *clitest.GitWork) {
 	t.Helper()
-	g := newGitWork(t)
-	g.commit("first")
-	p.dir = g.dir
+	g := clitest.NewGitWork(t)
+	g.Commit("first")
+	p.dir = g.Dir
 	return p, g
 }
 
 var rrepoRows = []suggestionRow{
 	{"repo init in a checkout without commits: commit, then init", func(t *testing.T) {
 		s := newSuggestScene(t)
-		g := newGitWork(t)
+		g := clitest.NewGitWork(t)
 		p := s.alice
-		p.dir = g.dir
+		p.dir = g.Dir
 		r := s.roster(t, p, "repo", "init", "--relay", s.relay.URL(), "--json")
 		e := wantError(t, r, cmdutil.ExitUsage, "no-commits")
-		s.wantFurther(t, r, p, commandStarting(t, e.Commands, "git commit"))
-		if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster repo init")); got.Code != cmdutil.ExitOK {
+		s.wantFurther(t, r, p, clitest.CommandStarting(t, e.Commands, "git commit"))
+		if got := s.wantFurther(t, r, p, clitest.CommandStarting(t, e.Commands, "roster repo init")); got.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 	}},
@@ -48,19 +50,19 @@ var rrepoRows = []suggestionRow{
 		p, _ := inClone(t, s.alice)
 		r := s.roster(t, p, "repo", "init", "--json")
 		e := wantError(t, r, cmdutil.ExitUsage, "no-relays")
-		if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster repo init --relay")); got.Code != cmdutil.ExitOK {
+		if got := s.wantFurther(t, r, p, clitest.CommandStarting(t, e.Commands, "roster repo init --relay")); got.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 	}},
 	{"repo init with origin a local path: a --clone others can use", func(t *testing.T) {
 		s := newSuggestScene(t)
 		p, g := inClone(t, s.alice)
-		g.git("remote", "add", "origin", t.TempDir())
+		g.Git("remote", "add", "origin", t.TempDir())
 		r := s.roster(t, p, "repo", "init", "--relay", s.relay.URL(), "--json")
 		e := wantError(t, r, cmdutil.ExitUsage, "local-clone-url")
-		_, url := newBareServer(t)
+		_, url := clitest.NewBareServer(t)
 		s.fill["https://<git server>/<repo>.git"] = url
-		if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster repo init --clone")); got.Code != cmdutil.ExitOK {
+		if got := s.wantFurther(t, r, p, clitest.CommandStarting(t, e.Commands, "roster repo init --clone")); got.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 	}},
@@ -75,7 +77,7 @@ var rrepoRows = []suggestionRow{
 			}
 		}
 		s.fill["<a relay that answers>"] = s.relay.URL()
-		if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster repo init --relay")); got.Code != cmdutil.ExitOK {
+		if got := s.wantFurther(t, r, p, clitest.CommandStarting(t, e.Commands, "roster repo init --relay")); got.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 	}},
@@ -85,7 +87,7 @@ var rrepoRows = []suggestionRow{
 		corruptJournalEntry(t, p.home)
 		r := s.roster(t, p, "repo", "init", "--identifier", "gadget", "--relay", s.relay.URL(), "--json")
 		e := wantError(t, r, cmdutil.ExitFailure, "journal-unreadable")
-		list := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster pending"))
+		list := s.wantFurther(t, r, p, clitest.CommandStarting(t, e.Commands, "roster pending"))
 		if list.Code != cmdutil.ExitOK {
 			t.Fatalf("roster pending: exit %d\n%s%s", list.Code, list.Out, list.Err)
 		}
@@ -95,7 +97,7 @@ var rrepoRows = []suggestionRow{
 		if got := s.wantFurther(t, r, p, discard); got.Code != cmdutil.ExitOK {
 			t.Fatalf("%q: exit %d\n%s%s", discard, got.Code, got.Out, got.Err)
 		}
-		if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster repo init --identifier gadget")); got.Code != cmdutil.ExitOK {
+		if got := s.wantFurther(t, r, p, clitest.CommandStarting(t, e.Commands, "roster repo init --identifier gadget")); got.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 	}},
@@ -105,11 +107,11 @@ var rrepoRows = []suggestionRow{
 		id := fillJournal(t, p.home)
 		r := s.roster(t, p, "repo", "init", "--identifier", "gadget", "--relay", s.relay.URL(), "--json")
 		e := wantError(t, r, cmdutil.ExitFailure, "journal-unwritable")
-		if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster pending")); got.Code != cmdutil.ExitOK {
+		if got := s.wantFurther(t, r, p, clitest.CommandStarting(t, e.Commands, "roster pending")); got.Code != cmdutil.ExitOK {
 			t.Fatalf("roster pending: exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 		s.mustRoster(t, p, "pending", "discard", id[:12])
-		if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster repo init --identifier gadget")); got.Code != cmdutil.ExitOK {
+		if got := s.wantFurther(t, r, p, clitest.CommandStarting(t, e.Commands, "roster repo init --identifier gadget")); got.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 	}},
@@ -118,21 +120,21 @@ var rrepoRows = []suggestionRow{
 		p, _ := inClone(t, s.alice)
 		s.relay.SetMisbehaviour(devrelay.Misbehaviour{DropEvent: func(e *nostr.Event) bool { return e.Kind == 30617 }})
 		// Signed half an hour ago, past the relays' acceptance window.
-		r := invocation{Env: p.env, Dir: p.dir, Now: time.Now().Add(-30 * time.Minute)}.roster(t, "repo", "init", "--identifier", "gadget", "--relay", s.relay.URL(), "--json")
+		r := clitest.Invocation{Env: p.env, Dir: p.dir, Now: time.Now().Add(-30 * time.Minute)}.Roster(t, "repo", "init", "--identifier", "gadget", "--relay", s.relay.URL(), "--json")
 		if r.Code != cmdutil.ExitUnverified {
 			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 		}
 		s.relay.SetMisbehaviour(devrelay.Misbehaviour{})
-		resume := commandStarting(t, decodeOut[errorOut](t, r).Error.Commands, "roster pending resume")
-		got := s.roster(t, p, append(shellWords(t, strings.SplitN(resume, "  # ", 2)[0])[1:], "--json")...)
+		resume := clitest.CommandStarting(t, clitest.DecodeOut[clitest.ErrorOut](t, r).Error.Commands, "roster pending resume")
+		got := s.roster(t, p, append(clitest.ShellWords(t, strings.SplitN(resume, "  # ", 2)[0])[1:], "--json")...)
 		e := wantError(t, got, cmdutil.ExitRefused, "pending-expired")
-		if c := commandStarting(t, e.Commands, "roster repo init"); !strings.Contains(c, "# run init again") || !strings.Contains(c, "--relay "+s.relay.URL()) {
+		if c := clitest.CommandStarting(t, e.Commands, "roster repo init"); !strings.Contains(c, "# run init again") || !strings.Contains(c, "--relay "+s.relay.URL()) {
 			t.Errorf("not init's own rerun, with its relays: %q", c)
 		}
-		if again := s.wantFurther(t, got, p, commandStarting(t, e.Commands, "roster repo init")); again.Code != cmdutil.ExitOK {
+		if again := s.wantFurther(t, got, p, clitest.CommandStarting(t, e.Commands, "roster repo init")); again.Code != cmdutil.ExitOK {
 			t.Fatalf("init again: exit %d\n%s%s", again.Code, again.Out, again.Err)
 		}
-		if d := s.wantFurther(t, got, p, commandStarting(t, e.Commands, "roster pending discard")); d.Code != cmdutil.ExitOK {
+		if d := s.wantFurther(t, got, p, clitest.CommandStarting(t, e.Commands, "roster pending discard")); d.Code != cmdutil.ExitOK {
 			t.Fatalf("discard: exit %d\n%s%s", d.Code, d.Out, d.Err)
 		}
 	}},
@@ -152,10 +154,10 @@ var rrepoRows = []suggestionRow{
 			}
 			return ""
 		}})
-		resume := commandStarting(t, decodeOut[errorOut](t, r).Error.Commands, "roster pending resume")
-		got := s.roster(t, p, append(shellWords(t, strings.SplitN(resume, "  # ", 2)[0])[1:], "--json")...)
+		resume := clitest.CommandStarting(t, clitest.DecodeOut[clitest.ErrorOut](t, r).Error.Commands, "roster pending resume")
+		got := s.roster(t, p, append(clitest.ShellWords(t, strings.SplitN(resume, "  # ", 2)[0])[1:], "--json")...)
 		e := wantError(t, got, cmdutil.ExitIncomplete, "incomplete")
-		c := commandStarting(t, e.Commands, "roster pending resume")
+		c := clitest.CommandStarting(t, e.Commands, "roster pending resume")
 		if strings.Contains(c, "--timeout") {
 			t.Errorf("a refused request suggests a longer --timeout: %q", c)
 		}
@@ -163,7 +165,7 @@ var rrepoRows = []suggestionRow{
 		if again := s.wantFurther(t, got, p, c); again.Code != cmdutil.ExitOK {
 			t.Fatalf("%q: exit %d\n%s%s", c, again.Code, again.Out, again.Err)
 		}
-		if n := len(s.relay.Stored(nostr.Filter{Kinds: []int{30617}, Authors: []string{alice.pk}, Tags: nostr.TagMap{"d": {"gadget"}}})); n != 1 {
+		if n := len(s.relay.Stored(nostr.Filter{Kinds: []int{30617}, Authors: []string{clitest.Alice.Pk}, Tags: nostr.TagMap{"d": {"gadget"}}})); n != 1 {
 			t.Fatalf("the relay holds %d announcements of gadget after the resume", n)
 		}
 	}},
@@ -174,7 +176,7 @@ var rrepoRows = []suggestionRow{
 		}
 		r := s.roster(t, s.alice, "cache", "info", "--json")
 		e := wantError(t, r, cmdutil.ExitFailure, "cache-corrupt")
-		if got := s.wantFurther(t, r, s.alice, commandStarting(t, e.Commands, "roster cache clear")); got.Code != cmdutil.ExitOK {
+		if got := s.wantFurther(t, r, s.alice, clitest.CommandStarting(t, e.Commands, "roster cache clear")); got.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 	}},
@@ -186,7 +188,7 @@ var rrepoRows = []suggestionRow{
 		r := s.roster(t, s.alice, "repo", "--repo", s.naddr, "--offline", "--json")
 		e := wantError(t, r, cmdutil.ExitFailure, "cache-corrupt")
 		// In the order printed: clear it, then see what the cache holds.
-		for _, c := range []string{commandStarting(t, e.Commands, "roster cache clear"), commandStarting(t, e.Commands, "roster cache info")} {
+		for _, c := range []string{clitest.CommandStarting(t, e.Commands, "roster cache clear"), clitest.CommandStarting(t, e.Commands, "roster cache info")} {
 			if got := s.wantFurther(t, r, s.alice, c); got.Code != cmdutil.ExitOK {
 				t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
 			}
@@ -196,8 +198,8 @@ var rrepoRows = []suggestionRow{
 		s := newSuggestScene(t)
 		r := s.roster(t, s.alice, "repo", "edit", "--add-maintainer", "bob@nowhere.invalid", "--repo", s.naddr, "--relay", s.relay.URL(), "--json")
 		e := wantError(t, r, cmdutil.ExitIncomplete, "nip05")
-		s.fill["<npub>"] = bob.npub()
-		if got := s.wantFurther(t, r, s.alice, commandStarting(t, e.Commands, "roster repo edit --add-maintainer")); got.Code != cmdutil.ExitOK {
+		s.fill["<npub>"] = clitest.Bob.Npub()
+		if got := s.wantFurther(t, r, s.alice, clitest.CommandStarting(t, e.Commands, "roster repo edit --add-maintainer")); got.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 	}},
@@ -207,18 +209,18 @@ var rrepoRows = []suggestionRow{
 			t.Fatal(err)
 		}
 		defer ln.Close()
-		r := invocation{Env: map[string]string{}}.roster(t, "dev", "relay", "--addr", ln.Addr().String(), "--require-auth", "--json")
+		r := clitest.Invocation{Env: map[string]string{}}.Roster(t, "dev", "relay", "--addr", ln.Addr().String(), "--require-auth", "--json")
 		e := wantError(t, r, cmdutil.ExitFailure, "listen")
-		c := commandStarting(t, e.Commands, "roster dev relay")
+		c := clitest.CommandStarting(t, e.Commands, "roster dev relay")
 		if !strings.Contains(c, "--require-auth") {
 			t.Errorf("the way out drops --require-auth: %q", c)
 		}
 		pasteDevRelay(t, c)
 	}},
 	{"dev relay with an unknown seed: the demo, on the address given", func(t *testing.T) {
-		r := invocation{Env: map[string]string{}}.roster(t, "dev", "relay", "--addr", "127.0.0.1:0", "--seed", "nope", "--json")
+		r := clitest.Invocation{Env: map[string]string{}}.Roster(t, "dev", "relay", "--addr", "127.0.0.1:0", "--seed", "nope", "--json")
 		e := wantError(t, r, cmdutil.ExitUsage, "usage")
-		c := commandStarting(t, e.Commands, "roster dev relay --seed demo")
+		c := clitest.CommandStarting(t, e.Commands, "roster dev relay --seed demo")
 		if !strings.Contains(c, "--addr 127.0.0.1:0") {
 			t.Errorf("the way out drops --addr (the default port may be taken): %q", c)
 		}
@@ -238,11 +240,11 @@ var rrepoRows = []suggestionRow{
 			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
 		}
 		s.relay.SetMisbehaviour(devrelay.Misbehaviour{})
-		cmds := decodeOut[errorOut](t, r).Error.Commands
-		if got := s.wantFurther(t, r, p, commandStarting(t, cmds, "roster repo init")); got.Code != cmdutil.ExitOK {
+		cmds := clitest.DecodeOut[clitest.ErrorOut](t, r).Error.Commands
+		if got := s.wantFurther(t, r, p, clitest.CommandStarting(t, cmds, "roster repo init")); got.Code != cmdutil.ExitOK {
 			t.Fatalf("init again: exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
-		if got := s.wantFurther(t, r, p, commandStarting(t, cmds, "roster repo --relay")); got.Code != cmdutil.ExitOK {
+		if got := s.wantFurther(t, r, p, clitest.CommandStarting(t, cmds, "roster repo --relay")); got.Code != cmdutil.ExitOK {
 			t.Fatalf("read: exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 	}},
@@ -251,10 +253,10 @@ var rrepoRows = []suggestionRow{
 		r := s.roster(t, s.alice, "repo", "--relay", s.relay.URL(), "--json")
 		e := wantError(t, r, cmdutil.ExitUsage, "no-coordinate")
 		_, g := inClone(t, s.alice)
-		g.git("config", "nostr.repo", s.naddr)
+		g.Git("config", "nostr.repo", s.naddr)
 		s.fill["<naddr|nostr://npub/identifier>"] = s.naddr
-		s.fill["<your clone>"] = g.dir
-		for _, c := range []string{commandStarting(t, e.Commands, "roster repo --repo"), commandStarting(t, e.Commands, "cd <your clone> && roster repo")} {
+		s.fill["<your clone>"] = g.Dir
+		for _, c := range []string{clitest.CommandStarting(t, e.Commands, "roster repo --repo"), clitest.CommandStarting(t, e.Commands, "cd <your clone> && roster repo")} {
 			if got := s.wantFurther(t, r, s.alice, c); got.Code != cmdutil.ExitOK {
 				t.Fatalf("%q: exit %d\n%s%s", c, got.Code, got.Out, got.Err)
 			}
@@ -267,10 +269,10 @@ var rrepoRows = []suggestionRow{
 		e := wantError(t, r, cmdutil.ExitUsage, "no-coordinate")
 		s.fill["<naddr|nostr://npub/identifier>"] = s.naddr
 		s.fill["<naddr>"] = s.naddr
-		if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster repo --repo")); got.Code != cmdutil.ExitOK {
+		if got := s.wantFurther(t, r, p, clitest.CommandStarting(t, e.Commands, "roster repo --repo")); got.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
-		s.wantFurther(t, r, p, commandStarting(t, e.Commands, "git config nostr.repo"))
+		s.wantFurther(t, r, p, clitest.CommandStarting(t, e.Commands, "git config nostr.repo"))
 		if got := s.roster(t, p, "repo", "--relay", s.relay.URL()); got.Code != cmdutil.ExitOK {
 			t.Fatalf("the linked checkout: exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
@@ -280,7 +282,7 @@ var rrepoRows = []suggestionRow{
 		r := s.roster(t, s.alice, "repo", "--repo", "nostr://alice@nowhere.invalid/widget", "--relay", s.relay.URL(), "--json")
 		e := wantError(t, r, cmdutil.ExitIncomplete, "nip05")
 		s.fill["<naddr|nostr://npub/identifier>"] = s.naddr
-		if got := s.wantFurther(t, r, s.alice, commandStarting(t, e.Commands, "roster repo --repo")); got.Code != cmdutil.ExitOK {
+		if got := s.wantFurther(t, r, s.alice, clitest.CommandStarting(t, e.Commands, "roster repo --repo")); got.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 	}},
@@ -290,32 +292,32 @@ var rrepoRows = []suggestionRow{
 		r := s.roster(t, s.alice, "repo", "--repo", "nostr://alice@nowhere.invalid/widget", "--offline", "--json")
 		e := wantError(t, r, cmdutil.ExitUsage, "usage")
 		s.fill["<naddr|nostr://npub/identifier>"] = s.naddr
-		if got := s.wantFurther(t, r, s.alice, commandStarting(t, e.Commands, "roster repo --repo <naddr|nostr://npub/identifier> --offline")); got.Code != cmdutil.ExitOK {
+		if got := s.wantFurther(t, r, s.alice, clitest.CommandStarting(t, e.Commands, "roster repo --repo <naddr|nostr://npub/identifier> --offline")); got.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
-		s.wantFurther(t, r, s.alice, commandStarting(t, e.Commands, "roster repo --repo nostr://alice@"))
+		s.wantFurther(t, r, s.alice, clitest.CommandStarting(t, e.Commands, "roster repo --repo nostr://alice@"))
 	}},
 	{"a checkout whose remotes name two repositories: each, and choosing one", func(t *testing.T) {
 		s := newSuggestScene(t)
-		publish(t, s.relay.URL(), bob.announce(t, "widget", 100))
+		clitest.Publish(t, s.relay.URL(), clitest.Bob.Announce(t, "widget", 100))
 		p, g := inClone(t, s.alice)
-		g.git("remote", "add", "mine", "nostr://"+alice.npub()+"/widget")
-		g.git("remote", "add", "upstream", "nostr://"+bob.npub()+"/widget")
+		g.Git("remote", "add", "mine", "nostr://"+clitest.Alice.Npub()+"/widget")
+		g.Git("remote", "add", "upstream", "nostr://"+clitest.Bob.Npub()+"/widget")
 		r := s.roster(t, p, "repo", "--relay", s.relay.URL(), "--json")
 		e := wantError(t, r, cmdutil.ExitUsage, "ambiguous-coordinate")
-		if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster repo --repo nostr://"+bob.npub())); got.Code != cmdutil.ExitOK {
+		if got := s.wantFurther(t, r, p, clitest.CommandStarting(t, e.Commands, "roster repo --repo nostr://"+clitest.Bob.Npub())); got.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
-		s.wantFurther(t, r, p, commandStarting(t, e.Commands, "git config nostr.repo"))
+		s.wantFurther(t, r, p, clitest.CommandStarting(t, e.Commands, "git config nostr.repo"))
 		if got := s.roster(t, p, "repo", "--relay", s.relay.URL()); got.Code != cmdutil.ExitOK {
 			t.Fatalf("the chosen repository: exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 	}},
 	{"repo accept in a checkout that selects another repository: select the accepted one", func(t *testing.T) {
 		s := newSuggestScene(t)
-		s.mustRoster(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub(), "--repo", s.naddr, "--relay", s.relay.URL())
+		s.mustRoster(t, s.alice, "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--repo", s.naddr, "--relay", s.relay.URL())
 		p, g := inClone(t, s.bob)
-		g.git("config", "nostr.repo", bob.naddr("elsewhere"))
+		g.Git("config", "nostr.repo", clitest.Bob.Naddr("elsewhere"))
 		r := s.roster(t, p, "repo", "accept", "--repo", s.naddr, "--relay", s.relay.URL())
 		if r.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", r.Code, r.Out, r.Err)
@@ -332,24 +334,24 @@ var rrepoRows = []suggestionRow{
 		r := s.roster(t, p, "hooks", "install", "--relay", s.relay.URL(), "--json")
 		e := wantError(t, r, cmdutil.ExitUsage, "no-coordinate")
 		s.fill["<naddr|nostr-url>"] = s.naddr
-		s.wantFurther(t, r, p, commandStarting(t, e.Commands, "git config nostr.repo"))
-		if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster hooks install")); got.Code != cmdutil.ExitOK {
+		s.wantFurther(t, r, p, clitest.CommandStarting(t, e.Commands, "git config nostr.repo"))
+		if got := s.wantFurther(t, r, p, clitest.CommandStarting(t, e.Commands, "roster hooks install")); got.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 	}},
 	{"a change through a relay serving an older version: the read", func(t *testing.T) {
 		s := newSuggestScene(t)
-		old := alice.announce(t, s.id, 100)
-		s.mustRoster(t, s.alice, "repo", "edit", "--add-maintainer", bob.npub(), "--repo", s.naddr, "--relay", s.relay.URL())
+		old := clitest.Alice.Announce(t, s.id, 100)
+		s.mustRoster(t, s.alice, "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--repo", s.naddr, "--relay", s.relay.URL())
 		current := map[string]bool{}
-		for _, e := range s.relay.Stored(nostr.Filter{Kinds: []int{30617}, Authors: []string{alice.pk}}) {
+		for _, e := range s.relay.Stored(nostr.Filter{Kinds: []int{30617}, Authors: []string{clitest.Alice.Pk}}) {
 			current[e.ID] = true
 		}
 		s.relay.Inject(old)
 		s.relay.SetMisbehaviour(devrelay.Misbehaviour{Withhold: func(e *nostr.Event) bool { return current[e.ID] }})
-		r := s.roster(t, s.alice, "repo", "edit", "--add-maintainer", carol.npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--json")
+		r := s.roster(t, s.alice, "repo", "edit", "--add-maintainer", clitest.Carol.Npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--json")
 		e := wantError(t, r, cmdutil.ExitIncomplete, "stale-relays")
-		s.wantFurther(t, r, s.alice, commandStarting(t, e.Commands, "roster repo --repo"))
+		s.wantFurther(t, r, s.alice, clitest.CommandStarting(t, e.Commands, "roster repo --repo"))
 	}},
 	{"a change whose relays are more than the bound: the read, and the change with --relay", func(t *testing.T) {
 		s := newSuggestScene(t)
@@ -357,7 +359,7 @@ var rrepoRows = []suggestionRow{
 		for i := range 40 {
 			many = append(many, fmt.Sprintf("ws://127.0.0.1:1/r%02d", i))
 		}
-		publish(t, s.relay.URL(), bob.announce(t, s.id, 200, role("M", alice, "200"), role("m", bob, "200"), many))
+		clitest.Publish(t, s.relay.URL(), clitest.Bob.Announce(t, s.id, 200, clitest.Role("M", clitest.Alice, "200"), clitest.Role("m", clitest.Bob, "200"), many))
 		p := s.alice
 		p.env = map[string]string{"ROSTER_RELAYS": s.relay.URL()}
 		for k, v := range s.alice.env {
@@ -365,23 +367,23 @@ var rrepoRows = []suggestionRow{
 				p.env[k] = v
 			}
 		}
-		r := s.roster(t, p, "repo", "edit", "--add-maintainer", bob.npub(), "--repo", s.naddr, "--json")
+		r := s.roster(t, p, "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--repo", s.naddr, "--json")
 		e := wantError(t, r, cmdutil.ExitIncomplete, "relay-bound")
-		s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster repo --repo"))
-		if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster repo edit --add-maintainer")); got.Code != cmdutil.ExitOK {
+		s.wantFurther(t, r, p, clitest.CommandStarting(t, e.Commands, "roster repo --repo"))
+		if got := s.wantFurther(t, r, p, clitest.CommandStarting(t, e.Commands, "roster repo edit --add-maintainer")); got.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 	}},
 	{"a change whose announcements name more people than the bound: the graph", func(t *testing.T) {
 		s := newSuggestScene(t)
-		tags := []nostr.Tag{role("M", alice, "200"), role("m", bob, "200")}
+		tags := []nostr.Tag{clitest.Role("M", clitest.Alice, "200"), clitest.Role("m", clitest.Bob, "200")}
 		for i := range 600 {
 			tags = append(tags, nostr.Tag{"m", fmt.Sprintf("%064x", i+1), "200"})
 		}
-		publish(t, s.relay.URL(), alice.announce(t, s.id, 150, role("M", alice), role("m", bob, "150"), maintainersTag(alice, bob)), bob.announce(t, s.id, 200, tags...))
-		r := s.roster(t, s.alice, "repo", "edit", "--add-maintainer", carol.npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--json")
+		clitest.Publish(t, s.relay.URL(), clitest.Alice.Announce(t, s.id, 150, clitest.Role("M", clitest.Alice), clitest.Role("m", clitest.Bob, "150"), clitest.MaintainersTag(clitest.Alice, clitest.Bob)), clitest.Bob.Announce(t, s.id, 200, tags...))
+		r := s.roster(t, s.alice, "repo", "edit", "--add-maintainer", clitest.Carol.Npub(), "--repo", s.naddr, "--relay", s.relay.URL(), "--json")
 		e := wantError(t, r, cmdutil.ExitIncomplete, "reach-bound")
-		if got := s.wantFurther(t, r, s.alice, commandStarting(t, e.Commands, "roster repo graph")); got.Code != cmdutil.ExitOK {
+		if got := s.wantFurther(t, r, s.alice, clitest.CommandStarting(t, e.Commands, "roster repo graph")); got.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 	}},
@@ -390,9 +392,9 @@ var rrepoRows = []suggestionRow{
 		r := s.roster(t, s.alice, "hooks", "install", "--relay", s.relay.URL(), "--json")
 		e := wantError(t, r, cmdutil.ExitUsage, "not-a-checkout")
 		_, g := inClone(t, s.alice)
-		g.git("config", "nostr.repo", s.naddr)
-		s.fill["<your clone>"] = g.dir
-		c := commandStarting(t, e.Commands, "cd <your clone> && roster hooks install")
+		g.Git("config", "nostr.repo", s.naddr)
+		s.fill["<your clone>"] = g.Dir
+		c := clitest.CommandStarting(t, e.Commands, "cd <your clone> && roster hooks install")
 		if !strings.Contains(c, "--relay "+s.relay.URL()) {
 			t.Errorf("the install in the clone drops --relay, which the hooks would ask: %q", c)
 		}
@@ -403,13 +405,13 @@ var rrepoRows = []suggestionRow{
 	{"hooks install or uninstall where the hooks directory cannot be made: hooks status", func(t *testing.T) {
 		s := newSuggestScene(t)
 		p, g := inClone(t, s.alice)
-		g.git("config", "nostr.repo", s.naddr)
+		g.Git("config", "nostr.repo", s.naddr)
 		// A directory nobody can create, not even root: one in procfs.
-		g.git("config", "core.hooksPath", "/proc/self/fdinfo/hooks")
+		g.Git("config", "core.hooksPath", "/proc/self/fdinfo/hooks")
 		for _, verb := range []string{"install", "uninstall"} {
 			r := s.roster(t, p, "hooks", verb, "--json")
 			e := wantError(t, r, cmdutil.ExitFailure, "failure")
-			if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster hooks status")); got.Code != cmdutil.ExitOK {
+			if got := s.wantFurther(t, r, p, clitest.CommandStarting(t, e.Commands, "roster hooks status")); got.Code != cmdutil.ExitOK {
 				t.Fatalf("%s: exit %d\n%s%s", verb, got.Code, got.Out, got.Err)
 			}
 		}
@@ -432,9 +434,9 @@ var rrepoRows = []suggestionRow{
 	{"hooks status with a hook not current: the update", func(t *testing.T) {
 		s := newSuggestScene(t)
 		p, g := inClone(t, s.alice)
-		g.git("config", "nostr.repo", s.naddr)
+		g.Git("config", "nostr.repo", s.naddr)
 		s.mustRoster(t, p, "hooks", "install", "--relay", s.relay.URL())
-		hook := filepath.Join(g.dir, ".git", "hooks", "pre-push")
+		hook := filepath.Join(g.Dir, ".git", "hooks", "pre-push")
 		b, err := os.ReadFile(hook)
 		if err != nil {
 			t.Fatal(err)
@@ -456,63 +458,63 @@ var rrepoRows = []suggestionRow{
 	}},
 	{"check-event with no relay to ask: the same with --relay", func(t *testing.T) {
 		s := newSuggestScene(t)
-		st := alice.state(t, s.id, 200, strings.Repeat("a", 40))
-		publish(t, s.relay.URL(), st)
+		st := clitest.Alice.State(t, s.id, 200, strings.Repeat("a", 40))
+		clitest.Publish(t, s.relay.URL(), st)
 		r := s.roster(t, s.alice, "repo", "check-event", st.ID, "--repo", s.naddr, "--json")
 		e := wantError(t, r, cmdutil.ExitUsage, "no-relays")
-		s.wantFurther(t, r, s.alice, commandStarting(t, e.Commands, "roster repo check-event "+st.ID))
+		s.wantFurther(t, r, s.alice, clitest.CommandStarting(t, e.Commands, "roster repo check-event "+st.ID))
 	}},
 	{"login with no way chosen, or a passphrase typed differently: the login, typed right", func(t *testing.T) {
 		// Each is pasted by someone not logged in yet, in a home of their own.
-		paste := func(before result, line, stdin string) {
+		paste := func(before clitest.Result, line, stdin string) {
 			t.Helper()
 			line, _, _ = strings.Cut(line, "  # ")
-			got := invocation{Env: homeEnv(t), Stdin: stdin, Seams: noKeyring}.roster(t, append(shellWords(t, line)[1:], "--json")...)
+			got := clitest.Invocation{Env: clitest.HomeEnv(t), Stdin: stdin, Seams: clitest.NoKeyring}.Roster(t, append(clitest.ShellWords(t, line)[1:], "--json")...)
 			requireFurther(t, line, before, step{Code: got.Code, Out: got.Out, Err: got.Err})
 			if got.Code != cmdutil.ExitOK {
 				t.Fatalf("%q: exit %d\n%s%s", line, got.Code, got.Out, got.Err)
 			}
 		}
-		r := invocation{Env: homeEnv(t), Seams: noKeyring}.roster(t, "login", "--json")
+		r := clitest.Invocation{Env: clitest.HomeEnv(t), Seams: clitest.NoKeyring}.Roster(t, "login", "--json")
 		e := wantError(t, r, cmdutil.ExitUsage, "usage")
-		paste(r, commandStarting(t, e.Commands, "roster login --generate"), "same\nsame\n")
-		paste(r, commandStarting(t, e.Commands, "roster login --nsec"), newTestKey(t).nsec+"\nsame\nsame\n")
-		r = invocation{Env: homeEnv(t), Stdin: "one\ntwo\n", Seams: noKeyring}.roster(t, "login", "--generate", "--json")
+		paste(r, clitest.CommandStarting(t, e.Commands, "roster login --generate"), "same\nsame\n")
+		paste(r, clitest.CommandStarting(t, e.Commands, "roster login --nsec"), clitest.NewTestKey(t).Nsec+"\nsame\nsame\n")
+		r = clitest.Invocation{Env: clitest.HomeEnv(t), Stdin: "one\ntwo\n", Seams: clitest.NoKeyring}.Roster(t, "login", "--generate", "--json")
 		e = wantError(t, r, cmdutil.ExitUsage, "passphrase-mismatch")
-		paste(r, commandStarting(t, e.Commands, "roster login --generate"), "same\nsame\n")
+		paste(r, clitest.CommandStarting(t, e.Commands, "roster login --generate"), "same\nsame\n")
 	}},
 	{"a pre-push by a maintainer the lead removed: follow the lead, or a repository of one's own", func(t *testing.T) {
 		s := newSuggestScene(t)
-		publish(t, s.relay.URL(), removal(t)...)
-		c := personIn(t, carol)
-		g := newGitWork(t)
-		g.commit("work")
-		g.git("config", "nostr.repo", gitstate.EncodeNaddr(alice.coord("proj"), []string{s.relay.URL()}))
-		c.dir = g.dir
+		clitest.Publish(t, s.relay.URL(), clitest.Removal(t)...)
+		c := personIn(t, clitest.Carol)
+		g := clitest.NewGitWork(t)
+		g.Commit("work")
+		g.Git("config", "nostr.repo", gitstate.EncodeNaddr(clitest.Alice.Coord("proj"), []string{s.relay.URL()}))
+		c.dir = g.Dir
 		r := prePush(t, c, g, "--relay", s.relay.URL())
 		e := wantError(t, r, cmdutil.ExitRefused, "push-removed-by-lead")
-		s.wantFurther(t, r, c, commandStarting(t, e.Commands, "roster repo follow-lead"))
+		s.wantFurther(t, r, c, clitest.CommandStarting(t, e.Commands, "roster repo follow-lead"))
 		s.fill["<new-identifier>"] = "carols-proj"
-		if got := s.wantFurther(t, r, c, commandStarting(t, e.Commands, "roster repo init --identifier")); got.Code != cmdutil.ExitOK {
+		if got := s.wantFurther(t, r, c, clitest.CommandStarting(t, e.Commands, "roster repo init --identifier")); got.Code != cmdutil.ExitOK {
 			t.Fatalf("init: exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 	}},
 	{"a pre-push of a ref that does not build on the accepted state: merge it, then push", func(t *testing.T) {
 		s := newSuggestScene(t)
 		p, g := inClone(t, s.bob)
-		g.git("checkout", "-q", "-b", "accepted")
-		accepted := g.commit("accepted")
-		g.git("checkout", "-q", "main")
-		g.commit("mine")
-		publish(t, s.relay.URL(),
-			alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), maintainersTag(alice, bob)),
-			bob.announce(t, "proj", 1001, role("M", alice, "200"), role("m", bob, "200"), maintainersTag(alice, bob)),
-			alice.state(t, "proj", 1003, accepted))
-		g.git("config", "nostr.repo", gitstate.EncodeNaddr(alice.coord("proj"), []string{s.relay.URL()}))
+		g.Git("checkout", "-q", "-b", "accepted")
+		accepted := g.Commit("accepted")
+		g.Git("checkout", "-q", "main")
+		g.Commit("mine")
+		clitest.Publish(t, s.relay.URL(),
+			clitest.Alice.Announce(t, "proj", 1000, clitest.Role("M", clitest.Alice), clitest.Role("m", clitest.Bob, "200"), clitest.MaintainersTag(clitest.Alice, clitest.Bob)),
+			clitest.Bob.Announce(t, "proj", 1001, clitest.Role("M", clitest.Alice, "200"), clitest.Role("m", clitest.Bob, "200"), clitest.MaintainersTag(clitest.Alice, clitest.Bob)),
+			clitest.Alice.State(t, "proj", 1003, accepted))
+		g.Git("config", "nostr.repo", gitstate.EncodeNaddr(clitest.Alice.Coord("proj"), []string{s.relay.URL()}))
 		r := prePush(t, p, g, "--relay", s.relay.URL())
 		e := wantError(t, r, cmdutil.ExitRefused, "push-not-descended")
-		s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster repo state"))
-		s.wantFurther(t, r, p, commandStarting(t, e.Commands, "git merge "+accepted))
+		s.wantFurther(t, r, p, clitest.CommandStarting(t, e.Commands, "roster repo state"))
+		s.wantFurther(t, r, p, clitest.CommandStarting(t, e.Commands, "git merge "+accepted))
 		if again := prePush(t, p, g, "--relay", s.relay.URL()); again.Code != cmdutil.ExitOK {
 			t.Fatalf("the push after the merge: exit %d\n%s%s", again.Code, again.Out, again.Err)
 		}
@@ -520,18 +522,18 @@ var rrepoRows = []suggestionRow{
 	{"a first push after a confirmation with the relay silent: repo state once it answers", func(t *testing.T) {
 		s := newSuggestScene(t)
 		p, g := inClone(t, s.bob)
-		head := g.rev("HEAD")
-		publish(t, s.relay.URL(),
-			alice.announce(t, "proj", 1000, role("M", alice), role("m", bob, "200"), maintainersTag(alice, bob)),
-			alice.state(t, "proj", 1003, head))
-		naddr := gitstate.EncodeNaddr(alice.coord("proj"), []string{s.relay.URL()})
+		head := g.Rev("HEAD")
+		clitest.Publish(t, s.relay.URL(),
+			clitest.Alice.Announce(t, "proj", 1000, clitest.Role("M", clitest.Alice), clitest.Role("m", clitest.Bob, "200"), clitest.MaintainersTag(clitest.Alice, clitest.Bob)),
+			clitest.Alice.State(t, "proj", 1003, head))
+		naddr := gitstate.EncodeNaddr(clitest.Alice.Coord("proj"), []string{s.relay.URL()})
 		s.mustRoster(t, p, "repo", "accept", "--repo", naddr, "--relay", s.relay.URL())
-		g.git("config", "nostr.repo", naddr)
+		g.Git("config", "nostr.repo", naddr)
 		s.relay.SetSilent(true)
 		r := prePush(t, p, g, "--relay", s.relay.URL(), "--timeout", "1s")
 		e := wantError(t, r, cmdutil.ExitRefused, "push-needs-fresh-fetch")
 		s.relay.SetSilent(false)
-		if got := s.wantFurther(t, r, p, commandStarting(t, e.Commands, "roster repo state")); got.Code != cmdutil.ExitOK {
+		if got := s.wantFurther(t, r, p, clitest.CommandStarting(t, e.Commands, "roster repo state")); got.Code != cmdutil.ExitOK {
 			t.Fatalf("exit %d\n%s%s", got.Code, got.Out, got.Err)
 		}
 	}},
@@ -557,8 +559,8 @@ func fillJournal(t *testing.T, home string) string {
 	t.Helper()
 	var entries []journal.Entry
 	for i := range journal.MaxEntries {
-		evt := bob.announce(t, fmt.Sprintf("other-%d", i), 100)
-		c := bob.coord(evt.Tags.GetD()).ATag()
+		evt := clitest.Bob.Announce(t, fmt.Sprintf("other-%d", i), 100)
+		c := clitest.Bob.Coord(evt.Tags.GetD()).ATag()
 		entries = append(entries, journal.Entry{Pipeline: journal.PipelineAnnounce, Command: []string{"repo", "init"},
 			Repo: c, Address: c, Relays: []string{"ws://127.0.0.1:1"}, Event: evt})
 	}
@@ -573,22 +575,22 @@ func fillJournal(t *testing.T, home string) string {
 func pasteDevRelay(t *testing.T, line string) {
 	t.Helper()
 	line, _, _ = strings.Cut(line, "  # ")
-	run := startDevRelayCmd(t, append(shellWords(t, line)[1:], "--json")...)
-	if out := run.waitOutput(t, `"url"`); !strings.Contains(out, "ws://127.0.0.1:") {
+	run := clitest.StartDevRelayCmd(t, append(clitest.ShellWords(t, line)[1:], "--json")...)
+	if out := run.WaitOutput(t, `"url"`); !strings.Contains(out, "ws://127.0.0.1:") {
 		t.Fatalf("%q: %s", line, out)
 	}
 }
 
 // personIn is who with a roster home and key of their own.
-func personIn(t *testing.T, who person) suggestPerson {
-	env := withKey(testEnv(t), who)
+func personIn(t *testing.T, who clitest.Person) suggestPerson {
+	env := clitest.WithKey(clitest.TestEnv(t), who)
 	return suggestPerson{who: who, home: env["ROSTER_HOME"], env: env, dir: t.TempDir()}
 }
 
 // prePush runs roster's pre-push hook as p in g, pushing g's main, as Git
 // runs it (the hook's words, the refs on stdin).
-func prePush(t *testing.T, p suggestPerson, g *gitWork, flags ...string) result {
+func prePush(t *testing.T, p suggestPerson, g *clitest.GitWork, flags ...string) clitest.Result {
 	t.Helper()
-	stdin := "refs/heads/main " + g.rev("HEAD") + " refs/heads/main " + strings.Repeat("0", 40) + "\n"
-	return invocation{Env: p.env, Dir: g.dir, Stdin: stdin}.roster(t, append(flags, "--json", "hooks", "run", "pre-push", "--", "server", "file:///srv")...)
+	stdin := "refs/heads/main " + g.Rev("HEAD") + " refs/heads/main " + strings.Repeat("0", 40) + "\n"
+	return clitest.Invocation{Env: p.env, Dir: g.Dir, Stdin: stdin}.Roster(t, append(flags, "--json", "hooks", "run", "pre-push", "--", "server", "file:///srv")...)
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/coder/websocket"
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
@@ -119,14 +121,14 @@ func assertTerminalSafe(t *testing.T, what, text string) {
 func TestRelayAndAnnouncementTextCannotForgeLinesInRepoOutput(t *testing.T) {
 	good := devrelay.StartN(t, 1, devrelay.Options{})[0]
 	id := "widget"
-	publish(t, good.URL(), alice.sign(t, 30617, 1000, nostr.Tag{"d", id}, nostr.Tag{"name", hostileName},
+	clitest.Publish(t, good.URL(), clitest.Alice.Sign(t, 30617, 1000, nostr.Tag{"d", id}, nostr.Tag{"name", hostileName},
 		nostr.Tag{"description", hostileDesc}, nostr.Tag{"clone", hostileClone}, nostr.Tag{"web", hostileWeb},
 		nostr.Tag{"relays", hostileRelayTag}))
 	evil := hostileRelay(t, forgedReason, true)
-	inv := invocation{Env: testEnv(t), Dir: t.TempDir()}
-	args := []string{"--repo", alice.naddr(id), "--relay", good.URL(), "--relay", evil, "--timeout", "5s"}
+	inv := clitest.Invocation{Env: clitest.TestEnv(t), Dir: t.TempDir()}
+	args := []string{"--repo", clitest.Alice.Naddr(id), "--relay", good.URL(), "--relay", evil, "--timeout", "5s"}
 
-	r := inv.roster(t, append([]string{"repo"}, args...)...)
+	r := inv.Roster(t, append([]string{"repo"}, args...)...)
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
@@ -143,7 +145,7 @@ func TestRelayAndAnnouncementTextCannotForgeLinesInRepoOutput(t *testing.T) {
 	}
 
 	// repo health needs every relay: exit 4, and the error quotes the reason.
-	r = inv.roster(t, append([]string{"repo", "health"}, args...)...)
+	r = inv.Roster(t, append([]string{"repo", "health"}, args...)...)
 	if r.Code != cmdutil.ExitIncomplete {
 		t.Fatalf("health exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
@@ -154,8 +156,8 @@ func TestRelayAndAnnouncementTextCannotForgeLinesInRepoOutput(t *testing.T) {
 	}
 
 	// JSON carries the relay's text exactly.
-	r = inv.roster(t, append([]string{"repo", "health", "--json"}, args...)...)
-	e := errorBody(t, r)
+	r = inv.Roster(t, append([]string{"repo", "health", "--json"}, args...)...)
+	e := clitest.ErrorBody(t, r)
 	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(e.Message, evil+": closed: "+forgedReason) {
 		t.Fatalf("exit %d, JSON message %q", r.Code, e.Message)
 	}
@@ -169,16 +171,16 @@ func TestRelayAndAnnouncementTextCannotForgeLinesInRepoOutput(t *testing.T) {
 }
 
 func TestRelayOKMessageCannotForgeLinesAfterAPublish(t *testing.T) {
-	w := newMutWorld(t, 1)
-	w.seed(alice.announce(t, w.id, 100))
+	w := clitest.NewMutWorld(t, 1)
+	w.Seed(clitest.Alice.Announce(t, w.Id, 100))
 	evil := hostileRelay(t, forgedReason, false)
-	run := func(extra ...string) result {
-		full := append([]string{"--repo", alice.naddr(w.id), "--timeout", "5s", "--home", w.home["ROSTER_HOME"],
-			"--relay", w.relays[0].URL(), "--relay", evil}, extra...)
-		return invocation{Env: withKey(w.home, alice), Dir: w.dir, Now: time.Unix(1000, 0)}.roster(t, full...)
+	run := func(extra ...string) clitest.Result {
+		full := append([]string{"--repo", clitest.Alice.Naddr(w.Id), "--timeout", "5s", "--home", w.Home["ROSTER_HOME"],
+			"--relay", w.Relays[0].URL(), "--relay", evil}, extra...)
+		return clitest.Invocation{Env: clitest.WithKey(w.Home, clitest.Alice), Dir: w.Dir, Now: time.Unix(1000, 0)}.Roster(t, full...)
 	}
 	// The relay that refuses the event leaves the publish unverified (exit 6).
-	r := run("repo", "edit", "--add-maintainer", bob.npub())
+	r := run("repo", "edit", "--add-maintainer", clitest.Bob.Npub())
 	if r.Code != cmdutil.ExitUnverified {
 		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
@@ -189,7 +191,7 @@ func TestRelayOKMessageCannotForgeLinesAfterAPublish(t *testing.T) {
 		t.Fatalf("stderr does not keep roster's layout around the escaped message:\n%s", r.Err)
 	}
 
-	r = run("--json", "repo", "edit", "--add-maintainer", carol.npub())
+	r = run("--json", "repo", "edit", "--add-maintainer", clitest.Carol.Npub())
 	var out struct {
 		Error struct {
 			Message string         `json:"message"`
@@ -207,9 +209,9 @@ func TestRelayOKMessageCannotForgeLinesAfterAPublish(t *testing.T) {
 func TestRelayOKMessageCannotForgeLinesInRepoInit(t *testing.T) {
 	good := devrelay.StartN(t, 1, devrelay.Options{})[0]
 	evil := hostileRelay(t, forgedReason, false)
-	dir, _ := initTestCheckout(t, "widget")
-	env := withKey(testEnv(t), alice)
-	r := invocation{Env: env, Dir: dir}.roster(t, "repo", "init", "--relay", good.URL(), "--relay", evil, "--timeout", "5s")
+	dir, _ := clitest.InitTestCheckout(t, "widget")
+	env := clitest.WithKey(clitest.TestEnv(t), clitest.Alice)
+	r := clitest.Invocation{Env: env, Dir: dir}.Roster(t, "repo", "init", "--relay", good.URL(), "--relay", evil, "--timeout", "5s")
 	if r.Code != cmdutil.ExitUnverified {
 		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
@@ -221,20 +223,20 @@ func TestRelayOKMessageCannotForgeLinesInRepoInit(t *testing.T) {
 }
 
 func TestRelayAndEventTextCannotForgeLinesInProjectAndGroupOutput(t *testing.T) {
-	w := newPCWorld(t)
-	w.identity(nostr.Now()-10, nostr.Tag{"description", hostileDesc})
+	w := clitest.NewPCWorld(t)
+	w.Identity(nostr.Now()-10, nostr.Tag{"description", hostileDesc})
 	// The identity's name is the pcWorld default; a hostile one replaces it.
-	w.mustPublish(pcOwnerSK, &nostr.Event{Kind: 30621, CreatedAt: nostr.Now() - 5,
-		Tags: nostr.Tags{{"d", w.coord.D}, {"name", hostileName}, {"description", hostileDesc}}})
-	w.group(pcOwnerSK, grouprelay.KindCreateGroup)
-	w.group(pcOwnerSK, grouprelay.KindEditMetadata, nostr.Tag{"name", hostileName}, nostr.Tag{"about", hostileDesc})
+	w.MustPublish(clitest.PcOwnerSK, &nostr.Event{Kind: 30621, CreatedAt: nostr.Now() - 5,
+		Tags: nostr.Tags{{"d", w.Coord.D}, {"name", hostileName}, {"description", hostileDesc}}})
+	w.Group(clitest.PcOwnerSK, grouprelay.KindCreateGroup)
+	w.Group(clitest.PcOwnerSK, grouprelay.KindEditMetadata, nostr.Tag{"name", hostileName}, nostr.Tag{"about", hostileDesc})
 	evil := hostileRelay(t, forgedReason, true)
-	as := func(args ...string) result {
-		env := map[string]string{"ROSTER_SECRET_KEY": pcOwnerSK, "ROSTER_HOME": t.TempDir()}
-		return invocation{Env: env}.roster(t, append(args, "--relay", w.relay.URL(), "--relay", evil, "--timeout", "5s")...)
+	as := func(args ...string) clitest.Result {
+		env := map[string]string{"ROSTER_SECRET_KEY": clitest.PcOwnerSK, "ROSTER_HOME": t.TempDir()}
+		return clitest.Invocation{Env: env}.Roster(t, append(args, "--relay", w.Relay.URL(), "--relay", evil, "--timeout", "5s")...)
 	}
 
-	r := as("project", "show", w.coord.String())
+	r := as("project", "show", w.Coord.String())
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("project show exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
@@ -243,7 +245,7 @@ func TestRelayAndEventTextCannotForgeLinesInProjectAndGroupOutput(t *testing.T) 
 	if !strings.Contains(r.Out, `\x1b[2J\x1b[HWidget\r\nlead`) || !strings.Contains(r.Out, `closed: blocked: no\n  lead npub1attacker`) {
 		t.Fatalf("project stdout lacks the escaped texts:\n%s", r.Out)
 	}
-	p := decodeOut[report.Project](t, as("project", "show", w.coord.String(), "--json"))
+	p := clitest.DecodeOut[report.Project](t, as("project", "show", w.Coord.String(), "--json"))
 	if p.Name != hostileName || p.Description != hostileDesc {
 		t.Fatalf("JSON name %q description %q, want the originals", p.Name, p.Description)
 	}
@@ -255,7 +257,7 @@ func TestRelayAndEventTextCannotForgeLinesInProjectAndGroupOutput(t *testing.T) 
 		t.Fatalf("JSON relay reasons %q lack the exact reason", reasons)
 	}
 
-	r = as("group", "show", pcHome)
+	r = as("group", "show", clitest.PcHome)
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("group show exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
@@ -263,7 +265,7 @@ func TestRelayAndEventTextCannotForgeLinesInProjectAndGroupOutput(t *testing.T) 
 	if !strings.Contains(r.Out, `name     \x1b[2J\x1b[HWidget\r\nlead`) || !strings.Contains(r.Out, `closed: blocked: no\n  lead npub1attacker`) {
 		t.Fatalf("group stdout lacks the escaped texts:\n%s", r.Out)
 	}
-	g := decodeOut[report.Group](t, as("group", "show", pcHome, "--json"))
+	g := clitest.DecodeOut[report.Group](t, as("group", "show", clitest.PcHome, "--json"))
 	if m := g.Relays[0].Group.Metadata; m == nil || m.Name != hostileName || m.About != hostileDesc || g.Relays[1].Reason != forgedReason {
 		t.Fatalf("JSON group %+v", g.Relays)
 	}
@@ -281,11 +283,11 @@ func TestRelayAndEventTextCannotForgeLinesInProjectAndGroupOutput(t *testing.T) 
 }
 
 func TestBunkerRelayReasonCannotForgeLinesInLoginErrors(t *testing.T) {
-	signerTestKeyring(t)
+	clitest.SignerTestKeyring(t)
 	evil := hostileRelay(t, forgedReason, true)
-	bunker := "bunker://" + newTestKey(t).pubkey + "?relay=" + evil + "&secret=s"
-	env := homeEnv(t)
-	r := invocation{Env: env}.roster(t, "login", "--bunker", bunker)
+	bunker := "bunker://" + clitest.NewTestKey(t).Pubkey + "?relay=" + evil + "&secret=s"
+	env := clitest.HomeEnv(t)
+	r := clitest.Invocation{Env: env}.Roster(t, "login", "--bunker", bunker)
 	if r.Code != cmdutil.ExitFailure {
 		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Out, r.Err)
 	}
@@ -293,8 +295,8 @@ func TestBunkerRelayReasonCannotForgeLinesInLoginErrors(t *testing.T) {
 	if !strings.Contains(r.Err, `closed: blocked: no\n  lead npub1attacker`) || strings.Count(strings.TrimSpace(r.Err), "\n") != strings.Count(r.Err, "  run: ") {
 		t.Fatalf("stderr is not one message line plus its run: lines:\n%s", r.Err)
 	}
-	r = invocation{Env: env}.roster(t, "login", "--bunker", bunker, "--json")
-	if e := errorBody(t, r); !strings.Contains(e.Message, "closed: "+forgedReason) {
+	r = clitest.Invocation{Env: env}.Roster(t, "login", "--bunker", bunker, "--json")
+	if e := clitest.ErrorBody(t, r); !strings.Contains(e.Message, "closed: "+forgedReason) {
 		t.Fatalf("JSON message %q lacks the bunker relay's exact reason", e.Message)
 	}
 }

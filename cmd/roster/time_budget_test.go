@@ -2,12 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/roster-cli/roster/internal/cli/clitest"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
@@ -16,11 +17,11 @@ import (
 
 // slowWorld is a repository Alice leads on n relays that answer every REQ
 // after hold, and a log of when each REQ arrived.
-func slowWorld(t *testing.T, n int, hold time.Duration) (*mutWorld, *reqWindows) {
+func slowWorld(t *testing.T, n int, hold time.Duration) (*clitest.MutWorld, *reqWindows) {
 	w := hostileWorld(t, n, devrelay.Misbehaviour{})
-	w.seed(alice.announce(t, w.id, 100))
+	w.Seed(clitest.Alice.Announce(t, w.Id, 100))
 	log := &reqWindows{hold: hold}
-	for i, r := range w.relays {
+	for i, r := range w.Relays {
 		r.SetMisbehaviour(devrelay.Misbehaviour{DelayREQ: func(n int, _ nostr.Filter) time.Duration {
 			log.arrived(i, n)
 			return log.hold
@@ -108,11 +109,11 @@ func TestACommandTakesAtMostItsDocumentedRoundsOfTimeout(t *testing.T) {
 	}{
 		{2, 2, []string{"repo"}},
 		{2, 3, []string{"repo", "health"}},
-		{2, 5, []string{"repo", "edit", "--add-maintainer", bob.npub(), "--dry-run"}},
-		{5, 12, []string{"repo", "edit", "--add-maintainer", bob.npub()}},
+		{2, 5, []string{"repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--dry-run"}},
+		{5, 12, []string{"repo", "edit", "--add-maintainer", clitest.Bob.Npub()}},
 	} {
 		start := time.Now()
-		r := w.run(alice, alice, 1000, append(c.args, "--timeout", timeout.String(), "--json")...)
+		r := w.Run(clitest.Alice, clitest.Alice, 1000, append(c.args, "--timeout", timeout.String(), "--json")...)
 		took := time.Since(start)
 		if r.Code != cmdutil.ExitOK {
 			t.Fatalf("roster %s: exit %d\n%s\n%s", strings.Join(c.args, " "), r.Code, r.Out, r.Err)
@@ -127,17 +128,6 @@ func TestACommandTakesAtMostItsDocumentedRoundsOfTimeout(t *testing.T) {
 	}
 }
 
-// mutationJSON decodes a roster.mutation/v2 object.
-func mutationJSON(t *testing.T, r result) (map[string]any, map[string]any) {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(r.Out), &m); err != nil {
-		t.Fatalf("not JSON (exit %d): %v\n%s\n%s", r.Code, err, r.Out, r.Err)
-	}
-	e, _ := m["error"].(map[string]any)
-	return m, e
-}
-
 // Rule (an interrupt never hides what was sent): SIGINT or SIGTERM (the
 // root context cancelled) after the EVENT was sent and before the
 // read-back: exit 6, code `interrupted`, the event in `published`, each
@@ -145,30 +135,30 @@ func mutationJSON(t *testing.T, r result) (map[string]any, map[string]any) {
 // `details.sent_to`, and `roster repo` to check whether it is in effect;
 // the relays do store it.
 func TestAnInterruptAfterPublishingReportsTheEventAndItsRelays(t *testing.T) {
-	w := newMutWorld(t, 2)
-	w.seed(alice.announce(t, w.id, 100))
+	w := clitest.NewMutWorld(t, 2)
+	w.Seed(clitest.Alice.Announce(t, w.Id, 100))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	w.seams.AfterPublish = cancel
-	args := append([]string{"--repo", alice.naddr(w.id), "--timeout", "5s", "--home", w.home["ROSTER_HOME"]}, relayArgs(w.relays)...)
-	args = append(args, "repo", "edit", "--add-maintainer", bob.npub(), "--json")
-	r := invocation{Env: withKey(w.home, alice), Dir: w.dir, Now: time.Unix(1000, 0), Seams: w.seams, Ctx: ctx}.roster(t, args...)
-	m, e := mutationJSON(t, r)
+	w.Seams.AfterPublish = cancel
+	args := append([]string{"--repo", clitest.Alice.Naddr(w.Id), "--timeout", "5s", "--home", w.Home["ROSTER_HOME"]}, clitest.RelayArgs(w.Relays)...)
+	args = append(args, "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--json")
+	r := clitest.Invocation{Env: clitest.WithKey(w.Home, clitest.Alice), Dir: w.Dir, Now: time.Unix(1000, 0), Seams: w.Seams, Ctx: ctx}.Roster(t, args...)
+	m, e := clitest.MutationJSON(t, r)
 	if r.Code != cmdutil.ExitUnverified || e == nil || e["code"] != "interrupted" {
 		t.Fatalf("exit %d error %v, want 6 interrupted\n%s", r.Code, e, r.Out)
 	}
-	published := toStrings(m["published"])
+	published := clitest.ToStrings(m["published"])
 	if len(published) != 1 {
 		t.Fatalf("published %v, want the one event", m["published"])
 	}
-	for _, rl := range w.relays {
+	for _, rl := range w.Relays {
 		if len(rl.Stored(nostr.Filter{IDs: published})) != 1 {
 			t.Fatalf("%s does not store %s", rl.URL(), published[0])
 		}
 	}
 	relays, _ := m["relays"].([]any)
 	details, _ := e["details"].(map[string]any)
-	sent := toStrings(details["sent_to"])
+	sent := clitest.ToStrings(details["sent_to"])
 	if len(relays) != 2 || len(sent) != 2 || details["phase"] != "reading back" {
 		t.Fatalf("relays %v sent_to %v phase %v", relays, sent, details["phase"])
 	}
@@ -176,20 +166,20 @@ func TestAnInterruptAfterPublishingReportsTheEventAndItsRelays(t *testing.T) {
 	if !strings.Contains(msg, published[0]) || !strings.Contains(msg, "may be in effect") {
 		t.Fatalf("message %q does not say what was sent", msg)
 	}
-	cmds := toStrings(e["commands"])
+	cmds := clitest.ToStrings(e["commands"])
 	if len(cmds) == 0 || !strings.HasPrefix(cmds[0], "roster repo ") || strings.Contains(cmds[0], "edit") {
 		t.Fatalf("commands %v, want the read that checks it first", cmds)
 	}
-	carrySelectors(t, cmds, alice.naddr(w.id), devrelay.URLs(w.relays), w.home["ROSTER_HOME"])
+	clitest.CarrySelectors(t, cmds, clitest.Alice.Naddr(w.Id), devrelay.URLs(w.Relays), w.Home["ROSTER_HOME"])
 
 	// The human form says the same on stderr.
-	w2 := newMutWorld(t, 1)
-	w2.seed(alice.announce(t, w2.id, 100))
+	w2 := clitest.NewMutWorld(t, 1)
+	w2.Seed(clitest.Alice.Announce(t, w2.Id, 100))
 	ctx2, cancel2 := context.WithCancel(context.Background())
 	defer cancel2()
-	args = append([]string{"--repo", alice.naddr(w2.id), "--home", w2.home["ROSTER_HOME"]}, relayArgs(w2.relays)...)
-	args = append(args, "repo", "edit", "--add-maintainer", bob.npub())
-	r = invocation{Env: withKey(w2.home, alice), Dir: w2.dir, Now: time.Unix(1000, 0), Seams: cmdutil.Seams{AfterPublish: cancel2}, Ctx: ctx2}.roster(t, args...)
+	args = append([]string{"--repo", clitest.Alice.Naddr(w2.Id), "--home", w2.Home["ROSTER_HOME"]}, clitest.RelayArgs(w2.Relays)...)
+	args = append(args, "repo", "edit", "--add-maintainer", clitest.Bob.Npub())
+	r = clitest.Invocation{Env: clitest.WithKey(w2.Home, clitest.Alice), Dir: w2.Dir, Now: time.Unix(1000, 0), Seams: cmdutil.Seams{AfterPublish: cancel2}, Ctx: ctx2}.Roster(t, args...)
 	if r.Code != cmdutil.ExitUnverified || !strings.Contains(r.Err, "interrupted") || !strings.Contains(r.Err, "may be in effect") ||
 		!strings.Contains(r.Err, "run: roster repo ") || strings.Contains(r.Err, "nothing was published") {
 		t.Fatalf("exit %d stderr:\n%s", r.Code, r.Err)
@@ -200,22 +190,22 @@ func TestAnInterruptAfterPublishingReportsTheEventAndItsRelays(t *testing.T) {
 // preview and the recheck, a change exits 130 with code `interrupted`,
 // says nothing was published, and the relays store nothing new.
 func TestAnInterruptBeforePublishingPublishesNothing(t *testing.T) {
-	w := newMutWorld(t, 1)
-	w.seed(alice.announce(t, w.id, 100))
+	w := clitest.NewMutWorld(t, 1)
+	w.Seed(clitest.Alice.Announce(t, w.Id, 100))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	before := w.storedCount()
-	args := append([]string{"--repo", alice.naddr(w.id), "--home", w.home["ROSTER_HOME"]}, relayArgs(w.relays)...)
-	args = append(args, "repo", "edit", "--add-maintainer", bob.npub(), "--json")
-	r := invocation{Env: withKey(w.home, alice), Dir: w.dir, Now: time.Unix(1000, 0), Seams: cmdutil.Seams{BeforeRecheck: cancel}, Ctx: ctx}.roster(t, args...)
-	m, e := mutationJSON(t, r)
-	if r.Code != cmdutil.ExitInterrupted || e == nil || e["code"] != "interrupted" || len(toStrings(m["published"])) != 0 {
+	before := w.StoredCount()
+	args := append([]string{"--repo", clitest.Alice.Naddr(w.Id), "--home", w.Home["ROSTER_HOME"]}, clitest.RelayArgs(w.Relays)...)
+	args = append(args, "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--json")
+	r := clitest.Invocation{Env: clitest.WithKey(w.Home, clitest.Alice), Dir: w.Dir, Now: time.Unix(1000, 0), Seams: cmdutil.Seams{BeforeRecheck: cancel}, Ctx: ctx}.Roster(t, args...)
+	m, e := clitest.MutationJSON(t, r)
+	if r.Code != cmdutil.ExitInterrupted || e == nil || e["code"] != "interrupted" || len(clitest.ToStrings(m["published"])) != 0 {
 		t.Fatalf("exit %d %v, want 130 interrupted, nothing published\n%s", r.Code, e, r.Out)
 	}
 	if msg, _ := e["message"].(string); !strings.Contains(msg, "nothing was published") {
 		t.Fatalf("message %q", msg)
 	}
-	if w.storedCount() != before {
+	if w.StoredCount() != before {
 		t.Fatal("an interrupted change stored an event")
 	}
 }
@@ -224,13 +214,13 @@ func TestAnInterruptBeforePublishingPublishesNothing(t *testing.T) {
 // answer past the deadline (--timeout alone would wait 10 s) stops at the
 // deadline with exit 4, code `deadline`, naming the phase reached.
 func TestDeadlineStopsAReadWithTheCodeDeadline(t *testing.T) {
-	w := newMutWorld(t, 1)
-	w.seed(alice.announce(t, w.id, 100))
-	w.relays[0].SetSlow(8 * time.Second)
+	w := clitest.NewMutWorld(t, 1)
+	w.Seed(clitest.Alice.Announce(t, w.Id, 100))
+	w.Relays[0].SetSlow(8 * time.Second)
 	start := time.Now()
-	r := w.run(alice, alice, 1000, "repo", "health", "--timeout", "10s", "--deadline", "300ms", "--json")
+	r := w.Run(clitest.Alice, clitest.Alice, 1000, "repo", "health", "--timeout", "10s", "--deadline", "300ms", "--json")
 	took := time.Since(start)
-	_, e := mutationJSON(t, r)
+	_, e := clitest.MutationJSON(t, r)
 	if r.Code != cmdutil.ExitIncomplete || e == nil || e["code"] != "deadline" {
 		t.Fatalf("exit %d %v, want 4 deadline\n%s", r.Code, e, r.Out)
 	}
@@ -240,7 +230,7 @@ func TestDeadlineStopsAReadWithTheCodeDeadline(t *testing.T) {
 	if took > 3*time.Second {
 		t.Fatalf("took %v with --deadline 300ms", took)
 	}
-	if r := w.run(alice, alice, 1000, "repo", "--deadline", "-1s"); r.Code != cmdutil.ExitUsage {
+	if r := w.Run(clitest.Alice, clitest.Alice, 1000, "repo", "--deadline", "-1s"); r.Code != cmdutil.ExitUsage {
 		t.Fatalf("--deadline -1s: exit %d", r.Code)
 	}
 }
@@ -249,17 +239,17 @@ func TestDeadlineStopsAReadWithTheCodeDeadline(t *testing.T) {
 // sent): a write whose read-back is held past the deadline exits 6 with
 // code `deadline`, phase "reading back", and the event in `published`.
 func TestDeadlineAfterPublishingSaysWhatWasSent(t *testing.T) {
-	w := newMutWorld(t, 1)
-	w.seed(alice.announce(t, w.id, 100))
-	w.relays[0].DelayNext(func(f nostr.Filter) bool { return len(f.IDs) > 0 }, 8*time.Second)
-	r := w.run(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub(), "--timeout", "10s", "--deadline", "2s", "--json")
-	m, e := mutationJSON(t, r)
+	w := clitest.NewMutWorld(t, 1)
+	w.Seed(clitest.Alice.Announce(t, w.Id, 100))
+	w.Relays[0].DelayNext(func(f nostr.Filter) bool { return len(f.IDs) > 0 }, 8*time.Second)
+	r := w.Run(clitest.Alice, clitest.Alice, 1000, "repo", "edit", "--add-maintainer", clitest.Bob.Npub(), "--timeout", "10s", "--deadline", "2s", "--json")
+	m, e := clitest.MutationJSON(t, r)
 	if r.Code != cmdutil.ExitUnverified || e == nil || e["code"] != "deadline" {
 		t.Fatalf("exit %d %v, want 6 deadline\n%s", r.Code, e, r.Out)
 	}
 	details, _ := e["details"].(map[string]any)
-	if published := toStrings(m["published"]); len(published) != 1 || details["phase"] != "reading back" ||
-		!slices.Equal(toStrings(details["sent_to"]), devrelay.URLs(w.relays)) {
+	if published := clitest.ToStrings(m["published"]); len(published) != 1 || details["phase"] != "reading back" ||
+		!slices.Equal(clitest.ToStrings(details["sent_to"]), devrelay.URLs(w.Relays)) {
 		t.Fatalf("published %v details %v", m["published"], details)
 	}
 }

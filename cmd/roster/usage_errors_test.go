@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
@@ -23,7 +25,7 @@ func TestArgumentCountErrorsNameTheArgument(t *testing.T) {
 		{[]string{"workspace", "section", "rename", "s1"}, []string{"missing <new-label>", "usage: roster workspace section rename <section> <new-label> [flags]"}},
 		{[]string{"project", "relate", "naddr1x"}, []string{"missing <channel-uuid>"}},
 	} {
-		r := invocation{Env: homeEnv(t)}.roster(t, c.args...)
+		r := clitest.Invocation{Env: clitest.HomeEnv(t)}.Roster(t, c.args...)
 		if r.Code != cmdutil.ExitUsage || strings.Contains(r.Err, "arg(s)") {
 			t.Errorf("%v: exit %d, stderr %q", c.args, r.Code, r.Err)
 		}
@@ -49,7 +51,7 @@ func TestFlagValueErrorsInPlainWords(t *testing.T) {
 		{[]string{"repo", "--timeout", "soon"}, "--timeout soon: not a duration; write it like 10s, 1m30s or 500ms"},
 		{[]string{"repo", "health", "--strict=maybe"}, "--strict=maybe: use --strict (warnings the current maintainers can act on fail) or --strict=all"},
 	} {
-		r := invocation{Env: homeEnv(t)}.roster(t, c.args...)
+		r := clitest.Invocation{Env: clitest.HomeEnv(t)}.Roster(t, c.args...)
 		if r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, c.want) || strings.Contains(r.Err, "time: ") || strings.Contains(r.Err, "strconv") {
 			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, r.Code, r.Err, c.want)
 		}
@@ -65,7 +67,7 @@ func TestRelayURLOfAWebServerIsNamedPlainly(t *testing.T) {
 	}))
 	defer srv.Close()
 	url := "ws" + strings.TrimPrefix(srv.URL, "http")
-	r := invocation{Env: testEnv(t), Dir: t.TempDir()}.roster(t, "repo", "health", "--repo", alice.naddr("proj"), "--relay", url, "--timeout", "5s")
+	r := clitest.Invocation{Env: clitest.TestEnv(t), Dir: t.TempDir()}.Roster(t, "repo", "health", "--repo", clitest.Alice.Naddr("proj"), "--relay", url, "--timeout", "5s")
 	if r.Code != cmdutil.ExitIncomplete || !strings.Contains(r.Err, url+": failed: answered HTTP 200, not a websocket: is this a relay URL?") ||
 		strings.Contains(r.Err, "handshake") {
 		t.Errorf("exit %d, stderr %q", r.Code, r.Err)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/commands"
 	cliroot "github.com/roster-cli/roster/internal/cli/root"
@@ -38,33 +40,35 @@ func verboseCommands(t *testing.T) []string {
 // refuses --verbose as an unknown flag (exit 2).
 func TestVerboseIsTakenOnlyWhereItPrintsMore(t *testing.T) {
 	t.Parallel()
-	s := newStateScene(t)
-	w := s.w
-	w.ok(alice, alice, 1000, "repo", "edit", "--add-maintainer", bob.npub())
-	w.ok(bob, alice, 1010, "repo", "accept")
-	w.ok(alice, alice, 1020, "repo", "edit", "--acknowledge-maintainer-change", bob.npub())
+	s := clitest.NewStateScene(t)
+	w := s.W
+	w.Ok(clitest.Alice, clitest.Alice, 1000, "repo", "edit", "--add-maintainer", clitest.Bob.Npub())
+	w.Ok(clitest.Bob, clitest.Alice, 1010, "repo", "accept")
+	w.Ok(clitest.Alice, clitest.Alice, 1020, "repo", "edit", "--acknowledge-maintainer-change", clitest.Bob.Npub())
 
 	// In order: each may prepare the repository for itself; the repair
 	// damages Alice's announcement, so it is last.
 	cases := []struct {
 		command string
-		as      person
+		as      clitest.Person
 		setup   func()
 		args    []string
 	}{
-		{"repo edit", alice, nil, []string{"repo", "edit", "--add-maintainer", carol.npub(), "--dry-run"}},
-		{"repo accept", carol, func() { w.ok(alice, alice, 1100, "repo", "edit", "--add-maintainer", carol.npub()) }, []string{"repo", "accept", "--dry-run"}},
-		{"repo leave", bob, nil, []string{"repo", "leave", "--dry-run"}},
-		{"repo follow-lead", bob, func() {
+		{"repo edit", clitest.Alice, nil, []string{"repo", "edit", "--add-maintainer", clitest.Carol.Npub(), "--dry-run"}},
+		{"repo accept", clitest.Carol, func() {
+			w.Ok(clitest.Alice, clitest.Alice, 1100, "repo", "edit", "--add-maintainer", clitest.Carol.Npub())
+		}, []string{"repo", "accept", "--dry-run"}},
+		{"repo leave", clitest.Bob, nil, []string{"repo", "leave", "--dry-run"}},
+		{"repo follow-lead", clitest.Bob, func() {
 			// Carol joins: Bob's announcement has her start to record.
-			w.ok(carol, alice, 1200, "repo", "accept")
-			w.ok(alice, alice, 1210, "repo", "edit", "--acknowledge-maintainer-change", carol.npub())
+			w.Ok(clitest.Carol, clitest.Alice, 1200, "repo", "accept")
+			w.Ok(clitest.Alice, clitest.Alice, 1210, "repo", "edit", "--acknowledge-maintainer-change", clitest.Carol.Npub())
 		}, []string{"repo", "follow-lead", "--dry-run"}},
-		{"repo state publish", alice, func() {
-			s.clone.commit("more work")
-			s.clone.git("push", "-q", s.cloneURL, "main")
+		{"repo state publish", clitest.Alice, func() {
+			s.Clone.Commit("more work")
+			s.Clone.Git("push", "-q", s.CloneURL, "main")
 		}, []string{"repo", "state", "publish", "--dry-run"}},
-		{"repo repair", alice, func() { w.republishWithoutRoles(alice, 1300) }, []string{"repo", "repair", "--dry-run"}},
+		{"repo repair", clitest.Alice, func() { w.RepublishWithoutRoles(clitest.Alice, 1300) }, []string{"repo", "repair", "--dry-run"}},
 	}
 	var covered []string
 	for i, c := range cases {
@@ -73,7 +77,7 @@ func TestVerboseIsTakenOnlyWhereItPrintsMore(t *testing.T) {
 			c.setup()
 		}
 		now := int64(1400 + 10*i)
-		plain, verbose := w.run(c.as, alice, now, c.args...), w.run(c.as, alice, now, append(c.args, "--verbose")...)
+		plain, verbose := w.Run(c.as, clitest.Alice, now, c.args...), w.Run(c.as, clitest.Alice, now, append(c.args, "--verbose")...)
 		if plain.Code != cmdutil.ExitOK || verbose.Code != cmdutil.ExitOK {
 			t.Fatalf("roster %s: exit %d, with --verbose %d\n%s%s\n---\n%s%s", c.command, plain.Code, verbose.Code, plain.Out, plain.Err, verbose.Out, verbose.Err)
 		}
@@ -87,7 +91,7 @@ func TestVerboseIsTakenOnlyWhereItPrintsMore(t *testing.T) {
 	}
 	// Elsewhere it is refused, as any flag a command lacks.
 	for _, args := range [][]string{{"repo"}, {"repo", "health"}, {"repo", "state"}, {"repo", "graph"}} {
-		if r := w.run(alice, alice, 1500, append(args, "--verbose")...); r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "--verbose") {
+		if r := w.Run(clitest.Alice, clitest.Alice, 1500, append(args, "--verbose")...); r.Code != cmdutil.ExitUsage || !strings.Contains(r.Err, "--verbose") {
 			t.Errorf("roster %v --verbose: exit %d, want %d\n%s", args, r.Code, cmdutil.ExitUsage, r.Err)
 		}
 	}

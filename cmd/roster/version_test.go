@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/help"
 )
@@ -41,7 +43,7 @@ func TestVersionReadsTheBuildInformation(t *testing.T) {
 // binary; --version prints what `roster version` prints.
 func TestVersionCommandAndFlagAgree(t *testing.T) {
 	t.Parallel()
-	r := invocation{Env: map[string]string{}}.roster(t, "version", "--json")
+	r := clitest.Invocation{Env: map[string]string{}}.Roster(t, "version", "--json")
 	var v map[string]any
 	if r.Code != cmdutil.ExitOK || json.Unmarshal([]byte(r.Out), &v) != nil {
 		t.Fatalf("version --json: exit %d %q %q", r.Code, r.Out, r.Err)
@@ -54,8 +56,8 @@ func TestVersionCommandAndFlagAgree(t *testing.T) {
 	if v["schema"] != "roster.version/v2" || v["go"] != runtime.Version() {
 		t.Errorf("version --json: %s", r.Out)
 	}
-	human := invocation{Env: map[string]string{}}.roster(t, "version")
-	flag := invocation{Env: map[string]string{}}.roster(t, "--version")
+	human := clitest.Invocation{Env: map[string]string{}}.Roster(t, "version")
+	flag := clitest.Invocation{Env: map[string]string{}}.Roster(t, "--version")
 	if human.Code != cmdutil.ExitOK || flag.Code != cmdutil.ExitOK || flag.Out != human.Out || !strings.HasPrefix(flag.Out, "roster ") {
 		t.Errorf("--version: exit %d %q, version: exit %d %q", flag.Code, flag.Out, human.Code, human.Out)
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/repo"
 	"github.com/roster-cli/roster/suggest"
@@ -14,12 +16,12 @@ import (
 // others without repeating the command.
 func TestAdvisoriesSharingACommandPrintItOnce(t *testing.T) {
 	t.Parallel()
-	w := bobTookTheLead(t)
-	w.ok(bob, bob, 5100, "repo", "edit", "--add-maintainer", carol.npub())
-	w.ok(carol, bob, 5200, "repo", "accept")
+	w := clitest.BobTookTheLead(t)
+	w.Ok(clitest.Bob, clitest.Bob, 5100, "repo", "edit", "--add-maintainer", clitest.Carol.Npub())
+	w.Ok(clitest.Carol, clitest.Bob, 5200, "repo", "accept")
 	// Alice's checkout still selects her coordinate (follow-lead) and her
 	// history lacks Carol's acceptance (synchronized by follow-lead too).
-	r := w.run(alice, alice, 6000, "repo")
+	r := w.Run(clitest.Alice, clitest.Alice, 6000, "repo")
 	if r.Code != cmdutil.ExitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Err)
 	}
@@ -27,8 +29,8 @@ func TestAdvisoriesSharingACommandPrintItOnce(t *testing.T) {
 		t.Fatalf("follow-lead printed %d times in the advisories, want once:\n%s", n, r.Err)
 	}
 	for _, want := range []string{
-		"its lead pointer resolves to " + bob.npub() + "/" + w.id + "\nswitch to the lead with: roster repo follow-lead",
-		"the same command also takes care of this:\n  " + carol.npub() + " accepted maintainership at",
+		"its lead pointer resolves to " + clitest.Bob.Npub() + "/" + w.Id + "\nswitch to the lead with: roster repo follow-lead",
+		"the same command also takes care of this:\n  " + clitest.Carol.Npub() + " accepted maintainership at",
 		"\n  synchronize your replicated membership history\n",
 	} {
 		if !strings.Contains(r.Err, want) {

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
@@ -30,49 +32,49 @@ func TestWorkspaceWriteMapsOKPrefixesToExitCodes(t *testing.T) {
 	t.Parallel()
 	ch := sectionstest.Load(t).Legacy(t).Channel
 	for _, c := range okPrefixCases {
-		w := importedWorld(t)
-		w.mustAs(swOwnerSK, "workspace", "grant", w.npub(swMoverSK), "--role", "mover")
-		w.mustAs(swOwnerSK, "workspace", "section", "add", "Beta")
-		before := w.stored().Revision
-		w.relay.SetMisbehaviour(devrelay.Misbehaviour{RefuseEvent: func(e *nostr.Event) string {
+		w := clitest.ImportedWorld(t)
+		w.MustAs(clitest.SwOwnerSK, "workspace", "grant", w.Npub(clitest.SwMoverSK), "--role", "mover")
+		w.MustAs(clitest.SwOwnerSK, "workspace", "section", "add", "Beta")
+		before := w.Stored().Revision
+		w.Relay.SetMisbehaviour(devrelay.Misbehaviour{RefuseEvent: func(e *nostr.Event) string {
 			if slices.Contains(sections.CommandKinds, e.Kind) {
 				return c.reason
 			}
 			return ""
 		}})
 		for _, write := range [][]string{
-			{"workspace", "grant", w.npub(swViewerSK)},
-			{"workspace", "revoke", w.npub(swMoverSK)},
+			{"workspace", "grant", w.Npub(clitest.SwViewerSK)},
+			{"workspace", "revoke", w.Npub(clitest.SwMoverSK)},
 			{"workspace", "move", ch, "--to", "Beta"},
 			{"workspace", "unassign", ch},
 			{"workspace", "section", "add", "Gamma"},
 			{"workspace", "section", "move", "Beta", "--to", "1"},
 		} {
-			r := w.as(swOwnerSK, append(write, "--json")...)
-			if e := decodeOut[errorOut](t, r); r.Code != c.exit || e.Error.Code != c.code {
+			r := w.As(clitest.SwOwnerSK, append(write, "--json")...)
+			if e := clitest.DecodeOut[clitest.ErrorOut](t, r); r.Code != c.exit || e.Error.Code != c.code {
 				t.Errorf("%v, %q: exit %d code %s, want %d %s", write[:2], c.reason, r.Code, e.Error.Code, c.exit, c.code)
 			}
 		}
-		if w.stored().Revision != before {
+		if w.Stored().Revision != before {
 			t.Errorf("%q: a refused write changed the workspace", c.reason)
 		}
 		// An import the relay refuses committed nothing: the signed import
 		// kept for a retry is dropped with it, except when the relay only
 		// asks to retry later.
-		fresh := newSWWorld(t)
-		fresh.publishLegacy()
-		fresh.relay.SetMisbehaviour(devrelay.Misbehaviour{RefuseEvent: func(e *nostr.Event) string {
+		fresh := clitest.NewSWWorld(t)
+		fresh.PublishLegacy()
+		fresh.Relay.SetMisbehaviour(devrelay.Misbehaviour{RefuseEvent: func(e *nostr.Event) string {
 			if e.Kind == sections.KindImport {
 				return c.reason
 			}
 			return ""
 		}})
-		r := fresh.as(swOwnerSK, "workspace", "import", "--json")
-		if e := decodeOut[errorOut](t, r); r.Code != c.exit || e.Error.Code != c.code {
+		r := fresh.As(clitest.SwOwnerSK, "workspace", "import", "--json")
+		if e := clitest.DecodeOut[clitest.ErrorOut](t, r); r.Code != c.exit || e.Error.Code != c.code {
 			t.Errorf("import, %q: exit %d code %s", c.reason, r.Code, e.Error.Code)
 		}
-		community, _ := sections.CanonicalCommunity(fresh.relay.URL())
-		evt, err := (pending.Dir{Root: fresh.homes[swOwnerSK]}).Pending(community, pubOf(t, swOwnerSK))
+		community, _ := sections.CanonicalCommunity(fresh.Relay.URL())
+		evt, err := (pending.Dir{Root: fresh.Homes[clitest.SwOwnerSK]}).Pending(community, clitest.PubOf(t, clitest.SwOwnerSK))
 		if kept := c.code == "rate-limited"; (evt != nil) != kept || err != nil {
 			t.Errorf("import, %q: kept %v, want %v (%v)", c.reason, evt != nil, kept, err)
 		}
@@ -83,23 +85,23 @@ func TestProjectWritesMapOKPrefixesToExitCodes(t *testing.T) {
 	t.Parallel()
 	for _, c := range okPrefixCases {
 		for _, write := range [][]string{
-			{"project", "relate", "<coord>", pcChanA},
+			{"project", "relate", "<coord>", clitest.PcChanA},
 			{"project", "update", "<coord>", "--name", "New"},
 			{"project", "create", "other", "--name", "Other"},
 		} {
-			w := newPCWorld(t)
-			w.identity(nostr.Now() - 10)
-			before := w.stored().Revision
-			w.relay.SetMisbehaviour(devrelay.Misbehaviour{RefuseEvent: func(*nostr.Event) string { return c.reason }})
+			w := clitest.NewPCWorld(t)
+			w.Identity(nostr.Now() - 10)
+			before := w.Stored().Revision
+			w.Relay.SetMisbehaviour(devrelay.Misbehaviour{RefuseEvent: func(*nostr.Event) string { return c.reason }})
 			args := append([]string(nil), write...)
 			if args[2] == "<coord>" {
-				args[2] = w.coord.String()
+				args[2] = w.Coord.String()
 			}
-			r := w.as(pcOwnerSK, append(args, "--json")...)
-			if e := decodeOut[errorOut](t, r); r.Code != c.exit || e.Error.Code != c.code {
+			r := w.As(clitest.PcOwnerSK, append(args, "--json")...)
+			if e := clitest.DecodeOut[clitest.ErrorOut](t, r); r.Code != c.exit || e.Error.Code != c.code {
 				t.Errorf("%v, %q: exit %d code %s, want %d %s", write[:2], c.reason, r.Code, e.Error.Code, c.exit, c.code)
 			}
-			if w.stored().Revision != before || w.storedCommands() != 0 {
+			if w.Stored().Revision != before || w.StoredCommands() != 0 {
 				t.Errorf("%v, %q: the refused write changed the project", write[:2], c.reason)
 			}
 		}

@@ -6,19 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roster-cli/roster/internal/cli/clitest"
+
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
-// runNoRepo runs roster as p in dir without --repo (the checkout selects).
-func (w *mutWorld) runNoRepo(dir string, p person, now int64, args ...string) result {
-	w.t.Helper()
-	full := append([]string{"--timeout", "5s", "--home", w.home["ROSTER_HOME"]}, relayArgs(w.relays)...)
-	return invocation{Env: withKey(w.home, p), Dir: dir, Now: time.Unix(now, 0)}.roster(w.t, append(full, args...)...)
-}
-
 // targetOf decodes the target object of a write's JSON (stdout).
-func targetOf(t *testing.T, r result) map[string]any {
+func targetOf(t *testing.T, r clitest.Result) map[string]any {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal([]byte(r.Out), &m); err != nil {
@@ -34,7 +29,7 @@ func targetOf(t *testing.T, r result) map[string]any {
 // targetLine is the first line of the human output that carries the
 // target, on stdout for a preview, on stderr for a refusal; it must come
 // before anything else of the write's own output.
-func targetLine(t *testing.T, r result) string {
+func targetLine(t *testing.T, r clitest.Result) string {
 	t.Helper()
 	for _, s := range []string{r.Out, r.Err} {
 		if i := strings.Index(s, "target repository: "); i >= 0 {
@@ -54,31 +49,31 @@ func targetLine(t *testing.T, r result) string {
 // command, previewed, refused or with nothing to change, in both outputs.
 func TestEveryWriteNamesItsTargetAndItsSource(t *testing.T) {
 	t.Parallel()
-	w := twoMaintainers(t)
-	w.ok(alice, alice, 2200, "repo", "edit", "--add-maintainer", carol.npub())
-	naddr := alice.naddr(w.id)
+	w := clitest.TwoMaintainers(t)
+	w.Ok(clitest.Alice, clitest.Alice, 2200, "repo", "edit", "--add-maintainer", clitest.Carol.Npub())
+	naddr := clitest.Alice.Naddr(w.Id)
 	want := "target repository: Test my-repo " + naddr + " (from --repo)"
 	for _, c := range []struct {
-		who  person
+		who  clitest.Person
 		args []string
 	}{
-		{alice, []string{"repo", "edit", "--add-maintainer", dave.npub(), "--dry-run"}},
-		{alice, []string{"repo", "edit", "--remove-maintainer", carol.npub(), "--dry-run"}},
-		{alice, []string{"repo", "edit", "--add-moderator", dave.npub(), "--dry-run"}},
-		{alice, []string{"repo", "edit", "--description", "new words", "--dry-run"}},
-		{alice, []string{"repo", "edit", "--fix-maintainers"}},            // refused: nothing-to-repair
-		{alice, []string{"repo", "edit", "--add-maintainer", bob.npub()}}, // nothing to change
-		{carol, []string{"repo", "accept", "--dry-run"}},
-		{bob, []string{"repo", "leave", "--dry-run"}},
-		{bob, []string{"repo", "follow-lead", "--dry-run"}},
-		{alice, []string{"repo", "repair", "--dry-run"}}, // refused: nothing-to-repair
+		{clitest.Alice, []string{"repo", "edit", "--add-maintainer", clitest.Dave.Npub(), "--dry-run"}},
+		{clitest.Alice, []string{"repo", "edit", "--remove-maintainer", clitest.Carol.Npub(), "--dry-run"}},
+		{clitest.Alice, []string{"repo", "edit", "--add-moderator", clitest.Dave.Npub(), "--dry-run"}},
+		{clitest.Alice, []string{"repo", "edit", "--description", "new words", "--dry-run"}},
+		{clitest.Alice, []string{"repo", "edit", "--fix-maintainers"}},                    // refused: nothing-to-repair
+		{clitest.Alice, []string{"repo", "edit", "--add-maintainer", clitest.Bob.Npub()}}, // nothing to change
+		{clitest.Carol, []string{"repo", "accept", "--dry-run"}},
+		{clitest.Bob, []string{"repo", "leave", "--dry-run"}},
+		{clitest.Bob, []string{"repo", "follow-lead", "--dry-run"}},
+		{clitest.Alice, []string{"repo", "repair", "--dry-run"}}, // refused: nothing-to-repair
 	} {
 		name := strings.Join(c.args, " ")
-		tg := targetOf(t, w.run(c.who, alice, 2300, append(c.args, "--json")...))
+		tg := targetOf(t, w.Run(c.who, clitest.Alice, 2300, append(c.args, "--json")...))
 		if tg["source"] != "--repo" || tg["naddr"] != naddr || tg["name"] != "Test my-repo" || tg["from"] != "--repo" {
 			t.Errorf("%s: target %v", name, tg)
 		}
-		if got := targetLine(t, w.run(c.who, alice, 2300, c.args...)); got != want {
+		if got := targetLine(t, w.Run(c.who, clitest.Alice, 2300, c.args...)); got != want {
 			t.Errorf("%s:\n got %q\nwant %q", name, got, want)
 		}
 	}
@@ -89,25 +84,25 @@ func TestEveryWriteNamesItsTargetAndItsSource(t *testing.T) {
 // says so and uses --repo.
 func TestAWriteNamesTheCheckoutsSourceAndAnOverriddenNostrRepo(t *testing.T) {
 	t.Parallel()
-	w := twoMaintainers(t)
-	naddr := alice.naddr(w.id)
-	dir, _ := checkoutSelecting(t, naddr)
-	args := []string{"repo", "edit", "--add-maintainer", dave.npub(), "--dry-run"}
-	tg := targetOf(t, w.runNoRepo(dir, alice, 2300, append(args, "--json")...))
+	w := clitest.TwoMaintainers(t)
+	naddr := clitest.Alice.Naddr(w.Id)
+	dir, _ := clitest.CheckoutSelecting(t, naddr)
+	args := []string{"repo", "edit", "--add-maintainer", clitest.Dave.Npub(), "--dry-run"}
+	tg := targetOf(t, w.RunNoRepo(dir, clitest.Alice, 2300, append(args, "--json")...))
 	if tg["source"] != "nostr.repo" || tg["naddr"] != naddr {
 		t.Fatalf("nostr.repo: %v", tg)
 	}
-	if got := targetLine(t, w.runNoRepo(dir, alice, 2300, args...)); got != "target repository: Test my-repo "+naddr+" (from nostr.repo)" {
+	if got := targetLine(t, w.RunNoRepo(dir, clitest.Alice, 2300, args...)); got != "target repository: Test my-repo "+naddr+" (from nostr.repo)" {
 		t.Fatalf("line %q", got)
 	}
 	// --repo names Bob's coordinate; nostr.repo names Alice's.
-	other := bob.naddr(w.id)
+	other := clitest.Bob.Naddr(w.Id)
 	over := append([]string{"--repo", other}, args...)
-	tg = targetOf(t, w.runNoRepo(dir, bob, 2300, append(over, "--json")...))
-	if tg["source"] != "--repo" || tg["naddr"] != other || len(toStrings(tg["overridden"])) != 1 || toStrings(tg["overridden"])[0] != naddr {
+	tg = targetOf(t, w.RunNoRepo(dir, clitest.Bob, 2300, append(over, "--json")...))
+	if tg["source"] != "--repo" || tg["naddr"] != other || len(clitest.ToStrings(tg["overridden"])) != 1 || clitest.ToStrings(tg["overridden"])[0] != naddr {
 		t.Fatalf("overridden: %v", tg)
 	}
-	r := w.runNoRepo(dir, bob, 2300, over...)
+	r := w.RunNoRepo(dir, clitest.Bob, 2300, over...)
 	if line := targetLine(t, r); !strings.HasSuffix(line, other+" (from --repo)") {
 		t.Fatalf("line %q", line)
 	}
@@ -116,17 +111,17 @@ func TestAWriteNamesTheCheckoutsSourceAndAnOverriddenNostrRepo(t *testing.T) {
 	}
 	// A remote: origin's nostr:// URL.
 	rdir := t.TempDir()
-	gitInit(t, rdir)
-	gitRun(t, rdir, "remote", "add", "origin", gitstate.NostrURL(alice.coord(w.id), nil))
-	tg = targetOf(t, w.runNoRepo(rdir, alice, 2300, append(args, "--json")...))
+	clitest.GitInit(t, rdir)
+	clitest.GitRun(t, rdir, "remote", "add", "origin", gitstate.NostrURL(clitest.Alice.Coord(w.Id), nil))
+	tg = targetOf(t, w.RunNoRepo(rdir, clitest.Alice, 2300, append(args, "--json")...))
 	if tg["source"] != "remote" || tg["remote"] != "origin" || tg["from"] != "remote origin" {
 		t.Fatalf("remote: %v", tg)
 	}
 	// ROSTER_REPO stands for --repo and is named as such.
-	env := withKey(w.home, alice)
+	env := clitest.WithKey(w.Home, clitest.Alice)
 	env["ROSTER_REPO"] = naddr
-	full := append(append([]string{"--timeout", "5s", "--home", w.home["ROSTER_HOME"]}, relayArgs(w.relays)...), append(args, "--json")...)
-	tg = targetOf(t, invocation{Env: env, Dir: w.dir, Now: time.Unix(2300, 0)}.roster(t, full...))
+	full := append(append([]string{"--timeout", "5s", "--home", w.Home["ROSTER_HOME"]}, clitest.RelayArgs(w.Relays)...), append(args, "--json")...)
+	tg = targetOf(t, clitest.Invocation{Env: env, Dir: w.Dir, Now: time.Unix(2300, 0)}.Roster(t, full...))
 	if tg["source"] != "ROSTER_REPO" || tg["from"] != "ROSTER_REPO" {
 		t.Fatalf("ROSTER_REPO: %v", tg)
 	}
@@ -136,26 +131,26 @@ func TestAWriteNamesTheCheckoutsSourceAndAnOverriddenNostrRepo(t *testing.T) {
 // run with no --repo, --repo otherwise; a refusal names it on stderr.
 func TestStatePublishNamesItsTarget(t *testing.T) {
 	t.Parallel()
-	s := newStateScene(t)
-	s.clone.commit("next")
-	s.clone.git("push", "-q", s.cloneURL, "main")
-	naddr := alice.naddr(s.w.id)
-	r := s.w.runNoRepo(s.clone.dir, alice, 1000, "repo", "state", "publish", "--dry-run", "--json")
+	s := clitest.NewStateScene(t)
+	s.Clone.Commit("next")
+	s.Clone.Git("push", "-q", s.CloneURL, "main")
+	naddr := clitest.Alice.Naddr(s.W.Id)
+	r := s.W.RunNoRepo(s.Clone.Dir, clitest.Alice, 1000, "repo", "state", "publish", "--dry-run", "--json")
 	if tg := targetOf(t, r); tg["source"] != "remote" || tg["remote"] != "origin" || tg["naddr"] != naddr {
 		t.Fatalf("target %v", tg)
 	}
-	h := s.w.run(alice, alice, 1000, "repo", "state", "publish", "--dry-run")
+	h := s.W.Run(clitest.Alice, clitest.Alice, 1000, "repo", "state", "publish", "--dry-run")
 	if got := targetLine(t, h); got != "target repository: Test my-repo "+naddr+" (from --repo)" {
 		t.Fatalf("line %q", got)
 	}
 	// Dave is no maintainer: refused, and the target is still named.
-	d := s.w.run(dave, alice, 1000, "repo", "state", "publish")
+	d := s.W.Run(clitest.Dave, clitest.Alice, 1000, "repo", "state", "publish")
 	if d.Code != cmdutil.ExitRefused || !strings.HasPrefix(targetLine(t, d), "target repository: Test my-repo "+naddr) {
 		t.Fatalf("refusal (exit %d):\n%s", d.Code, d.Err)
 	}
-	j := s.w.run(dave, alice, 1000, "repo", "state", "publish", "--json")
+	j := s.W.Run(clitest.Dave, clitest.Alice, 1000, "repo", "state", "publish", "--json")
 	var m map[string]any
-	decodeJSON(t, j, &m)
+	clitest.DecodeJSON(t, j, &m)
 	e, _ := m["error"].(map[string]any)
 	det, _ := e["details"].(map[string]any)
 	if tg, _ := det["target"].(map[string]any); tg == nil || tg["source"] != "--repo" {

@@ -1,0 +1,14 @@
+package account_test
+
+import (
+	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/account"
+	"github.com/roster-cli/roster/internal/cli/clitest"
+	"github.com/roster-cli/roster/internal/cli/root"
+)
+
+// TestMain runs the end-to-end tests with the tree of the commands they run.
+func TestMain(m *testing.M) {
+	clitest.Main(m, root.Tree{"login": {New: account.NewLoginCmd}, "logout": {New: account.NewLogoutCmd}, "whoami": {New: account.NewWhoamiCmd}})
+}

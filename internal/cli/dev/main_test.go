@@ -1,0 +1,12 @@
+package dev_test
+
+import (
+	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/clitest"
+	"github.com/roster-cli/roster/internal/cli/dev"
+	"github.com/roster-cli/roster/internal/cli/root"
+)
+
+// TestMain runs the end-to-end tests with the tree of the commands they run.
+func TestMain(m *testing.M) { clitest.Main(m, root.Tree{"dev": {New: dev.NewDevCmd}}) }

@@ -1,0 +1,15 @@
+package hooks_test
+
+import (
+	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/clitest"
+	"github.com/roster-cli/roster/internal/cli/hooks"
+	"github.com/roster-cli/roster/internal/cli/repo/tree"
+	"github.com/roster-cli/roster/internal/cli/root"
+)
+
+// TestMain runs the end-to-end tests with the tree of the commands they run.
+func TestMain(m *testing.M) {
+	clitest.Main(m, root.Tree{"hooks": {New: hooks.NewHooksCmd}, "repo": {New: tree.New, JSONDocs: tree.JSONDocs}})
+}

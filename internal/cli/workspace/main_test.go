@@ -1,0 +1,14 @@
+package workspace_test
+
+import (
+	"testing"
+
+	"github.com/roster-cli/roster/internal/cli/clitest"
+	"github.com/roster-cli/roster/internal/cli/root"
+	"github.com/roster-cli/roster/internal/cli/workspace"
+)
+
+// TestMain runs the end-to-end tests with the tree of the commands they run.
+func TestMain(m *testing.M) {
+	clitest.Main(m, root.Tree{"workspace": {New: workspace.NewWorkspaceCmd}})
+}
