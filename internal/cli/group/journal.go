@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/render"
@@ -35,28 +34,7 @@ func commandWords(cmd *cobra.Command, verb, group string, args ...string) []stri
 	if cmd == nil {
 		return words
 	}
-	cmd.Flags().Visit(func(f *pflag.Flag) {
-		if !intentFlags[f.Name] {
-			return
-		}
-		switch v := f.Value.(type) {
-		case pflag.SliceValue:
-			for _, s := range v.GetSlice() {
-				words = append(words, "--"+f.Name, s)
-			}
-			return
-		}
-		if f.Value.Type() == "bool" {
-			if f.Value.String() == "true" {
-				words = append(words, "--"+f.Name)
-			} else {
-				words = append(words, "--"+f.Name+"=false")
-			}
-			return
-		}
-		words = append(words, "--"+f.Name, f.Value.String())
-	})
-	return words
+	return append(words, cmdutil.Typed{Keep: func(name string) bool { return intentFlags[name] }}.Flags(cmd)...)
 }
 
 // noticeUnfinished says on stderr, before a group write signs anything,

@@ -23,7 +23,6 @@ import (
 	"github.com/roster-cli/roster/workspace/pipeline"
 	"github.com/roster-cli/roster/workspace/projects"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 // projectPreviewFlags are --dry-run and --yes.
@@ -310,30 +309,14 @@ func asTyped(cmd *cobra.Command, args []string) suggest.Command {
 // arguments and the project fields it sets.
 func typedWords(cmd *cobra.Command, args []string) []string {
 	words := append(strings.Fields(strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")), args...)
-	cmd.Flags().Visit(func(fl *pflag.Flag) {
-		// The project's own fields; the renderer adds the shared flags.
-		switch fl.Name {
+	// The project's own fields; the renderer adds the shared flags.
+	return append(words, cmdutil.Typed{Keep: func(name string) bool {
+		switch name {
 		case "name", "description", "home-channel", "add-repo", "remove-repo", "force-unresolved":
-		default:
-			return
+			return true
 		}
-		if sv, ok := fl.Value.(interface{ GetSlice() []string }); ok {
-			for _, v := range sv.GetSlice() {
-				words = append(words, "--"+fl.Name, v)
-			}
-			return
-		}
-		if fl.Value.Type() == "bool" {
-			if fl.Value.String() == "true" {
-				words = append(words, "--"+fl.Name)
-			} else {
-				words = append(words, "--"+fl.Name+"=false")
-			}
-			return
-		}
-		words = append(words, "--"+fl.Name, fl.Value.String())
-	})
-	return words
+		return false
+	}}.Flags(cmd)...)
 }
 
 // identityPreStep runs before an identity write builds and signs its event

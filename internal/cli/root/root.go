@@ -13,7 +13,6 @@ import (
 	"github.com/roster-cli/roster/settings"
 	"github.com/roster-cli/roster/suggest"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 // NewRootCmd builds the whole command tree of t.
@@ -212,7 +211,8 @@ func checkRelaySettings(a *cmdutil.Factory, cmd *cobra.Command, args []string) e
 	}
 	if err := settings.CheckRelays(where, values); err != nil {
 		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Kind: "usage", Err: err,
-			Commands: []suggest.Command{suggest.Command{Argv: append(append(strings.Fields(cmd.CommandPath()), args...), userFlags(cmd, "relay", "repo", "home")...)}.
+			Commands: []suggest.Command{suggest.Command{Argv: append(append(strings.Fields(cmd.CommandPath()), args...), cmdutil.Typed{Keep: func(name string) bool { return !slices.Contains([]string{"relay", "repo", "home"}, name) },
+				Omit: func(v string) bool { return secretIn(v, false) != "" }}.Flags(cmd)...)}.
 				With("--relay", "wss://<relay>").Because("a relay URL: ws://host[:port] or wss://host")}}
 	}
 	return nil
@@ -366,37 +366,4 @@ func addCompletionExamples(root *cobra.Command) {
 			sub.Example = examples[sub.Name()]
 		}
 	}
-}
-
-// userFlags are the flags the user set on cmd, as they would be typed
-// again (a list flag once per value), except skip (the selectors the
-// suggestion renderer adds itself) and any value holding a secret, which a
-// printed command never repeats: the command to rerun is the user's own,
-// with only the mistake replaced.
-func userFlags(cmd *cobra.Command, skip ...string) []string {
-	var out []string
-	cmd.Flags().Visit(func(f *pflag.Flag) {
-		if slices.Contains(skip, f.Name) {
-			return
-		}
-		if sv, ok := f.Value.(pflag.SliceValue); ok {
-			for _, v := range sv.GetSlice() {
-				if secretIn(v, false) == "" {
-					out = append(out, "--"+f.Name, v)
-				}
-			}
-			return
-		}
-		switch v := f.Value.String(); {
-		case f.Value.Type() == "bool" && v == "true":
-			out = append(out, "--"+f.Name)
-		case f.Value.Type() == "bool":
-			out = append(out, "--"+f.Name+"="+v)
-		case f.NoOptDefVal != "" && v == f.NoOptDefVal:
-			out = append(out, "--"+f.Name)
-		case secretIn(v, false) == "":
-			out = append(out, "--"+f.Name+"="+v)
-		}
-	})
-	return out
 }

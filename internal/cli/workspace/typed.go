@@ -11,7 +11,6 @@ import (
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/suggest"
-	"github.com/spf13/pflag"
 )
 
 // typedLeftOut are the flags a retry leaves out: how the result is shown
@@ -38,30 +37,6 @@ func typedRetry(a *cmdutil.Factory, set map[string]string) suggest.Command {
 		}
 		words = append(words, arg)
 	}
-	cmd.Flags().Visit(func(f *pflag.Flag) {
-		if slices.Contains(typedLeftOut, f.Name) {
-			return
-		}
-		flag := "--" + f.Name
-		if v, ok := set[flag]; ok {
-			words = append(words, flag, v)
-			return
-		}
-		if sv, ok := f.Value.(pflag.SliceValue); ok {
-			for _, v := range sv.GetSlice() {
-				words = append(words, flag, v)
-			}
-			return
-		}
-		if f.Value.Type() == "bool" {
-			if f.Value.String() == "true" {
-				words = append(words, flag)
-			} else {
-				words = append(words, flag+"=false")
-			}
-			return
-		}
-		words = append(words, flag, f.Value.String())
-	})
+	words = append(words, cmdutil.Typed{Keep: func(name string) bool { return !slices.Contains(typedLeftOut, name) }, Replace: set}.Flags(cmd)...)
 	return suggest.Roster(words...)
 }
