@@ -18,12 +18,13 @@ import (
 )
 
 // conn is one websocket to one relay, shared by every operation of a Pool.
-// We drive go-nostr's Connection ourselves instead of nostr.Relay because
-// nostr.Relay silently drops events that fail its own filter and signature
-// checks, so per-relay drop counts and CLOSED reasons would be invisible.
+// We drive the websocket ourselves (socket, not go-nostr's Connection: see
+// there) instead of nostr.Relay because nostr.Relay silently drops events
+// that fail its own filter and signature checks, so per-relay drop counts
+// and CLOSED reasons would be invisible.
 type conn struct {
 	url    string
-	ws     *nostr.Connection
+	ws     *socket
 	ctx    context.Context // canceled when the connection is closed
 	cancel context.CancelFunc
 	done   chan struct{} // closed when the reader has stopped
@@ -107,7 +108,7 @@ func dialError(err error) error {
 }
 
 func dial(ctx context.Context, url string) (*conn, error) {
-	ws, err := nostr.NewConnection(ctx, url, nil, nil)
+	ws, err := dialSocket(ctx, url)
 	if err != nil {
 		return nil, dialError(err)
 	}
@@ -121,7 +122,8 @@ func dial(ctx context.Context, url string) (*conn, error) {
 	return c, nil
 }
 
-// close tears the websocket down and waits for the reader to stop.
+// close tears the websocket down and waits for the reader to stop (the
+// reader closes the websocket as it stops, see read).
 func (c *conn) close() {
 	c.cancel()
 	<-c.done
@@ -129,14 +131,21 @@ func (c *conn) close() {
 
 func (c *conn) alive() bool { return c.ctx.Err() == nil }
 
+// read dispatches the relay's messages until the websocket fails or the
+// conn is closed. Whichever ends it, the websocket is closed at once as it
+// returns: the library closes it by itself only when a read it is waiting
+// in is cancelled, not after a read error (the relay dropped the TCP
+// connection) nor when close cancels between two reads; and a handshake
+// would wait on a relay that may never answer.
 func (c *conn) read() {
 	defer close(c.done)
+	defer c.ws.closeNow()
 	defer c.cancel()
 	var buf bytes.Buffer
 	parser := nostr.NewMessageParser()
 	for {
 		buf.Reset()
-		if err := c.ws.ReadMessage(c.ctx, &buf); err != nil {
+		if err := c.ws.readMessage(c.ctx, &buf); err != nil {
 			c.err = err
 			return
 		}
@@ -200,7 +209,7 @@ func (c *conn) write(ctx context.Context, msg []byte) error {
 	if !c.alive() {
 		return c.lostErr()
 	}
-	return c.ws.WriteMessage(ctx, msg)
+	return c.ws.writeMessage(ctx, msg)
 }
 
 func (c *conn) lostErr() error {
