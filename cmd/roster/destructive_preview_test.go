@@ -31,24 +31,13 @@ func untouched(t *testing.T, what string, before, after int) {
 	}
 }
 
-// homeWorld is a project world whose home channel pcHome exists, created
-// by creator (its owner) with the home-channel admin as admin.
-func homeWorld(t *testing.T, creator string) *clitest.PcWorld {
-	t.Helper()
-	w := clitest.NewPCWorld(t)
-	w.Group(creator, grouprelay.KindCreateGroup)
-	w.Group(creator, grouprelay.KindEditMetadata, nostr.Tag{"name", "roster-home"})
-	w.Group(creator, grouprelay.KindPutUser, nostr.Tag{"p", clitest.PubOf(t, clitest.PcAdminSK), "admin"})
-	return w
-}
-
 // Rule: `project delete --dry-run` says that the deletion cannot be undone
 // and what it removes (the home channel, the related channels, the member
 // repositories), publishes nothing and exits 0; the deletion run after it
 // makes the tombstone at the revision the preview named.
 func TestProjectDeleteDryRunSaysItCannotBeUndoneAndWhatItRemoves(t *testing.T) {
 	t.Parallel()
-	w := homeWorld(t, clitest.PcOwnerSK)
+	w := clitest.HomeWorld(t, clitest.PcOwnerSK)
 	w.Identity(nostr.Now()-10, nostr.Tag{"buzz-channel", clitest.PcHome})
 	if r := w.As(clitest.PcAdminSK, "project", "relate", w.Coord.String(), clitest.PcChanA); r.Code != cmdutil.ExitOK {
 		t.Fatalf("relate: exit %d %s", r.Code, r.Err)
@@ -114,7 +103,7 @@ type projectHomeFactsOut struct {
 // it named may then change the related channels.
 func TestProjectHomeChannelDryRunNamesWhoGainsAuthority(t *testing.T) {
 	t.Parallel()
-	w := homeWorld(t, clitest.PcOwnerSK)
+	w := clitest.HomeWorld(t, clitest.PcOwnerSK)
 	w.Identity(nostr.Now() - 10)
 	admin := clitest.PubOf(t, clitest.PcAdminSK)
 	adminNpub := render.WsPerson(admin, "").Npub
@@ -166,7 +155,7 @@ func TestProjectHomeChannelDryRunNamesWhoGainsAuthority(t *testing.T) {
 // --yes the binding is published.
 func TestProjectHomeChannelBindingWithoutMembershipNeedsYesInAPipe(t *testing.T) {
 	t.Parallel()
-	w := homeWorld(t, clitest.PcAdminSK) // the owner is no member of the channel
+	w := clitest.HomeWorld(t, clitest.PcAdminSK) // the owner is no member of the channel
 	w.Identity(nostr.Now() - 10)
 	before, events := w.Stored(), w.Relay.EventCount()
 	dry := w.As(clitest.PcOwnerSK, "project", "update", w.Coord.String(), "--home-channel", clitest.PcHome, "--dry-run", "--json")
@@ -313,7 +302,7 @@ type groupLeaveFactsOut struct {
 // after it removes the member.
 func TestGroupLeaveDryRunSaysWhatLeavingLoses(t *testing.T) {
 	t.Parallel()
-	w := homeWorld(t, clitest.PcOwnerSK)
+	w := clitest.HomeWorld(t, clitest.PcOwnerSK)
 	w.Identity(nostr.Now()-10, nostr.Tag{"buzz-channel", clitest.PcHome})
 	events := w.Relay.EventCount()
 	text := w.As(clitest.PcAdminSK, "group", "leave", clitest.PcHome, "--dry-run")
@@ -349,7 +338,7 @@ func TestGroupLeaveDryRunSaysWhatLeavingLoses(t *testing.T) {
 // binds it.
 func TestProjectHomeChannelBindingWithoutMembershipAsksOnATerminal(t *testing.T) {
 	t.Parallel()
-	w := homeWorld(t, clitest.PcAdminSK)
+	w := clitest.HomeWorld(t, clitest.PcAdminSK)
 	w.Identity(nostr.Now() - 10)
 	tty := func(answer string) clitest.Result {
 		env := map[string]string{"ROSTER_SECRET_KEY": clitest.PcOwnerSK, "ROSTER_HOME": t.TempDir()}

@@ -11,24 +11,7 @@ import (
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/devrelay/grouprelay"
 	"github.com/roster-cli/roster/graph"
-	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
-
-// fitRun runs args as inv on a fake terminal of cols columns (ttyOut) or
-// in a pipe, and fails unless roster exits 0.
-func fitRun(t *testing.T, inv clitest.Invocation, ttyOut bool, cols string, args ...string) string {
-	t.Helper()
-	e := map[string]string{"NO_COLOR": "1", "COLUMNS": cols}
-	for k, v := range inv.Env {
-		e[k] = v
-	}
-	inv.Env, inv.OutTTY = e, ttyOut
-	r := inv.Roster(t, args...)
-	if r.Code != cmdutil.ExitOK {
-		t.Fatalf("roster %v (tty %v): exit %d\n%s%s", args, ttyOut, r.Code, r.Out, r.Err)
-	}
-	return r.Out
-}
 
 // checkFits fails when a line is wider than cols, unless it is one
 // unbreakable token (an indented npub, URL or id) or a suggested command,
@@ -48,20 +31,20 @@ func checkFits(t *testing.T, out string, cols int) {
 // enough with --full would; --json is the same on a terminal and in a pipe.
 func checkHumanRule(t *testing.T, env clitest.Invocation, npub string, args ...string) string {
 	t.Helper()
-	tty := fitRun(t, env, true, "80", args...)
+	tty := clitest.FitRun(t, env, true, "80", args...)
 	checkFits(t, tty, 80)
 	if npub != "" {
 		checkShortNpubs(t, tty, npub, env, args...)
 	}
-	piped := fitRun(t, env, false, "80", args...)
+	piped := clitest.FitRun(t, env, false, "80", args...)
 	if strings.Contains(piped, "…") || (npub != "" && !strings.Contains(piped, npub)) {
 		t.Fatalf("%v piped: want whole npubs:\n%s", args, piped)
 	}
 	// Names and "(you)" are the same in a pipe: nothing differs.
-	if wide := fitRun(t, env, true, "100000", append(args, "--full")...); wide != piped {
+	if wide := clitest.FitRun(t, env, true, "100000", append(args, "--full")...); wide != piped {
 		t.Fatalf("%v piped differs from an unwrapped terminal with --full:\n%s\n---\n%s", args, piped, wide)
 	}
-	if j1, j2 := fitRun(t, env, true, "80", append(args, "--json")...), fitRun(t, env, false, "80", append(args, "--json")...); j1 != j2 {
+	if j1, j2 := clitest.FitRun(t, env, true, "80", append(args, "--json")...), clitest.FitRun(t, env, false, "80", append(args, "--json")...); j1 != j2 {
 		t.Fatalf("%v --json differs on a terminal:\n%s\n---\n%s", args, j1, j2)
 	}
 	return tty
@@ -80,7 +63,7 @@ func checkShortNpubs(t *testing.T, tty, npub string, env clitest.Invocation, arg
 			t.Fatalf("%v on a terminal: %s in full outside a command: %q", args, npub, line)
 		}
 	}
-	if full := fitRun(t, env, true, "80", append(args, "--full")...); !strings.Contains(strings.Join(strings.Fields(full), " "), npub) || strings.Contains(full, "…") {
+	if full := clitest.FitRun(t, env, true, "80", append(args, "--full")...); !strings.Contains(strings.Join(strings.Fields(full), " "), npub) || strings.Contains(full, "…") {
 		t.Fatalf("%v --full: want whole npubs:\n%s", args, full)
 	}
 }
@@ -139,12 +122,12 @@ func TestHumanReadsFitTheTerminalWithShortNpubs(t *testing.T) {
 		t.Parallel()
 		// The npub is the answer: whole even on a terminal, on its own line.
 		inv := clitest.Invocation{Env: clitest.WithKey(clitest.TestEnv(t), clitest.Alice)}
-		tty := fitRun(t, inv, true, "80", "whoami")
+		tty := clitest.FitRun(t, inv, true, "80", "whoami")
 		checkFits(t, tty, 80)
 		if !strings.HasPrefix(tty, clitest.Alice.Npub()+"\n") {
 			t.Fatalf("whoami on a terminal:\n%s", tty)
 		}
-		if piped, wide := fitRun(t, inv, false, "80", "whoami"), fitRun(t, inv, true, "100000", "whoami"); piped != wide {
+		if piped, wide := clitest.FitRun(t, inv, false, "80", "whoami"), clitest.FitRun(t, inv, true, "100000", "whoami"); piped != wide {
 			t.Fatalf("piped differs from an unwrapped terminal:\n%s\n---\n%s", piped, wide)
 		}
 	})
@@ -169,15 +152,15 @@ func TestProjectAndGroupReadsNamePeople(t *testing.T) {
 	env := clitest.Invocation{Env: map[string]string{"ROSTER_SECRET_KEY": clitest.PcOwnerSK, "ROSTER_HOME": t.TempDir()}}
 	relay := []string{"--relay", w.Relay.URL(), "--timeout", "5s"}
 	owner, admin := graph.Npub(w.Coord.Owner), graph.Npub(clitest.PubOf(t, clitest.PcAdminSK))
-	show := fitRun(t, env, true, "120", append([]string{"project", "show", w.Coord.String()}, relay...)...)
+	show := clitest.FitRun(t, env, true, "120", append([]string{"project", "show", w.Coord.String()}, relay...)...)
 	if !strings.Contains(show, "olive ("+clitest.ShortNpubForTest(owner)+") (you)") {
 		t.Fatalf("project show on a terminal does not name the owner:\n%s", show)
 	}
-	group := fitRun(t, env, true, "120", append([]string{"group", "show", clitest.PcHome}, relay...)...)
+	group := clitest.FitRun(t, env, true, "120", append([]string{"group", "show", clitest.PcHome}, relay...)...)
 	if !strings.Contains(group, "adam ("+clitest.ShortNpubForTest(admin)+")") {
 		t.Fatalf("group show on a terminal does not name the admin:\n%s", group)
 	}
-	if piped := fitRun(t, env, false, "120", append([]string{"project", "show", w.Coord.String()}, relay...)...); !strings.Contains(piped, "olive ("+owner+") (you)") {
+	if piped := clitest.FitRun(t, env, false, "120", append([]string{"project", "show", w.Coord.String()}, relay...)...); !strings.Contains(piped, "olive ("+owner+") (you)") {
 		t.Fatalf("project show piped:\n%s", piped)
 	}
 }

@@ -24,8 +24,8 @@ import (
 // suggested command, a coordinate ("npub1…/id") or a nostr:// URL.
 func checkNamedOneWay(t *testing.T, inv clitest.Invocation, names map[string]string, args ...string) {
 	t.Helper()
-	tty := fitRun(t, inv, true, "200", args...)
-	piped := fitRun(t, inv, false, "200", args...)
+	tty := clitest.FitRun(t, inv, true, "200", args...)
+	piped := clitest.FitRun(t, inv, false, "200", args...)
 	for npub, name := range names {
 		if !strings.Contains(tty, name+" ("+clitest.ShortNpubForTest(npub)+")") {
 			t.Fatalf("%v on a terminal does not read %q:\n%s", args, name+" ("+clitest.ShortNpubForTest(npub)+")", tty)
@@ -120,10 +120,10 @@ func TestEveryReadNamesPeopleOneWay(t *testing.T) {
 		checkNamedOneWay(t, inv, map[string]string{owner: "olive"}, show...)
 		// The home channel by its relay-signed name: the id short on a
 		// terminal, whole in a pipe.
-		if tty := fitRun(t, inv, true, "200", show...); !strings.Contains(tty, "home channel  #home-room ("+clitest.PcHome[:4]+"…"+clitest.PcHome[len(clitest.PcHome)-4:]+")") {
+		if tty := clitest.FitRun(t, inv, true, "200", show...); !strings.Contains(tty, "home channel  #home-room ("+clitest.PcHome[:4]+"…"+clitest.PcHome[len(clitest.PcHome)-4:]+")") {
 			t.Fatalf("project show on a terminal does not name the home channel:\n%s", tty)
 		}
-		if piped := fitRun(t, inv, false, "200", show...); !strings.Contains(piped, "home channel  #home-room ("+clitest.PcHome+")") {
+		if piped := clitest.FitRun(t, inv, false, "200", show...); !strings.Contains(piped, "home channel  #home-room ("+clitest.PcHome+")") {
 			t.Fatalf("project show in a pipe does not name the home channel:\n%s", piped)
 		}
 	})

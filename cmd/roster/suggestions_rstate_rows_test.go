@@ -153,7 +153,7 @@ var rstateRows = []suggestionRow{
 		}
 	}},
 	{"binding a project to a channel one is no member of, in a pipe: the same with --yes", func(t *testing.T) {
-		w := homeWorld(t, clitest.PcAdminSK) // the owner is no member of the channel
+		w := clitest.HomeWorld(t, clitest.PcAdminSK) // the owner is no member of the channel
 		for _, args := range [][]string{
 			{"project", "create", "bound", "--name", "Bound", "--home-channel", clitest.PcHome},
 			{"project", "update", w.Coord.String(), "--home-channel", clitest.PcHome},
@@ -223,7 +223,7 @@ var rstateRows = []suggestionRow{
 		}
 	}},
 	{"project relate by a stranger to a project with a home channel: the channel's members", func(t *testing.T) {
-		w := homeWorld(t, clitest.PcOwnerSK)
+		w := clitest.HomeWorld(t, clitest.PcOwnerSK)
 		w.Identity(nostr.Now()-10, nostr.Tag{"buzz-channel", clitest.PcHome})
 		r := w.As(clitest.PcStrangerSK, "project", "relate", w.Coord.String(), clitest.PcChanA, "--json")
 		e := wantError(t, r, cmdutil.ExitRefused, "not-authorized")

@@ -18,7 +18,7 @@ import (
 // slowWorld is a repository Alice leads on n relays that answer every REQ
 // after hold, and a log of when each REQ arrived.
 func slowWorld(t *testing.T, n int, hold time.Duration) (*clitest.MutWorld, *reqWindows) {
-	w := hostileWorld(t, n, devrelay.Misbehaviour{})
+	w := clitest.HostileWorld(t, n, devrelay.Misbehaviour{})
 	w.Seed(clitest.Alice.Announce(t, w.Id, 100))
 	log := &reqWindows{hold: hold}
 	for i, r := range w.Relays {

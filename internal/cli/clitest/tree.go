@@ -17,7 +17,7 @@ import (
 	"github.com/roster-cli/roster/internal/cli/root"
 )
 
-// tree is the command tree this test binary runs (Main).
+// Tree is the command tree this test binary runs (Main).
 var tree root.Tree
 
 // Main runs the tests of m with t as the command tree. It is the test

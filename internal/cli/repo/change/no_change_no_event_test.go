@@ -1,4 +1,4 @@
-package main
+package change_test
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package main
+package repo_test
 
 import (
 	"fmt"
@@ -14,12 +14,6 @@ import (
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
 
-// hostileWorld is a mutWorld whose relays misbehave as m says.
-func hostileWorld(t *testing.T, n int, m devrelay.Misbehaviour) *clitest.MutWorld {
-	t.Helper()
-	return &clitest.MutWorld{T: t, Relays: devrelay.StartN(t, n, devrelay.Options{Misbehave: m}), Id: "my-repo", Home: clitest.TestEnv(t), Dir: t.TempDir()}
-}
-
 // Rule (verification does not assume an identical filter returns fresh
 // results): a relay that caches identical filters (as @nostr-relay does for
 // a second; here for a minute, so the test cannot outrun it) answers the
@@ -27,7 +21,7 @@ func hostileWorld(t *testing.T, n int, m devrelay.Misbehaviour) *clitest.MutWorl
 // the new announcement. The re-resolution includes what the relays returned
 // by id, so repo edit is verified: exit 0, verified true.
 func TestRepoEditIsVerifiedAgainstAFilterCachingRelay(t *testing.T) {
-	w := hostileWorld(t, 2, devrelay.Misbehaviour{CacheFilters: time.Minute})
+	w := clitest.HostileWorld(t, 2, devrelay.Misbehaviour{CacheFilters: time.Minute})
 	w.Seed(clitest.Alice.Announce(t, w.Id, 100))
 	out := w.Ok(clitest.Alice, clitest.Alice, 1000, "repo", "edit", "--add-maintainer", clitest.Bob.Npub())
 	if out["verified"] != true {
@@ -68,7 +62,7 @@ func TestAWriteAsksForItsSubjectsDeletions(t *testing.T) {
 func TestASecondEditAgainstAFilterCachingRelayNeverDropsTheFirst(t *testing.T) {
 	// Longer than the whole first write (whose last re-read comes at least
 	// membership.CutWindow after its publish), so its answers are cached.
-	w := hostileWorld(t, 1, devrelay.Misbehaviour{CacheFilters: 1500 * time.Millisecond})
+	w := clitest.HostileWorld(t, 1, devrelay.Misbehaviour{CacheFilters: 1500 * time.Millisecond})
 	w.Seed(clitest.Alice.Announce(t, w.Id, 100))
 	w.Ok(clitest.Alice, clitest.Alice, 1000, "repo", "edit", "--add-maintainer", clitest.Bob.Npub())
 	deadline := time.Now().Add(10 * time.Second)
