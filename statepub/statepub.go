@@ -200,6 +200,11 @@ type Failure struct {
 	// Changed are the events that changed since the plan
 	// (concurrent-change), as people say them.
 	Changed []string
+	// Phase is the phase an interrupted publication had reached, Sent the
+	// relays the state event was written to before the interrupt
+	// (interrupted; empty: nothing was sent).
+	Phase string
+	Sent  []string
 }
 
 func (f *Failure) Error() string { return strings.Join(f.Lines, "\n") }
@@ -229,7 +234,7 @@ func (p Pipeline) Run(ctx context.Context, opts Options) (*Outcome, error) {
 	}
 	v, err := p.discover(ctx)
 	if err != nil {
-		return nil, err
+		return nil, stopped(ctx, nil, opts.Force, PhaseDiscovering, err)
 	}
 	out := &Outcome{View: v, DryRun: opts.DryRun}
 	if out.Unfinished, err = p.unfinished(v, author); err != nil {
@@ -262,7 +267,7 @@ func (p Pipeline) Run(ctx context.Context, opts Options) (*Outcome, error) {
 	}
 	cut, err := p.recheck(ctx, out)
 	if err != nil {
-		return nil, err
+		return nil, stopped(ctx, out, opts.Force, PhaseRechecking, err)
 	}
 	return out, p.journalEnd(out, p.publish(ctx, out, cut))
 }
@@ -292,6 +297,11 @@ func (p Pipeline) plan(ctx context.Context, v *discovery.View, author string, op
 	// The author's own file:// URLs count; anybody else's are shown only.
 	pl.Servers = gitstate.ComponentServers(v.Resolution, author)
 	pl.Availability = p.Availability(ctx, pl.Servers, pl.Refs)
+	if err := ctx.Err(); err != nil {
+		// Stopped while the servers were asked: what they did not answer
+		// says nothing about the objects.
+		return pl, stopped(ctx, nil, opts.Force, PhaseCheckingGit, err)
+	}
 	if f := pl.Availability.Failure(); f != nil {
 		class := Refused
 		if f.Evidence {
@@ -390,22 +400,39 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, cut *relaypool.Fetc
 	pl.CreatedAt = max(p.Now().Unix(), pl.NotBefore)
 	evt := gitstate.StateEvent(v.Coordinate().Identifier, pl.Head, pl.Refs, pl.CreatedAt)
 	if err := p.Signer.SignEvent(ctx, evt); err != nil {
-		return &SignerError{Err: err}
+		return stopped(ctx, out, pl.Forced, PhaseSigning, &SignerError{Err: err})
 	}
 	if evt.PubKey != pl.Author {
 		return &Failure{Failure: failure.Failure{Code: CodeSignerMismatched, Class: Failed}, Outcome: out, Lines: []string{"the signer signed with a different key than it reported; nothing was published"}}
+	}
+	if err := ctx.Err(); err != nil {
+		return stopped(ctx, out, pl.Forced, PhaseSigning, err)
 	}
 	out.Event = evt
 	if err := p.journalBegin(out, evt); err != nil {
 		return err
 	}
-	d := p.Relays.Deliver(ctx, v.PublishRelays(), evt, relaypool.DeliverOptions{BeforeReadBack: p.AfterPublish, Answered: out.kept.Answered(0)})
+	phase := PhasePublishing
+	d := p.Relays.Deliver(ctx, v.PublishRelays(), evt, relaypool.DeliverOptions{BeforeReadBack: func() {
+		phase = PhaseReadingBack
+		if p.AfterPublish != nil {
+			p.AfterPublish()
+		}
+	}, Answered: out.kept.Answered(0)})
 	out.Delivery = d
+	if ctx.Err() != nil {
+		// Interrupted or past the deadline: say what was sent, verify
+		// nothing more.
+		return stoppedAfterSending(ctx, out, evt, phase)
+	}
 	if d.Accepted == 0 {
 		return &Failure{Failure: failure.Failure{Code: CodePublishFailed, Class: Failed, Next: []suggest.Command{publishCmd(pl.Forced)}}, Outcome: out, Lines: []string{fmt.Sprintf("no relay accepted the state event %s; nothing was published", evt.ID)}}
 	}
 	problems := d.Problems()
 	after, err := p.discover(ctx)
+	if ctx.Err() != nil {
+		return stoppedAfterSending(ctx, out, evt, PhaseVerifying)
+	}
 	if err != nil {
 		problems = append(problems, "re-reading the repository failed: "+discovery.Why(err))
 	} else {

@@ -335,6 +335,7 @@ var suggestionSites = map[suggestionSite]siteCoverage{
 	{"report/share.go", "Share.WithClone"}:                               {Elsewhere: "TestOrdinaryWorldJourney"},
 	{"report/share.go", "ShareOf"}:                                       {Rows: []string{"an invitation's share: the accept command sent to the invitee", "an invitation's human output: the invitee's accept command"}},
 	{"statepub/compare.go", "nextFor"}:                                   {Rows: []string{"repo state of a branch ahead of the published state: publish it", "repo state of a published commit this checkout lacks: fetch it, then fast-forward"}},
+	{"statepub/interrupted.go", "stoppedAfterSending"}:                   {Rows: []string{"repo state publish interrupted after the relay accepted: repo state shows it"}},
 	{"statepub/journal.go", "Pipeline.journalBegin"}:                     {Rows: []string{"repo state publish with a full journal: pending, then publish"}},
 	{"statepub/journal.go", "journalUnreadable"}:                         {Rows: []string{"repo state publish with a journal that cannot be read: pending, then publish"}},
 	{"statepub/recheck.go", "Pipeline.recheck"}:                          {Rows: []string{"repo state publish whose recheck sees a newer state: compare, then publish"}},

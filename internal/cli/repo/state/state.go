@@ -394,6 +394,9 @@ func statePublishFailure(a *cmdutil.Factory, err error, opts statepub.Options) e
 	case !errors.As(err, &f):
 		return err
 	}
+	if f.Code == statepub.CodeInterrupted {
+		return stoppedPublish(a, f, opts)
+	}
 	code := cmdutil.ExitCode(f.Class)
 	lines := append(append([]string{}, f.Lines...), indentLines(f.Problems)...)
 	details := map[string]any{}
