@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
@@ -30,6 +31,12 @@ import (
 // Open, so that the same repositories are refused for the same reasons.
 type gitRepo struct {
 	s *filesystem.Storage
+	// opened is the config file as openGitRepo parsed it to check the
+	// repository's format; the first Config call takes it instead of
+	// reading and parsing the file a second time, later calls read it anew
+	// (the file may have been edited since). Atomic: a Checkout may be
+	// read from several goroutines.
+	opened atomic.Pointer[config.Config]
 }
 
 // The errors go-git's Open returns; goGitRefuses hands the last three to
@@ -80,7 +87,9 @@ func openGitRepo(path string, detect bool) (repo *gitRepo, wtRoot string, err er
 	if wt != nil {
 		wtRoot = wt.Root()
 	}
-	return &gitRepo{s: s}, wtRoot, nil
+	r := &gitRepo{s: s}
+	r.opened.Store(cfg)
+	return r, wtRoot, nil
 }
 
 // dotGitFilesystems is go-git's dotGitToOSFilesystems.
@@ -232,7 +241,12 @@ func verifyExtensions(cfg *config.Config) error {
 }
 
 // Config is the repository's own config file, parsed.
-func (r *gitRepo) Config() (*config.Config, error) { return r.s.Config() }
+func (r *gitRepo) Config() (*config.Config, error) {
+	if cfg := r.opened.Swap(nil); cfg != nil {
+		return cfg, nil
+	}
+	return r.s.Config()
+}
 
 // Head is HEAD resolved to the reference holding an object id.
 func (r *gitRepo) Head() (*plumbing.Reference, error) {

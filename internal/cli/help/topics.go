@@ -152,11 +152,15 @@ Examples:
   roster repo --json | jq .lead_maintainer      # an external jq works too
 `
 
-// helpTopics are the topics of `roster help`, in the order listed.
-var helpTopics = []struct{ Name, Short, Text string }{
-	{"environment", "Environment variables roster reads (home, relays, key, colour)", EnvironmentTopic},
-	{"exit-codes", "Exit codes and the JSON error object", exitCodesTopic()},
-	{"formatting", "JSON output: --json, --json-fields and --jq", formattingTopic},
+// helpTopics are the topics of `roster help`, in the order listed. A
+// topic's text is built when it is printed, not when the program starts.
+var helpTopics = []struct {
+	Name, Short string
+	Text        func() string
+}{
+	{"environment", "Environment variables roster reads (home, relays, key, colour)", func() string { return EnvironmentTopic }},
+	{"exit-codes", "Exit codes and the JSON error object", exitCodesTopic},
+	{"formatting", "JSON output: --json, --json-fields and --jq", func() string { return formattingTopic }},
 }
 
 func topicNames() []string {
@@ -225,7 +229,7 @@ Every command also takes --help.`,
 			if len(args) == 1 {
 				for _, t := range helpTopics {
 					if t.Name == args[0] {
-						_, err := fmt.Fprint(a.Io.Out, t.Text)
+						_, err := fmt.Fprint(a.Io.Out, t.Text())
 						return err
 					}
 				}
