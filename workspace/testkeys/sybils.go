@@ -78,30 +78,47 @@ func sybil(sk, identifier string, i int) (*nostr.Event, error) {
 		{"d", identifier}, {"name", fmt.Sprintf("spam %d", i)},
 		{"M", pk}, {"m", pk}, {"maintainers", pk},
 	}}
+	if err := (bip340Key{d: d, skb: skb, pkb: *pkb}).Sign(evt); err != nil {
+		return nil, err
+	}
+	return evt, nil
+}
+
+// bip340Key signs with a secret scalar d whose public point has an even Y
+// (d negated if not) and x-only public key pkb.
+type bip340Key struct {
+	d   btcec.ModNScalar
+	skb []byte
+	pkb [32]byte
+}
+
+// Sign sets evt's id and BIP-340 signature; evt.PubKey must be k's key.
+func (k bip340Key) Sign(evt *nostr.Event) error {
+	skb, pkb, d := k.skb, k.pkb, k.d
 	h := sha256.Sum256(evt.Serialize())
 	// A deterministic nonce (test keys sign public spam; BIP-340's nonce
 	// derivation is for secrecy, which these keys do not need).
-	var k btcec.ModNScalar
+	var n btcec.ModNScalar
 	nonce := sha256.Sum256(append(append([]byte("roster-testkeys-sybil-nonce"), skb...), h[:]...))
-	k.SetBytes(&nonce)
-	if k.IsZero() {
-		return nil, errors.New("sybil nonce is zero")
+	n.SetBytes(&nonce)
+	if n.IsZero() {
+		return errors.New("sybil nonce is zero")
 	}
 	var r btcec.JacobianPoint
-	btcec.ScalarBaseMultNonConst(&k, &r)
+	btcec.ScalarBaseMultNonConst(&n, &r)
 	r.ToAffine()
 	if r.Y.IsOdd() {
-		k.Negate()
+		n.Negate()
 	}
 	rx := r.X.Bytes()
 	challenge := taggedHash("BIP0340/challenge", rx[:], pkb[:], h[:])
 	var e btcec.ModNScalar
 	e.SetBytes(&challenge)
-	s := new(btcec.ModNScalar).Mul2(&e, &d).Add(&k)
+	s := new(btcec.ModNScalar).Mul2(&e, &d).Add(&n)
 	sb := s.Bytes()
 	evt.ID = hex.EncodeToString(h[:])
 	evt.Sig = hex.EncodeToString(append(rx[:], sb[:]...))
-	return evt, nil
+	return nil
 }
 
 func taggedHash(tag string, parts ...[]byte) [32]byte {
