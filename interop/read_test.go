@@ -111,9 +111,13 @@ func TestRosterResolvesAnnouncementsSignedByNostrTools(t *testing.T) {
 		t.Run(s.name, func(t *testing.T) {
 			t.Parallel()
 			relays := s.relays(t)
+			// Every case's events in one nostr-tools run (each case has its
+			// own identifier, so one case's events are not another's):
+			// starting node and loading nostr-tools costs about a second,
+			// once per setup instead of once per case.
+			var drafts []map[string]any
 			for i, c := range cases {
 				id := fmt.Sprintf("repo-%d", i)
-				var drafts []map[string]any
 				for _, a := range c.repos {
 					drafts = append(drafts, a.draft(id))
 				}
@@ -123,8 +127,10 @@ func TestRosterResolvesAnnouncementsSignedByNostrTools(t *testing.T) {
 					"identifier": id, "head": "main",
 					"refs": map[string]string{"refs/heads/main": oid, "refs/tags/v1": tagOID, "refs/tags/v1^{}": oid},
 				}})
-				node(t, "publish", map[string]any{"relays": relays, "events": drafts}, nil)
-
+			}
+			node(t, "publish", map[string]any{"relays": relays, "events": drafts}, nil)
+			for i, c := range cases {
+				id := fmt.Sprintf("repo-%d", i)
 				res, m := run{Home: t.TempDir()}.ok(t, append([]string{"repo", "--json", "--timeout", "10s", "--repo", c.selected.naddr(id)}, relayFlags(relays)...)...)
 				var lead string
 				if m["lead_maintainer"] != nil {

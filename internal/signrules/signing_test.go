@@ -89,7 +89,7 @@ var allowedSites = map[site]allowed{
 	{"signer/encrypted.go", "EncryptedSigner.SignEvent"}:        {Exempt: "the signer's implementation (decrypts, then KeySigner)"},
 	{"golden/golden.go", "Scenario.Build"}:                      {Exempt: "golden scenarios: fixture events signed with test keys"},
 	{"workspace/testkeys/testkeys.go", "Sign"}:                  {Exempt: "test helper: only tests import workspace/testkeys"},
-	{"workspace/testkeys/sybils.go", "Sybils"}:                  {Exempt: "test helper: only tests import workspace/testkeys"},
+	{"workspace/testkeys/sybils.go", "sybil"}:                   {Exempt: "test helper: only tests import workspace/testkeys"},
 	{"devrelay/relay.go", "Relay.env"}:                          {Exempt: "the dev relay's own key (NIP-11 self): relay-signed projections and group state"},
 	{"devrelay/grouprelay/grouprelay.go", "Authority.emit"}:     {Exempt: "the dev relay's own key: NIP-29 39000-series group state"},
 	{"devrelay/grouprelay/requests.go", "Authority.transition"}: {Exempt: "the dev relay's own key: NIP-29 membership it applies"},
