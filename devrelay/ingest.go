@@ -49,6 +49,8 @@ func (r *Relay) route(ctx context.Context, authed string, evt *nostr.Event) erro
 	if !governed {
 		return nil
 	}
+	r.routing.Lock()
+	defer r.routing.Unlock()
 	emit, err := a.Ingest(ctx, r.env(), authed, evt)
 	if err != nil {
 		return err

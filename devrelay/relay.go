@@ -45,6 +45,10 @@ type Relay struct {
 	store     *store
 	live      *liveTable
 	authority map[int]Authority
+	// routing is held from an authority's commit until the events it
+	// derived are stored: a later command (and the conflict it is answered
+	// with) never sees a commit whose projection a read cannot yet find.
+	routing sync.Mutex
 
 	slow   atomic.Int64 // EOSE delay in nanoseconds
 	silent atomic.Bool
