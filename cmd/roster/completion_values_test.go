@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roster-cli/roster/internal/cli/clitest"
+	"github.com/roster-cli/roster/internal/clitest"
 )
 
 // --role and --seed complete their fixed values, never file names.

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/roster-cli/roster/internal/cli/clitest"
+	"github.com/roster-cli/roster/internal/clitest"
 
 	"github.com/roster-cli/roster/internal/cli/account"
 	"github.com/roster-cli/roster/signer"

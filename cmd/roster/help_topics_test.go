@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roster-cli/roster/internal/cli/clitest"
+	"github.com/roster-cli/roster/internal/clitest"
 
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	clihelp "github.com/roster-cli/roster/internal/cli/help"
@@ -97,7 +97,7 @@ func TestExitCodeTopicMatchesDocs(t *testing.T) {
 }
 
 // The environment topic names every environment variable roster's own
-// code reads (not the tests' harness, internal/cli/clitest).
+// code reads (not the tests' harness, internal/clitest).
 func TestEnvironmentTopicNamesEveryVariableRead(t *testing.T) {
 	t.Parallel()
 	read := regexp.MustCompile(`[Gg]etenv\("([A-Z_]+)"\)`)

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/roster-cli/roster/internal/cli/clitest"
+	"github.com/roster-cli/roster/internal/clitest"
 )
 
 // smartHTTPServer is a bare repository served over Git's smart HTTP

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/roster-cli/roster/internal/cli/clitest"
+	"github.com/roster-cli/roster/internal/clitest"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/roster-cli/roster/internal/cli/clitest"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/clitest"
 )
 
 // Rows of TestEveryPrintedCommandMovesForward for an interrupted

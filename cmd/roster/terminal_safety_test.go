@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/roster-cli/roster/internal/cli/clitest"
+	"github.com/roster-cli/roster/internal/clitest"
 
 	"github.com/coder/websocket"
 	"github.com/nbd-wtf/go-nostr"

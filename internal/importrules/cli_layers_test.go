@@ -12,10 +12,7 @@ import (
 // (the command list, which main runs) imports the noun packages it
 // assembles, except that a repo subpackage or hooks may import repo,
 // repo/tree the repo subpackages it adds to roster repo, and repo/change
-// hooks (an accepted change tells the pre-push guard to fetch afresh). The
-// test harness clitest imports root and the bottom layers only, so that a
-// noun's tests build without the other nouns, and no production package
-// imports it.
+// hooks (an accepted change tells the pre-push guard to fetch afresh).
 func TestTheCommandTreeIsLayered(t *testing.T) {
 	prod, _ := imports(t)
 	const cli = "internal/cli/"
@@ -42,23 +39,21 @@ func TestTheCommandTreeIsLayered(t *testing.T) {
 // are relative to internal/cli.
 func layerViolation(from, to string) string {
 	switch {
-	case to == "clitest":
-		return "clitest is the end-to-end tests' harness; only tests import it"
 	case from == "cmdutil":
 		return "cmdutil is the bottom layer of the command tree"
 	case from == "render" && to != "cmdutil":
 		return "render imports only cmdutil"
 	case to == "commands":
 		return "only main imports the command list"
-	case to == "root" && (from == "commands" || from == "clitest"):
+	case to == "root" && from == "commands":
 		return ""
 	case to == "root":
-		return "only main, the command list and the test harness import root"
+		return "only main, the command list and the tests' harness (internal/clitest) import root"
 	case to == "cmdutil" || to == "render":
 		return ""
 	case from == "root" && to == "help":
 		return "" // the root carries the help command and --version
-	case from == "root" || from == "clitest":
+	case from == "root":
 		return "a tree is run without knowing its nouns; only commands assembles them"
 	case from == "commands":
 		return ""
@@ -81,8 +76,8 @@ func TestLayerViolationCases(t *testing.T) {
 		ok       bool
 	}{
 		{"repo", "cmdutil", true}, {"repo/change", "repo", true}, {"hooks", "repo", true},
-		{"commands", "group", true}, {"root", "group", false}, {"root", "help", true}, {"clitest", "root", true},
-		{"clitest", "repo", false}, {"repo", "clitest", false}, {"group", "commands", false}, {"repo/tree", "repo/change", true},
+		{"commands", "group", true}, {"root", "group", false}, {"root", "help", true},
+		{"group", "commands", false}, {"repo/tree", "repo/change", true},
 		{"repo/change", "hooks", true}, {"hooks", "repo/change", false}, {"render", "cmdutil", true},
 		{"cmdutil", "render", false}, {"render", "repo", false}, {"repo", "repo/change", false},
 		{"group", "project", false}, {"workspace", "root", false},

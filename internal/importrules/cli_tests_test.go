@@ -7,7 +7,7 @@ import (
 
 // Rule (docs/architecture.md, "Import direction"; a one-file change in one
 // command rebuilds only that command's tests): a noun's tests import the
-// noun, the harness (clitest), the bottom layers and the root, never
+// noun, the harness (internal/clitest), the bottom layers and the root, never
 // another noun or the whole command list. roster repo's packages' tests
 // run roster repo's tree (repo/tree); pending's run the whole list, because
 // resuming is every noun's write.
@@ -41,7 +41,7 @@ func TestANounsTestsBuildWithoutTheOtherNouns(t *testing.T) {
 // they may); both are relative to internal/cli.
 func testImportViolation(noun, to string) string {
 	switch {
-	case to == noun, to == "clitest", to == "cmdutil", to == "render", to == "root":
+	case to == noun, to == "cmdutil", to == "render", to == "root":
 		return ""
 	case to == "commands":
 		return "the whole command list builds every noun: give clitest.Main a tree of this noun's commands"
@@ -59,12 +59,33 @@ func TestTestImportViolationCases(t *testing.T) {
 		noun, to string
 		ok       bool
 	}{
-		{"project", "project", true}, {"project", "clitest", true}, {"project", "root", true},
+		{"project", "project", true}, {"project", "root", true},
 		{"project", "group", false}, {"group", "commands", false}, {"repo/change", "repo/tree", true},
 		{"repo", "workspace", false}, {"hooks", "repo/tree", true}, {"account", "cache", false},
 	} {
 		if got := testImportViolation(c.noun, c.to) == ""; got != c.ok {
 			t.Errorf("%s tests -> %s allowed=%v, want %v", c.noun, c.to, got, c.ok)
+		}
+	}
+}
+
+// Rule: the end-to-end tests' harness runs the tree a test package gives
+// it and imports no noun (of the command line, only cmdutil, render and
+// root), or every noun's tests would build every noun.
+func TestTheHarnessImportsNoNoun(t *testing.T) {
+	prod, _ := imports(t)
+	imps, ok := prod["internal/clitest"]
+	if !ok {
+		t.Fatal("internal/clitest not found: the walk is broken")
+	}
+	for _, p := range imps {
+		rel, mine := internal(p)
+		to, ok := strings.CutPrefix(rel, "internal/cli/")
+		if !mine || !ok {
+			continue
+		}
+		if to != "cmdutil" && to != "render" && to != "root" {
+			t.Errorf("internal/clitest imports %s: the harness is given a tree (clitest.Main), it builds no noun", rel)
 		}
 	}
 }

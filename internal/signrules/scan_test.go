@@ -45,7 +45,7 @@ func parsed(t *testing.T) (map[string]*ast.File, *token.FileSet) {
 			// The end-to-end harness is test code in a package of its own
 			// (only tests import it: internal/importrules): it signs the
 			// tests' fixtures, never for a user.
-			if rel, _ := filepath.Rel(root, path); filepath.ToSlash(rel) == "internal/cli/clitest" {
+			if rel, _ := filepath.Rel(root, path); filepath.ToSlash(rel) == "internal/clitest" {
 				return filepath.SkipDir
 			}
 			return nil

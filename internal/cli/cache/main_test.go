@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/roster-cli/roster/internal/cli/cache"
-	"github.com/roster-cli/roster/internal/cli/clitest"
 	"github.com/roster-cli/roster/internal/cli/root"
+	"github.com/roster-cli/roster/internal/clitest"
 )
 
 // TestMain runs the end-to-end tests with the tree of the commands they run.

@@ -3,9 +3,9 @@ package dev_test
 import (
 	"testing"
 
-	"github.com/roster-cli/roster/internal/cli/clitest"
 	"github.com/roster-cli/roster/internal/cli/dev"
 	"github.com/roster-cli/roster/internal/cli/root"
+	"github.com/roster-cli/roster/internal/clitest"
 )
 
 // TestMain runs the end-to-end tests with the tree of the commands they run.

@@ -3,10 +3,10 @@ package hooks_test
 import (
 	"testing"
 
-	"github.com/roster-cli/roster/internal/cli/clitest"
 	"github.com/roster-cli/roster/internal/cli/hooks"
 	"github.com/roster-cli/roster/internal/cli/repo/tree"
 	"github.com/roster-cli/roster/internal/cli/root"
+	"github.com/roster-cli/roster/internal/clitest"
 )
 
 // TestMain runs the end-to-end tests with the tree of the commands they run.

@@ -3,7 +3,7 @@ package repo_test
 import (
 	"testing"
 
-	"github.com/roster-cli/roster/internal/cli/clitest"
+	"github.com/roster-cli/roster/internal/clitest"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/devrelay"

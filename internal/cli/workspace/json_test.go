@@ -3,7 +3,7 @@ package workspace_test
 import (
 	"testing"
 
-	"github.com/roster-cli/roster/internal/cli/clitest"
+	"github.com/roster-cli/roster/internal/clitest"
 
 	"github.com/roster-cli/roster/report"
 	"github.com/roster-cli/roster/workspace/sections"

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roster-cli/roster/internal/cli/clitest"
+	"github.com/roster-cli/roster/internal/clitest"
 )
 
 // pasteLine: a command to paste stays whole however wide it is.

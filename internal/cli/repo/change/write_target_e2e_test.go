@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/roster-cli/roster/internal/cli/clitest"
+	"github.com/roster-cli/roster/internal/clitest"
 
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"

@@ -3,9 +3,9 @@ package checkevent_test
 import (
 	"testing"
 
-	"github.com/roster-cli/roster/internal/cli/clitest"
 	"github.com/roster-cli/roster/internal/cli/repo/tree"
 	"github.com/roster-cli/roster/internal/cli/root"
+	"github.com/roster-cli/roster/internal/clitest"
 )
 
 // repoTree is roster repo alone: these tests run its commands only.

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/roster-cli/roster/internal/cli/clitest"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
+	"github.com/roster-cli/roster/internal/clitest"
 )
 
 // publishUnder runs Alice's `repo state publish --json` in her clone under
