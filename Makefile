@@ -3,10 +3,12 @@ GO ?= go
 PKGS := ./...
 # Packages whose tests start khatru relays and whose races would be khatru's
 # or go-nostr's own (khatru's listener code races under -race), so these run
-# without it: the command tree's packages hold its end-to-end tests. Everything else runs with -race, including relaypool: its tests
-# start devrelay relays, but devrelay does its own delivery (not khatru's
-# racy broadcast), and the pool's concurrency is what -race should watch.
-RELAY_PKGS := ./cmd/roster ./internal/cli/... ./devrelay/... ./golden ./interop
+# without it, and so do the command tree's packages whose end-to-end tests
+# use the harness (internal/clitest), found by their test imports.
+# Everything else runs with -race, including relaypool: its tests start
+# devrelay relays, but devrelay does its own delivery (not khatru's racy
+# broadcast), and the pool's concurrency is what -race should watch.
+RELAY_PKGS := ./cmd/roster ./devrelay/... ./golden ./interop
 # The interop suite's JavaScript side (nostr-tools, @nostr-relay): installed
 # by `npm ci` only when interop/node_modules is missing or older than the
 # lockfile, so repeated runs reuse it (better-sqlite3 compiles for minutes).
@@ -52,8 +54,9 @@ $(INTEROP_DEPS): interop/package.json interop/package-lock.json
 # Each prints a package's lines when that package ends; the exit status is
 # non-zero when either group fails.
 test: vet fmtcheck modcheck $(INTEROP_DEPS)
-	@race=$$($(GO) list $(PKGS) | grep -v -E '/cmd/roster$$|/internal/cli/|/devrelay(/|$$)|/golden$$|/interop$$'); \
-	relay=$$($(GO) list $(RELAY_PKGS) 2>/dev/null); \
+	@relay=$$( { $(GO) list $(RELAY_PKGS) 2>/dev/null; \
+		$(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./internal/cli/... | grep ' github.com/roster-cli/roster/internal/clitest' | cut -d' ' -f1; } ); \
+	race=$$($(GO) list $(PKGS) | grep -v -x -F "$$relay"); \
 	echo "== go test (packages that start relays) and go test -race (the others), side by side"; \
 	$(GO) test -count=1 $$relay & relay_pid=$$!; \
 	$(GO) test -race -count=1 $$race; race_rc=$$?; \
