@@ -106,11 +106,7 @@ func stopped(ctx context.Context, out *Outcome, phase string, err error) error {
 func stoppedAfterSending(ctx context.Context, out *Outcome, evt *nostr.Event, phase string) *Failure {
 	f := &Failure{Failure: failure.Failure{Code: KindInterrupted, Class: failure.Interrupted, Err: ctx.Err()}, Outcome: out, Phase: phase}
 	if out.Delivery != nil {
-		for _, r := range out.Delivery.Relays {
-			if r.Sent {
-				f.Sent = append(f.Sent, r.URL)
-			}
-		}
+		f.Sent = out.Delivery.SentTo()
 	}
 	if len(f.Sent) == 0 {
 		f.Msg = fmt.Sprintf("stopped while %s; the replacement announcement %s was sent to no relay, so nothing was published", phase, evt.ID)

@@ -67,11 +67,7 @@ func (p Pipeline) deliverState(ctx context.Context, out *Outcome, evt *nostr.Eve
 	what := "the state event " + evt.ID + " (" + describePublication(pub) + ")"
 	if ctx.Err() != nil {
 		f := &Failure{Failure: failure.Failure{Code: KindInterrupted, Class: failure.Interrupted, Err: ctx.Err()}, Outcome: out, Phase: PhasePublishingState}
-		for _, r := range d.Relays {
-			if r.Sent {
-				f.Sent = append(f.Sent, r.URL)
-			}
-		}
+		f.Sent = d.SentTo()
 		if len(f.Sent) == 0 {
 			f.Msg = fmt.Sprintf("stopped while %s; %s was sent to no relay, so nothing was published", PhasePublishingState, what)
 			f.Next = []suggest.Command{out.Intent.Suggest().Because("run the change again; nothing was published")}

@@ -245,6 +245,29 @@ func LatestOn(res *FetchResult, relay string, evt *nostr.Event) *nostr.Event {
 	return best
 }
 
+// SentTo are the relays the event was written to, in the delivery's
+// order (whatever they answered).
+func (d *Delivery) SentTo() []string {
+	var out []string
+	for _, r := range d.Relays {
+		if r.Sent {
+			out = append(out, r.URL)
+		}
+	}
+	return out
+}
+
+// AcceptedBy are the relays that answered OK true, in the delivery's order.
+func (d *Delivery) AcceptedBy() []string {
+	var out []string
+	for _, r := range d.Relays {
+		if r.OK {
+			out = append(out, r.URL)
+		}
+	}
+	return out
+}
+
 // Problems lists, one line each, what keeps the delivery from being
 // verified: a relay that refused, one that accepted but did not return the
 // event, a read-back not every relay answered. Empty means verified.

@@ -8,7 +8,6 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/journal/track"
-	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/suggest"
 )
 
@@ -52,7 +51,7 @@ func stoppedAfterSending(ctx context.Context, out *Outcome, evt *nostr.Event, ph
 	d := out.Delivery
 	if d == nil || !track.MayBeStored(d) {
 		what := "was sent to no relay"
-		if d != nil && len(sentTo(d)) > 0 {
+		if d != nil && len(d.SentTo()) > 0 {
 			what = "was refused by every relay it was sent to"
 		}
 		f := stopped(ctx, out, out.Plan.Forced, phase, nil).(*Failure)
@@ -61,35 +60,15 @@ func stoppedAfterSending(ctx context.Context, out *Outcome, evt *nostr.Event, ph
 	}
 	f := &Failure{Failure: failure.Failure{Code: CodeInterrupted, Class: Unverified, Err: ctx.Err(),
 		Next: []suggest.Command{suggest.Roster("repo", "state").Because("check whether the published state is in effect")}},
-		Outcome: out, Phase: phase, Sent: sentTo(d)}
+		Outcome: out, Phase: phase, Sent: d.SentTo()}
 	if d.Accepted > 0 {
 		f.Lines = []string{fmt.Sprintf("stopped while %s, after the state event %s was published to %d %s (%s); verification stopped, so whether the repository resolves it is not known",
-			phase, evt.ID, d.Accepted, plural(d.Accepted, "relay", "relays"), strings.Join(accepted(d), ", "))}
+			phase, evt.ID, d.Accepted, plural(d.Accepted, "relay", "relays"), strings.Join(d.AcceptedBy(), ", "))}
 	} else {
 		f.Lines = []string{fmt.Sprintf("stopped while %s, after the state event %s was sent to %s without an answer: it may be in effect there; verification stopped",
 			phase, evt.ID, strings.Join(f.Sent, ", "))}
 	}
 	return f
-}
-
-func sentTo(d *relaypool.Delivery) []string {
-	var out []string
-	for _, r := range d.Relays {
-		if r.Sent {
-			out = append(out, r.URL)
-		}
-	}
-	return out
-}
-
-func accepted(d *relaypool.Delivery) []string {
-	var out []string
-	for _, r := range d.Relays {
-		if r.OK {
-			out = append(out, r.URL)
-		}
-	}
-	return out
 }
 
 func plural(n int, one, many string) string {
