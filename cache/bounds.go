@@ -123,12 +123,13 @@ func (c *Cache) writeReads(tx *bolt.Tx) (map[string]uint64, error) {
 	return pending, nil
 }
 
-// saveClock persists the logical clock, after everything tx stamped with it.
-func (c *Cache) saveClock(tx *bolt.Tx) error {
+// saveClock persists the logical clock, after everything tx stamped with
+// it, and returns the value it saved.
+func (c *Cache) saveClock(tx *bolt.Tx) (uint64, error) {
 	c.reads.mu.Lock()
 	clock := c.reads.clock
 	c.reads.mu.Unlock()
-	return putCounter(tx.Bucket(bucketMeta), keyClock, clock)
+	return clock, putCounter(tx.Bucket(bucketMeta), keyClock, clock)
 }
 
 func (c *Cache) forgetReads(written map[string]uint64) {
@@ -143,7 +144,8 @@ func (c *Cache) forgetReads(written map[string]uint64) {
 }
 
 // updateTracked is update with the pending reads written in the same
-// transaction; held says the caller holds c.mu exclusively.
+// transaction; held says the caller holds c.mu exclusively. A nil fn writes
+// the reads alone, and records them for readsUnchanged.
 func (c *Cache) updateTracked(held bool, fn func(*bolt.Tx) error) error {
 	var written map[string]uint64
 	var pins map[string]pin
@@ -155,10 +157,16 @@ func (c *Cache) updateTracked(held bool, fn func(*bolt.Tx) error) error {
 		if pins, err = c.writePins(tx); err != nil {
 			return err
 		}
-		if err := fn(tx); err != nil {
+		if fn != nil {
+			if err := fn(tx); err != nil {
+				return err
+			}
+		}
+		clock, err := c.saveClock(tx)
+		if err != nil {
 			return err
 		}
-		return c.saveClock(tx)
+		return noteLastReads(tx, fn == nil, clock, written, pins)
 	})
 	if err == nil {
 		c.forgetReads(written)
@@ -167,7 +175,8 @@ func (c *Cache) updateTracked(held bool, fn func(*bolt.Tx) error) error {
 	return err
 }
 
-// flushReads writes pending reads, if any.
+// flushReads writes pending reads, if any, unless writing them would leave
+// the eviction order as it is (readsUnchanged).
 func (c *Cache) flushReads() error {
 	if c.readOnly != nil {
 		return nil // reads are recorded for eviction, which a reader never does
@@ -178,10 +187,10 @@ func (c *Cache) flushReads() error {
 	c.mu.RLock()
 	closed := c.closed
 	c.mu.RUnlock()
-	if n == 0 || closed {
+	if n == 0 || closed || c.readsUnchanged() {
 		return nil
 	}
-	return c.write(int64(n)*entryOverhead, func(*bolt.Tx) error { return nil })
+	return c.write(int64(n)*entryOverhead, nil)
 }
 
 // write runs fn, which adds about incoming bytes, in one transaction, with
