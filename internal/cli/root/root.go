@@ -60,13 +60,6 @@ roster help formatting.`,
 			return checkRelaySettings(a, cmd, args)
 		},
 	}
-	// --version prints what `roster version` prints.
-	// (The template is the finished text: it holds no "{{".)
-	v := help.CurrentVersion()
-	var vt strings.Builder
-	help.PrintVersion(&vt, v)
-	root.Version = v.Version
-	root.SetVersionTemplate(vt.String())
 	root.SetIn(a.Io.In)
 	root.SetOut(a.Io.Out)
 	root.SetErr(a.Io.Err)
@@ -85,6 +78,16 @@ roster help formatting.`,
 		// always builds the whole tree.
 		return root
 	}
+
+	// --version prints what `roster version` prints. It is the root's own
+	// flag, which no group's command parses, so only the whole tree (no
+	// group named) reads the build information and formats it.
+	// (The template is the finished text: it holds no "{{".)
+	v := help.CurrentVersion()
+	var vt strings.Builder
+	help.PrintVersion(&vt, v)
+	root.Version = v.Version
+	root.SetVersionTemplate(vt.String())
 
 	addCompletionExamples(root)
 	root.SetHelpCommand(help.NewHelpCmd(a, root))
