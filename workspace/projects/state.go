@@ -16,8 +16,8 @@ var (
 	// ErrUnknownVersion marks a projection whose content version roster does
 	// not understand: it is ignored, never guessed at ("Schema Evolution").
 	ErrUnknownVersion = errors.New("unknown project state version")
-	// ErrAmbiguous marks a relay that returned more than one projection for
-	// one address.
+	// ErrAmbiguous marks a relay that returned two different projections
+	// for one address with the same created_at: neither is its newest.
 	ErrAmbiguous = errors.New("ambiguous project state")
 )
 
@@ -168,9 +168,10 @@ func tagValue(t nostr.Tag) string {
 	return t[1]
 }
 
-// FromRelay picks the one projection a relay returned for want. Events for
-// other kinds or addresses are skipped; more than one candidate for the
-// address is ErrAmbiguous. found is false when the relay had none.
+// FromRelay picks the projection a relay returned for want: the newest by
+// created_at, verified. Events for other kinds or addresses are skipped;
+// two different newest candidates with one created_at are ErrAmbiguous.
+// found is false when the relay had none.
 func FromRelay(events []*nostr.Event, want Coordinate, relaySelf string) (st State, found bool, err error) {
 	// Only the relay's own signature makes a projection: an event for the
 	// same address signed by any other key is a forgery to ignore, never a
@@ -190,15 +191,27 @@ func FromRelay(events []*nostr.Event, want Coordinate, relaySelf string) (st Sta
 	if len(cands) == 0 && len(foreign) > 0 {
 		cands = foreign[:1] // nothing the relay signed: say why the forgery is not one
 	}
-	switch len(cands) {
-	case 0:
+	if len(cands) == 0 {
 		return State{}, false, nil
-	case 1:
-		st, err := VerifyState(cands[0], want, relaySelf)
-		return st, err == nil, err
-	default:
-		return State{}, false, fmt.Errorf("%w: the relay returned %d projections for %s", ErrAmbiguous, len(cands), want)
 	}
+	// Every newly signed projection for an address has a greater created_at
+	// than the last (nip-pc.md), so the newest is the relay's state: an
+	// older one beside it was superseded, typically while the REQ was open
+	// (a concurrent change committed and its projection arrived live). Two
+	// newest with one created_at break that rule: neither is used.
+	newest := cands[0]
+	for _, e := range cands[1:] {
+		if e.CreatedAt > newest.CreatedAt {
+			newest = e
+		}
+	}
+	for _, e := range cands {
+		if e != newest && e.CreatedAt == newest.CreatedAt && e.ID != newest.ID {
+			return State{}, false, fmt.Errorf("%w: the relay returned two projections for %s, both created at %d", ErrAmbiguous, want, newest.CreatedAt)
+		}
+	}
+	st, err = VerifyState(newest, want, relaySelf)
+	return st, err == nil, err
 }
 
 // Newest returns the projection with the greatest created_at; on a tie the

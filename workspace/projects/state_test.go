@@ -244,14 +244,22 @@ func TestWorkspaceProjectionIsNotAProjectState(t *testing.T) {
 	}
 }
 
-func TestTwoCandidatesFromOneRelayAreAmbiguous(t *testing.T) {
+// Rule (nip-pc.md: every newly signed projection for one address has a
+// created_at strictly greater than the previous one): a relay's answer may
+// carry an older projection beside the one that replaced it (the newer one
+// arrived live while the REQ was open, as a concurrent change committed),
+// and the newer one is the relay's state, in either order.
+func TestARelaysNewerProjectionSupersedesAnOlderOneInTheSameAnswer(t *testing.T) {
 	c := testCoord(t)
 	a := stateEvent(t, c, "3", liveContent, nil)
 	b := stateEvent(t, c, "4", liveContent, nil)
 	b.CreatedAt++
 	b = sign(t, relaySK, b)
-	if _, found, err := FromRelay([]*nostr.Event{a, b}, c, pub(t, relaySK)); !errors.Is(err, ErrAmbiguous) || found {
-		t.Fatalf("two candidates: found=%v %v", found, err)
+	for _, answer := range [][]*nostr.Event{{a, b}, {b, a}} {
+		st, found, err := FromRelay(answer, c, pub(t, relaySK))
+		if err != nil || !found || st.Revision != 4 || st.EventID != b.ID {
+			t.Fatalf("older and newer projection: %+v found=%v %v; want revision 4", st, found, err)
+		}
 	}
 	st, found, err := FromRelay([]*nostr.Event{b}, c, pub(t, relaySK))
 	if err != nil || !found || st.Revision != 4 {
@@ -259,6 +267,34 @@ func TestTwoCandidatesFromOneRelayAreAmbiguous(t *testing.T) {
 	}
 	if _, found, err := FromRelay(nil, c, pub(t, relaySK)); found || err != nil {
 		t.Fatalf("no candidate: %v %v", found, err)
+	}
+}
+
+// Rule (the same): two different projections with one created_at break the
+// strictly greater rule, so neither is the relay's state: ambiguous, and
+// none is used.
+func TestTwoProjectionsOfOneCreatedAtFromOneRelayAreAmbiguous(t *testing.T) {
+	c := testCoord(t)
+	a := stateEvent(t, c, "3", liveContent, nil)
+	b := stateEvent(t, c, "4", liveContent, nil)
+	older := stateEvent(t, c, "2", liveContent, nil)
+	older.CreatedAt--
+	older = sign(t, relaySK, older)
+	if _, found, err := FromRelay([]*nostr.Event{older, a, b}, c, pub(t, relaySK)); !errors.Is(err, ErrAmbiguous) || found {
+		t.Fatalf("two newest projections with one created_at: found=%v %v", found, err)
+	}
+}
+
+// Rule (a relay's answer is judged by its newest projection): an invalid
+// newest projection is not passed over for an older valid one.
+func TestAnInvalidNewestProjectionIsNotReplacedByAnOlderOne(t *testing.T) {
+	c := testCoord(t)
+	valid := stateEvent(t, c, "3", liveContent, nil)
+	invalid := stateEvent(t, c, "04", liveContent, nil) // a rev with a leading zero
+	invalid.CreatedAt++
+	invalid = sign(t, relaySK, invalid)
+	if _, found, err := FromRelay([]*nostr.Event{valid, invalid}, c, pub(t, relaySK)); err == nil || found {
+		t.Fatalf("an invalid newest projection read as the older valid one: found=%v %v", found, err)
 	}
 }
 
