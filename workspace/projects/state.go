@@ -16,8 +16,9 @@ var (
 	// ErrUnknownVersion marks a projection whose content version roster does
 	// not understand: it is ignored, never guessed at ("Schema Evolution").
 	ErrUnknownVersion = errors.New("unknown project state version")
-	// ErrAmbiguous marks a relay that returned two different projections
-	// for one address with the same created_at: neither is its newest.
+	// ErrAmbiguous marks a relay whose projections for one address name no
+	// one state: two with the newest created_at, or an older one with a
+	// greater revision than the newest.
 	ErrAmbiguous = errors.New("ambiguous project state")
 )
 
@@ -170,8 +171,9 @@ func tagValue(t nostr.Tag) string {
 
 // FromRelay picks the projection a relay returned for want: the newest by
 // created_at, verified. Events for other kinds or addresses are skipped;
-// two different newest candidates with one created_at are ErrAmbiguous.
-// found is false when the relay had none.
+// two different newest candidates with one created_at, or an older one
+// with a greater revision, are ErrAmbiguous. found is false when the relay
+// had none.
 func FromRelay(events []*nostr.Event, want Coordinate, relaySelf string) (st State, found bool, err error) {
 	// Only the relay's own signature makes a projection: an event for the
 	// same address signed by any other key is a forgery to ignore, never a
@@ -198,20 +200,31 @@ func FromRelay(events []*nostr.Event, want Coordinate, relaySelf string) (st Sta
 	// than the last (nip-pc.md), so the newest is the relay's state: an
 	// older one beside it was superseded, typically while the REQ was open
 	// (a concurrent change committed and its projection arrived live). Two
-	// newest with one created_at break that rule: neither is used.
+	// newest with one created_at break that rule, and an older one with a
+	// greater revision says the relay's history went backwards: neither
+	// answer names one state, and none is used.
 	newest := cands[0]
 	for _, e := range cands[1:] {
 		if e.CreatedAt > newest.CreatedAt {
 			newest = e
 		}
 	}
+	st, err = VerifyState(newest, want, relaySelf)
+	if err != nil {
+		return State{}, false, err
+	}
 	for _, e := range cands {
-		if e != newest && e.CreatedAt == newest.CreatedAt && e.ID != newest.ID {
+		if e == newest || e.ID == newest.ID {
+			continue
+		}
+		if e.CreatedAt == newest.CreatedAt {
 			return State{}, false, fmt.Errorf("%w: the relay returned two projections for %s, both created at %d", ErrAmbiguous, want, newest.CreatedAt)
 		}
+		if older, err := VerifyState(e, want, relaySelf); err == nil && older.Revision > st.Revision {
+			return State{}, false, fmt.Errorf("%w: the relay returned revision %d for %s, older than its revision %d", ErrAmbiguous, st.Revision, want, older.Revision)
+		}
 	}
-	st, err = VerifyState(newest, want, relaySelf)
-	return st, err == nil, err
+	return st, true, nil
 }
 
 // Newest returns the projection with the greatest created_at; on a tie the

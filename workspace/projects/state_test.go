@@ -285,6 +285,26 @@ func TestTwoProjectionsOfOneCreatedAtFromOneRelayAreAmbiguous(t *testing.T) {
 	}
 }
 
+// Rule (the same, and `rev` is the state revision): an older projection
+// with a greater revision than the newest says the relay's history went
+// backwards; the answer names no one state.
+func TestAnOlderProjectionWithAGreaterRevisionIsAmbiguous(t *testing.T) {
+	c := testCoord(t)
+	newest := stateEvent(t, c, "3", liveContent, nil)
+	older := stateEvent(t, c, "7", liveContent, nil)
+	older.CreatedAt--
+	older = sign(t, relaySK, older)
+	if _, found, err := FromRelay([]*nostr.Event{newest, older}, c, pub(t, relaySK)); !errors.Is(err, ErrAmbiguous) || found {
+		t.Fatalf("older projection at a greater revision: found=%v %v", found, err)
+	}
+	repair := stateEvent(t, c, "3", liveContent, nil) // the same revision, re-signed later (repair)
+	repair.CreatedAt++
+	repair = sign(t, relaySK, repair)
+	if st, found, err := FromRelay([]*nostr.Event{newest, repair}, c, pub(t, relaySK)); err != nil || !found || st.EventID != repair.ID {
+		t.Fatalf("a repair of the same revision: %+v found=%v %v", st, found, err)
+	}
+}
+
 // Rule (a relay's answer is judged by its newest projection): an invalid
 // newest projection is not passed over for an older valid one.
 func TestAnInvalidNewestProjectionIsNotReplacedByAnOlderOne(t *testing.T) {
