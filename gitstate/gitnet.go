@@ -96,6 +96,12 @@ func runNet(ctx context.Context, dir, rawURL string, dirLimit, stdoutLimit int64
 	stoppedEarly := ctx.Err() != nil
 	cancel(nil)
 	wg.Wait()
+	var tooMuch errTooMuchData
+	if stoppedEarly && errors.As(context.Cause(ctx), &tooMuch) {
+		// A bound was passed; git may still have exited 0 before the kill
+		// landed. What it sent is over the bound either way.
+		return netResult{stderr: stderr.String(), err: tooMuch}
+	}
 	if dirLimit > 0 && !stoppedEarly && dirSize(filepath.Join(dir, "objects")) > dirLimit {
 		// Finished between two looks: the bound holds all the same.
 		return netResult{stderr: stderr.String(), err: errTooMuchData{dirLimit}}
@@ -143,17 +149,20 @@ func dirSize(dir string) int64 {
 }
 
 // boundedBuffer keeps at most limit bytes and calls over (once) past it.
+// The buffer is a field, not embedded: an embedded bytes.Buffer would lend
+// boundedBuffer its ReadFrom, and io.Copy (what exec uses to fill a
+// command's Stdout) would call that and read everything, past the bound.
 type boundedBuffer struct {
-	bytes.Buffer
+	buf   bytes.Buffer
 	limit int64
 	over  func()
 	done  bool
 }
 
 func (b *boundedBuffer) Write(p []byte) (int, error) {
-	if left := b.limit - int64(b.Len()); int64(len(p)) > left {
+	if left := b.limit - int64(b.buf.Len()); int64(len(p)) > left {
 		if left > 0 {
-			b.Buffer.Write(p[:left])
+			b.buf.Write(p[:left])
 		}
 		if !b.done && b.over != nil {
 			b.done = true
@@ -161,8 +170,11 @@ func (b *boundedBuffer) Write(p []byte) (int, error) {
 		}
 		return len(p), nil
 	}
-	return b.Buffer.Write(p)
+	return b.buf.Write(p)
 }
+
+func (b *boundedBuffer) Bytes() []byte  { return b.buf.Bytes() }
+func (b *boundedBuffer) String() string { return b.buf.String() }
 
 // cause is what git's stderr says about a server, in plain words.
 type cause struct {

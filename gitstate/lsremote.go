@@ -22,8 +22,9 @@ import (
 // MaxAdvertisementBytes bounds the body of one smart-HTTP ref
 // advertisement ListRemoteRefs reads (a server is untrusted input); a
 // longer advertisement is an unreachable server with reason
-// ReasonProtocol. git://, ssh:// and file:// advertisements are bounded by
-// the caller's deadline only: go-git owns those connections.
+// ReasonProtocol. ssh:// advertisements (listed by git ls-remote) are cut
+// at the same size; git:// and file:// ones are bounded by the caller's
+// deadline only: go-git owns those connections.
 const MaxAdvertisementBytes = 16 << 20
 
 // advertisementCap is MaxAdvertisementBytes; tests lower it.
