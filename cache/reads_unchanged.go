@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"io"
 	"sort"
 
 	bolt "go.etcd.io/bbolt"
@@ -77,7 +78,7 @@ func readsDigest(reads map[string]uint64, pins map[string]pin) [sha256.Size]byte
 
 // writeField writes s with its length, so that no two lists of fields
 // hash alike.
-func writeField(h interface{ Write([]byte) (int, error) }, s string) {
+func writeField(h io.Writer, s string) {
 	var n [8]byte
 	binary.BigEndian.PutUint64(n[:], uint64(len(s)))
 	h.Write(n[:])
