@@ -202,7 +202,7 @@ func (c *Cache) flushReads() error {
 // at the end, and the write is tried again. The last try runs alone (no
 // reader can then pin freed pages: bbolt reuses a page only once every
 // transaction older than its release has ended) after evicting down to
-// half the low-water mark.
+// half the low-water mark, and once more after compacting again.
 func (c *Cache) write(incoming int64, fn func(*bolt.Tx) error) error {
 	if c.readOnly != nil {
 		return c.readOnly
@@ -229,10 +229,16 @@ func (c *Cache) write(incoming int64, fn func(*bolt.Tx) error) error {
 		err = c.updateTracked(true, fn)
 	}
 	if errors.Is(err, bolterrors.ErrMaxSizeReached) {
+		// Evicting alone left the free pages too scattered for this write:
+		// compaction leaves them in one run at the end, so try once more;
+		// only a write that still does not fit is refused.
 		if cerr := c.compactLocked(); cerr != nil {
 			return cerr
 		}
-		return fmt.Errorf("cache %s stays full at its %d-byte cap even after evicting and compacting: %w", c.path, c.maxBytes, err)
+		err = c.updateTracked(true, fn)
+		if errors.Is(err, bolterrors.ErrMaxSizeReached) {
+			return fmt.Errorf("cache %s stays full at its %d-byte cap even after evicting and compacting: %w", c.path, c.maxBytes, err)
+		}
 	}
 	return err
 }
