@@ -2,45 +2,12 @@ package relaypool
 
 import (
 	"context"
-	"net"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
+	"github.com/roster-cli/roster/devrelay/relaytest"
 )
-
-// silentListener accepts TCP connections and never answers, so a websocket
-// handshake to it never completes; it returns the ws:// URL.
-func silentListener(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var held []net.Conn
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			held = append(held, c)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		mu.Lock()
-		for _, c := range held {
-			c.Close()
-		}
-		mu.Unlock()
-	})
-	return "ws://" + ln.Addr().String()
-}
 
 // Rule (a relay costs at most one --timeout per round, and a relay that
 // never completes the handshake costs one per command): the first request
@@ -49,7 +16,7 @@ func silentListener(t *testing.T) string {
 // reported timed out at once, and publishing to it too.
 func TestARelayThatNeverCompletesTheHandshakeIsDialledOnce(t *testing.T) {
 	t.Parallel()
-	url := silentListener(t)
+	url := relaytest.SilentListener(t)
 	const timeout = 300 * time.Millisecond
 	p := New(Options{Timeout: timeout})
 	defer p.Close()

@@ -1,5 +1,6 @@
-// Package relaytest is the websocket client the relay tests share: a go-nostr
-// connection, NIP-42 authenticated when asked, and a REQ read to its end.
+// Package relaytest is what the relay tests share: a go-nostr websocket
+// connection, NIP-42 authenticated when asked, a REQ read to its end, and a
+// listener that never answers the handshake.
 // Only tests import it (it imports "testing"); it takes URLs rather than
 // *devrelay.Relay so that devrelay's own tests can use it too.
 package relaytest

@@ -1,48 +1,15 @@
 package repo_test
 
 import (
-	"net"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/roster-cli/roster/internal/clitest"
 
 	"github.com/roster-cli/roster/devrelay"
+	"github.com/roster-cli/roster/devrelay/relaytest"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 )
-
-// handshakeBlackHole accepts TCP connections and never answers the
-// websocket handshake; it returns the ws:// URL.
-func handshakeBlackHole(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var held []net.Conn
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			held = append(held, c)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range held {
-			c.Close()
-		}
-	})
-	return "ws://" + ln.Addr().String()
-}
 
 // Rule (docs/usage.md "How long a command can take": a relay costs at most
 // one --timeout per round): beside an honest relay, a relay that never
@@ -53,7 +20,7 @@ func TestARelayThatNeverCompletesTheHandshakeCostsOneTimeout(t *testing.T) {
 	rl := devrelay.StartN(t, 1, devrelay.Options{})[0]
 	clitest.Publish(t, rl.URL(), clitest.LeadShaped(t, "proj")...)
 	clitest.Publish(t, rl.URL(), clitest.Alice.Profile(t, 500, map[string]any{"name": "alice"}))
-	stuck := handshakeBlackHole(t)
+	stuck := relaytest.SilentListener(t)
 	inv := clitest.Invocation{Env: clitest.TestEnv(t)}
 	const timeout = 2 * time.Second
 	start := time.Now()
