@@ -49,6 +49,21 @@ func accessTicks(t *testing.T, home string) map[string]uint64 {
 	return out
 }
 
+// twoStored is a home whose cache holds two notes, a and b, written in a
+// session of their own.
+func twoStored(t *testing.T) (home string, a, b *nostr.Event) {
+	t.Helper()
+	home = t.TempDir()
+	a = signed(t, aliceSK, 1, 1, "a")
+	b = signed(t, bobSK, 1, 2, "b")
+	session(t, home, func(c *Cache) {
+		if err := c.Put(a, b); err != nil {
+			t.Fatal(err)
+		}
+	})
+	return home, a, b
+}
+
 func readAll(t *testing.T, c *Cache, evts ...*nostr.Event) {
 	t.Helper()
 	for _, e := range evts {
@@ -63,14 +78,7 @@ func readAll(t *testing.T, c *Cache, evts ...*nostr.Event) {
 // write nothing (no transaction, no fsync: the file is byte for byte the
 // same).
 func TestARepeatedReadInTheSameOrderWritesNothing(t *testing.T) {
-	home := t.TempDir()
-	a := signed(t, aliceSK, 1, 1, "a")
-	b := signed(t, bobSK, 1, 2, "b")
-	session(t, home, func(c *Cache) {
-		if err := c.Put(a, b); err != nil {
-			t.Fatal(err)
-		}
-	})
+	home, a, b := twoStored(t)
 	read := func(c *Cache) {
 		readAll(t, c, a, b)
 		c.Pin("30617:"+alicePK+":repo", a.ID, b.ID)
@@ -86,14 +94,7 @@ func TestARepeatedReadInTheSameOrderWritesNothing(t *testing.T) {
 // Reading other events, the same events in another order, or pinning
 // other ids changes the eviction order, so it is written.
 func TestAReadThatChangesTheOrderIsWritten(t *testing.T) {
-	home := t.TempDir()
-	a := signed(t, aliceSK, 1, 1, "a")
-	b := signed(t, bobSK, 1, 2, "b")
-	session(t, home, func(c *Cache) {
-		if err := c.Put(a, b); err != nil {
-			t.Fatal(err)
-		}
-	})
+	home, a, b := twoStored(t)
 	base := session(t, home, func(c *Cache) { readAll(t, c, a, b) })
 	for _, tc := range []struct {
 		name string
@@ -120,14 +121,7 @@ func TestAReadThatChangesTheOrderIsWritten(t *testing.T) {
 // the reads; the second read must be recorded again, or the events it read
 // would look older than the one written in between and be evicted first.
 func TestAReadAfterAWriteIsWrittenAgain(t *testing.T) {
-	home := t.TempDir()
-	a := signed(t, aliceSK, 1, 1, "a")
-	b := signed(t, bobSK, 1, 2, "b")
-	session(t, home, func(c *Cache) {
-		if err := c.Put(a, b); err != nil {
-			t.Fatal(err)
-		}
-	})
+	home, a, _ := twoStored(t)
 	session(t, home, func(c *Cache) { readAll(t, c, a) })
 	session(t, home, func(c *Cache) {
 		if err := c.Put(signed(t, aliceSK, 1, 3, "written in between")); err != nil {
