@@ -149,7 +149,6 @@ func TestEachHeavyDependencyIsImportedByItsOnePackage(t *testing.T) {
 		"github.com/fiatjaf/eventstore":     func(p string) bool { return p == "devrelay" || strings.HasPrefix(p, "devrelay/") },
 		"github.com/spf13/cobra":            commandTree,
 		"github.com/spf13/pflag":            commandTree,
-		"github.com/charmbracelet/lipgloss": func(p string) bool { return p == "internal/termui" || commandTree(p) },
 	}
 	for pkg, imps := range prod {
 		for _, p := range imps {

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/charmbracelet/lipgloss"
 )
 
 // LabelWidth is the width of the label column.
@@ -24,9 +22,9 @@ type Lines struct {
 // Row writes one row.
 func (p *Lines) Row(label, value string) {
 	// Width, not len: a label may carry ANSI styling.
-	pad := strings.Repeat(" ", max(1, LabelWidth-lipgloss.Width(label)))
+	pad := strings.Repeat(" ", max(1, LabelWidth-Width(label)))
 	lines := Wrap(value, p.Width-LabelWidth-2)
-	if p.Width > 0 && LabelWidth+lipgloss.Width(lines[0]) > p.Width && label != "" {
+	if p.Width > 0 && LabelWidth+Width(lines[0]) > p.Width && label != "" {
 		// A word wider than the value column (a full npub, a long URL)
 		// starts under the label instead of running past the edge.
 		fmt.Fprintf(p.W, "%s\n", p.St.Apply(p.St.Label, label))
@@ -43,8 +41,8 @@ func (p *Lines) Row(label, value string) {
 func (p *Lines) more(lines []string, style string) {
 	for _, l := range lines {
 		indent := LabelWidth + 2
-		if p.Width > 0 && indent+lipgloss.Width(l) > p.Width {
-			indent = max(0, min(4, p.Width-lipgloss.Width(l)))
+		if p.Width > 0 && indent+Width(l) > p.Width {
+			indent = max(0, min(4, p.Width-Width(l)))
 		}
 		if style == "dim" {
 			l = p.St.Apply(p.St.Dim, l)
@@ -57,7 +55,7 @@ func (p *Lines) more(lines []string, style string) {
 // a word longer than width stays whole on its own line. width <= 0 keeps
 // one line.
 func Wrap(text string, width int) []string {
-	if width <= 0 || lipgloss.Width(text) <= width {
+	if width <= 0 || Width(text) <= width {
 		return []string{text}
 	}
 	var out []string
@@ -66,7 +64,7 @@ func Wrap(text string, width int) []string {
 		switch {
 		case cur == "":
 			cur = w
-		case lipgloss.Width(cur)+1+lipgloss.Width(w) <= width:
+		case Width(cur)+1+Width(w) <= width:
 			cur += " " + w
 		default:
 			out = append(out, strings.TrimRight(cur, " "))

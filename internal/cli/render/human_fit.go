@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/termui"
 	"github.com/spf13/cobra"
@@ -22,7 +21,7 @@ func AddFullFlag(cmd *cobra.Command, a *cmdutil.Factory) {
 // cont columns, or less when a word would otherwise run past the edge.
 // width 0 (a pipe or file) writes the row unchanged.
 func FitLine(w io.Writer, width, cont int, line string) {
-	if width <= 0 || lipgloss.Width(line) <= width {
+	if width <= 0 || termui.Width(line) <= width {
 		fmt.Fprintln(w, line)
 		return
 	}
@@ -32,8 +31,8 @@ func FitLine(w io.Writer, width, cont int, line string) {
 	fmt.Fprintln(w, lead+lines[0])
 	for _, l := range lines[1:] {
 		indent := cont
-		if indent+lipgloss.Width(l) > width {
-			indent = max(0, min(4, width-lipgloss.Width(l)))
+		if indent+termui.Width(l) > width {
+			indent = max(0, min(4, width-termui.Width(l)))
 		}
 		fmt.Fprintln(w, strings.Repeat(" ", indent)+l)
 	}

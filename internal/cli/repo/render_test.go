@@ -159,7 +159,7 @@ func TestHumanOutputNamesFailedRelays(t *testing.T) {
 	}
 }
 
-// Rule (human output): styled with lipgloss, plain when not a TTY or with NO_COLOR.
+// Rule (human output): styled with ANSI colours, plain when not a TTY or with NO_COLOR.
 func TestHumanOutputPlainWithoutColorStyledWithColor(t *testing.T) {
 	t.Parallel()
 	var plain, styled bytes.Buffer

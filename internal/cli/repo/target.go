@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/roster-cli/roster/internal/cli/render"
+	"github.com/roster-cli/roster/internal/termui"
 	"github.com/roster-cli/roster/report"
 )
 
@@ -25,7 +25,7 @@ func PrintTargetFit(w io.Writer, width int, v *RepoView) {
 	}
 	t := report.TargetOf(v)
 	for i, l := range t.Lines() {
-		if i == 0 && width > 0 && lipgloss.Width(l) > width {
+		if i == 0 && width > 0 && termui.Width(l) > width {
 			render.FitLine(w, width, 2, strings.TrimSuffix(l, " "+t.Naddr+" (from "+t.From+")")+" (from "+t.From+")")
 			fmt.Fprintf(w, "  %s\n", t.Naddr)
 			continue
