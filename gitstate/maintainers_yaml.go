@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/roster-cli/roster/graph"
-	"gopkg.in/yaml.v3"
+	"github.com/roster-cli/roster/internal/flatyaml"
 )
 
 // maintainersFile is ngit's legacy coordinate fallback at the work-tree root.
@@ -18,9 +18,26 @@ const maintainersFile = "maintainers.yaml"
 // the first is the selected maintainer) and relays. It is a coordinate
 // fallback only, never a role or history store.
 type maintainersYAML struct {
-	Identifier  string   `yaml:"identifier"`
-	Maintainers []string `yaml:"maintainers"`
-	Relays      []string `yaml:"relays"`
+	Identifier  string
+	Maintainers []string
+	Relays      []string
+}
+
+// parseMaintainersYAML reads the three keys; other keys are ignored, as
+// ngit's own reader does, so long as they are flat (internal/flatyaml).
+func parseMaintainersYAML(data []byte) (maintainersYAML, error) {
+	var m maintainersYAML
+	doc, err := flatyaml.Parse(data)
+	if err == nil {
+		m.Identifier, err = doc.String("identifier")
+	}
+	if err == nil {
+		m.Maintainers, err = doc.Strings("maintainers")
+	}
+	if err == nil {
+		m.Relays, err = doc.Strings("relays")
+	}
+	return m, err
 }
 
 // readMaintainersYAML returns the selection maintainers.yaml names, and
@@ -34,8 +51,8 @@ func readMaintainersYAML(root string) (Selection, bool, error) {
 	if err != nil {
 		return Selection{}, true, fmt.Errorf("read %s: %w", path, err)
 	}
-	var doc maintainersYAML
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	doc, err := parseMaintainersYAML(data)
+	if err != nil {
 		return Selection{}, true, fmt.Errorf("%s is not valid YAML: %v; fix it or pass --repo <naddr>", path, err)
 	}
 	if doc.Identifier == "" {

@@ -7,18 +7,16 @@
 package settings
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 
+	"github.com/roster-cli/roster/internal/flatyaml"
 	"github.com/roster-cli/roster/internal/relayurl"
-	"gopkg.in/yaml.v3"
 )
 
 // ConfigFile is the name of roster's settings file in the config directory.
@@ -28,7 +26,7 @@ const ConfigFile = "config.yaml"
 // defaults only, never secrets.
 type Config struct {
 	// Relays are asked when neither --relay nor ROSTER_RELAYS is given.
-	Relays []string `yaml:"relays"`
+	Relays []string
 }
 
 // ConfigError is a config.yaml that could not be read or does not parse
@@ -63,9 +61,14 @@ func Load(dir string) (Config, error) {
 	if err != nil {
 		return cfg, &ConfigError{Path: path, Unreadable: true, Err: err}
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
+	doc, err := flatyaml.Parse(data)
+	if err == nil {
+		err = doc.Unknown("relays")
+	}
+	if err == nil {
+		cfg.Relays, err = doc.Strings("relays")
+	}
+	if err != nil {
 		return Config{}, &ConfigError{Path: path, Err: err}
 	}
 	return cfg, nil

@@ -106,3 +106,39 @@ func TestRelayValuesAreWebsocketURLsWithAHost(t *testing.T) {
 		t.Errorf("ROSTER_RELAYS=' , ': %v", err)
 	}
 }
+
+// Rule (a typo must never silently drop the user's relays): a config.yaml
+// that gives relays as one value, or in YAML roster does not read, is
+// refused naming the file and the line; the list forms are read.
+func TestConfigRelaysAreAListOrRefusedWithTheirLine(t *testing.T) {
+	for body, want := range map[string]string{
+		"relays: wss://one.example\n":                 "line 1: relays takes a list of values, like relays: [wss://one.example]",
+		"# mine\nrelays: &r [wss://a.example]\n":      "line 2:",
+		"relays:\n  - wss://a.example\n  nested: x\n": "line 3:",
+	} {
+		home := t.TempDir()
+		if err := os.WriteFile(filepath.Join(home, ConfigFile), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(home)
+		var ce *ConfigError
+		if !errors.As(err, &ce) || !strings.Contains(err.Error(), filepath.Join(home, ConfigFile)) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want the file and %q", body, err, want)
+		}
+	}
+	for body, want := range map[string][]string{
+		"relays: [wss://a.example, 'wss://b.example']\n":      {"wss://a.example", "wss://b.example"},
+		"---\nrelays:\n- wss://a.example # home\n- relay.b\n": {"wss://a.example", "relay.b"},
+		"relays:\r\n  - wss://a.example\r\n":                  {"wss://a.example"},
+		"# nothing yet\n":                                     nil,
+	} {
+		home := t.TempDir()
+		if err := os.WriteFile(filepath.Join(home, ConfigFile), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := Load(home)
+		if err != nil || !slices.Equal(cfg.Relays, want) {
+			t.Errorf("%q: %v %v, want %v", body, cfg.Relays, err, want)
+		}
+	}
+}
