@@ -60,7 +60,8 @@ func plain(text string, n int, flow bool) (scalarValue, string, error) {
 	return scalarValue{text: s, null: isNullWord(s)}, text[end:], nil
 }
 
-// singleQuoted reads '...', where '' is one quote.
+// singleQuoted reads a single-quoted scalar, where a doubled quote is one
+// quote.
 func singleQuoted(text string, n int) (scalarValue, string, error) {
 	var b strings.Builder
 	for i := 1; i < len(text); i++ {

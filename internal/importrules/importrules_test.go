@@ -142,13 +142,13 @@ func TestThePureCoreImportsOnlyWhatTheArchitectureAllows(t *testing.T) {
 func TestEachHeavyDependencyIsImportedByItsOnePackage(t *testing.T) {
 	prod, _ := imports(t)
 	owners := map[string]func(pkg string) bool{
-		"github.com/go-git/go-git":          func(p string) bool { return p == "gitstate" },
-		"go.etcd.io/bbolt":                  func(p string) bool { return p == "cache" },
-		"github.com/itchyny/gojq":           func(p string) bool { return p == "internal/jsonout" },
-		"github.com/fiatjaf/khatru":         func(p string) bool { return p == "devrelay" || strings.HasPrefix(p, "devrelay/") },
-		"github.com/fiatjaf/eventstore":     func(p string) bool { return p == "devrelay" || strings.HasPrefix(p, "devrelay/") },
-		"github.com/spf13/cobra":            commandTree,
-		"github.com/spf13/pflag":            commandTree,
+		"github.com/go-git/go-git":      func(p string) bool { return p == "gitstate" },
+		"go.etcd.io/bbolt":              func(p string) bool { return p == "cache" },
+		"github.com/itchyny/gojq":       func(p string) bool { return p == "internal/jsonout" },
+		"github.com/fiatjaf/khatru":     func(p string) bool { return p == "devrelay" || strings.HasPrefix(p, "devrelay/") },
+		"github.com/fiatjaf/eventstore": func(p string) bool { return p == "devrelay" || strings.HasPrefix(p, "devrelay/") },
+		"github.com/spf13/cobra":        commandTree,
+		"github.com/spf13/pflag":        commandTree,
 	}
 	for pkg, imps := range prod {
 		for _, p := range imps {
