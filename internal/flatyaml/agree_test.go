@@ -119,6 +119,8 @@ var seeds = []string{
 	"identifier: x # comment with 'quote\n",
 	"identifier: 'a # not a comment'\n",
 	"identifier: \"\\x41\\u00e9\\U0001F680\"\n",
+	"identifier: \"\\0\\a\\b\\t\\n\\v\\f\\r\\e\\ \\\"\\'\\\\\\N\\_\\L\\P\"\n",
+	"identifier: \"\\/\"\n",
 	"identifier: ~x\n",
 	"identifier: Null\n",
 	"identifier: 1e3\n",

@@ -92,11 +92,19 @@ func doubleQuoted(text string, n int) (scalarValue, string, error) {
 				return scalarValue{}, "", &Error{n, "a quoted value is not closed on its line"}
 			}
 			i++
-			if r, ok := simpleEscapes[text[i]]; ok {
+			if r, ok := simpleEscape(text[i]); ok {
 				b.WriteString(r)
 				continue
 			}
-			width := map[byte]int{'x': 2, 'u': 4, 'U': 8}[text[i]]
+			width := 0
+			switch text[i] {
+			case 'x':
+				width = 2
+			case 'u':
+				width = 4
+			case 'U':
+				width = 8
+			}
 			if width == 0 || i+width >= len(text) {
 				return scalarValue{}, "", &Error{n, fmt.Sprintf("the escape \\%c", text[i])}
 			}
@@ -113,11 +121,40 @@ func doubleQuoted(text string, n int) (scalarValue, string, error) {
 	return scalarValue{}, "", &Error{n, "a quoted value is not closed on its line"}
 }
 
-// simpleEscapes are YAML's one-character escapes in double quotes.
-var simpleEscapes = map[byte]string{
-	'0': "\x00", 'a': "\a", 'b': "\b", 't': "\t", 'n': "\n", 'v': "\v",
-	'f': "\f", 'r': "\r", 'e': "\x1b", ' ': " ", '"': "\"", '\'': "'",
-	'\\': "\\", 'N': "\u0085", '_': "\u00a0", 'L': "\u2028", 'P': "\u2029",
+// simpleEscape is YAML's one-character escape c in double quotes (a
+// switch, not a map: nothing to build when the package starts).
+func simpleEscape(c byte) (string, bool) {
+	switch c {
+	case '0':
+		return "\x00", true
+	case 'a':
+		return "\a", true
+	case 'b':
+		return "\b", true
+	case 't':
+		return "\t", true
+	case 'n':
+		return "\n", true
+	case 'v':
+		return "\v", true
+	case 'f':
+		return "\f", true
+	case 'r':
+		return "\r", true
+	case 'e':
+		return "\x1b", true
+	case ' ', '"', '\'', '\\':
+		return string(c), true
+	case 'N':
+		return "\u0085", true
+	case '_':
+		return "\u00a0", true
+	case 'L':
+		return "\u2028", true
+	case 'P':
+		return "\u2029", true
+	}
+	return "", false
 }
 
 // isNullWord is whether a plain scalar is YAML's null.
