@@ -233,6 +233,8 @@ func flowList(text string, n int) ([]string, error) {
 		items = append(items, s.text)
 		rest = strings.TrimLeft(tail, " ")
 		switch {
+		case rest == "":
+			return nil, &Error{n, "a list opened with '[' is not closed on its line"}
 		case strings.HasPrefix(rest, ","):
 			rest = strings.TrimLeft(rest[1:], " ")
 		case strings.HasPrefix(rest, "]"):

@@ -33,7 +33,9 @@ func plain(text string, n int, flow bool) (scalarValue, string, error) {
 	switch c := text[0]; {
 	case strings.IndexByte("#&*!|>%@`{}", c) >= 0:
 		return scalarValue{}, "", &Error{n, fmt.Sprintf("%q starts YAML that roster does not read (an anchor, alias, tag, block scalar or mapping); quote the value", c)}
-	case c == ']' || c == ',' || c == '[':
+	case c == '[':
+		return scalarValue{}, "", &Error{n, "a list inside a list"}
+	case c == ']' || c == ',':
 		return scalarValue{}, "", &Error{n, fmt.Sprintf("unexpected %q", c)}
 	case c == '?' || c == ':' || (c == '-' && (flow || len(text) == 1 || text[1] == ' ')):
 		return scalarValue{}, "", &Error{n, fmt.Sprintf("%q here starts YAML that roster does not read; quote the value", c)}
