@@ -59,7 +59,10 @@ func (e *Error) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg
 // comments) is an empty Doc.
 func Parse(data []byte) (Doc, error) {
 	p := parser{lines: strings.Split(string(data), "\n"), doc: Doc{Values: map[string]Value{}}}
-	return p.doc, p.run()
+	if err := p.run(); err != nil {
+		return Doc{}, err
+	}
+	return p.doc, nil
 }
 
 type parser struct {
