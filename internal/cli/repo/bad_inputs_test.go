@@ -56,13 +56,13 @@ func TestMalformedRepoFlagNamesTheSpellingsThatWork(t *testing.T) {
 func TestRelayFailureCommandsKeepTheRepoFlag(t *testing.T) {
 	t.Parallel()
 	outside := t.TempDir()
-	down := devrelay.StartN(t, 1, devrelay.Options{})[0]
-	down.Stop()
+	// A refused connection is port 1, where nothing listens: a stopped
+	// relay's port can be taken by another test's relay at once.
 	silent := devrelay.StartN(t, 1, devrelay.Options{})[0]
 	silent.SetSilent(true)
 	naddr := clitest.Alice.Naddr("proj")
 	for name, c := range map[string]struct{ url, status string }{
-		"connection refused": {down.URL(), "failed"},
+		"connection refused": {clitest.DeadRelay, "failed"},
 		"never answers":      {silent.URL(), "timeout"},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -158,16 +158,14 @@ func TestIncompleteHealthRetryKeepsTheRelayFlags(t *testing.T) {
 	t.Parallel()
 	up := devrelay.StartN(t, 1, devrelay.Options{})[0]
 	clitest.Publish(t, up.URL(), clitest.LeadShaped(t, "proj")...)
-	down := devrelay.StartN(t, 1, devrelay.Options{})[0]
-	down.Stop()
 	naddr := clitest.Alice.Naddr("proj")
 	r := clitest.Invocation{Env: clitest.TestEnv(t), Dir: t.TempDir()}.Roster(t, "repo", "health", "--json", "--timeout", "2s", "--repo", naddr,
-		"--relay", up.URL(), "--relay", down.URL())
+		"--relay", up.URL(), "--relay", clitest.DeadRelay)
 	if r.Code != cmdutil.ExitIncomplete {
 		t.Fatalf("exit %d: %s %s", r.Code, r.Out, r.Err)
 	}
 	e := clitest.ErrorBody(t, r)
-	want := "--repo " + naddr + " --relay " + up.URL() + " --relay " + down.URL()
+	want := "--repo " + naddr + " --relay " + up.URL() + " --relay " + clitest.DeadRelay
 	for _, cmd := range e.Commands {
 		if !strings.Contains(cmd, want) {
 			t.Fatalf("retry %q does not ask the same relays (%q)", cmd, want)
