@@ -23,8 +23,8 @@ type maintainersYAML struct {
 	Relays      []string
 }
 
-// parseMaintainersYAML reads the three keys; other keys are ignored, as
-// ngit's own reader does, so long as they are flat (internal/flatyaml).
+// parseMaintainersYAML reads the three keys. Other keys are ignored, as
+// they always were, so long as they are flat (internal/flatyaml).
 func parseMaintainersYAML(data []byte) (maintainersYAML, error) {
 	var m maintainersYAML
 	doc, err := flatyaml.Parse(data)
@@ -53,7 +53,7 @@ func readMaintainersYAML(root string) (Selection, bool, error) {
 	}
 	doc, err := parseMaintainersYAML(data)
 	if err != nil {
-		return Selection{}, true, fmt.Errorf("%s is not valid YAML: %v; fix it or pass --repo <naddr>", path, err)
+		return Selection{}, true, fmt.Errorf("%s cannot be read: %v; fix it or pass --repo <naddr>", path, err)
 	}
 	if doc.Identifier == "" {
 		return Selection{}, true, fmt.Errorf("%s has no identifier; fix it or pass --repo <naddr>", path)
