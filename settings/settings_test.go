@@ -116,10 +116,7 @@ func TestConfigRelaysAreAListOrRefusedWithTheirLine(t *testing.T) {
 		"# mine\nrelays: &r [wss://a.example]\n":      "line 2:",
 		"relays:\n  - wss://a.example\n  nested: x\n": "line 3:",
 	} {
-		home := t.TempDir()
-		if err := os.WriteFile(filepath.Join(home, ConfigFile), []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		home := homeWithConfig(t, body)
 		_, err := Load(home)
 		var ce *ConfigError
 		if !errors.As(err, &ce) || !strings.Contains(err.Error(), filepath.Join(home, ConfigFile)) || !strings.Contains(err.Error(), want) {
@@ -132,13 +129,20 @@ func TestConfigRelaysAreAListOrRefusedWithTheirLine(t *testing.T) {
 		"relays:\r\n  - wss://a.example\r\n":                  {"wss://a.example"},
 		"# nothing yet\n":                                     nil,
 	} {
-		home := t.TempDir()
-		if err := os.WriteFile(filepath.Join(home, ConfigFile), []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		home := homeWithConfig(t, body)
 		cfg, err := Load(home)
 		if err != nil || !slices.Equal(cfg.Relays, want) {
 			t.Errorf("%q: %v %v, want %v", body, cfg.Relays, err, want)
 		}
 	}
+}
+
+// homeWithConfig is a new config directory whose config.yaml holds body.
+func homeWithConfig(t *testing.T, body string) string {
+	t.Helper()
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, ConfigFile), []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return home
 }
