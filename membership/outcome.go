@@ -24,7 +24,7 @@ const KindPartlyPublished = "partly-published"
 // signAndPublish is the write of a change once the recheck passed: every
 // event it publishes is signed first (the state event, then the
 // announcement, dated at signing and after everything the preview used),
-// a slow signer's aged cut is asked again, and only then are they
+// an aged cut is asked again right before each is sent, and they are
 // published back to back, the state event first, so that the window in
 // which the state is stored and the announcement not yet is one relay
 // round. The re-read after the announcement (publish) verifies both the
@@ -47,15 +47,11 @@ func (p Pipeline) signAndPublish(ctx context.Context, out *Outcome, cut *relaypo
 			return &Failure{Failure: failure.Failure{Code: KindSignerMismatch, Class: failure.Unexpected, Msg: "the signer signed with a different key than the preview used; nothing was published"}, Outcome: out}
 		}
 	}
-	// A slow signer (a bunker) ages the cut: ask again before publishing
-	// anything. Relay latency is measured on the real clock, like
-	// relaypool's timeouts; Now only dates events.
-	if cut != nil && len(relaypool.StaleRelays(cut, time.Now())) > 0 {
-		p.phase(PhaseRechecking)
-		if _, err := p.recheck(ctx, out, cut, time.Now(), reasks); err != nil {
-			return stopped(ctx, out, PhaseRechecking, err)
-		}
-	}
+	// Whatever aged the cut since the recheck (a slow signer such as a
+	// bunker, the journal's sync on a busy disk, the state event's
+	// delivery) is asked again right before each event is sent: the window
+	// in which another writer's edit can land unseen stays CutWindow.
+	fresh := func() error { return p.freshCut(ctx, out, cut, reasks) }
 	write, err := p.journalBegin(out, state, evt)
 	if err != nil {
 		return err
@@ -64,7 +60,7 @@ func (p Pipeline) signAndPublish(ctx context.Context, out *Outcome, cut *relaypo
 		if err := ctx.Err(); err != nil {
 			return stopped(ctx, out, PhasePublishingState, err)
 		}
-		if err := p.deliverState(ctx, out, state, write.Answered(0)); err != nil {
+		if err := p.deliverState(ctx, out, state, write.Answered(0), fresh); err != nil {
 			return err
 		}
 	}
@@ -75,7 +71,23 @@ func (p Pipeline) signAndPublish(ctx context.Context, out *Outcome, cut *relaypo
 	if state != nil {
 		seq = 1
 	}
-	return afterState(out, p.publish(ctx, out, evt, write.Answered(seq)))
+	return afterState(out, p.publish(ctx, out, evt, write.Answered(seq), fresh))
+}
+
+// freshCut asks again the relays of cut whose answer is more than
+// CutWindow old by now, and compares with the preview (recheck). Relay
+// latency is measured on the real clock, like relaypool's timeouts; Now
+// only dates events. A failure is nothing sent yet: the caller runs it
+// right before a Deliver.
+func (p Pipeline) freshCut(ctx context.Context, out *Outcome, cut *relaypool.FetchResult, reasks *int) error {
+	if cut == nil || len(relaypool.StaleRelays(cut, time.Now())) == 0 {
+		return nil
+	}
+	p.phase(PhaseRechecking)
+	if _, err := p.recheck(ctx, out, cut, time.Now(), reasks); err != nil {
+		return stopped(ctx, out, PhaseRechecking, err)
+	}
+	return nil
 }
 
 // stateStored says whether the state event the change published first is

@@ -22,11 +22,14 @@ import (
 // and re-resolves the repository to check it equals the preview (signAll
 // signed it). Failures after the first relay accepted the event are
 // Unverified or Superseded.
-func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event, answered func(relaypool.PublishReport)) error {
+func (p Pipeline) publish(ctx context.Context, out *Outcome, evt *nostr.Event, answered func(relaypool.PublishReport), fresh func() error) error {
 	if err := ctx.Err(); err != nil {
 		return stopped(ctx, out, PhasePublishing, err)
 	}
 	p.phase(PhasePublishing)
+	if err := fresh(); err != nil {
+		return err
+	}
 	phase := PhasePublishing
 	var accepted time.Time // when the relays had answered the EVENT
 	opts := relaypool.DeliverOptions{Answered: answered, BeforeReadBack: func() {

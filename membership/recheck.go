@@ -23,10 +23,11 @@ import (
 // recheck is a consistent cut: every relay whose answer arrived more than
 // CutWindow before the slowest one's is asked again, until all answers lie
 // within CutWindow of each other (at most cutRounds re-asks), and after
-// signing, when signing took longer than that (a remote signer), the relays
-// are asked again before publishing. What remains is an edit published to
-// a relay and verified within CutWindow plus the signing time before our
-// replacement reaches it; the confirmation after publishing (each relay's
+// signing, right before each event is sent, the relays whose answer is by
+// then more than CutWindow old (a remote signer, the journal's sync on a
+// busy disk, the state event's delivery) are asked again. What remains is
+// an edit published to a relay and verified within CutWindow before our
+// replacement is sent; the confirmation after publishing (each relay's
 // latest version of the coordinate must be ours) catches every edit that
 // wins against ours, and the other command's own confirmation catches ours
 // winning against it when ours arrives before it finished.

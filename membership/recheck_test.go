@@ -178,7 +178,7 @@ func TestReplacementRefusedForANewerVersionIsAConcurrentChange(t *testing.T) {
 	if err := evt.Sign(testSecret); err != nil {
 		t.Fatal(err)
 	}
-	err := p.publish(context.Background(), out, evt, nil)
+	err := p.publish(context.Background(), out, evt, nil, func() error { return nil })
 	var f *Failure
 	if !errors.As(err, &f) || f.Code != KindConcurrentChange || len(out.Published) != 0 {
 		t.Fatalf("got %v, published %v; want a concurrent change with nothing published", err, out.Published)
@@ -186,3 +186,40 @@ func TestReplacementRefusedForANewerVersionIsAConcurrentChange(t *testing.T) {
 }
 
 func ptr(n int) *int { return &n }
+
+// Rule (the cut is still fresh when the replacement is sent, whatever aged
+// it after signing): the cut was fresh once the event was signed, but
+// what runs before the send (here the publishing phase's observer taking
+// CutWindow; in the world the journal's sync on a busy disk) ages it. The
+// relays are asked again right before the event is sent, and a change
+// they show then stops the publish: nothing is sent.
+func TestACutAgedAfterSigningIsTakenAgainRightBeforeTheSend(t *testing.T) {
+	base, other := announcement(t, 100), announcement(t, 200)
+	recent := time.Now().Add(-CutWindow / 2)
+	cut := &relaypool.FetchResult{Events: []*nostr.Event{base}, Complete: true,
+		Relays: []relaypool.RelayReport{report("wss://a", recent)}}
+	reasked, delivered := false, false
+	p := Pipeline{Signer: instantSigner{},
+		Phase: func(phase string) {
+			if phase == PhasePublishing {
+				time.Sleep(CutWindow)
+			}
+		},
+		Relays: relayFuncs{reask: func(_ context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
+			reasked = true
+			return &relaypool.FetchResult{Events: []*nostr.Event{base, other}, Complete: true,
+				Relays: []relaypool.RelayReport{report("wss://a", time.Now())}}
+		},
+			deliver: func(context.Context, []string, *nostr.Event, relaypool.DeliverOptions) *relaypool.Delivery {
+				delivered = true
+				return &relaypool.Delivery{}
+			}}}
+	out := previewed(base)
+	out.Plan.Tags = nostr.Tags{{"d", "repo"}}
+	p.Now = func() time.Time { return time.Unix(300, 0) }
+	err := p.signAndPublish(context.Background(), out, cut, ptr(cutRounds))
+	var f *Failure
+	if !errors.As(err, &f) || f.Code != KindConcurrentChange || !reasked || delivered || len(out.Published) != 0 {
+		t.Fatalf("got %v (asked again %v, delivered %v, published %v), want a concurrent change before anything is sent", err, reasked, delivered, out.Published)
+	}
+}

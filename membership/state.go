@@ -55,9 +55,12 @@ func (p Pipeline) signState(ctx context.Context, out *Outcome) (*nostr.Event, er
 // it back. Unless every relay accepted and returned it the announcement is
 // not sent, so the membership is unchanged; what was stored is said
 // (exit 6 when any relay keeps it).
-func (p Pipeline) deliverState(ctx context.Context, out *Outcome, evt *nostr.Event, answered func(relaypool.PublishReport)) error {
+func (p Pipeline) deliverState(ctx context.Context, out *Outcome, evt *nostr.Event, answered func(relaypool.PublishReport), fresh func() error) error {
 	pub := out.Plan.State.Publish
 	p.phase(PhasePublishingState)
+	if err := fresh(); err != nil {
+		return err
+	}
 	d := p.Relays.Deliver(ctx, out.Before.PublishRelays(), evt, relaypool.DeliverOptions{Answered: answered})
 	out.State = evt
 	out.StateDelivery = d
