@@ -131,6 +131,9 @@ var seeds = []string{
 	"relays: [null]\n",
 	"relays: [\"\"]\n",
 	"relays:\n  -\n",
+	"\ufeffrelays: [wss://a.example]\n",
+	"\ufeff\ufeffrelays: [wss://a.example]\n",
+	"relays: [wss://a.example]\n\ufeff",
 }
 
 // Rule: what flatyaml reads, it reads as yaml.v3 would, and what it does

@@ -4,7 +4,8 @@
 // values are each nothing (null), one scalar, or a list of scalars written
 // as a block ("- item" lines) or a flow ("[a, b]"). Scalars are plain,
 // 'single-quoted' or "double-quoted" on one line. Comments, a "---" start
-// and a "..." end are allowed, and CRLF line ends.
+// and a "..." end are allowed, and CRLF line ends and a leading byte-order
+// mark.
 //
 // Anything else that YAML allows (nested mappings, anchors and aliases,
 // tags, block and multi-line scalars, a second document) is refused with
@@ -58,7 +59,10 @@ func (e *Error) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg
 // Parse reads data as a flat document. An empty document (nothing, or only
 // comments) is an empty Doc.
 func Parse(data []byte) (Doc, error) {
-	p := parser{lines: strings.Split(string(data), "\n"), doc: Doc{Values: map[string]Value{}}}
+	// A leading byte-order mark is how some editors save UTF-8; YAML
+	// allows it there (and only there).
+	text := strings.TrimPrefix(string(data), "\ufeff")
+	p := parser{lines: strings.Split(text, "\n"), doc: Doc{Values: map[string]Value{}}}
 	if err := p.run(); err != nil {
 		return Doc{}, err
 	}

@@ -18,6 +18,7 @@ func TestReadsTheFlatShape(t *testing.T) {
 			Identifier: "\x00\a\b\t\n\v\f\r\x1b \"'\\\u0085\u00a0\u2028\u2029Aé🚀"},
 		"relays: []\nmaintainers: ~\n": {Relays: []string{}},
 		"# nothing\n":                  {},
+		"\ufeffrelays: [a]\n":          {Relays: []string{"a"}},
 	}
 	for in, want := range cases {
 		d, err := Parse([]byte(in))
