@@ -137,29 +137,18 @@ func TestAnAgedCutIsTakenAgainBeforePublishing(t *testing.T) {
 	old := time.Now().Add(-2 * CutWindow)
 	cut := &relaypool.FetchResult{Events: []*nostr.Event{base}, Complete: true,
 		Relays: []relaypool.RelayReport{report("wss://a", old), report("wss://b", old)}}
-	var asked []string
-	delivered := false
-	p := Pipeline{Signer: instantSigner{},
-		Relays: relayFuncs{reask: func(_ context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
-			asked = append(asked, relays...)
-			now := time.Now()
-			return &relaypool.FetchResult{Events: []*nostr.Event{base, other}, Complete: true,
-				Relays: []relaypool.RelayReport{report("wss://a", now), report("wss://b", now)}}
-		},
-			deliver: func(context.Context, []string, *nostr.Event, relaypool.DeliverOptions) *relaypool.Delivery {
-				delivered = true
-				return &relaypool.Delivery{}
-			}}}
+	rs := &editedMeanwhile{events: []*nostr.Event{base, other}, relays: []string{"wss://a", "wss://b"}}
+	p := Pipeline{Signer: instantSigner{}, Relays: rs.funcs()}
 	out := previewed(base)
 	out.Plan.Tags = nostr.Tags{{"d", "repo"}}
 	p.Now = func() time.Time { return time.Unix(300, 0) }
 	err := p.signAndPublish(context.Background(), out, cut, ptr(cutRounds))
 	var f *Failure
-	if !errors.As(err, &f) || f.Code != KindConcurrentChange || delivered {
-		t.Fatalf("got %v (delivered %v), want a concurrent change before publishing", err, delivered)
+	if !errors.As(err, &f) || f.Code != KindConcurrentChange || rs.delivered {
+		t.Fatalf("got %v (delivered %v), want a concurrent change before publishing", err, rs.delivered)
 	}
-	if !slices.Equal(asked, []string{"wss://a", "wss://b"}) {
-		t.Fatalf("asked again %v, want both relays of the aged cut", asked)
+	if !slices.Equal(rs.asked, []string{"wss://a", "wss://b"}) {
+		t.Fatalf("asked again %v, want both relays of the aged cut", rs.asked)
 	}
 }
 
@@ -198,28 +187,45 @@ func TestACutAgedAfterSigningIsTakenAgainRightBeforeTheSend(t *testing.T) {
 	recent := time.Now().Add(-CutWindow / 2)
 	cut := &relaypool.FetchResult{Events: []*nostr.Event{base}, Complete: true,
 		Relays: []relaypool.RelayReport{report("wss://a", recent)}}
-	reasked, delivered := false, false
-	p := Pipeline{Signer: instantSigner{},
+	rs := &editedMeanwhile{events: []*nostr.Event{base, other}, relays: []string{"wss://a"}}
+	p := Pipeline{Signer: instantSigner{}, Relays: rs.funcs(),
 		Phase: func(phase string) {
 			if phase == PhasePublishing {
 				time.Sleep(CutWindow)
 			}
-		},
-		Relays: relayFuncs{reask: func(_ context.Context, prev *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
-			reasked = true
-			return &relaypool.FetchResult{Events: []*nostr.Event{base, other}, Complete: true,
-				Relays: []relaypool.RelayReport{report("wss://a", time.Now())}}
-		},
-			deliver: func(context.Context, []string, *nostr.Event, relaypool.DeliverOptions) *relaypool.Delivery {
-				delivered = true
-				return &relaypool.Delivery{}
-			}}}
+		}}
 	out := previewed(base)
 	out.Plan.Tags = nostr.Tags{{"d", "repo"}}
 	p.Now = func() time.Time { return time.Unix(300, 0) }
 	err := p.signAndPublish(context.Background(), out, cut, ptr(cutRounds))
 	var f *Failure
-	if !errors.As(err, &f) || f.Code != KindConcurrentChange || !reasked || delivered || len(out.Published) != 0 {
-		t.Fatalf("got %v (asked again %v, delivered %v, published %v), want a concurrent change before anything is sent", err, reasked, delivered, out.Published)
+	if !errors.As(err, &f) || f.Code != KindConcurrentChange || len(rs.asked) == 0 || rs.delivered || len(out.Published) != 0 {
+		t.Fatalf("got %v (asked again %v, delivered %v, published %v), want a concurrent change before anything is sent", err, rs.asked, rs.delivered, out.Published)
 	}
+}
+
+// editedMeanwhile is relays whose re-ask shows events (another edit among
+// them), answered now by each of relays, and which record what they were
+// asked again and whether anything was delivered.
+type editedMeanwhile struct {
+	events    []*nostr.Event
+	relays    []string
+	asked     []string
+	delivered bool
+}
+
+func (r *editedMeanwhile) funcs() relayFuncs {
+	return relayFuncs{
+		reask: func(_ context.Context, _ *relaypool.FetchResult, relays []string) *relaypool.FetchResult {
+			r.asked = append(r.asked, relays...)
+			res := &relaypool.FetchResult{Events: r.events, Complete: true}
+			for _, u := range r.relays {
+				res.Relays = append(res.Relays, report(u, time.Now()))
+			}
+			return res
+		},
+		deliver: func(context.Context, []string, *nostr.Event, relaypool.DeliverOptions) *relaypool.Delivery {
+			r.delivered = true
+			return &relaypool.Delivery{}
+		}}
 }
