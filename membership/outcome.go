@@ -101,16 +101,24 @@ func stateStored(out *Outcome) bool {
 // effect, and a failure that would say "nothing was published" becomes
 // partly-published.
 func afterState(out *Outcome, err error) error {
-	f, ok := err.(*Failure)
-	if !ok || !stateStored(out) {
+	if err == nil || !stateStored(out) {
 		return err
+	}
+	f, ok := err.(*Failure)
+	if !ok {
+		// The check right before the announcement's send could not read
+		// the relays: the announcement was not sent, the state was stored.
+		f = &Failure{Failure: failure.Failure{Code: KindInconsistentRead, Err: err}, Outcome: out}
 	}
 	stored := storedState(out)
 	switch f.Code {
-	case KindPublishFailed, KindConcurrentChange:
+	case KindPublishFailed, KindConcurrentChange, KindInconsistentRead:
 		why := "no relay accepted the announcement"
-		if f.Code == KindConcurrentChange {
+		switch f.Code {
+		case KindConcurrentChange:
 			why = "another edit of your announcement came first (" + strings.Join(f.Changed, ", ") + "), so no relay stored yours"
+		case KindInconsistentRead:
+			why = "the relays could not be read again right before the announcement was to be sent, so it was not sent"
 		}
 		return &Failure{Failure: failure.Failure{Code: KindPartlyPublished, Class: failure.Unverified, Msg: fmt.Sprintf("published %s, but %s: the repository state changed and the membership did not. %s",
 			stored, why, recoveryWords(out)), Next: recovery(out)}, Outcome: out, Changed: f.Changed, Problems: f.Problems}

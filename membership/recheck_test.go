@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
+	"github.com/roster-cli/roster/failure"
 	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/preflight"
@@ -228,4 +230,28 @@ func (r *editedMeanwhile) funcs() relayFuncs {
 			r.delivered = true
 			return &relaypool.Delivery{}
 		}}
+}
+
+// Rule (a failure after an event was stored says what was stored, exit 6):
+// the state event was stored and the relays could not be read again right
+// before the announcement's send, a read error or no consistent cut. That
+// is partly published, naming the state event, never "nothing was
+// published".
+func TestACheckFailingAfterTheStateWasStoredIsPartlyPublished(t *testing.T) {
+	for name, err := range map[string]error{
+		"no consistent cut": inconsistentRead(previewed(announcement(t, 100)), nil, "the relays' answers stayed apart"),
+		"a read error":      errors.New("relay wss://a: connection reset"),
+	} {
+		out := previewed(announcement(t, 100))
+		out.Plan.State.Publish = &preflight.StatePublication{Reason: preflight.PublishHandoff}
+		out.State = &nostr.Event{ID: "5a7e"}
+		out.Published = []string{"5a7e"}
+		out.StateDelivery = &relaypool.Delivery{Relays: []relaypool.Delivered{{URL: "wss://a", OK: true}}}
+		var f *Failure
+		got := afterState(out, err)
+		if !errors.As(got, &f) || f.Code != KindPartlyPublished || f.Class != failure.Unverified ||
+			!strings.Contains(f.Msg, "5a7e") || strings.Contains(f.Msg, "nothing was published") {
+			t.Errorf("%s: got %v, want partly-published naming the stored state", name, got)
+		}
+	}
 }
