@@ -11,7 +11,6 @@ import (
 	"github.com/roster-cli/roster/internal/cli/cmdutil"
 	"github.com/roster-cli/roster/internal/cli/commands"
 	"github.com/roster-cli/roster/internal/cli/root"
-	_ "github.com/roster-cli/roster/internal/hugeheap"
 )
 
 func main() { os.Exit(runMain(cmdutil.Seams{})) }
