@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/nbd-wtf/go-nostr"
 	"github.com/roster-cli/roster/discovery"
@@ -51,8 +52,9 @@ func (p Pipeline) again(ctx context.Context, prev *discovery.View) (*discovery.V
 // announcement and state view, and fail if any fetched predecessor or
 // candidate changes before publication"): the relays are read again, the
 // answers made a consistent cut, and every announcement, state event and
-// deletion the plan used must be unchanged. It returns the cut.
-func (p Pipeline) recheck(ctx context.Context, out *Outcome) (*relaypool.FetchResult, error) {
+// deletion the plan used must be unchanged. It returns the cut; left is
+// how many re-asks the publication has left (freshCut spends the rest).
+func (p Pipeline) recheck(ctx context.Context, out *Outcome, left *int) (*relaypool.FetchResult, error) {
 	if p.BeforeRecheck != nil {
 		p.BeforeRecheck()
 	}
@@ -67,8 +69,34 @@ func (p Pipeline) recheck(ctx context.Context, out *Outcome) (*relaypool.FetchRe
 		return nil, &Failure{Failure: failure.Failure{Code: CodeInconsistentRead, Class: Incomplete, Next: []suggest.Command{publishCmd(out.Plan.Forced).Because("retry once the relays answer; nothing was published")}}, Outcome: out,
 			Lines: []string{"the recheck before signing got no answer from the relays to compare with the preview, so nothing was published: rerun the command"}}
 	}
-	left := cutRounds
-	res, err = relaypool.Cut(ctx, res, relaypool.LatestAnswer(res), &left, p.Relays.Reask)
+	res, err = p.unchangedCut(ctx, out, res, relaypool.LatestAnswer(res), left)
+	if err != nil {
+		return nil, err
+	}
+	out.Rechecked = true
+	return res, nil
+}
+
+// freshCut asks again the relays of cut whose answer is more than
+// CutWindow old by now (a signer that took its time, such as a bunker; the
+// journal's sync on a busy disk) and compares their answers with the plan
+// as the recheck did, so that the window in which another state can land
+// unseen, and be replaced by ours on a relay that keeps one version per
+// address, stays CutWindow (membership.CutWindow). It runs right before
+// the send; a failure is nothing sent. It returns the cut, fresh.
+func (p Pipeline) freshCut(ctx context.Context, out *Outcome, cut *relaypool.FetchResult, left *int) (*relaypool.FetchResult, error) {
+	if cut == nil || len(relaypool.StaleRelays(cut, time.Now())) == 0 {
+		return cut, nil
+	}
+	return p.unchangedCut(ctx, out, cut, time.Now(), left)
+}
+
+// unchangedCut makes res (whose slowest answer is at ref) a consistent cut
+// and fails unless every announcement, state event and deletion the plan
+// used is unchanged in it. Relay latency is measured on the real clock,
+// like relaypool's timeouts; Now only dates events.
+func (p Pipeline) unchangedCut(ctx context.Context, out *Outcome, res *relaypool.FetchResult, ref time.Time, left *int) (*relaypool.FetchResult, error) {
+	res, err := relaypool.Cut(ctx, res, ref, left, p.Relays.Reask)
 	if ce, ok := err.(*relaypool.CutError); ok {
 		return nil, &Failure{Failure: failure.Failure{Code: CodeInconsistentRead, Class: Incomplete, Next: []suggest.Command{publishCmd(out.Plan.Forced).Because("retry; nothing was published")}}, Outcome: out, Lines: []string{ce.Error() + "; rerun the command"}}
 	}
@@ -82,7 +110,6 @@ func (p Pipeline) recheck(ctx context.Context, out *Outcome) (*relaypool.FetchRe
 		return nil, &Failure{Failure: failure.Failure{Code: CodeConcurrentChange, Class: Refused, Next: []suggest.Command{suggest.Roster("repo", "state").Because("compare this checkout with the state now in effect"),
 			publishCmd(out.Plan.Forced).Because("once this checkout holds what you mean to publish")}}, Outcome: out, Changed: words, Lines: []string{"the repository changed after the preview (" + strings.Join(words, ", ") + "): rerun the command to compare this checkout with the current state"}}
 	}
-	out.Rechecked = true
 	return res, nil
 }
 

@@ -265,11 +265,12 @@ func (p Pipeline) Run(ctx context.Context, opts Options) (*Outcome, error) {
 	if opts.DryRun {
 		return out, nil
 	}
-	cut, err := p.recheck(ctx, out)
+	left := cutRounds
+	cut, err := p.recheck(ctx, out, &left)
 	if err != nil {
 		return nil, stopped(ctx, out, opts.Force, PhaseRechecking, err)
 	}
-	return out, p.journalEnd(out, p.publish(ctx, out, cut))
+	return out, p.journalEnd(out, p.publish(ctx, out, cut, &left))
 }
 
 // plan compares, checks descent, checks objects and dates the event.
@@ -392,8 +393,9 @@ func addresses(e *nostr.Event, addr string) bool {
 	return false
 }
 
-// publish signs, delivers, reads back and re-resolves.
-func (p Pipeline) publish(ctx context.Context, out *Outcome, cut *relaypool.FetchResult) error {
+// publish signs, asks an aged cut again, delivers, reads back and
+// re-resolves. left is the re-asks the recheck left.
+func (p Pipeline) publish(ctx context.Context, out *Outcome, cut *relaypool.FetchResult, left *int) error {
 	pl := out.Plan
 	v := out.View
 	// Dated at signing time, never before NotBefore.
@@ -411,6 +413,12 @@ func (p Pipeline) publish(ctx context.Context, out *Outcome, cut *relaypool.Fetc
 	out.Event = evt
 	if err := p.journalBegin(out, evt); err != nil {
 		return err
+	}
+	// Whatever aged the cut since the recheck (the signer, the journal's
+	// sync) is asked again right before the send.
+	cut, err := p.freshCut(ctx, out, cut, left)
+	if err != nil {
+		return stopped(ctx, out, pl.Forced, PhaseRechecking, err)
 	}
 	phase := PhasePublishing
 	d := p.Relays.Deliver(ctx, v.PublishRelays(), evt, relaypool.DeliverOptions{BeforeReadBack: func() {
