@@ -131,6 +131,12 @@ func SaveList(ctx context.Context, in ListInput) (ListChange, error) {
 			}
 		}
 	}
+	if err := listStillAsRead(ctx, in, listRelays, prev, save, verb, res.Outcome); err != nil {
+		if in.Journal != nil {
+			_ = in.Journal.Finish(write)
+		}
+		return up, err
+	}
 	d := in.Deliver.Deliver(ctx, listRelays, next, relaypool.DeliverOptions{Answered: answered})
 	up.Relays, up.EventID = d.Relays, next.ID
 	backed, stored := false, false
@@ -160,6 +166,38 @@ func SaveList(ctx context.Context, in ListInput) (ListChange, error) {
 	}
 	up.Status = ListSaved
 	return up, nil
+}
+
+// listStillAsRead reads the list again right before the new version is
+// sent: a version another device saved meanwhile (while this one was
+// signed, which a bunker takes its time over) would be replaced unseen and
+// its entries lost, as a replaceable event keeps one version. Any other
+// latest version than prev, or a read some relay did not answer, stops the
+// save with nothing sent.
+func listStillAsRead(ctx context.Context, in ListInput, relays []string, prev *nostr.Event, save suggest.Command, verb, outcome string) error {
+	lists, statuses, complete := ListsRead(ctx, in.Relays, relays, []string{in.Me})
+	if !complete {
+		return &pipeline.Error{Class: pipeline.Incomplete, Code: CodeIncomplete,
+			Details: map[string]any{"relays": relays, "outcome": outcome},
+			Next:    []suggest.Command{retryLater(save, statuses)},
+			Msg:     fmt.Sprintf("the %s is done, but not every relay answered when your kind 10009 groups list was read again right before sending, so it was not sent (a newer version may be on a relay that did not answer)", verb)}
+	}
+	now := lists[in.Me]
+	if now == nil && prev == nil || now != nil && prev != nil && now.ID == prev.ID {
+		return nil
+	}
+	read, found := "none", "none"
+	if prev != nil {
+		read = prev.ID
+	}
+	if now != nil {
+		found = now.ID
+	}
+	return &pipeline.Error{Class: pipeline.Refused, Code: CodeConcurrentChange,
+		Details: map[string]any{"previous": read, "latest": found, "outcome": outcome},
+		Next:    []suggest.Command{save.Because("update your groups list as it is now")},
+		Msg: fmt.Sprintf("the %s is done, but your kind 10009 groups list changed while the new version was signed (a relay serves %s; it was built on %s), so it was not sent: rerun to update the list as it is now",
+			verb, found, read)}
 }
 
 // relayFailure is one relay's answer that did not keep the list.
