@@ -199,7 +199,7 @@ func Create(ctx context.Context, in IdentityInput, f Fields) (*IdentityResult, e
 	if _, err := ParseDocument(tagsOf(evt)); err != nil {
 		return nil, &pipeline.Error{Class: pipeline.Usage, Code: "usage", Err: err, Msg: err.Error()}
 	}
-	return in.submit(ctx, st, evt, "the project identity", func(after *State) bool {
+	return in.submit(ctx, st, evt, "the project identity", nil, func(after *State) bool {
 		return !after.Deleted && after.IdentityEvent == evt.ID
 	})
 }
@@ -226,9 +226,36 @@ func Update(ctx context.Context, in IdentityInput, f Fields) (*IdentityResult, e
 	if _, err := ParseDocument(tagsOf(evt)); err != nil {
 		return nil, &pipeline.Error{Class: pipeline.Usage, Code: "usage", Err: err, Msg: err.Error()}
 	}
-	return in.submit(ctx, st, evt, "the project identity", func(after *State) bool {
+	unchanged := func(ctx context.Context) error { return in.identityUnchanged(ctx, ident) }
+	return in.submit(ctx, st, evt, "the project identity", unchanged, func(after *State) bool {
 		return !after.Deleted && after.IdentityEvent == evt.ID
 	})
+}
+
+// identityUnchanged reads the owner's latest identity again right before
+// an update built on ident is sent: a newer one published meanwhile (the
+// owner's other device, while this one was signed) would be replaced
+// unseen and its edit lost. Another latest identity, or none served,
+// stops the update with nothing sent.
+func (in IdentityInput) identityUnchanged(ctx context.Context, ident *nostr.Event) error {
+	c, relay := in.Coord, in.Relay
+	details := map[string]any{"coordinate": c.String(), "relay": relay, "built_on": ident.ID}
+	latest := latestIdentity(ctx, in.Relays, relay, c, ident.ID)
+	if latest == nil {
+		return &pipeline.Error{Class: pipeline.Incomplete, Code: "identity-missing", Details: details, Next: []suggest.Command{showOn(c, relay)},
+			Msg: fmt.Sprintf("%s did not serve the project identity when it was read again right before the update was sent, so the update was not sent; nothing was published", relay)}
+	}
+	if latest.ID == ident.ID {
+		return nil
+	}
+	details["latest"] = latest.ID
+	next := []suggest.Command{showOn(c, relay)}
+	if len(in.Rerun) > 0 {
+		next = append(next, suggest.Roster(in.Rerun...).Because("update the identity as it is now"))
+	}
+	return &pipeline.Error{Class: pipeline.Refused, Code: pipeline.CodeConcurrentChange, Details: details, Next: next,
+		Msg: fmt.Sprintf("the project identity changed while the update was signed (%s serves %s; the update was built on %s), so it was not sent; nothing was published: rerun to update the identity as it is now",
+			relay, latest.ID, ident.ID)}
 }
 
 // Delete publishes a NIP-09 deletion of the current identity, by address
@@ -249,7 +276,7 @@ func Delete(ctx context.Context, in IdentityInput) (*IdentityResult, error) {
 	evt := &nostr.Event{Kind: nostr.KindDeletion, CreatedAt: at, Tags: nostr.Tags{
 		{"a", in.Coord.String()}, {"e", ident.ID}, {"k", fmt.Sprint(KindIdentity)},
 	}, Content: "project deleted"}
-	return in.submit(ctx, st, evt, "the deletion", func(after *State) bool { return after.Deleted })
+	return in.submit(ctx, st, evt, "the deletion", nil, func(after *State) bool { return after.Deleted })
 }
 
 // currentIdentity reads the live Project State and the owner's latest
@@ -324,8 +351,9 @@ func fetchOne(ctx context.Context, r pipeline.Relays, relay, id string, kind int
 }
 
 // submit signs evt as the owner, publishes it and reads the Project State
-// back until applied shows it at a newer revision.
-func (in IdentityInput) submit(ctx context.Context, before *State, evt *nostr.Event, what string, applied func(*State) bool) (*IdentityResult, error) {
+// back until applied shows it at a newer revision. unchanged, when set,
+// runs right before the send; its error is nothing sent.
+func (in IdentityInput) submit(ctx context.Context, before *State, evt *nostr.Event, what string, unchanged func(context.Context) error, applied func(*State) bool) (*IdentityResult, error) {
 	c, relay := in.Coord, in.Relay
 	if err := in.Sign(ctx, evt); err != nil {
 		return nil, pipeline.Signed(err)
@@ -337,6 +365,11 @@ func (in IdentityInput) submit(ctx context.Context, before *State, evt *nostr.Ev
 	kept, err := pipeline.Keep(in.Journal, journalEntry(c, relay, in.Rerun, before, evt, what))
 	if err != nil {
 		return nil, err
+	}
+	if unchanged != nil {
+		if err := unchanged(ctx); err != nil {
+			return nil, kept.End(relaypool.PublishReport{}, err)
+		}
 	}
 	rep := in.Publish(ctx, relay, evt)
 	kept.Answered(rep)
