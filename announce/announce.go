@@ -94,6 +94,9 @@ const (
 	KindIncomplete = "incomplete" // a relay did not answer the existing-announcement check
 	KindExists     = "announcement-exists"
 	KindLocalClone = "local-clone-url" // usage: origin is a local path nobody else can clone from
+	// KindConcurrentChange: the author's announcement of the identifier
+	// changed while init signed its own; nothing was sent (exit 3).
+	KindConcurrentChange = "concurrent-change"
 	// KindJournalUnreadable: the journal of unfinished writes cannot be
 	// read (nothing was signed); KindJournal: the signed announcement could
 	// not be kept in it (nothing was published).
@@ -245,6 +248,10 @@ func (p Pipeline) Run(ctx context.Context, req Request) (*Result, error) {
 		e.Err = err
 		return nil, e
 	}
+	if err := p.stillAsRead(ctx, req, pk, id, prev); err != nil {
+		w.End(false, false) // nothing was sent
+		return nil, err
+	}
 	res.Delivery = p.Pool.Deliver(ctx, p.Relays, evt, relaypool.DeliverOptions{Answered: w.Answered(0)})
 	res.Verified = len(res.Delivery.Relays) > 0
 	held := false
@@ -260,6 +267,41 @@ func (p Pipeline) Run(ctx context.Context, req Request) (*Result, error) {
 		return res, p.pointCheckout(res, coord, req.SetOrigin)
 	}
 	return res, nil
+}
+
+// stillAsRead reads the author's announcement of id again right before
+// the signed one is sent: one published meanwhile (the author's other
+// machine, while this one was signed) would be replaced unseen, which
+// init never does. Another latest announcement than prev (or one where
+// there was none), or a relay that does not answer, stops init with
+// nothing sent.
+func (p Pipeline) stillAsRead(ctx context.Context, req Request, pk, id string, prev *nostr.Event) error {
+	again := p.Pool.Fetch(ctx, p.Relays, nostr.Filter{Kinds: []int{graph.KindAnnouncement}, Authors: []string{pk}, Tags: nostr.TagMap{"d": []string{id}}})
+	if !again.Complete {
+		e := fail(failure.Incomplete, KindIncomplete, fmt.Sprintf("cannot tell whether your announcement of %q changed while this one was signed, since not every relay answered when asked again right before sending; nothing was published", id), retryInit(again)...)
+		e.Details, e.Fetch = map[string]any{"relays": again.Relays}, again
+		return e
+	}
+	var latest *nostr.Event
+	for _, e := range again.Events {
+		if e.Tags.GetD() == id && (latest == nil || graph.Newer(e, latest)) {
+			latest = e
+		}
+	}
+	if latest == nil && prev == nil || latest != nil && prev != nil && latest.ID == prev.ID {
+		return nil
+	}
+	read, found := "none", "none"
+	if prev != nil {
+		read = prev.ID
+	}
+	if latest != nil {
+		found = latest.ID
+	}
+	e := fail(failure.Refused, KindConcurrentChange, fmt.Sprintf("your announcement of %q changed while this one was signed (a relay serves %s; init read %s), so it was not sent; nothing was published: rerun to compare with it", id, found, read),
+		req.command(id).Because("compare with the announcement as it is now"))
+	e.Details = map[string]any{"identifier": id, "event_id": found, "read": read}
+	return e
 }
 
 // entry is the journal entry of the signed announcement: the command that
