@@ -72,6 +72,8 @@ type Relay struct {
 	mu       sync.Mutex // guards the fields below
 	addr     string     // actual listen address once started
 	srv      *http.Server
+	ln       net.Listener
+	held     io.Closer // the port, bound while stopped (holdPort)
 	rawConns map[net.Conn]struct{}
 	closed   chan struct{}
 	closeOne sync.Once
@@ -138,13 +140,17 @@ func (r *Relay) Start() error {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
+	if r.held != nil {
+		_ = r.held.Close()
+		r.held = nil
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("relay cannot listen on %s: %w", addr, err)
 	}
 	r.addr = ln.Addr().String()
 	srv := &http.Server{Handler: r.handler(), ConnState: r.trackConn, ReadHeaderTimeout: 5 * time.Second}
-	r.srv = srv
+	r.srv, r.ln = srv, ln
 	go func() { _ = srv.Serve(ln) }()
 	return nil
 }
@@ -161,11 +167,12 @@ func (r *Relay) Self() string { return r.self }
 
 // Stop takes the relay off the network: the port refuses connections and
 // every open websocket is closed. Stored events are kept and Start brings the
-// relay back on the same port.
+// relay back on the same port, which stays bound meanwhile (holdPort) so
+// that no other listener of the machine is given it.
 func (r *Relay) Stop() {
 	r.mu.Lock()
-	srv := r.srv
-	r.srv = nil
+	srv, ln := r.srv, r.ln
+	r.srv, r.ln = nil, nil
 	conns := make([]net.Conn, 0, len(r.rawConns))
 	for c := range r.rawConns {
 		conns = append(conns, c)
@@ -176,6 +183,14 @@ func (r *Relay) Stop() {
 		return
 	}
 	_ = srv.Close()
+	// Closed here, not only by srv.Close: Serve tracks its listener only
+	// once its goroutine runs, and until then srv.Close leaves it open.
+	_ = ln.Close()
+	r.mu.Lock()
+	if r.srv == nil && r.held == nil {
+		r.held = holdPort(r.addr)
+	}
+	r.mu.Unlock()
 	// Hijacked websocket connections are not closed by http.Server.Close.
 	for _, c := range conns {
 		_ = c.Close()
@@ -191,6 +206,12 @@ func (r *Relay) Stop() {
 func (r *Relay) Close() {
 	r.closeOne.Do(func() { close(r.closed) })
 	r.Stop()
+	r.mu.Lock()
+	if r.held != nil {
+		_ = r.held.Close()
+		r.held = nil
+	}
+	r.mu.Unlock()
 }
 
 // Connections is the number of websocket connections currently open on the
