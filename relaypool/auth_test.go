@@ -90,7 +90,7 @@ func TestPublishReportsWhetherTheEventWasSent(t *testing.T) {
 	relays[1].SetMisbehaviour(devrelay.Misbehaviour{RefuseEvent: func(*nostr.Event) string { return "blocked: test" }})
 	down := devrelay.StartN(t, 1, devrelay.Options{})
 	url := down[0].URL()
-	down[0].Close()
+	down[0].Stop() // its port stays bound, refusing (devrelay.Relay.Stop)
 	evt := signed(t, "alice", 1, 100, "hi")
 	p := relaypool.New(relaypool.Options{})
 	defer p.Close()

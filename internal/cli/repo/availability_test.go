@@ -2,7 +2,6 @@ package repo_test
 
 import (
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -32,16 +31,12 @@ func coMaintainers(t *testing.T, w *clitest.MutWorld, aliceClone, bobClone, main
 		clitest.Alice.State(t, w.Id, 110, mainOID))
 }
 
-// deadGitURL is a smart-HTTP URL on loopback where nothing answers.
+// deadGitURL is a smart-HTTP URL on loopback where nothing answers: port
+// 1, which no listener asking for a free port is given (a port just closed
+// can be another test's next).
 func deadGitURL(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	u := "http://" + ln.Addr().String() + "/gone.git"
-	ln.Close()
-	return u
+	return "http://127.0.0.1:1/gone.git"
 }
 
 // Removing a co-maintainer who is not the state author changes neither the
@@ -124,12 +119,7 @@ func TestStatePublishOfACommitBehindTheServersBranchPasses(t *testing.T) {
 func TestStatePublishToAnUnreachableSSHServerNamesItAndTheCause(t *testing.T) {
 	t.Parallel()
 	s := clitest.NewStateScene(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
+	port := 1 // nothing listens there (see deadGitURL)
 	scp := fmt.Sprintf("[git@127.0.0.1:%d]:o/r.git", port)
 	s.W.Seed(clitest.Alice.Announce(t, s.W.Id, 200, nostr.Tag{"clone", scp}))
 	s.Clone.Commit("new work")
