@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -240,12 +239,9 @@ func TestAvailabilityOverSSHConnectionRefused(t *testing.T) {
 	if _, err := exec.LookPath("ssh"); err != nil {
 		t.Fatalf("this test needs the ssh client: %v", err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
+	// Port 1: nothing listens there, and no listener asking for a free
+	// port is given it (a port just closed can be another test's next).
+	port := 1
 	t.Setenv("GIT_SSH_COMMAND", "ssh -F /dev/null -o UserKnownHostsFile=/dev/null")
 	u := fmt.Sprintf("ssh://git@127.0.0.1:%d/o/r.git", port)
 	a := CheckAvailability(ctxFor(t, 20*time.Second), ServersOf([]string{u}, false), map[string]string{"refs/heads/main": strings.Repeat("a", 40)})
