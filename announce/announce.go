@@ -174,17 +174,11 @@ func (p Pipeline) Run(ctx context.Context, req Request) (*Result, error) {
 
 	// Fetch our own announcement of this identifier from every relay first:
 	// init must not silently replace one (that is repo edit's job).
-	existing := p.Pool.Fetch(ctx, p.Relays, nostr.Filter{Kinds: []int{graph.KindAnnouncement}, Authors: []string{pk}, Tags: nostr.TagMap{"d": []string{id}}})
+	existing, prev := p.ownAnnouncement(ctx, pk, id)
 	if !existing.Complete {
 		e := fail(failure.Incomplete, KindIncomplete, fmt.Sprintf("cannot tell whether you already announced %q, since not every relay answered; nothing was published", id), retryInit(existing)...)
 		e.Details, e.Fetch = map[string]any{"relays": existing.Relays}, existing
 		return nil, e
-	}
-	var prev *nostr.Event
-	for _, e := range existing.Events {
-		if e.Tags.GetD() == id && (prev == nil || graph.Newer(e, prev)) {
-			prev = e
-		}
 	}
 	tags := announcementTags(id, root, name, req.Description, clone, req.Web, p.Relays)
 	created := nostr.Timestamp(p.Now().Unix())
@@ -269,6 +263,19 @@ func (p Pipeline) Run(ctx context.Context, req Request) (*Result, error) {
 	return res, nil
 }
 
+// ownAnnouncement asks every relay for the author pk's announcements of
+// id and returns the answer and the latest of them (nil when none).
+func (p Pipeline) ownAnnouncement(ctx context.Context, pk, id string) (*relaypool.FetchResult, *nostr.Event) {
+	res := p.Pool.Fetch(ctx, p.Relays, nostr.Filter{Kinds: []int{graph.KindAnnouncement}, Authors: []string{pk}, Tags: nostr.TagMap{"d": []string{id}}})
+	var latest *nostr.Event
+	for _, e := range res.Events {
+		if e.Tags.GetD() == id && (latest == nil || graph.Newer(e, latest)) {
+			latest = e
+		}
+	}
+	return res, latest
+}
+
 // stillAsRead reads the author's announcement of id again right before
 // the signed one is sent: one published meanwhile (the author's other
 // machine, while this one was signed) would be replaced unseen, which
@@ -276,17 +283,11 @@ func (p Pipeline) Run(ctx context.Context, req Request) (*Result, error) {
 // there was none), or a relay that does not answer, stops init with
 // nothing sent.
 func (p Pipeline) stillAsRead(ctx context.Context, req Request, pk, id string, prev *nostr.Event) error {
-	again := p.Pool.Fetch(ctx, p.Relays, nostr.Filter{Kinds: []int{graph.KindAnnouncement}, Authors: []string{pk}, Tags: nostr.TagMap{"d": []string{id}}})
+	again, latest := p.ownAnnouncement(ctx, pk, id)
 	if !again.Complete {
 		e := fail(failure.Incomplete, KindIncomplete, fmt.Sprintf("cannot tell whether your announcement of %q changed while this one was signed, since not every relay answered when asked again right before sending; nothing was published", id), retryInit(again)...)
 		e.Details, e.Fetch = map[string]any{"relays": again.Relays}, again
 		return e
-	}
-	var latest *nostr.Event
-	for _, e := range again.Events {
-		if e.Tags.GetD() == id && (latest == nil || graph.Newer(e, latest)) {
-			latest = e
-		}
 	}
 	if latest == nil && prev == nil || latest != nil && prev != nil && latest.ID == prev.ID {
 		return nil
