@@ -27,6 +27,15 @@ func TestWhatStopsAnAnnouncementIsTheOneFailureType(t *testing.T) {
 	if f == nil || f.Class != failure.Usage || f.Code != KindNoCommits || len(f.Next) == 0 || f.Error() != err.Error() {
 		t.Fatalf("no commits: %#v (%v), want a usage failure no-commits with the next commands", f, err)
 	}
+	_, err = Pipeline{Checkout: committedCheckout(t)}.Run(context.Background(), Request{Identifier: "widgets"})
+	if f = failure.Of(err); f == nil || f.Class != failure.Usage || f.Code != KindNoRelays || len(f.Next) != 1 {
+		t.Fatalf("no relays: %#v (%v), want a usage failure no-relays", f, err)
+	}
+}
+
+// committedCheckout is a fresh checkout with one (empty) commit.
+func committedCheckout(t *testing.T) *gitstate.Checkout {
+	t.Helper()
 	dir := t.TempDir()
 	for _, args := range [][]string{{"init", "-q"}, {"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty", "-m", "one"}} {
 		cmd := exec.Command("git", args...)
@@ -35,11 +44,9 @@ func TestWhatStopsAnAnnouncementIsTheOneFailureType(t *testing.T) {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
-	if co, err = gitstate.Open(dir); err != nil {
+	co, err := gitstate.Open(dir)
+	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Pipeline{Checkout: co}.Run(context.Background(), Request{Identifier: "widgets"})
-	if f = failure.Of(err); f == nil || f.Class != failure.Usage || f.Code != KindNoRelays || len(f.Next) != 1 {
-		t.Fatalf("no relays: %#v (%v), want a usage failure no-relays", f, err)
-	}
+	return co
 }

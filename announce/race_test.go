@@ -2,7 +2,6 @@ package announce
 
 import (
 	"context"
-	"os/exec"
 	"testing"
 	"time"
 
@@ -10,7 +9,6 @@ import (
 
 	"github.com/roster-cli/roster/devrelay"
 	"github.com/roster-cli/roster/failure"
-	"github.com/roster-cli/roster/gitstate"
 	"github.com/roster-cli/roster/graph"
 	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/signer"
@@ -35,18 +33,7 @@ func (s meanwhileSigner) SignEvent(ctx context.Context, e *nostr.Event) error {
 // this one would replace it unseen. Init stops instead: refused
 // (concurrent-change), nothing sent, the other announcement kept.
 func TestAnAnnouncementPublishedWhileInitSignedStopsInit(t *testing.T) {
-	dir := t.TempDir()
-	for _, args := range [][]string{{"init", "-q"}, {"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty", "-m", "one"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	co, err := gitstate.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	co := committedCheckout(t)
 	relay := devrelay.StartN(t, 1, devrelay.Options{})[0]
 	secret := nostr.GeneratePrivateKey()
 	key, err := signer.NewKeySigner(secret, "test")
