@@ -8,6 +8,7 @@ import (
 	"github.com/nbd-wtf/go-nostr"
 
 	"github.com/roster-cli/roster/journal"
+	"github.com/roster-cli/roster/relaypool"
 	"github.com/roster-cli/roster/workspace/pipeline"
 	"github.com/roster-cli/roster/workspace/projects"
 )
@@ -44,5 +45,44 @@ func TestAnIdentityUpdatedElsewhereWhileSigningStopsTheUpdate(t *testing.T) {
 	}
 	if ws, problems, err := in.Journal.List(); err != nil || len(problems) > 0 || len(ws) != 0 {
 		t.Fatalf("an update sent to no relay stays in the journal: %+v %v %v", ws, problems, err)
+	}
+}
+
+// unfinishedAfterSigning is relays whose reads, once the update is signed,
+// end before the relay's EOSE (a relay that timed out mid-answer).
+type unfinishedAfterSigning struct {
+	pipeline.Relays
+	signed *bool
+}
+
+func (r unfinishedAfterSigning) Fetch(ctx context.Context, relays []string, filters ...nostr.Filter) *relaypool.FetchResult {
+	res := r.Relays.Fetch(ctx, relays, filters...)
+	if *r.signed {
+		res.Complete = false
+	}
+	return res
+}
+
+// Rule (fail closed: a comparison that could not be made is a failure):
+// when the relay does not finish answering the read right before the
+// send, the update is not sent on what it did return (incomplete, exit 4).
+func TestAnIdentityReadAgainWithoutAnEndStopsTheUpdate(t *testing.T) {
+	w := newPCRelay(t)
+	in := w.identityInput(t, pOwnerSK, nil)
+	before := w.latestIdentity(t)
+	signed := false
+	in.Relays = unfinishedAfterSigning{Relays: in.Relays, signed: &signed}
+	sign := in.Sign
+	in.Sign = func(ctx context.Context, e *nostr.Event) error {
+		signed = true
+		return sign(ctx, e)
+	}
+	_, err := projects.Update(context.Background(), in, projects.Fields{Name: ptr("Renamed")})
+	var pe *pipeline.Error
+	if !errors.As(err, &pe) || pe.Class != pipeline.Incomplete {
+		t.Fatalf("got %v, want an incomplete read that sends nothing", err)
+	}
+	if got := w.latestIdentity(t); got.ID != before.ID {
+		t.Fatalf("the relay's latest identity is %s, want the one before (%s): nothing sent", got.ID, before.ID)
 	}
 }

@@ -240,10 +240,12 @@ func Update(ctx context.Context, in IdentityInput, f Fields) (*IdentityResult, e
 func (in IdentityInput) identityUnchanged(ctx context.Context, ident *nostr.Event) error {
 	c, relay := in.Coord, in.Relay
 	details := map[string]any{"coordinate": c.String(), "relay": relay, "built_on": ident.ID}
-	latest := latestIdentity(ctx, in.Relays, relay, c, ident.ID)
-	if latest == nil {
+	latest, complete := latestIdentity(ctx, in.Relays, relay, c, ident.ID)
+	if latest == nil || !complete {
+		// A read the relay did not finish compared nothing: the update
+		// is not sent on it.
 		return &pipeline.Error{Class: pipeline.Incomplete, Code: "identity-missing", Details: details, Next: []suggest.Command{showOn(c, relay)},
-			Msg: fmt.Sprintf("%s did not serve the project identity when it was read again right before the update was sent, so the update was not sent; nothing was published", relay)}
+			Msg: fmt.Sprintf("%s did not answer for the project identity when it was read again right before the update was sent, so the update was not sent; nothing was published", relay)}
 	}
 	if latest.ID == ident.ID {
 		return nil
@@ -297,7 +299,7 @@ func (in IdentityInput) currentIdentity(ctx context.Context, verb string) (*Stat
 			Details: map[string]any{"coordinate": c.String(), "revision": st.Revision},
 			Next:    []suggest.Command{suggest.Roster("project", "create", c.D, "--name", "<name>", "--relay", relay)}}
 	}
-	ident := latestIdentity(ctx, in.Relays, relay, c, st.IdentityEvent)
+	ident, _ := latestIdentity(ctx, in.Relays, relay, c, st.IdentityEvent)
 	if ident == nil {
 		return nil, nil, &pipeline.Error{Class: pipeline.Incomplete, Code: "identity-missing",
 			Msg:     fmt.Sprintf("%s's Project State names identity %s, but the relay does not serve that owner-signed event, so roster cannot %s what it does not see; nothing was published", relay, st.IdentityEvent, verb),
@@ -313,14 +315,16 @@ func (in IdentityInput) currentIdentity(ctx context.Context, verb string) (*Stat
 
 // latestIdentity asks relay, in one request, for the identity id and for
 // the owner's kind 30621 at c's address, and returns the newest that is
-// owner-signed, verifies and names c (nil when none does).
-func latestIdentity(ctx context.Context, r pipeline.Relays, relay string, c Coordinate, id string) *nostr.Event {
+// owner-signed, verifies and names c (nil when none does), and whether the
+// relay answered the request to its end.
+func latestIdentity(ctx context.Context, r pipeline.Relays, relay string, c Coordinate, id string) (*nostr.Event, bool) {
 	filters := []nostr.Filter{{Kinds: []int{KindIdentity}, Authors: []string{c.Owner}, Tags: nostr.TagMap{"d": {c.D}}}}
 	if id != "" {
 		filters = append(filters, nostr.Filter{IDs: []string{id}, Kinds: []int{KindIdentity}})
 	}
 	var best *nostr.Event
-	for _, e := range r.Fetch(ctx, []string{relay}, filters...).Events {
+	res := r.Fetch(ctx, []string{relay}, filters...)
+	for _, e := range res.Events {
 		if e.Kind != KindIdentity || e.PubKey != c.Owner {
 			continue
 		}
@@ -332,7 +336,7 @@ func latestIdentity(ctx context.Context, r pipeline.Relays, relay string, c Coor
 			best = e
 		}
 	}
-	return best
+	return best, res.Complete
 }
 
 // fetchOne asks relay for the event id of kind; nil when it is not served
